@@ -1,0 +1,39 @@
+#pragma once
+// The subcommands of layout-planner-cli. Each lives in its own file (EvaluateCommand.cpp, ...) and
+// is listed once in commandTable() (main.cpp). To add one: write NameCommand.cpp with its run and
+// help functions, declare them here, and add a row to the table.
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lp::cli {
+
+using Args = std::vector<std::string>;  // the arguments after the subcommand's name
+
+struct Command {
+    std::string_view name;
+    std::string_view summary;     // one line for the top-level help
+    int (*run)(const Args& args);  // returns the exit code
+    std::string (*help)();        // full help text (usage, flags, exit codes)
+};
+
+std::span<const Command> commandTable();
+const Command* findCommand(std::string_view name);
+
+int runEvaluate(const Args& args);
+std::string evaluateHelp();
+
+int runScenario(const Args& args);
+std::string scenarioHelp();
+
+int runPresets(const Args& args);
+std::string presetsHelp();
+
+int runValidate(const Args& args);
+std::string validateHelp();
+
+// The exit-code paragraph every help text ends with.
+std::string exitCodesHelp();
+
+} // namespace lp::cli

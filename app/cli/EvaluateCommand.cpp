@@ -1,0 +1,118 @@
+// `layout-planner-cli evaluate [SCENARIO.json] [flags] [--json] [--explain] [--profile PROFILE.json]`
+#include "app/cli/Commands.h"
+#include "app/cli/PlanText.h"
+#include "app/cli/ScenarioFlags.h"
+#include "core/Evaluate.h"
+#include "core/Explain.h"
+#include "core/PlanJson.h"
+
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+namespace lp::cli {
+namespace {
+
+bool hasErrorDiagnostic(const core::Plan& p) {
+    for (const auto& d : p.diagnostics)
+        if (d.severity == core::Severity::Error)
+            return true;
+    return false;
+}
+
+std::string errorIds(const core::Plan& p) {
+    std::string ids;
+    for (const auto& d : p.diagnostics) {
+        if (d.severity != core::Severity::Error)
+            continue;
+        if (!ids.empty())
+            ids += ", ";
+        ids += std::string(core::diagnosticIdString(d.id));
+    }
+    return ids.empty() ? std::string("invalid layout") : ids;
+}
+
+} // namespace
+
+std::string evaluateHelp() {
+    return "Usage: layout-planner-cli evaluate [SCENARIO.json] [FLAGS] [--json] [--explain] [--profile PROFILE.json]\n"
+           "\n"
+           "Evaluates a scenario: memory per GPU and pipeline stage, the step-time breakdown, MFU/HFU,\n"
+           "throughput, time and GPU-hours for the token budget, and diagnostics. Without a file it starts\n"
+           "from the default scenario (Llama-2-70B on 8 x 8 H100, TP 8 x PP 4 x DP 2). Flags override it.\n"
+           "When --nodes, --gpus-per-node or --cluster change the GPU count and --dp is not given, dp\n"
+           "becomes gpus / (tp x pp x cp) where that divides.\n"
+           "\n"
+           "Options:\n"
+           "  --json                      print the plan as JSON (docs/cli.md lists its keys)\n"
+           "  --explain                   add every figure's formula, the values substituted and the source\n"
+           "  --profile FILE              use a hardware profile file instead of the GPU's built-in one\n"
+           "  -h, --help                  this help\n"
+           "\n"
+           "Scenario flags:\n" +
+           scenarioFlagsHelp() +
+           "\n"
+           "An invalid layout (any error diagnostic) prints its diagnostics and exits 2; with --json it\n"
+           "prints the plan with \"valid\": false. A valid layout that does not fit exits 0 (fits: false).\n\n" +
+           exitCodesHelp();
+}
+
+int runEvaluate(const Args& argv) {
+    const bool jsonOut = hasSwitch(argv, "--json");
+    if (hasSwitch(argv, "--help") || hasSwitch(argv, "-h")) {
+        std::cout << evaluateHelp();
+        return kExitOk;
+    }
+    bool explain = false;
+    auto parsed = parseScenarioArgs("evaluate", argv, true, [&](ArgCursor& args) -> std::expected<bool, CliError> {
+        if (args.peekName() != "--explain")
+            return false;
+        if (auto r = args.takeSwitch(); !r)
+            return std::unexpected(r.error());
+        explain = true;
+        return true;
+    });
+    if (!parsed)
+        return reportError(parsed.error(), jsonOut);
+
+    auto scenario = buildScenario(parsed->file, parsed->overrides);
+    if (!scenario)
+        return reportError(scenario.error(), jsonOut);
+    const core::Scenario& s = *scenario;
+
+    core::Plan plan;
+    if (parsed->profileFile) {
+        auto profile = loadProfileArg(*parsed->profileFile);
+        if (!profile)
+            return reportError(profile.error(), jsonOut);
+        if (!profile->gpuId.empty() && profile->gpuId != s.cluster.gpu.id)
+            std::cerr << "warning: profile " << *parsed->profileFile << " describes " << profile->gpuId
+                      << ", but the scenario's GPU is " << s.cluster.gpu.id << '\n';
+        plan = core::evaluate(s, *profile);
+    } else {
+        plan = core::evaluate(s);
+    }
+    const bool invalid = !plan.valid || hasErrorDiagnostic(plan);
+
+    if (jsonOut) {
+        nlohmann::json j = core::planToJson(s, plan);
+        j["valid"] = !invalid;
+        if (explain && !invalid) {
+            nlohmann::json list = nlohmann::json::array();
+            for (const auto& e : core::explainPlan(s, plan))
+                list.push_back(core::explanationToJson(e));
+            j["explanations"] = std::move(list);
+        }
+        core::sanitizeNonFinite(j);
+        std::cout << j.dump(2) << '\n';
+    } else {
+        std::cout << renderPlanText(s, plan);
+        if (explain && !invalid)
+            std::cout << renderExplanations(core::explainPlan(s, plan));
+        std::cout.flush();
+        if (invalid)
+            std::cerr << "error: invalid layout: " << errorIds(plan) << '\n';
+    }
+    return invalid ? kExitBadInput : kExitOk;
+}
+
+} // namespace lp::cli

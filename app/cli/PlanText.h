@@ -1,0 +1,25 @@
+#pragma once
+// A Plan as readable text: the scenario in one screen, memory per stage, the time breakdown,
+// utilisation, throughput, training time and diagnostics; and the explanations (--explain).
+#include "core/Explain.h"
+#include "core/Plan.h"
+#include "core/Scenario.h"
+
+#include <string>
+#include <vector>
+
+namespace lp::cli {
+
+std::string renderScenarioSummary(const core::Scenario& s, const core::Plan& p);
+std::string renderMemory(const core::Plan& p);
+std::string renderTime(const core::Plan& p);
+std::string renderThroughput(const core::Scenario& s, const core::Plan& p);
+std::string renderDiagnostics(const core::Plan& p);
+
+// Everything above; an invalid plan shows only the summary and its diagnostics.
+std::string renderPlanText(const core::Scenario& s, const core::Plan& p);
+
+// "label = value unit", then formula, substituted values, source and words, per explanation.
+std::string renderExplanations(const std::vector<core::Explanation>& explanations);
+
+} // namespace lp::cli

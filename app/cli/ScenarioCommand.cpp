@@ -1,0 +1,78 @@
+// `layout-planner-cli scenario [SCENARIO.json] [flags] -o FILE`
+#include "app/cli/Commands.h"
+#include "app/cli/ScenarioFlags.h"
+#include "core/Evaluate.h"
+#include "core/ScenarioIo.h"
+
+#include <iostream>
+
+namespace lp::cli {
+
+std::string scenarioHelp() {
+    return "Usage: layout-planner-cli scenario [SCENARIO.json] [FLAGS] -o FILE\n"
+           "\n"
+           "Writes the scenario the flags describe (starting from SCENARIO.json, or the default scenario)\n"
+           "as a scenario file (docs/formats.md). `evaluate FILE` then gives the same plan as\n"
+           "`evaluate` with the same flags. Without -o, or with -o -, the file goes to standard output.\n"
+           "The file is written atomically: an existing file survives a failed write.\n"
+           "\n"
+           "Options:\n"
+           "  -o, --output FILE           where to write the scenario\n"
+           "  --json                      report errors as JSON\n"
+           "  -h, --help                  this help\n"
+           "\n"
+           "Scenario flags:\n" +
+           scenarioFlagsHelp() + "\n" + exitCodesHelp();
+}
+
+int runScenario(const Args& argv) {
+    const bool jsonOut = hasSwitch(argv, "--json");
+    if (hasSwitch(argv, "--help") || hasSwitch(argv, "-h")) {
+        std::cout << scenarioHelp();
+        return kExitOk;
+    }
+    std::optional<std::string> output;
+    auto parsed = parseScenarioArgs("scenario", argv, false, [&](ArgCursor& args) -> std::expected<bool, CliError> {
+        const auto name = args.peekName();
+        if (name != "-o" && name != "--output")
+            return false;
+        auto v = args.takeValue();
+        if (!v)
+            return std::unexpected(v.error());
+        if (v->empty())
+            return std::unexpected(badValue(std::string(name), "needs a file name"));
+        output = *v;
+        return true;
+    });
+    if (!parsed)
+        return reportError(parsed.error(), jsonOut);
+    auto scenario = buildScenario(parsed->file, parsed->overrides);
+    if (!scenario)
+        return reportError(scenario.error(), jsonOut);
+
+    const auto problems = core::checkLayout(*scenario);
+    if (!problems.empty()) {
+        std::string ids;
+        for (const auto& d : problems)
+            ids += (ids.empty() ? "" : ", ") + std::string(core::diagnosticIdString(d.id));
+        std::cerr << "note: this layout is invalid (" << ids << "); `evaluate` will reject it\n";
+    }
+
+    if (!output || *output == "-") {
+        const std::string text = core::scenarioToJson(*scenario);
+        std::cout << text;
+        if (!text.ends_with('\n'))
+            std::cout << '\n';
+        return kExitOk;
+    }
+    auto saved = core::saveScenarioFile(*output, *scenario);
+    if (!saved) {
+        CliError e = badValue(*output, "cannot write the scenario file: " + saved.error());
+        e.exitCode = kExitFailure;
+        return reportError(e, jsonOut);
+    }
+    std::cerr << "wrote " << *output << '\n';
+    return kExitOk;
+}
+
+} // namespace lp::cli

@@ -1,0 +1,351 @@
+#include "app/cli/ScenarioFlags.h"
+
+#include "core/Presets.h"
+#include "core/ScenarioIo.h"
+#include "core/Types.h"
+
+#include <array>
+#include <functional>
+#include <string_view>
+
+namespace lp::cli {
+namespace {
+
+using core::Scenario;
+
+// Upper limits: far beyond any real cluster, low enough that products of them cannot overflow.
+constexpr int kMaxDegree = 1 << 20;        // TP, PP, DP, CP, EP, VPP, nodes, NVLink domain
+constexpr int kMaxGpusPerNode = 1 << 12;
+constexpr int kMaxCount = 1 << 24;         // micro batch, accumulation
+constexpr int kMaxSeqLen = 1 << 26;
+constexpr double kMaxGpus = 2147483647.0;  // total GPUs the planner handles
+constexpr double kMaxBatch = 1e15;         // sequences per step
+
+using Setter = std::function<std::expected<void, CliError>(ScenarioOverrides&, const std::string& flag,
+                                                           const std::string& value)>;
+
+struct FlagSpec {
+    std::string_view name;
+    std::string_view metavar;
+    std::string_view help;
+    Setter set;
+};
+
+Setter intSetter(std::optional<int> ScenarioOverrides::*field, int min, int max) {
+    return [field, min, max](ScenarioOverrides& o, const std::string& flag,
+                             const std::string& v) -> std::expected<void, CliError> {
+        auto n = parseInt(flag, v, min, max);
+        if (!n)
+            return std::unexpected(n.error());
+        o.*field = *n;
+        return {};
+    };
+}
+
+Setter stringSetter(std::optional<std::string> ScenarioOverrides::*field) {
+    return [field](ScenarioOverrides& o, const std::string& flag,
+                   const std::string& v) -> std::expected<void, CliError> {
+        if (v.empty())
+            return std::unexpected(badValue(flag, "needs a non-empty value"));
+        o.*field = v;
+        return {};
+    };
+}
+
+Setter onOffSetter(std::optional<bool> ScenarioOverrides::*field) {
+    return [field](ScenarioOverrides& o, const std::string& flag,
+                   const std::string& v) -> std::expected<void, CliError> {
+        auto b = parseOnOff(flag, v);
+        if (!b)
+            return std::unexpected(b.error());
+        o.*field = *b;
+        return {};
+    };
+}
+
+template <typename E>
+Setter enumSetter(std::optional<E> ScenarioOverrides::*field, std::optional<E> (*parse)(std::string_view),
+                  std::string_view choices) {
+    return [field, parse, choices](ScenarioOverrides& o, const std::string& flag,
+                                   const std::string& v) -> std::expected<void, CliError> {
+        auto e = parse(v);
+        if (!e)
+            return std::unexpected(badValue(flag, "expected one of " + std::string(choices) + ", got '" + v + "'"));
+        o.*field = *e;
+        return {};
+    };
+}
+
+Setter numberSetter(std::optional<double> ScenarioOverrides::*field, double min, double max) {
+    return [field, min, max](ScenarioOverrides& o, const std::string& flag,
+                             const std::string& v) -> std::expected<void, CliError> {
+        auto n = parseNumber(flag, v, min, max);
+        if (!n)
+            return std::unexpected(n.error());
+        o.*field = *n;
+        return {};
+    };
+}
+
+const std::vector<FlagSpec>& flagTable() {
+    using O = ScenarioOverrides;
+    static const std::vector<FlagSpec> table = {
+        {"--name", "TEXT", "scenario name", stringSetter(&O::name)},
+        {"--model", "NAME", "model preset (see `presets models`)", stringSetter(&O::model)},
+        {"--seq-len", "N", "sequence length in tokens", intSetter(&O::seqLen, 1, kMaxSeqLen)},
+        {"--cluster", "NAME", "cluster preset (see `presets clusters`)", stringSetter(&O::cluster)},
+        {"--gpu", "NAME", "GPU preset (see `presets gpus`)", stringSetter(&O::gpu)},
+        {"--nodes", "N", "number of nodes", intSetter(&O::nodes, 1, kMaxDegree)},
+        {"--gpus-per-node", "N", "GPUs per node", intSetter(&O::gpusPerNode, 1, kMaxGpusPerNode)},
+        {"--nvlink-domain", "N", "GPUs joined by NVLink (default: a node)", intSetter(&O::nvlinkDomain, 1, kMaxDegree)},
+        {"--tp", "N", "tensor-parallel size", intSetter(&O::tp, 1, kMaxDegree)},
+        {"--pp", "N", "pipeline-parallel size", intSetter(&O::pp, 1, kMaxDegree)},
+        {"--dp", "N", "data-parallel size", intSetter(&O::dp, 1, kMaxDegree)},
+        {"--cp", "N", "context-parallel size", intSetter(&O::cp, 1, kMaxDegree)},
+        {"--ep", "N", "expert-parallel size (MoE)", intSetter(&O::ep, 1, kMaxDegree)},
+        {"--vpp", "N", "virtual pipeline stages per rank (interleaving)", intSetter(&O::vpp, 1, kMaxDegree)},
+        {"--micro-batch", "N", "sequences per micro batch", intSetter(&O::microBatch, 1, kMaxCount)},
+        {"--accumulation", "N", "micro batches per step per pipeline", intSetter(&O::accumulation, 1, kMaxCount)},
+        {"--zero", "N", "ZeRO stage 0-3 (1 = distributed optimizer, 3 = FSDP)", intSetter(&O::zeroStage, 0, 3)},
+        {"--recompute", "MODE", "activation recompute: none|selective|full",
+         enumSetter(&O::recompute, &core::parseRecompute, "none, selective, full")},
+        {"--sequence-parallel", "on|off", "sequence parallelism", onOffSetter(&O::sequenceParallel)},
+        {"--flash-attention", "on|off", "flash attention", onOffSetter(&O::flashAttention)},
+        {"--precision", "P", "bf16|fp16|fp8", enumSetter(&O::precision, &core::parsePrecision, "bf16, fp16, fp8")},
+        {"--optimizer", "NAME", "adam|sgd", enumSetter(&O::optimizer, &core::parseOptimizer, "adam, sgd")},
+        {"--loader-prefetch", "on|off", "data loader prefetching", onOffSetter(&O::loaderPrefetch)},
+        {"--straggler", "X", "slowest rank's extra time as a fraction (0.1 = 10%)",
+         numberSetter(&O::straggler, 0.0, 100.0)},
+        {"--style", "STYLE", "execution style: auto|megatron|fsdp",
+         enumSetter(&O::style, &core::parseExecutionStyle, "auto, megatron, fsdp")},
+        {"--token-budget", "N", "tokens to train, for days and GPU-hours (e.g. 2e12)",
+         numberSetter(&O::tokenBudget, 1.0, 1e18)},
+    };
+    return table;
+}
+
+std::string unknownPreset(std::string_view kind, const std::string& name) {
+    return "unknown " + std::string(kind) + " '" + name + "' (`layout-planner-cli presets " + std::string(kind) +
+           "s` lists them)";
+}
+
+// The cluster's name after flags changed it: "16 x DGX H100" when only the node count changed a
+// "8 x DGX H100", "Custom cluster" when its nodes are no longer the named ones.
+std::string renamedCluster(const core::ClusterSpec& before, const core::ClusterSpec& after) {
+    if (after.gpu.id != before.gpu.id || after.gpusPerNode != before.gpusPerNode)
+        return "Custom cluster";
+    if (after.nodes == before.nodes)
+        return before.name;
+    const std::string prefix = std::to_string(before.nodes) + " x ";
+    if (before.name.starts_with(prefix))
+        return std::to_string(after.nodes) + " x " + before.name.substr(prefix.size());
+    return "Custom cluster";
+}
+
+} // namespace
+
+std::expected<bool, CliError> takeScenarioFlag(ArgCursor& args, ScenarioOverrides& o) {
+    if (!args.isOption())
+        return false;
+    const std::string name(args.peekName());
+    for (const auto& spec : flagTable()) {
+        if (spec.name != name)
+            continue;
+        auto value = args.takeValue();
+        if (!value)
+            return std::unexpected(value.error());
+        if (auto r = spec.set(o, name, *value); !r)
+            return std::unexpected(r.error());
+        o.given.push_back(name);
+        return true;
+    }
+    return false;
+}
+
+std::expected<void, CliError> applyOverrides(const ScenarioOverrides& o, Scenario& s) {
+    if (o.name)
+        s.name = *o.name;
+
+    // Model, then its sequence length.
+    if (o.model) {
+        const auto* preset = core::findModelPreset(*o.model);
+        if (!preset)
+            return std::unexpected(badValue("--model", unknownPreset("model", *o.model)));
+        s.model = preset->model;
+    }
+    if (o.seqLen)
+        s.model.seqLen = *o.seqLen;
+
+    // Cluster: preset shape, then GPU, then the counts.
+    auto& c = s.cluster;
+    if (o.cluster) {
+        const auto* preset = core::findClusterPreset(*o.cluster);
+        if (!preset)
+            return std::unexpected(badValue("--cluster", unknownPreset("cluster", *o.cluster)));
+        c = core::makeCluster(*preset, o.nodes.value_or(c.nodes));
+    }
+    const core::ClusterSpec shaped = c;  // the file's or the preset's cluster, before the other flags
+    if (o.gpu) {
+        const auto* preset = core::findGpuPreset(*o.gpu);
+        if (!preset)
+            return std::unexpected(badValue("--gpu", unknownPreset("gpu", *o.gpu)));
+        c.gpu = preset->gpu;
+    }
+    if (o.nodes)
+        c.nodes = *o.nodes;
+    if (o.gpusPerNode) {
+        if (!o.nvlinkDomain && c.nvlinkDomain == c.gpusPerNode)
+            c.nvlinkDomain = *o.gpusPerNode;  // the domain was "a node": keep it so
+        c.gpusPerNode = *o.gpusPerNode;
+    }
+    if (o.nvlinkDomain)
+        c.nvlinkDomain = *o.nvlinkDomain;
+    c.name = renamedCluster(shaped, c);
+    if (static_cast<double>(c.nodes) * c.gpusPerNode > kMaxGpus)
+        return std::unexpected(badValue(o.nodes ? "--nodes" : "--gpus-per-node",
+                                        "the cluster would have " + std::to_string(c.gpus()) +
+                                            " GPUs, more than the planner handles (2147483647)"));
+
+    // Training options.
+    auto& t = s.training;
+    if (o.precision)
+        t.precision = *o.precision;
+    if (o.optimizer)
+        t.optimizer = *o.optimizer;
+    if (o.zeroStage)
+        t.zeroStage = *o.zeroStage;
+    if (o.recompute)
+        t.recompute = *o.recompute;
+    if (o.sequenceParallel)
+        t.sequenceParallel = *o.sequenceParallel;
+    if (o.flashAttention)
+        t.flashAttention = *o.flashAttention;
+    if (o.loaderPrefetch)
+        t.loaderPrefetch = *o.loaderPrefetch;
+    if (o.straggler)
+        t.stragglerSlowdown = *o.straggler;
+    if (o.style)
+        t.executionStyle = *o.style;
+    if (o.tokenBudget)
+        t.tokenBudget = *o.tokenBudget;
+
+    // Layout.
+    auto& l = s.layout;
+    if (o.tp)
+        l.tp = *o.tp;
+    if (o.pp)
+        l.pp = *o.pp;
+    if (o.cp)
+        l.cp = *o.cp;
+    if (o.ep)
+        l.ep = *o.ep;
+    if (o.vpp)
+        l.vpp = *o.vpp;
+    if (o.microBatch)
+        l.microBatch = *o.microBatch;
+    if (o.accumulation)
+        l.accumulation = *o.accumulation;
+    if (o.dp) {
+        l.dp = *o.dp;
+    } else if (o.nodes || o.gpusPerNode || o.cluster) {
+        const double perReplica = static_cast<double>(l.tp) * l.pp * l.cp;
+        const long long gpus = c.gpus();
+        if (perReplica >= 1 && perReplica <= static_cast<double>(gpus)) {
+            const auto r = static_cast<long long>(perReplica);
+            if (gpus % r == 0)
+                l.dp = static_cast<int>(gpus / r);
+        }
+    }
+    const double layoutGpus = static_cast<double>(l.tp) * l.pp * l.cp * l.dp;
+    if (layoutGpus > kMaxGpus)
+        return std::unexpected(badValue("layout", "tp x pp x cp x dp is more GPUs than the planner handles "
+                                                  "(2147483647)"));
+    if (static_cast<double>(l.microBatch) * l.accumulation * l.dp > kMaxBatch)
+        return std::unexpected(
+            badValue("layout", "micro batch x accumulation x dp is larger than the planner handles (1e15)"));
+    return {};
+}
+
+std::expected<Scenario, CliError> buildScenario(const std::optional<std::string>& file,
+                                                const ScenarioOverrides& o) {
+    Scenario s = core::defaultScenario();
+    if (file) {
+        auto loaded = core::loadScenarioFile(*file);
+        if (!loaded)
+            return std::unexpected(fileError(*file, "cannot load the scenario file", loaded.error()));
+        s = std::move(*loaded);
+    }
+    if (auto r = applyOverrides(o, s); !r)
+        return std::unexpected(r.error());
+    return s;
+}
+
+std::expected<core::HardwareProfile, CliError> loadProfileArg(const std::string& file) {
+    auto loaded = core::loadProfileFile(file);
+    if (!loaded)
+        return std::unexpected(fileError(file, "cannot load the hardware profile", loaded.error()));
+    return std::move(*loaded);
+}
+
+CliError unknownOption(std::string_view command, std::string_view option) {
+    return badValue(std::string(option), "unknown option for `" + std::string(command) +
+                                             "` (see `layout-planner-cli " + std::string(command) + " --help`)");
+}
+
+std::expected<ScenarioArgs, CliError> parseScenarioArgs(std::string_view command, const std::vector<std::string>& argv,
+                                                        bool acceptProfile, const ExtraFlagReader& extra) {
+    ScenarioArgs out;
+    ArgCursor args(argv);
+    while (!args.atEnd()) {
+        auto took = takeScenarioFlag(args, out.overrides);
+        if (!took)
+            return std::unexpected(took.error());
+        if (*took)
+            continue;
+        if (extra) {
+            auto tookExtra = extra(args);
+            if (!tookExtra)
+                return std::unexpected(tookExtra.error());
+            if (*tookExtra)
+                continue;
+        }
+        const std::string name(args.peekName());
+        if (name == "--json") {
+            if (auto r = args.takeSwitch(); !r)
+                return std::unexpected(r.error());
+            out.json = true;
+        } else if (name == "--profile" && acceptProfile) {
+            auto v = args.takeValue();
+            if (!v)
+                return std::unexpected(v.error());
+            if (v->empty())
+                return std::unexpected(badValue("--profile", "needs a file name"));
+            out.profileFile = *v;
+        } else if (args.isOption()) {
+            return std::unexpected(unknownOption(command, name));
+        } else {
+            std::string positional = args.take();
+            if (out.file)
+                return std::unexpected(badValue(positional, "unexpected argument: `" + std::string(command) +
+                                                                "` takes one scenario file (already given: " +
+                                                                *out.file + ")"));
+            out.file = std::move(positional);
+        }
+    }
+    return out;
+}
+
+std::string scenarioFlagsHelp() {
+    std::string out;
+    for (const auto& spec : flagTable()) {
+        std::string left = "  " + std::string(spec.name) + " " + std::string(spec.metavar);
+        if (left.size() < 30)
+            left.append(30 - left.size(), ' ');
+        else
+            left += "  ";
+        out += left + std::string(spec.help) + "\n";
+    }
+    return out;
+}
+
+} // namespace lp::cli

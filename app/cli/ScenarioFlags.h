@@ -1,0 +1,62 @@
+#pragma once
+// The flags that describe a scenario (shared by evaluate, scenario and every later subcommand that
+// takes a scenario): an optional SCENARIO.json, then overrides such as --tp 8 --model llama2-70b.
+#include "app/cli/Args.h"
+#include "core/Hardware.h"
+#include "core/Scenario.h"
+
+#include <expected>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lp::cli {
+
+struct ScenarioOverrides {
+    std::optional<std::string> name, model, gpu, cluster;
+    std::optional<int> nodes, gpusPerNode, nvlinkDomain, seqLen;
+    std::optional<int> tp, pp, dp, cp, ep, vpp, microBatch, accumulation, zeroStage;
+    std::optional<core::Recompute> recompute;
+    std::optional<bool> sequenceParallel, flashAttention, loaderPrefetch;
+    std::optional<core::Precision> precision;
+    std::optional<core::Optimizer> optimizer;
+    std::optional<core::ExecutionStyle> style;
+    std::optional<double> straggler, tokenBudget;
+    std::vector<std::string> given;  // flags seen, in order (for messages)
+};
+
+// If the cursor is at a scenario flag, reads it (and its value) into `o` and returns true;
+// returns false, consuming nothing, for any other argument.
+std::expected<bool, CliError> takeScenarioFlag(ArgCursor& args, ScenarioOverrides& o);
+
+// Applies the overrides to a scenario in a fixed order (model, cluster, training, layout; not the
+// order given). When --nodes, --gpus-per-node or --cluster change the cluster but --dp is not given,
+// dp becomes gpus / (tp x pp x cp) where that divides (otherwise evaluate reports gpu_count_mismatch).
+std::expected<void, CliError> applyOverrides(const ScenarioOverrides& o, core::Scenario& s);
+
+// The base scenario (the file, or the default scenario without one) with the overrides applied.
+std::expected<core::Scenario, CliError> buildScenario(const std::optional<std::string>& file,
+                                                      const ScenarioOverrides& o);
+
+// A hardware profile file (--profile), its problems reported with the file's name.
+std::expected<core::HardwareProfile, CliError> loadProfileArg(const std::string& file);
+
+// The arguments of a command that takes a scenario: [SCENARIO.json] [scenario flags] [--profile FILE]
+// [--json] plus the command's own flags, which `extra` reads (returning true when it took one).
+struct ScenarioArgs {
+    std::optional<std::string> file;
+    std::optional<std::string> profileFile;
+    ScenarioOverrides overrides;
+    bool json = false;
+};
+using ExtraFlagReader = std::function<std::expected<bool, CliError>(ArgCursor&)>;
+std::expected<ScenarioArgs, CliError> parseScenarioArgs(std::string_view command, const std::vector<std::string>& argv,
+                                                        bool acceptProfile, const ExtraFlagReader& extra);
+CliError unknownOption(std::string_view command, std::string_view option);
+
+// Help lines for the scenario flags ("  --tp N            tensor-parallel size").
+std::string scenarioFlagsHelp();
+
+} // namespace lp::cli

@@ -1,0 +1,134 @@
+// `layout-planner-cli validate CASES.json [--json] [--profile PROFILE.json]`
+#include "app/cli/Commands.h"
+#include "app/cli/ScenarioFlags.h"
+#include "app/cli/TextFormat.h"
+#include "core/PlanJson.h"
+#include "core/Validation.h"
+
+#include <cmath>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+namespace lp::cli {
+namespace {
+
+using nlohmann::json;
+
+std::string signedPercent(double fraction) {
+    if (!std::isfinite(fraction))
+        return "n/a";
+    const std::string s = fixed(fraction * 100.0, 1);
+    return (fraction > 0 && s != "0.0" ? "+" : "") + s + " %";
+}
+
+json reportJson(const core::ValidationReport& r) {
+    json cases = json::array();
+    for (const auto& row : r.rows)
+        cases.push_back(json{{"id", row.caseId},
+                             {"metric", row.metric},
+                             {"measured", core::finiteOrNull(row.measured)},
+                             {"predicted", core::finiteOrNull(row.predicted)},
+                             {"relative_error", core::finiteOrNull(row.relativeError)}});
+    json summary = json::object();
+    for (const auto& m : r.summary)
+        summary[m.metric] = json{{"count", m.count},
+                                 {"median_abs_error", core::finiteOrNull(m.medianAbsError)},
+                                 {"max_abs_error", core::finiteOrNull(m.maxAbsError)}};
+    json j{{"cases", std::move(cases)}, {"summary", std::move(summary)}};
+    core::sanitizeNonFinite(j);
+    return j;
+}
+
+std::string reportText(const std::string& file, std::size_t caseCount, const core::ValidationReport& r) {
+    std::string out = "Validation of " + std::to_string(caseCount) + " cases in " + file + " (" +
+                      std::to_string(r.rows.size()) + " measured figures)\n\n";
+    TextTable rows({"Case", "Metric", "Measured", "Predicted", "Error", "mb"},
+                   {Align::Left, Align::Left, Align::Right, Align::Right, Align::Right, Align::Right});
+    for (const auto& row : r.rows)
+        rows.addRow({row.caseId, row.metric, sig(row.measured, 4), sig(row.predicted, 4),
+                     signedPercent(row.relativeError), row.microBatch > 0 ? std::to_string(row.microBatch) : ""});
+    out += rows.render(0);
+    out += "\nSummary (absolute relative error; \"throughput\" pools every throughput metric)\n";
+    TextTable summary({"Metric", "Count", "Median", "Max"}, {Align::Left});
+    for (const auto& m : r.summary)
+        summary.addRow({m.metric, std::to_string(m.count), percent(m.medianAbsError), percent(m.maxAbsError)});
+    out += summary.render(0);
+    return out;
+}
+
+} // namespace
+
+std::string validateHelp() {
+    return "Usage: layout-planner-cli validate CASES.json [--json] [--profile PROFILE.json]\n"
+           "\n"
+           "Predicts every measured training run in a layout-planner/validation-cases@1 file and prints,\n"
+           "per case and metric, the measured and predicted values and the relative error\n"
+           "(predicted - measured) / measured, then per metric the count, median and maximum absolute\n"
+           "error, and a \"throughput\" line pooling the throughput metrics. A case without a micro batch\n"
+           "uses the fastest micro batch that fits (column mb).\n"
+           "\n"
+           "Options:\n"
+           "  --json                      print {\"cases\": [{\"id\", \"metric\", \"measured\", \"predicted\",\n"
+           "                              \"relative_error\"}], \"summary\": {METRIC: {\"count\",\n"
+           "                              \"median_abs_error\", \"max_abs_error\"}}} (errors as fractions)\n"
+           "  --profile FILE              use a hardware profile file instead of the built-in ones\n"
+           "  -h, --help                  this help\n"
+           "\n"
+           "Exits 0 when the validation ran, however large the errors.\n\n" +
+           exitCodesHelp();
+}
+
+int runValidate(const Args& argv) {
+    const bool jsonOut = hasSwitch(argv, "--json");
+    if (hasSwitch(argv, "--help") || hasSwitch(argv, "-h")) {
+        std::cout << validateHelp();
+        return kExitOk;
+    }
+    std::optional<std::string> file, profileFile;
+    ArgCursor args(argv);
+    while (!args.atEnd()) {
+        const std::string name(args.peekName());
+        if (name == "--json") {
+            if (auto r = args.takeSwitch(); !r)
+                return reportError(r.error(), jsonOut);
+        } else if (name == "--profile") {
+            auto v = args.takeValue();
+            if (!v)
+                return reportError(v.error(), jsonOut);
+            if (v->empty())
+                return reportError(badValue("--profile", "needs a file name"), jsonOut);
+            profileFile = *v;
+        } else if (args.isOption()) {
+            return reportError(unknownOption("validate", name), jsonOut);
+        } else {
+            std::string positional = args.take();
+            if (file)
+                return reportError(badValue(positional, "unexpected argument: `validate` takes one cases file "
+                                                        "(already given: " + *file + ")"),
+                                   jsonOut);
+            file = std::move(positional);
+        }
+    }
+    if (!file)
+        return reportError(badValue("CASES.json", "missing: `validate` needs a file of validation cases"), jsonOut);
+
+    std::optional<core::HardwareProfile> profile;
+    if (profileFile) {
+        auto loaded = loadProfileArg(*profileFile);
+        if (!loaded)
+            return reportError(loaded.error(), jsonOut);
+        profile = std::move(*loaded);
+    }
+    auto cases = core::loadValidationCases(*file);
+    if (!cases)
+        return reportError(fileError(*file, "cannot load the validation cases", cases.error()), jsonOut);
+
+    const auto report = core::runValidation(*cases, profile ? &*profile : nullptr);
+    if (jsonOut)
+        std::cout << reportJson(report).dump(2) << '\n';
+    else
+        std::cout << reportText(*file, cases->size(), report);
+    return kExitOk;
+}
+
+} // namespace lp::cli

@@ -1,0 +1,70 @@
+// layout-planner: the desktop window.
+//   layout-planner [SCENARIO.json]
+//   layout-planner --screenshot FILE [SCENARIO.json]   render the window to a PNG and exit
+#include "ui/MainWindow.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QTimer>
+
+#include <cstdio>
+
+int main(int argc, char* argv[]) {
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("LayoutPlanner"));
+    QApplication::setApplicationName(QStringLiteral("layout-planner"));
+    QApplication::setApplicationDisplayName(QStringLiteral("Layout Planner"));
+    QApplication::setApplicationVersion(QStringLiteral(LP_VERSION));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/layout-planner.svg")));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Plan distributed training layouts of large language models."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
+                                        QStringLiteral("Render the main window to the PNG file FILE and exit."),
+                                        QStringLiteral("FILE"));
+    const QCommandLineOption size(QStringLiteral("size"),
+                                  QStringLiteral("Window size for --screenshot, WIDTHxHEIGHT (default 1600x1000)."),
+                                  QStringLiteral("WxH"), QStringLiteral("1600x1000"));
+    parser.addOption(screenshot);
+    parser.addOption(size);
+    parser.addPositionalArgument(QStringLiteral("scenario"), QStringLiteral("A scenario file to open."),
+                                 QStringLiteral("[SCENARIO.json]"));
+    parser.process(app);
+    const QStringList args = parser.positionalArguments();
+    const QString scenario = args.isEmpty() ? QString() : args.first();
+
+    if (parser.isSet(screenshot)) {
+        // Deterministic: default settings, no autosave, nothing read from or written to the user's profile.
+        lp::ui::WindowOptions options;
+        options.persistentSettings = false;
+        options.autosave = false;
+        lp::ui::MainWindow window(options);
+        const QStringList wh = parser.value(size).split(QLatin1Char('x'));
+        const int w = wh.size() == 2 ? wh[0].toInt() : 1600;
+        const int h = wh.size() == 2 ? wh[1].toInt() : 1000;
+        window.resize(w > 0 ? w : 1600, h > 0 ? h : 1000);
+        if (!window.startup(scenario)) {
+            std::fprintf(stderr, "layout-planner: cannot open %s\n", qPrintable(scenario));
+            return 2;
+        }
+        window.show();
+        const QString out = parser.value(screenshot);
+        int rc = 0;
+        QTimer::singleShot(200, &window, [&] {
+            if (!window.renderScreenshot(out)) {
+                std::fprintf(stderr, "layout-planner: cannot write %s\n", qPrintable(out));
+                rc = 1;
+            }
+            app.quit();
+        });
+        app.exec();
+        return rc;
+    }
+
+    lp::ui::MainWindow window;
+    window.startup(scenario);
+    window.show();
+    return app.exec();
+}

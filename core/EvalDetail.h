@@ -1,0 +1,56 @@
+#pragma once
+// Internals shared by Evaluate.cpp, Memory.cpp and Timing.cpp: the derived quantities of one
+// evaluation, computed once. Not part of the public API.
+#include "core/Comm.h"
+#include "core/ExecutionStyle.h"
+#include "core/Hardware.h"
+#include "core/Plan.h"
+#include "core/Scenario.h"
+
+namespace lp::core::detail {
+
+// Training-state bytes per parameter, unsharded (ZeRO paper: 2 + 2 + 12 for mixed-precision Adam).
+double stateBytesPerParam(const TrainingOptions& t);
+
+struct EvalContext {
+    EvalContext(const Scenario& scenario, const HardwareProfile& profile, const Plan& plan);
+
+    const Scenario& s;
+    const HardwareProfile& prof;
+    const StyleTraits& traits;
+    ExecutionStyle style;
+
+    // Layout and model, as doubles for the formulas.
+    double t, p, dp, c, v, b, m;
+    double L, Ls, h, a, k, d, f, V, seq;
+    double ad, kd;            // query and key/value widths (heads x head size)
+    double T;                 // tokens of one micro batch on one GPU (b * s / c)
+    double hRep;              // 1/t with sequence parallel, else 1 (replicated h-sized work and tensors)
+    bool sp, flash, dropout, fp8;
+    Recompute recompute;
+    int zero;
+    int shardGroup;           // ranks the ZeRO/FSDP state is sharded over (DP x CP)
+
+    // Parameters.
+    double layerParams;       // one decoder layer (dense; MoE layers use their total)
+    double embedParams, headParams, finalNormParams;
+
+    // Links.
+    Link tpLink, cpLink, dpLink, ppLink;
+    bool tpCrossesNodes = false;
+    bool dpCrossesNodes = false;
+    bool ppCrossesNodes = false;
+    bool shardingSharesNicWithTp = false;
+
+    double peak16, peakLinear;  // peak for 16-bit and for the linear layers' precision
+    const Curve* linearCurve;
+
+    double gemmSeconds(double flops) const;      // linear-layer GEMM at the scenario's precision
+    double gemm16Seconds(double flops) const;    // 16-bit GEMM (attention core, head)
+    double memSeconds(double bytes) const;       // memory-bound kernel
+};
+
+void computeMemory(const EvalContext& x, Plan& p);
+void computeTime(const EvalContext& x, Plan& p);
+
+} // namespace lp::core::detail

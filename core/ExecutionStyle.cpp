@@ -1,0 +1,53 @@
+#include "core/ExecutionStyle.h"
+
+namespace lp::core {
+
+namespace {
+
+StyleTraits megatron() {
+    StyleTraits t;
+    t.hostSecondsPerLayerPass = 0.85e-3;
+    t.collectiveLaunchSeconds = 10e-6;
+    t.overlapGradReduce = false;       // Megatron-LM: --overlap-grad-reduce is off unless asked for
+    t.gradReduceBytesPerParam = 2;
+    t.fsdpLayersInFlight = 2;
+    t.selectiveMatmulRecompute = 0.0;  // Korthikanti: selective recomputes only the attention core
+    t.selectiveActivationKeep = 1.0;
+    t.cudaContextBytes = 0.75 * kGiB;
+    t.commBufferBytes = 0.5 * kGiB;
+    t.elementwiseTrafficFactor = 1.0;  // fused LayerNorm, bias-GeLU, bias-dropout-add, softmax kernels
+    t.hostHidingExponent = 1.0;
+    t.p2pFixedSeconds = 0.0;
+    t.logitsBytesPerElement = 6;       // fused vocab-parallel cross-entropy: 16-bit logits + one fp32 buffer
+    return t;
+}
+
+StyleTraits fsdp() {
+    StyleTraits t;
+    t.hostSecondsPerLayerPass = 0.2e-3;
+    t.collectiveLaunchSeconds = 30e-6;
+    t.overlapGradReduce = true;
+    t.gradReduceBytesPerParam = 4;     // torchtitan / FSDP2 MixedPrecisionPolicy reduce_dtype=float32
+    t.fsdpLayersInFlight = 2;          // reshard_after_forward with one layer of prefetch
+    t.selectiveMatmulRecompute = 0.4;  // torchtitan "op" SAC recomputes every second matmul (wk, wo, w3)
+    t.selectiveActivationKeep = 0.5;   // ... and keeps about half of a layer's tensors
+    t.cudaContextBytes = 0.75 * kGiB;
+    t.commBufferBytes = 0.5 * kGiB;
+    t.elementwiseTrafficFactor = 2.0;  // eager RMSNorm (fp32 upcast), SiLU*mul, rotary: one kernel per op
+    t.hostHidingExponent = 1.0;
+    t.p2pFixedSeconds = 0.0;
+    t.logitsBytesPerElement = 14;      // unfused loss: bf16 logits, fp32 upcast, fp32 log-softmax, fp32 grad
+    return t;
+}
+
+} // namespace
+
+StyleTraits& mutableStyleTraits(ExecutionStyle style) {
+    static StyleTraits kMegatron = megatron();
+    static StyleTraits kFsdp = fsdp();
+    return style == ExecutionStyle::Fsdp ? kFsdp : kMegatron;
+}
+
+const StyleTraits& styleTraits(ExecutionStyle style) { return mutableStyleTraits(style); }
+
+} // namespace lp::core

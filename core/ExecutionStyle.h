@@ -1,0 +1,36 @@
+#pragma once
+// Documented habits of each framework's execution style (justified in docs/estimation.md).
+// These are per framework, never per measured case.
+#include "core/Types.h"
+
+namespace lp::core {
+
+struct StyleTraits {
+    // Host-side cost of dispatching one decoder layer's kernels for one pass (eager PyTorch). When the
+    // GPU work per layer is small the GPU waits for the host; large layers hide it completely.
+    double hostSecondsPerLayerPass = 0;
+    // Fixed cost of one blocking tensor-parallel collective (kernel launch and stream synchronisation).
+    double collectiveLaunchSeconds = 0;
+    // Data-parallel gradient reduction overlaps the backward pass of the last micro batch.
+    bool overlapGradReduce = true;
+    double gradReduceBytesPerParam = 2;   // 16-bit (Megatron) or fp32 (FSDP reduce_dtype)
+    double fsdpLayersInFlight = 2;         // ZeRO-3: gathered layers held at once (current + prefetch)
+    double selectiveMatmulRecompute = 0;   // forward matmul FLOPs that "selective" recomputes
+    double selectiveActivationKeep = 1;    // fraction of non-attention-core activations "selective" keeps
+    double cudaContextBytes = 0;           // CUDA context, cuBLAS/cuDNN workspaces
+    double commBufferBytes = 0;            // NCCL buffers and gradient buckets beyond the model state
+    // Memory traffic of the elementwise work (norms, activation, rotary, residuals) relative to fused
+    // kernels: Megatron ships fused kernels (1); eager PyTorch runs each op as its own kernel.
+    double elementwiseTrafficFactor = 1;
+    // How much host dispatch time hides behind GPU work: exposed = host * (host / (host + gpu))^exponent.
+    double hostHidingExponent = 1;
+    // Fixed cost of one pipeline send/receive pair (blocking p2p synchronisation).
+    double p2pFixedSeconds = 0;
+    double logitsBytesPerElement = 6;      // loss-time copies of the logits (16-bit + fp32, or more unfused)
+};
+
+const StyleTraits& styleTraits(ExecutionStyle style);
+// Mutable access for the calibration tool (tests/bench/tune_model); the application never changes them.
+StyleTraits& mutableStyleTraits(ExecutionStyle style);
+
+} // namespace lp::core

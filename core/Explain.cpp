@@ -1,0 +1,249 @@
+// Explanations of every figure of a Plan: formula, values substituted, source and plain words.
+#include "core/Explain.h"
+
+#include "core/ExecutionStyle.h"
+
+#include <cstdarg>
+#include <cstdio>
+
+namespace lp::core {
+namespace {
+
+std::string fmt(const char* f, ...) {
+    char buf[1024];
+    va_list ap;
+    va_start(ap, f);
+    std::vsnprintf(buf, sizeof buf, f, ap);
+    va_end(ap);
+    return buf;
+}
+
+// Human-readable numbers: 69.0e9 -> "69.0 B", 1.12e12 bytes -> "1.12 TB".
+std::string count(double v) {
+    if (v >= 1e12)
+        return fmt("%.2f T", v / 1e12);
+    if (v >= 1e9)
+        return fmt("%.2f B", v / 1e9);
+    if (v >= 1e6)
+        return fmt("%.2f M", v / 1e6);
+    return fmt("%.0f", v);
+}
+std::string bytes(double v) {
+    if (v >= 1e12)
+        return fmt("%.2f TB", v / 1e12);
+    if (v >= 1e9)
+        return fmt("%.2f GB (%.2f GiB)", v / 1e9, v / kGiB);
+    return fmt("%.1f MB", v / 1e6);
+}
+std::string secs(double v) { return v >= 1.0 ? fmt("%.3f s", v) : fmt("%.2f ms", v * 1e3); }
+
+constexpr const char* kZero = "Rajbhandari et al. 2020, ZeRO (2+2+12 bytes per parameter)";
+constexpr const char* kKorth = "Korthikanti et al. 2022, Reducing Activation Recomputation";
+constexpr const char* kNarayanan = "Narayanan et al. 2021, Efficient Large-Scale Language Model Training (Megatron-LM)";
+constexpr const char* kPalm = "Chowdhery et al. 2022, PaLM, Appendix B (MFU)";
+constexpr const char* kModel = "docs/estimation.md";
+
+struct Builder {
+    const Scenario& s;
+    const Plan& p;
+    std::vector<Explanation> out;
+
+    void add(std::string key, std::string label, double value, std::string unit, std::string formula,
+             std::string substituted, std::string source, std::string words) {
+        out.push_back({std::move(key), std::move(label), value, std::move(unit), std::move(formula),
+                       std::move(substituted), std::move(source), std::move(words)});
+    }
+};
+
+void explainModel(Builder& b) {
+    const ModelSpec& m = b.s.model;
+    const ParameterCount& pc = b.p.params;
+    const Layout& l = b.s.layout;
+    b.add("parameters", "Parameters", pc.total, "parameters",
+          "P = L x (attention + MLP + norms) + V x h (embedding) + V x h (output head, unless tied)",
+          fmt("P = %d x (%s + %s + %s) + %s + %s = %s", m.layers, count(pc.attentionPerLayer).c_str(),
+              count(m.isMoe() ? pc.moePerLayer : pc.mlpPerLayer).c_str(), count(pc.normsPerLayer).c_str(),
+              count(pc.embedding).c_str(), count(pc.head).c_str(), count(pc.total).c_str()),
+          "ESTIMATION.md section 1 (Llama-2-70B: about 69.0e9)",
+          "Every weight matrix of the model counted from its architecture: attention projections, MLP and norms in each "
+          "layer, plus the embedding table and the output head.");
+    b.add("weights_bytes", "Weights (16-bit, whole model)", pc.total * 2.0, "bytes", "weights = P x 2 bytes",
+          fmt("%s x 2 B = %s", count(pc.total).c_str(), bytes(pc.total * 2.0).c_str()), kZero,
+          "Just holding the 16-bit weights of the whole model takes this much memory - more than one GPU has for a 70B model.");
+    b.add("training_state_bytes", "Training state (whole model)", b.p.trainingStateBytes, "bytes",
+          "state = P x (2 weights + 2 gradients + 12 optimizer) bytes",
+          fmt("%s x %.0f B = %s", count(pc.total).c_str(), b.p.x.bytesPerParamState, bytes(b.p.trainingStateBytes).c_str()),
+          kZero,
+          "Mixed-precision Adam keeps 16-bit weights and gradients plus an fp32 master copy and two fp32 moments: about "
+          "16 bytes per parameter before any activation. This is why the model must be split over many GPUs.");
+    b.add("gpus", "GPUs", static_cast<double>(l.gpus()), "GPUs", "GPUs = TP x PP x CP x DP",
+          fmt("%d x %d x %d x %d = %lld", l.tp, l.pp, l.cp, l.dp, l.gpus()), "ESTIMATION.md notation",
+          "Each GPU holds one tensor-parallel slice of one pipeline stage of one data-parallel replica.");
+    b.add("effective_batch", "Effective batch", static_cast<double>(b.p.effectiveBatchSequences), "sequences",
+          "batch = micro batch x accumulation x DP",
+          fmt("%d x %d x %d = %lld", l.microBatch, l.accumulation, l.dp, b.p.effectiveBatchSequences),
+          "the seed's formula",
+          "Sequences that contribute to one optimizer step: each replica runs several micro batches and the DP replicas "
+          "average their gradients.");
+    b.add("tokens_per_step", "Tokens per step", b.p.tokensPerStep, "tokens", "tokens = batch x sequence length",
+          fmt("%lld x %d = %s", b.p.effectiveBatchSequences, m.seqLen, count(b.p.tokensPerStep).c_str()), "definition",
+          "How many tokens the model learns from in one optimizer step.");
+}
+
+void explainMemory(Builder& b) {
+    if (b.p.memory.stages.empty())
+        return;
+    const MemoryPlan& mem = b.p.memory;
+    const StageMemory& w = mem.stages[static_cast<std::size_t>(mem.worstStage)];
+    const Layout& l = b.s.layout;
+    const int zero = b.s.training.zeroStage;
+    const int n = l.dp * l.cp;
+    b.add("memory.weights", "Weights on the worst stage", w.weightsBytes, "bytes",
+          "stage parameters / TP x 2 bytes (/ DP x CP with ZeRO-3)",
+          fmt("stage %d: %s%s", w.stage, bytes(w.weightsBytes).c_str(), zero >= 3 ? fmt(" (sharded over %d)", n).c_str() : ""),
+          kZero, "TP splits every matrix, PP gives each stage L/PP layers (embedding on the first, head on the last).");
+    b.add("memory.gradients", "Gradients", w.gradientsBytes, "bytes", "stage parameters / TP x 2 bytes (/ DP x CP with ZeRO-2+)",
+          bytes(w.gradientsBytes), kZero, "One 16-bit gradient per weight, sharded from ZeRO stage 2 on.");
+    b.add("memory.optimizer", "Optimizer state", w.optimizerBytes, "bytes",
+          "stage parameters / TP x 12 bytes (/ DP x CP with ZeRO-1+, the distributed optimizer)",
+          fmt("%s%s", bytes(w.optimizerBytes).c_str(), zero >= 1 ? fmt(", sharded over %d ranks", n).c_str() : ""), kZero,
+          "The fp32 master weights and Adam's two moments: the largest part of the training state, and the first to shard.");
+    b.add("memory.activations", "Activations", w.activationsBytes, "bytes",
+          "layers in flight x bytes per layer (+ logits on the last stage)",
+          fmt("%.1f layer-micro-batches x %s + logits %s", b.p.x.activationLayersInFlight,
+              bytes(b.p.x.activationBytesPerLayer).c_str(), bytes(b.p.x.logitsBytes).c_str()),
+          kKorth,
+          "Tensors saved in the forward pass for the backward pass. With 1F1B the first stage keeps up to PP micro "
+          "batches in flight; recompute trades memory for extra forward work.");
+    b.add("memory.overhead", "Overheads", w.overheadBytes, "bytes",
+          "CUDA context + communication buffers + allocator reserve (+ ZeRO-3 gather buffers)", bytes(w.overheadBytes),
+          kModel, "Memory the framework needs besides the model: the CUDA context, NCCL buffers and allocator fragmentation.");
+    b.add("memory.total", "Worst-stage memory", w.totalBytes, "bytes",
+          "weights + gradients + optimizer + activations + overheads",
+          fmt("%s of %s capacity (%s)", bytes(w.totalBytes).c_str(), bytes(mem.capacityBytes).c_str(),
+              mem.fits ? "fits" : "does not fit"),
+          kModel, "The pipeline stage that needs the most memory decides whether the layout fits.");
+    b.add("memory.headroom", "Headroom", mem.headroomBytes, "bytes", "capacity - worst-stage total",
+          fmt("%s - %s = %s", bytes(mem.capacityBytes).c_str(), bytes(w.totalBytes).c_str(),
+              bytes(mem.headroomBytes).c_str()),
+          kModel, "Free memory on the fullest GPU; negative means the layout runs out of memory.");
+}
+
+void explainTime(Builder& b) {
+    const TimeBreakdown& t = b.p.time;
+    const Layout& l = b.s.layout;
+    const Intermediates& x = b.p.x;
+    b.add("time.step", "Step time", t.stepSeconds, "s",
+          "step = (m x t_mb + bubble) + exposed DP comm + optimizer + loader, x (1 + straggler)",
+          fmt("(%d x %s + %s) + %s + %s + %s, + straggler %s = %s", l.accumulation, secs(x.microbatchStageSeconds).c_str(),
+              secs(t.bubbleSeconds).c_str(), secs(t.dpCommExposedSeconds).c_str(), secs(t.optimizerSeconds).c_str(),
+              secs(t.loaderSeconds).c_str(), secs(t.stragglerSeconds).c_str(), secs(t.stepSeconds).c_str()),
+          "ESTIMATION.md section 6",
+          "One optimizer step: every micro batch through the pipeline, the pipeline's fill and drain, the gradient "
+          "reduction that is not hidden, and the optimizer update.");
+    b.add("time.compute", "Compute", t.computeSeconds, "s", "m x L/PP x (forward + backward) per layer",
+          fmt("GEMMs at %.0f%% of peak on average", 100.0 * x.gemmEfficiency), kNarayanan,
+          "Matrix multiplications, attention and memory-bound kernels of the forward and backward passes (backward is about 2x forward).");
+    b.add("time.recompute", "Recompute", t.recomputeSeconds, "s", "forward work repeated during backward",
+          fmt("%s (%s recompute)", secs(t.recomputeSeconds).c_str(), std::string(toString(b.s.training.recompute)).c_str()),
+          kKorth, "Activation checkpointing re-runs part of the forward pass to save memory: full recompute costs about a third more compute.");
+    b.add("time.tp_comm", "Tensor-parallel communication", t.tpCommSeconds, "s",
+          "per layer: 4 (+2 with full recompute) x all-reduce of s x b x h x 2 bytes; ring 2(n-1)/n S/B + 2(n-1)a",
+          fmt("message %s at %.0f GB/s bus bandwidth", bytes(x.tpMessageBytes).c_str(), x.tpBusBandwidth / 1e9),
+          kNarayanan, "Tensor parallelism all-reduces the activations twice per layer and pass: cheap on NVLink, expensive across nodes.");
+    b.add("time.pp_comm", "Pipeline communication", t.ppCommSeconds, "s", "per micro batch: send activations, receive gradients",
+          secs(t.ppCommSeconds), kNarayanan, "Neighbouring pipeline stages exchange activations and their gradients.");
+    b.add("time.cp_comm", "Context-parallel communication", t.cpCommSeconds, "s", "ring exchange of K/V chunks not hidden by attention",
+          secs(t.cpCommSeconds), "Liu et al. 2023, Ring Attention", "Context parallelism passes key/value chunks around a ring while attention computes.");
+    b.add("time.bubble", "Pipeline bubble", t.bubbleSeconds, "s", "bubble = (p - 1)/v x t_mb",
+          fmt("(%d - 1)/%d x %s = %s", l.pp, l.vpp, secs(x.microbatchStageSeconds).c_str(), secs(t.bubbleSeconds).c_str()),
+          kNarayanan, "While the pipeline fills and drains, some stages wait: more micro batches or interleaving shrink it.");
+    b.add("bubble_fraction", "Bubble fraction", t.bubbleFraction, "fraction", "bubble fraction = (p - 1)/(v x m)",
+          fmt("(%d - 1)/(%d x %d) = %.1f%%", l.pp, l.vpp, l.accumulation, 100.0 * t.bubbleFraction), kNarayanan,
+          "The share of the pipeline time that GPUs sit idle in the fill and drain.");
+    b.add("time.dp_comm", "Exposed data-parallel / sharding communication", t.dpCommExposedSeconds, "s",
+          "all-reduce (or reduce-scatter + all-gather) of the gradients, minus what overlaps the backward pass",
+          fmt("%s per GPU at %.0f GB/s bus bandwidth: %s exposed", bytes(x.dpMessageBytes).c_str(), x.dpBusBandwidth / 1e9,
+              secs(t.dpCommExposedSeconds).c_str()),
+          kZero, "Data-parallel replicas average their gradients once per step; with ZeRO-3/FSDP weights are also gathered per layer.");
+    b.add("time.optimizer", "Optimizer step", t.optimizerSeconds, "s", "held parameters x 28 bytes / HBM bandwidth",
+          secs(t.optimizerSeconds), kModel, "Adam reads and writes the master weights and moments once per step: memory-bound.");
+    b.add("time.loader", "Exposed data loading", t.loaderSeconds, "s", "tokens per rank / loader throughput (hidden when prefetching)",
+          secs(t.loaderSeconds), kModel, "A loader that does not prefetch makes every step wait for the next batch.");
+    b.add("time.straggler", "Stragglers", t.stragglerSeconds, "s", "step x straggler slowdown",
+          fmt("%.0f%% of the step", 100.0 * b.s.training.stragglerSlowdown), kModel,
+          "Synchronous training runs at the pace of the slowest rank.");
+    b.add("time.overhead", "Host overhead", t.overheadSeconds, "s", "kernel-launch time the GPU work does not hide",
+          fmt("%.2f ms per layer pass (%s style)", styleTraits(b.p.style).hostSecondsPerLayerPass * 1e3,
+              std::string(toString(b.p.style)).c_str()),
+          kModel, "Small layers finish before the host has queued the next kernels, so the GPU waits.");
+}
+
+void explainRates(Builder& b) {
+    const Plan& p = b.p;
+    const Layout& l = b.s.layout;
+    const double gpus = static_cast<double>(l.gpus());
+    const double peak = b.s.cluster.gpu.peakFlops16;
+    b.add("flops_per_token", "Model FLOPs per token", p.x.flopsPerTokenModel, "FLOP",
+          "6 x matmul parameters + 12 x L x h x s (attention, full count)",
+          fmt("6 x %s + %s = %s", count(p.params.matmulActive).c_str(), count(p.x.attentionFlopsPerToken).c_str(),
+              count(p.x.flopsPerTokenModel).c_str()),
+          kNarayanan, "Forward and backward passes (backward is twice the forward) of every matrix multiplication, plus attention scores.");
+    b.add("mfu", "Model FLOPs utilization (MFU)", p.mfu, "fraction", "MFU = model FLOPs per step / (step time x GPUs x peak)",
+          fmt("%s / (%s x %.0f x %.0f TFLOP/s) = %.1f%%", count(p.modelFlopsPerStep).c_str(), secs(p.time.stepSeconds).c_str(),
+              gpus, peak / 1e12, 100.0 * p.mfu),
+          kPalm, "The share of the GPUs' peak arithmetic spent on the model's own FLOPs: 35-55% is typical of well-tuned "
+                 "pretraining; under 20% something is wrong.");
+    b.add("hfu", "Hardware FLOPs utilization (HFU)", p.hfu, "fraction", "HFU = (model + recomputed FLOPs) / (step time x GPUs x peak)",
+          fmt("%s / (%s x %.0f x %.0f TFLOP/s) = %.1f%%", count(p.hardwareFlopsPerStep).c_str(), secs(p.time.stepSeconds).c_str(),
+              gpus, peak / 1e12, 100.0 * p.hfu),
+          kPalm, "Like MFU but also counting the forward work repeated by activation recompute.");
+    b.add("mfu_6nd", "6ND yardstick MFU", p.mfu6nd, "fraction", "6 x parameters x tokens / (step time x GPUs x peak)",
+          fmt("6 x %s x %s / (%s x %.0f x %.0f TFLOP/s) = %.1f%%", count(p.params.active).c_str(), count(p.tokensPerStep).c_str(),
+              secs(p.time.stepSeconds).c_str(), gpus, peak / 1e12, 100.0 * p.mfu6nd),
+          "Kaplan et al. 2020 (C = 6ND)", "The quick rule of thumb: training costs about 6 FLOPs per parameter per token.");
+    b.add("model_tflops_per_gpu", "Model TFLOP/s per GPU", p.modelTflopsPerGpu, "TFLOP/s", "model FLOPs per step / (step time x GPUs)",
+          fmt("%.1f TFLOP/s of %.0f peak", p.modelTflopsPerGpu, peak / 1e12), kNarayanan, "Useful arithmetic each GPU does per second.");
+    b.add("tokens_per_s", "Tokens per second", p.tokensPerSecond, "tokens/s", "tokens per step / step time",
+          fmt("%s / %s = %s tokens/s", count(p.tokensPerStep).c_str(), secs(p.time.stepSeconds).c_str(),
+              count(p.tokensPerSecond).c_str()),
+          "definition", "Training throughput of the whole cluster.");
+    b.add("gpu_hours", "GPU-hours for the token budget", p.gpuHours, "GPU-hours", "token budget / tokens per second x GPUs / 3600",
+          fmt("%s / %s x %.0f / 3600 = %s GPU-hours (%.1f days)", count(b.s.training.tokenBudget).c_str(),
+              count(p.tokensPerSecond).c_str(), gpus, count(p.gpuHours).c_str(), p.trainingSeconds / 86400.0),
+          "definition", "What the whole training run costs in GPU time at this throughput.");
+}
+
+} // namespace
+
+std::vector<Explanation> explainPlan(const Scenario& s, const Plan& p) {
+    Builder b{s, p, {}};
+    explainModel(b);
+    if (p.valid) {
+        explainMemory(b);
+        explainTime(b);
+        explainRates(b);
+    }
+    return b.out;
+}
+
+std::optional<Explanation> explainFigure(const Scenario& s, const Plan& p, const std::string& key) {
+    for (Explanation& e : explainPlan(s, p))
+        if (e.key == key)
+            return std::move(e);
+    return std::nullopt;
+}
+
+std::vector<std::string> explanationKeys() {
+    Scenario s = defaultScenario();
+    std::vector<std::string> keys;
+    // Keys are the same for every valid plan; take them from the default scenario's explanations.
+    Plan p;
+    p.valid = true;
+    p.memory.stages.resize(1);
+    for (const Explanation& e : explainPlan(s, p))
+        keys.push_back(e.key);
+    return keys;
+}
+
+} // namespace lp::core

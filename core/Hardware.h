@@ -1,0 +1,83 @@
+#pragma once
+// GPUs, clusters and the hardware profile: the efficiencies every time estimate is scaled by
+// (ESTIMATION.md sections 6-7).
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace lp::core {
+
+struct GpuSpec {
+    std::string id = "h100-sxm-80gb";
+    std::string name = "NVIDIA H100 SXM 80 GB";
+    double peakFlops16 = 989e12;      // dense bf16/fp16 FLOP/s
+    double peakFlops8 = 1979e12;      // dense fp8 FLOP/s (0 where unsupported)
+    double hbmBytes = 80e9;           // memory capacity
+    double hbmBandwidth = 3.35e12;    // bytes/s
+    double nvlinkBandwidth = 450e9;   // bytes/s per GPU, one direction
+    double networkBandwidth = 50e9;   // bytes/s per GPU, one direction (its network card's share)
+    std::string source;               // data sheet the figures come from
+    bool operator==(const GpuSpec&) const = default;
+};
+
+struct ClusterSpec {
+    std::string name = "8 x DGX H100";
+    GpuSpec gpu;
+    int nodes = 8;
+    int gpusPerNode = 8;
+    int nvlinkDomain = 8;            // GPUs joined by NVLink (a node; 72 for an NVL72 rack)
+    double nvlinkLatencySeconds = 5e-6;
+    double networkLatencySeconds = 12e-6;
+    bool operator==(const ClusterSpec&) const = default;
+
+    long long gpus() const { return static_cast<long long>(nodes) * gpusPerNode; }
+};
+
+// A monotone table y(x), interpolated linearly in log(x) and clamped at both ends.
+struct Curve {
+    std::vector<std::pair<double, double>> points;  // sorted by x, x > 0
+    double at(double x) const;
+    bool empty() const { return points.empty(); }
+    bool operator==(const Curve&) const = default;
+};
+
+// What a GPU type achieves in practice. The built-in profiles are derived from public
+// measurements (see docs/estimation.md); a profile measured by the CUDA micro-benchmark replaces them.
+struct HardwareProfile {
+    std::string name = "built-in";
+    std::string gpuId;               // GPU preset it describes
+    std::string origin = "built-in"; // "built-in" or "measured"
+    std::string measuredOn;          // device name when measured
+    std::string date;                // ISO date when measured
+    Curve gemmEfficiency;            // fraction of peak 16-bit FLOP/s vs FLOPs of one GEMM (2mnk)
+    Curve gemmEfficiencyFp8;         // same for fp8 GEMMs against the fp8 peak (empty: derived)
+    double hbmEfficiency = 0.85;     // fraction of HBM bandwidth memory-bound kernels reach
+    double attentionFwdEfficiency = 0.5;  // fused (flash) attention forward, fraction of 16-bit peak
+    double attentionBwdEfficiency = 0.4;  // fused (flash) attention backward
+    Curve nvlinkBusEfficiency;       // achieved bus bandwidth / nominal NVLink vs message bytes
+    Curve networkBusEfficiency;      // achieved bus bandwidth / nominal network vs message bytes
+    double nvlinkLatencySeconds = 0; // 0: take the cluster's figure
+    double networkLatencySeconds = 0;
+    bool operator==(const HardwareProfile&) const = default;
+};
+
+// The few numbers a built-in profile is generated from (stored per GPU in resources/presets/gpus.json).
+struct ProfileParams {
+    double gemmMaxEfficiency = 0.75;     // large GEMMs, fraction of the 16-bit peak
+    double gemmFixedSeconds = 6e-6;      // per-GEMM fixed cost (launch, tail wave) that small GEMMs feel
+    double fp8GemmMaxEfficiency = 0.55;  // large fp8 GEMMs, fraction of the fp8 peak
+    double hbmEfficiency = 0.85;
+    double attentionFwdEfficiency = 0.5; // large flash-attention kernels (forward), fraction of peak
+    double attentionBwdEfficiency = 0.4; // ... backward
+    double nvlinkMaxEfficiency = 0.80;   // achieved NCCL bus bandwidth / nominal, large messages
+    double nvlinkHalfBytes = 8e6;        // message size reaching half of that
+    double networkMaxEfficiency = 0.85;
+    double networkHalfBytes = 16e6;
+    bool operator==(const ProfileParams&) const = default;
+};
+
+HardwareProfile makeProfile(const GpuSpec& gpu, const ProfileParams& params);
+// The built-in profile for a GPU: the preset's parameters when the GPU id is a preset, generic otherwise.
+HardwareProfile builtinProfile(const GpuSpec& gpu);
+
+} // namespace lp::core

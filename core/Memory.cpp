@@ -1,0 +1,209 @@
+// Memory per GPU per pipeline stage (ESTIMATION.md sections 2-4).
+#include "core/EvalDetail.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace lp::core::detail {
+
+double stateBytesPerParam(const TrainingOptions& t) {
+    // 16-bit weights + 16-bit gradients + optimizer state (fp32 master copy and moments).
+    const double optimizer = t.optimizer == Optimizer::Adam ? 12.0 : 8.0;
+    return 2.0 + 2.0 + optimizer;
+}
+
+EvalContext::EvalContext(const Scenario& scenario, const HardwareProfile& profile, const Plan& plan)
+    : s(scenario), prof(profile), traits(styleTraits(plan.style)), style(plan.style) {
+    const ModelSpec& mo = s.model;
+    const Layout& l = s.layout;
+    const TrainingOptions& tr = s.training;
+    const ClusterSpec& cl = s.cluster;
+    t = l.tp;
+    p = l.pp;
+    dp = l.dp;
+    c = l.cp;
+    v = l.vpp;
+    b = l.microBatch;
+    m = l.accumulation;
+    L = mo.layers;
+    Ls = L / p;
+    h = mo.hidden;
+    a = mo.heads;
+    k = mo.kvHeads;
+    d = mo.headDim();
+    f = mo.ffnHidden;
+    V = mo.vocab;
+    seq = mo.seqLen;
+    ad = a * d;
+    kd = k * d;
+    T = b * seq / c;
+    sp = tr.sequenceParallel && l.tp > 1;
+    hRep = sp ? 1.0 / t : 1.0;
+    flash = tr.flashAttention;
+    dropout = mo.dropout;
+    fp8 = tr.precision == Precision::Fp8 && cl.gpu.peakFlops8 > 0;
+    recompute = tr.recompute;
+    zero = tr.zeroStage;
+    shardGroup = l.dp * l.cp;
+
+    const ParameterCount& pc = plan.params;
+    layerParams = pc.layersTotal / L;
+    embedParams = pc.embedding;
+    headParams = mo.tiedEmbeddings ? static_cast<double>(mo.vocab) * mo.hidden : pc.head;
+    finalNormParams = pc.finalNorm;
+
+    // Placement (Megatron order: TP innermost, then CP, then DP, PP outermost).
+    const long long node = cl.gpusPerNode;
+    const long long domain = cl.nvlinkDomain;
+    tpCrossesNodes = l.tp > domain;
+    const bool cpCrosses = static_cast<long long>(l.tp) * l.cp > domain;
+    dpCrossesNodes = static_cast<long long>(l.tp) * l.cp * l.dp > domain;
+    ppCrossesNodes = static_cast<long long>(l.tp) * l.cp * l.dp >= node || l.gpus() > domain;
+    const bool shardingTraffic = l.dp * l.cp > 1 && tr.zeroStage >= 3;
+    shardingSharesNicWithTp = shardingTraffic && tpCrossesNodes && dpCrossesNodes;
+
+    const double nvLat = profile.nvlinkLatencySeconds > 0 ? profile.nvlinkLatencySeconds : cl.nvlinkLatencySeconds;
+    const double netLat = profile.networkLatencySeconds > 0 ? profile.networkLatencySeconds : cl.networkLatencySeconds;
+    const Link nv{cl.gpu.nvlinkBandwidth, &profile.nvlinkBusEfficiency, nvLat};
+    const Link net{cl.gpu.networkBandwidth, &profile.networkBusEfficiency, netLat};
+    Link netShared = net;
+    if (shardingSharesNicWithTp)
+        netShared.bandwidth *= 0.5;  // two kinds of traffic on one card: each gets its share
+    tpLink = tpCrossesNodes ? netShared : nv;
+    cpLink = cpCrosses ? net : nv;
+    dpLink = dpCrossesNodes ? netShared : nv;
+    ppLink = ppCrossesNodes ? net : nv;
+
+    peak16 = cl.gpu.peakFlops16;
+    peakLinear = fp8 ? cl.gpu.peakFlops8 : peak16;
+    linearCurve = fp8 && !profile.gemmEfficiencyFp8.empty() ? &profile.gemmEfficiencyFp8 : &profile.gemmEfficiency;
+}
+
+double EvalContext::gemmSeconds(double flops) const {
+    if (flops <= 0)
+        return 0;
+    return flops / (peakLinear * linearCurve->at(flops));
+}
+
+double EvalContext::gemm16Seconds(double flops) const {
+    if (flops <= 0)
+        return 0;
+    return flops / (peak16 * prof.gemmEfficiency.at(flops));
+}
+
+double EvalContext::memSeconds(double bytes) const {
+    return bytes / (s.cluster.gpu.hbmBandwidth * prof.hbmEfficiency);
+}
+
+namespace {
+
+// Activations one layer keeps for one micro batch on one GPU, without recompute (Korthikanti et al.
+// 2022 bookkeeping, generalised to SwiGLU, GQA, no dropout and flash attention).
+struct LayerActivations {
+    double replicated = 0;  // h-sized tensors: divided by t only with sequence parallel
+    double split = 0;       // tensors split by TP
+    double attentionCore = 0;  // s^2 tensors (softmax, dropout) - absent with flash attention
+};
+
+LayerActivations layerActivations(const EvalContext& x) {
+    LayerActivations r;
+    const double T = x.T;
+    const double drop = x.dropout ? 1.0 : 0.0;
+    // Two norm inputs, the QKV input and the MLP input (16-bit), and two dropout masks (1 byte).
+    r.replicated = T * x.h * (2.0 * 2 + 2 + 2 + drop * 2.0) * x.hRep;
+    // Q, K, V, the attention-output projection's input; the MLP's intermediate tensors.
+    double split = 2.0 * T * (x.ad + 2.0 * x.kd + x.ad);
+    split += x.s.model.mlp == MlpKind::SwiGlu ? 6.0 * T * x.f : 4.0 * T * x.f;
+    if (x.flash)
+        split += 4.0 * x.a * T;  // fp32 log-sum-exp per row
+    r.split = split / x.t;
+    if (!x.flash)
+        r.attentionCore = x.a * T * x.seq * (2.0 + 3.0 * drop) / x.t;  // softmax out (+ mask, dropout out)
+    return r;
+}
+
+} // namespace
+
+void computeMemory(const EvalContext& x, Plan& plan) {
+    const TrainingOptions& tr = x.s.training;
+    const StyleTraits& st = x.traits;
+    Intermediates& im = plan.x;
+    MemoryPlan& mem = plan.memory;
+    const int stages = x.s.layout.pp;
+    mem.stages.assign(static_cast<std::size_t>(stages), StageMemory{});
+    mem.capacityBytes = x.s.cluster.gpu.hbmBytes;
+
+    // Bytes per parameter held on a GPU, after ZeRO/FSDP sharding over DP x CP.
+    const double n = x.shardGroup;
+    const double optBytes = tr.optimizer == Optimizer::Adam ? 12.0 : 8.0;
+    const double wBytes = (x.zero >= 3 ? 2.0 / n : 2.0) + (x.fp8 && x.style == ExecutionStyle::Megatron ? 1.0 : 0.0);
+    const double gBytes = x.zero >= 2 ? 2.0 / n : 2.0;
+    const double oBytes = x.zero >= 1 ? optBytes / n : optBytes;
+
+    // Activations.
+    const LayerActivations la = layerActivations(x);
+    double perLayer = la.replicated + la.split + la.attentionCore;
+    const double fullLayer = perLayer;
+    switch (x.recompute) {
+    case Recompute::None:
+        break;
+    case Recompute::Selective:
+        perLayer = (la.replicated + la.split) * st.selectiveActivationKeep;
+        break;
+    case Recompute::Full:
+        perLayer = 2.0 * x.T * x.h * x.hRep;  // only the layer input
+        break;
+    }
+    im.activationBytesPerLayer = perLayer;
+    const double interleave = x.v > 1 ? 1.0 + (x.p - 1.0) / (x.p * x.v) : 1.0;
+    const double logits = st.logitsBytesPerElement * x.T * x.V / x.t;
+    im.logitsBytes = logits;
+
+    const double overheadFixed = st.cudaContextBytes + st.commBufferBytes;
+    const double gatherBuffers =
+        x.zero >= 3 ? x.layerParams / x.t * (2.0 * st.fsdpLayersInFlight + 4.0) : 0.0;  // 16-bit layers + fp32 grads
+
+    double worst = -1;
+    for (int i = 0; i < stages; ++i) {
+        StageMemory& sm = mem.stages[static_cast<std::size_t>(i)];
+        sm.stage = i;
+        sm.layers = static_cast<int>(x.Ls);
+        double params = x.Ls * x.layerParams;
+        if (i == 0)
+            params += x.embedParams;
+        if (i == stages - 1) {
+            params += x.finalNormParams;
+            if (!x.s.model.tiedEmbeddings || stages > 1)
+                params += x.headParams;  // tied weights keep a copy on the last stage when pp > 1
+        }
+        params /= x.t;
+        sm.weightsBytes = params * wBytes;
+        sm.gradientsBytes = params * gBytes;
+        sm.optimizerBytes = params * oBytes;
+
+        const double inFlight = stages == 1 ? 1.0 : std::min(static_cast<double>(stages - i), x.m);
+        double act = x.Ls * inFlight * interleave * perLayer;
+        if (x.recompute == Recompute::Full)
+            act += fullLayer;  // the layer being recomputed during backward holds all its tensors
+        if (i == stages - 1)
+            act += logits + 2.0 * x.T * x.h * x.hRep;
+        sm.activationsBytes = act;
+        if (i == 0)
+            im.activationLayersInFlight = x.Ls * inFlight * interleave;
+
+        const double allocated = sm.weightsBytes + sm.gradientsBytes + sm.optimizerBytes + act + gatherBuffers;
+        sm.overheadBytes = overheadFixed + gatherBuffers + tr.allocatorReserveFraction * allocated;
+        sm.totalBytes = sm.weightsBytes + sm.gradientsBytes + sm.optimizerBytes + sm.activationsBytes + sm.overheadBytes;
+        if (sm.totalBytes > worst) {
+            worst = sm.totalBytes;
+            mem.worstStage = i;
+        }
+    }
+    const StageMemory& w = mem.stages[static_cast<std::size_t>(mem.worstStage)];
+    mem.headroomBytes = mem.capacityBytes - w.totalBytes;
+    mem.fits = mem.headroomBytes >= 0;
+    const double parts[5] = {w.weightsBytes, w.gradientsBytes, w.optimizerBytes, w.activationsBytes, w.overheadBytes};
+    mem.largestComponent = static_cast<MemoryComponent>(std::max_element(parts, parts + 5) - parts);
+}
+
+} // namespace lp::core::detail

@@ -1,0 +1,63 @@
+#pragma once
+// The transformer architecture and its parameter count (ESTIMATION.md section 1).
+#include "core/Types.h"
+
+#include <cstdint>
+#include <string>
+
+namespace lp::core {
+
+// Mixture-of-experts part of a model; experts == 0 means a dense model.
+struct MoeSpec {
+    int experts = 0;          // routed experts per MoE layer
+    int topK = 0;             // experts each token is routed to
+    int expertFfnHidden = 0;  // MLP hidden size of one expert
+    int sharedExperts = 0;    // always-active experts per MoE layer
+    int moeLayers = 0;        // how many of the layers are MoE (0 with experts > 0 means all)
+    double capacityFactor = 1.0;
+    bool operator==(const MoeSpec&) const = default;
+};
+
+struct ModelSpec {
+    std::string name = "model";
+    int layers = 32;
+    int hidden = 4096;
+    int heads = 32;
+    int kvHeads = 32;       // == heads without grouped-query attention
+    int ffnHidden = 11008;  // MLP hidden size
+    int vocab = 32000;
+    int seqLen = 4096;
+    MlpKind mlp = MlpKind::SwiGlu;
+    NormKind norm = NormKind::RmsNorm;
+    bool tiedEmbeddings = false;
+    bool biases = false;            // linear-layer biases (GPT-2/3: yes, Llama: no)
+    bool learnedPositions = false;  // learned absolute position embeddings (GPT-2/3)
+    bool dropout = false;           // hidden and attention dropout during training (GPT-2/3: yes)
+    MoeSpec moe;
+    bool operator==(const ModelSpec&) const = default;
+
+    int headDim() const { return heads > 0 ? hidden / heads : 0; }
+    bool isMoe() const { return moe.experts > 0; }
+    int moeLayerCount() const { return isMoe() ? (moe.moeLayers > 0 ? moe.moeLayers : layers) : 0; }
+};
+
+// Parameter counts, split the way memory and FLOPs need them. All counts are whole-model, unsharded.
+struct ParameterCount {
+    double attentionPerLayer = 0;  // Q, K, V, O (+ biases)
+    double mlpPerLayer = 0;        // dense MLP of a dense layer (+ biases)
+    double moePerLayer = 0;        // all experts + router + shared experts of a MoE layer
+    double moeActivePerLayer = 0;  // top-k experts + router + shared experts
+    double normsPerLayer = 0;
+    double embedding = 0;          // token (+ learned position) embedding
+    double head = 0;               // output projection (0 when tied)
+    double finalNorm = 0;
+    double total = 0;
+    double active = 0;             // parameters a token passes through (== total for dense)
+    double layersTotal = 0;        // all decoder layers together
+    double matmulActive = 0;       // parameters that take part in matmuls per token (layers + head)
+};
+
+ParameterCount countParameters(const ModelSpec& m);
+double mlpParamsPerUnit(const ModelSpec& m, int ffn);  // MLP weights of width ffn (+ biases)
+
+} // namespace lp::core

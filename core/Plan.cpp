@@ -1,0 +1,137 @@
+#include "core/Plan.h"
+
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+namespace lp::core {
+namespace {
+
+constexpr std::array<std::string_view, kDiagnosticCount> kIds = {
+    "tp_over_slow_links",
+    "pipeline_bubble",
+    "loader_not_prefetching",
+    "stragglers",
+    "sharding_traffic_contends_with_tp",
+    "mfu_below_20",
+    "does_not_fit",
+    "exposed_dp_comm",
+    "heads_not_divisible_by_tp",
+    "kv_heads_not_divisible_by_tp",
+    "layers_not_divisible_by_pp",
+    "gpu_count_mismatch",
+    "batch_not_divisible",
+    "seq_not_divisible_by_cp",
+    "invalid_value",
+};
+
+std::string fmt(const char* f, double a = 0, double b = 0, double c = 0) {
+    char buf[512];
+    std::snprintf(buf, sizeof buf, f, a, b, c);
+    return buf;
+}
+
+std::string pct(double x) { return fmt("%.0f%%", 100.0 * x); }
+
+constexpr std::array<const char*, 5> kComponentNames = {"weights", "gradients", "optimizer state", "activations",
+                                                         "overheads"};
+
+} // namespace
+
+std::string_view diagnosticIdString(DiagnosticId id) { return kIds[static_cast<std::size_t>(id)]; }
+
+bool isInvalidLayoutId(DiagnosticId id) { return static_cast<int>(id) >= static_cast<int>(DiagnosticId::HeadsNotDivisibleByTp); }
+
+bool Plan::has(DiagnosticId id) const {
+    for (const auto& d : diagnostics)
+        if (d.id == id)
+            return true;
+    return false;
+}
+
+std::string diagnosticMessage(const Diagnostic& d) {
+    const double ms = d.costSeconds * 1e3;
+    switch (d.id) {
+    case DiagnosticId::TpOverSlowLinks:
+        return fmt("The tensor-parallel group (TP %.0f) is larger than the NVLink domain (%.0f GPUs): its "
+                   "all-reduces cross the network and cost %.1f ms per step.",
+                   d.a, d.b, ms);
+    case DiagnosticId::PipelineBubble:
+        return fmt("The pipeline bubble is %.1f%% of the pipeline time ((p-1)/(v*m) with %.0f micro batches): "
+                   "%.1f ms per step with idle GPUs.",
+                   100.0 * d.a, d.b, ms);
+    case DiagnosticId::LoaderNotPrefetching:
+        return fmt("The data loader does not prefetch: loading the next batch stalls every step for %.1f ms.", ms);
+    case DiagnosticId::Stragglers:
+        return fmt("The slowest rank is %.0f%% slower than the rest and sets the pace: %.1f ms per step.", 100.0 * d.a,
+                   ms);
+    case DiagnosticId::ShardingTrafficContendsWithTp:
+        return fmt("ZeRO/FSDP sharding traffic and tensor-parallel collectives share the same network cards; each "
+                   "gets a share of the bandwidth (%.1f ms per step of exposed sharding traffic).",
+                   ms);
+    case DiagnosticId::MfuBelow20:
+        return "MFU is " + pct(d.a) + ", under 20%: something is wrong with this layout or setup (well-tuned "
+               "pretraining reaches 35-55%).";
+    case DiagnosticId::DoesNotFit:
+        return fmt("Does not fit: pipeline stage %.0f needs %.1f GiB of the GPU's %.1f GiB", d.a, d.b / kGiB,
+                   d.c / kGiB) +
+               "; its largest part is the " + kComponentNames[static_cast<std::size_t>(d.costSeconds)] + ".";
+    case DiagnosticId::ExposedDpComm:
+        return fmt("Data-parallel gradient communication is not hidden behind the backward pass: %.1f ms per step "
+                   "(%.0f%% of the step).",
+                   ms, 100.0 * d.a);
+    case DiagnosticId::HeadsNotDivisibleByTp:
+        return fmt("TP %.0f does not divide the %.0f attention heads.", d.a, d.b);
+    case DiagnosticId::KvHeadsNotDivisibleByTp:
+        return fmt("TP %.0f does not divide the %.0f key/value heads.", d.a, d.b);
+    case DiagnosticId::LayersNotDivisibleByPp:
+        return fmt("%.0f layers cannot be split evenly into PP x virtual stages = %.0f chunks.", d.b, d.a);
+    case DiagnosticId::GpuCountMismatch:
+        return fmt("TP x PP x CP x DP = %.0f GPUs, but the cluster has %.0f.", d.a, d.b);
+    case DiagnosticId::BatchNotDivisible:
+        return fmt("The global batch of %.0f sequences is not divisible by micro batch x DP = %.0f.", d.a, d.b);
+    case DiagnosticId::SeqNotDivisibleByCp:
+        return fmt("The sequence length %.0f is not divisible by 2 x CP = %.0f (causal load balancing).", d.a, d.b);
+    case DiagnosticId::InvalidValue:
+        return fmt("A size is zero, negative or out of range (code %.0f).", d.a);
+    }
+    return "unknown diagnostic";
+}
+
+std::string diagnosticSuggestion(const Diagnostic& d) {
+    switch (d.id) {
+    case DiagnosticId::TpOverSlowLinks:
+        return fmt("Keep TP within a node: use TP <= %.0f and move the rest into PP or DP.", d.b);
+    case DiagnosticId::PipelineBubble:
+        return "Raise gradient accumulation (more micro batches), use interleaved stages (virtual stages > 1), or lower PP.";
+    case DiagnosticId::LoaderNotPrefetching:
+        return "Turn on prefetching (more loader workers, pin_memory, prefetch_factor) so loading overlaps compute.";
+    case DiagnosticId::Stragglers:
+        return "Find the slow rank (thermal throttling, a bad link, a noisy neighbour) and replace or fix it.";
+    case DiagnosticId::ShardingTrafficContendsWithTp:
+        return "Keep TP inside the NVLink domain, or use a lower ZeRO stage / hybrid sharding within a node.";
+    case DiagnosticId::MfuBelow20:
+        return "Look at the largest non-compute items in the step-time breakdown and the other diagnostics.";
+    case DiagnosticId::DoesNotFit:
+        return "Raise TP or PP, shard with ZeRO (higher stage), use more recompute or a smaller micro batch.";
+    case DiagnosticId::ExposedDpComm:
+        return "Overlap gradient reduction with the backward pass, use fewer, larger micro batches, or shard within a node.";
+    case DiagnosticId::HeadsNotDivisibleByTp:
+    case DiagnosticId::KvHeadsNotDivisibleByTp:
+        return "Choose a TP that divides the number of heads (usually a power of two up to 8).";
+    case DiagnosticId::LayersNotDivisibleByPp:
+        return "Choose PP (x virtual stages) that divides the number of layers.";
+    case DiagnosticId::GpuCountMismatch:
+        return "Adjust DP (or the node count) so that TP x PP x CP x DP equals the GPUs in the cluster.";
+    case DiagnosticId::BatchNotDivisible:
+        return "Choose a micro batch and DP that divide the global batch.";
+    case DiagnosticId::SeqNotDivisibleByCp:
+        return "Choose CP so that 2 x CP divides the sequence length.";
+    case DiagnosticId::InvalidValue:
+        return "Correct the value in the scenario.";
+    }
+    return {};
+}
+
+} // namespace lp::core

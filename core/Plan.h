@@ -1,0 +1,139 @@
+#pragma once
+// What evaluate() returns: memory per pipeline stage, the step-time breakdown, MFU and friends,
+// diagnostics, and the intermediate values the explanations quote.
+#include "core/Model.h"
+#include "core/Scenario.h"
+#include "core/Types.h"
+
+#include <array>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lp::core {
+
+enum class DiagnosticId {
+    // performance and memory
+    TpOverSlowLinks,
+    PipelineBubble,
+    LoaderNotPrefetching,
+    Stragglers,
+    ShardingTrafficContendsWithTp,
+    MfuBelow20,
+    DoesNotFit,
+    ExposedDpComm,
+    // invalid layouts
+    HeadsNotDivisibleByTp,
+    KvHeadsNotDivisibleByTp,
+    LayersNotDivisibleByPp,
+    GpuCountMismatch,
+    BatchNotDivisible,
+    SeqNotDivisibleByCp,
+    InvalidValue,
+};
+inline constexpr int kDiagnosticCount = static_cast<int>(DiagnosticId::InvalidValue) + 1;
+
+std::string_view diagnosticIdString(DiagnosticId id);  // stable id, e.g. "pipeline_bubble"
+bool isInvalidLayoutId(DiagnosticId id);
+
+struct Diagnostic {
+    DiagnosticId id{};
+    Severity severity = Severity::Info;
+    double costSeconds = 0;  // time per step it costs (0 where not a time cost)
+    double a = 0;            // id-specific figures quoted in the message
+    double b = 0;
+    double c = 0;
+};
+
+// Human words for a diagnostic: what is wrong and what it costs, and the change to make.
+std::string diagnosticMessage(const Diagnostic& d);
+std::string diagnosticSuggestion(const Diagnostic& d);
+
+enum class MemoryComponent { Weights, Gradients, Optimizer, Activations, Overhead };
+
+struct StageMemory {
+    int stage = 0;
+    int layers = 0;
+    double weightsBytes = 0;
+    double gradientsBytes = 0;
+    double optimizerBytes = 0;
+    double activationsBytes = 0;  // incl. logits on the last stage
+    double overheadBytes = 0;     // CUDA context, comm buffers, allocator reserve, ZeRO-3 gathers
+    double totalBytes = 0;
+};
+
+struct MemoryPlan {
+    std::vector<StageMemory> stages;
+    int worstStage = 0;
+    double capacityBytes = 0;
+    double headroomBytes = 0;  // capacity - worst total (negative: overflow)
+    bool fits = false;
+    MemoryComponent largestComponent = MemoryComponent::Weights;  // of the worst stage
+};
+
+struct TimeBreakdown {
+    double stepSeconds = 0;
+    double computeSeconds = 0;     // forward + backward GEMMs and memory-bound kernels (no recompute)
+    double recomputeSeconds = 0;
+    double tpCommSeconds = 0;
+    double ppCommSeconds = 0;
+    double cpCommSeconds = 0;
+    double epCommSeconds = 0;
+    double bubbleSeconds = 0;
+    double bubbleFraction = 0;     // bubble / ideal pipeline time
+    double dpCommExposedSeconds = 0;
+    double optimizerSeconds = 0;
+    double loaderSeconds = 0;
+    double stragglerSeconds = 0;
+    double overheadSeconds = 0;    // host-side launch overhead not hidden behind GPU work
+};
+
+// Intermediate figures kept for explanations (filled by evaluate, cheap to keep).
+struct Intermediates {
+    double bytesPerParamState = 0;         // training state bytes per parameter (unsharded)
+    double activationBytesPerLayer = 0;    // one micro batch, one layer, per GPU
+    double activationLayersInFlight = 0;   // layer-equivalents the worst stage keeps
+    double logitsBytes = 0;
+    double flopsPerTokenModel = 0;
+    double flopsPerTokenHardware = 0;
+    double attentionFlopsPerToken = 0;
+    double microbatchStageSeconds = 0;     // one micro batch through one stage (fwd+bwd+recompute+TP)
+    double microbatches = 0;               // m
+    double tpMessageBytes = 0;
+    double tpBusBandwidth = 0;
+    double dpMessageBytes = 0;
+    double dpBusBandwidth = 0;
+    double gemmEfficiency = 0;             // FLOP-weighted over the layer's GEMMs
+    double layersPerStage = 0;
+    double peakFlops = 0;
+};
+
+struct Plan {
+    bool valid = false;
+    Layout layout;
+    ExecutionStyle style = ExecutionStyle::Megatron;
+    std::string profileName;
+    ParameterCount params;
+    double trainingStateBytes = 0;  // whole model, unsharded, at the optimizer's bytes per parameter
+    long long effectiveBatchSequences = 0;
+    double tokensPerStep = 0;
+    MemoryPlan memory;
+    TimeBreakdown time;
+    double modelFlopsPerStep = 0;
+    double hardwareFlopsPerStep = 0;
+    double mfu = 0;
+    double hfu = 0;
+    double mfu6nd = 0;
+    double modelTflopsPerGpu = 0;
+    double hardwareTflopsPerGpu = 0;
+    double tokensPerSecond = 0;
+    double tokensPerSecondPerGpu = 0;
+    double trainingSeconds = 0;  // for the token budget
+    double gpuHours = 0;
+    std::vector<Diagnostic> diagnostics;
+    Intermediates x;
+
+    bool has(DiagnosticId id) const;
+};
+
+} // namespace lp::core

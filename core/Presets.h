@@ -1,0 +1,51 @@
+#pragma once
+// Presets embedded in the library from resources/presets/*.json (no file needed at run time).
+#include "core/Hardware.h"
+#include "core/Model.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lp::core {
+
+struct ModelPreset {
+    std::string id;                // "llama2-70b"
+    ModelSpec model;               // model.name is the display name
+    double publishedParameters = 0; // the size the authors state, for checks
+    double publishedActiveParameters = 0; // MoE: active parameters per token the authors state (0: not stated)
+    // What the architecture fields cannot express yet (e.g. MLA, head size != hidden/heads); empty when exact.
+    std::string approximation;
+    double parameterTolerance = 0.03; // how far the counted parameters may stray from the published sizes
+    std::string source;
+};
+
+struct GpuPreset {
+    GpuSpec gpu;                   // gpu.id, gpu.name, figures and source
+    ProfileParams profileParams;   // what its built-in profile is generated from
+    HardwareProfile profile;       // built-in efficiency curves for this GPU (makeProfile of the above)
+};
+
+struct ClusterPreset {
+    std::string id;                // "dgx-h100"
+    std::string name;
+    std::string gpuId;
+    int gpusPerNode = 8;
+    int nvlinkDomain = 8;
+    double networkBandwidth = 0;   // bytes/s per GPU, one direction (0: the GPU preset's)
+    std::string source;
+};
+
+const std::vector<ModelPreset>& modelPresets();
+const std::vector<GpuPreset>& gpuPresets();
+const std::vector<ClusterPreset>& clusterPresets();
+
+// Look-ups by id, case-insensitive, also accepting the display name. nullptr when unknown.
+const ModelPreset* findModelPreset(std::string_view idOrName);
+const GpuPreset* findGpuPreset(std::string_view idOrName);
+const ClusterPreset* findClusterPreset(std::string_view idOrName);
+
+// A cluster of `nodes` nodes built from a cluster preset and its GPU.
+ClusterSpec makeCluster(const ClusterPreset& preset, int nodes);
+
+} // namespace lp::core

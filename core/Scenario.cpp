@@ -1,0 +1,59 @@
+#include "core/Scenario.h"
+
+namespace lp::core {
+
+Scenario defaultScenario() {
+    Scenario s;
+    s.name = "Llama-2-70B on 64 H100 (seed example)";
+    s.notes = "The worked example: a 70B model on 8 nodes x 8 H100 SXM as TP 8 x PP 4 x DP 2.";
+
+    ModelSpec& m = s.model;  // Llama-2-70B architecture (Touvron et al. 2023; HF config.json)
+    m.name = "Llama-2-70B-class (seed example)";
+    m.layers = 80;
+    m.hidden = 8192;
+    m.heads = 64;
+    m.kvHeads = 8;
+    m.ffnHidden = 28672;
+    m.vocab = 32000;
+    m.seqLen = 4096;
+    m.mlp = MlpKind::SwiGlu;
+    m.norm = NormKind::RmsNorm;
+    m.tiedEmbeddings = false;
+    m.biases = false;
+    m.learnedPositions = false;
+    m.dropout = false;
+
+    ClusterSpec& c = s.cluster;  // 8 x DGX H100: NVLink 4 (900 GB/s both ways), one 400 Gb/s NIC per GPU
+    c.name = "8 x DGX H100";
+    c.gpu = GpuSpec{};
+    c.nodes = 8;
+    c.gpusPerNode = 8;
+    c.nvlinkDomain = 8;
+
+    TrainingOptions& t = s.training;
+    t.precision = Precision::Bf16;
+    t.optimizer = Optimizer::Adam;
+    t.zeroStage = 1;
+    t.recompute = Recompute::Selective;
+    t.sequenceParallel = true;
+    t.flashAttention = true;
+
+    Layout& l = s.layout;
+    l.tp = 8;
+    l.pp = 4;
+    l.dp = 2;
+    l.cp = 1;
+    l.ep = 1;
+    l.vpp = 1;
+    l.microBatch = 2;
+    l.accumulation = 16;
+    return s;
+}
+
+ExecutionStyle resolvedStyle(const TrainingOptions& t) {
+    if (t.executionStyle != ExecutionStyle::Auto)
+        return t.executionStyle;
+    return t.zeroStage >= 3 ? ExecutionStyle::Fsdp : ExecutionStyle::Megatron;
+}
+
+} // namespace lp::core

@@ -1,0 +1,60 @@
+#pragma once
+// A scenario: what the user plans (model, cluster, training options, layout).
+#include "core/Hardware.h"
+#include "core/Model.h"
+#include "core/Types.h"
+
+#include <string>
+
+namespace lp::core {
+
+struct TrainingOptions {
+    Precision precision = Precision::Bf16;
+    Optimizer optimizer = Optimizer::Adam;
+    int zeroStage = 1;                         // 0-3; 1 = Megatron distributed optimizer, 3 = FSDP
+    Recompute recompute = Recompute::Selective;
+    bool sequenceParallel = true;
+    bool flashAttention = true;
+    bool loaderPrefetch = true;
+    double loaderTokensPerSecond = 2e6;        // one data-parallel rank's loader throughput
+    double stragglerSlowdown = 0.0;            // slowest rank's extra time, as a fraction (0.1 = 10%)
+    double allocatorReserveFraction = 0.05;    // caching-allocator fragmentation, of the GPU memory
+    ExecutionStyle executionStyle = ExecutionStyle::Auto;
+    AttentionFlops attentionFlops = AttentionFlops::Full;
+    double tokenBudget = 2e12;                 // tokens to train, for time and GPU-hours
+    bool operator==(const TrainingOptions&) const = default;
+};
+
+struct Layout {
+    int tp = 1;
+    int pp = 1;
+    int dp = 1;
+    int cp = 1;
+    int ep = 1;
+    int vpp = 1;          // virtual pipeline stages per rank (interleaving)
+    int microBatch = 1;   // sequences per micro batch
+    int accumulation = 1; // micro batches per optimizer step per pipeline
+    bool operator==(const Layout&) const = default;
+
+    long long gpus() const { return static_cast<long long>(tp) * pp * cp * dp; }
+    long long effectiveBatch() const { return static_cast<long long>(microBatch) * accumulation * dp; }
+};
+
+struct Scenario {
+    std::string name = "Llama-2-70B on 64 H100";
+    std::string notes;
+    ModelSpec model;
+    ClusterSpec cluster;
+    TrainingOptions training;
+    Layout layout;
+    bool operator==(const Scenario&) const = default;
+};
+
+// The seed's worked example: Llama-2-70B-class model, 8 x 8 H100 SXM, TP 8 x PP 4 x DP 2,
+// micro batch 2 x accumulation 16 (effective batch 64), ZeRO-1, selective recompute, SP, flash.
+Scenario defaultScenario();
+
+// The execution style actually used (Auto resolved).
+ExecutionStyle resolvedStyle(const TrainingOptions& t);
+
+} // namespace lp::core

@@ -1,0 +1,241 @@
+// Step time (ESTIMATION.md sections 5-6): per-layer GEMMs, attention and memory-bound kernels,
+// tensor/context-parallel collectives, the 1F1B pipeline, data-parallel and sharding traffic,
+// the optimizer step, the loader and stragglers.
+#include "core/EvalDetail.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace lp::core::detail {
+namespace {
+
+// The flash-attention backward kernel does 2.5x the forward's FLOPs (it recomputes the scores).
+constexpr double kFlashBwdFlopsRatio = 2.5;
+
+struct LayerTimes {
+    double gemmFwd = 0;      // linear layers, forward
+    double attnFwd = 0;      // attention core forward
+    double attnBwd = 0;
+    double memFwd = 0;       // memory-bound kernels, forward
+    double attnMemFwd = 0;   // the part of memFwd that belongs to the attention core (softmax, dropout)
+    double tpCollective = 0; // one TP collective (all-reduce, or all-gather + reduce-scatter with SP)
+    double cpFwd = 0;        // exposed ring-attention exchange, forward
+    double cpBwd = 0;
+    double fwd() const { return gemmFwd + attnFwd + memFwd; }
+    double bwd() const { return 2.0 * gemmFwd + attnBwd + 2.0 * memFwd; }
+};
+
+LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
+    LayerTimes r;
+    const double T = x.T;
+    const bool gated = x.s.model.mlp == MlpKind::SwiGlu;
+    // Linear layers, forward, per GPU (TP splits their output or input dimension).
+    const double fQkv = 2.0 * T * x.h * (x.ad + 2.0 * x.kd) / x.t;
+    const double fOut = 2.0 * T * x.ad * x.h / x.t;
+    const double fUp = 2.0 * T * x.h * x.f * (gated ? 2.0 : 1.0) / x.t;
+    const double fDown = 2.0 * T * x.f * x.h / x.t;
+    r.gemmFwd = x.gemmSeconds(fQkv) + x.gemmSeconds(fOut) + x.gemmSeconds(fUp) + x.gemmSeconds(fDown);
+    const double gemmFlops = fQkv + fOut + fUp + fDown;
+    im.gemmEfficiency = gemmFlops / (r.gemmFwd * x.peakLinear);
+
+    // Attention core: QK^T and AV for this rank's queries (s/c of them) against all s keys.
+    const double fAttn = 4.0 * x.b * (x.a / x.t) * (x.seq / x.c) * x.seq * x.d;
+    if (x.flash) {
+        const double work = 0.5 * fAttn;  // causal kernels skip the masked half
+        // Large kernels reach the profile's attention efficiency; small ones lose as small GEMMs do.
+        const double sizeFactor = x.prof.gemmEfficiency.at(work) / x.prof.gemmEfficiency.at(1e13);
+        r.attnFwd = work / (x.peak16 * x.prof.attentionFwdEfficiency * sizeFactor);
+        r.attnBwd = kFlashBwdFlopsRatio * work / (x.peak16 * x.prof.attentionBwdEfficiency * sizeFactor);
+    } else {
+        r.attnFwd = x.gemm16Seconds(fAttn);
+        r.attnBwd = 2.0 * r.attnFwd;
+    }
+
+    // Memory-bound kernels, forward (16-bit elements read + written per token).
+    const double drop = x.dropout ? 1.0 : 0.0;
+    const double replicated = (4.0 + 6.0 + drop) * x.h * x.hRep;  // norms, residual adds, dropout masks
+    double split = (gated ? 3.0 : 2.0) * x.f;                      // activation function
+    if (!x.s.model.learnedPositions)
+        split += 2.0 * (x.ad + x.kd);  // rotary embedding of q and k
+    double attnCore = 0;
+    if (!x.flash)
+        attnCore = (2.0 + 2.5 * drop) * x.a * x.seq;  // scale-mask-softmax (+ dropout) over the scores
+    const double ew = x.traits.elementwiseTrafficFactor;
+    r.memFwd = x.memSeconds(2.0 * T * (ew * (replicated + split / x.t) + attnCore / x.t));
+    r.attnMemFwd = x.memSeconds(2.0 * T * attnCore / x.t);
+
+    // Tensor parallel: two collectives per layer and pass of the full hidden state.
+    const double msg = 2.0 * T * x.h;
+    im.tpMessageBytes = x.t > 1 ? msg : 0;
+    im.tpBusBandwidth = x.t > 1 ? x.tpLink.busBandwidth(msg) : 0;
+    r.tpCollective = x.t > 1 ? allReduceSeconds(x.s.layout.tp, msg, x.tpLink) + x.traits.collectiveLaunchSeconds : 0;
+
+    // Context parallel: ring exchange of this rank's K and V chunk, c-1 steps, overlapped with attention.
+    if (x.c > 1) {
+        const double kvBytes = 2.0 * T * 2.0 * x.kd / x.t;
+        const double ring = (x.c - 1.0) * sendSeconds(kvBytes, x.cpLink);
+        r.cpFwd = std::max(0.0, ring - r.attnFwd);
+        r.cpBwd = std::max(0.0, 2.0 * ring - r.attnBwd);  // K, V in and dK, dV back
+    }
+    return r;
+}
+
+// GPU time plus the part of the host's dispatch time that the GPU work does not hide: all of it
+// when the GPU work per pass is short (eager PyTorch launches kernels one by one), little of it
+// when the GPU work is long.
+double withHost(double gpu, double host, double exponent) {
+    if (host <= 0)
+        return gpu;
+    return gpu + host * std::pow(host / (host + gpu), exponent);
+}
+
+} // namespace
+
+void computeTime(const EvalContext& x, Plan& plan) {
+    Intermediates& im = plan.x;
+    TimeBreakdown& tb = plan.time;
+    const StyleTraits& st = x.traits;
+    const LayerTimes lt = layerTimes(x, im);
+
+    // Recompute per layer.
+    double recompute = 0;
+    double recomputeCollectives = 0;
+    switch (x.recompute) {
+    case Recompute::None:
+        break;
+    case Recompute::Selective:
+        if (x.style == ExecutionStyle::Fsdp)
+            recompute = st.selectiveMatmulRecompute * lt.gemmFwd + lt.memFwd;
+        else if (!x.flash)
+            recompute = lt.attnFwd + lt.attnMemFwd;  // the attention core only
+        break;
+    case Recompute::Full:
+        recompute = lt.fwd();
+        recomputeCollectives = 2.0;
+        break;
+    }
+    const double tpPerLayer = (4.0 + recomputeCollectives) * lt.tpCollective;
+    const double cpPerLayer = lt.cpFwd + lt.cpBwd + (x.recompute == Recompute::Full ? lt.cpFwd : 0.0);
+    const double computePerLayer = lt.fwd() + lt.bwd();
+
+    // ZeRO-3 / FSDP: per layer, gather 16-bit weights for forward and again for backward, reduce-scatter
+    // gradients; prefetched one layer ahead, so only what exceeds the layer's compute is exposed.
+    double fsdpExposedPerLayer = 0;
+    double fsdpFirstGather = 0;
+    if (x.zero >= 3 && x.shardGroup > 1) {
+        const double layerBytes16 = 2.0 * x.layerParams / x.t;
+        const double gather = allGatherSeconds(x.shardGroup, layerBytes16, x.dpLink);
+        const double reduce = allGatherSeconds(x.shardGroup, layerBytes16 / 2.0 * st.gradReduceBytesPerParam, x.dpLink);
+        fsdpExposedPerLayer = std::max(0.0, gather - lt.fwd()) +
+                              std::max(0.0, gather + reduce - (lt.bwd() + recompute));
+        fsdpFirstGather = gather;
+    }
+
+    // Host dispatch: forward and backward passes (+ the recompute forward).
+    const double passes = 2.0 + (x.recompute == Recompute::Full ? 1.0 : 0.0);
+    const double hostPerLayer = passes * st.hostSecondsPerLayerPass;
+
+    // One micro batch through one stage (middle stages); first and last stages add embedding and head.
+    const double layerGpu = computePerLayer + recompute + cpPerLayer + fsdpExposedPerLayer;
+    const double Tm = x.T;
+    const double headFlops = 2.0 * Tm * x.h * x.V / x.t;
+    const double headTime = 3.0 * x.gemm16Seconds(headFlops) + x.memSeconds(3.0 * 6.0 * Tm * x.V / x.t);
+    const double embedTime = x.memSeconds(3.0 * 2.0 * Tm * x.h);
+    // Pipeline point-to-point: activations forward, gradients backward (1/t each with scatter-gather).
+    const double p2pBytes = 2.0 * Tm * x.h / x.t;
+    const double p2p = x.p > 1 ? 2.0 * x.v * (sendSeconds(p2pBytes, x.ppLink) + st.p2pFixedSeconds) : 0.0;
+
+    // Blocking collectives resynchronise the ranks, so host slack is not carried across them: TP and
+    // pipeline communication add to the host-or-GPU-bound compute time.
+    const double stageGpu = x.Ls * layerGpu + fsdpFirstGather;
+    const double stageHost = x.Ls * hostPerLayer;
+    const double stageComm = x.Ls * tpPerLayer + p2p;
+    const double mid = withHost(stageGpu, stageHost, st.hostHidingExponent) + stageComm;
+    const double first = withHost(stageGpu + embedTime, stageHost, st.hostHidingExponent) + stageComm;
+    const double last = withHost(stageGpu + headTime, stageHost, st.hostHidingExponent) + stageComm;
+    double tMax, tSum;
+    if (x.s.layout.pp == 1) {
+        tMax = withHost(stageGpu + embedTime + headTime, stageHost, st.hostHidingExponent) + stageComm;
+        tSum = tMax;
+    } else {
+        tMax = std::max({first, mid, last});
+        tSum = first + last + (x.p - 2.0) * mid;
+    }
+    const double steady = x.m * tMax;
+    const double bubble = (tSum - tMax) / x.v;
+    im.microbatchStageSeconds = tMax;
+    im.microbatches = x.m;
+    im.layersPerStage = x.Ls;
+
+    // Split the steady part into components in proportion to the slowest stage's contents.
+    const double gpuShare = tMax > 0 ? 1.0 : 0.0;
+    const double scale = x.m * gpuShare;
+    const bool lastIsMax = x.s.layout.pp == 1 || last >= first;
+    const double extra = x.s.layout.pp == 1 ? embedTime + headTime : (lastIsMax ? headTime : embedTime);
+    tb.computeSeconds = scale * (x.Ls * computePerLayer + extra);
+    tb.recomputeSeconds = scale * x.Ls * recompute;
+    tb.tpCommSeconds = scale * x.Ls * tpPerLayer;
+    tb.cpCommSeconds = scale * x.Ls * cpPerLayer;
+    tb.ppCommSeconds = scale * p2p;
+    const double fsdpInPipeline = scale * (x.Ls * fsdpExposedPerLayer + fsdpFirstGather);
+    tb.overheadSeconds = std::max(0.0, steady - (tb.computeSeconds + tb.recomputeSeconds + tb.tpCommSeconds +
+                                                 tb.cpCommSeconds + tb.ppCommSeconds + fsdpInPipeline));
+    tb.bubbleSeconds = bubble;
+    tb.bubbleFraction = steady > 0 ? bubble / steady : 0;
+
+    // Data-parallel gradient reduction (ZeRO 0-2) for the largest stage's parameters.
+    double stageParams = x.Ls * x.layerParams + std::max(x.embedParams, x.headParams);
+    if (x.s.layout.pp == 1)
+        stageParams = x.Ls * x.layerParams + x.embedParams + (x.s.model.tiedEmbeddings ? 0.0 : x.headParams);
+    stageParams /= x.t;
+    double dpExposed = fsdpInPipeline;
+    if (x.zero < 3 && x.shardGroup > 1) {
+        const double bytes = stageParams * st.gradReduceBytesPerParam;
+        im.dpMessageBytes = bytes;
+        im.dpBusBandwidth = x.dpLink.busBandwidth(bytes);
+        const double reduce = allReduceSeconds(x.shardGroup, bytes, x.dpLink);
+        const double window = st.overlapGradReduce ? x.Ls * (lt.bwd() + recompute) : 0.0;
+        dpExposed += std::max(0.0, reduce - window);
+    } else if (x.zero >= 3 && x.shardGroup > 1) {
+        im.dpMessageBytes = 2.0 * x.layerParams / x.t;
+        im.dpBusBandwidth = x.dpLink.busBandwidth(im.dpMessageBytes);
+    }
+    tb.dpCommExposedSeconds = dpExposed;
+
+    // Optimizer step: memory-bound over the parameters whose state this GPU holds.
+    const double heldParams = x.zero >= 1 ? stageParams / x.shardGroup : stageParams;
+    const double bytesPerParam = x.s.training.optimizer == Optimizer::Adam ? 28.0 : 20.0;
+    tb.optimizerSeconds = x.memSeconds(heldParams * bytesPerParam);
+
+    const double pipeline = steady + bubble;
+    const double loadSeconds = x.b * x.m * x.seq / x.s.training.loaderTokensPerSecond;
+    tb.loaderSeconds = x.s.training.loaderPrefetch ? std::max(0.0, loadSeconds - pipeline) : loadSeconds;
+
+    // The FSDP part of dpExposed already sits inside the pipeline time; count it once.
+    const double base = pipeline + (dpExposed - fsdpInPipeline) + tb.optimizerSeconds + tb.loaderSeconds;
+    tb.stragglerSeconds = base * x.s.training.stragglerSlowdown;
+    tb.stepSeconds = std::max(base + tb.stragglerSeconds, 1e-12);
+
+    // FLOPs per token (model: forward + backward; hardware: + recompute).
+    const ModelSpec& mo = x.s.model;
+    const double attnFull = 12.0 * mo.layers * x.ad * x.seq;
+    const double attn = x.s.training.attentionFlops == AttentionFlops::Causal ? 0.5 * attnFull : attnFull;
+    im.attentionFlopsPerToken = attn;
+    im.flopsPerTokenModel = 6.0 * plan.params.matmulActive + attn;
+    const double layerMatmul = plan.params.matmulActive - static_cast<double>(mo.vocab) * mo.hidden;
+    double recomputeFlops = 0;
+    switch (x.recompute) {
+    case Recompute::None:
+        break;
+    case Recompute::Selective:
+        recomputeFlops = x.style == ExecutionStyle::Fsdp ? st.selectiveMatmulRecompute * 2.0 * layerMatmul
+                                                         : (x.flash ? 0.0 : attn / 3.0);
+        break;
+    case Recompute::Full:
+        recomputeFlops = 2.0 * layerMatmul + attn / 3.0;
+        break;
+    }
+    im.flopsPerTokenHardware = im.flopsPerTokenModel + recomputeFlops;
+}
+
+} // namespace lp::core::detail

@@ -1,0 +1,76 @@
+#include "core/Types.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <utility>
+
+namespace lp::core {
+namespace {
+
+template <typename E, std::size_t N>
+std::string_view nameOf(const std::array<std::pair<E, std::string_view>, N>& table, E v) {
+    for (const auto& [e, s] : table)
+        if (e == v)
+            return s;
+    return "unknown";
+}
+
+bool equalsIgnoreCase(std::string_view a, std::string_view b) {
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+               return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+           });
+}
+
+template <typename E, std::size_t N>
+std::optional<E> parseOf(const std::array<std::pair<E, std::string_view>, N>& table, std::string_view s) {
+    for (const auto& [e, name] : table)
+        if (equalsIgnoreCase(name, s))
+            return e;
+    return std::nullopt;
+}
+
+constexpr std::array<std::pair<MlpKind, std::string_view>, 2> kMlp{{{MlpKind::Gelu, "gelu"}, {MlpKind::SwiGlu, "swiglu"}}};
+constexpr std::array<std::pair<NormKind, std::string_view>, 2> kNorm{
+    {{NormKind::LayerNorm, "layernorm"}, {NormKind::RmsNorm, "rmsnorm"}}};
+constexpr std::array<std::pair<Precision, std::string_view>, 3> kPrecision{
+    {{Precision::Bf16, "bf16"}, {Precision::Fp16, "fp16"}, {Precision::Fp8, "fp8"}}};
+constexpr std::array<std::pair<Optimizer, std::string_view>, 2> kOptimizer{
+    {{Optimizer::Adam, "adam"}, {Optimizer::SgdMomentum, "sgd"}}};
+constexpr std::array<std::pair<Recompute, std::string_view>, 3> kRecompute{
+    {{Recompute::None, "none"}, {Recompute::Selective, "selective"}, {Recompute::Full, "full"}}};
+constexpr std::array<std::pair<ExecutionStyle, std::string_view>, 3> kStyle{
+    {{ExecutionStyle::Auto, "auto"}, {ExecutionStyle::Megatron, "megatron"}, {ExecutionStyle::Fsdp, "fsdp"}}};
+constexpr std::array<std::pair<AttentionFlops, std::string_view>, 2> kAttn{
+    {{AttentionFlops::Full, "full"}, {AttentionFlops::Causal, "causal"}}};
+constexpr std::array<std::pair<Severity, std::string_view>, 3> kSeverity{
+    {{Severity::Info, "info"}, {Severity::Warning, "warning"}, {Severity::Error, "error"}}};
+
+} // namespace
+
+std::string_view toString(MlpKind v) { return nameOf(kMlp, v); }
+std::string_view toString(NormKind v) { return nameOf(kNorm, v); }
+std::string_view toString(Precision v) { return nameOf(kPrecision, v); }
+std::string_view toString(Optimizer v) { return nameOf(kOptimizer, v); }
+std::string_view toString(Recompute v) { return nameOf(kRecompute, v); }
+std::string_view toString(ExecutionStyle v) { return nameOf(kStyle, v); }
+std::string_view toString(AttentionFlops v) { return nameOf(kAttn, v); }
+std::string_view toString(Severity v) { return nameOf(kSeverity, v); }
+
+std::optional<MlpKind> parseMlpKind(std::string_view s) {
+    if (equalsIgnoreCase(s, "geglu") || equalsIgnoreCase(s, "silu"))
+        return MlpKind::SwiGlu;  // gated MLPs share the 3-matrix bookkeeping
+    return parseOf(kMlp, s);
+}
+std::optional<NormKind> parseNormKind(std::string_view s) { return parseOf(kNorm, s); }
+std::optional<Precision> parsePrecision(std::string_view s) { return parseOf(kPrecision, s); }
+std::optional<Optimizer> parseOptimizer(std::string_view s) {
+    if (equalsIgnoreCase(s, "adamw"))
+        return Optimizer::Adam;
+    return parseOf(kOptimizer, s);
+}
+std::optional<Recompute> parseRecompute(std::string_view s) { return parseOf(kRecompute, s); }
+std::optional<ExecutionStyle> parseExecutionStyle(std::string_view s) { return parseOf(kStyle, s); }
+std::optional<AttentionFlops> parseAttentionFlops(std::string_view s) { return parseOf(kAttn, s); }
+
+} // namespace lp::core

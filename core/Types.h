@@ -1,0 +1,44 @@
+#pragma once
+// Small enums shared by the whole core, with their stable spellings in files and on the command line.
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace lp::core {
+
+enum class MlpKind { Gelu, SwiGlu };
+enum class NormKind { LayerNorm, RmsNorm };
+enum class Precision { Bf16, Fp16, Fp8 };
+enum class Optimizer { Adam, SgdMomentum };
+enum class Recompute { None, Selective, Full };
+// How a framework schedules work: Megatron-LM (TP/PP/DP with bucketed gradient all-reduce or the
+// distributed optimizer) or FSDP-style (PyTorch FSDP2 / torchtitan / DeepSpeed ZeRO-3: per-layer
+// gathers prefetched one layer ahead). Auto picks FSDP when ZeRO stage 3 is used, Megatron otherwise.
+enum class ExecutionStyle { Auto, Megatron, Fsdp };
+// Attention score FLOPs: counted in full (PaLM / Megatron convention) or halved for causal kernels.
+enum class AttentionFlops { Full, Causal };
+enum class Severity { Info, Warning, Error };
+
+std::string_view toString(MlpKind v);
+std::string_view toString(NormKind v);
+std::string_view toString(Precision v);
+std::string_view toString(Optimizer v);
+std::string_view toString(Recompute v);
+std::string_view toString(ExecutionStyle v);
+std::string_view toString(AttentionFlops v);
+std::string_view toString(Severity v);
+
+std::optional<MlpKind> parseMlpKind(std::string_view s);
+std::optional<NormKind> parseNormKind(std::string_view s);
+std::optional<Precision> parsePrecision(std::string_view s);
+std::optional<Optimizer> parseOptimizer(std::string_view s);
+std::optional<Recompute> parseRecompute(std::string_view s);
+std::optional<ExecutionStyle> parseExecutionStyle(std::string_view s);
+std::optional<AttentionFlops> parseAttentionFlops(std::string_view s);
+
+// Decimal and binary units, never mixed up on screen.
+inline constexpr double kGB = 1e9;
+inline constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+inline constexpr double kTera = 1e12;
+
+} // namespace lp::core

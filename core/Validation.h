@@ -1,0 +1,63 @@
+#pragma once
+// Measured training runs (layout-planner/validation-cases@1) and how well the planner predicts them.
+#include "core/Hardware.h"
+#include "core/Plan.h"
+#include "core/ScenarioIo.h"
+#include "core/Scenario.h"
+
+#include <expected>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lp::core {
+
+struct MeasuredValue {
+    std::string metric;  // iteration_time_s, model_tflops_per_gpu, hardware_tflops_per_gpu, mfu, hfu,
+                         // tokens_per_s_per_gpu, peak_memory_gib
+    double value = 0;
+};
+
+struct ValidationCase {
+    std::string id;
+    std::string source;
+    std::string confidence;
+    std::string notes;
+    Scenario scenario;
+    bool microBatchGiven = true;  // false: pick the fastest micro batch that fits
+    long long globalBatch = 0;
+    std::vector<MeasuredValue> measured;
+};
+
+std::expected<std::vector<ValidationCase>, InputErrors> validationCasesFromJson(std::string_view text);
+std::expected<std::vector<ValidationCase>, InputErrors> loadValidationCases(const std::string& path);
+
+struct ValidationRow {
+    std::string caseId;
+    std::string metric;
+    double measured = 0;
+    double predicted = 0;
+    double relativeError = 0;  // (predicted - measured) / measured
+    int microBatch = 0;        // micro batch used
+};
+
+struct MetricSummary {
+    std::string metric;
+    int count = 0;
+    double medianAbsError = 0;
+    double maxAbsError = 0;
+};
+
+struct ValidationReport {
+    std::vector<ValidationRow> rows;
+    std::vector<MetricSummary> summary;  // per metric, plus "throughput" (all throughput metrics)
+};
+
+bool isThroughputMetric(const std::string& metric);
+// Predicts one case's metric from a plan (nullopt for an unknown metric).
+std::optional<double> predictedMetric(const std::string& metric, const Plan& plan);
+// Scenario actually evaluated for a case (micro batch resolved when not given).
+Scenario resolveCase(const ValidationCase& c, const HardwareProfile* profile);
+ValidationReport runValidation(const std::vector<ValidationCase>& cases, const HardwareProfile* profile);
+
+} // namespace lp::core

@@ -1,0 +1,515 @@
+// Runs the built layout-planner-cli and checks its exit codes, JSON and text.
+// Usage: test_cli PATH/TO/layout-planner-cli [FILTER]
+#include "TestHarness.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string g_cli;
+int g_counter = 0;
+
+std::string quote(const std::string& s) {
+    std::string out = "'";
+    for (char c : s) {
+        if (c == '\'')
+            out += "'\\''";
+        else
+            out += c;
+    }
+    return out + "'";
+}
+
+std::string readAll(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+fs::path workDir() {
+    fs::path dir = fs::path(LP_CLI_WORK_DIR) / ("run-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    return dir;
+}
+
+fs::path tempFile(const std::string& stem) {
+    return workDir() / (stem + "-" + std::to_string(++g_counter) + ".json");
+}
+
+struct Result {
+    int code = -1;
+    std::string out;
+    std::string err;
+    std::string all() const { return out + err; }
+    json parsed() const {
+        try {
+            return json::parse(out);
+        } catch (const std::exception& e) {
+            ::lp::test::fail(__FILE__, __LINE__, std::string("stdout is not JSON: ") + e.what() + "\n" + out);
+            return json();
+        }
+    }
+};
+
+Result run(const std::vector<std::string>& args) {
+    const fs::path outFile = tempFile("stdout");
+    const fs::path errFile = tempFile("stderr");
+    std::string cmd = quote(g_cli);
+    for (const auto& a : args)
+        cmd += " " + quote(a);
+    cmd += " >" + quote(outFile.string()) + " 2>" + quote(errFile.string());
+    const int status = std::system(cmd.c_str());
+    Result r;
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    r.out = readAll(outFile);
+    r.err = readAll(errFile);
+    fs::remove(outFile);
+    fs::remove(errFile);
+    return r;
+}
+
+bool contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
+
+// "nan" or "inf"/"infinity" printed as a number (a word on its own, maybe signed), any case.
+bool hasNonFiniteToken(const std::string& text) {
+    static const std::regex re(R"((^|[^A-Za-z0-9_])[-+]?(nan|inf|infinity)([^A-Za-z0-9_]|$))", std::regex::icase);
+    return std::regex_search(text, re);
+}
+
+bool jsonAllFinite(const json& j) {
+    if (j.is_number_float())
+        return std::isfinite(j.get<double>());
+    if (j.is_object() || j.is_array()) {
+        for (const auto& c : j)
+            if (!jsonAllFinite(c))
+                return false;
+    }
+    return true;
+}
+
+#define CHECK_CLEAN(r)                                                                                       \
+    do {                                                                                                     \
+        LP_CHECK(!hasNonFiniteToken((r).out));                                                               \
+        LP_CHECK(!hasNonFiniteToken((r).err));                                                               \
+        LP_CHECK((r).code < 128); /* no crash */                                                             \
+    } while (0)
+
+bool hasDiagnostic(const json& plan, const std::string& id) {
+    if (!plan.contains("diagnostics"))
+        return false;
+    for (const auto& d : plan["diagnostics"])
+        if (d.value("id", "") == id)
+            return true;
+    return false;
+}
+
+void checkPlanKeys(const json& j) {
+    for (const char* k : {"scenario", "profile", "valid", "layout", "effective_batch_sequences", "tokens_per_step",
+                          "parameters", "active_parameters", "training_state_bytes", "memory", "time", "mfu", "hfu",
+                          "mfu_6nd", "model_tflops_per_gpu", "hardware_tflops_per_gpu", "tokens_per_s",
+                          "tokens_per_s_per_gpu", "training_days", "gpu_hours", "diagnostics"}) {
+        if (!j.contains(k))
+            ::lp::test::fail(__FILE__, __LINE__, std::string("missing key ") + k);
+    }
+    for (const char* k : {"tp", "pp", "dp", "cp", "ep", "vpp", "micro_batch", "accumulation", "gpus"})
+        if (!j["layout"].contains(k))
+            ::lp::test::fail(__FILE__, __LINE__, std::string("missing key layout.") + k);
+    for (const char* k : {"capacity_bytes", "worst_stage", "fits", "headroom_bytes", "stages"})
+        if (!j["memory"].contains(k))
+            ::lp::test::fail(__FILE__, __LINE__, std::string("missing key memory.") + k);
+    for (const auto& st : j["memory"]["stages"])
+        for (const char* k : {"stage", "weights_bytes", "gradients_bytes", "optimizer_bytes", "activations_bytes",
+                              "overhead_bytes", "total_bytes"})
+            if (!st.contains(k))
+                ::lp::test::fail(__FILE__, __LINE__, std::string("missing key memory.stages[].") + k);
+    for (const char* k : {"step_s", "compute_s", "recompute_s", "tp_comm_s", "pp_comm_s", "cp_comm_s", "ep_comm_s",
+                          "dp_comm_exposed_s", "bubble_s", "bubble_fraction", "optimizer_s", "loader_s",
+                          "straggler_s", "overhead_s"})
+        if (!j["time"].contains(k))
+            ::lp::test::fail(__FILE__, __LINE__, std::string("missing key time.") + k);
+    for (const auto& d : j["diagnostics"])
+        for (const char* k : {"id", "severity", "message", "suggestion", "cost_s"})
+            if (!d.contains(k))
+                ::lp::test::fail(__FILE__, __LINE__, std::string("missing key diagnostics[].") + k);
+}
+
+// ---------------------------------------------------------------- evaluate
+
+LP_TEST(evaluate_default_json) {
+    const auto r = run({"evaluate", "--json"});
+    LP_CHECK_EQ(r.code, 0);
+    CHECK_CLEAN(r);
+    const json j = r.parsed();
+    checkPlanKeys(j);
+    LP_CHECK(jsonAllFinite(j));
+    LP_CHECK_EQ(j["layout"]["tp"].get<int>(), 8);
+    LP_CHECK_EQ(j["layout"]["pp"].get<int>(), 4);
+    LP_CHECK_EQ(j["layout"]["dp"].get<int>(), 2);
+    LP_CHECK_EQ(j["layout"]["gpus"].get<int>(), 64);
+    LP_CHECK_EQ(j["effective_batch_sequences"].get<int>(), 64);
+    LP_CHECK_EQ(j["memory"]["stages"].size(), std::size_t{4});
+    LP_CHECK(j["valid"].get<bool>());
+    LP_CHECK(j["time"]["step_s"].get<double>() > 0);
+    LP_CHECK(j["mfu"].get<double>() > 0 && j["mfu"].get<double>() < 1);
+}
+
+LP_TEST(evaluate_no_command_is_default_evaluate) {
+    const auto a = run({"--json"});
+    const auto b = run({"evaluate", "--json"});
+    LP_CHECK_EQ(a.code, 0);
+    LP_CHECK(a.out == b.out);
+}
+
+LP_TEST(evaluate_default_text) {
+    const auto r = run({"evaluate"});
+    LP_CHECK_EQ(r.code, 0);
+    CHECK_CLEAN(r);
+    LP_CHECK(contains(r.out, "micro batch 2 x accumulation 16 x dp 2 = 64 sequences"));
+    LP_CHECK(contains(r.out, "TP 8 x PP 4 x DP 2 = 64 GPUs"));
+    LP_CHECK(contains(r.out, "<- worst"));
+    LP_CHECK(contains(r.out, "GiB"));
+    LP_CHECK(contains(r.out, "GB"));
+    LP_CHECK(contains(r.out, "MFU"));
+    LP_CHECK(contains(r.out, "GPU-hours"));
+    LP_CHECK(contains(r.out, "Diagnostics"));
+}
+
+LP_TEST(evaluate_explain) {
+    const auto t = run({"evaluate", "--explain"});
+    LP_CHECK_EQ(t.code, 0);
+    CHECK_CLEAN(t);
+    LP_CHECK(contains(t.out, "Explanations"));
+    LP_CHECK(contains(t.out, "formula:"));
+    const auto r = run({"evaluate", "--explain", "--json"});
+    LP_CHECK_EQ(r.code, 0);
+    CHECK_CLEAN(r);
+    const json j = r.parsed();
+    LP_CHECK(j.contains("explanations") && j["explanations"].is_array() && !j["explanations"].empty());
+    for (const auto& e : j["explanations"])
+        for (const char* k : {"key", "label", "value", "unit", "formula", "substituted", "source", "words"})
+            LP_CHECK(e.contains(k));
+}
+
+LP_TEST(evaluate_tp3_is_invalid) {
+    const auto t = run({"evaluate", "--tp", "3"});
+    LP_CHECK_EQ(t.code, 2);
+    CHECK_CLEAN(t);
+    LP_CHECK(contains(t.all(), "heads_not_divisible_by_tp"));
+    const auto r = run({"evaluate", "--tp", "3", "--json"});
+    LP_CHECK_EQ(r.code, 2);
+    CHECK_CLEAN(r);
+    const json j = r.parsed();
+    LP_CHECK(!j.value("valid", true));
+    LP_CHECK(hasDiagnostic(j, "heads_not_divisible_by_tp"));
+}
+
+LP_TEST(evaluate_does_not_fit_exits_0) {
+    // 70B with TP 8 only, no sharding, no recompute: about 155 GB of state per GPU on 80 GB.
+    const auto r = run({"evaluate", "--pp", "1", "--dp", "8", "--zero", "0", "--recompute", "none", "--json"});
+    LP_CHECK_EQ(r.code, 0);
+    CHECK_CLEAN(r);
+    const json j = r.parsed();
+    LP_CHECK(j.value("valid", false));
+    LP_CHECK(!j["memory"]["fits"].get<bool>());
+    LP_CHECK(j["memory"]["headroom_bytes"].get<double>() < 0);
+    LP_CHECK(hasDiagnostic(j, "does_not_fit"));
+    const auto t = run({"evaluate", "--pp", "1", "--dp", "8", "--zero", "0", "--recompute", "none"});
+    LP_CHECK_EQ(t.code, 0);
+    LP_CHECK(contains(t.out, "Over by"));
+}
+
+LP_TEST(evaluate_nodes_recomputes_dp) {
+    const json j = run({"evaluate", "--nodes", "16", "--json"}).parsed();
+    LP_CHECK_EQ(j["layout"]["dp"].get<int>(), 4);
+    LP_CHECK_EQ(j["layout"]["gpus"].get<int>(), 128);
+    LP_CHECK_EQ(j["effective_batch_sequences"].get<int>(), 128);
+    // 8 x 8 GPUs... with --gpus-per-node 6: 48 / 32 does not divide: dp stays, evaluate flags it.
+    const auto r = run({"evaluate", "--gpus-per-node", "6", "--json"});
+    LP_CHECK_EQ(r.code, 2);
+    const json k = r.parsed();
+    LP_CHECK_EQ(k["layout"]["dp"].get<int>(), 2);
+    LP_CHECK(hasDiagnostic(k, "gpu_count_mismatch"));
+    // An explicit --dp wins.
+    const json m = run({"evaluate", "--nodes", "16", "--dp", "2", "--json"}).parsed();
+    LP_CHECK(hasDiagnostic(m, "gpu_count_mismatch"));
+}
+
+LP_TEST(evaluate_flags_change_the_plan) {
+    const json a = run({"evaluate", "--json"}).parsed();
+    const json b = run({"evaluate", "--micro-batch", "1", "--accumulation", "32", "--json"}).parsed();
+    LP_CHECK_EQ(b["effective_batch_sequences"].get<int>(), 64);
+    LP_CHECK_EQ(b["layout"]["micro_batch"].get<int>(), 1);
+    LP_CHECK(a["time"]["bubble_fraction"].get<double>() > b["time"]["bubble_fraction"].get<double>());
+    const json c = run({"evaluate", "--recompute=full", "--json"}).parsed();
+    LP_CHECK(c["time"]["recompute_s"].get<double>() > a["time"]["recompute_s"].get<double>());
+    const json d = run({"evaluate", "--model", "llama2-7b", "--gpu", "a100-sxm-80gb", "--tp", "1", "--pp", "1",
+                        "--dp", "64", "--json"})
+                       .parsed();
+    LP_CHECK(d["parameters"].get<double>() < 1e10);
+    LP_CHECK_EQ(d["layout"]["gpus"].get<int>(), 64);
+}
+
+LP_TEST(evaluate_extremes_never_print_nonfinite) {
+    const std::vector<std::vector<std::string>> cases = {
+        {"--seq-len", "67108864", "--micro-batch", "16777216"},
+        {"--nodes", "1048576", "--token-budget", "1e18"},
+        {"--straggler", "100", "--loader-prefetch", "off"},
+        {"--tp", "1", "--pp", "80", "--dp", "1", "--nodes", "10", "--accumulation", "1"},
+        {"--model", "llama2-7b", "--tp", "1", "--pp", "1", "--dp", "1", "--nodes", "1", "--gpus-per-node", "1"},
+        {"--precision", "fp8", "--cp", "2", "--vpp", "5", "--zero", "3", "--style", "fsdp"},
+        {"--token-budget", "1"},
+    };
+    for (auto args : cases) {
+        args.insert(args.begin(), "evaluate");
+        const auto t = run(args);
+        CHECK_CLEAN(t);
+        LP_CHECK(t.code == 0 || t.code == 2);
+        args.push_back("--json");
+        const auto r = run(args);
+        CHECK_CLEAN(r);
+        const json j = r.parsed();
+        LP_CHECK(j.contains("layout") || j.contains("error"));
+        LP_CHECK(jsonAllFinite(j));
+    }
+}
+
+// ---------------------------------------------------------------- bad input
+
+LP_TEST(bad_input_numbers) {
+    struct Case {
+        std::vector<std::string> args;
+        std::string flag;
+    };
+    const std::vector<Case> cases = {
+        {{"--tp", "abc"}, "--tp"},          {{"--tp", "8x"}, "--tp"},
+        {{"--tp", "-3"}, "--tp"},           {{"--tp", "0"}, "--tp"},
+        {{"--tp", ""}, "--tp"},             {{"--tp", "99999999999999999999999"}, "--tp"},
+        {{"--tp", "4294967304"}, "--tp"},   {{"--pp", "2.5"}, "--pp"},
+        {{"--micro-batch", "0"}, "--micro-batch"}, {{"--zero", "4"}, "--zero"},
+        {{"--nodes", "+2"}, "--nodes"},     {{"--straggler", "nan"}, "--straggler"},
+        {{"--straggler", "-0.1"}, "--straggler"}, {{"--token-budget", "inf"}, "--token-budget"},
+        {{"--token-budget", "0"}, "--token-budget"}, {{"--recompute", "some"}, "--recompute"},
+        {{"--sequence-parallel", "maybe"}, "--sequence-parallel"}, {{"--precision", "fp32"}, "--precision"},
+        {{"--model", "no-such-model"}, "--model"}, {{"--gpu", "no-such-gpu"}, "--gpu"},
+        {{"--cluster", "no-such-cluster"}, "--cluster"}, {{"--no-such-flag", "1"}, "--no-such-flag"},
+        {{"--tp"}, "--tp"},                 {{"--json=yes"}, "--json"},
+    };
+    for (const auto& c : cases) {
+        std::vector<std::string> args{"evaluate"};
+        args.insert(args.end(), c.args.begin(), c.args.end());
+        const auto t = run(args);
+        LP_CHECK_EQ(t.code, 2);
+        CHECK_CLEAN(t);
+        if (!contains(t.err, c.flag))
+            ::lp::test::fail(__FILE__, __LINE__, "stderr does not name " + c.flag + ": " + t.err);
+        if (c.flag == "--json")
+            continue;
+        args.push_back("--json");
+        const auto r = run(args);
+        LP_CHECK_EQ(r.code, 2);
+        const json j = r.parsed();
+        LP_CHECK(j.contains("error"));
+        LP_CHECK_EQ(j["error"].value("field", ""), c.flag);
+        LP_CHECK(!j["error"].value("reason", "").empty());
+        LP_CHECK(contains(j["error"].value("message", ""), c.flag));
+    }
+}
+
+LP_TEST(bad_input_missing_file) {
+    const std::string path = (workDir() / "does-not-exist.json").string();
+    const auto t = run({"evaluate", path});
+    LP_CHECK_EQ(t.code, 2);
+    LP_CHECK(contains(t.err, path));
+    const auto r = run({"evaluate", path, "--json"});
+    LP_CHECK_EQ(r.code, 2);
+    const json j = r.parsed();
+    LP_CHECK(contains(j["error"].value("message", ""), path));
+    LP_CHECK_EQ(j["error"].value("field", ""), path);
+    LP_CHECK(j["error"].contains("errors") && !j["error"]["errors"].empty());
+}
+
+LP_TEST(bad_input_malformed_json) {
+    const std::string path = std::string(LP_TEST_DATA_DIR) + "/cli/malformed.json";
+    const auto t = run({"evaluate", path});
+    LP_CHECK_EQ(t.code, 2);
+    CHECK_CLEAN(t);
+    LP_CHECK(contains(t.err, path));
+    LP_CHECK(contains(t.err, "line 5"));
+    LP_CHECK(contains(t.err, "column"));
+    const auto r = run({"evaluate", path, "--json"});
+    LP_CHECK_EQ(r.code, 2);
+    const json j = r.parsed();
+    const auto& errs = j["error"]["errors"];
+    LP_CHECK(errs.is_array() && !errs.empty());
+    if (errs.is_array() && !errs.empty()) {
+        LP_CHECK_EQ(errs[0].value("line", 0), 5);
+        LP_CHECK(errs[0].value("column", 0) > 0);
+    }
+}
+
+LP_TEST(bad_input_other_commands) {
+    LP_CHECK_EQ(run({"no-such-command"}).code, 2);
+    LP_CHECK_EQ(run({"presets", "widgets"}).code, 2);
+    LP_CHECK_EQ(run({"presets", "--tp", "8"}).code, 2);
+    LP_CHECK_EQ(run({"validate"}).code, 2);
+    LP_CHECK_EQ(run({"validate", (workDir() / "missing-cases.json").string()}).code, 2);
+    const auto v = run({"validate", std::string(LP_TEST_DATA_DIR) + "/cli/truncated-cases.json", "--json"});
+    LP_CHECK_EQ(v.code, 2);
+    LP_CHECK(v.parsed().contains("error"));
+    LP_CHECK_EQ(run({"scenario", "--tp", "x", "-o", (workDir() / "never.json").string()}).code, 2);
+    LP_CHECK(!fs::exists(workDir() / "never.json"));
+    LP_CHECK_EQ(run({"evaluate", "a.json", "b.json"}).code, 2);
+    LP_CHECK_EQ(run({"evaluate", "--profile", (workDir() / "missing-profile.json").string()}).code, 2);
+}
+
+// ---------------------------------------------------------------- scenario files
+
+LP_TEST(scenario_round_trip_default) {
+    const fs::path file = tempFile("default-scenario");
+    const auto w = run({"scenario", "-o", file.string()});
+    LP_CHECK_EQ(w.code, 0);
+    LP_CHECK(fs::exists(file));
+    const auto a = run({"evaluate", file.string(), "--json"});
+    const auto b = run({"evaluate", "--json"});
+    LP_CHECK_EQ(a.code, 0);
+    LP_CHECK(a.out == b.out);
+    LP_CHECK(a.parsed() == b.parsed());
+    fs::remove(file);
+}
+
+LP_TEST(scenario_round_trip_with_flags) {
+    const std::vector<std::string> flags = {"--tp", "4", "--pp", "8", "--micro-batch", "1", "--accumulation", "32",
+                                            "--recompute", "full", "--zero", "2", "--name", "my plan",
+                                            "--seq-len", "2048", "--straggler", "0.05"};
+    const fs::path file = tempFile("flag-scenario");
+    auto args = flags;
+    args.insert(args.begin(), "scenario");
+    args.insert(args.end(), {"--output", file.string()});
+    LP_CHECK_EQ(run(args).code, 0);
+    const auto a = run({"evaluate", file.string(), "--json"});
+    auto evalArgs = flags;
+    evalArgs.insert(evalArgs.begin(), "evaluate");
+    evalArgs.push_back("--json");
+    const auto b = run(evalArgs);
+    LP_CHECK_EQ(a.code, 0);
+    LP_CHECK(a.out == b.out);
+    LP_CHECK_EQ(a.parsed().value("scenario", ""), std::string("my plan"));
+    // Flags also override a file.
+    const json c = run({"evaluate", file.string(), "--tp", "8", "--pp", "4", "--json"}).parsed();
+    LP_CHECK_EQ(c["layout"]["tp"].get<int>(), 8);
+    LP_CHECK_EQ(c["layout"]["micro_batch"].get<int>(), 1);
+    fs::remove(file);
+}
+
+LP_TEST(scenario_to_stdout) {
+    const auto r = run({"scenario"});
+    LP_CHECK_EQ(r.code, 0);
+    const json j = r.parsed();
+    LP_CHECK(j.is_object());
+}
+
+// ---------------------------------------------------------------- presets
+
+LP_TEST(presets_lists) {
+    const auto t = run({"presets"});
+    LP_CHECK_EQ(t.code, 0);
+    CHECK_CLEAN(t);
+    LP_CHECK(contains(t.out, "llama2-70b"));
+    LP_CHECK(contains(t.out, "h100-sxm-80gb"));
+    const auto r = run({"presets", "--json"});
+    LP_CHECK_EQ(r.code, 0);
+    const json j = r.parsed();
+    LP_CHECK(j["models"].is_array() && j["gpus"].is_array() && j["clusters"].is_array());
+    bool llama = false, h100 = false;
+    for (const auto& m : j["models"])
+        llama = llama || m.value("id", "") == "llama2-70b";
+    for (const auto& g : j["gpus"])
+        h100 = h100 || g.value("id", "") == "h100-sxm-80gb";
+    LP_CHECK(llama);
+    LP_CHECK(h100);
+    const json g = run({"presets", "gpus", "--json"}).parsed();
+    LP_CHECK(g.contains("gpus") && !g.contains("models"));
+    const auto m = run({"presets", "models"});
+    LP_CHECK_EQ(m.code, 0);
+    LP_CHECK(contains(m.out, "llama2-70b") && !contains(m.out, "h100-sxm-80gb"));
+    LP_CHECK_EQ(run({"presets", "clusters"}).code, 0);
+}
+
+// ---------------------------------------------------------------- validate
+
+LP_TEST(validate_published_runs) {
+    const std::string cases = std::string(LP_SHARED_DIR) + "/reference/published-runs.json";
+    if (!fs::exists(cases)) {
+        std::printf("SKIP: %s not found\n", cases.c_str());
+        return;
+    }
+    const auto r = run({"validate", cases, "--json"});
+    LP_CHECK_EQ(r.code, 0);
+    CHECK_CLEAN(r);
+    const json j = r.parsed();
+    LP_CHECK(jsonAllFinite(j));
+    LP_CHECK(j.is_object() && j.size() == 2);
+    LP_CHECK(j["cases"].is_array());
+    LP_CHECK(j["cases"].size() >= 79);
+    for (const auto& row : j["cases"]) {
+        LP_CHECK(row.size() == 5);
+        for (const char* k : {"id", "metric", "measured", "predicted", "relative_error"})
+            LP_CHECK(row.contains(k));
+    }
+    LP_CHECK(j["summary"].is_object() && !j["summary"].empty());
+    LP_CHECK(j["summary"].contains("iteration_time_s"));
+    for (const auto& [metric, s] : j["summary"].items()) {
+        LP_CHECK(s.contains("count") && s.contains("median_abs_error") && s.contains("max_abs_error"));
+        LP_CHECK(s["count"].get<int>() > 0);
+    }
+    const auto t = run({"validate", cases});
+    LP_CHECK_EQ(t.code, 0);
+    CHECK_CLEAN(t);
+    LP_CHECK(contains(t.out, "iteration_time_s"));
+    LP_CHECK(contains(t.out, "throughput"));
+}
+
+// ---------------------------------------------------------------- general
+
+LP_TEST(general_version_and_help) {
+    const auto v = run({"--version"});
+    LP_CHECK_EQ(v.code, 0);
+    LP_CHECK(contains(v.out, LP_VERSION));
+    for (const char* cmd : {"evaluate", "scenario", "presets", "validate"}) {
+        const auto h = run({cmd, "--help"});
+        LP_CHECK_EQ(h.code, 0);
+        LP_CHECK(contains(h.out, std::string("layout-planner-cli ") + cmd));
+        LP_CHECK(contains(h.out, "Exit codes"));
+    }
+    const auto top = run({"--help"});
+    LP_CHECK_EQ(top.code, 0);
+    LP_CHECK(contains(top.out, "evaluate") && contains(top.out, "validate"));
+    LP_CHECK(contains(run({"evaluate", "--help"}).out, "--tp N"));
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: test_cli PATH/TO/layout-planner-cli [FILTER]\n");
+        return 2;
+    }
+    g_cli = argv[1];
+    const int rc = ::lp::test::runAll(argc - 1, argv + 1);
+    std::error_code ec;
+    fs::remove_all(fs::path(LP_CLI_WORK_DIR) / ("run-" + std::to_string(::getpid())), ec);
+    return rc;
+}

@@ -1,0 +1,313 @@
+// The embedded presets: every file parses, every preset is complete and cites its source, the
+// parameter count of every model matches its published size, look-ups and makeCluster work.
+#include "TestHarness.h"
+
+#include "core/Model.h"
+#include "core/Presets.h"
+
+#include <cctype>
+#include <cmath>
+#include <set>
+#include <string>
+
+using namespace lp::core;
+
+namespace {
+
+std::string lower(std::string s) {
+    for (char& c : s)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+bool finitePositive(double x) { return std::isfinite(x) && x > 0; }
+
+} // namespace
+
+LP_TEST(embeddedFilesParse) {
+    // Each call throws (failing this test) if its embedded JSON is malformed or a preset is incomplete.
+    LP_CHECK(!modelPresets().empty());
+    LP_CHECK(!gpuPresets().empty());
+    LP_CHECK(!clusterPresets().empty());
+}
+
+LP_TEST(requiredPresetsExist) {
+    for (const char* id : {"gpt3-175b", "llama2-7b", "llama2-13b", "llama2-70b", "llama3.1-8b", "llama3.1-70b",
+                           "llama3.1-405b", "mistral-7b", "qwen2.5-72b", "seed-70b", "mixtral-8x7b",
+                           "mixtral-8x22b", "qwen3-30b-a3b", "qwen3-235b-a22b", "gpt-oss-120b", "deepseek-v3",
+                           "llama4-scout"})
+        LP_CHECK(findModelPreset(id) != nullptr);
+    // Every GPU id the reference runs use (shared/reference/README.md) plus the list.
+    for (const char* id : {"a100-sxm-40gb", "a100-sxm-80gb", "h100-sxm-80gb", "h100-sxm-96gb", "h100-pcie-80gb",
+                           "h800-sxm-80gb", "h200-sxm-141gb", "b200", "gb200", "gb300", "mi300x", "l40s"})
+        LP_CHECK(findGpuPreset(id) != nullptr);
+    for (const char* id : {"dgx-a100", "dgx-h100", "hgx-h200", "gb200-nvl72", "single-node-h100"})
+        LP_CHECK(findClusterPreset(id) != nullptr);
+}
+
+LP_TEST(idsAndNamesAreUnique) {
+    std::set<std::string> keys;
+    for (const auto& p : modelPresets()) {
+        LP_CHECK(keys.insert(lower(p.id)).second);
+        LP_CHECK(keys.insert(lower(p.model.name)).second || lower(p.model.name) == lower(p.id));
+    }
+    keys.clear();
+    for (const auto& p : gpuPresets()) {
+        LP_CHECK(keys.insert(lower(p.gpu.id)).second);
+        LP_CHECK(keys.insert(lower(p.gpu.name)).second || lower(p.gpu.name) == lower(p.gpu.id));
+    }
+    keys.clear();
+    for (const auto& p : clusterPresets()) {
+        LP_CHECK(keys.insert(lower(p.id)).second);
+        LP_CHECK(keys.insert(lower(p.name)).second);
+    }
+}
+
+LP_TEST(modelPresetsAreComplete) {
+    for (const auto& p : modelPresets()) {
+        const ModelSpec& m = p.model;
+        LP_CHECK(!p.id.empty());
+        LP_CHECK(!m.name.empty());
+        LP_CHECK(!p.source.empty());
+        LP_CHECK(m.layers > 0 && m.hidden > 0 && m.heads > 0 && m.kvHeads > 0 && m.ffnHidden > 0);
+        LP_CHECK(m.vocab > 0 && m.seqLen > 0);
+        LP_CHECK(m.hidden % m.heads == 0);
+        LP_CHECK(m.heads % m.kvHeads == 0);
+        LP_CHECK(finitePositive(p.publishedParameters));
+        if (m.isMoe()) {
+            LP_CHECK(m.moe.topK > 0 && m.moe.topK <= m.moe.experts);
+            LP_CHECK(m.moe.expertFfnHidden > 0);
+            LP_CHECK(m.moeLayerCount() > 0 && m.moeLayerCount() <= m.layers);
+            LP_CHECK(finitePositive(p.publishedActiveParameters));
+        }
+        LP_CHECK(p.parameterTolerance > 0);
+        // A loose tolerance must say why.
+        LP_CHECK(p.parameterTolerance <= 0.03 || !p.approximation.empty());
+    }
+}
+
+LP_TEST(parameterCountsMatchPublishedSizes) {
+    for (const auto& p : modelPresets()) {
+        const ParameterCount c = countParameters(p.model);
+        LP_CHECK(finitePositive(c.total));
+        if (!lp::test::near(c.total, p.publishedParameters, p.parameterTolerance))
+            lp::test::fail(__FILE__, __LINE__,
+                           p.id + ": counted " + std::to_string(c.total / 1e9) + "B parameters, published " +
+                               std::to_string(p.publishedParameters / 1e9) + "B");
+        // The exact architectures stay within 3% of the published total even where the active count
+        // needs a looser tolerance (the approximations only touch attention, a small share of a MoE).
+        LP_CHECK_NEAR(c.total, p.publishedParameters, 0.03);
+        if (p.publishedActiveParameters > 0) {
+            if (!lp::test::near(c.active, p.publishedActiveParameters, p.parameterTolerance))
+                lp::test::fail(__FILE__, __LINE__,
+                               p.id + ": counted " + std::to_string(c.active / 1e9) + "B active parameters, published " +
+                                   std::to_string(p.publishedActiveParameters / 1e9) + "B");
+        }
+        if (!p.model.isMoe())
+            LP_CHECK_EQ(c.active, c.total);
+        else
+            LP_CHECK(c.active < c.total);
+    }
+}
+
+LP_TEST(knownArchitectureNumbers) {
+    const ModelPreset* l70 = findModelPreset("llama2-70b");
+    LP_CHECK(l70 != nullptr);
+    if (l70) {
+        LP_CHECK_EQ(l70->model.layers, 80);
+        LP_CHECK_EQ(l70->model.hidden, 8192);
+        LP_CHECK_EQ(l70->model.kvHeads, 8);
+        LP_CHECK_EQ(l70->model.ffnHidden, 28672);
+        LP_CHECK_NEAR(countParameters(l70->model).total, 69.0e9, 0.005);  // ESTIMATION.md section 1
+    }
+    // The seed example is the Llama-2-70B architecture under its own name.
+    const ModelPreset* seed = findModelPreset("seed-70b");
+    LP_CHECK(seed != nullptr);
+    if (seed && l70) {
+        ModelSpec a = seed->model;
+        a.name = l70->model.name;
+        LP_CHECK(a == l70->model);
+        LP_CHECK_EQ(seed->model.name, std::string("Llama-2-70B-class (seed example)"));
+        LP_CHECK_EQ(seed->model.seqLen, 4096);
+    }
+    const ModelPreset* gpt3 = findModelPreset("gpt3-175b");
+    LP_CHECK(gpt3 != nullptr);
+    if (gpt3) {
+        LP_CHECK(gpt3->model.mlp == MlpKind::Gelu);
+        LP_CHECK(gpt3->model.norm == NormKind::LayerNorm);
+        LP_CHECK(gpt3->model.tiedEmbeddings && gpt3->model.biases && gpt3->model.learnedPositions);
+    }
+    const ModelPreset* dsv3 = findModelPreset("deepseek-v3");
+    LP_CHECK(dsv3 != nullptr);
+    if (dsv3) {
+        LP_CHECK_EQ(dsv3->model.moe.sharedExperts, 1);
+        LP_CHECK_EQ(dsv3->model.moeLayerCount(), 58);
+        LP_CHECK(!dsv3->approximation.empty());  // MLA is not modelled
+    }
+}
+
+LP_TEST(gpuPresetsAreComplete) {
+    for (const auto& p : gpuPresets()) {
+        const GpuSpec& g = p.gpu;
+        LP_CHECK(!g.id.empty() && !g.name.empty() && !g.source.empty());
+        LP_CHECK(finitePositive(g.peakFlops16));
+        LP_CHECK(g.peakFlops8 >= 0);
+        LP_CHECK(finitePositive(g.hbmBytes));
+        LP_CHECK(finitePositive(g.hbmBandwidth));
+        LP_CHECK(finitePositive(g.nvlinkBandwidth));
+        LP_CHECK(finitePositive(g.networkBandwidth));
+        // NVLink (or its stand-in) is faster than the network card share; the card is one direction.
+        LP_CHECK(g.nvlinkBandwidth >= g.networkBandwidth);
+        const ProfileParams& q = p.profileParams;
+        for (double e : {q.gemmMaxEfficiency, q.hbmEfficiency, q.nvlinkMaxEfficiency, q.networkMaxEfficiency}) {
+            LP_CHECK(e > 0 && e <= 1);
+        }
+        LP_CHECK(q.fp8GemmMaxEfficiency >= 0 && q.fp8GemmMaxEfficiency <= 1);
+        LP_CHECK((g.peakFlops8 > 0) == (q.fp8GemmMaxEfficiency > 0));
+        LP_CHECK(q.gemmFixedSeconds >= 0 && q.nvlinkHalfBytes > 0 && q.networkHalfBytes > 0);
+        // The built-in profile is generated from these parameters.
+        LP_CHECK(p.profile == makeProfile(g, q));
+        LP_CHECK_EQ(p.profile.gpuId, g.id);
+        LP_CHECK(!p.profile.gemmEfficiency.empty());
+    }
+}
+
+LP_TEST(gpuFiguresFromDataSheets) {
+    const GpuPreset* h100 = findGpuPreset("h100-sxm-80gb");
+    LP_CHECK(h100 != nullptr);
+    if (h100) {
+        LP_CHECK_NEAR(h100->gpu.peakFlops16, 989e12, 1e-9);
+        LP_CHECK_NEAR(h100->gpu.peakFlops8, 1979e12, 1e-9);
+        LP_CHECK_NEAR(h100->gpu.hbmBytes, 80e9, 1e-9);
+        LP_CHECK_NEAR(h100->gpu.nvlinkBandwidth, 450e9, 1e-9);  // 900 GB/s both directions
+        LP_CHECK_NEAR(h100->gpu.networkBandwidth, 50e9, 1e-9);  // 400 Gb/s card
+        // The default scenario's GPU is this preset's figures.
+        const GpuSpec d;
+        LP_CHECK_EQ(d.id, h100->gpu.id);
+        LP_CHECK_EQ(d.name, h100->gpu.name);
+        LP_CHECK_EQ(d.peakFlops16, h100->gpu.peakFlops16);
+        LP_CHECK_EQ(d.hbmBandwidth, h100->gpu.hbmBandwidth);
+    }
+    const GpuPreset* a100 = findGpuPreset("a100-sxm-80gb");
+    LP_CHECK(a100 != nullptr);
+    if (a100) {
+        LP_CHECK_NEAR(a100->gpu.peakFlops16, 312e12, 1e-9);
+        LP_CHECK_EQ(a100->gpu.peakFlops8, 0.0);
+        LP_CHECK_NEAR(a100->gpu.nvlinkBandwidth, 300e9, 1e-9);
+    }
+    const GpuPreset* h800 = findGpuPreset("h800-sxm-80gb");
+    LP_CHECK(h800 != nullptr);
+    if (h800)
+        LP_CHECK_NEAR(h800->gpu.nvlinkBandwidth, 200e9, 1e-9);
+}
+
+LP_TEST(clusterPresetsAreComplete) {
+    for (const auto& p : clusterPresets()) {
+        LP_CHECK(!p.id.empty() && !p.name.empty() && !p.source.empty());
+        LP_CHECK(findGpuPreset(p.gpuId) != nullptr);
+        LP_CHECK(p.gpusPerNode > 0);
+        LP_CHECK(p.nvlinkDomain >= p.gpusPerNode);
+        LP_CHECK(p.networkBandwidth >= 0 && std::isfinite(p.networkBandwidth));
+    }
+    const ClusterPreset* dgxA100 = findClusterPreset("dgx-a100");
+    LP_CHECK(dgxA100 != nullptr);
+    if (dgxA100) {
+        LP_CHECK_EQ(dgxA100->gpuId, std::string("a100-sxm-80gb"));
+        LP_CHECK_NEAR(dgxA100->networkBandwidth, 25e9, 1e-9);  // 200 Gb/s per GPU
+    }
+}
+
+LP_TEST(makeClusterCopiesTheGpu) {
+    const ClusterPreset* dgx = findClusterPreset("dgx-h100");
+    LP_CHECK(dgx != nullptr);
+    if (!dgx)
+        return;
+    const ClusterSpec c = makeCluster(*dgx, 8);
+    LP_CHECK_EQ(c.name, std::string("8 x DGX H100"));
+    LP_CHECK_EQ(c.nodes, 8);
+    LP_CHECK_EQ(c.gpusPerNode, 8);
+    LP_CHECK_EQ(c.nvlinkDomain, 8);
+    LP_CHECK_EQ(c.gpus(), 64LL);
+    LP_CHECK(c.gpu == findGpuPreset("h100-sxm-80gb")->gpu);
+
+    // The cluster's network figure replaces the GPU preset's.
+    const ClusterSpec a = makeCluster(*findClusterPreset("dgx-a100"), 2);
+    LP_CHECK_EQ(a.gpu.id, std::string("a100-sxm-80gb"));
+    LP_CHECK_NEAR(a.gpu.networkBandwidth, 25e9, 1e-9);
+    LP_CHECK_EQ(a.name, std::string("2 x DGX A100"));
+
+    // A network figure of 0 keeps the GPU's.
+    const ClusterSpec single = makeCluster(*findClusterPreset("single-node-h100"), 1);
+    LP_CHECK_NEAR(single.gpu.networkBandwidth, findGpuPreset("h100-sxm-80gb")->gpu.networkBandwidth, 1e-12);
+}
+
+LP_TEST(nvl72IsOneNvlinkDomain) {
+    const ClusterPreset* nvl = findClusterPreset("gb200-nvl72");
+    LP_CHECK(nvl != nullptr);
+    if (!nvl)
+        return;
+    LP_CHECK_EQ(nvl->nvlinkDomain, 72);
+    LP_CHECK_EQ(72 % nvl->gpusPerNode, 0);
+    const int traysPerRack = 72 / nvl->gpusPerNode;
+    const ClusterSpec rack = makeCluster(*nvl, traysPerRack);
+    LP_CHECK_EQ(rack.gpus(), 72LL);
+    LP_CHECK_EQ(rack.nvlinkDomain, 72);
+    LP_CHECK_EQ(rack.gpu.id, std::string("gb200"));
+    const ClusterSpec twoRacks = makeCluster(*nvl, 2 * traysPerRack);
+    LP_CHECK_EQ(twoRacks.gpus(), 144LL);
+    LP_CHECK_EQ(twoRacks.nvlinkDomain, 72);
+    // A partial rack is NVLinked throughout, no further.
+    const ClusterSpec twoTrays = makeCluster(*nvl, 2);
+    LP_CHECK_EQ(twoTrays.nvlinkDomain, 2 * nvl->gpusPerNode);
+}
+
+LP_TEST(lookupsByIdAndName) {
+    const ModelPreset* byId = findModelPreset("llama2-70b");
+    LP_CHECK(byId != nullptr);
+    LP_CHECK(findModelPreset("LLAMA2-70B") == byId);
+    LP_CHECK(findModelPreset("Llama-2-70B") == byId);
+    LP_CHECK(findModelPreset("llama-2-70b") == byId);
+    LP_CHECK(findModelPreset("Llama-2-70B-class (seed example)") == findModelPreset("seed-70b"));
+
+    const GpuPreset* h100 = findGpuPreset("h100-sxm-80gb");
+    LP_CHECK(h100 != nullptr);
+    LP_CHECK(findGpuPreset("H100-SXM-80GB") == h100);
+    LP_CHECK(findGpuPreset("NVIDIA H100 SXM 80 GB") == h100);
+    LP_CHECK(findGpuPreset("nvidia h100 sxm 80 gb") == h100);
+
+    const ClusterPreset* dgx = findClusterPreset("dgx-h100");
+    LP_CHECK(dgx != nullptr);
+    LP_CHECK(findClusterPreset("DGX H100") == dgx);
+    LP_CHECK(findClusterPreset("DGX-H100") == dgx);
+
+    // Every preset is found by its own id and name.
+    for (const auto& p : modelPresets()) {
+        LP_CHECK(findModelPreset(p.id) == &p);
+        LP_CHECK(findModelPreset(p.model.name) == &p);
+    }
+    for (const auto& p : gpuPresets()) {
+        LP_CHECK(findGpuPreset(p.gpu.id) == &p);
+        LP_CHECK(findGpuPreset(p.gpu.name) == &p);
+    }
+    for (const auto& p : clusterPresets()) {
+        LP_CHECK(findClusterPreset(p.id) == &p);
+        LP_CHECK(findClusterPreset(p.name) == &p);
+    }
+}
+
+LP_TEST(unknownReturnsNull) {
+    LP_CHECK(findModelPreset("no-such-model") == nullptr);
+    LP_CHECK(findModelPreset("") == nullptr);
+    LP_CHECK(findModelPreset("llama2-70") == nullptr);  // no prefix matching
+    LP_CHECK(findGpuPreset("tpu-v5p") == nullptr);
+    LP_CHECK(findGpuPreset("") == nullptr);
+    LP_CHECK(findClusterPreset("dgx-z900") == nullptr);
+    LP_CHECK(findClusterPreset("") == nullptr);
+}
+
+LP_TEST(builtinProfileUsesThePreset) {
+    for (const auto& p : gpuPresets())
+        LP_CHECK(builtinProfile(p.gpu) == p.profile);
+}
+
+LP_TEST_MAIN()

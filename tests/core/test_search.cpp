@@ -1,0 +1,524 @@
+// Layout search (issue 5): the search equals a plain brute-force enumeration on small spaces, its best
+// layout is at least as good as the default layout, every layout it reports is valid and fits, the
+// rejected counts add up, 1 and 4 threads give identical results, and cancelling stops early.
+#include "TestHarness.h"
+
+#include "core/Evaluate.h"
+#include "core/Presets.h"
+#include "core/Search.h"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <string>
+#include <tuple>
+#include <vector>
+
+using namespace lp::core;
+
+namespace {
+
+// A small model on 2 nodes x 4 GPUs (NVLink domain 4) with little memory, so that every kind of
+// rejection occurs: 12 heads but 2 KV heads, 12 layers, a 2,048-token sequence, 5 GB per GPU.
+Scenario smallScenario() {
+    Scenario s = defaultScenario();
+    s.name = "small";
+    ModelSpec& m = s.model;
+    m.layers = 12;
+    m.hidden = 1536;
+    m.heads = 12;
+    m.kvHeads = 2;
+    m.ffnHidden = 4096;
+    m.vocab = 32000;
+    m.seqLen = 2048;
+    s.cluster.nodes = 2;
+    s.cluster.gpusPerNode = 4;
+    s.cluster.nvlinkDomain = 4;
+    s.cluster.gpu.hbmBytes = 5e9;
+    s.layout = Layout{};
+    s.layout.tp = 2;
+    s.layout.pp = 2;
+    s.layout.dp = 2;
+    s.layout.microBatch = 1;
+    s.layout.accumulation = 4;  // global batch 8
+    return s;
+}
+
+SearchSpace smallSpace() {
+    SearchSpace sp;
+    sp.tp = {1, 2, 4, 8};
+    sp.pp = {1, 2, 4, 8};
+    sp.cp = {1, 2};
+    sp.vpp = {1, 2, 3};
+    sp.microBatch = {1, 2, 3};
+    sp.zeroStages = {0, 1, 3};
+    sp.recompute = {Recompute::None, Recompute::Selective, Recompute::Full};
+    sp.sequenceParallel = {false, true};
+    sp.globalBatchMin = sp.globalBatchMax = 8;
+    return sp;
+}
+
+// ---- The reference: every combination, written out plainly ----
+
+struct Reference {
+    long long evaluated = 0, valid = 0, fitting = 0;
+    std::map<std::string, long long> rejected;
+    std::vector<SearchEntry> fits;
+};
+
+Reference bruteForce(const Scenario& base, const SearchSpace& sp, const SearchConstraints& c) {
+    Reference ref;
+    const long long gpus = base.cluster.gpus();
+    const long long bmin = sp.globalBatchMin;
+    const long long bmax = std::max(sp.globalBatchMax, bmin);
+    for (int tp : sp.tp)
+        for (int pp : sp.pp)
+            for (int cp : sp.cp) {
+                if (gpus % (tp * pp * cp) != 0)
+                    continue;  // DP would not be a whole number: not a layout
+                const int dp = static_cast<int>(gpus / (tp * pp * cp));
+                const std::vector<int> vs = pp == 1 ? std::vector<int>{1} : sp.vpp;
+                std::vector<int> zeros;
+                for (int z : sp.zeroStages)  // with one shard, ZeRO 0-2 are one choice: the lowest
+                    if (dp * cp > 1 || z == 3 || std::none_of(zeros.begin(), zeros.end(), [](int x) { return x < 3; }))
+                        zeros.push_back(z);
+                std::vector<bool> sps = sp.sequenceParallel;
+                if (tp == 1)
+                    sps = {false};
+                for (int v : vs)
+                    for (int mb : sp.microBatch) {
+                        std::vector<int> accs;
+                        for (long long acc = 1; acc * mb * dp <= bmax; ++acc)
+                            if (acc * mb * dp >= bmin)
+                                accs.push_back(static_cast<int>(acc));
+                        for (int z : zeros)
+                            for (Recompute r : sp.recompute)
+                                for (bool seqPar : sps) {
+                                    if (accs.empty()) {
+                                        ++ref.evaluated;
+                                        ++ref.rejected["batch_not_divisible"];
+                                        continue;
+                                    }
+                                    for (int acc : accs) {
+                                        ++ref.evaluated;
+                                        Scenario s = base;
+                                        s.layout.tp = tp;
+                                        s.layout.pp = pp;
+                                        s.layout.cp = cp;
+                                        s.layout.dp = dp;
+                                        s.layout.vpp = v;
+                                        s.layout.microBatch = mb;
+                                        s.layout.accumulation = acc;
+                                        s.training.zeroStage = z;
+                                        s.training.recompute = r;
+                                        s.training.sequenceParallel = seqPar;
+                                        const Plan p = evaluate(s);
+                                        if (!p.valid) {
+                                            for (const Diagnostic& d : p.diagnostics)
+                                                if (isInvalidLayoutId(d.id)) {
+                                                    ++ref.rejected[std::string(diagnosticIdString(d.id))];
+                                                    break;
+                                                }
+                                            continue;
+                                        }
+                                        ++ref.valid;
+                                        if (c.tpWithinNvlinkDomain && tp > s.cluster.nvlinkDomain) {
+                                            ++ref.rejected["tp_beyond_nvlink_domain"];
+                                        } else if (!p.memory.fits) {
+                                            ++ref.rejected["does_not_fit"];
+                                        } else if (p.memory.headroomBytes < c.minHeadroomBytes) {
+                                            ++ref.rejected["headroom_below_minimum"];
+                                        } else {
+                                            ++ref.fitting;
+                                            SearchEntry e;
+                                            e.choice = {s.layout, z, r, seqPar};
+                                            e.globalBatch = s.layout.effectiveBatch();
+                                            e.stepSeconds = p.time.stepSeconds;
+                                            e.mfu = p.mfu;
+                                            e.tokensPerSecond = p.tokensPerSecond;
+                                            e.worstStageBytes = p.memory.stages[p.memory.worstStage].totalBytes;
+                                            e.headroomBytes = p.memory.headroomBytes;
+                                            e.gpuHours = p.gpuHours;
+                                            ref.fits.push_back(e);
+                                        }
+                                    }
+                                }
+                    }
+            }
+    return ref;
+}
+
+auto choiceKey(const SearchChoice& c) {
+    const Layout& l = c.layout;
+    return std::make_tuple(l.tp, l.pp, l.dp, l.cp, l.vpp, l.microBatch, l.accumulation, l.ep, c.zeroStage,
+                           static_cast<int>(c.recompute), c.sequenceParallel);
+}
+
+// The ranking, spelled out: the rank key, then headroom (throughput when ranking by headroom), then
+// the layout.
+bool plainBetter(const SearchEntry& a, const SearchEntry& b, RankBy by) {
+    double ka = 0, kb = 0;
+    switch (by) {
+    case RankBy::StepTime:
+        ka = a.stepSeconds / static_cast<double>(a.globalBatch);
+        kb = b.stepSeconds / static_cast<double>(b.globalBatch);
+        break;
+    case RankBy::Mfu:
+        ka = -a.mfu;
+        kb = -b.mfu;
+        break;
+    case RankBy::Cost:
+        ka = a.gpuHours;
+        kb = b.gpuHours;
+        break;
+    case RankBy::Headroom:
+        ka = -a.headroomBytes;
+        kb = -b.headroomBytes;
+        break;
+    }
+    if (ka != kb)
+        return ka < kb;
+    const double sa = by == RankBy::Headroom ? -a.tokensPerSecond : -a.headroomBytes;
+    const double sb = by == RankBy::Headroom ? -b.tokensPerSecond : -b.headroomBytes;
+    if (sa != sb)
+        return sa < sb;
+    return choiceKey(a.choice) < choiceKey(b.choice);
+}
+
+std::vector<SearchEntry> plainTop(std::vector<SearchEntry> all, RankBy by, std::size_t n) {
+    std::sort(all.begin(), all.end(), [by](const SearchEntry& a, const SearchEntry& b) { return plainBetter(a, b, by); });
+    if (all.size() > n)
+        all.resize(n);
+    return all;
+}
+
+// e is on the front unless another entry is at least as fast and has at least as much headroom
+// (and is strictly better in one, or identical in both and earlier in the layout order).
+std::vector<SearchEntry> plainPareto(const std::vector<SearchEntry>& all) {
+    std::vector<SearchEntry> front;
+    for (const SearchEntry& e : all) {
+        bool dominated = false;
+        for (const SearchEntry& f : all) {
+            if (&f == &e || f.tokensPerSecond < e.tokensPerSecond || f.headroomBytes < e.headroomBytes)
+                continue;
+            if (f.tokensPerSecond > e.tokensPerSecond || f.headroomBytes > e.headroomBytes ||
+                choiceKey(f.choice) < choiceKey(e.choice)) {
+                dominated = true;
+                break;
+            }
+        }
+        if (!dominated)
+            front.push_back(e);
+    }
+    std::sort(front.begin(), front.end(),
+              [](const SearchEntry& a, const SearchEntry& b) { return a.tokensPerSecond > b.tokensPerSecond; });
+    return front;
+}
+
+long long sum(const std::map<std::string, long long>& m) {
+    return std::accumulate(m.begin(), m.end(), 0LL, [](long long acc, const auto& kv) { return acc + kv.second; });
+}
+
+SearchOptions threadsAndTop(int threads, int topN, RankBy by = RankBy::StepTime) {
+    SearchOptions o;
+    o.threads = threads;
+    o.topN = topN;
+    o.rankBy = by;
+    return o;
+}
+
+void checkEqualsReference(const Scenario& s, const SearchSpace& sp, const SearchConstraints& c, RankBy by) {
+    const Reference ref = bruteForce(s, sp, c);
+    const SearchResult r = search(s, sp, c, threadsAndTop(3, 15, by));
+    LP_CHECK(!r.cancelled);
+    LP_CHECK_EQ(r.candidates, ref.evaluated);
+    LP_CHECK_EQ(countCandidates(s, sp), ref.evaluated);
+    LP_CHECK_EQ(r.evaluated, ref.evaluated);
+    LP_CHECK_EQ(r.valid, ref.valid);
+    LP_CHECK_EQ(r.fitting, ref.fitting);
+    LP_CHECK(r.rejected == ref.rejected);
+    LP_CHECK_EQ(sum(r.rejected), r.evaluated - r.fitting);
+    LP_CHECK(r.top == plainTop(ref.fits, by, 15));
+    LP_CHECK(r.pareto == plainPareto(ref.fits));
+    LP_CHECK(!r.top.empty());
+    LP_CHECK(!r.pareto.empty());
+}
+
+// Re-evaluates a reported layout: it must be valid, fit, meet the constraints and carry its figures.
+void checkReported(const Scenario& base, const SearchEntry& e, const SearchConstraints& c) {
+    const Plan p = evaluate(applyChoice(base, e.choice));
+    LP_CHECK(p.valid);
+    LP_CHECK(p.memory.fits);
+    LP_CHECK(p.memory.headroomBytes >= c.minHeadroomBytes);
+    LP_CHECK(!c.tpWithinNvlinkDomain || e.choice.layout.tp <= base.cluster.nvlinkDomain);
+    LP_CHECK_EQ(e.choice.layout.gpus(), base.cluster.gpus());
+    LP_CHECK_EQ(e.globalBatch, e.choice.layout.effectiveBatch());
+    LP_CHECK_EQ(e.stepSeconds, p.time.stepSeconds);
+    LP_CHECK_EQ(e.mfu, p.mfu);
+    LP_CHECK_EQ(e.tokensPerSecond, p.tokensPerSecond);
+    LP_CHECK_EQ(e.headroomBytes, p.memory.headroomBytes);
+    LP_CHECK_EQ(e.gpuHours, p.gpuHours);
+}
+
+bool sameResults(const SearchResult& a, const SearchResult& b) {
+    return a.candidates == b.candidates && a.evaluated == b.evaluated && a.valid == b.valid &&
+           a.fitting == b.fitting && a.rejected == b.rejected && a.top == b.top && a.pareto == b.pareto &&
+           a.cancelled == b.cancelled;
+}
+
+} // namespace
+
+LP_TEST(equalsBruteForceOnSmallSpace) {
+    const Scenario s = smallScenario();
+    const SearchSpace sp = smallSpace();
+    const Reference ref = bruteForce(s, sp, {});
+    // The space is built so that every rejection reason of the layout checks shows up.
+    for (const char* id : {"heads_not_divisible_by_tp", "kv_heads_not_divisible_by_tp", "layers_not_divisible_by_pp",
+                           "batch_not_divisible", "does_not_fit"})
+        LP_CHECK(ref.rejected.count(id) == 1);
+    LP_CHECK(ref.fitting > 20);
+    for (RankBy by : {RankBy::StepTime, RankBy::Mfu, RankBy::Cost, RankBy::Headroom})
+        checkEqualsReference(s, sp, {}, by);
+}
+
+LP_TEST(equalsBruteForceWithConstraints) {
+    Scenario s = smallScenario();
+    s.cluster.nvlinkDomain = 1;  // GPUs joined by PCIe only: any TP > 1 crosses the domain
+    SearchConstraints c;
+    c.tpWithinNvlinkDomain = true;
+    c.minHeadroomBytes = 2e9;
+    const Reference ref = bruteForce(s, smallSpace(), c);
+    LP_CHECK(ref.rejected.count("tp_beyond_nvlink_domain") == 1);
+    LP_CHECK(ref.rejected.count("headroom_below_minimum") == 1);
+    checkEqualsReference(s, smallSpace(), c, RankBy::StepTime);
+    const SearchResult r = search(s, smallSpace(), c);
+    for (const SearchEntry& e : r.top)
+        checkReported(s, e, c);
+}
+
+LP_TEST(equalsBruteForceWithGlobalBatchRange) {
+    const Scenario s = smallScenario();
+    SearchSpace sp = smallSpace();
+    sp.globalBatchMin = 6;
+    sp.globalBatchMax = 16;
+    const Reference ref = bruteForce(s, sp, {});
+    LP_CHECK(ref.evaluated > countCandidates(s, smallSpace()));  // several accumulations per layout
+    checkEqualsReference(s, sp, {}, RankBy::StepTime);
+    checkEqualsReference(s, sp, {}, RankBy::Headroom);
+    const SearchResult r = search(s, sp);
+    for (const SearchEntry& e : r.top) {
+        LP_CHECK(e.globalBatch >= 6);
+        LP_CHECK(e.globalBatch <= 16);
+    }
+}
+
+LP_TEST(defaultSpaceOfDefaultScenario) {
+    const Scenario s = defaultScenario();
+    const SearchSpace sp = defaultSearchSpace(s);
+    LP_CHECK(sp.tp == (std::vector<int>{1, 2, 4, 8, 16}));    // divisors of 64 heads up to 2 x NVLink domain
+    LP_CHECK(sp.pp == (std::vector<int>{1, 2, 4, 8, 16}));    // divisors of 80 layers that divide 64 GPUs
+    LP_CHECK(sp.cp == (std::vector<int>{1, 2, 4, 8}));        // at least 512 of 4,096 tokens per rank
+    LP_CHECK(sp.vpp == (std::vector<int>{1, 2, 4, 5, 8}));
+    LP_CHECK_EQ(sp.globalBatchMin, 64LL);
+    LP_CHECK_EQ(sp.globalBatchMax, 64LL);
+}
+
+LP_TEST(bestIsAtLeastAsGoodAsTheDefaultLayout) {
+    const Scenario s = defaultScenario();
+    const Plan current = evaluate(s);
+    LP_CHECK(current.valid && current.memory.fits);
+    const SearchSpace sp = defaultSearchSpace(s);
+    const SearchResult byTime = search(s, sp, {}, threadsAndTop(0, 10, RankBy::StepTime));
+    LP_CHECK(!byTime.top.empty());
+    LP_CHECK(byTime.top.front().stepSeconds <= current.time.stepSeconds);
+    LP_CHECK(byTime.top.front().tokensPerSecond >= current.tokensPerSecond);
+    const SearchResult byMfu = search(s, sp, {}, threadsAndTop(0, 10, RankBy::Mfu));
+    LP_CHECK(byMfu.top.front().mfu >= current.mfu);
+    const SearchResult byCost = search(s, sp, {}, threadsAndTop(0, 10, RankBy::Cost));
+    LP_CHECK(byCost.top.front().gpuHours <= current.gpuHours);
+    const SearchResult byHeadroom = search(s, sp, {}, threadsAndTop(0, 10, RankBy::Headroom));
+    LP_CHECK(byHeadroom.top.front().headroomBytes >= current.memory.headroomBytes);
+    // The front's ends are the fastest and the roomiest layouts.
+    LP_CHECK_EQ(byTime.pareto.front().tokensPerSecond, byTime.top.front().tokensPerSecond);
+    LP_CHECK_EQ(byTime.pareto.back().headroomBytes, byHeadroom.top.front().headroomBytes);
+    // The default layout itself is a candidate: the seed's choices are all in the default space.
+    LP_CHECK(byTime.fitting > 0 && byTime.evaluated == countCandidates(s, sp));
+}
+
+LP_TEST(everyReportedLayoutIsValidAndFits) {
+    const Scenario s = defaultScenario();
+    SearchConstraints c;
+    c.minHeadroomBytes = 8e9;
+    const SearchResult r = search(s, defaultSearchSpace(s), c, threadsAndTop(2, 50));
+    LP_CHECK_EQ(r.top.size(), std::size_t{50});
+    for (const SearchEntry& e : r.top)
+        checkReported(s, e, c);
+    for (const SearchEntry& e : r.pareto)
+        checkReported(s, e, c);
+    for (std::size_t i = 1; i < r.top.size(); ++i)
+        LP_CHECK(rankedBefore(r.top[i - 1], r.top[i], RankBy::StepTime));
+    for (std::size_t i = 1; i < r.pareto.size(); ++i) {
+        LP_CHECK(r.pareto[i - 1].tokensPerSecond > r.pareto[i].tokensPerSecond);
+        LP_CHECK(r.pareto[i - 1].headroomBytes < r.pareto[i].headroomBytes);
+    }
+}
+
+LP_TEST(rejectedCountsAddUp) {
+    const Scenario s = defaultScenario();
+    const SearchResult r = search(s, defaultSearchSpace(s));
+    LP_CHECK_EQ(r.evaluated, r.candidates);
+    LP_CHECK_EQ(sum(r.rejected), r.evaluated - r.fitting);
+    LP_CHECK(r.valid >= r.fitting);
+    long long invalid = 0;
+    for (const auto& [id, n] : r.rejected) {
+        LP_CHECK(n > 0);
+        if (id != "does_not_fit")
+            invalid += n;
+    }
+    LP_CHECK_EQ(invalid, r.evaluated - r.valid);
+    LP_CHECK(r.rejected.count("does_not_fit") == 1);
+    LP_CHECK(r.rejected.count("batch_not_divisible") == 1);
+}
+
+LP_TEST(sameResultsWithOneAndFourThreads) {
+    const Scenario s = defaultScenario();
+    const SearchSpace sp = defaultSearchSpace(s);
+    for (RankBy by : {RankBy::StepTime, RankBy::Headroom}) {
+        const SearchResult one = search(s, sp, {}, threadsAndTop(1, 25, by));
+        const SearchResult four = search(s, sp, {}, threadsAndTop(4, 25, by));
+        LP_CHECK_EQ(one.threads, 1);
+        LP_CHECK_EQ(four.threads, 4);
+        LP_CHECK(sameResults(one, four));
+    }
+    SearchSpace range = smallSpace();
+    range.globalBatchMax = 32;
+    const Scenario small = smallScenario();
+    LP_CHECK(sameResults(search(small, range, {}, threadsAndTop(1, 40)), search(small, range, {}, threadsAndTop(4, 40))));
+}
+
+LP_TEST(cancelStopsEarlyWithPartialResults) {
+    // A large space (a wide range of global batches) cancelled on the first progress report after
+    // the start.
+    const Scenario s = defaultScenario();
+    SearchSpace sp = defaultSearchSpace(s);
+    sp.globalBatchMin = 1;
+    sp.globalBatchMax = 1 << 14;
+    const long long total = countCandidates(s, sp);
+    LP_CHECK(total > 2'000'000);
+    int calls = 0;
+    SearchOptions o = threadsAndTop(2, 10);
+    o.progress = [&calls](double fraction) {
+        LP_CHECK(fraction >= 0 && fraction <= 1);
+        return ++calls < 2;
+    };
+    const SearchResult r = search(s, sp, {}, o);
+    LP_CHECK(r.cancelled);
+    LP_CHECK_EQ(calls, 2);
+    LP_CHECK_EQ(r.candidates, total);
+    LP_CHECK(r.evaluated > 0);
+    LP_CHECK(r.evaluated < total);
+    LP_CHECK_EQ(sum(r.rejected), r.evaluated - r.fitting);
+    for (const SearchEntry& e : r.top)
+        checkReported(s, e, {});
+}
+
+LP_TEST(cancelBeforeTheStart) {
+    const Scenario s = defaultScenario();
+    SearchOptions o;
+    o.progress = [](double) { return false; };
+    const SearchResult r = search(s, defaultSearchSpace(s), {}, o);
+    LP_CHECK(r.cancelled);
+    LP_CHECK_EQ(r.evaluated, 0LL);
+    LP_CHECK(r.top.empty());
+    LP_CHECK(r.rejected.empty());
+}
+
+LP_TEST(progressRisesToOne) {
+    const Scenario s = smallScenario();
+    std::vector<double> seen;
+    SearchOptions o;
+    o.progress = [&seen](double f) {
+        seen.push_back(f);
+        return true;
+    };
+    const SearchResult r = search(s, smallSpace(), {}, o);
+    LP_CHECK(!r.cancelled);
+    LP_CHECK(seen.size() >= 2);
+    LP_CHECK_EQ(seen.front(), 0.0);
+    LP_CHECK_EQ(seen.back(), 1.0);
+    LP_CHECK(std::is_sorted(seen.begin(), seen.end()));
+}
+
+LP_TEST(emptyListsKeepTheScenarioValues) {
+    const Scenario s = defaultScenario();
+    const SearchResult r = search(s, SearchSpace{});
+    LP_CHECK_EQ(r.candidates, 1LL);
+    LP_CHECK_EQ(r.fitting, 1LL);
+    LP_CHECK_EQ(r.top.size(), std::size_t{1});
+    const Plan p = evaluate(s);
+    LP_CHECK(r.top.front().choice.layout == s.layout);
+    LP_CHECK_EQ(r.top.front().stepSeconds, p.time.stepSeconds);
+    LP_CHECK(applyChoice(s, r.top.front().choice) == s);
+}
+
+LP_TEST(redundantCombinationsAreTriedOnce) {
+    // TP 1 ignores sequence parallel, PP 1 ignores virtual stages, one shard makes ZeRO 0-2 alike.
+    Scenario s = smallScenario();
+    SearchSpace sp;
+    sp.tp = {1};
+    sp.pp = {1};
+    sp.cp = {1};
+    sp.vpp = {1, 2, 3};
+    sp.sequenceParallel = {false, true};
+    sp.zeroStages = {1, 2, 3};
+    s.cluster.nodes = 1;
+    s.cluster.gpusPerNode = 1;
+    sp.globalBatchMin = 8;
+    const SearchResult r = search(s, sp);
+    LP_CHECK_EQ(r.candidates, 2LL);  // ZeRO 1 and 3
+    for (const SearchEntry& e : r.top) {
+        LP_CHECK(!e.choice.sequenceParallel);
+        LP_CHECK_EQ(e.choice.layout.vpp, 1);
+        LP_CHECK(e.choice.zeroStage == 1 || e.choice.zeroStage == 3);
+    }
+}
+
+LP_TEST(badSpaceValuesAreIgnored) {
+    const Scenario s = smallScenario();
+    SearchSpace bad = smallSpace();
+    bad.tp = {0, -2, 2, 2, 4};
+    bad.zeroStages = {-1, 1, 4, 1};
+    SearchSpace good = smallSpace();
+    good.tp = {2, 4};
+    good.zeroStages = {1};
+    LP_CHECK(sameResults(search(s, bad), search(s, good)));
+}
+
+LP_TEST(rankNamesRoundTrip) {
+    for (RankBy r : {RankBy::StepTime, RankBy::Mfu, RankBy::Cost, RankBy::Headroom})
+        LP_CHECK(parseRankBy(toString(r)) == r);
+    LP_CHECK(parseRankBy("step_time") == RankBy::StepTime);
+    LP_CHECK(!parseRankBy("speed").has_value());
+}
+
+LP_TEST(llama405bOn16kGpus) {
+    const ModelPreset* model = findModelPreset("llama3.1-405b");
+    const ClusterPreset* cluster = findClusterPreset("dgx-h100");
+    LP_CHECK(model && cluster);
+    if (!model || !cluster)
+        return;
+    Scenario s = defaultScenario();
+    s.model = model->model;
+    s.cluster = makeCluster(*cluster, 2048);
+    SearchSpace sp = defaultSearchSpace(s);
+    sp.globalBatchMin = sp.globalBatchMax = 2048;
+    const SearchResult r = search(s, sp, {}, threadsAndTop(2, 5));
+    LP_CHECK_EQ(sum(r.rejected), r.evaluated - r.fitting);
+    LP_CHECK(r.fitting > 0);
+    for (const SearchEntry& e : r.top) {
+        LP_CHECK_EQ(e.globalBatch, 2048LL);
+        checkReported(s, e, {});
+    }
+}
+
+LP_TEST_MAIN()

@@ -1,0 +1,15 @@
+#pragma once
+// Chart appearance that follows the window's light or dark palette. Series colours are set by the
+// charts themselves from Palette.h after the theme is applied.
+class QChart;
+class QPalette;
+class QAbstractAxis;
+class QFont;
+
+namespace lp::ui {
+
+bool isDarkPalette(const QPalette& p);
+void applyChartTheme(QChart* chart, const QPalette& p);
+void styleAxis(QAbstractAxis* axis, const QPalette& p, const QFont& font);
+
+} // namespace lp::ui

@@ -1,0 +1,31 @@
+#pragma once
+// The cluster part of the scenario panel: GPU type, nodes and GPUs per node always visible; the
+// cluster preset, NVLink domain, bandwidths and GPU figures in a folding section.
+#include <QWidget>
+
+class QComboBox;
+
+namespace lp::ui {
+
+class CollapsibleSection;
+class FormBinder;
+class ScenarioDocument;
+
+class ClusterEditor : public QWidget {
+    Q_OBJECT
+public:
+    explicit ClusterEditor(ScenarioDocument* doc, QWidget* parent = nullptr);
+    QComboBox* gpuCombo() const { return m_gpu; }
+    QComboBox* clusterCombo() const { return m_cluster; }
+
+private:
+    void refresh();
+    ScenarioDocument* m_doc;
+    QComboBox* m_gpu;
+    QComboBox* m_cluster;
+    CollapsibleSection* m_section;
+    FormBinder* m_main;
+    FormBinder* m_more;
+};
+
+} // namespace lp::ui

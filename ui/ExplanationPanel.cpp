@@ -1,0 +1,85 @@
+#include "ui/ExplanationPanel.h"
+
+#include "ui/Format.h"
+#include "ui/ScenarioDocument.h"
+
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace lp::ui {
+namespace {
+
+QString esc(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
+
+QString formatValue(const core::Explanation& e, MemoryUnit u) {
+    const QString unit = QString::fromStdString(e.unit);
+    if (unit == QLatin1String("fraction"))
+        return formatPercent(e.value, 1);
+    if (unit == QLatin1String("bytes"))
+        return formatBytes(e.value, u, 2) + QStringLiteral(" (") +
+               formatBytes(e.value, u == MemoryUnit::GiB ? MemoryUnit::GB : MemoryUnit::GiB, 2) + QLatin1Char(')');
+    if (unit == QLatin1String("s"))
+        return formatSeconds(e.value);
+    const double a = std::abs(e.value);
+    const QString number = a >= 1e5 ? formatLarge(e.value) : formatNumber(e.value, a >= 100 || a == 0 ? 0 : 2);
+    return unit.isEmpty() ? number : number + QLatin1Char(' ') + unit;
+}
+
+} // namespace
+
+ExplanationPanel::ExplanationPanel(ScenarioDocument* doc, QWidget* parent)
+    : QWidget(parent), m_doc(doc), m_browser(new QTextBrowser(this)) {
+    m_browser->setObjectName(QStringLiteral("explanation"));
+    m_browser->setOpenExternalLinks(true);
+    m_browser->setToolTip(tr("The formula behind the figure you last pointed at, with this plan's values."));
+    m_browser->setAccessibleName(tr("Explanation"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_browser);
+    connect(m_doc, &ScenarioDocument::planChanged, this, &ExplanationPanel::refresh);
+    showKey(QStringLiteral("mfu"));
+}
+
+QString ExplanationPanel::currentHtml() const { return m_browser->toHtml(); }
+
+void ExplanationPanel::setUnit(MemoryUnit unit) {
+    m_unit = unit;
+    refresh();
+}
+
+void ExplanationPanel::showKey(const QString& key) {
+    if (key == m_key)
+        return;
+    m_key = key;
+    refresh();
+    emit keyChanged(key);
+}
+
+void ExplanationPanel::refresh() {
+    const auto e = core::explainFigure(m_doc->shownScenario(), m_doc->shownPlan(), m_key.toStdString());
+    if (!e) {
+        m_browser->setHtml(tr("<p>No explanation is available for <code>%1</code>.</p>").arg(m_key.toHtmlEscaped()));
+        return;
+    }
+    const QColor muted = palette().color(QPalette::PlaceholderText);
+    QString html;
+    html += QStringLiteral("<h3 style='margin-bottom:2px'>%1</h3>").arg(esc(e->label));
+    html += QStringLiteral("<p style='font-size:large; margin-top:0'><b>%1</b></p>").arg(formatValue(*e, m_unit).toHtmlEscaped());
+    if (!e->words.empty())
+        html += QStringLiteral("<p>%1</p>").arg(esc(e->words));
+    html += QStringLiteral("<p style='margin-bottom:2px'><b>%1</b></p><p style='margin-top:0'><code>%2</code></p>")
+                .arg(tr("Formula"), esc(e->formula));
+    html += QStringLiteral("<p style='margin-bottom:2px'><b>%1</b></p><p style='margin-top:0'><code>%2</code></p>")
+                .arg(tr("With this plan's values"), esc(e->substituted));
+    if (!e->source.empty())
+        html += QStringLiteral("<p style='color:%1'>%2 %3</p>").arg(muted.name(), tr("Source:"), esc(e->source));
+    if (m_doc->isShowingStalePlan())
+        html += QStringLiteral("<p><i>%1</i></p>").arg(tr("Values of the last valid layout."));
+    html += QStringLiteral("<p style='color:%1'>%2</p>")
+                .arg(muted.name(), tr("Point at any figure, bar or gauge to explain it."));
+    m_browser->setHtml(html);
+}
+
+} // namespace lp::ui

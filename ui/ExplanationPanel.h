@@ -1,0 +1,40 @@
+#pragma once
+// Shows the core's explanation of one figure: its formula, the formula with the current values
+// substituted, the words, and the source. Follows the Plan as it changes.
+#include "core/Explain.h"
+#include "ui/Format.h"
+
+#include <QWidget>
+
+class QTextBrowser;
+class QLabel;
+
+namespace lp::ui {
+
+class ScenarioDocument;
+
+class ExplanationPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit ExplanationPanel(ScenarioDocument* doc, QWidget* parent = nullptr);
+
+    QString currentKey() const { return m_key; }
+    QString currentHtml() const;
+    QTextBrowser* browser() const { return m_browser; }
+    void setUnit(MemoryUnit unit);
+
+public slots:
+    void showKey(const QString& key);
+
+signals:
+    void keyChanged(const QString& key);
+
+private:
+    void refresh();
+    ScenarioDocument* m_doc;
+    QString m_key;
+    MemoryUnit m_unit = MemoryUnit::GiB;
+    QTextBrowser* m_browser;
+};
+
+} // namespace lp::ui

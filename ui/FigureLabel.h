@@ -1,0 +1,40 @@
+#pragma once
+// One key figure: a caption, a value and an optional detail line. Hover, click, focus (Tab) or
+// Enter ask the explanation panel to explain it (its core explanation key).
+#include <QFrame>
+
+class QLabel;
+
+namespace lp::ui {
+
+class FigureLabel : public QFrame {
+    Q_OBJECT
+public:
+    FigureLabel(const QString& caption, const QString& explainKey, const QString& toolTip, QWidget* parent = nullptr);
+
+    void setValue(const QString& value, const QString& detail = {});
+    QString value() const;
+    QString detail() const;
+    QString explainKey() const { return m_key; }
+    void setActive(bool active);
+
+signals:
+    void explainRequested(const QString& key);
+
+protected:
+    void mousePressEvent(QMouseEvent* event) override;
+    void enterEvent(QEnterEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void focusInEvent(QFocusEvent* event) override;
+    void focusOutEvent(QFocusEvent* event) override;
+
+private:
+    void updateFrame();
+    QString m_key;
+    QLabel* m_caption;
+    QLabel* m_value;
+    QLabel* m_detail;
+    bool m_active = false;
+};
+
+} // namespace lp::ui

@@ -1,0 +1,42 @@
+#pragma once
+// The key figures beside the MFU gauge: HFU, the 6ND yardstick, model TFLOP/s per GPU, step time,
+// tokens/s, effective batch with its formula, training state, and time and GPU-hours for the
+// token budget. Each one explains itself on hover, click or focus.
+#include "core/Plan.h"
+#include "core/Scenario.h"
+#include "ui/Format.h"
+
+#include <QWidget>
+
+#include <vector>
+
+namespace lp::ui {
+
+class FigureLabel;
+
+class KeyFigures : public QWidget {
+    Q_OBJECT
+public:
+    explicit KeyFigures(QWidget* parent = nullptr);
+
+    void setPlan(const core::Scenario& s, const core::Plan& plan, bool stale);
+    void setUnit(MemoryUnit unit);
+    void setActiveKey(const QString& key);
+
+    FigureLabel* figure(const QString& key) const;
+    const std::vector<FigureLabel*>& figures() const { return m_figures; }
+
+signals:
+    void explainRequested(const QString& key);
+
+private:
+    FigureLabel* add(const QString& caption, const QString& key, const QString& tip);
+    void refresh();
+    core::Scenario m_scenario;
+    core::Plan m_plan;
+    bool m_stale = false;
+    MemoryUnit m_unit = MemoryUnit::GiB;
+    std::vector<FigureLabel*> m_figures;
+};
+
+} // namespace lp::ui

@@ -1,0 +1,39 @@
+#pragma once
+// The layout controls: TP, PP, DP, CP, EP, virtual stages, micro batch and accumulation, each a
+// slider with a spin box over its valid values, the "keep GPU count" switch, and the summary line
+// (GPUs used, effective batch).
+#include "ui/LayoutSteps.h"
+
+#include <QWidget>
+
+#include <array>
+
+class QCheckBox;
+class QLabel;
+
+namespace lp::ui {
+
+class ScenarioDocument;
+class StepControl;
+
+class LayoutSliders : public QWidget {
+    Q_OBJECT
+public:
+    explicit LayoutSliders(ScenarioDocument* doc, QWidget* parent = nullptr);
+
+    StepControl* control(LayoutAxis axis) const { return m_controls[static_cast<std::size_t>(axis)]; }
+    QCheckBox* keepGpuCountBox() const { return m_keep; }
+
+signals:
+    void keepGpuCountToggled(bool keep);
+
+private:
+    void refresh();
+    ScenarioDocument* m_doc;
+    std::array<StepControl*, kLayoutAxisCount> m_controls{};
+    std::array<QLabel*, kLayoutAxisCount> m_labels{};
+    QCheckBox* m_keep;
+    QLabel* m_summary;
+};
+
+} // namespace lp::ui

@@ -1,0 +1,38 @@
+#pragma once
+// The MFU dial: 0-100% with the seed's bands (under 20% red, "something is wrong"; 35-55% green,
+// typical of well-tuned pretraining), the needle at the Plan's MFU, the value in the middle.
+#include <QWidget>
+
+namespace lp::ui {
+
+class MfuGauge : public QWidget {
+    Q_OBJECT
+public:
+    explicit MfuGauge(QWidget* parent = nullptr);
+
+    void setMfu(double fraction, bool stale);
+    double mfu() const { return m_mfu; }
+    QString valueText() const;  // "41.2%"
+    QString bandText() const;   // what the band means for the current value
+
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+    bool hasHeightForWidth() const override { return true; }
+    int heightForWidth(int w) const override;
+
+signals:
+    void explainRequested(const QString& key);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void enterEvent(QEnterEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void focusInEvent(QFocusEvent* event) override;
+
+private:
+    double m_mfu = 0;
+    bool m_stale = false;
+};
+
+} // namespace lp::ui

@@ -1,0 +1,73 @@
+#include "ui/PlanView.h"
+
+#include "ui/FigureLabel.h"
+#include "ui/KeyFigures.h"
+#include "ui/MemoryChart.h"
+#include "ui/MfuGauge.h"
+#include "ui/Palette.h"
+#include "ui/ScenarioDocument.h"
+#include "ui/TimeChart.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QVBoxLayout>
+
+namespace lp::ui {
+
+PlanView::PlanView(ScenarioDocument* doc, QWidget* parent)
+    : QWidget(parent), m_doc(doc), m_memory(new MemoryChart(this)), m_gauge(new MfuGauge(this)),
+      m_mfuLabel(new QLabel(this)), m_figures(new KeyFigures(this)),
+      m_time(new TimeChart(this)) {
+    setObjectName(QStringLiteral("planView"));
+    m_mfuLabel->setObjectName(QStringLiteral("mfuLabel"));
+    m_mfuLabel->setToolTip(m_gauge->toolTip());
+    m_mfuLabel->setWordWrap(true);
+    m_mfuLabel->setAlignment(Qt::AlignHCenter);
+
+    auto* gaugeBox = new QVBoxLayout;
+    gaugeBox->setSpacing(0);
+    gaugeBox->addWidget(m_gauge, 1);
+    gaugeBox->addWidget(m_mfuLabel);
+
+    auto* middle = new QHBoxLayout;
+    middle->setSpacing(12);
+    middle->addLayout(gaugeBox, 0);
+    middle->addWidget(m_figures, 1);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(8, 8, 8, 8);
+    layout->setSpacing(10);
+    layout->addWidget(m_memory, 5);
+    layout->addLayout(middle, 0);
+    layout->addWidget(m_time, 4);
+    m_gauge->setMinimumWidth(230);
+
+    connect(m_memory, &MemoryChart::explainRequested, this, &PlanView::explainRequested);
+    connect(m_gauge, &MfuGauge::explainRequested, this, &PlanView::explainRequested);
+    connect(m_figures, &KeyFigures::explainRequested, this, &PlanView::explainRequested);
+    connect(m_time, &TimeChart::explainRequested, this, &PlanView::explainRequested);
+    connect(m_doc, &ScenarioDocument::planChanged, this, &PlanView::refresh);
+    refresh();
+}
+
+void PlanView::setUnit(MemoryUnit unit) {
+    m_memory->setUnit(unit);
+    m_figures->setUnit(unit);
+}
+
+void PlanView::setActiveKey(const QString& key) { m_figures->setActiveKey(key); }
+
+void PlanView::refresh() {
+    const bool stale = m_doc->isShowingStalePlan();
+    const core::Plan& plan = m_doc->shownPlan();
+    m_memory->setPlan(plan, stale);
+    m_gauge->setMfu(plan.mfu, stale);
+    const QString band = m_gauge->bandText().toHtmlEscaped();
+    const QString text = tr("MFU <b>%1</b>: %2").arg(m_gauge->valueText(), band);
+    m_mfuLabel->setText(plan.mfu < 0.20 ? QStringLiteral("<span style='color:%1'>%2</span>").arg(palette::bandAlarm().name(), text)
+                                        : text);
+    m_figures->setPlan(m_doc->shownScenario(), plan, stale);
+    m_time->setPlan(plan, stale);
+}
+
+} // namespace lp::ui

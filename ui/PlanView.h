@@ -1,0 +1,45 @@
+#pragma once
+// The "Plan" tab: the memory chart, the MFU gauge with the key figures, and the step-time
+// breakdown, all showing the document's current (or last valid) Plan.
+#include "ui/Format.h"
+
+#include <QWidget>
+
+class QLabel;
+
+namespace lp::ui {
+
+class KeyFigures;
+class MemoryChart;
+class MfuGauge;
+class ScenarioDocument;
+class TimeChart;
+
+class PlanView : public QWidget {
+    Q_OBJECT
+public:
+    explicit PlanView(ScenarioDocument* doc, QWidget* parent = nullptr);
+
+    MemoryChart* memoryChart() const { return m_memory; }
+    MfuGauge* gauge() const { return m_gauge; }
+    KeyFigures* keyFigures() const { return m_figures; }
+    TimeChart* timeChart() const { return m_time; }
+    QLabel* mfuLabel() const { return m_mfuLabel; }
+
+    void setUnit(MemoryUnit unit);
+    void setActiveKey(const QString& key);
+
+signals:
+    void explainRequested(const QString& key);
+
+private:
+    void refresh();
+    ScenarioDocument* m_doc;
+    MemoryChart* m_memory;
+    MfuGauge* m_gauge;
+    QLabel* m_mfuLabel;
+    KeyFigures* m_figures;
+    TimeChart* m_time;
+};
+
+} // namespace lp::ui

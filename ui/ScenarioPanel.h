@@ -1,0 +1,33 @@
+#pragma once
+// The scenario on the left of the window, shared by every tab: model, cluster, training options
+// and the layout controls, in a scroll area.
+#include <QScrollArea>
+
+namespace lp::ui {
+
+class ClusterEditor;
+class LayoutSliders;
+class ModelEditor;
+class ScenarioDocument;
+class TrainingEditor;
+
+class ScenarioPanel : public QScrollArea {
+    Q_OBJECT
+public:
+    explicit ScenarioPanel(ScenarioDocument* doc, QWidget* parent = nullptr);
+
+    ModelEditor* modelEditor() const { return m_model; }
+    ClusterEditor* clusterEditor() const { return m_cluster; }
+    TrainingEditor* trainingEditor() const { return m_training; }
+    LayoutSliders* layoutSliders() const { return m_layout; }
+
+    QSize sizeHint() const override;
+
+private:
+    ModelEditor* m_model;
+    ClusterEditor* m_cluster;
+    TrainingEditor* m_training;
+    LayoutSliders* m_layout;
+};
+
+} // namespace lp::ui

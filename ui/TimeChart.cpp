@@ -1,0 +1,168 @@
+#include "ui/TimeChart.h"
+
+#include "ui/ChartStyle.h"
+#include "ui/Format.h"
+
+#include <QtCharts/QBarCategoryAxis>
+#include <QtCharts/QBarSet>
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
+#include <QtCharts/QHorizontalStackedBarSeries>
+#include <QtCharts/QLegend>
+#include <QtCharts/QValueAxis>
+#include <QEvent>
+#include <QLabel>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace lp::ui {
+
+TimeChart::TimeChart(QWidget* parent)
+    : QWidget(parent), m_title(new QLabel(tr("Step-time breakdown"), this)), m_headline(new QLabel(this)),
+      m_chart(new QChart), m_view(new QChartView(m_chart, this)), m_series(new QHorizontalStackedBarSeries),
+      m_axis(new QBarCategoryAxis), m_valueAxis(new QValueAxis) {
+    QFont titleFont = m_title->font();
+    titleFont.setBold(true);
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.1);
+    m_title->setFont(titleFont);
+    m_headline->setObjectName(QStringLiteral("timeHeadline"));
+    m_headline->setWordWrap(true);
+    m_view->setRenderHint(QPainter::Antialiasing);
+    m_view->setMinimumHeight(180);
+    m_view->setFocusPolicy(Qt::NoFocus);
+    m_view->setToolTip(tr("Where one optimizer step's time goes; hover or click a bar for its formula."));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    layout->addWidget(m_title);
+    layout->addWidget(m_headline);
+    layout->addWidget(m_view, 1);
+
+    for (int i = 0; i < kTimeComponentCount; ++i) {
+        const auto c = static_cast<TimeComponent>(i);
+        auto* set = new QBarSet(timeName(c));
+        m_sets[static_cast<std::size_t>(i)] = set;
+        m_series->append(set);
+        const QString key = timeExplainKey(c);
+        connect(set, &QBarSet::hovered, this, [this, c, key](bool on, int) {
+            if (!on)
+                return;
+            const double s = timeSeconds(m_plan.time, c);
+            const double share = m_plan.time.stepSeconds > 0 ? s / m_plan.time.stepSeconds : 0;
+            QToolTip::showText(QCursor::pos(),
+                               tr("%1: %2 per step (%3)").arg(timeName(c), formatSeconds(s), formatPercent(share)),
+                               m_view);
+            emit explainRequested(key);
+        });
+        connect(set, &QBarSet::clicked, this, [this, key](int) { emit explainRequested(key); });
+    }
+    m_series->setBarWidth(0.72);
+    m_chart->addSeries(m_series);
+    m_chart->addAxis(m_axis, Qt::AlignLeft);
+    m_chart->addAxis(m_valueAxis, Qt::AlignBottom);
+    m_series->attachAxis(m_axis);
+    m_series->attachAxis(m_valueAxis);
+    m_valueAxis->setLabelFormat(QStringLiteral("%.0f"));
+    m_valueAxis->setTitleText(tr("milliseconds per optimizer step"));
+    m_chart->legend()->setVisible(false);  // the category labels name each bar
+    applyTheme();
+}
+
+void TimeChart::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange)
+        applyTheme();
+}
+
+void TimeChart::applyTheme() {
+    applyChartTheme(m_chart, palette());
+    for (int i = 0; i < kTimeComponentCount; ++i) {
+        const QColor colour = palette::time(static_cast<TimeComponent>(i));
+        m_sets[static_cast<std::size_t>(i)]->setColor(colour);
+        m_sets[static_cast<std::size_t>(i)]->setBorderColor(colour.darker(115));
+    }
+    QFont small = font();
+    small.setPointSizeF(font().pointSizeF() * 0.9);
+    styleAxis(m_axis, palette(), font());
+    styleAxis(m_valueAxis, palette(), small);
+    m_axis->setGridLineVisible(false);
+    rebuild();
+}
+
+void TimeChart::setPlan(const core::Plan& plan, bool stale) {
+    m_plan = plan;
+    m_stale = stale;
+    rebuild();
+}
+
+double TimeChart::shownMilliseconds(TimeComponent c) const {
+    const auto it = std::find(m_shown.begin(), m_shown.end(), c);
+    if (it == m_shown.end())
+        return 0;
+    const auto row = static_cast<int>(m_shown.size() - 1 - static_cast<std::size_t>(it - m_shown.begin()));
+    const QBarSet* set = m_sets[static_cast<std::size_t>(c)];
+    return row < set->count() ? set->at(row) : 0;
+}
+
+QString TimeChart::headline() const { return m_headline->text(); }
+
+void TimeChart::rebuild() {
+    const core::TimeBreakdown& t = m_plan.time;
+    // Components with time, in palette order (compute first); compute is always shown.
+    std::vector<TimeComponent> shown;
+    for (int i = 0; i < kTimeComponentCount; ++i) {
+        const auto c = static_cast<TimeComponent>(i);
+        if (c == TimeComponent::Compute || timeSeconds(t, c) > 0)
+            shown.push_back(c);
+    }
+    const int n = static_cast<int>(shown.size());
+    // Horizontal categories run bottom to top: the first component goes last.
+    QStringList categories;
+    for (int row = 0; row < n; ++row) {
+        const TimeComponent c = shown[static_cast<std::size_t>(n - 1 - row)];
+        const double s = timeSeconds(t, c);
+        const double share = t.stepSeconds > 0 ? s / t.stepSeconds : 0;
+        categories << tr("%1  %2 · %3").arg(timeName(c), formatSeconds(s), formatPercent(share, 0));
+    }
+    if (shown != m_shown || m_axis->categories() != categories) {
+        m_axis->clear();
+        m_axis->append(categories);
+        m_shown = shown;
+    }
+    double maxMs = 0;
+    for (int i = 0; i < kTimeComponentCount; ++i) {
+        const auto c = static_cast<TimeComponent>(i);
+        QList<qreal> values(n, 0.0);
+        for (int row = 0; row < n; ++row)
+            if (shown[static_cast<std::size_t>(n - 1 - row)] == c)
+                values[row] = timeSeconds(t, c) * 1e3;
+        QBarSet* set = m_sets[static_cast<std::size_t>(i)];
+        if (set->count() > 0)
+            set->remove(0, set->count());
+        set->append(values);
+        maxMs = std::max(maxMs, timeSeconds(t, c) * 1e3);
+    }
+    const double step = std::max(1.0, maxMs);
+    const double mag = std::pow(10.0, std::floor(std::log10(step)));
+    double top = mag;
+    for (double m : {1.0, 2.0, 2.5, 5.0, 10.0})
+        if ((top = m * mag) >= step * 1.05)
+            break;
+    m_valueAxis->setRange(0, top);
+    m_valueAxis->setTickCount(6);
+
+    QString text = tr("<b>Step time %1</b> per optimizer step").arg(formatSeconds(t.stepSeconds));
+    if (t.bubbleFraction > 0)
+        text += tr(" · pipeline bubble %1 of the pipeline time").arg(formatPercent(t.bubbleFraction));
+    const double comm = t.tpCommSeconds + t.ppCommSeconds + t.cpCommSeconds + t.epCommSeconds + t.dpCommExposedSeconds;
+    if (t.stepSeconds > 0)
+        text += tr(" · exposed communication %1").arg(formatPercent(comm / t.stepSeconds));
+    if (m_stale)
+        text += tr(" <i>(last valid layout)</i>");
+    m_headline->setText(text);
+}
+
+} // namespace lp::ui

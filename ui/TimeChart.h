@@ -1,0 +1,56 @@
+#pragma once
+// The step-time breakdown: one horizontal bar per time component (compute, recompute, TP/PP/CP/EP
+// communication, bubble, exposed DP/sharding communication, optimizer, loader, stragglers,
+// overhead), each in its palette colour, labelled with its time and share of the step.
+#include "core/Plan.h"
+#include "ui/Palette.h"
+
+#include <QWidget>
+
+#include <array>
+#include <vector>
+
+class QBarCategoryAxis;
+class QBarSet;
+class QChart;
+class QChartView;
+class QHorizontalStackedBarSeries;
+class QLabel;
+class QValueAxis;
+
+namespace lp::ui {
+
+class TimeChart : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimeChart(QWidget* parent = nullptr);
+    void setPlan(const core::Plan& plan, bool stale);
+
+    // For tests: the components shown, top to bottom, and their bar values in milliseconds.
+    std::vector<TimeComponent> shownComponents() const { return m_shown; }
+    double shownMilliseconds(TimeComponent c) const;
+    QString headline() const;
+
+signals:
+    void explainRequested(const QString& key);
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void applyTheme();
+    void rebuild();
+    core::Plan m_plan;
+    bool m_stale = false;
+    std::vector<TimeComponent> m_shown;
+    QLabel* m_title;
+    QLabel* m_headline;
+    QChart* m_chart;
+    QChartView* m_view;
+    QHorizontalStackedBarSeries* m_series;
+    std::array<QBarSet*, kTimeComponentCount> m_sets{};
+    QBarCategoryAxis* m_axis;
+    QValueAxis* m_valueAxis;
+};
+
+} // namespace lp::ui

@@ -1,0 +1,99 @@
+#include "ui/TrainingEditor.h"
+
+#include "ui/CollapsibleSection.h"
+#include "ui/FormBinder.h"
+#include "ui/ScenarioDocument.h"
+
+#include <QFormLayout>
+#include <QVBoxLayout>
+
+namespace lp::ui {
+
+using core::Scenario;
+
+TrainingEditor::TrainingEditor(ScenarioDocument* doc, QWidget* parent)
+    : QWidget(parent), m_section(new CollapsibleSection(tr("More training options"), this)),
+      m_main(new FormBinder(doc, mergeIdFor(EditKind::Training), this)),
+      m_more(new FormBinder(doc, mergeIdFor(EditKind::Training, 50), this)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* top = new QWidget(this);
+    auto* form = new QFormLayout(top);
+    form->setContentsMargins(0, 0, 0, 0);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    m_main->addChoice(form, tr("P&recision"),
+                      tr("Number format of the matrix multiplications: bf16/fp16, or fp8 on GPUs that support it."),
+                      {{QStringLiteral("bf16"), static_cast<int>(core::Precision::Bf16)},
+                       {QStringLiteral("fp16"), static_cast<int>(core::Precision::Fp16)},
+                       {QStringLiteral("fp8"), static_cast<int>(core::Precision::Fp8)}},
+                      [](const Scenario& s) { return static_cast<int>(s.training.precision); },
+                      [](Scenario& s, int v) { s.training.precision = static_cast<core::Precision>(v); });
+    m_main->addChoice(form, tr("&ZeRO stage"),
+                      tr("How much training state is sharded over the data-parallel group: 1 optimizer state "
+                         "(Megatron distributed optimizer), 2 also gradients, 3 also weights (FSDP)."),
+                      {{tr("0 (replicated)"), 0}, {tr("1 (optimizer state)"), 1}, {tr("2 (+ gradients)"), 2},
+                       {tr("3 (+ weights, FSDP)"), 3}},
+                      [](const Scenario& s) { return s.training.zeroStage; },
+                      [](Scenario& s, int v) { s.training.zeroStage = v; });
+    m_main->addChoice(form, tr("Re&compute"),
+                      tr("Activation checkpointing: selective recomputes the attention core, full recomputes whole "
+                         "layers (about 30% more compute, far less activation memory)."),
+                      {{tr("None"), static_cast<int>(core::Recompute::None)},
+                       {tr("Selective"), static_cast<int>(core::Recompute::Selective)},
+                       {tr("Full"), static_cast<int>(core::Recompute::Full)}},
+                      [](const Scenario& s) { return static_cast<int>(s.training.recompute); },
+                      [](Scenario& s, int v) { s.training.recompute = static_cast<core::Recompute>(v); });
+    m_main->addDouble(form, tr("Token &budget"), tr("Tokens to train on, for the training time and GPU-hours."), 0.001,
+                      1e6, 3, 1e9, [](const Scenario& s) { return s.training.tokenBudget; },
+                      [](Scenario& s, double v) { s.training.tokenBudget = v; }, tr(" B tokens"));
+    layout->addWidget(top);
+
+    auto* body = new QWidget(m_section);
+    auto* more = new QFormLayout(body);
+    more->setContentsMargins(16, 0, 0, 0);
+    more->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    m_more->addChoice(more, tr("O&ptimizer"), tr("Adam keeps two fp32 moments per parameter, SGD with momentum one."),
+                      {{QStringLiteral("Adam"), static_cast<int>(core::Optimizer::Adam)},
+                       {tr("SGD (momentum)"), static_cast<int>(core::Optimizer::SgdMomentum)}},
+                      [](const Scenario& s) { return static_cast<int>(s.training.optimizer); },
+                      [](Scenario& s, int v) { s.training.optimizer = static_cast<core::Optimizer>(v); });
+    m_more->addBool(more, tr("Sequence parallel"),
+                    tr("Shard the norms' and dropouts' activations over the TP group (Megatron SP)."),
+                    [](const Scenario& s) { return s.training.sequenceParallel; },
+                    [](Scenario& s, bool v) { s.training.sequenceParallel = v; });
+    m_more->addBool(more, tr("Flash attention"), tr("Fused attention kernels that never store the s x s score matrix."),
+                    [](const Scenario& s) { return s.training.flashAttention; },
+                    [](Scenario& s, bool v) { s.training.flashAttention = v; });
+    m_more->addBool(more, tr("Loader prefetch"), tr("The data loader prepares the next batch while the GPUs compute."),
+                    [](const Scenario& s) { return s.training.loaderPrefetch; },
+                    [](Scenario& s, bool v) { s.training.loaderPrefetch = v; });
+    m_more->addDouble(more, tr("Loader throughput"), tr("Tokens per second one data-parallel rank's loader delivers."),
+                      0.001, 1e6, 2, 1e6, [](const Scenario& s) { return s.training.loaderTokensPerSecond; },
+                      [](Scenario& s, double v) { s.training.loaderTokensPerSecond = v; }, tr(" M tokens/s"));
+    m_more->addDouble(more, tr("Straggler slowdown"), tr("How much slower the slowest rank is; it sets everyone's pace."),
+                      0, 500, 1, 0.01, [](const Scenario& s) { return s.training.stragglerSlowdown; },
+                      [](Scenario& s, double v) { s.training.stragglerSlowdown = v; }, QStringLiteral(" %"));
+    m_more->addDouble(more, tr("Allocator reserve"),
+                      tr("GPU memory lost to the caching allocator's fragmentation, as a share of the GPU."), 0, 50, 1,
+                      0.01, [](const Scenario& s) { return s.training.allocatorReserveFraction; },
+                      [](Scenario& s, double v) { s.training.allocatorReserveFraction = v; }, QStringLiteral(" %"));
+    m_more->addChoice(more, tr("Execution style"),
+                      tr("Megatron-LM (bucketed gradient reduction / distributed optimizer) or FSDP-style per-layer "
+                         "gathers; Auto picks FSDP for ZeRO stage 3."),
+                      {{tr("Auto"), static_cast<int>(core::ExecutionStyle::Auto)},
+                       {QStringLiteral("Megatron-LM"), static_cast<int>(core::ExecutionStyle::Megatron)},
+                       {QStringLiteral("FSDP"), static_cast<int>(core::ExecutionStyle::Fsdp)}},
+                      [](const Scenario& s) { return static_cast<int>(s.training.executionStyle); },
+                      [](Scenario& s, int v) { s.training.executionStyle = static_cast<core::ExecutionStyle>(v); });
+    m_more->addChoice(more, tr("Attention FLOPs"),
+                      tr("Count the attention scores in full (PaLM / Megatron convention) or halved for causal "
+                         "kernels; changes MFU, not the step time."),
+                      {{tr("Full"), static_cast<int>(core::AttentionFlops::Full)},
+                       {tr("Causal (half)"), static_cast<int>(core::AttentionFlops::Causal)}},
+                      [](const Scenario& s) { return static_cast<int>(s.training.attentionFlops); },
+                      [](Scenario& s, int v) { s.training.attentionFlops = static_cast<core::AttentionFlops>(v); });
+    m_section->setContent(body);
+    layout->addWidget(m_section);
+}
+
+} // namespace lp::ui
