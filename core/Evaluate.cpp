@@ -98,7 +98,7 @@ void diagnose(const EvalContext& x, Plan& p) {
         addDiagnostic(p, DiagnosticId::TpOverSlowLinks, Severity::Warning, t.tpCommSeconds, l.tp,
                       x.s.cluster.nvlinkDomain);
     if (l.pp > 1 && t.bubbleFraction >= 0.05)
-        addDiagnostic(p, DiagnosticId::PipelineBubble, t.bubbleFraction >= 0.15 ? Severity::Warning : Severity::Info,
+        addDiagnostic(p, DiagnosticId::PipelineBubble, t.bubbleFraction >= 0.25 ? Severity::Warning : Severity::Info,
                       t.bubbleSeconds, t.bubbleFraction, l.accumulation);
     if (!x.s.training.loaderPrefetch && t.loaderSeconds > 0.01 * step)
         addDiagnostic(p, DiagnosticId::LoaderNotPrefetching, Severity::Warning, t.loaderSeconds);

@@ -1,5 +1,7 @@
 #include "core/Scenario.h"
 
+#include "core/Presets.h"
+
 namespace lp::core {
 
 Scenario defaultScenario() {
@@ -23,12 +25,22 @@ Scenario defaultScenario() {
     m.learnedPositions = false;
     m.dropout = false;
 
-    ClusterSpec& c = s.cluster;  // 8 x DGX H100: NVLink 4 (900 GB/s both ways), one 400 Gb/s NIC per GPU
-    c.name = "8 x DGX H100";
-    c.gpu = GpuSpec{};
-    c.nodes = 8;
-    c.gpusPerNode = 8;
-    c.nvlinkDomain = 8;
+    if (const ModelPreset* seed = findModelPreset("seed-70b")) {
+        const std::string name = m.name;
+        m = seed->model;  // the preset is the reference; the fields above document it
+        m.name = name;
+    }
+
+    // 8 x DGX H100: NVLink 4 (900 GB/s both ways), one 400 Gb/s NIC per GPU.
+    if (const ClusterPreset* dgx = findClusterPreset("dgx-h100")) {
+        s.cluster = makeCluster(*dgx, 8);
+    } else {
+        ClusterSpec& c = s.cluster;
+        c.name = "8 x DGX H100";
+        c.nodes = 8;
+        c.gpusPerNode = 8;
+        c.nvlinkDomain = 8;
+    }
 
     TrainingOptions& t = s.training;
     t.precision = Precision::Bf16;

@@ -29,10 +29,10 @@ QString DiagnosticsModel::explainKeyFor(core::DiagnosticId id) {
     case DiagnosticId::PipelineBubble: return QStringLiteral("time.bubble");
     case DiagnosticId::LoaderNotPrefetching: return QStringLiteral("time.loader");
     case DiagnosticId::Stragglers: return QStringLiteral("time.straggler");
-    case DiagnosticId::ShardingTrafficContendsWithTp: return QStringLiteral("time.dp_exposed");
+    case DiagnosticId::ShardingTrafficContendsWithTp: return QStringLiteral("time.dp_comm");
     case DiagnosticId::MfuBelow20: return QStringLiteral("mfu");
     case DiagnosticId::DoesNotFit: return QStringLiteral("memory.total");
-    case DiagnosticId::ExposedDpComm: return QStringLiteral("time.dp_exposed");
+    case DiagnosticId::ExposedDpComm: return QStringLiteral("time.dp_comm");
     default: return {};
     }
 }

@@ -6,10 +6,11 @@
 
 namespace lp::ui {
 
-FigureLabel::FigureLabel(const QString& caption, const QString& explainKey, const QString& toolTip, QWidget* parent)
-    : QFrame(parent), m_key(explainKey), m_caption(new QLabel(caption, this)), m_value(new QLabel(this)),
+FigureLabel::FigureLabel(const QString& caption, const QString& id, const QString& explainKey, const QString& toolTip,
+                         QWidget* parent)
+    : QFrame(parent), m_id(id), m_key(explainKey), m_caption(new QLabel(caption, this)), m_value(new QLabel(this)),
       m_detail(new QLabel(this)) {
-    setObjectName(QStringLiteral("figure_") + QString(explainKey).replace(QLatin1Char('.'), QLatin1Char('_')));
+    setObjectName(QStringLiteral("figure_") + QString(id).replace(QLatin1Char('.'), QLatin1Char('_')));
     setFocusPolicy(Qt::StrongFocus);
     setToolTip(toolTip);
     setAccessibleName(caption);

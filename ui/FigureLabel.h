@@ -10,12 +10,15 @@ namespace lp::ui {
 class FigureLabel : public QFrame {
     Q_OBJECT
 public:
-    FigureLabel(const QString& caption, const QString& explainKey, const QString& toolTip, QWidget* parent = nullptr);
+    // id names the figure (tests, object name); explainKey is the core explanation it shows.
+    FigureLabel(const QString& caption, const QString& id, const QString& explainKey, const QString& toolTip,
+                QWidget* parent = nullptr);
 
     void setValue(const QString& value, const QString& detail = {});
     QString value() const;
     QString detail() const;
     QString explainKey() const { return m_key; }
+    QString id() const { return m_id; }
     void setActive(bool active);
 
 signals:
@@ -30,6 +33,7 @@ protected:
 
 private:
     void updateFrame();
+    QString m_id;
     QString m_key;
     QLabel* m_caption;
     QLabel* m_value;

@@ -7,21 +7,21 @@
 namespace lp::ui {
 
 KeyFigures::KeyFigures(QWidget* parent) : QWidget(parent) {
-    add(tr("HFU"), QStringLiteral("hfu"),
+    add(tr("HFU"), QStringLiteral("hfu"), QStringLiteral("hfu"),
         tr("Hardware FLOPs utilization: like MFU, but also counting the FLOPs spent on recomputation."));
-    add(tr("MFU by 6ND"), QStringLiteral("mfu_6nd"),
+    add(tr("MFU by 6ND"), QStringLiteral("mfu_6nd"), QStringLiteral("mfu_6nd"),
         tr("The seed's yardstick: 6 x parameters x tokens per step, over the GPUs' peak FLOP/s for the step time."));
-    add(tr("Model TFLOP/s per GPU"), QStringLiteral("model_tflops_per_gpu"),
+    add(tr("Model TFLOP/s per GPU"), QStringLiteral("model_tflops_per_gpu"), QStringLiteral("model_tflops_per_gpu"),
         tr("Model FLOPs each GPU achieves per second, against its dense 16-bit peak."));
-    add(tr("Step time"), QStringLiteral("time.step"), tr("Time of one optimizer step (all micro batches of all replicas)."));
-    add(tr("Throughput"), QStringLiteral("tokens_per_s"), tr("Tokens trained per second by the whole cluster."));
-    add(tr("Effective batch"), QStringLiteral("effective_batch"),
+    add(tr("Step time"), QStringLiteral("time.step"), QStringLiteral("time.step"), tr("Time of one optimizer step (all micro batches of all replicas)."));
+    add(tr("Throughput"), QStringLiteral("tokens_per_s"), QStringLiteral("tokens_per_s"), tr("Tokens trained per second by the whole cluster."));
+    add(tr("Effective batch"), QStringLiteral("effective_batch"), QStringLiteral("effective_batch"),
         tr("Sequences per optimizer step: micro batch x accumulation x DP."));
-    add(tr("Training state"), QStringLiteral("training_state"),
+    add(tr("Training state"), QStringLiteral("training_state_bytes"), QStringLiteral("training_state_bytes"),
         tr("Weights, gradients and optimizer state of the whole model before sharding (about 16 bytes per "
            "parameter with mixed-precision Adam)."));
-    add(tr("Time to train"), QStringLiteral("training_time"), tr("Wall-clock time to train on the token budget."));
-    add(tr("GPU-hours"), QStringLiteral("gpu_hours"), tr("GPU-hours for the token budget: GPUs x time to train."));
+    add(tr("Time to train"), QStringLiteral("training_time"), QStringLiteral("gpu_hours"), tr("Wall-clock time to train on the token budget."));
+    add(tr("GPU-hours"), QStringLiteral("gpu_hours"), QStringLiteral("gpu_hours"), tr("GPU-hours for the token budget: GPUs x time to train."));
 
     auto* grid = new QGridLayout(this);
     grid->setContentsMargins(0, 0, 0, 0);
@@ -33,16 +33,16 @@ KeyFigures::KeyFigures(QWidget* parent) : QWidget(parent) {
         grid->setColumnStretch(c, 1);
 }
 
-FigureLabel* KeyFigures::add(const QString& caption, const QString& key, const QString& tip) {
-    auto* f = new FigureLabel(caption, key, tip, this);
+FigureLabel* KeyFigures::add(const QString& caption, const QString& id, const QString& key, const QString& tip) {
+    auto* f = new FigureLabel(caption, id, key, tip, this);
     connect(f, &FigureLabel::explainRequested, this, &KeyFigures::explainRequested);
     m_figures.push_back(f);
     return f;
 }
 
-FigureLabel* KeyFigures::figure(const QString& key) const {
+FigureLabel* KeyFigures::figure(const QString& id) const {
     for (FigureLabel* f : m_figures)
-        if (f->explainKey() == key)
+        if (f->id() == id)
             return f;
     return nullptr;
 }
@@ -83,7 +83,7 @@ void KeyFigures::refresh() {
     figure(QStringLiteral("effective_batch"))
         ->setValue(tr("%1 × %2 × %3 = %4").arg(l.microBatch).arg(l.accumulation).arg(l.dp).arg(p.effectiveBatchSequences),
                    tr("micro batch × accumulation × DP; %1 tokens per step").arg(formatCount(static_cast<long long>(p.tokensPerStep))));
-    figure(QStringLiteral("training_state"))
+    figure(QStringLiteral("training_state_bytes"))
         ->setValue(formatBytes(p.trainingStateBytes, m_unit, 0),
                    tr("%1 bytes per parameter, unsharded").arg(formatNumber(p.x.bytesPerParamState, 0)));
     figure(QStringLiteral("training_time"))

@@ -23,14 +23,14 @@ public:
     void setUnit(MemoryUnit unit);
     void setActiveKey(const QString& key);
 
-    FigureLabel* figure(const QString& key) const;
+    FigureLabel* figure(const QString& id) const;
     const std::vector<FigureLabel*>& figures() const { return m_figures; }
 
 signals:
     void explainRequested(const QString& key);
 
 private:
-    FigureLabel* add(const QString& caption, const QString& key, const QString& tip);
+    FigureLabel* add(const QString& caption, const QString& id, const QString& key, const QString& tip);
     void refresh();
     core::Scenario m_scenario;
     core::Plan m_plan;

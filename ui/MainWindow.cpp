@@ -166,10 +166,12 @@ void MainWindow::updateStatus() {
     if (!m_status[0])
         return;
     const core::HardwareProfile& profile = m_doc->profile();
-    QString origin = QString::fromStdString(profile.origin);
+    QString text = tr("Profile: %1").arg(QString::fromStdString(profile.name));
+    if (!QString::fromStdString(profile.name).contains(QString::fromStdString(profile.origin)))
+        text += QStringLiteral(" (%1)").arg(QString::fromStdString(profile.origin));
     if (!profile.measuredOn.empty())
-        origin += tr(" on %1").arg(QString::fromStdString(profile.measuredOn));
-    m_status[0]->setText(tr("Profile: %1 (%2)").arg(QString::fromStdString(profile.name), origin));
+        text += tr(", measured on %1 %2").arg(QString::fromStdString(profile.measuredOn), QString::fromStdString(profile.date));
+    m_status[0]->setText(text);
     const core::Scenario& s = m_doc->scenario();
     QString gpus = tr("%1 GPUs").arg(formatCount(s.layout.gpus()));
     if (s.layout.gpus() != s.cluster.gpus())

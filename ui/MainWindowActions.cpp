@@ -127,7 +127,7 @@ void MainWindow::createMenus() {
     const std::pair<const char*, const char*> topics[] = {
         {QT_TR_NOOP("What is &MFU?"), "mfu"},
         {QT_TR_NOOP("What is the &effective batch?"), "effective_batch"},
-        {QT_TR_NOOP("Why &16 bytes per parameter?"), "training_state"},
+        {QT_TR_NOOP("Why &16 bytes per parameter?"), "training_state_bytes"},
         {QT_TR_NOOP("What is the pipeline &bubble?"), "time.bubble"},
     };
     for (const auto& [text, key] : topics) {

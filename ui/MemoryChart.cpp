@@ -102,7 +102,7 @@ MemoryChart::MemoryChart(QWidget* parent)
     m_chart->legend()->setAlignment(Qt::AlignBottom);
     connect(m_capacity, &QLineSeries::hovered, this, [this](const QPointF&, bool on) {
         if (on)
-            emit explainRequested(QStringLiteral("memory.capacity"));
+            emit explainRequested(QStringLiteral("memory.headroom"));
     });
     applyTheme();
 }

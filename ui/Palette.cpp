@@ -103,7 +103,7 @@ QString timeExplainKey(TimeComponent c) {
     case TimeComponent::CpComm: return QStringLiteral("time.cp_comm");
     case TimeComponent::EpComm: return QStringLiteral("time.ep_comm");
     case TimeComponent::Bubble: return QStringLiteral("time.bubble");
-    case TimeComponent::DpExposed: return QStringLiteral("time.dp_exposed");
+    case TimeComponent::DpExposed: return QStringLiteral("time.dp_comm");
     case TimeComponent::Optimizer: return QStringLiteral("time.optimizer");
     case TimeComponent::Loader: return QStringLiteral("time.loader");
     case TimeComponent::Straggler: return QStringLiteral("time.straggler");

@@ -148,7 +148,7 @@ void TimeChart::rebuild() {
     const double step = std::max(1.0, maxMs);
     const double mag = std::pow(10.0, std::floor(std::log10(step)));
     double top = mag;
-    for (double m : {1.0, 2.0, 2.5, 5.0, 10.0})
+    for (double m : {1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0})
         if ((top = m * mag) >= step * 1.05)
             break;
     m_valueAxis->setRange(0, top);

@@ -43,8 +43,8 @@ TrainingEditor::TrainingEditor(ScenarioDocument* doc, QWidget* parent)
                        {tr("Full"), static_cast<int>(core::Recompute::Full)}},
                       [](const Scenario& s) { return static_cast<int>(s.training.recompute); },
                       [](Scenario& s, int v) { s.training.recompute = static_cast<core::Recompute>(v); });
-    m_main->addDouble(form, tr("Token &budget"), tr("Tokens to train on, for the training time and GPU-hours."), 0.001,
-                      1e6, 3, 1e9, [](const Scenario& s) { return s.training.tokenBudget; },
+    m_main->addDouble(form, tr("Token &budget"), tr("Tokens to train on, for the training time and GPU-hours."), 1,
+                      1e6, 0, 1e9, [](const Scenario& s) { return s.training.tokenBudget; },
                       [](Scenario& s, double v) { s.training.tokenBudget = v; }, tr(" B tokens"));
     layout->addWidget(top);
 

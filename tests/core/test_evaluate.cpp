@@ -1,0 +1,235 @@
+// Pipeline bubble, ZeRO sharding, the step-time breakdown, diagnostics and invalid layouts.
+#include "TestHarness.h"
+
+#include "core/Evaluate.h"
+#include "core/Explain.h"
+
+#include <cmath>
+
+using namespace lp::core;
+
+namespace {
+
+Scenario withLayout(int tp, int pp, int dp, int mb, int acc) {
+    Scenario s = defaultScenario();
+    s.layout.tp = tp;
+    s.layout.pp = pp;
+    s.layout.dp = dp;
+    s.layout.microBatch = mb;
+    s.layout.accumulation = acc;
+    s.cluster.nodes = static_cast<int>(s.layout.gpus() / s.cluster.gpusPerNode);
+    return s;
+}
+
+int countOf(const Plan& p, DiagnosticId id) {
+    int n = 0;
+    for (const auto& d : p.diagnostics)
+        n += d.id == id;
+    return n;
+}
+
+} // namespace
+
+LP_TEST(bubble_fraction_follows_p_minus_1_over_v_m) {
+    for (int m : {4, 8, 16, 32}) {
+        Scenario s = withLayout(8, 4, 2, 1, m);
+        const Plan p = evaluate(s);
+        LP_CHECK(p.valid);
+        // Stages differ slightly (embedding, head), hence a small tolerance.
+        LP_CHECK_NEAR(p.time.bubbleFraction, 3.0 / m, 0.03);
+        s.layout.vpp = 2;
+        const Plan pv = evaluate(s);
+        LP_CHECK(pv.valid);
+        LP_CHECK_NEAR(pv.time.bubbleFraction, 3.0 / (2.0 * m), 0.03);
+    }
+    const Plan single = evaluate(withLayout(8, 1, 8, 1, 4));
+    LP_CHECK_EQ(single.time.bubbleSeconds, 0.0);
+}
+
+LP_TEST(zero_stages_shard_the_state) {
+    Scenario s = withLayout(8, 4, 2, 1, 16);
+    double w[4], g[4], o[4];
+    for (int z = 0; z <= 3; ++z) {
+        s.training.zeroStage = z;
+        const Plan p = evaluate(s);
+        LP_CHECK(p.valid);
+        const StageMemory& st = p.memory.stages[1];  // a middle stage: layers only
+        w[z] = st.weightsBytes;
+        g[z] = st.gradientsBytes;
+        o[z] = st.optimizerBytes;
+    }
+    const double params = w[0] / 2.0;  // 16-bit weights
+    LP_CHECK_NEAR(g[0], params * 2.0, 1e-12);
+    LP_CHECK_NEAR(o[0], params * 12.0, 1e-12);
+    LP_CHECK_NEAR(o[1], params * 12.0 / 2.0, 1e-12);  // DP = 2
+    LP_CHECK_NEAR(g[1], params * 2.0, 1e-12);
+    LP_CHECK_NEAR(g[2], params * 2.0 / 2.0, 1e-12);
+    LP_CHECK_NEAR(w[2], params * 2.0, 1e-12);
+    LP_CHECK_NEAR(w[3], params * 2.0 / 2.0, 1e-12);
+    // A middle stage holds L/PP layers, each split by TP.
+    const Plan p = evaluate(s);
+    LP_CHECK_NEAR(params, p.params.layersTotal / 4.0 / 8.0, 1e-12);
+}
+
+LP_TEST(breakdown_adds_up_to_the_step) {
+    for (int z : {0, 1, 3}) {
+        for (Recompute rc : {Recompute::None, Recompute::Selective, Recompute::Full}) {
+            Scenario s = withLayout(8, 4, 2, 2, 16);
+            s.training.zeroStage = z;
+            s.training.recompute = rc;
+            s.training.stragglerSlowdown = 0.05;
+            s.training.loaderPrefetch = false;
+            const Plan p = evaluate(s);
+            const TimeBreakdown& t = p.time;
+            const double sum = t.computeSeconds + t.recomputeSeconds + t.tpCommSeconds + t.ppCommSeconds +
+                               t.cpCommSeconds + t.epCommSeconds + t.bubbleSeconds + t.dpCommExposedSeconds +
+                               t.optimizerSeconds + t.loaderSeconds + t.stragglerSeconds + t.overheadSeconds;
+            LP_CHECK_NEAR(sum, t.stepSeconds, 1e-9);
+            if (rc == Recompute::None)
+                LP_CHECK_EQ(t.recomputeSeconds, 0.0);
+            if (rc == Recompute::Full)
+                LP_CHECK(t.recomputeSeconds > 0.25 * t.computeSeconds);
+        }
+    }
+}
+
+LP_TEST(default_scenario_is_valid_fits_and_is_well_tuned) {
+    const Plan p = evaluate(defaultScenario());
+    LP_CHECK(p.valid);
+    LP_CHECK(p.memory.fits);
+    LP_CHECK(p.mfu > 0.30 && p.mfu < 0.60);
+    LP_CHECK(p.hfu >= p.mfu);
+    LP_CHECK_EQ(p.memory.worstStage, 0);  // the first stage keeps PP micro batches in flight
+    // The seed's bubble: (4 - 1) / 16 = 19%, reported as information.
+    LP_CHECK_EQ(countOf(p, DiagnosticId::PipelineBubble), 1);
+    for (const auto& d : p.diagnostics)
+        LP_CHECK(d.id == DiagnosticId::PipelineBubble && d.severity == Severity::Info);
+}
+
+LP_TEST(each_diagnostic_fires_when_it_should) {
+    {  // TP over slow links: TP 16 spans two 8-GPU nodes.
+        Scenario s = withLayout(16, 4, 1, 1, 16);
+        s.model.kvHeads = 16;
+        const Plan p = evaluate(s);
+        LP_CHECK(p.valid);
+        LP_CHECK(p.has(DiagnosticId::TpOverSlowLinks));
+        LP_CHECK(!evaluate(withLayout(8, 4, 2, 1, 16)).has(DiagnosticId::TpOverSlowLinks));
+    }
+    {  // Bubble: 3 micro batches for 4 stages.
+        const Plan p = evaluate(withLayout(8, 4, 2, 2, 3));
+        LP_CHECK(p.has(DiagnosticId::PipelineBubble));
+        LP_CHECK(!evaluate(withLayout(8, 1, 8, 1, 16)).has(DiagnosticId::PipelineBubble));
+    }
+    {  // Loader without prefetch, and a slow one.
+        Scenario s = defaultScenario();
+        s.training.loaderPrefetch = false;
+        s.training.loaderTokensPerSecond = 2e4;
+        const Plan p = evaluate(s);
+        LP_CHECK(p.has(DiagnosticId::LoaderNotPrefetching));
+        LP_CHECK(p.has(DiagnosticId::MfuBelow20));
+        s.training.loaderPrefetch = true;
+        LP_CHECK(!evaluate(s).has(DiagnosticId::LoaderNotPrefetching));
+    }
+    {  // Stragglers.
+        Scenario s = defaultScenario();
+        s.training.stragglerSlowdown = 0.15;
+        const Plan p = evaluate(s);
+        LP_CHECK(p.has(DiagnosticId::Stragglers));
+        LP_CHECK_NEAR(p.time.stragglerSeconds, 0.15 * (p.time.stepSeconds - p.time.stragglerSeconds), 1e-9);
+    }
+    {  // FSDP gathers and TP collectives both on the network cards.
+        Scenario s = withLayout(16, 1, 4, 1, 16);
+        s.model.kvHeads = 16;
+        s.training.zeroStage = 3;
+        const Plan p = evaluate(s);
+        LP_CHECK(p.has(DiagnosticId::ShardingTrafficContendsWithTp));
+        s.training.zeroStage = 1;
+        LP_CHECK(!evaluate(s).has(DiagnosticId::ShardingTrafficContendsWithTp));
+    }
+    {  // Does not fit: no model parallelism and no sharding.
+        Scenario s = withLayout(1, 1, 64, 1, 1);
+        s.training.zeroStage = 0;
+        const Plan p = evaluate(s);
+        LP_CHECK(p.valid);
+        LP_CHECK(!p.memory.fits);
+        LP_CHECK(p.memory.headroomBytes < 0);
+        LP_CHECK(p.has(DiagnosticId::DoesNotFit));
+        LP_CHECK(!evaluate(defaultScenario()).has(DiagnosticId::DoesNotFit));
+    }
+}
+
+LP_TEST(invalid_layouts_are_rejected_with_their_id) {
+    auto only = [](const Scenario& s, DiagnosticId id) {
+        const Plan p = evaluate(s);
+        LP_CHECK(!p.valid);
+        LP_CHECK(p.has(id));
+        for (const auto& d : p.diagnostics)
+            LP_CHECK(d.severity == Severity::Error && isInvalidLayoutId(d.id));
+        return p;
+    };
+    {
+        Scenario s = defaultScenario();
+        s.layout.tp = 3;
+        s.layout.dp = 1;
+        only(s, DiagnosticId::HeadsNotDivisibleByTp);
+    }
+    {
+        Scenario s = withLayout(16, 2, 2, 1, 16);  // 64 heads divide by 16, 8 KV heads do not
+        only(s, DiagnosticId::KvHeadsNotDivisibleByTp);
+    }
+    {
+        Scenario s = withLayout(8, 3, 2, 1, 16);  // 80 layers over 3 stages
+        s.cluster.nodes = 6;
+        only(s, DiagnosticId::LayersNotDivisibleByPp);
+    }
+    {
+        Scenario s = defaultScenario();
+        s.layout.dp = 3;  // 96 GPUs on a 64-GPU cluster
+        only(s, DiagnosticId::GpuCountMismatch);
+    }
+    {
+        Scenario s = defaultScenario();
+        s.layout.vpp = 2;
+        s.layout.accumulation = 6;  // interleaving needs micro batches in multiples of PP
+        only(s, DiagnosticId::BatchNotDivisible);
+    }
+}
+
+LP_TEST(zero_and_negative_sizes_are_invalid_values_not_crashes) {
+    Scenario s = defaultScenario();
+    s.model.hidden = 0;
+    Plan p = evaluate(s);
+    LP_CHECK(!p.valid && p.has(DiagnosticId::InvalidValue));
+    s = defaultScenario();
+    s.layout.microBatch = -2;
+    p = evaluate(s);
+    LP_CHECK(!p.valid && p.has(DiagnosticId::InvalidValue));
+    s = defaultScenario();
+    s.cluster.gpu.hbmBandwidth = 0;
+    p = evaluate(s);
+    LP_CHECK(!p.valid && p.has(DiagnosticId::InvalidValue));
+    for (const auto& d : p.diagnostics)
+        LP_CHECK(!diagnosticMessage(d).empty() && !diagnosticSuggestion(d).empty());
+}
+
+LP_TEST(every_figure_explains_itself) {
+    const Scenario s = defaultScenario();
+    const Plan p = evaluate(s);
+    const auto all = explainPlan(s, p);
+    LP_CHECK(all.size() >= 25);
+    for (const auto& e : all) {
+        LP_CHECK(!e.formula.empty() && !e.substituted.empty() && !e.source.empty() && !e.words.empty());
+        LP_CHECK(std::isfinite(e.value));
+    }
+    const auto mfu = explainFigure(s, p, "mfu");
+    LP_CHECK(mfu.has_value());
+    if (mfu) {
+        LP_CHECK_NEAR(mfu->value, p.mfu, 1e-12);
+        LP_CHECK(mfu->substituted.find("64") != std::string::npos);  // the GPU count is substituted
+    }
+    const auto batch = explainFigure(s, p, "effective_batch");
+    LP_CHECK(batch && batch->substituted == "2 x 16 x 2 = 64");
+    LP_CHECK(explanationKeys().size() == all.size());
+}
+
+LP_TEST_MAIN()

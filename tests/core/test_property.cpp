@@ -1,0 +1,113 @@
+// Property test: thousands of random scenarios, extreme sizes included, never crash and never
+// produce NaN or infinity in a plan or its explanations.
+#include "TestHarness.h"
+
+#include "core/Evaluate.h"
+#include "core/Explain.h"
+
+#include <cmath>
+#include <random>
+
+using namespace lp::core;
+
+namespace {
+
+bool finitePlan(const Plan& p) {
+    const TimeBreakdown& t = p.time;
+    const double values[] = {p.trainingStateBytes, p.tokensPerStep, p.modelFlopsPerStep, p.hardwareFlopsPerStep, p.mfu,
+                             p.hfu, p.mfu6nd, p.modelTflopsPerGpu, p.hardwareTflopsPerGpu, p.tokensPerSecond,
+                             p.tokensPerSecondPerGpu, p.trainingSeconds, p.gpuHours, t.stepSeconds, t.computeSeconds,
+                             t.recomputeSeconds, t.tpCommSeconds, t.ppCommSeconds, t.cpCommSeconds, t.bubbleSeconds,
+                             t.bubbleFraction, t.dpCommExposedSeconds, t.optimizerSeconds, t.loaderSeconds,
+                             t.stragglerSeconds, t.overheadSeconds, p.memory.capacityBytes, p.memory.headroomBytes,
+                             p.params.total, p.params.active};
+    for (double v : values)
+        if (!std::isfinite(v))
+            return false;
+    for (const StageMemory& s : p.memory.stages)
+        for (double v : {s.weightsBytes, s.gradientsBytes, s.optimizerBytes, s.activationsBytes, s.overheadBytes, s.totalBytes})
+            if (!std::isfinite(v) || v < 0)
+                return false;
+    for (const Diagnostic& d : p.diagnostics)
+        if (!std::isfinite(d.costSeconds) || !std::isfinite(d.a) || !std::isfinite(d.b) || !std::isfinite(d.c))
+            return false;
+    return true;
+}
+
+template <typename T>
+T pick(std::mt19937_64& rng, std::initializer_list<T> values) {
+    std::uniform_int_distribution<std::size_t> d(0, values.size() - 1);
+    return *(values.begin() + d(rng));
+}
+
+} // namespace
+
+LP_TEST(random_scenarios_stay_finite) {
+    std::mt19937_64 rng(20261129);
+    int valid = 0;
+    const int n = 4000;
+    for (int i = 0; i < n; ++i) {
+        Scenario s = defaultScenario();
+        ModelSpec& m = s.model;
+        m.layers = pick(rng, {1, 2, 12, 24, 80, 126, 1000, 100000});
+        m.heads = pick(rng, {1, 8, 16, 64, 128});
+        m.kvHeads = pick(rng, {1, 2, 8, m.heads});
+        m.hidden = m.heads * pick(rng, {1, 64, 128, 256});
+        m.ffnHidden = pick(rng, {1, 4 * m.hidden, 28672, 1000000});
+        m.vocab = pick(rng, {1, 32000, 128256, 100000000});
+        m.seqLen = pick(rng, {1, 2048, 8192, 131072, 1048576});
+        m.mlp = pick(rng, {MlpKind::Gelu, MlpKind::SwiGlu});
+        m.dropout = pick(rng, {true, false});
+        m.tiedEmbeddings = pick(rng, {true, false});
+        if (pick(rng, {0, 0, 1}) == 1) {
+            m.moe.experts = pick(rng, {8, 64, 256});
+            m.moe.topK = pick(rng, {1, 2, 8});
+            m.moe.expertFfnHidden = pick(rng, {1408, 14336});
+        }
+        s.cluster.nodes = pick(rng, {1, 2, 8, 64, 2048, 1000000});
+        s.cluster.gpusPerNode = pick(rng, {1, 4, 8, 72});
+        s.cluster.nvlinkDomain = pick(rng, {1, s.cluster.gpusPerNode, 72});
+        s.cluster.gpu.peakFlops16 = pick(rng, {1e12, 989e12, 1e18});
+        s.cluster.gpu.hbmBytes = pick(rng, {1e9, 80e9, 1e15});
+        s.cluster.gpu.networkBandwidth = pick(rng, {1e6, 50e9, 1e15});
+        Layout& l = s.layout;
+        l.tp = pick(rng, {1, 2, 4, 8, 16, 64});
+        l.pp = pick(rng, {1, 2, 4, 8, 1000});
+        l.cp = pick(rng, {1, 2, 8});
+        l.vpp = pick(rng, {1, 2, 3});
+        l.microBatch = pick(rng, {1, 2, 8, 100000});
+        l.accumulation = pick(rng, {1, 4, 16, 1000000});
+        const long long rest = s.cluster.gpus() / std::max(1LL, static_cast<long long>(l.tp) * l.pp * l.cp);
+        l.dp = static_cast<int>(std::max(1LL, std::min(rest, 100000000LL)));
+        TrainingOptions& t = s.training;
+        t.zeroStage = pick(rng, {0, 1, 2, 3});
+        t.recompute = pick(rng, {Recompute::None, Recompute::Selective, Recompute::Full});
+        t.sequenceParallel = pick(rng, {true, false});
+        t.flashAttention = pick(rng, {true, false});
+        t.precision = pick(rng, {Precision::Bf16, Precision::Fp16, Precision::Fp8});
+        t.loaderPrefetch = pick(rng, {true, false});
+        t.stragglerSlowdown = pick(rng, {0.0, 0.5, 100.0});
+        // Sometimes a nonsense value: zero, negative, or non-finite.
+        switch (pick(rng, {0, 0, 0, 0, 1, 2, 3, 4})) {
+        case 1: m.hidden = 0; break;
+        case 2: l.microBatch = -1; break;
+        case 3: s.cluster.gpu.hbmBandwidth = std::nan(""); break;
+        case 4: t.stragglerSlowdown = INFINITY; break;
+        default: break;
+        }
+        const Plan p = evaluate(s);
+        valid += p.valid;
+        LP_CHECK(finitePlan(p));
+        if (i % 20 == 0) {
+            for (const Explanation& e : explainPlan(s, p))
+                LP_CHECK(std::isfinite(e.value));
+        }
+        for (const Diagnostic& d : p.diagnostics) {
+            const std::string msg = diagnosticMessage(d);
+            LP_CHECK(msg.find("nan") == std::string::npos && msg.find("inf ") == std::string::npos);
+        }
+    }
+    LP_CHECK(valid > n / 20);  // the generator reaches valid layouts too
+}
+
+LP_TEST_MAIN()

@@ -1,0 +1,84 @@
+// Predictions against the published measured runs in ../shared/reference (docs/validation.md).
+// The bounds are the documented ones: median absolute error of the throughput metrics at most 5%
+// (issue 2 asks for 15%), peak memory within 10% at the median.
+#include "TestHarness.h"
+
+#include "core/Validation.h"
+
+#include <cstdio>
+#include <filesystem>
+
+using namespace lp::core;
+
+namespace {
+const std::string kCases = std::string(LP_SHARED_DIR) + "/reference/published-runs.json";
+constexpr double kThroughputMedianBound = 0.05;
+constexpr double kMemoryMedianBound = 0.10;
+} // namespace
+
+LP_TEST(published_runs_load) {
+    if (!std::filesystem::exists(kCases)) {
+        std::printf("SKIP: %s not found\n", kCases.c_str());
+        return;
+    }
+    const auto cases = loadValidationCases(kCases);
+    LP_CHECK(cases.has_value());
+    if (!cases)
+        return;
+    LP_CHECK(cases->size() >= 79);
+    for (const ValidationCase& c : *cases) {
+        LP_CHECK(!c.measured.empty());
+        const Scenario s = resolveCase(c, nullptr);
+        LP_CHECK_EQ(s.layout.effectiveBatch(), c.globalBatch);
+        LP_CHECK_EQ(s.layout.gpus(), s.cluster.gpus());
+    }
+}
+
+LP_TEST(published_runs_are_predicted_within_the_documented_bounds) {
+    if (!std::filesystem::exists(kCases))
+        return;
+    const auto cases = loadValidationCases(kCases);
+    if (!cases)
+        return;
+    const ValidationReport r = runValidation(*cases, nullptr);
+    bool sawThroughput = false, sawMemory = false;
+    for (const MetricSummary& m : r.summary) {
+        std::printf("%-24s n=%3d median %5.1f%% max %5.1f%%\n", m.metric.c_str(), m.count, 100 * m.medianAbsError,
+                    100 * m.maxAbsError);
+        if (m.metric == "throughput") {
+            sawThroughput = true;
+            LP_CHECK(m.medianAbsError <= 0.15);                    // issue 2
+            LP_CHECK(m.medianAbsError <= kThroughputMedianBound);  // issue 4, docs/validation.md
+        }
+        if (m.metric == "peak_memory_gib") {
+            sawMemory = true;
+            LP_CHECK(m.medianAbsError <= kMemoryMedianBound);
+        }
+    }
+    LP_CHECK(sawThroughput && sawMemory);
+    for (const ValidationRow& row : r.rows)
+        LP_CHECK(row.predicted > 0);  // every case is a valid layout that the planner evaluates
+}
+
+LP_TEST(bad_case_files_name_the_field) {
+    auto r = validationCasesFromJson(R"({"schema": "layout-planner/validation-cases@1", "cases": [{"id": "x",
+        "model": {"name": "m", "layers": 0, "hidden": 64, "heads": 4, "kv_heads": 4, "ffn_hidden": 256, "vocab": 100,
+                  "seq_len": 128, "mlp": "gelu", "tied_embeddings": true},
+        "hardware": {"gpu": "no-such-gpu", "gpus": 8, "gpus_per_node": 8},
+        "layout": {"tp": 1, "pp": 1, "dp": 8, "micro_batch": 1, "global_batch": 8, "recompute": "full",
+                   "zero_stage": 0, "precision": "fp16"},
+        "measured": {"iteration_time_s": 1.0}}]})");
+    LP_CHECK(!r.has_value());
+    if (r.has_value())
+        return;
+    bool layers = false, gpu = false;
+    for (const InputError& e : r.error()) {
+        layers |= e.path == "$.cases[0].model.layers";
+        gpu |= e.path == "$.cases[0].hardware.gpu";
+    }
+    LP_CHECK(layers && gpu);
+    LP_CHECK(!validationCasesFromJson("{").has_value());
+    LP_CHECK(!validationCasesFromJson(R"({"schema": "other"})").has_value());
+}
+
+LP_TEST_MAIN()

@@ -1,0 +1,63 @@
+#pragma once
+// Shared test support for the GUI tests: isolated settings and data folders, scripted answers for
+// the window's questions (so no test ever blocks on a modal dialog), and small helpers.
+#include "ui/Prompter.h"
+
+#include <QCoreApplication>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QStringList>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <deque>
+
+namespace lp::test {
+
+// Points QSettings and QStandardPaths at throw-away folders; call from initTestCase().
+inline void isolateUserFolders(QTemporaryDir& dir) {
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("LayoutPlannerTests"));
+    QCoreApplication::setApplicationName(QStringLiteral("layout-planner-tests"));
+    QSettings::setDefaultFormat(QSettings::IniFormat);
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir.filePath(QStringLiteral("config")));
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath(QStringLiteral("config")));
+    QSettings().clear();
+}
+
+// Answers the window's questions from a script and records what was asked.
+class ScriptedPrompter : public lp::ui::Prompter {
+public:
+    std::deque<SaveChoice> saveChoices;
+    std::deque<QString> openFiles;
+    std::deque<QString> saveFiles;
+    QStringList asked;
+
+    SaveChoice askSaveChanges(QWidget*, const QString& name) override {
+        asked << QStringLiteral("save-changes:") + name;
+        if (saveChoices.empty())
+            return SaveChoice::Cancel;
+        const SaveChoice c = saveChoices.front();
+        saveChoices.pop_front();
+        return c;
+    }
+    QString askOpenFile(QWidget*, const QString&) override {
+        asked << QStringLiteral("open");
+        if (openFiles.empty())
+            return {};
+        const QString f = openFiles.front();
+        openFiles.pop_front();
+        return f;
+    }
+    QString askSaveFile(QWidget*, const QString&) override {
+        asked << QStringLiteral("save-as");
+        if (saveFiles.empty())
+            return {};
+        const QString f = saveFiles.front();
+        saveFiles.pop_front();
+        return f;
+    }
+    void showError(QWidget*, const QString& title, const QString&) override { asked << QStringLiteral("error:") + title; }
+};
+
+} // namespace lp::test

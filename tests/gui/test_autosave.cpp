@@ -1,0 +1,121 @@
+// Autosave: unsaved changes are written to the data folder; a session that ends without closing
+// (a crash, simulated by never closing the window) leaves the file, and the next start offers to
+// restore it in a banner. A clean close or a save removes it.
+#include "GuiTestSupport.h"
+
+#include "ui/Autosave.h"
+#include "ui/FileController.h"
+#include "ui/InlineBanner.h"
+#include "ui/MainWindow.h"
+#include "ui/ScenarioDocument.h"
+
+#include <QFile>
+#include <QPushButton>
+#include <QUndoStack>
+
+#include <memory>
+
+using namespace lp;
+
+class TestAutosave : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+
+    std::unique_ptr<ui::MainWindow> makeWindow() {
+        ui::WindowOptions options;
+        options.autosaveDirectory = m_dir.filePath(QStringLiteral("autosave"));
+        auto w = std::make_unique<ui::MainWindow>(options);
+        w->files()->setPrompter(std::make_unique<test::ScriptedPrompter>());
+        w->autosave()->setIntervalMs(50);
+        w->startup();
+        return w;
+    }
+
+    // Simulates a crash: the window goes away without closeEvent (no clean-up of the autosave).
+    static void crash(std::unique_ptr<ui::MainWindow>& w) { w.reset(); }
+
+private slots:
+    void initTestCase() { test::isolateUserFolders(m_dir); }
+    void init() {
+        QSettings().clear();
+        QFile::remove(m_dir.filePath(QStringLiteral("autosave/autosave.json")));
+    }
+
+    void restoreAfterACrash() {
+        auto w = makeWindow();
+        QVERIFY(!w->restoreBanner()->isVisible());
+        w->document()->setLayoutValue(ui::LayoutAxis::Tp, 4);
+        w->document()->setLayoutValue(ui::LayoutAxis::Accumulation, 32);
+        const core::Scenario edited = w->document()->scenario();
+        const QString file = w->autosave()->filePath();
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(file), 3000);  // the timer wrote it
+        crash(w);
+
+        auto next = makeWindow();
+        QVERIFY(next->restoreBanner()->isVisibleTo(next.get()));
+        QVERIFY(next->restoreBanner()->title().contains(QStringLiteral("did not close normally")));
+        QVERIFY(next->document()->scenario() == core::defaultScenario());
+        // Edits before answering do not overwrite the old autosave.
+        next->document()->setLayoutValue(ui::LayoutAxis::Pp, 8);
+        QTest::qWait(150);
+        auto* restore = next->restoreBanner()->findChild<QPushButton*>(QStringLiteral("restore"));
+        QVERIFY(restore);
+        restore->click();
+        QVERIFY(next->document()->scenario() == edited);
+        QVERIFY(next->document()->isModified());
+        QVERIFY(next->windowTitle().contains(QStringLiteral("Untitled")));
+        QVERIFY(!next->restoreBanner()->isVisible());
+        QVERIFY(QFile::exists(file));  // still protected until saved or closed cleanly
+
+        // A clean close (changes discarded when asked) removes it, and the next start offers nothing.
+        auto* prompter = static_cast<test::ScriptedPrompter*>(next->files()->prompter());
+        prompter->saveChoices = {ui::Prompter::SaveChoice::Discard};
+        QVERIFY(next->close());
+        QCOMPARE(prompter->asked.size(), 1);
+        QVERIFY(!QFile::exists(file));
+        next.reset();
+        auto third = makeWindow();
+        QVERIFY(!third->restoreBanner()->isVisibleTo(third.get()));
+    }
+
+    void discardRemovesTheAutosave() {
+        auto w = makeWindow();
+        w->document()->setLayoutValue(ui::LayoutAxis::Tp, 2);
+        QVERIFY(w->autosave()->saveNow());
+        const QString file = w->autosave()->filePath();
+        crash(w);
+        auto next = makeWindow();
+        auto* discard = next->restoreBanner()->findChild<QPushButton*>(QStringLiteral("discard"));
+        QVERIFY(discard);
+        discard->click();
+        QVERIFY(!QFile::exists(file));
+        QVERIFY(next->document()->scenario() == core::defaultScenario());
+    }
+
+    void savingRemovesTheAutosave() {
+        auto w = makeWindow();
+        w->document()->setLayoutValue(ui::LayoutAxis::Tp, 2);
+        QVERIFY(w->autosave()->saveNow());
+        QVERIFY(QFile::exists(w->autosave()->filePath()));
+        QVERIFY(w->files()->saveTo(m_dir.filePath(QStringLiteral("saved.json"))));
+        QVERIFY(!QFile::exists(w->autosave()->filePath()));
+        crash(w);
+        auto next = makeWindow();
+        QVERIFY(!next->restoreBanner()->isVisibleTo(next.get()));
+    }
+
+    void unreadableAutosaveIsIgnored() {
+        QDir().mkpath(m_dir.filePath(QStringLiteral("autosave")));
+        QFile f(m_dir.filePath(QStringLiteral("autosave/autosave.json")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("garbage");
+        f.close();
+        auto w = makeWindow();
+        QVERIFY(!w->restoreBanner()->isVisibleTo(w.get()));
+        QVERIFY(!QFile::exists(f.fileName()));
+    }
+};
+
+QTEST_MAIN(TestAutosave)
+#include "test_autosave.moc"

@@ -1,0 +1,113 @@
+// The values each layout control offers and how one change propagates (keep GPU count on and off).
+#include "core/Evaluate.h"
+#include "core/Scenario.h"
+#include "ui/LayoutSteps.h"
+
+#include <QTest>
+
+using namespace lp;
+using ui::LayoutAxis;
+
+class TestLayoutSteps : public QObject {
+    Q_OBJECT
+private slots:
+    void tpStepsDivideHeadsAndKeepGpus() {
+        const core::Scenario s = core::defaultScenario();  // 64 heads, 8 KV heads, 64 GPUs, PP 4
+        ui::LayoutRules rules;
+        const std::vector<int> tp = ui::validSteps(s, LayoutAxis::Tp, rules);
+        QCOMPARE(tp, (std::vector<int>{1, 2, 4, 8}));
+        for (int v : tp) {
+            const core::Scenario n = ui::withLayoutValue(s, LayoutAxis::Tp, v, rules);
+            QCOMPARE(n.layout.gpus(), s.cluster.gpus());
+            QVERIFY(n.cluster == s.cluster);
+        }
+    }
+
+    void ppStepsDivideLayers() {
+        const core::Scenario s = core::defaultScenario();  // 80 layers; TP 8 on 64 GPUs leaves PP x DP = 8
+        ui::LayoutRules rules;
+        QCOMPARE(ui::validSteps(s, LayoutAxis::Pp, rules), (std::vector<int>{1, 2, 4, 8}));
+        rules.keepGpuCount = false;  // the cluster follows: every divisor of 80 in whole nodes
+        const std::vector<int> pp = ui::validSteps(s, LayoutAxis::Pp, rules);
+        QCOMPARE(pp, (std::vector<int>{1, 2, 4, 5, 8, 10, 16, 20, 40, 80}));
+    }
+
+    void tpFromEightToFourRebalancesDp() {
+        const core::Scenario s = core::defaultScenario();
+        ui::LayoutRules rules;
+        const core::Scenario n = ui::withLayoutValue(s, LayoutAxis::Tp, 4, rules);
+        QCOMPARE(n.layout.tp, 4);
+        QCOMPARE(n.layout.dp, 4);
+        QCOMPARE(n.cluster.gpus(), 64LL);
+    }
+
+    void withoutKeepTheClusterFollows() {
+        const core::Scenario s = core::defaultScenario();
+        ui::LayoutRules rules;
+        rules.keepGpuCount = false;
+        const core::Scenario n = ui::withLayoutValue(s, LayoutAxis::Tp, 4, rules);
+        QCOMPARE(n.layout.dp, 2);
+        QCOMPARE(n.cluster.gpus(), 32LL);
+        QCOMPARE(n.cluster.nodes, 4);
+        QCOMPARE(n.cluster.gpusPerNode, 8);
+        QCOMPARE(QString::fromStdString(n.cluster.name), QStringLiteral("4 x DGX H100"));
+        // Down to a partial node and back to whole nodes.
+        core::Scenario small = ui::withLayoutValue(s, LayoutAxis::Pp, 1, rules);
+        small = ui::withLayoutValue(small, LayoutAxis::Dp, 1, rules);
+        QCOMPARE(small.cluster.gpus(), 8LL);
+        small = ui::withLayoutValue(small, LayoutAxis::Tp, 2, rules);
+        QCOMPARE(small.cluster.nodes, 1);
+        QCOMPARE(small.cluster.gpusPerNode, 2);
+        const core::Scenario back = ui::withLayoutValue(small, LayoutAxis::Pp, 8, rules);
+        QCOMPARE(back.cluster.nodes, 2);
+        QCOMPARE(back.cluster.gpusPerNode, 8);
+        QVERIFY(core::checkLayout(back).empty());
+    }
+
+    void dpIsDerivedWhileKeepingGpus() {
+        const core::Scenario s = core::defaultScenario();
+        ui::LayoutRules rules;
+        QCOMPARE(ui::validSteps(s, LayoutAxis::Dp, rules), (std::vector<int>{2}));
+        rules.keepGpuCount = false;
+        const std::vector<int> dp = ui::validSteps(s, LayoutAxis::Dp, rules);
+        QVERIFY(dp.size() > 100);
+        QCOMPARE(dp.front(), 1);
+        for (int v : dp)
+            QCOMPARE((32LL * v) % 8, 0LL);
+    }
+
+    void everyOfferedStepIsValid() {
+        const core::Scenario s = core::defaultScenario();
+        for (bool keep : {true, false}) {
+            ui::LayoutRules rules;
+            rules.keepGpuCount = keep;
+            for (LayoutAxis axis : {LayoutAxis::Tp, LayoutAxis::Pp, LayoutAxis::Cp, LayoutAxis::Vpp,
+                                    LayoutAxis::MicroBatch, LayoutAxis::Accumulation}) {
+                for (int v : ui::validSteps(s, axis, rules)) {
+                    const core::Scenario n = ui::withLayoutValue(s, axis, v, rules);
+                    QVERIFY2(core::checkLayout(n).empty(),
+                             qPrintable(ui::axisName(axis) + QStringLiteral(" = ") + QString::number(v)));
+                }
+            }
+        }
+    }
+
+    void invalidCurrentValueIsStillShown() {
+        core::Scenario s = core::defaultScenario();
+        s.layout.tp = 3;  // does not divide 64 heads
+        const std::vector<int> tp = ui::validSteps(s, LayoutAxis::Tp, {});
+        QVERIFY(std::find(tp.begin(), tp.end(), 3) != tp.end());
+        QVERIFY(std::is_sorted(tp.begin(), tp.end()));
+    }
+
+    void virtualStagesNeedAPipeline() {
+        core::Scenario s = core::defaultScenario();
+        QCOMPARE(ui::validSteps(s, LayoutAxis::Vpp, {}), (std::vector<int>{1, 2, 4, 5, 10, 20}));
+        s.layout.pp = 1;
+        s.layout.dp = 8;
+        QCOMPARE(ui::validSteps(s, LayoutAxis::Vpp, {}), (std::vector<int>{1}));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLayoutSteps)
+#include "test_layout_steps.moc"

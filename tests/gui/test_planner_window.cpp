@@ -1,0 +1,327 @@
+// The real main window, driven like a user: sliders, spin boxes, actions. The charts must show what
+// the core computes, and every problem must show inline.
+#include "GuiTestSupport.h"
+
+#include "core/Evaluate.h"
+#include "ui/DiagnosticsModel.h"
+#include "ui/DiagnosticsPanel.h"
+#include "ui/ExplanationPanel.h"
+#include "ui/FigureLabel.h"
+#include "ui/FileController.h"
+#include "ui/InlineBanner.h"
+#include "ui/KeyFigures.h"
+#include "ui/LayoutSliders.h"
+#include "ui/MainWindow.h"
+#include "ui/MemoryChart.h"
+#include "ui/MfuGauge.h"
+#include "ui/Palette.h"
+#include "ui/PlanView.h"
+#include "ui/ScenarioDocument.h"
+#include "ui/ScenarioPanel.h"
+#include "ui/Settings.h"
+#include "ui/StepControl.h"
+#include "ui/TimeChart.h"
+
+#include <QAbstractItemModelTester>
+#include <QAction>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListView>
+#include <QSlider>
+#include <QSpinBox>
+#include <QtCharts/QBarSet>
+
+#include <memory>
+
+using namespace lp;
+using ui::LayoutAxis;
+
+class TestPlannerWindow : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+    std::unique_ptr<ui::MainWindow> m_window;
+    test::ScriptedPrompter* m_prompter = nullptr;
+
+    ui::ScenarioDocument* doc() const { return m_window->document(); }
+    ui::LayoutSliders* sliders() const { return m_window->scenarioPanel()->layoutSliders(); }
+    ui::StepControl* control(LayoutAxis a) const { return sliders()->control(a); }
+    ui::MemoryChart* memory() const { return m_window->planView()->memoryChart(); }
+
+    // The memory bars must hold exactly what the core computes for the scenario on screen.
+    void verifyBarsMatchCore(const core::Scenario& s) {
+        const core::Plan expected = core::evaluate(s, doc()->profile());
+        QVERIFY(expected.valid);
+        const double unit = ui::bytesPerUnit(memory()->unit());
+        QCOMPARE(memory()->stageCount(), static_cast<int>(expected.memory.stages.size()));
+        for (core::MemoryComponent c : ui::kMemoryComponents) {
+            const QBarSet* set = memory()->barSet(c);
+            for (int i = 0; i < set->count(); ++i)
+                QCOMPARE(set->at(i), ui::memoryBytes(expected.memory.stages[static_cast<std::size_t>(i)], c) / unit);
+        }
+        QCOMPARE(memory()->capacityShown(), expected.memory.capacityBytes / unit);
+        QCOMPARE(memory()->markedWorstStage(), expected.memory.worstStage);
+    }
+
+    // Types a value into a spin box and presses Enter, as a user would.
+    static void typeInto(QSpinBox* spin, int value) {
+        spin->setFocus();
+        spin->selectAll();
+        QTest::keyClicks(spin, QString::number(value));
+        QTest::keyClick(spin, Qt::Key_Return);
+    }
+
+private slots:
+    void initTestCase() { test::isolateUserFolders(m_dir); }
+
+    void init() {
+        QSettings().clear();
+        ui::WindowOptions options;
+        options.autosaveDirectory = m_dir.filePath(QStringLiteral("autosave"));
+        m_window = std::make_unique<ui::MainWindow>(options);
+        auto prompter = std::make_unique<test::ScriptedPrompter>();
+        m_prompter = prompter.get();
+        m_window->files()->setPrompter(std::move(prompter));
+        m_window->resize(1600, 1000);
+        m_window->startup();
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    }
+
+    void cleanup() {
+        doc()->undoStack()->setClean();  // nothing to ask on close
+        m_window->close();
+        m_window.reset();
+    }
+
+    void opensOnTheDefaultScenario() {
+        QVERIFY(doc()->scenario() == core::defaultScenario());
+        QCOMPARE(control(LayoutAxis::Tp)->value(), 8);
+        QCOMPARE(control(LayoutAxis::Pp)->value(), 4);
+        QCOMPARE(control(LayoutAxis::Dp)->value(), 2);
+        QVERIFY(sliders()->keepGpuCountBox()->isChecked());
+        verifyBarsMatchCore(core::defaultScenario());
+        QVERIFY(!memory()->isOverflow());
+        QVERIFY(!m_window->layoutBanner()->isVisible());
+        QCOMPARE(m_window->statusLabel(1)->text(), QStringLiteral("64 GPUs"));
+        QVERIFY(m_window->statusLabel(2)->text().contains(QStringLiteral("µs")));
+        QCOMPARE(m_window->statusLabel(3)->text(), QStringLiteral("saved"));
+        const ui::FigureLabel* batch = m_window->planView()->keyFigures()->figure(QStringLiteral("effective_batch"));
+        QCOMPARE(batch->value(), QStringLiteral("2 × 16 × 2 = 64"));
+    }
+
+    void tpSliderFromEightToFourKeepsTheGpuCount() {
+        const QString mfuBefore = m_window->planView()->mfuLabel()->text();
+        QSlider* tp = control(LayoutAxis::Tp)->slider();
+        tp->setFocus();
+        QTest::keyClick(tp, Qt::Key_Left);  // the steps are 1, 2, 4, 8: one step left is 4
+        QCOMPARE(doc()->scenario().layout.tp, 4);
+        QCOMPARE(doc()->scenario().layout.dp, 4);
+        QCOMPARE(control(LayoutAxis::Dp)->value(), 4);
+        QCOMPARE(control(LayoutAxis::Dp)->spinBox()->value(), 4);
+        QCOMPARE(doc()->scenario().cluster.gpus(), 64LL);
+        verifyBarsMatchCore(doc()->scenario());
+        const core::Plan expected = core::evaluate(doc()->scenario(), doc()->profile());
+        const QString mfuAfter = m_window->planView()->mfuLabel()->text();
+        QVERIFY(mfuAfter != mfuBefore);
+        QVERIFY2(mfuAfter.contains(ui::formatPercent(expected.mfu)), qPrintable(mfuAfter));
+        QCOMPARE(m_window->planView()->gauge()->mfu(), expected.mfu);
+        QCOMPARE(m_window->statusLabel(3)->text(), QStringLiteral("unsaved"));
+        QVERIFY(m_window->isWindowModified());
+        const ui::FigureLabel* batch = m_window->planView()->keyFigures()->figure(QStringLiteral("effective_batch"));
+        QCOMPARE(batch->value(), QStringLiteral("2 × 16 × 4 = 128"));
+    }
+
+    void withoutKeepingGpusTheClusterFollows() {
+        QTest::mouseClick(sliders()->keepGpuCountBox(), Qt::LeftButton, {}, QPoint(8, 8));
+        QVERIFY(!doc()->keepGpuCount());
+        QVERIFY(control(LayoutAxis::Dp)->slider()->isEnabled());
+        QSlider* tp = control(LayoutAxis::Tp)->slider();
+        tp->setFocus();
+        QTest::keyClick(tp, Qt::Key_Left);
+        QCOMPARE(doc()->scenario().layout.tp, 4);
+        QCOMPARE(doc()->scenario().layout.dp, 2);
+        QCOMPARE(doc()->scenario().cluster.gpus(), 32LL);
+        QCOMPARE(m_window->statusLabel(1)->text(), QStringLiteral("32 GPUs"));
+        verifyBarsMatchCore(doc()->scenario());
+        // The choice persists.
+        QCOMPARE(QSettings().value(QStringLiteral("layout/keepGpuCount")).toBool(), false);
+    }
+
+    void aLayoutThatDoesNotFitTurnsTheChartRed() {
+        core::Scenario s = doc()->scenario();
+        s.training.zeroStage = 0;
+        doc()->edit(s, QStringLiteral("ZeRO 0"));
+        typeInto(control(LayoutAxis::Tp)->spinBox(), 1);
+        typeInto(control(LayoutAxis::Pp)->spinBox(), 1);
+        QCOMPARE(doc()->scenario().layout.dp, 64);
+        QVERIFY(doc()->plan().valid);
+        QVERIFY(!doc()->plan().memory.fits);
+        QVERIFY(memory()->isOverflow());
+        QVERIFY(memory()->property("overflow").toBool());
+        QVERIFY(memory()->headline().contains(QStringLiteral("Does not fit")));
+        QVERIFY(memory()->headline().contains(ui::palette::error().name()));
+        QCOMPARE(memory()->stageCount(), 1);
+        verifyBarsMatchCore(doc()->scenario());
+        QVERIFY(m_window->diagnosticsPanel()->model()->ids().contains(QStringLiteral("does_not_fit")));
+        QVERIFY(!m_window->layoutBanner()->isVisible());  // valid, just too big
+    }
+
+    void anInvalidLayoutShowsTheBannerAndKeepsTheLastValidPlan() {
+        const core::Plan before = doc()->plan();
+        const QString mfuBefore = m_window->planView()->mfuLabel()->text();
+        typeInto(control(LayoutAxis::Tp)->spinBox(), 3);
+        QCOMPARE(doc()->scenario().layout.tp, 3);
+        QVERIFY(!doc()->plan().valid);
+        QVERIFY(m_window->layoutBanner()->isVisible());
+        QCOMPARE(m_window->layoutBanner()->kind(), ui::InlineBanner::Kind::Error);
+        QVERIFY(m_window->layoutBanner()->title().contains(QStringLiteral("invalid")));
+        QVERIFY2(m_window->layoutBanner()->details().contains(QStringLiteral("64 attention heads")),
+                 qPrintable(m_window->layoutBanner()->details()));
+        // The charts and figures still show the last valid plan.
+        verifyBarsMatchCore(core::defaultScenario());
+        QCOMPARE(m_window->planView()->gauge()->mfu(), before.mfu);
+        QVERIFY(m_window->planView()->mfuLabel()->text().contains(ui::formatPercent(before.mfu)));
+        QVERIFY(mfuBefore.contains(ui::formatPercent(before.mfu)));
+        QVERIFY(memory()->headline().contains(QStringLiteral("last valid")));
+        QVERIFY(m_window->diagnosticsPanel()->model()->ids().contains(QStringLiteral("heads_not_divisible_by_tp")));
+        // The slider shows the typed value; stepping with the arrows goes back to valid values.
+        QSpinBox* spin = control(LayoutAxis::Tp)->spinBox();
+        spin->setFocus();
+        QTest::keyClick(spin, Qt::Key_Up);
+        QCOMPARE(doc()->scenario().layout.tp, 4);
+        QVERIFY(doc()->plan().valid);
+        QVERIFY(!m_window->layoutBanner()->isVisible());
+    }
+
+    void undoAndRedoThroughTheActions() {
+        QSlider* pp = control(LayoutAxis::Pp)->slider();
+        pp->setFocus();
+        QTest::keyClick(pp, Qt::Key_Right);  // PP 4 -> 8, DP 2 -> 1
+        QCOMPARE(doc()->scenario().layout.pp, 8);
+        QCOMPARE(doc()->scenario().layout.dp, 1);
+        QVERIFY(m_window->undoAction()->isEnabled());
+        m_window->undoAction()->trigger();
+        QCOMPARE(doc()->scenario().layout.pp, 4);
+        QCOMPARE(doc()->scenario().layout.dp, 2);
+        QCOMPARE(control(LayoutAxis::Pp)->value(), 4);
+        QCOMPARE(control(LayoutAxis::Pp)->slider()->value(), 2);
+        verifyBarsMatchCore(doc()->scenario());
+        QVERIFY(!m_window->isWindowModified());
+        m_window->redoAction()->trigger();
+        QCOMPARE(control(LayoutAxis::Pp)->value(), 8);
+        QCOMPARE(memory()->stageCount(), 8);
+        verifyBarsMatchCore(doc()->scenario());
+    }
+
+    void aSliderDragIsOneUndoStep() {
+        QSlider* acc = control(LayoutAxis::Accumulation)->slider();
+        const int start = acc->value();
+        acc->setSliderDown(true);
+        for (int index = start + 1; index <= start + 8; ++index)
+            acc->setSliderPosition(index);
+        acc->setSliderDown(false);
+        QCOMPARE(doc()->scenario().layout.accumulation, 24);
+        QCOMPARE(doc()->undoStack()->count(), 1);
+        m_window->undoAction()->trigger();
+        QCOMPARE(doc()->scenario().layout.accumulation, 16);
+    }
+
+    void unsavedChangesAreAskedAbout() {
+        QTest::keyClick(control(LayoutAxis::MicroBatch)->spinBox(), Qt::Key_Up);
+        QVERIFY(doc()->isModified());
+        m_prompter->saveChoices = {ui::Prompter::SaveChoice::Cancel};
+        QVERIFY(!m_window->files()->newScenario());
+        QCOMPARE(m_prompter->asked.size(), 1);
+        QCOMPARE(doc()->scenario().layout.microBatch, 3);
+        m_prompter->saveChoices = {ui::Prompter::SaveChoice::Discard};
+        QVERIFY(m_window->files()->newScenario());
+        QVERIFY(doc()->scenario() == core::defaultScenario());
+        QVERIFY(!doc()->isModified());
+        // Closing with changes asks too; Cancel keeps the window open.
+        QTest::keyClick(control(LayoutAxis::MicroBatch)->spinBox(), Qt::Key_Up);
+        m_prompter->saveChoices = {ui::Prompter::SaveChoice::Cancel};
+        QVERIFY(!m_window->close());
+        QVERIFY(m_window->isVisible());
+    }
+
+    void unitsSwitchAndPersist() {
+        QCOMPARE(memory()->unit(), ui::MemoryUnit::GiB);
+        const double gib = memory()->capacityShown();
+        const auto actions = m_window->findChildren<QAction*>();
+        QAction* gb = nullptr;
+        for (QAction* a : actions)
+            if (a->text() == QStringLiteral("Memory in &GB"))
+                gb = a;
+        QVERIFY(gb);
+        gb->trigger();
+        QCOMPARE(memory()->unit(), ui::MemoryUnit::GB);
+        QCOMPARE(memory()->capacityShown(), gib * core::kGiB / core::kGB);
+        QVERIFY(memory()->headline().contains(QStringLiteral("GB")));
+        QVERIFY(!memory()->headline().contains(QStringLiteral("GiB")));
+        QCOMPARE(QSettings().value(QStringLiteral("view/memoryUnit")).toString(), QStringLiteral("GB"));
+        verifyBarsMatchCore(doc()->scenario());
+        ui::Settings reread;
+        QCOMPARE(reread.memoryUnit(), ui::MemoryUnit::GB);
+    }
+
+    void figuresExplainThemselves() {
+        ui::FigureLabel* hfu = m_window->planView()->keyFigures()->figure(QStringLiteral("hfu"));
+        QTest::mouseClick(hfu, Qt::LeftButton);
+        QCOMPARE(m_window->explanationPanel()->currentKey(), QStringLiteral("hfu"));
+        const auto e = core::explainFigure(doc()->scenario(), doc()->plan(), "hfu");
+        QVERIFY(e.has_value());
+        const QString text = m_window->explanationPanel()->browser()->toPlainText();
+        QVERIFY2(text.contains(QString::fromStdString(e->substituted)), qPrintable(text));
+        QVERIFY(text.contains(QString::fromStdString(e->source)));
+        // Keyboard: focusing a figure explains it too.
+        ui::FigureLabel* batch = m_window->planView()->keyFigures()->figure(QStringLiteral("effective_batch"));
+        batch->setFocus();
+        QCOMPARE(m_window->explanationPanel()->currentKey(), QStringLiteral("effective_batch"));
+        QVERIFY(m_window->explanationPanel()->browser()->toPlainText().contains(QStringLiteral("2 x 16 x 2 = 64")));
+        // Every figure's key is one the core explains.
+        for (const ui::FigureLabel* f : m_window->planView()->keyFigures()->figures())
+            QVERIFY2(core::explainFigure(doc()->scenario(), doc()->plan(), f->explainKey().toStdString()).has_value(),
+                     qPrintable(f->explainKey()));
+        for (core::MemoryComponent c : ui::kMemoryComponents)
+            QVERIFY(core::explainFigure(doc()->scenario(), doc()->plan(), ui::memoryExplainKey(c).toStdString()));
+    }
+
+    void everyControlHasATooltipAndTakesFocus() {
+        QStringList missing;
+        const QList<QWidget*> widgets = m_window->scenarioPanel()->findChildren<QWidget*>();
+        for (QWidget* w : widgets) {
+            const bool control = qobject_cast<QAbstractSpinBox*>(w) || qobject_cast<QComboBox*>(w) ||
+                                 qobject_cast<QAbstractButton*>(w) || qobject_cast<QSlider*>(w) ||
+                                 qobject_cast<QLineEdit*>(w);
+            if (!control || qobject_cast<QLineEdit*>(w->parentWidget()) || qobject_cast<QAbstractSpinBox*>(w->parentWidget()))
+                continue;
+            if (w->toolTip().isEmpty())
+                missing << QStringLiteral("%1 '%2'").arg(QString::fromLatin1(w->metaObject()->className()), w->objectName());
+            if (w->focusPolicy() == Qt::NoFocus)
+                missing << QStringLiteral("no focus: %1").arg(w->objectName());
+        }
+        QVERIFY2(missing.isEmpty(), qPrintable(missing.join(QStringLiteral(", "))));
+    }
+
+    void diagnosticsModelPassesTheTester() {
+        QAbstractItemModelTester tester(m_window->diagnosticsPanel()->model(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        for (int tp : {4, 3, 2, 1})
+            typeInto(control(LayoutAxis::Tp)->spinBox(), tp);
+        QVERIFY(m_window->diagnosticsPanel()->model()->rowCount() >= 0);
+    }
+
+    void timeChartShowsTheCoreBreakdown() {
+        const core::Plan expected = core::evaluate(doc()->scenario(), doc()->profile());
+        const ui::TimeChart* chart = m_window->planView()->timeChart();
+        for (ui::TimeComponent c : chart->shownComponents())
+            QCOMPARE(chart->shownMilliseconds(c), ui::timeSeconds(expected.time, c) * 1e3);
+        QVERIFY(chart->headline().contains(ui::formatSeconds(expected.time.stepSeconds)));
+    }
+};
+
+QTEST_MAIN(TestPlannerWindow)
+#include "test_planner_window.moc"
