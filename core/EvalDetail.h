@@ -24,6 +24,7 @@ struct EvalContext {
     double t, p, dp, c, v, b, m;
     double L, Ls, h, a, k, d, f, V, seq;
     double ad, kd;            // query and key/value widths (heads x head size)
+    double aQk, aV, kQk, kV;  // widths of Q, O-input, K and V tensors (MLA: per-head q/k and v widths)
     double T;                 // tokens of one micro batch on one GPU (b * s / c)
     double hRep;              // 1/t with sequence parallel, else 1 (replicated h-sized work and tensors)
     bool sp, flash, dropout, fp8;
@@ -31,12 +32,21 @@ struct EvalContext {
     int zero;
     int shardGroup;           // ranks the ZeRO/FSDP state is sharded over (DP x CP)
 
+    // Mixture of experts (zeros for dense models).
+    bool moe = false;
+    double ep = 1, experts = 0, topK = 0, fe = 0, sharedExperts = 0;
+    double moeFraction = 0;   // share of the layers that are MoE layers
+    double imbalance = 1;     // busiest expert / mean
+    int expertShardGroup = 1; // ranks an expert's state is sharded over (DP x CP / EP)
+
     // Parameters.
-    double layerParams;       // one decoder layer (dense; MoE layers use their total)
+    double layerParams;       // one decoder layer, averaged over the layers (all experts included)
+    double expertLayerParams; // routed-expert part of layerParams (held 1/EP per GPU)
     double embedParams, headParams, finalNormParams;
 
     // Links.
-    Link tpLink, cpLink, dpLink, ppLink;
+    Link tpLink, cpLink, dpLink, ppLink, epLink;
+    bool epCrossesNodes = false;
     bool tpCrossesNodes = false;
     bool dpCrossesNodes = false;
     bool ppCrossesNodes = false;

@@ -33,7 +33,8 @@ void checkLayoutInto(const Scenario& s, std::vector<Diagnostic>& out) {
     const GpuSpec& g = c.gpu;
     // Sizes that must be positive (and sane) before anything can be divided by them.
     const bool sizesOk = m.layers > 0 && m.hidden > 0 && m.heads > 0 && m.kvHeads > 0 && m.ffnHidden > 0 &&
-                         m.vocab > 0 && m.seqLen > 0 && m.hidden % m.heads == 0 && m.kvHeads <= m.heads &&
+                         m.vocab > 0 && m.seqLen > 0 && (m.headSize > 0 || m.hidden % m.heads == 0) &&
+                         m.kvHeads <= m.heads &&
                          m.heads % m.kvHeads == 0;
     const bool layoutOk = l.tp > 0 && l.pp > 0 && l.dp > 0 && l.cp > 0 && l.ep > 0 && l.vpp > 0 &&
                           l.microBatch > 0 && l.accumulation > 0;
@@ -47,10 +48,15 @@ void checkLayoutInto(const Scenario& s, std::vector<Diagnostic>& out) {
                             std::isfinite(t.stragglerSlowdown) && t.stragglerSlowdown >= 0 &&
                             t.stragglerSlowdown <= 100 && std::isfinite(t.allocatorReserveFraction) &&
                             t.allocatorReserveFraction >= 0 && t.allocatorReserveFraction < 1 &&
-                            std::isfinite(t.tokenBudget) && t.tokenBudget >= 0;
+                            std::isfinite(t.tokenBudget) && t.tokenBudget >= 0 && std::isfinite(t.moeLoadImbalance) &&
+                            t.moeLoadImbalance >= 1 && t.moeLoadImbalance <= 100;
     const bool moeOk = !m.isMoe() || (m.moe.topK > 0 && m.moe.topK <= m.moe.experts && m.moe.expertFfnHidden > 0 &&
                                       m.moe.moeLayers >= 0 && m.moe.moeLayers <= m.layers &&
-                                      m.moe.sharedExperts >= 0);
+                                      m.moe.sharedExperts >= 0 && std::isfinite(m.moe.capacityFactor) &&
+                                      m.moe.capacityFactor > 0);
+    const bool mlaOk = m.attention != AttentionKind::Mla ||
+                       (m.mla.qLoraRank >= 0 && m.mla.kvLoraRank > 0 && m.mla.qkNopeHeadDim > 0 &&
+                        m.mla.qkRopeHeadDim >= 0 && m.mla.vHeadDim > 0);
     if (!sizesOk)
         addInvalid(out, DiagnosticId::InvalidValue, 1);
     if (!layoutOk)
@@ -61,6 +67,8 @@ void checkLayoutInto(const Scenario& s, std::vector<Diagnostic>& out) {
         addInvalid(out, DiagnosticId::InvalidValue, 4);
     if (!moeOk)
         addInvalid(out, DiagnosticId::InvalidValue, 5);
+    if (!mlaOk || m.headSize < 0)
+        addInvalid(out, DiagnosticId::InvalidValue, 6);
     if (!sizesOk || !layoutOk || !clusterOk)
         return;
     if (m.heads % l.tp != 0)
@@ -77,6 +85,10 @@ void checkLayoutInto(const Scenario& s, std::vector<Diagnostic>& out) {
                    static_cast<double>(l.microBatch) * l.dp * l.pp);
     if (l.cp > 1 && m.seqLen % (2 * l.cp) != 0)
         addInvalid(out, DiagnosticId::SeqNotDivisibleByCp, m.seqLen, 2.0 * l.cp);
+    if (l.ep > 1 && (!m.isMoe() || m.moe.experts % l.ep != 0))
+        addInvalid(out, DiagnosticId::ExpertsNotDivisibleByEp, l.ep, m.isMoe() ? m.moe.experts : 0);
+    else if (l.ep > 1 && (static_cast<long long>(l.dp) * l.cp) % l.ep != 0)
+        addInvalid(out, DiagnosticId::EpDoesNotDivideDp, l.ep, static_cast<double>(l.dp) * l.cp);
 }
 
 void addDiagnostic(Plan& p, DiagnosticId id, Severity sev, double cost, double a = 0, double b = 0, double c = 0) {
@@ -109,6 +121,10 @@ void diagnose(const EvalContext& x, Plan& p) {
     if (step > 0 && t.dpCommExposedSeconds > 0.10 * step)
         addDiagnostic(p, DiagnosticId::ExposedDpComm, t.dpCommExposedSeconds > 0.25 * step ? Severity::Warning : Severity::Info,
                       t.dpCommExposedSeconds, t.dpCommExposedSeconds / step);
+    if (x.epCrossesNodes)
+        addDiagnostic(p, DiagnosticId::EpCrossesNodes, Severity::Warning, t.epCommSeconds, l.tp, l.ep);
+    if (x.moe && p.x.tokensPerExpert < 256)
+        addDiagnostic(p, DiagnosticId::SmallExpertBatches, Severity::Warning, 0, p.x.tokensPerExpert);
     if (p.mfu < 0.20)
         addDiagnostic(p, DiagnosticId::MfuBelow20, Severity::Warning, 0, p.mfu);
     if (!p.memory.fits) {

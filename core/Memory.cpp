@@ -36,6 +36,15 @@ EvalContext::EvalContext(const Scenario& scenario, const HardwareProfile& profil
     seq = mo.seqLen;
     ad = a * d;
     kd = k * d;
+    if (mo.attention == AttentionKind::Mla) {
+        aQk = a * mo.qkHeadDim();
+        kQk = aQk;  // keys are materialised per head for the attention kernel
+        aV = a * mo.vHeadDim();
+        kV = aV;
+    } else {
+        aQk = aV = ad;
+        kQk = kV = kd;
+    }
     T = b * seq / c;
     sp = tr.sequenceParallel && l.tp > 1;
     hRep = sp ? 1.0 / t : 1.0;
@@ -48,6 +57,18 @@ EvalContext::EvalContext(const Scenario& scenario, const HardwareProfile& profil
 
     const ParameterCount& pc = plan.params;
     layerParams = pc.layersTotal / L;
+    expertLayerParams = pc.routedExpertsTotal / L;
+    if (mo.isMoe()) {
+        moe = true;
+        ep = l.ep;
+        experts = mo.moe.experts;
+        topK = mo.moe.topK;
+        fe = mo.moe.expertFfnHidden;
+        sharedExperts = mo.moe.sharedExperts;
+        moeFraction = static_cast<double>(mo.moeLayerCount()) / mo.layers;
+        imbalance = std::max(1.0, tr.moeLoadImbalance);
+        expertShardGroup = std::max(1, l.dp * l.cp / std::max(1, l.ep));
+    }
     embedParams = pc.embedding;
     headParams = mo.tiedEmbeddings ? static_cast<double>(mo.vocab) * mo.hidden : pc.head;
     finalNormParams = pc.finalNorm;
@@ -59,6 +80,7 @@ EvalContext::EvalContext(const Scenario& scenario, const HardwareProfile& profil
     const bool cpCrosses = static_cast<long long>(l.tp) * l.cp > domain;
     dpCrossesNodes = static_cast<long long>(l.tp) * l.cp * l.dp > domain;
     ppCrossesNodes = static_cast<long long>(l.tp) * l.cp * l.dp >= node || l.gpus() > domain;
+    epCrossesNodes = l.ep > 1 && static_cast<long long>(l.tp) * l.cp * l.ep > domain;
     const bool shardingTraffic = l.dp * l.cp > 1 && tr.zeroStage >= 3;
     shardingSharesNicWithTp = shardingTraffic && tpCrossesNodes && dpCrossesNodes;
 
@@ -73,6 +95,7 @@ EvalContext::EvalContext(const Scenario& scenario, const HardwareProfile& profil
     cpLink = cpCrosses ? net : nv;
     dpLink = dpCrossesNodes ? netShared : nv;
     ppLink = ppCrossesNodes ? net : nv;
+    epLink = epCrossesNodes ? net : nv;
 
     peak16 = cl.gpu.peakFlops16;
     peakLinear = fp8 ? cl.gpu.peakFlops8 : peak16;
@@ -112,8 +135,17 @@ LayerActivations layerActivations(const EvalContext& x) {
     // Two norm inputs, the QKV input and the MLP input (16-bit), and two dropout masks (1 byte).
     r.replicated = T * x.h * (2.0 * 2 + 2 + 2 + drop * 2.0) * x.hRep;
     // Q, K, V, the attention-output projection's input; the MLP's intermediate tensors.
-    double split = 2.0 * T * (x.ad + 2.0 * x.kd + x.ad);
-    split += x.s.model.mlp == MlpKind::SwiGlu ? 6.0 * T * x.f : 4.0 * T * x.f;
+    double split = 2.0 * T * (x.aQk + x.kQk + x.kV + x.aV);
+    const double mlpTensors = x.s.model.mlp == MlpKind::SwiGlu ? 6.0 : 4.0;  // bytes per token per MLP unit
+    double mlp = mlpTensors * T * x.f;
+    if (x.moe) {
+        // Routed experts: each token's top-k copies (the busiest GPU's share), shared experts, plus the
+        // permuted tokens before and after the experts and the router's fp32 probabilities.
+        const double routed = mlpTensors * T * x.topK * x.imbalance * x.fe + mlpTensors * T * x.sharedExperts * x.fe;
+        const double buffers = (2.0 * 2.0 * T * x.topK * x.h + 4.0 * T * x.experts) * x.hRep * x.t;
+        mlp = (1.0 - x.moeFraction) * mlp + x.moeFraction * (routed + buffers);
+    }
+    split += mlp;
     if (x.flash)
         split += 4.0 * x.a * T;  // fp32 log-sum-exp per row
     r.split = split / x.t;
@@ -133,12 +165,15 @@ void computeMemory(const EvalContext& x, Plan& plan) {
     mem.stages.assign(static_cast<std::size_t>(stages), StageMemory{});
     mem.capacityBytes = x.s.cluster.gpu.hbmBytes;
 
-    // Bytes per parameter held on a GPU, after ZeRO/FSDP sharding over DP x CP.
-    const double n = x.shardGroup;
+    // Bytes per parameter held on a GPU, after ZeRO/FSDP sharding over DP x CP (routed experts: over
+    // DP x CP / EP, the ranks that hold the same experts).
     const double optBytes = tr.optimizer == Optimizer::Adam ? 12.0 : 8.0;
-    const double wBytes = (x.zero >= 3 ? 2.0 / n : 2.0) + (x.fp8 && x.style == ExecutionStyle::Megatron ? 1.0 : 0.0);
-    const double gBytes = x.zero >= 2 ? 2.0 / n : 2.0;
-    const double oBytes = x.zero >= 1 ? optBytes / n : optBytes;
+    const double fp8Copy = x.fp8 && x.style == ExecutionStyle::Megatron ? 1.0 : 0.0;  // Transformer Engine fp8 weights
+    auto wBytes = [&](double n) { return (x.zero >= 3 ? 2.0 / n : 2.0) + fp8Copy; };
+    auto gBytes = [&](double n) { return x.zero >= 2 ? 2.0 / n : 2.0; };
+    auto oBytes = [&](double n) { return x.zero >= 1 ? optBytes / n : optBytes; };
+    const double nDense = x.shardGroup;
+    const double nExpert = x.expertShardGroup;
 
     // Activations.
     const LayerActivations la = layerActivations(x);
@@ -160,15 +195,16 @@ void computeMemory(const EvalContext& x, Plan& plan) {
     im.logitsBytes = logits;
 
     const double overheadFixed = st.cudaContextBytes + st.commBufferBytes;
+    const double layerOnGpu = (x.layerParams - x.expertLayerParams) / x.t + x.expertLayerParams / (x.t * x.ep);
     const double gatherBuffers =
-        x.zero >= 3 ? x.layerParams / x.t * (2.0 * st.fsdpLayersInFlight + 4.0) : 0.0;  // 16-bit layers + fp32 grads
+        x.zero >= 3 ? layerOnGpu * (2.0 * st.fsdpLayersInFlight + 4.0) : 0.0;  // 16-bit layers + fp32 grads
 
     double worst = -1;
     for (int i = 0; i < stages; ++i) {
         StageMemory& sm = mem.stages[static_cast<std::size_t>(i)];
         sm.stage = i;
         sm.layers = static_cast<int>(x.Ls);
-        double params = x.Ls * x.layerParams;
+        double params = x.Ls * (x.layerParams - x.expertLayerParams);
         if (i == 0)
             params += x.embedParams;
         if (i == stages - 1) {
@@ -177,9 +213,10 @@ void computeMemory(const EvalContext& x, Plan& plan) {
                 params += x.headParams;  // tied weights keep a copy on the last stage when pp > 1
         }
         params /= x.t;
-        sm.weightsBytes = params * wBytes;
-        sm.gradientsBytes = params * gBytes;
-        sm.optimizerBytes = params * oBytes;
+        const double expertParams = x.Ls * x.expertLayerParams / (x.t * x.ep);
+        sm.weightsBytes = params * wBytes(nDense) + expertParams * wBytes(nExpert);
+        sm.gradientsBytes = params * gBytes(nDense) + expertParams * gBytes(nExpert);
+        sm.optimizerBytes = params * oBytes(nDense) + expertParams * oBytes(nExpert);
 
         const double inFlight = stages == 1 ? 1.0 : std::min(static_cast<double>(stages - i), x.m);
         double act = x.Ls * inFlight * interleave * perLayer;

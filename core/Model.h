@@ -18,6 +18,16 @@ struct MoeSpec {
     bool operator==(const MoeSpec&) const = default;
 };
 
+// Multi-head latent attention (DeepSeek-V2/V3): low-rank compressed queries and keys/values.
+struct MlaSpec {
+    int qLoraRank = 1536;     // 0: queries are projected directly from the hidden state
+    int kvLoraRank = 512;     // compressed key/value width (the latent)
+    int qkNopeHeadDim = 128;  // per-head query/key width without rotary
+    int qkRopeHeadDim = 64;   // per-head rotary part (the rotary key is shared by all heads)
+    int vHeadDim = 128;       // per-head value width
+    bool operator==(const MlaSpec&) const = default;
+};
+
 struct ModelSpec {
     std::string name = "model";
     int layers = 32;
@@ -33,10 +43,16 @@ struct ModelSpec {
     bool biases = false;            // linear-layer biases (GPT-2/3: yes, Llama: no)
     bool learnedPositions = false;  // learned absolute position embeddings (GPT-2/3)
     bool dropout = false;           // hidden and attention dropout during training (GPT-2/3: yes)
+    int headSize = 0;               // per-head width; 0 means hidden / heads
+    AttentionKind attention = AttentionKind::Standard;
+    MlaSpec mla;                    // used when attention == Mla
     MoeSpec moe;
     bool operator==(const ModelSpec&) const = default;
 
-    int headDim() const { return heads > 0 ? hidden / heads : 0; }
+    int headDim() const { return headSize > 0 ? headSize : (heads > 0 ? hidden / heads : 0); }
+    // Widths of the attention scores (query . key) and of the values, per head.
+    int qkHeadDim() const { return attention == AttentionKind::Mla ? mla.qkNopeHeadDim + mla.qkRopeHeadDim : headDim(); }
+    int vHeadDim() const { return attention == AttentionKind::Mla ? mla.vHeadDim : headDim(); }
     bool isMoe() const { return moe.experts > 0; }
     int moeLayerCount() const { return isMoe() ? (moe.moeLayers > 0 ? moe.moeLayers : layers) : 0; }
 };
@@ -54,6 +70,8 @@ struct ParameterCount {
     double total = 0;
     double active = 0;             // parameters a token passes through (== total for dense)
     double layersTotal = 0;        // all decoder layers together
+    double routedExpertsTotal = 0; // routed-expert weights of all MoE layers (sharded by EP)
+    double attentionMatmulPerLayer = 0;  // attention weight matrices of one layer (no biases, norms)
     double matmulActive = 0;       // parameters that take part in matmuls per token (layers + head)
 };
 

@@ -17,12 +17,16 @@ constexpr std::array<std::string_view, kDiagnosticCount> kIds = {
     "mfu_below_20",
     "does_not_fit",
     "exposed_dp_comm",
+    "ep_crosses_nodes",
+    "small_expert_batches",
     "heads_not_divisible_by_tp",
     "kv_heads_not_divisible_by_tp",
     "layers_not_divisible_by_pp",
     "gpu_count_mismatch",
     "batch_not_divisible",
     "seq_not_divisible_by_cp",
+    "experts_not_divisible_by_ep",
+    "ep_does_not_divide_dp",
     "invalid_value",
 };
 
@@ -81,6 +85,19 @@ std::string diagnosticMessage(const Diagnostic& d) {
         return fmt("Data-parallel gradient communication is not hidden behind the backward pass: %.1f ms per step "
                    "(%.0f%% of the step).",
                    ms, 100.0 * d.a);
+    case DiagnosticId::EpCrossesNodes:
+        return fmt("The expert-parallel group (TP %.0f x EP %.0f GPUs) is larger than the NVLink domain: token "
+                   "all-to-alls cross the network and cost %.1f ms per step.",
+                   d.a, d.b, ms);
+    case DiagnosticId::SmallExpertBatches:
+        return fmt("Each expert sees only about %.0f tokens per micro batch: its GEMMs are small and run far from peak.",
+                   d.a);
+    case DiagnosticId::ExpertsNotDivisibleByEp:
+        if (d.b <= 0)
+            return fmt("EP %.0f needs a mixture-of-experts model; this model is dense.", d.a);
+        return fmt("EP %.0f does not divide the %.0f experts.", d.a, d.b);
+    case DiagnosticId::EpDoesNotDivideDp:
+        return fmt("EP %.0f must divide DP x CP = %.0f (expert parallelism is carved out of data parallelism).", d.a, d.b);
     case DiagnosticId::HeadsNotDivisibleByTp:
         return fmt("TP %.0f does not divide the %.0f attention heads.", d.a, d.b);
     case DiagnosticId::KvHeadsNotDivisibleByTp:
@@ -117,6 +134,14 @@ std::string diagnosticSuggestion(const Diagnostic& d) {
         return "Raise TP or PP, shard with ZeRO (higher stage), use more recompute or a smaller micro batch.";
     case DiagnosticId::ExposedDpComm:
         return "Overlap gradient reduction with the backward pass, use fewer, larger micro batches, or shard within a node.";
+    case DiagnosticId::EpCrossesNodes:
+        return "Keep TP x EP within the NVLink domain (lower EP or TP), or accept the cost for the memory it saves.";
+    case DiagnosticId::SmallExpertBatches:
+        return "Raise the micro batch or lower EP so that each expert gets more tokens per GEMM.";
+    case DiagnosticId::ExpertsNotDivisibleByEp:
+        return "Choose an EP that divides the number of experts (EP 1 for dense models).";
+    case DiagnosticId::EpDoesNotDivideDp:
+        return "Choose an EP that divides DP x CP.";
     case DiagnosticId::HeadsNotDivisibleByTp:
     case DiagnosticId::KvHeadsNotDivisibleByTp:
         return "Choose a TP that divides the number of heads (usually a power of two up to 8).";

@@ -22,6 +22,8 @@ enum class DiagnosticId {
     MfuBelow20,
     DoesNotFit,
     ExposedDpComm,
+    EpCrossesNodes,
+    SmallExpertBatches,
     // invalid layouts
     HeadsNotDivisibleByTp,
     KvHeadsNotDivisibleByTp,
@@ -29,6 +31,8 @@ enum class DiagnosticId {
     GpuCountMismatch,
     BatchNotDivisible,
     SeqNotDivisibleByCp,
+    ExpertsNotDivisibleByEp,
+    EpDoesNotDivideDp,
     InvalidValue,
 };
 inline constexpr int kDiagnosticCount = static_cast<int>(DiagnosticId::InvalidValue) + 1;
@@ -99,6 +103,8 @@ struct Intermediates {
     double attentionFlopsPerToken = 0;
     double microbatchStageSeconds = 0;     // one micro batch through one stage (fwd+bwd+recompute+TP)
     double microbatches = 0;               // m
+    double tokensPerExpert = 0;            // per micro batch, per local expert (MoE)
+    double epMessageBytes = 0;             // all-to-all bytes per GPU per dispatch (MoE)
     double tpMessageBytes = 0;
     double tpBusBandwidth = 0;
     double dpMessageBytes = 0;

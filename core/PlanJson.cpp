@@ -87,9 +87,9 @@ json diagnosticToJson(const Diagnostic& d) {
 }
 
 json explanationToJson(const Explanation& e) {
-    return json{{"key", e.key},           {"label", e.label},   {"value", finiteOrNull(e.value)},
-                {"unit", e.unit},         {"formula", e.formula}, {"substituted", e.substituted},
-                {"source", e.source},     {"words", e.words}};
+    return json{{"key", e.key},       {"label", e.label},     {"value", finiteOrNull(e.value)},
+                {"unit", e.unit},     {"formula", e.formula}, {"substituted", e.substituted},
+                {"source", e.source}, {"words", e.words}};
 }
 
 json planToJson(const Scenario& s, const Plan& p) {
@@ -118,7 +118,7 @@ json planToJson(const Scenario& s, const Plan& p) {
            {"training_days", finiteOrNull(p.trainingSeconds / 86400.0)},
            {"gpu_hours", finiteOrNull(p.gpuHours)},
            {"diagnostics", std::move(diagnostics)}};
-    sanitizeNonFinite(j);  // belt and braces: nothing non-finite slips through
+    sanitizeNonFinite(j); // belt and braces: nothing non-finite slips through
     return j;
 }
 

@@ -170,6 +170,19 @@ ModelPreset readModel(const json& entry, const std::string& where) {
     m.biases = r.boolean("biases");
     m.learnedPositions = r.boolean("learned_positions");
     m.dropout = r.optionalBoolean("dropout", false);
+    if (r.has("head_size"))
+        m.headSize = r.integer("head_size", 1);
+    if (r.has("mla")) {
+        const json& j = r.at("mla");
+        Reader q(j, where + ".mla");
+        m.attention = AttentionKind::Mla;
+        m.mla.qLoraRank = q.has("q_lora_rank") ? static_cast<int>(q.at("q_lora_rank").get<long long>()) : 0;
+        m.mla.kvLoraRank = q.integer("kv_lora_rank", 1);
+        m.mla.qkNopeHeadDim = q.integer("qk_nope_head_dim", 1);
+        m.mla.qkRopeHeadDim = q.integer("qk_rope_head_dim", 1);
+        m.mla.vHeadDim = q.integer("v_head_dim", 1);
+        q.finish();
+    }
     if (r.has("moe"))
         m.moe = readMoe(r.at("moe"), where + ".moe");
     p.publishedParameters = r.positive("published_parameters");
@@ -181,8 +194,8 @@ ModelPreset readModel(const json& entry, const std::string& where) {
     p.source = r.string("source");
     r.finish();
 
-    if (m.hidden % m.heads != 0)
-        fail(where, "hidden is not a multiple of heads");
+    if (m.headSize == 0 && m.hidden % m.heads != 0)
+        fail(where, "hidden is not a multiple of heads (give head_size)");
     if (m.heads % m.kvHeads != 0)
         fail(where, "heads is not a multiple of kv_heads");
     if (m.moe.moeLayers > m.layers)

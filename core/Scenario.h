@@ -19,6 +19,7 @@ struct TrainingOptions {
     double loaderTokensPerSecond = 2e6;        // one data-parallel rank's loader throughput
     double stragglerSlowdown = 0.0;            // slowest rank's extra time, as a fraction (0.1 = 10%)
     double allocatorReserveFraction = 0.05;    // caching-allocator fragmentation, of the GPU memory
+    double moeLoadImbalance = 1.1;             // busiest expert's tokens / the mean (MoE only)
     ExecutionStyle executionStyle = ExecutionStyle::Auto;
     AttentionFlops attentionFlops = AttentionFlops::Full;
     double tokenBudget = 2e12;                 // tokens to train, for time and GPU-hours

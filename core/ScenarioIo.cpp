@@ -199,11 +199,18 @@ class DuplicateKeyTracker {
 public:
     explicit DuplicateKeyTracker(InputErrors& errors) : m_errors(errors) {}
 
+    struct TooDeep {};
+    static constexpr std::size_t kMaxDepth = 64;  // the formats need 4; this keeps hostile files cheap
+
     bool operator()(int /*depth*/, nlohmann::detail::parse_event_t event, Json& parsed) {
         using E = nlohmann::detail::parse_event_t;
         switch (event) {
-        case E::object_start: m_frames.push_back({true, {}, 0, {}}); break;
-        case E::array_start: m_frames.push_back({false, {}, 0, {}}); break;
+        case E::object_start:
+        case E::array_start:
+            if (m_frames.size() >= kMaxDepth)
+                throw TooDeep{};
+            m_frames.push_back({event == E::object_start, {}, 0, {}});
+            break;
         case E::object_end:
         case E::array_end:
             if (!m_frames.empty())
@@ -214,7 +221,7 @@ public:
             if (!m_frames.empty() && parsed.is_string()) {
                 Frame& f = m_frames.back();
                 const std::string& key = parsed.get_ref<const std::string&>();
-                if (!f.keys.insert(key).second && m_errors.size() < 100)
+                if (!f.keys.insert(key).second)
                     m_errors.push_back({childPath(pathOfTop(), key),
                                         "duplicate key " + quoteJson(key) + " (only one value may be given)"});
                 f.lastKey = key;
@@ -315,6 +322,10 @@ std::optional<Json> parseObject(std::string_view text, InputErrors& errors) {
             err.reason += " (JSON files cannot hold comments)";
         std::tie(err.line, err.column) = lineColumn(text, index);
         errors.push_back(std::move(err));
+        return std::nullopt;
+    } catch (const DuplicateKeyTracker::TooDeep&) {
+        errors.push_back({"", "the file is nested too deeply (more than " +
+                                  std::to_string(DuplicateKeyTracker::kMaxDepth) + " levels of objects and arrays)"});
         return std::nullopt;
     } catch (const Json::out_of_range& e) {
         // Number overflow ("1e999"): nlohmann gives no position; find the number in the text.
@@ -612,6 +623,20 @@ void readMoe(const Json& j, const std::string& path, MoeSpec& moe, int layers, I
                                   "), got " + std::to_string(moe.moeLayers));
 }
 
+void readMla(const Json& j, const std::string& path, MlaSpec& mla, InputErrors& errors) {
+    if (!j.is_object()) {
+        errors.push_back({path, "wrong type: expected an object, got " + describe(j)});
+        return;
+    }
+    ObjectReader r(j, path, errors, {"q_lora_rank", "kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim"});
+    r.readInt("q_lora_rank", mla.qLoraRank, 0, kMaxHidden);
+    r.readInt("kv_lora_rank", mla.kvLoraRank, 1, kMaxHidden);
+    r.readInt("qk_nope_head_dim", mla.qkNopeHeadDim, 1, kMaxHidden);
+    r.readInt("qk_rope_head_dim", mla.qkRopeHeadDim, 0, kMaxHidden);
+    r.readInt("v_head_dim", mla.vHeadDim, 1, kMaxHidden);
+    r.reportUnknownKeys();
+}
+
 ModelSpec readModel(const Json* j, const std::string& path, InputErrors& errors) {
     ModelSpec m;
     if (!j)
@@ -627,7 +652,8 @@ ModelSpec readModel(const Json* j, const std::string& path, InputErrors& errors)
     }
     ObjectReader r(*j, path, errors,
                    {"preset", "name", "layers", "hidden", "heads", "kv_heads", "ffn_hidden", "vocab", "seq_len", "mlp",
-                    "norm", "tied_embeddings", "biases", "learned_positions", "dropout", "moe"});
+                    "norm", "tied_embeddings", "biases", "learned_positions", "dropout", "head_size", "attention", "mla",
+                    "moe"});
     bool fromPreset = false;
     if (const Json* p = r.find("preset")) {
         if (const ModelPreset* preset = lookUpModel(*p, r.path("preset"), errors)) {
@@ -653,6 +679,10 @@ ModelSpec readModel(const Json* j, const std::string& path, InputErrors& errors)
     r.readBool("biases", m.biases);
     r.readBool("learned_positions", m.learnedPositions);
     r.readBool("dropout", m.dropout);
+    r.readInt("head_size", m.headSize, 0, kMaxHidden);
+    r.readEnum("attention", m.attention, &parseAttentionKind, {AttentionKind::Standard, AttentionKind::Mla});
+    if (const Json* mla = r.find("mla"))
+        readMla(*mla, r.path("mla"), m.mla, errors);
     if (const Json* moe = r.find("moe"))
         readMoe(*moe, r.path("moe"), m.moe, layersOk ? m.layers : 0, errors);
     r.reportUnknownKeys();
@@ -742,7 +772,7 @@ TrainingOptions readTraining(const Json* j, const std::string& path, InputErrors
     ObjectReader r(*j, path, errors,
                    {"precision", "optimizer", "zero_stage", "recompute", "sequence_parallel", "flash_attention",
                     "loader_prefetch", "loader_tokens_per_s", "straggler_slowdown", "allocator_reserve_fraction",
-                    "execution_style", "attention_flops", "token_budget_tokens"});
+                    "moe_load_imbalance", "execution_style", "attention_flops", "token_budget_tokens"});
     r.readEnum("precision", t.precision, &parsePrecision, {Precision::Bf16, Precision::Fp16, Precision::Fp8});
     r.readEnum("optimizer", t.optimizer, &parseOptimizer, {Optimizer::Adam, Optimizer::SgdMomentum});
     r.readInt("zero_stage", t.zeroStage, 0, 3);
@@ -753,6 +783,7 @@ TrainingOptions readTraining(const Json* j, const std::string& path, InputErrors
     r.readDouble("loader_tokens_per_s", t.loaderTokensPerSecond, positive(kMaxRate));
     r.readDouble("straggler_slowdown", t.stragglerSlowdown, nonNegative(10.0));
     r.readDouble("allocator_reserve_fraction", t.allocatorReserveFraction, {0.0, true, 1.0, false});
+    r.readDouble("moe_load_imbalance", t.moeLoadImbalance, {1.0, true, 1000.0, true});
     r.readEnum("execution_style", t.executionStyle, &parseExecutionStyle,
                {ExecutionStyle::Auto, ExecutionStyle::Megatron, ExecutionStyle::Fsdp});
     r.readEnum("attention_flops", t.attentionFlops, &parseAttentionFlops, {AttentionFlops::Full, AttentionFlops::Causal});
@@ -801,6 +832,15 @@ Json modelToJson(const ModelSpec& m) {
     j["biases"] = m.biases;
     j["learned_positions"] = m.learnedPositions;
     j["dropout"] = m.dropout;
+    j["head_size"] = m.headSize;
+    j["attention"] = toString(m.attention);
+    Json mla;
+    mla["q_lora_rank"] = m.mla.qLoraRank;
+    mla["kv_lora_rank"] = m.mla.kvLoraRank;
+    mla["qk_nope_head_dim"] = m.mla.qkNopeHeadDim;
+    mla["qk_rope_head_dim"] = m.mla.qkRopeHeadDim;
+    mla["v_head_dim"] = m.mla.vHeadDim;
+    j["mla"] = std::move(mla);
     Json moe;
     moe["experts"] = m.moe.experts;
     moe["top_k"] = m.moe.topK;
@@ -850,6 +890,7 @@ Json trainingToJson(const TrainingOptions& t) {
     j["loader_tokens_per_s"] = t.loaderTokensPerSecond;
     j["straggler_slowdown"] = t.stragglerSlowdown;
     j["allocator_reserve_fraction"] = t.allocatorReserveFraction;
+    j["moe_load_imbalance"] = t.moeLoadImbalance;
     j["execution_style"] = toString(t.executionStyle);
     j["attention_flops"] = toString(t.attentionFlops);
     j["token_budget_tokens"] = t.tokenBudget;
@@ -1001,6 +1042,17 @@ Json curveToJson(const Curve& c) {
     return j;
 }
 
+// A hostile file can hold millions of problems; a person needs the first hundred.
+InputErrors capped(InputErrors errors) {
+    constexpr std::size_t kMaxErrors = 100;
+    if (errors.size() > kMaxErrors) {
+        const std::size_t more = errors.size() - kMaxErrors;
+        errors.resize(kMaxErrors);
+        errors.push_back({"", "... and " + std::to_string(more) + " more problems"});
+    }
+    return errors;
+}
+
 template <typename T, typename ReadFn>
 std::expected<T, InputErrors> guarded(ReadFn read) {
     try {
@@ -1029,7 +1081,7 @@ std::expected<Scenario, InputErrors> scenarioFromJson(std::string_view text) {
         InputErrors errors;
         const std::optional<Json> root = parseObject(text, errors);
         if (!root || !checkHeader(*root, errors, kScenarioSchema, kScenarioVersion, "scenario"))
-            return std::unexpected(std::move(errors));
+            return std::unexpected(capped(std::move(errors)));
         Scenario s;
         ObjectReader r(*root, "$", errors,
                        {"schema", "version", "name", "notes", "model", "cluster", "training", "layout"});
@@ -1041,7 +1093,7 @@ std::expected<Scenario, InputErrors> scenarioFromJson(std::string_view text) {
         s.layout = readLayout(r.find("layout"), r.path("layout"), errors);
         r.reportUnknownKeys();
         if (!errors.empty())
-            return std::unexpected(std::move(errors));
+            return std::unexpected(capped(std::move(errors)));
         return s;
     });
 }
@@ -1075,7 +1127,7 @@ std::expected<HardwareProfile, InputErrors> profileFromJson(std::string_view tex
         InputErrors errors;
         const std::optional<Json> root = parseObject(text, errors);
         if (!root || !checkHeader(*root, errors, kProfileSchema, kProfileVersion, "hardware-profile"))
-            return std::unexpected(std::move(errors));
+            return std::unexpected(capped(std::move(errors)));
         HardwareProfile p;
         ObjectReader r(*root, "$", errors,
                        {"schema", "version", "name", "gpu_id", "origin", "measured_on", "date", "gemm_efficiency",
@@ -1100,7 +1152,7 @@ std::expected<HardwareProfile, InputErrors> profileFromJson(std::string_view tex
         r.readDouble("network_latency_s", p.networkLatencySeconds, nonNegative(1.0));
         r.reportUnknownKeys();
         if (!errors.empty())
-            return std::unexpected(std::move(errors));
+            return std::unexpected(capped(std::move(errors)));
         return p;
     });
 }

@@ -1,4 +1,4 @@
-// Layout search: the space is cut into groups (TP, PP, CP, v, micro batch with DP and the accumulation
+// Layout search: the space is cut into groups (TP, PP, CP, EP, v, micro batch with DP and the accumulation
 // range derived); threads take groups from an atomic counter, each keeping its own counts, top N and
 // Pareto front, merged at the end under total orders, so the result does not depend on the threads.
 #include "core/Search.h"
@@ -52,10 +52,10 @@ std::vector<int> positive(const std::vector<int>& values, int fallback) {
 
 // One group: everything but accumulation and the training choices fixed.
 struct Group {
-    int tp, pp, cp, dp, vpp, microBatch;
-    long long accLo, accHi;  // accHi < accLo: no accumulation reaches the global batch
-    bool singleShard;        // DP x CP == 1: ZeRO 0-2 are the same
-    long long size;          // candidates in the group
+    int tp, pp, cp, dp, ep, vpp, microBatch;
+    long long accLo, accHi; // accHi < accLo: no accumulation reaches the global batch
+    bool singleShard;       // DP x CP == 1: ZeRO 0-2 are the same
+    long long size;         // candidates in the group
 };
 
 // The space with its lists cleaned and its groups laid out.
@@ -72,6 +72,7 @@ Space layOut(const Scenario& s, const SearchSpace& in) {
     const std::vector<int> tps = positive(in.tp, s.layout.tp);
     const std::vector<int> pps = positive(in.pp, s.layout.pp);
     const std::vector<int> cps = positive(in.cp, s.layout.cp);
+    const std::vector<int> eps = positive(in.ep, s.layout.ep);
     const std::vector<int> vpps = positive(in.vpp, s.layout.vpp);
     const std::vector<int> mbs = positive(in.microBatch, s.layout.microBatch);
     for (int z : in.zeroStages.empty() ? std::vector<int>{s.training.zeroStage} : in.zeroStages)
@@ -80,10 +81,12 @@ Space layOut(const Scenario& s, const SearchSpace& in) {
     sp.zero = sortedUnique(std::move(sp.zero));
     for (int z : sp.zero)
         if (z == 3 || sp.zeroSingleShard.empty())
-            sp.zeroSingleShard.push_back(z);  // the lowest of 0-2, and 3
-    sp.recompute = sortedUnique(in.recompute.empty() ? std::vector<Recompute>{s.training.recompute} : in.recompute);
+            sp.zeroSingleShard.push_back(z); // the lowest of 0-2, and 3
+    sp.recompute =
+        sortedUnique(in.recompute.empty() ? std::vector<Recompute>{s.training.recompute} : in.recompute);
     bool spOff = false, spOn = false;
-    for (bool v : in.sequenceParallel.empty() ? std::vector<bool>{s.training.sequenceParallel} : in.sequenceParallel)
+    for (bool v :
+         in.sequenceParallel.empty() ? std::vector<bool>{s.training.sequenceParallel} : in.sequenceParallel)
         (v ? spOn : spOff) = true;
     if (spOff)
         sp.sp.push_back(false);
@@ -104,18 +107,20 @@ Space layOut(const Scenario& s, const SearchSpace& in) {
                     continue;
                 const int dp = static_cast<int>(gpus / prod);
                 const bool single = static_cast<long long>(dp) * cp == 1;
-                const long long zeros = static_cast<long long>((single ? sp.zeroSingleShard : sp.zero).size());
+                const long long zeros =
+                    static_cast<long long>((single ? sp.zeroSingleShard : sp.zero).size());
                 const long long sps = tp == 1 ? 1 : static_cast<long long>(sp.sp.size());
-                for (int v : pp == 1 ? std::vector<int>{1} : vpps)
-                    for (int mb : mbs) {
-                        const long long unit = static_cast<long long>(mb) * dp;
-                        const long long lo = std::max(1LL, (batchMin + unit - 1) / unit);
-                        const long long hi = std::min(batchMax / unit, static_cast<long long>(INT_MAX));
-                        const long long accs = hi >= lo ? hi - lo + 1 : 1;
-                        Group g{tp, pp, cp, dp, v, mb, lo, hi, single, accs * zeros * inner * sps};
-                        sp.candidates += g.size;
-                        sp.groups.push_back(g);
-                    }
+                for (int ep : eps)
+                    for (int v : pp == 1 ? std::vector<int>{1} : vpps)
+                        for (int mb : mbs) {
+                            const long long unit = static_cast<long long>(mb) * dp;
+                            const long long lo = std::max(1LL, (batchMin + unit - 1) / unit);
+                            const long long hi = std::min(batchMax / unit, static_cast<long long>(INT_MAX));
+                            const long long accs = hi >= lo ? hi - lo + 1 : 1;
+                            Group g{tp, pp, cp, dp, ep, v, mb, lo, hi, single, accs * zeros * inner * sps};
+                            sp.candidates += g.size;
+                            sp.groups.push_back(g);
+                        }
             }
     return sp;
 }
@@ -158,7 +163,7 @@ public:
                                              [t](const SearchEntry& q) { return q.tokensPerSecond >= t; });
         const std::size_t k = static_cast<std::size_t>(it - m_points.begin());
         if (k > 0) {
-            const SearchEntry& q = m_points[k - 1];  // the most headroom among those at least as fast
+            const SearchEntry& q = m_points[k - 1]; // the most headroom among those at least as fast
             if (q.headroomBytes > h)
                 return;
             if (q.headroomBytes == h && (q.tokensPerSecond != t || choiceLess(q.choice, e.choice)))
@@ -187,7 +192,9 @@ class TopN {
 public:
     TopN(std::size_t n, RankBy by) : m_n(n), m_by(by) { m_heap.reserve(n); }
     void offer(const SearchEntry& e) {
-        const auto cmp = [this](const SearchEntry& a, const SearchEntry& b) { return rankedBefore(a, b, m_by); };
+        const auto cmp = [this](const SearchEntry& a, const SearchEntry& b) {
+            return rankedBefore(a, b, m_by);
+        };
         if (m_n == 0)
             return;
         if (m_heap.size() < m_n) {
@@ -248,7 +255,7 @@ struct Worker {
     }
 
     void runGroup(Shared& sh, const Group& g) {
-        if (g.accHi < g.accLo) {  // no accumulation gives a global batch in range: one rejection each
+        if (g.accHi < g.accLo) { // no accumulation gives a global batch in range: one rejection each
             rejected[static_cast<int>(DiagnosticId::BatchNotDivisible)] += g.size;
             evaluated += g.size;
             sh.done.fetch_add(g.size, std::memory_order_relaxed);
@@ -259,6 +266,7 @@ struct Worker {
         l.pp = g.pp;
         l.cp = g.cp;
         l.dp = g.dp;
+        l.ep = g.ep;
         l.vpp = g.vpp;
         l.microBatch = g.microBatch;
         const std::vector<int>& zeros = g.singleShard ? sh.space.zeroSingleShard : sh.space.zero;
@@ -372,6 +380,13 @@ SearchSpace defaultSearchSpace(const Scenario& s) {
     for (int c = 1; c <= 32; ++c)
         if (dividesGpus(c) && (c == 1 || (m.seqLen % (2 * c) == 0 && m.seqLen / c >= 512)))
             sp.cp.push_back(c);
+    sp.ep = {1};
+    if (m.isMoe()) {
+        sp.ep.clear();
+        for (int e = 1; e <= m.moe.experts; ++e)
+            if (m.moe.experts % e == 0 && dividesGpus(e))
+                sp.ep.push_back(e);
+    }
     for (int v = 1; v <= 8; ++v)
         if (m.layers > 0 && m.layers % v == 0)
             sp.vpp.push_back(v);
@@ -414,7 +429,9 @@ bool rankedBefore(const SearchEntry& a, const SearchEntry& b, RankBy by) {
     return choiceLess(a.choice, b.choice);
 }
 
-long long countCandidates(const Scenario& s, const SearchSpace& space) { return layOut(s, space).candidates; }
+long long countCandidates(const Scenario& s, const SearchSpace& space) {
+    return layOut(s, space).candidates;
+}
 
 SearchResult search(const Scenario& s, const SearchSpace& space, const SearchConstraints& constraints,
                     const SearchOptions& options) {
@@ -430,7 +447,8 @@ SearchResult search(const Scenario& s, const HardwareProfile& profile, const Sea
     const Space space = layOut(s, spaceIn);
     result.candidates = space.candidates;
 
-    int threads = options.threads > 0 ? options.threads : static_cast<int>(std::thread::hardware_concurrency());
+    int threads =
+        options.threads > 0 ? options.threads : static_cast<int>(std::thread::hardware_concurrency());
     threads = std::clamp(threads, 1, static_cast<int>(std::max<std::size_t>(1, space.groups.size())));
     result.threads = threads;
 
@@ -496,8 +514,9 @@ SearchResult search(const Scenario& s, const HardwareProfile& profile, const Sea
     for (int r = 0; r < kReasonCount; ++r)
         if (rejected[static_cast<std::size_t>(r)] > 0)
             result.rejected[std::string(reasonString(r))] = rejected[static_cast<std::size_t>(r)];
-    std::sort(result.top.begin(), result.top.end(),
-              [by = options.rankBy](const SearchEntry& a, const SearchEntry& b) { return rankedBefore(a, b, by); });
+    std::sort(
+        result.top.begin(), result.top.end(),
+        [by = options.rankBy](const SearchEntry& a, const SearchEntry& b) { return rankedBefore(a, b, by); });
     if (result.top.size() > topN)
         result.top.resize(topN);
     result.pareto = front.points();

@@ -28,39 +28,42 @@ struct SearchSpace {
     std::vector<int> tp;
     std::vector<int> pp;
     std::vector<int> cp;
+    std::vector<int> ep; // expert parallelism, carved out of DP x CP (MoE models)
     std::vector<int> vpp;
     std::vector<int> microBatch;
     std::vector<int> zeroStages;
     std::vector<Recompute> recompute;
     std::vector<bool> sequenceParallel;
-    long long globalBatchMin = 0;  // sequences; 0: the scenario's effective batch
-    long long globalBatchMax = 0;  // 0 or < min: the same as min (a fixed global batch)
+    long long globalBatchMin = 0; // sequences; 0: the scenario's effective batch
+    long long globalBatchMax = 0; // 0 or < min: the same as min (a fixed global batch)
 };
 
 // The full default space for a scenario:
 //   TP: divisors of the heads that divide the GPU count, up to twice the NVLink domain;
 //   PP: divisors of the layers that divide the GPU count; CP: divisors of the GPU count up to 32 that
-//   leave at least 512 tokens per rank and split the sequence into 2 x CP chunks;
-//   v: divisors of the layers up to 8; micro batch 1-8; ZeRO 0-3; recompute none, selective, full;
+//   leave at least 512 tokens per rank and split the sequence into 2 x CP chunks; EP: 1 for a dense
+//   model, the divisors of the experts that divide the GPU count for a MoE model; v: divisors of the
+//   layers up to 8; micro batch 1-8; ZeRO 0-3; recompute none, selective, full;
 //   sequence parallel off and on; the scenario's effective batch as the fixed global batch.
 SearchSpace defaultSearchSpace(const Scenario& s);
 
 struct SearchConstraints {
-    double minHeadroomBytes = 0;       // free memory the worst stage must keep (reason "headroom_below_minimum")
-    bool tpWithinNvlinkDomain = false; // TP may not cross the NVLink domain (reason "tp_beyond_nvlink_domain")
+    double minHeadroomBytes = 0; // free memory the worst stage must keep (reason "headroom_below_minimum")
+    bool tpWithinNvlinkDomain =
+        false; // TP may not cross the NVLink domain (reason "tp_beyond_nvlink_domain")
 };
 
 enum class RankBy {
-    StepTime,  // shortest step (per sequence, so that a range of global batches compares fairly)
-    Mfu,       // highest model FLOPs utilisation
-    Cost,      // fewest GPU-hours for the token budget
-    Headroom,  // most free memory on the worst stage
+    StepTime, // shortest step (per sequence, so that a range of global batches compares fairly)
+    Mfu,      // highest model FLOPs utilisation
+    Cost,     // fewest GPU-hours for the token budget
+    Headroom, // most free memory on the worst stage
 };
-std::string_view toString(RankBy r);                  // "step_time", "mfu", "cost", "headroom"
+std::string_view toString(RankBy r); // "step_time", "mfu", "cost", "headroom"
 std::optional<RankBy> parseRankBy(std::string_view s);
 
 struct SearchOptions {
-    int threads = 0;  // 0: std::thread::hardware_concurrency()
+    int threads = 0; // 0: std::thread::hardware_concurrency()
     int topN = 20;
     RankBy rankBy = RankBy::StepTime;
     // Called on the calling thread with the fraction done: 0 at the start, then about every 15 ms,
@@ -77,7 +80,7 @@ struct SearchChoice {
     bool sequenceParallel = true;
     bool operator==(const SearchChoice&) const = default;
 };
-// A total order on choices (TP, PP, DP, CP, v, micro batch, accumulation, ZeRO, recompute, SP): the
+// A total order on choices (TP, PP, DP, CP, v, micro batch, accumulation, EP, ZeRO, recompute, SP): the
 // last tie-break of every ranking, which makes results independent of the thread count.
 bool choiceLess(const SearchChoice& a, const SearchChoice& b);
 // The scenario with the choice applied (layout, ZeRO stage, recompute, sequence parallel).
@@ -86,13 +89,13 @@ Scenario applyChoice(const Scenario& base, const SearchChoice& c);
 // A ranked layout and its key figures (evaluate it through applyChoice for the full plan).
 struct SearchEntry {
     SearchChoice choice;
-    long long globalBatch = 0;       // sequences per step
+    long long globalBatch = 0; // sequences per step
     double stepSeconds = 0;
     double mfu = 0;
     double tokensPerSecond = 0;
-    double worstStageBytes = 0;      // memory of the worst pipeline stage, per GPU
-    double headroomBytes = 0;        // capacity - worst stage
-    double gpuHours = 0;             // for the token budget
+    double worstStageBytes = 0; // memory of the worst pipeline stage, per GPU
+    double headroomBytes = 0;   // capacity - worst stage
+    double gpuHours = 0;        // for the token budget
     bool operator==(const SearchEntry&) const = default;
 };
 // The ranking's strict total order: the rank key, then (memory headroom, or throughput when ranking
@@ -100,20 +103,20 @@ struct SearchEntry {
 bool rankedBefore(const SearchEntry& a, const SearchEntry& b, RankBy by);
 
 struct SearchResult {
-    long long candidates = 0;  // layouts in the space
-    long long evaluated = 0;   // layouts looked at (== candidates unless cancelled)
-    long long valid = 0;       // passed the layout checks
-    long long fitting = 0;     // valid, fit in memory and meet the constraints: the ranked set
+    long long candidates = 0; // layouts in the space
+    long long evaluated = 0;  // layouts looked at (== candidates unless cancelled)
+    long long valid = 0;      // passed the layout checks
+    long long fitting = 0;    // valid, fit in memory and meet the constraints: the ranked set
     // Why the others were rejected, one reason each (the first invalid-layout diagnostic id, else
     // "tp_beyond_nvlink_domain", "does_not_fit", "headroom_below_minimum"); sums to evaluated - fitting.
     std::map<std::string, long long> rejected;
-    std::vector<SearchEntry> top;     // the best topN fitting layouts, best first
+    std::vector<SearchEntry> top; // the best topN fitting layouts, best first
     // Fitting layouts that no other matches or beats in both tokens/s and headroom (of identical
     // pairs, the first by choiceLess), by descending tokens/s.
     std::vector<SearchEntry> pareto;
     RankBy rankBy = RankBy::StepTime;
-    int threads = 1;                  // threads used
-    double seconds = 0;               // wall time
+    int threads = 1;    // threads used
+    double seconds = 0; // wall time
     bool cancelled = false;
 };
 

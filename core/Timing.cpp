@@ -21,6 +21,7 @@ struct LayerTimes {
     double tpCollective = 0; // one TP collective (all-reduce, or all-gather + reduce-scatter with SP)
     double cpFwd = 0;        // exposed ring-attention exchange, forward
     double cpBwd = 0;
+    double epPerPass = 0;    // MoE token all-to-all (dispatch + combine) per pass
     double fwd() const { return gemmFwd + attnFwd + memFwd; }
     double bwd() const { return 2.0 * gemmFwd + attnBwd + 2.0 * memFwd; }
 };
@@ -30,16 +31,63 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
     const double T = x.T;
     const bool gated = x.s.model.mlp == MlpKind::SwiGlu;
     // Linear layers, forward, per GPU (TP splits their output or input dimension).
-    const double fQkv = 2.0 * T * x.h * (x.ad + 2.0 * x.kd) / x.t;
-    const double fOut = 2.0 * T * x.ad * x.h / x.t;
-    const double fUp = 2.0 * T * x.h * x.f * (gated ? 2.0 : 1.0) / x.t;
-    const double fDown = 2.0 * T * x.f * x.h / x.t;
-    r.gemmFwd = x.gemmSeconds(fQkv) + x.gemmSeconds(fOut) + x.gemmSeconds(fUp) + x.gemmSeconds(fDown);
-    const double gemmFlops = fQkv + fOut + fUp + fDown;
+    const ModelSpec& mo = x.s.model;
+    double attnGemmSeconds = 0, attnGemmFlops = 0;
+    if (mo.attention == AttentionKind::Mla) {
+        // Down-projections to the latents, up-projections to per-head q/k/v, the output projection.
+        const MlaSpec& l = mo.mla;
+        const double down = 2.0 * T * x.h * ((l.qLoraRank > 0 ? l.qLoraRank : 0) + l.kvLoraRank + l.qkRopeHeadDim) / x.t;
+        const double upQ = 2.0 * T * (l.qLoraRank > 0 ? l.qLoraRank : x.h) * x.aQk / x.t;
+        const double upKv = 2.0 * T * l.kvLoraRank * x.a * (l.qkNopeHeadDim + l.vHeadDim) / x.t;
+        const double out = 2.0 * T * x.aV * x.h / x.t;
+        attnGemmSeconds = x.gemmSeconds(down) + x.gemmSeconds(upQ) + x.gemmSeconds(upKv) + x.gemmSeconds(out);
+        attnGemmFlops = down + upQ + upKv + out;
+    } else {
+        const double fQkv = 2.0 * T * x.h * (x.ad + 2.0 * x.kd) / x.t;
+        const double fOut = 2.0 * T * x.ad * x.h / x.t;
+        attnGemmSeconds = x.gemmSeconds(fQkv) + x.gemmSeconds(fOut);
+        attnGemmFlops = fQkv + fOut;
+    }
+    const double mlpWidth = gated ? 3.0 : 2.0;  // matrices per MLP (gate and up run as one GEMM)
+    auto mlpSeconds = [&](double tokens, double width) {
+        const double up = 2.0 * tokens * x.h * width * (mlpWidth - 1.0) / x.t;
+        const double down = 2.0 * tokens * width * x.h / x.t;
+        return std::pair{x.gemmSeconds(up) + x.gemmSeconds(down), up + down};
+    };
+    auto [denseSeconds, denseFlops] = mlpSeconds(T, x.f);
+    double mlpGemmSeconds = denseSeconds, mlpGemmFlops = denseFlops;
+    if (x.moe) {
+        // Routed experts as grouped GEMMs: the busiest GPU handles T x top-k x imbalance token copies spread
+        // over its E/EP local experts, each GEMM only as large as one expert's share of the tokens.
+        const double copies = T * x.topK * x.imbalance;
+        const double perExpert = copies * x.ep / x.experts;
+        im.tokensPerExpert = perExpert;
+        const double oneExpertUp = 2.0 * perExpert * x.h * x.fe * (mlpWidth - 1.0) / x.t;
+        const double oneExpertDown = 2.0 * perExpert * x.fe * x.h / x.t;
+        const double local = x.experts / x.ep;
+        const double routedSeconds = local * (x.gemmSeconds(oneExpertUp) + x.gemmSeconds(oneExpertDown));
+        const double routedFlops = local * (oneExpertUp + oneExpertDown);
+        auto [sharedSeconds, sharedFlops] = mlpSeconds(T, x.fe * x.sharedExperts);
+        const double routerFlops = 2.0 * T * x.h * x.experts;
+        const double moeSeconds = routedSeconds + (x.sharedExperts > 0 ? sharedSeconds : 0.0) + x.gemm16Seconds(routerFlops);
+        const double moeFlops = routedFlops + (x.sharedExperts > 0 ? sharedFlops : 0.0) + routerFlops;
+        mlpGemmSeconds = (1.0 - x.moeFraction) * denseSeconds + x.moeFraction * moeSeconds;
+        mlpGemmFlops = (1.0 - x.moeFraction) * denseFlops + x.moeFraction * moeFlops;
+        // Token dispatch and combine: all-to-all inside the EP group, per MoE layer and pass.
+        const double bytes = 2.0 * T * x.topK * x.h * x.hRep;
+        im.epMessageBytes = bytes;
+        if (x.ep > 1) {
+            const double n = x.ep;
+            const double a2a = (n - 1.0) / n * bytes / x.epLink.busBandwidth(bytes) + (n - 1.0) * x.epLink.latencySeconds;
+            r.epPerPass = 2.0 * x.moeFraction * a2a * x.imbalance;
+        }
+    }
+    r.gemmFwd = attnGemmSeconds + mlpGemmSeconds;
+    const double gemmFlops = attnGemmFlops + mlpGemmFlops;
     im.gemmEfficiency = gemmFlops / (r.gemmFwd * x.peakLinear);
 
     // Attention core: QK^T and AV for this rank's queries (s/c of them) against all s keys.
-    const double fAttn = 4.0 * x.b * (x.a / x.t) * (x.seq / x.c) * x.seq * x.d;
+    const double fAttn = 2.0 * x.b * (x.a / x.t) * (x.seq / x.c) * x.seq * (mo.qkHeadDim() + mo.vHeadDim());
     if (x.flash) {
         const double work = 0.5 * fAttn;  // causal kernels skip the masked half
         // Large kernels reach the profile's attention efficiency; small ones lose as small GEMMs do.
@@ -72,7 +120,7 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
 
     // Context parallel: ring exchange of this rank's K and V chunk, c-1 steps, overlapped with attention.
     if (x.c > 1) {
-        const double kvBytes = 2.0 * T * 2.0 * x.kd / x.t;
+        const double kvBytes = 2.0 * T * (x.kQk + x.kV) / x.t;
         const double ring = (x.c - 1.0) * sendSeconds(kvBytes, x.cpLink);
         r.cpFwd = std::max(0.0, ring - r.attnFwd);
         r.cpBwd = std::max(0.0, 2.0 * ring - r.attnBwd);  // K, V in and dK, dV back
@@ -115,6 +163,7 @@ void computeTime(const EvalContext& x, Plan& plan) {
         break;
     }
     const double tpPerLayer = (4.0 + recomputeCollectives) * lt.tpCollective;
+    const double epPerLayer = (3.0 + recomputeCollectives / 2.0) * lt.epPerPass;  // fwd, bwd (2x), recompute
     const double cpPerLayer = lt.cpFwd + lt.cpBwd + (x.recompute == Recompute::Full ? lt.cpFwd : 0.0);
     const double computePerLayer = lt.fwd() + lt.bwd();
 
@@ -123,7 +172,7 @@ void computeTime(const EvalContext& x, Plan& plan) {
     double fsdpExposedPerLayer = 0;
     double fsdpFirstGather = 0;
     if (x.zero >= 3 && x.shardGroup > 1) {
-        const double layerBytes16 = 2.0 * x.layerParams / x.t;
+        const double layerBytes16 = 2.0 * ((x.layerParams - x.expertLayerParams) / x.t + x.expertLayerParams / (x.t * x.ep));
         const double gather = allGatherSeconds(x.shardGroup, layerBytes16, x.dpLink);
         const double reduce = allGatherSeconds(x.shardGroup, layerBytes16 / 2.0 * st.gradReduceBytesPerParam, x.dpLink);
         fsdpExposedPerLayer = std::max(0.0, gather - lt.fwd()) +
@@ -149,7 +198,7 @@ void computeTime(const EvalContext& x, Plan& plan) {
     // pipeline communication add to the host-or-GPU-bound compute time.
     const double stageGpu = x.Ls * layerGpu + fsdpFirstGather;
     const double stageHost = x.Ls * hostPerLayer;
-    const double stageComm = x.Ls * tpPerLayer + p2p;
+    const double stageComm = x.Ls * (tpPerLayer + epPerLayer) + p2p;
     const double mid = withHost(stageGpu, stageHost, st.hostHidingExponent) + stageComm;
     const double first = withHost(stageGpu + embedTime, stageHost, st.hostHidingExponent) + stageComm;
     const double last = withHost(stageGpu + headTime, stageHost, st.hostHidingExponent) + stageComm;
@@ -175,18 +224,20 @@ void computeTime(const EvalContext& x, Plan& plan) {
     tb.computeSeconds = scale * (x.Ls * computePerLayer + extra);
     tb.recomputeSeconds = scale * x.Ls * recompute;
     tb.tpCommSeconds = scale * x.Ls * tpPerLayer;
+    tb.epCommSeconds = scale * x.Ls * epPerLayer;
     tb.cpCommSeconds = scale * x.Ls * cpPerLayer;
     tb.ppCommSeconds = scale * p2p;
     const double fsdpInPipeline = scale * (x.Ls * fsdpExposedPerLayer + fsdpFirstGather);
     tb.overheadSeconds = std::max(0.0, steady - (tb.computeSeconds + tb.recomputeSeconds + tb.tpCommSeconds +
-                                                 tb.cpCommSeconds + tb.ppCommSeconds + fsdpInPipeline));
+                                                 tb.epCommSeconds + tb.cpCommSeconds + tb.ppCommSeconds + fsdpInPipeline));
     tb.bubbleSeconds = bubble;
     tb.bubbleFraction = steady > 0 ? bubble / steady : 0;
 
     // Data-parallel gradient reduction (ZeRO 0-2) for the largest stage's parameters.
-    double stageParams = x.Ls * x.layerParams + std::max(x.embedParams, x.headParams);
+    const double layerOnGpu = (x.layerParams - x.expertLayerParams) + x.expertLayerParams / x.ep;
+    double stageParams = x.Ls * layerOnGpu + std::max(x.embedParams, x.headParams);
     if (x.s.layout.pp == 1)
-        stageParams = x.Ls * x.layerParams + x.embedParams + (x.s.model.tiedEmbeddings ? 0.0 : x.headParams);
+        stageParams = x.Ls * layerOnGpu + x.embedParams + (x.s.model.tiedEmbeddings ? 0.0 : x.headParams);
     stageParams /= x.t;
     double dpExposed = fsdpInPipeline;
     if (x.zero < 3 && x.shardGroup > 1) {
@@ -197,7 +248,7 @@ void computeTime(const EvalContext& x, Plan& plan) {
         const double window = st.overlapGradReduce ? x.Ls * (lt.bwd() + recompute) : 0.0;
         dpExposed += std::max(0.0, reduce - window);
     } else if (x.zero >= 3 && x.shardGroup > 1) {
-        im.dpMessageBytes = 2.0 * x.layerParams / x.t;
+        im.dpMessageBytes = 2.0 * layerOnGpu / x.t;
         im.dpBusBandwidth = x.dpLink.busBandwidth(im.dpMessageBytes);
     }
     tb.dpCommExposedSeconds = dpExposed;
@@ -218,7 +269,7 @@ void computeTime(const EvalContext& x, Plan& plan) {
 
     // FLOPs per token (model: forward + backward; hardware: + recompute).
     const ModelSpec& mo = x.s.model;
-    const double attnFull = 12.0 * mo.layers * x.ad * x.seq;
+    const double attnFull = 6.0 * mo.layers * x.a * (mo.qkHeadDim() + mo.vHeadDim()) * x.seq;
     const double attn = x.s.training.attentionFlops == AttentionFlops::Causal ? 0.5 * attnFull : attnFull;
     im.attentionFlopsPerToken = attn;
     im.flopsPerTokenModel = 6.0 * plan.params.matmulActive + attn;

@@ -33,6 +33,8 @@ std::optional<E> parseOf(const std::array<std::pair<E, std::string_view>, N>& ta
 constexpr std::array<std::pair<MlpKind, std::string_view>, 2> kMlp{{{MlpKind::Gelu, "gelu"}, {MlpKind::SwiGlu, "swiglu"}}};
 constexpr std::array<std::pair<NormKind, std::string_view>, 2> kNorm{
     {{NormKind::LayerNorm, "layernorm"}, {NormKind::RmsNorm, "rmsnorm"}}};
+constexpr std::array<std::pair<AttentionKind, std::string_view>, 2> kAttentionKind{
+    {{AttentionKind::Standard, "standard"}, {AttentionKind::Mla, "mla"}}};
 constexpr std::array<std::pair<Precision, std::string_view>, 3> kPrecision{
     {{Precision::Bf16, "bf16"}, {Precision::Fp16, "fp16"}, {Precision::Fp8, "fp8"}}};
 constexpr std::array<std::pair<Optimizer, std::string_view>, 2> kOptimizer{
@@ -51,6 +53,7 @@ constexpr std::array<std::pair<Severity, std::string_view>, 3> kSeverity{
 std::string_view toString(MlpKind v) { return nameOf(kMlp, v); }
 std::string_view toString(NormKind v) { return nameOf(kNorm, v); }
 std::string_view toString(Precision v) { return nameOf(kPrecision, v); }
+std::string_view toString(AttentionKind v) { return nameOf(kAttentionKind, v); }
 std::string_view toString(Optimizer v) { return nameOf(kOptimizer, v); }
 std::string_view toString(Recompute v) { return nameOf(kRecompute, v); }
 std::string_view toString(ExecutionStyle v) { return nameOf(kStyle, v); }
@@ -63,6 +66,7 @@ std::optional<MlpKind> parseMlpKind(std::string_view s) {
     return parseOf(kMlp, s);
 }
 std::optional<NormKind> parseNormKind(std::string_view s) { return parseOf(kNorm, s); }
+std::optional<AttentionKind> parseAttentionKind(std::string_view s) { return parseOf(kAttentionKind, s); }
 std::optional<Precision> parsePrecision(std::string_view s) { return parseOf(kPrecision, s); }
 std::optional<Optimizer> parseOptimizer(std::string_view s) {
     if (equalsIgnoreCase(s, "adamw"))

@@ -8,6 +8,7 @@ namespace lp::core {
 
 enum class MlpKind { Gelu, SwiGlu };
 enum class NormKind { LayerNorm, RmsNorm };
+enum class AttentionKind { Standard, Mla };  // multi-head / grouped-query, or multi-head latent
 enum class Precision { Bf16, Fp16, Fp8 };
 enum class Optimizer { Adam, SgdMomentum };
 enum class Recompute { None, Selective, Full };
@@ -21,6 +22,7 @@ enum class Severity { Info, Warning, Error };
 
 std::string_view toString(MlpKind v);
 std::string_view toString(NormKind v);
+std::string_view toString(AttentionKind v);
 std::string_view toString(Precision v);
 std::string_view toString(Optimizer v);
 std::string_view toString(Recompute v);
@@ -30,6 +32,7 @@ std::string_view toString(Severity v);
 
 std::optional<MlpKind> parseMlpKind(std::string_view s);
 std::optional<NormKind> parseNormKind(std::string_view s);
+std::optional<AttentionKind> parseAttentionKind(std::string_view s);
 std::optional<Precision> parsePrecision(std::string_view s);
 std::optional<Optimizer> parseOptimizer(std::string_view s);
 std::optional<Recompute> parseRecompute(std::string_view s);

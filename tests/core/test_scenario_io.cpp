@@ -125,6 +125,13 @@ Scenario randomScenario(Random& r) {
     m.biases = r.coin();
     m.learnedPositions = r.coin();
     m.dropout = r.coin();
+    m.headSize = r.coin() ? 0 : r.integer(1, 1000000);
+    m.attention = r.coin() ? AttentionKind::Standard : AttentionKind::Mla;
+    m.mla.qLoraRank = r.integer(0, 1000000);
+    m.mla.kvLoraRank = r.integer(1, 1000000);
+    m.mla.qkNopeHeadDim = r.integer(1, 1000000);
+    m.mla.qkRopeHeadDim = r.integer(0, 1000000);
+    m.mla.vHeadDim = r.integer(1, 1000000);
     if (r.coin()) {
         m.moe.experts = r.integer(1, 512);
         m.moe.topK = r.integer(1, m.moe.experts);
@@ -161,6 +168,7 @@ Scenario randomScenario(Random& r) {
     t.loaderTokensPerSecond = r.anyBits(1e18);
     t.stragglerSlowdown = r.coin() ? 0.0 : r.uniform(0, 10);
     t.allocatorReserveFraction = r.uniform(0, 0.999);
+    t.moeLoadImbalance = r.logUniform(1, 1000);
     t.executionStyle = std::array{ExecutionStyle::Auto, ExecutionStyle::Megatron,
                                   ExecutionStyle::Fsdp}[static_cast<std::size_t>(r.integer(0, 2))];
     t.attentionFlops = r.coin() ? AttentionFlops::Full : AttentionFlops::Causal;
@@ -305,11 +313,12 @@ LP_TEST(everyFieldIsInTheFileFormat) {
     // If one of these fails, a struct gained or lost a field: update core/ScenarioIo.cpp (read and write
     // it), docs/formats.md, randomScenario()/randomProfile() here, then the count.
     LP_CHECK_EQ(fieldCount<Scenario>(), 6u);
-    LP_CHECK_EQ(fieldCount<ModelSpec>(), 15u);
+    LP_CHECK_EQ(fieldCount<ModelSpec>(), 18u);
+    LP_CHECK_EQ(fieldCount<MlaSpec>(), 5u);
     LP_CHECK_EQ(fieldCount<MoeSpec>(), 6u);
     LP_CHECK_EQ(fieldCount<ClusterSpec>(), 7u);
     LP_CHECK_EQ(fieldCount<GpuSpec>(), 9u);
-    LP_CHECK_EQ(fieldCount<TrainingOptions>(), 13u);
+    LP_CHECK_EQ(fieldCount<TrainingOptions>(), 14u);
     LP_CHECK_EQ(fieldCount<Layout>(), 8u);
     LP_CHECK_EQ(fieldCount<HardwareProfile>(), 14u);
 }
@@ -421,6 +430,27 @@ LP_TEST(missingKeysTakeTheDocumentedDefaults) {
     // Integral numbers written as floats are integers.
     const auto floats = scenarioFromJson(scenarioText(R"("layout": {"tp": 8.0, "accumulation": 1e2})"));
     LP_CHECK(floats.has_value() && floats->layout.tp == 8 && floats->layout.accumulation == 100);
+}
+
+LP_TEST(examplesInTheDocsLoad) {
+    // Every ```json block of docs/formats.md is a valid scenario or profile.
+    const std::string doc = readAll(kDataDir + "/../../docs/formats.md");
+    LP_CHECK(!doc.empty());
+    int blocks = 0;
+    for (std::size_t at = doc.find("```json\n"); at != std::string::npos; at = doc.find("```json\n", at)) {
+        at += 8;
+        const std::size_t end = doc.find("```", at);
+        const std::string block = doc.substr(at, end - at);
+        ++blocks;
+        const bool isProfile = block.find(kProfileSchema) != std::string::npos;
+        const InputErrors errors = isProfile ? (profileFromJson(block) ? InputErrors{} : profileFromJson(block).error())
+                                             : (scenarioFromJson(block) ? InputErrors{} : scenarioFromJson(block).error());
+        if (!errors.empty()) {
+            LP_CHECK(errors.empty());
+            std::fprintf(stderr, "  docs/formats.md example %d:\n%s", blocks, allMessages(errors).c_str());
+        }
+    }
+    LP_CHECK(blocks >= 3);
 }
 
 LP_TEST(layoutDivisibilityIsNotALoadError) {
@@ -572,6 +602,21 @@ LP_TEST(errorMessagesNameThePathAndNeverHalfLoad) {
     // A case slip in a key still gets a suggestion.
     const auto caseSlip = scenarioFromJson(scenarioText(R"("layout": {"TP": 1})"));
     LP_CHECK(!caseSlip.has_value() && hasError(caseSlip.error(), "$.layout.TP", "did you mean \"tp\"?"));
+}
+
+LP_TEST(hostileFilesStayCheap) {
+    // Deep nesting is refused early; thousands of problems are cut to the first hundred.
+    const auto deep = scenarioFromJson(std::string(200000, '[') + std::string(200000, ']'));
+    LP_CHECK(!deep.has_value() && deep.error().size() == 1 &&
+             deep.error()[0].reason.find("nested too deeply") != std::string::npos);
+    std::string many = "{" + kHeader;
+    for (int i = 0; i < 5000; ++i)
+        many += ", \"k" + std::to_string(i) + "\": " + std::to_string(i);
+    many += "}";
+    const auto r = scenarioFromJson(many);
+    LP_CHECK(!r.has_value() && r.error().size() == 101);
+    if (!r.has_value())
+        LP_CHECK_EQ(r.error().back().reason, std::string("... and 4900 more problems"));
 }
 
 LP_TEST(randomDamageNeverCrashes) {

@@ -2,7 +2,6 @@
 // layout is at least as good as the default layout, every layout it reports is valid and fits, the
 // rejected counts add up, 1 and 4 threads give identical results, and cancelling stops early.
 #include "TestHarness.h"
-
 #include "core/Evaluate.h"
 #include "core/Presets.h"
 #include "core/Search.h"
@@ -40,7 +39,7 @@ Scenario smallScenario() {
     s.layout.pp = 2;
     s.layout.dp = 2;
     s.layout.microBatch = 1;
-    s.layout.accumulation = 4;  // global batch 8
+    s.layout.accumulation = 4; // global batch 8
     return s;
 }
 
@@ -75,75 +74,80 @@ Reference bruteForce(const Scenario& base, const SearchSpace& sp, const SearchCo
         for (int pp : sp.pp)
             for (int cp : sp.cp) {
                 if (gpus % (tp * pp * cp) != 0)
-                    continue;  // DP would not be a whole number: not a layout
+                    continue; // DP would not be a whole number: not a layout
                 const int dp = static_cast<int>(gpus / (tp * pp * cp));
                 const std::vector<int> vs = pp == 1 ? std::vector<int>{1} : sp.vpp;
                 std::vector<int> zeros;
-                for (int z : sp.zeroStages)  // with one shard, ZeRO 0-2 are one choice: the lowest
-                    if (dp * cp > 1 || z == 3 || std::none_of(zeros.begin(), zeros.end(), [](int x) { return x < 3; }))
+                for (int z : sp.zeroStages) // with one shard, ZeRO 0-2 are one choice: the lowest
+                    if (dp * cp > 1 || z == 3 ||
+                        std::none_of(zeros.begin(), zeros.end(), [](int x) { return x < 3; }))
                         zeros.push_back(z);
                 std::vector<bool> sps = sp.sequenceParallel;
                 if (tp == 1)
                     sps = {false};
-                for (int v : vs)
-                    for (int mb : sp.microBatch) {
-                        std::vector<int> accs;
-                        for (long long acc = 1; acc * mb * dp <= bmax; ++acc)
-                            if (acc * mb * dp >= bmin)
-                                accs.push_back(static_cast<int>(acc));
-                        for (int z : zeros)
-                            for (Recompute r : sp.recompute)
-                                for (bool seqPar : sps) {
-                                    if (accs.empty()) {
-                                        ++ref.evaluated;
-                                        ++ref.rejected["batch_not_divisible"];
-                                        continue;
-                                    }
-                                    for (int acc : accs) {
-                                        ++ref.evaluated;
-                                        Scenario s = base;
-                                        s.layout.tp = tp;
-                                        s.layout.pp = pp;
-                                        s.layout.cp = cp;
-                                        s.layout.dp = dp;
-                                        s.layout.vpp = v;
-                                        s.layout.microBatch = mb;
-                                        s.layout.accumulation = acc;
-                                        s.training.zeroStage = z;
-                                        s.training.recompute = r;
-                                        s.training.sequenceParallel = seqPar;
-                                        const Plan p = evaluate(s);
-                                        if (!p.valid) {
-                                            for (const Diagnostic& d : p.diagnostics)
-                                                if (isInvalidLayoutId(d.id)) {
-                                                    ++ref.rejected[std::string(diagnosticIdString(d.id))];
-                                                    break;
-                                                }
+                const std::vector<int> eps = sp.ep.empty() ? std::vector<int>{base.layout.ep} : sp.ep;
+                for (int ep : eps)
+                    for (int v : vs)
+                        for (int mb : sp.microBatch) {
+                            std::vector<int> accs;
+                            for (long long acc = 1; acc * mb * dp <= bmax; ++acc)
+                                if (acc * mb * dp >= bmin)
+                                    accs.push_back(static_cast<int>(acc));
+                            for (int z : zeros)
+                                for (Recompute r : sp.recompute)
+                                    for (bool seqPar : sps) {
+                                        if (accs.empty()) {
+                                            ++ref.evaluated;
+                                            ++ref.rejected["batch_not_divisible"];
                                             continue;
                                         }
-                                        ++ref.valid;
-                                        if (c.tpWithinNvlinkDomain && tp > s.cluster.nvlinkDomain) {
-                                            ++ref.rejected["tp_beyond_nvlink_domain"];
-                                        } else if (!p.memory.fits) {
-                                            ++ref.rejected["does_not_fit"];
-                                        } else if (p.memory.headroomBytes < c.minHeadroomBytes) {
-                                            ++ref.rejected["headroom_below_minimum"];
-                                        } else {
-                                            ++ref.fitting;
-                                            SearchEntry e;
-                                            e.choice = {s.layout, z, r, seqPar};
-                                            e.globalBatch = s.layout.effectiveBatch();
-                                            e.stepSeconds = p.time.stepSeconds;
-                                            e.mfu = p.mfu;
-                                            e.tokensPerSecond = p.tokensPerSecond;
-                                            e.worstStageBytes = p.memory.stages[p.memory.worstStage].totalBytes;
-                                            e.headroomBytes = p.memory.headroomBytes;
-                                            e.gpuHours = p.gpuHours;
-                                            ref.fits.push_back(e);
+                                        for (int acc : accs) {
+                                            ++ref.evaluated;
+                                            Scenario s = base;
+                                            s.layout.tp = tp;
+                                            s.layout.pp = pp;
+                                            s.layout.cp = cp;
+                                            s.layout.dp = dp;
+                                            s.layout.ep = ep;
+                                            s.layout.vpp = v;
+                                            s.layout.microBatch = mb;
+                                            s.layout.accumulation = acc;
+                                            s.training.zeroStage = z;
+                                            s.training.recompute = r;
+                                            s.training.sequenceParallel = seqPar;
+                                            const Plan p = evaluate(s);
+                                            if (!p.valid) {
+                                                for (const Diagnostic& d : p.diagnostics)
+                                                    if (isInvalidLayoutId(d.id)) {
+                                                        ++ref.rejected[std::string(diagnosticIdString(d.id))];
+                                                        break;
+                                                    }
+                                                continue;
+                                            }
+                                            ++ref.valid;
+                                            if (c.tpWithinNvlinkDomain && tp > s.cluster.nvlinkDomain) {
+                                                ++ref.rejected["tp_beyond_nvlink_domain"];
+                                            } else if (!p.memory.fits) {
+                                                ++ref.rejected["does_not_fit"];
+                                            } else if (p.memory.headroomBytes < c.minHeadroomBytes) {
+                                                ++ref.rejected["headroom_below_minimum"];
+                                            } else {
+                                                ++ref.fitting;
+                                                SearchEntry e;
+                                                e.choice = {s.layout, z, r, seqPar};
+                                                e.globalBatch = s.layout.effectiveBatch();
+                                                e.stepSeconds = p.time.stepSeconds;
+                                                e.mfu = p.mfu;
+                                                e.tokensPerSecond = p.tokensPerSecond;
+                                                e.worstStageBytes =
+                                                    p.memory.stages[p.memory.worstStage].totalBytes;
+                                                e.headroomBytes = p.memory.headroomBytes;
+                                                e.gpuHours = p.gpuHours;
+                                                ref.fits.push_back(e);
+                                            }
                                         }
                                     }
-                                }
-                    }
+                        }
             }
     return ref;
 }
@@ -186,7 +190,8 @@ bool plainBetter(const SearchEntry& a, const SearchEntry& b, RankBy by) {
 }
 
 std::vector<SearchEntry> plainTop(std::vector<SearchEntry> all, RankBy by, std::size_t n) {
-    std::sort(all.begin(), all.end(), [by](const SearchEntry& a, const SearchEntry& b) { return plainBetter(a, b, by); });
+    std::sort(all.begin(), all.end(),
+              [by](const SearchEntry& a, const SearchEntry& b) { return plainBetter(a, b, by); });
     if (all.size() > n)
         all.resize(n);
     return all;
@@ -210,13 +215,15 @@ std::vector<SearchEntry> plainPareto(const std::vector<SearchEntry>& all) {
         if (!dominated)
             front.push_back(e);
     }
-    std::sort(front.begin(), front.end(),
-              [](const SearchEntry& a, const SearchEntry& b) { return a.tokensPerSecond > b.tokensPerSecond; });
+    std::sort(front.begin(), front.end(), [](const SearchEntry& a, const SearchEntry& b) {
+        return a.tokensPerSecond > b.tokensPerSecond;
+    });
     return front;
 }
 
 long long sum(const std::map<std::string, long long>& m) {
-    return std::accumulate(m.begin(), m.end(), 0LL, [](long long acc, const auto& kv) { return acc + kv.second; });
+    return std::accumulate(m.begin(), m.end(), 0LL,
+                           [](long long acc, const auto& kv) { return acc + kv.second; });
 }
 
 SearchOptions threadsAndTop(int threads, int topN, RankBy by = RankBy::StepTime) {
@@ -273,8 +280,8 @@ LP_TEST(equalsBruteForceOnSmallSpace) {
     const SearchSpace sp = smallSpace();
     const Reference ref = bruteForce(s, sp, {});
     // The space is built so that every rejection reason of the layout checks shows up.
-    for (const char* id : {"heads_not_divisible_by_tp", "kv_heads_not_divisible_by_tp", "layers_not_divisible_by_pp",
-                           "batch_not_divisible", "does_not_fit"})
+    for (const char* id : {"heads_not_divisible_by_tp", "kv_heads_not_divisible_by_tp",
+                           "layers_not_divisible_by_pp", "batch_not_divisible", "does_not_fit"})
         LP_CHECK(ref.rejected.count(id) == 1);
     LP_CHECK(ref.fitting > 20);
     for (RankBy by : {RankBy::StepTime, RankBy::Mfu, RankBy::Cost, RankBy::Headroom})
@@ -283,7 +290,7 @@ LP_TEST(equalsBruteForceOnSmallSpace) {
 
 LP_TEST(equalsBruteForceWithConstraints) {
     Scenario s = smallScenario();
-    s.cluster.nvlinkDomain = 1;  // GPUs joined by PCIe only: any TP > 1 crosses the domain
+    s.cluster.nvlinkDomain = 1; // GPUs joined by PCIe only: any TP > 1 crosses the domain
     SearchConstraints c;
     c.tpWithinNvlinkDomain = true;
     c.minHeadroomBytes = 2e9;
@@ -302,7 +309,7 @@ LP_TEST(equalsBruteForceWithGlobalBatchRange) {
     sp.globalBatchMin = 6;
     sp.globalBatchMax = 16;
     const Reference ref = bruteForce(s, sp, {});
-    LP_CHECK(ref.evaluated > countCandidates(s, smallSpace()));  // several accumulations per layout
+    LP_CHECK(ref.evaluated > countCandidates(s, smallSpace())); // several accumulations per layout
     checkEqualsReference(s, sp, {}, RankBy::StepTime);
     checkEqualsReference(s, sp, {}, RankBy::Headroom);
     const SearchResult r = search(s, sp);
@@ -312,12 +319,35 @@ LP_TEST(equalsBruteForceWithGlobalBatchRange) {
     }
 }
 
+LP_TEST(equalsBruteForceWithExpertParallelism) {
+    // A small mixture-of-experts model: EP must divide the 8 experts and DP x CP.
+    Scenario s = smallScenario();
+    s.model.moe.experts = 8;
+    s.model.moe.topK = 2;
+    s.model.moe.expertFfnHidden = 1024;
+    s.cluster.gpu.hbmBytes = 16e9;
+    SearchSpace sp = smallSpace();
+    sp.ep = {1, 2, 4, 8};
+    sp.vpp = {1, 2};
+    sp.zeroStages = {1};
+    const Reference ref = bruteForce(s, sp, {});
+    LP_CHECK(ref.rejected.count("ep_does_not_divide_dp") == 1);
+    checkEqualsReference(s, sp, {}, RankBy::StepTime);
+    const SearchSpace def = defaultSearchSpace(s);
+    LP_CHECK(def.ep == (std::vector<int>{1, 2, 4, 8}));
+    const SearchResult r = search(s, def);
+    LP_CHECK(r.fitting > 0);
+    for (const SearchEntry& e : r.top)
+        checkReported(s, e, {});
+}
+
 LP_TEST(defaultSpaceOfDefaultScenario) {
     const Scenario s = defaultScenario();
     const SearchSpace sp = defaultSearchSpace(s);
-    LP_CHECK(sp.tp == (std::vector<int>{1, 2, 4, 8, 16}));    // divisors of 64 heads up to 2 x NVLink domain
-    LP_CHECK(sp.pp == (std::vector<int>{1, 2, 4, 8, 16}));    // divisors of 80 layers that divide 64 GPUs
-    LP_CHECK(sp.cp == (std::vector<int>{1, 2, 4, 8}));        // at least 512 of 4,096 tokens per rank
+    LP_CHECK(sp.tp == (std::vector<int>{1, 2, 4, 8, 16})); // divisors of 64 heads up to 2 x NVLink domain
+    LP_CHECK(sp.pp == (std::vector<int>{1, 2, 4, 8, 16})); // divisors of 80 layers that divide 64 GPUs
+    LP_CHECK(sp.cp == (std::vector<int>{1, 2, 4, 8}));     // at least 512 of 4,096 tokens per rank
+    LP_CHECK(sp.ep == (std::vector<int>{1}));              // a dense model
     LP_CHECK(sp.vpp == (std::vector<int>{1, 2, 4, 5, 8}));
     LP_CHECK_EQ(sp.globalBatchMin, 64LL);
     LP_CHECK_EQ(sp.globalBatchMax, 64LL);
@@ -393,7 +423,8 @@ LP_TEST(sameResultsWithOneAndFourThreads) {
     SearchSpace range = smallSpace();
     range.globalBatchMax = 32;
     const Scenario small = smallScenario();
-    LP_CHECK(sameResults(search(small, range, {}, threadsAndTop(1, 40)), search(small, range, {}, threadsAndTop(4, 40))));
+    LP_CHECK(sameResults(search(small, range, {}, threadsAndTop(1, 40)),
+                         search(small, range, {}, threadsAndTop(4, 40))));
 }
 
 LP_TEST(cancelStopsEarlyWithPartialResults) {
@@ -475,7 +506,7 @@ LP_TEST(redundantCombinationsAreTriedOnce) {
     s.cluster.gpusPerNode = 1;
     sp.globalBatchMin = 8;
     const SearchResult r = search(s, sp);
-    LP_CHECK_EQ(r.candidates, 2LL);  // ZeRO 1 and 3
+    LP_CHECK_EQ(r.candidates, 2LL); // ZeRO 1 and 3
     for (const SearchEntry& e : r.top) {
         LP_CHECK(!e.choice.sequenceParallel);
         LP_CHECK_EQ(e.choice.layout.vpp, 1);

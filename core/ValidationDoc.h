@@ -1,0 +1,16 @@
+#pragma once
+// docs/validation.md and its plot, generated from a ValidationReport (no Qt: the SVG is written by hand).
+#include "core/Validation.h"
+
+#include <string>
+#include <vector>
+
+namespace lp::core {
+
+// Markdown: summary per metric, then one row per case and metric (measured, predicted, error).
+std::string validationMarkdown(const std::vector<ValidationCase>& cases, const ValidationReport& report,
+                               const std::string& casesPath, const std::string& plotPath);
+// Predicted against measured, one log-log panel per kind of metric, with the 1:1 line and +-10% bands.
+std::string validationPlotSvg(const ValidationReport& report);
+
+} // namespace lp::core

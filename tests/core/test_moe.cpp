@@ -1,0 +1,175 @@
+// Mixture of experts with expert parallelism, multi-head latent attention, FP8 and long context.
+#include "TestHarness.h"
+
+#include "core/Evaluate.h"
+#include "core/Presets.h"
+
+using namespace lp::core;
+
+namespace {
+
+Scenario mixtral(int tp, int ep, int dp) {
+    Scenario s = defaultScenario();
+    s.model = findModelPreset("mixtral-8x7b")->model;
+    s.model.seqLen = 4096;
+    s.training.zeroStage = 0;
+    s.training.sequenceParallel = tp > 1;
+    s.layout = Layout{};
+    s.layout.tp = tp;
+    s.layout.ep = ep;
+    s.layout.dp = dp;
+    s.layout.microBatch = 1;
+    s.layout.accumulation = 8;
+    s.cluster.nodes = tp * dp / 8;
+    return s;
+}
+
+} // namespace
+
+LP_TEST(moe_parameters_total_and_active) {
+    const ModelSpec m = findModelPreset("mixtral-8x7b")->model;
+    const ParameterCount c = countParameters(m);
+    const double expert = 3.0 * m.hidden * m.moe.expertFfnHidden;
+    LP_CHECK_NEAR(c.routedExpertsTotal, m.layers * m.moe.experts * expert, 1e-12);
+    // Active: 2 of 8 experts, router included.
+    LP_CHECK_NEAR(c.total - c.active, m.layers * (m.moe.experts - m.moe.topK) * expert, 1e-12);
+    LP_CHECK_NEAR(c.total, 46.7e9, 0.01);
+    LP_CHECK_NEAR(c.active, 12.9e9, 0.01);
+}
+
+LP_TEST(expert_parallel_memory_by_hand) {
+    const Scenario s = mixtral(1, 8, 8);
+    const Plan p = evaluate(s);
+    LP_CHECK(p.valid);
+    const ParameterCount& c = p.params;
+    const double perGpu = (c.total - c.routedExpertsTotal) + c.routedExpertsTotal / 8.0;
+    LP_CHECK_NEAR(p.memory.stages[0].weightsBytes, 2.0 * perGpu, 1e-12);
+    LP_CHECK_NEAR(p.memory.stages[0].optimizerBytes, 12.0 * perGpu, 1e-12);
+    // ZeRO-1: dense state over DP = 8, experts' state over the DP/EP = 1 ranks holding the same experts.
+    Scenario z = s;
+    z.training.zeroStage = 1;
+    const Plan pz = evaluate(z);
+    const double opt = 12.0 * ((c.total - c.routedExpertsTotal) / 8.0 + c.routedExpertsTotal / 8.0);
+    LP_CHECK_NEAR(pz.memory.stages[0].optimizerBytes, opt, 1e-12);
+    // EP 1 holds every expert: more memory.
+    LP_CHECK(evaluate(mixtral(1, 1, 8)).memory.stages[0].weightsBytes > 3.0 * p.memory.stages[0].weightsBytes);
+}
+
+LP_TEST(all_to_all_volume_by_hand) {
+    const Scenario s = mixtral(1, 8, 8);
+    const Plan p = evaluate(s);
+    // Each token's hidden state (16-bit) goes to top-k = 2 experts: 2 B x 4096 tokens x 2 x 4096.
+    LP_CHECK_NEAR(p.x.epMessageBytes, 2.0 * 4096 * 2 * 4096, 1e-12);
+    LP_CHECK(p.time.epCommSeconds > 0);
+    LP_CHECK(!p.has(DiagnosticId::EpCrossesNodes));
+    // Tokens per expert: 4096 tokens x top-2 x imbalance 1.1 x EP 8 / 8 experts.
+    LP_CHECK_NEAR(p.x.tokensPerExpert, 4096 * 2 * 1.1, 1e-12);
+    // TP 2 x EP 8 = 16 GPUs: the group leaves the 8-GPU node.
+    const Plan wide = evaluate(mixtral(2, 8, 8));
+    LP_CHECK(wide.valid);
+    LP_CHECK(wide.has(DiagnosticId::EpCrossesNodes));
+    LP_CHECK(wide.time.epCommSeconds > p.time.epCommSeconds * 0.5 * 2.0);
+    // No EP: no all-to-all.
+    LP_CHECK_EQ(evaluate(mixtral(1, 1, 8)).time.epCommSeconds, 0.0);
+}
+
+LP_TEST(ep_validity) {
+    Scenario s = mixtral(1, 3, 8);
+    LP_CHECK(evaluate(s).has(DiagnosticId::ExpertsNotDivisibleByEp));
+    s = mixtral(8, 4, 2);  // EP 4 does not divide DP 2
+    LP_CHECK(evaluate(s).has(DiagnosticId::EpDoesNotDivideDp));
+    Scenario dense = defaultScenario();
+    dense.layout.ep = 2;
+    LP_CHECK(evaluate(dense).has(DiagnosticId::ExpertsNotDivisibleByEp));
+}
+
+LP_TEST(small_expert_batches_are_flagged) {
+    Scenario s = defaultScenario();
+    s.model = findModelPreset("qwen3-30b-a3b")->model;
+    s.model.seqLen = 256;
+    s.layout = Layout{};
+    s.layout.ep = 8;
+    s.layout.dp = 64;
+    s.layout.microBatch = 1;
+    s.layout.accumulation = 1;
+    s.training.zeroStage = 1;
+    const Plan p = evaluate(s);
+    LP_CHECK(p.valid);
+    LP_CHECK(p.x.tokensPerExpert < 256);
+    LP_CHECK(p.has(DiagnosticId::SmallExpertBatches));
+    // MFU counts active parameters: 6 x active is the 6ND yardstick's numerator.
+    LP_CHECK(p.mfu6nd > 0 && p.params.active < 0.2 * p.params.total);
+}
+
+LP_TEST(mla_parameters_and_flops) {
+    const ModelSpec m = findModelPreset("deepseek-v3")->model;
+    LP_CHECK(m.attention == AttentionKind::Mla);
+    const ParameterCount c = countParameters(m);
+    const double h = m.hidden, a = m.heads;
+    const MlaSpec& l = m.mla;
+    const double attn = h * l.qLoraRank + l.qLoraRank * a * (l.qkNopeHeadDim + l.qkRopeHeadDim) +
+                        h * (l.kvLoraRank + l.qkRopeHeadDim) + l.kvLoraRank * a * (l.qkNopeHeadDim + l.vHeadDim) +
+                        a * l.vHeadDim * h;
+    LP_CHECK_NEAR(c.attentionMatmulPerLayer, attn, 1e-12);
+    LP_CHECK_NEAR(c.total, 671e9, 0.01);
+    Scenario s = defaultScenario();
+    s.model = m;
+    s.layout = Layout{};
+    s.layout.pp = 1;
+    s.layout.tp = 8;
+    s.layout.dp = 8;
+    s.layout.ep = 8;
+    const Plan p = evaluate(s);
+    // Attention scores use the 192-wide q/k heads and 128-wide values: 6 L a (192 + 128) s per token.
+    LP_CHECK_NEAR(p.x.attentionFlopsPerToken, 6.0 * m.layers * a * (192 + 128) * m.seqLen, 1e-12);
+}
+
+LP_TEST(fp8_memory_accounting) {
+    Scenario s = defaultScenario();
+    const Plan bf16 = evaluate(s);
+    s.training.precision = Precision::Fp8;
+    const Plan fp8 = evaluate(s);
+    // Megatron/Transformer Engine keeps an fp8 copy of each weight besides the 16-bit one.
+    const StageMemory& a = bf16.memory.stages[1];
+    const StageMemory& b = fp8.memory.stages[1];
+    LP_CHECK_NEAR(b.weightsBytes, a.weightsBytes * 1.5, 1e-12);
+    LP_CHECK_NEAR(b.optimizerBytes, a.optimizerBytes, 1e-12);  // master weights and moments stay fp32
+    LP_CHECK(fp8.time.computeSeconds < bf16.time.computeSeconds);  // fp8 GEMMs run at the fp8 peak
+    LP_CHECK_NEAR(fp8.modelFlopsPerStep, bf16.modelFlopsPerStep, 1e-12);
+    // On a GPU without fp8 (A100) the precision falls back to 16-bit speed.
+    Scenario a100 = s;
+    a100.cluster.gpu = findGpuPreset("a100-sxm-80gb")->gpu;
+    LP_CHECK(evaluate(a100).valid);
+}
+
+LP_TEST(long_context_with_context_parallel) {
+    Scenario s = defaultScenario();
+    s.model = findModelPreset("llama3.1-8b")->model;
+    s.model.seqLen = 1048576;  // 1M tokens
+    s.training.recompute = Recompute::Full;
+    s.training.zeroStage = 3;
+    s.layout = Layout{};
+    s.layout.cp = 32;
+    s.layout.dp = 2;
+    s.layout.microBatch = 1;
+    s.layout.accumulation = 1;
+    const Plan p = evaluate(s);
+    LP_CHECK(p.valid);
+    // Every per-token activation is divided by CP: a layer's input is 2 x (s / c) x h bytes.
+    LP_CHECK_NEAR(p.x.activationBytesPerLayer, 2.0 * (1048576.0 / 32) * 4096, 1e-12);
+    Scenario half = s;
+    half.layout.cp = 16;
+    half.layout.dp = 4;
+    const Plan ph = evaluate(half);
+    LP_CHECK_NEAR(ph.x.activationBytesPerLayer, 2.0 * p.x.activationBytesPerLayer, 1e-12);
+    // Attention dominates at 1M tokens: FLOPs per token are several times the 6N of the weights.
+    LP_CHECK(p.x.attentionFlopsPerToken > 5.0 * 6.0 * p.params.matmulActive);
+    // Ring attention exchanges K/V between the 32 ranks (4 nodes): some of it may be exposed.
+    LP_CHECK(p.time.cpCommSeconds >= 0);
+    Scenario bad = s;
+    bad.layout.cp = 3;
+    bad.layout.dp = 64 / 3;
+    LP_CHECK(!evaluate(bad).valid);
+}
+
+LP_TEST_MAIN()
