@@ -142,7 +142,18 @@ std::vector<Diagnostic> checkLayout(const Scenario& s) {
     return out;
 }
 
-Plan evaluate(const Scenario& s) { return evaluate(s, builtinProfile(s.cluster.gpu)); }
+Plan evaluate(const Scenario& s) {
+    // Building a profile costs more than an evaluation: keep the last one per thread.
+    thread_local GpuSpec cachedGpu;
+    thread_local HardwareProfile cachedProfile;
+    thread_local bool cached = false;
+    if (!cached || !(cachedGpu == s.cluster.gpu)) {
+        cachedProfile = builtinProfile(s.cluster.gpu);
+        cachedGpu = s.cluster.gpu;
+        cached = true;
+    }
+    return evaluate(s, cachedProfile);
+}
 
 Plan evaluate(const Scenario& s, const HardwareProfile& profile) {
     Plan p;

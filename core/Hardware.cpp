@@ -18,7 +18,7 @@ double Curve::at(double x) const {
                                      [](double v, const std::pair<double, double>& p) { return v < p.first; });
     const auto& hi = *it;
     const auto& lo = *(it - 1);
-    const double t = (std::log(x) - std::log(lo.first)) / (std::log(hi.first) - std::log(lo.first));
+    const double t = std::log(x / lo.first) / std::log(hi.first / lo.first);
     return lo.second + t * (hi.second - lo.second);
 }
 

@@ -224,8 +224,8 @@ struct Shared {
 };
 
 // One thread's share: its own scenario copy (only layout and training fields change), counts, top N
-// and front.
-struct Worker {
+// and front. Cache-line aligned so that neighbouring workers do not share a line.
+struct alignas(64) Worker {
     Worker(const Scenario& s, std::size_t topN, RankBy by) : sc(s), top(topN, by) {}
 
     Scenario sc;

@@ -134,7 +134,8 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
 double withHost(double gpu, double host, double exponent) {
     if (host <= 0)
         return gpu;
-    return gpu + host * std::pow(host / (host + gpu), exponent);
+    const double share = host / (host + gpu);
+    return gpu + host * (exponent == 1.0 ? share : std::pow(share, exponent));
 }
 
 } // namespace

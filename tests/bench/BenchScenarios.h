@@ -8,7 +8,9 @@
 
 namespace lp::bench {
 
-inline core::Scenario scenarioA() { return core::defaultScenario(); }
+inline core::Scenario scenarioA() {
+    return core::defaultScenario();
+}
 
 inline core::Scenario scenarioB() {
     using namespace lp::core;
@@ -25,7 +27,7 @@ inline core::Scenario scenarioB() {
     s.layout.pp = 2;
     s.layout.dp = 1024;
     s.layout.microBatch = 1;
-    s.layout.accumulation = 2;  // 1 x 2 x 1024 = 2048 sequences
+    s.layout.accumulation = 2; // 1 x 2 x 1024 = 2048 sequences
     return s;
 }
 

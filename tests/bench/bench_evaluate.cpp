@@ -1,6 +1,5 @@
 // Evaluations per second (issue 2's goal: at least one million per second on one core).
 #include "BenchScenarios.h"
-
 #include "core/Evaluate.h"
 
 #include <benchmark/benchmark.h>
@@ -19,10 +18,14 @@ void run(benchmark::State& state, const Scenario& s) {
 }
 
 // The seed example: TP 8 x PP 4 x DP 2, micro batch 2 x 16.
-void BM_EvaluateDefault(benchmark::State& state) { run(state, defaultScenario()); }
+void BM_EvaluateDefault(benchmark::State& state) {
+    run(state, defaultScenario());
+}
 
 // The 405B scenario's starting layout (126 layers, PP 2).
-void BM_Evaluate405B(benchmark::State& state) { run(state, lp::bench::scenarioB()); }
+void BM_Evaluate405B(benchmark::State& state) {
+    run(state, lp::bench::scenarioB());
+}
 
 // A layout the checks reject (TP 3 does not divide 64 heads): the cheap path of a search.
 void BM_EvaluateInvalid(benchmark::State& state) {

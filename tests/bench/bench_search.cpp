@@ -1,7 +1,6 @@
 // Full layout searches (issue 5): (a) the default scenario and (b) Llama-3.1-405B on 16,384 H100, each
 // with 1 and 2 threads. Reports the time of one full search and the layouts looked at per second.
 #include "BenchScenarios.h"
-
 #include "core/Search.h"
 
 #include <benchmark/benchmark.h>
@@ -54,9 +53,29 @@ void BM_Search405BBatchRange(benchmark::State& state) {
 
 } // namespace
 
-BENCHMARK(BM_SearchDefault)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_Search405B)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_SearchDefaultBatchRange)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_Search405BBatchRange)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_SearchDefault)
+    ->Arg(1)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime();
+BENCHMARK(BM_Search405B)
+    ->Arg(1)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime();
+BENCHMARK(BM_SearchDefaultBatchRange)
+    ->Arg(1)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime();
+BENCHMARK(BM_Search405BBatchRange)
+    ->Arg(1)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime();
 
 BENCHMARK_MAIN();
