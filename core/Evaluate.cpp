@@ -129,8 +129,8 @@ void diagnose(const EvalContext& x, Plan& p) {
         addDiagnostic(p, DiagnosticId::MfuBelow20, Severity::Warning, 0, p.mfu);
     if (!p.memory.fits) {
         const StageMemory& w = p.memory.stages[static_cast<std::size_t>(p.memory.worstStage)];
-        addDiagnostic(p, DiagnosticId::DoesNotFit, Severity::Warning, static_cast<double>(p.memory.largestComponent),
-                      w.stage, w.totalBytes, p.memory.capacityBytes);
+        addDiagnostic(p, DiagnosticId::DoesNotFit, Severity::Warning, 0, w.stage, w.totalBytes, p.memory.capacityBytes);
+        p.diagnostics.back().component = static_cast<int>(p.memory.largestComponent);
     }
 }
 

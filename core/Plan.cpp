@@ -80,7 +80,7 @@ std::string diagnosticMessage(const Diagnostic& d) {
     case DiagnosticId::DoesNotFit:
         return fmt("Does not fit: pipeline stage %.0f needs %.1f GiB of the GPU's %.1f GiB", d.a, d.b / kGiB,
                    d.c / kGiB) +
-               "; its largest part is the " + kComponentNames[static_cast<std::size_t>(d.costSeconds)] + ".";
+               "; its largest part is the " + kComponentNames[static_cast<std::size_t>(d.component) % kComponentNames.size()] + ".";
     case DiagnosticId::ExposedDpComm:
         return fmt("Data-parallel gradient communication is not hidden behind the backward pass: %.1f ms per step "
                    "(%.0f%% of the step).",

@@ -47,6 +47,7 @@ struct Diagnostic {
     double a = 0;            // id-specific figures quoted in the message
     double b = 0;
     double c = 0;
+    int component = 0;       // does_not_fit: the MemoryComponent that is largest
 };
 
 // Human words for a diagnostic: what is wrong and what it costs, and the change to make.

@@ -42,7 +42,7 @@ struct Layout {
 };
 
 struct Scenario {
-    std::string name = "Llama-2-70B on 64 H100";
+    std::string name = "Untitled scenario";
     std::string notes;
     ModelSpec model;
     ClusterSpec cluster;

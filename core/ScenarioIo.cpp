@@ -5,8 +5,6 @@
 #include "core/Presets.h"
 #include "core/Types.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <atomic>
 #include <cctype>
@@ -15,13 +13,13 @@
 #include <climits>
 #include <cmath>
 #include <cstdlib>
+#include <fcntl.h>
 #include <initializer_list>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
-#include <system_error>
-
-#include <fcntl.h>
 #include <sys/stat.h>
+#include <system_error>
 #include <unistd.h>
 
 namespace lp::core {
@@ -34,7 +32,9 @@ constexpr std::size_t kMaxFileBytes = 64u * 1024u * 1024u;
 // ------------------------------------------------------------------------------------------------
 // Formatting
 
-std::string errnoText(int e) { return std::generic_category().message(e); }
+std::string errnoText(int e) {
+    return std::generic_category().message(e);
+}
 
 // The shortest text that reads back to the same double, exponent tidied: 8e10, 5e-6, 0.85.
 std::string fmtNumber(double v) {
@@ -94,15 +94,24 @@ std::string quoteJson(std::string_view s) {
 
 std::string describe(const Json& v) {
     switch (v.type()) {
-    case Json::value_t::null: return "null";
-    case Json::value_t::boolean: return v.get<bool>() ? "true" : "false";
-    case Json::value_t::string: return "a string (" + quoteJson(v.get_ref<const std::string&>()) + ")";
-    case Json::value_t::number_integer: return std::to_string(v.get<std::int64_t>());
-    case Json::value_t::number_unsigned: return std::to_string(v.get<std::uint64_t>());
-    case Json::value_t::number_float: return fmtNumber(v.get<double>());
-    case Json::value_t::object: return "an object";
-    case Json::value_t::array: return "an array";
-    default: return "an unsupported value";
+    case Json::value_t::null:
+        return "null";
+    case Json::value_t::boolean:
+        return v.get<bool>() ? "true" : "false";
+    case Json::value_t::string:
+        return "a string (" + quoteJson(v.get_ref<const std::string&>()) + ")";
+    case Json::value_t::number_integer:
+        return std::to_string(v.get<std::int64_t>());
+    case Json::value_t::number_unsigned:
+        return std::to_string(v.get<std::uint64_t>());
+    case Json::value_t::number_float:
+        return fmtNumber(v.get<double>());
+    case Json::value_t::object:
+        return "an object";
+    case Json::value_t::array:
+        return "an array";
+    default:
+        return "an unsupported value";
     }
 }
 
@@ -118,7 +127,9 @@ std::string childPath(const std::string& parent, std::string_view key) {
     return parent + "[" + quoteJson(key) + "]";
 }
 
-std::string indexPath(const std::string& parent, std::size_t i) { return parent + "[" + std::to_string(i) + "]"; }
+std::string indexPath(const std::string& parent, std::size_t i) {
+    return parent + "[" + std::to_string(i) + "]";
+}
 
 std::string joinList(const std::vector<std::string>& items) {
     std::string out;
@@ -153,7 +164,7 @@ std::optional<std::string> closest(std::string_view word, const std::vector<std:
         return std::nullopt;
     std::optional<std::string> best;
     std::size_t bestDistance = SIZE_MAX;
-    const auto startsWith = [](std::string_view a, std::string_view b) {  // case-insensitive
+    const auto startsWith = [](std::string_view a, std::string_view b) { // case-insensitive
         return a.size() >= b.size() && editDistance(a.substr(0, b.size()), b) == 0;
     };
     for (const auto& c : candidates) {
@@ -200,7 +211,7 @@ public:
     explicit DuplicateKeyTracker(InputErrors& errors) : m_errors(errors) {}
 
     struct TooDeep {};
-    static constexpr std::size_t kMaxDepth = 64;  // the formats need 4; this keeps hostile files cheap
+    static constexpr std::size_t kMaxDepth = 64; // the formats need 4; this keeps hostile files cheap
 
     bool operator()(int /*depth*/, nlohmann::detail::parse_event_t event, Json& parsed) {
         using E = nlohmann::detail::parse_event_t;
@@ -222,12 +233,14 @@ public:
                 Frame& f = m_frames.back();
                 const std::string& key = parsed.get_ref<const std::string&>();
                 if (!f.keys.insert(key).second)
-                    m_errors.push_back({childPath(pathOfTop(), key),
-                                        "duplicate key " + quoteJson(key) + " (only one value may be given)"});
+                    m_errors.push_back({childPath(pathOfTop(), key), "duplicate key " + quoteJson(key) +
+                                                                         " (only one value may be given)"});
                 f.lastKey = key;
             }
             break;
-        case E::value: elementDone(); break;
+        case E::value:
+            elementDone();
+            break;
         }
         return true;
     }
@@ -254,7 +267,8 @@ private:
 };
 
 std::string stripNlohmannPrefix(const std::string& what) {
-    // "[json.exception.parse_error.101] parse error at line 1, column 2: syntax error ..." -> "syntax error ..."
+    // "[json.exception.parse_error.101] parse error at line 1, column 2: syntax error ..." -> "syntax error
+    // ..."
     const auto close = what.find("] ");
     std::string rest = close == std::string::npos ? what : what.substr(close + 2);
     const auto colon = rest.find(": ");
@@ -265,9 +279,8 @@ std::string stripNlohmannPrefix(const std::string& what) {
 
 // Parses `text` into an object; on failure appends to errors and returns nullopt.
 std::optional<Json> parseObject(std::string_view text, InputErrors& errors) {
-    const bool blank = std::all_of(text.begin(), text.end(), [](char c) {
-        return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-    });
+    const bool blank = std::all_of(text.begin(), text.end(),
+                                   [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; });
     if (blank) {
         errors.push_back({"", "the file is empty (expected a JSON object)"});
         return std::nullopt;
@@ -325,7 +338,8 @@ std::optional<Json> parseObject(std::string_view text, InputErrors& errors) {
         return std::nullopt;
     } catch (const DuplicateKeyTracker::TooDeep&) {
         errors.push_back({"", "the file is nested too deeply (more than " +
-                                  std::to_string(DuplicateKeyTracker::kMaxDepth) + " levels of objects and arrays)"});
+                                  std::to_string(DuplicateKeyTracker::kMaxDepth) +
+                                  " levels of objects and arrays)"});
         return std::nullopt;
     } catch (const Json::out_of_range& e) {
         // Number overflow ("1e999"): nlohmann gives no position; find the number in the text.
@@ -363,22 +377,29 @@ struct DoubleRange {
         return std::isfinite(v) && (loInclusive ? v >= lo : v > lo) && (hiInclusive ? v <= hi : v < hi);
     }
     std::string text() const {
-        return std::string("must be ") + (loInclusive ? "at least " : "greater than ") + fmtNumber(lo) + " and " +
-               (hiInclusive ? "at most " : "less than ") + fmtNumber(hi);
+        return std::string("must be ") + (loInclusive ? "at least " : "greater than ") + fmtNumber(lo) +
+               " and " + (hiInclusive ? "at most " : "less than ") + fmtNumber(hi);
     }
 };
-constexpr DoubleRange positive(double hi) { return {0.0, false, hi, true}; }
-constexpr DoubleRange nonNegative(double hi) { return {0.0, true, hi, true}; }
+constexpr DoubleRange positive(double hi) {
+    return {0.0, false, hi, true};
+}
+constexpr DoubleRange nonNegative(double hi) {
+    return {0.0, true, hi, true};
+}
 
 class ObjectReader {
 public:
-    ObjectReader(const Json& obj, std::string path, InputErrors& errors, std::initializer_list<const char*> keys)
+    ObjectReader(const Json& obj, std::string path, InputErrors& errors,
+                 std::initializer_list<const char*> keys)
         : m_obj(obj), m_path(std::move(path)), m_errors(errors), m_keys(keys.begin(), keys.end()) {}
 
     const std::string& path() const { return m_path; }
     std::string path(std::string_view key) const { return childPath(m_path, key); }
     InputErrors& errors() { return m_errors; }
-    void error(std::string_view key, std::string reason) { m_errors.push_back({path(key), std::move(reason)}); }
+    void error(std::string_view key, std::string reason) {
+        m_errors.push_back({path(key), std::move(reason)});
+    }
 
     const Json* find(std::string_view key) const {
         const auto it = m_obj.find(std::string(key));
@@ -391,7 +412,8 @@ public:
         const Json* v = find(key);
         if (!v)
             return true;
-        const std::string range = "must be an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
+        const std::string range =
+            "must be an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
         long long value = 0;
         if (v->is_number_unsigned()) {
             const auto u = v->get<std::uint64_t>();
@@ -484,7 +506,8 @@ public:
             out = *e;
             return true;
         }
-        error(key, "unknown value " + quoteJson(s) + didYouMean(s, names) + ": expected one of " + joinList(names));
+        error(key, "unknown value " + quoteJson(s) + didYouMean(s, names) + ": expected one of " +
+                       joinList(names));
         return false;
     }
 
@@ -493,7 +516,8 @@ public:
         for (auto it = m_obj.begin(); it != m_obj.end(); ++it) {
             if (std::find(m_keys.begin(), m_keys.end(), it.key()) != m_keys.end())
                 continue;
-            m_errors.push_back({path(it.key()), "unknown key " + quoteJson(it.key()) + didYouMean(it.key(), m_keys)});
+            m_errors.push_back(
+                {path(it.key()), "unknown key " + quoteJson(it.key()) + didYouMean(it.key(), m_keys)});
         }
     }
 
@@ -505,11 +529,13 @@ private:
 };
 
 template <typename Preset, typename IdOf>
-std::string unknownPreset(std::string_view kind, const std::string& name, const std::vector<Preset>& all, IdOf idOf) {
+std::string unknownPreset(std::string_view kind, const std::string& name, const std::vector<Preset>& all,
+                          IdOf idOf) {
     std::vector<std::string> ids;
     for (const auto& p : all)
         ids.push_back(idOf(p));
-    std::string reason = "unknown " + std::string(kind) + " preset " + quoteJson(name) + didYouMean(name, ids);
+    std::string reason =
+        "unknown " + std::string(kind) + " preset " + quoteJson(name) + didYouMean(name, ids);
     if (!ids.empty())
         reason += "; known: " + joinList(ids);
     return reason;
@@ -523,7 +549,8 @@ const ModelPreset* lookUpModel(const Json& v, const std::string& path, InputErro
     const std::string& name = v.get_ref<const std::string&>();
     if (const ModelPreset* p = findModelPreset(name))
         return p;
-    errors.push_back({path, unknownPreset("model", name, modelPresets(), [](const ModelPreset& p) { return p.id; })});
+    errors.push_back(
+        {path, unknownPreset("model", name, modelPresets(), [](const ModelPreset& p) { return p.id; })});
     return nullptr;
 }
 
@@ -535,7 +562,8 @@ const GpuPreset* lookUpGpu(const Json& v, const std::string& path, InputErrors& 
     const std::string& name = v.get_ref<const std::string&>();
     if (const GpuPreset* p = findGpuPreset(name))
         return p;
-    errors.push_back({path, unknownPreset("GPU", name, gpuPresets(), [](const GpuPreset& p) { return p.gpu.id; })});
+    errors.push_back(
+        {path, unknownPreset("GPU", name, gpuPresets(), [](const GpuPreset& p) { return p.gpu.id; })});
     return nullptr;
 }
 
@@ -547,19 +575,21 @@ const ClusterPreset* lookUpCluster(const Json& v, const std::string& path, Input
     const std::string& name = v.get_ref<const std::string&>();
     if (const ClusterPreset* p = findClusterPreset(name))
         return p;
-    errors.push_back(
-        {path, unknownPreset("cluster", name, clusterPresets(), [](const ClusterPreset& p) { return p.id; })});
+    errors.push_back({path, unknownPreset("cluster", name, clusterPresets(),
+                                          [](const ClusterPreset& p) { return p.id; })});
     return nullptr;
 }
 
 // Header: schema and version. Returns false when the rest of the file must not be interpreted.
-bool checkHeader(const Json& root, InputErrors& errors, const char* schema, int version, std::string_view what) {
+bool checkHeader(const Json& root, InputErrors& errors, const char* schema, int version,
+                 std::string_view what) {
     const auto s = root.find("schema");
     if (s == root.end()) {
-        errors.push_back({"$.schema", std::string("missing required key \"schema\" (expected \"") + schema + "\")"});
+        errors.push_back(
+            {"$.schema", std::string("missing required key \"schema\" (expected \"") + schema + "\")"});
     } else if (!s->is_string()) {
-        errors.push_back({"$.schema", std::string("wrong type: expected the string \"") + schema + "\", got " +
-                                          describe(*s)});
+        errors.push_back({"$.schema", std::string("wrong type: expected the string \"") + schema +
+                                          "\", got " + describe(*s)});
     } else if (s->get_ref<const std::string&>() != schema) {
         errors.push_back({"$.schema", "wrong schema: expected \"" + std::string(schema) + "\", got " +
                                           quoteJson(s->get_ref<const std::string&>()) + " (not a " +
@@ -571,11 +601,13 @@ bool checkHeader(const Json& root, InputErrors& errors, const char* schema, int 
     if (v == root.end()) {
         errors.push_back({"$.version", "missing required key \"version\" (expected " + expected + ")"});
     } else if (!v->is_number() || v->get<double>() != std::floor(v->get<double>())) {
-        errors.push_back({"$.version", "wrong type: expected the integer " + expected + ", got " + describe(*v)});
+        errors.push_back(
+            {"$.version", "wrong type: expected the integer " + expected + ", got " + describe(*v)});
     } else if (v->get<double>() > version) {
-        errors.push_back({"$.version", "unsupported version " + describe(*v) + ": the file was written by a newer "
-                                       "version of Layout Planner (this one reads " + std::string(what) +
-                                           " files up to version " + expected + ")"});
+        errors.push_back({"$.version", "unsupported version " + describe(*v) +
+                                           ": the file was written by a newer "
+                                           "version of Layout Planner (this one reads " +
+                                           std::string(what) + " files up to version " + expected + ")"});
         return false;
     } else if (v->get<double>() < 1) {
         errors.push_back({"$.version", "out of range: must be an integer from 1 to " + expected + ", got " +
@@ -591,9 +623,9 @@ bool checkHeader(const Json& root, InputErrors& errors, const char* schema, int 
 constexpr long long kMaxLayers = 100000;
 constexpr long long kMaxHidden = 1000000;
 constexpr long long kMaxHeads = 100000;
-constexpr long long kMaxWidth = 10000000;  // ffn_hidden, vocab, seq_len
-constexpr long long kMaxCount = 1000000;   // nodes, layout degrees, micro batch, accumulation
-constexpr double kMaxRate = 1e18;          // FLOP/s, bytes, bytes/s, tokens
+constexpr long long kMaxWidth = 10000000; // ffn_hidden, vocab, seq_len
+constexpr long long kMaxCount = 1000000;  // nodes, layout degrees, micro batch, accumulation
+constexpr double kMaxRate = 1e18;         // FLOP/s, bytes, bytes/s, tokens
 
 void readMoe(const Json& j, const std::string& path, MoeSpec& moe, int layers, InputErrors& errors) {
     if (j.is_null()) {
@@ -604,8 +636,9 @@ void readMoe(const Json& j, const std::string& path, MoeSpec& moe, int layers, I
         errors.push_back({path, "wrong type: expected an object or null, got " + describe(j)});
         return;
     }
-    ObjectReader r(j, path, errors,
-                   {"experts", "top_k", "expert_ffn_hidden", "shared_experts", "moe_layers", "capacity_factor"});
+    ObjectReader r(
+        j, path, errors,
+        {"experts", "top_k", "expert_ffn_hidden", "shared_experts", "moe_layers", "capacity_factor"});
     const bool expertsOk = r.readInt("experts", moe.experts, 0, kMaxHeads);
     const bool topKOk = r.readInt("top_k", moe.topK, 0, kMaxHeads);
     const bool ffnOk = r.readInt("expert_ffn_hidden", moe.expertFfnHidden, 0, kMaxWidth);
@@ -614,8 +647,8 @@ void readMoe(const Json& j, const std::string& path, MoeSpec& moe, int layers, I
     r.readDouble("capacity_factor", moe.capacityFactor, positive(1000));
     r.reportUnknownKeys();
     if (expertsOk && topKOk && moe.experts > 0 && (moe.topK < 1 || moe.topK > moe.experts))
-        r.error("top_k", "out of range: must be an integer from 1 to experts (" + std::to_string(moe.experts) +
-                             "), got " + std::to_string(moe.topK));
+        r.error("top_k", "out of range: must be an integer from 1 to experts (" +
+                             std::to_string(moe.experts) + "), got " + std::to_string(moe.topK));
     if (expertsOk && ffnOk && moe.experts > 0 && moe.expertFfnHidden < 1)
         r.error("expert_ffn_hidden", "out of range: must be at least 1 in a MoE model, got 0");
     if (layersOk && layers > 0 && moe.moeLayers > layers)
@@ -628,7 +661,8 @@ void readMla(const Json& j, const std::string& path, MlaSpec& mla, InputErrors& 
         errors.push_back({path, "wrong type: expected an object, got " + describe(j)});
         return;
     }
-    ObjectReader r(j, path, errors, {"q_lora_rank", "kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim"});
+    ObjectReader r(j, path, errors,
+                   {"q_lora_rank", "kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim"});
     r.readInt("q_lora_rank", mla.qLoraRank, 0, kMaxHidden);
     r.readInt("kv_lora_rank", mla.kvLoraRank, 1, kMaxHidden);
     r.readInt("qk_nope_head_dim", mla.qkNopeHeadDim, 1, kMaxHidden);
@@ -647,13 +681,14 @@ ModelSpec readModel(const Json* j, const std::string& path, InputErrors& errors)
         return m;
     }
     if (!j->is_object()) {
-        errors.push_back({path, "wrong type: expected a model preset name or an object, got " + describe(*j)});
+        errors.push_back(
+            {path, "wrong type: expected a model preset name or an object, got " + describe(*j)});
         return m;
     }
     ObjectReader r(*j, path, errors,
-                   {"preset", "name", "layers", "hidden", "heads", "kv_heads", "ffn_hidden", "vocab", "seq_len", "mlp",
-                    "norm", "tied_embeddings", "biases", "learned_positions", "dropout", "head_size", "attention", "mla",
-                    "moe"});
+                   {"preset", "name", "layers", "hidden", "heads", "kv_heads", "ffn_hidden", "vocab",
+                    "seq_len", "mlp", "norm", "tied_embeddings", "biases", "learned_positions", "dropout",
+                    "head_size", "attention", "mla", "moe"});
     bool fromPreset = false;
     if (const Json* p = r.find("preset")) {
         if (const ModelPreset* preset = lookUpModel(*p, r.path("preset"), errors)) {
@@ -669,7 +704,7 @@ ModelSpec readModel(const Json* j, const std::string& path, InputErrors& errors)
     if (r.has("kv_heads"))
         kvOk = r.readInt("kv_heads", m.kvHeads, 1, kMaxHeads);
     else if (!fromPreset)
-        m.kvHeads = m.heads;  // no grouped-query attention unless asked for
+        m.kvHeads = m.heads; // no grouped-query attention unless asked for
     r.readInt("ffn_hidden", m.ffnHidden, 1, kMaxWidth);
     r.readInt("vocab", m.vocab, 1, kMaxWidth);
     r.readInt("seq_len", m.seqLen, 1, kMaxWidth);
@@ -706,8 +741,9 @@ void readGpu(const Json& j, const std::string& path, GpuSpec& gpu, InputErrors& 
         return;
     }
     ObjectReader r(j, path, errors,
-                   {"preset", "id", "name", "peak_flops16", "peak_flops8", "hbm_bytes", "hbm_bandwidth_bytes_per_s",
-                    "nvlink_bandwidth_bytes_per_s", "network_bandwidth_bytes_per_s", "source"});
+                   {"preset", "id", "name", "peak_flops16", "peak_flops8", "hbm_bytes",
+                    "hbm_bandwidth_bytes_per_s", "nvlink_bandwidth_bytes_per_s",
+                    "network_bandwidth_bytes_per_s", "source"});
     if (const Json* p = r.find("preset"))
         if (const GpuPreset* preset = lookUpGpu(*p, r.path("preset"), errors))
             gpu = preset->gpu;
@@ -733,7 +769,8 @@ ClusterSpec readCluster(const Json* j, const std::string& path, InputErrors& err
         return c;
     }
     if (!j->is_object()) {
-        errors.push_back({path, "wrong type: expected a cluster preset name or an object, got " + describe(*j)});
+        errors.push_back(
+            {path, "wrong type: expected a cluster preset name or an object, got " + describe(*j)});
         return c;
     }
     ObjectReader r(*j, path, errors,
@@ -770,13 +807,15 @@ TrainingOptions readTraining(const Json* j, const std::string& path, InputErrors
         return t;
     }
     ObjectReader r(*j, path, errors,
-                   {"precision", "optimizer", "zero_stage", "recompute", "sequence_parallel", "flash_attention",
-                    "loader_prefetch", "loader_tokens_per_s", "straggler_slowdown", "allocator_reserve_fraction",
-                    "moe_load_imbalance", "execution_style", "attention_flops", "token_budget_tokens"});
+                   {"precision", "optimizer", "zero_stage", "recompute", "sequence_parallel",
+                    "flash_attention", "loader_prefetch", "loader_tokens_per_s", "straggler_slowdown",
+                    "allocator_reserve_fraction", "moe_load_imbalance", "execution_style", "attention_flops",
+                    "token_budget_tokens"});
     r.readEnum("precision", t.precision, &parsePrecision, {Precision::Bf16, Precision::Fp16, Precision::Fp8});
     r.readEnum("optimizer", t.optimizer, &parseOptimizer, {Optimizer::Adam, Optimizer::SgdMomentum});
     r.readInt("zero_stage", t.zeroStage, 0, 3);
-    r.readEnum("recompute", t.recompute, &parseRecompute, {Recompute::None, Recompute::Selective, Recompute::Full});
+    r.readEnum("recompute", t.recompute, &parseRecompute,
+               {Recompute::None, Recompute::Selective, Recompute::Full});
     r.readBool("sequence_parallel", t.sequenceParallel);
     r.readBool("flash_attention", t.flashAttention);
     r.readBool("loader_prefetch", t.loaderPrefetch);
@@ -786,7 +825,8 @@ TrainingOptions readTraining(const Json* j, const std::string& path, InputErrors
     r.readDouble("moe_load_imbalance", t.moeLoadImbalance, {1.0, true, 1000.0, true});
     r.readEnum("execution_style", t.executionStyle, &parseExecutionStyle,
                {ExecutionStyle::Auto, ExecutionStyle::Megatron, ExecutionStyle::Fsdp});
-    r.readEnum("attention_flops", t.attentionFlops, &parseAttentionFlops, {AttentionFlops::Full, AttentionFlops::Causal});
+    r.readEnum("attention_flops", t.attentionFlops, &parseAttentionFlops,
+               {AttentionFlops::Full, AttentionFlops::Causal});
     r.readDouble("token_budget_tokens", t.tokenBudget, positive(kMaxRate));
     r.reportUnknownKeys();
     return t;
@@ -911,10 +951,12 @@ Json layoutToJson(const Layout& l) {
 }
 
 std::string jsonDouble(double v) {
-    return std::isfinite(v) ? fmtNumber(v) : "null";  // JSON has no infinity; reading it back names the key
+    return std::isfinite(v) ? fmtNumber(v) : "null"; // JSON has no infinity; reading it back names the key
 }
 
-bool isScalar(const Json& j) { return !j.is_object() && !j.is_array(); }
+bool isScalar(const Json& j) {
+    return !j.is_object() && !j.is_array();
+}
 
 // Pretty printing with two-space indents; arrays of plain values stay on one line ([1e6, 0.42]).
 void writeJson(std::string& out, const Json& j, int indent) {
@@ -922,7 +964,7 @@ void writeJson(std::string& out, const Json& j, int indent) {
     const auto scalar = [&](const Json& v) {
         if (v.is_number_float())
             out += jsonDouble(v.get<double>());
-        else  // invalid UTF-8 in a user's text is replaced rather than thrown on
+        else // invalid UTF-8 in a user's text is replaced rather than thrown on
             out += v.dump(-1, ' ', false, Json::error_handler_t::replace);
     };
     if (j.is_object()) {
@@ -998,23 +1040,26 @@ void readCurve(ObjectReader& r, std::string_view key, Curve& out, bool required)
         const Json& p = (*v)[i];
         const std::string pp = indexPath(path, i);
         if (!p.is_array() || p.size() != 2) {
-            r.errors().push_back({pp, "wrong type: expected a pair [x, efficiency], got " +
-                                          (p.is_array() ? "an array of " + std::to_string(p.size()) + " values"
-                                                        : describe(p))});
+            r.errors().push_back(
+                {pp,
+                 "wrong type: expected a pair [x, efficiency], got " +
+                     (p.is_array() ? "an array of " + std::to_string(p.size()) + " values" : describe(p))});
             ok = false;
             continue;
         }
         bool pointOk = true;
         for (std::size_t k = 0; k < 2; ++k) {
             if (!p[k].is_number()) {
-                r.errors().push_back({indexPath(pp, k), "wrong type: expected a number, got " + describe(p[k])});
+                r.errors().push_back(
+                    {indexPath(pp, k), "wrong type: expected a number, got " + describe(p[k])});
                 pointOk = false;
                 continue;
             }
             const DoubleRange& range = k == 0 ? kCurveX : kEfficiency;
             const double d = p[k].get<double>();
             if (!range.contains(d)) {
-                r.errors().push_back({indexPath(pp, k), "out of range: " + range.text() + ", got " + fmtNumber(d)});
+                r.errors().push_back(
+                    {indexPath(pp, k), "out of range: " + range.text() + ", got " + fmtNumber(d)});
                 pointOk = false;
             }
         }
@@ -1024,8 +1069,9 @@ void readCurve(ObjectReader& r, std::string_view key, Curve& out, bool required)
         }
         const double x = p[0].get<double>();
         if (!curve.points.empty() && !(x > previousX)) {
-            r.errors().push_back({indexPath(pp, 0), "out of order: x must be greater than the previous point's (" +
-                                                        fmtNumber(previousX) + "), got " + fmtNumber(x)});
+            r.errors().push_back(
+                {indexPath(pp, 0), "out of order: x must be greater than the previous point's (" +
+                                       fmtNumber(previousX) + "), got " + fmtNumber(x)});
             ok = false;
         }
         previousX = x;
@@ -1053,8 +1099,7 @@ InputErrors capped(InputErrors errors) {
     return errors;
 }
 
-template <typename T, typename ReadFn>
-std::expected<T, InputErrors> guarded(ReadFn read) {
+template <typename T, typename ReadFn> std::expected<T, InputErrors> guarded(ReadFn read) {
     try {
         return read();
     } catch (const std::exception& e) {
@@ -1130,14 +1175,15 @@ std::expected<HardwareProfile, InputErrors> profileFromJson(std::string_view tex
             return std::unexpected(capped(std::move(errors)));
         HardwareProfile p;
         ObjectReader r(*root, "$", errors,
-                       {"schema", "version", "name", "gpu_id", "origin", "measured_on", "date", "gemm_efficiency",
-                        "gemm_efficiency_fp8", "hbm_efficiency", "attention_fwd_efficiency",
-                        "attention_bwd_efficiency", "nvlink_bus_efficiency", "network_bus_efficiency",
-                        "nvlink_latency_s", "network_latency_s"});
+                       {"schema", "version", "name", "gpu_id", "origin", "measured_on", "date",
+                        "gemm_efficiency", "gemm_efficiency_fp8", "hbm_efficiency",
+                        "attention_fwd_efficiency", "attention_bwd_efficiency", "nvlink_bus_efficiency",
+                        "network_bus_efficiency", "nvlink_latency_s", "network_latency_s"});
         r.readString("name", p.name);
         r.readString("gpu_id", p.gpuId);
         if (r.readString("origin", p.origin) && p.origin != "built-in" && p.origin != "measured")
-            r.error("origin", "unknown value " + quoteJson(p.origin) + didYouMean(p.origin, {"built-in", "measured"}) +
+            r.error("origin", "unknown value " + quoteJson(p.origin) +
+                                  didYouMean(p.origin, {"built-in", "measured"}) +
                                   ": expected one of built-in, measured");
         r.readString("measured_on", p.measuredOn);
         r.readString("date", p.date);
@@ -1198,7 +1244,8 @@ std::expected<std::string, std::string> readTextFile(const std::string& path) {
     const auto failed = [&](int e) { return std::unexpected("cannot read " + path + ": " + errnoText(e)); };
     const auto tooLarge = [&]() {
         return std::unexpected("cannot read " + path + ": the file is larger than " +
-                               std::to_string(kMaxFileBytes / (1024 * 1024)) + " MiB, the limit for input files");
+                               std::to_string(kMaxFileBytes / (1024 * 1024)) +
+                               " MiB, the limit for input files");
     };
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
@@ -1291,7 +1338,7 @@ std::expected<void, std::string> writeFileAtomically(const std::string& path, st
         return fail(e);
     };
     if (exists)
-        (void)::fchmod(fd, st.st_mode & 07777);  // keep the old file's permissions
+        (void)::fchmod(fd, st.st_mode & 07777); // keep the old file's permissions
 
     const char* data = content.data();
     std::size_t left = content.size();

@@ -21,7 +21,7 @@ struct InputError {
     std::string reason;  // "must be a positive integer, got -3"
     int line = 0;        // 1-based, for parse errors
     int column = 0;
-    std::string message() const;  // "model.heads: must be a positive integer, got -3"
+    std::string message() const;  // "$.model.heads: must be a positive integer, got -3"
 };
 using InputErrors = std::vector<InputError>;
 

@@ -259,10 +259,13 @@ Scenario resolveCase(const ValidationCase& c, const HardwareProfile* profile) {
     return best;
 }
 
-ValidationReport runValidation(const std::vector<ValidationCase>& cases, const HardwareProfile* profile) {
+ValidationReport runValidation(const std::vector<ValidationCase>& cases, const HardwareProfile* given) {
     ValidationReport report;
     std::map<std::string, std::vector<double>> errs;
     for (const ValidationCase& c : cases) {
+        // A profile describes one GPU type: cases on other GPUs keep their built-in profiles.
+        const HardwareProfile* profile =
+            given && (given->gpuId.empty() || given->gpuId == c.scenario.cluster.gpu.id) ? given : nullptr;
         const Scenario s = resolveCase(c, profile);
         const Plan plan = profile ? evaluate(s, *profile) : evaluate(s);
         for (const MeasuredValue& mv : c.measured) {

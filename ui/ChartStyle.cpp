@@ -29,12 +29,16 @@ void styleAxis(QAbstractAxis* axis, const QPalette& p, const QFont& font) {
     QFont title = font;
     title.setBold(false);
     axis->setTitleFont(title);
-    QColor grid = p.color(QPalette::Text);
-    grid.setAlpha(40);
-    axis->setGridLineColor(grid);
-    QColor line = p.color(QPalette::Text);
-    line.setAlpha(110);
-    axis->setLinePenColor(line);
+    // Opaque mixes of text and base colour: as light as a translucent line, cheaper to paint.
+    const auto mix = [&](double t) {
+        const QColor a = p.color(QPalette::Text);
+        const QColor b = p.color(QPalette::Base);
+        return QColor::fromRgbF(static_cast<float>(a.redF() * t + b.redF() * (1 - t)),
+                                static_cast<float>(a.greenF() * t + b.greenF() * (1 - t)),
+                                static_cast<float>(a.blueF() * t + b.blueF() * (1 - t)));
+    };
+    axis->setGridLineColor(mix(0.15));
+    axis->setLinePenColor(mix(0.45));
 }
 
 } // namespace lp::ui

@@ -54,9 +54,13 @@ void DiagnosticsModel::setDiagnostics(const std::vector<core::Diagnostic>& diagn
             return a.id == b.id;
         });
     if (sameShape) {
-        m_rows = std::move(rows);
-        if (!m_rows.empty())
-            emit dataChanged(index(0), index(static_cast<int>(m_rows.size()) - 1));
+        // Same diagnostics, new figures: tell the view only about the rows whose texts changed.
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            const bool changed = rows[i].message != m_rows[i].message || rows[i].suggestion != m_rows[i].suggestion;
+            m_rows[i] = std::move(rows[i]);
+            if (changed)
+                emit dataChanged(index(static_cast<int>(i)), index(static_cast<int>(i)));
+        }
         return;
     }
     beginResetModel();

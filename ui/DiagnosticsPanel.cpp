@@ -3,14 +3,11 @@
 #include "ui/DiagnosticsModel.h"
 #include "ui/ScenarioDocument.h"
 
-#include <QAbstractTextDocumentLayout>
 #include <QApplication>
 #include <QEvent>
 #include <QLabel>
 #include <QListView>
 #include <QPainter>
-#include <QTextDocument>
-#include <QTextOption>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -19,16 +16,11 @@ namespace lp::ui {
 namespace {
 constexpr int kPad = 6;
 constexpr int kIcon = 16;
+constexpr int kGap = 3;  // between the message and the suggestion
+constexpr auto kWrap = Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop;
 
-// The row's text as two paragraphs: the message, then the suggestion in the muted colour.
-void layoutText(QTextDocument& doc, const QModelIndex& index, const QFont& font, const QColor& muted, int width) {
-    doc.setDefaultFont(font);
-    doc.setDocumentMargin(0);
-    doc.setTextWidth(width);
-    const QString message = index.data(Qt::DisplayRole).toString().toHtmlEscaped();
-    const QString suggestion = index.data(DiagnosticsModel::SuggestionRole).toString().toHtmlEscaped();
-    doc.setHtml(QStringLiteral("<div>%1</div><div style='color:%2; margin-top:3px'>&rarr; %3</div>")
-                    .arg(message, muted.name(), suggestion));
+QString suggestionText(const QModelIndex& index) {
+    return QStringLiteral("→ ") + index.data(DiagnosticsModel::SuggestionRole).toString();
 }
 } // namespace
 
@@ -39,7 +31,7 @@ void DiagnosticDelegate::paint(QPainter* painter, const QStyleOptionViewItem& op
     initStyleOption(&opt, index);
     const QWidget* widget = opt.widget;
     QStyle* style = widget ? widget->style() : QApplication::style();
-    // Background and selection only; the text is ours.
+    // Background and selection only; icon and texts are laid out here.
     opt.text.clear();
     opt.icon = QIcon();
     style->drawControl(QStyle::CE_ItemViewItem, &opt, painter, widget);
@@ -48,19 +40,19 @@ void DiagnosticDelegate::paint(QPainter* painter, const QStyleOptionViewItem& op
     const QIcon icon = qvariant_cast<QIcon>(index.data(Qt::DecorationRole));
     icon.paint(painter, QRect(r.left(), r.top() + 1, kIcon, kIcon));
     const bool selected = option.state & QStyle::State_Selected;
-    QColor muted = option.palette.color(selected ? QPalette::HighlightedText : QPalette::Text);
+    const QColor text = option.palette.color(selected ? QPalette::HighlightedText : QPalette::Text);
+    QColor muted = text;
     muted.setAlphaF(0.68f);
-    QTextDocument doc;
-    layoutText(doc, index, option.font, muted, r.width() - kIcon - kPad);
+    const QRect textRect(r.left() + kIcon + kPad, r.top(), r.width() - kIcon - kPad, r.height());
     painter->save();
-    painter->translate(r.left() + kIcon + kPad, r.top());
-    painter->setPen(option.palette.color(selected ? QPalette::HighlightedText : QPalette::Text));
-    QAbstractTextDocumentLayout::PaintContext ctx;
-    ctx.palette.setColor(QPalette::Text, option.palette.color(selected ? QPalette::HighlightedText : QPalette::Text));
-    doc.documentLayout()->draw(painter, ctx);
+    painter->setFont(option.font);
+    painter->setPen(text);
+    QRect used;
+    painter->drawText(textRect, kWrap, index.data(Qt::DisplayRole).toString(), &used);
+    painter->setPen(muted);
+    painter->drawText(textRect.adjusted(0, used.height() + kGap, 0, 0), kWrap, suggestionText(index));
     painter->restore();
-    // A thin separator between rows.
-    QColor line = option.palette.color(QPalette::Text);
+    QColor line = text;
     line.setAlpha(30);
     painter->setPen(line);
     painter->drawLine(option.rect.bottomLeft(), option.rect.bottomRight());
@@ -68,9 +60,23 @@ void DiagnosticDelegate::paint(QPainter* painter, const QStyleOptionViewItem& op
 
 QSize DiagnosticDelegate::sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const {
     const int width = std::max(120, m_view->viewport()->width());
-    QTextDocument doc;
-    layoutText(doc, index, option.font, Qt::gray, width - 3 * kPad - kIcon);
-    return {width, static_cast<int>(doc.size().height()) + 2 * kPad + 1};
+    if (width != m_cachedWidth) {
+        m_heights.clear();
+        m_cachedWidth = width;
+    }
+    const QString message = index.data(Qt::DisplayRole).toString();
+    const QString suggestion = suggestionText(index);
+    const QString key = message + QChar(0x1F) + suggestion;
+    auto it = m_heights.constFind(key);
+    if (it == m_heights.constEnd()) {
+        if (m_heights.size() > 256)
+            m_heights.clear();
+        const QFontMetrics fm(option.font);
+        const QRect box(0, 0, width - 3 * kPad - kIcon, 100000);
+        const int h = fm.boundingRect(box, kWrap, message).height() + kGap + fm.boundingRect(box, kWrap, suggestion).height();
+        it = m_heights.insert(key, h + 2 * kPad + 1);
+    }
+    return {width, *it};
 }
 
 DiagnosticsPanel::DiagnosticsPanel(ScenarioDocument* doc, QWidget* parent)

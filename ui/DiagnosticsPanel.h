@@ -1,5 +1,6 @@
 #pragma once
 // The diagnostics list: severity icon, the message, and the change it suggests (word-wrapped).
+#include <QHash>
 #include <QStyledItemDelegate>
 #include <QWidget>
 
@@ -20,6 +21,8 @@ public:
 
 private:
     QListView* m_view;
+    mutable QHash<QString, int> m_heights;  // row text -> height, for the current width
+    mutable int m_cachedWidth = -1;
 };
 
 class DiagnosticsPanel : public QWidget {

@@ -38,7 +38,13 @@ ExplanationPanel::ExplanationPanel(ScenarioDocument* doc, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_browser);
-    connect(m_doc, &ScenarioDocument::planChanged, this, &ExplanationPanel::refresh);
+    m_throttle.setSingleShot(true);
+    m_throttle.setInterval(60);
+    connect(&m_throttle, &QTimer::timeout, this, &ExplanationPanel::refresh);
+    connect(m_doc, &ScenarioDocument::planChanged, this, [this] {
+        if (!m_throttle.isActive())
+            m_throttle.start();
+    });
     showKey(QStringLiteral("mfu"));
 }
 
@@ -58,9 +64,11 @@ void ExplanationPanel::showKey(const QString& key) {
 }
 
 void ExplanationPanel::refresh() {
+    m_throttle.stop();
     const auto e = core::explainFigure(m_doc->shownScenario(), m_doc->shownPlan(), m_key.toStdString());
     if (!e) {
-        m_browser->setHtml(tr("<p>No explanation is available for <code>%1</code>.</p>").arg(m_key.toHtmlEscaped()));
+        m_html = tr("<p>No explanation is available for <code>%1</code>.</p>").arg(m_key.toHtmlEscaped());
+        m_browser->setHtml(m_html);
         return;
     }
     const QColor muted = palette().color(QPalette::PlaceholderText);
@@ -79,7 +87,10 @@ void ExplanationPanel::refresh() {
         html += QStringLiteral("<p><i>%1</i></p>").arg(tr("Values of the last valid layout."));
     html += QStringLiteral("<p style='color:%1'>%2</p>")
                 .arg(muted.name(), tr("Point at any figure, bar or gauge to explain it."));
-    m_browser->setHtml(html);
+    if (html != m_html) {
+        m_html = html;
+        m_browser->setHtml(html);
+    }
 }
 
 } // namespace lp::ui

@@ -4,6 +4,7 @@
 #include "core/Explain.h"
 #include "ui/Format.h"
 
+#include <QTimer>
 #include <QWidget>
 
 class QTextBrowser;
@@ -34,6 +35,8 @@ private:
     ScenarioDocument* m_doc;
     QString m_key;
     MemoryUnit m_unit = MemoryUnit::GiB;
+    QTimer m_throttle;  // during a drag the text follows at most every few frames
+    QString m_html;
     QTextBrowser* m_browser;
 };
 

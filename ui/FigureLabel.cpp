@@ -23,8 +23,11 @@ FigureLabel::FigureLabel(const QString& caption, const QString& id, const QStrin
     m_value->setFont(valueFont);
     m_value->setTextFormat(Qt::PlainText);
     m_detail->setForegroundRole(QPalette::PlaceholderText);
-    m_detail->setWordWrap(true);
     m_detail->setTextFormat(Qt::PlainText);
+    // The texts change on every slider step; the grid, not the texts, decides the widths.
+    for (QLabel* l : {m_caption, m_value, m_detail})
+        l->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    setMinimumWidth(150);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 4, 8, 4);
     layout->setSpacing(0);

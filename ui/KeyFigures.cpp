@@ -82,13 +82,13 @@ void KeyFigures::refresh() {
                    tr("%1 per GPU").arg(formatNumber(p.tokensPerSecondPerGpu, 0)));
     figure(QStringLiteral("effective_batch"))
         ->setValue(tr("%1 × %2 × %3 = %4").arg(l.microBatch).arg(l.accumulation).arg(l.dp).arg(p.effectiveBatchSequences),
-                   tr("micro batch × accumulation × DP; %1 tokens per step").arg(formatCount(static_cast<long long>(p.tokensPerStep))));
+                   tr("micro batch × accumulation × DP\n= %1 tokens per step").arg(formatCount(static_cast<long long>(p.tokensPerStep))));
     figure(QStringLiteral("training_state_bytes"))
         ->setValue(formatBytes(p.trainingStateBytes, m_unit, 0),
                    tr("%1 bytes per parameter, unsharded").arg(formatNumber(p.x.bytesPerParamState, 0)));
     figure(QStringLiteral("training_time"))
         ->setValue(formatDuration(p.trainingSeconds),
-                   tr("for %1 tokens on %2 GPUs").arg(formatLarge(m_scenario.training.tokenBudget), formatCount(static_cast<long long>(gpus))));
+                   tr("%1 tokens on %2 GPUs").arg(formatLarge(m_scenario.training.tokenBudget), formatCount(static_cast<long long>(gpus))));
     figure(QStringLiteral("gpu_hours"))
         ->setValue(formatNumber(p.gpuHours, 0), tr("GPU-hours for the token budget"));
 }

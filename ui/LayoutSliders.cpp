@@ -93,7 +93,8 @@ LayoutSliders::LayoutSliders(ScenarioDocument* doc, QWidget* parent)
         emit keepGpuCountToggled(keep);
     });
     grid->addWidget(m_keep, row++, 0, 1, 3);
-    m_summary->setWordWrap(true);
+    m_summary->setTextFormat(Qt::RichText);
+    m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
     m_summary->setObjectName(QStringLiteral("layoutSummary"));
     m_summary->setToolTip(tr("GPUs the layout uses (TP x PP x CP x DP) and the effective batch "
                              "(micro batch x accumulation x DP)."));

@@ -151,6 +151,8 @@ void MainWindow::createStatusBar() {
         m_status[i]->setObjectName(QStringLiteral("status%1").arg(i));
         m_status[i]->setToolTip(tr(tips[i]));
         m_status[i]->setContentsMargins(6, 0, 6, 0);
+        if (i == 2)  // changes on every step: a fixed width keeps the status bar from re-laying out
+            m_status[i]->setMinimumWidth(m_status[i]->fontMetrics().horizontalAdvance(tr("evaluated in 00,000 µs")) + 16);
         statusBar()->addPermanentWidget(m_status[i], i == 0 ? 1 : 0);
     }
 }

@@ -162,8 +162,19 @@ void MainWindow::createToolBar() {
     bar->addAction(m_open);
     bar->addAction(m_save);
     bar->addSeparator();
-    bar->addAction(m_undo);
-    bar->addAction(m_redo);
+    // Tool-bar twins of Undo/Redo with fixed texts: the menu's texts name the command, and a tool
+    // button whose text changed on every slider step would re-lay out the tool bar every step.
+    QUndoStack* stack = m_doc->undoStack();
+    auto* undo = bar->addAction(m_undo->icon(), tr("Undo"), stack, &QUndoStack::undo);
+    auto* redo = bar->addAction(m_redo->icon(), tr("Redo"), stack, &QUndoStack::redo);
+    undo->setEnabled(stack->canUndo());
+    redo->setEnabled(stack->canRedo());
+    connect(stack, &QUndoStack::canUndoChanged, undo, &QAction::setEnabled);
+    connect(stack, &QUndoStack::canRedoChanged, redo, &QAction::setEnabled);
+    connect(m_undo, &QAction::changed, undo, [this, undo] { undo->setToolTip(m_undo->toolTip()); });
+    connect(m_redo, &QAction::changed, redo, [this, redo] { redo->setToolTip(m_redo->toolTip()); });
+    undo->setToolTip(m_undo->toolTip());
+    redo->setToolTip(m_redo->toolTip());
     bar->addSeparator();
     auto* unitLabel = new QLabel(tr("Memory:"), bar);
     unitLabel->setContentsMargins(4, 0, 4, 0);

@@ -45,10 +45,12 @@ MemoryChart::MemoryChart(QWidget* parent)
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.1);
     m_title->setFont(titleFont);
     m_headline->setObjectName(QStringLiteral("memoryHeadline"));
-    m_headline->setWordWrap(true);
+    m_headline->setTextFormat(Qt::RichText);
+    m_headline->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
     m_headline->setToolTip(tr("The worst (fullest) pipeline stage against the GPU's usable memory. Click a bar "
                               "segment for its formula."));
-    m_view->setRenderHint(QPainter::Antialiasing);
+    m_view->setRenderHint(QPainter::Antialiasing, false);
+    m_view->setViewportUpdateMode(QGraphicsView::MinimalViewportUpdate);
     m_view->setMinimumHeight(220);
     m_view->setToolTip(tr("Stacked memory per GPU for each pipeline stage; the line is the GPU's capacity."));
     m_view->setFocusPolicy(Qt::NoFocus);
@@ -171,9 +173,16 @@ void MemoryChart::rebuild() {
         for (const core::StageMemory& s : mem.stages)
             values << memoryBytes(s, c) / unit;
         QBarSet* set = m_sets[static_cast<std::size_t>(c)];
-        if (set->count() > 0)
-            set->remove(0, set->count());
-        set->append(values);
+        if (set->count() == n && n <= 16) {
+            // Same bars, new heights: update in place (cheaper than rebuilding the bar items).
+            for (int i = 0; i < n; ++i)
+                if (set->at(i) != values[i])
+                    set->replace(i, values[i]);
+        } else {
+            if (set->count() > 0)
+                set->remove(0, set->count());
+            set->append(values);
+        }
     }
     for (const core::StageMemory& s : mem.stages)
         maxTotal = std::max(maxTotal, s.totalBytes / unit);
@@ -184,26 +193,42 @@ void MemoryChart::rebuild() {
     m_worst = std::clamp(mem.worstStage, 0, std::max(0, n - 1));
     const double lo = -0.5;
     const double hi = std::max(0.5, n - 0.5);
-    m_lineAxis->setRange(lo, hi);
-    m_capacity->replace(QList<QPointF>{{lo, capacity}, {hi, capacity}});
+    // Only what changed is touched: every axis or legend change re-lays out the whole chart.
+    if (m_lineAxis->min() != lo || m_lineAxis->max() != hi)
+        m_lineAxis->setRange(lo, hi);
+    const QList<QPointF> capacityPoints{{lo, capacity}, {hi, capacity}};
+    if (m_capacity->points() != capacityPoints)
+        m_capacity->replace(capacityPoints);
     QPen capPen(m_overflow ? palette::error() : palette().color(QPalette::Text));
     capPen.setWidthF(m_overflow ? 2.5 : 1.5);
     capPen.setStyle(Qt::DashLine);
-    m_capacity->setPen(capPen);
-    m_capacity->setName(tr("Usable capacity %1").arg(formatBytes(mem.capacityBytes, m_unit)));
+    if (m_capacity->pen() != capPen)
+        m_capacity->setPen(capPen);
+    const QString capacityName = tr("Usable capacity %1").arg(formatBytes(mem.capacityBytes, m_unit));
+    if (m_capacity->name() != capacityName)
+        m_capacity->setName(capacityName);
     const double top = niceCeiling(std::max(capacity, maxTotal) * 1.1);
-    m_valueAxis->setRange(0, top);
-    m_valueAxis->setTickCount(top / niceCeiling(top / 5) < 4.5 ? 5 : 6);
-    m_valueAxis->setTitleText(tr("Memory per GPU (%1)").arg(unitName(m_unit)));
+    if (m_valueAxis->max() != top || m_valueAxis->min() != 0) {
+        m_valueAxis->setRange(0, top);
+        m_valueAxis->setTickCount(top / niceCeiling(top / 5) < 4.5 ? 5 : 6);
+    }
+    const QString axisTitle = tr("Memory per GPU (%1)").arg(unitName(m_unit));
+    if (m_valueAxis->titleText() != axisTitle)
+        m_valueAxis->setTitleText(axisTitle);
     if (n > 0) {
         const double worstTotal = mem.stages[static_cast<std::size_t>(m_worst)].totalBytes / unit;
-        m_worstMarker->replace(QList<QPointF>{{static_cast<double>(m_worst), worstTotal + top * 0.03}});
-        m_worstMarker->setColor(m_overflow ? palette::error() : palette().color(QPalette::Text));
+        const QList<QPointF> marker{{static_cast<double>(m_worst), worstTotal + top * 0.03}};
+        if (m_worstMarker->points() != marker)
+            m_worstMarker->replace(marker);
+        const QColor markerColour = m_overflow ? palette::error() : palette().color(QPalette::Text);
+        if (m_worstMarker->color() != markerColour)
+            m_worstMarker->setColor(markerColour);
     } else {
         m_worstMarker->clear();
     }
     for (QLegendMarker* marker : m_chart->legend()->markers(m_worstMarker))
-        marker->setVisible(false);
+        if (marker->isVisible())
+            marker->setVisible(false);
 
     // The headline: worst stage, headroom or overflow, in the unit and in percent.
     QString text;

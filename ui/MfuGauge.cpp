@@ -28,14 +28,11 @@ MfuGauge::MfuGauge(QWidget* parent) : QWidget(parent) {
     setAccessibleName(tr("Model FLOPs utilization"));
     setToolTip(tr("Model FLOPs utilization: the share of the GPUs' peak 16-bit FLOP/s spent on the model's "
                   "own FLOPs. Under 20%: something is wrong; 35-55%: typical of well-tuned pretraining."));
-    QSizePolicy policy(QSizePolicy::Preferred, QSizePolicy::Preferred);
-    policy.setHeightForWidth(true);
-    setSizePolicy(policy);
+    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);
 }
 
 QSize MfuGauge::sizeHint() const { return {240, 200}; }
 QSize MfuGauge::minimumSizeHint() const { return {160, 140}; }
-int MfuGauge::heightForWidth(int w) const { return std::max(140, w * 5 / 6); }
 
 void MfuGauge::setMfu(double fraction, bool stale) {
     if (fraction == m_mfu && stale == m_stale)
@@ -58,25 +55,21 @@ QString MfuGauge::bandText() const {
     return tr("above 55%: exceptional, check assumptions");
 }
 
-void MfuGauge::paintEvent(QPaintEvent*) {
-    QPainter p(this);
-    p.setRenderHint(QPainter::Antialiasing);
-    const QPalette& pal = palette();
-    const QColor text = pal.color(QPalette::Text);
-    QColor muted = text;
-    muted.setAlphaF(0.6f);
-
+MfuGauge::Geometry MfuGauge::geometry() const {
     const double w = width();
     const double h = height();
-    // The arc spans 240 degrees: its bounding circle is wider than tall; fit it.
-    const double radius = std::max(10.0, std::min(w / 2.0 - 8, (h - 8) / (1.0 + std::sin(30.0 * std::numbers::pi / 180.0))) - 4);
-    const QPointF centre(w / 2.0, 6 + radius + 2);
-    const double thickness = std::max(8.0, radius * 0.16);
-    const QRectF arcRect(centre.x() - radius, centre.y() - radius, 2 * radius, 2 * radius);
+    // The arc spans 240 degrees: 1.5 radii tall; fit it in the widget.
+    Geometry g;
+    g.radius = std::max(10.0, std::min(w / 2.0 - 8, (h - 8) / 1.5) - 4);
+    g.centre = QPointF(w / 2.0, 6 + g.radius + 2);
+    g.thickness = std::max(8.0, g.radius * 0.16);
+    return g;
+}
 
+void MfuGauge::paintDial(QPainter& p, const Geometry& g) const {
+    const QRectF arcRect(g.centre.x() - g.radius, g.centre.y() - g.radius, 2 * g.radius, 2 * g.radius);
     auto drawBand = [&](double from, double to, const QColor& colour) {
-        QPen pen(colour, thickness, Qt::SolidLine, Qt::FlatCap);
-        p.setPen(pen);
+        p.setPen(QPen(colour, g.thickness, Qt::SolidLine, Qt::FlatCap));
         const double a0 = angleFor(from);
         const double a1 = angleFor(to);
         p.drawArc(arcRect, static_cast<int>(a0 * 16), static_cast<int>((a1 - a0) * 16));
@@ -87,7 +80,8 @@ void MfuGauge::paintEvent(QPaintEvent*) {
     drawBand(0, kAlarm, palette::bandAlarm());
     drawBand(kGoodLow, kGoodHigh, palette::bandGood());
 
-    // Ticks and labels at the band edges.
+    QColor muted = palette().color(QPalette::Text);
+    muted.setAlphaF(0.6f);
     QFont small = font();
     small.setPointSizeF(font().pointSizeF() * 0.85);
     p.setFont(small);
@@ -96,13 +90,46 @@ void MfuGauge::paintEvent(QPaintEvent*) {
         const double a = angleFor(f) * std::numbers::pi / 180.0;
         const QPointF dir(std::cos(a), -std::sin(a));
         p.setPen(QPen(muted, 1.2));
-        p.drawLine(centre + dir * (radius - thickness / 2 - 2), centre + dir * (radius + thickness / 2 + 2));
-        const QString label = QString::number(std::lround(f * 100));
-        const QPointF at = centre + dir * (radius - thickness / 2 - 4 - fm.height() * 0.7);
+        p.drawLine(g.centre + dir * (g.radius - g.thickness / 2 - 2), g.centre + dir * (g.radius + g.thickness / 2 + 2));
+        const QPointF at = g.centre + dir * (g.radius - g.thickness / 2 - 4 - fm.height() * 0.7);
         const QRectF box(at.x() - 20, at.y() - fm.height() / 2, 40, fm.height());
         p.setPen(muted);
-        p.drawText(box, Qt::AlignCenter, label);
+        p.drawText(box, Qt::AlignCenter, QString::number(std::lround(f * 100)));
     }
+}
+
+void MfuGauge::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    p.setRenderHint(QPainter::Antialiasing);
+    const QPalette& pal = palette();
+    const QColor text = pal.color(QPalette::Text);
+    QColor muted = text;
+    muted.setAlphaF(0.6f);
+    const Geometry g = geometry();
+    const QPointF centre = g.centre;
+    const double radius = g.radius;
+    const double thickness = g.thickness;
+
+    // The dial does not change with the value: draw it once per size, palette and screen.
+    const qreal dpr = devicePixelRatioF();
+    const QString key = QStringLiteral("%1x%2@%3:%4:%5")
+                            .arg(width())
+                            .arg(height())
+                            .arg(dpr)
+                            .arg(text.name(), font().toString());
+    if (key != m_dialKey) {
+        m_dial = QPixmap(size() * dpr);
+        m_dial.setDevicePixelRatio(dpr);
+        m_dial.fill(Qt::transparent);
+        QPainter dp(&m_dial);
+        dp.setRenderHint(QPainter::Antialiasing);
+        paintDial(dp, g);
+        m_dialKey = key;
+    }
+    p.drawPixmap(0, 0, m_dial);
+    QFont small = font();
+    small.setPointSizeF(font().pointSizeF() * 0.85);
+    const QFontMetricsF fm(small);
 
     // The needle.
     const double a = angleFor(m_mfu) * std::numbers::pi / 180.0;

@@ -1,6 +1,7 @@
 #pragma once
 // The MFU dial: 0-100% with the seed's bands (under 20% red, "something is wrong"; 35-55% green,
 // typical of well-tuned pretraining), the needle at the Plan's MFU, the value in the middle.
+#include <QPixmap>
 #include <QWidget>
 
 namespace lp::ui {
@@ -17,8 +18,6 @@ public:
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
-    bool hasHeightForWidth() const override { return true; }
-    int heightForWidth(int w) const override;
 
 signals:
     void explainRequested(const QString& key);
@@ -31,6 +30,15 @@ protected:
     void focusInEvent(QFocusEvent* event) override;
 
 private:
+    struct Geometry {
+        QPointF centre;
+        double radius = 0;
+        double thickness = 0;
+    };
+    Geometry geometry() const;
+    void paintDial(QPainter& p, const Geometry& g) const;  // bands, ticks, labels: cached
+    QPixmap m_dial;
+    QString m_dialKey;
     double m_mfu = 0;
     bool m_stale = false;
 };

@@ -21,7 +21,8 @@ PlanView::PlanView(ScenarioDocument* doc, QWidget* parent)
     setObjectName(QStringLiteral("planView"));
     m_mfuLabel->setObjectName(QStringLiteral("mfuLabel"));
     m_mfuLabel->setToolTip(m_gauge->toolTip());
-    m_mfuLabel->setWordWrap(true);
+    m_mfuLabel->setTextFormat(Qt::RichText);
+    m_mfuLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
     m_mfuLabel->setAlignment(Qt::AlignHCenter);
 
     auto* gaugeBox = new QVBoxLayout;
@@ -63,7 +64,7 @@ void PlanView::refresh() {
     m_memory->setPlan(plan, stale);
     m_gauge->setMfu(plan.mfu, stale);
     const QString band = m_gauge->bandText().toHtmlEscaped();
-    const QString text = tr("MFU <b>%1</b>: %2").arg(m_gauge->valueText(), band);
+    const QString text = tr("MFU <b>%1</b><br>%2").arg(m_gauge->valueText(), band);
     m_mfuLabel->setText(plan.mfu < 0.20 ? QStringLiteral("<span style='color:%1'>%2</span>").arg(palette::bandAlarm().name(), text)
                                         : text);
     m_figures->setPlan(m_doc->shownScenario(), plan, stale);

@@ -11,6 +11,7 @@
 #include <QtCharts/QLegend>
 #include <QtCharts/QValueAxis>
 #include <QEvent>
+#include <QGraphicsSimpleTextItem>
 #include <QLabel>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -29,8 +30,10 @@ TimeChart::TimeChart(QWidget* parent)
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.1);
     m_title->setFont(titleFont);
     m_headline->setObjectName(QStringLiteral("timeHeadline"));
-    m_headline->setWordWrap(true);
-    m_view->setRenderHint(QPainter::Antialiasing);
+    m_headline->setTextFormat(Qt::RichText);
+    m_headline->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    m_view->setRenderHint(QPainter::Antialiasing, false);
+    m_view->setViewportUpdateMode(QGraphicsView::MinimalViewportUpdate);
     m_view->setMinimumHeight(180);
     m_view->setFocusPolicy(Qt::NoFocus);
     m_view->setToolTip(tr("Where one optimizer step's time goes; hover or click a bar for its formula."));
@@ -68,6 +71,11 @@ TimeChart::TimeChart(QWidget* parent)
     m_valueAxis->setLabelFormat(QStringLiteral("%.0f"));
     m_valueAxis->setTitleText(tr("milliseconds per optimizer step"));
     m_chart->legend()->setVisible(false);  // the category labels name each bar
+    for (auto& label : m_valueLabels) {
+        label = new QGraphicsSimpleTextItem(m_chart);
+        label->setZValue(20);
+    }
+    connect(m_chart, &QChart::plotAreaChanged, this, &TimeChart::placeValueLabels);
     applyTheme();
 }
 
@@ -89,6 +97,10 @@ void TimeChart::applyTheme() {
     styleAxis(m_axis, palette(), font());
     styleAxis(m_valueAxis, palette(), small);
     m_axis->setGridLineVisible(false);
+    for (QGraphicsSimpleTextItem* label : m_valueLabels) {
+        label->setBrush(palette().color(QPalette::Text));
+        label->setFont(small);
+    }
     rebuild();
 }
 
@@ -109,6 +121,24 @@ double TimeChart::shownMilliseconds(TimeComponent c) const {
 
 QString TimeChart::headline() const { return m_headline->text(); }
 
+void TimeChart::placeValueLabels() {
+    const int n = static_cast<int>(m_shown.size());
+    for (int i = 0; i < kTimeComponentCount; ++i) {
+        QGraphicsSimpleTextItem* label = m_valueLabels[static_cast<std::size_t>(i)];
+        const auto c = static_cast<TimeComponent>(i);
+        const auto it = std::find(m_shown.begin(), m_shown.end(), c);
+        if (it == m_shown.end()) {
+            label->hide();
+            continue;
+        }
+        const int row = n - 1 - static_cast<int>(it - m_shown.begin());
+        const QPointF end = m_chart->mapToPosition(QPointF(timeSeconds(m_plan.time, c) * 1e3, row), m_series);
+        const QRectF box = label->boundingRect();
+        label->setPos(end.x() + 6, end.y() - box.height() / 2);
+        label->show();
+    }
+}
+
 void TimeChart::rebuild() {
     const core::TimeBreakdown& t = m_plan.time;
     // Components with time, in palette order (compute first); compute is always shown.
@@ -119,15 +149,12 @@ void TimeChart::rebuild() {
             shown.push_back(c);
     }
     const int n = static_cast<int>(shown.size());
-    // Horizontal categories run bottom to top: the first component goes last.
-    QStringList categories;
-    for (int row = 0; row < n; ++row) {
-        const TimeComponent c = shown[static_cast<std::size_t>(n - 1 - row)];
-        const double s = timeSeconds(t, c);
-        const double share = t.stepSeconds > 0 ? s / t.stepSeconds : 0;
-        categories << tr("%1  %2 · %3").arg(timeName(c), formatSeconds(s), formatPercent(share, 0));
-    }
-    if (shown != m_shown || m_axis->categories() != categories) {
+    // Horizontal categories run bottom to top: the first component goes last. The category labels
+    // only change when the set of components does, so the chart's layout stays put during a drag.
+    if (shown != m_shown) {
+        QStringList categories;
+        for (int row = 0; row < n; ++row)
+            categories << timeName(shown[static_cast<std::size_t>(n - 1 - row)]);
         m_axis->clear();
         m_axis->append(categories);
         m_shown = shown;
@@ -140,19 +167,32 @@ void TimeChart::rebuild() {
             if (shown[static_cast<std::size_t>(n - 1 - row)] == c)
                 values[row] = timeSeconds(t, c) * 1e3;
         QBarSet* set = m_sets[static_cast<std::size_t>(i)];
-        if (set->count() > 0)
-            set->remove(0, set->count());
-        set->append(values);
+        if (set->count() == n) {
+            for (int row = 0; row < n; ++row)
+                if (set->at(row) != values[row])
+                    set->replace(row, values[row]);
+        } else {
+            if (set->count() > 0)
+                set->remove(0, set->count());
+            set->append(values);
+        }
         maxMs = std::max(maxMs, timeSeconds(t, c) * 1e3);
+        const double share = t.stepSeconds > 0 ? timeSeconds(t, c) / t.stepSeconds : 0;
+        m_valueLabels[static_cast<std::size_t>(i)]->setText(
+            tr("%1 · %2").arg(formatSeconds(timeSeconds(t, c)), formatPercent(share, 0)));
     }
-    const double step = std::max(1.0, maxMs);
+    // Room on the right for the value labels.
+    const double step = std::max(1.0, maxMs * 1.3);
     const double mag = std::pow(10.0, std::floor(std::log10(step)));
     double top = mag;
     for (double m : {1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0})
-        if ((top = m * mag) >= step * 1.05)
+        if ((top = m * mag) >= step)
             break;
-    m_valueAxis->setRange(0, top);
-    m_valueAxis->setTickCount(6);
+    if (m_valueAxis->max() != top) {
+        m_valueAxis->setRange(0, top);
+        m_valueAxis->setTickCount(6);
+    }
+    placeValueLabels();
 
     QString text = tr("<b>Step time %1</b> per optimizer step").arg(formatSeconds(t.stepSeconds));
     if (t.bubbleFraction > 0)

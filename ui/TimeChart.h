@@ -11,6 +11,7 @@
 #include <vector>
 
 class QBarCategoryAxis;
+class QGraphicsSimpleTextItem;
 class QBarSet;
 class QChart;
 class QChartView;
@@ -40,6 +41,7 @@ protected:
 private:
     void applyTheme();
     void rebuild();
+    void placeValueLabels();
     core::Plan m_plan;
     bool m_stale = false;
     std::vector<TimeComponent> m_shown;
@@ -51,6 +53,7 @@ private:
     std::array<QBarSet*, kTimeComponentCount> m_sets{};
     QBarCategoryAxis* m_axis;
     QValueAxis* m_valueAxis;
+    std::array<QGraphicsSimpleTextItem*, kTimeComponentCount> m_valueLabels{};  // "412 ms · 43%" at each bar's end
 };
 
 } // namespace lp::ui

@@ -8,7 +8,9 @@
 namespace lp::cli {
 namespace {
 
-std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
+std::string quoted(std::string_view s) {
+    return "'" + std::string(s) + "'";
+}
 
 std::string numberText(double v) {
     char buf[64];
@@ -37,12 +39,14 @@ bool ArgCursor::isOption() const {
     return a.size() > 1 && a[0] == '-';
 }
 
-std::string ArgCursor::take() { return atEnd() ? std::string() : m_args[m_pos++]; }
+std::string ArgCursor::take() {
+    return atEnd() ? std::string() : m_args[m_pos++];
+}
 
 std::expected<std::string, CliError> ArgCursor::takeValue() {
     const std::string name(peekName());
     const std::string& a = m_args[m_pos];
-    if (a.size() > name.size()) {  // --flag=value
+    if (a.size() > name.size()) { // --flag=value
         ++m_pos;
         return a.substr(name.size() + 1);
     }
@@ -113,17 +117,19 @@ std::expected<double, CliError> parseNumber(std::string_view flag, std::string_v
     if (body.front() == '+')
         body.remove_prefix(1);
     double value = 0;
-    auto [ptr, ec] = std::from_chars(body.data(), body.data() + body.size(), value, std::chars_format::general);
+    auto [ptr, ec] =
+        std::from_chars(body.data(), body.data() + body.size(), value, std::chars_format::general);
     if (ptr == body.data() || ptr != body.data() + body.size())
         return std::unexpected(badValue(f, "expected a number, got " + quoted(text)));
     if (ec == std::errc::result_out_of_range || !std::isfinite(value))
-        return std::unexpected(badValue(f, "must be a finite decimal number"));  // no NaN/inf echoed back
+        return std::unexpected(badValue(f, "must be a finite decimal number")); // no NaN/inf echoed back
     if (value < 0 && min >= 0)
         return std::unexpected(badValue(f, "must not be negative, got " + quoted(text)));
     if (value < min)
         return std::unexpected(badValue(f, "must be at least " + numberText(min) + ", got " + quoted(text)));
     if (value > max)
-        return std::unexpected(badValue(f, "is too large (at most " + numberText(max) + "), got " + quoted(text)));
+        return std::unexpected(
+            badValue(f, "is too large (at most " + numberText(max) + "), got " + quoted(text)));
     return value;
 }
 

@@ -18,8 +18,8 @@ public:
     bool atEnd() const { return m_pos >= m_args.size(); }
     // The current argument's name part ("--tp" of "--tp=8" or "--tp"); the whole argument otherwise.
     std::string_view peekName() const;
-    bool isOption() const;  // starts with '-' and is not "-" itself (nor a negative number)
-    std::string take();     // the current argument as is (a positional), advancing
+    bool isOption() const; // starts with '-' and is not "-" itself (nor a negative number)
+    std::string take();    // the current argument as is (a positional), advancing
     // For an option: its value (after '=' or the next argument), advancing past both.
     std::expected<std::string, CliError> takeValue();
     // For an option without value ("--json"): advances; an "=value" is an error.
@@ -35,7 +35,8 @@ std::expected<long long, CliError> parseInteger(std::string_view flag, std::stri
                                                 long long max);
 std::expected<int, CliError> parseInt(std::string_view flag, std::string_view text, int min, int max);
 // Finite decimal numbers (scientific notation allowed) in [min, max].
-std::expected<double, CliError> parseNumber(std::string_view flag, std::string_view text, double min, double max);
+std::expected<double, CliError> parseNumber(std::string_view flag, std::string_view text, double min,
+                                            double max);
 std::expected<bool, CliError> parseOnOff(std::string_view flag, std::string_view text);
 
 // True when argv holds this exact switch (used to know --json before anything else is parsed).

@@ -10,17 +10,17 @@ namespace lp::cli {
 
 // Exit codes, the same for every subcommand (docs/cli.md).
 inline constexpr int kExitOk = 0;
-inline constexpr int kExitFailure = 1;   // could not write an output file; internal error
-inline constexpr int kExitBadInput = 2;  // bad flag, bad file, invalid layout
-inline constexpr int kExitNoGpu = 3;     // reserved: calibrate found no usable GPU
+inline constexpr int kExitFailure = 1;  // could not write an output file; internal error
+inline constexpr int kExitBadInput = 2; // bad flag, bad file, invalid layout
+inline constexpr int kExitNoGpu = 3;    // reserved: calibrate found no usable GPU
 
 struct CliError {
-    std::string field;   // "--tp", a file path, "command"
-    std::string reason;  // "expected a whole number, got '8x'"
-    std::vector<core::InputError> inputErrors;  // a file's own problems (path, reason, line, column)
+    std::string field;                         // "--tp", a file path, "command"
+    std::string reason;                        // "expected a whole number, got '8x'"
+    std::vector<core::InputError> inputErrors; // a file's own problems (path, reason, line, column)
     int exitCode = kExitBadInput;
 
-    std::string message() const;  // one or more lines, no trailing newline
+    std::string message() const; // one or more lines, no trailing newline
 };
 
 CliError badValue(std::string field, std::string reason);

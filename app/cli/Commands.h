@@ -9,12 +9,12 @@
 
 namespace lp::cli {
 
-using Args = std::vector<std::string>;  // the arguments after the subcommand's name
+using Args = std::vector<std::string>; // the arguments after the subcommand's name
 
 struct Command {
     std::string_view name;
     std::string_view summary;     // one line for the top-level help
-    int (*run)(const Args& args);  // returns the exit code
+    int (*run)(const Args& args); // returns the exit code
     std::string (*help)();        // full help text (usage, flags, exit codes)
 };
 
@@ -32,6 +32,9 @@ std::string presetsHelp();
 
 int runValidate(const Args& args);
 std::string validateHelp();
+
+int runCalibrate(const Args& args);
+std::string calibrateHelp();
 
 // The exit-code paragraph every help text ends with.
 std::string exitCodesHelp();

@@ -34,7 +34,8 @@ std::string errorIds(const core::Plan& p) {
 } // namespace
 
 std::string evaluateHelp() {
-    return "Usage: layout-planner-cli evaluate [SCENARIO.json] [FLAGS] [--json] [--explain] [--profile PROFILE.json]\n"
+    return "Usage: layout-planner-cli evaluate [SCENARIO.json] [FLAGS] [--json] [--explain] [--profile "
+           "PROFILE.json]\n"
            "\n"
            "Evaluates a scenario: memory per GPU and pipeline stage, the step-time breakdown, MFU/HFU,\n"
            "throughput, time and GPU-hours for the token budget, and diagnostics. Without a file it starts\n"
@@ -52,7 +53,8 @@ std::string evaluateHelp() {
            scenarioFlagsHelp() +
            "\n"
            "An invalid layout (any error diagnostic) prints its diagnostics and exits 2; with --json it\n"
-           "prints the plan with \"valid\": false. A valid layout that does not fit exits 0 (fits: false).\n\n" +
+           "prints the plan with \"valid\": false. A valid layout that does not fit exits 0 (fits: "
+           "false).\n\n" +
            exitCodesHelp();
 }
 
@@ -63,14 +65,15 @@ int runEvaluate(const Args& argv) {
         return kExitOk;
     }
     bool explain = false;
-    auto parsed = parseScenarioArgs("evaluate", argv, true, [&](ArgCursor& args) -> std::expected<bool, CliError> {
-        if (args.peekName() != "--explain")
-            return false;
-        if (auto r = args.takeSwitch(); !r)
-            return std::unexpected(r.error());
-        explain = true;
-        return true;
-    });
+    auto parsed =
+        parseScenarioArgs("evaluate", argv, true, [&](ArgCursor& args) -> std::expected<bool, CliError> {
+            if (args.peekName() != "--explain")
+                return false;
+            if (auto r = args.takeSwitch(); !r)
+                return std::unexpected(r.error());
+            explain = true;
+            return true;
+        });
     if (!parsed)
         return reportError(parsed.error(), jsonOut);
 

@@ -12,7 +12,9 @@ namespace {
 using core::Plan;
 using core::Scenario;
 
-std::string onOff(bool b) { return b ? "on" : "off"; }
+std::string onOff(bool b) {
+    return b ? "on" : "off";
+}
 
 std::string zeroText(int stage) {
     switch (stage) {
@@ -29,7 +31,9 @@ std::string zeroText(int stage) {
     }
 }
 
-std::string heading(const std::string& title) { return "\n" + title + "\n"; }
+std::string heading(const std::string& title) {
+    return "\n" + title + "\n";
+}
 
 int severityRank(core::Severity s) {
     switch (s) {
@@ -88,10 +92,11 @@ std::string renderScenarioSummary(const Scenario& s, const Plan& p) {
     kv.add("Cluster", c.name + ": " + std::to_string(c.nodes) + " nodes x " + std::to_string(c.gpusPerNode) +
                           " " + c.gpu.name + " = " + std::to_string(c.gpus()) + " GPUs, NVLink domain " +
                           std::to_string(c.nvlinkDomain));
-    kv.add("Training", std::string(core::toString(t.precision)) + ", " + std::string(core::toString(t.optimizer)) +
-                           ", " + zeroText(t.zeroStage) + ", " + std::string(core::toString(t.recompute)) +
-                           " recompute, sequence parallel " + onOff(t.sequenceParallel) + ", flash attention " +
-                           onOff(t.flashAttention) + ", " + std::string(core::toString(p.style)) + " style");
+    kv.add("Training", std::string(core::toString(t.precision)) + ", " +
+                           std::string(core::toString(t.optimizer)) + ", " + zeroText(t.zeroStage) + ", " +
+                           std::string(core::toString(t.recompute)) + " recompute, sequence parallel " +
+                           onOff(t.sequenceParallel) + ", flash attention " + onOff(t.flashAttention) + ", " +
+                           std::string(core::toString(p.style)) + " style");
     std::string layout = "TP " + std::to_string(l.tp) + " x PP " + std::to_string(l.pp);
     if (l.cp > 1)
         layout += " x CP " + std::to_string(l.cp);
@@ -119,18 +124,18 @@ std::string renderMemory(const Plan& p) {
     TextTable table({"Stage", "Layers", "Weights", "Gradients", "Optimizer", "Activations", "Overhead",
                      "Total GiB", "Total GB", ""});
     for (const auto& st : mem.stages) {
-        table.addRow({std::to_string(st.stage), std::to_string(st.layers), fixed(st.weightsBytes / core::kGiB, 2),
-                      fixed(st.gradientsBytes / core::kGiB, 2), fixed(st.optimizerBytes / core::kGiB, 2),
-                      fixed(st.activationsBytes / core::kGiB, 2), fixed(st.overheadBytes / core::kGiB, 2),
-                      fixed(st.totalBytes / core::kGiB, 2), fixed(st.totalBytes / core::kGB, 2),
-                      st.stage == mem.worstStage ? "<- worst" : ""});
+        table.addRow({std::to_string(st.stage), std::to_string(st.layers),
+                      fixed(st.weightsBytes / core::kGiB, 2), fixed(st.gradientsBytes / core::kGiB, 2),
+                      fixed(st.optimizerBytes / core::kGiB, 2), fixed(st.activationsBytes / core::kGiB, 2),
+                      fixed(st.overheadBytes / core::kGiB, 2), fixed(st.totalBytes / core::kGiB, 2),
+                      fixed(st.totalBytes / core::kGB, 2), st.stage == mem.worstStage ? "<- worst" : ""});
     }
     out += table.render();
     KeyValues kv;
     kv.add("Capacity", bothUnits(mem.capacityBytes) + " per GPU");
     if (mem.headroomBytes >= 0)
-        kv.add("Headroom", bothUnits(mem.headroomBytes) + " on the worst stage (" +
-                               std::to_string(mem.worstStage) + ")");
+        kv.add("Headroom",
+               bothUnits(mem.headroomBytes) + " on the worst stage (" + std::to_string(mem.worstStage) + ")");
     else
         kv.add("Over by", bothUnits(-mem.headroomBytes) + " on the worst stage (" +
                               std::to_string(mem.worstStage) + ")");
@@ -167,12 +172,14 @@ std::string renderTime(const Plan& p) {
 std::string renderThroughput(const Scenario& s, const Plan& p) {
     std::string out = heading("Utilisation and throughput");
     KeyValues kv;
-    kv.add("MFU", percent(p.mfu) + "   (HFU " + percent(p.hfu) + ", 6ND yardstick " + percent(p.mfu6nd) + ")");
+    kv.add("MFU",
+           percent(p.mfu) + "   (HFU " + percent(p.hfu) + ", 6ND yardstick " + percent(p.mfu6nd) + ")");
     kv.add("TFLOP/s per GPU", fixed(p.modelTflopsPerGpu, 1) + " model, " + fixed(p.hardwareTflopsPerGpu, 1) +
                                   " hardware (peak " + fixed(p.x.peakFlops / 1e12, 0) + ")");
     kv.add("Tokens/s", fixed(p.tokensPerSecond, 0) + " (" + fixed(p.tokensPerSecondPerGpu, 1) + " per GPU)");
-    kv.add("Token budget", count(s.training.tokenBudget) + " tokens: " + fixed(p.trainingSeconds / 86400.0, 1) +
-                               " days, " + fixed(p.gpuHours, 0) + " GPU-hours");
+    kv.add("Token budget", count(s.training.tokenBudget) +
+                               " tokens: " + fixed(p.trainingSeconds / 86400.0, 1) + " days, " +
+                               fixed(p.gpuHours, 0) + " GPU-hours");
     out += kv.render();
     return out;
 }
@@ -190,8 +197,8 @@ std::string renderDiagnostics(const Plan& p) {
     for (const auto* d : sorted) {
         std::string sev(core::toString(d->severity));
         sev.resize(std::max<std::size_t>(sev.size(), 7), ' ');
-        out += "  " + sev + "  " + std::string(core::diagnosticIdString(d->id)) + ": " + core::diagnosticMessage(*d) +
-               "\n";
+        out += "  " + sev + "  " + std::string(core::diagnosticIdString(d->id)) + ": " +
+               core::diagnosticMessage(*d) + "\n";
         const std::string suggestion = core::diagnosticSuggestion(*d);
         if (!suggestion.empty())
             out += "           suggestion: " + suggestion + "\n";

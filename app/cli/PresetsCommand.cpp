@@ -13,8 +13,8 @@
 namespace lp::cli {
 namespace {
 
-using nlohmann::json;
 using core::finiteOrNull;
+using nlohmann::json;
 
 enum class Kind { All, Models, Gpus, Clusters };
 
@@ -117,19 +117,21 @@ std::string modelsText() {
             params += " (" + cli::count(count.active) + " active)";
         t.addRow({p.id, m.name, params, std::to_string(m.layers), std::to_string(m.hidden),
                   std::to_string(m.heads) + "/" + std::to_string(m.kvHeads),
-                  std::to_string(m.ffnHidden) + " " + std::string(core::toString(m.mlp)), std::to_string(m.vocab),
-                  std::to_string(m.seqLen)});
+                  std::to_string(m.ffnHidden) + " " + std::string(core::toString(m.mlp)),
+                  std::to_string(m.vocab), std::to_string(m.seqLen)});
     }
     return "Models\n" + t.render();
 }
 
 std::string gpusText() {
-    TextTable t({"ID", "Name", "BF16 TFLOP/s", "FP8 TFLOP/s", "HBM GB", "HBM TB/s", "NVLink GB/s", "Network GB/s"},
-                {Align::Left, Align::Left});
+    TextTable t(
+        {"ID", "Name", "BF16 TFLOP/s", "FP8 TFLOP/s", "HBM GB", "HBM TB/s", "NVLink GB/s", "Network GB/s"},
+        {Align::Left, Align::Left});
     for (const auto& p : core::gpuPresets()) {
         const auto& g = p.gpu;
-        t.addRow({g.id, g.name, fixed(g.peakFlops16 / 1e12, 0), g.peakFlops8 > 0 ? fixed(g.peakFlops8 / 1e12, 0) : "-",
-                  fixed(g.hbmBytes / 1e9, 0), fixed(g.hbmBandwidth / 1e12, 2), fixed(g.nvlinkBandwidth / 1e9, 0),
+        t.addRow({g.id, g.name, fixed(g.peakFlops16 / 1e12, 0),
+                  g.peakFlops8 > 0 ? fixed(g.peakFlops8 / 1e12, 0) : "-", fixed(g.hbmBytes / 1e9, 0),
+                  fixed(g.hbmBandwidth / 1e12, 2), fixed(g.nvlinkBandwidth / 1e9, 0),
                   fixed(g.networkBandwidth / 1e9, 1)});
     }
     return "GPUs (dense peaks, bandwidths per GPU and direction)\n" + t.render();
@@ -139,8 +141,8 @@ std::string clustersText() {
     TextTable t({"ID", "Name", "GPU", "GPUs/node", "NVLink domain", "Network GB/s"},
                 {Align::Left, Align::Left, Align::Left});
     for (const auto& c : core::clusterPresets())
-        t.addRow({c.id, c.name, gpuName(c.gpuId), std::to_string(c.gpusPerNode), std::to_string(c.nvlinkDomain),
-                  fixed(clusterNetwork(c) / 1e9, 1)});
+        t.addRow({c.id, c.name, gpuName(c.gpuId), std::to_string(c.gpusPerNode),
+                  std::to_string(c.nvlinkDomain), fixed(clusterNetwork(c) / 1e9, 1)});
     return "Clusters (one node's shape; --nodes sets how many)\n" + t.render();
 }
 
@@ -178,8 +180,8 @@ int runPresets(const Args& argv) {
             const std::string value = args.take();
             auto k = parseKind(value);
             if (!k)
-                return reportError(badValue(value, "unknown kind of preset (expected models, gpus or clusters)"),
-                                   jsonOut);
+                return reportError(
+                    badValue(value, "unknown kind of preset (expected models, gpus or clusters)"), jsonOut);
             if (kind)
                 return reportError(badValue(value, "one kind of preset at a time (expected models, gpus or "
                                                    "clusters)"),

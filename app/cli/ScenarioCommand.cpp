@@ -32,18 +32,19 @@ int runScenario(const Args& argv) {
         return kExitOk;
     }
     std::optional<std::string> output;
-    auto parsed = parseScenarioArgs("scenario", argv, false, [&](ArgCursor& args) -> std::expected<bool, CliError> {
-        const auto name = args.peekName();
-        if (name != "-o" && name != "--output")
-            return false;
-        auto v = args.takeValue();
-        if (!v)
-            return std::unexpected(v.error());
-        if (v->empty())
-            return std::unexpected(badValue(std::string(name), "needs a file name"));
-        output = *v;
-        return true;
-    });
+    auto parsed =
+        parseScenarioArgs("scenario", argv, false, [&](ArgCursor& args) -> std::expected<bool, CliError> {
+            const auto name = args.peekName();
+            if (name != "-o" && name != "--output")
+                return false;
+            auto v = args.takeValue();
+            if (!v)
+                return std::unexpected(v.error());
+            if (v->empty())
+                return std::unexpected(badValue(std::string(name), "needs a file name"));
+            output = *v;
+            return true;
+        });
     if (!parsed)
         return reportError(parsed.error(), jsonOut);
     auto scenario = buildScenario(parsed->file, parsed->overrides);

@@ -14,12 +14,12 @@ namespace {
 using core::Scenario;
 
 // Upper limits: far beyond any real cluster, low enough that products of them cannot overflow.
-constexpr int kMaxDegree = 1 << 20;        // TP, PP, DP, CP, EP, VPP, nodes, NVLink domain
+constexpr int kMaxDegree = 1 << 20; // TP, PP, DP, CP, EP, VPP, nodes, NVLink domain
 constexpr int kMaxGpusPerNode = 1 << 12;
-constexpr int kMaxCount = 1 << 24;         // micro batch, accumulation
+constexpr int kMaxCount = 1 << 24; // micro batch, accumulation
 constexpr int kMaxSeqLen = 1 << 26;
-constexpr double kMaxGpus = 2147483647.0;  // total GPUs the planner handles
-constexpr double kMaxBatch = 1e15;         // sequences per step
+constexpr double kMaxGpus = 2147483647.0; // total GPUs the planner handles
+constexpr double kMaxBatch = 1e15;        // sequences per step
 
 using Setter = std::function<std::expected<void, CliError>(ScenarioOverrides&, const std::string& flag,
                                                            const std::string& value)>;
@@ -70,7 +70,8 @@ Setter enumSetter(std::optional<E> ScenarioOverrides::*field, std::optional<E> (
                                    const std::string& v) -> std::expected<void, CliError> {
         auto e = parse(v);
         if (!e)
-            return std::unexpected(badValue(flag, "expected one of " + std::string(choices) + ", got '" + v + "'"));
+            return std::unexpected(
+                badValue(flag, "expected one of " + std::string(choices) + ", got '" + v + "'"));
         o.*field = *e;
         return {};
     };
@@ -97,7 +98,8 @@ const std::vector<FlagSpec>& flagTable() {
         {"--gpu", "NAME", "GPU preset (see `presets gpus`)", stringSetter(&O::gpu)},
         {"--nodes", "N", "number of nodes", intSetter(&O::nodes, 1, kMaxDegree)},
         {"--gpus-per-node", "N", "GPUs per node", intSetter(&O::gpusPerNode, 1, kMaxGpusPerNode)},
-        {"--nvlink-domain", "N", "GPUs joined by NVLink (default: a node)", intSetter(&O::nvlinkDomain, 1, kMaxDegree)},
+        {"--nvlink-domain", "N", "GPUs joined by NVLink (default: a node)",
+         intSetter(&O::nvlinkDomain, 1, kMaxDegree)},
         {"--tp", "N", "tensor-parallel size", intSetter(&O::tp, 1, kMaxDegree)},
         {"--pp", "N", "pipeline-parallel size", intSetter(&O::pp, 1, kMaxDegree)},
         {"--dp", "N", "data-parallel size", intSetter(&O::dp, 1, kMaxDegree)},
@@ -105,13 +107,16 @@ const std::vector<FlagSpec>& flagTable() {
         {"--ep", "N", "expert-parallel size (MoE)", intSetter(&O::ep, 1, kMaxDegree)},
         {"--vpp", "N", "virtual pipeline stages per rank (interleaving)", intSetter(&O::vpp, 1, kMaxDegree)},
         {"--micro-batch", "N", "sequences per micro batch", intSetter(&O::microBatch, 1, kMaxCount)},
-        {"--accumulation", "N", "micro batches per step per pipeline", intSetter(&O::accumulation, 1, kMaxCount)},
-        {"--zero", "N", "ZeRO stage 0-3 (1 = distributed optimizer, 3 = FSDP)", intSetter(&O::zeroStage, 0, 3)},
+        {"--accumulation", "N", "micro batches per step per pipeline",
+         intSetter(&O::accumulation, 1, kMaxCount)},
+        {"--zero", "N", "ZeRO stage 0-3 (1 = distributed optimizer, 3 = FSDP)",
+         intSetter(&O::zeroStage, 0, 3)},
         {"--recompute", "MODE", "activation recompute: none|selective|full",
          enumSetter(&O::recompute, &core::parseRecompute, "none, selective, full")},
         {"--sequence-parallel", "on|off", "sequence parallelism", onOffSetter(&O::sequenceParallel)},
         {"--flash-attention", "on|off", "flash attention", onOffSetter(&O::flashAttention)},
-        {"--precision", "P", "bf16|fp16|fp8", enumSetter(&O::precision, &core::parsePrecision, "bf16, fp16, fp8")},
+        {"--precision", "P", "bf16|fp16|fp8",
+         enumSetter(&O::precision, &core::parsePrecision, "bf16, fp16, fp8")},
         {"--optimizer", "NAME", "adam|sgd", enumSetter(&O::optimizer, &core::parseOptimizer, "adam, sgd")},
         {"--loader-prefetch", "on|off", "data loader prefetching", onOffSetter(&O::loaderPrefetch)},
         {"--straggler", "X", "slowest rank's extra time as a fraction (0.1 = 10%)",
@@ -125,8 +130,8 @@ const std::vector<FlagSpec>& flagTable() {
 }
 
 std::string unknownPreset(std::string_view kind, const std::string& name) {
-    return "unknown " + std::string(kind) + " '" + name + "' (`layout-planner-cli presets " + std::string(kind) +
-           "s` lists them)";
+    return "unknown " + std::string(kind) + " '" + name + "' (`layout-planner-cli presets " +
+           std::string(kind) + "s` lists them)";
 }
 
 // The cluster's name after flags changed it: "16 x DGX H100" when only the node count changed a
@@ -184,7 +189,7 @@ std::expected<void, CliError> applyOverrides(const ScenarioOverrides& o, Scenari
             return std::unexpected(badValue("--cluster", unknownPreset("cluster", *o.cluster)));
         c = core::makeCluster(*preset, o.nodes.value_or(c.nodes));
     }
-    const core::ClusterSpec shaped = c;  // the file's or the preset's cluster, before the other flags
+    const core::ClusterSpec shaped = c; // the file's or the preset's cluster, before the other flags
     if (o.gpu) {
         const auto* preset = core::findGpuPreset(*o.gpu);
         if (!preset)
@@ -195,7 +200,7 @@ std::expected<void, CliError> applyOverrides(const ScenarioOverrides& o, Scenari
         c.nodes = *o.nodes;
     if (o.gpusPerNode) {
         if (!o.nvlinkDomain && c.nvlinkDomain == c.gpusPerNode)
-            c.nvlinkDomain = *o.gpusPerNode;  // the domain was "a node": keep it so
+            c.nvlinkDomain = *o.gpusPerNode; // the domain was "a node": keep it so
         c.gpusPerNode = *o.gpusPerNode;
     }
     if (o.nvlinkDomain)
@@ -289,10 +294,12 @@ std::expected<core::HardwareProfile, CliError> loadProfileArg(const std::string&
 
 CliError unknownOption(std::string_view command, std::string_view option) {
     return badValue(std::string(option), "unknown option for `" + std::string(command) +
-                                             "` (see `layout-planner-cli " + std::string(command) + " --help`)");
+                                             "` (see `layout-planner-cli " + std::string(command) +
+                                             " --help`)");
 }
 
-std::expected<ScenarioArgs, CliError> parseScenarioArgs(std::string_view command, const std::vector<std::string>& argv,
+std::expected<ScenarioArgs, CliError> parseScenarioArgs(std::string_view command,
+                                                        const std::vector<std::string>& argv,
                                                         bool acceptProfile, const ExtraFlagReader& extra) {
     ScenarioArgs out;
     ArgCursor args(argv);
@@ -326,9 +333,9 @@ std::expected<ScenarioArgs, CliError> parseScenarioArgs(std::string_view command
         } else {
             std::string positional = args.take();
             if (out.file)
-                return std::unexpected(badValue(positional, "unexpected argument: `" + std::string(command) +
-                                                                "` takes one scenario file (already given: " +
-                                                                *out.file + ")"));
+                return std::unexpected(
+                    badValue(positional, "unexpected argument: `" + std::string(command) +
+                                             "` takes one scenario file (already given: " + *out.file + ")"));
             out.file = std::move(positional);
         }
     }

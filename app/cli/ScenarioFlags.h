@@ -24,7 +24,7 @@ struct ScenarioOverrides {
     std::optional<core::Optimizer> optimizer;
     std::optional<core::ExecutionStyle> style;
     std::optional<double> straggler, tokenBudget;
-    std::vector<std::string> given;  // flags seen, in order (for messages)
+    std::vector<std::string> given; // flags seen, in order (for messages)
 };
 
 // If the cursor is at a scenario flag, reads it (and its value) into `o` and returns true;
@@ -52,7 +52,8 @@ struct ScenarioArgs {
     bool json = false;
 };
 using ExtraFlagReader = std::function<std::expected<bool, CliError>(ArgCursor&)>;
-std::expected<ScenarioArgs, CliError> parseScenarioArgs(std::string_view command, const std::vector<std::string>& argv,
+std::expected<ScenarioArgs, CliError> parseScenarioArgs(std::string_view command,
+                                                        const std::vector<std::string>& argv,
                                                         bool acceptProfile, const ExtraFlagReader& extra);
 CliError unknownOption(std::string_view command, std::string_view option);
 

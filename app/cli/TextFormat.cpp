@@ -35,7 +35,7 @@ std::string fixed(double v, int decimals) {
     std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
     std::string s = buf;
     if (s.starts_with('-') && s.find_first_not_of("0.", 1) == std::string::npos)
-        s.erase(0, 1);  // no "-0.00"
+        s.erase(0, 1); // no "-0.00"
     return groupThousands(s);
 }
 
@@ -140,7 +140,9 @@ std::string TextTable::render(int indent) const {
     return out;
 }
 
-void KeyValues::add(std::string key, std::string value) { m_items.emplace_back(std::move(key), std::move(value)); }
+void KeyValues::add(std::string key, std::string value) {
+    m_items.emplace_back(std::move(key), std::move(value));
+}
 
 std::string KeyValues::render(int indent) const {
     std::size_t w = 0;

@@ -6,14 +6,14 @@
 
 namespace lp::cli {
 
-std::string fixed(double v, int decimals);         // 12,345.67 (thousands separators)
-std::string sig(double v, int digits = 4);          // 0.4123, 1.235e+12
-std::string gib(double bytes, int decimals = 2);    // "61.23 GiB"
-std::string gb(double bytes, int decimals = 2);     // "65.75 GB"
+std::string fixed(double v, int decimals);       // 12,345.67 (thousands separators)
+std::string sig(double v, int digits = 4);       // 0.4123, 1.235e+12
+std::string gib(double bytes, int decimals = 2); // "61.23 GiB"
+std::string gb(double bytes, int decimals = 2);  // "65.75 GB"
 // Decimal and binary side by side, in GB/GiB or, from 1 TB up, TB/TiB: "1.10 TB (1.00 TiB)".
 std::string bytesBoth(double bytes);
-std::string percent(double fraction, int decimals = 1);  // "41.2 %"
-std::string count(double v);                        // 68,976,648,192 -> "68.98 billion" style: "69.0 B"
+std::string percent(double fraction, int decimals = 1); // "41.2 %"
+std::string count(double v);                            // 68,976,648,192 -> "68.98 billion" style: "69.0 B"
 
 enum class Align { Left, Right };
 

@@ -4,6 +4,8 @@
 #include "app/cli/TextFormat.h"
 #include "core/PlanJson.h"
 #include "core/Validation.h"
+#include "core/ValidationDoc.h"
+#include "core/ScenarioIo.h"
 
 #include <cmath>
 #include <iostream>
@@ -46,12 +48,14 @@ std::string reportText(const std::string& file, std::size_t caseCount, const cor
                    {Align::Left, Align::Left, Align::Right, Align::Right, Align::Right, Align::Right});
     for (const auto& row : r.rows)
         rows.addRow({row.caseId, row.metric, sig(row.measured, 4), sig(row.predicted, 4),
-                     signedPercent(row.relativeError), row.microBatch > 0 ? std::to_string(row.microBatch) : ""});
+                     signedPercent(row.relativeError),
+                     row.microBatch > 0 ? std::to_string(row.microBatch) : ""});
     out += rows.render(0);
     out += "\nSummary (absolute relative error; \"throughput\" pools every throughput metric)\n";
     TextTable summary({"Metric", "Count", "Median", "Max"}, {Align::Left});
     for (const auto& m : r.summary)
-        summary.addRow({m.metric, std::to_string(m.count), percent(m.medianAbsError), percent(m.maxAbsError)});
+        summary.addRow(
+            {m.metric, std::to_string(m.count), percent(m.medianAbsError), percent(m.maxAbsError)});
     out += summary.render(0);
     return out;
 }
@@ -68,10 +72,14 @@ std::string validateHelp() {
            "uses the fastest micro batch that fits (column mb).\n"
            "\n"
            "Options:\n"
-           "  --json                      print {\"cases\": [{\"id\", \"metric\", \"measured\", \"predicted\",\n"
+           "  --json                      print {\"cases\": [{\"id\", \"metric\", \"measured\", "
+           "\"predicted\",\n"
            "                              \"relative_error\"}], \"summary\": {METRIC: {\"count\",\n"
            "                              \"median_abs_error\", \"max_abs_error\"}}} (errors as fractions)\n"
-           "  --profile FILE              use a hardware profile file instead of the built-in ones\n"
+           "  --profile FILE              use a hardware profile file for the cases on its GPU\n"
+           "  --markdown FILE             also write the per-case table and summary as Markdown\n"
+           "                              (docs/validation.md is generated this way)\n"
+           "  --plot FILE.svg             also write the predicted-against-measured plot as SVG\n"
            "  -h, --help                  this help\n"
            "\n"
            "Exits 0 when the validation ran, however large the errors.\n\n" +
@@ -84,7 +92,7 @@ int runValidate(const Args& argv) {
         std::cout << validateHelp();
         return kExitOk;
     }
-    std::optional<std::string> file, profileFile;
+    std::optional<std::string> file, profileFile, markdownFile, plotFile;
     ArgCursor args(argv);
     while (!args.atEnd()) {
         const std::string name(args.peekName());
@@ -98,19 +106,29 @@ int runValidate(const Args& argv) {
             if (v->empty())
                 return reportError(badValue("--profile", "needs a file name"), jsonOut);
             profileFile = *v;
+        } else if (name == "--markdown" || name == "--plot") {
+            auto v = args.takeValue();
+            if (!v)
+                return reportError(v.error(), jsonOut);
+            if (v->empty())
+                return reportError(badValue(name, "needs a file name"), jsonOut);
+            (name == "--markdown" ? markdownFile : plotFile) = *v;
         } else if (args.isOption()) {
             return reportError(unknownOption("validate", name), jsonOut);
         } else {
             std::string positional = args.take();
             if (file)
-                return reportError(badValue(positional, "unexpected argument: `validate` takes one cases file "
-                                                        "(already given: " + *file + ")"),
-                                   jsonOut);
+                return reportError(
+                    badValue(positional, "unexpected argument: `validate` takes one cases file "
+                                         "(already given: " +
+                                             *file + ")"),
+                    jsonOut);
             file = std::move(positional);
         }
     }
     if (!file)
-        return reportError(badValue("CASES.json", "missing: `validate` needs a file of validation cases"), jsonOut);
+        return reportError(badValue("CASES.json", "missing: `validate` needs a file of validation cases"),
+                           jsonOut);
 
     std::optional<core::HardwareProfile> profile;
     if (profileFile) {
@@ -123,7 +141,32 @@ int runValidate(const Args& argv) {
     if (!cases)
         return reportError(fileError(*file, "cannot load the validation cases", cases.error()), jsonOut);
 
+    if (profile && !profile->gpuId.empty()) {
+        std::size_t others = 0;
+        for (const auto& c : *cases)
+            others += c.scenario.cluster.gpu.id != profile->gpuId ? 1 : 0;
+        if (others > 0)
+            std::cerr << "note: profile " << *profileFile << " describes " << profile->gpuId << "; the " << others
+                      << " of the " << cases->size() << " cases on other GPUs keep their built-in profiles\n";
+    }
     const auto report = core::runValidation(*cases, profile ? &*profile : nullptr);
+    if (plotFile) {
+        if (auto w = core::writeFileAtomically(*plotFile, core::validationPlotSvg(report)); !w) {
+            CliError e = badValue("--plot", w.error());
+            e.exitCode = kExitFailure;
+            return reportError(e, jsonOut);
+        }
+    }
+    if (markdownFile) {
+        const std::string plotRef = plotFile ? *plotFile : std::string("validation.svg");
+        if (auto w = core::writeFileAtomically(*markdownFile,
+                                               core::validationMarkdown(*cases, report, *file, plotRef));
+            !w) {
+            CliError e = badValue("--markdown", w.error());
+            e.exitCode = kExitFailure;
+            return reportError(e, jsonOut);
+        }
+    }
     if (jsonOut)
         std::cout << reportJson(report).dump(2) << '\n';
     else

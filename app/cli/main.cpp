@@ -15,12 +15,13 @@
 namespace lp::cli {
 
 std::span<const Command> commandTable() {
-    static const std::array<Command, 4> table{{
+    static const std::array<Command, 5> table{{
         {"evaluate", "evaluate a scenario: memory per stage, step time, MFU, diagnostics", &runEvaluate,
          &evaluateHelp},
         {"scenario", "write the scenario that flags describe to a file", &runScenario, &scenarioHelp},
         {"presets", "list the built-in models, GPUs and clusters", &runPresets, &presetsHelp},
         {"validate", "predict measured training runs and report the errors", &runValidate, &validateHelp},
+        {"calibrate", "measure the local GPUs and write a hardware profile", &runCalibrate, &calibrateHelp},
     }};
     return table;
 }
@@ -79,11 +80,13 @@ int dispatch(int argc, char** argv) {
     if (const auto* c = findCommand(first))
         return c->run(Args(args.begin() + 1, args.end()));
     if (first.starts_with("-") || first.ends_with(".json"))
-        return runEvaluate(args);  // "layout-planner-cli --tp 4" and "layout-planner-cli s.json"
+        return runEvaluate(args); // "layout-planner-cli --tp 4" and "layout-planner-cli s.json"
     const bool json = hasSwitch(args, "--json");
-    return reportError(badValue("command", "unknown command '" + first +
-                                               "' (commands: evaluate, scenario, presets, validate; see --help)"),
-                       json);
+    std::string names;
+    for (const auto& c : commandTable())
+        names += (names.empty() ? "" : ", ") + std::string(c.name);
+    return reportError(
+        badValue("command", "unknown command '" + first + "' (commands: " + names + "; see --help)"), json);
 }
 
 } // namespace

@@ -2,15 +2,14 @@
 // Usage: test_cli PATH/TO/layout-planner-cli [FILTER]
 #include "TestHarness.h"
 
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
 #include <string>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <vector>
 
 using nlohmann::json;
@@ -81,11 +80,14 @@ Result run(const std::vector<std::string>& args) {
     return r;
 }
 
-bool contains(const std::string& hay, const std::string& needle) { return hay.find(needle) != std::string::npos; }
+bool contains(const std::string& hay, const std::string& needle) {
+    return hay.find(needle) != std::string::npos;
+}
 
 // "nan" or "inf"/"infinity" printed as a number (a word on its own, maybe signed), any case.
 bool hasNonFiniteToken(const std::string& text) {
-    static const std::regex re(R"((^|[^A-Za-z0-9_])[-+]?(nan|inf|infinity)([^A-Za-z0-9_]|$))", std::regex::icase);
+    static const std::regex re(R"((^|[^A-Za-z0-9_])[-+]?(nan|inf|infinity)([^A-Za-z0-9_]|$))",
+                               std::regex::icase);
     return std::regex_search(text, re);
 }
 
@@ -117,10 +119,27 @@ bool hasDiagnostic(const json& plan, const std::string& id) {
 }
 
 void checkPlanKeys(const json& j) {
-    for (const char* k : {"scenario", "profile", "valid", "layout", "effective_batch_sequences", "tokens_per_step",
-                          "parameters", "active_parameters", "training_state_bytes", "memory", "time", "mfu", "hfu",
-                          "mfu_6nd", "model_tflops_per_gpu", "hardware_tflops_per_gpu", "tokens_per_s",
-                          "tokens_per_s_per_gpu", "training_days", "gpu_hours", "diagnostics"}) {
+    for (const char* k : {"scenario",
+                          "profile",
+                          "valid",
+                          "layout",
+                          "effective_batch_sequences",
+                          "tokens_per_step",
+                          "parameters",
+                          "active_parameters",
+                          "training_state_bytes",
+                          "memory",
+                          "time",
+                          "mfu",
+                          "hfu",
+                          "mfu_6nd",
+                          "model_tflops_per_gpu",
+                          "hardware_tflops_per_gpu",
+                          "tokens_per_s",
+                          "tokens_per_s_per_gpu",
+                          "training_days",
+                          "gpu_hours",
+                          "diagnostics"}) {
         if (!j.contains(k))
             ::lp::test::fail(__FILE__, __LINE__, std::string("missing key ") + k);
     }
@@ -131,13 +150,13 @@ void checkPlanKeys(const json& j) {
         if (!j["memory"].contains(k))
             ::lp::test::fail(__FILE__, __LINE__, std::string("missing key memory.") + k);
     for (const auto& st : j["memory"]["stages"])
-        for (const char* k : {"stage", "weights_bytes", "gradients_bytes", "optimizer_bytes", "activations_bytes",
-                              "overhead_bytes", "total_bytes"})
+        for (const char* k : {"stage", "weights_bytes", "gradients_bytes", "optimizer_bytes",
+                              "activations_bytes", "overhead_bytes", "total_bytes"})
             if (!st.contains(k))
                 ::lp::test::fail(__FILE__, __LINE__, std::string("missing key memory.stages[].") + k);
-    for (const char* k : {"step_s", "compute_s", "recompute_s", "tp_comm_s", "pp_comm_s", "cp_comm_s", "ep_comm_s",
-                          "dp_comm_exposed_s", "bubble_s", "bubble_fraction", "optimizer_s", "loader_s",
-                          "straggler_s", "overhead_s"})
+    for (const char* k : {"step_s", "compute_s", "recompute_s", "tp_comm_s", "pp_comm_s", "cp_comm_s",
+                          "ep_comm_s", "dp_comm_exposed_s", "bubble_s", "bubble_fraction", "optimizer_s",
+                          "loader_s", "straggler_s", "overhead_s"})
         if (!j["time"].contains(k))
             ::lp::test::fail(__FILE__, __LINE__, std::string("missing key time.") + k);
     for (const auto& d : j["diagnostics"])
@@ -218,7 +237,8 @@ LP_TEST(evaluate_tp3_is_invalid) {
 
 LP_TEST(evaluate_does_not_fit_exits_0) {
     // 70B with TP 8 only, no sharding, no recompute: about 155 GB of state per GPU on 80 GB.
-    const auto r = run({"evaluate", "--pp", "1", "--dp", "8", "--zero", "0", "--recompute", "none", "--json"});
+    const auto r =
+        run({"evaluate", "--pp", "1", "--dp", "8", "--zero", "0", "--recompute", "none", "--json"});
     LP_CHECK_EQ(r.code, 0);
     CHECK_CLEAN(r);
     const json j = r.parsed();
@@ -255,8 +275,8 @@ LP_TEST(evaluate_flags_change_the_plan) {
     LP_CHECK(a["time"]["bubble_fraction"].get<double>() > b["time"]["bubble_fraction"].get<double>());
     const json c = run({"evaluate", "--recompute=full", "--json"}).parsed();
     LP_CHECK(c["time"]["recompute_s"].get<double>() > a["time"]["recompute_s"].get<double>());
-    const json d = run({"evaluate", "--model", "llama2-7b", "--gpu", "a100-sxm-80gb", "--tp", "1", "--pp", "1",
-                        "--dp", "64", "--json"})
+    const json d = run({"evaluate", "--model", "llama2-7b", "--gpu", "a100-sxm-80gb", "--tp", "1", "--pp",
+                        "1", "--dp", "64", "--json"})
                        .parsed();
     LP_CHECK(d["parameters"].get<double>() < 1e10);
     LP_CHECK_EQ(d["layout"]["gpus"].get<int>(), 64);
@@ -268,7 +288,8 @@ LP_TEST(evaluate_extremes_never_print_nonfinite) {
         {"--nodes", "1048576", "--token-budget", "1e18"},
         {"--straggler", "100", "--loader-prefetch", "off"},
         {"--tp", "1", "--pp", "80", "--dp", "1", "--nodes", "10", "--accumulation", "1"},
-        {"--model", "llama2-7b", "--tp", "1", "--pp", "1", "--dp", "1", "--nodes", "1", "--gpus-per-node", "1"},
+        {"--model", "llama2-7b", "--tp", "1", "--pp", "1", "--dp", "1", "--nodes", "1", "--gpus-per-node",
+         "1"},
         {"--precision", "fp8", "--cp", "2", "--vpp", "5", "--zero", "3", "--style", "fsdp"},
         {"--token-budget", "1"},
     };
@@ -286,6 +307,28 @@ LP_TEST(evaluate_extremes_never_print_nonfinite) {
     }
 }
 
+LP_TEST(evaluate_with_profile) {
+    const std::string profile = std::string(LP_TEST_DATA_DIR) + "/cli/slow-h100-profile.json";
+    const auto r = run({"evaluate", "--profile", profile, "--json"});
+    LP_CHECK_EQ(r.code, 0);
+    CHECK_CLEAN(r);
+    const json j = r.parsed();
+    const json builtin = run({"evaluate", "--json"}).parsed();
+    LP_CHECK(contains(j.value("profile", ""), "slow H100"));
+    LP_CHECK(j["time"]["step_s"].get<double>() > builtin["time"]["step_s"].get<double>());
+    LP_CHECK(j["mfu"].get<double>() < builtin["mfu"].get<double>());
+    LP_CHECK(!contains(r.err, "warning"));
+    // A profile of another GPU is used, with a warning.
+    const auto w = run({"evaluate", "--gpu", "a100-sxm-80gb", "--profile", profile});
+    LP_CHECK_EQ(w.code, 0);
+    LP_CHECK(contains(w.err, "warning") && contains(w.err, "a100-sxm-80gb"));
+    // A broken profile is bad input naming the file.
+    const std::string broken = std::string(LP_TEST_DATA_DIR) + "/cli/malformed.json";
+    const auto b = run({"evaluate", "--profile", broken, "--json"});
+    LP_CHECK_EQ(b.code, 2);
+    LP_CHECK_EQ(b.parsed()["error"].value("field", ""), broken);
+}
+
 // ---------------------------------------------------------------- bad input
 
 LP_TEST(bad_input_numbers) {
@@ -294,18 +337,30 @@ LP_TEST(bad_input_numbers) {
         std::string flag;
     };
     const std::vector<Case> cases = {
-        {{"--tp", "abc"}, "--tp"},          {{"--tp", "8x"}, "--tp"},
-        {{"--tp", "-3"}, "--tp"},           {{"--tp", "0"}, "--tp"},
-        {{"--tp", ""}, "--tp"},             {{"--tp", "99999999999999999999999"}, "--tp"},
-        {{"--tp", "4294967304"}, "--tp"},   {{"--pp", "2.5"}, "--pp"},
-        {{"--micro-batch", "0"}, "--micro-batch"}, {{"--zero", "4"}, "--zero"},
-        {{"--nodes", "+2"}, "--nodes"},     {{"--straggler", "nan"}, "--straggler"},
-        {{"--straggler", "-0.1"}, "--straggler"}, {{"--token-budget", "inf"}, "--token-budget"},
-        {{"--token-budget", "0"}, "--token-budget"}, {{"--recompute", "some"}, "--recompute"},
-        {{"--sequence-parallel", "maybe"}, "--sequence-parallel"}, {{"--precision", "fp32"}, "--precision"},
-        {{"--model", "no-such-model"}, "--model"}, {{"--gpu", "no-such-gpu"}, "--gpu"},
-        {{"--cluster", "no-such-cluster"}, "--cluster"}, {{"--no-such-flag", "1"}, "--no-such-flag"},
-        {{"--tp"}, "--tp"},                 {{"--json=yes"}, "--json"},
+        {{"--tp", "abc"}, "--tp"},
+        {{"--tp", "8x"}, "--tp"},
+        {{"--tp", "-3"}, "--tp"},
+        {{"--tp", "0"}, "--tp"},
+        {{"--tp", ""}, "--tp"},
+        {{"--tp", "99999999999999999999999"}, "--tp"},
+        {{"--tp", "4294967304"}, "--tp"},
+        {{"--pp", "2.5"}, "--pp"},
+        {{"--micro-batch", "0"}, "--micro-batch"},
+        {{"--zero", "4"}, "--zero"},
+        {{"--nodes", "+2"}, "--nodes"},
+        {{"--straggler", "nan"}, "--straggler"},
+        {{"--straggler", "-0.1"}, "--straggler"},
+        {{"--token-budget", "inf"}, "--token-budget"},
+        {{"--token-budget", "0"}, "--token-budget"},
+        {{"--recompute", "some"}, "--recompute"},
+        {{"--sequence-parallel", "maybe"}, "--sequence-parallel"},
+        {{"--precision", "fp32"}, "--precision"},
+        {{"--model", "no-such-model"}, "--model"},
+        {{"--gpu", "no-such-gpu"}, "--gpu"},
+        {{"--cluster", "no-such-cluster"}, "--cluster"},
+        {{"--no-such-flag", "1"}, "--no-such-flag"},
+        {{"--tp"}, "--tp"},
+        {{"--json=yes"}, "--json"},
     };
     for (const auto& c : cases) {
         std::vector<std::string> args{"evaluate"};
@@ -391,9 +446,10 @@ LP_TEST(scenario_round_trip_default) {
 }
 
 LP_TEST(scenario_round_trip_with_flags) {
-    const std::vector<std::string> flags = {"--tp", "4", "--pp", "8", "--micro-batch", "1", "--accumulation", "32",
-                                            "--recompute", "full", "--zero", "2", "--name", "my plan",
-                                            "--seq-len", "2048", "--straggler", "0.05"};
+    const std::vector<std::string> flags = {
+        "--tp",           "4",       "--pp",        "8",    "--micro-batch", "1",
+        "--accumulation", "32",      "--recompute", "full", "--zero",        "2",
+        "--name",         "my plan", "--seq-len",   "2048", "--straggler",   "0.05"};
     const fs::path file = tempFile("flag-scenario");
     auto args = flags;
     args.insert(args.begin(), "scenario");
@@ -475,6 +531,10 @@ LP_TEST(validate_published_runs) {
         LP_CHECK(s.contains("count") && s.contains("median_abs_error") && s.contains("max_abs_error"));
         LP_CHECK(s["count"].get<int>() > 0);
     }
+    const auto p = run({"validate", cases, "--json", "--profile",
+                        std::string(LP_TEST_DATA_DIR) + "/cli/slow-h100-profile.json"});
+    LP_CHECK_EQ(p.code, 0);
+    LP_CHECK_EQ(p.parsed()["cases"].size(), j["cases"].size());
     const auto t = run({"validate", cases});
     LP_CHECK_EQ(t.code, 0);
     CHECK_CLEAN(t);

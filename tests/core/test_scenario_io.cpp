@@ -1,7 +1,6 @@
 // Scenario and hardware-profile files: exact round trips, preset names, every malformed file in
 // tests/data/malformed giving its path and reason, parse-error positions, atomic saves.
 #include "TestHarness.h"
-
 #include "core/Hardware.h"
 #include "core/Presets.h"
 #include "core/Scenario.h"
@@ -11,13 +10,12 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <random>
 #include <sstream>
-
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -43,7 +41,9 @@ void writeAll(const std::string& path, const std::string& text) {
 std::string allMessages(const InputErrors& errors) {
     std::string out;
     for (const auto& e : errors)
-        out += "    " + e.message() + (e.line > 0 ? " [" + std::to_string(e.line) + ":" + std::to_string(e.column) + "]" : "") + "\n";
+        out += "    " + e.message() +
+               (e.line > 0 ? " [" + std::to_string(e.line) + ":" + std::to_string(e.column) + "]" : "") +
+               "\n";
     return out;
 }
 
@@ -96,8 +96,9 @@ struct Random {
     }
     std::string text() {
         static const std::vector<std::string> pieces = {
-            "Llama", " ", "70B", "\"quoted\"", "back\\slash", "tab\there", "new\nline", "Über", "模型", "😀",
-            "\x01\x1f", "/", "{}", "[]", "", "$.model.heads", "é"};
+            "Llama", " ", "70B",      "\"quoted\"", "back\\slash", "tab\there", "new\nline", "Über",
+            "模型",  "😀", "\x01\x1f", "/",          "{}",          "[]",        "",          "$.model.heads",
+            "é"};
         std::string s;
         const int n = integer(0, 6);
         for (int i = 0; i < n; ++i)
@@ -158,10 +159,12 @@ Scenario randomScenario(Random& r) {
     g.nvlinkBandwidth = r.logUniform(1e6, 1e18);
     g.networkBandwidth = r.anyBits(1e18);
     TrainingOptions& t = s.training;
-    t.precision = std::array{Precision::Bf16, Precision::Fp16, Precision::Fp8}[static_cast<std::size_t>(r.integer(0, 2))];
+    t.precision = std::array{Precision::Bf16, Precision::Fp16,
+                             Precision::Fp8}[static_cast<std::size_t>(r.integer(0, 2))];
     t.optimizer = r.coin() ? Optimizer::Adam : Optimizer::SgdMomentum;
     t.zeroStage = r.integer(0, 3);
-    t.recompute = std::array{Recompute::None, Recompute::Selective, Recompute::Full}[static_cast<std::size_t>(r.integer(0, 2))];
+    t.recompute = std::array{Recompute::None, Recompute::Selective,
+                             Recompute::Full}[static_cast<std::size_t>(r.integer(0, 2))];
     t.sequenceParallel = r.coin();
     t.flashAttention = r.coin();
     t.loaderPrefetch = r.coin();
@@ -215,7 +218,9 @@ HardwareProfile randomProfile(Random& r) {
 }
 
 const std::string kHeader = R"("schema": "layout-planner/scenario", "version": 1)";
-std::string scenarioText(const std::string& body) { return "{" + kHeader + (body.empty() ? "" : ", " + body) + "}"; }
+std::string scenarioText(const std::string& body) {
+    return "{" + kHeader + (body.empty() ? "" : ", " + body) + "}";
+}
 
 bool hasError(const InputErrors& errors, const std::string& path, const std::string& words) {
     return std::any_of(errors.begin(), errors.end(), [&](const InputError& e) {
@@ -249,7 +254,8 @@ LP_TEST(randomScenariosRoundTripExactly) {
         if (!back) {
             ++failures;
             LP_CHECK(back.has_value());
-            std::fprintf(stderr, "random scenario %d rejected:\n%s%s\n", i, allMessages(back.error()).c_str(), text.c_str());
+            std::fprintf(stderr, "random scenario %d rejected:\n%s%s\n", i, allMessages(back.error()).c_str(),
+                         text.c_str());
             continue;
         }
         if (!(*back == s)) {
@@ -276,7 +282,7 @@ LP_TEST(doublesRoundTripBitForBit) {
         if (!back || !(*back == s))
             ++mismatches;
     }
-    s.cluster.gpu.peakFlops8 = 4.9406564584124654e-324;  // smallest subnormal
+    s.cluster.gpu.peakFlops8 = 4.9406564584124654e-324; // smallest subnormal
     s.cluster.networkLatencySeconds = 0.1 + 0.2;
     s.training.tokenBudget = 1e18;
     s.training.allocatorReserveFraction = std::nextafter(1.0, 0.0);
@@ -298,11 +304,9 @@ LP_TEST(savedFileLoadsBackEqual) {
 // Counts an aggregate's fields: a field added to a struct that files hold must be added to the file
 // format too (reader, writer, docs/formats.md, and randomScenario/randomProfile above).
 struct AnyField {
-    template <class T>
-    operator T() const;
+    template <class T> operator T() const;
 };
-template <class T, class... A>
-constexpr std::size_t fieldCount() {
+template <class T, class... A> constexpr std::size_t fieldCount() {
     if constexpr (requires { T{A{}..., AnyField{}}; })
         return fieldCount<T, A..., AnyField>();
     else
@@ -368,7 +372,14 @@ LP_TEST(spelledOutFileIsCanonical) {
     LP_CHECK(s.has_value());
     if (!s)
         return std::fprintf(stderr, "%s", allMessages(s.error()).c_str()), void();
-    LP_CHECK_EQ(scenarioToJson(*s), readAll(path));
+    const std::string written = scenarioToJson(*s);
+    if (written != readAll(path)) {
+        // The format changed (a field added?): check the difference, then copy the new text over.
+        const std::string fresh = (fs::temp_directory_path() / "spelled_out.json").string();
+        writeAll(fresh, written);
+        LP_CHECK(!"spelled_out.json is not what scenarioToJson writes");
+        std::fprintf(stderr, "  compare %s with %s\n", path.c_str(), fresh.c_str());
+    }
     LP_CHECK_EQ(s->model.name, std::string("GPT-3 175B"));
     LP_CHECK_EQ(s->cluster.gpu.id, std::string("a100-sxm-80gb"));
     LP_CHECK_EQ(s->layout.gpus(), 1024);
@@ -415,12 +426,14 @@ LP_TEST(missingKeysTakeTheDocumentedDefaults) {
     const auto nvl = scenarioFromJson(scenarioText(R"("cluster": {"preset": "gb200-nvl72", "nodes": 18})"));
     LP_CHECK(nvl.has_value());
     if (nvl) {
-        LP_CHECK_EQ(nvl->cluster.nvlinkDomain, makeCluster(*findClusterPreset("gb200-nvl72"), 18).nvlinkDomain);
+        LP_CHECK_EQ(nvl->cluster.nvlinkDomain,
+                    makeCluster(*findClusterPreset("gb200-nvl72"), 18).nvlinkDomain);
         LP_CHECK_EQ(nvl->cluster.nodes, 18);
     }
 
     // A cluster given as a preset name alone, and a dense model from a MoE preset.
-    const auto named = scenarioFromJson(scenarioText(R"("cluster": "dgx-a100", "model": {"preset": "mixtral-8x7b", "moe": null})"));
+    const auto named = scenarioFromJson(
+        scenarioText(R"("cluster": "dgx-a100", "model": {"preset": "mixtral-8x7b", "moe": null})"));
     LP_CHECK(named.has_value());
     if (named) {
         LP_CHECK(named->cluster == makeCluster(*findClusterPreset("dgx-a100"), ClusterSpec{}.nodes));
@@ -443,8 +456,9 @@ LP_TEST(examplesInTheDocsLoad) {
         const std::string block = doc.substr(at, end - at);
         ++blocks;
         const bool isProfile = block.find(kProfileSchema) != std::string::npos;
-        const InputErrors errors = isProfile ? (profileFromJson(block) ? InputErrors{} : profileFromJson(block).error())
-                                             : (scenarioFromJson(block) ? InputErrors{} : scenarioFromJson(block).error());
+        const InputErrors errors =
+            isProfile ? (profileFromJson(block) ? InputErrors{} : profileFromJson(block).error())
+                      : (scenarioFromJson(block) ? InputErrors{} : scenarioFromJson(block).error());
         if (!errors.empty()) {
             LP_CHECK(errors.empty());
             std::fprintf(stderr, "  docs/formats.md example %d:\n%s", blocks, allMessages(errors).c_str());
@@ -455,7 +469,8 @@ LP_TEST(examplesInTheDocsLoad) {
 
 LP_TEST(layoutDivisibilityIsNotALoadError) {
     // heads % tp and the GPU count are evaluate()'s diagnostics, not file errors.
-    const auto s = scenarioFromJson(scenarioText(R"("model": {"heads": 30, "hidden": 3000}, "layout": {"tp": 7, "pp": 3, "dp": 5})"));
+    const auto s = scenarioFromJson(
+        scenarioText(R"("model": {"heads": 30, "hidden": 3000}, "layout": {"tp": 7, "pp": 3, "dp": 5})"));
     LP_CHECK(s.has_value());
 }
 
@@ -522,14 +537,14 @@ LP_TEST(everyMalformedFileGivesItsPathAndReason) {
             });
             if (!found) {
                 LP_CHECK(found);
-                std::fprintf(stderr, "  %s (expected.txt line %d): wanted path '%s', words '%s'", name.c_str(),
-                             want.sourceLine, want.path.c_str(), want.words.c_str());
+                std::fprintf(stderr, "  %s (expected.txt line %d): wanted path '%s', words '%s'",
+                             name.c_str(), want.sourceLine, want.path.c_str(), want.words.c_str());
                 if (want.line)
                     std::fprintf(stderr, " at %d:%d", want.line, want.column);
                 std::fprintf(stderr, "; got:\n%s", allMessages(errors).c_str());
             }
         }
-        if (it->second.size() > 1)  // files with several problems report each, and nothing twice
+        if (it->second.size() > 1) // files with several problems report each, and nothing twice
             LP_CHECK(errors.size() >= it->second.size());
     }
     LP_CHECK(files >= 24);
@@ -557,7 +572,7 @@ LP_TEST(parseErrorsGiveLineAndColumn) {
         {"{\"a\": -12.5e3 7}", 1, 15},
         {R"({"a": "x\\" "b": 1})", 1, 13},
         {R"({"a": "q\"q" "b": 1})", 1, 14},
-        {"{\"\xc3\xa9\": 1,}", 1, 9},  // columns count characters, not bytes
+        {"{\"\xc3\xa9\": 1,}", 1, 9}, // columns count characters, not bytes
         {"{\"a\": 1.e5}", 1, 7},
         {"{\"a\": nul}", 1, 7},
     };
@@ -570,11 +585,13 @@ LP_TEST(parseErrorsGiveLineAndColumn) {
         const InputError& e = r.error().front();
         LP_CHECK(e.reason.find("parse error") == 0);
         if (e.line != c.line || e.column != c.column)
-            std::fprintf(stderr, "  text %s: got %d:%d (%s), wanted %d:%d\n", c.text.c_str(), e.line, e.column,
-                         e.message().c_str(), c.line, c.column);
+            std::fprintf(stderr, "  text %s: got %d:%d (%s), wanted %d:%d\n", c.text.c_str(), e.line,
+                         e.column, e.message().c_str(), c.line, c.column);
         LP_CHECK_EQ(e.line, c.line);
         LP_CHECK_EQ(e.column, c.column);
-        LP_CHECK(e.message().rfind("line " + std::to_string(c.line) + ", column " + std::to_string(c.column) + ": ", 0) == 0);
+        LP_CHECK(e.message().rfind(
+                     "line " + std::to_string(c.line) + ", column " + std::to_string(c.column) + ": ", 0) ==
+                 0);
     }
 }
 
@@ -585,17 +602,20 @@ LP_TEST(errorMessagesNameThePathAndNeverHalfLoad) {
         return;
     LP_CHECK_EQ(r.error().size(), 1u);
     LP_CHECK_EQ(r.error()[0].path, std::string("$.model.heads"));
-    LP_CHECK_EQ(r.error()[0].message(), std::string("$.model.heads: out of range: must be an integer from 1 to 100000, got -3"));
+    LP_CHECK_EQ(r.error()[0].message(),
+                std::string("$.model.heads: out of range: must be an integer from 1 to 100000, got -3"));
 
     const auto wrongFile = scenarioFromJson(profileToJson(builtinProfile(GpuSpec{})));
     LP_CHECK(!wrongFile.has_value() && hasError(wrongFile.error(), "$.schema", "not a scenario file"));
     // A newer file is rejected before its unknown keys are listed.
-    const auto newer = scenarioFromJson(R"({"schema": "layout-planner/scenario", "version": 3, "new_thing": 1})");
+    const auto newer =
+        scenarioFromJson(R"({"schema": "layout-planner/scenario", "version": 3, "new_thing": 1})");
     LP_CHECK(!newer.has_value() && newer.error().size() == 1 &&
              hasError(newer.error(), "$.version", "written by a newer version"));
     // Unknown enum values list what is allowed.
     const auto style = scenarioFromJson(scenarioText(R"("training": {"execution_style": "deepspeed"})"));
-    LP_CHECK(!style.has_value() && hasError(style.error(), "$.training.execution_style", "expected one of auto, megatron, fsdp"));
+    LP_CHECK(!style.has_value() &&
+             hasError(style.error(), "$.training.execution_style", "expected one of auto, megatron, fsdp"));
     // Keys that are not identifiers are quoted in the path.
     const auto odd = scenarioFromJson(scenarioText(R"("layout": {"t p": 1})"));
     LP_CHECK(!odd.has_value() && hasError(odd.error(), "$.layout[\"t p\"]", "unknown key"));
@@ -631,9 +651,16 @@ LP_TEST(randomDamageNeverCrashes) {
         for (int k = 0; k < edits; ++k) {
             const auto at = static_cast<std::size_t>(r.integer(0, static_cast<int>(text.size()) - 1));
             switch (r.integer(0, 2)) {
-            case 0: text[at] = alphabet[static_cast<std::size_t>(r.integer(0, static_cast<int>(alphabet.size()) - 1))]; break;
-            case 1: text.erase(at, static_cast<std::size_t>(r.integer(1, 20))); break;
-            default: text.insert(at, 1, static_cast<char>(r.integer(0, 255))); break;
+            case 0:
+                text[at] =
+                    alphabet[static_cast<std::size_t>(r.integer(0, static_cast<int>(alphabet.size()) - 1))];
+                break;
+            case 1:
+                text.erase(at, static_cast<std::size_t>(r.integer(1, 20)));
+                break;
+            default:
+                text.insert(at, 1, static_cast<char>(r.integer(0, 255)));
+                break;
             }
         }
         const auto s = scenarioFromJson(text);
@@ -657,7 +684,8 @@ LP_TEST(unreadableFilesSayWhy) {
     const auto missing = loadScenarioFile("/nonexistent-dir/scenario.json");
     LP_CHECK(!missing.has_value());
     if (!missing)
-        LP_CHECK(missing.error().at(0).message().find("cannot read /nonexistent-dir/scenario.json: No such file or directory") !=
+        LP_CHECK(missing.error().at(0).message().find(
+                     "cannot read /nonexistent-dir/scenario.json: No such file or directory") !=
                  std::string::npos);
 
     TempDir dir;
@@ -689,7 +717,7 @@ LP_TEST(atomicSaveReplacesAndLeavesNoTemporaryFiles) {
     LP_CHECK(writeFileAtomically(path, "second").has_value());
     LP_CHECK_EQ(readAll(path), std::string("second"));
     struct stat st {};
-    LP_CHECK(::stat(path.c_str(), &st) == 0 && (st.st_mode & 0777) == 0640);  // permissions kept
+    LP_CHECK(::stat(path.c_str(), &st) == 0 && (st.st_mode & 0777) == 0640); // permissions kept
     LP_CHECK(dir.entries() == std::vector<std::string>{"plan.json"});
 
     // Through a symbolic link: the file it points to is replaced, the link stays.
@@ -766,7 +794,8 @@ LP_TEST(profilesRoundTripExactly) {
         const auto back = profileFromJson(profileToJson(p));
         if (!back || !(*back == p)) {
             if (++bad == 1)
-                std::fprintf(stderr, "%s\n%s", profileToJson(p).c_str(), back ? "" : allMessages(back.error()).c_str());
+                std::fprintf(stderr, "%s\n%s", profileToJson(p).c_str(),
+                             back ? "" : allMessages(back.error()).c_str());
         }
     }
     LP_CHECK_EQ(bad, 0);
@@ -780,7 +809,8 @@ LP_TEST(profilesRoundTripExactly) {
 
 LP_TEST(badProfilesAreRejectedWithPathAndReason) {
     const std::string head = R"({"schema": "layout-planner/hardware-profile", "version": 1, )";
-    const std::string curves = R"("gemm_efficiency": [[1e6, 0.2], [1e12, 0.8]], "nvlink_bus_efficiency": [[1e3, 0.1], [1e9, 0.8]], "network_bus_efficiency": [[1e3, 0.1]])";
+    const std::string curves =
+        R"("gemm_efficiency": [[1e6, 0.2], [1e12, 0.8]], "nvlink_bus_efficiency": [[1e3, 0.1], [1e9, 0.8]], "network_bus_efficiency": [[1e3, 0.1]])";
     const auto ok = profileFromJson(head + curves + "}");
     LP_CHECK(ok.has_value());
     if (ok) {
@@ -792,26 +822,35 @@ LP_TEST(badProfilesAreRejectedWithPathAndReason) {
         std::string text, path, words;
     };
     const std::vector<Case> cases = {
-        {head + R"("gemm_efficiency": [[1e12, 0.8], [1e6, 0.2]], "nvlink_bus_efficiency": [[1, 0.5]], "network_bus_efficiency": [[1, 0.5]]})",
+        {head +
+             R"("gemm_efficiency": [[1e12, 0.8], [1e6, 0.2]], "nvlink_bus_efficiency": [[1, 0.5]], "network_bus_efficiency": [[1, 0.5]]})",
          "$.gemm_efficiency[1][0]", "out of order"},
-        {head + R"("gemm_efficiency": [[1e6, 0.2], [1e6, 0.3]], "nvlink_bus_efficiency": [[1, 0.5]], "network_bus_efficiency": [[1, 0.5]]})",
+        {head +
+             R"("gemm_efficiency": [[1e6, 0.2], [1e6, 0.3]], "nvlink_bus_efficiency": [[1, 0.5]], "network_bus_efficiency": [[1, 0.5]]})",
          "$.gemm_efficiency[1][0]", "greater than the previous point's"},
-        {head + R"("gemm_efficiency": [[0, 0.2]], "nvlink_bus_efficiency": [[1, 0.5]], "network_bus_efficiency": [[1, 0.5]]})",
+        {head +
+             R"("gemm_efficiency": [[0, 0.2]], "nvlink_bus_efficiency": [[1, 0.5]], "network_bus_efficiency": [[1, 0.5]]})",
          "$.gemm_efficiency[0][0]", "out of range: must be greater than 0"},
-        {head + R"("gemm_efficiency": [[1, 1.6]], "nvlink_bus_efficiency": [[1, 0.5]], "network_bus_efficiency": [[1, 0.5]]})",
+        {head +
+             R"("gemm_efficiency": [[1, 1.6]], "nvlink_bus_efficiency": [[1, 0.5]], "network_bus_efficiency": [[1, 0.5]]})",
          "$.gemm_efficiency[0][1]", "at most 1.5"},
-        {head + R"("gemm_efficiency": [[1, 0]], "nvlink_bus_efficiency": [[1, 0.5]], "network_bus_efficiency": [[1, 0.5]]})",
+        {head +
+             R"("gemm_efficiency": [[1, 0]], "nvlink_bus_efficiency": [[1, 0.5]], "network_bus_efficiency": [[1, 0.5]]})",
          "$.gemm_efficiency[0][1]", "out of range"},
-        {head + R"("gemm_efficiency": [[1, 0.5, 3]], "nvlink_bus_efficiency": [[1, 0.5]], "network_bus_efficiency": [[1, 0.5]]})",
+        {head +
+             R"("gemm_efficiency": [[1, 0.5, 3]], "nvlink_bus_efficiency": [[1, 0.5]], "network_bus_efficiency": [[1, 0.5]]})",
          "$.gemm_efficiency[0]", "expected a pair"},
-        {head + R"("gemm_efficiency": [[1, "0.5"]], "nvlink_bus_efficiency": [[1, 0.5]], "network_bus_efficiency": [[1, 0.5]]})",
+        {head +
+             R"("gemm_efficiency": [[1, "0.5"]], "nvlink_bus_efficiency": [[1, 0.5]], "network_bus_efficiency": [[1, 0.5]]})",
          "$.gemm_efficiency[0][1]", "wrong type"},
-        {head + R"("gemm_efficiency": {"1": 0.5}, "nvlink_bus_efficiency": [[1, 0.5]], "network_bus_efficiency": [[1, 0.5]]})",
+        {head +
+             R"("gemm_efficiency": {"1": 0.5}, "nvlink_bus_efficiency": [[1, 0.5]], "network_bus_efficiency": [[1, 0.5]]})",
          "$.gemm_efficiency", "wrong type"},
-        {head + R"("gemm_efficiency": [], "nvlink_bus_efficiency": [[1, 0.5]], "network_bus_efficiency": [[1, 0.5]]})",
+        {head +
+             R"("gemm_efficiency": [], "nvlink_bus_efficiency": [[1, 0.5]], "network_bus_efficiency": [[1, 0.5]]})",
          "$.gemm_efficiency", "at least one"},
-        {head + R"("nvlink_bus_efficiency": [[1, 0.5]], "network_bus_efficiency": [[1, 0.5]]})", "$.gemm_efficiency",
-         "missing required key"},
+        {head + R"("nvlink_bus_efficiency": [[1, 0.5]], "network_bus_efficiency": [[1, 0.5]]})",
+         "$.gemm_efficiency", "missing required key"},
         {head + curves + R"(, "origin": "measurd"})", "$.origin", "did you mean \"measured\"?"},
         {head + curves + R"(, "hbm_efficiency": 2})", "$.hbm_efficiency", "out of range"},
         {head + curves + R"(, "nvlink_latency_s": -1e-6})", "$.nvlink_latency_s", "out of range"},
@@ -826,7 +865,8 @@ LP_TEST(badProfilesAreRejectedWithPathAndReason) {
             continue;
         if (!hasError(r.error(), c.path, c.words)) {
             LP_CHECK(!"expected profile error");
-            std::fprintf(stderr, "  wanted %s / %s, got:\n%s", c.path.c_str(), c.words.c_str(), allMessages(r.error()).c_str());
+            std::fprintf(stderr, "  wanted %s / %s, got:\n%s", c.path.c_str(), c.words.c_str(),
+                         allMessages(r.error()).c_str());
         }
     }
     const auto missing = loadProfileFile("/nonexistent/profile.json");

@@ -2,7 +2,15 @@
 // the edit through the undo stack, core::evaluate, the valid steps of every control, and the
 // synchronous repaint of the whole window (charts, gauge, figures, diagnostics, explanation).
 //   bench_slider_update [ITERATIONS]     (run with QT_QPA_PLATFORM=offscreen on a headless machine)
+#include "ui/DiagnosticsPanel.h"
+#include "ui/ExplanationPanel.h"
+#include "ui/KeyFigures.h"
 #include "ui/LayoutSliders.h"
+#include "ui/MemoryChart.h"
+#include "ui/MfuGauge.h"
+#include "ui/PlanView.h"
+#include "ui/ScenarioPanel.h"
+#include "ui/TimeChart.h"
 #include "ui/MainWindow.h"
 #include "ui/ScenarioDocument.h"
 #include "ui/ScenarioPanel.h"
@@ -15,9 +23,17 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <ctime>
 #include <vector>
 
 namespace {
+// CPU time of the whole process (all threads): unlike wall time, not inflated by other processes.
+double cpuMs() {
+    timespec ts{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
+}
+
 double percentile(std::vector<double> v, double p) {
     std::sort(v.begin(), v.end());
     return v[static_cast<std::size_t>(p * static_cast<double>(v.size() - 1))];
@@ -41,7 +57,8 @@ int main(int argc, char* argv[]) {
     QSlider* acc = window.scenarioPanel()->layoutSliders()->control(lp::ui::LayoutAxis::Accumulation)->slider();
 
     // Each step: move a slider one position (as a drag does), then repaint everything now.
-    auto measure = [&](QSlider* slider, std::vector<double>& model, std::vector<double>& total) {
+    auto measure = [&](QSlider* slider, std::vector<double>& model, std::vector<double>& total,
+                       std::vector<double>& cpu, bool fullRepaint) {
         const int lo = slider->minimum();
         const int hi = slider->maximum();
         int direction = -1;
@@ -54,28 +71,67 @@ int main(int argc, char* argv[]) {
             }
             QElapsedTimer t;
             t.start();
+            const double cpu0 = cpuMs();
             slider->setSliderPosition(next);  // edit + evaluate + steps + widget updates
             const double afterModel = static_cast<double>(t.nsecsElapsed()) / 1e6;
-            window.repaint();                  // synchronous paint of the whole window
-            QApplication::processEvents();     // deferred chart and layout work
+            if (fullRepaint)
+                window.repaint();              // pessimistic: paint the whole window, not just what changed
+            QApplication::processEvents();     // deferred layout, chart work and the paint of what changed
             total.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
+            cpu.push_back(cpuMs() - cpu0);
             model.push_back(afterModel);
         }
         slider->setSliderDown(false);
     };
 
-    std::vector<double> tpModel, tpTotal, accModel, accTotal;
-    measure(tp, tpModel, tpTotal);
-    measure(acc, accModel, accTotal);
-    std::printf("slider step, default scenario (%d steps each), milliseconds:\n", iterations);
-    std::printf("  %-34s median %6.2f  p95 %6.2f  max %6.2f\n", "TP: update (edit+evaluate+widgets)",
-                percentile(tpModel, 0.5), percentile(tpModel, 0.95), percentile(tpModel, 1.0));
-    std::printf("  %-34s median %6.2f  p95 %6.2f  max %6.2f\n", "TP: update + full repaint", percentile(tpTotal, 0.5),
-                percentile(tpTotal, 0.95), percentile(tpTotal, 1.0));
-    std::printf("  %-34s median %6.2f  p95 %6.2f  max %6.2f\n", "accumulation: update", percentile(accModel, 0.5),
-                percentile(accModel, 0.95), percentile(accModel, 1.0));
-    std::printf("  %-34s median %6.2f  p95 %6.2f  max %6.2f\n", "accumulation: update + full repaint",
-                percentile(accTotal, 0.5), percentile(accTotal, 0.95), percentile(accTotal, 1.0));
+    std::printf("slider step, default scenario (%d steps per row), milliseconds:\n", iterations);
+    auto report = [](const char* name, const std::vector<double>& v) {
+        std::printf("  %-44s median %6.2f  p95 %6.2f  max %6.2f\n", name, percentile(v, 0.5), percentile(v, 0.95),
+                    percentile(v, 1.0));
+    };
+    for (bool full : {false, true}) {
+        for (QSlider* slider : {tp, acc}) {
+            std::vector<double> model, total, cpu;
+            measure(slider, model, total, cpu, full);
+            const QString name = slider == tp ? QStringLiteral("TP") : QStringLiteral("accumulation");
+            const QString paint = full ? QStringLiteral("full-window repaint") : QStringLiteral("paint of what changed");
+            report(qPrintable(name + QStringLiteral(": update (edit+evaluate+widgets)")), model);
+            report(qPrintable(name + QStringLiteral(": update + ") + paint + QStringLiteral(", wall")), total);
+            report(qPrintable(name + QStringLiteral(": update + ") + paint + QStringLiteral(", CPU")), cpu);
+        }
+    }
+    // Where the time goes: the document alone (evaluate + valid steps), then each view's repaint.
+    {
+        lp::ui::ScenarioDocument bare;
+        std::vector<double> t;
+        for (int i = 0; i < iterations; ++i) {
+            QElapsedTimer timer;
+            timer.start();
+            bare.setLayoutValue(lp::ui::LayoutAxis::Accumulation, 16 + (i % 2), true);
+            t.push_back(static_cast<double>(timer.nsecsElapsed()) / 1e6);
+        }
+        std::printf("  %-34s median %6.2f  p95 %6.2f\n", "document alone (evaluate+steps)", percentile(t, 0.5),
+                    percentile(t, 0.95));
+    }
+    auto paintCost = [&](const char* name, QWidget* w) {
+        std::vector<double> t;
+        for (int i = 0; i < 50; ++i) {
+            QElapsedTimer timer;
+            timer.start();
+            w->repaint();
+            t.push_back(static_cast<double>(timer.nsecsElapsed()) / 1e6);
+        }
+        std::printf("  repaint %-26s median %6.2f\n", name, percentile(t, 0.5));
+    };
+    lp::ui::PlanView* plan = window.planView();
+    paintCost("memory chart", plan->memoryChart());
+    paintCost("time chart", plan->timeChart());
+    paintCost("MFU gauge", plan->gauge());
+    paintCost("key figures", plan->keyFigures());
+    paintCost("diagnostics", window.diagnosticsPanel());
+    paintCost("explanation", window.explanationPanel());
+    paintCost("scenario panel", window.scenarioPanel());
+    paintCost("whole window", &window);
     std::printf("  core evaluate alone (last step): %.1f us; evaluations: %lld\n", doc->evaluationMicroseconds(),
                 doc->evaluations());
     return 0;

@@ -35,6 +35,7 @@ private:
         m_prompter = prompter.get();
         m_window->files()->setPrompter(std::move(prompter));
         m_window->startup(startupFile);
+        m_window->show();
     }
 
     QString writeFile(const QString& name, const QByteArray& content) {

@@ -31,6 +31,8 @@
 #include <QListView>
 #include <QSlider>
 #include <QSpinBox>
+#include <QTextBrowser>
+#include <QUndoStack>
 #include <QtCharts/QBarSet>
 
 #include <memory>

@@ -1,0 +1,283 @@
+// `layout-planner-cli calibrate [--scenario FILE] [--quick] -o PROFILE.json` (docs/calibration.md)
+#include "app/cli/Commands.h"
+#include "app/cli/ScenarioFlags.h"
+#include "app/cli/TextFormat.h"
+#include "core/Presets.h"
+#include "core/ScenarioIo.h"
+#include "cuda/Calibrate.h"
+#include "cuda/ProfileBuilder.h"
+#include "cuda/Workload.h"
+
+#include <algorithm>
+#include <csignal>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+
+namespace lp::cli {
+namespace {
+
+volatile std::sig_atomic_t g_interrupted = 0;
+extern "C" void onInterrupt(int) {
+    g_interrupted = 1;
+}
+
+struct CalibrateArgs {
+    std::optional<std::string> output;
+    bool quick = false;
+    int device = 0;
+    int maxGpus = 0;
+    bool scenarioGiven = false;
+};
+
+std::string deviceLine(const calib::DeviceInfo& d) {
+    return "GPU " + std::to_string(d.index) + ": " + d.name + " (" + gib(d.memoryBytes, 0) + ", " +
+           std::to_string(d.smCount) + " SMs at " + fixed(d.smClockHz / 1e6, 0) +
+           " MHz, compute capability " + d.computeCapability() + ", driver " +
+           calib::cudaVersionString(d.driverVersion) + ", runtime " +
+           calib::cudaVersionString(d.runtimeVersion) + ")";
+}
+
+// Prints each measurement the run has added since the last call (progress goes to stderr).
+class ProgressPrinter {
+public:
+    explicit ProgressPrinter(const calib::Reference& ref) : m_ref(ref) {}
+
+    bool operator()(const calib::Progress& p) {
+        if (p.partial)
+            printNew(*p.partial);
+        if (p.done < p.total)
+            std::cerr << "[" << pad(p.done + 1, p.total) << "/" << p.total << "] " << p.phase << " " << p.item
+                      << std::endl;
+        return g_interrupted == 0;
+    }
+
+    // Prints the measurements not printed yet (also the last ones of a run that stopped early).
+    void printNew(const calib::CalibrationResult& r) {
+        for (; m_gemms < r.gemms.size(); ++m_gemms) {
+            const auto& g = r.gemms[m_gemms];
+            if (!g.ok()) {
+                std::cerr << "      not measured: " << g.error << '\n';
+                continue;
+            }
+            const double peak =
+                g.dtype == calib::GemmDtype::Fp8 ? m_ref.gpu.peakFlops8 : m_ref.gpu.peakFlops16;
+            std::cerr << "      " << fixed(g.flopsPerSecond / 1e12, 1) << " TFLOP/s";
+            if (peak > 0)
+                std::cerr << ", " << percent(g.flopsPerSecond / peak) << " of " << fixed(peak / 1e12, 0)
+                          << " TFLOP/s";
+            std::cerr << spread(g.seconds) << '\n';
+        }
+        for (; m_hbm < r.hbm.size(); ++m_hbm) {
+            const auto& h = r.hbm[m_hbm];
+            if (!h.ok()) {
+                std::cerr << "      not measured: " << h.error << '\n';
+                continue;
+            }
+            std::cerr << "      " << fixed(h.bytesPerSecond / 1e9, 0) << " GB/s";
+            if (m_ref.gpu.hbmBandwidth > 0)
+                std::cerr << ", " << percent(h.bytesPerSecond / m_ref.gpu.hbmBandwidth) << " of "
+                          << fixed(m_ref.gpu.hbmBandwidth / 1e9, 0) << " GB/s";
+            std::cerr << spread(h.seconds) << '\n';
+        }
+        for (; m_comm < r.comm.size(); ++m_comm) {
+            const auto& c = r.comm[m_comm];
+            if (!c.ok()) {
+                std::cerr << "      not measured: " << c.error << '\n';
+                continue;
+            }
+            std::cerr << "      bus " << fixed(c.busBytesPerSecond / 1e9, 1) << " GB/s, algorithm "
+                      << fixed(c.algBytesPerSecond / 1e9, 1) << " GB/s, " << sig(c.seconds.median * 1e6, 4)
+                      << " us" << spread(c.seconds) << '\n';
+        }
+    }
+
+private:
+    const calib::Reference& m_ref;
+    std::size_t m_gemms = 0, m_hbm = 0, m_comm = 0;
+
+    static std::string pad(int v, int total) {
+        std::string s = std::to_string(v);
+        const std::size_t width = std::to_string(total).size();
+        return std::string(width > s.size() ? width - s.size() : 0, ' ') + s;
+    }
+    static std::string spread(const calib::Stats& s) {
+        return " (median of " + std::to_string(s.samples) + ", spread " + percent(s.spread) + ")";
+    }
+};
+
+CliError noGpu(std::string reason) {
+    CliError e = badValue("calibrate", std::move(reason));
+    e.exitCode = kExitNoGpu;
+    return e;
+}
+
+} // namespace
+
+std::string calibrateHelp() {
+    return "Usage: layout-planner-cli calibrate [--scenario FILE] [FLAGS] [--quick] -o PROFILE.json\n"
+           "\n"
+           "Measures what the local GPUs achieve and writes a hardware profile (docs/formats.md) that\n"
+           "`evaluate --profile PROFILE.json` and the window use instead of the built-in figures:\n"
+           "  - GEMM throughput with cuBLASLt in bf16 (and fp8 from compute capability 8.9): the scenario's\n"
+           "    layer shapes under its TP and micro batch (forward and backward), and a sweep of square and\n"
+           "    skinny sizes;\n"
+           "  - HBM bandwidth (device-to-device copy and a read-write kernel);\n"
+           "  - with two or more GPUs, NCCL all-reduce, all-gather, reduce-scatter and send/recv from 1 MiB\n"
+           "    to 1 GiB (and the scenario's message sizes).\n"
+           "Efficiencies are fractions of the data-sheet figures of the GPU preset the device matches\n"
+           "(--gpu names it when the name does not match). Progress goes to standard error; Ctrl-C stops\n"
+           "after the current item without writing a profile. A full run takes a few minutes, --quick\n"
+           "under a minute. docs/calibration.md explains what is measured and how.\n"
+           "\n"
+           "Options:\n"
+           "  -o, --output FILE           where to write the profile (required)\n"
+           "  --scenario FILE             measure this scenario's GEMM shapes (a scenario file; scenario\n"
+           "                              flags such as --model and --tp adjust it)\n"
+           "  --quick                     fewer sizes and repetitions\n"
+           "  --device N                  the GPU for the GEMM and HBM benchmarks (default 0)\n"
+           "  --gpus N                    at most N GPUs for the collectives (default: all)\n"
+           "  --json                      report errors as JSON\n"
+           "  -h, --help                  this help\n"
+           "\n"
+           "Scenario flags:\n" +
+           scenarioFlagsHelp() + "\n" + exitCodesHelp() +
+           "  3  no usable GPU: no CUDA in this build, no NVIDIA driver, no GPU, or the GPU failed\n";
+}
+
+int runCalibrate(const Args& argv) {
+    const bool jsonOut = hasSwitch(argv, "--json");
+    if (hasSwitch(argv, "--help") || hasSwitch(argv, "-h")) {
+        std::cout << calibrateHelp();
+        return kExitOk;
+    }
+    CalibrateArgs ca;
+    std::optional<std::string> scenarioFile;
+    auto parsed =
+        parseScenarioArgs("calibrate", argv, false, [&](ArgCursor& args) -> std::expected<bool, CliError> {
+            const std::string name(args.peekName());
+            if (name == "--quick") {
+                if (auto r = args.takeSwitch(); !r)
+                    return std::unexpected(r.error());
+                ca.quick = true;
+                return true;
+            }
+            if (name != "-o" && name != "--output" && name != "--scenario" && name != "--device" &&
+                name != "--gpus")
+                return false;
+            auto v = args.takeValue();
+            if (!v)
+                return std::unexpected(v.error());
+            if (name == "--device" || name == "--gpus") {
+                auto n = parseInt(name, *v, name == "--device" ? 0 : 1, 1024);
+                if (!n)
+                    return std::unexpected(n.error());
+                (name == "--device" ? ca.device : ca.maxGpus) = *n;
+                return true;
+            }
+            if (v->empty())
+                return std::unexpected(badValue(name, "needs a file name"));
+            (name == "--scenario" ? scenarioFile : ca.output) = *v;
+            return true;
+        });
+    if (!parsed)
+        return reportError(parsed.error(), jsonOut);
+    if (scenarioFile && parsed->file)
+        return reportError(
+            badValue(*parsed->file,
+                     "unexpected argument: the scenario is already given with --scenario " + *scenarioFile),
+            jsonOut);
+    if (!scenarioFile)
+        scenarioFile = parsed->file;
+    if (!ca.output)
+        return reportError(badValue("-o", "missing: name the profile file to write (-o PROFILE.json)"),
+                           jsonOut);
+    if (*ca.output == "-")
+        return reportError(badValue("-o", "the profile must go to a file, not standard output"), jsonOut);
+    {
+        const std::filesystem::path parent = std::filesystem::path(*ca.output).parent_path();
+        std::error_code ec;
+        if (!parent.empty() && !std::filesystem::is_directory(parent, ec))
+            return reportError(badValue(*ca.output, "cannot write the profile: folder " + parent.string() +
+                                                        " does not exist"),
+                               jsonOut);
+    }
+    auto scenario = buildScenario(scenarioFile, parsed->overrides);
+    if (!scenario)
+        return reportError(scenario.error(), jsonOut);
+    // --gpu alone names the reference GPU; any other scenario flag (or a file) asks for the scenario's
+    // shapes.
+    ca.scenarioGiven = scenarioFile.has_value() ||
+                       std::any_of(parsed->overrides.given.begin(), parsed->overrides.given.end(),
+                                   [](const std::string& f) { return f != "--gpu"; });
+    const std::string gpuId = parsed->overrides.gpu ? scenario->cluster.gpu.id : std::string();
+
+    // The GPUs.
+    if (!calib::hasCudaSupport())
+        return reportError(noGpu(std::string("no usable GPU: ") + calib::kNoCudaBuildMessage), jsonOut);
+    std::string why;
+    const std::vector<calib::DeviceInfo> gpus = calib::detectGpus(&why);
+    if (gpus.empty())
+        return reportError(noGpu("no usable GPU: " + why), jsonOut);
+    if (ca.device >= static_cast<int>(gpus.size()))
+        return reportError(badValue("--device", "GPU " + std::to_string(ca.device) +
+                                                    " does not exist (this machine has " +
+                                                    std::to_string(gpus.size()) + ")"),
+                           jsonOut);
+    const calib::DeviceInfo& device = gpus[static_cast<std::size_t>(ca.device)];
+    const core::Scenario* scenarioPtr = ca.scenarioGiven ? &*scenario : nullptr;
+    auto ref = calib::chooseReference(device, scenarioPtr, gpuId);
+    if (!ref)
+        return reportError(badValue("--gpu", ref.error()), jsonOut);
+
+    for (const auto& d : gpus)
+        std::cerr << deviceLine(d) << '\n';
+    std::cerr << "Build: " << calib::buildDescription() << '\n'
+              << "Libraries: " << calib::runtimeLibraries() << '\n'
+              << "Reference figures: " << ref->how << '\n'
+              << "Benchmarks on GPU " << device.index
+              << (scenarioPtr ? ", with the shapes of " + scenario->name : "") << (ca.quick ? " (quick)" : "")
+              << "\n";
+
+    calib::CalibrationRequest request = calib::makeRequest(scenarioPtr, ca.quick);
+    request.device = device.index;
+    request.maxGpus = ca.maxGpus;
+    g_interrupted = 0;
+    const auto previous = std::signal(SIGINT, onInterrupt);
+    ProgressPrinter printer(*ref);
+    const calib::CalibrationResult result =
+        calib::runCalibration(request, [&](const calib::Progress& p) { return printer(p); });
+    std::signal(SIGINT, previous == SIG_ERR ? SIG_DFL : previous);
+    printer.printNew(result);
+
+    for (const auto& note : result.notes)
+        std::cerr << "note: " << note << '\n';
+    if (result.cancelled) {
+        CliError e = badValue("calibrate", "interrupted: no profile written");
+        e.exitCode = kExitFailure;
+        return reportError(e, jsonOut);
+    }
+    if (!result.ok)
+        return reportError(noGpu("the calibration failed on GPU " + std::to_string(device.index) + " (" +
+                                 device.name + "): " + result.error),
+                           jsonOut);
+
+    const core::HardwareProfile base = core::builtinProfile(ref->gpu);
+    auto built = calib::buildProfile(result, *ref, base);
+    if (!built)
+        return reportError(noGpu(built.error()), jsonOut);
+    if (auto saved = core::saveProfileFile(*ca.output, built->profile); !saved) {
+        CliError e = badValue(*ca.output, "cannot write the profile: " + saved.error());
+        e.exitCode = kExitFailure;
+        return reportError(e, jsonOut);
+    }
+    std::cout << "Wrote " << *ca.output << ": \"" << built->profile.name << "\""
+              << (built->profile.gpuId.empty() ? std::string() : " for GPU preset " + built->profile.gpuId)
+              << ", " << result.date << ", " << fixed(result.elapsedSeconds, 0) << " s\n";
+    for (const auto& note : built->notes)
+        std::cout << "  " << note << '\n';
+    std::cout << "Use it with: layout-planner-cli evaluate SCENARIO.json --profile " << *ca.output << '\n';
+    return kExitOk;
+}
+
+} // namespace lp::cli

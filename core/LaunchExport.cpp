@@ -1,0 +1,429 @@
+#include "core/LaunchExport.h"
+
+#include "core/NumberFormat.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+namespace lp::core {
+namespace {
+
+std::string lower(std::string_view s) {
+    std::string out(s);
+    std::transform(out.begin(), out.end(), out.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return out;
+}
+
+// The scenario name inside a comment or a quoted string: one line, no quotes or backslashes.
+std::string plainName(std::string_view s) {
+    std::string out;
+    for (char c : s) {
+        if (c == '\n' || c == '\r' || c == '\t')
+            out += ' ';
+        else if (c == '"' || c == '\\' || c == '`' || c == '$')
+            out += '\'';
+        else if (static_cast<unsigned char>(c) >= 0x20 && c != 0x7F)
+            out += c;
+    }
+    return out;
+}
+
+std::string layoutLine(const Scenario& s) {
+    const Layout& l = s.layout;
+    return "TP " + std::to_string(l.tp) + " x PP " + std::to_string(l.pp) + " x CP " + std::to_string(l.cp) +
+           " x DP " + std::to_string(l.dp) + " = " + std::to_string(l.gpus()) + " GPUs";
+}
+
+long long tokensPerStep(const Scenario& s) {
+    return s.layout.effectiveBatch() * static_cast<long long>(s.model.seqLen);
+}
+
+long long stepsForBudget(const Scenario& s) {
+    const double tokens = static_cast<double>(tokensPerStep(s));
+    if (!(tokens > 0) || !(s.training.tokenBudget > 0))
+        return 0;
+    return static_cast<long long>(std::ceil(s.training.tokenBudget / tokens));
+}
+
+// Launch hint: nodes x GPUs per node when the layout uses the whole cluster.
+std::string launchHint(const Scenario& s) {
+    const long long gpus = s.layout.gpus();
+    if (gpus == s.cluster.gpus())
+        return "torchrun --nnodes " + std::to_string(s.cluster.nodes) + " --nproc-per-node " +
+               std::to_string(s.cluster.gpusPerNode);
+    return "torchrun with " + std::to_string(gpus) + " processes in all";
+}
+
+LaunchSettings megatron(const Scenario& s) {
+    const ModelSpec& m = s.model;
+    const TrainingOptions& t = s.training;
+    const Layout& l = s.layout;
+    LaunchSettings out;
+    out.target = LaunchTarget::Megatron;
+    out.fileName = "megatron-args.sh";
+    std::string a;
+    auto arg = [&](const std::string& flag, const std::string& value = {}, const std::string& comment = {}) {
+        std::string line = "  " + flag + (value.empty() ? "" : " " + value);
+        if (!comment.empty()) {
+            if (line.size() < 48)
+                line.append(48 - line.size(), ' ');
+            line += "  # " + comment;
+        }
+        a += line + "\n";
+    };
+    auto group = [&](const std::string& title) { a += "  # " + title + "\n"; };
+    auto n = [](long long v) { return std::to_string(v); };
+
+    a += "# Megatron-LM arguments for \"" + plainName(s.name) + "\", written by Layout Planner.\n";
+    a += "# Layout: " + layoutLine(s) + ". Megatron-LM derives DP from the world size: launch\n";
+    a += "# " + std::to_string(l.gpus()) + " processes, e.g. " + launchHint(s) + " pretrain_gpt.py \"${MEGATRON_ARGS[@]}\" \\\n";
+    a += "#   plus your data, tokenizer, learning-rate and checkpoint arguments.\n";
+    a += "MEGATRON_ARGS=(\n";
+
+    group("Parallelism");
+    arg("--tensor-model-parallel-size", n(l.tp));
+    arg("--pipeline-model-parallel-size", n(l.pp));
+    if (l.vpp > 1) {
+        const long long chunks = static_cast<long long>(l.pp) * l.vpp;
+        if (chunks > 0 && m.layers % chunks == 0)
+            arg("--num-layers-per-virtual-pipeline-stage", n(m.layers / chunks),
+                std::to_string(l.vpp) + " virtual stages per rank");
+        else
+            arg("--num-virtual-stages-per-pipeline-rank", n(l.vpp));
+    }
+    arg("--context-parallel-size", n(l.cp));
+    if (m.isMoe() || l.ep > 1)
+        arg("--expert-model-parallel-size", n(l.ep));
+    if (t.sequenceParallel && l.tp > 1)
+        arg("--sequence-parallel");
+    if (t.zeroStage == 1 || t.zeroStage == 2) {
+        arg("--use-distributed-optimizer", {}, "ZeRO-" + std::to_string(t.zeroStage));
+    } else if (t.zeroStage >= 3) {
+        arg("--use-torch-fsdp2", {}, "ZeRO-3 (full shard)");
+    }
+
+    group("Batch and sequence");
+    arg("--micro-batch-size", n(l.microBatch));
+    arg("--global-batch-size", n(l.effectiveBatch()),
+        std::to_string(l.microBatch) + " x " + std::to_string(l.accumulation) + " micro batches x DP " + std::to_string(l.dp));
+    arg("--seq-length", n(m.seqLen));
+    if (const long long steps = stepsForBudget(s); steps > 0)
+        arg("--train-iters", n(steps), fmt::count(t.tokenBudget) + " tokens");
+
+    group("Model");
+    arg("--num-layers", n(m.layers));
+    arg("--hidden-size", n(m.hidden));
+    arg("--ffn-hidden-size", n(m.ffnHidden));
+    arg("--num-attention-heads", n(m.heads));
+    if (m.attention == AttentionKind::Mla) {
+        arg("--multi-latent-attention");
+        if (m.mla.qLoraRank > 0)
+            arg("--q-lora-rank", n(m.mla.qLoraRank));
+        arg("--kv-lora-rank", n(m.mla.kvLoraRank));
+        arg("--qk-head-dim", n(m.mla.qkNopeHeadDim));
+        arg("--qk-pos-emb-head-dim", n(m.mla.qkRopeHeadDim));
+        arg("--v-head-dim", n(m.mla.vHeadDim));
+    } else {
+        if (m.kvHeads < m.heads) {
+            arg("--group-query-attention");
+            arg("--num-query-groups", n(m.kvHeads));
+        }
+        if (m.headSize > 0 && m.heads > 0 && m.headSize != m.hidden / m.heads)
+            arg("--kv-channels", n(m.headSize));
+    }
+    arg("--max-position-embeddings", n(m.seqLen));
+    arg("--position-embedding-type", m.learnedPositions ? "learned_absolute" : "rope");
+    arg("--normalization", m.norm == NormKind::RmsNorm ? "RMSNorm" : "LayerNorm");
+    if (m.mlp == MlpKind::SwiGlu)
+        arg("--swiglu");
+    if (!m.biases)
+        arg("--disable-bias-linear");
+    if (!m.tiedEmbeddings)
+        arg("--untie-embeddings-and-output-weights");
+    if (!m.dropout) {
+        arg("--attention-dropout", "0.0");
+        arg("--hidden-dropout", "0.0");
+    }
+    if (m.isMoe()) {
+        arg("--num-experts", n(m.moe.experts));
+        arg("--moe-router-topk", n(m.moe.topK));
+        arg("--moe-ffn-hidden-size", n(m.moe.expertFfnHidden));
+        if (m.moe.sharedExperts > 0)
+            arg("--moe-shared-expert-intermediate-size",
+                n(static_cast<long long>(m.moe.sharedExperts) * m.moe.expertFfnHidden));
+        const int moeLayers = m.moeLayerCount();
+        if (moeLayers < m.layers)
+            arg("--moe-layer-freq", "\"([0]*" + std::to_string(m.layers - moeLayers) + "+[1]*" +
+                                        std::to_string(moeLayers) + ")\"",
+                "dense layers first");
+        arg("--moe-grouped-gemm");
+        arg("--moe-token-dispatcher-type", "alltoall");
+    }
+    a += "  # vocabulary " + std::to_string(m.vocab) + ": set by the tokenizer (--tokenizer-type, --tokenizer-model)\n";
+
+    group("Precision, memory and kernels");
+    switch (t.precision) {
+    case Precision::Bf16: arg("--bf16"); break;
+    case Precision::Fp16: arg("--fp16"); break;
+    case Precision::Fp8:
+        arg("--bf16");
+        arg("--fp8-format", "hybrid", "fp8 matmuls (Transformer Engine)");
+        break;
+    }
+    switch (t.recompute) {
+    case Recompute::None: a += "  # no activation recompute\n"; break;
+    case Recompute::Selective: arg("--recompute-granularity", "selective"); break;
+    case Recompute::Full:
+        arg("--recompute-granularity", "full");
+        arg("--recompute-method", "uniform");
+        arg("--recompute-num-layers", "1");
+        break;
+    }
+    arg("--attention-backend", t.flashAttention ? "flash" : "unfused");
+    arg("--optimizer", t.optimizer == Optimizer::Adam ? "adam" : "sgd");
+    a += ")\n";
+    out.text = std::move(a);
+
+    out.notes.push_back("The plan assumes Megatron-LM's default of reducing gradients after the backward pass; "
+                        "--overlap-grad-reduce (and --overlap-param-gather with the distributed optimizer) "
+                        "usually hide most of that time, making the run faster than planned.");
+    if (t.zeroStage == 2)
+        out.notes.push_back("Megatron-LM has no exact ZeRO-2: the distributed optimizer shards the optimizer state "
+                            "and reduce-scatters gradients, but keeps a full gradient buffer.");
+    if (t.zeroStage >= 3 && l.pp > 1)
+        out.notes.push_back("Megatron-LM's FSDP2 path (--use-torch-fsdp2) does not support pipeline parallelism; "
+                            "use ZeRO-1 (--use-distributed-optimizer) with PP, or PP 1 with FSDP.");
+    if (resolvedStyle(t) == ExecutionStyle::Fsdp)
+        out.notes.push_back("This scenario is planned in the FSDP execution style; Megatron-LM's own scheduling "
+                            "matches --style megatron.");
+    if (t.sequenceParallel && l.tp == 1)
+        out.notes.push_back("Sequence parallelism needs TP > 1; the flag is left out.");
+    if (t.precision == Precision::Fp8)
+        out.notes.push_back("fp8 needs Transformer Engine; also choose --fp8-recipe (delayed, tensorwise, mxfp8 or "
+                            "blockwise) for your GPU.");
+    if (m.isMoe() && m.moeLayerCount() < m.layers)
+        out.notes.push_back("--moe-layer-freq puts the dense layers first (as DeepSeek-V3 does); change the pattern "
+                            "if your model interleaves them.");
+    return out;
+}
+
+LaunchSettings deepspeed(const Scenario& s) {
+    const TrainingOptions& t = s.training;
+    const Layout& l = s.layout;
+    LaunchSettings out;
+    out.target = LaunchTarget::DeepSpeed;
+    out.fileName = "ds_config.json";
+
+    nlohmann::ordered_json j;
+    j["train_batch_size"] = l.effectiveBatch();
+    j["train_micro_batch_size_per_gpu"] = l.microBatch;
+    j["gradient_accumulation_steps"] = l.accumulation;
+    if (t.precision == Precision::Fp16) {
+        j["fp16"] = nlohmann::ordered_json{{"enabled", true},         {"loss_scale", 0},  {"initial_scale_power", 16},
+                                           {"loss_scale_window", 1000}, {"hysteresis", 2}, {"min_loss_scale", 1}};
+    } else {
+        j["bf16"] = nlohmann::ordered_json{{"enabled", true}};
+    }
+    nlohmann::ordered_json zero{{"stage", std::clamp(t.zeroStage, 0, 3)}};
+    if (t.zeroStage >= 1) {
+        zero["overlap_comm"] = true;
+        zero["contiguous_gradients"] = true;
+    }
+    if (t.zeroStage == 2)
+        zero["reduce_scatter"] = true;
+    j["zero_optimization"] = std::move(zero);
+    if (t.recompute == Recompute::Full)
+        j["activation_checkpointing"] = nlohmann::ordered_json{{"partition_activations", false},
+                                                               {"cpu_checkpointing", false},
+                                                               {"contiguous_memory_optimization", false},
+                                                               {"synchronize_checkpoint_boundary", false}};
+    j["gradient_clipping"] = 1.0;
+    j["steps_per_print"] = 10;
+    j["wall_clock_breakdown"] = false;
+    out.text = j.dump(2) + "\n";
+
+    out.notes.push_back("DeepSpeed counts train_batch_size over the data-parallel ranks: micro batch " +
+                        std::to_string(l.microBatch) + " x accumulation " + std::to_string(l.accumulation) +
+                        " x DP " + std::to_string(l.dp) + " = " + std::to_string(l.effectiveBatch()) + ".");
+    if (l.tp > 1 || l.pp > 1)
+        out.notes.push_back("The config has no tensor- or pipeline-parallel size: run TP " + std::to_string(l.tp) +
+                            " x PP " + std::to_string(l.pp) +
+                            " through Megatron-DeepSpeed (--tensor-model-parallel-size, --pipeline-model-parallel-size)"
+                            " or deepspeed.pipe.PipelineModule(num_stages=" + std::to_string(l.pp) + ").");
+    if (l.pp > 1 && t.zeroStage >= 2)
+        out.notes.push_back("DeepSpeed's pipeline engine supports ZeRO stages 0 and 1 only; with PP " +
+                            std::to_string(l.pp) + " use stage 1.");
+    if (l.cp > 1)
+        out.notes.push_back("Context parallelism has no DeepSpeed config key (DeepSpeed-Ulysses sequence parallelism "
+                            "is set up in the model code).");
+    if (l.ep > 1)
+        out.notes.push_back("Expert parallelism is set in the model code: deepspeed.moe.layer.MoE(ep_size=" +
+                            std::to_string(l.ep) + ").");
+    if (t.precision == Precision::Fp8)
+        out.notes.push_back("DeepSpeed's config has no fp8 switch: fp8 matmuls need Transformer Engine in the model; "
+                            "the config enables bf16.");
+    if (t.recompute == Recompute::Full)
+        out.notes.push_back("activation_checkpointing only configures deepspeed.checkpointing.checkpoint(); the model "
+                            "must call it for every layer (full recompute).");
+    else if (t.recompute == Recompute::Selective)
+        out.notes.push_back("Selective recompute is not a DeepSpeed config key: use Megatron-DeepSpeed's "
+                            "--recompute-granularity selective, or checkpoint the attention core in the model.");
+    out.notes.push_back("The optimizer and learning-rate schedule are left to your training script (add an "
+                        "\"optimizer\" section to use DeepSpeed's own" +
+                        std::string(t.optimizer == Optimizer::SgdMomentum ? "; the plan assumes SGD with momentum" : "") +
+                        ").");
+    return out;
+}
+
+LaunchSettings torchtitan(const Scenario& s) {
+    const ModelSpec& m = s.model;
+    const TrainingOptions& t = s.training;
+    const Layout& l = s.layout;
+    LaunchSettings out;
+    out.target = LaunchTarget::Torchtitan;
+    out.fileName = "torchtitan.toml";
+    std::string a;
+    auto kv = [&](const std::string& key, const std::string& value, const std::string& comment = {}) {
+        std::string line = key + " = " + value;
+        if (!comment.empty()) {
+            if (line.size() < 44)
+                line.append(44 - line.size(), ' ');
+            line += "  # " + comment;
+        }
+        a += line + "\n";
+    };
+    auto n = [](long long v) { return std::to_string(v); };
+    auto quoted = [](const std::string& v) { return "\"" + v + "\""; };
+
+    a += "# torchtitan settings for \"" + plainName(s.name) + "\", written by Layout Planner.\n";
+    a += "# Merge these tables into your train config (the [model] table names the model and flavor for\n";
+    a += "# " + plainName(m.name) + "). Layout: " + layoutLine(s) + "; launch " + std::to_string(l.gpus()) +
+         " ranks (" + launchHint(s) + ").\n";
+
+    const bool pipelined = l.pp > 1;
+    a += "\n[training]\n";
+    if (pipelined) {
+        kv("local_batch_size", n(static_cast<long long>(l.microBatch) * l.accumulation),
+           std::to_string(l.accumulation) + " micro batches of " + std::to_string(l.microBatch) + " per DP rank");
+    } else {
+        kv("local_batch_size", n(l.microBatch), "sequences per DP rank per micro batch");
+    }
+    kv("global_batch_size", n(l.effectiveBatch()),
+       pipelined ? std::string("local x DP") : "local x DP x " + std::to_string(l.accumulation) + " accumulation steps");
+    kv("seq_len", n(m.seqLen));
+    if (const long long steps = stepsForBudget(s); steps > 0)
+        kv("steps", n(steps), fmt::count(t.tokenBudget) + " tokens");
+    kv("mixed_precision_param", quoted("bfloat16"));
+
+    a += "\n[parallelism]\n";
+    if (t.zeroStage == 0) {
+        kv("data_parallel_replicate_degree", n(l.dp), "DDP (ZeRO-0)");
+        kv("data_parallel_shard_degree", "1");
+    } else {
+        kv("data_parallel_replicate_degree", "1");
+        kv("data_parallel_shard_degree", n(l.dp), "FSDP2");
+        if (t.zeroStage <= 2)
+            kv("fsdp_reshard_after_forward", quoted("never"), "keep weights gathered: closest to ZeRO-" +
+                                                                  std::to_string(t.zeroStage));
+    }
+    kv("tensor_parallel_degree", n(l.tp));
+    kv("pipeline_parallel_degree", n(l.pp));
+    if (pipelined) {
+        kv("pipeline_parallel_microbatch_size", n(l.microBatch));
+        if (l.vpp > 1) {
+            kv("pipeline_parallel_schedule", quoted("Interleaved1F1B"), std::to_string(l.vpp) + " stages per rank");
+            const long long chunks = static_cast<long long>(l.pp) * l.vpp;
+            if (chunks > 0 && m.layers % chunks == 0)
+                kv("pipeline_parallel_layers_per_stage", n(m.layers / chunks));
+        } else {
+            kv("pipeline_parallel_schedule", quoted("1F1B"));
+        }
+    }
+    kv("context_parallel_degree", n(l.cp));
+    if (m.isMoe() || l.ep > 1)
+        kv("expert_parallel_degree", n(l.ep));
+
+    a += "\n[activation_checkpoint]\n";
+    switch (t.recompute) {
+    case Recompute::None: kv("mode", quoted("none")); break;
+    case Recompute::Selective:
+        kv("mode", quoted("selective"));
+        kv("selective_ac_option", quoted("op"), "op-level selective recompute");
+        break;
+    case Recompute::Full: kv("mode", quoted("full")); break;
+    }
+    if (t.precision == Precision::Fp8)
+        a += "\n# fp8: enable torchtitan's Float8 converter for the linear layers (see torchtitan's docs/float8.md).\n";
+    out.text = std::move(a);
+
+    if (t.zeroStage == 1 || t.zeroStage == 2)
+        out.notes.push_back("torchtitan shards data parallelism with FSDP2 and has no ZeRO-" +
+                            std::to_string(t.zeroStage) +
+                            ": fsdp_reshard_after_forward = \"never\" keeps the weights gathered between forward and "
+                            "backward, which is closest; its memory is that of ZeRO-3 for the optimizer state and "
+                            "gradients (lower than planned).");
+    if (resolvedStyle(t) != ExecutionStyle::Fsdp)
+        out.notes.push_back("torchtitan schedules work FSDP-style: evaluate the scenario with --style fsdp (and "
+                            "--zero 3) to see the plan for torchtitan.");
+    if (l.tp > 1 && !t.sequenceParallel)
+        out.notes.push_back("torchtitan's tensor parallelism always shards the sequence between the TP regions "
+                            "(sequence parallelism), which the plan has off.");
+    if (t.precision == Precision::Fp16)
+        out.notes.push_back("torchtitan trains with bf16 or fp32 parameters only: the settings use bfloat16, not fp16.");
+    if (t.precision == Precision::Fp8)
+        out.notes.push_back("fp8 matmuls need torchtitan's Float8 converter (torchao); its settings' names differ "
+                            "between torchtitan versions, so the file only says where to enable it.");
+    if (l.vpp > 1 && m.layers % (static_cast<long long>(l.pp) * l.vpp) != 0)
+        out.notes.push_back("The layers do not split evenly into PP x virtual stages: set "
+                            "pipeline_parallel_layers_per_stage or the split points by hand.");
+    if (!t.flashAttention)
+        out.notes.push_back("torchtitan uses PyTorch's scaled_dot_product_attention (flash kernels); the plan has "
+                            "flash attention off.");
+    return out;
+}
+
+} // namespace
+
+std::string_view toString(LaunchTarget t) {
+    switch (t) {
+    case LaunchTarget::Megatron: return "megatron";
+    case LaunchTarget::DeepSpeed: return "deepspeed";
+    case LaunchTarget::Torchtitan: return "torchtitan";
+    }
+    return "megatron";
+}
+
+std::string_view displayName(LaunchTarget t) {
+    switch (t) {
+    case LaunchTarget::Megatron: return "Megatron-LM";
+    case LaunchTarget::DeepSpeed: return "DeepSpeed";
+    case LaunchTarget::Torchtitan: return "torchtitan";
+    }
+    return "Megatron-LM";
+}
+
+std::optional<LaunchTarget> parseLaunchTarget(std::string_view s) {
+    const std::string l = lower(s);
+    if (l == "megatron" || l == "megatron-lm" || l == "megatron_lm")
+        return LaunchTarget::Megatron;
+    if (l == "deepspeed" || l == "ds")
+        return LaunchTarget::DeepSpeed;
+    if (l == "torchtitan" || l == "titan")
+        return LaunchTarget::Torchtitan;
+    return std::nullopt;
+}
+
+LaunchSettings exportLaunchSettings(const Scenario& s, LaunchTarget target) {
+    switch (target) {
+    case LaunchTarget::Megatron: return megatron(s);
+    case LaunchTarget::DeepSpeed: return deepspeed(s);
+    case LaunchTarget::Torchtitan: return torchtitan(s);
+    }
+    return megatron(s);
+}
+
+} // namespace lp::core

@@ -1,0 +1,21 @@
+#pragma once
+// Search results (core/Search.h) as CSV and JSON, for spreadsheets and scripts (docs/reports.md).
+#include "core/Search.h"
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <string>
+
+namespace lp::core {
+
+inline constexpr const char* kSearchResultsSchema = "layout-planner/search-results";
+inline constexpr int kSearchResultsVersion = 1;
+
+// One row per ranked layout (best first), then the Pareto-front layouts that are not among them;
+// the "pareto" column says which rows are on the front. RFC 4180, comma-separated, header row,
+// numbers in SI units (seconds, bytes) written so that they read back exactly.
+std::string searchResultToCsv(const SearchResult& r);
+nlohmann::json searchResultToJsonValue(const Scenario& base, const SearchResult& r);
+std::string searchResultToJson(const Scenario& base, const SearchResult& r);  // pretty-printed, ends with a newline
+
+} // namespace lp::core

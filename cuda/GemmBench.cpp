@@ -1,0 +1,197 @@
+// GEMM throughput with cuBLASLt, bf16 and fp8 (e4m3) operands.
+#include "cuda/Benchmarks.h"
+#include "cuda/DynamicLibs.h"
+#include "cuda/Kernels.h"
+
+#include <cstdint>
+#include <limits>
+
+namespace lp::calib::detail {
+namespace {
+
+constexpr std::size_t kWorkspaceBytes = 32u << 20; // what cuBLAS recommends for Hopper
+constexpr double kMemoryHeadroomBytes = 256.0 * 1024 * 1024;
+
+// Destroys a cuBLASLt object when leaving the scope.
+template <typename T, typename Destroy> class LtObject {
+public:
+    explicit LtObject(Destroy destroy) : m_destroy(destroy) {}
+    LtObject(const LtObject&) = delete;
+    LtObject& operator=(const LtObject&) = delete;
+    ~LtObject() {
+        if (m_obj)
+            (void)m_destroy(m_obj);
+    }
+    T* out() { return &m_obj; }
+    T get() const { return m_obj; }
+
+private:
+    T m_obj{};
+    Destroy m_destroy;
+};
+
+} // namespace
+
+struct GemmBench::Impl {
+    const CublasLtApi* api = nullptr;
+    cublasLtHandle_t handle = nullptr;
+    TimedStream* stream = nullptr;
+    DeviceBuffer workspace;
+    unsigned seed = 1;
+    ~Impl() {
+        if (handle)
+            (void)api->destroy(handle);
+    }
+};
+
+GemmBench::GemmBench(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
+GemmBench::~GemmBench() = default;
+
+std::expected<std::unique_ptr<GemmBench>, std::string> GemmBench::open(TimedStream& stream) {
+    auto impl = std::make_unique<Impl>();
+    std::string why;
+    impl->api = cublasLt(&why);
+    if (!impl->api)
+        return std::unexpected(why);
+    impl->stream = &stream;
+    if (cudaError_t e = cudaSetDevice(stream.device()); e != cudaSuccess)
+        return std::unexpected(callError("cudaSetDevice", e));
+    if (cublasStatus_t s = impl->api->create(&impl->handle); s != CUBLAS_STATUS_SUCCESS) {
+        impl->handle = nullptr;
+        return std::unexpected("cublasLtCreate: " + impl->api->statusText(s));
+    }
+    if (auto r = impl->workspace.allocate(kWorkspaceBytes); !r)
+        return std::unexpected("cuBLASLt workspace: " + r.error());
+    return std::unique_ptr<GemmBench>(new GemmBench(std::move(impl)));
+}
+
+std::string GemmBench::libraryVersion() const {
+    return "cuBLASLt " + m_impl->api->versionText();
+}
+
+GemmMeasurement GemmBench::run(const GemmShape& shape, GemmDtype dtype, const TimingPlan& plan) {
+    GemmMeasurement out;
+    out.shape = shape;
+    out.dtype = dtype;
+    const CublasLtApi& lt = *m_impl->api;
+    const bool fp8 = dtype == GemmDtype::Fp8;
+    constexpr auto kMaxDim = static_cast<long long>(std::numeric_limits<std::int32_t>::max());
+    if (shape.m <= 0 || shape.n <= 0 || shape.k <= 0 || shape.m > kMaxDim || shape.n > kMaxDim ||
+        shape.k > kMaxDim) {
+        out.error = "dimensions must be between 1 and 2^31 - 1";
+        return out;
+    }
+    const auto m = static_cast<std::uint64_t>(shape.m);
+    const auto n = static_cast<std::uint64_t>(shape.n);
+    const auto k = static_cast<std::uint64_t>(shape.k);
+    const std::size_t operandBytes = fp8 ? 1 : 2;
+    const double bytesA = static_cast<double>(m * k * operandBytes);
+    const double bytesB = static_cast<double>(k * n * operandBytes);
+    const double bytesD = static_cast<double>(m * n * 2);
+    if (cudaError_t e = cudaSetDevice(m_impl->stream->device()); e != cudaSuccess) {
+        out.error = callError("cudaSetDevice", e);
+        return out;
+    }
+    const double freeBytes = freeDeviceBytes();
+    if (freeBytes > 0 && bytesA + bytesB + bytesD > 0.95 * freeBytes - kMemoryHeadroomBytes) {
+        out.error = "skipped: needs " + bytesText(bytesA + bytesB + bytesD) + " of GPU memory, " +
+                    bytesText(freeBytes) + " free";
+        return out;
+    }
+    DeviceBuffer a, b, d;
+    for (auto [buf, bytes] : {std::pair{&a, bytesA}, std::pair{&b, bytesB}, std::pair{&d, bytesD}})
+        if (auto r = buf->allocate(static_cast<std::size_t>(bytes)); !r) {
+            out.error = r.error();
+            return out;
+        }
+    cudaStream_t st = m_impl->stream->stream();
+    const auto fill = fp8 ? launchFillFp8E4m3 : launchFillBf16;
+    if (cudaError_t e = fill(a.get(), m * k, m_impl->seed++, st); e != cudaSuccess) {
+        out.error = callError("fill kernel", e);
+        return out;
+    }
+    if (cudaError_t e = fill(b.get(), k * n, m_impl->seed++, st); e != cudaSuccess) {
+        out.error = callError("fill kernel", e);
+        return out;
+    }
+    if (cudaError_t e = cudaMemsetAsync(d.get(), 0, d.size(), st); e != cudaSuccess) {
+        out.error = callError("cudaMemsetAsync", e);
+        return out;
+    }
+
+    const auto fail = [&](const char* call, cublasStatus_t s) {
+        out.error = std::string(call) + ": " + lt.statusText(s);
+        return out;
+    };
+    LtObject<cublasLtMatmulDesc_t, decltype(lt.matmulDescDestroy)> op(lt.matmulDescDestroy);
+    if (auto s = lt.matmulDescCreate(op.out(), CUBLAS_COMPUTE_32F, CUDA_R_32F); s != CUBLAS_STATUS_SUCCESS)
+        return fail("cublasLtMatmulDescCreate", s);
+    const std::int32_t transA = CUBLAS_OP_T;
+    const std::int32_t transB = CUBLAS_OP_N;
+    if (auto s = lt.matmulDescSetAttribute(op.get(), CUBLASLT_MATMUL_DESC_TRANSA, &transA, sizeof transA);
+        s != CUBLAS_STATUS_SUCCESS)
+        return fail("cublasLtMatmulDescSetAttribute(TRANSA)", s);
+    if (auto s = lt.matmulDescSetAttribute(op.get(), CUBLASLT_MATMUL_DESC_TRANSB, &transB, sizeof transB);
+        s != CUBLAS_STATUS_SUCCESS)
+        return fail("cublasLtMatmulDescSetAttribute(TRANSB)", s);
+    if (fp8) {
+        // Transformer Engine's forward GEMMs accumulate fp8 products in the fast (reduced-precision) mode.
+        const std::int8_t fastAccum = 1;
+        if (auto s = lt.matmulDescSetAttribute(op.get(), CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fastAccum,
+                                               sizeof fastAccum);
+            s != CUBLAS_STATUS_SUCCESS)
+            return fail("cublasLtMatmulDescSetAttribute(FAST_ACCUM)", s);
+    }
+    // Column-major: A is stored k x m (transposed by the op), B k x n, C and D m x n.
+    const cudaDataType_t abType = fp8 ? CUDA_R_8F_E4M3 : CUDA_R_16BF;
+    LtObject<cublasLtMatrixLayout_t, decltype(lt.matrixLayoutDestroy)> la(lt.matrixLayoutDestroy),
+        lb(lt.matrixLayoutDestroy), ld(lt.matrixLayoutDestroy);
+    if (auto s = lt.matrixLayoutCreate(la.out(), abType, k, m, static_cast<std::int64_t>(k));
+        s != CUBLAS_STATUS_SUCCESS)
+        return fail("cublasLtMatrixLayoutCreate(A)", s);
+    if (auto s = lt.matrixLayoutCreate(lb.out(), abType, k, n, static_cast<std::int64_t>(k));
+        s != CUBLAS_STATUS_SUCCESS)
+        return fail("cublasLtMatrixLayoutCreate(B)", s);
+    if (auto s = lt.matrixLayoutCreate(ld.out(), CUDA_R_16BF, m, n, static_cast<std::int64_t>(m));
+        s != CUBLAS_STATUS_SUCCESS)
+        return fail("cublasLtMatrixLayoutCreate(D)", s);
+    LtObject<cublasLtMatmulPreference_t, decltype(lt.preferenceDestroy)> pref(lt.preferenceDestroy);
+    if (auto s = lt.preferenceCreate(pref.out()); s != CUBLAS_STATUS_SUCCESS)
+        return fail("cublasLtMatmulPreferenceCreate", s);
+    const std::uint64_t workspaceBytes = m_impl->workspace.size();
+    if (auto s = lt.preferenceSetAttribute(pref.get(), CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
+                                           &workspaceBytes, sizeof workspaceBytes);
+        s != CUBLAS_STATUS_SUCCESS)
+        return fail("cublasLtMatmulPreferenceSetAttribute", s);
+    cublasLtMatmulHeuristicResult_t heuristic{};
+    int found = 0;
+    if (auto s = lt.algoGetHeuristic(m_impl->handle, op.get(), la.get(), lb.get(), ld.get(), ld.get(),
+                                     pref.get(), 1, &heuristic, &found);
+        s != CUBLAS_STATUS_SUCCESS || found == 0) {
+        out.error = "cuBLASLt offers no algorithm for this shape in " + std::string(toString(dtype)) +
+                    (s != CUBLAS_STATUS_SUCCESS ? " (" + lt.statusText(s) + ")" : std::string()) +
+                    (fp8 ? "; fp8 needs k, and m and n, multiples of 16" : "");
+        return out;
+    }
+
+    const float alpha = 1.0f;
+    const float beta = 0.0f;
+    const Launch launch = [&]() -> std::string {
+        const cublasStatus_t s = lt.matmul(
+            m_impl->handle, op.get(), &alpha, a.get(), la.get(), b.get(), lb.get(), &beta, d.get(), ld.get(),
+            d.get(), ld.get(), &heuristic.algo, m_impl->workspace.get(), m_impl->workspace.size(), st);
+        return s == CUBLAS_STATUS_SUCCESS ? std::string() : "cublasLtMatmul: " + lt.statusText(s);
+    };
+    TimedStream* streams[] = {m_impl->stream};
+    auto samples = timeRuns(streams, plan, launch);
+    if (!samples) {
+        out.error = samples.error();
+        return out;
+    }
+    out.seconds = summarize(std::move(*samples));
+    if (out.seconds.median > 0)
+        out.flopsPerSecond = shape.flops() / out.seconds.median;
+    return out;
+}
+
+} // namespace lp::calib::detail

@@ -1,0 +1,340 @@
+#include "cuda/ProfileBuilder.h"
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <string_view>
+
+namespace lp::calib {
+namespace {
+
+constexpr double kMiB = 1024.0 * 1024.0;
+constexpr double kHbmPlateauBytes = 256.0 * kMiB; // buffers well beyond any L2 cache
+constexpr double kLatencyProbeBytes = 1.0 * kMiB; // smaller all-reduces are latency probes
+
+std::string lowercase(std::string_view s) {
+    std::string out(s);
+    for (char& c : out)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+double median(std::vector<double> v) {
+    if (v.empty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// One decimal: "72.4".
+std::string fixed1(double v) {
+    const long long tenths = std::llround(v * 10.0);
+    return (tenths < 0 ? "-" : "") + std::to_string(std::abs(tenths) / 10) + "." +
+           std::to_string(std::abs(tenths) % 10);
+}
+
+std::string percentText(double fraction) {
+    return fixed1(fraction * 100.0) + "%";
+}
+
+} // namespace
+
+const core::GpuPreset* matchGpuPreset(const DeviceInfo& device) {
+    if (const core::GpuPreset* exact = core::findGpuPreset(device.name))
+        return exact;
+    const std::string name = lowercase(device.name);
+    const auto has = [&](std::string_view token) { return name.find(token) != std::string::npos; };
+    const bool pcie = has("pcie");
+    const bool nvl = has(" nvl"); // "H100 NVL", "H200 NVL": PCIe cards with their own figures
+    std::string id;
+    if (has("gb300"))
+        id = "gb300";
+    else if (has("gb200"))
+        id = "gb200";
+    else if (has("b200"))
+        id = "b200";
+    else if (has("h200"))
+        id = pcie || nvl ? "" : "h200-sxm-141gb";
+    else if (has("h800"))
+        id = pcie || nvl ? "" : "h800-sxm-80gb";
+    else if (has("h100"))
+        id = pcie                        ? "h100-pcie-80gb"
+             : nvl                       ? ""
+             : device.memoryBytes > 90e9 ? "h100-sxm-96gb"
+                                         : "h100-sxm-80gb";
+    else if (has("a100"))
+        id = pcie ? "" : device.memoryBytes > 60e9 ? "a100-sxm-80gb" : "a100-sxm-40gb";
+    else if (has("l40s"))
+        id = "l40s";
+    return id.empty() ? nullptr : core::findGpuPreset(id);
+}
+
+double flopsPerClockPerSm(int ccMajor, int ccMinor) {
+    // Dense bf16 tensor-core FLOPs per clock per SM (2 x FMAs), from the data sheets: A100 312 TFLOP/s
+    // = 108 SMs x 1.41 GHz x 2048; H100 SXM 989 = 132 x 1.83 GHz x 4096; L40S 362 = 142 x 2.52 GHz x 1024.
+    if (ccMajor == 8 && ccMinor == 0)
+        return 2048;
+    if (ccMajor == 7 || ccMajor == 8 || ccMajor == 12)
+        return 1024;
+    if (ccMajor == 9)
+        return 4096;
+    if (ccMajor == 10 || ccMajor == 11)
+        return 8192;
+    return 0;
+}
+
+core::GpuSpec estimateGpuSpec(const DeviceInfo& d) {
+    core::GpuSpec g;
+    g.id.clear();
+    g.name = d.name;
+    g.peakFlops16 = d.smCount * d.smClockHz * flopsPerClockPerSm(d.ccMajor, d.ccMinor);
+    const bool fp8 = d.ccMajor > 8 || (d.ccMajor == 8 && d.ccMinor >= 9);
+    g.peakFlops8 = fp8 ? 2.0 * g.peakFlops16 : 0.0;
+    g.hbmBytes = d.memoryBytes;
+    g.hbmBandwidth = d.nominalMemoryBandwidth();
+    // NVLink per GPU and direction of the SXM parts of each generation; PCIe Gen4 x16 otherwise.
+    if (d.ccMajor == 8 && d.ccMinor == 0)
+        g.nvlinkBandwidth = 300e9;
+    else if (d.ccMajor == 9)
+        g.nvlinkBandwidth = 450e9;
+    else if (d.ccMajor == 10)
+        g.nvlinkBandwidth = 900e9;
+    else
+        g.nvlinkBandwidth = 32e9;
+    g.source = "estimated by the calibration from the device's SM count, clocks and memory bus";
+    return g;
+}
+
+std::expected<Reference, std::string>
+chooseReference(const DeviceInfo& device, const core::Scenario* scenario, const std::string& gpuId) {
+    Reference ref;
+    const auto fromPreset = [&](const core::GpuPreset& p, const std::string& why) {
+        ref.gpu = p.gpu;
+        ref.how = "GPU preset " + p.gpu.id + " (" + why + ")";
+        if (scenario && scenario->cluster.gpu.id == p.gpu.id) {
+            ref.gpu = scenario->cluster.gpu;
+            ref.how += ", with the scenario's figures for it";
+        }
+    };
+    if (!gpuId.empty()) {
+        const core::GpuPreset* p = core::findGpuPreset(gpuId);
+        if (!p)
+            return std::unexpected("unknown GPU preset '" + gpuId +
+                                   "' (`layout-planner-cli presets` lists them)");
+        fromPreset(*p, "chosen by name");
+        return ref;
+    }
+    if (const core::GpuPreset* p = matchGpuPreset(device)) {
+        fromPreset(*p, "matched by the device name \"" + device.name + "\"");
+        return ref;
+    }
+    const core::GpuSpec estimate = estimateGpuSpec(device);
+    if (scenario && estimate.peakFlops16 > 0 && scenario->cluster.gpu.peakFlops16 > 0 &&
+        std::abs(scenario->cluster.gpu.peakFlops16 / estimate.peakFlops16 - 1.0) <= 0.35) {
+        ref.gpu = scenario->cluster.gpu;
+        ref.how = "the scenario's GPU " + ref.gpu.id + " (no GPU preset matches \"" + device.name +
+                  "\"; the scenario's peak is within 35% of the device's estimate)";
+        return ref;
+    }
+    ref.gpu = estimate;
+    ref.estimated = true;
+    ref.how = "figures estimated from the device (no GPU preset matches \"" + device.name +
+              "\"; name one with --gpu for exact data-sheet figures)";
+    return ref;
+}
+
+core::Curve monotoneCurve(std::vector<std::pair<double, double>> samples, double minY, double maxY) {
+    std::erase_if(samples, [](const auto& s) {
+        return !(s.first > 0) || !std::isfinite(s.first) || !std::isfinite(s.second);
+    });
+    std::sort(samples.begin(), samples.end());
+    struct Group {
+        double x = 0;
+        double y = 0;
+        double weight = 0;
+    };
+    // Pool samples within 1/8 decade: geometric mean of x, median of y.
+    std::vector<Group> groups;
+    for (std::size_t i = 0; i < samples.size();) {
+        const auto bin = std::floor(std::log10(samples[i].first) * 8.0);
+        std::size_t j = i;
+        double logSum = 0;
+        std::vector<double> ys;
+        while (j < samples.size() && std::floor(std::log10(samples[j].first) * 8.0) == bin) {
+            logSum += std::log(samples[j].first);
+            ys.push_back(samples[j].second);
+            ++j;
+        }
+        const double n = static_cast<double>(j - i);
+        groups.push_back({std::exp(logSum / n), median(ys), n});
+        i = j;
+    }
+    // Pool adjacent violators: blocks of groups sharing the weighted mean, non-decreasing from block to
+    // block.
+    struct Block {
+        double sumWy = 0;
+        double sumW = 0;
+        std::size_t count = 0;
+        double mean() const { return sumWy / sumW; }
+    };
+    std::vector<Block> blocks;
+    for (const Group& g : groups) {
+        blocks.push_back({g.weight * g.y, g.weight, 1});
+        while (blocks.size() > 1 && blocks[blocks.size() - 2].mean() > blocks.back().mean()) {
+            Block last = blocks.back();
+            blocks.pop_back();
+            blocks.back().sumWy += last.sumWy;
+            blocks.back().sumW += last.sumW;
+            blocks.back().count += last.count;
+        }
+    }
+    core::Curve c;
+    std::size_t gi = 0;
+    for (const Block& b : blocks) {
+        const double y = std::clamp(b.mean(), minY, maxY);
+        for (std::size_t k = 0; k < b.count; ++k, ++gi) {
+            const double x = groups[gi].x;
+            if (!c.points.empty() && !(x > c.points.back().first))
+                continue; // cannot happen with disjoint bins, kept for safety
+            c.points.emplace_back(x, y);
+        }
+    }
+    return c;
+}
+
+double estimateCommLatency(const CalibrationResult& r) {
+    const CommMeasurement* smallest = nullptr;
+    for (const auto& m : r.comm)
+        if (m.op == Collective::AllReduce && m.ok() && m.ranks >= 2 && m.bytes < kLatencyProbeBytes &&
+            (!smallest || m.bytes < smallest->bytes))
+            smallest = &m;
+    if (!smallest)
+        return 0;
+    return smallest->seconds.median / (2.0 * (smallest->ranks - 1));
+}
+
+std::expected<BuiltProfile, std::string> buildProfile(const CalibrationResult& r, const Reference& ref,
+                                                      const core::HardwareProfile& base) {
+    const core::GpuSpec& gpu = ref.gpu;
+    if (!(gpu.peakFlops16 > 0))
+        return std::unexpected(
+            "the peak FLOP/s of \"" + r.device.name +
+            "\" is unknown, so efficiencies cannot be computed: name its GPU preset (--gpu)");
+    BuiltProfile out;
+    core::HardwareProfile& p = out.profile;
+    p = base;
+    p.origin = "measured";
+    p.measuredOn = r.device.name;
+    p.date = r.date.empty() ? todayIso() : r.date;
+    p.gpuId = ref.estimated ? std::string() : gpu.id;
+    p.name = "measured on " + (r.device.name.empty() ? std::string("a GPU") : r.device.name);
+    out.notes.push_back("reference figures: " + ref.how);
+
+    // GEMMs.
+    std::vector<std::pair<double, double>> bf16, fp8;
+    std::string firstGemmError;
+    for (const auto& g : r.gemms) {
+        if (!g.ok() || !(g.flopsPerSecond > 0)) {
+            if (firstGemmError.empty() && !g.error.empty())
+                firstGemmError = g.shape.label + ": " + g.error;
+            continue;
+        }
+        if (g.dtype == GemmDtype::Bf16)
+            bf16.emplace_back(g.shape.flops(), g.flopsPerSecond / gpu.peakFlops16);
+        else if (gpu.peakFlops8 > 0)
+            fp8.emplace_back(g.shape.flops(), g.flopsPerSecond / gpu.peakFlops8);
+    }
+    if (bf16.empty())
+        return std::unexpected("no bf16 GEMM was measured, so there is no profile to write" +
+                               (firstGemmError.empty() ? std::string() : " (" + firstGemmError + ")"));
+    p.gemmEfficiency = monotoneCurve(bf16);
+    out.notes.push_back("bf16 GEMM efficiency from " + std::to_string(bf16.size()) + " shapes, up to " +
+                        percentText(p.gemmEfficiency.points.back().second) + " of the " +
+                        std::to_string(std::llround(gpu.peakFlops16 / 1e12)) + " TFLOP/s peak");
+    if (!fp8.empty()) {
+        p.gemmEfficiencyFp8 = monotoneCurve(fp8);
+        out.notes.push_back("fp8 GEMM efficiency from " + std::to_string(fp8.size()) + " shapes");
+    } else {
+        out.notes.push_back(gpu.peakFlops8 > 0 ? "fp8 GEMM efficiency: not measured, kept from " + base.name
+                                               : "fp8 GEMMs: the GPU has no fp8 peak");
+    }
+
+    // HBM: the read-write kernel over large buffers, else memcpy, else the largest buffer measured.
+    const auto hbmFigure = [&](HbmMethod method) {
+        std::vector<double> plateau;
+        double largestBytes = 0;
+        double largestBandwidth = 0;
+        for (const auto& h : r.hbm) {
+            if (h.method != method || !h.ok() || !(h.bytesPerSecond > 0))
+                continue;
+            if (h.bufferBytes >= kHbmPlateauBytes)
+                plateau.push_back(h.bytesPerSecond);
+            if (h.bufferBytes > largestBytes) {
+                largestBytes = h.bufferBytes;
+                largestBandwidth = h.bytesPerSecond;
+            }
+        }
+        return plateau.empty() ? largestBandwidth : median(plateau);
+    };
+    double hbm = hbmFigure(HbmMethod::Kernel);
+    const char* hbmSource = "read-write kernel";
+    if (!(hbm > 0)) {
+        hbm = hbmFigure(HbmMethod::Memcpy);
+        hbmSource = "device-to-device copy";
+    }
+    if (hbm > 0 && gpu.hbmBandwidth > 0) {
+        p.hbmEfficiency = std::clamp(hbm / gpu.hbmBandwidth, 1e-3, 1.5);
+        out.notes.push_back(std::string("HBM efficiency from the ") + hbmSource + ": " +
+                            std::to_string(std::llround(hbm / 1e9)) + " GB/s, " +
+                            percentText(p.hbmEfficiency) + " of " +
+                            std::to_string(std::llround(gpu.hbmBandwidth / 1e9)) + " GB/s");
+    } else {
+        out.notes.push_back("HBM efficiency: not measured, kept from " + base.name);
+    }
+
+    // NVLink collectives.
+    std::vector<std::pair<double, double>> bus;
+    const double a = estimateCommLatency(r);
+    if (gpu.nvlinkBandwidth > 0) {
+        for (const auto& m : r.comm) {
+            if (!m.ok() || m.ranks < 2 || m.bytes < kLatencyProbeBytes || m.op == Collective::SendRecv)
+                continue;
+            const double n = m.ranks;
+            const bool allReduce = m.op == Collective::AllReduce;
+            const double factor = (allReduce ? 2.0 : 1.0) * (n - 1.0) / n;
+            const double latency = (allReduce ? 2.0 : 1.0) * (n - 1.0) * a;
+            // The core adds the latency term back; keep at least a quarter of the time for bandwidth.
+            const double t = std::max(m.seconds.median - latency, 0.25 * m.seconds.median);
+            if (t > 0)
+                bus.emplace_back(m.bytes, factor * m.bytes / t / gpu.nvlinkBandwidth);
+        }
+    }
+    if (!bus.empty()) {
+        p.nvlinkBusEfficiency = monotoneCurve(bus);
+        if (a > 0)
+            p.nvlinkLatencySeconds = a;
+        out.notes.push_back("NVLink bus efficiency from NCCL collectives on " + std::to_string(r.gpuCount) +
+                            " GPUs, up to " + percentText(p.nvlinkBusEfficiency.points.back().second) +
+                            " of " + std::to_string(std::llround(gpu.nvlinkBandwidth / 1e9)) + " GB/s" +
+                            (a > 0 ? "; latency " + fixed1(a * 1e6) + " us per ring step" : std::string()));
+    } else {
+        out.notes.push_back("NVLink bus efficiency: not measured (needs two or more GPUs), kept from " +
+                            base.name);
+    }
+    out.notes.push_back("attention efficiencies and the network curve: kept from " + base.name);
+    return out;
+}
+
+std::string todayIso() {
+    const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    std::tm local{};
+    localtime_r(&now, &local);
+    char buf[16];
+    std::strftime(buf, sizeof buf, "%Y-%m-%d", &local);
+    return buf;
+}
+
+} // namespace lp::calib

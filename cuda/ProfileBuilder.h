@@ -1,0 +1,75 @@
+#pragma once
+// Measurements -> hardware profile. Plain C++ (no CUDA), compiled in every build and tested on CPUs.
+//
+// Efficiencies are fractions of a reference GPU's nominal figures (its data-sheet peak FLOP/s, HBM and
+// NVLink bandwidth). The profile is only meaningful with scenarios on that GPU, so the reference is the
+// GPU preset the device matches (its id goes into the profile's gpu_id), or the scenario's own GPU.
+#include "core/Hardware.h"
+#include "core/Presets.h"
+#include "core/Scenario.h"
+#include "cuda/Calibrate.h"
+
+#include <expected>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace lp::calib {
+
+// The GPU whose nominal figures the measurements are divided by.
+struct Reference {
+    core::GpuSpec gpu;
+    std::string how;        // "GPU preset h100-sxm-80gb (matched by the device name)"
+    bool estimated = false; // figures estimated from the device's SM count and clocks (no preset)
+};
+
+// The GPU preset a device is, from its name and memory ("NVIDIA H100 80GB HBM3" -> h100-sxm-80gb);
+// nullptr when none fits (PCIe variants without a preset, unknown GPUs).
+const core::GpuPreset* matchGpuPreset(const DeviceInfo& device);
+
+// Dense 16-bit FLOPs per clock and SM of an architecture (compute capability); 0 when unknown.
+double flopsPerClockPerSm(int ccMajor, int ccMinor);
+
+// Nominal figures estimated from the device: peak = SMs x clock x FLOPs per clock and SM, fp8 twice
+// that from compute capability 8.9, HBM from the memory clock and bus width, NVLink by architecture.
+core::GpuSpec estimateGpuSpec(const DeviceInfo& device);
+
+// Picks the reference, in this order: the preset `gpuId` names (an error when unknown); the preset the
+// device matches (the scenario's GPU figures when the scenario uses that preset); the scenario's GPU
+// when its peak is within 35% of the device's estimate; the estimate.
+std::expected<Reference, std::string>
+chooseReference(const DeviceInfo& device, const core::Scenario* scenario, const std::string& gpuId = {});
+
+// A curve from scattered (x, y) samples: invalid samples dropped, samples within 1/8 decade of x pooled
+// (geometric mean of x, median of y), made non-decreasing in x (pool-adjacent-violators, weighted by the
+// samples pooled), then y clamped into [minY, maxY]. x strictly increasing, as profile files require.
+core::Curve monotoneCurve(std::vector<std::pair<double, double>> samples, double minY = 1e-4,
+                          double maxY = 1.5);
+
+// Per-step latency of the ring model (seconds) from the smallest all-reduce messages: t / (2(n-1));
+// 0 when no all-reduce under 1 MiB was measured.
+double estimateCommLatency(const CalibrationResult& r);
+
+struct BuiltProfile {
+    core::HardwareProfile profile;
+    std::vector<std::string> notes; // what was measured and what was kept from the base profile
+};
+
+// The measured profile:
+//   gemm_efficiency      bf16 GEMMs: achieved FLOP/s / peak16, by FLOPs of one GEMM (2mnk)
+//   gemm_efficiency_fp8  fp8 GEMMs against peak8 (the base curve when fp8 was not measured)
+//   hbm_efficiency       median read-write-kernel bandwidth over buffers of 256 MiB and more / nominal
+//                        (memcpy when the kernel was not measured)
+//   nvlink_bus_efficiency  per message size (1 MiB and up), the median over all-reduce, all-gather and
+//                        reduce-scatter of bus bandwidth / nominal NVLink bandwidth, with the ring model's
+//                        latency term taken out of the time first (the core adds it back)
+//   nvlink_latency_s     estimateCommLatency
+// Attention efficiencies, the network curve and latency, and whatever was not measured come from `base`
+// (normally the reference GPU's built-in profile). An error when no GEMM was measured.
+std::expected<BuiltProfile, std::string> buildProfile(const CalibrationResult& r, const Reference& ref,
+                                                      const core::HardwareProfile& base);
+
+// Today's date, ISO 8601 ("2025-01-31"), local time.
+std::string todayIso();
+
+} // namespace lp::calib

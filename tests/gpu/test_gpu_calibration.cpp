@@ -1,0 +1,173 @@
+// GPU test (ctest label "gpu"): a short calibration on the local GPU with sane results, cancel, and
+// errors that stay messages. Without a GPU (or without CUDA in the build) it prints
+// "SKIPPED: no GPU (reason)" and exits 77, which ctest shows as skipped.
+#include "TestHarness.h"
+#include "core/Evaluate.h"
+#include "core/ScenarioIo.h"
+#include "cuda/Calibrate.h"
+#include "cuda/ProfileBuilder.h"
+
+#include <cstdio>
+
+using namespace lp;
+
+namespace {
+
+calib::CalibrationRequest smallRequest() {
+    calib::CalibrationRequest r;
+    r.gemms = {{"square 4096", 4096, 4096, 4096},
+               {"square 8192", 8192, 8192, 8192},
+               {"skinny 64x8192x8192", 64, 8192, 8192},
+               {"odd 1000x3000x777", 1000, 3000, 777}};
+    r.hbmBytes = {256.0 * 1024 * 1024, 1024.0 * 1024 * 1024};
+    r.commBytes = {64.0 * 1024, 1024.0 * 1024, 64.0 * 1024 * 1024};
+    r.warmup = 2;
+    r.repetitions = 5;
+    r.maxSecondsPerItem = 0.5;
+    return r;
+}
+
+void checkStats(const calib::Stats& s) {
+    LP_CHECK(s.samples >= 1);
+    LP_CHECK(s.median > 0);
+    LP_CHECK(s.min <= s.median && s.median <= s.max);
+    LP_CHECK(s.spread >= 0);
+}
+
+const calib::GemmMeasurement* findGemm(const calib::CalibrationResult& r, long long n,
+                                       calib::GemmDtype dtype) {
+    for (const auto& g : r.gemms)
+        if (g.shape.m == n && g.shape.n == n && g.shape.k == n && g.dtype == dtype)
+            return &g;
+    return nullptr;
+}
+
+std::vector<calib::DeviceInfo> g_gpus;
+
+LP_TEST(quick_calibration_gives_sane_figures) {
+    const calib::CalibrationResult r = calib::runCalibration(smallRequest());
+    LP_CHECK(r.ok);
+    if (!r.ok) {
+        std::fprintf(stderr, "calibration failed: %s\n", r.error.c_str());
+        return;
+    }
+    LP_CHECK(!r.date.empty());
+    LP_CHECK(r.device.name == g_gpus.front().name);
+    auto ref = calib::chooseReference(r.device, nullptr);
+    LP_CHECK(ref.has_value());
+    if (!ref)
+        return;
+    std::printf("device: %s (cc %s), reference: %s\n", r.device.name.c_str(),
+                r.device.computeCapability().c_str(), ref->how.c_str());
+    for (const auto& g : r.gemms) {
+        std::printf("  GEMM %-5s %-24s %s\n", calib::toString(g.dtype), g.shape.label.c_str(),
+                    g.ok() ? (std::to_string(g.flopsPerSecond / 1e12) + " TFLOP/s").c_str()
+                           : g.error.c_str());
+        if (g.ok())
+            checkStats(g.seconds);
+    }
+    const auto* big = findGemm(r, 8192, calib::GemmDtype::Bf16);
+    LP_CHECK(big && big->ok());
+    if (big && big->ok()) {
+        const double eff = big->flopsPerSecond / ref->gpu.peakFlops16;
+        std::printf("  bf16 8192^3: %.1f TFLOP/s = %.1f%% of %.0f TFLOP/s\n", big->flopsPerSecond / 1e12,
+                    eff * 100, ref->gpu.peakFlops16 / 1e12);
+        LP_CHECK(eff > 0.2 && eff < 1.1);
+    }
+    for (const auto& h : r.hbm) {
+        std::printf("  HBM %-6s %6.0f MiB: %s\n", calib::toString(h.method), h.bufferBytes / 1048576.0,
+                    h.ok() ? (std::to_string(h.bytesPerSecond / 1e9) + " GB/s").c_str() : h.error.c_str());
+        LP_CHECK(h.ok());
+        if (h.ok() && ref->gpu.hbmBandwidth > 0 && h.bufferBytes >= 1e9) {
+            checkStats(h.seconds);
+            const double eff = h.bytesPerSecond / ref->gpu.hbmBandwidth;
+            LP_CHECK(eff > 0.3 && eff < 1.1);
+        }
+    }
+    if (g_gpus.size() >= 2) {
+        LP_CHECK(r.gpuCount >= 2);
+        for (const auto& c : r.comm) {
+            std::printf("  NCCL %-14s %8.0f KiB: %s\n", calib::toString(c.op), c.bytes / 1024.0,
+                        c.ok() ? (std::to_string(c.busBytesPerSecond / 1e9) + " GB/s bus").c_str()
+                               : c.error.c_str());
+            LP_CHECK(c.ok());
+            if (c.ok())
+                LP_CHECK(c.busBytesPerSecond > 0);
+        }
+    } else {
+        LP_CHECK(r.comm.empty());
+        LP_CHECK(!r.notes.empty());
+    }
+
+    // The measurements make a valid profile that survives its file format and changes predictions.
+    auto built = calib::buildProfile(r, *ref, core::builtinProfile(ref->gpu));
+    LP_CHECK(built.has_value());
+    if (!built)
+        return;
+    for (const auto& n : built->notes)
+        std::printf("  note: %s\n", n.c_str());
+    auto back = core::profileFromJson(core::profileToJson(built->profile));
+    LP_CHECK(back.has_value());
+    if (back) {
+        LP_CHECK(back->origin == "measured");
+        LP_CHECK(back->measuredOn == r.device.name);
+        LP_CHECK(back->gemmEfficiency.points.size() == built->profile.gemmEfficiency.points.size());
+    }
+    core::Scenario s = core::defaultScenario();
+    s.cluster.gpu = ref->gpu;
+    const core::Plan plan = core::evaluate(s, built->profile);
+    LP_CHECK(plan.valid);
+    LP_CHECK(plan.mfu > 0 && plan.mfu < 1);
+}
+
+LP_TEST(errors_are_messages) {
+    calib::CalibrationRequest r = smallRequest();
+    r.gemms = {{"too big", 1LL << 20, 1LL << 20, 1LL << 20}};
+    r.hbmBytes.clear();
+    r.commBytes.clear();
+    const calib::CalibrationResult res = calib::runCalibration(r);
+    LP_CHECK(res.ok);
+    LP_CHECK(!res.gemms.empty() && !res.gemms.front().ok());
+    if (!res.gemms.empty())
+        LP_CHECK(res.gemms.front().error.find("skipped") != std::string::npos);
+
+    r.device = 999;
+    const calib::CalibrationResult bad = calib::runCalibration(r);
+    LP_CHECK(!bad.ok);
+    LP_CHECK(bad.error.find("does not exist") != std::string::npos);
+}
+
+LP_TEST(cancel_stops_after_the_current_item) {
+    int calls = 0;
+    const calib::CalibrationResult r = calib::runCalibration(smallRequest(), [&](const calib::Progress& p) {
+        LP_CHECK(p.total > 0);
+        LP_CHECK(p.partial != nullptr);
+        return ++calls < 2;
+    });
+    LP_CHECK(r.cancelled);
+    LP_CHECK(!r.ok);
+    LP_CHECK(r.gemms.size() == 1);
+    // The GPU is still usable afterwards.
+    calib::CalibrationRequest again = smallRequest();
+    again.gemms.resize(1);
+    again.hbmBytes.clear();
+    again.commBytes.clear();
+    LP_CHECK(calib::runCalibration(again).ok);
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    std::string why;
+    g_gpus = calib::detectGpus(&why);
+    if (g_gpus.empty()) {
+        std::printf("SKIPPED: no GPU (%s)\n", why.c_str());
+        return 77;
+    }
+    for (const auto& d : g_gpus)
+        std::printf("GPU %d: %s, %d SMs, %.0f GiB, compute capability %s, driver %s, runtime %s\n", d.index,
+                    d.name.c_str(), d.smCount, d.memoryBytes / (1024.0 * 1024 * 1024),
+                    d.computeCapability().c_str(), calib::cudaVersionString(d.driverVersion).c_str(),
+                    calib::cudaVersionString(d.runtimeVersion).c_str());
+    return lp::test::runAll(argc, argv);
+}
