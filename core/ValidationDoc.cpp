@@ -109,7 +109,7 @@ std::string validationPlotSvg(const ValidationReport& report) {
       << "\" font-family=\"sans-serif\" font-size=\"11\">\n"
       << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
       << "<text x=\"10\" y=\"22\" font-size=\"15\" font-weight=\"bold\">Layout Planner: predicted vs measured "
-         "(log-log; grey band = +-10%)</text>\n";
+         "(log-log; grey band: within 10%; red: off by more than 20%)</text>\n";
     int i = 0;
     for (const auto& [name, pts] : panels) {
         const int px = (i % cols) * pw, py = 40 + (i / cols) * ph;
