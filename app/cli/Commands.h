@@ -33,6 +33,9 @@ std::string presetsHelp();
 int runValidate(const Args& args);
 std::string validateHelp();
 
+int runSearch(const Args& args);
+std::string searchHelp();
+
 int runCalibrate(const Args& args);
 std::string calibrateHelp();
 

@@ -15,15 +15,16 @@
 namespace lp::cli {
 
 std::span<const Command> commandTable() {
-    static const std::array<Command, 5> table{{
+    static const Command table[] = {
         {"evaluate", "evaluate a scenario: memory per stage, step time, MFU, diagnostics", &runEvaluate,
          &evaluateHelp},
         {"scenario", "write the scenario that flags describe to a file", &runScenario, &scenarioHelp},
         {"presets", "list the built-in models, GPUs and clusters", &runPresets, &presetsHelp},
         {"validate", "predict measured training runs and report the errors", &runValidate, &validateHelp},
+        {"search", "try every valid layout and rank the ones that fit", &runSearch, &searchHelp},
         {"calibrate", "measure the local GPUs and write a hardware profile", &runCalibrate, &calibrateHelp},
-    }};
-    return table;
+    };
+    return std::span<const Command>(table);
 }
 
 const Command* findCommand(std::string_view name) {

@@ -1,0 +1,225 @@
+// `layout-planner-cli search [SCENARIO.json] [flags] [--rank KEY] [--top N]
+//  [--global-batch N | --global-batch-range A:B] [--threads N] [--json | --csv] [--profile FILE]`
+#include "app/cli/Commands.h"
+#include "app/cli/ScenarioFlags.h"
+#include "app/cli/TextFormat.h"
+#include "core/Evaluate.h"
+#include "core/PlanJson.h"
+#include "core/Search.h"
+
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace lp::cli {
+namespace {
+
+using nlohmann::json;
+
+struct SearchFlags {
+    core::RankBy rank = core::RankBy::StepTime;
+    int top = 10;
+    long long batchMin = 0, batchMax = 0;
+    int threads = 0;
+    bool csv = false;
+};
+
+std::expected<bool, CliError> takeSearchFlag(ArgCursor& args, SearchFlags& f) {
+    const std::string name(args.peekName());
+    if (name == "--csv") {
+        if (auto r = args.takeSwitch(); !r)
+            return std::unexpected(r.error());
+        f.csv = true;
+        return true;
+    }
+    if (name != "--rank" && name != "--top" && name != "--global-batch" && name != "--global-batch-range" &&
+        name != "--threads")
+        return false;
+    auto v = args.takeValue();
+    if (!v)
+        return std::unexpected(v.error());
+    if (name == "--rank") {
+        auto r = core::parseRankBy(*v);
+        if (!r)
+            return std::unexpected(badValue("--rank", "must be step_time, mfu, cost or headroom, got '" + *v + "'"));
+        f.rank = *r;
+    } else if (name == "--top") {
+        auto n = parseInt("--top", *v, 1, 100000);
+        if (!n)
+            return std::unexpected(n.error());
+        f.top = *n;
+    } else if (name == "--threads") {
+        auto n = parseInt("--threads", *v, 0, 1024);
+        if (!n)
+            return std::unexpected(n.error());
+        f.threads = *n;
+    } else if (name == "--global-batch") {
+        auto n = parseInteger("--global-batch", *v, 1, 1LL << 40);
+        if (!n)
+            return std::unexpected(n.error());
+        f.batchMin = f.batchMax = *n;
+    } else {
+        const auto colon = v->find(':');
+        if (colon == std::string::npos)
+            return std::unexpected(badValue("--global-batch-range", "expected A:B, got '" + *v + "'"));
+        auto a = parseInteger("--global-batch-range", v->substr(0, colon), 1, 1LL << 40);
+        auto b = parseInteger("--global-batch-range", v->substr(colon + 1), 1, 1LL << 40);
+        if (!a)
+            return std::unexpected(a.error());
+        if (!b)
+            return std::unexpected(b.error());
+        if (*b < *a)
+            return std::unexpected(badValue("--global-batch-range", "the end is smaller than the start"));
+        f.batchMin = *a;
+        f.batchMax = *b;
+    }
+    return true;
+}
+
+json entryJson(const core::Scenario& base, const core::HardwareProfile* profile, const core::SearchEntry& e) {
+    const core::Scenario s = core::applyChoice(base, e.choice);
+    const core::Plan plan = profile ? core::evaluate(s, *profile) : core::evaluate(s);
+    json j = core::planToJson(s, plan);
+    j["global_batch"] = e.globalBatch;
+    j["zero_stage"] = e.choice.zeroStage;
+    j["recompute"] = std::string(core::toString(e.choice.recompute));
+    j["sequence_parallel"] = e.choice.sequenceParallel;
+    return j;
+}
+
+std::string csvOf(const core::SearchResult& r) {
+    std::ostringstream o;
+    o << "rank,tp,pp,dp,cp,ep,vpp,micro_batch,accumulation,global_batch,zero_stage,recompute,sequence_parallel,"
+         "step_s,mfu,tokens_per_s,worst_stage_bytes,headroom_bytes,gpu_hours,pareto\n";
+    auto onFront = [&](const core::SearchEntry& e) {
+        for (const auto& p : r.pareto)
+            if (p.choice == e.choice && p.globalBatch == e.globalBatch)
+                return true;
+        return false;
+    };
+    int rank = 1;
+    for (const auto& e : r.top) {
+        const core::Layout& l = e.choice.layout;
+        o << rank++ << ',' << l.tp << ',' << l.pp << ',' << l.dp << ',' << l.cp << ',' << l.ep << ',' << l.vpp << ','
+          << l.microBatch << ',' << l.accumulation << ',' << e.globalBatch << ',' << e.choice.zeroStage << ','
+          << core::toString(e.choice.recompute) << ',' << (e.choice.sequenceParallel ? "on" : "off") << ','
+          << sig(e.stepSeconds, 6) << ',' << sig(e.mfu, 4) << ',' << sig(e.tokensPerSecond, 6) << ','
+          << sig(e.worstStageBytes, 6) << ',' << sig(e.headroomBytes, 6) << ',' << sig(e.gpuHours, 6) << ','
+          << (onFront(e) ? "yes" : "no") << '\n';
+    }
+    return o.str();
+}
+
+std::string textOf(const core::SearchResult& r) {
+    std::ostringstream o;
+    o << "Searched " << r.evaluated << " layouts in " << fixed(r.seconds * 1e3, 1) << " ms (" << r.threads
+      << " threads): " << r.valid << " valid, " << r.fitting << " fit" << (r.cancelled ? " (cancelled)" : "")
+      << "\nRanked by " << core::toString(r.rankBy) << "\n\n";
+    TextTable t({"#", "TP", "PP", "DP", "CP", "EP", "v", "mb", "acc", "ZeRO", "recompute", "SP", "step", "MFU",
+                 "tokens/s", "worst GiB", "headroom GiB"},
+                {Align::Right});
+    int rank = 1;
+    for (const auto& e : r.top) {
+        const core::Layout& l = e.choice.layout;
+        t.addRow({std::to_string(rank++), std::to_string(l.tp), std::to_string(l.pp), std::to_string(l.dp),
+                  std::to_string(l.cp), std::to_string(l.ep), std::to_string(l.vpp), std::to_string(l.microBatch),
+                  std::to_string(l.accumulation), std::to_string(e.choice.zeroStage),
+                  std::string(core::toString(e.choice.recompute)), e.choice.sequenceParallel ? "on" : "off",
+                  fixed(e.stepSeconds * 1e3, 1) + " ms", percent(e.mfu), sig(e.tokensPerSecond, 5),
+                  fixed(e.worstStageBytes / core::kGiB, 1), fixed(e.headroomBytes / core::kGiB, 1)});
+    }
+    o << t.render(0);
+    o << "\nPareto front (tokens/s against memory headroom): " << r.pareto.size() << " layouts\n";
+    o << "Rejected:";
+    if (r.rejected.empty())
+        o << " none";
+    for (const auto& [reason, n] : r.rejected)
+        o << "\n  " << reason << ": " << n;
+    o << '\n';
+    return o.str();
+}
+
+} // namespace
+
+std::string searchHelp() {
+    return "Usage: layout-planner-cli search [SCENARIO.json] [FLAGS] [--rank step_time|mfu|cost|headroom]\n"
+           "       [--top N] [--global-batch N | --global-batch-range A:B] [--threads N] [--json | --csv]\n"
+           "       [--profile PROFILE.json]\n"
+           "\n"
+           "Tries every valid layout of the scenario's GPUs (TP, PP, DP, CP, EP, virtual stages, micro batch,\n"
+           "accumulation, ZeRO stage, recompute, sequence parallel) for the global batch, keeps those that fit,\n"
+           "and ranks them. Prints the top N, the size of the Pareto front of throughput against memory\n"
+           "headroom, and how many layouts were rejected for each reason.\n"
+           "\n"
+           "Options:\n"
+           "  --rank KEY                  step_time (default), mfu, cost (GPU-hours) or headroom\n"
+           "  --top N                     how many layouts to list (default 10)\n"
+           "  --global-batch N            the global batch in sequences (default: the scenario's)\n"
+           "  --global-batch-range A:B    every global batch from A to B sequences\n"
+           "  --threads N                 worker threads (default: all cores)\n"
+           "  --json                      {\"evaluated\", \"valid\", \"fitting\", \"rejected\", \"pareto\", \"top\"}, each\n"
+           "                              layout in the shape of `evaluate --json`\n"
+           "  --csv                       the top layouts as CSV\n"
+           "  --profile FILE              use a hardware profile file\n"
+           "\n"
+           "Scenario flags:\n" +
+           scenarioFlagsHelp() + "\n" + exitCodesHelp();
+}
+
+int runSearch(const Args& argv) {
+    const bool jsonOut = hasSwitch(argv, "--json");
+    if (hasSwitch(argv, "--help") || hasSwitch(argv, "-h")) {
+        std::cout << searchHelp();
+        return kExitOk;
+    }
+    SearchFlags flags;
+    auto parsed = parseScenarioArgs("search", argv, true,
+                                    [&](ArgCursor& args) { return takeSearchFlag(args, flags); });
+    if (!parsed)
+        return reportError(parsed.error(), jsonOut);
+    if (jsonOut && flags.csv)
+        return reportError(badValue("--csv", "choose one of --json and --csv"), jsonOut);
+    auto scenario = buildScenario(parsed->file, parsed->overrides);
+    if (!scenario)
+        return reportError(scenario.error(), jsonOut);
+    std::optional<core::HardwareProfile> profile;
+    if (parsed->profileFile) {
+        auto p = loadProfileArg(*parsed->profileFile);
+        if (!p)
+            return reportError(p.error(), jsonOut);
+        profile = std::move(*p);
+    }
+    const core::HardwareProfile& prof = profile ? *profile : core::builtinProfile(scenario->cluster.gpu);
+
+    core::SearchSpace space = core::defaultSearchSpace(*scenario);
+    space.globalBatchMin = flags.batchMin;
+    space.globalBatchMax = flags.batchMax;
+    core::SearchOptions options;
+    options.rankBy = flags.rank;
+    options.topN = flags.top;
+    options.threads = flags.threads;
+    const core::SearchResult r = core::search(*scenario, prof, space, {}, options);
+
+    if (jsonOut) {
+        json j{{"evaluated", r.evaluated}, {"valid", r.valid},   {"fitting", r.fitting},
+               {"candidates", r.candidates}, {"seconds", r.seconds}, {"rank_by", std::string(core::toString(r.rankBy))}};
+        j["rejected"] = json::object();
+        for (const auto& [reason, n] : r.rejected)
+            j["rejected"][reason] = n;
+        j["top"] = json::array();
+        for (const auto& e : r.top)
+            j["top"].push_back(entryJson(*scenario, &prof, e));
+        j["pareto"] = json::array();
+        for (const auto& e : r.pareto)
+            j["pareto"].push_back(entryJson(*scenario, &prof, e));
+        core::sanitizeNonFinite(j);
+        std::cout << j.dump(2) << '\n';
+    } else if (flags.csv) {
+        std::cout << csvOf(r);
+    } else {
+        std::cout << textOf(r);
+    }
+    return kExitOk;
+}
+
+} // namespace lp::cli
