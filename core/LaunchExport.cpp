@@ -300,9 +300,9 @@ LaunchSettings torchtitan(const Scenario& s) {
     auto quoted = [](const std::string& v) { return "\"" + v + "\""; };
 
     a += "# torchtitan settings for \"" + plainName(s.name) + "\", written by Layout Planner.\n";
-    a += "# Merge these tables into your train config (the [model] table names the model and flavor for\n";
-    a += "# " + plainName(m.name) + "). Layout: " + layoutLine(s) + "; launch " + std::to_string(l.gpus()) +
-         " ranks (" + launchHint(s) + ").\n";
+    a += "# Layout: " + layoutLine(s) + "; launch " + std::to_string(l.gpus()) + " ranks (" + launchHint(s) + ").\n";
+    a += "# Merge these tables into your train config; its [model] table names the model and flavor\n";
+    a += "# (here: " + plainName(m.name) + ").\n";
 
     const bool pipelined = l.pp > 1;
     a += "\n[training]\n";
@@ -364,8 +364,10 @@ LaunchSettings torchtitan(const Scenario& s) {
         out.notes.push_back("torchtitan shards data parallelism with FSDP2 and has no ZeRO-" +
                             std::to_string(t.zeroStage) +
                             ": fsdp_reshard_after_forward = \"never\" keeps the weights gathered between forward and "
-                            "backward, which is closest; its memory is that of ZeRO-3 for the optimizer state and "
-                            "gradients (lower than planned).");
+                            "backward, which is closest" +
+                            (t.zeroStage == 1 ? std::string("; FSDP2 also shards the gradients, so memory is a little "
+                                                            "lower than planned.")
+                                              : std::string(".")));
     if (resolvedStyle(t) != ExecutionStyle::Fsdp)
         out.notes.push_back("torchtitan schedules work FSDP-style: evaluate the scenario with --style fsdp (and "
                             "--zero 3) to see the plan for torchtitan.");

@@ -55,8 +55,11 @@ std::string escapeMarkdown(std::string_view text) {
         const char ch = text[i];
         const auto c = static_cast<unsigned char>(ch);
         const bool atStart = i == lead && (ch == '-' || ch == '+' || ch == '=');
-        const bool listNumber = digitsEnd > lead && i == digitsEnd && (ch == '.' || ch == ')');
-        if (atStart || listNumber) {
+        const bool listNumber = digitsEnd > lead && i == digitsEnd && (ch == '.' || ch == ')') &&
+                                (i + 1 == text.size() || text[i + 1] == ' ');
+        // "scheme://" would become an autolink.
+        const bool schemeColon = ch == ':' && text.substr(i + 1, 2) == "//";
+        if (atStart || listNumber || schemeColon) {
             out += '\\';
             out += ch;
             continue;
@@ -70,7 +73,7 @@ std::string escapeMarkdown(std::string_view text) {
         // Inline markup (emphasis, code, links, tables, strikethrough, math, headings' closing
         // sequence, autolinks): escaped wherever it stands.
         case '\\': case '`': case '*': case '_': case '[': case ']': case '|': case '~': case '$':
-        case '#': case ':':
+        case '#':
             out += '\\';
             out += ch;
             break;

@@ -14,9 +14,9 @@ std::string escapeHtml(std::string_view text);
 std::string escapeHtmlMultiline(std::string_view text);
 
 // Inline Markdown (CommonMark / GitHub Flavored Markdown): the characters of inline markup
-// (\ ` * _ [ ] | ~ $ # :) are backslash-escaped wherever they stand, list and heading markers at the
-// start ("- ", "+ ", "1. "), and <, >, & become entities, so the text renders literally and raw HTML
-// cannot get through. Newlines become spaces.
+// (\ ` * _ [ ] | ~ $ #) are backslash-escaped wherever they stand, list markers at the start
+// ("- ", "+ ", "1. ") and the colon of "scheme://" (an autolink) too, and <, >, & become entities,
+// so the text renders literally and raw HTML cannot get through. Newlines become spaces.
 std::string escapeMarkdown(std::string_view text);
 // For a table cell: escapeMarkdown, which also escapes '|'.
 inline std::string escapeMarkdownCell(std::string_view text) { return escapeMarkdown(text); }

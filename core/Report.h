@@ -59,6 +59,9 @@ struct HtmlOptions {
     // and <img src="lp-chart:time"> references, for renderers without SVG (QTextDocument), which
     // supply the images from memoryChartSvg()/timeChartSvg() themselves.
     bool inlineSvg = true;
+    int imageWidth = 0;       // with inlineSvg false: the images' width in pixels (0: the chart's own)
+    bool navigation = true;   // the table of contents (links within the page; pointless on paper)
+    bool fullWidthTables = false;  // width="100%" on every table (renderers without CSS table sizing)
 };
 
 std::string reportToHtml(const ReportInput& r, const HtmlOptions& options = {});

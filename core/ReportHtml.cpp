@@ -37,7 +37,7 @@ tr.emph td { font-weight: bold; }
 div.diag { border-left: 4px solid #cccccc; padding: .3em .8em; margin: .6em 0; }
 div.diag-error { border-color: #D62728; } div.diag-warning { border-color: #E08E0B; } div.diag-info { border-color: #3B7DD8; }
 div.diag p { margin: .2em 0; }
-figure { margin: 1em 0; } figcaption { color: #555555; font-size: .9em; }
+figure, div.figure { margin: 1em 0; } figcaption, p.caption { color: #555555; font-size: .9em; }
 svg { max-width: 100%; height: auto; }
 code, pre { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; }
 code { font-size: .9em; background: #f3f3f3; padding: 0 .2em; }
@@ -57,15 +57,20 @@ footer { margin-top: 2.5em; color: #777777; font-size: .85em; border-top: 1px so
 }
 )CSS";
 
-std::string kvTable(const KeyValues& kv) {
-    std::string out = "<table class=\"kv\" border=\"1\" cellspacing=\"0\" cellpadding=\"4\">\n";
+std::string tableOpen(const HtmlOptions& o, const char* cls = nullptr) {
+    return std::string("<table") + (cls ? std::string(" class=\"") + cls + "\"" : std::string()) +
+           " border=\"1\" cellspacing=\"0\" cellpadding=\"4\"" + (o.fullWidthTables ? " width=\"100%\"" : "") + ">\n";
+}
+
+std::string kvTable(const KeyValues& kv, const HtmlOptions& o) {
+    std::string out = tableOpen(o, "kv");
     for (const auto& [k, v] : kv)
         out += "<tr><th scope=\"row\">" + escapeHtml(k) + "</th><td>" + escapeHtml(v) + "</td></tr>\n";
     return out + "</table>\n";
 }
 
-std::string dataTable(const Table& t, const std::string& caption) {
-    std::string out = "<table border=\"1\" cellspacing=\"0\" cellpadding=\"4\">\n";
+std::string dataTable(const Table& t, const std::string& caption, const HtmlOptions& o) {
+    std::string out = tableOpen(o);
     if (!caption.empty())
         out += "<caption>" + escapeHtml(caption) + "</caption>\n";
     out += "<thead><tr>";
@@ -90,9 +95,10 @@ std::string dataTable(const Table& t, const std::string& caption) {
     return out + "</tbody>\n</table>\n";
 }
 
-std::string figure(const SvgChart& chart, const std::string& id, const std::string& caption, bool inlineSvg) {
-    std::string out = "<figure id=\"" + id + "\">\n";
-    if (inlineSvg) {
+std::string figure(const SvgChart& chart, const std::string& id, const std::string& caption, const HtmlOptions& o) {
+    // Renderers without HTML5 elements (QTextDocument) get the same figure as paragraphs.
+    std::string out = o.inlineSvg ? "<figure id=\"" + id + "\">\n" : "<div class=\"figure\" id=\"" + id + "\">\n<p>";
+    if (o.inlineSvg) {
         // Inline SVG in HTML needs no namespace declaration; dropping it keeps the page free of URLs.
         std::string svg = chart.svg;
         const std::string ns = " xmlns=\"http://www.w3.org/2000/svg\"";
@@ -100,11 +106,15 @@ std::string figure(const SvgChart& chart, const std::string& id, const std::stri
             svg.erase(pos, ns.size());
         out += svg;
     } else {
-        out += "<img src=\"lp-chart:" + id.substr(std::string("chart-").size()) + "\" width=\"" +
-               std::to_string(chart.width) + "\" height=\"" + std::to_string(chart.height) + "\" alt=\"" +
-               escapeHtml(caption) + "\">\n";
+        const int w = o.imageWidth > 0 ? o.imageWidth : chart.width;
+        const int h = chart.width > 0 ? chart.height * w / chart.width : chart.height;
+        out += "<img src=\"lp-chart:" + id.substr(std::string("chart-").size()) + "\" width=\"" + std::to_string(w) +
+               "\" height=\"" + std::to_string(h) + "\" alt=\"" + escapeHtml(caption) + "\">\n";
     }
-    out += "<figcaption>" + escapeHtml(caption) + "</figcaption>\n</figure>\n";
+    if (o.inlineSvg)
+        out += "<figcaption>" + escapeHtml(caption) + "</figcaption>\n</figure>\n";
+    else
+        out += "</p>\n<p class=\"caption\">" + escapeHtml(caption) + "</p>\n</div>\n";
     return out;
 }
 
@@ -133,7 +143,8 @@ std::string reportToHtml(const ReportInput& r, const HtmlOptions& options) {
     const std::string cls = invalid ? "invalid" : (p.memory.fits ? "fits" : "nofit");
     h += "<p><span class=\"status " + cls + "\">" + escapeHtml(report::statusLine(p)) + "</span></p>\n</header>\n";
 
-    h += "<nav>\n<h2>Contents</h2>\n<ol>\n"
+    if (options.navigation)
+        h += "<nav>\n<h2>Contents</h2>\n<ol>\n"
          "<li><a href=\"#summary\">Summary</a></li>\n<li><a href=\"#scenario\">Scenario</a></li>\n"
          "<li><a href=\"#layout\">Layout</a></li>\n<li><a href=\"#memory\">Memory per GPU</a></li>\n"
          "<li><a href=\"#time\">Time per step</a></li>\n<li><a href=\"#utilisation\">Utilisation and throughput</a></li>\n"
@@ -141,18 +152,18 @@ std::string reportToHtml(const ReportInput& r, const HtmlOptions& options) {
          "<li><a href=\"#profile\">Hardware profile</a></li>\n<li><a href=\"#assumptions\">Assumptions</a></li>\n"
          "<li><a href=\"#scenario-file\">Appendix: scenario file</a></li>\n</ol>\n</nav>\n";
 
-    h += section("summary", "Summary") + kvTable(report::summaryFigures(r)) + "</section>\n";
+    h += section("summary", "Summary") + kvTable(report::summaryFigures(r), options) + "</section>\n";
 
     h += section("scenario", "Scenario");
     h += "<p><b>" + escapeHtml(s.name) + "</b></p>\n";
     if (!s.notes.empty())
         h += "<p class=\"notes\">" + escapeHtmlMultiline(s.notes) + "</p>\n";
-    h += "<h3>Model</h3>\n" + kvTable(report::modelFacts(s, p));
-    h += "<h3>Cluster</h3>\n" + kvTable(report::clusterFacts(s));
-    h += "<h3>Training options</h3>\n" + kvTable(report::trainingFacts(s, p));
+    h += "<h3>Model</h3>\n" + kvTable(report::modelFacts(s, p), options);
+    h += "<h3>Cluster</h3>\n" + kvTable(report::clusterFacts(s), options);
+    h += "<h3>Training options</h3>\n" + kvTable(report::trainingFacts(s, p), options);
     h += "</section>\n";
 
-    h += section("layout", "Layout") + kvTable(report::layoutFacts(s, p)) + "</section>\n";
+    h += section("layout", "Layout") + kvTable(report::layoutFacts(s, p), options) + "</section>\n";
 
     h += section("memory", "Memory per GPU, by pipeline stage");
     if (invalid || p.memory.stages.empty()) {
@@ -160,9 +171,9 @@ std::string reportToHtml(const ReportInput& r, const HtmlOptions& options) {
     } else {
         h += figure(memoryChartSvg(p), "chart-memory",
                     "Memory per GPU by pipeline stage (GiB), stacked by component; the dashed line is the GPU's capacity.",
-                    options.inlineSvg);
-        h += dataTable(report::memoryTable(p), "Memory per GPU by pipeline stage");
-        h += kvTable(report::memoryFacts(p));
+                    options);
+        h += dataTable(report::memoryTable(p), "Memory per GPU by pipeline stage", options);
+        h += kvTable(report::memoryFacts(p), options);
     }
     h += "</section>\n";
 
@@ -171,8 +182,8 @@ std::string reportToHtml(const ReportInput& r, const HtmlOptions& options) {
         h += "<p>Not available: the layout is invalid (see the diagnostics).</p>\n";
     } else {
         h += figure(timeChartSvg(p), "chart-time", "Step time by component (ms); components of zero time are left out.",
-                    options.inlineSvg);
-        h += dataTable(report::timeTable(p), "Time per step by component");
+                    options);
+        h += dataTable(report::timeTable(p), "Time per step by component", options);
         h += "<p>Pipeline bubble: " + escapeHtml(fmt::percent(p.time.bubbleFraction)) +
              " of the ideal pipeline time.</p>\n";
     }
@@ -182,7 +193,7 @@ std::string reportToHtml(const ReportInput& r, const HtmlOptions& options) {
     if (invalid)
         h += "<p>Not available: the layout is invalid (see the diagnostics).</p>\n";
     else
-        h += kvTable(report::utilisationFacts(s, p));
+        h += kvTable(report::utilisationFacts(s, p), options);
     h += "</section>\n";
 
     h += section("diagnostics", "Diagnostics");
@@ -223,7 +234,7 @@ std::string reportToHtml(const ReportInput& r, const HtmlOptions& options) {
     h += "</section>\n";
 
     h += section("profile", "Hardware profile");
-    h += "<p>" + escapeHtml(profileDescription(r.profile, s)) + ".</p>\n" + kvTable(report::profileFacts(r));
+    h += "<p>" + escapeHtml(profileDescription(r.profile, s)) + ".</p>\n" + kvTable(report::profileFacts(r), options);
     h += "</section>\n";
 
     h += section("assumptions", "Assumptions") + "<ul>\n";

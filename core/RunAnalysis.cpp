@@ -277,14 +277,16 @@ RunAnalysis analyze(const RunLog& log, const Scenario* s, const Plan* plan, cons
         });
         for (std::size_t i = 0; i < costly.size() && i < 3; ++i)
             causes += std::string(i ? "; " : "") + std::string(diagnosticIdString(costly[i]->id)) +
-                      (costly[i]->costSeconds > 0 ? " (" + fmt::duration(costly[i]->costSeconds) + " per step)" : std::string());
+                      (costly[i]->costSeconds > 0 ? ": " + fmt::duration(costly[i]->costSeconds) + " per step" : std::string());
         const std::string checks =
             (causes.empty() ? std::string("The plan has no diagnostics, so check") : "Check the plan's diagnostics first (" + causes + "), then") +
             " that the job matches the plan: the same layout, micro batch and recompute (export the launch settings), "
             "flash attention on, the hardware profile (calibrate the GPUs), and the network (NCCL bus bandwidth).";
         if (r > 1.5)
             addVerdict(a, Severity::Warning, "much_slower_than_predicted",
-                       "Measured is " + fmt::percent(r - 1.0, 0) + " slower than predicted (" + figures + "). " + checks);
+                       (r >= 2.0 ? "Measured steps take " + fmt::fixed(r, 1) + "x as long as predicted ("
+                                 : "Measured is " + fmt::percent(r - 1.0, 0) + " slower than predicted (") +
+                           figures + "). " + checks);
         else if (r > 1.15)
             addVerdict(a, Severity::Warning, "slower_than_predicted",
                        "Measured is " + fmt::percent(r - 1.0, 0) + " slower than predicted (" + figures +

@@ -32,10 +32,10 @@ std::string csvRow(int rank, const SearchEntry& e, bool pareto) {
                       std::to_string(l.ep) + "," + std::to_string(l.vpp) + "," + std::to_string(l.microBatch) + "," +
                       std::to_string(l.accumulation) + "," + std::to_string(e.globalBatch) + "," +
                       std::to_string(e.choice.zeroStage) + "," + std::string(toString(e.choice.recompute)) + "," +
-                      (e.choice.sequenceParallel ? "true" : "false") + "," + shortest(e.stepSeconds) + "," +
+                      (e.choice.sequenceParallel ? "on" : "off") + "," + shortest(e.stepSeconds) + "," +
                       shortest(e.mfu) + "," + shortest(e.tokensPerSecond) + "," + shortest(e.worstStageBytes) + "," +
-                      shortest(e.headroomBytes) + "," + shortest(e.gpuHours) + "," + (pareto ? "true" : "false");
-    return row + "\r\n";
+                      shortest(e.headroomBytes) + "," + shortest(e.gpuHours) + "," + (pareto ? "yes" : "no");
+    return row + "\n";
 }
 
 nlohmann::json entryJson(int rank, const SearchEntry& e) {
@@ -60,7 +60,7 @@ nlohmann::json entryJson(int rank, const SearchEntry& e) {
 
 std::string searchResultToCsv(const SearchResult& r) {
     std::string out = "rank,tp,pp,dp,cp,ep,vpp,micro_batch,accumulation,global_batch,zero_stage,recompute,"
-                      "sequence_parallel,step_s,mfu,tokens_per_s,worst_stage_bytes,headroom_bytes,gpu_hours,pareto\r\n";
+                      "sequence_parallel,step_s,mfu,tokens_per_s,worst_stage_bytes,headroom_bytes,gpu_hours,pareto\n";
     int rank = 0;
     for (const auto& e : r.top)
         out += csvRow(++rank, e, onFront(r, e));

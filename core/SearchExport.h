@@ -11,9 +11,10 @@ namespace lp::core {
 inline constexpr const char* kSearchResultsSchema = "layout-planner/search-results";
 inline constexpr int kSearchResultsVersion = 1;
 
-// One row per ranked layout (best first), then the Pareto-front layouts that are not among them;
-// the "pareto" column says which rows are on the front. RFC 4180, comma-separated, header row,
-// numbers in SI units (seconds, bytes) written so that they read back exactly.
+// One row per ranked layout (best first), then the Pareto-front layouts that are not among them
+// (empty rank); the "pareto" column (yes/no) says which rows are on the front. Comma-separated with a
+// header row, the same columns as `layout-planner-cli search --csv`; numbers in SI units (seconds,
+// bytes), written so that they read back exactly.
 std::string searchResultToCsv(const SearchResult& r);
 nlohmann::json searchResultToJsonValue(const Scenario& base, const SearchResult& r);
 std::string searchResultToJson(const Scenario& base, const SearchResult& r);  // pretty-printed, ends with a newline

@@ -1,19 +1,22 @@
 // Reads layout-planner/validation-cases@1 files and compares predictions with the measured values.
+// The file is parsed, and its errors are worded, by the JSON reader of the scenario files
+// (core/JsonInput.h); what the case format requires is checked here.
 #include "core/Validation.h"
 
 #include "core/Evaluate.h"
+#include "core/JsonInput.h"
 #include "core/Presets.h"
-
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <initializer_list>
 #include <map>
 
 namespace lp::core {
 namespace {
 
-using nlohmann::json;
+using detail::Json;
 
 constexpr const char* kSchema = "layout-planner/validation-cases@1";
 
@@ -22,50 +25,96 @@ const char* kMetrics[] = {"iteration_time_s", "model_tflops_per_gpu", "hardware_
 
 struct Reader {
     InputErrors& errors;
-    std::string base;
 
-    const json* field(const json& obj, const char* key, const std::string& where) {
+    void error(const std::string& where, std::string_view key, std::string reason) {
+        errors.push_back({detail::childPath(where, key), std::move(reason)});
+    }
+    const Json* field(const Json& obj, const char* key, const std::string& where) {
         if (!obj.is_object() || !obj.contains(key)) {
-            errors.push_back({where + "." + key, "is missing"});
+            error(where, key,
+                  "missing required key " + detail::quoteJson(key) +
+                      (obj.is_object() ? ""
+                                       : " (" + where + " is " + detail::describe(obj) + ", not an object)"));
             return nullptr;
         }
         return &obj.at(key);
     }
-    int integer(const json& obj, const char* key, const std::string& where, int lo, int hi) {
-        const json* v = field(obj, key, where);
+    int integer(const Json& obj, const char* key, const std::string& where, int lo, int hi) {
+        const Json* v = field(obj, key, where);
         if (!v)
             return lo;
-        if (!v->is_number_integer() || v->get<long long>() < lo || v->get<long long>() > hi) {
-            errors.push_back({where + "." + key, "must be an integer from " + std::to_string(lo) + " to " + std::to_string(hi)});
+        if (!v->is_number_integer()) {
+            // The case format takes integers as written (8, not 8.0 or 8e0).
+            error(where, key,
+                  std::string("wrong type: expected an integer") +
+                      (v->is_number_float() ? " written without a decimal point or exponent" : "") +
+                      ", got " + detail::describe(*v));
+            return lo;
+        }
+        const bool tooBig =
+            v->is_number_unsigned() && v->get<std::uint64_t>() > static_cast<std::uint64_t>(hi);
+        if (tooBig || v->get<long long>() < lo || v->get<long long>() > hi) {
+            error(where, key,
+                  "out of range: must be an integer from " + std::to_string(lo) + " to " +
+                      std::to_string(hi) + ", got " + detail::describe(*v));
             return lo;
         }
         return v->get<int>();
     }
-    bool boolean(const json& obj, const char* key, const std::string& where, bool fallback) {
+    bool boolean(const Json& obj, const char* key, const std::string& where, bool fallback) {
         if (!obj.contains(key) || obj.at(key).is_null())
             return fallback;
         if (!obj.at(key).is_boolean()) {
-            errors.push_back({where + "." + key, "must be true or false"});
+            error(where, key, "wrong type: expected true or false, got " + detail::describe(obj.at(key)));
             return fallback;
         }
         return obj.at(key).get<bool>();
     }
-    std::string text(const json& obj, const char* key, const std::string& where) {
-        const json* v = field(obj, key, where);
+    std::string text(const Json& obj, const char* key, const std::string& where) {
+        const Json* v = field(obj, key, where);
         if (!v)
             return {};
         if (!v->is_string()) {
-            errors.push_back({where + "." + key, "must be a string"});
+            error(where, key, "wrong type: expected a string, got " + detail::describe(*v));
             return {};
         }
         return v->get<std::string>();
+    }
+    // An optional string: empty when absent, null or not a string.
+    static std::string optionalText(const Json& obj, const char* key) {
+        if (!obj.is_object() || !obj.contains(key) || !obj.at(key).is_string())
+            return {};
+        return obj.at(key).get<std::string>();
+    }
+    // A required name from a fixed list; `fallback` when it is missing, of the wrong type or unknown.
+    template <typename E>
+    E choice(const Json& obj, const char* key, const std::string& where,
+             std::optional<E> (*parse)(std::string_view), std::initializer_list<E> allowed, E fallback) {
+        const Json* v = field(obj, key, where);
+        if (!v)
+            return fallback;
+        std::vector<std::string> names;
+        for (E e : allowed)
+            names.emplace_back(toString(e));
+        if (!v->is_string()) {
+            error(where, key,
+                  "wrong type: expected one of " + detail::joinList(names) + ", got " + detail::describe(*v));
+            return fallback;
+        }
+        const std::string& s = v->get_ref<const std::string&>();
+        if (auto e = parse(s))
+            return *e;
+        error(where, key,
+              "unknown value " + detail::quoteJson(s) + detail::didYouMean(s, names) + ": expected one of " +
+                  detail::joinList(names));
+        return fallback;
     }
 };
 
 // The case format records the architecture's main numbers; the rest follows the family it names:
 // GELU models are GPT-style (LayerNorm, biases, learned positions, dropout), SwiGLU models are
 // Llama-style (RMSNorm, no biases, RoPE, no dropout).
-ModelSpec readModel(Reader& r, const json& j, const std::string& where) {
+ModelSpec readModel(Reader& r, const Json& j, const std::string& where) {
     ModelSpec m;
     m.name = r.text(j, "name", where);
     m.layers = r.integer(j, "layers", where, 1, 100000);
@@ -75,11 +124,7 @@ ModelSpec readModel(Reader& r, const json& j, const std::string& where) {
     m.ffnHidden = r.integer(j, "ffn_hidden", where, 1, 10000000);
     m.vocab = r.integer(j, "vocab", where, 1, 100000000);
     m.seqLen = r.integer(j, "seq_len", where, 1, 100000000);
-    const std::string mlp = r.text(j, "mlp", where);
-    if (auto k = parseMlpKind(mlp))
-        m.mlp = *k;
-    else if (!mlp.empty())
-        r.errors.push_back({where + ".mlp", "must be gelu or swiglu, got '" + mlp + "'"});
+    m.mlp = r.choice(j, "mlp", where, &parseMlpKind, {MlpKind::Gelu, MlpKind::SwiGlu}, m.mlp);
     m.tiedEmbeddings = r.boolean(j, "tied_embeddings", where, false);
     const bool gpt = m.mlp == MlpKind::Gelu;
     m.norm = gpt ? NormKind::LayerNorm : NormKind::RmsNorm;
@@ -87,7 +132,7 @@ ModelSpec readModel(Reader& r, const json& j, const std::string& where) {
     m.learnedPositions = gpt;
     m.dropout = gpt;
     if (j.contains("moe") && j.at("moe").is_object()) {
-        const json& e = j.at("moe");
+        const Json& e = j.at("moe");
         const std::string w = where + ".moe";
         m.moe.experts = r.integer(e, "experts", w, 1, 100000);
         m.moe.topK = r.integer(e, "top_k", w, 1, 100000);
@@ -100,20 +145,28 @@ ModelSpec readModel(Reader& r, const json& j, const std::string& where) {
     return m;
 }
 
-ClusterSpec readCluster(Reader& r, const json& j, const std::string& where) {
+ClusterSpec readCluster(Reader& r, const Json& j, const std::string& where) {
     ClusterSpec c;
     const std::string gpuId = r.text(j, "gpu", where);
     const int gpus = r.integer(j, "gpus", where, 1, 10000000);
     const int perNode = r.integer(j, "gpus_per_node", where, 1, 100000);
-    if (const GpuPreset* g = findGpuPreset(gpuId))
+    if (const GpuPreset* g = findGpuPreset(gpuId)) {
         c.gpu = g->gpu;
-    else if (!gpuId.empty())
-        r.errors.push_back({where + ".gpu", "unknown GPU '" + gpuId + "'"});
+    } else if (!gpuId.empty()) {
+        std::vector<std::string> ids;
+        for (const GpuPreset& p : gpuPresets())
+            ids.push_back(p.gpu.id);
+        r.error(where, "gpu",
+                "unknown GPU " + detail::quoteJson(gpuId) + detail::didYouMean(gpuId, ids) +
+                    "; known: " + detail::joinList(ids));
+    }
     // A run on part of one node uses that many GPUs of it, joined by the node's NVLink switch.
     c.gpusPerNode = gpus < perNode ? gpus : perNode;
     c.nodes = std::max(1, gpus / std::max(1, c.gpusPerNode));
     if (gpus >= perNode && gpus % perNode != 0)
-        r.errors.push_back({where + ".gpus", "is not a multiple of gpus_per_node"});
+        r.error(where, "gpus",
+                "must be a multiple of gpus_per_node (" + std::to_string(perNode) + "), got " +
+                    std::to_string(gpus));
     c.nvlinkDomain = c.gpusPerNode;
     if (gpuId == "gb200" || gpuId == "gb300")
         c.nvlinkDomain = std::min(gpus, 72);
@@ -121,31 +174,45 @@ ClusterSpec readCluster(Reader& r, const json& j, const std::string& where) {
     return c;
 }
 
-} // namespace
-
-std::expected<std::vector<ValidationCase>, InputErrors> validationCasesFromJson(std::string_view text) {
+std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_view text) {
     InputErrors errors;
-    json doc = json::parse(text, nullptr, false);
-    if (doc.is_discarded())
-        return std::unexpected(InputErrors{{"", "is not valid JSON"}});
-    if (!doc.is_object() || doc.value("schema", std::string()) != kSchema)
-        return std::unexpected(InputErrors{{"$.schema", std::string("must be \"") + kSchema + "\""}});
-    if (!doc.contains("cases") || !doc.at("cases").is_array())
-        return std::unexpected(InputErrors{{"$.cases", "must be an array"}});
+    const std::optional<Json> parsed = detail::parseObject(text, errors);
+    if (!parsed)
+        return std::unexpected(detail::capped(std::move(errors)));
+    const Json& doc = *parsed;
+    // A file of another kind (or with no cases) is not read any further.
+    const auto schema = doc.find("schema");
+    if (schema == doc.end() || !schema->is_string() || schema->get_ref<const std::string&>() != kSchema) {
+        const std::string expected = std::string("\"") + kSchema + "\"";
+        errors.push_back({"$.schema", schema == doc.end()
+                                          ? "missing required key \"schema\" (expected " + expected + ")"
+                                          : "wrong schema: expected " + expected + ", got " +
+                                                detail::describe(*schema) +
+                                                " (not a validation-cases file)"});
+        return std::unexpected(detail::capped(std::move(errors)));
+    }
+    const auto cases = doc.find("cases");
+    if (cases == doc.end() || !cases->is_array()) {
+        errors.push_back(
+            {"$.cases", cases == doc.end()
+                            ? std::string("missing required key \"cases\" (an array of cases)")
+                            : "wrong type: expected an array of cases, got " + detail::describe(*cases)});
+        return std::unexpected(detail::capped(std::move(errors)));
+    }
     std::vector<ValidationCase> out;
-    Reader r{errors, "$"};
+    Reader r{errors};
     std::size_t i = 0;
-    for (const json& jc : doc.at("cases")) {
+    for (const Json& jc : *cases) {
         const std::string where = "$.cases[" + std::to_string(i++) + "]";
         ValidationCase vc;
         vc.id = r.text(jc, "id", where);
-        vc.source = jc.value("source", std::string());
-        vc.confidence = jc.value("confidence", std::string());
-        vc.notes = jc.value("notes", std::string());
-        const json* jm = r.field(jc, "model", where);
-        const json* jh = r.field(jc, "hardware", where);
-        const json* jl = r.field(jc, "layout", where);
-        const json* jmeas = r.field(jc, "measured", where);
+        vc.source = Reader::optionalText(jc, "source");
+        vc.confidence = Reader::optionalText(jc, "confidence");
+        vc.notes = Reader::optionalText(jc, "notes");
+        const Json* jm = r.field(jc, "model", where);
+        const Json* jh = r.field(jc, "hardware", where);
+        const Json* jl = r.field(jc, "layout", where);
+        const Json* jmeas = r.field(jc, "measured", where);
         if (!jm || !jh || !jl || !jmeas)
             continue;
         Scenario s;
@@ -166,24 +233,20 @@ std::expected<std::vector<ValidationCase>, InputErrors> validationCasesFromJson(
         vc.globalBatch = r.integer(*jl, "global_batch", lw, 1, 100000000);
         TrainingOptions& t = s.training;
         t.sequenceParallel = r.boolean(*jl, "sequence_parallel", lw, false);
-        const std::string rc = r.text(*jl, "recompute", lw);
-        if (auto v = parseRecompute(rc))
-            t.recompute = *v;
-        else
-            errors.push_back({lw + ".recompute", "must be none, selective or full"});
+        t.recompute = r.choice(*jl, "recompute", lw, &parseRecompute,
+                               {Recompute::None, Recompute::Selective, Recompute::Full}, t.recompute);
         t.zeroStage = r.integer(*jl, "zero_stage", lw, 0, 3);
-        const std::string pr = r.text(*jl, "precision", lw);
-        if (auto v = parsePrecision(pr))
-            t.precision = *v;
-        else
-            errors.push_back({lw + ".precision", "must be bf16, fp16 or fp8"});
+        t.precision = r.choice(*jl, "precision", lw, &parsePrecision,
+                               {Precision::Bf16, Precision::Fp16, Precision::Fp8}, t.precision);
         // The format does not record the attention kernel. Runs on Hopper or newer GPUs and models of
         // the SwiGLU/RoPE family use flash attention; GELU GPT models on A100 used Megatron's fused
         // (unflashed) softmax, as the 2021-2022 papers describe.
         t.flashAttention = s.model.mlp == MlpKind::SwiGlu || s.cluster.gpu.peakFlops8 > 0;
         const long long perReplica = static_cast<long long>(l.microBatch) * l.dp;
         if (vc.microBatchGiven && vc.globalBatch % perReplica != 0)
-            errors.push_back({lw + ".global_batch", "is not divisible by micro_batch x dp"});
+            r.error(lw, "global_batch",
+                    "must be divisible by micro_batch x dp (" + std::to_string(perReplica) + "), got " +
+                        std::to_string(vc.globalBatch));
         l.accumulation = static_cast<int>(std::max(1LL, vc.globalBatch / std::max(1LL, perReplica)));
         for (const char* metric : kMetrics) {
             if (jmeas->contains(metric) && jmeas->at(metric).is_number()) {
@@ -196,8 +259,14 @@ std::expected<std::vector<ValidationCase>, InputErrors> validationCasesFromJson(
         out.push_back(std::move(vc));
     }
     if (!errors.empty())
-        return std::unexpected(errors);
+        return std::unexpected(detail::capped(std::move(errors)));
     return out;
+}
+
+} // namespace
+
+std::expected<std::vector<ValidationCase>, InputErrors> validationCasesFromJson(std::string_view text) {
+    return detail::guarded<std::vector<ValidationCase>>([&] { return readCases(text); });
 }
 
 std::expected<std::vector<ValidationCase>, InputErrors> loadValidationCases(const std::string& path) {

@@ -1,0 +1,21 @@
+#pragma once
+// Internals of the JSON files (ScenarioIo.cpp, ProfileIo.cpp): writing numbers and pretty-printing.
+// Not part of the public API.
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace lp::core::detail {
+
+using Json = nlohmann::ordered_json;
+
+// The shortest text that reads back to the same double, exponent tidied: 8e10, 5e-6, 0.85.
+std::string fmtNumber(double v);
+
+// A double as a JSON value: fmtNumber, or null for infinity and NaN (JSON has neither).
+std::string jsonDouble(double v);
+
+// Pretty printing with two-space indents; arrays of plain values stay on one line ([1e6, 0.42]).
+// Ends with a newline.
+std::string dumpPretty(const Json& j);
+
+} // namespace lp::core::detail

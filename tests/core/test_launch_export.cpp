@@ -1,0 +1,218 @@
+// Launch settings (core/LaunchExport.h): the default scenario's output is pinned in
+// tests/data/launch/, the framework names and the mapping of each option are checked one by one.
+#include "TestHarness.h"
+
+#include "core/LaunchExport.h"
+#include "core/Presets.h"
+#include "core/ScenarioIo.h"
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <iostream>
+
+using namespace lp::core;
+
+namespace {
+
+std::string golden(const std::string& name) {
+    auto text = readTextFile(std::string(LP_TEST_DATA_DIR) + "/launch/" + name);
+    return text ? *text : std::string("<missing golden file " + name + ">");
+}
+
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+bool hasNote(const LaunchSettings& l, const std::string& part) {
+    for (const auto& n : l.notes)
+        if (contains(n, part))
+            return true;
+    return false;
+}
+
+void checkGolden(LaunchTarget t) {
+    const LaunchSettings l = exportLaunchSettings(defaultScenario(), t);
+    const std::string expected = golden("default-" + l.fileName);
+    if (l.text != expected) {
+        // Leave the new output beside the build for a diff (and, when intended, to replace the pin).
+        const std::string out = "launch-actual-" + l.fileName;
+        std::ofstream(out) << l.text;
+        std::cerr << "launch settings for " << toString(t) << " differ from tests/data/launch/default-" << l.fileName
+                  << "; actual output written to " << out << "\n";
+    }
+    LP_CHECK(l.text == expected);
+}
+
+Scenario withLayout(Scenario s, int tp, int pp, int dp, int vpp = 1) {
+    s.layout.tp = tp;
+    s.layout.pp = pp;
+    s.layout.dp = dp;
+    s.layout.vpp = vpp;
+    return s;
+}
+
+} // namespace
+
+LP_TEST(default_scenario_megatron_is_pinned) { checkGolden(LaunchTarget::Megatron); }
+LP_TEST(default_scenario_deepspeed_is_pinned) { checkGolden(LaunchTarget::DeepSpeed); }
+LP_TEST(default_scenario_torchtitan_is_pinned) { checkGolden(LaunchTarget::Torchtitan); }
+
+LP_TEST(targets_parse_and_print) {
+    LP_CHECK(parseLaunchTarget("megatron") == LaunchTarget::Megatron);
+    LP_CHECK(parseLaunchTarget("Megatron-LM") == LaunchTarget::Megatron);
+    LP_CHECK(parseLaunchTarget("DeepSpeed") == LaunchTarget::DeepSpeed);
+    LP_CHECK(parseLaunchTarget("torchtitan") == LaunchTarget::Torchtitan);
+    LP_CHECK(!parseLaunchTarget("fairseq"));
+    for (auto t : kLaunchTargets)
+        LP_CHECK(parseLaunchTarget(toString(t)) == t);
+}
+
+LP_TEST(megatron_uses_the_current_flag_names) {
+    const auto text = exportLaunchSettings(defaultScenario(), LaunchTarget::Megatron).text;
+    for (const char* flag : {"--tensor-model-parallel-size 8", "--pipeline-model-parallel-size 4",
+                             "--context-parallel-size 1", "--sequence-parallel", "--use-distributed-optimizer",
+                             "--micro-batch-size 2", "--global-batch-size 64", "--seq-length 4096",
+                             "--num-layers 80", "--hidden-size 8192", "--ffn-hidden-size 28672",
+                             "--num-attention-heads 64", "--group-query-attention", "--num-query-groups 8",
+                             "--swiglu", "--normalization RMSNorm", "--disable-bias-linear",
+                             "--untie-embeddings-and-output-weights", "--bf16", "--recompute-granularity selective",
+                             "--attention-backend flash"})
+        LP_CHECK(contains(text, std::string("  ") + flag + "\n") || contains(text, std::string("  ") + flag + " "));
+    LP_CHECK(!contains(text, "--num-layers-per-virtual-pipeline-stage"));  // v = 1
+    LP_CHECK(!contains(text, "--expert-model-parallel-size"));             // dense model
+}
+
+LP_TEST(megatron_virtual_stages_and_full_recompute) {
+    Scenario s = withLayout(defaultScenario(), 8, 4, 2, 5);  // 80 layers / (4 x 5) = 4 per virtual stage
+    s.training.recompute = Recompute::Full;
+    s.training.precision = Precision::Fp16;
+    const auto text = exportLaunchSettings(s, LaunchTarget::Megatron).text;
+    LP_CHECK(contains(text, "--num-layers-per-virtual-pipeline-stage 4"));
+    LP_CHECK(contains(text, "--recompute-granularity full"));
+    LP_CHECK(contains(text, "--recompute-method uniform"));
+    LP_CHECK(contains(text, "--recompute-num-layers 1"));
+    LP_CHECK(contains(text, "--fp16"));
+    LP_CHECK(!contains(text, "--bf16"));
+
+    s = withLayout(defaultScenario(), 8, 4, 2, 3);  // 80 / 12 is not whole: the per-rank count instead
+    LP_CHECK(contains(exportLaunchSettings(s, LaunchTarget::Megatron).text, "--num-virtual-stages-per-pipeline-rank 3"));
+}
+
+LP_TEST(megatron_zero_stages_precision_and_recompute_none) {
+    Scenario s = defaultScenario();
+    s.training.zeroStage = 0;
+    s.training.recompute = Recompute::None;
+    auto l = exportLaunchSettings(s, LaunchTarget::Megatron);
+    LP_CHECK(!contains(l.text, "--use-distributed-optimizer"));
+    LP_CHECK(!contains(l.text, "--recompute-granularity"));
+    s.training.zeroStage = 3;
+    s.training.precision = Precision::Fp8;
+    l = exportLaunchSettings(s, LaunchTarget::Megatron);
+    LP_CHECK(contains(l.text, "--use-torch-fsdp2"));
+    LP_CHECK(contains(l.text, "--fp8-format hybrid"));
+    LP_CHECK(hasNote(l, "does not support pipeline parallelism"));  // PP 4 with FSDP2
+}
+
+LP_TEST(megatron_mixture_of_experts_and_latent_attention) {
+    const ModelPreset* ds = findModelPreset("deepseek-v3");
+    LP_CHECK(ds != nullptr);
+    if (!ds)
+        return;
+    Scenario s = defaultScenario();
+    s.model = ds->model;
+    s.layout.ep = 8;
+    const auto text = exportLaunchSettings(s, LaunchTarget::Megatron).text;
+    LP_CHECK(contains(text, "--expert-model-parallel-size 8"));
+    LP_CHECK(contains(text, "--num-experts 256"));
+    LP_CHECK(contains(text, "--moe-router-topk 8"));
+    LP_CHECK(contains(text, "--moe-ffn-hidden-size 2048"));
+    LP_CHECK(contains(text, "--moe-shared-expert-intermediate-size 2048"));
+    LP_CHECK(contains(text, "--moe-layer-freq \"([0]*3+[1]*58)\""));
+    LP_CHECK(contains(text, "--multi-latent-attention"));
+    LP_CHECK(contains(text, "--q-lora-rank 1536"));
+    LP_CHECK(contains(text, "--kv-lora-rank 512"));
+    LP_CHECK(contains(text, "--qk-head-dim 128"));
+    LP_CHECK(contains(text, "--qk-pos-emb-head-dim 64"));
+    LP_CHECK(contains(text, "--v-head-dim 128"));
+    LP_CHECK(!contains(text, "--group-query-attention"));
+}
+
+LP_TEST(megatron_gpt_style_model) {
+    const ModelPreset* gpt = findModelPreset("gpt3-175b");
+    LP_CHECK(gpt != nullptr);
+    if (!gpt)
+        return;
+    Scenario s = defaultScenario();
+    s.model = gpt->model;
+    const auto text = exportLaunchSettings(s, LaunchTarget::Megatron).text;
+    LP_CHECK(contains(text, "--position-embedding-type learned_absolute"));
+    LP_CHECK(contains(text, "--normalization LayerNorm"));
+    LP_CHECK(!contains(text, "--swiglu"));
+    LP_CHECK(!contains(text, "--disable-bias-linear"));
+    LP_CHECK(!contains(text, "--untie-embeddings-and-output-weights"));
+    LP_CHECK(!contains(text, "--hidden-dropout 0.0"));
+}
+
+LP_TEST(deepspeed_config_is_valid_json_with_the_batch_identity) {
+    for (int zero = 0; zero <= 3; ++zero) {
+        Scenario s = defaultScenario();
+        s.training.zeroStage = zero;
+        const auto l = exportLaunchSettings(s, LaunchTarget::DeepSpeed);
+        const auto j = nlohmann::json::parse(l.text);
+        LP_CHECK_EQ(j.at("train_batch_size").get<long long>(), s.layout.effectiveBatch());
+        LP_CHECK_EQ(j.at("train_micro_batch_size_per_gpu").get<int>(), s.layout.microBatch);
+        LP_CHECK_EQ(j.at("gradient_accumulation_steps").get<int>(), s.layout.accumulation);
+        LP_CHECK_EQ(j.at("zero_optimization").at("stage").get<int>(), zero);
+        LP_CHECK(j.at("bf16").at("enabled").get<bool>());
+        LP_CHECK(hasNote(l, "no tensor- or pipeline-parallel size"));
+        LP_CHECK_EQ(hasNote(l, "supports ZeRO stages 0 and 1 only"), zero >= 2);
+    }
+    Scenario s = defaultScenario();
+    s.training.precision = Precision::Fp16;
+    const auto j = nlohmann::json::parse(exportLaunchSettings(s, LaunchTarget::DeepSpeed).text);
+    LP_CHECK(j.at("fp16").at("enabled").get<bool>());
+    LP_CHECK(!j.contains("bf16"));
+}
+
+LP_TEST(torchtitan_degrees_batches_and_schedules) {
+    Scenario s = withLayout(defaultScenario(), 8, 1, 8);
+    s.layout.accumulation = 4;
+    s.training.zeroStage = 3;
+    auto l = exportLaunchSettings(s, LaunchTarget::Torchtitan);
+    LP_CHECK(contains(l.text, "local_batch_size = 2 "));
+    LP_CHECK(contains(l.text, "global_batch_size = 64 "));  // 2 x 4 x 8
+    LP_CHECK(contains(l.text, "data_parallel_shard_degree = 8"));
+    LP_CHECK(!contains(l.text, "fsdp_reshard_after_forward"));
+    LP_CHECK(!contains(l.text, "pipeline_parallel_schedule"));
+    LP_CHECK(!hasNote(l, "no ZeRO"));
+
+    s = withLayout(defaultScenario(), 8, 4, 2, 2);
+    s.training.zeroStage = 0;
+    s.training.recompute = Recompute::Full;
+    l = exportLaunchSettings(s, LaunchTarget::Torchtitan);
+    LP_CHECK(contains(l.text, "data_parallel_replicate_degree = 2"));
+    LP_CHECK(contains(l.text, "data_parallel_shard_degree = 1"));
+    LP_CHECK(contains(l.text, "pipeline_parallel_schedule = \"Interleaved1F1B\""));
+    LP_CHECK(contains(l.text, "pipeline_parallel_layers_per_stage = 10"));
+    LP_CHECK(contains(l.text, "mode = \"full\""));
+}
+
+LP_TEST(user_names_cannot_break_out_of_comments) {
+    Scenario s = defaultScenario();
+    s.name = "evil\"\n$(rm -rf ~) `id` \\";
+    s.model.name = "model\nwith\nlines";
+    for (auto t : kLaunchTargets) {
+        const auto text = exportLaunchSettings(s, t).text;
+        LP_CHECK(!contains(text, "$("));
+        LP_CHECK(!contains(text, "`"));
+        for (std::size_t pos = 0; (pos = text.find('\n', pos)) != std::string::npos; ++pos) {
+            // every line is a comment, an argument, a key, a table, JSON, or blank: no stray "rm"
+            const auto end = text.find('\n', pos + 1);
+            const std::string line = text.substr(pos + 1, end == std::string::npos ? std::string::npos : end - pos - 1);
+            LP_CHECK(line.rfind("with", 0) != 0 && line.rfind("lines", 0) != 0);
+        }
+    }
+}
+
+LP_TEST_MAIN()

@@ -1,0 +1,275 @@
+// Layout reports (core/Report.h), their charts (core/SvgCharts.h), escaping (core/Markup.h) and the
+// search-result export (core/SearchExport.h).
+#include "TestHarness.h"
+
+#include "core/Evaluate.h"
+#include "core/Markup.h"
+#include "core/Report.h"
+#include "core/ScenarioIo.h"
+#include "core/SearchExport.h"
+#include "core/SvgCharts.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <string>
+
+using namespace lp::core;
+
+namespace {
+
+const char* kScript = "<script>alert(1)</script>";
+
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+std::size_t countOf(const std::string& text, const std::string& part) {
+    std::size_t n = 0;
+    for (std::size_t pos = text.find(part); pos != std::string::npos; pos = text.find(part, pos + part.size()))
+        ++n;
+    return n;
+}
+
+ReportInput defaultReport() {
+    ReportInput r = makeReport(defaultScenario());
+    r.generatedAt = "2025-01-31T09:40:00Z";
+    return r;
+}
+
+ReportInput hostileReport() {
+    Scenario s = defaultScenario();
+    s.name = std::string("Plan ") + kScript + " & \"friends\"";
+    s.model.name = kScript;
+    s.notes = "line one <b>bold?</b>\n| not | a | table |\n# not a heading\n[link](javascript:alert(1))";
+    ReportInput r = makeReport(s);
+    r.generatedAt = "2025-01-31T09:40:00Z";
+    return r;
+}
+
+} // namespace
+
+LP_TEST(html_has_every_section_and_is_self_contained) {
+    const ReportInput r = defaultReport();
+    const std::string html = reportToHtml(r);
+    LP_CHECK(html.rfind("<!DOCTYPE html>", 0) == 0);
+    for (const char* id : {"summary", "scenario", "layout", "memory", "time", "utilisation", "diagnostics",
+                           "explanations", "profile", "assumptions", "scenario-file"})
+        LP_CHECK(contains(html, std::string("<section id=\"") + id + "\">"));
+    LP_CHECK_EQ(countOf(html, "<section"), countOf(html, "</section>"));
+    LP_CHECK_EQ(countOf(html, "<table"), countOf(html, "</table>"));
+    LP_CHECK_EQ(countOf(html, "<svg"), std::size_t{2});  // memory and time charts, inline
+    LP_CHECK_EQ(countOf(html, "</svg>"), std::size_t{2});
+    LP_CHECK(contains(html, "<meta charset=\"utf-8\">"));
+    LP_CHECK(contains(html, "@media print"));
+    // No external resources of any kind.
+    for (const char* banned : {"<script", "<link", "<iframe", "<img", "<object", "<embed", "src=", "url(", "@import",
+                               "http://", "https://"})
+        LP_CHECK(!contains(html, banned));
+    // The title, date and version.
+    LP_CHECK(contains(html, "<title>Layout report: Llama-2-70B on 64 H100 (seed example)</title>"));
+    LP_CHECK(contains(html, "2025-01-31 09:40 UTC"));
+    LP_CHECK(contains(html, std::string("Layout Planner ") + LP_VERSION));
+}
+
+LP_TEST(html_shows_the_plan_figures) {
+    const ReportInput r = defaultReport();
+    const std::string html = reportToHtml(r);
+    const Plan p = evaluate(defaultScenario());
+    LP_CHECK(contains(html, "Fits: the worst stage needs"));
+    LP_CHECK(contains(html, "Step time"));
+    LP_CHECK(contains(html, "MFU"));
+    LP_CHECK(contains(html, "6ND"));
+    LP_CHECK(contains(html, "pipeline_bubble"));  // the default plan's diagnostic, with its suggestion
+    LP_CHECK(contains(html, "Suggestion:"));
+    LP_CHECK(contains(html, "Built-in profile"));
+    LP_CHECK_EQ(countOf(html, "<dt>"), r.explanations.size());
+    LP_CHECK(r.explanations.size() >= 10);
+    // Memory table: one row per stage, the worst one emphasised.
+    LP_CHECK_EQ(countOf(html, "<tr class=\"emph\">"), std::size_t{2});  // worst stage + the step total
+    LP_CHECK(contains(html, std::to_string(p.memory.worstStage) + " (worst)"));
+    // The scenario in full, readable back.
+    LP_CHECK(contains(html, "&quot;schema&quot;: &quot;layout-planner/scenario&quot;"));
+}
+
+LP_TEST(user_strings_are_escaped_in_html) {
+    const std::string html = reportToHtml(hostileReport());
+    LP_CHECK(!contains(html, "<script"));
+    LP_CHECK(!contains(html, "<b>bold?</b>"));
+    LP_CHECK(contains(html, "&lt;script&gt;alert(1)&lt;/script&gt;"));
+    LP_CHECK(contains(html, "&amp; &quot;friends&quot;"));
+    LP_CHECK(contains(html, "line one &lt;b&gt;bold?&lt;/b&gt;<br>"));
+    LP_CHECK(!contains(html, "href=\"javascript"));
+}
+
+LP_TEST(markdown_renders_tables_and_escapes) {
+    const std::string md = reportToMarkdown(defaultReport());
+    LP_CHECK(md.rfind("# Layout report: Llama-2-70B on 64 H100 (seed example)\n", 0) == 0);
+    for (const char* h : {"## Summary", "## Scenario", "## Layout", "## Memory per GPU, by pipeline stage",
+                          "## Time per step", "## Utilisation and throughput", "## Diagnostics",
+                          "## How the key figures are computed", "## Hardware profile", "## Assumptions",
+                          "## Appendix: scenario file"})
+        LP_CHECK(contains(md, std::string("\n") + h + "\n"));
+    LP_CHECK(contains(md, "| Stage | Layers | Weights (GiB) |"));
+    LP_CHECK(contains(md, "|---:|---:|"));
+    LP_CHECK(contains(md, "```json\n{"));
+
+    // (The scenario file in the appendix is a fenced code block: shown literally, so left out here.)
+    const std::string full = reportToMarkdown(hostileReport());
+    const std::string evil = full.substr(0, full.find("## Appendix"));
+    LP_CHECK(contains(full, "```json\n"));
+    LP_CHECK(!contains(evil, "<script"));
+    LP_CHECK(!contains(evil, "<b>"));
+    LP_CHECK(contains(evil, "&lt;script&gt;alert(1)&lt;/script&gt;"));
+    LP_CHECK(contains(evil, "\\| not \\| a \\| table \\|"));
+    LP_CHECK(contains(evil, "\\# not a heading"));
+    LP_CHECK(contains(evil, "\\[link\\](javascript:alert(1))"));
+}
+
+LP_TEST(markdown_escaping_rules) {
+    LP_CHECK_EQ(escapeMarkdown("a|b"), std::string("a\\|b"));
+    LP_CHECK_EQ(escapeMarkdown("*x* _y_ `z`"), std::string("\\*x\\* \\_y\\_ \\`z\\`"));
+    LP_CHECK_EQ(escapeMarkdown("- item"), std::string("\\- item"));
+    LP_CHECK_EQ(escapeMarkdown("1. item"), std::string("1\\. item"));
+    LP_CHECK_EQ(escapeMarkdown("see https://x.org"), std::string("see https\\://x.org"));
+    LP_CHECK_EQ(escapeMarkdown("ratio 2:1"), std::string("ratio 2:1"));
+    LP_CHECK_EQ(escapeMarkdown("47.77 GB (44.49 GiB)"), std::string("47.77 GB (44.49 GiB)"));  // plain text stays plain
+    LP_CHECK_EQ(escapeMarkdown("a\nb"), std::string("a b"));
+    LP_CHECK_EQ(escapeHtml("<a href='x'>&</a>"), std::string("&lt;a href=&#39;x&#39;&gt;&amp;&lt;/a&gt;"));
+    LP_CHECK_EQ(escapeHtml(std::string("bell\x07") + "\r\n"), std::string("bell\n"));
+}
+
+LP_TEST(json_is_versioned_and_complete) {
+    const ReportInput r = defaultReport();
+    const nlohmann::json j = nlohmann::json::parse(reportToJson(r));
+    LP_CHECK_EQ(j.at("schema").get<std::string>(), std::string("layout-planner/report"));
+    LP_CHECK_EQ(j.at("version").get<int>(), 1);
+    LP_CHECK_EQ(j.at("generated_at").get<std::string>(), std::string("2025-01-31T09:40:00Z"));
+    LP_CHECK_EQ(j.at("tool").at("version").get<std::string>(), std::string(LP_VERSION));
+    LP_CHECK(j.at("plan").at("valid").get<bool>());
+    const Plan p = evaluate(defaultScenario());
+    LP_CHECK_NEAR(j.at("plan").at("mfu").get<double>(), p.mfu, 1e-12);
+    LP_CHECK_NEAR(j.at("plan").at("time").at("step_s").get<double>(), p.time.stepSeconds, 1e-12);
+    LP_CHECK_EQ(j.at("plan").at("memory").at("stages").size(), p.memory.stages.size());
+    LP_CHECK_EQ(j.at("explanations").size(), r.explanations.size());
+    LP_CHECK(!j.at("assumptions").empty());
+    LP_CHECK_EQ(j.at("profile").at("origin").get<std::string>(), std::string("built-in"));
+    // The embedded scenario is a scenario file that reads back to the same scenario.
+    auto back = scenarioFromJson(j.at("scenario").dump());
+    LP_CHECK(back.has_value());
+    if (back)
+        LP_CHECK(*back == defaultScenario());
+    LP_CHECK(!contains(j.dump(), "NaN"));
+}
+
+LP_TEST(invalid_layout_report_lists_the_errors) {
+    Scenario s = defaultScenario();
+    s.layout.tp = 3;  // 64 heads are not divisible by 3, and the GPU count no longer matches
+    ReportInput r = makeReport(s);
+    const std::string html = reportToHtml(r);
+    LP_CHECK(contains(html, "Invalid layout"));
+    LP_CHECK(contains(html, "heads_not_divisible_by_tp"));
+    LP_CHECK(contains(html, "Not available: the layout is invalid"));
+    LP_CHECK_EQ(countOf(html, "<svg"), std::size_t{0});
+    const nlohmann::json j = reportToJsonValue(r);
+    LP_CHECK(!j.at("plan").at("valid").get<bool>());
+    LP_CHECK(contains(reportToMarkdown(r), "Invalid layout"));
+}
+
+LP_TEST(measured_profile_origin_is_shown) {
+    ReportInput r = defaultReport();
+    r.profile.origin = "measured";
+    r.profile.name = "lab H100 profile";
+    r.profile.measuredOn = "NVIDIA H100 80GB HBM3";
+    r.profile.date = "2025-01-30";
+    const std::string html = reportToHtml(r);
+    LP_CHECK(contains(html, "Measured profile &quot;lab H100 profile&quot;"));
+    LP_CHECK(contains(html, "measured on NVIDIA H100 80GB HBM3 on 2025-01-30"));
+    const nlohmann::json j = reportToJsonValue(r);
+    LP_CHECK_EQ(j.at("profile").at("measured_on").get<std::string>(), std::string("NVIDIA H100 80GB HBM3"));
+}
+
+LP_TEST(memory_chart_marks_capacity_and_overflow) {
+    const Plan p = evaluate(defaultScenario());
+    const SvgChart c = memoryChartSvg(p);
+    LP_CHECK(c.width > 0 && c.height > 0);
+    LP_CHECK(contains(c.svg, "capacity 74.5 GiB"));
+    LP_CHECK(contains(c.svg, ">worst<"));
+    LP_CHECK(!contains(c.svg, std::string(kColorDoesNotFit)));
+    for (auto comp : kMemoryComponentOrder)
+        LP_CHECK(contains(c.svg, std::string(memoryComponentColor(comp))));
+
+    Scenario big = defaultScenario();
+    big.layout.pp = 1;
+    big.layout.dp = 8;
+    big.layout.accumulation = 4;
+    big.training.zeroStage = 0;
+    big.training.recompute = Recompute::None;
+    const Plan over = evaluate(big);
+    LP_CHECK(over.valid);
+    LP_CHECK(!over.memory.fits);
+    const SvgChart red = memoryChartSvg(over);
+    LP_CHECK(contains(red.svg, std::string(kColorDoesNotFit)));
+    LP_CHECK(contains(red.svg, "does not fit"));
+}
+
+LP_TEST(time_chart_leaves_out_zero_components) {
+    const Plan p = evaluate(defaultScenario());
+    const SvgChart c = timeChartSvg(p);
+    LP_CHECK(contains(c.svg, "Compute (forward + backward)"));
+    LP_CHECK(contains(c.svg, "Pipeline bubble"));
+    LP_CHECK(!contains(c.svg, "EP communication"));  // zero for a dense model
+    double sum = 0;
+    for (const auto& row : timeRows(p.time))
+        sum += row.seconds;
+    LP_CHECK_NEAR(sum, p.time.stepSeconds, 1e-9);  // the rows add up to the step
+}
+
+LP_TEST(formats_timestamps_and_reproducible_dates) {
+    LP_CHECK(parseReportFormat("HTML") == ReportFormat::Html);
+    LP_CHECK(parseReportFormat("markdown") == ReportFormat::Markdown);
+    LP_CHECK(parseReportFormat("pdf") == ReportFormat::Pdf);
+    LP_CHECK(!parseReportFormat("docx"));
+    LP_CHECK(reportFormatForPath("out/r.md") == ReportFormat::Markdown);
+    LP_CHECK(reportFormatForPath("r.JSON") == ReportFormat::Json);
+    LP_CHECK(!reportFormatForPath("dir.d/report"));
+    LP_CHECK_EQ(displayTimestamp("2025-01-31T09:40:00Z"), std::string("2025-01-31 09:40 UTC"));
+    setenv("SOURCE_DATE_EPOCH", "1738316400", 1);
+    LP_CHECK_EQ(utcTimestampNow(), std::string("2025-01-31T09:40:00Z"));
+    unsetenv("SOURCE_DATE_EPOCH");
+    LP_CHECK(utcTimestampNow().size() == 20);
+    LP_CHECK(renderReport(defaultReport(), ReportFormat::Pdf).empty());
+}
+
+LP_TEST(search_results_export_as_csv_and_json) {
+    const Scenario s = defaultScenario();
+    SearchSpace sp;
+    sp.tp = {4, 8};
+    sp.pp = {4, 8};
+    sp.cp = {1};
+    sp.vpp = {1};
+    sp.microBatch = {1, 2};
+    sp.zeroStages = {1};
+    sp.recompute = {Recompute::Selective};
+    sp.sequenceParallel = {true};
+    SearchOptions o;
+    o.threads = 1;
+    o.topN = 5;
+    const SearchResult r = search(s, sp, {}, o);
+    LP_CHECK(!r.top.empty());
+    const std::string csv = searchResultToCsv(r);
+    LP_CHECK(csv.rfind("rank,tp,pp,dp,cp,ep,vpp,micro_batch,accumulation,global_batch,zero_stage,recompute,", 0) == 0);
+    const std::size_t rows = countOf(csv, "\n") - 1;
+    LP_CHECK(rows >= r.top.size());
+    LP_CHECK(rows <= r.top.size() + r.pareto.size());
+    LP_CHECK(contains(csv, "\n1,"));
+    const nlohmann::json j = nlohmann::json::parse(searchResultToJson(s, r));
+    LP_CHECK_EQ(j.at("schema").get<std::string>(), std::string(kSearchResultsSchema));
+    LP_CHECK_EQ(j.at("top").size(), r.top.size());
+    LP_CHECK_EQ(j.at("pareto").size(), r.pareto.size());
+    LP_CHECK_EQ(j.at("top")[0].at("rank").get<int>(), 1);
+    LP_CHECK_NEAR(j.at("top")[0].at("step_s").get<double>(), r.top[0].stepSeconds, 1e-15);
+    LP_CHECK_EQ(j.at("fitting").get<long long>(), r.fitting);
+}
+
+LP_TEST_MAIN()

@@ -1,0 +1,303 @@
+// Measured runs (core/RunLog.h): parsing CSV, Megatron-LM and torchtitan logs and pasted numbers
+// (tests/data/logs, including noisy, truncated and malformed ones), the warmup rule, the steady
+// state and the verdicts against the default scenario's plan.
+#include "TestHarness.h"
+
+#include "core/Evaluate.h"
+#include "core/RunLog.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <string>
+
+using namespace lp::core;
+
+namespace {
+
+std::string logPath(const std::string& name) {
+    return std::string(LP_TEST_DATA_DIR) + "/logs/" + name;
+}
+
+RunLog load(const std::string& name, RunLogOptions o = {}) {
+    auto r = loadRunLog(logPath(name), o);
+    if (!r) {
+        std::fprintf(stderr, "%s: %s\n", name.c_str(), r.error().message().c_str());
+        LP_CHECK(r.has_value());
+        return {};
+    }
+    return *r;
+}
+
+bool hasVerdict(const RunAnalysis& a, const std::string& id) {
+    for (const auto& v : a.verdicts)
+        if (v.id == id)
+            return true;
+    return false;
+}
+
+const Verdict* verdict(const RunAnalysis& a, const std::string& id) {
+    for (const auto& v : a.verdicts)
+        if (v.id == id)
+            return &v;
+    return nullptr;
+}
+
+bool warningAt(const RunLog& log, int line, const std::string& part) {
+    for (const auto& w : log.warnings)
+        if (w.line == line && w.message.find(part) != std::string::npos)
+            return true;
+    return false;
+}
+
+struct Planned {
+    Scenario s = defaultScenario();
+    Plan p = evaluate(s);
+};
+
+} // namespace
+
+LP_TEST(warmup_rule) {
+    LP_CHECK_EQ(detectWarmup({}), 0);
+    LP_CHECK_EQ(detectWarmup({9, 5, 5, 5, 5}), 0);  // under 6 samples: none
+    LP_CHECK_EQ(detectWarmup({5, 5, 5, 5, 5, 5, 5, 5}), 0);
+    LP_CHECK_EQ(detectWarmup({20, 9, 5.1, 5, 4.9, 5, 5.05, 4.95, 5, 5}), 2);
+    LP_CHECK_EQ(detectWarmup({20, 5, 5, 5, 5, 5, 5, 5, 5, 5}), 1);
+    // A single slow step later on is not warmup.
+    LP_CHECK_EQ(detectWarmup({5, 5, 5, 5, 12, 5, 5, 5, 5, 5}), 0);
+    // Not settled within the first half: at most half the samples.
+    LP_CHECK_EQ(detectWarmup({20, 18, 16, 14, 12, 10, 5.0, 5.1, 4.9, 5.0}), 5);
+}
+
+LP_TEST(megatron_log_matches_the_plan) {
+    const RunLog log = load("megatron.log");
+    LP_CHECK(log.format == RunLogFormat::Megatron);
+    LP_CHECK_EQ(log.samples.size(), std::size_t{50});
+    LP_CHECK(log.warnings.empty());
+    LP_CHECK_EQ(log.samples[0].step, 1LL);
+    LP_CHECK_NEAR(log.samples[0].stepSeconds, 14.21, 1e-9);
+    LP_CHECK_EQ(log.samples[0].globalBatch, 64LL);
+    LP_CHECK(std::isfinite(log.samples[0].loggedTflopsPerGpu));
+
+    const Planned pl;
+    const RunAnalysis a = analyzeRun(log, pl.s, pl.p);
+    LP_CHECK_EQ(a.detectedWarmup, 3);
+    LP_CHECK_EQ(a.warmup, 3);
+    LP_CHECK_EQ(a.steadySamples, 47);
+    LP_CHECK_NEAR(a.stepSeconds, 5.05, 0.01);
+    LP_CHECK(a.p10 < a.median && a.median < a.p90);
+    LP_CHECK(a.stddev / a.mean < 0.01);
+    LP_CHECK(a.meanAll > a.mean);
+    LP_CHECK_NEAR(a.tokensPerSecond, 262144.0 / a.stepSeconds, 1e-9);
+    LP_CHECK_NEAR(a.tokensPerSecondPerGpu * 64, a.tokensPerSecond, 1e-9);
+    LP_CHECK(a.hasPlan);
+    LP_CHECK_NEAR(a.ratio, a.stepSeconds / pl.p.time.stepSeconds, 1e-12);
+    LP_CHECK_NEAR(a.mfu, pl.p.mfu * pl.p.time.stepSeconds / a.stepSeconds, 1e-12);
+    LP_CHECK(hasVerdict(a, "warmup_excluded"));
+    LP_CHECK(hasVerdict(a, "matches_prediction"));
+    LP_CHECK(!hasVerdict(a, "mfu_below_20"));
+    LP_CHECK(!hasVerdict(a, "batch_mismatch"));
+    LP_CHECK(!hasVerdict(a, "noisy"));
+    const Verdict* w = verdict(a, "warmup_excluded");
+    LP_CHECK(w && w->text.find("steps 1-3") != std::string::npos);
+}
+
+LP_TEST(keeping_the_warmup_is_flagged) {
+    const Planned pl;
+    const RunLog log = load("megatron.log");
+    RunAnalysisOptions o;
+    o.warmupSamples = 0;
+    const RunAnalysis kept = analyzeRun(log, pl.s, pl.p, o);
+    LP_CHECK(kept.warmupOverridden);
+    LP_CHECK_EQ(kept.warmup, 0);
+    LP_CHECK(hasVerdict(kept, "warmup_kept"));
+    LP_CHECK(kept.mean > analyzeRun(log, pl.s, pl.p).mean * 1.03);
+    o.warmupSamples = 10;
+    const RunAnalysis more = analyzeRun(log, pl.s, pl.p, o);
+    LP_CHECK_EQ(more.steadySamples, 40);
+    LP_CHECK(hasVerdict(more, "warmup_override"));
+    o.warmupSamples = 1000;  // clamped: one sample stays
+    LP_CHECK_EQ(analyzeRun(log, o).steadySamples, 1);
+}
+
+LP_TEST(slow_run_says_why) {
+    const Planned pl;
+    const RunAnalysis a = analyzeRun(load("megatron-slow.log"), pl.s, pl.p);
+    LP_CHECK(a.ratio > 2.0);
+    LP_CHECK(a.mfu < 0.20);
+    LP_CHECK(hasVerdict(a, "mfu_below_20"));
+    const Verdict* v = verdict(a, "much_slower_than_predicted");
+    LP_CHECK(v != nullptr);
+    if (v) {
+        LP_CHECK(v->severity == Severity::Warning);
+        LP_CHECK(v->text.find("pipeline_bubble") != std::string::npos);  // the plan's diagnostic is named
+        LP_CHECK(v->text.find("launch settings") != std::string::npos);
+    }
+}
+
+LP_TEST(truncated_megatron_log_keeps_what_it_can) {
+    const RunLog log = load("megatron-truncated.log");
+    LP_CHECK_EQ(log.samples.size(), std::size_t{20});
+    LP_CHECK(warningAt(log, log.lines, "truncated"));  // the cut-off last line
+    bool badNumber = false;
+    for (const auto& w : log.warnings)
+        badNumber = badNumber || w.message.find("not a positive number") != std::string::npos;
+    LP_CHECK(badNumber);  // "elapsed time per iteration (ms): n/a"
+    const RunAnalysis a = analyzeRun(log);
+    LP_CHECK_EQ(a.warmup, 2);
+    LP_CHECK(hasVerdict(a, "few_samples"));
+    LP_CHECK(hasVerdict(a, "no_plan"));
+    LP_CHECK(!std::isfinite(a.mfu));
+}
+
+LP_TEST(torchtitan_log_with_colours) {
+    const RunLog log = load("torchtitan.log");
+    LP_CHECK(log.format == RunLogFormat::Torchtitan);
+    LP_CHECK_EQ(log.samples.size(), std::size_t{21});  // "validate step:" is not a training step
+    LP_CHECK_EQ(log.samples[0].step, 1LL);
+    LP_CHECK_EQ(log.samples[0].stepsCovered, 1LL);
+    LP_CHECK_EQ(log.samples[2].stepsCovered, 10LL);
+    LP_CHECK_NEAR(log.samples[1].tokensPerSecondPerGpu, 702.0, 1e-12);
+    LP_CHECK(std::isfinite(log.samples[1].loggedMfu) && log.samples[1].loggedMfu < 1.0);
+
+    // Without a scenario the analysis is in tokens/s per GPU.
+    const RunAnalysis bare = analyzeRun(log);
+    LP_CHECK(bare.kind == SeriesKind::TokensPerSecondPerGpu);
+    LP_CHECK_EQ(bare.warmup, 2);
+    LP_CHECK_NEAR(bare.tokensPerSecondPerGpu, 812.0, 0.02);
+    LP_CHECK(!std::isfinite(bare.stepSeconds));
+    LP_CHECK(hasVerdict(bare, "no_plan"));
+    LP_CHECK(std::isfinite(bare.loggedMfu));
+
+    // With the scenario: step time = tokens per step / (tps x GPUs).
+    const Planned pl;
+    const RunAnalysis a = analyzeRun(log, pl.s, pl.p);
+    LP_CHECK(a.kind == SeriesKind::StepSeconds);
+    LP_CHECK_EQ(a.warmup, 2);
+    LP_CHECK_NEAR(a.stepSeconds, 262144.0 / (812.0 * 64), 0.02);
+    LP_CHECK(hasVerdict(a, "step_time_from_throughput"));
+    LP_CHECK(a.hasPlan);
+}
+
+LP_TEST(csv_with_header_and_milliseconds) {
+    const RunLog log = load("steps.csv");
+    LP_CHECK(log.format == RunLogFormat::Csv);
+    LP_CHECK_EQ(log.samples.size(), std::size_t{40});
+    LP_CHECK_NEAR(log.samples[0].stepSeconds, 9.8, 1e-12);
+    LP_CHECK_EQ(log.samples[39].step, 40LL);
+    const RunAnalysis a = analyzeRun(log);
+    LP_CHECK_EQ(a.warmup, 2);
+    LP_CHECK_NEAR(a.mean, 5.0, 0.01);
+}
+
+LP_TEST(noisy_csv_is_called_noisy) {
+    const RunLog log = load("noisy.csv");
+    LP_CHECK_EQ(log.samples.size(), std::size_t{60});
+    const RunAnalysis a = analyzeRun(log);
+    LP_CHECK(a.warmup >= 1 && a.warmup <= 3);
+    LP_CHECK(hasVerdict(a, "noisy"));
+    LP_CHECK(hasVerdict(a, "spikes"));
+    LP_CHECK(a.p90 > a.p10);
+}
+
+LP_TEST(malformed_csv_rows_become_warnings) {
+    const RunLog log = load("malformed.csv");
+    LP_CHECK_EQ(log.samples.size(), std::size_t{9});
+    LP_CHECK(warningAt(log, 5, "\"abc\" is not a number"));
+    LP_CHECK(warningAt(log, 6, "expected 2 fields, got 1"));
+    LP_CHECK(warningAt(log, 7, "not a positive"));
+    LP_CHECK_EQ(log.samples[3].step, 7LL);
+}
+
+LP_TEST(pasted_numbers_with_and_without_units) {
+    const RunLog log = load("pasted.txt");
+    LP_CHECK(log.format == RunLogFormat::Numbers);
+    LP_CHECK_EQ(log.samples.size(), std::size_t{13});
+    LP_CHECK_NEAR(log.samples[6].stepSeconds, 5.01, 1e-12);  // "5010ms"
+    LP_CHECK(log.unitNote.find("seconds") != std::string::npos);
+    const RunAnalysis a = analyzeRun(log);
+    LP_CHECK_EQ(a.warmup, 3);
+
+    auto ms = parseRunLog("4900 5010 5020\n4980 5000 5030 5010\n");
+    LP_CHECK(ms && ms->unitNote.find("milliseconds") != std::string::npos);
+    LP_CHECK(ms && std::fabs(ms->samples[0].stepSeconds - 4.9) < 1e-12);
+    RunLogOptions o;
+    o.unit = NumberUnit::Seconds;
+    auto forced = parseRunLog("4900 5010\n", o);
+    LP_CHECK(forced && forced->samples[0].stepSeconds == 4900.0);
+    auto bad = parseRunLog("5.0 five 5.1\n");
+    LP_CHECK(bad && bad->samples.size() == 2 && bad->warnings.size() == 1);
+}
+
+LP_TEST(nothing_usable_is_an_error) {
+    auto empty = parseRunLog("  \n\n");
+    LP_CHECK(!empty && empty.error().reason.find("empty") != std::string::npos);
+    auto none = loadRunLog(logPath("no-steps.log"));
+    LP_CHECK(!none && none.error().reason.find("no step times") != std::string::npos);
+    RunLogOptions o;
+    o.format = RunLogFormat::Csv;
+    auto wrongFormat = loadRunLog(logPath("megatron.log"), o);
+    LP_CHECK(!wrongFormat && wrongFormat.error().reason.find("no step-time column") != std::string::npos);
+    auto missing = loadRunLog(logPath("does-not-exist.log"));
+    LP_CHECK(!missing && missing.error().reason.find("cannot read") != std::string::npos);
+    auto onlyTruncated = parseRunLog(" iteration        1/    1000 | consumed samples: 64 | elapsed time per it");
+    LP_CHECK(!onlyTruncated && onlyTruncated.error().reason.find("truncated") != std::string::npos);
+}
+
+LP_TEST(restarted_run_is_warned_about) {
+    std::string text;
+    for (int i = 1; i <= 8; ++i)
+        text += " iteration " + std::to_string(i) + "/ 100 | elapsed time per iteration (ms): 5000.0 |\n";
+    for (int i = 5; i <= 8; ++i)
+        text += " iteration " + std::to_string(i) + "/ 100 | elapsed time per iteration (ms): 5000.0 |\n";
+    auto log = parseRunLog(text);
+    LP_CHECK(log && log->samples.size() == 12);
+    LP_CHECK(log && !log->warnings.empty() && log->warnings.front().message.find("restarted") != std::string::npos);
+}
+
+LP_TEST(batch_mismatch_and_invalid_plan) {
+    Planned pl;
+    pl.s.layout.accumulation = 8;  // the scenario says 32 sequences, the log 64
+    pl.p = evaluate(pl.s);
+    LP_CHECK(hasVerdict(analyzeRun(load("megatron.log"), pl.s, pl.p), "batch_mismatch"));
+    Scenario bad = defaultScenario();
+    bad.layout.tp = 3;
+    const Plan invalid = evaluate(bad);
+    const RunAnalysis a = analyzeRun(load("megatron.log"), bad, invalid);
+    LP_CHECK(hasVerdict(a, "plan_invalid"));
+    LP_CHECK(!a.hasPlan);
+}
+
+LP_TEST(too_few_samples) {
+    auto log = parseRunLog("5.0 5.1 5.0\n");
+    LP_CHECK(log.has_value());
+    if (!log)
+        return;
+    const RunAnalysis a = analyzeRun(*log);
+    LP_CHECK(hasVerdict(a, "too_few_samples"));
+    LP_CHECK(hasVerdict(a, "warmup_not_detected"));
+}
+
+LP_TEST(json_and_text_output) {
+    const Planned pl;
+    const RunLog log = load("megatron.log");
+    const RunAnalysis a = analyzeRun(log, pl.s, pl.p);
+    const nlohmann::json j = runAnalysisToJson(a, log);
+    LP_CHECK_EQ(j.at("schema").get<std::string>(), std::string(kRunAnalysisSchema));
+    LP_CHECK_EQ(j.at("version").get<int>(), kRunAnalysisVersion);
+    LP_CHECK_EQ(j.at("format").get<std::string>(), std::string("megatron"));
+    LP_CHECK_EQ(j.at("warmup").at("dropped").get<int>(), 3);
+    LP_CHECK_EQ(j.at("warmup").at("first_steady_step").get<long long>(), 4LL);
+    LP_CHECK_EQ(j.at("steps").size(), std::size_t{50});
+    LP_CHECK(j.at("predicted").is_object());
+    LP_CHECK(j.at("verdicts").is_array() && !j.at("verdicts").empty());
+    LP_CHECK(j.dump().find("NaN") == std::string::npos);
+    const std::string text = runAnalysisText(a);
+    LP_CHECK(text.find("Step time") != std::string::npos);
+    LP_CHECK(text.find("Verdict") != std::string::npos);
+    const nlohmann::json bare = runAnalysisToJson(analyzeRun(log), log);
+    LP_CHECK(bare.at("predicted").is_null());
+    LP_CHECK(bare.at("measured").at("mfu").is_null());
+}
+
+LP_TEST_MAIN()
