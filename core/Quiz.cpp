@@ -203,7 +203,7 @@ Question bubbleFraction(const Scenario& s, Rng& rng, const QuizTexts& texts) {
         variants = validVariants(defaultScenario(), true);
     std::vector<Scenario> useful;  // at least two micro batches: a bubble you would run with
     for (const Scenario& v : variants)
-        if (v.layout.accumulation >= 2)
+        if (v.layout.accumulation >= std::max(2, v.layout.pp))  // m >= p: what one would run
             useful.push_back(v);
     q.scenario = pick(rng, useful.empty() ? variants : useful);
     const Plan p = evaluate(q.scenario);
@@ -471,9 +471,9 @@ std::vector<Question> seedQuestions(const QuizTexts& texts) {
     Question state = trainingState(s, texts, "seed_training_state");
     state.seed = true;
     if (const ModelPreset* seed = findModelPreset("seed-70b"); seed && seed->publishedParameters > 0)
-        state.values["params_rounded"] = fmt::count(seed->publishedParameters);
+        state.values["params_rounded"] = fmt::fixed(seed->publishedParameters / 1e9, 0) + " billion";
     else
-        state.values["params_rounded"] = fmt::count(p.params.total);
+        state.values["params_rounded"] = fmt::fixed(p.params.total / 1e9, 0) + " billion";
     finish(state, texts, "seed_training_state");
     return {batch, state};
 }

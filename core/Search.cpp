@@ -487,7 +487,8 @@ SearchResult search(const Scenario& s, const HardwareProfile& profile, const Sea
             const double fraction = space.candidates > 0 ? static_cast<double>(shared.done.load()) /
                                                                static_cast<double>(space.candidates)
                                                          : 1.0;
-            if (!options.progress(std::min(fraction, 1.0)))
+            // Once cancelled, wait for the workers without asking again.
+            if (!shared.cancel.load() && !options.progress(std::min(fraction, 1.0)))
                 shared.cancel.store(true);
             lock.lock();
         }

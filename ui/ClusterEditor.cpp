@@ -110,6 +110,9 @@ ClusterEditor::ClusterEditor(ScenarioDocument* doc, QWidget* parent)
     m_more->addDouble(more, tr("Peak 16-bit"), tr("Dense bf16/fp16 peak of one GPU, without sparsity."), 1, 100000, 0,
                       1e12, [](const Scenario& s) { return s.cluster.gpu.peakFlops16; },
                       [](Scenario& s, double v) { s.cluster.gpu.peakFlops16 = v; }, tr(" TFLOP/s"));
+    m_more->addDouble(more, tr("Peak fp8"), tr("Dense fp8 peak of one GPU; 0 where the GPU has no fp8."), 0, 100000, 0,
+                      1e12, [](const Scenario& s) { return s.cluster.gpu.peakFlops8; },
+                      [](Scenario& s, double v) { s.cluster.gpu.peakFlops8 = v; }, tr(" TFLOP/s"));
     m_more->addDouble(more, tr("HBM bandwidth"), tr("Memory bandwidth of one GPU."), 0.1, 100, 2, 1e12,
                       [](const Scenario& s) { return s.cluster.gpu.hbmBandwidth; },
                       [](Scenario& s, double v) { s.cluster.gpu.hbmBandwidth = v; }, tr(" TB/s"));
@@ -130,17 +133,22 @@ void ClusterEditor::refresh() {
             break;
         }
     }
-    const QSignalBlocker block(m_gpu);
-    m_gpu->setCurrentIndex(index);
-    const QSignalBlocker blockCluster(m_cluster);
-    m_cluster->setCurrentIndex(0);
+    if (m_gpu->currentIndex() != index) {
+        const QSignalBlocker block(m_gpu);
+        m_gpu->setCurrentIndex(index);
+    }
+    int system = 0;
     for (int i = 1; i < m_cluster->count(); ++i) {
         const core::ClusterPreset* p = core::findClusterPreset(m_cluster->itemData(i).toString().toStdString());
         if (p && p->gpuId == c.gpu.id && p->gpusPerNode == c.gpusPerNode &&
             core::makeCluster(*p, c.nodes).nvlinkDomain == c.nvlinkDomain) {
-            m_cluster->setCurrentIndex(i);
+            system = i;
             break;
         }
+    }
+    if (m_cluster->currentIndex() != system) {
+        const QSignalBlocker blockCluster(m_cluster);
+        m_cluster->setCurrentIndex(system);
     }
 }
 

@@ -60,8 +60,20 @@ void FigureLabel::updateFrame() {
     const QColor accent = palette().color(QPalette::Highlight);
     QColor border = palette().color(QPalette::Text);
     border.setAlpha(45);
-    setStyleSheet(QStringLiteral("lp--ui--FigureLabel { border: 1px solid %1; border-radius: 4px; }")
-                      .arg((m_active || hasFocus() ? accent : border).name(QColor::HexArgb)));
+    const QString style = QStringLiteral("lp--ui--FigureLabel { border: 1px solid %1; border-radius: 4px; }")
+                              .arg((m_active || hasFocus() ? accent : border).name(QColor::HexArgb));
+    if (style == m_style)
+        return;
+    m_style = style;
+    m_styling = true;
+    setStyleSheet(style);
+    m_styling = false;
+}
+
+void FigureLabel::changeEvent(QEvent* event) {
+    QFrame::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange && !m_styling)
+        updateFrame();  // light/dark switch
 }
 
 void FigureLabel::mousePressEvent(QMouseEvent* event) {

@@ -30,6 +30,7 @@ protected:
     void keyPressEvent(QKeyEvent* event) override;
     void focusInEvent(QFocusEvent* event) override;
     void focusOutEvent(QFocusEvent* event) override;
+    void changeEvent(QEvent* event) override;
 
 private:
     void updateFrame();
@@ -39,6 +40,8 @@ private:
     QLabel* m_value;
     QLabel* m_detail;
     bool m_active = false;
+    bool m_styling = false;
+    QString m_style;
 };
 
 } // namespace lp::ui

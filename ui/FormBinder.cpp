@@ -55,8 +55,11 @@ QSpinBox* FormBinder::addInt(QFormLayout* form, const QString& label, const QStr
     connect(spin, &QSpinBox::valueChanged, this,
             [this, set, label, field](int v) { send([&](core::Scenario& s) { set(s, v); }, label, field); });
     m_refreshers.push_back([spin, get, this] {
+        const int v = get(m_doc->scenario());
+        if (spin->value() == v)
+            return;  // an unchanged control is not repainted on every slider step
         const QSignalBlocker block(spin);
-        spin->setValue(get(m_doc->scenario()));
+        spin->setValue(v);
     });
     m_refreshers.back()();
     return spin;
@@ -79,8 +82,11 @@ QDoubleSpinBox* FormBinder::addDouble(QFormLayout* form, const QString& label, c
         send([&](core::Scenario& s) { set(s, v * scale); }, label, field);
     });
     m_refreshers.push_back([spin, get, scale, this] {
+        const double v = get(m_doc->scenario()) / scale;
+        if (spin->value() == spin->valueFromText(spin->textFromValue(v)))
+            return;
         const QSignalBlocker block(spin);
-        spin->setValue(get(m_doc->scenario()) / scale);
+        spin->setValue(v);
     });
     m_refreshers.back()();
     return spin;
@@ -96,8 +102,11 @@ QCheckBox* FormBinder::addBool(QFormLayout* form, const QString& text, const QSt
     connect(box, &QCheckBox::toggled, this,
             [this, set, text, field](bool v) { send([&](core::Scenario& s) { set(s, v); }, text, field); });
     m_refreshers.push_back([box, get, this] {
+        const bool v = get(m_doc->scenario());
+        if (box->isChecked() == v)
+            return;
         const QSignalBlocker block(box);
-        box->setChecked(get(m_doc->scenario()));
+        box->setChecked(v);
     });
     m_refreshers.back()();
     return box;
@@ -117,8 +126,11 @@ QComboBox* FormBinder::addChoice(QFormLayout* form, const QString& label, const 
         send([&](core::Scenario& s) { set(s, v); }, label, field);
     });
     m_refreshers.push_back([combo, get, this] {
+        const int index = combo->findData(get(m_doc->scenario()));
+        if (combo->currentIndex() == index)
+            return;
         const QSignalBlocker block(combo);
-        combo->setCurrentIndex(combo->findData(get(m_doc->scenario())));
+        combo->setCurrentIndex(index);
     });
     m_refreshers.back()();
     return combo;

@@ -68,29 +68,29 @@ void KeyFigures::refresh() {
     const core::Plan& p = m_plan;
     const core::Layout& l = p.layout;
     const double gpus = static_cast<double>(l.gpus());
-    figure(QStringLiteral("hfu"))->setValue(formatPercent(p.hfu), tr("with recompute FLOPs"));
+    figure(QStringLiteral("hfu"))->setValue(formatPercent(p.hfu), tr("incl. recompute FLOPs"));
     figure(QStringLiteral("mfu_6nd"))->setValue(formatPercent(p.mfu6nd),
-                                                tr("6 × %1 params × tokens").arg(formatLarge(p.params.total)));
+                                                tr("6·N·D with N = %1").arg(formatLarge(p.params.total)));
     figure(QStringLiteral("model_tflops_per_gpu"))
         ->setValue(formatNumber(p.modelTflopsPerGpu, 0) + tr(" TFLOP/s"),
                    tr("of %1 peak").arg(formatNumber(p.x.peakFlops / 1e12, 0)));
     figure(QStringLiteral("time.step"))
         ->setValue(formatSeconds(p.time.stepSeconds),
-                   tr("%1 micro batches per pipeline").arg(formatNumber(p.x.microbatches, 0)));
+                   tr("%1 micro batches").arg(formatNumber(p.x.microbatches, 0)));
     figure(QStringLiteral("tokens_per_s"))
         ->setValue(formatTokensPerSecond(p.tokensPerSecond),
                    tr("%1 per GPU").arg(formatNumber(p.tokensPerSecondPerGpu, 0)));
     figure(QStringLiteral("effective_batch"))
         ->setValue(tr("%1 × %2 × %3 = %4").arg(l.microBatch).arg(l.accumulation).arg(l.dp).arg(p.effectiveBatchSequences),
-                   tr("micro batch × accumulation × DP\n= %1 tokens per step").arg(formatCount(static_cast<long long>(p.tokensPerStep))));
+                   tr("mb × acc × DP sequences\n%1 tokens per step").arg(formatCount(static_cast<long long>(p.tokensPerStep))));
     figure(QStringLiteral("training_state_bytes"))
         ->setValue(formatBytes(p.trainingStateBytes, m_unit, 0),
-                   tr("%1 bytes per parameter, unsharded").arg(formatNumber(p.x.bytesPerParamState, 0)));
+                   tr("%1 B/param, unsharded").arg(formatNumber(p.x.bytesPerParamState, 0)));
     figure(QStringLiteral("training_time"))
         ->setValue(formatDuration(p.trainingSeconds),
-                   tr("%1 tokens on %2 GPUs").arg(formatLarge(m_scenario.training.tokenBudget), formatCount(static_cast<long long>(gpus))));
+                   tr("%1 tokens, %2 GPUs").arg(formatLarge(m_scenario.training.tokenBudget), formatCount(static_cast<long long>(gpus))));
     figure(QStringLiteral("gpu_hours"))
-        ->setValue(formatNumber(p.gpuHours, 0), tr("GPU-hours for the token budget"));
+        ->setValue(formatNumber(p.gpuHours, 0), tr("for the token budget"));
 }
 
 } // namespace lp::ui

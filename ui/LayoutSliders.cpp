@@ -93,7 +93,7 @@ LayoutSliders::LayoutSliders(ScenarioDocument* doc, QWidget* parent)
         emit keepGpuCountToggled(keep);
     });
     grid->addWidget(m_keep, row++, 0, 1, 3);
-    m_summary->setTextFormat(Qt::RichText);
+    m_summary->setTextFormat(Qt::PlainText);
     m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
     m_summary->setObjectName(QStringLiteral("layoutSummary"));
     m_summary->setToolTip(tr("GPUs the layout uses (TP x PP x CP x DP) and the effective batch "
@@ -134,11 +134,10 @@ void LayoutSliders::refresh() {
                          QString::number(l.dp);
     const QString batch = QString::number(l.microBatch) + x + QString::number(l.accumulation) + x +
                           QString::number(l.dp);
-    QString text = tr("<b>%1 GPUs</b> = TP × PP × CP × DP = %2").arg(formatCount(l.gpus()), gpus);
+    QString text = tr("%1 GPUs = TP × PP × CP × DP = %2").arg(formatCount(l.gpus()), gpus);
     if (l.gpus() != s.cluster.gpus())
         text += tr(" (the cluster has %1)").arg(formatCount(s.cluster.gpus()));
-    text += QStringLiteral("<br>") +
-            tr("<b>Effective batch</b> = %1 = %2 sequences").arg(batch, formatCount(l.effectiveBatch()));
+    text += QLatin1Char('\n') + tr("Effective batch = %1 = %2 sequences").arg(batch, formatCount(l.effectiveBatch()));
     m_summary->setText(text);
 }
 

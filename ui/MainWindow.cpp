@@ -135,8 +135,8 @@ void MainWindow::createDocks() {
     m_explanationDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetClosable);
     addDockWidget(Qt::RightDockWidgetArea, m_explanationDock);
     splitDockWidget(m_diagnosticsDock, m_explanationDock, Qt::Vertical);
-    resizeDocks({m_scenarioDock, m_diagnosticsDock}, {390, 370}, Qt::Horizontal);
-    resizeDocks({m_diagnosticsDock, m_explanationDock}, {45, 55}, Qt::Vertical);
+    resizeDocks({m_scenarioDock, m_diagnosticsDock}, {380, 340}, Qt::Horizontal);
+    resizeDocks({m_diagnosticsDock, m_explanationDock}, {38, 62}, Qt::Vertical);
 }
 
 void MainWindow::createStatusBar() {
@@ -276,8 +276,14 @@ void MainWindow::offerRestore() {
 }
 
 bool MainWindow::renderScreenshot(const QString& path) {
-    // Let the layouts, the charts' scenes and the docks settle before grabbing.
+    // Let the layouts, the charts' scenes and the docks settle before grabbing; show the MFU's
+    // explanation whatever the (virtual) mouse pointer happens to hover.
     for (int i = 0; i < 5; ++i)
+        QApplication::processEvents();
+    m_explanation->showKey(QStringLiteral("mfu"));
+    if (QWidget* focus = QApplication::focusWidget())
+        focus->clearFocus();
+    for (int i = 0; i < 3; ++i)
         QApplication::processEvents();
     const QPixmap pixmap = grab();
     return pixmap.save(path, "PNG");

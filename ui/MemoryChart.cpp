@@ -5,15 +5,17 @@
 
 #include <QtCharts/QBarCategoryAxis>
 #include <QtCharts/QBarSet>
+#include <QtCharts/QCategoryAxis>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
 #include <QtCharts/QLegend>
 #include <QtCharts/QLegendMarker>
 #include <QtCharts/QLineSeries>
-#include <QtCharts/QScatterSeries>
 #include <QtCharts/QStackedBarSeries>
 #include <QtCharts/QValueAxis>
 #include <QEvent>
+#include <QGraphicsSimpleTextItem>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -37,16 +39,21 @@ double niceCeiling(double v) {
 
 MemoryChart::MemoryChart(QWidget* parent)
     : QWidget(parent), m_title(new QLabel(tr("Memory per GPU, by pipeline stage"), this)),
-      m_headline(new QLabel(this)), m_chart(new QChart), m_view(new QChartView(m_chart, this)),
-      m_series(new QStackedBarSeries), m_capacity(new QLineSeries), m_worstMarker(new QScatterSeries),
-      m_stageAxis(new QBarCategoryAxis), m_lineAxis(new QValueAxis), m_valueAxis(new QValueAxis) {
+      m_verdict(new QLabel(this)), m_headline(new QLabel(this)), m_chart(new QChart), m_view(new QChartView(m_chart, this)),
+      m_series(new QStackedBarSeries), m_capacity(new QLineSeries), m_worstMarker(new QGraphicsSimpleTextItem(m_chart)),
+      m_stageAxis(new QBarCategoryAxis), m_stageTicks(new QCategoryAxis), m_lineAxis(new QValueAxis), m_valueAxis(new QValueAxis) {
     QFont titleFont = m_title->font();
     titleFont.setBold(true);
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.1);
     m_title->setFont(titleFont);
     m_headline->setObjectName(QStringLiteral("memoryHeadline"));
-    m_headline->setTextFormat(Qt::RichText);
+    m_headline->setTextFormat(Qt::PlainText);
     m_headline->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    m_verdict->setObjectName(QStringLiteral("memoryVerdict"));
+    m_verdict->setTextFormat(Qt::PlainText);
+    QFont bold = m_verdict->font();
+    bold.setBold(true);
+    m_verdict->setFont(bold);
     m_headline->setToolTip(tr("The worst (fullest) pipeline stage against the GPU's usable memory. Click a bar "
                               "segment for its formula."));
     m_view->setRenderHint(QPainter::Antialiasing, false);
@@ -58,7 +65,11 @@ MemoryChart::MemoryChart(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
     layout->addWidget(m_title);
-    layout->addWidget(m_headline);
+    auto* headlineRow = new QHBoxLayout;
+    headlineRow->setSpacing(6);
+    headlineRow->addWidget(m_verdict);
+    headlineRow->addWidget(m_headline, 1);
+    layout->addLayout(headlineRow);
     layout->addWidget(m_view, 1);
 
     for (core::MemoryComponent c : kMemoryComponents) {
@@ -82,15 +93,15 @@ MemoryChart::MemoryChart(QWidget* parent)
     m_chart->addSeries(m_series);
     m_capacity->setName(tr("Usable capacity"));
     m_chart->addSeries(m_capacity);
-    m_worstMarker->setName(tr("Worst stage"));
-    m_worstMarker->setMarkerShape(QScatterSeries::MarkerShapeTriangle);
-    m_worstMarker->setMarkerSize(12);
-    m_worstMarker->setPointLabelsVisible(true);
-    m_worstMarker->setPointLabelsFormat(tr("worst"));
-    m_worstMarker->setPointLabelsClipping(false);
-    m_chart->addSeries(m_worstMarker);
+    m_worstMarker->setText(tr("worst ▼"));
+    m_worstMarker->setZValue(20);
+    connect(m_chart, &QChart::plotAreaChanged, this, &MemoryChart::placeWorstMarker);
 
     m_chart->addAxis(m_stageAxis, Qt::AlignBottom);
+    m_chart->addAxis(m_stageTicks, Qt::AlignBottom);
+    m_stageTicks->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    m_stageTicks->setTitleText(tr("pipeline stage"));
+    m_stageTicks->setVisible(false);
     m_chart->addAxis(m_valueAxis, Qt::AlignLeft);
     m_chart->addAxis(m_lineAxis, Qt::AlignTop);
     m_lineAxis->setVisible(false);
@@ -98,8 +109,6 @@ MemoryChart::MemoryChart(QWidget* parent)
     m_series->attachAxis(m_valueAxis);
     m_capacity->attachAxis(m_lineAxis);
     m_capacity->attachAxis(m_valueAxis);
-    m_worstMarker->attachAxis(m_lineAxis);
-    m_worstMarker->attachAxis(m_valueAxis);
     m_valueAxis->setLabelFormat(QStringLiteral("%.0f"));
     m_chart->legend()->setAlignment(Qt::AlignBottom);
     connect(m_capacity, &QLineSeries::hovered, this, [this](const QPointF&, bool on) {
@@ -125,10 +134,11 @@ void MemoryChart::applyTheme() {
     QFont small = font();
     small.setPointSizeF(font().pointSizeF() * 0.9);
     styleAxis(m_stageAxis, palette(), small);
+    styleAxis(m_stageTicks, palette(), small);
     styleAxis(m_valueAxis, palette(), small);
-    m_worstMarker->setColor(palette().color(QPalette::Text));
-    m_worstMarker->setBorderColor(palette().color(QPalette::Text));
-    m_worstMarker->setPointLabelsColor(palette().color(QPalette::Text));
+    QFont markerFont = small;
+    markerFont.setBold(true);
+    m_worstMarker->setFont(markerFont);
     m_chart->legend()->setFont(small);
     rebuild();
 }
@@ -150,21 +160,55 @@ int MemoryChart::stageCount() const { return m_sets[0]->count(); }
 
 double MemoryChart::capacityShown() const { return m_capacity->count() > 0 ? m_capacity->at(0).y() : 0.0; }
 
-QString MemoryChart::headline() const { return m_headline->text(); }
+void MemoryChart::placeWorstMarker() {
+    const int n = static_cast<int>(m_plan.memory.stages.size());
+    if (n == 0) {
+        m_worstMarker->hide();
+        return;
+    }
+    const double total = m_plan.memory.stages[static_cast<std::size_t>(m_worst)].totalBytes / bytesPerUnit(m_unit);
+    const QPointF top = m_chart->mapToPosition(QPointF(m_worst, total), m_capacity);
+    const QRectF box = m_worstMarker->boundingRect();
+    m_worstMarker->setPos(top.x() - box.width() / 2, top.y() - box.height() - 2);
+    m_worstMarker->show();
+}
+
+QString MemoryChart::headline() const { return m_verdict->text() + QLatin1Char(' ') + m_headline->text(); }
+
+QColor MemoryChart::headlineColor() const { return m_verdict->palette().color(QPalette::WindowText); }
 
 void MemoryChart::rebuild() {
     const core::MemoryPlan& mem = m_plan.memory;
     const int n = static_cast<int>(mem.stages.size());
     const double unit = bytesPerUnit(m_unit);
 
-    // Categories only change with the stage count.
+    // The stage axis only changes with the stage count: named categories for a few stages, a
+    // numbered axis labelled every few stages when there are many (64 stages stay readable).
     if (m_categories.size() != n) {
         m_categories.clear();
         for (int i = 0; i < n; ++i)
-            m_categories << (n <= 16 ? tr("Stage %1").arg(i) : QString::number(i));
-        m_stageAxis->clear();
-        m_stageAxis->append(m_categories);
-        m_stageAxis->setLabelsAngle(n > 24 ? -90 : 0);
+            m_categories << tr("Stage %1").arg(i);
+        const bool many = n > 16;
+        QAbstractAxis* want = many ? static_cast<QAbstractAxis*>(m_stageTicks) : m_stageAxis;
+        QAbstractAxis* other = many ? static_cast<QAbstractAxis*>(m_stageAxis) : m_stageTicks;
+        if (!m_series->attachedAxes().contains(want)) {
+            m_series->detachAxis(other);
+            other->setVisible(false);
+            m_series->attachAxis(want);
+            want->setVisible(true);
+        }
+        if (many) {
+            for (const QString& label : m_stageTicks->categoriesLabels())
+                m_stageTicks->remove(label);
+            const int every = n <= 32 ? 4 : (n <= 64 ? 8 : 16);
+            for (int i = 0; i < n - every / 2; i += every)
+                m_stageTicks->append(QString::number(i), i);
+            m_stageTicks->append(QString::number(n - 1), n - 1);
+            m_stageTicks->setRange(-0.5, n - 0.5);
+        } else {
+            m_stageAxis->clear();
+            m_stageAxis->append(m_categories);
+        }
     }
     double maxTotal = 0;
     for (core::MemoryComponent c : kMemoryComponents) {
@@ -215,22 +259,13 @@ void MemoryChart::rebuild() {
     const QString axisTitle = tr("Memory per GPU (%1)").arg(unitName(m_unit));
     if (m_valueAxis->titleText() != axisTitle)
         m_valueAxis->setTitleText(axisTitle);
-    if (n > 0) {
-        const double worstTotal = mem.stages[static_cast<std::size_t>(m_worst)].totalBytes / unit;
-        const QList<QPointF> marker{{static_cast<double>(m_worst), worstTotal + top * 0.03}};
-        if (m_worstMarker->points() != marker)
-            m_worstMarker->replace(marker);
-        const QColor markerColour = m_overflow ? palette::error() : palette().color(QPalette::Text);
-        if (m_worstMarker->color() != markerColour)
-            m_worstMarker->setColor(markerColour);
-    } else {
-        m_worstMarker->clear();
-    }
-    for (QLegendMarker* marker : m_chart->legend()->markers(m_worstMarker))
-        if (marker->isVisible())
-            marker->setVisible(false);
+    const QColor markerColour = m_overflow ? palette::error() : palette().color(QPalette::Text);
+    if (m_worstMarker->brush().color() != markerColour)
+        m_worstMarker->setBrush(markerColour);
+    placeWorstMarker();
 
     // The headline: worst stage, headroom or overflow, in the unit and in percent.
+    QString verdict;
     QString text;
     if (n == 0) {
         text = tr("No plan yet.");
@@ -238,23 +273,32 @@ void MemoryChart::rebuild() {
         const core::StageMemory& w = mem.stages[static_cast<std::size_t>(m_worst)];
         const double pct = mem.capacityBytes > 0 ? std::fabs(mem.headroomBytes) / mem.capacityBytes : 0.0;
         if (m_overflow) {
-            text = tr("<span style='color:%1'><b>Does not fit:</b> stage %2 needs %3 of %4 usable, "
-                      "<b>%5 (%6) over</b>; largest part: %7.</span>")
-                       .arg(palette::error().name())
+            verdict = tr("Does not fit:");
+            text = tr("stage %1 needs %2 of %3 usable, %4 (%5) over; largest part: %6.")
                        .arg(m_worst)
                        .arg(formatBytes(w.totalBytes, m_unit), formatBytes(mem.capacityBytes, m_unit),
                             formatBytes(-mem.headroomBytes, m_unit), formatPercent(pct, 0),
                             memoryName(mem.largestComponent).toLower());
         } else {
-            text = tr("<b>Fits.</b> Worst stage %1 uses %2 of %3 usable: headroom <b>%4 (%5)</b>.")
+            verdict = tr("Fits.");
+            text = tr("Worst stage %1 uses %2 of %3 usable: headroom %4 (%5).")
                        .arg(m_worst)
                        .arg(formatBytes(w.totalBytes, m_unit), formatBytes(mem.capacityBytes, m_unit),
                             formatBytes(mem.headroomBytes, m_unit), formatPercent(pct, 0));
         }
         if (m_stale)
-            text += tr(" <i>(last valid layout)</i>");
+            text += tr(" (last valid layout)");
     }
+    m_verdict->setText(verdict);
     m_headline->setText(text);
+    const QColor colour = m_overflow ? palette::error() : palette().color(QPalette::WindowText);
+    for (QLabel* label : {m_verdict, m_headline}) {
+        if (label->palette().color(QPalette::WindowText) != colour) {
+            QPalette pal = label->palette();
+            pal.setColor(QPalette::WindowText, colour);
+            label->setPalette(pal);
+        }
+    }
     setProperty("overflow", m_overflow);
 }
 

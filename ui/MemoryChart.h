@@ -11,12 +11,13 @@
 #include <array>
 
 class QBarCategoryAxis;
+class QCategoryAxis;
 class QBarSet;
 class QChart;
 class QChartView;
 class QLabel;
 class QLineSeries;
-class QScatterSeries;
+class QGraphicsSimpleTextItem;
 class QStackedBarSeries;
 class QValueAxis;
 
@@ -37,7 +38,8 @@ public:
     int stageCount() const;
     int markedWorstStage() const { return m_worst; }
     double capacityShown() const;  // in the display unit
-    QString headline() const;
+    QString headline() const;     // verdict and details, as shown
+    QColor headlineColor() const; // red when the layout does not fit
     QChartView* chartView() const { return m_view; }
 
 signals:
@@ -49,20 +51,23 @@ protected:
 private:
     void applyTheme();
     void rebuild();
+    void placeWorstMarker();
     core::Plan m_plan;
     bool m_stale = false;
     bool m_overflow = false;
     int m_worst = 0;
     MemoryUnit m_unit = MemoryUnit::GiB;
     QLabel* m_title;
+    QLabel* m_verdict;
     QLabel* m_headline;
     QChart* m_chart;
     QChartView* m_view;
     QStackedBarSeries* m_series;
     std::array<QBarSet*, 5> m_sets{};
     QLineSeries* m_capacity;
-    QScatterSeries* m_worstMarker;
-    QBarCategoryAxis* m_stageAxis;
+    QGraphicsSimpleTextItem* m_worstMarker;  // "worst ▼" above the fullest stage
+    QBarCategoryAxis* m_stageAxis;  // "Stage 0" ... for up to 16 stages
+    QCategoryAxis* m_stageTicks;    // a numbered axis with a label every few stages, for more
     QValueAxis* m_lineAxis;  // hidden x axis for the capacity line and the marker
     QValueAxis* m_valueAxis;
     QStringList m_categories;

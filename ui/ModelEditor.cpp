@@ -66,6 +66,8 @@ ModelEditor::ModelEditor(ScenarioDocument* doc, QWidget* parent)
              [](const Scenario& s) { return s.model.heads; }, [](Scenario& s, int v) { s.model.heads = v; });
     b.addInt(form, tr("&KV heads"), tr("Key/value heads k (fewer than a with grouped-query attention)."), 1, 4096,
              [](const Scenario& s) { return s.model.kvHeads; }, [](Scenario& s, int v) { s.model.kvHeads = v; });
+    b.addInt(form, tr("Head si&ze"), tr("Per-head width; 0 means hidden / heads (set it where Q is wider than h, as in Qwen3)."),
+             0, 4096, [](const Scenario& s) { return s.model.headSize; }, [](Scenario& s, int v) { s.model.headSize = v; });
     b.addInt(form, tr("&FFN hidden"), tr("MLP hidden size f of a dense layer."), 1, 1 << 22,
              [](const Scenario& s) { return s.model.ffnHidden; }, [](Scenario& s, int v) { s.model.ffnHidden = v; });
     b.addInt(form, tr("&Vocabulary"), tr("Vocabulary size V (embedding and output head rows)."), 1, 1 << 24,
@@ -92,6 +94,28 @@ ModelEditor::ModelEditor(ScenarioDocument* doc, QWidget* parent)
               [](Scenario& s, bool v) { s.model.learnedPositions = v; });
     b.addBool(form, tr("Dropout"), tr("Dropout during training stores masks in the activations (GPT-2/3)."),
               [](const Scenario& s) { return s.model.dropout; }, [](Scenario& s, bool v) { s.model.dropout = v; });
+    b.addChoice(form, tr("A&ttention"),
+                tr("Multi-head / grouped-query attention, or DeepSeek's multi-head latent attention (MLA)."),
+                {{tr("Multi-head / GQA"), static_cast<int>(core::AttentionKind::Standard)},
+                 {tr("Latent (MLA)"), static_cast<int>(core::AttentionKind::Mla)}},
+                [](const Scenario& s) { return static_cast<int>(s.model.attention); },
+                [](Scenario& s, int v) { s.model.attention = static_cast<core::AttentionKind>(v); });
+    auto* mlaTitle = new QLabel(tr("<b>Latent attention</b> (used with MLA)"), body);
+    form->addRow(mlaTitle);
+    b.addInt(form, tr("Q LoRA rank"), tr("Compressed query width; 0: queries projected directly from the hidden state."), 0,
+             1 << 20, [](const Scenario& s) { return s.model.mla.qLoraRank; },
+             [](Scenario& s, int v) { s.model.mla.qLoraRank = v; });
+    b.addInt(form, tr("KV LoRA rank"), tr("Compressed key/value width: the latent the KV projections start from."), 1,
+             1 << 20, [](const Scenario& s) { return s.model.mla.kvLoraRank; },
+             [](Scenario& s, int v) { s.model.mla.kvLoraRank = v; });
+    b.addInt(form, tr("QK head (no rope)"), tr("Per-head query/key width without rotary embedding."), 1, 4096,
+             [](const Scenario& s) { return s.model.mla.qkNopeHeadDim; },
+             [](Scenario& s, int v) { s.model.mla.qkNopeHeadDim = v; });
+    b.addInt(form, tr("QK head (rope)"), tr("Per-head rotary part; the rotary key is shared by all heads."), 0, 4096,
+             [](const Scenario& s) { return s.model.mla.qkRopeHeadDim; },
+             [](Scenario& s, int v) { s.model.mla.qkRopeHeadDim = v; });
+    b.addInt(form, tr("V head"), tr("Per-head value width."), 1, 4096, [](const Scenario& s) { return s.model.mla.vHeadDim; },
+             [](Scenario& s, int v) { s.model.mla.vHeadDim = v; });
     auto* moeTitle = new QLabel(tr("<b>Mixture of experts</b> (0 experts: dense)"), body);
     form->addRow(moeTitle);
     b.addInt(form, tr("E&xperts"), tr("Routed experts per MoE layer; 0 makes the model dense."), 0, 4096,
@@ -129,8 +153,10 @@ void ModelEditor::refresh() {
             break;
         }
     }
-    const QSignalBlocker block(m_preset);
-    m_preset->setCurrentIndex(index);
+    if (m_preset->currentIndex() != index) {
+        const QSignalBlocker block(m_preset);
+        m_preset->setCurrentIndex(index);
+    }
 }
 
 void ModelEditor::refreshSummary() {

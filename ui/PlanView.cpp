@@ -21,7 +21,7 @@ PlanView::PlanView(ScenarioDocument* doc, QWidget* parent)
     setObjectName(QStringLiteral("planView"));
     m_mfuLabel->setObjectName(QStringLiteral("mfuLabel"));
     m_mfuLabel->setToolTip(m_gauge->toolTip());
-    m_mfuLabel->setTextFormat(Qt::RichText);
+    m_mfuLabel->setTextFormat(Qt::PlainText);
     m_mfuLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
     m_mfuLabel->setAlignment(Qt::AlignHCenter);
 
@@ -63,10 +63,13 @@ void PlanView::refresh() {
     const core::Plan& plan = m_doc->shownPlan();
     m_memory->setPlan(plan, stale);
     m_gauge->setMfu(plan.mfu, stale);
-    const QString band = m_gauge->bandText().toHtmlEscaped();
-    const QString text = tr("MFU <b>%1</b><br>%2").arg(m_gauge->valueText(), band);
-    m_mfuLabel->setText(plan.mfu < 0.20 ? QStringLiteral("<span style='color:%1'>%2</span>").arg(palette::bandAlarm().name(), text)
-                                        : text);
+    m_mfuLabel->setText(tr("MFU %1\n%2").arg(m_gauge->valueText(), m_gauge->bandText()));
+    const QColor colour = plan.mfu < 0.20 ? palette::bandAlarm() : palette().color(QPalette::WindowText);
+    if (m_mfuLabel->palette().color(QPalette::WindowText) != colour) {
+        QPalette pal = m_mfuLabel->palette();
+        pal.setColor(QPalette::WindowText, colour);
+        m_mfuLabel->setPalette(pal);
+    }
     m_figures->setPlan(m_doc->shownScenario(), plan, stale);
     m_time->setPlan(plan, stale);
 }

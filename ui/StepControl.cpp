@@ -91,13 +91,16 @@ void StepControl::setSteps(const std::vector<int>& steps, int current) {
         m_slider->setTickPosition(n > 1 && n <= 24 ? QSlider::TicksBelow : QSlider::NoTicks);
         m_slider->setTickInterval(1);
     }
-    if (!m_slider->isSliderDown() || m_slider->value() != indexOf(current))
+    if (m_slider->value() != indexOf(current))
         m_slider->setValue(indexOf(current));
-    m_spin->setValue(current);
+    if (m_spin->value() != current)
+        m_spin->setValue(current);
     m_updating = false;
 }
 
 void StepControl::setReadOnly(bool readOnly) {
+    if (m_spin->isReadOnly() == readOnly && m_slider->isEnabled() == !readOnly)
+        return;
     m_spin->setReadOnly(readOnly);
     m_spin->setButtonSymbols(readOnly ? QAbstractSpinBox::NoButtons : QAbstractSpinBox::UpDownArrows);
     m_slider->setEnabled(!readOnly);

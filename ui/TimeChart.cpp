@@ -30,7 +30,7 @@ TimeChart::TimeChart(QWidget* parent)
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.1);
     m_title->setFont(titleFont);
     m_headline->setObjectName(QStringLiteral("timeHeadline"));
-    m_headline->setTextFormat(Qt::RichText);
+    m_headline->setTextFormat(Qt::PlainText);
     m_headline->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
     m_view->setRenderHint(QPainter::Antialiasing, false);
     m_view->setViewportUpdateMode(QGraphicsView::MinimalViewportUpdate);
@@ -188,20 +188,22 @@ void TimeChart::rebuild() {
     for (double m : {1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0})
         if ((top = m * mag) >= step)
             break;
-    if (m_valueAxis->max() != top) {
+    // Hysteresis: keep the axis while the longest bar stays between 40% and 100% of it.
+    const double current = m_valueAxis->max();
+    if (current < maxMs * 1.25 || current > 2.5 * maxMs * 1.3 || current <= 0) {
         m_valueAxis->setRange(0, top);
         m_valueAxis->setTickCount(6);
     }
     placeValueLabels();
 
-    QString text = tr("<b>Step time %1</b> per optimizer step").arg(formatSeconds(t.stepSeconds));
+    QString text = tr("Step time %1 per optimizer step").arg(formatSeconds(t.stepSeconds));
     if (t.bubbleFraction > 0)
         text += tr(" · pipeline bubble %1 of the pipeline time").arg(formatPercent(t.bubbleFraction));
     const double comm = t.tpCommSeconds + t.ppCommSeconds + t.cpCommSeconds + t.epCommSeconds + t.dpCommExposedSeconds;
     if (t.stepSeconds > 0)
         text += tr(" · exposed communication %1").arg(formatPercent(comm / t.stepSeconds));
     if (m_stale)
-        text += tr(" <i>(last valid layout)</i>");
+        text += tr(" (last valid layout)");
     m_headline->setText(text);
 }
 

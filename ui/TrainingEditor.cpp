@@ -77,6 +77,10 @@ TrainingEditor::TrainingEditor(ScenarioDocument* doc, QWidget* parent)
                       tr("GPU memory lost to the caching allocator's fragmentation, as a share of the GPU."), 0, 50, 1,
                       0.01, [](const Scenario& s) { return s.training.allocatorReserveFraction; },
                       [](Scenario& s, double v) { s.training.allocatorReserveFraction = v; }, QStringLiteral(" %"));
+    m_more->addDouble(more, tr("MoE load imbalance"),
+                      tr("Tokens of the busiest expert over the mean (MoE models only); it sets the expert layers' pace."),
+                      1.0, 16.0, 2, 1.0, [](const Scenario& s) { return s.training.moeLoadImbalance; },
+                      [](Scenario& s, double v) { s.training.moeLoadImbalance = v; }, QStringLiteral(" ×"));
     m_more->addChoice(more, tr("Execution style"),
                       tr("Megatron-LM (bucketed gradient reduction / distributed optimizer) or FSDP-style per-layer "
                          "gathers; Auto picks FSDP for ZeRO stage 3."),

@@ -39,6 +39,15 @@ std::string searchHelp();
 int runCalibrate(const Args& args);
 std::string calibrateHelp();
 
+int runReport(const Args& args);
+std::string reportHelp();
+
+int runExport(const Args& args);
+std::string exportHelp();
+
+int runAnalyzeLog(const Args& args);
+std::string analyzeLogHelp();
+
 // The exit-code paragraph every help text ends with.
 std::string exitCodesHelp();
 

@@ -1,11 +1,13 @@
 #include "app/cli/ScenarioFlags.h"
 
+#include "core/HfImport.h"
 #include "core/Presets.h"
 #include "core/ScenarioIo.h"
 #include "core/Types.h"
 
 #include <array>
 #include <functional>
+#include <iostream>
 #include <string_view>
 
 namespace lp::cli {
@@ -93,6 +95,7 @@ const std::vector<FlagSpec>& flagTable() {
     static const std::vector<FlagSpec> table = {
         {"--name", "TEXT", "scenario name", stringSetter(&O::name)},
         {"--model", "NAME", "model preset (see `presets models`)", stringSetter(&O::model)},
+        {"--hf-config", "FILE", "model from a Hugging Face config.json (replaces --model)", stringSetter(&O::hfConfig)},
         {"--seq-len", "N", "sequence length in tokens", intSetter(&O::seqLen, 1, kMaxSeqLen)},
         {"--cluster", "NAME", "cluster preset (see `presets clusters`)", stringSetter(&O::cluster)},
         {"--gpu", "NAME", "GPU preset (see `presets gpus`)", stringSetter(&O::gpu)},
@@ -177,6 +180,16 @@ std::expected<void, CliError> applyOverrides(const ScenarioOverrides& o, Scenari
         if (!preset)
             return std::unexpected(badValue("--model", unknownPreset("model", *o.model)));
         s.model = preset->model;
+    }
+    if (o.hfConfig) {
+        core::HfImportOptions hf;
+        hf.preferredSeqLen = o.seqLen.value_or(s.model.seqLen);
+        auto imported = core::loadHfConfigFile(*o.hfConfig, hf);
+        if (!imported)
+            return std::unexpected(fileError(*o.hfConfig, "cannot import the Hugging Face config", imported.error()));
+        for (const auto& note : imported->notes)
+            std::cerr << "note: " << *o.hfConfig << ": " << note << '\n';
+        s.model = imported->model;
     }
     if (o.seqLen)
         s.model.seqLen = *o.seqLen;

@@ -15,7 +15,7 @@
 namespace lp::cli {
 
 struct ScenarioOverrides {
-    std::optional<std::string> name, model, gpu, cluster;
+    std::optional<std::string> name, model, gpu, cluster, hfConfig;
     std::optional<int> nodes, gpusPerNode, nvlinkDomain, seqLen;
     std::optional<int> tp, pp, dp, cp, ep, vpp, microBatch, accumulation, zeroStage;
     std::optional<core::Recompute> recompute;

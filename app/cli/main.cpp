@@ -23,6 +23,9 @@ std::span<const Command> commandTable() {
         {"validate", "predict measured training runs and report the errors", &runValidate, &validateHelp},
         {"search", "try every valid layout and rank the ones that fit", &runSearch, &searchHelp},
         {"calibrate", "measure the local GPUs and write a hardware profile", &runCalibrate, &calibrateHelp},
+        {"report", "write a layout report (HTML, Markdown or JSON)", &runReport, &reportHelp},
+        {"export", "write launch settings for Megatron-LM, DeepSpeed or torchtitan", &runExport, &exportHelp},
+        {"analyze-log", "check a run's step times against the plan", &runAnalyzeLog, &analyzeLogHelp},
     };
     return std::span<const Command>(table);
 }

@@ -95,7 +95,7 @@ LP_TEST(seed_questions_have_the_seeds_numbers) {
     LP_CHECK(checkAnswer(state, "1,1 TB").correct);  // decimal comma
     LP_CHECK(!checkAnswer(state, "140 GB").correct); // the weights alone
     LP_CHECK(!checkAnswer(state, "0.28").correct);    // 4 bytes per parameter
-    LP_CHECK(mentions(state.text, "70.00 B"));
+    LP_CHECK(mentions(state.text, "70 billion"));
     LP_CHECK(mentions(state.text, "16 bytes"));
     LP_CHECK(mentions(state.explanation, "140 GB") || mentions(state.explanation, "138 GB"));
 }

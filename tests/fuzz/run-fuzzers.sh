@@ -13,7 +13,14 @@ BUILD=${1:?usage: run-fuzzers.sh BUILD_DIR [SECONDS_PER_TARGET] [TARGET...]}
 SECONDS_PER_TARGET=${2:-20}
 shift $(($# >= 2 ? 2 : 1))
 TARGETS=("$@")
-((${#TARGETS[@]})) || TARGETS=(scenario profile validation_cases)
+((${#TARGETS[@]})) || TARGETS=(scenario profile validation_cases hf_config run_log)
+
+# Stacks with function names and lines.
+if [ -z "${ASAN_SYMBOLIZER_PATH:-}" ]; then
+  for s in llvm-symbolizer llvm-symbolizer-16 llvm-symbolizer-14; do
+    command -v "$s" >/dev/null && { export ASAN_SYMBOLIZER_PATH=$(command -v "$s"); break; }
+  done
+fi
 
 ARTIFACTS=$BUILD/fuzz-artifacts
 mkdir -p "$ARTIFACTS"
@@ -33,9 +40,9 @@ for t in "${TARGETS[@]}"; do
   dict=()
   [ -f "$ROOT/tests/fuzz/$t.dict" ] && dict=(-dict="$ROOT/tests/fuzz/$t.dict")
   echo "== fuzz_$t: ${SECONDS_PER_TARGET}s"
-  # Inputs above 64 KiB only slow the search down (the loaders' size limit is tested elsewhere).
+  # Inputs above 16 KiB only slow the search down (the loaders' size limit is tested elsewhere).
   if ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
-     "$exe" "${dict[@]}" -max_total_time="$SECONDS_PER_TARGET" -max_len=65536 -timeout=10 \
+     "$exe" "${dict[@]}" -max_total_time="$SECONDS_PER_TARGET" -max_len=16384 -timeout=10 \
             -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$ARTIFACTS/$t-" \
             "$SCRATCH/$t" 2>"$SCRATCH/$t.log"; then
     grep -E '^(Done|stat::number_of_executed_units|stat::peak_rss_mb)|#[0-9]+ *DONE' "$SCRATCH/$t.log" || true

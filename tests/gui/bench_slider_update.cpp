@@ -19,7 +19,10 @@
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QSlider>
+#include <QPaintEvent>
 #include <QTemporaryDir>
+
+#include <map>
 
 #include <algorithm>
 #include <cstdio>
@@ -27,6 +30,29 @@
 #include <vector>
 
 namespace {
+// Counts paint events per widget class (bench_slider_update ITER --paint-stats): what a step repaints.
+class PaintCounter : public QObject {
+public:
+    std::map<QString, int> counts;
+    bool verbose = false;
+    bool eventFilter(QObject* o, QEvent* e) override {
+        if (verbose && (e->type() == QEvent::Resize || e->type() == QEvent::Move) && o->isWidgetType()) {
+            const QWidget* w = static_cast<QWidget*>(o);
+            std::printf("      %s %s %s -> %dx%d+%d+%d\n", e->type() == QEvent::Resize ? "resize" : "move",
+                        o->metaObject()->className(), qPrintable(o->objectName()), w->width(), w->height(), w->x(), w->y());
+        }
+        if (e->type() == QEvent::Paint) {
+            ++counts[QString::fromLatin1(o->metaObject()->className()) + QLatin1Char(' ') + o->objectName()];
+            if (verbose) {
+                const QRect r = static_cast<QPaintEvent*>(e)->rect();
+                std::printf("      paint %s %s %dx%d+%d+%d\n", o->metaObject()->className(), qPrintable(o->objectName()),
+                            r.width(), r.height(), r.x(), r.y());
+            }
+        }
+        return false;
+    }
+};
+
 // CPU time of the whole process (all threads): unlike wall time, not inflated by other processes.
 double cpuMs() {
     timespec ts{};
@@ -55,6 +81,17 @@ int main(int argc, char* argv[]) {
     lp::ui::ScenarioDocument* doc = window.document();
     QSlider* tp = window.scenarioPanel()->layoutSliders()->control(lp::ui::LayoutAxis::Tp)->slider();
     QSlider* acc = window.scenarioPanel()->layoutSliders()->control(lp::ui::LayoutAxis::Accumulation)->slider();
+
+    PaintCounter counter;
+    const bool paintStats = QCoreApplication::arguments().contains(QStringLiteral("--paint-stats"));
+    if (paintStats) {
+        // One traced step: which widgets repaint, and how much of each.
+        app.installEventFilter(&counter);
+        counter.verbose = true;
+        tp->setSliderPosition(tp->value() - 1);
+        QApplication::processEvents();
+        counter.verbose = false;
+    }
 
     // Each step: move a slider one position (as a drag does), then repaint everything now.
     auto measure = [&](QSlider* slider, std::vector<double>& model, std::vector<double>& total,
@@ -90,7 +127,10 @@ int main(int argc, char* argv[]) {
                     percentile(v, 1.0));
     };
     for (bool full : {false, true}) {
+        const bool onlyTp = QCoreApplication::arguments().contains(QStringLiteral("--tp"));
         for (QSlider* slider : {tp, acc}) {
+            if (onlyTp && slider != tp)
+                continue;
             std::vector<double> model, total, cpu;
             measure(slider, model, total, cpu, full);
             const QString name = slider == tp ? QStringLiteral("TP") : QStringLiteral("accumulation");
@@ -99,6 +139,11 @@ int main(int argc, char* argv[]) {
             report(qPrintable(name + QStringLiteral(": update + ") + paint + QStringLiteral(", wall")), total);
             report(qPrintable(name + QStringLiteral(": update + ") + paint + QStringLiteral(", CPU")), cpu);
         }
+    }
+    if (paintStats) {
+        app.removeEventFilter(&counter);
+        for (const auto& [name, n] : counter.counts)
+            std::printf("    paints %6d  %s\n", n, qPrintable(name));
     }
     // Where the time goes: the document alone (evaluate + valid steps), then each view's repaint.
     {

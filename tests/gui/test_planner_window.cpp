@@ -164,7 +164,7 @@ private slots:
         QVERIFY(memory()->isOverflow());
         QVERIFY(memory()->property("overflow").toBool());
         QVERIFY(memory()->headline().contains(QStringLiteral("Does not fit")));
-        QVERIFY(memory()->headline().contains(ui::palette::error().name()));
+        QCOMPARE(memory()->headlineColor(), ui::palette::error());
         QCOMPARE(memory()->stageCount(), 1);
         verifyBarsMatchCore(doc()->scenario());
         QVERIFY(m_window->diagnosticsPanel()->model()->ids().contains(QStringLiteral("does_not_fit")));
