@@ -1,9 +1,8 @@
 #include "core/HfImport.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <set>
 
 namespace lp::core {
@@ -11,16 +10,22 @@ namespace {
 
 using nlohmann::json;
 
-constexpr long long kMaxSize = 10'000'000;  // widths, vocabularies, layer counts: far beyond any model
+constexpr long long kMaxSize = 10'000'000; // widths, vocabularies, layer counts: far beyond any model
 
 std::string describe(const json& v) {
     switch (v.type()) {
-    case json::value_t::null: return "null";
-    case json::value_t::boolean: return std::string("a boolean (") + (v.get<bool>() ? "true" : "false") + ")";
-    case json::value_t::string: return "a string (" + v.dump() + ")";
-    case json::value_t::array: return "an array";
-    case json::value_t::object: return "an object";
-    default: return "the number " + v.dump();
+    case json::value_t::null:
+        return "null";
+    case json::value_t::boolean:
+        return std::string("a boolean (") + (v.get<bool>() ? "true" : "false") + ")";
+    case json::value_t::string:
+        return "a string (" + v.dump() + ")";
+    case json::value_t::array:
+        return "an array";
+    case json::value_t::object:
+        return "an object";
+    default:
+        return "the number " + v.dump();
     }
 }
 
@@ -56,7 +61,9 @@ public:
                 return checkedInt(a, 1);
         return fallback;
     }
-    int nonNegativeOr(const std::string& key, int fallback) { return has(key) ? checkedInt(key, 0) : fallback; }
+    int nonNegativeOr(const std::string& key, int fallback) {
+        return has(key) ? checkedInt(key, 0) : fallback;
+    }
     bool flag(const std::string& key, bool fallback) {
         if (!has(key))
             return fallback;
@@ -118,8 +125,8 @@ private:
         long long n = 0;
         if (v.is_number_integer()) {
             n = v.get<long long>();
-        } else if (v.is_number_float() && std::isfinite(v.get<double>()) && v.get<double>() == std::floor(v.get<double>()) &&
-                   std::fabs(v.get<double>()) < 1e15) {
+        } else if (v.is_number_float() && std::isfinite(v.get<double>()) &&
+                   v.get<double>() == std::floor(v.get<double>()) && std::fabs(v.get<double>()) < 1e15) {
             n = static_cast<long long>(v.get<double>());
         } else {
             fail(key, "wrong type: expected a whole number, got " + describe(v));
@@ -141,12 +148,12 @@ private:
 
 const std::vector<std::pair<std::string, std::string>>& architectureTypes() {
     static const std::vector<std::pair<std::string, std::string>> table = {
-        {"LlamaForCausalLM", "llama"},          {"MistralForCausalLM", "mistral"},
-        {"Qwen2ForCausalLM", "qwen2"},          {"Qwen3ForCausalLM", "qwen3"},
-        {"Qwen2MoeForCausalLM", "qwen2_moe"},   {"Qwen3MoeForCausalLM", "qwen3_moe"},
-        {"MixtralForCausalLM", "mixtral"},      {"GPT2LMHeadModel", "gpt2"},
-        {"GPTNeoXForCausalLM", "gpt_neox"},     {"FalconForCausalLM", "falcon"},
-        {"RWForCausalLM", "falcon"},            {"DeepseekV3ForCausalLM", "deepseek_v3"},
+        {"LlamaForCausalLM", "llama"},        {"MistralForCausalLM", "mistral"},
+        {"Qwen2ForCausalLM", "qwen2"},        {"Qwen3ForCausalLM", "qwen3"},
+        {"Qwen2MoeForCausalLM", "qwen2_moe"}, {"Qwen3MoeForCausalLM", "qwen3_moe"},
+        {"MixtralForCausalLM", "mixtral"},    {"GPT2LMHeadModel", "gpt2"},
+        {"GPTNeoXForCausalLM", "gpt_neox"},   {"FalconForCausalLM", "falcon"},
+        {"RWForCausalLM", "falcon"},          {"DeepseekV3ForCausalLM", "deepseek_v3"},
     };
     return table;
 }
@@ -178,22 +185,27 @@ void setSeqLen(HfImport& out, int maxPositions, const HfImportOptions& o) {
     const int preferred = o.preferredSeqLen > 0 ? o.preferredSeqLen : std::min(maxPositions, 4096);
     out.model.seqLen = std::min(preferred, maxPositions);
     if (o.preferredSeqLen > maxPositions)
-        out.notes.push_back("Sequence length " + std::to_string(o.preferredSeqLen) + " is longer than the model's " +
-                            std::to_string(maxPositions) + " positions: using " + std::to_string(maxPositions) + ".");
+        out.notes.push_back("Sequence length " + std::to_string(o.preferredSeqLen) +
+                            " is longer than the model's " + std::to_string(maxPositions) +
+                            " positions: using " + std::to_string(maxPositions) + ".");
 }
 
-void checkHeads(Reader& r, ModelSpec& m, const std::string& headsKey, const std::string& kvKey, bool explicitHeadDim) {
+void checkHeads(Reader& r, ModelSpec& m, const std::string& headsKey, const std::string& kvKey,
+                bool explicitHeadDim) {
     if (m.heads > 0 && m.kvHeads > 0) {
         if (m.kvHeads > m.heads)
-            r.failRelation(kvKey, "out of range: " + std::to_string(m.kvHeads) + " key/value heads is more than the " +
-                                      std::to_string(m.heads) + " attention heads");
+            r.failRelation(kvKey, "out of range: " + std::to_string(m.kvHeads) +
+                                      " key/value heads is more than the " + std::to_string(m.heads) +
+                                      " attention heads");
         else if (m.heads % m.kvHeads != 0)
-            r.failRelation(kvKey, "out of range: " + std::to_string(m.kvHeads) + " key/value heads do not divide the " +
-                                      std::to_string(m.heads) + " attention heads");
+            r.failRelation(kvKey, "out of range: " + std::to_string(m.kvHeads) +
+                                      " key/value heads do not divide the " + std::to_string(m.heads) +
+                                      " attention heads");
     }
     if (!explicitHeadDim && m.heads > 0 && m.hidden > 0 && m.hidden % m.heads != 0)
-        r.failRelation(headsKey, "out of range: hidden size " + std::to_string(m.hidden) + " is not divisible by " +
-                                     std::to_string(m.heads) + " heads, and head_dim is not given");
+        r.failRelation(headsKey, "out of range: hidden size " + std::to_string(m.hidden) +
+                                     " is not divisible by " + std::to_string(m.heads) +
+                                     " heads, and head_dim is not given");
 }
 
 // Llama, Mistral, Qwen2/3, Mixtral and the Qwen MoE models: RMSNorm, gated MLP, rotary positions.
@@ -214,8 +226,9 @@ void readLlamaFamily(Reader& r, const std::string& type, HfImport& out, const Hf
     const bool mlpBias = r.flag("mlp_bias", false);
     m.biases = attentionBias && mlpBias;
     if (attentionBias != mlpBias)
-        out.notes.push_back(std::string("Only the ") + (attentionBias ? "attention" : "MLP") +
-                            " projections have biases; they are left out of the count (a fraction of a percent).");
+        out.notes.push_back(
+            std::string("Only the ") + (attentionBias ? "attention" : "MLP") +
+            " projections have biases; they are left out of the count (a fraction of a percent).");
     const int headDim = r.nonNegativeOr("head_dim", 0);
     if (headDim > 0 && m.heads > 0 && headDim * m.heads != m.hidden)
         m.headSize = headDim;
@@ -224,9 +237,11 @@ void readLlamaFamily(Reader& r, const std::string& type, HfImport& out, const Hf
     if (act != "silu" && act != "swish")
         out.notes.push_back("hidden_act \"" + act + "\": the MLP is gated (three matrices) as in Llama.");
     if (type == "qwen2" || type == "qwen2_moe")
-        out.notes.push_back("Qwen2's query/key/value biases (a fraction of a percent of the parameters) are not counted.");
+        out.notes.push_back(
+            "Qwen2's query/key/value biases (a fraction of a percent of the parameters) are not counted.");
     if (type == "qwen3" || type == "qwen3_moe")
-        out.notes.push_back("Qwen3's per-head query/key norms (a few thousand parameters per layer) are not counted.");
+        out.notes.push_back(
+            "Qwen3's per-head query/key norms (a few thousand parameters per layer) are not counted.");
 
     const int maxPositions = r.positiveOr("max_position_embeddings", 4096);
     setSeqLen(out, std::max(maxPositions, 1), o);
@@ -252,7 +267,8 @@ void readLlamaFamily(Reader& r, const std::string& type, HfImport& out, const Hf
             m.ffnHidden = m.moe.expertFfnHidden;
         const int shared = r.nonNegativeOr("shared_expert_intermediate_size", 0);
         if (shared > 0 && m.moe.expertFfnHidden > 0) {
-            m.moe.sharedExperts = std::max(1, static_cast<int>(std::lround(static_cast<double>(shared) / m.moe.expertFfnHidden)));
+            m.moe.sharedExperts = std::max(
+                1, static_cast<int>(std::lround(static_cast<double>(shared) / m.moe.expertFfnHidden)));
             if (shared % m.moe.expertFfnHidden != 0)
                 out.notes.push_back("The shared expert (" + std::to_string(shared) + " wide) is counted as " +
                                     std::to_string(m.moe.sharedExperts) + " experts of " +
@@ -285,7 +301,8 @@ void readGpt2(Reader& r, HfImport& out, const HfImportOptions& o) {
     m.ffnHidden = r.positiveOr("n_inner", 4 * std::max(m.hidden, 0));
     m.vocab = r.positive("vocab_size");
     m.tiedEmbeddings = r.flag("tie_word_embeddings", true);
-    m.dropout = r.number("resid_pdrop", 0.1) > 0 || r.number("attn_pdrop", 0.1) > 0 || r.number("embd_pdrop", 0.1) > 0;
+    m.dropout = r.number("resid_pdrop", 0.1) > 0 || r.number("attn_pdrop", 0.1) > 0 ||
+                r.number("embd_pdrop", 0.1) > 0;
     setSeqLen(out, r.positiveOr("n_positions", 1024, {"n_ctx"}), o);
     checkHeads(r, m, "n_head", "n_head", false);
 }
@@ -330,8 +347,9 @@ void readFalcon(Reader& r, HfImport& out, const HfImportOptions& o) {
     if (r.flag("alibi", false))
         out.notes.push_back("ALiBi position biases are not modelled (they add no parameters).");
     if (r.flag("parallel_attn", true) && !newArchitecture)
-        out.notes.push_back("Falcon's parallel attention/MLP block has one LayerNorm per layer; the count assumes two "
-                            "(a fraction of a percent).");
+        out.notes.push_back(
+            "Falcon's parallel attention/MLP block has one LayerNorm per layer; the count assumes two "
+            "(a fraction of a percent).");
     setSeqLen(out, r.positiveOr("max_position_embeddings", 2048), o);
     checkHeads(r, m, "num_attention_heads", "num_kv_heads", false);
 }
@@ -374,8 +392,9 @@ void readDeepseek(Reader& r, HfImport& out, const HfImportOptions& o) {
 } // namespace
 
 const std::vector<std::string>& supportedHfModelTypes() {
-    static const std::vector<std::string> types = {"llama", "mistral", "qwen2", "qwen3", "qwen2_moe", "qwen3_moe",
-                                                   "mixtral", "gpt2", "gpt_neox", "falcon", "deepseek_v3"};
+    static const std::vector<std::string> types = {"llama",     "mistral",   "qwen2",      "qwen3",
+                                                   "qwen2_moe", "qwen3_moe", "mixtral",    "gpt2",
+                                                   "gpt_neox",  "falcon",    "deepseek_v3"};
     return types;
 }
 
@@ -393,7 +412,9 @@ std::expected<HfImport, InputErrors> importHfConfig(std::string_view text, const
         return std::unexpected(InputErrors{err});
     }
     if (!root.is_object())
-        return std::unexpected(InputErrors{{"$", "wrong type: a Hugging Face config.json holds one JSON object, got " + describe(root), 0, 0}});
+        return std::unexpected(InputErrors{
+            {"$", "wrong type: a Hugging Face config.json holds one JSON object, got " + describe(root), 0,
+             0}});
 
     const json* obj = &root;
     std::string prefix = "$.";
@@ -402,7 +423,8 @@ std::expected<HfImport, InputErrors> importHfConfig(std::string_view text, const
         root.at("text_config").is_object()) {
         obj = &root.at("text_config");
         prefix = "$.text_config.";
-        notes.push_back("Read the language model from text_config (the vision or audio parts are not modelled).");
+        notes.push_back(
+            "Read the language model from text_config (the vision or audio parts are not modelled).");
     }
 
     std::string type;
@@ -412,7 +434,8 @@ std::expected<HfImport, InputErrors> importHfConfig(std::string_view text, const
         type = root.at("model_type").get<std::string>();
     const auto& types = supportedHfModelTypes();
     auto supported = [&](const std::string& t) {
-        return std::find(types.begin(), types.end(), familyOf(t) == "falcon" ? std::string("falcon") : t) != types.end();
+        return std::find(types.begin(), types.end(), familyOf(t) == "falcon" ? std::string("falcon") : t) !=
+               types.end();
     };
     if (!supported(type) && root.contains("architectures") && root.at("architectures").is_array()) {
         // Fall back on the architecture class name ("LlamaForCausalLM").
@@ -427,20 +450,22 @@ std::expected<HfImport, InputErrors> importHfConfig(std::string_view text, const
         }
     }
     if (type.empty())
-        return std::unexpected(InputErrors{{prefix + "model_type",
-                                            "missing required key \"model_type\" (and no known \"architectures\" entry): "
-                                            "cannot tell which architecture this is",
-                                            0, 0}});
+        return std::unexpected(
+            InputErrors{{prefix + "model_type",
+                         "missing required key \"model_type\" (and no known \"architectures\" entry): "
+                         "cannot tell which architecture this is",
+                         0, 0}});
     if (familyOf(type) == "falcon")
         type = "falcon";
     if (!supported(type)) {
         std::string list;
         for (const auto& t : types)
             list += (list.empty() ? "" : ", ") + t;
-        return std::unexpected(InputErrors{{prefix + "model_type",
-                                            "unsupported model type \"" + type +
-                                                "\": Layout Planner imports the decoder-only language models " + list,
-                                            0, 0}});
+        return std::unexpected(
+            InputErrors{{prefix + "model_type",
+                         "unsupported model type \"" + type +
+                             "\": Layout Planner imports the decoder-only language models " + list,
+                         0, 0}});
     }
 
     HfImport out;

@@ -18,16 +18,18 @@ struct HfImportOptions {
     // The sequence length to train at (the scenario's). Capped at the model's maximum positions
     // (max_position_embeddings, n_positions); 0 means min(maximum positions, 4096).
     int preferredSeqLen = 0;
-    std::string name;  // display name; empty: "_name_or_path" from the file, else the model type
+    std::string name; // display name; empty: "_name_or_path" from the file, else the model type
 };
 
 struct HfImport {
     ModelSpec model;
-    std::string modelType;           // "llama", "gpt2", ...
-    std::vector<std::string> notes;  // what is approximated or chosen ("sliding-window attention is not modelled")
+    std::string modelType; // "llama", "gpt2", ...
+    std::vector<std::string>
+        notes; // what is approximated or chosen ("sliding-window attention is not modelled")
 };
 
-std::expected<HfImport, InputErrors> importHfConfig(std::string_view json, const HfImportOptions& options = {});
+std::expected<HfImport, InputErrors> importHfConfig(std::string_view json,
+                                                    const HfImportOptions& options = {});
 // Reads the file; without a name in options or in the file, names the model after its folder
 // ("Llama-2-7b-hf/config.json") or the file.
 std::expected<HfImport, InputErrors> loadHfConfigFile(const std::string& path, HfImportOptions options = {});

@@ -2,11 +2,10 @@
 
 #include "core/NumberFormat.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 namespace lp::core {
 namespace {
@@ -80,7 +79,8 @@ LaunchSettings megatron(const Scenario& s) {
 
     a += "# Megatron-LM arguments for \"" + plainName(s.name) + "\", written by Layout Planner.\n";
     a += "# Layout: " + layoutLine(s) + ". Megatron-LM derives DP from the world size: launch\n";
-    a += "# " + std::to_string(l.gpus()) + " processes, e.g. " + launchHint(s) + " pretrain_gpt.py \"${MEGATRON_ARGS[@]}\" \\\n";
+    a += "# " + std::to_string(l.gpus()) + " processes, e.g. " + launchHint(s) +
+         " pretrain_gpt.py \"${MEGATRON_ARGS[@]}\" \\\n";
     a += "#   plus your data, tokenizer, learning-rate and checkpoint arguments.\n";
     a += "MEGATRON_ARGS=(\n";
 
@@ -109,7 +109,8 @@ LaunchSettings megatron(const Scenario& s) {
     group("Batch and sequence");
     arg("--micro-batch-size", n(l.microBatch));
     arg("--global-batch-size", n(l.effectiveBatch()),
-        std::to_string(l.microBatch) + " x " + std::to_string(l.accumulation) + " micro batches x DP " + std::to_string(l.dp));
+        std::to_string(l.microBatch) + " x " + std::to_string(l.accumulation) + " micro batches x DP " +
+            std::to_string(l.dp));
     arg("--seq-length", n(m.seqLen));
     if (const long long steps = stepsForBudget(s); steps > 0)
         arg("--train-iters", n(steps), fmt::count(t.tokenBudget) + " tokens");
@@ -157,26 +158,36 @@ LaunchSettings megatron(const Scenario& s) {
                 n(static_cast<long long>(m.moe.sharedExperts) * m.moe.expertFfnHidden));
         const int moeLayers = m.moeLayerCount();
         if (moeLayers < m.layers)
-            arg("--moe-layer-freq", "\"([0]*" + std::to_string(m.layers - moeLayers) + "+[1]*" +
-                                        std::to_string(moeLayers) + ")\"",
+            arg("--moe-layer-freq",
+                "\"([0]*" + std::to_string(m.layers - moeLayers) + "+[1]*" + std::to_string(moeLayers) +
+                    ")\"",
                 "dense layers first");
         arg("--moe-grouped-gemm");
         arg("--moe-token-dispatcher-type", "alltoall");
     }
-    a += "  # vocabulary " + std::to_string(m.vocab) + ": set by the tokenizer (--tokenizer-type, --tokenizer-model)\n";
+    a += "  # vocabulary " + std::to_string(m.vocab) +
+         ": set by the tokenizer (--tokenizer-type, --tokenizer-model)\n";
 
     group("Precision, memory and kernels");
     switch (t.precision) {
-    case Precision::Bf16: arg("--bf16"); break;
-    case Precision::Fp16: arg("--fp16"); break;
+    case Precision::Bf16:
+        arg("--bf16");
+        break;
+    case Precision::Fp16:
+        arg("--fp16");
+        break;
     case Precision::Fp8:
         arg("--bf16");
         arg("--fp8-format", "hybrid", "fp8 matmuls (Transformer Engine)");
         break;
     }
     switch (t.recompute) {
-    case Recompute::None: a += "  # no activation recompute\n"; break;
-    case Recompute::Selective: arg("--recompute-granularity", "selective"); break;
+    case Recompute::None:
+        a += "  # no activation recompute\n";
+        break;
+    case Recompute::Selective:
+        arg("--recompute-granularity", "selective");
+        break;
     case Recompute::Full:
         arg("--recompute-granularity", "full");
         arg("--recompute-method", "uniform");
@@ -188,26 +199,32 @@ LaunchSettings megatron(const Scenario& s) {
     a += ")\n";
     out.text = std::move(a);
 
-    out.notes.push_back("The plan assumes Megatron-LM's default of reducing gradients after the backward pass; "
-                        "--overlap-grad-reduce (and --overlap-param-gather with the distributed optimizer) "
-                        "usually hide most of that time, making the run faster than planned.");
+    out.notes.push_back(
+        "The plan assumes Megatron-LM's default of reducing gradients after the backward pass; "
+        "--overlap-grad-reduce (and --overlap-param-gather with the distributed optimizer) "
+        "usually hide most of that time, making the run faster than planned.");
     if (t.zeroStage == 2)
-        out.notes.push_back("Megatron-LM has no exact ZeRO-2: the distributed optimizer shards the optimizer state "
-                            "and reduce-scatters gradients, but keeps a full gradient buffer.");
+        out.notes.push_back(
+            "Megatron-LM has no exact ZeRO-2: the distributed optimizer shards the optimizer state "
+            "and reduce-scatters gradients, but keeps a full gradient buffer.");
     if (t.zeroStage >= 3 && l.pp > 1)
-        out.notes.push_back("Megatron-LM's FSDP2 path (--use-torch-fsdp2) does not support pipeline parallelism; "
-                            "use ZeRO-1 (--use-distributed-optimizer) with PP, or PP 1 with FSDP.");
+        out.notes.push_back(
+            "Megatron-LM's FSDP2 path (--use-torch-fsdp2) does not support pipeline parallelism; "
+            "use ZeRO-1 (--use-distributed-optimizer) with PP, or PP 1 with FSDP.");
     if (resolvedStyle(t) == ExecutionStyle::Fsdp)
-        out.notes.push_back("This scenario is planned in the FSDP execution style; Megatron-LM's own scheduling "
-                            "matches --style megatron.");
+        out.notes.push_back(
+            "This scenario is planned in the FSDP execution style; Megatron-LM's own scheduling "
+            "matches --style megatron.");
     if (t.sequenceParallel && l.tp == 1)
         out.notes.push_back("Sequence parallelism needs TP > 1; the flag is left out.");
     if (t.precision == Precision::Fp8)
-        out.notes.push_back("fp8 needs Transformer Engine; also choose --fp8-recipe (delayed, tensorwise, mxfp8 or "
-                            "blockwise) for your GPU.");
+        out.notes.push_back(
+            "fp8 needs Transformer Engine; also choose --fp8-recipe (delayed, tensorwise, mxfp8 or "
+            "blockwise) for your GPU.");
     if (m.isMoe() && m.moeLayerCount() < m.layers)
-        out.notes.push_back("--moe-layer-freq puts the dense layers first (as DeepSeek-V3 does); change the pattern "
-                            "if your model interleaves them.");
+        out.notes.push_back(
+            "--moe-layer-freq puts the dense layers first (as DeepSeek-V3 does); change the pattern "
+            "if your model interleaves them.");
     return out;
 }
 
@@ -223,8 +240,9 @@ LaunchSettings deepspeed(const Scenario& s) {
     j["train_micro_batch_size_per_gpu"] = l.microBatch;
     j["gradient_accumulation_steps"] = l.accumulation;
     if (t.precision == Precision::Fp16) {
-        j["fp16"] = nlohmann::ordered_json{{"enabled", true},         {"loss_scale", 0},  {"initial_scale_power", 16},
-                                           {"loss_scale_window", 1000}, {"hysteresis", 2}, {"min_loss_scale", 1}};
+        j["fp16"] = nlohmann::ordered_json{{"enabled", true},           {"loss_scale", 0},
+                                           {"initial_scale_power", 16}, {"loss_scale_window", 1000},
+                                           {"hysteresis", 2},           {"min_loss_scale", 1}};
     } else {
         j["bf16"] = nlohmann::ordered_json{{"enabled", true}};
     }
@@ -250,32 +268,39 @@ LaunchSettings deepspeed(const Scenario& s) {
                         std::to_string(l.microBatch) + " x accumulation " + std::to_string(l.accumulation) +
                         " x DP " + std::to_string(l.dp) + " = " + std::to_string(l.effectiveBatch()) + ".");
     if (l.tp > 1 || l.pp > 1)
-        out.notes.push_back("The config has no tensor- or pipeline-parallel size: run TP " + std::to_string(l.tp) +
-                            " x PP " + std::to_string(l.pp) +
-                            " through Megatron-DeepSpeed (--tensor-model-parallel-size, --pipeline-model-parallel-size)"
-                            " or deepspeed.pipe.PipelineModule(num_stages=" + std::to_string(l.pp) + ").");
+        out.notes.push_back(
+            "The config has no tensor- or pipeline-parallel size: run TP " + std::to_string(l.tp) + " x PP " +
+            std::to_string(l.pp) +
+            " through Megatron-DeepSpeed (--tensor-model-parallel-size, --pipeline-model-parallel-size)"
+            " or deepspeed.pipe.PipelineModule(num_stages=" +
+            std::to_string(l.pp) + ").");
     if (l.pp > 1 && t.zeroStage >= 2)
         out.notes.push_back("DeepSpeed's pipeline engine supports ZeRO stages 0 and 1 only; with PP " +
                             std::to_string(l.pp) + " use stage 1.");
     if (l.cp > 1)
-        out.notes.push_back("Context parallelism has no DeepSpeed config key (DeepSpeed-Ulysses sequence parallelism "
-                            "is set up in the model code).");
+        out.notes.push_back(
+            "Context parallelism has no DeepSpeed config key (DeepSpeed-Ulysses sequence parallelism "
+            "is set up in the model code).");
     if (l.ep > 1)
         out.notes.push_back("Expert parallelism is set in the model code: deepspeed.moe.layer.MoE(ep_size=" +
                             std::to_string(l.ep) + ").");
     if (t.precision == Precision::Fp8)
-        out.notes.push_back("DeepSpeed's config has no fp8 switch: fp8 matmuls need Transformer Engine in the model; "
-                            "the config enables bf16.");
+        out.notes.push_back(
+            "DeepSpeed's config has no fp8 switch: fp8 matmuls need Transformer Engine in the model; "
+            "the config enables bf16.");
     if (t.recompute == Recompute::Full)
-        out.notes.push_back("activation_checkpointing only configures deepspeed.checkpointing.checkpoint(); the model "
-                            "must call it for every layer (full recompute).");
+        out.notes.push_back(
+            "activation_checkpointing only configures deepspeed.checkpointing.checkpoint(); the model "
+            "must call it for every layer (full recompute).");
     else if (t.recompute == Recompute::Selective)
-        out.notes.push_back("Selective recompute is not a DeepSpeed config key: use Megatron-DeepSpeed's "
-                            "--recompute-granularity selective, or checkpoint the attention core in the model.");
-    out.notes.push_back("The optimizer and learning-rate schedule are left to your training script (add an "
-                        "\"optimizer\" section to use DeepSpeed's own" +
-                        std::string(t.optimizer == Optimizer::SgdMomentum ? "; the plan assumes SGD with momentum" : "") +
-                        ").");
+        out.notes.push_back(
+            "Selective recompute is not a DeepSpeed config key: use Megatron-DeepSpeed's "
+            "--recompute-granularity selective, or checkpoint the attention core in the model.");
+    out.notes.push_back(
+        "The optimizer and learning-rate schedule are left to your training script (add an "
+        "\"optimizer\" section to use DeepSpeed's own" +
+        std::string(t.optimizer == Optimizer::SgdMomentum ? "; the plan assumes SGD with momentum" : "") +
+        ").");
     return out;
 }
 
@@ -300,7 +325,8 @@ LaunchSettings torchtitan(const Scenario& s) {
     auto quoted = [](const std::string& v) { return "\"" + v + "\""; };
 
     a += "# torchtitan settings for \"" + plainName(s.name) + "\", written by Layout Planner.\n";
-    a += "# Layout: " + layoutLine(s) + "; launch " + std::to_string(l.gpus()) + " ranks (" + launchHint(s) + ").\n";
+    a += "# Layout: " + layoutLine(s) + "; launch " + std::to_string(l.gpus()) + " ranks (" + launchHint(s) +
+         ").\n";
     a += "# Merge these tables into your train config; its [model] table names the model and flavor\n";
     a += "# (here: " + plainName(m.name) + ").\n";
 
@@ -308,12 +334,14 @@ LaunchSettings torchtitan(const Scenario& s) {
     a += "\n[training]\n";
     if (pipelined) {
         kv("local_batch_size", n(static_cast<long long>(l.microBatch) * l.accumulation),
-           std::to_string(l.accumulation) + " micro batches of " + std::to_string(l.microBatch) + " per DP rank");
+           std::to_string(l.accumulation) + " micro batches of " + std::to_string(l.microBatch) +
+               " per DP rank");
     } else {
         kv("local_batch_size", n(l.microBatch), "sequences per DP rank per micro batch");
     }
     kv("global_batch_size", n(l.effectiveBatch()),
-       pipelined ? std::string("local x DP") : "local x DP x " + std::to_string(l.accumulation) + " accumulation steps");
+       pipelined ? std::string("local x DP")
+                 : "local x DP x " + std::to_string(l.accumulation) + " accumulation steps");
     kv("seq_len", n(m.seqLen));
     if (const long long steps = stepsForBudget(s); steps > 0)
         kv("steps", n(steps), fmt::count(t.tokenBudget) + " tokens");
@@ -327,15 +355,16 @@ LaunchSettings torchtitan(const Scenario& s) {
         kv("data_parallel_replicate_degree", "1");
         kv("data_parallel_shard_degree", n(l.dp), "FSDP2");
         if (t.zeroStage <= 2)
-            kv("fsdp_reshard_after_forward", quoted("never"), "keep weights gathered: closest to ZeRO-" +
-                                                                  std::to_string(t.zeroStage));
+            kv("fsdp_reshard_after_forward", quoted("never"),
+               "keep weights gathered: closest to ZeRO-" + std::to_string(t.zeroStage));
     }
     kv("tensor_parallel_degree", n(l.tp));
     kv("pipeline_parallel_degree", n(l.pp));
     if (pipelined) {
         kv("pipeline_parallel_microbatch_size", n(l.microBatch));
         if (l.vpp > 1) {
-            kv("pipeline_parallel_schedule", quoted("Interleaved1F1B"), std::to_string(l.vpp) + " stages per rank");
+            kv("pipeline_parallel_schedule", quoted("Interleaved1F1B"),
+               std::to_string(l.vpp) + " stages per rank");
             const long long chunks = static_cast<long long>(l.pp) * l.vpp;
             if (chunks > 0 && m.layers % chunks == 0)
                 kv("pipeline_parallel_layers_per_stage", n(m.layers / chunks));
@@ -349,42 +378,52 @@ LaunchSettings torchtitan(const Scenario& s) {
 
     a += "\n[activation_checkpoint]\n";
     switch (t.recompute) {
-    case Recompute::None: kv("mode", quoted("none")); break;
+    case Recompute::None:
+        kv("mode", quoted("none"));
+        break;
     case Recompute::Selective:
         kv("mode", quoted("selective"));
         kv("selective_ac_option", quoted("op"), "op-level selective recompute");
         break;
-    case Recompute::Full: kv("mode", quoted("full")); break;
+    case Recompute::Full:
+        kv("mode", quoted("full"));
+        break;
     }
     if (t.precision == Precision::Fp8)
-        a += "\n# fp8: enable torchtitan's Float8 converter for the linear layers (see torchtitan's docs/float8.md).\n";
+        a += "\n# fp8: enable torchtitan's Float8 converter for the linear layers (see torchtitan's "
+             "docs/float8.md).\n";
     out.text = std::move(a);
 
     if (t.zeroStage == 1 || t.zeroStage == 2)
-        out.notes.push_back("torchtitan shards data parallelism with FSDP2 and has no ZeRO-" +
-                            std::to_string(t.zeroStage) +
-                            ": fsdp_reshard_after_forward = \"never\" keeps the weights gathered between forward and "
-                            "backward, which is closest" +
-                            (t.zeroStage == 1 ? std::string("; FSDP2 also shards the gradients, so memory is a little "
-                                                            "lower than planned.")
-                                              : std::string(".")));
+        out.notes.push_back(
+            "torchtitan shards data parallelism with FSDP2 and has no ZeRO-" + std::to_string(t.zeroStage) +
+            ": fsdp_reshard_after_forward = \"never\" keeps the weights gathered between forward and "
+            "backward, which is closest" +
+            (t.zeroStage == 1 ? std::string("; FSDP2 also shards the gradients, so memory is a little "
+                                            "lower than planned.")
+                              : std::string(".")));
     if (resolvedStyle(t) != ExecutionStyle::Fsdp)
-        out.notes.push_back("torchtitan schedules work FSDP-style: evaluate the scenario with --style fsdp (and "
-                            "--zero 3) to see the plan for torchtitan.");
+        out.notes.push_back(
+            "torchtitan schedules work FSDP-style: evaluate the scenario with --style fsdp (and "
+            "--zero 3) to see the plan for torchtitan.");
     if (l.tp > 1 && !t.sequenceParallel)
-        out.notes.push_back("torchtitan's tensor parallelism always shards the sequence between the TP regions "
-                            "(sequence parallelism), which the plan has off.");
+        out.notes.push_back(
+            "torchtitan's tensor parallelism always shards the sequence between the TP regions "
+            "(sequence parallelism), which the plan has off.");
     if (t.precision == Precision::Fp16)
-        out.notes.push_back("torchtitan trains with bf16 or fp32 parameters only: the settings use bfloat16, not fp16.");
+        out.notes.push_back(
+            "torchtitan trains with bf16 or fp32 parameters only: the settings use bfloat16, not fp16.");
     if (t.precision == Precision::Fp8)
-        out.notes.push_back("fp8 matmuls need torchtitan's Float8 converter (torchao); its settings' names differ "
-                            "between torchtitan versions, so the file only says where to enable it.");
+        out.notes.push_back(
+            "fp8 matmuls need torchtitan's Float8 converter (torchao); its settings' names differ "
+            "between torchtitan versions, so the file only says where to enable it.");
     if (l.vpp > 1 && m.layers % (static_cast<long long>(l.pp) * l.vpp) != 0)
         out.notes.push_back("The layers do not split evenly into PP x virtual stages: set "
                             "pipeline_parallel_layers_per_stage or the split points by hand.");
     if (!t.flashAttention)
-        out.notes.push_back("torchtitan uses PyTorch's scaled_dot_product_attention (flash kernels); the plan has "
-                            "flash attention off.");
+        out.notes.push_back(
+            "torchtitan uses PyTorch's scaled_dot_product_attention (flash kernels); the plan has "
+            "flash attention off.");
     return out;
 }
 
@@ -392,18 +431,24 @@ LaunchSettings torchtitan(const Scenario& s) {
 
 std::string_view toString(LaunchTarget t) {
     switch (t) {
-    case LaunchTarget::Megatron: return "megatron";
-    case LaunchTarget::DeepSpeed: return "deepspeed";
-    case LaunchTarget::Torchtitan: return "torchtitan";
+    case LaunchTarget::Megatron:
+        return "megatron";
+    case LaunchTarget::DeepSpeed:
+        return "deepspeed";
+    case LaunchTarget::Torchtitan:
+        return "torchtitan";
     }
     return "megatron";
 }
 
 std::string_view displayName(LaunchTarget t) {
     switch (t) {
-    case LaunchTarget::Megatron: return "Megatron-LM";
-    case LaunchTarget::DeepSpeed: return "DeepSpeed";
-    case LaunchTarget::Torchtitan: return "torchtitan";
+    case LaunchTarget::Megatron:
+        return "Megatron-LM";
+    case LaunchTarget::DeepSpeed:
+        return "DeepSpeed";
+    case LaunchTarget::Torchtitan:
+        return "torchtitan";
     }
     return "Megatron-LM";
 }
@@ -421,9 +466,12 @@ std::optional<LaunchTarget> parseLaunchTarget(std::string_view s) {
 
 LaunchSettings exportLaunchSettings(const Scenario& s, LaunchTarget target) {
     switch (target) {
-    case LaunchTarget::Megatron: return megatron(s);
-    case LaunchTarget::DeepSpeed: return deepspeed(s);
-    case LaunchTarget::Torchtitan: return torchtitan(s);
+    case LaunchTarget::Megatron:
+        return megatron(s);
+    case LaunchTarget::DeepSpeed:
+        return deepspeed(s);
+    case LaunchTarget::Torchtitan:
+        return torchtitan(s);
     }
     return megatron(s);
 }

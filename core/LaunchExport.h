@@ -19,15 +19,15 @@ enum class LaunchTarget { Megatron, DeepSpeed, Torchtitan };
 inline constexpr LaunchTarget kLaunchTargets[] = {LaunchTarget::Megatron, LaunchTarget::DeepSpeed,
                                                   LaunchTarget::Torchtitan};
 
-std::string_view toString(LaunchTarget t);                        // "megatron", "deepspeed", "torchtitan"
-std::string_view displayName(LaunchTarget t);                     // "Megatron-LM", "DeepSpeed", "torchtitan"
-std::optional<LaunchTarget> parseLaunchTarget(std::string_view s);  // any case; also "megatron-lm", "ds"
+std::string_view toString(LaunchTarget t);                         // "megatron", "deepspeed", "torchtitan"
+std::string_view displayName(LaunchTarget t);                      // "Megatron-LM", "DeepSpeed", "torchtitan"
+std::optional<LaunchTarget> parseLaunchTarget(std::string_view s); // any case; also "megatron-lm", "ds"
 
 struct LaunchSettings {
     LaunchTarget target = LaunchTarget::Megatron;
-    std::string text;                // the file's content, ends with a newline
-    std::string fileName;            // suggested: "megatron-args.sh", "ds_config.json", "torchtitan.toml"
-    std::vector<std::string> notes;  // what the target cannot express, and what to check
+    std::string text;               // the file's content, ends with a newline
+    std::string fileName;           // suggested: "megatron-args.sh", "ds_config.json", "torchtitan.toml"
+    std::vector<std::string> notes; // what the target cannot express, and what to check
 };
 
 LaunchSettings exportLaunchSettings(const Scenario& s, LaunchTarget target);

@@ -15,11 +15,21 @@ std::string escapeHtml(std::string_view text) {
     for (const char ch : text) {
         const auto c = static_cast<unsigned char>(ch);
         switch (ch) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        case '\'': out += "&#39;"; break;
+        case '&':
+            out += "&amp;";
+            break;
+        case '<':
+            out += "&lt;";
+            break;
+        case '>':
+            out += "&gt;";
+            break;
+        case '"':
+            out += "&quot;";
+            break;
+        case '\'':
+            out += "&#39;";
+            break;
         default:
             if (!droppedControl(c))
                 out += ch;
@@ -65,14 +75,30 @@ std::string escapeMarkdown(std::string_view text) {
             continue;
         }
         switch (ch) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
+        case '&':
+            out += "&amp;";
+            break;
+        case '<':
+            out += "&lt;";
+            break;
+        case '>':
+            out += "&gt;";
+            break;
         case '\n':
-        case '\t': out += ' '; break;
+        case '\t':
+            out += ' ';
+            break;
         // Inline markup (emphasis, code, links, tables, strikethrough, math, headings' closing
         // sequence, autolinks): escaped wherever it stands.
-        case '\\': case '`': case '*': case '_': case '[': case ']': case '|': case '~': case '$':
+        case '\\':
+        case '`':
+        case '*':
+        case '_':
+        case '[':
+        case ']':
+        case '|':
+        case '~':
+        case '$':
         case '#':
             out += '\\';
             out += ch;

@@ -19,7 +19,9 @@ std::string escapeHtmlMultiline(std::string_view text);
 // so the text renders literally and raw HTML cannot get through. Newlines become spaces.
 std::string escapeMarkdown(std::string_view text);
 // For a table cell: escapeMarkdown, which also escapes '|'.
-inline std::string escapeMarkdownCell(std::string_view text) { return escapeMarkdown(text); }
+inline std::string escapeMarkdownCell(std::string_view text) {
+    return escapeMarkdown(text);
+}
 // Multi-line text as Markdown paragraphs (each line escaped, line breaks kept with a trailing backslash).
 std::string escapeMarkdownBlock(std::string_view text);
 

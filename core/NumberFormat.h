@@ -6,14 +6,14 @@
 
 namespace lp::core::fmt {
 
-std::string fixed(double v, int decimals);        // 12,345.67
-std::string sig(double v, int digits = 4);        // 0.4123, 1.235e+12
-std::string gib(double bytes, int decimals = 2);  // "61.23 GiB"
-std::string gb(double bytes, int decimals = 2);   // "65.75 GB"
+std::string fixed(double v, int decimals);       // 12,345.67
+std::string sig(double v, int digits = 4);       // 0.4123, 1.235e+12
+std::string gib(double bytes, int decimals = 2); // "61.23 GiB"
+std::string gb(double bytes, int decimals = 2);  // "65.75 GB"
 // Decimal and binary side by side, in GB/GiB or, from 1 TB up, TB/TiB: "47.77 GB (44.49 GiB)".
 std::string bytesBoth(double bytes);
-std::string percent(double fraction, int decimals = 1);  // "41.2 %"
-std::string count(double v);                              // 68,976,648,192 -> "68.98 B"
+std::string percent(double fraction, int decimals = 1); // "41.2 %"
+std::string count(double v);                            // 68,976,648,192 -> "68.98 B"
 // A duration: "12.5 µs" under 1 ms, "736.5 ms" under 1 s, "4.817 s" under a minute, "95.2 s" beyond.
 std::string duration(double seconds);
 // A figure with its unit as Explanation::unit names it ("bytes", "fraction", "s", ...).

@@ -5,8 +5,6 @@
 #include "core/PlanJson.h"
 #include "core/ScenarioIo.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cctype>
 #include <chrono>
@@ -14,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <nlohmann/json.hpp>
 
 #ifndef LP_VERSION
 #define LP_VERSION "unknown"
@@ -31,11 +30,17 @@ std::string lower(std::string_view s) {
 
 std::string zeroWords(int stage) {
     switch (stage) {
-    case 0: return "ZeRO-0: weights, gradients and optimizer state replicated on every data-parallel rank";
-    case 1: return "ZeRO-1 (the distributed optimizer): optimizer state sharded over the data-parallel ranks";
-    case 2: return "ZeRO-2: optimizer state and gradients sharded over the data-parallel ranks";
-    case 3: return "ZeRO-3 (FSDP full shard): weights, gradients and optimizer state sharded over the data-parallel ranks";
-    default: return "ZeRO-" + std::to_string(stage);
+    case 0:
+        return "ZeRO-0: weights, gradients and optimizer state replicated on every data-parallel rank";
+    case 1:
+        return "ZeRO-1 (the distributed optimizer): optimizer state sharded over the data-parallel ranks";
+    case 2:
+        return "ZeRO-2: optimizer state and gradients sharded over the data-parallel ranks";
+    case 3:
+        return "ZeRO-3 (FSDP full shard): weights, gradients and optimizer state sharded over the "
+               "data-parallel ranks";
+    default:
+        return "ZeRO-" + std::to_string(stage);
     }
 }
 
@@ -50,10 +55,14 @@ double curveMax(const Curve& c) {
 
 std::string_view toString(ReportFormat f) {
     switch (f) {
-    case ReportFormat::Html: return "html";
-    case ReportFormat::Markdown: return "md";
-    case ReportFormat::Json: return "json";
-    case ReportFormat::Pdf: return "pdf";
+    case ReportFormat::Html:
+        return "html";
+    case ReportFormat::Markdown:
+        return "md";
+    case ReportFormat::Json:
+        return "json";
+    case ReportFormat::Pdf:
+        return "pdf";
     }
     return "html";
 }
@@ -145,42 +154,52 @@ std::vector<std::string> reportAssumptions(const Scenario& s, const HardwareProf
     const auto& t = s.training;
     const auto& l = s.layout;
     std::vector<std::string> a;
-    const char* precision = t.precision == Precision::Fp16 ? "fp16" : (t.precision == Precision::Fp8 ? "fp8 (matmuls) with bf16" : "bf16");
+    const char* precision = t.precision == Precision::Fp16
+                                ? "fp16"
+                                : (t.precision == Precision::Fp8 ? "fp8 (matmuls) with bf16" : "bf16");
     if (t.optimizer == Optimizer::Adam)
-        a.push_back(std::string("Mixed-precision Adam: ") + precision +
-                    " weights and gradients plus fp32 master weights and two fp32 moments (about 16 bytes per "
-                    "parameter of training state before sharding).");
+        a.push_back(
+            std::string("Mixed-precision Adam: ") + precision +
+            " weights and gradients plus fp32 master weights and two fp32 moments (about 16 bytes per "
+            "parameter of training state before sharding).");
     else
         a.push_back(std::string("SGD with momentum: ") + precision +
                     " weights and gradients plus fp32 master weights and one fp32 momentum.");
-    a.push_back(zeroWords(t.zeroStage) + " (DP x CP = " + std::to_string(static_cast<long long>(l.dp) * l.cp) +
-                " ranks).");
+    a.push_back(zeroWords(t.zeroStage) +
+                " (DP x CP = " + std::to_string(static_cast<long long>(l.dp) * l.cp) + " ranks).");
     const ExecutionStyle style = resolvedStyle(t);
-    a.push_back(style == ExecutionStyle::Fsdp
-                    ? "Execution style FSDP (PyTorch FSDP2 / torchtitan / DeepSpeed ZeRO-3): per-layer weight "
-                      "gathers prefetched one layer ahead, gradient reduction overlapped with the backward pass."
-                    : "Execution style Megatron-LM: TP/PP/DP with bucketed gradient reduction after the backward "
-                      "pass (not overlapped) and fused kernels.");
+    a.push_back(
+        style == ExecutionStyle::Fsdp
+            ? "Execution style FSDP (PyTorch FSDP2 / torchtitan / DeepSpeed ZeRO-3): per-layer weight "
+              "gathers prefetched one layer ahead, gradient reduction overlapped with the backward pass."
+            : "Execution style Megatron-LM: TP/PP/DP with bucketed gradient reduction after the backward "
+              "pass (not overlapped) and fused kernels.");
     a.push_back(std::string("Recompute: ") + std::string(toString(t.recompute)) + "; sequence parallelism " +
-                (t.sequenceParallel ? "on" : "off") + "; flash attention " + (t.flashAttention ? "on" : "off") + ".");
+                (t.sequenceParallel ? "on" : "off") + "; flash attention " +
+                (t.flashAttention ? "on" : "off") + ".");
     a.push_back(std::string("Attention score FLOPs are counted ") +
                 (t.attentionFlops == AttentionFlops::Full ? "in full (the PaLM / Megatron-LM convention)"
                                                           : "halved for causal kernels") +
                 "; MFU is model FLOPs per second over the dense " +
                 (t.precision == Precision::Fp8 ? "fp8" : "16-bit") + " peak of " + s.cluster.gpu.name + " (" +
                 fmt::fixed(p.x.peakFlops / 1e12, 0) + " TFLOP/s per GPU).");
-    a.push_back("Memory per GPU includes the CUDA context, communication buffers and a caching-allocator reserve of " +
+    a.push_back("Memory per GPU includes the CUDA context, communication buffers and a caching-allocator "
+                "reserve of " +
                 fmt::percent(t.allocatorReserveFraction, 0) + " of the GPU memory; capacity is " +
                 fmt::bytesBoth(s.cluster.gpu.hbmBytes) + " per GPU.");
     a.push_back("The data loader delivers " + fmt::count(t.loaderTokensPerSecond) +
-                " tokens/s per data-parallel rank" + (t.loaderPrefetch ? ", prefetched ahead of the step." : ", without prefetching (its time is exposed)."));
+                " tokens/s per data-parallel rank" +
+                (t.loaderPrefetch ? ", prefetched ahead of the step."
+                                  : ", without prefetching (its time is exposed)."));
     if (t.stragglerSlowdown > 0)
-        a.push_back("The slowest rank is " + fmt::percent(t.stragglerSlowdown) + " slower than the others, and every step waits for it.");
+        a.push_back("The slowest rank is " + fmt::percent(t.stragglerSlowdown) +
+                    " slower than the others, and every step waits for it.");
     else
         a.push_back("No straggler slowdown: every rank runs at the same speed.");
     if (s.model.isMoe())
         a.push_back("Mixture of experts: the busiest expert receives " + fmt::fixed(t.moeLoadImbalance, 2) +
-                    "x the mean number of tokens, with a capacity factor of " + fmt::fixed(s.model.moe.capacityFactor, 2) + ".");
+                    "x the mean number of tokens, with a capacity factor of " +
+                    fmt::fixed(s.model.moe.capacityFactor, 2) + ".");
     std::string prof = profileDescription(profile, s) + ": large GEMMs reach up to " +
                        fmt::percent(curveMax(profile.gemmEfficiency), 0) + " of peak, memory-bound kernels " +
                        fmt::percent(profile.hbmEfficiency, 0) + " of HBM bandwidth, flash attention " +
@@ -190,12 +209,14 @@ std::vector<std::string> reportAssumptions(const Scenario& s, const HardwareProf
     a.push_back("Network bandwidth " + fmt::fixed(s.cluster.gpu.networkBandwidth / 1e9, 1) +
                 " GB/s per GPU and NVLink " + fmt::fixed(s.cluster.gpu.nvlinkBandwidth / 1e9, 0) +
                 " GB/s per GPU (one direction), with NCCL efficiency curves from the profile.");
-    a.push_back("Training time assumes " + fmt::count(t.tokenBudget) +
-                " tokens at the estimated throughput, with no failures, restarts, checkpoint saves or evaluation "
-                "pauses.");
-    a.push_back("These are estimates from a model, not measurements: docs/estimation.md describes the model, how "
-                "it was checked against published runs and its known limits (the worst published cases are off "
-                "by 20-33%). Check the first steady steps of the real run (layout-planner-cli analyze-log).");
+    a.push_back(
+        "Training time assumes " + fmt::count(t.tokenBudget) +
+        " tokens at the estimated throughput, with no failures, restarts, checkpoint saves or evaluation "
+        "pauses.");
+    a.push_back(
+        "These are estimates from a model, not measurements: docs/estimation.md describes the model, how "
+        "it was checked against published runs and its known limits (the worst published cases are off "
+        "by 20-33%). Check the first steady steps of the real run (layout-planner-cli analyze-log).");
     return a;
 }
 
@@ -240,10 +261,14 @@ std::string reportToJson(const ReportInput& r) {
 
 std::string renderReport(const ReportInput& r, ReportFormat f) {
     switch (f) {
-    case ReportFormat::Html: return reportToHtml(r);
-    case ReportFormat::Markdown: return reportToMarkdown(r);
-    case ReportFormat::Json: return reportToJson(r);
-    case ReportFormat::Pdf: return {};
+    case ReportFormat::Html:
+        return reportToHtml(r);
+    case ReportFormat::Markdown:
+        return reportToMarkdown(r);
+    case ReportFormat::Json:
+        return reportToJson(r);
+    case ReportFormat::Pdf:
+        return {};
     }
     return {};
 }

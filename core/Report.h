@@ -9,7 +9,6 @@
 #include "core/Scenario.h"
 
 #include <nlohmann/json_fwd.hpp>
-
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,8 +20,8 @@ inline constexpr const char* kReportSchema = "layout-planner/report";
 inline constexpr int kReportVersion = 1;
 
 enum class ReportFormat { Html, Markdown, Json, Pdf };
-std::string_view toString(ReportFormat f);                       // "html", "md", "json", "pdf"
-std::optional<ReportFormat> parseReportFormat(std::string_view s);  // also "markdown", "htm"
+std::string_view toString(ReportFormat f);                         // "html", "md", "json", "pdf"
+std::optional<ReportFormat> parseReportFormat(std::string_view s); // also "markdown", "htm"
 // From a file name's extension (.html/.htm, .md/.markdown, .json, .pdf); nullopt otherwise.
 std::optional<ReportFormat> reportFormatForPath(std::string_view path);
 
@@ -31,10 +30,10 @@ struct ReportInput {
     Scenario scenario;
     HardwareProfile profile;
     Plan plan;
-    std::vector<Explanation> explanations;  // explainPlan(scenario, plan) for a valid plan
-    std::string title;                      // "Layout report: <scenario name>"
-    std::string generatedAt;                // ISO 8601 UTC, "2025-01-31T09:30:00Z"
-    std::string toolVersion;                // LP_VERSION
+    std::vector<Explanation> explanations; // explainPlan(scenario, plan) for a valid plan
+    std::string title;                     // "Layout report: <scenario name>"
+    std::string generatedAt;               // ISO 8601 UTC, "2025-01-31T09:30:00Z"
+    std::string toolVersion;               // LP_VERSION
 };
 
 // Evaluates the scenario with the profile (or the GPU's built-in profile) and fills everything.
@@ -59,15 +58,15 @@ struct HtmlOptions {
     // and <img src="lp-chart:time"> references, for renderers without SVG (QTextDocument), which
     // supply the images from memoryChartSvg()/timeChartSvg() themselves.
     bool inlineSvg = true;
-    int imageWidth = 0;       // with inlineSvg false: the images' width in pixels (0: the chart's own)
-    bool navigation = true;   // the table of contents (links within the page; pointless on paper)
-    bool fullWidthTables = false;  // width="100%" on every table (renderers without CSS table sizing)
+    int imageWidth = 0;           // with inlineSvg false: the images' width in pixels (0: the chart's own)
+    bool navigation = true;       // the table of contents (links within the page; pointless on paper)
+    bool fullWidthTables = false; // width="100%" on every table (renderers without CSS table sizing)
 };
 
 std::string reportToHtml(const ReportInput& r, const HtmlOptions& options = {});
 std::string reportToMarkdown(const ReportInput& r);
 nlohmann::json reportToJsonValue(const ReportInput& r);
-std::string reportToJson(const ReportInput& r);  // pretty-printed, ends with a newline
+std::string reportToJson(const ReportInput& r); // pretty-printed, ends with a newline
 // HTML, Markdown or JSON; Pdf gives an empty string (it needs Qt: ui/ReportWriter).
 std::string renderReport(const ReportInput& r, ReportFormat f);
 

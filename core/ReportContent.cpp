@@ -24,20 +24,28 @@ std::string str(long long v) {
 
 int severityRank(Severity s) {
     switch (s) {
-    case Severity::Error: return 0;
-    case Severity::Warning: return 1;
-    case Severity::Info: return 2;
+    case Severity::Error:
+        return 0;
+    case Severity::Warning:
+        return 1;
+    case Severity::Info:
+        return 2;
     }
     return 3;
 }
 
 std::string zeroText(int stage) {
     switch (stage) {
-    case 0: return "ZeRO-0 (replicated)";
-    case 1: return "ZeRO-1 (sharded optimizer, the distributed optimizer)";
-    case 2: return "ZeRO-2 (sharded optimizer and gradients)";
-    case 3: return "ZeRO-3 (FSDP full shard)";
-    default: return "ZeRO-" + std::to_string(stage);
+    case 0:
+        return "ZeRO-0 (replicated)";
+    case 1:
+        return "ZeRO-1 (sharded optimizer, the distributed optimizer)";
+    case 2:
+        return "ZeRO-2 (sharded optimizer and gradients)";
+    case 3:
+        return "ZeRO-3 (FSDP full shard)";
+    default:
+        return "ZeRO-" + std::to_string(stage);
     }
 }
 
@@ -60,17 +68,19 @@ std::string statusLine(const Plan& p) {
         for (const auto& d : p.diagnostics)
             if (d.severity == Severity::Error)
                 ids += (ids.empty() ? "" : ", ") + std::string(diagnosticIdString(d.id));
-        return "Invalid layout: this layout cannot run (" + (ids.empty() ? std::string("see the diagnostics") : ids) + ").";
+        return "Invalid layout: this layout cannot run (" +
+               (ids.empty() ? std::string("see the diagnostics") : ids) + ").";
     }
     const auto& m = p.memory;
     double worst = 0;
     if (m.worstStage >= 0 && static_cast<std::size_t>(m.worstStage) < m.stages.size())
         worst = m.stages[static_cast<std::size_t>(m.worstStage)].totalBytes;
     if (m.fits)
-        return "Fits: the worst stage needs " + fmt::bytesBoth(worst) + " of " + fmt::bytesBoth(m.capacityBytes) +
-               " per GPU (headroom " + fmt::bytesBoth(m.headroomBytes) + ").";
-    return "Does not fit: the worst stage needs " + fmt::bytesBoth(worst) + " of " + fmt::bytesBoth(m.capacityBytes) +
-           " per GPU (over by " + fmt::bytesBoth(-m.headroomBytes) + ").";
+        return "Fits: the worst stage needs " + fmt::bytesBoth(worst) + " of " +
+               fmt::bytesBoth(m.capacityBytes) + " per GPU (headroom " + fmt::bytesBoth(m.headroomBytes) +
+               ").";
+    return "Does not fit: the worst stage needs " + fmt::bytesBoth(worst) + " of " +
+           fmt::bytesBoth(m.capacityBytes) + " per GPU (over by " + fmt::bytesBoth(-m.headroomBytes) + ").";
 }
 
 KeyValues summaryFigures(const ReportInput& r) {
@@ -78,8 +88,10 @@ KeyValues summaryFigures(const ReportInput& r) {
     const Scenario& s = r.scenario;
     KeyValues kv;
     kv.emplace_back("Scenario", s.name);
-    kv.emplace_back("Model", s.model.name + " (" + fmt::count(p.params.total) + " parameters" +
-                                 (s.model.isMoe() ? ", " + fmt::count(p.params.active) + " active" : std::string()) + ")");
+    kv.emplace_back("Model",
+                    s.model.name + " (" + fmt::count(p.params.total) + " parameters" +
+                        (s.model.isMoe() ? ", " + fmt::count(p.params.active) + " active" : std::string()) +
+                        ")");
     kv.emplace_back("Cluster", s.cluster.name + ": " + str(s.cluster.gpus()) + " x " + s.cluster.gpu.name);
     const auto& l = s.layout;
     std::string layout = "TP " + std::to_string(l.tp) + " x PP " + std::to_string(l.pp);
@@ -101,8 +113,8 @@ KeyValues summaryFigures(const ReportInput& r) {
                                       fmt::fixed(p.tokensPerSecondPerGpu, 1) + " per GPU)");
     kv.emplace_back("MFU", fmt::percent(p.mfu) + " (HFU " + fmt::percent(p.hfu) + ", 6ND yardstick " +
                                fmt::percent(p.mfu6nd) + ")");
-    kv.emplace_back("Token budget", fmt::count(s.training.tokenBudget) + " tokens: " +
-                                        fmt::fixed(p.trainingSeconds / 86400.0, 1) + " days, " +
+    kv.emplace_back("Token budget", fmt::count(s.training.tokenBudget) +
+                                        " tokens: " + fmt::fixed(p.trainingSeconds / 86400.0, 1) + " days, " +
                                         fmt::fixed(p.gpuHours, 0) + " GPU-hours");
     int errors = 0, warnings = 0, infos = 0;
     for (const auto& d : p.diagnostics)
@@ -110,8 +122,9 @@ KeyValues summaryFigures(const ReportInput& r) {
     auto counted = [](int n, const char* one, const char* many) {
         return std::to_string(n) + " " + (n == 1 ? one : many);
     };
-    kv.emplace_back("Diagnostics", counted(errors, "error", "errors") + ", " + counted(warnings, "warning", "warnings") +
-                                       ", " + counted(infos, "note", "notes"));
+    kv.emplace_back("Diagnostics", counted(errors, "error", "errors") + ", " +
+                                       counted(warnings, "warning", "warnings") + ", " +
+                                       counted(infos, "note", "notes"));
     return kv;
 }
 
@@ -119,13 +132,17 @@ KeyValues modelFacts(const Scenario& s, const Plan& p) {
     const ModelSpec& m = s.model;
     KeyValues kv;
     kv.emplace_back("Name", m.name);
-    kv.emplace_back("Parameters", fmt::count(p.params.total) + " (" + fmt::fixed(p.params.total, 0) + ")" +
-                                      (m.isMoe() ? "; active per token " + fmt::count(p.params.active) : std::string()));
+    kv.emplace_back("Parameters",
+                    fmt::count(p.params.total) + " (" + fmt::fixed(p.params.total, 0) + ")" +
+                        (m.isMoe() ? "; active per token " + fmt::count(p.params.active) : std::string()));
     kv.emplace_back("Layers", std::to_string(m.layers));
     kv.emplace_back("Hidden size", std::to_string(m.hidden));
-    kv.emplace_back("Attention heads / KV heads", std::to_string(m.heads) + " / " + std::to_string(m.kvHeads));
-    kv.emplace_back("Head size", std::to_string(m.headDim()) + (m.headSize > 0 ? " (explicit)" : " (hidden / heads)"));
-    kv.emplace_back("MLP hidden size", std::to_string(m.ffnHidden) + " (" + std::string(toString(m.mlp)) + ")");
+    kv.emplace_back("Attention heads / KV heads",
+                    std::to_string(m.heads) + " / " + std::to_string(m.kvHeads));
+    kv.emplace_back("Head size",
+                    std::to_string(m.headDim()) + (m.headSize > 0 ? " (explicit)" : " (hidden / heads)"));
+    kv.emplace_back("MLP hidden size",
+                    std::to_string(m.ffnHidden) + " (" + std::string(toString(m.mlp)) + ")");
     kv.emplace_back("Vocabulary", std::to_string(m.vocab));
     kv.emplace_back("Sequence length", std::to_string(m.seqLen));
     kv.emplace_back("Normalisation", std::string(toString(m.norm)));
@@ -137,20 +154,21 @@ KeyValues modelFacts(const Scenario& s, const Plan& p) {
         const auto& a = m.mla;
         kv.emplace_back("Attention", "multi-head latent attention: q rank " + std::to_string(a.qLoraRank) +
                                          ", kv rank " + std::to_string(a.kvLoraRank) + ", qk " +
-                                         std::to_string(a.qkNopeHeadDim) + " + rope " + std::to_string(a.qkRopeHeadDim) +
-                                         ", v " + std::to_string(a.vHeadDim));
+                                         std::to_string(a.qkNopeHeadDim) + " + rope " +
+                                         std::to_string(a.qkRopeHeadDim) + ", v " +
+                                         std::to_string(a.vHeadDim));
     } else {
         kv.emplace_back("Attention", m.kvHeads < m.heads ? (m.kvHeads == 1 ? "multi-query" : "grouped-query")
-                                                          : "multi-head");
+                                                         : "multi-head");
     }
     if (m.isMoe()) {
         const auto& e = m.moe;
-        kv.emplace_back("Mixture of experts", std::to_string(e.experts) + " routed experts, top-" +
-                                                  std::to_string(e.topK) + ", expert MLP " +
-                                                  std::to_string(e.expertFfnHidden) + ", " +
-                                                  std::to_string(e.sharedExperts) + " shared, " +
-                                                  std::to_string(m.moeLayerCount()) + " MoE layers, capacity factor " +
-                                                  fmt::fixed(e.capacityFactor, 2));
+        kv.emplace_back("Mixture of experts",
+                        std::to_string(e.experts) + " routed experts, top-" + std::to_string(e.topK) +
+                            ", expert MLP " + std::to_string(e.expertFfnHidden) + ", " +
+                            std::to_string(e.sharedExperts) + " shared, " +
+                            std::to_string(m.moeLayerCount()) + " MoE layers, capacity factor " +
+                            fmt::fixed(e.capacityFactor, 2));
     }
     return kv;
 }
@@ -160,13 +178,16 @@ KeyValues clusterFacts(const Scenario& s) {
     const GpuSpec& g = c.gpu;
     KeyValues kv;
     kv.emplace_back("Name", c.name);
-    kv.emplace_back("GPUs", std::to_string(c.nodes) + " nodes x " + std::to_string(c.gpusPerNode) + " = " + str(c.gpus()));
+    kv.emplace_back("GPUs", std::to_string(c.nodes) + " nodes x " + std::to_string(c.gpusPerNode) + " = " +
+                                str(c.gpus()));
     kv.emplace_back("NVLink domain", std::to_string(c.nvlinkDomain) + " GPUs");
     kv.emplace_back("GPU", g.name + " (" + g.id + ")");
-    kv.emplace_back("Peak dense FLOP/s", fmt::fixed(g.peakFlops16 / 1e12, 0) + " TFLOP/s 16-bit" +
-                                             (g.peakFlops8 > 0 ? ", " + fmt::fixed(g.peakFlops8 / 1e12, 0) + " TFLOP/s fp8"
-                                                               : std::string()));
-    kv.emplace_back("HBM", fmt::bytesBoth(g.hbmBytes) + ", " + fmt::fixed(g.hbmBandwidth / 1e12, 2) + " TB/s");
+    kv.emplace_back(
+        "Peak dense FLOP/s",
+        fmt::fixed(g.peakFlops16 / 1e12, 0) + " TFLOP/s 16-bit" +
+            (g.peakFlops8 > 0 ? ", " + fmt::fixed(g.peakFlops8 / 1e12, 0) + " TFLOP/s fp8" : std::string()));
+    kv.emplace_back("HBM",
+                    fmt::bytesBoth(g.hbmBytes) + ", " + fmt::fixed(g.hbmBandwidth / 1e12, 2) + " TB/s");
     kv.emplace_back("NVLink bandwidth", bandwidth(g.nvlinkBandwidth) + " per GPU, one direction");
     kv.emplace_back("Network bandwidth", bandwidth(g.networkBandwidth) + " per GPU, one direction");
     kv.emplace_back("Latency", fmt::duration(c.nvlinkLatencySeconds) + " NVLink, " +
@@ -209,11 +230,12 @@ KeyValues layoutFacts(const Scenario& s, const Plan& p) {
     kv.emplace_back("Context parallel (CP)", std::to_string(l.cp));
     kv.emplace_back("Expert parallel (EP)", std::to_string(l.ep));
     kv.emplace_back("Virtual stages per rank", std::to_string(l.vpp));
-    kv.emplace_back("GPUs", "TP x PP x CP x DP = " + std::to_string(l.tp) + " x " + std::to_string(l.pp) + " x " +
-                                std::to_string(l.cp) + " x " + std::to_string(l.dp) + " = " + str(l.gpus()));
+    kv.emplace_back("GPUs", "TP x PP x CP x DP = " + std::to_string(l.tp) + " x " + std::to_string(l.pp) +
+                                " x " + std::to_string(l.cp) + " x " + std::to_string(l.dp) + " = " +
+                                str(l.gpus()));
     kv.emplace_back("Effective batch", "micro batch " + std::to_string(l.microBatch) + " x accumulation " +
-                                           std::to_string(l.accumulation) + " x DP " + std::to_string(l.dp) + " = " +
-                                           str(l.effectiveBatch()) + " sequences");
+                                           std::to_string(l.accumulation) + " x DP " + std::to_string(l.dp) +
+                                           " = " + str(l.effectiveBatch()) + " sequences");
     const double tokens = static_cast<double>(l.effectiveBatch()) * s.model.seqLen;
     kv.emplace_back("Tokens per step", fmt::fixed(tokens, 0));
     if (p.valid && l.pp > 1)
@@ -223,11 +245,9 @@ KeyValues layoutFacts(const Scenario& s, const Plan& p) {
 
 Table memoryTable(const Plan& p) {
     Table t;
-    t.headers = {"Stage", "Layers"};
-    for (const auto c : kMemoryComponentOrder)
-        t.headers.emplace_back(std::string(memoryComponentLabel(c)) + " (GiB)");
-    t.headers.emplace_back("Total (GiB)");
-    t.headers.emplace_back("Total (GB)");
+    // Short headers (the units are in the caption): the table must fit a printed page.
+    t.headers = {"Stage",       "Layers",    "Weights",   "Gradients", "Optimizer",
+                 "Activations", "Overheads", "Total GiB", "Total GB"};
     t.numeric.assign(t.headers.size(), true);
     for (std::size_t i = 0; i < p.memory.stages.size(); ++i) {
         const auto& st = p.memory.stages[i];
@@ -283,10 +303,10 @@ KeyValues utilisationFacts(const Scenario& s, const Plan& p) {
                                            fmt::fixed(p.hardwareTflopsPerGpu, 1) + " hardware (peak " +
                                            fmt::fixed(p.x.peakFlops / 1e12, 0) + ")");
     kv.emplace_back("Model FLOPs per step", fmt::sig(p.modelFlopsPerStep, 4));
-    kv.emplace_back("Tokens/s", fmt::fixed(p.tokensPerSecond, 0) + " (" + fmt::fixed(p.tokensPerSecondPerGpu, 1) +
-                                    " per GPU)");
-    kv.emplace_back("Token budget", fmt::count(s.training.tokenBudget) + " tokens: " +
-                                        fmt::fixed(p.trainingSeconds / 86400.0, 1) + " days, " +
+    kv.emplace_back("Tokens/s", fmt::fixed(p.tokensPerSecond, 0) + " (" +
+                                    fmt::fixed(p.tokensPerSecondPerGpu, 1) + " per GPU)");
+    kv.emplace_back("Token budget", fmt::count(s.training.tokenBudget) +
+                                        " tokens: " + fmt::fixed(p.trainingSeconds / 86400.0, 1) + " days, " +
                                         fmt::fixed(p.gpuHours, 0) + " GPU-hours");
     return kv;
 }
@@ -309,8 +329,8 @@ KeyValues profileFacts(const ReportInput& r) {
     kv.emplace_back("Flash attention efficiency", fmt::percent(pr.attentionFwdEfficiency) + " forward, " +
                                                       fmt::percent(pr.attentionBwdEfficiency) + " backward");
     if (r.plan.valid)
-        kv.emplace_back("GEMM efficiency in this plan", fmt::percent(r.plan.x.gemmEfficiency) +
-                                                            " (FLOP-weighted over a layer's GEMMs)");
+        kv.emplace_back("GEMM efficiency in this plan",
+                        fmt::percent(r.plan.x.gemmEfficiency) + " (FLOP-weighted over a layer's GEMMs)");
     return kv;
 }
 

@@ -13,21 +13,22 @@ using KeyValues = std::vector<std::pair<std::string, std::string>>;
 
 struct Table {
     std::vector<std::string> headers;
-    std::vector<bool> numeric;  // right-aligned columns
+    std::vector<bool> numeric; // right-aligned columns
     std::vector<std::vector<std::string>> rows;
-    int emphasizedRow = -1;     // the worst stage, drawn bold
+    int emphasizedRow = -1; // the worst stage, drawn bold
 };
 
 struct DiagnosticView {
-    std::string severity;  // "error", "warning", "info"
+    std::string severity; // "error", "warning", "info"
     std::string id;
     std::string message;
     std::string suggestion;
-    std::string cost;      // "736.5 ms per step", or empty
+    std::string cost; // "736.5 ms per step", or empty
 };
 
-bool isInvalid(const Plan& p);  // not valid, or any error diagnostic
-std::string statusLine(const Plan& p);  // "Fits: 47.77 GB (44.49 GiB) of 80.00 GB ..." / "Does not fit ..." / "Invalid layout ..."
+bool isInvalid(const Plan& p);         // not valid, or any error diagnostic
+std::string statusLine(const Plan& p); // "Fits: 47.77 GB (44.49 GiB) of 80.00 GB ..." / "Does not fit ..." /
+                                       // "Invalid layout ..."
 
 KeyValues summaryFigures(const ReportInput& r);
 KeyValues modelFacts(const Scenario& s, const Plan& p);
@@ -39,6 +40,6 @@ KeyValues memoryFacts(const Plan& p);
 Table timeTable(const Plan& p);
 KeyValues utilisationFacts(const Scenario& s, const Plan& p);
 KeyValues profileFacts(const ReportInput& r);
-std::vector<DiagnosticView> diagnosticViews(const Plan& p);  // errors first, then warnings, then info
+std::vector<DiagnosticView> diagnosticViews(const Plan& p); // errors first, then warnings, then info
 
 } // namespace lp::core::report

@@ -27,7 +27,7 @@ table { border-collapse: collapse; margin: .5em 0 1em; font-size: .92em; }
 th, td { border: 1px solid #d0d0d0; padding: 3px 8px; text-align: left; vertical-align: top; }
 th { background: #f2f4f7; }
 table.kv th { width: 16em; font-weight: normal; color: #333333; }
-.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+.num { text-align: right; font-variant-numeric: tabular-nums; }
 tr.emph td { font-weight: bold; }
 .status { display: inline-block; padding: 3px 12px; border-radius: 12px; font-weight: bold; }
 .fits { background: #e3f4e8; color: #1e6b34; }
@@ -59,7 +59,8 @@ footer { margin-top: 2.5em; color: #777777; font-size: .85em; border-top: 1px so
 
 std::string tableOpen(const HtmlOptions& o, const char* cls = nullptr) {
     return std::string("<table") + (cls ? std::string(" class=\"") + cls + "\"" : std::string()) +
-           " border=\"1\" cellspacing=\"0\" cellpadding=\"4\"" + (o.fullWidthTables ? " width=\"100%\"" : "") + ">\n";
+           " border=\"1\" cellspacing=\"0\" cellpadding=\"4\"" +
+           (o.fullWidthTables ? " width=\"100%\"" : "") + ">\n";
 }
 
 std::string kvTable(const KeyValues& kv, const HtmlOptions& o) {
@@ -95,9 +96,12 @@ std::string dataTable(const Table& t, const std::string& caption, const HtmlOpti
     return out + "</tbody>\n</table>\n";
 }
 
-std::string figure(const SvgChart& chart, const std::string& id, const std::string& caption, const HtmlOptions& o) {
+std::string figure(const SvgChart& chart, const std::string& id, const std::string& caption,
+                   const HtmlOptions& o) {
     // Renderers without HTML5 elements (QTextDocument) get the same figure as paragraphs.
-    std::string out = o.inlineSvg ? "<figure id=\"" + id + "\">\n" : "<div class=\"figure\" id=\"" + id + "\">\n<p>";
+    std::string out = o.inlineSvg
+                          ? "<figure id=\"" + id + "\">\n"
+                          : "<div class=\"figure\" id=\"" + id + "\">\n<p style=\"line-height: 100%\">";
     if (o.inlineSvg) {
         // Inline SVG in HTML needs no namespace declaration; dropping it keeps the page free of URLs.
         std::string svg = chart.svg;
@@ -108,8 +112,9 @@ std::string figure(const SvgChart& chart, const std::string& id, const std::stri
     } else {
         const int w = o.imageWidth > 0 ? o.imageWidth : chart.width;
         const int h = chart.width > 0 ? chart.height * w / chart.width : chart.height;
-        out += "<img src=\"lp-chart:" + id.substr(std::string("chart-").size()) + "\" width=\"" + std::to_string(w) +
-               "\" height=\"" + std::to_string(h) + "\" alt=\"" + escapeHtml(caption) + "\">\n";
+        out += "<img src=\"lp-chart:" + id.substr(std::string("chart-").size()) + "\" width=\"" +
+               std::to_string(w) + "\" height=\"" + std::to_string(h) + "\" alt=\"" + escapeHtml(caption) +
+               "\">\n";
     }
     if (o.inlineSvg)
         out += "<figcaption>" + escapeHtml(caption) + "</figcaption>\n</figure>\n";
@@ -134,23 +139,29 @@ std::string reportToHtml(const ReportInput& r, const HtmlOptions& options) {
     h += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
     h += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
     h += "<meta name=\"generator\" content=\"Layout Planner " + escapeHtml(r.toolVersion) + "\">\n";
-    h += "<title>" + escapeHtml(r.title) + "</title>\n<style>" + std::string(kCss) + "</style>\n</head>\n<body>\n";
+    h += "<title>" + escapeHtml(r.title) + "</title>\n<style>" + std::string(kCss) +
+         "</style>\n</head>\n<body>\n";
 
     // Header.
     h += "<header>\n<h1>" + escapeHtml(r.title) + "</h1>\n";
-    h += "<p class=\"meta\">Generated " + escapeHtml(displayTimestamp(r.generatedAt)) + " by Layout Planner " +
-         escapeHtml(r.toolVersion) + ". Scenario: <b>" + escapeHtml(s.name) + "</b>.</p>\n";
+    h += "<p class=\"meta\">Generated " + escapeHtml(displayTimestamp(r.generatedAt)) +
+         " by Layout Planner " + escapeHtml(r.toolVersion) + ". Scenario: <b>" + escapeHtml(s.name) +
+         "</b>.</p>\n";
     const std::string cls = invalid ? "invalid" : (p.memory.fits ? "fits" : "nofit");
-    h += "<p><span class=\"status " + cls + "\">" + escapeHtml(report::statusLine(p)) + "</span></p>\n</header>\n";
+    h += "<p><span class=\"status " + cls + "\">" + escapeHtml(report::statusLine(p)) +
+         "</span></p>\n</header>\n";
 
     if (options.navigation)
         h += "<nav>\n<h2>Contents</h2>\n<ol>\n"
-         "<li><a href=\"#summary\">Summary</a></li>\n<li><a href=\"#scenario\">Scenario</a></li>\n"
-         "<li><a href=\"#layout\">Layout</a></li>\n<li><a href=\"#memory\">Memory per GPU</a></li>\n"
-         "<li><a href=\"#time\">Time per step</a></li>\n<li><a href=\"#utilisation\">Utilisation and throughput</a></li>\n"
-         "<li><a href=\"#diagnostics\">Diagnostics</a></li>\n<li><a href=\"#explanations\">How the key figures are computed</a></li>\n"
-         "<li><a href=\"#profile\">Hardware profile</a></li>\n<li><a href=\"#assumptions\">Assumptions</a></li>\n"
-         "<li><a href=\"#scenario-file\">Appendix: scenario file</a></li>\n</ol>\n</nav>\n";
+             "<li><a href=\"#summary\">Summary</a></li>\n<li><a href=\"#scenario\">Scenario</a></li>\n"
+             "<li><a href=\"#layout\">Layout</a></li>\n<li><a href=\"#memory\">Memory per GPU</a></li>\n"
+             "<li><a href=\"#time\">Time per step</a></li>\n<li><a href=\"#utilisation\">Utilisation and "
+             "throughput</a></li>\n"
+             "<li><a href=\"#diagnostics\">Diagnostics</a></li>\n<li><a href=\"#explanations\">How the key "
+             "figures are computed</a></li>\n"
+             "<li><a href=\"#profile\">Hardware profile</a></li>\n<li><a "
+             "href=\"#assumptions\">Assumptions</a></li>\n"
+             "<li><a href=\"#scenario-file\">Appendix: scenario file</a></li>\n</ol>\n</nav>\n";
 
     h += section("summary", "Summary") + kvTable(report::summaryFigures(r), options) + "</section>\n";
 
@@ -170,9 +181,11 @@ std::string reportToHtml(const ReportInput& r, const HtmlOptions& options) {
         h += "<p>Not available: the layout is invalid (see the diagnostics).</p>\n";
     } else {
         h += figure(memoryChartSvg(p), "chart-memory",
-                    "Memory per GPU by pipeline stage (GiB), stacked by component; the dashed line is the GPU's capacity.",
+                    "Memory per GPU by pipeline stage (GiB), stacked by component; the dashed line is the "
+                    "GPU's capacity.",
                     options);
-        h += dataTable(report::memoryTable(p), "Memory per GPU by pipeline stage", options);
+        h += dataTable(report::memoryTable(p),
+                       "Memory per GPU by pipeline stage, in GiB (2^30 bytes) unless marked GB", options);
         h += kvTable(report::memoryFacts(p), options);
     }
     h += "</section>\n";
@@ -181,8 +194,8 @@ std::string reportToHtml(const ReportInput& r, const HtmlOptions& options) {
     if (invalid) {
         h += "<p>Not available: the layout is invalid (see the diagnostics).</p>\n";
     } else {
-        h += figure(timeChartSvg(p), "chart-time", "Step time by component (ms); components of zero time are left out.",
-                    options);
+        h += figure(timeChartSvg(p), "chart-time",
+                    "Step time by component (ms); components of zero time are left out.", options);
         h += dataTable(report::timeTable(p), "Time per step by component", options);
         h += "<p>Pipeline bubble: " + escapeHtml(fmt::percent(p.time.bubbleFraction)) +
              " of the ideal pipeline time.</p>\n";
@@ -202,7 +215,8 @@ std::string reportToHtml(const ReportInput& r, const HtmlOptions& options) {
         h += "<p>No diagnostics: nothing in this layout needs attention.</p>\n";
     for (const auto& d : diags) {
         h += "<div class=\"diag diag-" + d.severity + "\">\n<p><span class=\"sev sev-" + d.severity + "\">" +
-             escapeHtml(d.severity) + "</span> <code>" + escapeHtml(d.id) + "</code> " + escapeHtml(d.message) + "</p>\n";
+             escapeHtml(d.severity) + "</span> <code>" + escapeHtml(d.id) + "</code> " +
+             escapeHtml(d.message) + "</p>\n";
         if (!d.suggestion.empty())
             h += "<p><b>Suggestion:</b> " + escapeHtml(d.suggestion) + "</p>\n";
         if (!d.cost.empty())
@@ -234,7 +248,8 @@ std::string reportToHtml(const ReportInput& r, const HtmlOptions& options) {
     h += "</section>\n";
 
     h += section("profile", "Hardware profile");
-    h += "<p>" + escapeHtml(profileDescription(r.profile, s)) + ".</p>\n" + kvTable(report::profileFacts(r), options);
+    h += "<p>" + escapeHtml(profileDescription(r.profile, s)) + ".</p>\n" +
+         kvTable(report::profileFacts(r), options);
     h += "</section>\n";
 
     h += section("assumptions", "Assumptions") + "<ul>\n";
@@ -247,9 +262,9 @@ std::string reportToHtml(const ReportInput& r, const HtmlOptions& options) {
          "<code>layout-planner-cli evaluate</code> to reproduce this report's figures).</p>\n";
     h += "<pre>" + escapeHtml(scenarioToJson(s)) + "</pre>\n</section>\n";
 
-    h += "\n<footer>Layout Planner " + escapeHtml(r.toolVersion) + " \xC2\xB7 report format " + kReportSchema +
-         " version " + std::to_string(kReportVersion) + " \xC2\xB7 " + escapeHtml(displayTimestamp(r.generatedAt)) +
-         "</footer>\n</body>\n</html>\n";
+    h += "\n<footer>Layout Planner " + escapeHtml(r.toolVersion) + " \xC2\xB7 report format " +
+         kReportSchema + " version " + std::to_string(kReportVersion) + " \xC2\xB7 " +
+         escapeHtml(displayTimestamp(r.generatedAt)) + "</footer>\n</body>\n</html>\n";
     return h;
 }
 

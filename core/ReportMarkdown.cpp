@@ -44,8 +44,14 @@ std::string dataTable(const Table& t) {
 
 // A bar of `cells` character cells in eighths ("█▉▊▋▌▍▎▏").
 std::string bar(double fraction, int cells) {
-    static const char* kEighths[] = {"", "\xE2\x96\x8F", "\xE2\x96\x8E", "\xE2\x96\x8D", "\xE2\x96\x8C",
-                                     "\xE2\x96\x8B", "\xE2\x96\x8A", "\xE2\x96\x89"};
+    static const char* kEighths[] = {"",
+                                     "\xE2\x96\x8F",
+                                     "\xE2\x96\x8E",
+                                     "\xE2\x96\x8D",
+                                     "\xE2\x96\x8C",
+                                     "\xE2\x96\x8B",
+                                     "\xE2\x96\x8A",
+                                     "\xE2\x96\x89"};
     if (!std::isfinite(fraction) || fraction < 0)
         fraction = 0;
     const int eighths = static_cast<int>(std::lround(fraction * cells * 8));
@@ -85,11 +91,12 @@ std::string memoryBars(const Plan& p) {
     const int cells = 40;
     std::string out = "```text\n";
     for (const auto& st : m.stages) {
-        out += padRight("stage " + std::to_string(st.stage), 10) + padRight(bar(st.totalBytes / top, cells), cells + 1) +
-               fmt::gib(st.totalBytes) + (st.stage == m.worstStage ? "  <- worst" : "") + "\n";
+        out += padRight("stage " + std::to_string(st.stage), 10) +
+               padRight(bar(st.totalBytes / top, cells), cells + 1) + fmt::gib(st.totalBytes) +
+               (st.stage == m.worstStage ? "  <- worst" : "") + "\n";
     }
-    out += padRight("capacity", 10) + padRight(bar(m.capacityBytes / top, cells), cells + 1) + fmt::gib(m.capacityBytes) +
-           (m.fits ? "" : "  (does not fit)") + "\n```\n\n";
+    out += padRight("capacity", 10) + padRight(bar(m.capacityBytes / top, cells), cells + 1) +
+           fmt::gib(m.capacityBytes) + (m.fits ? "" : "  (does not fit)") + "\n```\n\n";
     return out;
 }
 
@@ -137,7 +144,7 @@ std::string reportToMarkdown(const ReportInput& r) {
     if (invalid || p.memory.stages.empty()) {
         md += "Not available: the layout is invalid (see the diagnostics).\n\n";
     } else {
-        md += dataTable(report::memoryTable(p));
+        md += "In GiB (2^30 bytes) unless marked GB.\n\n" + dataTable(report::memoryTable(p));
         md += memoryBars(p);
         md += kvTable(report::memoryFacts(p));
     }
@@ -153,7 +160,8 @@ std::string reportToMarkdown(const ReportInput& r) {
     }
 
     md += "## Utilisation and throughput\n\n";
-    md += invalid ? std::string("Not available: the layout is invalid.\n\n") : kvTable(report::utilisationFacts(s, p));
+    md += invalid ? std::string("Not available: the layout is invalid.\n\n")
+                  : kvTable(report::utilisationFacts(s, p));
 
     md += "## Diagnostics\n\n";
     const auto diags = report::diagnosticViews(p);
@@ -173,8 +181,8 @@ std::string reportToMarkdown(const ReportInput& r) {
     if (r.explanations.empty())
         md += "No explanations: the layout is invalid.\n\n";
     for (const auto& e : r.explanations) {
-        md += "**" + escapeMarkdown(e.label) + " = " + escapeMarkdown(fmt::withUnit(e.value, e.unit)) + "** (`" +
-              e.key + "`)\n\n";
+        md += "**" + escapeMarkdown(e.label) + " = " + escapeMarkdown(fmt::withUnit(e.value, e.unit)) +
+              "** (`" + e.key + "`)\n\n";
         if (!e.words.empty())
             md += escapeMarkdown(e.words) + "\n\n";
         if (!e.formula.empty())
@@ -196,8 +204,8 @@ std::string reportToMarkdown(const ReportInput& r) {
 
     const std::string json = scenarioToJson(s);
     const std::string f = fence(json);
-    md += "## Appendix: scenario file\n\nThe scenario in full, as a Layout Planner scenario file.\n\n" + f + "json\n" +
-          json + (json.ends_with('\n') ? "" : "\n") + f + "\n\n";
+    md += "## Appendix: scenario file\n\nThe scenario in full, as a Layout Planner scenario file.\n\n" + f +
+          "json\n" + json + (json.ends_with('\n') ? "" : "\n") + f + "\n\n";
     md += "---\n\n*Layout Planner " + escapeMarkdown(r.toolVersion) + ", report format " +
           escapeMarkdown(kReportSchema) + " version " + std::to_string(kReportVersion) + "*\n";
     return md;

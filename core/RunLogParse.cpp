@@ -60,9 +60,11 @@ std::optional<double> numberAt(std::string_view s, std::size_t* used = nullptr, 
     std::size_t j = i;
     while (j < s.size()) {
         const char c = s[j];
-        if (std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E') {
-            if ((c == 'e' || c == 'E') && (buf.empty() || j + 1 >= s.size() ||
-                                           !(std::isdigit(static_cast<unsigned char>(s[j + 1])) || s[j + 1] == '-' || s[j + 1] == '+')))
+        if (std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '+' || c == 'e' ||
+            c == 'E') {
+            if ((c == 'e' || c == 'E') &&
+                (buf.empty() || j + 1 >= s.size() ||
+                 !(std::isdigit(static_cast<unsigned char>(s[j + 1])) || s[j + 1] == '-' || s[j + 1] == '+')))
                 break;
             if ((c == '-' || c == '+') && !buf.empty() && buf.back() != 'e' && buf.back() != 'E')
                 break;
@@ -110,7 +112,8 @@ std::optional<long long> integerAt(std::string_view s, std::size_t* used = nullp
 
 // The value after a label ("elapsed time per iteration (ms):"), or nullopt; `present` says whether
 // the label was there at all.
-std::optional<double> valueAfter(std::string_view line, std::string_view label, bool* present, bool commas = false) {
+std::optional<double> valueAfter(std::string_view line, std::string_view label, bool* present,
+                                 bool commas = false) {
     const auto pos = line.find(label);
     if (present)
         *present = pos != std::string_view::npos;
@@ -140,7 +143,8 @@ std::optional<long long> megatronIteration(std::string_view line) {
 }
 
 bool isMegatronLine(std::string_view line) {
-    return line.find("elapsed time per iteration") != std::string_view::npos || megatronIteration(line).has_value();
+    return line.find("elapsed time per iteration") != std::string_view::npos ||
+           megatronIteration(line).has_value();
 }
 
 // "step: 10" but not "validate step: 10"
@@ -163,8 +167,9 @@ std::optional<long long> titanStep(std::string_view line, bool* present) {
 bool isTitanLine(std::string_view line) {
     bool present = false;
     titanStep(line, &present);
-    return present && (line.find("tps:") != std::string_view::npos || line.find("wps:") != std::string_view::npos ||
-                       line.find("loss:") != std::string_view::npos);
+    return present &&
+           (line.find("tps:") != std::string_view::npos || line.find("wps:") != std::string_view::npos ||
+            line.find("loss:") != std::string_view::npos);
 }
 
 double median(std::vector<double> v) {
@@ -190,9 +195,10 @@ void setCoverage(RunLog& log) {
         }
         const long long d = s[i].step - s[i - 1].step;
         if (d <= 0 && !warnedBack) {
-            log.warnings.push_back({s[i].line, "the step number goes back from " + std::to_string(s[i - 1].step) +
-                                                   " to " + std::to_string(s[i].step) +
-                                                   ": the log holds a restarted run; analyse one run at a time"});
+            log.warnings.push_back(
+                {s[i].line, "the step number goes back from " + std::to_string(s[i - 1].step) + " to " +
+                                std::to_string(s[i].step) +
+                                ": the log holds a restarted run; analyse one run at a time"});
             warnedBack = true;
         }
         s[i].stepsCovered = d > 0 ? d : 1;
@@ -212,13 +218,16 @@ void parseMegatron(const std::vector<std::string>& lines, RunLog& log) {
             continue;
         }
         if (!hasElapsed) {
-            log.warnings.push_back({lineNo, "iteration " + std::to_string(*iteration) +
-                                                " has no \"elapsed time per iteration (ms)\" field (a truncated line?): skipped"});
+            log.warnings.push_back(
+                {lineNo,
+                 "iteration " + std::to_string(*iteration) +
+                     " has no \"elapsed time per iteration (ms)\" field (a truncated line?): skipped"});
             continue;
         }
         if (!elapsed || !(*elapsed > 0)) {
-            log.warnings.push_back({lineNo, "iteration " + std::to_string(*iteration) +
-                                                ": the elapsed time per iteration is not a positive number: skipped"});
+            log.warnings.push_back(
+                {lineNo, "iteration " + std::to_string(*iteration) +
+                             ": the elapsed time per iteration is not a positive number: skipped"});
             continue;
         }
         StepSample s;
@@ -252,12 +261,14 @@ void parseTitan(const std::vector<std::string>& lines, RunLog& log) {
             tps = valueAfter(line, "wps:", &hasWps, true);
         if (!hasTps && !hasWps) {
             if (line.find("loss:") != std::string_view::npos)
-                log.warnings.push_back({lineNo, "step " + std::to_string(*step) +
-                                                    " has no \"tps:\" throughput (a truncated line?): skipped"});
+                log.warnings.push_back(
+                    {lineNo, "step " + std::to_string(*step) +
+                                 " has no \"tps:\" throughput (a truncated line?): skipped"});
             continue;
         }
         if (!tps || !(*tps > 0)) {
-            log.warnings.push_back({lineNo, "step " + std::to_string(*step) + ": the throughput is not a positive number: skipped"});
+            log.warnings.push_back({lineNo, "step " + std::to_string(*step) +
+                                                ": the throughput is not a positive number: skipped"});
             continue;
         }
         StepSample s;
@@ -302,7 +313,8 @@ std::vector<std::string> splitFields(std::string_view line, char delim) {
     std::size_t start = 0;
     while (true) {
         const auto pos = line.find(delim, start);
-        std::string_view f = trim(line.substr(start, pos == std::string_view::npos ? std::string_view::npos : pos - start));
+        std::string_view f =
+            trim(line.substr(start, pos == std::string_view::npos ? std::string_view::npos : pos - start));
         if (f.size() >= 2 && f.front() == '"' && f.back() == '"')
             f = f.substr(1, f.size() - 2);
         out.emplace_back(f);
@@ -329,8 +341,8 @@ std::optional<double> wholeNumber(std::string_view field) {
 
 // A pasted token: "4.81", "4812ms", "4.8s", "4,812" is not (commas separate numbers).
 struct Token {
-    std::optional<double> seconds;  // with an explicit unit
-    std::optional<double> bare;     // without
+    std::optional<double> seconds; // with an explicit unit
+    std::optional<double> bare;    // without
 };
 std::optional<Token> readToken(std::string_view tok) {
     std::string t = lower(trim(tok));
@@ -357,8 +369,8 @@ enum class Column { None, Step, Seconds, Millis, Bare, Tps, Mfu };
 
 Column classifyHeader(const std::string& name) {
     const std::string h = lower(trim(name));
-    if (h == "step" || h == "steps" || h == "iteration" || h == "iter" || h == "global_step" || h == "_step" ||
-        h == "iterations")
+    if (h == "step" || h == "steps" || h == "iteration" || h == "iter" || h == "global_step" ||
+        h == "_step" || h == "iterations")
         return Column::Step;
     if (h.find("tps") != std::string::npos || h.find("tokens_per_s") != std::string::npos ||
         h.find("tokens/s") != std::string::npos || h.find("throughput") != std::string::npos)
@@ -371,16 +383,17 @@ Column classifyHeader(const std::string& name) {
     if (!timeLike)
         return Column::None;
     if (h == "ms" || h.find("(ms)") != std::string::npos || h.find("_ms") != std::string::npos ||
-        h.find(" ms") != std::string::npos || h.find("milli") != std::string::npos || h.find("[ms]") != std::string::npos)
+        h.find(" ms") != std::string::npos || h.find("milli") != std::string::npos ||
+        h.find("[ms]") != std::string::npos)
         return Column::Millis;
-    if (h == "s" || h.find("(s)") != std::string::npos || h.ends_with("_s") || h.find("sec") != std::string::npos ||
-        h.find("[s]") != std::string::npos)
+    if (h == "s" || h.find("(s)") != std::string::npos || h.ends_with("_s") ||
+        h.find("sec") != std::string::npos || h.find("[s]") != std::string::npos)
         return Column::Seconds;
     return Column::Bare;
 }
 
 struct BareColumn {
-    std::vector<std::size_t> samples;  // indices into log.samples whose stepSeconds holds a bare number
+    std::vector<std::size_t> samples; // indices into log.samples whose stepSeconds holds a bare number
 };
 
 void applyUnit(RunLog& log, const std::vector<std::size_t>& bareIdx, NumberUnit unit) {
@@ -393,8 +406,8 @@ void applyUnit(RunLog& log, const std::vector<std::size_t>& bareIdx, NumberUnit 
     bool millis = unit == NumberUnit::Milliseconds;
     if (unit == NumberUnit::Auto) {
         millis = med > 100;
-        log.unitNote = millis ? "numbers without a unit read as milliseconds (their median, " + std::to_string(static_cast<long long>(med)) +
-                                    ", is above 100)"
+        log.unitNote = millis ? "numbers without a unit read as milliseconds (their median, " +
+                                    std::to_string(static_cast<long long>(med)) + ", is above 100)"
                               : "numbers without a unit read as seconds (their median is at most 100)";
     }
     if (millis)
@@ -422,10 +435,10 @@ std::optional<InputError> parseCsv(const std::vector<std::string>& lines, RunLog
         // Only the first column of each kind is read.
         bool seenTime = false, seenStep = false, seenTps = false, seenMfu = false;
         for (auto& c : cols) {
-            bool& seen = (c == Column::Step) ? seenStep
+            bool& seen = (c == Column::Step)  ? seenStep
                          : (c == Column::Tps) ? seenTps
                          : (c == Column::Mfu) ? seenMfu
-                                               : seenTime;
+                                              : seenTime;
             if (c == Column::None)
                 continue;
             if (seen)
@@ -439,8 +452,10 @@ std::optional<InputError> parseCsv(const std::vector<std::string>& lines, RunLog
             std::string names;
             for (const auto& f : headerFields)
                 names += (names.empty() ? "\"" : ", \"") + f + "\"";
-            return InputError{"", "the CSV has no step-time column: name one like step_time_s, step_time_ms, "
-                                  "elapsed_ms, time or seconds (or tps for tokens/s per GPU); got " + names,
+            return InputError{"",
+                              "the CSV has no step-time column: name one like step_time_s, step_time_ms, "
+                              "elapsed_ms, time or seconds (or tps for tokens/s per GPU); got " +
+                                  names,
                               static_cast<int>(first) + 1, 1};
         }
         ++first;
@@ -472,30 +487,42 @@ std::optional<InputError> parseCsv(const std::vector<std::string>& lines, RunLog
             if (cols[c] == Column::None)
                 continue;
             const auto v = wholeNumber(fields[c]);
-            const std::string colName = header ? "column \"" + headerFields[c] + "\"" : "field " + std::to_string(c + 1);
+            const std::string colName =
+                header ? "column \"" + headerFields[c] + "\"" : "field " + std::to_string(c + 1);
             if (!v) {
-                log.warnings.push_back({lineNo, colName + ": \"" + fields[c] + "\" is not a number: skipped"});
+                log.warnings.push_back(
+                    {lineNo, colName + ": \"" + fields[c] + "\" is not a number: skipped"});
                 ok = false;
                 break;
             }
             switch (cols[c]) {
             case Column::Step:
                 if (*v < 0 || *v != std::floor(*v)) {
-                    log.warnings.push_back({lineNo, colName + ": \"" + fields[c] + "\" is not a step number: skipped"});
+                    log.warnings.push_back(
+                        {lineNo, colName + ": \"" + fields[c] + "\" is not a step number: skipped"});
                     ok = false;
                 } else {
                     s.step = static_cast<long long>(*v);
                 }
                 break;
-            case Column::Seconds: s.stepSeconds = *v; break;
-            case Column::Millis: s.stepSeconds = *v / 1e3; break;
+            case Column::Seconds:
+                s.stepSeconds = *v;
+                break;
+            case Column::Millis:
+                s.stepSeconds = *v / 1e3;
+                break;
             case Column::Bare:
                 s.stepSeconds = *v;
                 bare = true;
                 break;
-            case Column::Tps: s.tokensPerSecondPerGpu = *v; break;
-            case Column::Mfu: s.loggedMfu = *v > 1.0 ? *v / 100.0 : *v; break;
-            case Column::None: break;
+            case Column::Tps:
+                s.tokensPerSecondPerGpu = *v;
+                break;
+            case Column::Mfu:
+                s.loggedMfu = *v > 1.0 ? *v / 100.0 : *v;
+                break;
+            case Column::None:
+                break;
             }
         }
         if (!ok)
@@ -570,7 +597,7 @@ RunLogFormat detectFormat(const std::vector<std::string>& lines) {
     if (header && delim != ' ')
         return RunLogFormat::Csv;
     if (header)
-        return RunLogFormat::Numbers;  // let the number reader report the odd tokens
+        return RunLogFormat::Numbers; // let the number reader report the odd tokens
     // All numbers: rows of the same width (2 or more, on 2 or more lines) are a CSV.
     std::size_t rows = 0;
     bool same = fields.size() >= 2 && delim != ' ';
@@ -587,22 +614,32 @@ RunLogFormat detectFormat(const std::vector<std::string>& lines) {
 
 std::string_view toString(RunLogFormat f) {
     switch (f) {
-    case RunLogFormat::Auto: return "auto";
-    case RunLogFormat::Csv: return "csv";
-    case RunLogFormat::Megatron: return "megatron";
-    case RunLogFormat::Torchtitan: return "torchtitan";
-    case RunLogFormat::Numbers: return "numbers";
+    case RunLogFormat::Auto:
+        return "auto";
+    case RunLogFormat::Csv:
+        return "csv";
+    case RunLogFormat::Megatron:
+        return "megatron";
+    case RunLogFormat::Torchtitan:
+        return "torchtitan";
+    case RunLogFormat::Numbers:
+        return "numbers";
     }
     return "auto";
 }
 
 std::string_view displayName(RunLogFormat f) {
     switch (f) {
-    case RunLogFormat::Auto: return "automatic";
-    case RunLogFormat::Csv: return "CSV";
-    case RunLogFormat::Megatron: return "Megatron-LM log";
-    case RunLogFormat::Torchtitan: return "torchtitan log";
-    case RunLogFormat::Numbers: return "numbers";
+    case RunLogFormat::Auto:
+        return "automatic";
+    case RunLogFormat::Csv:
+        return "CSV";
+    case RunLogFormat::Megatron:
+        return "Megatron-LM log";
+    case RunLogFormat::Torchtitan:
+        return "torchtitan log";
+    case RunLogFormat::Numbers:
+        return "numbers";
     }
     return "automatic";
 }
@@ -630,25 +667,37 @@ std::expected<RunLog, InputError> parseRunLog(std::string_view text, const RunLo
         return std::unexpected(InputError{"", "the input is empty: no step times", 0, 0});
     log.format = options.format == RunLogFormat::Auto ? detectFormat(lines) : options.format;
     switch (log.format) {
-    case RunLogFormat::Megatron: parseMegatron(lines, log); break;
-    case RunLogFormat::Torchtitan: parseTitan(lines, log); break;
+    case RunLogFormat::Megatron:
+        parseMegatron(lines, log);
+        break;
+    case RunLogFormat::Torchtitan:
+        parseTitan(lines, log);
+        break;
     case RunLogFormat::Csv:
         if (auto err = parseCsv(lines, log, options.unit))
             return std::unexpected(*err);
         break;
     case RunLogFormat::Numbers:
-    case RunLogFormat::Auto: parseNumbers(lines, log, options.unit); break;
+    case RunLogFormat::Auto:
+        parseNumbers(lines, log, options.unit);
+        break;
     }
     if (log.samples.empty()) {
         std::string reason = "no step times found";
         switch (log.format) {
         case RunLogFormat::Megatron:
-            reason += ": no readable Megatron-LM \"iteration N/ M | ... elapsed time per iteration (ms): X\" lines";
+            reason +=
+                ": no readable Megatron-LM \"iteration N/ M | ... elapsed time per iteration (ms): X\" lines";
             break;
-        case RunLogFormat::Torchtitan: reason += ": no readable torchtitan \"step: N ... tps: X\" lines"; break;
-        case RunLogFormat::Csv: reason += ": no readable CSV rows"; break;
+        case RunLogFormat::Torchtitan:
+            reason += ": no readable torchtitan \"step: N ... tps: X\" lines";
+            break;
+        case RunLogFormat::Csv:
+            reason += ": no readable CSV rows";
+            break;
         default:
-            reason += ": expected Megatron-LM or torchtitan log lines, a CSV with a step-time column, or numbers";
+            reason +=
+                ": expected Megatron-LM or torchtitan log lines, a CSV with a step-time column, or numbers";
         }
         if (!log.warnings.empty())
             reason += " (first problem, line " + std::to_string(log.warnings.front().line) + ": " +

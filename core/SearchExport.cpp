@@ -2,10 +2,9 @@
 
 #include "core/PlanJson.h"
 
-#include <nlohmann/json.hpp>
-
 #include <charconv>
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 namespace lp::core {
 namespace {
@@ -27,14 +26,15 @@ bool onFront(const SearchResult& r, const SearchEntry& e) {
 
 std::string csvRow(int rank, const SearchEntry& e, bool pareto) {
     const Layout& l = e.choice.layout;
-    std::string row = (rank > 0 ? std::to_string(rank) : std::string()) + "," + std::to_string(l.tp) + "," +
-                      std::to_string(l.pp) + "," + std::to_string(l.dp) + "," + std::to_string(l.cp) + "," +
-                      std::to_string(l.ep) + "," + std::to_string(l.vpp) + "," + std::to_string(l.microBatch) + "," +
-                      std::to_string(l.accumulation) + "," + std::to_string(e.globalBatch) + "," +
-                      std::to_string(e.choice.zeroStage) + "," + std::string(toString(e.choice.recompute)) + "," +
-                      (e.choice.sequenceParallel ? "on" : "off") + "," + shortest(e.stepSeconds) + "," +
-                      shortest(e.mfu) + "," + shortest(e.tokensPerSecond) + "," + shortest(e.worstStageBytes) + "," +
-                      shortest(e.headroomBytes) + "," + shortest(e.gpuHours) + "," + (pareto ? "yes" : "no");
+    std::string row =
+        (rank > 0 ? std::to_string(rank) : std::string()) + "," + std::to_string(l.tp) + "," +
+        std::to_string(l.pp) + "," + std::to_string(l.dp) + "," + std::to_string(l.cp) + "," +
+        std::to_string(l.ep) + "," + std::to_string(l.vpp) + "," + std::to_string(l.microBatch) + "," +
+        std::to_string(l.accumulation) + "," + std::to_string(e.globalBatch) + "," +
+        std::to_string(e.choice.zeroStage) + "," + std::string(toString(e.choice.recompute)) + "," +
+        (e.choice.sequenceParallel ? "on" : "off") + "," + shortest(e.stepSeconds) + "," + shortest(e.mfu) +
+        "," + shortest(e.tokensPerSecond) + "," + shortest(e.worstStageBytes) + "," +
+        shortest(e.headroomBytes) + "," + shortest(e.gpuHours) + "," + (pareto ? "yes" : "no");
     return row + "\n";
 }
 
@@ -59,8 +59,9 @@ nlohmann::json entryJson(int rank, const SearchEntry& e) {
 } // namespace
 
 std::string searchResultToCsv(const SearchResult& r) {
-    std::string out = "rank,tp,pp,dp,cp,ep,vpp,micro_batch,accumulation,global_batch,zero_stage,recompute,"
-                      "sequence_parallel,step_s,mfu,tokens_per_s,worst_stage_bytes,headroom_bytes,gpu_hours,pareto\n";
+    std::string out =
+        "rank,tp,pp,dp,cp,ep,vpp,micro_batch,accumulation,global_batch,zero_stage,recompute,"
+        "sequence_parallel,step_s,mfu,tokens_per_s,worst_stage_bytes,headroom_bytes,gpu_hours,pareto\n";
     int rank = 0;
     for (const auto& e : r.top)
         out += csvRow(++rank, e, onFront(r, e));
@@ -103,7 +104,8 @@ nlohmann::json searchResultToJsonValue(const Scenario& base, const SearchResult&
 }
 
 std::string searchResultToJson(const Scenario& base, const SearchResult& r) {
-    return searchResultToJsonValue(base, r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    return searchResultToJsonValue(base, r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+           "\n";
 }
 
 } // namespace lp::core

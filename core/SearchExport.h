@@ -3,7 +3,6 @@
 #include "core/Search.h"
 
 #include <nlohmann/json_fwd.hpp>
-
 #include <string>
 
 namespace lp::core {
@@ -17,6 +16,7 @@ inline constexpr int kSearchResultsVersion = 1;
 // bytes), written so that they read back exactly.
 std::string searchResultToCsv(const SearchResult& r);
 nlohmann::json searchResultToJsonValue(const Scenario& base, const SearchResult& r);
-std::string searchResultToJson(const Scenario& base, const SearchResult& r);  // pretty-printed, ends with a newline
+std::string searchResultToJson(const Scenario& base,
+                               const SearchResult& r); // pretty-printed, ends with a newline
 
 } // namespace lp::core

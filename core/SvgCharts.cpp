@@ -62,12 +62,14 @@ std::string text(double x, double y, const std::string& content, const std::stri
            escapeHtml(content) + "</text>\n";
 }
 
-std::string rect(double x, double y, double w, double h, std::string_view fill, const std::string& extra = {}) {
+std::string rect(double x, double y, double w, double h, std::string_view fill,
+                 const std::string& extra = {}) {
     return "<rect x=\"" + num(x) + "\" y=\"" + num(y) + "\" width=\"" + num(w) + "\" height=\"" + num(h) +
            "\" fill=\"" + std::string(fill) + "\"" + (extra.empty() ? "" : " " + extra) + "/>\n";
 }
 
-std::string line(double x1, double y1, double x2, double y2, std::string_view stroke, const std::string& extra = {}) {
+std::string line(double x1, double y1, double x2, double y2, std::string_view stroke,
+                 const std::string& extra = {}) {
     return "<line x1=\"" + num(x1) + "\" y1=\"" + num(y1) + "\" x2=\"" + num(x2) + "\" y2=\"" + num(y2) +
            "\" stroke=\"" + std::string(stroke) + "\"" + (extra.empty() ? "" : " " + extra) + "/>\n";
 }
@@ -81,8 +83,8 @@ SvgChart noData(int width, const std::string& title, const std::string& message)
     SvgChart c;
     c.width = width;
     c.height = 60;
-    c.svg = svgOpen(width, c.height, title) + text(width / 2.0, 34, message, "text-anchor=\"middle\" fill=\"#555555\"") +
-            "</svg>\n";
+    c.svg = svgOpen(width, c.height, title) +
+            text(width / 2.0, 34, message, "text-anchor=\"middle\" fill=\"#555555\"") + "</svg>\n";
     return c;
 }
 
@@ -90,44 +92,64 @@ SvgChart noData(int width, const std::string& title, const std::string& message)
 
 std::string_view memoryComponentKey(MemoryComponent c) {
     switch (c) {
-    case MemoryComponent::Weights: return "weights";
-    case MemoryComponent::Gradients: return "gradients";
-    case MemoryComponent::Optimizer: return "optimizer";
-    case MemoryComponent::Activations: return "activations";
-    case MemoryComponent::Overhead: return "overhead";
+    case MemoryComponent::Weights:
+        return "weights";
+    case MemoryComponent::Gradients:
+        return "gradients";
+    case MemoryComponent::Optimizer:
+        return "optimizer";
+    case MemoryComponent::Activations:
+        return "activations";
+    case MemoryComponent::Overhead:
+        return "overhead";
     }
     return "unknown";
 }
 
 std::string_view memoryComponentLabel(MemoryComponent c) {
     switch (c) {
-    case MemoryComponent::Weights: return "Weights";
-    case MemoryComponent::Gradients: return "Gradients";
-    case MemoryComponent::Optimizer: return "Optimizer state";
-    case MemoryComponent::Activations: return "Activations";
-    case MemoryComponent::Overhead: return "Overheads";
+    case MemoryComponent::Weights:
+        return "Weights";
+    case MemoryComponent::Gradients:
+        return "Gradients";
+    case MemoryComponent::Optimizer:
+        return "Optimizer state";
+    case MemoryComponent::Activations:
+        return "Activations";
+    case MemoryComponent::Overhead:
+        return "Overheads";
     }
     return "Unknown";
 }
 
 std::string_view memoryComponentColor(MemoryComponent c) {
     switch (c) {
-    case MemoryComponent::Weights: return "#4E79A7";
-    case MemoryComponent::Gradients: return "#76B7B2";
-    case MemoryComponent::Optimizer: return "#B07AA1";
-    case MemoryComponent::Activations: return "#F28E2B";
-    case MemoryComponent::Overhead: return "#9D948F";
+    case MemoryComponent::Weights:
+        return "#4E79A7";
+    case MemoryComponent::Gradients:
+        return "#76B7B2";
+    case MemoryComponent::Optimizer:
+        return "#B07AA1";
+    case MemoryComponent::Activations:
+        return "#F28E2B";
+    case MemoryComponent::Overhead:
+        return "#9D948F";
     }
     return "#999999";
 }
 
 double memoryComponentBytes(const StageMemory& m, MemoryComponent c) {
     switch (c) {
-    case MemoryComponent::Weights: return m.weightsBytes;
-    case MemoryComponent::Gradients: return m.gradientsBytes;
-    case MemoryComponent::Optimizer: return m.optimizerBytes;
-    case MemoryComponent::Activations: return m.activationsBytes;
-    case MemoryComponent::Overhead: return m.overheadBytes;
+    case MemoryComponent::Weights:
+        return m.weightsBytes;
+    case MemoryComponent::Gradients:
+        return m.gradientsBytes;
+    case MemoryComponent::Optimizer:
+        return m.optimizerBytes;
+    case MemoryComponent::Activations:
+        return m.activationsBytes;
+    case MemoryComponent::Overhead:
+        return m.overheadBytes;
     }
     return 0;
 }
@@ -190,7 +212,8 @@ SvgChart memoryChartSvg(const Plan& p, int width) {
         s += text(left - 6, y(v) + 4, tickLabel(v, step), "text-anchor=\"end\" fill=\"#444444\"");
     }
     s += text(16, top + plotH / 2, "GiB per GPU",
-              "text-anchor=\"middle\" fill=\"#444444\" transform=\"rotate(-90 16 " + num(top + plotH / 2) + ")\"");
+              "text-anchor=\"middle\" fill=\"#444444\" transform=\"rotate(-90 16 " + num(top + plotH / 2) +
+                  ")\"");
 
     // Bars.
     const auto n = static_cast<double>(mem.stages.size());
@@ -208,9 +231,9 @@ SvgChart memoryChartSvg(const Plan& p, int width) {
             if (h > 0.05) {
                 s += "<rect x=\"" + num(x0) + "\" y=\"" + num(y(acc + v)) + "\" width=\"" + num(bw) +
                      "\" height=\"" + num(h) + "\" fill=\"" + std::string(memoryComponentColor(comp)) +
-                     "\"><title>" + escapeHtml("Stage " + std::to_string(st.stage) + " " +
-                                               std::string(memoryComponentLabel(comp)) + ": " +
-                                               fmt::gib(v * kGiB)) +
+                     "\"><title>" +
+                     escapeHtml("Stage " + std::to_string(st.stage) + " " +
+                                std::string(memoryComponentLabel(comp)) + ": " + fmt::gib(v * kGiB)) +
                      "</title></rect>\n";
             }
             acc += v;
@@ -225,7 +248,8 @@ SvgChart memoryChartSvg(const Plan& p, int width) {
                       "text-anchor=\"middle\" font-weight=\"bold\" fill=\"" +
                           std::string(fits ? "#222222" : kColorDoesNotFit) + "\"");
         if (static_cast<int>(i) % labelEvery == 0)
-            s += text(x0 + bw / 2, top + plotH + 16, std::to_string(st.stage), "text-anchor=\"middle\" fill=\"#444444\"");
+            s += text(x0 + bw / 2, top + plotH + 16, std::to_string(st.stage),
+                      "text-anchor=\"middle\" fill=\"#444444\"");
         s += "</g>\n";
     }
     s += text(left + plotW / 2, height - 12, "Pipeline stage", "text-anchor=\"middle\" fill=\"#444444\"");
@@ -233,10 +257,12 @@ SvgChart memoryChartSvg(const Plan& p, int width) {
     // Capacity line.
     const double yc = y(capGiB);
     s += line(left, yc, left + plotW, yc, capColor, "stroke-width=\"2\" stroke-dasharray=\"6 4\"");
-    const std::string capText = "capacity " + fmt::gib(mem.capacityBytes, 1) + " (" + fmt::gb(mem.capacityBytes, 1) +
-                                ")" + (fits ? "" : " \xE2\x80\x94 does not fit");
+    const std::string capText = "capacity " + fmt::gib(mem.capacityBytes, 1) + " (" +
+                                fmt::gb(mem.capacityBytes, 1) + ")" +
+                                (fits ? "" : " \xE2\x80\x94 does not fit");
     s += text(left + plotW - 4, yc - 6, capText,
-              "text-anchor=\"end\" fill=\"" + std::string(capColor) + "\"" + (fits ? "" : " font-weight=\"bold\""));
+              "text-anchor=\"end\" fill=\"" + std::string(capColor) + "\"" +
+                  (fits ? "" : " font-weight=\"bold\""));
     s += "</svg>\n";
     c.svg = std::move(s);
     return c;
@@ -268,10 +294,12 @@ SvgChart timeChartSvg(const Plan& p, int width) {
     for (const auto& r : rows) {
         const double w = std::max(r.seconds * scale, r.seconds > 0 ? 1.0 : 0.0);
         const double share = r.seconds / t.stepSeconds;
-        s += text(labelW - 8, yy + rowH / 2 + 4, std::string(r.label), "text-anchor=\"end\" fill=\"#222222\"");
+        s +=
+            text(labelW - 8, yy + rowH / 2 + 4, std::string(r.label), "text-anchor=\"end\" fill=\"#222222\"");
         s += "<rect x=\"" + num(labelW) + "\" y=\"" + num(yy + 4) + "\" width=\"" + num(w) + "\" height=\"" +
              num(rowH - 8) + "\" fill=\"" + std::string(r.color) + "\"><title>" +
-             escapeHtml(std::string(r.label) + ": " + fmt::fixed(r.seconds * 1e3, 1) + " ms") + "</title></rect>\n";
+             escapeHtml(std::string(r.label) + ": " + fmt::fixed(r.seconds * 1e3, 1) + " ms") +
+             "</title></rect>\n";
         s += text(labelW + w + 6, yy + rowH / 2 + 4,
                   fmt::fixed(r.seconds * 1e3, 1) + " ms (" + fmt::percent(share) + ")", "fill=\"#444444\"");
         yy += rowH;

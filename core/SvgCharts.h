@@ -23,15 +23,15 @@ inline constexpr MemoryComponent kMemoryComponentOrder[] = {
     MemoryComponent::Weights, MemoryComponent::Gradients, MemoryComponent::Optimizer,
     MemoryComponent::Activations, MemoryComponent::Overhead};
 
-std::string_view memoryComponentKey(MemoryComponent c);    // "weights", ... (as in the JSON)
-std::string_view memoryComponentLabel(MemoryComponent c);  // "Weights", "Optimizer state", ...
-std::string_view memoryComponentColor(MemoryComponent c);  // "#4E79A7", ...
+std::string_view memoryComponentKey(MemoryComponent c);   // "weights", ... (as in the JSON)
+std::string_view memoryComponentLabel(MemoryComponent c); // "Weights", "Optimizer state", ...
+std::string_view memoryComponentColor(MemoryComponent c); // "#4E79A7", ...
 double memoryComponentBytes(const StageMemory& m, MemoryComponent c);
 
 // One row of the step-time breakdown.
 struct TimeRow {
-    std::string_view key;    // "compute", "tp_comm", ... (the JSON key without "_s")
-    std::string_view label;  // "Compute (forward + backward)", ...
+    std::string_view key;   // "compute", "tp_comm", ... (the JSON key without "_s")
+    std::string_view label; // "Compute (forward + backward)", ...
     std::string_view color;
     double seconds = 0;
 };
@@ -40,7 +40,7 @@ struct TimeRow {
 std::vector<TimeRow> timeRows(const TimeBreakdown& t);
 
 struct SvgChart {
-    std::string svg;  // one <svg> element with width, height and viewBox
+    std::string svg; // one <svg> element with width, height and viewBox
     int width = 0;
     int height = 0;
 };

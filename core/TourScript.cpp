@@ -139,6 +139,22 @@ std::string formatValue(const json& v, std::string_view format) {
     return fmt::sig(d, 4);
 }
 
+// The Plan as `evaluate --json` prints it, plus a few figures the tour quotes that it leaves implicit.
+json teachingPlanJson(const Scenario& s, const Plan& p) {
+    json j = planToJson(s, p);
+    json derived = json::object();
+    derived["weights_bytes"] = finiteOrNull(p.params.total * 2.0);
+    derived["bytes_per_parameter"] = finiteOrNull(p.x.bytesPerParamState);
+    if (!p.memory.stages.empty()) {
+        const StageMemory& w = p.memory.stages[static_cast<std::size_t>(p.memory.worstStage)];
+        derived["worst_stage_bytes"] = finiteOrNull(w.totalBytes);
+    }
+    if (p.time.computeSeconds > 0)
+        derived["recompute_share_of_compute"] = finiteOrNull(p.time.recomputeSeconds / p.time.computeSeconds);
+    j["derived"] = std::move(derived);
+    return j;
+}
+
 } // namespace
 
 std::expected<TourScript, InputErrors> tourFromJson(std::string_view text) {
@@ -230,7 +246,7 @@ std::vector<CheckResult> checkStep(const TourStep& step, const Scenario& s, cons
     if (step.checks.empty())
         return out;
     const json scenarioJson = json::parse(scenarioToJson(s));
-    const json planJson = planToJson(s, p);
+    const json planJson = teachingPlanJson(s, p);
     for (const TourCheck& c : step.checks) {
         CheckResult r{c.claim, false, "missing"};
         if (c.source == TourCheck::Source::Diagnostic) {
@@ -303,7 +319,7 @@ std::string expandFigures(std::string_view text, const Scenario& s, const Plan& 
         std::string_view pointer;
         if (field.starts_with("plan:")) {
             if (!planJson)
-                planJson = planToJson(s, p);
+                planJson = teachingPlanJson(s, p);
             root = &*planJson;
             pointer = field.substr(5);
         } else if (field.starts_with("scenario:")) {

@@ -20,7 +20,8 @@ inline constexpr const char* kTourSchema = "layout-planner/tour";
 inline constexpr int kTourVersion = 1;
 
 // One claim of a step, checked against the step's scenario file form (scenarioToJson), the Plan as
-// JSON (planToJson, as `evaluate --json` prints it) or the Plan's diagnostics.
+// JSON (planToJson, as `evaluate --json` prints it, plus "/derived": weights_bytes, bytes_per_parameter,
+// worst_stage_bytes, recompute_share_of_compute) or the Plan's diagnostics.
 struct TourCheck {
     enum class Source { Scenario, Plan, Diagnostic };
     std::string claim;       // what the text claims, in words: "the memory fits"

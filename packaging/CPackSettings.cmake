@@ -12,18 +12,17 @@ set(CPACK_PACKAGE_CHECKSUM SHA256)
 set(CPACK_STRIP_FILES ON)
 set(CPACK_PACKAGE_DIRECTORY ${PROJECT_BINARY_DIR})
 
-# Debian package: layout-planner_<version>_<arch>.deb, installed under /usr.
+# Debian package: layout-planner_<version>_<arch>.deb, installed under /usr (the DEB default prefix;
+# setting CPACK_PACKAGING_INSTALL_PREFIX would also move the source tarball under usr/).
 set(CPACK_GENERATOR DEB)
-set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_MAINTAINER "${CPACK_PACKAGE_CONTACT}")
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "${PROJECT_HOMEPAGE_URL}")
-# The first line is the synopsis; CPack indents the rest as the extended description.
-set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
-    "${PROJECT_DESCRIPTION}
-Layout Planner estimates what a training job of a large language model needs
+# The synopsis is CPACK_PACKAGE_DESCRIPTION_SUMMARY; this is the extended description.
+set(CPACK_PACKAGE_DESCRIPTION
+    "Layout Planner estimates what a training job of a large language model needs
 and achieves on a GPU cluster under a given layout (tensor, pipeline, data,
 context and expert parallelism, micro batch, ZeRO stage, recomputation):
 memory per GPU and pipeline stage, the step-time breakdown, MFU and HFU,
@@ -34,8 +33,10 @@ This package holds the desktop application (layout-planner, Qt 6) and the
 command-line tool (layout-planner-cli).")
 # dpkg-shlibdeps (dpkg-dev) derives Depends from the libraries the executables link (Qt 6, libstdc++).
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-# Qt loads the SVG icon engine and the Wayland platform as plugins, which dpkg-shlibdeps cannot see.
+# Qt loads the SVG icon engine and image plugin (libqt6svg6: the window's icons are SVG) and the
+# Wayland platform as plugins, which dpkg-shlibdeps cannot see; these are added to what it finds.
 if(LP_BUILD_GUI)
+  set(CPACK_DEBIAN_PACKAGE_DEPENDS "libqt6svg6 (>= 6.4)")
   set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "qt6-wayland")
 endif()
 

@@ -3,7 +3,9 @@
 #include "core/ScenarioIo.h"
 #include "ui/ScenarioDocument.h"
 
+#include <QCoreApplication>
 #include <QDir>
+#include <QLockFile>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -20,6 +22,10 @@ Autosave::Autosave(ScenarioDocument* doc, QString directory, QObject* parent)
     : QObject(parent), m_doc(doc), m_dir(std::move(directory)) {
     if (m_dir.isEmpty())
         m_dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    QDir().mkpath(m_dir);
+    m_lock = std::make_unique<QLockFile>(QDir(m_dir).filePath(QStringLiteral("autosave.lock")));
+    m_lock->setStaleLockTime(0);  // only a live process holds it; a crashed one's lock is stale
+    m_primary = m_lock->tryLock(0);
     m_timer.setSingleShot(true);
     m_timer.setInterval(5000);
     connect(&m_timer, &QTimer::timeout, this, [this] { saveNow(); });
@@ -32,7 +38,13 @@ Autosave::Autosave(ScenarioDocument* doc, QString directory, QObject* parent)
     });
 }
 
-QString Autosave::filePath() const { return QDir(m_dir).filePath(kFileName); }
+Autosave::~Autosave() = default;
+
+QString Autosave::filePath() const {
+    if (m_primary)
+        return QDir(m_dir).filePath(kFileName);
+    return QDir(m_dir).filePath(QStringLiteral("autosave-%1.json").arg(QCoreApplication::applicationPid()));
+}
 
 void Autosave::setSuspended(bool suspended) {
     m_suspended = suspended;
@@ -71,6 +83,8 @@ void Autosave::discard() {
 }
 
 std::optional<AutosaveSnapshot> Autosave::pending() const {
+    if (!m_primary)
+        return std::nullopt;  // the primary window's file belongs to a session that is still running
     QFile file(filePath());
     if (!file.exists() || !file.open(QIODevice::ReadOnly))
         return std::nullopt;

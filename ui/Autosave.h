@@ -9,7 +9,10 @@
 #include <QString>
 #include <QTimer>
 
+#include <memory>
 #include <optional>
+
+class QLockFile;
 
 namespace lp::ui {
 
@@ -26,6 +29,11 @@ class Autosave : public QObject {
 public:
     // directory empty: QStandardPaths::AppDataLocation.
     explicit Autosave(ScenarioDocument* doc, QString directory = {}, QObject* parent = nullptr);
+    ~Autosave() override;
+
+    // The first window (of any process) owns autosave.json and is offered its restore; another window
+    // running at the same time autosaves to a file of its own and offers nothing.
+    bool isPrimary() const { return m_primary; }
 
     QString filePath() const;
     void setIntervalMs(int ms) { m_timer.setInterval(ms); }
@@ -48,6 +56,8 @@ private:
     QString m_dir;
     QTimer m_timer;
     bool m_suspended = false;
+    bool m_primary = true;
+    std::unique_ptr<QLockFile> m_lock;
 };
 
 } // namespace lp::ui

@@ -4,7 +4,11 @@
 
 namespace lp::ui {
 
-DiagnosticsModel::DiagnosticsModel(QObject* parent) : QAbstractListModel(parent) {}
+DiagnosticsModel::DiagnosticsModel(QObject* parent) : QAbstractListModel(parent) {
+    // Loaded once: the view asks for them on every repaint.
+    for (core::Severity s : {core::Severity::Info, core::Severity::Warning, core::Severity::Error})
+        m_icons[static_cast<std::size_t>(s)] = severityIcon(s);
+}
 
 core::Severity DiagnosticsModel::shownSeverity(const core::Diagnostic& d) {
     // Not fitting means the job dies of out-of-memory: shown in red with the errors.
@@ -86,7 +90,7 @@ QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const {
     switch (role) {
     case Qt::DisplayRole: return r.message;
     case Qt::ToolTipRole: return r.message + QStringLiteral("\n\n") + tr("Suggestion: %1").arg(r.suggestion);
-    case Qt::DecorationRole: return severityIcon(r.severity);
+    case Qt::DecorationRole: return m_icons[static_cast<std::size_t>(r.severity)];
     case Qt::AccessibleTextRole:
         return QString::fromUtf8(core::toString(r.severity)) + QStringLiteral(": ") + r.message;
     case SuggestionRole: return r.suggestion;

@@ -6,6 +6,7 @@
 #include <QAbstractListModel>
 #include <QIcon>
 
+#include <array>
 #include <vector>
 
 namespace lp::ui {
@@ -44,6 +45,7 @@ private:
         core::Severity severity;
     };
     std::vector<Row> m_rows;
+    std::array<QIcon, 3> m_icons;
 };
 
 } // namespace lp::ui

@@ -3,6 +3,7 @@
 #include "ui/Format.h"
 #include "ui/ScenarioDocument.h"
 
+#include <QEvent>
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
@@ -49,6 +50,14 @@ ExplanationPanel::ExplanationPanel(ScenarioDocument* doc, QWidget* parent)
 }
 
 QString ExplanationPanel::currentHtml() const { return m_browser->toHtml(); }
+
+void ExplanationPanel::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        m_html.clear();  // the muted colours come from the palette
+        refresh();
+    }
+}
 
 void ExplanationPanel::setUnit(MemoryUnit unit) {
     m_unit = unit;

@@ -32,6 +32,7 @@ signals:
 
 private:
     void refresh();
+    void changeEvent(QEvent* event) override;
     ScenarioDocument* m_doc;
     QString m_key;
     MemoryUnit m_unit = MemoryUnit::GiB;

@@ -2,6 +2,7 @@
 
 #include <QKeyEvent>
 #include <QLabel>
+#include <QPainter>
 #include <QVBoxLayout>
 
 namespace lp::ui {
@@ -35,7 +36,7 @@ FigureLabel::FigureLabel(const QString& caption, const QString& id, const QStrin
     layout->addWidget(m_value);
     layout->addWidget(m_detail);
     layout->addStretch(1);
-    setFrameShape(QFrame::StyledPanel);
+    setFrameShape(QFrame::NoFrame);
     updateFrame();
 }
 
@@ -56,24 +57,18 @@ void FigureLabel::setActive(bool active) {
     updateFrame();
 }
 
-void FigureLabel::updateFrame() {
-    const QColor accent = palette().color(QPalette::Highlight);
-    QColor border = palette().color(QPalette::Text);
-    border.setAlpha(45);
-    const QString style = QStringLiteral("lp--ui--FigureLabel { border: 1px solid %1; border-radius: 4px; }")
-                              .arg((m_active || hasFocus() ? accent : border).name(QColor::HexArgb));
-    if (style == m_style)
-        return;
-    m_style = style;
-    m_styling = true;
-    setStyleSheet(style);
-    m_styling = false;
-}
+void FigureLabel::updateFrame() { update(); }
 
-void FigureLabel::changeEvent(QEvent* event) {
-    QFrame::changeEvent(event);
-    if (event->type() == QEvent::PaletteChange && !m_styling)
-        updateFrame();  // light/dark switch
+void FigureLabel::paintEvent(QPaintEvent*) {
+    // A rounded frame from the current palette (no style sheet: it follows light and dark themes).
+    QPainter p(this);
+    p.setRenderHint(QPainter::Antialiasing);
+    QColor border = palette().color(QPalette::WindowText);
+    border.setAlpha(50);
+    const bool highlighted = m_active || hasFocus();
+    p.setPen(QPen(highlighted ? palette().color(QPalette::Highlight) : border, highlighted ? 1.5 : 1.0));
+    p.setBrush(Qt::NoBrush);
+    p.drawRoundedRect(QRectF(rect()).adjusted(0.75, 0.75, -0.75, -0.75), 4, 4);
 }
 
 void FigureLabel::mousePressEvent(QMouseEvent* event) {

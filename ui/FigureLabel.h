@@ -30,7 +30,7 @@ protected:
     void keyPressEvent(QKeyEvent* event) override;
     void focusInEvent(QFocusEvent* event) override;
     void focusOutEvent(QFocusEvent* event) override;
-    void changeEvent(QEvent* event) override;
+    void paintEvent(QPaintEvent* event) override;
 
 private:
     void updateFrame();
@@ -40,8 +40,6 @@ private:
     QLabel* m_value;
     QLabel* m_detail;
     bool m_active = false;
-    bool m_styling = false;
-    QString m_style;
 };
 
 } // namespace lp::ui

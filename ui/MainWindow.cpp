@@ -24,6 +24,7 @@
 #include <QScreen>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTimer>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
@@ -71,15 +72,21 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
     createToolBar();
     createStatusBar();
 
+    // The status bar follows a drag at most every 120 ms (it repaints a strip across the window).
+    m_statusThrottle = new QTimer(this);
+    m_statusThrottle->setSingleShot(true);
+    m_statusThrottle->setInterval(120);
+    connect(m_statusThrottle, &QTimer::timeout, this, &MainWindow::updateStatus);
     connect(m_doc, &ScenarioDocument::planChanged, this, [this] {
         updateLayoutBanner();
-        updateStatus();
+        if (!m_statusThrottle->isActive())
+            m_statusThrottle->start();
     });
     connect(m_doc, &ScenarioDocument::fileStateChanged, this, [this] {
         updateTitle();
         updateStatus();
     });
-    connect(m_doc, &ScenarioDocument::scenarioChanged, this, &MainWindow::updateStatus);
+
     connect(m_planView, &PlanView::explainRequested, m_explanation, &ExplanationPanel::showKey);
     connect(m_diagnostics, &DiagnosticsPanel::explainRequested, m_explanation, &ExplanationPanel::showKey);
     connect(m_explanation, &ExplanationPanel::keyChanged, m_planView, &PlanView::setActiveKey);
@@ -104,7 +111,8 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
             size = size.boundedTo(screen->availableSize() * 0.95);
         resize(size);
     }
-    restoreState(m_settings->windowState());
+    if (restoreState(m_settings->windowState()))
+        m_dockSizesPending = false;
     const QStringList problems = m_settings->problems();
     if (!problems.isEmpty())
         m_fileBanner->showMessage(InlineBanner::Kind::Warning, tr("Some settings were not understood and were reset."),
@@ -135,8 +143,6 @@ void MainWindow::createDocks() {
     m_explanationDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetClosable);
     addDockWidget(Qt::RightDockWidgetArea, m_explanationDock);
     splitDockWidget(m_diagnosticsDock, m_explanationDock, Qt::Vertical);
-    resizeDocks({m_scenarioDock, m_diagnosticsDock}, {380, 340}, Qt::Horizontal);
-    resizeDocks({m_diagnosticsDock, m_explanationDock}, {38, 62}, Qt::Vertical);
 }
 
 void MainWindow::createStatusBar() {
@@ -167,6 +173,7 @@ void MainWindow::updateTitle() {
 void MainWindow::updateStatus() {
     if (!m_status[0])
         return;
+    m_statusThrottle->stop();
     const core::HardwareProfile& profile = m_doc->profile();
     QString text = tr("Profile: %1").arg(QString::fromStdString(profile.name));
     if (!QString::fromStdString(profile.name).contains(QString::fromStdString(profile.origin)))
@@ -287,6 +294,15 @@ bool MainWindow::renderScreenshot(const QString& path) {
         QApplication::processEvents();
     const QPixmap pixmap = grab();
     return pixmap.save(path, "PNG");
+}
+
+void MainWindow::showEvent(QShowEvent* event) {
+    QMainWindow::showEvent(event);
+    if (m_dockSizesPending) {
+        m_dockSizesPending = false;
+        resizeDocks({m_scenarioDock, m_diagnosticsDock}, {380, 340}, Qt::Horizontal);
+        resizeDocks({m_diagnosticsDock, m_explanationDock}, {height() * 3 / 10, height() * 7 / 10}, Qt::Vertical);
+    }
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -12,6 +12,7 @@ class QDockWidget;
 class QLabel;
 class QMenu;
 class QTabWidget;
+class QTimer;
 
 namespace lp::ui {
 
@@ -68,6 +69,7 @@ public:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
 private:
     void createActions();
@@ -99,6 +101,8 @@ private:
     QDockWidget* m_diagnosticsDock = nullptr;
     QDockWidget* m_explanationDock = nullptr;
     QLabel* m_status[4] = {};
+    QTimer* m_statusThrottle = nullptr;
+    bool m_dockSizesPending = true;  // first show without a saved window state: default dock sizes
 
     QAction* m_new = nullptr;
     QAction* m_open = nullptr;

@@ -188,7 +188,7 @@ void MemoryChart::rebuild() {
         m_categories.clear();
         for (int i = 0; i < n; ++i)
             m_categories << tr("Stage %1").arg(i);
-        const bool many = n > 16;
+        const bool many = n > 8;  // "Stage 12" labels would be elided
         QAbstractAxis* want = many ? static_cast<QAbstractAxis*>(m_stageTicks) : m_stageAxis;
         QAbstractAxis* other = many ? static_cast<QAbstractAxis*>(m_stageAxis) : m_stageTicks;
         if (!m_series->attachedAxes().contains(want)) {
@@ -200,10 +200,12 @@ void MemoryChart::rebuild() {
         if (many) {
             for (const QString& label : m_stageTicks->categoriesLabels())
                 m_stageTicks->remove(label);
-            const int every = n <= 32 ? 4 : (n <= 64 ? 8 : 16);
+            const int every = n <= 16 ? 1 : (n <= 32 ? 4 : (n <= 64 ? 8 : 16));
+            int last = -1;
             for (int i = 0; i < n - every / 2; i += every)
-                m_stageTicks->append(QString::number(i), i);
-            m_stageTicks->append(QString::number(n - 1), n - 1);
+                m_stageTicks->append(QString::number(last = i), i);
+            if (last != n - 1)
+                m_stageTicks->append(QString::number(n - 1), n - 1);
             m_stageTicks->setRange(-0.5, n - 0.5);
         } else {
             m_stageAxis->clear();

@@ -66,7 +66,7 @@ private:
     std::array<QBarSet*, 5> m_sets{};
     QLineSeries* m_capacity;
     QGraphicsSimpleTextItem* m_worstMarker;  // "worst ▼" above the fullest stage
-    QBarCategoryAxis* m_stageAxis;  // "Stage 0" ... for up to 16 stages
+    QBarCategoryAxis* m_stageAxis;  // "Stage 0" ... for up to 8 stages
     QCategoryAxis* m_stageTicks;    // a numbered axis with a label every few stages, for more
     QValueAxis* m_lineAxis;  // hidden x axis for the capacity line and the marker
     QValueAxis* m_valueAxis;

@@ -75,6 +75,13 @@ TimeChart::TimeChart(QWidget* parent)
         label = new QGraphicsSimpleTextItem(m_chart);
         label->setZValue(20);
     }
+    for (int i = 0; i < kTimeComponentCount; ++i) {
+        auto* name = new QGraphicsSimpleTextItem(timeName(static_cast<TimeComponent>(i)), m_chart);
+        name->setZValue(20);
+        name->hide();
+        m_nameLabels[static_cast<std::size_t>(i)] = name;
+    }
+    m_axis->setLabelsVisible(false);
     connect(m_chart, &QChart::plotAreaChanged, this, &TimeChart::placeValueLabels);
     applyTheme();
 }
@@ -101,6 +108,14 @@ void TimeChart::applyTheme() {
         label->setBrush(palette().color(QPalette::Text));
         label->setFont(small);
     }
+    // Room on the left for the names: the longest one decides.
+    qreal widest = 0;
+    for (QGraphicsSimpleTextItem* name : m_nameLabels) {
+        name->setBrush(palette().color(QPalette::Text));
+        name->setFont(font());
+        widest = std::max(widest, name->boundingRect().width());
+    }
+    m_chart->setMargins(QMargins(static_cast<int>(widest) + 12, 4, 8, 4));
     rebuild();
 }
 
@@ -129,6 +144,7 @@ void TimeChart::placeValueLabels() {
         const auto it = std::find(m_shown.begin(), m_shown.end(), c);
         if (it == m_shown.end()) {
             label->hide();
+            m_nameLabels[static_cast<std::size_t>(i)]->hide();
             continue;
         }
         const int row = n - 1 - static_cast<int>(it - m_shown.begin());
@@ -136,6 +152,10 @@ void TimeChart::placeValueLabels() {
         const QRectF box = label->boundingRect();
         label->setPos(end.x() + 6, end.y() - box.height() / 2);
         label->show();
+        QGraphicsSimpleTextItem* name = m_nameLabels[static_cast<std::size_t>(i)];
+        const QRectF nameBox = name->boundingRect();
+        name->setPos(m_chart->plotArea().left() - nameBox.width() - 6, end.y() - nameBox.height() / 2);
+        name->show();
     }
 }
 

@@ -1,7 +1,6 @@
 // Hugging Face config.json import (core/HfImport.h). The fixtures in tests/data/hf are the published
 // config.json files of each model; the imported parameter count must match the published size.
 #include "TestHarness.h"
-
 #include "core/HfImport.h"
 #include "core/Presets.h"
 
@@ -66,20 +65,20 @@ LP_TEST(llama_2_7b) {
     LP_CHECK(m.mlp == MlpKind::SwiGlu);
     LP_CHECK(m.norm == NormKind::RmsNorm);
     LP_CHECK(!m.tiedEmbeddings && !m.biases && !m.learnedPositions && !m.isMoe());
-    LP_CHECK_NEAR(countParameters(m).total, 6'738'415'616.0, 1e-6);  // exact
+    LP_CHECK_NEAR(countParameters(m).total, 6'738'415'616.0, 1e-6); // exact
 }
 
 LP_TEST(llama_3_1_8b_caps_the_sequence_and_matches_the_preset) {
     const HfImport h = load("llama-3.1-8b.json", 8192);
     LP_CHECK_EQ(h.model.kvHeads, 8);
     LP_CHECK_EQ(h.model.vocab, 128256);
-    LP_CHECK_EQ(h.model.seqLen, 8192);  // the preferred length, under the 131072 positions
+    LP_CHECK_EQ(h.model.seqLen, 8192); // the preferred length, under the 131072 positions
     LP_CHECK_NEAR(countParameters(h.model).total, 8'030'261'248.0, 1e-6);
     const ModelPreset* preset = findModelPreset("llama3.1-8b");
     LP_CHECK(preset != nullptr);
     if (preset)
         LP_CHECK_NEAR(countParameters(h.model).total, countParameters(preset->model).total, 1e-9);
-    LP_CHECK_EQ(load("llama-3.1-8b.json").model.seqLen, 4096);  // default: min(positions, 4096)
+    LP_CHECK_EQ(load("llama-3.1-8b.json").model.seqLen, 4096); // default: min(positions, 4096)
 }
 
 LP_TEST(mistral_7b_notes_the_sliding_window) {
@@ -88,7 +87,7 @@ LP_TEST(mistral_7b_notes_the_sliding_window) {
     LP_CHECK_EQ(h.model.ffnHidden, 14336);
     LP_CHECK_NEAR(countParameters(h.model).total, 7'241'732'096.0, 1e-6);
     LP_CHECK(anyNote(h, "Sliding-window attention (4096 tokens)"));
-    LP_CHECK(!anyNote(load("mistral-7b-v0.1.json", 4096), "Sliding-window"));  // window covers the sequence
+    LP_CHECK(!anyNote(load("mistral-7b-v0.1.json", 4096), "Sliding-window")); // window covers the sequence
 }
 
 LP_TEST(qwen2_7b) {
@@ -101,17 +100,17 @@ LP_TEST(qwen2_7b) {
     // 7,615,616,512 published; the QKV biases (129,024) are not counted.
     LP_CHECK_NEAR(countParameters(h.model).total, 7'615'616'512.0, 1e-4);
     LP_CHECK(anyNote(h, "biases"));
-    LP_CHECK(!anyNote(h, "Sliding-window"));  // use_sliding_window is false
+    LP_CHECK(!anyNote(h, "Sliding-window")); // use_sliding_window is false
 }
 
 LP_TEST(gpt2_124m_is_exact) {
     const HfImport h = load("gpt2.json", 4096);
     const ModelSpec& m = h.model;
-    LP_CHECK_EQ(m.name, std::string("gpt2"));  // named after the file: no _name_or_path
+    LP_CHECK_EQ(m.name, std::string("gpt2")); // named after the file: no _name_or_path
     LP_CHECK_EQ(m.layers, 12);
     LP_CHECK_EQ(m.hidden, 768);
-    LP_CHECK_EQ(m.ffnHidden, 3072);  // n_inner null: 4 x n_embd
-    LP_CHECK_EQ(m.seqLen, 1024);     // capped at n_positions
+    LP_CHECK_EQ(m.ffnHidden, 3072); // n_inner null: 4 x n_embd
+    LP_CHECK_EQ(m.seqLen, 1024);    // capped at n_positions
     LP_CHECK(m.mlp == MlpKind::Gelu && m.norm == NormKind::LayerNorm);
     LP_CHECK(m.tiedEmbeddings && m.biases && m.learnedPositions && m.dropout);
     LP_CHECK_NEAR(countParameters(m).total, 124'439'808.0, 1e-9);
@@ -125,7 +124,7 @@ LP_TEST(gpt_neox_20b) {
     LP_CHECK_EQ(h.model.ffnHidden, 24576);
     LP_CHECK_EQ(h.model.seqLen, 2048);
     LP_CHECK(h.model.biases && !h.model.tiedEmbeddings && h.model.mlp == MlpKind::Gelu);
-    LP_CHECK_NEAR(countParameters(h.model).total, 20'556'201'984.0, 1e-3);  // GPT-NeoX-20B paper, model card
+    LP_CHECK_NEAR(countParameters(h.model).total, 20'556'201'984.0, 1e-3); // GPT-NeoX-20B paper, model card
 }
 
 LP_TEST(falcon_7b_multi_query) {
@@ -154,12 +153,13 @@ LP_TEST(qwen3_moe_matches_the_preset) {
     LP_CHECK_EQ(h.model.headSize, 128);
     LP_CHECK_EQ(h.model.moe.experts, 128);
     LP_CHECK_EQ(h.model.moe.expertFfnHidden, 768);
-    LP_CHECK_EQ(h.model.moe.moeLayers, 0);  // every layer
+    LP_CHECK_EQ(h.model.moe.moeLayers, 0); // every layer
     const ModelPreset* preset = findModelPreset("qwen3-30b-a3b");
     LP_CHECK(preset != nullptr);
     if (preset) {
         LP_CHECK_NEAR(countParameters(h.model).total, countParameters(preset->model).total, 1e-9);
-        LP_CHECK_NEAR(countParameters(h.model).total, preset->publishedParameters, preset->parameterTolerance);
+        LP_CHECK_NEAR(countParameters(h.model).total, preset->publishedParameters,
+                      preset->parameterTolerance);
     }
 }
 
@@ -171,7 +171,7 @@ LP_TEST(deepseek_v3_latent_attention_and_dense_layers) {
     LP_CHECK_EQ(m.mla.kvLoraRank, 512);
     LP_CHECK_EQ(m.moe.experts, 256);
     LP_CHECK_EQ(m.moe.sharedExperts, 1);
-    LP_CHECK_EQ(m.moeLayerCount(), 58);  // 3 dense layers first
+    LP_CHECK_EQ(m.moeLayerCount(), 58); // 3 dense layers first
     LP_CHECK(anyNote(h, "multi-token-prediction"));
     const ModelPreset* preset = findModelPreset("deepseek-v3");
     LP_CHECK(preset != nullptr);
@@ -182,14 +182,15 @@ LP_TEST(deepseek_v3_latent_attention_and_dense_layers) {
 LP_TEST(unknown_model_type_names_the_field) {
     const InputErrors e = loadErrors("bad/unknown-type.json");
     LP_CHECK(anyError(e, "$.model_type", "unsupported model type \"bert\""));
-    LP_CHECK(anyError(e, "$.model_type", "llama"));  // lists what is supported
+    LP_CHECK(anyError(e, "$.model_type", "llama")); // lists what is supported
 }
 
 LP_TEST(missing_fields_are_named) {
     const InputErrors e = loadErrors("bad/missing-hidden-size.json");
     LP_CHECK_EQ(e.size(), std::size_t{1});
     LP_CHECK(anyError(e, "$.hidden_size", "missing required key \"hidden_size\""));
-    LP_CHECK(anyError(loadErrors("bad/no-model-type.json"), "$.model_type", "missing required key \"model_type\""));
+    LP_CHECK(anyError(loadErrors("bad/no-model-type.json"), "$.model_type",
+                      "missing required key \"model_type\""));
 }
 
 LP_TEST(wrong_types_and_ranges_are_all_reported) {
@@ -212,10 +213,12 @@ LP_TEST(truncated_and_non_object_files) {
 }
 
 LP_TEST(architectures_fallback_and_text_config) {
-    auto r = importHfConfig(R"({"architectures": ["MistralForCausalLM"], "hidden_size": 1024, "num_hidden_layers": 2,
+    auto r = importHfConfig(
+        R"({"architectures": ["MistralForCausalLM"], "hidden_size": 1024, "num_hidden_layers": 2,
                                 "num_attention_heads": 8, "intermediate_size": 2048, "vocab_size": 1000})");
     LP_CHECK(r && r->modelType == "mistral");
-    auto wrapped = importHfConfig(R"({"model_type": "llava", "text_config": {"model_type": "llama", "hidden_size": 1024,
+    auto wrapped =
+        importHfConfig(R"({"model_type": "llava", "text_config": {"model_type": "llama", "hidden_size": 1024,
                                      "num_hidden_layers": 2, "num_attention_heads": 8, "intermediate_size": 2048,
                                      "vocab_size": 1000}})");
     LP_CHECK(wrapped && wrapped->model.hidden == 1024 && wrapped->modelType == "llama");

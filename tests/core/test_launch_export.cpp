@@ -1,15 +1,13 @@
 // Launch settings (core/LaunchExport.h): the default scenario's output is pinned in
 // tests/data/launch/, the framework names and the mapping of each option are checked one by one.
 #include "TestHarness.h"
-
 #include "core/LaunchExport.h"
 #include "core/Presets.h"
 #include "core/ScenarioIo.h"
 
-#include <nlohmann/json.hpp>
-
 #include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 using namespace lp::core;
 
@@ -38,8 +36,8 @@ void checkGolden(LaunchTarget t) {
         // Leave the new output beside the build for a diff (and, when intended, to replace the pin).
         const std::string out = "launch-actual-" + l.fileName;
         std::ofstream(out) << l.text;
-        std::cerr << "launch settings for " << toString(t) << " differ from tests/data/launch/default-" << l.fileName
-                  << "; actual output written to " << out << "\n";
+        std::cerr << "launch settings for " << toString(t) << " differ from tests/data/launch/default-"
+                  << l.fileName << "; actual output written to " << out << "\n";
     }
     LP_CHECK(l.text == expected);
 }
@@ -54,9 +52,15 @@ Scenario withLayout(Scenario s, int tp, int pp, int dp, int vpp = 1) {
 
 } // namespace
 
-LP_TEST(default_scenario_megatron_is_pinned) { checkGolden(LaunchTarget::Megatron); }
-LP_TEST(default_scenario_deepspeed_is_pinned) { checkGolden(LaunchTarget::DeepSpeed); }
-LP_TEST(default_scenario_torchtitan_is_pinned) { checkGolden(LaunchTarget::Torchtitan); }
+LP_TEST(default_scenario_megatron_is_pinned) {
+    checkGolden(LaunchTarget::Megatron);
+}
+LP_TEST(default_scenario_deepspeed_is_pinned) {
+    checkGolden(LaunchTarget::DeepSpeed);
+}
+LP_TEST(default_scenario_torchtitan_is_pinned) {
+    checkGolden(LaunchTarget::Torchtitan);
+}
 
 LP_TEST(targets_parse_and_print) {
     LP_CHECK(parseLaunchTarget("megatron") == LaunchTarget::Megatron);
@@ -70,21 +74,35 @@ LP_TEST(targets_parse_and_print) {
 
 LP_TEST(megatron_uses_the_current_flag_names) {
     const auto text = exportLaunchSettings(defaultScenario(), LaunchTarget::Megatron).text;
-    for (const char* flag : {"--tensor-model-parallel-size 8", "--pipeline-model-parallel-size 4",
-                             "--context-parallel-size 1", "--sequence-parallel", "--use-distributed-optimizer",
-                             "--micro-batch-size 2", "--global-batch-size 64", "--seq-length 4096",
-                             "--num-layers 80", "--hidden-size 8192", "--ffn-hidden-size 28672",
-                             "--num-attention-heads 64", "--group-query-attention", "--num-query-groups 8",
-                             "--swiglu", "--normalization RMSNorm", "--disable-bias-linear",
-                             "--untie-embeddings-and-output-weights", "--bf16", "--recompute-granularity selective",
+    for (const char* flag : {"--tensor-model-parallel-size 8",
+                             "--pipeline-model-parallel-size 4",
+                             "--context-parallel-size 1",
+                             "--sequence-parallel",
+                             "--use-distributed-optimizer",
+                             "--micro-batch-size 2",
+                             "--global-batch-size 64",
+                             "--seq-length 4096",
+                             "--num-layers 80",
+                             "--hidden-size 8192",
+                             "--ffn-hidden-size 28672",
+                             "--num-attention-heads 64",
+                             "--group-query-attention",
+                             "--num-query-groups 8",
+                             "--swiglu",
+                             "--normalization RMSNorm",
+                             "--disable-bias-linear",
+                             "--untie-embeddings-and-output-weights",
+                             "--bf16",
+                             "--recompute-granularity selective",
                              "--attention-backend flash"})
-        LP_CHECK(contains(text, std::string("  ") + flag + "\n") || contains(text, std::string("  ") + flag + " "));
-    LP_CHECK(!contains(text, "--num-layers-per-virtual-pipeline-stage"));  // v = 1
-    LP_CHECK(!contains(text, "--expert-model-parallel-size"));             // dense model
+        LP_CHECK(contains(text, std::string("  ") + flag + "\n") ||
+                 contains(text, std::string("  ") + flag + " "));
+    LP_CHECK(!contains(text, "--num-layers-per-virtual-pipeline-stage")); // v = 1
+    LP_CHECK(!contains(text, "--expert-model-parallel-size"));            // dense model
 }
 
 LP_TEST(megatron_virtual_stages_and_full_recompute) {
-    Scenario s = withLayout(defaultScenario(), 8, 4, 2, 5);  // 80 layers / (4 x 5) = 4 per virtual stage
+    Scenario s = withLayout(defaultScenario(), 8, 4, 2, 5); // 80 layers / (4 x 5) = 4 per virtual stage
     s.training.recompute = Recompute::Full;
     s.training.precision = Precision::Fp16;
     const auto text = exportLaunchSettings(s, LaunchTarget::Megatron).text;
@@ -95,8 +113,9 @@ LP_TEST(megatron_virtual_stages_and_full_recompute) {
     LP_CHECK(contains(text, "--fp16"));
     LP_CHECK(!contains(text, "--bf16"));
 
-    s = withLayout(defaultScenario(), 8, 4, 2, 3);  // 80 / 12 is not whole: the per-rank count instead
-    LP_CHECK(contains(exportLaunchSettings(s, LaunchTarget::Megatron).text, "--num-virtual-stages-per-pipeline-rank 3"));
+    s = withLayout(defaultScenario(), 8, 4, 2, 3); // 80 / 12 is not whole: the per-rank count instead
+    LP_CHECK(contains(exportLaunchSettings(s, LaunchTarget::Megatron).text,
+                      "--num-virtual-stages-per-pipeline-rank 3"));
 }
 
 LP_TEST(megatron_zero_stages_precision_and_recompute_none) {
@@ -111,7 +130,7 @@ LP_TEST(megatron_zero_stages_precision_and_recompute_none) {
     l = exportLaunchSettings(s, LaunchTarget::Megatron);
     LP_CHECK(contains(l.text, "--use-torch-fsdp2"));
     LP_CHECK(contains(l.text, "--fp8-format hybrid"));
-    LP_CHECK(hasNote(l, "does not support pipeline parallelism"));  // PP 4 with FSDP2
+    LP_CHECK(hasNote(l, "does not support pipeline parallelism")); // PP 4 with FSDP2
 }
 
 LP_TEST(megatron_mixture_of_experts_and_latent_attention) {
@@ -181,7 +200,7 @@ LP_TEST(torchtitan_degrees_batches_and_schedules) {
     s.training.zeroStage = 3;
     auto l = exportLaunchSettings(s, LaunchTarget::Torchtitan);
     LP_CHECK(contains(l.text, "local_batch_size = 2 "));
-    LP_CHECK(contains(l.text, "global_batch_size = 64 "));  // 2 x 4 x 8
+    LP_CHECK(contains(l.text, "global_batch_size = 64 ")); // 2 x 4 x 8
     LP_CHECK(contains(l.text, "data_parallel_shard_degree = 8"));
     LP_CHECK(!contains(l.text, "fsdp_reshard_after_forward"));
     LP_CHECK(!contains(l.text, "pipeline_parallel_schedule"));
@@ -209,7 +228,8 @@ LP_TEST(user_names_cannot_break_out_of_comments) {
         for (std::size_t pos = 0; (pos = text.find('\n', pos)) != std::string::npos; ++pos) {
             // every line is a comment, an argument, a key, a table, JSON, or blank: no stray "rm"
             const auto end = text.find('\n', pos + 1);
-            const std::string line = text.substr(pos + 1, end == std::string::npos ? std::string::npos : end - pos - 1);
+            const std::string line =
+                text.substr(pos + 1, end == std::string::npos ? std::string::npos : end - pos - 1);
             LP_CHECK(line.rfind("with", 0) != 0 && line.rfind("lines", 0) != 0);
         }
     }

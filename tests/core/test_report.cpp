@@ -1,7 +1,6 @@
 // Layout reports (core/Report.h), their charts (core/SvgCharts.h), escaping (core/Markup.h) and the
 // search-result export (core/SearchExport.h).
 #include "TestHarness.h"
-
 #include "core/Evaluate.h"
 #include "core/Markup.h"
 #include "core/Report.h"
@@ -9,9 +8,8 @@
 #include "core/SearchExport.h"
 #include "core/SvgCharts.h"
 
-#include <nlohmann/json.hpp>
-
 #include <cstdlib>
+#include <nlohmann/json.hpp>
 #include <string>
 
 using namespace lp::core;
@@ -26,7 +24,8 @@ bool contains(const std::string& text, const std::string& part) {
 
 std::size_t countOf(const std::string& text, const std::string& part) {
     std::size_t n = 0;
-    for (std::size_t pos = text.find(part); pos != std::string::npos; pos = text.find(part, pos + part.size()))
+    for (std::size_t pos = text.find(part); pos != std::string::npos;
+         pos = text.find(part, pos + part.size()))
         ++n;
     return n;
 }
@@ -58,13 +57,13 @@ LP_TEST(html_has_every_section_and_is_self_contained) {
         LP_CHECK(contains(html, std::string("<section id=\"") + id + "\">"));
     LP_CHECK_EQ(countOf(html, "<section"), countOf(html, "</section>"));
     LP_CHECK_EQ(countOf(html, "<table"), countOf(html, "</table>"));
-    LP_CHECK_EQ(countOf(html, "<svg"), std::size_t{2});  // memory and time charts, inline
+    LP_CHECK_EQ(countOf(html, "<svg"), std::size_t{2}); // memory and time charts, inline
     LP_CHECK_EQ(countOf(html, "</svg>"), std::size_t{2});
     LP_CHECK(contains(html, "<meta charset=\"utf-8\">"));
     LP_CHECK(contains(html, "@media print"));
     // No external resources of any kind.
-    for (const char* banned : {"<script", "<link", "<iframe", "<img", "<object", "<embed", "src=", "url(", "@import",
-                               "http://", "https://"})
+    for (const char* banned : {"<script", "<link", "<iframe", "<img", "<object", "<embed", "src=", "url(",
+                               "@import", "http://", "https://"})
         LP_CHECK(!contains(html, banned));
     // The title, date and version.
     LP_CHECK(contains(html, "<title>Layout report: Llama-2-70B on 64 H100 (seed example)</title>"));
@@ -80,13 +79,13 @@ LP_TEST(html_shows_the_plan_figures) {
     LP_CHECK(contains(html, "Step time"));
     LP_CHECK(contains(html, "MFU"));
     LP_CHECK(contains(html, "6ND"));
-    LP_CHECK(contains(html, "pipeline_bubble"));  // the default plan's diagnostic, with its suggestion
+    LP_CHECK(contains(html, "pipeline_bubble")); // the default plan's diagnostic, with its suggestion
     LP_CHECK(contains(html, "Suggestion:"));
     LP_CHECK(contains(html, "Built-in profile"));
     LP_CHECK_EQ(countOf(html, "<dt>"), r.explanations.size());
     LP_CHECK(r.explanations.size() >= 10);
     // Memory table: one row per stage, the worst one emphasised.
-    LP_CHECK_EQ(countOf(html, "<tr class=\"emph\">"), std::size_t{2});  // worst stage + the step total
+    LP_CHECK_EQ(countOf(html, "<tr class=\"emph\">"), std::size_t{2}); // worst stage + the step total
     LP_CHECK(contains(html, std::to_string(p.memory.worstStage) + " (worst)"));
     // The scenario in full, readable back.
     LP_CHECK(contains(html, "&quot;schema&quot;: &quot;layout-planner/scenario&quot;"));
@@ -110,7 +109,8 @@ LP_TEST(markdown_renders_tables_and_escapes) {
                           "## How the key figures are computed", "## Hardware profile", "## Assumptions",
                           "## Appendix: scenario file"})
         LP_CHECK(contains(md, std::string("\n") + h + "\n"));
-    LP_CHECK(contains(md, "| Stage | Layers | Weights (GiB) |"));
+    LP_CHECK(contains(md, "| Stage | Layers | Weights | Gradients | Optimizer | Activations | Overheads | "
+                          "Total GiB | Total GB |"));
     LP_CHECK(contains(md, "|---:|---:|"));
     LP_CHECK(contains(md, "```json\n{"));
 
@@ -133,7 +133,8 @@ LP_TEST(markdown_escaping_rules) {
     LP_CHECK_EQ(escapeMarkdown("1. item"), std::string("1\\. item"));
     LP_CHECK_EQ(escapeMarkdown("see https://x.org"), std::string("see https\\://x.org"));
     LP_CHECK_EQ(escapeMarkdown("ratio 2:1"), std::string("ratio 2:1"));
-    LP_CHECK_EQ(escapeMarkdown("47.77 GB (44.49 GiB)"), std::string("47.77 GB (44.49 GiB)"));  // plain text stays plain
+    LP_CHECK_EQ(escapeMarkdown("47.77 GB (44.49 GiB)"),
+                std::string("47.77 GB (44.49 GiB)")); // plain text stays plain
     LP_CHECK_EQ(escapeMarkdown("a\nb"), std::string("a b"));
     LP_CHECK_EQ(escapeHtml("<a href='x'>&</a>"), std::string("&lt;a href=&#39;x&#39;&gt;&amp;&lt;/a&gt;"));
     LP_CHECK_EQ(escapeHtml(std::string("bell\x07") + "\r\n"), std::string("bell\n"));
@@ -164,7 +165,7 @@ LP_TEST(json_is_versioned_and_complete) {
 
 LP_TEST(invalid_layout_report_lists_the_errors) {
     Scenario s = defaultScenario();
-    s.layout.tp = 3;  // 64 heads are not divisible by 3, and the GPU count no longer matches
+    s.layout.tp = 3; // 64 heads are not divisible by 3, and the GPU count no longer matches
     ReportInput r = makeReport(s);
     const std::string html = reportToHtml(r);
     LP_CHECK(contains(html, "Invalid layout"));
@@ -218,11 +219,11 @@ LP_TEST(time_chart_leaves_out_zero_components) {
     const SvgChart c = timeChartSvg(p);
     LP_CHECK(contains(c.svg, "Compute (forward + backward)"));
     LP_CHECK(contains(c.svg, "Pipeline bubble"));
-    LP_CHECK(!contains(c.svg, "EP communication"));  // zero for a dense model
+    LP_CHECK(!contains(c.svg, "EP communication")); // zero for a dense model
     double sum = 0;
     for (const auto& row : timeRows(p.time))
         sum += row.seconds;
-    LP_CHECK_NEAR(sum, p.time.stepSeconds, 1e-9);  // the rows add up to the step
+    LP_CHECK_NEAR(sum, p.time.stepSeconds, 1e-9); // the rows add up to the step
 }
 
 LP_TEST(formats_timestamps_and_reproducible_dates) {
@@ -258,7 +259,8 @@ LP_TEST(search_results_export_as_csv_and_json) {
     const SearchResult r = search(s, sp, {}, o);
     LP_CHECK(!r.top.empty());
     const std::string csv = searchResultToCsv(r);
-    LP_CHECK(csv.rfind("rank,tp,pp,dp,cp,ep,vpp,micro_batch,accumulation,global_batch,zero_stage,recompute,", 0) == 0);
+    LP_CHECK(csv.rfind("rank,tp,pp,dp,cp,ep,vpp,micro_batch,accumulation,global_batch,zero_stage,recompute,",
+                       0) == 0);
     const std::size_t rows = countOf(csv, "\n") - 1;
     LP_CHECK(rows >= r.top.size());
     LP_CHECK(rows <= r.top.size() + r.pareto.size());

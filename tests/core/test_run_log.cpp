@@ -2,13 +2,11 @@
 // (tests/data/logs, including noisy, truncated and malformed ones), the warmup rule, the steady
 // state and the verdicts against the default scenario's plan.
 #include "TestHarness.h"
-
 #include "core/Evaluate.h"
 #include "core/RunLog.h"
 
-#include <nlohmann/json.hpp>
-
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <string>
 
 using namespace lp::core;
@@ -59,7 +57,7 @@ struct Planned {
 
 LP_TEST(warmup_rule) {
     LP_CHECK_EQ(detectWarmup({}), 0);
-    LP_CHECK_EQ(detectWarmup({9, 5, 5, 5, 5}), 0);  // under 6 samples: none
+    LP_CHECK_EQ(detectWarmup({9, 5, 5, 5, 5}), 0); // under 6 samples: none
     LP_CHECK_EQ(detectWarmup({5, 5, 5, 5, 5, 5, 5, 5}), 0);
     LP_CHECK_EQ(detectWarmup({20, 9, 5.1, 5, 4.9, 5, 5.05, 4.95, 5, 5}), 2);
     LP_CHECK_EQ(detectWarmup({20, 5, 5, 5, 5, 5, 5, 5, 5, 5}), 1);
@@ -116,7 +114,7 @@ LP_TEST(keeping_the_warmup_is_flagged) {
     const RunAnalysis more = analyzeRun(log, pl.s, pl.p, o);
     LP_CHECK_EQ(more.steadySamples, 40);
     LP_CHECK(hasVerdict(more, "warmup_override"));
-    o.warmupSamples = 1000;  // clamped: one sample stays
+    o.warmupSamples = 1000; // clamped: one sample stays
     LP_CHECK_EQ(analyzeRun(log, o).steadySamples, 1);
 }
 
@@ -130,7 +128,7 @@ LP_TEST(slow_run_says_why) {
     LP_CHECK(v != nullptr);
     if (v) {
         LP_CHECK(v->severity == Severity::Warning);
-        LP_CHECK(v->text.find("pipeline_bubble") != std::string::npos);  // the plan's diagnostic is named
+        LP_CHECK(v->text.find("pipeline_bubble") != std::string::npos); // the plan's diagnostic is named
         LP_CHECK(v->text.find("launch settings") != std::string::npos);
     }
 }
@@ -138,11 +136,11 @@ LP_TEST(slow_run_says_why) {
 LP_TEST(truncated_megatron_log_keeps_what_it_can) {
     const RunLog log = load("megatron-truncated.log");
     LP_CHECK_EQ(log.samples.size(), std::size_t{20});
-    LP_CHECK(warningAt(log, log.lines, "truncated"));  // the cut-off last line
+    LP_CHECK(warningAt(log, log.lines, "truncated")); // the cut-off last line
     bool badNumber = false;
     for (const auto& w : log.warnings)
         badNumber = badNumber || w.message.find("not a positive number") != std::string::npos;
-    LP_CHECK(badNumber);  // "elapsed time per iteration (ms): n/a"
+    LP_CHECK(badNumber); // "elapsed time per iteration (ms): n/a"
     const RunAnalysis a = analyzeRun(log);
     LP_CHECK_EQ(a.warmup, 2);
     LP_CHECK(hasVerdict(a, "few_samples"));
@@ -153,7 +151,7 @@ LP_TEST(truncated_megatron_log_keeps_what_it_can) {
 LP_TEST(torchtitan_log_with_colours) {
     const RunLog log = load("torchtitan.log");
     LP_CHECK(log.format == RunLogFormat::Torchtitan);
-    LP_CHECK_EQ(log.samples.size(), std::size_t{21});  // "validate step:" is not a training step
+    LP_CHECK_EQ(log.samples.size(), std::size_t{21}); // "validate step:" is not a training step
     LP_CHECK_EQ(log.samples[0].step, 1LL);
     LP_CHECK_EQ(log.samples[0].stepsCovered, 1LL);
     LP_CHECK_EQ(log.samples[2].stepsCovered, 10LL);
@@ -213,7 +211,7 @@ LP_TEST(pasted_numbers_with_and_without_units) {
     const RunLog log = load("pasted.txt");
     LP_CHECK(log.format == RunLogFormat::Numbers);
     LP_CHECK_EQ(log.samples.size(), std::size_t{13});
-    LP_CHECK_NEAR(log.samples[6].stepSeconds, 5.01, 1e-12);  // "5010ms"
+    LP_CHECK_NEAR(log.samples[6].stepSeconds, 5.01, 1e-12); // "5010ms"
     LP_CHECK(log.unitNote.find("seconds") != std::string::npos);
     const RunAnalysis a = analyzeRun(log);
     LP_CHECK_EQ(a.warmup, 3);
@@ -240,7 +238,8 @@ LP_TEST(nothing_usable_is_an_error) {
     LP_CHECK(!wrongFormat && wrongFormat.error().reason.find("no step-time column") != std::string::npos);
     auto missing = loadRunLog(logPath("does-not-exist.log"));
     LP_CHECK(!missing && missing.error().reason.find("cannot read") != std::string::npos);
-    auto onlyTruncated = parseRunLog(" iteration        1/    1000 | consumed samples: 64 | elapsed time per it");
+    auto onlyTruncated =
+        parseRunLog(" iteration        1/    1000 | consumed samples: 64 | elapsed time per it");
     LP_CHECK(!onlyTruncated && onlyTruncated.error().reason.find("truncated") != std::string::npos);
 }
 
@@ -252,12 +251,13 @@ LP_TEST(restarted_run_is_warned_about) {
         text += " iteration " + std::to_string(i) + "/ 100 | elapsed time per iteration (ms): 5000.0 |\n";
     auto log = parseRunLog(text);
     LP_CHECK(log && log->samples.size() == 12);
-    LP_CHECK(log && !log->warnings.empty() && log->warnings.front().message.find("restarted") != std::string::npos);
+    LP_CHECK(log && !log->warnings.empty() &&
+             log->warnings.front().message.find("restarted") != std::string::npos);
 }
 
 LP_TEST(batch_mismatch_and_invalid_plan) {
     Planned pl;
-    pl.s.layout.accumulation = 8;  // the scenario says 32 sequences, the log 64
+    pl.s.layout.accumulation = 8; // the scenario says 32 sequences, the log 64
     pl.p = evaluate(pl.s);
     LP_CHECK(hasVerdict(analyzeRun(load("megatron.log"), pl.s, pl.p), "batch_mismatch"));
     Scenario bad = defaultScenario();

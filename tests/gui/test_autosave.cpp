@@ -9,7 +9,12 @@
 #include "ui/MainWindow.h"
 #include "ui/ScenarioDocument.h"
 
+#include "core/ScenarioIo.h"
+
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
 #include <QPushButton>
 #include <QUndoStack>
 
@@ -103,6 +108,72 @@ private slots:
         crash(w);
         auto next = makeWindow();
         QVERIFY(!next->restoreBanner()->isVisibleTo(next.get()));
+    }
+
+    void aSecondWindowDoesNotTakeTheFirstOnesAutosave() {
+        auto first = makeWindow();
+        QVERIFY(first->autosave()->isPrimary());
+        first->document()->setLayoutValue(ui::LayoutAxis::Tp, 4);
+        QVERIFY(first->autosave()->saveNow());
+        auto second = makeWindow();  // while the first one runs
+        QVERIFY(!second->autosave()->isPrimary());
+        QVERIFY(!second->restoreBanner()->isVisibleTo(second.get()));
+        QVERIFY(second->autosave()->filePath() != first->autosave()->filePath());
+        second->document()->setLayoutValue(ui::LayoutAxis::Tp, 2);
+        QVERIFY(second->autosave()->saveNow());
+        QVERIFY(QFile::exists(first->autosave()->filePath()));
+        second->autosave()->discard();
+        second.reset();
+        crash(first);
+        auto third = makeWindow();
+        QVERIFY(third->autosave()->isPrimary());
+        QVERIFY(third->restoreBanner()->isVisibleTo(third.get()));
+        third->autosave()->discard();
+    }
+
+    void aKilledProcessLeavesTheAutosaveToRestore() {
+#ifdef LP_APP_PATH
+        // A real window process holds the autosave lock; kill -9 leaves it behind, stale.
+        const QString dataHome = m_dir.filePath(QStringLiteral("xdg-data"));
+        const QString appData = dataHome + QStringLiteral("/LayoutPlanner/layout-planner");
+        QProcess app;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_DATA_HOME"), dataHome);
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.filePath(QStringLiteral("xdg-config")));
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        app.setProcessEnvironment(env);
+        app.start(QStringLiteral(LP_APP_PATH), {});
+        QVERIFY(app.waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(appData + QStringLiteral("/autosave.lock")), 10000);
+        {
+            // While it runs, a second window is not the primary one.
+            ui::ScenarioDocument doc;
+            ui::Autosave running(&doc, appData);
+            QVERIFY(!running.isPrimary());
+        }
+        // What the killed session had autosaved.
+        {
+            ui::ScenarioDocument doc;
+            doc.setLayoutValue(ui::LayoutAxis::Pp, 8);
+            QJsonObject envelope;
+            envelope.insert(QStringLiteral("scenario"), QString::fromStdString(core::scenarioToJson(doc.scenario())));
+            QFile f(appData + QStringLiteral("/autosave.json"));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QJsonDocument(envelope).toJson());
+        }
+        app.kill();
+        QVERIFY(app.waitForFinished());
+        QVERIFY(QFile::exists(appData + QStringLiteral("/autosave.lock")));
+        ui::ScenarioDocument doc;
+        ui::Autosave next(&doc, appData);
+        QVERIFY(next.isPrimary());
+        const auto snapshot = next.pending();
+        QVERIFY(snapshot.has_value());
+        QCOMPARE(snapshot->scenario.layout.pp, 8);
+        next.discard();
+#else
+        QSKIP("built without the layout-planner executable");
+#endif
     }
 
     void unreadableAutosaveIsIgnored() {

@@ -33,7 +33,11 @@
 #include <QSpinBox>
 #include <QTextBrowser>
 #include <QUndoStack>
+#include <QApplication>
+#include <QDir>
 #include <QtCharts/QBarSet>
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
 
 #include <memory>
 
@@ -130,7 +134,7 @@ private slots:
         QVERIFY(mfuAfter != mfuBefore);
         QVERIFY2(mfuAfter.contains(ui::formatPercent(expected.mfu)), qPrintable(mfuAfter));
         QCOMPARE(m_window->planView()->gauge()->mfu(), expected.mfu);
-        QCOMPARE(m_window->statusLabel(3)->text(), QStringLiteral("unsaved"));
+        QTRY_COMPARE(m_window->statusLabel(3)->text(), QStringLiteral("unsaved"));
         QVERIFY(m_window->isWindowModified());
         const ui::FigureLabel* batch = m_window->planView()->keyFigures()->figure(QStringLiteral("effective_batch"));
         QCOMPARE(batch->value(), QStringLiteral("2 × 16 × 4 = 128"));
@@ -146,7 +150,7 @@ private slots:
         QCOMPARE(doc()->scenario().layout.tp, 4);
         QCOMPARE(doc()->scenario().layout.dp, 2);
         QCOMPARE(doc()->scenario().cluster.gpus(), 32LL);
-        QCOMPARE(m_window->statusLabel(1)->text(), QStringLiteral("32 GPUs"));
+        QTRY_COMPARE(m_window->statusLabel(1)->text(), QStringLiteral("32 GPUs"));
         verifyBarsMatchCore(doc()->scenario());
         // The choice persists.
         QCOMPARE(QSettings().value(QStringLiteral("layout/keepGpuCount")).toBool(), false);
@@ -314,6 +318,36 @@ private slots:
         for (int tp : {4, 3, 2, 1})
             typeInto(control(LayoutAxis::Tp)->spinBox(), tp);
         QVERIFY(m_window->diagnosticsPanel()->model()->rowCount() >= 0);
+    }
+
+    void followsADarkPalette() {
+        const QPalette light = QApplication::palette();
+        QPalette dark;
+        dark.setColor(QPalette::Window, QColor(37, 39, 43));
+        dark.setColor(QPalette::WindowText, QColor(225, 225, 225));
+        dark.setColor(QPalette::Base, QColor(28, 30, 33));
+        dark.setColor(QPalette::AlternateBase, QColor(45, 47, 52));
+        dark.setColor(QPalette::Text, QColor(225, 225, 225));
+        dark.setColor(QPalette::Button, QColor(50, 52, 57));
+        dark.setColor(QPalette::ButtonText, QColor(225, 225, 225));
+        dark.setColor(QPalette::Highlight, QColor(61, 142, 224));
+        dark.setColor(QPalette::PlaceholderText, QColor(150, 150, 150));
+        QApplication::setPalette(dark);
+        QApplication::processEvents();
+        const QChart* chart = memory()->chartView()->chart();
+        QVERIFY(chart->backgroundBrush().color().lightness() < 80);
+        QVERIFY(memory()->headlineColor().lightness() > 150);
+        // Component colours stay the same in both themes.
+        QCOMPARE(memory()->barSet(core::MemoryComponent::Weights)->color(), ui::palette::memory(core::MemoryComponent::Weights));
+        const QString shots = qEnvironmentVariable("LP_TEST_SCREENSHOTS");
+        if (!shots.isEmpty()) {
+            QVERIFY(m_window->renderScreenshot(QDir(shots).filePath(QStringLiteral("planner-dark.png"))));
+            doc()->setLayoutValue(LayoutAxis::Tp, 3);  // with the banner
+            QVERIFY(m_window->renderScreenshot(QDir(shots).filePath(QStringLiteral("planner-dark-invalid.png"))));
+        }
+        QApplication::setPalette(light);
+        QApplication::processEvents();
+        QVERIFY(chart->backgroundBrush().color().lightness() > 170);
     }
 
     void timeChartShowsTheCoreBreakdown() {

@@ -47,7 +47,7 @@ for lib in libc6 libstdc++6; do
   [[ $depends == *"$lib"* ]] && pass "Depends names $lib (dpkg-shlibdeps)" || fail "Depends lacks $lib"
 done
 if [ "$WITH_GUI" = 1 ]; then
-  for lib in libqt6core6 libqt6gui6 libqt6widgets6 libqt6charts6; do
+  for lib in libqt6core6 libqt6gui6 libqt6widgets6 libqt6charts6 libqt6svg6; do
     [[ $depends == *"$lib"* ]] && pass "Depends names $lib" || fail "Depends lacks $lib (is CPACK_DEBIAN_PACKAGE_SHLIBDEPS on?)"
   done
 fi
@@ -70,6 +70,10 @@ for f in "${expect[@]}"; do
 done
 for f in "$ROOT"/usr/bin/*; do
   [ -x "$f" ] || fail "${f#"$ROOT"} is not executable"
+  if have readelf; then
+    rpath=$(readelf -d "$f" | grep -E 'R(UN)?PATH' || true)
+    [ -z "$rpath" ] && pass "${f#"$ROOT"} has no RPATH/RUNPATH" || fail "${f#"$ROOT"} has $rpath"
+  fi
 done
 if [ -f "$ROOT/usr/share/man/man1/layout-planner-cli.1.gz" ]; then
   man_text=$(gzip -dc "$ROOT/usr/share/man/man1/layout-planner-cli.1.gz") || fail "the man page is not valid gzip"

@@ -1,0 +1,150 @@
+// `layout-planner-cli analyze-log LOG [SCENARIO.json] [flags] [--warmup N] [--json]`
+#include "app/cli/Args.h"
+#include "app/cli/Commands.h"
+#include "app/cli/InteropCommon.h"
+#include "app/cli/ScenarioFlags.h"
+#include "core/RunLog.h"
+#include "core/ScenarioIo.h"
+
+#include <iostream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+
+namespace lp::cli {
+
+std::string analyzeLogHelp() {
+    return "Usage: layout-planner-cli analyze-log LOG [SCENARIO.json] [FLAGS] [--warmup N] [--json]\n"
+           "                                      [--format auto|csv|megatron|torchtitan|numbers] [--unit "
+           "s|ms]\n"
+           "\n"
+           "Reads the step times of a training run, drops the warmup steps, and reports the steady state:\n"
+           "mean step time with its spread (std, p10, p90), tokens/s and MFU. With a scenario (a file or\n"
+           "scenario flags) it compares the run with the plan's prediction and says plainly what a gap\n"
+           "means. LOG is a Megatron-LM or torchtitan log, a CSV with a step-time column, or plain numbers;\n"
+           "- reads standard input. The formats and the warmup rule are in docs/reports.md.\n"
+           "\n"
+           "Options:\n"
+           "  --warmup N                  drop exactly the first N samples (default: detected "
+           "automatically)\n"
+           "  --format FORMAT             auto (default), csv, megatron, torchtitan or numbers\n"
+           "  --unit s|ms                 unit of numbers without one (default: ms when their median is "
+           "above 100)\n"
+           "  --profile FILE              evaluate the scenario with a hardware profile file\n"
+           "  --json                      print the analysis as JSON (schema layout-planner/run-analysis)\n"
+           "  -h, --help                  this help\n"
+           "\n"
+           "Scenario flags:\n" +
+           scenarioFlagsHelp() + "\n" + exitCodesHelp();
+}
+
+int runAnalyzeLog(const Args& argv) {
+    const bool jsonOut = hasSwitch(argv, "--json");
+    if (hasSwitch(argv, "--help") || hasSwitch(argv, "-h")) {
+        std::cout << analyzeLogHelp();
+        return kExitOk;
+    }
+    std::optional<std::string> logFile;
+    core::RunLogOptions logOptions;
+    core::RunAnalysisOptions analysisOptions;
+    auto parsed =
+        parseScenarioArgs("analyze-log", argv, true, [&](ArgCursor& args) -> std::expected<bool, CliError> {
+            if (!args.isOption()) {
+                if (logFile)
+                    return false; // the second positional: the scenario file
+                logFile = args.take();
+                return true;
+            }
+            const std::string name(args.peekName());
+            if (name == "--warmup") {
+                auto v = args.takeValue();
+                if (!v)
+                    return std::unexpected(v.error());
+                auto n = parseInt("--warmup", *v, 0, 1 << 30);
+                if (!n)
+                    return std::unexpected(n.error());
+                analysisOptions.warmupSamples = *n;
+                return true;
+            }
+            if (name == "--format") {
+                auto v = args.takeValue();
+                if (!v)
+                    return std::unexpected(v.error());
+                auto f = core::parseRunLogFormat(*v);
+                if (!f)
+                    return std::unexpected(badValue(
+                        "--format",
+                        "expected one of auto, csv, megatron, torchtitan, numbers, got '" + *v + "'"));
+                logOptions.format = *f;
+                return true;
+            }
+            if (name == "--unit") {
+                auto v = args.takeValue();
+                if (!v)
+                    return std::unexpected(v.error());
+                if (*v == "s")
+                    logOptions.unit = core::NumberUnit::Seconds;
+                else if (*v == "ms")
+                    logOptions.unit = core::NumberUnit::Milliseconds;
+                else
+                    return std::unexpected(badValue("--unit", "expected s or ms, got '" + *v + "'"));
+                return true;
+            }
+            return false;
+        });
+    if (!parsed)
+        return reportError(parsed.error(), jsonOut);
+    if (!logFile)
+        return reportError(
+            badValue("LOG", "missing: give the run's log, CSV or numbers file (- for standard input)"),
+            jsonOut);
+
+    std::expected<core::RunLog, core::InputError> log;
+    if (*logFile == "-") {
+        const std::string text((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+        log = core::parseRunLog(text, logOptions);
+    } else {
+        log = core::loadRunLog(*logFile, logOptions);
+    }
+    if (!log)
+        return reportError(fileError(*logFile, "cannot read step times", {log.error()}), jsonOut);
+
+    core::RunAnalysis analysis;
+    const bool withScenario = parsed->file.has_value() || !parsed->overrides.given.empty();
+    if (withScenario) {
+        auto scenario = buildScenario(parsed->file, parsed->overrides);
+        if (!scenario)
+            return reportError(scenario.error(), jsonOut);
+        auto evaluated = evaluateScenario(*scenario, parsed->profileFile);
+        if (!evaluated)
+            return reportError(evaluated.error(), jsonOut);
+        analysis = core::analyzeRun(*log, *scenario, evaluated->plan, analysisOptions);
+    } else {
+        if (parsed->profileFile)
+            std::cerr << "warning: --profile is ignored without a scenario\n";
+        analysis = core::analyzeRun(*log, analysisOptions);
+    }
+
+    if (jsonOut) {
+        nlohmann::json j = core::runAnalysisToJson(analysis, *log);
+        j["log"] = *logFile;
+        std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+        return kExitOk;
+    }
+    std::cout << "Log         " << *logFile << ": " << log->lines << " lines, " << log->samples.size()
+              << " step records (" << core::displayName(log->format) << ")\n";
+    if (!log->unitNote.empty())
+        std::cout << "Units       " << log->unitNote << '\n';
+    std::cout << core::runAnalysisText(analysis);
+    if (!log->warnings.empty()) {
+        std::cout << "\nSkipped lines (" << log->warnings.size() << ")\n";
+        const std::size_t shown = std::min<std::size_t>(log->warnings.size(), 10);
+        for (std::size_t i = 0; i < shown; ++i)
+            std::cout << "  line " << log->warnings[i].line << ": " << log->warnings[i].message << '\n';
+        if (shown < log->warnings.size())
+            std::cout << "  ... and " << log->warnings.size() - shown << " more (--json lists them all)\n";
+    }
+    std::cout.flush();
+    return kExitOk;
+}
+
+} // namespace lp::cli

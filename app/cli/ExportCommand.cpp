@@ -1,0 +1,93 @@
+// `layout-planner-cli export [SCENARIO.json] [flags] --to megatron|deepspeed|torchtitan [-o FILE]`
+#include "app/cli/Commands.h"
+#include "app/cli/InteropCommon.h"
+#include "app/cli/ScenarioFlags.h"
+#include "core/LaunchExport.h"
+
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+namespace lp::cli {
+
+std::string exportHelp() {
+    return "Usage: layout-planner-cli export [SCENARIO.json] [FLAGS] --to megatron|deepspeed|torchtitan [-o "
+           "FILE]\n"
+           "\n"
+           "Writes the scenario's layout as launch settings for a training framework, with the framework's\n"
+           "own names (docs/reports.md):\n"
+           "  megatron    Megatron-LM command-line arguments, as a bash array MEGATRON_ARGS=( ... )\n"
+           "  deepspeed   a DeepSpeed config JSON (ds_config.json)\n"
+           "  torchtitan  the [training], [parallelism] and [activation_checkpoint] tables of a torchtitan\n"
+           "              TOML config\n"
+           "What a framework cannot express is printed as notes on standard error. An invalid layout\n"
+           "exports nothing and exits 2; a layout that does not fit exports with a warning.\n"
+           "\n"
+           "Options:\n"
+           "  --to TARGET                 megatron, deepspeed or torchtitan (required)\n"
+           "  -o, --output FILE           where to write the settings (default: standard output)\n"
+           "  --json                      print {\"target\", \"file_name\", \"text\", \"notes\"} as JSON "
+           "instead\n"
+           "  -h, --help                  this help\n"
+           "\n"
+           "Scenario flags:\n" +
+           scenarioFlagsHelp() + "\n" + exitCodesHelp();
+}
+
+int runExport(const Args& argv) {
+    const bool jsonOut = hasSwitch(argv, "--json");
+    if (hasSwitch(argv, "--help") || hasSwitch(argv, "-h")) {
+        std::cout << exportHelp();
+        return kExitOk;
+    }
+    std::optional<std::string> output;
+    std::optional<core::LaunchTarget> target;
+    auto parsed =
+        parseScenarioArgs("export", argv, false, [&](ArgCursor& args) -> std::expected<bool, CliError> {
+            if (auto took = takeOutputFlag(args, output); !took || *took)
+                return took;
+            if (args.peekName() != "--to")
+                return false;
+            auto v = args.takeValue();
+            if (!v)
+                return std::unexpected(v.error());
+            target = core::parseLaunchTarget(*v);
+            if (!target)
+                return std::unexpected(
+                    badValue("--to", "expected one of megatron, deepspeed, torchtitan, got '" + *v + "'"));
+            return true;
+        });
+    if (!parsed)
+        return reportError(parsed.error(), jsonOut);
+    if (!target)
+        return reportError(badValue("--to", "missing: say which framework (--to megatron, --to deepspeed or "
+                                            "--to torchtitan)"),
+                           jsonOut);
+    auto scenario = buildScenario(parsed->file, parsed->overrides);
+    if (!scenario)
+        return reportError(scenario.error(), jsonOut);
+    auto evaluated = evaluateScenario(*scenario, std::nullopt);
+    if (!evaluated)
+        return reportError(evaluated.error(), jsonOut);
+    if (const std::string ids = invalidLayoutIds(evaluated->plan); !ids.empty())
+        return reportError(badValue("layout", "invalid layout (" + ids + "); nothing exported"), jsonOut);
+    if (!evaluated->plan.memory.fits)
+        std::cerr << "warning: this layout does not fit in GPU memory (see `layout-planner-cli evaluate`)\n";
+
+    const core::LaunchSettings settings = core::exportLaunchSettings(*scenario, *target);
+    std::string text = settings.text;
+    if (jsonOut) {
+        nlohmann::json j{{"target", std::string(core::toString(*target))},
+                         {"file_name", settings.fileName},
+                         {"text", settings.text},
+                         {"notes", settings.notes}};
+        text = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    } else {
+        for (const auto& note : settings.notes)
+            std::cerr << "note: " << note << '\n';
+    }
+    if (auto w = writeOutput(output, text); !w)
+        return reportError(w.error(), jsonOut);
+    return kExitOk;
+}
+
+} // namespace lp::cli

@@ -1,0 +1,67 @@
+#include "app/cli/InteropCommon.h"
+
+#include "core/Evaluate.h"
+#include "core/ScenarioIo.h"
+
+#include <iostream>
+
+namespace lp::cli {
+
+std::expected<Evaluated, CliError> evaluateScenario(const core::Scenario& s,
+                                                    const std::optional<std::string>& profileFile) {
+    Evaluated out;
+    if (profileFile) {
+        auto profile = loadProfileArg(*profileFile);
+        if (!profile)
+            return std::unexpected(profile.error());
+        if (!profile->gpuId.empty() && profile->gpuId != s.cluster.gpu.id)
+            std::cerr << "warning: profile " << *profileFile << " describes " << profile->gpuId
+                      << ", but the scenario's GPU is " << s.cluster.gpu.id << '\n';
+        out.profile = std::move(*profile);
+    } else {
+        out.profile = core::builtinProfile(s.cluster.gpu);
+    }
+    out.plan = core::evaluate(s, out.profile);
+    return out;
+}
+
+std::expected<void, CliError> writeOutput(const std::optional<std::string>& output, const std::string& text) {
+    if (!output || output->empty() || *output == "-") {
+        std::cout << text;
+        std::cout.flush();
+        return {};
+    }
+    if (auto w = core::writeFileAtomically(*output, text); !w) {
+        CliError e = badValue(*output, "cannot write the file: " + w.error());
+        e.exitCode = kExitFailure;
+        return std::unexpected(e);
+    }
+    std::cerr << "wrote " << *output << '\n';
+    return {};
+}
+
+std::string invalidLayoutIds(const core::Plan& p) {
+    std::string ids;
+    for (const auto& d : p.diagnostics)
+        if (d.severity == core::Severity::Error)
+            ids += (ids.empty() ? "" : ", ") + std::string(core::diagnosticIdString(d.id));
+    if (ids.empty() && !p.valid)
+        ids = "invalid layout";
+    return ids;
+}
+
+std::expected<bool, CliError> takeOutputFlag(ArgCursor& args, std::optional<std::string>& output) {
+    const auto name = args.peekName();
+    if (name != "-o" && name != "--output")
+        return false;
+    const std::string flag(name);
+    auto v = args.takeValue();
+    if (!v)
+        return std::unexpected(v.error());
+    if (v->empty())
+        return std::unexpected(badValue(flag, "needs a file name (or - for standard output)"));
+    output = *v;
+    return true;
+}
+
+} // namespace lp::cli

@@ -1,0 +1,34 @@
+#pragma once
+// Shared by the report, export and analyze-log commands: the hardware profile a scenario is
+// evaluated with, the output file (-o FILE, or standard output), and the layout check.
+#include "app/cli/CliError.h"
+#include "app/cli/ScenarioFlags.h"
+#include "core/Hardware.h"
+#include "core/Plan.h"
+#include "core/Scenario.h"
+
+#include <expected>
+#include <optional>
+#include <string>
+
+namespace lp::cli {
+
+struct Evaluated {
+    core::HardwareProfile profile;
+    core::Plan plan;
+};
+// With --profile FILE (a warning when it describes another GPU) or the GPU's built-in profile.
+std::expected<Evaluated, CliError> evaluateScenario(const core::Scenario& s,
+                                                    const std::optional<std::string>& profileFile);
+
+// Writes to FILE atomically, or to standard output when `output` is empty or "-". A failed write
+// is exit code 1. Says "wrote FILE" on standard error after a file write.
+std::expected<void, CliError> writeOutput(const std::optional<std::string>& output, const std::string& text);
+
+// "heads_not_divisible_by_tp, gpu_count_mismatch" for an invalid plan; empty when it is valid.
+std::string invalidLayoutIds(const core::Plan& p);
+
+// Reads "-o FILE" / "--output FILE" into `output`; true when it took the flag.
+std::expected<bool, CliError> takeOutputFlag(ArgCursor& args, std::optional<std::string>& output);
+
+} // namespace lp::cli

@@ -1,0 +1,111 @@
+// `layout-planner-cli report [SCENARIO.json] [flags] [--format html|md|json|pdf] [-o FILE]`
+#include "app/cli/Commands.h"
+#include "app/cli/InteropCommon.h"
+#include "app/cli/ScenarioFlags.h"
+#include "core/Report.h"
+
+#include <iostream>
+
+namespace lp::cli {
+
+std::string reportHelp() {
+    return "Usage: layout-planner-cli report [SCENARIO.json] [FLAGS] [--format html|md|json|pdf] [-o FILE]\n"
+           "                                 [--title TEXT] [--profile PROFILE.json]\n"
+           "\n"
+           "Writes a layout report of the scenario: title, date, tool version, the scenario in full, the\n"
+           "layout, memory per pipeline stage (table and chart), the step-time breakdown (table and chart),\n"
+           "MFU/HFU/6ND, diagnostics with suggestions, how the key figures are computed, the hardware\n"
+           "profile and its origin, and the assumptions (docs/reports.md).\n"
+           "\n"
+           "  html  one self-contained page: inline CSS and SVG charts, no external resources, printable\n"
+           "  md    Markdown for a code forge (tables; charts as text bars)\n"
+           "  json  machine-readable, versioned: {\"schema\": \"layout-planner/report\", \"version\": 1, "
+           "...}\n"
+           "  pdf   needs the desktop application (Qt's PDF writer):\n"
+           "        layout-planner --export-pdf FILE [SCENARIO.json]\n"
+           "\n"
+           "Without --format the format follows the extension of -o (.html, .md, .json), else html.\n"
+           "Without -o, or with -o -, the report goes to standard output. An invalid layout writes no\n"
+           "report and exits 2. SOURCE_DATE_EPOCH (seconds) fixes the report's date.\n"
+           "\n"
+           "Options:\n"
+           "  --format FORMAT             html, md (markdown), json or pdf\n"
+           "  -o, --output FILE           where to write the report (atomically)\n"
+           "  --title TEXT                the report's title (default: \"Layout report: <scenario name>\")\n"
+           "  --profile FILE              use a hardware profile file instead of the GPU's built-in one\n"
+           "  --json                      report errors as JSON\n"
+           "  -h, --help                  this help\n"
+           "\n"
+           "Scenario flags:\n" +
+           scenarioFlagsHelp() + "\n" + exitCodesHelp();
+}
+
+int runReport(const Args& argv) {
+    const bool jsonErrors = hasSwitch(argv, "--json");
+    if (hasSwitch(argv, "--help") || hasSwitch(argv, "-h")) {
+        std::cout << reportHelp();
+        return kExitOk;
+    }
+    std::optional<std::string> output, title;
+    std::optional<core::ReportFormat> format;
+    auto parsed =
+        parseScenarioArgs("report", argv, true, [&](ArgCursor& args) -> std::expected<bool, CliError> {
+            if (auto took = takeOutputFlag(args, output); !took || *took)
+                return took;
+            const std::string name(args.peekName());
+            if (name == "--format") {
+                auto v = args.takeValue();
+                if (!v)
+                    return std::unexpected(v.error());
+                format = core::parseReportFormat(*v);
+                if (!format)
+                    return std::unexpected(
+                        badValue("--format", "expected one of html, md, json, pdf, got '" + *v + "'"));
+                return true;
+            }
+            if (name == "--title") {
+                auto v = args.takeValue();
+                if (!v)
+                    return std::unexpected(v.error());
+                if (v->empty())
+                    return std::unexpected(badValue("--title", "needs a non-empty title"));
+                title = *v;
+                return true;
+            }
+            return false;
+        });
+    if (!parsed)
+        return reportError(parsed.error(), jsonErrors);
+    if (!format)
+        format = (output && *output != "-")
+                     ? core::reportFormatForPath(*output).value_or(core::ReportFormat::Html)
+                     : core::ReportFormat::Html;
+    if (*format == core::ReportFormat::Pdf)
+        return reportError(
+            badValue("--format",
+                     "PDF export needs the desktop application (Qt's PDF writer); the command line "
+                     "is Qt-free. Run `layout-planner --export-pdf FILE [SCENARIO.json]`, or write "
+                     "HTML (--format html) and print it to PDF from a browser"),
+            jsonErrors);
+
+    auto scenario = buildScenario(parsed->file, parsed->overrides);
+    if (!scenario)
+        return reportError(scenario.error(), jsonErrors);
+    auto evaluated = evaluateScenario(*scenario, parsed->profileFile);
+    if (!evaluated)
+        return reportError(evaluated.error(), jsonErrors);
+    if (const std::string ids = invalidLayoutIds(evaluated->plan); !ids.empty())
+        return reportError(
+            badValue("layout", "invalid layout (" + ids +
+                                   "); no report written. `layout-planner-cli evaluate` lists the problems"),
+            jsonErrors);
+
+    core::ReportInput report = core::makeReport(*scenario, evaluated->profile, evaluated->plan);
+    if (title)
+        report.title = *title;
+    if (auto w = writeOutput(output, core::renderReport(report, *format)); !w)
+        return reportError(w.error(), jsonErrors);
+    return kExitOk;
+}
+
+} // namespace lp::cli

@@ -1,0 +1,179 @@
+// The report, export and analyze-log commands and the --hf-config flag of layout-planner-cli,
+// run as users run them. Usage: test_cli_interop PATH/TO/layout-planner-cli [FILTER]
+// (Registration, in tests/cli/CMakeLists.txt:
+//    add_executable(test_cli_interop ${CMAKE_CURRENT_SOURCE_DIR}/test_cli_interop.cpp)
+//    target_link_libraries(test_cli_interop PRIVATE lp_options nlohmann_json::nlohmann_json)
+//    target_include_directories(test_cli_interop PRIVATE ${PROJECT_SOURCE_DIR}/tests)
+//    target_compile_definitions(test_cli_interop PRIVATE LP_TEST_DATA_DIR="${PROJECT_SOURCE_DIR}/tests/data"
+//                               LP_CLI_WORK_DIR="${CMAKE_CURRENT_BINARY_DIR}")
+//    add_dependencies(test_cli_interop layout-planner-cli)
+//    add_test(NAME cli_interop COMMAND test_cli_interop $<TARGET_FILE:layout-planner-cli>)
+//    set_tests_properties(cli_interop PROPERTIES LABELS cli TIMEOUT 300))
+#include "TestHarness.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+std::string g_cli;
+int g_counter = 0;
+
+std::string quote(const std::string& s) {
+    std::string out = "'";
+    for (char c : s)
+        out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
+std::string readAll(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+fs::path workDir() {
+    fs::path dir = fs::path(LP_CLI_WORK_DIR) / ("interop-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    return dir;
+}
+
+std::string data(const std::string& rel) {
+    return std::string(LP_TEST_DATA_DIR) + "/" + rel;
+}
+
+struct Result {
+    int code = -1;
+    std::string out, err;
+};
+
+Result run(const std::string& args, const std::string& stdinFile = {}) {
+    const fs::path dir = workDir();
+    const int n = ++g_counter;
+    const fs::path out = dir / ("out-" + std::to_string(n)), err = dir / ("err-" + std::to_string(n));
+    std::string cmd = "SOURCE_DATE_EPOCH=1738316400 " + quote(g_cli) + " " + args + " >" + quote(out.string()) +
+                      " 2>" + quote(err.string());
+    if (!stdinFile.empty())
+        cmd += " <" + quote(stdinFile);
+    const int status = std::system(cmd.c_str());
+    Result r;
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.out = readAll(out);
+    r.err = readAll(err);
+    return r;
+}
+
+bool has(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+} // namespace
+
+LP_TEST(report_html_to_a_file_and_formats_by_extension) {
+    const fs::path html = workDir() / "plan.html";
+    Result r = run("report -o " + quote(html.string()));
+    LP_CHECK_EQ(r.code, 0);
+    LP_CHECK(has(r.err, "wrote"));
+    const std::string page = readAll(html);
+    LP_CHECK(page.rfind("<!DOCTYPE html>", 0) == 0);
+    LP_CHECK(has(page, "2025-01-31 09:40 UTC"));
+    const fs::path md = workDir() / "plan.md";
+    LP_CHECK_EQ(run("report " + quote(data("scenarios/default.json")) + " -o " + quote(md.string())).code, 0);
+    LP_CHECK(readAll(md).rfind("# Layout report", 0) == 0);
+    r = run("report --format json --tp 4 --dp 4");
+    LP_CHECK_EQ(r.code, 0);
+    const json j = json::parse(r.out);
+    LP_CHECK_EQ(j.at("schema").get<std::string>(), std::string("layout-planner/report"));
+    LP_CHECK_EQ(j.at("plan").at("layout").at("tp").get<int>(), 4);
+    // Reproducible: the same input, the same bytes.
+    LP_CHECK_EQ(run("report --format json --tp 4 --dp 4").out, r.out);
+}
+
+LP_TEST(report_escapes_and_refuses) {
+    Result r = run("report --name " + quote("<script>alert(1)</script>"));
+    LP_CHECK_EQ(r.code, 0);
+    LP_CHECK(!has(r.out, "<script"));
+    LP_CHECK(has(r.out, "&lt;script&gt;"));
+    r = run("report --format pdf");
+    LP_CHECK_EQ(r.code, 2);
+    LP_CHECK(has(r.err, "layout-planner --export-pdf"));
+    r = run("report --tp 3");
+    LP_CHECK_EQ(r.code, 2);
+    LP_CHECK(has(r.err, "heads_not_divisible_by_tp"));
+    LP_CHECK(r.out.empty());
+    LP_CHECK_EQ(run("report --format docx").code, 2);
+    LP_CHECK_EQ(run("report -o /nonexistent-dir/r.html").code, 1);
+    r = run("report --json --format docx");
+    LP_CHECK(has(r.out, "\"error\""));
+}
+
+LP_TEST(export_writes_each_framework) {
+    Result r = run("export --to megatron");
+    LP_CHECK_EQ(r.code, 0);
+    LP_CHECK_EQ(r.out, readAll(data("launch/default-megatron-args.sh")));
+    LP_CHECK(has(r.err, "note: "));
+    const fs::path ds = workDir() / "ds_config.json";
+    LP_CHECK_EQ(run("export " + quote(data("scenarios/default.json")) + " --to deepspeed -o " + quote(ds.string())).code, 0);
+    LP_CHECK_EQ(json::parse(readAll(ds)).at("train_batch_size").get<int>(), 64);
+    r = run("export --to torchtitan --json");
+    LP_CHECK_EQ(r.code, 0);
+    const json j = json::parse(r.out);
+    LP_CHECK_EQ(j.at("file_name").get<std::string>(), std::string("torchtitan.toml"));
+    LP_CHECK_EQ(j.at("text").get<std::string>(), readAll(data("launch/default-torchtitan.toml")));
+    LP_CHECK_EQ(run("export").code, 2);                 // no --to
+    LP_CHECK_EQ(run("export --to fairseq").code, 2);    // unknown target
+    LP_CHECK_EQ(run("export --to megatron --tp 3").code, 2);  // invalid layout
+}
+
+LP_TEST(analyze_log_text_json_and_stdin) {
+    Result r = run("analyze-log " + quote(data("logs/megatron.log")) + " " + quote(data("scenarios/default.json")));
+    LP_CHECK_EQ(r.code, 0);
+    LP_CHECK(has(r.out, "Warmup      3 dropped (steps 1-3)"));
+    LP_CHECK(has(r.out, "within"));
+    r = run("analyze-log " + quote(data("logs/megatron.log")) + " --warmup 0 --json --tp 8");
+    LP_CHECK_EQ(r.code, 0);
+    const json j = json::parse(r.out);
+    LP_CHECK_EQ(j.at("warmup").at("dropped").get<int>(), 0);
+    LP_CHECK(j.at("predicted").is_object());
+    r = run("analyze-log - --json", data("logs/pasted.txt"));
+    LP_CHECK_EQ(r.code, 0);
+    LP_CHECK_EQ(json::parse(r.out).at("samples").get<int>(), 13);
+    r = run("analyze-log " + quote(data("logs/malformed.csv")));
+    LP_CHECK_EQ(r.code, 0);
+    LP_CHECK(has(r.out, "Skipped lines (3)"));
+    LP_CHECK_EQ(run("analyze-log " + quote(data("logs/no-steps.log"))).code, 2);
+    LP_CHECK_EQ(run("analyze-log").code, 2);
+    LP_CHECK_EQ(run("analyze-log x.log --warmup -1").code, 2);
+    LP_CHECK_EQ(run("analyze-log x.log --format xml").code, 2);
+}
+
+LP_TEST(hf_config_flag) {
+    Result r = run("evaluate --json --hf-config " + quote(data("hf/llama-2-7b.json")) + " --tp 1 --pp 1 --dp 64");
+    LP_CHECK_EQ(r.code, 0);
+    const json j = json::parse(r.out);
+    LP_CHECK_EQ(j.at("parameters").get<double>(), 6738415616.0);
+    r = run("evaluate --hf-config " + quote(data("hf/bad/unknown-type.json")));
+    LP_CHECK_EQ(r.code, 2);
+    LP_CHECK(has(r.err, "$.model_type: unsupported model type \"bert\""));
+    r = run("evaluate --hf-config " + quote(data("hf/bad/missing-hidden-size.json")));
+    LP_CHECK_EQ(r.code, 2);
+    LP_CHECK(has(r.err, "$.hidden_size: missing required key"));
+}
+
+int main(int argc, char** argv) {
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: test_cli_interop PATH/TO/layout-planner-cli [FILTER]\n");
+        return 2;
+    }
+    g_cli = argv[1];
+    return ::lp::test::runAll(argc - 1, argv + 1);
+}

@@ -1,0 +1,475 @@
+// The Explore tab and the one-axis sweep: the search runs in a worker thread and fills the table and
+// the scatter with exactly what core::search returns; sorting and filtering; a row or a point selects
+// the layout in both; applying a row changes the document (and the planner's sliders); cancel stops
+// early; results go stale when the scenario changes. The sweep shows core::evaluate's numbers.
+#include "GuiTestSupport.h"
+
+#include "core/Evaluate.h"
+#include "core/Search.h"
+#include "ui/AxisSweepView.h"
+#include "ui/ExploreTab.h"
+#include "ui/ExploreWiring.h"
+#include "ui/FileController.h"
+#include "ui/LayoutSliders.h"
+#include "ui/MainWindow.h"
+#include "ui/ScenarioDocument.h"
+#include "ui/ScenarioPanel.h"
+#include "ui/SearchResultModel.h"
+#include "ui/StepControl.h"
+
+#include <QAbstractItemModelTester>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QTableView>
+#include <QUndoStack>
+#include <QtCharts/QChartView>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QScatterSeries>
+
+#include <memory>
+
+using namespace lp;
+using ui::LayoutAxis;
+using ui::SearchResultModel;
+
+namespace {
+
+// 70B on 2,048 nodes: a space large enough that a search takes a while (for cancelling).
+core::Scenario bigScenario() {
+    core::Scenario s = core::defaultScenario();
+    s.cluster.nodes = 2048;
+    s.layout.dp = static_cast<int>(s.cluster.gpus() / (s.layout.tp * s.layout.pp * s.layout.cp));
+    s.layout.accumulation = 1;
+    s.layout.microBatch = 1;
+    return s;
+}
+
+bool runSearch(ui::ExploreTab& tab, int timeoutMs = 60000) {
+    QSignalSpy finished(&tab, &ui::ExploreTab::searchFinished);
+    tab.startSearch();
+    return finished.wait(timeoutMs);
+}
+
+} // namespace
+
+class TestExplore : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+
+private slots:
+    void initTestCase() { test::isolateUserFolders(m_dir); }
+
+    void searchFillsTheTableAndTheScatter() {
+        ui::ScenarioDocument doc;
+        ui::ExploreTab tab(&doc);
+        QAbstractItemModelTester modelTester(tab.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester proxyTester(tab.proxy(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        tab.resize(1100, 900);
+        tab.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&tab));
+        QCOMPARE(tab.model()->rowCount(), 0);
+        QVERIFY(!tab.cancelButton()->isEnabled());
+        QCOMPARE(tab.batchSpin()->value(), 64);  // follows the scenario's effective batch
+
+        QSignalSpy progress(&tab, &ui::ExploreTab::progressChanged);
+        QVERIFY(runSearch(tab));
+        QVERIFY(!tab.isRunning());
+        QVERIFY(tab.hasResult());
+        QVERIFY(!tab.isStale());
+        QVERIFY(!progress.isEmpty());
+        QCOMPARE(tab.progressBar()->value(), 1000);
+
+        // Exactly what the core finds with the same settings (deterministic whatever the threads).
+        core::SearchSpace space = core::defaultSearchSpace(doc.scenario());
+        space.globalBatchMin = 64;
+        core::SearchOptions options;
+        options.topN = tab.topSpin()->value();
+        const core::SearchResult expected = core::search(doc.scenario(), doc.profile(), space, {}, options);
+        const core::SearchResult& got = tab.result();
+        QVERIFY(!got.cancelled);
+        QCOMPARE(got.top, expected.top);
+        QCOMPARE(got.pareto, expected.pareto);
+        QCOMPARE(got.fitting, expected.fitting);
+        QVERIFY(!got.top.empty());
+
+        // Table: the top N in rank order, then the Pareto layouts outside it.
+        int paretoOnly = 0;
+        for (const core::SearchEntry& p : got.pareto)
+            paretoOnly += std::find_if(got.top.begin(), got.top.end(),
+                                       [&](const core::SearchEntry& t) { return t.choice == p.choice; }) == got.top.end();
+        QCOMPARE(tab.model()->rowCount(), static_cast<int>(got.top.size()) + paretoOnly);
+        QCOMPARE(tab.proxy()->rowCount(), tab.model()->rowCount());
+        QCOMPARE(tab.table()->model()->rowCount(), tab.model()->rowCount());
+        const SearchResultModel::Row& first = tab.model()->row(0);
+        QCOMPARE(first.rank, 1);
+        QVERIFY(first.entry == got.top.front());
+        const QModelIndex tp = tab.model()->index(0, SearchResultModel::Tp);
+        QCOMPARE(tab.model()->data(tp).toInt(), got.top.front().choice.layout.tp);
+        QCOMPARE(tab.model()->data(tab.model()->index(0, SearchResultModel::Mfu)).toString(),
+                 ui::formatPercent(got.top.front().mfu, 1));
+        QVERIFY(tab.table()->isColumnHidden(SearchResultModel::Ep));           // dense model
+        QVERIFY(tab.table()->isColumnHidden(SearchResultModel::GlobalBatch));  // one batch
+        QVERIFY(!tab.table()->isColumnHidden(SearchResultModel::Tp));
+
+        // Scatter: every ranked layout, the front as points and as a line, the current layout.
+        QCOMPARE(tab.topSeries()->count(), static_cast<int>(got.top.size()));
+        QCOMPARE(tab.frontSeries()->count(), static_cast<int>(got.pareto.size()));
+        QCOMPARE(tab.frontLine()->count(), static_cast<int>(got.pareto.size()));
+        QCOMPARE(tab.currentSeries()->count(), 1);
+        const core::Plan& plan = doc.plan();
+        QCOMPARE(tab.currentSeries()->at(0).y(), plan.mfu * 100);
+        for (int i = 1; i < tab.frontLine()->count(); ++i)
+            QVERIFY(tab.frontLine()->at(i).x() >= tab.frontLine()->at(i - 1).x());
+
+        QVERIFY(tab.statusLabel()->text().contains(ui::formatCount(got.evaluated)));
+        QVERIFY(tab.statusLabel()->text().contains(QStringLiteral("Rejected")));
+        QCOMPARE(tab.searchButton()->text(), QStringLiteral("&Search again"));
+
+        // GB or GiB, never ambiguous: the headers, the cells and the scatter follow the unit.
+        tab.setUnit(ui::MemoryUnit::GB);
+        QCOMPARE(tab.model()->headerData(SearchResultModel::Memory, Qt::Horizontal).toString(),
+                 QStringLiteral("Memory\n(GB)"));
+        QCOMPARE(tab.model()->index(0, SearchResultModel::Memory).data().toString(),
+                 ui::formatNumber(got.top.front().worstStageBytes / core::kGB, 1));
+        QCOMPARE(tab.topSeries()->at(0).x(), got.top.front().worstStageBytes / core::kGB);
+        QCOMPARE(tab.headroomSpin()->suffix(), QStringLiteral(" GB"));
+    }
+
+    void sortsAndFilters() {
+        ui::ScenarioDocument doc;
+        ui::ExploreTab tab(&doc);
+        QAbstractItemModelTester proxyTester(tab.proxy(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QVERIFY(runSearch(tab));
+        const int all = tab.proxy()->rowCount();
+        QVERIFY(all > 3);
+
+        // Sorting by clicking the MFU header: numbers, not strings.
+        tab.table()->sortByColumn(SearchResultModel::Mfu, Qt::DescendingOrder);
+        for (int r = 1; r < tab.proxy()->rowCount(); ++r) {
+            const double a = tab.proxy()->index(r - 1, SearchResultModel::Mfu).data(SearchResultModel::SortRole).toDouble();
+            const double b = tab.proxy()->index(r, SearchResultModel::Mfu).data(SearchResultModel::SortRole).toDouble();
+            QVERIFY(a >= b);
+        }
+        tab.table()->sortByColumn(SearchResultModel::StepTime, Qt::AscendingOrder);
+        for (int r = 1; r < tab.proxy()->rowCount(); ++r) {
+            const double a = tab.proxy()->index(r - 1, SearchResultModel::StepTime).data(SearchResultModel::SortRole).toDouble();
+            const double b = tab.proxy()->index(r, SearchResultModel::StepTime).data(SearchResultModel::SortRole).toDouble();
+            QVERIFY(a <= b);
+        }
+
+        // Text filter.
+        const int tpOfFirst = tab.model()->row(0).entry.choice.layout.tp;
+        tab.filterEdit()->setText(QStringLiteral("tp=%1").arg(tpOfFirst));
+        QVERIFY(tab.proxy()->rowCount() >= 1);
+        for (int r = 0; r < tab.proxy()->rowCount(); ++r)
+            QCOMPARE(tab.proxy()->index(r, SearchResultModel::Tp).data().toInt(), tpOfFirst);
+        tab.filterEdit()->setText(QStringLiteral("pp <= 2 full"));
+        for (int r = 0; r < tab.proxy()->rowCount(); ++r) {
+            QVERIFY(tab.proxy()->index(r, SearchResultModel::Pp).data().toInt() <= 2);
+            QCOMPARE(tab.proxy()->index(r, SearchResultModel::Recompute).data().toString(), QStringLiteral("full"));
+        }
+        tab.filterEdit()->setText(QStringLiteral("bogus=3"));  // not understood: nothing filtered, marked
+        QVERIFY(!tab.proxy()->isFilterTextValid());
+        QCOMPARE(tab.proxy()->rowCount(), all);
+        tab.filterEdit()->clear();
+        QCOMPARE(tab.proxy()->rowCount(), all);
+
+        // Headroom, TP within the NVLink domain, Pareto only.
+        tab.headroomCheck()->setChecked(true);
+        tab.headroomSpin()->setValue(20);
+        for (int r = 0; r < tab.proxy()->rowCount(); ++r)
+            QVERIFY(tab.proxy()->index(r, SearchResultModel::Headroom).data(SearchResultModel::SortRole).toDouble() >=
+                    20 * core::kGiB);
+        tab.headroomCheck()->setChecked(false);
+        QCOMPARE(tab.proxy()->rowCount(), all);
+        tab.tpNodeCheck()->setChecked(true);
+        for (int r = 0; r < tab.proxy()->rowCount(); ++r)
+            QVERIFY(tab.proxy()->index(r, SearchResultModel::Tp).data().toInt() <= doc.scenario().cluster.nvlinkDomain);
+        tab.tpNodeCheck()->setChecked(false);
+        tab.paretoCheck()->setChecked(true);
+        QCOMPARE(tab.proxy()->rowCount(), static_cast<int>(tab.result().pareto.size()));
+        for (int r = 0; r < tab.proxy()->rowCount(); ++r)
+            QVERIFY(tab.proxy()->index(r, 0).data(SearchResultModel::ParetoRole).toBool());
+    }
+
+    void rowAndPointSelectEachOther() {
+        ui::ScenarioDocument doc;
+        ui::ExploreTab tab(&doc);
+        tab.resize(1100, 900);
+        tab.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&tab));
+        QVERIFY(runSearch(tab));
+        QVERIFY(!tab.pinButton()->isEnabled());
+
+        // A click on the table selects the point.
+        const QModelIndex second = tab.proxy()->mapFromSource(tab.model()->index(1, SearchResultModel::Tp));
+        const QRect rect = tab.table()->visualRect(second);
+        QTest::mouseClick(tab.table()->viewport(), Qt::LeftButton, {}, rect.center());
+        QCOMPARE(tab.selectedRow(), 1);
+        QCOMPARE(tab.selectedSeries()->count(), 1);
+        const core::SearchEntry& e = tab.model()->row(1).entry;
+        QCOMPARE(tab.selectedSeries()->at(0), QPointF(e.worstStageBytes / core::kGiB, e.mfu * 100));
+        QVERIFY(tab.pinButton()->isEnabled());
+
+        // A click on a point selects the row.
+        const QPointF third = tab.topSeries()->at(2);
+        emit tab.topSeries()->clicked(third);
+        const int row = tab.selectedRow();
+        QCOMPARE(tab.rowAtChartPoint(third), row);
+        QVERIFY(tab.model()->row(row).rank > 0);
+        const SearchResultModel::Row& picked = tab.model()->row(row);
+        QCOMPARE(QPointF(picked.entry.worstStageBytes / core::kGiB, picked.entry.mfu * 100), third);
+        QCOMPARE(tab.proxy()->mapToSource(tab.table()->currentIndex()).row(), row);
+        QCOMPARE(tab.selectedSeries()->at(0), third);
+    }
+
+    void applyingARowChangesTheLayoutAndTheSliders() {
+        ui::WindowOptions options;
+        options.persistentSettings = false;
+        options.autosave = false;
+        ui::MainWindow w(options);
+        w.files()->setPrompter(std::make_unique<test::ScriptedPrompter>());
+        ui::installExploreTabs(w, *w.document());
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* tab = w.findChild<ui::ExploreTab*>();
+        QVERIFY(tab);
+        QVERIFY(w.findChild<ui::AxisSweepView*>());
+        w.tabs()->setCurrentWidget(tab);
+        QVERIFY(runSearch(*tab));
+
+        // The first ranked layout that differs from the planner's in TP or PP.
+        ui::ScenarioDocument* doc = w.document();
+        const core::Layout before = doc->scenario().layout;
+        int target = -1;
+        for (int r = 0; r < tab->model()->rowCount() && target < 0; ++r) {
+            const core::Layout& l = tab->model()->row(r).entry.choice.layout;
+            if (l.tp != before.tp || l.pp != before.pp)
+                target = r;
+        }
+        QVERIFY(target >= 0);
+        const core::SearchChoice choice = tab->model()->row(target).entry.choice;
+        const QModelIndex index = tab->proxy()->mapFromSource(tab->model()->index(target, SearchResultModel::Tp));
+        tab->table()->scrollTo(index);
+        const QRect rect = tab->table()->visualRect(index);
+        // A user's double-click: press, release, then the double-click press.
+        QTest::mouseClick(tab->table()->viewport(), Qt::LeftButton, {}, rect.center());
+        QTest::mouseDClick(tab->table()->viewport(), Qt::LeftButton, {}, rect.center());
+
+        QCOMPARE(doc->scenario().layout, choice.layout);
+        QCOMPARE(doc->scenario().training.zeroStage, choice.zeroStage);
+        QVERIFY(doc->scenario().training.recompute == choice.recompute);
+        QVERIFY(doc->scenario() == core::applyChoice(core::defaultScenario(), choice));
+        QCOMPARE(doc->undoStack()->undoText(), QStringLiteral("Apply layout from Explore"));
+        ui::LayoutSliders* sliders = w.scenarioPanel()->layoutSliders();
+        QCOMPARE(sliders->control(LayoutAxis::Tp)->value(), choice.layout.tp);
+        QCOMPARE(sliders->control(LayoutAxis::Pp)->value(), choice.layout.pp);
+        QCOMPARE(sliders->control(LayoutAxis::Dp)->value(), choice.layout.dp);
+        QCOMPARE(sliders->control(LayoutAxis::MicroBatch)->value(), choice.layout.microBatch);
+        QCOMPARE(sliders->control(LayoutAxis::Accumulation)->value(), choice.layout.accumulation);
+        QCOMPARE(sliders->control(LayoutAxis::Tp)->spinBox()->value(), choice.layout.tp);
+
+        // A layout change does not make the results stale; the applied row is now the current one.
+        QVERIFY(!tab->isStale());
+        const int current = tab->model()->currentRow();
+        QVERIFY(current >= 0);
+        QCOMPARE(tab->model()->row(current).entry.choice.layout, choice.layout);
+        QVERIFY(tab->model()->index(current, 0).data(SearchResultModel::CurrentRole).toBool());
+
+        // Undo brings the old layout back.
+        doc->undoStack()->undo();
+        QCOMPARE(doc->scenario().layout, before);
+        QCOMPARE(sliders->control(LayoutAxis::Tp)->value(), before.tp);
+        doc->undoStack()->setClean();
+    }
+
+    void resultsGoStaleWhenTheScenarioChanges() {
+        ui::ScenarioDocument doc;
+        ui::ExploreTab tab(&doc);
+        QVERIFY(runSearch(tab));
+        QVERIFY(!tab.isStale());
+        core::Scenario s = doc.scenario();
+        s.model.seqLen *= 2;
+        doc.edit(s, QStringLiteral("longer sequences"));
+        QVERIFY(tab.isStale());
+        QVERIFY(tab.model()->isStale());
+        QCOMPARE(tab.currentSeries()->count(), 0);  // the current layout is of another scenario
+        QVERIFY(runSearch(tab));
+        QVERIFY(!tab.isStale());
+        QCOMPARE(tab.searchedScenario().model.seqLen, s.model.seqLen);
+    }
+
+    void rankChoiceRerunsTheSearch() {
+        ui::ScenarioDocument doc;
+        ui::ExploreTab tab(&doc);
+        QVERIFY(runSearch(tab));
+        QVERIFY(tab.result().rankBy == core::RankBy::StepTime);
+        QSignalSpy finished(&tab, &ui::ExploreTab::searchFinished);
+        tab.rankCombo()->setCurrentIndex(tab.rankCombo()->findData(static_cast<int>(core::RankBy::Mfu)));
+        QVERIFY(finished.wait(60000));
+        QVERIFY(tab.result().rankBy == core::RankBy::Mfu);
+        for (std::size_t i = 1; i < tab.result().top.size(); ++i)
+            QVERIFY(tab.result().top[i - 1].mfu >= tab.result().top[i].mfu);
+    }
+
+    void aRangeOfGlobalBatchesShowsTheBatchColumn() {
+        ui::ScenarioDocument doc;
+        ui::ExploreTab tab(&doc);
+        tab.batchSpin()->setValue(32);
+        tab.rangeCheck()->setChecked(true);
+        tab.batchMaxSpin()->setValue(128);
+        QVERIFY(runSearch(tab));
+        bool several = false;
+        for (const core::SearchEntry& e : tab.result().top) {
+            QVERIFY(e.globalBatch >= 32 && e.globalBatch <= 128);
+            several = several || e.globalBatch != tab.result().top.front().globalBatch;
+        }
+        QCOMPARE(tab.table()->isColumnHidden(SearchResultModel::GlobalBatch), !several);
+    }
+
+    void cancelStopsEarly() {
+        ui::ScenarioDocument doc;
+        doc.resetTo(bigScenario(), {}, false);
+        ui::ExploreTab tab(&doc);
+        QSignalSpy finished(&tab, &ui::ExploreTab::searchFinished);
+        // Cancel as soon as the first progress report arrives, as a user pressing Cancel would.
+        connect(&tab, &ui::ExploreTab::progressChanged, &tab, [&tab] {
+            if (tab.cancelButton()->isEnabled())
+                QTest::mouseClick(tab.cancelButton(), Qt::LeftButton);
+        });
+        // Every global batch from 512 to 262,144 sequences: millions of layouts, seconds of work.
+        tab.batchSpin()->setValue(512);
+        tab.rangeCheck()->setChecked(true);
+        tab.batchMaxSpin()->setValue(262144);
+        tab.show();
+        tab.startSearch();
+        QVERIFY(tab.isRunning());
+        QVERIFY(tab.cancelButton()->isEnabled());
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(finished.first().first().toBool(), true);
+        QVERIFY(tab.result().cancelled);
+        QVERIFY(tab.result().evaluated < tab.result().candidates);
+        QVERIFY(tab.statusLabel()->text().startsWith(QStringLiteral("Cancelled")));
+        QVERIFY(!tab.isRunning());
+        QVERIFY(!tab.cancelButton()->isEnabled());
+    }
+
+    void destroyingTheTabDuringASearchIsSafe() {
+        ui::ScenarioDocument doc;
+        doc.resetTo(bigScenario(), {}, false);
+        auto tab = std::make_unique<ui::ExploreTab>(&doc);
+        tab->batchSpin()->setValue(512);
+        tab->rangeCheck()->setChecked(true);
+        tab->batchMaxSpin()->setValue(262144);
+        tab->startSearch();
+        QVERIFY(tab->isRunning());
+        tab.reset();  // cancels and waits
+        QCoreApplication::processEvents();
+    }
+
+    void axisSweepShowsTheCoresNumbers() {
+        ui::ScenarioDocument doc;
+        ui::AxisSweepView view(&doc);
+        view.resize(1100, 800);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const core::Scenario s = doc.scenario();
+        for (int a = 0; a < ui::AxisSweepView::kAxisCount; ++a) {
+            const auto axis = static_cast<ui::AxisSweepView::Axis>(a);
+            view.setAxis(axis);
+            QCOMPARE(view.axisCombo()->currentData().toInt(), a);
+            const auto& points = view.points();
+            QVERIFY(points.size() >= 2);
+            int current = 0;
+            for (const ui::AxisSweepView::Point& p : points) {
+                current += p.current;
+                const core::Plan expected = core::evaluate(p.scenario, doc.profile());
+                QCOMPARE(p.plan.mfu, expected.mfu);
+                QCOMPARE(p.plan.valid, expected.valid);
+                if (p.current)
+                    QVERIFY(p.scenario == s);
+                // The others held: TP/PP keep the GPU count, the global batch is held where it can be.
+                if (axis == ui::AxisSweepView::Axis::Tp || axis == ui::AxisSweepView::Axis::Pp) {
+                    QCOMPARE(p.scenario.layout.gpus(), s.cluster.gpus());
+                    QCOMPARE(p.scenario.layout.microBatch, s.layout.microBatch);
+                }
+                if (p.valid && axis != ui::AxisSweepView::Axis::Accumulation)
+                    QCOMPARE(p.scenario.layout.effectiveBatch(), s.layout.effectiveBatch());
+                if (axis == ui::AxisSweepView::Axis::Recompute)
+                    QCOMPARE(p.scenario.layout, s.layout);
+            }
+            QCOMPARE(current, 1);
+            QVERIFY2(!view.captionLabel()->text().isEmpty(), qPrintable(ui::AxisSweepView::axisName(axis)));
+        }
+        // TP 8 -> 4 on 64 GPUs rebalances DP to 4 and halves accumulation (batch 64 held).
+        view.setAxis(ui::AxisSweepView::Axis::Tp);
+        const auto it = std::find_if(view.points().begin(), view.points().end(),
+                                     [](const ui::AxisSweepView::Point& p) { return p.value == 4; });
+        QVERIFY(it != view.points().end());
+        QCOMPARE(it->scenario.layout.dp, 4);
+        QCOMPARE(it->scenario.layout.accumulation, 8);
+
+        // Without holding the batch, accumulation stays.
+        view.setHoldGlobalBatch(false);
+        const auto it2 = std::find_if(view.points().begin(), view.points().end(),
+                                      [](const ui::AxisSweepView::Point& p) { return p.value == 4; });
+        QCOMPARE(it2->scenario.layout.accumulation, s.layout.accumulation);
+
+        // A layout change redraws it.
+        doc.setLayoutValue(LayoutAxis::MicroBatch, 1);
+        view.setHoldGlobalBatch(true);
+        for (const ui::AxisSweepView::Point& p : view.points())
+            if (p.current)
+                QCOMPARE(p.scenario.layout.microBatch, 1);
+    }
+
+    // Renders the window with the Explore tab (and the others) after a search on the default scenario.
+    // Set LP_EXPLORE_SCREENSHOTS=DIR to keep the PNGs.
+    void screenshots() {
+        ui::WindowOptions options;
+        options.persistentSettings = false;
+        options.autosave = false;
+        ui::MainWindow w(options);
+        w.files()->setPrompter(std::make_unique<test::ScriptedPrompter>());
+        ui::installExploreTabs(w, *w.document());
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* tab = w.findChild<ui::ExploreTab*>();
+        w.tabs()->setCurrentWidget(tab);
+        QVERIFY(runSearch(*tab));
+        tab->selectRow(2);
+        const QString dir = qEnvironmentVariable("LP_EXPLORE_SCREENSHOTS", m_dir.path());
+        QTest::qWait(50);
+        QVERIFY(w.grab().save(dir + QStringLiteral("/explore.png")));
+        tab->pinRow(0);
+        tab->pinRow(2);
+        tab->pinRow(5);
+        for (int i = 0; i < w.tabs()->count(); ++i)
+            if (w.tabs()->tabText(i) == QStringLiteral("&Compare"))
+                w.tabs()->setCurrentIndex(i);
+        QTest::qWait(50);
+        QVERIFY(w.grab().save(dir + QStringLiteral("/compare.png")));
+        w.tabs()->setCurrentWidget(w.findChild<ui::AxisSweepView*>());
+        QTest::qWait(50);
+        QVERIFY(w.grab().save(dir + QStringLiteral("/axis-sweep.png")));
+        w.findChild<ui::AxisSweepView*>()->setAxis(ui::AxisSweepView::Axis::MicroBatch);
+        QTest::qWait(50);
+        QVERIFY(w.grab().save(dir + QStringLiteral("/axis-sweep-micro-batch.png")));
+        w.document()->undoStack()->setClean();
+    }
+};
+
+QTEST_MAIN(TestExplore)
+#include "test_explore.moc"

@@ -1,0 +1,324 @@
+// Teaching mode in the real window: the guided tour visits every step, each step's scenario is what
+// it claims and the widget it talks about is outlined; keys, resuming, undo and the command line;
+// the glossary searches; the quiz checks answers.
+// With LP_TOUR_SCREENSHOT_DIR set, also writes tour-<step id>.png there (docs/images).
+#include "GuiTestSupport.h"
+
+#include "core/Evaluate.h"
+#include "core/TourScript.h"
+#include "ui/ExplanationPanel.h"
+#include "ui/FileController.h"
+#include "ui/GlossaryDialog.h"
+#include "ui/Highlighter.h"
+#include "ui/MainWindow.h"
+#include "ui/QuizDialog.h"
+#include "ui/ScenarioDocument.h"
+#include "ui/TeachingWiring.h"
+#include "ui/Tour.h"
+#include "ui/TourPanel.h"
+
+#include <QAction>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QDockWidget>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMenu>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTextBrowser>
+#include <QUndoStack>
+
+#include <memory>
+
+using namespace lp;
+
+class TestTour : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+    std::unique_ptr<ui::MainWindow> m_window;
+
+    ui::ScenarioDocument* doc() const { return m_window->document(); }
+    ui::Teaching* teaching() const { return ui::teachingOf(*m_window); }
+    ui::Tour* tour() const { return teaching()->tour; }
+
+    void makeWindow() {
+        ui::WindowOptions options;
+        options.persistentSettings = false;
+        options.autosave = false;
+        m_window = std::make_unique<ui::MainWindow>(options);
+        m_window->files()->setPrompter(std::make_unique<test::ScriptedPrompter>());
+        m_window->resize(1600, 1000);
+        m_window->startup();
+        ui::installTeaching(*m_window, *doc());
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    }
+
+    // The scenario, Plan, outline, explanation and panel of the current step are what the step says.
+    void verifyCurrentStep() {
+        const core::TourStep* step = tour()->currentStep();
+        QVERIFY(step);
+        const QString id = QString::fromStdString(step->id);
+        const auto expected = core::scenarioForStep(*step);
+        QVERIFY2(expected.has_value(), qPrintable(id));
+        QVERIFY2(doc()->scenario() == *expected, qPrintable(id));
+        QVERIFY2(doc()->plan().valid, qPrintable(id));
+        for (const core::CheckResult& r : tour()->currentChecks())
+            QVERIFY2(r.ok, qPrintable(id + QStringLiteral(": ") + QString::fromStdString(r.claim) +
+                                      QStringLiteral(" (found ") + QString::fromStdString(r.actual) + QLatin1Char(')')));
+        // The checks the panel shows are the core's, all ticked.
+        QVERIFY(!teaching()->panel->checksLabel()->text().contains(QStringLiteral("✗")));
+        QCOMPARE(teaching()->panel->counterLabel()->text(),
+                 QStringLiteral("Step %1 of %2").arg(tour()->current() + 1).arg(tour()->count()));
+        QCOMPARE(teaching()->panel->titleLabel()->text(), QString::fromStdString(step->title));
+        const QString text = teaching()->panel->textView()->toPlainText();
+        QVERIFY2(!text.contains(QStringLiteral("{{")), qPrintable(id));
+        // The outline sits on the widget the step talks about, which is on screen.
+        ui::Highlighter* h = teaching()->highlighter;
+        QCOMPARE(h->targetName(), QString::fromStdString(step->target));
+        QVERIFY2(h->target() && h->target()->isVisible(), qPrintable(id));
+        QVERIFY2(!h->outlineRect().isEmpty(), qPrintable(id));
+        QVERIFY(h->isVisible());
+        if (!step->explain.empty())
+            QCOMPARE(m_window->explanationPanel()->currentKey(), QString::fromStdString(step->explain));
+    }
+
+private slots:
+    void initTestCase() { test::isolateUserFolders(m_dir); }
+
+    void init() {
+        QSettings().clear();
+        makeWindow();
+    }
+
+    void cleanup() {
+        doc()->undoStack()->setClean();
+        m_window->close();
+        m_window.reset();
+    }
+
+    void theTourLoadsAndItsTargetsExist() {
+        QVERIFY2(tour()->errors().isEmpty(), qPrintable(tour()->errors().join(QLatin1Char('\n'))));
+        QVERIFY(tour()->count() >= 15);
+        for (const core::TourStep& step : tour()->script().steps) {
+            const QString target = QString::fromStdString(step.target);
+            QVERIFY2(m_window->findChild<QWidget*>(target), qPrintable(QStringLiteral("no widget named ") + target));
+        }
+        // The Learn menu carries the four entries.
+        QMenu* learn = m_window->learnMenu();
+        QVERIFY(learn->actions().contains(teaching()->tourAction));
+        QVERIFY(learn->actions().contains(teaching()->quizAction));
+        QVERIFY(learn->actions().contains(teaching()->glossaryAction));
+        QVERIFY(learn->actions().contains(teaching()->presentationAction));
+        QVERIFY(!teaching()->tourAction->toolTip().isEmpty());
+        QVERIFY(!teaching()->tourAction->toolTip().startsWith(QStringLiteral("actions.")));  // from texts.json
+    }
+
+    void theTourVisitsEveryStepWithTheKeyboard() {
+        QSignalSpy steps(tour(), &ui::Tour::stepChanged);
+        QSignalSpy finished(tour(), &ui::Tour::finished);
+        teaching()->tourAction->trigger();
+        QVERIFY(tour()->isActive());
+        QCOMPARE(tour()->current(), 0);
+        QVERIFY(teaching()->dock->isVisible());
+        const QString shotDir = qEnvironmentVariable("LP_TOUR_SCREENSHOT_DIR");
+        for (int i = 0; i < tour()->count(); ++i) {
+            QCOMPARE(tour()->current(), i);
+            verifyCurrentStep();
+            if (!shotDir.isEmpty()) {
+                teaching()->highlighter->setAnimated(false);
+                QTest::qWait(50);
+                const QString id = QString::fromStdString(tour()->currentStep()->id);
+                QVERIFY(m_window->grab().save(QDir(shotDir).filePath(QStringLiteral("tour-%1-%2.png").arg(i + 1, 2, 10, QLatin1Char('0')).arg(id))));
+            }
+            QTest::keyClick(m_window.get(), Qt::Key_Right);
+        }
+        QCOMPARE(steps.count(), tour()->count());
+        QCOMPARE(finished.count(), 1);
+        QVERIFY(!tour()->isActive());
+        QVERIFY(!teaching()->dock->isVisible());
+        QVERIFY(!teaching()->highlighter->isVisible());
+        QCOMPARE(tour()->savedStep(), 0);  // finished: the next tour starts over
+    }
+
+    void leftGoesBackHomeRestartsEscapeStops() {
+        teaching()->startTour(0);
+        QTest::keyClick(m_window.get(), Qt::Key_Right);
+        QTest::keyClick(m_window.get(), Qt::Key_PageDown);
+        QTest::keyClick(m_window.get(), Qt::Key_Right);
+        QCOMPARE(tour()->current(), 3);
+        QTest::keyClick(m_window.get(), Qt::Key_Left);
+        QCOMPARE(tour()->current(), 2);
+        verifyCurrentStep();
+        QTest::keyClick(m_window.get(), Qt::Key_PageUp);
+        QCOMPARE(tour()->current(), 1);
+        QTest::keyClick(m_window.get(), Qt::Key_Home);
+        QCOMPARE(tour()->current(), 0);
+        QTest::keyClick(m_window.get(), Qt::Key_Left);  // nothing before the first step
+        QCOMPARE(tour()->current(), 0);
+        QVERIFY(!teaching()->panel->backButton()->isEnabled());
+        QTest::mouseClick(teaching()->panel->nextButton(), Qt::LeftButton);
+        QCOMPARE(tour()->current(), 1);
+        QTest::keyClick(m_window.get(), Qt::Key_Escape);
+        QVERIFY(!tour()->isActive());
+        QVERIFY(!teaching()->dock->isVisible());
+        // Arrow keys belong to the window again once the tour is over.
+        QTest::keyClick(m_window.get(), Qt::Key_Right);
+        QVERIFY(!tour()->isActive());
+    }
+
+    void theTourIsResumable() {
+        tour()->setPersistent(true);
+        teaching()->startTour(0);
+        tour()->goTo(6);
+        tour()->stop();
+        QCOMPARE(tour()->savedStep(), 6);
+        // A new window (a later session) resumes where the tour was left.
+        cleanup();
+        makeWindow();
+        tour()->setPersistent(true);
+        QCOMPARE(tour()->savedStep(), 6);
+        teaching()->tourAction->trigger();
+        QCOMPARE(tour()->current(), 6);
+        verifyCurrentStep();
+        QVERIFY(teaching()->panel->findChild<QLabel*>(QStringLiteral("tourResumed"))->isVisible());
+        teaching()->restartTourAction->trigger();
+        QCOMPARE(tour()->current(), 0);
+    }
+
+    void eachStepIsOneUndoableEdit() {
+        const core::Scenario before = doc()->scenario();
+        teaching()->startTour(0);
+        tour()->goTo(3);  // one GPU
+        QCOMPARE(doc()->scenario().layout.gpus(), 1LL);
+        QVERIFY(!doc()->plan().memory.fits);
+        tour()->stop();
+        doc()->undoStack()->undo();
+        QVERIFY(doc()->scenario() == before);
+    }
+
+    void theTextQuotesTheCurrentPlan() {
+        teaching()->startTour(0);
+        tour()->goTo(2);  // training state
+        QVERIFY(teaching()->panel->textView()->toPlainText().contains(QStringLiteral("1.10 TB")));
+        // Moving a slider under the same step re-quotes the figures (and re-checks the claims).
+        teaching()->startTour(11);  // MFU
+        const QString before = teaching()->panel->textView()->toPlainText();
+        doc()->setLayoutValue(ui::LayoutAxis::Accumulation, 2);
+        const QString after = teaching()->panel->textView()->toPlainText();
+        QVERIFY(before != after);
+        QVERIFY(teaching()->panel->checksLabel()->text().contains(QStringLiteral("✗")));  // no longer in the band
+    }
+
+    void glossaryLinksOpenTheGlossary() {
+        teaching()->startTour(0);
+        emit teaching()->panel->textView()->anchorClicked(QUrl(QStringLiteral("glossary:tp")));
+        ui::GlossaryDialog* g = teaching()->glossary();
+        QVERIFY(g->isVisible());
+        QCOMPARE(g->currentTermId(), QStringLiteral("tp"));
+        g->close();
+    }
+
+    void commandLineRendersAStep() {
+        QCommandLineParser parser;
+        parser.addOption(QCommandLineOption(QStringLiteral("screenshot"), QString(), QStringLiteral("FILE")));
+        ui::addTeachingOptions(parser);
+        QVERIFY(parser.parse({QStringLiteral("layout-planner"), QStringLiteral("--tour-step"), QStringLiteral("5"),
+                              QStringLiteral("--screenshot"), m_dir.filePath(QStringLiteral("x.png"))}));
+        QVERIFY(ui::applyTeachingOptions(*m_window, *doc(), parser));
+        QCOMPARE(tour()->current(), 4);
+        QVERIFY(!tour()->isPersistent());
+        QVERIFY(!teaching()->highlighter->isAnimated());
+        QVERIFY(!doc()->isModified());  // closing after the grab asks nothing
+        verifyCurrentStep();
+        QVERIFY(m_window->renderScreenshot(m_dir.filePath(QStringLiteral("step5.png"))));
+        QVERIFY(QImage(m_dir.filePath(QStringLiteral("step5.png"))).width() > 0);
+
+        QCommandLineParser bad;
+        ui::addTeachingOptions(bad);
+        QVERIFY(bad.parse({QStringLiteral("layout-planner"), QStringLiteral("--tour-step"), QStringLiteral("99")}));
+        QVERIFY(!ui::applyTeachingOptions(*m_window, *doc(), bad));
+        QVERIFY(bad.parse({QStringLiteral("layout-planner"), QStringLiteral("--tour-step"), QStringLiteral("zero")}));
+        QVERIFY(!ui::applyTeachingOptions(*m_window, *doc(), bad));
+    }
+
+    void glossarySearches() {
+        teaching()->glossaryAction->trigger();
+        ui::GlossaryDialog* g = teaching()->glossary();
+        QVERIFY(g->isVisible());
+        QVERIFY(g->terms().size() >= 25);
+        for (const char* id : {"tp", "pp", "dp", "cp", "zero", "fsdp", "bubble", "mfu", "hfu", "recompute"})
+            QVERIFY2(!g->matching(QString::fromLatin1(id)).isEmpty(), id);
+        QTest::keyClicks(g->searchField(), QStringLiteral("bubble"));
+        const QStringList shown = g->matching(QStringLiteral("bubble"));
+        QVERIFY(shown.contains(QStringLiteral("bubble")));
+        int visible = 0;
+        for (int i = 0; i < g->list()->count(); ++i)
+            visible += g->list()->item(i)->isHidden() ? 0 : 1;
+        QCOMPARE(visible, shown.size());
+        QVERIFY(visible < g->list()->count());
+        QTest::keyClick(g->searchField(), Qt::Key_Return);
+        QVERIFY(shown.contains(g->currentTermId()));
+        // A term that is a figure of the plan carries the core's explanation with this plan's values.
+        QVERIFY(g->showTerm(QStringLiteral("mfu")));
+        const QString html = g->details()->toPlainText();
+        QVERIFY(html.contains(QStringLiteral("In the current plan")));
+        QVERIFY(html.contains(QStringLiteral("MFU = model FLOPs per step")));
+        QVERIFY(!g->showTerm(QStringLiteral("no-such-term")));
+        QTest::keyClicks(g->searchField(), QStringLiteral("zzzz"));
+        QVERIFY(g->details()->toPlainText().contains(QStringLiteral("No term matches")));
+        g->close();
+    }
+
+    void quizChecksAnswers() {
+        ui::QuizDialog quiz(doc(), 5, m_window.get());
+        QVERIFY(quiz.textsLoaded());
+        QCOMPARE(static_cast<int>(quiz.questions().size()), 9);
+        // The seed's two questions come first.
+        const core::Question* q = quiz.currentQuestion();
+        QVERIFY(q->seed);
+        QCOMPARE(q->answer, 64.0);
+        QVERIFY(quiz.questionLabel()->text().contains(QStringLiteral("TP 8 x PP 4 x DP 2")));
+        QTest::keyClicks(quiz.answerEdit(), QStringLiteral("64"));
+        QTest::keyClick(quiz.answerEdit(), Qt::Key_Return);
+        QCOMPARE(quiz.correctCount(), 1);
+        QVERIFY(quiz.feedbackLabel()->text().contains(QStringLiteral("Correct")));
+        QVERIFY(quiz.explanationLabel()->text().contains(QStringLiteral("2 x 16 x 2 = 64")));
+        QVERIFY(!quiz.answerEdit()->isEnabled());
+        QTest::mouseClick(quiz.checkButton(), Qt::LeftButton);  // Enter again: next question
+        QCOMPARE(quiz.currentIndex(), 1);
+        QVERIFY(quiz.currentQuestion()->seed);
+        QVERIFY(!quiz.submit(QStringLiteral("140 GB")));  // the weights alone: wrong
+        QVERIFY(quiz.feedbackLabel()->text().contains(QStringLiteral("Not quite")));
+        QVERIFY(quiz.feedbackLabel()->text().contains(QStringLiteral("1.10 TB")));
+        QCOMPARE(quiz.answeredCount(), 2);
+        quiz.nextQuestion();
+        // Unreadable text is not counted; the right answer is accepted for every question.
+        QVERIFY(!quiz.submit(QStringLiteral("no idea")));
+        QCOMPARE(quiz.answeredCount(), 2);
+        while (quiz.currentIndex() + 1 < static_cast<int>(quiz.questions().size())) {
+            const core::Question& current = *quiz.currentQuestion();
+            QVERIFY2(quiz.submit(QString::fromStdString(core::formatAnswer(current))), current.text.c_str());
+            quiz.nextQuestion();
+        }
+        quiz.reveal();
+        QVERIFY(quiz.feedbackLabel()->text().contains(QStringLiteral("The answer is")));
+        QCOMPARE(quiz.correctCount(), 1 + 6);
+        // The questions follow the scenario on screen.
+        core::Scenario renamed = doc()->scenario();
+        renamed.model.name = "Classroom model";
+        doc()->edit(renamed, QStringLiteral("rename"));
+        quiz.nextQuestion();  // past the last: a new round
+        QCOMPARE(quiz.currentIndex(), 0);
+        int mentions = 0;
+        for (const core::Question& question : quiz.questions())
+            mentions += question.text.find("Classroom model") != std::string::npos ? 1 : 0;
+        QVERIFY(mentions >= 2);
+    }
+};
+
+QTEST_MAIN(TestTour)
+#include "test_tour.moc"

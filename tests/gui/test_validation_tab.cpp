@@ -1,0 +1,372 @@
+// The "Validate" tab (ui/ValidationTab, ui/ValidationModel): the published runs in ../shared/reference,
+// the figures exactly as core computes them, filters, the scatter, and opening a case as the scenario.
+#include "GuiTestSupport.h"
+
+#include "core/Evaluate.h"
+#include "core/ScenarioIo.h"
+#include "core/Validation.h"
+#include "ui/InlineBanner.h"
+#include "ui/Palette.h"
+#include "ui/ScenarioDocument.h"
+#include "ui/ValidationModel.h"
+#include "ui/ValidationTab.h"
+
+#include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
+#include <QtCharts/QLogValueAxis>
+#include <QtCharts/QScatterSeries>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+using namespace lp;
+
+namespace {
+
+QString casesPath() { return QStringLiteral(LP_SHARED_DIR "/reference/published-runs.json"); }
+
+std::vector<core::ValidationCase> coreCases() {
+    auto cases = core::loadValidationCases(casesPath().toStdString());
+    return cases ? *cases : std::vector<core::ValidationCase>{};
+}
+
+// Screenshots for a person to look at: set LP_SCREENSHOT_DIR to keep them.
+void keepScreenshot(QWidget& w, const QString& name) {
+    QTest::qWait(150);  // charts lay themselves out on the next turns of the event loop
+    const QImage image = w.grab().toImage();
+    QVERIFY(!image.isNull());
+    const QString dir = qEnvironmentVariable("LP_SCREENSHOT_DIR");
+    if (!dir.isEmpty())
+        QVERIFY(image.save(QDir(dir).filePath(name)));
+}
+
+int scatterPoints(const ui::ValidationTab& tab) {
+    int n = 0;
+    for (auto* s : tab.chartView()->chart()->series())
+        if (auto* scatter = qobject_cast<QScatterSeries*>(s); scatter && scatter->name() != QLatin1String("Selected"))
+            n += scatter->count();
+    return n;
+}
+
+} // namespace
+
+class TestValidationTab : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+
+private slots:
+    void initTestCase() {
+        test::isolateUserFolders(m_dir);
+        if (!QFileInfo::exists(casesPath()))
+            QSKIP("the published runs (../shared/reference/published-runs.json) are not beside this checkout");
+    }
+
+    void showsThePublishedRunsAsCoreComputesThem() {
+        ui::ScenarioDocument doc;
+        ui::ValidationTab tab(doc);
+        QAbstractItemModelTester modelTester(tab.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester filterTester(tab.filterModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy loaded(&tab, &ui::ValidationTab::casesLoaded);
+        QVERIFY(tab.loadCasesFile(casesPath()));
+        QCOMPARE(loaded.count(), 1);
+        QVERIFY2(tab.caseCount() >= 79, qPrintable(QString::number(tab.caseCount())));
+
+        const auto cases = coreCases();
+        const core::ValidationReport report = core::runValidation(cases, nullptr);
+        QCOMPARE(tab.caseCount(), static_cast<int>(cases.size()));
+        QCOMPARE(tab.model()->rowCount(), static_cast<int>(report.rows.size()));
+        std::set<QString> shownCases;
+        for (int r = 0; r < tab.model()->rowCount(); ++r) {
+            const auto& expected = report.rows[static_cast<std::size_t>(r)];
+            const QModelIndex i = tab.model()->index(r, ui::ValidationModel::ErrorColumn);
+            QCOMPARE(i.data(ui::ValidationModel::CaseIdRole).toString(), QString::fromStdString(expected.caseId));
+            QCOMPARE(i.data(ui::ValidationModel::MeasuredRole).toDouble(), expected.measured);
+            QCOMPARE(i.data(ui::ValidationModel::PredictedRole).toDouble(), expected.predicted);
+            if (expected.predicted > 0) {
+                QCOMPARE(i.data(ui::ValidationModel::RelativeErrorRole).toDouble(), expected.relativeError);
+                QCOMPARE(i.data().toString(), ui::ValidationModel::formatError(expected.relativeError));
+            }
+            shownCases.insert(i.data(ui::ValidationModel::CaseIdRole).toString());
+        }
+        QCOMPARE(static_cast<int>(shownCases.size()), tab.caseCount());
+
+        // The columns a person reads.
+        const QModelIndex first = tab.model()->index(0, 0);
+        const core::ValidationCase& c0 = cases.front();
+        QCOMPARE(tab.model()->index(0, ui::ValidationModel::SourceColumn).data().toString(), QString::fromStdString(c0.source));
+        QVERIFY(tab.model()->index(0, ui::ValidationModel::GpuColumn).data().toString().contains(QStringLiteral("A100")));
+        QVERIFY(tab.model()->index(0, ui::ValidationModel::LayoutColumn).data().toString().startsWith(QStringLiteral("TP1 · PP1 · DP32 · mb")));
+        QVERIFY(!first.data(Qt::ToolTipRole).toString().isEmpty());
+
+        // The summary: one line per metric of core's summary, with core's figures.
+        const QStringList lines = tab.summaryLines();
+        QCOMPARE(lines.size(), static_cast<qsizetype>(report.summary.size()));
+        for (const auto& s : report.summary) {
+            const QString prefix = QString::fromStdString(s.metric) + QStringLiteral(": median ");
+            bool found = false;
+            for (const QString& l : lines)
+                found = found || (l.startsWith(prefix) && l.endsWith(QStringLiteral(", %1 values").arg(s.count)));
+            QVERIFY2(found, qPrintable(prefix));
+        }
+
+        // Every row with a prediction is a point of the scatter; both axes are logarithmic.
+        QTRY_VERIFY(tab.plottedPoints() > 0);
+        int predicted = 0;
+        for (const auto& r : report.rows)
+            predicted += r.predicted > 0 ? 1 : 0;
+        QCOMPARE(tab.plottedPoints(), predicted);
+        QCOMPARE(scatterPoints(tab), predicted);
+        int logAxes = 0;
+        for (auto* axis : tab.chartView()->chart()->axes())
+            logAxes += qobject_cast<QLogValueAxis*>(axis) ? 1 : 0;
+        QCOMPARE(logAxes, 2);
+        QStringList names;
+        for (auto* s : tab.chartView()->chart()->series())
+            names << s->name();
+        QVERIFY(names.contains(QStringLiteral("1:1 (exact)")));
+        QVERIFY(names.contains(QStringLiteral("Iteration time")));
+    }
+
+    void errorColours() {
+        QCOMPARE(ui::ValidationModel::errorColor(0.04), ui::palette::bandGood());
+        QCOMPARE(ui::ValidationModel::errorColor(-0.10), ui::palette::bandGood());
+        QCOMPARE(ui::ValidationModel::errorColor(0.15), ui::palette::warning());
+        QCOMPARE(ui::ValidationModel::errorColor(-0.25), ui::palette::error());
+        QCOMPARE(ui::ValidationModel::formatError(0.042), QStringLiteral("+4.2%"));
+        QCOMPARE(ui::ValidationModel::formatError(-0.105), QString(QChar(0x2212)) + QStringLiteral("10.5%"));
+
+        ui::ScenarioDocument doc;
+        ui::ValidationTab tab(doc);
+        QVERIFY(tab.loadCasesFile(casesPath()));
+        for (int r = 0; r < tab.model()->rowCount(); ++r) {
+            const QModelIndex i = tab.model()->index(r, ui::ValidationModel::ErrorColumn);
+            const QVariant e = i.data(ui::ValidationModel::RelativeErrorRole);
+            if (!e.isValid())
+                continue;
+            QColor tint = i.data(Qt::BackgroundRole).value<QColor>();
+            QColor expected = ui::ValidationModel::errorColor(e.toDouble());
+            QCOMPARE(tint.rgb(), expected.rgb());
+        }
+    }
+
+    void filtersByMetricAndText() {
+        ui::ScenarioDocument doc;
+        ui::ValidationTab tab(doc);
+        QAbstractItemModelTester filterTester(tab.filterModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QVERIFY(tab.loadCasesFile(casesPath()));
+        const core::ValidationReport report = core::runValidation(coreCases(), nullptr);
+        int iterations = 0, vtrainMulti = 0;
+        for (const auto& r : report.rows) {
+            iterations += r.metric == "iteration_time_s" ? 1 : 0;
+            vtrainMulti += r.metric == "iteration_time_s" && r.caseId.starts_with("vtrain-multi") ? 1 : 0;
+        }
+        QVERIFY(iterations > 0 && vtrainMulti > 0);
+
+        // The combo lists every metric present.
+        QVERIFY(tab.metricCombo()->findData(QStringLiteral("iteration_time_s")) >= 0);
+        QVERIFY(tab.metricCombo()->findData(QStringLiteral("peak_memory_gib")) >= 0);
+        tab.metricCombo()->setCurrentIndex(tab.metricCombo()->findData(QStringLiteral("iteration_time_s")));
+        QCOMPARE(tab.filterModel()->rowCount(), iterations);
+        for (int r = 0; r < tab.filterModel()->rowCount(); ++r)
+            QCOMPARE(tab.filterModel()->index(r, 0).data(ui::ValidationModel::MetricRole).toString(),
+                     QStringLiteral("iteration_time_s"));
+        QTRY_COMPARE(scatterPoints(tab), iterations);
+
+        tab.setTextFilter(QStringLiteral("vtrain-multi"));
+        QCOMPARE(tab.filterModel()->rowCount(), vtrainMulti);
+        QTRY_COMPARE(scatterPoints(tab), vtrainMulti);
+
+        // Words are matched anywhere (GPU, source, notes), all of them.
+        tab.setMetricFilter(QString());
+        tab.setTextFilter(QStringLiteral("H100 torchtitan"));
+        QVERIFY(tab.filterModel()->rowCount() > 0);
+        for (int r = 0; r < tab.filterModel()->rowCount(); ++r)
+            QVERIFY(tab.filterModel()->index(r, ui::ValidationModel::GpuColumn).data().toString().contains(QStringLiteral("H100")));
+        tab.setTextFilter(QStringLiteral("no-such-case-anywhere"));
+        QCOMPARE(tab.filterModel()->rowCount(), 0);
+        QTRY_COMPARE(scatterPoints(tab), 0);
+
+        // Throughput pools everything but memory.
+        tab.setTextFilter(QString());
+        tab.setMetricFilter(QStringLiteral("throughput"));
+        int throughput = 0;
+        for (const auto& r : report.rows)
+            throughput += core::isThroughputMetric(r.metric) ? 1 : 0;
+        QCOMPARE(tab.filterModel()->rowCount(), throughput);
+
+        // Sorting by error puts the largest last (ascending |error|).
+        tab.setMetricFilter(QString());
+        tab.table()->sortByColumn(ui::ValidationModel::ErrorColumn, Qt::AscendingOrder);
+        double previous = -1;
+        for (int r = 0; r < tab.filterModel()->rowCount(); ++r) {
+            const double e = tab.filterModel()->index(r, ui::ValidationModel::ErrorColumn).data(ui::ValidationModel::SortRole).toDouble();
+            QVERIFY(e >= previous);
+            previous = e;
+        }
+    }
+
+    void opensACaseAsTheScenario() {
+        ui::ScenarioDocument doc;
+        ui::ValidationTab tab(doc);
+        QVERIFY(tab.loadCasesFile(casesPath()));
+        const auto cases = coreCases();
+        const core::Scenario before = doc.scenario();
+        QSignalSpy opened(&tab, &ui::ValidationTab::caseOpened);
+
+        // A case whose micro batch the source does not state: opened with the one the prediction used.
+        const core::ValidationCase& c = cases.front();
+        QVERIFY(!c.microBatchGiven);
+        const QString id = QString::fromStdString(c.id);
+        QVERIFY(tab.openCaseById(id));
+        QCOMPARE(opened.count(), 1);
+        QCOMPARE(opened.front().front().toString(), id);
+        QVERIFY(!(doc.scenario() == before));
+        QCOMPARE(doc.scenario(), core::resolveCase(c, nullptr));
+        QCOMPARE(QString::fromStdString(doc.scenario().name), id);
+        QVERIFY(doc.filePath().isEmpty());
+        QVERIFY(doc.isModified());
+        QVERIFY(doc.plan().valid);
+
+        // The planner then predicts what the table says.
+        const int row = tab.model()->firstRowOfCase(id);
+        const auto* vr = tab.model()->rowAt(row);
+        QCOMPARE(core::predictedMetric(vr->metric, doc.plan()).value(), vr->predicted);
+
+        // Double-click on a row (here: the last case) does the same.
+        const QModelIndex last = tab.filterModel()->index(tab.filterModel()->rowCount() - 1, 0);
+        const QString lastId = last.data(ui::ValidationModel::CaseIdRole).toString();
+        emit tab.table()->doubleClicked(last);
+        QCOMPARE(opened.count(), 2);
+        QCOMPARE(QString::fromStdString(doc.scenario().name), lastId);
+
+        // The button opens the selected row.
+        QVERIFY(!tab.openButton()->isEnabled() || tab.table()->selectionModel()->hasSelection());
+        tab.table()->selectRow(0);
+        QVERIFY(tab.openButton()->isEnabled());
+        tab.openButton()->click();
+        QCOMPARE(opened.count(), 3);
+        QCOMPARE(QString::fromStdString(doc.scenario().name),
+                 tab.filterModel()->index(0, 0).data(ui::ValidationModel::CaseIdRole).toString());
+
+        // A guard that says no (unsaved changes kept) leaves the document alone.
+        const core::Scenario kept = doc.scenario();
+        tab.setReplaceGuard([] { return false; });
+        QVERIFY(!tab.openCaseById(lastId));
+        QCOMPARE(doc.scenario(), kept);
+        QCOMPARE(opened.count(), 3);
+        QVERIFY(!tab.openCaseById(QStringLiteral("no-such-case")));
+    }
+
+    void predictsWithTheActiveMeasuredProfile() {
+        ui::ScenarioDocument doc;
+        ui::ValidationTab tab(doc);
+        QVERIFY(tab.loadCasesFile(casesPath()));
+        const auto cases = coreCases();
+        // A "measured" A100 profile with slower GEMMs: A100 cases get slower, others do not change.
+        core::Scenario a100 = cases.front().scenario;
+        core::HardwareProfile slow = core::builtinProfile(a100.cluster.gpu);
+        for (auto& point : slow.gemmEfficiency.points)
+            point.second *= 0.8;
+        slow.origin = "measured";
+        slow.name = "measured slower A100";
+        slow.gpuId = a100.cluster.gpu.id;
+        doc.setProfileOverride(slow);
+        tab.setUseActiveProfile(true);
+        QVERIFY(tab.usesActiveProfile());
+        const core::ValidationReport expected = core::runValidation(cases, &slow);
+        const core::ValidationReport builtin = core::runValidation(cases, nullptr);
+        bool changed = false;
+        for (int r = 0; r < tab.model()->rowCount(); ++r) {
+            QCOMPARE(tab.model()->rowAt(r)->predicted, expected.rows[static_cast<std::size_t>(r)].predicted);
+            changed = changed || expected.rows[static_cast<std::size_t>(r)].predicted != builtin.rows[static_cast<std::size_t>(r)].predicted;
+        }
+        QVERIFY(changed);
+        doc.setProfileOverride(std::nullopt);
+        QVERIFY(!tab.usesActiveProfile());
+    }
+
+    void malformedAndMissingFiles() {
+        ui::ScenarioDocument doc;
+        ui::ValidationTab tab(doc);
+        QVERIFY(tab.loadCasesFile(casesPath()));
+        const int rows = tab.model()->rowCount();
+
+        const QString bad = m_dir.filePath(QStringLiteral("bad-cases.json"));
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"schema": "layout-planner/validation-cases@1", "cases": [{"id": 3}]})");
+        f.close();
+        QVERIFY(!tab.loadCasesFile(bad));
+        QVERIFY(tab.errorText().contains(QStringLiteral("bad-cases.json")));
+        QVERIFY(tab.banner()->isVisibleTo(&tab));
+        QVERIFY(tab.banner()->details().contains(QStringLiteral("$.cases[0]")));
+        QCOMPARE(tab.model()->rowCount(), rows);  // nothing changed
+        QCOMPARE(tab.casesPath(), QFileInfo(casesPath()).absoluteFilePath());
+
+        QVERIFY(!tab.loadCasesFile(m_dir.filePath(QStringLiteral("missing.json"))));
+        QCOMPARE(tab.model()->rowCount(), rows);
+
+        // "Open cases file..." asks through the chooser.
+        ui::ValidationTab other(doc);
+        other.setOpenFileChooser([&](QWidget*, const QString&, const QString&, const QString&) { return casesPath(); });
+        other.chooseCasesFile();
+        QVERIFY(other.caseCount() >= 79);
+    }
+
+    void findsTheDefaultCases() {
+        const QStringList candidates = ui::ValidationTab::defaultCasesCandidates();
+        QVERIFY(!candidates.isEmpty());
+        for (const QString& c : candidates)
+            QVERIFY(c.endsWith(QStringLiteral("published-runs.json")));
+        // The file opened last comes first.
+        {
+            ui::ScenarioDocument doc;
+            ui::ValidationTab tab(doc);
+            QVERIFY(tab.loadCasesFile(casesPath()));
+        }
+        QCOMPARE(ui::ValidationTab::defaultCasesCandidates().front(), QFileInfo(casesPath()).absoluteFilePath());
+        ui::ScenarioDocument doc;
+        ui::ValidationTab tab(doc);
+        QVERIFY(tab.loadDefaultCases());
+        QVERIFY(tab.caseCount() >= 79);
+        // Shown for the first time with nothing loaded: it loads them itself.
+        QSettings().clear();
+        ui::ValidationTab shown(doc);
+        shown.resize(1200, 800);
+        shown.show();
+        const QStringList defaults = ui::ValidationTab::defaultCasesCandidates();
+        const bool any = std::any_of(defaults.begin(), defaults.end(), [](const QString& p) { return QFileInfo(p).isFile(); });
+        if (any)
+            QTRY_VERIFY(shown.caseCount() >= 79);
+        else
+            QTRY_VERIFY(shown.banner()->isVisibleTo(&shown));
+    }
+
+    void screenshot() {
+        ui::ScenarioDocument doc;
+        ui::ValidationTab tab(doc);
+        tab.resize(1600, 1000);
+        QVERIFY(tab.loadCasesFile(casesPath()));
+        tab.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&tab));
+        tab.table()->selectRow(3);
+        QTRY_VERIFY(tab.plottedPoints() > 0);
+        keepScreenshot(tab, QStringLiteral("validation-tab.png"));
+        tab.setMetricFilter(QStringLiteral("iteration_time_s"));
+        QTest::qWait(20);
+        keepScreenshot(tab, QStringLiteral("validation-tab-iteration.png"));
+    }
+};
+
+QTEST_MAIN(TestValidationTab)
+#include "test_validation_tab.moc"

@@ -1,0 +1,1361 @@
+#include "ui/CalibrateTab.h"
+
+#include "core/Evaluate.h"
+#include "core/Presets.h"
+#include "core/ScenarioIo.h"
+#include "core/Types.h"
+#include "cuda/Workload.h"
+#include "ui/ChartStyle.h"
+#include "ui/Format.h"
+#include "ui/InlineBanner.h"
+#include "ui/Palette.h"
+#include "ui/ScenarioDocument.h"
+
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
+#include <QtCharts/QLegend>
+#include <QtCharts/QLegendMarker>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QLogValueAxis>
+#include <QtCharts/QScatterSeries>
+#include <QtCharts/QValueAxis>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
+#include <QFrame>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QProgressBar>
+#include <QRegularExpression>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTextDocumentFragment>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <initializer_list>
+#include <map>
+#include <tuple>
+
+namespace lp::ui {
+namespace {
+
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+constexpr double kMiB = 1024.0 * 1024.0;
+
+QColor mix(const QPalette& p, double t) {
+    const QColor a = p.color(QPalette::Text);
+    const QColor b = p.color(QPalette::Base);
+    return QColor::fromRgbF(static_cast<float>(a.redF() * t + b.redF() * (1 - t)),
+                            static_cast<float>(a.greenF() * t + b.greenF() * (1 - t)),
+                            static_cast<float>(a.blueF() * t + b.blueF() * (1 - t)));
+}
+
+const QColor kBlue(0x4E, 0x79, 0xA7);
+const QColor kOrange(0xF2, 0x8E, 0x2B);
+const QColor kPurple(0xB0, 0x7A, 0xA1);
+const QColor kGreen(0x59, 0xA1, 0x4F);
+const QColor kTeal(0x49, 0x98, 0x94);
+const QColor kBrown(0x9C, 0x75, 0x5F);
+
+QColor collectiveColor(calib::Collective c) {
+    switch (c) {
+    case calib::Collective::AllReduce: return kBlue;
+    case calib::Collective::AllGather: return kGreen;
+    case calib::Collective::ReduceScatter: return kPurple;
+    case calib::Collective::SendRecv: return kBrown;
+    }
+    return kBlue;
+}
+
+QString collectiveName(calib::Collective c) {
+    switch (c) {
+    case calib::Collective::AllReduce: return QStringLiteral("all-reduce");
+    case calib::Collective::AllGather: return QStringLiteral("all-gather");
+    case calib::Collective::ReduceScatter: return QStringLiteral("reduce-scatter");
+    case calib::Collective::SendRecv: return QStringLiteral("send/recv");
+    }
+    return {};
+}
+
+bool isSweepShape(const calib::GemmShape& g) {
+    return g.label.starts_with("square") || g.label.starts_with("skinny");
+}
+
+QString sizeText(double bytes) {
+    if (bytes >= 1024.0 * kMiB)
+        return formatNumber(bytes / (1024.0 * kMiB), bytes >= 10 * 1024.0 * kMiB ? 0 : 1) + QStringLiteral(" GiB");
+    if (bytes >= kMiB)
+        return formatNumber(bytes / kMiB, 0) + QStringLiteral(" MiB");
+    return formatNumber(bytes / 1024.0, 0) + QStringLiteral(" KiB");
+}
+
+QString tflops(double flopsPerSecond) { return formatNumber(flopsPerSecond / 1e12, 1) + QStringLiteral(" TFLOP/s"); }
+QString peakText(double flopsPerSecond) { return formatNumber(flopsPerSecond / 1e12, 0) + QStringLiteral(" TFLOP/s"); }
+
+// A log axis over whole decades around [lo, hi] (labels always show), for values scaled by `scale`.
+QLogValueAxis* logAxis(const QString& title, double lo, double hi) {
+    auto* axis = new QLogValueAxis;
+    axis->setBase(10);
+    axis->setLabelFormat(QStringLiteral("%g"));
+    axis->setMinorTickCount(8);
+    axis->setTitleText(title);
+    lo = std::max(lo, 1e-12);
+    hi = std::max(hi, lo);
+    double a = lo / 1.25;
+    double b = hi * 1.25;
+    if (std::log10(b / a) < 1.5) {  // too short for labels at whole decades: round out to them
+        a = std::pow(10.0, std::floor(std::log10(a)));
+        b = std::pow(10.0, std::ceil(std::log10(b)));
+    }
+    axis->setRange(a, b);
+    return axis;
+}
+
+// 0 to a little above `top`, with ticks at a round step (1, 2 or 5 x a power of ten).
+QValueAxis* valueAxis(const QString& title, double top) {
+    auto* axis = new QValueAxis;
+    axis->setTitleText(title);
+    if (!(top > 0))
+        top = 1;
+    const double raw = top / 5;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    double step = magnitude * 10;
+    for (double f : {1.0, 2.0, 2.5, 5.0, 10.0})
+        if (f * magnitude >= raw) {
+            step = f * magnitude;
+            break;
+        }
+    const double hi = std::ceil(top * 1.04 / step) * step;
+    axis->setRange(0, hi);
+    axis->setTickType(QValueAxis::TicksDynamic);
+    axis->setTickAnchor(0);
+    axis->setTickInterval(step);
+    axis->setLabelFormat(step < 1 ? QStringLiteral("%.1f") : QStringLiteral("%.0f"));
+    return axis;
+}
+
+void resetChart(QChart* chart, const QPalette& pal) {
+    chart->removeAllSeries();
+    for (QAbstractAxis* axis : chart->axes())
+        chart->removeAxis(axis);
+    applyChartTheme(chart, pal);
+}
+
+void attach(QChart* chart, QAbstractSeries* s, QAbstractAxis* x, QAbstractAxis* y, bool inLegend = true) {
+    chart->addSeries(s);
+    s->attachAxis(x);
+    s->attachAxis(y);
+    if (!inLegend)
+        for (QLegendMarker* m : chart->legend()->markers(s))
+            m->setVisible(false);
+}
+
+QLineSeries* flat(double x0, double x1, double y, const QString& name, const QColor& color, Qt::PenStyle style,
+                  double width = 1.5) {
+    auto* s = new QLineSeries;
+    s->setName(name);
+    s->append(x0, y);
+    s->append(x1, y);
+    QPen pen(color);
+    pen.setStyle(style);
+    pen.setWidthF(width);
+    s->setPen(pen);
+    return s;
+}
+
+// y(x) = curve.at(x) * scale sampled over [x0, x1] in log steps (x in the curve's units; shown / xShow).
+QLineSeries* curveSeries(const core::Curve& curve, double x0, double x1, double scale, double xShow,
+                         const QString& name, const QColor& color, Qt::PenStyle style) {
+    auto* s = new QLineSeries;
+    s->setName(name);
+    constexpr int kSteps = 64;
+    for (int i = 0; i <= kSteps; ++i) {
+        const double x = x0 * std::pow(x1 / x0, static_cast<double>(i) / kSteps);
+        s->append(x / xShow, curve.at(x) * scale);
+    }
+    QPen pen(color);
+    pen.setStyle(style);
+    pen.setWidthF(2.0);
+    s->setPen(pen);
+    return s;
+}
+
+// The chart's named series as a rich-text legend: a coloured mark (dot, square, line or dashes) and the name.
+QString legendHtml(const QChart* chart) {
+    QStringList entries;
+    for (const QAbstractSeries* series : chart->series()) {
+        if (series->name().isEmpty())
+            continue;
+        QColor color;
+        QString mark;
+        if (const auto* scatter = qobject_cast<const QScatterSeries*>(series)) {
+            color = scatter->color();
+            mark = scatter->markerShape() == QScatterSeries::MarkerShapeRectangle ? QStringLiteral("■") : QStringLiteral("●");
+        } else if (const auto* line = qobject_cast<const QLineSeries*>(series)) {
+            color = line->pen().color();
+            mark = line->pen().style() == Qt::SolidLine ? (line->pointsVisible() ? QStringLiteral("━●━") : QStringLiteral("━━"))
+                                                        : QStringLiteral("╍╍");
+        } else {
+            continue;
+        }
+        QString name = series->name().toHtmlEscaped();
+        name.replace(QLatin1Char(' '), QStringLiteral("&nbsp;"));
+        entries << QStringLiteral("<span style='color:%1'>%2</span>&nbsp;%3").arg(color.name(), mark, name);
+    }
+    return entries.join(QStringLiteral(" &nbsp; "));
+}
+
+QTableWidgetItem* cell(const QString& text, bool right = false, const QString& tip = {}) {
+    auto* item = new QTableWidgetItem(text);
+    item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable);
+    if (right)
+        item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    if (!tip.isEmpty())
+        item->setToolTip(tip);
+    return item;
+}
+
+QString deviceMemory(double bytes) {
+    return formatNumber(bytes / core::kGiB, 0) + QStringLiteral(" GiB");
+}
+
+} // namespace
+
+CalibrationBackend CalibrationBackend::local() {
+    CalibrationBackend b;
+    b.hasCudaSupport = [] { return calib::hasCudaSupport(); };
+    b.buildDescription = [] { return calib::buildDescription(); };
+    b.detectGpus = [](std::string* why) { return calib::detectGpus(why); };
+    b.run = [](const calib::CalibrationRequest& r, const calib::ProgressCallback& p) {
+        return calib::runCalibration(r, p);
+    };
+    return b;
+}
+
+CalibrateTab::CalibrateTab(ScenarioDocument& doc, QWidget* parent)
+    : CalibrateTab(doc, CalibrationBackend::local(), parent) {}
+
+CalibrateTab::CalibrateTab(ScenarioDocument& doc, CalibrationBackend backend, QWidget* parent)
+    : QWidget(parent), m_doc(doc), m_backend(std::move(backend)) {
+    setObjectName(QStringLiteral("calibrateTab"));
+    m_hasCuda = m_backend.hasCudaSupport && m_backend.hasCudaSupport();
+    build();
+
+    connect(&m_doc, &ScenarioDocument::planChanged, this, [this] {
+        updateProfileStatus();
+        updateComparison();
+    });
+    connect(&m_doc, &ScenarioDocument::scenarioChanged, this, [this] {
+        updateChoices();
+        if (!isRunning() && !m_result)
+            rebuildCharts();  // the scenario's GPU peak and profile
+    });
+    connect(&m_doc, &ScenarioDocument::profileChanged, this, [this] {
+        updateProfileStatus();
+        if (!isRunning())
+            rebuildCharts();
+    });
+    updateAvailability();
+    updateChoices();
+    updateProfileStatus();
+    updateResultSummary();
+    updateComparison();
+    rebuildTable();
+    rebuildCharts();
+}
+
+CalibrateTab::~CalibrateTab() {
+    if (m_runState)
+        m_runState->cancel = true;
+    for (QPointer<QThread>* t : {&m_thread, &m_detectThread}) {
+        if (!t->isNull()) {
+            (*t)->wait();
+            delete t->data();  // its queued events (results for this tab) go with it
+        }
+    }
+}
+
+void CalibrateTab::build() {
+    // ---- Profile bar: which profile the scenario uses; import, load, save, built-in.
+    auto* profileBar = new QFrame(this);
+    profileBar->setObjectName(QStringLiteral("profileBar"));
+    profileBar->setStyleSheet(QStringLiteral("QFrame#profileBar { border: 1px solid %1; border-radius: 4px; }")
+                                  .arg(mix(palette(), 0.25).name()));
+    m_profileText = new QLabel(profileBar);
+    m_profileText->setTextFormat(Qt::RichText);
+    m_profileText->setWordWrap(true);
+    m_profileText->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_import = new QPushButton(tr("&Import profile..."), profileBar);
+    m_import->setToolTip(tr("Read a hardware profile measured on another machine (layout-planner-cli calibrate -o "
+                            "PROFILE.json) and apply it to the scenario"));
+    m_load = new QPushButton(tr("&Load profile..."), profileBar);
+    m_load->setToolTip(tr("Read a hardware profile to look at and compare before applying it"));
+    m_save = new QPushButton(tr("&Save profile..."), profileBar);
+    m_save->setToolTip(tr("Write the measured (or loaded) profile, or else the active one, to a JSON file"));
+    m_builtin = new QPushButton(tr("Use &built-in"), profileBar);
+    m_builtin->setToolTip(tr("Go back to the built-in profile of the scenario's GPU"));
+    auto* barLayout = new QHBoxLayout(profileBar);
+    barLayout->setContentsMargins(10, 6, 10, 6);
+    barLayout->addWidget(m_profileText, 1);
+    for (QPushButton* b : {m_import, m_load, m_save, m_builtin})
+        barLayout->addWidget(b, 0, Qt::AlignVCenter);
+
+    m_banner = new InlineBanner(this);
+    m_banner->setClosable(true);
+
+    // ---- GPUs.
+    m_gpuBox = new QGroupBox(tr("GPUs on this machine"), this);
+    m_explanation = new QFrame(m_gpuBox);
+    m_explanation->setObjectName(QStringLiteral("calibrateExplanation"));
+    m_explanationTitle = new QLabel(m_explanation);
+    QFont bold = m_explanationTitle->font();
+    bold.setBold(true);
+    m_explanationTitle->setFont(bold);
+    m_explanationTitle->setWordWrap(true);
+    m_explanationText = new QLabel(m_explanation);
+    m_explanationText->setTextFormat(Qt::RichText);
+    m_explanationText->setWordWrap(true);
+    m_explanationText->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_explainImport = new QPushButton(tr("Import profile..."), m_explanation);
+    m_explainImport->setToolTip(m_import->toolTip());
+    m_redetect = new QPushButton(tr("Detect again"), m_gpuBox);
+    m_redetect->setToolTip(tr("Look for GPUs again (after installing a driver, or changing CUDA_VISIBLE_DEVICES)"));
+    auto* explainLayout = new QVBoxLayout(m_explanation);
+    explainLayout->setContentsMargins(10, 8, 10, 8);
+    explainLayout->addWidget(m_explanationTitle);
+    explainLayout->addWidget(m_explanationText);
+    auto* explainButtons = new QHBoxLayout;
+    explainButtons->addWidget(m_explainImport);
+    explainButtons->addStretch(1);
+    explainLayout->addLayout(explainButtons);
+
+    m_gpuList = new QTreeWidget(m_gpuBox);
+    m_gpuList->setObjectName(QStringLiteral("gpuList"));
+    m_gpuList->setRootIsDecorated(false);
+    m_gpuList->setHeaderLabels({tr("#"), tr("Name"), tr("SMs"), tr("Memory"), tr("CC"), tr("Driver")});
+    m_gpuList->headerItem()->setToolTip(4, tr("Compute capability"));
+    m_gpuList->headerItem()->setToolTip(5, tr("CUDA version the driver supports (the runtime's is in the tooltip)"));
+    m_gpuList->header()->setStretchLastSection(false);
+    m_gpuList->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_gpuList->header()->setSectionResizeMode(1, QHeaderView::Stretch);
+    m_buildText = new QLabel(m_gpuBox);
+    m_buildText->setWordWrap(true);
+    m_buildText->setForegroundRole(QPalette::PlaceholderText);
+    m_buildText->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* gpuLayout = new QVBoxLayout(m_gpuBox);
+    gpuLayout->addWidget(m_explanation);
+    gpuLayout->addWidget(m_gpuList);
+    gpuLayout->addWidget(m_buildText);
+    auto* redetectRow = new QHBoxLayout;
+    redetectRow->addStretch(1);
+    redetectRow->addWidget(m_redetect);
+    gpuLayout->addLayout(redetectRow);
+
+    // ---- Benchmarks.
+    m_benchBox = new QGroupBox(tr("Benchmarks"), this);
+    m_device = new QComboBox(m_benchBox);
+    m_device->setToolTip(tr("The GPU the GEMM and HBM benchmarks run on"));
+    m_scenarioGemms = new QCheckBox(m_benchBox);
+    m_scenarioGemms->setChecked(true);
+    m_sweep = new QCheckBox(tr("GEMM sweep (square, skinny)"), m_benchBox);
+    m_sweep->setChecked(true);
+    m_sweep->setToolTip(tr("Square GEMMs from 256 to 16384 and skinny ones against an 8192 × 8192 weight: the "
+                           "efficiency curve the planner interpolates in"));
+    m_hbm = new QCheckBox(tr("HBM bandwidth"), m_benchBox);
+    m_hbm->setChecked(true);
+    m_hbm->setToolTip(tr("Device-to-device copy and a read-write kernel, 1 MiB to 4 GiB buffers"));
+    m_nccl = new QCheckBox(m_benchBox);
+    m_nccl->setChecked(true);
+    m_fp8 = new QCheckBox(tr("Also in fp8"), m_benchBox);
+    m_fp8->setChecked(true);
+    m_quick = new QCheckBox(tr("&Quick mode"), m_benchBox);
+    m_quick->setToolTip(tr("Fewer sizes and repetitions: about a minute instead of several"));
+    m_run = new QPushButton(tr("&Run calibration"), m_benchBox);
+    m_run->setDefault(false);
+    m_cancel = new QPushButton(tr("Cancel"), m_benchBox);
+    m_cancel->setEnabled(false);
+    m_cancel->setToolTip(tr("Stop after the item being measured"));
+    m_progress = new QProgressBar(m_benchBox);
+    m_progress->setRange(0, 1);
+    m_progress->setValue(0);
+    m_progress->setFormat(QStringLiteral("%v / %m"));
+    m_progressText = new QLabel(m_benchBox);
+    m_progressText->setWordWrap(true);
+    m_progressText->setForegroundRole(QPalette::PlaceholderText);
+    auto* benchLayout = new QVBoxLayout(m_benchBox);
+    auto* deviceRow = new QHBoxLayout;
+    auto* deviceLabel = new QLabel(tr("&GPU:"), m_benchBox);
+    deviceLabel->setBuddy(m_device);
+    deviceRow->addWidget(deviceLabel);
+    deviceRow->addWidget(m_device, 1);
+    benchLayout->addLayout(deviceRow);
+    for (QCheckBox* c : {m_scenarioGemms, m_sweep, m_fp8, m_hbm, m_nccl, m_quick})
+        benchLayout->addWidget(c);
+    auto* runRow = new QHBoxLayout;
+    runRow->addWidget(m_run);
+    runRow->addWidget(m_cancel);
+    runRow->addStretch(1);
+    benchLayout->addLayout(runRow);
+    benchLayout->addWidget(m_progress);
+    benchLayout->addWidget(m_progressText);
+
+    // ---- Result and apply.
+    m_resultBox = new QGroupBox(tr("Measured profile"), this);
+    m_summary = new QLabel(m_resultBox);
+    m_summary->setTextFormat(Qt::RichText);
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_apply = new QPushButton(tr("&Apply to scenario"), m_resultBox);
+    m_apply->setToolTip(tr("Use this profile for every estimate of the scenario (the status bar names it)"));
+    m_compare = new QLabel(m_resultBox);
+    m_compare->setTextFormat(Qt::RichText);
+    m_compare->setWordWrap(true);
+    m_compare->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* resultLayout = new QVBoxLayout(m_resultBox);
+    resultLayout->addWidget(m_summary);
+    auto* applyRow = new QHBoxLayout;
+    applyRow->addWidget(m_apply);
+    applyRow->addStretch(1);
+    resultLayout->addLayout(applyRow);
+    resultLayout->addWidget(m_compare);
+
+    auto* left = new QWidget(this);
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 4, 0);
+    leftLayout->addWidget(m_gpuBox);
+    leftLayout->addWidget(m_benchBox);
+    leftLayout->addWidget(m_resultBox);
+    leftLayout->addStretch(1);
+    auto* leftScroll = new QScrollArea(this);
+    leftScroll->setWidget(left);
+    leftScroll->setWidgetResizable(true);
+    leftScroll->setFrameShape(QFrame::NoFrame);
+    leftScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    leftScroll->setMinimumWidth(380);
+
+    // ---- Charts and the measurements table.
+    // Each chart with a legend under it that wraps onto more lines when narrow (QLegend elides instead).
+    const auto makeChart = [this](QChart*& chart, QChartView*& view, QLabel*& legend, const QString& name) {
+        chart = new QChart;
+        chart->legend()->hide();
+        auto* box = new QWidget(this);
+        box->setBackgroundRole(QPalette::Base);
+        box->setAutoFillBackground(true);
+        view = new QChartView(chart, box);
+        view->setObjectName(name);
+        view->setRenderHint(QPainter::Antialiasing);
+        view->setMinimumSize(240, 200);
+        legend = new QLabel(box);
+        legend->setObjectName(name + QStringLiteral("Legend"));
+        legend->setTextFormat(Qt::RichText);
+        legend->setWordWrap(true);
+        legend->setAlignment(Qt::AlignHCenter);
+        auto* v = new QVBoxLayout(box);
+        v->setContentsMargins(0, 0, 0, 6);
+        v->setSpacing(0);
+        v->addWidget(view, 1);
+        v->addWidget(legend);
+        return box;
+    };
+    QWidget* gemmBox = makeChart(m_gemmChart, m_gemmView, m_gemmLegend, QStringLiteral("gemmChart"));
+    QWidget* hbmBox = makeChart(m_hbmChart, m_hbmView, m_hbmLegend, QStringLiteral("hbmChart"));
+    QWidget* busBox = makeChart(m_busChart, m_busView, m_busLegend, QStringLiteral("busChart"));
+    auto* charts = new QWidget(this);
+    auto* chartGrid = new QGridLayout(charts);
+    chartGrid->setContentsMargins(0, 0, 0, 0);
+    chartGrid->setSpacing(6);
+    chartGrid->addWidget(gemmBox, 0, 0, 1, 2);
+    chartGrid->addWidget(hbmBox, 1, 0);
+    chartGrid->addWidget(busBox, 1, 1);
+    chartGrid->setRowStretch(0, 3);
+    chartGrid->setRowStretch(1, 2);
+
+    m_table = new QTableWidget(0, 8, this);
+    m_table->setObjectName(QStringLiteral("measurementsTable"));
+    m_table->setHorizontalHeaderLabels({tr("Benchmark"), tr("Item"), tr("Size"), tr("Median time"), tr("Achieved"),
+                                        tr("Of peak"), tr("Spread"), tr("Note")});
+    m_table->horizontalHeaderItem(6)->setToolTip(tr("(p90 − p10) / median of the timed repetitions"));
+    m_table->verticalHeader()->hide();
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setAlternatingRowColors(true);
+    m_table->setWordWrap(false);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+
+    m_resultTabs = new QTabWidget(this);
+    m_resultTabs->setDocumentMode(true);
+    m_resultTabs->addTab(charts, tr("Charts"));
+    m_resultTabs->addTab(m_table, tr("Measurements"));
+
+    auto* splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->setChildrenCollapsible(false);
+    splitter->addWidget(leftScroll);
+    splitter->addWidget(m_resultTabs);
+    splitter->setStretchFactor(0, 0);
+    splitter->setStretchFactor(1, 1);
+    splitter->setSizes({440, 900});
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(profileBar);
+    layout->addWidget(m_banner);
+    layout->addWidget(splitter, 1);
+
+    connect(m_import, &QPushButton::clicked, this, &CalibrateTab::chooseAndImport);
+    connect(m_explainImport, &QPushButton::clicked, this, &CalibrateTab::chooseAndImport);
+    connect(m_load, &QPushButton::clicked, this, &CalibrateTab::chooseAndLoad);
+    connect(m_save, &QPushButton::clicked, this, &CalibrateTab::chooseAndSave);
+    connect(m_builtin, &QPushButton::clicked, this, &CalibrateTab::useBuiltinProfile);
+    connect(m_redetect, &QPushButton::clicked, this, &CalibrateTab::detectGpus);
+    connect(m_run, &QPushButton::clicked, this, &CalibrateTab::startCalibration);
+    connect(m_cancel, &QPushButton::clicked, this, &CalibrateTab::cancelCalibration);
+    connect(m_apply, &QPushButton::clicked, this, &CalibrateTab::applyCandidate);
+    connect(m_device, &QComboBox::currentIndexChanged, this, &CalibrateTab::updateChoices);
+    connect(m_quick, &QCheckBox::toggled, this, &CalibrateTab::updateChoices);
+    for (QCheckBox* c : {m_scenarioGemms, m_sweep, m_hbm, m_nccl})
+        connect(c, &QCheckBox::toggled, this, &CalibrateTab::updateAvailability);
+}
+
+// ------------------------------------------------------------------------------------------------
+// GPUs
+
+void CalibrateTab::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (!m_shownOnce) {
+        m_shownOnce = true;
+        if (!m_detected && !m_detecting)
+            detectGpus();
+    }
+}
+
+void CalibrateTab::detectGpus() {
+    if (m_detecting || isRunning())
+        return;
+    m_detecting = true;
+    updateAvailability();
+    auto detect = m_backend.detectGpus;
+    m_detectThread = QThread::create([this, detect] {
+        std::string why;
+        std::vector<calib::DeviceInfo> gpus;
+        if (detect)
+            gpus = detect(&why);
+        else
+            why = calib::kNoCudaBuildMessage;
+        QMetaObject::invokeMethod(
+            this, [this, found = std::move(gpus), reason = qs(why)]() mutable { onDetected(std::move(found), reason); },
+            Qt::QueuedConnection);
+    });
+    connect(m_detectThread.data(), &QThread::finished, m_detectThread.data(), &QObject::deleteLater);
+    m_detectThread->start();
+}
+
+void CalibrateTab::onDetected(std::vector<calib::DeviceInfo> gpus, QString whyNot) {
+    m_detectThread = nullptr;
+    m_detecting = false;
+    m_detected = true;
+    m_gpus = std::move(gpus);
+    m_whyNot = whyNot;
+    m_gpuList->clear();
+    const QSignalBlocker block(m_device);
+    m_device->clear();
+    for (const calib::DeviceInfo& d : m_gpus) {
+        auto* item = new QTreeWidgetItem(m_gpuList);
+        item->setText(0, QString::number(d.index));
+        item->setText(1, qs(d.name));
+        item->setText(2, QString::number(d.smCount));
+        item->setText(3, deviceMemory(d.memoryBytes));
+        item->setText(4, qs(d.computeCapability()));
+        item->setText(5, qs(calib::cudaVersionString(d.driverVersion)));
+        for (int c : {2, 3, 4})
+            item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
+        QString tip = tr("%1\n%2 SMs at %3 MHz, %4 memory, %5-bit bus at %6 MHz\nCUDA driver %7, runtime %8")
+                          .arg(qs(d.name))
+                          .arg(d.smCount)
+                          .arg(formatNumber(d.smClockHz / 1e6, 0), deviceMemory(d.memoryBytes))
+                          .arg(d.memoryBusWidthBits)
+                          .arg(formatNumber(d.memoryClockHz / 1e6, 0), qs(calib::cudaVersionString(d.driverVersion)),
+                               qs(calib::cudaVersionString(d.runtimeVersion)));
+        if (const core::GpuPreset* p = calib::matchGpuPreset(d))
+            tip += tr("\nData-sheet figures: %1").arg(qs(p->gpu.name));
+        for (int c = 0; c < 6; ++c)
+            item->setToolTip(c, tip);
+        m_device->addItem(QStringLiteral("%1: %2").arg(d.index).arg(qs(d.name)), d.index);
+    }
+    // As tall as its rows (up to eight), no empty box under two GPUs.
+    const int rows = std::clamp(static_cast<int>(m_gpus.size()), 1, 8);
+    const int rowHeight = std::max(m_gpuList->fontMetrics().height() + 6,
+                                   m_gpus.empty() ? 0 : m_gpuList->visualItemRect(m_gpuList->topLevelItem(0)).height());
+    m_gpuList->setFixedHeight(m_gpuList->header()->sizeHint().height() + rows * rowHeight + 2 * m_gpuList->frameWidth() + 4);
+    updateAvailability();
+    updateChoices();
+    rebuildCharts();
+    emit gpusDetected();
+}
+
+QString CalibrateTab::unavailableReason() const {
+    if (!m_hasCuda)
+        return QString::fromLatin1(calib::kNoCudaBuildMessage);
+    if (m_detecting || !m_detected)
+        return tr("looking for GPUs");
+    if (m_gpus.empty())
+        return m_whyNot.isEmpty() ? tr("no NVIDIA GPU found") : m_whyNot;
+    return {};
+}
+
+bool CalibrateTab::canCalibrate() const { return m_hasCuda && m_detected && !m_gpus.empty(); }
+
+void CalibrateTab::updateAvailability() {
+    const bool running = isRunning();
+    const bool usable = canCalibrate();
+    m_buildText->setText(m_backend.buildDescription ? tr("Build: %1").arg(qs(m_backend.buildDescription()))
+                                                    : QString());
+    m_redetect->setEnabled(m_hasCuda && !m_detecting && !running);
+
+    // The explanation when no calibration can run here.
+    const QColor accent = m_detecting || !m_detected ? palette::info() : palette::warning();
+    QColor fill = accent;
+    fill.setAlpha(30);
+    m_explanation->setStyleSheet(QStringLiteral("QFrame#calibrateExplanation { border: 1px solid %1; border-left: 4px "
+                                                "solid %1; border-radius: 3px; background: %2; }")
+                                     .arg(accent.name(), fill.name(QColor::HexArgb)));
+    const QString elsewhere =
+        tr("<p>You can still calibrate: on a machine with NVIDIA GPUs run <code>layout-planner-cli calibrate "
+           "--quick -o profile.json</code> (add <code>--scenario FILE</code> for the scenario's own GEMM shapes), "
+           "then import the file here.</p>");
+    if (!m_hasCuda) {
+        m_explanationTitle->setText(tr("This build has no CUDA support"));
+        m_explanationText->setText(
+            tr("<p>The micro-benchmarks are compiled only when the CUDA toolkit (nvcc, cuBLAS, NCCL) is found at "
+               "build time. To measure on this machine, install the NVIDIA driver and the CUDA toolkit, then "
+               "rebuild with <code>cmake -DLP_BUILD_CUDA=ON</code>.</p>") +
+            elsewhere);
+    } else if (m_detecting || !m_detected) {
+        m_explanationTitle->setText(tr("Looking for NVIDIA GPUs…"));
+        m_explanationText->setText(tr("<p>Asking the CUDA driver which GPUs this machine has.</p>"));
+    } else if (m_gpus.empty()) {
+        m_explanationTitle->setText(tr("No usable NVIDIA GPU on this machine"));
+        m_explanationText->setText(
+            tr("<p>%1.</p><p>To measure here: install or update the NVIDIA driver (<code>nvidia-smi</code> should "
+               "list the GPU) and check that <code>CUDA_VISIBLE_DEVICES</code> does not hide it, then press "
+               "<i>Detect again</i>.</p>")
+                .arg(m_whyNot.isEmpty() ? tr("The CUDA runtime reports no device") : m_whyNot.toHtmlEscaped()) +
+            elsewhere);
+    }
+    m_explanation->setVisible(!usable);
+    m_explainImport->setVisible(m_detected || !m_hasCuda);
+    m_gpuList->setVisible(usable);
+
+    const bool anyChosen = m_scenarioGemms->isChecked() || m_sweep->isChecked() || m_hbm->isChecked() ||
+                           (m_nccl->isChecked() && m_nccl->isEnabled());
+    m_benchBox->setEnabled(usable);
+    for (QWidget* w : std::initializer_list<QWidget*>{m_device, m_scenarioGemms, m_sweep, m_hbm, m_quick})
+        w->setEnabled(usable && !running);
+    m_run->setEnabled(usable && !running && anyChosen);
+    m_run->setToolTip(usable ? (anyChosen ? tr("Run the chosen benchmarks in the background") : tr("Choose a benchmark first"))
+                             : tr("Not available: %1").arg(unavailableReason()));
+    m_cancel->setEnabled(running);
+    m_progress->setVisible(running || m_result.has_value());
+    if (!usable && !running)
+        m_progressText->setText(m_detecting || !m_detected ? tr("Looking for GPUs…")
+                                                           : tr("Not available on this machine (see above)."));
+    else if (!running && (m_progressText->text().startsWith(tr("Not available")) ||
+                          m_progressText->text().startsWith(tr("Looking for"))))
+        m_progressText->clear();
+    updateChoices();
+}
+
+void CalibrateTab::updateChoices() {
+    const bool running = isRunning();
+    const bool usable = canCalibrate();
+    const auto shapes = calib::scenarioGemms(m_doc.scenario());
+    m_scenarioGemms->setText(tr("Scenario's GEMM shapes (%n)", nullptr, static_cast<int>(shapes.size())));
+    m_scenarioGemms->setToolTip(tr("QKV, attention output, MLP up and down and LM head of %1 under TP %2 and micro "
+                                   "batch %3, forward and both backward shapes")
+                                    .arg(qs(m_doc.scenario().model.name))
+                                    .arg(m_doc.scenario().layout.tp)
+                                    .arg(m_doc.scenario().layout.microBatch));
+    const int gpus = static_cast<int>(m_gpus.size());
+    const bool ncclPossible = usable && gpus >= 2;
+    m_nccl->setEnabled(ncclPossible && !running);
+    m_nccl->setText(ncclPossible ? tr("NCCL collectives on %n GPUs", nullptr, gpus)
+                                 : tr("NCCL (needs 2 or more GPUs)"));
+    m_nccl->setToolTip(tr("All-reduce, all-gather, reduce-scatter and send/recv bus bandwidth from 8 KiB to 1 GiB, "
+                          "with the scenario's message sizes"));
+    const int device = m_device->currentIndex();
+    bool fp8 = false;
+    if (device >= 0 && device < gpus) {
+        const auto& d = m_gpus[static_cast<std::size_t>(device)];
+        fp8 = d.ccMajor > 8 || (d.ccMajor == 8 && d.ccMinor >= 9);
+    }
+    m_fp8->setEnabled(usable && fp8 && !running);
+    m_fp8->setToolTip(fp8 || !usable ? tr("Measure every GEMM in fp8 too (compute capability 8.9 and later)")
+                                     : tr("This GPU has no fp8 tensor cores (needs compute capability 8.9)"));
+}
+
+// ------------------------------------------------------------------------------------------------
+// Benchmarks
+
+calib::CalibrationRequest CalibrateTab::currentRequest() const {
+    const bool quick = m_quick->isChecked();
+    const core::Scenario& s = m_doc.scenario();
+    calib::CalibrationRequest r = calib::makeRequest(nullptr, quick);  // repetitions and warm-up
+    r.gemms.clear();
+    r.hbmBytes.clear();
+    r.commBytes.clear();
+    if (m_scenarioGemms->isChecked())
+        r.gemms = calib::scenarioGemms(s);
+    if (m_sweep->isChecked())
+        for (auto& g : calib::sweepGemms(quick)) {
+            const bool dup = std::any_of(r.gemms.begin(), r.gemms.end(), [&](const calib::GemmShape& o) {
+                return o.m == g.m && o.n == g.n && o.k == g.k;
+            });
+            if (!dup)
+                r.gemms.push_back(std::move(g));
+        }
+    r.fp8 = m_fp8->isChecked() && m_fp8->isEnabled();
+    if (m_hbm->isChecked())
+        r.hbmBytes = calib::hbmSizes(quick);
+    r.nccl = m_nccl->isChecked() && m_nccl->isEnabled();
+    if (r.nccl)
+        r.commBytes = calib::commSizes(quick, &s);
+    r.device = m_device->currentData().isValid() ? m_device->currentData().toInt() : 0;
+    return r;
+}
+
+bool CalibrateTab::startCalibration() {
+    if (isRunning() || !canCalibrate())
+        return false;
+    const calib::CalibrationRequest request = currentRequest();
+    if (request.gemms.empty() && request.hbmBytes.empty() && request.commBytes.empty())
+        return false;
+    const calib::DeviceInfo* device = nullptr;
+    for (const auto& d : m_gpus)
+        if (d.index == request.device)
+            device = &d;
+    if (!device)
+        return false;
+    auto ref = calib::chooseReference(*device, &m_doc.scenario());
+    if (!ref) {
+        showError(tr("Cannot calibrate %1").arg(qs(device->name)), qs(ref.error()));
+        return false;
+    }
+    m_reference = *ref;
+    m_result.reset();
+    m_errorText.clear();
+    m_banner->hide();
+    m_runState = std::make_shared<RunState>();
+    m_lastRedrawMs = -1;
+    m_progress->setRange(0, 1);
+    m_progress->setValue(0);
+    m_progressText->setText(tr("Starting on %1…").arg(qs(device->name)));
+
+    auto state = m_runState;
+    auto run = m_backend.run;
+    m_thread = QThread::create([this, state, run, request] {
+        const calib::ProgressCallback progress = [this, state](const calib::Progress& p) {
+            std::optional<calib::CalibrationResult> snapshot;
+            if (p.partial)
+                snapshot = *p.partial;
+            QMetaObject::invokeMethod(
+                this,
+                [this, done = p.done, total = p.total, phase = qs(p.phase), item = qs(p.item),
+                 copy = std::move(snapshot)]() mutable { onProgress(done, total, phase, item, std::move(copy)); },
+                Qt::QueuedConnection);
+            return !state->cancel.load();
+        };
+        calib::CalibrationResult result = run ? run(request, progress) : calib::CalibrationResult{};
+        if (!run)
+            result.error = calib::kNoCudaBuildMessage;
+        if (state->cancel.load() && !result.ok)
+            result.cancelled = true;
+        QMetaObject::invokeMethod(
+            this, [this, finished = std::move(result)]() mutable { onFinished(std::move(finished)); },
+            Qt::QueuedConnection);
+    });
+    connect(m_thread.data(), &QThread::finished, m_thread.data(), &QObject::deleteLater);
+    m_thread->start();
+    updateAvailability();
+    return true;
+}
+
+void CalibrateTab::cancelCalibration() {
+    if (!m_runState || !isRunning())
+        return;
+    m_runState->cancel = true;
+    m_cancel->setEnabled(false);
+    m_progressText->setText(tr("Cancelling after the current item…"));
+}
+
+void CalibrateTab::onProgress(int done, int total, QString phase, QString item,
+                              std::optional<calib::CalibrationResult> partial) {
+    if (!isRunning())
+        return;
+    m_progress->setRange(0, std::max(1, total));
+    m_progress->setValue(std::clamp(done, 0, std::max(1, total)));
+    if (!m_runState || !m_runState->cancel)
+        m_progressText->setText(done >= total ? tr("Finishing…")
+                                              : tr("%1 %2 of %3: %4").arg(phase).arg(done + 1).arg(total).arg(item));
+    if (partial)
+        m_result = std::move(partial);
+    emit calibrationProgress(done, total);
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    if (m_lastRedrawMs < 0 || now - m_lastRedrawMs >= 150 || done >= total) {
+        m_lastRedrawMs = now;
+        rebuildTable();
+        rebuildCharts();
+    }
+}
+
+void CalibrateTab::onFinished(calib::CalibrationResult result) {
+    m_thread = nullptr;
+    const bool cancelled = result.cancelled || (m_runState && m_runState->cancel && !result.ok);
+    m_runState.reset();
+    m_result = std::move(result);
+    const int items = static_cast<int>(m_result->gemms.size() + m_result->hbm.size() + m_result->comm.size());
+    bool ok = false;
+    if (cancelled) {
+        m_progressText->setText(tr("Cancelled after %n measurements; no profile was made.", nullptr, items));
+    } else if (!m_result->ok) {
+        m_progressText->setText(tr("Failed: %1").arg(qs(m_result->error)));
+        showError(tr("The calibration failed"), qs(m_result->error));
+    } else {
+        m_progress->setValue(m_progress->maximum());
+        m_progressText->setText(tr("Finished: %n measurements in %1.", nullptr, items)
+                                    .arg(formatDuration(m_result->elapsedSeconds)));
+        const core::HardwareProfile base = core::builtinProfile(m_reference->gpu);
+        auto built = calib::buildProfile(*m_result, *m_reference, base);
+        if (built) {
+            m_candidate = built->profile;
+            m_candidateSource = tr("measured on this machine");
+            m_profileNotes.clear();
+            for (const auto& n : built->notes)
+                m_profileNotes << qs(n);
+            ok = true;
+        } else {
+            showError(tr("No profile from these measurements"), qs(built.error()));
+        }
+    }
+    updateAvailability();
+    rebuildTable();
+    rebuildCharts();
+    updateResultSummary();
+    updateComparison();
+    updateProfileStatus();
+    emit calibrationFinished(ok);
+}
+
+// ------------------------------------------------------------------------------------------------
+// Profiles
+
+void CalibrateTab::showError(const QString& title, const QString& details) {
+    m_errorText = details.isEmpty() ? title : title + QStringLiteral(": ") + details;
+    m_banner->showMessage(InlineBanner::Kind::Error, title, details.toHtmlEscaped());
+}
+
+bool CalibrateTab::loadProfile(const QString& path) {
+    auto loaded = core::loadProfileFile(QDir::toNativeSeparators(path).toStdString());
+    if (!loaded) {
+        QStringList problems;
+        for (const auto& e : loaded.error())
+            problems << qs(e.message());
+        showError(tr("Cannot read the profile %1").arg(QDir::toNativeSeparators(path)),
+                  problems.mid(0, 6).join(QLatin1Char('\n')));
+        return false;
+    }
+    m_errorText.clear();
+    m_banner->hide();
+    m_candidate = std::move(*loaded);
+    m_candidateSource = QDir::toNativeSeparators(QFileInfo(path).absoluteFilePath());
+    m_profileNotes.clear();
+    updateResultSummary();
+    updateComparison();
+    updateProfileStatus();
+    rebuildCharts();
+    return true;
+}
+
+bool CalibrateTab::importProfile(const QString& path) { return loadProfile(path) && applyCandidate(); }
+
+bool CalibrateTab::saveProfile(const QString& path) {
+    const core::HardwareProfile profile = m_candidate ? *m_candidate : m_doc.profile();
+    auto saved = core::saveProfileFile(QDir::toNativeSeparators(path).toStdString(), profile);
+    if (!saved) {
+        showError(tr("Cannot write %1").arg(QDir::toNativeSeparators(path)), qs(saved.error()));
+        return false;
+    }
+    m_errorText.clear();
+    m_banner->showMessage(InlineBanner::Kind::Info, tr("Saved the profile to %1").arg(QDir::toNativeSeparators(path)),
+                          tr("Use it on the command line with --profile %1").arg(QDir::toNativeSeparators(path)));
+    if (m_candidate && m_candidateSource == tr("measured on this machine"))
+        m_candidateSource = tr("measured on this machine, saved as %1").arg(QDir::toNativeSeparators(path));
+    updateProfileStatus();
+    return true;
+}
+
+bool CalibrateTab::applyCandidate() {
+    if (!m_candidate)
+        return false;
+    m_activeSource = m_candidateSource;
+    m_doc.setProfileOverride(*m_candidate);
+    updateProfileStatus();
+    updateComparison();
+    emit profileApplied();
+    return true;
+}
+
+void CalibrateTab::useBuiltinProfile() {
+    m_activeSource.clear();
+    m_doc.setProfileOverride(std::nullopt);
+    updateProfileStatus();
+    updateComparison();
+}
+
+bool CalibrateTab::isOverrideActive() const {
+    return !(m_doc.profile() == core::builtinProfile(m_doc.scenario().cluster.gpu));
+}
+
+QString CalibrateTab::activeProfileText() const {
+    const core::HardwareProfile& p = m_doc.profile();
+    if (!isOverrideActive())
+        return tr("Active profile: %1 (the GPU's data-sheet figures and published efficiencies)").arg(qs(p.name));
+    QString text = tr("Active profile: %1").arg(qs(p.name));
+    if (!p.date.empty())
+        text += QStringLiteral(", %1").arg(qs(p.date));
+    if (!m_activeSource.isEmpty())
+        text += tr(" — from %1").arg(m_activeSource);
+    return text;
+}
+
+void CalibrateTab::updateProfileStatus() {
+    const bool active = isOverrideActive();
+    const core::HardwareProfile& p = m_doc.profile();
+    QString html = QStringLiteral("<b>%1</b> ").arg(tr("Hardware profile in use:"));
+    html += activeProfileText().section(QStringLiteral(": "), 1).toHtmlEscaped();
+    const std::string& gpuId = p.gpuId;
+    if (active && !gpuId.empty() && gpuId != m_doc.scenario().cluster.gpu.id)
+        html += QStringLiteral("<br><span style='color:%1'>%2</span>")
+                    .arg(palette::warning().name(),
+                         tr("It was measured for %1, but the scenario's GPU is %2: its efficiencies are applied to "
+                            "the %2 figures.")
+                             .arg(qs(gpuId), qs(m_doc.scenario().cluster.gpu.id))
+                             .toHtmlEscaped());
+    m_profileText->setText(html);
+    m_builtin->setEnabled(active);
+    m_save->setEnabled(true);
+    m_save->setToolTip(m_candidate ? tr("Write the %1 profile (%2) to a JSON file").arg(qs(m_candidate->name), m_candidateSource)
+                                   : tr("Write the active profile to a JSON file"));
+    const bool candidateActive = m_candidate && *m_candidate == p;
+    m_apply->setEnabled(m_candidate && !candidateActive);
+    m_apply->setText(candidateActive ? tr("Applied to the scenario") : tr("&Apply to scenario"));
+}
+
+QString CalibrateTab::comparisonText() const { return m_compare->text(); }
+
+void CalibrateTab::updateComparison() {
+    const core::Scenario& s = m_doc.scenario();
+    const core::HardwareProfile builtin = core::builtinProfile(s.cluster.gpu);
+    std::optional<core::Plan> before, after;
+    QString heading;
+    const bool active = isOverrideActive();
+    const bool candidateActive = m_candidate && *m_candidate == m_doc.profile();
+    if (active) {
+        before = core::evaluate(s, builtin);
+        after = m_doc.plan();
+        heading = tr("Built-in → active profile, on this scenario:");
+    } else if (m_candidate && !candidateActive) {
+        before = m_doc.plan();
+        after = core::evaluate(s, *m_candidate);
+        heading = tr("Applying it would change, on this scenario:");
+    }
+    if (!before || !after) {
+        m_compare->setText(m_candidate ? QString() : tr("<i>Run the benchmarks, or load or import a profile, to see "
+                                                        "what it changes on this scenario.</i>"));
+        return;
+    }
+    if (!before->valid || !after->valid) {
+        m_compare->setText(heading + QStringLiteral("<br>") +
+                           tr("the layout is invalid, so there is no MFU to compare (fix it in the Plan tab)."));
+        return;
+    }
+    const double dMfu = 100.0 * (after->mfu - before->mfu);
+    const QColor c = std::fabs(dMfu) < 0.05 ? mix(palette(), 0.6) : (dMfu > 0 ? palette::bandGood() : palette::warning());
+    QString html = heading + QStringLiteral("<br>");
+    html += tr("<span style='font-size:large'>MFU <b>%1</b> → <b>%2</b></span> <span style='color:%3'>(%4%5 points)</span>")
+                .arg(formatPercent(before->mfu), formatPercent(after->mfu), c.name(), dMfu >= 0 ? QStringLiteral("+") : QString(QChar(0x2212)),
+                     formatNumber(std::fabs(dMfu), 1));
+    html += QStringLiteral("<br>") + tr("Step time %1 → %2; %3 → %4 per GPU")
+                                          .arg(formatSeconds(before->time.stepSeconds), formatSeconds(after->time.stepSeconds),
+                                               formatTokensPerSecond(before->tokensPerSecondPerGpu),
+                                               formatTokensPerSecond(after->tokensPerSecondPerGpu));
+    m_compare->setText(html);
+}
+
+void CalibrateTab::updateResultSummary() {
+    QStringList lines;
+    if (m_candidate) {
+        const core::HardwareProfile& p = *m_candidate;
+        lines << QStringLiteral("<b>%1</b>").arg(qs(p.name).toHtmlEscaped()) +
+                     (p.date.empty() ? QString() : QStringLiteral(", %1").arg(qs(p.date))) +
+                     QStringLiteral("<br><span style='color:%1'>%2</span>")
+                         .arg(mix(palette(), 0.6).name(), m_candidateSource.toHtmlEscaped());
+    }
+    if (m_result && (m_result->ok || !m_result->gemms.empty())) {
+        const calib::CalibrationResult& r = *m_result;
+        const core::GpuSpec gpu = referenceGpu();
+        double best16 = 0, best8 = 0;
+        double scenarioFlops = 0, scenarioSeconds = 0;
+        for (const auto& g : r.gemms) {
+            if (!g.ok())
+                continue;
+            (g.dtype == calib::GemmDtype::Bf16 ? best16 : best8) =
+                std::max(g.dtype == calib::GemmDtype::Bf16 ? best16 : best8, g.flopsPerSecond);
+            if (g.dtype == calib::GemmDtype::Bf16 && !isSweepShape(g.shape)) {
+                scenarioFlops += g.shape.flops();
+                scenarioSeconds += g.seconds.median;
+            }
+        }
+        if (best16 > 0)
+            lines << tr("bf16 GEMM: up to %1 (%2 of %3)")
+                         .arg(tflops(best16), formatPercent(best16 / gpu.peakFlops16), peakText(gpu.peakFlops16));
+        if (scenarioSeconds > 0)
+            lines << tr("Scenario's GEMMs: %1 on average (%2 of peak)")
+                         .arg(tflops(scenarioFlops / scenarioSeconds),
+                              formatPercent(scenarioFlops / scenarioSeconds / gpu.peakFlops16));
+        if (best8 > 0 && gpu.peakFlops8 > 0)
+            lines << tr("fp8 GEMM: up to %1 (%2 of %3)")
+                         .arg(tflops(best8), formatPercent(best8 / gpu.peakFlops8), peakText(gpu.peakFlops8));
+        double hbm = 0;
+        for (const auto& h : r.hbm)
+            if (h.ok())
+                hbm = std::max(hbm, h.bytesPerSecond);
+        if (hbm > 0)
+            lines << tr("HBM: up to %1 (%2 of %3)")
+                         .arg(formatBandwidth(hbm), formatPercent(hbm / gpu.hbmBandwidth), formatBandwidth(gpu.hbmBandwidth));
+        double bus = 0;
+        for (const auto& c : r.comm)
+            if (c.ok() && c.op == calib::Collective::AllReduce)
+                bus = std::max(bus, c.busBytesPerSecond);
+        if (bus > 0)
+            lines << tr("NCCL all-reduce on %1 GPUs: up to %2 bus bandwidth (%3 of %4 NVLink)")
+                         .arg(r.gpuCount)
+                         .arg(formatBandwidth(bus), formatPercent(bus / gpu.nvlinkBandwidth),
+                              formatBandwidth(gpu.nvlinkBandwidth));
+        QStringList notes;
+        for (const auto& n : r.notes)
+            notes << qs(n).toHtmlEscaped();
+        if (!notes.isEmpty())
+            lines << QStringLiteral("<span style='color:%1'>%2</span>")
+                         .arg(mix(palette(), 0.6).name(), notes.join(QStringLiteral("<br>")));
+    }
+    if (!m_profileNotes.isEmpty()) {
+        QStringList notes;
+        for (const QString& n : m_profileNotes)
+            notes << n.toHtmlEscaped();
+        lines << QStringLiteral("<span style='color:%1'>%2</span>")
+                     .arg(mix(palette(), 0.6).name(), notes.join(QStringLiteral("<br>")));
+    }
+    if (lines.isEmpty())
+        lines << tr("<i>No measured profile yet.</i> Run the benchmarks, or load a profile to look at it first.");
+    m_summary->setText(lines.join(QStringLiteral("<br>")));
+}
+
+QString CalibrateTab::summaryText() const {
+    return QTextDocumentFragment::fromHtml(m_summary->text()).toPlainText();
+}
+
+void CalibrateTab::chooseAndImport() {
+    const QString path = m_chooseOpen(this, tr("Import a hardware profile"), QDir::homePath(),
+                                      tr("Hardware profiles (*.json);;All files (*)"));
+    if (!path.isEmpty())
+        importProfile(path);
+}
+
+void CalibrateTab::chooseAndLoad() {
+    const QString path = m_chooseOpen(this, tr("Load a hardware profile"), QDir::homePath(),
+                                      tr("Hardware profiles (*.json);;All files (*)"));
+    if (!path.isEmpty())
+        loadProfile(path);
+}
+
+void CalibrateTab::chooseAndSave() {
+    const core::HardwareProfile& p = m_candidate ? *m_candidate : m_doc.profile();
+    QString name = qs(p.measuredOn.empty() ? p.name : p.measuredOn).toLower();
+    name.replace(QRegularExpression(QStringLiteral("[^a-z0-9]+")), QStringLiteral("-"));
+    if (!p.date.empty())
+        name += QLatin1Char('-') + qs(p.date);
+    const QString suggested = QDir(QDir::homePath()).filePath(QStringLiteral("profile-%1.json").arg(name));
+    const QString path = m_chooseSave(this, tr("Save the hardware profile"), suggested,
+                                      tr("Hardware profiles (*.json);;All files (*)"));
+    if (!path.isEmpty())
+        saveProfile(path);
+}
+
+// ------------------------------------------------------------------------------------------------
+// Results: table and charts
+
+core::GpuSpec CalibrateTab::referenceGpu() const {
+    if (m_reference)
+        return m_reference->gpu;
+    return m_doc.scenario().cluster.gpu;
+}
+
+void CalibrateTab::rebuildTable() {
+    m_table->setRowCount(0);
+    if (!m_result) {
+        m_resultTabs->setTabText(1, tr("Measurements"));
+        return;
+    }
+    const calib::CalibrationResult& r = *m_result;
+    const core::GpuSpec gpu = referenceGpu();
+    const auto spread = [](const calib::Stats& s) {
+        return s.samples > 0 ? formatPercent(s.spread, 1) : QString();
+    };
+    const auto addRow = [this](const QList<QTableWidgetItem*>& cells) {
+        const int row = m_table->rowCount();
+        m_table->insertRow(row);
+        for (int c = 0; c < cells.size(); ++c)
+            m_table->setItem(row, c, cells[c]);
+    };
+    for (const auto& g : r.gemms) {
+        const double peak = g.dtype == calib::GemmDtype::Fp8 ? gpu.peakFlops8 : gpu.peakFlops16;
+        addRow({cell(tr("GEMM %1").arg(QString::fromLatin1(calib::toString(g.dtype)))), cell(qs(g.shape.label)),
+                cell(QStringLiteral("%1×%2×%3").arg(g.shape.m).arg(g.shape.n).arg(g.shape.k), true,
+                     tr("%1 GFLOP per GEMM").arg(formatNumber(g.shape.flops() / 1e9, 1))),
+                cell(g.ok() ? formatSeconds(g.seconds.median) : QString(), true),
+                cell(g.ok() ? tflops(g.flopsPerSecond) : QString(), true),
+                cell(g.ok() && peak > 0 ? formatPercent(g.flopsPerSecond / peak) : QString(), true),
+                cell(spread(g.seconds), true), cell(qs(g.error), false, qs(g.error))});
+    }
+    for (const auto& h : r.hbm) {
+        addRow({cell(tr("HBM %1").arg(QString::fromLatin1(calib::toString(h.method)))), cell(QString()),
+                cell(sizeText(h.bufferBytes), true), cell(h.ok() ? formatSeconds(h.seconds.median) : QString(), true),
+                cell(h.ok() ? formatBandwidth(h.bytesPerSecond) : QString(), true),
+                cell(h.ok() && gpu.hbmBandwidth > 0 ? formatPercent(h.bytesPerSecond / gpu.hbmBandwidth) : QString(), true),
+                cell(spread(h.seconds), true), cell(qs(h.error), false, qs(h.error))});
+    }
+    for (const auto& c : r.comm) {
+        addRow({cell(tr("NCCL %1").arg(collectiveName(c.op))), cell(tr("%n GPUs", nullptr, c.ranks)),
+                cell(sizeText(c.bytes), true), cell(c.ok() ? formatSeconds(c.seconds.median) : QString(), true),
+                cell(c.ok() ? tr("%1 bus").arg(formatBandwidth(c.busBytesPerSecond)) : QString(), true,
+                     c.ok() ? tr("algorithm bandwidth %1").arg(formatBandwidth(c.algBytesPerSecond)) : QString()),
+                cell(c.ok() && gpu.nvlinkBandwidth > 0 ? formatPercent(c.busBytesPerSecond / gpu.nvlinkBandwidth) : QString(),
+                     true, tr("of the nominal NVLink bandwidth")),
+                cell(spread(c.seconds), true), cell(qs(c.error), false, qs(c.error))});
+    }
+    m_resultTabs->setTabText(1, tr("Measurements (%1)").arg(m_table->rowCount()));
+}
+
+void CalibrateTab::rebuildCharts() {
+    rebuildGemmChart();
+    rebuildHbmChart();
+    rebuildBusChart();
+    m_gemmLegend->setText(legendHtml(m_gemmChart));
+    m_hbmLegend->setText(legendHtml(m_hbmChart));
+    m_busLegend->setText(legendHtml(m_busChart));
+}
+
+void CalibrateTab::rebuildGemmChart() {
+    const QPalette pal = palette();
+    resetChart(m_gemmChart, pal);
+    const core::GpuSpec gpu = referenceGpu();
+    const core::HardwareProfile& active = m_doc.profile();
+    QFont titleFont = font();
+    titleFont.setBold(true);
+    m_gemmChart->setTitleFont(titleFont);
+    m_gemmChart->setTitle(tr("GEMM throughput against size — %1").arg(qs(gpu.name)));
+
+    constexpr double kG = 1e9;  // x shown in GFLOP per GEMM
+    double lo = 1e7, hi = 1e13, top = gpu.peakFlops16;
+    auto* sweep = new QScatterSeries;
+    sweep->setName(tr("bf16, sweep"));
+    auto* shapes = new QScatterSeries;
+    shapes->setName(tr("bf16, scenario's shapes"));
+    auto* fp8 = new QScatterSeries;
+    fp8->setName(tr("fp8"));
+    for (auto [s, color, shape] : {std::tuple{sweep, kBlue, QScatterSeries::MarkerShapeCircle},
+                                   std::tuple{shapes, kOrange, QScatterSeries::MarkerShapeRectangle},
+                                   std::tuple{fp8, kPurple, QScatterSeries::MarkerShapeCircle}}) {
+        s->setColor(color);
+        s->setBorderColor(color.darker(125));
+        s->setMarkerSize(9);
+        s->setMarkerShape(shape);
+    }
+    bool anyFp8 = false;
+    if (m_result)
+        for (const auto& g : m_result->gemms) {
+            if (!g.ok() || !(g.flopsPerSecond > 0))
+                continue;
+            const double f = g.shape.flops();
+            lo = std::min(lo, f);
+            hi = std::max(hi, f);
+            top = std::max(top, g.flopsPerSecond);
+            if (g.dtype == calib::GemmDtype::Fp8) {
+                fp8->append(f / kG, g.flopsPerSecond / 1e12);
+                anyFp8 = true;
+            } else {
+                (isSweepShape(g.shape) ? sweep : shapes)->append(f / kG, g.flopsPerSecond / 1e12);
+            }
+        }
+    if (anyFp8)
+        top = std::max(top, gpu.peakFlops8);
+    auto* x = logAxis(tr("GEMM size (GFLOP per GEMM, 2·m·n·k)"), lo / kG, hi / kG);
+    auto* y = valueAxis(tr("Achieved TFLOP/s"), top / 1e12 * 1.08);
+    for (QAbstractAxis* a : {static_cast<QAbstractAxis*>(x), static_cast<QAbstractAxis*>(y)}) {
+        styleAxis(a, pal, font());
+    }
+    x->setMinorGridLineColor(mix(pal, 0.07));
+    m_gemmChart->addAxis(x, Qt::AlignBottom);
+    m_gemmChart->addAxis(y, Qt::AlignLeft);
+    const double x0 = x->min() * kG, x1 = x->max() * kG;
+
+    attach(m_gemmChart, flat(x0 / kG, x1 / kG, gpu.peakFlops16 / 1e12,
+                             tr("bf16 peak (%1)").arg(peakText(gpu.peakFlops16)), palette::capacityLine(), Qt::DashLine),
+           x, y);
+    if (anyFp8 && gpu.peakFlops8 > 0)
+        attach(m_gemmChart, flat(x0 / kG, x1 / kG, gpu.peakFlops8 / 1e12, tr("fp8 peak (%1)").arg(peakText(gpu.peakFlops8)),
+                                 kPurple, Qt::DashLine),
+               x, y);
+    if (!active.gemmEfficiency.empty())
+        attach(m_gemmChart,
+               curveSeries(active.gemmEfficiency, x0, x1, gpu.peakFlops16 / 1e12, kG,
+                           tr("active profile (%1)").arg(qs(active.name)), mix(pal, 0.45), Qt::SolidLine),
+               x, y);
+    if (m_candidate && !(*m_candidate == active) && !m_candidate->gemmEfficiency.empty())
+        attach(m_gemmChart,
+               curveSeries(m_candidate->gemmEfficiency, x0, x1, gpu.peakFlops16 / 1e12, kG,
+                           tr("measured profile"), kGreen, Qt::DashLine),
+               x, y);
+    for (QScatterSeries* s : {sweep, shapes, fp8}) {
+        if (s->count() > 0)
+            attach(m_gemmChart, s, x, y);
+        else
+            delete s;
+    }
+}
+
+void CalibrateTab::rebuildHbmChart() {
+    const QPalette pal = palette();
+    resetChart(m_hbmChart, pal);
+    const core::GpuSpec gpu = referenceGpu();
+    const core::HardwareProfile& active = m_doc.profile();
+    QFont titleFont = font();
+    titleFont.setBold(true);
+    m_hbmChart->setTitleFont(titleFont);
+    m_hbmChart->setTitle(tr("HBM bandwidth against buffer size"));
+    std::map<calib::HbmMethod, QList<QPointF>> points;
+    double lo = 1 * kMiB, hi = 4096 * kMiB, top = gpu.hbmBandwidth;
+    if (m_result)
+        for (const auto& h : m_result->hbm) {
+            if (!h.ok() || !(h.bytesPerSecond > 0))
+                continue;
+            points[h.method].append(QPointF(h.bufferBytes / kMiB, h.bytesPerSecond / 1e9));
+            lo = std::min(lo, h.bufferBytes);
+            hi = std::max(hi, h.bufferBytes);
+            top = std::max(top, h.bytesPerSecond);
+        }
+    auto* x = logAxis(tr("Buffer size (MiB)"), lo / kMiB, hi / kMiB);
+    auto* y = valueAxis(tr("GB/s"), top / 1e9 * 1.1);
+    styleAxis(x, pal, font());
+    styleAxis(y, pal, font());
+    x->setMinorGridLineColor(mix(pal, 0.07));
+    m_hbmChart->addAxis(x, Qt::AlignBottom);
+    m_hbmChart->addAxis(y, Qt::AlignLeft);
+    if (gpu.hbmBandwidth > 0) {
+        attach(m_hbmChart, flat(x->min(), x->max(), gpu.hbmBandwidth / 1e9,
+                                tr("nominal %1").arg(formatBandwidth(gpu.hbmBandwidth)), palette::capacityLine(), Qt::DashLine),
+               x, y);
+        attach(m_hbmChart, flat(x->min(), x->max(), active.hbmEfficiency * gpu.hbmBandwidth / 1e9,
+                                tr("active profile (%1)").arg(formatPercent(active.hbmEfficiency, 0)), mix(pal, 0.45),
+                                Qt::SolidLine, 2.0),
+               x, y);
+        if (m_candidate && !(*m_candidate == active))
+            attach(m_hbmChart, flat(x->min(), x->max(), m_candidate->hbmEfficiency * gpu.hbmBandwidth / 1e9,
+                                    tr("measured profile (%1)").arg(formatPercent(m_candidate->hbmEfficiency, 0)), kGreen,
+                                    Qt::DashLine, 2.0),
+                   x, y);
+    }
+    for (auto& [method, list] : points) {
+        std::sort(list.begin(), list.end(), [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
+        auto* s = new QLineSeries;
+        s->setName(method == calib::HbmMethod::Kernel ? tr("read-write kernel") : tr("device copy"));
+        QPen pen(method == calib::HbmMethod::Kernel ? kBlue : kTeal);
+        pen.setWidthF(2.0);
+        s->setPen(pen);
+        s->setPointsVisible(true);
+        s->append(list);
+        attach(m_hbmChart, s, x, y);
+    }
+}
+
+void CalibrateTab::rebuildBusChart() {
+    const QPalette pal = palette();
+    resetChart(m_busChart, pal);
+    const core::GpuSpec gpu = referenceGpu();
+    const core::HardwareProfile& active = m_doc.profile();
+    QFont titleFont = font();
+    titleFont.setBold(true);
+    m_busChart->setTitleFont(titleFont);
+    std::map<calib::Collective, QList<QPointF>> series;
+    double lo = 8.0 * 1024, hi = 1024 * kMiB, top = gpu.nvlinkBandwidth;
+    int ranks = 0;
+    if (m_result)
+        for (const auto& c : m_result->comm) {
+            if (!c.ok() || !(c.busBytesPerSecond > 0))
+                continue;
+            series[c.op].append(QPointF(c.bytes / kMiB, c.busBytesPerSecond / 1e9));
+            lo = std::min(lo, c.bytes);
+            hi = std::max(hi, c.bytes);
+            top = std::max(top, c.busBytesPerSecond);
+            ranks = std::max(ranks, c.ranks);
+        }
+    m_busChart->setTitle(series.empty() ? tr("NCCL bus bandwidth (not measured)")
+                                        : tr("NCCL bus bandwidth on %n GPUs", nullptr, ranks));
+    auto* x = logAxis(tr("Message size (MiB)"), lo / kMiB, hi / kMiB);
+    auto* y = valueAxis(tr("Bus bandwidth (GB/s)"), top / 1e9 * 1.1);
+    styleAxis(x, pal, font());
+    styleAxis(y, pal, font());
+    x->setMinorGridLineColor(mix(pal, 0.07));
+    m_busChart->addAxis(x, Qt::AlignBottom);
+    m_busChart->addAxis(y, Qt::AlignLeft);
+    if (gpu.nvlinkBandwidth > 0) {
+        attach(m_busChart, flat(x->min(), x->max(), gpu.nvlinkBandwidth / 1e9,
+                                tr("NVLink nominal %1").arg(formatBandwidth(gpu.nvlinkBandwidth)), palette::capacityLine(),
+                                Qt::DashLine),
+               x, y);
+        if (!active.nvlinkBusEfficiency.empty())
+            attach(m_busChart,
+                   curveSeries(active.nvlinkBusEfficiency, x->min() * kMiB, x->max() * kMiB, gpu.nvlinkBandwidth / 1e9,
+                               kMiB, tr("active profile"), mix(pal, 0.45), Qt::SolidLine),
+                   x, y);
+        if (m_candidate && !(*m_candidate == active) && !m_candidate->nvlinkBusEfficiency.empty())
+            attach(m_busChart,
+                   curveSeries(m_candidate->nvlinkBusEfficiency, x->min() * kMiB, x->max() * kMiB,
+                               gpu.nvlinkBandwidth / 1e9, kMiB, tr("measured profile"), kGreen, Qt::DashLine),
+                   x, y);
+    }
+    for (auto& [op, list] : series) {
+        std::sort(list.begin(), list.end(), [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
+        auto* s = new QLineSeries;
+        s->setName(collectiveName(op));
+        QPen pen(collectiveColor(op));
+        pen.setWidthF(2.0);
+        s->setPen(pen);
+        s->setPointsVisible(true);
+        s->append(list);
+        attach(m_busChart, s, x, y);
+    }
+}
+
+} // namespace lp::ui

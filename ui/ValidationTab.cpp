@@ -1,0 +1,923 @@
+#include "ui/ValidationTab.h"
+
+#include "core/Validation.h"
+#include "ui/ChartStyle.h"
+#include "ui/Format.h"
+#include "ui/InlineBanner.h"
+#include "ui/Palette.h"
+#include "ui/ScenarioDocument.h"
+#include "ui/ValidationModel.h"
+
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
+#include <QtCharts/QLegend>
+#include <QtCharts/QLegendMarker>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QLogValueAxis>
+#include <QtCharts/QScatterSeries>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QCursor>
+#include <QDir>
+#include <QEvent>
+#include <QFileInfo>
+#include <QFrame>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLayout>
+#include <QLineEdit>
+#include <QMouseEvent>
+#include <QScrollBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QSplitter>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTimer>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace lp::ui {
+namespace {
+
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+const char* const kSettingsKey = "validation/casesFile";
+const char* const kCasesRelative = "shared/reference/published-runs.json";
+
+QColor metricColor(const QString& metric) {
+    if (metric == QLatin1String("iteration_time_s"))
+        return QColor(0x4E, 0x79, 0xA7);  // blue
+    if (metric == QLatin1String("model_tflops_per_gpu"))
+        return QColor(0x49, 0x98, 0x94);  // dark teal
+    if (metric == QLatin1String("hardware_tflops_per_gpu"))
+        return QColor(0x59, 0xA1, 0x4F);  // green
+    if (metric == QLatin1String("mfu"))
+        return QColor(0xF2, 0x8E, 0x2B);  // orange
+    if (metric == QLatin1String("hfu"))
+        return QColor(0xB0, 0x7A, 0xA1);  // purple
+    if (metric == QLatin1String("tokens_per_s_per_gpu"))
+        return QColor(0x9C, 0x75, 0x5F);  // brown
+    if (metric == QLatin1String("peak_memory_gib"))
+        return QColor(0xB6, 0x99, 0x2D);  // ochre
+    return QColor(0x9D, 0x94, 0x8F);
+}
+
+// A colour between the text and the base colours (lines that should recede).
+QColor mix(const QPalette& p, double t) {
+    const QColor a = p.color(QPalette::Text);
+    const QColor b = p.color(QPalette::Base);
+    return QColor::fromRgbF(static_cast<float>(a.redF() * t + b.redF() * (1 - t)),
+                            static_cast<float>(a.greenF() * t + b.greenF() * (1 - t)),
+                            static_cast<float>(a.blueF() * t + b.blueF() * (1 - t)));
+}
+
+QLineSeries* line(double x0, double y0, double x1, double y1) {
+    auto* s = new QLineSeries;
+    s->append(x0, y0);
+    s->append(x1, y1);
+    return s;
+}
+
+QString percentText(double fraction) { return formatNumber(100.0 * fraction, 1) + QStringLiteral("%"); }
+
+
+// Lays its items out left to right and wraps onto new lines (after Qt's Flow Layout example).
+class FlowLayout : public QLayout {
+public:
+    explicit FlowLayout(int spacing) { setSpacing(spacing); setContentsMargins(0, 0, 0, 0); }
+    ~FlowLayout() override {
+        while (QLayoutItem* item = takeAt(0))
+            delete item;
+    }
+    void addItem(QLayoutItem* item) override { m_items.append(item); }
+    int count() const override { return static_cast<int>(m_items.size()); }
+    QLayoutItem* itemAt(int index) const override { return m_items.value(index); }
+    QLayoutItem* takeAt(int index) override {
+        return index >= 0 && index < m_items.size() ? m_items.takeAt(index) : nullptr;
+    }
+    Qt::Orientations expandingDirections() const override { return {}; }
+    bool hasHeightForWidth() const override { return true; }
+    int heightForWidth(int width) const override { return arrange(QRect(0, 0, width, 0), true); }
+    void setGeometry(const QRect& rect) override {
+        QLayout::setGeometry(rect);
+        arrange(rect, false);
+    }
+    QSize sizeHint() const override { return minimumSize(); }
+    QSize minimumSize() const override {
+        QSize size;
+        for (const QLayoutItem* item : m_items)
+            size = size.expandedTo(item->minimumSize());
+        const QMargins m = contentsMargins();
+        return size + QSize(m.left() + m.right(), m.top() + m.bottom());
+    }
+
+private:
+    int arrange(const QRect& rect, bool measureOnly) const {
+        int x = rect.x();
+        int y = rect.y();
+        int lineHeight = 0;
+        for (QLayoutItem* item : m_items) {
+            const QSize hint = item->sizeHint();
+            if (x + hint.width() > rect.right() + 1 && lineHeight > 0) {
+                x = rect.x();
+                y += lineHeight + spacing();
+                lineHeight = 0;
+            }
+            if (!measureOnly)
+                item->setGeometry(QRect(QPoint(x, y), hint));
+            x += hint.width() + spacing();
+            lineHeight = std::max(lineHeight, hint.height());
+        }
+        return y + lineHeight - rect.y();
+    }
+    QList<QLayoutItem*> m_items;
+};
+
+} // namespace
+
+ValidationTab::ValidationTab(ScenarioDocument& doc, QWidget* parent)
+    : QWidget(parent), m_doc(doc), m_model(new ValidationModel(this)), m_filter(new ValidationFilterModel(this)) {
+    setObjectName(QStringLiteral("validationTab"));
+    m_filter->setSourceModel(m_model);
+
+    // Title row: what this is, which file, open another.
+    m_title = new QLabel(tr("Published training runs: predicted against measured"), this);
+    QFont titleFont = m_title->font();
+    titleFont.setBold(true);
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
+    m_title->setFont(titleFont);
+    m_pathLabel = new QLabel(this);
+    m_pathLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_pathLabel->setForegroundRole(QPalette::PlaceholderText);
+    m_pathLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);  // a long path never widens the window
+    m_openFile = new QPushButton(tr("Open cases &file..."), this);
+    m_openFile->setToolTip(tr("Read another file of measured runs (layout-planner/validation-cases@1, "
+                              "documented in shared/reference/README.md)"));
+    m_reload = new QPushButton(tr("Re&load"), this);
+    m_reload->setToolTip(tr("Read the cases file again and predict every case"));
+    m_reload->setEnabled(false);
+    auto* titleRow = new QHBoxLayout;
+    auto* titleText = new QVBoxLayout;
+    titleText->setSpacing(0);
+    titleText->addWidget(m_title);
+    titleText->addWidget(m_pathLabel);
+    titleRow->addLayout(titleText, 1);
+    titleRow->addWidget(m_openFile, 0, Qt::AlignVCenter);
+    titleRow->addWidget(m_reload, 0, Qt::AlignVCenter);
+
+    m_banner = new InlineBanner(this);
+
+    // Summary: one card per metric.
+    m_summaryLayout = new FlowLayout(8);
+    m_targets = new QLabel(tr("Error = (predicted − measured) / measured. Targets: median at most 5% on throughput "
+                              "metrics, none worse than 20%; peak memory within 10%."),
+                           this);
+    m_targets->setWordWrap(true);
+    m_targets->setForegroundRole(QPalette::PlaceholderText);
+
+    // Filter row.
+    m_metric = new QComboBox(this);
+    m_metric->setToolTip(tr("Show one metric, or all of them"));
+    m_metric->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_search = new QLineEdit(this);
+    m_search->setPlaceholderText(tr("Filter by case, source, GPU, model or notes"));
+    m_search->setClearButtonEnabled(true);
+    m_search->setMinimumWidth(160);
+    m_useProfile = new QCheckBox(tr("Use the active measured profile"), this);
+    m_useProfile->setToolTip(tr("Predict the cases on the profile's GPU with the hardware profile active in the "
+                                "window (Calibrate tab); other GPUs keep their built-in profiles"));
+    m_count = new QLabel(this);
+    m_openCase = new QPushButton(tr("Open as &scenario"), this);
+    m_openCase->setToolTip(tr("Make the selected case the window's scenario (a new, unsaved scenario; its "
+                              "micro batch resolved as the prediction used it). Double-click a row does the same."));
+    m_openCase->setEnabled(false);
+    auto* filterRow = new QHBoxLayout;
+    auto* metricLabel = new QLabel(tr("&Metric:"), this);
+    metricLabel->setBuddy(m_metric);
+    filterRow->addWidget(metricLabel);
+    filterRow->addWidget(m_metric);
+    filterRow->addWidget(m_search, 1);
+    filterRow->addWidget(m_useProfile);
+    filterRow->addSpacing(8);
+    filterRow->addWidget(m_count);
+    filterRow->addSpacing(8);
+    filterRow->addWidget(m_openCase);
+
+    // Table.
+    m_table = new QTableView(this);
+    m_table->setObjectName(QStringLiteral("validationTable"));
+    m_table->setModel(m_filter);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setSortingEnabled(true);
+    m_table->setAlternatingRowColors(true);
+    m_table->setWordWrap(false);
+    m_table->setTextElideMode(Qt::ElideRight);
+    m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
+    m_table->horizontalHeader()->setHighlightSections(false);
+    m_table->horizontalHeader()->setStretchLastSection(false);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    m_table->horizontalHeader()->setSectionResizeMode(ValidationModel::SourceColumn, QHeaderView::Stretch);
+    m_table->sortByColumn(-1, Qt::AscendingOrder);  // the file's order until a header is clicked
+    const QFontMetrics fm = m_table->fontMetrics();
+    const auto width = [&fm](const char* sample, int pad = 18) {
+        return fm.horizontalAdvance(QString::fromUtf8(sample)) + pad;
+    };
+    m_table->setColumnWidth(ValidationModel::CaseColumn, width("korthikanti22_530B_full_recompute"));
+    m_table->setColumnWidth(ValidationModel::GpuColumn, width("1,024 × A100 SXM 80 GB"));
+    m_table->setColumnWidth(ValidationModel::LayoutColumn, width("TP8 · PP35 · DP1 · VPP3 · mb12*"));
+    m_table->setColumnWidth(ValidationModel::MetricColumn, width("Iteration time"));
+    m_table->setColumnWidth(ValidationModel::MeasuredColumn, width("3,012 tokens/s"));
+    m_table->setColumnWidth(ValidationModel::PredictedColumn, width("3,012 tokens/s"));
+    m_table->setColumnWidth(ValidationModel::ErrorColumn, width("−10.5%", 26));
+    m_table->horizontalHeader()->setMinimumSectionSize(fm.horizontalAdvance(QStringLiteral("Source")) + 24);
+    // The source, the longest and least read, last and taking the room left.
+    m_table->horizontalHeader()->moveSection(ValidationModel::SourceColumn, ValidationModel::ColumnCount - 1);
+
+    // Chart.
+    m_chart = new QChart;
+    m_chart->legend()->hide();  // a wrapping legend under the chart (m_legend) instead
+    m_chartView = new QChartView(m_chart, this);
+    m_chartView->setObjectName(QStringLiteral("validationChart"));
+    m_chartView->setRenderHint(QPainter::Antialiasing);
+    m_chartView->setMinimumSize(320, 240);
+    m_legend = new QLabel(this);
+    m_legend->setObjectName(QStringLiteral("validationLegend"));
+    m_legend->setTextFormat(Qt::RichText);
+    m_legend->setWordWrap(true);
+    m_chartNote = new QLabel(this);
+    m_chartNote->setWordWrap(true);
+    m_chartNote->setForegroundRole(QPalette::PlaceholderText);
+    auto* chartBox = new QWidget(this);
+    auto* chartLayout = new QVBoxLayout(chartBox);
+    chartLayout->setContentsMargins(0, 0, 0, 0);
+    chartLayout->addWidget(m_chartView, 1);
+    chartLayout->addWidget(m_legend);
+    chartLayout->addWidget(m_chartNote);
+
+    m_splitter = new QSplitter(Qt::Horizontal, this);
+    m_splitter->setChildrenCollapsible(false);
+    m_splitter->addWidget(m_table);
+    m_splitter->addWidget(chartBox);
+    m_splitter->setStretchFactor(0, 3);
+    m_splitter->setStretchFactor(1, 2);
+
+    m_table->installEventFilter(this);  // resized: fit the columns
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(titleRow);
+    layout->addWidget(m_banner);
+    layout->addLayout(m_summaryLayout);
+    layout->addWidget(m_targets);
+    layout->addLayout(filterRow);
+    layout->addWidget(m_splitter, 1);
+
+    m_chartTimer = new QTimer(this);
+    m_chartTimer->setSingleShot(true);
+    m_chartTimer->setInterval(0);
+    connect(m_chartTimer, &QTimer::timeout, this, &ValidationTab::rebuildChart);
+
+    connect(m_openFile, &QPushButton::clicked, this, &ValidationTab::chooseCasesFile);
+    connect(m_reload, &QPushButton::clicked, this, [this] {
+        if (!m_path.isEmpty())
+            loadCasesFile(m_path);
+    });
+    connect(m_banner, &InlineBanner::actionTriggered, this, [this](const QString& id) {
+        if (id == QLatin1String("openCases"))
+            chooseCasesFile();
+    });
+    connect(m_metric, &QComboBox::currentIndexChanged, this,
+            [this] { m_filter->setMetric(m_metric->currentData().toString()); });
+    connect(m_search, &QLineEdit::textChanged, m_filter, &ValidationFilterModel::setText);
+    connect(m_useProfile, &QCheckBox::toggled, this, [this] { rerun(); });
+    connect(m_openCase, &QPushButton::clicked, this, &ValidationTab::openSelected);
+    connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
+        if (index.isValid())
+            openCase(m_filter->mapToSource(index).row());
+    });
+    const auto selectionChanged = [this] {
+        m_openCase->setEnabled(currentSourceRow() >= 0);
+        updateSelectionMarker();
+    };
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, selectionChanged);
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, selectionChanged);
+    connect(m_filter, &QAbstractItemModel::modelReset, this, &ValidationTab::scheduleChart);
+    connect(m_filter, &QAbstractItemModel::layoutChanged, this, &ValidationTab::scheduleChart);
+    connect(m_filter, &QAbstractItemModel::rowsInserted, this, &ValidationTab::scheduleChart);
+    connect(m_filter, &QAbstractItemModel::rowsRemoved, this, &ValidationTab::scheduleChart);
+    connect(&m_doc, &ScenarioDocument::profileChanged, this, [this] {
+        updateProfileControls();
+        const std::optional<core::HardwareProfile> wanted =
+            usesActiveProfile() ? std::optional(m_doc.profile()) : std::nullopt;
+        if (wanted != m_usedProfile)
+            rerun();
+    });
+
+    applyChartTheme(m_chart, palette());
+    rebuildMetricCombo();
+    updateProfileControls();
+    updateCountLabel();
+    rebuildChart();
+}
+
+ValidationTab::~ValidationTab() = default;
+
+QStringList ValidationTab::defaultCasesCandidates() {
+    QStringList out;
+    const auto add = [&out](const QString& path) {
+        const QString clean = QDir::cleanPath(QFileInfo(path).absoluteFilePath());
+        if (!path.isEmpty() && !out.contains(clean))
+            out << clean;
+    };
+    const QString last = QSettings().value(QLatin1String(kSettingsKey)).toString();
+    if (!last.isEmpty())
+        add(last);
+    const QString relative = QLatin1String(kCasesRelative);
+    // Beside or above the executable (build/app/layout-planner -> ../../../shared) and the working folder.
+    for (const QString& start : {QCoreApplication::applicationDirPath(), QDir::currentPath()}) {
+        if (start.isEmpty())
+            continue;
+        QDir dir(start);
+        for (int up = 0; up < 5; ++up) {
+            add(dir.filePath(relative));
+            if (!dir.cdUp())
+                break;
+        }
+    }
+    for (const QString& base : QStandardPaths::standardLocations(QStandardPaths::AppDataLocation))
+        add(QDir(base).filePath(QStringLiteral("published-runs.json")));
+    for (const QString& base : QStandardPaths::standardLocations(QStandardPaths::GenericDataLocation))
+        add(QDir(base).filePath(QStringLiteral("layout-planner/published-runs.json")));
+    return out;
+}
+
+bool ValidationTab::loadDefaultCases() {
+    m_triedDefault = true;
+    const QStringList candidates = defaultCasesCandidates();
+    for (const QString& path : candidates)
+        if (QFileInfo(path).isFile())
+            return loadCasesFile(path);
+    m_errorText = tr("The published runs (published-runs.json) were not found.");
+    QStringList shown;
+    for (int i = 0; i < std::min<qsizetype>(candidates.size(), 4); ++i)
+        shown << QDir::toNativeSeparators(candidates[i]);
+    m_banner->showMessage(InlineBanner::Kind::Info, m_errorText,
+                          tr("Open a file of measured runs (layout-planner/validation-cases@1), for example "
+                             "shared/reference/published-runs.json from the project's sources. Looked in: %1%2")
+                              .arg(shown.join(QStringLiteral(", ")), candidates.size() > 4 ? QStringLiteral(", …") : QString()));
+    m_banner->addAction(QStringLiteral("openCases"), tr("Open cases file..."));
+    m_pathLabel->setText(tr("No cases loaded"));
+    return false;
+}
+
+bool ValidationTab::loadCasesFile(const QString& path) {
+    m_triedDefault = true;
+    auto cases = core::loadValidationCases(QDir::toNativeSeparators(path).toStdString());
+    if (!cases) {
+        QStringList problems;
+        for (const auto& e : cases.error())
+            problems << qs(e.message()).toHtmlEscaped();
+        m_errorText = tr("Cannot read %1").arg(QDir::toNativeSeparators(path));
+        m_banner->showMessage(InlineBanner::Kind::Error, m_errorText,
+                              problems.mid(0, 6).join(QStringLiteral("<br>")) +
+                                  (problems.size() > 6 ? tr("<br>… and %n more", nullptr, static_cast<int>(problems.size() - 6))
+                                                       : QString()));
+        m_banner->addAction(QStringLiteral("openCases"), tr("Open another file..."));
+        return false;
+    }
+    m_errorText.clear();
+    m_banner->hide();
+    m_path = QFileInfo(path).absoluteFilePath();
+    QSettings().setValue(QLatin1String(kSettingsKey), m_path);
+    m_reload->setEnabled(true);
+    const core::HardwareProfile* profile = usesActiveProfile() ? &m_doc.profile() : nullptr;
+    m_usedProfile = profile ? std::optional(*profile) : std::nullopt;
+    core::ValidationReport report = core::runValidation(*cases, profile);
+    m_model->setValidation(std::move(*cases), std::move(report));
+    runAndShow();
+    emit casesLoaded();
+    return true;
+}
+
+void ValidationTab::rerun() {
+    if (m_model->cases().empty())
+        return;
+    const QString keep = currentSourceRow() >= 0 ? m_model->index(currentSourceRow(), 0).data(ValidationModel::CaseIdRole).toString()
+                                                 : QString();
+    const QString keepMetric = currentSourceRow() >= 0
+                                   ? m_model->index(currentSourceRow(), 0).data(ValidationModel::MetricRole).toString()
+                                   : QString();
+    std::vector<core::ValidationCase> cases = m_model->cases();
+    const core::HardwareProfile* profile = usesActiveProfile() ? &m_doc.profile() : nullptr;
+    m_usedProfile = profile ? std::optional(*profile) : std::nullopt;
+    core::ValidationReport report = core::runValidation(cases, profile);
+    m_model->setValidation(std::move(cases), std::move(report));
+    runAndShow();
+    if (!keep.isEmpty())
+        for (int r = 0; r < m_model->rowCount(); ++r)
+            if (m_model->index(r, 0).data(ValidationModel::CaseIdRole).toString() == keep &&
+                m_model->index(r, 0).data(ValidationModel::MetricRole).toString() == keepMetric) {
+                selectSourceRow(r);
+                break;
+            }
+}
+
+void ValidationTab::runAndShow() {
+    const int values = m_model->rowCount();
+    QString where = QDir::toNativeSeparators(m_path);
+    m_pathLabel->setText(tr("%1 — %n cases, ", nullptr, m_model->caseCount()).arg(where) +
+                         tr("%n measured values", nullptr, values) +
+                         (usesActiveProfile() ? tr("; predicted with %1").arg(qs(m_doc.profile().name)) : QString()));
+    m_pathLabel->setToolTip(where);
+    rebuildSummary();
+    rebuildMetricCombo();
+    updateCountLabel();
+    scheduleChart();
+}
+
+int ValidationTab::caseCount() const { return m_model->caseCount(); }
+
+void ValidationTab::chooseCasesFile() {
+    const QString start = m_path.isEmpty() ? QDir::homePath() : QFileInfo(m_path).absolutePath();
+    const QString path = m_chooseFile(this, tr("Open measured runs"), start,
+                                      tr("Validation cases (*.json);;All files (*)"));
+    if (!path.isEmpty())
+        loadCasesFile(path);
+}
+
+void ValidationTab::setMetricFilter(const QString& metric) {
+    const int i = m_metric->findData(metric);
+    m_metric->setCurrentIndex(i >= 0 ? i : 0);
+    m_filter->setMetric(m_metric->currentData().toString());
+}
+
+void ValidationTab::setTextFilter(const QString& text) { m_search->setText(text); }
+
+void ValidationTab::setUseActiveProfile(bool use) {
+    m_useProfile->setChecked(use && m_useProfile->isEnabled());
+}
+
+bool ValidationTab::usesActiveProfile() const { return m_useProfile->isEnabled() && m_useProfile->isChecked(); }
+
+void ValidationTab::updateProfileControls() {
+    const core::HardwareProfile& p = m_doc.profile();
+    const bool measured = p.origin != "built-in";
+    m_useProfile->setEnabled(measured);
+    m_useProfile->setVisible(measured);
+    if (measured)
+        m_useProfile->setText(tr("Use the active profile (%1)").arg(qs(p.name)));
+}
+
+QStringList ValidationTab::summaryLines() const { return m_summaryLines; }
+
+void ValidationTab::rebuildSummary() {
+    while (QLayoutItem* item = m_summaryLayout->takeAt(0)) {
+        delete item->widget();
+        delete item;
+    }
+    m_summaryLines.clear();
+    // "throughput" first, then the metrics in their usual order.
+    std::vector<const core::MetricSummary*> ordered;
+    const auto& summary = m_model->report().summary;
+    const auto find = [&](const QString& m) -> const core::MetricSummary* {
+        for (const auto& s : summary)
+            if (qs(s.metric) == m)
+                return &s;
+        return nullptr;
+    };
+    if (auto* t = find(QStringLiteral("throughput")))
+        ordered.push_back(t);
+    for (const QString& m : ValidationModel::metricOrder())
+        if (auto* s = find(m))
+            ordered.push_back(s);
+    for (const auto& s : summary)
+        if (std::find(ordered.begin(), ordered.end(), &s) == ordered.end())
+            ordered.push_back(&s);
+
+    const QColor border = mix(palette(), 0.25);
+    for (const core::MetricSummary* s : ordered) {
+        const QString metric = qs(s->metric);
+        const bool throughput = metric == QLatin1String("throughput");
+        const bool memory = metric == QLatin1String("peak_memory_gib");
+        // Targets: throughput median <= 5% and none beyond 20%; memory within 10%.
+        const bool medianOk = memory ? s->medianAbsError <= 0.10 : s->medianAbsError <= 0.05;
+        const bool maxOk = memory ? s->maxAbsError <= 0.10 : s->maxAbsError <= 0.20;
+        auto* card = new QFrame(this);
+        card->setObjectName(QStringLiteral("summaryCard"));
+        card->setProperty("metric", throughput ? QStringLiteral("throughput") : metric);
+        card->setCursor(Qt::PointingHandCursor);
+        card->setStyleSheet(QStringLiteral("QFrame#summaryCard { border: 1px solid %1; border-radius: 4px; }")
+                                .arg(border.name()));
+        card->installEventFilter(this);
+        auto* v = new QGridLayout(card);
+        v->setContentsMargins(10, 5, 10, 5);
+        v->setHorizontalSpacing(8);
+        v->setVerticalSpacing(0);
+        auto* caption = new QLabel(throughput ? tr("Throughput (all)") : ValidationModel::metricName(metric), card);
+        caption->setForegroundRole(QPalette::PlaceholderText);
+        auto* value = new QLabel(card);
+        QFont big = value->font();
+        big.setPointSizeF(big.pointSizeF() * 1.3);
+        big.setBold(true);
+        value->setFont(big);
+        value->setText(percentText(s->medianAbsError));
+        value->setStyleSheet(QStringLiteral("color: %1").arg(
+            (medianOk ? palette::bandGood() : ValidationModel::errorColor(s->medianAbsError)).name()));
+        auto* detail = new QLabel(card);
+        detail->setTextFormat(Qt::RichText);
+        detail->setText(tr("median<br>max <span style='color:%1'>%2</span> · %n values", nullptr, s->count)
+                            .arg((maxOk ? palette::bandGood() : ValidationModel::errorColor(s->maxAbsError)).name(),
+                                 percentText(s->maxAbsError)));
+        v->addWidget(caption, 0, 0, 1, 2);
+        v->addWidget(value, 1, 0, Qt::AlignVCenter);
+        v->addWidget(detail, 1, 1, Qt::AlignVCenter);
+        QFont small = detail->font();
+        small.setPointSizeF(small.pointSizeF() * 0.9);
+        detail->setFont(small);
+        card->setToolTip(tr("%1: median absolute error %2 (target %3), largest %4 (target %5) over %n values. "
+                            "Click to show only these rows.",
+                            nullptr, s->count)
+                             .arg(throughput ? tr("All throughput metrics") : ValidationModel::metricName(metric),
+                                  percentText(s->medianAbsError), memory ? QStringLiteral("≤ 10%") : QStringLiteral("≤ 5%"),
+                                  percentText(s->maxAbsError), memory ? QStringLiteral("≤ 10%") : QStringLiteral("≤ 20%")));
+        m_summaryLayout->addWidget(card);
+        m_summaryLines << QStringLiteral("%1: median %2, max %3, %4 values")
+                              .arg(throughput ? QStringLiteral("throughput") : metric, percentText(s->medianAbsError),
+                                   percentText(s->maxAbsError))
+                              .arg(s->count);
+    }
+}
+
+bool ValidationTab::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_table && event->type() == QEvent::Resize) {
+        // After the table has laid out its viewport for the new size.
+        QMetaObject::invokeMethod(this, &ValidationTab::fitColumns, Qt::QueuedConnection);
+        return false;
+    }
+    if (event->type() == QEvent::MouseButtonRelease && watched->objectName() == QLatin1String("summaryCard")) {
+        const QString metric = watched->property("metric").toString();
+        setMetricFilter(m_filter->metric() == metric ? QString() : metric);
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+void ValidationTab::rebuildMetricCombo() {
+    const QString current = m_metric->currentData().toString();
+    const QSignalBlocker block(m_metric);
+    m_metric->clear();
+    m_metric->addItem(tr("All metrics"), QString());
+    const QStringList metrics = m_model->metrics();
+    if (metrics.size() > 1 && metrics.contains(QStringLiteral("peak_memory_gib")))
+        m_metric->addItem(tr("Throughput metrics"), QStringLiteral("throughput"));
+    for (const QString& m : metrics)
+        m_metric->addItem(ValidationModel::metricName(m), m);
+    const int i = m_metric->findData(current);
+    m_metric->setCurrentIndex(i >= 0 ? i : 0);
+    m_filter->setMetric(m_metric->currentData().toString());
+}
+
+void ValidationTab::updateCountLabel() {
+    const int shown = m_filter->rowCount();
+    const int all = m_model->rowCount();
+    m_count->setText(shown == all ? tr("%n values", nullptr, all) : tr("%1 of %n values", nullptr, all).arg(shown));
+}
+
+void ValidationTab::scheduleChart() {
+    updateCountLabel();
+    m_chartTimer->start();
+}
+
+void ValidationTab::rebuildChart() {
+    m_chart->removeAllSeries();
+    for (QAbstractAxis* axis : m_chart->axes())
+        m_chart->removeAxis(axis);
+    m_selectedMarker = nullptr;
+    m_seriesRows.clear();
+    m_plotted = 0;
+    const QPalette pal = palette();
+    applyChartTheme(m_chart, pal);
+    m_chart->setTitle(tr("Predicted against measured (log scales)"));
+    QFont titleFont = font();
+    titleFont.setBold(true);
+    m_chart->setTitleFont(titleFont);
+
+    // Visible rows by metric, in the metrics' usual order.
+    std::map<int, std::pair<QString, std::vector<int>>> byMetric;
+    double lo = 0, hi = 0;
+    int missing = 0;
+    for (int r = 0; r < m_filter->rowCount(); ++r) {
+        const int src = m_filter->mapToSource(m_filter->index(r, 0)).row();
+        const core::ValidationRow* row = m_model->rowAt(src);
+        if (!row)
+            continue;
+        if (!(row->predicted > 0) || !(row->measured > 0) || !std::isfinite(row->predicted)) {
+            ++missing;
+            continue;
+        }
+        const QString metric = qs(row->metric);
+        int order = static_cast<int>(ValidationModel::metricOrder().indexOf(metric));
+        if (order < 0)
+            order = 100 + static_cast<int>(qHash(metric) % 1000);
+        auto& slot = byMetric[order];
+        slot.first = metric;
+        slot.second.push_back(src);
+        const double a = std::min(row->measured, row->predicted);
+        const double b = std::max(row->measured, row->predicted);
+        lo = lo > 0 ? std::min(lo, a) : a;
+        hi = std::max(hi, b);
+    }
+
+    auto* x = new QLogValueAxis;
+    auto* y = new QLogValueAxis;
+    const QString unit = byMetric.size() == 1 ? ValidationModel::metricUnit(byMetric.begin()->second.first) : QString();
+    const bool fraction = unit == QLatin1String("%");
+    x->setTitleText(unit.isEmpty() || fraction ? tr("Measured") : tr("Measured (%1)").arg(unit));
+    y->setTitleText(unit.isEmpty() || fraction ? tr("Predicted") : tr("Predicted (%1)").arg(unit));
+    for (QLogValueAxis* axis : {x, y}) {
+        axis->setBase(10);
+        axis->setLabelFormat(QStringLiteral("%g"));
+        axis->setMinorTickCount(8);
+        styleAxis(axis, pal, font());
+        axis->setMinorGridLineColor(mix(pal, 0.07));
+    }
+    if (!(lo > 0)) {
+        lo = 0.1;
+        hi = 100;
+    }
+    // A little room around the points; whole decades when the span is too short to show a label otherwise.
+    double axisLo = lo / 1.25;
+    double axisHi = hi * 1.25;
+    if (std::log10(axisHi / axisLo) < 1.5) {
+        axisLo = std::pow(10.0, std::floor(std::log10(axisLo)));
+        axisHi = std::pow(10.0, std::ceil(std::log10(axisHi)));
+    }
+    m_chart->addAxis(x, Qt::AlignBottom);
+    m_chart->addAxis(y, Qt::AlignLeft);
+    x->setRange(axisLo, axisHi);
+    y->setRange(axisLo, axisHi);
+
+    const auto addLine = [&](QLineSeries* s, const QString& name, const QPen& pen, bool inLegend) {
+        s->setName(name);
+        s->setPen(pen);
+        m_chart->addSeries(s);
+        s->attachAxis(x);
+        s->attachAxis(y);
+        if (!inLegend)
+            for (QLegendMarker* marker : m_chart->legend()->markers(s))
+                marker->setVisible(false);
+    };
+    QPen identity(mix(pal, 0.55));
+    identity.setWidthF(1.5);
+    addLine(line(axisLo, axisLo, axisHi, axisHi), tr("1:1 (exact)"), identity, true);
+    QPen band(palette::bandGood());
+    band.setStyle(Qt::DashLine);
+    band.setWidthF(1.0);
+    addLine(line(axisLo, axisLo * 1.1, axisHi, axisHi * 1.1), tr("±10%"), band, true);
+    addLine(line(axisLo, axisLo / 1.1, axisHi, axisHi / 1.1), tr("±10%"), band, false);
+    QPen band20(palette::warning());
+    band20.setStyle(Qt::DotLine);
+    band20.setWidthF(1.0);
+    addLine(line(axisLo, axisLo * 1.2, axisHi, axisHi * 1.2), tr("±20%"), band20, true);
+    addLine(line(axisLo, axisLo / 1.2, axisHi, axisHi / 1.2), tr("±20%"), band20, false);
+
+    for (const auto& [order, entry] : byMetric) {
+        const auto& [metric, rows] = entry;
+        auto* s = new QScatterSeries;
+        s->setName(ValidationModel::metricName(metric));
+        s->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+        s->setMarkerSize(9);
+        s->setColor(metricColor(metric));
+        s->setBorderColor(metricColor(metric).darker(125));
+        for (int src : rows) {
+            const core::ValidationRow* row = m_model->rowAt(src);
+            s->append(row->measured, row->predicted);
+        }
+        m_chart->addSeries(s);
+        s->attachAxis(x);
+        s->attachAxis(y);
+        const int seriesIndex = static_cast<int>(m_seriesRows.size());
+        m_seriesRows.push_back(rows);
+        m_plotted += static_cast<int>(rows.size());
+        const auto nearest = [this, seriesIndex](const QPointF& p) {
+            const auto& rowsOf = m_seriesRows[static_cast<std::size_t>(seriesIndex)];
+            int best = -1;
+            double bestDistance = 0;
+            for (int src : rowsOf) {
+                const core::ValidationRow* row = m_model->rowAt(src);
+                const double d = std::hypot(std::log(row->measured / p.x()), std::log(row->predicted / p.y()));
+                if (best < 0 || d < bestDistance) {
+                    best = src;
+                    bestDistance = d;
+                }
+            }
+            return best;
+        };
+        connect(s, &QScatterSeries::clicked, this, [this, nearest](const QPointF& p) {
+            const int src = nearest(p);
+            if (src >= 0)
+                selectSourceRow(src);
+        });
+        connect(s, &QScatterSeries::doubleClicked, this, [this, nearest](const QPointF& p) {
+            const int src = nearest(p);
+            if (src >= 0)
+                openCase(src);
+        });
+        connect(s, &QScatterSeries::hovered, this, [this, nearest](const QPointF& p, bool state) {
+            if (!state) {
+                QToolTip::hideText();
+                return;
+            }
+            const int src = nearest(p);
+            const core::ValidationRow* row = m_model->rowAt(src);
+            if (!row)
+                return;
+            const QString rowMetric = qs(row->metric);
+            QToolTip::showText(QCursor::pos(),
+                               tr("<b>%1</b><br>%2: measured %3, predicted %4 (%5)")
+                                   .arg(qs(row->caseId).toHtmlEscaped(), ValidationModel::metricName(rowMetric),
+                                        ValidationModel::formatMetricValue(rowMetric, row->measured),
+                                        ValidationModel::formatMetricValue(rowMetric, row->predicted),
+                                        ValidationModel::formatError(row->relativeError)),
+                               m_chartView);
+        });
+    }
+
+    // The selected row, ringed.
+    m_selectedMarker = new QScatterSeries;
+    m_selectedMarker->setName(tr("Selected"));
+    m_selectedMarker->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+    m_selectedMarker->setMarkerSize(18);
+    m_selectedMarker->setColor(Qt::transparent);
+    QPen ring(pal.color(QPalette::Text));
+    ring.setWidthF(2.0);
+    m_selectedMarker->setPen(ring);
+    m_chart->addSeries(m_selectedMarker);
+    m_selectedMarker->attachAxis(x);
+    m_selectedMarker->attachAxis(y);
+    for (QLegendMarker* marker : m_chart->legend()->markers(m_selectedMarker))
+        marker->setVisible(false);
+    updateSelectionMarker();
+
+    // The legend: the metrics with their counts, then what the lines mean. Wraps when narrow.
+    QStringList entries;
+    const auto entry = [](const QColor& c, const QString& mark, const QString& text) {
+        QString t = text.toHtmlEscaped();
+        t.replace(QLatin1Char(' '), QStringLiteral("&nbsp;"));
+        return QStringLiteral("<span style='color:%1'>%2</span>&nbsp;%3").arg(c.name(), mark, t);
+    };
+    for (const auto& [order, e] : byMetric)
+        entries << entry(metricColor(e.first), QStringLiteral("●"),
+                         QStringLiteral("%1 (%2)").arg(ValidationModel::metricShortName(e.first)).arg(e.second.size()));
+    entries << entry(mix(pal, 0.55), QStringLiteral("━"), tr("exact"))
+            << entry(palette::bandGood(), QStringLiteral("╌"), tr("±10%"))
+            << entry(palette::warning(), QStringLiteral("┈"), tr("±20%"));
+    m_legend->setText(entries.join(QStringLiteral(" &nbsp; ")));
+
+    QStringList notes;
+    if (missing > 0)
+        notes << tr("%n value(s) without a prediction (the layout is invalid in the planner) are not plotted.",
+                    nullptr, missing);
+    if (byMetric.size() > 1)
+        notes << tr("Metrics of different units share the axes: the distance from the 1:1 line is the relative "
+                    "error. Pick one metric to see its own scale.");
+    if (m_model->rowCount() == 0)
+        notes << tr("No cases loaded.");
+    m_chartNote->setText(notes.join(QLatin1Char(' ')));
+    m_chartNote->setVisible(!notes.isEmpty());
+}
+
+void ValidationTab::updateSelectionMarker() {
+    if (!m_selectedMarker)
+        return;
+    m_selectedMarker->clear();
+    const core::ValidationRow* row = m_model->rowAt(currentSourceRow());
+    if (row && row->predicted > 0 && row->measured > 0)
+        m_selectedMarker->append(row->measured, row->predicted);
+}
+
+int ValidationTab::currentSourceRow() const {
+    const QItemSelectionModel* sel = m_table->selectionModel();
+    const QModelIndex current = sel->currentIndex();
+    if (current.isValid() && sel->isRowSelected(current.row(), current.parent()))
+        return m_filter->mapToSource(current).row();
+    const QModelIndexList rows = sel->selectedRows();
+    return rows.isEmpty() ? -1 : m_filter->mapToSource(rows.front()).row();
+}
+
+void ValidationTab::selectSourceRow(int sourceRow) {
+    QModelIndex proxy = m_filter->mapFromSource(m_model->index(sourceRow, 0));
+    if (!proxy.isValid()) {  // filtered out: show every row again
+        m_search->clear();
+        setMetricFilter(QString());
+        proxy = m_filter->mapFromSource(m_model->index(sourceRow, 0));
+    }
+    if (!proxy.isValid())
+        return;
+    m_table->selectionModel()->setCurrentIndex(proxy, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_table->scrollTo(proxy);
+}
+
+bool ValidationTab::openCase(int sourceRow) {
+    const core::ValidationCase* c = m_model->caseForRow(sourceRow);
+    if (!c)
+        return false;
+    if (m_replaceGuard && !m_replaceGuard())
+        return false;
+    // The profile the prediction used for this case (runValidation's rule: a profile describes one GPU).
+    const core::HardwareProfile& active = m_doc.profile();
+    const bool useProfile =
+        usesActiveProfile() && (active.gpuId.empty() || active.gpuId == c->scenario.cluster.gpu.id);
+    const core::Scenario s = core::resolveCase(*c, useProfile ? &active : nullptr);
+    const QString id = qs(c->id);
+    m_doc.resetTo(s, QString(), true);
+    emit caseOpened(id);
+    return true;
+}
+
+bool ValidationTab::openCaseById(const QString& caseId) {
+    const int row = m_model->firstRowOfCase(caseId);
+    return row >= 0 && openCase(row);
+}
+
+bool ValidationTab::openSelected() {
+    const int row = currentSourceRow();
+    return row >= 0 && openCase(row);
+}
+
+Qt::Orientation ValidationTab::splitOrientation() const { return m_splitter->orientation(); }
+
+int ValidationTab::tableWidthNeeded() const {
+    int w = 2 * m_table->frameWidth() + m_table->verticalScrollBar()->sizeHint().width() + 120;  // 120: the source
+    for (int c = 0; c < ValidationModel::ColumnCount; ++c)
+        if (c != ValidationModel::SourceColumn)
+            w += m_table->columnWidth(c);
+    return w;
+}
+
+void ValidationTab::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    // Side by side when the whole table fits beside a chart of useful size; else the chart goes under it.
+    constexpr int kChartWidth = 420;
+    const int needed = tableWidthNeeded();
+    const Qt::Orientation wanted = width() >= needed + kChartWidth + 30 ? Qt::Horizontal : Qt::Vertical;
+    if (m_splitter->orientation() == wanted && m_splitPlaced)
+        return;
+    m_splitPlaced = true;
+    m_splitter->setOrientation(wanted);
+    const int total = std::max(1, wanted == Qt::Horizontal ? width() - 20 : m_splitter->height());
+    const int first = wanted == Qt::Horizontal ? std::min(needed, total - kChartWidth) : total * 11 / 20;
+    m_splitter->setSizes({first, total - first});
+}
+
+void ValidationTab::fitColumns() {
+    // The figures keep their width; case, GPUs and layout give up room (elided) before the table scrolls.
+    const QFontMetrics fm = m_table->fontMetrics();
+    const auto width = [&fm](const char* sample, int pad = 18) {
+        return fm.horizontalAdvance(QString::fromUtf8(sample)) + pad;
+    };
+    struct Flexible {
+        int column;
+        int ideal;
+    };
+    const Flexible flexible[] = {{ValidationModel::CaseColumn, width("korthikanti22_530B_full_recompute")},
+                                 {ValidationModel::GpuColumn, width("1,024 × A100 SXM 80 GB")},
+                                 {ValidationModel::LayoutColumn, width("TP8 · PP35 · DP1 · VPP3 · mb12*")}};
+    const int fixed = m_table->columnWidth(ValidationModel::MetricColumn) +
+                      m_table->columnWidth(ValidationModel::MeasuredColumn) +
+                      m_table->columnWidth(ValidationModel::PredictedColumn) +
+                      m_table->columnWidth(ValidationModel::ErrorColumn);
+    constexpr int kSource = 90;
+    int ideal = 0;
+    for (const Flexible& f : flexible)
+        ideal += f.ideal;
+    const int available = m_table->viewport()->width() - fixed - kSource;
+    const double scale = std::clamp(static_cast<double>(available) / ideal, 0.6, 1.0);
+    for (const Flexible& f : flexible)
+        m_table->setColumnWidth(f.column, static_cast<int>(f.ideal * scale));
+}
+
+void ValidationTab::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (!m_triedDefault) {
+        m_triedDefault = true;
+        // After the first paint: the tab shows at once, the cases follow.
+        QTimer::singleShot(0, this, [this] {
+            if (m_model->cases().empty())
+                loadDefaultCases();
+        });
+    }
+}
+
+} // namespace lp::ui
