@@ -155,6 +155,10 @@ void explainTime(Builder& b) {
           secs(t.ppCommSeconds), kNarayanan, "Neighbouring pipeline stages exchange activations and their gradients.");
     b.add("time.cp_comm", "Context-parallel communication", t.cpCommSeconds, "s", "ring exchange of K/V chunks not hidden by attention",
           secs(t.cpCommSeconds), "Liu et al. 2023, Ring Attention", "Context parallelism passes key/value chunks around a ring while attention computes.");
+    b.add("time.ep_comm", "Expert-parallel communication", t.epCommSeconds, "s",
+          "per MoE layer and pass: dispatch + combine all-to-all of tokens x top-k x h x 2 bytes",
+          fmt("%s per dispatch, %s per step", bytes(x.epMessageBytes).c_str(), secs(t.epCommSeconds).c_str()),
+          "Lepikhin et al. 2020, GShard", "Mixture-of-experts layers send each token to its experts and back: cheap inside an NVLink domain, costly across nodes.");
     b.add("time.bubble", "Pipeline bubble", t.bubbleSeconds, "s", "bubble = (p - 1)/v x t_mb",
           fmt("(%d - 1)/%d x %s = %s", l.pp, l.vpp, secs(x.microbatchStageSeconds).c_str(), secs(t.bubbleSeconds).c_str()),
           kNarayanan, "While the pipeline fills and drains, some stages wait: more micro batches or interleaving shrink it.");
@@ -208,6 +212,10 @@ void explainRates(Builder& b) {
           fmt("%s / %s = %s tokens/s", count(p.tokensPerStep).c_str(), secs(p.time.stepSeconds).c_str(),
               count(p.tokensPerSecond).c_str()),
           "definition", "Training throughput of the whole cluster.");
+    b.add("training_time", "Time to train the token budget", p.trainingSeconds, "s", "token budget / tokens per second",
+          fmt("%s / %s tokens/s = %.1f days", count(b.s.training.tokenBudget).c_str(), count(p.tokensPerSecond).c_str(),
+              p.trainingSeconds / 86400.0),
+          "definition", "Wall-clock time of the whole run at this throughput, without restarts or evaluation pauses.");
     b.add("gpu_hours", "GPU-hours for the token budget", p.gpuHours, "GPU-hours", "token budget / tokens per second x GPUs / 3600",
           fmt("%s / %s x %.0f / 3600 = %s GPU-hours (%.1f days)", count(b.s.training.tokenBudget).c_str(),
               count(p.tokensPerSecond).c_str(), gpus, count(p.gpuHours).c_str(), p.trainingSeconds / 86400.0),

@@ -410,6 +410,15 @@ std::expected<HfImport, InputErrors> importHfConfig(std::string_view text, const
             err.reason = "parse error:" + what.substr(pos + 1);
         std::tie(err.line, err.column) = lineColumn(text, e.byte > 0 ? e.byte - 1 : 0);
         return std::unexpected(InputErrors{err});
+    } catch (const json::exception& e) {
+        // out_of_range 406: a number too large for a double ("1e999").
+        const std::string what = e.what();
+        const auto pos = what.find("] ");
+        return std::unexpected(
+            InputErrors{{"",
+                         "out of range: " + (pos == std::string::npos ? what : what.substr(pos + 2)) +
+                             " (not a finite number)",
+                         0, 0}});
     }
     if (!root.is_object())
         return std::unexpected(InputErrors{

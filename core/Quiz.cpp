@@ -18,24 +18,33 @@
 namespace lp::core {
 namespace {
 
-using Rng = std::mt19937_64;  // fully specified by the standard: the same questions everywhere
+using Rng = std::mt19937_64; // fully specified by the standard: the same questions everywhere
 
-template <typename T> const T& pick(Rng& rng, const std::vector<T>& v) { return v[rng() % v.size()]; }
+template <typename T> const T& pick(Rng& rng, const std::vector<T>& v) {
+    return v[rng() % v.size()];
+}
 
 std::string word(const QuizTexts& t, const std::string& key) {
     const auto it = t.templates.find("word." + key);
     return it == t.templates.end() ? key : it->second.question;
 }
 
-std::string integer(double v) { return fmt::fixed(v, 0); }
+std::string integer(double v) {
+    return fmt::fixed(v, 0);
+}
 
 std::string componentKey(MemoryComponent c) {
     switch (c) {
-    case MemoryComponent::Weights: return "weights";
-    case MemoryComponent::Gradients: return "gradients";
-    case MemoryComponent::Optimizer: return "optimizer";
-    case MemoryComponent::Activations: return "activations";
-    case MemoryComponent::Overhead: return "overhead";
+    case MemoryComponent::Weights:
+        return "weights";
+    case MemoryComponent::Gradients:
+        return "gradients";
+    case MemoryComponent::Optimizer:
+        return "optimizer";
+    case MemoryComponent::Activations:
+        return "activations";
+    case MemoryComponent::Overhead:
+        return "overhead";
     }
     return "overhead";
 }
@@ -46,7 +55,7 @@ void finish(Question& q, const QuizTexts& texts, const std::string& templateKey)
     q.values["unit"] = q.unit;
     const auto it = texts.templates.find(templateKey);
     if (it == texts.templates.end()) {
-        q.text = templateKey;  // a missing template shows as its key: visible, never a crash
+        q.text = templateKey; // a missing template shows as its key: visible, never a crash
         q.explanation = templateKey;
         return;
     }
@@ -105,7 +114,9 @@ std::vector<Scenario> validVariants(const Scenario& s, bool needPipeline) {
 }
 
 // The scenario to vary: `s` when it evaluates, otherwise the worked example.
-Scenario usableBase(const Scenario& s) { return evaluate(s).valid ? s : defaultScenario(); }
+Scenario usableBase(const Scenario& s) {
+    return evaluate(s).valid ? s : defaultScenario();
+}
 
 Question effectiveBatch(const Scenario& s, Rng& rng, const QuizTexts& texts) {
     Question q;
@@ -121,7 +132,8 @@ Question effectiveBatch(const Scenario& s, Rng& rng, const QuizTexts& texts) {
     l.accumulation = pick(rng, std::vector<int>{1, 2, 4, 8, 16, 32, 64});
     l.cp = 1;
     l.vpp = 1;
-    q.scenario.cluster.nodes = static_cast<int>(std::max<long long>(1, l.gpus() / std::max(1, s.cluster.gpusPerNode)));
+    q.scenario.cluster.nodes =
+        static_cast<int>(std::max<long long>(1, l.gpus() / std::max(1, s.cluster.gpusPerNode)));
     q.answer = static_cast<double>(evaluate(q.scenario).effectiveBatchSequences);
     putLayout(q, l);
     finish(q, texts, "effective_batch");
@@ -169,7 +181,8 @@ Question trainingState(const Scenario& scenario, const QuizTexts& texts, const s
     putModel(q, scenario, p);
     q.values["bpp"] = integer(p.x.bytesPerParamState);
     q.values["optimizer_bytes"] = integer(p.x.bytesPerParamState - 4.0);
-    q.values["optimizer"] = word(texts, std::string("optimizer.") + std::string(toString(scenario.training.optimizer)));
+    q.values["optimizer"] =
+        word(texts, std::string("optimizer.") + std::string(toString(scenario.training.optimizer)));
     q.values["bytes_exact"] = fmt::sig(p.trainingStateBytes, 4);
     q.values["weights_gb"] = fmt::fixed(p.params.total * 2.0 / 1e9, 0);
     finish(q, texts, templateKey);
@@ -195,15 +208,17 @@ Question bubbleFraction(const Scenario& s, Rng& rng, const QuizTexts& texts) {
     q.kind = QuestionKind::BubbleFraction;
     q.unit = "%";
     q.relativeTolerance = 0.05;
-    q.absoluteTolerance = 0.5;  // percentage points
+    q.absoluteTolerance = 0.5; // percentage points
     q.explainKey = "bubble_fraction";
     Scenario base = usableBase(s);
     std::vector<Scenario> variants = validVariants(base, true);
     if (variants.empty())
         variants = validVariants(defaultScenario(), true);
-    std::vector<Scenario> useful;  // at least two micro batches: a bubble you would run with
+    if (variants.empty())
+        variants.push_back(defaultScenario());
+    std::vector<Scenario> useful; // at least two micro batches: a bubble you would run with
     for (const Scenario& v : variants)
-        if (v.layout.accumulation >= std::max(2, v.layout.pp))  // m >= p: what one would run
+        if (v.layout.accumulation >= std::max(2, v.layout.pp)) // m >= p: what one would run
             useful.push_back(v);
     q.scenario = pick(rng, useful.empty() ? variants : useful);
     const Plan p = evaluate(q.scenario);
@@ -211,7 +226,8 @@ Question bubbleFraction(const Scenario& s, Rng& rng, const QuizTexts& texts) {
     const Layout& l = q.scenario.layout;
     putLayout(q, l);
     putModel(q, q.scenario, p);
-    q.values["formula_value"] = fmt::fixed(100.0 * (l.pp - 1.0) / (static_cast<double>(l.vpp) * l.accumulation), 2);
+    q.values["formula_value"] =
+        fmt::fixed(100.0 * (l.pp - 1.0) / (static_cast<double>(l.vpp) * l.accumulation), 2);
     finish(q, texts, "bubble_fraction");
     return q;
 }
@@ -236,14 +252,15 @@ Question mfuFromStepTime(const Scenario& s, Rng& rng, const QuizTexts& texts) {
     double measured = p.time.stepSeconds * factor;
     const double scale = std::pow(10.0, 2 - std::floor(std::log10(measured)));
     measured = std::round(measured * scale) / scale;
-    q.answer = 100.0 * p.mfu6nd * p.time.stepSeconds / measured;  // the core's 6ND MFU at the measured time
+    q.answer = 100.0 * p.mfu6nd * p.time.stepSeconds / measured; // the core's 6ND MFU at the measured time
     putLayout(q, q.scenario.layout);
     putModel(q, q.scenario, p);
     q.values["tokens"] = integer(p.tokensPerStep);
     q.values["tokens_short"] = fmt::count(p.tokensPerStep);
     q.values["step"] = fmt::sig(measured, 3);
     q.values["flops"] = fmt::sig(6.0 * p.params.active * p.tokensPerStep, 3);
-    q.values["peak_total"] = fmt::sig(static_cast<double>(q.scenario.layout.gpus()) * q.scenario.cluster.gpu.peakFlops16 * measured, 3);
+    q.values["peak_total"] = fmt::sig(
+        static_cast<double>(q.scenario.layout.gpus()) * q.scenario.cluster.gpu.peakFlops16 * measured, 3);
     q.values["predicted_step"] = fmt::duration(p.time.stepSeconds);
     finish(q, texts, "mfu_from_step_time");
     return q;
@@ -262,6 +279,8 @@ Question doesItFit(const Scenario& s, Rng& rng, const QuizTexts& texts) {
     std::vector<Scenario> variants = validVariants(base, false);
     if (variants.empty())
         variants = validVariants(defaultScenario(), false);
+    if (variants.empty())
+        variants.push_back(defaultScenario());
     std::shuffle(variants.begin(), variants.end(), rng);
     const bool wantFit = rng() % 2 == 0;
     q.scenario = variants.front();
@@ -277,7 +296,8 @@ Question doesItFit(const Scenario& s, Rng& rng, const QuizTexts& texts) {
     putModel(q, q.scenario, p);
     const StageMemory& worst = p.memory.stages[static_cast<std::size_t>(p.memory.worstStage)];
     q.values["zero"] = std::to_string(q.scenario.training.zeroStage);
-    q.values["recompute"] = word(texts, std::string("recompute.") + std::string(toString(q.scenario.training.recompute)));
+    q.values["recompute"] =
+        word(texts, std::string("recompute.") + std::string(toString(q.scenario.training.recompute)));
     q.values["worst"] = fmt::gb(worst.totalBytes, 1);
     q.values["worst_stage"] = std::to_string(worst.stage);
     q.values["usable"] = fmt::gb(p.memory.capacityBytes, 1);
@@ -334,18 +354,18 @@ std::vector<double> numberReadings(std::string n) {
         add(n);
     } else if (dot != std::string::npos) {
         std::string s;
-        if (dot > comma) {  // 1,234.5
+        if (dot > comma) { // 1,234.5
             for (char c : n)
                 if (c != ',')
                     s += c;
-        } else {  // 1.234,5
+        } else { // 1.234,5
             for (char c : n)
                 if (c != '.')
                     s += c == ',' ? '.' : c;
         }
         add(s);
     } else {
-        bool grouped = true;  // every comma followed by exactly three digits
+        bool grouped = true; // every comma followed by exactly three digits
         for (std::size_t i = n.find(','); i != std::string::npos; i = n.find(',', i + 1)) {
             std::size_t k = i + 1;
             while (k < n.size() && std::isdigit(static_cast<unsigned char>(n[k])))
@@ -379,7 +399,8 @@ double byteUnit(const std::string& u) {
                                                                       {"gib", kGiB},
                                                                       {"tib", kGiB * 1024.0}}};
     for (const auto& [name, bytes] : units)
-        if (u == name || u == std::string(name) + "ytes" || (u.size() > 1 && u == std::string(name).substr(0, 1) + "bytes"))
+        if (u == name || u == std::string(name) + "ytes" ||
+            (u.size() > 1 && u == std::string(name).substr(0, 1) + "bytes"))
             return bytes;
     if (u == "bytes" || u == "byte")
         return 1.0;
@@ -394,13 +415,20 @@ double byteUnit(const std::string& u) {
 
 std::string_view questionKindId(QuestionKind k) {
     switch (k) {
-    case QuestionKind::EffectiveBatch: return "effective_batch";
-    case QuestionKind::TrainingState: return "training_state";
-    case QuestionKind::WeightsBytes: return "weights_bytes";
-    case QuestionKind::GpuCount: return "gpu_count";
-    case QuestionKind::BubbleFraction: return "bubble_fraction";
-    case QuestionKind::MfuFromStepTime: return "mfu_from_step_time";
-    case QuestionKind::DoesItFit: return "does_it_fit";
+    case QuestionKind::EffectiveBatch:
+        return "effective_batch";
+    case QuestionKind::TrainingState:
+        return "training_state";
+    case QuestionKind::WeightsBytes:
+        return "weights_bytes";
+    case QuestionKind::GpuCount:
+        return "gpu_count";
+    case QuestionKind::BubbleFraction:
+        return "bubble_fraction";
+    case QuestionKind::MfuFromStepTime:
+        return "mfu_from_step_time";
+    case QuestionKind::DoesItFit:
+        return "does_it_fit";
     }
     return "effective_batch";
 }
@@ -421,10 +449,12 @@ std::expected<QuizTexts, std::string> quizTextsFromJson(std::string_view text) {
         required.emplace_back(questionKindId(static_cast<QuestionKind>(k)));
     for (const std::string& key : required) {
         const auto it = quiz.find(key);
-        if (it == quiz.end() || !it->is_object() || !it->contains("question") || !it->contains("explanation") ||
-            !(*it)["question"].is_string() || !(*it)["explanation"].is_string())
+        if (it == quiz.end() || !it->is_object() || !it->contains("question") ||
+            !it->contains("explanation") || !(*it)["question"].is_string() ||
+            !(*it)["explanation"].is_string())
             return std::unexpected("quiz." + key + ": needs the strings \"question\" and \"explanation\"");
-        texts.templates[key] = {(*it)["question"].get<std::string>(), (*it)["explanation"].get<std::string>()};
+        texts.templates[key] = {(*it)["question"].get<std::string>(),
+                                (*it)["explanation"].get<std::string>()};
     }
     if (const auto words = quiz.find("words"); words != quiz.end() && words->is_object())
         for (const auto& [key, value] : words->items())
@@ -481,13 +511,20 @@ std::vector<Question> seedQuestions(const QuizTexts& texts) {
 Question makeQuestion(QuestionKind kind, const Scenario& s, std::uint64_t seed, const QuizTexts& texts) {
     Rng rng(seed * 0x9E3779B97F4A7C15ULL + static_cast<std::uint64_t>(kind) + 1);
     switch (kind) {
-    case QuestionKind::EffectiveBatch: return effectiveBatch(s, rng, texts);
-    case QuestionKind::TrainingState: return trainingState(withVariedModel(s, rng), texts, "training_state");
-    case QuestionKind::WeightsBytes: return weightsBytes(s, rng, texts);
-    case QuestionKind::GpuCount: return gpuCount(s, rng, texts);
-    case QuestionKind::BubbleFraction: return bubbleFraction(s, rng, texts);
-    case QuestionKind::MfuFromStepTime: return mfuFromStepTime(s, rng, texts);
-    case QuestionKind::DoesItFit: return doesItFit(s, rng, texts);
+    case QuestionKind::EffectiveBatch:
+        return effectiveBatch(s, rng, texts);
+    case QuestionKind::TrainingState:
+        return trainingState(withVariedModel(s, rng), texts, "training_state");
+    case QuestionKind::WeightsBytes:
+        return weightsBytes(s, rng, texts);
+    case QuestionKind::GpuCount:
+        return gpuCount(s, rng, texts);
+    case QuestionKind::BubbleFraction:
+        return bubbleFraction(s, rng, texts);
+    case QuestionKind::MfuFromStepTime:
+        return mfuFromStepTime(s, rng, texts);
+    case QuestionKind::DoesItFit:
+        return doesItFit(s, rng, texts);
     }
     return effectiveBatch(s, rng, texts);
 }
@@ -511,12 +548,14 @@ AnswerCheck checkAnswer(const Question& q, std::string_view text) {
     const std::string t = lower(trim(text));
     if (q.type == AnswerType::YesNo) {
         static const std::array<const char*, 8> yes{"yes", "y", "true", "fits", "it fits", "1", "ja", "oui"};
-        static const std::array<const char*, 11> no{"no", "n", "false", "does not fit", "doesn't fit", "it does not fit",
-                                                     "not", "0", "nein", "non", "no, it does not fit"};
+        static const std::array<const char*, 11> no{
+            "no",  "n", "false", "does not fit", "doesn't fit",        "it does not fit",
+            "not", "0", "nein",  "non",          "no, it does not fit"};
         std::string cleaned = t;
         while (!cleaned.empty() && (cleaned.back() == '.' || cleaned.back() == '!'))
             cleaned.pop_back();
-        const bool isYes = std::find(yes.begin(), yes.end(), cleaned) != yes.end() || cleaned.starts_with("yes");
+        const bool isYes =
+            std::find(yes.begin(), yes.end(), cleaned) != yes.end() || cleaned.starts_with("yes");
         const bool isNo = std::find(no.begin(), no.end(), cleaned) != no.end() || cleaned.starts_with("no");
         if (isYes == isNo)
             return r;
@@ -533,11 +572,13 @@ AnswerCheck checkAnswer(const Question& q, std::string_view text) {
     const std::size_t start = i;
     if (i < t.size() && (t[i] == '-' || t[i] == '+'))
         ++i;
-    while (i < t.size() && (std::isdigit(static_cast<unsigned char>(t[i])) || t[i] == '.' || t[i] == ',' || t[i] == '\''))
+    while (i < t.size() &&
+           (std::isdigit(static_cast<unsigned char>(t[i])) || t[i] == '.' || t[i] == ',' || t[i] == '\''))
         ++i;
     if (i < t.size() && t[i] == 'e' && i + 1 < t.size() &&
-        (std::isdigit(static_cast<unsigned char>(t[i + 1])) || ((t[i + 1] == '-' || t[i + 1] == '+') && i + 2 < t.size() &&
-                                                              std::isdigit(static_cast<unsigned char>(t[i + 2]))))) {
+        (std::isdigit(static_cast<unsigned char>(t[i + 1])) ||
+         ((t[i + 1] == '-' || t[i + 1] == '+') && i + 2 < t.size() &&
+          std::isdigit(static_cast<unsigned char>(t[i + 2]))))) {
         i += 2;
         while (i < t.size() && std::isdigit(static_cast<unsigned char>(t[i])))
             ++i;
@@ -547,8 +588,9 @@ AnswerCheck checkAnswer(const Question& q, std::string_view text) {
         if (c != '\'')
             number += c;
     std::string suffix = trim(t.substr(i));
-    if (suffix.starts_with("x 10^") || suffix.starts_with("*10^") || suffix.starts_with("x10^") || suffix.starts_with("×10^"))
-        suffix.clear();  // not supported; stays unread below
+    if (suffix.starts_with("x 10^") || suffix.starts_with("*10^") || suffix.starts_with("x10^") ||
+        suffix.starts_with("×10^"))
+        suffix.clear(); // not supported; stays unread below
     const std::vector<double> readings = numberReadings(number);
     if (readings.empty())
         return r;
@@ -561,9 +603,9 @@ AnswerCheck checkAnswer(const Question& q, std::string_view text) {
         if (suffix.empty()) {
             candidates.push_back(v);
             if (bytesQuestion && std::fabs(v) >= 1e6)
-                candidates.push_back(v / questionBytes);  // raw bytes
+                candidates.push_back(v / questionBytes); // raw bytes
             if (percentQuestion && std::fabs(v) <= 1.0)
-                candidates.push_back(v * 100.0);  // a fraction
+                candidates.push_back(v * 100.0); // a fraction
             continue;
         }
         if (percentQuestion) {
@@ -584,7 +626,8 @@ AnswerCheck checkAnswer(const Question& q, std::string_view text) {
             m = 1e6;
         else if (suffix == "b" || suffix == "bn" || suffix == "billion")
             m = 1e9;
-        else if (!std::all_of(suffix.begin(), suffix.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == ' '; }))
+        else if (!std::all_of(suffix.begin(), suffix.end(),
+                              [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == ' '; }))
             continue;
         candidates.push_back(v * m);
     }

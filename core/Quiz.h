@@ -16,16 +16,16 @@
 namespace lp::core {
 
 enum class QuestionKind {
-    EffectiveBatch,   // micro batch x accumulation x DP
-    TrainingState,    // parameters x bytes per parameter of training state
-    WeightsBytes,     // parameters x 2 bytes
-    GpuCount,         // TP x PP x CP x DP
-    BubbleFraction,   // (p - 1) / (v x m), as the core computes it
-    MfuFromStepTime,  // 6 N D / (measured step x GPUs x peak)
-    DoesItFit,        // the worst stage against the GPU's usable memory
+    EffectiveBatch,  // micro batch x accumulation x DP
+    TrainingState,   // parameters x bytes per parameter of training state
+    WeightsBytes,    // parameters x 2 bytes
+    GpuCount,        // TP x PP x CP x DP
+    BubbleFraction,  // (p - 1) / (v x m), as the core computes it
+    MfuFromStepTime, // 6 N D / (measured step x GPUs x peak)
+    DoesItFit,       // the worst stage against the GPU's usable memory
 };
 inline constexpr int kQuestionKindCount = static_cast<int>(QuestionKind::DoesItFit) + 1;
-std::string_view questionKindId(QuestionKind k);  // "effective_batch", ... (keys of texts.json "quiz")
+std::string_view questionKindId(QuestionKind k); // "effective_batch", ... (keys of texts.json "quiz")
 
 enum class AnswerType { Number, YesNo };
 
@@ -35,8 +35,8 @@ struct QuestionTemplate {
     std::string explanation;
 };
 struct QuizTexts {
-    std::map<std::string, QuestionTemplate> templates;  // by questionKindId(), plus "seed_effective_batch"
-                                                        // and "seed_training_state"
+    std::map<std::string, QuestionTemplate> templates; // by questionKindId(), plus "seed_effective_batch"
+                                                       // and "seed_training_state"
 };
 // Reads the "quiz" object of texts.json (or a file holding only that object). Every kind must have
 // both templates.
@@ -44,22 +44,22 @@ std::expected<QuizTexts, std::string> quizTextsFromJson(std::string_view text);
 
 struct Question {
     QuestionKind kind = QuestionKind::EffectiveBatch;
-    bool seed = false;              // one of the seed's two questions
-    std::string text;               // the question, plain text
+    bool seed = false; // one of the seed's two questions
+    std::string text;  // the question, plain text
     AnswerType type = AnswerType::Number;
-    double answer = 0;              // in `unit`; YesNo: 1 = yes, 0 = no
-    std::string unit;               // "sequences", "GPUs", "TB", "GB", "%" (empty for YesNo)
-    double relativeTolerance = 0;   // accepted: |given - answer| <= max(absolute, relative x |answer|)
+    double answer = 0;            // in `unit`; YesNo: 1 = yes, 0 = no
+    std::string unit;             // "sequences", "GPUs", "TB", "GB", "%" (empty for YesNo)
+    double relativeTolerance = 0; // accepted: |given - answer| <= max(absolute, relative x |answer|)
     double absoluteTolerance = 0;
-    std::string explanation;        // how the answer comes about, with the numbers
-    std::string explainKey;         // core explanation key of the figure (explainFigure), for the UI
-    Scenario scenario;              // the scenario the question is about (varied from the input)
-    std::map<std::string, std::string> values;  // what the placeholders were filled with
+    std::string explanation; // how the answer comes about, with the numbers
+    std::string explainKey;  // core explanation key of the figure (explainFigure), for the UI
+    Scenario scenario;       // the scenario the question is about (varied from the input)
+    std::map<std::string, std::string> values; // what the placeholders were filled with
 };
 
 struct QuizOptions {
     std::uint64_t seed = 1;
-    int count = 8;                  // questions in all (at least the seed questions when included)
+    int count = 8; // questions in all (at least the seed questions when included)
     bool includeSeedQuestions = true;
 };
 
@@ -73,9 +73,9 @@ Question makeQuestion(QuestionKind kind, const Scenario& s, std::uint64_t seed, 
 std::vector<Question> makeQuiz(const Scenario& s, const QuizOptions& options, const QuizTexts& texts);
 
 struct AnswerCheck {
-    bool understood = false;  // a number (or yes/no) could be read from the text
+    bool understood = false; // a number (or yes/no) could be read from the text
     bool correct = false;
-    double value = 0;         // the value read, in the question's unit (the interpretation that matched)
+    double value = 0; // the value read, in the question's unit (the interpretation that matched)
 };
 // Reads numbers the way people type them: "64", "1.1 TB", "1,100 GB", "1.12e12", "1,1" (decimal
 // comma), "18.75%", "0.1875" for a percentage, "70 B", "yes"/"no"/"fits". Byte units convert to the

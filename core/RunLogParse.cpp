@@ -24,6 +24,31 @@ std::string_view trim(std::string_view s) {
     return s;
 }
 
+// Input text quoted in a message: valid UTF-8 only (other bytes become '?', so that messages always
+// serialise as JSON), control characters dropped, at most 40 characters.
+std::string quoted(std::string_view s) {
+    std::string out = "\"";
+    std::size_t chars = 0;
+    for (std::size_t i = 0; i < s.size() && chars < 40; ++chars) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        std::size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+        bool valid = len > 0 && i + len <= s.size();
+        for (std::size_t k = 1; valid && k < len; ++k)
+            valid = (static_cast<unsigned char>(s[i + k]) & 0xC0) == 0x80;
+        if (!valid) {
+            out += '?';
+            ++i;
+        } else {
+            if (!(len == 1 && (c < 0x20 || c == 0x7F)))
+                out.append(s.substr(i, len));
+            i += len;
+        }
+        if (chars + 1 == 40 && i < s.size())
+            out += "...";
+    }
+    return out + "\"";
+}
+
 // Lines without '\r' and without ANSI colour sequences (torchtitan colours its log).
 std::vector<std::string> splitLines(std::string_view text) {
     std::vector<std::string> lines;
@@ -235,7 +260,7 @@ void parseMegatron(const std::vector<std::string>& lines, RunLog& log) {
         s.stepSeconds = *elapsed / 1e3;
         s.line = lineNo;
         bool present = false;
-        if (auto gb = valueAfter(line, "global batch size:", &present); gb && *gb > 0)
+        if (auto gb = valueAfter(line, "global batch size:", &present); gb && *gb > 0 && *gb < 9.0e15)
             s.globalBatch = static_cast<long long>(*gb);
         if (auto tf = valueAfter(line, "throughput per GPU (TFLOP/s/GPU):", &present); tf && *tf > 0)
             s.loggedTflopsPerGpu = *tf;
@@ -407,7 +432,8 @@ void applyUnit(RunLog& log, const std::vector<std::size_t>& bareIdx, NumberUnit 
     if (unit == NumberUnit::Auto) {
         millis = med > 100;
         log.unitNote = millis ? "numbers without a unit read as milliseconds (their median, " +
-                                    std::to_string(static_cast<long long>(med)) + ", is above 100)"
+                                    std::to_string(static_cast<long long>(std::min(med, 9.0e15))) +
+                                    ", is above 100)"
                               : "numbers without a unit read as seconds (their median is at most 100)";
     }
     if (millis)
@@ -451,7 +477,7 @@ std::optional<InputError> parseCsv(const std::vector<std::string>& lines, RunLog
         if (!hasTime && !seenTps) {
             std::string names;
             for (const auto& f : headerFields)
-                names += (names.empty() ? "\"" : ", \"") + f + "\"";
+                names += (names.empty() ? "" : ", ") + quoted(f);
             return InputError{"",
                               "the CSV has no step-time column: name one like step_time_s, step_time_ms, "
                               "elapsed_ms, time or seconds (or tps for tokens/s per GPU); got " +
@@ -488,18 +514,18 @@ std::optional<InputError> parseCsv(const std::vector<std::string>& lines, RunLog
                 continue;
             const auto v = wholeNumber(fields[c]);
             const std::string colName =
-                header ? "column \"" + headerFields[c] + "\"" : "field " + std::to_string(c + 1);
+                header ? "column " + quoted(headerFields[c]) : "field " + std::to_string(c + 1);
             if (!v) {
                 log.warnings.push_back(
-                    {lineNo, colName + ": \"" + fields[c] + "\" is not a number: skipped"});
+                    {lineNo, colName + ": " + quoted(fields[c]) + " is not a number: skipped"});
                 ok = false;
                 break;
             }
             switch (cols[c]) {
             case Column::Step:
-                if (*v < 0 || *v != std::floor(*v)) {
+                if (*v < 0 || *v != std::floor(*v) || *v > 9.0e15) {
                     log.warnings.push_back(
-                        {lineNo, colName + ": \"" + fields[c] + "\" is not a step number: skipped"});
+                        {lineNo, colName + ": " + quoted(fields[c]) + " is not a step number: skipped"});
                     ok = false;
                 } else {
                     s.step = static_cast<long long>(*v);
@@ -554,7 +580,7 @@ void parseNumbers(const std::vector<std::string>& lines, RunLog& log, NumberUnit
         for (const auto& tok : splitFields(line, ' ')) {
             const auto t = readToken(tok);
             if (!t) {
-                log.warnings.push_back({lineNo, "\"" + tok + "\" is not a step time: skipped"});
+                log.warnings.push_back({lineNo, quoted(tok) + " is not a step time: skipped"});
                 continue;
             }
             StepSample s;
@@ -562,7 +588,7 @@ void parseNumbers(const std::vector<std::string>& lines, RunLog& log, NumberUnit
             s.step = ++step;
             s.stepSeconds = t->seconds ? *t->seconds : *t->bare;
             if (!(s.stepSeconds > 0)) {
-                log.warnings.push_back({lineNo, "\"" + tok + "\" is not a positive step time: skipped"});
+                log.warnings.push_back({lineNo, quoted(tok) + " is not a positive step time: skipped"});
                 continue;
             }
             if (!t->seconds)

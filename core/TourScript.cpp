@@ -16,7 +16,9 @@ namespace {
 
 using nlohmann::json;
 
-std::string stepPath(std::size_t i) { return "$.steps[" + std::to_string(i) + "]"; }
+std::string stepPath(std::size_t i) {
+    return "$.steps[" + std::to_string(i) + "]";
+}
 
 std::optional<json> parse(std::string_view text, const std::string& what, InputErrors& errors) {
     try {
@@ -42,7 +44,8 @@ std::string readString(const json& obj, const char* key, const std::string& path
     return it->get<std::string>();
 }
 
-void checkKeys(const json& obj, const std::string& path, std::initializer_list<const char*> known, InputErrors& errors) {
+void checkKeys(const json& obj, const std::string& path, std::initializer_list<const char*> known,
+               InputErrors& errors) {
     const std::set<std::string> keys(known.begin(), known.end());
     for (const auto& [key, value] : obj.items())
         if (!keys.contains(key))
@@ -54,13 +57,14 @@ std::optional<TourCheck> readCheck(const json& c, const std::string& path, Input
         errors.push_back({path, "wrong type: expected an object"});
         return std::nullopt;
     }
-    checkKeys(c, path, {"claim", "scenario", "plan", "diagnostic", "equals", "min", "max", "present"}, errors);
+    checkKeys(c, path, {"claim", "scenario", "plan", "diagnostic", "equals", "min", "max", "present"},
+              errors);
     TourCheck check;
     check.claim = readString(c, "claim", path, errors, true);
     int sources = 0;
-    for (const auto& [key, source] : {std::pair{"scenario", TourCheck::Source::Scenario},
-                                      std::pair{"plan", TourCheck::Source::Plan},
-                                      std::pair{"diagnostic", TourCheck::Source::Diagnostic}}) {
+    for (const auto& [key, source] :
+         {std::pair{"scenario", TourCheck::Source::Scenario}, std::pair{"plan", TourCheck::Source::Plan},
+          std::pair{"diagnostic", TourCheck::Source::Diagnostic}}) {
         if (c.contains(key)) {
             ++sources;
             check.source = source;
@@ -215,7 +219,9 @@ std::expected<TourScript, InputErrors> tourFromJson(std::string_view text) {
         if (!step.patchJson.empty()) {
             if (auto scenario = applyScenarioPatch(base, step.patchJson); !scenario) {
                 for (const InputError& e : scenario.error())
-                    errors.push_back({path + ".scenario" + (e.path.size() > 1 ? e.path.substr(1) : std::string()), e.reason});
+                    errors.push_back(
+                        {path + ".scenario" + (e.path.size() > 1 ? e.path.substr(1) : std::string()),
+                         e.reason});
             }
         }
         tour.steps.push_back(std::move(step));
@@ -238,7 +244,8 @@ std::expected<Scenario, InputErrors> applyScenarioPatch(const Scenario& base, st
 }
 
 std::expected<Scenario, InputErrors> scenarioForStep(const TourStep& step, const Scenario& base) {
-    return applyScenarioPatch(base, step.patchJson.empty() ? std::string_view("{}") : std::string_view(step.patchJson));
+    return applyScenarioPatch(base, step.patchJson.empty() ? std::string_view("{}")
+                                                           : std::string_view(step.patchJson));
 }
 
 std::vector<CheckResult> checkStep(const TourStep& step, const Scenario& s, const Plan& p) {

@@ -24,22 +24,22 @@ inline constexpr int kTourVersion = 1;
 // worst_stage_bytes, recompute_share_of_compute) or the Plan's diagnostics.
 struct TourCheck {
     enum class Source { Scenario, Plan, Diagnostic };
-    std::string claim;       // what the text claims, in words: "the memory fits"
+    std::string claim; // what the text claims, in words: "the memory fits"
     Source source = Source::Plan;
-    std::string pointer;     // JSON pointer ("/memory/fits") or, for diagnostics, the id ("pipeline_bubble")
-    std::string equalsJson;  // the expected value as JSON text ("8", "true", "\"full\""); empty: none
-    std::optional<double> min;  // inclusive bounds for numbers
+    std::string pointer;    // JSON pointer ("/memory/fits") or, for diagnostics, the id ("pipeline_bubble")
+    std::string equalsJson; // the expected value as JSON text ("8", "true", "\"full\""); empty: none
+    std::optional<double> min; // inclusive bounds for numbers
     std::optional<double> max;
-    bool present = true;     // diagnostics: whether the diagnostic must be present or absent
+    bool present = true; // diagnostics: whether the diagnostic must be present or absent
 };
 
 struct TourStep {
-    std::string id;          // stable, e.g. "tp8"
+    std::string id; // stable, e.g. "tp8"
     std::string title;
-    std::string text;        // rich text (HTML subset), may hold {{...}} figures
-    std::string target;      // objectName of the widget to highlight ("memoryChart", "mfuGauge", ...)
-    std::string explain;     // core explanation key to show beside it ("mfu"); may be empty
-    std::string patchJson;   // merge patch over the worked example's scenario ("{}" = unchanged)
+    std::string text;      // rich text (HTML subset), may hold {{...}} figures
+    std::string target;    // objectName of the widget to highlight ("memoryChart", "mfuGauge", ...)
+    std::string explain;   // core explanation key to show beside it ("mfu"); may be empty
+    std::string patchJson; // merge patch over the worked example's scenario ("{}" = unchanged)
     std::vector<TourCheck> checks;
 };
 
@@ -56,12 +56,13 @@ std::expected<TourScript, InputErrors> tourFromJson(std::string_view text);
 // exactly like a scenario file).
 std::expected<Scenario, InputErrors> applyScenarioPatch(const Scenario& base, std::string_view patchJson);
 // The scenario a step shows: its patch over `base` (the worked example unless given).
-std::expected<Scenario, InputErrors> scenarioForStep(const TourStep& step, const Scenario& base = defaultScenario());
+std::expected<Scenario, InputErrors> scenarioForStep(const TourStep& step,
+                                                     const Scenario& base = defaultScenario());
 
 struct CheckResult {
     std::string claim;
     bool ok = false;
-    std::string actual;  // the value found, as JSON text ("8", "true", "0.382", "missing")
+    std::string actual; // the value found, as JSON text ("8", "true", "0.382", "missing")
 };
 std::vector<CheckResult> checkStep(const TourStep& step, const Scenario& s, const Plan& p);
 bool allChecksPass(const std::vector<CheckResult>& results);

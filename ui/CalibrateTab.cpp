@@ -205,8 +205,11 @@ QString legendHtml(const QChart* chart) {
             mark = scatter->markerShape() == QScatterSeries::MarkerShapeRectangle ? QStringLiteral("■") : QStringLiteral("●");
         } else if (const auto* line = qobject_cast<const QLineSeries*>(series)) {
             color = line->pen().color();
-            mark = line->pen().style() == Qt::SolidLine ? (line->pointsVisible() ? QStringLiteral("━●━") : QStringLiteral("━━"))
-                                                        : QStringLiteral("╍╍");
+            const Qt::PenStyle style = line->pen().style();
+            mark = style == Qt::SolidLine ? (line->pointsVisible() ? QStringLiteral("━●━") : QStringLiteral("━━"))
+                   : style == Qt::DotLine ? QStringLiteral("┅┅")
+                                          : QStringLiteral("╍╍");
+            mark = QStringLiteral("<b>%1</b>").arg(mark);
         } else {
             continue;
         }
@@ -980,8 +983,7 @@ void CalibrateTab::updateComparison() {
         heading = tr("Applying it would change, on this scenario:");
     }
     if (!before || !after) {
-        m_compare->setText(m_candidate ? QString() : tr("<i>Run the benchmarks, or load or import a profile, to see "
-                                                        "what it changes on this scenario.</i>"));
+        m_compare->clear();
         return;
     }
     if (!before->valid || !after->valid) {
@@ -1067,7 +1069,8 @@ void CalibrateTab::updateResultSummary() {
                      .arg(mix(palette(), 0.6).name(), notes.join(QStringLiteral("<br>")));
     }
     if (lines.isEmpty())
-        lines << tr("<i>No measured profile yet.</i> Run the benchmarks, or load a profile to look at it first.");
+        lines << tr("<i>No measured profile yet.</i> Run the benchmarks, or load or import a profile: what it changes "
+                    "on this scenario shows here.");
     m_summary->setText(lines.join(QStringLiteral("<br>")));
 }
 
@@ -1232,6 +1235,14 @@ void CalibrateTab::rebuildGemmChart() {
                curveSeries(active.gemmEfficiency, x0, x1, gpu.peakFlops16 / 1e12, kG,
                            tr("active profile (%1)").arg(qs(active.name)), mix(pal, 0.45), Qt::SolidLine),
                x, y);
+    if (isOverrideActive()) {  // what the measured profile changed
+        const core::HardwareProfile builtin = core::builtinProfile(m_doc.scenario().cluster.gpu);
+        if (!builtin.gemmEfficiency.empty())
+            attach(m_gemmChart,
+                   curveSeries(builtin.gemmEfficiency, x0, x1, gpu.peakFlops16 / 1e12, kG, tr("built-in profile"),
+                               mix(pal, 0.35), Qt::DotLine),
+                   x, y);
+    }
     if (m_candidate && !(*m_candidate == active) && !m_candidate->gemmEfficiency.empty())
         attach(m_gemmChart,
                curveSeries(m_candidate->gemmEfficiency, x0, x1, gpu.peakFlops16 / 1e12, kG,
@@ -1280,6 +1291,13 @@ void CalibrateTab::rebuildHbmChart() {
                                 tr("active profile (%1)").arg(formatPercent(active.hbmEfficiency, 0)), mix(pal, 0.45),
                                 Qt::SolidLine, 2.0),
                x, y);
+        if (isOverrideActive()) {
+            const core::HardwareProfile builtin = core::builtinProfile(m_doc.scenario().cluster.gpu);
+            attach(m_hbmChart, flat(x->min(), x->max(), builtin.hbmEfficiency * gpu.hbmBandwidth / 1e9,
+                                    tr("built-in (%1)").arg(formatPercent(builtin.hbmEfficiency, 0)), mix(pal, 0.35),
+                                    Qt::DotLine, 2.0),
+                   x, y);
+        }
         if (m_candidate && !(*m_candidate == active))
             attach(m_hbmChart, flat(x->min(), x->max(), m_candidate->hbmEfficiency * gpu.hbmBandwidth / 1e9,
                                     tr("measured profile (%1)").arg(formatPercent(m_candidate->hbmEfficiency, 0)), kGreen,
@@ -1339,6 +1357,14 @@ void CalibrateTab::rebuildBusChart() {
                    curveSeries(active.nvlinkBusEfficiency, x->min() * kMiB, x->max() * kMiB, gpu.nvlinkBandwidth / 1e9,
                                kMiB, tr("active profile"), mix(pal, 0.45), Qt::SolidLine),
                    x, y);
+        if (isOverrideActive()) {
+            const core::HardwareProfile builtin = core::builtinProfile(m_doc.scenario().cluster.gpu);
+            if (!builtin.nvlinkBusEfficiency.empty())
+                attach(m_busChart,
+                       curveSeries(builtin.nvlinkBusEfficiency, x->min() * kMiB, x->max() * kMiB,
+                                   gpu.nvlinkBandwidth / 1e9, kMiB, tr("built-in profile"), mix(pal, 0.35), Qt::DotLine),
+                       x, y);
+        }
         if (m_candidate && !(*m_candidate == active) && !m_candidate->nvlinkBusEfficiency.empty())
             attach(m_busChart,
                    curveSeries(m_candidate->nvlinkBusEfficiency, x->min() * kMiB, x->max() * kMiB,

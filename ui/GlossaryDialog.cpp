@@ -26,7 +26,9 @@ QStringList strings(const QJsonValue& v) {
         out << s.toString();
     return out;
 }
-QString esc(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
+QString esc(const std::string& s) {
+    return QString::fromStdString(s).toHtmlEscaped();
+}
 } // namespace
 
 std::vector<GlossaryTerm> parseGlossary(const QByteArray& json, QStringList* errors) {
@@ -51,7 +53,8 @@ std::vector<GlossaryTerm> parseGlossary(const QByteArray& json, QStringList* err
         t.see = strings(o.value(QStringLiteral("see")));
         if (t.id.isEmpty() || t.term.isEmpty() || t.shortText.isEmpty()) {
             if (errors)
-                *errors << QStringLiteral("glossary: a term lacks its id, term or short definition (%1)").arg(t.id);
+                *errors << QStringLiteral("glossary: a term lacks its id, term or short definition (%1)")
+                               .arg(t.id);
             continue;
         }
         out.push_back(std::move(t));
@@ -123,9 +126,11 @@ QStringList GlossaryDialog::matching(const QString& text) const {
     QStringList ids;
     const QString needle = text.trimmed();
     for (const GlossaryTerm& t : m_terms) {
-        const bool hit = needle.isEmpty() || t.term.contains(needle, Qt::CaseInsensitive) || t.id.contains(needle, Qt::CaseInsensitive) ||
+        const bool hit = needle.isEmpty() || t.term.contains(needle, Qt::CaseInsensitive) ||
+                         t.id.contains(needle, Qt::CaseInsensitive) ||
                          t.aliases.join(QLatin1Char('\n')).contains(needle, Qt::CaseInsensitive) ||
-                         t.shortText.contains(needle, Qt::CaseInsensitive) || t.longText.contains(needle, Qt::CaseInsensitive);
+                         t.shortText.contains(needle, Qt::CaseInsensitive) ||
+                         t.longText.contains(needle, Qt::CaseInsensitive);
         if (hit)
             ids << t.id;
     }
@@ -179,18 +184,22 @@ void GlossaryDialog::showDetails() {
 QString GlossaryDialog::html(const GlossaryTerm& t) const {
     QString h = QStringLiteral("<h2>%1</h2>").arg(t.term.toHtmlEscaped());
     if (!t.aliases.isEmpty())
-        h += QStringLiteral("<p><i>%1 %2</i></p>").arg(tr("Also:"), t.aliases.join(QStringLiteral(", ")).toHtmlEscaped());
+        h += QStringLiteral("<p><i>%1 %2</i></p>")
+                 .arg(tr("Also:"), t.aliases.join(QStringLiteral(", ")).toHtmlEscaped());
     h += QStringLiteral("<p><b>%1</b></p>").arg(t.shortText.toHtmlEscaped());
     h += QStringLiteral("<p>%1</p>").arg(t.longText.toHtmlEscaped());
     if (!t.formula.isEmpty())
         h += QStringLiteral("<p><code>%1</code></p>").arg(t.formula.toHtmlEscaped());
     // The figure in the current plan, explained by the core: formula, values, source, words.
     if (m_doc && !t.explainKey.isEmpty()) {
-        if (const auto e = core::explainFigure(m_doc->shownScenario(), m_doc->shownPlan(), t.explainKey.toStdString())) {
+        if (const auto e =
+                core::explainFigure(m_doc->shownScenario(), m_doc->shownPlan(), t.explainKey.toStdString())) {
             h += QStringLiteral("<h3>%1</h3>").arg(tr("In the current plan: %1").arg(esc(e->label)));
             h += QStringLiteral("<p><b>%1</b></p>").arg(esc(core::fmt::withUnit(e->value, e->unit)));
-            h += QStringLiteral("<p><code>%1</code><br><code>%2</code></p>").arg(esc(e->formula), esc(e->substituted));
-            h += QStringLiteral("<p>%1</p><p><small>%2 %3</small></p>").arg(esc(e->words), tr("Source:"), esc(e->source));
+            h += QStringLiteral("<p><code>%1</code><br><code>%2</code></p>")
+                     .arg(esc(e->formula), esc(e->substituted));
+            h += QStringLiteral("<p>%1</p><p><small>%2 %3</small></p>")
+                     .arg(esc(e->words), tr("Source:"), esc(e->source));
         }
     }
     if (!t.see.isEmpty()) {
@@ -200,7 +209,8 @@ QString GlossaryDialog::html(const GlossaryTerm& t) const {
             for (const GlossaryTerm& other : m_terms)
                 if (other.id == id)
                     name = other.term;
-            links << QStringLiteral("<a href=\"glossary:%1\">%2</a>").arg(id.toHtmlEscaped(), name.toHtmlEscaped());
+            links << QStringLiteral("<a href=\"glossary:%1\">%2</a>")
+                         .arg(id.toHtmlEscaped(), name.toHtmlEscaped());
         }
         h += QStringLiteral("<p>%1 %2</p>").arg(tr("See also:"), links.join(QStringLiteral(" · ")));
     }

@@ -5,7 +5,6 @@
 #include <QDialog>
 #include <QString>
 #include <QStringList>
-
 #include <vector>
 
 class QLineEdit;
@@ -23,7 +22,7 @@ struct GlossaryTerm {
     QString shortText;
     QString longText;
     QString formula;
-    QString explainKey;  // core explanation key, empty when none
+    QString explainKey; // core explanation key, empty when none
     QStringList see;
 };
 

@@ -10,7 +10,6 @@
 #include <QStackedWidget>
 #include <QTabWidget>
 #include <QTimer>
-
 #include <cmath>
 #include <numbers>
 
@@ -30,7 +29,7 @@ Highlighter::Highlighter(QWidget* window) : QWidget(window), m_pulse(new QTimer(
     // 20 frames a second: the overlay is masked to its ring, so only a thin strip repaints.
     m_pulse->setInterval(50);
     connect(m_pulse, &QTimer::timeout, this, [this] {
-        m_tick = (m_tick + 1) % 32;  // one breath every 1.6 s
+        m_tick = (m_tick + 1) % 32; // one breath every 1.6 s
         m_phase = 0.5 - 0.5 * std::cos(2.0 * std::numbers::pi * m_tick / 32.0);
         update();
     });
@@ -118,12 +117,15 @@ void Highlighter::reveal(QWidget* target) {
         }
         if (auto* dock = qobject_cast<QDockWidget*>(w); dock && dock->isHidden())
             dock->show();
-        if (auto* scroll = qobject_cast<QScrollArea*>(w); scroll && scroll->widget() && scroll->widget()->isAncestorOf(target))
+        if (auto* scroll = qobject_cast<QScrollArea*>(w);
+            scroll && scroll->widget() && scroll->widget()->isAncestorOf(target))
             scroll->ensureWidgetVisible(target, 8, 8);
     }
 }
 
-int Highlighter::ringWidth() const { return static_cast<int>(std::ceil(12.0 * presentation::lineScale())) + kMargin; }
+int Highlighter::ringWidth() const {
+    return static_cast<int>(std::ceil(12.0 * presentation::lineScale())) + kMargin;
+}
 
 void Highlighter::follow() {
     const QRect r = outlineRect();
@@ -136,7 +138,8 @@ void Highlighter::follow() {
         setGeometry(r);
     // Only the ring belongs to the overlay: the target underneath never repaints for it.
     const int ring = ringWidth();
-    const QRegion mask = QRegion(QRect(QPoint(0, 0), r.size())) - QRegion(QRect(QPoint(0, 0), r.size()).adjusted(ring, ring, -ring, -ring));
+    const QRegion mask = QRegion(QRect(QPoint(0, 0), r.size())) -
+                         QRegion(QRect(QPoint(0, 0), r.size()).adjusted(ring, ring, -ring, -ring));
     if (mask != m_mask) {
         m_mask = mask;
         setMask(mask);
@@ -161,7 +164,7 @@ bool Highlighter::eventFilter(QObject* watched, QEvent* event) {
         break;
     case QEvent::ChildAdded:
         if (watched == parentWidget() && m_target)
-            raise();  // stay above docks and panels added later
+            raise(); // stay above docks and panels added later
         break;
     default:
         break;

@@ -45,7 +45,7 @@ private:
     QString m_name;
     QTimer* m_pulse;
     int m_tick = 0;
-    double m_phase = 1.0;  // 0..1, the outline's glow
+    double m_phase = 1.0; // 0..1, the outline's glow
     QRegion m_mask;
     bool m_animated = true;
 };

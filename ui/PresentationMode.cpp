@@ -3,12 +3,6 @@
 #include "ui/PresentationStyle.h"
 #include "ui/TeachingTexts.h"
 
-#include <QtCharts/QAbstractAxis>
-#include <QtCharts/QAbstractBarSeries>
-#include <QtCharts/QBarSet>
-#include <QtCharts/QChart>
-#include <QtCharts/QChartView>
-#include <QtCharts/QXYSeries>
 #include <QApplication>
 #include <QEvent>
 #include <QJsonArray>
@@ -16,7 +10,12 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QMainWindow>
-
+#include <QtCharts/QAbstractAxis>
+#include <QtCharts/QAbstractBarSeries>
+#include <QtCharts/QBarSet>
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
+#include <QtCharts/QXYSeries>
 #include <algorithm>
 
 namespace lp::ui {
@@ -52,7 +51,9 @@ void scalePen(QObject* owner, QPen pen, double scale, double minimumBase, SetPen
 
 PresentationOptions PresentationOptions::fromResources() {
     PresentationOptions o;
-    const QJsonObject root = QJsonDocument::fromJson(TeachingTexts::resource(QStringLiteral(":/teaching/presentation.json"))).object();
+    const QJsonObject root =
+        QJsonDocument::fromJson(TeachingTexts::resource(QStringLiteral(":/teaching/presentation.json")))
+            .object();
     if (root.isEmpty())
         return o;
     o.fontScale = std::clamp(root.value(QStringLiteral("font_scale")).toDouble(o.fontScale), 1.0, 4.0);
@@ -69,7 +70,7 @@ QPalette highContrastPalette() {
     QPalette p;
     const QColor black(0, 0, 0);
     const QColor white(255, 255, 255);
-    const QColor accent(0, 51, 160);  // deep blue
+    const QColor accent(0, 51, 160); // deep blue
     for (QPalette::ColorGroup g : {QPalette::Active, QPalette::Inactive}) {
         p.setColor(g, QPalette::Window, white);
         p.setColor(g, QPalette::WindowText, black);
@@ -104,8 +105,19 @@ PresentationMode::PresentationMode(QMainWindow* window, QObject* parent)
 }
 
 PresentationMode::~PresentationMode() {
+    // Usually destroyed with the window, whose widgets are already going: restore only what belongs to
+    // the application.
     if (m_active)
-        leave();
+        restoreApplication();
+}
+
+void PresentationMode::restoreApplication() {
+    qApp->setProperty(presentation::kActiveProperty, false);
+    qApp->setProperty(presentation::kFontScaleProperty, 1.0);
+    qApp->setProperty(presentation::kLineScaleProperty, 1.0);
+    QApplication::setFont(m_savedFont);
+    if (m_options.highContrast)
+        QApplication::setPalette(m_savedPalette);
 }
 
 QList<QWidget*> PresentationMode::hiddenWidgets() const {
@@ -171,16 +183,9 @@ void PresentationMode::enter() {
 }
 
 void PresentationMode::leave() {
-    qApp->setProperty(presentation::kActiveProperty, false);
-    qApp->setProperty(presentation::kFontScaleProperty, 1.0);
-    qApp->setProperty(presentation::kLineScaleProperty, 1.0);
-    QApplication::setFont(m_savedFont);
+    restoreApplication();
     settle();
     scaleExplicitFonts(1.0);
-    if (m_options.highContrast) {
-        QApplication::setPalette(m_savedPalette);
-        settle();
-    }
     for (const QPointer<QWidget>& w : m_hidden)
         if (w)
             w->show();

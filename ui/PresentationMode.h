@@ -8,7 +8,6 @@
 #include <QPalette>
 #include <QPointer>
 #include <QStringList>
-
 #include <utility>
 #include <vector>
 
@@ -23,7 +22,7 @@ struct PresentationOptions {
     bool highContrast = true;
     bool fullScreen = true;
     bool hideAdvanced = true;
-    QStringList advanced;  // objectNames of the controls to hide
+    QStringList advanced; // objectNames of the controls to hide
 
     // The options compiled in (":/teaching/presentation.json"), or these defaults.
     static PresentationOptions fromResources();
@@ -57,6 +56,7 @@ signals:
 private:
     void enter();
     void leave();
+    void restoreApplication(); // font, palette and the published scales
     void scaleExplicitFonts(double factor);
     static void settle();
     QMainWindow* m_window;
@@ -66,7 +66,7 @@ private:
     QPalette m_savedPalette;
     Qt::WindowStates m_savedState;
     std::vector<QPointer<QWidget>> m_hidden;
-    std::vector<std::pair<QPointer<QWidget>, QFont>> m_savedFonts;  // widgets with a font size of their own
+    std::vector<std::pair<QPointer<QWidget>, QFont>> m_savedFonts; // widgets with a font size of their own
 };
 
 } // namespace lp::ui

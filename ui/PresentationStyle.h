@@ -10,8 +10,8 @@
 namespace lp::ui::presentation {
 
 inline constexpr const char* kActiveProperty = "lpPresentationMode";         // bool
-inline constexpr const char* kFontScaleProperty = "lpPresentationFontScale";  // double, 1.0 by default
-inline constexpr const char* kLineScaleProperty = "lpPresentationLineScale";  // double, 1.0 by default
+inline constexpr const char* kFontScaleProperty = "lpPresentationFontScale"; // double, 1.0 by default
+inline constexpr const char* kLineScaleProperty = "lpPresentationLineScale"; // double, 1.0 by default
 
 inline double scaleProperty(const char* name) {
     const QCoreApplication* app = QCoreApplication::instance();
@@ -26,9 +26,15 @@ inline bool isActive() {
     const QCoreApplication* app = QCoreApplication::instance();
     return app && app->property(kActiveProperty).toBool();
 }
-inline double fontScale() { return scaleProperty(kFontScaleProperty); }
-inline double lineScale() { return scaleProperty(kLineScaleProperty); }
+inline double fontScale() {
+    return scaleProperty(kFontScaleProperty);
+}
+inline double lineScale() {
+    return scaleProperty(kLineScaleProperty);
+}
 // A pen width in presentation mode: `base` times the line scale.
-inline double penWidth(double base) { return base * lineScale(); }
+inline double penWidth(double base) {
+    return base * lineScale();
+}
 
 } // namespace lp::ui::presentation

@@ -11,7 +11,6 @@
 #include <QPushButton>
 #include <QRandomGenerator>
 #include <QVBoxLayout>
-
 #include <algorithm>
 #include <cmath>
 
@@ -20,15 +19,18 @@ namespace {
 QString texts(const char* section, const char* key) {
     return TeachingTexts::instance().text(QString::fromLatin1(section), QString::fromLatin1(key));
 }
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-constexpr int kQuestions = 9;  // the two seed questions and one of each varied kind
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
+constexpr int kQuestions = 9; // the two seed questions and one of each varied kind
 } // namespace
 
 QuizDialog::QuizDialog(ScenarioDocument* doc, std::uint64_t seed, QWidget* parent)
-    : QDialog(parent), m_doc(doc), m_counter(new QLabel(this)), m_badge(new QLabel(this)), m_question(new QLabel(this)),
-      m_answer(new QLineEdit(this)), m_unit(new QLabel(this)), m_check(new QPushButton(tr("&Check"), this)),
-      m_reveal(new QPushButton(tr("&Show Answer"), this)), m_next(new QPushButton(tr("&Next Question"), this)),
-      m_feedback(new QLabel(this)), m_explanation(new QLabel(this)), m_score(new QLabel(this)) {
+    : QDialog(parent), m_doc(doc), m_counter(new QLabel(this)), m_badge(new QLabel(this)),
+      m_question(new QLabel(this)), m_answer(new QLineEdit(this)), m_unit(new QLabel(this)),
+      m_check(new QPushButton(tr("&Check"), this)), m_reveal(new QPushButton(tr("&Show Answer"), this)),
+      m_next(new QPushButton(tr("&Next Question"), this)), m_feedback(new QLabel(this)),
+      m_explanation(new QLabel(this)), m_score(new QLabel(this)) {
     setObjectName(QStringLiteral("quizDialog"));
     setWindowTitle(tr("Check Yourself"));
     m_question->setObjectName(QStringLiteral("quizQuestion"));
@@ -42,7 +44,8 @@ QuizDialog::QuizDialog(ScenarioDocument* doc, std::uint64_t seed, QWidget* paren
     m_counter->setObjectName(QStringLiteral("quizCounter"));
 
     const QByteArray raw = TeachingTexts::instance().raw();
-    if (auto parsed = core::quizTextsFromJson(std::string_view(raw.constData(), static_cast<std::size_t>(raw.size())))) {
+    if (auto parsed = core::quizTextsFromJson(
+            std::string_view(raw.constData(), static_cast<std::size_t>(raw.size())))) {
         m_texts = std::move(*parsed);
         m_textsOk = true;
     }
@@ -60,6 +63,7 @@ QuizDialog::QuizDialog(ScenarioDocument* doc, std::uint64_t seed, QWidget* paren
     m_feedback->setWordWrap(true);
     m_explanation->setTextFormat(Qt::PlainText);
     m_explanation->setWordWrap(true);
+    m_explanation->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     m_explanation->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_score->setTextFormat(Qt::PlainText);
     m_check->setToolTip(texts("actions", "check"));
@@ -95,7 +99,7 @@ QuizDialog::QuizDialog(ScenarioDocument* doc, std::uint64_t seed, QWidget* paren
     connect(close, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_check, &QPushButton::clicked, this, [this] {
         if (m_checked)
-            nextQuestion();  // Enter again goes on
+            nextQuestion(); // Enter again goes on
         else
             submit(m_answer->text());
     });
@@ -116,7 +120,9 @@ void QuizDialog::newQuiz(std::uint64_t seed) {
 }
 
 const core::Question* QuizDialog::currentQuestion() const {
-    return m_index >= 0 && m_index < static_cast<int>(m_questions.size()) ? &m_questions[static_cast<std::size_t>(m_index)] : nullptr;
+    return m_index >= 0 && m_index < static_cast<int>(m_questions.size())
+               ? &m_questions[static_cast<std::size_t>(m_index)]
+               : nullptr;
 }
 
 void QuizDialog::showQuestion() {
@@ -173,24 +179,34 @@ void QuizDialog::showVerdict(const core::AnswerCheck& check, bool revealed) {
         const auto word = m_texts.templates.find(q.answer != 0 ? "word.yes" : "word.no");
         if (word != m_texts.templates.end())
             answer = qs(word->second.question);
-    }
-    else if (!q.unit.empty())
+    } else if (!q.unit.empty())
         answer += QLatin1Char(' ') + qs(q.unit);
     QString verdict;
     if (!revealed && check.correct) {
-        verdict = QStringLiteral("<b style=\"color:%1\">✓ %2</b>").arg(palette::bandGood().name(), texts("quiz_panel", "correct").toHtmlEscaped());
+        verdict = QStringLiteral("<b style=\"color:%1\">✓ %2</b>")
+                      .arg(palette::bandGood().name(), texts("quiz_panel", "correct").toHtmlEscaped());
     } else if (revealed) {
-        verdict = QStringLiteral("<b>%1</b>").arg(texts("quiz_panel", "revealed").arg(answer).toHtmlEscaped());
+        verdict =
+            QStringLiteral("<b>%1</b>").arg(texts("quiz_panel", "revealed").arg(answer).toHtmlEscaped());
     } else {
-        verdict = QStringLiteral("<b style=\"color:%1\">✗ %2</b>").arg(palette::error().name(), texts("quiz_panel", "wrong").arg(answer).toHtmlEscaped());
+        verdict = QStringLiteral("<b style=\"color:%1\">✗ %2</b>")
+                      .arg(palette::error().name(), texts("quiz_panel", "wrong").arg(answer).toHtmlEscaped());
     }
     if (q.type == core::AnswerType::Number && (q.relativeTolerance > 0 || q.absoluteTolerance > 0)) {
         const double tol = std::max(q.absoluteTolerance, q.relativeTolerance * std::abs(q.answer));
         verdict += QStringLiteral(" <small>%1</small>")
-                       .arg(texts("quiz_panel", "tolerance").arg(QStringLiteral("± %1 %2").arg(QString::number(tol, 'g', 2), qs(q.unit))).toHtmlEscaped());
+                       .arg(texts("quiz_panel", "tolerance")
+                                .arg(QStringLiteral("± %1 %2").arg(QString::number(tol, 'g', 2), qs(q.unit)))
+                                .toHtmlEscaped());
     }
     m_feedback->setText(verdict);
-    m_explanation->setText(qs(q.explanation));
+    // The figure's one-line meaning (texts.json "figures"), shared with the tour and the tooltips.
+    QString explanation = qs(q.explanation);
+    const QString meaning =
+        TeachingTexts::instance().text(QStringLiteral("figures"), qs(q.explainKey), QStringLiteral("-"));
+    if (meaning != QLatin1String("-"))
+        explanation += QStringLiteral("\n\n") + meaning;
+    m_explanation->setText(explanation);
     m_answer->setEnabled(false);
     m_reveal->setEnabled(false);
     m_check->setText(tr("&Next"));
@@ -200,7 +216,7 @@ void QuizDialog::showVerdict(const core::AnswerCheck& check, bool revealed) {
 
 void QuizDialog::nextQuestion() {
     if (m_index + 1 >= static_cast<int>(m_questions.size())) {
-        newQuiz();  // a fresh round over the scenario as it is now
+        newQuiz(); // a fresh round over the scenario as it is now
         return;
     }
     ++m_index;

@@ -5,7 +5,6 @@
 #include "core/Quiz.h"
 
 #include <QDialog>
-
 #include <cstdint>
 #include <vector>
 
@@ -33,7 +32,7 @@ public:
     bool textsLoaded() const { return m_textsOk; }
 
     // What a user does: type and check, or reveal; then go on.
-    bool submit(const QString& answer);  // true when correct
+    bool submit(const QString& answer); // true when correct
     void reveal();
     void nextQuestion();
 
@@ -54,7 +53,7 @@ private:
     int m_index = 0;
     int m_correct = 0;
     int m_answered = 0;
-    bool m_checked = false;  // the current question has been answered or revealed
+    bool m_checked = false; // the current question has been answered or revealed
     QLabel* m_counter;
     QLabel* m_badge;
     QLabel* m_question;

@@ -29,9 +29,10 @@
 #include <QMenuBar>
 #include <QShortcut>
 #include <QStatusBar>
+#include <QTimer>
 #include <QToolBar>
 #include <QUndoStack>
-
+#include <algorithm>
 #include <cstdio>
 
 namespace lp::ui {
@@ -61,6 +62,13 @@ void nameTargets(MainWindow& w) {
     }
 }
 
+// Brings a dock to the front now and once more when the event loop runs: before the window is shown
+// (the command line), a tabified dock's tab cannot be selected yet.
+void raiseSoon(QDockWidget* dock) {
+    dock->raise();
+    QTimer::singleShot(0, dock, [dock] { dock->raise(); });
+}
+
 const QString kTourStep = QStringLiteral("tour-step");
 const QString kPresentation = QStringLiteral("presentation");
 
@@ -81,12 +89,14 @@ QuizDialog* Teaching::quiz() {
 void Teaching::startTour(int step) {
     const bool resuming = step < 0 && tour->savedStep() > 0;
     dock->show();
-    dock->raise();
+    raiseSoon(dock);
     tour->start(step);
     panel->setResumed(resuming);
 }
 
-Teaching* teachingOf(const MainWindow& w) { return w.findChild<Teaching*>(QStringLiteral("teaching"), Qt::FindDirectChildrenOnly); }
+Teaching* teachingOf(const MainWindow& w) {
+    return w.findChild<Teaching*>(QStringLiteral("teaching"), Qt::FindDirectChildrenOnly);
+}
 
 void installTeaching(MainWindow& w, ScenarioDocument& doc) {
     if (teachingOf(w))
@@ -116,7 +126,8 @@ void installTeaching(MainWindow& w, ScenarioDocument& doc) {
     Tour* tour = t->tour;
     QObject::connect(tour, &Tour::highlightRequested, t->highlighter, [t](const QString& target) {
         if (!t->highlighter->highlight(target))
-            std::fprintf(stderr, "layout-planner: tour: no widget named \"%s\" to highlight\n", qPrintable(target));
+            std::fprintf(stderr, "layout-planner: tour: no widget named \"%s\" to highlight\n",
+                         qPrintable(target));
     });
     QObject::connect(tour, &Tour::explainRequested, &w, [&w](const QString& key) {
         if (w.explanationPanel())
@@ -126,11 +137,13 @@ void installTeaching(MainWindow& w, ScenarioDocument& doc) {
         if (!active)
             t->dock->hide();
     });
-    QObject::connect(tour, &Tour::problem, &w, [&w](const QString& message) { w.statusBar()->showMessage(message, 8000); });
-    QObject::connect(tour, &Tour::finished, &w, [&w] { w.statusBar()->showMessage(texts("tour_panel", "finished"), 8000); });
+    QObject::connect(tour, &Tour::problem, &w,
+                     [&w](const QString& message) { w.statusBar()->showMessage(message, 8000); });
+    QObject::connect(tour, &Tour::finished, &w,
+                     [&w] { w.statusBar()->showMessage(texts("tour_panel", "finished"), 8000); });
     QObject::connect(t->dock, &QDockWidget::visibilityChanged, t, [t](bool visible) {
         if (!visible && t->dock->isHidden())
-            t->tour->stop();  // closed with its title-bar button
+            t->tour->stop(); // closed with its title-bar button
     });
     QObject::connect(t->panel, &TourPanel::glossaryRequested, t, [t](const QString& id) {
         GlossaryDialog* g = t->glossary();
@@ -138,6 +151,25 @@ void installTeaching(MainWindow& w, ScenarioDocument& doc) {
         g->show();
         g->raise();
         g->activateWindow();
+    });
+    QObject::connect(t->dock, &QDockWidget::dockLocationChanged, t->panel, [t](Qt::DockWidgetArea area) {
+        t->panel->setVertical(area == Qt::LeftDockWidgetArea || area == Qt::RightDockWidgetArea);
+    });
+    // On a projector the charts need the height: the tour moves to the right-hand column, as a tab
+    // beside the explanation, and back to the bottom afterwards.
+    QObject::connect(t->presentation, &PresentationMode::activeChanged, t, [t, &w](bool active) {
+        const Qt::DockWidgetArea area = w.dockWidgetArea(t->dock);
+        if (active && area == Qt::BottomDockWidgetArea) {
+            auto* explanation = w.findChild<QDockWidget*>(QStringLiteral("explanationDock"));
+            if (explanation && !explanation->isHidden() &&
+                w.dockWidgetArea(explanation) == Qt::RightDockWidgetArea)
+                w.tabifyDockWidget(explanation, t->dock);
+            else
+                w.addDockWidget(Qt::RightDockWidgetArea, t->dock, Qt::Vertical);
+            raiseSoon(t->dock);
+        } else if (!active && area == Qt::RightDockWidgetArea) {
+            w.addDockWidget(Qt::BottomDockWidgetArea, t->dock);
+        }
     });
     QObject::connect(&doc, &ScenarioDocument::planChanged, t->presentation, [t] {
         if (t->presentation->isActive())
@@ -166,7 +198,7 @@ void installTeaching(MainWindow& w, ScenarioDocument& doc) {
     QObject::connect(t->quizAction, &QAction::triggered, t, [t] {
         QuizDialog* q = t->quiz();
         if (!q->isVisible())
-            q->newQuiz();  // about the scenario on screen now
+            q->newQuiz(); // about the scenario on screen now
         q->show();
         q->raise();
         q->activateWindow();
@@ -190,7 +222,11 @@ void installTeaching(MainWindow& w, ScenarioDocument& doc) {
     t->presentationAction->setCheckable(true);
     t->presentationAction->setShortcut(QKeySequence(Qt::Key_F5));
     QObject::connect(t->presentationAction, &QAction::toggled, t->presentation, &PresentationMode::setActive);
-    QObject::connect(t->presentation, &PresentationMode::activeChanged, t->presentationAction, &QAction::setChecked);
+    QObject::connect(t->presentationAction, &QAction::triggered, &w, [&w](bool on) {
+        w.statusBar()->showMessage(texts("presentation", on ? "entered" : "left"), 4000);
+    });
+    QObject::connect(t->presentation, &PresentationMode::activeChanged, t->presentationAction,
+                     &QAction::setChecked);
     if (auto* bar = w.findChild<QToolBar*>(QStringLiteral("mainToolBar"))) {
         bar->addSeparator();
         QAction* tourButton = bar->addAction(QObject::tr("Tour"));
@@ -218,7 +254,9 @@ void installTeaching(MainWindow& w, ScenarioDocument& doc) {
     escape->setObjectName(QStringLiteral("teachingEscape"));
     escape->setContext(Qt::WindowShortcut);
     escape->setEnabled(false);
-    const auto updateEscape = [t, escape] { escape->setEnabled(t->tour->isActive() || t->presentation->isActive()); };
+    const auto updateEscape = [t, escape] {
+        escape->setEnabled(t->tour->isActive() || t->presentation->isActive());
+    };
     QObject::connect(t->tour, &Tour::activeChanged, escape, updateEscape);
     QObject::connect(t->presentation, &PresentationMode::activeChanged, escape, updateEscape);
     QObject::connect(escape, &QShortcut::activated, t, [t] {
@@ -230,30 +268,24 @@ void installTeaching(MainWindow& w, ScenarioDocument& doc) {
 }
 
 void addTeachingOptions(QCommandLineParser& parser) {
-    parser.addOption(QCommandLineOption(kTourStep,
-                                        QObject::tr("Start the guided tour at step N (1-based); with --screenshot, render that step."),
-                                        QStringLiteral("N")));
-    parser.addOption(QCommandLineOption(kPresentation,
-                                        QObject::tr("Start in presentation mode (large fonts, thick lines, high contrast).")));
+    parser.addOption(QCommandLineOption(
+        kTourStep,
+        QObject::tr("Start the guided tour at step N (1-based); with --screenshot, render that step."),
+        QStringLiteral("N")));
+    parser.addOption(QCommandLineOption(
+        kPresentation, QObject::tr("Start in presentation mode (large fonts, thick lines, high contrast).")));
 }
 
 bool applyTeachingOptions(MainWindow& w, ScenarioDocument& doc, const QCommandLineParser& parser) {
     installTeaching(w, doc);
     Teaching* t = teachingOf(w);
     const bool screenshot = parser.optionNames().contains(QStringLiteral("screenshot"));
-    if (parser.isSet(kPresentation)) {
-        if (screenshot) {
-            PresentationOptions o = t->presentation->options();
-            o.fullScreen = false;  // the screenshot keeps the size it was asked for
-            t->presentation->setOptions(o);
-        }
-        t->presentation->setActive(true);
-    }
     if (parser.isSet(kTourStep)) {
         bool ok = false;
         const int step = parser.value(kTourStep).toInt(&ok);
         if (!ok || step < 1 || step > t->tour->count()) {
-            std::fprintf(stderr, "layout-planner: --tour-step must be a step of the tour, 1 to %d; got \"%s\"\n",
+            std::fprintf(stderr,
+                         "layout-planner: --tour-step must be a step of the tour, 1 to %d; got \"%s\"\n",
                          t->tour->count(), qPrintable(parser.value(kTourStep)));
             return false;
         }
@@ -265,6 +297,14 @@ bool applyTeachingOptions(MainWindow& w, ScenarioDocument& doc, const QCommandLi
         // A rendering leaves nothing to save: closing after the grab must not ask about the step's edit.
         if (screenshot)
             doc.undoStack()->setClean();
+    }
+    if (parser.isSet(kPresentation)) {
+        if (screenshot) {
+            PresentationOptions o = t->presentation->options();
+            o.fullScreen = false; // the screenshot keeps the size it was asked for
+            t->presentation->setOptions(o);
+        }
+        t->presentation->setActive(true);
     }
     return true;
 }

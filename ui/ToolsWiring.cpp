@@ -41,8 +41,11 @@ int placeTab(MainWindow& w, QWidget* page, const QString& plainTitle, const QStr
 
 } // namespace
 
-ToolTabs installToolTabs(MainWindow& w, ScenarioDocument& doc) {
-    ToolTabs out;
+void installToolTabs(MainWindow& w, ScenarioDocument& doc) {
+    struct {
+        CalibrateTab* calibrate = nullptr;
+        ValidationTab* validation = nullptr;
+    } out;
     QPointer<MainWindow> window(&w);
 
     out.calibrate = new CalibrateTab(doc);
@@ -86,7 +89,14 @@ ToolTabs installToolTabs(MainWindow& w, ScenarioDocument& doc) {
         validate->setStatusTip(MainWindow::tr("Compare predictions with published measured training runs"));
         QObject::connect(validate, &QAction::triggered, &w, show(out.validation));
     }
-    return out;
+}
+
+CalibrateTab* calibrateTabOf(const MainWindow& w) {
+    return w.tabs() ? w.tabs()->findChild<CalibrateTab*>(QStringLiteral("calibrateTab")) : nullptr;
+}
+
+ValidationTab* validationTabOf(const MainWindow& w) {
+    return w.tabs() ? w.tabs()->findChild<ValidationTab*>(QStringLiteral("validationTab")) : nullptr;
 }
 
 } // namespace lp::ui

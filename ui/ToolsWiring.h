@@ -9,12 +9,10 @@ class MainWindow;
 class ScenarioDocument;
 class ValidationTab;
 
-struct ToolTabs {
-    CalibrateTab* calibrate = nullptr;
-    ValidationTab* validation = nullptr;
-};
-
 // Call once, after the MainWindow is built: installToolTabs(window, *window.document()).
-ToolTabs installToolTabs(MainWindow& w, ScenarioDocument& doc);
+void installToolTabs(MainWindow& w, ScenarioDocument& doc);
+// The installed tabs (children of the window's tab widget), or nullptr before installToolTabs.
+CalibrateTab* calibrateTabOf(const MainWindow& w);
+ValidationTab* validationTabOf(const MainWindow& w);
 
 } // namespace lp::ui

@@ -4,13 +4,14 @@
 
 #include <QFile>
 #include <QSettings>
-
 #include <algorithm>
 
 namespace lp::ui {
 namespace {
 const QString kStepKey = QStringLiteral("teaching/tourStep");
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
 } // namespace
 
 Tour::Tour(ScenarioDocument* doc, QObject* parent) : QObject(parent), m_doc(doc) {
@@ -28,7 +29,8 @@ bool Tour::load(const QString& path) {
 
 bool Tour::loadFromJson(const QByteArray& json) {
     m_errors.clear();
-    auto parsed = core::tourFromJson(std::string_view(json.constData(), static_cast<std::size_t>(json.size())));
+    auto parsed =
+        core::tourFromJson(std::string_view(json.constData(), static_cast<std::size_t>(json.size())));
     if (!parsed) {
         for (const core::InputError& e : parsed.error())
             m_errors << qs(e.message());
@@ -41,7 +43,8 @@ bool Tour::loadFromJson(const QByteArray& json) {
 }
 
 const core::TourStep* Tour::currentStep() const {
-    return m_current >= 0 && m_current < count() ? &m_script.steps[static_cast<std::size_t>(m_current)] : nullptr;
+    return m_current >= 0 && m_current < count() ? &m_script.steps[static_cast<std::size_t>(m_current)]
+                                                 : nullptr;
 }
 
 QString Tour::currentHtml() const {
@@ -80,7 +83,7 @@ void Tour::next() {
     if (!isActive())
         return;
     if (m_current + 1 >= count()) {
-        save(0);  // finished: the next tour starts at the beginning
+        save(0); // finished: the next tour starts at the beginning
         m_current = -1;
         emit highlightRequested(QString());
         emit activeChanged(false);
@@ -128,7 +131,8 @@ void Tour::apply(int step) {
         QStringList lines;
         for (const core::InputError& e : scenario.error())
             lines << qs(e.message());
-        emit problem(tr("Step \"%1\" of the tour has a bad scenario: %2").arg(qs(s.id), lines.join(QStringLiteral("; "))));
+        emit problem(tr("Step \"%1\" of the tour has a bad scenario: %2")
+                         .arg(qs(s.id), lines.join(QStringLiteral("; "))));
         return;
     }
     m_doc->edit(*scenario, tr("Tour step %1: %2").arg(step + 1).arg(qs(s.title)));

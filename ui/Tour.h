@@ -7,7 +7,6 @@
 #include <QObject>
 #include <QString>
 #include <QStringList>
-
 #include <vector>
 
 namespace lp::ui {
@@ -26,7 +25,7 @@ public:
 
     const core::TourScript& script() const { return m_script; }
     int count() const { return static_cast<int>(m_script.steps.size()); }
-    int current() const { return m_current; }  // -1 when the tour is not running
+    int current() const { return m_current; } // -1 when the tour is not running
     bool isActive() const { return m_current >= 0; }
     const core::TourStep* currentStep() const;
 
@@ -41,20 +40,20 @@ public:
     int savedStep() const;
 
 public slots:
-    void start(int step = -1);  // -1: where the tour was left (or the first step)
-    void next();                // past the last step: finishes
+    void start(int step = -1); // -1: where the tour was left (or the first step)
+    void next();               // past the last step: finishes
     void back();
     void goTo(int step);
     void restart() { goTo(0); }
-    void stop();                // keeps the scenario; the step is remembered for resuming
+    void stop(); // keeps the scenario; the step is remembered for resuming
 
 signals:
     void activeChanged(bool active);
-    void stepChanged(int index);                     // after the step's scenario is in the document
-    void highlightRequested(const QString& objectName);  // empty: nothing to highlight
+    void stepChanged(int index);                        // after the step's scenario is in the document
+    void highlightRequested(const QString& objectName); // empty: nothing to highlight
     void explainRequested(const QString& key);
-    void finished();                                 // next() on the last step
-    void problem(const QString& message);            // a step's scenario could not be built
+    void finished();                      // next() on the last step
+    void problem(const QString& message); // a step's scenario could not be built
 
 private:
     void apply(int step);

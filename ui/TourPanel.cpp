@@ -5,6 +5,7 @@
 #include "ui/TeachingTexts.h"
 #include "ui/Tour.h"
 
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -50,9 +51,8 @@ TourPanel::TourPanel(Tour* tour, ScenarioDocument* doc, QWidget* parent)
     m_resumed->hide();
     m_text->setOpenLinks(false);
     m_text->setFrameShape(QFrame::NoFrame);
-    m_text->setMinimumHeight(90);
     m_text->viewport()->setAutoFillBackground(false);
-    m_text->setFocusPolicy(Qt::NoFocus);  // keys belong to the tour's shortcuts
+    m_text->setFocusPolicy(Qt::NoFocus); // keys belong to the tour's shortcuts
     m_checks->setTextFormat(Qt::RichText);
     m_checks->setWordWrap(true);
     m_checks->setAlignment(Qt::AlignTop | Qt::AlignLeft);
@@ -61,7 +61,7 @@ TourPanel::TourPanel(Tour* tour, ScenarioDocument* doc, QWidget* parent)
     m_next->setToolTip(texts("actions", "next"));
     m_end->setToolTip(texts("actions", "end"));
     for (QPushButton* b : {m_back, m_next, m_end})
-        b->setFocusPolicy(Qt::NoFocus);  // Left/Right step the tour, not the focus
+        b->setFocusPolicy(Qt::NoFocus); // Left/Right step the tour, not the focus
     m_next->setDefault(true);
 
     auto* head = new QHBoxLayout;
@@ -82,11 +82,11 @@ TourPanel::TourPanel(Tour* tour, ScenarioDocument* doc, QWidget* parent)
     right->addLayout(buttons);
     right->addWidget(m_end);
 
-    auto* layout = new QHBoxLayout(this);
-    layout->setContentsMargins(8, 6, 8, 6);
-    layout->setSpacing(16);
-    layout->addLayout(left, 3);
-    layout->addLayout(right, 1);
+    m_layout = new QBoxLayout(QBoxLayout::LeftToRight, this);
+    m_layout->setContentsMargins(8, 6, 8, 6);
+    m_layout->setSpacing(16);
+    m_layout->addLayout(left, 3);
+    m_layout->addLayout(right, 1);
 
     connect(m_back, &QPushButton::clicked, m_tour, &Tour::back);
     connect(m_next, &QPushButton::clicked, m_tour, &Tour::next);
@@ -104,10 +104,37 @@ TourPanel::TourPanel(Tour* tour, ScenarioDocument* doc, QWidget* parent)
             setResumed(false);
     });
     connect(m_doc, &ScenarioDocument::planChanged, this, &TourPanel::refreshFigures);
+    fitToFont();
     refresh();
 }
 
-void TourPanel::setResumed(bool resumed) { m_resumed->setVisible(resumed); }
+void TourPanel::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange)
+        fitToFont();
+}
+
+// Room for about five lines of text, whatever the font (presentation mode makes it 1.6x larger).
+void TourPanel::fitToFont() {
+    const int line = fontMetrics().lineSpacing();
+    m_text->setMinimumHeight(line * 5 + 8);
+    m_checks->setMinimumWidth(line * 16);
+    m_checks->setMinimumHeight(line * 6); // the heading and four or five claims
+}
+
+void TourPanel::setResumed(bool resumed) {
+    m_resumed->setVisible(resumed);
+}
+
+void TourPanel::setVertical(bool vertical) {
+    m_layout->setDirection(vertical ? QBoxLayout::TopToBottom : QBoxLayout::LeftToRight);
+    m_layout->setStretch(0, vertical ? 1 : 3);
+    m_layout->setStretch(1, vertical ? 0 : 1);
+}
+
+bool TourPanel::isVertical() const {
+    return m_layout->direction() == QBoxLayout::TopToBottom;
+}
 
 void TourPanel::refresh() {
     const int n = m_tour->count();
@@ -130,8 +157,9 @@ void TourPanel::refreshFigures() {
     for (const core::CheckResult& r : m_tour->currentChecks()) {
         const QString mark = r.ok ? texts("tour_panel", "check_ok") : texts("tour_panel", "check_failed");
         const QColor colour = r.ok ? palette::bandGood() : palette::error();
-        html += QStringLiteral("<tr><td style=\"color:%1\"><b>%2</b></td><td>%3</td></tr>")
-                    .arg(colour.name(), mark.toHtmlEscaped(), QString::fromStdString(r.claim).toHtmlEscaped());
+        html +=
+            QStringLiteral("<tr><td style=\"color:%1\"><b>%2</b></td><td>%3</td></tr>")
+                .arg(colour.name(), mark.toHtmlEscaped(), QString::fromStdString(r.claim).toHtmlEscaped());
     }
     html += QStringLiteral("</table>");
     m_checks->setText(html);

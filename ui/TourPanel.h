@@ -3,6 +3,7 @@
 // current Plan, glossary terms as links), the claims the planner checked, and Back / Next / End.
 #include <QWidget>
 
+class QBoxLayout;
 class QLabel;
 class QPushButton;
 class QTextBrowser;
@@ -26,13 +27,20 @@ public:
     QPushButton* endButton() const { return m_end; }
     // Shown once after resuming in the middle of the tour.
     void setResumed(bool resumed);
+    // Text above the claims and buttons (a dock at the side) or beside them (a strip at the bottom).
+    void setVertical(bool vertical);
+    bool isVertical() const;
 
 signals:
     void glossaryRequested(const QString& termId);
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
+    void fitToFont();
     void refresh();
-    void refreshFigures();  // the plan changed under the same step (e.g. the user moved a slider)
+    void refreshFigures(); // the plan changed under the same step (e.g. the user moved a slider)
     Tour* m_tour;
     ScenarioDocument* m_doc;
     QLabel* m_counter;
@@ -43,6 +51,7 @@ private:
     QPushButton* m_back;
     QPushButton* m_next;
     QPushButton* m_end;
+    QBoxLayout* m_layout = nullptr;
 };
 
 } // namespace lp::ui

@@ -780,9 +780,9 @@ void ValidationTab::rebuildChart() {
     for (const auto& [order, e] : byMetric)
         entries << entry(metricColor(e.first), QStringLiteral("●"),
                          QStringLiteral("%1 (%2)").arg(ValidationModel::metricShortName(e.first)).arg(e.second.size()));
-    entries << entry(mix(pal, 0.55), QStringLiteral("━"), tr("exact"))
-            << entry(palette::bandGood(), QStringLiteral("╌"), tr("±10%"))
-            << entry(palette::warning(), QStringLiteral("┈"), tr("±20%"));
+    entries << entry(mix(pal, 0.55), QStringLiteral("<b>━━</b>"), tr("exact"))
+            << entry(palette::bandGood(), QStringLiteral("<b>╍╍</b>"), tr("±10%"))
+            << entry(palette::warning(), QStringLiteral("<b>┅┅</b>"), tr("±20%"));
     m_legend->setText(entries.join(QStringLiteral(" &nbsp; ")));
 
     QStringList notes;

@@ -1,13 +1,31 @@
 // layout-planner: the desktop window.
 //   layout-planner [SCENARIO.json]
 //   layout-planner --screenshot FILE [SCENARIO.json]   render the window to a PNG and exit
+//   layout-planner --tour-step N --screenshot FILE     render step N of the guided tour
+//   layout-planner --presentation [--screenshot FILE]  presentation mode (large fonts, high contrast)
+#include "ui/ExploreWiring.h"
+#include "ui/ScenarioDocument.h"
 #include "ui/MainWindow.h"
+#include "ui/TeachingWiring.h"
+#include "ui/ToolsWiring.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTimer>
 
 #include <cstdio>
+
+namespace {
+
+// The tabs and menus beyond the Plan view: Explore, One axis, Compare, Validate, Calibrate, Learn.
+void installTabs(lp::ui::MainWindow& window) {
+    lp::ui::ScenarioDocument& doc = *window.document();
+    lp::ui::installExploreTabs(window, doc);
+    lp::ui::installToolTabs(window, doc);
+    lp::ui::installTeaching(window, doc);
+}
+
+} // namespace
 
 int main(int argc, char* argv[]) {
     QApplication app(argc, argv);
@@ -29,6 +47,7 @@ int main(int argc, char* argv[]) {
                                   QStringLiteral("WxH"), QStringLiteral("1600x1000"));
     parser.addOption(screenshot);
     parser.addOption(size);
+    lp::ui::addTeachingOptions(parser);
     parser.addPositionalArgument(QStringLiteral("scenario"), QStringLiteral("A scenario file to open."),
                                  QStringLiteral("[SCENARIO.json]"));
     parser.process(app);
@@ -45,10 +64,13 @@ int main(int argc, char* argv[]) {
         const int w = wh.size() == 2 ? wh[0].toInt() : 1600;
         const int h = wh.size() == 2 ? wh[1].toInt() : 1000;
         window.resize(w > 0 ? w : 1600, h > 0 ? h : 1000);
+        installTabs(window);
         if (!window.startup(scenario)) {
             std::fprintf(stderr, "layout-planner: cannot open %s\n", qPrintable(scenario));
             return 2;
         }
+        if (!lp::ui::applyTeachingOptions(window, *window.document(), parser))
+            return 2;
         window.show();
         const QString out = parser.value(screenshot);
         int rc = 0;
@@ -64,7 +86,10 @@ int main(int argc, char* argv[]) {
     }
 
     lp::ui::MainWindow window;
+    installTabs(window);
     window.startup(scenario);
+    if (!lp::ui::applyTeachingOptions(window, *window.document(), parser))
+        return 2;
     window.show();
     return app.exec();
 }

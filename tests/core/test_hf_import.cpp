@@ -1,6 +1,8 @@
 // Hugging Face config.json import (core/HfImport.h). The fixtures in tests/data/hf are the published
 // config.json files of each model; the imported parameter count must match the published size.
 #include "TestHarness.h"
+
+#include "core/ScenarioIo.h"
 #include "core/HfImport.h"
 #include "core/Presets.h"
 
@@ -206,6 +208,8 @@ LP_TEST(truncated_and_non_object_files) {
     const InputErrors e = loadErrors("bad/truncated.json");
     LP_CHECK(!e.empty() && e.front().reason.find("parse error") == 0);
     LP_CHECK(!e.empty() && e.front().line >= 4);
+    auto huge = importHfConfig(R"({"model_type": "llama", "hidden_size": 1e99999})");
+    LP_CHECK(!huge && huge.error().front().reason.find("out of range") == 0);
     auto arr = importHfConfig("[1, 2]");
     LP_CHECK(!arr && arr.error().front().path == "$");
     auto missing = loadHfConfigFile(hfPath("does-not-exist.json"));
@@ -232,6 +236,19 @@ LP_TEST(kv_heads_must_divide_heads) {
                                 "num_attention_heads": 8, "num_key_value_heads": 3, "intermediate_size": 2048,
                                 "vocab_size": 1000})");
     LP_CHECK(!r && anyError(r.error(), "$.num_key_value_heads", "do not divide"));
+}
+
+// Found by fuzz_hf_config: "1e9999" made nlohmann throw out_of_range, which escaped the importer.
+LP_TEST(hf_config_number_overflow_is_an_input_error) {
+    const auto text = lp::core::readTextFile(std::string(LP_TEST_DATA_DIR) +
+                                             "/fuzz/regressions/hf_config-number-overflow.json");
+    LP_CHECK(text.has_value());
+    if (!text)
+        return;
+    const auto r = lp::core::importHfConfig(*text, {});
+    LP_CHECK(!r.has_value());
+    if (!r.has_value())
+        LP_CHECK(!r.error().empty() && r.error().front().reason.rfind("out of range", 0) == 0);
 }
 
 LP_TEST_MAIN()

@@ -1,9 +1,9 @@
 // "Check yourself": the quiz's answers come from the core for every seed, the seed's two questions
 // are there with the seed's numbers, and answers are read with their tolerance.
 #include "TestHarness.h"
-
 #include "core/Evaluate.h"
 #include "core/Model.h"
+#include "core/Presets.h"
 #include "core/Quiz.h"
 #include "core/ScenarioIo.h"
 
@@ -17,7 +17,8 @@ namespace {
 
 const QuizTexts& texts() {
     static const QuizTexts t = [] {
-        const auto text = readTextFile(std::string(LP_TEST_DATA_DIR) + "/../../resources/teaching/texts.json");
+        const auto text =
+            readTextFile(std::string(LP_TEST_DATA_DIR) + "/../../resources/teaching/texts.json");
         if (!text) {
             std::fprintf(stderr, "cannot read texts.json: %s\n", text.error().c_str());
             return QuizTexts{};
@@ -37,23 +38,32 @@ double coreAnswer(const Question& q) {
     const Plan p = evaluate(q.scenario);
     switch (q.kind) {
     case QuestionKind::EffectiveBatch:
-        return static_cast<double>(q.scenario.layout.microBatch) * q.scenario.layout.accumulation * q.scenario.layout.dp;
-    case QuestionKind::TrainingState: return countParameters(q.scenario.model).total * p.x.bytesPerParamState / 1e12;
-    case QuestionKind::WeightsBytes: return countParameters(q.scenario.model).total * 2.0 / 1e9;
-    case QuestionKind::GpuCount: return static_cast<double>(q.scenario.layout.gpus());
-    case QuestionKind::BubbleFraction: return 100.0 * p.time.bubbleFraction;
+        return static_cast<double>(q.scenario.layout.microBatch) * q.scenario.layout.accumulation *
+               q.scenario.layout.dp;
+    case QuestionKind::TrainingState:
+        return countParameters(q.scenario.model).total * p.x.bytesPerParamState / 1e12;
+    case QuestionKind::WeightsBytes:
+        return countParameters(q.scenario.model).total * 2.0 / 1e9;
+    case QuestionKind::GpuCount:
+        return static_cast<double>(q.scenario.layout.gpus());
+    case QuestionKind::BubbleFraction:
+        return 100.0 * p.time.bubbleFraction;
     case QuestionKind::MfuFromStepTime: {
         // MFU at the measured step, recomputed from the value the question states.
         const double measured = std::stod(q.values.at("step"));
         return 100.0 * 6.0 * p.params.active * p.tokensPerStep /
-               (measured * static_cast<double>(q.scenario.layout.gpus()) * q.scenario.cluster.gpu.peakFlops16);
+               (measured * static_cast<double>(q.scenario.layout.gpus()) *
+                q.scenario.cluster.gpu.peakFlops16);
     }
-    case QuestionKind::DoesItFit: return p.memory.fits ? 1.0 : 0.0;
+    case QuestionKind::DoesItFit:
+        return p.memory.fits ? 1.0 : 0.0;
     }
     return -1;
 }
 
-bool mentions(const std::string& text, const std::string& word) { return text.find(word) != std::string::npos; }
+bool mentions(const std::string& text, const std::string& word) {
+    return text.find(word) != std::string::npos;
+}
 
 } // namespace
 
@@ -73,14 +83,14 @@ LP_TEST(seed_questions_have_the_seeds_numbers) {
     const Question& batch = seeds[0];
     LP_CHECK(batch.seed);
     LP_CHECK(batch.kind == QuestionKind::EffectiveBatch);
-    LP_CHECK_EQ(batch.answer, 64.0);  // 2 x 16 x 2
+    LP_CHECK_EQ(batch.answer, 64.0); // 2 x 16 x 2
     LP_CHECK(mentions(batch.text, "TP 8 x PP 4 x DP 2"));
     LP_CHECK(mentions(batch.text, "micro batch 2"));
     LP_CHECK(mentions(batch.text, "accumulation 16"));
     LP_CHECK(mentions(batch.explanation, "2 x 16 x 2 = 64"));
     LP_CHECK(checkAnswer(batch, "64").correct);
     LP_CHECK(!checkAnswer(batch, "32").correct);
-    LP_CHECK(!checkAnswer(batch, "512").correct);  // 8 x 4 x 2 x 2 x 16 / 2: TP and PP do not count
+    LP_CHECK(!checkAnswer(batch, "512").correct); // 8 x 4 x 2 x 2 x 16 / 2: TP and PP do not count
 
     const Question& state = seeds[1];
     LP_CHECK(state.seed);
@@ -90,11 +100,11 @@ LP_TEST(seed_questions_have_the_seeds_numbers) {
     LP_CHECK_NEAR(state.answer, 1.104, 0.01);
     LP_CHECK(checkAnswer(state, "1.1 TB").correct);
     LP_CHECK(checkAnswer(state, "1.12").correct);
-    LP_CHECK(checkAnswer(state, "1.12e12").correct);  // raw bytes
+    LP_CHECK(checkAnswer(state, "1.12e12").correct); // raw bytes
     LP_CHECK(checkAnswer(state, "1,100 GB").correct);
     LP_CHECK(checkAnswer(state, "1,1 TB").correct);  // decimal comma
     LP_CHECK(!checkAnswer(state, "140 GB").correct); // the weights alone
-    LP_CHECK(!checkAnswer(state, "0.28").correct);    // 4 bytes per parameter
+    LP_CHECK(!checkAnswer(state, "0.28").correct);   // 4 bytes per parameter
     LP_CHECK(mentions(state.text, "70 billion"));
     LP_CHECK(mentions(state.text, "16 bytes"));
     LP_CHECK(mentions(state.explanation, "140 GB") || mentions(state.explanation, "138 GB"));
@@ -110,8 +120,9 @@ LP_TEST(quiz_contains_the_seed_questions_first) {
         LP_CHECK(!quiz[i].seed);
         kinds.insert(quiz[i].kind);
     }
-    LP_CHECK_EQ(kinds.size(), static_cast<std::size_t>(kQuestionKindCount));  // 7 varied: every kind once
-    const std::vector<Question> noSeed = makeQuiz(defaultScenario(), {.seed = 7, .count = 3, .includeSeedQuestions = false}, texts());
+    LP_CHECK_EQ(kinds.size(), static_cast<std::size_t>(kQuestionKindCount)); // 7 varied: every kind once
+    const std::vector<Question> noSeed =
+        makeQuiz(defaultScenario(), {.seed = 7, .count = 3, .includeSeedQuestions = false}, texts());
     LP_CHECK_EQ(noSeed.size(), 3u);
     for (const Question& q : noSeed)
         LP_CHECK(!q.seed);
@@ -128,11 +139,12 @@ LP_TEST(answers_match_the_core_for_many_seeds) {
             const double expected = coreAnswer(q);
             LP_CHECK(std::isfinite(q.answer));
             if (kind == QuestionKind::MfuFromStepTime)
-                LP_CHECK_NEAR(q.answer, expected, 0.002);  // the stated step is rounded to 3 digits
+                LP_CHECK_NEAR(q.answer, expected, 0.002); // the stated step is rounded to 3 digits
             else
                 LP_CHECK_NEAR(q.answer, expected, 1e-9);
             // Kinds that need a plan are asked about valid layouts only.
-            if (kind == QuestionKind::BubbleFraction || kind == QuestionKind::MfuFromStepTime || kind == QuestionKind::DoesItFit)
+            if (kind == QuestionKind::BubbleFraction || kind == QuestionKind::MfuFromStepTime ||
+                kind == QuestionKind::DoesItFit)
                 LP_CHECK(evaluate(q.scenario).valid);
             if (kind == QuestionKind::BubbleFraction) {
                 LP_CHECK(q.scenario.layout.pp >= 2);
@@ -152,13 +164,14 @@ LP_TEST(answers_match_the_core_for_many_seeds) {
             const AnswerCheck own = checkAnswer(q, formatAnswer(q));
             LP_CHECK(own.understood && own.correct);
             if (!own.correct)
-                std::fprintf(stderr, "  seed %llu kind %s: \"%s\" for %g\n", static_cast<unsigned long long>(seed),
-                             std::string(questionKindId(kind)).c_str(), formatAnswer(q).c_str(), q.answer);
+                std::fprintf(stderr, "  seed %llu kind %s: \"%s\" for %g\n",
+                             static_cast<unsigned long long>(seed), std::string(questionKindId(kind)).c_str(),
+                             formatAnswer(q).c_str(), q.answer);
         }
     }
-    LP_CHECK(fits >= 10);      // both outcomes come up
+    LP_CHECK(fits >= 10); // both outcomes come up
     LP_CHECK(doesNot >= 10);
-    LP_CHECK(batches.size() >= 10);  // the numbers vary
+    LP_CHECK(batches.size() >= 10); // the numbers vary
 }
 
 LP_TEST(same_seed_same_quiz) {
@@ -177,7 +190,7 @@ LP_TEST(same_seed_same_quiz) {
 
 LP_TEST(questions_follow_the_current_scenario) {
     Scenario s = defaultScenario();
-    s.model.layers = 40;  // a smaller model: the varied questions use it
+    s.model.layers = 40; // a smaller model: the varied questions use it
     s.model.name = "Half-depth model";
     bool sawIt = false;
     for (std::uint64_t seed = 1; seed <= 10; ++seed) {
@@ -193,6 +206,26 @@ LP_TEST(questions_follow_the_current_scenario) {
     LP_CHECK(evaluate(q.scenario).valid);
 }
 
+// Every model preset (dense and MoE) on the worked example's cluster: questions are well-formed.
+LP_TEST(quiz_over_every_model_preset) {
+    for (const ModelPreset& preset : modelPresets()) {
+        Scenario s = defaultScenario();
+        s.model = preset.model;
+        for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+            for (const Question& q : makeQuiz(s, {.seed = seed, .count = 9}, texts())) {
+                LP_CHECK(std::isfinite(q.answer));
+                LP_CHECK(!mentions(q.text, "{"));
+                const AnswerCheck own = checkAnswer(q, formatAnswer(q));
+                LP_CHECK(own.correct);
+                if (!own.correct)
+                    std::fprintf(stderr, "  %s seed %llu: %s -> \"%s\"\n", preset.id.c_str(),
+                                 static_cast<unsigned long long>(seed),
+                                 std::string(questionKindId(q.kind)).c_str(), formatAnswer(q).c_str());
+            }
+        }
+    }
+}
+
 LP_TEST(tolerance_works) {
     Question q;
     q.unit = "%";
@@ -201,15 +234,15 @@ LP_TEST(tolerance_works) {
     q.absoluteTolerance = 0.5;
     LP_CHECK(checkAnswer(q, "18.6").correct);
     LP_CHECK(checkAnswer(q, "18.75 %").correct);
-    LP_CHECK(checkAnswer(q, "19.5%").correct);    // within 5 %
-    LP_CHECK(!checkAnswer(q, "20%").correct);     // 7.5 % off
-    LP_CHECK(checkAnswer(q, "0.1875").correct);   // written as a fraction
+    LP_CHECK(checkAnswer(q, "19.5%").correct);     // within 5 %
+    LP_CHECK(!checkAnswer(q, "20%").correct);      // 7.5 % off
+    LP_CHECK(checkAnswer(q, "0.1875").correct);    // written as a fraction
     LP_CHECK(!checkAnswer(q, "0.1875 %").correct); // explicitly a percent: wrong
-    LP_CHECK(checkAnswer(q, "18,75").correct);    // decimal comma
+    LP_CHECK(checkAnswer(q, "18,75").correct);     // decimal comma
     const AnswerCheck garbage = checkAnswer(q, "about a fifth");
     LP_CHECK(!garbage.understood && !garbage.correct);
 
-    Question small;  // absolute tolerance dominates near zero
+    Question small; // absolute tolerance dominates near zero
     small.unit = "%";
     small.answer = 0.3;
     small.relativeTolerance = 0.05;
@@ -233,8 +266,8 @@ LP_TEST(tolerance_works) {
     LP_CHECK(checkAnswer(gb, "140").correct);
     LP_CHECK(checkAnswer(gb, "140 GB").correct);
     LP_CHECK(checkAnswer(gb, "0.14 TB").correct);
-    LP_CHECK(checkAnswer(gb, "128.5 GiB").correct);  // 137.97 GB
-    LP_CHECK(checkAnswer(gb, "1.38e11").correct);    // bytes
+    LP_CHECK(checkAnswer(gb, "128.5 GiB").correct); // 137.97 GB
+    LP_CHECK(checkAnswer(gb, "1.38e11").correct);   // bytes
     LP_CHECK(!checkAnswer(gb, "70").correct);
 
     Question fit;

@@ -2,6 +2,8 @@
 // (tests/data/logs, including noisy, truncated and malformed ones), the warmup rule, the steady
 // state and the verdicts against the default scenario's plan.
 #include "TestHarness.h"
+
+#include "core/ScenarioIo.h"
 #include "core/Evaluate.h"
 #include "core/RunLog.h"
 
@@ -298,6 +300,21 @@ LP_TEST(json_and_text_output) {
     const nlohmann::json bare = runAnalysisToJson(analyzeRun(log), log);
     LP_CHECK(bare.at("predicted").is_null());
     LP_CHECK(bare.at("measured").at("mfu").is_null());
+}
+
+// Found by fuzz_run_log: a step number beyond long long was cast without a range check (UB).
+LP_TEST(csv_step_number_overflow_is_skipped) {
+    const auto text = lp::core::readTextFile(std::string(LP_TEST_DATA_DIR) +
+                                             "/fuzz/regressions/run_log-step-number-overflow.csv");
+    LP_CHECK(text.has_value());
+    if (!text)
+        return;
+    const auto log = lp::core::parseRunLog(*text);
+    LP_CHECK(log.has_value());
+    if (!log)
+        return;
+    LP_CHECK_EQ(log->samples.size(), static_cast<std::size_t>(3));
+    LP_CHECK(!log->warnings.empty());
 }
 
 LP_TEST_MAIN()

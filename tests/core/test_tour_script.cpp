@@ -1,15 +1,13 @@
 // The guided tour as data: resources/teaching/tour.json reads cleanly, every step's scenario is what
 // its text claims (checked by the core), and the figures its texts quote resolve.
 #include "TestHarness.h"
-
 #include "core/Evaluate.h"
+#include "core/Explain.h"
 #include "core/ScenarioIo.h"
 #include "core/TourScript.h"
-#include "core/Explain.h"
-
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 
@@ -35,7 +33,9 @@ const TourScript& tour() {
     return t;
 }
 
-bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+bool has(const std::string& s, const std::string& part) {
+    return s.find(part) != std::string::npos;
+}
 
 } // namespace
 
@@ -45,7 +45,7 @@ LP_TEST(tour_file_reads_cleanly) {
     for (const TourStep& step : tour().steps) {
         LP_CHECK(!step.id.empty() && !step.title.empty() && !step.text.empty());
         LP_CHECK(!step.target.empty());
-        LP_CHECK(!step.checks.empty());  // every step claims something checkable
+        LP_CHECK(!step.checks.empty()); // every step claims something checkable
         ids.insert(step.id);
     }
     LP_CHECK_EQ(ids.size(), tour().steps.size());
@@ -53,10 +53,22 @@ LP_TEST(tour_file_reads_cleanly) {
 
 LP_TEST(tour_covers_the_story) {
     // The issue's outline, in order.
-    const std::vector<std::string> story = {"parameters",  "training_state", "one_gpu",   "one_node_tp8", "pp4",
-                                            "dp2",         "zero_fsdp",      "recompute", "micro_batch",  "accumulation",
-                                            "mfu",         "cause_bubble",   "cause_tp_slow_links",       "mistake_it_runs",
-                                            "mistake_several_axes",          "mistake_warmup"};
+    const std::vector<std::string> story = {"parameters",
+                                            "training_state",
+                                            "one_gpu",
+                                            "one_node_tp8",
+                                            "pp4",
+                                            "dp2",
+                                            "zero_fsdp",
+                                            "recompute",
+                                            "micro_batch",
+                                            "accumulation",
+                                            "mfu",
+                                            "cause_bubble",
+                                            "cause_tp_slow_links",
+                                            "mistake_it_runs",
+                                            "mistake_several_axes",
+                                            "mistake_warmup"};
     std::size_t at = 0;
     for (const TourStep& step : tour().steps)
         if (at < story.size() && step.id == story[at])
@@ -71,11 +83,12 @@ LP_TEST(every_step_is_what_it_claims) {
         if (!s)
             continue;
         const Plan p = evaluate(*s);
-        LP_CHECK(p.valid);  // the tour never shows an invalid layout
+        LP_CHECK(p.valid); // the tour never shows an invalid layout
         for (const CheckResult& r : checkStep(step, *s, p)) {
             LP_CHECK(r.ok);
             if (!r.ok)
-                std::fprintf(stderr, "  step %s: \"%s\" is false (found %s)\n", step.id.c_str(), r.claim.c_str(), r.actual.c_str());
+                std::fprintf(stderr, "  step %s: \"%s\" is false (found %s)\n", step.id.c_str(),
+                             r.claim.c_str(), r.actual.c_str());
         }
     }
 }
@@ -84,16 +97,18 @@ LP_TEST(seed_numbers_in_the_tour) {
     const Scenario worked = defaultScenario();
     const Plan p = evaluate(worked);
     for (const TourStep& step : tour().steps) {
-        const std::string text = expandFigures(step.text, *scenarioForStep(step), evaluate(*scenarioForStep(step)));
+        const std::string text =
+            expandFigures(step.text, *scenarioForStep(step), evaluate(*scenarioForStep(step)));
         LP_CHECK(!has(text, "{{"));
         // Every quoted figure resolved (an unknown one reads "?").
-        LP_CHECK_EQ(std::count(text.begin(), text.end(), '?'), std::count(step.text.begin(), step.text.end(), '?'));
+        LP_CHECK_EQ(std::count(text.begin(), text.end(), '?'),
+                    std::count(step.text.begin(), step.text.end(), '?'));
         if (step.id == "training_state") {
             LP_CHECK(has(text, "1.10 TB"));
             LP_CHECK(has(text, "16 bytes per parameter"));
         }
         if (step.id == "parameters")
-            LP_CHECK(has(text, "138 GB"));  // 68.98e9 x 2 bytes (the seed's round 140 GB)
+            LP_CHECK(has(text, "138 GB")); // 68.98e9 x 2 bytes (the seed's round 140 GB)
         if (step.id == "accumulation")
             LP_CHECK(has(text, "2 &times; 16 &times; 2 = <b>64 sequences"));
     }
@@ -101,10 +116,11 @@ LP_TEST(seed_numbers_in_the_tour) {
 }
 
 LP_TEST(patches_apply_over_the_worked_example) {
-    const auto s = applyScenarioPatch(defaultScenario(), R"({"layout": {"tp": 4}, "training": {"recompute": "full"}})");
+    const auto s =
+        applyScenarioPatch(defaultScenario(), R"({"layout": {"tp": 4}, "training": {"recompute": "full"}})");
     LP_CHECK(s.has_value());
     LP_CHECK_EQ(s->layout.tp, 4);
-    LP_CHECK_EQ(s->layout.pp, 4);  // untouched fields stay
+    LP_CHECK_EQ(s->layout.pp, 4); // untouched fields stay
     LP_CHECK(s->training.recompute == Recompute::Full);
     LP_CHECK(applyScenarioPatch(defaultScenario(), "{}").value() == defaultScenario());
     // A patch that breaks the scenario file is reported with the file reader's path and reason.
@@ -123,25 +139,27 @@ LP_TEST(bad_tour_files_are_reported) {
          "checks": [{"claim": "nothing"}, {"claim": "x", "plan": "/mfu"}]},
         {"id": "a", "title": "B", "text": "t"}]})");
     LP_CHECK(!badStep.has_value());
-    if (!badStep)
-        {
-            std::string all;
-            for (const InputError& e : badStep.error())
-                all += e.message() + "\n";
-            LP_CHECK(has(all, "$.steps[0].colour: unknown key"));
-            LP_CHECK(has(all, "$.steps[0].scenario.layout.pp"));
-            LP_CHECK(has(all, "exactly one of"));
-            LP_CHECK(has(all, "claims nothing"));
-            LP_CHECK(has(all, "duplicate id"));
-        }
-    LP_CHECK(!tourFromJson(R"({"schema": "other", "version": 1, "steps": [{"id": "a", "title": "A", "text": "t"}]})").has_value());
+    if (!badStep) {
+        std::string all;
+        for (const InputError& e : badStep.error())
+            all += e.message() + "\n";
+        LP_CHECK(has(all, "$.steps[0].colour: unknown key"));
+        LP_CHECK(has(all, "$.steps[0].scenario.layout.pp"));
+        LP_CHECK(has(all, "exactly one of"));
+        LP_CHECK(has(all, "claims nothing"));
+        LP_CHECK(has(all, "duplicate id"));
+    }
+    LP_CHECK(!tourFromJson(
+                  R"({"schema": "other", "version": 1, "steps": [{"id": "a", "title": "A", "text": "t"}]})")
+                  .has_value());
 }
 
 LP_TEST(checks_report_failures) {
     TourStep step;
     step.checks.push_back({"TP is 4", TourCheck::Source::Scenario, "/layout/tp", "4", {}, {}, true});
     step.checks.push_back({"MFU over 90 %", TourCheck::Source::Plan, "/mfu", "", 0.9, {}, true});
-    step.checks.push_back({"bubble fires", TourCheck::Source::Diagnostic, "pipeline_bubble", "", {}, {}, true});
+    step.checks.push_back(
+        {"bubble fires", TourCheck::Source::Diagnostic, "pipeline_bubble", "", {}, {}, true});
     step.checks.push_back({"no such figure", TourCheck::Source::Plan, "/nope", "1", {}, {}, true});
     const Scenario s = defaultScenario();
     const auto r = checkStep(step, s, evaluate(s));
@@ -156,8 +174,9 @@ LP_TEST(checks_report_failures) {
 LP_TEST(figures_expand) {
     const Scenario s = defaultScenario();
     const Plan p = evaluate(s);
-    LP_CHECK_EQ(expandFigures("TP {{scenario:/layout/tp}}, batch {{plan:/effective_batch_sequences|int}}", s, p),
-                std::string("TP 8, batch 64"));
+    LP_CHECK_EQ(
+        expandFigures("TP {{scenario:/layout/tp}}, batch {{plan:/effective_batch_sequences|int}}", s, p),
+        std::string("TP 8, batch 64"));
     LP_CHECK(has(expandFigures("{{plan:/mfu|percent}}", s, p), " %"));
     LP_CHECK_EQ(expandFigures("{{plan:/no/such}} and {{nonsense}}", s, p), std::string("? and ?"));
     LP_CHECK_EQ(expandFigures("unclosed {{plan:/mfu", s, p), std::string("unclosed {{plan:/mfu"));
@@ -165,19 +184,22 @@ LP_TEST(figures_expand) {
 
 // The glossary, the tour and the shared texts refer to each other and to the core's explanations.
 LP_TEST(teaching_resources_are_consistent) {
-    const auto glossaryText = readTextFile(std::string(LP_TEST_DATA_DIR) + "/../../resources/teaching/glossary.json");
+    const auto glossaryText =
+        readTextFile(std::string(LP_TEST_DATA_DIR) + "/../../resources/teaching/glossary.json");
     LP_CHECK(glossaryText.has_value());
     if (!glossaryText)
         return;
     const nlohmann::json glossary = nlohmann::json::parse(*glossaryText);
     const std::vector<std::string> keys = explanationKeys();
-    const auto isKey = [&](const std::string& k) { return std::find(keys.begin(), keys.end(), k) != keys.end(); };
+    const auto isKey = [&](const std::string& k) {
+        return std::find(keys.begin(), keys.end(), k) != keys.end();
+    };
     std::set<std::string> ids;
     for (const auto& t : glossary.at("terms"))
         ids.insert(t.at("id").get<std::string>());
-    for (const char* required : {"tp", "pp", "dp", "cp", "ep", "zero", "fsdp", "bubble", "mfu", "hfu", "recompute",
-                                        "micro-batch", "accumulation", "effective-batch", "sp", "flash-attention", "nvlink",
-                                        "all-reduce"})
+    for (const char* required :
+         {"tp", "pp", "dp", "cp", "ep", "zero", "fsdp", "bubble", "mfu", "hfu", "recompute", "micro-batch",
+          "accumulation", "effective-batch", "sp", "flash-attention", "nvlink", "all-reduce"})
         LP_CHECK(ids.contains(required));
     for (const auto& t : glossary.at("terms")) {
         LP_CHECK(!t.at("term").get<std::string>().empty());
@@ -193,9 +215,11 @@ LP_TEST(teaching_resources_are_consistent) {
         if (!step.explain.empty()) {
             LP_CHECK(isKey(step.explain));
             if (!isKey(step.explain))
-                std::fprintf(stderr, "  step %s explains unknown key %s\n", step.id.c_str(), step.explain.c_str());
+                std::fprintf(stderr, "  step %s explains unknown key %s\n", step.id.c_str(),
+                             step.explain.c_str());
         }
-        for (std::size_t at = step.text.find("glossary:"); at != std::string::npos; at = step.text.find("glossary:", at + 1)) {
+        for (std::size_t at = step.text.find("glossary:"); at != std::string::npos;
+             at = step.text.find("glossary:", at + 1)) {
             const std::size_t end = step.text.find('"', at);
             const std::string id = step.text.substr(at + 9, end - at - 9);
             LP_CHECK(ids.contains(id));

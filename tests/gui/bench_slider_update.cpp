@@ -123,8 +123,8 @@ int main(int argc, char* argv[]) {
 
     std::printf("slider step, default scenario (%d steps per row), milliseconds:\n", iterations);
     auto report = [](const char* name, const std::vector<double>& v) {
-        std::printf("  %-44s median %6.2f  p95 %6.2f  max %6.2f\n", name, percentile(v, 0.5), percentile(v, 0.95),
-                    percentile(v, 1.0));
+        std::printf("  %-44s min %6.2f  median %6.2f  p95 %6.2f  max %6.2f\n", name, percentile(v, 0.0),
+                    percentile(v, 0.5), percentile(v, 0.95), percentile(v, 1.0));
     };
     for (bool full : {false, true}) {
         const bool onlyTp = QCoreApplication::arguments().contains(QStringLiteral("--tp"));

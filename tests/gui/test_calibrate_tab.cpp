@@ -272,6 +272,7 @@ private slots:
     void importingAProfileAppliesItAndMovesTheMfu() {
         ui::ScenarioDocument doc;
         ui::CalibrateTab tab(doc, fakeBackend(0));
+        tab.resize(1400, 900);
         tab.detectGpus();
         QTRY_VERIFY(tab.detectionDone());
         QVERIFY(tab.explanationPanel()->isVisibleTo(&tab));
@@ -307,6 +308,7 @@ private slots:
         QVERIFY(tab.applyButton()->isEnabled());  // the imported profile can be applied again
         QVERIFY(tab.applyCandidate());
         QCOMPARE(doc.profile(), measured);
+        tab.show();
         keepScreenshot(tab, QStringLiteral("calibrate-imported.png"));
     }
 
@@ -502,7 +504,12 @@ private slots:
         options.autosave = false;
         ui::MainWindow w(options);
         const int before = w.tabs()->count();
-        const ui::ToolTabs tabs = ui::installToolTabs(w, *w.document());
+        QVERIFY(!ui::calibrateTabOf(w) && !ui::validationTabOf(w));
+        ui::installToolTabs(w, *w.document());
+        struct {
+            ui::CalibrateTab* calibrate;
+            ui::ValidationTab* validation;
+        } tabs{ui::calibrateTabOf(w), ui::validationTabOf(w)};
         QVERIFY(tabs.calibrate && tabs.validation);
         int calibrate = -1, validate = -1;
         for (int i = 0; i < w.tabs()->count(); ++i) {

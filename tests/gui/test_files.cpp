@@ -132,6 +132,16 @@ private slots:
         QVERIFY(doc()->scenario() == before);
     }
 
+    void badSettingsAreReportedAndReset() {
+        cleanup();
+        QSettings().setValue(QStringLiteral("view/memoryUnit"), QStringLiteral("furlongs"));
+        makeWindow();
+        QCOMPARE(m_window->settings()->memoryUnit(), ui::MemoryUnit::GiB);
+        QVERIFY(m_window->fileBanner()->isVisible());
+        QCOMPARE(m_window->fileBanner()->kind(), ui::InlineBanner::Kind::Warning);
+        QVERIFY(m_window->fileBanner()->details().contains(QStringLiteral("furlongs")));
+    }
+
     void fileGivenAtStartupIsOpened() {
         doc()->setLayoutValue(ui::LayoutAxis::Tp, 2);
         const QString path = m_dir.filePath(QStringLiteral("startup.json"));

@@ -2,7 +2,6 @@
 // thicken, the palette turns high-contrast, advanced controls hide with their labels, and leaving
 // restores everything. Also the --presentation command-line option.
 #include "GuiTestSupport.h"
-
 #include "ui/FileController.h"
 #include "ui/MainWindow.h"
 #include "ui/MemoryChart.h"
@@ -11,16 +10,18 @@
 #include "ui/PresentationStyle.h"
 #include "ui/ScenarioDocument.h"
 #include "ui/TeachingWiring.h"
+#include "ui/Tour.h"
+#include "ui/TourPanel.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDockWidget>
 #include <QLabel>
 #include <QUndoStack>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
 #include <QtCharts/QLineSeries>
-
 #include <memory>
 
 using namespace lp;
@@ -139,8 +140,9 @@ private slots:
         QVERIFY(!cpSpin->isVisible());
         QVERIFY(!cpLabel->isVisible());
         QVERIFY(mode()->hiddenWidgets().contains(cpLabel));
-        QVERIFY(m_window->findChild<QWidget*>(QStringLiteral("slider_TP"))->isVisible());  // the main axes stay
-        QTest::keyClick(m_window.get(), Qt::Key_Escape);  // Escape leaves presentation mode
+        QVERIFY(
+            m_window->findChild<QWidget*>(QStringLiteral("slider_TP"))->isVisible()); // the main axes stay
+        QTest::keyClick(m_window.get(), Qt::Key_Escape); // Escape leaves presentation mode
         QVERIFY(!mode()->isActive());
         QVERIFY(cp->isVisible() && cpLabel->isVisible());
         QCOMPARE(QApplication::palette().color(QPalette::Text), before.color(QPalette::Text));
@@ -158,16 +160,49 @@ private slots:
         QVERIFY(!(m_window->windowState() & Qt::WindowFullScreen));
     }
 
+    void closingTheWindowInPresentationModeRestoresTheApplication() {
+        const double appBefore = QApplication::font().pointSizeF();
+        const QColor textBefore = QApplication::palette().color(QPalette::Text);
+        mode()->setActive(true);
+        m_window->document()->undoStack()->setClean();
+        m_window.reset(); // destroyed while presenting
+        QCOMPARE(QApplication::font().pointSizeF(), appBefore);
+        QCOMPARE(QApplication::palette().color(QPalette::Text), textBefore);
+        QCOMPARE(ui::presentation::lineScale(), 1.0);
+        init(); // for cleanup()
+    }
+
+    void theTourMovesBesideTheChartsAndBack() {
+        ui::Teaching* t = ui::teachingOf(*m_window);
+        t->startTour(0);
+        QCOMPARE(m_window->dockWidgetArea(t->dock), Qt::BottomDockWidgetArea);
+        QVERIFY(!t->panel->isVertical());
+        mode()->setActive(true);
+        QCOMPARE(m_window->dockWidgetArea(t->dock), Qt::RightDockWidgetArea);
+        QVERIFY(t->panel->isVertical());
+        QVERIFY(t->dock->isVisible());
+        // Looking at the Explanation tab beside it does not end the tour.
+        auto* explanation = m_window->findChild<QDockWidget*>(QStringLiteral("explanationDock"));
+        explanation->raise();
+        QCoreApplication::processEvents();
+        QVERIFY(t->tour->isActive());
+        t->dock->raise();
+        mode()->setActive(false);
+        QCOMPARE(m_window->dockWidgetArea(t->dock), Qt::BottomDockWidgetArea);
+        QVERIFY(!t->panel->isVertical());
+        t->tour->stop();
+    }
+
     void commandLineStartsPresentationMode() {
         QCommandLineParser parser;
         parser.addOption(QCommandLineOption(QStringLiteral("screenshot"), QString(), QStringLiteral("FILE")));
         ui::addTeachingOptions(parser);
-        QVERIFY(parser.parse({QStringLiteral("layout-planner"), QStringLiteral("--presentation"), QStringLiteral("--screenshot"),
-                              QStringLiteral("x.png")}));
+        QVERIFY(parser.parse({QStringLiteral("layout-planner"), QStringLiteral("--presentation"),
+                              QStringLiteral("--screenshot"), QStringLiteral("x.png")}));
         const double appBefore = QApplication::font().pointSizeF();
         QVERIFY(ui::applyTeachingOptions(*m_window, *m_window->document(), parser));
         QVERIFY(mode()->isActive());
-        QVERIFY(!(m_window->windowState() & Qt::WindowFullScreen));  // a screenshot keeps its size
+        QVERIFY(!(m_window->windowState() & Qt::WindowFullScreen)); // a screenshot keeps its size
         QCOMPARE(QApplication::font().pointSizeF(), appBefore * 1.6);
         const QString out = m_dir.filePath(QStringLiteral("presentation.png"));
         QVERIFY(m_window->renderScreenshot(out));

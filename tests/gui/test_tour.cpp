@@ -3,7 +3,6 @@
 // the glossary searches; the quiz checks answers.
 // With LP_TOUR_SCREENSHOT_DIR set, also writes tour-<step id>.png there (docs/images).
 #include "GuiTestSupport.h"
-
 #include "core/Evaluate.h"
 #include "core/TourScript.h"
 #include "ui/ExplanationPanel.h"
@@ -11,6 +10,7 @@
 #include "ui/GlossaryDialog.h"
 #include "ui/Highlighter.h"
 #include "ui/MainWindow.h"
+#include "ui/PresentationMode.h"
 #include "ui/QuizDialog.h"
 #include "ui/ScenarioDocument.h"
 #include "ui/TeachingWiring.h"
@@ -21,6 +21,7 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QDockWidget>
+#include <QHash>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -29,10 +30,30 @@
 #include <QSignalSpy>
 #include <QTextBrowser>
 #include <QUndoStack>
-
+#include <algorithm>
 #include <memory>
 
 using namespace lp;
+
+// The image for the docs: the window's 256 most frequent colours (flat UI colours, the palette's
+// chart colours exact), so that the PNGs stay small.
+QImage docsImage(const QImage& grabbed) {
+    const QImage rgb = grabbed.convertToFormat(QImage::Format_RGB32);
+    QHash<QRgb, int> counts;
+    for (int y = 0; y < rgb.height(); ++y) {
+        const auto* line = reinterpret_cast<const QRgb*>(rgb.constScanLine(y));
+        for (int x = 0; x < rgb.width(); ++x)
+            ++counts[line[x]];
+    }
+    QList<QPair<int, QRgb>> byCount;
+    for (auto it = counts.cbegin(); it != counts.cend(); ++it)
+        byCount.append({it.value(), it.key()});
+    std::sort(byCount.begin(), byCount.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    QList<QRgb> table;
+    for (int i = 0; i < byCount.size() && i < 256; ++i)
+        table << byCount[i].second;
+    return rgb.convertToFormat(QImage::Format_Indexed8, table, Qt::ThresholdDither);
+}
 
 class TestTour : public QObject {
     Q_OBJECT
@@ -68,7 +89,8 @@ private:
         QVERIFY2(doc()->plan().valid, qPrintable(id));
         for (const core::CheckResult& r : tour()->currentChecks())
             QVERIFY2(r.ok, qPrintable(id + QStringLiteral(": ") + QString::fromStdString(r.claim) +
-                                      QStringLiteral(" (found ") + QString::fromStdString(r.actual) + QLatin1Char(')')));
+                                      QStringLiteral(" (found ") + QString::fromStdString(r.actual) +
+                                      QLatin1Char(')')));
         // The checks the panel shows are the core's, all ticked.
         QVERIFY(!teaching()->panel->checksLabel()->text().contains(QStringLiteral("✗")));
         QCOMPARE(teaching()->panel->counterLabel()->text(),
@@ -105,7 +127,8 @@ private slots:
         QVERIFY(tour()->count() >= 15);
         for (const core::TourStep& step : tour()->script().steps) {
             const QString target = QString::fromStdString(step.target);
-            QVERIFY2(m_window->findChild<QWidget*>(target), qPrintable(QStringLiteral("no widget named ") + target));
+            QVERIFY2(m_window->findChild<QWidget*>(target),
+                     qPrintable(QStringLiteral("no widget named ") + target));
         }
         // The Learn menu carries the four entries.
         QMenu* learn = m_window->learnMenu();
@@ -114,7 +137,7 @@ private slots:
         QVERIFY(learn->actions().contains(teaching()->glossaryAction));
         QVERIFY(learn->actions().contains(teaching()->presentationAction));
         QVERIFY(!teaching()->tourAction->toolTip().isEmpty());
-        QVERIFY(!teaching()->tourAction->toolTip().startsWith(QStringLiteral("actions.")));  // from texts.json
+        QVERIFY(!teaching()->tourAction->toolTip().startsWith(QStringLiteral("actions."))); // from texts.json
     }
 
     void theTourVisitsEveryStepWithTheKeyboard() {
@@ -130,9 +153,11 @@ private slots:
             verifyCurrentStep();
             if (!shotDir.isEmpty()) {
                 teaching()->highlighter->setAnimated(false);
-                QTest::qWait(50);
+                QTest::qWait(150); // the explanation panel follows the plan within 60 ms
                 const QString id = QString::fromStdString(tour()->currentStep()->id);
-                QVERIFY(m_window->grab().save(QDir(shotDir).filePath(QStringLiteral("tour-%1-%2.png").arg(i + 1, 2, 10, QLatin1Char('0')).arg(id))));
+                const QImage shot = docsImage(m_window->grab().toImage());
+                QVERIFY(shot.save(QDir(shotDir).filePath(
+                    QStringLiteral("tour-%1-%2.png").arg(i + 1, 2, 10, QLatin1Char('0')).arg(id))));
             }
             QTest::keyClick(m_window.get(), Qt::Key_Right);
         }
@@ -141,7 +166,47 @@ private slots:
         QVERIFY(!tour()->isActive());
         QVERIFY(!teaching()->dock->isVisible());
         QVERIFY(!teaching()->highlighter->isVisible());
-        QCOMPARE(tour()->savedStep(), 0);  // finished: the next tour starts over
+        QCOMPARE(tour()->savedStep(), 0); // finished: the next tour starts over
+    }
+
+    // For the docs only: a tour step in presentation mode.
+    void presentationScreenshot() {
+        const QString shotDir = qEnvironmentVariable("LP_TOUR_SCREENSHOT_DIR");
+        if (shotDir.isEmpty())
+            QSKIP("LP_TOUR_SCREENSHOT_DIR is not set");
+        ui::Teaching* t = teaching();
+        ui::PresentationOptions o = t->presentation->options();
+        o.fullScreen = false;
+        t->presentation->setOptions(o);
+        t->presentation->setActive(true);
+        m_window->resize(1920, 1080);
+        t->highlighter->setAnimated(false);
+        t->startTour(11); // MFU
+        QTest::qWait(100);
+        QVERIFY(docsImage(m_window->grab().toImage())
+                    .save(QDir(shotDir).filePath(QStringLiteral("tour-presentation.png"))));
+        t->presentation->setActive(false);
+    }
+
+    // For the docs only: the quiz after an answer, and the glossary on a term.
+    void dialogScreenshots() {
+        const QString shotDir = qEnvironmentVariable("LP_TOUR_SCREENSHOT_DIR");
+        if (shotDir.isEmpty())
+            QSKIP("LP_TOUR_SCREENSHOT_DIR is not set");
+        ui::QuizDialog quiz(doc(), 3, m_window.get());
+        quiz.resize(760, 440);
+        quiz.show();
+        quiz.nextQuestion();
+        quiz.submit(QStringLiteral("1.1 TB"));
+        QTest::qWait(50);
+        QVERIFY(docsImage(quiz.grab().toImage()).save(QDir(shotDir).filePath(QStringLiteral("teaching-quiz.png"))));
+        ui::GlossaryDialog* g = teaching()->glossary();
+        g->show();
+        QTest::keyClicks(g->searchField(), QStringLiteral("bubble"));
+        g->showTerm(QStringLiteral("bubble"));
+        QTest::qWait(50);
+        QVERIFY(docsImage(g->grab().toImage()).save(QDir(shotDir).filePath(QStringLiteral("teaching-glossary.png"))));
+        g->close();
     }
 
     void leftGoesBackHomeRestartsEscapeStops() {
@@ -157,7 +222,7 @@ private slots:
         QCOMPARE(tour()->current(), 1);
         QTest::keyClick(m_window.get(), Qt::Key_Home);
         QCOMPARE(tour()->current(), 0);
-        QTest::keyClick(m_window.get(), Qt::Key_Left);  // nothing before the first step
+        QTest::keyClick(m_window.get(), Qt::Key_Left); // nothing before the first step
         QCOMPARE(tour()->current(), 0);
         QVERIFY(!teaching()->panel->backButton()->isEnabled());
         QTest::mouseClick(teaching()->panel->nextButton(), Qt::LeftButton);
@@ -192,7 +257,7 @@ private slots:
     void eachStepIsOneUndoableEdit() {
         const core::Scenario before = doc()->scenario();
         teaching()->startTour(0);
-        tour()->goTo(3);  // one GPU
+        tour()->goTo(3); // one GPU
         QCOMPARE(doc()->scenario().layout.gpus(), 1LL);
         QVERIFY(!doc()->plan().memory.fits);
         tour()->stop();
@@ -202,15 +267,16 @@ private slots:
 
     void theTextQuotesTheCurrentPlan() {
         teaching()->startTour(0);
-        tour()->goTo(2);  // training state
+        tour()->goTo(2); // training state
         QVERIFY(teaching()->panel->textView()->toPlainText().contains(QStringLiteral("1.10 TB")));
         // Moving a slider under the same step re-quotes the figures (and re-checks the claims).
-        teaching()->startTour(11);  // MFU
+        teaching()->startTour(11); // MFU
         const QString before = teaching()->panel->textView()->toPlainText();
         doc()->setLayoutValue(ui::LayoutAxis::Accumulation, 2);
         const QString after = teaching()->panel->textView()->toPlainText();
         QVERIFY(before != after);
-        QVERIFY(teaching()->panel->checksLabel()->text().contains(QStringLiteral("✗")));  // no longer in the band
+        QVERIFY(
+            teaching()->panel->checksLabel()->text().contains(QStringLiteral("✗"))); // no longer in the band
     }
 
     void glossaryLinksOpenTheGlossary() {
@@ -226,22 +292,25 @@ private slots:
         QCommandLineParser parser;
         parser.addOption(QCommandLineOption(QStringLiteral("screenshot"), QString(), QStringLiteral("FILE")));
         ui::addTeachingOptions(parser);
-        QVERIFY(parser.parse({QStringLiteral("layout-planner"), QStringLiteral("--tour-step"), QStringLiteral("5"),
-                              QStringLiteral("--screenshot"), m_dir.filePath(QStringLiteral("x.png"))}));
+        QVERIFY(parser.parse({QStringLiteral("layout-planner"), QStringLiteral("--tour-step"),
+                              QStringLiteral("5"), QStringLiteral("--screenshot"),
+                              m_dir.filePath(QStringLiteral("x.png"))}));
         QVERIFY(ui::applyTeachingOptions(*m_window, *doc(), parser));
         QCOMPARE(tour()->current(), 4);
         QVERIFY(!tour()->isPersistent());
         QVERIFY(!teaching()->highlighter->isAnimated());
-        QVERIFY(!doc()->isModified());  // closing after the grab asks nothing
+        QVERIFY(!doc()->isModified()); // closing after the grab asks nothing
         verifyCurrentStep();
         QVERIFY(m_window->renderScreenshot(m_dir.filePath(QStringLiteral("step5.png"))));
         QVERIFY(QImage(m_dir.filePath(QStringLiteral("step5.png"))).width() > 0);
 
         QCommandLineParser bad;
         ui::addTeachingOptions(bad);
-        QVERIFY(bad.parse({QStringLiteral("layout-planner"), QStringLiteral("--tour-step"), QStringLiteral("99")}));
+        QVERIFY(bad.parse(
+            {QStringLiteral("layout-planner"), QStringLiteral("--tour-step"), QStringLiteral("99")}));
         QVERIFY(!ui::applyTeachingOptions(*m_window, *doc(), bad));
-        QVERIFY(bad.parse({QStringLiteral("layout-planner"), QStringLiteral("--tour-step"), QStringLiteral("zero")}));
+        QVERIFY(bad.parse(
+            {QStringLiteral("layout-planner"), QStringLiteral("--tour-step"), QStringLiteral("zero")}));
         QVERIFY(!ui::applyTeachingOptions(*m_window, *doc(), bad));
     }
 
@@ -288,10 +357,10 @@ private slots:
         QVERIFY(quiz.feedbackLabel()->text().contains(QStringLiteral("Correct")));
         QVERIFY(quiz.explanationLabel()->text().contains(QStringLiteral("2 x 16 x 2 = 64")));
         QVERIFY(!quiz.answerEdit()->isEnabled());
-        QTest::mouseClick(quiz.checkButton(), Qt::LeftButton);  // Enter again: next question
+        QTest::mouseClick(quiz.checkButton(), Qt::LeftButton); // Enter again: next question
         QCOMPARE(quiz.currentIndex(), 1);
         QVERIFY(quiz.currentQuestion()->seed);
-        QVERIFY(!quiz.submit(QStringLiteral("140 GB")));  // the weights alone: wrong
+        QVERIFY(!quiz.submit(QStringLiteral("140 GB"))); // the weights alone: wrong
         QVERIFY(quiz.feedbackLabel()->text().contains(QStringLiteral("Not quite")));
         QVERIFY(quiz.feedbackLabel()->text().contains(QStringLiteral("1.10 TB")));
         QCOMPARE(quiz.answeredCount(), 2);
@@ -311,7 +380,7 @@ private slots:
         core::Scenario renamed = doc()->scenario();
         renamed.model.name = "Classroom model";
         doc()->edit(renamed, QStringLiteral("rename"));
-        quiz.nextQuestion();  // past the last: a new round
+        quiz.nextQuestion(); // past the last: a new round
         QCOMPARE(quiz.currentIndex(), 0);
         int mentions = 0;
         for (const core::Question& question : quiz.questions())

@@ -149,6 +149,9 @@ if [ "$WITH_GUI" = 1 ]; then
   if have appstreamcli; then
     appstreamcli validate --no-net "$metainfo" && pass "appstreamcli validate --no-net" \
       || fail "appstreamcli validate --no-net"
+    # The installed tree as a whole: the metainfo's launchable desktop entry is there too.
+    appstreamcli validate-tree --no-net "$ROOT" && pass "appstreamcli validate-tree --no-net" \
+      || fail "appstreamcli validate-tree --no-net"
   else
     echo "note: appstreamcli not installed (appstream); not run"
   fi
