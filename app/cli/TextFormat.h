@@ -1,19 +1,21 @@
 #pragma once
 // Number formatting and aligned tables for the text output. Non-finite numbers print as "n/a":
 // the command line never shows NaN or infinity.
+#include "core/NumberFormat.h"
+
 #include <string>
 #include <vector>
 
 namespace lp::cli {
 
-std::string fixed(double v, int decimals);       // 12,345.67 (thousands separators)
-std::string sig(double v, int digits = 4);       // 0.4123, 1.235e+12
-std::string gib(double bytes, int decimals = 2); // "61.23 GiB"
-std::string gb(double bytes, int decimals = 2);  // "65.75 GB"
-// Decimal and binary side by side, in GB/GiB or, from 1 TB up, TB/TiB: "1.10 TB (1.00 TiB)".
-std::string bytesBoth(double bytes);
-std::string percent(double fraction, int decimals = 1); // "41.2 %"
-std::string count(double v);                            // 68,976,648,192 -> "68.98 billion" style: "69.0 B"
+// Numbers: the same functions the reports use (core/NumberFormat.h).
+using core::fmt::bytesBoth;
+using core::fmt::count;
+using core::fmt::fixed;
+using core::fmt::gb;
+using core::fmt::gib;
+using core::fmt::percent;
+using core::fmt::sig;
 
 enum class Align { Left, Right };
 
