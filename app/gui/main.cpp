@@ -4,6 +4,7 @@
 //   layout-planner --tour-step N --screenshot FILE     render step N of the guided tour
 //   layout-planner --presentation [--screenshot FILE]  presentation mode (large fonts, high contrast)
 #include "ui/ExploreWiring.h"
+#include "ui/InteropWiring.h"
 #include "ui/ScenarioDocument.h"
 #include "ui/MainWindow.h"
 #include "ui/TeachingWiring.h"
@@ -17,11 +18,13 @@
 
 namespace {
 
-// The tabs and menus beyond the Plan view: Explore, One axis, Compare, Validate, Calibrate, Learn.
+// The tabs and menus beyond the Plan view: Explore, One axis, Compare, Validate, Calibrate, Measured
+// run, the export and import entries of the File menu, and Learn.
 void installTabs(lp::ui::MainWindow& window) {
     lp::ui::ScenarioDocument& doc = *window.document();
     lp::ui::installExploreTabs(window, doc);
     lp::ui::installToolTabs(window, doc);
+    lp::ui::installInterop(window, doc);
     lp::ui::installTeaching(window, doc);
 }
 

@@ -1,0 +1,76 @@
+// The window's reports and interoperability entries (issue 6): File menu actions, Hugging Face
+// import (menu and drop share importHfConfigInto), and the Measured run tab.
+#include "GuiTestSupport.h"
+
+#include "ui/InlineBanner.h"
+#include "ui/InteropWiring.h"
+#include "ui/MainWindow.h"
+#include "ui/ScenarioDocument.h"
+
+#include <QMenu>
+#include <QMenuBar>
+#include <QTabWidget>
+#include <QUndoStack>
+#include <QtTest>
+
+using namespace lp;
+
+class TestInterop : public QObject {
+    Q_OBJECT
+
+private:
+    static ui::WindowOptions quiet() {
+        ui::WindowOptions options;
+        options.persistentSettings = false;
+        options.autosave = false;
+        return options;
+    }
+    static QString data(const char* name) { return QStringLiteral(LP_TEST_DATA_DIR "/hf/") + QLatin1String(name); }
+
+private slots:
+    void fileMenuHasTheExportAndImportEntries() {
+        ui::MainWindow w(quiet());
+        ui::installInterop(w, *w.document());
+        QStringList texts;
+        for (QAction* a : w.menuBar()->actions())
+            if (a->menu() && a->text().remove(QLatin1Char('&')) == QStringLiteral("File"))
+                for (QAction* item : a->menu()->actions())
+                    texts << item->text().remove(QLatin1Char('&'));
+        QVERIFY(texts.contains(QStringLiteral("Export report...")));
+        QVERIFY(texts.contains(QStringLiteral("Export launch settings...")));
+        QVERIFY(texts.contains(QStringLiteral("Import Hugging Face config...")));
+        QVERIFY(w.acceptDrops());
+        bool measured = false;
+        for (QTabWidget* tabs : w.findChildren<QTabWidget*>())
+            for (int i = 0; i < tabs->count(); ++i)
+                measured |= tabs->tabText(i).remove(QLatin1Char('&')) == QStringLiteral("Measured run");
+        QVERIFY(measured);
+    }
+
+    void importingAConfigReplacesTheModelAndCanBeUndone() {
+        ui::MainWindow w(quiet());
+        ui::ScenarioDocument& doc = *w.document();
+        ui::installInterop(w, doc);
+        const core::ModelSpec before = doc.scenario().model;
+        QVERIFY(ui::importHfConfigInto(w, doc, data("llama-3.1-8b.json")));
+        QCOMPARE(doc.scenario().model.layers, 32);
+        QCOMPARE(doc.scenario().model.hidden, 4096);
+        QCOMPARE(doc.scenario().model.kvHeads, 8);
+        QCOMPARE(doc.scenario().model.vocab, 128256);
+        doc.undoStack()->undo();
+        QVERIFY(doc.scenario().model == before);
+    }
+
+    void aBadConfigChangesNothingAndSaysWhy() {
+        ui::MainWindow w(quiet());
+        ui::ScenarioDocument& doc = *w.document();
+        ui::installInterop(w, doc);
+        const core::Scenario before = doc.scenario();
+        QVERIFY(!ui::importHfConfigInto(w, doc, data("bad/no-model-type.json")));
+        QVERIFY(doc.scenario() == before);
+        QVERIFY(!w.layoutBanner()->isHidden());
+    }
+};
+
+QTEST_MAIN(TestInterop)
+#include "test_interop.moc"
