@@ -3,10 +3,12 @@
 //   layout-planner --screenshot FILE [SCENARIO.json]   render the window to a PNG and exit
 //   layout-planner --tour-step N --screenshot FILE     render step N of the guided tour
 //   layout-planner --presentation [--screenshot FILE]  presentation mode (large fonts, high contrast)
+//   layout-planner --export-pdf FILE [SCENARIO.json]   write the layout report as a PDF and exit
 #include "ui/ExploreWiring.h"
 #include "ui/InteropWiring.h"
 #include "ui/ScenarioDocument.h"
 #include "ui/MainWindow.h"
+#include "ui/ReportWriter.h"
 #include "ui/TeachingWiring.h"
 #include "ui/ToolsWiring.h"
 
@@ -48,6 +50,10 @@ int main(int argc, char* argv[]) {
     const QCommandLineOption size(QStringLiteral("size"),
                                   QStringLiteral("Window size for --screenshot, WIDTHxHEIGHT (default 1600x1000)."),
                                   QStringLiteral("WxH"), QStringLiteral("1600x1000"));
+    const QCommandLineOption exportPdf(QStringLiteral("export-pdf"),
+                                       QStringLiteral("Write the layout report of the scenario as a PDF and exit."),
+                                       QStringLiteral("FILE"));
+    parser.addOption(exportPdf);
     parser.addOption(screenshot);
     parser.addOption(size);
     lp::ui::addTeachingOptions(parser);
@@ -56,6 +62,9 @@ int main(int argc, char* argv[]) {
     parser.process(app);
     const QStringList args = parser.positionalArguments();
     const QString scenario = args.isEmpty() ? QString() : args.first();
+
+    if (parser.isSet(exportPdf))
+        return lp::ui::ReportWriter::exportFromCommandLine(parser.value(exportPdf), scenario);
 
     if (parser.isSet(screenshot)) {
         // Deterministic: default settings, no autosave, nothing read from or written to the user's profile.
