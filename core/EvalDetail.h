@@ -5,6 +5,7 @@
 #include "core/ExecutionStyle.h"
 #include "core/Hardware.h"
 #include "core/Plan.h"
+#include "core/Precision.h"
 #include "core/Scenario.h"
 
 namespace lp::core::detail {
@@ -28,6 +29,7 @@ struct EvalContext {
     double T;                 // tokens of one micro batch on one GPU (b * s / c)
     double hRep;              // 1/t with sequence parallel, else 1 (replicated h-sized work and tensors)
     bool sp, flash, dropout, fp8;
+    Fp8Habits fp8Habit;       // what fp8 adds to memory under this style (inactive unless fp8)
     Recompute recompute;
     int zero;
     int shardGroup;           // ranks the ZeRO/FSDP state is sharded over (DP x CP)
@@ -43,6 +45,8 @@ struct EvalContext {
     double layerParams;       // one decoder layer, averaged over the layers (all experts included)
     double expertLayerParams; // routed-expert part of layerParams (held 1/EP per GPU)
     double embedParams, headParams, finalNormParams;
+    double normParamsPerLayer;
+    double fp8ModulesPerLayer; // linear modules per layer with fp8 scaling state (on one GPU)
 
     // Links.
     Link tpLink, cpLink, dpLink, ppLink, epLink;
@@ -50,6 +54,7 @@ struct EvalContext {
     bool tpCrossesNodes = false;
     bool dpCrossesNodes = false;
     bool ppCrossesNodes = false;
+    bool cpCrossesNodes = false;
     bool shardingSharesNicWithTp = false;
 
     double peak16, peakLinear;  // peak for 16-bit and for the linear layers' precision

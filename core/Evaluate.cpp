@@ -125,6 +125,12 @@ void diagnose(const EvalContext& x, Plan& p) {
         addDiagnostic(p, DiagnosticId::EpCrossesNodes, Severity::Warning, t.epCommSeconds, l.tp, l.ep);
     if (x.moe && p.x.tokensPerExpert < 256)
         addDiagnostic(p, DiagnosticId::SmallExpertBatches, Severity::Warning, 0, p.x.tokensPerExpert);
+    if (l.cp > 1 && step > 0 && t.cpCommSeconds > 0.03 * step)
+        addDiagnostic(p, DiagnosticId::CpExchangeExposed, t.cpCommSeconds > 0.10 * step ? Severity::Warning : Severity::Info,
+                      t.cpCommSeconds, t.cpCommSeconds / step, x.seq / x.c, p.x.cpHidingTokens);
+    if (x.cpCrossesNodes)
+        addDiagnostic(p, DiagnosticId::CpCrossesNodes, t.cpCommSeconds > 0.03 * step ? Severity::Warning : Severity::Info,
+                      t.cpCommSeconds, l.tp, l.cp);
     if (p.mfu < 0.20)
         addDiagnostic(p, DiagnosticId::MfuBelow20, Severity::Warning, 0, p.mfu);
     if (!p.memory.fits) {

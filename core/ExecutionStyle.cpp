@@ -19,6 +19,9 @@ StyleTraits megatron() {
     t.hostHidingExponent = 1.0;
     t.p2pFixedSeconds = 0.0;
     t.logitsBytesPerElement = 6;       // fused vocab-parallel cross-entropy: 16-bit logits + one fp32 buffer
+    t.fp8WeightCopyBytesPerParam = 2;  // Transformer Engine caches the fp8 weight and its transpose per step
+    t.fp8SavesLinearInputs = true;     // TE saves the fp8 cast of each linear input for the weight gradient
+    t.fp8AmaxHistoryLength = 1024;     // delayed scaling, --fp8-amax-history-len 1024 in Megatron/NeMo recipes
     return t;
 }
 
@@ -37,6 +40,9 @@ StyleTraits fsdp() {
     t.hostHidingExponent = 1.0;
     t.p2pFixedSeconds = 0.0;
     t.logitsBytesPerElement = 14;      // unfused loss: bf16 logits, fp32 upcast, fp32 log-softmax, fp32 grad
+    t.fp8WeightCopyBytesPerParam = 0;  // torchao Float8Linear casts the (gathered) bf16 weight on the fly
+    t.fp8SavesLinearInputs = false;    // ... and saves the high-precision input for backward
+    t.fp8AmaxHistoryLength = 0;        // tensorwise dynamic scaling: scales computed from the current amax
     return t;
 }
 

@@ -27,6 +27,10 @@ struct StyleTraits {
     // Fixed cost of one pipeline send/receive pair (blocking p2p synchronisation).
     double p2pFixedSeconds = 0;
     double logitsBytesPerElement = 6;      // loss-time copies of the logits (16-bit + fp32, or more unfused)
+    // FP8 training (Transformer Engine or torchao Float8Linear).
+    double fp8WeightCopyBytesPerParam = 0; // fp8 weight copies kept beside the 16-bit weights
+    bool fp8SavesLinearInputs = false;     // linear-layer inputs saved for backward as fp8 casts
+    int fp8AmaxHistoryLength = 0;          // delayed scaling history per fp8 tensor (0: dynamic scaling)
 };
 
 const StyleTraits& styleTraits(ExecutionStyle style);

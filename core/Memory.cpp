@@ -51,6 +51,7 @@ EvalContext::EvalContext(const Scenario& scenario, const HardwareProfile& profil
     flash = tr.flashAttention;
     dropout = mo.dropout;
     fp8 = tr.precision == Precision::Fp8 && cl.gpu.peakFlops8 > 0;
+    fp8Habit = fp8Habits(s, style);
     recompute = tr.recompute;
     zero = tr.zeroStage;
     shardGroup = l.dp * l.cp;
@@ -72,12 +73,22 @@ EvalContext::EvalContext(const Scenario& scenario, const HardwareProfile& profil
     embedParams = pc.embedding;
     headParams = mo.tiedEmbeddings ? static_cast<double>(mo.vocab) * mo.hidden : pc.head;
     finalNormParams = pc.finalNorm;
+    normParamsPerLayer = pc.normsPerLayer;
+    {
+        // QKV and output projections (MLA: two down- and two up-projections more); the MLP's two GEMMs
+        // (gate and up fused), per local expert in MoE layers.
+        const double attn = mo.attention == AttentionKind::Mla ? 4.0 : 2.0;
+        double mlp = 2.0;
+        if (moe)
+            mlp = (1.0 - moeFraction) * 2.0 + moeFraction * 2.0 * (experts / ep + sharedExperts + 0.5);  // + router
+        fp8ModulesPerLayer = attn + mlp;
+    }
 
     // Placement (Megatron order: TP innermost, then CP, then DP, PP outermost).
     const long long node = cl.gpusPerNode;
     const long long domain = cl.nvlinkDomain;
     tpCrossesNodes = l.tp > domain;
-    const bool cpCrosses = static_cast<long long>(l.tp) * l.cp > domain;
+    cpCrossesNodes = l.cp > 1 && static_cast<long long>(l.tp) * l.cp > domain;
     dpCrossesNodes = static_cast<long long>(l.tp) * l.cp * l.dp > domain;
     ppCrossesNodes = static_cast<long long>(l.tp) * l.cp * l.dp >= node || l.gpus() > domain;
     epCrossesNodes = l.ep > 1 && static_cast<long long>(l.tp) * l.cp * l.ep > domain;
@@ -92,7 +103,7 @@ EvalContext::EvalContext(const Scenario& scenario, const HardwareProfile& profil
     if (shardingSharesNicWithTp)
         netShared.bandwidth *= 0.5;  // two kinds of traffic on one card: each gets its share
     tpLink = tpCrossesNodes ? netShared : nv;
-    cpLink = cpCrosses ? net : nv;
+    cpLink = cpCrossesNodes ? net : nv;
     dpLink = dpCrossesNodes ? netShared : nv;
     ppLink = ppCrossesNodes ? net : nv;
     epLink = epCrossesNodes ? net : nv;
@@ -132,11 +143,14 @@ LayerActivations layerActivations(const EvalContext& x) {
     LayerActivations r;
     const double T = x.T;
     const double drop = x.dropout ? 1.0 : 0.0;
-    // Two norm inputs, the QKV input and the MLP input (16-bit), and two dropout masks (1 byte).
-    r.replicated = T * x.h * (2.0 * 2 + 2 + 2 + drop * 2.0) * x.hRep;
+    // Linear-layer inputs saved for the weight gradients: 16-bit, or 1-byte fp8 casts (Transformer Engine).
+    const double lin = x.fp8Habit.savesLinearInputsInFp8 ? 1.0 : 2.0;
+    // Two norm inputs (16-bit), the QKV input and the MLP input, and two dropout masks (1 byte).
+    r.replicated = T * x.h * (2.0 * 2 + lin + lin + drop * 2.0) * x.hRep;
     // Q, K, V, the attention-output projection's input; the MLP's intermediate tensors.
-    double split = 2.0 * T * (x.aQk + x.kQk + x.kV + x.aV);
-    const double mlpTensors = x.s.model.mlp == MlpKind::SwiGlu ? 6.0 : 4.0;  // bytes per token per MLP unit
+    double split = T * (2.0 * (x.aQk + x.kQk + x.kV) + lin * x.aV);
+    // Bytes per token per MLP unit: the up-projection output(s) (16-bit) and the down-projection input.
+    const double mlpTensors = (x.s.model.mlp == MlpKind::SwiGlu ? 4.0 : 2.0) + lin;
     double mlp = mlpTensors * T * x.f;
     if (x.moe) {
         // Routed experts: each token's top-k copies (the busiest GPU's share), shared experts, plus the
@@ -168,8 +182,7 @@ void computeMemory(const EvalContext& x, Plan& plan) {
     // Bytes per parameter held on a GPU, after ZeRO/FSDP sharding over DP x CP (routed experts: over
     // DP x CP / EP, the ranks that hold the same experts).
     const double optBytes = tr.optimizer == Optimizer::Adam ? 12.0 : 8.0;
-    const double fp8Copy = x.fp8 && x.style == ExecutionStyle::Megatron ? 1.0 : 0.0;  // Transformer Engine fp8 weights
-    auto wBytes = [&](double n) { return (x.zero >= 3 ? 2.0 / n : 2.0) + fp8Copy; };
+    auto wBytes = [&](double n) { return x.zero >= 3 ? 2.0 / n : 2.0; };
     auto gBytes = [&](double n) { return x.zero >= 2 ? 2.0 / n : 2.0; };
     auto oBytes = [&](double n) { return x.zero >= 1 ? optBytes / n : optBytes; };
     const double nDense = x.shardGroup;
@@ -199,6 +212,15 @@ void computeMemory(const EvalContext& x, Plan& plan) {
     const double gatherBuffers =
         x.zero >= 3 ? layerOnGpu * (2.0 * st.fsdpLayersInFlight + 4.0) : 0.0;  // 16-bit layers + fp32 grads
 
+    // FP8: cached fp8 copies of the linear weights this GPU computes with (all of its stage, or only the
+    // gathered layers with ZeRO-3), and the scaling state of every fp8 linear module.
+    const Fp8Habits& f8 = x.fp8Habit;
+    const double linearPerLayer = layerOnGpu - x.normParamsPerLayer / x.t;
+    const double copiedLayers = x.zero >= 3 ? std::min(x.Ls, st.fsdpLayersInFlight) : x.Ls;
+    im.fp8WeightCopyBytes = f8.active ? copiedLayers * linearPerLayer * f8.weightCopyBytesPerParam : 0.0;
+    im.fp8ScalingStateBytes = f8.active ? x.Ls * x.fp8ModulesPerLayer * fp8ScalingBytesPerModule(f8) : 0.0;
+    const double fp8Extra = im.fp8WeightCopyBytes + im.fp8ScalingStateBytes;
+
     double worst = -1;
     for (int i = 0; i < stages; ++i) {
         StageMemory& sm = mem.stages[static_cast<std::size_t>(i)];
@@ -214,7 +236,7 @@ void computeMemory(const EvalContext& x, Plan& plan) {
         }
         params /= x.t;
         const double expertParams = x.Ls * x.expertLayerParams / (x.t * x.ep);
-        sm.weightsBytes = params * wBytes(nDense) + expertParams * wBytes(nExpert);
+        sm.weightsBytes = params * wBytes(nDense) + expertParams * wBytes(nExpert) + fp8Extra;
         sm.gradientsBytes = params * gBytes(nDense) + expertParams * gBytes(nExpert);
         sm.optimizerBytes = params * oBytes(nDense) + expertParams * oBytes(nExpert);
 

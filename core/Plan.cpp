@@ -19,6 +19,8 @@ constexpr std::array<std::string_view, kDiagnosticCount> kIds = {
     "exposed_dp_comm",
     "ep_crosses_nodes",
     "small_expert_batches",
+    "cp_exchange_exposed",
+    "cp_crosses_nodes",
     "heads_not_divisible_by_tp",
     "kv_heads_not_divisible_by_tp",
     "layers_not_divisible_by_pp",
@@ -92,6 +94,15 @@ std::string diagnosticMessage(const Diagnostic& d) {
     case DiagnosticId::SmallExpertBatches:
         return fmt("Each expert sees only about %.0f tokens per micro batch: its GEMMs are small and run far from peak.",
                    d.a);
+    case DiagnosticId::CpExchangeExposed:
+        return fmt("The context-parallel ring exchange of keys and values is not hidden behind attention: %.1f ms "
+                   "per step (%.0f%% of the step). Each rank holds %.0f tokens",
+                   ms, 100.0 * d.a, d.b) +
+               (d.c > 0 ? fmt("; the exchange hides only above about %.0f tokens per rank.", d.c) : std::string("."));
+    case DiagnosticId::CpCrossesNodes:
+        return fmt("The context-parallel group (TP %.0f x CP %.0f GPUs) is larger than the NVLink domain: the key/value "
+                   "ring crosses the network (%.1f ms per step exposed).",
+                   d.a, d.b, ms);
     case DiagnosticId::ExpertsNotDivisibleByEp:
         if (d.b <= 0)
             return fmt("EP %.0f needs a mixture-of-experts model; this model is dense.", d.a);
@@ -138,6 +149,10 @@ std::string diagnosticSuggestion(const Diagnostic& d) {
         return "Keep TP x EP within the NVLink domain (lower EP or TP), or accept the cost for the memory it saves.";
     case DiagnosticId::SmallExpertBatches:
         return "Raise the micro batch or lower EP so that each expert gets more tokens per GEMM.";
+    case DiagnosticId::CpExchangeExposed:
+        return "Use fewer CP ranks (longer chunks per rank), keep CP inside the NVLink domain, or raise the micro batch.";
+    case DiagnosticId::CpCrossesNodes:
+        return "Keep TP x CP within the NVLink domain: lower TP, or place CP inside a node and DP across nodes.";
     case DiagnosticId::ExpertsNotDivisibleByEp:
         return "Choose an EP that divides the number of experts (EP 1 for dense models).";
     case DiagnosticId::EpDoesNotDivideDp:

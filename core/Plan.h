@@ -24,6 +24,8 @@ enum class DiagnosticId {
     ExposedDpComm,
     EpCrossesNodes,
     SmallExpertBatches,
+    CpExchangeExposed,
+    CpCrossesNodes,
     // invalid layouts
     HeadsNotDivisibleByTp,
     KvHeadsNotDivisibleByTp,
@@ -99,6 +101,10 @@ struct Intermediates {
     double activationBytesPerLayer = 0;    // one micro batch, one layer, per GPU
     double activationLayersInFlight = 0;   // layer-equivalents the worst stage keeps
     double logitsBytes = 0;
+    double fp8WeightCopyBytes = 0;         // cached fp8 weight copies on one GPU (in the weights)
+    double fp8ScalingStateBytes = 0;       // fp8 amax histories and scales on one GPU (in the weights)
+    double cpExchangeBytes = 0;            // K/V chunk one CP rank sends per ring step, per layer
+    double cpHidingTokens = 0;             // tokens per CP rank above which the ring exchange hides
     double flopsPerTokenModel = 0;
     double flopsPerTokenHardware = 0;
     double attentionFlopsPerToken = 0;

@@ -1,5 +1,7 @@
 #include "core/PlanJson.h"
 
+#include "core/Precision.h"
+
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -92,6 +94,13 @@ json explanationToJson(const Explanation& e) {
                 {"source", e.source}, {"words", e.words}};
 }
 
+json precisionToJson(const std::vector<TensorPrecision>& rows) {
+    json out = json::array();
+    for (const auto& r : rows)
+        out.push_back(json{{"tensor", r.tensor}, {"format", r.format}, {"bytes", finiteOrNull(r.bytes)}, {"note", r.note}});
+    return out;
+}
+
 json planToJson(const Scenario& s, const Plan& p) {
     json diagnostics = json::array();
     for (const auto& d : p.diagnostics)
@@ -107,6 +116,9 @@ json planToJson(const Scenario& s, const Plan& p) {
            {"active_parameters", finiteOrNull(p.params.active)},
            {"training_state_bytes", finiteOrNull(p.trainingStateBytes)},
            {"memory", memoryToJson(p.memory)},
+           {"fp8_weight_copy_bytes", finiteOrNull(p.x.fp8WeightCopyBytes)},
+           {"fp8_scaling_state_bytes", finiteOrNull(p.x.fp8ScalingStateBytes)},
+           {"precision", precisionToJson(precisionTable(s))},
            {"time", timeToJson(p.time)},
            {"mfu", finiteOrNull(p.mfu)},
            {"hfu", finiteOrNull(p.hfu)},

@@ -4,6 +4,7 @@
 // JSON never carries NaN or infinity: non-finite numbers become null.
 #include "core/Explain.h"
 #include "core/Plan.h"
+#include "core/Precision.h"
 #include "core/Scenario.h"
 
 #include <nlohmann/json_fwd.hpp>
@@ -21,6 +22,7 @@ nlohmann::json memoryToJson(const MemoryPlan& m);
 nlohmann::json timeToJson(const TimeBreakdown& t);
 nlohmann::json diagnosticToJson(const Diagnostic& d);
 nlohmann::json explanationToJson(const Explanation& e);
+nlohmann::json precisionToJson(const std::vector<TensorPrecision>& rows);
 
 // A number, or null when it is NaN or infinite.
 nlohmann::json finiteOrNull(double v);

@@ -121,6 +121,15 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
     // Context parallel: ring exchange of this rank's K and V chunk, c-1 steps, overlapped with attention.
     if (x.c > 1) {
         const double kvBytes = 2.0 * T * (x.kQk + x.kV) / x.t;
+        im.cpExchangeBytes = kvBytes;
+        // One ring step computes this rank's T queries against a T-token K/V chunk (half of it masked on
+        // average with causal load balancing): attention work grows as T^2, the exchange as T, so the
+        // exchange hides once T exceeds bytes-per-token x attention-throughput / FLOPs-per-token-pair.
+        if (r.attnFwd > 0) {
+            const double stepSeconds = r.attnFwd / x.c;
+            const double sendPerToken = sendSeconds(kvBytes, x.cpLink) / T;
+            im.cpHidingTokens = sendPerToken / (stepSeconds / (T * T));
+        }
         const double ring = (x.c - 1.0) * sendSeconds(kvBytes, x.cpLink);
         r.cpFwd = std::max(0.0, ring - r.attnFwd);
         r.cpBwd = std::max(0.0, 2.0 * ring - r.attnBwd);  // K, V in and dK, dV back

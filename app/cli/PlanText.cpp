@@ -1,6 +1,7 @@
 #include "app/cli/PlanText.h"
 
 #include "app/cli/TextFormat.h"
+#include "core/Precision.h"
 #include "core/Types.h"
 
 #include <algorithm>
@@ -144,6 +145,18 @@ std::string renderMemory(const Plan& p) {
     return out;
 }
 
+std::string renderPrecision(const Scenario& s, const Plan& p) {
+    std::string out = heading("Number formats, per tensor");
+    TextTable table({"Tensor", "Format", "Bytes"}, {Align::Left, Align::Left, Align::Right});
+    for (const auto& r : core::precisionTable(s))
+        table.addRow({r.tensor, r.format, r.bytes > 0 ? sig(r.bytes, 3) : "-"});
+    out += table.render();
+    if (p.x.fp8WeightCopyBytes > 0 || p.x.fp8ScalingStateBytes > 0)
+        out += "  FP8 extras in the weights: cached fp8 copies " + bytesBoth(p.x.fp8WeightCopyBytes) +
+               ", scaling state " + fixed(p.x.fp8ScalingStateBytes / (1024.0 * 1024.0), 2) + " MiB per GPU\n";
+    return out;
+}
+
 std::string renderTime(const Plan& p) {
     const auto& t = p.time;
     std::string out = heading("Time per step: " + fixed(t.stepSeconds * 1e3, 1) + " ms");
@@ -216,6 +229,7 @@ std::string renderPlanText(const Scenario& s, const Plan& p) {
         return out;
     }
     out += renderMemory(p);
+    out += renderPrecision(s, p);
     out += renderTime(p);
     out += renderThroughput(s, p);
     out += renderDiagnostics(p);

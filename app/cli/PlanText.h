@@ -12,6 +12,8 @@ namespace lp::cli {
 
 std::string renderScenarioSummary(const core::Scenario& s, const core::Plan& p);
 std::string renderMemory(const core::Plan& p);
+// Which tensors are kept in which number format (fp8 extras when fp8 is on).
+std::string renderPrecision(const core::Scenario& s, const core::Plan& p);
 std::string renderTime(const core::Plan& p);
 std::string renderThroughput(const core::Scenario& s, const core::Plan& p);
 std::string renderDiagnostics(const core::Plan& p);

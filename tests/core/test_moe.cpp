@@ -125,21 +125,50 @@ LP_TEST(mla_parameters_and_flops) {
 }
 
 LP_TEST(fp8_memory_accounting) {
-    Scenario s = defaultScenario();
+    Scenario s = defaultScenario();  // Llama-2-70B shape, TP 8 x PP 4, SP, selective recompute, Megatron
     const Plan bf16 = evaluate(s);
     s.training.precision = Precision::Fp8;
     const Plan fp8 = evaluate(s);
-    // Megatron/Transformer Engine keeps an fp8 copy of each weight besides the 16-bit one.
+    const ModelSpec& m = s.model;
+    const double h = m.hidden, kv = m.kvHeads * m.headDim(), f = m.ffnHidden, t = 8, layers = 20;
+    // Transformer Engine caches an fp8 copy and an fp8 transpose of every linear-layer weight (2 bytes per
+    // parameter; norms, embedding and head stay 16-bit), and keeps delayed-scaling state: 5 tensors x
+    // (1024 amax values + scale + inverse scale) x 4 bytes for each of the 4 linear modules of a layer.
+    const double linear = h * h + 2.0 * h * kv + h * h + 3.0 * h * f;
+    const double copies = layers * linear / t * 2.0;
+    const double scaling = layers * 4.0 * 5.0 * (1024 + 2) * 4.0;
+    LP_CHECK_NEAR(fp8.x.fp8WeightCopyBytes, copies, 1e-12);
+    LP_CHECK_NEAR(fp8.x.fp8ScalingStateBytes, scaling, 1e-12);
     const StageMemory& a = bf16.memory.stages[1];
     const StageMemory& b = fp8.memory.stages[1];
-    LP_CHECK_NEAR(b.weightsBytes, a.weightsBytes * 1.5, 1e-12);
+    LP_CHECK_NEAR(b.weightsBytes, a.weightsBytes + copies + scaling, 1e-12);
     LP_CHECK_NEAR(b.optimizerBytes, a.optimizerBytes, 1e-12);  // master weights and moments stay fp32
+    LP_CHECK_NEAR(b.gradientsBytes, a.gradientsBytes, 1e-12);
+    // TE saves the linear inputs (QKV and MLP inputs, replicated but split by SP; the projection and
+    // down-projection inputs, split by TP) as 1-byte casts instead of 2 bytes.
+    const double T = s.layout.microBatch * m.seqLen;
+    const double saved = T * (2.0 * h / t + m.heads * m.headDim() / t + f / t);
+    LP_CHECK_NEAR(bf16.x.activationBytesPerLayer - fp8.x.activationBytesPerLayer, saved, 1e-9);
     LP_CHECK(fp8.time.computeSeconds < bf16.time.computeSeconds);  // fp8 GEMMs run at the fp8 peak
     LP_CHECK_NEAR(fp8.modelFlopsPerStep, bf16.modelFlopsPerStep, 1e-12);
-    // On a GPU without fp8 (A100) the precision falls back to 16-bit speed.
+
+    // torchao Float8Linear (FSDP style) casts on the fly, saves 16-bit inputs and scales dynamically.
+    Scenario fsdp = s;
+    fsdp.training.executionStyle = ExecutionStyle::Fsdp;
+    Scenario fsdp16 = fsdp;
+    fsdp16.training.precision = Precision::Bf16;
+    const Plan f8 = evaluate(fsdp), f16 = evaluate(fsdp16);
+    LP_CHECK_NEAR(f8.x.fp8WeightCopyBytes + f8.x.fp8ScalingStateBytes, 0.0, 0.0);
+    LP_CHECK_NEAR(f8.memory.stages[1].totalBytes, f16.memory.stages[1].totalBytes, 1e-12);
+
+    // On a GPU without fp8 (A100) the precision falls back to 16-bit: no copies, same memory.
     Scenario a100 = s;
     a100.cluster.gpu = findGpuPreset("a100-sxm-80gb")->gpu;
-    LP_CHECK(evaluate(a100).valid);
+    Scenario a100bf16 = a100;
+    a100bf16.training.precision = Precision::Bf16;
+    const Plan c = evaluate(a100);
+    LP_CHECK(c.valid);
+    LP_CHECK_NEAR(c.memory.stages[1].totalBytes, evaluate(a100bf16).memory.stages[1].totalBytes, 1e-12);
 }
 
 LP_TEST(long_context_with_context_parallel) {

@@ -1,0 +1,114 @@
+#include "core/Precision.h"
+
+#include "core/ExecutionStyle.h"
+
+namespace lp::core {
+namespace {
+
+// fp32 amax history + scale + inverse scale per scaled tensor.
+constexpr double kScaleFields = 2.0;
+
+} // namespace
+
+Fp8Habits fp8Habits(const Scenario& s, ExecutionStyle resolved) {
+    Fp8Habits h;
+    if (s.training.precision != Precision::Fp8 || s.cluster.gpu.peakFlops8 <= 0)
+        return h;
+    const StyleTraits& st = styleTraits(resolved);
+    h.active = true;
+    h.weightCopyBytesPerParam = st.fp8WeightCopyBytesPerParam;
+    h.savesLinearInputsInFp8 = st.fp8SavesLinearInputs;
+    h.amaxHistoryLength = st.fp8AmaxHistoryLength;
+    // Transformer Engine keeps meta for input, weight and output (forward) and for the output and input
+    // gradients (backward); dynamic scaling keeps nothing between steps.
+    h.scaledTensorsPerGemm = h.amaxHistoryLength > 0 ? 5 : 0;
+    return h;
+}
+
+double fp8ScalingBytesPerModule(const Fp8Habits& h) {
+    if (!h.active || h.scaledTensorsPerGemm == 0)
+        return 0;
+    return 4.0 * h.scaledTensorsPerGemm * (h.amaxHistoryLength + kScaleFields);
+}
+
+std::vector<TensorPrecision> precisionTable(const Scenario& s) {
+    const TrainingOptions& t = s.training;
+    const ExecutionStyle style = resolvedStyle(t);
+    const bool megatron = style == ExecutionStyle::Megatron;
+    const Fp8Habits f8 = fp8Habits(s, style);
+    const bool fp8Asked = t.precision == Precision::Fp8;
+    const std::string half = t.precision == Precision::Fp16 ? "fp16" : "bf16";
+    const double halfBytes = 2.0;
+    std::vector<TensorPrecision> rows;
+    auto add = [&](std::string tensor, std::string format, double bytes, std::string note) {
+        rows.push_back({std::move(tensor), std::move(format), bytes, std::move(note)});
+    };
+
+    // Weights.
+    add("Weights (layers, embedding, head)", half, halfBytes,
+        "The model's working copy; every GEMM reads it (gathered per layer with ZeRO-3/FSDP).");
+    if (f8.active) {
+        if (f8.weightCopyBytesPerParam > 0)
+            add("FP8 weight copies (linear layers)", "fp8 e4m3 (weight + transpose)", f8.weightCopyBytesPerParam,
+                "Transformer Engine casts each linear weight once per step and caches the cast and its transpose "
+                "(Hopper fp8 GEMMs take only the TN layout).");
+        else
+            add("FP8 weight copies (linear layers)", "none kept", 0,
+                "torchao Float8Linear casts the bf16 weight inside each GEMM call; no copy outlives the layer.");
+    }
+
+    // Linear-layer GEMMs.
+    if (f8.active) {
+        add("Linear-layer GEMM inputs, forward", "fp8 e4m3", 1,
+            "Activations and weights cast with a per-tensor scale; accumulation in fp32, output in " + half + ".");
+        add("Linear-layer GEMM inputs, backward", megatron ? "fp8 e5m2 (gradients), e4m3 (saved inputs)" : "fp8 e4m3",
+            1,
+            megatron ? "Transformer Engine's HYBRID recipe: the wider-range e5m2 for gradients."
+                     : "torchao's tensorwise recipe casts gradients to e4m3 as well.");
+        add("Scaling state", f8.amaxHistoryLength > 0 ? "fp32 amax history + scale" : "fp32 scale, per step", 4,
+            f8.amaxHistoryLength > 0
+                ? "Delayed scaling: " + std::to_string(f8.amaxHistoryLength) +
+                      " amax values per fp8 tensor, 5 tensors per linear module (a few MB in all)."
+                : "Dynamic scaling computes each scale from the current tensor's amax: nothing kept between steps.");
+        add("Linear inputs saved for backward", f8.savesLinearInputsInFp8 ? "fp8 e4m3" : half,
+            f8.savesLinearInputsInFp8 ? 1.0 : halfBytes,
+            f8.savesLinearInputsInFp8 ? "Transformer Engine saves the fp8 cast for the weight gradient: half the bytes."
+                                      : "torchao saves the high-precision input and casts again in backward.");
+    } else {
+        add("Linear-layer GEMM inputs", half, halfBytes,
+            fp8Asked ? "This GPU has no fp8 tensor cores: fp8 falls back to " + half + " GEMMs."
+                     : "Tensor-core GEMMs accumulate in fp32 and write " + half + ".");
+    }
+
+    // Everything that stays in 16 or 32 bits in any case.
+    add("Attention core (QK^T, softmax, AV)", half + ", fp32 softmax statistics", halfBytes,
+        t.flashAttention ? "Flash attention keeps the scores on chip; only the fp32 log-sum-exp per row is saved."
+                         : "The s x s scores and probabilities are written to memory in " + half + ".");
+    add("Norms, residual stream, activation functions", half + " (fp32 math)", halfBytes,
+        "Normalisation statistics are computed in fp32; stored tensors stay 16-bit" +
+            std::string(f8.active ? ", fp8 never applies to them." : "."));
+    if (s.model.isMoe())
+        add("MoE router logits and probabilities", "fp32", 4,
+            "Routing in fp32 keeps top-k choices stable (Megatron --moe-router-dtype fp32, DeepSeek-V3).");
+    add("Logits and loss", half + " logits, fp32 softmax", halfBytes,
+        megatron ? "Fused vocab-parallel cross-entropy: one fp32 buffer beside the 16-bit logits."
+                 : "Unfused loss: the logits are upcast to fp32 for the log-softmax and its gradient.");
+    add("Tensor/pipeline-parallel communication", half, halfBytes, "Activations and their gradients travel in 16 bits.");
+
+    // Gradients and optimizer.
+    add("Weight gradients", half, halfBytes,
+        megatron ? "Reduced across data parallel in 16 bits." : "Kept in bf16, reduced across ranks in fp32.");
+    add("Gradient reduction (data parallel)", megatron ? half : "fp32", styleTraits(style).gradReduceBytesPerParam,
+        megatron ? "Megatron reduces the 16-bit gradient buckets."
+                 : "FSDP2 MixedPrecisionPolicy(reduce_dtype=float32) as torchtitan sets it.");
+    add("Master weights", "fp32", 4, "The optimizer updates an fp32 copy and writes the 16-bit working copy from it.");
+    if (t.optimizer == Optimizer::Adam)
+        add("Adam moments (m, v)", "fp32", 8, "Two fp32 values per parameter: the largest part of the training state.");
+    else
+        add("Momentum", "fp32", 4, "One fp32 value per parameter.");
+    if (t.precision == Precision::Fp16)
+        add("Loss scale", "fp32 scalar", 4, "fp16 needs dynamic loss scaling to keep small gradients representable.");
+    return rows;
+}
+
+} // namespace lp::core

@@ -1,0 +1,40 @@
+#pragma once
+// Which tensors a run keeps in which number format: the per-tensor precision table shown by
+// `evaluate`, the reports and the window, and the FP8 bookkeeping (extra weight copies, scaling
+// state, fp8-saved activations) that the memory model charges. Follows the documented habits of the
+// execution style: Megatron-LM with Transformer Engine, or FSDP trainers with torchao Float8Linear.
+#include "core/Scenario.h"
+#include "core/Types.h"
+
+#include <string>
+#include <vector>
+
+namespace lp::core {
+
+struct TensorPrecision {
+    std::string tensor;   // e.g. "Linear-layer GEMM inputs (forward)"
+    std::string format;   // e.g. "fp8 e4m3", "bf16", "fp32"
+    double bytes = 0;     // bytes per element as stored (0 where nothing is stored)
+    std::string note;     // why, and where the behaviour is documented
+};
+
+// What FP8 training adds to (or saves from) memory under an execution style. Zeros unless the
+// scenario trains in fp8 on a GPU with an fp8 peak.
+struct Fp8Habits {
+    bool active = false;
+    double weightCopyBytesPerParam = 0;  // extra bytes per linear-layer parameter (fp8 weight + transpose)
+    bool savesLinearInputsInFp8 = false; // activations saved for backward as 1-byte casts
+    int amaxHistoryLength = 0;           // delayed scaling: amax values kept per fp8 tensor (0: dynamic)
+    int scaledTensorsPerGemm = 0;        // fp8 tensors per linear module with scaling state
+};
+
+Fp8Habits fp8Habits(const Scenario& s, ExecutionStyle resolved);
+
+// Scaling-state bytes of one fp8 linear module: amax history, scale and inverse scale (fp32) per tensor.
+double fp8ScalingBytesPerModule(const Fp8Habits& h);
+
+// The table, in the order a reader meets the tensors: weights, activations, attention, communication,
+// optimizer. Rows that do not apply (router without MoE, loss scale without fp16) are left out.
+std::vector<TensorPrecision> precisionTable(const Scenario& s);
+
+} // namespace lp::core

@@ -1,0 +1,157 @@
+// The per-tensor precision table and the limits of context parallelism (ESTIMATION.md: FP8 and long
+// context).
+#include "TestHarness.h"
+
+#include "core/Evaluate.h"
+#include "core/Precision.h"
+#include "core/Presets.h"
+
+#include <algorithm>
+#include <string>
+
+using namespace lp::core;
+
+namespace {
+
+const TensorPrecision* row(const std::vector<TensorPrecision>& rows, const std::string& prefix) {
+    auto it = std::find_if(rows.begin(), rows.end(), [&](const TensorPrecision& r) { return r.tensor.starts_with(prefix); });
+    return it == rows.end() ? nullptr : &*it;
+}
+
+const Diagnostic* find(const Plan& p, DiagnosticId id) {
+    for (const auto& d : p.diagnostics)
+        if (d.id == id)
+            return &d;
+    return nullptr;
+}
+
+} // namespace
+
+LP_TEST(bf16_table_keeps_optimizer_in_fp32_and_has_no_fp8_rows) {
+    Scenario s = defaultScenario();
+    const auto rows = precisionTable(s);
+    LP_CHECK(row(rows, "Linear-layer GEMM inputs") != nullptr);
+    LP_CHECK(row(rows, "Linear-layer GEMM inputs")->format == "bf16");
+    LP_CHECK(row(rows, "FP8 weight copies") == nullptr);
+    LP_CHECK(row(rows, "Scaling state") == nullptr);
+    LP_CHECK(row(rows, "Master weights")->format == "fp32");
+    LP_CHECK_NEAR(row(rows, "Adam moments")->bytes, 8.0, 0.0);
+    LP_CHECK(row(rows, "Loss scale") == nullptr);
+    LP_CHECK(row(rows, "MoE router") == nullptr);  // dense model
+    for (const auto& r : rows) {
+        LP_CHECK(!r.tensor.empty());
+        LP_CHECK(!r.format.empty());
+        LP_CHECK(!r.note.empty());
+    }
+}
+
+LP_TEST(fp8_tables_follow_the_execution_style) {
+    Scenario s = defaultScenario();
+    s.training.precision = Precision::Fp8;
+    const auto te = precisionTable(s);  // Megatron-LM with Transformer Engine
+    LP_CHECK(row(te, "Linear-layer GEMM inputs, forward")->format == "fp8 e4m3");
+    LP_CHECK(row(te, "Linear-layer GEMM inputs, backward")->format.find("e5m2") != std::string::npos);
+    LP_CHECK_NEAR(row(te, "FP8 weight copies")->bytes, 2.0, 0.0);
+    LP_CHECK(row(te, "Scaling state")->note.find("1024") != std::string::npos);
+    LP_CHECK_NEAR(row(te, "Linear inputs saved")->bytes, 1.0, 0.0);
+    // What fp8 never touches.
+    LP_CHECK(row(te, "Attention core")->format.starts_with("bf16"));
+    LP_CHECK(row(te, "Master weights")->format == "fp32");
+
+    s.training.executionStyle = ExecutionStyle::Fsdp;  // torchao Float8Linear
+    const auto ao = precisionTable(s);
+    LP_CHECK_NEAR(row(ao, "FP8 weight copies")->bytes, 0.0, 0.0);
+    LP_CHECK_NEAR(row(ao, "Linear inputs saved")->bytes, 2.0, 0.0);
+    LP_CHECK(row(ao, "Scaling state")->format.find("per step") != std::string::npos);
+    LP_CHECK(row(ao, "Gradient reduction")->format == "fp32");
+
+    // A GPU without fp8 tensor cores runs the GEMMs in 16 bits and says so.
+    s.cluster.gpu = findGpuPreset("a100-sxm-80gb")->gpu;
+    const auto a100 = precisionTable(s);
+    LP_CHECK(row(a100, "FP8 weight copies") == nullptr);
+    LP_CHECK(row(a100, "Linear-layer GEMM inputs")->note.find("no fp8") != std::string::npos);
+}
+
+LP_TEST(fp16_adds_the_loss_scale_and_moe_the_fp32_router) {
+    Scenario s = defaultScenario();
+    s.training.precision = Precision::Fp16;
+    LP_CHECK(row(precisionTable(s), "Loss scale") != nullptr);
+    s.model = findModelPreset("mixtral-8x7b")->model;
+    LP_CHECK(row(precisionTable(s), "MoE router")->format == "fp32");
+}
+
+LP_TEST(fp8_scaling_state_grows_with_local_experts) {
+    // An MoE layer has a scaling state per local expert GEMM: halving EP doubles the local experts.
+    Scenario s = defaultScenario();
+    s.model = findModelPreset("mixtral-8x7b")->model;
+    s.training.precision = Precision::Fp8;
+    s.layout = Layout{};
+    s.layout.tp = 2;
+    s.layout.pp = 4;
+    s.layout.dp = 8;
+    s.layout.ep = 8;
+    s.layout.microBatch = 1;
+    s.layout.accumulation = 8;
+    const Plan ep8 = evaluate(s);
+    s.layout.ep = 4;
+    const Plan ep4 = evaluate(s);
+    LP_CHECK(ep8.valid && ep4.valid);
+    const double module = fp8ScalingBytesPerModule(fp8Habits(s, ExecutionStyle::Megatron));
+    // 8 experts: EP 8 -> 1 local expert, EP 4 -> 2; two GEMM modules per expert, 8 layers per stage.
+    LP_CHECK_NEAR(ep4.x.fp8ScalingStateBytes - ep8.x.fp8ScalingStateBytes, 8.0 * 2.0 * module, 1e-12);
+}
+
+LP_TEST(cp_exchange_hides_above_the_crossover_chunk_and_not_below) {
+    Scenario s = defaultScenario();
+    s.model = findModelPreset("llama3.1-8b")->model;
+    s.training.recompute = Recompute::Full;
+    s.training.zeroStage = 1;
+    s.layout = Layout{};
+    s.layout.tp = 1;
+    s.layout.cp = 8;
+    s.layout.dp = 8;
+    s.layout.microBatch = 1;
+    s.layout.accumulation = 1;
+    s.model.seqLen = 8 * 1024;  // 1K tokens per rank: far below the crossover over NVLink
+    const Plan shortChunks = evaluate(s);
+    LP_CHECK(shortChunks.valid);
+    const double crossover = shortChunks.x.cpHidingTokens;
+    LP_CHECK(crossover > 0);
+    LP_CHECK(shortChunks.x.cpExchangeBytes > 0);
+    if (1024 < crossover / 2) {
+        LP_CHECK(shortChunks.time.cpCommSeconds > 0);
+    }
+    s.model.seqLen = 8 * 131072;  // 128K tokens per rank: attention work hides the ring
+    const Plan longChunks = evaluate(s);
+    LP_CHECK(131072 > 2 * longChunks.x.cpHidingTokens);
+    LP_CHECK_NEAR(longChunks.time.cpCommSeconds, 0.0, 0.0);
+    LP_CHECK(!longChunks.has(DiagnosticId::CpExchangeExposed));
+    LP_CHECK(!longChunks.has(DiagnosticId::CpCrossesNodes));  // 8 ranks inside one 8-GPU node
+}
+
+LP_TEST(cp_over_the_network_is_flagged_with_its_cost) {
+    Scenario s = defaultScenario();
+    s.model = findModelPreset("llama3.1-8b")->model;
+    s.model.seqLen = 16 * 2048;  // 2K tokens per rank, ring over the network
+    s.training.recompute = Recompute::Full;
+    s.layout = Layout{};
+    s.layout.tp = 1;
+    s.layout.cp = 16;
+    s.layout.dp = 4;
+    s.layout.microBatch = 1;
+    s.layout.accumulation = 1;
+    const Plan p = evaluate(s);
+    LP_CHECK(p.valid);
+    const Diagnostic* crosses = find(p, DiagnosticId::CpCrossesNodes);
+    LP_CHECK(crosses != nullptr);
+    LP_CHECK_NEAR(crosses->b, 16.0, 0.0);
+    const Diagnostic* exposed = find(p, DiagnosticId::CpExchangeExposed);
+    LP_CHECK(exposed != nullptr);
+    LP_CHECK_NEAR(exposed->costSeconds, p.time.cpCommSeconds, 1e-12);
+    LP_CHECK_NEAR(exposed->b, 2048.0, 0.0);
+    LP_CHECK(diagnosticMessage(*exposed).find("2048 tokens") != std::string::npos);
+    LP_CHECK(!diagnosticSuggestion(*exposed).empty());
+    LP_CHECK(diagnosticIdString(DiagnosticId::CpExchangeExposed) == "cp_exchange_exposed");
+}
+
+LP_TEST_MAIN()
