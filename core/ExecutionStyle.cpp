@@ -6,7 +6,7 @@ namespace {
 
 StyleTraits megatron() {
     StyleTraits t;
-    t.hostSecondsPerLayerPass = 0.85e-3;
+    t.hostSecondsPerLayerPass = 0.95e-3;
     t.collectiveLaunchSeconds = 10e-6;
     t.overlapGradReduce = false;       // Megatron-LM: --overlap-grad-reduce is off unless asked for
     t.gradReduceBytesPerParam = 2;
@@ -16,7 +16,7 @@ StyleTraits megatron() {
     t.cudaContextBytes = 0.75 * kGiB;
     t.commBufferBytes = 0.5 * kGiB;
     t.elementwiseTrafficFactor = 1.0;  // fused LayerNorm, bias-GeLU, bias-dropout-add, softmax kernels
-    t.hostHidingExponent = 1.0;
+    t.hostHidingExponent = 2.0;
     t.p2pFixedSeconds = 0.0;
     t.logitsBytesPerElement = 6;       // fused vocab-parallel cross-entropy: 16-bit logits + one fp32 buffer
     t.fp8WeightCopyBytesPerParam = 2;  // Transformer Engine caches the fp8 weight and its transpose per step

@@ -6,8 +6,8 @@
 namespace lp::core {
 
 struct StyleTraits {
-    // Host-side cost of dispatching one decoder layer's kernels for one pass (eager PyTorch). When the
-    // GPU work per layer is small the GPU waits for the host; large layers hide it completely.
+    // Host-side cost of dispatching one decoder layer's forward kernels (eager PyTorch); the backward
+    // counts twice. When the GPU work per layer is small the GPU waits for the host; large layers hide it.
     double hostSecondsPerLayerPass = 0;
     // Fixed cost of one blocking tensor-parallel collective (kernel launch and stream synchronisation).
     double collectiveLaunchSeconds = 0;

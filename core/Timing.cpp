@@ -190,8 +190,9 @@ void computeTime(const EvalContext& x, Plan& plan) {
         fsdpFirstGather = gather;
     }
 
-    // Host dispatch: forward and backward passes (+ the recompute forward).
-    const double passes = 2.0 + (x.recompute == Recompute::Full ? 1.0 : 0.0);
+    // Host dispatch in forward-pass equivalents: the forward, the backward (autograd launches about two
+    // kernels per forward kernel: input and weight gradients) and, with full recompute, a second forward.
+    const double passes = 3.0 + (x.recompute == Recompute::Full ? 1.0 : 0.0);
     const double hostPerLayer = passes * st.hostSecondsPerLayerPass;
 
     // One micro batch through one stage (middle stages); first and last stages add embedding and head.
@@ -204,11 +205,13 @@ void computeTime(const EvalContext& x, Plan& plan) {
     const double p2pBytes = 2.0 * Tm * x.h / x.t;
     const double p2p = x.p > 1 ? 2.0 * x.v * (sendSeconds(p2pBytes, x.ppLink) + st.p2pFixedSeconds) : 0.0;
 
-    // Blocking collectives resynchronise the ranks, so host slack is not carried across them: TP and
-    // pipeline communication add to the host-or-GPU-bound compute time.
-    const double stageGpu = x.Ls * layerGpu + fsdpFirstGather;
+    // TP collectives are NCCL kernels queued on the compute stream without a host wait: when the host is
+    // the bottleneck they run in the GPU's idle time, so they count as GPU work. The MoE all-to-all waits
+    // on the host for the token counts and pipeline send/receive blocks: those add to the host-or-GPU-bound
+    // compute time.
+    const double stageGpu = x.Ls * (layerGpu + tpPerLayer) + fsdpFirstGather;
     const double stageHost = x.Ls * hostPerLayer;
-    const double stageComm = x.Ls * (tpPerLayer + epPerLayer) + p2p;
+    const double stageComm = x.Ls * epPerLayer + p2p;
     const double mid = withHost(stageGpu, stageHost, st.hostHidingExponent) + stageComm;
     const double first = withHost(stageGpu + embedTime, stageHost, st.hostHidingExponent) + stageComm;
     const double last = withHost(stageGpu + headTime, stageHost, st.hostHidingExponent) + stageComm;
