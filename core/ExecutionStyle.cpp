@@ -39,7 +39,8 @@ StyleTraits fsdp() {
     t.elementwiseTrafficFactor = 2.0;  // eager RMSNorm (fp32 upcast), SiLU*mul, rotary: one kernel per op
     t.hostHidingExponent = 1.0;
     t.p2pFixedSeconds = 0.0;
-    t.logitsBytesPerElement = 14;      // unfused loss: bf16 logits, fp32 upcast, fp32 log-softmax, fp32 grad
+    t.logitsBytesPerElement = 12;      // unfused loss, peak in log_softmax backward: fp32 log-probs, their
+                                       // gradient and the input gradient (torchtitan frees the bf16 logits)
     t.fp8WeightCopyBytesPerParam = 0;  // torchao Float8Linear casts the (gathered) bf16 weight on the fly
     t.fp8SavesLinearInputs = false;    // ... and saves the high-precision input for backward
     t.fp8AmaxHistoryLength = 0;        // tensorwise dynamic scaling: scales computed from the current amax

@@ -1,10 +1,12 @@
 // Predictions against the published measured runs in ../shared/reference (docs/validation.md).
 // The bounds are the documented ones: median absolute error of the throughput metrics at most 5%
-// (issue 2 asks for 15%), peak memory within 10% at the median.
+// (issue 2 asks for 15%), at most 5 throughput figures beyond 20% (docs/validation.md names them),
+// and every peak-memory figure within 10%.
 #include "TestHarness.h"
 
 #include "core/Validation.h"
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 
@@ -13,7 +15,8 @@ using namespace lp::core;
 namespace {
 const std::string kCases = std::string(LP_SHARED_DIR) + "/reference/published-runs.json";
 constexpr double kThroughputMedianBound = 0.05;
-constexpr double kMemoryMedianBound = 0.10;
+constexpr double kMemoryMaxBound = 0.10;
+constexpr int kThroughputBeyond20Bound = 5;
 } // namespace
 
 LP_TEST(published_runs_load) {
@@ -52,12 +55,18 @@ LP_TEST(published_runs_are_predicted_within_the_documented_bounds) {
         }
         if (m.metric == "peak_memory_gib") {
             sawMemory = true;
-            LP_CHECK(m.medianAbsError <= kMemoryMedianBound);
+            LP_CHECK(m.maxAbsError <= kMemoryMaxBound);
         }
     }
     LP_CHECK(sawThroughput && sawMemory);
-    for (const ValidationRow& row : r.rows)
+    int beyond20 = 0;
+    for (const ValidationRow& row : r.rows) {
         LP_CHECK(row.predicted > 0);  // every case is a valid layout that the planner evaluates
+        if (isThroughputMetric(row.metric) && std::abs(row.relativeError) > 0.20)
+            ++beyond20;
+    }
+    std::printf("throughput figures beyond 20%%: %d\n", beyond20);
+    LP_CHECK(beyond20 <= kThroughputBeyond20Bound);
 }
 
 LP_TEST(bad_case_files_name_the_field) {
