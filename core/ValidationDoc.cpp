@@ -77,8 +77,26 @@ std::string validationMarkdown(const std::vector<ValidationCase>& cases, const V
         o << "| " << m.metric << " | " << m.count << " | " << pct(m.medianAbsError, false) << " | "
           << pct(m.maxAbsError, false) << " |\n";
     o << "\n\"throughput\" pools every throughput metric (iteration time, TFLOP/s, MFU, HFU, tokens/s). The test "
-         "`test_validation` fails when its median exceeds 5% or the memory median exceeds 10%.\n\n"
-      << "## Per case\n\n| case | GPU | layout (tp/pp/dp/cp, vpp) | mb | metric | measured | predicted | error |\n"
+         "`test_validation` fails when its median exceeds 5%, when more than 5 throughput figures are off by more "
+         "than 20%, or when any peak-memory figure is off by more than 10%.\n\n";
+    std::vector<const ValidationRow*> outliers;
+    for (const auto& r : report.rows)
+        if (std::fabs(r.relativeError) > 0.20)
+            outliers.push_back(&r);
+    std::sort(outliers.begin(), outliers.end(),
+              [](const auto* a, const auto* b) { return std::fabs(a->relativeError) > std::fabs(b->relativeError); });
+    o << "## Figures off by more than 20%\n\n";
+    if (outliers.empty())
+        o << "None.\n\n";
+    else {
+        o << "Discussed in docs/estimation.md (\"Known limits\"): why these runs disagree with the model, and why the "
+             "model is not bent to fit them.\n\n| case | metric | measured | predicted | error |\n|---|---|---:|---:|---:|\n";
+        for (const ValidationRow* r : outliers)
+            o << "| " << escapeMd(r->caseId) << " | " << r->metric << " | " << num(r->measured) << " | "
+              << num(r->predicted) << " | " << pct(r->relativeError) << " |\n";
+        o << "\n";
+    }
+    o << "## Per case\n\n| case | GPU | layout (tp/pp/dp/cp, vpp) | mb | metric | measured | predicted | error |\n"
       << "|---|---|---|---:|---|---:|---:|---:|\n";
     for (const auto& r : report.rows) {
         const ValidationCase* c = byId.count(r.caseId) ? byId[r.caseId] : nullptr;
