@@ -23,7 +23,8 @@ struct EvalContext {
 
     // Layout and model, as doubles for the formulas.
     double t, p, dp, c, v, b, m;
-    double L, Ls, h, a, k, d, f, V, seq;
+    double L, Ls, h, a, k, d, f, V, seq;  // Ls: layers on the busiest pipeline rank (rank 0)
+    bool unevenStages = false;            // L does not divide into PP x VPP equal chunks
     double ad, kd;            // query and key/value widths (heads x head size)
     double aQk, aV, kQk, kV;  // widths of Q, O-input, K and V tensors (MLA: per-head q/k and v widths)
     double T;                 // tokens of one micro batch on one GPU (b * s / c)
@@ -33,6 +34,7 @@ struct EvalContext {
     Recompute recompute;
     int zero;
     int shardGroup;           // ranks the ZeRO/FSDP state is sharded over (DP x CP)
+    bool fsdpStageGathered;   // FSDP with PP: the stage stays gathered across micro batches
 
     // Mixture of experts (zeros for dense models).
     bool moe = false;
@@ -59,6 +61,10 @@ struct EvalContext {
 
     double peak16, peakLinear;  // peak for 16-bit and for the linear layers' precision
     const Curve* linearCurve;
+
+    // Layers on pipeline rank i: chunk j of the PP x VPP chunks holds floor(L / chunks) layers, one more
+    // for the first L mod chunks; rank i holds chunks i, i + PP, ... So rank 0 holds the most.
+    double layersOfRank(int i) const;
 
     double gemmSeconds(double flops) const;      // linear-layer GEMM at the scenario's precision
     double gemm16Seconds(double flops) const;    // 16-bit GEMM (attention core, head)

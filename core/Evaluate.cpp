@@ -76,7 +76,7 @@ void checkLayoutInto(const Scenario& s, std::vector<Diagnostic>& out) {
     if (m.kvHeads % l.tp != 0 && m.heads % l.tp == 0)
         addInvalid(out, DiagnosticId::KvHeadsNotDivisibleByTp, l.tp, m.kvHeads);
     const long long chunks = static_cast<long long>(l.pp) * l.vpp;
-    if (m.layers % chunks != 0)
+    if (m.layers < chunks)
         addInvalid(out, DiagnosticId::LayersNotDivisibleByPp, static_cast<double>(chunks), m.layers);
     if (l.gpus() != c.gpus())
         addInvalid(out, DiagnosticId::GpuCountMismatch, static_cast<double>(l.gpus()), static_cast<double>(c.gpus()));
@@ -131,6 +131,12 @@ void diagnose(const EvalContext& x, Plan& p) {
     if (x.cpCrossesNodes)
         addDiagnostic(p, DiagnosticId::CpCrossesNodes, t.cpCommSeconds > 0.03 * step ? Severity::Warning : Severity::Info,
                       t.cpCommSeconds, l.tp, l.cp);
+    if (x.unevenStages && l.pp > 1) {
+        // The busiest rank sets the pace; an even split would give every rank L / PP layers.
+        const double even = x.L / x.p;
+        addDiagnostic(p, DiagnosticId::UnevenPipelineStages, Severity::Info,
+                      x.m * p.x.microbatchStageSeconds * (1.0 - even / x.Ls), x.L, x.p * x.v, x.Ls);
+    }
     if (p.mfu < 0.20)
         addDiagnostic(p, DiagnosticId::MfuBelow20, Severity::Warning, 0, p.mfu);
     if (!p.memory.fits) {

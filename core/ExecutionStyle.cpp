@@ -32,6 +32,8 @@ StyleTraits fsdp() {
     t.overlapGradReduce = true;
     t.gradReduceBytesPerParam = 4;     // torchtitan / FSDP2 MixedPrecisionPolicy reduce_dtype=float32
     t.fsdpLayersInFlight = 2;          // reshard_after_forward with one layer of prefetch
+    t.fsdpKeepsStageGatheredWithPp = true;  // torchtitan: reshard_after_forward = not pp_enabled; gradients
+                                            // reduce-scattered after the last micro batch only
     t.selectiveMatmulRecompute = 0.4;  // torchtitan "op" SAC recomputes every second matmul (wk, wo, w3)
     t.selectiveActivationKeep = 0.5;   // ... and keeps about half of a layer's tensors
     t.cudaContextBytes = 0.75 * kGiB;

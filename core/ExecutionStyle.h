@@ -15,6 +15,7 @@ struct StyleTraits {
     bool overlapGradReduce = true;
     double gradReduceBytesPerParam = 2;   // 16-bit (Megatron) or fp32 (FSDP reduce_dtype)
     double fsdpLayersInFlight = 2;         // ZeRO-3: gathered layers held at once (current + prefetch)
+    bool fsdpKeepsStageGatheredWithPp = false;  // ZeRO-3 with PP: no reshard between micro batches
     double selectiveMatmulRecompute = 0;   // forward matmul FLOPs that "selective" recomputes
     double selectiveActivationKeep = 1;    // fraction of non-attention-core activations "selective" keeps
     double cudaContextBytes = 0;           // CUDA context, cuBLAS/cuDNN workspaces

@@ -26,7 +26,8 @@ EvalContext::EvalContext(const Scenario& scenario, const HardwareProfile& profil
     b = l.microBatch;
     m = l.accumulation;
     L = mo.layers;
-    Ls = L / p;
+    unevenStages = mo.layers % (l.pp * l.vpp) != 0;
+    Ls = layersOfRank(0);
     h = mo.hidden;
     a = mo.heads;
     k = mo.kvHeads;
@@ -55,6 +56,7 @@ EvalContext::EvalContext(const Scenario& scenario, const HardwareProfile& profil
     recompute = tr.recompute;
     zero = tr.zeroStage;
     shardGroup = l.dp * l.cp;
+    fsdpStageGathered = zero >= 3 && shardGroup > 1 && l.pp > 1 && traits.fsdpKeepsStageGatheredWithPp;
 
     const ParameterCount& pc = plan.params;
     layerParams = pc.layersTotal / L;
@@ -111,6 +113,14 @@ EvalContext::EvalContext(const Scenario& scenario, const HardwareProfile& profil
     peak16 = cl.gpu.peakFlops16;
     peakLinear = fp8 ? cl.gpu.peakFlops8 : peak16;
     linearCurve = fp8 && !profile.gemmEfficiencyFp8.empty() ? &profile.gemmEfficiencyFp8 : &profile.gemmEfficiency;
+}
+
+double EvalContext::layersOfRank(int i) const {
+    const int pp = s.layout.pp, vpp = s.layout.vpp;
+    const int chunks = pp * vpp;
+    const int base = s.model.layers / chunks, rem = s.model.layers % chunks;
+    const int extra = rem > i ? std::min(vpp, (rem - i - 1) / pp + 1) : 0;
+    return static_cast<double>(vpp * base + extra);
 }
 
 double EvalContext::gemmSeconds(double flops) const {
@@ -182,8 +192,14 @@ void computeMemory(const EvalContext& x, Plan& plan) {
     // Bytes per parameter held on a GPU, after ZeRO/FSDP sharding over DP x CP (routed experts: over
     // DP x CP / EP, the ranks that hold the same experts).
     const double optBytes = tr.optimizer == Optimizer::Adam ? 12.0 : 8.0;
-    auto wBytes = [&](double n) { return x.zero >= 3 ? 2.0 / n : 2.0; };
-    auto gBytes = [&](double n) { return x.zero >= 2 ? 2.0 / n : 2.0; };
+    // FSDP with a pipeline keeps the stage's 16-bit weights gathered and accumulates unsharded gradients
+    // (in the reduction dtype) until the last micro batch.
+    auto wBytes = [&](double n) { return x.zero >= 3 && !x.fsdpStageGathered ? 2.0 / n : 2.0; };
+    auto gBytes = [&](double n) {
+        if (x.fsdpStageGathered)
+            return st.gradReduceBytesPerParam;
+        return x.zero >= 2 ? 2.0 / n : 2.0;
+    };
     auto oBytes = [&](double n) { return x.zero >= 1 ? optBytes / n : optBytes; };
     const double nDense = x.shardGroup;
     const double nExpert = x.expertShardGroup;
@@ -210,23 +226,27 @@ void computeMemory(const EvalContext& x, Plan& plan) {
     const double overheadFixed = st.cudaContextBytes + st.commBufferBytes;
     const double layerOnGpu = (x.layerParams - x.expertLayerParams) / x.t + x.expertLayerParams / (x.t * x.ep);
     const double gatherBuffers =
-        x.zero >= 3 ? layerOnGpu * (2.0 * st.fsdpLayersInFlight + 4.0) : 0.0;  // 16-bit layers + fp32 grads
+        x.zero >= 3 && !x.fsdpStageGathered ? layerOnGpu * (2.0 * st.fsdpLayersInFlight + 4.0) : 0.0;  // 16-bit layers + fp32 grads
 
     // FP8: cached fp8 copies of the linear weights this GPU computes with (all of its stage, or only the
     // gathered layers with ZeRO-3), and the scaling state of every fp8 linear module.
     const Fp8Habits& f8 = x.fp8Habit;
     const double linearPerLayer = layerOnGpu - x.normParamsPerLayer / x.t;
-    const double copiedLayers = x.zero >= 3 ? std::min(x.Ls, st.fsdpLayersInFlight) : x.Ls;
-    im.fp8WeightCopyBytes = f8.active ? copiedLayers * linearPerLayer * f8.weightCopyBytesPerParam : 0.0;
-    im.fp8ScalingStateBytes = f8.active ? x.Ls * x.fp8ModulesPerLayer * fp8ScalingBytesPerModule(f8) : 0.0;
-    const double fp8Extra = im.fp8WeightCopyBytes + im.fp8ScalingStateBytes;
+    auto fp8Copies = [&](double layers) {
+        const double copied = x.zero >= 3 ? std::min(layers, st.fsdpLayersInFlight) : layers;
+        return f8.active ? copied * linearPerLayer * f8.weightCopyBytesPerParam : 0.0;
+    };
+    auto fp8Scaling = [&](double layers) {
+        return f8.active ? layers * x.fp8ModulesPerLayer * fp8ScalingBytesPerModule(f8) : 0.0;
+    };
 
     double worst = -1;
     for (int i = 0; i < stages; ++i) {
         StageMemory& sm = mem.stages[static_cast<std::size_t>(i)];
         sm.stage = i;
-        sm.layers = static_cast<int>(x.Ls);
-        double params = x.Ls * (x.layerParams - x.expertLayerParams);
+        const double layers = x.layersOfRank(i);
+        sm.layers = static_cast<int>(layers);
+        double params = layers * (x.layerParams - x.expertLayerParams);
         if (i == 0)
             params += x.embedParams;
         if (i == stages - 1) {
@@ -235,20 +255,20 @@ void computeMemory(const EvalContext& x, Plan& plan) {
                 params += x.headParams;  // tied weights keep a copy on the last stage when pp > 1
         }
         params /= x.t;
-        const double expertParams = x.Ls * x.expertLayerParams / (x.t * x.ep);
-        sm.weightsBytes = params * wBytes(nDense) + expertParams * wBytes(nExpert) + fp8Extra;
+        const double expertParams = layers * x.expertLayerParams / (x.t * x.ep);
+        sm.weightsBytes = params * wBytes(nDense) + expertParams * wBytes(nExpert) + fp8Copies(layers) + fp8Scaling(layers);
         sm.gradientsBytes = params * gBytes(nDense) + expertParams * gBytes(nExpert);
         sm.optimizerBytes = params * oBytes(nDense) + expertParams * oBytes(nExpert);
 
         const double inFlight = stages == 1 ? 1.0 : std::min(static_cast<double>(stages - i), x.m);
-        double act = x.Ls * inFlight * interleave * perLayer;
+        double act = layers * inFlight * interleave * perLayer;
         if (x.recompute == Recompute::Full)
             act += fullLayer;  // the layer being recomputed during backward holds all its tensors
         if (i == stages - 1)
             act += logits + 2.0 * x.T * x.h * x.hRep;
         sm.activationsBytes = act;
         if (i == 0)
-            im.activationLayersInFlight = x.Ls * inFlight * interleave;
+            im.activationLayersInFlight = layers * inFlight * interleave;
 
         const double allocated = sm.weightsBytes + sm.gradientsBytes + sm.optimizerBytes + act + gatherBuffers;
         sm.overheadBytes = overheadFixed + gatherBuffers + tr.allocatorReserveFraction * allocated;
@@ -259,6 +279,8 @@ void computeMemory(const EvalContext& x, Plan& plan) {
         }
     }
     const StageMemory& w = mem.stages[static_cast<std::size_t>(mem.worstStage)];
+    im.fp8WeightCopyBytes = fp8Copies(w.layers);
+    im.fp8ScalingStateBytes = fp8Scaling(w.layers);
     mem.headroomBytes = mem.capacityBytes - w.totalBytes;
     mem.fits = mem.headroomBytes >= 0;
     const double parts[5] = {w.weightsBytes, w.gradientsBytes, w.optimizerBytes, w.activationsBytes, w.overheadBytes};

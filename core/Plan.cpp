@@ -21,6 +21,7 @@ constexpr std::array<std::string_view, kDiagnosticCount> kIds = {
     "small_expert_batches",
     "cp_exchange_exposed",
     "cp_crosses_nodes",
+    "uneven_pipeline_stages",
     "heads_not_divisible_by_tp",
     "kv_heads_not_divisible_by_tp",
     "layers_not_divisible_by_pp",
@@ -103,6 +104,10 @@ std::string diagnosticMessage(const Diagnostic& d) {
         return fmt("The context-parallel group (TP %.0f x CP %.0f GPUs) is larger than the NVLink domain: the key/value "
                    "ring crosses the network (%.1f ms per step exposed).",
                    d.a, d.b, ms);
+    case DiagnosticId::UnevenPipelineStages:
+        return fmt("The %.0f layers do not split evenly into %.0f pipeline chunks: the busiest rank holds %.0f layers ",
+                   d.a, d.b, d.c) +
+               fmt("and sets the pace for the others (about %.1f ms per step).", ms);
     case DiagnosticId::ExpertsNotDivisibleByEp:
         if (d.b <= 0)
             return fmt("EP %.0f needs a mixture-of-experts model; this model is dense.", d.a);
@@ -114,7 +119,8 @@ std::string diagnosticMessage(const Diagnostic& d) {
     case DiagnosticId::KvHeadsNotDivisibleByTp:
         return fmt("TP %.0f does not divide the %.0f key/value heads.", d.a, d.b);
     case DiagnosticId::LayersNotDivisibleByPp:
-        return fmt("%.0f layers cannot be split evenly into PP x virtual stages = %.0f chunks.", d.b, d.a);
+        return fmt("%.0f layers cannot fill PP x virtual stages = %.0f chunks: every chunk needs at least one layer.",
+                   d.b, d.a);
     case DiagnosticId::GpuCountMismatch:
         return fmt("TP x PP x CP x DP = %.0f GPUs, but the cluster has %.0f.", d.a, d.b);
     case DiagnosticId::BatchNotDivisible:
@@ -153,6 +159,9 @@ std::string diagnosticSuggestion(const Diagnostic& d) {
         return "Use fewer CP ranks (longer chunks per rank), keep CP inside the NVLink domain, or raise the micro batch.";
     case DiagnosticId::CpCrossesNodes:
         return "Keep TP x CP within the NVLink domain: lower TP, or place CP inside a node and DP across nodes.";
+    case DiagnosticId::UnevenPipelineStages:
+        return "Choose PP (x virtual stages) that divides the layers, or give the first and last stages fewer layers "
+               "(they also hold the embedding and the head).";
     case DiagnosticId::ExpertsNotDivisibleByEp:
         return "Choose an EP that divides the number of experts (EP 1 for dense models).";
     case DiagnosticId::EpDoesNotDivideDp:
@@ -161,7 +170,7 @@ std::string diagnosticSuggestion(const Diagnostic& d) {
     case DiagnosticId::KvHeadsNotDivisibleByTp:
         return "Choose a TP that divides the number of heads (usually a power of two up to 8).";
     case DiagnosticId::LayersNotDivisibleByPp:
-        return "Choose PP (x virtual stages) that divides the number of layers.";
+        return "Choose PP x virtual stages no larger than the number of layers (ideally a divisor of it).";
     case DiagnosticId::GpuCountMismatch:
         return "Adjust DP (or the node count) so that TP x PP x CP x DP equals the GPUs in the cluster.";
     case DiagnosticId::BatchNotDivisible:

@@ -26,6 +26,7 @@ enum class DiagnosticId {
     SmallExpertBatches,
     CpExchangeExposed,
     CpCrossesNodes,
+    UnevenPipelineStages,
     // invalid layouts
     HeadsNotDivisibleByTp,
     KvHeadsNotDivisibleByTp,

@@ -189,6 +189,14 @@ void computeTime(const EvalContext& x, Plan& plan) {
                               std::max(0.0, gather + reduce - (lt.bwd() + recompute));
         fsdpFirstGather = gather;
     }
+    // With a pipeline, FSDP keeps the stage gathered across micro batches and reduces its gradients after
+    // the last one: the traffic above happens once per step instead of once per micro batch.
+    double fsdpOncePerStep = 0;
+    if (x.fsdpStageGathered) {
+        fsdpOncePerStep = x.Ls * fsdpExposedPerLayer + fsdpFirstGather;
+        fsdpExposedPerLayer = 0;
+        fsdpFirstGather = 0;
+    }
 
     // Host dispatch in forward-pass equivalents: the forward, the backward (autograd launches about two
     // kernels per forward kernel: input and weight gradients) and, with full recompute, a second forward.
@@ -209,19 +217,33 @@ void computeTime(const EvalContext& x, Plan& plan) {
     // the bottleneck they run in the GPU's idle time, so they count as GPU work. The MoE all-to-all waits
     // on the host for the token counts and pipeline send/receive blocks: those add to the host-or-GPU-bound
     // compute time.
-    const double stageGpu = x.Ls * (layerGpu + tpPerLayer) + fsdpFirstGather;
-    const double stageHost = x.Ls * hostPerLayer;
-    const double stageComm = x.Ls * epPerLayer + p2p;
-    const double mid = withHost(stageGpu, stageHost, st.hostHidingExponent) + stageComm;
-    const double first = withHost(stageGpu + embedTime, stageHost, st.hostHidingExponent) + stageComm;
-    const double last = withHost(stageGpu + headTime, stageHost, st.hostHidingExponent) + stageComm;
+    auto stageTime = [&](double layers, double extraGpu) {
+        return withHost(layers * (layerGpu + tpPerLayer) + fsdpFirstGather + extraGpu, layers * hostPerLayer,
+                        st.hostHidingExponent) +
+               layers * epPerLayer + p2p;
+    };
+    const int pp = x.s.layout.pp;
+    const double first = stageTime(x.Ls, embedTime);
+    const double last = stageTime(x.layersOfRank(pp - 1), headTime);
     double tMax, tSum;
-    if (x.s.layout.pp == 1) {
-        tMax = withHost(stageGpu + embedTime + headTime, stageHost, st.hostHidingExponent) + stageComm;
+    if (pp == 1) {
+        tMax = stageTime(x.Ls, embedTime + headTime);
         tSum = tMax;
     } else {
-        tMax = std::max({first, mid, last});
-        tSum = first + last + (x.p - 2.0) * mid;
+        // Middle ranks: with uneven stages the lower ranks hold one layer more than the higher ones.
+        double midMax = 0, midSum = 0;
+        if (pp > 2) {
+            const double hi = stageTime(x.layersOfRank(1), 0.0);
+            midMax = hi;
+            if (!x.unevenStages) {
+                midSum = (pp - 2.0) * hi;
+            } else {
+                for (int i = 1; i <= pp - 2; ++i)
+                    midSum += x.layersOfRank(i) == x.layersOfRank(1) ? hi : stageTime(x.layersOfRank(i), 0.0);
+            }
+        }
+        tMax = std::max({first, midMax, last});
+        tSum = first + last + midSum;
     }
     const double steady = x.m * tMax;
     const double bubble = (tSum - tMax) / x.v;
@@ -252,7 +274,7 @@ void computeTime(const EvalContext& x, Plan& plan) {
     if (x.s.layout.pp == 1)
         stageParams = x.Ls * layerOnGpu + x.embedParams + (x.s.model.tiedEmbeddings ? 0.0 : x.headParams);
     stageParams /= x.t;
-    double dpExposed = fsdpInPipeline;
+    double dpExposed = fsdpInPipeline + fsdpOncePerStep;
     if (x.zero < 3 && x.shardGroup > 1) {
         const double bytes = stageParams * st.gradReduceBytesPerParam;
         im.dpMessageBytes = bytes;

@@ -48,6 +48,7 @@ LP_TEST(bubble_fraction_follows_p_minus_1_over_v_m) {
 
 LP_TEST(zero_stages_shard_the_state) {
     Scenario s = withLayout(8, 4, 2, 1, 16);
+    s.training.executionStyle = ExecutionStyle::Megatron;  // ZeRO-3 re-gathers per micro batch
     double w[4], g[4], o[4];
     for (int z = 0; z <= 3; ++z) {
         s.training.zeroStage = z;
@@ -69,6 +70,36 @@ LP_TEST(zero_stages_shard_the_state) {
     // A middle stage holds L/PP layers, each split by TP.
     const Plan p = evaluate(s);
     LP_CHECK_NEAR(params, p.params.layersTotal / 4.0 / 8.0, 1e-12);
+    // FSDP (torchtitan) with a pipeline keeps the stage gathered across micro batches and accumulates
+    // unsharded fp32 gradients until the last one; only the optimizer state stays sharded.
+    s.training.executionStyle = ExecutionStyle::Fsdp;
+    const StageMemory& f = evaluate(s).memory.stages[1];
+    LP_CHECK_NEAR(f.weightsBytes, params * 2.0, 1e-12);
+    LP_CHECK_NEAR(f.gradientsBytes, params * 4.0, 1e-12);
+    LP_CHECK_NEAR(f.optimizerBytes, params * 12.0 / 2.0, 1e-12);
+}
+
+LP_TEST(uneven_pipeline_stages_put_the_extra_layers_on_the_first_ranks) {
+    Scenario s = withLayout(8, 3, 2, 1, 16);  // 80 layers over 3 stages: 27, 27, 26
+    s.cluster.nodes = 6;
+    const Plan p = evaluate(s);
+    LP_CHECK(p.valid);
+    LP_CHECK(p.has(DiagnosticId::UnevenPipelineStages));
+    LP_CHECK_EQ(p.memory.stages[0].layers, 27);
+    LP_CHECK_EQ(p.memory.stages[1].layers, 27);
+    LP_CHECK_EQ(p.memory.stages[2].layers, 26);
+    LP_CHECK_NEAR(p.x.layersPerStage, 27.0, 0.0);  // the busiest rank sets the pace
+    // Interleaved: 80 layers in 3 x 2 = 6 chunks of 14, 14, 13, 13, 13, 13; rank i holds chunks i and i + 3.
+    s.layout.vpp = 2;
+    s.layout.accumulation = 15;  // a multiple of PP
+    s.layout.dp = 2;
+    const Plan v = evaluate(s);
+    LP_CHECK(v.valid);
+    LP_CHECK_EQ(v.memory.stages[0].layers, 27);
+    LP_CHECK_EQ(v.memory.stages[1].layers, 27);
+    LP_CHECK_EQ(v.memory.stages[2].layers, 26);
+    // An even split gives no diagnostic; too many chunks for the layers is an error.
+    LP_CHECK(!evaluate(withLayout(8, 4, 2, 1, 16)).has(DiagnosticId::UnevenPipelineStages));
 }
 
 LP_TEST(breakdown_adds_up_to_the_step) {
@@ -178,8 +209,8 @@ LP_TEST(invalid_layouts_are_rejected_with_their_id) {
         only(s, DiagnosticId::KvHeadsNotDivisibleByTp);
     }
     {
-        Scenario s = withLayout(8, 3, 2, 1, 16);  // 80 layers over 3 stages
-        s.cluster.nodes = 6;
+        Scenario s = withLayout(1, 8, 8, 1, 16);  // 80 layers cannot fill 8 x 16 = 128 chunks
+        s.layout.vpp = 16;
         only(s, DiagnosticId::LayersNotDivisibleByPp);
     }
     {
