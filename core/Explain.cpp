@@ -2,6 +2,7 @@
 #include "core/Explain.h"
 
 #include "core/ExecutionStyle.h"
+#include "core/Precision.h"
 
 #include <cstdarg>
 #include <cstdio>
@@ -98,10 +99,26 @@ void explainMemory(Builder& b) {
     const Layout& l = b.s.layout;
     const int zero = b.s.training.zeroStage;
     const int n = l.dp * l.cp;
-    b.add("memory.weights", "Weights on the worst stage", w.weightsBytes, "bytes",
-          "stage parameters / TP x 2 bytes (/ DP x CP with ZeRO-3)",
-          fmt("stage %d: %s%s", w.stage, bytes(w.weightsBytes).c_str(), zero >= 3 ? fmt(" (sharded over %d)", n).c_str() : ""),
-          kZero, "TP splits every matrix, PP gives each stage L/PP layers (embedding on the first, head on the last).");
+    const Intermediates& x = b.p.x;
+    const bool fp8Extra = x.fp8WeightCopyBytes > 0 || x.fp8ScalingStateBytes > 0;
+    std::string weightsFormula = "stage parameters / TP x 2 bytes (/ DP x CP with ZeRO-3)";
+    std::string weightsValues =
+        fmt("stage %d: %s%s", w.stage, bytes(w.weightsBytes).c_str(), zero >= 3 ? fmt(" (sharded over %d)", n).c_str() : "");
+    std::string weightsWords = "TP splits every matrix, PP gives each stage L/PP layers (embedding on the first, head on the last).";
+    if (fp8Extra) {
+        const Fp8Habits f8 = fp8Habits(b.s, b.p.style);
+        weightsFormula += " + fp8 weight copies (linear weights on the GPU x " + fmt("%.0f", f8.weightCopyBytesPerParam) +
+                          " bytes) + fp8 scaling state (linear modules x 5 tensors x (amax history + 2) x 4 bytes)";
+        weightsValues += fmt(", of which fp8 weight copies %s and scaling state %.2f MiB", bytes(x.fp8WeightCopyBytes).c_str(),
+                             x.fp8ScalingStateBytes / (1024.0 * 1024.0));
+        weightsWords += fmt(" With FP8, Transformer Engine also caches an fp8 copy and transpose of every linear weight (%.0f bytes "
+                            "per parameter) and keeps delayed-scaling state (%d amax values per fp8 tensor).",
+                            f8.weightCopyBytesPerParam, f8.amaxHistoryLength);
+    }
+    b.add("memory.weights", "Weights on the worst stage", w.weightsBytes, "bytes", std::move(weightsFormula),
+          std::move(weightsValues),
+          std::string(kZero) + (fp8Extra ? "; NVIDIA Transformer Engine (fp8 weight caching, delayed scaling)" : ""),
+          std::move(weightsWords));
     b.add("memory.gradients", "Gradients", w.gradientsBytes, "bytes", "stage parameters / TP x 2 bytes (/ DP x CP with ZeRO-2+)",
           bytes(w.gradientsBytes), kZero, "One 16-bit gradient per weight, sharded from ZeRO stage 2 on.");
     b.add("memory.optimizer", "Optimizer state", w.optimizerBytes, "bytes",
@@ -153,8 +170,22 @@ void explainTime(Builder& b) {
           kNarayanan, "Tensor parallelism all-reduces the activations twice per layer and pass: cheap on NVLink, expensive across nodes.");
     b.add("time.pp_comm", "Pipeline communication", t.ppCommSeconds, "s", "per micro batch: send activations, receive gradients",
           secs(t.ppCommSeconds), kNarayanan, "Neighbouring pipeline stages exchange activations and their gradients.");
-    b.add("time.cp_comm", "Context-parallel communication", t.cpCommSeconds, "s", "ring exchange of K/V chunks not hidden by attention",
-          secs(t.cpCommSeconds), "Liu et al. 2023, Ring Attention", "Context parallelism passes key/value chunks around a ring while attention computes.");
+    std::string cpValues = secs(t.cpCommSeconds);
+    std::string cpWords = "Context parallelism passes key/value chunks around a ring while attention computes.";
+    if (l.cp > 1) {
+        cpValues += fmt(" exposed; K/V chunk %s per ring step, %.0f tokens of each sequence per rank", bytes(x.cpExchangeBytes).c_str(),
+                        static_cast<double>(b.s.model.seqLen) / l.cp);
+        if (x.cpHidingTokens > 0)
+            cpValues += fmt(", hidden above about %.0f tokens per rank", x.cpHidingTokens);
+        cpWords += " Attention work per ring step grows with the square of the chunk, the exchange only linearly: long chunks hide "
+                   "it, short ones (many CP ranks, or CP across the network) leave it exposed.";
+        if (b.p.has(DiagnosticId::CpCrossesNodes))
+            cpWords += " Here TP x CP is larger than the NVLink domain, so the ring crosses the network.";
+    }
+    b.add("time.cp_comm", "Context-parallel communication", t.cpCommSeconds, "s",
+          "per layer and micro batch: max(0, (c - 1) x send(K/V chunk) - attention) forward, max(0, 2 (c - 1) x send - attention) "
+          "backward; hides when tokens per rank > send time per token / attention time per token pair",
+          std::move(cpValues), "Liu et al. 2023, Ring Attention", std::move(cpWords));
     b.add("time.ep_comm", "Expert-parallel communication", t.epCommSeconds, "s",
           "per MoE layer and pass: dispatch + combine all-to-all of tokens x top-k x h x 2 bytes",
           fmt("%s per dispatch, %s per step", bytes(x.epMessageBytes).c_str(), secs(t.epCommSeconds).c_str()),

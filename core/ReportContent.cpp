@@ -1,6 +1,7 @@
 #include "core/ReportContent.h"
 
 #include "core/NumberFormat.h"
+#include "core/Precision.h"
 #include "core/SvgCharts.h"
 #include "core/Types.h"
 
@@ -279,6 +280,28 @@ KeyValues memoryFacts(const Plan& p) {
     kv.emplace_back("Largest component (worst stage)", std::string(memoryComponentLabel(m.largestComponent)));
     kv.emplace_back("Training state (whole model, unsharded)", fmt::bytesBoth(p.trainingStateBytes));
     return kv;
+}
+
+Table numberFormatTable(const Scenario& s) {
+    Table t;
+    t.headers = {"Tensor", "Format", "Bytes per value", "Note"};
+    t.numeric = {false, false, true, false};
+    for (const auto& r : precisionTable(s))
+        t.rows.push_back({r.tensor, r.format, r.bytes > 0 ? fmt::sig(r.bytes, 3) : "-", r.note});
+    return t;
+}
+
+std::string fp8ExtrasLine(const Plan& p) {
+    const auto& x = p.x;
+    if (!(x.fp8WeightCopyBytes > 0 || x.fp8ScalingStateBytes > 0))
+        return {};
+    const auto& m = p.memory;
+    std::string where = "per GPU";
+    if (m.worstStage >= 0 && static_cast<std::size_t>(m.worstStage) < m.stages.size())
+        where = "per GPU on the worst stage (" + std::to_string(m.worstStage) + "); both are included in its weights of " +
+                fmt::bytesBoth(m.stages[static_cast<std::size_t>(m.worstStage)].weightsBytes);
+    return "FP8 weight copies " + fmt::bytesBoth(x.fp8WeightCopyBytes) + " and scaling state " +
+           fmt::fixed(x.fp8ScalingStateBytes / (1024.0 * 1024.0), 2) + " MiB " + where + ".";
 }
 
 Table timeTable(const Plan& p) {

@@ -37,6 +37,10 @@ KeyValues trainingFacts(const Scenario& s, const Plan& p);
 KeyValues layoutFacts(const Scenario& s, const Plan& p);
 Table memoryTable(const Plan& p);
 KeyValues memoryFacts(const Plan& p);
+// Which tensors the run keeps in which number format (core/Precision.h): Tensor, Format, Bytes, Note.
+Table numberFormatTable(const Scenario& s);
+// "FP8 weight copies ... and scaling state ... on the worst stage ..."; empty unless fp8 adds memory.
+std::string fp8ExtrasLine(const Plan& p);
 Table timeTable(const Plan& p);
 KeyValues utilisationFacts(const Scenario& s, const Plan& p);
 KeyValues profileFacts(const ReportInput& r);

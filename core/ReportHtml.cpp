@@ -155,8 +155,8 @@ std::string reportToHtml(const ReportInput& r, const HtmlOptions& options) {
         h += "<nav>\n<h2>Contents</h2>\n<ol>\n"
              "<li><a href=\"#summary\">Summary</a></li>\n<li><a href=\"#scenario\">Scenario</a></li>\n"
              "<li><a href=\"#layout\">Layout</a></li>\n<li><a href=\"#memory\">Memory per GPU</a></li>\n"
-             "<li><a href=\"#time\">Time per step</a></li>\n<li><a href=\"#utilisation\">Utilisation and "
-             "throughput</a></li>\n"
+             "<li><a href=\"#precision\">Number formats</a></li>\n<li><a href=\"#time\">Time per step</a></li>\n"
+             "<li><a href=\"#utilisation\">Utilisation and throughput</a></li>\n"
              "<li><a href=\"#diagnostics\">Diagnostics</a></li>\n<li><a href=\"#explanations\">How the key "
              "figures are computed</a></li>\n"
              "<li><a href=\"#profile\">Hardware profile</a></li>\n<li><a "
@@ -188,6 +188,13 @@ std::string reportToHtml(const ReportInput& r, const HtmlOptions& options) {
                        "Memory per GPU by pipeline stage, in GiB (2^30 bytes) unless marked GB", options);
         h += kvTable(report::memoryFacts(p), options);
     }
+    h += "</section>\n";
+
+    h += section("precision", "Number formats");
+    h += "<p>Which tensors the run keeps in which number format, and why.</p>\n";
+    h += dataTable(report::numberFormatTable(s), "Number format per tensor, bytes per stored value", options);
+    if (const std::string extras = report::fp8ExtrasLine(p); !invalid && !extras.empty())
+        h += "<p>" + escapeHtml(extras) + "</p>\n";
     h += "</section>\n";
 
     h += section("time", "Time per step");

@@ -149,6 +149,11 @@ std::string reportToMarkdown(const ReportInput& r) {
         md += kvTable(report::memoryFacts(p));
     }
 
+    md += "## Number formats\n\nWhich tensors the run keeps in which number format, and why.\n\n" +
+          dataTable(report::numberFormatTable(s));
+    if (const std::string extras = report::fp8ExtrasLine(p); !invalid && !extras.empty())
+        md += escapeMarkdown(extras) + "\n\n";
+
     md += "## Time per step\n\n";
     if (invalid) {
         md += "Not available: the layout is invalid (see the diagnostics).\n\n";

@@ -282,6 +282,71 @@ LP_TEST(evaluate_flags_change_the_plan) {
     LP_CHECK_EQ(d["layout"]["gpus"].get<int>(), 64);
 }
 
+LP_TEST(evaluate_fp8_precision_table) {
+    // FP8 on H100 under the Megatron style (Transformer Engine): the per-tensor table and the cached
+    // fp8 weight copies and scaling state, in JSON and in text.
+    const auto r = run({"evaluate", "--precision", "fp8", "--json"});
+    LP_CHECK_EQ(r.code, 0);
+    CHECK_CLEAN(r);
+    const json j = r.parsed();
+    LP_CHECK(j.contains("precision") && j["precision"].is_array() && !j["precision"].empty());
+    bool fp8Row = false;
+    for (const auto& row : j["precision"]) {
+        for (const char* k : {"tensor", "format", "bytes", "note"})
+            LP_CHECK(row.contains(k));
+        fp8Row = fp8Row || contains(row.value("format", ""), "fp8 e4m3");
+    }
+    LP_CHECK(fp8Row);
+    LP_CHECK(j["fp8_weight_copy_bytes"].get<double>() > 0);
+    LP_CHECK(j["fp8_scaling_state_bytes"].get<double>() > 0);
+    // The copies are counted in the weights of every stage.
+    for (const auto& st : j["memory"]["stages"])
+        LP_CHECK(st["weights_bytes"].get<double>() > j["fp8_weight_copy_bytes"].get<double>());
+    const auto t = run({"evaluate", "--precision", "fp8"});
+    LP_CHECK_EQ(t.code, 0);
+    CHECK_CLEAN(t);
+    LP_CHECK(contains(t.out, "Number formats"));
+    LP_CHECK(contains(t.out, "fp8 e4m3"));
+    LP_CHECK(contains(t.out, "FP8 extras in the weights"));
+    // bf16: the table is there, the fp8 figures are zero.
+    const json b = run({"evaluate", "--json"}).parsed();
+    LP_CHECK(!b["precision"].empty());
+    LP_CHECK_EQ(b["fp8_weight_copy_bytes"].get<double>(), 0.0);
+    LP_CHECK_EQ(b["fp8_scaling_state_bytes"].get<double>(), 0.0);
+    const auto bt = run({"evaluate"});
+    LP_CHECK(contains(bt.out, "Number formats"));
+    LP_CHECK(!contains(bt.out, "FP8 extras"));
+}
+
+LP_TEST(evaluate_cp_over_the_network) {
+    // CP 16 on 8-GPU NVLink domains: the key/value ring crosses nodes.
+    const std::vector<std::string> args = {"evaluate",       "--model", "llama3.1-8b", "--seq-len",    "32768",
+                                           "--tp",           "1",       "--pp",        "1",            "--cp",
+                                           "16",             "--dp",    "4",           "--micro-batch", "1",
+                                           "--accumulation", "1",       "--recompute", "full"};
+    const auto t = run(args);
+    LP_CHECK_EQ(t.code, 0);
+    CHECK_CLEAN(t);
+    LP_CHECK(contains(t.out, "cp_crosses_nodes"));
+    auto withJson = args;
+    withJson.push_back("--json");
+    const auto r = run(withJson);
+    LP_CHECK_EQ(r.code, 0);
+    const json j = r.parsed();
+    LP_CHECK(hasDiagnostic(j, "cp_crosses_nodes"));
+    LP_CHECK(j["time"]["cp_comm_s"].get<double>() > 0);
+    // Within one node (CP 8, DP 8) the ring stays on NVLink.
+    auto inNode = withJson;
+    for (std::size_t i = 0; i + 1 < inNode.size(); ++i) {
+        if (inNode[i] == "--cp")
+            inNode[i + 1] = "8";
+        else if (inNode[i] == "--dp")
+            inNode[i + 1] = "8";
+    }
+    const json n = run(inNode).parsed();
+    LP_CHECK(!hasDiagnostic(n, "cp_crosses_nodes"));
+}
+
 LP_TEST(evaluate_extremes_never_print_nonfinite) {
     const std::vector<std::vector<std::string>> cases = {
         {"--seq-len", "67108864", "--micro-batch", "16777216"},

@@ -3,6 +3,7 @@
 #include "TestHarness.h"
 #include "core/Evaluate.h"
 #include "core/Markup.h"
+#include "core/NumberFormat.h"
 #include "core/Report.h"
 #include "core/ScenarioIo.h"
 #include "core/SearchExport.h"
@@ -52,8 +53,8 @@ LP_TEST(html_has_every_section_and_is_self_contained) {
     const ReportInput r = defaultReport();
     const std::string html = reportToHtml(r);
     LP_CHECK(html.rfind("<!DOCTYPE html>", 0) == 0);
-    for (const char* id : {"summary", "scenario", "layout", "memory", "time", "utilisation", "diagnostics",
-                           "explanations", "profile", "assumptions", "scenario-file"})
+    for (const char* id : {"summary", "scenario", "layout", "memory", "precision", "time", "utilisation",
+                           "diagnostics", "explanations", "profile", "assumptions", "scenario-file"})
         LP_CHECK(contains(html, std::string("<section id=\"") + id + "\">"));
     LP_CHECK_EQ(countOf(html, "<section"), countOf(html, "</section>"));
     LP_CHECK_EQ(countOf(html, "<table"), countOf(html, "</table>"));
@@ -105,7 +106,7 @@ LP_TEST(markdown_renders_tables_and_escapes) {
     const std::string md = reportToMarkdown(defaultReport());
     LP_CHECK(md.rfind("# Layout report: Llama-2-70B on 64 H100 (seed example)\n", 0) == 0);
     for (const char* h : {"## Summary", "## Scenario", "## Layout", "## Memory per GPU, by pipeline stage",
-                          "## Time per step", "## Utilisation and throughput", "## Diagnostics",
+                          "## Number formats", "## Time per step", "## Utilisation and throughput", "## Diagnostics",
                           "## How the key figures are computed", "## Hardware profile", "## Assumptions",
                           "## Appendix: scenario file"})
         LP_CHECK(contains(md, std::string("\n") + h + "\n"));
@@ -124,6 +125,79 @@ LP_TEST(markdown_renders_tables_and_escapes) {
     LP_CHECK(contains(evil, "\\| not \\| a \\| table \\|"));
     LP_CHECK(contains(evil, "\\# not a heading"));
     LP_CHECK(contains(evil, "\\[link\\](javascript:alert(1))"));
+}
+
+LP_TEST(number_formats_section_follows_the_precision) {
+    // bf16: the table, no fp8 rows and no fp8 memory line.
+    const ReportInput bf16 = defaultReport();
+    const std::string plain = reportToHtml(bf16);
+    LP_CHECK(contains(plain, "<h2>Number formats</h2>"));
+    LP_CHECK(contains(plain, "<a href=\"#precision\">Number formats</a>"));
+    LP_CHECK(contains(plain, "Adam moments (m, v)"));
+    LP_CHECK(!contains(plain, "fp8 e4m3"));
+    LP_CHECK(!contains(plain, "FP8 weight copies"));
+    // Notes are escaped like everything else: "The model's working copy" has an apostrophe.
+    LP_CHECK(contains(plain, "The model&#39;s working copy"));
+    LP_CHECK(!contains(plain, "The model's working copy"));
+    LP_CHECK(!contains(reportToMarkdown(bf16), "FP8 weight copies"));
+
+    // FP8 under the Megatron style (Transformer Engine): fp8 rows and the copies and scaling state.
+    Scenario s = defaultScenario();
+    s.training.precision = Precision::Fp8;
+    ReportInput r = makeReport(s);
+    r.generatedAt = "2025-01-31T09:40:00Z";
+    LP_CHECK(r.plan.x.fp8WeightCopyBytes > 0 && r.plan.x.fp8ScalingStateBytes > 0);
+    const std::string html = reportToHtml(r);
+    LP_CHECK(contains(html, "Number formats"));
+    LP_CHECK(contains(html, "fp8 e4m3"));
+    LP_CHECK(contains(html, "FP8 weight copies (linear layers)"));
+    LP_CHECK(contains(html, "<p>FP8 weight copies " + fmt::bytesBoth(r.plan.x.fp8WeightCopyBytes)));
+    LP_CHECK(contains(html, "on the worst stage (" + std::to_string(r.plan.memory.worstStage) + ")"));
+    LP_CHECK_EQ(countOf(html, "<table"), countOf(html, "</table>"));
+    const std::string md = reportToMarkdown(r);
+    LP_CHECK(contains(md, "\n## Number formats\n"));
+    LP_CHECK(contains(md, "| Tensor | Format | Bytes per value | Note |"));
+    LP_CHECK(contains(md, "\nFP8 weight copies " + fmt::bytesBoth(r.plan.x.fp8WeightCopyBytes)));
+    // The JSON report carries the plan's precision rows and fp8 figures (planToJson).
+    const nlohmann::json j = reportToJsonValue(r);
+    LP_CHECK(!j.at("plan").at("precision").empty());
+    LP_CHECK(j.at("plan").at("fp8_weight_copy_bytes").get<double>() > 0);
+    LP_CHECK(j.at("plan").at("fp8_scaling_state_bytes").get<double>() > 0);
+    // The weights explanation names the fp8 extras.
+    bool explained = false;
+    for (const auto& e : r.explanations)
+        if (e.key == "memory.weights")
+            explained = contains(e.substituted, "fp8 weight copies") && contains(e.words, "Transformer Engine");
+    LP_CHECK(explained);
+
+    // FP8 under the FSDP style (torchao Float8Linear): no cached copies, no scaling state, no extras line.
+    s.training.executionStyle = ExecutionStyle::Fsdp;
+    const ReportInput f = makeReport(s);
+    const std::string fsdp = reportToHtml(f);
+    LP_CHECK(contains(fsdp, "fp8 e4m3"));
+    LP_CHECK(contains(fsdp, "none kept"));
+    LP_CHECK(!contains(fsdp, "<p>FP8 weight copies"));
+}
+
+LP_TEST(cp_explanation_names_the_hiding_chunk) {
+    Scenario s = defaultScenario();
+    s.layout.cp = 2;
+    s.layout.dp = 1; // TP 8 x PP 4 x CP 2 = 64 GPUs
+    const Plan p = evaluate(s);
+    LP_CHECK(p.valid);
+    LP_CHECK(p.x.cpHidingTokens > 0 && p.x.cpExchangeBytes > 0);
+    const auto e = explainFigure(s, p, "time.cp_comm");
+    LP_CHECK(e.has_value());
+    if (e) {
+        LP_CHECK(contains(e->substituted, "tokens of each sequence per rank"));
+        LP_CHECK(contains(e->substituted, "hidden above about"));
+        LP_CHECK(contains(e->formula, "attention time per token pair"));
+    }
+    // Without CP the explanation stays short, and the set of keys does not change.
+    const Plan one = evaluate(defaultScenario());
+    const auto plain = explainFigure(defaultScenario(), one, "time.cp_comm");
+    LP_CHECK(plain && !contains(plain->substituted, "hidden above"));
+    LP_CHECK_EQ(explainPlan(s, p).size(), explainPlan(defaultScenario(), one).size());
 }
 
 LP_TEST(markdown_escaping_rules) {
