@@ -4,6 +4,7 @@
 #include "core/Evaluate.h"
 #include "core/Model.h"
 #include "core/NumberFormat.h"
+#include "core/Precision.h"
 #include "core/Presets.h"
 
 #include <algorithm>
@@ -312,6 +313,54 @@ Question doesItFit(const Scenario& s, Rng& rng, const QuizTexts& texts) {
     return q;
 }
 
+// FP8 as Megatron-LM with Transformer Engine runs it: the cached fp8 copies (weight and transpose) of
+// the linear weights one GPU computes with. A dense model, even stages and ZeRO <= 2, so that the
+// copies are the stage's layers / TP x the style's bytes per parameter.
+Question fp8WeightCopies(const Scenario& s, Rng& rng, const QuizTexts& texts) {
+    Question q;
+    q.kind = QuestionKind::Fp8WeightCopies;
+    q.unit = "GB";
+    q.relativeTolerance = 0.05;
+    q.explainKey = "memory.weights";
+    Scenario base = withVariedModel(usableBase(s), rng);
+    if (base.model.isMoe())
+        base.model = defaultScenario().model;
+    if (base.cluster.gpu.peakFlops8 <= 0)
+        base.cluster = defaultScenario().cluster;
+    base.training.precision = Precision::Fp8;
+    base.training.executionStyle = ExecutionStyle::Megatron;
+    base.training.zeroStage = std::min(base.training.zeroStage, 2);
+    base.layout.ep = 1;
+    base.layout.cp = 1;
+    std::vector<Scenario> valid, fitting; // layouts one would run: fitting in memory when any does
+    for (Scenario& v : validVariants(base, false)) {
+        if (v.model.layers % v.layout.pp != 0) // even stages: every GPU holds layers / PP
+            continue;
+        const Plan p = evaluate(v);
+        if (p.valid && p.memory.fits)
+            fitting.push_back(v);
+        if (p.valid)
+            valid.push_back(std::move(v));
+    }
+    q.scenario = !fitting.empty() ? pick(rng, fitting) : valid.empty() ? base : pick(rng, valid);
+    if (!evaluate(q.scenario).valid) {
+        q.scenario = defaultScenario();
+        q.scenario.training.precision = Precision::Fp8;
+        q.scenario.training.executionStyle = ExecutionStyle::Megatron;
+    }
+    const Plan p = evaluate(q.scenario);
+    const double perParam = fp8Habits(q.scenario, p.style).weightCopyBytesPerParam;
+    q.answer = p.x.fp8WeightCopyBytes / 1e9;
+    putLayout(q, q.scenario.layout);
+    putModel(q, q.scenario, p);
+    q.values["layer_params"] = fmt::count(p.params.layersTotal);
+    q.values["copy_bpp"] = integer(perParam);
+    q.values["gpu_params"] = fmt::count(perParam > 0 ? p.x.fp8WeightCopyBytes / perParam : 0.0);
+    q.values["scaling"] = fmt::fixed(p.x.fp8ScalingStateBytes / 1e6, 1) + " MB";
+    finish(q, texts, "fp8_weight_copies");
+    return q;
+}
+
 // ------------------------------------------------------------------------------------------------
 // Reading answers
 
@@ -429,6 +478,8 @@ std::string_view questionKindId(QuestionKind k) {
         return "mfu_from_step_time";
     case QuestionKind::DoesItFit:
         return "does_it_fit";
+    case QuestionKind::Fp8WeightCopies:
+        return "fp8_weight_copies";
     }
     return "effective_batch";
 }
@@ -525,6 +576,8 @@ Question makeQuestion(QuestionKind kind, const Scenario& s, std::uint64_t seed, 
         return mfuFromStepTime(s, rng, texts);
     case QuestionKind::DoesItFit:
         return doesItFit(s, rng, texts);
+    case QuestionKind::Fp8WeightCopies:
+        return fp8WeightCopies(s, rng, texts);
     }
     return effectiveBatch(s, rng, texts);
 }
@@ -651,8 +704,8 @@ std::string formatAnswer(const Question& q) {
         return q.answer != 0 ? "yes" : "no";
     if (q.unit == "TB")
         return fmt::fixed(q.answer, 2);
-    if (q.unit == "GB")
-        return fmt::fixed(q.answer, 0);
+    if (q.unit == "GB") // three significant digits for the small per-GPU figures, whole GB beyond
+        return fmt::fixed(q.answer, q.answer < 10 ? 2 : q.answer < 100 ? 1 : 0);
     if (q.unit == "%")
         return fmt::fixed(q.answer, 1);
     return fmt::fixed(q.answer, 0);

@@ -23,8 +23,9 @@ enum class QuestionKind {
     BubbleFraction,  // (p - 1) / (v x m), as the core computes it
     MfuFromStepTime, // 6 N D / (measured step x GPUs x peak)
     DoesItFit,       // the worst stage against the GPU's usable memory
+    Fp8WeightCopies, // FP8 under Transformer Engine: cached fp8 weight + transpose per GPU
 };
-inline constexpr int kQuestionKindCount = static_cast<int>(QuestionKind::DoesItFit) + 1;
+inline constexpr int kQuestionKindCount = static_cast<int>(QuestionKind::Fp8WeightCopies) + 1;
 std::string_view questionKindId(QuestionKind k); // "effective_batch", ... (keys of texts.json "quiz")
 
 enum class AnswerType { Number, YesNo };

@@ -21,6 +21,7 @@ CollapsibleSection::CollapsibleSection(const QString& title, QWidget* parent)
     row->setContentsMargins(0, 0, 0, 0);
     row->addWidget(m_header);
     row->addWidget(m_summary, 1);
+    row->addStretch(0);  // takes the room while the summary is hidden: the header stays at the left
     m_layout->setContentsMargins(0, 0, 0, 0);
     m_layout->setSpacing(2);
     m_layout->addLayout(row);

@@ -37,6 +37,9 @@ QString DiagnosticsModel::explainKeyFor(core::DiagnosticId id) {
     case DiagnosticId::MfuBelow20: return QStringLiteral("mfu");
     case DiagnosticId::DoesNotFit: return QStringLiteral("memory.total");
     case DiagnosticId::ExposedDpComm: return QStringLiteral("time.dp_comm");
+    case DiagnosticId::EpCrossesNodes: return QStringLiteral("time.ep_comm");
+    case DiagnosticId::CpExchangeExposed:
+    case DiagnosticId::CpCrossesNodes: return QStringLiteral("time.cp_comm");
     default: return {};
     }
 }

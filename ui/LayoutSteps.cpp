@@ -53,6 +53,12 @@ int candidateLimit(const core::Scenario& s, LayoutAxis axis) {
     return 1;
 }
 
+// Whether PP x VPP divides the layers (the slider offers even pipeline splits).
+bool evenSplitOf(const core::Scenario& s) {
+    const long long chunks = static_cast<long long>(s.layout.pp) * s.layout.vpp;
+    return chunks > 0 && s.model.layers % chunks == 0;
+}
+
 } // namespace
 
 int layoutValue(const core::Layout& l, LayoutAxis axis) {
@@ -188,8 +194,11 @@ std::vector<int> validSteps(const core::Scenario& s, LayoutAxis axis, const Layo
             if (rules.keepGpuCount && candidate.layout.gpus() != s.cluster.gpus() &&
                 s.layout.gpus() == s.cluster.gpus())
                 continue;  // DP could not absorb the change
-            if ((errorsOf(candidate) & ~base).none())
-                steps.push_back(v);
+            // Uneven pipeline stages are valid (typed in, or from a file) but the slider offers even splits.
+            const bool evenSplit = candidate.model.layers % (candidate.layout.pp * candidate.layout.vpp) == 0;
+            if ((axis != LayoutAxis::Pp && axis != LayoutAxis::Vpp) || evenSplit || !evenSplitOf(s))
+                if ((errorsOf(candidate) & ~base).none())
+                    steps.push_back(v);
         }
     }
     if (std::find(steps.begin(), steps.end(), current) == steps.end()) {

@@ -5,6 +5,7 @@
 #include "ui/MemoryChart.h"
 #include "ui/MfuGauge.h"
 #include "ui/Palette.h"
+#include "ui/PrecisionSection.h"
 #include "ui/ScenarioDocument.h"
 #include "ui/TimeChart.h"
 
@@ -15,7 +16,8 @@
 namespace lp::ui {
 
 PlanView::PlanView(ScenarioDocument* doc, QWidget* parent)
-    : QWidget(parent), m_doc(doc), m_memory(new MemoryChart(this)), m_gauge(new MfuGauge(this)),
+    : QWidget(parent), m_doc(doc), m_memory(new MemoryChart(this)),
+      m_precision(new PrecisionSection(this)), m_gauge(new MfuGauge(this)),
       m_mfuLabel(new QLabel(this)), m_figures(new KeyFigures(this)),
       m_time(new TimeChart(this)) {
     setObjectName(QStringLiteral("planView"));
@@ -39,11 +41,13 @@ PlanView::PlanView(ScenarioDocument* doc, QWidget* parent)
     layout->setContentsMargins(8, 8, 8, 8);
     layout->setSpacing(10);
     layout->addWidget(m_memory, 5);
+    layout->addWidget(m_precision, 0);
     layout->addLayout(middle, 0);
     layout->addWidget(m_time, 4);
     m_gauge->setMinimumWidth(230);
 
     connect(m_memory, &MemoryChart::explainRequested, this, &PlanView::explainRequested);
+    connect(m_precision, &PrecisionSection::explainRequested, this, &PlanView::explainRequested);
     connect(m_gauge, &MfuGauge::explainRequested, this, &PlanView::explainRequested);
     connect(m_figures, &KeyFigures::explainRequested, this, &PlanView::explainRequested);
     connect(m_time, &TimeChart::explainRequested, this, &PlanView::explainRequested);
@@ -54,9 +58,13 @@ PlanView::PlanView(ScenarioDocument* doc, QWidget* parent)
 void PlanView::setUnit(MemoryUnit unit) {
     m_memory->setUnit(unit);
     m_figures->setUnit(unit);
+    m_precision->setUnit(unit);
 }
 
-void PlanView::setActiveKey(const QString& key) { m_figures->setActiveKey(key); }
+void PlanView::setActiveKey(const QString& key) {
+    m_figures->setActiveKey(key);
+    m_precision->setActiveKey(key);
+}
 
 void PlanView::refresh() {
     const bool stale = m_doc->isShowingStalePlan();
@@ -72,6 +80,8 @@ void PlanView::refresh() {
     }
     m_figures->setPlan(m_doc->shownScenario(), plan, stale);
     m_time->setPlan(plan, stale);
+    // The formats follow the scenario being edited (they do not depend on the layout).
+    m_precision->setPlan(m_doc->scenario(), plan, stale);
 }
 
 } // namespace lp::ui

@@ -1,6 +1,6 @@
 #pragma once
-// The "Plan" tab: the memory chart, the MFU gauge with the key figures, and the step-time
-// breakdown, all showing the document's current (or last valid) Plan.
+// The "Plan" tab: the memory chart with the number formats folded under it, the MFU gauge with the
+// key figures, and the step-time breakdown, all showing the document's current (or last valid) Plan.
 #include "ui/Format.h"
 
 #include <QWidget>
@@ -12,6 +12,7 @@ namespace lp::ui {
 class KeyFigures;
 class MemoryChart;
 class MfuGauge;
+class PrecisionSection;
 class ScenarioDocument;
 class TimeChart;
 
@@ -24,6 +25,7 @@ public:
     MfuGauge* gauge() const { return m_gauge; }
     KeyFigures* keyFigures() const { return m_figures; }
     TimeChart* timeChart() const { return m_time; }
+    PrecisionSection* precisionSection() const { return m_precision; }
     QLabel* mfuLabel() const { return m_mfuLabel; }
 
     void setUnit(MemoryUnit unit);
@@ -36,6 +38,7 @@ private:
     void refresh();
     ScenarioDocument* m_doc;
     MemoryChart* m_memory;
+    PrecisionSection* m_precision;
     MfuGauge* m_gauge;
     QLabel* m_mfuLabel;
     KeyFigures* m_figures;

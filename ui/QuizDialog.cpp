@@ -22,7 +22,7 @@ QString texts(const char* section, const char* key) {
 QString qs(const std::string& s) {
     return QString::fromStdString(s);
 }
-constexpr int kQuestions = 9; // the two seed questions and one of each varied kind
+constexpr int kQuestions = 2 + core::kQuestionKindCount; // the two seed questions and one of each varied kind
 } // namespace
 
 QuizDialog::QuizDialog(ScenarioDocument* doc, std::uint64_t seed, QWidget* parent)

@@ -3,6 +3,7 @@
 #include "TestHarness.h"
 #include "core/Evaluate.h"
 #include "core/Model.h"
+#include "core/NumberFormat.h"
 #include "core/Presets.h"
 #include "core/Quiz.h"
 #include "core/ScenarioIo.h"
@@ -57,6 +58,8 @@ double coreAnswer(const Question& q) {
     }
     case QuestionKind::DoesItFit:
         return p.memory.fits ? 1.0 : 0.0;
+    case QuestionKind::Fp8WeightCopies:
+        return p.x.fp8WeightCopyBytes / 1e9;
     }
     return -1;
 }
@@ -111,8 +114,9 @@ LP_TEST(seed_questions_have_the_seeds_numbers) {
 }
 
 LP_TEST(quiz_contains_the_seed_questions_first) {
-    const std::vector<Question> quiz = makeQuiz(defaultScenario(), {.seed = 7, .count = 9}, texts());
-    LP_CHECK_EQ(quiz.size(), 9u);
+    const int count = 2 + kQuestionKindCount;
+    const std::vector<Question> quiz = makeQuiz(defaultScenario(), {.seed = 7, .count = count}, texts());
+    LP_CHECK_EQ(quiz.size(), static_cast<std::size_t>(count));
     LP_CHECK(quiz[0].seed && quiz[0].answer == 64.0);
     LP_CHECK(quiz[1].seed && quiz[1].kind == QuestionKind::TrainingState);
     std::set<QuestionKind> kinds;
@@ -120,7 +124,7 @@ LP_TEST(quiz_contains_the_seed_questions_first) {
         LP_CHECK(!quiz[i].seed);
         kinds.insert(quiz[i].kind);
     }
-    LP_CHECK_EQ(kinds.size(), static_cast<std::size_t>(kQuestionKindCount)); // 7 varied: every kind once
+    LP_CHECK_EQ(kinds.size(), static_cast<std::size_t>(kQuestionKindCount)); // every kind once
     const std::vector<Question> noSeed =
         makeQuiz(defaultScenario(), {.seed = 7, .count = 3, .includeSeedQuestions = false}, texts());
     LP_CHECK_EQ(noSeed.size(), 3u);
@@ -144,7 +148,7 @@ LP_TEST(answers_match_the_core_for_many_seeds) {
                 LP_CHECK_NEAR(q.answer, expected, 1e-9);
             // Kinds that need a plan are asked about valid layouts only.
             if (kind == QuestionKind::BubbleFraction || kind == QuestionKind::MfuFromStepTime ||
-                kind == QuestionKind::DoesItFit)
+                kind == QuestionKind::DoesItFit || kind == QuestionKind::Fp8WeightCopies)
                 LP_CHECK(evaluate(q.scenario).valid);
             if (kind == QuestionKind::BubbleFraction) {
                 LP_CHECK(q.scenario.layout.pp >= 2);
@@ -212,7 +216,7 @@ LP_TEST(quiz_over_every_model_preset) {
         Scenario s = defaultScenario();
         s.model = preset.model;
         for (std::uint64_t seed = 1; seed <= 3; ++seed) {
-            for (const Question& q : makeQuiz(s, {.seed = seed, .count = 9}, texts())) {
+            for (const Question& q : makeQuiz(s, {.seed = seed, .count = 2 + kQuestionKindCount}, texts())) {
                 LP_CHECK(std::isfinite(q.answer));
                 LP_CHECK(!mentions(q.text, "{"));
                 const AnswerCheck own = checkAnswer(q, formatAnswer(q));
@@ -224,6 +228,57 @@ LP_TEST(quiz_over_every_model_preset) {
             }
         }
     }
+}
+
+// FP8 under Transformer Engine: the answer is the core's fp8 weight copies per GPU, which are the
+// GPU's share of the layers x 2 bytes (weight + transpose); the usual misreadings are rejected.
+LP_TEST(fp8_weight_copies_question) {
+    Scenario a100Moe = defaultScenario(); // neither fp8-capable nor dense: the question picks both
+    a100Moe.model = findModelPreset("mixtral-8x7b")->model;
+    a100Moe.cluster.gpu = findGpuPreset("a100-sxm-80gb")->gpu;
+    a100Moe.training.zeroStage = 3;
+    std::vector<Scenario> bases = {defaultScenario(), a100Moe};
+    for (const ModelPreset& preset : modelPresets()) { // every layer count, uneven ones included
+        bases.push_back(defaultScenario());
+        bases.back().model = preset.model;
+    }
+    for (const Scenario& base : bases) {
+        for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+            const Question q = makeQuestion(QuestionKind::Fp8WeightCopies, base, seed, texts());
+            LP_CHECK(q.kind == QuestionKind::Fp8WeightCopies);
+            LP_CHECK(q.scenario.training.precision == Precision::Fp8);
+            LP_CHECK(!q.scenario.model.isMoe());
+            LP_CHECK(q.scenario.training.zeroStage <= 2);
+            const Plan p = evaluate(q.scenario);
+            LP_CHECK(p.valid && p.style == ExecutionStyle::Megatron);
+            LP_CHECK(q.answer > 0);
+            LP_CHECK_NEAR(q.answer, p.x.fp8WeightCopyBytes / 1e9, 1e-12);
+            // The textbook reading: the decoder layers over PP x TP, 2 bytes each (norms are not fp8).
+            const Layout& l = q.scenario.layout;
+            const double textbook = countParameters(q.scenario.model).layersTotal / (l.pp * l.tp) * 2.0 / 1e9;
+            LP_CHECK_NEAR(q.answer / textbook, 1.0, 0.01);
+            LP_CHECK(checkAnswer(q, formatAnswer(q)).correct);
+            LP_CHECK(checkAnswer(q, fmt::fixed(textbook, 3) + " GB").correct);
+            LP_CHECK(checkAnswer(q, std::to_string(p.x.fp8WeightCopyBytes)).correct); // raw bytes
+            // Wrong: one byte per parameter (no transpose), nothing at all, and the whole model's layers.
+            LP_CHECK(!checkAnswer(q, std::to_string(q.answer / 2)).correct);
+            LP_CHECK(checkAnswer(q, "0").understood && !checkAnswer(q, "0").correct);
+            if (l.pp * l.tp > 1)
+                LP_CHECK(!checkAnswer(q, std::to_string(q.answer * l.pp * l.tp)).correct);
+            LP_CHECK(mentions(q.text, "Transformer Engine"));
+            LP_CHECK(mentions(q.text, q.scenario.model.name));
+            LP_CHECK(mentions(q.explanation, formatAnswer(q) + " GB"));
+            LP_CHECK(!mentions(q.text, "{") && !mentions(q.explanation, "{"));
+        }
+    }
+    // Small per-GPU figures keep three significant digits, so the shown answer is itself accepted.
+    Question small;
+    small.unit = "GB";
+    small.answer = 1.734;
+    small.relativeTolerance = 0.05;
+    LP_CHECK_EQ(formatAnswer(small), std::string("1.73"));
+    LP_CHECK(checkAnswer(small, "1.73").correct);
+    LP_CHECK(!checkAnswer(small, "2").correct);
 }
 
 LP_TEST(tolerance_works) {
