@@ -73,7 +73,8 @@ LP_TEST(zero_stages_shard_the_state) {
     // FSDP (torchtitan) with a pipeline keeps the stage gathered across micro batches and accumulates
     // unsharded fp32 gradients until the last one; only the optimizer state stays sharded.
     s.training.executionStyle = ExecutionStyle::Fsdp;
-    const StageMemory& f = evaluate(s).memory.stages[1];
+    const Plan fsdp = evaluate(s);
+    const StageMemory& f = fsdp.memory.stages[1];
     LP_CHECK_NEAR(f.weightsBytes, params * 2.0, 1e-12);
     LP_CHECK_NEAR(f.gradientsBytes, params * 4.0, 1e-12);
     LP_CHECK_NEAR(f.optimizerBytes, params * 12.0 / 2.0, 1e-12);
