@@ -1,6 +1,7 @@
 #pragma once
-// The colours of the product, defined once: one per memory component, one per time component,
-// the MFU bands, and the severity colours. Red means only "does not fit" and errors.
+// The colours of the product: one per memory component, one per time component (both defined once,
+// in core/SvgCharts, which the reports share), the MFU bands, and the severity colours. Red means only
+// "does not fit" and errors.
 #include "core/Plan.h"
 
 #include <QColor>
