@@ -1,7 +1,9 @@
-// `layout-planner-cli validate CASES.json [--json] [--profile PROFILE.json]`
+// `layout-planner-cli validate CASES.json [--json] [--profile PROFILE.json] [--case ID [--explain]]`
 #include "app/cli/Commands.h"
+#include "app/cli/PlanText.h"
 #include "app/cli/ScenarioFlags.h"
 #include "app/cli/TextFormat.h"
+#include "core/Evaluate.h"
 #include "core/PlanJson.h"
 #include "core/Validation.h"
 #include "core/ValidationDoc.h"
@@ -63,7 +65,7 @@ std::string reportText(const std::string& file, std::size_t caseCount, const cor
 } // namespace
 
 std::string validateHelp() {
-    return "Usage: layout-planner-cli validate CASES.json [--json] [--profile PROFILE.json]\n"
+    return "Usage: layout-planner-cli validate CASES.json [--json] [--profile PROFILE.json] [--case ID]\n"
            "\n"
            "Predicts every measured training run in a layout-planner/validation-cases@1 file and prints,\n"
            "per case and metric, the measured and predicted values and the relative error\n"
@@ -80,6 +82,12 @@ std::string validateHelp() {
            "  --markdown FILE             also write the per-case table and summary as Markdown\n"
            "                              (docs/validation.md is generated this way)\n"
            "  --plot FILE.svg             also write the predicted-against-measured plot as SVG\n"
+           "  --case ID                   only this case: its rows, then the whole plan the planner made\n"
+           "                              for it (memory, time, diagnostics; with --json the evaluate\n"
+           "                              --json object under \"plan\")\n"
+           "  --explain                   with --case: every figure's formula and values\n"
+           "  --write-scenario FILE       with --case: save the case as a scenario file, to open in the\n"
+           "                              window or to edit and evaluate\n"
            "  -h, --help                  this help\n"
            "\n"
            "Exits 0 when the validation ran, however large the errors.\n\n" +
@@ -92,7 +100,8 @@ int runValidate(const Args& argv) {
         std::cout << validateHelp();
         return kExitOk;
     }
-    std::optional<std::string> file, profileFile, markdownFile, plotFile;
+    std::optional<std::string> file, profileFile, markdownFile, plotFile, caseId, scenarioOut;
+    bool explain = false;
     ArgCursor args(argv);
     while (!args.atEnd()) {
         const std::string name(args.peekName());
@@ -106,6 +115,17 @@ int runValidate(const Args& argv) {
             if (v->empty())
                 return reportError(badValue("--profile", "needs a file name"), jsonOut);
             profileFile = *v;
+        } else if (name == "--explain") {
+            if (auto r = args.takeSwitch(); !r)
+                return reportError(r.error(), jsonOut);
+            explain = true;
+        } else if (name == "--case" || name == "--write-scenario") {
+            auto v = args.takeValue();
+            if (!v)
+                return reportError(v.error(), jsonOut);
+            if (v->empty())
+                return reportError(badValue(name, name == "--case" ? "needs a case id" : "needs a file name"), jsonOut);
+            (name == "--case" ? caseId : scenarioOut) = *v;
         } else if (name == "--markdown" || name == "--plot") {
             auto v = args.takeValue();
             if (!v)
@@ -137,9 +157,16 @@ int runValidate(const Args& argv) {
             return reportError(loaded.error(), jsonOut);
         profile = std::move(*loaded);
     }
+    if ((explain || scenarioOut) && !caseId)
+        return reportError(badValue(explain ? "--explain" : "--write-scenario", "needs --case ID"), jsonOut);
     auto cases = core::loadValidationCases(*file);
     if (!cases)
         return reportError(fileError(*file, "cannot load the validation cases", cases.error()), jsonOut);
+    if (caseId) {
+        std::erase_if(*cases, [&](const core::ValidationCase& c) { return c.id != *caseId; });
+        if (cases->empty())
+            return reportError(badValue("--case", "no case with the id `" + *caseId + "` in " + *file), jsonOut);
+    }
 
     if (profile && !profile->gpuId.empty()) {
         std::size_t others = 0;
@@ -167,10 +194,45 @@ int runValidate(const Args& argv) {
             return reportError(e, jsonOut);
         }
     }
-    if (jsonOut)
-        std::cout << reportJson(report).dump(2) << '\n';
-    else
-        std::cout << reportText(*file, cases->size(), report);
+    if (!caseId) {
+        if (jsonOut)
+            std::cout << reportJson(report).dump(2) << '\n';
+        else
+            std::cout << reportText(*file, cases->size(), report);
+        return kExitOk;
+    }
+
+    // One case: the plan behind its predictions.
+    const core::ValidationCase& c = cases->front();
+    const core::Scenario s = core::resolveCase(c, profile ? &*profile : nullptr);
+    const bool ownProfile = profile && (profile->gpuId.empty() || profile->gpuId == s.cluster.gpu.id);
+    const core::Plan plan = ownProfile ? core::evaluate(s, *profile) : core::evaluate(s);
+    if (scenarioOut) {
+        if (auto w = core::saveScenarioFile(*scenarioOut, s); !w) {
+            CliError e = badValue("--write-scenario", w.error());
+            e.exitCode = kExitFailure;
+            return reportError(e, jsonOut);
+        }
+    }
+    if (jsonOut) {
+        json j = reportJson(report);
+        j["source"] = c.source;
+        j["notes"] = c.notes;
+        j["plan"] = core::planToJson(s, plan);
+        if (explain) {
+            json ex = json::array();
+            for (const auto& e : core::explainPlan(s, plan))
+                ex.push_back(core::explanationToJson(e));
+            j["explanations"] = std::move(ex);
+        }
+        core::sanitizeNonFinite(j);
+        std::cout << j.dump(2) << '\n';
+        return kExitOk;
+    }
+    std::cout << reportText(*file, 1, report) << "\nSource: " << c.source << "\nNotes: " << c.notes << "\n\n"
+              << renderPlanText(s, plan);
+    if (explain)
+        std::cout << renderExplanations(core::explainPlan(s, plan));
     return kExitOk;
 }
 

@@ -607,6 +607,36 @@ LP_TEST(validate_published_runs) {
     LP_CHECK(contains(t.out, "throughput"));
 }
 
+LP_TEST(validate_one_case_shows_its_plan_and_saves_it_as_a_scenario) {
+    const std::string cases = std::string(LP_SHARED_DIR) + "/reference/published-runs.json";
+    if (!fs::exists(cases))
+        return;
+    const std::string id = "korthikanti22_175B_selective_sp";
+    const fs::path out = workDir() / "case-scenario.json";
+    const auto t = run({"validate", cases, "--case", id, "--write-scenario", out.string()});
+    LP_CHECK_EQ(t.code, 0);
+    CHECK_CLEAN(t);
+    LP_CHECK(contains(t.out, id));
+    LP_CHECK(contains(t.out, "Memory per GPU"));
+    LP_CHECK(contains(t.out, "Time per step"));
+    LP_CHECK(!contains(t.out, "narayanan21"));  // only this case
+    // The saved scenario evaluates to the predicted figures of the case.
+    const auto j = run({"validate", cases, "--case", id, "--json", "--explain"}).parsed();
+    LP_CHECK(j.contains("plan") && j.contains("explanations") && j.contains("source"));
+    const auto e = run({"evaluate", out.string(), "--json"}).parsed();
+    LP_CHECK_NEAR(e["time"]["step_s"].get<double>(), j["plan"]["time"]["step_s"].get<double>(), 1e-12);
+    for (const auto& row : j["cases"])
+        if (row["metric"] == "iteration_time_s")
+            LP_CHECK_NEAR(row["predicted"].get<double>(), e["time"]["step_s"].get<double>(), 1e-9);
+    // Errors name the flag.
+    const auto missing = run({"validate", cases, "--case", "no-such-case"});
+    LP_CHECK_EQ(missing.code, 2);
+    LP_CHECK(contains(missing.err, "--case"));
+    const auto lone = run({"validate", cases, "--explain"});
+    LP_CHECK_EQ(lone.code, 2);
+    LP_CHECK(contains(lone.err, "needs --case"));
+}
+
 // ---------------------------------------------------------------- general
 
 LP_TEST(general_version_and_help) {
