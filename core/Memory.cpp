@@ -106,7 +106,17 @@ EvalContext::EvalContext(const Scenario& scenario, const HardwareProfile& profil
         netShared.bandwidth *= 0.5;  // two kinds of traffic on one card: each gets its share
     tpLink = tpCrossesNodes ? netShared : nv;
     cpLink = cpCrossesNodes ? net : nv;
-    dpLink = dpCrossesNodes ? netShared : nv;
+    // Data-parallel and sharding collectives across nodes: NCCL runs one ring per network card, and
+    // each GPU has its own card (rail-optimised DGX/HGX), so a group with k members in each NVLink
+    // domain drives k cards at once: bus bandwidth k x the card's, up to NVLink's. Point-to-point
+    // traffic (pipeline, ring attention), all-to-alls and the small, blocking TP collectives keep one
+    // card's bandwidth.
+    dpLink = nv;
+    if (dpCrossesNodes) {
+        dpLink = netShared;
+        const double members = static_cast<double>(std::max(1LL, domain / std::max(1, l.tp)));
+        dpLink.bandwidth = std::min(cl.gpu.nvlinkBandwidth, members * netShared.bandwidth);
+    }
     ppLink = ppCrossesNodes ? net : nv;
     epLink = epCrossesNodes ? net : nv;
 
