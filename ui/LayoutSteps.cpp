@@ -195,7 +195,7 @@ std::vector<int> validSteps(const core::Scenario& s, LayoutAxis axis, const Layo
                 s.layout.gpus() == s.cluster.gpus())
                 continue;  // DP could not absorb the change
             // Uneven pipeline stages are valid (typed in, or from a file) but the slider offers even splits.
-            const bool evenSplit = candidate.model.layers % (candidate.layout.pp * candidate.layout.vpp) == 0;
+            const bool evenSplit = evenSplitOf(candidate);
             if ((axis != LayoutAxis::Pp && axis != LayoutAxis::Vpp) || evenSplit || !evenSplitOf(s))
                 if ((errorsOf(candidate) & ~base).none())
                     steps.push_back(v);
