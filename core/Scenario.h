@@ -16,6 +16,10 @@ struct TrainingOptions {
     bool sequenceParallel = true;
     bool flashAttention = true;
     bool loaderPrefetch = true;
+    // Communication overlap switches (each off = the execution style's own habit):
+    bool overlapTpComm = false;   // TP collectives overlapped with the GEMMs (--tp-comm-overlap, AsyncTP)
+    bool overlapPpComm = false;   // pipeline send/receive overlapped with compute (--overlap-p2p-communication)
+    bool overlapDpComm = false;   // gradient reduction overlapped with backward (--overlap-grad-reduce)
     double loaderTokensPerSecond = 2e6;        // one data-parallel rank's loader throughput
     double stragglerSlowdown = 0.0;            // slowest rank's extra time, as a fraction (0.1 = 10%)
     double allocatorReserveFraction = 0.05;    // caching-allocator fragmentation, of the GPU memory

@@ -266,6 +266,7 @@ TrainingOptions readTraining(const Json* j, const std::string& path, InputErrors
     ObjectReader r(*j, path, errors,
                    {"precision", "optimizer", "zero_stage", "recompute", "sequence_parallel",
                     "flash_attention", "loader_prefetch", "loader_tokens_per_s", "straggler_slowdown",
+                    "overlap_tp_comm", "overlap_pp_comm", "overlap_dp_comm",
                     "allocator_reserve_fraction", "moe_load_imbalance", "execution_style", "attention_flops",
                     "token_budget_tokens"});
     r.readEnum("precision", t.precision, &parsePrecision, {Precision::Bf16, Precision::Fp16, Precision::Fp8});
@@ -276,6 +277,9 @@ TrainingOptions readTraining(const Json* j, const std::string& path, InputErrors
     r.readBool("sequence_parallel", t.sequenceParallel);
     r.readBool("flash_attention", t.flashAttention);
     r.readBool("loader_prefetch", t.loaderPrefetch);
+    r.readBool("overlap_tp_comm", t.overlapTpComm);
+    r.readBool("overlap_pp_comm", t.overlapPpComm);
+    r.readBool("overlap_dp_comm", t.overlapDpComm);
     r.readDouble("loader_tokens_per_s", t.loaderTokensPerSecond, positive(kMaxRate));
     r.readDouble("straggler_slowdown", t.stragglerSlowdown, nonNegative(10.0));
     r.readDouble("allocator_reserve_fraction", t.allocatorReserveFraction, {0.0, true, 1.0, false});
@@ -384,6 +388,9 @@ Json trainingToJson(const TrainingOptions& t) {
     j["sequence_parallel"] = t.sequenceParallel;
     j["flash_attention"] = t.flashAttention;
     j["loader_prefetch"] = t.loaderPrefetch;
+    j["overlap_tp_comm"] = t.overlapTpComm;
+    j["overlap_pp_comm"] = t.overlapPpComm;
+    j["overlap_dp_comm"] = t.overlapDpComm;
     j["loader_tokens_per_s"] = t.loaderTokensPerSecond;
     j["straggler_slowdown"] = t.stragglerSlowdown;
     j["allocator_reserve_fraction"] = t.allocatorReserveFraction;

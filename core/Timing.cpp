@@ -11,6 +11,8 @@ namespace {
 
 // The flash-attention backward kernel does 2.5x the forward's FLOPs (it recomputes the scores).
 constexpr double kFlashBwdFlopsRatio = 2.5;
+// Share of an overlapped TP collective still paid as slower GEMMs (comm kernels occupy SMs).
+constexpr double kOverlapResidual = 0.2;
 
 struct LayerTimes {
     double gemmFwd = 0;      // linear layers, forward
@@ -172,7 +174,16 @@ void computeTime(const EvalContext& x, Plan& plan) {
         recomputeCollectives = 2.0;
         break;
     }
-    const double tpPerLayer = (4.0 + recomputeCollectives) * lt.tpCollective;
+    double tpPerLayer = (4.0 + recomputeCollectives) * lt.tpCollective;
+    if (x.s.training.overlapTpComm) {
+        // Collective-matmul overlap (Transformer Engine userbuffers, torchtitan AsyncTP): each TP
+        // collective is split into chunks that run while the adjacent GEMM computes; only what
+        // exceeds the layer's GEMM time (forward, backward and any recomputed forward) stays exposed.
+        // The hidden part is not free: the communication kernels take SMs and memory bandwidth from the
+        // GEMMs they overlap, so a fifth of it is still paid.
+        const double gemms = 3.0 * lt.gemmFwd + (x.recompute == Recompute::Full ? lt.gemmFwd : 0.0);
+        tpPerLayer = std::max(0.0, tpPerLayer - gemms) + kOverlapResidual * std::min(tpPerLayer, gemms);
+    }
     const double epPerLayer = (3.0 + recomputeCollectives / 2.0) * lt.epPerPass;  // fwd, bwd (2x), recompute
     const double cpPerLayer = lt.cpFwd + lt.cpBwd + (x.recompute == Recompute::Full ? lt.cpFwd : 0.0);
     const double computePerLayer = lt.fwd() + lt.bwd();
@@ -211,7 +222,9 @@ void computeTime(const EvalContext& x, Plan& plan) {
     const double embedTime = x.memSeconds(3.0 * 2.0 * Tm * x.h);
     // Pipeline point-to-point: activations forward, gradients backward (1/t each with scatter-gather).
     const double p2pBytes = 2.0 * Tm * x.h / x.t;
-    const double p2p = x.p > 1 ? 2.0 * x.v * (sendSeconds(p2pBytes, x.ppLink) + st.p2pFixedSeconds) : 0.0;
+    double p2p = x.p > 1 ? 2.0 * x.v * (sendSeconds(p2pBytes, x.ppLink) + st.p2pFixedSeconds) : 0.0;
+    if (x.s.training.overlapPpComm)  // sends and receives posted ahead, completed behind the next chunk
+        p2p = std::max(0.0, p2p - x.Ls * (computePerLayer + recompute));
 
     // TP collectives are NCCL kernels queued on the compute stream without a host wait: when the host is
     // the bottleneck they run in the GPU's idle time, so they count as GPU work. The MoE all-to-all waits
@@ -280,7 +293,8 @@ void computeTime(const EvalContext& x, Plan& plan) {
         im.dpMessageBytes = bytes;
         im.dpBusBandwidth = x.dpLink.busBandwidth(bytes);
         const double reduce = allReduceSeconds(x.shardGroup, bytes, x.dpLink);
-        const double window = st.overlapGradReduce ? x.Ls * (lt.bwd() + recompute) : 0.0;
+        const bool overlap = st.overlapGradReduce || x.s.training.overlapDpComm;
+        const double window = overlap ? x.Ls * (lt.bwd() + recompute) : 0.0;
         dpExposed += std::max(0.0, reduce - window);
     } else if (x.zero >= 3 && x.shardGroup > 1) {
         im.dpMessageBytes = 2.0 * layerOnGpu / x.t;

@@ -122,6 +122,12 @@ const std::vector<FlagSpec>& flagTable() {
          enumSetter(&O::precision, &core::parsePrecision, "bf16, fp16, fp8")},
         {"--optimizer", "NAME", "adam|sgd", enumSetter(&O::optimizer, &core::parseOptimizer, "adam, sgd")},
         {"--loader-prefetch", "on|off", "data loader prefetching", onOffSetter(&O::loaderPrefetch)},
+        {"--tp-comm-overlap", "on|off", "TP collectives overlapped with the GEMMs (AsyncTP)",
+         onOffSetter(&O::overlapTp)},
+        {"--pp-comm-overlap", "on|off", "pipeline send/receive overlapped with compute",
+         onOffSetter(&O::overlapPp)},
+        {"--dp-comm-overlap", "on|off", "gradient reduction overlapped with backward",
+         onOffSetter(&O::overlapDp)},
         {"--straggler", "X", "slowest rank's extra time as a fraction (0.1 = 10%)",
          numberSetter(&O::straggler, 0.0, 100.0)},
         {"--style", "STYLE", "execution style: auto|megatron|fsdp",
@@ -240,6 +246,12 @@ std::expected<void, CliError> applyOverrides(const ScenarioOverrides& o, Scenari
         t.flashAttention = *o.flashAttention;
     if (o.loaderPrefetch)
         t.loaderPrefetch = *o.loaderPrefetch;
+    if (o.overlapTp)
+        t.overlapTpComm = *o.overlapTp;
+    if (o.overlapPp)
+        t.overlapPpComm = *o.overlapPp;
+    if (o.overlapDp)
+        t.overlapDpComm = *o.overlapDp;
     if (o.straggler)
         t.stragglerSlowdown = *o.straggler;
     if (o.style)

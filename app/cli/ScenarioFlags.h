@@ -20,6 +20,7 @@ struct ScenarioOverrides {
     std::optional<int> tp, pp, dp, cp, ep, vpp, microBatch, accumulation, zeroStage;
     std::optional<core::Recompute> recompute;
     std::optional<bool> sequenceParallel, flashAttention, loaderPrefetch;
+    std::optional<bool> overlapTp, overlapPp, overlapDp;
     std::optional<core::Precision> precision;
     std::optional<core::Optimizer> optimizer;
     std::optional<core::ExecutionStyle> style;

@@ -170,6 +170,9 @@ Scenario randomScenario(Random& r) {
     t.sequenceParallel = r.coin();
     t.flashAttention = r.coin();
     t.loaderPrefetch = r.coin();
+    t.overlapTpComm = r.coin();
+    t.overlapPpComm = r.coin();
+    t.overlapDpComm = r.coin();
     t.loaderTokensPerSecond = r.anyBits(1e18);
     t.stragglerSlowdown = r.coin() ? 0.0 : r.uniform(0, 10);
     t.allocatorReserveFraction = r.uniform(0, 0.999);

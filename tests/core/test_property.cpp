@@ -86,6 +86,9 @@ LP_TEST(random_scenarios_stay_finite) {
         t.flashAttention = pick(rng, {true, false});
         t.precision = pick(rng, {Precision::Bf16, Precision::Fp16, Precision::Fp8});
         t.loaderPrefetch = pick(rng, {true, false});
+        t.overlapTpComm = pick(rng, {true, false});
+        t.overlapPpComm = pick(rng, {true, false});
+        t.overlapDpComm = pick(rng, {true, false});
         t.stragglerSlowdown = pick(rng, {0.0, 0.5, 100.0});
         // Sometimes a nonsense value: zero, negative, or non-finite.
         switch (pick(rng, {0, 0, 0, 0, 1, 2, 3, 4})) {
