@@ -103,7 +103,8 @@ std::vector<TensorPrecision> precisionTable(const Scenario& s) {
                  : "FSDP2 MixedPrecisionPolicy(reduce_dtype=float32) as torchtitan sets it.");
     add("Master weights", "fp32", 4, "The optimizer updates an fp32 copy and writes the 16-bit working copy from it.");
     if (t.optimizer == Optimizer::Adam)
-        add("Adam moments (m, v)", "fp32", 8, "Two fp32 values per parameter: the largest part of the training state.");
+        add("Adam moments (m, v)", "fp32, two per parameter", 4,
+            "8 bytes per parameter with the master weight's 4: the largest part of the training state.");
     else
         add("Momentum", "fp32", 4, "One fp32 value per parameter.");
     if (t.precision == Precision::Fp16)

@@ -14,7 +14,7 @@ namespace lp::core {
 struct TensorPrecision {
     std::string tensor;   // e.g. "Linear-layer GEMM inputs (forward)"
     std::string format;   // e.g. "fp8 e4m3", "bf16", "fp32"
-    double bytes = 0;     // bytes per element as stored (0 where nothing is stored)
+    double bytes = 0;     // bytes per stored value (0 where nothing is stored)
     std::string note;     // why, and where the behaviour is documented
 };
 
