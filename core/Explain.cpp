@@ -164,12 +164,33 @@ void explainTime(Builder& b) {
     b.add("time.recompute", "Recompute", t.recomputeSeconds, "s", "forward work repeated during backward",
           fmt("%s (%s recompute)", secs(t.recomputeSeconds).c_str(), std::string(toString(b.s.training.recompute)).c_str()),
           kKorth, "Activation checkpointing re-runs part of the forward pass to save memory: full recompute costs about a third more compute.");
-    b.add("time.tp_comm", "Tensor-parallel communication", t.tpCommSeconds, "s",
-          "per layer: 4 (+2 with full recompute) x all-reduce of s x b x h x 2 bytes; ring 2(n-1)/n S/B + 2(n-1)a",
-          fmt("message %s at %.0f GB/s bus bandwidth", bytes(x.tpMessageBytes).c_str(), x.tpBusBandwidth / 1e9),
-          kNarayanan, "Tensor parallelism all-reduces the activations twice per layer and pass: cheap on NVLink, expensive across nodes.");
-    b.add("time.pp_comm", "Pipeline communication", t.ppCommSeconds, "s", "per micro batch: send activations, receive gradients",
-          secs(t.ppCommSeconds), kNarayanan, "Neighbouring pipeline stages exchange activations and their gradients.");
+    const TrainingOptions& o = b.s.training;
+    std::string tpFormula = "per layer: 4 (+2 with full recompute) x all-reduce of s x b x h x 2 bytes; ring 2(n-1)/n S/B + 2(n-1)a";
+    std::string tpWords = "Tensor parallelism all-reduces the activations twice per layer and pass: cheap on NVLink, expensive across nodes.";
+    if (o.overlapTpComm) {
+        tpFormula = fmt("per layer: max(0, TP - GEMM time of the layer) + %.1f x min(TP, GEMM time), ", kTpOverlapResidual) +
+                    "with TP = 4 (+2 with full recompute) x all-reduce of s x b x h x 2 bytes and the GEMM time of the "
+                    "forward, backward and any recomputed forward";
+        tpWords += " The TP communication overlap is on (Megatron-LM --tp-comm-overlap, torchtitan AsyncTP): the collectives run "
+                   "in chunks while the neighbouring GEMMs compute, so only what exceeds the layer's GEMM time is exposed; the "
+                   "hidden part still costs " + fmt("%.0f%%", 100.0 * kTpOverlapResidual) + " of its time, because the communication kernels take SMs and memory "
+                   "bandwidth from the GEMMs.";
+    }
+    b.add("time.tp_comm", "Tensor-parallel communication", t.tpCommSeconds, "s", std::move(tpFormula),
+          fmt("message %s at %.0f GB/s bus bandwidth%s", bytes(x.tpMessageBytes).c_str(), x.tpBusBandwidth / 1e9,
+              o.overlapTpComm ? fmt(": %s exposed with the overlap", secs(t.tpCommSeconds).c_str()).c_str() : ""),
+          kNarayanan, std::move(tpWords));
+    std::string ppFormula = "per micro batch: send activations, receive gradients";
+    std::string ppWords = "Neighbouring pipeline stages exchange activations and their gradients.";
+    if (o.overlapPpComm) {
+        ppFormula = "per micro batch: max(0, p2p - stage compute), with p2p = 2 x v x send(s x b x h x 2 bytes / TP) and the "
+                    "stage compute = L/PP layers x (forward + backward + recompute)";
+        ppWords += " The PP communication overlap is on (Megatron-LM --overlap-p2p-communication, the default with virtual "
+                   "stages): sends and receives are posted ahead and finish behind the stage's compute, so only what exceeds "
+                   "it is exposed.";
+    }
+    b.add("time.pp_comm", "Pipeline communication", t.ppCommSeconds, "s", std::move(ppFormula),
+          secs(t.ppCommSeconds) + (o.overlapPpComm ? " exposed with the overlap" : ""), kNarayanan, std::move(ppWords));
     std::string cpValues = secs(t.cpCommSeconds);
     std::string cpWords = "Context parallelism passes key/value chunks around a ring while attention computes.";
     if (l.cp > 1) {
@@ -196,11 +217,24 @@ void explainTime(Builder& b) {
     b.add("bubble_fraction", "Bubble fraction", t.bubbleFraction, "fraction", "bubble fraction = (p - 1)/(v x m)",
           fmt("(%d - 1)/(%d x %d) = %.1f%%", l.pp, l.vpp, l.accumulation, 100.0 * t.bubbleFraction), kNarayanan,
           "The share of the pipeline time that GPUs sit idle in the fill and drain.");
-    b.add("time.dp_comm", "Exposed data-parallel / sharding communication", t.dpCommExposedSeconds, "s",
-          "all-reduce (or reduce-scatter + all-gather) of the gradients, minus what overlaps the backward pass",
+    const bool dpOverlap = o.overlapDpComm || styleTraits(b.p.style).overlapGradReduce;
+    std::string dpFormula = "all-reduce (or reduce-scatter + all-gather) of the gradients, minus what overlaps the backward pass";
+    std::string dpWords = "Data-parallel replicas average their gradients once per step; with ZeRO-3/FSDP weights are also gathered per layer.";
+    if (dpOverlap && o.zeroStage < 3)
+        dpFormula = "max(0, all-reduce of the stage's gradients - backward window), with the backward window = L/PP layers x "
+                    "(backward + recompute) of the last micro batch, as in the FSDP style";
+    if (o.overlapDpComm && b.p.style == ExecutionStyle::Fsdp)
+        dpWords += " The DP communication overlap is on, but the FSDP style overlaps the reduction with the backward pass anyway.";
+    else if (o.overlapDpComm)
+        dpWords += " The DP communication overlap is on (Megatron-LM --overlap-grad-reduce, with --overlap-param-gather for the "
+                   "distributed optimizer; DeepSpeed overlap_comm): gradient buckets are reduced while the backward pass still "
+                   "runs, so only what exceeds the backward window is exposed.";
+    else if (!dpOverlap)
+        dpWords += " The Megatron-LM style reduces them after the backward pass (no --overlap-grad-reduce), so all of it is exposed.";
+    b.add("time.dp_comm", "Exposed data-parallel / sharding communication", t.dpCommExposedSeconds, "s", std::move(dpFormula),
           fmt("%s per GPU at %.0f GB/s bus bandwidth: %s exposed", bytes(x.dpMessageBytes).c_str(), x.dpBusBandwidth / 1e9,
               secs(t.dpCommExposedSeconds).c_str()),
-          kZero, "Data-parallel replicas average their gradients once per step; with ZeRO-3/FSDP weights are also gathered per layer.");
+          kZero, std::move(dpWords));
     b.add("time.optimizer", "Optimizer step", t.optimizerSeconds, "s", "held parameters x 28 bytes / HBM bandwidth",
           secs(t.optimizerSeconds), kModel, "Adam reads and writes the master weights and moments once per step: memory-bound.");
     b.add("time.loader", "Exposed data loading", t.loaderSeconds, "s", "tokens per rank / loader throughput (hidden when prefetching)",

@@ -106,6 +106,27 @@ LaunchSettings megatron(const Scenario& s) {
         arg("--use-torch-fsdp2", {}, "ZeRO-3 (full shard)");
     }
 
+    // Communication overlap (docs/estimation.md, section 6): only the switches the plan has on.
+    const bool tpOverlap = t.overlapTpComm && l.tp > 1;
+    const bool ppOverlap = t.overlapPpComm && l.pp > 1;
+    const bool dpOverlap = t.overlapDpComm && t.zeroStage < 3;  // FSDP2 overlaps by itself
+    if (tpOverlap || ppOverlap || dpOverlap) {
+        group("Communication overlap");
+        if (tpOverlap && t.sequenceParallel)
+            arg("--tp-comm-overlap", {}, "TE userbuffers: TP comm under the GEMMs");
+        else if (tpOverlap)
+            a += "  # --tp-comm-overlap left out: it needs --sequence-parallel (off here)\n";
+        if (ppOverlap && l.vpp > 1)
+            a += "  # pipeline send/receive overlap: the default with virtual stages\n";
+        else if (ppOverlap)
+            a += "  # pipeline send/receive overlap needs virtual stages (see the notes)\n";
+        if (dpOverlap) {
+            arg("--overlap-grad-reduce", {}, "gradient reduction under the backward");
+            if (t.zeroStage >= 1)
+                arg("--overlap-param-gather", {}, "with the distributed optimizer");
+        }
+    }
+
     group("Batch and sequence");
     arg("--micro-batch-size", n(l.microBatch));
     arg("--global-batch-size", n(l.effectiveBatch()),
@@ -199,10 +220,31 @@ LaunchSettings megatron(const Scenario& s) {
     a += ")\n";
     out.text = std::move(a);
 
-    out.notes.push_back(
-        "The plan assumes Megatron-LM's default of reducing gradients after the backward pass; "
-        "--overlap-grad-reduce (and --overlap-param-gather with the distributed optimizer) "
-        "usually hide most of that time, making the run faster than planned.");
+    if (!t.overlapDpComm && resolvedStyle(t) == ExecutionStyle::Megatron)
+        out.notes.push_back(
+            "The plan assumes Megatron-LM's default of reducing gradients after the backward pass; "
+            "--overlap-grad-reduce (and --overlap-param-gather with the distributed optimizer) "
+            "usually hide most of that time, making the run faster than planned (turn on the DP "
+            "overlap, --dp-comm-overlap on, to plan with them).");
+    if (tpOverlap && t.sequenceParallel)
+        out.notes.push_back(
+            "--tp-comm-overlap needs Transformer Engine (--transformer-impl transformer_engine, the "
+            "default) built with userbuffers support; keep the TP group inside one NVLink domain.");
+    else if (tpOverlap)
+        out.notes.push_back(
+            "The plan overlaps the TP communication, but Megatron-LM accepts --tp-comm-overlap only with "
+            "--sequence-parallel, which the plan has off: the flag is left out (turn sequence parallel on "
+            "to use it).");
+    if (ppOverlap && l.vpp == 1)
+        out.notes.push_back(
+            "The plan overlaps the pipeline send/receive, but Megatron-LM does that only in the interleaved "
+            "schedule: with one stage per rank it turns --overlap-p2p-communication off. Add virtual stages "
+            "(--num-layers-per-virtual-pipeline-stage) or plan with the PP overlap off.");
+    else if (!t.overlapPpComm && l.pp > 1 && l.vpp > 1)
+        out.notes.push_back(
+            "With virtual stages Megatron-LM overlaps the pipeline send/receive by default, which the plan "
+            "does not assume: add --no-overlap-p2p-communication to match it, or turn on the PP overlap "
+            "(--pp-comm-overlap on) to plan with it.");
     if (t.zeroStage == 2)
         out.notes.push_back(
             "Megatron-LM has no exact ZeRO-2: the distributed optimizer shards the optimizer state "
@@ -247,10 +289,10 @@ LaunchSettings deepspeed(const Scenario& s) {
         j["bf16"] = nlohmann::ordered_json{{"enabled", true}};
     }
     nlohmann::ordered_json zero{{"stage", std::clamp(t.zeroStage, 0, 3)}};
-    if (t.zeroStage >= 1) {
-        zero["overlap_comm"] = true;
+    // Reduce gradient buckets during the backward pass only when the plan assumes it.
+    zero["overlap_comm"] = t.overlapDpComm || t.zeroStage >= 3;
+    if (t.zeroStage >= 1)
         zero["contiguous_gradients"] = true;
-    }
     if (t.zeroStage == 2)
         zero["reduce_scatter"] = true;
     j["zero_optimization"] = std::move(zero);
@@ -277,6 +319,18 @@ LaunchSettings deepspeed(const Scenario& s) {
     if (l.pp > 1 && t.zeroStage >= 2)
         out.notes.push_back("DeepSpeed's pipeline engine supports ZeRO stages 0 and 1 only; with PP " +
                             std::to_string(l.pp) + " use stage 1.");
+    if (t.overlapDpComm && t.zeroStage == 0)
+        out.notes.push_back(
+            "DeepSpeed overlaps the gradient reduction (overlap_comm) only in its ZeRO optimizer: at stage 0 "
+            "it reduces after the backward pass; use stage 1 for the overlap the plan assumes.");
+    else if (!t.overlapDpComm && t.zeroStage >= 1 && t.zeroStage < 3)
+        out.notes.push_back(
+            "overlap_comm is false because the plan reduces gradients after the backward pass; most ZeRO runs "
+            "turn it on: plan with --dp-comm-overlap on (or the DP overlap box) and it is written true.");
+    if ((t.overlapTpComm && l.tp > 1) || (t.overlapPpComm && l.pp > 1))
+        out.notes.push_back(
+            "The plan overlaps the tensor-parallel or pipeline communication with compute; DeepSpeed's "
+            "config has no key for that: it depends on the model code that runs TP and PP.");
     if (l.cp > 1)
         out.notes.push_back(
             "Context parallelism has no DeepSpeed config key (DeepSpeed-Ulysses sequence parallelism "
@@ -375,6 +429,15 @@ LaunchSettings torchtitan(const Scenario& s) {
     kv("context_parallel_degree", n(l.cp));
     if (m.isMoe() || l.ep > 1)
         kv("expert_parallel_degree", n(l.ep));
+    const bool asyncTp = t.overlapTpComm && l.tp > 1;
+    if (asyncTp)
+        kv("enable_async_tensor_parallel", "true", "AsyncTP: needs torch.compile");
+
+    if (asyncTp) {
+        a += "\n[compile]\n";
+        kv("enable", "true", "AsyncTP works on the compiled graph");
+        kv("components", "[\"model\", \"loss\"]");
+    }
 
     a += "\n[activation_checkpoint]\n";
     switch (t.recompute) {
@@ -420,6 +483,16 @@ LaunchSettings torchtitan(const Scenario& s) {
     if (l.vpp > 1 && m.layers % (static_cast<long long>(l.pp) * l.vpp) != 0)
         out.notes.push_back("The layers do not split evenly into PP x virtual stages: set "
                             "pipeline_parallel_layers_per_stage or the split points by hand.");
+    if (asyncTp)
+        out.notes.push_back(
+            "Async tensor parallelism (enable_async_tensor_parallel) only works with torch.compile: the "
+            "[compile] table enables it (older torchtitan versions: training.compile = true, and "
+            "experimental.enable_async_tensor_parallel); it uses symmetric memory, so keep the TP group "
+            "inside one NVLink domain.");
+    if (t.overlapPpComm && l.pp > 1)
+        out.notes.push_back(
+            "torchtitan has no setting for overlapping the pipeline send/receive with compute: how much of "
+            "it hides depends on the pipeline schedule of torch.distributed.pipelining.");
     if (!t.flashAttention)
         out.notes.push_back(
             "torchtitan uses PyTorch's scaled_dot_product_attention (flash kernels); the plan has "

@@ -172,8 +172,17 @@ std::vector<std::string> reportAssumptions(const Scenario& s, const HardwareProf
         style == ExecutionStyle::Fsdp
             ? "Execution style FSDP (PyTorch FSDP2 / torchtitan / DeepSpeed ZeRO-3): per-layer weight "
               "gathers prefetched one layer ahead, gradient reduction overlapped with the backward pass."
-            : "Execution style Megatron-LM: TP/PP/DP with bucketed gradient reduction after the backward "
-              "pass (not overlapped) and fused kernels.");
+            : (t.overlapDpComm
+                   ? "Execution style Megatron-LM: TP/PP/DP with bucketed gradient reduction overlapped with "
+                     "the backward pass (--overlap-grad-reduce) and fused kernels."
+                   : "Execution style Megatron-LM: TP/PP/DP with bucketed gradient reduction after the backward "
+                     "pass (not overlapped) and fused kernels."));
+    a.push_back(std::string("Tensor-parallel collectives ") +
+                (t.overlapTpComm ? "overlap the layer's GEMMs (--tp-comm-overlap, AsyncTP): what exceeds the "
+                                   "GEMM time is exposed, plus a fifth of the hidden part"
+                                 : "run exposed, between the GEMMs") +
+                "; pipeline send/receive " +
+                (t.overlapPpComm ? "overlaps the stage's compute (--overlap-p2p-communication)." : "runs exposed."));
     a.push_back(std::string("Recompute: ") + std::string(toString(t.recompute)) + "; sequence parallelism " +
                 (t.sequenceParallel ? "on" : "off") + "; flash attention " +
                 (t.flashAttention ? "on" : "off") + ".");

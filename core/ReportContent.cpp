@@ -207,6 +207,12 @@ KeyValues trainingFacts(const Scenario& s, const Plan& p) {
     kv.emplace_back("Activation recompute", std::string(toString(t.recompute)));
     kv.emplace_back("Sequence parallelism", onOff(t.sequenceParallel));
     kv.emplace_back("Flash attention", onOff(t.flashAttention));
+    kv.emplace_back("TP communication overlap", onOff(t.overlapTpComm));
+    kv.emplace_back("PP communication overlap", onOff(t.overlapPpComm));
+    kv.emplace_back("DP communication overlap",
+                    onOff(t.overlapDpComm) + (p.style == ExecutionStyle::Fsdp && !t.overlapDpComm
+                                                  ? std::string(" (the FSDP style overlaps anyway)")
+                                                  : std::string()));
     kv.emplace_back("Execution style", std::string(toString(t.executionStyle)) +
                                            (t.executionStyle == ExecutionStyle::Auto
                                                 ? " (" + std::string(toString(p.style)) + ")"

@@ -11,8 +11,6 @@ namespace {
 
 // The flash-attention backward kernel does 2.5x the forward's FLOPs (it recomputes the scores).
 constexpr double kFlashBwdFlopsRatio = 2.5;
-// Share of an overlapped TP collective still paid as slower GEMMs (comm kernels occupy SMs).
-constexpr double kOverlapResidual = 0.2;
 
 struct LayerTimes {
     double gemmFwd = 0;      // linear layers, forward
@@ -182,7 +180,7 @@ void computeTime(const EvalContext& x, Plan& plan) {
         // The hidden part is not free: the communication kernels take SMs and memory bandwidth from the
         // GEMMs they overlap, so a fifth of it is still paid.
         const double gemms = 3.0 * lt.gemmFwd + (x.recompute == Recompute::Full ? lt.gemmFwd : 0.0);
-        tpPerLayer = std::max(0.0, tpPerLayer - gemms) + kOverlapResidual * std::min(tpPerLayer, gemms);
+        tpPerLayer = std::max(0.0, tpPerLayer - gemms) + kTpOverlapResidual * std::min(tpPerLayer, gemms);
     }
     const double epPerLayer = (3.0 + recomputeCollectives / 2.0) * lt.epPerPass;  // fwd, bwd (2x), recompute
     const double cpPerLayer = lt.cpFwd + lt.cpBwd + (x.recompute == Recompute::Full ? lt.cpFwd : 0.0);

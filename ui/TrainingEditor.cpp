@@ -4,6 +4,7 @@
 #include "ui/FormBinder.h"
 #include "ui/ScenarioDocument.h"
 
+#include <QCheckBox>
 #include <QFormLayout>
 #include <QVBoxLayout>
 
@@ -64,6 +65,35 @@ TrainingEditor::TrainingEditor(ScenarioDocument* doc, QWidget* parent)
     m_more->addBool(more, tr("Flash attention"), tr("Fused attention kernels that never store the s x s score matrix."),
                     [](const Scenario& s) { return s.training.flashAttention; },
                     [](Scenario& s, bool v) { s.training.flashAttention = v; });
+    // Communication overlap: each switch hides one kind of collective behind compute, as the framework
+    // flag named in the tooltip does (docs/estimation.md, section 6).
+    m_overlapTp = m_more->addBool(
+        more, tr("Overlap TP communication"),
+        tr("Run the tensor-parallel collectives in chunks while the neighbouring GEMMs compute: Megatron-LM "
+           "--tp-comm-overlap (Transformer Engine userbuffers, needs sequence parallel), torchtitan "
+           "parallelism.enable_async_tensor_parallel (AsyncTP, needs torch.compile). What exceeds the layer's "
+           "GEMM time stays exposed, and a fifth of the hidden part is still paid (the communication kernels "
+           "take SMs and memory bandwidth from the GEMMs)."),
+        [](const Scenario& s) { return s.training.overlapTpComm; },
+        [](Scenario& s, bool v) { s.training.overlapTpComm = v; });
+    m_overlapTp->setObjectName(QStringLiteral("overlapTpComm"));
+    m_overlapPp = m_more->addBool(
+        more, tr("Overlap PP communication"),
+        tr("Post the pipeline sends and receives ahead and complete them behind the next chunk's compute: "
+           "Megatron-LM --overlap-p2p-communication, the default with virtual pipeline stages. Only what "
+           "exceeds the stage's compute per micro batch stays exposed."),
+        [](const Scenario& s) { return s.training.overlapPpComm; },
+        [](Scenario& s, bool v) { s.training.overlapPpComm = v; });
+    m_overlapPp->setObjectName(QStringLiteral("overlapPpComm"));
+    m_overlapDp = m_more->addBool(
+        more, tr("Overlap DP communication"),
+        tr("Reduce the gradients bucket by bucket while the backward pass still runs: Megatron-LM "
+           "--overlap-grad-reduce (and --overlap-param-gather with the distributed optimizer), DeepSpeed "
+           "zero_optimization.overlap_comm. Only what exceeds the backward pass stays exposed. The FSDP style "
+           "always overlaps, so there it changes nothing."),
+        [](const Scenario& s) { return s.training.overlapDpComm; },
+        [](Scenario& s, bool v) { s.training.overlapDpComm = v; });
+    m_overlapDp->setObjectName(QStringLiteral("overlapDpComm"));
     m_more->addBool(more, tr("Loader prefetch"), tr("The data loader prepares the next batch while the GPUs compute."),
                     [](const Scenario& s) { return s.training.loaderPrefetch; },
                     [](Scenario& s, bool v) { s.training.loaderPrefetch = v; });

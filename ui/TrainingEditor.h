@@ -2,6 +2,8 @@
 // The training-options part of the scenario panel.
 #include <QWidget>
 
+class QCheckBox;
+
 namespace lp::ui {
 
 class CollapsibleSection;
@@ -13,11 +15,18 @@ class TrainingEditor : public QWidget {
 public:
     explicit TrainingEditor(ScenarioDocument* doc, QWidget* parent = nullptr);
     CollapsibleSection* moreSection() const { return m_section; }
+    // The communication-overlap switches (TrainingOptions::overlapTpComm, overlapPpComm, overlapDpComm).
+    QCheckBox* overlapTpBox() const { return m_overlapTp; }
+    QCheckBox* overlapPpBox() const { return m_overlapPp; }
+    QCheckBox* overlapDpBox() const { return m_overlapDp; }
 
 private:
     CollapsibleSection* m_section;
     FormBinder* m_main;
     FormBinder* m_more;
+    QCheckBox* m_overlapTp = nullptr;
+    QCheckBox* m_overlapPp = nullptr;
+    QCheckBox* m_overlapDp = nullptr;
 };
 
 } // namespace lp::ui

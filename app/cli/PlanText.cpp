@@ -32,6 +32,16 @@ std::string zeroText(int stage) {
     }
 }
 
+// ", overlapped TP/DP communication" for the switches that are on.
+std::string overlapText(const core::TrainingOptions& t) {
+    std::string which;
+    for (auto [on, name] : {std::pair{t.overlapTpComm, "TP"}, std::pair{t.overlapPpComm, "PP"},
+                            std::pair{t.overlapDpComm, "DP"}})
+        if (on)
+            which += (which.empty() ? "" : "/") + std::string(name);
+    return which.empty() ? std::string() : ", overlapped " + which + " communication";
+}
+
 std::string heading(const std::string& title) {
     return "\n" + title + "\n";
 }
@@ -97,7 +107,7 @@ std::string renderScenarioSummary(const Scenario& s, const Plan& p) {
                            std::string(core::toString(t.optimizer)) + ", " + zeroText(t.zeroStage) + ", " +
                            std::string(core::toString(t.recompute)) + " recompute, sequence parallel " +
                            onOff(t.sequenceParallel) + ", flash attention " + onOff(t.flashAttention) + ", " +
-                           std::string(core::toString(p.style)) + " style");
+                           std::string(core::toString(p.style)) + " style" + overlapText(t));
     std::string layout = "TP " + std::to_string(l.tp) + " x PP " + std::to_string(l.pp);
     if (l.cp > 1)
         layout += " x CP " + std::to_string(l.cp);

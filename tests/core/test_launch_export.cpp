@@ -217,6 +217,115 @@ LP_TEST(torchtitan_degrees_batches_and_schedules) {
     LP_CHECK(contains(l.text, "mode = \"full\""));
 }
 
+LP_TEST(overlap_switches_off_add_no_flags) {
+    // The defaults (all off) are what the pinned files show: no overlap flags, the usual notes.
+    const auto meg = exportLaunchSettings(defaultScenario(), LaunchTarget::Megatron);
+    for (const char* flag : {"--tp-comm-overlap", "--overlap-grad-reduce", "--overlap-param-gather",
+                             "--overlap-p2p-communication", "Communication overlap"})
+        LP_CHECK(!contains(meg.text, flag));
+    LP_CHECK(hasNote(meg, "reducing gradients after the backward pass"));
+    LP_CHECK(!contains(exportLaunchSettings(defaultScenario(), LaunchTarget::Torchtitan).text,
+                       "enable_async_tensor_parallel"));
+    const auto ds = exportLaunchSettings(defaultScenario(), LaunchTarget::DeepSpeed);
+    // The config says what the plan assumes: ZeRO-1 without the DP overlap writes overlap_comm false.
+    LP_CHECK(hasNote(ds, "the plan reduces gradients after the backward pass"));
+    LP_CHECK(nlohmann::json::parse(ds.text).at("zero_optimization").at("overlap_comm") == false);
+    Scenario z0 = defaultScenario();
+    z0.training.zeroStage = 0;
+    const auto j = nlohmann::json::parse(exportLaunchSettings(z0, LaunchTarget::DeepSpeed).text);
+    LP_CHECK(j.at("zero_optimization").at("overlap_comm") == false);
+}
+
+LP_TEST(megatron_overlap_flags) {
+    Scenario s = defaultScenario(); // TP 8 with sequence parallel, PP 4, ZeRO-1
+    s.training.overlapTpComm = true;
+    s.training.overlapDpComm = true;
+    auto l = exportLaunchSettings(s, LaunchTarget::Megatron);
+    LP_CHECK(contains(l.text, "  # Communication overlap\n"));
+    LP_CHECK(contains(l.text, "  --tp-comm-overlap "));
+    LP_CHECK(contains(l.text, "  --overlap-grad-reduce "));
+    LP_CHECK(contains(l.text, "  --overlap-param-gather ")); // distributed optimizer
+    LP_CHECK(hasNote(l, "Transformer Engine"));
+    LP_CHECK(!hasNote(l, "reducing gradients after the backward pass"));
+
+    // Without sequence parallelism Megatron-LM refuses --tp-comm-overlap: a comment and a note instead.
+    s.training.sequenceParallel = false;
+    s.training.zeroStage = 0;
+    l = exportLaunchSettings(s, LaunchTarget::Megatron);
+    LP_CHECK(!contains(l.text, "  --tp-comm-overlap"));
+    LP_CHECK(contains(l.text, "# --tp-comm-overlap left out: it needs --sequence-parallel"));
+    LP_CHECK(hasNote(l, "only with --sequence-parallel"));
+    LP_CHECK(contains(l.text, "  --overlap-grad-reduce "));
+    LP_CHECK(!contains(l.text, "--overlap-param-gather")); // no distributed optimizer at ZeRO-0
+
+    // TP 1: nothing to overlap. ZeRO-3 (FSDP2) overlaps by itself.
+    s = withLayout(defaultScenario(), 1, 4, 16);
+    s.training.overlapTpComm = true;
+    s.training.overlapDpComm = true;
+    s.training.zeroStage = 3;
+    l = exportLaunchSettings(s, LaunchTarget::Megatron);
+    LP_CHECK(!contains(l.text, "tp-comm-overlap"));
+    LP_CHECK(!contains(l.text, "--overlap-grad-reduce"));
+}
+
+LP_TEST(megatron_pipeline_overlap_follows_the_virtual_stages) {
+    // With virtual stages Megatron-LM overlaps send/receive by default: no flag, a comment.
+    Scenario s = withLayout(defaultScenario(), 8, 4, 2, 5);
+    s.training.overlapPpComm = true;
+    auto l = exportLaunchSettings(s, LaunchTarget::Megatron);
+    LP_CHECK(!contains(l.text, "  --overlap-p2p-communication"));
+    LP_CHECK(!contains(l.text, "--no-overlap-p2p-communication"));
+    LP_CHECK(contains(l.text, "# pipeline send/receive overlap: the default with virtual stages"));
+    LP_CHECK(!hasNote(l, "overlap-p2p-communication"));
+    // Off with virtual stages: a note says the run overlaps anyway and how to match the plan.
+    s.training.overlapPpComm = false;
+    l = exportLaunchSettings(s, LaunchTarget::Megatron);
+    LP_CHECK(!contains(l.text, "Communication overlap"));
+    LP_CHECK(hasNote(l, "--no-overlap-p2p-communication"));
+    // On without virtual stages: the 1F1B schedule cannot overlap, a note says so.
+    s = defaultScenario();
+    s.training.overlapPpComm = true;
+    l = exportLaunchSettings(s, LaunchTarget::Megatron);
+    LP_CHECK(contains(l.text, "# pipeline send/receive overlap needs virtual stages"));
+    LP_CHECK(hasNote(l, "only in the interleaved schedule"));
+    // PP 1: nothing at all.
+    s = withLayout(defaultScenario(), 8, 1, 8);
+    s.training.overlapPpComm = true;
+    l = exportLaunchSettings(s, LaunchTarget::Megatron);
+    LP_CHECK(!contains(l.text, "pipeline send/receive"));
+    LP_CHECK(!hasNote(l, "interleaved schedule"));
+}
+
+LP_TEST(deepspeed_and_torchtitan_overlap_settings) {
+    Scenario s = defaultScenario();
+    s.training.overlapDpComm = true;
+    for (int zero = 0; zero <= 3; ++zero) {
+        s.training.zeroStage = zero;
+        const auto l = exportLaunchSettings(s, LaunchTarget::DeepSpeed);
+        const auto j = nlohmann::json::parse(l.text);
+        LP_CHECK(j.at("zero_optimization").at("overlap_comm").get<bool>());
+        LP_CHECK_EQ(hasNote(l, "only in its ZeRO optimizer"), zero == 0);
+        LP_CHECK(!hasNote(l, "the plan does not assume"));
+    }
+    s.training.overlapTpComm = true;
+    LP_CHECK(hasNote(exportLaunchSettings(s, LaunchTarget::DeepSpeed), "DeepSpeed's config has no key"));
+
+    // torchtitan: AsyncTP in [parallelism], and torch.compile, which it needs.
+    s = defaultScenario();
+    s.training.overlapTpComm = true;
+    auto l = exportLaunchSettings(s, LaunchTarget::Torchtitan);
+    LP_CHECK(contains(l.text, "enable_async_tensor_parallel = true"));
+    LP_CHECK(l.text.find("enable_async_tensor_parallel") > l.text.find("[parallelism]"));
+    LP_CHECK(l.text.find("enable_async_tensor_parallel") < l.text.find("[activation_checkpoint]"));
+    LP_CHECK(contains(l.text, "\n[compile]\nenable = true"));
+    LP_CHECK(contains(l.text, "components = [\"model\", \"loss\"]"));
+    LP_CHECK(hasNote(l, "torch.compile"));
+    s = withLayout(s, 1, 4, 16); // TP 1: no AsyncTP
+    l = exportLaunchSettings(s, LaunchTarget::Torchtitan);
+    LP_CHECK(!contains(l.text, "enable_async_tensor_parallel"));
+    LP_CHECK(!contains(l.text, "[compile]"));
+}
+
 LP_TEST(user_names_cannot_break_out_of_comments) {
     Scenario s = defaultScenario();
     s.name = "evil\"\n$(rm -rf ~) `id` \\";

@@ -200,6 +200,78 @@ LP_TEST(cp_explanation_names_the_hiding_chunk) {
     LP_CHECK_EQ(explainPlan(s, p).size(), explainPlan(defaultScenario(), one).size());
 }
 
+LP_TEST(overlap_switches_are_listed_and_explained) {
+    // Default: all three off, listed in the training options; the explanations keep their plain formulas.
+    const ReportInput off = defaultReport();
+    const std::string offHtml = reportToHtml(off);
+    const std::string offMd = reportToMarkdown(off);
+    for (const char* row : {"TP communication overlap", "PP communication overlap", "DP communication overlap"}) {
+        LP_CHECK(contains(offHtml, row));
+        LP_CHECK(contains(offMd, std::string("| ") + row + " | off |"));
+    }
+    LP_CHECK(contains(offHtml, "gradient reduction after the backward pass (not overlapped)"));
+    const Plan plain = evaluate(defaultScenario());
+    const auto tpOff = explainFigure(defaultScenario(), plain, "time.tp_comm");
+    const auto ppOff = explainFigure(defaultScenario(), plain, "time.pp_comm");
+    const auto dpOff = explainFigure(defaultScenario(), plain, "time.dp_comm");
+    LP_CHECK(tpOff && ppOff && dpOff);
+    if (tpOff && ppOff && dpOff) {
+        LP_CHECK(!contains(tpOff->formula, "GEMM time") && !contains(tpOff->words, "overlap is on"));
+        LP_CHECK(!contains(ppOff->formula, "stage compute"));
+        LP_CHECK(contains(dpOff->words, "after the backward pass"));
+    }
+
+    // All three on (TP 8 x PP 4 x DP 2, Megatron-LM style).
+    Scenario s = defaultScenario();
+    s.training.overlapTpComm = true;
+    s.training.overlapPpComm = true;
+    s.training.overlapDpComm = true;
+    ReportInput on = makeReport(s);
+    on.generatedAt = "2025-01-31T09:40:00Z";
+    const std::string md = reportToMarkdown(on);
+    for (const char* row : {"TP communication overlap", "PP communication overlap", "DP communication overlap"})
+        LP_CHECK(contains(md, std::string("| ") + row + " | on |"));
+    const std::string html = reportToHtml(on);
+    LP_CHECK(contains(html, "overlapped with the backward pass (--overlap-grad-reduce)"));
+    LP_CHECK(contains(html, "overlap the layer&#39;s GEMMs (--tp-comm-overlap, AsyncTP)"));
+    LP_CHECK(contains(html, "overlaps the stage&#39;s compute (--overlap-p2p-communication)"));
+    const nlohmann::json j = reportToJsonValue(on);
+    LP_CHECK(j.at("scenario").at("training").at("overlap_tp_comm").get<bool>());
+    auto find = [&](const std::string& key) {
+        for (const auto& e : on.explanations)
+            if (e.key == key)
+                return e;
+        return Explanation{};
+    };
+    const Explanation tp = find("time.tp_comm");
+    LP_CHECK(contains(tp.formula, "max(0, TP - GEMM time of the layer) + 0.2 x min(TP, GEMM time)"));
+    LP_CHECK(contains(tp.words, "--tp-comm-overlap"));
+    LP_CHECK(contains(tp.words, "SMs and memory bandwidth"));
+    LP_CHECK(contains(tp.substituted, "exposed with the overlap"));
+    LP_CHECK_NEAR(tp.value, on.plan.time.tpCommSeconds, 1e-15);
+    LP_CHECK(on.plan.time.tpCommSeconds < plain.time.tpCommSeconds);
+    const Explanation pp = find("time.pp_comm");
+    LP_CHECK(contains(pp.formula, "max(0, p2p - stage compute)"));
+    LP_CHECK(contains(pp.words, "--overlap-p2p-communication"));
+    LP_CHECK(on.plan.time.ppCommSeconds <= plain.time.ppCommSeconds);
+    const Explanation dp = find("time.dp_comm");
+    LP_CHECK(contains(dp.formula, "backward window"));
+    LP_CHECK(contains(dp.formula, "as in the FSDP style"));
+    LP_CHECK(contains(dp.words, "--overlap-grad-reduce"));
+    LP_CHECK(on.plan.time.dpCommExposedSeconds < plain.time.dpCommExposedSeconds);
+    LP_CHECK_EQ(on.explanations.size(), off.explanations.size());
+
+    // The FSDP style overlaps the reduction anyway: the switch changes nothing, and both places say so.
+    Scenario f = defaultScenario();
+    f.training.executionStyle = ExecutionStyle::Fsdp;
+    const std::string fsdpMd = reportToMarkdown(makeReport(f));
+    LP_CHECK(contains(fsdpMd, "| DP communication overlap | off (the FSDP style overlaps anyway) |"));
+    f.training.overlapDpComm = true;
+    const Plan fp = evaluate(f);
+    const auto fe = explainFigure(f, fp, "time.dp_comm");
+    LP_CHECK(fe && contains(fe->words, "overlaps the reduction with the backward pass anyway"));
+}
+
 LP_TEST(markdown_escaping_rules) {
     LP_CHECK_EQ(escapeMarkdown("a|b"), std::string("a\\|b"));
     LP_CHECK_EQ(escapeMarkdown("*x* _y_ `z`"), std::string("\\*x\\* \\_y\\_ \\`z\\`"));

@@ -1,0 +1,170 @@
+// The communication-overlap switches of the scenario panel's training options: each box edits its
+// TrainingOptions field through the undo stack, the plan follows (the exposed communication time drops),
+// and the boxes follow the document when it changes elsewhere (undo, redo, another edit).
+#include "GuiTestSupport.h"
+
+#include "core/Evaluate.h"
+#include "core/Explain.h"
+#include "ui/CollapsibleSection.h"
+#include "ui/FileController.h"
+#include "ui/MainWindow.h"
+#include "ui/ScenarioDocument.h"
+#include "ui/ScenarioPanel.h"
+#include "ui/Settings.h"
+#include "ui/TrainingEditor.h"
+
+#include <QCheckBox>
+#include <QUndoStack>
+
+#include <memory>
+
+using namespace lp;
+
+class TestTrainingOptions : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+    std::unique_ptr<ui::MainWindow> m_window;
+
+    ui::ScenarioDocument* doc() const { return m_window->document(); }
+    ui::TrainingEditor* editor() const { return m_window->scenarioPanel()->trainingEditor(); }
+
+    // A box of the scenario panel found by its object name, as a test of the whole window would.
+    QCheckBox* box(const char* name) const {
+        return m_window->scenarioPanel()->findChild<QCheckBox*>(QString::fromLatin1(name));
+    }
+
+    // Toggles a box as a user does: the "More training options" section open, focus, space bar.
+    void toggle(QCheckBox* b) {
+        editor()->moreSection()->setExpanded(true);
+        QVERIFY(b->isVisible());
+        b->setFocus();
+        QTest::keyClick(b, Qt::Key_Space);
+    }
+
+private slots:
+    void initTestCase() { test::isolateUserFolders(m_dir); }
+
+    void init() {
+        QSettings().clear();
+        ui::WindowOptions options;
+        options.autosaveDirectory = m_dir.filePath(QStringLiteral("autosave"));
+        m_window = std::make_unique<ui::MainWindow>(options);
+        m_window->files()->setPrompter(std::make_unique<test::ScriptedPrompter>());
+        m_window->resize(1600, 1000);
+        m_window->startup();
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    }
+
+    void cleanup() {
+        doc()->undoStack()->setClean();  // nothing to ask on close
+        m_window->close();
+        m_window.reset();
+    }
+
+    void boxesStartOffWithTooltipsNamingTheFlags() {
+        QCheckBox* tp = box("overlapTpComm");
+        QCheckBox* pp = box("overlapPpComm");
+        QCheckBox* dp = box("overlapDpComm");
+        QVERIFY(tp && pp && dp);
+        QCOMPARE(tp, editor()->overlapTpBox());
+        QCOMPARE(pp, editor()->overlapPpBox());
+        QCOMPARE(dp, editor()->overlapDpBox());
+        for (QCheckBox* b : {tp, pp, dp}) {
+            QVERIFY(!b->isChecked());
+            QVERIFY(b->focusPolicy() != Qt::NoFocus);
+        }
+        QVERIFY(tp->toolTip().contains(QStringLiteral("--tp-comm-overlap")));
+        QVERIFY(tp->toolTip().contains(QStringLiteral("enable_async_tensor_parallel")));
+        QVERIFY(pp->toolTip().contains(QStringLiteral("--overlap-p2p-communication")));
+        QVERIFY(dp->toolTip().contains(QStringLiteral("--overlap-grad-reduce")));
+        QVERIFY(dp->toolTip().contains(QStringLiteral("overlap_comm")));
+        // Inside the folded "More training options" section.
+        QVERIFY(!editor()->moreSection()->isExpanded());
+        QVERIFY(editor()->moreSection()->isAncestorOf(tp));
+    }
+
+    void tpOverlapEditsTheScenarioAndUndoRestoresIt() {
+        const core::Scenario before = doc()->scenario();
+        QVERIFY(before.layout.tp > 1);
+        QVERIFY(!before.training.overlapTpComm);
+        const double tpBefore = doc()->plan().time.tpCommSeconds;
+        QVERIFY(tpBefore > 0);
+        const int steps = doc()->undoStack()->count();
+
+        QCheckBox* tp = box("overlapTpComm");
+        QVERIFY(tp);
+        toggle(tp);
+        QVERIFY(tp->isChecked());
+        QVERIFY(doc()->scenario().training.overlapTpComm);
+        QVERIFY(doc()->isModified());
+        QCOMPARE(doc()->undoStack()->count(), steps + 1);
+        // Only the switch changed; the plan is the core's for the new scenario, with less TP time.
+        core::Scenario expected = before;
+        expected.training.overlapTpComm = true;
+        QVERIFY(doc()->scenario() == expected);
+        const core::Plan plan = core::evaluate(doc()->scenario(), doc()->profile());
+        QCOMPARE(doc()->plan().time.tpCommSeconds, plan.time.tpCommSeconds);
+        QVERIFY2(doc()->plan().time.tpCommSeconds < tpBefore,
+                 qPrintable(QStringLiteral("%1 -> %2").arg(tpBefore).arg(doc()->plan().time.tpCommSeconds)));
+        QVERIFY(doc()->plan().time.tpCommSeconds > 0);  // a fifth of the hidden part is still paid
+        QVERIFY(doc()->plan().time.stepSeconds < core::evaluate(before, doc()->profile()).time.stepSeconds);
+        // The explanation of the figure says the overlap is on.
+        const auto e = core::explainFigure(doc()->scenario(), doc()->plan(), "time.tp_comm");
+        QVERIFY(e.has_value());
+        QVERIFY2(QString::fromStdString(e->formula).contains(QStringLiteral("GEMM")), e->formula.c_str());
+
+        // Undo: the scenario, the plan and the box are as before.
+        doc()->undoStack()->undo();
+        QVERIFY(doc()->scenario() == before);
+        QVERIFY(!tp->isChecked());
+        QCOMPARE(doc()->plan().time.tpCommSeconds, tpBefore);
+        QVERIFY(!doc()->isModified());
+        // Redo brings it back.
+        doc()->undoStack()->redo();
+        QVERIFY(doc()->scenario().training.overlapTpComm);
+        QVERIFY(tp->isChecked());
+        QVERIFY(doc()->plan().time.tpCommSeconds < tpBefore);
+    }
+
+    void ppAndDpOverlapLowerTheirExposedTime() {
+        const core::Plan before = doc()->plan();
+        QVERIFY(doc()->scenario().layout.pp > 1 && before.time.ppCommSeconds > 0);
+        QVERIFY(before.time.dpCommExposedSeconds > 0);  // Megatron-LM style, reduction after the backward pass
+
+        toggle(box("overlapPpComm"));
+        QVERIFY(doc()->scenario().training.overlapPpComm);
+        QVERIFY(doc()->plan().time.ppCommSeconds < before.time.ppCommSeconds);
+        toggle(box("overlapDpComm"));
+        QVERIFY(doc()->scenario().training.overlapDpComm);
+        QVERIFY(doc()->plan().time.dpCommExposedSeconds < before.time.dpCommExposedSeconds);
+        // Two separate undo steps.
+        doc()->undoStack()->undo();
+        QVERIFY(!doc()->scenario().training.overlapDpComm);
+        QVERIFY(doc()->scenario().training.overlapPpComm);
+        QVERIFY(!box("overlapDpComm")->isChecked());
+        doc()->undoStack()->undo();
+        QVERIFY(!doc()->scenario().training.overlapPpComm);
+        QVERIFY(!box("overlapPpComm")->isChecked());
+        QCOMPARE(doc()->plan().time.ppCommSeconds, before.time.ppCommSeconds);
+    }
+
+    void boxesFollowEditsMadeElsewhere() {
+        core::Scenario s = doc()->scenario();
+        s.training.overlapTpComm = true;
+        s.training.overlapPpComm = true;
+        s.training.overlapDpComm = true;
+        doc()->edit(s, QStringLiteral("all overlaps on"));
+        QVERIFY(box("overlapTpComm")->isChecked());
+        QVERIFY(box("overlapPpComm")->isChecked());
+        QVERIFY(box("overlapDpComm")->isChecked());
+        doc()->undoStack()->undo();
+        QVERIFY(!box("overlapTpComm")->isChecked());
+        QVERIFY(!box("overlapPpComm")->isChecked());
+        QVERIFY(!box("overlapDpComm")->isChecked());
+    }
+};
+
+QTEST_MAIN(TestTrainingOptions)
+#include "test_training_options.moc"
