@@ -1,6 +1,6 @@
 // The real main window, driven like a user: sliders, spin boxes, actions. The charts must show what
 // the core computes, and every problem must show inline.
-#include "GuiTestSupport.h"
+#include "WindowTestSupport.h"
 
 #include "core/Evaluate.h"
 #include "ui/DiagnosticsModel.h"
@@ -83,24 +83,11 @@ private slots:
     void initTestCase() { test::isolateUserFolders(m_dir); }
 
     void init() {
-        QSettings().clear();
-        ui::WindowOptions options;
-        options.autosaveDirectory = m_dir.filePath(QStringLiteral("autosave"));
-        m_window = std::make_unique<ui::MainWindow>(options);
-        auto prompter = std::make_unique<test::ScriptedPrompter>();
-        m_prompter = prompter.get();
-        m_window->files()->setPrompter(std::move(prompter));
-        m_window->resize(1600, 1000);
-        m_window->startup();
-        m_window->show();
+        m_window = test::openTestWindow(m_dir, &m_prompter);
         QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
     }
 
-    void cleanup() {
-        doc()->undoStack()->setClean();  // nothing to ask on close
-        m_window->close();
-        m_window.reset();
-    }
+    void cleanup() { test::closeTestWindow(m_window); }
 
     void opensOnTheDefaultScenario() {
         QVERIFY(doc()->scenario() == core::defaultScenario());

@@ -1,7 +1,7 @@
 // The Plan tab's "Number formats" section follows the scenario like the other panels: the per-tensor
 // table is the core's precisionTable, FP8 shows its weight copies and scaling state, and the
 // diagnostics panel lists the context-parallel diagnostics of a ring over the network.
-#include "GuiTestSupport.h"
+#include "WindowTestSupport.h"
 
 #include "core/Evaluate.h"
 #include "core/Precision.h"
@@ -72,22 +72,11 @@ private slots:
     void initTestCase() { test::isolateUserFolders(m_dir); }
 
     void init() {
-        QSettings().clear();
-        ui::WindowOptions options;
-        options.autosaveDirectory = m_dir.filePath(QStringLiteral("autosave"));
-        m_window = std::make_unique<ui::MainWindow>(options);
-        m_window->files()->setPrompter(std::make_unique<test::ScriptedPrompter>());
-        m_window->resize(1600, 1000);
-        m_window->startup();
-        m_window->show();
+        m_window = test::openTestWindow(m_dir);
         QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
     }
 
-    void cleanup() {
-        doc()->undoStack()->setClean();  // nothing to ask on close
-        m_window->close();
-        m_window.reset();
-    }
+    void cleanup() { test::closeTestWindow(m_window); }
 
     void bf16HasNoFp8Rows() {
         QVERIFY(section());

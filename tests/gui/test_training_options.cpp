@@ -1,7 +1,7 @@
 // The communication-overlap switches of the scenario panel's training options: each box edits its
 // TrainingOptions field through the undo stack, the plan follows (the exposed communication time drops),
 // and the boxes follow the document when it changes elsewhere (undo, redo, another edit).
-#include "GuiTestSupport.h"
+#include "WindowTestSupport.h"
 
 #include "core/Evaluate.h"
 #include "core/Explain.h"
@@ -46,22 +46,11 @@ private slots:
     void initTestCase() { test::isolateUserFolders(m_dir); }
 
     void init() {
-        QSettings().clear();
-        ui::WindowOptions options;
-        options.autosaveDirectory = m_dir.filePath(QStringLiteral("autosave"));
-        m_window = std::make_unique<ui::MainWindow>(options);
-        m_window->files()->setPrompter(std::make_unique<test::ScriptedPrompter>());
-        m_window->resize(1600, 1000);
-        m_window->startup();
-        m_window->show();
+        m_window = test::openTestWindow(m_dir);
         QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
     }
 
-    void cleanup() {
-        doc()->undoStack()->setClean();  // nothing to ask on close
-        m_window->close();
-        m_window.reset();
-    }
+    void cleanup() { test::closeTestWindow(m_window); }
 
     void boxesStartOffWithTooltipsNamingTheFlags() {
         QCheckBox* tp = box("overlapTpComm");

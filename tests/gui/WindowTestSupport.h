@@ -1,0 +1,42 @@
+#pragma once
+// The planner window as the GUI tests that drive it open and close it: fresh settings, the default
+// scenario, 1600 x 1000, scripted answers to every question, autosave in the test's folder.
+#include "GuiTestSupport.h"
+
+#include "ui/FileController.h"
+#include "ui/MainWindow.h"
+#include "ui/ScenarioDocument.h"
+
+#include <QUndoStack>
+
+#include <memory>
+
+namespace lp::test {
+
+// Shown and started; wait with QTest::qWaitForWindowExposed. *prompter, when asked for, is the
+// window's scripted prompter.
+inline std::unique_ptr<ui::MainWindow> openTestWindow(QTemporaryDir& dir, ScriptedPrompter** prompter = nullptr) {
+    QSettings().clear();
+    ui::WindowOptions options;
+    options.autosaveDirectory = dir.filePath(QStringLiteral("autosave"));
+    auto window = std::make_unique<ui::MainWindow>(options);
+    auto scripted = std::make_unique<ScriptedPrompter>();
+    if (prompter)
+        *prompter = scripted.get();
+    window->files()->setPrompter(std::move(scripted));
+    window->resize(1600, 1000);
+    window->startup();
+    window->show();
+    return window;
+}
+
+// Closes without questions (the document is marked clean first).
+inline void closeTestWindow(std::unique_ptr<ui::MainWindow>& window) {
+    if (!window)
+        return;
+    window->document()->undoStack()->setClean();
+    window->close();
+    window.reset();
+}
+
+} // namespace lp::test
