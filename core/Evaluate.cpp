@@ -139,6 +139,10 @@ void diagnose(const EvalContext& x, Plan& p) {
     }
     if (p.mfu < 0.20)
         addDiagnostic(p, DiagnosticId::MfuBelow20, Severity::Warning, 0, p.mfu);
+    if (p.memory.fits && p.memory.headroomBytes < 0.05 * p.memory.capacityBytes) {
+        addDiagnostic(p, DiagnosticId::LittleMemoryHeadroom, Severity::Info, 0, p.memory.worstStage,
+                      p.memory.headroomBytes, p.memory.headroomBytes / p.memory.capacityBytes);
+    }
     if (!p.memory.fits) {
         const StageMemory& w = p.memory.stages[static_cast<std::size_t>(p.memory.worstStage)];
         addDiagnostic(p, DiagnosticId::DoesNotFit, Severity::Warning, 0, w.stage, w.totalBytes, p.memory.capacityBytes);

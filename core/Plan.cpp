@@ -22,6 +22,7 @@ constexpr std::array<std::string_view, kDiagnosticCount> kIds = {
     "cp_exchange_exposed",
     "cp_crosses_nodes",
     "uneven_pipeline_stages",
+    "little_memory_headroom",
     "heads_not_divisible_by_tp",
     "kv_heads_not_divisible_by_tp",
     "layers_not_divisible_by_pp",
@@ -108,6 +109,11 @@ std::string diagnosticMessage(const Diagnostic& d) {
         return fmt("The %.0f layers do not split evenly into %.0f pipeline chunks: the busiest rank holds %.0f layers ",
                    d.a, d.b, d.c) +
                fmt("and sets the pace for the others (about %.1f ms per step).", ms);
+    case DiagnosticId::LittleMemoryHeadroom:
+        return fmt("Only %.1f GiB (%.1f%%) of the GPU's memory is left on pipeline stage %.0f: near the limit PyTorch's "
+                   "caching allocator frees its cache and retries allocations, each retry synchronising the GPU, "
+                   "which can slow the step far beyond this plan (whose memory is accurate to about 5%%).",
+                   d.b / kGiB, 100.0 * d.c, d.a);
     case DiagnosticId::ExpertsNotDivisibleByEp:
         if (d.b <= 0)
             return fmt("EP %.0f needs a mixture-of-experts model; this model is dense.", d.a);
@@ -162,6 +168,9 @@ std::string diagnosticSuggestion(const Diagnostic& d) {
     case DiagnosticId::UnevenPipelineStages:
         return "Choose PP (x virtual stages) that divides the layers, or give the first and last stages fewer layers "
                "(they also hold the embedding and the head).";
+    case DiagnosticId::LittleMemoryHeadroom:
+        return "Keep 5-10% of the memory free: more recompute, a smaller micro batch or more sharding; "
+               "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True also reduces fragmentation.";
     case DiagnosticId::ExpertsNotDivisibleByEp:
         return "Choose an EP that divides the number of experts (EP 1 for dense models).";
     case DiagnosticId::EpDoesNotDivideDp:

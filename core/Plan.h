@@ -27,6 +27,7 @@ enum class DiagnosticId {
     CpExchangeExposed,
     CpCrossesNodes,
     UnevenPipelineStages,
+    LittleMemoryHeadroom,
     // invalid layouts
     HeadsNotDivisibleByTp,
     KvHeadsNotDivisibleByTp,

@@ -35,7 +35,8 @@ QString DiagnosticsModel::explainKeyFor(core::DiagnosticId id) {
     case DiagnosticId::Stragglers: return QStringLiteral("time.straggler");
     case DiagnosticId::ShardingTrafficContendsWithTp: return QStringLiteral("time.dp_comm");
     case DiagnosticId::MfuBelow20: return QStringLiteral("mfu");
-    case DiagnosticId::DoesNotFit: return QStringLiteral("memory.total");
+    case DiagnosticId::DoesNotFit:
+    case DiagnosticId::LittleMemoryHeadroom: return QStringLiteral("memory.total");
     case DiagnosticId::ExposedDpComm: return QStringLiteral("time.dp_comm");
     case DiagnosticId::EpCrossesNodes: return QStringLiteral("time.ep_comm");
     case DiagnosticId::CpExchangeExposed:

@@ -80,6 +80,37 @@ LP_TEST(zero_stages_shard_the_state) {
     LP_CHECK_NEAR(f.optimizerBytes, params * 12.0 / 2.0, 1e-12);
 }
 
+LP_TEST(little_memory_headroom_is_noted_but_a_roomy_plan_is_not) {
+    // The default plan leaves ~40% free. Shrink the GPU's memory until the worst stage fills it to
+    // within 3%, then to within 10%: only the first gets the note.
+    const Scenario base = defaultScenario();
+    const Plan roomy = evaluate(base);
+    LP_CHECK(!roomy.has(DiagnosticId::LittleMemoryHeadroom));
+    const double worst = roomy.memory.stages[static_cast<std::size_t>(roomy.memory.worstStage)].totalBytes;
+    Scenario tight = base;
+    tight.cluster.gpu.hbmBytes = worst / 0.97;
+    const Plan t = evaluate(tight);
+    LP_CHECK(t.memory.fits);
+    LP_CHECK(t.has(DiagnosticId::LittleMemoryHeadroom));
+    for (const auto& d : t.diagnostics)
+        if (d.id == DiagnosticId::LittleMemoryHeadroom) {
+            LP_CHECK(d.severity == Severity::Info);
+            LP_CHECK_NEAR(d.b, t.memory.headroomBytes, 0.0);
+            LP_CHECK_NEAR(d.c, 0.03, 1e-9);
+            LP_CHECK(diagnosticMessage(d).find("caching allocator") != std::string::npos);
+            LP_CHECK(!diagnosticSuggestion(d).empty());
+        }
+    Scenario ok = base;
+    ok.cluster.gpu.hbmBytes = worst / 0.90;
+    LP_CHECK(!evaluate(ok).has(DiagnosticId::LittleMemoryHeadroom));
+    // A plan that does not fit says so, not this.
+    Scenario over = base;
+    over.cluster.gpu.hbmBytes = worst * 0.9;
+    const Plan o = evaluate(over);
+    LP_CHECK(o.has(DiagnosticId::DoesNotFit));
+    LP_CHECK(!o.has(DiagnosticId::LittleMemoryHeadroom));
+}
+
 LP_TEST(uneven_pipeline_stages_put_the_extra_layers_on_the_first_ranks) {
     Scenario s = withLayout(8, 3, 2, 1, 16);  // 80 layers over 3 stages: 27, 27, 26
     s.cluster.nodes = 6;
