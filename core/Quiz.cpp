@@ -1,6 +1,8 @@
 // "Check yourself" questions: varied scenarios, answers from the core, tolerant answer reading.
 #include "core/Quiz.h"
 
+#include "core/SvgCharts.h"
+
 #include "core/Evaluate.h"
 #include "core/Model.h"
 #include "core/NumberFormat.h"
@@ -34,21 +36,7 @@ std::string integer(double v) {
     return fmt::fixed(v, 0);
 }
 
-std::string componentKey(MemoryComponent c) {
-    switch (c) {
-    case MemoryComponent::Weights:
-        return "weights";
-    case MemoryComponent::Gradients:
-        return "gradients";
-    case MemoryComponent::Optimizer:
-        return "optimizer";
-    case MemoryComponent::Activations:
-        return "activations";
-    case MemoryComponent::Overhead:
-        return "overhead";
-    }
-    return "overhead";
-}
+std::string componentKey(MemoryComponent c) { return std::string(memoryComponentKey(c)); }
 
 // Fills in the question's text and explanation from its kind's templates and values.
 void finish(Question& q, const QuizTexts& texts, const std::string& templateKey) {
