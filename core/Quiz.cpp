@@ -1,13 +1,12 @@
 // "Check yourself" questions: varied scenarios, answers from the core, tolerant answer reading.
 #include "core/Quiz.h"
 
-#include "core/SvgCharts.h"
-
 #include "core/Evaluate.h"
 #include "core/Model.h"
 #include "core/NumberFormat.h"
 #include "core/Precision.h"
 #include "core/Presets.h"
+#include "core/SvgCharts.h"
 
 #include <algorithm>
 #include <array>
@@ -107,11 +106,18 @@ Scenario usableBase(const Scenario& s) {
     return evaluate(s).valid ? s : defaultScenario();
 }
 
-Question effectiveBatch(const Scenario& s, Rng& rng, const QuizTexts& texts) {
+// A question of this kind, its answer unit, relative tolerance (0: exact) and explanation key.
+Question newQuestion(QuestionKind kind, std::string unit, double relativeTolerance, std::string explainKey) {
     Question q;
-    q.kind = QuestionKind::EffectiveBatch;
-    q.unit = "sequences";
-    q.explainKey = "effective_batch";
+    q.kind = kind;
+    q.unit = std::move(unit);
+    q.relativeTolerance = relativeTolerance;
+    q.explainKey = std::move(explainKey);
+    return q;
+}
+
+Question effectiveBatch(const Scenario& s, Rng& rng, const QuizTexts& texts) {
+    Question q = newQuestion(QuestionKind::EffectiveBatch, "sequences", 0.0, "effective_batch");
     q.scenario = s;
     Layout& l = q.scenario.layout;
     l.tp = pick(rng, std::vector<int>{1, 2, 4, 8});
@@ -130,10 +136,7 @@ Question effectiveBatch(const Scenario& s, Rng& rng, const QuizTexts& texts) {
 }
 
 Question gpuCount(const Scenario& s, Rng& rng, const QuizTexts& texts) {
-    Question q;
-    q.kind = QuestionKind::GpuCount;
-    q.unit = "GPUs";
-    q.explainKey = "gpus";
+    Question q = newQuestion(QuestionKind::GpuCount, "GPUs", 0.0, "gpus");
     q.scenario = s;
     Layout& l = q.scenario.layout;
     l.tp = pick(rng, std::vector<int>{1, 2, 4, 8});
@@ -159,11 +162,7 @@ Scenario withVariedModel(const Scenario& s, Rng& rng) {
 }
 
 Question trainingState(const Scenario& scenario, const QuizTexts& texts, const std::string& templateKey) {
-    Question q;
-    q.kind = QuestionKind::TrainingState;
-    q.unit = "TB";
-    q.relativeTolerance = 0.05;
-    q.explainKey = "training_state_bytes";
+    Question q = newQuestion(QuestionKind::TrainingState, "TB", 0.05, "training_state_bytes");
     q.scenario = scenario;
     const Plan p = evaluate(scenario);
     q.answer = p.trainingStateBytes / 1e12;
@@ -179,11 +178,7 @@ Question trainingState(const Scenario& scenario, const QuizTexts& texts, const s
 }
 
 Question weightsBytes(const Scenario& s, Rng& rng, const QuizTexts& texts) {
-    Question q;
-    q.kind = QuestionKind::WeightsBytes;
-    q.unit = "GB";
-    q.relativeTolerance = 0.05;
-    q.explainKey = "weights_bytes";
+    Question q = newQuestion(QuestionKind::WeightsBytes, "GB", 0.05, "weights_bytes");
     q.scenario = withVariedModel(s, rng);
     const Plan p = evaluate(q.scenario);
     q.answer = p.params.total * 2.0 / 1e9;
@@ -193,12 +188,8 @@ Question weightsBytes(const Scenario& s, Rng& rng, const QuizTexts& texts) {
 }
 
 Question bubbleFraction(const Scenario& s, Rng& rng, const QuizTexts& texts) {
-    Question q;
-    q.kind = QuestionKind::BubbleFraction;
-    q.unit = "%";
-    q.relativeTolerance = 0.05;
+    Question q = newQuestion(QuestionKind::BubbleFraction, "%", 0.05, "bubble_fraction");
     q.absoluteTolerance = 0.5; // percentage points
-    q.explainKey = "bubble_fraction";
     Scenario base = usableBase(s);
     std::vector<Scenario> variants = validVariants(base, true);
     if (variants.empty())
@@ -222,12 +213,8 @@ Question bubbleFraction(const Scenario& s, Rng& rng, const QuizTexts& texts) {
 }
 
 Question mfuFromStepTime(const Scenario& s, Rng& rng, const QuizTexts& texts) {
-    Question q;
-    q.kind = QuestionKind::MfuFromStepTime;
-    q.unit = "%";
-    q.relativeTolerance = 0.05;
-    q.absoluteTolerance = 0.5;
-    q.explainKey = "mfu_6nd";
+    Question q = newQuestion(QuestionKind::MfuFromStepTime, "%", 0.05, "mfu_6nd");
+    q.absoluteTolerance = 0.5; // percentage points
     Scenario base = usableBase(s);
     if (rng() % 3 == 0) {
         q.scenario = base;
@@ -256,10 +243,8 @@ Question mfuFromStepTime(const Scenario& s, Rng& rng, const QuizTexts& texts) {
 }
 
 Question doesItFit(const Scenario& s, Rng& rng, const QuizTexts& texts) {
-    Question q;
-    q.kind = QuestionKind::DoesItFit;
+    Question q = newQuestion(QuestionKind::DoesItFit, "", 0.0, "memory.total");
     q.type = AnswerType::YesNo;
-    q.explainKey = "memory.total";
     Scenario base = usableBase(s);
     // Vary the memory-relevant options too, then aim for "yes" or "no" with even odds.
     const std::array<Recompute, 3> recomputes{Recompute::None, Recompute::Selective, Recompute::Full};
@@ -305,11 +290,7 @@ Question doesItFit(const Scenario& s, Rng& rng, const QuizTexts& texts) {
 // the linear weights one GPU computes with. A dense model, even stages and ZeRO <= 2, so that the
 // copies are the stage's layers / TP x the style's bytes per parameter.
 Question fp8WeightCopies(const Scenario& s, Rng& rng, const QuizTexts& texts) {
-    Question q;
-    q.kind = QuestionKind::Fp8WeightCopies;
-    q.unit = "GB";
-    q.relativeTolerance = 0.05;
-    q.explainKey = "memory.weights";
+    Question q = newQuestion(QuestionKind::Fp8WeightCopies, "GB", 0.05, "memory.weights");
     Scenario base = withVariedModel(usableBase(s), rng);
     if (base.model.isMoe())
         base.model = defaultScenario().model;
