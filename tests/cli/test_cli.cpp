@@ -1,5 +1,6 @@
 // Runs the built layout-planner-cli and checks its exit codes, JSON and text.
 // Usage: test_cli PATH/TO/layout-planner-cli [FILTER]
+#include "CliTestSupport.h"
 #include "TestHarness.h"
 
 #include <filesystem>
@@ -20,29 +21,11 @@ namespace {
 std::string g_cli;
 int g_counter = 0;
 
-std::string quote(const std::string& s) {
-    std::string out = "'";
-    for (char c : s) {
-        if (c == '\'')
-            out += "'\\''";
-        else
-            out += c;
-    }
-    return out + "'";
-}
+std::string quote(const std::string& s) { return lp::test::shellQuote(s); }
 
-std::string readAll(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+std::string readAll(const fs::path& p) { return lp::test::readFile(p); }
 
-fs::path workDir() {
-    fs::path dir = fs::path(LP_CLI_WORK_DIR) / ("run-" + std::to_string(::getpid()));
-    fs::create_directories(dir);
-    return dir;
-}
+fs::path workDir() { return lp::test::cliWorkDir("run"); }
 
 fs::path tempFile(const std::string& stem) {
     return workDir() / (stem + "-" + std::to_string(++g_counter) + ".json");

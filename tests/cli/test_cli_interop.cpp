@@ -9,6 +9,7 @@
 //    add_dependencies(test_cli_interop layout-planner-cli)
 //    add_test(NAME cli_interop COMMAND test_cli_interop $<TARGET_FILE:layout-planner-cli>)
 //    set_tests_properties(cli_interop PROPERTIES LABELS cli TIMEOUT 300))
+#include "CliTestSupport.h"
 #include "TestHarness.h"
 
 #include <cstdlib>
@@ -27,25 +28,11 @@ namespace {
 std::string g_cli;
 int g_counter = 0;
 
-std::string quote(const std::string& s) {
-    std::string out = "'";
-    for (char c : s)
-        out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return out + "'";
-}
+std::string quote(const std::string& s) { return lp::test::shellQuote(s); }
 
-std::string readAll(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+std::string readAll(const fs::path& p) { return lp::test::readFile(p); }
 
-fs::path workDir() {
-    fs::path dir = fs::path(LP_CLI_WORK_DIR) / ("interop-" + std::to_string(::getpid()));
-    fs::create_directories(dir);
-    return dir;
-}
+fs::path workDir() { return lp::test::cliWorkDir("interop"); }
 
 std::string data(const std::string& rel) {
     return std::string(LP_TEST_DATA_DIR) + "/" + rel;
