@@ -4,6 +4,7 @@
 #include "GuiTestSupport.h"
 
 #include "ui/FileController.h"
+#include "ui/ExploreWiring.h"
 #include "ui/MainWindow.h"
 #include "ui/ScenarioDocument.h"
 
@@ -37,6 +38,20 @@ inline void closeTestWindow(std::unique_ptr<ui::MainWindow>& window) {
     window->document()->undoStack()->setClean();
     window->close();
     window.reset();
+}
+
+// A window that keeps no settings and no autosave, with the Explore, One axis and Compare tabs, at
+// 1600 x 1000 and shown; wait with QTest::qWaitForWindowExposed.
+inline std::unique_ptr<ui::MainWindow> openExploreWindow() {
+    ui::WindowOptions options;
+    options.persistentSettings = false;
+    options.autosave = false;
+    auto window = std::make_unique<ui::MainWindow>(options);
+    window->files()->setPrompter(std::make_unique<ScriptedPrompter>());
+    ui::installExploreTabs(*window, *window->document());
+    window->resize(1600, 1000);
+    window->show();
+    return window;
 }
 
 } // namespace lp::test

@@ -1,7 +1,7 @@
 // The Compare tab: pinning from the planner and from Explore shows each layout side by side with
 // the core's numbers; the best value of a row is marked best, the worst worst, and cells that differ
 // from the first pin are flagged; unpin, duplicates, the four-pin limit and invalid layouts.
-#include "GuiTestSupport.h"
+#include "WindowTestSupport.h"
 
 #include "core/Evaluate.h"
 #include "core/Search.h"
@@ -154,14 +154,8 @@ private slots:
     }
 
     void pinningFromExploreShowsBothInCompare() {
-        ui::WindowOptions options;
-        options.persistentSettings = false;
-        options.autosave = false;
-        ui::MainWindow w(options);
-        w.files()->setPrompter(std::make_unique<test::ScriptedPrompter>());
-        ui::installExploreTabs(w, *w.document());
-        w.resize(1600, 1000);
-        w.show();
+        const auto window = test::openExploreWindow();
+        ui::MainWindow& w = *window;
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         auto* explore = w.findChild<ui::ExploreTab*>();
         auto* compare = w.findChild<ui::CompareView*>();

@@ -2,7 +2,7 @@
 // the scatter with exactly what core::search returns; sorting and filtering; a row or a point selects
 // the layout in both; applying a row changes the document (and the planner's sliders); cancel stops
 // early; results go stale when the scenario changes. The sweep shows core::evaluate's numbers.
-#include "GuiTestSupport.h"
+#include "WindowTestSupport.h"
 
 #include "core/Evaluate.h"
 #include "core/Search.h"
@@ -234,14 +234,8 @@ private slots:
     }
 
     void applyingARowChangesTheLayoutAndTheSliders() {
-        ui::WindowOptions options;
-        options.persistentSettings = false;
-        options.autosave = false;
-        ui::MainWindow w(options);
-        w.files()->setPrompter(std::make_unique<test::ScriptedPrompter>());
-        ui::installExploreTabs(w, *w.document());
-        w.resize(1600, 1000);
-        w.show();
+        const auto window = test::openExploreWindow();
+        ui::MainWindow& w = *window;
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         auto* tab = w.findChild<ui::ExploreTab*>();
         QVERIFY(tab);
@@ -437,14 +431,8 @@ private slots:
     // Renders the window with the Explore tab (and the others) after a search on the default scenario.
     // Set LP_EXPLORE_SCREENSHOTS=DIR to keep the PNGs.
     void screenshots() {
-        ui::WindowOptions options;
-        options.persistentSettings = false;
-        options.autosave = false;
-        ui::MainWindow w(options);
-        w.files()->setPrompter(std::make_unique<test::ScriptedPrompter>());
-        ui::installExploreTabs(w, *w.document());
-        w.resize(1600, 1000);
-        w.show();
+        const auto window = test::openExploreWindow();
+        ui::MainWindow& w = *window;
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         auto* tab = w.findChild<ui::ExploreTab*>();
         w.tabs()->setCurrentWidget(tab);
