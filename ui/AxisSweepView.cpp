@@ -252,10 +252,8 @@ void AxisSweepView::changeEvent(QEvent* event) {
 }
 
 void AxisSweepView::applyTheme() {
-    QFont small = font();
-    small.setPointSizeF(font().pointSizeF() * 0.9);
-    QFont titleFont = font();
-    titleFont.setBold(true);
+    const QFont small = smallChartFont(font());
+    const QFont titleFont = chartTitleFont(font());
     for (ChartParts* parts : {&m_mfu, &m_memory}) {
         applyChartTheme(parts->chart, palette());
         parts->chart->setTitleFont(titleFont);

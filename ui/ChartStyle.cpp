@@ -1,5 +1,7 @@
 #include "ui/ChartStyle.h"
 
+#include <QFont>
+
 #include <QtCharts/QAbstractAxis>
 #include <QtCharts/QChart>
 #include <QtCharts/QLegend>
@@ -7,6 +9,18 @@
 #include <QPalette>
 
 namespace lp::ui {
+
+QFont smallChartFont(const QFont& base) {
+    QFont small = base;
+    small.setPointSizeF(base.pointSizeF() * 0.9);
+    return small;
+}
+
+QFont chartTitleFont(const QFont& base) {
+    QFont title = base;
+    title.setBold(true);
+    return title;
+}
 
 bool isDarkPalette(const QPalette& p) { return p.color(QPalette::Window).lightness() < 128; }
 

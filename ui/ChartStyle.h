@@ -11,5 +11,9 @@ namespace lp::ui {
 bool isDarkPalette(const QPalette& p);
 void applyChartTheme(QChart* chart, const QPalette& p);
 void styleAxis(QAbstractAxis* axis, const QPalette& p, const QFont& font);
+// The charts' small type (axes, legends): 90% of the widget's font.
+QFont smallChartFont(const QFont& base);
+// A chart title: the widget's font, bold.
+QFont chartTitleFont(const QFont& base);
 
 } // namespace lp::ui

@@ -207,10 +207,8 @@ void CompareView::changeEvent(QEvent* event) {
 }
 
 void CompareView::applyTheme() {
-    QFont small = font();
-    small.setPointSizeF(font().pointSizeF() * 0.9);
-    QFont titleFont = font();
-    titleFont.setBold(true);
+    const QFont small = smallChartFont(font());
+    const QFont titleFont = chartTitleFont(font());
     for (QChart* chart : {m_memoryChart, m_timeChart}) {
         applyChartTheme(chart, palette());
         chart->legend()->setFont(small);

@@ -384,8 +384,7 @@ void ExploreTab::changeEvent(QEvent* event) {
 
 void ExploreTab::applyTheme() {
     applyChartTheme(m_chart, palette());
-    QFont small = font();
-    small.setPointSizeF(font().pointSizeF() * 0.9);
+    const QFont small = smallChartFont(font());
     styleAxis(m_xAxis, palette(), small);
     styleAxis(m_yAxis, palette(), small);
     m_chart->legend()->setFont(small);

@@ -131,8 +131,7 @@ void MemoryChart::applyTheme() {
         set->setColor(palette::memory(c));
         set->setBorderColor(palette::memory(c).darker(115));
     }
-    QFont small = font();
-    small.setPointSizeF(font().pointSizeF() * 0.9);
+    const QFont small = smallChartFont(font());
     styleAxis(m_stageAxis, palette(), small);
     styleAxis(m_stageTicks, palette(), small);
     styleAxis(m_valueAxis, palette(), small);

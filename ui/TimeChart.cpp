@@ -99,8 +99,7 @@ void TimeChart::applyTheme() {
         m_sets[static_cast<std::size_t>(i)]->setColor(colour);
         m_sets[static_cast<std::size_t>(i)]->setBorderColor(colour.darker(115));
     }
-    QFont small = font();
-    small.setPointSizeF(font().pointSizeF() * 0.9);
+    const QFont small = smallChartFont(font());
     styleAxis(m_axis, palette(), font());
     styleAxis(m_valueAxis, palette(), small);
     m_axis->setGridLineVisible(false);
