@@ -145,6 +145,24 @@ ModelSpec readModel(Reader& r, const Json& j, const std::string& where) {
     return m;
 }
 
+// Nor does it record the communication-overlap switches. Megatron-style runs on Hopper or newer GPUs
+// come from the Megatron-Core stack (Megatron-LM, NeMo, Megatron-Bridge), whose defaults and
+// published performance recipes overlap: pipeline send/receive with the interleaved schedule
+// (Megatron-LM's --overlap-p2p-communication is on unless --no-overlap-p2p-communication, for VPP > 1;
+// NeMo's MegatronCommOverlapCallback the same), the gradient reduce-scatter with the distributed
+// optimizer and DP > 1 (the callback's default), and the TP collectives with the GEMMs where sequence
+// parallelism is on (Transformer Engine userbuffers, set by every NeMo performance recipe with TP > 1).
+// A100 runs of 2021-2022 Megatron had none of these; FSDP-style runs keep their own habits.
+void inferCommOverlap(Scenario& s) {
+    TrainingOptions& t = s.training;
+    const Layout& l = s.layout;
+    if (s.cluster.gpu.peakFlops8 <= 0 || t.zeroStage >= 3)
+        return;
+    t.overlapPpComm = l.pp > 1 && l.vpp > 1;
+    t.overlapDpComm = t.zeroStage >= 1 && l.dp * l.cp > 1;
+    t.overlapTpComm = l.tp > 1 && t.sequenceParallel;
+}
+
 ClusterSpec readCluster(Reader& r, const Json& j, const std::string& where) {
     ClusterSpec c;
     const std::string gpuId = r.text(j, "gpu", where);
@@ -242,6 +260,7 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
         // the SwiGLU/RoPE family use flash attention; GELU GPT models on A100 used Megatron's fused
         // (unflashed) softmax, as the 2021-2022 papers describe.
         t.flashAttention = s.model.mlp == MlpKind::SwiGlu || s.cluster.gpu.peakFlops8 > 0;
+        inferCommOverlap(s);
         const long long perReplica = static_cast<long long>(l.microBatch) * l.dp;
         if (vc.microBatchGiven && vc.globalBatch % perReplica != 0)
             r.error(lw, "global_batch",

@@ -86,7 +86,7 @@ std::string validationMarkdown(const std::vector<ValidationCase>& cases, const V
          "`test_validation` checks two sets: on `../shared/reference/published-runs.json` it fails when the "
          "throughput median exceeds 5%, when more than 5 throughput figures are off by more than 20%, or when any "
          "peak-memory figure is off by more than 10%; on `tests/data/validation/more-published-runs.json` (published "
-         "runs that no parameter was set on) when a case is not a valid layout or the throughput median exceeds 15%.\n\n";
+         "runs that no parameter was set on) when a case is not a valid layout or the throughput median exceeds 10%.\n\n";
     std::vector<const ValidationRow*> outliers;
     for (const auto& r : report.rows)
         if (std::fabs(r.relativeError) > 0.20)
