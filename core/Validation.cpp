@@ -256,10 +256,12 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
         t.zeroStage = r.integer(*jl, "zero_stage", lw, 0, 3);
         t.precision = r.choice(*jl, "precision", lw, &parsePrecision,
                                {Precision::Bf16, Precision::Fp16, Precision::Fp8}, t.precision);
-        // The format does not record the attention kernel. Runs on Hopper or newer GPUs and models of
-        // the SwiGLU/RoPE family use flash attention; GELU GPT models on A100 used Megatron's fused
-        // (unflashed) softmax, as the 2021-2022 papers describe.
-        t.flashAttention = s.model.mlp == MlpKind::SwiGlu || s.cluster.gpu.peakFlops8 > 0;
+        // The format does not record the attention kernel. Runs on Hopper or newer GPUs, models of the
+        // SwiGLU/RoPE family and FSDP runs (ZeRO 3: PyTorch FSDP trainers, which reach flash kernels
+        // through torch's scaled_dot_product_attention or the flash-attn package) use flash attention;
+        // GELU GPT models on A100 under Megatron used its fused (unflashed) softmax, as the 2021-2022
+        // papers describe.
+        t.flashAttention = s.model.mlp == MlpKind::SwiGlu || s.cluster.gpu.peakFlops8 > 0 || t.zeroStage >= 3;
         inferCommOverlap(s);
         const long long perReplica = static_cast<long long>(l.microBatch) * l.dp;
         if (vc.microBatchGiven && vc.globalBatch % perReplica != 0)
