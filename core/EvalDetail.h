@@ -31,6 +31,7 @@ struct EvalContext {
     double hRep;              // 1/t with sequence parallel, else 1 (replicated h-sized work and tensors)
     bool sp, flash, dropout, fp8;
     Fp8Habits fp8Habit;       // what fp8 adds to memory under this style (inactive unless fp8)
+    GradientFormat grads;     // gradient buffer held and data-parallel reduction format
     Recompute recompute;
     int zero;
     int shardGroup;           // ranks the ZeRO/FSDP state is sharded over (DP x CP)

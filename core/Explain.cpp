@@ -76,7 +76,8 @@ void explainModel(Builder& b) {
           fmt("%s x %.0f B = %s", count(pc.total).c_str(), b.p.x.bytesPerParamState, bytes(b.p.trainingStateBytes).c_str()),
           kZero,
           "Mixed-precision Adam keeps 16-bit weights and gradients plus an fp32 master copy and two fp32 moments: about "
-          "16 bytes per parameter before any activation. This is why the model must be split over many GPUs.");
+          "16 bytes per parameter before any activation (the ZeRO paper's count; Megatron's fp32 gradient buffer in "
+          "bf16 makes it 18, as the per-GPU memory shows). This is why the model must be split over many GPUs.");
     b.add("gpus", "GPUs", static_cast<double>(l.gpus()), "GPUs", "GPUs = TP x PP x CP x DP",
           fmt("%d x %d x %d x %d = %lld", l.tp, l.pp, l.cp, l.dp, l.gpus()), "ESTIMATION.md notation",
           "Each GPU holds one tensor-parallel slice of one pipeline stage of one data-parallel replica.");
@@ -119,8 +120,16 @@ void explainMemory(Builder& b) {
           std::move(weightsValues),
           std::string(kZero) + (fp8Extra ? "; NVIDIA Transformer Engine (fp8 weight caching, delayed scaling)" : ""),
           std::move(weightsWords));
-    b.add("memory.gradients", "Gradients", w.gradientsBytes, "bytes", "stage parameters / TP x 2 bytes (/ DP x CP with ZeRO-2+)",
-          bytes(w.gradientsBytes), kZero, "One 16-bit gradient per weight, sharded from ZeRO stage 2 on.");
+    const GradientFormat g = gradientFormat(b.s.training, b.p.style);
+    const bool fp32Grads = g.heldBytes >= 4;
+    b.add("memory.gradients", "Gradients", w.gradientsBytes, "bytes",
+          fmt("stage parameters / TP x %.0f bytes (/ DP x CP with ZeRO-2+)", g.heldBytes),
+          fmt("%s, %s gradients", bytes(w.gradientsBytes).c_str(), g.held.c_str()),
+          fp32Grads ? std::string(kZero) + "; Megatron-LM --accumulate-allreduce-grads-in-fp32 (forced on for bf16)"
+                    : std::string(kZero),
+          fp32Grads ? "One fp32 gradient per weight: Megatron accumulates gradients in an fp32 main_grad buffer when "
+                      "training in bf16 or fp8, sharded from ZeRO stage 2 on."
+                    : "One 16-bit gradient per weight, sharded from ZeRO stage 2 on.");
     b.add("memory.optimizer", "Optimizer state", w.optimizerBytes, "bytes",
           "stage parameters / TP x 12 bytes (/ DP x CP with ZeRO-1+, the distributed optimizer)",
           fmt("%s%s", bytes(w.optimizerBytes).c_str(), zero >= 1 ? fmt(", sharded over %d ranks", n).c_str() : ""), kZero,

@@ -53,6 +53,7 @@ EvalContext::EvalContext(const Scenario& scenario, const HardwareProfile& profil
     dropout = mo.dropout;
     fp8 = tr.precision == Precision::Fp8 && cl.gpu.peakFlops8 > 0;
     fp8Habit = fp8Habits(s, style);
+    grads = gradientFormat(tr, style);
     recompute = tr.recompute;
     zero = tr.zeroStage;
     shardGroup = l.dp * l.cp;
@@ -203,12 +204,12 @@ void computeMemory(const EvalContext& x, Plan& plan) {
     // DP x CP / EP, the ranks that hold the same experts).
     const double optBytes = tr.optimizer == Optimizer::Adam ? 12.0 : 8.0;
     // FSDP with a pipeline keeps the stage's 16-bit weights gathered and accumulates unsharded gradients
-    // (in the reduction dtype) until the last micro batch.
+    // (in the reduction dtype) until the last micro batch. Megatron's gradient buffer is fp32 in bf16/fp8.
     auto wBytes = [&](double n) { return x.zero >= 3 && !x.fsdpStageGathered ? 2.0 / n : 2.0; };
     auto gBytes = [&](double n) {
         if (x.fsdpStageGathered)
-            return st.gradReduceBytesPerParam;
-        return x.zero >= 2 ? 2.0 / n : 2.0;
+            return x.grads.reduceBytes;
+        return x.zero >= 2 ? x.grads.heldBytes / n : x.grads.heldBytes;
     };
     auto oBytes = [&](double n) { return x.zero >= 1 ? optBytes / n : optBytes; };
     const double nDense = x.shardGroup;

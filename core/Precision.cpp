@@ -25,6 +25,23 @@ Fp8Habits fp8Habits(const Scenario& s, ExecutionStyle resolved) {
     return h;
 }
 
+GradientFormat gradientFormat(const TrainingOptions& t, ExecutionStyle resolved) {
+    const std::string half = t.precision == Precision::Fp16 ? "fp16" : "bf16";
+    GradientFormat g;
+    g.held = half;
+    g.reduced = half;
+    if (resolved == ExecutionStyle::Megatron) {
+        if (t.precision != Precision::Fp16) {
+            g.heldBytes = g.reduceBytes = 4;
+            g.held = g.reduced = "fp32";
+        }
+    } else {
+        g.reduceBytes = styleTraits(resolved).gradReduceBytesPerParam;
+        g.reduced = g.reduceBytes >= 4 ? "fp32" : half;
+    }
+    return g;
+}
+
 double fp8ScalingBytesPerModule(const Fp8Habits& h) {
     if (!h.active || h.scaledTensorsPerGemm == 0)
         return 0;
@@ -96,11 +113,18 @@ std::vector<TensorPrecision> precisionTable(const Scenario& s) {
     add("Tensor/pipeline-parallel communication", half, halfBytes, "Activations and their gradients travel in 16 bits.");
 
     // Gradients and optimizer.
-    add("Weight gradients", half, halfBytes,
-        megatron ? "Reduced across data parallel in 16 bits." : "Kept in bf16, reduced across ranks in fp32.");
-    add("Gradient reduction (data parallel)", megatron ? half : "fp32", styleTraits(style).gradReduceBytesPerParam,
-        megatron ? "Megatron reduces the 16-bit gradient buckets."
-                 : "FSDP2 MixedPrecisionPolicy(reduce_dtype=float32) as torchtitan sets it.");
+    const GradientFormat g = gradientFormat(t, style);
+    add("Weight gradients", g.held, g.heldBytes,
+        !megatron ? "Kept in bf16, reduced across ranks in fp32."
+        : g.heldBytes >= 4
+            ? "Megatron accumulates every gradient in an fp32 main_grad buffer when training in bf16 "
+              "(--accumulate-allreduce-grads-in-fp32 is forced on)."
+            : "fp16 training keeps 16-bit main_grad buckets unless --accumulate-allreduce-grads-in-fp32 is given.");
+    add("Gradient reduction (data parallel)", g.reduced, g.reduceBytes,
+        !megatron ? "FSDP2 MixedPrecisionPolicy(reduce_dtype=float32) as torchtitan sets it."
+        : g.reduceBytes >= 4 ? "Megatron reduces the fp32 gradient buckets (reduce-scatter with the distributed "
+                               "optimizer, then an all-gather of the 16-bit weights)."
+                             : "Megatron reduces the 16-bit gradient buckets.");
     add("Master weights", "fp32", 4, "The optimizer updates an fp32 copy and writes the 16-bit working copy from it.");
     if (t.optimizer == Optimizer::Adam)
         add("Adam moments (m, v)", "fp32, two per parameter", 4,

@@ -30,6 +30,20 @@ struct Fp8Habits {
 
 Fp8Habits fp8Habits(const Scenario& s, ExecutionStyle resolved);
 
+// The gradient buffer a GPU holds and the format the data-parallel reduction sends. Megatron-LM keeps
+// each parameter's gradient in a main_grad buffer that is fp32 whenever the model trains in bf16 (also
+// under fp8): --accumulate-allreduce-grads-in-fp32 is forced on for bf16 and the buckets are reduced in
+// fp32; in fp16 it stays 16-bit unless asked for. FSDP trainers (torchtitan) keep bf16 gradients and
+// reduce them in fp32 (MixedPrecisionPolicy reduce_dtype=float32).
+struct GradientFormat {
+    double heldBytes = 2;     // bytes per parameter of the gradient buffer (before ZeRO-2+ sharding)
+    double reduceBytes = 2;   // bytes per parameter sent by the data-parallel reduction
+    std::string held;         // "fp32", "bf16", "fp16"
+    std::string reduced;
+};
+
+GradientFormat gradientFormat(const TrainingOptions& t, ExecutionStyle resolved);
+
 // Scaling-state bytes of one fp8 linear module: amax history, scale and inverse scale (fp32) per tensor.
 double fp8ScalingBytesPerModule(const Fp8Habits& h);
 

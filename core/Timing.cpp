@@ -193,7 +193,7 @@ void computeTime(const EvalContext& x, Plan& plan) {
     if (x.zero >= 3 && x.shardGroup > 1) {
         const double layerBytes16 = 2.0 * ((x.layerParams - x.expertLayerParams) / x.t + x.expertLayerParams / (x.t * x.ep));
         const double gather = allGatherSeconds(x.shardGroup, layerBytes16, x.dpLink);
-        const double reduce = allGatherSeconds(x.shardGroup, layerBytes16 / 2.0 * st.gradReduceBytesPerParam, x.dpLink);
+        const double reduce = allGatherSeconds(x.shardGroup, layerBytes16 / 2.0 * x.grads.reduceBytes, x.dpLink);
         fsdpExposedPerLayer = std::max(0.0, gather - lt.fwd()) +
                               std::max(0.0, gather + reduce - (lt.bwd() + recompute));
         fsdpFirstGather = gather;
@@ -287,10 +287,14 @@ void computeTime(const EvalContext& x, Plan& plan) {
     stageParams /= x.t;
     double dpExposed = fsdpInPipeline + fsdpOncePerStep;
     if (x.zero < 3 && x.shardGroup > 1) {
-        const double bytes = stageParams * st.gradReduceBytesPerParam;
+        const double bytes = stageParams * x.grads.reduceBytes;
         im.dpMessageBytes = bytes;
         im.dpBusBandwidth = x.dpLink.busBandwidth(bytes);
-        const double reduce = allReduceSeconds(x.shardGroup, bytes, x.dpLink);
+        // ZeRO 0: all-reduce of the gradients. ZeRO 1-2 (distributed optimizer): reduce-scatter of the
+        // gradients, then all-gather of the updated 16-bit weights.
+        const double reduce = x.zero == 0 ? allReduceSeconds(x.shardGroup, bytes, x.dpLink)
+                                          : allGatherSeconds(x.shardGroup, bytes, x.dpLink) +
+                                                allGatherSeconds(x.shardGroup, stageParams * 2.0, x.dpLink);
         const bool overlap = st.overlapGradReduce || x.s.training.overlapDpComm;
         const double window = overlap ? x.Ls * (lt.bwd() + recompute) : 0.0;
         dpExposed += std::max(0.0, reduce - window);

@@ -60,13 +60,22 @@ LP_TEST(zero_stages_shard_the_state) {
         o[z] = st.optimizerBytes;
     }
     const double params = w[0] / 2.0;  // 16-bit weights
-    LP_CHECK_NEAR(g[0], params * 2.0, 1e-12);
+    // bf16 under Megatron: the main_grad buffer is fp32 (4 bytes per parameter).
+    LP_CHECK(s.training.precision == Precision::Bf16);
+    LP_CHECK_NEAR(g[0], params * 4.0, 1e-12);
     LP_CHECK_NEAR(o[0], params * 12.0, 1e-12);
     LP_CHECK_NEAR(o[1], params * 12.0 / 2.0, 1e-12);  // DP = 2
-    LP_CHECK_NEAR(g[1], params * 2.0, 1e-12);
-    LP_CHECK_NEAR(g[2], params * 2.0 / 2.0, 1e-12);
+    LP_CHECK_NEAR(g[1], params * 4.0, 1e-12);
+    LP_CHECK_NEAR(g[2], params * 4.0 / 2.0, 1e-12);
     LP_CHECK_NEAR(w[2], params * 2.0, 1e-12);
     LP_CHECK_NEAR(w[3], params * 2.0 / 2.0, 1e-12);
+    // fp16 keeps 16-bit gradient buckets (--accumulate-allreduce-grads-in-fp32 is only forced for bf16).
+    {
+        Scenario f16 = s;
+        f16.training.precision = Precision::Fp16;
+        f16.training.zeroStage = 0;
+        LP_CHECK_NEAR(evaluate(f16).memory.stages[1].gradientsBytes, params * 2.0, 1e-12);
+    }
     // A middle stage holds L/PP layers, each split by TP.
     const Plan p = evaluate(s);
     LP_CHECK_NEAR(params, p.params.layersTotal / 4.0 / 8.0, 1e-12);
