@@ -1,5 +1,7 @@
 #include "core/Comm.h"
 
+#include <algorithm>
+
 namespace lp::core {
 
 double allReduceSeconds(int n, double bytes, const Link& link) {
@@ -14,6 +16,13 @@ double allGatherSeconds(int n, double bytes, const Link& link) {
         return 0.0;
     const double frac = static_cast<double>(n - 1) / n;
     return frac * bytes / link.busBandwidth(bytes) + (n - 1) * link.latencySeconds;
+}
+
+double overlappedSeconds(double comm, double window) {
+    if (comm <= 0)
+        return 0.0;
+    const double w = std::max(0.0, window);
+    return std::max(0.0, comm - w) + kOverlapResidual * std::min(comm, w);
 }
 
 double sendSeconds(double bytes, const Link& link) {

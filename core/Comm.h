@@ -22,4 +22,12 @@ double allGatherSeconds(int n, double bytes, const Link& link);
 // point-to-point send of S bytes: S/B + a
 double sendSeconds(double bytes, const Link& link);
 
+// The share of overlapped communication still paid: communication kernels running beside compute take
+// SMs (NCCL channels, userbuffers kernels) and memory bandwidth from the kernels they hide behind.
+inline constexpr double kOverlapResidual = 0.2;
+
+// Time that communication of `comm` seconds adds when it overlaps a compute window of `window` seconds:
+// whatever exceeds the window, plus the residual of the hidden part.
+double overlappedSeconds(double comm, double window);
+
 } // namespace lp::core

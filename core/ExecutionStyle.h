@@ -34,9 +34,6 @@ struct StyleTraits {
     int fp8AmaxHistoryLength = 0;          // delayed scaling history per fp8 tensor (0: dynamic scaling)
 };
 
-// With the TP communication overlap on, the share of an overlapped collective still paid as slower GEMMs
-// (the communication kernels take SMs and memory bandwidth from the GEMMs they hide behind).
-inline constexpr double kTpOverlapResidual = 0.2;
 
 const StyleTraits& styleTraits(ExecutionStyle style);
 // Mutable access for the calibration tool (tests/bench/tune_model); the application never changes them.

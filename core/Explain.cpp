@@ -1,6 +1,7 @@
 // Explanations of every figure of a Plan: formula, values substituted, source and plain words.
 #include "core/Explain.h"
 
+#include "core/Comm.h"
 #include "core/ExecutionStyle.h"
 #include "core/Precision.h"
 
@@ -177,12 +178,12 @@ void explainTime(Builder& b) {
     std::string tpFormula = "per layer: 4 (+2 with full recompute) x all-reduce of s x b x h x 2 bytes; ring 2(n-1)/n S/B + 2(n-1)a";
     std::string tpWords = "Tensor parallelism all-reduces the activations twice per layer and pass: cheap on NVLink, expensive across nodes.";
     if (o.overlapTpComm) {
-        tpFormula = fmt("per layer: max(0, TP - GEMM time of the layer) + %.1f x min(TP, GEMM time), ", kTpOverlapResidual) +
+        tpFormula = fmt("per layer: max(0, TP - GEMM time of the layer) + %.1f x min(TP, GEMM time), ", kOverlapResidual) +
                     "with TP = 4 (+2 with full recompute) x all-reduce of s x b x h x 2 bytes and the GEMM time of the "
                     "forward, backward and any recomputed forward";
         tpWords += " The TP communication overlap is on (Megatron-LM --tp-comm-overlap, torchtitan AsyncTP): the collectives run "
                    "in chunks while the neighbouring GEMMs compute, so only what exceeds the layer's GEMM time is exposed; the "
-                   "hidden part still costs " + fmt("%.0f%%", 100.0 * kTpOverlapResidual) + " of its time, because the communication kernels take SMs and memory "
+                   "hidden part still costs " + fmt("%.0f%%", 100.0 * kOverlapResidual) + " of its time, because the communication kernels take SMs and memory "
                    "bandwidth from the GEMMs.";
     }
     b.add("time.tp_comm", "Tensor-parallel communication", t.tpCommSeconds, "s", std::move(tpFormula),
@@ -192,11 +193,12 @@ void explainTime(Builder& b) {
     std::string ppFormula = "per micro batch: send activations, receive gradients";
     std::string ppWords = "Neighbouring pipeline stages exchange activations and their gradients.";
     if (o.overlapPpComm) {
-        ppFormula = "per micro batch: max(0, p2p - stage compute), with p2p = 2 x v x send(s x b x h x 2 bytes / TP) and the "
+        ppFormula = "per micro batch: max(0, p2p - stage compute) + " + fmt("%.1f", kOverlapResidual) +
+                    " x min(p2p, stage compute), with p2p = 2 x v x send(s x b x h x 2 bytes / TP) and the "
                     "stage compute = L/PP layers x (forward + backward + recompute)";
         ppWords += " The PP communication overlap is on (Megatron-LM --overlap-p2p-communication, the default with virtual "
-                   "stages): sends and receives are posted ahead and finish behind the stage's compute, so only what exceeds "
-                   "it is exposed.";
+                   "stages): sends and receives are posted ahead and finish behind the stage's compute, so what exceeds it "
+                   "is exposed, plus a fifth of the hidden part (overlapped communication kernels slow the compute down).";
     }
     b.add("time.pp_comm", "Pipeline communication", t.ppCommSeconds, "s", std::move(ppFormula),
           secs(t.ppCommSeconds) + (o.overlapPpComm ? " exposed with the overlap" : ""), kNarayanan, std::move(ppWords));
@@ -214,7 +216,8 @@ void explainTime(Builder& b) {
     }
     b.add("time.cp_comm", "Context-parallel communication", t.cpCommSeconds, "s",
           "per layer and micro batch: max(0, (c - 1) x send(K/V chunk) - attention) forward, max(0, 2 (c - 1) x send - attention) "
-          "backward; hides when tokens per rank > send time per token / attention time per token pair",
+          "backward, each + " + fmt("%.1f", kOverlapResidual) + " x the hidden part; hides when tokens per rank > send time per "
+          "token / attention time per token pair",
           std::move(cpValues), "Liu et al. 2023, Ring Attention", std::move(cpWords));
     b.add("time.ep_comm", "Expert-parallel communication", t.epCommSeconds, "s",
           "per MoE layer and pass: dispatch + combine all-to-all of tokens x top-k x h x 2 bytes",
@@ -230,14 +233,15 @@ void explainTime(Builder& b) {
     std::string dpFormula = "all-reduce (or reduce-scatter + all-gather) of the gradients, minus what overlaps the backward pass";
     std::string dpWords = "Data-parallel replicas average their gradients once per step; with ZeRO-3/FSDP weights are also gathered per layer.";
     if (dpOverlap && o.zeroStage < 3)
-        dpFormula = "max(0, all-reduce of the stage's gradients - backward window), with the backward window = L/PP layers x "
+        dpFormula = "max(0, reduction of the stage's gradients - backward window) + " + fmt("%.1f", kOverlapResidual) +
+                    " x min(reduction, backward window), with the backward window = L/PP layers x "
                     "(backward + recompute) of the last micro batch, as in the FSDP style";
     if (o.overlapDpComm && b.p.style == ExecutionStyle::Fsdp)
         dpWords += " The DP communication overlap is on, but the FSDP style overlaps the reduction with the backward pass anyway.";
     else if (o.overlapDpComm)
         dpWords += " The DP communication overlap is on (Megatron-LM --overlap-grad-reduce, with --overlap-param-gather for the "
                    "distributed optimizer; DeepSpeed overlap_comm): gradient buckets are reduced while the backward pass still "
-                   "runs, so only what exceeds the backward window is exposed.";
+                   "runs, so what exceeds the backward window is exposed, plus a fifth of the hidden part.";
     else if (!dpOverlap)
         dpWords += " The Megatron-LM style reduces them after the backward pass (no --overlap-grad-reduce), so all of it is exposed.";
     b.add("time.dp_comm", "Exposed data-parallel / sharding communication", t.dpCommExposedSeconds, "s", std::move(dpFormula),

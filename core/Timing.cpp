@@ -131,8 +131,8 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
             im.cpHidingTokens = sendPerToken / (stepSeconds / (T * T));
         }
         const double ring = (x.c - 1.0) * sendSeconds(kvBytes, x.cpLink);
-        r.cpFwd = std::max(0.0, ring - r.attnFwd);
-        r.cpBwd = std::max(0.0, 2.0 * ring - r.attnBwd);  // K, V in and dK, dV back
+        r.cpFwd = overlappedSeconds(ring, r.attnFwd);
+        r.cpBwd = overlappedSeconds(2.0 * ring, r.attnBwd);  // K, V in and dK, dV back
     }
     return r;
 }
@@ -180,7 +180,7 @@ void computeTime(const EvalContext& x, Plan& plan) {
         // The hidden part is not free: the communication kernels take SMs and memory bandwidth from the
         // GEMMs they overlap, so a fifth of it is still paid.
         const double gemms = 3.0 * lt.gemmFwd + (x.recompute == Recompute::Full ? lt.gemmFwd : 0.0);
-        tpPerLayer = std::max(0.0, tpPerLayer - gemms) + kTpOverlapResidual * std::min(tpPerLayer, gemms);
+        tpPerLayer = overlappedSeconds(tpPerLayer, gemms);
     }
     const double epPerLayer = (3.0 + recomputeCollectives / 2.0) * lt.epPerPass;  // fwd, bwd (2x), recompute
     const double cpPerLayer = lt.cpFwd + lt.cpBwd + (x.recompute == Recompute::Full ? lt.cpFwd : 0.0);
@@ -194,8 +194,7 @@ void computeTime(const EvalContext& x, Plan& plan) {
         const double layerBytes16 = 2.0 * ((x.layerParams - x.expertLayerParams) / x.t + x.expertLayerParams / (x.t * x.ep));
         const double gather = allGatherSeconds(x.shardGroup, layerBytes16, x.dpLink);
         const double reduce = allGatherSeconds(x.shardGroup, layerBytes16 / 2.0 * x.grads.reduceBytes, x.dpLink);
-        fsdpExposedPerLayer = std::max(0.0, gather - lt.fwd()) +
-                              std::max(0.0, gather + reduce - (lt.bwd() + recompute));
+        fsdpExposedPerLayer = overlappedSeconds(gather, lt.fwd()) + overlappedSeconds(gather + reduce, lt.bwd() + recompute);
         fsdpFirstGather = gather;
     }
     // With a pipeline, FSDP keeps the stage gathered across micro batches and reduces its gradients after
@@ -222,7 +221,7 @@ void computeTime(const EvalContext& x, Plan& plan) {
     const double p2pBytes = 2.0 * Tm * x.h / x.t;
     double p2p = x.p > 1 ? 2.0 * x.v * (sendSeconds(p2pBytes, x.ppLink) + st.p2pFixedSeconds) : 0.0;
     if (x.s.training.overlapPpComm)  // sends and receives posted ahead, completed behind the next chunk
-        p2p = std::max(0.0, p2p - x.Ls * (computePerLayer + recompute));
+        p2p = overlappedSeconds(p2p, x.Ls * (computePerLayer + recompute));
 
     // TP collectives are NCCL kernels queued on the compute stream without a host wait: when the host is
     // the bottleneck they run in the GPU's idle time, so they count as GPU work. The MoE all-to-all waits
@@ -297,7 +296,7 @@ void computeTime(const EvalContext& x, Plan& plan) {
                                                 allGatherSeconds(x.shardGroup, stageParams * 2.0, x.dpLink);
         const bool overlap = st.overlapGradReduce || x.s.training.overlapDpComm;
         const double window = overlap ? x.Ls * (lt.bwd() + recompute) : 0.0;
-        dpExposed += std::max(0.0, reduce - window);
+        dpExposed += overlappedSeconds(reduce, window);
     } else if (x.zero >= 3 && x.shardGroup > 1) {
         im.dpMessageBytes = 2.0 * layerOnGpu / x.t;
         im.dpBusBandwidth = x.dpLink.busBandwidth(im.dpMessageBytes);

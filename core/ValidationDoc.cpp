@@ -88,7 +88,7 @@ std::string validationMarkdown(const std::vector<ValidationCase>& cases, const V
          "peak-memory figure is off by more than 10%; on `tests/data/validation/more-published-runs.json` (published "
          "runs that no parameter was set on) when a case is not a valid layout or the throughput median exceeds 10%, "
          "and on `tests/data/validation/llm-foundry-runs.json` (MPT runs of MosaicML's llm-foundry, also untouched) "
-         "when a case is not a valid layout or the throughput median exceeds 12%.\n\n";
+         "when a case is not a valid layout or the throughput median exceeds 10%.\n\n";
     std::vector<const ValidationRow*> outliers;
     for (const auto& r : report.rows)
         if (std::fabs(r.relativeError) > 0.20)

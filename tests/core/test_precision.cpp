@@ -125,7 +125,8 @@ LP_TEST(cp_exchange_hides_above_the_crossover_chunk_and_not_below) {
     s.model.seqLen = 8 * 131072;  // 128K tokens per rank: attention work hides the ring
     const Plan longChunks = evaluate(s);
     LP_CHECK(131072 > 2 * longChunks.x.cpHidingTokens);
-    LP_CHECK_NEAR(longChunks.time.cpCommSeconds, 0.0, 0.0);
+    // Hidden: only the overlap residual (a fifth of the exchange) is paid, a sliver of the step.
+    LP_CHECK(longChunks.time.cpCommSeconds < 0.01 * longChunks.time.stepSeconds);
     LP_CHECK(!longChunks.has(DiagnosticId::CpExchangeExposed));
     LP_CHECK(!longChunks.has(DiagnosticId::CpCrossesNodes));  // 8 ranks inside one 8-GPU node
 }
