@@ -34,7 +34,6 @@ struct StyleTraits {
     int fp8AmaxHistoryLength = 0;          // delayed scaling history per fp8 tensor (0: dynamic scaling)
 };
 
-
 const StyleTraits& styleTraits(ExecutionStyle style);
 // Mutable access for the calibration tool (tests/bench/tune_model); the application never changes them.
 StyleTraits& mutableStyleTraits(ExecutionStyle style);
