@@ -128,19 +128,21 @@ std::string validationPlotSvg(const ValidationReport& report) {
     for (const auto& r : report.rows)
         if (r.measured > 0 && r.predicted > 0)
             panels[panelOf(r.metric)].push_back(&r);
-    const int cols = 3;
+    // Up to three panels a row; a file with fewer metrics gets a narrower picture (wide enough for the title).
+    const int cols = std::clamp(static_cast<int>(panels.size()), 1, 3);
     const int pw = 320, ph = 300, margin = 50;
     const int rows = static_cast<int>((panels.size() + cols - 1) / cols);
-    const int width = cols * pw, height = rows * ph + 40;
+    const int top = 56;  // title and legend lines
+    const int width = std::max(cols * pw, 420), height = std::max(rows, 1) * ph + top;
     std::ostringstream o;
     o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
       << "\" font-family=\"sans-serif\" font-size=\"11\">\n"
       << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-      << "<text x=\"10\" y=\"22\" font-size=\"15\" font-weight=\"bold\">Layout Planner: predicted vs measured "
-         "(log-log; grey band: within 10%; red: off by more than 20%)</text>\n";
+      << "<text x=\"10\" y=\"22\" font-size=\"15\" font-weight=\"bold\">Layout Planner: predicted vs measured</text>\n"
+      << "<text x=\"10\" y=\"40\" fill=\"#555\">log-log; grey band: within 10%; red: off by more than 20%</text>\n";
     int i = 0;
     for (const auto& [name, pts] : panels) {
-        const int px = (i % cols) * pw, py = 40 + (i / cols) * ph;
+        const int px = (i % cols) * pw, py = top + (i / cols) * ph;
         ++i;
         double lo = 1e300, hi = 0;
         for (const ValidationRow* r : pts) {
