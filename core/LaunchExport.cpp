@@ -202,6 +202,11 @@ LaunchSettings megatron(const Scenario& s) {
         arg("--fp8-format", "hybrid", "fp8 matmuls (Transformer Engine)");
         break;
     }
+    // Gradient format: Megatron keeps fp32 main grads for bf16 by itself, 16-bit ones for fp16.
+    if (t.gradPrecision == GradPrecision::Half && t.precision != Precision::Fp16)
+        arg("--grad-reduce-in-bf16", {}, "16-bit gradient buffers and reduction");
+    else if (t.gradPrecision == GradPrecision::Fp32 && t.precision == Precision::Fp16)
+        arg("--accumulate-allreduce-grads-in-fp32", {}, "fp32 gradient buffers and reduction");
     switch (t.recompute) {
     case Recompute::None:
         a += "  # no activation recompute\n";
@@ -288,6 +293,10 @@ LaunchSettings deepspeed(const Scenario& s) {
     } else {
         j["bf16"] = nlohmann::ordered_json{{"enabled", true}};
     }
+    if (t.gradPrecision != GradPrecision::Auto)  // gradient reduction format the plan assumes
+        j["communication_data_type"] = t.gradPrecision == GradPrecision::Fp32 ? "fp32"
+                                       : t.precision == Precision::Fp16       ? "fp16"
+                                                                                : "bf16";
     nlohmann::ordered_json zero{{"stage", std::clamp(t.zeroStage, 0, 3)}};
     // Reduce gradient buckets during the backward pass only when the plan assumes it.
     zero["overlap_comm"] = t.overlapDpComm || t.zeroStage >= 3;
@@ -400,6 +409,10 @@ LaunchSettings torchtitan(const Scenario& s) {
     if (const long long steps = stepsForBudget(s); steps > 0)
         kv("steps", n(steps), fmt::count(t.tokenBudget) + " tokens");
     kv("mixed_precision_param", quoted("bfloat16"));
+    if (t.gradPrecision == GradPrecision::Half)
+        kv("mixed_precision_reduce", quoted("bfloat16"), "16-bit gradient reduction");
+    else
+        kv("mixed_precision_reduce", quoted("float32"));
 
     a += "\n[parallelism]\n";
     if (t.zeroStage == 0) {

@@ -30,14 +30,28 @@ GradientFormat gradientFormat(const TrainingOptions& t, ExecutionStyle resolved)
     GradientFormat g;
     g.held = half;
     g.reduced = half;
-    if (resolved == ExecutionStyle::Megatron) {
-        if (t.precision != Precision::Fp16) {
-            g.heldBytes = g.reduceBytes = 4;
-            g.held = g.reduced = "fp32";
+    auto fp32 = [&](bool held) {
+        g.reduceBytes = 4;
+        g.reduced = "fp32";
+        if (held) {
+            g.heldBytes = 4;
+            g.held = "fp32";
         }
-    } else {
-        g.reduceBytes = styleTraits(resolved).gradReduceBytesPerParam;
-        g.reduced = g.reduceBytes >= 4 ? "fp32" : half;
+    };
+    switch (t.gradPrecision) {
+    case GradPrecision::Half:
+        break;  // 16-bit buffers, 16-bit reduction
+    case GradPrecision::Fp32:
+        fp32(resolved == ExecutionStyle::Megatron);  // FSDP: fp32 reduction of the (sharded) bf16 gradients
+        break;
+    case GradPrecision::Auto:
+        if (resolved == ExecutionStyle::Megatron) {
+            if (t.precision != Precision::Fp16)
+                fp32(true);
+        } else if (styleTraits(resolved).gradReduceBytesPerParam >= 4) {
+            fp32(false);
+        }
+        break;
     }
     return g;
 }

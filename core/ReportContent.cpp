@@ -217,6 +217,11 @@ KeyValues trainingFacts(const Scenario& s, const Plan& p) {
                                            (t.executionStyle == ExecutionStyle::Auto
                                                 ? " (" + std::string(toString(p.style)) + ")"
                                                 : std::string()));
+    {
+        const GradientFormat g = gradientFormat(t, p.style);
+        kv.emplace_back("Gradients", std::string(toString(t.gradPrecision)) + " (" + g.held + " held, " + g.reduced +
+                                         " reduced)");
+    }
     kv.emplace_back("Attention FLOPs", std::string(toString(t.attentionFlops)));
     kv.emplace_back("Data loader", fmt::count(t.loaderTokensPerSecond) + " tokens/s per DP rank, prefetch " +
                                        onOff(t.loaderPrefetch));

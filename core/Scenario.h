@@ -25,6 +25,7 @@ struct TrainingOptions {
     double allocatorReserveFraction = 0.05;    // caching-allocator fragmentation, of the GPU memory
     double moeLoadImbalance = 1.1;             // busiest expert's tokens / the mean (MoE only)
     ExecutionStyle executionStyle = ExecutionStyle::Auto;
+    GradPrecision gradPrecision = GradPrecision::Auto;  // gradient buffer / DP reduction format
     AttentionFlops attentionFlops = AttentionFlops::Full;
     double tokenBudget = 2e12;                 // tokens to train, for time and GPU-hours
     bool operator==(const TrainingOptions&) const = default;

@@ -267,8 +267,8 @@ TrainingOptions readTraining(const Json* j, const std::string& path, InputErrors
                    {"precision", "optimizer", "zero_stage", "recompute", "sequence_parallel",
                     "flash_attention", "loader_prefetch", "loader_tokens_per_s", "straggler_slowdown",
                     "overlap_tp_comm", "overlap_pp_comm", "overlap_dp_comm",
-                    "allocator_reserve_fraction", "moe_load_imbalance", "execution_style", "attention_flops",
-                    "token_budget_tokens"});
+                    "allocator_reserve_fraction", "moe_load_imbalance", "execution_style", "grad_precision",
+                    "attention_flops", "token_budget_tokens"});
     r.readEnum("precision", t.precision, &parsePrecision, {Precision::Bf16, Precision::Fp16, Precision::Fp8});
     r.readEnum("optimizer", t.optimizer, &parseOptimizer, {Optimizer::Adam, Optimizer::SgdMomentum});
     r.readInt("zero_stage", t.zeroStage, 0, 3);
@@ -286,6 +286,8 @@ TrainingOptions readTraining(const Json* j, const std::string& path, InputErrors
     r.readDouble("moe_load_imbalance", t.moeLoadImbalance, {1.0, true, 1000.0, true});
     r.readEnum("execution_style", t.executionStyle, &parseExecutionStyle,
                {ExecutionStyle::Auto, ExecutionStyle::Megatron, ExecutionStyle::Fsdp});
+    r.readEnum("grad_precision", t.gradPrecision, &parseGradPrecision,
+               {GradPrecision::Auto, GradPrecision::Fp32, GradPrecision::Half});
     r.readEnum("attention_flops", t.attentionFlops, &parseAttentionFlops,
                {AttentionFlops::Full, AttentionFlops::Causal});
     r.readDouble("token_budget_tokens", t.tokenBudget, positive(kMaxRate));
@@ -396,6 +398,7 @@ Json trainingToJson(const TrainingOptions& t) {
     j["allocator_reserve_fraction"] = t.allocatorReserveFraction;
     j["moe_load_imbalance"] = t.moeLoadImbalance;
     j["execution_style"] = toString(t.executionStyle);
+    j["grad_precision"] = toString(t.gradPrecision);
     j["attention_flops"] = toString(t.attentionFlops);
     j["token_budget_tokens"] = t.tokenBudget;
     return j;

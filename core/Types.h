@@ -16,6 +16,10 @@ enum class Recompute { None, Selective, Full };
 // distributed optimizer) or FSDP-style (PyTorch FSDP2 / torchtitan / DeepSpeed ZeRO-3: per-layer
 // gathers prefetched one layer ahead). Auto picks FSDP when ZeRO stage 3 is used, Megatron otherwise.
 enum class ExecutionStyle { Auto, Megatron, Fsdp };
+// Gradient buffer and data-parallel reduction format: the framework's default (Auto: Megatron keeps
+// fp32 main grads in bf16/fp8, 16-bit in fp16; FSDP keeps bf16 and reduces in fp32), fp32, or the
+// training's 16-bit type (Half: Megatron --grad-reduce-in-bf16, NeMo grad_reduce_in_fp32=False).
+enum class GradPrecision { Auto, Fp32, Half };
 // Attention score FLOPs: counted in full (PaLM / Megatron convention) or halved for causal kernels.
 enum class AttentionFlops { Full, Causal };
 enum class Severity { Info, Warning, Error };
@@ -27,6 +31,7 @@ std::string_view toString(Precision v);
 std::string_view toString(Optimizer v);
 std::string_view toString(Recompute v);
 std::string_view toString(ExecutionStyle v);
+std::string_view toString(GradPrecision v);
 std::string_view toString(AttentionFlops v);
 std::string_view toString(Severity v);
 
@@ -37,6 +42,7 @@ std::optional<Precision> parsePrecision(std::string_view s);
 std::optional<Optimizer> parseOptimizer(std::string_view s);
 std::optional<Recompute> parseRecompute(std::string_view s);
 std::optional<ExecutionStyle> parseExecutionStyle(std::string_view s);
+std::optional<GradPrecision> parseGradPrecision(std::string_view s);
 std::optional<AttentionFlops> parseAttentionFlops(std::string_view s);
 
 // Decimal and binary units, never mixed up on screen.

@@ -152,8 +152,10 @@ ModelSpec readModel(Reader& r, const Json& j, const std::string& where) {
 // NeMo's MegatronCommOverlapCallback the same), the gradient reduce-scatter with the distributed
 // optimizer and DP > 1 (the callback's default), and the TP collectives with the GEMMs where sequence
 // parallelism is on (Transformer Engine userbuffers, set by every NeMo performance recipe with TP > 1).
-// A100 runs of 2021-2022 Megatron had none of these; FSDP-style runs keep their own habits.
-void inferCommOverlap(Scenario& s) {
+// The same performance recipes reduce gradients in 16 bits (grad_reduce_in_fp32 = False, where plain
+// Megatron-LM keeps fp32 main grads for bf16). A100 runs of 2021-2022 Megatron had none of these;
+// FSDP-style runs keep their own habits.
+void inferMegatronCoreRecipe(Scenario& s) {
     TrainingOptions& t = s.training;
     const Layout& l = s.layout;
     if (s.cluster.gpu.peakFlops8 <= 0 || t.zeroStage >= 3)
@@ -161,6 +163,7 @@ void inferCommOverlap(Scenario& s) {
     t.overlapPpComm = l.pp > 1 && l.vpp > 1;
     t.overlapDpComm = t.zeroStage >= 1 && l.dp * l.cp > 1;
     t.overlapTpComm = l.tp > 1 && t.sequenceParallel;
+    t.gradPrecision = GradPrecision::Half;
 }
 
 ClusterSpec readCluster(Reader& r, const Json& j, const std::string& where) {
@@ -262,7 +265,7 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
         // GELU GPT models on A100 under Megatron used its fused (unflashed) softmax, as the 2021-2022
         // papers describe.
         t.flashAttention = s.model.mlp == MlpKind::SwiGlu || s.cluster.gpu.peakFlops8 > 0 || t.zeroStage >= 3;
-        inferCommOverlap(s);
+        inferMegatronCoreRecipe(s);
         const long long perReplica = static_cast<long long>(l.microBatch) * l.dp;
         if (vc.microBatchGiven && vc.globalBatch % perReplica != 0)
             r.error(lw, "global_batch",

@@ -5,6 +5,7 @@
 #include "ui/ScenarioDocument.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QFormLayout>
 #include <QVBoxLayout>
 
@@ -119,6 +120,17 @@ TrainingEditor::TrainingEditor(ScenarioDocument* doc, QWidget* parent)
                        {QStringLiteral("FSDP"), static_cast<int>(core::ExecutionStyle::Fsdp)}},
                       [](const Scenario& s) { return static_cast<int>(s.training.executionStyle); },
                       [](Scenario& s, int v) { s.training.executionStyle = static_cast<core::ExecutionStyle>(v); });
+    QComboBox* grads = m_more->addChoice(more, tr("Gradients"),
+                      tr("Format of the gradient buffer and of the data-parallel reduction. Auto follows the "
+                         "framework: Megatron-LM keeps fp32 main grads in bf16/fp8 (16-bit in fp16), FSDP keeps bf16 "
+                         "and reduces in fp32. 16-bit is Megatron's --grad-reduce-in-bf16 and NeMo's performance "
+                         "recipes (grad_reduce_in_fp32 = False)."),
+                      {{tr("Auto (framework default)"), static_cast<int>(core::GradPrecision::Auto)},
+                       {QStringLiteral("fp32"), static_cast<int>(core::GradPrecision::Fp32)},
+                       {tr("16-bit"), static_cast<int>(core::GradPrecision::Half)}},
+                      [](const Scenario& s) { return static_cast<int>(s.training.gradPrecision); },
+                      [](Scenario& s, int v) { s.training.gradPrecision = static_cast<core::GradPrecision>(v); });
+    grads->setObjectName(QStringLiteral("gradPrecision"));
     m_more->addChoice(more, tr("Attention FLOPs"),
                       tr("Count the attention scores in full (PaLM / Megatron convention) or halved for causal "
                          "kernels; changes MFU, not the step time."),

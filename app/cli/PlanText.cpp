@@ -32,14 +32,17 @@ std::string zeroText(int stage) {
     }
 }
 
-// ", overlapped TP/DP communication" for the switches that are on.
+// ", overlapped TP/DP communication" for the switches that are on, and a gradient format set by hand.
 std::string overlapText(const core::TrainingOptions& t) {
     std::string which;
     for (auto [on, name] : {std::pair{t.overlapTpComm, "TP"}, std::pair{t.overlapPpComm, "PP"},
                             std::pair{t.overlapDpComm, "DP"}})
         if (on)
             which += (which.empty() ? "" : "/") + std::string(name);
-    return which.empty() ? std::string() : ", overlapped " + which + " communication";
+    std::string text = which.empty() ? std::string() : ", overlapped " + which + " communication";
+    if (t.gradPrecision != core::GradPrecision::Auto)
+        text += t.gradPrecision == core::GradPrecision::Fp32 ? ", fp32 gradients" : ", 16-bit gradients";
+    return text;
 }
 
 std::string heading(const std::string& title) {

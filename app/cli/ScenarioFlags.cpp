@@ -132,6 +132,8 @@ const std::vector<FlagSpec>& flagTable() {
          numberSetter(&O::straggler, 0.0, 100.0)},
         {"--style", "STYLE", "execution style: auto|megatron|fsdp",
          enumSetter(&O::style, &core::parseExecutionStyle, "auto, megatron, fsdp")},
+        {"--grad-precision", "P", "gradient buffer and DP reduction: auto|fp32|half",
+         enumSetter(&O::gradPrecision, &core::parseGradPrecision, "auto, fp32, half")},
         {"--token-budget", "N", "tokens to train, for days and GPU-hours (e.g. 2e12)",
          numberSetter(&O::tokenBudget, 1.0, 1e18)},
     };
@@ -256,6 +258,8 @@ std::expected<void, CliError> applyOverrides(const ScenarioOverrides& o, Scenari
         t.stragglerSlowdown = *o.straggler;
     if (o.style)
         t.executionStyle = *o.style;
+    if (o.gradPrecision)
+        t.gradPrecision = *o.gradPrecision;
     if (o.tokenBudget)
         t.tokenBudget = *o.tokenBudget;
 

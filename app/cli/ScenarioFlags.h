@@ -24,6 +24,7 @@ struct ScenarioOverrides {
     std::optional<core::Precision> precision;
     std::optional<core::Optimizer> optimizer;
     std::optional<core::ExecutionStyle> style;
+    std::optional<core::GradPrecision> gradPrecision;
     std::optional<double> straggler, tokenBudget;
     std::vector<std::string> given; // flags seen, in order (for messages)
 };

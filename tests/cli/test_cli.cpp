@@ -189,6 +189,22 @@ LP_TEST(evaluate_default_text) {
     LP_CHECK(contains(r.out, "Diagnostics"));
 }
 
+LP_TEST(evaluate_grad_precision_flag) {
+    // 16-bit gradients (--grad-reduce-in-bf16) halve the default bf16 Megatron plan's fp32 gradient memory.
+    const json a = run({"evaluate", "--json"}).parsed();
+    const auto h = run({"evaluate", "--grad-precision", "half", "--json"});
+    LP_CHECK_EQ(h.code, 0);
+    const json b = h.parsed();
+    const int worst = a.at("memory").at("worst_stage").get<int>();
+    const double ga = a.at("memory").at("stages").at(worst).at("gradients_bytes").get<double>();
+    const double gb = b.at("memory").at("stages").at(worst).at("gradients_bytes").get<double>();
+    LP_CHECK_NEAR(gb, ga / 2.0, 1e-9);
+    LP_CHECK(contains(run({"evaluate", "--grad-precision", "half"}).out, "16-bit gradients"));
+    const auto bad = run({"evaluate", "--grad-precision", "double"});
+    LP_CHECK_EQ(bad.code, 2);
+    LP_CHECK(contains(bad.err, "--grad-precision"));
+}
+
 LP_TEST(evaluate_explain) {
     const auto t = run({"evaluate", "--explain"});
     LP_CHECK_EQ(t.code, 0);

@@ -179,6 +179,8 @@ Scenario randomScenario(Random& r) {
     t.moeLoadImbalance = r.logUniform(1, 1000);
     t.executionStyle = std::array{ExecutionStyle::Auto, ExecutionStyle::Megatron,
                                   ExecutionStyle::Fsdp}[static_cast<std::size_t>(r.integer(0, 2))];
+    t.gradPrecision = std::array{GradPrecision::Auto, GradPrecision::Fp32,
+                                 GradPrecision::Half}[static_cast<std::size_t>(r.integer(0, 2))];
     t.attentionFlops = r.coin() ? AttentionFlops::Full : AttentionFlops::Causal;
     t.tokenBudget = r.logUniform(1, 1e18);
     Layout& l = s.layout;

@@ -69,12 +69,24 @@ LP_TEST(zero_stages_shard_the_state) {
     LP_CHECK_NEAR(g[2], params * 4.0 / 2.0, 1e-12);
     LP_CHECK_NEAR(w[2], params * 2.0, 1e-12);
     LP_CHECK_NEAR(w[3], params * 2.0 / 2.0, 1e-12);
-    // fp16 keeps 16-bit gradient buckets (--accumulate-allreduce-grads-in-fp32 is only forced for bf16).
+    // fp16 keeps 16-bit gradient buckets (--accumulate-allreduce-grads-in-fp32 is only forced for bf16);
+    // the gradient option overrides either default.
     {
         Scenario f16 = s;
         f16.training.precision = Precision::Fp16;
         f16.training.zeroStage = 0;
         LP_CHECK_NEAR(evaluate(f16).memory.stages[1].gradientsBytes, params * 2.0, 1e-12);
+        f16.training.gradPrecision = GradPrecision::Fp32;
+        LP_CHECK_NEAR(evaluate(f16).memory.stages[1].gradientsBytes, params * 4.0, 1e-12);
+        Scenario half = s;
+        half.training.zeroStage = 0;
+        half.training.gradPrecision = GradPrecision::Half;  // --grad-reduce-in-bf16
+        const Plan h = evaluate(half);
+        LP_CHECK_NEAR(h.memory.stages[1].gradientsBytes, params * 2.0, 1e-12);
+        half.training.gradPrecision = GradPrecision::Auto;
+        const Plan a = evaluate(half);
+        // The 16-bit reduction sends half the bytes of the fp32 one.
+        LP_CHECK_NEAR(h.x.dpMessageBytes, a.x.dpMessageBytes / 2.0, 1e-9);
     }
     // A middle stage holds L/PP layers, each split by TP.
     const Plan p = evaluate(s);

@@ -344,4 +344,22 @@ LP_TEST(user_names_cannot_break_out_of_comments) {
     }
 }
 
+LP_TEST(gradient_format_reaches_every_framework) {
+    Scenario s = defaultScenario();  // bf16: Megatron's own default is fp32 main grads, no flag
+    LP_CHECK(exportLaunchSettings(s, LaunchTarget::Megatron).text.find("--grad-reduce-in-bf16") == std::string::npos);
+    LP_CHECK(exportLaunchSettings(s, LaunchTarget::DeepSpeed).text.find("communication_data_type") == std::string::npos);
+    s.training.gradPrecision = GradPrecision::Half;
+    LP_CHECK(exportLaunchSettings(s, LaunchTarget::Megatron).text.find("--grad-reduce-in-bf16") != std::string::npos);
+    LP_CHECK(nlohmann::json::parse(exportLaunchSettings(s, LaunchTarget::DeepSpeed).text).at("communication_data_type") ==
+             "bf16");
+    LP_CHECK(exportLaunchSettings(s, LaunchTarget::Torchtitan).text.find("mixed_precision_reduce = \"bfloat16\"") !=
+             std::string::npos);
+    s.training.precision = Precision::Fp16;
+    s.training.gradPrecision = GradPrecision::Fp32;
+    LP_CHECK(exportLaunchSettings(s, LaunchTarget::Megatron).text.find("--accumulate-allreduce-grads-in-fp32") !=
+             std::string::npos);
+    LP_CHECK(nlohmann::json::parse(exportLaunchSettings(s, LaunchTarget::DeepSpeed).text).at("communication_data_type") ==
+             "fp32");
+}
+
 LP_TEST_MAIN()

@@ -108,12 +108,14 @@ LP_TEST(megatron_core_runs_on_hopper_get_the_recipes_overlaps_and_older_runs_non
     // distributed optimizer and DP > 1, TP userbuffers with sequence parallel.
     TrainingOptions t = optionsOf(overlapCase("h100-sxm-80gb", 4, 4, 5, 4, 1, true));
     LP_CHECK(t.overlapPpComm && t.overlapDpComm && t.overlapTpComm);
+    LP_CHECK(t.gradPrecision == GradPrecision::Half);  // the recipes' grad_reduce_in_fp32 = False
     // Without VPP no p2p overlap; without the distributed optimizer no DP overlap; without SP no TP overlap.
     t = optionsOf(overlapCase("h100-sxm-80gb", 4, 4, 1, 4, 0, false));
     LP_CHECK(!t.overlapPpComm && !t.overlapDpComm && !t.overlapTpComm);
     // A100 (2021-2022 Megatron) and FSDP-style runs keep every switch off.
     t = optionsOf(overlapCase("a100-sxm-80gb", 4, 4, 5, 4, 1, true));
     LP_CHECK(!t.overlapPpComm && !t.overlapDpComm && !t.overlapTpComm);
+    LP_CHECK(t.gradPrecision == GradPrecision::Auto);
     t = optionsOf(overlapCase("h100-sxm-80gb", 4, 4, 5, 4, 3, true));
     LP_CHECK(!t.overlapPpComm && !t.overlapDpComm && !t.overlapTpComm);
 }

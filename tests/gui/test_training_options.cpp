@@ -14,8 +14,10 @@
 #include "ui/TrainingEditor.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QUndoStack>
 
+#include <cmath>
 #include <memory>
 
 using namespace lp;
@@ -137,6 +139,29 @@ private slots:
         QVERIFY(!doc()->scenario().training.overlapPpComm);
         QVERIFY(!box("overlapPpComm")->isChecked());
         QCOMPARE(doc()->plan().time.ppCommSeconds, before.time.ppCommSeconds);
+    }
+
+    void gradientChoiceMovesTheGradientBarAndUndoes() {
+        auto* grads = m_window->scenarioPanel()->findChild<QComboBox*>(QStringLiteral("gradPrecision"));
+        QVERIFY(grads);
+        QVERIFY(grads->toolTip().contains(QStringLiteral("--grad-reduce-in-bf16")));
+        QCOMPARE(grads->currentData().toInt(), static_cast<int>(core::GradPrecision::Auto));
+        // The default plan: Megatron style in bf16, so Auto holds fp32 main grads.
+        const int worst = doc()->plan().memory.worstStage;
+        const double fp32Grads = doc()->plan().memory.stages[static_cast<std::size_t>(worst)].gradientsBytes;
+        editor()->moreSection()->setExpanded(true);
+        // As a user picks it: the combo's activation, not a programmatic index change.
+        const int half = grads->findData(static_cast<int>(core::GradPrecision::Half));
+        QVERIFY(half >= 0);
+        grads->setCurrentIndex(half);
+        emit grads->activated(half);
+        QVERIFY(doc()->scenario().training.gradPrecision == core::GradPrecision::Half);
+        const double halfGrads = doc()->plan().memory.stages[static_cast<std::size_t>(worst)].gradientsBytes;
+        QVERIFY2(std::abs(halfGrads - fp32Grads / 2.0) < 1e-6 * fp32Grads,
+                 qPrintable(QStringLiteral("%1 -> %2").arg(fp32Grads).arg(halfGrads)));
+        doc()->undoStack()->undo();
+        QVERIFY(doc()->scenario().training.gradPrecision == core::GradPrecision::Auto);
+        QCOMPARE(grads->currentData().toInt(), static_cast<int>(core::GradPrecision::Auto));
     }
 
     void boxesFollowEditsMadeElsewhere() {
