@@ -34,7 +34,8 @@ struct EvalContext {
     GradientFormat grads;     // gradient buffer held and data-parallel reduction format
     Recompute recompute;
     int zero;
-    int shardGroup;           // ranks the ZeRO/FSDP state is sharded over (DP x CP)
+    int shardGroup;           // ranks the ZeRO/FSDP state is sharded over (shard degree x CP; DP x CP unless hybrid)
+    int replicas = 1;         // copies of the sharded state across DP (hybrid sharding: DP / shard degree)
     bool fsdpStageGathered;   // FSDP with PP: the stage stays gathered across micro batches
 
     // Mixture of experts (zeros for dense models).
@@ -52,7 +53,8 @@ struct EvalContext {
     double fp8ModulesPerLayer; // linear modules per layer with fp8 scaling state (on one GPU)
 
     // Links.
-    Link tpLink, cpLink, dpLink, ppLink, epLink;
+    Link tpLink, cpLink, dpLink, ppLink, epLink;  // dpLink: within a shard group (all DP x CP without hybrid)
+    Link replicaLink;         // hybrid sharding: the all-reduce of gradient shards across the replicas
     bool epCrossesNodes = false;
     bool tpCrossesNodes = false;
     bool dpCrossesNodes = false;

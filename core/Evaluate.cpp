@@ -44,7 +44,7 @@ void checkLayoutInto(const Scenario& s, std::vector<Diagnostic>& out) {
                            std::isfinite(c.nvlinkLatencySeconds) && c.nvlinkLatencySeconds >= 0 &&
                            std::isfinite(c.networkLatencySeconds) && c.networkLatencySeconds >= 0;
     const TrainingOptions& t = s.training;
-    const bool trainingOk = t.zeroStage >= 0 && t.zeroStage <= 3 && positiveFinite(t.loaderTokensPerSecond) &&
+    const bool trainingOk = t.zeroStage >= 0 && t.zeroStage <= 3 && t.zeroShardDegree >= 0 && positiveFinite(t.loaderTokensPerSecond) &&
                             std::isfinite(t.stragglerSlowdown) && t.stragglerSlowdown >= 0 &&
                             t.stragglerSlowdown <= 100 && std::isfinite(t.allocatorReserveFraction) &&
                             t.allocatorReserveFraction >= 0 && t.allocatorReserveFraction < 1 &&
@@ -89,6 +89,8 @@ void checkLayoutInto(const Scenario& s, std::vector<Diagnostic>& out) {
         addInvalid(out, DiagnosticId::ExpertsNotDivisibleByEp, l.ep, m.isMoe() ? m.moe.experts : 0);
     else if (l.ep > 1 && (static_cast<long long>(l.dp) * l.cp) % l.ep != 0)
         addInvalid(out, DiagnosticId::EpDoesNotDivideDp, l.ep, static_cast<double>(l.dp) * l.cp);
+    if (t.zeroStage >= 1 && t.zeroShardDegree > 0 && t.zeroShardDegree < l.dp && l.dp % t.zeroShardDegree != 0)
+        addInvalid(out, DiagnosticId::ShardDegreeDoesNotDivideDp, t.zeroShardDegree, l.dp);
 }
 
 void addDiagnostic(Plan& p, DiagnosticId id, Severity sev, double cost, double a = 0, double b = 0, double c = 0) {

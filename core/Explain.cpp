@@ -100,10 +100,10 @@ void explainMemory(Builder& b) {
     const StageMemory& w = mem.stages[static_cast<std::size_t>(mem.worstStage)];
     const Layout& l = b.s.layout;
     const int zero = b.s.training.zeroStage;
-    const int n = l.dp * l.cp;
+    const int n = effectiveShardDegree(b.s) * l.cp;  // the shard group (DP x CP unless hybrid)
     const Intermediates& x = b.p.x;
     const bool fp8Extra = x.fp8WeightCopyBytes > 0 || x.fp8ScalingStateBytes > 0;
-    std::string weightsFormula = "stage parameters / TP x 2 bytes (/ DP x CP with ZeRO-3)";
+    std::string weightsFormula = "stage parameters / TP x 2 bytes (/ shard group with ZeRO-3: DP x CP, or shard degree x CP when hybrid)";
     std::string weightsValues =
         fmt("stage %d: %s%s", w.stage, bytes(w.weightsBytes).c_str(), zero >= 3 ? fmt(" (sharded over %d)", n).c_str() : "");
     std::string weightsWords = "TP splits every matrix, PP gives each stage L/PP layers (embedding on the first, head on the last).";
@@ -124,7 +124,7 @@ void explainMemory(Builder& b) {
     const GradientFormat g = gradientFormat(b.s.training, b.p.style);
     const bool fp32Grads = g.heldBytes >= 4;
     b.add("memory.gradients", "Gradients", w.gradientsBytes, "bytes",
-          fmt("stage parameters / TP x %.0f bytes (/ DP x CP with ZeRO-2+)", g.heldBytes),
+          fmt("stage parameters / TP x %.0f bytes (/ shard group with ZeRO-2+)", g.heldBytes),
           fmt("%s, %s gradients", bytes(w.gradientsBytes).c_str(), g.held.c_str()),
           fp32Grads ? std::string(kZero) + "; Megatron-LM --accumulate-allreduce-grads-in-fp32 (forced on for bf16)"
                     : std::string(kZero),
@@ -132,7 +132,7 @@ void explainMemory(Builder& b) {
                       "training in bf16 or fp8, sharded from ZeRO stage 2 on."
                     : "One 16-bit gradient per weight, sharded from ZeRO stage 2 on.");
     b.add("memory.optimizer", "Optimizer state", w.optimizerBytes, "bytes",
-          "stage parameters / TP x 12 bytes (/ DP x CP with ZeRO-1+, the distributed optimizer)",
+          "stage parameters / TP x 12 bytes (/ shard group with ZeRO-1+, the distributed optimizer)",
           fmt("%s%s", bytes(w.optimizerBytes).c_str(), zero >= 1 ? fmt(", sharded over %d ranks", n).c_str() : ""), kZero,
           "The fp32 master weights and Adam's two moments: the largest part of the training state, and the first to shard.");
     b.add("memory.activations", "Activations", w.activationsBytes, "bytes",

@@ -100,11 +100,15 @@ LaunchSettings megatron(const Scenario& s) {
         arg("--expert-model-parallel-size", n(l.ep));
     if (t.sequenceParallel && l.tp > 1)
         arg("--sequence-parallel");
+    const int shardDegree = effectiveShardDegree(s);
     if (t.zeroStage == 1 || t.zeroStage == 2) {
         arg("--use-distributed-optimizer", {}, "ZeRO-" + std::to_string(t.zeroStage));
     } else if (t.zeroStage >= 3) {
         arg("--use-torch-fsdp2", {}, "ZeRO-3 (full shard)");
     }
+    if (t.zeroStage >= 1 && shardDegree < l.dp)
+        arg("--num-distributed-optimizer-instances", n(l.dp / shardDegree),
+            "hybrid: state sharded over " + n(shardDegree) + " DP ranks");
 
     // Communication overlap (docs/estimation.md, section 6): only the switches the plan has on.
     const bool tpOverlap = t.overlapTpComm && l.tp > 1;
@@ -304,6 +308,12 @@ LaunchSettings deepspeed(const Scenario& s) {
         zero["contiguous_gradients"] = true;
     if (t.zeroStage == 2)
         zero["reduce_scatter"] = true;
+    const int shardDegree = effectiveShardDegree(s);
+    const bool hybrid = t.zeroStage >= 1 && shardDegree < l.dp;
+    if (hybrid && t.zeroStage >= 3) {  // MiCS: ZeRO-3 sharded within groups, replicated across them
+        zero["mics_shard_size"] = shardDegree;
+        zero["mics_hierarchical_params_gather"] = false;
+    }
     j["zero_optimization"] = std::move(zero);
     if (t.recompute == Recompute::Full)
         j["activation_checkpointing"] = nlohmann::ordered_json{{"partition_activations", false},
@@ -325,6 +335,11 @@ LaunchSettings deepspeed(const Scenario& s) {
             " through Megatron-DeepSpeed (--tensor-model-parallel-size, --pipeline-model-parallel-size)"
             " or deepspeed.pipe.PipelineModule(num_stages=" +
             std::to_string(l.pp) + ").");
+    if (hybrid && t.zeroStage < 3)
+        out.notes.push_back("DeepSpeed shards ZeRO-1/2 state over all data-parallel ranks: it has no key for the "
+                            "plan's hybrid sharding over " + std::to_string(shardDegree) +
+                            " ranks (MiCS, mics_shard_size, needs stage 3), so memory per GPU will be lower and "
+                            "the gradient reduction wider than planned.");
     if (l.pp > 1 && t.zeroStage >= 2)
         out.notes.push_back("DeepSpeed's pipeline engine supports ZeRO stages 0 and 1 only; with PP " +
                             std::to_string(l.pp) + " use stage 1.");
@@ -418,6 +433,12 @@ LaunchSettings torchtitan(const Scenario& s) {
     if (t.zeroStage == 0) {
         kv("data_parallel_replicate_degree", n(l.dp), "DDP (ZeRO-0)");
         kv("data_parallel_shard_degree", "1");
+    } else if (const int shardDegree = effectiveShardDegree(s); shardDegree < l.dp) {
+        kv("data_parallel_replicate_degree", n(l.dp / shardDegree), "HSDP: replicas of the shard group");
+        kv("data_parallel_shard_degree", n(shardDegree), "FSDP2 within each replica");
+        if (t.zeroStage <= 2)
+            kv("fsdp_reshard_after_forward", quoted("never"),
+               "keep weights gathered: closest to ZeRO-" + std::to_string(t.zeroStage));
     } else {
         kv("data_parallel_replicate_degree", "1");
         kv("data_parallel_shard_degree", n(l.dp), "FSDP2");

@@ -56,7 +56,9 @@ EvalContext::EvalContext(const Scenario& scenario, const HardwareProfile& profil
     grads = gradientFormat(tr, style);
     recompute = tr.recompute;
     zero = tr.zeroStage;
-    shardGroup = l.dp * l.cp;
+    const int shardDegree = effectiveShardDegree(s);
+    shardGroup = shardDegree * l.cp;
+    replicas = l.dp / std::max(1, shardDegree);
     fsdpStageGathered = zero >= 3 && shardGroup > 1 && l.pp > 1 && traits.fsdpKeepsStageGatheredWithPp;
 
     const ParameterCount& pc = plan.params;
@@ -71,7 +73,7 @@ EvalContext::EvalContext(const Scenario& scenario, const HardwareProfile& profil
         sharedExperts = mo.moe.sharedExperts;
         moeFraction = static_cast<double>(mo.moeLayerCount()) / mo.layers;
         imbalance = std::max(1.0, tr.moeLoadImbalance);
-        expertShardGroup = std::max(1, l.dp * l.cp / std::max(1, l.ep));
+        expertShardGroup = std::max(1, shardGroup / std::max(1, l.ep));
     }
     embedParams = pc.embedding;
     headParams = mo.tiedEmbeddings ? static_cast<double>(mo.vocab) * mo.hidden : pc.head;
@@ -93,10 +95,13 @@ EvalContext::EvalContext(const Scenario& scenario, const HardwareProfile& profil
     tpCrossesNodes = l.tp > domain;
     cpCrossesNodes = l.cp > 1 && static_cast<long long>(l.tp) * l.cp > domain;
     dpCrossesNodes = static_cast<long long>(l.tp) * l.cp * l.dp > domain;
+    // A shard group is DP-contiguous (TP innermost, then CP, then DP): TP x CP x shard degree GPUs.
+    const long long shardSpan = static_cast<long long>(l.tp) * shardGroup;
+    const bool shardCrossesNodes = shardSpan > domain;
     ppCrossesNodes = static_cast<long long>(l.tp) * l.cp * l.dp >= node || l.gpus() > domain;
     epCrossesNodes = l.ep > 1 && static_cast<long long>(l.tp) * l.cp * l.ep > domain;
-    const bool shardingTraffic = l.dp * l.cp > 1 && tr.zeroStage >= 3;
-    shardingSharesNicWithTp = shardingTraffic && tpCrossesNodes && dpCrossesNodes;
+    const bool shardingTraffic = shardGroup > 1 && tr.zeroStage >= 3;
+    shardingSharesNicWithTp = shardingTraffic && tpCrossesNodes && shardCrossesNodes;
 
     const double nvLat = profile.nvlinkLatencySeconds > 0 ? profile.nvlinkLatencySeconds : cl.nvlinkLatencySeconds;
     const double netLat = profile.networkLatencySeconds > 0 ? profile.networkLatencySeconds : cl.networkLatencySeconds;
@@ -113,10 +118,18 @@ EvalContext::EvalContext(const Scenario& scenario, const HardwareProfile& profil
     // traffic (pipeline, ring attention), all-to-alls and the small, blocking TP collectives keep one
     // card's bandwidth.
     dpLink = nv;
-    if (dpCrossesNodes) {
+    if (shardCrossesNodes) {
         dpLink = netShared;
         const double members = static_cast<double>(std::max(1LL, domain / std::max(1, l.tp)));
         dpLink.bandwidth = std::min(cl.gpu.nvlinkBandwidth, members * netShared.bandwidth);
+    }
+    // Hybrid sharding: the replicas of one shard sit a shard group apart, so a domain holds
+    // domain / (TP x CP x shard degree) of them (at least one); each drives its own card.
+    replicaLink = nv;
+    if (replicas > 1 && dpCrossesNodes) {
+        replicaLink = net;
+        const double members = static_cast<double>(std::max(1LL, domain / std::max(1LL, shardSpan)));
+        replicaLink.bandwidth = std::min(cl.gpu.nvlinkBandwidth, members * net.bandwidth);
     }
     ppLink = ppCrossesNodes ? net : nv;
     epLink = epCrossesNodes ? net : nv;

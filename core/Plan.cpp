@@ -31,6 +31,7 @@ constexpr std::array<std::string_view, kDiagnosticCount> kIds = {
     "seq_not_divisible_by_cp",
     "experts_not_divisible_by_ep",
     "ep_does_not_divide_dp",
+    "shard_degree_does_not_divide_dp",
     "invalid_value",
 };
 
@@ -120,6 +121,10 @@ std::string diagnosticMessage(const Diagnostic& d) {
         return fmt("EP %.0f does not divide the %.0f experts.", d.a, d.b);
     case DiagnosticId::EpDoesNotDivideDp:
         return fmt("EP %.0f must divide DP x CP = %.0f (expert parallelism is carved out of data parallelism).", d.a, d.b);
+    case DiagnosticId::ShardDegreeDoesNotDivideDp:
+        return fmt("The ZeRO shard degree %.0f does not divide DP %.0f: hybrid sharding needs whole replicas of the "
+                   "shard group.",
+                   d.a, d.b);
     case DiagnosticId::HeadsNotDivisibleByTp:
         return fmt("TP %.0f does not divide the %.0f attention heads.", d.a, d.b);
     case DiagnosticId::KvHeadsNotDivisibleByTp:
@@ -175,6 +180,9 @@ std::string diagnosticSuggestion(const Diagnostic& d) {
         return "Choose an EP that divides the number of experts (EP 1 for dense models).";
     case DiagnosticId::EpDoesNotDivideDp:
         return "Choose an EP that divides DP x CP.";
+    case DiagnosticId::ShardDegreeDoesNotDivideDp:
+        return "Choose a shard degree that divides DP (for example the GPUs of one node / TP), or 0 to shard over all "
+               "DP ranks.";
     case DiagnosticId::HeadsNotDivisibleByTp:
     case DiagnosticId::KvHeadsNotDivisibleByTp:
         return "Choose a TP that divides the number of heads (usually a power of two up to 8).";

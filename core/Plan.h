@@ -37,6 +37,7 @@ enum class DiagnosticId {
     SeqNotDivisibleByCp,
     ExpertsNotDivisibleByEp,
     EpDoesNotDivideDp,
+    ShardDegreeDoesNotDivideDp,
     InvalidValue,
 };
 inline constexpr int kDiagnosticCount = static_cast<int>(DiagnosticId::InvalidValue) + 1;

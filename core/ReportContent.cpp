@@ -204,6 +204,13 @@ KeyValues trainingFacts(const Scenario& s, const Plan& p) {
     kv.emplace_back("Precision", std::string(toString(t.precision)));
     kv.emplace_back("Optimizer", std::string(toString(t.optimizer)));
     kv.emplace_back("ZeRO stage", zeroText(t.zeroStage));
+    if (t.zeroStage >= 1) {
+        const int degree = effectiveShardDegree(s);
+        kv.emplace_back("Shard group", degree < s.layout.dp
+                                           ? "hybrid: " + std::to_string(degree) + " DP ranks, " +
+                                                 std::to_string(s.layout.dp / degree) + " replicas"
+                                           : std::string("all DP ranks"));
+    }
     kv.emplace_back("Activation recompute", std::string(toString(t.recompute)));
     kv.emplace_back("Sequence parallelism", onOff(t.sequenceParallel));
     kv.emplace_back("Flash attention", onOff(t.flashAttention));

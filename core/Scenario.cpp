@@ -62,6 +62,14 @@ Scenario defaultScenario() {
     return s;
 }
 
+int effectiveShardDegree(const Scenario& s) {
+    const int dp = s.layout.dp;
+    const int d = s.training.zeroShardDegree;
+    if (s.training.zeroStage <= 0 || d <= 0 || d >= dp)
+        return dp;
+    return d;
+}
+
 ExecutionStyle resolvedStyle(const TrainingOptions& t) {
     if (t.executionStyle != ExecutionStyle::Auto)
         return t.executionStyle;

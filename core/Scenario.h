@@ -12,6 +12,10 @@ struct TrainingOptions {
     Precision precision = Precision::Bf16;
     Optimizer optimizer = Optimizer::Adam;
     int zeroStage = 1;                         // 0-3; 1 = Megatron distributed optimizer, 3 = FSDP
+    // Hybrid sharding: the data-parallel ranks one copy of the ZeRO/FSDP state is sharded over (FSDP
+    // HYBRID_SHARD / torchtitan data_parallel_shard_degree / Megatron distributed-optimizer instances);
+    // the state is replicated across DP / this many groups. 0 (or DP and more): shard over all DP ranks.
+    int zeroShardDegree = 0;
     Recompute recompute = Recompute::Selective;
     bool sequenceParallel = true;
     bool flashAttention = true;
@@ -59,6 +63,10 @@ struct Scenario {
 // The seed's worked example: Llama-2-70B-class model, 8 x 8 H100 SXM, TP 8 x PP 4 x DP 2,
 // micro batch 2 x accumulation 16 (effective batch 64), ZeRO-1, selective recompute, SP, flash.
 Scenario defaultScenario();
+
+// The data-parallel ranks one shard group spans: the ZeRO shard degree where it is set (1..DP), DP
+// otherwise (and always with ZeRO-0, which shards nothing). The group also spans the CP ranks.
+int effectiveShardDegree(const Scenario& s);
 
 // The execution style actually used (Auto resolved).
 ExecutionStyle resolvedStyle(const TrainingOptions& t);

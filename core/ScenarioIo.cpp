@@ -264,7 +264,7 @@ TrainingOptions readTraining(const Json* j, const std::string& path, InputErrors
         return t;
     }
     ObjectReader r(*j, path, errors,
-                   {"precision", "optimizer", "zero_stage", "recompute", "sequence_parallel",
+                   {"precision", "optimizer", "zero_stage", "zero_shard_degree", "recompute", "sequence_parallel",
                     "flash_attention", "loader_prefetch", "loader_tokens_per_s", "straggler_slowdown",
                     "overlap_tp_comm", "overlap_pp_comm", "overlap_dp_comm",
                     "allocator_reserve_fraction", "moe_load_imbalance", "execution_style", "grad_precision",
@@ -272,6 +272,7 @@ TrainingOptions readTraining(const Json* j, const std::string& path, InputErrors
     r.readEnum("precision", t.precision, &parsePrecision, {Precision::Bf16, Precision::Fp16, Precision::Fp8});
     r.readEnum("optimizer", t.optimizer, &parseOptimizer, {Optimizer::Adam, Optimizer::SgdMomentum});
     r.readInt("zero_stage", t.zeroStage, 0, 3);
+    r.readInt("zero_shard_degree", t.zeroShardDegree, 0, kMaxCount);
     r.readEnum("recompute", t.recompute, &parseRecompute,
                {Recompute::None, Recompute::Selective, Recompute::Full});
     r.readBool("sequence_parallel", t.sequenceParallel);
@@ -386,6 +387,7 @@ Json trainingToJson(const TrainingOptions& t) {
     j["precision"] = toString(t.precision);
     j["optimizer"] = toString(t.optimizer);
     j["zero_stage"] = t.zeroStage;
+    j["zero_shard_degree"] = t.zeroShardDegree;
     j["recompute"] = toString(t.recompute);
     j["sequence_parallel"] = t.sequenceParallel;
     j["flash_attention"] = t.flashAttention;

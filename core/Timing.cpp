@@ -190,10 +190,13 @@ void computeTime(const EvalContext& x, Plan& plan) {
     // gradients; prefetched one layer ahead, so only what exceeds the layer's compute is exposed.
     double fsdpExposedPerLayer = 0;
     double fsdpFirstGather = 0;
-    if (x.zero >= 3 && x.shardGroup > 1) {
+    if (x.zero >= 3 && x.shardGroup * x.replicas > 1) {
         const double layerBytes16 = 2.0 * ((x.layerParams - x.expertLayerParams) / x.t + x.expertLayerParams / (x.t * x.ep));
         const double gather = allGatherSeconds(x.shardGroup, layerBytes16, x.dpLink);
-        const double reduce = allGatherSeconds(x.shardGroup, layerBytes16 / 2.0 * x.grads.reduceBytes, x.dpLink);
+        const double gradBytes = layerBytes16 / 2.0 * x.grads.reduceBytes;
+        // Hybrid sharding: the reduce-scattered shard is then all-reduced across the replicas.
+        const double reduce = allGatherSeconds(x.shardGroup, gradBytes, x.dpLink) +
+                              allReduceSeconds(x.replicas, gradBytes / x.shardGroup, x.replicaLink);
         fsdpExposedPerLayer = overlappedSeconds(gather, lt.fwd()) + overlappedSeconds(gather + reduce, lt.bwd() + recompute);
         fsdpFirstGather = gather;
     }
@@ -285,19 +288,21 @@ void computeTime(const EvalContext& x, Plan& plan) {
         stageParams = x.Ls * layerOnGpu + x.embedParams + (x.s.model.tiedEmbeddings ? 0.0 : x.headParams);
     stageParams /= x.t;
     double dpExposed = fsdpInPipeline + fsdpOncePerStep;
-    if (x.zero < 3 && x.shardGroup > 1) {
+    if (x.zero < 3 && x.shardGroup * x.replicas > 1) {
         const double bytes = stageParams * x.grads.reduceBytes;
         im.dpMessageBytes = bytes;
         im.dpBusBandwidth = x.dpLink.busBandwidth(bytes);
         // ZeRO 0: all-reduce of the gradients. ZeRO 1-2 (distributed optimizer): reduce-scatter of the
-        // gradients, then all-gather of the updated 16-bit weights.
+        // gradients, then all-gather of the updated 16-bit weights; with hybrid sharding (several
+        // optimizer instances) the reduced shard is all-reduced across the replicas in between.
         const double reduce = x.zero == 0 ? allReduceSeconds(x.shardGroup, bytes, x.dpLink)
                                           : allGatherSeconds(x.shardGroup, bytes, x.dpLink) +
+                                                allReduceSeconds(x.replicas, bytes / x.shardGroup, x.replicaLink) +
                                                 allGatherSeconds(x.shardGroup, stageParams * 2.0, x.dpLink);
         const bool overlap = st.overlapGradReduce || x.s.training.overlapDpComm;
         const double window = overlap ? x.Ls * (lt.bwd() + recompute) : 0.0;
         dpExposed += overlappedSeconds(reduce, window);
-    } else if (x.zero >= 3 && x.shardGroup > 1) {
+    } else if (x.zero >= 3 && x.shardGroup * x.replicas > 1) {
         im.dpMessageBytes = 2.0 * layerOnGpu / x.t;
         im.dpBusBandwidth = x.dpLink.busBandwidth(im.dpMessageBytes);
     }

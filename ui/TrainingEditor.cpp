@@ -7,6 +7,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
+#include <QSpinBox>
 #include <QVBoxLayout>
 
 namespace lp::ui {
@@ -59,6 +60,18 @@ TrainingEditor::TrainingEditor(ScenarioDocument* doc, QWidget* parent)
                        {tr("SGD (momentum)"), static_cast<int>(core::Optimizer::SgdMomentum)}},
                       [](const Scenario& s) { return static_cast<int>(s.training.optimizer); },
                       [](Scenario& s, int v) { s.training.optimizer = static_cast<core::Optimizer>(v); });
+    QSpinBox* shard = m_more->addInt(
+        more, tr("ZeRO shard &group"),
+        tr("Hybrid sharding: the data-parallel ranks one copy of the ZeRO/FSDP state is sharded over; the state is "
+           "replicated across DP / this many groups and the gradient shards are all-reduced across the replicas. "
+           "Sharding within a node keeps the weight gathers on NVLink at the cost of more memory per GPU. FSDP "
+           "HYBRID_SHARD, torchtitan data_parallel_shard_degree, Megatron-LM --num-distributed-optimizer-instances, "
+           "DeepSpeed MiCS (mics_shard_size). It must divide DP; 'all DP ranks' (0) shards over the whole group. "
+           "No effect with ZeRO-0."),
+        0, 1000000, [](const Scenario& s) { return s.training.zeroShardDegree; },
+        [](Scenario& s, int v) { s.training.zeroShardDegree = v; }, tr(" DP ranks"));
+    shard->setSpecialValueText(tr("all DP ranks"));
+    shard->setObjectName(QStringLiteral("zeroShardDegree"));
     m_more->addBool(more, tr("Sequence parallel"),
                     tr("Shard the norms' and dropouts' activations over the TP group (Megatron SP)."),
                     [](const Scenario& s) { return s.training.sequenceParallel; },

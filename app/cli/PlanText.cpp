@@ -45,6 +45,15 @@ std::string overlapText(const core::TrainingOptions& t) {
     return text;
 }
 
+// ", hybrid sharding over 8 DP ranks x 4 replicas" when the ZeRO state is sharded within groups.
+std::string hybridText(const core::Scenario& s) {
+    const int degree = core::effectiveShardDegree(s);
+    if (degree >= s.layout.dp)
+        return {};
+    return ", hybrid sharding over " + std::to_string(degree) + " DP ranks x " + std::to_string(s.layout.dp / degree) +
+           " replicas";
+}
+
 std::string heading(const std::string& title) {
     return "\n" + title + "\n";
 }
@@ -110,7 +119,7 @@ std::string renderScenarioSummary(const Scenario& s, const Plan& p) {
                            std::string(core::toString(t.optimizer)) + ", " + zeroText(t.zeroStage) + ", " +
                            std::string(core::toString(t.recompute)) + " recompute, sequence parallel " +
                            onOff(t.sequenceParallel) + ", flash attention " + onOff(t.flashAttention) + ", " +
-                           std::string(core::toString(p.style)) + " style" + overlapText(t));
+                           std::string(core::toString(p.style)) + " style" + overlapText(t) + hybridText(s));
     std::string layout = "TP " + std::to_string(l.tp) + " x PP " + std::to_string(l.pp);
     if (l.cp > 1)
         layout += " x CP " + std::to_string(l.cp);

@@ -114,6 +114,8 @@ const std::vector<FlagSpec>& flagTable() {
          intSetter(&O::accumulation, 1, kMaxCount)},
         {"--zero", "N", "ZeRO stage 0-3 (1 = distributed optimizer, 3 = FSDP)",
          intSetter(&O::zeroStage, 0, 3)},
+        {"--shard-degree", "N", "hybrid sharding: DP ranks one copy of the ZeRO state spans (0 = all)",
+         intSetter(&O::zeroShardDegree, 0, kMaxDegree)},
         {"--recompute", "MODE", "activation recompute: none|selective|full",
          enumSetter(&O::recompute, &core::parseRecompute, "none, selective, full")},
         {"--sequence-parallel", "on|off", "sequence parallelism", onOffSetter(&O::sequenceParallel)},
@@ -240,6 +242,8 @@ std::expected<void, CliError> applyOverrides(const ScenarioOverrides& o, Scenari
         t.optimizer = *o.optimizer;
     if (o.zeroStage)
         t.zeroStage = *o.zeroStage;
+    if (o.zeroShardDegree)
+        t.zeroShardDegree = *o.zeroShardDegree;
     if (o.recompute)
         t.recompute = *o.recompute;
     if (o.sequenceParallel)

@@ -15,6 +15,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QSpinBox>
 #include <QUndoStack>
 
 #include <cmath>
@@ -162,6 +163,27 @@ private slots:
         doc()->undoStack()->undo();
         QVERIFY(doc()->scenario().training.gradPrecision == core::GradPrecision::Auto);
         QCOMPARE(grads->currentData().toInt(), static_cast<int>(core::GradPrecision::Auto));
+    }
+
+    void shardGroupSpinReplicatesTheOptimizerStateAndUndoes() {
+        auto* shard = m_window->scenarioPanel()->findChild<QSpinBox*>(QStringLiteral("zeroShardDegree"));
+        QVERIFY(shard);
+        QCOMPARE(shard->value(), 0);
+        QCOMPARE(shard->text(), QStringLiteral("all DP ranks"));
+        QVERIFY(shard->toolTip().contains(QStringLiteral("HYBRID_SHARD")));
+        // The default plan: ZeRO-1 over DP 2, so each GPU holds half of the optimizer state.
+        const int worst = doc()->plan().memory.worstStage;
+        const double sharded = doc()->plan().memory.stages[static_cast<std::size_t>(worst)].optimizerBytes;
+        editor()->moreSection()->setExpanded(true);
+        shard->setValue(1);  // one DP rank per group: every rank keeps the whole optimizer state
+        QCOMPARE(doc()->scenario().training.zeroShardDegree, 1);
+        QVERIFY(doc()->plan().valid);
+        const double replicated = doc()->plan().memory.stages[static_cast<std::size_t>(worst)].optimizerBytes;
+        QVERIFY2(std::abs(replicated - 2.0 * sharded) < 1e-6 * sharded,
+                 qPrintable(QStringLiteral("%1 -> %2").arg(sharded).arg(replicated)));
+        doc()->undoStack()->undo();
+        QCOMPARE(doc()->scenario().training.zeroShardDegree, 0);
+        QCOMPARE(shard->value(), 0);
     }
 
     void boxesFollowEditsMadeElsewhere() {
