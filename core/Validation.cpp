@@ -257,6 +257,9 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
         t.recompute = r.choice(*jl, "recompute", lw, &parseRecompute,
                                {Recompute::None, Recompute::Selective, Recompute::Full}, t.recompute);
         t.zeroStage = r.integer(*jl, "zero_stage", lw, 0, 3);
+        // Optional (hybrid sharding, HSDP): the DP ranks one copy of the sharded state spans.
+        if (jl->contains("zero_shard_degree") && !jl->at("zero_shard_degree").is_null())
+            t.zeroShardDegree = r.integer(*jl, "zero_shard_degree", lw, 1, 10000000);
         t.precision = r.choice(*jl, "precision", lw, &parsePrecision,
                                {Precision::Bf16, Precision::Fp16, Precision::Fp8}, t.precision);
         // The format does not record the attention kernel. Runs on Hopper or newer GPUs, models of the

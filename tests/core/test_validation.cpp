@@ -66,7 +66,7 @@ LP_TEST(runs_outside_the_reference_set_are_valid_layouts_and_predicted_within_10
     // torchtitan's 70B/405B tables (uneven pipeline stages, FSDP under a pipeline, CP up to 256K),
     // Llama 3.1 8B on H200, NVIDIA's Megatron-Core tables on H100/GB200/GB300: nothing in the planner
     // was set on them (docs/validation-more.md).
-    checkHeldOutSet("more-published-runs.json", 28, 0.10);
+    checkHeldOutSet("more-published-runs.json", 32, 0.10);
 }
 
 LP_TEST(llm_foundry_fsdp_runs_are_valid_layouts_and_predicted_within_10_percent) {
@@ -166,6 +166,27 @@ LP_TEST(bad_case_files_name_the_field) {
     LP_CHECK(layers && gpu);
     LP_CHECK(!validationCasesFromJson("{").has_value());
     LP_CHECK(!validationCasesFromJson(R"({"schema": "other"})").has_value());
+}
+
+LP_TEST(a_case_may_state_hybrid_sharding) {
+    // The optional layout key zero_shard_degree (docs/formats.md): fms-fsdp's HSDP rows shard within a node.
+    std::string json = overlapCase("a100-sxm-80gb", 1, 1, 1, 16, 3, false);
+    LP_CHECK_EQ(optionsOf(json).zeroShardDegree, 0);
+    const std::string key = R"("zero_stage": 3,)";
+    json.replace(json.find(key), key.size(), key + R"( "zero_shard_degree": 8,)");
+    LP_CHECK_EQ(optionsOf(json).zeroShardDegree, 8);
+    const auto cases = loadValidationCases(std::string(LP_TEST_DATA_DIR) + "/validation/more-published-runs.json");
+    LP_CHECK(cases.has_value());
+    int hybrid = 0;
+    for (const ValidationCase& c : cases ? *cases : std::vector<ValidationCase>{})
+        hybrid += effectiveShardDegree(c.scenario) < c.scenario.layout.dp;
+    LP_CHECK_EQ(hybrid, 2);
+    // Zero is not a degree: the message names the field.
+    json.replace(json.find(R"("zero_shard_degree": 8)"), 22, R"("zero_shard_degree": 0)");
+    const auto bad = validationCasesFromJson(json);
+    LP_CHECK(!bad.has_value());
+    if (!bad.has_value())
+        LP_CHECK(bad.error().front().path.find("zero_shard_degree") != std::string::npos);
 }
 
 LP_TEST(fsdp_runs_and_hopper_runs_use_flash_attention_megatron_gpt_on_a100_does_not) {
