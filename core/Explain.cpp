@@ -244,6 +244,13 @@ void explainTime(Builder& b) {
                    "runs, so what exceeds the backward window is exposed, plus a fifth of the hidden part.";
     else if (!dpOverlap)
         dpWords += " The Megatron-LM style reduces them after the backward pass (no --overlap-grad-reduce), so all of it is exposed.";
+    if (const int degree = effectiveShardDegree(b.s); degree < l.dp) {
+        dpFormula += "; hybrid sharding: reduce-scatter and gather within the shard group, all-reduce of the "
+                     "gradient shard across the replicas";
+        dpWords += fmt(" Hybrid sharding: the state is sharded over %d DP ranks and replicated %d times, so the gathers "
+                       "stay within the group and only the gradient shards cross between replicas.",
+                       degree, l.dp / degree);
+    }
     b.add("time.dp_comm", "Exposed data-parallel / sharding communication", t.dpCommExposedSeconds, "s", std::move(dpFormula),
           fmt("%s per GPU at %.0f GB/s bus bandwidth: %s exposed", bytes(x.dpMessageBytes).c_str(), x.dpBusBandwidth / 1e9,
               secs(t.dpCommExposedSeconds).c_str()),

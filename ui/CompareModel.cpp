@@ -152,6 +152,8 @@ QString CompareModel::text(int metric, int column) const {
             .arg(formatCount(l.effectiveBatch()));
     case Training: {
         QString s = tr("ZeRO-%1, %2").arg(t.zeroStage).arg(recomputeText(t.recompute));
+        if (const int degree = core::effectiveShardDegree(pin.scenario); degree < l.dp)
+            s += tr(" (HSDP over %1)").arg(degree);
         if (l.tp > 1)
             s += t.sequenceParallel ? tr(", SP") : tr(", no SP");
         return s;
