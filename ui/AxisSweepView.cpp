@@ -56,6 +56,8 @@ int currentValue(const core::Scenario& s, Axis axis) {
     case Axis::MicroBatch: return s.layout.microBatch;
     case Axis::Accumulation: return s.layout.accumulation;
     case Axis::Recompute: return static_cast<int>(s.training.recompute);
+    case Axis::ZeroStage: return s.training.zeroStage;
+    case Axis::ShardGroup: return core::effectiveShardDegree(s);
     }
     return 0;
 }
@@ -96,6 +98,16 @@ std::vector<int> candidateValues(const core::Scenario& s, Axis axis, bool holdBa
         break;
     case Axis::Recompute:
         values = {0, 1, 2};
+        break;
+    case Axis::ZeroStage:
+        values = {0, 1, 2, 3};
+        break;
+    case Axis::ShardGroup:
+        // Hybrid sharding: the divisors of DP (the whole of DP is plain sharding), at most 16 of them.
+        for (int v = 1; v <= l.dp && values.size() < 16; ++v)
+            if (l.dp % v == 0)
+                values.insert(v);
+        values.insert(l.dp);
         break;
     }
     return {values.begin(), values.end()};
@@ -185,6 +197,8 @@ QString AxisSweepView::axisName(Axis axis) {
     case Axis::MicroBatch: return tr("micro batch");
     case Axis::Accumulation: return tr("accumulation");
     case Axis::Recompute: return tr("recompute");
+    case Axis::ZeroStage: return tr("ZeRO stage");
+    case Axis::ShardGroup: return tr("ZeRO shard group");
     }
     return {};
 }
@@ -339,6 +353,8 @@ std::vector<AxisSweepView::Point> AxisSweepView::sweep(const core::Scenario& s, 
         p.value = v;
         p.current = v == current;
         p.label = axis == Axis::Recompute ? recomputeLabel(v) : QString::number(v);
+        if (axis == Axis::ShardGroup && v == s.layout.dp)
+            p.label = tr("%1 (all)").arg(v);
         core::Scenario n = s;
         switch (axis) {
         case Axis::Tp: n = withLayoutValue(s, LayoutAxis::Tp, v, keep); break;
@@ -347,9 +363,15 @@ std::vector<AxisSweepView::Point> AxisSweepView::sweep(const core::Scenario& s, 
         case Axis::MicroBatch: n.layout.microBatch = v; break;
         case Axis::Accumulation: n.layout.accumulation = v; break;
         case Axis::Recompute: n.training.recompute = static_cast<core::Recompute>(v); break;
+        case Axis::ZeroStage: n.training.zeroStage = v; break;
+        case Axis::ShardGroup:
+            if (!p.current)
+                n.training.zeroShardDegree = v >= s.layout.dp ? 0 : v;
+            break;
         }
+        const bool layoutAxis = axis != Axis::Recompute && axis != Axis::ZeroStage && axis != Axis::ShardGroup;
         bool batchOk = true;
-        if (holdGlobalBatch && axis != Axis::Accumulation && axis != Axis::Recompute && !p.current) {
+        if (holdGlobalBatch && layoutAxis && axis != Axis::Accumulation && !p.current) {
             const long long perStep = static_cast<long long>(n.layout.microBatch) * n.layout.dp;
             if (perStep > 0 && batch % perStep == 0 && batch / perStep >= 1)
                 n.layout.accumulation = static_cast<int>(batch / perStep);

@@ -31,11 +31,11 @@ class ScenarioDocument;
 class AxisSweepView : public QWidget {
     Q_OBJECT
 public:
-    enum class Axis { Tp, Pp, Dp, MicroBatch, Accumulation, Recompute };
-    static constexpr int kAxisCount = 6;
+    enum class Axis { Tp, Pp, Dp, MicroBatch, Accumulation, Recompute, ZeroStage, ShardGroup };
+    static constexpr int kAxisCount = 8;
 
     struct Point {
-        int value = 0;           // the axis value (Recompute: the enum as int)
+        int value = 0;           // the axis value (Recompute: the enum as int; ShardGroup: DP ranks)
         QString label;           // "8", "selective"
         core::Scenario scenario; // the layout evaluated
         core::Plan plan;

@@ -400,12 +400,27 @@ private slots:
                 }
                 if (p.valid && axis != ui::AxisSweepView::Axis::Accumulation)
                     QCOMPARE(p.scenario.layout.effectiveBatch(), s.layout.effectiveBatch());
-                if (axis == ui::AxisSweepView::Axis::Recompute)
+                if (axis == ui::AxisSweepView::Axis::Recompute || axis == ui::AxisSweepView::Axis::ZeroStage ||
+                    axis == ui::AxisSweepView::Axis::ShardGroup)
                     QCOMPARE(p.scenario.layout, s.layout);
             }
             QCOMPARE(current, 1);
             QVERIFY2(!view.captionLabel()->text().isEmpty(), qPrintable(ui::AxisSweepView::axisName(axis)));
         }
+        // The shard group: DP 2 gives "1" (each rank keeps the whole optimizer state) and "2 (all)", the
+        // current plain sharding.
+        view.setAxis(ui::AxisSweepView::Axis::ShardGroup);
+        QCOMPARE(view.points().size(), std::size_t{2});
+        QCOMPARE(view.points().back().label, QStringLiteral("2 (all)"));
+        QVERIFY(view.points().back().current);
+        QCOMPARE(view.points().front().scenario.training.zeroShardDegree, 1);
+        const auto optimizerOf = [](const ui::AxisSweepView::Point& p) {
+            return p.plan.memory.stages[static_cast<std::size_t>(p.plan.memory.worstStage)].optimizerBytes;
+        };
+        QCOMPARE(optimizerOf(view.points().front()), 2.0 * optimizerOf(view.points().back()));
+        view.setAxis(ui::AxisSweepView::Axis::ZeroStage);
+        QCOMPARE(view.points().size(), std::size_t{4});
+
         // TP 8 -> 4 on 64 GPUs rebalances DP to 4 and halves accumulation (batch 64 held).
         view.setAxis(ui::AxisSweepView::Axis::Tp);
         const auto it = std::find_if(view.points().begin(), view.points().end(),
