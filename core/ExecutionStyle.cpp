@@ -18,7 +18,7 @@ StyleTraits megatron() {
     t.elementwiseTrafficFactor = 1.0;  // fused LayerNorm, bias-GeLU, bias-dropout-add, softmax kernels
     t.hostHidingExponent = 2.0;
     t.p2pFixedSeconds = 0.0;
-    t.logitsBytesPerElement = 6;       // fused vocab-parallel cross-entropy: 16-bit logits + one fp32 buffer
+    t.logitsBytesPerElement = kFusedLossBytesPerLogit;  // fused vocab-parallel cross-entropy
     t.fp8WeightCopyBytesPerParam = 2;  // Transformer Engine caches the fp8 weight and its transpose per step
     t.fp8SavesLinearInputs = true;     // TE saves the fp8 cast of each linear input for the weight gradient
     t.fp8AmaxHistoryLength = 1024;     // delayed scaling, --fp8-amax-history-len 1024 in Megatron/NeMo recipes
@@ -41,8 +41,9 @@ StyleTraits fsdp() {
     t.elementwiseTrafficFactor = 2.0;  // eager RMSNorm (fp32 upcast), SiLU*mul, rotary: one kernel per op
     t.hostHidingExponent = 1.0;
     t.p2pFixedSeconds = 0.0;
-    t.logitsBytesPerElement = 12;      // unfused loss, peak in log_softmax backward: fp32 log-probs, their
-                                       // gradient and the input gradient (torchtitan frees the bf16 logits)
+    t.logitsBytesPerElement = kUnfusedLossBytesPerLogit;  // eager loss, peak in log_softmax backward: fp32
+                                       // log-probs, their gradient and the input gradient (torchtitan frees the
+                                       // bf16 logits)
     t.fp8WeightCopyBytesPerParam = 0;  // torchao Float8Linear casts the (gathered) bf16 weight on the fly
     t.fp8SavesLinearInputs = false;    // ... and saves the high-precision input for backward
     t.fp8AmaxHistoryLength = 0;        // tensorwise dynamic scaling: scales computed from the current amax
@@ -58,5 +59,15 @@ StyleTraits& mutableStyleTraits(ExecutionStyle style) {
 }
 
 const StyleTraits& styleTraits(ExecutionStyle style) { return mutableStyleTraits(style); }
+
+double lossBytesPerLogit(CrossEntropy kernel, ExecutionStyle style) {
+    switch (kernel) {
+    case CrossEntropy::Unfused: return kUnfusedLossBytesPerLogit;
+    case CrossEntropy::Fused: return kFusedLossBytesPerLogit;
+    case CrossEntropy::FusedLinear: return 0.0;
+    case CrossEntropy::Auto: break;
+    }
+    return styleTraits(style).logitsBytesPerElement;
+}
 
 } // namespace lp::core

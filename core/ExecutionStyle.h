@@ -34,6 +34,14 @@ struct StyleTraits {
     int fp8AmaxHistoryLength = 0;          // delayed scaling history per fp8 tensor (0: dynamic scaling)
 };
 
+// Memory the loss takes per logit: an eager fp32 loss (upcast, log-probs and their gradient, the input
+// gradient) or a fused kernel (16-bit logits + one fp32 buffer).
+inline constexpr double kUnfusedLossBytesPerLogit = 12;
+inline constexpr double kFusedLossBytesPerLogit = 6;
+// Bytes per logit the scenario's loss kernel holds (its style's habit for CrossEntropy::Auto; 0 for a
+// fused linear cross-entropy, which computes the logits in chunks and never holds them whole).
+double lossBytesPerLogit(CrossEntropy kernel, ExecutionStyle style);
+
 const StyleTraits& styleTraits(ExecutionStyle style);
 // Mutable access for the calibration tool (tests/bench/tune_model); the application never changes them.
 StyleTraits& mutableStyleTraits(ExecutionStyle style);

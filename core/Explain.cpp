@@ -136,12 +136,17 @@ void explainMemory(Builder& b) {
           fmt("%s%s", bytes(w.optimizerBytes).c_str(), zero >= 1 ? fmt(", sharded over %d ranks", n).c_str() : ""), kZero,
           "The fp32 master weights and Adam's two moments: the largest part of the training state, and the first to shard.");
     b.add("memory.activations", "Activations", w.activationsBytes, "bytes",
-          "layers in flight x bytes per layer (+ logits on the last stage)",
+          "layers in flight x bytes per layer (+ logits on the last stage: tokens x vocab / TP x bytes per logit)",
           fmt("%.1f layer-micro-batches x %s + logits %s", b.p.x.activationLayersInFlight,
-              bytes(b.p.x.activationBytesPerLayer).c_str(), bytes(b.p.x.logitsBytes).c_str()),
+              bytes(b.p.x.activationBytesPerLayer).c_str(), bytes(b.p.x.logitsBytes).c_str()) +
+              (b.s.training.crossEntropy == CrossEntropy::FusedLinear
+                   ? std::string(" (fused linear cross-entropy: one fp32 chunk and its gradient)")
+                   : fmt(" (%.0f bytes per logit)", lossBytesPerLogit(b.s.training.crossEntropy, b.p.style))),
           kKorth,
           "Tensors saved in the forward pass for the backward pass. With 1F1B the first stage keeps up to PP micro "
-          "batches in flight; recompute trades memory for extra forward work.");
+          "batches in flight; recompute trades memory for extra forward work. At the loss the logits take 12 bytes "
+          "each with an eager fp32 loss, 6 with a fused kernel, and almost nothing with a fused linear "
+          "cross-entropy (the Cross-entropy choice).");
     b.add("memory.overhead", "Overheads", w.overheadBytes, "bytes",
           "CUDA context + communication buffers + allocator reserve (+ ZeRO-3 gather buffers)", bytes(w.overheadBytes),
           kModel, "Memory the framework needs besides the model: the CUDA context, NCCL buffers and allocator fragmentation.");

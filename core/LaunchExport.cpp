@@ -206,6 +206,12 @@ LaunchSettings megatron(const Scenario& s) {
         arg("--fp8-format", "hybrid", "fp8 matmuls (Transformer Engine)");
         break;
     }
+    if (t.crossEntropy == CrossEntropy::Fused)
+        arg("--cross-entropy-loss-fusion", {}, "fused cross-entropy kernel");
+    else if (t.crossEntropy == CrossEntropy::FusedLinear) {
+        arg("--cross-entropy-loss-fusion");
+        arg("--cross-entropy-fusion-impl", "linear", "output layer fused with the loss: no whole logits");
+    }
     // Gradient format: Megatron keeps fp32 main grads for bf16 by itself, 16-bit ones for fp16.
     if (t.gradPrecision == GradPrecision::Half && t.precision != Precision::Fp16)
         arg("--grad-reduce-in-bf16", {}, "16-bit gradient buffers and reduction");
@@ -266,6 +272,10 @@ LaunchSettings megatron(const Scenario& s) {
         out.notes.push_back(
             "This scenario is planned in the FSDP execution style; Megatron-LM's own scheduling "
             "matches --style megatron.");
+    if (t.crossEntropy == CrossEntropy::Unfused)
+        out.notes.push_back(
+            "Megatron-LM's loss is always its vocab-parallel cross-entropy kernel (about 6 bytes per logit): the "
+            "plan's unfused loss (12 bytes per logit) overstates the last stage's memory.");
     if (t.sequenceParallel && l.tp == 1)
         out.notes.push_back("Sequence parallelism needs TP > 1; the flag is left out.");
     if (t.precision == Precision::Fp8)
@@ -355,6 +365,10 @@ LaunchSettings deepspeed(const Scenario& s) {
         out.notes.push_back(
             "The plan overlaps the tensor-parallel or pipeline communication with compute; DeepSpeed's "
             "config has no key for that: it depends on the model code that runs TP and PP.");
+    if (t.crossEntropy != CrossEntropy::Auto)
+        out.notes.push_back("The loss kernel (" + std::string(toString(t.crossEntropy)) +
+                            " cross-entropy in the plan) has no DeepSpeed config key: the model code chooses it "
+                            "(for example Liger kernel's fused linear cross-entropy).");
     if (l.cp > 1)
         out.notes.push_back(
             "Context parallelism has no DeepSpeed config key (DeepSpeed-Ulysses sequence parallelism "
@@ -467,10 +481,17 @@ LaunchSettings torchtitan(const Scenario& s) {
     if (asyncTp)
         kv("enable_async_tensor_parallel", "true", "AsyncTP: needs torch.compile");
 
-    if (asyncTp) {
+    // A compiled loss is torchtitan's fused cross-entropy (16-bit logits + one fp32 buffer); the eager
+    // loss is the unfused one the FSDP style charges by default. AsyncTP compiles the model only, so that
+    // the loss stays what the plan assumes.
+    const CrossEntropy ce = t.crossEntropy;
+    const bool compileLoss = ce == CrossEntropy::Fused;
+    if (asyncTp || compileLoss) {
         a += "\n[compile]\n";
-        kv("enable", "true", "AsyncTP works on the compiled graph");
-        kv("components", "[\"model\", \"loss\"]");
+        kv("enable", "true", asyncTp ? "AsyncTP works on the compiled graph" : "the compiled loss: fused cross-entropy");
+        kv("components", asyncTp && compileLoss ? "[\"model\", \"loss\"]"
+                         : asyncTp             ? "[\"model\"]"
+                                               : "[\"loss\"]");
     }
 
     a += "\n[activation_checkpoint]\n";
@@ -523,6 +544,10 @@ LaunchSettings torchtitan(const Scenario& s) {
             "[compile] table enables it (older torchtitan versions: training.compile = true, and "
             "experimental.enable_async_tensor_parallel); it uses symmetric memory, so keep the TP group "
             "inside one NVLink domain.");
+    if (ce == CrossEntropy::FusedLinear)
+        out.notes.push_back(
+            "torchtitan has no fused linear cross-entropy setting: the plan assumes one that never holds the "
+            "whole logits (Liger kernel's LigerFusedLinearCrossEntropyLoss in a custom loss, for example).");
     if (t.overlapPpComm && l.pp > 1)
         out.notes.push_back(
             "torchtitan has no setting for overlapping the pipeline send/receive with compute: how much of "

@@ -244,7 +244,10 @@ void computeMemory(const EvalContext& x, Plan& plan) {
     }
     im.activationBytesPerLayer = perLayer;
     const double interleave = x.v > 1 ? 1.0 + (x.p - 1.0) / (x.p * x.v) : 1.0;
-    const double logits = st.logitsBytesPerElement * x.T * x.V / x.t;
+    // A fused linear cross-entropy holds one chunk of about h/V of the logits in fp32 and its gradient.
+    const double logits = tr.crossEntropy == CrossEntropy::FusedLinear
+                              ? 2.0 * 4.0 * x.T * x.h / x.t
+                              : lossBytesPerLogit(tr.crossEntropy, x.style) * x.T * x.V / x.t;
     im.logitsBytes = logits;
 
     const double overheadFixed = st.cudaContextBytes + st.commBufferBytes;

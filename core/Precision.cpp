@@ -121,9 +121,18 @@ std::vector<TensorPrecision> precisionTable(const Scenario& s) {
     if (s.model.isMoe())
         add("MoE router logits and probabilities", "fp32", 4,
             "Routing in fp32 keeps top-k choices stable (Megatron --moe-router-dtype fp32, DeepSeek-V3).");
-    add("Logits and loss", half + " logits, fp32 softmax", halfBytes,
-        megatron ? "Fused vocab-parallel cross-entropy: one fp32 buffer beside the 16-bit logits."
-                 : "Unfused loss: the logits are upcast to fp32 for the log-softmax and its gradient.");
+    const double lossBytes = lossBytesPerLogit(t.crossEntropy, style);
+    if (t.crossEntropy == CrossEntropy::FusedLinear)
+        add("Logits and loss", "fp32, in chunks", 4,
+            "Fused linear cross-entropy: the logits are computed a chunk of tokens at a time, with their "
+            "gradient, and never held whole.");
+    else
+        add("Logits and loss", half + " logits, fp32 softmax", halfBytes,
+            lossBytes <= kFusedLossBytesPerLogit
+                ? "Fused cross-entropy (Megatron's vocab-parallel kernel, a compiled loss): one fp32 buffer beside "
+                  "the 16-bit logits, 6 bytes per logit."
+                : "Unfused loss: the logits are upcast to fp32 for the log-softmax and its gradient, 12 bytes per "
+                  "logit at the peak.");
     add("Tensor/pipeline-parallel communication", half, halfBytes, "Activations and their gradients travel in 16 bits.");
 
     // Gradients and optimizer.

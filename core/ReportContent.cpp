@@ -229,6 +229,10 @@ KeyValues trainingFacts(const Scenario& s, const Plan& p) {
         kv.emplace_back("Gradients", std::string(toString(t.gradPrecision)) + " (" + g.held + " held, " + g.reduced +
                                          " reduced)");
     }
+    kv.emplace_back("Cross-entropy", std::string(toString(t.crossEntropy)) +
+                                         (t.crossEntropy == CrossEntropy::Auto
+                                              ? (p.style == ExecutionStyle::Fsdp ? " (unfused)" : " (fused)")
+                                              : std::string()));
     kv.emplace_back("Attention FLOPs", std::string(toString(t.attentionFlops)));
     kv.emplace_back("Data loader", fmt::count(t.loaderTokensPerSecond) + " tokens/s per DP rank, prefetch " +
                                        onOff(t.loaderPrefetch));

@@ -30,6 +30,7 @@ struct TrainingOptions {
     double moeLoadImbalance = 1.1;             // busiest expert's tokens / the mean (MoE only)
     ExecutionStyle executionStyle = ExecutionStyle::Auto;
     GradPrecision gradPrecision = GradPrecision::Auto;  // gradient buffer / DP reduction format
+    CrossEntropy crossEntropy = CrossEntropy::Auto;     // loss kernel: the logits' memory at the loss
     AttentionFlops attentionFlops = AttentionFlops::Full;
     double tokenBudget = 2e12;                 // tokens to train, for time and GPU-hours
     bool operator==(const TrainingOptions&) const = default;

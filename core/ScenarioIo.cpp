@@ -267,7 +267,7 @@ TrainingOptions readTraining(const Json* j, const std::string& path, InputErrors
                    {"precision", "optimizer", "zero_stage", "zero_shard_degree", "recompute", "sequence_parallel",
                     "flash_attention", "loader_prefetch", "loader_tokens_per_s", "straggler_slowdown",
                     "overlap_tp_comm", "overlap_pp_comm", "overlap_dp_comm",
-                    "allocator_reserve_fraction", "moe_load_imbalance", "execution_style", "grad_precision",
+                    "allocator_reserve_fraction", "moe_load_imbalance", "execution_style", "grad_precision", "cross_entropy",
                     "attention_flops", "token_budget_tokens"});
     r.readEnum("precision", t.precision, &parsePrecision, {Precision::Bf16, Precision::Fp16, Precision::Fp8});
     r.readEnum("optimizer", t.optimizer, &parseOptimizer, {Optimizer::Adam, Optimizer::SgdMomentum});
@@ -289,6 +289,8 @@ TrainingOptions readTraining(const Json* j, const std::string& path, InputErrors
                {ExecutionStyle::Auto, ExecutionStyle::Megatron, ExecutionStyle::Fsdp});
     r.readEnum("grad_precision", t.gradPrecision, &parseGradPrecision,
                {GradPrecision::Auto, GradPrecision::Fp32, GradPrecision::Half});
+    r.readEnum("cross_entropy", t.crossEntropy, &parseCrossEntropy,
+               {CrossEntropy::Auto, CrossEntropy::Unfused, CrossEntropy::Fused, CrossEntropy::FusedLinear});
     r.readEnum("attention_flops", t.attentionFlops, &parseAttentionFlops,
                {AttentionFlops::Full, AttentionFlops::Causal});
     r.readDouble("token_budget_tokens", t.tokenBudget, positive(kMaxRate));
@@ -401,6 +403,7 @@ Json trainingToJson(const TrainingOptions& t) {
     j["moe_load_imbalance"] = t.moeLoadImbalance;
     j["execution_style"] = toString(t.executionStyle);
     j["grad_precision"] = toString(t.gradPrecision);
+    j["cross_entropy"] = toString(t.crossEntropy);
     j["attention_flops"] = toString(t.attentionFlops);
     j["token_budget_tokens"] = t.tokenBudget;
     return j;

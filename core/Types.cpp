@@ -45,6 +45,11 @@ constexpr std::array<std::pair<ExecutionStyle, std::string_view>, 3> kStyle{
     {{ExecutionStyle::Auto, "auto"}, {ExecutionStyle::Megatron, "megatron"}, {ExecutionStyle::Fsdp, "fsdp"}}};
 constexpr std::array<std::pair<GradPrecision, std::string_view>, 3> kGrad{
     {{GradPrecision::Auto, "auto"}, {GradPrecision::Fp32, "fp32"}, {GradPrecision::Half, "half"}}};
+constexpr std::array<std::pair<CrossEntropy, std::string_view>, 4> kCrossEntropy{
+    {{CrossEntropy::Auto, "auto"},
+     {CrossEntropy::Unfused, "unfused"},
+     {CrossEntropy::Fused, "fused"},
+     {CrossEntropy::FusedLinear, "fused_linear"}}};
 constexpr std::array<std::pair<AttentionFlops, std::string_view>, 2> kAttn{
     {{AttentionFlops::Full, "full"}, {AttentionFlops::Causal, "causal"}}};
 constexpr std::array<std::pair<Severity, std::string_view>, 3> kSeverity{
@@ -60,6 +65,7 @@ std::string_view toString(Optimizer v) { return nameOf(kOptimizer, v); }
 std::string_view toString(Recompute v) { return nameOf(kRecompute, v); }
 std::string_view toString(ExecutionStyle v) { return nameOf(kStyle, v); }
 std::string_view toString(GradPrecision v) { return nameOf(kGrad, v); }
+std::string_view toString(CrossEntropy v) { return nameOf(kCrossEntropy, v); }
 std::string_view toString(AttentionFlops v) { return nameOf(kAttn, v); }
 std::string_view toString(Severity v) { return nameOf(kSeverity, v); }
 
@@ -79,6 +85,7 @@ std::optional<Optimizer> parseOptimizer(std::string_view s) {
 std::optional<Recompute> parseRecompute(std::string_view s) { return parseOf(kRecompute, s); }
 std::optional<ExecutionStyle> parseExecutionStyle(std::string_view s) { return parseOf(kStyle, s); }
 std::optional<GradPrecision> parseGradPrecision(std::string_view s) { return parseOf(kGrad, s); }
+std::optional<CrossEntropy> parseCrossEntropy(std::string_view s) { return parseOf(kCrossEntropy, s); }
 std::optional<AttentionFlops> parseAttentionFlops(std::string_view s) { return parseOf(kAttn, s); }
 
 } // namespace lp::core

@@ -20,6 +20,12 @@ enum class ExecutionStyle { Auto, Megatron, Fsdp };
 // fp32 main grads in bf16/fp8, 16-bit in fp16; FSDP keeps bf16 and reduces in fp32), fp32, or the
 // training's 16-bit type (Half: Megatron --grad-reduce-in-bf16, NeMo grad_reduce_in_fp32=False).
 enum class GradPrecision { Auto, Fp32, Half };
+// The loss kernel, which sets how much memory the logits take at the loss: the framework's default
+// (Auto: Megatron's fused vocab-parallel cross-entropy, the FSDP style's eager fp32 loss), an unfused
+// eager loss (fp32 upcast, log-probs and their gradient: 12 bytes per logit), a fused one (Megatron's
+// kernel, a torch.compile'd loss: 16-bit logits + one fp32 buffer, 6 bytes), or a fused linear
+// cross-entropy that never holds the whole logits (Liger, Cut Cross-Entropy, NeMo AutoModel).
+enum class CrossEntropy { Auto, Unfused, Fused, FusedLinear };
 // Attention score FLOPs: counted in full (PaLM / Megatron convention) or halved for causal kernels.
 enum class AttentionFlops { Full, Causal };
 enum class Severity { Info, Warning, Error };
@@ -32,6 +38,7 @@ std::string_view toString(Optimizer v);
 std::string_view toString(Recompute v);
 std::string_view toString(ExecutionStyle v);
 std::string_view toString(GradPrecision v);
+std::string_view toString(CrossEntropy v);
 std::string_view toString(AttentionFlops v);
 std::string_view toString(Severity v);
 
@@ -43,6 +50,7 @@ std::optional<Optimizer> parseOptimizer(std::string_view s);
 std::optional<Recompute> parseRecompute(std::string_view s);
 std::optional<ExecutionStyle> parseExecutionStyle(std::string_view s);
 std::optional<GradPrecision> parseGradPrecision(std::string_view s);
+std::optional<CrossEntropy> parseCrossEntropy(std::string_view s);
 std::optional<AttentionFlops> parseAttentionFlops(std::string_view s);
 
 // Decimal and binary units, never mixed up on screen.

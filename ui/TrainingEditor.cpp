@@ -144,6 +144,21 @@ TrainingEditor::TrainingEditor(ScenarioDocument* doc, QWidget* parent)
                       [](const Scenario& s) { return static_cast<int>(s.training.gradPrecision); },
                       [](Scenario& s, int v) { s.training.gradPrecision = static_cast<core::GradPrecision>(v); });
     grads->setObjectName(QStringLiteral("gradPrecision"));
+    QComboBox* loss = m_more->addChoice(
+        more, tr("Cross-entropy"),
+        tr("The loss kernel, which sets the logits' memory on the last stage (tokens x vocabulary values). "
+           "Unfused: an eager fp32 loss, 12 bytes per logit at the peak. Fused: Megatron-LM's vocab-parallel "
+           "kernel (--cross-entropy-loss-fusion) or a compiled loss (torchtitan compile.components = "
+           "[\"loss\"]), 6 bytes. Fused linear: the output layer fused with the loss, which never holds the "
+           "whole logits (Liger kernel, Cut Cross-Entropy, Megatron --cross-entropy-fusion-impl linear). Auto "
+           "follows the framework: fused for Megatron-LM, unfused for FSDP."),
+        {{tr("Auto (framework default)"), static_cast<int>(core::CrossEntropy::Auto)},
+         {tr("Unfused (fp32)"), static_cast<int>(core::CrossEntropy::Unfused)},
+         {tr("Fused"), static_cast<int>(core::CrossEntropy::Fused)},
+         {tr("Fused linear"), static_cast<int>(core::CrossEntropy::FusedLinear)}},
+        [](const Scenario& s) { return static_cast<int>(s.training.crossEntropy); },
+        [](Scenario& s, int v) { s.training.crossEntropy = static_cast<core::CrossEntropy>(v); });
+    loss->setObjectName(QStringLiteral("crossEntropy"));
     m_more->addChoice(more, tr("Attention FLOPs"),
                       tr("Count the attention scores in full (PaLM / Megatron convention) or halved for causal "
                          "kernels; changes MFU, not the step time."),

@@ -40,6 +40,8 @@ std::string overlapText(const core::TrainingOptions& t) {
         if (on)
             which += (which.empty() ? "" : "/") + std::string(name);
     std::string text = which.empty() ? std::string() : ", overlapped " + which + " communication";
+    if (t.crossEntropy != core::CrossEntropy::Auto)
+        text += ", " + std::string(core::toString(t.crossEntropy)) + " cross-entropy";
     if (t.gradPrecision != core::GradPrecision::Auto)
         text += t.gradPrecision == core::GradPrecision::Fp32 ? ", fp32 gradients" : ", 16-bit gradients";
     return text;

@@ -136,6 +136,8 @@ const std::vector<FlagSpec>& flagTable() {
          enumSetter(&O::style, &core::parseExecutionStyle, "auto, megatron, fsdp")},
         {"--grad-precision", "P", "gradient buffer and DP reduction: auto|fp32|half",
          enumSetter(&O::gradPrecision, &core::parseGradPrecision, "auto, fp32, half")},
+        {"--cross-entropy", "K", "loss kernel: auto|unfused|fused|fused_linear (logits memory)",
+         enumSetter(&O::crossEntropy, &core::parseCrossEntropy, "auto, unfused, fused, fused_linear")},
         {"--token-budget", "N", "tokens to train, for days and GPU-hours (e.g. 2e12)",
          numberSetter(&O::tokenBudget, 1.0, 1e18)},
     };
@@ -264,6 +266,8 @@ std::expected<void, CliError> applyOverrides(const ScenarioOverrides& o, Scenari
         t.executionStyle = *o.style;
     if (o.gradPrecision)
         t.gradPrecision = *o.gradPrecision;
+    if (o.crossEntropy)
+        t.crossEntropy = *o.crossEntropy;
     if (o.tokenBudget)
         t.tokenBudget = *o.tokenBudget;
 

@@ -205,6 +205,34 @@ LP_TEST(evaluate_grad_precision_flag) {
     LP_CHECK(contains(bad.err, "--grad-precision"));
 }
 
+LP_TEST(evaluate_shard_degree_and_cross_entropy_flags) {
+    // Hybrid sharding: ZeRO-1 over DP 2 with a shard degree of 1 keeps the whole optimizer state.
+    const json a = run({"evaluate", "--json"}).parsed();
+    const auto h = run({"evaluate", "--shard-degree", "1", "--json"});
+    LP_CHECK_EQ(h.code, 0);
+    const json b = h.parsed();
+    const int worst = a.at("memory").at("worst_stage").get<int>();
+    const double oa = a.at("memory").at("stages").at(worst).at("optimizer_bytes").get<double>();
+    const double ob = b.at("memory").at("stages").at(worst).at("optimizer_bytes").get<double>();
+    LP_CHECK_NEAR(ob, 2.0 * oa, 1e-6 * oa);
+    LP_CHECK(contains(run({"evaluate", "--shard-degree", "1"}).out, "hybrid sharding over 1 DP ranks x 2 replicas"));
+    const auto bad = run({"evaluate", "--zero", "3", "--tp", "2", "--pp", "1", "--dp", "32", "--shard-degree", "3"});
+    LP_CHECK_EQ(bad.code, 2);
+    LP_CHECK(contains(bad.out + bad.err, "shard_degree_does_not_divide_dp"));
+    // The loss kernel: the default Megatron plan's fused 6 bytes per logit become 12 unfused.
+    const auto u = run({"evaluate", "--cross-entropy", "unfused", "--json"});
+    LP_CHECK_EQ(u.code, 0);
+    const json c = u.parsed();
+    const int last = static_cast<int>(a.at("memory").at("stages").size()) - 1;
+    const double la = a.at("memory").at("stages").at(last).at("activations_bytes").get<double>();
+    const double lc = c.at("memory").at("stages").at(last).at("activations_bytes").get<double>();
+    LP_CHECK(lc > la);
+    LP_CHECK(contains(run({"evaluate", "--cross-entropy", "fused_linear"}).out, "fused_linear cross-entropy"));
+    const auto badLoss = run({"evaluate", "--cross-entropy", "magic"});
+    LP_CHECK_EQ(badLoss.code, 2);
+    LP_CHECK(contains(badLoss.err, "--cross-entropy"));
+}
+
 LP_TEST(evaluate_explain) {
     const auto t = run({"evaluate", "--explain"});
     LP_CHECK_EQ(t.code, 0);

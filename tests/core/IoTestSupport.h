@@ -182,6 +182,8 @@ Scenario randomScenario(Random& r) {
                                   ExecutionStyle::Fsdp}[static_cast<std::size_t>(r.integer(0, 2))];
     t.gradPrecision = std::array{GradPrecision::Auto, GradPrecision::Fp32,
                                  GradPrecision::Half}[static_cast<std::size_t>(r.integer(0, 2))];
+    t.crossEntropy = std::array{CrossEntropy::Auto, CrossEntropy::Unfused, CrossEntropy::Fused,
+                                CrossEntropy::FusedLinear}[static_cast<std::size_t>(r.integer(0, 3))];
     t.attentionFlops = r.coin() ? AttentionFlops::Full : AttentionFlops::Causal;
     t.tokenBudget = r.logUniform(1, 1e18);
     Layout& l = s.layout;

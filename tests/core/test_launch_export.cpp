@@ -318,12 +318,32 @@ LP_TEST(deepspeed_and_torchtitan_overlap_settings) {
     LP_CHECK(l.text.find("enable_async_tensor_parallel") > l.text.find("[parallelism]"));
     LP_CHECK(l.text.find("enable_async_tensor_parallel") < l.text.find("[activation_checkpoint]"));
     LP_CHECK(contains(l.text, "\n[compile]\nenable = true"));
-    LP_CHECK(contains(l.text, "components = [\"model\", \"loss\"]"));
+    // The model is compiled, not the loss: the plan's loss stays what the style assumes.
+    LP_CHECK(contains(l.text, "components = [\"model\"]"));
     LP_CHECK(hasNote(l, "torch.compile"));
-    s = withLayout(s, 1, 4, 16); // TP 1: no AsyncTP
+    s.training.crossEntropy = CrossEntropy::Fused;  // a compiled loss as well
+    LP_CHECK(contains(exportLaunchSettings(s, LaunchTarget::Torchtitan).text, "components = [\"model\", \"loss\"]"));
+    s = withLayout(s, 1, 4, 16); // TP 1: no AsyncTP, the loss alone is compiled
     l = exportLaunchSettings(s, LaunchTarget::Torchtitan);
     LP_CHECK(!contains(l.text, "enable_async_tensor_parallel"));
-    LP_CHECK(!contains(l.text, "[compile]"));
+    LP_CHECK(contains(l.text, "components = [\"loss\"]"));
+    s.training.crossEntropy = CrossEntropy::Auto;
+    LP_CHECK(!contains(exportLaunchSettings(s, LaunchTarget::Torchtitan).text, "[compile]"));
+}
+
+LP_TEST(cross_entropy_kernel_reaches_each_framework) {
+    Scenario s = defaultScenario();
+    s.training.crossEntropy = CrossEntropy::Fused;
+    LP_CHECK(contains(exportLaunchSettings(s, LaunchTarget::Megatron).text, "--cross-entropy-loss-fusion"));
+    s.training.crossEntropy = CrossEntropy::FusedLinear;
+    const LaunchSettings m = exportLaunchSettings(s, LaunchTarget::Megatron);
+    LP_CHECK(contains(m.text, "--cross-entropy-fusion-impl linear"));
+    LP_CHECK(hasNote(exportLaunchSettings(s, LaunchTarget::Torchtitan), "no fused linear cross-entropy setting"));
+    LP_CHECK(hasNote(exportLaunchSettings(s, LaunchTarget::DeepSpeed), "has no DeepSpeed config key"));
+    s.training.crossEntropy = CrossEntropy::Unfused;
+    LP_CHECK(hasNote(exportLaunchSettings(s, LaunchTarget::Megatron), "overstates the last stage's memory"));
+    s.training.crossEntropy = CrossEntropy::Auto;
+    LP_CHECK(!contains(exportLaunchSettings(s, LaunchTarget::Megatron).text, "cross-entropy"));
 }
 
 LP_TEST(user_names_cannot_break_out_of_comments) {

@@ -102,6 +102,44 @@ LP_TEST(fp8_scaling_state_grows_with_local_experts) {
     LP_CHECK_NEAR(ep4.x.fp8ScalingStateBytes - ep8.x.fp8ScalingStateBytes, 8.0 * 2.0 * module, 1e-12);
 }
 
+LP_TEST(the_loss_kernel_sets_the_logits_memory) {
+    // Llama 3.1 8B (vocab 128256) on 8 GPUs, FSDP: the logits are the largest loss-time tensor.
+    Scenario s = defaultScenario();
+    s.model = findModelPreset("llama3.1-8b")->model;
+    s.cluster.nodes = 1;
+    s.layout = Layout{};
+    s.layout.dp = 8;
+    s.layout.microBatch = 2;
+    s.training.zeroStage = 3;
+    s.training.sequenceParallel = false;
+    const double tokensTimesVocab = 2.0 * s.model.seqLen * s.model.vocab;
+    auto logitsOf = [&](CrossEntropy ce) {
+        s.training.crossEntropy = ce;
+        const Plan p = evaluate(s);
+        LP_CHECK(p.valid);
+        return p.x.logitsBytes;
+    };
+    // Auto is the style's habit: the FSDP style's eager fp32 loss.
+    LP_CHECK_NEAR(logitsOf(CrossEntropy::Auto), 12.0 * tokensTimesVocab, 1e-6);
+    LP_CHECK_NEAR(logitsOf(CrossEntropy::Unfused), 12.0 * tokensTimesVocab, 1e-6);
+    LP_CHECK_NEAR(logitsOf(CrossEntropy::Fused), 6.0 * tokensTimesVocab, 1e-6);
+    // A fused linear cross-entropy holds one fp32 chunk and its gradient, tokens x hidden in size.
+    LP_CHECK_NEAR(logitsOf(CrossEntropy::FusedLinear), 8.0 * 2.0 * s.model.seqLen * s.model.hidden, 1e-6);
+    // The last stage's activations move by the same amount; the precision table follows the choice.
+    s.training.crossEntropy = CrossEntropy::Unfused;
+    const double unfused = evaluate(s).memory.stages[0].activationsBytes;
+    s.training.crossEntropy = CrossEntropy::Fused;
+    LP_CHECK_NEAR(unfused - evaluate(s).memory.stages[0].activationsBytes, 6.0 * tokensTimesVocab, 1e-3);
+    const TensorPrecision* loss = row(precisionTable(s), "Logits and loss");
+    LP_CHECK(loss && loss->note.find("6 bytes per logit") != std::string::npos);
+    s.training.crossEntropy = CrossEntropy::FusedLinear;
+    loss = row(precisionTable(s), "Logits and loss");
+    LP_CHECK(loss && loss->format == "fp32, in chunks");
+    // The Megatron style's habit is the fused kernel.
+    s.training.zeroStage = 1;
+    LP_CHECK_NEAR(logitsOf(CrossEntropy::Auto), 6.0 * tokensTimesVocab, 1e-6);
+}
+
 LP_TEST(cp_exchange_hides_above_the_crossover_chunk_and_not_below) {
     Scenario s = defaultScenario();
     s.model = findModelPreset("llama3.1-8b")->model;

@@ -186,6 +186,29 @@ private slots:
         QCOMPARE(shard->value(), 0);
     }
 
+    void crossEntropyChoiceMovesTheLastStagesActivationsAndUndoes() {
+        auto* loss = m_window->scenarioPanel()->findChild<QComboBox*>(QStringLiteral("crossEntropy"));
+        QVERIFY(loss);
+        QVERIFY(loss->toolTip().contains(QStringLiteral("--cross-entropy-loss-fusion")));
+        QCOMPARE(loss->currentData().toInt(), static_cast<int>(core::CrossEntropy::Auto));
+        const core::Plan before = doc()->plan();
+        const std::size_t last = before.memory.stages.size() - 1;
+        editor()->moreSection()->setExpanded(true);
+        const int fusedLinear = loss->findData(static_cast<int>(core::CrossEntropy::FusedLinear));
+        QVERIFY(fusedLinear >= 0);
+        loss->setCurrentIndex(fusedLinear);
+        emit loss->activated(fusedLinear);
+        QVERIFY(doc()->scenario().training.crossEntropy == core::CrossEntropy::FusedLinear);
+        // The default plan (Megatron style) held 6 bytes per logit on the last stage; now only a chunk.
+        const core::Plan after = doc()->plan();
+        QVERIFY(after.x.logitsBytes < before.x.logitsBytes / 2.0);
+        QVERIFY(after.memory.stages[last].activationsBytes < before.memory.stages[last].activationsBytes);
+        QCOMPARE(after.memory.stages[0].activationsBytes, before.memory.stages[0].activationsBytes);
+        doc()->undoStack()->undo();
+        QVERIFY(doc()->scenario().training.crossEntropy == core::CrossEntropy::Auto);
+        QCOMPARE(loss->currentData().toInt(), static_cast<int>(core::CrossEntropy::Auto));
+    }
+
     void boxesFollowEditsMadeElsewhere() {
         core::Scenario s = doc()->scenario();
         s.training.overlapTpComm = true;
