@@ -252,9 +252,9 @@ void explainTime(Builder& b) {
     if (const int degree = effectiveShardDegree(b.s); degree < l.dp) {
         dpFormula += "; hybrid sharding: reduce-scatter and gather within the shard group, all-reduce of the "
                      "gradient shard across the replicas";
-        dpWords += fmt(" Hybrid sharding: the state is sharded over %d DP ranks and replicated %d times, so the gathers "
-                       "stay within the group and only the gradient shards cross between replicas.",
-                       degree, l.dp / degree);
+        dpWords += fmt(" Hybrid sharding: the state is sharded over %d DP rank%s and replicated %d times, so the "
+                       "gathers stay within the group and only the gradient shards cross between replicas.",
+                       degree, degree == 1 ? "" : "s", l.dp / degree);
     }
     b.add("time.dp_comm", "Exposed data-parallel / sharding communication", t.dpCommExposedSeconds, "s", std::move(dpFormula),
           fmt("%s per GPU at %.0f GB/s bus bandwidth: %s exposed", bytes(x.dpMessageBytes).c_str(), x.dpBusBandwidth / 1e9,

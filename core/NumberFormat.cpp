@@ -122,4 +122,8 @@ std::string withUnit(double v, const std::string& unit) {
     return out;
 }
 
+std::string counted(long long n, const std::string& noun) {
+    return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
+
 } // namespace lp::core::fmt

@@ -14,6 +14,8 @@ std::string gb(double bytes, int decimals = 2);  // "65.75 GB"
 std::string bytesBoth(double bytes);
 std::string percent(double fraction, int decimals = 1); // "41.2 %"
 std::string count(double v);                            // 68,976,648,192 -> "68.98 B"
+// "1 DP rank", "8 DP ranks": a count with its noun, singular or plural ("replica" -> "replicas").
+std::string counted(long long n, const std::string& noun);
 // A duration: "12.5 µs" under 1 ms, "736.5 ms" under 1 s, "4.817 s" under a minute, "95.2 s" beyond.
 std::string duration(double seconds);
 // A figure with its unit as Explanation::unit names it ("bytes", "fraction", "s", ...).

@@ -167,10 +167,10 @@ std::vector<std::string> reportAssumptions(const Scenario& s, const HardwareProf
                     " weights and gradients plus fp32 master weights and one fp32 momentum.");
     const int shardDegree = effectiveShardDegree(s);
     if (t.zeroStage >= 1 && shardDegree < l.dp)
-        a.push_back(zeroWords(t.zeroStage) + ", hybrid: sharded over " + std::to_string(shardDegree) +
-                    " DP ranks x CP = " + std::to_string(static_cast<long long>(shardDegree) * l.cp) +
-                    " ranks and replicated " + std::to_string(l.dp / shardDegree) +
-                    " times; the gradient shards are all-reduced across the replicas.");
+        a.push_back(zeroWords(t.zeroStage) + ", hybrid: sharded over " + fmt::counted(shardDegree, "DP rank") +
+                    " x CP = " + fmt::counted(static_cast<long long>(shardDegree) * l.cp, "rank") +
+                    " and replicated " + fmt::counted(l.dp / shardDegree, "time") +
+                    "; the gradient shards are all-reduced across the replicas.");
     else
         a.push_back(zeroWords(t.zeroStage) +
                     " (DP x CP = " + std::to_string(static_cast<long long>(l.dp) * l.cp) + " ranks).");

@@ -207,8 +207,8 @@ KeyValues trainingFacts(const Scenario& s, const Plan& p) {
     if (t.zeroStage >= 1) {
         const int degree = effectiveShardDegree(s);
         kv.emplace_back("Shard group", degree < s.layout.dp
-                                           ? "hybrid: " + std::to_string(degree) + " DP ranks, " +
-                                                 std::to_string(s.layout.dp / degree) + " replicas"
+                                           ? "hybrid: " + fmt::counted(degree, "DP rank") + ", " +
+                                                 fmt::counted(s.layout.dp / degree, "replica")
                                            : std::string("all DP ranks"));
     }
     kv.emplace_back("Activation recompute", std::string(toString(t.recompute)));

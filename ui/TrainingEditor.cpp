@@ -71,6 +71,9 @@ TrainingEditor::TrainingEditor(ScenarioDocument* doc, QWidget* parent)
         0, 1000000, [](const Scenario& s) { return s.training.zeroShardDegree; },
         [](Scenario& s, int v) { s.training.zeroShardDegree = v; }, tr(" DP ranks"));
     shard->setSpecialValueText(tr("all DP ranks"));
+    const auto suffix = [shard](int v) { shard->setSuffix(v == 1 ? tr(" DP rank") : tr(" DP ranks")); };
+    suffix(shard->value());
+    connect(shard, &QSpinBox::valueChanged, this, suffix);
     shard->setObjectName(QStringLiteral("zeroShardDegree"));
     m_more->addBool(more, tr("Sequence parallel"),
                     tr("Shard the norms' and dropouts' activations over the TP group (Megatron SP)."),

@@ -1,6 +1,7 @@
 #include "app/cli/PlanText.h"
 
 #include "app/cli/TextFormat.h"
+#include "core/NumberFormat.h"
 #include "core/Precision.h"
 #include "core/Types.h"
 
@@ -52,8 +53,8 @@ std::string hybridText(const core::Scenario& s) {
     const int degree = core::effectiveShardDegree(s);
     if (degree >= s.layout.dp)
         return {};
-    return ", hybrid sharding over " + std::to_string(degree) + " DP ranks x " + std::to_string(s.layout.dp / degree) +
-           " replicas";
+    return ", hybrid sharding over " + core::fmt::counted(degree, "DP rank") + " x " +
+           core::fmt::counted(s.layout.dp / degree, "replica");
 }
 
 std::string heading(const std::string& title) {

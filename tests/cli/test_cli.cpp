@@ -215,7 +215,7 @@ LP_TEST(evaluate_shard_degree_and_cross_entropy_flags) {
     const double oa = a.at("memory").at("stages").at(worst).at("optimizer_bytes").get<double>();
     const double ob = b.at("memory").at("stages").at(worst).at("optimizer_bytes").get<double>();
     LP_CHECK_NEAR(ob, 2.0 * oa, 1e-6 * oa);
-    LP_CHECK(contains(run({"evaluate", "--shard-degree", "1"}).out, "hybrid sharding over 1 DP ranks x 2 replicas"));
+    LP_CHECK(contains(run({"evaluate", "--shard-degree", "1"}).out, "hybrid sharding over 1 DP rank x 2 replicas"));
     const auto bad = run({"evaluate", "--zero", "3", "--tp", "2", "--pp", "1", "--dp", "32", "--shard-degree", "3"});
     LP_CHECK_EQ(bad.code, 2);
     LP_CHECK(contains(bad.out + bad.err, "shard_degree_does_not_divide_dp"));
