@@ -449,6 +449,8 @@ std::string_view questionKindId(QuestionKind k) {
         return "does_it_fit";
     case QuestionKind::Fp8WeightCopies:
         return "fp8_weight_copies";
+    case QuestionKind::ShardedOptimizer:
+        return "sharded_optimizer";
     }
     return "effective_batch";
 }
@@ -528,6 +530,62 @@ std::vector<Question> seedQuestions(const QuizTexts& texts) {
     return {batch, state};
 }
 
+// ZeRO-1 (the distributed optimizer) with Adam, one pipeline stage: each GPU holds 12 bytes for each of
+// its 1/TP of the parameters, divided over the shard group, all DP ranks or a hybrid group of them.
+Question shardedOptimizer(const Scenario& s, Rng& rng, const QuizTexts& texts) {
+    Question q = newQuestion(QuestionKind::ShardedOptimizer, "GB", 0.05, "memory.optimizer");
+    Scenario base = withVariedModel(usableBase(s), rng);
+    base.training.optimizer = Optimizer::Adam;
+    base.training.zeroStage = 1;
+    base.layout.ep = 1;
+    base.layout.cp = 1;
+    std::vector<Scenario> candidates;
+    for (Scenario& v : validVariants(base, false))
+        if (v.layout.pp == 1 && v.layout.dp >= 2 && v.layout.accumulation == 1 && v.layout.microBatch == 1)
+            candidates.push_back(std::move(v));
+    if (candidates.empty()) {  // the worked example's model as TP 8 x DP 8
+        Scenario v = defaultScenario();
+        v.layout.pp = 1;
+        v.layout.dp = 8;
+        v.layout.accumulation = 1;
+        v.training.recompute = Recompute::Full;
+        candidates.push_back(v);
+    }
+    q.scenario = pick(rng, candidates);
+    // The shard group: a proper divisor of DP (hybrid) or all of DP.
+    const int dp = q.scenario.layout.dp;
+    std::vector<int> degrees;
+    for (int d = 1; d <= dp && degrees.size() < 8; ++d)
+        if (dp % d == 0)
+            degrees.push_back(d);
+    degrees.push_back(dp);
+    const int degree = pick(rng, degrees);
+    q.scenario.training.zeroShardDegree = degree >= dp ? 0 : degree;
+    const Plan p = evaluate(q.scenario);
+    q.answer = p.memory.stages.empty() ? 0.0 : p.memory.stages[0].optimizerBytes / 1e9;
+    putLayout(q, q.scenario.layout);
+    putModel(q, q.scenario, p);
+    const double perGpuParams = p.params.total / q.scenario.layout.tp;
+    q.values["shard"] = std::to_string(degree);
+    q.values["replicas"] = std::to_string(dp / degree);
+    q.values["group"] = degree >= dp ? "all " + std::to_string(dp) + " data-parallel ranks"
+                                     : std::to_string(degree) + " of the " + std::to_string(dp) +
+                                           " data-parallel ranks (hybrid sharding, " + std::to_string(dp / degree) +
+                                           " replicas)";
+    q.values["gpu_params"] = fmt::count(perGpuParams);
+    q.values["tail"] =
+        degree >= dp
+            ? "Each data-parallel rank holds a different slice: nothing is replicated, and ZeRO-2 and -3 would shard "
+              "the gradients and the weights the same way."
+            : "Sharding over all " + std::to_string(dp) + " data-parallel ranks would leave " +
+                  fmt::fixed(perGpuParams * 12.0 / dp / 1e9, 2) +
+                  " GB; the smaller (hybrid) group keeps more state per GPU, but its gathers and reduce-scatters stay "
+                  "within the group and only the gradient shards cross between the " + std::to_string(dp / degree) +
+                  " replicas.";
+    finish(q, texts, "sharded_optimizer");
+    return q;
+}
+
 Question makeQuestion(QuestionKind kind, const Scenario& s, std::uint64_t seed, const QuizTexts& texts) {
     Rng rng(seed * 0x9E3779B97F4A7C15ULL + static_cast<std::uint64_t>(kind) + 1);
     switch (kind) {
@@ -547,6 +605,8 @@ Question makeQuestion(QuestionKind kind, const Scenario& s, std::uint64_t seed, 
         return doesItFit(s, rng, texts);
     case QuestionKind::Fp8WeightCopies:
         return fp8WeightCopies(s, rng, texts);
+    case QuestionKind::ShardedOptimizer:
+        return shardedOptimizer(s, rng, texts);
     }
     return effectiveBatch(s, rng, texts);
 }

@@ -24,8 +24,9 @@ enum class QuestionKind {
     MfuFromStepTime, // 6 N D / (measured step x GPUs x peak)
     DoesItFit,       // the worst stage against the GPU's usable memory
     Fp8WeightCopies, // FP8 under Transformer Engine: cached fp8 weight + transpose per GPU
+    ShardedOptimizer, // ZeRO-1 optimizer state per GPU, sharded over a (hybrid) shard group
 };
-inline constexpr int kQuestionKindCount = static_cast<int>(QuestionKind::Fp8WeightCopies) + 1;
+inline constexpr int kQuestionKindCount = static_cast<int>(QuestionKind::ShardedOptimizer) + 1;
 std::string_view questionKindId(QuestionKind k); // "effective_batch", ... (keys of texts.json "quiz")
 
 enum class AnswerType { Number, YesNo };

@@ -60,6 +60,10 @@ double coreAnswer(const Question& q) {
         return p.memory.fits ? 1.0 : 0.0;
     case QuestionKind::Fp8WeightCopies:
         return p.x.fp8WeightCopyBytes / 1e9;
+    case QuestionKind::ShardedOptimizer:
+        // Adam's 12 bytes for each of the GPU's 1/TP of the parameters, over the shard group.
+        return countParameters(q.scenario.model).total / q.scenario.layout.tp * 12.0 /
+               effectiveShardDegree(q.scenario) / 1e9;
     }
     return -1;
 }
@@ -148,7 +152,8 @@ LP_TEST(answers_match_the_core_for_many_seeds) {
                 LP_CHECK_NEAR(q.answer, expected, 1e-9);
             // Kinds that need a plan are asked about valid layouts only.
             if (kind == QuestionKind::BubbleFraction || kind == QuestionKind::MfuFromStepTime ||
-                kind == QuestionKind::DoesItFit || kind == QuestionKind::Fp8WeightCopies)
+                kind == QuestionKind::DoesItFit || kind == QuestionKind::Fp8WeightCopies ||
+                kind == QuestionKind::ShardedOptimizer)
                 LP_CHECK(evaluate(q.scenario).valid);
             if (kind == QuestionKind::BubbleFraction) {
                 LP_CHECK(q.scenario.layout.pp >= 2);
@@ -279,6 +284,19 @@ LP_TEST(fp8_weight_copies_question) {
     LP_CHECK_EQ(formatAnswer(small), std::string("1.73"));
     LP_CHECK(checkAnswer(small, "1.73").correct);
     LP_CHECK(!checkAnswer(small, "2").correct);
+}
+
+LP_TEST(sharded_optimizer_question_asks_about_hybrid_and_full_groups) {
+    int hybrid = 0, full = 0;
+    for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+        const Question q = makeQuestion(QuestionKind::ShardedOptimizer, defaultScenario(), seed, texts());
+        LP_CHECK(q.scenario.training.zeroStage == 1 && q.scenario.layout.pp == 1);
+        const int degree = effectiveShardDegree(q.scenario);
+        (degree < q.scenario.layout.dp ? hybrid : full)++;
+        LP_CHECK(mentions(q.text, degree < q.scenario.layout.dp ? "hybrid sharding" : "all "));
+        LP_CHECK(mentions(q.explanation, "x 12 / " + std::to_string(degree)));
+    }
+    LP_CHECK(hybrid >= 5 && full >= 3); // both kinds of group come up
 }
 
 LP_TEST(tolerance_works) {
