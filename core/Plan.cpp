@@ -138,8 +138,20 @@ std::string diagnosticMessage(const Diagnostic& d) {
         return fmt("The global batch of %.0f sequences is not divisible by micro batch x DP = %.0f.", d.a, d.b);
     case DiagnosticId::SeqNotDivisibleByCp:
         return fmt("The sequence length %.0f is not divisible by 2 x CP = %.0f (causal load balancing).", d.a, d.b);
-    case DiagnosticId::InvalidValue:
-        return fmt("A size is zero, negative or out of range (code %.0f).", d.a);
+    case DiagnosticId::InvalidValue: {
+        static constexpr const char* kWhere[] = {
+            "",
+            "the model's sizes (layers, hidden, heads, KV heads, MLP, vocabulary, sequence length, head size)",
+            "the layout (TP, PP, DP, CP, EP, virtual stages, micro batch, accumulation)",
+            "the cluster (nodes, GPUs per node, NVLink domain, the GPU's peak, memory and bandwidths, latencies)",
+            "the training options (ZeRO stage 0-3, shard degree, loader throughput, straggler slowdown, allocator "
+            "reserve, MoE load imbalance, token budget)",
+            "the mixture-of-experts settings (experts, top-k, expert MLP size, MoE layers, capacity factor)",
+            "the latent-attention (MLA) settings or the head size"};
+        const int code = static_cast<int>(d.a);
+        const char* where = code >= 1 && code <= 6 ? kWhere[code] : "the scenario";
+        return std::string("A size is zero, negative, not a number or out of range in ") + where + fmt(" (code %.0f).", d.a);
+    }
     }
     return "unknown diagnostic";
 }

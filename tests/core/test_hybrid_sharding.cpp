@@ -105,7 +105,11 @@ LP_TEST(a_shard_degree_that_does_not_divide_dp_is_an_invalid_layout) {
         }
     Scenario negative = dataParallel(3, 0);
     negative.training.zeroShardDegree = -8;
-    LP_CHECK(evaluate(negative).has(DiagnosticId::InvalidValue));
+    const Plan bad = evaluate(negative);
+    LP_CHECK(bad.has(DiagnosticId::InvalidValue));
+    for (const Diagnostic& d : bad.diagnostics)  // the message says where to look
+        if (d.id == DiagnosticId::InvalidValue)
+            LP_CHECK(contains(diagnosticMessage(d), "the training options (ZeRO stage 0-3, shard degree"));
 }
 
 LP_TEST(launch_settings_name_the_hybrid_layout) {
