@@ -154,6 +154,8 @@ QString CompareModel::text(int metric, int column) const {
         QString s = tr("ZeRO-%1, %2").arg(t.zeroStage).arg(recomputeText(t.recompute));
         if (const int degree = core::effectiveShardDegree(pin.scenario); degree < l.dp)
             s += tr(" (HSDP over %1)").arg(degree);
+        if (t.crossEntropy != core::CrossEntropy::Auto)
+            s += tr(", %1 cross-entropy").arg(QString::fromUtf8(core::toString(t.crossEntropy)));
         if (l.tp > 1)
             s += t.sequenceParallel ? tr(", SP") : tr(", no SP");
         return s;
