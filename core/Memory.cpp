@@ -244,9 +244,11 @@ void computeMemory(const EvalContext& x, Plan& plan) {
     }
     im.activationBytesPerLayer = perLayer;
     const double interleave = x.v > 1 ? 1.0 + (x.p - 1.0) / (x.p * x.v) : 1.0;
-    // A fused linear cross-entropy holds one chunk of about h/V of the logits in fp32 and its gradient.
+    // A fused linear cross-entropy holds one chunk of about h/V of the logits in fp32 and its gradient
+    // (never more than a fused kernel would hold for the whole logits: a small vocabulary is one chunk).
+    const double fusedLogits = kFusedLossBytesPerLogit * x.T * x.V / x.t;
     const double logits = tr.crossEntropy == CrossEntropy::FusedLinear
-                              ? 2.0 * 4.0 * x.T * x.h / x.t
+                              ? std::min(fusedLogits, 2.0 * 4.0 * x.T * x.h / x.t)
                               : lossBytesPerLogit(tr.crossEntropy, x.style) * x.T * x.V / x.t;
     im.logitsBytes = logits;
 

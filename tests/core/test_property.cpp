@@ -90,6 +90,9 @@ LP_TEST(random_scenarios_stay_finite) {
         t.overlapPpComm = pick(rng, {true, false});
         t.overlapDpComm = pick(rng, {true, false});
         t.stragglerSlowdown = pick(rng, {0.0, 0.5, 100.0});
+        t.zeroShardDegree = pick(rng, {0, 0, 1, 2, 8, 3, 1000000});
+        t.crossEntropy = pick(rng, {CrossEntropy::Auto, CrossEntropy::Unfused, CrossEntropy::Fused,
+                                    CrossEntropy::FusedLinear});
         // Sometimes a nonsense value: zero, negative, or non-finite.
         switch (pick(rng, {0, 0, 0, 0, 1, 2, 3, 4})) {
         case 1: m.hidden = 0; break;
@@ -111,6 +114,50 @@ LP_TEST(random_scenarios_stay_finite) {
         }
     }
     LP_CHECK(valid > n / 20);  // the generator reaches valid layouts too
+}
+
+LP_TEST(larger_shard_groups_and_leaner_losses_never_take_more_memory) {
+    // Whatever the layout: sharding over more DP ranks never adds to a GPU's training state, and the
+    // loss kernels order as unfused >= fused >= fused linear on every stage.
+    std::mt19937_64 rng(7);
+    int checked = 0;
+    for (int i = 0; i < 600; ++i) {
+        Scenario s = defaultScenario();
+        Layout& l = s.layout;
+        l.tp = pick(rng, {1, 2, 4, 8});
+        l.pp = pick(rng, {1, 2, 4});
+        l.dp = pick(rng, {2, 4, 8, 16, 32});
+        l.accumulation = pick(rng, {4, 8, 16});
+        l.microBatch = pick(rng, {1, 2});
+        s.cluster.nodes = std::max(1, static_cast<int>(l.gpus() / s.cluster.gpusPerNode));
+        s.cluster.gpusPerNode = static_cast<int>(l.gpus() / s.cluster.nodes);
+        s.cluster.nvlinkDomain = s.cluster.gpusPerNode;
+        s.training.zeroStage = pick(rng, {1, 2, 3});
+        if (!evaluate(s).valid)
+            continue;
+        double previous = -1;
+        for (int d = 1; d <= l.dp; d *= 2) {  // powers of two: all divide DP
+            s.training.zeroShardDegree = d;
+            const Plan p = evaluate(s);
+            LP_CHECK(p.valid);
+            const StageMemory& st = p.memory.stages[0];
+            const double state = st.weightsBytes + st.gradientsBytes + st.optimizerBytes;
+            if (previous >= 0)
+                LP_CHECK(state <= previous * (1 + 1e-12));
+            previous = state;
+        }
+        s.training.zeroShardDegree = 0;
+        double last = INFINITY;
+        for (CrossEntropy ce : {CrossEntropy::Unfused, CrossEntropy::Fused, CrossEntropy::FusedLinear}) {
+            s.training.crossEntropy = ce;
+            const Plan p = evaluate(s);
+            const double lastStage = p.memory.stages.back().activationsBytes;
+            LP_CHECK(lastStage <= last);
+            last = lastStage;
+        }
+        ++checked;
+    }
+    LP_CHECK(checked > 100);
 }
 
 LP_TEST_MAIN()
