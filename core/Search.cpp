@@ -42,6 +42,22 @@ template <class T> std::vector<T> sortedUnique(std::vector<T> v) {
     return v;
 }
 
+// The distinct shard degrees for DP: a degree of DP or more (or 0) is plain sharding, 0.
+std::vector<int> degreesFor(const std::vector<int>& degrees, int dp) {
+    std::vector<int> out;
+    for (int d : degrees)
+        out.push_back(d == 0 || d >= dp ? 0 : d);
+    return sortedUnique(std::move(out));
+}
+
+// Training choices per accumulation, recompute and SP value: ZeRO-0 once, each other stage per degree.
+long long zeroChoices(const std::vector<int>& zeros, std::size_t degrees) {
+    long long n = 0;
+    for (int z : zeros)
+        n += z == 0 ? 1 : static_cast<long long>(degrees);
+    return n;
+}
+
 std::vector<int> positive(const std::vector<int>& values, int fallback) {
     std::vector<int> out;
     for (int v : values.empty() ? std::vector<int>{fallback} : values)
@@ -61,6 +77,7 @@ struct Group {
 // The space with its lists cleaned and its groups laid out.
 struct Space {
     std::vector<int> zero, zeroSingleShard;
+    std::vector<int> shardDegrees;  // as given (0 = all DP ranks)
     std::vector<Recompute> recompute;
     std::vector<bool> sp;
     std::vector<Group> groups;
@@ -79,6 +96,12 @@ Space layOut(const Scenario& s, const SearchSpace& in) {
         if (z >= 0 && z <= 3)
             sp.zero.push_back(z);
     sp.zero = sortedUnique(std::move(sp.zero));
+    for (int d : in.shardDegrees.empty() ? std::vector<int>{s.training.zeroShardDegree} : in.shardDegrees)
+        if (d >= 0)
+            sp.shardDegrees.push_back(d);
+    if (sp.shardDegrees.empty())
+        sp.shardDegrees.push_back(0);
+    sp.shardDegrees = sortedUnique(std::move(sp.shardDegrees));
     for (int z : sp.zero)
         if (z == 3 || sp.zeroSingleShard.empty())
             sp.zeroSingleShard.push_back(z); // the lowest of 0-2, and 3
@@ -107,8 +130,8 @@ Space layOut(const Scenario& s, const SearchSpace& in) {
                     continue;
                 const int dp = static_cast<int>(gpus / prod);
                 const bool single = static_cast<long long>(dp) * cp == 1;
-                const long long zeros =
-                    static_cast<long long>((single ? sp.zeroSingleShard : sp.zero).size());
+                const long long zeros = zeroChoices(single ? sp.zeroSingleShard : sp.zero,
+                                                    degreesFor(sp.shardDegrees, dp).size());
                 const long long sps = tp == 1 ? 1 : static_cast<long long>(sp.sp.size());
                 for (int ep : eps)
                     for (int v : pp == 1 ? std::vector<int>{1} : vpps)
@@ -270,6 +293,8 @@ struct alignas(64) Worker {
         l.vpp = g.vpp;
         l.microBatch = g.microBatch;
         const std::vector<int>& zeros = g.singleShard ? sh.space.zeroSingleShard : sh.space.zero;
+        const std::vector<int> degrees = degreesFor(sh.space.shardDegrees, g.dp);
+        static const std::vector<int> kPlain{0};
         static const std::vector<bool> kSpOff{false};
         const std::vector<bool>& sps = g.tp == 1 ? kSpOff : sh.space.sp;
         long long pending = 0;
@@ -277,18 +302,21 @@ struct alignas(64) Worker {
             l.accumulation = static_cast<int>(acc);
             for (int z : zeros) {
                 sc.training.zeroStage = z;
-                for (Recompute r : sh.space.recompute) {
-                    sc.training.recompute = r;
-                    for (bool s : sps) {
-                        if (sh.cancel.load(std::memory_order_relaxed)) {
-                            sh.done.fetch_add(pending, std::memory_order_relaxed);
-                            return;
-                        }
-                        sc.training.sequenceParallel = s;
-                        evaluateOne(sh);
-                        if (++pending == 256) {
-                            sh.done.fetch_add(pending, std::memory_order_relaxed);
-                            pending = 0;
+                for (int d : z == 0 ? kPlain : degrees) {
+                    sc.training.zeroShardDegree = d;
+                    for (Recompute r : sh.space.recompute) {
+                        sc.training.recompute = r;
+                        for (bool s : sps) {
+                            if (sh.cancel.load(std::memory_order_relaxed)) {
+                                sh.done.fetch_add(pending, std::memory_order_relaxed);
+                                return;
+                            }
+                            sc.training.sequenceParallel = s;
+                            evaluateOne(sh);
+                            if (++pending == 256) {
+                                sh.done.fetch_add(pending, std::memory_order_relaxed);
+                                pending = 0;
+                            }
                         }
                     }
                 }
@@ -328,6 +356,7 @@ struct alignas(64) Worker {
         SearchEntry e;
         e.choice.layout = sc.layout;
         e.choice.zeroStage = sc.training.zeroStage;
+        e.choice.zeroShardDegree = sc.training.zeroShardDegree;
         e.choice.recompute = sc.training.recompute;
         e.choice.sequenceParallel = sc.training.sequenceParallel;
         e.globalBatch = sc.layout.effectiveBatch();
@@ -403,7 +432,7 @@ bool choiceLess(const SearchChoice& a, const SearchChoice& b) {
     const auto key = [](const SearchChoice& c) {
         const Layout& l = c.layout;
         return std::make_tuple(l.tp, l.pp, l.dp, l.cp, l.vpp, l.microBatch, l.accumulation, l.ep, c.zeroStage,
-                               static_cast<int>(c.recompute), c.sequenceParallel);
+                               c.zeroShardDegree, static_cast<int>(c.recompute), c.sequenceParallel);
     };
     return key(a) < key(b);
 }
@@ -412,6 +441,7 @@ Scenario applyChoice(const Scenario& base, const SearchChoice& c) {
     Scenario s = base;
     s.layout = c.layout;
     s.training.zeroStage = c.zeroStage;
+    s.training.zeroShardDegree = c.zeroShardDegree;
     s.training.recompute = c.recompute;
     s.training.sequenceParallel = c.sequenceParallel;
     return s;

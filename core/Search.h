@@ -32,6 +32,10 @@ struct SearchSpace {
     std::vector<int> vpp;
     std::vector<int> microBatch;
     std::vector<int> zeroStages;
+    // Hybrid-sharding degrees to try with ZeRO >= 1 (TrainingOptions::zeroShardDegree; 0 = all DP ranks).
+    // For a layout, a degree of DP or more is plain sharding (tried once, as 0); ZeRO-0 tries 0 only; a
+    // degree that does not divide DP is rejected ("shard_degree_does_not_divide_dp").
+    std::vector<int> shardDegrees;
     std::vector<Recompute> recompute;
     std::vector<bool> sequenceParallel;
     long long globalBatchMin = 0; // sequences; 0: the scenario's effective batch
@@ -44,7 +48,8 @@ struct SearchSpace {
 //   leave at least 512 tokens per rank and split the sequence into 2 x CP chunks; EP: 1 for a dense
 //   model, the divisors of the experts that divide the GPU count for a MoE model; v: divisors of the
 //   layers up to 8; micro batch 1-8; ZeRO 0-3; recompute none, selective, full;
-//   sequence parallel off and on; the scenario's effective batch as the fixed global batch.
+//   sequence parallel off and on; the scenario's own shard degree; the scenario's effective batch as
+//   the fixed global batch.
 SearchSpace defaultSearchSpace(const Scenario& s);
 
 struct SearchConstraints {
@@ -78,12 +83,14 @@ struct SearchChoice {
     int zeroStage = 1;
     Recompute recompute = Recompute::Selective;
     bool sequenceParallel = true;
+    int zeroShardDegree = 0;  // hybrid sharding (0: all DP ranks)
     bool operator==(const SearchChoice&) const = default;
 };
-// A total order on choices (TP, PP, DP, CP, v, micro batch, accumulation, EP, ZeRO, recompute, SP): the
+// A total order on choices (TP, PP, DP, CP, v, micro batch, accumulation, EP, ZeRO, shard degree,
+// recompute, SP): the
 // last tie-break of every ranking, which makes results independent of the thread count.
 bool choiceLess(const SearchChoice& a, const SearchChoice& b);
-// The scenario with the choice applied (layout, ZeRO stage, recompute, sequence parallel).
+// The scenario with the choice applied (layout, ZeRO stage and shard degree, recompute, sequence parallel).
 Scenario applyChoice(const Scenario& base, const SearchChoice& c);
 
 // A ranked layout and its key figures (evaluate it through applyChoice for the full plan).

@@ -547,6 +547,7 @@ void ExploreTab::refreshCurrent() {
     core::SearchChoice current;
     current.layout = s.layout;
     current.zeroStage = s.training.zeroStage;
+    current.zeroShardDegree = s.training.zeroShardDegree;
     current.recompute = s.training.recompute;
     current.sequenceParallel = s.training.sequenceParallel;
     m_model->setCurrent(current);

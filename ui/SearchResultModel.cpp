@@ -22,7 +22,11 @@ bool sameChoice(const core::SearchChoice& a, const core::SearchChoice& b) {
         return false;
     if (a.zeroStage != b.zeroStage && static_cast<long long>(a.layout.dp) * a.layout.cp > 1)
         return false;
-    return true;
+    // A shard degree of 0 or of DP and more is plain sharding; ZeRO-0 shards nothing.
+    const auto plain = [](const core::SearchChoice& c) {
+        return c.zeroStage == 0 || c.zeroShardDegree <= 0 || c.zeroShardDegree >= c.layout.dp ? 0 : c.zeroShardDegree;
+    };
+    return plain(a) == plain(b);
 }
 
 } // namespace
@@ -117,7 +121,10 @@ QString SearchResultModel::choiceSummary(const core::SearchChoice& c) {
     if (l.vpp > 1)
         text += tr(" · v %1").arg(l.vpp);
     text += tr(" · mb %1 × %2").arg(l.microBatch).arg(l.accumulation);
-    text += tr(" · ZeRO-%1 · %2 recompute").arg(c.zeroStage).arg(recomputeName(c.recompute));
+    text += tr(" · ZeRO-%1").arg(c.zeroStage);
+    if (c.zeroStage >= 1 && c.zeroShardDegree > 0 && c.zeroShardDegree < l.dp)
+        text += tr(" (HSDP %1)").arg(c.zeroShardDegree);
+    text += tr(" · %1 recompute").arg(recomputeName(c.recompute));
     if (l.tp > 1)
         text += c.sequenceParallel ? tr(" · SP") : tr(" · no SP");
     return text;
@@ -197,7 +204,10 @@ QVariant SearchResultModel::display(const Row& r, int column) const {
     case MicroBatch: return l.microBatch;
     case Accumulation: return l.accumulation;
     case GlobalBatch: return formatCount(e.globalBatch);
-    case Zero: return e.choice.zeroStage;
+    case Zero:
+        if (e.choice.zeroStage >= 1 && e.choice.zeroShardDegree > 0 && e.choice.zeroShardDegree < l.dp)
+            return tr("%1 (HSDP %2)").arg(e.choice.zeroStage).arg(e.choice.zeroShardDegree);
+        return e.choice.zeroStage;
     case Recompute: return recomputeName(e.choice.recompute);
     case SequenceParallel: return l.tp > 1 ? (e.choice.sequenceParallel ? tr("on") : tr("off")) : QStringLiteral("–");
     case Memory: return formatNumber(e.worstStageBytes / unit, 1);
@@ -225,7 +235,7 @@ QVariant SearchResultModel::sortValue(const Row& r, int column) const {
     case MicroBatch: return l.microBatch;
     case Accumulation: return l.accumulation;
     case GlobalBatch: return e.globalBatch;
-    case Zero: return e.choice.zeroStage;
+    case Zero: return e.choice.zeroStage * 1'000'000 + e.choice.zeroShardDegree;
     case Recompute: return static_cast<int>(e.choice.recompute);
     case SequenceParallel: return l.tp > 1 && e.choice.sequenceParallel ? 1 : 0;
     case Memory: return e.worstStageBytes;

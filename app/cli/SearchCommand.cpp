@@ -1,5 +1,6 @@
 // `layout-planner-cli search [SCENARIO.json] [flags] [--rank KEY] [--top N]
-//  [--global-batch N | --global-batch-range A:B] [--threads N] [--json | --csv] [--profile FILE]`
+//  [--global-batch N | --global-batch-range A:B] [--threads N] [--shard-degrees LIST] [--json | --csv]
+//  [--profile FILE]`
 #include "app/cli/Commands.h"
 #include "app/cli/ScenarioFlags.h"
 #include "app/cli/TextFormat.h"
@@ -22,6 +23,7 @@ struct SearchFlags {
     long long batchMin = 0, batchMax = 0;
     int threads = 0;
     bool csv = false;
+    std::vector<int> shardDegrees;  // empty: the scenario's own
 };
 
 std::expected<bool, CliError> takeSearchFlag(ArgCursor& args, SearchFlags& f) {
@@ -33,7 +35,7 @@ std::expected<bool, CliError> takeSearchFlag(ArgCursor& args, SearchFlags& f) {
         return true;
     }
     if (name != "--rank" && name != "--top" && name != "--global-batch" && name != "--global-batch-range" &&
-        name != "--threads")
+        name != "--threads" && name != "--shard-degrees")
         return false;
     auto v = args.takeValue();
     if (!v)
@@ -48,6 +50,17 @@ std::expected<bool, CliError> takeSearchFlag(ArgCursor& args, SearchFlags& f) {
         if (!n)
             return std::unexpected(n.error());
         f.top = *n;
+    } else if (name == "--shard-degrees") {
+        f.shardDegrees.clear();
+        std::size_t from = 0;
+        while (from <= v->size()) {
+            const std::size_t comma = std::min(v->find(',', from), v->size());
+            auto d = parseInt("--shard-degrees", v->substr(from, comma - from), 0, 1 << 20);
+            if (!d)
+                return std::unexpected(d.error());
+            f.shardDegrees.push_back(*d);
+            from = comma + 1;
+        }
     } else if (name == "--threads") {
         auto n = parseInt("--threads", *v, 0, 1024);
         if (!n)
@@ -82,6 +95,7 @@ json entryJson(const core::Scenario& base, const core::HardwareProfile* profile,
     json j = core::planToJson(s, plan);
     j["global_batch"] = e.globalBatch;
     j["zero_stage"] = e.choice.zeroStage;
+    j["zero_shard_degree"] = e.choice.zeroShardDegree;
     j["recompute"] = std::string(core::toString(e.choice.recompute));
     j["sequence_parallel"] = e.choice.sequenceParallel;
     return j;
@@ -90,7 +104,7 @@ json entryJson(const core::Scenario& base, const core::HardwareProfile* profile,
 std::string csvOf(const core::SearchResult& r) {
     std::ostringstream o;
     o << "rank,tp,pp,dp,cp,ep,vpp,micro_batch,accumulation,global_batch,zero_stage,recompute,sequence_parallel,"
-         "step_s,mfu,tokens_per_s,worst_stage_bytes,headroom_bytes,gpu_hours,pareto\n";
+         "step_s,mfu,tokens_per_s,worst_stage_bytes,headroom_bytes,gpu_hours,pareto,zero_shard_degree\n";
     auto onFront = [&](const core::SearchEntry& e) {
         for (const auto& p : r.pareto)
             if (p.choice == e.choice && p.globalBatch == e.globalBatch)
@@ -105,9 +119,17 @@ std::string csvOf(const core::SearchResult& r) {
           << core::toString(e.choice.recompute) << ',' << (e.choice.sequenceParallel ? "on" : "off") << ','
           << sig(e.stepSeconds, 6) << ',' << sig(e.mfu, 4) << ',' << sig(e.tokensPerSecond, 6) << ','
           << sig(e.worstStageBytes, 6) << ',' << sig(e.headroomBytes, 6) << ',' << sig(e.gpuHours, 6) << ','
-          << (onFront(e) ? "yes" : "no") << '\n';
+          << (onFront(e) ? "yes" : "no") << ',' << e.choice.zeroShardDegree << '\n';
     }
     return o.str();
+}
+
+// "1", or "1/8" for ZeRO-1 sharded within groups of 8 DP ranks.
+std::string zeroText(const core::SearchChoice& c) {
+    std::string z = std::to_string(c.zeroStage);
+    if (c.zeroStage >= 1 && c.zeroShardDegree > 0 && c.zeroShardDegree < c.layout.dp)
+        z += "/" + std::to_string(c.zeroShardDegree);
+    return z;
 }
 
 std::string textOf(const core::SearchResult& r) {
@@ -123,7 +145,7 @@ std::string textOf(const core::SearchResult& r) {
         const core::Layout& l = e.choice.layout;
         t.addRow({std::to_string(rank++), std::to_string(l.tp), std::to_string(l.pp), std::to_string(l.dp),
                   std::to_string(l.cp), std::to_string(l.ep), std::to_string(l.vpp), std::to_string(l.microBatch),
-                  std::to_string(l.accumulation), std::to_string(e.choice.zeroStage),
+                  std::to_string(l.accumulation), zeroText(e.choice),
                   std::string(core::toString(e.choice.recompute)), e.choice.sequenceParallel ? "on" : "off",
                   fixed(e.stepSeconds * 1e3, 1) + " ms", percent(e.mfu), sig(e.tokensPerSecond, 5),
                   fixed(e.worstStageBytes / core::kGiB, 1), fixed(e.headroomBytes / core::kGiB, 1)});
@@ -157,6 +179,8 @@ std::string searchHelp() {
            "  --global-batch N            the global batch in sequences (default: the scenario's)\n"
            "  --global-batch-range A:B    every global batch from A to B sequences\n"
            "  --threads N                 worker threads (default: all cores)\n"
+           "  --shard-degrees LIST        hybrid-sharding degrees to try with ZeRO >= 1, e.g. 0,8 (0 = all DP\n"
+           "                              ranks; default: the scenario's --shard-degree)\n"
            "  --json                      {\"evaluated\", \"valid\", \"fitting\", \"rejected\", \"pareto\", \"top\"}, each\n"
            "                              layout in the shape of `evaluate --json`\n"
            "  --csv                       the top layouts as CSV\n"
@@ -194,6 +218,7 @@ int runSearch(const Args& argv) {
     core::SearchSpace space = core::defaultSearchSpace(*scenario);
     space.globalBatchMin = flags.batchMin;
     space.globalBatchMax = flags.batchMax;
+    space.shardDegrees = flags.shardDegrees;
     core::SearchOptions options;
     options.rankBy = flags.rank;
     options.topN = flags.top;

@@ -666,6 +666,39 @@ LP_TEST(validate_one_case_shows_its_plan_and_saves_it_as_a_scenario) {
 
 // ---------------------------------------------------------------- general
 
+LP_TEST(search_ranks_layouts_and_tries_shard_degrees) {
+    // One node of 8 GPUs and a 7B model: a small space.
+    const std::vector<std::string> base = {"search", "--model", "llama2-7b", "--nodes", "1", "--tp", "1", "--pp", "1",
+                                           "--dp", "8", "--micro-batch", "1", "--accumulation", "8"};
+    auto with = [&](std::vector<std::string> more) {
+        std::vector<std::string> args = base;
+        args.insert(args.end(), more.begin(), more.end());
+        return run(args);
+    };
+    const auto text = with({"--top", "3"});
+    LP_CHECK_EQ(text.code, 0);
+    CHECK_CLEAN(text);
+    LP_CHECK(contains(text.out, "Ranked by step_time"));
+    LP_CHECK(contains(text.out, "Pareto front"));
+    const json plain = with({"--json"}).parsed();
+    const json hybrid = with({"--json", "--top", "100000", "--shard-degrees", "0,2"}).parsed();
+    LP_CHECK(hybrid.at("candidates").get<long long>() > plain.at("candidates").get<long long>());
+    bool sawHybrid = false;
+    for (const json& e : hybrid.at("pareto")) {
+        LP_CHECK(e.contains("zero_shard_degree"));
+        sawHybrid = sawHybrid || e.at("zero_shard_degree").get<int>() == 2;
+    }
+    for (const json& e : hybrid.at("top"))
+        sawHybrid = sawHybrid || e.at("zero_shard_degree").get<int>() == 2;
+    LP_CHECK(sawHybrid);
+    const auto csv = with({"--csv", "--shard-degrees", "0,2"});
+    LP_CHECK_EQ(csv.code, 0);
+    LP_CHECK(contains(csv.out, ",pareto,zero_shard_degree\n"));
+    const auto bad = with({"--shard-degrees", "2,-1"});
+    LP_CHECK_EQ(bad.code, 2);
+    LP_CHECK(contains(bad.err, "--shard-degrees"));
+}
+
 LP_TEST(general_version_and_help) {
     const auto v = run({"--version"});
     LP_CHECK_EQ(v.code, 0);

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -65,6 +66,17 @@ struct Reference {
     std::vector<SearchEntry> fits;
 };
 
+// The shard degrees tried for ZeRO stage z at this DP: ZeRO-0 none (0); otherwise each listed degree,
+// with 0 and every degree of DP or more meaning the same plain sharding, once.
+std::vector<int> degreesOf(const SearchSpace& sp, const Scenario& base, int z, int dp) {
+    if (z == 0)
+        return {0};
+    std::set<int> out;
+    for (int d : sp.shardDegrees.empty() ? std::vector<int>{base.training.zeroShardDegree} : sp.shardDegrees)
+        out.insert(d == 0 || d >= dp ? 0 : d);
+    return {out.begin(), out.end()};
+}
+
 Reference bruteForce(const Scenario& base, const SearchSpace& sp, const SearchConstraints& c) {
     Reference ref;
     const long long gpus = base.cluster.gpus();
@@ -94,6 +106,7 @@ Reference bruteForce(const Scenario& base, const SearchSpace& sp, const SearchCo
                                 if (acc * mb * dp >= bmin)
                                     accs.push_back(static_cast<int>(acc));
                             for (int z : zeros)
+                                for (int degree : degreesOf(sp, base, z, dp))
                                 for (Recompute r : sp.recompute)
                                     for (bool seqPar : sps) {
                                         if (accs.empty()) {
@@ -113,6 +126,7 @@ Reference bruteForce(const Scenario& base, const SearchSpace& sp, const SearchCo
                                             s.layout.microBatch = mb;
                                             s.layout.accumulation = acc;
                                             s.training.zeroStage = z;
+                                            s.training.zeroShardDegree = degree;
                                             s.training.recompute = r;
                                             s.training.sequenceParallel = seqPar;
                                             const Plan p = evaluate(s);
@@ -134,7 +148,7 @@ Reference bruteForce(const Scenario& base, const SearchSpace& sp, const SearchCo
                                             } else {
                                                 ++ref.fitting;
                                                 SearchEntry e;
-                                                e.choice = {s.layout, z, r, seqPar};
+                                                e.choice = {s.layout, z, r, seqPar, degree};
                                                 e.globalBatch = s.layout.effectiveBatch();
                                                 e.stepSeconds = p.time.stepSeconds;
                                                 e.mfu = p.mfu;
@@ -155,7 +169,7 @@ Reference bruteForce(const Scenario& base, const SearchSpace& sp, const SearchCo
 auto choiceKey(const SearchChoice& c) {
     const Layout& l = c.layout;
     return std::make_tuple(l.tp, l.pp, l.dp, l.cp, l.vpp, l.microBatch, l.accumulation, l.ep, c.zeroStage,
-                           static_cast<int>(c.recompute), c.sequenceParallel);
+                           c.zeroShardDegree, static_cast<int>(c.recompute), c.sequenceParallel);
 }
 
 // The ranking, spelled out: the rank key, then headroom (throughput when ranking by headroom), then
@@ -301,6 +315,27 @@ LP_TEST(equalsBruteForceWithConstraints) {
     const SearchResult r = search(s, smallSpace(), c);
     for (const SearchEntry& e : r.top)
         checkReported(s, e, c);
+}
+
+LP_TEST(equalsBruteForceWithShardDegrees) {
+    // Hybrid sharding: degree 1 (every rank keeps its state), 2, and 3, which divides no DP of these
+    // 8 GPUs (1, 2, 4 or 8): rejected wherever it is below DP, plain sharding where it is not.
+    const Scenario s = smallScenario();
+    SearchSpace sp = smallSpace();
+    sp.shardDegrees = {0, 1, 2, 3};
+    const Reference ref = bruteForce(s, sp, {});
+    LP_CHECK(ref.rejected.count("shard_degree_does_not_divide_dp") == 1);
+    LP_CHECK(ref.evaluated > bruteForce(s, smallSpace(), {}).evaluated);
+    checkEqualsReference(s, sp, {}, RankBy::StepTime);
+    checkEqualsReference(s, sp, {}, RankBy::Headroom);
+    // Hybrid layouts show up among the fitting ones, and each reports its degree.
+    const SearchResult r = search(s, sp, {}, threadsAndTop(2, 1000));
+    bool hybrid = false;
+    for (const SearchEntry& e : r.top) {
+        checkReported(s, e, {});
+        hybrid = hybrid || (e.choice.zeroShardDegree > 0 && e.choice.zeroShardDegree < e.choice.layout.dp);
+    }
+    LP_CHECK(hybrid);
 }
 
 LP_TEST(equalsBruteForceWithGlobalBatchRange) {
