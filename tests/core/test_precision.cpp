@@ -130,10 +130,12 @@ LP_TEST(the_loss_kernel_sets_the_logits_memory) {
     const double unfused = evaluate(s).memory.stages[0].activationsBytes;
     s.training.crossEntropy = CrossEntropy::Fused;
     LP_CHECK_NEAR(unfused - evaluate(s).memory.stages[0].activationsBytes, 6.0 * tokensTimesVocab, 1e-3);
-    const TensorPrecision* loss = row(precisionTable(s), "Logits and loss");
+    const std::vector<TensorPrecision> fusedTable = precisionTable(s);  // kept: row() points into it
+    const TensorPrecision* loss = row(fusedTable, "Logits and loss");
     LP_CHECK(loss && loss->note.find("6 bytes per logit") != std::string::npos);
     s.training.crossEntropy = CrossEntropy::FusedLinear;
-    loss = row(precisionTable(s), "Logits and loss");
+    const std::vector<TensorPrecision> chunkedTable = precisionTable(s);
+    loss = row(chunkedTable, "Logits and loss");
     LP_CHECK(loss && loss->format == "fp32, in chunks");
     // The Megatron style's habit is the fused kernel.
     s.training.zeroStage = 1;
