@@ -94,7 +94,8 @@ LayoutSliders::LayoutSliders(ScenarioDocument* doc, QWidget* parent)
     });
     grid->addWidget(m_keep, row++, 0, 1, 3);
     m_summary->setTextFormat(Qt::PlainText);
-    m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    m_summary->setWordWrap(true);  // a narrow panel wraps the sums instead of cutting them off
+    m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_summary->setObjectName(QStringLiteral("layoutSummary"));
     m_summary->setToolTip(tr("GPUs the layout uses (TP x PP x CP x DP) and the effective batch "
                              "(micro batch x accumulation x DP)."));
