@@ -120,9 +120,17 @@ void diagnose(const EvalContext& x, Plan& p) {
         addDiagnostic(p, DiagnosticId::Stragglers, Severity::Warning, t.stragglerSeconds, x.s.training.stragglerSlowdown);
     if (x.shardingSharesNicWithTp)
         addDiagnostic(p, DiagnosticId::ShardingTrafficContendsWithTp, Severity::Warning, t.dpCommExposedSeconds);
-    if (step > 0 && t.dpCommExposedSeconds > 0.10 * step)
+    if (step > 0 && t.dpCommExposedSeconds > 0.10 * step) {
+        // Hybrid sharding within the NVLink domain, when the shard group crosses it and such a degree exists.
+        const long long domain = x.s.cluster.nvlinkDomain;
+        const long long inner = static_cast<long long>(l.tp) * l.cp;
+        const long long nodeDegree = inner > 0 ? domain / inner : 0;
+        const bool hybridHelps = x.zero >= 1 && inner * x.shardGroup > domain && nodeDegree >= 1 &&
+                                 nodeDegree < effectiveShardDegree(x.s) && l.dp % nodeDegree == 0;
         addDiagnostic(p, DiagnosticId::ExposedDpComm, t.dpCommExposedSeconds > 0.25 * step ? Severity::Warning : Severity::Info,
-                      t.dpCommExposedSeconds, t.dpCommExposedSeconds / step);
+                      t.dpCommExposedSeconds, t.dpCommExposedSeconds / step,
+                      hybridHelps ? static_cast<double>(nodeDegree) : 0.0);
+    }
     if (x.epCrossesNodes)
         addDiagnostic(p, DiagnosticId::EpCrossesNodes, Severity::Warning, t.epCommSeconds, l.tp, l.ep);
     if (x.moe && p.x.tokensPerExpert < 256)

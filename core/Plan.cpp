@@ -173,7 +173,10 @@ std::string diagnosticSuggestion(const Diagnostic& d) {
     case DiagnosticId::DoesNotFit:
         return "Raise TP or PP, shard with ZeRO (higher stage), use more recompute or a smaller micro batch.";
     case DiagnosticId::ExposedDpComm:
-        return "Overlap gradient reduction with the backward pass, use fewer, larger micro batches, or shard within a node.";
+        return d.b > 0 ? fmt("Overlap gradient reduction with the backward pass, use fewer, larger micro batches, or "
+                             "shard within a node (hybrid sharding: shard degree %.0f, --shard-degree).",
+                             d.b)
+                       : "Overlap gradient reduction with the backward pass, or use fewer, larger micro batches.";
     case DiagnosticId::EpCrossesNodes:
         return "Keep TP x EP within the NVLink domain (lower EP or TP), or accept the cost for the memory it saves.";
     case DiagnosticId::SmallExpertBatches:

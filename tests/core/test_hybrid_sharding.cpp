@@ -94,6 +94,25 @@ LP_TEST(sharding_within_a_node_keeps_the_gathers_on_nvlink) {
     LP_CHECK(evaluate(slow).time.dpCommExposedSeconds > node.time.dpCommExposedSeconds);
 }
 
+LP_TEST(exposed_sharding_traffic_suggests_the_node_local_degree) {
+    // A network ten times slower: FSDP over all 128 GPUs exposes its traffic, and the advice names the
+    // degree that keeps the group inside a node (8 GPUs / TP 1).
+    Scenario s = dataParallel(3, 0);
+    s.cluster.gpu.networkBandwidth /= 10.0;
+    auto suggestionOf = [](const Plan& p) {
+        for (const Diagnostic& d : p.diagnostics)
+            if (d.id == DiagnosticId::ExposedDpComm)
+                return diagnosticSuggestion(d);
+        return std::string("(no exposed_dp_comm)");
+    };
+    const Plan full = evaluate(s);
+    LP_CHECK(contains(suggestionOf(full), "shard degree 8"));
+    // Already sharded within the node: the advice no longer says so.
+    s.training.zeroShardDegree = 8;
+    const std::string hybrid = suggestionOf(evaluate(s));
+    LP_CHECK(!contains(hybrid, "shard degree"));
+}
+
 LP_TEST(a_shard_degree_that_does_not_divide_dp_is_an_invalid_layout) {
     const Plan p = evaluate(dataParallel(3, 12));
     LP_CHECK(!p.valid);
