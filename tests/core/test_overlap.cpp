@@ -1,5 +1,6 @@
 // Communication-overlap switches (ESTIMATION.md section 6): TP collectives behind the GEMMs, pipeline
 // send/receive behind compute, data-parallel reduction behind the backward pass.
+#include "ScenarioFixtures.h"
 #include "TestHarness.h"
 
 #include "core/Comm.h"
@@ -79,13 +80,7 @@ LP_TEST(overlapped_communication_pays_what_exceeds_the_window_and_a_fifth_of_the
     LP_CHECK_NEAR(overlappedSeconds(2.0, -1.0), 2.0, 1e-12);
     LP_CHECK_NEAR(overlappedSeconds(0.0, 5.0), 0.0, 0.0);
     // FSDP's per-layer gathers hide behind the layer's compute on one NVLink node, but not for free.
-    Scenario s = defaultScenario();
-    s.model = findModelPreset("llama3.1-8b")->model;
-    s.cluster.nodes = 1;
-    s.layout = Layout{};
-    s.layout.dp = 8;
-    s.layout.microBatch = 2;
-    s.training.zeroStage = 3;
+    Scenario s = fixtures::llama8bFsdpOnOneNode();
     s.training.recompute = Recompute::Full;
     const Plan p = evaluate(s);
     LP_CHECK(p.valid);

@@ -1,5 +1,6 @@
 // The per-tensor precision table and the limits of context parallelism (ESTIMATION.md: FP8 and long
 // context).
+#include "ScenarioFixtures.h"
 #include "TestHarness.h"
 
 #include "core/Evaluate.h"
@@ -104,13 +105,7 @@ LP_TEST(fp8_scaling_state_grows_with_local_experts) {
 
 LP_TEST(the_loss_kernel_sets_the_logits_memory) {
     // Llama 3.1 8B (vocab 128256) on 8 GPUs, FSDP: the logits are the largest loss-time tensor.
-    Scenario s = defaultScenario();
-    s.model = findModelPreset("llama3.1-8b")->model;
-    s.cluster.nodes = 1;
-    s.layout = Layout{};
-    s.layout.dp = 8;
-    s.layout.microBatch = 2;
-    s.training.zeroStage = 3;
+    Scenario s = fixtures::llama8bFsdpOnOneNode();
     s.training.sequenceParallel = false;
     const double tokensTimesVocab = 2.0 * s.model.seqLen * s.model.vocab;
     auto logitsOf = [&](CrossEntropy ce) {
