@@ -81,8 +81,7 @@ void checkLayoutInto(const Scenario& s, std::vector<Diagnostic>& out) {
     if (l.gpus() != c.gpus())
         addInvalid(out, DiagnosticId::GpuCountMismatch, static_cast<double>(l.gpus()), static_cast<double>(c.gpus()));
     if (l.vpp > 1 && l.accumulation % l.pp != 0)
-        addInvalid(out, DiagnosticId::BatchNotDivisible, static_cast<double>(l.effectiveBatch()),
-                   static_cast<double>(l.microBatch) * l.dp * l.pp);
+        addInvalid(out, DiagnosticId::BatchNotDivisible, l.accumulation, l.pp);
     if (l.cp > 1 && m.seqLen % (2 * l.cp) != 0)
         addInvalid(out, DiagnosticId::SeqNotDivisibleByCp, m.seqLen, 2.0 * l.cp);
     if (l.ep > 1 && (!m.isMoe() || m.moe.experts % l.ep != 0))

@@ -135,7 +135,9 @@ std::string diagnosticMessage(const Diagnostic& d) {
     case DiagnosticId::GpuCountMismatch:
         return fmt("TP x PP x CP x DP = %.0f GPUs, but the cluster has %.0f.", d.a, d.b);
     case DiagnosticId::BatchNotDivisible:
-        return fmt("The global batch of %.0f sequences is not divisible by micro batch x DP = %.0f.", d.a, d.b);
+        return fmt("Interleaved stages need the accumulation steps (micro batches per step) to be a multiple of PP: "
+                   "%.0f micro batches on PP %.0f.",
+                   d.a, d.b);
     case DiagnosticId::SeqNotDivisibleByCp:
         return fmt("The sequence length %.0f is not divisible by 2 x CP = %.0f (causal load balancing).", d.a, d.b);
     case DiagnosticId::InvalidValue: {
@@ -206,7 +208,7 @@ std::string diagnosticSuggestion(const Diagnostic& d) {
     case DiagnosticId::GpuCountMismatch:
         return "Adjust DP (or the node count) so that TP x PP x CP x DP equals the GPUs in the cluster.";
     case DiagnosticId::BatchNotDivisible:
-        return "Choose a micro batch and DP that divide the global batch.";
+        return "Raise the accumulation steps to a multiple of PP, or turn interleaving off (1 virtual stage).";
     case DiagnosticId::SeqNotDivisibleByCp:
         return "Choose CP so that 2 x CP divides the sequence length.";
     case DiagnosticId::InvalidValue:
