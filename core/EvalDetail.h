@@ -23,8 +23,9 @@ struct EvalContext {
 
     // Layout and model, as doubles for the formulas.
     double t, p, dp, c, v, b, m;
-    double L, Ls, h, a, k, d, f, V, seq;  // Ls: layers on the busiest pipeline rank (rank 0)
-    bool unevenStages = false;            // L does not divide into PP x VPP equal chunks
+    double L, Ls, h, a, k, d, f, V, seq;  // Ls: layers on the busiest pipeline rank
+    bool splitCountsEmbedLoss = false;    // the embedding and the loss count as one layer each in the split
+    bool unevenStages = false;            // the split's units (layers, + 2) do not divide into PP x VPP chunks
     double ad, kd;            // query and key/value widths (heads x head size)
     double aQk, aV, kQk, kV;  // widths of Q, O-input, K and V tensors (MLA: per-head q/k and v widths)
     double T;                 // tokens of one micro batch on one GPU (b * s / c)
@@ -65,8 +66,10 @@ struct EvalContext {
     double peak16, peakLinear;  // peak for 16-bit and for the linear layers' precision
     const Curve* linearCurve;
 
-    // Layers on pipeline rank i: chunk j of the PP x VPP chunks holds floor(L / chunks) layers, one more
-    // for the first L mod chunks; rank i holds chunks i, i + PP, ... So rank 0 holds the most.
+    // Layers on pipeline rank i: chunk j of the PP x VPP chunks holds floor(U / chunks) units, one more
+    // for the first U mod chunks, and rank i holds chunks i, i + PP, ... The units U are the L layers, or
+    // with splitCountsEmbedLoss the embedding (the first unit of chunk 0), the L layers and the loss (the
+    // last unit of the last chunk). Without it rank 0 holds the most layers.
     double layersOfRank(int i) const;
 
     double gemmSeconds(double flops) const;      // linear-layer GEMM at the scenario's precision

@@ -76,8 +76,10 @@ void checkLayoutInto(const Scenario& s, std::vector<Diagnostic>& out) {
     if (m.kvHeads % l.tp != 0 && m.heads % l.tp == 0)
         addInvalid(out, DiagnosticId::KvHeadsNotDivisibleByTp, l.tp, m.kvHeads);
     const long long chunks = static_cast<long long>(l.pp) * l.vpp;
-    if (m.layers < chunks)
+    if (pipelineSplitUnits(s) < chunks) {
         addInvalid(out, DiagnosticId::LayersNotDivisibleByPp, static_cast<double>(chunks), m.layers);
+        out.back().c = pipelineSplitCountsEmbeddingAndLoss(s) ? 1.0 : 0.0;
+    }
     if (l.gpus() != c.gpus())
         addInvalid(out, DiagnosticId::GpuCountMismatch, static_cast<double>(l.gpus()), static_cast<double>(c.gpus()));
     if (l.vpp > 1 && l.accumulation % l.pp != 0)
@@ -141,11 +143,16 @@ void diagnose(const EvalContext& x, Plan& p) {
         addDiagnostic(p, DiagnosticId::CpCrossesNodes, t.cpCommSeconds > 0.03 * step ? Severity::Warning : Severity::Info,
                       t.cpCommSeconds, l.tp, l.cp);
     if (x.unevenStages && l.pp > 1) {
-        // The busiest rank sets the pace; an even split would give every rank L / PP layers.
-        const double even = x.L / x.p;
+        // The busiest rank sets the pace; an even split would give every rank U / PP of the split's units
+        // (the layers, and with the embedding and the loss counted, those two as well).
+        const double units = x.L + (x.splitCountsEmbedLoss ? 2.0 : 0.0);
+        const double busiestUnits = x.layersOfRank(0) + (x.splitCountsEmbedLoss ? 1.0 : 0.0);
         addDiagnostic(p, DiagnosticId::UnevenPipelineStages, Severity::Info,
-                      x.m * p.x.microbatchStageSeconds * (1.0 - even / x.Ls), x.L, x.p * x.v, x.Ls);
+                      x.m * p.x.microbatchStageSeconds * std::max(0.0, 1.0 - units / x.p / busiestUnits), x.L,
+                      x.p * x.v, x.Ls);
     }
+    if (x.splitCountsEmbedLoss && !x.unevenStages)
+        addDiagnostic(p, DiagnosticId::EmbeddingAndLossInPipelineSplit, Severity::Info, 0, x.L, x.p, x.layersOfRank(0));
     if (p.mfu < 0.20)
         addDiagnostic(p, DiagnosticId::MfuBelow20, Severity::Warning, 0, p.mfu);
     if (p.memory.fits && p.memory.headroomBytes < 0.05 * p.memory.capacityBytes) {

@@ -87,13 +87,18 @@ LaunchSettings megatron(const Scenario& s) {
     group("Parallelism");
     arg("--tensor-model-parallel-size", n(l.tp));
     arg("--pipeline-model-parallel-size", n(l.pp));
+    const bool splitCounts = pipelineSplitCountsEmbeddingAndLoss(s);
     if (l.vpp > 1) {
         const long long chunks = static_cast<long long>(l.pp) * l.vpp;
-        if (chunks > 0 && m.layers % chunks == 0)
+        if (chunks > 0 && m.layers % chunks == 0 && !splitCounts)
             arg("--num-layers-per-virtual-pipeline-stage", n(m.layers / chunks),
                 std::to_string(l.vpp) + " virtual stages per rank");
         else
             arg("--num-virtual-stages-per-pipeline-rank", n(l.vpp));
+    }
+    if (splitCounts) {
+        arg("--account-for-embedding-in-pipeline-split", {}, "the embedding counts as one layer of the split");
+        arg("--account-for-loss-in-pipeline-split", {}, "the loss counts as one layer of the split");
     }
     arg("--context-parallel-size", n(l.cp));
     if (m.isMoe() || l.ep > 1)
@@ -468,7 +473,7 @@ LaunchSettings torchtitan(const Scenario& s) {
             kv("pipeline_parallel_schedule", quoted("Interleaved1F1B"),
                std::to_string(l.vpp) + " stages per rank");
             const long long chunks = static_cast<long long>(l.pp) * l.vpp;
-            if (chunks > 0 && m.layers % chunks == 0)
+            if (chunks > 0 && m.layers % chunks == 0 && !pipelineSplitCountsEmbeddingAndLoss(s))
                 kv("pipeline_parallel_layers_per_stage", n(m.layers / chunks));
         } else {
             kv("pipeline_parallel_schedule", quoted("1F1B"));
@@ -535,7 +540,11 @@ LaunchSettings torchtitan(const Scenario& s) {
         out.notes.push_back(
             "fp8 matmuls need torchtitan's Float8 converter (torchao); its settings' names differ "
             "between torchtitan versions, so the file only says where to enable it.");
-    if (l.vpp > 1 && m.layers % (static_cast<long long>(l.pp) * l.vpp) != 0)
+    if (pipelineSplitCountsEmbeddingAndLoss(s))
+        out.notes.push_back("The plan counts the embedding and the loss as one layer each in the pipeline split "
+                            "(the first and last stages hold one layer fewer): check that the torchtitan version "
+                            "weights its input and output modules that way, or set the split points by hand.");
+    else if (l.vpp > 1 && m.layers % (static_cast<long long>(l.pp) * l.vpp) != 0)
         out.notes.push_back("The layers do not split evenly into PP x virtual stages: set "
                             "pipeline_parallel_layers_per_stage or the split points by hand.");
     if (asyncTp)

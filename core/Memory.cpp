@@ -26,8 +26,12 @@ EvalContext::EvalContext(const Scenario& scenario, const HardwareProfile& profil
     b = l.microBatch;
     m = l.accumulation;
     L = mo.layers;
-    unevenStages = mo.layers % (l.pp * l.vpp) != 0;
+    splitCountsEmbedLoss = pipelineSplitCountsEmbeddingAndLoss(s);
+    unevenStages = pipelineSplitUnits(s) % (static_cast<long long>(l.pp) * l.vpp) != 0;
     Ls = layersOfRank(0);
+    if (splitCountsEmbedLoss)
+        for (int i = 1; i < l.pp; ++i)
+            Ls = std::max(Ls, layersOfRank(i));
     h = mo.hidden;
     a = mo.heads;
     k = mo.kvHeads;
@@ -142,9 +146,13 @@ EvalContext::EvalContext(const Scenario& scenario, const HardwareProfile& profil
 double EvalContext::layersOfRank(int i) const {
     const int pp = s.layout.pp, vpp = s.layout.vpp;
     const int chunks = pp * vpp;
-    const int base = s.model.layers / chunks, rem = s.model.layers % chunks;
+    const int units = s.model.layers + (splitCountsEmbedLoss ? 2 : 0);
+    const int base = units / chunks, rem = units % chunks;
     const int extra = rem > i ? std::min(vpp, (rem - i - 1) / pp + 1) : 0;
-    return static_cast<double>(vpp * base + extra);
+    int layers = vpp * base + extra;
+    if (splitCountsEmbedLoss)
+        layers -= (i == 0 ? 1 : 0) + (i == pp - 1 ? 1 : 0);  // the embedding's and the loss's units
+    return static_cast<double>(layers);
 }
 
 double EvalContext::gemmSeconds(double flops) const {

@@ -23,6 +23,7 @@ constexpr std::array<std::string_view, kDiagnosticCount> kIds = {
     "cp_crosses_nodes",
     "uneven_pipeline_stages",
     "little_memory_headroom",
+    "embedding_and_loss_in_pipeline_split",
     "heads_not_divisible_by_tp",
     "kv_heads_not_divisible_by_tp",
     "layers_not_divisible_by_pp",
@@ -110,6 +111,12 @@ std::string diagnosticMessage(const Diagnostic& d) {
         return fmt("The %.0f layers do not split evenly into %.0f pipeline chunks: the busiest rank holds %.0f layers ",
                    d.a, d.b, d.c) +
                fmt("and sets the pace for the others (about %.1f ms per step).", ms);
+    case DiagnosticId::EmbeddingAndLossInPipelineSplit:
+        return fmt("The pipeline split counts the embedding and the loss as one layer each (%.0f layers + 2 over PP "
+                   "%.0f): the first and the last rank hold %.0f layers beside the embedding and the output layer",
+                   d.a, d.b, d.c) +
+               (d.b > 2 ? fmt(", the others %.0f.", d.c + 1.0) : std::string(".")) +
+               " Megatron-LM: --account-for-embedding-in-pipeline-split --account-for-loss-in-pipeline-split.";
     case DiagnosticId::LittleMemoryHeadroom:
         return fmt("Only %.1f GiB (%.1f%%) of the GPU's memory is left on pipeline stage %.0f: near the limit PyTorch's "
                    "caching allocator frees its cache and retries allocations, each retry synchronising the GPU, "
@@ -130,6 +137,10 @@ std::string diagnosticMessage(const Diagnostic& d) {
     case DiagnosticId::KvHeadsNotDivisibleByTp:
         return fmt("TP %.0f does not divide the %.0f key/value heads.", d.a, d.b);
     case DiagnosticId::LayersNotDivisibleByPp:
+        if (d.c > 0)
+            return fmt("%.0f layers, with the embedding and the loss counted as one layer each (%.0f units), cannot "
+                       "fill PP x virtual stages = %.0f chunks: every chunk needs at least one unit.",
+                       d.b, d.b + 2.0, d.a);
         return fmt("%.0f layers cannot fill PP x virtual stages = %.0f chunks: every chunk needs at least one layer.",
                    d.b, d.a);
     case DiagnosticId::GpuCountMismatch:
@@ -190,6 +201,9 @@ std::string diagnosticSuggestion(const Diagnostic& d) {
     case DiagnosticId::UnevenPipelineStages:
         return "Choose PP (x virtual stages) that divides the layers, or give the first and last stages fewer layers "
                "(they also hold the embedding and the head).";
+    case DiagnosticId::EmbeddingAndLossInPipelineSplit:
+        return "Nothing to change: this balances the first and last stages, which also run the embedding and the "
+               "output layer. Set the pipeline split to 'layers' to plan without it.";
     case DiagnosticId::LittleMemoryHeadroom:
         return "Keep 5-10% of the memory free: more recompute, a smaller micro batch or more sharding; "
                "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True also reduces fragmentation.";
@@ -204,7 +218,8 @@ std::string diagnosticSuggestion(const Diagnostic& d) {
     case DiagnosticId::KvHeadsNotDivisibleByTp:
         return "Choose a TP that divides the number of heads (usually a power of two up to 8).";
     case DiagnosticId::LayersNotDivisibleByPp:
-        return "Choose PP x virtual stages no larger than the number of layers (ideally a divisor of it).";
+        return "Choose PP x virtual stages no larger than the number of layers (ideally a divisor of it), or up to "
+               "2 more with the pipeline split 'embedding_and_loss'.";
     case DiagnosticId::GpuCountMismatch:
         return "Adjust DP (or the node count) so that TP x PP x CP x DP equals the GPUs in the cluster.";
     case DiagnosticId::BatchNotDivisible:

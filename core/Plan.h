@@ -28,6 +28,7 @@ enum class DiagnosticId {
     CpCrossesNodes,
     UnevenPipelineStages,
     LittleMemoryHeadroom,
+    EmbeddingAndLossInPipelineSplit,
     // invalid layouts
     HeadsNotDivisibleByTp,
     KvHeadsNotDivisibleByTp,

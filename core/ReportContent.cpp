@@ -233,6 +233,13 @@ KeyValues trainingFacts(const Scenario& s, const Plan& p) {
                                          (t.crossEntropy == CrossEntropy::Auto
                                               ? (p.style == ExecutionStyle::Fsdp ? " (unfused)" : " (fused)")
                                               : std::string()));
+    if (s.layout.pp > 1) {
+        const bool counted = pipelineSplitCountsEmbeddingAndLoss(s);
+        kv.emplace_back("Pipeline split", std::string(toString(t.pipelineSplit)) +
+                                              (t.pipelineSplit == PipelineSplit::Auto
+                                                   ? (counted ? " (embedding and loss counted as layers)" : " (layers)")
+                                                   : std::string()));
+    }
     kv.emplace_back("Attention FLOPs", std::string(toString(t.attentionFlops)));
     kv.emplace_back("Data loader", fmt::count(t.loaderTokensPerSecond) + " tokens/s per DP rank, prefetch " +
                                        onOff(t.loaderPrefetch));

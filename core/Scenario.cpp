@@ -76,4 +76,25 @@ ExecutionStyle resolvedStyle(const TrainingOptions& t) {
     return t.zeroStage >= 3 ? ExecutionStyle::Fsdp : ExecutionStyle::Megatron;
 }
 
+bool pipelineSplitCountsEmbeddingAndLoss(const Scenario& s) {
+    const Layout& l = s.layout;
+    if (l.pp <= 1 || l.vpp <= 0 || s.model.layers <= 0)
+        return false;
+    switch (s.training.pipelineSplit) {
+    case PipelineSplit::Layers: return false;
+    case PipelineSplit::EmbeddingAndLoss: return true;
+    case PipelineSplit::Auto: break;
+    }
+    const long long chunks = static_cast<long long>(l.pp) * l.vpp;
+    const long long layers = s.model.layers;
+    if (chunks > layers)
+        return chunks <= layers + 2;
+    return resolvedStyle(s.training) == ExecutionStyle::Megatron && layers % chunks != 0 &&
+           (layers + 2) % chunks == 0;
+}
+
+long long pipelineSplitUnits(const Scenario& s) {
+    return static_cast<long long>(s.model.layers) + (pipelineSplitCountsEmbeddingAndLoss(s) ? 2 : 0);
+}
+
 } // namespace lp::core

@@ -31,6 +31,7 @@ struct TrainingOptions {
     ExecutionStyle executionStyle = ExecutionStyle::Auto;
     GradPrecision gradPrecision = GradPrecision::Auto;  // gradient buffer / DP reduction format
     CrossEntropy crossEntropy = CrossEntropy::Auto;     // loss kernel: the logits' memory at the loss
+    PipelineSplit pipelineSplit = PipelineSplit::Auto;  // whether the embedding and loss count in the PP split
     AttentionFlops attentionFlops = AttentionFlops::Full;
     double tokenBudget = 2e12;                 // tokens to train, for time and GPU-hours
     bool operator==(const TrainingOptions&) const = default;
@@ -71,5 +72,16 @@ int effectiveShardDegree(const Scenario& s);
 
 // The execution style actually used (Auto resolved).
 ExecutionStyle resolvedStyle(const TrainingOptions& t);
+
+// Whether the pipeline split counts the embedding and the loss as one layer each (PipelineSplit
+// resolved; never with PP 1). Auto counts them when the layers alone cannot fill the PP x VPP chunks but
+// the layers + 2 can (the only way such a run exists), and in the Megatron style when that makes an
+// uneven split even (Megatron-LM requires an even split; Megatron-Bridge's Llama 3.1 405B recipes, 126
+// layers on PP 8 x VPP 8 or PP 16 x VPP 8, set both flags).
+bool pipelineSplitCountsEmbeddingAndLoss(const Scenario& s);
+
+// Pipeline units the split divides among the PP x VPP chunks: the layers, plus 2 when the embedding and
+// the loss count as layers.
+long long pipelineSplitUnits(const Scenario& s);
 
 } // namespace lp::core

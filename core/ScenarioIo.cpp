@@ -268,6 +268,7 @@ TrainingOptions readTraining(const Json* j, const std::string& path, InputErrors
                     "flash_attention", "loader_prefetch", "loader_tokens_per_s", "straggler_slowdown",
                     "overlap_tp_comm", "overlap_pp_comm", "overlap_dp_comm",
                     "allocator_reserve_fraction", "moe_load_imbalance", "execution_style", "grad_precision", "cross_entropy",
+                    "pipeline_split",
                     "attention_flops", "token_budget_tokens"});
     r.readEnum("precision", t.precision, &parsePrecision, {Precision::Bf16, Precision::Fp16, Precision::Fp8});
     r.readEnum("optimizer", t.optimizer, &parseOptimizer, {Optimizer::Adam, Optimizer::SgdMomentum});
@@ -291,6 +292,8 @@ TrainingOptions readTraining(const Json* j, const std::string& path, InputErrors
                {GradPrecision::Auto, GradPrecision::Fp32, GradPrecision::Half});
     r.readEnum("cross_entropy", t.crossEntropy, &parseCrossEntropy,
                {CrossEntropy::Auto, CrossEntropy::Unfused, CrossEntropy::Fused, CrossEntropy::FusedLinear});
+    r.readEnum("pipeline_split", t.pipelineSplit, &parsePipelineSplit,
+               {PipelineSplit::Auto, PipelineSplit::Layers, PipelineSplit::EmbeddingAndLoss});
     r.readEnum("attention_flops", t.attentionFlops, &parseAttentionFlops,
                {AttentionFlops::Full, AttentionFlops::Causal});
     r.readDouble("token_budget_tokens", t.tokenBudget, positive(kMaxRate));
@@ -404,6 +407,7 @@ Json trainingToJson(const TrainingOptions& t) {
     j["execution_style"] = toString(t.executionStyle);
     j["grad_precision"] = toString(t.gradPrecision);
     j["cross_entropy"] = toString(t.crossEntropy);
+    j["pipeline_split"] = toString(t.pipelineSplit);
     j["attention_flops"] = toString(t.attentionFlops);
     j["token_budget_tokens"] = t.tokenBudget;
     return j;

@@ -236,8 +236,11 @@ void computeTime(const EvalContext& x, Plan& plan) {
                layers * epPerLayer + p2p;
     };
     const int pp = x.s.layout.pp;
-    const double first = stageTime(x.Ls, embedTime);
-    const double last = stageTime(x.layersOfRank(pp - 1), headTime);
+    const double firstLayers = x.layersOfRank(0), lastLayers = x.layersOfRank(pp - 1);
+    const double first = stageTime(firstLayers, embedTime);
+    const double last = stageTime(lastLayers, headTime);
+    // The slowest stage's layers and its embedding or head work, for the breakdown below.
+    double maxLayers = x.Ls, maxExtra = embedTime + headTime;
     double tMax, tSum;
     if (pp == 1) {
         tMax = stageTime(x.Ls, embedTime + headTime);
@@ -257,6 +260,16 @@ void computeTime(const EvalContext& x, Plan& plan) {
         }
         tMax = std::max({first, midMax, last});
         tSum = first + last + midSum;
+        if (tMax == last && last >= first) {
+            maxLayers = lastLayers;
+            maxExtra = headTime;
+        } else if (tMax == first) {
+            maxLayers = firstLayers;
+            maxExtra = embedTime;
+        } else {
+            maxLayers = x.layersOfRank(1);
+            maxExtra = 0.0;
+        }
     }
     const double steady = x.m * tMax;
     const double bubble = (tSum - tMax) / x.v;
@@ -267,15 +280,13 @@ void computeTime(const EvalContext& x, Plan& plan) {
     // Split the steady part into components in proportion to the slowest stage's contents.
     const double gpuShare = tMax > 0 ? 1.0 : 0.0;
     const double scale = x.m * gpuShare;
-    const bool lastIsMax = x.s.layout.pp == 1 || last >= first;
-    const double extra = x.s.layout.pp == 1 ? embedTime + headTime : (lastIsMax ? headTime : embedTime);
-    tb.computeSeconds = scale * (x.Ls * computePerLayer + extra);
-    tb.recomputeSeconds = scale * x.Ls * recompute;
-    tb.tpCommSeconds = scale * x.Ls * tpPerLayer;
-    tb.epCommSeconds = scale * x.Ls * epPerLayer;
-    tb.cpCommSeconds = scale * x.Ls * cpPerLayer;
+    tb.computeSeconds = scale * (maxLayers * computePerLayer + maxExtra);
+    tb.recomputeSeconds = scale * maxLayers * recompute;
+    tb.tpCommSeconds = scale * maxLayers * tpPerLayer;
+    tb.epCommSeconds = scale * maxLayers * epPerLayer;
+    tb.cpCommSeconds = scale * maxLayers * cpPerLayer;
     tb.ppCommSeconds = scale * p2p;
-    const double fsdpInPipeline = scale * (x.Ls * fsdpExposedPerLayer + fsdpFirstGather);
+    const double fsdpInPipeline = scale * (maxLayers * fsdpExposedPerLayer + fsdpFirstGather);
     tb.overheadSeconds = std::max(0.0, steady - (tb.computeSeconds + tb.recomputeSeconds + tb.tpCommSeconds +
                                                  tb.epCommSeconds + tb.cpCommSeconds + tb.ppCommSeconds + fsdpInPipeline));
     tb.bubbleSeconds = bubble;
@@ -283,7 +294,10 @@ void computeTime(const EvalContext& x, Plan& plan) {
 
     // Data-parallel gradient reduction (ZeRO 0-2) for the largest stage's parameters.
     const double layerOnGpu = (x.layerParams - x.expertLayerParams) + x.expertLayerParams / x.ep;
-    double stageParams = x.Ls * layerOnGpu + std::max(x.embedParams, x.headParams);
+    // The largest stage: the first holds the embedding, the last the head, the middle ones layers only.
+    double stageParams = std::max(firstLayers * layerOnGpu + x.embedParams, lastLayers * layerOnGpu + x.headParams);
+    if (pp > 2)
+        stageParams = std::max(stageParams, x.layersOfRank(1) * layerOnGpu);
     if (x.s.layout.pp == 1)
         stageParams = x.Ls * layerOnGpu + x.embedParams + (x.s.model.tiedEmbeddings ? 0.0 : x.headParams);
     stageParams /= x.t;

@@ -26,6 +26,12 @@ enum class GradPrecision { Auto, Fp32, Half };
 // kernel, a torch.compile'd loss: 16-bit logits + one fp32 buffer, 6 bytes), or a fused linear
 // cross-entropy that never holds the whole logits (Liger, Cut Cross-Entropy, NeMo AutoModel).
 enum class CrossEntropy { Auto, Unfused, Fused, FusedLinear };
+// What the pipeline split divides among the PP x VPP chunks: the decoder layers only (Layers), or the
+// layers plus the embedding and the loss as one layer each (EmbeddingAndLoss: Megatron-LM's
+// --account-for-embedding-in-pipeline-split and --account-for-loss-in-pipeline-split, torchtitan's
+// input and output weights), which lets 126 layers run on 128 chunks. Auto counts them where the split
+// needs it (see pipelineSplitCountsEmbeddingAndLoss in Scenario.h).
+enum class PipelineSplit { Auto, Layers, EmbeddingAndLoss };
 // Attention score FLOPs: counted in full (PaLM / Megatron convention) or halved for causal kernels.
 enum class AttentionFlops { Full, Causal };
 enum class Severity { Info, Warning, Error };
@@ -39,6 +45,7 @@ std::string_view toString(Recompute v);
 std::string_view toString(ExecutionStyle v);
 std::string_view toString(GradPrecision v);
 std::string_view toString(CrossEntropy v);
+std::string_view toString(PipelineSplit v);
 std::string_view toString(AttentionFlops v);
 std::string_view toString(Severity v);
 
@@ -51,6 +58,7 @@ std::optional<Recompute> parseRecompute(std::string_view s);
 std::optional<ExecutionStyle> parseExecutionStyle(std::string_view s);
 std::optional<GradPrecision> parseGradPrecision(std::string_view s);
 std::optional<CrossEntropy> parseCrossEntropy(std::string_view s);
+std::optional<PipelineSplit> parsePipelineSplit(std::string_view s);
 std::optional<AttentionFlops> parseAttentionFlops(std::string_view s);
 
 // Decimal and binary units, never mixed up on screen.

@@ -162,6 +162,21 @@ TrainingEditor::TrainingEditor(ScenarioDocument* doc, QWidget* parent)
         [](const Scenario& s) { return static_cast<int>(s.training.crossEntropy); },
         [](Scenario& s, int v) { s.training.crossEntropy = static_cast<core::CrossEntropy>(v); });
     loss->setObjectName(QStringLiteral("crossEntropy"));
+    QComboBox* split = m_more->addChoice(
+        more, tr("Pipeline split"),
+        tr("What the pipeline split divides among the PP x virtual-stage chunks. Layers: the decoder layers only, "
+           "as evenly as they go (the first ranks take any extra layer). Embedding and loss: the embedding and the "
+           "loss count as one layer each, so the first and last ranks, which also run the embedding and the output "
+           "layer, hold one layer fewer, and up to layers + 2 chunks fit (Megatron-LM "
+           "--account-for-embedding-in-pipeline-split --account-for-loss-in-pipeline-split; Llama 3.1 405B's 126 "
+           "layers on PP 16 x 8 virtual stages). Auto counts them where the layers alone cannot fill the chunks, "
+           "and for Megatron-LM where that makes an uneven split even."),
+        {{tr("Auto"), static_cast<int>(core::PipelineSplit::Auto)},
+         {tr("Layers"), static_cast<int>(core::PipelineSplit::Layers)},
+         {tr("Embedding and loss"), static_cast<int>(core::PipelineSplit::EmbeddingAndLoss)}},
+        [](const Scenario& s) { return static_cast<int>(s.training.pipelineSplit); },
+        [](Scenario& s, int v) { s.training.pipelineSplit = static_cast<core::PipelineSplit>(v); });
+    split->setObjectName(QStringLiteral("pipelineSplit"));
     m_more->addChoice(more, tr("Attention FLOPs"),
                       tr("Count the attention scores in full (PaLM / Megatron convention) or halved for causal "
                          "kernels; changes MFU, not the step time."),

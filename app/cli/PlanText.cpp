@@ -132,6 +132,8 @@ std::string renderScenarioSummary(const Scenario& s, const Plan& p) {
         extras += "virtual stages " + std::to_string(l.vpp);
     if (l.ep > 1)
         extras += (extras.empty() ? "" : ", ") + std::string("EP ") + std::to_string(l.ep);
+    if (core::pipelineSplitCountsEmbeddingAndLoss(s))
+        extras += (extras.empty() ? "" : ", ") + std::string("embedding and loss counted in the pipeline split");
     if (!extras.empty())
         layout += " (" + extras + ")";
     kv.add("Layout", layout);

@@ -138,6 +138,8 @@ const std::vector<FlagSpec>& flagTable() {
          enumSetter(&O::gradPrecision, &core::parseGradPrecision, "auto, fp32, half")},
         {"--cross-entropy", "K", "loss kernel: auto|unfused|fused|fused_linear (logits memory)",
          enumSetter(&O::crossEntropy, &core::parseCrossEntropy, "auto, unfused, fused, fused_linear")},
+        {"--pipeline-split", "S", "what the PP split divides: auto|layers|embedding_and_loss",
+         enumSetter(&O::pipelineSplit, &core::parsePipelineSplit, "auto, layers, embedding_and_loss")},
         {"--token-budget", "N", "tokens to train, for days and GPU-hours (e.g. 2e12)",
          numberSetter(&O::tokenBudget, 1.0, 1e18)},
     };
@@ -268,6 +270,8 @@ std::expected<void, CliError> applyOverrides(const ScenarioOverrides& o, Scenari
         t.gradPrecision = *o.gradPrecision;
     if (o.crossEntropy)
         t.crossEntropy = *o.crossEntropy;
+    if (o.pipelineSplit)
+        t.pipelineSplit = *o.pipelineSplit;
     if (o.tokenBudget)
         t.tokenBudget = *o.tokenBudget;
 

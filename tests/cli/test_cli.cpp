@@ -233,6 +233,32 @@ LP_TEST(evaluate_shard_degree_and_cross_entropy_flags) {
     LP_CHECK(contains(badLoss.err, "--cross-entropy"));
 }
 
+LP_TEST(evaluate_pipeline_split_flag) {
+    // Llama 3.1 405B (126 layers) on PP 16 x 8 virtual stages = 128 chunks: valid only when the embedding and
+    // the loss count as one layer each, which auto does.
+    const std::vector<std::string> layout = {"evaluate", "--model", "llama3.1-405b", "--nodes", "32", "--tp", "4",
+                                             "--pp", "16", "--vpp", "8", "--dp", "4", "--micro-batch", "1",
+                                             "--accumulation", "32"};
+    auto with = [&](std::vector<std::string> extra) {
+        std::vector<std::string> args = layout;
+        args.insert(args.end(), extra.begin(), extra.end());
+        return run(args);
+    };
+    const auto a = with({"--json"});
+    LP_CHECK_EQ(a.code, 0);
+    const json j = a.parsed();
+    LP_CHECK_EQ(j.at("memory").at("stages").at(0).at("layers").get<int>(), 7);
+    LP_CHECK_EQ(j.at("memory").at("stages").at(1).at("layers").get<int>(), 8);
+    LP_CHECK(contains(with({}).out, "embedding and loss counted in the pipeline split"));
+    const auto layers = with({"--pipeline-split", "layers"});
+    LP_CHECK_EQ(layers.code, 2);
+    LP_CHECK(contains(layers.out + layers.err, "layers_not_divisible_by_pp"));
+    LP_CHECK_EQ(with({"--pipeline-split", "embedding_and_loss"}).code, 0);
+    const auto bad = with({"--pipeline-split", "stages"});
+    LP_CHECK_EQ(bad.code, 2);
+    LP_CHECK(contains(bad.err, "--pipeline-split"));
+}
+
 LP_TEST(evaluate_explain) {
     const auto t = run({"evaluate", "--explain"});
     LP_CHECK_EQ(t.code, 0);

@@ -209,6 +209,32 @@ private slots:
         QCOMPARE(loss->currentData().toInt(), static_cast<int>(core::CrossEntropy::Auto));
     }
 
+    void pipelineSplitChoiceMovesALayerOffTheFirstStageAndUndoes() {
+        auto* split = m_window->scenarioPanel()->findChild<QComboBox*>(QStringLiteral("pipelineSplit"));
+        QVERIFY(split);
+        QVERIFY(split->toolTip().contains(QStringLiteral("--account-for-embedding-in-pipeline-split")));
+        QCOMPARE(split->currentData().toInt(), static_cast<int>(core::PipelineSplit::Auto));
+        // The default plan: 80 layers on PP 4, an even split that auto leaves alone.
+        const core::Plan before = doc()->plan();
+        QCOMPARE(before.memory.stages[0].layers, 20);
+        editor()->moreSection()->setExpanded(true);
+        const int counted = split->findData(static_cast<int>(core::PipelineSplit::EmbeddingAndLoss));
+        QVERIFY(counted >= 0);
+        split->setCurrentIndex(counted);
+        emit split->activated(counted);
+        QVERIFY(doc()->scenario().training.pipelineSplit == core::PipelineSplit::EmbeddingAndLoss);
+        // 82 units over 4 ranks: 21, 21, 20, 20, less the embedding's unit on the first rank and the loss's on
+        // the last.
+        const core::Plan after = doc()->plan();
+        QVERIFY(after.valid);
+        QCOMPARE(after.memory.stages[0].layers, 20);
+        QCOMPARE(after.memory.stages[1].layers, 21);
+        QCOMPARE(after.memory.stages[3].layers, 19);
+        doc()->undoStack()->undo();
+        QVERIFY(doc()->scenario().training.pipelineSplit == core::PipelineSplit::Auto);
+        QCOMPARE(split->currentData().toInt(), static_cast<int>(core::PipelineSplit::Auto));
+    }
+
     void boxesFollowEditsMadeElsewhere() {
         core::Scenario s = doc()->scenario();
         s.training.overlapTpComm = true;
