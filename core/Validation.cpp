@@ -371,6 +371,12 @@ ValidationReport runValidation(const std::vector<ValidationCase>& cases, const H
             row.metric = mv.metric;
             row.measured = mv.value;
             row.predicted = plan.valid && pred ? *pred : 0.0;
+            if (!plan.valid)
+                for (const Diagnostic& d : plan.diagnostics)
+                    if (d.severity == Severity::Error) {
+                        row.invalidReason = std::string(diagnosticIdString(d.id));
+                        break;
+                    }
             row.relativeError = (row.predicted - row.measured) / row.measured;
             row.microBatch = s.layout.microBatch;
             report.rows.push_back(row);

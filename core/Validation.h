@@ -39,6 +39,9 @@ struct ValidationRow {
     double predicted = 0;
     double relativeError = 0;  // (predicted - measured) / measured
     int microBatch = 0;        // micro batch used
+    // The first error of a layout the planner cannot build ("layers_not_divisible_by_pp"), empty when the
+    // plan is valid. Such a row has no prediction (0) and counts as a 100% error in the summary.
+    std::string invalidReason;
 };
 
 struct MetricSummary {

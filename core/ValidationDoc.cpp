@@ -103,7 +103,8 @@ std::string validationMarkdown(const std::vector<ValidationCase>& cases, const V
              "model is not bent to fit them.\n\n| case | metric | measured | predicted | error |\n|---|---|---:|---:|---:|\n";
         for (const ValidationRow* r : outliers)
             o << "| " << escapeMd(r->caseId) << " | " << r->metric << " | " << num(r->measured) << " | "
-              << num(r->predicted) << " | " << pct(r->relativeError) << " |\n";
+              << (r->invalidReason.empty() ? num(r->predicted) : "invalid (`" + r->invalidReason + "`)") << " | "
+              << pct(r->relativeError) << " |\n";
         o << "\n";
     }
     o << "## Per case\n\n| case | GPU | layout (tp/pp/dp/cp, vpp) | mb | metric | measured | predicted | error |\n"
@@ -120,7 +121,9 @@ std::string validationMarkdown(const std::vector<ValidationCase>& cases, const V
                 layout += ", HSDP " + std::to_string(degree);
         }
         o << "| " << escapeMd(r.caseId) << " | " << gpu << " | " << layout << " | " << r.microBatch << " | " << r.metric
-          << " | " << num(r.measured) << " | " << num(r.predicted) << " | " << pct(r.relativeError) << " |\n";
+          << " | " << num(r.measured) << " | "
+          << (r.invalidReason.empty() ? num(r.predicted) : "invalid (`" + r.invalidReason + "`)") << " | "
+          << pct(r.relativeError) << " |\n";
     }
     return o.str();
 }

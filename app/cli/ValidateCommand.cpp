@@ -27,12 +27,18 @@ std::string signedPercent(double fraction) {
 
 json reportJson(const core::ValidationReport& r) {
     json cases = json::array();
-    for (const auto& row : r.rows)
-        cases.push_back(json{{"id", row.caseId},
-                             {"metric", row.metric},
-                             {"measured", core::finiteOrNull(row.measured)},
-                             {"predicted", core::finiteOrNull(row.predicted)},
-                             {"relative_error", core::finiteOrNull(row.relativeError)}});
+    for (const auto& row : r.rows) {
+        json c{{"id", row.caseId},
+               {"metric", row.metric},
+               {"measured", core::finiteOrNull(row.measured)},
+               {"predicted", core::finiteOrNull(row.predicted)},
+               {"relative_error", core::finiteOrNull(row.relativeError)}};
+        if (!row.invalidReason.empty()) {
+            c["predicted"] = nullptr;  // no plan: the layout is invalid for the planner
+            c["invalid"] = row.invalidReason;
+        }
+        cases.push_back(std::move(c));
+    }
     json summary = json::object();
     for (const auto& m : r.summary)
         summary[m.metric] = json{{"count", m.count},
@@ -48,11 +54,19 @@ std::string reportText(const std::string& file, std::size_t caseCount, const cor
                       std::to_string(r.rows.size()) + " measured figures)\n\n";
     TextTable rows({"Case", "Metric", "Measured", "Predicted", "Error", "mb"},
                    {Align::Left, Align::Left, Align::Right, Align::Right, Align::Right, Align::Right});
-    for (const auto& row : r.rows)
-        rows.addRow({row.caseId, row.metric, sig(row.measured, 4), sig(row.predicted, 4),
-                     signedPercent(row.relativeError),
+    std::size_t invalid = 0;
+    for (const auto& row : r.rows) {
+        const bool ok = row.invalidReason.empty();
+        invalid += ok ? 0 : 1;
+        rows.addRow({row.caseId, row.metric, sig(row.measured, 4), ok ? sig(row.predicted, 4) : "invalid: " + row.invalidReason,
+                     ok ? signedPercent(row.relativeError) : "-",
                      row.microBatch > 0 ? std::to_string(row.microBatch) : ""});
+    }
     out += rows.render(0);
+    if (invalid > 0)
+        out += "\n" + std::to_string(invalid) +
+               " figure(s) have no prediction: the planner rejects their layout (see validate --case ID); the "
+               "summary counts each as a 100 % error.\n";
     out += "\nSummary (absolute relative error; \"throughput\" pools every throughput metric)\n";
     TextTable summary({"Metric", "Count", "Median", "Max"}, {Align::Left});
     for (const auto& m : r.summary)

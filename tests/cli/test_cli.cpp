@@ -660,6 +660,35 @@ LP_TEST(validate_published_runs) {
     LP_CHECK(contains(t.out, "throughput"));
 }
 
+LP_TEST(validate_names_the_error_of_a_layout_it_rejects) {
+    // A held-out Megatron-Bridge 405B run on PP 16 x VPP 8 (valid: the embedding and the loss count in the
+    // split), then the same run on 16 virtual stages, 256 chunks for 126 layers, which nothing can build.
+    json file = json::parse(readAll(std::string(LP_TEST_DATA_DIR) + "/validation/more-published-runs.json"));
+    json kept = json::array();
+    for (const auto& c : file["cases"])
+        if (c["id"] == "mbridge_2602_gb200_llama31_405b_mxfp8_256gpu")
+            kept.push_back(c);
+    LP_CHECK_EQ(kept.size(), 1u);
+    kept.push_back(kept[0]);
+    kept[1]["id"] = "too_many_chunks";
+    kept[1]["layout"]["vpp"] = 16;
+    file["cases"] = kept;
+    const fs::path path = tempFile("invalid-case");
+    std::ofstream(path) << file.dump(1);
+    const auto t = run({"validate", path.string()});
+    LP_CHECK_EQ(t.code, 0);
+    LP_CHECK(contains(t.out, "invalid: layers_not_divisible_by_pp"));
+    LP_CHECK(contains(t.out, "1 figure(s) have no prediction"));
+    const json j = run({"validate", path.string(), "--json"}).parsed();
+    LP_CHECK_EQ(j["cases"].size(), 2u);
+    LP_CHECK(j["cases"][0]["predicted"].is_number());
+    LP_CHECK(!j["cases"][0].contains("invalid"));
+    LP_CHECK(j["cases"][1]["predicted"].is_null());
+    LP_CHECK_EQ(j["cases"][1]["invalid"].get<std::string>(), std::string("layers_not_divisible_by_pp"));
+    // The summary counts the rejected layout as a 100% error.
+    LP_CHECK_NEAR(j["summary"]["throughput"]["max_abs_error"].get<double>(), 1.0, 1e-12);
+}
+
 LP_TEST(validate_one_case_shows_its_plan_and_saves_it_as_a_scenario) {
     const std::string cases = std::string(LP_SHARED_DIR) + "/reference/published-runs.json";
     if (!fs::exists(cases))
