@@ -103,7 +103,10 @@ EvalContext::EvalContext(const Scenario& scenario, const HardwareProfile& profil
     const long long shardSpan = static_cast<long long>(l.tp) * shardGroup;
     const bool shardCrossesNodes = shardSpan > domain;
     ppCrossesNodes = static_cast<long long>(l.tp) * l.cp * l.dp >= node || l.gpus() > domain;
-    epCrossesNodes = l.ep > 1 && static_cast<long long>(l.tp) * l.cp * l.ep > domain;
+    // Expert layers regroup the same ranks (Megatron-Core's MoE parallel folding, order tp-ep-dp-pp with the
+    // experts split by TP; torchtitan borrows EP from the CP and FSDP ranks next to TP): an EP group is EP
+    // consecutive TP groups, TP x EP GPUs, whatever CP is.
+    epCrossesNodes = l.ep > 1 && static_cast<long long>(l.tp) * l.ep > domain;
     const bool shardingTraffic = shardGroup > 1 && tr.zeroStage >= 3;
     shardingSharesNicWithTp = shardingTraffic && tpCrossesNodes && shardCrossesNodes;
 

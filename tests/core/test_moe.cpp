@@ -73,6 +73,28 @@ LP_TEST(all_to_all_volume_by_hand) {
     LP_CHECK_EQ(evaluate(mixtral(1, 1, 8)).time.epCommSeconds, 0.0);
 }
 
+LP_TEST(the_expert_group_folds_over_the_context_parallel_ranks) {
+    // TP 1 x CP 4 x DP 4 on 16 H100 with EP 8: the expert layers regroup the same ranks (Megatron-Core's
+    // MoE parallel folding; torchtitan borrows EP from CP and FSDP), so an EP group is 8 consecutive GPUs:
+    // one NVLink node, however far apart the CP ranks of one sequence are.
+    Scenario s = mixtral(1, 8, 4);
+    s.model.seqLen = 16384;
+    s.layout.cp = 4;
+    s.cluster.nodes = 2;
+    const Plan p = evaluate(s);
+    LP_CHECK(p.valid);
+    LP_CHECK(!p.has(DiagnosticId::EpCrossesNodes));
+    // TP 2 x EP 8 = 16 GPUs does cross the 8-GPU node.
+    Scenario w = s;
+    w.layout.tp = 2;
+    w.layout.dp = 2;
+    w.training.sequenceParallel = true;
+    const Plan q = evaluate(w);
+    LP_CHECK(q.valid);
+    LP_CHECK(q.has(DiagnosticId::EpCrossesNodes));
+    LP_CHECK(q.time.epCommSeconds > p.time.epCommSeconds);
+}
+
 LP_TEST(ep_validity) {
     Scenario s = mixtral(1, 3, 8);
     LP_CHECK(evaluate(s).has(DiagnosticId::ExpertsNotDivisibleByEp));
