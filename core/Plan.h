@@ -121,6 +121,7 @@ struct Intermediates {
     double dpMessageBytes = 0;
     double dpBusBandwidth = 0;
     double gemmEfficiency = 0;             // FLOP-weighted over the layer's GEMMs
+    double memoryBoundBytesPerLayer = 0;   // forward traffic of a layer's memory-bound kernels, one micro batch, per GPU
     double layersPerStage = 0;
     double peakFlops = 0;
 };

@@ -101,15 +101,29 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
 
     // Memory-bound kernels, forward (16-bit elements read + written per token).
     const double drop = x.dropout ? 1.0 : 0.0;
-    const double replicated = (4.0 + 6.0 + drop) * x.h * x.hRep;  // norms, residual adds, dropout masks
-    double split = (gated ? 3.0 : 2.0) * x.f;                      // activation function
+    double replicated = (4.0 + 6.0 + drop) * x.h * x.hRep;  // norms, residual adds, dropout masks
+    const double actWidth = gated ? 3.0 : 2.0;               // activation function: reads and writes per element
+    double split = actWidth * x.f;
+    if (x.moe) {
+        // MoE layers: the activation runs on every routed copy (top-k x imbalance per token on the busiest
+        // GPU) and on the shared experts' tokens. The dispatcher permutes the tokens into expert order
+        // before the all-to-all (read T x h, write T x k x h) and back after it, weighting by the router
+        // probabilities (read T x k x h, write T x h); with several local experts each side also sorts
+        // the received rows by expert (read and write T x k x h).
+        const double copies = x.topK * x.imbalance;
+        const double moeSplit = actWidth * x.fe * (copies + x.sharedExperts);
+        split = (1.0 - x.moeFraction) * split + x.moeFraction * moeSplit;
+        const double sorts = x.experts / x.ep > 1.0 ? 2.0 * 2.0 * copies : 0.0;
+        replicated += x.moeFraction * (2.0 * (1.0 + copies) + sorts) * x.h * x.hRep;
+    }
     if (!x.s.model.learnedPositions)
         split += 2.0 * (x.ad + x.kd);  // rotary embedding of q and k
     double attnCore = 0;
     if (!x.flash)
         attnCore = (2.0 + 2.5 * drop) * x.a * x.seq;  // scale-mask-softmax (+ dropout) over the scores
     const double ew = x.traits.elementwiseTrafficFactor;
-    r.memFwd = x.memSeconds(2.0 * T * (ew * (replicated + split / x.t) + attnCore / x.t));
+    im.memoryBoundBytesPerLayer = 2.0 * T * (ew * (replicated + split / x.t) + attnCore / x.t);
+    r.memFwd = x.memSeconds(im.memoryBoundBytesPerLayer);
     r.attnMemFwd = x.memSeconds(2.0 * T * attnCore / x.t);
 
     // Tensor parallel: two collectives per layer and pass of the full hidden state.

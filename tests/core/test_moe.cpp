@@ -95,6 +95,30 @@ LP_TEST(the_expert_group_folds_over_the_context_parallel_ranks) {
     LP_CHECK(q.time.epCommSeconds > p.time.epCommSeconds);
 }
 
+LP_TEST(routed_copies_and_token_permutes_are_memory_traffic) {
+    // Mixtral 8x7B, EP 8 (one local expert): per token and layer, besides what a dense layer moves, the
+    // SwiGLU runs on top-k x imbalance copies and the dispatcher permutes the tokens into expert order and
+    // back (read h + write k x h each way), all 16-bit.
+    Scenario s = mixtral(1, 8, 8);
+    const Plan p = evaluate(s);
+    LP_CHECK(p.valid);
+    const ModelSpec& m = s.model;
+    const double T = static_cast<double>(s.layout.microBatch) * m.seqLen;
+    const double copies = m.moe.topK * s.training.moeLoadImbalance;
+    Scenario dense = s;
+    dense.model.moe = MoeSpec{};  // the same shape without experts
+    dense.layout.ep = 1;
+    const Plan q = evaluate(dense);
+    LP_CHECK(q.valid);
+    const double extra = 2.0 * T * (3.0 * m.moe.expertFfnHidden * (copies - 1.0) + 2.0 * (1.0 + copies) * m.hidden);
+    LP_CHECK_NEAR(p.x.memoryBoundBytesPerLayer - q.x.memoryBoundBytesPerLayer, extra, 1e-9);
+    // Two local experts (EP 4): the received rows are also sorted by expert, both ways.
+    Scenario two = mixtral(1, 4, 8);
+    const Plan r = evaluate(two);
+    LP_CHECK(r.valid);
+    LP_CHECK_NEAR(r.x.memoryBoundBytesPerLayer - p.x.memoryBoundBytesPerLayer, 2.0 * T * 4.0 * copies * m.hidden, 1e-9);
+}
+
 LP_TEST(ep_validity) {
     Scenario s = mixtral(1, 3, 8);
     LP_CHECK(evaluate(s).has(DiagnosticId::ExpertsNotDivisibleByEp));

@@ -65,8 +65,9 @@ void checkHeldOutSet(const char* file, std::size_t minCases, double medianBound)
 LP_TEST(runs_outside_the_reference_set_are_valid_layouts_and_predicted_within_10_percent) {
     // torchtitan's 70B/405B tables (uneven pipeline stages, FSDP under a pipeline, CP up to 256K),
     // Llama 3.1 8B on H200, NVIDIA's Megatron-Core tables on H100/GB200/GB300 (405B on PP 16 x VPP 8 among
-    // them: 128 chunks for 126 layers): nothing in the planner was set on them (docs/validation-more.md).
-    checkHeldOutSet("more-published-runs.json", 48, 0.10);
+    // them: 128 chunks for 126 layers), Mixtral 8x7B/8x22B with expert parallelism: nothing in the planner
+    // was set on them (docs/validation-more.md).
+    checkHeldOutSet("more-published-runs.json", 51, 0.10);
 }
 
 LP_TEST(llm_foundry_fsdp_runs_are_valid_layouts_and_predicted_within_10_percent) {
