@@ -117,6 +117,8 @@ std::string validationMarkdown(const std::vector<ValidationCase>& cases, const V
             gpu = c->scenario.cluster.gpu.id + " x" + std::to_string(c->scenario.cluster.gpus());
             layout = std::to_string(l.tp) + "/" + std::to_string(l.pp) + "/" + std::to_string(l.dp) + "/" +
                      std::to_string(l.cp) + ", " + std::to_string(l.vpp);
+            if (l.ep > 1)
+                layout += ", EP " + std::to_string(l.ep);
             if (const int degree = effectiveShardDegree(c->scenario); degree < l.dp)
                 layout += ", HSDP " + std::to_string(degree);
         }
