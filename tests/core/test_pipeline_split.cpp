@@ -8,6 +8,7 @@
 #include "core/Presets.h"
 
 #include <string>
+#include <utility>
 
 using namespace lp::core;
 
@@ -48,6 +49,13 @@ const Diagnostic* find(const Plan& p, DiagnosticId id) {
 
 bool contains(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
 
+// The scenario is rejected for its pipeline chunks: the message and the suggestion of that error ("" if not).
+std::pair<std::string, std::string> chunkError(const Scenario& s) {
+    const Plan p = evaluate(s);
+    const Diagnostic* e = p.valid ? nullptr : find(p, DiagnosticId::LayersNotDivisibleByPp);
+    return e ? std::pair{diagnosticMessage(*e), diagnosticSuggestion(*e)} : std::pair{std::string(), std::string()};
+}
+
 } // namespace
 
 LP_TEST(more_chunks_than_layers_run_when_the_embedding_and_the_loss_count_as_layers) {
@@ -78,26 +86,16 @@ LP_TEST(more_chunks_than_layers_run_when_the_embedding_and_the_loss_count_as_lay
 
     // Counting the layers alone, the same layout cannot be built.
     s.training.pipelineSplit = PipelineSplit::Layers;
-    const Plan layersOnly = evaluate(s);
-    LP_CHECK(!layersOnly.valid);
-    const Diagnostic* e = find(layersOnly, DiagnosticId::LayersNotDivisibleByPp);
-    LP_CHECK(e != nullptr);
-    if (e)
-        LP_CHECK(contains(diagnosticSuggestion(*e), "embedding_and_loss"));
+    LP_CHECK(contains(chunkError(s).second, "embedding_and_loss"));
 }
 
 LP_TEST(the_units_still_have_to_fill_every_chunk) {
     Scenario s = llama405b(16, 8);
     s.model.layers = 125;  // 127 units for 128 chunks
     s.training.pipelineSplit = PipelineSplit::EmbeddingAndLoss;
-    const Plan p = evaluate(s);
-    LP_CHECK(!p.valid);
-    const Diagnostic* e = find(p, DiagnosticId::LayersNotDivisibleByPp);
-    LP_CHECK(e != nullptr);
-    if (e)
-        LP_CHECK(contains(diagnosticMessage(*e), "127 units"));
+    LP_CHECK(contains(chunkError(s).first, "127 units"));
     s.training.pipelineSplit = PipelineSplit::Auto;  // auto cannot do better
-    LP_CHECK(!evaluate(s).valid);
+    LP_CHECK(!chunkError(s).first.empty());
 }
 
 LP_TEST(megatron_counts_them_where_that_makes_the_split_even_and_fsdp_splits_layers) {
