@@ -25,6 +25,7 @@ struct EvalContext {
     double t, p, dp, c, v, b, m;
     double L, Ls, h, a, k, d, f, V, seq;  // Ls: layers on the busiest pipeline rank
     bool splitCountsEmbedLoss = false;    // the embedding and the loss count as one layer each in the split
+    int splitUnits = 0;                   // what the split divides: L, or L + 2 with the embedding and the loss
     bool unevenStages = false;            // the split's units (layers, + 2) do not divide into PP x VPP chunks
     double ad, kd;            // query and key/value widths (heads x head size)
     double aQk, aV, kQk, kV;  // widths of Q, O-input, K and V tensors (MLA: per-head q/k and v widths)

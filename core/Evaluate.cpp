@@ -76,9 +76,9 @@ void checkLayoutInto(const Scenario& s, std::vector<Diagnostic>& out) {
     if (m.kvHeads % l.tp != 0 && m.heads % l.tp == 0)
         addInvalid(out, DiagnosticId::KvHeadsNotDivisibleByTp, l.tp, m.kvHeads);
     const long long chunks = static_cast<long long>(l.pp) * l.vpp;
-    if (pipelineSplitUnits(s) < chunks) {
+    if (const bool counted = pipelineSplitCountsEmbeddingAndLoss(s); m.layers + (counted ? 2 : 0) < chunks) {
         addInvalid(out, DiagnosticId::LayersNotDivisibleByPp, static_cast<double>(chunks), m.layers);
-        out.back().c = pipelineSplitCountsEmbeddingAndLoss(s) ? 1.0 : 0.0;
+        out.back().c = counted ? 1.0 : 0.0;
     }
     if (l.gpus() != c.gpus())
         addInvalid(out, DiagnosticId::GpuCountMismatch, static_cast<double>(l.gpus()), static_cast<double>(c.gpus()));
@@ -145,11 +145,10 @@ void diagnose(const EvalContext& x, Plan& p) {
     if (x.unevenStages && l.pp > 1) {
         // The busiest rank sets the pace; an even split would give every rank U / PP of the split's units
         // (the layers, and with the embedding and the loss counted, those two as well).
-        const double units = x.L + (x.splitCountsEmbedLoss ? 2.0 : 0.0);
         const double busiestUnits = x.layersOfRank(0) + (x.splitCountsEmbedLoss ? 1.0 : 0.0);
         addDiagnostic(p, DiagnosticId::UnevenPipelineStages, Severity::Info,
-                      x.m * p.x.microbatchStageSeconds * std::max(0.0, 1.0 - units / x.p / busiestUnits), x.L,
-                      x.p * x.v, x.Ls);
+                      x.m * p.x.microbatchStageSeconds * std::max(0.0, 1.0 - x.splitUnits / x.p / busiestUnits),
+                      x.L, x.p * x.v, x.Ls);
     }
     if (x.splitCountsEmbedLoss && !x.unevenStages)
         addDiagnostic(p, DiagnosticId::EmbeddingAndLossInPipelineSplit, Severity::Info, 0, x.L, x.p, x.layersOfRank(0));

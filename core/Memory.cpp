@@ -27,7 +27,8 @@ EvalContext::EvalContext(const Scenario& scenario, const HardwareProfile& profil
     m = l.accumulation;
     L = mo.layers;
     splitCountsEmbedLoss = pipelineSplitCountsEmbeddingAndLoss(s);
-    unevenStages = pipelineSplitUnits(s) % (static_cast<long long>(l.pp) * l.vpp) != 0;
+    splitUnits = mo.layers + (splitCountsEmbedLoss ? 2 : 0);
+    unevenStages = splitUnits % (static_cast<long long>(l.pp) * l.vpp) != 0;
     Ls = layersOfRank(0);
     if (splitCountsEmbedLoss)
         for (int i = 1; i < l.pp; ++i)
@@ -149,8 +150,7 @@ EvalContext::EvalContext(const Scenario& scenario, const HardwareProfile& profil
 double EvalContext::layersOfRank(int i) const {
     const int pp = s.layout.pp, vpp = s.layout.vpp;
     const int chunks = pp * vpp;
-    const int units = s.model.layers + (splitCountsEmbedLoss ? 2 : 0);
-    const int base = units / chunks, rem = units % chunks;
+    const int base = splitUnits / chunks, rem = splitUnits % chunks;
     const int extra = rem > i ? std::min(vpp, (rem - i - 1) / pp + 1) : 0;
     int layers = vpp * base + extra;
     if (splitCountsEmbedLoss)

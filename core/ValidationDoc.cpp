@@ -18,6 +18,10 @@ std::string num(double v) {
         std::snprintf(buf, sizeof buf, "%.4g", v);
     return buf;
 }
+// The predicted value, or the reason there is none (a layout the planner rejects).
+std::string predictedCell(const ValidationRow& r) {
+    return r.invalidReason.empty() ? num(r.predicted) : "invalid (`" + r.invalidReason + "`)";
+}
 std::string pct(double v, bool sign = true) {
     char buf[32];
     std::snprintf(buf, sizeof buf, sign ? "%+.1f%%" : "%.1f%%", 100.0 * v);
@@ -103,7 +107,7 @@ std::string validationMarkdown(const std::vector<ValidationCase>& cases, const V
              "model is not bent to fit them.\n\n| case | metric | measured | predicted | error |\n|---|---|---:|---:|---:|\n";
         for (const ValidationRow* r : outliers)
             o << "| " << escapeMd(r->caseId) << " | " << r->metric << " | " << num(r->measured) << " | "
-              << (r->invalidReason.empty() ? num(r->predicted) : "invalid (`" + r->invalidReason + "`)") << " | "
+              << predictedCell(*r) << " | "
               << pct(r->relativeError) << " |\n";
         o << "\n";
     }
@@ -124,7 +128,7 @@ std::string validationMarkdown(const std::vector<ValidationCase>& cases, const V
         }
         o << "| " << escapeMd(r.caseId) << " | " << gpu << " | " << layout << " | " << r.microBatch << " | " << r.metric
           << " | " << num(r.measured) << " | "
-          << (r.invalidReason.empty() ? num(r.predicted) : "invalid (`" + r.invalidReason + "`)") << " | "
+          << predictedCell(r) << " | "
           << pct(r.relativeError) << " |\n";
     }
     return o.str();
