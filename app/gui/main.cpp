@@ -17,8 +17,55 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 namespace {
+
+bool envSet(const char* name) {
+    const char* v = std::getenv(name);
+    return v && *v;
+}
+
+// True when argv asks only for something that needs no screen: help, version, a PDF or a screenshot.
+bool headlessRequest(int argc, char* argv[]) {
+    static const char* const kHeadless[] = {"-h", "--help", "--help-all", "-v", "--version", "--export-pdf",
+                                            "--screenshot"};
+    for (int i = 1; i < argc; ++i) {
+        for (const char* opt : kHeadless) {
+            const std::size_t n = std::strlen(opt);
+            if (std::strncmp(argv[i], opt, n) == 0 && (argv[i][n] == '\0' || argv[i][n] == '='))
+                return true;
+        }
+    }
+    return false;
+}
+
+// Without a display Qt's xcb plugin aborts the process. Requests that need no screen run on the
+// offscreen platform instead; an interactive start says what to do. Returns false to exit.
+bool choosePlatform(int argc, char* argv[]) {
+#if defined(Q_OS_LINUX) || defined(__linux__)
+    if (envSet("QT_QPA_PLATFORM") || envSet("DISPLAY") || envSet("WAYLAND_DISPLAY"))
+        return true;
+    for (int i = 1; i < argc; ++i)
+        if (std::strcmp(argv[i], "-platform") == 0 || std::strncmp(argv[i], "--platform", 10) == 0)
+            return true;
+    if (headlessRequest(argc, argv)) {
+        qputenv("QT_QPA_PLATFORM", QByteArrayLiteral("offscreen"));
+        return true;
+    }
+    std::fprintf(stderr,
+                 "layout-planner: no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset).\n"
+                 "  Run it on a desktop session, under a virtual display (xvfb-run -a layout-planner), or use\n"
+                 "  layout-planner-cli, which plans the same layouts in a terminal (layout-planner-cli evaluate).\n"
+                 "  --screenshot FILE and --export-pdf FILE work without a display.\n");
+    return false;
+#else
+    (void)argc;
+    (void)argv;
+    return true;
+#endif
+}
 
 // The tabs and menus beyond the Plan view: Explore, One axis, Compare, Validate, Calibrate, Measured
 // run, the export and import entries of the File menu, and Learn.
@@ -33,6 +80,8 @@ void installTabs(lp::ui::MainWindow& window) {
 } // namespace
 
 int main(int argc, char* argv[]) {
+    if (!choosePlatform(argc, argv))
+        return 2;
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("LayoutPlanner"));
     QApplication::setApplicationName(QStringLiteral("layout-planner"));
