@@ -43,13 +43,15 @@ struct EvalContext {
     // Mixture of experts (zeros for dense models).
     bool moe = false;
     double ep = 1, experts = 0, topK = 0, fe = 0, sharedExperts = 0;
+    double etp = 1;           // expert tensor parallelism (TP for dense models): an expert's share per GPU is 1/ETP
+    double expertTokens = 0;  // tokens one ETP group routes per micro batch: T x ETP / TP with SP, T without
     double moeFraction = 0;   // share of the layers that are MoE layers
     double imbalance = 1;     // busiest expert / mean
-    int expertShardGroup = 1; // ranks an expert's state is sharded over (DP x CP / EP)
+    int expertShardGroup = 1; // ranks an expert's state is sharded over (TP x DP x CP / (EP x ETP))
 
     // Parameters.
     double layerParams;       // one decoder layer, averaged over the layers (all experts included)
-    double expertLayerParams; // routed-expert part of layerParams (held 1/EP per GPU)
+    double expertLayerParams; // routed-expert part of layerParams (held 1/(EP x ETP) per GPU)
     double embedParams, headParams, finalNormParams;
     double normParamsPerLayer;
     double fp8ModulesPerLayer; // linear modules per layer with fp8 scaling state (on one GPU)
@@ -58,6 +60,8 @@ struct EvalContext {
     Link tpLink, cpLink, dpLink, ppLink, epLink;  // dpLink: within a shard group (all DP x CP without hybrid)
     Link replicaLink;         // hybrid sharding: the all-reduce of gradient shards across the replicas
     bool epCrossesNodes = false;
+    Link epIntraLink;         // the NVLink part of an EP group that spans several NVLink domains
+    double epMembersPerDomain = 1;  // EP group members in one NVLink domain (the group's share that skips the network)
     bool tpCrossesNodes = false;
     bool dpCrossesNodes = false;
     bool ppCrossesNodes = false;

@@ -36,7 +36,7 @@ void checkLayoutInto(const Scenario& s, std::vector<Diagnostic>& out) {
                          m.vocab > 0 && m.seqLen > 0 && (m.headSize > 0 || m.hidden % m.heads == 0) &&
                          m.kvHeads <= m.heads &&
                          m.heads % m.kvHeads == 0;
-    const bool layoutOk = l.tp > 0 && l.pp > 0 && l.dp > 0 && l.cp > 0 && l.ep > 0 && l.vpp > 0 &&
+    const bool layoutOk = l.tp > 0 && l.pp > 0 && l.dp > 0 && l.cp > 0 && l.ep > 0 && l.etp >= 0 && l.vpp > 0 &&
                           l.microBatch > 0 && l.accumulation > 0;
     const bool clusterOk = c.nodes > 0 && c.gpusPerNode > 0 && c.nvlinkDomain > 0 && positiveFinite(g.peakFlops16) &&
                            positiveFinite(g.hbmBytes) && positiveFinite(g.hbmBandwidth) &&
@@ -88,8 +88,10 @@ void checkLayoutInto(const Scenario& s, std::vector<Diagnostic>& out) {
         addInvalid(out, DiagnosticId::SeqNotDivisibleByCp, m.seqLen, 2.0 * l.cp);
     if (l.ep > 1 && (!m.isMoe() || m.moe.experts % l.ep != 0))
         addInvalid(out, DiagnosticId::ExpertsNotDivisibleByEp, l.ep, m.isMoe() ? m.moe.experts : 0);
-    else if (l.ep > 1 && (static_cast<long long>(l.dp) * l.cp) % l.ep != 0)
-        addInvalid(out, DiagnosticId::EpDoesNotDivideDp, l.ep, static_cast<double>(l.dp) * l.cp);
+    else if (m.isMoe() && expertTensorParallel(s) == 0) {
+        addInvalid(out, DiagnosticId::EpDoesNotDivideDp, l.ep, static_cast<double>(l.tp) * l.cp * l.dp);
+        out.back().c = l.etp;  // the expert TP asked for (0: auto, and even ETP 1 does not fit)
+    }
     if (t.zeroStage >= 1 && t.zeroShardDegree > 0 && t.zeroShardDegree < l.dp && l.dp % t.zeroShardDegree != 0)
         addInvalid(out, DiagnosticId::ShardDegreeDoesNotDivideDp, t.zeroShardDegree, l.dp);
 }

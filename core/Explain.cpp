@@ -224,10 +224,20 @@ void explainTime(Builder& b) {
           "backward, each + " + fmt("%.1f", kOverlapResidual) + " x the hidden part; hides when tokens per rank > send time per "
           "token / attention time per token pair",
           std::move(cpValues), "Liu et al. 2023, Ring Attention", std::move(cpWords));
+    std::string epValues = fmt("%s per dispatch, %s per step", bytes(x.epMessageBytes).c_str(), secs(t.epCommSeconds).c_str());
+    std::string epWords = "Mixture-of-experts layers send each token to its experts and back: cheap inside an NVLink domain, costly across nodes.";
+    if (b.s.model.isMoe() && l.ep > 1) {
+        const int etp = expertTensorParallel(b.s);
+        epValues += fmt("; EP %d x expert TP %d = %d GPUs per group", l.ep, etp, l.ep * etp);
+        epWords += etp == l.tp
+                       ? " Each expert is split by TP like the dense layers (expert TP = TP), and the EP group is EP TP groups."
+                       : fmt(" The experts are split over %d GPU%s (expert TP %d, TP %d): the expert layers regroup the stage's "
+                             "TP x CP x DP ranks, so EP also spans TP ranks; with whole experts the MLP half of the layer needs no "
+                             "TP collective.", etp, etp == 1 ? "" : "s", etp, l.tp);
+    }
     b.add("time.ep_comm", "Expert-parallel communication", t.epCommSeconds, "s",
-          "per MoE layer and pass: dispatch + combine all-to-all of tokens x top-k x h x 2 bytes",
-          fmt("%s per dispatch, %s per step", bytes(x.epMessageBytes).c_str(), secs(t.epCommSeconds).c_str()),
-          "Lepikhin et al. 2020, GShard", "Mixture-of-experts layers send each token to its experts and back: cheap inside an NVLink domain, costly across nodes.");
+          "per MoE layer and pass: dispatch + combine all-to-all of tokens x top-k x h x 2 bytes", std::move(epValues),
+          "Lepikhin et al. 2020, GShard", std::move(epWords));
     b.add("time.bubble", "Pipeline bubble", t.bubbleSeconds, "s", "bubble = (p - 1)/v x t_mb",
           fmt("(%d - 1)/%d x %s = %s", l.pp, l.vpp, secs(x.microbatchStageSeconds).c_str(), secs(t.bubbleSeconds).c_str()),
           kNarayanan, "While the pipeline fills and drains, some stages wait: more micro batches or interleaving shrink it.");

@@ -103,6 +103,9 @@ LaunchSettings megatron(const Scenario& s) {
     arg("--context-parallel-size", n(l.cp));
     if (m.isMoe() || l.ep > 1)
         arg("--expert-model-parallel-size", n(l.ep));
+    if (m.isMoe() && l.tp > 1)
+        arg("--expert-tensor-parallel-size", n(expertTensorParallel(s)),
+            expertTensorParallel(s) == l.tp ? "experts split like the dense layers" : "experts split less than TP (EP spans TP ranks)");
     if (t.sequenceParallel && l.tp > 1)
         arg("--sequence-parallel");
     const int shardDegree = effectiveShardDegree(s);
@@ -482,6 +485,8 @@ LaunchSettings torchtitan(const Scenario& s) {
     kv("context_parallel_degree", n(l.cp));
     if (m.isMoe() || l.ep > 1)
         kv("expert_parallel_degree", n(l.ep));
+    if (m.isMoe() && l.tp > 1)
+        kv("expert_tensor_parallel_degree", n(expertTensorParallel(s)));
     const bool asyncTp = t.overlapTpComm && l.tp > 1;
     if (asyncTp)
         kv("enable_async_tensor_parallel", "true", "AsyncTP: needs torch.compile");

@@ -78,7 +78,13 @@ EvalContext::EvalContext(const Scenario& scenario, const HardwareProfile& profil
         sharedExperts = mo.moe.sharedExperts;
         moeFraction = static_cast<double>(mo.moeLayerCount()) / mo.layers;
         imbalance = std::max(1.0, tr.moeLoadImbalance);
-        expertShardGroup = std::max(1, shardGroup / std::max(1, l.ep));
+        const int resolvedEtp = std::max(1, expertTensorParallel(s));
+        etp = resolvedEtp;
+        expertTokens = T * std::min(1.0, etp * hRep);
+        // The expert layers regroup the stage's TP x CP x DP ranks as ETP x EP x expert-DP; the state of one
+        // expert shard is sharded over the expert-DP ranks of the shard group.
+        expertShardGroup = std::max(1, static_cast<int>(static_cast<long long>(shardGroup) * l.tp /
+                                                        (static_cast<long long>(std::max(1, l.ep)) * resolvedEtp)));
     }
     embedParams = pc.embedding;
     headParams = mo.tiedEmbeddings ? static_cast<double>(mo.vocab) * mo.hidden : pc.head;
@@ -104,10 +110,10 @@ EvalContext::EvalContext(const Scenario& scenario, const HardwareProfile& profil
     const long long shardSpan = static_cast<long long>(l.tp) * shardGroup;
     const bool shardCrossesNodes = shardSpan > domain;
     ppCrossesNodes = static_cast<long long>(l.tp) * l.cp * l.dp >= node || l.gpus() > domain;
-    // Expert layers regroup the same ranks (Megatron-Core's MoE parallel folding, order tp-ep-dp-pp with the
-    // experts split by TP; torchtitan borrows EP from the CP and FSDP ranks next to TP): an EP group is EP
-    // consecutive TP groups, TP x EP GPUs, whatever CP is.
-    epCrossesNodes = l.ep > 1 && static_cast<long long>(l.tp) * l.ep > domain;
+    // Expert layers regroup the same ranks (Megatron-Core's MoE parallel folding, order etp-ep-dp-pp;
+    // torchtitan borrows EP from the CP and FSDP ranks next to TP, and from TP itself with ETP 1): an EP
+    // group is EP consecutive expert-TP groups, ETP x EP GPUs, whatever CP is.
+    epCrossesNodes = l.ep > 1 && static_cast<long long>(etp) * l.ep > domain;
     const bool shardingTraffic = shardGroup > 1 && tr.zeroStage >= 3;
     shardingSharesNicWithTp = shardingTraffic && tpCrossesNodes && shardCrossesNodes;
 
@@ -141,6 +147,8 @@ EvalContext::EvalContext(const Scenario& scenario, const HardwareProfile& profil
     }
     ppLink = ppCrossesNodes ? net : nv;
     epLink = epCrossesNodes ? net : nv;
+    epIntraLink = nv;
+    epMembersPerDomain = std::min<double>(std::max(1, l.ep), std::max<double>(1.0, static_cast<double>(domain) / etp));
 
     peak16 = cl.gpu.peakFlops16;
     peakLinear = fp8 ? cl.gpu.peakFlops8 : peak16;
@@ -264,7 +272,7 @@ void computeMemory(const EvalContext& x, Plan& plan) {
     im.logitsBytes = logits;
 
     const double overheadFixed = st.cudaContextBytes + st.commBufferBytes;
-    const double layerOnGpu = (x.layerParams - x.expertLayerParams) / x.t + x.expertLayerParams / (x.t * x.ep);
+    const double layerOnGpu = (x.layerParams - x.expertLayerParams) / x.t + x.expertLayerParams / (x.etp * x.ep);
     const double gatherBuffers =
         x.zero >= 3 && !x.fsdpStageGathered ? layerOnGpu * (2.0 * st.fsdpLayersInFlight + 4.0) : 0.0;  // 16-bit layers + fp32 grads
 
@@ -295,7 +303,7 @@ void computeMemory(const EvalContext& x, Plan& plan) {
                 params += x.headParams;  // tied weights keep a copy on the last stage when pp > 1
         }
         params /= x.t;
-        const double expertParams = layers * x.expertLayerParams / (x.t * x.ep);
+        const double expertParams = layers * x.expertLayerParams / (x.etp * x.ep);
         sm.weightsBytes = params * wBytes(nDense) + expertParams * wBytes(nExpert) + fp8Copies(layers) + fp8Scaling(layers);
         sm.gradientsBytes = params * gBytes(nDense) + expertParams * gBytes(nExpert);
         sm.optimizerBytes = params * oBytes(nDense) + expertParams * oBytes(nExpert);

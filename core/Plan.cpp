@@ -127,7 +127,13 @@ std::string diagnosticMessage(const Diagnostic& d) {
             return fmt("EP %.0f needs a mixture-of-experts model; this model is dense.", d.a);
         return fmt("EP %.0f does not divide the %.0f experts.", d.a, d.b);
     case DiagnosticId::EpDoesNotDivideDp:
-        return fmt("EP %.0f must divide DP x CP = %.0f (expert parallelism is carved out of data parallelism).", d.a, d.b);
+        if (d.c > 0)
+            return fmt("EP %.0f x expert TP %.0f must divide TP x CP x DP = %.0f, and the expert TP must divide TP "
+                       "(the expert layers regroup a stage's TP x CP x DP ranks as expert TP x EP x expert DP).",
+                       d.a, d.c, d.b);
+        return fmt("EP %.0f must divide TP x CP x DP = %.0f (the expert layers regroup a stage's TP x CP x DP ranks "
+                   "as expert TP x EP x expert DP).",
+                   d.a, d.b);
     case DiagnosticId::ShardDegreeDoesNotDivideDp:
         return fmt("The ZeRO shard degree %.0f does not divide DP %.0f: hybrid sharding needs whole replicas of the "
                    "shard group.",
@@ -210,7 +216,8 @@ std::string diagnosticSuggestion(const Diagnostic& d) {
     case DiagnosticId::ExpertsNotDivisibleByEp:
         return "Choose an EP that divides the number of experts (EP 1 for dense models).";
     case DiagnosticId::EpDoesNotDivideDp:
-        return "Choose an EP that divides DP x CP.";
+        return "Choose an EP that divides DP x CP (experts split by TP), or TP x CP x DP with expert TP 1 (whole "
+               "experts); leave the expert TP on auto to get the largest that fits.";
     case DiagnosticId::ShardDegreeDoesNotDivideDp:
         return "Choose a shard degree that divides DP (for example the GPUs of one node / TP), or 0 to shard over all "
                "DP ranks.";

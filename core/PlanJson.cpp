@@ -110,6 +110,7 @@ json planToJson(const Scenario& s, const Plan& p) {
            {"profile", p.profileName},
            {"valid", p.valid},
            {"layout", layoutToJson(p.layout)},
+           {"expert_tensor_parallel", s.model.isMoe() ? json(expertTensorParallel(s)) : json(nullptr)},
            {"effective_batch_sequences", p.effectiveBatchSequences},
            {"tokens_per_step", finiteOrNull(p.tokensPerStep)},
            {"parameters", finiteOrNull(p.params.total)},

@@ -179,7 +179,7 @@ KeyValues clusterFacts(const Scenario& s) {
     const GpuSpec& g = c.gpu;
     KeyValues kv;
     kv.emplace_back("Name", c.name);
-    kv.emplace_back("GPUs", std::to_string(c.nodes) + " nodes x " + std::to_string(c.gpusPerNode) + " = " +
+    kv.emplace_back("GPUs", std::to_string(c.nodes) + (c.nodes == 1 ? " node x " : " nodes x ") + std::to_string(c.gpusPerNode) + " = " +
                                 str(c.gpus()));
     kv.emplace_back("NVLink domain", std::to_string(c.nvlinkDomain) + " GPUs");
     kv.emplace_back("GPU", g.name + " (" + g.id + ")");
@@ -259,6 +259,9 @@ KeyValues layoutFacts(const Scenario& s, const Plan& p) {
     kv.emplace_back("Data parallel (DP)", std::to_string(l.dp));
     kv.emplace_back("Context parallel (CP)", std::to_string(l.cp));
     kv.emplace_back("Expert parallel (EP)", std::to_string(l.ep));
+    if (s.model.isMoe())
+        kv.emplace_back("Expert tensor parallel (ETP)", std::to_string(expertTensorParallel(s)) +
+                                                            (l.etp == 0 ? " (auto)" : ""));
     kv.emplace_back("Virtual stages per rank", std::to_string(l.vpp));
     kv.emplace_back("GPUs", "TP x PP x CP x DP = " + std::to_string(l.tp) + " x " + std::to_string(l.pp) +
                                 " x " + std::to_string(l.cp) + " x " + std::to_string(l.dp) + " = " +

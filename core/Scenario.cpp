@@ -93,6 +93,22 @@ bool pipelineSplitCountsEmbeddingAndLoss(const Scenario& s) {
            (layers + 2) % chunks == 0;
 }
 
+int expertTensorParallel(const Scenario& s) {
+    const Layout& l = s.layout;
+    if (!s.model.isMoe())
+        return l.tp;
+    if (l.tp <= 0 || l.ep <= 0 || l.etp < 0)
+        return 0;
+    const long long ranks = static_cast<long long>(l.tp) * l.cp * l.dp;
+    auto fits = [&](int e) { return l.tp % e == 0 && ranks % (static_cast<long long>(l.ep) * e) == 0; };
+    if (l.etp > 0)
+        return fits(l.etp) ? l.etp : 0;
+    for (int e = l.tp; e >= 1; --e)
+        if (fits(e))
+            return e;
+    return 0;
+}
+
 long long pipelineSplitUnits(const Scenario& s) {
     return static_cast<long long>(s.model.layers) + (pipelineSplitCountsEmbeddingAndLoss(s) ? 2 : 0);
 }

@@ -43,6 +43,7 @@ struct Layout {
     int dp = 1;
     int cp = 1;
     int ep = 1;
+    int etp = 0;          // expert tensor parallelism (MoE layers): 0 = auto, else the TP of the experts
     int vpp = 1;          // virtual pipeline stages per rank (interleaving)
     int microBatch = 1;   // sequences per micro batch
     int accumulation = 1; // micro batches per optimizer step per pipeline
@@ -79,6 +80,14 @@ ExecutionStyle resolvedStyle(const TrainingOptions& t);
 // uneven split even (Megatron-LM requires an even split; Megatron-Bridge's Llama 3.1 405B recipes, 126
 // layers on PP 8 x VPP 8 or PP 16 x VPP 8, set both flags).
 bool pipelineSplitCountsEmbeddingAndLoss(const Scenario& s);
+
+// The tensor parallelism of the routed experts (Megatron-Core's --expert-tensor-parallel-size,
+// torchtitan's expert_tensor_parallel_degree), resolved: with MoE parallel folding the expert layers
+// regroup the TP x CP x DP ranks of a stage as ETP x EP x expert-DP, so EP x ETP must divide TP x CP x DP
+// and ETP must divide TP. Auto (layout.etp 0) takes Megatron's default ETP = TP when EP divides DP x CP,
+// else the largest ETP that fits (ETP 1, whole experts, when EP also spans the TP ranks). TP for dense
+// models; 0 when no ETP fits (an invalid layout).
+int expertTensorParallel(const Scenario& s);
 
 // Pipeline units the split divides among the PP x VPP chunks: the layers, plus 2 when the embedding and
 // the loss count as layers.

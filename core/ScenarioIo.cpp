@@ -309,12 +309,13 @@ Layout readLayout(const Json* j, const std::string& path, InputErrors& errors) {
         errors.push_back({path, "wrong type: expected an object, got " + describe(*j)});
         return l;
     }
-    ObjectReader r(*j, path, errors, {"tp", "pp", "dp", "cp", "ep", "vpp", "micro_batch", "accumulation"});
+    ObjectReader r(*j, path, errors, {"tp", "pp", "dp", "cp", "ep", "etp", "vpp", "micro_batch", "accumulation"});
     r.readInt("tp", l.tp, 1, kMaxCount);
     r.readInt("pp", l.pp, 1, kMaxCount);
     r.readInt("dp", l.dp, 1, kMaxCount);
     r.readInt("cp", l.cp, 1, kMaxCount);
     r.readInt("ep", l.ep, 1, kMaxCount);
+    r.readInt("etp", l.etp, 0, kMaxCount);  // optional: 0 (the default) = auto
     r.readInt("vpp", l.vpp, 1, kMaxCount);
     r.readInt("micro_batch", l.microBatch, 1, kMaxCount);
     r.readInt("accumulation", l.accumulation, 1, kMaxCount);
@@ -420,6 +421,8 @@ Json layoutToJson(const Layout& l) {
     j["dp"] = l.dp;
     j["cp"] = l.cp;
     j["ep"] = l.ep;
+    if (l.etp > 0)
+        j["etp"] = l.etp;  // auto is the default and stays unwritten
     j["vpp"] = l.vpp;
     j["micro_batch"] = l.microBatch;
     j["accumulation"] = l.accumulation;

@@ -57,13 +57,15 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
     auto [denseSeconds, denseFlops] = mlpSeconds(T, x.f);
     double mlpGemmSeconds = denseSeconds, mlpGemmFlops = denseFlops;
     if (x.moe) {
-        // Routed experts as grouped GEMMs: the busiest GPU handles T x top-k x imbalance token copies spread
-        // over its E/EP local experts, each GEMM only as large as one expert's share of the tokens.
-        const double copies = T * x.topK * x.imbalance;
+        // Routed experts as grouped GEMMs: the busiest GPU handles the top-k x imbalance copies of its expert-TP
+        // group's tokens spread over its E/EP local experts, each GEMM only as large as one expert's share of
+        // the tokens and 1/ETP of its width (ETP = TP: all T tokens, 1/TP of each expert; ETP 1 with sequence
+        // parallel: this GPU's T/TP tokens, whole experts; the same FLOPs in fewer, taller GEMMs).
+        const double copies = x.expertTokens * x.topK * x.imbalance;
         const double perExpert = copies * x.ep / x.experts;
         im.tokensPerExpert = perExpert;
-        const double oneExpertUp = 2.0 * perExpert * x.h * x.fe * (mlpWidth - 1.0) / x.t;
-        const double oneExpertDown = 2.0 * perExpert * x.fe * x.h / x.t;
+        const double oneExpertUp = 2.0 * perExpert * x.h * x.fe * (mlpWidth - 1.0) / x.etp;
+        const double oneExpertDown = 2.0 * perExpert * x.fe * x.h / x.etp;
         const double local = x.experts / x.ep;
         const double routedSeconds = local * (x.gemmSeconds(oneExpertUp) + x.gemmSeconds(oneExpertDown));
         const double routedFlops = local * (oneExpertUp + oneExpertDown);
@@ -77,8 +79,16 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
         const double bytes = 2.0 * T * x.topK * x.h * x.hRep;
         im.epMessageBytes = bytes;
         if (x.ep > 1) {
+            // Each GPU sends (n-1)/n of its bytes to the other members. In a group that spans several NVLink
+            // domains only the share bound for other domains goes through this GPU's network card; the
+            // members next to it are reached over NVLink at the same time.
             const double n = x.ep;
-            const double a2a = (n - 1.0) / n * bytes / x.epLink.busBandwidth(bytes) + (n - 1.0) * x.epLink.latencySeconds;
+            const double g = x.epCrossesNodes ? x.epMembersPerDomain : n;
+            const double remote = (n - g) / n * bytes, local = (g - 1.0) / n * bytes;
+            const double wire = x.epCrossesNodes ? std::max(remote / x.epLink.busBandwidth(bytes),
+                                                            local / x.epIntraLink.busBandwidth(bytes))
+                                                 : local / x.epLink.busBandwidth(bytes);
+            const double a2a = wire + (n - 1.0) * x.epLink.latencySeconds;
             r.epPerPass = 2.0 * x.moeFraction * a2a * x.imbalance;
         }
     }
@@ -186,7 +196,12 @@ void computeTime(const EvalContext& x, Plan& plan) {
         recomputeCollectives = 2.0;
         break;
     }
-    double tpPerLayer = (4.0 + recomputeCollectives) * lt.tpCollective;
+    // MoE layers with whole experts (ETP 1) and no shared expert: the MLP half of the layer runs without TP
+    // collectives (the tokens go to the experts by all-to-all from their sequence-parallel shard); only the
+    // attention half's all-gather and reduce-scatter remain.
+    const bool expertsWithoutTp = x.moe && x.etp == 1.0 && x.t > 1 && x.sharedExperts == 0;
+    const double tpShare = expertsWithoutTp ? 1.0 - 0.5 * x.moeFraction : 1.0;
+    double tpPerLayer = (4.0 + recomputeCollectives) * lt.tpCollective * tpShare;
     if (x.s.training.overlapTpComm) {
         // Collective-matmul overlap (Transformer Engine userbuffers, torchtitan AsyncTP): each TP
         // collective is split into chunks that run while the adjacent GEMM computes; only what
@@ -196,7 +211,9 @@ void computeTime(const EvalContext& x, Plan& plan) {
         const double gemms = 3.0 * lt.gemmFwd + (x.recompute == Recompute::Full ? lt.gemmFwd : 0.0);
         tpPerLayer = overlappedSeconds(tpPerLayer, gemms);
     }
-    const double epPerLayer = (3.0 + recomputeCollectives / 2.0) * lt.epPerPass;  // fwd, bwd (2x), recompute
+    // The backward pass sends the gradients of the same tokens back the same way: dispatch and combine once
+    // more, as many bytes as forward (its doubled FLOPs are the weight gradients, which stay local).
+    const double epPerLayer = (2.0 + recomputeCollectives / 2.0) * lt.epPerPass;  // fwd, bwd, full recompute
     const double cpPerLayer = lt.cpFwd + lt.cpBwd + (x.recompute == Recompute::Full ? lt.cpFwd : 0.0);
     const double computePerLayer = lt.fwd() + lt.bwd();
 
@@ -205,7 +222,7 @@ void computeTime(const EvalContext& x, Plan& plan) {
     double fsdpExposedPerLayer = 0;
     double fsdpFirstGather = 0;
     if (x.zero >= 3 && x.shardGroup * x.replicas > 1) {
-        const double layerBytes16 = 2.0 * ((x.layerParams - x.expertLayerParams) / x.t + x.expertLayerParams / (x.t * x.ep));
+        const double layerBytes16 = 2.0 * ((x.layerParams - x.expertLayerParams) / x.t + x.expertLayerParams / (x.etp * x.ep));
         const double gather = allGatherSeconds(x.shardGroup, layerBytes16, x.dpLink);
         const double gradBytes = layerBytes16 / 2.0 * x.grads.reduceBytes;
         // Hybrid sharding: the reduce-scattered shard is then all-reduced across the replicas.
@@ -307,7 +324,7 @@ void computeTime(const EvalContext& x, Plan& plan) {
     tb.bubbleFraction = steady > 0 ? bubble / steady : 0;
 
     // Data-parallel gradient reduction (ZeRO 0-2) for the largest stage's parameters.
-    const double layerOnGpu = (x.layerParams - x.expertLayerParams) + x.expertLayerParams / x.ep;
+    const double layerOnGpu = (x.layerParams - x.expertLayerParams) + x.expertLayerParams * x.t / (x.etp * x.ep);
     // The largest stage: the first holds the embedding, the last the head, the middle ones layers only.
     double stageParams = std::max(firstLayers * layerOnGpu + x.embedParams, lastLayers * layerOnGpu + x.headParams);
     if (pp > 2)

@@ -248,6 +248,8 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
         l.dp = r.integer(*jl, "dp", lw, 1, 10000000);
         l.cp = jl->contains("cp") && !jl->at("cp").is_null() ? r.integer(*jl, "cp", lw, 1, 100000) : 1;
         l.ep = jl->contains("ep") && !jl->at("ep").is_null() ? r.integer(*jl, "ep", lw, 1, 100000) : 1;
+        // Optional (not in the published format): the experts' tensor parallelism; absent = auto.
+        l.etp = jl->contains("etp") && !jl->at("etp").is_null() ? r.integer(*jl, "etp", lw, 1, 100000) : 0;
         l.vpp = jl->contains("vpp") && !jl->at("vpp").is_null() ? r.integer(*jl, "vpp", lw, 1, 1000) : 1;
         vc.microBatchGiven = jl->contains("micro_batch") && !jl->at("micro_batch").is_null();
         l.microBatch = vc.microBatchGiven ? r.integer(*jl, "micro_batch", lw, 1, 100000) : 1;

@@ -5,6 +5,7 @@
 #include "ui/StepControl.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QGridLayout>
 #include <QLabel>
 #include <QSignalBlocker>
@@ -39,7 +40,8 @@ constexpr AxisText kAxes[] = {
     {LayoutAxis::Ep, QT_TRANSLATE_NOOP("lp::ui::LayoutSliders", "&EP"),
      QT_TRANSLATE_NOOP("lp::ui::LayoutSliders",
                        "Expert parallelism: a mixture-of-experts layer's experts are spread over this many "
-                       "GPUs of the DP x CP group (MoE models only).")},
+                       "GPUs, carved out of DP x CP (or, with expert TP below TP, out of TP x CP x DP); MoE "
+                       "models only.")},
     {LayoutAxis::Vpp, QT_TRANSLATE_NOOP("lp::ui::LayoutSliders", "&Virtual stages"),
      QT_TRANSLATE_NOOP("lp::ui::LayoutSliders",
                        "Interleaved pipeline: each GPU holds this many non-adjacent chunks of layers, "
@@ -57,7 +59,8 @@ constexpr AxisText kAxes[] = {
 } // namespace
 
 LayoutSliders::LayoutSliders(ScenarioDocument* doc, QWidget* parent)
-    : QWidget(parent), m_doc(doc), m_keep(new QCheckBox(tr("&Keep GPU count"), this)), m_summary(new QLabel(this)) {
+    : QWidget(parent), m_doc(doc), m_keep(new QCheckBox(tr("&Keep GPU count"), this)), m_summary(new QLabel(this)),
+      m_etp(new QComboBox(this)) {
     auto* grid = new QGridLayout(this);
     grid->setContentsMargins(0, 0, 0, 0);
     grid->setHorizontalSpacing(8);
@@ -84,6 +87,30 @@ LayoutSliders::LayoutSliders(ScenarioDocument* doc, QWidget* parent)
         m_controls[i] = control;
         m_labels[i] = label;
         ++row;
+        if (a.axis == LayoutAxis::Ep) {
+            // The experts' own tensor parallelism, right under EP: a choice among the values that fit.
+            m_etpLabel = new QLabel(tr("E&xpert TP"), this);
+            m_etpLabel->setBuddy(m_etp);
+            const QString tip =
+                tr("Expert tensor parallelism (MoE): how many GPUs split each expert. The expert layers regroup the "
+                   "stage's TP x CP x DP GPUs as expert TP x EP x expert DP, so EP x expert TP must divide TP x CP x "
+                   "DP. Auto: Megatron-Core's default (expert TP = TP) when EP divides DP x CP, else the largest that "
+                   "fits; 1 keeps experts whole, lets EP span the TP ranks and removes the TP collectives of the MLP "
+                   "half (Megatron-Core --expert-tensor-parallel-size, torchtitan expert_tensor_parallel_degree).");
+            m_etpLabel->setToolTip(tip);
+            m_etp->setToolTip(tip);
+            m_etp->setObjectName(QStringLiteral("expertTp"));
+            m_etp->setAccessibleName(tr("Expert TP"));
+            grid->addWidget(m_etpLabel, row, 0);
+            grid->addWidget(m_etp, row, 1, 1, 2);
+            connect(m_etp, &QComboBox::activated, this, [this](int index) {
+                core::Scenario next = m_doc->scenario();
+                next.layout.etp = m_etp->itemData(index).toInt();
+                if (next.layout.etp != m_doc->scenario().layout.etp)
+                    m_doc->edit(next, tr("Expert TP"));
+            });
+            ++row;
+        }
     }
     m_keep->setToolTip(tr("On: changing TP, PP or CP rebalances DP so that TP x PP x CP x DP stays equal to the "
                           "cluster's GPUs. Off: the cluster's node count follows the layout."));
@@ -126,6 +153,7 @@ void LayoutSliders::refresh() {
     const bool moe = s.model.isMoe();
     control(LayoutAxis::Ep)->setEnabled(moe);
     m_labels[static_cast<std::size_t>(LayoutAxis::Ep)]->setEnabled(moe);
+    refreshExpertTp(s);
     control(LayoutAxis::Vpp)->setEnabled(s.layout.pp > 1 || s.layout.vpp > 1);
     m_labels[static_cast<std::size_t>(LayoutAxis::Vpp)]->setEnabled(s.layout.pp > 1 || s.layout.vpp > 1);
 
@@ -140,6 +168,29 @@ void LayoutSliders::refresh() {
         text += tr(" (the cluster has %1)").arg(formatCount(s.cluster.gpus()));
     text += QLatin1Char('\n') + tr("Effective batch = %1 = %2 sequences").arg(batch, formatCount(l.effectiveBatch()));
     m_summary->setText(text);
+}
+
+void LayoutSliders::refreshExpertTp(const core::Scenario& s) {
+    const core::Layout& l = s.layout;
+    const bool moe = s.model.isMoe();
+    const QSignalBlocker block(m_etp);
+    m_etp->clear();
+    const int resolved = core::expertTensorParallel(s);
+    m_etp->addItem(moe && resolved > 0 ? tr("Auto (%1)").arg(resolved) : tr("Auto"), 0);
+    const long long ranks = static_cast<long long>(l.tp) * l.cp * l.dp;
+    for (int e = l.tp; e >= 1; --e) {
+        const bool fits = l.tp % e == 0 && l.ep > 0 && ranks % (static_cast<long long>(l.ep) * e) == 0;
+        if (fits || e == l.etp)
+            m_etp->addItem(fits ? (e == 1 ? tr("1 (whole experts)") : QString::number(e))
+                                : tr("%1 (does not fit)").arg(e),
+                           e);
+    }
+    if (l.etp > l.tp)
+        m_etp->addItem(tr("%1 (does not fit)").arg(l.etp), l.etp);
+    m_etp->setCurrentIndex(std::max(0, m_etp->findData(l.etp)));
+    const bool enabled = moe && (l.tp > 1 || l.etp > 1);
+    m_etp->setEnabled(enabled);
+    m_etpLabel->setEnabled(enabled);
 }
 
 } // namespace lp::ui

@@ -1,7 +1,7 @@
 #pragma once
 // The layout controls: TP, PP, DP, CP, EP, virtual stages, micro batch and accumulation, each a
-// slider with a spin box over its valid values, the "keep GPU count" switch, and the summary line
-// (GPUs used, effective batch).
+// slider with a spin box over its valid values; the experts' TP (a choice among the values that fit);
+// the "keep GPU count" switch, and the summary line (GPUs used, effective batch).
 #include "ui/LayoutSteps.h"
 
 #include <QWidget>
@@ -9,6 +9,7 @@
 #include <array>
 
 class QCheckBox;
+class QComboBox;
 class QLabel;
 
 namespace lp::ui {
@@ -23,17 +24,21 @@ public:
 
     StepControl* control(LayoutAxis axis) const { return m_controls[static_cast<std::size_t>(axis)]; }
     QCheckBox* keepGpuCountBox() const { return m_keep; }
+    QComboBox* expertTpBox() const { return m_etp; }
 
 signals:
     void keepGpuCountToggled(bool keep);
 
 private:
     void refresh();
+    void refreshExpertTp(const core::Scenario& s);
     ScenarioDocument* m_doc;
     std::array<StepControl*, kLayoutAxisCount> m_controls{};
     std::array<QLabel*, kLayoutAxisCount> m_labels{};
     QCheckBox* m_keep;
     QLabel* m_summary;
+    QComboBox* m_etp;
+    QLabel* m_etpLabel = nullptr;
 };
 
 } // namespace lp::ui

@@ -52,7 +52,7 @@ QString MfuGauge::bandText() const {
         return tr("20-35%: below well-tuned");
     if (m_mfu <= kGoodHigh)
         return tr("35-55%: well-tuned pretraining");
-    return tr("above 55%: exceptional, check assumptions");
+    return tr("above 55%: check the assumptions");
 }
 
 MfuGauge::Geometry MfuGauge::geometry() const {

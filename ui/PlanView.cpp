@@ -24,7 +24,8 @@ PlanView::PlanView(ScenarioDocument* doc, QWidget* parent)
     m_mfuLabel->setObjectName(QStringLiteral("mfuLabel"));
     m_mfuLabel->setToolTip(m_gauge->toolTip());
     m_mfuLabel->setTextFormat(Qt::PlainText);
-    m_mfuLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    m_mfuLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Minimum);
+    m_mfuLabel->setWordWrap(true);  // a narrow gauge column (or presentation mode's large font) wraps, never clips
     m_mfuLabel->setAlignment(Qt::AlignHCenter);
 
     auto* gaugeBox = new QVBoxLayout;

@@ -115,7 +115,7 @@ std::string renderScenarioSummary(const Scenario& s, const Plan& p) {
     if (m.isMoe())
         model += ", MoE " + std::to_string(m.moe.experts) + " experts top-" + std::to_string(m.moe.topK);
     kv.add("Model", model);
-    kv.add("Cluster", c.name + ": " + std::to_string(c.nodes) + " nodes x " + std::to_string(c.gpusPerNode) +
+    kv.add("Cluster", c.name + ": " + std::to_string(c.nodes) + (c.nodes == 1 ? " node x " : " nodes x ") + std::to_string(c.gpusPerNode) +
                           " " + c.gpu.name + " = " + std::to_string(c.gpus()) + " GPUs, NVLink domain " +
                           std::to_string(c.nvlinkDomain));
     kv.add("Training", std::string(core::toString(t.precision)) + ", " +
@@ -132,6 +132,8 @@ std::string renderScenarioSummary(const Scenario& s, const Plan& p) {
         extras += "virtual stages " + std::to_string(l.vpp);
     if (l.ep > 1)
         extras += (extras.empty() ? "" : ", ") + std::string("EP ") + std::to_string(l.ep);
+    if (s.model.isMoe() && l.tp > 1)
+        extras += (extras.empty() ? "" : ", ") + std::string("expert TP ") + std::to_string(core::expertTensorParallel(s));
     if (core::pipelineSplitCountsEmbeddingAndLoss(s))
         extras += (extras.empty() ? "" : ", ") + std::string("embedding and loss counted in the pipeline split");
     if (!extras.empty())

@@ -44,6 +44,23 @@ Setter intSetter(std::optional<int> ScenarioOverrides::*field, int min, int max)
     };
 }
 
+// A degree or "auto" (stored as 0).
+Setter intOrAutoSetter(std::optional<int> ScenarioOverrides::*field, int max) {
+    return [field, max](ScenarioOverrides& o, const std::string& flag,
+                        const std::string& v) -> std::expected<void, CliError> {
+        if (v == "auto") {
+            o.*field = 0;
+            return {};
+        }
+        auto n = parseInt(flag, v, 1, max);
+        if (!n)
+            return std::unexpected(badValue(flag, "expected auto or a whole number from 1 to " + std::to_string(max) +
+                                                      ", got '" + v + "'"));
+        o.*field = *n;
+        return {};
+    };
+}
+
 Setter stringSetter(std::optional<std::string> ScenarioOverrides::*field) {
     return [field](ScenarioOverrides& o, const std::string& flag,
                    const std::string& v) -> std::expected<void, CliError> {
@@ -108,6 +125,8 @@ const std::vector<FlagSpec>& flagTable() {
         {"--dp", "N", "data-parallel size", intSetter(&O::dp, 1, kMaxDegree)},
         {"--cp", "N", "context-parallel size", intSetter(&O::cp, 1, kMaxDegree)},
         {"--ep", "N", "expert-parallel size (MoE)", intSetter(&O::ep, 1, kMaxDegree)},
+        {"--etp", "N|auto", "expert tensor-parallel size (MoE): auto = TP if EP divides DP x CP, else the largest that fits",
+         intOrAutoSetter(&O::etp, kMaxDegree)},
         {"--vpp", "N", "virtual pipeline stages per rank (interleaving)", intSetter(&O::vpp, 1, kMaxDegree)},
         {"--micro-batch", "N", "sequences per micro batch", intSetter(&O::microBatch, 1, kMaxCount)},
         {"--accumulation", "N", "micro batches per step per pipeline",
@@ -285,6 +304,8 @@ std::expected<void, CliError> applyOverrides(const ScenarioOverrides& o, Scenari
         l.cp = *o.cp;
     if (o.ep)
         l.ep = *o.ep;
+    if (o.etp)
+        l.etp = *o.etp;
     if (o.vpp)
         l.vpp = *o.vpp;
     if (o.microBatch)

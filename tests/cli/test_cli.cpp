@@ -259,6 +259,38 @@ LP_TEST(evaluate_pipeline_split_flag) {
     LP_CHECK(contains(bad.err, "--pipeline-split"));
 }
 
+LP_TEST(evaluate_expert_tp_flag) {
+    // Mixtral 8x7B on one 8-GPU node as TP 2 x DP 4 with EP 8: EP exceeds DP, so auto keeps the experts whole
+    // (expert TP 1); expert TP 2 cannot fit 8 ranks and is refused with the rule that fails.
+    const std::vector<std::string> layout = {"evaluate", "--model", "mixtral-8x7b", "--nodes", "1", "--tp", "2",
+                                             "--pp", "1", "--dp", "4", "--ep", "8", "--seq-len", "4096",
+                                             "--micro-batch", "1", "--accumulation", "8"};
+    auto with = [&](std::vector<std::string> extra) {
+        std::vector<std::string> args = layout;
+        args.insert(args.end(), extra.begin(), extra.end());
+        return run(args);
+    };
+    const auto a = with({});
+    LP_CHECK_EQ(a.code, 0);
+    LP_CHECK(contains(a.out, "EP 8, expert TP 1"));
+    const auto j = with({"--json"});
+    LP_CHECK_EQ(j.parsed().at("expert_tensor_parallel").get<int>(), 1);
+    LP_CHECK_EQ(with({"--etp", "auto"}).code, 0);
+    LP_CHECK_EQ(with({"--etp", "1"}).code, 0);
+    const auto two = with({"--etp", "2"});
+    LP_CHECK_EQ(two.code, 2);
+    LP_CHECK(contains(two.out + two.err, "ep_does_not_divide_dp"));
+    LP_CHECK(contains(two.out + two.err, "expert TP 2"));
+    const auto bad = with({"--etp", "half"});
+    LP_CHECK_EQ(bad.code, 2);
+    LP_CHECK(contains(bad.err, "--etp") && contains(bad.err, "auto"));
+    // The Megatron-LM launch settings carry it.
+    std::vector<std::string> ex = layout;
+    ex[0] = "export";
+    ex.insert(ex.end(), {"--to", "megatron"});
+    LP_CHECK(contains(run(ex).out, "--expert-tensor-parallel-size 1"));
+}
+
 LP_TEST(evaluate_explain) {
     const auto t = run({"evaluate", "--explain"});
     LP_CHECK_EQ(t.code, 0);

@@ -194,6 +194,7 @@ Scenario randomScenario(Random& r) {
     l.dp = r.integer(1, 1000000);
     l.cp = r.integer(1, 64);
     l.ep = r.integer(1, 64);
+    l.etp = r.integer(0, 8);
     l.vpp = r.integer(1, 16);
     l.microBatch = r.integer(1, 1000000);
     l.accumulation = r.integer(1, 1000000);

@@ -2,6 +2,9 @@
 #include "TestHarness.h"
 
 #include "core/Evaluate.h"
+#include "core/PlanJson.h"
+
+#include <nlohmann/json.hpp>
 #include "core/Presets.h"
 
 using namespace lp::core;
@@ -22,6 +25,13 @@ Scenario mixtral(int tp, int ep, int dp) {
     s.layout.accumulation = 8;
     s.cluster.nodes = tp * dp / 8;
     return s;
+}
+
+const Diagnostic* findDiagnostic(const Plan& p, DiagnosticId id) {
+    for (const Diagnostic& d : p.diagnostics)
+        if (d.id == id)
+            return &d;
+    return nullptr;
 }
 
 } // namespace
@@ -73,6 +83,31 @@ LP_TEST(all_to_all_volume_by_hand) {
     LP_CHECK_EQ(evaluate(mixtral(1, 1, 8)).time.epCommSeconds, 0.0);
 }
 
+LP_TEST(backward_all_to_alls_move_the_forward_bytes_and_skip_the_network_inside_a_node) {
+    // Forward: dispatch + combine; backward: the gradients of the same tokens, the same two all-to-alls;
+    // full recompute repeats the forward ones. So full recompute adds half of the EP time.
+    Scenario s = mixtral(1, 8, 8);
+    const Plan none = evaluate(s);
+    s.training.recompute = Recompute::Full;
+    const Plan full = evaluate(s);
+    LP_CHECK(none.valid && full.valid);
+    LP_CHECK_NEAR(full.time.epCommSeconds / none.time.epCommSeconds, 1.5, 1e-9);
+    // EP 16 on two 8-GPU nodes: half of each GPU's all-to-all bytes stay inside its node (NVLink), so it
+    // takes far less than on 16 one-GPU nodes, where 15/16 of the bytes cross the network.
+    Scenario paired = mixtral(1, 16, 16);  // 16 GPUs: 2 nodes x 8
+    paired.model.moe.experts = 16;
+    Scenario spread = paired;
+    spread.cluster.nodes = 16;
+    spread.cluster.gpusPerNode = 1;
+    spread.cluster.nvlinkDomain = 1;
+    const Plan c = evaluate(paired), d = evaluate(spread);
+    LP_CHECK(c.valid && d.valid);
+    LP_CHECK(c.has(DiagnosticId::EpCrossesNodes) && d.has(DiagnosticId::EpCrossesNodes));
+    // 15/16 vs 8/16 of the bytes on the same network card (latencies alike): close to 15/8.
+    const double ratio = d.time.epCommSeconds / c.time.epCommSeconds;
+    LP_CHECK(ratio > 1.6 && ratio < 1.9);
+}
+
 LP_TEST(the_expert_group_folds_over_the_context_parallel_ranks) {
     // TP 1 x CP 4 x DP 4 on 16 H100 with EP 8: the expert layers regroup the same ranks (Megatron-Core's
     // MoE parallel folding; torchtitan borrows EP from CP and FSDP), so an EP group is 8 consecutive GPUs:
@@ -122,11 +157,75 @@ LP_TEST(routed_copies_and_token_permutes_are_memory_traffic) {
 LP_TEST(ep_validity) {
     Scenario s = mixtral(1, 3, 8);
     LP_CHECK(evaluate(s).has(DiagnosticId::ExpertsNotDivisibleByEp));
-    s = mixtral(8, 4, 2);  // EP 4 does not divide DP 2
+    s = mixtral(2, 8, 2);  // EP 8 does not divide TP x CP x DP = 4: no expert TP fits
+    s.cluster.nodes = 1;
+    s.cluster.gpusPerNode = 4;
+    s.cluster.nvlinkDomain = 4;
     LP_CHECK(evaluate(s).has(DiagnosticId::EpDoesNotDivideDp));
+    const Plan invalid = evaluate(s);
+    const Diagnostic* d = findDiagnostic(invalid, DiagnosticId::EpDoesNotDivideDp);
+    LP_CHECK(d && diagnosticMessage(*d).find("TP x CP x DP = 4") != std::string::npos);
     Scenario dense = defaultScenario();
     dense.layout.ep = 2;
     LP_CHECK(evaluate(dense).has(DiagnosticId::ExpertsNotDivisibleByEp));
+}
+
+LP_TEST(expert_tensor_parallelism_resolves_like_megatron) {
+    // EP divides DP x CP: Megatron-Core's default, experts split by TP like the dense layers.
+    LP_CHECK_EQ(expertTensorParallel(mixtral(2, 4, 4)), 2);
+    LP_CHECK_EQ(expertTensorParallel(mixtral(8, 4, 2)), 4);  // EP 4 > DP 2: ETP 4 of TP 8 fits 16 ranks
+    LP_CHECK_EQ(expertTensorParallel(mixtral(2, 8, 4)), 1);  // EP 8 spans the TP pairs: whole experts
+    Scenario s = mixtral(2, 8, 4);
+    s.layout.etp = 2;  // asked for, but EP 8 x ETP 2 = 16 does not divide 8 ranks
+    LP_CHECK_EQ(expertTensorParallel(s), 0);
+    const Plan bad = evaluate(s);
+    LP_CHECK(!bad.valid);
+    const Diagnostic* d = findDiagnostic(bad, DiagnosticId::EpDoesNotDivideDp);
+    LP_CHECK(d && diagnosticMessage(*d).find("expert TP 2") != std::string::npos);
+    s.layout.etp = 3;  // does not divide TP
+    LP_CHECK_EQ(expertTensorParallel(s), 0);
+    Scenario dense = defaultScenario();
+    LP_CHECK_EQ(expertTensorParallel(dense), dense.layout.tp);
+}
+
+LP_TEST(whole_experts_when_ep_spans_the_tp_ranks) {
+    // TP 2 x DP 4 = 8 GPUs with EP 8 (Qwen3-235B-style recipes: TP 2, EP 32 > DP): ETP 1, each GPU holds
+    // one whole expert per layer; the dense part stays split by TP.
+    const Scenario s = mixtral(2, 8, 4);
+    const Plan p = evaluate(s);
+    LP_CHECK(p.valid);
+    const ParameterCount& c = p.params;
+    const double perGpu = (c.total - c.routedExpertsTotal) / 2.0 + c.routedExpertsTotal / 8.0;
+    LP_CHECK_NEAR(p.memory.stages[0].weightsBytes, 2.0 * perGpu, 1e-12);
+    // Tokens per expert: this GPU's sequence-parallel half of the 4096 tokens, top-2, imbalance 1.1.
+    LP_CHECK_NEAR(p.x.tokensPerExpert, 2048 * 2 * 1.1, 1e-12);
+    LP_CHECK(!p.has(DiagnosticId::EpCrossesNodes));  // ETP 1 x EP 8 = one node
+    const nlohmann::json j = planToJson(s, p);
+    LP_CHECK_EQ(j.at("expert_tensor_parallel").get<int>(), 1);
+}
+
+LP_TEST(expert_tp_trades_tp_collectives_for_memory) {
+    // TP 2 x EP 4 x DP 4 fits both ways: auto = ETP 2 (split experts), or ETP 1 asked for (whole experts).
+    Scenario split = mixtral(2, 4, 4);
+    Scenario whole = split;
+    whole.layout.etp = 1;
+    const Plan ps = evaluate(split), pw = evaluate(whole);
+    LP_CHECK(ps.valid && pw.valid);
+    Scenario explicitSplit = split;
+    explicitSplit.layout.etp = 2;
+    LP_CHECK_NEAR(evaluate(explicitSplit).time.stepSeconds, ps.time.stepSeconds, 1e-12);
+    // Whole experts: twice the expert weights per GPU...
+    const ParameterCount& c = ps.params;
+    LP_CHECK_NEAR(pw.memory.stages[0].weightsBytes - ps.memory.stages[0].weightsBytes,
+                  2.0 * (c.routedExpertsTotal / 4.0 - c.routedExpertsTotal / 8.0), 1e-9);
+    // ... half the tokens per expert GEMM (this GPU's own T/TP), and no TP collective in the MLP half:
+    LP_CHECK_NEAR(pw.x.tokensPerExpert, 0.5 * ps.x.tokensPerExpert, 1e-12);
+    LP_CHECK_NEAR(pw.time.tpCommSeconds, 0.5 * ps.time.tpCommSeconds, 1e-9);
+    // EP 4 x ETP 2 = 8 GPUs in one node; EP 4 x ETP 1 = 4.
+    Scenario wide = mixtral(2, 8, 8);  // 16 GPUs, auto ETP 2: EP group of 16 crosses the node
+    LP_CHECK(evaluate(wide).has(DiagnosticId::EpCrossesNodes));
+    wide.layout.etp = 1;
+    LP_CHECK(!evaluate(wide).has(DiagnosticId::EpCrossesNodes));
 }
 
 LP_TEST(small_expert_batches_are_flagged) {

@@ -5,6 +5,7 @@
 
 #include "core/Evaluate.h"
 #include "core/Explain.h"
+#include "core/Presets.h"
 #include "ui/CollapsibleSection.h"
 #include "ui/FileController.h"
 #include "ui/MainWindow.h"
@@ -233,6 +234,47 @@ private slots:
         doc()->undoStack()->undo();
         QVERIFY(doc()->scenario().training.pipelineSplit == core::PipelineSplit::Auto);
         QCOMPARE(split->currentData().toInt(), static_cast<int>(core::PipelineSplit::Auto));
+    }
+
+    void expertTpChoiceOffersWhatFitsAndUndoes() {
+        auto* etp = m_window->scenarioPanel()->findChild<QComboBox*>(QStringLiteral("expertTp"));
+        QVERIFY(etp);
+        QVERIFY(etp->toolTip().contains(QStringLiteral("--expert-tensor-parallel-size")));
+        QVERIFY(!etp->isEnabled());  // the default model is dense
+        // Mixtral 8x7B on 8 GPUs as TP 2 x DP 4 with EP 4: auto = expert TP 2 (Megatron's default).
+        core::Scenario s = doc()->scenario();
+        s.model = core::findModelPreset("mixtral-8x7b")->model;
+        s.cluster.nodes = 1;
+        s.layout = core::Layout{};
+        s.layout.tp = 2;
+        s.layout.dp = 4;
+        s.layout.ep = 4;
+        s.layout.accumulation = 8;
+        s.training.zeroStage = 1;
+        doc()->edit(s, QStringLiteral("mixtral"));
+        QVERIFY(doc()->plan().valid);
+        QVERIFY(etp->isEnabled());
+        QCOMPARE(etp->itemText(0), QStringLiteral("Auto (2)"));
+        QCOMPARE(etp->count(), 3);  // auto, 2, 1
+        const double tpBefore = doc()->plan().time.tpCommSeconds;
+        const int whole = etp->findData(1);
+        QVERIFY(whole > 0);
+        etp->setCurrentIndex(whole);
+        emit etp->activated(whole);
+        QCOMPARE(doc()->scenario().layout.etp, 1);
+        QVERIFY(doc()->plan().valid);
+        QVERIFY(doc()->plan().time.tpCommSeconds < tpBefore);  // no TP collective in the MLP half
+        doc()->undoStack()->undo();
+        QCOMPARE(doc()->scenario().layout.etp, 0);
+        QCOMPARE(etp->currentData().toInt(), 0);
+        // EP 8 > DP 4: only whole experts fit, and auto says so.
+        s.layout.ep = 8;
+        doc()->edit(s, QStringLiteral("ep 8"));
+        QVERIFY(doc()->plan().valid);
+        QCOMPARE(etp->itemText(0), QStringLiteral("Auto (1)"));
+        QCOMPARE(etp->findData(2), -1);
+        doc()->undoStack()->undo();
+        doc()->undoStack()->undo();
     }
 
     void boxesFollowEditsMadeElsewhere() {
