@@ -235,8 +235,15 @@ void explainTime(Builder& b) {
                              "TP x CP x DP ranks, so EP also spans TP ranks; with whole experts the MLP half of the layer needs no "
                              "TP collective.", etp, etp == 1 ? "" : "s", etp, l.tp);
     }
-    b.add("time.ep_comm", "Expert-parallel communication", t.epCommSeconds, "s",
-          "per MoE layer and pass: dispatch + combine all-to-all of tokens x top-k x h x 2 bytes", std::move(epValues),
+    std::string epFormula = "per MoE layer and pass: dispatch + combine all-to-all of tokens x top-k x h x 2 bytes";
+    if (o.overlapEpComm && l.ep > 1) {
+        epFormula += fmt("; with the overlap, per layer: max(0, EP - compute of the layer) + %.1f x min(EP, compute)",
+                         kOverlapResidual);
+        epWords += " The EP communication overlap is on (Megatron-Core --overlap-moe-expert-parallel-comm): one micro "
+                   "batch's all-to-alls run while another computes the same layer, so only what exceeds the layer's "
+                   "compute is exposed.";
+    }
+    b.add("time.ep_comm", "Expert-parallel communication", t.epCommSeconds, "s", std::move(epFormula), std::move(epValues),
           "Lepikhin et al. 2020, GShard", std::move(epWords));
     b.add("time.bubble", "Pipeline bubble", t.bubbleSeconds, "s", "bubble = (p - 1)/v x t_mb",
           fmt("(%d - 1)/%d x %s = %s", l.pp, l.vpp, secs(x.microbatchStageSeconds).c_str(), secs(t.bubbleSeconds).c_str()),

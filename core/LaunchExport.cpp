@@ -122,7 +122,8 @@ LaunchSettings megatron(const Scenario& s) {
     const bool tpOverlap = t.overlapTpComm && l.tp > 1;
     const bool ppOverlap = t.overlapPpComm && l.pp > 1;
     const bool dpOverlap = t.overlapDpComm && t.zeroStage < 3;  // FSDP2 overlaps by itself
-    if (tpOverlap || ppOverlap || dpOverlap) {
+    const bool epOverlap = t.overlapEpComm && m.isMoe() && l.ep > 1;
+    if (tpOverlap || ppOverlap || dpOverlap || epOverlap) {
         group("Communication overlap");
         if (tpOverlap && t.sequenceParallel)
             arg("--tp-comm-overlap", {}, "TE userbuffers: TP comm under the GEMMs");
@@ -137,6 +138,8 @@ LaunchSettings megatron(const Scenario& s) {
             if (t.zeroStage >= 1)
                 arg("--overlap-param-gather", {}, "with the distributed optimizer");
         }
+        if (epOverlap)
+            arg("--overlap-moe-expert-parallel-comm", {}, "EP all-to-alls under another micro batch's compute");
     }
 
     group("Batch and sequence");

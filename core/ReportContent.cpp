@@ -220,6 +220,8 @@ KeyValues trainingFacts(const Scenario& s, const Plan& p) {
                     onOff(t.overlapDpComm) + (p.style == ExecutionStyle::Fsdp && !t.overlapDpComm
                                                   ? std::string(" (the FSDP style overlaps anyway)")
                                                   : std::string()));
+    if (s.model.isMoe())
+        kv.emplace_back("EP communication overlap", onOff(t.overlapEpComm));
     kv.emplace_back("Execution style", std::string(toString(t.executionStyle)) +
                                            (t.executionStyle == ExecutionStyle::Auto
                                                 ? " (" + std::string(toString(p.style)) + ")"

@@ -24,6 +24,8 @@ struct TrainingOptions {
     bool overlapTpComm = false;   // TP collectives overlapped with the GEMMs (--tp-comm-overlap, AsyncTP)
     bool overlapPpComm = false;   // pipeline send/receive overlapped with compute (--overlap-p2p-communication)
     bool overlapDpComm = false;   // gradient reduction overlapped with backward (--overlap-grad-reduce)
+    bool overlapEpComm = false;   // MoE all-to-alls overlapped with another micro batch's compute
+                                  // (Megatron-Core --overlap-moe-expert-parallel-comm)
     double loaderTokensPerSecond = 2e6;        // one data-parallel rank's loader throughput
     double stragglerSlowdown = 0.0;            // slowest rank's extra time, as a fraction (0.1 = 10%)
     double allocatorReserveFraction = 0.05;    // caching-allocator fragmentation, of the GPU memory

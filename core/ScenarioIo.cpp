@@ -266,7 +266,7 @@ TrainingOptions readTraining(const Json* j, const std::string& path, InputErrors
     ObjectReader r(*j, path, errors,
                    {"precision", "optimizer", "zero_stage", "zero_shard_degree", "recompute", "sequence_parallel",
                     "flash_attention", "loader_prefetch", "loader_tokens_per_s", "straggler_slowdown",
-                    "overlap_tp_comm", "overlap_pp_comm", "overlap_dp_comm",
+                    "overlap_tp_comm", "overlap_pp_comm", "overlap_dp_comm", "overlap_ep_comm",
                     "allocator_reserve_fraction", "moe_load_imbalance", "execution_style", "grad_precision", "cross_entropy",
                     "pipeline_split",
                     "attention_flops", "token_budget_tokens"});
@@ -282,6 +282,7 @@ TrainingOptions readTraining(const Json* j, const std::string& path, InputErrors
     r.readBool("overlap_tp_comm", t.overlapTpComm);
     r.readBool("overlap_pp_comm", t.overlapPpComm);
     r.readBool("overlap_dp_comm", t.overlapDpComm);
+    r.readBool("overlap_ep_comm", t.overlapEpComm);
     r.readDouble("loader_tokens_per_s", t.loaderTokensPerSecond, positive(kMaxRate));
     r.readDouble("straggler_slowdown", t.stragglerSlowdown, nonNegative(10.0));
     r.readDouble("allocator_reserve_fraction", t.allocatorReserveFraction, {0.0, true, 1.0, false});
@@ -401,6 +402,7 @@ Json trainingToJson(const TrainingOptions& t) {
     j["overlap_tp_comm"] = t.overlapTpComm;
     j["overlap_pp_comm"] = t.overlapPpComm;
     j["overlap_dp_comm"] = t.overlapDpComm;
+    j["overlap_ep_comm"] = t.overlapEpComm;
     j["loader_tokens_per_s"] = t.loaderTokensPerSecond;
     j["straggler_slowdown"] = t.stragglerSlowdown;
     j["allocator_reserve_fraction"] = t.allocatorReserveFraction;

@@ -213,9 +213,13 @@ void computeTime(const EvalContext& x, Plan& plan) {
     }
     // The backward pass sends the gradients of the same tokens back the same way: dispatch and combine once
     // more, as many bytes as forward (its doubled FLOPs are the weight gradients, which stay local).
-    const double epPerLayer = (2.0 + recomputeCollectives / 2.0) * lt.epPerPass;  // fwd, bwd, full recompute
+    double epPerLayer = (2.0 + recomputeCollectives / 2.0) * lt.epPerPass;  // fwd, bwd, full recompute
     const double cpPerLayer = lt.cpFwd + lt.cpBwd + (x.recompute == Recompute::Full ? lt.cpFwd : 0.0);
     const double computePerLayer = lt.fwd() + lt.bwd();
+    if (x.s.training.overlapEpComm)
+        // Combined 1F1B: one micro batch's dispatch and combine run while another computes the same layer,
+        // so only what exceeds the layer's compute (+ the residual share of the hidden part) is exposed.
+        epPerLayer = overlappedSeconds(epPerLayer, computePerLayer + recompute);
 
     // ZeRO-3 / FSDP: per layer, gather 16-bit weights for forward and again for backward, reduce-scatter
     // gradients; prefetched one layer ahead, so only what exceeds the layer's compute is exposed.

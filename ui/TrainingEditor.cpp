@@ -111,6 +111,15 @@ TrainingEditor::TrainingEditor(ScenarioDocument* doc, QWidget* parent)
         [](const Scenario& s) { return s.training.overlapDpComm; },
         [](Scenario& s, bool v) { s.training.overlapDpComm = v; });
     m_overlapDp->setObjectName(QStringLiteral("overlapDpComm"));
+    m_overlapEp = m_more->addBool(
+        more, tr("Overlap EP communication"),
+        tr("Mixture of experts: run one micro batch's token all-to-alls (dispatch and combine) while another "
+           "micro batch computes, as Megatron-Core's --overlap-moe-expert-parallel-comm (combined 1F1B) and "
+           "DeepSeek's DualPipe do. What exceeds the layer's compute stays exposed, and a fifth of the hidden "
+           "part is still paid."),
+        [](const Scenario& s) { return s.training.overlapEpComm; },
+        [](Scenario& s, bool v) { s.training.overlapEpComm = v; });
+    m_overlapEp->setObjectName(QStringLiteral("overlapEpComm"));
     m_more->addBool(more, tr("Loader prefetch"), tr("The data loader prepares the next batch while the GPUs compute."),
                     [](const Scenario& s) { return s.training.loaderPrefetch; },
                     [](Scenario& s, bool v) { s.training.loaderPrefetch = v; });

@@ -15,10 +15,12 @@ class TrainingEditor : public QWidget {
 public:
     explicit TrainingEditor(ScenarioDocument* doc, QWidget* parent = nullptr);
     CollapsibleSection* moreSection() const { return m_section; }
-    // The communication-overlap switches (TrainingOptions::overlapTpComm, overlapPpComm, overlapDpComm).
+    // The communication-overlap switches (TrainingOptions::overlapTpComm, overlapPpComm, overlapDpComm,
+    // overlapEpComm).
     QCheckBox* overlapTpBox() const { return m_overlapTp; }
     QCheckBox* overlapPpBox() const { return m_overlapPp; }
     QCheckBox* overlapDpBox() const { return m_overlapDp; }
+    QCheckBox* overlapEpBox() const { return m_overlapEp; }
 
 private:
     CollapsibleSection* m_section;
@@ -27,6 +29,7 @@ private:
     QCheckBox* m_overlapTp = nullptr;
     QCheckBox* m_overlapPp = nullptr;
     QCheckBox* m_overlapDp = nullptr;
+    QCheckBox* m_overlapEp = nullptr;
 };
 
 } // namespace lp::ui

@@ -37,7 +37,7 @@ std::string zeroText(int stage) {
 std::string overlapText(const core::TrainingOptions& t) {
     std::string which;
     for (auto [on, name] : {std::pair{t.overlapTpComm, "TP"}, std::pair{t.overlapPpComm, "PP"},
-                            std::pair{t.overlapDpComm, "DP"}})
+                            std::pair{t.overlapDpComm, "DP"}, std::pair{t.overlapEpComm, "EP"}})
         if (on)
             which += (which.empty() ? "" : "/") + std::string(name);
     std::string text = which.empty() ? std::string() : ", overlapped " + which + " communication";

@@ -149,6 +149,8 @@ const std::vector<FlagSpec>& flagTable() {
          onOffSetter(&O::overlapPp)},
         {"--dp-comm-overlap", "on|off", "gradient reduction overlapped with backward",
          onOffSetter(&O::overlapDp)},
+        {"--ep-comm-overlap", "on|off", "MoE all-to-alls overlapped with another micro batch's compute",
+         onOffSetter(&O::overlapEp)},
         {"--straggler", "X", "slowest rank's extra time as a fraction (0.1 = 10%)",
          numberSetter(&O::straggler, 0.0, 100.0)},
         {"--style", "STYLE", "execution style: auto|megatron|fsdp",
@@ -281,6 +283,8 @@ std::expected<void, CliError> applyOverrides(const ScenarioOverrides& o, Scenari
         t.overlapPpComm = *o.overlapPp;
     if (o.overlapDp)
         t.overlapDpComm = *o.overlapDp;
+    if (o.overlapEp)
+        t.overlapEpComm = *o.overlapEp;
     if (o.straggler)
         t.stragglerSlowdown = *o.straggler;
     if (o.style)

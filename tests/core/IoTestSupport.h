@@ -174,6 +174,7 @@ Scenario randomScenario(Random& r) {
     t.overlapTpComm = r.coin();
     t.overlapPpComm = r.coin();
     t.overlapDpComm = r.coin();
+    t.overlapEpComm = r.coin();
     t.loaderTokensPerSecond = r.anyBits(1e18);
     t.stragglerSlowdown = r.coin() ? 0.0 : r.uniform(0, 10);
     t.allocatorReserveFraction = r.uniform(0, 0.999);

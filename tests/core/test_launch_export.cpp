@@ -296,6 +296,27 @@ LP_TEST(megatron_pipeline_overlap_follows_the_virtual_stages) {
     LP_CHECK(!hasNote(l, "interleaved schedule"));
 }
 
+LP_TEST(megatron_moe_flags_expert_tp_and_ep_overlap) {
+    // Mixtral on TP 2 x DP 4 with EP 8: whole experts (expert TP 1) and the EP overlap, both as flags.
+    Scenario s = defaultScenario();
+    s.model = findModelPreset("mixtral-8x7b")->model;
+    s.cluster.nodes = 1;
+    s.layout = Layout{};
+    s.layout.tp = 2;
+    s.layout.dp = 4;
+    s.layout.ep = 8;
+    s.layout.accumulation = 8;
+    auto l = exportLaunchSettings(s, LaunchTarget::Megatron);
+    LP_CHECK(contains(l.text, "--expert-model-parallel-size 8"));
+    LP_CHECK(contains(l.text, "--expert-tensor-parallel-size 1"));
+    LP_CHECK(!contains(l.text, "--overlap-moe-expert-parallel-comm"));
+    s.training.overlapEpComm = true;
+    l = exportLaunchSettings(s, LaunchTarget::Megatron);
+    LP_CHECK(contains(l.text, "--overlap-moe-expert-parallel-comm"));
+    const auto tt = exportLaunchSettings(s, LaunchTarget::Torchtitan);
+    LP_CHECK(contains(tt.text, "expert_tensor_parallel_degree = 1"));
+}
+
 LP_TEST(deepspeed_and_torchtitan_overlap_settings) {
     Scenario s = defaultScenario();
     s.training.overlapDpComm = true;

@@ -89,6 +89,7 @@ LP_TEST(random_scenarios_stay_finite) {
         t.overlapTpComm = pick(rng, {true, false});
         t.overlapPpComm = pick(rng, {true, false});
         t.overlapDpComm = pick(rng, {true, false});
+        t.overlapEpComm = pick(rng, {true, false});
         t.stragglerSlowdown = pick(rng, {0.0, 0.5, 100.0});
         t.zeroShardDegree = pick(rng, {0, 0, 1, 2, 8, 3, 1000000});
         t.crossEntropy = pick(rng, {CrossEntropy::Auto, CrossEntropy::Unfused, CrossEntropy::Fused,

@@ -273,6 +273,14 @@ private slots:
         QVERIFY(doc()->plan().valid);
         QCOMPARE(etp->itemText(0), QStringLiteral("Auto (1)"));
         QCOMPARE(etp->findData(2), -1);
+        // The EP overlap box hides the all-to-alls behind another micro batch's compute.
+        const double epBefore = doc()->plan().time.epCommSeconds;
+        QVERIFY(epBefore > 0);
+        toggle(box("overlapEpComm"));
+        QVERIFY(doc()->scenario().training.overlapEpComm);
+        QVERIFY(doc()->plan().time.epCommSeconds < epBefore);
+        doc()->undoStack()->undo();
+        QVERIFY(!box("overlapEpComm")->isChecked());
         doc()->undoStack()->undo();
         doc()->undoStack()->undo();
     }
