@@ -18,4 +18,22 @@ inline Scenario llama8bFsdpOnOneNode() {
     return s;
 }
 
+// Mixtral 8x7B (sequence 4096) as TP x DP with EP, micro batch 1 x accumulation 8, ZeRO-0, sequence
+// parallel with TP, on TP x DP / 8 nodes of 8 GPUs.
+inline Scenario mixtral(int tp, int ep, int dp) {
+    Scenario s = defaultScenario();
+    s.model = findModelPreset("mixtral-8x7b")->model;
+    s.model.seqLen = 4096;
+    s.training.zeroStage = 0;
+    s.training.sequenceParallel = tp > 1;
+    s.layout = Layout{};
+    s.layout.tp = tp;
+    s.layout.ep = ep;
+    s.layout.dp = dp;
+    s.layout.microBatch = 1;
+    s.layout.accumulation = 8;
+    s.cluster.nodes = tp * dp / 8;
+    return s;
+}
+
 } // namespace lp::core::fixtures

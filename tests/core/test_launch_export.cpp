@@ -1,5 +1,6 @@
 // Launch settings (core/LaunchExport.h): the default scenario's output is pinned in
 // tests/data/launch/, the framework names and the mapping of each option are checked one by one.
+#include "ScenarioFixtures.h"
 #include "TestHarness.h"
 #include "core/LaunchExport.h"
 #include "core/Presets.h"
@@ -298,14 +299,7 @@ LP_TEST(megatron_pipeline_overlap_follows_the_virtual_stages) {
 
 LP_TEST(megatron_moe_flags_expert_tp_and_ep_overlap) {
     // Mixtral on TP 2 x DP 4 with EP 8: whole experts (expert TP 1) and the EP overlap, both as flags.
-    Scenario s = defaultScenario();
-    s.model = findModelPreset("mixtral-8x7b")->model;
-    s.cluster.nodes = 1;
-    s.layout = Layout{};
-    s.layout.tp = 2;
-    s.layout.dp = 4;
-    s.layout.ep = 8;
-    s.layout.accumulation = 8;
+    Scenario s = fixtures::mixtral(2, 8, 4);
     auto l = exportLaunchSettings(s, LaunchTarget::Megatron);
     LP_CHECK(contains(l.text, "--expert-model-parallel-size 8"));
     LP_CHECK(contains(l.text, "--expert-tensor-parallel-size 1"));

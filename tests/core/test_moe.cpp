@@ -1,31 +1,17 @@
 // Mixture of experts with expert parallelism, multi-head latent attention, FP8 and long context.
+#include "ScenarioFixtures.h"
 #include "TestHarness.h"
 
 #include "core/Evaluate.h"
 #include "core/PlanJson.h"
-
-#include <nlohmann/json.hpp>
 #include "core/Presets.h"
 
+#include <nlohmann/json.hpp>
+
 using namespace lp::core;
+using lp::core::fixtures::mixtral;
 
 namespace {
-
-Scenario mixtral(int tp, int ep, int dp) {
-    Scenario s = defaultScenario();
-    s.model = findModelPreset("mixtral-8x7b")->model;
-    s.model.seqLen = 4096;
-    s.training.zeroStage = 0;
-    s.training.sequenceParallel = tp > 1;
-    s.layout = Layout{};
-    s.layout.tp = tp;
-    s.layout.ep = ep;
-    s.layout.dp = dp;
-    s.layout.microBatch = 1;
-    s.layout.accumulation = 8;
-    s.cluster.nodes = tp * dp / 8;
-    return s;
-}
 
 const Diagnostic* findDiagnostic(const Plan& p, DiagnosticId id) {
     for (const Diagnostic& d : p.diagnostics)

@@ -128,14 +128,7 @@ LP_TEST(dp_overlap_gives_megatron_what_fsdp_does_by_design) {
 LP_TEST(ep_overlap_hides_the_all_to_alls_behind_another_micro_batch) {
     // Mixtral 8x7B, EP 8 inside one node: each layer's all-to-alls are far shorter than its compute, so the
     // overlap leaves exactly the residual fifth of them.
-    Scenario s = defaultScenario();
-    s.model = findModelPreset("mixtral-8x7b")->model;
-    s.model.seqLen = 4096;
-    s.cluster.nodes = 1;
-    s.layout = Layout{};
-    s.layout.dp = 8;
-    s.layout.ep = 8;
-    s.layout.accumulation = 8;
+    Scenario s = fixtures::mixtral(1, 8, 8);
     const Plan off = evaluate(s);
     s.training.overlapEpComm = true;
     const Plan on = evaluate(s);
