@@ -43,7 +43,7 @@ struct EvalContext {
     // Mixture of experts (zeros for dense models).
     bool moe = false;
     double ep = 1, experts = 0, topK = 0, fe = 0, sharedExperts = 0;
-    double etp = 1;           // expert tensor parallelism (MoE only; 1 and unused for dense models): an expert's share per GPU is 1/ETP
+    double etp = 1;           // expert tensor parallelism (MoE; 1 for dense): each GPU holds 1/ETP of an expert
     double expertTokens = 0;  // tokens one ETP group routes per micro batch: T x ETP / TP with SP, T without
     double moeFraction = 0;   // share of the layers that are MoE layers
     double imbalance = 1;     // busiest expert / mean
