@@ -190,6 +190,24 @@ LP_TEST(a_case_may_state_hybrid_sharding) {
         LP_CHECK(bad.error().front().path.find("zero_shard_degree") != std::string::npos);
 }
 
+LP_TEST(a_case_may_state_the_experts_tensor_parallelism) {
+    // The optional layout key etp (docs/formats.md); absent, auto. Zero is not a degree.
+    std::string json = overlapCase("h100-sxm-80gb", 2, 1, 1, 4, 1, true);
+    auto layoutOf = [](const std::string& j) {
+        const auto r = validationCasesFromJson(j);
+        return r && !r->empty() ? r->front().scenario.layout : Layout{};
+    };
+    LP_CHECK_EQ(layoutOf(json).etp, 0);
+    const std::string key = R"("zero_stage": 1,)";
+    json.replace(json.find(key), key.size(), key + R"( "etp": 1,)");
+    LP_CHECK_EQ(layoutOf(json).etp, 1);
+    json.replace(json.find(R"("etp": 1)"), 8, R"("etp": 0)");
+    const auto bad = validationCasesFromJson(json);
+    LP_CHECK(!bad.has_value());
+    if (!bad.has_value())
+        LP_CHECK(bad.error().front().path.find("etp") != std::string::npos);
+}
+
 LP_TEST(fsdp_runs_and_hopper_runs_use_flash_attention_megatron_gpt_on_a100_does_not) {
     // 2021-2022 Megatron GPT on A100: the fused unflashed softmax.
     LP_CHECK(!optionsOf(overlapCase("a100-sxm-80gb", 2, 1, 1, 4, 0, false, "gelu")).flashAttention);
