@@ -84,10 +84,10 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
             // members next to it are reached over NVLink at the same time.
             const double n = x.ep;
             const double g = x.epCrossesNodes ? x.epMembersPerDomain : n;
-            const double remote = (n - g) / n * bytes, local = (g - 1.0) / n * bytes;
+            const double remote = (n - g) / n * bytes, nearby = (g - 1.0) / n * bytes;
             const double wire = x.epCrossesNodes ? std::max(remote / x.epLink.busBandwidth(bytes),
-                                                            local / x.epIntraLink.busBandwidth(bytes))
-                                                 : local / x.epLink.busBandwidth(bytes);
+                                                            nearby / x.epIntraLink.busBandwidth(bytes))
+                                                 : nearby / x.epLink.busBandwidth(bytes);
             const double a2a = wire + (n - 1.0) * x.epLink.latencySeconds;
             r.epPerPass = 2.0 * x.moeFraction * a2a * x.imbalance;
         }
