@@ -1,7 +1,6 @@
 // Runs the built layout-planner-cli and checks its exit codes, JSON and text.
 // Usage: test_cli PATH/TO/layout-planner-cli [FILTER]
-#include "CliTestSupport.h"
-#include "TestHarness.h"
+#include "CliRunner.h"
 
 #include <filesystem>
 #include <fstream>
@@ -15,91 +14,9 @@
 
 using nlohmann::json;
 namespace fs = std::filesystem;
+using namespace lp::test::cli;
 
 namespace {
-
-std::string g_cli;
-int g_counter = 0;
-
-std::string quote(const std::string& s) { return lp::test::shellQuote(s); }
-
-std::string readAll(const fs::path& p) { return lp::test::readFile(p); }
-
-fs::path workDir() { return lp::test::cliWorkDir("run"); }
-
-fs::path tempFile(const std::string& stem) {
-    return workDir() / (stem + "-" + std::to_string(++g_counter) + ".json");
-}
-
-struct Result {
-    int code = -1;
-    std::string out;
-    std::string err;
-    std::string all() const { return out + err; }
-    json parsed() const {
-        try {
-            return json::parse(out);
-        } catch (const std::exception& e) {
-            ::lp::test::fail(__FILE__, __LINE__, std::string("stdout is not JSON: ") + e.what() + "\n" + out);
-            return json();
-        }
-    }
-};
-
-Result run(const std::vector<std::string>& args) {
-    const fs::path outFile = tempFile("stdout");
-    const fs::path errFile = tempFile("stderr");
-    std::string cmd = quote(g_cli);
-    for (const auto& a : args)
-        cmd += " " + quote(a);
-    cmd += " >" + quote(outFile.string()) + " 2>" + quote(errFile.string());
-    const int status = std::system(cmd.c_str());
-    Result r;
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-    r.out = readAll(outFile);
-    r.err = readAll(errFile);
-    fs::remove(outFile);
-    fs::remove(errFile);
-    return r;
-}
-
-bool contains(const std::string& hay, const std::string& needle) {
-    return hay.find(needle) != std::string::npos;
-}
-
-// "nan" or "inf"/"infinity" printed as a number (a word on its own, maybe signed), any case.
-bool hasNonFiniteToken(const std::string& text) {
-    static const std::regex re(R"((^|[^A-Za-z0-9_])[-+]?(nan|inf|infinity)([^A-Za-z0-9_]|$))",
-                               std::regex::icase);
-    return std::regex_search(text, re);
-}
-
-bool jsonAllFinite(const json& j) {
-    if (j.is_number_float())
-        return std::isfinite(j.get<double>());
-    if (j.is_object() || j.is_array()) {
-        for (const auto& c : j)
-            if (!jsonAllFinite(c))
-                return false;
-    }
-    return true;
-}
-
-#define CHECK_CLEAN(r)                                                                                       \
-    do {                                                                                                     \
-        LP_CHECK(!hasNonFiniteToken((r).out));                                                               \
-        LP_CHECK(!hasNonFiniteToken((r).err));                                                               \
-        LP_CHECK((r).code < 128); /* no crash */                                                             \
-    } while (0)
-
-bool hasDiagnostic(const json& plan, const std::string& id) {
-    if (!plan.contains("diagnostics"))
-        return false;
-    for (const auto& d : plan["diagnostics"])
-        if (d.value("id", "") == id)
-            return true;
-    return false;
-}
 
 void checkPlanKeys(const json& j) {
     for (const char* k : {"scenario",
@@ -187,108 +104,6 @@ LP_TEST(evaluate_default_text) {
     LP_CHECK(contains(r.out, "MFU"));
     LP_CHECK(contains(r.out, "GPU-hours"));
     LP_CHECK(contains(r.out, "Diagnostics"));
-}
-
-LP_TEST(evaluate_grad_precision_flag) {
-    // 16-bit gradients (--grad-reduce-in-bf16) halve the default bf16 Megatron plan's fp32 gradient memory.
-    const json a = run({"evaluate", "--json"}).parsed();
-    const auto h = run({"evaluate", "--grad-precision", "half", "--json"});
-    LP_CHECK_EQ(h.code, 0);
-    const json b = h.parsed();
-    const int worst = a.at("memory").at("worst_stage").get<int>();
-    const double ga = a.at("memory").at("stages").at(worst).at("gradients_bytes").get<double>();
-    const double gb = b.at("memory").at("stages").at(worst).at("gradients_bytes").get<double>();
-    LP_CHECK_NEAR(gb, ga / 2.0, 1e-9);
-    LP_CHECK(contains(run({"evaluate", "--grad-precision", "half"}).out, "16-bit gradients"));
-    const auto bad = run({"evaluate", "--grad-precision", "double"});
-    LP_CHECK_EQ(bad.code, 2);
-    LP_CHECK(contains(bad.err, "--grad-precision"));
-}
-
-LP_TEST(evaluate_shard_degree_and_cross_entropy_flags) {
-    // Hybrid sharding: ZeRO-1 over DP 2 with a shard degree of 1 keeps the whole optimizer state.
-    const json a = run({"evaluate", "--json"}).parsed();
-    const auto h = run({"evaluate", "--shard-degree", "1", "--json"});
-    LP_CHECK_EQ(h.code, 0);
-    const json b = h.parsed();
-    const int worst = a.at("memory").at("worst_stage").get<int>();
-    const double oa = a.at("memory").at("stages").at(worst).at("optimizer_bytes").get<double>();
-    const double ob = b.at("memory").at("stages").at(worst).at("optimizer_bytes").get<double>();
-    LP_CHECK_NEAR(ob, 2.0 * oa, 1e-6 * oa);
-    LP_CHECK(contains(run({"evaluate", "--shard-degree", "1"}).out, "hybrid sharding over 1 DP rank x 2 replicas"));
-    const auto bad = run({"evaluate", "--zero", "3", "--tp", "2", "--pp", "1", "--dp", "32", "--shard-degree", "3"});
-    LP_CHECK_EQ(bad.code, 2);
-    LP_CHECK(contains(bad.out + bad.err, "shard_degree_does_not_divide_dp"));
-    // The loss kernel: the default Megatron plan's fused 6 bytes per logit become 12 unfused.
-    const auto u = run({"evaluate", "--cross-entropy", "unfused", "--json"});
-    LP_CHECK_EQ(u.code, 0);
-    const json c = u.parsed();
-    const int last = static_cast<int>(a.at("memory").at("stages").size()) - 1;
-    const double la = a.at("memory").at("stages").at(last).at("activations_bytes").get<double>();
-    const double lc = c.at("memory").at("stages").at(last).at("activations_bytes").get<double>();
-    LP_CHECK(lc > la);
-    LP_CHECK(contains(run({"evaluate", "--cross-entropy", "fused_linear"}).out, "fused_linear cross-entropy"));
-    const auto badLoss = run({"evaluate", "--cross-entropy", "magic"});
-    LP_CHECK_EQ(badLoss.code, 2);
-    LP_CHECK(contains(badLoss.err, "--cross-entropy"));
-}
-
-LP_TEST(evaluate_pipeline_split_flag) {
-    // Llama 3.1 405B (126 layers) on PP 16 x 8 virtual stages = 128 chunks: valid only when the embedding and
-    // the loss count as one layer each, which auto does.
-    const std::vector<std::string> layout = {"evaluate", "--model", "llama3.1-405b", "--nodes", "32", "--tp", "4",
-                                             "--pp", "16", "--vpp", "8", "--dp", "4", "--micro-batch", "1",
-                                             "--accumulation", "32"};
-    auto with = [&](std::vector<std::string> extra) {
-        std::vector<std::string> args = layout;
-        args.insert(args.end(), extra.begin(), extra.end());
-        return run(args);
-    };
-    const auto a = with({"--json"});
-    LP_CHECK_EQ(a.code, 0);
-    const json j = a.parsed();
-    LP_CHECK_EQ(j.at("memory").at("stages").at(0).at("layers").get<int>(), 7);
-    LP_CHECK_EQ(j.at("memory").at("stages").at(1).at("layers").get<int>(), 8);
-    LP_CHECK(contains(with({}).out, "embedding and loss counted in the pipeline split"));
-    const auto layers = with({"--pipeline-split", "layers"});
-    LP_CHECK_EQ(layers.code, 2);
-    LP_CHECK(contains(layers.out + layers.err, "layers_not_divisible_by_pp"));
-    LP_CHECK_EQ(with({"--pipeline-split", "embedding_and_loss"}).code, 0);
-    const auto bad = with({"--pipeline-split", "stages"});
-    LP_CHECK_EQ(bad.code, 2);
-    LP_CHECK(contains(bad.err, "--pipeline-split"));
-}
-
-LP_TEST(evaluate_expert_tp_flag) {
-    // Mixtral 8x7B on one 8-GPU node as TP 2 x DP 4 with EP 8: EP exceeds DP, so auto keeps the experts whole
-    // (expert TP 1); expert TP 2 cannot fit 8 ranks and is refused with the rule that fails.
-    const std::vector<std::string> layout = {"evaluate", "--model", "mixtral-8x7b", "--nodes", "1", "--tp", "2",
-                                             "--pp", "1", "--dp", "4", "--ep", "8", "--seq-len", "4096",
-                                             "--micro-batch", "1", "--accumulation", "8"};
-    auto with = [&](std::vector<std::string> extra) {
-        std::vector<std::string> args = layout;
-        args.insert(args.end(), extra.begin(), extra.end());
-        return run(args);
-    };
-    const auto a = with({});
-    LP_CHECK_EQ(a.code, 0);
-    LP_CHECK(contains(a.out, "EP 8, expert TP 1"));
-    const auto j = with({"--json"});
-    LP_CHECK_EQ(j.parsed().at("expert_tensor_parallel").get<int>(), 1);
-    LP_CHECK_EQ(with({"--etp", "auto"}).code, 0);
-    LP_CHECK_EQ(with({"--etp", "1"}).code, 0);
-    const auto two = with({"--etp", "2"});
-    LP_CHECK_EQ(two.code, 2);
-    LP_CHECK(contains(two.out + two.err, "ep_does_not_divide_dp"));
-    LP_CHECK(contains(two.out + two.err, "expert TP 2"));
-    const auto bad = with({"--etp", "half"});
-    LP_CHECK_EQ(bad.code, 2);
-    LP_CHECK(contains(bad.err, "--etp") && contains(bad.err, "auto"));
-    // The Megatron-LM launch settings carry it.
-    std::vector<std::string> ex = layout;
-    ex[0] = "export";
-    ex.insert(ex.end(), {"--to", "megatron"});
-    LP_CHECK(contains(run(ex).out, "--expert-tensor-parallel-size 1"));
 }
 
 LP_TEST(evaluate_explain) {

@@ -1,0 +1,149 @@
+// layout-planner-cli: the scenario flags of the training options and the layout that change a plan in
+// one specific way (gradient format, shard degree, loss kernel, pipeline split, expert TP). Part of
+// test_cli (run in its evaluate_ group).
+#include "CliRunner.h"
+
+#include <string>
+#include <vector>
+
+using nlohmann::json;
+using namespace lp::test::cli;
+
+namespace {
+
+LP_TEST(evaluate_grad_precision_flag) {
+    // 16-bit gradients (--grad-reduce-in-bf16) halve the default bf16 Megatron plan's fp32 gradient memory.
+    const json a = run({"evaluate", "--json"}).parsed();
+    const auto h = run({"evaluate", "--grad-precision", "half", "--json"});
+    LP_CHECK_EQ(h.code, 0);
+    const json b = h.parsed();
+    const int worst = a.at("memory").at("worst_stage").get<int>();
+    const double ga = a.at("memory").at("stages").at(worst).at("gradients_bytes").get<double>();
+    const double gb = b.at("memory").at("stages").at(worst).at("gradients_bytes").get<double>();
+    LP_CHECK_NEAR(gb, ga / 2.0, 1e-9);
+    LP_CHECK(contains(run({"evaluate", "--grad-precision", "half"}).out, "16-bit gradients"));
+    const auto bad = run({"evaluate", "--grad-precision", "double"});
+    LP_CHECK_EQ(bad.code, 2);
+    LP_CHECK(contains(bad.err, "--grad-precision"));
+}
+
+LP_TEST(evaluate_shard_degree_and_cross_entropy_flags) {
+    // Hybrid sharding: ZeRO-1 over DP 2 with a shard degree of 1 keeps the whole optimizer state.
+    const json a = run({"evaluate", "--json"}).parsed();
+    const auto h = run({"evaluate", "--shard-degree", "1", "--json"});
+    LP_CHECK_EQ(h.code, 0);
+    const json b = h.parsed();
+    const int worst = a.at("memory").at("worst_stage").get<int>();
+    const double oa = a.at("memory").at("stages").at(worst).at("optimizer_bytes").get<double>();
+    const double ob = b.at("memory").at("stages").at(worst).at("optimizer_bytes").get<double>();
+    LP_CHECK_NEAR(ob, 2.0 * oa, 1e-6 * oa);
+    LP_CHECK(contains(run({"evaluate", "--shard-degree", "1"}).out,
+                      "hybrid sharding over 1 DP rank x 2 replicas"));
+    const auto bad =
+        run({"evaluate", "--zero", "3", "--tp", "2", "--pp", "1", "--dp", "32", "--shard-degree", "3"});
+    LP_CHECK_EQ(bad.code, 2);
+    LP_CHECK(contains(bad.out + bad.err, "shard_degree_does_not_divide_dp"));
+    // The loss kernel: the default Megatron plan's fused 6 bytes per logit become 12 unfused.
+    const auto u = run({"evaluate", "--cross-entropy", "unfused", "--json"});
+    LP_CHECK_EQ(u.code, 0);
+    const json c = u.parsed();
+    const int last = static_cast<int>(a.at("memory").at("stages").size()) - 1;
+    const double la = a.at("memory").at("stages").at(last).at("activations_bytes").get<double>();
+    const double lc = c.at("memory").at("stages").at(last).at("activations_bytes").get<double>();
+    LP_CHECK(lc > la);
+    LP_CHECK(
+        contains(run({"evaluate", "--cross-entropy", "fused_linear"}).out, "fused_linear cross-entropy"));
+    const auto badLoss = run({"evaluate", "--cross-entropy", "magic"});
+    LP_CHECK_EQ(badLoss.code, 2);
+    LP_CHECK(contains(badLoss.err, "--cross-entropy"));
+}
+
+LP_TEST(evaluate_pipeline_split_flag) {
+    // Llama 3.1 405B (126 layers) on PP 16 x 8 virtual stages = 128 chunks: valid only when the embedding and
+    // the loss count as one layer each, which auto does.
+    const std::vector<std::string> layout = {"evaluate",
+                                             "--model",
+                                             "llama3.1-405b",
+                                             "--nodes",
+                                             "32",
+                                             "--tp",
+                                             "4",
+                                             "--pp",
+                                             "16",
+                                             "--vpp",
+                                             "8",
+                                             "--dp",
+                                             "4",
+                                             "--micro-batch",
+                                             "1",
+                                             "--accumulation",
+                                             "32"};
+    auto with = [&](std::vector<std::string> extra) {
+        std::vector<std::string> args = layout;
+        args.insert(args.end(), extra.begin(), extra.end());
+        return run(args);
+    };
+    const auto a = with({"--json"});
+    LP_CHECK_EQ(a.code, 0);
+    const json j = a.parsed();
+    LP_CHECK_EQ(j.at("memory").at("stages").at(0).at("layers").get<int>(), 7);
+    LP_CHECK_EQ(j.at("memory").at("stages").at(1).at("layers").get<int>(), 8);
+    LP_CHECK(contains(with({}).out, "embedding and loss counted in the pipeline split"));
+    const auto layers = with({"--pipeline-split", "layers"});
+    LP_CHECK_EQ(layers.code, 2);
+    LP_CHECK(contains(layers.out + layers.err, "layers_not_divisible_by_pp"));
+    LP_CHECK_EQ(with({"--pipeline-split", "embedding_and_loss"}).code, 0);
+    const auto bad = with({"--pipeline-split", "stages"});
+    LP_CHECK_EQ(bad.code, 2);
+    LP_CHECK(contains(bad.err, "--pipeline-split"));
+}
+
+LP_TEST(evaluate_expert_tp_flag) {
+    // Mixtral 8x7B on one 8-GPU node as TP 2 x DP 4 with EP 8: EP exceeds DP, so auto keeps the experts whole
+    // (expert TP 1); expert TP 2 cannot fit 8 ranks and is refused with the rule that fails.
+    const std::vector<std::string> layout = {"evaluate",
+                                             "--model",
+                                             "mixtral-8x7b",
+                                             "--nodes",
+                                             "1",
+                                             "--tp",
+                                             "2",
+                                             "--pp",
+                                             "1",
+                                             "--dp",
+                                             "4",
+                                             "--ep",
+                                             "8",
+                                             "--seq-len",
+                                             "4096",
+                                             "--micro-batch",
+                                             "1",
+                                             "--accumulation",
+                                             "8"};
+    auto with = [&](std::vector<std::string> extra) {
+        std::vector<std::string> args = layout;
+        args.insert(args.end(), extra.begin(), extra.end());
+        return run(args);
+    };
+    const auto a = with({});
+    LP_CHECK_EQ(a.code, 0);
+    LP_CHECK(contains(a.out, "EP 8, expert TP 1"));
+    const auto j = with({"--json"});
+    LP_CHECK_EQ(j.parsed().at("expert_tensor_parallel").get<int>(), 1);
+    LP_CHECK_EQ(with({"--etp", "auto"}).code, 0);
+    LP_CHECK_EQ(with({"--etp", "1"}).code, 0);
+    const auto two = with({"--etp", "2"});
+    LP_CHECK_EQ(two.code, 2);
+    LP_CHECK(contains(two.out + two.err, "ep_does_not_divide_dp"));
+    LP_CHECK(contains(two.out + two.err, "expert TP 2"));
+    const auto bad = with({"--etp", "half"});
+    LP_CHECK_EQ(bad.code, 2);
+    LP_CHECK(contains(bad.err, "--etp") && contains(bad.err, "auto"));
+    // The Megatron-LM launch settings carry it.
+    std::vector<std::string> ex = layout;
+    ex[0] = "export";
+    ex.insert(ex.end(), {"--to", "megatron"});
+    LP_CHECK(contains(run(ex).out, "--expert-tensor-parallel-size 1"));
+}
+
+} // namespace
