@@ -93,18 +93,24 @@ bool pipelineSplitCountsEmbeddingAndLoss(const Scenario& s) {
            (layers + 2) % chunks == 0;
 }
 
+bool expertTensorParallelFits(const Scenario& s, int etp) {
+    const Layout& l = s.layout;
+    if (etp <= 0 || l.tp <= 0 || l.ep <= 0)
+        return false;
+    const long long ranks = static_cast<long long>(l.tp) * l.cp * l.dp;
+    return l.tp % etp == 0 && ranks % (static_cast<long long>(l.ep) * etp) == 0;
+}
+
 int expertTensorParallel(const Scenario& s) {
     const Layout& l = s.layout;
     if (!s.model.isMoe())
         return l.tp;
-    if (l.tp <= 0 || l.ep <= 0 || l.etp < 0)
+    if (l.etp < 0)
         return 0;
-    const long long ranks = static_cast<long long>(l.tp) * l.cp * l.dp;
-    auto fits = [&](int e) { return l.tp % e == 0 && ranks % (static_cast<long long>(l.ep) * e) == 0; };
     if (l.etp > 0)
-        return fits(l.etp) ? l.etp : 0;
+        return expertTensorParallelFits(s, l.etp) ? l.etp : 0;
     for (int e = l.tp; e >= 1; --e)
-        if (fits(e))
+        if (expertTensorParallelFits(s, e))
             return e;
     return 0;
 }

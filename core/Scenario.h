@@ -91,6 +91,9 @@ bool pipelineSplitCountsEmbeddingAndLoss(const Scenario& s);
 // models; 0 when no ETP fits (an invalid layout).
 int expertTensorParallel(const Scenario& s);
 
+// Whether expert TP `etp` fits the layout: it divides TP, and EP x etp divides TP x CP x DP.
+bool expertTensorParallelFits(const Scenario& s, int etp);
+
 // Pipeline units the split divides among the PP x VPP chunks: the layers, plus 2 when the embedding and
 // the loss count as layers.
 long long pipelineSplitUnits(const Scenario& s);

@@ -177,9 +177,8 @@ void LayoutSliders::refreshExpertTp(const core::Scenario& s) {
     m_etp->clear();
     const int resolved = core::expertTensorParallel(s);
     m_etp->addItem(moe && resolved > 0 ? tr("Auto (%1)").arg(resolved) : tr("Auto"), 0);
-    const long long ranks = static_cast<long long>(l.tp) * l.cp * l.dp;
     for (int e = l.tp; e >= 1; --e) {
-        const bool fits = l.tp % e == 0 && l.ep > 0 && ranks % (static_cast<long long>(l.ep) * e) == 0;
+        const bool fits = core::expertTensorParallelFits(s, e);
         if (fits || e == l.etp)
             m_etp->addItem(fits ? (e == 1 ? tr("1 (whole experts)") : QString::number(e))
                                 : tr("%1 (does not fit)").arg(e),
