@@ -154,6 +154,15 @@ void diagnose(const EvalContext& x, Plan& p) {
     }
     if (x.splitCountsEmbedLoss && !x.unevenStages)
         addDiagnostic(p, DiagnosticId::EmbeddingAndLossInPipelineSplit, Severity::Info, 0, x.L, x.p, x.layersOfRank(0));
+    if (x.unfusedSoftmax) {
+        // What the fallback costs: the same plan timed with the fused kernel.
+        EvalContext fused = x;
+        fused.unfusedSoftmax = false;
+        Plan q = p;
+        detail::computeTime(fused, q);
+        addDiagnostic(p, DiagnosticId::UnfusedSoftmax, Severity::Info, std::max(0.0, t.stepSeconds - q.time.stepSeconds),
+                      x.b * x.a / x.t, x.seq);
+    }
     if (p.mfu < 0.20)
         addDiagnostic(p, DiagnosticId::MfuBelow20, Severity::Warning, 0, p.mfu);
     if (p.memory.fits && p.memory.headroomBytes < 0.05 * p.memory.capacityBytes) {

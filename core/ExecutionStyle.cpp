@@ -6,7 +6,9 @@ namespace {
 
 StyleTraits megatron() {
     StyleTraits t;
-    t.hostSecondsPerLayerPass = 0.95e-3;
+    t.hostSecondsPerLayerPass = 1.2e-3;   // ~40 ops x ~30 us (2021-22 Megatron-LM/DeepSpeed, A100 hosts)
+    t.hostOpsPerLayerPass = 40;       // norms, QKV/out/MLP linears, attention bmm and softmax, dropout, collectives
+    t.fusedSoftmaxHasShapeRules = true;  // FusedScaleMaskSoftmax falls back to torch softmax on other shapes
     t.collectiveLaunchSeconds = 10e-6;
     t.overlapGradReduce = false;       // Megatron-LM: --overlap-grad-reduce is off unless asked for
     t.gradReduceBytesPerParam = 2;
@@ -16,7 +18,7 @@ StyleTraits megatron() {
     t.cudaContextBytes = 0.75 * kGiB;
     t.commBufferBytes = 0.5 * kGiB;
     t.elementwiseTrafficFactor = 1.0;  // fused LayerNorm, bias-GeLU, bias-dropout-add, softmax kernels
-    t.hostHidingExponent = 2.0;
+    t.hostHidingExponent = 3.0;
     t.p2pFixedSeconds = 0.0;
     t.logitsBytesPerElement = kFusedLossBytesPerLogit;  // fused vocab-parallel cross-entropy
     t.fp8WeightCopyBytesPerParam = 2;  // Transformer Engine caches the fp8 weight and its transpose per step
@@ -59,6 +61,12 @@ StyleTraits& mutableStyleTraits(ExecutionStyle style) {
 }
 
 const StyleTraits& styleTraits(ExecutionStyle style) { return mutableStyleTraits(style); }
+
+bool megatronFusedSoftmaxFits(long long microBatch, long long headsPerTpRank, long long seqLen) {
+    const long long batches = microBatch * headsPerTpRank;
+    const long long perBlock = seqLen <= 128 ? 8 : 4;  // warps per 128-thread block x rows per warp
+    return seqLen > 16 && seqLen <= 4096 && seqLen % 4 == 0 && batches % 4 == 0 && batches % perBlock == 0;
+}
 
 double lossBytesPerLogit(CrossEntropy kernel, ExecutionStyle style) {
     switch (kernel) {

@@ -9,6 +9,13 @@ struct StyleTraits {
     // Host-side cost of dispatching one decoder layer's forward kernels (eager PyTorch); the backward
     // counts twice. When the GPU work per layer is small the GPU waits for the host; large layers hide it.
     double hostSecondsPerLayerPass = 0;
+    // Host operations (kernel launches with their Python and autograd bookkeeping) that make up one such
+    // forward pass: hostSecondsPerLayerPass / hostOpsPerLayerPass is the host cost of one operation.
+    double hostOpsPerLayerPass = 40;
+    // The attention-core softmax without flash attention is Megatron's fused scale-mask-softmax kernel,
+    // which runs only for shapes it supports (megatronFusedSoftmaxFits); other shapes fall back to
+    // PyTorch's softmax in fp32. False: the style's own (eager) softmax, whatever the shape.
+    bool fusedSoftmaxHasShapeRules = false;
     // Fixed cost of one blocking tensor-parallel collective (kernel launch and stream synchronisation).
     double collectiveLaunchSeconds = 0;
     // Data-parallel gradient reduction overlaps the backward pass of the last micro batch.
@@ -41,6 +48,14 @@ inline constexpr double kFusedLossBytesPerLogit = 6;
 // Bytes per logit the scenario's loss kernel holds (its style's habit for CrossEntropy::Auto; 0 for a
 // fused linear cross-entropy, which computes the logits in chunks and never holds them whole).
 double lossBytesPerLogit(CrossEntropy kernel, ExecutionStyle style);
+
+// Megatron-LM's FusedScaleMaskSoftmax.is_kernel_available for a causal mask: 16 < s <= 4096, s a multiple
+// of 4, and micro batch x attention heads per TP rank a multiple of the kernel's batches per block (4, or 8
+// for s <= 128). Megatron-DeepSpeed and Megatron-LM releases of 2021 also need s <= 2048 there.
+bool megatronFusedSoftmaxFits(long long microBatch, long long headsPerTpRank, long long seqLen);
+// Host operations the unfused fallback adds to a layer's forward pass: the fp32 upcast, the scaling, the
+// masked fill and the 16-bit downcast around PyTorch's softmax, in place of one fused kernel.
+inline constexpr double kUnfusedSoftmaxExtraHostOps = 4;
 
 const StyleTraits& styleTraits(ExecutionStyle style);
 // Mutable access for the calibration tool (tests/bench/tune_model); the application never changes them.

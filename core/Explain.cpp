@@ -173,15 +173,31 @@ void explainTime(Builder& b) {
           "ESTIMATION.md section 6",
           "One optimizer step: every micro batch through the pipeline, the pipeline's fill and drain, the gradient "
           "reduction that is not hidden, and the optimizer update.");
+    std::string computeValues = fmt("GEMMs at %.0f%% of peak on average", 100.0 * x.gemmEfficiency);
+    std::string computeWords = "Matrix multiplications, attention and memory-bound kernels of the forward and backward passes "
+                               "(backward is about 2x forward).";
+    if (!b.s.training.flashAttention) {
+        computeValues += "; attention core " + secs(x.attentionCoreFwdSeconds) + " per layer forward" +
+                         (x.attentionCoreMemoryBound ? " (bound by the scores' trip through HBM)" : "");
+        computeWords += " Without flash attention the s x s scores go through HBM between the two batched GEMMs (QK^T "
+                        "writes them, AV reads them): at small head sizes that traffic, not the arithmetic, sets their time.";
+        if (b.p.has(DiagnosticId::UnfusedSoftmax))
+            computeWords += " Megatron's fused softmax kernel does not take this shape, so the softmax runs unfused in fp32: "
+                            "about ten times the memory traffic and four more kernels per layer and pass.";
+    }
     b.add("time.compute", "Compute", t.computeSeconds, "s", "m x L/PP x (forward + backward) per layer",
-          fmt("GEMMs at %.0f%% of peak on average", 100.0 * x.gemmEfficiency), kNarayanan,
-          "Matrix multiplications, attention and memory-bound kernels of the forward and backward passes (backward is about 2x forward).");
+          std::move(computeValues), kNarayanan, std::move(computeWords));
     b.add("time.recompute", "Recompute", t.recomputeSeconds, "s", "forward work repeated during backward",
           fmt("%s (%s recompute)", secs(t.recomputeSeconds).c_str(), std::string(toString(b.s.training.recompute)).c_str()),
           kKorth, "Activation checkpointing re-runs part of the forward pass to save memory: full recompute costs about a third more compute.");
     const TrainingOptions& o = b.s.training;
     std::string tpFormula = "per layer: 4 (+2 with full recompute) x all-reduce of s x b x h x 2 bytes; ring 2(n-1)/n S/B + 2(n-1)a";
     std::string tpWords = "Tensor parallelism all-reduces the activations twice per layer and pass: cheap on NVLink, expensive across nodes.";
+    if (l.tp > b.s.cluster.nvlinkDomain)
+        tpWords += fmt(" This TP group spans %d NVLink domains of %d GPUs: NCCL runs a ring on each member's network card, "
+                       "so the group's collectives see %d cards' bandwidth (up to NVLink's) instead of NVLink.",
+                       static_cast<int>((l.tp + b.s.cluster.nvlinkDomain - 1) / b.s.cluster.nvlinkDomain),
+                       static_cast<int>(b.s.cluster.nvlinkDomain), static_cast<int>(b.s.cluster.nvlinkDomain));
     if (o.overlapTpComm) {
         tpFormula = fmt("per layer: max(0, TP - GEMM time of the layer) + %.1f x min(TP, GEMM time), ", kOverlapResidual) +
                     "with TP = 4 (+2 with full recompute) x all-reduce of s x b x h x 2 bytes and the GEMM time of the "
@@ -284,10 +300,17 @@ void explainTime(Builder& b) {
     b.add("time.straggler", "Stragglers", t.stragglerSeconds, "s", "step x straggler slowdown",
           fmt("%.0f%% of the step", 100.0 * b.s.training.stragglerSlowdown), kModel,
           "Synchronous training runs at the pace of the slowest rank.");
-    b.add("time.overhead", "Host overhead", t.overheadSeconds, "s", "kernel-launch time the GPU work does not hide",
-          fmt("%.2f ms per layer pass (%s style)", styleTraits(b.p.style).hostSecondsPerLayerPass * 1e3,
-              std::string(toString(b.p.style)).c_str()),
-          kModel, "Small layers finish before the host has queued the next kernels, so the GPU waits.");
+    const StyleTraits& st = styleTraits(b.p.style);
+    const bool unfused = b.p.has(DiagnosticId::UnfusedSoftmax);
+    b.add("time.overhead", "Host overhead", t.overheadSeconds, "s",
+          fmt("per micro batch and stage: exposed host time = host x (host / (host + gpu))^%.0f, with host = "
+              "layers x passes x the time per layer pass", st.hostHidingExponent),
+          fmt("%.2f ms per layer pass (%s style, about %.0f operations)%s", st.hostSecondsPerLayerPass * 1e3,
+              std::string(toString(b.p.style)).c_str(), st.hostOpsPerLayerPass,
+              unfused ? fmt(", + %.0f operations of the unfused softmax", kUnfusedSoftmaxExtraHostOps).c_str() : ""),
+          kModel, "Small layers finish before the host has queued the next kernels, so the GPU waits. The host's "
+                  "dispatch overlaps the GPU's work: when the GPU work is long it hides the host, when it is short "
+                  "the host sets the pace.");
 }
 
 void explainRates(Builder& b) {

@@ -55,6 +55,8 @@ EvalContext::EvalContext(const Scenario& scenario, const HardwareProfile& profil
     sp = tr.sequenceParallel && l.tp > 1;
     hRep = sp ? 1.0 / t : 1.0;
     flash = tr.flashAttention;
+    unfusedSoftmax = !flash && traits.fusedSoftmaxHasShapeRules &&
+                     !megatronFusedSoftmaxFits(l.microBatch, mo.heads / std::max(1, l.tp), mo.seqLen);
     dropout = mo.dropout;
     fp8 = tr.precision == Precision::Fp8 && cl.gpu.peakFlops8 > 0;
     fp8Habit = fp8Habits(s, style);
@@ -124,13 +126,19 @@ EvalContext::EvalContext(const Scenario& scenario, const HardwareProfile& profil
     Link netShared = net;
     if (shardingSharesNicWithTp)
         netShared.bandwidth *= 0.5;  // two kinds of traffic on one card: each gets its share
-    tpLink = tpCrossesNodes ? netShared : nv;
+    // A TP group larger than the NVLink domain has domain members in each domain; NCCL builds one ring per
+    // network card, so its collectives cross on every member's card at once (the same rail rule as the
+    // data-parallel rings below).
+    tpLink = nv;
+    if (tpCrossesNodes) {
+        tpLink = netShared;
+        tpLink.bandwidth = std::min(cl.gpu.nvlinkBandwidth, static_cast<double>(domain) * netShared.bandwidth);
+    }
     cpLink = cpCrossesNodes ? net : nv;
     // Data-parallel and sharding collectives across nodes: NCCL runs one ring per network card, and
     // each GPU has its own card (rail-optimised DGX/HGX), so a group with k members in each NVLink
     // domain drives k cards at once: bus bandwidth k x the card's, up to NVLink's. Point-to-point
-    // traffic (pipeline, ring attention), all-to-alls and the small, blocking TP collectives keep one
-    // card's bandwidth.
+    // traffic (pipeline, ring attention) and all-to-alls keep one card's bandwidth.
     dpLink = nv;
     if (shardCrossesNodes) {
         dpLink = netShared;
@@ -216,8 +224,11 @@ LayerActivations layerActivations(const EvalContext& x) {
     if (x.flash)
         split += 4.0 * x.a * T;  // fp32 log-sum-exp per row
     r.split = split / x.t;
-    if (!x.flash)
-        r.attentionCore = x.a * T * x.seq * (2.0 + 3.0 * drop) / x.t;  // softmax out (+ mask, dropout out)
+    if (!x.flash) {
+        // Softmax output (16-bit; the unfused fp32 fallback saves it in fp32) + dropout mask and output.
+        const double softmaxOut = x.unfusedSoftmax ? 4.0 : 2.0;
+        r.attentionCore = x.a * T * x.seq * (softmaxOut + 3.0 * drop) / x.t;
+    }
     return r;
 }
 

@@ -24,6 +24,7 @@ constexpr std::array<std::string_view, kDiagnosticCount> kIds = {
     "uneven_pipeline_stages",
     "little_memory_headroom",
     "embedding_and_loss_in_pipeline_split",
+    "unfused_softmax",
     "heads_not_divisible_by_tp",
     "kv_heads_not_divisible_by_tp",
     "layers_not_divisible_by_pp",
@@ -117,6 +118,11 @@ std::string diagnosticMessage(const Diagnostic& d) {
                    d.a, d.b, d.c) +
                (d.b > 2 ? fmt(", the others %.0f.", d.c + 1.0) : std::string(".")) +
                " Megatron-LM: --account-for-embedding-in-pipeline-split --account-for-loss-in-pipeline-split.";
+    case DiagnosticId::UnfusedSoftmax:
+        return fmt("Megatron's fused softmax kernel does not take this shape (micro batch x heads per TP rank = %.0f, "
+                   "sequence %.0f): the attention softmax falls back to PyTorch's in fp32, with four more kernels "
+                   "per layer and pass and about ten times the memory traffic: %.1f ms per step.",
+                   d.a, d.b, ms);
     case DiagnosticId::LittleMemoryHeadroom:
         return fmt("Only %.1f GiB (%.1f%%) of the GPU's memory is left on pipeline stage %.0f: near the limit PyTorch's "
                    "caching allocator frees its cache and retries allocations, each retry synchronising the GPU, "
@@ -210,6 +216,9 @@ std::string diagnosticSuggestion(const Diagnostic& d) {
     case DiagnosticId::EmbeddingAndLossInPipelineSplit:
         return "Nothing to change: this balances the first and last stages, which also run the embedding and the "
                "output layer. Set the pipeline split to 'layers' to plan without it.";
+    case DiagnosticId::UnfusedSoftmax:
+        return "Make micro batch x heads per TP rank a multiple of 4 (an even micro batch, or a smaller TP) with a "
+               "sequence of 17 to 4096 tokens, or use flash attention.";
     case DiagnosticId::LittleMemoryHeadroom:
         return "Keep 5-10% of the memory free: more recompute, a smaller micro batch or more sharding; "
                "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True also reduces fragmentation.";

@@ -29,6 +29,7 @@ enum class DiagnosticId {
     UnevenPipelineStages,
     LittleMemoryHeadroom,
     EmbeddingAndLossInPipelineSplit,
+    UnfusedSoftmax,
     // invalid layouts
     HeadsNotDivisibleByTp,
     KvHeadsNotDivisibleByTp,
@@ -121,6 +122,8 @@ struct Intermediates {
     double dpMessageBytes = 0;
     double dpBusBandwidth = 0;
     double gemmEfficiency = 0;             // FLOP-weighted over the layer's GEMMs
+    double attentionCoreFwdSeconds = 0;    // attention core (scores, softmax excluded), one layer, one micro batch, forward
+    bool attentionCoreMemoryBound = false; // without flash: the scores' trip through HBM, not the GEMMs, sets that time
     double memoryBoundBytesPerLayer = 0;   // forward traffic of a layer's memory-bound kernels, one micro batch, per GPU
     double layersPerStage = 0;
     double peakFlops = 0;

@@ -105,9 +105,16 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
         r.attnFwd = work / (x.peak16 * x.prof.attentionFwdEfficiency * sizeFactor);
         r.attnBwd = kFlashBwdFlopsRatio * work / (x.peak16 * x.prof.attentionBwdEfficiency * sizeFactor);
     } else {
-        r.attnFwd = x.gemm16Seconds(fAttn);
+        // Two batched GEMMs through the scores held in HBM: QK^T writes each score (16-bit) and AV reads it,
+        // 2 x (q + v head size) FLOPs for 4 bytes. At small head sizes that is memory-bound (64 FLOP per
+        // byte for heads of 64: under a third of an A100's peak), so each runs at the slower of the two.
+        const double scores = x.b * (x.a / x.t) * (x.seq / x.c) * x.seq;
+        const double gemm = x.gemm16Seconds(fAttn), traffic = x.memSeconds(4.0 * scores);
+        im.attentionCoreMemoryBound = traffic > gemm;
+        r.attnFwd = std::max(gemm, traffic);
         r.attnBwd = 2.0 * r.attnFwd;
     }
+    im.attentionCoreFwdSeconds = r.attnFwd;
 
     // Memory-bound kernels, forward (16-bit elements read + written per token).
     const double drop = x.dropout ? 1.0 : 0.0;
@@ -129,8 +136,13 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
     if (!x.s.model.learnedPositions)
         split += 2.0 * (x.ad + x.kd);  // rotary embedding of q and k
     double attnCore = 0;
-    if (!x.flash)
-        attnCore = (2.0 + 2.5 * drop) * x.a * x.seq;  // scale-mask-softmax (+ dropout) over the scores
+    if (!x.flash) {
+        // Scale-mask-softmax over the scores in 16-bit units: the fused kernel reads and writes them once (2);
+        // the fp32 fallback upcasts (2 + 4 bytes), scales (4 + 4), masks (4 + 4), softmaxes (4 + 4) and
+        // downcasts (4 + 2): 37 bytes per score. Dropout reads, writes and masks them (2.5).
+        const double softmax = x.unfusedSoftmax ? 18.5 : 2.0;
+        attnCore = (softmax + 2.5 * drop) * x.a * x.seq;
+    }
     const double ew = x.traits.elementwiseTrafficFactor;
     im.memoryBoundBytesPerLayer = 2.0 * T * (ew * (replicated + split / x.t) + attnCore / x.t);
     r.memFwd = x.memSeconds(im.memoryBoundBytesPerLayer);
@@ -247,7 +259,10 @@ void computeTime(const EvalContext& x, Plan& plan) {
     // Host dispatch in forward-pass equivalents: the forward, the backward (autograd launches about two
     // kernels per forward kernel: input and weight gradients) and, with full recompute, a second forward.
     const double passes = 3.0 + (x.recompute == Recompute::Full ? 1.0 : 0.0);
-    const double hostPerLayer = passes * st.hostSecondsPerLayerPass;
+    double hostPerPass = st.hostSecondsPerLayerPass;
+    if (x.unfusedSoftmax)  // the fallback's upcast, scale, mask and downcast, each its own operation
+        hostPerPass *= 1.0 + kUnfusedSoftmaxExtraHostOps / st.hostOpsPerLayerPass;
+    const double hostPerLayer = passes * hostPerPass;
 
     // One micro batch through one stage (middle stages); first and last stages add embedding and head.
     const double layerGpu = computePerLayer + recompute + cpPerLayer + fsdpExposedPerLayer;

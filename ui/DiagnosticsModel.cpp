@@ -41,6 +41,7 @@ QString DiagnosticsModel::explainKeyFor(core::DiagnosticId id) {
     case DiagnosticId::EpCrossesNodes: return QStringLiteral("time.ep_comm");
     case DiagnosticId::CpExchangeExposed:
     case DiagnosticId::CpCrossesNodes: return QStringLiteral("time.cp_comm");
+    case DiagnosticId::UnfusedSoftmax: return QStringLiteral("time.compute");
     default: return {};
     }
 }

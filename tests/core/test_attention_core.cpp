@@ -1,0 +1,154 @@
+// The attention core without flash attention (docs/estimation.md, section 6): the scores pass through HBM
+// between the two batched GEMMs (a roofline at small head sizes), Megatron's fused softmax kernel runs only
+// on the shapes it supports and falls back to PyTorch's fp32 softmax otherwise; and TP groups that cross
+// nodes drive every member's network card.
+#include "TestHarness.h"
+
+#include "core/Evaluate.h"
+#include "core/ExecutionStyle.h"
+#include "core/Presets.h"
+
+using namespace lp::core;
+
+namespace {
+
+// A GPT block as 2021-22 Megatron trained it on A100: GeLU MLP, LayerNorm, biases, learned positions,
+// dropout, no flash attention, fp16, full recompute; 16 heads, sequence 1024, on one 8-GPU node.
+Scenario gptOnA100(int hidden, int tp, int microBatch) {
+    Scenario s = defaultScenario();
+    s.model = findModelPreset("gpt3-175b")->model;
+    s.model.layers = 24;
+    s.model.hidden = hidden;
+    s.model.heads = 16;
+    s.model.kvHeads = 16;
+    s.model.ffnHidden = 4 * hidden;
+    s.model.seqLen = 1024;
+    s.cluster = makeCluster(*findClusterPreset("dgx-a100"), 1);
+    s.training.flashAttention = false;
+    s.training.precision = Precision::Fp16;
+    s.training.recompute = Recompute::Full;
+    s.training.zeroStage = 0;
+    s.training.executionStyle = ExecutionStyle::Megatron;
+    s.layout = Layout{};
+    s.layout.tp = tp;
+    s.layout.dp = 8 / tp;
+    s.layout.microBatch = microBatch;
+    s.layout.accumulation = 8;
+    return s;
+}
+
+} // namespace
+
+LP_TEST(megatron_fused_softmax_takes_only_the_shapes_its_kernel_supports) {
+    // micro batch x heads per TP rank must be a multiple of 4 (8 for sequences up to 128), 16 < s <= 4096.
+    LP_CHECK(megatronFusedSoftmaxFits(1, 4, 1024));
+    LP_CHECK(megatronFusedSoftmaxFits(2, 2, 1024));
+    LP_CHECK(!megatronFusedSoftmaxFits(1, 2, 1024));   // 16 heads on TP 8 at micro batch 1
+    LP_CHECK(!megatronFusedSoftmaxFits(3, 6, 2048));   // 18
+    LP_CHECK(megatronFusedSoftmaxFits(2, 6, 2048));    // 12
+    LP_CHECK(!megatronFusedSoftmaxFits(1, 4, 128));    // 4 rows, the kernel's block holds 8 at s <= 128
+    LP_CHECK(megatronFusedSoftmaxFits(2, 4, 128));
+    LP_CHECK(!megatronFusedSoftmaxFits(4, 4, 8192));   // beyond 4096
+    LP_CHECK(!megatronFusedSoftmaxFits(4, 4, 16));
+    LP_CHECK(!megatronFusedSoftmaxFits(4, 4, 1026));   // not a multiple of 4
+}
+
+LP_TEST(an_unsupported_shape_falls_back_to_an_fp32_softmax_that_costs_time_and_memory) {
+    const Scenario odd = gptOnA100(2048, 8, 1);   // 16 heads / TP 8 x micro batch 1 = 2 rows
+    const Scenario even = gptOnA100(2048, 8, 2);  // 4 rows: fused
+    const Plan p = evaluate(odd), q = evaluate(even);
+    LP_CHECK(p.valid && q.valid);
+    LP_CHECK(p.has(DiagnosticId::UnfusedSoftmax));
+    LP_CHECK(!q.has(DiagnosticId::UnfusedSoftmax));
+    for (const Diagnostic& d : p.diagnostics)
+        if (d.id == DiagnosticId::UnfusedSoftmax) {
+            LP_CHECK(d.costSeconds > 0.0 && d.costSeconds < p.time.stepSeconds);
+            LP_CHECK_NEAR(d.a, 2.0, 1e-12);  // the rows the kernel sees
+            LP_CHECK(!diagnosticMessage(d).empty() && !diagnosticSuggestion(d).empty());
+        }
+    // Without recompute the fallback's softmax output is saved in fp32: more activation memory than the
+    // fused kernel's 16-bit output, per micro batch.
+    Scenario oddKeep = odd, fusedKeep = odd;
+    oddKeep.training.recompute = Recompute::None;
+    fusedKeep.training.recompute = Recompute::None;
+    fusedKeep.training.flashAttention = true;  // no scores kept at all
+    const Plan keep = evaluate(oddKeep);
+    LP_CHECK(keep.x.activationBytesPerLayer > evaluate(fusedKeep).x.activationBytesPerLayer);
+    Scenario oddSelective = oddKeep;
+    oddSelective.training.recompute = Recompute::Selective;  // drops the scores: no difference left
+    Scenario evenSelective = gptOnA100(2048, 8, 2);
+    evenSelective.training.recompute = Recompute::Selective;
+    LP_CHECK_NEAR(evaluate(oddSelective).x.activationBytesPerLayer,
+                  evaluate(evenSelective).x.activationBytesPerLayer / 2.0, 1.0);
+    // Flash attention, or the FSDP style (its own eager softmax), never take Megatron's kernel rules.
+    Scenario flash = odd;
+    flash.training.flashAttention = true;
+    LP_CHECK(!evaluate(flash).has(DiagnosticId::UnfusedSoftmax));
+    Scenario fsdp = odd;
+    fsdp.training.executionStyle = ExecutionStyle::Fsdp;
+    LP_CHECK(!evaluate(fsdp).has(DiagnosticId::UnfusedSoftmax));
+}
+
+LP_TEST(the_fallback_adds_host_operations_to_every_layer_pass) {
+    // Host-bound shape (1.3B on TP 8): the step grows by more than the fallback's GPU traffic alone.
+    const Scenario odd = gptOnA100(2048, 8, 1);
+    Scenario noHost = odd;
+    const Plan p = evaluate(odd);
+    double cost = 0;
+    for (const Diagnostic& d : p.diagnostics)
+        if (d.id == DiagnosticId::UnfusedSoftmax)
+            cost = d.costSeconds;
+    // Four extra host operations of the style's 40 per pass: 10% more host time on every layer pass.
+    const StyleTraits& st = styleTraits(ExecutionStyle::Megatron);
+    const double passes = 4.0;  // forward, backward (x2), recomputed forward
+    const double extraHostPerStep = odd.layout.accumulation * odd.model.layers * passes * st.hostSecondsPerLayerPass *
+                                    kUnfusedSoftmaxExtraHostOps / st.hostOpsPerLayerPass;
+    LP_CHECK(cost > 0.5 * extraHostPerStep);
+    LP_CHECK(cost < 3.0 * extraHostPerStep);
+}
+
+LP_TEST(scores_through_hbm_bound_the_attention_gemms_at_small_head_sizes) {
+    // The same model (hidden 1024, same FLOPs) with 16 heads of 64 and 8 heads of 128 on one GPU: the two
+    // batched GEMMs do the same FLOPs, but heads of 64 write and read twice the scores, so the attention
+    // core takes longer. The roofline at 4 bytes per score: with heads of 64 the GEMMs are memory-bound.
+    Scenario h64 = gptOnA100(1024, 1, 8), h128 = h64;
+    h128.model.heads = h128.model.kvHeads = 8;
+    const Plan a = evaluate(h64), b = evaluate(h128);
+    LP_CHECK(a.valid && b.valid);
+    LP_CHECK_NEAR(a.x.attentionFlopsPerToken, b.x.attentionFlopsPerToken, 1e-6 * b.x.attentionFlopsPerToken);
+    LP_CHECK(a.x.attentionCoreFwdSeconds > b.x.attentionCoreFwdSeconds);
+    const double scores = 8.0 * 16 * 1024 * 1024;  // micro batch x heads x s x s, one layer
+    const double hbm = h64.cluster.gpu.hbmBandwidth * builtinProfile(h64.cluster.gpu).hbmEfficiency;
+    LP_CHECK_NEAR(a.x.attentionCoreFwdSeconds, 4.0 * scores / hbm, 1e-9);  // memory-bound at heads of 64
+    // Heads of 128 move half the scores for the same FLOPs: at most the GEMM time or that traffic.
+    LP_CHECK(b.x.attentionCoreFwdSeconds >= 4.0 * (scores / 2.0) / hbm - 1e-12);
+    LP_CHECK(b.x.attentionCoreFwdSeconds < 0.75 * a.x.attentionCoreFwdSeconds);
+}
+
+LP_TEST(tp_groups_across_nodes_cross_on_every_members_network_card) {
+    // TP 16 on two 8-GPU DGX A100 nodes: 8 members per node, each with its own 25 GB/s card, so the
+    // collectives see up to 8 x 25 GB/s (capped by NVLink), not one card's 25 GB/s.
+    Scenario s = gptOnA100(4096, 8, 4);
+    s.model.heads = s.model.kvHeads = 32;
+    s.cluster.nodes = 2;
+    s.layout.tp = 16;
+    s.layout.dp = 1;
+    const Plan wide = evaluate(s);
+    LP_CHECK(wide.valid && wide.has(DiagnosticId::TpOverSlowLinks));
+    const double card = s.cluster.gpu.networkBandwidth;
+    const double eff = builtinProfile(s.cluster.gpu).networkBusEfficiency.at(wide.x.tpMessageBytes);
+    LP_CHECK_NEAR(wide.x.tpBusBandwidth, 8.0 * card * eff, 1e-6 * card);
+    // One 200 Gb/s card per node (the GPU's share: 25/8 GB/s) leaves the group one card's worth.
+    Scenario thin = s;
+    thin.cluster.gpu.networkBandwidth = card / 8.0;
+    const Plan slow = evaluate(thin);
+    LP_CHECK_NEAR(slow.x.tpBusBandwidth, card * eff, 1e-6 * card);
+    LP_CHECK(slow.time.tpCommSeconds > 4.0 * wide.time.tpCommSeconds);
+    // Inside one node NVLink carries it.
+    Scenario inside = s;
+    inside.cluster.nodes = 1;
+    inside.layout.tp = 8;
+    LP_CHECK(!evaluate(inside).has(DiagnosticId::TpOverSlowLinks));
+}
+
+LP_TEST_MAIN()
