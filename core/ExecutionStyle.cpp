@@ -68,6 +68,16 @@ bool megatronFusedSoftmaxFits(long long microBatch, long long headsPerTpRank, lo
     return seqLen > 16 && seqLen <= 4096 && seqLen % 4 == 0 && batches % 4 == 0 && batches % perBlock == 0;
 }
 
+double lossTrafficBytesPerLogit(CrossEntropy kernel, ExecutionStyle style) {
+    switch (kernel) {
+    case CrossEntropy::Unfused: return 44.0;
+    case CrossEntropy::Fused: return 6.0;
+    case CrossEntropy::FusedLinear: return 4.0;
+    case CrossEntropy::Auto: break;
+    }
+    return style == ExecutionStyle::Fsdp ? 44.0 : 52.0;
+}
+
 double lossBytesPerLogit(CrossEntropy kernel, ExecutionStyle style) {
     switch (kernel) {
     case CrossEntropy::Unfused: return kUnfusedLossBytesPerLogit;

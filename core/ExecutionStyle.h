@@ -48,6 +48,14 @@ inline constexpr double kFusedLossBytesPerLogit = 6;
 // Bytes per logit the scenario's loss kernel holds (its style's habit for CrossEntropy::Auto; 0 for a
 // fused linear cross-entropy, which computes the logits in chunks and never holds them whole).
 double lossBytesPerLogit(CrossEntropy kernel, ExecutionStyle style);
+// Memory traffic per logit of the loss, forward and backward, beyond the output layer's GEMMs. Megatron-LM's
+// vocab-parallel cross-entropy upcasts the 16-bit logits (2 read + 4 written), takes the max (4), subtracts it
+// (4 + 4), exponentiates (4 + 4), sums (4) and divides (4 + 4) in place, and in backward scales the saved
+// softmax (4 + 4) and downcasts the gradient (4 + 2): 52 bytes. An eager fp32 loss (F.cross_entropy on upcast
+// logits: upcast, log-softmax's max/sum and write, the gradient's scatter, log-softmax backward, downcast):
+// about 44. A fused kernel reads the 16-bit logits in forward and in backward and writes the gradient: 6.
+// A fused linear cross-entropy keeps each chunk of logits on chip but for its spill: 4.
+double lossTrafficBytesPerLogit(CrossEntropy kernel, ExecutionStyle style);
 
 // Megatron-LM's FusedScaleMaskSoftmax.is_kernel_available for a causal mask: 16 < s <= 4096, s a multiple
 // of 4, and micro batch x attention heads per TP rank a multiple of the kernel's batches per block (4, or 8

@@ -1,7 +1,7 @@
 // The attention core without flash attention (docs/estimation.md, section 6): the scores pass through HBM
 // between the two batched GEMMs (a roofline at small head sizes), Megatron's fused softmax kernel runs only
-// on the shapes it supports and falls back to PyTorch's fp32 softmax otherwise; and TP groups that cross
-// nodes drive every member's network card.
+// on the shapes it supports and falls back to PyTorch's fp32 softmax otherwise; the loss's passes over the
+// logits; and TP groups that cross nodes drive every member's network card.
 #include "TestHarness.h"
 
 #include "core/Evaluate.h"
@@ -123,6 +123,28 @@ LP_TEST(scores_through_hbm_bound_the_attention_gemms_at_small_head_sizes) {
     // Heads of 128 move half the scores for the same FLOPs: at most the GEMM time or that traffic.
     LP_CHECK(b.x.attentionCoreFwdSeconds >= 4.0 * (scores / 2.0) / hbm - 1e-12);
     LP_CHECK(b.x.attentionCoreFwdSeconds < 0.75 * a.x.attentionCoreFwdSeconds);
+}
+
+LP_TEST(the_loss_passes_over_the_logits_as_its_kernel_does) {
+    // A small model with GPT-2's 50257-token vocabulary: per token the logits outweigh a layer's
+    // activations, so the loss's memory traffic shows in the step. Megatron's vocab-parallel loss in fp32
+    // makes about 52 bytes of traffic per logit, an eager fp32 F.cross_entropy about 44, a fused kernel 6.
+    LP_CHECK_NEAR(lossTrafficBytesPerLogit(CrossEntropy::Auto, ExecutionStyle::Megatron), 52.0, 1e-12);
+    LP_CHECK_NEAR(lossTrafficBytesPerLogit(CrossEntropy::Auto, ExecutionStyle::Fsdp), 44.0, 1e-12);
+    LP_CHECK_NEAR(lossTrafficBytesPerLogit(CrossEntropy::Unfused, ExecutionStyle::Megatron), 44.0, 1e-12);
+    LP_CHECK(lossTrafficBytesPerLogit(CrossEntropy::Fused, ExecutionStyle::Megatron) <
+             lossTrafficBytesPerLogit(CrossEntropy::Unfused, ExecutionStyle::Fsdp));
+    Scenario megatron = gptOnA100(1024, 1, 8), fused = megatron;
+    fused.training.crossEntropy = CrossEntropy::Fused;
+    const Plan a = evaluate(megatron), b = evaluate(fused);
+    LP_CHECK(a.valid && b.valid);
+    LP_CHECK_NEAR(a.modelFlopsPerStep, b.modelFlopsPerStep, 1e-9 * a.modelFlopsPerStep);
+    // The step differs by the traffic: (52 - 6) bytes x tokens x vocabulary per micro batch, memory-bound.
+    const double logits = 8.0 * 1024 * 50257;  // micro batch x sequence x vocabulary, TP 1
+    const double hbm = megatron.cluster.gpu.hbmBandwidth * builtinProfile(megatron.cluster.gpu).hbmEfficiency;
+    const double perMicroBatch = (52.0 - 6.0) * logits / hbm;
+    LP_CHECK(a.time.stepSeconds - b.time.stepSeconds > 0.5 * megatron.layout.accumulation * perMicroBatch);
+    LP_CHECK(a.time.stepSeconds - b.time.stepSeconds < 1.01 * megatron.layout.accumulation * perMicroBatch);
 }
 
 LP_TEST(tp_groups_across_nodes_cross_on_every_members_network_card) {

@@ -119,7 +119,7 @@ LP_TEST(random_scenarios_stay_finite) {
 
 LP_TEST(larger_shard_groups_and_leaner_losses_never_take_more_memory) {
     // Whatever the layout: sharding over more DP ranks never adds to a GPU's training state, and the
-    // loss kernels order as unfused >= fused >= fused linear on every stage.
+    // loss kernels order as unfused >= fused >= fused linear on every stage and in the step time.
     std::mt19937_64 rng(7);
     int checked = 0;
     for (int i = 0; i < 600; ++i) {
@@ -148,13 +148,16 @@ LP_TEST(larger_shard_groups_and_leaner_losses_never_take_more_memory) {
             previous = state;
         }
         s.training.zeroShardDegree = 0;
-        double last = INFINITY;
+        double last = INFINITY, lastStep = INFINITY;
         for (CrossEntropy ce : {CrossEntropy::Unfused, CrossEntropy::Fused, CrossEntropy::FusedLinear}) {
             s.training.crossEntropy = ce;
             const Plan p = evaluate(s);
             const double lastStage = p.memory.stages.back().activationsBytes;
             LP_CHECK(lastStage <= last);
             last = lastStage;
+            // ... and in time: the same FLOPs, fewer passes over the logits.
+            LP_CHECK(p.time.stepSeconds <= lastStep);
+            lastStep = p.time.stepSeconds;
         }
         ++checked;
     }
