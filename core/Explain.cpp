@@ -175,7 +175,12 @@ void explainTime(Builder& b) {
           "reduction that is not hidden, and the optimizer update.");
     std::string computeValues = fmt("GEMMs at %.0f%% of peak on average", 100.0 * x.gemmEfficiency);
     std::string computeWords = "Matrix multiplications, attention and memory-bound kernels of the forward and backward passes "
-                               "(backward is about 2x forward).";
+                               "(backward is about 2x forward), and on the last stage the output layer and the loss, whose "
+                               "passes over the logits (tokens x vocabulary) weigh heavily in small models with large "
+                               "vocabularies unless the loss kernel is fused.";
+    computeValues += fmt("; the loss passes over the logits with %.0f bytes of traffic per logit (%s)",
+                         lossTrafficBytesPerLogit(b.s.training.crossEntropy, b.p.style),
+                         std::string(toString(b.s.training.crossEntropy)).c_str());
     if (!b.s.training.flashAttention) {
         computeValues += "; attention core " + secs(x.attentionCoreFwdSeconds) + " per layer forward" +
                          (x.attentionCoreMemoryBound ? " (bound by the scores' trip through HBM)" : "");
