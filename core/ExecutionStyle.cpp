@@ -20,7 +20,7 @@ StyleTraits megatron() {
     t.elementwiseTrafficFactor = 1.0;  // fused LayerNorm, bias-GeLU, bias-dropout-add, softmax kernels
     t.hostHidingExponent = 3.0;
     t.p2pFixedSeconds = 0.0;
-    t.logitsBytesPerElement = kFusedLossBytesPerLogit;  // fused vocab-parallel cross-entropy
+    t.logitsBytesPerElement = kFusedLossBytesPerLogit;  // vocab-parallel cross-entropy: 16-bit logits + fp32 copy
     t.fp8WeightCopyBytesPerParam = 2;  // Transformer Engine caches the fp8 weight and its transpose per step
     t.fp8SavesLinearInputs = true;     // TE saves the fp8 cast of each linear input for the weight gradient
     t.fp8AmaxHistoryLength = 1024;     // delayed scaling, --fp8-amax-history-len 1024 in Megatron/NeMo recipes

@@ -129,8 +129,8 @@ std::vector<TensorPrecision> precisionTable(const Scenario& s) {
     else
         add("Logits and loss", half + " logits, fp32 softmax", halfBytes,
             lossBytes <= kFusedLossBytesPerLogit
-                ? "Fused cross-entropy (Megatron's vocab-parallel kernel, a compiled loss): one fp32 buffer beside "
-                  "the 16-bit logits, 6 bytes per logit."
+                ? "Megatron's vocab-parallel cross-entropy or a fused kernel (a compiled loss): one fp32 buffer "
+                  "beside the 16-bit logits, 6 bytes per logit."
                 : "Unfused loss: the logits are upcast to fp32 for the log-softmax and its gradient, 12 bytes per "
                   "logit at the peak.");
     add("Tensor/pipeline-parallel communication", half, halfBytes, "Activations and their gradients travel in 16 bits.");

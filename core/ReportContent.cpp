@@ -233,7 +233,8 @@ KeyValues trainingFacts(const Scenario& s, const Plan& p) {
     }
     kv.emplace_back("Cross-entropy", std::string(toString(t.crossEntropy)) +
                                          (t.crossEntropy == CrossEntropy::Auto
-                                              ? (p.style == ExecutionStyle::Fsdp ? " (unfused)" : " (fused)")
+                                              ? (p.style == ExecutionStyle::Fsdp ? " (unfused)"
+                                                                                  : " (Megatron's vocab-parallel loss)")
                                               : std::string()));
     if (s.layout.pp > 1) {
         const bool counted = pipelineSplitCountsEmbeddingAndLoss(s);
