@@ -1,5 +1,7 @@
 #include "core/ExecutionStyle.h"
 
+#include <algorithm>
+
 namespace lp::core {
 
 namespace {
@@ -61,6 +63,12 @@ StyleTraits& mutableStyleTraits(ExecutionStyle style) {
 }
 
 const StyleTraits& styleTraits(ExecutionStyle style) { return mutableStyleTraits(style); }
+
+bool unfusedSoftmaxFallback(const Scenario& s) {
+    const Layout& l = s.layout;
+    return !s.training.flashAttention && styleTraits(resolvedStyle(s.training)).fusedSoftmaxHasShapeRules &&
+           !megatronFusedSoftmaxFits(l.microBatch, s.model.heads / std::max(1, l.tp), s.model.seqLen);
+}
 
 bool megatronFusedSoftmaxFits(long long microBatch, long long headsPerTpRank, long long seqLen) {
     const long long batches = microBatch * headsPerTpRank;

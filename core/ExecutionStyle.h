@@ -1,6 +1,7 @@
 #pragma once
 // Documented habits of each framework's execution style (justified in docs/estimation.md).
 // These are per framework, never per measured case.
+#include "core/Scenario.h"
 #include "core/Types.h"
 
 namespace lp::core {
@@ -61,6 +62,9 @@ double lossTrafficBytesPerLogit(CrossEntropy kernel, ExecutionStyle style);
 // of 4, and micro batch x attention heads per TP rank a multiple of the kernel's batches per block (4, or 8
 // for s <= 128). Megatron-DeepSpeed and Megatron-LM releases of 2021 also need s <= 2048 there.
 bool megatronFusedSoftmaxFits(long long microBatch, long long headsPerTpRank, long long seqLen);
+// True when the scenario's attention softmax falls back to PyTorch's in fp32: no flash attention, a style whose
+// fused kernel has shape rules (Megatron), and a shape megatronFusedSoftmaxFits refuses.
+bool unfusedSoftmaxFallback(const Scenario& s);
 // Host operations the unfused fallback adds to a layer's forward pass: the fp32 upcast, the scaling, the
 // masked fill and the 16-bit downcast around PyTorch's softmax, in place of one fused kernel.
 inline constexpr double kUnfusedSoftmaxExtraHostOps = 4;

@@ -55,8 +55,7 @@ EvalContext::EvalContext(const Scenario& scenario, const HardwareProfile& profil
     sp = tr.sequenceParallel && l.tp > 1;
     hRep = sp ? 1.0 / t : 1.0;
     flash = tr.flashAttention;
-    unfusedSoftmax = !flash && traits.fusedSoftmaxHasShapeRules &&
-                     !megatronFusedSoftmaxFits(l.microBatch, mo.heads / std::max(1, l.tp), mo.seqLen);
+    unfusedSoftmax = unfusedSoftmaxFallback(s);
     dropout = mo.dropout;
     fp8 = tr.precision == Precision::Fp8 && cl.gpu.peakFlops8 > 0;
     fp8Habit = fp8Habits(s, style);

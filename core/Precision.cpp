@@ -112,9 +112,14 @@ std::vector<TensorPrecision> precisionTable(const Scenario& s) {
     }
 
     // Everything that stays in 16 or 32 bits in any case.
-    add("Attention core (QK^T, softmax, AV)", half + ", fp32 softmax statistics", halfBytes,
-        t.flashAttention ? "Flash attention keeps the scores on chip; only the fp32 log-sum-exp per row is saved."
-                         : "The s x s scores and probabilities are written to memory in " + half + ".");
+    if (unfusedSoftmaxFallback(s))
+        add("Attention core (QK^T, softmax, AV)", half + " scores, fp32 softmax", 4.0,
+            "Megatron's fused softmax kernel does not take this shape: PyTorch's softmax runs on an fp32 copy of the "
+            "s x s scores and saves its fp32 output for the backward pass.");
+    else
+        add("Attention core (QK^T, softmax, AV)", half + ", fp32 softmax statistics", halfBytes,
+            t.flashAttention ? "Flash attention keeps the scores on chip; only the fp32 log-sum-exp per row is saved."
+                             : "The s x s scores and probabilities are written to memory in " + half + ".");
     add("Norms, residual stream, activation functions", half + " (fp32 math)", halfBytes,
         "Normalisation statistics are computed in fp32; stored tensors stay 16-bit" +
             std::string(f8.active ? ", fp8 never applies to them." : "."));

@@ -6,6 +6,7 @@
 
 #include "core/Evaluate.h"
 #include "core/ExecutionStyle.h"
+#include "core/Precision.h"
 #include "core/Presets.h"
 
 using namespace lp::core;
@@ -80,6 +81,17 @@ LP_TEST(an_unsupported_shape_falls_back_to_an_fp32_softmax_that_costs_time_and_m
     evenSelective.training.recompute = Recompute::Selective;
     LP_CHECK_NEAR(evaluate(oddSelective).x.activationBytesPerLayer,
                   evaluate(evenSelective).x.activationBytesPerLayer / 2.0, 1.0);
+    // The precision table says which format the scores take.
+    auto attentionRow = [](const Scenario& sc) {
+        for (const TensorPrecision& r : precisionTable(sc))
+            if (r.tensor.rfind("Attention core", 0) == 0)
+                return r;
+        return TensorPrecision{};
+    };
+    LP_CHECK(unfusedSoftmaxFallback(odd) && !unfusedSoftmaxFallback(even));
+    LP_CHECK_NEAR(attentionRow(odd).bytes, 4.0, 1e-12);
+    LP_CHECK(attentionRow(odd).format.find("fp32 softmax") != std::string::npos);
+    LP_CHECK_NEAR(attentionRow(even).bytes, 2.0, 1e-12);
     // Flash attention, or the FSDP style (its own eager softmax), never take Megatron's kernel rules.
     Scenario flash = odd;
     flash.training.flashAttention = true;
