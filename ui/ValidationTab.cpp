@@ -7,6 +7,7 @@
 #include "ui/Palette.h"
 #include "ui/ScenarioDocument.h"
 #include "ui/ValidationModel.h"
+#include "ui/ValidationSets.h"
 
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
@@ -34,6 +35,7 @@
 #include <QScrollBar>
 #include <QPushButton>
 #include <QSettings>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QTableView>
@@ -146,6 +148,12 @@ ValidationTab::ValidationTab(ScenarioDocument& doc, QWidget* parent)
     m_openFile = new QPushButton(tr("Open cases &file..."), this);
     m_openFile->setToolTip(tr("Read another file of measured runs (layout-planner/validation-cases@1, "
                               "documented in shared/reference/README.md)"));
+    m_set = new QComboBox(this);
+    m_set->setObjectName(QStringLiteral("validationSet"));
+    m_set->setToolTip(tr("The sets of published measured runs that come with Layout Planner; docs/validation*.md "
+                         "has each of them case by case"));
+    m_set->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_set->setMaximumWidth(420);
     m_reload = new QPushButton(tr("Re&load"), this);
     m_reload->setToolTip(tr("Read the cases file again and predict every case"));
     m_reload->setEnabled(false);
@@ -155,6 +163,10 @@ ValidationTab::ValidationTab(ScenarioDocument& doc, QWidget* parent)
     titleText->addWidget(m_title);
     titleText->addWidget(m_pathLabel);
     titleRow->addLayout(titleText, 1);
+    auto* setLabel = new QLabel(tr("S&et:"), this);
+    setLabel->setBuddy(m_set);
+    titleRow->addWidget(setLabel, 0, Qt::AlignVCenter);
+    titleRow->addWidget(m_set, 0, Qt::AlignVCenter);
     titleRow->addWidget(m_openFile, 0, Qt::AlignVCenter);
     titleRow->addWidget(m_reload, 0, Qt::AlignVCenter);
 
@@ -273,6 +285,11 @@ ValidationTab::ValidationTab(ScenarioDocument& doc, QWidget* parent)
     connect(m_chartTimer, &QTimer::timeout, this, &ValidationTab::rebuildChart);
 
     connect(m_openFile, &QPushButton::clicked, this, &ValidationTab::chooseCasesFile);
+    connect(m_set, &QComboBox::activated, this, [this](int index) {
+        const QString path = m_set->itemData(index).toString();
+        if (!path.isEmpty() && path != m_path)
+            loadCasesFile(path);
+    });
     connect(m_reload, &QPushButton::clicked, this, [this] {
         if (!m_path.isEmpty())
             loadCasesFile(m_path);
@@ -309,6 +326,7 @@ ValidationTab::ValidationTab(ScenarioDocument& doc, QWidget* parent)
     });
 
     applyChartTheme(m_chart, palette());
+    rebuildSetCombo();
     rebuildMetricCombo();
     updateProfileControls();
     updateCountLabel();
@@ -390,8 +408,30 @@ bool ValidationTab::loadCasesFile(const QString& path) {
     core::ValidationReport report = core::runValidation(*cases, profile);
     m_model->setValidation(std::move(*cases), std::move(report));
     runAndShow();
+    rebuildSetCombo();
     emit casesLoaded();
     return true;
+}
+
+void ValidationTab::rebuildSetCombo() {
+    const QSignalBlocker block(m_set);
+    m_set->clear();
+    const QString current = m_path.isEmpty() ? QString() : QDir::cleanPath(m_path);
+    int selected = -1;
+    for (const ValidationSet& set : bundledValidationSets()) {
+        m_set->addItem(set.title, set.path);
+        m_set->setItemData(m_set->count() - 1, QDir::toNativeSeparators(set.path), Qt::ToolTipRole);
+        if (QDir::cleanPath(set.path) == current)
+            selected = m_set->count() - 1;
+    }
+    if (selected < 0 && !current.isEmpty()) {
+        m_set->addItem(tr("Other file: %1").arg(QFileInfo(current).fileName()), current);
+        selected = m_set->count() - 1;
+    }
+    if (m_set->count() == 0)
+        m_set->addItem(tr("No sets found"), QString());
+    m_set->setCurrentIndex(std::max(0, selected));
+    m_set->setEnabled(m_set->count() > 1 || selected < 0);
 }
 
 void ValidationTab::rerun() {

@@ -80,6 +80,8 @@ public:
     QTableView* table() const { return m_table; }
     QChartView* chartView() const { return m_chartView; }
     QComboBox* metricCombo() const { return m_metric; }
+    // The sets of published runs that came with the program (ui/ValidationSets.h), and any other file opened.
+    QComboBox* setCombo() const { return m_set; }
     QLineEdit* searchEdit() const { return m_search; }
     QPushButton* openButton() const { return m_openCase; }
     InlineBanner* banner() const { return m_banner; }
@@ -110,6 +112,7 @@ private:
     void updateSelectionMarker();
     void updateCountLabel();
     void updateProfileControls();
+    void rebuildSetCombo();
     void selectSourceRow(int sourceRow);
     int currentSourceRow() const;
     int tableWidthNeeded() const;
@@ -122,6 +125,7 @@ private:
     QLabel* m_title = nullptr;
     QLabel* m_pathLabel = nullptr;
     QPushButton* m_openFile = nullptr;
+    QComboBox* m_set = nullptr;
     QPushButton* m_reload = nullptr;
     QLayout* m_summaryLayout = nullptr;  // cards that wrap onto more lines when narrow
     QSplitter* m_splitter = nullptr;

@@ -9,6 +9,7 @@
 #include "ui/Palette.h"
 #include "ui/ScenarioDocument.h"
 #include "ui/ValidationModel.h"
+#include "ui/ValidationSets.h"
 #include "ui/ValidationTab.h"
 
 #include <QAbstractItemModelTester>
@@ -350,6 +351,48 @@ private slots:
             QTRY_VERIFY(shown.caseCount() >= 79);
         else
             QTRY_VERIFY(shown.banner()->isVisibleTo(&shown));
+    }
+
+    void offersTheSetsThatComeWithTheProgram() {
+        // From the build tree the checkout's sets are found: the reference set beside it, the others in
+        // tests/data/validation (an installed package keeps them in <data dir>/layout-planner).
+        const std::vector<ui::ValidationSet> sets = ui::bundledValidationSets();
+        QStringList names;
+        for (const ui::ValidationSet& set : sets) {
+            QVERIFY(QFileInfo(set.path).isFile());
+            QVERIFY(!set.title.isEmpty());
+            names << QFileInfo(set.path).fileName();
+        }
+        for (const char* file : {"published-runs.json", "more-published-runs.json", "llm-foundry-runs.json", "vtrain-runs.json"})
+            QVERIFY2(names.contains(QLatin1String(file)), file);
+        QCOMPARE(names.front(), QStringLiteral("published-runs.json"));  // the reference set first
+        QCOMPARE(names.count(QStringLiteral("published-runs.json")), 1);
+        QVERIFY(ui::validationSetTitle(QStringLiteral("vtrain-runs.json")).contains(QStringLiteral("vTrain")));
+        QCOMPARE(ui::validationSetTitle(QStringLiteral("my-runs.json")), QStringLiteral("my-runs"));
+
+        ui::ScenarioDocument doc;
+        ui::ValidationTab tab(doc);
+        QVERIFY(tab.loadCasesFile(casesPath()));
+        QComboBox* combo = tab.setCombo();
+        QCOMPARE(combo->count(), static_cast<int>(sets.size()));
+        QCOMPARE(QDir::cleanPath(combo->currentData().toString()), QDir::cleanPath(QFileInfo(casesPath()).absoluteFilePath()));
+        // Choosing a set loads it: every vTrain run, predicted.
+        const int vtrain = static_cast<int>(names.indexOf(QStringLiteral("vtrain-runs.json")));
+        QSignalSpy loaded(&tab, &ui::ValidationTab::casesLoaded);
+        combo->setCurrentIndex(vtrain);
+        emit combo->activated(vtrain);
+        QCOMPARE(loaded.count(), 1);
+        QCOMPARE(tab.caseCount(), 1549);
+        QCOMPARE(combo->currentIndex(), vtrain);
+        tab.resize(1600, 1000);
+        tab.show();
+        keepScreenshot(tab, QStringLiteral("validation-tab-vtrain.png"));
+        // Any other file shows as such.
+        const QString other = m_dir.filePath(QStringLiteral("my-runs.json"));
+        QVERIFY(QFile::copy(QStringLiteral(LP_TEST_DATA_DIR "/validation/more-published-runs.json"), other));
+        QVERIFY(tab.loadCasesFile(other));
+        QCOMPARE(combo->count(), static_cast<int>(sets.size()) + 1);
+        QVERIFY(combo->currentText().contains(QStringLiteral("my-runs.json")));
     }
 
     void screenshot() {

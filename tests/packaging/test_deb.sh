@@ -57,7 +57,10 @@ expect=(usr/bin/layout-planner-cli
         usr/share/man/man1/layout-planner-cli.1.gz
         usr/share/doc/layout-planner/README.md
         usr/share/doc/layout-planner/docs/cli.md
-        usr/share/doc/layout-planner/docs/formats.md)
+        usr/share/doc/layout-planner/docs/formats.md
+        usr/share/layout-planner/validation/more-published-runs.json
+        usr/share/layout-planner/validation/llm-foundry-runs.json
+        usr/share/layout-planner/validation/vtrain-runs.json)
 if [ "$WITH_GUI" = 1 ]; then
   expect+=(usr/bin/layout-planner
            usr/share/applications/$APP_ID.desktop
@@ -110,6 +113,12 @@ assert plan["memory"]["stages"], "no memory stages"
       || fail "evaluate --json printed no valid plan"
   fi
   "$CLI" presets gpus >/dev/null 2>&1 && pass "layout-planner-cli presets gpus" || fail "layout-planner-cli presets gpus failed"
+  # The installed sets of published runs validate with the installed CLI.
+  set_file=$ROOT/usr/share/layout-planner/validation/more-published-runs.json
+  if [ -f "$set_file" ]; then
+    "$CLI" validate "$set_file" >/dev/null 2>"$ROOT/validate.err" && pass "layout-planner-cli validate (installed set)" \
+      || fail "layout-planner-cli validate of the installed set failed: $(cat "$ROOT/validate.err")"
+  fi
 fi
 
 # --- the GUI, offscreen ---------------------------------------------------------------------------
