@@ -8,7 +8,7 @@ namespace {
 
 StyleTraits megatron() {
     StyleTraits t;
-    t.hostSecondsPerLayerPass = 1.2e-3;   // ~40 ops x ~30 us (2021-22 Megatron-LM/DeepSpeed, A100 hosts)
+    t.hostSecondsPerLayerPass = 1.175e-3; // ~40 ops x ~30 us (2021-22 Megatron-LM/DeepSpeed, A100 hosts)
     t.hostOpsPerLayerPass = 40;       // norms, QKV/out/MLP linears, attention bmm and softmax, dropout, collectives
     t.fusedSoftmaxHasShapeRules = true;  // FusedScaleMaskSoftmax falls back to torch softmax on other shapes
     t.collectiveLaunchSeconds = 10e-6;

@@ -1,6 +1,6 @@
 // Predictions against the published measured runs in ../shared/reference (docs/validation.md).
 // The bounds are the documented ones: median absolute error of the throughput metrics at most 5%
-// (issue 2 asks for 15%), at most 5 throughput figures beyond 20% (docs/validation.md names them),
+// (issue 2 asks for 15%), at most 4 throughput figures beyond 20% (docs/validation.md names them),
 // and every peak-memory figure within 10%.
 #include "TestHarness.h"
 
@@ -17,7 +17,7 @@ namespace {
 const std::string kCases = std::string(LP_SHARED_DIR) + "/reference/published-runs.json";
 constexpr double kThroughputMedianBound = 0.05;
 constexpr double kMemoryMaxBound = 0.10;
-constexpr int kThroughputBeyond20Bound = 5;
+constexpr int kThroughputBeyond20Bound = 4;
 } // namespace
 
 LP_TEST(published_runs_load) {
@@ -87,7 +87,7 @@ LP_TEST(llm_foundry_fsdp_runs_are_valid_layouts_and_predicted_within_10_percent)
 LP_TEST(every_vtrain_megatron_deepspeed_run_is_a_valid_layout_and_predicted_within_6_percent) {
     // All 1,549 Megatron-DeepSpeed iterations published with vTrain (1,440 on one A100 node, 109 on 64-512
     // A100): the Megatron style's host-dispatch time and overlap exponent were estimated on the single-node
-    // rows (docs/estimation.md, section 6), nothing else. Median 5.2%, 88 beyond 20% (docs/validation-vtrain.md).
+    // rows (docs/estimation.md, section 6), nothing else. Median 5.3%, 79 beyond 20% (docs/validation-vtrain.md).
     checkHeldOutSet("vtrain-runs.json", 1549, 0.06, 0.06);
 }
 
