@@ -152,8 +152,10 @@ ValidationTab::ValidationTab(ScenarioDocument& doc, QWidget* parent)
     m_set->setObjectName(QStringLiteral("validationSet"));
     m_set->setToolTip(tr("The sets of published measured runs that come with Layout Planner; docs/validation*.md "
                          "has each of them case by case"));
-    m_set->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_set->setMaximumWidth(420);
+    // Sized to a short name, the full titles in the list: a long title must not widen the window.
+    m_set->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_set->setMinimumContentsLength(14);
+    m_set->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
     m_reload = new QPushButton(tr("Re&load"), this);
     m_reload->setToolTip(tr("Read the cases file again and predict every case"));
     m_reload->setEnabled(false);

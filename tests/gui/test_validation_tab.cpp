@@ -387,6 +387,14 @@ private slots:
         tab.resize(1600, 1000);
         tab.show();
         keepScreenshot(tab, QStringLiteral("validation-tab-vtrain.png"));
+        // However long the set titles, the chooser never widens the window (the side panels keep their room).
+        const int withSet = tab.minimumSizeHint().width();
+        combo->hide();
+        const int withoutSet = tab.minimumSizeHint().width();
+        combo->show();
+        QVERIFY2(withSet <= withoutSet + combo->minimumSizeHint().width(),
+                 qPrintable(QStringLiteral("%1 with the chooser, %2 without").arg(withSet).arg(withoutSet)));
+        QVERIFY(combo->minimumSizeHint().width() < combo->fontMetrics().horizontalAdvance(combo->itemText(vtrain)));
         // Any other file shows as such.
         const QString other = m_dir.filePath(QStringLiteral("my-runs.json"));
         QVERIFY(QFile::copy(QStringLiteral(LP_TEST_DATA_DIR "/validation/more-published-runs.json"), other));
