@@ -125,33 +125,23 @@ EvalContext::EvalContext(const Scenario& scenario, const HardwareProfile& profil
     Link netShared = net;
     if (shardingSharesNicWithTp)
         netShared.bandwidth *= 0.5;  // two kinds of traffic on one card: each gets its share
-    // A TP group larger than the NVLink domain has domain members in each domain; NCCL builds one ring per
-    // network card, so its collectives cross on every member's card at once (the same rail rule as the
-    // data-parallel rings below).
-    tpLink = nv;
-    if (tpCrossesNodes) {
-        tpLink = netShared;
-        tpLink.bandwidth = std::min(cl.gpu.nvlinkBandwidth, static_cast<double>(domain) * netShared.bandwidth);
-    }
+    // Collectives across nodes: NCCL runs one ring per network card, and each GPU has its own card
+    // (rail-optimised DGX/HGX), so a group with k members in each NVLink domain drives k cards at once: bus
+    // bandwidth k x the card's, up to NVLink's. Point-to-point traffic (pipeline, ring attention) and
+    // all-to-alls keep one card's bandwidth.
+    auto rails = [&](const Link& card, long long membersPerDomain) {
+        Link link = card;
+        link.bandwidth = std::min(cl.gpu.nvlinkBandwidth, static_cast<double>(std::max(1LL, membersPerDomain)) * card.bandwidth);
+        return link;
+    };
+    // A TP group larger than the NVLink domain has a domain's worth of members in each.
+    tpLink = tpCrossesNodes ? rails(netShared, domain) : nv;
     cpLink = cpCrossesNodes ? net : nv;
-    // Data-parallel and sharding collectives across nodes: NCCL runs one ring per network card, and
-    // each GPU has its own card (rail-optimised DGX/HGX), so a group with k members in each NVLink
-    // domain drives k cards at once: bus bandwidth k x the card's, up to NVLink's. Point-to-point
-    // traffic (pipeline, ring attention) and all-to-alls keep one card's bandwidth.
-    dpLink = nv;
-    if (shardCrossesNodes) {
-        dpLink = netShared;
-        const double members = static_cast<double>(std::max(1LL, domain / std::max(1, l.tp)));
-        dpLink.bandwidth = std::min(cl.gpu.nvlinkBandwidth, members * netShared.bandwidth);
-    }
+    // Data-parallel and sharding collectives: domain / TP members of the shard group in each domain.
+    dpLink = shardCrossesNodes ? rails(netShared, domain / std::max(1, l.tp)) : nv;
     // Hybrid sharding: the replicas of one shard sit a shard group apart, so a domain holds
     // domain / (TP x CP x shard degree) of them (at least one); each drives its own card.
-    replicaLink = nv;
-    if (replicas > 1 && dpCrossesNodes) {
-        replicaLink = net;
-        const double members = static_cast<double>(std::max(1LL, domain / std::max(1LL, shardSpan)));
-        replicaLink.bandwidth = std::min(cl.gpu.nvlinkBandwidth, members * net.bandwidth);
-    }
+    replicaLink = replicas > 1 && dpCrossesNodes ? rails(net, domain / std::max(1LL, shardSpan)) : nv;
     ppLink = ppCrossesNodes ? net : nv;
     epLink = epCrossesNodes ? net : nv;
     epIntraLink = nv;
