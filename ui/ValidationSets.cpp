@@ -8,11 +8,9 @@
 #include <algorithm>
 
 namespace lp::ui {
-namespace {
 
-// Walks up from the executable's folder and the working folder (a build tree sits inside the checkout,
-// which sits beside shared/), collecting `relative` at each level.
-void addUpwards(QStringList& out, const QString& relative) {
+QStringList pathsUpwards(const QString& relative) {
+    QStringList out;
     for (const QString& start : {QCoreApplication::applicationDirPath(), QDir::currentPath()}) {
         if (start.isEmpty())
             continue;
@@ -25,14 +23,12 @@ void addUpwards(QStringList& out, const QString& relative) {
                 break;
         }
     }
+    return out;
 }
 
-} // namespace
-
 QStringList validationSetFolders() {
-    QStringList out;
-    addUpwards(out, QStringLiteral("shared/reference"));
-    addUpwards(out, QStringLiteral("tests/data/validation"));
+    QStringList out = pathsUpwards(QStringLiteral("shared/reference"));
+    out << pathsUpwards(QStringLiteral("tests/data/validation"));
     for (const QString& base : QStandardPaths::standardLocations(QStandardPaths::GenericDataLocation)) {
         out << QDir::cleanPath(QDir(base).filePath(QStringLiteral("layout-planner")));
         out << QDir::cleanPath(QDir(base).filePath(QStringLiteral("layout-planner/validation")));

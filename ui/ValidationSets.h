@@ -10,10 +10,13 @@
 namespace lp::ui {
 
 struct ValidationSet {
-    QString title;  // "Reference set (79 runs of shared/reference)"
+    QString title;  // "Reference set: Megatron-LM, Megatron-DeepSpeed, torchtitan"
     QString path;   // absolute
 };
 
+// `relative` beside or above the executable's folder, then beside or above the working folder (a build tree
+// sits inside the checkout, which sits beside shared/): five levels each, cleaned, no duplicates.
+QStringList pathsUpwards(const QString& relative);
 // The folders searched, in order, each with the file name (or "*.json") looked for there.
 QStringList validationSetFolders();
 // The sets found, the reference set first, one entry per file name (the first folder that has it wins).

@@ -18,7 +18,6 @@
 #include <QtCharts/QScatterSeries>
 #include <QCheckBox>
 #include <QComboBox>
-#include <QCoreApplication>
 #include <QCursor>
 #include <QDir>
 #include <QEvent>
@@ -347,18 +346,9 @@ QStringList ValidationTab::defaultCasesCandidates() {
     const QString last = QSettings().value(QLatin1String(kSettingsKey)).toString();
     if (!last.isEmpty())
         add(last);
-    const QString relative = QLatin1String(kCasesRelative);
     // Beside or above the executable (build/app/layout-planner -> ../../../shared) and the working folder.
-    for (const QString& start : {QCoreApplication::applicationDirPath(), QDir::currentPath()}) {
-        if (start.isEmpty())
-            continue;
-        QDir dir(start);
-        for (int up = 0; up < 5; ++up) {
-            add(dir.filePath(relative));
-            if (!dir.cdUp())
-                break;
-        }
-    }
+    for (const QString& path : pathsUpwards(QLatin1String(kCasesRelative)))
+        add(path);
     for (const QString& base : QStandardPaths::standardLocations(QStandardPaths::AppDataLocation))
         add(QDir(base).filePath(QStringLiteral("published-runs.json")));
     for (const QString& base : QStandardPaths::standardLocations(QStandardPaths::GenericDataLocation))
@@ -433,7 +423,7 @@ void ValidationTab::rebuildSetCombo() {
     if (m_set->count() == 0)
         m_set->addItem(tr("No sets found"), QString());
     m_set->setCurrentIndex(std::max(0, selected));
-    m_set->setEnabled(m_set->count() > 1 || selected < 0);
+    m_set->setEnabled(m_set->count() > 1);
 }
 
 void ValidationTab::rerun() {
