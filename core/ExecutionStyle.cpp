@@ -51,6 +51,7 @@ StyleTraits fsdp() {
     t.fp8WeightCopyBytesPerParam = 0;  // torchao Float8Linear casts the (gathered) bf16 weight on the fly
     t.fp8SavesLinearInputs = false;    // ... and saves the high-precision input for backward
     t.fp8AmaxHistoryLength = 0;        // tensorwise dynamic scaling: scales computed from the current amax
+    t.cpTorchAllGather = true;         // torch.distributed.tensor.experimental.context_parallel defaults
     return t;
 }
 

@@ -40,6 +40,10 @@ struct StyleTraits {
     double fp8WeightCopyBytesPerParam = 0; // fp8 weight copies kept beside the 16-bit weights
     bool fp8SavesLinearInputs = false;     // linear-layer inputs saved for backward as fp8 casts
     int fp8AmaxHistoryLength = 0;          // delayed scaling history per fp8 tensor (0: dynamic scaling)
+    // Context parallelism as torch's context_parallel runs it (torchtitan): K and V reach the attention call
+    // already repeated to every query head, every rank's chunk arrives in one all-gather that only the first
+    // (local) step hides, dK/dV travel the ring in fp32, and partial results merge in fp32.
+    bool cpTorchAllGather = false;
 };
 
 // Memory the loss takes per logit: an eager fp32 loss (upcast, log-probs and their gradient, the input

@@ -136,12 +136,14 @@ void explainMemory(Builder& b) {
           fmt("%s%s", bytes(w.optimizerBytes).c_str(), zero >= 1 ? fmt(", sharded over %d ranks", n).c_str() : ""), kZero,
           "The fp32 master weights and Adam's two moments: the largest part of the training state, and the first to shard.");
     b.add("memory.activations", "Activations", w.activationsBytes, "bytes",
-          "layers in flight x bytes per layer (+ logits on the last stage: tokens x vocab / TP x bytes per logit)",
+          "layers in flight x bytes per layer (+ logits on the last stage: tokens x vocab / TP x bytes per logit; + torch "
+          "context parallel's gathered K/V and fp32 gradient buffers in the running layer)",
           fmt("%.1f layer-micro-batches x %s + logits %s", b.p.x.activationLayersInFlight,
               bytes(b.p.x.activationBytesPerLayer).c_str(), bytes(b.p.x.logitsBytes).c_str()) +
               (b.s.training.crossEntropy == CrossEntropy::FusedLinear
                    ? std::string(" (fused linear cross-entropy: one fp32 chunk and its gradient)")
-                   : fmt(" (%.0f bytes per logit)", lossBytesPerLogit(b.s.training.crossEntropy, b.p.style))),
+                   : fmt(" (%.0f bytes per logit)", lossBytesPerLogit(b.s.training.crossEntropy, b.p.style))) +
+              (b.p.x.cpBufferBytes > 0 ? " + context-parallel buffers " + bytes(b.p.x.cpBufferBytes) : std::string()),
           kKorth,
           "Tensors saved in the forward pass for the backward pass. With 1F1B the first stage keeps up to PP micro "
           "batches in flight; recompute trades memory for extra forward work. At the loss the logits take 12 bytes "
@@ -240,11 +242,24 @@ void explainTime(Builder& b) {
         if (b.p.has(DiagnosticId::CpCrossesNodes))
             cpWords += " Here TP x CP is larger than the NVLink domain, so the ring crosses the network.";
     }
-    b.add("time.cp_comm", "Context-parallel communication", t.cpCommSeconds, "s",
-          "per layer and micro batch: max(0, (c - 1) x send(K/V chunk) - attention) forward, max(0, 2 (c - 1) x send - attention) "
-          "backward, each + " + fmt("%.1f", kOverlapResidual) + " x the hidden part; hides when tokens per rank > send time per "
-          "token / attention time per token pair",
-          std::move(cpValues), "Liu et al. 2023, Ring Attention", std::move(cpWords));
+    const bool torchCp = styleTraits(b.p.style).cpTorchAllGather;
+    if (l.cp > 1 && torchCp)
+        cpWords += " torch's context_parallel (this style) receives K/V repeated to every query head, all-gathers every rank's chunk "
+                   "at once, which only the first (local) step hides, passes dK/dV around the ring in fp32, and merges the steps' "
+                   "partial results in fp32 (that memory traffic is counted in compute; the gathered chunks and fp32 accumulators "
+                   "in activations: " + bytes(x.cpBufferBytes) + ").";
+    std::string cpFormula =
+        torchCp ? "per layer and micro batch: max(0, all-gather(c chunks) - attention / c) forward and again backward, + (c - 1) x "
+                  "max(0, send(2 x chunk, fp32 dK/dV) - backward attention / c) + one last send, each + " +
+                      fmt("%.1f", kOverlapResidual) + " x the hidden part; chunk = tokens per rank x (q + v width of all heads) x 2 bytes"
+                : "per layer and micro batch: max(0, (c - 1) x send(K/V chunk) - attention) forward, max(0, 2 (c - 1) x send - attention) "
+                  "backward, each + " + fmt("%.1f", kOverlapResidual) + " x the hidden part; hides when tokens per rank > send time per "
+                  "token / attention time per token pair";
+    b.add("time.cp_comm", "Context-parallel communication", t.cpCommSeconds, "s", std::move(cpFormula), std::move(cpValues),
+          torchCp ? "Liu et al. 2023, Ring Attention; PyTorch torch.distributed.tensor.experimental.context_parallel "
+                    "(rotate_method allgather, convert_to_f32)"
+                  : "Liu et al. 2023, Ring Attention",
+          std::move(cpWords));
     std::string epValues = fmt("%s per dispatch, %s per step", bytes(x.epMessageBytes).c_str(), secs(t.epCommSeconds).c_str());
     std::string epWords = "Mixture-of-experts layers send each token to its experts and back: cheap inside an NVLink domain, costly across nodes.";
     if (b.s.model.isMoe() && l.ep > 1) {

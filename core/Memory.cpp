@@ -271,6 +271,16 @@ void computeMemory(const EvalContext& x, Plan& plan) {
                               : lossBytesPerLogit(tr.crossEntropy, x.style) * x.T * x.V / x.t;
     im.logitsBytes = logits;
 
+    // torch's context parallel in the layer being computed: the all-gathered K/V of every rank (16-bit, at
+    // the repeated width) and, in backward, the fp32 dQ, dK and dV accumulators with the fp32 dK/dV pair on
+    // its way around the ring (sent and received).
+    double cpBuffers = 0;
+    if (x.c > 1 && st.cpTorchAllGather) {
+        const double nQ = x.T * x.aQk / x.t, nKv = x.T * (x.aQk + x.aV) / x.t;
+        cpBuffers = 2.0 * x.c * nKv + 4.0 * (nQ + 3.0 * nKv);
+    }
+    im.cpBufferBytes = cpBuffers;
+
     const double overheadFixed = st.cudaContextBytes + st.commBufferBytes;
     const double layerOnGpu = (x.layerParams - x.expertLayerParams) / x.t + x.expertLayerParams / (x.etp * x.ep);
     const double gatherBuffers =
@@ -312,6 +322,7 @@ void computeMemory(const EvalContext& x, Plan& plan) {
         double act = layers * inFlight * interleave * perLayer;
         if (x.recompute == Recompute::Full)
             act += fullLayer;  // the layer being recomputed during backward holds all its tensors
+        act += cpBuffers;
         if (i == stages - 1)
             act += logits + 2.0 * x.T * x.h * x.hRep;
         sm.activationsBytes = act;

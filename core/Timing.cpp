@@ -22,8 +22,10 @@ struct LayerTimes {
     double cpFwd = 0;        // exposed ring-attention exchange, forward
     double cpBwd = 0;
     double epPerPass = 0;    // MoE token all-to-all (dispatch + combine) per pass
-    double fwd() const { return gemmFwd + attnFwd + memFwd; }
-    double bwd() const { return 2.0 * gemmFwd + attnBwd + 2.0 * memFwd; }
+    double cpMergeFwd = 0;   // context parallel: merging the ring steps' partial results (memory-bound)
+    double cpMergeBwd = 0;
+    double fwd() const { return gemmFwd + attnFwd + memFwd + cpMergeFwd; }
+    double bwd() const { return 2.0 * gemmFwd + attnBwd + 2.0 * memFwd + cpMergeBwd; }
 };
 
 LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
@@ -156,7 +158,11 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
 
     // Context parallel: ring exchange of this rank's K and V chunk, c-1 steps, overlapped with attention.
     if (x.c > 1) {
-        const double kvBytes = 2.0 * T * (x.kQk + x.kV) / x.t;
+        // torch's context_parallel receives K and V already repeated to every query head (torchtitan calls
+        // repeat_kv before SDPA), so its chunks are a/k times the GQA width Megatron's ring sends.
+        const bool torchCp = x.traits.cpTorchAllGather;
+        const double kvWidth = torchCp ? x.aQk + x.aV : x.kQk + x.kV;
+        const double kvBytes = 2.0 * T * kvWidth / x.t;
         im.cpExchangeBytes = kvBytes;
         // One ring step computes this rank's T queries against a T-token K/V chunk (half of it masked on
         // average with causal load balancing): attention work grows as T^2, the exchange as T, so the
@@ -166,9 +172,29 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
             const double sendPerToken = sendSeconds(kvBytes, x.cpLink) / T;
             im.cpHidingTokens = sendPerToken / (stepSeconds / (T * T));
         }
-        const double ring = (x.c - 1.0) * sendSeconds(kvBytes, x.cpLink);
-        r.cpFwd = overlappedSeconds(ring, r.attnFwd);
-        r.cpBwd = overlappedSeconds(2.0 * ring, r.attnBwd);  // K, V in and dK, dV back
+        if (torchCp) {
+            // rotate_method "allgather": one all-gather of every chunk, issued with the local step and waited
+            // for at the next, so only the first step's attention hides it (forward, and again in backward).
+            // Backward passes the dK/dV accumulators (fp32: twice the bytes) around the ring, each send hidden
+            // behind the next step; the last one is waited for at once.
+            const double gather = allGatherSeconds(x.s.layout.cp, x.c * kvBytes, x.cpLink);
+            const double dkv = sendSeconds(2.0 * kvBytes, x.cpLink);
+            r.cpFwd = overlappedSeconds(gather, r.attnFwd / x.c);
+            r.cpBwd = overlappedSeconds(gather, r.attnBwd / x.c) + (x.c - 1.0) * overlappedSeconds(dkv, r.attnBwd / x.c) + dkv;
+            // convert_to_f32: each step's output is upcast (2 + 4 bytes per element) and merged into the fp32
+            // result by log-sum-exp weights (about 28 bytes per element, the half-query steps through a
+            // concatenation), then downcast (4 + 2); the K/V pair is concatenated for the next send (2 + 2).
+            // Backward accumulates dQ, dK, dV in fp32 (about 11 bytes per element and step), concatenates dK/dV
+            // in fp32 for the send (4 + 4), and zero-fills and downcasts the accumulators.
+            const double nOut = T * x.aV / x.t, nQ = T * x.aQk / x.t, nKv = T * kvWidth / x.t;
+            const double c = x.c;
+            r.cpMergeFwd = x.memSeconds(nOut * (6.0 * c + 28.0 * (c - 1.0) + 6.0) + nKv * 4.0 * (c - 1.0));
+            r.cpMergeBwd = x.memSeconds(nKv * (4.0 + 4.0 * (c - 1.0) + 19.0 * c + 6.0) + nQ * (4.0 + 11.0 * c + 6.0));
+        } else {
+            const double ring = (x.c - 1.0) * sendSeconds(kvBytes, x.cpLink);
+            r.cpFwd = overlappedSeconds(ring, r.attnFwd);
+            r.cpBwd = overlappedSeconds(2.0 * ring, r.attnBwd);  // K, V in and dK, dV back
+        }
     }
     return r;
 }
