@@ -33,6 +33,7 @@ struct EvalContext {
     double hRep;              // 1/t with sequence parallel, else 1 (replicated h-sized work and tensors)
     bool sp, flash, dropout, fp8;
     bool unfusedSoftmax = false;  // no flash, and Megatron's fused softmax kernel does not fit the shape
+    bool cpGatherOnce = false;    // CP K/V arrive in one all-gather (CpExchange::AllGather), not step by step
     Fp8Habits fp8Habit;       // what fp8 adds to memory under this style (inactive unless fp8)
     GradientFormat grads;     // gradient buffer held and data-parallel reduction format
     Recompute recompute;

@@ -51,7 +51,8 @@ StyleTraits fsdp() {
     t.fp8WeightCopyBytesPerParam = 0;  // torchao Float8Linear casts the (gathered) bf16 weight on the fly
     t.fp8SavesLinearInputs = false;    // ... and saves the high-precision input for backward
     t.fp8AmaxHistoryLength = 0;        // tensorwise dynamic scaling: scales computed from the current amax
-    t.cpTorchAllGather = true;         // torch.distributed.tensor.experimental.context_parallel defaults
+    t.cpTorchRingAttention = true;     // torch.distributed.tensor.experimental.context_parallel: repeat_kv before
+    t.cpDefaultExchange = CpExchange::AllGather;  // SDPA, convert_to_f32, rotate_method "allgather"
     return t;
 }
 
@@ -64,6 +65,10 @@ StyleTraits& mutableStyleTraits(ExecutionStyle style) {
 }
 
 const StyleTraits& styleTraits(ExecutionStyle style) { return mutableStyleTraits(style); }
+
+CpExchange cpExchangeOf(const TrainingOptions& t, ExecutionStyle style) {
+    return t.cpExchange == CpExchange::Auto ? styleTraits(style).cpDefaultExchange : t.cpExchange;
+}
 
 bool unfusedSoftmaxFallback(const Scenario& s) {
     const Layout& l = s.layout;

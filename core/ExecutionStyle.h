@@ -41,9 +41,11 @@ struct StyleTraits {
     bool fp8SavesLinearInputs = false;     // linear-layer inputs saved for backward as fp8 casts
     int fp8AmaxHistoryLength = 0;          // delayed scaling history per fp8 tensor (0: dynamic scaling)
     // Context parallelism as torch's context_parallel runs it (torchtitan): K and V reach the attention call
-    // already repeated to every query head, every rank's chunk arrives in one all-gather that only the first
-    // (local) step hides, dK/dV travel the ring in fp32, and partial results merge in fp32.
-    bool cpTorchAllGather = false;
+    // already repeated to every query head, dK/dV travel the ring in fp32, and partial results merge in fp32.
+    bool cpTorchRingAttention = false;
+    // The K/V exchange CpExchange::Auto means: Megatron's Transformer Engine ring (p2p), or torch's
+    // default rotate method, one all-gather of every rank's chunk that only the first (local) step hides.
+    CpExchange cpDefaultExchange = CpExchange::Ring;
 };
 
 // Memory the loss takes per logit: an eager fp32 loss (upcast, log-probs and their gradient, the input
@@ -74,6 +76,8 @@ bool unfusedSoftmaxFallback(const Scenario& s);
 inline constexpr double kUnfusedSoftmaxExtraHostOps = 4;
 
 const StyleTraits& styleTraits(ExecutionStyle style);
+// The scenario's context-parallel K/V exchange, Auto resolved by the style.
+CpExchange cpExchangeOf(const TrainingOptions& t, ExecutionStyle style);
 // Mutable access for the calibration tool (tests/bench/tune_model); the application never changes them.
 StyleTraits& mutableStyleTraits(ExecutionStyle style);
 

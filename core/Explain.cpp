@@ -242,23 +242,32 @@ void explainTime(Builder& b) {
         if (b.p.has(DiagnosticId::CpCrossesNodes))
             cpWords += " Here TP x CP is larger than the NVLink domain, so the ring crosses the network.";
     }
-    const bool torchCp = styleTraits(b.p.style).cpTorchAllGather;
-    if (l.cp > 1 && torchCp)
-        cpWords += " torch's context_parallel (this style) receives K/V repeated to every query head, all-gathers every rank's chunk "
-                   "at once, which only the first (local) step hides, passes dK/dV around the ring in fp32, and merges the steps' "
-                   "partial results in fp32 (that memory traffic is counted in compute; the gathered chunks and fp32 accumulators "
-                   "in activations: " + bytes(x.cpBufferBytes) + ").";
+    const bool torchCp = styleTraits(b.p.style).cpTorchRingAttention;
+    const bool gatherOnce = cpExchangeOf(b.s.training, b.p.style) == CpExchange::AllGather;
+    if (l.cp > 1) {
+        if (gatherOnce)
+            cpWords += " The exchange is one all-gather of every rank's chunk (allgather), which only the first (local) step's "
+                       "attention hides; a ring (Megatron's p2p, torchtitan's alltoall) sends one chunk behind each step.";
+        if (torchCp)
+            cpWords += " torch's context_parallel (this style) receives K/V repeated to every query head, passes dK/dV around the "
+                       "ring in fp32, and merges the steps' partial results in fp32 (that memory traffic is counted in compute).";
+        cpWords += " The chunks held while a layer runs" + std::string(torchCp ? ", with the fp32 accumulators," : "") +
+                   " are counted in activations: " + bytes(x.cpBufferBytes) + ".";
+    }
+    const std::string dkv = torchCp ? "send(2 x chunk, fp32 dK/dV)" : "send(dK/dV chunk)";
+    const std::string residual = ", each + " + fmt("%.1f", kOverlapResidual) + " x the hidden part";
     std::string cpFormula =
-        torchCp ? "per layer and micro batch: max(0, all-gather(c chunks) - attention / c) forward and again backward, + (c - 1) x "
-                  "max(0, send(2 x chunk, fp32 dK/dV) - backward attention / c) + one last send, each + " +
-                      fmt("%.1f", kOverlapResidual) + " x the hidden part; chunk = tokens per rank x (q + v width of all heads) x 2 bytes"
-                : "per layer and micro batch: max(0, (c - 1) x send(K/V chunk) - attention) forward, max(0, 2 (c - 1) x send - attention) "
-                  "backward, each + " + fmt("%.1f", kOverlapResidual) + " x the hidden part; hides when tokens per rank > send time per "
-                  "token / attention time per token pair";
+        gatherOnce ? "per layer and micro batch: max(0, all-gather(c chunks) - attention / c) forward; backward the same + max(0, "
+                     "(c - 1) x " + dkv + " - backward attention)" + residual
+                   : "per layer and micro batch: max(0, (c - 1) x send(K/V chunk) - attention) forward, max(0, (c - 1) x (send + " +
+                         dkv + ") - backward attention) backward" + residual + "; hides when tokens per rank > send time per "
+                         "token / attention time per token pair";
+    if (torchCp)
+        cpFormula += "; + the last " + dkv + ", waited for at once; chunk = tokens per rank x (q + v width of all heads) x 2 bytes";
     b.add("time.cp_comm", "Context-parallel communication", t.cpCommSeconds, "s", std::move(cpFormula), std::move(cpValues),
           torchCp ? "Liu et al. 2023, Ring Attention; PyTorch torch.distributed.tensor.experimental.context_parallel "
-                    "(rotate_method allgather, convert_to_f32)"
-                  : "Liu et al. 2023, Ring Attention",
+                    "(repeat_kv before SDPA, convert_to_f32, rotate_method)"
+                  : "Liu et al. 2023, Ring Attention; NVIDIA Transformer Engine context parallelism (cp_comm_type)",
           std::move(cpWords));
     std::string epValues = fmt("%s per dispatch, %s per step", bytes(x.epMessageBytes).c_str(), secs(t.epCommSeconds).c_str());
     std::string epWords = "Mixture-of-experts layers send each token to its experts and back: cheap inside an NVLink domain, costly across nodes.";

@@ -1,5 +1,6 @@
 #include "core/LaunchExport.h"
 
+#include "core/ExecutionStyle.h"
 #include "core/NumberFormat.h"
 
 #include <algorithm>
@@ -101,6 +102,8 @@ LaunchSettings megatron(const Scenario& s) {
         arg("--account-for-loss-in-pipeline-split", {}, "the loss counts as one layer of the split");
     }
     arg("--context-parallel-size", n(l.cp));
+    if (l.cp > 1 && cpExchangeOf(t, ExecutionStyle::Megatron) == CpExchange::AllGather)
+        arg("--cp-comm-type", "all_gather", "K/V all-gathered at once instead of the p2p ring");
     if (m.isMoe() || l.ep > 1)
         arg("--expert-model-parallel-size", n(l.ep));
     if (m.isMoe() && l.tp > 1)
@@ -486,6 +489,11 @@ LaunchSettings torchtitan(const Scenario& s) {
         }
     }
     kv("context_parallel_degree", n(l.cp));
+    if (l.cp > 1) {
+        const bool gather = cpExchangeOf(t, ExecutionStyle::Fsdp) == CpExchange::AllGather;
+        kv("context_parallel_rotate_method", quoted(gather ? "allgather" : "alltoall"),
+           gather ? "torch's default: one all-gather of K/V" : "a ring: one K/V chunk per step");
+    }
     if (m.isMoe() || l.ep > 1)
         kv("expert_parallel_degree", n(l.ep));
     if (m.isMoe() && l.tp > 1)

@@ -56,6 +56,7 @@ EvalContext::EvalContext(const Scenario& scenario, const HardwareProfile& profil
     hRep = sp ? 1.0 / t : 1.0;
     flash = tr.flashAttention;
     unfusedSoftmax = unfusedSoftmaxFallback(s);
+    cpGatherOnce = cpExchangeOf(tr, style) == CpExchange::AllGather;
     dropout = mo.dropout;
     fp8 = tr.precision == Precision::Fp8 && cl.gpu.peakFlops8 > 0;
     fp8Habit = fp8Habits(s, style);
@@ -271,13 +272,17 @@ void computeMemory(const EvalContext& x, Plan& plan) {
                               : lossBytesPerLogit(tr.crossEntropy, x.style) * x.T * x.V / x.t;
     im.logitsBytes = logits;
 
-    // torch's context parallel in the layer being computed: the all-gathered K/V of every rank (16-bit, at
-    // the repeated width) and, in backward, the fp32 dQ, dK and dV accumulators with the fp32 dK/dV pair on
-    // its way around the ring (sent and received).
+    // Context parallel in the layer being computed: the K/V chunks it holds (16-bit; the one in use and the
+    // one arriving on a ring, every rank's after an all-gather) and, with torch's ring attention (K/V at
+    // the repeated width), the fp32 dQ, dK and dV accumulators with the fp32 dK/dV pair on its way around
+    // the ring (sent and received).
     double cpBuffers = 0;
-    if (x.c > 1 && st.cpTorchAllGather) {
-        const double nQ = x.T * x.aQk / x.t, nKv = x.T * (x.aQk + x.aV) / x.t;
-        cpBuffers = 2.0 * x.c * nKv + 4.0 * (nQ + 3.0 * nKv);
+    if (x.c > 1) {
+        const double kvWidth = st.cpTorchRingAttention ? x.aQk + x.aV : x.kQk + x.kV;
+        const double nQ = x.T * x.aQk / x.t, nKv = x.T * kvWidth / x.t;
+        cpBuffers = 2.0 * (x.cpGatherOnce ? x.c : 2.0) * nKv;
+        if (st.cpTorchRingAttention)
+            cpBuffers += 4.0 * (nQ + 3.0 * nKv);
     }
     im.cpBufferBytes = cpBuffers;
 

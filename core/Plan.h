@@ -110,7 +110,7 @@ struct Intermediates {
     double fp8ScalingStateBytes = 0;       // fp8 amax histories and scales on one GPU (in the weights)
     double cpExchangeBytes = 0;            // K/V chunk one CP rank sends per ring step, per layer
     double cpHidingTokens = 0;             // tokens per CP rank above which the ring exchange hides
-    double cpBufferBytes = 0;              // torch context parallel: gathered K/V and fp32 gradient buffers
+    double cpBufferBytes = 0;              // context parallel: K/V chunks held (and torch's fp32 gradient buffers)
     double flopsPerTokenModel = 0;
     double flopsPerTokenHardware = 0;
     double attentionFlopsPerToken = 0;

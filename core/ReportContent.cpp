@@ -1,5 +1,6 @@
 #include "core/ReportContent.h"
 
+#include "core/ExecutionStyle.h"
 #include "core/NumberFormat.h"
 #include "core/Precision.h"
 #include "core/SvgCharts.h"
@@ -236,6 +237,11 @@ KeyValues trainingFacts(const Scenario& s, const Plan& p) {
                                               ? (p.style == ExecutionStyle::Fsdp ? " (unfused)"
                                                                                   : " (Megatron's vocab-parallel loss)")
                                               : std::string()));
+    if (s.layout.cp > 1)
+        kv.emplace_back("CP exchange", std::string(toString(t.cpExchange)) +
+                                           (t.cpExchange == CpExchange::Auto
+                                                ? (cpExchangeOf(t, p.style) == CpExchange::AllGather ? " (all-gather)" : " (ring)")
+                                                : std::string()));
     if (s.layout.pp > 1) {
         const bool counted = pipelineSplitCountsEmbeddingAndLoss(s);
         kv.emplace_back("Pipeline split", std::string(toString(t.pipelineSplit)) +

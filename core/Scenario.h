@@ -33,6 +33,7 @@ struct TrainingOptions {
     ExecutionStyle executionStyle = ExecutionStyle::Auto;
     GradPrecision gradPrecision = GradPrecision::Auto;  // gradient buffer / DP reduction format
     CrossEntropy crossEntropy = CrossEntropy::Auto;     // loss kernel: the logits' memory at the loss
+    CpExchange cpExchange = CpExchange::Auto;           // context parallel: ring or one all-gather of K/V
     PipelineSplit pipelineSplit = PipelineSplit::Auto;  // whether the embedding and loss count in the PP split
     AttentionFlops attentionFlops = AttentionFlops::Full;
     double tokenBudget = 2e12;                 // tokens to train, for time and GPU-hours

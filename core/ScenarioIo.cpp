@@ -267,7 +267,7 @@ TrainingOptions readTraining(const Json* j, const std::string& path, InputErrors
                    {"precision", "optimizer", "zero_stage", "zero_shard_degree", "recompute", "sequence_parallel",
                     "flash_attention", "loader_prefetch", "loader_tokens_per_s", "straggler_slowdown",
                     "overlap_tp_comm", "overlap_pp_comm", "overlap_dp_comm", "overlap_ep_comm",
-                    "allocator_reserve_fraction", "moe_load_imbalance", "execution_style", "grad_precision", "cross_entropy",
+                    "allocator_reserve_fraction", "moe_load_imbalance", "execution_style", "grad_precision", "cross_entropy", "cp_exchange",
                     "pipeline_split",
                     "attention_flops", "token_budget_tokens"});
     r.readEnum("precision", t.precision, &parsePrecision, {Precision::Bf16, Precision::Fp16, Precision::Fp8});
@@ -293,6 +293,7 @@ TrainingOptions readTraining(const Json* j, const std::string& path, InputErrors
                {GradPrecision::Auto, GradPrecision::Fp32, GradPrecision::Half});
     r.readEnum("cross_entropy", t.crossEntropy, &parseCrossEntropy,
                {CrossEntropy::Auto, CrossEntropy::Unfused, CrossEntropy::Fused, CrossEntropy::FusedLinear});
+    r.readEnum("cp_exchange", t.cpExchange, &parseCpExchange, {CpExchange::Auto, CpExchange::Ring, CpExchange::AllGather});
     r.readEnum("pipeline_split", t.pipelineSplit, &parsePipelineSplit,
                {PipelineSplit::Auto, PipelineSplit::Layers, PipelineSplit::EmbeddingAndLoss});
     r.readEnum("attention_flops", t.attentionFlops, &parseAttentionFlops,
@@ -410,6 +411,7 @@ Json trainingToJson(const TrainingOptions& t) {
     j["execution_style"] = toString(t.executionStyle);
     j["grad_precision"] = toString(t.gradPrecision);
     j["cross_entropy"] = toString(t.crossEntropy);
+    j["cp_exchange"] = toString(t.cpExchange);
     j["pipeline_split"] = toString(t.pipelineSplit);
     j["attention_flops"] = toString(t.attentionFlops);
     j["token_budget_tokens"] = t.tokenBudget;

@@ -156,13 +156,15 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
     im.tpBusBandwidth = x.t > 1 ? x.tpLink.busBandwidth(msg) : 0;
     r.tpCollective = x.t > 1 ? allReduceSeconds(x.s.layout.tp, msg, x.tpLink) + x.traits.collectiveLaunchSeconds : 0;
 
-    // Context parallel: ring exchange of this rank's K and V chunk, c-1 steps, overlapped with attention.
+    // Context parallel: each rank's K and V chunk reaches the other c - 1 ranks while attention computes.
     if (x.c > 1) {
         // torch's context_parallel receives K and V already repeated to every query head (torchtitan calls
-        // repeat_kv before SDPA), so its chunks are a/k times the GQA width Megatron's ring sends.
-        const bool torchCp = x.traits.cpTorchAllGather;
+        // repeat_kv before SDPA), so its chunks are a/k times the GQA width Megatron's ring sends, and its
+        // dK/dV accumulators travel in fp32 (twice the bytes).
+        const bool torchCp = x.traits.cpTorchRingAttention;
         const double kvWidth = torchCp ? x.aQk + x.aV : x.kQk + x.kV;
         const double kvBytes = 2.0 * T * kvWidth / x.t;
+        const double dkvBytes = torchCp ? 2.0 * kvBytes : kvBytes;
         im.cpExchangeBytes = kvBytes;
         // One ring step computes this rank's T queries against a T-token K/V chunk (half of it masked on
         // average with causal load balancing): attention work grows as T^2, the exchange as T, so the
@@ -172,15 +174,23 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
             const double sendPerToken = sendSeconds(kvBytes, x.cpLink) / T;
             im.cpHidingTokens = sendPerToken / (stepSeconds / (T * T));
         }
-        if (torchCp) {
-            // rotate_method "allgather": one all-gather of every chunk, issued with the local step and waited
-            // for at the next, so only the first step's attention hides it (forward, and again in backward).
-            // Backward passes the dK/dV accumulators (fp32: twice the bytes) around the ring, each send hidden
-            // behind the next step; the last one is waited for at once.
+        const double dkvRing = (x.c - 1.0) * sendSeconds(dkvBytes, x.cpLink);
+        if (x.cpGatherOnce) {
+            // One all-gather of every chunk, issued with the local step and waited for at the next: only the
+            // first step's attention hides it, in forward and again in backward, where the dK/dV
+            // accumulators still go round the ring behind the steps.
             const double gather = allGatherSeconds(x.s.layout.cp, x.c * kvBytes, x.cpLink);
-            const double dkv = sendSeconds(2.0 * kvBytes, x.cpLink);
             r.cpFwd = overlappedSeconds(gather, r.attnFwd / x.c);
-            r.cpBwd = overlappedSeconds(gather, r.attnBwd / x.c) + (x.c - 1.0) * overlappedSeconds(dkv, r.attnBwd / x.c) + dkv;
+            r.cpBwd = overlappedSeconds(gather, r.attnBwd / x.c) + overlappedSeconds(dkvRing, r.attnBwd);
+        } else {
+            const double ring = (x.c - 1.0) * sendSeconds(kvBytes, x.cpLink);
+            r.cpFwd = overlappedSeconds(ring, r.attnFwd);
+            r.cpBwd = overlappedSeconds(ring + dkvRing, r.attnBwd);  // K, V in and dK, dV back
+        }
+        // torch sends the last dK/dV after the last step and waits for it at once.
+        if (torchCp)
+            r.cpBwd += sendSeconds(dkvBytes, x.cpLink);
+        if (torchCp) {
             // convert_to_f32: each step's output is upcast (2 + 4 bytes per element) and merged into the fp32
             // result by log-sum-exp weights (about 28 bytes per element, the half-query steps through a
             // concatenation), then downcast (4 + 2); the K/V pair is concatenated for the next send (2 + 2).
@@ -190,10 +200,6 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
             const double c = x.c;
             r.cpMergeFwd = x.memSeconds(nOut * (6.0 * c + 28.0 * (c - 1.0) + 6.0) + nKv * 4.0 * (c - 1.0));
             r.cpMergeBwd = x.memSeconds(nKv * (4.0 + 4.0 * (c - 1.0) + 19.0 * c + 6.0) + nQ * (4.0 + 11.0 * c + 6.0));
-        } else {
-            const double ring = (x.c - 1.0) * sendSeconds(kvBytes, x.cpLink);
-            r.cpFwd = overlappedSeconds(ring, r.attnFwd);
-            r.cpBwd = overlappedSeconds(2.0 * ring, r.attnBwd);  // K, V in and dK, dV back
         }
     }
     return r;

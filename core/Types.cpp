@@ -50,6 +50,8 @@ constexpr std::array<std::pair<CrossEntropy, std::string_view>, 4> kCrossEntropy
      {CrossEntropy::Unfused, "unfused"},
      {CrossEntropy::Fused, "fused"},
      {CrossEntropy::FusedLinear, "fused_linear"}}};
+constexpr std::array<std::pair<CpExchange, std::string_view>, 3> kCpExchange{
+    {{CpExchange::Auto, "auto"}, {CpExchange::Ring, "ring"}, {CpExchange::AllGather, "allgather"}}};
 constexpr std::array<std::pair<PipelineSplit, std::string_view>, 3> kPipelineSplit{
     {{PipelineSplit::Auto, "auto"}, {PipelineSplit::Layers, "layers"}, {PipelineSplit::EmbeddingAndLoss, "embedding_and_loss"}}};
 constexpr std::array<std::pair<AttentionFlops, std::string_view>, 2> kAttn{
@@ -68,6 +70,7 @@ std::string_view toString(Recompute v) { return nameOf(kRecompute, v); }
 std::string_view toString(ExecutionStyle v) { return nameOf(kStyle, v); }
 std::string_view toString(GradPrecision v) { return nameOf(kGrad, v); }
 std::string_view toString(CrossEntropy v) { return nameOf(kCrossEntropy, v); }
+std::string_view toString(CpExchange v) { return nameOf(kCpExchange, v); }
 std::string_view toString(PipelineSplit v) { return nameOf(kPipelineSplit, v); }
 std::string_view toString(AttentionFlops v) { return nameOf(kAttn, v); }
 std::string_view toString(Severity v) { return nameOf(kSeverity, v); }
@@ -89,6 +92,14 @@ std::optional<Recompute> parseRecompute(std::string_view s) { return parseOf(kRe
 std::optional<ExecutionStyle> parseExecutionStyle(std::string_view s) { return parseOf(kStyle, s); }
 std::optional<GradPrecision> parseGradPrecision(std::string_view s) { return parseOf(kGrad, s); }
 std::optional<CrossEntropy> parseCrossEntropy(std::string_view s) { return parseOf(kCrossEntropy, s); }
+std::optional<CpExchange> parseCpExchange(std::string_view s) {
+    // The frameworks' own names: torchtitan's rotate methods, Megatron's --cp-comm-type.
+    if (equalsIgnoreCase(s, "alltoall") || equalsIgnoreCase(s, "p2p"))
+        return CpExchange::Ring;
+    if (equalsIgnoreCase(s, "all_gather"))
+        return CpExchange::AllGather;
+    return parseOf(kCpExchange, s);
+}
 std::optional<PipelineSplit> parsePipelineSplit(std::string_view s) { return parseOf(kPipelineSplit, s); }
 std::optional<AttentionFlops> parseAttentionFlops(std::string_view s) { return parseOf(kAttn, s); }
 

@@ -26,6 +26,12 @@ enum class GradPrecision { Auto, Fp32, Half };
 // kernel, a torch.compile'd loss: 16-bit logits + one fp32 buffer, 6 bytes), or a fused linear
 // cross-entropy that never holds the whole logits (Liger, Cut Cross-Entropy, NeMo AutoModel).
 enum class CrossEntropy { Auto, Unfused, Fused, FusedLinear };
+// How context-parallel ranks exchange their key/value chunks: the style's default (Auto: Megatron's
+// Transformer Engine ring, torch's all-gather in the FSDP style), a ring that sends one chunk per step
+// behind that step's attention (Megatron --cp-comm-type p2p, torchtitan context_parallel_rotate_method
+// "alltoall"), or one all-gather of every chunk that only the first step hides (torchtitan "allgather",
+// Megatron --cp-comm-type all_gather).
+enum class CpExchange { Auto, Ring, AllGather };
 // What the pipeline split divides among the PP x VPP chunks: the decoder layers only (Layers), or the
 // layers plus the embedding and the loss as one layer each (EmbeddingAndLoss: Megatron-LM's
 // --account-for-embedding-in-pipeline-split and --account-for-loss-in-pipeline-split, torchtitan's
@@ -45,6 +51,7 @@ std::string_view toString(Recompute v);
 std::string_view toString(ExecutionStyle v);
 std::string_view toString(GradPrecision v);
 std::string_view toString(CrossEntropy v);
+std::string_view toString(CpExchange v);
 std::string_view toString(PipelineSplit v);
 std::string_view toString(AttentionFlops v);
 std::string_view toString(Severity v);
@@ -58,6 +65,7 @@ std::optional<Recompute> parseRecompute(std::string_view s);
 std::optional<ExecutionStyle> parseExecutionStyle(std::string_view s);
 std::optional<GradPrecision> parseGradPrecision(std::string_view s);
 std::optional<CrossEntropy> parseCrossEntropy(std::string_view s);
+std::optional<CpExchange> parseCpExchange(std::string_view s);
 std::optional<PipelineSplit> parsePipelineSplit(std::string_view s);
 std::optional<AttentionFlops> parseAttentionFlops(std::string_view s);
 

@@ -158,6 +158,8 @@ QString CompareModel::text(int metric, int column) const {
             s += tr(", %1 cross-entropy").arg(QString::fromUtf8(core::toString(t.crossEntropy)));
         if (l.tp > 1)
             s += t.sequenceParallel ? tr(", SP") : tr(", no SP");
+        if (l.cp > 1 && t.cpExchange != core::CpExchange::Auto)
+            s += tr(", CP %1").arg(QString::fromUtf8(core::toString(t.cpExchange)));
         return s;
     }
     case Gpus: return formatCount(l.gpus());

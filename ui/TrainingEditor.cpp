@@ -171,6 +171,20 @@ TrainingEditor::TrainingEditor(ScenarioDocument* doc, QWidget* parent)
         [](const Scenario& s) { return static_cast<int>(s.training.crossEntropy); },
         [](Scenario& s, int v) { s.training.crossEntropy = static_cast<core::CrossEntropy>(v); });
     loss->setObjectName(QStringLiteral("crossEntropy"));
+    QComboBox* cpExchange = m_more->addChoice(
+        more, tr("CP exchange"),
+        tr("How context-parallel GPUs pass their key/value chunks (with CP > 1). Ring: one chunk per step, behind "
+           "that step's attention (Megatron-LM --cp-comm-type p2p, torchtitan context_parallel_rotate_method "
+           "\"alltoall\"). All-gather: every chunk at once, which only the first step's attention hides: fine on "
+           "NVLink, exposed across nodes (torchtitan \"allgather\", Megatron --cp-comm-type all_gather); it also holds "
+           "all the chunks in memory. Auto follows the framework: the ring for Megatron-LM, the all-gather for FSDP "
+           "(torch's default)."),
+        {{tr("Auto (framework default)"), static_cast<int>(core::CpExchange::Auto)},
+         {tr("Ring"), static_cast<int>(core::CpExchange::Ring)},
+         {tr("All-gather"), static_cast<int>(core::CpExchange::AllGather)}},
+        [](const Scenario& s) { return static_cast<int>(s.training.cpExchange); },
+        [](Scenario& s, int v) { s.training.cpExchange = static_cast<core::CpExchange>(v); });
+    cpExchange->setObjectName(QStringLiteral("cpExchange"));
     QComboBox* split = m_more->addChoice(
         more, tr("Pipeline split"),
         tr("What the pipeline split divides among the PP x virtual-stage chunks. Layers: the decoder layers only, "

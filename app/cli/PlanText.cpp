@@ -45,6 +45,8 @@ std::string overlapText(const core::TrainingOptions& t) {
         text += ", " + std::string(core::toString(t.crossEntropy)) + " cross-entropy";
     if (t.gradPrecision != core::GradPrecision::Auto)
         text += t.gradPrecision == core::GradPrecision::Fp32 ? ", fp32 gradients" : ", 16-bit gradients";
+    if (t.cpExchange != core::CpExchange::Auto)
+        text += ", CP exchange " + std::string(core::toString(t.cpExchange));
     return text;
 }
 

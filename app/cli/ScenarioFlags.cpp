@@ -159,6 +159,8 @@ const std::vector<FlagSpec>& flagTable() {
          enumSetter(&O::gradPrecision, &core::parseGradPrecision, "auto, fp32, half")},
         {"--cross-entropy", "K", "loss kernel: auto|unfused|fused|fused_linear (logits memory)",
          enumSetter(&O::crossEntropy, &core::parseCrossEntropy, "auto, unfused, fused, fused_linear")},
+        {"--cp-exchange", "E", "context-parallel K/V exchange: auto|ring|allgather",
+         enumSetter(&O::cpExchange, &core::parseCpExchange, "auto, ring (alltoall, p2p), allgather (all_gather)")},
         {"--pipeline-split", "S", "what the PP split divides: auto|layers|embedding_and_loss",
          enumSetter(&O::pipelineSplit, &core::parsePipelineSplit, "auto, layers, embedding_and_loss")},
         {"--token-budget", "N", "tokens to train, for days and GPU-hours (e.g. 2e12)",
@@ -293,6 +295,8 @@ std::expected<void, CliError> applyOverrides(const ScenarioOverrides& o, Scenari
         t.gradPrecision = *o.gradPrecision;
     if (o.crossEntropy)
         t.crossEntropy = *o.crossEntropy;
+    if (o.cpExchange)
+        t.cpExchange = *o.cpExchange;
     if (o.pipelineSplit)
         t.pipelineSplit = *o.pipelineSplit;
     if (o.tokenBudget)

@@ -26,6 +26,7 @@ struct ScenarioOverrides {
     std::optional<core::ExecutionStyle> style;
     std::optional<core::GradPrecision> gradPrecision;
     std::optional<core::CrossEntropy> crossEntropy;
+    std::optional<core::CpExchange> cpExchange;
     std::optional<core::PipelineSplit> pipelineSplit;
     std::optional<double> straggler, tokenBudget;
     std::vector<std::string> given; // flags seen, in order (for messages)

@@ -58,6 +58,30 @@ LP_TEST(evaluate_shard_degree_and_cross_entropy_flags) {
     LP_CHECK(contains(badLoss.err, "--cross-entropy"));
 }
 
+LP_TEST(evaluate_cp_exchange_flag) {
+    // Llama 3.1 8B with CP 8 on one node in the FSDP style: torch's all-gather holds every rank's chunk,
+    // a ring two of them; the frameworks' own names parse too.
+    const std::vector<std::string> base = {"evaluate", "--model", "llama3.1-8b", "--nodes", "1", "--tp", "1", "--pp", "1",
+                                           "--cp", "8", "--dp", "1", "--seq-len", "262144", "--micro-batch", "1",
+                                           "--accumulation", "1", "--zero", "3", "--recompute", "full", "--style", "fsdp"};
+    auto with = [&](std::vector<std::string> extra) {
+        std::vector<std::string> args = base;
+        args.insert(args.end(), extra.begin(), extra.end());
+        return run(args);
+    };
+    const auto gather = with({"--json"});
+    const auto ring = with({"--cp-exchange", "alltoall", "--json"});
+    LP_CHECK_EQ(gather.code, 0);
+    LP_CHECK_EQ(ring.code, 0);
+    const double g = gather.parsed().at("memory").at("stages").at(0).at("activations_bytes").get<double>();
+    const double r = ring.parsed().at("memory").at("stages").at(0).at("activations_bytes").get<double>();
+    LP_CHECK(g > r);
+    LP_CHECK(contains(with({"--cp-exchange", "ring"}).out, "CP exchange ring"));
+    const auto bad = with({"--cp-exchange", "ulysses"});
+    LP_CHECK_EQ(bad.code, 2);
+    LP_CHECK(contains(bad.err, "--cp-exchange"));
+}
+
 LP_TEST(evaluate_pipeline_split_flag) {
     // Llama 3.1 405B (126 layers) on PP 16 x 8 virtual stages = 128 chunks: valid only when the embedding and
     // the loss count as one layer each, which auto does.

@@ -185,6 +185,8 @@ Scenario randomScenario(Random& r) {
                                  GradPrecision::Half}[static_cast<std::size_t>(r.integer(0, 2))];
     t.crossEntropy = std::array{CrossEntropy::Auto, CrossEntropy::Unfused, CrossEntropy::Fused,
                                 CrossEntropy::FusedLinear}[static_cast<std::size_t>(r.integer(0, 3))];
+    t.cpExchange = std::array{CpExchange::Auto, CpExchange::Ring,
+                              CpExchange::AllGather}[static_cast<std::size_t>(r.integer(0, 2))];
     t.pipelineSplit = std::array{PipelineSplit::Auto, PipelineSplit::Layers,
                                  PipelineSplit::EmbeddingAndLoss}[static_cast<std::size_t>(r.integer(0, 2))];
     t.attentionFlops = r.coin() ? AttentionFlops::Full : AttentionFlops::Causal;

@@ -1,13 +1,16 @@
-// Context parallelism as the two execution styles run it (docs/estimation.md, section 6): Megatron's ring
+// Context parallelism as the two execution styles run it (docs/estimation.md, section 10): Megatron's ring
 // sends each rank's GQA-width K/V chunk step by step behind the attention; torch's context_parallel (the
-// FSDP style, torchtitan) receives K/V repeated to every query head, all-gathers them once behind the first
-// step only, passes dK/dV around the ring in fp32, merges the partial results in fp32 and holds the
-// gathered chunks and the fp32 accumulators while a layer runs.
+// FSDP style, torchtitan) receives K/V repeated to every query head, by default all-gathers them once behind
+// the first step only, passes dK/dV around the ring in fp32, merges the partial results in fp32 and holds
+// the gathered chunks and the fp32 accumulators while a layer runs. The cp_exchange option picks the ring
+// or the all-gather in either style.
 #include "TestHarness.h"
 
 #include "ScenarioFixtures.h"
 #include "core/Evaluate.h"
 #include "core/ExecutionStyle.h"
+
+#include <cmath>
 
 using namespace lp::core;
 
@@ -26,10 +29,11 @@ Scenario llama8bWithCp(int cp, ExecutionStyle style) {
 }
 
 // Llama 3.1 70B as TP 8 inside each node and CP c across c nodes: every K/V chunk crosses the network.
+// 64K tokens per rank: enough for a ring to hide its sends behind each step.
 Scenario llama70bCpAcrossNodes(int cp, ExecutionStyle style) {
     Scenario s = defaultScenario();
     s.model = findModelPreset("llama3.1-70b")->model;
-    s.model.seqLen = 16384LL * cp;
+    s.model.seqLen = 65536LL * cp;
     s.cluster.nodes = cp;
     s.layout = Layout{};
     s.layout.tp = 8;
@@ -43,14 +47,19 @@ Scenario llama70bCpAcrossNodes(int cp, ExecutionStyle style) {
     return s;
 }
 
-// Evaluates with the FSDP style's torch context-parallel habit switched off (a Megatron-like ring in
-// otherwise the same style), restoring it afterwards.
-Plan evaluateWithRingCp(const Scenario& s) {
+// Evaluates with the FSDP style's torch ring-attention habits (repeated K/V heads, fp32 merges and
+// gradients) switched off, restoring them afterwards: what the style would plan with Megatron's kernels.
+Plan evaluateWithoutTorchRingAttention(const Scenario& s) {
     StyleTraits& traits = mutableStyleTraits(ExecutionStyle::Fsdp);
-    traits.cpTorchAllGather = false;
+    traits.cpTorchRingAttention = false;
     Plan p = evaluate(s);
-    traits.cpTorchAllGather = true;
+    traits.cpTorchRingAttention = true;
     return p;
+}
+
+Scenario withExchange(Scenario s, CpExchange e) {
+    s.training.cpExchange = e;
+    return s;
 }
 
 } // namespace
@@ -66,14 +75,22 @@ LP_TEST(torch_context_parallel_sends_k_and_v_repeated_to_every_query_head) {
 }
 
 LP_TEST(torch_context_parallel_hides_its_all_gather_behind_the_first_step_only) {
-    // Across nodes the all-gather of c chunks takes longer than one step of attention: exposed, and more so
-    // with more ranks at the same tokens per rank (the gather grows with c, the first step does not).
-    // Megatron's ring sends one chunk per step behind that step and stays hidden.
+    // Across nodes the all-gather of c chunks has to fit behind one step's attention. At 64K tokens per rank
+    // it does for 4 ranks (as the ring hides its sends behind every step) but not for 8: the gather grows
+    // with c, the first step does not.
     const Plan gather4 = evaluate(llama70bCpAcrossNodes(4, ExecutionStyle::Fsdp));
+    const Plan ring4 = evaluate(withExchange(llama70bCpAcrossNodes(4, ExecutionStyle::Fsdp), CpExchange::Ring));
     const Plan gather8 = evaluate(llama70bCpAcrossNodes(8, ExecutionStyle::Fsdp));
-    const Plan ring8 = evaluateWithRingCp(llama70bCpAcrossNodes(8, ExecutionStyle::Fsdp));
-    LP_CHECK(gather8.time.cpCommSeconds > 2.0 * ring8.time.cpCommSeconds);
-    LP_CHECK(gather8.time.cpCommSeconds > 2.0 * gather4.time.cpCommSeconds);
+    const Plan ring8 = evaluate(withExchange(llama70bCpAcrossNodes(8, ExecutionStyle::Fsdp), CpExchange::Ring));
+    LP_CHECK(std::abs(gather4.time.cpCommSeconds - ring4.time.cpCommSeconds) < 0.05 * ring4.time.cpCommSeconds);
+    LP_CHECK(gather8.time.cpCommSeconds > 1.3 * ring8.time.cpCommSeconds);
+    LP_CHECK(gather8.time.stepSeconds > ring8.time.stepSeconds);
+    // Auto is the style's default: torch's all-gather for the FSDP style, Transformer Engine's ring for Megatron.
+    const Plan explicitGather = evaluate(withExchange(llama70bCpAcrossNodes(8, ExecutionStyle::Fsdp), CpExchange::AllGather));
+    LP_CHECK_NEAR(explicitGather.time.stepSeconds, gather8.time.stepSeconds, 1e-12);
+    const Plan megatron = evaluate(llama70bCpAcrossNodes(8, ExecutionStyle::Megatron));
+    const Plan megatronRing = evaluate(withExchange(llama70bCpAcrossNodes(8, ExecutionStyle::Megatron), CpExchange::Ring));
+    LP_CHECK_NEAR(megatron.time.stepSeconds, megatronRing.time.stepSeconds, 1e-12);
     // On one node's NVLink the same gather hides behind the first step; what shows is the last dK/dV send
     // of each layer, which nothing follows: about 1% of the step.
     const Plan node = evaluate(llama8bWithCp(8, ExecutionStyle::Fsdp));
@@ -87,7 +104,7 @@ LP_TEST(torch_context_parallel_merges_partial_results_in_fp32) {
     const int degrees[2] = {2, 8};
     for (int i = 0; i < 2; ++i) {
         const Scenario s = llama8bWithCp(degrees[i], ExecutionStyle::Fsdp);
-        const Plan merged = evaluate(s), ring = evaluateWithRingCp(s);
+        const Plan merged = evaluate(s), ring = evaluateWithoutTorchRingAttention(s);
         extra[i] = merged.time.computeSeconds - ring.time.computeSeconds;
         LP_CHECK(extra[i] > 0);
         LP_CHECK(merged.time.recomputeSeconds > ring.time.recomputeSeconds);  // full recompute merges again
@@ -98,20 +115,36 @@ LP_TEST(torch_context_parallel_merges_partial_results_in_fp32) {
     LP_CHECK(extra[1] < 0.1 * p.time.stepSeconds);
 }
 
-LP_TEST(torch_context_parallel_holds_the_gathered_chunks_and_fp32_gradients) {
+LP_TEST(context_parallel_holds_its_chunks_and_torchs_fp32_gradients) {
+    const double nQ = 32768.0 * 4096, nKv = 2.0 * nQ;  // 32K tokens per rank; K and V at all 32 heads
     for (int cp : {2, 4, 8}) {
+        // torch's all-gather: c gathered 16-bit chunks plus fp32 dQ, dK, dV and the dK/dV pair in flight.
         const Scenario s = llama8bWithCp(cp, ExecutionStyle::Fsdp);
-        const Plan p = evaluate(s), ring = evaluateWithRingCp(s);
-        // c gathered 16-bit chunks of K and V plus fp32 dQ, dK, dV and the dK/dV pair in flight.
-        const double nQ = 32768.0 * 4096, nKv = 2.0 * nQ;
+        const Plan p = evaluate(s);
         LP_CHECK_NEAR(p.x.cpBufferBytes, 2.0 * cp * nKv + 4.0 * (nQ + 3.0 * nKv), 1e-12);
-        const StageMemory& a = p.memory.stages[0];
-        const StageMemory& b = ring.memory.stages[0];
-        LP_CHECK_NEAR(a.activationsBytes - b.activationsBytes, p.x.cpBufferBytes, 1e-9);
-        LP_CHECK_NEAR(ring.x.cpBufferBytes, 0.0, 0.0);
+        // A ring holds two chunks whatever c is.
+        const Plan ring = evaluate(withExchange(s, CpExchange::Ring));
+        LP_CHECK_NEAR(ring.x.cpBufferBytes, 2.0 * 2.0 * nKv + 4.0 * (nQ + 3.0 * nKv), 1e-12);
+        LP_CHECK_NEAR(p.memory.stages[0].activationsBytes - ring.memory.stages[0].activationsBytes,
+                      p.x.cpBufferBytes - ring.x.cpBufferBytes, 1e-9);
     }
-    // Megatron's ring holds none of these.
-    LP_CHECK_NEAR(evaluate(llama8bWithCp(4, ExecutionStyle::Megatron)).x.cpBufferBytes, 0.0, 0.0);
+    // Megatron's ring: two chunks at the GQA width (8 of 32 heads), no fp32 accumulators; c of them after
+    // an all-gather (--cp-comm-type all_gather).
+    LP_CHECK_NEAR(evaluate(llama8bWithCp(4, ExecutionStyle::Megatron)).x.cpBufferBytes, 2.0 * 2.0 * nKv / 4.0, 1e-12);
+    const Scenario gathered = withExchange(llama8bWithCp(4, ExecutionStyle::Megatron), CpExchange::AllGather);
+    LP_CHECK_NEAR(evaluate(gathered).x.cpBufferBytes, 2.0 * 4.0 * nKv / 4.0, 1e-12);
+    LP_CHECK_NEAR(evaluate(llama8bWithCp(1, ExecutionStyle::Fsdp)).x.cpBufferBytes, 0.0, 0.0);
+}
+
+LP_TEST(cp_exchange_names_parse_with_the_frameworks_own_spellings) {
+    LP_CHECK(parseCpExchange("ring") == CpExchange::Ring);
+    LP_CHECK(parseCpExchange("alltoall") == CpExchange::Ring);    // torchtitan's rotate method
+    LP_CHECK(parseCpExchange("p2p") == CpExchange::Ring);         // Megatron's --cp-comm-type
+    LP_CHECK(parseCpExchange("allgather") == CpExchange::AllGather);
+    LP_CHECK(parseCpExchange("all_gather") == CpExchange::AllGather);
+    LP_CHECK(parseCpExchange("auto") == CpExchange::Auto);
+    LP_CHECK(!parseCpExchange("a2a").has_value());  // Ulysses-style all-to-all is not modelled
+    LP_CHECK(toString(CpExchange::AllGather) == "allgather");
 }
 
 LP_TEST_MAIN()

@@ -361,6 +361,23 @@ LP_TEST(cross_entropy_kernel_reaches_each_framework) {
     LP_CHECK(!contains(exportLaunchSettings(s, LaunchTarget::Megatron).text, "cross-entropy"));
 }
 
+LP_TEST(cp_exchange_reaches_megatron_and_torchtitan) {
+    Scenario s = withLayout(defaultScenario(), 8, 1, 2);
+    s.layout.cp = 4;
+    // Auto: Megatron's p2p ring needs no flag; torchtitan's default rotate method is written out.
+    LP_CHECK(!contains(exportLaunchSettings(s, LaunchTarget::Megatron).text, "--cp-comm-type"));
+    LP_CHECK(contains(exportLaunchSettings(s, LaunchTarget::Torchtitan).text, "context_parallel_rotate_method = \"allgather\""));
+    s.training.cpExchange = CpExchange::Ring;
+    LP_CHECK(contains(exportLaunchSettings(s, LaunchTarget::Torchtitan).text, "context_parallel_rotate_method = \"alltoall\""));
+    LP_CHECK(!contains(exportLaunchSettings(s, LaunchTarget::Megatron).text, "--cp-comm-type"));
+    s.training.cpExchange = CpExchange::AllGather;
+    LP_CHECK(contains(exportLaunchSettings(s, LaunchTarget::Megatron).text, "--cp-comm-type all_gather"));
+    // Without CP neither appears.
+    s.layout.cp = 1;
+    LP_CHECK(!contains(exportLaunchSettings(s, LaunchTarget::Megatron).text, "--cp-comm-type"));
+    LP_CHECK(!contains(exportLaunchSettings(s, LaunchTarget::Torchtitan).text, "rotate_method"));
+}
+
 LP_TEST(user_names_cannot_break_out_of_comments) {
     Scenario s = defaultScenario();
     s.name = "evil\"\n$(rm -rf ~) `id` \\";

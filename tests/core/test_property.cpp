@@ -94,6 +94,7 @@ LP_TEST(random_scenarios_stay_finite) {
         t.zeroShardDegree = pick(rng, {0, 0, 1, 2, 8, 3, 1000000});
         t.crossEntropy = pick(rng, {CrossEntropy::Auto, CrossEntropy::Unfused, CrossEntropy::Fused,
                                     CrossEntropy::FusedLinear});
+        t.cpExchange = pick(rng, {CpExchange::Auto, CpExchange::Ring, CpExchange::AllGather});
         // Sometimes a nonsense value: zero, negative, or non-finite.
         switch (pick(rng, {0, 0, 0, 0, 1, 2, 3, 4})) {
         case 1: m.hidden = 0; break;

@@ -210,6 +210,27 @@ private slots:
         QCOMPARE(loss->currentData().toInt(), static_cast<int>(core::CrossEntropy::Auto));
     }
 
+    void cpExchangeChoiceReachesTheScenarioAndUndoes() {
+        auto* exchange = m_window->scenarioPanel()->findChild<QComboBox*>(QStringLiteral("cpExchange"));
+        QVERIFY(exchange);
+        QVERIFY(exchange->toolTip().contains(QStringLiteral("context_parallel_rotate_method")));
+        QVERIFY(exchange->toolTip().contains(QStringLiteral("--cp-comm-type")));
+        QCOMPARE(exchange->currentData().toInt(), static_cast<int>(core::CpExchange::Auto));
+        const core::Plan before = doc()->plan();
+        editor()->moreSection()->setExpanded(true);
+        const int gather = exchange->findData(static_cast<int>(core::CpExchange::AllGather));
+        QVERIFY(gather >= 0);
+        exchange->setCurrentIndex(gather);
+        emit exchange->activated(gather);
+        QVERIFY(doc()->scenario().training.cpExchange == core::CpExchange::AllGather);
+        // The default layout has no CP: the exchange changes nothing there.
+        QCOMPARE(doc()->plan().time.stepSeconds, before.time.stepSeconds);
+        QCOMPARE(doc()->plan().x.cpBufferBytes, 0.0);
+        doc()->undoStack()->undo();
+        QVERIFY(doc()->scenario().training.cpExchange == core::CpExchange::Auto);
+        QCOMPARE(exchange->currentData().toInt(), static_cast<int>(core::CpExchange::Auto));
+    }
+
     void pipelineSplitChoiceMovesALayerOffTheFirstStageAndUndoes() {
         auto* split = m_window->scenarioPanel()->findChild<QComboBox*>(QStringLiteral("pipelineSplit"));
         QVERIFY(split);
