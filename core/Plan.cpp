@@ -100,13 +100,13 @@ std::string diagnosticMessage(const Diagnostic& d) {
         return fmt("Each expert sees only about %.0f tokens per micro batch: its GEMMs are small and run far from peak.",
                    d.a);
     case DiagnosticId::CpExchangeExposed:
-        return fmt("The context-parallel ring exchange of keys and values is not hidden behind attention: %.1f ms "
+        return fmt("The context-parallel exchange of keys and values is not hidden behind attention: %.1f ms "
                    "per step (%.0f%% of the step). Each rank holds %.0f tokens",
                    ms, 100.0 * d.a, d.b) +
                (d.c > 0 ? fmt("; the exchange hides only above about %.0f tokens per rank.", d.c) : std::string("."));
     case DiagnosticId::CpCrossesNodes:
         return fmt("The context-parallel group (TP %.0f x CP %.0f GPUs) is larger than the NVLink domain: the key/value "
-                   "ring crosses the network (%.1f ms per step exposed).",
+                   "exchange crosses the network (%.1f ms per step exposed).",
                    d.a, d.b, ms);
     case DiagnosticId::UnevenPipelineStages:
         return fmt("The %.0f layers do not split evenly into %.0f pipeline chunks: the busiest rank holds %.0f layers ",

@@ -173,6 +173,9 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
             const double stepSeconds = r.attnFwd / x.c;
             const double sendPerToken = sendSeconds(kvBytes, x.cpLink) / T;
             im.cpHidingTokens = sendPerToken / (stepSeconds / (T * T));
+            // An all-gather moves c - 1 chunks behind the one first step: it hides only at c - 1 times that.
+            if (x.cpGatherOnce)
+                im.cpHidingTokens *= x.c - 1.0;
         }
         const double dkvRing = (x.c - 1.0) * sendSeconds(dkvBytes, x.cpLink);
         if (x.cpGatherOnce) {

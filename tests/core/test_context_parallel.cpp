@@ -85,6 +85,9 @@ LP_TEST(torch_context_parallel_hides_its_all_gather_behind_the_first_step_only) 
     LP_CHECK(std::abs(gather4.time.cpCommSeconds - ring4.time.cpCommSeconds) < 0.05 * ring4.time.cpCommSeconds);
     LP_CHECK(gather8.time.cpCommSeconds > 1.3 * ring8.time.cpCommSeconds);
     LP_CHECK(gather8.time.stepSeconds > ring8.time.stepSeconds);
+    // The crossover the diagnostic states: c - 1 chunks behind one step instead of one behind each.
+    LP_CHECK_NEAR(gather8.x.cpHidingTokens, 7.0 * ring8.x.cpHidingTokens, 1e-9);
+    LP_CHECK(gather8.has(DiagnosticId::CpExchangeExposed));
     // Auto is the style's default: torch's all-gather for the FSDP style, Transformer Engine's ring for Megatron.
     const Plan explicitGather = evaluate(withExchange(llama70bCpAcrossNodes(8, ExecutionStyle::Fsdp), CpExchange::AllGather));
     LP_CHECK_NEAR(explicitGather.time.stepSeconds, gather8.time.stepSeconds, 1e-12);
