@@ -34,6 +34,8 @@ struct EvalContext {
     bool sp, flash, dropout, fp8;
     bool unfusedSoftmax = false;  // no flash, and Megatron's fused softmax kernel does not fit the shape
     bool cpGatherOnce = false;    // CP K/V arrive in one all-gather (CpExchange::AllGather), not step by step
+    double cpKvWidth = 0;         // width of the K and V a CP rank passes on: the GQA heads, or every query head
+                                  // where the style's attention call gets them repeated (torch's ring attention)
     Fp8Habits fp8Habit;       // what fp8 adds to memory under this style (inactive unless fp8)
     GradientFormat grads;     // gradient buffer held and data-parallel reduction format
     Recompute recompute;

@@ -136,8 +136,8 @@ void explainMemory(Builder& b) {
           fmt("%s%s", bytes(w.optimizerBytes).c_str(), zero >= 1 ? fmt(", sharded over %d ranks", n).c_str() : ""), kZero,
           "The fp32 master weights and Adam's two moments: the largest part of the training state, and the first to shard.");
     b.add("memory.activations", "Activations", w.activationsBytes, "bytes",
-          "layers in flight x bytes per layer (+ logits on the last stage: tokens x vocab / TP x bytes per logit; + torch "
-          "context parallel's gathered K/V and fp32 gradient buffers in the running layer)",
+          "layers in flight x bytes per layer (+ logits on the last stage: tokens x vocab / TP x bytes per logit; + the "
+          "context-parallel K/V chunks, and torch's fp32 gradient buffers, in the running layer)",
           fmt("%.1f layer-micro-batches x %s + logits %s", b.p.x.activationLayersInFlight,
               bytes(b.p.x.activationBytesPerLayer).c_str(), bytes(b.p.x.logitsBytes).c_str()) +
               (b.s.training.crossEntropy == CrossEntropy::FusedLinear

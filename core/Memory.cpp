@@ -57,6 +57,7 @@ EvalContext::EvalContext(const Scenario& scenario, const HardwareProfile& profil
     flash = tr.flashAttention;
     unfusedSoftmax = unfusedSoftmaxFallback(s);
     cpGatherOnce = cpExchangeOf(tr, style) == CpExchange::AllGather;
+    cpKvWidth = traits.cpTorchRingAttention ? aQk + aV : kQk + kV;
     dropout = mo.dropout;
     fp8 = tr.precision == Precision::Fp8 && cl.gpu.peakFlops8 > 0;
     fp8Habit = fp8Habits(s, style);
@@ -278,8 +279,7 @@ void computeMemory(const EvalContext& x, Plan& plan) {
     // the ring (sent and received).
     double cpBuffers = 0;
     if (x.c > 1) {
-        const double kvWidth = st.cpTorchRingAttention ? x.aQk + x.aV : x.kQk + x.kV;
-        const double nQ = x.T * x.aQk / x.t, nKv = x.T * kvWidth / x.t;
+        const double nQ = x.T * x.aQk / x.t, nKv = x.T * x.cpKvWidth / x.t;
         cpBuffers = 2.0 * (x.cpGatherOnce ? x.c : 2.0) * nKv;
         if (st.cpTorchRingAttention)
             cpBuffers += 4.0 * (nQ + 3.0 * nKv);

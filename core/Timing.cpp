@@ -162,8 +162,7 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
         // repeat_kv before SDPA), so its chunks are a/k times the GQA width Megatron's ring sends, and its
         // dK/dV accumulators travel in fp32 (twice the bytes).
         const bool torchCp = x.traits.cpTorchRingAttention;
-        const double kvWidth = torchCp ? x.aQk + x.aV : x.kQk + x.kV;
-        const double kvBytes = 2.0 * T * kvWidth / x.t;
+        const double kvBytes = 2.0 * T * x.cpKvWidth / x.t;
         const double dkvBytes = torchCp ? 2.0 * kvBytes : kvBytes;
         im.cpExchangeBytes = kvBytes;
         // One ring step computes this rank's T queries against a T-token K/V chunk (half of it masked on
@@ -190,16 +189,15 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
             r.cpFwd = overlappedSeconds(ring, r.attnFwd);
             r.cpBwd = overlappedSeconds(ring + dkvRing, r.attnBwd);  // K, V in and dK, dV back
         }
-        // torch sends the last dK/dV after the last step and waits for it at once.
-        if (torchCp)
-            r.cpBwd += sendSeconds(dkvBytes, x.cpLink);
         if (torchCp) {
+            // torch sends the last dK/dV after the last step and waits for it at once.
+            r.cpBwd += sendSeconds(dkvBytes, x.cpLink);
             // convert_to_f32: each step's output is upcast (2 + 4 bytes per element) and merged into the fp32
             // result by log-sum-exp weights (about 28 bytes per element, the half-query steps through a
             // concatenation), then downcast (4 + 2); the K/V pair is concatenated for the next send (2 + 2).
             // Backward accumulates dQ, dK, dV in fp32 (about 11 bytes per element and step), concatenates dK/dV
             // in fp32 for the send (4 + 4), and zero-fills and downcasts the accumulators.
-            const double nOut = T * x.aV / x.t, nQ = T * x.aQk / x.t, nKv = T * kvWidth / x.t;
+            const double nOut = T * x.aV / x.t, nQ = T * x.aQk / x.t, nKv = T * x.cpKvWidth / x.t;
             const double c = x.c;
             r.cpMergeFwd = x.memSeconds(nOut * (6.0 * c + 28.0 * (c - 1.0) + 6.0) + nKv * 4.0 * (c - 1.0));
             r.cpMergeBwd = x.memSeconds(nKv * (4.0 + 4.0 * (c - 1.0) + 19.0 * c + 6.0) + nQ * (4.0 + 11.0 * c + 6.0));
