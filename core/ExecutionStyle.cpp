@@ -53,6 +53,7 @@ StyleTraits fsdp() {
     t.fp8AmaxHistoryLength = 0;        // tensorwise dynamic scaling: scales computed from the current amax
     t.cpTorchRingAttention = true;     // torch.distributed.tensor.experimental.context_parallel: repeat_kv before
     t.cpDefaultExchange = CpExchange::AllGather;  // SDPA, convert_to_f32, rotate_method "allgather"
+    t.torchTensorParallel = true;      // DTensor TP plans: gathered linear inputs saved whole, loss_parallel
     return t;
 }
 
@@ -82,7 +83,18 @@ bool megatronFusedSoftmaxFits(long long microBatch, long long headsPerTpRank, lo
     return seqLen > 16 && seqLen <= 4096 && seqLen % 4 == 0 && batches % 4 == 0 && batches % perBlock == 0;
 }
 
-double lossTrafficBytesPerLogit(CrossEntropy kernel, ExecutionStyle style) {
+namespace {
+// An eager fp32 loss on logits that torch's tensor parallelism leaves sharded over the vocabulary.
+bool lossParallel(CrossEntropy kernel, ExecutionStyle style, int tp) {
+    const bool eager = kernel == CrossEntropy::Unfused ||
+                       (kernel == CrossEntropy::Auto && styleTraits(style).logitsBytesPerElement == kUnfusedLossBytesPerLogit);
+    return eager && tp > 1 && styleTraits(style).torchTensorParallel;
+}
+} // namespace
+
+double lossTrafficBytesPerLogit(CrossEntropy kernel, ExecutionStyle style, int tp) {
+    if (lossParallel(kernel, style, tp))
+        return 76.0;
     switch (kernel) {
     case CrossEntropy::Unfused: return 44.0;
     case CrossEntropy::Fused: return 6.0;
@@ -92,7 +104,9 @@ double lossTrafficBytesPerLogit(CrossEntropy kernel, ExecutionStyle style) {
     return style == ExecutionStyle::Fsdp ? 44.0 : 52.0;
 }
 
-double lossBytesPerLogit(CrossEntropy kernel, ExecutionStyle style) {
+double lossBytesPerLogit(CrossEntropy kernel, ExecutionStyle style, int tp) {
+    if (lossParallel(kernel, style, tp))
+        return kLossParallelBytesPerLogit;
     switch (kernel) {
     case CrossEntropy::Unfused: return kUnfusedLossBytesPerLogit;
     case CrossEntropy::Fused: return kFusedLossBytesPerLogit;

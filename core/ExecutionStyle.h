@@ -46,15 +46,25 @@ struct StyleTraits {
     // The K/V exchange CpExchange::Auto means: Megatron's Transformer Engine ring (p2p), or torch's
     // default rotate method, one all-gather of every rank's chunk that only the first (local) step hides.
     CpExchange cpDefaultExchange = CpExchange::Ring;
+    // Tensor parallelism as torch's DTensor plans run it (torchtitan): a column-parallel linear receives its
+    // input all-gathered along the sequence (PrepareModuleInput to Replicate), so autograd saves the whole
+    // gathered tensor, not the sequence shard that Megatron saves and gathers again in backward; and the loss
+    // runs under loss_parallel on the vocabulary-sharded logits (kLossParallelBytesPerLogit).
+    bool torchTensorParallel = false;
 };
 
 // Memory the loss takes per logit: an eager fp32 loss (upcast, log-probs and their gradient, the input
 // gradient) or a fused kernel (16-bit logits + one fp32 buffer).
 inline constexpr double kUnfusedLossBytesPerLogit = 12;
 inline constexpr double kFusedLossBytesPerLogit = 6;
+// torch's loss_parallel (the eager loss on vocabulary-sharded logits, torch.distributed.tensor.parallel.loss):
+// its nll-loss backward builds the gradient as (zeros + exp(log-probs)) x grad while the saved fp32 log-probs and
+// the zeros are still held: four fp32 tensors per logit at the peak.
+inline constexpr double kLossParallelBytesPerLogit = 16;
 // Bytes per logit the scenario's loss kernel holds (its style's habit for CrossEntropy::Auto; 0 for a
-// fused linear cross-entropy, which computes the logits in chunks and never holds them whole).
-double lossBytesPerLogit(CrossEntropy kernel, ExecutionStyle style);
+// fused linear cross-entropy, which computes the logits in chunks and never holds them whole). tp: the
+// tensor-parallel degree (an eager loss in the torch style runs under loss_parallel when it is above 1).
+double lossBytesPerLogit(CrossEntropy kernel, ExecutionStyle style, int tp);
 // Memory traffic per logit of the loss, forward and backward, beyond the output layer's GEMMs. Megatron-LM's
 // vocab-parallel cross-entropy upcasts the 16-bit logits (2 read + 4 written), takes the max (4), subtracts it
 // (4 + 4), exponentiates (4 + 4), sums (4) and divides (4 + 4) in place, and in backward scales the saved
@@ -62,7 +72,10 @@ double lossBytesPerLogit(CrossEntropy kernel, ExecutionStyle style);
 // logits: upcast, log-softmax's max/sum and write, the gradient's scatter, log-softmax backward, downcast):
 // about 44. A fused kernel reads the 16-bit logits in forward and in backward and writes the gradient: 6.
 // A fused linear cross-entropy keeps each chunk of logits on chip but for its spill: 4.
-double lossTrafficBytesPerLogit(CrossEntropy kernel, ExecutionStyle style);
+// torch's loss_parallel (the torch style's eager loss with TP) runs the decomposed log-softmax: upcast (2 + 4),
+// max (4), subtract (4 + 4), exp (4 + 4) and sum (4), subtract (4 + 4); backward zero-fills (4), exponentiates
+// (4 + 4), adds (8 + 4), scales (4 + 4) and downcasts (4 + 2): 76.
+double lossTrafficBytesPerLogit(CrossEntropy kernel, ExecutionStyle style, int tp);
 
 // Megatron-LM's FusedScaleMaskSoftmax.is_kernel_available for a causal mask: 16 < s <= 4096, s a multiple
 // of 4, and micro batch x attention heads per TP rank a multiple of the kernel's batches per block (4, or 8

@@ -142,12 +142,12 @@ void explainMemory(Builder& b) {
               bytes(b.p.x.activationBytesPerLayer).c_str(), bytes(b.p.x.logitsBytes).c_str()) +
               (b.s.training.crossEntropy == CrossEntropy::FusedLinear
                    ? std::string(" (fused linear cross-entropy: one fp32 chunk and its gradient)")
-                   : fmt(" (%.0f bytes per logit)", lossBytesPerLogit(b.s.training.crossEntropy, b.p.style))) +
+                   : fmt(" (%.0f bytes per logit)", lossBytesPerLogit(b.s.training.crossEntropy, b.p.style, b.s.layout.tp))) +
               (b.p.x.cpBufferBytes > 0 ? " + context-parallel buffers " + bytes(b.p.x.cpBufferBytes) : std::string()),
           kKorth,
           "Tensors saved in the forward pass for the backward pass. With 1F1B the first stage keeps up to PP micro "
           "batches in flight; recompute trades memory for extra forward work. At the loss the logits take 12 bytes "
-          "each with an eager fp32 loss, 6 with a fused kernel, and almost nothing with a fused linear "
+          "each with an eager fp32 loss (16 under torch's loss_parallel with TP), 6 with a fused kernel, and almost nothing with a fused linear "
           "cross-entropy (the Cross-entropy choice).");
     b.add("memory.overhead", "Overheads", w.overheadBytes, "bytes",
           "CUDA context + communication buffers + allocator reserve (+ ZeRO-3 gather buffers)", bytes(w.overheadBytes),
@@ -181,7 +181,7 @@ void explainTime(Builder& b) {
                                "passes over the logits (tokens x vocabulary) weigh heavily in small models with large "
                                "vocabularies unless the loss kernel is fused.";
     computeValues += fmt("; the loss passes over the logits with %.0f bytes of traffic per logit (%s)",
-                         lossTrafficBytesPerLogit(b.s.training.crossEntropy, b.p.style),
+                         lossTrafficBytesPerLogit(b.s.training.crossEntropy, b.p.style, b.s.layout.tp),
                          std::string(toString(b.s.training.crossEntropy)).c_str());
     if (!b.s.training.flashAttention) {
         computeValues += "; attention core " + secs(x.attentionCoreFwdSeconds) + " per layer forward" +

@@ -199,6 +199,13 @@ LayerActivations layerActivations(const EvalContext& x) {
     const double lin = x.fp8Habit.savesLinearInputsInFp8 ? 1.0 : 2.0;
     // Two norm inputs (16-bit), the QKV input and the MLP input, and two dropout masks (1 byte).
     r.replicated = T * x.h * (2.0 * 2 + lin + lin + drop * 2.0) * x.hRep;
+    if (x.traits.torchTensorParallel && x.t > 1) {
+        // torch's TP hands the QKV and MLP-input linears the all-gathered sequence, and autograd saves it whole
+        // (Megatron saves the shard and gathers again in backward). Under fp8 torchtitan casts before that
+        // all-gather (its default fp8 all-gather for TP), so the saved copy is the fp8 one.
+        const double gathered = x.fp8Habit.active ? 1.0 : lin;
+        r.replicated = T * x.h * ((2.0 * 2 + drop * 2.0) * x.hRep + 2.0 * gathered);
+    }
     // Q, K, V, the attention-output projection's input; the MLP's intermediate tensors.
     double split = T * (2.0 * (x.aQk + x.kQk + x.kV) + lin * x.aV);
     // Bytes per token per MLP unit: the up-projection output(s) (16-bit) and the down-projection input.
@@ -270,7 +277,7 @@ void computeMemory(const EvalContext& x, Plan& plan) {
     const double fusedLogits = kFusedLossBytesPerLogit * x.T * x.V / x.t;
     const double logits = tr.crossEntropy == CrossEntropy::FusedLinear
                               ? std::min(fusedLogits, 2.0 * 4.0 * x.T * x.h / x.t)
-                              : lossBytesPerLogit(tr.crossEntropy, x.style) * x.T * x.V / x.t;
+                              : lossBytesPerLogit(tr.crossEntropy, x.style, x.s.layout.tp) * x.T * x.V / x.t;
     im.logitsBytes = logits;
 
     // Context parallel in the layer being computed: the K/V chunks it holds (16-bit; the one in use and the

@@ -126,7 +126,7 @@ std::vector<TensorPrecision> precisionTable(const Scenario& s) {
     if (s.model.isMoe())
         add("MoE router logits and probabilities", "fp32", 4,
             "Routing in fp32 keeps top-k choices stable (Megatron --moe-router-dtype fp32, DeepSeek-V3).");
-    const double lossBytes = lossBytesPerLogit(t.crossEntropy, style);
+    const double lossBytes = lossBytesPerLogit(t.crossEntropy, style, s.layout.tp);
     if (t.crossEntropy == CrossEntropy::FusedLinear)
         add("Logits and loss", "fp32, in chunks", 4,
             "Fused linear cross-entropy: the logits are computed a chunk of tokens at a time, with their "
@@ -136,8 +136,12 @@ std::vector<TensorPrecision> precisionTable(const Scenario& s) {
             lossBytes <= kFusedLossBytesPerLogit
                 ? "Megatron's vocab-parallel cross-entropy or a fused kernel (a compiled loss): one fp32 buffer "
                   "beside the 16-bit logits, 6 bytes per logit."
-                : "Unfused loss: the logits are upcast to fp32 for the log-softmax and its gradient, 12 bytes per "
-                  "logit at the peak.");
+                : lossBytes >= kLossParallelBytesPerLogit
+                      ? "torch's loss_parallel on the vocabulary-sharded logits (TP): fp32 log-probs, and in backward "
+                        "their exponent, the zero-filled gradient and its product held at once, 16 bytes per logit "
+                        "at the peak."
+                      : "Unfused loss: the logits are upcast to fp32 for the log-softmax and its gradient, 12 bytes "
+                        "per logit at the peak.");
     add("Tensor/pipeline-parallel communication", half, halfBytes, "Activations and their gradients travel in 16 bits.");
 
     // Gradients and optimizer.

@@ -159,7 +159,8 @@ TrainingEditor::TrainingEditor(ScenarioDocument* doc, QWidget* parent)
     QComboBox* loss = m_more->addChoice(
         more, tr("Cross-entropy"),
         tr("The loss kernel, which sets the logits' memory on the last stage (tokens x vocabulary values). "
-           "Unfused: an eager fp32 loss, 12 bytes per logit at the peak. Fused: Megatron-LM's vocab-parallel "
+           "Unfused: an eager fp32 loss, 12 bytes per logit at the peak (16 with TP in the FSDP style, where it "
+           "runs under torch's loss_parallel). Fused: Megatron-LM's vocab-parallel "
            "kernel (--cross-entropy-loss-fusion) or a compiled loss (torchtitan compile.components = "
            "[\"loss\"]), 6 bytes. Fused linear: the output layer fused with the loss, which never holds the "
            "whole logits (Liger kernel, Cut Cross-Entropy, Megatron --cross-entropy-fusion-impl linear). Auto "

@@ -141,11 +141,11 @@ LP_TEST(the_loss_passes_over_the_logits_as_its_kernel_does) {
     // A small model with GPT-2's 50257-token vocabulary: per token the logits outweigh a layer's
     // activations, so the loss's memory traffic shows in the step. Megatron's vocab-parallel loss in fp32
     // makes about 52 bytes of traffic per logit, an eager fp32 F.cross_entropy about 44, a fused kernel 6.
-    LP_CHECK_NEAR(lossTrafficBytesPerLogit(CrossEntropy::Auto, ExecutionStyle::Megatron), 52.0, 1e-12);
-    LP_CHECK_NEAR(lossTrafficBytesPerLogit(CrossEntropy::Auto, ExecutionStyle::Fsdp), 44.0, 1e-12);
-    LP_CHECK_NEAR(lossTrafficBytesPerLogit(CrossEntropy::Unfused, ExecutionStyle::Megatron), 44.0, 1e-12);
-    LP_CHECK(lossTrafficBytesPerLogit(CrossEntropy::Fused, ExecutionStyle::Megatron) <
-             lossTrafficBytesPerLogit(CrossEntropy::Unfused, ExecutionStyle::Fsdp));
+    LP_CHECK_NEAR(lossTrafficBytesPerLogit(CrossEntropy::Auto, ExecutionStyle::Megatron, 1), 52.0, 1e-12);
+    LP_CHECK_NEAR(lossTrafficBytesPerLogit(CrossEntropy::Auto, ExecutionStyle::Fsdp, 1), 44.0, 1e-12);
+    LP_CHECK_NEAR(lossTrafficBytesPerLogit(CrossEntropy::Unfused, ExecutionStyle::Megatron, 1), 44.0, 1e-12);
+    LP_CHECK(lossTrafficBytesPerLogit(CrossEntropy::Fused, ExecutionStyle::Megatron, 1) <
+             lossTrafficBytesPerLogit(CrossEntropy::Unfused, ExecutionStyle::Fsdp, 1));
     Scenario megatron = gptOnA100(1024, 1, 8), fused = megatron;
     fused.training.crossEntropy = CrossEntropy::Fused;
     const Plan a = evaluate(megatron), b = evaluate(fused);
