@@ -271,7 +271,19 @@ void computeMemory(const EvalContext& x, Plan& plan) {
         break;
     }
     im.activationBytesPerLayer = perLayer;
-    const double interleave = x.v > 1 ? 1.0 + (x.p - 1.0) / (x.p * x.v) : 1.0;
+    // Micro batches' worth of a rank's layers held at its peak: the schedule's warm-up forwards and the one
+    // running. 1F1B: min(p - i, m). Interleaved (Megatron-LM's and torch's Interleaved1F1B alike): (p - i - 1) x 2
+    // + (v - 1) x p warm-up chunk forwards, at most the m x v chunks there are, each 1/v of the rank's layers.
+    // On the first rank this is Korthikanti's p x (1 + (p - 1)/(p v)) when m >= p; the last rank holds about
+    // p/v micro batches, not one.
+    auto microBatchesInFlight = [&](int rank) {
+        if (stages == 1)
+            return 1.0;
+        if (x.v <= 1)
+            return std::min(static_cast<double>(stages - rank), x.m);
+        const double chunks = 2.0 * (stages - rank - 1) + (x.v - 1.0) * stages + 1.0;
+        return std::min(chunks, x.m * x.v) / x.v;
+    };
     // A fused linear cross-entropy holds one chunk of about h/V of the logits in fp32 and its gradient
     // (never more than a fused kernel would hold for the whole logits: a small vocabulary is one chunk).
     const double fusedLogits = kFusedLossBytesPerLogit * x.T * x.V / x.t;
@@ -330,8 +342,8 @@ void computeMemory(const EvalContext& x, Plan& plan) {
         sm.gradientsBytes = params * gBytes(nDense) + expertParams * gBytes(nExpert);
         sm.optimizerBytes = params * oBytes(nDense) + expertParams * oBytes(nExpert);
 
-        const double inFlight = stages == 1 ? 1.0 : std::min(static_cast<double>(stages - i), x.m);
-        double act = layers * inFlight * interleave * perLayer;
+        const double inFlight = microBatchesInFlight(i);
+        double act = layers * inFlight * perLayer;
         if (x.recompute == Recompute::Full)
             act += fullLayer;  // the layer being recomputed during backward holds all its tensors
         act += cpBuffers;
@@ -339,7 +351,7 @@ void computeMemory(const EvalContext& x, Plan& plan) {
             act += logits + 2.0 * x.T * x.h * x.hRep;
         sm.activationsBytes = act;
         if (i == 0)
-            im.activationLayersInFlight = layers * inFlight * interleave;
+            im.activationLayersInFlight = layers * inFlight;
 
         const double allocated = sm.weightsBytes + sm.gradientsBytes + sm.optimizerBytes + act + gatherBuffers;
         sm.overheadBytes = overheadFixed + gatherBuffers + tr.allocatorReserveFraction * allocated;

@@ -155,6 +155,37 @@ LP_TEST(uneven_pipeline_stages_put_the_extra_layers_on_the_first_ranks) {
     LP_CHECK(!evaluate(withLayout(8, 4, 2, 1, 16)).has(DiagnosticId::UnevenPipelineStages));
 }
 
+LP_TEST(interleaving_holds_the_warm_up_chunks_on_every_rank) {
+    // 80 layers, TP 8 x PP 4 x DP 2, 8 micro batches, 1F1B against 2 virtual stages (chunks of 10 layers).
+    // Rank i runs 2(p - i - 1) + (v - 1)p warm-up chunk forwards before its first backward and holds them
+    // with the running one: 11, 9, 7 and 5 chunks, 5.5 / 4.5 / 3.5 / 2.5 micro batches of its 20 layers,
+    // against 4 / 3 / 2 / 1 with 1F1B. The first rank's is Korthikanti's p x (1 + (p - 1)/(p v)).
+    Scenario s = withLayout(8, 4, 2, 1, 8);
+    const Plan plain = evaluate(s);
+    s.layout.vpp = 2;
+    const Plan inter = evaluate(s);
+    LP_CHECK(plain.valid && inter.valid);
+    const double perLayer = plain.x.activationBytesPerLayer;
+    LP_CHECK_NEAR(inter.x.activationBytesPerLayer, perLayer, 1e-9);
+    LP_CHECK_NEAR(inter.x.activationLayersInFlight, 20.0 * 4.0 * (1.0 + 3.0 / 8.0), 1e-9);
+    const double plainMb[] = {4.0, 3.0, 2.0, 1.0}, interMb[] = {5.5, 4.5, 3.5, 2.5};
+    for (int i = 0; i < 4; ++i)
+        LP_CHECK_NEAR(inter.memory.stages[i].activationsBytes - plain.memory.stages[i].activationsBytes,
+                      20.0 * (interMb[i] - plainMb[i]) * perLayer, 1e-6 * perLayer);
+    // With as many micro batches as stages every chunk is in flight on the first rank before its first
+    // backward: all m micro batches of its layers, no more than 1F1B holds there.
+    s.layout.accumulation = 4;
+    s.layout.dp = 4;
+    s.cluster.nodes = 16;
+    const Plan all = evaluate(s);
+    s.layout.vpp = 1;
+    const Plan allPlain = evaluate(s);
+    LP_CHECK(all.valid && allPlain.valid);
+    LP_CHECK_NEAR(all.x.activationLayersInFlight, 20.0 * 4.0, 1e-9);
+    LP_CHECK_NEAR(all.memory.stages[0].activationsBytes, allPlain.memory.stages[0].activationsBytes,
+                  1e-6 * perLayer);
+}
+
 LP_TEST(breakdown_adds_up_to_the_step) {
     for (int z : {0, 1, 3}) {
         for (Recompute rc : {Recompute::None, Recompute::Selective, Recompute::Full}) {
