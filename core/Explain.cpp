@@ -200,6 +200,11 @@ void explainTime(Builder& b) {
     const TrainingOptions& o = b.s.training;
     std::string tpFormula = "per layer: 4 (+2 with full recompute) x all-reduce of s x b x h x 2 bytes; ring 2(n-1)/n S/B + 2(n-1)a";
     std::string tpWords = "Tensor parallelism all-reduces the activations twice per layer and pass: cheap on NVLink, expensive across nodes.";
+    if (styleTraits(b.p.style).torchTensorParallel && o.sequenceParallel && l.tp > 1 && fp8Habits(b.s, b.p.style).active) {
+        tpFormula += "; the forward all-gathers carry the fp8 cast (1 byte)";
+        tpWords += " Under fp8, torchao's Float8 TP plans cast the column-parallel linears' input to fp8 before the sequence "
+                   "all-gather, so the forward passes' all-gathers move half the bytes.";
+    }
     if (l.tp > b.s.cluster.nvlinkDomain)
         tpWords += fmt(" This TP group spans %d NVLink domains of %d GPUs: NCCL runs a ring on each member's network card, "
                        "so the group's collectives see %d cards' bandwidth (up to NVLink's) instead of NVLink.",

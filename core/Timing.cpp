@@ -19,6 +19,7 @@ struct LayerTimes {
     double memFwd = 0;       // memory-bound kernels, forward
     double attnMemFwd = 0;   // the part of memFwd that belongs to the attention core (softmax, dropout)
     double tpCollective = 0; // one TP collective (all-reduce, or all-gather + reduce-scatter with SP)
+    double tpCollectiveFwd = 0;  // the same in a forward pass (fp8 all-gathers in torch's fp8 TP)
     double cpFwd = 0;        // exposed ring-attention exchange, forward
     double cpBwd = 0;
     double epPerPass = 0;    // MoE token all-to-all (dispatch + combine) per pass
@@ -155,6 +156,12 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
     im.tpMessageBytes = x.t > 1 ? msg : 0;
     im.tpBusBandwidth = x.t > 1 ? x.tpLink.busBandwidth(msg) : 0;
     r.tpCollective = x.t > 1 ? allReduceSeconds(x.s.layout.tp, msg, x.tpLink) + x.traits.collectiveLaunchSeconds : 0;
+    r.tpCollectiveFwd = r.tpCollective;
+    if (x.sp && x.traits.torchTensorParallel && x.fp8Habit.active)
+        // torchao's Float8 TP plans (torchtitan's default with fp8) cast the column-parallel linears' input to
+        // fp8 before the sequence all-gather: forward gathers move 1-byte elements, reduce-scatters stay 16-bit.
+        r.tpCollectiveFwd = allGatherSeconds(x.s.layout.tp, msg / 2.0, x.tpLink) +
+                            allGatherSeconds(x.s.layout.tp, msg, x.tpLink) + x.traits.collectiveLaunchSeconds;
 
     // Context parallel: each rank's K and V chunk reaches the other c - 1 ranks while attention computes.
     if (x.c > 1) {
@@ -246,7 +253,7 @@ void computeTime(const EvalContext& x, Plan& plan) {
     // attention half's all-gather and reduce-scatter remain.
     const bool expertsWithoutTp = x.moe && x.etp == 1.0 && x.t > 1 && x.sharedExperts == 0;
     const double tpShare = expertsWithoutTp ? 1.0 - 0.5 * x.moeFraction : 1.0;
-    double tpPerLayer = (4.0 + recomputeCollectives) * lt.tpCollective * tpShare;
+    double tpPerLayer = ((2.0 + recomputeCollectives) * lt.tpCollectiveFwd + 2.0 * lt.tpCollective) * tpShare;
     if (x.s.training.overlapTpComm) {
         // Collective-matmul overlap (Transformer Engine userbuffers, torchtitan AsyncTP): each TP
         // collective is split into chunks that run while the adjacent GEMM computes; only what

@@ -1,6 +1,7 @@
 // Tensor parallelism as torch's DTensor plans run it (the FSDP style, torchtitan; docs/estimation.md,
 // section 5): the column-parallel linears receive the sequence all-gathered and autograd saves it whole, and
-// the eager loss runs under loss_parallel on vocabulary-sharded logits, holding 16 bytes per logit.
+// the eager loss runs under loss_parallel on vocabulary-sharded logits, holding 16 bytes per logit; under fp8
+// the forward sequence all-gathers move the fp8 cast.
 #include "TestHarness.h"
 
 #include "ScenarioFixtures.h"
@@ -91,6 +92,24 @@ LP_TEST(torch_tp_saves_the_gathered_linear_inputs_whole) {
     const Scenario noTp = llama8bWithTp(1, ExecutionStyle::Fsdp);
     LP_CHECK_NEAR(evaluate(noTp).x.activationBytesPerLayer, evaluateWithoutTorchTp(noTp).x.activationBytesPerLayer,
                   1e-6);
+}
+
+LP_TEST(torch_fp8_tp_gathers_the_fp8_cast_in_forward) {
+    // TP 8 with sequence parallel, no recompute: per layer two forward all-gather + reduce-scatter pairs and
+    // two backward ones, eight all-gathers' worth of the hidden state. torchao's Float8 TP plans gather the
+    // fp8 cast in forward (half the bytes of those two all-gathers): 7 of 8 at large messages.
+    Scenario s = llama8bWithTp(8, ExecutionStyle::Fsdp);
+    s.cluster.gpu = findGpuPreset("h100-sxm-80gb")->gpu;
+    s.training.precision = Precision::Fp8;
+    s.layout.microBatch = 4;
+    const Plan torchTp = evaluate(s), plain = evaluateWithoutTorchTp(s);
+    LP_CHECK(torchTp.valid && plain.valid && plain.time.tpCommSeconds > 0);
+    const double ratio = torchTp.time.tpCommSeconds / plain.time.tpCommSeconds;
+    LP_CHECK(ratio >= 7.0 / 8.0 - 1e-9);
+    LP_CHECK(ratio < 7.0 / 8.0 + 0.03);
+    // bf16 gathers bf16 either way.
+    s.training.precision = Precision::Bf16;
+    LP_CHECK_NEAR(evaluate(s).time.tpCommSeconds, evaluateWithoutTorchTp(s).time.tpCommSeconds, 1e-12);
 }
 
 LP_TEST_MAIN()
