@@ -8,8 +8,9 @@ namespace {
 
 StyleTraits megatron() {
     StyleTraits t;
-    t.hostSecondsPerLayerPass = 1.175e-3; // ~40 ops x ~30 us (2021-22 Megatron-LM/DeepSpeed, A100 hosts)
-    t.hostOpsPerLayerPass = 40;       // norms, QKV/out/MLP linears, attention bmm and softmax, dropout, collectives
+    t.hostSecondsPerLayerPass = 1.175e-3; // ~20 kernels x ~60 us (2021-22 Megatron-LM/DeepSpeed, A100 hosts)
+    t.hostKernelsPerLayerPass = 20;   // 2 norms, QKV/out/MLP GEMMs, 2 attention bmm, softmax, 2 dropouts, the
+                                      // context permute, bias-GeLU, 2 bias-dropout-adds, 2 all-reduces
     t.fusedSoftmaxHasShapeRules = true;  // FusedScaleMaskSoftmax falls back to torch softmax on other shapes
     t.collectiveLaunchSeconds = 10e-6;
     t.overlapGradReduce = false;       // Megatron-LM: --overlap-grad-reduce is off unless asked for
@@ -32,6 +33,7 @@ StyleTraits megatron() {
 StyleTraits fsdp() {
     StyleTraits t;
     t.hostSecondsPerLayerPass = 0.2e-3;
+    t.hostKernelsPerLayerPass = 40;    // eager RMSNorm, rotary and SwiGLU: more, smaller kernels
     t.collectiveLaunchSeconds = 30e-6;
     t.overlapGradReduce = true;
     t.gradReduceBytesPerParam = 4;     // torchtitan / FSDP2 MixedPrecisionPolicy reduce_dtype=float32

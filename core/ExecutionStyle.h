@@ -10,9 +10,9 @@ struct StyleTraits {
     // Host-side cost of dispatching one decoder layer's forward kernels (eager PyTorch); the backward
     // counts twice. When the GPU work per layer is small the GPU waits for the host; large layers hide it.
     double hostSecondsPerLayerPass = 0;
-    // Host operations (kernel launches with their Python and autograd bookkeeping) that make up one such
-    // forward pass: hostSecondsPerLayerPass / hostOpsPerLayerPass is the host cost of one operation.
-    double hostOpsPerLayerPass = 40;
+    // Kernels that make up one such forward pass, each launched with its Python, dispatch and autograd
+    // bookkeeping: hostSecondsPerLayerPass / hostKernelsPerLayerPass is the host cost of one kernel.
+    double hostKernelsPerLayerPass = 20;
     // The attention-core softmax without flash attention is Megatron's fused scale-mask-softmax kernel,
     // which runs only for shapes it supports (megatronFusedSoftmaxFits); other shapes fall back to
     // PyTorch's softmax in fp32. False: the style's own (eager) softmax, whatever the shape.
@@ -84,9 +84,10 @@ bool megatronFusedSoftmaxFits(long long microBatch, long long headsPerTpRank, lo
 // True when the scenario's attention softmax falls back to PyTorch's in fp32: no flash attention, a style whose
 // fused kernel has shape rules (Megatron), and a shape megatronFusedSoftmaxFits refuses.
 bool unfusedSoftmaxFallback(const Scenario& s);
-// Host operations the unfused fallback adds to a layer's forward pass: the fp32 upcast, the scaling, the
-// masked fill and the 16-bit downcast around PyTorch's softmax, in place of one fused kernel.
-inline constexpr double kUnfusedSoftmaxExtraHostOps = 4;
+// Kernels the unfused fallback adds to every forward pass of a layer (the fp32 upcast, the scaling, the masked
+// fill and the 16-bit downcast around PyTorch's softmax, in place of one fused kernel) and, through their
+// autograd nodes, to its backward pass: each at the host cost of one kernel.
+inline constexpr double kUnfusedSoftmaxExtraKernels = 4;
 
 const StyleTraits& styleTraits(ExecutionStyle style);
 // The scenario's context-parallel K/V exchange, Auto resolved by the style.

@@ -339,9 +339,11 @@ void explainTime(Builder& b) {
     b.add("time.overhead", "Host overhead", t.overheadSeconds, "s",
           fmt("per micro batch and stage: exposed host time = host x (host / (host + gpu))^%.0f, with host = "
               "layers x passes x the time per layer pass", st.hostHidingExponent),
-          fmt("%.2f ms per layer pass (%s style, about %.0f operations)%s", st.hostSecondsPerLayerPass * 1e3,
-              std::string(toString(b.p.style)).c_str(), st.hostOpsPerLayerPass,
-              unfused ? fmt(", + %.0f operations of the unfused softmax", kUnfusedSoftmaxExtraHostOps).c_str() : ""),
+          fmt("%.2f ms per layer pass (%s style, about %.0f kernels)%s", st.hostSecondsPerLayerPass * 1e3,
+              std::string(toString(b.p.style)).c_str(), st.hostKernelsPerLayerPass,
+              unfused ? fmt(", + %.0f kernels of the unfused softmax in every forward and in the backward",
+                            kUnfusedSoftmaxExtraKernels).c_str()
+                      : ""),
           kModel, "Small layers finish before the host has queued the next kernels, so the GPU waits. The host's "
                   "dispatch overlaps the GPU's work: when the GPU work is long it hides the host, when it is short "
                   "the host sets the pace.");

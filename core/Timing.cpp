@@ -298,11 +298,13 @@ void computeTime(const EvalContext& x, Plan& plan) {
 
     // Host dispatch in forward-pass equivalents: the forward, the backward (autograd launches about two
     // kernels per forward kernel: input and weight gradients) and, with full recompute, a second forward.
-    const double passes = 3.0 + (x.recompute == Recompute::Full ? 1.0 : 0.0);
-    double hostPerPass = st.hostSecondsPerLayerPass;
-    if (x.unfusedSoftmax)  // the fallback's upcast, scale, mask and downcast, each its own operation
-        hostPerPass *= 1.0 + kUnfusedSoftmaxExtraHostOps / st.hostOpsPerLayerPass;
-    const double hostPerLayer = passes * hostPerPass;
+    const double forwardPasses = 1.0 + (x.recompute == Recompute::Full ? 1.0 : 0.0);
+    const double passes = 2.0 + forwardPasses;
+    double hostPerLayer = passes * st.hostSecondsPerLayerPass;
+    if (x.unfusedSoftmax)  // the fallback's upcast, scale, mask and downcast: four more kernels in every forward
+                           // and four more autograd nodes in the backward, each at one kernel's host cost
+        hostPerLayer += (forwardPasses + 1.0) * kUnfusedSoftmaxExtraKernels * st.hostSecondsPerLayerPass /
+                        st.hostKernelsPerLayerPass;
 
     // One micro batch through one stage (middle stages); first and last stages add embedding and head.
     const double layerGpu = computePerLayer + recompute + cpPerLayer + fsdpExposedPerLayer;
