@@ -1,5 +1,7 @@
 #pragma once
 // Scenarios that several core tests start from, so that each test states only what it changes.
+#include "core/Evaluate.h"
+#include "core/ExecutionStyle.h"
 #include "core/Presets.h"
 #include "core/Scenario.h"
 
@@ -34,6 +36,17 @@ inline Scenario mixtral(int tp, int ep, int dp) {
     s.layout.accumulation = 8;
     s.cluster.nodes = tp * dp / 8;
     return s;
+}
+
+// Evaluates s with one of the FSDP style's boolean habits switched off, restoring it afterwards: what the
+// style would plan without that habit.
+inline Plan evaluateWithoutFsdpHabit(const Scenario& s, bool StyleTraits::*habit) {
+    StyleTraits& traits = mutableStyleTraits(ExecutionStyle::Fsdp);
+    const bool saved = traits.*habit;
+    traits.*habit = false;
+    Plan p = evaluate(s);
+    traits.*habit = saved;
+    return p;
 }
 
 } // namespace lp::core::fixtures

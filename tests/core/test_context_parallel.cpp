@@ -48,13 +48,9 @@ Scenario llama70bCpAcrossNodes(int cp, ExecutionStyle style) {
 }
 
 // Evaluates with the FSDP style's torch ring-attention habits (repeated K/V heads, fp32 merges and
-// gradients) switched off, restoring them afterwards: what the style would plan with Megatron's kernels.
+// gradients) switched off: what the style would plan with Megatron's kernels.
 Plan evaluateWithoutTorchRingAttention(const Scenario& s) {
-    StyleTraits& traits = mutableStyleTraits(ExecutionStyle::Fsdp);
-    traits.cpTorchRingAttention = false;
-    Plan p = evaluate(s);
-    traits.cpTorchRingAttention = true;
-    return p;
+    return fixtures::evaluateWithoutFsdpHabit(s, &StyleTraits::cpTorchRingAttention);
 }
 
 Scenario withExchange(Scenario s, CpExchange e) {

@@ -25,13 +25,9 @@ Scenario llama8bWithTp(int tp, ExecutionStyle style) {
     return s;
 }
 
-// Evaluates with the FSDP style's torch TP habits switched off, restoring them afterwards.
+// Evaluates with the FSDP style's torch TP habits switched off.
 Plan evaluateWithoutTorchTp(const Scenario& s) {
-    StyleTraits& traits = mutableStyleTraits(ExecutionStyle::Fsdp);
-    traits.torchTensorParallel = false;
-    Plan p = evaluate(s);
-    traits.torchTensorParallel = true;
-    return p;
+    return fixtures::evaluateWithoutFsdpHabit(s, &StyleTraits::torchTensorParallel);
 }
 
 const TensorPrecision* row(const std::vector<TensorPrecision>& rows, const std::string& tensor) {
