@@ -145,10 +145,15 @@ void explainMemory(Builder& b) {
                    : fmt(" (%.0f bytes per logit)", lossBytesPerLogit(b.s.training.crossEntropy, b.p.style, b.s.layout.tp))) +
               (b.p.x.cpBufferBytes > 0 ? " + context-parallel buffers " + bytes(b.p.x.cpBufferBytes) : std::string()),
           kKorth,
-          "Tensors saved in the forward pass for the backward pass. With 1F1B the first stage keeps up to PP micro "
-          "batches in flight; recompute trades memory for extra forward work. At the loss the logits take 12 bytes "
-          "each with an eager fp32 loss (16 under torch's loss_parallel with TP), 6 with a fused kernel, and almost nothing with a fused linear "
-          "cross-entropy (the Cross-entropy choice).");
+          std::string("Tensors saved in the forward pass for the backward pass. With 1F1B the first stage keeps up to PP "
+                      "micro batches in flight (interleaved, every rank also holds its warm-up chunks); recompute trades "
+                      "memory for extra forward work. At the loss the logits take 12 bytes each with an eager fp32 loss "
+                      "(16 under torch's loss_parallel with TP), 6 with a fused kernel, and almost nothing with a fused "
+                      "linear cross-entropy (the Cross-entropy choice).") +
+              (styleTraits(b.p.style).torchTensorParallel && b.s.layout.tp > 1
+                   ? " torch's tensor parallelism hands the QKV and MLP-input linears the all-gathered sequence, and "
+                     "autograd saves it whole rather than the 1/TP shard Megatron keeps."
+                   : ""));
     b.add("memory.overhead", "Overheads", w.overheadBytes, "bytes",
           "CUDA context + communication buffers + allocator reserve (+ ZeRO-3 gather buffers)", bytes(w.overheadBytes),
           kModel, "Memory the framework needs besides the model: the CUDA context, NCCL buffers and allocator fragmentation.");
