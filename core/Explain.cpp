@@ -22,6 +22,10 @@ std::string fmt(const char* f, ...) {
 
 // Human-readable numbers: 69.0e9 -> "69.0 B", 1.12e12 bytes -> "1.12 TB".
 std::string count(double v) {
+    if (v >= 1e18)
+        return fmt("%.2f E", v / 1e18);
+    if (v >= 1e15)
+        return fmt("%.2f P", v / 1e15);
     if (v >= 1e12)
         return fmt("%.2f T", v / 1e12);
     if (v >= 1e9)
