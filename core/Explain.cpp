@@ -209,7 +209,7 @@ void explainTime(Builder& b) {
     const TrainingOptions& o = b.s.training;
     std::string tpFormula = "per layer: 4 (+2 with full recompute) x all-reduce of s x b x h x 2 bytes; ring 2(n-1)/n S/B + 2(n-1)a";
     std::string tpWords = "Tensor parallelism all-reduces the activations twice per layer and pass: cheap on NVLink, expensive across nodes.";
-    if (styleTraits(b.p.style).torchTensorParallel && o.sequenceParallel && l.tp > 1 && fp8Habits(b.s, b.p.style).active) {
+    if (b.p.x.tpForwardGathersFp8) {
         tpFormula += "; the forward all-gathers carry the fp8 cast (1 byte)";
         tpWords += " Under fp8, torchao's Float8 TP plans cast the column-parallel linears' input to fp8 before the sequence "
                    "all-gather, so the forward passes' all-gathers move half the bytes.";

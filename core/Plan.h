@@ -120,6 +120,7 @@ struct Intermediates {
     double epMessageBytes = 0;             // all-to-all bytes per GPU per dispatch (MoE)
     double tpMessageBytes = 0;
     double tpBusBandwidth = 0;
+    bool tpForwardGathersFp8 = false;      // forward sequence all-gathers carry the fp8 cast (torch's fp8 TP)
     double dpMessageBytes = 0;
     double dpBusBandwidth = 0;
     double gemmEfficiency = 0;             // FLOP-weighted over the layer's GEMMs

@@ -157,9 +157,10 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
     im.tpBusBandwidth = x.t > 1 ? x.tpLink.busBandwidth(msg) : 0;
     r.tpCollective = x.t > 1 ? allReduceSeconds(x.s.layout.tp, msg, x.tpLink) + x.traits.collectiveLaunchSeconds : 0;
     r.tpCollectiveFwd = r.tpCollective;
-    if (x.sp && x.traits.torchTensorParallel && x.fp8Habit.active)
-        // torchao's Float8 TP plans (torchtitan's default with fp8) cast the column-parallel linears' input to
-        // fp8 before the sequence all-gather: forward gathers move 1-byte elements, reduce-scatters stay 16-bit.
+    // torchao's Float8 TP plans (torchtitan's default with fp8) cast the column-parallel linears' input to fp8
+    // before the sequence all-gather: forward gathers move 1-byte elements, reduce-scatters stay 16-bit.
+    im.tpForwardGathersFp8 = x.sp && x.traits.torchTensorParallel && x.fp8Habit.active;
+    if (im.tpForwardGathersFp8)
         r.tpCollectiveFwd = allGatherSeconds(x.s.layout.tp, msg / 2.0, x.tpLink) +
                             allGatherSeconds(x.s.layout.tp, msg, x.tpLink) + x.traits.collectiveLaunchSeconds;
 
