@@ -310,4 +310,40 @@ LP_TEST(builtinProfileUsesThePreset) {
         LP_CHECK(builtinProfile(p.gpu) == p.profile);
 }
 
+// Flash attention spends a score's exponential and its MMA FLOPs in turn (docs/estimation.md, section 7):
+// the Blackwell and Blackwell Ultra efficiencies follow from Hopper's through the time the exponentials
+// take next to the MMAs. Per SM and clock: tensor FLOPs 4,096 (Hopper) and 8,192 (Blackwell, both),
+// exponentials 16, 16 and 32; per score 4 x 128 MMA FLOPs forward and 10 x 128 backward at heads of 128.
+LP_TEST(blackwellFlashAttentionFollowsFromTheExponentialUnits) {
+    auto expShare = [](double tensorFlopsPerClock, double expPerClock, double mmaFlopsPerScore) {
+        return (1.0 / expPerClock) / (mmaFlopsPerScore / tensorFlopsPerClock);
+    };
+    const double fwd = 4.0 * 128, bwd = 10.0 * 128;
+    const GpuPreset* hopper = findGpuPreset("h100-sxm-80gb");
+    LP_CHECK(hopper != nullptr);
+    if (!hopper)
+        return;
+    const double mmaFwd = hopper->profile.attentionFwdEfficiency * (1.0 + expShare(4096, 16, fwd));
+    const double mmaBwd = hopper->profile.attentionBwdEfficiency * (1.0 + expShare(4096, 16, bwd));
+    LP_CHECK_NEAR(mmaFwd, 0.60, 1e-9);
+    LP_CHECK_NEAR(mmaBwd, 0.372, 1e-9);
+    struct Part { const char* id; double expPerClock; };
+    for (const Part part : {Part{"b200", 16}, Part{"gb200", 16}, Part{"gb300", 32}}) {
+        const GpuPreset* g = findGpuPreset(part.id);
+        LP_CHECK(g != nullptr);
+        if (!g)
+            continue;
+        // Rounded to two digits in the preset file.
+        const double wantFwd = mmaFwd / (1.0 + expShare(8192, part.expPerClock, fwd));
+        const double wantBwd = mmaBwd / (1.0 + expShare(8192, part.expPerClock, bwd));
+        LP_CHECK(std::abs(g->profile.attentionFwdEfficiency - wantFwd) <= 0.005);
+        LP_CHECK(std::abs(g->profile.attentionBwdEfficiency - wantBwd) <= 0.005);
+    }
+    // Blackwell Ultra's doubled exponential units make its flash kernels a third faster forward than Blackwell's.
+    const GpuPreset* gb200 = findGpuPreset("gb200");
+    const GpuPreset* gb300 = findGpuPreset("gb300");
+    if (gb200 && gb300)
+        LP_CHECK(gb300->profile.attentionFwdEfficiency > 1.3 * gb200->profile.attentionFwdEfficiency);
+}
+
 LP_TEST_MAIN()
