@@ -8,6 +8,7 @@
 #include "core/Presets.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <initializer_list>
@@ -166,6 +167,13 @@ void inferMegatronCoreRecipe(Scenario& s) {
     t.gradPrecision = GradPrecision::Half;
 }
 
+bool namesMegatron(std::string_view source) {
+    constexpr std::string_view kName = "megatron";
+    return std::search(source.begin(), source.end(), kName.begin(), kName.end(), [](char a, char b) {
+               return std::tolower(static_cast<unsigned char>(a)) == b;
+           }) != source.end();
+}
+
 ClusterSpec readCluster(Reader& r, const Json& j, const std::string& where) {
     ClusterSpec c;
     const std::string gpuId = r.text(j, "gpu", where);
@@ -270,6 +278,11 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
         // GELU GPT models on A100 under Megatron used its fused (unflashed) softmax, as the 2021-2022
         // papers describe.
         t.flashAttention = s.model.mlp == MlpKind::SwiGlu || s.cluster.gpu.peakFlops8 > 0 || t.zeroStage >= 3;
+        // Nor does it name the framework; the source does. ZeRO 3 from a Megatron-family source (Megatron-LM,
+        // Megatron-Bridge, Megatron-DeepSpeed) is Megatron-FSDP or DeepSpeed's ZeRO 3 under Megatron's fused
+        // kernels and Transformer Engine, not a PyTorch FSDP trainer's eager habits, which "auto" assumes.
+        if (t.zeroStage >= 3 && namesMegatron(vc.source))
+            t.executionStyle = ExecutionStyle::Megatron;
         inferMegatronCoreRecipe(s);
         const long long perReplica = static_cast<long long>(l.microBatch) * l.dp;
         if (vc.microBatchGiven && vc.globalBatch % perReplica != 0)

@@ -241,4 +241,23 @@ LP_TEST(fsdp_runs_and_hopper_runs_use_flash_attention_megatron_gpt_on_a100_does_
     LP_CHECK(optionsOf(overlapCase("a100-sxm-80gb", 2, 1, 1, 4, 0, false, "swiglu")).flashAttention);
 }
 
+LP_TEST(zero_3_from_a_megatron_source_plans_megatron_fsdp_with_megatron_habits) {
+    // The format names no framework; the source does. Megatron-Bridge's "FSDP = 1" is Megatron-FSDP:
+    // Megatron's fused kernels and Transformer Engine, so the Megatron style, not the PyTorch FSDP habits.
+    auto withSource = [](const std::string& source) {
+        std::string j = overlapCase("h100-sxm-80gb", 1, 1, 1, 8, 3, false);
+        j.replace(j.find(R"("id": "x",)"), 10, R"("id": "x", "source": ")" + source + R"(",)");
+        return optionsOf(j).executionStyle;
+    };
+    LP_CHECK(withSource("NVIDIA-NeMo/Megatron-Bridge docs/performance-summary.md") == ExecutionStyle::Megatron);
+    LP_CHECK(withSource("Megatron-DeepSpeed ZeRO-3 run") == ExecutionStyle::Megatron);
+    // torch-native trainers, and cases without a source, keep "auto" (the FSDP style at ZeRO 3).
+    LP_CHECK(withSource("pytorch/torchtitan benchmarks") == ExecutionStyle::Auto);
+    LP_CHECK(withSource("NVIDIA NeMo AutoModel documentation") == ExecutionStyle::Auto);
+    LP_CHECK(optionsOf(overlapCase("h100-sxm-80gb", 1, 1, 1, 8, 3, false)).executionStyle == ExecutionStyle::Auto);
+    // Below ZeRO 3 "auto" is the Megatron style already; the source changes nothing.
+    std::string j = overlapCase("h100-sxm-80gb", 1, 1, 1, 8, 1, false);
+    LP_CHECK(optionsOf(j).executionStyle == ExecutionStyle::Auto);
+}
+
 LP_TEST_MAIN()
