@@ -192,6 +192,16 @@ void explainTime(Builder& b) {
     computeValues += fmt("; the loss passes over the logits with %.0f bytes of traffic per logit (%s)",
                          lossTrafficBytesPerLogit(b.s.training.crossEntropy, b.p.style, b.s.layout.tp),
                          std::string(toString(b.s.training.crossEntropy)).c_str());
+    if (b.s.training.flashAttention && x.flashFwdEfficiency > 0) {
+        computeValues += fmt("; flash attention %s per layer forward, at %.0f%% (forward) and %.0f%% (backward) of the "
+                             "16-bit peak",
+                             secs(x.attentionCoreFwdSeconds).c_str(), 100.0 * x.flashFwdEfficiency,
+                             100.0 * x.flashBwdEfficiency);
+        computeWords += " Flash attention keeps the scores on chip, but its kernels alternate tensor-core work with the "
+                        "softmax's exponentials, one per score, on far slower units: they run further from peak than "
+                        "GEMMs, and further still on GPUs whose exponential units lag their tensor cores (Blackwell; "
+                        "Blackwell Ultra doubles them).";
+    }
     if (!b.s.training.flashAttention) {
         computeValues += "; attention core " + secs(x.attentionCoreFwdSeconds) + " per layer forward" +
                          (x.attentionCoreMemoryBound ? " (bound by the scores' trip through HBM)" : "");

@@ -105,8 +105,10 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
         const double work = 0.5 * fAttn;  // causal kernels skip the masked half
         // Large kernels reach the profile's attention efficiency; small ones lose as small GEMMs do.
         const double sizeFactor = x.prof.gemmEfficiency.at(work) / x.prof.gemmEfficiency.at(1e13);
-        r.attnFwd = work / (x.peak16 * x.prof.attentionFwdEfficiency * sizeFactor);
-        r.attnBwd = kFlashBwdFlopsRatio * work / (x.peak16 * x.prof.attentionBwdEfficiency * sizeFactor);
+        im.flashFwdEfficiency = x.prof.attentionFwdEfficiency * sizeFactor;
+        im.flashBwdEfficiency = x.prof.attentionBwdEfficiency * sizeFactor;
+        r.attnFwd = work / (x.peak16 * im.flashFwdEfficiency);
+        r.attnBwd = kFlashBwdFlopsRatio * work / (x.peak16 * im.flashBwdEfficiency);
     } else {
         // Two batched GEMMs through the scores held in HBM: QK^T writes each score (16-bit) and AV reads it,
         // 2 x (q + v head size) FLOPs for 4 bytes. At small head sizes that is memory-bound (64 FLOP per

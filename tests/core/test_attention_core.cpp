@@ -6,8 +6,12 @@
 
 #include "core/Evaluate.h"
 #include "core/ExecutionStyle.h"
+#include "core/Explain.h"
 #include "core/Precision.h"
 #include "core/Presets.h"
+
+#include <cmath>
+#include <string>
 
 using namespace lp::core;
 
@@ -187,6 +191,43 @@ LP_TEST(tp_groups_across_nodes_cross_on_every_members_network_card) {
     inside.cluster.nodes = 1;
     inside.layout.tp = 8;
     LP_CHECK(!evaluate(inside).has(DiagnosticId::TpOverSlowLinks));
+}
+
+LP_TEST(flash_attention_runs_at_the_profile_efficiency_and_blackwell_ultra_runs_it_faster) {
+    // Llama 3.1 70B at 8K on one 4-GPU tray (TP 4): only the GPU differs between the two plans.
+    auto on = [](const char* cluster) {
+        Scenario s = defaultScenario();
+        s.model = findModelPreset("llama3.1-70b")->model;
+        s.model.seqLen = 8192;
+        s.cluster = makeCluster(*findClusterPreset(cluster), 1);
+        s.layout = Layout{};
+        s.layout.tp = 4;
+        s.layout.microBatch = 1;
+        s.layout.accumulation = 4;
+        s.training.zeroStage = 1;
+        s.training.sequenceParallel = true;
+        return std::pair{s, evaluate(s)};
+    };
+    const auto [s200, gb200] = on("gb200-nvl72");
+    const auto [s300, gb300] = on("gb300-nvl72");
+    // Large kernels: the plan's attention runs at the profile's efficiency (forward and backward).
+    LP_CHECK(gb200.x.flashFwdEfficiency > 0.9 * 0.30 && gb200.x.flashFwdEfficiency <= 0.30 + 1e-12);
+    LP_CHECK(gb200.x.flashBwdEfficiency > 0.9 * 0.27 && gb200.x.flashBwdEfficiency <= 0.27 + 1e-12);
+    // Same peaks, same GEMMs: Blackwell Ultra's doubled exponential units make the attention core 4/3 faster.
+    LP_CHECK_NEAR(gb200.x.attentionCoreFwdSeconds / gb300.x.attentionCoreFwdSeconds, 0.40 / 0.30, 1e-9);
+    LP_CHECK(gb300.time.computeSeconds < gb200.time.computeSeconds);
+    // The explanation of the compute time names the attention kernels' efficiency.
+    const auto e = explainFigure(s300, gb300, "time.compute");
+    LP_CHECK(e.has_value());
+    if (e) {
+        LP_CHECK(e->substituted.find("flash attention") != std::string::npos);
+        const std::string shares = std::to_string(static_cast<int>(std::lround(100 * gb300.x.flashFwdEfficiency))) +
+                                   "% (forward) and " +
+                                   std::to_string(static_cast<int>(std::lround(100 * gb300.x.flashBwdEfficiency))) +
+                                   "% (backward)";
+        LP_CHECK(e->substituted.find(shares) != std::string::npos);
+        LP_CHECK(e->words.find("exponentials") != std::string::npos);
+    }
 }
 
 LP_TEST_MAIN()
