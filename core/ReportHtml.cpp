@@ -26,6 +26,7 @@ p.meta { color: #555555; margin-top: 0; }
 table { border-collapse: collapse; margin: .5em 0 1em; font-size: .92em; }
 th, td { border: 1px solid #d0d0d0; padding: 3px 8px; text-align: left; vertical-align: top; }
 th { background: #f2f4f7; }
+table.wide th { font-size: .82em; padding: 3px 4px; }
 table.kv th { width: 16em; font-weight: normal; color: #333333; }
 .num { text-align: right; font-variant-numeric: tabular-nums; }
 tr.emph td { font-weight: bold; }
@@ -71,7 +72,9 @@ std::string kvTable(const KeyValues& kv, const HtmlOptions& o) {
 }
 
 std::string dataTable(const Table& t, const std::string& caption, const HtmlOptions& o) {
-    std::string out = tableOpen(o);
+    // Many columns (the memory table's nine) leave an A4 column too narrow for "Activations" at the body
+    // size, and a renderer would break the word mid-way: smaller headers keep every word whole.
+    std::string out = tableOpen(o, t.headers.size() >= 8 ? "wide" : nullptr);
     if (!caption.empty())
         out += "<caption>" + escapeHtml(caption) + "</caption>\n";
     out += "<thead><tr>";

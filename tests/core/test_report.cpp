@@ -88,6 +88,10 @@ LP_TEST(html_shows_the_plan_figures) {
     // Memory table: one row per stage, the worst one emphasised.
     LP_CHECK_EQ(countOf(html, "<tr class=\"emph\">"), std::size_t{2}); // worst stage + the step total
     LP_CHECK(contains(html, std::to_string(p.memory.worstStage) + " (worst)"));
+    // Its nine columns take the smaller headers (on A4 "Activations" would otherwise break mid-word);
+    // the time table's fewer columns keep the body size.
+    LP_CHECK_EQ(countOf(html, "<table class=\"wide\""), std::size_t{1});
+    LP_CHECK(contains(html, "table.wide th { font-size"));
     // The scenario in full, readable back.
     LP_CHECK(contains(html, "&quot;schema&quot;: &quot;layout-planner/scenario&quot;"));
 }
