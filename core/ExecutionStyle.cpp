@@ -56,6 +56,7 @@ StyleTraits fsdp() {
     t.cpTorchRingAttention = true;     // torch.distributed.tensor.experimental.context_parallel: repeat_kv before
     t.cpDefaultExchange = CpExchange::AllGather;  // SDPA, convert_to_f32, rotate_method "allgather"
     t.torchTensorParallel = true;      // DTensor TP plans: gathered linear inputs saved whole, loss_parallel
+    t.torchPipelineBuffers = true;     // torch.distributed.pipelining: per-micro-batch receive buffers, cached outputs
     return t;
 }
 

@@ -51,6 +51,12 @@ struct StyleTraits {
     // gathered tensor, not the sequence shard that Megatron saves and gathers again in backward; and the loss
     // runs under loss_parallel on the vocabulary-sharded logits (kLossParallelBytesPerLogit).
     bool torchTensorParallel = false;
+    // Pipeline parallelism as torch.distributed.pipelining runs it (torchtitan): every stage allocates, once,
+    // a receive buffer per micro batch for its input activations (unless it is the first stage) and for the
+    // gradients of its output (unless it is the last), and keeps each in-flight micro batch's output until
+    // its backward. Megatron-LM receives into short-lived tensors and frees the sent output's data
+    // (deallocate_pipeline_outputs).
+    bool torchPipelineBuffers = false;
 };
 
 // Memory the loss takes per logit: an eager fp32 loss (upcast, log-probs and their gradient, the input

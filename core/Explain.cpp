@@ -141,13 +141,16 @@ void explainMemory(Builder& b) {
           "The fp32 master weights and Adam's two moments: the largest part of the training state, and the first to shard.");
     b.add("memory.activations", "Activations", w.activationsBytes, "bytes",
           "layers in flight x bytes per layer (+ logits on the last stage: tokens x vocab / TP x bytes per logit; + the "
-          "context-parallel K/V chunks, and torch's fp32 gradient buffers, in the running layer)",
+          "context-parallel K/V chunks, and torch's fp32 gradient buffers, in the running layer; + torch pipelining's "
+          "receive buffers and cached outputs)",
           fmt("%.1f layer-micro-batches x %s + logits %s", b.p.x.activationLayersInFlight,
               bytes(b.p.x.activationBytesPerLayer).c_str(), bytes(b.p.x.logitsBytes).c_str()) +
               (b.s.training.crossEntropy == CrossEntropy::FusedLinear
                    ? std::string(" (fused linear cross-entropy: one fp32 chunk and its gradient)")
                    : fmt(" (%.0f bytes per logit)", lossBytesPerLogit(b.s.training.crossEntropy, b.p.style, b.s.layout.tp))) +
-              (b.p.x.cpBufferBytes > 0 ? " + context-parallel buffers " + bytes(b.p.x.cpBufferBytes) : std::string()),
+              (b.p.x.cpBufferBytes > 0 ? " + context-parallel buffers " + bytes(b.p.x.cpBufferBytes) : std::string()) +
+              (b.p.x.pipelineBufferBytes > 0 ? " + torch pipeline buffers " + bytes(b.p.x.pipelineBufferBytes)
+                                             : std::string()),
           kKorth,
           std::string("Tensors saved in the forward pass for the backward pass. With 1F1B the first stage keeps up to PP "
                       "micro batches in flight (interleaved, every rank also holds its warm-up chunks); recompute trades "
@@ -157,6 +160,10 @@ void explainMemory(Builder& b) {
               (styleTraits(b.p.style).torchTensorParallel && b.s.layout.tp > 1
                    ? " torch's tensor parallelism hands the QKV and MLP-input linears the all-gathered sequence, and "
                      "autograd saves it whole rather than the 1/TP shard Megatron keeps."
+                   : "") +
+              (b.p.x.pipelineBufferBytes > 0
+                   ? " torch's pipelining allocates a receive buffer per micro batch for the activations coming in and "
+                     "the gradients coming back, and keeps each in-flight micro batch's output until its backward."
                    : ""));
     b.add("memory.overhead", "Overheads", w.overheadBytes, "bytes",
           "CUDA context + communication buffers + allocator reserve (+ ZeRO-3 gather buffers)", bytes(w.overheadBytes),

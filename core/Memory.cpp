@@ -322,6 +322,30 @@ void computeMemory(const EvalContext& x, Plan& plan) {
         return f8.active ? layers * x.fp8ModulesPerLayer * fp8ScalingBytesPerModule(f8) : 0.0;
     };
 
+    // torch.distributed.pipelining: a stage-boundary tensor (the layer input above) per micro batch, received
+    // into a buffer allocated once for every micro batch of the step, forward (all but global stage 0) and
+    // backward (all but the last global stage), plus each in-flight micro batch's output, cached until its
+    // backward. The in-flight inputs are the first layer's saved inputs already counted above, and the cached
+    // outputs of a middle stage match them; the first rank's cached outputs come on top, and on the last rank
+    // the last stage caches no output for its in-flight inputs.
+    auto pipelineBuffers = [&](int rank) {
+        if (!st.torchPipelineBuffers || stages == 1)
+            return 0.0;
+        const double boundary = 2.0 * x.T * x.h * x.hRep;
+        const double chunks = std::max(1.0, x.v);
+        double received = 2.0 * chunks;  // forward and backward receive buffers for each chunk on this rank
+        if (rank == 0)
+            received -= 1.0;             // global stage 0 receives no activations
+        if (rank == stages - 1)
+            received -= 1.0;             // the last global stage receives no gradients
+        double adjust = 0;
+        if (rank == 0)
+            adjust = microBatchesInFlight(rank);
+        else if (rank == stages - 1)
+            adjust = -microBatchesInFlight(rank) / chunks;
+        return boundary * std::max(0.0, x.m * received + adjust);
+    };
+
     double worst = -1;
     for (int i = 0; i < stages; ++i) {
         StageMemory& sm = mem.stages[static_cast<std::size_t>(i)];
@@ -347,6 +371,8 @@ void computeMemory(const EvalContext& x, Plan& plan) {
         if (x.recompute == Recompute::Full)
             act += fullLayer;  // the layer being recomputed during backward holds all its tensors
         act += cpBuffers;
+        const double pipeBuffers = pipelineBuffers(i);
+        act += pipeBuffers;
         if (i == stages - 1)
             act += logits + 2.0 * x.T * x.h * x.hRep;
         sm.activationsBytes = act;
@@ -359,6 +385,7 @@ void computeMemory(const EvalContext& x, Plan& plan) {
         if (sm.totalBytes > worst) {
             worst = sm.totalBytes;
             mem.worstStage = i;
+            im.pipelineBufferBytes = pipeBuffers;
         }
     }
     const StageMemory& w = mem.stages[static_cast<std::size_t>(mem.worstStage)];

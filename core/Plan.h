@@ -111,6 +111,7 @@ struct Intermediates {
     double cpExchangeBytes = 0;            // K/V chunk one CP rank sends per ring step, per layer
     double cpHidingTokens = 0;             // tokens per CP rank above which the ring exchange hides
     double cpBufferBytes = 0;              // context parallel: K/V chunks held (and torch's fp32 gradient buffers)
+    double pipelineBufferBytes = 0;        // torch pipelining on the worst stage: receive buffers and cached outputs
     double flopsPerTokenModel = 0;
     double flopsPerTokenHardware = 0;
     double attentionFlopsPerToken = 0;

@@ -1,4 +1,5 @@
 // Pipeline bubble, ZeRO sharding, the step-time breakdown, diagnostics and invalid layouts.
+#include "ScenarioFixtures.h"
 #include "TestHarness.h"
 
 #include "core/Evaluate.h"
@@ -184,6 +185,48 @@ LP_TEST(interleaving_holds_the_warm_up_chunks_on_every_rank) {
     LP_CHECK_NEAR(all.x.activationLayersInFlight, 20.0 * 4.0, 1e-9);
     LP_CHECK_NEAR(all.memory.stages[0].activationsBytes, allPlain.memory.stages[0].activationsBytes,
                   1e-6 * perLayer);
+}
+
+LP_TEST(torch_pipelining_holds_a_receive_buffer_per_micro_batch_and_the_in_flight_outputs) {
+    // FSDP style (ZeRO 3: torchtitan), TP 8 x PP 4 x DP 2, 8 micro batches of 1. A stage-boundary tensor is
+    // 2 x b x s x h / TP bytes (sequence parallel). Per rank, beyond what Megatron's habits hold:
+    // 1F1B: rank 0 the 8 gradient buffers and its 4 in-flight outputs; ranks 1-2 the 8 + 8 receive buffers
+    // (their in-flight inputs are the first layer's saved inputs, their in-flight outputs match them);
+    // rank 3 the 8 activation buffers less the one in-flight input already counted.
+    Scenario s = withLayout(8, 4, 2, 1, 8);
+    s.training.zeroStage = 3;
+    s.training.sequenceParallel = true;
+    const double boundary = 2.0 * s.layout.microBatch * s.model.seqLen * s.model.hidden / s.layout.tp;
+    auto extra = [&](const Scenario& sc) {
+        const Plan with = evaluate(sc);
+        const Plan without = fixtures::evaluateWithoutFsdpHabit(sc, &StyleTraits::torchPipelineBuffers);
+        LP_CHECK(with.valid && without.valid);
+        std::vector<double> out;
+        for (std::size_t i = 0; i < with.memory.stages.size(); ++i)
+            out.push_back((with.memory.stages[i].activationsBytes - without.memory.stages[i].activationsBytes) / boundary);
+        return out;
+    };
+    const std::vector<double> plain = extra(s);
+    const double plainWant[] = {12.0, 16.0, 16.0, 7.0};
+    for (int i = 0; i < 4; ++i)
+        LP_CHECK_NEAR(plain[static_cast<std::size_t>(i)], plainWant[i], 1e-9);
+    // Interleaved (2 chunks per rank): a forward and a backward buffer per micro batch for each chunk but
+    // global stage 0's activations and the last global stage's gradients; rank 0 adds its 5.5 micro batches
+    // of in-flight outputs, rank 3 subtracts its last chunk's in-flight inputs (2.5 / 2).
+    s.layout.vpp = 2;
+    const std::vector<double> inter = extra(s);
+    const double interWant[] = {29.5, 32.0, 32.0, 22.75};
+    for (int i = 0; i < 4; ++i)
+        LP_CHECK_NEAR(inter[static_cast<std::size_t>(i)], interWant[i], 1e-9);
+    // The plan records the worst stage's buffers and the explanation names them.
+    const Plan p = evaluate(s);
+    LP_CHECK_NEAR(p.x.pipelineBufferBytes / boundary, interWant[p.memory.worstStage], 1e-9);
+    const auto e = explainFigure(s, p, "memory.activations");
+    LP_CHECK(e && e->substituted.find("torch pipeline buffers") != std::string::npos);
+    // Megatron's pipeline frees what it sent and receives into short-lived tensors: none of this.
+    s.training.zeroStage = 1;
+    const Plan megatron = evaluate(s);
+    LP_CHECK_EQ(megatron.x.pipelineBufferBytes, 0.0);
 }
 
 LP_TEST(breakdown_adds_up_to_the_step) {
