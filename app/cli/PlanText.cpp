@@ -122,7 +122,9 @@ std::string renderScenarioSummary(const Scenario& s, const Plan& p) {
                           std::to_string(c.nvlinkDomain));
     kv.add("Training", std::string(core::toString(t.precision)) + ", " +
                            std::string(core::toString(t.optimizer)) + ", " + zeroText(t.zeroStage) + ", " +
-                           std::string(core::toString(t.recompute)) + " recompute, sequence parallel " +
+                           (t.recompute == core::Recompute::None ? std::string("no")
+                                                                 : std::string(core::toString(t.recompute))) +
+                           " recompute, sequence parallel " +
                            onOff(t.sequenceParallel) + ", flash attention " + onOff(t.flashAttention) + ", " +
                            std::string(core::toString(p.style)) + " style" + overlapText(t) + hybridText(s));
     std::string layout = "TP " + std::to_string(l.tp) + " x PP " + std::to_string(l.pp);
