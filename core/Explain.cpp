@@ -143,11 +143,14 @@ void explainMemory(Builder& b) {
           "layers in flight x bytes per layer (+ logits on the last stage: tokens x vocab / TP x bytes per logit; + the "
           "context-parallel K/V chunks, and torch's fp32 gradient buffers, in the running layer; + torch pipelining's "
           "receive buffers and cached outputs)",
-          fmt("%.1f layer-micro-batches x %s + logits %s", b.p.x.activationLayersInFlight,
-              bytes(b.p.x.activationBytesPerLayer).c_str(), bytes(b.p.x.logitsBytes).c_str()) +
-              (b.s.training.crossEntropy == CrossEntropy::FusedLinear
-                   ? std::string(" (fused linear cross-entropy: one fp32 chunk and its gradient)")
-                   : fmt(" (%.0f bytes per logit)", lossBytesPerLogit(b.s.training.crossEntropy, b.p.style, b.s.layout.tp))) +
+          fmt("stage %d: %.1f layer-micro-batches x %s", w.stage, b.p.x.worstStageLayersInFlight,
+              bytes(b.p.x.activationBytesPerLayer).c_str()) +
+              (w.stage != l.pp - 1 ? std::string()
+               : " + logits " + bytes(b.p.x.logitsBytes) +
+                     (b.s.training.crossEntropy == CrossEntropy::FusedLinear
+                          ? std::string(" (fused linear cross-entropy: one fp32 chunk and its gradient)")
+                          : fmt(" (%.0f bytes per logit)",
+                                lossBytesPerLogit(b.s.training.crossEntropy, b.p.style, b.s.layout.tp)))) +
               (b.p.x.cpBufferBytes > 0 ? " + context-parallel buffers " + bytes(b.p.x.cpBufferBytes) : std::string()) +
               (b.p.x.pipelineBufferBytes > 0 ? " + torch pipeline buffers " + bytes(b.p.x.pipelineBufferBytes)
                                              : std::string()),

@@ -386,6 +386,7 @@ void computeMemory(const EvalContext& x, Plan& plan) {
             worst = sm.totalBytes;
             mem.worstStage = i;
             im.pipelineBufferBytes = pipeBuffers;
+            im.worstStageLayersInFlight = layers * inFlight;
         }
     }
     const StageMemory& w = mem.stages[static_cast<std::size_t>(mem.worstStage)];

@@ -104,7 +104,8 @@ struct TimeBreakdown {
 struct Intermediates {
     double bytesPerParamState = 0;         // training state bytes per parameter (unsharded)
     double activationBytesPerLayer = 0;    // one micro batch, one layer, per GPU
-    double activationLayersInFlight = 0;   // layer-equivalents the worst stage keeps
+    double activationLayersInFlight = 0;   // layer-equivalents the first stage keeps
+    double worstStageLayersInFlight = 0;   // ... and the worst stage
     double logitsBytes = 0;
     double fp8WeightCopyBytes = 0;         // cached fp8 weight copies on one GPU (in the weights)
     double fp8ScalingStateBytes = 0;       // fp8 amax histories and scales on one GPU (in the weights)

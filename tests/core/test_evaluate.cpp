@@ -223,6 +223,11 @@ LP_TEST(torch_pipelining_holds_a_receive_buffer_per_micro_batch_and_the_in_fligh
     LP_CHECK_NEAR(p.x.pipelineBufferBytes / boundary, interWant[p.memory.worstStage], 1e-9);
     const auto e = explainFigure(s, p, "memory.activations");
     LP_CHECK(e && e->substituted.find("torch pipeline buffers") != std::string::npos);
+    // ... with the worst stage's own numbers: its layers in flight, and the logits only on the last stage.
+    if (e) {
+        LP_CHECK(e->substituted.rfind("stage " + std::to_string(p.memory.worstStage) + ": ", 0) == 0);
+        LP_CHECK((e->substituted.find("logits") != std::string::npos) == (p.memory.worstStage == s.layout.pp - 1));
+    }
     // Megatron's pipeline frees what it sent and receives into short-lived tensors: none of this.
     s.training.zeroStage = 1;
     const Plan megatron = evaluate(s);
