@@ -11,13 +11,6 @@
 namespace lp::core {
 namespace {
 
-std::string lower(std::string_view s) {
-    std::string out(s);
-    std::transform(out.begin(), out.end(), out.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return out;
-}
-
 // The scenario name inside a comment or a quoted string: one line, no quotes or backslashes.
 std::string plainName(std::string_view s) {
     std::string out;
@@ -611,7 +604,7 @@ std::string_view displayName(LaunchTarget t) {
 }
 
 std::optional<LaunchTarget> parseLaunchTarget(std::string_view s) {
-    const std::string l = lower(s);
+    const std::string l = asciiLower(s);
     if (l == "megatron" || l == "megatron-lm" || l == "megatron_lm")
         return LaunchTarget::Megatron;
     if (l == "deepspeed" || l == "ds")

@@ -277,12 +277,6 @@ std::vector<T> readAll(std::string_view text, const std::string& file, const std
     return out;
 }
 
-bool equalsIgnoreCase(std::string_view a, std::string_view b) {
-    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-               return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-           });
-}
-
 // Ids first (exact, then case-insensitive), then display names case-insensitively.
 template <typename T, typename IdFn, typename NameFn>
 const T* findIn(const std::vector<T>& list, std::string_view key, IdFn id, NameFn name) {

@@ -333,13 +333,6 @@ Question fp8WeightCopies(const Scenario& s, Rng& rng, const QuizTexts& texts) {
 // ------------------------------------------------------------------------------------------------
 // Reading answers
 
-std::string lower(std::string_view s) {
-    std::string out(s);
-    for (char& c : out)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
 std::string trim(std::string_view s) {
     std::size_t a = 0, b = s.size();
     while (a < b && std::isspace(static_cast<unsigned char>(s[a])))
@@ -627,7 +620,7 @@ std::vector<Question> makeQuiz(const Scenario& s, const QuizOptions& options, co
 
 AnswerCheck checkAnswer(const Question& q, std::string_view text) {
     AnswerCheck r;
-    const std::string t = lower(trim(text));
+    const std::string t = asciiLower(trim(text));
     if (q.type == AnswerType::YesNo) {
         static const std::array<const char*, 8> yes{"yes", "y", "true", "fits", "it fits", "1", "ja", "oui"};
         static const std::array<const char*, 11> no{

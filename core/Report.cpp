@@ -21,13 +21,6 @@
 namespace lp::core {
 namespace {
 
-std::string lower(std::string_view s) {
-    std::string out(s);
-    std::transform(out.begin(), out.end(), out.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return out;
-}
-
 std::string zeroWords(int stage) {
     switch (stage) {
     case 0:
@@ -68,7 +61,7 @@ std::string_view toString(ReportFormat f) {
 }
 
 std::optional<ReportFormat> parseReportFormat(std::string_view s) {
-    const std::string l = lower(s);
+    const std::string l = asciiLower(s);
     if (l == "html" || l == "htm")
         return ReportFormat::Html;
     if (l == "md" || l == "markdown")

@@ -9,13 +9,6 @@
 namespace lp::core {
 namespace {
 
-std::string lower(std::string_view s) {
-    std::string out(s);
-    std::transform(out.begin(), out.end(), out.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return out;
-}
-
 std::string_view trim(std::string_view s) {
     while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
         s.remove_prefix(1);
@@ -370,7 +363,7 @@ struct Token {
     std::optional<double> bare;    // without
 };
 std::optional<Token> readToken(std::string_view tok) {
-    std::string t = lower(trim(tok));
+    std::string t = asciiLower(trim(tok));
     Token out;
     double scale = 0;
     if (t.ends_with("ms")) {
@@ -393,7 +386,7 @@ std::optional<Token> readToken(std::string_view tok) {
 enum class Column { None, Step, Seconds, Millis, Bare, Tps, Mfu };
 
 Column classifyHeader(const std::string& name) {
-    const std::string h = lower(trim(name));
+    const std::string h = asciiLower(trim(name));
     if (h == "step" || h == "steps" || h == "iteration" || h == "iter" || h == "global_step" ||
         h == "_step" || h == "iterations")
         return Column::Step;
@@ -671,7 +664,7 @@ std::string_view displayName(RunLogFormat f) {
 }
 
 std::optional<RunLogFormat> parseRunLogFormat(std::string_view s) {
-    const std::string l = lower(s);
+    const std::string l = asciiLower(s);
     if (l == "auto")
         return RunLogFormat::Auto;
     if (l == "csv")

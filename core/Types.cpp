@@ -16,12 +16,6 @@ std::string_view nameOf(const std::array<std::pair<E, std::string_view>, N>& tab
     return "unknown";
 }
 
-bool equalsIgnoreCase(std::string_view a, std::string_view b) {
-    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-               return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-           });
-}
-
 template <typename E, std::size_t N>
 std::optional<E> parseOf(const std::array<std::pair<E, std::string_view>, N>& table, std::string_view s) {
     for (const auto& [e, name] : table)
@@ -60,6 +54,19 @@ constexpr std::array<std::pair<Severity, std::string_view>, 3> kSeverity{
     {{Severity::Info, "info"}, {Severity::Warning, "warning"}, {Severity::Error, "error"}}};
 
 } // namespace
+
+bool equalsIgnoreCase(std::string_view a, std::string_view b) {
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+               return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+           });
+}
+
+std::string asciiLower(std::string_view s) {
+    std::string out(s);
+    for (char& c : out)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
 
 std::string_view toString(MlpKind v) { return nameOf(kMlp, v); }
 std::string_view toString(NormKind v) { return nameOf(kNorm, v); }

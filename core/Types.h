@@ -42,6 +42,10 @@ enum class PipelineSplit { Auto, Layers, EmbeddingAndLoss };
 enum class AttentionFlops { Full, Causal };
 enum class Severity { Info, Warning, Error };
 
+// ASCII case folding for matching user-typed names and free text (ids, flags, log headers).
+bool equalsIgnoreCase(std::string_view a, std::string_view b);
+std::string asciiLower(std::string_view s);
+
 std::string_view toString(MlpKind v);
 std::string_view toString(NormKind v);
 std::string_view toString(AttentionKind v);

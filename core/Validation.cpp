@@ -8,7 +8,6 @@
 #include "core/Presets.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <initializer_list>
@@ -167,13 +166,6 @@ void inferMegatronCoreRecipe(Scenario& s) {
     t.gradPrecision = GradPrecision::Half;
 }
 
-bool namesMegatron(std::string_view source) {
-    constexpr std::string_view kName = "megatron";
-    return std::search(source.begin(), source.end(), kName.begin(), kName.end(), [](char a, char b) {
-               return std::tolower(static_cast<unsigned char>(a)) == b;
-           }) != source.end();
-}
-
 ClusterSpec readCluster(Reader& r, const Json& j, const std::string& where) {
     ClusterSpec c;
     const std::string gpuId = r.text(j, "gpu", where);
@@ -281,7 +273,7 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
         // Nor does it name the framework; the source does. ZeRO 3 from a Megatron-family source (Megatron-LM,
         // Megatron-Bridge, Megatron-DeepSpeed) is Megatron-FSDP or DeepSpeed's ZeRO 3 under Megatron's fused
         // kernels and Transformer Engine, not a PyTorch FSDP trainer's eager habits, which "auto" assumes.
-        if (t.zeroStage >= 3 && namesMegatron(vc.source))
+        if (t.zeroStage >= 3 && asciiLower(vc.source).find("megatron") != std::string::npos)
             t.executionStyle = ExecutionStyle::Megatron;
         inferMegatronCoreRecipe(s);
         const long long perReplica = static_cast<long long>(l.microBatch) * l.dp;
