@@ -202,7 +202,7 @@ void explainTime(Builder& b) {
     computeValues += fmt("; the loss passes over the logits with %.0f bytes of traffic per logit (%s)",
                          lossTrafficBytesPerLogit(b.s.training.crossEntropy, b.p.style, b.s.layout.tp),
                          std::string(toString(b.s.training.crossEntropy)).c_str());
-    if (b.s.training.flashAttention && x.flashFwdEfficiency > 0) {
+    if (b.s.training.flashAttention) {
         computeValues += fmt("; flash attention %s per layer forward, at %.0f%% (forward) and %.0f%% (backward) of the "
                              "16-bit peak",
                              secs(x.attentionCoreFwdSeconds).c_str(), 100.0 * x.flashFwdEfficiency,
@@ -211,8 +211,7 @@ void explainTime(Builder& b) {
                         "softmax's exponentials, one per score, on far slower units: they run further from peak than "
                         "GEMMs, and further still on GPUs whose exponential units lag their tensor cores (Blackwell; "
                         "Blackwell Ultra doubles them).";
-    }
-    if (!b.s.training.flashAttention) {
+    } else {
         computeValues += "; attention core " + secs(x.attentionCoreFwdSeconds) + " per layer forward" +
                          (x.attentionCoreMemoryBound ? " (bound by the scores' trip through HBM)" : "");
         computeWords += " Without flash attention the s x s scores go through HBM between the two batched GEMMs (QK^T "

@@ -328,22 +328,16 @@ void computeMemory(const EvalContext& x, Plan& plan) {
     // backward. The in-flight inputs are the first layer's saved inputs already counted above, and the cached
     // outputs of a middle stage match them; the first rank's cached outputs come on top, and on the last rank
     // the last stage caches no output for its in-flight inputs.
-    auto pipelineBuffers = [&](int rank) {
+    auto pipelineBuffers = [&](int rank, double inFlight) {
         if (!st.torchPipelineBuffers || stages == 1)
             return 0.0;
-        const double boundary = 2.0 * x.T * x.h * x.hRep;
         const double chunks = std::max(1.0, x.v);
-        double received = 2.0 * chunks;  // forward and backward receive buffers for each chunk on this rank
+        double tensors = 2.0 * chunks * x.m;  // forward and backward receive buffers for each chunk on this rank
         if (rank == 0)
-            received -= 1.0;             // global stage 0 receives no activations
-        if (rank == stages - 1)
-            received -= 1.0;             // the last global stage receives no gradients
-        double adjust = 0;
-        if (rank == 0)
-            adjust = microBatchesInFlight(rank);
+            tensors += inFlight - x.m;           // global stage 0 receives no activations; its outputs are cached
         else if (rank == stages - 1)
-            adjust = -microBatchesInFlight(rank) / chunks;
-        return boundary * std::max(0.0, x.m * received + adjust);
+            tensors -= x.m + inFlight / chunks;  // the last stage receives no gradients, caches no outputs
+        return 2.0 * x.T * x.h * x.hRep * std::max(0.0, tensors);
     };
 
     double worst = -1;
@@ -371,7 +365,7 @@ void computeMemory(const EvalContext& x, Plan& plan) {
         if (x.recompute == Recompute::Full)
             act += fullLayer;  // the layer being recomputed during backward holds all its tensors
         act += cpBuffers;
-        const double pipeBuffers = pipelineBuffers(i);
+        const double pipeBuffers = pipelineBuffers(i, inFlight);
         act += pipeBuffers;
         if (i == stages - 1)
             act += logits + 2.0 * x.T * x.h * x.hRep;
