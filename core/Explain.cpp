@@ -202,6 +202,18 @@ void explainTime(Builder& b) {
     computeValues += fmt("; the loss passes over the logits with %.0f bytes of traffic per logit (%s)",
                          lossTrafficBytesPerLogit(b.s.training.crossEntropy, b.p.style, b.s.layout.tp),
                          std::string(toString(b.s.training.crossEntropy)).c_str());
+    const double eagerFactor = styleTraits(b.p.style).elementwiseTrafficFactor;
+    const bool fusedByCompile = b.s.training.torchCompile && eagerFactor > 1.0;
+    computeValues += fmt("; memory-bound kernels move %.0f MB per layer forward (%s)", x.memoryBoundBytesPerLayer / 1e6,
+                         eagerFactor > 1.0 ? (fusedByCompile ? "compiled: fused" : "eager: one kernel per op")
+                                           : "fused kernels");
+    if (eagerFactor > 1.0)
+        computeWords += fusedByCompile
+                            ? " torch.compile fuses the norms, the activation function, rotary and the residual adds "
+                              "into a few kernels that read and write each tensor about once, as fused kernels do."
+                            : " Eager PyTorch runs the norms (with their fp32 upcast), the activation function, rotary and "
+                              "the residual adds one kernel per op: about twice the memory traffic of fused kernels "
+                              "(torch.compile fuses them).";
     if (b.s.training.flashAttention) {
         computeValues += fmt("; flash attention %s per layer forward, at %.0f%% (forward) and %.0f%% (backward) of the "
                              "16-bit peak",

@@ -496,16 +496,21 @@ LaunchSettings torchtitan(const Scenario& s) {
         kv("enable_async_tensor_parallel", "true", "AsyncTP: needs torch.compile");
 
     // A compiled loss is torchtitan's fused cross-entropy (16-bit logits + one fp32 buffer); the eager
-    // loss is the unfused one the FSDP style charges by default. AsyncTP compiles the model only, so that
-    // the loss stays what the plan assumes.
+    // loss is the unfused one the FSDP style charges by default. The model is compiled where the plan says
+    // so (torch.compile: fused elementwise kernels) and for AsyncTP, which needs the compiled graph; the loss
+    // only where the plan's loss is the fused one, so that its memory stays what the plan assumes.
     const CrossEntropy ce = t.crossEntropy;
     const bool compileLoss = ce == CrossEntropy::Fused;
-    if (asyncTp || compileLoss) {
+    const bool compileModel = asyncTp || t.torchCompile;
+    if (compileModel || compileLoss) {
         a += "\n[compile]\n";
-        kv("enable", "true", asyncTp ? "AsyncTP works on the compiled graph" : "the compiled loss: fused cross-entropy");
-        kv("components", asyncTp && compileLoss ? "[\"model\", \"loss\"]"
-                         : asyncTp             ? "[\"model\"]"
-                                               : "[\"loss\"]");
+        kv("enable", "true",
+           t.torchCompile ? "torch.compile: the fused elementwise kernels the plan assumes"
+           : asyncTp      ? "AsyncTP works on the compiled graph"
+                          : "the compiled loss: fused cross-entropy");
+        kv("components", compileModel && compileLoss ? "[\"model\", \"loss\"]"
+                         : compileModel             ? "[\"model\"]"
+                                                    : "[\"loss\"]");
     }
 
     a += "\n[activation_checkpoint]\n";

@@ -20,6 +20,9 @@ struct TrainingOptions {
     bool sequenceParallel = true;
     bool flashAttention = true;
     bool loaderPrefetch = true;
+    // The model compiled with torch.compile (FSDP style): Inductor fuses the eager elementwise chains
+    // (the norm's fp32 upcast, SiLU x mul, rotary, residual adds) as Megatron's fused kernels do.
+    bool torchCompile = false;
     // Communication overlap switches (each off = the execution style's own habit):
     bool overlapTpComm = false;   // TP collectives overlapped with the GEMMs (--tp-comm-overlap, AsyncTP)
     bool overlapPpComm = false;   // pipeline send/receive overlapped with compute (--overlap-p2p-communication)

@@ -148,7 +148,10 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
         const double softmax = x.unfusedSoftmax ? 18.5 : 2.0;
         attnCore = (softmax + 2.5 * drop) * x.a * x.seq;
     }
-    const double ew = x.traits.elementwiseTrafficFactor;
+    // torch.compile fuses the eager ops into kernels that read and write each tensor about once: the fused
+    // kernels' traffic (factor 1), which Megatron's kernels already have.
+    const double ew = x.s.training.torchCompile ? std::min(x.traits.elementwiseTrafficFactor, 1.0)
+                                                : x.traits.elementwiseTrafficFactor;
     im.memoryBoundBytesPerLayer = 2.0 * T * (ew * (replicated + split / x.t) + attnCore / x.t);
     r.memFwd = x.memSeconds(im.memoryBoundBytesPerLayer);
     r.attnMemFwd = x.memSeconds(2.0 * T * attnCore / x.t);

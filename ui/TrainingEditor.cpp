@@ -82,6 +82,15 @@ TrainingEditor::TrainingEditor(ScenarioDocument* doc, QWidget* parent)
     m_more->addBool(more, tr("Flash attention"), tr("Fused attention kernels that never store the s x s score matrix."),
                     [](const Scenario& s) { return s.training.flashAttention; },
                     [](Scenario& s, bool v) { s.training.flashAttention = v; });
+    m_more
+        ->addBool(more, tr("torch.compile"),
+                  tr("The model compiled with torch.compile (torchtitan [compile] enable, components \"model\"): "
+                     "Inductor fuses the norms with their fp32 upcast, the activation function, rotary and the "
+                     "residual adds, so they move about half the memory traffic of eager PyTorch. Only the FSDP "
+                     "style runs eager; Megatron's kernels are fused already."),
+                  [](const Scenario& s) { return s.training.torchCompile; },
+                  [](Scenario& s, bool v) { s.training.torchCompile = v; })
+        ->setObjectName(QStringLiteral("torchCompile"));
     // Communication overlap: each switch hides one kind of collective behind compute, as the framework
     // flag named in the tooltip does (docs/estimation.md, section 6).
     m_overlapTp = m_more->addBool(

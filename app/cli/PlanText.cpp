@@ -126,7 +126,8 @@ std::string renderScenarioSummary(const Scenario& s, const Plan& p) {
                                                                  : std::string(core::toString(t.recompute))) +
                            " recompute, sequence parallel " +
                            onOff(t.sequenceParallel) + ", flash attention " + onOff(t.flashAttention) + ", " +
-                           std::string(core::toString(p.style)) + " style" + overlapText(t) + hybridText(s));
+                           std::string(core::toString(p.style)) + " style" + (t.torchCompile ? ", torch.compile" : "") +
+                           overlapText(t) + hybridText(s));
     std::string layout = "TP " + std::to_string(l.tp) + " x PP " + std::to_string(l.pp);
     if (l.cp > 1)
         layout += " x CP " + std::to_string(l.cp);

@@ -139,6 +139,8 @@ const std::vector<FlagSpec>& flagTable() {
          enumSetter(&O::recompute, &core::parseRecompute, "none, selective, full")},
         {"--sequence-parallel", "on|off", "sequence parallelism", onOffSetter(&O::sequenceParallel)},
         {"--flash-attention", "on|off", "flash attention", onOffSetter(&O::flashAttention)},
+        {"--torch-compile", "on|off", "model compiled with torch.compile (fused elementwise kernels)",
+         onOffSetter(&O::torchCompile)},
         {"--precision", "P", "bf16|fp16|fp8",
          enumSetter(&O::precision, &core::parsePrecision, "bf16, fp16, fp8")},
         {"--optimizer", "NAME", "adam|sgd", enumSetter(&O::optimizer, &core::parseOptimizer, "adam, sgd")},
@@ -277,6 +279,8 @@ std::expected<void, CliError> applyOverrides(const ScenarioOverrides& o, Scenari
         t.sequenceParallel = *o.sequenceParallel;
     if (o.flashAttention)
         t.flashAttention = *o.flashAttention;
+    if (o.torchCompile)
+        t.torchCompile = *o.torchCompile;
     if (o.loaderPrefetch)
         t.loaderPrefetch = *o.loaderPrefetch;
     if (o.overlapTp)

@@ -27,6 +27,25 @@ LP_TEST(evaluate_grad_precision_flag) {
     LP_CHECK(contains(bad.err, "--grad-precision"));
 }
 
+LP_TEST(evaluate_torch_compile_flag) {
+    // The FSDP style runs eager; --torch-compile on fuses its elementwise kernels: a shorter step.
+    const std::vector<std::string> fsdp = {"evaluate", "--zero", "3", "--tp", "1", "--pp", "1", "--dp", "64",
+                                           "--style", "fsdp", "--json"};
+    const json eager = run(fsdp).parsed();
+    std::vector<std::string> on = fsdp;
+    on.insert(on.end() - 1, {"--torch-compile", "on"});
+    const auto c = run(on);
+    LP_CHECK_EQ(c.code, 0);
+    const json compiled = c.parsed();
+    LP_CHECK(compiled.at("time").at("compute_s").get<double>() < eager.at("time").at("compute_s").get<double>());
+    LP_CHECK(compiled.at("time").at("step_s").get<double>() < eager.at("time").at("step_s").get<double>());
+    on.pop_back();
+    LP_CHECK(contains(run(on).out, "fsdp style, torch.compile"));
+    const auto bad = run({"evaluate", "--torch-compile", "maybe"});
+    LP_CHECK_EQ(bad.code, 2);
+    LP_CHECK(contains(bad.err, "--torch-compile"));
+}
+
 LP_TEST(evaluate_shard_degree_and_cross_entropy_flags) {
     // Hybrid sharding: ZeRO-1 over DP 2 with a shard degree of 1 keeps the whole optimizer state.
     const json a = run({"evaluate", "--json"}).parsed();

@@ -170,6 +170,7 @@ Scenario randomScenario(Random& r) {
                              Recompute::Full}[static_cast<std::size_t>(r.integer(0, 2))];
     t.sequenceParallel = r.coin();
     t.flashAttention = r.coin();
+    t.torchCompile = r.coin();
     t.loaderPrefetch = r.coin();
     t.overlapTpComm = r.coin();
     t.overlapPpComm = r.coin();

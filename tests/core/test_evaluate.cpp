@@ -395,4 +395,37 @@ LP_TEST(every_figure_explains_itself) {
     LP_CHECK(explanationKeys().size() == all.size());
 }
 
+LP_TEST(torch_compile_fuses_the_fsdp_styles_eager_elementwise_kernels) {
+    Scenario s = withLayout(1, 1, 64, 1, 4);
+    s.model = findModelPreset("llama3.1-8b")->model;
+    s.training.zeroStage = 3;
+    s.training.executionStyle = ExecutionStyle::Fsdp;
+    const Plan eager = evaluate(s);
+    s.training.torchCompile = true;
+    const Plan compiled = evaluate(s);
+    LP_CHECK(eager.valid && compiled.valid);
+    // With flash attention every memory-bound byte is elementwise work: eager moves twice the fused traffic.
+    LP_CHECK_NEAR(compiled.x.memoryBoundBytesPerLayer, eager.x.memoryBoundBytesPerLayer / 2.0,
+                  1e-9 * eager.x.memoryBoundBytesPerLayer);
+    LP_CHECK(compiled.time.computeSeconds < eager.time.computeSeconds);
+    LP_CHECK(compiled.time.stepSeconds < eager.time.stepSeconds);
+    LP_CHECK(compiled.memory.headroomBytes == eager.memory.headroomBytes);  // time only
+    // The Megatron style's kernels are fused already: compiling changes nothing there.
+    s.training.executionStyle = ExecutionStyle::Megatron;
+    const Plan megatron = evaluate(s);
+    s.training.torchCompile = false;
+    LP_CHECK_NEAR(evaluate(s).time.stepSeconds, megatron.time.stepSeconds, 0.0);
+    // The compute explanation says which it is.
+    s.training.executionStyle = ExecutionStyle::Fsdp;
+    const auto text = [](const Scenario& sc) {
+        for (const Explanation& e : explainPlan(sc, evaluate(sc)))
+            if (e.key == "time.compute")
+                return e.substituted + " " + e.words;
+        return std::string();
+    };
+    LP_CHECK(text(s).find("eager: one kernel per op") != std::string::npos);
+    s.training.torchCompile = true;
+    LP_CHECK(text(s).find("compiled: fused") != std::string::npos);
+}
+
 LP_TEST_MAIN()

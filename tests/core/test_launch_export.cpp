@@ -344,6 +344,11 @@ LP_TEST(deepspeed_and_torchtitan_overlap_settings) {
     LP_CHECK(contains(l.text, "components = [\"loss\"]"));
     s.training.crossEntropy = CrossEntropy::Auto;
     LP_CHECK(!contains(exportLaunchSettings(s, LaunchTarget::Torchtitan).text, "[compile]"));
+    // A plan made with torch.compile compiles the model, whatever the TP.
+    s.training.torchCompile = true;
+    l = exportLaunchSettings(s, LaunchTarget::Torchtitan);
+    LP_CHECK(contains(l.text, "\n[compile]\nenable = true"));
+    LP_CHECK(contains(l.text, "components = [\"model\"]"));
 }
 
 LP_TEST(cross_entropy_kernel_reaches_each_framework) {

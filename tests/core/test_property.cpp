@@ -84,6 +84,7 @@ LP_TEST(random_scenarios_stay_finite) {
         t.recompute = pick(rng, {Recompute::None, Recompute::Selective, Recompute::Full});
         t.sequenceParallel = pick(rng, {true, false});
         t.flashAttention = pick(rng, {true, false});
+        t.torchCompile = pick(rng, {true, false});
         t.precision = pick(rng, {Precision::Bf16, Precision::Fp16, Precision::Fp8});
         t.loaderPrefetch = pick(rng, {true, false});
         t.overlapTpComm = pick(rng, {true, false});

@@ -91,7 +91,7 @@ LP_TEST(everyFieldIsInTheFileFormat) {
     LP_CHECK_EQ(fieldCount<MoeSpec>(), 6u);
     LP_CHECK_EQ(fieldCount<ClusterSpec>(), 7u);
     LP_CHECK_EQ(fieldCount<GpuSpec>(), 9u);
-    LP_CHECK_EQ(fieldCount<TrainingOptions>(), 23u);
+    LP_CHECK_EQ(fieldCount<TrainingOptions>(), 24u);
     LP_CHECK_EQ(fieldCount<Layout>(), 9u);
     LP_CHECK_EQ(fieldCount<HardwareProfile>(), 14u);
 }

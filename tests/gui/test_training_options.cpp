@@ -121,6 +121,25 @@ private slots:
         QVERIFY(doc()->plan().time.tpCommSeconds < tpBefore);
     }
 
+    void torchCompileSpeedsUpTheFsdpStyleOnly() {
+        QCheckBox* compile = box("torchCompile");
+        QVERIFY(!compile->isChecked());
+        const double megatron = doc()->plan().time.computeSeconds;  // the default scenario: Megatron style
+        toggle(compile);
+        QVERIFY(doc()->scenario().training.torchCompile);
+        QCOMPARE(doc()->plan().time.computeSeconds, megatron);  // fused kernels already
+        doc()->undoStack()->undo();
+        QVERIFY(!compile->isChecked());
+        core::Scenario s = doc()->scenario();
+        s.training.executionStyle = core::ExecutionStyle::Fsdp;
+        doc()->edit(s, QStringLiteral("fsdp style"));
+        const double eager = doc()->plan().time.computeSeconds;
+        toggle(compile);
+        QVERIFY(doc()->plan().time.computeSeconds < eager);
+        doc()->undoStack()->undo();
+        QCOMPARE(doc()->plan().time.computeSeconds, eager);
+    }
+
     void ppAndDpOverlapLowerTheirExposedTime() {
         const core::Plan before = doc()->plan();
         QVERIFY(doc()->scenario().layout.pp > 1 && before.time.ppCommSeconds > 0);
