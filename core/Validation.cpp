@@ -166,6 +166,19 @@ void inferMegatronCoreRecipe(Scenario& s) {
     t.gradPrecision = GradPrecision::Half;
 }
 
+// Nor whether the model was compiled: a case says so in its notes ("variant: FSDP + torch.compile",
+// "torch.compile and Float8 on") or its id ("..._compile"), and says "no torch.compile" or "without
+// torch.compile" when it was not. Any other case runs eager, as a PyTorch trainer does by default.
+bool statesTorchCompile(const ValidationCase& vc) {
+    const std::string notes = asciiLower(vc.notes);
+    for (const char* negation : {"no torch.compile", "without torch.compile", "torch.compile off",
+                                 "torch.compile disabled", "not compiled"})
+        if (notes.find(negation) != std::string::npos)
+            return false;
+    return notes.find("torch.compile") != std::string::npos ||
+           asciiLower(vc.id).find("compile") != std::string::npos;
+}
+
 ClusterSpec readCluster(Reader& r, const Json& j, const std::string& where) {
     ClusterSpec c;
     const std::string gpuId = r.text(j, "gpu", where);
@@ -275,6 +288,7 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
         // kernels and Transformer Engine, not a PyTorch FSDP trainer's eager habits, which "auto" assumes.
         if (t.zeroStage >= 3 && asciiLower(vc.source).find("megatron") != std::string::npos)
             t.executionStyle = ExecutionStyle::Megatron;
+        t.torchCompile = statesTorchCompile(vc);
         inferMegatronCoreRecipe(s);
         const long long perReplica = static_cast<long long>(l.microBatch) * l.dp;
         if (vc.microBatchGiven && vc.globalBatch % perReplica != 0)

@@ -260,4 +260,19 @@ LP_TEST(zero_3_from_a_megatron_source_plans_megatron_fsdp_with_megatron_habits) 
     LP_CHECK(optionsOf(j).executionStyle == ExecutionStyle::Auto);
 }
 
+LP_TEST(a_case_whose_notes_or_id_state_torch_compile_is_planned_compiled) {
+    // The format has no compile field; torchtitan's cases say "variant: FSDP + torch.compile" in their notes.
+    auto compiled = [](const std::string& id, const std::string& notes) {
+        std::string j = overlapCase("h100-sxm-80gb", 1, 1, 1, 8, 3, false);
+        j.replace(j.find(R"("id": "x",)"), 10, R"("id": ")" + id + R"(", "notes": ")" + notes + R"(",)");
+        return optionsOf(j).torchCompile;
+    };
+    LP_CHECK(compiled("tt_8b", "variant: FSDP + CP + Torch.compile + Float8; Llama 3.1 shape"));
+    LP_CHECK(compiled("torchtitan_8B_fsdp_compile", ""));
+    // Eager unless stated, and a stated "no torch.compile" wins over everything else.
+    LP_CHECK(!compiled("tt_8b", "variant: FSDP"));
+    LP_CHECK(!compiled("fms_7b", "PyTorch FSDP, SDPA flash attention v2, no torch.compile"));
+    LP_CHECK(!compiled("x_compile", "eager run, without torch.compile"));
+}
+
 LP_TEST_MAIN()
