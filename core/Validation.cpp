@@ -166,17 +166,28 @@ void inferMegatronCoreRecipe(Scenario& s) {
     t.gradPrecision = GradPrecision::Half;
 }
 
-// Nor whether the model was compiled: a case says so in its notes ("variant: FSDP + torch.compile",
-// "torch.compile and Float8 on") or its id ("..._compile"), and says "no torch.compile" or "without
-// torch.compile" when it was not. Any other case runs eager, as a PyTorch trainer does by default.
+// Nor whether the model was compiled, nor torchtitan's AsyncTP, but a case says so in its notes
+// ("variant: FSDP + torch.compile", "FSDP 8 x TP 8 x PP 8 with AsyncTP"), and says "no torch.compile" or
+// "without AsyncTP" when it was not. notesState: the notes name `term` and do not negate it ("no", "not",
+// "without" before it, "off" or "disabled" after it).
+bool notesState(const ValidationCase& vc, const std::string& term) {
+    const std::string notes = asciiLower(vc.notes);
+    for (const char* before : {"no ", "not ", "without "})
+        if (notes.find(before + term) != std::string::npos)
+            return false;
+    for (const char* after : {" off", " disabled"})
+        if (notes.find(term + after) != std::string::npos)
+            return false;
+    return notes.find(term) != std::string::npos;
+}
+
+// Compiled: the notes say torch.compile, or the id names the compiled variant ("..._compile") and the
+// notes do not deny it.
 bool statesTorchCompile(const ValidationCase& vc) {
     const std::string notes = asciiLower(vc.notes);
-    for (const char* negation : {"no torch.compile", "without torch.compile", "torch.compile off",
-                                 "torch.compile disabled", "not compiled"})
-        if (notes.find(negation) != std::string::npos)
-            return false;
-    return notes.find("torch.compile") != std::string::npos ||
-           asciiLower(vc.id).find("compile") != std::string::npos;
+    const bool denied = notes.find("not compiled") != std::string::npos ||
+                        (notes.find("torch.compile") != std::string::npos && !notesState(vc, "torch.compile"));
+    return !denied && (notesState(vc, "torch.compile") || asciiLower(vc.id).find("compile") != std::string::npos);
 }
 
 ClusterSpec readCluster(Reader& r, const Json& j, const std::string& where) {
@@ -290,6 +301,9 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
             t.executionStyle = ExecutionStyle::Megatron;
         t.torchCompile = statesTorchCompile(vc);
         inferMegatronCoreRecipe(s);
+        // AsyncTP is torchtitan's TP overlap (collective matmuls), which needs TP > 1.
+        if (l.tp > 1 && notesState(vc, "asynctp"))
+            t.overlapTpComm = true;
         const long long perReplica = static_cast<long long>(l.microBatch) * l.dp;
         if (vc.microBatchGiven && vc.globalBatch % perReplica != 0)
             r.error(lw, "global_batch",

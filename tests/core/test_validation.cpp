@@ -273,6 +273,20 @@ LP_TEST(a_case_whose_notes_or_id_state_torch_compile_is_planned_compiled) {
     LP_CHECK(!compiled("tt_8b", "variant: FSDP"));
     LP_CHECK(!compiled("fms_7b", "PyTorch FSDP, SDPA flash attention v2, no torch.compile"));
     LP_CHECK(!compiled("x_compile", "eager run, without torch.compile"));
+    LP_CHECK(!compiled("x_compile", "torch.compile off"));
+}
+
+LP_TEST(a_case_whose_notes_state_async_tp_is_planned_with_the_tp_overlap) {
+    // torchtitan's AsyncTP (TP collectives overlapped with the matmuls) is TrainingOptions::overlapTpComm.
+    auto asyncTp = [](int tp, const std::string& notes) {
+        std::string j = overlapCase("h100-sxm-80gb", tp, 1, 1, 4, 3, tp > 1);
+        j.replace(j.find(R"("id": "x",)"), 10, R"("id": "x", "notes": ")" + notes + R"(",)");
+        return optionsOf(j).overlapTpComm;
+    };
+    LP_CHECK(asyncTp(8, "FSDP 8 x TP 8 x PP 8 with AsyncTP (TP communication overlapped with the matmuls)"));
+    LP_CHECK(!asyncTp(8, "FSDP 32 x TP 8 with sequence parallel. Row '2D' (without AsyncTP)."));
+    LP_CHECK(!asyncTp(8, "FSDP 32 x TP 8"));
+    LP_CHECK(!asyncTp(1, "AsyncTP on, but no TP group to overlap"));
 }
 
 LP_TEST_MAIN()
