@@ -291,6 +291,16 @@ QVariant ValidationModel::data(const QModelIndex& index, int role) const {
                    .arg(row.layout, formatCount(c->globalBatch), qs(core::toString(t.recompute)))
                    .arg(t.zeroStage)
                    .arg(qs(core::toString(t.precision)), t.sequenceParallel ? tr("; sequence parallel") : QString());
+        // What the format does not record and the planner inferred (docs/estimation.md, section 12).
+        QStringList read = {tr("%1 style").arg(qs(core::toString(core::resolvedStyle(t)))),
+                            t.flashAttention ? tr("flash attention") : tr("no flash attention")};
+        if (t.torchCompile)
+            read << tr("torch.compile");
+        for (auto [on, name] : {std::pair{t.overlapTpComm, "TP"}, std::pair{t.overlapPpComm, "PP"},
+                                std::pair{t.overlapDpComm, "DP"}, std::pair{t.overlapEpComm, "EP"}})
+            if (on)
+                read << tr("%1 overlap").arg(QLatin1String(name));
+        tip += tr("<br>Planned with: %1").arg(read.join(QStringLiteral(", ")));
         if (!c->microBatchGiven)
             tip += tr("<br>* micro batch not stated: the fastest that fits");
         if (!c->confidence.empty())

@@ -108,6 +108,18 @@ private slots:
         QVERIFY(tab.model()->index(0, ui::ValidationModel::GpuColumn).data().toString().contains(QStringLiteral("A100")));
         QVERIFY(tab.model()->index(0, ui::ValidationModel::LayoutColumn).data().toString().startsWith(QStringLiteral("TP1 · PP1 · DP32 · mb")));
         QVERIFY(!first.data(Qt::ToolTipRole).toString().isEmpty());
+        // The tooltip says how the planner read what the format does not record (2021 Megatron GPT on A100:
+        // fused softmax, no flash; torchtitan's compiled FSDP runs: compiled).
+        QVERIFY(first.data(Qt::ToolTipRole).toString().contains(QStringLiteral("Planned with: megatron style, no flash attention")));
+        bool sawCompiled = false;
+        for (int r = 0; r < tab.model()->rowCount(); ++r) {
+            const QModelIndex i = tab.model()->index(r, 0);
+            if (i.data(ui::ValidationModel::CaseIdRole).toString() == QStringLiteral("torchtitan_202412_8B_t1_fsdp_compile")) {
+                QVERIFY(i.data(Qt::ToolTipRole).toString().contains(QStringLiteral("fsdp style, flash attention, torch.compile")));
+                sawCompiled = true;
+            }
+        }
+        QVERIFY(sawCompiled);
 
         // The summary: one line per metric of core's summary, with core's figures.
         const QStringList lines = tab.summaryLines();
