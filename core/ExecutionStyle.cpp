@@ -70,6 +70,11 @@ StyleTraits& mutableStyleTraits(ExecutionStyle style) {
 
 const StyleTraits& styleTraits(ExecutionStyle style) { return mutableStyleTraits(style); }
 
+double elementwiseTrafficFactor(const TrainingOptions& t, ExecutionStyle style) {
+    const double habit = styleTraits(style).elementwiseTrafficFactor;
+    return t.torchCompile ? std::min(habit, 1.0) : habit;
+}
+
 CpExchange cpExchangeOf(const TrainingOptions& t, ExecutionStyle style) {
     return t.cpExchange == CpExchange::Auto ? styleTraits(style).cpDefaultExchange : t.cpExchange;
 }

@@ -59,6 +59,10 @@ struct StyleTraits {
     bool torchPipelineBuffers = false;
 };
 
+// Memory traffic of the elementwise work relative to fused kernels, as planned: the style's habit, or the
+// fused kernels' 1 when the model is compiled (torch.compile fuses eager chains; Megatron's are fused already).
+double elementwiseTrafficFactor(const TrainingOptions& t, ExecutionStyle style);
+
 // Memory the loss takes per logit: an eager fp32 loss (upcast, log-probs and their gradient, the input
 // gradient) or a fused kernel (16-bit logits + one fp32 buffer).
 inline constexpr double kUnfusedLossBytesPerLogit = 12;

@@ -203,7 +203,7 @@ void explainTime(Builder& b) {
                          lossTrafficBytesPerLogit(b.s.training.crossEntropy, b.p.style, b.s.layout.tp),
                          std::string(toString(b.s.training.crossEntropy)).c_str());
     const double eagerFactor = styleTraits(b.p.style).elementwiseTrafficFactor;
-    const bool fusedByCompile = b.s.training.torchCompile && eagerFactor > 1.0;
+    const bool fusedByCompile = elementwiseTrafficFactor(b.s.training, b.p.style) < eagerFactor;
     computeValues += fmt("; memory-bound kernels move %.0f MB per layer forward (%s)", x.memoryBoundBytesPerLayer / 1e6,
                          eagerFactor > 1.0 ? (fusedByCompile ? "compiled: fused" : "eager: one kernel per op")
                                            : "fused kernels");

@@ -215,9 +215,11 @@ KeyValues trainingFacts(const Scenario& s, const Plan& p) {
     kv.emplace_back("Activation recompute", std::string(toString(t.recompute)));
     kv.emplace_back("Sequence parallelism", onOff(t.sequenceParallel));
     kv.emplace_back("Flash attention", onOff(t.flashAttention));
-    kv.emplace_back("torch.compile", onOff(t.torchCompile) + (t.torchCompile && p.style != ExecutionStyle::Fsdp
-                                                                  ? std::string(" (no effect: the Megatron style's "
-                                                                                "kernels are fused already)")
+    const bool compileFuses =
+        elementwiseTrafficFactor(t, p.style) < styleTraits(p.style).elementwiseTrafficFactor;
+    kv.emplace_back("torch.compile", onOff(t.torchCompile) + (t.torchCompile && !compileFuses
+                                                                  ? std::string(" (no effect: this style's kernels "
+                                                                                "are fused already)")
                                                                   : std::string()));
     kv.emplace_back("TP communication overlap", onOff(t.overlapTpComm));
     kv.emplace_back("PP communication overlap", onOff(t.overlapPpComm));

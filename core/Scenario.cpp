@@ -2,6 +2,8 @@
 
 #include "core/Presets.h"
 
+#include <utility>
+
 namespace lp::core {
 
 Scenario defaultScenario() {
@@ -68,6 +70,15 @@ int effectiveShardDegree(const Scenario& s) {
     if (s.training.zeroStage <= 0 || d <= 0 || d >= dp)
         return dp;
     return d;
+}
+
+std::vector<std::string_view> overlapsOn(const TrainingOptions& t) {
+    std::vector<std::string_view> on;
+    for (auto [set, name] : {std::pair{t.overlapTpComm, "TP"}, std::pair{t.overlapPpComm, "PP"},
+                             std::pair{t.overlapDpComm, "DP"}, std::pair{t.overlapEpComm, "EP"}})
+        if (set)
+            on.emplace_back(name);
+    return on;
 }
 
 ExecutionStyle resolvedStyle(const TrainingOptions& t) {

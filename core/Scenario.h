@@ -5,6 +5,8 @@
 #include "core/Types.h"
 
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace lp::core {
 
@@ -76,6 +78,9 @@ Scenario defaultScenario();
 // The data-parallel ranks one shard group spans: the ZeRO shard degree where it is set (1..DP), DP
 // otherwise (and always with ZeRO-0, which shards nothing). The group also spans the CP ranks.
 int effectiveShardDegree(const Scenario& s);
+
+// The communication-overlap switches that are on, by name: "TP", "PP", "DP", "EP".
+std::vector<std::string_view> overlapsOn(const TrainingOptions& t);
 
 // The execution style actually used (Auto resolved).
 ExecutionStyle resolvedStyle(const TrainingOptions& t);

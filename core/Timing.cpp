@@ -148,10 +148,7 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
         const double softmax = x.unfusedSoftmax ? 18.5 : 2.0;
         attnCore = (softmax + 2.5 * drop) * x.a * x.seq;
     }
-    // torch.compile fuses the eager ops into kernels that read and write each tensor about once: the fused
-    // kernels' traffic (factor 1), which Megatron's kernels already have.
-    const double ew = x.s.training.torchCompile ? std::min(x.traits.elementwiseTrafficFactor, 1.0)
-                                                : x.traits.elementwiseTrafficFactor;
+    const double ew = elementwiseTrafficFactor(x.s.training, x.style);
     im.memoryBoundBytesPerLayer = 2.0 * T * (ew * (replicated + split / x.t) + attnCore / x.t);
     r.memFwd = x.memSeconds(im.memoryBoundBytesPerLayer);
     r.attnMemFwd = x.memSeconds(2.0 * T * attnCore / x.t);

@@ -168,10 +168,9 @@ void inferMegatronCoreRecipe(Scenario& s) {
 
 // Nor whether the model was compiled, nor torchtitan's AsyncTP, but a case says so in its notes
 // ("variant: FSDP + torch.compile", "FSDP 8 x TP 8 x PP 8 with AsyncTP"), and says "no torch.compile" or
-// "without AsyncTP" when it was not. notesState: the notes name `term` and do not negate it ("no", "not",
-// "without" before it, "off" or "disabled" after it).
-bool notesState(const ValidationCase& vc, const std::string& term) {
-    const std::string notes = asciiLower(vc.notes);
+// "without AsyncTP" when it was not. notesState: the (lower-cased) notes name `term` and do not negate it
+// ("no", "not", "without" before it, "off" or "disabled" after it).
+bool notesState(const std::string& notes, const std::string& term) {
     for (const char* before : {"no ", "not ", "without "})
         if (notes.find(before + term) != std::string::npos)
             return false;
@@ -181,13 +180,14 @@ bool notesState(const ValidationCase& vc, const std::string& term) {
     return notes.find(term) != std::string::npos;
 }
 
-// Compiled: the notes say torch.compile, or the id names the compiled variant ("..._compile") and the
-// notes do not deny it.
-bool statesTorchCompile(const ValidationCase& vc) {
-    const std::string notes = asciiLower(vc.notes);
-    const bool denied = notes.find("not compiled") != std::string::npos ||
-                        (notes.find("torch.compile") != std::string::npos && !notesState(vc, "torch.compile"));
-    return !denied && (notesState(vc, "torch.compile") || asciiLower(vc.id).find("compile") != std::string::npos);
+// Compiled: the notes say torch.compile (and do not deny it), or, where they do not mention it, the id names
+// the compiled variant ("..._compile").
+bool statesTorchCompile(const std::string& notes, const std::string& id) {
+    if (notes.find("not compiled") != std::string::npos)
+        return false;
+    if (notes.find("torch.compile") != std::string::npos)
+        return notesState(notes, "torch.compile");
+    return asciiLower(id).find("compile") != std::string::npos;
 }
 
 ClusterSpec readCluster(Reader& r, const Json& j, const std::string& where) {
@@ -299,10 +299,11 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
         // kernels and Transformer Engine, not a PyTorch FSDP trainer's eager habits, which "auto" assumes.
         if (t.zeroStage >= 3 && asciiLower(vc.source).find("megatron") != std::string::npos)
             t.executionStyle = ExecutionStyle::Megatron;
-        t.torchCompile = statesTorchCompile(vc);
+        const std::string notes = asciiLower(vc.notes);
+        t.torchCompile = statesTorchCompile(notes, vc.id);
         inferMegatronCoreRecipe(s);
         // AsyncTP is torchtitan's TP overlap (collective matmuls), which needs TP > 1.
-        if (l.tp > 1 && notesState(vc, "asynctp"))
+        if (l.tp > 1 && notesState(notes, "asynctp"))
             t.overlapTpComm = true;
         const long long perReplica = static_cast<long long>(l.microBatch) * l.dp;
         if (vc.microBatchGiven && vc.globalBatch % perReplica != 0)

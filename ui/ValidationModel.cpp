@@ -296,10 +296,8 @@ QVariant ValidationModel::data(const QModelIndex& index, int role) const {
                             t.flashAttention ? tr("flash attention") : tr("no flash attention")};
         if (t.torchCompile)
             read << tr("torch.compile");
-        for (auto [on, name] : {std::pair{t.overlapTpComm, "TP"}, std::pair{t.overlapPpComm, "PP"},
-                                std::pair{t.overlapDpComm, "DP"}, std::pair{t.overlapEpComm, "EP"}})
-            if (on)
-                read << tr("%1 overlap").arg(QLatin1String(name));
+        for (const std::string_view name : core::overlapsOn(t))
+            read << tr("%1 overlap").arg(qs(std::string(name)));
         tip += tr("<br>Planned with: %1").arg(read.join(QStringLiteral(", ")));
         if (!c->microBatchGiven)
             tip += tr("<br>* micro batch not stated: the fastest that fits");

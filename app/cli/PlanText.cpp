@@ -36,10 +36,8 @@ std::string zeroText(int stage) {
 // ", overlapped TP/DP communication" for the switches that are on, and a gradient format set by hand.
 std::string overlapText(const core::TrainingOptions& t) {
     std::string which;
-    for (auto [on, name] : {std::pair{t.overlapTpComm, "TP"}, std::pair{t.overlapPpComm, "PP"},
-                            std::pair{t.overlapDpComm, "DP"}, std::pair{t.overlapEpComm, "EP"}})
-        if (on)
-            which += (which.empty() ? "" : "/") + std::string(name);
+    for (const std::string_view name : core::overlapsOn(t))
+        which += (which.empty() ? "" : "/") + std::string(name);
     std::string text = which.empty() ? std::string() : ", overlapped " + which + " communication";
     if (t.crossEntropy != core::CrossEntropy::Auto)
         text += ", " + std::string(core::toString(t.crossEntropy)) + " cross-entropy";
