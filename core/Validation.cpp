@@ -12,9 +12,16 @@
 #include <cstdint>
 #include <initializer_list>
 #include <map>
+#include <numeric>
 
 namespace lp::core {
 namespace {
+
+// How many units of `per` sequences make up `total` (the nearest whole number, at least one).
+long long perReplicaUnits(long long total, long long per) {
+    per = std::max(1LL, per);
+    return std::max(1LL, (total + per / 2) / per);
+}
 
 using detail::Json;
 
@@ -190,7 +197,8 @@ bool statesTorchCompile(const std::string& notes, const std::string& id) {
     return asciiLower(id).find("compile") != std::string::npos;
 }
 
-ClusterSpec readCluster(Reader& r, const Json& j, const std::string& where) {
+// `adjustments` collects what the reader changed so that the case can be planned (shown with its rows).
+ClusterSpec readCluster(Reader& r, const Json& j, const std::string& where, std::vector<std::string>& adjustments) {
     ClusterSpec c;
     const std::string gpuId = r.text(j, "gpu", where);
     const int gpus = r.integer(j, "gpus", where, 1, 10000000);
@@ -208,10 +216,15 @@ ClusterSpec readCluster(Reader& r, const Json& j, const std::string& where) {
     // A run on part of one node uses that many GPUs of it, joined by the node's NVLink switch.
     c.gpusPerNode = gpus < perNode ? gpus : perNode;
     c.nodes = std::max(1, gpus / std::max(1, c.gpusPerNode));
-    if (gpus >= perNode && gpus % perNode != 0)
-        r.error(where, "gpus",
-                "must be a multiple of gpus_per_node (" + std::to_string(perNode) + "), got " +
-                    std::to_string(gpus));
+    // A run that fills some nodes and part of another (12 GPUs of 8-GPU nodes): nodes as large as the
+    // largest count that divides both, so that every group that fits in such a node stays on NVLink.
+    if (gpus > perNode && gpus % perNode != 0) {
+        c.gpusPerNode = std::gcd(gpus, perNode);
+        c.nodes = gpus / c.gpusPerNode;
+        adjustments.push_back("gpus " + std::to_string(gpus) + " is not a multiple of gpus_per_node " +
+                              std::to_string(perNode) + ": planned as " + std::to_string(c.nodes) + " nodes of " +
+                              std::to_string(c.gpusPerNode) + " GPUs");
+    }
     c.nvlinkDomain = c.gpusPerNode;
     if (gpuId == "gb200" || gpuId == "gb300")
         c.nvlinkDomain = std::min(gpus, 72);
@@ -264,7 +277,7 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
         s.name = vc.id;
         s.notes = vc.source;
         s.model = readModel(r, *jm, where + ".model");
-        s.cluster = readCluster(r, *jh, where + ".hardware");
+        s.cluster = readCluster(r, *jh, where + ".hardware", vc.adjustments);
         const std::string lw = where + ".layout";
         Layout& l = s.layout;
         l.tp = r.integer(*jl, "tp", lw, 1, 100000);
@@ -305,12 +318,17 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
         // AsyncTP is torchtitan's TP overlap (collective matmuls), which needs TP > 1.
         if (l.tp > 1 && notesState(notes, "asynctp"))
             t.overlapTpComm = true;
-        const long long perReplica = static_cast<long long>(l.microBatch) * l.dp;
-        if (vc.microBatchGiven && vc.globalBatch % perReplica != 0)
-            r.error(lw, "global_batch",
-                    "must be divisible by micro_batch x dp (" + std::to_string(perReplica) + "), got " +
-                        std::to_string(vc.globalBatch));
-        l.accumulation = static_cast<int>(std::max(1LL, vc.globalBatch / std::max(1LL, perReplica)));
+        // A global batch that the replicas cannot split evenly (a source's rounding): the nearest whole
+        // number of micro batches per replica, at least one.
+        const long long perStep = vc.microBatchGiven ? static_cast<long long>(l.microBatch) * l.dp : l.dp;
+        if (vc.globalBatch % perStep != 0) {
+            const long long steps = perReplicaUnits(vc.globalBatch, perStep);
+            vc.adjustments.push_back(
+                "global_batch " + std::to_string(vc.globalBatch) + " is not a multiple of " +
+                (vc.microBatchGiven ? "micro_batch x dp (" : "dp (") + std::to_string(perStep) + "): planned with " +
+                std::to_string(steps * perStep) + " sequences per step");
+        }
+        l.accumulation = static_cast<int>(perReplicaUnits(vc.globalBatch, perStep));
         for (const char* metric : kMetrics) {
             if (jmeas->contains(metric) && jmeas->at(metric).is_number()) {
                 const double v = jmeas->at(metric).get<double>();
@@ -367,7 +385,7 @@ Scenario resolveCase(const ValidationCase& c, const HardwareProfile* profile) {
     if (c.microBatchGiven)
         return s;
     // Not stated: the fastest micro batch that fits (a divisor of the per-replica batch).
-    const long long perReplica = c.globalBatch / std::max(1, s.layout.dp);
+    const long long perReplica = perReplicaUnits(c.globalBatch, s.layout.dp);
     Scenario best = s;
     double bestTime = -1;
     bool bestFits = false;
@@ -415,6 +433,7 @@ ValidationReport runValidation(const std::vector<ValidationCase>& cases, const H
                     }
             row.relativeError = (row.predicted - row.measured) / row.measured;
             row.microBatch = s.layout.microBatch;
+            row.adjustments = c.adjustments;
             report.rows.push_back(row);
             errs[mv.metric].push_back(std::fabs(row.relativeError));
             if (isThroughputMetric(mv.metric))

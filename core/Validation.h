@@ -27,6 +27,9 @@ struct ValidationCase {
     bool microBatchGiven = true;  // false: pick the fastest micro batch that fits
     long long globalBatch = 0;
     std::vector<MeasuredValue> measured;
+    // What the reader changed so that the case can be planned, in words ("global_batch 7 is not a multiple
+    // of micro_batch x dp (8): planned with 8 sequences per step"); empty for a case planned as written.
+    std::vector<std::string> adjustments;
 };
 
 std::expected<std::vector<ValidationCase>, InputErrors> validationCasesFromJson(std::string_view text);
@@ -42,6 +45,7 @@ struct ValidationRow {
     // The first error of a layout the planner cannot build ("layers_not_divisible_by_pp"), empty when the
     // plan is valid. Such a row has no prediction (0) and counts as a 100% error in the summary.
     std::string invalidReason;
+    std::vector<std::string> adjustments;  // the case's (ValidationCase::adjustments)
 };
 
 struct MetricSummary {

@@ -115,6 +115,17 @@ std::string validationMarkdown(const std::vector<ValidationCase>& cases, const V
               << pct(r->relativeError) << " |\n";
         o << "\n";
     }
+    // Cases the reader had to adjust (docs/estimation.md, section 12): only when there are any.
+    bool anyAdjusted = false;
+    for (const auto& c : cases)
+        anyAdjusted |= !c.adjustments.empty();
+    if (anyAdjusted) {
+        o << "## Adjusted cases\n\nPlanned after these changes to what the case states:\n\n";
+        for (const auto& c : cases)
+            for (const std::string& a : c.adjustments)
+                o << "- " << escapeMd(c.id) << ": " << escapeMd(a) << "\n";
+        o << "\n";
+    }
     o << "## Per case\n\n| case | GPU | layout (tp/pp/dp/cp, vpp) | mb | metric | measured | predicted | error |\n"
       << "|---|---|---|---:|---|---:|---:|---:|\n";
     for (const auto& r : report.rows) {

@@ -301,6 +301,8 @@ QVariant ValidationModel::data(const QModelIndex& index, int role) const {
         tip += tr("<br>Planned with: %1").arg(read.join(QStringLiteral(", ")));
         if (!c->microBatchGiven)
             tip += tr("<br>* micro batch not stated: the fastest that fits");
+        for (const std::string& a : c->adjustments)
+            tip += tr("<br>Adjusted: %1").arg(qs(a).toHtmlEscaped());
         if (!c->confidence.empty())
             tip += tr("<br>Confidence: %1").arg(qs(c->confidence).toHtmlEscaped());
         if (!predicted)

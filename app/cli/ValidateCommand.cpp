@@ -37,6 +37,8 @@ json reportJson(const core::ValidationReport& r) {
             c["predicted"] = nullptr;  // no plan: the layout is invalid for the planner
             c["invalid"] = row.invalidReason;
         }
+        if (!row.adjustments.empty())
+            c["adjustments"] = row.adjustments;
         cases.push_back(std::move(c));
     }
     json summary = json::object();
@@ -67,6 +69,18 @@ std::string reportText(const std::string& file, std::size_t caseCount, const cor
         out += "\n" + std::to_string(invalid) +
                " figure(s) have no prediction: the planner rejects their layout (see validate --case ID); the "
                "summary counts each as a 100 % error.\n";
+    // Each adjusted case once, in the order of the table.
+    std::string adjusted;
+    std::string lastCase;
+    for (const auto& row : r.rows) {
+        if (row.adjustments.empty() || row.caseId == lastCase)
+            continue;
+        lastCase = row.caseId;
+        for (const std::string& a : row.adjustments)
+            adjusted += "  " + row.caseId + ": " + a + "\n";
+    }
+    if (!adjusted.empty())
+        out += "\nAdjusted so that the planner can plan them:\n" + adjusted;
     out += "\nSummary (absolute relative error; \"throughput\" pools every throughput metric)\n";
     TextTable summary({"Metric", "Count", "Median", "Max"}, {Align::Left});
     for (const auto& m : r.summary)

@@ -536,6 +536,46 @@ LP_TEST(validate_names_the_error_of_a_layout_it_rejects) {
     LP_CHECK_NEAR(j["summary"]["throughput"]["max_abs_error"].get<double>(), 1.0, 1e-12);
 }
 
+LP_TEST(validate_plans_a_case_whose_batch_or_gpu_count_does_not_split_evenly_and_says_so) {
+    // A held-out NeMo run, then the same run with a global batch the replicas cannot split and with 12 GPUs on
+    // 8-GPU nodes: both are planned, with what was changed under the table and in --json.
+    json file = json::parse(readAll(std::string(LP_TEST_DATA_DIR) + "/validation/more-published-runs.json"));
+    json kept = json::array();
+    for (const auto& c : file["cases"])
+        if (c["id"] == "nemo_2407_llama2_7b_8gpu")
+            kept.push_back(c);
+    LP_CHECK_EQ(kept.size(), 1u);
+    if (kept.empty())
+        return;
+    kept.push_back(kept[0]);
+    kept[1]["id"] = "odd_batch";
+    kept[1]["layout"]["global_batch"] = kept[0]["layout"]["global_batch"].get<int>() + 1;
+    kept.push_back(kept[0]);
+    kept[2]["id"] = "twelve_gpus";
+    kept[2]["hardware"]["gpus"] = 12;
+    kept[2]["layout"]["dp"] = 12 / (kept[0]["layout"]["tp"].get<int>() * kept[0]["layout"]["pp"].get<int>());
+    kept[2]["layout"]["global_batch"] = 12 * 16;
+    file["cases"] = kept;
+    const fs::path path = tempFile("uneven-cases");
+    std::ofstream(path) << file.dump(1);
+    const auto t = run({"validate", path.string()});
+    CHECK_CLEAN(t);
+    LP_CHECK(contains(t.out, "Adjusted so that the planner can plan them:"));
+    LP_CHECK(contains(t.out, "odd_batch: global_batch"));
+    LP_CHECK(contains(t.out, "twelve_gpus: gpus 12 is not a multiple of gpus_per_node 8: planned as 3 nodes of 4 GPUs"));
+    const json j = run({"validate", path.string(), "--json"}).parsed();
+    LP_CHECK_EQ(j["cases"].size(), 3u);
+    if (j["cases"].size() != 3u)
+        return;
+    LP_CHECK(!j["cases"][0].contains("adjustments"));
+    for (int i : {1, 2}) {
+        LP_CHECK(j["cases"][i]["predicted"].is_number());
+        LP_CHECK_EQ(j["cases"][i]["adjustments"].size(), 1u);
+    }
+    // One sequence more than the recipe's batch changes the prediction by little.
+    LP_CHECK_NEAR(j["cases"][1]["predicted"].get<double>() / j["cases"][0]["predicted"].get<double>(), 1.0, 0.05);
+}
+
 LP_TEST(validate_one_case_shows_its_plan_and_saves_it_as_a_scenario) {
     const std::string cases = std::string(LP_SHARED_DIR) + "/reference/published-runs.json";
     if (!fs::exists(cases))

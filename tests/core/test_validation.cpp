@@ -193,6 +193,40 @@ LP_TEST(bad_case_files_name_the_field) {
     LP_CHECK(!validationCasesFromJson(R"({"schema": "other"})").has_value());
 }
 
+LP_TEST(a_case_that_does_not_split_evenly_is_planned_and_says_what_changed) {
+    // 8 replicas of micro batch 1 cannot share 12 sequences: 2 micro batches each (the nearest), with a note.
+    std::string json = overlapCase("h100-sxm-80gb", 1, 1, 1, 8, 1, false);
+    const std::string batch = R"("global_batch": 64)";
+    LP_CHECK(json.find(batch) != std::string::npos);
+    json.replace(json.find(batch), batch.size(), R"("global_batch": 12)");
+    auto r = validationCasesFromJson(json);
+    LP_CHECK(r.has_value() && r->size() == 1);
+    if (!r || r->empty())
+        return;
+    LP_CHECK_EQ(r->front().scenario.layout.accumulation, 2);
+    LP_CHECK_EQ(r->front().adjustments.size(), 1u);
+    LP_CHECK(r->front().adjustments.front().find("global_batch 12") != std::string::npos);
+    const ValidationReport report = runValidation(*r, nullptr);
+    LP_CHECK(!report.rows.empty() && report.rows.front().predicted > 0);
+    LP_CHECK(!report.rows.empty() && report.rows.front().adjustments == r->front().adjustments);
+
+    // 12 GPUs of 8-GPU nodes (TP 4 x DP 3): nodes of 4, so each TP group stays on one node's NVLink.
+    json = overlapCase("h100-sxm-80gb", 4, 1, 1, 3, 1, false);
+    r = validationCasesFromJson(json);
+    LP_CHECK(r.has_value() && r->size() == 1);
+    if (!r || r->empty())
+        return;
+    const ClusterSpec& c = r->front().scenario.cluster;
+    LP_CHECK_EQ(c.gpus(), 12);
+    LP_CHECK_EQ(c.gpusPerNode, 4);
+    LP_CHECK_EQ(r->front().adjustments.size(), 1u);
+    LP_CHECK(runValidation(*r, nullptr).rows.front().predicted > 0);
+
+    // 4 GPUs of one 8-GPU node is a normal case: nothing adjusted.
+    r = validationCasesFromJson(overlapCase("h100-sxm-80gb", 4, 1, 1, 1, 1, false));
+    LP_CHECK(r.has_value() && r->size() == 1 && r->front().adjustments.empty());
+}
+
 LP_TEST(a_case_may_state_hybrid_sharding) {
     // The optional layout key zero_shard_degree (docs/formats.md): fms-fsdp's HSDP rows shard within a node.
     std::string json = overlapCase("a100-sxm-80gb", 1, 1, 1, 16, 3, false);

@@ -329,6 +329,23 @@ private slots:
         QVERIFY(!tab.loadCasesFile(m_dir.filePath(QStringLiteral("missing.json"))));
         QCOMPARE(tab.model()->rowCount(), rows);
 
+        // A batch the replicas cannot split is no reason to refuse the file: planned, and the tooltip says how.
+        const QString uneven = m_dir.filePath(QStringLiteral("uneven-cases.json"));
+        QFile u(uneven);
+        QVERIFY(u.open(QIODevice::WriteOnly));
+        u.write(R"({"schema": "layout-planner/validation-cases@1", "cases": [{"id": "uneven",
+            "model": {"name": "m", "layers": 24, "hidden": 2048, "heads": 16, "kv_heads": 16, "ffn_hidden": 8192,
+                      "vocab": 50257, "seq_len": 2048, "mlp": "gelu", "tied_embeddings": true},
+            "hardware": {"gpu": "a100-sxm-80gb", "gpus": 8, "gpus_per_node": 8},
+            "layout": {"tp": 1, "pp": 1, "dp": 8, "micro_batch": 1, "global_batch": 7, "recompute": "none",
+                       "zero_stage": 0, "precision": "bf16"},
+            "measured": {"iteration_time_s": 1.0}}]})");
+        u.close();
+        QVERIFY(tab.loadCasesFile(uneven));
+        QCOMPARE(tab.model()->rowCount(), 1);
+        const QString tip = tab.model()->index(0, 0).data(Qt::ToolTipRole).toString();
+        QVERIFY(tip.contains(QStringLiteral("Adjusted: global_batch 7 is not a multiple of micro_batch x dp (8)")));
+
         // "Open cases file..." asks through the chooser.
         ui::ValidationTab other(doc);
         other.setOpenFileChooser([&](QWidget*, const QString&, const QString&, const QString&) { return casesPath(); });
