@@ -50,23 +50,24 @@ struct Reader {
         const Json* v = field(obj, key, where);
         if (!v)
             return lo;
-        if (!v->is_number_integer()) {
-            // The case format takes integers as written (8, not 8.0 or 8e0).
-            error(where, key,
-                  std::string("wrong type: expected an integer") +
-                      (v->is_number_float() ? " written without a decimal point or exponent" : "") +
-                      ", got " + detail::describe(*v));
+        // A whole number written as a float (1024.0, what a script's division writes) counts, as in scenario
+        // files; 8.5 does not.
+        const bool whole = v->is_number_integer() ||
+                           (v->is_number_float() && std::isfinite(v->get<double>()) &&
+                            v->get<double>() == std::floor(v->get<double>()));
+        if (!whole) {
+            error(where, key, "wrong type: expected an integer, got " + detail::describe(*v));
             return lo;
         }
-        const bool tooBig =
-            v->is_number_unsigned() && v->get<std::uint64_t>() > static_cast<std::uint64_t>(hi);
-        if (tooBig || v->get<long long>() < lo || v->get<long long>() > hi) {
+        const bool tooBig = v->is_number_unsigned() ? v->get<std::uint64_t>() > static_cast<std::uint64_t>(hi)
+                                                    : v->get<double>() > static_cast<double>(hi);
+        if (tooBig || v->get<double>() < static_cast<double>(lo)) {
             error(where, key,
                   "out of range: must be an integer from " + std::to_string(lo) + " to " +
                       std::to_string(hi) + ", got " + detail::describe(*v));
             return lo;
         }
-        return v->get<int>();
+        return static_cast<int>(v->get<double>());
     }
     bool boolean(const Json& obj, const char* key, const std::string& where, bool fallback) {
         if (!obj.contains(key) || obj.at(key).is_null())
@@ -127,7 +128,10 @@ ModelSpec readModel(Reader& r, const Json& j, const std::string& where) {
     m.layers = r.integer(j, "layers", where, 1, 100000);
     m.hidden = r.integer(j, "hidden", where, 1, 1000000);
     m.heads = r.integer(j, "heads", where, 1, 100000);
-    m.kvHeads = r.integer(j, "kv_heads", where, 1, 100000);
+    // kv_heads null: multi-head attention (as many K/V heads as query heads).
+    m.kvHeads = j.is_object() && j.contains("kv_heads") && j.at("kv_heads").is_null()
+                    ? m.heads
+                    : r.integer(j, "kv_heads", where, 1, 100000);
     m.ffnHidden = r.integer(j, "ffn_hidden", where, 1, 10000000);
     m.vocab = r.integer(j, "vocab", where, 1, 100000000);
     m.seqLen = r.integer(j, "seq_len", where, 1, 100000000);
@@ -143,11 +147,14 @@ ModelSpec readModel(Reader& r, const Json& j, const std::string& where) {
         const std::string w = where + ".moe";
         m.moe.experts = r.integer(e, "experts", w, 1, 100000);
         m.moe.topK = r.integer(e, "top_k", w, 1, 100000);
-        m.moe.expertFfnHidden = r.integer(e, "expert_ffn_hidden", w, 1, 10000000);
-        if (e.contains("shared_experts") && e.at("shared_experts").is_number_integer())
-            m.moe.sharedExperts = e.at("shared_experts").get<int>();
-        if (e.contains("moe_layers") && e.at("moe_layers").is_number_integer())
-            m.moe.moeLayers = e.at("moe_layers").get<int>();
+        // Absent or null: each expert as wide as the dense MLP (Mixtral), no shared expert, every layer MoE.
+        auto given = [&](const char* key) { return e.contains(key) && !e.at(key).is_null(); };
+        m.moe.expertFfnHidden = given("expert_ffn_hidden") ? r.integer(e, "expert_ffn_hidden", w, 1, 10000000)
+                                                           : m.ffnHidden;
+        if (given("shared_experts"))
+            m.moe.sharedExperts = r.integer(e, "shared_experts", w, 0, 100000);
+        if (given("moe_layers"))
+            m.moe.moeLayers = r.integer(e, "moe_layers", w, 0, 100000);
     }
     return m;
 }

@@ -227,6 +227,37 @@ LP_TEST(a_case_that_does_not_split_evenly_is_planned_and_says_what_changed) {
     LP_CHECK(r.has_value() && r->size() == 1 && r->front().adjustments.empty());
 }
 
+LP_TEST(the_reader_takes_what_scripts_write_and_fills_what_the_format_leaves_open) {
+    auto replaced = [](std::string json, const std::string& from, const std::string& to) {
+        const auto at = json.find(from);
+        LP_CHECK(at != std::string::npos);
+        if (at != std::string::npos)
+            json.replace(at, from.size(), to);
+        return json;
+    };
+    const std::string base = overlapCase("h100-sxm-80gb", 2, 1, 1, 4, 1, false);
+    // 64.0 sequences (a division in a script) is 64; 64.5 is not a count.
+    auto r = validationCasesFromJson(replaced(base, R"("global_batch": 32)", R"("global_batch": 64.0)"));
+    LP_CHECK(r.has_value() && r->size() == 1 && r->front().globalBatch == 64);
+    r = validationCasesFromJson(replaced(base, R"("global_batch": 32)", R"("global_batch": 64.5)"));
+    LP_CHECK(!r.has_value());
+    if (!r.has_value())
+        LP_CHECK(r.error().front().path == "$.cases[0].layout.global_batch");
+    // kv_heads null: multi-head attention.
+    r = validationCasesFromJson(replaced(base, R"("kv_heads": 8)", R"("kv_heads": null)"));
+    LP_CHECK(r.has_value() && r->size() == 1 && r->front().scenario.model.kvHeads == 32);
+    // An MoE block that names only the experts and top-k: experts as wide as the dense MLP, in every layer.
+    r = validationCasesFromJson(replaced(base, R"("tied_embeddings": false)",
+                                         R"("tied_embeddings": false, "moe": {"experts": 8, "top_k": 2})"));
+    LP_CHECK(r.has_value() && r->size() == 1);
+    if (r && !r->empty()) {
+        const ModelSpec& m = r->front().scenario.model;
+        LP_CHECK_EQ(m.moe.expertFfnHidden, m.ffnHidden);
+        LP_CHECK_EQ(m.moeLayerCount(), m.layers);
+        LP_CHECK_EQ(m.moe.sharedExperts, 0);
+    }
+}
+
 LP_TEST(a_case_may_state_hybrid_sharding) {
     // The optional layout key zero_shard_degree (docs/formats.md): fms-fsdp's HSDP rows shard within a node.
     std::string json = overlapCase("a100-sxm-80gb", 1, 1, 1, 16, 3, false);
