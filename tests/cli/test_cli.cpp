@@ -507,15 +507,24 @@ LP_TEST(validate_published_runs) {
     LP_CHECK(contains(t.out, "throughput"));
 }
 
+// The more-published-runs file, keeping only the case `id` (checked to be there).
+json heldOutCasesWith(const std::string& id, json& file) {
+    file = json::parse(readAll(std::string(LP_TEST_DATA_DIR) + "/validation/more-published-runs.json"));
+    json kept = json::array();
+    for (const auto& c : file["cases"])
+        if (c["id"] == id)
+            kept.push_back(c);
+    LP_CHECK_EQ(kept.size(), 1u);
+    return kept;
+}
+
 LP_TEST(validate_names_the_error_of_a_layout_it_rejects) {
     // A held-out Megatron-Bridge 405B run on PP 16 x VPP 8 (valid: the embedding and the loss count in the
     // split), then the same run on 16 virtual stages, 256 chunks for 126 layers, which nothing can build.
-    json file = json::parse(readAll(std::string(LP_TEST_DATA_DIR) + "/validation/more-published-runs.json"));
-    json kept = json::array();
-    for (const auto& c : file["cases"])
-        if (c["id"] == "mbridge_2602_gb200_llama31_405b_mxfp8_256gpu")
-            kept.push_back(c);
-    LP_CHECK_EQ(kept.size(), 1u);
+    json file;
+    json kept = heldOutCasesWith("mbridge_2602_gb200_llama31_405b_mxfp8_256gpu", file);
+    if (kept.empty())
+        return;
     kept.push_back(kept[0]);
     kept[1]["id"] = "too_many_chunks";
     kept[1]["layout"]["vpp"] = 16;
@@ -539,12 +548,8 @@ LP_TEST(validate_names_the_error_of_a_layout_it_rejects) {
 LP_TEST(validate_plans_a_case_whose_batch_or_gpu_count_does_not_split_evenly_and_says_so) {
     // A held-out NeMo run, then the same run with a global batch the replicas cannot split and with 12 GPUs on
     // 8-GPU nodes: both are planned, with what was changed under the table and in --json.
-    json file = json::parse(readAll(std::string(LP_TEST_DATA_DIR) + "/validation/more-published-runs.json"));
-    json kept = json::array();
-    for (const auto& c : file["cases"])
-        if (c["id"] == "nemo_2407_llama2_7b_8gpu")
-            kept.push_back(c);
-    LP_CHECK_EQ(kept.size(), 1u);
+    json file;
+    json kept = heldOutCasesWith("nemo_2407_llama2_7b_8gpu", file);
     if (kept.empty())
         return;
     kept.push_back(kept[0]);
