@@ -295,6 +295,18 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
         // Optional (not in the published format): the experts' tensor parallelism; absent = auto.
         l.etp = jl->contains("etp") && !jl->at("etp").is_null() ? r.integer(*jl, "etp", lw, 1, 100000) : 0;
         l.vpp = jl->contains("vpp") && !jl->at("vpp").is_null() ? r.integer(*jl, "vpp", lw, 1, 1000) : 1;
+        // A DP degree that does not make up the GPU count with TP, PP and CP (a source that counts FSDP over
+        // DP x CP as its DP, say): the degree the GPUs leave, when they divide evenly. Otherwise the layout
+        // stays as written and the planner names the mismatch on the case's rows.
+        const long long model = static_cast<long long>(l.tp) * l.pp * l.cp;
+        if (l.gpus() != s.cluster.gpus() && model > 0 && s.cluster.gpus() % model == 0 &&
+            s.cluster.gpus() / model <= 10000000) {
+            const int dp = static_cast<int>(s.cluster.gpus() / model);
+            vc.adjustments.push_back("tp x pp x cp x dp = " + std::to_string(l.gpus()) + ", not the " +
+                                     std::to_string(s.cluster.gpus()) + " GPUs: planned with dp " +
+                                     std::to_string(dp) + " instead of " + std::to_string(l.dp));
+            l.dp = dp;
+        }
         vc.microBatchGiven = jl->contains("micro_batch") && !jl->at("micro_batch").is_null();
         l.microBatch = vc.microBatchGiven ? r.integer(*jl, "micro_batch", lw, 1, 100000) : 1;
         vc.globalBatch = r.integer(*jl, "global_batch", lw, 1, 100000000);

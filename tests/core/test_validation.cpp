@@ -222,6 +222,32 @@ LP_TEST(a_case_that_does_not_split_evenly_is_planned_and_says_what_changed) {
     LP_CHECK_EQ(r->front().adjustments.size(), 1u);
     LP_CHECK(runValidation(*r, nullptr).rows.front().predicted > 0);
 
+    // DP written as the FSDP degree over DP x CP (8 on 8 GPUs with CP 2): DP 4, the degree the GPUs leave.
+    json = overlapCase("h100-sxm-80gb", 1, 1, 1, 8, 3, false);
+    const std::string layout = R"("dp": 8,)";
+    LP_CHECK(json.find(layout) != std::string::npos);
+    json.replace(json.find(layout), layout.size(), R"("dp": 8, "cp": 2,)");
+    r = validationCasesFromJson(json);
+    LP_CHECK(r.has_value() && r->size() == 1);
+    if (!r || r->empty())
+        return;
+    LP_CHECK_EQ(r->front().scenario.layout.dp, 4);
+    LP_CHECK_EQ(r->front().scenario.layout.cp, 2);
+    LP_CHECK(!r->front().adjustments.empty() &&
+             r->front().adjustments.front().find("planned with dp 4 instead of 8") != std::string::npos);
+    LP_CHECK(runValidation(*r, nullptr).rows.front().invalidReason.empty());
+    // 3 x 8 GPUs cannot hold TP 16: left as written, and the planner rejects the layout.
+    json = overlapCase("h100-sxm-80gb", 16, 1, 1, 1, 1, false);
+    const std::string gpus = R"("gpus": 16)";
+    LP_CHECK(json.find(gpus) != std::string::npos);
+    json.replace(json.find(gpus), gpus.size(), R"("gpus": 24)");
+    r = validationCasesFromJson(json);
+    LP_CHECK(r.has_value() && r->size() == 1);
+    if (r && !r->empty()) {
+        LP_CHECK(r->front().adjustments.empty() && r->front().scenario.layout.dp == 1);
+        LP_CHECK(!runValidation(*r, nullptr).rows.front().invalidReason.empty());
+    }
+
     // 4 GPUs of one 8-GPU node is a normal case: nothing adjusted.
     r = validationCasesFromJson(overlapCase("h100-sxm-80gb", 4, 1, 1, 1, 1, false));
     LP_CHECK(r.has_value() && r->size() == 1 && r->front().adjustments.empty());
