@@ -172,12 +172,21 @@ ModelSpec readModel(Reader& r, const Json& j, const std::string& where) {
 void inferMegatronCoreRecipe(Scenario& s) {
     TrainingOptions& t = s.training;
     const Layout& l = s.layout;
-    if (s.cluster.gpu.peakFlops8 <= 0 || t.zeroStage >= 3)
+    if (s.cluster.gpu.peakFlops8 <= 0 || t.zeroStage >= 3 || t.executionStyle == ExecutionStyle::Fsdp)
         return;
     t.overlapPpComm = l.pp > 1 && l.vpp > 1;
     t.overlapDpComm = t.zeroStage >= 1 && l.dp * l.cp > 1;
     t.overlapTpComm = l.tp > 1 && t.sequenceParallel;
     t.gradPrecision = GradPrecision::Half;
+}
+
+// PyTorch-native trainers a case's source may name: torchtitan, MosaicML's llm-foundry (Composer), IBM's
+// fms-fsdp, NeMo AutoModel.
+bool namesTorchTrainer(const std::string& loweredSource) {
+    for (const char* name : {"torchtitan", "llm-foundry", "llmfoundry", "mosaicml", "fms-fsdp", "automodel"})
+        if (loweredSource.find(name) != std::string::npos)
+            return true;
+    return false;
 }
 
 // Nor whether the model was compiled, nor torchtitan's AsyncTP, but a case says so in its notes
@@ -320,17 +329,24 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
             t.zeroShardDegree = r.integer(*jl, "zero_shard_degree", lw, 1, 10000000);
         t.precision = r.choice(*jl, "precision", lw, &parsePrecision,
                                {Precision::Bf16, Precision::Fp16, Precision::Fp8}, t.precision);
-        // The format does not record the attention kernel. Runs on Hopper or newer GPUs, models of the
-        // SwiGLU/RoPE family and FSDP runs (ZeRO 3: PyTorch FSDP trainers, which reach flash kernels
-        // through torch's scaled_dot_product_attention or the flash-attn package) use flash attention;
-        // GELU GPT models on A100 under Megatron used its fused (unflashed) softmax, as the 2021-2022
-        // papers describe.
-        t.flashAttention = s.model.mlp == MlpKind::SwiGlu || s.cluster.gpu.peakFlops8 > 0 || t.zeroStage >= 3;
         // Nor does it name the framework; the source does. ZeRO 3 from a Megatron-family source (Megatron-LM,
         // Megatron-Bridge, Megatron-DeepSpeed) is Megatron-FSDP or DeepSpeed's ZeRO 3 under Megatron's fused
         // kernels and Transformer Engine, not a PyTorch FSDP trainer's eager habits, which "auto" assumes.
-        if (t.zeroStage >= 3 && asciiLower(vc.source).find("megatron") != std::string::npos)
+        // A PyTorch-native trainer keeps its eager habits at every ZeRO stage (DDP, FSDP's SHARD_GRAD_OP).
+        const std::string source = asciiLower(vc.source);
+        const bool megatronSource = source.find("megatron") != std::string::npos;
+        const bool torchTrainer = !megatronSource && namesTorchTrainer(source);
+        if (torchTrainer)
+            t.executionStyle = ExecutionStyle::Fsdp;
+        else if (t.zeroStage >= 3 && megatronSource)
             t.executionStyle = ExecutionStyle::Megatron;
+        // The format does not record the attention kernel. Runs on Hopper or newer GPUs, models of the
+        // SwiGLU/RoPE family and FSDP runs (ZeRO 3, or any run of a PyTorch-native trainer, which reach flash
+        // kernels through torch's scaled_dot_product_attention or the flash-attn package) use flash
+        // attention; GELU GPT models on A100 under Megatron used its fused (unflashed) softmax, as the
+        // 2021-2022 papers describe.
+        t.flashAttention =
+            s.model.mlp == MlpKind::SwiGlu || s.cluster.gpu.peakFlops8 > 0 || t.zeroStage >= 3 || torchTrainer;
         const std::string notes = asciiLower(vc.notes);
         t.torchCompile = statesTorchCompile(notes, vc.id);
         inferMegatronCoreRecipe(s);

@@ -335,20 +335,30 @@ LP_TEST(fsdp_runs_and_hopper_runs_use_flash_attention_megatron_gpt_on_a100_does_
 LP_TEST(zero_3_from_a_megatron_source_plans_megatron_fsdp_with_megatron_habits) {
     // The format names no framework; the source does. Megatron-Bridge's "FSDP = 1" is Megatron-FSDP:
     // Megatron's fused kernels and Transformer Engine, so the Megatron style, not the PyTorch FSDP habits.
-    auto withSource = [](const std::string& source) {
-        std::string j = overlapCase("h100-sxm-80gb", 1, 1, 1, 8, 3, false);
+    auto optionsWith = [](const std::string& source, int zero, const std::string& gpu = "h100-sxm-80gb") {
+        std::string j = overlapCase(gpu, 1, 1, 1, 8, zero, false, "gelu");
         j.replace(j.find(R"("id": "x",)"), 10, R"("id": "x", "source": ")" + source + R"(",)");
-        return optionsOf(j).executionStyle;
+        return optionsOf(j);
     };
+    auto withSource = [&](const std::string& source) { return optionsWith(source, 3).executionStyle; };
     LP_CHECK(withSource("NVIDIA-NeMo/Megatron-Bridge docs/performance-summary.md") == ExecutionStyle::Megatron);
     LP_CHECK(withSource("Megatron-DeepSpeed ZeRO-3 run") == ExecutionStyle::Megatron);
-    // torch-native trainers, and cases without a source, keep "auto" (the FSDP style at ZeRO 3).
-    LP_CHECK(withSource("pytorch/torchtitan benchmarks") == ExecutionStyle::Auto);
-    LP_CHECK(withSource("NVIDIA NeMo AutoModel documentation") == ExecutionStyle::Auto);
+    // PyTorch-native trainers: the FSDP style; cases without a source keep "auto" (the FSDP style at ZeRO 3).
+    LP_CHECK(withSource("pytorch/torchtitan benchmarks") == ExecutionStyle::Fsdp);
+    LP_CHECK(withSource("NVIDIA NeMo AutoModel documentation") == ExecutionStyle::Fsdp);
     LP_CHECK(optionsOf(overlapCase("h100-sxm-80gb", 1, 1, 1, 8, 3, false)).executionStyle == ExecutionStyle::Auto);
-    // Below ZeRO 3 "auto" is the Megatron style already; the source changes nothing.
-    std::string j = overlapCase("h100-sxm-80gb", 1, 1, 1, 8, 1, false);
-    LP_CHECK(optionsOf(j).executionStyle == ExecutionStyle::Auto);
+    // Below ZeRO 3 "auto" is the Megatron style already: a Megatron source changes nothing, ...
+    LP_CHECK(optionsWith("NVIDIA/Megatron-LM README", 1).executionStyle == ExecutionStyle::Auto);
+    LP_CHECK(optionsOf(overlapCase("h100-sxm-80gb", 1, 1, 1, 8, 1, false)).executionStyle == ExecutionStyle::Auto);
+    // ... but a PyTorch-native trainer's DDP or SHARD_GRAD_OP run keeps its habits: the FSDP style, flash
+    // attention (a GELU model on A100 too) and none of the Megatron-Core recipes' overlap switches.
+    for (int zero : {0, 2}) {
+        TrainingOptions t = optionsWith("mosaicml/llm-foundry scripts/train/benchmarking/README.md", zero, "a100-sxm-80gb");
+        LP_CHECK(t.executionStyle == ExecutionStyle::Fsdp && t.flashAttention);
+        t = optionsWith("pytorch/torchtitan benchmarks", zero);
+        LP_CHECK(t.executionStyle == ExecutionStyle::Fsdp && !t.overlapDpComm && t.gradPrecision == GradPrecision::Auto);
+    }
+    LP_CHECK(!optionsWith("NVIDIA/Megatron-LM README", 1, "a100-sxm-80gb").flashAttention);
 }
 
 LP_TEST(a_case_whose_notes_or_id_state_torch_compile_is_planned_compiled) {
