@@ -124,7 +124,7 @@ struct Reader {
 // Llama-style (RMSNorm, no biases, RoPE, no dropout).
 ModelSpec readModel(Reader& r, const Json& j, const std::string& where) {
     ModelSpec m;
-    m.name = r.text(j, "name", where);
+    m.name = Reader::optionalText(j, "name");  // cosmetic: the case's id stands in when it is missing
     m.layers = r.integer(j, "layers", where, 1, 100000);
     m.hidden = r.integer(j, "hidden", where, 1, 1000000);
     m.heads = r.integer(j, "heads", where, 1, 100000);
@@ -293,6 +293,8 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
         s.name = vc.id;
         s.notes = vc.source;
         s.model = readModel(r, *jm, where + ".model");
+        if (s.model.name.empty())
+            s.model.name = vc.id;
         s.cluster = readCluster(r, *jh, where + ".hardware", vc.adjustments);
         const std::string lw = where + ".layout";
         Layout& l = s.layout;

@@ -269,6 +269,9 @@ LP_TEST(the_reader_takes_what_scripts_write_and_fills_what_the_format_leaves_ope
     LP_CHECK(!r.has_value());
     if (!r.has_value())
         LP_CHECK(r.error().front().path == "$.cases[0].layout.global_batch");
+    // A model without a name takes the case's id.
+    r = validationCasesFromJson(replaced(base, R"("name": "m", )", ""));
+    LP_CHECK(r.has_value() && r->size() == 1 && r->front().scenario.model.name == "x");
     // kv_heads null: multi-head attention.
     r = validationCasesFromJson(replaced(base, R"("kv_heads": 8)", R"("kv_heads": null)"));
     LP_CHECK(r.has_value() && r->size() == 1 && r->front().scenario.model.kvHeads == 32);
