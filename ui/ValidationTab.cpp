@@ -141,6 +141,7 @@ ValidationTab::ValidationTab(ScenarioDocument& doc, QWidget* parent)
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
     m_title->setFont(titleFont);
     m_pathLabel = new QLabel(this);
+    m_pathLabel->setObjectName(QStringLiteral("casesFileLabel"));
     m_pathLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_pathLabel->setForegroundRole(QPalette::PlaceholderText);
     m_pathLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);  // a long path never widens the window
@@ -452,8 +453,13 @@ void ValidationTab::rerun() {
 void ValidationTab::runAndShow() {
     const int values = m_model->rowCount();
     QString where = QDir::toNativeSeparators(m_path);
+    const auto adjusted = std::count_if(m_model->cases().begin(), m_model->cases().end(),
+                                        [](const core::ValidationCase& c) { return !c.adjustments.empty(); });
     m_pathLabel->setText(tr("%1 — %n cases, ", nullptr, m_model->caseCount()).arg(where) +
                          tr("%n measured values", nullptr, values) +
+                         (adjusted > 0 ? tr("; %n adjusted to be planned (see their tooltips)", nullptr,
+                                            static_cast<int>(adjusted))
+                                       : QString()) +
                          (usesActiveProfile() ? tr("; predicted with %1").arg(qs(m_doc.profile().name)) : QString()));
     m_pathLabel->setToolTip(where);
     rebuildSummary();

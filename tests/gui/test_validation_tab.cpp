@@ -17,6 +17,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
@@ -345,6 +346,10 @@ private slots:
         QCOMPARE(tab.model()->rowCount(), 1);
         const QString tip = tab.model()->index(0, 0).data(Qt::ToolTipRole).toString();
         QVERIFY(tip.contains(QStringLiteral("Adjusted: global_batch 7 is not a multiple of micro_batch x dp (8)")));
+        const auto* label = tab.findChild<QLabel*>(QStringLiteral("casesFileLabel"));
+        QVERIFY(label && label->text().contains(QStringLiteral("1 adjusted to be planned")));
+        QVERIFY(tab.loadCasesFile(casesPath()));  // the reference set: nothing adjusted
+        QVERIFY(!label->text().contains(QStringLiteral("adjusted")));
 
         // "Open cases file..." asks through the chooser.
         ui::ValidationTab other(doc);
