@@ -53,6 +53,7 @@ StyleTraits fsdp() {
     t.fp8WeightCopyBytesPerParam = 0;  // torchao Float8Linear casts the (gathered) bf16 weight on the fly
     t.fp8SavesLinearInputs = false;    // ... and saves the high-precision input for backward
     t.fp8AmaxHistoryLength = 0;        // tensorwise dynamic scaling: scales computed from the current amax
+    t.torchSdpaAttention = true;
     t.cpTorchRingAttention = true;     // torch.distributed.tensor.experimental.context_parallel: repeat_kv before
     t.cpDefaultExchange = CpExchange::AllGather;  // SDPA, convert_to_f32, rotate_method "allgather"
     t.torchTensorParallel = true;      // DTensor TP plans: gathered linear inputs saved whole, loss_parallel

@@ -33,6 +33,10 @@ struct StyleTraits {
     double elementwiseTrafficFactor = 1;
     // How much host dispatch time hides behind GPU work: exposed = host * (host / (host + gpu))^exponent.
     double hostHidingExponent = 1;
+    // Attention through torch's scaled_dot_product_attention, whose flash backend runs FlashAttention-2 kernels
+    // (cuDNN's stays opt-in until torch 2.11 bundles cuDNN 9.15): the profile's FA2 forward efficiency where
+    // it has one. Megatron-Core runs Transformer Engine's fused attention (cuDNN).
+    bool torchSdpaAttention = false;
     // Fixed cost of one pipeline send/receive pair (blocking p2p synchronisation).
     double p2pFixedSeconds = 0;
     double logitsBytesPerElement = 6;      // loss-time copies of the logits (16-bit + fp32, or more unfused)

@@ -223,6 +223,9 @@ void explainTime(Builder& b) {
                         "softmax's exponentials, one per score, on far slower units: they run further from peak than "
                         "GEMMs, and further still on GPUs whose exponential units lag their tensor cores (Blackwell; "
                         "Blackwell Ultra doubles them).";
+        if (x.flashFwdIsFa2)
+            computeWords += " torch's scaled_dot_product_attention runs FlashAttention-2 kernels, whose forward trails "
+                            "this GPU's fused attention (Transformer Engine, cuDNN).";
     } else {
         computeValues += "; attention core " + secs(x.attentionCoreFwdSeconds) + " per layer forward" +
                          (x.attentionCoreMemoryBound ? " (bound by the scores' trip through HBM)" : "");

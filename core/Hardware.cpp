@@ -58,6 +58,7 @@ HardwareProfile makeProfile(const GpuSpec& gpu, const ProfileParams& p) {
     prof.hbmEfficiency = p.hbmEfficiency;
     prof.attentionFwdEfficiency = p.attentionFwdEfficiency;
     prof.attentionBwdEfficiency = p.attentionBwdEfficiency;
+    prof.fa2AttentionFwdEfficiency = p.fa2AttentionFwdEfficiency;
     prof.nvlinkBusEfficiency = busCurve(p.nvlinkMaxEfficiency, p.nvlinkHalfBytes);
     prof.networkBusEfficiency = busCurve(p.networkMaxEfficiency, p.networkHalfBytes);
     return prof;

@@ -57,6 +57,9 @@ struct HardwareProfile {
     double hbmEfficiency = 0.85;     // fraction of HBM bandwidth memory-bound kernels reach
     double attentionFwdEfficiency = 0.5;  // fused (flash) attention forward, fraction of 16-bit peak
     double attentionBwdEfficiency = 0.4;  // fused (flash) attention backward
+    // FlashAttention-2 kernels' forward (torch SDPA's flash backend, the flash-attn package) where they trail
+    // the GPU's own fused attention above (Hopper: no wgmma/TMA); 0: the same as attentionFwdEfficiency.
+    double fa2AttentionFwdEfficiency = 0;
     Curve nvlinkBusEfficiency;       // achieved bus bandwidth / nominal NVLink vs message bytes
     Curve networkBusEfficiency;      // achieved bus bandwidth / nominal network vs message bytes
     double nvlinkLatencySeconds = 0; // 0: take the cluster's figure
@@ -72,6 +75,7 @@ struct ProfileParams {
     double hbmEfficiency = 0.85;
     double attentionFwdEfficiency = 0.5; // large flash-attention kernels (forward), fraction of peak
     double attentionBwdEfficiency = 0.4; // ... backward
+    double fa2AttentionFwdEfficiency = 0; // FlashAttention-2's forward where it trails them; 0: the same
     double nvlinkMaxEfficiency = 0.80;   // achieved NCCL bus bandwidth / nominal, large messages
     double nvlinkHalfBytes = 8e6;        // message size reaching half of that
     double networkMaxEfficiency = 0.85;

@@ -129,6 +129,7 @@ struct Intermediates {
     double attentionCoreFwdSeconds = 0;    // attention core (scores, softmax excluded), one layer, one micro batch, forward
     bool attentionCoreMemoryBound = false; // without flash: the scores' trip through HBM, not the GEMMs, sets that time
     double flashFwdEfficiency = 0;         // with flash: the attention kernels' fraction of the 16-bit peak, forward
+    bool flashFwdIsFa2 = false;            // ... that of FlashAttention-2 (torch SDPA) where it trails fused attention
     double flashBwdEfficiency = 0;         // ... and backward (the profile's, lowered for small kernels)
     double memoryBoundBytesPerLayer = 0;   // forward traffic of a layer's memory-bound kernels, one micro batch, per GPU
     double layersPerStage = 0;

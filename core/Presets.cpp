@@ -216,13 +216,16 @@ ProfileParams readProfile(const json& object, const std::string& where) {
     p.hbmEfficiency = r.positive("hbm_efficiency");
     p.attentionFwdEfficiency = r.positive("attention_fwd_efficiency");
     p.attentionBwdEfficiency = r.positive("attention_bwd_efficiency");
+    if (r.has("fa2_attention_fwd_efficiency"))
+        p.fa2AttentionFwdEfficiency = r.positive("fa2_attention_fwd_efficiency");
     p.nvlinkMaxEfficiency = r.positive("nvlink_max_efficiency");
     p.nvlinkHalfBytes = r.positive("nvlink_half_bytes");
     p.networkMaxEfficiency = r.positive("network_max_efficiency");
     p.networkHalfBytes = r.positive("network_half_bytes");
     r.finish();
     for (const double e : {p.gemmMaxEfficiency, p.fp8GemmMaxEfficiency, p.hbmEfficiency, p.nvlinkMaxEfficiency,
-                           p.networkMaxEfficiency, p.attentionFwdEfficiency, p.attentionBwdEfficiency})
+                           p.networkMaxEfficiency, p.attentionFwdEfficiency, p.attentionBwdEfficiency,
+                           p.fa2AttentionFwdEfficiency})
         if (e > 1.0)
             fail(where, "an efficiency above 1");
     return p;

@@ -97,7 +97,8 @@ std::expected<HardwareProfile, InputErrors> profileFromJson(std::string_view tex
         ObjectReader r(*root, "$", errors,
                        {"schema", "version", "name", "gpu_id", "origin", "measured_on", "date",
                         "gemm_efficiency", "gemm_efficiency_fp8", "hbm_efficiency",
-                        "attention_fwd_efficiency", "attention_bwd_efficiency", "nvlink_bus_efficiency",
+                        "attention_fwd_efficiency", "attention_bwd_efficiency", "fa2_attention_fwd_efficiency",
+                        "nvlink_bus_efficiency",
                         "network_bus_efficiency", "nvlink_latency_s", "network_latency_s"});
         r.readString("name", p.name);
         r.readString("gpu_id", p.gpuId);
@@ -112,6 +113,7 @@ std::expected<HardwareProfile, InputErrors> profileFromJson(std::string_view tex
         r.readDouble("hbm_efficiency", p.hbmEfficiency, kEfficiency);
         r.readDouble("attention_fwd_efficiency", p.attentionFwdEfficiency, kEfficiency);
         r.readDouble("attention_bwd_efficiency", p.attentionBwdEfficiency, kEfficiency);
+        r.readDouble("fa2_attention_fwd_efficiency", p.fa2AttentionFwdEfficiency, kEfficiency);  // optional
         readCurve(r, "nvlink_bus_efficiency", p.nvlinkBusEfficiency, true);
         readCurve(r, "network_bus_efficiency", p.networkBusEfficiency, true);
         r.readDouble("nvlink_latency_s", p.nvlinkLatencySeconds, nonNegative(1.0));
@@ -137,6 +139,8 @@ std::string profileToJson(const HardwareProfile& p) {
     j["hbm_efficiency"] = p.hbmEfficiency;
     j["attention_fwd_efficiency"] = p.attentionFwdEfficiency;
     j["attention_bwd_efficiency"] = p.attentionBwdEfficiency;
+    if (p.fa2AttentionFwdEfficiency > 0)
+        j["fa2_attention_fwd_efficiency"] = p.fa2AttentionFwdEfficiency;
     j["nvlink_bus_efficiency"] = curveToJson(p.nvlinkBusEfficiency);
     j["network_bus_efficiency"] = curveToJson(p.networkBusEfficiency);
     j["nvlink_latency_s"] = p.nvlinkLatencySeconds;

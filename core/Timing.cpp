@@ -105,7 +105,9 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
         const double work = 0.5 * fAttn;  // causal kernels skip the masked half
         // Large kernels reach the profile's attention efficiency; small ones lose as small GEMMs do.
         const double sizeFactor = x.prof.gemmEfficiency.at(work) / x.prof.gemmEfficiency.at(1e13);
-        im.flashFwdEfficiency = x.prof.attentionFwdEfficiency * sizeFactor;
+        const bool fa2 = x.traits.torchSdpaAttention && x.prof.fa2AttentionFwdEfficiency > 0;
+        im.flashFwdIsFa2 = fa2;
+        im.flashFwdEfficiency = (fa2 ? x.prof.fa2AttentionFwdEfficiency : x.prof.attentionFwdEfficiency) * sizeFactor;
         im.flashBwdEfficiency = x.prof.attentionBwdEfficiency * sizeFactor;
         r.attnFwd = work / (x.peak16 * im.flashFwdEfficiency);
         r.attnBwd = kFlashBwdFlopsRatio * work / (x.peak16 * im.flashBwdEfficiency);

@@ -227,6 +227,7 @@ HardwareProfile randomProfile(Random& r) {
     p.hbmEfficiency = r.uniform(1e-6, 1.5);
     p.attentionFwdEfficiency = r.uniform(1e-6, 1.5);
     p.attentionBwdEfficiency = r.uniform(1e-6, 1.5);
+    p.fa2AttentionFwdEfficiency = r.coin() ? 0.0 : r.uniform(1e-6, 1.5);  // optional: 0 is not written
     p.nvlinkBusEfficiency = randomCurve(r, r.integer(1, 20));
     p.networkBusEfficiency = randomCurve(r, r.integer(1, 20));
     p.nvlinkLatencySeconds = r.coin() ? 0.0 : r.logUniform(1e-9, 1);

@@ -230,4 +230,39 @@ LP_TEST(flash_attention_runs_at_the_profile_efficiency_and_blackwell_ultra_runs_
     }
 }
 
+LP_TEST(torch_sdpa_runs_flash_attention_2_forward_where_the_gpu_has_faster_fused_attention) {
+    // Llama 3.1 8B at 8K on one node, the same layout in both styles: the FSDP style's attention goes through
+    // torch SDPA's FlashAttention-2 kernels (0.34 of an H100's peak forward, FlashAttention-3 paper), the
+    // Megatron style through Transformer Engine's fused attention (the profile's 0.40); backward the same.
+    auto plan = [](const char* gpu, ExecutionStyle style) {
+        Scenario s = defaultScenario();
+        s.model = findModelPreset("llama3.1-8b")->model;
+        s.model.seqLen = 8192;
+        s.cluster.gpu = findGpuPreset(gpu)->gpu;
+        s.cluster.nodes = 1;
+        s.layout = Layout{};
+        s.layout.dp = 8;
+        s.layout.microBatch = 1;
+        s.training.zeroStage = 3;
+        s.training.executionStyle = style;
+        return evaluate(s);
+    };
+    const Plan fsdp = plan("h100-sxm-80gb", ExecutionStyle::Fsdp), meg = plan("h100-sxm-80gb", ExecutionStyle::Megatron);
+    LP_CHECK(fsdp.valid && meg.valid);
+    LP_CHECK_NEAR(meg.x.flashFwdEfficiency / fsdp.x.flashFwdEfficiency, 0.40 / 0.34, 1e-9);
+    LP_CHECK_NEAR(meg.x.flashBwdEfficiency, fsdp.x.flashBwdEfficiency, 1e-12);
+    LP_CHECK_NEAR(fsdp.x.attentionCoreFwdSeconds / meg.x.attentionCoreFwdSeconds, 0.40 / 0.34, 1e-9);
+    LP_CHECK(fsdp.x.flashFwdIsFa2 && !meg.x.flashFwdIsFa2);
+    // On A100 FlashAttention-2 is the GPU's own kernel, and on Blackwell the profile has no separate figure:
+    // both styles run attention at the same efficiency.
+    for (const char* gpu : {"a100-sxm-80gb", "gb200"}) {
+        const Plan a = plan(gpu, ExecutionStyle::Fsdp), b = plan(gpu, ExecutionStyle::Megatron);
+        LP_CHECK_NEAR(a.x.flashFwdEfficiency, b.x.flashFwdEfficiency, 1e-12);
+    }
+    // Where a preset gives FlashAttention-2 a forward figure, it trails the GPU's fused attention.
+    for (const GpuPreset& g : gpuPresets())
+        if (g.profile.fa2AttentionFwdEfficiency > 0)
+            LP_CHECK(g.profile.fa2AttentionFwdEfficiency < g.profile.attentionFwdEfficiency);
+}
+
 LP_TEST_MAIN()

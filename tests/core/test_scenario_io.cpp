@@ -93,7 +93,7 @@ LP_TEST(everyFieldIsInTheFileFormat) {
     LP_CHECK_EQ(fieldCount<GpuSpec>(), 9u);
     LP_CHECK_EQ(fieldCount<TrainingOptions>(), 24u);
     LP_CHECK_EQ(fieldCount<Layout>(), 9u);
-    LP_CHECK_EQ(fieldCount<HardwareProfile>(), 14u);
+    LP_CHECK_EQ(fieldCount<HardwareProfile>(), 15u);
 }
 
 // ---------------------------------------------------------------------------------------------

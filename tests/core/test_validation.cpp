@@ -17,7 +17,7 @@ namespace {
 const std::string kCases = std::string(LP_SHARED_DIR) + "/reference/published-runs.json";
 constexpr double kThroughputMedianBound = 0.05;
 constexpr double kMemoryMaxBound = 0.10;
-constexpr int kThroughputBeyond20Bound = 2;
+constexpr int kThroughputBeyond20Bound = 1;
 } // namespace
 
 LP_TEST(published_runs_load) {
