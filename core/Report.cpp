@@ -215,8 +215,12 @@ std::vector<std::string> reportAssumptions(const Scenario& s, const HardwareProf
     std::string prof = profileDescription(profile, s) + ": large GEMMs reach up to " +
                        fmt::percent(curveMax(profile.gemmEfficiency), 0) + " of peak, memory-bound kernels " +
                        fmt::percent(profile.hbmEfficiency, 0) + " of HBM bandwidth, flash attention " +
-                       fmt::percent(profile.attentionFwdEfficiency, 0) + " (forward) and " +
-                       fmt::percent(profile.attentionBwdEfficiency, 0) + " (backward) of peak.";
+                       (p.x.flashFwdIsFa2
+                            ? fmt::percent(profile.fa2AttentionFwdEfficiency, 0) +
+                                  " (forward: FlashAttention-2 through torch's scaled_dot_product_attention, where "
+                                  "fused attention reaches " + fmt::percent(profile.attentionFwdEfficiency, 0) + ")"
+                            : fmt::percent(profile.attentionFwdEfficiency, 0) + " (forward)") +
+                       " and " + fmt::percent(profile.attentionBwdEfficiency, 0) + " (backward) of peak.";
     a.push_back(prof);
     a.push_back("Network bandwidth " + fmt::fixed(s.cluster.gpu.networkBandwidth / 1e9, 1) +
                 " GB/s per GPU and NVLink " + fmt::fixed(s.cluster.gpu.nvlinkBandwidth / 1e9, 0) +

@@ -398,6 +398,9 @@ KeyValues profileFacts(const ReportInput& r) {
     kv.emplace_back("HBM efficiency", fmt::percent(pr.hbmEfficiency));
     kv.emplace_back("Flash attention efficiency", fmt::percent(pr.attentionFwdEfficiency) + " forward, " +
                                                       fmt::percent(pr.attentionBwdEfficiency) + " backward");
+    if (pr.fa2AttentionFwdEfficiency > 0)
+        kv.emplace_back("FlashAttention-2 forward (torch SDPA, FSDP style)",
+                        fmt::percent(pr.fa2AttentionFwdEfficiency) + (r.plan.x.flashFwdIsFa2 ? " (this plan)" : ""));
     if (r.plan.valid)
         kv.emplace_back("GEMM efficiency in this plan",
                         fmt::percent(r.plan.x.gemmEfficiency) + " (FLOP-weighted over a layer's GEMMs)");

@@ -276,6 +276,22 @@ LP_TEST(overlap_switches_are_listed_and_explained) {
     LP_CHECK(fe && contains(fe->words, "overlaps the reduction with the backward pass anyway"));
 }
 
+LP_TEST(the_profile_section_and_assumptions_name_the_attention_kernel_the_style_runs) {
+    // The default scenario (Megatron style on H100): fused attention at the profile's 40 %; the H100 profile
+    // also lists FlashAttention-2's 34 %, which this plan does not use.
+    const std::string megatron = reportToMarkdown(defaultReport());
+    LP_CHECK(contains(megatron, "40 % (forward) and 31 % (backward) of peak"));
+    LP_CHECK(contains(megatron, "| FlashAttention-2 forward (torch SDPA, FSDP style) | 34.0 % |"));
+    // The FSDP style runs torch's SDPA: the assumptions say so, the profile section marks it as this plan's.
+    Scenario s = defaultScenario();
+    s.training.executionStyle = ExecutionStyle::Fsdp;
+    ReportInput fsdp = makeReport(s);
+    fsdp.generatedAt = "2025-01-31T09:40:00Z";
+    const std::string md = reportToMarkdown(fsdp);
+    LP_CHECK(contains(md, "34 % (forward: FlashAttention-2 through torch"));
+    LP_CHECK(contains(md, "34.0 % (this plan)"));
+}
+
 LP_TEST(markdown_escaping_rules) {
     LP_CHECK_EQ(escapeMarkdown("a|b"), std::string("a\\|b"));
     LP_CHECK_EQ(escapeMarkdown("*x* _y_ `z`"), std::string("\\*x\\* \\_y\\_ \\`z\\`"));
