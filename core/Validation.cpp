@@ -69,6 +69,14 @@ struct Reader {
         }
         return static_cast<int>(v->get<double>());
     }
+    // Present and not null: the format writes null (or leaves the key out) for "not stated".
+    static bool given(const Json& obj, const char* key) {
+        return obj.is_object() && obj.contains(key) && !obj.at(key).is_null();
+    }
+    // An optional integer: `fallback` when it is not given.
+    int optionalInteger(const Json& obj, const char* key, const std::string& where, int lo, int hi, int fallback) {
+        return given(obj, key) ? integer(obj, key, where, lo, hi) : fallback;
+    }
     bool boolean(const Json& obj, const char* key, const std::string& where, bool fallback) {
         if (!obj.contains(key) || obj.at(key).is_null())
             return fallback;
@@ -129,9 +137,8 @@ ModelSpec readModel(Reader& r, const Json& j, const std::string& where) {
     m.hidden = r.integer(j, "hidden", where, 1, 1000000);
     m.heads = r.integer(j, "heads", where, 1, 100000);
     // kv_heads null: multi-head attention (as many K/V heads as query heads).
-    m.kvHeads = j.is_object() && j.contains("kv_heads") && j.at("kv_heads").is_null()
-                    ? m.heads
-                    : r.integer(j, "kv_heads", where, 1, 100000);
+    m.kvHeads = j.contains("kv_heads") && !Reader::given(j, "kv_heads") ? m.heads
+                                                                        : r.integer(j, "kv_heads", where, 1, 100000);
     m.ffnHidden = r.integer(j, "ffn_hidden", where, 1, 10000000);
     m.vocab = r.integer(j, "vocab", where, 1, 100000000);
     m.seqLen = r.integer(j, "seq_len", where, 1, 100000000);
@@ -148,13 +155,9 @@ ModelSpec readModel(Reader& r, const Json& j, const std::string& where) {
         m.moe.experts = r.integer(e, "experts", w, 1, 100000);
         m.moe.topK = r.integer(e, "top_k", w, 1, 100000);
         // Absent or null: each expert as wide as the dense MLP (Mixtral), no shared expert, every layer MoE.
-        auto given = [&](const char* key) { return e.contains(key) && !e.at(key).is_null(); };
-        m.moe.expertFfnHidden = given("expert_ffn_hidden") ? r.integer(e, "expert_ffn_hidden", w, 1, 10000000)
-                                                           : m.ffnHidden;
-        if (given("shared_experts"))
-            m.moe.sharedExperts = r.integer(e, "shared_experts", w, 0, 100000);
-        if (given("moe_layers"))
-            m.moe.moeLayers = r.integer(e, "moe_layers", w, 0, 100000);
+        m.moe.expertFfnHidden = r.optionalInteger(e, "expert_ffn_hidden", w, 1, 10000000, m.ffnHidden);
+        m.moe.sharedExperts = r.optionalInteger(e, "shared_experts", w, 0, 100000, m.moe.sharedExperts);
+        m.moe.moeLayers = r.optionalInteger(e, "moe_layers", w, 0, 100000, m.moe.moeLayers);
     }
     return m;
 }
@@ -301,11 +304,11 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
         l.tp = r.integer(*jl, "tp", lw, 1, 100000);
         l.pp = r.integer(*jl, "pp", lw, 1, 100000);
         l.dp = r.integer(*jl, "dp", lw, 1, 10000000);
-        l.cp = jl->contains("cp") && !jl->at("cp").is_null() ? r.integer(*jl, "cp", lw, 1, 100000) : 1;
-        l.ep = jl->contains("ep") && !jl->at("ep").is_null() ? r.integer(*jl, "ep", lw, 1, 100000) : 1;
+        l.cp = r.optionalInteger(*jl, "cp", lw, 1, 100000, 1);
+        l.ep = r.optionalInteger(*jl, "ep", lw, 1, 100000, 1);
         // Optional (not in the published format): the experts' tensor parallelism; absent = auto.
-        l.etp = jl->contains("etp") && !jl->at("etp").is_null() ? r.integer(*jl, "etp", lw, 1, 100000) : 0;
-        l.vpp = jl->contains("vpp") && !jl->at("vpp").is_null() ? r.integer(*jl, "vpp", lw, 1, 1000) : 1;
+        l.etp = r.optionalInteger(*jl, "etp", lw, 1, 100000, 0);
+        l.vpp = r.optionalInteger(*jl, "vpp", lw, 1, 1000, 1);
         // A DP degree that does not make up the GPU count with TP, PP and CP (a source that counts FSDP over
         // DP x CP as its DP, say): the degree the GPUs leave, when they divide evenly. Otherwise the layout
         // stays as written and the planner names the mismatch on the case's rows.
@@ -318,7 +321,7 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
                                      std::to_string(dp) + " instead of " + std::to_string(l.dp));
             l.dp = dp;
         }
-        vc.microBatchGiven = jl->contains("micro_batch") && !jl->at("micro_batch").is_null();
+        vc.microBatchGiven = Reader::given(*jl, "micro_batch");
         l.microBatch = vc.microBatchGiven ? r.integer(*jl, "micro_batch", lw, 1, 100000) : 1;
         vc.globalBatch = r.integer(*jl, "global_batch", lw, 1, 100000000);
         TrainingOptions& t = s.training;
@@ -327,8 +330,7 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
                                {Recompute::None, Recompute::Selective, Recompute::Full}, t.recompute);
         t.zeroStage = r.integer(*jl, "zero_stage", lw, 0, 3);
         // Optional (hybrid sharding, HSDP): the DP ranks one copy of the sharded state spans.
-        if (jl->contains("zero_shard_degree") && !jl->at("zero_shard_degree").is_null())
-            t.zeroShardDegree = r.integer(*jl, "zero_shard_degree", lw, 1, 10000000);
+        t.zeroShardDegree = r.optionalInteger(*jl, "zero_shard_degree", lw, 1, 10000000, t.zeroShardDegree);
         t.precision = r.choice(*jl, "precision", lw, &parsePrecision,
                                {Precision::Bf16, Precision::Fp16, Precision::Fp8}, t.precision);
         // Nor does it name the framework; the source does. ZeRO 3 from a Megatron-family source (Megatron-LM,
@@ -358,14 +360,13 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
         // A global batch that the replicas cannot split evenly (a source's rounding): the nearest whole
         // number of micro batches per replica, at least one.
         const long long perStep = vc.microBatchGiven ? static_cast<long long>(l.microBatch) * l.dp : l.dp;
-        if (vc.globalBatch % perStep != 0) {
-            const long long steps = perReplicaUnits(vc.globalBatch, perStep);
+        const long long steps = perReplicaUnits(vc.globalBatch, perStep);
+        if (vc.globalBatch % perStep != 0)
             vc.adjustments.push_back(
                 "global_batch " + std::to_string(vc.globalBatch) + " is not a multiple of " +
                 (vc.microBatchGiven ? "micro_batch x dp (" : "dp (") + std::to_string(perStep) + "): planned with " +
                 std::to_string(steps * perStep) + " sequences per step");
-        }
-        l.accumulation = static_cast<int>(perReplicaUnits(vc.globalBatch, perStep));
+        l.accumulation = static_cast<int>(steps);
         for (const char* metric : kMetrics) {
             if (jmeas->contains(metric) && jmeas->at(metric).is_number()) {
                 const double v = jmeas->at(metric).get<double>();
