@@ -101,6 +101,12 @@ bool lossParallel(CrossEntropy kernel, ExecutionStyle style, int tp) {
 }
 } // namespace
 
+CrossEntropy lossKernel(const TrainingOptions& t, ExecutionStyle style) {
+    if (t.crossEntropy == CrossEntropy::Auto && style == ExecutionStyle::Fsdp && t.torchCompile)
+        return CrossEntropy::Compiled;
+    return t.crossEntropy;
+}
+
 double lossTrafficBytesPerLogit(CrossEntropy kernel, ExecutionStyle style, int tp) {
     if (lossParallel(kernel, style, tp))
         return 76.0;
@@ -108,6 +114,7 @@ double lossTrafficBytesPerLogit(CrossEntropy kernel, ExecutionStyle style, int t
     case CrossEntropy::Unfused: return 44.0;
     case CrossEntropy::Fused: return 6.0;
     case CrossEntropy::FusedLinear: return 4.0;
+    case CrossEntropy::Compiled: return 8.0;
     case CrossEntropy::Auto: break;
     }
     return style == ExecutionStyle::Fsdp ? 44.0 : 52.0;
@@ -120,6 +127,7 @@ double lossBytesPerLogit(CrossEntropy kernel, ExecutionStyle style, int tp) {
     case CrossEntropy::Unfused: return kUnfusedLossBytesPerLogit;
     case CrossEntropy::Fused: return kFusedLossBytesPerLogit;
     case CrossEntropy::FusedLinear: return 0.0;
+    case CrossEntropy::Compiled: return kCompiledLossBytesPerLogit;
     case CrossEntropy::Auto: break;
     }
     return styleTraits(style).logitsBytesPerElement;

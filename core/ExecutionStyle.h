@@ -68,13 +68,21 @@ struct StyleTraits {
 double elementwiseTrafficFactor(const TrainingOptions& t, ExecutionStyle style);
 
 // Memory the loss takes per logit: an eager fp32 loss (upcast, log-probs and their gradient, the input
-// gradient) or a fused kernel (16-bit logits + one fp32 buffer).
+// gradient), a fused kernel (16-bit logits + one fp32 buffer), or a torch.compile'd loss (Inductor's
+// partitioner saves the 16-bit logits and the per-row log-sum-exp rather than the fp32 log-probs, and the
+// backward's one kernel writes the 16-bit gradient: the logits and their gradient, 2 + 2 bytes).
 inline constexpr double kUnfusedLossBytesPerLogit = 12;
 inline constexpr double kFusedLossBytesPerLogit = 6;
+inline constexpr double kCompiledLossBytesPerLogit = 4;
 // torch's loss_parallel (the eager loss on vocabulary-sharded logits, torch.distributed.tensor.parallel.loss):
 // its nll-loss backward builds the gradient as (zeros + exp(log-probs)) x grad while the saved fp32 log-probs and
 // the zeros are still held: four fp32 tensors per logit at the peak.
 inline constexpr double kLossParallelBytesPerLogit = 16;
+// The loss kernel the plan assumes: the scenario's choice, where Auto in the FSDP style with the model
+// compiled is the compiled loss (torchtitan compiles the loss with the model since April 2025, PR #1033:
+// build_cross_entropy_loss wraps it in torch.compile when training.compile is set; compile.components
+// ["model", "loss"] in later versions). Otherwise Auto stays the style's habit.
+CrossEntropy lossKernel(const TrainingOptions& t, ExecutionStyle style);
 // Bytes per logit the scenario's loss kernel holds (its style's habit for CrossEntropy::Auto; 0 for a
 // fused linear cross-entropy, which computes the logits in chunks and never holds them whole). tp: the
 // tensor-parallel degree (an eager loss in the torch style runs under loss_parallel when it is above 1).
@@ -85,7 +93,9 @@ double lossBytesPerLogit(CrossEntropy kernel, ExecutionStyle style, int tp);
 // softmax (4 + 4) and downcasts the gradient (4 + 2): 52 bytes. An eager fp32 loss (F.cross_entropy on upcast
 // logits: upcast, log-softmax's max/sum and write, the gradient's scatter, log-softmax backward, downcast):
 // about 44. A fused kernel reads the 16-bit logits in forward and in backward and writes the gradient: 6.
-// A fused linear cross-entropy keeps each chunk of logits on chip but for its spill: 4.
+// A fused linear cross-entropy keeps each chunk of logits on chip but for its spill: 4. A compiled loss
+// reads the 16-bit logits twice in forward (max, then the sum of exponentials) and once in backward, and
+// writes the gradient: 8.
 // torch's loss_parallel (the torch style's eager loss with TP) runs the decomposed log-softmax: upcast (2 + 4),
 // max (4), subtract (4 + 4), exp (4 + 4) and sum (4), subtract (4 + 4); backward zero-fills (4), exponentiates
 // (4 + 4), adds (8 + 4), scales (4 + 4) and downcasts (4 + 2): 76.

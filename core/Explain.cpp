@@ -147,10 +147,10 @@ void explainMemory(Builder& b) {
               bytes(b.p.x.activationBytesPerLayer).c_str()) +
               (w.stage != l.pp - 1 ? std::string()
                : " + logits " + bytes(b.p.x.logitsBytes) +
-                     (b.s.training.crossEntropy == CrossEntropy::FusedLinear
+                     (lossKernel(b.s.training, b.p.style) == CrossEntropy::FusedLinear
                           ? std::string(" (fused linear cross-entropy: one fp32 chunk and its gradient)")
                           : fmt(" (%.0f bytes per logit)",
-                                lossBytesPerLogit(b.s.training.crossEntropy, b.p.style, b.s.layout.tp)))) +
+                                lossBytesPerLogit(lossKernel(b.s.training, b.p.style), b.p.style, b.s.layout.tp)))) +
               (b.p.x.cpBufferBytes > 0 ? " + context-parallel buffers " + bytes(b.p.x.cpBufferBytes) : std::string()) +
               (b.p.x.pipelineBufferBytes > 0 ? " + torch pipeline buffers " + bytes(b.p.x.pipelineBufferBytes)
                                              : std::string()),
@@ -158,8 +158,9 @@ void explainMemory(Builder& b) {
           std::string("Tensors saved in the forward pass for the backward pass. With 1F1B the first stage keeps up to PP "
                       "micro batches in flight (interleaved, every rank also holds its warm-up chunks); recompute trades "
                       "memory for extra forward work. At the loss the logits take 12 bytes each with an eager fp32 loss "
-                      "(16 under torch's loss_parallel with TP), 6 with a fused kernel, and almost nothing with a fused "
-                      "linear cross-entropy (the Cross-entropy choice).") +
+                      "(16 under torch's loss_parallel with TP), 6 with a fused kernel, 4 with a compiled loss (the FSDP "
+                      "style's when the model is compiled), and almost nothing with a fused linear cross-entropy (the "
+                      "Cross-entropy choice).") +
               (styleTraits(b.p.style).torchTensorParallel && b.s.layout.tp > 1
                    ? " torch's tensor parallelism hands the QKV and MLP-input linears the all-gathered sequence, and "
                      "autograd saves it whole rather than the 1/TP shard Megatron keeps."
@@ -200,8 +201,8 @@ void explainTime(Builder& b) {
                                "passes over the logits (tokens x vocabulary) weigh heavily in small models with large "
                                "vocabularies unless the loss kernel is fused.";
     computeValues += fmt("; the loss passes over the logits with %.0f bytes of traffic per logit (%s)",
-                         lossTrafficBytesPerLogit(b.s.training.crossEntropy, b.p.style, b.s.layout.tp),
-                         std::string(toString(b.s.training.crossEntropy)).c_str());
+                         lossTrafficBytesPerLogit(lossKernel(b.s.training, b.p.style), b.p.style, b.s.layout.tp),
+                         std::string(toString(lossKernel(b.s.training, b.p.style))).c_str());
     const double eagerFactor = styleTraits(b.p.style).elementwiseTrafficFactor;
     const bool fusedByCompile = elementwiseTrafficFactor(b.s.training, b.p.style) < eagerFactor;
     computeValues += fmt("; memory-bound kernels move %.0f MB per layer forward (%s)", x.memoryBoundBytesPerLayer / 1e6,

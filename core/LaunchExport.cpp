@@ -215,6 +215,8 @@ LaunchSettings megatron(const Scenario& s) {
     }
     if (t.crossEntropy == CrossEntropy::Fused)
         arg("--cross-entropy-loss-fusion", {}, "fused cross-entropy kernel");
+    else if (t.crossEntropy == CrossEntropy::Compiled)
+        arg("--cross-entropy-loss-fusion", {}, "fused kernel: the closest to the plan's compiled loss");
     else if (t.crossEntropy == CrossEntropy::FusedLinear) {
         arg("--cross-entropy-loss-fusion");
         arg("--cross-entropy-fusion-impl", "linear", "output layer fused with the loss: no whole logits");
@@ -279,6 +281,10 @@ LaunchSettings megatron(const Scenario& s) {
         out.notes.push_back(
             "This scenario is planned in the FSDP execution style; Megatron-LM's own scheduling "
             "matches --style megatron.");
+    if (t.crossEntropy == CrossEntropy::Compiled)
+        out.notes.push_back(
+            "Megatron-LM does not compile its loss: its fused cross-entropy kernel holds about 6 bytes per logit, "
+            "the plan's compiled loss 4, so the last stage needs a little more memory than planned.");
     if (t.crossEntropy == CrossEntropy::Unfused)
         out.notes.push_back(
             "Megatron-LM's loss is always its vocab-parallel cross-entropy kernel (about 6 bytes per logit): the "
@@ -495,19 +501,21 @@ LaunchSettings torchtitan(const Scenario& s) {
     if (asyncTp)
         kv("enable_async_tensor_parallel", "true", "AsyncTP: needs torch.compile");
 
-    // A compiled loss is torchtitan's fused cross-entropy (16-bit logits + one fp32 buffer); the eager
-    // loss is the unfused one the FSDP style charges by default. The model is compiled where the plan says
-    // so (torch.compile: fused elementwise kernels) and for AsyncTP, which needs the compiled graph; the loss
-    // only where the plan's loss is the fused one, so that its memory stays what the plan assumes.
+    // The compiled loss is the plan's (Auto with the model compiled, as torchtitan does, or Compiled), and
+    // the closest torchtitan has to a fused kernel (Fused, which the plan charges a little more); the eager
+    // loss is the unfused one the FSDP style charges otherwise. The model is compiled where the plan says so
+    // (torch.compile: fused elementwise kernels) and for AsyncTP, which needs the compiled graph; the loss only
+    // where the plan's loss is a compiled or fused one, so that its memory stays what the plan assumes.
     const CrossEntropy ce = t.crossEntropy;
-    const bool compileLoss = ce == CrossEntropy::Fused;
+    const CrossEntropy planned = lossKernel(t, ExecutionStyle::Fsdp);
+    const bool compileLoss = planned == CrossEntropy::Fused || planned == CrossEntropy::Compiled;
     const bool compileModel = asyncTp || t.torchCompile;
     if (compileModel || compileLoss) {
         a += "\n[compile]\n";
         kv("enable", "true",
            t.torchCompile ? "torch.compile: the fused elementwise kernels the plan assumes"
            : asyncTp      ? "AsyncTP works on the compiled graph"
-                          : "the compiled loss: fused cross-entropy");
+                          : "the compiled loss: the fp32 softmax fused, 16-bit logits and gradient");
         kv("components", compileModel && compileLoss ? "[\"model\", \"loss\"]"
                          : compileModel             ? "[\"model\"]"
                                                     : "[\"loss\"]");

@@ -287,9 +287,10 @@ void computeMemory(const EvalContext& x, Plan& plan) {
     // A fused linear cross-entropy holds one chunk of about h/V of the logits in fp32 and its gradient
     // (never more than a fused kernel would hold for the whole logits: a small vocabulary is one chunk).
     const double fusedLogits = kFusedLossBytesPerLogit * x.T * x.V / x.t;
-    const double logits = tr.crossEntropy == CrossEntropy::FusedLinear
+    const CrossEntropy lossKind = lossKernel(tr, x.style);
+    const double logits = lossKind == CrossEntropy::FusedLinear
                               ? std::min(fusedLogits, 2.0 * 4.0 * x.T * x.h / x.t)
-                              : lossBytesPerLogit(tr.crossEntropy, x.style, x.s.layout.tp) * x.T * x.V / x.t;
+                              : lossBytesPerLogit(lossKind, x.style, x.s.layout.tp) * x.T * x.V / x.t;
     im.logitsBytes = logits;
 
     // Context parallel in the layer being computed: the K/V chunks it holds (16-bit; the one in use and the

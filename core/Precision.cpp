@@ -126,16 +126,20 @@ std::vector<TensorPrecision> precisionTable(const Scenario& s) {
     if (s.model.isMoe())
         add("MoE router logits and probabilities", "fp32", 4,
             "Routing in fp32 keeps top-k choices stable (Megatron --moe-router-dtype fp32, DeepSeek-V3).");
-    const double lossBytes = lossBytesPerLogit(t.crossEntropy, style, s.layout.tp);
-    if (t.crossEntropy == CrossEntropy::FusedLinear)
+    const CrossEntropy lossKind = lossKernel(t, style);
+    const double lossBytes = lossBytesPerLogit(lossKind, style, s.layout.tp);
+    if (lossKind == CrossEntropy::FusedLinear)
         add("Logits and loss", "fp32, in chunks", 4,
             "Fused linear cross-entropy: the logits are computed a chunk of tokens at a time, with their "
             "gradient, and never held whole.");
     else
         add("Logits and loss", half + " logits, fp32 softmax", halfBytes,
-            lossBytes <= kFusedLossBytesPerLogit
-                ? "Megatron's vocab-parallel cross-entropy or a fused kernel (a compiled loss): one fp32 buffer "
-                  "beside the 16-bit logits, 6 bytes per logit."
+            lossKind == CrossEntropy::Compiled
+                ? "Compiled loss (torch.compile): the fp32 softmax is computed on the fly from the 16-bit logits, "
+                  "which are saved, and the backward writes a 16-bit gradient, 4 bytes per logit."
+            : lossBytes <= kFusedLossBytesPerLogit
+                ? "Megatron's vocab-parallel cross-entropy or a fused kernel: one fp32 buffer beside the 16-bit "
+                  "logits, 6 bytes per logit."
                 : lossBytes >= kLossParallelBytesPerLogit
                       ? "torch's loss_parallel on the vocabulary-sharded logits (TP): fp32 log-probs, and in backward "
                         "their exponent, the zero-filled gradient and its product held at once, 16 bytes per logit "

@@ -239,10 +239,11 @@ KeyValues trainingFacts(const Scenario& s, const Plan& p) {
                                          " reduced)");
     }
     kv.emplace_back("Cross-entropy", std::string(toString(t.crossEntropy)) +
-                                         (t.crossEntropy == CrossEntropy::Auto
-                                              ? (p.style == ExecutionStyle::Fsdp ? " (unfused)"
-                                                                                  : " (Megatron's vocab-parallel loss)")
-                                              : std::string()));
+                                         (t.crossEntropy != CrossEntropy::Auto ? std::string()
+                                          : lossKernel(t, p.style) == CrossEntropy::Compiled
+                                              ? " (compiled with the model)"
+                                          : p.style == ExecutionStyle::Fsdp ? " (unfused)"
+                                                                            : " (Megatron's vocab-parallel loss)"));
     if (s.layout.cp > 1)
         kv.emplace_back("CP exchange", std::string(toString(t.cpExchange)) +
                                            (t.cpExchange == CpExchange::Auto

@@ -293,7 +293,8 @@ TrainingOptions readTraining(const Json* j, const std::string& path, InputErrors
     r.readEnum("grad_precision", t.gradPrecision, &parseGradPrecision,
                {GradPrecision::Auto, GradPrecision::Fp32, GradPrecision::Half});
     r.readEnum("cross_entropy", t.crossEntropy, &parseCrossEntropy,
-               {CrossEntropy::Auto, CrossEntropy::Unfused, CrossEntropy::Fused, CrossEntropy::FusedLinear});
+               {CrossEntropy::Auto, CrossEntropy::Unfused, CrossEntropy::Fused, CrossEntropy::FusedLinear,
+                CrossEntropy::Compiled});
     r.readEnum("cp_exchange", t.cpExchange, &parseCpExchange, {CpExchange::Auto, CpExchange::Ring, CpExchange::AllGather});
     r.readEnum("pipeline_split", t.pipelineSplit, &parsePipelineSplit,
                {PipelineSplit::Auto, PipelineSplit::Layers, PipelineSplit::EmbeddingAndLoss});

@@ -39,11 +39,12 @@ constexpr std::array<std::pair<ExecutionStyle, std::string_view>, 3> kStyle{
     {{ExecutionStyle::Auto, "auto"}, {ExecutionStyle::Megatron, "megatron"}, {ExecutionStyle::Fsdp, "fsdp"}}};
 constexpr std::array<std::pair<GradPrecision, std::string_view>, 3> kGrad{
     {{GradPrecision::Auto, "auto"}, {GradPrecision::Fp32, "fp32"}, {GradPrecision::Half, "half"}}};
-constexpr std::array<std::pair<CrossEntropy, std::string_view>, 4> kCrossEntropy{
+constexpr std::array<std::pair<CrossEntropy, std::string_view>, 5> kCrossEntropy{
     {{CrossEntropy::Auto, "auto"},
      {CrossEntropy::Unfused, "unfused"},
      {CrossEntropy::Fused, "fused"},
-     {CrossEntropy::FusedLinear, "fused_linear"}}};
+     {CrossEntropy::FusedLinear, "fused_linear"},
+     {CrossEntropy::Compiled, "compiled"}}};
 constexpr std::array<std::pair<CpExchange, std::string_view>, 3> kCpExchange{
     {{CpExchange::Auto, "auto"}, {CpExchange::Ring, "ring"}, {CpExchange::AllGather, "allgather"}}};
 constexpr std::array<std::pair<PipelineSplit, std::string_view>, 3> kPipelineSplit{

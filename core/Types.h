@@ -21,11 +21,13 @@ enum class ExecutionStyle { Auto, Megatron, Fsdp };
 // training's 16-bit type (Half: Megatron --grad-reduce-in-bf16, NeMo grad_reduce_in_fp32=False).
 enum class GradPrecision { Auto, Fp32, Half };
 // The loss kernel, which sets how much memory the logits take at the loss: the framework's default
-// (Auto: Megatron's fused vocab-parallel cross-entropy, the FSDP style's eager fp32 loss), an unfused
-// eager loss (fp32 upcast, log-probs and their gradient: 12 bytes per logit), a fused one (Megatron's
-// kernel, a torch.compile'd loss: 16-bit logits + one fp32 buffer, 6 bytes), or a fused linear
-// cross-entropy that never holds the whole logits (Liger, Cut Cross-Entropy, NeMo AutoModel).
-enum class CrossEntropy { Auto, Unfused, Fused, FusedLinear };
+// (Auto: Megatron's fused vocab-parallel cross-entropy; the FSDP style's eager fp32 loss, or its compiled
+// loss when the model is compiled), an unfused eager loss (fp32 upcast, log-probs and their gradient:
+// 12 bytes per logit), a fused one (Megatron's kernel: 16-bit logits + one fp32 buffer, 6 bytes), a
+// torch.compile'd eager loss (Inductor saves the 16-bit logits, recomputes the softmax in backward and
+// writes a 16-bit gradient: 4 bytes), or a fused linear cross-entropy that never holds the whole logits
+// (Liger, Cut Cross-Entropy, NeMo AutoModel).
+enum class CrossEntropy { Auto, Unfused, Fused, FusedLinear, Compiled };
 // How context-parallel ranks exchange their key/value chunks: the style's default (Auto: Megatron's
 // Transformer Engine ring, torch's all-gather in the FSDP style), a ring that sends one chunk per step
 // behind that step's attention (Megatron --cp-comm-type p2p, torchtitan context_parallel_rotate_method

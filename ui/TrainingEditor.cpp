@@ -86,8 +86,10 @@ TrainingEditor::TrainingEditor(ScenarioDocument* doc, QWidget* parent)
         ->addBool(more, tr("torch.compile"),
                   tr("The model compiled with torch.compile (torchtitan [compile] enable, components \"model\"): "
                      "Inductor fuses the norms with their fp32 upcast, the activation function, rotary and the "
-                     "residual adds, so they move about half the memory traffic of eager PyTorch. Only the FSDP "
-                     "style runs eager; Megatron's kernels are fused already."),
+                     "residual adds, so they move about half the memory traffic of eager PyTorch; with the "
+                     "Cross-entropy on Auto the loss is compiled too, as torchtitan does (4 bytes per logit "
+                     "instead of the eager loss's 12). Only the FSDP style runs eager; Megatron's kernels are "
+                     "fused already."),
                   [](const Scenario& s) { return s.training.torchCompile; },
                   [](Scenario& s, bool v) { s.training.torchCompile = v; })
         ->setObjectName(QStringLiteral("torchCompile"));
@@ -170,14 +172,17 @@ TrainingEditor::TrainingEditor(ScenarioDocument* doc, QWidget* parent)
         tr("The loss kernel, which sets the logits' memory on the last stage (tokens x vocabulary values). "
            "Unfused: an eager fp32 loss, 12 bytes per logit at the peak (16 with TP in the FSDP style, where it "
            "runs under torch's loss_parallel). Fused: Megatron-LM's vocab-parallel "
-           "kernel (--cross-entropy-loss-fusion) or a compiled loss (torchtitan compile.components = "
-           "[\"loss\"]), 6 bytes. Fused linear: the output layer fused with the loss, which never holds the "
-           "whole logits (Liger kernel, Cut Cross-Entropy, Megatron --cross-entropy-fusion-impl linear). Auto "
-           "follows the framework: fused for Megatron-LM, unfused for FSDP."),
+           "kernel (--cross-entropy-loss-fusion), 6 bytes. Fused linear: the output layer fused with the loss, "
+           "which never holds the whole logits (Liger kernel, Cut Cross-Entropy, Megatron "
+           "--cross-entropy-fusion-impl linear). Compiled: the eager loss under torch.compile (torchtitan "
+           "compile.components = [\"loss\"]), which keeps the 16-bit logits and writes a 16-bit gradient, 4 "
+           "bytes. Auto follows the framework: fused for Megatron-LM; for FSDP unfused, or compiled when the model "
+           "is compiled (torchtitan compiles the loss with it)."),
         {{tr("Auto (framework default)"), static_cast<int>(core::CrossEntropy::Auto)},
          {tr("Unfused (fp32)"), static_cast<int>(core::CrossEntropy::Unfused)},
          {tr("Fused"), static_cast<int>(core::CrossEntropy::Fused)},
-         {tr("Fused linear"), static_cast<int>(core::CrossEntropy::FusedLinear)}},
+         {tr("Fused linear"), static_cast<int>(core::CrossEntropy::FusedLinear)},
+         {tr("Compiled (torch.compile)"), static_cast<int>(core::CrossEntropy::Compiled)}},
         [](const Scenario& s) { return static_cast<int>(s.training.crossEntropy); },
         [](Scenario& s, int v) { s.training.crossEntropy = static_cast<core::CrossEntropy>(v); });
     loss->setObjectName(QStringLiteral("crossEntropy"));

@@ -296,6 +296,8 @@ QVariant ValidationModel::data(const QModelIndex& index, int role) const {
                             t.flashAttention ? tr("flash attention") : tr("no flash attention")};
         if (t.torchCompile)
             read << tr("torch.compile");
+        if (t.crossEntropy != core::CrossEntropy::Auto)
+            read << tr("%1 loss").arg(qs(core::toString(t.crossEntropy)));
         for (const std::string_view name : core::overlapsOn(t))
             read << tr("%1 overlap").arg(qs(std::string(name)));
         tip += tr("<br>Planned with: %1").arg(read.join(QStringLiteral(", ")));

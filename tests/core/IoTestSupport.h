@@ -185,7 +185,8 @@ Scenario randomScenario(Random& r) {
     t.gradPrecision = std::array{GradPrecision::Auto, GradPrecision::Fp32,
                                  GradPrecision::Half}[static_cast<std::size_t>(r.integer(0, 2))];
     t.crossEntropy = std::array{CrossEntropy::Auto, CrossEntropy::Unfused, CrossEntropy::Fused,
-                                CrossEntropy::FusedLinear}[static_cast<std::size_t>(r.integer(0, 3))];
+                                CrossEntropy::FusedLinear,
+                                CrossEntropy::Compiled}[static_cast<std::size_t>(r.integer(0, 4))];
     t.cpExchange = std::array{CpExchange::Auto, CpExchange::Ring,
                               CpExchange::AllGather}[static_cast<std::size_t>(r.integer(0, 2))];
     t.pipelineSplit = std::array{PipelineSplit::Auto, PipelineSplit::Layers,

@@ -344,11 +344,15 @@ LP_TEST(deepspeed_and_torchtitan_overlap_settings) {
     LP_CHECK(contains(l.text, "components = [\"loss\"]"));
     s.training.crossEntropy = CrossEntropy::Auto;
     LP_CHECK(!contains(exportLaunchSettings(s, LaunchTarget::Torchtitan).text, "[compile]"));
-    // A plan made with torch.compile compiles the model, whatever the TP.
+    // A plan made with torch.compile compiles the model, whatever the TP, and the loss with it: the FSDP
+    // style's loss is then the compiled one (torchtitan compiles both).
     s.training.torchCompile = true;
     l = exportLaunchSettings(s, LaunchTarget::Torchtitan);
     LP_CHECK(contains(l.text, "\n[compile]\nenable = true"));
-    LP_CHECK(contains(l.text, "components = [\"model\"]"));
+    LP_CHECK(contains(l.text, "components = [\"model\", \"loss\"]"));
+    // ... unless the plan's loss is the eager one.
+    s.training.crossEntropy = CrossEntropy::Unfused;
+    LP_CHECK(contains(exportLaunchSettings(s, LaunchTarget::Torchtitan).text, "components = [\"model\"]"));
 }
 
 LP_TEST(cross_entropy_kernel_reaches_each_framework) {
@@ -362,6 +366,12 @@ LP_TEST(cross_entropy_kernel_reaches_each_framework) {
     LP_CHECK(hasNote(exportLaunchSettings(s, LaunchTarget::DeepSpeed), "has no DeepSpeed config key"));
     s.training.crossEntropy = CrossEntropy::Unfused;
     LP_CHECK(hasNote(exportLaunchSettings(s, LaunchTarget::Megatron), "overstates the last stage's memory"));
+    // Megatron-LM has no compiled loss: its fused kernel is the closest, and the note says it holds more.
+    s.training.crossEntropy = CrossEntropy::Compiled;
+    const LaunchSettings compiled = exportLaunchSettings(s, LaunchTarget::Megatron);
+    LP_CHECK(contains(compiled.text, "--cross-entropy-loss-fusion"));
+    LP_CHECK(hasNote(compiled, "does not compile its loss"));
+    LP_CHECK(contains(exportLaunchSettings(s, LaunchTarget::Torchtitan).text, "components = [\"loss\"]"));
     s.training.crossEntropy = CrossEntropy::Auto;
     LP_CHECK(!contains(exportLaunchSettings(s, LaunchTarget::Megatron).text, "cross-entropy"));
 }

@@ -132,8 +132,19 @@ LP_TEST(the_loss_kernel_sets_the_logits_memory) {
     const std::vector<TensorPrecision> chunkedTable = precisionTable(s);
     loss = row(chunkedTable, "Logits and loss");
     LP_CHECK(loss && loss->format == "fp32, in chunks");
-    // The Megatron style's habit is the fused kernel.
+    // A compiled loss keeps the 16-bit logits and writes a 16-bit gradient; the table says so.
+    LP_CHECK_NEAR(logitsOf(CrossEntropy::Compiled), 4.0 * tokensTimesVocab, 1e-6);
+    const std::vector<TensorPrecision> compiledTable = precisionTable(s);
+    loss = row(compiledTable, "Logits and loss");
+    LP_CHECK(loss && loss->note.find("4 bytes per logit") != std::string::npos);
+    // Compiling the model compiles the FSDP style's loss with it (torchtitan), unless a kernel is chosen.
+    s.training.torchCompile = true;
+    LP_CHECK_NEAR(logitsOf(CrossEntropy::Auto), 4.0 * tokensTimesVocab, 1e-6);
+    LP_CHECK_NEAR(logitsOf(CrossEntropy::Unfused), 12.0 * tokensTimesVocab, 1e-6);
+    // The Megatron style's habit is the fused kernel, compiled or not.
     s.training.zeroStage = 1;
+    LP_CHECK_NEAR(logitsOf(CrossEntropy::Auto), 6.0 * tokensTimesVocab, 1e-6);
+    s.training.torchCompile = false;
     LP_CHECK_NEAR(logitsOf(CrossEntropy::Auto), 6.0 * tokensTimesVocab, 1e-6);
 }
 

@@ -94,7 +94,7 @@ LP_TEST(random_scenarios_stay_finite) {
         t.stragglerSlowdown = pick(rng, {0.0, 0.5, 100.0});
         t.zeroShardDegree = pick(rng, {0, 0, 1, 2, 8, 3, 1000000});
         t.crossEntropy = pick(rng, {CrossEntropy::Auto, CrossEntropy::Unfused, CrossEntropy::Fused,
-                                    CrossEntropy::FusedLinear});
+                                    CrossEntropy::FusedLinear, CrossEntropy::Compiled});
         t.cpExchange = pick(rng, {CpExchange::Auto, CpExchange::Ring, CpExchange::AllGather});
         // Sometimes a nonsense value: zero, negative, or non-finite.
         switch (pick(rng, {0, 0, 0, 0, 1, 2, 3, 4})) {

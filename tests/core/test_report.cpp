@@ -292,6 +292,18 @@ LP_TEST(the_profile_section_and_assumptions_name_the_attention_kernel_the_style_
     LP_CHECK(contains(md, "34.0 % (this plan)"));
 }
 
+LP_TEST(the_training_facts_name_the_loss_kernel_auto_resolves_to) {
+    Scenario s = defaultScenario();
+    LP_CHECK(contains(reportToMarkdown(makeReport(s)), "auto (Megatron's vocab-parallel loss)"));
+    s.training.executionStyle = ExecutionStyle::Fsdp;
+    LP_CHECK(contains(reportToMarkdown(makeReport(s)), "auto (unfused)"));
+    // Compiling the model compiles the FSDP style's loss with it; the number formats give its bytes.
+    s.training.torchCompile = true;
+    const std::string md = reportToMarkdown(makeReport(s));
+    LP_CHECK(contains(md, "auto (compiled with the model)"));
+    LP_CHECK(contains(md, "4 bytes per logit"));
+}
+
 LP_TEST(markdown_escaping_rules) {
     LP_CHECK_EQ(escapeMarkdown("a|b"), std::string("a\\|b"));
     LP_CHECK_EQ(escapeMarkdown("*x* _y_ `z`"), std::string("\\*x\\* \\_y\\_ \\`z\\`"));

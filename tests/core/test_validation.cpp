@@ -83,8 +83,8 @@ LP_TEST(runs_outside_the_reference_set_are_valid_layouts_and_predicted_within_10
     // Llama 3.1 8B on H200, NVIDIA's Megatron-Core tables on H100/GB200/GB300 (405B on PP 16 x VPP 8 among
     // them: 128 chunks for 126 layers), Mixtral 8x7B/8x22B with expert parallelism: nothing in the planner
     // was set on them (docs/validation-more.md). Their peak-memory figures (torchtitan's, with TP, PP, CP and
-    // interleaving) stay within a median of 10%.
-    checkHeldOutSet("more-published-runs.json", 51, 0.10, 1.0, 0.10);
+    // interleaving, the 2025 H200 runs' compiled loss) stay within a median of 7%.
+    checkHeldOutSet("more-published-runs.json", 51, 0.10, 1.0, 0.07);
 }
 
 LP_TEST(llm_foundry_fsdp_runs_are_valid_layouts_and_predicted_within_10_percent) {
@@ -378,6 +378,35 @@ LP_TEST(a_case_whose_notes_or_id_state_torch_compile_is_planned_compiled) {
     LP_CHECK(!compiled("fms_7b", "PyTorch FSDP, SDPA flash attention v2, no torch.compile"));
     LP_CHECK(!compiled("x_compile", "eager run, without torch.compile"));
     LP_CHECK(!compiled("x_compile", "torch.compile off"));
+}
+
+LP_TEST(a_torchtitan_run_from_before_april_2025_keeps_its_eager_loss_when_compiled) {
+    // torchtitan compiles the loss with the model since PR #1033 (April 2025); its December 2024 benchmarks
+    // ran the eager loss. The date comes from the source or the notes, in the forms published files use.
+    auto lossOf = [](const std::string& source, const std::string& notes) {
+        std::string j = overlapCase("h100-sxm-80gb", 1, 1, 1, 8, 3, false);
+        j.replace(j.find(R"("id": "x",)"), 10,
+                  R"("id": "x", "source": ")" + source + R"(", "notes": ")" + notes + R"(",)");
+        return optionsOf(j).crossEntropy;
+    };
+    const std::string compiled = "FSDP + torch.compile";
+    LP_CHECK(lossOf("pytorch/torchtitan benchmarks/llama3_h100_202412_torchtitan.md", compiled) ==
+             CrossEntropy::Unfused);
+    LP_CHECK(lossOf("pytorch/torchtitan benchmarks", "Dec. 2024; " + compiled) == CrossEntropy::Unfused);
+    LP_CHECK(lossOf("pytorch/torchtitan blog 2025-03-30", compiled) == CrossEntropy::Unfused);
+    // From April 2025, or undated (today's torchtitan), the plan's own habit: Auto, the compiled loss.
+    LP_CHECK(lossOf("pytorch/torchtitan benchmarks/llama3_8b_h200_2025-06_torchtitan.md", compiled) ==
+             CrossEntropy::Auto);
+    LP_CHECK(lossOf("pytorch/torchtitan benchmarks", "Trainy, June 2025; " + compiled) == CrossEntropy::Auto);
+    LP_CHECK(lossOf("pytorch/torchtitan benchmarks", compiled) == CrossEntropy::Auto);
+    // A later date in the notes wins; a bare year counts as its end; numbers that are no dates are ignored.
+    LP_CHECK(lossOf("torchtitan 202412 table", "rerun 2025-05; " + compiled) == CrossEntropy::Auto);
+    LP_CHECK(lossOf("pytorch/torchtitan benchmarks", "2025; " + compiled) == CrossEntropy::Auto);
+    LP_CHECK(lossOf("pytorch/torchtitan benchmarks", "2048 GPUs, vocab 202048, 20241 steps; " + compiled) ==
+             CrossEntropy::Auto);
+    // Eager runs, and other trainers, are not touched.
+    LP_CHECK(lossOf("pytorch/torchtitan benchmarks/llama3_h100_202412_torchtitan.md", "FSDP") == CrossEntropy::Auto);
+    LP_CHECK(lossOf("foundation-model-stack/fms-fsdp 2024-06", compiled) == CrossEntropy::Auto);
 }
 
 LP_TEST(a_case_whose_notes_state_async_tp_is_planned_with_the_tp_overlap) {

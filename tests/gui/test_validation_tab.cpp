@@ -110,13 +110,13 @@ private slots:
         QVERIFY(tab.model()->index(0, ui::ValidationModel::LayoutColumn).data().toString().startsWith(QStringLiteral("TP1 · PP1 · DP32 · mb")));
         QVERIFY(!first.data(Qt::ToolTipRole).toString().isEmpty());
         // The tooltip says how the planner read what the format does not record (2021 Megatron GPT on A100:
-        // fused softmax, no flash; torchtitan's compiled FSDP runs: compiled).
+        // fused softmax, no flash; torchtitan's compiled FSDP runs: compiled, with the eager loss of 2024).
         QVERIFY(first.data(Qt::ToolTipRole).toString().contains(QStringLiteral("Planned with: megatron style, no flash attention")));
         bool sawCompiled = false;
         for (int r = 0; r < tab.model()->rowCount(); ++r) {
             const QModelIndex i = tab.model()->index(r, 0);
             if (i.data(ui::ValidationModel::CaseIdRole).toString() == QStringLiteral("torchtitan_202412_8B_t1_fsdp_compile")) {
-                QVERIFY(i.data(Qt::ToolTipRole).toString().contains(QStringLiteral("fsdp style, flash attention, torch.compile")));
+                QVERIFY(i.data(Qt::ToolTipRole).toString().contains(QStringLiteral("fsdp style, flash attention, torch.compile, unfused loss")));
                 sawCompiled = true;
             }
         }
