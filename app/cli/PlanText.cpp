@@ -1,6 +1,7 @@
 #include "app/cli/PlanText.h"
 
 #include "app/cli/TextFormat.h"
+#include "core/ExecutionStyle.h"
 #include "core/NumberFormat.h"
 #include "core/Precision.h"
 #include "core/Types.h"
@@ -41,6 +42,8 @@ std::string overlapText(const core::TrainingOptions& t) {
     std::string text = which.empty() ? std::string() : ", overlapped " + which + " communication";
     if (t.crossEntropy != core::CrossEntropy::Auto)
         text += ", " + std::string(core::toString(t.crossEntropy)) + " cross-entropy";
+    else if (core::lossKernel(t, core::resolvedStyle(t)) == core::CrossEntropy::Compiled)
+        text += ", loss compiled with the model";
     if (t.gradPrecision != core::GradPrecision::Auto)
         text += t.gradPrecision == core::GradPrecision::Fp32 ? ", fp32 gradients" : ", 16-bit gradients";
     if (t.cpExchange != core::CpExchange::Auto)

@@ -72,6 +72,10 @@ LP_TEST(evaluate_shard_degree_and_cross_entropy_flags) {
     LP_CHECK(lc > la);
     LP_CHECK(
         contains(run({"evaluate", "--cross-entropy", "fused_linear"}).out, "fused_linear cross-entropy"));
+    // The FSDP style compiles its loss with the model (torchtitan): the training line says so.
+    LP_CHECK(contains(run({"evaluate", "--style", "fsdp", "--zero", "3", "--torch-compile", "on"}).out,
+                      "torch.compile, loss compiled with the model"));
+    LP_CHECK(!contains(run({"evaluate", "--style", "fsdp", "--zero", "3"}).out, "loss compiled"));
     const auto badLoss = run({"evaluate", "--cross-entropy", "magic"});
     LP_CHECK_EQ(badLoss.code, 2);
     LP_CHECK(contains(badLoss.err, "--cross-entropy"));
