@@ -164,6 +164,42 @@ ModelSpec readModel(Reader& r, const Json& j, const std::string& where) {
     return m;
 }
 
+// Nor does it record the attention's geometry where it departs from hidden / heads: a head size of its
+// own (Qwen3's 128, gpt-oss's 64) or DeepSeek's multi-head latent attention. A case whose stated shape is
+// a published model's (layers, hidden, heads, K/V heads, vocabulary, MLP kind, and the dense MLP width or
+// the experts' count, top-k, width, shared experts and MoE layers) is that model: it takes the built-in
+// preset's attention (head size, MLA and its ranks) and its norm, biases, positions and dropout, which
+// the reader otherwise guesses from the MLP kind. Returns the preset's name when that changed anything.
+std::string adoptPresetArchitecture(ModelSpec& m) {
+    for (const ModelPreset& p : modelPresets()) {
+        const ModelSpec& q = p.model;
+        const bool shape = q.layers == m.layers && q.hidden == m.hidden && q.heads == m.heads &&
+                           q.kvHeads == m.kvHeads && q.vocab == m.vocab && q.mlp == m.mlp && q.isMoe() == m.isMoe();
+        const bool mlp = m.isMoe() ? q.moe.experts == m.moe.experts && q.moe.topK == m.moe.topK &&
+                                         q.moe.expertFfnHidden == m.moe.expertFfnHidden &&
+                                         q.moe.sharedExperts == m.moe.sharedExperts &&
+                                         q.moeLayerCount() == m.moeLayerCount() &&
+                                         (q.moeLayerCount() == q.layers || q.ffnHidden == m.ffnHidden)
+                                   : q.ffnHidden == m.ffnHidden;
+        if (!shape || !mlp)
+            continue;
+        ModelSpec adopted = m;
+        // A head size equal to hidden / heads is no head size of its own.
+        adopted.headSize = q.headDim() == m.hidden / m.heads && m.hidden % m.heads == 0 ? m.headSize : q.headSize;
+        adopted.attention = q.attention;
+        adopted.mla = q.attention == AttentionKind::Mla ? q.mla : m.mla;
+        adopted.norm = q.norm;
+        adopted.biases = q.biases;
+        adopted.learnedPositions = q.learnedPositions;
+        adopted.dropout = q.dropout;
+        if (adopted == m)
+            return {};
+        m = adopted;
+        return q.name;
+    }
+    return {};
+}
+
 // Nor does it record the communication-overlap switches. Megatron-style runs on Hopper or newer GPUs
 // come from the Megatron-Core stack (Megatron-LM, NeMo, Megatron-Bridge), whose defaults and
 // published performance recipes overlap: pipeline send/receive with the interleaved schedule
@@ -353,6 +389,7 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
         s.model = readModel(r, *jm, where + ".model");
         if (s.model.name.empty())
             s.model.name = vc.id;
+        vc.architectureFrom = adoptPresetArchitecture(s.model);
         s.cluster = readCluster(r, *jh, where + ".hardware", vc.adjustments);
         const std::string lw = where + ".layout";
         Layout& l = s.layout;

@@ -30,6 +30,9 @@ struct ValidationCase {
     // What the reader changed so that the case can be planned, in words ("global_batch 7 is not a multiple
     // of micro_batch x dp (8): planned with 8 sequences per step"); empty for a case planned as written.
     std::vector<std::string> adjustments;
+    // The built-in model preset whose attention and layer details the case's shape matched and took (head
+    // size, MLA, norm, biases: what the format has no field for); empty when none changed the model.
+    std::string architectureFrom;
 };
 
 std::expected<std::vector<ValidationCase>, InputErrors> validationCasesFromJson(std::string_view text);

@@ -300,6 +300,8 @@ QVariant ValidationModel::data(const QModelIndex& index, int role) const {
             read << tr("%1 loss").arg(qs(core::toString(t.crossEntropy)));
         for (const std::string_view name : core::overlapsOn(t))
             read << tr("%1 overlap").arg(qs(std::string(name)));
+        if (!c->architectureFrom.empty())
+            read << tr("the attention and norms of the built-in %1").arg(qs(c->architectureFrom).toHtmlEscaped());
         tip += tr("<br>Planned with: %1").arg(read.join(QStringLiteral(", ")));
         if (!c->microBatchGiven)
             tip += tr("<br>* micro batch not stated: the fastest that fits");

@@ -257,7 +257,13 @@ int runValidate(const Args& argv) {
         std::cout << j.dump(2) << '\n';
         return kExitOk;
     }
-    std::cout << reportText(*file, 1, report) << "\nSource: " << c.source << "\nNotes: " << c.notes << "\n\n"
+    std::cout << reportText(*file, 1, report) << "\nSource: " << c.source << "\nNotes: " << c.notes << "\n"
+              << (c.architectureFrom.empty()
+                      ? std::string()
+                      : "Architecture: the case has the shape of the built-in " + c.architectureFrom +
+                            " and is planned with its attention (head size, MLA), norms and biases, which the "
+                            "case format has no fields for\n")
+              << "\n"
               << renderPlanText(s, plan);
     if (explain)
         std::cout << renderExplanations(core::explainPlan(s, plan));

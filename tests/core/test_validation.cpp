@@ -93,6 +93,30 @@ LP_TEST(llm_foundry_fsdp_runs_are_valid_layouts_and_predicted_within_10_percent)
     checkHeldOutSet("llm-foundry-runs.json", 70, 0.10);
 }
 
+LP_TEST(megatron_bridge_moe_runs_are_valid_layouts_and_the_nvl72_rows_predicted_within_12_percent) {
+    // Every MoE row of Megatron-Bridge's 25.11 tables (DeepSeek-V3, GPT-OSS 120B, Qwen3 30B-A3B and 235B-A22B):
+    // held out, and a known weak spot (docs/estimation.md, section 13): the DGX-B200 and DGX-H100 rows run
+    // 1.2-3x slower than planned. Bounds that keep what holds: the whole set's median within 30%, and the
+    // GB200/GB300 rows' within 12%, which needs the published models' attention (Qwen3's 128-wide heads,
+    // DeepSeek-V3's MLA) that the case format cannot state and the reader takes from the presets.
+    checkHeldOutSet("megatron-bridge-moe-runs.json", 16, 0.30);
+    const auto cases = loadValidationCases(std::string(LP_TEST_DATA_DIR) + "/validation/megatron-bridge-moe-runs.json");
+    LP_CHECK(cases.has_value());
+    if (!cases)
+        return;
+    std::vector<ValidationCase> nvl72;
+    for (const ValidationCase& c : *cases)
+        if (c.scenario.cluster.gpu.id == "gb200" || c.scenario.cluster.gpu.id == "gb300")
+            nvl72.push_back(c);
+    LP_CHECK_EQ(nvl72.size(), std::size_t(10));
+    for (const MetricSummary& m : runValidation(nvl72, nullptr).summary)
+        if (m.metric == "throughput") {
+            std::printf("megatron-bridge-moe-runs.json, GB200/GB300 rows: throughput median %.1f%%\n",
+                        100 * m.medianAbsError);
+            LP_CHECK(m.medianAbsError <= 0.12);
+        }
+}
+
 LP_TEST(every_vtrain_megatron_deepspeed_run_is_a_valid_layout_and_predicted_within_6_percent) {
     // All 1,549 Megatron-DeepSpeed iterations published with vTrain (1,440 on one A100 node, 109 on 64-512
     // A100): the Megatron style's host-dispatch time and overlap exponent were estimated on the single-node
@@ -420,6 +444,56 @@ LP_TEST(a_case_whose_notes_state_async_tp_is_planned_with_the_tp_overlap) {
     LP_CHECK(!asyncTp(8, "FSDP 32 x TP 8 with sequence parallel. Row '2D' (without AsyncTP)."));
     LP_CHECK(!asyncTp(8, "FSDP 32 x TP 8"));
     LP_CHECK(!asyncTp(1, "AsyncTP on, but no TP group to overlap"));
+}
+
+LP_TEST(a_case_shaped_like_a_published_model_takes_the_attention_the_format_cannot_state) {
+    auto modelOf = [](const std::string& model, std::string* from = nullptr) {
+        const std::string json = R"({"schema": "layout-planner/validation-cases@1", "cases": [{"id": "x",
+            "model": )" + model + R"(, "hardware": {"gpu": "gb200", "gpus": 8, "gpus_per_node": 4},
+            "layout": {"tp": 1, "pp": 1, "dp": 8, "ep": 8, "micro_batch": 1, "global_batch": 64,
+                       "sequence_parallel": false, "recompute": "none", "zero_stage": 1, "precision": "bf16"},
+            "measured": {"tokens_per_s_per_gpu": 1000}}]})";
+        const auto r = validationCasesFromJson(json);
+        LP_CHECK(r.has_value() && r->size() == 1);
+        if (from && r && !r->empty())
+            *from = r->front().architectureFrom;
+        return r && !r->empty() ? r->front().scenario.model : ModelSpec{};
+    };
+    const std::string qwen3 = R"({"name": "Qwen3 30B", "layers": 48, "hidden": 2048, "heads": 32, "kv_heads": 4,
+        "ffn_hidden": 6144, "vocab": 151936, "seq_len": 4096, "mlp": "swiglu", "tied_embeddings": false,
+        "moe": {"experts": 128, "top_k": 8, "expert_ffn_hidden": 768, "shared_experts": 0, "moe_layers": 48}})";
+    // Qwen3's heads are 128 wide although hidden / heads is 64: the preset's published config says so.
+    std::string from;
+    ModelSpec m = modelOf(qwen3, &from);
+    LP_CHECK_EQ(m.headDim(), 128);
+    LP_CHECK_EQ(from, std::string("Qwen3-30B-A3B"));
+    // Every layer MoE: the dense MLP width does not tell models apart, so another value still matches.
+    std::string otherFfn = qwen3;
+    otherFfn.replace(otherFfn.find("6144"), 4, "768");
+    LP_CHECK_EQ(modelOf(otherFfn).headDim(), 128);
+    // One layer more, or another expert width, is another model: hidden / heads as the format says.
+    std::string otherShape = qwen3;
+    otherShape.replace(otherShape.find(R"("layers": 48)"), 12, R"("layers": 47)");
+    LP_CHECK_EQ(modelOf(otherShape, &from).headDim(), 64);
+    LP_CHECK(from.empty());
+    std::string otherExperts = qwen3;
+    otherExperts.replace(otherExperts.find("768"), 3, "512");
+    LP_CHECK_EQ(modelOf(otherExperts).headDim(), 64);
+    // DeepSeek-V3's shape is multi-head latent attention with its published ranks.
+    m = modelOf(R"({"name": "DSv3", "layers": 61, "hidden": 7168, "heads": 128, "kv_heads": 128, "ffn_hidden": 18432,
+        "vocab": 129280, "seq_len": 4096, "mlp": "swiglu", "tied_embeddings": false,
+        "moe": {"experts": 256, "top_k": 8, "expert_ffn_hidden": 2048, "shared_experts": 1, "moe_layers": 58}})",
+                &from);
+    LP_CHECK(m.attention == AttentionKind::Mla);
+    LP_CHECK_EQ(m.mla.kvLoraRank, 512);
+    LP_CHECK_EQ(m.qkHeadDim(), 192);
+    LP_CHECK_EQ(from, std::string("DeepSeek-V3"));
+    // A published model whose heads are hidden / heads wide (Llama 3.1 8B) is planned exactly as written.
+    m = modelOf(R"({"name": "L", "layers": 32, "hidden": 4096, "heads": 32, "kv_heads": 8, "ffn_hidden": 14336,
+        "vocab": 128256, "seq_len": 8192, "mlp": "swiglu", "tied_embeddings": false})", &from);
+    LP_CHECK_EQ(m.headDim(), 128);
+    LP_CHECK(m.attention == AttentionKind::Standard);
+    LP_CHECK(from.empty());
 }
 
 LP_TEST_MAIN()
