@@ -43,6 +43,8 @@ QString validationSetTitle(const QString& fileName) {
         {"more-published-runs.json", QT_TRANSLATE_NOOP("ValidationSets", "More published runs: torchtitan, NeMo, Megatron-Bridge, fms-fsdp, MoE")},
         {"llm-foundry-runs.json", QT_TRANSLATE_NOOP("ValidationSets", "MosaicML llm-foundry: MPT with FSDP, A100 and H100")},
         {"vtrain-runs.json", QT_TRANSLATE_NOOP("ValidationSets", "vTrain: 1,549 Megatron-DeepSpeed runs on A100")},
+        {"megatron-bridge-moe-runs.json",
+         QT_TRANSLATE_NOOP("ValidationSets", "Megatron-Bridge MoE: DeepSeek-V3, Qwen3, GPT-OSS (a weak spot)")},
     };
     for (const auto& [file, title] : kKnown)
         if (fileName == QLatin1String(file))

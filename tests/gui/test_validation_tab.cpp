@@ -121,6 +121,21 @@ private slots:
             }
         }
         QVERIFY(sawCompiled);
+        // A case with a published model's shape is planned with that model's attention, and says so.
+        {
+            ui::ValidationTab moe(doc);
+            QVERIFY(moe.loadCasesFile(QStringLiteral(LP_TEST_DATA_DIR "/validation/megatron-bridge-moe-runs.json")));
+            bool sawQwen3 = false;
+            for (int r = 0; r < moe.model()->rowCount(); ++r) {
+                const QModelIndex i = moe.model()->index(r, 0);
+                if (i.data(ui::ValidationModel::CaseIdRole).toString().contains(QStringLiteral("qwen3_30b_a3b"))) {
+                    QVERIFY(i.data(Qt::ToolTipRole).toString().contains(
+                        QStringLiteral("the attention and norms of the built-in Qwen3-30B-A3B")));
+                    sawQwen3 = true;
+                }
+            }
+            QVERIFY(sawQwen3);
+        }
 
         // The summary: one line per metric of core's summary, with core's figures.
         const QStringList lines = tab.summaryLines();
@@ -397,7 +412,8 @@ private slots:
             QVERIFY(!set.title.isEmpty());
             names << QFileInfo(set.path).fileName();
         }
-        for (const char* file : {"published-runs.json", "more-published-runs.json", "llm-foundry-runs.json", "vtrain-runs.json"})
+        for (const char* file : {"published-runs.json", "more-published-runs.json", "llm-foundry-runs.json", "vtrain-runs.json",
+                                 "megatron-bridge-moe-runs.json"})
             QVERIFY2(names.contains(QLatin1String(file)), file);
         QCOMPARE(names.front(), QStringLiteral("published-runs.json"));  // the reference set first
         QCOMPARE(names.count(QStringLiteral("published-runs.json")), 1);

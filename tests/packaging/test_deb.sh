@@ -60,7 +60,8 @@ expect=(usr/bin/layout-planner-cli
         usr/share/doc/layout-planner/docs/formats.md
         usr/share/layout-planner/validation/more-published-runs.json
         usr/share/layout-planner/validation/llm-foundry-runs.json
-        usr/share/layout-planner/validation/vtrain-runs.json)
+        usr/share/layout-planner/validation/vtrain-runs.json
+        usr/share/layout-planner/validation/megatron-bridge-moe-runs.json)
 if [ "$WITH_GUI" = 1 ]; then
   expect+=(usr/bin/layout-planner
            usr/share/applications/$APP_ID.desktop
