@@ -238,7 +238,7 @@ bool notesState(const std::string& notes, const std::string& term) {
     for (const char* before : {"no ", "not ", "without "})
         if (notes.find(before + term) != std::string::npos)
             return false;
-    for (const char* after : {" off", " disabled"})
+    for (const char* after : {" off", " disabled", "=false", " = false", ": false"})
         if (notes.find(term + after) != std::string::npos)
             return false;
     return notes.find(term) != std::string::npos;
@@ -457,6 +457,13 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
         // AsyncTP is torchtitan's TP overlap (collective matmuls), which needs TP > 1.
         if (l.tp > 1 && notesState(notes, "asynctp"))
             t.overlapTpComm = true;
+        // Megatron-Core's MoE all-to-all overlap (the combined 1F1B schedule) is switched on per model and
+        // system in NVIDIA's recipes (Megatron-Bridge's moe_a2a_overlap, --overlap-moe-expert-parallel-comm):
+        // planned with it when the notes state it.
+        if (l.ep > 1)
+            for (const char* term : {"moe_a2a_overlap", "overlap_moe_expert_parallel_comm",
+                                     "overlap-moe-expert-parallel-comm", "ep overlap", "a2a overlap"})
+                t.overlapEpComm = t.overlapEpComm || notesState(notes, term);
         // A global batch that the replicas cannot split evenly (a source's rounding): the nearest whole
         // number of micro batches per replica, at least one.
         const long long perStep = vc.microBatchGiven ? static_cast<long long>(l.microBatch) * l.dp : l.dp;
