@@ -95,7 +95,7 @@ std::string validationMarkdown(const std::vector<ValidationCase>& cases, const V
          "on `tests/data/validation/llm-foundry-runs.json` (MPT runs of MosaicML's llm-foundry, also untouched) "
          "when a case is not a valid layout or the throughput median exceeds 10%; on "
          "`tests/data/validation/megatron-bridge-moe-runs.json` (Megatron-Bridge's fine-grained MoE rows, untouched "
-         "and a known weak spot) when a case is not a valid layout, the throughput median exceeds 30% or that of "
+         "and a known weak spot) when a case is not a valid layout, the throughput median exceeds 25% or that of "
          "its GB200/GB300 rows 12%; and on "
          "`tests/data/validation/vtrain-runs.json` (all 1,549 Megatron-DeepSpeed runs published with vTrain, whose "
          "single-node rows set the Megatron style's host-dispatch numbers) when a case is not a valid layout, the "
