@@ -466,6 +466,12 @@ private slots:
         tab.setMetricFilter(QStringLiteral("iteration_time_s"));
         QTest::qWait(20);
         keepScreenshot(tab, QStringLiteral("validation-tab-iteration.png"));
+        // The MoE set: errors far beyond the reference set's, on the same scales.
+        tab.setMetricFilter(QString());
+        QVERIFY(tab.loadCasesFile(QStringLiteral(LP_TEST_DATA_DIR "/validation/megatron-bridge-moe-runs.json")));
+        tab.table()->selectRow(0);
+        QTRY_VERIFY(tab.plottedPoints() > 0);
+        keepScreenshot(tab, QStringLiteral("validation-tab-moe.png"));
     }
 };
 
