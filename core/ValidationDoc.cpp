@@ -90,7 +90,7 @@ std::string validationMarkdown(const std::vector<ValidationCase>& cases, const V
          "`test_validation` checks five sets: on `../shared/reference/published-runs.json` it fails when the "
          "throughput median exceeds 5%, when more than 1 throughput figure is off by more than 20%, or when any "
          "peak-memory figure is off by more than 10%; on `tests/data/validation/more-published-runs.json` (published "
-         "runs that no parameter was set on) when a case is not a valid layout, the throughput median exceeds 10% "
+         "runs that no parameter was set on) when a case is not a valid layout, the throughput median exceeds 8% "
          "or the peak-memory median 7%; "
          "on `tests/data/validation/llm-foundry-runs.json` (MPT runs of MosaicML's llm-foundry, also untouched) "
          "when a case is not a valid layout or the throughput median exceeds 10%; on "

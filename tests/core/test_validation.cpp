@@ -78,13 +78,14 @@ void checkHeldOutSet(const char* file, std::size_t minCases, double medianBound,
 }
 } // namespace
 
-LP_TEST(runs_outside_the_reference_set_are_valid_layouts_and_predicted_within_10_percent) {
+LP_TEST(runs_outside_the_reference_set_are_valid_layouts_and_predicted_within_8_percent) {
     // torchtitan's 70B/405B tables (uneven pipeline stages, FSDP under a pipeline, CP up to 256K),
-    // Llama 3.1 8B on H200, NVIDIA's Megatron-Core tables on H100/GB200/GB300 (405B on PP 16 x VPP 8 among
-    // them: 128 chunks for 126 layers), Mixtral 8x7B/8x22B with expert parallelism: nothing in the planner
-    // was set on them (docs/validation-more.md). Their peak-memory figures (torchtitan's, with TP, PP, CP and
+    // Llama 3.1 8B on H200, NeMo's Llama 2 7B with CP up to 1M tokens on 1,024 H100, NVIDIA's Megatron-Core
+    // tables on H100/GB200/GB300 (405B on PP 16 x VPP 8 among them: 128 chunks for 126 layers), Mixtral
+    // 8x7B/8x22B with expert parallelism: nothing in the planner was set on them (docs/validation-more.md).
+    // Throughput median 5.6%, bound 8%. Their peak-memory figures (torchtitan's, with TP, PP, CP and
     // interleaving, the 2025 H200 runs' compiled loss) stay within a median of 7%.
-    checkHeldOutSet("more-published-runs.json", 51, 0.10, 1.0, 0.07);
+    checkHeldOutSet("more-published-runs.json", 60, 0.08, 1.0, 0.07);
 }
 
 LP_TEST(llm_foundry_fsdp_runs_are_valid_layouts_and_predicted_within_10_percent) {
