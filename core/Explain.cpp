@@ -330,6 +330,18 @@ void explainTime(Builder& b) {
                              "TP collective.", etp, etp == 1 ? "" : "s", etp, l.tp);
     }
     std::string epFormula = "per MoE layer and pass: dispatch + combine all-to-all of tokens x top-k x h x 2 bytes";
+    if (x.epRemoteDomainsPerToken > 0) {
+        epFormula = "per MoE layer and pass: max(network: tokens x h x R other nodes, NVLink: tokens x top-k x h x "
+                    "(g - 1)/g) for the dispatch (1 byte per value in fp8 training, else 2) and again for the combine "
+                    "(2 bytes)";
+        epValues += fmt("; R = %.2f other nodes per token", x.epRemoteDomainsPerToken);
+        epWords += " The dispatcher deduplicates (DeepEP-style): each token crosses the network once per other node that "
+                   "holds one of its experts and is forwarded there over NVLink, instead of once per expert copy";
+        epWords += b.s.model.moe.groups > 0
+                       ? fmt("; group-limited routing keeps each token's experts in at most %d of %d groups.",
+                             b.s.model.moe.groupLimit, b.s.model.moe.groups)
+                       : std::string(".");
+    }
     if (o.overlapEpComm && l.ep > 1) {
         epFormula += fmt("; with the overlap, per layer: max(0, EP - compute of the layer) + %.1f x min(EP, compute)",
                          kOverlapResidual);

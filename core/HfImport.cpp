@@ -375,6 +375,14 @@ void readDeepseek(Reader& r, HfImport& out, const HfImportOptions& o) {
     m.moe.topK = r.positive("num_experts_per_tok");
     m.moe.expertFfnHidden = r.positive("moe_intermediate_size");
     m.moe.sharedExperts = r.nonNegativeOr("n_shared_experts", 0);
+    // Group-limited routing: each token's experts lie in at most topk_group of the n_group groups.
+    const int groups = r.nonNegativeOr("n_group", 0);
+    const int groupLimit = r.nonNegativeOr("topk_group", 0);
+    if (groups > 1 && groupLimit >= 1 && groupLimit < groups && m.moe.experts % groups == 0 &&
+        static_cast<long long>(groupLimit) * (m.moe.experts / groups) >= m.moe.topK) {
+        m.moe.groups = groups;
+        m.moe.groupLimit = groupLimit;
+    }
     const int firstDense = r.nonNegativeOr("first_k_dense_replace", 0);
     const int freq = r.positiveOr("moe_layer_freq", 1);
     int moeLayers = 0;

@@ -194,8 +194,17 @@ LaunchSettings megatron(const Scenario& s) {
                 "\"([0]*" + std::to_string(m.layers - moeLayers) + "+[1]*" + std::to_string(moeLayers) +
                     ")\"",
                 "dense layers first");
+        if (m.moe.groups > 0) {
+            arg("--moe-router-num-groups", n(m.moe.groups));
+            arg("--moe-router-group-topk", n(m.moe.groupLimit), "group-limited routing");
+        }
         arg("--moe-grouped-gemm");
-        arg("--moe-token-dispatcher-type", "alltoall");
+        if (t.moeDispatcher == MoeDispatcher::Deduplicated) {
+            arg("--moe-token-dispatcher-type", "flex");
+            arg("--moe-flex-dispatcher-backend", "deepep", "each token once per node, forwarded over NVLink");
+        } else {
+            arg("--moe-token-dispatcher-type", "alltoall");
+        }
     }
     a += "  # vocabulary " + std::to_string(m.vocab) +
          ": set by the tokenizer (--tokenizer-type, --tokenizer-model)\n";
@@ -388,7 +397,11 @@ LaunchSettings deepspeed(const Scenario& s) {
             "is set up in the model code).");
     if (l.ep > 1)
         out.notes.push_back("Expert parallelism is set in the model code: deepspeed.moe.layer.MoE(ep_size=" +
-                            std::to_string(l.ep) + ").");
+                            std::to_string(l.ep) + ")" +
+                            (t.moeDispatcher == MoeDispatcher::Deduplicated
+                                 ? "; DeepSpeed-MoE dispatches by all-to-all, where the plan assumes DeepEP-style "
+                                   "dispatch (once per node)."
+                                 : "."));
     if (t.precision == Precision::Fp8)
         out.notes.push_back(
             "DeepSpeed's config has no fp8 switch: fp8 matmuls need Transformer Engine in the model; "
@@ -587,6 +600,11 @@ LaunchSettings torchtitan(const Scenario& s) {
         out.notes.push_back(
             "torchtitan uses PyTorch's scaled_dot_product_attention (flash kernels); the plan has "
             "flash attention off.");
+    if (m.isMoe() && l.ep > 1 && t.moeDispatcher == MoeDispatcher::Deduplicated)
+        out.notes.push_back(
+            "The plan dispatches MoE tokens DeepEP-style (once per node, forwarded over NVLink); the settings "
+            "do not set torchtitan's expert-parallel communication backend, whose name differs between "
+            "versions: choose DeepEP there, or plan with --moe-dispatcher alltoall.");
     return out;
 }
 

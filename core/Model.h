@@ -15,6 +15,10 @@ struct MoeSpec {
     int sharedExperts = 0;    // always-active experts per MoE layer
     int moeLayers = 0;        // how many of the layers are MoE (0 with experts > 0 means all)
     double capacityFactor = 1.0;
+    // Group-limited routing (DeepSeek-V2/V3 n_group, topk_group): the experts form `groups` equal groups and
+    // each token's top-k lie in at most `groupLimit` of them. 0: no groups, a token may reach any expert.
+    int groups = 0;
+    int groupLimit = 0;
     bool operator==(const MoeSpec&) const = default;
 };
 

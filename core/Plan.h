@@ -120,6 +120,9 @@ struct Intermediates {
     double microbatches = 0;               // m
     double tokensPerExpert = 0;            // per micro batch, per local expert (MoE)
     double epMessageBytes = 0;             // all-to-all bytes per GPU per dispatch (MoE)
+    // Deduplicated (DeepEP-style) dispatch across NVLink domains: the other domains one token is sent to;
+    // 0 when every top-k copy travels (the all-to-all dispatcher, or an EP group inside one domain).
+    double epRemoteDomainsPerToken = 0;
     double tpMessageBytes = 0;
     double tpBusBandwidth = 0;
     bool tpForwardGathersFp8 = false;      // forward sequence all-gathers carry the fp8 cast (torch's fp8 TP)

@@ -137,6 +137,8 @@ MoeSpec readMoe(const json& object, const std::string& where) {
     moe.sharedExperts = r.integer("shared_experts", 0);
     moe.moeLayers = r.integer("moe_layers", 0);
     moe.capacityFactor = r.positive("capacity_factor");
+    moe.groups = r.has("groups") ? r.integer("groups", 1) : 0;
+    moe.groupLimit = r.has("group_limit") ? r.integer("group_limit", 1) : 0;
     r.finish();
     if (moe.topK > moe.experts)
         fail(where, "top_k exceeds experts");

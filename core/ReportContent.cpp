@@ -249,6 +249,10 @@ KeyValues trainingFacts(const Scenario& s, const Plan& p) {
                                            (t.cpExchange == CpExchange::Auto
                                                 ? (cpExchangeOf(t, p.style) == CpExchange::AllGather ? " (all-gather)" : " (ring)")
                                                 : std::string()));
+    if (s.layout.ep > 1)
+        kv.emplace_back("MoE dispatcher", t.moeDispatcher == MoeDispatcher::Deduplicated
+                                              ? "deepep (each token once per other node, forwarded over NVLink)"
+                                              : "alltoall (every top-k copy)");
     if (s.layout.pp > 1) {
         const bool counted = pipelineSplitCountsEmbeddingAndLoss(s);
         kv.emplace_back("Pipeline split", std::string(toString(t.pipelineSplit)) +

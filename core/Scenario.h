@@ -35,6 +35,7 @@ struct TrainingOptions {
     double stragglerSlowdown = 0.0;            // slowest rank's extra time, as a fraction (0.1 = 10%)
     double allocatorReserveFraction = 0.05;    // caching-allocator fragmentation, of the GPU memory
     double moeLoadImbalance = 1.1;             // busiest expert's tokens / the mean (MoE only)
+    MoeDispatcher moeDispatcher = MoeDispatcher::AllToAll;  // how tokens reach experts across NVLink domains
     ExecutionStyle executionStyle = ExecutionStyle::Auto;
     GradPrecision gradPrecision = GradPrecision::Auto;  // gradient buffer / DP reduction format
     CrossEntropy crossEntropy = CrossEntropy::Auto;     // loss kernel: the logits' memory at the loss

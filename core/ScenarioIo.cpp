@@ -95,14 +95,28 @@ void readMoe(const Json& j, const std::string& path, MoeSpec& moe, int layers, I
     }
     ObjectReader r(
         j, path, errors,
-        {"experts", "top_k", "expert_ffn_hidden", "shared_experts", "moe_layers", "capacity_factor"});
+        {"experts", "top_k", "expert_ffn_hidden", "shared_experts", "moe_layers", "capacity_factor", "groups",
+         "group_limit"});
     const bool expertsOk = r.readInt("experts", moe.experts, 0, kMaxHeads);
     const bool topKOk = r.readInt("top_k", moe.topK, 0, kMaxHeads);
     const bool ffnOk = r.readInt("expert_ffn_hidden", moe.expertFfnHidden, 0, kMaxWidth);
     r.readInt("shared_experts", moe.sharedExperts, 0, kMaxHeads);
     const bool layersOk = r.readInt("moe_layers", moe.moeLayers, 0, kMaxLayers);
     r.readDouble("capacity_factor", moe.capacityFactor, positive(1000));
+    const bool groupsOk = r.readInt("groups", moe.groups, 0, kMaxHeads);
+    const bool limitOk = r.readInt("group_limit", moe.groupLimit, 0, kMaxHeads);
     r.reportUnknownKeys();
+    if (expertsOk && groupsOk && moe.groups > 0 && moe.experts > 0 && moe.experts % moe.groups != 0)
+        r.error("groups", "out of range: must divide experts (" + std::to_string(moe.experts) + "), got " +
+                              std::to_string(moe.groups));
+    if (groupsOk && limitOk && moe.groups > 0 && (moe.groupLimit < 1 || moe.groupLimit > moe.groups))
+        r.error("group_limit", "out of range: must be an integer from 1 to groups (" + std::to_string(moe.groups) +
+                                   "), got " + std::to_string(moe.groupLimit));
+    else if (expertsOk && topKOk && groupsOk && limitOk && moe.groups > 0 && moe.experts % moe.groups == 0 &&
+             static_cast<long long>(moe.groupLimit) * (moe.experts / moe.groups) < moe.topK)
+        r.error("group_limit", "out of range: the " + std::to_string(moe.groupLimit) + " allowed groups hold " +
+                                   std::to_string(moe.groupLimit * (moe.experts / moe.groups)) +
+                                   " experts, fewer than top_k (" + std::to_string(moe.topK) + ")");
     if (expertsOk && topKOk && moe.experts > 0 && (moe.topK < 1 || moe.topK > moe.experts))
         r.error("top_k", "out of range: must be an integer from 1 to experts (" +
                              std::to_string(moe.experts) + "), got " + std::to_string(moe.topK));
@@ -267,7 +281,7 @@ TrainingOptions readTraining(const Json* j, const std::string& path, InputErrors
                    {"precision", "optimizer", "zero_stage", "zero_shard_degree", "recompute", "sequence_parallel",
                     "flash_attention", "torch_compile", "loader_prefetch", "loader_tokens_per_s", "straggler_slowdown",
                     "overlap_tp_comm", "overlap_pp_comm", "overlap_dp_comm", "overlap_ep_comm",
-                    "allocator_reserve_fraction", "moe_load_imbalance", "execution_style", "grad_precision", "cross_entropy", "cp_exchange",
+                    "allocator_reserve_fraction", "moe_load_imbalance", "moe_dispatcher", "execution_style", "grad_precision", "cross_entropy", "cp_exchange",
                     "pipeline_split",
                     "attention_flops", "token_budget_tokens"});
     r.readEnum("precision", t.precision, &parsePrecision, {Precision::Bf16, Precision::Fp16, Precision::Fp8});
@@ -284,6 +298,8 @@ TrainingOptions readTraining(const Json* j, const std::string& path, InputErrors
     r.readBool("overlap_pp_comm", t.overlapPpComm);
     r.readBool("overlap_dp_comm", t.overlapDpComm);
     r.readBool("overlap_ep_comm", t.overlapEpComm);
+    r.readEnum("moe_dispatcher", t.moeDispatcher, &parseMoeDispatcher,
+               {MoeDispatcher::AllToAll, MoeDispatcher::Deduplicated});
     r.readDouble("loader_tokens_per_s", t.loaderTokensPerSecond, positive(kMaxRate));
     r.readDouble("straggler_slowdown", t.stragglerSlowdown, nonNegative(10.0));
     r.readDouble("allocator_reserve_fraction", t.allocatorReserveFraction, {0.0, true, 1.0, false});
@@ -362,6 +378,8 @@ Json modelToJson(const ModelSpec& m) {
     moe["shared_experts"] = m.moe.sharedExperts;
     moe["moe_layers"] = m.moe.moeLayers;
     moe["capacity_factor"] = m.moe.capacityFactor;
+    moe["groups"] = m.moe.groups;
+    moe["group_limit"] = m.moe.groupLimit;
     j["moe"] = std::move(moe);
     return j;
 }
@@ -407,6 +425,7 @@ Json trainingToJson(const TrainingOptions& t) {
     j["overlap_pp_comm"] = t.overlapPpComm;
     j["overlap_dp_comm"] = t.overlapDpComm;
     j["overlap_ep_comm"] = t.overlapEpComm;
+    j["moe_dispatcher"] = toString(t.moeDispatcher);
     j["loader_tokens_per_s"] = t.loaderTokensPerSecond;
     j["straggler_slowdown"] = t.stragglerSlowdown;
     j["allocator_reserve_fraction"] = t.allocatorReserveFraction;

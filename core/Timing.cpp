@@ -29,6 +29,34 @@ struct LayerTimes {
     double bwd() const { return 2.0 * gemmFwd + attnBwd + 2.0 * memFwd + cpMergeBwd; }
 };
 
+// How many NVLink domains other than its own one token's top-k expert copies reach, in an expert-parallel
+// group of `domains` domains with experts placed in order (each domain holds 1/domains of them). Without
+// routing groups the k experts fall anywhere: domains x (1 - (1 - 1/domains)^k) distinct domains. With
+// group-limited routing (DeepSeek's node-limited routing: groups of experts aligned with the domains) they
+// lie in at most `limit` of the `groups` groups, so in at most that many domains' worth of groups.
+double remoteDomainsPerToken(double domains, double k, int groups, int limit) {
+    if (domains <= 1.0)
+        return 0.0;
+    double reached = domains * (1.0 - std::pow(1.0 - 1.0 / domains, k));
+    if (groups > 0 && limit > 0 && limit < groups) {
+        const double G = groups, M = limit;
+        double byGroups = 0;
+        if (G >= domains) {
+            // `limit` distinct groups out of `groups`, G/D of them in each domain: the expected number of domains
+            // they touch is D x (1 - C(G - G/D, M) / C(G, M)).
+            const double perDomain = G / domains;
+            double missAll = 1.0;  // C(G - G/D, M) / C(G, M) as a product
+            for (int i = 0; i < limit; ++i)
+                missAll *= std::max(0.0, (G - perDomain - i) / (G - i));
+            byGroups = domains * (1.0 - missAll);
+        } else {
+            byGroups = std::min(domains, M * domains / G);  // each group spans D/G domains
+        }
+        reached = std::min(reached, byGroups);
+    }
+    return reached * (domains - 1.0) / domains;
+}
+
 LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
     LayerTimes r;
     const double T = x.T;
@@ -87,12 +115,32 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
             // members next to it are reached over NVLink at the same time.
             const double n = x.ep;
             const double g = x.epCrossesNodes ? x.epMembersPerDomain : n;
-            const double remote = (n - g) / n * bytes, nearby = (g - 1.0) / n * bytes;
-            const double wire = x.epCrossesNodes ? std::max(remote / x.epLink.busBandwidth(bytes),
-                                                            nearby / x.epIntraLink.busBandwidth(bytes))
-                                                 : nearby / x.epLink.busBandwidth(bytes);
-            const double a2a = wire + (n - 1.0) * x.epLink.latencySeconds;
-            r.epPerPass = 2.0 * x.moeFraction * a2a * x.imbalance;
+            if (x.epCrossesNodes && x.s.training.moeDispatcher == MoeDispatcher::Deduplicated) {
+                // DeepEP-style: each token crosses the network once per other domain that holds one of its
+                // experts, to the GPU with the same index there, which forwards the copies over NVLink (both at
+                // once). In fp8 training the dispatch sends fp8 tokens (DeepSeek-V3, section 3.3); the combine,
+                // and the gradients back, 16-bit; the other direction's gradients fp8 again, so both passes move
+                // the same bytes.
+                const ModelSpec& model = x.s.model;
+                const double remoteDomains = remoteDomainsPerToken(n / g, x.topK, model.moe.groups, model.moe.groupLimit);
+                im.epRemoteDomainsPerToken = remoteDomains;
+                const double tokenValues = T * x.h * x.hRep;
+                auto oneWay = [&](double bytesPerValue) {
+                    const double remote = remoteDomains * tokenValues * bytesPerValue;
+                    const double forwarded = x.topK * (g - 1.0) / g * tokenValues * bytesPerValue;
+                    const double message = x.topK * tokenValues * bytesPerValue;
+                    return std::max(remote / x.epLink.busBandwidth(message), forwarded / x.epIntraLink.busBandwidth(message)) +
+                           (n - 1.0) * x.epLink.latencySeconds;
+                };
+                r.epPerPass = x.moeFraction * (oneWay(x.fp8 ? 1.0 : 2.0) + oneWay(2.0)) * x.imbalance;
+            } else {
+                const double remote = (n - g) / n * bytes, nearby = (g - 1.0) / n * bytes;
+                const double wire = x.epCrossesNodes ? std::max(remote / x.epLink.busBandwidth(bytes),
+                                                                nearby / x.epIntraLink.busBandwidth(bytes))
+                                                     : nearby / x.epLink.busBandwidth(bytes);
+                const double a2a = wire + (n - 1.0) * x.epLink.latencySeconds;
+                r.epPerPass = 2.0 * x.moeFraction * a2a * x.imbalance;
+            }
         }
     }
     r.gemmFwd = attnGemmSeconds + mlpGemmSeconds;

@@ -49,6 +49,8 @@ constexpr std::array<std::pair<CpExchange, std::string_view>, 3> kCpExchange{
     {{CpExchange::Auto, "auto"}, {CpExchange::Ring, "ring"}, {CpExchange::AllGather, "allgather"}}};
 constexpr std::array<std::pair<PipelineSplit, std::string_view>, 3> kPipelineSplit{
     {{PipelineSplit::Auto, "auto"}, {PipelineSplit::Layers, "layers"}, {PipelineSplit::EmbeddingAndLoss, "embedding_and_loss"}}};
+constexpr std::array<std::pair<MoeDispatcher, std::string_view>, 2> kMoeDispatcher{
+    {{MoeDispatcher::AllToAll, "alltoall"}, {MoeDispatcher::Deduplicated, "deepep"}}};
 constexpr std::array<std::pair<AttentionFlops, std::string_view>, 2> kAttn{
     {{AttentionFlops::Full, "full"}, {AttentionFlops::Causal, "causal"}}};
 constexpr std::array<std::pair<Severity, std::string_view>, 3> kSeverity{
@@ -81,6 +83,7 @@ std::string_view toString(CrossEntropy v) { return nameOf(kCrossEntropy, v); }
 std::string_view toString(CpExchange v) { return nameOf(kCpExchange, v); }
 std::string_view toString(PipelineSplit v) { return nameOf(kPipelineSplit, v); }
 std::string_view toString(AttentionFlops v) { return nameOf(kAttn, v); }
+std::string_view toString(MoeDispatcher v) { return nameOf(kMoeDispatcher, v); }
 std::string_view toString(Severity v) { return nameOf(kSeverity, v); }
 
 std::optional<MlpKind> parseMlpKind(std::string_view s) {
@@ -110,5 +113,15 @@ std::optional<CpExchange> parseCpExchange(std::string_view s) {
 }
 std::optional<PipelineSplit> parsePipelineSplit(std::string_view s) { return parseOf(kPipelineSplit, s); }
 std::optional<AttentionFlops> parseAttentionFlops(std::string_view s) { return parseOf(kAttn, s); }
+std::optional<MoeDispatcher> parseMoeDispatcher(std::string_view s) {
+    // The frameworks' own names: Megatron-Core's dispatcher types and flex backends.
+    for (const char* name : {"all_to_all", "a2a"})
+        if (equalsIgnoreCase(s, name))
+            return MoeDispatcher::AllToAll;
+    for (const char* name : {"deduplicated", "flex", "hybridep"})
+        if (equalsIgnoreCase(s, name))
+            return MoeDispatcher::Deduplicated;
+    return parseOf(kMoeDispatcher, s);
+}
 
 } // namespace lp::core

@@ -40,6 +40,11 @@ enum class CpExchange { Auto, Ring, AllGather };
 // input and output weights), which lets 126 layers run on 128 chunks. Auto counts them where the split
 // needs it (see pipelineSplitCountsEmbeddingAndLoss in Scenario.h).
 enum class PipelineSplit { Auto, Layers, EmbeddingAndLoss };
+// How MoE tokens travel to their experts in an expert-parallel group that spans several NVLink domains:
+// an all-to-all of every top-k copy (Megatron-Core's alltoall dispatcher), or a dispatcher that sends each
+// token once to every other domain holding one of its experts and forwards it there over NVLink
+// (DeepSeek's DeepEP, Megatron-Core's flex dispatcher with DeepEP or HybridEP), fp8 tokens in fp8 training.
+enum class MoeDispatcher { AllToAll, Deduplicated };
 // Attention score FLOPs: counted in full (PaLM / Megatron convention) or halved for causal kernels.
 enum class AttentionFlops { Full, Causal };
 enum class Severity { Info, Warning, Error };
@@ -59,6 +64,7 @@ std::string_view toString(GradPrecision v);
 std::string_view toString(CrossEntropy v);
 std::string_view toString(CpExchange v);
 std::string_view toString(PipelineSplit v);
+std::string_view toString(MoeDispatcher v);
 std::string_view toString(AttentionFlops v);
 std::string_view toString(Severity v);
 
@@ -73,6 +79,7 @@ std::optional<GradPrecision> parseGradPrecision(std::string_view s);
 std::optional<CrossEntropy> parseCrossEntropy(std::string_view s);
 std::optional<CpExchange> parseCpExchange(std::string_view s);
 std::optional<PipelineSplit> parsePipelineSplit(std::string_view s);
+std::optional<MoeDispatcher> parseMoeDispatcher(std::string_view s);
 std::optional<AttentionFlops> parseAttentionFlops(std::string_view s);
 
 // Decimal and binary units, never mixed up on screen.

@@ -134,6 +134,15 @@ ModelEditor::ModelEditor(ScenarioDocument* doc, QWidget* parent)
     b.addDouble(form, tr("Capacity factor"), tr("Expert capacity factor: tokens an expert accepts, relative to an even split."),
                 0.1, 16.0, 2, 1.0, [](const Scenario& s) { return s.model.moe.capacityFactor; },
                 [](Scenario& s, double v) { s.model.moe.capacityFactor = v; });
+    b.addInt(form, tr("Expert groups"),
+             tr("Group-limited routing (DeepSeek's n_group): the experts form this many equal groups; 0: no groups."),
+             0, 4096, [](const Scenario& s) { return s.model.moe.groups; },
+             [](Scenario& s, int v) { s.model.moe.groups = v; });
+    b.addInt(form, tr("Groups per token"),
+             tr("How many of the groups one token's experts may come from (DeepSeek's topk_group; DeepSeek-V3: 4 of 8, "
+                "so a token reaches at most 4 nodes)."),
+             0, 4096, [](const Scenario& s) { return s.model.moe.groupLimit; },
+             [](Scenario& s, int v) { s.model.moe.groupLimit = v; });
     m_section->setContent(body);
     layout->addWidget(m_section);
 

@@ -200,6 +200,19 @@ TrainingEditor::TrainingEditor(ScenarioDocument* doc, QWidget* parent)
         [](const Scenario& s) { return static_cast<int>(s.training.cpExchange); },
         [](Scenario& s, int v) { s.training.cpExchange = static_cast<core::CpExchange>(v); });
     cpExchange->setObjectName(QStringLiteral("cpExchange"));
+    QComboBox* dispatcher = m_more->addChoice(
+        more, tr("MoE dispatcher"),
+        tr("How MoE tokens reach experts on other nodes (when the EP group spans several NVLink domains). "
+           "All-to-all: every top-k copy crosses the network (Megatron-Core's alltoall dispatcher). DeepEP: each "
+           "token is sent once to every other node that holds one of its experts and forwarded there over NVLink, "
+           "in fp8 when training in fp8 (DeepSeek's DeepEP, Megatron-Core's flex dispatcher with DeepEP or "
+           "HybridEP); with group-limited routing (DeepSeek-V3: 4 of 8 groups) a token reaches at most that many "
+           "nodes."),
+        {{tr("All-to-all"), static_cast<int>(core::MoeDispatcher::AllToAll)},
+         {QStringLiteral("DeepEP"), static_cast<int>(core::MoeDispatcher::Deduplicated)}},
+        [](const Scenario& s) { return static_cast<int>(s.training.moeDispatcher); },
+        [](Scenario& s, int v) { s.training.moeDispatcher = static_cast<core::MoeDispatcher>(v); });
+    dispatcher->setObjectName(QStringLiteral("moeDispatcher"));
     QComboBox* split = m_more->addChoice(
         more, tr("Pipeline split"),
         tr("What the pipeline split divides among the PP x virtual-stage chunks. Layers: the decoder layers only, "

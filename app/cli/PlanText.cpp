@@ -48,6 +48,8 @@ std::string overlapText(const core::TrainingOptions& t) {
         text += t.gradPrecision == core::GradPrecision::Fp32 ? ", fp32 gradients" : ", 16-bit gradients";
     if (t.cpExchange != core::CpExchange::Auto)
         text += ", CP exchange " + std::string(core::toString(t.cpExchange));
+    if (t.moeDispatcher != core::MoeDispatcher::AllToAll)
+        text += ", " + std::string(core::toString(t.moeDispatcher)) + " MoE dispatch";
     return text;
 }
 

@@ -163,6 +163,8 @@ const std::vector<FlagSpec>& flagTable() {
          enumSetter(&O::crossEntropy, &core::parseCrossEntropy, "auto, unfused, fused, fused_linear, compiled")},
         {"--cp-exchange", "E", "context-parallel K/V exchange: auto|ring|allgather",
          enumSetter(&O::cpExchange, &core::parseCpExchange, "auto, ring (alltoall, p2p), allgather (all_gather)")},
+        {"--moe-dispatcher", "D", "MoE token dispatch across nodes: alltoall|deepep",
+         enumSetter(&O::moeDispatcher, &core::parseMoeDispatcher, "alltoall, deepep (flex, hybridep)")},
         {"--pipeline-split", "S", "what the PP split divides: auto|layers|embedding_and_loss",
          enumSetter(&O::pipelineSplit, &core::parsePipelineSplit, "auto, layers, embedding_and_loss")},
         {"--token-budget", "N", "tokens to train, for days and GPU-hours (e.g. 2e12)",
@@ -303,6 +305,8 @@ std::expected<void, CliError> applyOverrides(const ScenarioOverrides& o, Scenari
         t.cpExchange = *o.cpExchange;
     if (o.pipelineSplit)
         t.pipelineSplit = *o.pipelineSplit;
+    if (o.moeDispatcher)
+        t.moeDispatcher = *o.moeDispatcher;
     if (o.tokenBudget)
         t.tokenBudget = *o.tokenBudget;
 

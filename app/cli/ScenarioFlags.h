@@ -28,6 +28,7 @@ struct ScenarioOverrides {
     std::optional<core::CrossEntropy> crossEntropy;
     std::optional<core::CpExchange> cpExchange;
     std::optional<core::PipelineSplit> pipelineSplit;
+    std::optional<core::MoeDispatcher> moeDispatcher;
     std::optional<double> straggler, tokenBudget;
     std::vector<std::string> given; // flags seen, in order (for messages)
 };

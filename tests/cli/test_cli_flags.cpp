@@ -81,6 +81,29 @@ LP_TEST(evaluate_shard_degree_and_cross_entropy_flags) {
     LP_CHECK(contains(badLoss.err, "--cross-entropy"));
 }
 
+LP_TEST(evaluate_moe_dispatcher_flag) {
+    // DeepSeek-V3 on 128 nodes of 8 H800: EP 64 spans 8 nodes, so the deduplicated dispatch moves fewer bytes.
+    const std::vector<std::string> base = {"evaluate", "--model", "deepseek-v3", "--gpu", "h800-sxm-80gb", "--nodes", "128",
+                                           "--tp", "1", "--pp", "16", "--dp", "64", "--ep", "64", "--micro-batch", "1",
+                                           "--accumulation", "16", "--zero", "1", "--precision", "fp8"};
+    auto with = [&](std::vector<std::string> extra) {
+        std::vector<std::string> args = base;
+        args.insert(args.end(), extra.begin(), extra.end());
+        return run(args);
+    };
+    const auto all = with({"--json"});
+    const auto dedup = with({"--moe-dispatcher", "deepep", "--json"});
+    LP_CHECK_EQ(all.code, 0);
+    LP_CHECK_EQ(dedup.code, 0);
+    const double a = all.parsed().at("time").at("ep_comm_s").get<double>();
+    const double d = dedup.parsed().at("time").at("ep_comm_s").get<double>();
+    LP_CHECK(d < 0.5 * a);  // 3.5 of 7 copies, the dispatch in fp8
+    LP_CHECK(contains(with({"--moe-dispatcher", "flex"}).out, "deepep MoE dispatch"));
+    const auto bad = with({"--moe-dispatcher", "allgather"});
+    LP_CHECK_EQ(bad.code, 2);
+    LP_CHECK(contains(bad.err, "--moe-dispatcher"));
+}
+
 LP_TEST(evaluate_cp_exchange_flag) {
     // Llama 3.1 8B with CP 8 on one node in the FSDP style: torch's all-gather holds every rank's chunk,
     // a ring two of them; the frameworks' own names parse too.

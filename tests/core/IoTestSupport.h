@@ -142,6 +142,13 @@ Scenario randomScenario(Random& r) {
         m.moe.sharedExperts = r.integer(0, 4);
         m.moe.moeLayers = r.integer(0, m.layers);
         m.moe.capacityFactor = r.logUniform(0.01, 1000);
+        if (r.coin()) {  // group-limited routing: groups divide the experts, the allowed ones hold the top-k
+            m.moe.groups = std::array{1, 2, 4, 8}[static_cast<std::size_t>(r.integer(0, 3))];
+            while (m.moe.experts % m.moe.groups != 0)
+                m.moe.groups /= 2;
+            const int perGroup = m.moe.experts / m.moe.groups;
+            m.moe.groupLimit = r.integer((m.moe.topK + perGroup - 1) / perGroup, m.moe.groups);
+        }
     }
     ClusterSpec& c = s.cluster;
     c.name = r.text();
@@ -192,6 +199,7 @@ Scenario randomScenario(Random& r) {
     t.pipelineSplit = std::array{PipelineSplit::Auto, PipelineSplit::Layers,
                                  PipelineSplit::EmbeddingAndLoss}[static_cast<std::size_t>(r.integer(0, 2))];
     t.attentionFlops = r.coin() ? AttentionFlops::Full : AttentionFlops::Causal;
+    t.moeDispatcher = r.coin() ? MoeDispatcher::AllToAll : MoeDispatcher::Deduplicated;
     t.tokenBudget = r.logUniform(1, 1e18);
     Layout& l = s.layout;
     l.tp = r.integer(1, 1000000);

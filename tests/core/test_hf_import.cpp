@@ -174,6 +174,8 @@ LP_TEST(deepseek_v3_latent_attention_and_dense_layers) {
     LP_CHECK_EQ(m.moe.experts, 256);
     LP_CHECK_EQ(m.moe.sharedExperts, 1);
     LP_CHECK_EQ(m.moeLayerCount(), 58); // 3 dense layers first
+    LP_CHECK_EQ(m.moe.groups, 8);       // n_group: node-limited routing
+    LP_CHECK_EQ(m.moe.groupLimit, 4);   // topk_group
     LP_CHECK(anyNote(h, "multi-token-prediction"));
     const ModelPreset* preset = findModelPreset("deepseek-v3");
     LP_CHECK(preset != nullptr);

@@ -376,6 +376,29 @@ LP_TEST(cross_entropy_kernel_reaches_each_framework) {
     LP_CHECK(!contains(exportLaunchSettings(s, LaunchTarget::Megatron).text, "cross-entropy"));
 }
 
+LP_TEST(moe_dispatcher_and_routing_groups_reach_megatron) {
+    Scenario s = defaultScenario();
+    s.model = findModelPreset("deepseek-v3")->model;
+    s.layout = Layout{};
+    s.layout.pp = 8;
+    s.layout.dp = 8;
+    s.layout.ep = 8;
+    s.cluster.nodes = 8;
+    std::string megatron = exportLaunchSettings(s, LaunchTarget::Megatron).text;
+    LP_CHECK(contains(megatron, "--moe-token-dispatcher-type alltoall"));
+    LP_CHECK(contains(megatron, "--moe-router-num-groups 8"));
+    LP_CHECK(contains(megatron, "--moe-router-group-topk 4"));
+    s.training.moeDispatcher = MoeDispatcher::Deduplicated;
+    megatron = exportLaunchSettings(s, LaunchTarget::Megatron).text;
+    LP_CHECK(contains(megatron, "--moe-token-dispatcher-type flex"));
+    LP_CHECK(contains(megatron, "--moe-flex-dispatcher-backend deepep"));
+    // torchtitan's settings do not name the backend: a note says so.
+    bool noted = false;
+    for (const std::string& n : exportLaunchSettings(s, LaunchTarget::Torchtitan).notes)
+        noted |= contains(n, "DeepEP");
+    LP_CHECK(noted);
+}
+
 LP_TEST(cp_exchange_reaches_megatron_and_torchtitan) {
     Scenario s = withLayout(defaultScenario(), 8, 1, 2);
     s.layout.cp = 4;

@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+
 using namespace lp::core;
 using lp::core::fixtures::mixtral;
 
@@ -335,6 +337,72 @@ LP_TEST(long_context_with_context_parallel) {
     bad.layout.cp = 3;
     bad.layout.dp = 64 / 3;
     LP_CHECK(!evaluate(bad).valid);
+}
+
+LP_TEST(a_deduplicating_dispatcher_sends_each_token_once_per_other_node) {
+    // 64 fine-grained experts, top-8, EP 64 over eight 8-GPU nodes (H100: one network card per GPU).
+    Scenario s = mixtral(1, 64, 64);
+    s.model.moe.experts = 64;
+    s.model.moe.topK = 8;
+    s.model.moe.expertFfnHidden = 1024;
+    const Plan all = evaluate(s);
+    LP_CHECK(all.valid && all.has(DiagnosticId::EpCrossesNodes));
+    LP_CHECK_EQ(all.x.epRemoteDomainsPerToken, 0.0);
+    // DeepEP-style: a token goes once to each other node holding one of its 8 experts, on average
+    // 8 x (1 - (7/8)^8) x 7/8 = 4.59 nodes, instead of 7 of its 8 copies crossing the network.
+    s.training.moeDispatcher = MoeDispatcher::Deduplicated;
+    const Plan dedup = evaluate(s);
+    LP_CHECK(dedup.valid);
+    const double reached = 8.0 * (1.0 - std::pow(7.0 / 8.0, 8.0)) * 7.0 / 8.0;
+    LP_CHECK_NEAR(dedup.x.epRemoteDomainsPerToken, reached, 1e-12);
+    const double ratio = dedup.time.epCommSeconds / all.time.epCommSeconds;
+    // Network-bound: the bytes on the card, plus the per-peer latencies, which both dispatchers pay alike.
+    LP_CHECK(ratio > reached / 7.0 && ratio < reached / 7.0 + 0.08);
+    // Group-limited routing (DeepSeek-V3's 4 of 8 groups, one group per node): at most 4 nodes, 3.5 others.
+    s.model.moe.groups = 8;
+    s.model.moe.groupLimit = 4;
+    const Plan grouped = evaluate(s);
+    LP_CHECK_NEAR(grouped.x.epRemoteDomainsPerToken, 3.5, 1e-12);
+    LP_CHECK(grouped.time.epCommSeconds < dedup.time.epCommSeconds);
+    // fp8 training dispatches fp8 tokens: the dispatch's bytes halve, the combine's stay 16-bit.
+    Scenario f = s;
+    f.training.precision = Precision::Fp8;
+    f.cluster.gpu = findGpuPreset("h100-sxm-80gb")->gpu;
+    const Plan fp8 = evaluate(f);
+    const double fp8Ratio = fp8.time.epCommSeconds / grouped.time.epCommSeconds;
+    LP_CHECK(fp8Ratio > 0.75 && fp8Ratio < 0.85);  // (1 + 2) / (2 + 2) of the bytes, and the same latencies
+    // Inside one NVLink domain there is nothing to deduplicate: EP 8 plans the same either way.
+    Scenario one = mixtral(1, 8, 8);
+    const Plan a = evaluate(one);
+    one.training.moeDispatcher = MoeDispatcher::Deduplicated;
+    const Plan b = evaluate(one);
+    LP_CHECK_EQ(a.time.epCommSeconds, b.time.epCommSeconds);
+    LP_CHECK_EQ(b.x.epRemoteDomainsPerToken, 0.0);
+    // Spellings of the frameworks.
+    LP_CHECK(parseMoeDispatcher("deepep") == MoeDispatcher::Deduplicated);
+    LP_CHECK(parseMoeDispatcher("flex") == MoeDispatcher::Deduplicated);
+    LP_CHECK(parseMoeDispatcher("HybridEP") == MoeDispatcher::Deduplicated);
+    LP_CHECK(parseMoeDispatcher("alltoall") == MoeDispatcher::AllToAll);
+    LP_CHECK(!parseMoeDispatcher("allgather").has_value());
+    LP_CHECK(toString(MoeDispatcher::Deduplicated) == "deepep");
+}
+
+LP_TEST(routing_groups_must_split_the_experts_and_hold_the_top_k) {
+    Scenario s = mixtral(1, 8, 8);  // 8 experts, top-2
+    s.model.moe.groups = 4;
+    s.model.moe.groupLimit = 1;  // 1 group of 2 experts holds the top-2
+    LP_CHECK(evaluate(s).valid);
+    s.model.moe.groups = 3;  // does not divide 8 experts
+    LP_CHECK(!evaluate(s).valid);
+    s.model.moe.groups = 8;
+    s.model.moe.groupLimit = 1;  // 1 expert per group: fewer than top-2
+    LP_CHECK(!evaluate(s).valid);
+    s.model.moe.groupLimit = 9;  // more than the groups
+    LP_CHECK(!evaluate(s).valid);
+    // DeepSeek-V3's preset and its Hugging Face config carry n_group 8, topk_group 4.
+    const ModelSpec& v3 = findModelPreset("deepseek-v3")->model;
+    LP_CHECK_EQ(v3.moe.groups, 8);
+    LP_CHECK_EQ(v3.moe.groupLimit, 4);
 }
 
 LP_TEST_MAIN()

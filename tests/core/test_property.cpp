@@ -96,6 +96,7 @@ LP_TEST(random_scenarios_stay_finite) {
         t.crossEntropy = pick(rng, {CrossEntropy::Auto, CrossEntropy::Unfused, CrossEntropy::Fused,
                                     CrossEntropy::FusedLinear, CrossEntropy::Compiled});
         t.cpExchange = pick(rng, {CpExchange::Auto, CpExchange::Ring, CpExchange::AllGather});
+        t.moeDispatcher = pick(rng, {MoeDispatcher::AllToAll, MoeDispatcher::Deduplicated});
         // Sometimes a nonsense value: zero, negative, or non-finite.
         switch (pick(rng, {0, 0, 0, 0, 1, 2, 3, 4})) {
         case 1: m.hidden = 0; break;

@@ -88,10 +88,10 @@ LP_TEST(everyFieldIsInTheFileFormat) {
     LP_CHECK_EQ(fieldCount<Scenario>(), 6u);
     LP_CHECK_EQ(fieldCount<ModelSpec>(), 18u);
     LP_CHECK_EQ(fieldCount<MlaSpec>(), 5u);
-    LP_CHECK_EQ(fieldCount<MoeSpec>(), 6u);
+    LP_CHECK_EQ(fieldCount<MoeSpec>(), 8u);
     LP_CHECK_EQ(fieldCount<ClusterSpec>(), 7u);
     LP_CHECK_EQ(fieldCount<GpuSpec>(), 9u);
-    LP_CHECK_EQ(fieldCount<TrainingOptions>(), 24u);
+    LP_CHECK_EQ(fieldCount<TrainingOptions>(), 25u);
     LP_CHECK_EQ(fieldCount<Layout>(), 9u);
     LP_CHECK_EQ(fieldCount<HardwareProfile>(), 15u);
 }

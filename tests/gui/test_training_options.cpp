@@ -250,6 +250,24 @@ private slots:
         QCOMPARE(exchange->currentData().toInt(), static_cast<int>(core::CpExchange::Auto));
     }
 
+    void moeDispatcherChoiceReachesTheScenarioAndUndoes() {
+        auto* dispatcher = m_window->scenarioPanel()->findChild<QComboBox*>(QStringLiteral("moeDispatcher"));
+        QVERIFY(dispatcher);
+        QVERIFY(dispatcher->toolTip().contains(QStringLiteral("DeepEP")));
+        QCOMPARE(dispatcher->currentData().toInt(), static_cast<int>(core::MoeDispatcher::AllToAll));
+        editor()->moreSection()->setExpanded(true);
+        const int deepep = dispatcher->findData(static_cast<int>(core::MoeDispatcher::Deduplicated));
+        QVERIFY(deepep >= 0);
+        dispatcher->setCurrentIndex(deepep);
+        emit dispatcher->activated(deepep);
+        QVERIFY(doc()->scenario().training.moeDispatcher == core::MoeDispatcher::Deduplicated);
+        // The default (dense) model has no experts: nothing to dispatch.
+        QCOMPARE(doc()->plan().time.epCommSeconds, 0.0);
+        doc()->undoStack()->undo();
+        QVERIFY(doc()->scenario().training.moeDispatcher == core::MoeDispatcher::AllToAll);
+        QCOMPARE(dispatcher->currentData().toInt(), static_cast<int>(core::MoeDispatcher::AllToAll));
+    }
+
     void pipelineSplitChoiceMovesALayerOffTheFirstStageAndUndoes() {
         auto* split = m_window->scenarioPanel()->findChild<QComboBox*>(QStringLiteral("pipelineSplit"));
         QVERIFY(split);
