@@ -168,8 +168,8 @@ ModelSpec readModel(Reader& r, const Json& j, const std::string& where) {
 // own (Qwen3's 128, gpt-oss's 64) or DeepSeek's multi-head latent attention. A case whose stated shape is
 // a published model's (layers, hidden, heads, K/V heads, vocabulary, MLP kind, and the dense MLP width or
 // the experts' count, top-k, width, shared experts and MoE layers) is that model: it takes the built-in
-// preset's attention (head size, MLA and its ranks) and its norm, biases, positions and dropout, which
-// the reader otherwise guesses from the MLP kind. Returns the preset's name when that changed anything.
+// preset's attention (head size, MLA and its ranks), its routing groups, and its norm, biases, positions and
+// dropout, which the reader otherwise guesses from the MLP kind. Returns the preset's name when that changed anything.
 std::string adoptPresetArchitecture(ModelSpec& m) {
     for (const ModelPreset& p : modelPresets()) {
         const ModelSpec& q = p.model;
@@ -192,6 +192,8 @@ std::string adoptPresetArchitecture(ModelSpec& m) {
         adopted.biases = q.biases;
         adopted.learnedPositions = q.learnedPositions;
         adopted.dropout = q.dropout;
+        adopted.moe.groups = q.moe.groups;  // group-limited routing (DeepSeek-V3's node-limited routing)
+        adopted.moe.groupLimit = q.moe.groupLimit;
         if (adopted == m)
             return {};
         m = adopted;
@@ -460,10 +462,26 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
         // Megatron-Core's MoE all-to-all overlap (the combined 1F1B schedule) is switched on per model and
         // system in NVIDIA's recipes (Megatron-Bridge's moe_a2a_overlap, --overlap-moe-expert-parallel-comm):
         // planned with it when the notes state it.
+        // DeepSeek's DualPipe (DeepSeek-V3's schedule) overlaps the all-to-alls by construction.
+        const bool deepSeekReport = source.find("deepseek") != std::string::npos &&
+                                    source.find("technical report") != std::string::npos;
+        if (l.ep > 1 && deepSeekReport && source.find("deepseek-v3") != std::string::npos)
+            t.overlapEpComm = true;
         if (l.ep > 1)
             for (const char* term : {"moe_a2a_overlap", "overlap_moe_expert_parallel_comm",
-                                     "overlap-moe-expert-parallel-comm", "ep overlap", "a2a overlap"})
+                                     "overlap-moe-expert-parallel-comm", "ep overlap", "a2a overlap", "dualpipe"})
                 t.overlapEpComm = t.overlapEpComm || notesState(notes, term);
+        // Nor the MoE dispatcher: a case whose source or notes name a deduplicating one (DeepEP, HybridEP,
+        // Megatron-Core's flex dispatcher), or that is DeepSeek's own report of its trainer (DualPipe with its
+        // node-limited, deduplicated dispatch), sends each token once per other node (MoeDispatcher).
+        if (l.ep > 1) {
+            const std::string sourceAndNotes = source + " " + notes;
+            bool dedup = deepSeekReport;
+            for (const char* term : {"deepep", "hybridep", "flex dispatcher", "dualpipe"})
+                dedup = dedup || notesState(sourceAndNotes, term);
+            if (dedup)
+                t.moeDispatcher = MoeDispatcher::Deduplicated;
+        }
         // A global batch that the replicas cannot split evenly (a source's rounding): the nearest whole
         // number of micro batches per replica, at least one.
         const long long perStep = vc.microBatchGiven ? static_cast<long long>(l.microBatch) * l.dp : l.dp;

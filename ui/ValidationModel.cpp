@@ -298,6 +298,8 @@ QVariant ValidationModel::data(const QModelIndex& index, int role) const {
             read << tr("torch.compile");
         if (t.crossEntropy != core::CrossEntropy::Auto)
             read << tr("%1 loss").arg(qs(core::toString(t.crossEntropy)));
+        if (t.moeDispatcher == core::MoeDispatcher::Deduplicated)
+            read << tr("DeepEP MoE dispatch");
         for (const std::string_view name : core::overlapsOn(t))
             read << tr("%1 overlap").arg(qs(std::string(name)));
         if (!c->architectureFrom.empty())

@@ -261,8 +261,8 @@ int runValidate(const Args& argv) {
               << (c.architectureFrom.empty()
                       ? std::string()
                       : "Architecture: the case has the shape of the built-in " + c.architectureFrom +
-                            " and is planned with its attention (head size, MLA), norms and biases, which the "
-                            "case format has no fields for\n")
+                            " and is planned with its attention (head size, MLA), routing groups, norms and biases, "
+                            "which the case format has no fields for\n")
               << "\n"
               << renderPlanText(s, plan);
     if (explain)

@@ -465,6 +465,33 @@ LP_TEST(a_moe_case_whose_notes_state_the_all_to_all_overlap_is_planned_with_it) 
     LP_CHECK(!epOverlap(1, "EP overlap on, but no expert-parallel group to overlap"));
 }
 
+LP_TEST(a_moe_case_from_deepseeks_report_or_naming_deepep_dispatches_once_per_node) {
+    auto optionsWith = [](const std::string& source, const std::string& notes) {
+        std::string j = overlapCase("h100-sxm-80gb", 1, 1, 1, 8, 1, false);
+        j.replace(j.find(R"("id": "x",)"), 10,
+                  R"("id": "x", "source": ")" + source + R"(", "notes": ")" + notes + R"(",)");
+        j.replace(j.find(R"("tied_embeddings": false)"), 24,
+                  R"("tied_embeddings": false, "moe": {"experts": 8, "top_k": 2})");
+        j.replace(j.find(R"("layout": {)"), 11, R"("layout": {"ep": 8, )");
+        return optionsOf(j);
+    };
+    // DeepSeek-V3's own report: its DeepEP-style dispatch, and DualPipe's overlap of the all-to-alls.
+    TrainingOptions t = optionsWith("DeepSeek-AI, DeepSeek-V3 Technical Report (arXiv 2412.19437)", "");
+    LP_CHECK(t.moeDispatcher == MoeDispatcher::Deduplicated);
+    LP_CHECK(t.overlapEpComm);
+    // DeepSeek-V2's report: the deduplicated dispatch, but not DualPipe, which V3 introduced.
+    t = optionsWith("DeepSeek-AI, DeepSeek-V2 Technical Report", "");
+    LP_CHECK(t.moeDispatcher == MoeDispatcher::Deduplicated);
+    LP_CHECK(!t.overlapEpComm);
+    // Notes that name the dispatcher or the schedule.
+    LP_CHECK(optionsWith("Megatron-LM", "flex dispatcher with the HybridEP backend").moeDispatcher ==
+             MoeDispatcher::Deduplicated);
+    t = optionsWith("some trainer", "DualPipe schedule, DeepEP kernels");
+    LP_CHECK(t.moeDispatcher == MoeDispatcher::Deduplicated && t.overlapEpComm);
+    LP_CHECK(optionsWith("Megatron-LM", "alltoall dispatcher, without DeepEP").moeDispatcher == MoeDispatcher::AllToAll);
+    LP_CHECK(optionsWith("NVIDIA-NeMo/Megatron-Bridge", "").moeDispatcher == MoeDispatcher::AllToAll);
+}
+
 LP_TEST(a_case_shaped_like_a_published_model_takes_the_attention_the_format_cannot_state) {
     auto modelOf = [](const std::string& model, std::string* from = nullptr) {
         const std::string json = R"({"schema": "layout-planner/validation-cases@1", "cases": [{"id": "x",
@@ -506,6 +533,8 @@ LP_TEST(a_case_shaped_like_a_published_model_takes_the_attention_the_format_cann
     LP_CHECK(m.attention == AttentionKind::Mla);
     LP_CHECK_EQ(m.mla.kvLoraRank, 512);
     LP_CHECK_EQ(m.qkHeadDim(), 192);
+    LP_CHECK_EQ(m.moe.groups, 8);  // and its node-limited routing: 4 of 8 groups
+    LP_CHECK_EQ(m.moe.groupLimit, 4);
     LP_CHECK_EQ(from, std::string("DeepSeek-V3"));
     // A published model whose heads are hidden / heads wide (Llama 3.1 8B) is planned exactly as written.
     m = modelOf(R"({"name": "L", "layers": 32, "hidden": 4096, "heads": 32, "kv_heads": 8, "ffn_hidden": 14336,
