@@ -11,6 +11,13 @@ using namespace lp::test::cli;
 
 namespace {
 
+// The CLI run on `base` followed by `extra` (a test's fixed flags, then the ones it varies).
+Result runWith(const std::vector<std::string>& base, const std::vector<std::string>& extra) {
+    std::vector<std::string> args = base;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run(args);
+}
+
 LP_TEST(evaluate_grad_precision_flag) {
     // 16-bit gradients (--grad-reduce-in-bf16) halve the default bf16 Megatron plan's fp32 gradient memory.
     const json a = run({"evaluate", "--json"}).parsed();
@@ -86,11 +93,7 @@ LP_TEST(evaluate_moe_dispatcher_flag) {
     const std::vector<std::string> base = {"evaluate", "--model", "deepseek-v3", "--gpu", "h800-sxm-80gb", "--nodes", "128",
                                            "--tp", "1", "--pp", "16", "--dp", "64", "--ep", "64", "--micro-batch", "1",
                                            "--accumulation", "16", "--zero", "1", "--precision", "fp8"};
-    auto with = [&](std::vector<std::string> extra) {
-        std::vector<std::string> args = base;
-        args.insert(args.end(), extra.begin(), extra.end());
-        return run(args);
-    };
+    auto with = [&](const std::vector<std::string>& extra) { return runWith(base, extra); };
     const auto all = with({"--json"});
     const auto dedup = with({"--moe-dispatcher", "deepep", "--json"});
     LP_CHECK_EQ(all.code, 0);
@@ -110,11 +113,7 @@ LP_TEST(evaluate_cp_exchange_flag) {
     const std::vector<std::string> base = {"evaluate", "--model", "llama3.1-8b", "--nodes", "1", "--tp", "1", "--pp", "1",
                                            "--cp", "8", "--dp", "1", "--seq-len", "262144", "--micro-batch", "1",
                                            "--accumulation", "1", "--zero", "3", "--recompute", "full", "--style", "fsdp"};
-    auto with = [&](std::vector<std::string> extra) {
-        std::vector<std::string> args = base;
-        args.insert(args.end(), extra.begin(), extra.end());
-        return run(args);
-    };
+    auto with = [&](const std::vector<std::string>& extra) { return runWith(base, extra); };
     const auto gather = with({"--json"});
     const auto ring = with({"--cp-exchange", "alltoall", "--json"});
     LP_CHECK_EQ(gather.code, 0);
@@ -148,11 +147,7 @@ LP_TEST(evaluate_pipeline_split_flag) {
                                              "1",
                                              "--accumulation",
                                              "32"};
-    auto with = [&](std::vector<std::string> extra) {
-        std::vector<std::string> args = layout;
-        args.insert(args.end(), extra.begin(), extra.end());
-        return run(args);
-    };
+    auto with = [&](const std::vector<std::string>& extra) { return runWith(layout, extra); };
     const auto a = with({"--json"});
     LP_CHECK_EQ(a.code, 0);
     const json j = a.parsed();
@@ -190,11 +185,7 @@ LP_TEST(evaluate_expert_tp_flag) {
                                              "1",
                                              "--accumulation",
                                              "8"};
-    auto with = [&](std::vector<std::string> extra) {
-        std::vector<std::string> args = layout;
-        args.insert(args.end(), extra.begin(), extra.end());
-        return run(args);
-    };
+    auto with = [&](const std::vector<std::string>& extra) { return runWith(layout, extra); };
     const auto a = with({});
     LP_CHECK_EQ(a.code, 0);
     LP_CHECK(contains(a.out, "EP 8, expert TP 1"));
