@@ -53,13 +53,7 @@ void checkLayoutInto(const Scenario& s, std::vector<Diagnostic>& out) {
     const bool moeOk = !m.isMoe() || (m.moe.topK > 0 && m.moe.topK <= m.moe.experts && m.moe.expertFfnHidden > 0 &&
                                       m.moe.moeLayers >= 0 && m.moe.moeLayers <= m.layers &&
                                       m.moe.sharedExperts >= 0 && std::isfinite(m.moe.capacityFactor) &&
-                                      m.moe.capacityFactor > 0 && m.moe.groups >= 0 && m.moe.groupLimit >= 0 &&
-                                      // groups split the experts evenly, and the allowed ones hold the top-k
-                                      (m.moe.groups == 0 ||
-                                       (m.moe.experts % m.moe.groups == 0 && m.moe.groupLimit >= 1 &&
-                                        m.moe.groupLimit <= m.moe.groups &&
-                                        static_cast<long long>(m.moe.groupLimit) * (m.moe.experts / m.moe.groups) >=
-                                            m.moe.topK)));
+                                      m.moe.capacityFactor > 0 && m.moe.groupLimit >= 0 && m.moe.routingGroupsFit());
     const bool mlaOk = m.attention != AttentionKind::Mla ||
                        (m.mla.qLoraRank >= 0 && m.mla.kvLoraRank > 0 && m.mla.qkNopeHeadDim > 0 &&
                         m.mla.qkRopeHeadDim >= 0 && m.mla.vHeadDim > 0);

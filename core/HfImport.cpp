@@ -376,13 +376,12 @@ void readDeepseek(Reader& r, HfImport& out, const HfImportOptions& o) {
     m.moe.expertFfnHidden = r.positive("moe_intermediate_size");
     m.moe.sharedExperts = r.nonNegativeOr("n_shared_experts", 0);
     // Group-limited routing: each token's experts lie in at most topk_group of the n_group groups.
-    const int groups = r.nonNegativeOr("n_group", 0);
-    const int groupLimit = r.nonNegativeOr("topk_group", 0);
-    if (groups > 1 && groupLimit >= 1 && groupLimit < groups && m.moe.experts % groups == 0 &&
-        static_cast<long long>(groupLimit) * (m.moe.experts / groups) >= m.moe.topK) {
-        m.moe.groups = groups;
-        m.moe.groupLimit = groupLimit;
-    }
+    // A limit of all the groups (or configs whose groups do not fit) restricts nothing: no groups.
+    MoeSpec grouped = m.moe;
+    grouped.groups = r.nonNegativeOr("n_group", 0);
+    grouped.groupLimit = r.nonNegativeOr("topk_group", 0);
+    if (grouped.groups > 1 && grouped.groupLimit < grouped.groups && grouped.routingGroupsFit())
+        m.moe = grouped;
     const int firstDense = r.nonNegativeOr("first_k_dense_replace", 0);
     const int freq = r.positiveOr("moe_layer_freq", 1);
     int moeLayers = 0;

@@ -20,6 +20,11 @@ struct MoeSpec {
     int groups = 0;
     int groupLimit = 0;
     bool operator==(const MoeSpec&) const = default;
+    // No groups, or groups that split the experts evenly with 1 to `groups` allowed ones holding the top-k.
+    bool routingGroupsFit() const {
+        return groups == 0 || (groups > 0 && experts % groups == 0 && groupLimit >= 1 && groupLimit <= groups &&
+                               static_cast<long long>(groupLimit) * (experts / groups) >= topK);
+    }
 };
 
 // Multi-head latent attention (DeepSeek-V2/V3): low-rank compressed queries and keys/values.

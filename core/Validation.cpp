@@ -256,6 +256,31 @@ bool statesTorchCompile(const std::string& notes, const std::string& id) {
     return asciiLower(id).find("compile") != std::string::npos;
 }
 
+// Nor how MoE tokens travel. Megatron-Core's all-to-all overlap (the combined 1F1B schedule) is switched on
+// per model and system in NVIDIA's recipes (Megatron-Bridge's moe_a2a_overlap,
+// --overlap-moe-expert-parallel-comm), and DeepSeek's DualPipe (DeepSeek-V3's schedule) overlaps the
+// all-to-alls by construction: planned with the overlap when the notes state either, or the case is
+// DeepSeek-V3's own report. A case whose source or notes name a deduplicating dispatcher (DeepEP, HybridEP,
+// Megatron-Core's flex dispatcher, DualPipe's), or that is one of DeepSeek's technical reports, sends each
+// token once per other node (MoeDispatcher::Deduplicated). Source and notes are lower-cased.
+void inferMoeCommunication(TrainingOptions& t, const Layout& l, const std::string& source, const std::string& notes) {
+    if (l.ep <= 1)
+        return;
+    const bool deepSeekReport =
+        source.find("deepseek") != std::string::npos && source.find("technical report") != std::string::npos;
+    if (deepSeekReport && source.find("deepseek-v3") != std::string::npos)
+        t.overlapEpComm = true;
+    for (const char* term : {"moe_a2a_overlap", "overlap_moe_expert_parallel_comm", "overlap-moe-expert-parallel-comm",
+                             "ep overlap", "a2a overlap", "dualpipe"})
+        t.overlapEpComm = t.overlapEpComm || notesState(notes, term);
+    bool dedup = deepSeekReport;
+    const std::string sourceAndNotes = source + " " + notes;
+    for (const char* term : {"deepep", "hybridep", "flex dispatcher", "dualpipe"})
+        dedup = dedup || notesState(sourceAndNotes, term);
+    if (dedup)
+        t.moeDispatcher = MoeDispatcher::Deduplicated;
+}
+
 // The latest month that the (lower-cased) source or notes of a case state, as year x 100 + month: "2025-06",
 // "202412", "2024/12", "June 2025", "Dec 2024"; a year alone counts as its December (nothing says earlier).
 // Years 2015-2039 only, in runs of exactly four or six digits, so that sizes and counts are not read as dates.
@@ -459,29 +484,7 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
         // AsyncTP is torchtitan's TP overlap (collective matmuls), which needs TP > 1.
         if (l.tp > 1 && notesState(notes, "asynctp"))
             t.overlapTpComm = true;
-        // Megatron-Core's MoE all-to-all overlap (the combined 1F1B schedule) is switched on per model and
-        // system in NVIDIA's recipes (Megatron-Bridge's moe_a2a_overlap, --overlap-moe-expert-parallel-comm):
-        // planned with it when the notes state it.
-        // DeepSeek's DualPipe (DeepSeek-V3's schedule) overlaps the all-to-alls by construction.
-        const bool deepSeekReport = source.find("deepseek") != std::string::npos &&
-                                    source.find("technical report") != std::string::npos;
-        if (l.ep > 1 && deepSeekReport && source.find("deepseek-v3") != std::string::npos)
-            t.overlapEpComm = true;
-        if (l.ep > 1)
-            for (const char* term : {"moe_a2a_overlap", "overlap_moe_expert_parallel_comm",
-                                     "overlap-moe-expert-parallel-comm", "ep overlap", "a2a overlap", "dualpipe"})
-                t.overlapEpComm = t.overlapEpComm || notesState(notes, term);
-        // Nor the MoE dispatcher: a case whose source or notes name a deduplicating one (DeepEP, HybridEP,
-        // Megatron-Core's flex dispatcher), or that is DeepSeek's own report of its trainer (DualPipe with its
-        // node-limited, deduplicated dispatch), sends each token once per other node (MoeDispatcher).
-        if (l.ep > 1) {
-            const std::string sourceAndNotes = source + " " + notes;
-            bool dedup = deepSeekReport;
-            for (const char* term : {"deepep", "hybridep", "flex dispatcher", "dualpipe"})
-                dedup = dedup || notesState(sourceAndNotes, term);
-            if (dedup)
-                t.moeDispatcher = MoeDispatcher::Deduplicated;
-        }
+        inferMoeCommunication(t, l, source, notes);
         // A global batch that the replicas cannot split evenly (a source's rounding): the nearest whole
         // number of micro batches per replica, at least one.
         const long long perStep = vc.microBatchGiven ? static_cast<long long>(l.microBatch) * l.dp : l.dp;
