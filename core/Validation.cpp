@@ -131,22 +131,36 @@ struct Reader {
 
 // The case format records the architecture's main numbers; the rest follows the family it names:
 // GELU models are GPT-style (LayerNorm, biases, learned positions, dropout), SwiGLU models are
-// Llama-style (RMSNorm, no biases, RoPE, no dropout).
-ModelSpec readModel(Reader& r, const Json& j, const std::string& where) {
+// Llama-style (RMSNorm, no biases, RoPE, no dropout). A number the case leaves open (null or absent) where
+// a family's rule supplies it is filled and said in `adjustments`: the MLP kind (SwiGLU, what published
+// models since 2023 use), its width (GPT's 4h, or Llama's 8h/3 rounded up to a multiple of 256), the K/V
+// heads (as many as the query heads).
+ModelSpec readModel(Reader& r, const Json& j, const std::string& where, std::vector<std::string>& adjustments) {
     ModelSpec m;
     m.name = Reader::optionalText(j, "name");  // cosmetic: the case's id stands in when it is missing
     m.layers = r.integer(j, "layers", where, 1, 100000);
     m.hidden = r.integer(j, "hidden", where, 1, 1000000);
     m.heads = r.integer(j, "heads", where, 1, 100000);
     // kv_heads null: multi-head attention (as many K/V heads as query heads).
-    m.kvHeads = j.contains("kv_heads") && !Reader::given(j, "kv_heads") ? m.heads
-                                                                        : r.integer(j, "kv_heads", where, 1, 100000);
-    m.ffnHidden = r.integer(j, "ffn_hidden", where, 1, 10000000);
+    m.kvHeads = Reader::given(j, "kv_heads") ? r.integer(j, "kv_heads", where, 1, 100000) : m.heads;
+    if (!Reader::given(j, "mlp")) {
+        m.mlp = MlpKind::SwiGlu;
+        adjustments.push_back("mlp not stated: planned as swiglu");
+    } else {
+        m.mlp = r.choice(j, "mlp", where, &parseMlpKind, {MlpKind::Gelu, MlpKind::SwiGlu}, m.mlp);
+    }
+    const bool gpt = m.mlp == MlpKind::Gelu;
+    if (Reader::given(j, "ffn_hidden")) {
+        m.ffnHidden = r.integer(j, "ffn_hidden", where, 1, 10000000);
+    } else if (m.hidden > 0) {
+        const long long width = gpt ? 4LL * m.hidden : (8LL * m.hidden / 3 + 255) / 256 * 256;
+        m.ffnHidden = static_cast<int>(std::min<long long>(width, 10000000));
+        adjustments.push_back("ffn_hidden not stated: planned with " + std::to_string(m.ffnHidden) +
+                              (gpt ? " (4 x hidden)" : " (8/3 x hidden rounded up to a multiple of 256, Llama's rule)"));
+    }
     m.vocab = r.integer(j, "vocab", where, 1, 100000000);
     m.seqLen = r.integer(j, "seq_len", where, 1, 100000000);
-    m.mlp = r.choice(j, "mlp", where, &parseMlpKind, {MlpKind::Gelu, MlpKind::SwiGlu}, m.mlp);
     m.tiedEmbeddings = r.boolean(j, "tied_embeddings", where, false);
-    const bool gpt = m.mlp == MlpKind::Gelu;
     m.norm = gpt ? NormKind::LayerNorm : NormKind::RmsNorm;
     m.biases = gpt;
     m.learnedPositions = gpt;
@@ -334,20 +348,50 @@ int latestStatedMonth(const std::string& text) {
     return latest;
 }
 
+// The format's GPU id for what a case wrote: the id itself, any case and with spaces or underscores for
+// hyphens ("H100_SXM_80GB"), or a GPU's short name where one part is the usual one ("H100", "h100-80gb":
+// the SXM board; "A100" alone: the 80 GB part of most published runs since 2022). Unknown names come back
+// lower-cased, for the reader to refuse with the list of known ids.
+std::string formatGpuId(const std::string& written) {
+    std::string id = asciiLower(written);
+    std::replace(id.begin(), id.end(), ' ', '-');
+    std::replace(id.begin(), id.end(), '_', '-');
+    if (findGpuPreset(id))
+        return id;
+    static const std::map<std::string, std::string, std::less<>> kShort = {
+        {"a100", "a100-sxm-80gb"},      {"a100-80gb", "a100-sxm-80gb"}, {"a100-40gb", "a100-sxm-40gb"},
+        {"h100", "h100-sxm-80gb"},      {"h100-80gb", "h100-sxm-80gb"}, {"h100-96gb", "h100-sxm-96gb"},
+        {"h100-sxm", "h100-sxm-80gb"},  {"h800", "h800-sxm-80gb"},      {"h800-80gb", "h800-sxm-80gb"},
+        {"h200", "h200-sxm-141gb"},     {"h200-141gb", "h200-sxm-141gb"}, {"h200-sxm", "h200-sxm-141gb"},
+        {"a100-sxm", "a100-sxm-80gb"},  {"gb200-nvl72", "gb200"},       {"gb300-nvl72", "gb300"}};
+    if (const auto it = kShort.find(id); it != kShort.end())
+        return it->second;
+    return id;
+}
+
 // `adjustments` collects what the reader changed so that the case can be planned (shown with its rows).
 ClusterSpec readCluster(Reader& r, const Json& j, const std::string& where, std::vector<std::string>& adjustments) {
     ClusterSpec c;
-    const std::string gpuId = r.text(j, "gpu", where);
+    const std::string written = r.text(j, "gpu", where);
+    const std::string gpuId = formatGpuId(written);
+    if (gpuId != written && findGpuPreset(gpuId))
+        adjustments.push_back("gpu " + detail::quoteJson(written) + " read as " + gpuId);
     const int gpus = r.integer(j, "gpus", where, 1, 10000000);
-    const int perNode = r.integer(j, "gpus_per_node", where, 1, 100000);
+    // Not stated: the GPU type's usual node (four GPUs to a GB200/GB300 tray, eight to an HGX board), or
+    // all of the run's GPUs when it has fewer.
+    const bool tray = gpuId == "gb200" || gpuId == "gb300";
+    const int perNode = Reader::given(j, "gpus_per_node") ? r.integer(j, "gpus_per_node", where, 1, 100000)
+                                                          : std::min(gpus, tray ? 4 : 8);
+    if (!Reader::given(j, "gpus_per_node"))
+        adjustments.push_back("gpus_per_node not stated: planned with " + std::to_string(perNode));
     if (const GpuPreset* g = findGpuPreset(gpuId)) {
         c.gpu = g->gpu;
-    } else if (!gpuId.empty()) {
+    } else if (!written.empty()) {
         std::vector<std::string> ids;
         for (const GpuPreset& p : gpuPresets())
             ids.push_back(p.gpu.id);
         r.error(where, "gpu",
-                "unknown GPU " + detail::quoteJson(gpuId) + detail::didYouMean(gpuId, ids) +
+                "unknown GPU " + detail::quoteJson(written) + detail::didYouMean(written, ids) +
                     "; known: " + detail::joinList(ids));
     }
     // A run on part of one node uses that many GPUs of it, joined by the node's NVLink switch.
@@ -363,13 +407,13 @@ ClusterSpec readCluster(Reader& r, const Json& j, const std::string& where, std:
                               std::to_string(c.gpusPerNode) + " GPUs");
     }
     c.nvlinkDomain = c.gpusPerNode;
-    if (gpuId == "gb200" || gpuId == "gb300")
+    if (tray)
         c.nvlinkDomain = std::min(gpus, 72);
     c.name = std::to_string(c.nodes) + " x " + std::to_string(c.gpusPerNode) + " " + c.gpu.name;
     return c;
 }
 
-std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_view text) {
+std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_view text, InputErrors* skipped) {
     InputErrors errors;
     const std::optional<Json> parsed = detail::parseObject(text, errors);
     if (!parsed)
@@ -399,6 +443,7 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
     std::size_t i = 0;
     for (const Json& jc : *cases) {
         const std::string where = "$.cases[" + std::to_string(i++) + "]";
+        const std::size_t problemsBefore = errors.size();
         ValidationCase vc;
         vc.id = r.text(jc, "id", where);
         vc.source = Reader::optionalText(jc, "source");
@@ -413,25 +458,44 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
         Scenario s;
         s.name = vc.id;
         s.notes = vc.source;
-        s.model = readModel(r, *jm, where + ".model");
+        s.model = readModel(r, *jm, where + ".model", vc.adjustments);
         if (s.model.name.empty())
             s.model.name = vc.id;
         vc.architectureFrom = adoptPresetArchitecture(s.model);
         s.cluster = readCluster(r, *jh, where + ".hardware", vc.adjustments);
         const std::string lw = where + ".layout";
+        // Nor does it name the framework; the source does. ZeRO 3 from a Megatron-family source (Megatron-LM,
+        // Megatron-Bridge, Megatron-DeepSpeed) is Megatron-FSDP or DeepSpeed's ZeRO 3 under Megatron's fused
+        // kernels and Transformer Engine, not a PyTorch FSDP trainer's eager habits, which "auto" assumes.
+        // A PyTorch-native trainer keeps its eager habits at every ZeRO stage (DDP, FSDP's SHARD_GRAD_OP).
+        const std::string source = asciiLower(vc.source);
+        const bool megatronSource = source.find("megatron") != std::string::npos;
+        const bool torchTrainer = !megatronSource && namesTorchTrainer(source);
+        const bool hopperOrNewer = s.cluster.gpu.peakFlops8 > 0;
+        // A layout number the case leaves open (null or absent) is filled as the run most likely had it, and
+        // the case's rows say so: no TP or PP (1), the DP the GPUs leave, no CP, EP or interleaving.
+        auto stated = [&](const char* key, int lo, int hi, int fallback, const char* why) {
+            if (Reader::given(*jl, key))
+                return r.integer(*jl, key, lw, lo, hi);
+            if (why)
+                vc.adjustments.push_back(std::string(key) + " not stated: planned with " + std::to_string(fallback) +
+                                         (*why ? std::string(" (") + why + ")" : std::string()));
+            return fallback;
+        };
         Layout& l = s.layout;
-        l.tp = r.integer(*jl, "tp", lw, 1, 100000);
-        l.pp = r.integer(*jl, "pp", lw, 1, 100000);
-        l.dp = r.integer(*jl, "dp", lw, 1, 10000000);
-        l.cp = r.optionalInteger(*jl, "cp", lw, 1, 100000, 1);
-        l.ep = r.optionalInteger(*jl, "ep", lw, 1, 100000, 1);
+        l.tp = stated("tp", 1, 100000, 1, "");
+        l.pp = stated("pp", 1, 100000, 1, "");
+        l.cp = stated("cp", 1, 100000, 1, nullptr);
+        l.ep = stated("ep", 1, 100000, 1, nullptr);
         // Optional (not in the published format): the experts' tensor parallelism; absent = auto.
-        l.etp = r.optionalInteger(*jl, "etp", lw, 1, 100000, 0);
-        l.vpp = r.optionalInteger(*jl, "vpp", lw, 1, 1000, 1);
+        l.etp = stated("etp", 1, 100000, 0, nullptr);
+        l.vpp = stated("vpp", 1, 1000, 1, nullptr);
+        const long long model = static_cast<long long>(l.tp) * l.pp * l.cp;
+        const int leftDp = static_cast<int>(std::clamp<long long>(s.cluster.gpus() / std::max(1LL, model), 1, 10000000));
+        l.dp = stated("dp", 1, 10000000, leftDp, "the GPUs over tp x pp x cp");
         // A DP degree that does not make up the GPU count with TP, PP and CP (a source that counts FSDP over
         // DP x CP as its DP, say): the degree the GPUs leave, when they divide evenly. Otherwise the layout
         // stays as written and the planner names the mismatch on the case's rows.
-        const long long model = static_cast<long long>(l.tp) * l.pp * l.cp;
         if (l.gpus() != s.cluster.gpus() && model > 0 && s.cluster.gpus() % model == 0 &&
             s.cluster.gpus() / model <= 10000000) {
             const int dp = static_cast<int>(s.cluster.gpus() / model);
@@ -442,23 +506,42 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
         }
         vc.microBatchGiven = Reader::given(*jl, "micro_batch");
         l.microBatch = vc.microBatchGiven ? r.integer(*jl, "micro_batch", lw, 1, 100000) : 1;
-        vc.globalBatch = r.integer(*jl, "global_batch", lw, 1, 100000000);
+        if (Reader::given(*jl, "global_batch")) {
+            vc.globalBatch = r.integer(*jl, "global_batch", lw, 1, 100000000);
+        } else {
+            // Not stated: one micro batch per replica without a pipeline; with one, four per stage (a bubble
+            // of under a fifth, what published pipelined runs keep to).
+            const long long perStep = static_cast<long long>(l.microBatch) * l.dp * (l.pp > 1 ? 4LL * l.pp : 1LL);
+            vc.globalBatch = std::clamp<long long>(perStep, 1, 100000000);
+            vc.adjustments.push_back("global_batch not stated: planned with " + std::to_string(vc.globalBatch) +
+                                     (l.pp > 1 ? " (4 x pp micro batches per replica)" : " (one micro batch per replica)"));
+        }
         TrainingOptions& t = s.training;
-        t.sequenceParallel = r.boolean(*jl, "sequence_parallel", lw, false);
-        t.recompute = r.choice(*jl, "recompute", lw, &parseRecompute,
-                               {Recompute::None, Recompute::Selective, Recompute::Full}, t.recompute);
-        t.zeroStage = r.integer(*jl, "zero_stage", lw, 0, 3);
+        // Sequence parallelism not stated: on with TP on Hopper or newer (every Megatron-Core recipe) and
+        // in PyTorch trainers (torchtitan's TP plan shards the norms' sequence), off before.
+        const bool spDefault = l.tp > 1 && (hopperOrNewer || torchTrainer);
+        if (!Reader::given(*jl, "sequence_parallel") && l.tp > 1)
+            vc.adjustments.push_back(std::string("sequence_parallel not stated: ") + (spDefault ? "on" : "off"));
+        t.sequenceParallel = r.boolean(*jl, "sequence_parallel", lw, spDefault);
+        vc.recomputeGiven = Reader::given(*jl, "recompute");
+        if (vc.recomputeGiven)
+            t.recompute = r.choice(*jl, "recompute", lw, &parseRecompute,
+                                   {Recompute::None, Recompute::Selective, Recompute::Full}, t.recompute);
+        else
+            vc.adjustments.push_back("recompute not stated: the fastest that fits");
+        // ZeRO not stated: a PyTorch FSDP trainer shards fully (3); Megatron-style runs with data parallelism
+        // use the distributed optimizer (1), the default of every NeMo and Megatron-Bridge recipe.
+        const int zeroDefault = torchTrainer ? 3 : (static_cast<long long>(l.dp) * l.cp > 1 ? 1 : 0);
+        t.zeroStage = stated("zero_stage", 0, 3, zeroDefault, torchTrainer ? "a PyTorch FSDP trainer" : "");
         // Optional (hybrid sharding, HSDP): the DP ranks one copy of the sharded state spans.
         t.zeroShardDegree = r.optionalInteger(*jl, "zero_shard_degree", lw, 1, 10000000, t.zeroShardDegree);
-        t.precision = r.choice(*jl, "precision", lw, &parsePrecision,
-                               {Precision::Bf16, Precision::Fp16, Precision::Fp8}, t.precision);
-        // Nor does it name the framework; the source does. ZeRO 3 from a Megatron-family source (Megatron-LM,
-        // Megatron-Bridge, Megatron-DeepSpeed) is Megatron-FSDP or DeepSpeed's ZeRO 3 under Megatron's fused
-        // kernels and Transformer Engine, not a PyTorch FSDP trainer's eager habits, which "auto" assumes.
-        // A PyTorch-native trainer keeps its eager habits at every ZeRO stage (DDP, FSDP's SHARD_GRAD_OP).
-        const std::string source = asciiLower(vc.source);
-        const bool megatronSource = source.find("megatron") != std::string::npos;
-        const bool torchTrainer = !megatronSource && namesTorchTrainer(source);
+        if (Reader::given(*jl, "precision")) {
+            t.precision = r.choice(*jl, "precision", lw, &parsePrecision,
+                                   {Precision::Bf16, Precision::Fp16, Precision::Fp8}, t.precision);
+        } else {
+            t.precision = Precision::Bf16;
+            vc.adjustments.push_back("precision not stated: planned in bf16");
+        }
         if (torchTrainer)
             t.executionStyle = ExecutionStyle::Fsdp;
         else if (t.zeroStage >= 3 && megatronSource)
@@ -502,25 +585,38 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
                     vc.measured.push_back({metric, v});
             }
         }
+        if (errors.size() > problemsBefore)
+            continue;  // a case with a problem is not planned (its problems name it)
         vc.scenario = std::move(s);
         out.push_back(std::move(vc));
     }
-    if (!errors.empty())
-        return std::unexpected(detail::capped(std::move(errors)));
+    if (!errors.empty()) {
+        // Strict (no `skipped`): any problem refuses the file. Otherwise the readable cases go on, and
+        // the others' problems are handed back; a file with no readable case is refused.
+        if (!skipped || out.empty())
+            return std::unexpected(detail::capped(std::move(errors)));
+        *skipped = detail::capped(std::move(errors));
+    }
     return out;
 }
 
 } // namespace
 
-std::expected<std::vector<ValidationCase>, InputErrors> validationCasesFromJson(std::string_view text) {
-    return detail::guarded<std::vector<ValidationCase>>([&] { return readCases(text); });
+std::expected<std::vector<ValidationCase>, InputErrors> validationCasesFromJson(std::string_view text,
+                                                                               InputErrors* skipped) {
+    if (skipped)
+        skipped->clear();
+    return detail::guarded<std::vector<ValidationCase>>([&] { return readCases(text, skipped); });
 }
 
-std::expected<std::vector<ValidationCase>, InputErrors> loadValidationCases(const std::string& path) {
+std::expected<std::vector<ValidationCase>, InputErrors> loadValidationCases(const std::string& path,
+                                                                            InputErrors* skipped) {
+    if (skipped)
+        skipped->clear();
     auto text = readTextFile(path);
     if (!text)
         return std::unexpected(InputErrors{{path, text.error()}});
-    return validationCasesFromJson(*text);
+    return validationCasesFromJson(*text, skipped);
 }
 
 bool isThroughputMetric(const std::string& metric) { return metric != "peak_memory_gib"; }
@@ -548,30 +644,42 @@ std::optional<double> predictedMetric(const std::string& metric, const Plan& pla
 
 Scenario resolveCase(const ValidationCase& c, const HardwareProfile* profile) {
     Scenario s = c.scenario;
-    if (c.microBatchGiven)
+    if (c.microBatchGiven && c.recomputeGiven)
         return s;
-    // Not stated: the fastest micro batch that fits (a divisor of the per-replica batch).
-    const long long perReplica = perReplicaUnits(c.globalBatch, s.layout.dp);
+    // Not stated: the fastest micro batch (a divisor of the per-replica batch) and recomputation that fit.
+    const long long perReplica = c.microBatchGiven ? 0 : perReplicaUnits(c.globalBatch, s.layout.dp);
+    std::vector<long long> microBatches;
+    for (long long mb = 1; mb <= perReplica; ++mb)
+        if (perReplica % mb == 0)
+            microBatches.push_back(mb);
+    if (c.microBatchGiven)
+        microBatches.push_back(s.layout.microBatch);
+    const std::vector<Recompute> recomputes =
+        c.recomputeGiven ? std::vector<Recompute>{s.training.recompute}
+                         : std::vector<Recompute>{Recompute::None, Recompute::Selective, Recompute::Full};
     Scenario best = s;
     double bestTime = -1;
     bool bestFits = false;
-    for (long long mb = 1; mb <= perReplica; ++mb) {
-        if (perReplica % mb != 0)
-            continue;
-        Scenario t = s;
-        t.layout.microBatch = static_cast<int>(mb);
-        t.layout.accumulation = static_cast<int>(perReplica / mb);
-        const Plan p = profile ? evaluate(t, *profile) : evaluate(t);
-        if (!p.valid)
-            continue;
-        const bool fits = p.memory.fits;
-        const bool better = bestTime < 0 || (fits && !bestFits) || (fits == bestFits && p.time.stepSeconds < bestTime);
-        if (better) {
-            best = t;
-            bestTime = p.time.stepSeconds;
-            bestFits = fits;
+    for (const Recompute recompute : recomputes)
+        for (const long long mb : microBatches) {
+            Scenario t = s;
+            t.training.recompute = recompute;
+            if (!c.microBatchGiven) {
+                t.layout.microBatch = static_cast<int>(mb);
+                t.layout.accumulation = static_cast<int>(perReplica / mb);
+            }
+            const Plan p = profile ? evaluate(t, *profile) : evaluate(t);
+            if (!p.valid)
+                continue;
+            const bool fits = p.memory.fits;
+            const bool better =
+                bestTime < 0 || (fits && !bestFits) || (fits == bestFits && p.time.stepSeconds < bestTime);
+            if (better) {
+                best = t;
+                bestTime = p.time.stepSeconds;
+                bestFits = fits;
+            }
         }
-    }
     return best;
 }
 

@@ -25,6 +25,7 @@ struct ValidationCase {
     std::string notes;
     Scenario scenario;
     bool microBatchGiven = true;  // false: pick the fastest micro batch that fits
+    bool recomputeGiven = true;   // false: pick the fastest recomputation that fits
     long long globalBatch = 0;
     std::vector<MeasuredValue> measured;
     // What the reader changed so that the case can be planned, in words ("global_batch 7 is not a multiple
@@ -35,8 +36,13 @@ struct ValidationCase {
     std::string architectureFrom;
 };
 
-std::expected<std::vector<ValidationCase>, InputErrors> validationCasesFromJson(std::string_view text);
-std::expected<std::vector<ValidationCase>, InputErrors> loadValidationCases(const std::string& path);
+// Without `skipped`, any problem refuses the file. With it, a case that cannot be read is left out and its
+// problems (each naming its case, "$.cases[3].layout.tp: ...") go to *skipped; the file is refused only when no
+// case can be read (or it is no validation-cases file).
+std::expected<std::vector<ValidationCase>, InputErrors> validationCasesFromJson(std::string_view text,
+                                                                               InputErrors* skipped = nullptr);
+std::expected<std::vector<ValidationCase>, InputErrors> loadValidationCases(const std::string& path,
+                                                                            InputErrors* skipped = nullptr);
 
 struct ValidationRow {
     std::string caseId;
@@ -66,7 +72,7 @@ struct ValidationReport {
 bool isThroughputMetric(const std::string& metric);
 // Predicts one case's metric from a plan (nullopt for an unknown metric).
 std::optional<double> predictedMetric(const std::string& metric, const Plan& plan);
-// Scenario actually evaluated for a case (micro batch resolved when not given).
+// Scenario actually evaluated for a case (micro batch and recomputation resolved when not given).
 Scenario resolveCase(const ValidationCase& c, const HardwareProfile* profile);
 ValidationReport runValidation(const std::vector<ValidationCase>& cases, const HardwareProfile* profile);
 

@@ -378,21 +378,28 @@ bool ValidationTab::loadDefaultCases() {
 
 bool ValidationTab::loadCasesFile(const QString& path) {
     m_triedDefault = true;
-    auto cases = core::loadValidationCases(QDir::toNativeSeparators(path).toStdString());
-    if (!cases) {
+    core::InputErrors skipped;
+    auto cases = core::loadValidationCases(QDir::toNativeSeparators(path).toStdString(), &skipped);
+    const auto problemList = [](const core::InputErrors& errors) {
         QStringList problems;
-        for (const auto& e : cases.error())
+        for (const auto& e : errors)
             problems << qs(e.message()).toHtmlEscaped();
+        return problems.mid(0, 6).join(QStringLiteral("<br>")) +
+               (problems.size() > 6 ? tr("<br>… and %n more", nullptr, static_cast<int>(problems.size() - 6)) : QString());
+    };
+    if (!cases) {
         m_errorText = tr("Cannot read %1").arg(QDir::toNativeSeparators(path));
-        m_banner->showMessage(InlineBanner::Kind::Error, m_errorText,
-                              problems.mid(0, 6).join(QStringLiteral("<br>")) +
-                                  (problems.size() > 6 ? tr("<br>… and %n more", nullptr, static_cast<int>(problems.size() - 6))
-                                                       : QString()));
+        m_banner->showMessage(InlineBanner::Kind::Error, m_errorText, problemList(cases.error()));
         m_banner->addAction(QStringLiteral("openCases"), tr("Open another file..."));
         return false;
     }
     m_errorText.clear();
     m_banner->hide();
+    // The readable cases are listed; the banner names the others and what could not be read in them.
+    if (!skipped.empty())
+        m_banner->showMessage(InlineBanner::Kind::Warning,
+                              tr("Some cases in %1 cannot be read and are left out").arg(QFileInfo(path).fileName()),
+                              problemList(skipped));
     m_path = QFileInfo(path).absoluteFilePath();
     QSettings().setValue(QLatin1String(kSettingsKey), m_path);
     m_reload->setEnabled(true);

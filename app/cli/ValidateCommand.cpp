@@ -25,7 +25,7 @@ std::string signedPercent(double fraction) {
     return (fraction > 0 && s != "0.0" ? "+" : "") + s + " %";
 }
 
-json reportJson(const core::ValidationReport& r) {
+json reportJson(const core::ValidationReport& r, const core::InputErrors& skipped) {
     json cases = json::array();
     for (const auto& row : r.rows) {
         json c{{"id", row.caseId},
@@ -47,6 +47,12 @@ json reportJson(const core::ValidationReport& r) {
                                  {"median_abs_error", core::finiteOrNull(m.medianAbsError)},
                                  {"max_abs_error", core::finiteOrNull(m.maxAbsError)}};
     json j{{"cases", std::move(cases)}, {"summary", std::move(summary)}};
+    if (!skipped.empty()) {
+        json problems = json::array();
+        for (const auto& e : skipped)
+            problems.push_back(json{{"path", e.path}, {"reason", e.reason}});
+        j["skipped"] = std::move(problems);  // cases left out: what could not be read in them
+    }
     core::sanitizeNonFinite(j);
     return j;
 }
@@ -187,9 +193,16 @@ int runValidate(const Args& argv) {
     }
     if ((explain || scenarioOut) && !caseId)
         return reportError(badValue(explain ? "--explain" : "--write-scenario", "needs --case ID"), jsonOut);
-    auto cases = core::loadValidationCases(*file);
+    core::InputErrors skipped;
+    auto cases = core::loadValidationCases(*file, &skipped);
     if (!cases)
         return reportError(fileError(*file, "cannot load the validation cases", cases.error()), jsonOut);
+    // The readable cases are validated; the others are named, with what could not be read in them.
+    if (!skipped.empty()) {
+        std::cerr << "warning: " << *file << ": cases left out, as they cannot be read:\n";
+        for (const auto& e : skipped)
+            std::cerr << "  " << e.message() << '\n';
+    }
     if (caseId) {
         std::erase_if(*cases, [&](const core::ValidationCase& c) { return c.id != *caseId; });
         if (cases->empty())
@@ -224,7 +237,7 @@ int runValidate(const Args& argv) {
     }
     if (!caseId) {
         if (jsonOut)
-            std::cout << reportJson(report).dump(2) << '\n';
+            std::cout << reportJson(report, skipped).dump(2) << '\n';
         else
             std::cout << reportText(*file, cases->size(), report);
         return kExitOk;
@@ -243,7 +256,7 @@ int runValidate(const Args& argv) {
         }
     }
     if (jsonOut) {
-        json j = reportJson(report);
+        json j = reportJson(report, skipped);
         j["source"] = c.source;
         j["notes"] = c.notes;
         j["plan"] = core::planToJson(s, plan);

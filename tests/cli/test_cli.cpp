@@ -581,6 +581,44 @@ LP_TEST(validate_plans_a_case_whose_batch_or_gpu_count_does_not_split_evenly_and
     LP_CHECK_NEAR(j["cases"][1]["predicted"].get<double>() / j["cases"][0]["predicted"].get<double>(), 1.0, 0.05);
 }
 
+LP_TEST(validate_leaves_out_a_case_it_cannot_read_names_it_and_plans_the_rest_and_the_open_fields) {
+    // A held-out NeMo run; a copy with a count written as text (left out, named on stderr and in --json); a copy
+    // that leaves recompute, ZeRO and sequence parallelism open (planned, with what was assumed).
+    json file;
+    json kept = heldOutCasesWith("nemo_2407_llama2_7b_8gpu", file);
+    if (kept.empty())
+        return;
+    kept.push_back(kept[0]);
+    kept[1]["id"] = "tp_as_text";
+    kept[1]["layout"]["tp"] = "1";
+    kept.push_back(kept[0]);
+    kept[2]["id"] = "left_open";
+    for (const char* key : {"recompute", "zero_stage", "sequence_parallel"})
+        kept[2]["layout"][key] = nullptr;
+    file["cases"] = kept;
+    const fs::path path = tempFile("partly-readable-cases");
+    std::ofstream(path) << file.dump(1);
+    const auto t = run({"validate", path.string()});
+    LP_CHECK_EQ(t.code, 0);
+    LP_CHECK(contains(t.err, "cases left out"));
+    LP_CHECK(contains(t.err, "$.cases[1].layout.tp: wrong type: expected an integer"));
+    LP_CHECK(contains(t.out, "Validation of 2 cases"));
+    LP_CHECK(contains(t.out, "left_open: recompute not stated: the fastest that fits"));
+    const json j = run({"validate", path.string(), "--json"}).parsed();
+    LP_CHECK_EQ(j["skipped"].size(), 1u);
+    LP_CHECK(j["skipped"][0]["path"] == "$.cases[1].layout.tp");
+    bool open = false;
+    for (const json& row : j["cases"]) {
+        LP_CHECK(row["id"] != "tp_as_text");
+        if (row["id"] == "left_open") {
+            open = true;
+            LP_CHECK(row["predicted"].is_number() && row["predicted"].get<double>() > 0);
+            LP_CHECK_EQ(row["adjustments"].size(), 2u);  // recompute; the ZeRO stage (SP is moot at TP 1)
+        }
+    }
+    LP_CHECK(open);
+}
+
 LP_TEST(validate_one_case_shows_its_plan_and_saves_it_as_a_scenario) {
     const std::string cases = std::string(LP_SHARED_DIR) + "/reference/published-runs.json";
     if (!fs::exists(cases))

@@ -312,6 +312,117 @@ LP_TEST(the_reader_takes_what_scripts_write_and_fills_what_the_format_leaves_ope
     }
 }
 
+LP_TEST(what_a_case_leaves_open_is_filled_as_the_run_most_likely_had_it_and_said) {
+    // The format writes null (or leaves the key out) for "not stated": each such field gets the documented
+    // default (docs/formats.md), and the case's rows say which.
+    auto replaced = [](std::string json, const std::string& from, const std::string& to) {
+        const auto at = json.find(from);
+        LP_CHECK(at != std::string::npos);
+        if (at != std::string::npos)
+            json.replace(at, from.size(), to);
+        return json;
+    };
+    auto only = [](const std::string& json) {
+        const auto r = validationCasesFromJson(json);
+        LP_CHECK(r.has_value() && r->size() == 1);
+        return r && !r->empty() ? r->front() : ValidationCase{};
+    };
+    auto says = [](const ValidationCase& c, const std::string& what) {
+        for (const std::string& a : c.adjustments)
+            if (a.find(what) != std::string::npos)
+                return true;
+        return false;
+    };
+    const std::string base = overlapCase("h100-sxm-80gb", 2, 1, 1, 4, 1, true);
+    LP_CHECK(only(base).adjustments.empty() && only(base).recomputeGiven);
+
+    // Layout: TP/PP 1 and the DP the GPUs leave; global batch one micro batch per replica (4 x PP with PP).
+    ValidationCase c = only(replaced(replaced(replaced(base, R"("tp": 2)", R"("tp": null)"), R"("dp": 4, )", ""),
+                                     R"("global_batch": 32)", R"("global_batch": null)"));
+    LP_CHECK_EQ(c.scenario.layout.tp, 1);
+    LP_CHECK_EQ(c.scenario.layout.dp, 8);
+    LP_CHECK_EQ(c.globalBatch, 8LL);
+    LP_CHECK(says(c, "tp not stated") && says(c, "dp not stated") && says(c, "global_batch not stated"));
+    c = only(replaced(overlapCase("h100-sxm-80gb", 1, 4, 1, 2, 1, false), R"("global_batch": 16)", R"("global_batch": null)"));
+    LP_CHECK_EQ(c.scenario.layout.accumulation, 16);
+
+    // Sequence parallel with TP on Hopper (and not on A100 under Megatron); precision bf16.
+    c = only(replaced(replaced(base, R"("sequence_parallel": true)", R"("sequence_parallel": null)"),
+                      R"("precision": "bf16")", R"("precision": null)"));
+    LP_CHECK(c.scenario.training.sequenceParallel && c.scenario.training.precision == Precision::Bf16);
+    LP_CHECK(says(c, "sequence_parallel not stated: on") && says(c, "precision not stated"));
+    c = only(replaced(overlapCase("a100-sxm-80gb", 2, 1, 1, 4, 1, true), R"("sequence_parallel": true)",
+                      R"("sequence_parallel": null)"));
+    LP_CHECK(!c.scenario.training.sequenceParallel);
+
+    // ZeRO: the distributed optimizer (1) for a Megatron-style run with DP; full sharding for a PyTorch FSDP
+    // trainer the source names.
+    const std::string noZero = replaced(base, R"("zero_stage": 1)", R"("zero_stage": null)");
+    LP_CHECK_EQ(only(noZero).scenario.training.zeroStage, 1);
+    c = only(replaced(noZero, R"("id": "x",)", R"("id": "x", "source": "pytorch/torchtitan benchmarks",)"));
+    LP_CHECK_EQ(c.scenario.training.zeroStage, 3);
+    LP_CHECK(c.scenario.training.executionStyle == ExecutionStyle::Fsdp && says(c, "zero_stage not stated"));
+
+    // Recompute: the fastest that fits, chosen when the case is planned. At 4K tokens nothing is needed; at
+    // 32K the activations of the 8B-class model do not fit TP 2 without it.
+    c = only(replaced(base, R"("recompute": "none")", R"("recompute": null)"));
+    LP_CHECK(!c.recomputeGiven && says(c, "recompute not stated"));
+    LP_CHECK(resolveCase(c, nullptr).training.recompute == Recompute::None);
+    const std::string longOpen =
+        replaced(replaced(base, R"("recompute": "none")", R"("recompute": null)"), R"("seq_len": 4096)", R"("seq_len": 32768)");
+    const Scenario resolved = resolveCase(only(longOpen), nullptr);
+    LP_CHECK(resolved.training.recompute != Recompute::None);
+    LP_CHECK(evaluate(resolved).memory.fits);
+    Scenario none = resolved;
+    none.training.recompute = Recompute::None;
+    LP_CHECK(!evaluate(none).memory.fits);
+
+    // Model: SwiGLU, Llama's MLP width (8/3 h rounded up to 256: 11008 for 4096), MHA; GPT's 4h for GELU.
+    c = only(replaced(replaced(base, R"("mlp": "swiglu")", R"("mlp": null)"), R"("ffn_hidden": 14336)", R"("ffn_hidden": null)"));
+    LP_CHECK(c.scenario.model.mlp == MlpKind::SwiGlu);
+    LP_CHECK_EQ(c.scenario.model.ffnHidden, 11008);
+    LP_CHECK(says(c, "mlp not stated") && says(c, "ffn_hidden not stated: planned with 11008"));
+    c = only(replaced(overlapCase("h100-sxm-80gb", 2, 1, 1, 4, 1, true, "gelu"), R"("ffn_hidden": 14336)", R"("ffn_hidden": null)"));
+    LP_CHECK_EQ(c.scenario.model.ffnHidden, 4 * 4096);
+
+    // Hardware: eight GPUs to a node (four to a GB200 tray); short and differently written GPU names.
+    c = only(replaced(base, R"(, "gpus_per_node": 8)", ""));
+    LP_CHECK_EQ(c.scenario.cluster.gpusPerNode, 8);
+    LP_CHECK(says(c, "gpus_per_node not stated"));
+    c = only(replaced(base, R"("gpu": "h100-sxm-80gb")", R"("gpu": "H100")"));
+    LP_CHECK(c.scenario.cluster.gpu.id == "h100-sxm-80gb" && says(c, "read as h100-sxm-80gb"));
+    c = only(replaced(base, R"("gpu": "h100-sxm-80gb")", R"("gpu": "H200_SXM_141GB")"));
+    LP_CHECK(c.scenario.cluster.gpu.id == "h200-sxm-141gb");
+    c = only(replaced(replaced(base, R"("gpu": "h100-sxm-80gb")", R"("gpu": "gb200")"), R"(, "gpus_per_node": 8)", ""));
+    LP_CHECK_EQ(c.scenario.cluster.gpusPerNode, 4);
+    LP_CHECK_EQ(c.scenario.cluster.nvlinkDomain, 8);
+    // Every case so filled plans.
+    for (const std::string& json : {noZero, longOpen, base})
+        LP_CHECK(runValidation({only(json)}, nullptr).rows.front().predicted > 0);
+}
+
+LP_TEST(a_case_that_cannot_be_read_is_left_out_and_named_the_others_go_on) {
+    const std::string good = overlapCase("h100-sxm-80gb", 2, 1, 1, 4, 1, true);
+    const std::string caseOf = good.substr(good.find("{\"id\""), good.rfind("]}") - good.find("{\"id\""));
+    std::string bad = caseOf;
+    bad.replace(bad.find(R"("tp": 2)"), 7, R"("tp": "2")");
+    bad.replace(bad.find(R"("id": "x")"), 9, R"("id": "y")");
+    const std::string file = R"({"schema": "layout-planner/validation-cases@1", "cases": [)" + caseOf + ", " + bad + "]}";
+    // Strict (no list for the skipped): the file is refused, and the message names the field.
+    const auto strict = validationCasesFromJson(file);
+    LP_CHECK(!strict.has_value());
+    // Lenient: the readable case goes on; the other's problem names its path and reason.
+    InputErrors skipped;
+    const auto lenient = validationCasesFromJson(file, &skipped);
+    LP_CHECK(lenient.has_value() && lenient->size() == 1 && lenient->front().id == "x");
+    LP_CHECK_EQ(skipped.size(), 1u);
+    LP_CHECK(!skipped.empty() && skipped.front().path == "$.cases[1].layout.tp" &&
+             skipped.front().reason.find("expected an integer") != std::string::npos);
+    // No readable case at all: refused, lenient or not.
+    const std::string none = R"({"schema": "layout-planner/validation-cases@1", "cases": [)" + bad + "]}";
+    LP_CHECK(!validationCasesFromJson(none, &skipped).has_value());
+}
+
 LP_TEST(a_case_may_state_hybrid_sharding) {
     // The optional layout key zero_shard_degree (docs/formats.md): fms-fsdp's HSDP rows shard within a node.
     std::string json = overlapCase("a100-sxm-80gb", 1, 1, 1, 16, 3, false);

@@ -363,8 +363,35 @@ private slots:
         QVERIFY(tip.contains(QStringLiteral("Adjusted: global_batch 7 is not a multiple of micro_batch x dp (8)")));
         const auto* label = tab.findChild<QLabel*>(QStringLiteral("casesFileLabel"));
         QVERIFY(label && label->text().contains(QStringLiteral("1 adjusted to be planned")));
+        QVERIFY(!tab.banner()->isVisibleTo(&tab));
+
+        // One unreadable case among readable ones: the others are listed, the banner names the one left out.
+        const QString partly = m_dir.filePath(QStringLiteral("partly-readable-cases.json"));
+        QFile pf(partly);
+        QVERIFY(pf.open(QIODevice::WriteOnly));
+        QByteArray both;
+        {
+            QFile again(uneven);
+            QVERIFY(again.open(QIODevice::ReadOnly));
+            const QByteArray text = again.readAll();
+            const qsizetype open = text.indexOf("{\"id\"");
+            const qsizetype close = text.lastIndexOf("]}");
+            const QByteArray one = text.mid(open, close - open);
+            QByteArray broken = one;
+            broken.replace("\"id\": \"uneven\"", "\"id\": \"broken\"").replace("\"layers\": 24", "\"layers\": \"24\"");
+            both = text.left(open) + one + ", " + broken + "]}";
+        }
+        pf.write(both);
+        pf.close();
+        QVERIFY(tab.loadCasesFile(partly));
+        QCOMPARE(tab.caseCount(), 1);
+        QVERIFY(tab.banner()->isVisibleTo(&tab));
+        QCOMPARE(tab.banner()->kind(), ui::InlineBanner::Kind::Warning);
+        QVERIFY(tab.banner()->details().contains(QStringLiteral("$.cases[1].model.layers")));
+
         QVERIFY(tab.loadCasesFile(casesPath()));  // the reference set: nothing adjusted
         QVERIFY(!label->text().contains(QStringLiteral("adjusted")));
+        QVERIFY(!tab.banner()->isVisibleTo(&tab));
 
         // "Open cases file..." asks through the chooser.
         ui::ValidationTab other(doc);
