@@ -724,10 +724,12 @@ AnswerCheck checkAnswer(const Question& q, std::string_view text) {
 std::string formatAnswer(const Question& q) {
     if (q.type == AnswerType::YesNo)
         return q.answer != 0 ? "yes" : "no";
-    if (q.unit == "TB")
-        return fmt::fixed(q.answer, 2);
-    if (q.unit == "GB") // three significant digits for the small per-GPU figures, whole GB beyond
-        return fmt::fixed(q.answer, q.answer < 10 ? 2 : q.answer < 100 ? 1 : 0);
+    if (q.unit == "TB" || q.unit == "GB") {
+        // Three significant digits (0.0644 TB for a 0.6B model's state, 0.0275 GB of fp8 copies), whole
+        // units from 100 on.
+        const double magnitude = std::fabs(q.answer) > 0 ? std::floor(std::log10(std::fabs(q.answer))) : 0.0;
+        return fmt::fixed(q.answer, static_cast<int>(std::clamp(2.0 - magnitude, 0.0, 6.0)));
+    }
     if (q.unit == "%")
         return fmt::fixed(q.answer, 1);
     return fmt::fixed(q.answer, 0);
