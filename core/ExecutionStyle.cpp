@@ -73,7 +73,7 @@ const StyleTraits& styleTraits(ExecutionStyle style) { return mutableStyleTraits
 
 double elementwiseTrafficFactor(const TrainingOptions& t, ExecutionStyle style) {
     const double habit = styleTraits(style).elementwiseTrafficFactor;
-    return t.torchCompile ? std::min(habit, 1.0) : habit;
+    return t.torchCompile || t.fusedKernels ? std::min(habit, 1.0) : habit;
 }
 
 CpExchange cpExchangeOf(const TrainingOptions& t, ExecutionStyle style) {

@@ -206,12 +206,18 @@ void explainTime(Builder& b) {
     const double eagerFactor = styleTraits(b.p.style).elementwiseTrafficFactor;
     const bool fusedByCompile = elementwiseTrafficFactor(b.s.training, b.p.style) < eagerFactor;
     computeValues += fmt("; memory-bound kernels move %.0f MB per layer forward (%s)", x.memoryBoundBytesPerLayer / 1e6,
-                         eagerFactor > 1.0 ? (fusedByCompile ? "compiled: fused" : "eager: one kernel per op")
+                         eagerFactor > 1.0 ? (!fusedByCompile              ? "eager: one kernel per op"
+                                              : b.s.training.torchCompile ? "compiled: fused"
+                                                                          : "fused kernels: TE, Liger")
                                            : "fused kernels");
     if (eagerFactor > 1.0)
         computeWords += fusedByCompile
-                            ? " torch.compile fuses the norms, the activation function, rotary and the residual adds "
-                              "into a few kernels that read and write each tensor about once, as fused kernels do."
+                            ? (b.s.training.torchCompile
+                                   ? " torch.compile fuses the norms, the activation function, rotary and the residual "
+                                     "adds into a few kernels that read and write each tensor about once, as fused "
+                                     "kernels do."
+                                   : " Fused norm, rotary and SwiGLU kernels (Transformer Engine's, Liger's) read and "
+                                     "write each tensor about once, as Megatron's do.")
                             : " Eager PyTorch runs the norms (with their fp32 upcast), the activation function, rotary and "
                               "the residual adds one kernel per op: about twice the memory traffic of fused kernels "
                               "(torch.compile fuses them).";

@@ -173,8 +173,9 @@ std::vector<std::string> reportAssumptions(const Scenario& s, const HardwareProf
             ? std::string("Execution style FSDP (PyTorch FSDP2 / torchtitan / DeepSpeed ZeRO-3): per-layer weight "
                           "gathers prefetched one layer ahead, gradient reduction overlapped with the backward "
                           "pass; ") +
-                  (t.torchCompile ? "the model compiled with torch.compile (elementwise ops fused)."
-                                  : "eager elementwise ops (one kernel each, twice a fused kernel's memory traffic).")
+                  (t.torchCompile   ? "the model compiled with torch.compile (elementwise ops fused)."
+                   : t.fusedKernels ? "fused norm, rotary and activation kernels (Transformer Engine, Liger)."
+                                    : "eager elementwise ops (one kernel each, twice a fused kernel's memory traffic).")
             : (t.overlapDpComm
                    ? "Execution style Megatron-LM: TP/PP/DP with bucketed gradient reduction overlapped with "
                      "the backward pass (--overlap-grad-reduce) and fused kernels."

@@ -221,6 +221,10 @@ KeyValues trainingFacts(const Scenario& s, const Plan& p) {
                                                                   ? std::string(" (no effect: this style's kernels "
                                                                                 "are fused already)")
                                                                   : std::string()));
+    if (t.fusedKernels)
+        kv.emplace_back("Fused kernels (TE, Liger)",
+                        onOff(true) + (compileFuses ? std::string() : std::string(" (no effect: this style's kernels "
+                                                                                 "are fused already)")));
     kv.emplace_back("TP communication overlap", onOff(t.overlapTpComm));
     kv.emplace_back("PP communication overlap", onOff(t.overlapPpComm));
     kv.emplace_back("DP communication overlap",

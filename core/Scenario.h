@@ -25,6 +25,10 @@ struct TrainingOptions {
     // The model compiled with torch.compile (FSDP style): Inductor fuses the eager elementwise chains
     // (the norm's fp32 upcast, SiLU x mul, rotary, residual adds) as Megatron's fused kernels do.
     bool torchCompile = false;
+    // Fused kernels in a PyTorch trainer (FSDP style): Transformer Engine's or Liger's norm, rotary and
+    // SwiGLU kernels (NeMo AutoModel's TE backend) move a fused kernel's traffic without compiling the model
+    // (the loss stays as it was). The Megatron style's kernels are fused already.
+    bool fusedKernels = false;
     // Communication overlap switches (each off = the execution style's own habit):
     bool overlapTpComm = false;   // TP collectives overlapped with the GEMMs (--tp-comm-overlap, AsyncTP)
     bool overlapPpComm = false;   // pipeline send/receive overlapped with compute (--overlap-p2p-communication)

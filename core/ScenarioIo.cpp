@@ -279,7 +279,7 @@ TrainingOptions readTraining(const Json* j, const std::string& path, InputErrors
     }
     ObjectReader r(*j, path, errors,
                    {"precision", "optimizer", "zero_stage", "zero_shard_degree", "recompute", "sequence_parallel",
-                    "flash_attention", "torch_compile", "loader_prefetch", "loader_tokens_per_s", "straggler_slowdown",
+                    "flash_attention", "torch_compile", "fused_kernels", "loader_prefetch", "loader_tokens_per_s", "straggler_slowdown",
                     "overlap_tp_comm", "overlap_pp_comm", "overlap_dp_comm", "overlap_ep_comm",
                     "allocator_reserve_fraction", "moe_load_imbalance", "moe_dispatcher", "execution_style", "grad_precision", "cross_entropy", "cp_exchange",
                     "pipeline_split",
@@ -293,6 +293,7 @@ TrainingOptions readTraining(const Json* j, const std::string& path, InputErrors
     r.readBool("sequence_parallel", t.sequenceParallel);
     r.readBool("flash_attention", t.flashAttention);
     r.readBool("torch_compile", t.torchCompile);
+    r.readBool("fused_kernels", t.fusedKernels);
     r.readBool("loader_prefetch", t.loaderPrefetch);
     r.readBool("overlap_tp_comm", t.overlapTpComm);
     r.readBool("overlap_pp_comm", t.overlapPpComm);
@@ -420,6 +421,7 @@ Json trainingToJson(const TrainingOptions& t) {
     j["sequence_parallel"] = t.sequenceParallel;
     j["flash_attention"] = t.flashAttention;
     j["torch_compile"] = t.torchCompile;
+    j["fused_kernels"] = t.fusedKernels;
     j["loader_prefetch"] = t.loaderPrefetch;
     j["overlap_tp_comm"] = t.overlapTpComm;
     j["overlap_pp_comm"] = t.overlapPpComm;

@@ -270,6 +270,23 @@ bool statesTorchCompile(const std::string& notes, const std::string& id) {
     return asciiLower(id).find("compile") != std::string::npos;
 }
 
+// Nor whether a PyTorch trainer ran fused kernels, but a case says so in its notes: NeMo AutoModel's table
+// lists its "Kernel Optimizations" ("TE + DeepEP": Transformer Engine's linear, RMSNorm and fused RoPE),
+// and Liger's kernels are named so. `notes` is lower-cased; "te" counts as a word only ("te + deepep", not
+// "compute + ...").
+bool statesFusedKernels(const std::string& notes) {
+    if (notesState(notes, "transformer engine") || notesState(notes, "liger"))
+        return true;
+    const auto letter = [](char ch) { return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_'; };
+    for (std::size_t at = notes.find("te"); at != std::string::npos; at = notes.find("te", at + 1)) {
+        const bool wordStart = at == 0 || !letter(notes[at - 1]);
+        const bool wordEnd = at + 2 >= notes.size() || !letter(notes[at + 2]);
+        if (wordStart && wordEnd && notes.compare(at > 3 ? at - 3 : 0, at > 3 ? 3 : at, "no ") != 0)
+            return true;
+    }
+    return false;
+}
+
 // Nor how MoE tokens travel. Megatron-Core's all-to-all overlap (the combined 1F1B schedule) is switched on
 // per model and system in NVIDIA's recipes (Megatron-Bridge's moe_a2a_overlap,
 // --overlap-moe-expert-parallel-comm), and DeepSeek's DualPipe (DeepSeek-V3's schedule) overlaps the
@@ -555,6 +572,7 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
             s.model.mlp == MlpKind::SwiGlu || s.cluster.gpu.peakFlops8 > 0 || t.zeroStage >= 3 || torchTrainer;
         const std::string notes = asciiLower(vc.notes);
         t.torchCompile = statesTorchCompile(notes, vc.id);
+        t.fusedKernels = torchTrainer && statesFusedKernels(notes);
         // A compiled model compiles the FSDP style's loss with it (the planner's torchtitan), but torchtitan
         // only does so since April 2025 (PR #1033); before, its train.py left the loss eager ("compiling loss
         // function causes CUDA errors, turning off for now"). A torchtitan run dated earlier keeps that loss.

@@ -93,6 +93,15 @@ TrainingEditor::TrainingEditor(ScenarioDocument* doc, QWidget* parent)
                   [](const Scenario& s) { return s.training.torchCompile; },
                   [](Scenario& s, bool v) { s.training.torchCompile = v; })
         ->setObjectName(QStringLiteral("torchCompile"));
+    m_more
+        ->addBool(more, tr("Fused kernels (TE, Liger)"),
+                  tr("The PyTorch trainer runs fused kernels for the norms, rotary and the SwiGLU activation "
+                     "(Transformer Engine's, as NeMo AutoModel's TE backend does, or Liger's) without compiling "
+                     "the model: the same memory traffic as torch.compile's fused kernels, the loss left as it "
+                     "is. Only the FSDP style runs eager; Megatron's kernels are fused already."),
+                  [](const Scenario& s) { return s.training.fusedKernels; },
+                  [](Scenario& s, bool v) { s.training.fusedKernels = v; })
+        ->setObjectName(QStringLiteral("fusedKernels"));
     // Communication overlap: each switch hides one kind of collective behind compute, as the framework
     // flag named in the tooltip does (docs/estimation.md, section 6).
     m_overlapTp = m_more->addBool(

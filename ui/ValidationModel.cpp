@@ -296,6 +296,8 @@ QVariant ValidationModel::data(const QModelIndex& index, int role) const {
                             t.flashAttention ? tr("flash attention") : tr("no flash attention")};
         if (t.torchCompile)
             read << tr("torch.compile");
+        if (t.fusedKernels)
+            read << tr("fused kernels");
         if (t.crossEntropy != core::CrossEntropy::Auto)
             read << tr("%1 loss").arg(qs(core::toString(t.crossEntropy)));
         if (t.moeDispatcher == core::MoeDispatcher::Deduplicated)

@@ -130,6 +130,7 @@ std::string renderScenarioSummary(const Scenario& s, const Plan& p) {
                            " recompute, sequence parallel " +
                            onOff(t.sequenceParallel) + ", flash attention " + onOff(t.flashAttention) + ", " +
                            std::string(core::toString(p.style)) + " style" + (t.torchCompile ? ", torch.compile" : "") +
+                           (t.fusedKernels ? ", fused kernels" : "") +
                            overlapText(t) + hybridText(s));
     std::string layout = "TP " + std::to_string(l.tp) + " x PP " + std::to_string(l.pp);
     if (l.cp > 1)

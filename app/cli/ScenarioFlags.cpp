@@ -141,6 +141,9 @@ const std::vector<FlagSpec>& flagTable() {
         {"--flash-attention", "on|off", "flash attention", onOffSetter(&O::flashAttention)},
         {"--torch-compile", "on|off", "model compiled with torch.compile (fused elementwise kernels; the FSDP style's loss too)",
          onOffSetter(&O::torchCompile)},
+        {"--fused-kernels", "on|off",
+         "fused norm, rotary and SwiGLU kernels in a PyTorch trainer (Transformer Engine, Liger; the loss unchanged)",
+         onOffSetter(&O::fusedKernels)},
         {"--precision", "P", "bf16|fp16|fp8",
          enumSetter(&O::precision, &core::parsePrecision, "bf16, fp16, fp8")},
         {"--optimizer", "NAME", "adam|sgd", enumSetter(&O::optimizer, &core::parseOptimizer, "adam, sgd")},
@@ -283,6 +286,8 @@ std::expected<void, CliError> applyOverrides(const ScenarioOverrides& o, Scenari
         t.flashAttention = *o.flashAttention;
     if (o.torchCompile)
         t.torchCompile = *o.torchCompile;
+    if (o.fusedKernels)
+        t.fusedKernels = *o.fusedKernels;
     if (o.loaderPrefetch)
         t.loaderPrefetch = *o.loaderPrefetch;
     if (o.overlapTp)

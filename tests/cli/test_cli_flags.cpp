@@ -53,6 +53,22 @@ LP_TEST(evaluate_torch_compile_flag) {
     LP_CHECK(contains(bad.err, "--torch-compile"));
 }
 
+LP_TEST(evaluate_fused_kernels_flag) {
+    // --fused-kernels on: the FSDP style's norms, rotary and SwiGLU fused (TE, Liger), a shorter step.
+    const std::vector<std::string> fsdp = {"evaluate", "--zero", "3", "--tp", "1", "--pp", "1", "--dp", "64",
+                                           "--style", "fsdp", "--json"};
+    const json eager = run(fsdp).parsed();
+    std::vector<std::string> on = fsdp;
+    on.insert(on.end() - 1, {"--fused-kernels", "on"});
+    const json fused = run(on).parsed();
+    LP_CHECK(fused.at("time").at("compute_s").get<double>() < eager.at("time").at("compute_s").get<double>());
+    on.pop_back();
+    LP_CHECK(contains(run(on).out, "fsdp style, fused kernels"));
+    const auto bad = run({"evaluate", "--fused-kernels", "sometimes"});
+    LP_CHECK_EQ(bad.code, 2);
+    LP_CHECK(contains(bad.err, "--fused-kernels"));
+}
+
 LP_TEST(evaluate_shard_degree_and_cross_entropy_flags) {
     // Hybrid sharding: ZeRO-1 over DP 2 with a shard degree of 1 keeps the whole optimizer state.
     const json a = run({"evaluate", "--json"}).parsed();

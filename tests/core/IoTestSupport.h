@@ -178,6 +178,7 @@ Scenario randomScenario(Random& r) {
     t.sequenceParallel = r.coin();
     t.flashAttention = r.coin();
     t.torchCompile = r.coin();
+    t.fusedKernels = r.coin();
     t.loaderPrefetch = r.coin();
     t.overlapTpComm = r.coin();
     t.overlapPpComm = r.coin();

@@ -432,4 +432,35 @@ LP_TEST(torch_compile_fuses_the_fsdp_styles_eager_elementwise_kernels) {
     LP_CHECK(text(s).find("compiled: fused") != std::string::npos);
 }
 
+LP_TEST(fused_kernels_fuse_the_fsdp_styles_elementwise_work_and_leave_the_loss) {
+    // Transformer Engine's or Liger's norm, rotary and SwiGLU kernels in a PyTorch trainer (NeMo AutoModel):
+    // the elementwise traffic of torch.compile, but the loss as it was.
+    Scenario s = withLayout(1, 1, 64, 1, 4);
+    s.model = findModelPreset("llama3.1-8b")->model;
+    s.training.zeroStage = 3;
+    s.training.executionStyle = ExecutionStyle::Fsdp;
+    const Plan eager = evaluate(s);
+    s.training.fusedKernels = true;
+    const Plan fused = evaluate(s);
+    LP_CHECK(eager.valid && fused.valid);
+    LP_CHECK_NEAR(fused.x.memoryBoundBytesPerLayer, eager.x.memoryBoundBytesPerLayer / 2.0,
+                  1e-9 * eager.x.memoryBoundBytesPerLayer);
+    LP_CHECK(fused.time.stepSeconds < eager.time.stepSeconds);
+    LP_CHECK_NEAR(fused.x.logitsBytes, eager.x.logitsBytes, 0.0);  // the eager loss stays
+    Scenario compiled = s;
+    compiled.training.fusedKernels = false;
+    compiled.training.torchCompile = true;
+    LP_CHECK_NEAR(evaluate(compiled).x.memoryBoundBytesPerLayer, fused.x.memoryBoundBytesPerLayer,
+                  1e-9 * fused.x.memoryBoundBytesPerLayer);
+    bool said = false;
+    for (const Explanation& e : explainPlan(s, fused))
+        said = said || (e.key == "time.compute" && e.substituted.find("fused kernels: TE, Liger") != std::string::npos);
+    LP_CHECK(said);
+    // Megatron's kernels are fused already.
+    s.training.executionStyle = ExecutionStyle::Megatron;
+    const double megatron = evaluate(s).time.stepSeconds;
+    s.training.fusedKernels = false;
+    LP_CHECK_NEAR(evaluate(s).time.stepSeconds, megatron, 0.0);
+}
+
 LP_TEST_MAIN()

@@ -423,6 +423,24 @@ LP_TEST(a_case_that_cannot_be_read_is_left_out_and_named_the_others_go_on) {
     LP_CHECK(!validationCasesFromJson(none, &skipped).has_value());
 }
 
+LP_TEST(a_pytorch_trainer_case_whose_notes_name_fused_kernels_is_planned_with_them) {
+    const std::string base = overlapCase("h100-sxm-80gb", 1, 1, 1, 8, 3, false);
+    auto with = [&](const std::string& source, const std::string& notes) {
+        std::string json = base;
+        json.replace(json.find(R"("id": "x",)"), 10, R"("id": "x", "source": ")" + source + R"(", "notes": ")" + notes + R"(",)");
+        return optionsOf(json);
+    };
+    const std::string automodel = "NVIDIA-NeMo/Automodel docs/performance-summary.md";
+    LP_CHECK(with(automodel, "Kernel Optimizations: TE + DeepEP").fusedKernels);
+    LP_CHECK(with("pytorch/torchtitan", "Liger kernels for RMSNorm and SwiGLU").fusedKernels);
+    LP_CHECK(with(automodel, "Transformer Engine linear and RMSNorm").fusedKernels);
+    // Not a kernel: "te" inside a word; and not for a Megatron source, whose kernels are fused anyway.
+    LP_CHECK(!with(automodel, "compute + communication, note the batch").fusedKernels);
+    LP_CHECK(!with(automodel, "Kernel Optimizations: -").fusedKernels);
+    LP_CHECK(!with("NVIDIA Megatron-Bridge performance summary", "TE + DeepEP").fusedKernels);
+    LP_CHECK(!with(automodel, "no TE").fusedKernels);
+}
+
 LP_TEST(a_case_may_state_hybrid_sharding) {
     // The optional layout key zero_shard_degree (docs/formats.md): fms-fsdp's HSDP rows shard within a node.
     std::string json = overlapCase("a100-sxm-80gb", 1, 1, 1, 16, 3, false);

@@ -140,6 +140,25 @@ private slots:
         QCOMPARE(doc()->plan().time.computeSeconds, eager);
     }
 
+    void fusedKernelsSpeedUpTheFsdpStyleOnly() {
+        QCheckBox* fused = box("fusedKernels");
+        QVERIFY(!fused->isChecked());
+        const double megatron = doc()->plan().time.computeSeconds;
+        toggle(fused);
+        QVERIFY(doc()->scenario().training.fusedKernels);
+        QCOMPARE(doc()->plan().time.computeSeconds, megatron);  // fused kernels already
+        doc()->undoStack()->undo();
+        core::Scenario s = doc()->scenario();
+        s.training.executionStyle = core::ExecutionStyle::Fsdp;
+        doc()->edit(s, QStringLiteral("fsdp style"));
+        const double eager = doc()->plan().time.computeSeconds;
+        toggle(fused);
+        QVERIFY(doc()->plan().time.computeSeconds < eager);
+        doc()->undoStack()->undo();
+        QCOMPARE(doc()->plan().time.computeSeconds, eager);
+        doc()->undoStack()->undo();
+    }
+
     void ppAndDpOverlapLowerTheirExposedTime() {
         const core::Plan before = doc()->plan();
         QVERIFY(doc()->scenario().layout.pp > 1 && before.time.ppCommSeconds > 0);
