@@ -336,11 +336,19 @@ void explainTime(Builder& b) {
                              "TP collective.", etp, etp == 1 ? "" : "s", etp, l.tp);
     }
     std::string epFormula = "per MoE layer and pass: dispatch + combine all-to-all of tokens x top-k x h x 2 bytes";
+    if (x.epRanksPerToken > 0 && x.epRemoteDomainsPerToken == 0) {
+        epFormula = "per MoE layer and pass: NVLink: tokens x h x G x (n - 1)/n for the dispatch (1 byte per value in "
+                    "fp8 training, else 2) and again for the combine (2 bytes)";
+        epValues += fmt("; G = %.2f GPUs per token", x.epRanksPerToken);
+        epWords += " The dispatcher deduplicates (DeepEP-style): each token goes once to each other GPU that holds one of "
+                   "its experts, and the combine sums there before sending one result back, instead of once per expert "
+                   "copy.";
+    }
     if (x.epRemoteDomainsPerToken > 0) {
-        epFormula = "per MoE layer and pass: max(network: tokens x h x R other nodes, NVLink: tokens x top-k x h x "
+        epFormula = "per MoE layer and pass: max(network: tokens x h x R other nodes, NVLink: tokens x h x G x "
                     "(g - 1)/g) for the dispatch (1 byte per value in fp8 training, else 2) and again for the combine "
                     "(2 bytes)";
-        epValues += fmt("; R = %.2f other nodes per token", x.epRemoteDomainsPerToken);
+        epValues += fmt("; R = %.2f other nodes, G = %.2f GPUs per token", x.epRemoteDomainsPerToken, x.epRanksPerToken);
         epWords += " The dispatcher deduplicates (DeepEP-style): each token crosses the network once per other node that "
                    "holds one of its experts and is forwarded there over NVLink, instead of once per expert copy";
         epWords += b.s.model.moe.groups > 0

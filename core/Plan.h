@@ -123,6 +123,9 @@ struct Intermediates {
     // Deduplicated (DeepEP-style) dispatch across NVLink domains: the other domains one token is sent to;
     // 0 when every top-k copy travels (the all-to-all dispatcher, or an EP group inside one domain).
     double epRemoteDomainsPerToken = 0;
+    // Deduplicated dispatch: the GPUs of the EP group one token's experts are on (it is sent once to each other
+    // one); 0 with the all-to-all dispatcher, which sends every top-k copy.
+    double epRanksPerToken = 0;
     double tpMessageBytes = 0;
     double tpBusBandwidth = 0;
     bool tpForwardGathersFp8 = false;      // forward sequence all-gathers carry the fp8 cast (torch's fp8 TP)

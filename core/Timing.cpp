@@ -57,6 +57,20 @@ double remoteDomainsPerToken(double domains, double k, int groups, int limit) {
     return reached * (domains - 1.0) / domains;
 }
 
+// How many GPUs of an expert-parallel group of n, experts placed in order (E/n on each), one token's k
+// distinct experts fall on: n x (1 - C(E - E/n, k) / C(E, k)) when they fall anywhere (Mixtral's top-2 of 8
+// on 8 GPUs: always 2); with group-limited routing no more than the `limit` groups' GPUs hold.
+double ranksPerToken(double n, int experts, int k, int groups, int limit) {
+    const double E = experts, perRank = E / n;
+    double missed = 1.0;  // C(E - E/n, k) / C(E, k) as a product
+    for (int i = 0; i < k && missed > 0; ++i)
+        missed *= std::max(0.0, (E - perRank - i) / (E - i));
+    double reached = n * (1.0 - missed);
+    if (groups > 0 && limit > 0 && limit < groups)
+        reached = std::min(reached, limit * std::max(1.0, n / groups));
+    return reached;
+}
+
 LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
     LayerTimes r;
     const double T = x.T;
@@ -115,22 +129,30 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
             // members next to it are reached over NVLink at the same time.
             const double n = x.ep;
             const double g = x.epCrossesNodes ? x.epMembersPerDomain : n;
-            if (x.epCrossesNodes && x.s.training.moeDispatcher == MoeDispatcher::Deduplicated) {
-                // DeepEP-style: each token crosses the network once per other domain that holds one of its
-                // experts, to the GPU with the same index there, which forwards the copies over NVLink (both at
-                // once). In fp8 training the dispatch sends fp8 tokens (DeepSeek-V3, section 3.3); the combine,
-                // and the gradients back, 16-bit; the other direction's gradients fp8 again, so both passes move
-                // the same bytes.
+            if (x.s.training.moeDispatcher == MoeDispatcher::Deduplicated) {
+                // DeepEP-style: a token goes once to each other GPU that holds one of its experts (not once per
+                // expert), the experts there share the copy, and the combine sums on that GPU before sending one
+                // result back. Across NVLink domains it crosses the network once per other domain that holds one
+                // of its experts, to the GPU with the same index there, which forwards the copies over NVLink
+                // (both at once). In fp8 training the dispatch sends fp8 tokens (DeepSeek-V3, section 3.3); the
+                // combine, and the gradients back, 16-bit; the other direction's gradients fp8 again, so both
+                // passes move the same bytes.
                 const ModelSpec& model = x.s.model;
-                const double remoteDomains = remoteDomainsPerToken(n / g, x.topK, model.moe.groups, model.moe.groupLimit);
+                const double remoteDomains =
+                    x.epCrossesNodes ? remoteDomainsPerToken(n / g, x.topK, model.moe.groups, model.moe.groupLimit) : 0.0;
+                const double ranks = ranksPerToken(n, model.moe.experts, model.moe.topK, model.moe.groups, model.moe.groupLimit);
                 im.epRemoteDomainsPerToken = remoteDomains;
+                im.epRanksPerToken = ranks;
                 const double tokenValues = T * x.h * x.hRep;
+                const auto& nearLink = x.epCrossesNodes ? x.epIntraLink : x.epLink;
                 auto oneWay = [&](double bytesPerValue) {
                     const double remote = remoteDomains * tokenValues * bytesPerValue;
-                    const double forwarded = x.topK * (g - 1.0) / g * tokenValues * bytesPerValue;
+                    const double forwarded = ranks * (g - 1.0) / g * tokenValues * bytesPerValue;
                     const double message = x.topK * tokenValues * bytesPerValue;
-                    return std::max(remote / x.epLink.busBandwidth(message), forwarded / x.epIntraLink.busBandwidth(message)) +
-                           (n - 1.0) * x.epLink.latencySeconds;
+                    const double wire = x.epCrossesNodes ? std::max(remote / x.epLink.busBandwidth(message),
+                                                                    forwarded / nearLink.busBandwidth(message))
+                                                         : forwarded / nearLink.busBandwidth(message);
+                    return wire + (n - 1.0) * x.epLink.latencySeconds;
                 };
                 r.epPerPass = x.moeFraction * (oneWay(x.fp8 ? 1.0 : 2.0) + oneWay(2.0)) * x.imbalance;
             } else {
