@@ -573,6 +573,12 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
         const std::string notes = asciiLower(vc.notes);
         t.torchCompile = statesTorchCompile(notes, vc.id);
         t.fusedKernels = torchTrainer && statesFusedKernels(notes);
+        // Nor how the source counts model FLOPs. Megatron-Bridge's and NeMo AutoModel's published model TFLOP/s
+        // count the causal half of the attention scores (Megatron-Bridge's flop_utils: "core_seq / 2";
+        // AutoModel's flops formulas: causal_self_attn = True): their DeepSeek-V3 rows give 250 GFLOP per token
+        // where the full count is 280, their Qwen3-30B-A3B rows 23.0 for 27.9.
+        if (source.find("megatron-bridge") != std::string::npos || source.find("automodel") != std::string::npos)
+            t.attentionFlops = AttentionFlops::Causal;
         // A compiled model compiles the FSDP style's loss with it (the planner's torchtitan), but torchtitan
         // only does so since April 2025 (PR #1033); before, its train.py left the loss eager ("compiling loss
         // function causes CUDA errors, turning off for now"). A torchtitan run dated earlier keeps that loss.

@@ -441,6 +441,35 @@ LP_TEST(a_pytorch_trainer_case_whose_notes_name_fused_kernels_is_planned_with_th
     LP_CHECK(!with(automodel, "no TE").fusedKernels);
 }
 
+LP_TEST(model_flops_are_counted_as_the_source_counts_them) {
+    // Megatron-Bridge's and NeMo AutoModel's model TFLOP/s count the causal half of the attention scores; the
+    // other sources (Megatron-LM papers, torchtitan, NeMo 1.0) the whole.
+    const std::string base = overlapCase("h100-sxm-80gb", 1, 1, 1, 8, 3, false);
+    auto from = [&](const std::string& source) {
+        std::string json = base;
+        json.replace(json.find(R"("id": "x",)"), 10, R"("id": "x", "source": ")" + source + R"(",)");
+        json.replace(json.find(R"("tokens_per_s_per_gpu": 1000)"), 28, R"("model_tflops_per_gpu": 400)");
+        const auto r = validationCasesFromJson(json);
+        LP_CHECK(r.has_value() && r->size() == 1);
+        return r && !r->empty() ? r->front() : ValidationCase{};
+    };
+    const ValidationCase bridge = from("NVIDIA-NeMo/Megatron-Bridge docs/performance-summary.md");
+    const ValidationCase automodel = from("NVIDIA-NeMo/Automodel docs/performance-summary.md");
+    const ValidationCase titan = from("pytorch/torchtitan benchmarks");
+    LP_CHECK(bridge.scenario.training.attentionFlops == AttentionFlops::Causal);
+    LP_CHECK(automodel.scenario.training.attentionFlops == AttentionFlops::Causal);
+    LP_CHECK(titan.scenario.training.attentionFlops == AttentionFlops::Full);
+    // Only the count changes, not the time: the causal count is lower by half the attention's FLOPs.
+    const Plan full = evaluate(resolveCase(bridge, nullptr));
+    Scenario s = resolveCase(bridge, nullptr);
+    s.training.attentionFlops = AttentionFlops::Full;
+    const Plan whole = evaluate(s);
+    LP_CHECK_NEAR(full.time.stepSeconds, whole.time.stepSeconds, 0.0);
+    LP_CHECK(full.modelTflopsPerGpu < whole.modelTflopsPerGpu);
+    const double predicted = runValidation({bridge}, nullptr).rows.front().predicted;
+    LP_CHECK_NEAR(predicted, full.modelTflopsPerGpu, 1e-9 * predicted);
+}
+
 LP_TEST(a_case_may_state_hybrid_sharding) {
     // The optional layout key zero_shard_degree (docs/formats.md): fms-fsdp's HSDP rows shard within a node.
     std::string json = overlapCase("a100-sxm-80gb", 1, 1, 1, 16, 3, false);
