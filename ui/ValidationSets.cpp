@@ -40,7 +40,7 @@ QStringList validationSetFolders() {
 QString validationSetTitle(const QString& fileName) {
     static const std::pair<const char*, const char*> kKnown[] = {
         {"published-runs.json", QT_TRANSLATE_NOOP("ValidationSets", "Reference set: Megatron-LM, Megatron-DeepSpeed, torchtitan")},
-        {"more-published-runs.json", QT_TRANSLATE_NOOP("ValidationSets", "More published runs: torchtitan, NeMo, Megatron-Bridge, fms-fsdp, MoE")},
+        {"more-published-runs.json", QT_TRANSLATE_NOOP("ValidationSets", "More published runs: torchtitan, NeMo, Megatron-Bridge, AutoModel, fms-fsdp, MoE")},
         {"llm-foundry-runs.json", QT_TRANSLATE_NOOP("ValidationSets", "MosaicML llm-foundry: MPT with FSDP, A100 and H100")},
         {"vtrain-runs.json", QT_TRANSLATE_NOOP("ValidationSets", "vTrain: 1,549 Megatron-DeepSpeed runs on A100")},
         {"megatron-bridge-moe-runs.json",
