@@ -395,11 +395,19 @@ LP_TEST(every_figure_explains_itself) {
     LP_CHECK(explanationKeys().size() == all.size());
 }
 
-LP_TEST(torch_compile_fuses_the_fsdp_styles_eager_elementwise_kernels) {
+namespace {
+// Llama 3.1 8B on 64 GPUs, FSDP style with full sharding: eager elementwise kernels unless told otherwise.
+Scenario fsdpEightB() {
     Scenario s = withLayout(1, 1, 64, 1, 4);
     s.model = findModelPreset("llama3.1-8b")->model;
     s.training.zeroStage = 3;
     s.training.executionStyle = ExecutionStyle::Fsdp;
+    return s;
+}
+} // namespace
+
+LP_TEST(torch_compile_fuses_the_fsdp_styles_eager_elementwise_kernels) {
+    Scenario s = fsdpEightB();
     const Plan eager = evaluate(s);
     s.training.torchCompile = true;
     const Plan compiled = evaluate(s);
@@ -435,10 +443,7 @@ LP_TEST(torch_compile_fuses_the_fsdp_styles_eager_elementwise_kernels) {
 LP_TEST(fused_kernels_fuse_the_fsdp_styles_elementwise_work_and_leave_the_loss) {
     // Transformer Engine's or Liger's norm, rotary and SwiGLU kernels in a PyTorch trainer (NeMo AutoModel):
     // the elementwise traffic of torch.compile, but the loss as it was.
-    Scenario s = withLayout(1, 1, 64, 1, 4);
-    s.model = findModelPreset("llama3.1-8b")->model;
-    s.training.zeroStage = 3;
-    s.training.executionStyle = ExecutionStyle::Fsdp;
+    Scenario s = fsdpEightB();
     const Plan eager = evaluate(s);
     s.training.fusedKernels = true;
     const Plan fused = evaluate(s);

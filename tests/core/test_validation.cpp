@@ -142,6 +142,15 @@ std::string overlapCase(const std::string& gpu, int tp, int pp, int vpp, int dp,
         "measured": {"tokens_per_s_per_gpu": 1000}}]})";
 }
 
+// `json` with its first `from` replaced by `to` (a check fails when `from` is not there).
+std::string replaced(std::string json, const std::string& from, const std::string& to) {
+    const auto at = json.find(from);
+    LP_CHECK(at != std::string::npos);
+    if (at != std::string::npos)
+        json.replace(at, from.size(), to);
+    return json;
+}
+
 TrainingOptions optionsOf(const std::string& json) {
     const auto r = validationCasesFromJson(json);
     LP_CHECK(r.has_value() && r->size() == 1);
@@ -280,13 +289,6 @@ LP_TEST(a_case_that_does_not_split_evenly_is_planned_and_says_what_changed) {
 }
 
 LP_TEST(the_reader_takes_what_scripts_write_and_fills_what_the_format_leaves_open) {
-    auto replaced = [](std::string json, const std::string& from, const std::string& to) {
-        const auto at = json.find(from);
-        LP_CHECK(at != std::string::npos);
-        if (at != std::string::npos)
-            json.replace(at, from.size(), to);
-        return json;
-    };
     const std::string base = overlapCase("h100-sxm-80gb", 2, 1, 1, 4, 1, false);
     // 64.0 sequences (a division in a script) is 64; 64.5 is not a count.
     auto r = validationCasesFromJson(replaced(base, R"("global_batch": 32)", R"("global_batch": 64.0)"));
@@ -316,13 +318,6 @@ LP_TEST(the_reader_takes_what_scripts_write_and_fills_what_the_format_leaves_ope
 LP_TEST(what_a_case_leaves_open_is_filled_as_the_run_most_likely_had_it_and_said) {
     // The format writes null (or leaves the key out) for "not stated": each such field gets the documented
     // default (docs/formats.md), and the case's rows say which.
-    auto replaced = [](std::string json, const std::string& from, const std::string& to) {
-        const auto at = json.find(from);
-        LP_CHECK(at != std::string::npos);
-        if (at != std::string::npos)
-            json.replace(at, from.size(), to);
-        return json;
-    };
     auto only = [](const std::string& json) {
         const auto r = validationCasesFromJson(json);
         LP_CHECK(r.has_value() && r->size() == 1);
