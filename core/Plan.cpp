@@ -25,6 +25,7 @@ constexpr std::array<std::string_view, kDiagnosticCount> kIds = {
     "little_memory_headroom",
     "embedding_and_loss_in_pipeline_split",
     "unfused_softmax",
+    "fp8_not_supported",
     "heads_not_divisible_by_tp",
     "kv_heads_not_divisible_by_tp",
     "layers_not_divisible_by_pp",
@@ -123,6 +124,9 @@ std::string diagnosticMessage(const Diagnostic& d) {
                    "sequence %.0f): the attention softmax falls back to PyTorch's in fp32, with four more kernels "
                    "per layer and pass and about ten times the memory traffic: %.1f ms per step.",
                    d.a, d.b, ms);
+    case DiagnosticId::Fp8NotSupported:
+        return "FP8 training asked for, but this GPU has no FP8 tensor cores (FP8 needs Hopper, Ada or Blackwell): "
+               "planned in bf16, as Transformer Engine falls back to it.";
     case DiagnosticId::LittleMemoryHeadroom:
         return fmt("Only %.1f GiB (%.1f%%) of the GPU's memory is left on pipeline stage %.0f: near the limit PyTorch's "
                    "caching allocator frees its cache and retries allocations, each retry synchronising the GPU, "
@@ -219,6 +223,8 @@ std::string diagnosticSuggestion(const Diagnostic& d) {
     case DiagnosticId::UnfusedSoftmax:
         return "Make micro batch x heads per TP rank a multiple of 4 (an even micro batch, or a smaller TP) with a "
                "sequence of 17 to 4096 tokens, or use flash attention.";
+    case DiagnosticId::Fp8NotSupported:
+        return "Choose bf16 for this GPU, or a GPU with FP8 tensor cores (H100, H200, B200, GB200).";
     case DiagnosticId::LittleMemoryHeadroom:
         return "Keep 5-10% of the memory free: more recompute, a smaller micro batch or more sharding; "
                "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True also reduces fragmentation.";

@@ -30,6 +30,7 @@ enum class DiagnosticId {
     LittleMemoryHeadroom,
     EmbeddingAndLossInPipelineSplit,
     UnfusedSoftmax,
+    Fp8NotSupported,
     // invalid layouts
     HeadsNotDivisibleByTp,
     KvHeadsNotDivisibleByTp,

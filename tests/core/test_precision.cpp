@@ -202,4 +202,26 @@ LP_TEST(cp_over_the_network_is_flagged_with_its_cost) {
     LP_CHECK(diagnosticIdString(DiagnosticId::CpExchangeExposed) == "cp_exchange_exposed");
 }
 
+LP_TEST(fp8_on_a_gpu_without_fp8_tensor_cores_is_planned_in_bf16_and_said) {
+    Scenario s = defaultScenario();
+    s.cluster.gpu = findGpuPreset("a100-sxm-80gb")->gpu;
+    s.training.precision = Precision::Bf16;
+    const Plan bf16 = evaluate(s);
+    s.training.precision = Precision::Fp8;
+    const Plan fp8 = evaluate(s);
+    LP_CHECK(fp8.valid && fp8.has(DiagnosticId::Fp8NotSupported));
+    LP_CHECK(!bf16.has(DiagnosticId::Fp8NotSupported));
+    LP_CHECK_NEAR(fp8.time.stepSeconds, bf16.time.stepSeconds, 1e-12 * bf16.time.stepSeconds);
+    for (const Diagnostic& d : fp8.diagnostics)
+        if (d.id == DiagnosticId::Fp8NotSupported) {
+            LP_CHECK(d.severity == Severity::Warning);
+            LP_CHECK(diagnosticMessage(d).find("no FP8 tensor cores") != std::string::npos);
+            LP_CHECK(!diagnosticSuggestion(d).empty());
+            LP_CHECK(diagnosticIdString(d.id) == "fp8_not_supported");
+        }
+    // On Hopper fp8 is real: no such warning.
+    s.cluster.gpu = findGpuPreset("h100-sxm-80gb")->gpu;
+    LP_CHECK(!evaluate(s).has(DiagnosticId::Fp8NotSupported));
+}
+
 LP_TEST_MAIN()
