@@ -67,7 +67,7 @@ std::string panelOf(const std::string& metric) {
 
 std::string validationMarkdown(const std::vector<ValidationCase>& cases, const ValidationReport& report,
                                const std::string& casesPath, const std::string& markdownPath,
-                               const std::string& plotPath) {
+                               const std::string& plotPath, const InputErrors& skipped) {
     const std::filesystem::path mdDir = std::filesystem::path(markdownPath).parent_path();
     std::string plotLink = std::filesystem::path(plotPath).lexically_relative(mdDir).generic_string();
     if (plotLink.empty())
@@ -127,6 +127,12 @@ std::string validationMarkdown(const std::vector<ValidationCase>& cases, const V
         for (const auto& c : cases)
             for (const std::string& a : c.adjustments)
                 o << "- " << escapeMd(c.id) << ": " << escapeMd(a) << "\n";
+        o << "\n";
+    }
+    if (!skipped.empty()) {
+        o << "## Cases left out\n\nThese cases of the file cannot be read and are not predicted:\n\n";
+        for (const InputError& e : skipped)
+            o << "- `" << e.path << "`: " << escapeMd(e.reason) << "\n";
         o << "\n";
     }
     o << "## Per case\n\n| case | GPU | layout (tp/pp/dp/cp, vpp) | mb | metric | measured | predicted | error |\n"

@@ -228,7 +228,7 @@ int runValidate(const Args& argv) {
     if (markdownFile) {
         const std::string plotRef = plotFile ? *plotFile : std::string("validation.svg");
         if (auto w = core::writeFileAtomically(*markdownFile,
-                                               core::validationMarkdown(*cases, report, *file, *markdownFile, plotRef));
+                                               core::validationMarkdown(*cases, report, *file, *markdownFile, plotRef, skipped));
             !w) {
             CliError e = badValue("--markdown", w.error());
             e.exitCode = kExitFailure;

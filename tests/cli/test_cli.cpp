@@ -604,6 +604,13 @@ LP_TEST(validate_leaves_out_a_case_it_cannot_read_names_it_and_plans_the_rest_an
     LP_CHECK(contains(t.err, "$.cases[1].layout.tp: wrong type: expected an integer"));
     LP_CHECK(contains(t.out, "Validation of 2 cases"));
     LP_CHECK(contains(t.out, "left_open: recompute not stated: the fastest that fits"));
+    // The generated page names the case left out.
+    const fs::path page = tempFile("partly-readable-page.md");
+    LP_CHECK_EQ(run({"validate", path.string(), "--markdown", page.string()}).code, 0);
+    std::ifstream in(page);
+    const std::string markdown((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    LP_CHECK(contains(markdown, "## Cases left out"));
+    LP_CHECK(contains(markdown, "`$.cases[1].layout.tp`"));
     const json j = run({"validate", path.string(), "--json"}).parsed();
     LP_CHECK_EQ(j["skipped"].size(), 1u);
     LP_CHECK(j["skipped"][0]["path"] == "$.cases[1].layout.tp");
