@@ -163,7 +163,7 @@ void diagnose(const EvalContext& x, Plan& p) {
         addDiagnostic(p, DiagnosticId::UnfusedSoftmax, Severity::Info, std::max(0.0, t.stepSeconds - q.time.stepSeconds),
                       x.b * x.a / x.t, x.seq);
     }
-    if (x.s.training.precision == Precision::Fp8 && x.s.cluster.gpu.peakFlops8 <= 0)
+    if (x.s.training.precision == Precision::Fp8 && !x.fp8)  // asked for, but the GPU runs it in 16 bits
         addDiagnostic(p, DiagnosticId::Fp8NotSupported, Severity::Warning, 0);
     if (p.mfu < 0.20)
         addDiagnostic(p, DiagnosticId::MfuBelow20, Severity::Warning, 0, p.mfu);

@@ -149,10 +149,8 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
                     const double remote = remoteDomains * tokenValues * bytesPerValue;
                     const double forwarded = ranks * (g - 1.0) / g * tokenValues * bytesPerValue;
                     const double message = x.topK * tokenValues * bytesPerValue;
-                    const double wire = x.epCrossesNodes ? std::max(remote / x.epLink.busBandwidth(message),
-                                                                    forwarded / nearLink.busBandwidth(message))
-                                                         : forwarded / nearLink.busBandwidth(message);
-                    return wire + (n - 1.0) * x.epLink.latencySeconds;
+                    return std::max(remote / x.epLink.busBandwidth(message), forwarded / nearLink.busBandwidth(message)) +
+                           (n - 1.0) * x.epLink.latencySeconds;
                 };
                 r.epPerPass = x.moeFraction * (oneWay(x.fp8 ? 1.0 : 2.0) + oneWay(2.0)) * x.imbalance;
             } else {
