@@ -154,6 +154,7 @@ const std::vector<std::pair<std::string, std::string>>& architectureTypes() {
         {"MixtralForCausalLM", "mixtral"},    {"GPT2LMHeadModel", "gpt2"},
         {"GPTNeoXForCausalLM", "gpt_neox"},   {"FalconForCausalLM", "falcon"},
         {"RWForCausalLM", "falcon"},          {"DeepseekV3ForCausalLM", "deepseek_v3"},
+        {"NemotronForCausalLM", "nemotron"},
     };
     return table;
 }
@@ -354,6 +355,33 @@ void readFalcon(Reader& r, HfImport& out, const HfImportOptions& o) {
     checkHeads(r, m, "num_attention_heads", "num_kv_heads", false);
 }
 
+// Nemotron-4 and Minitron: LayerNorm (1p), a two-matrix squared-ReLU MLP, grouped-query attention with
+// an explicit head_dim, untied embeddings, no biases (transformers' NemotronConfig; its defaults are
+// Nemotron-4 15B's).
+void readNemotron(Reader& r, HfImport& out, const HfImportOptions& o) {
+    ModelSpec& m = out.model;
+    m.norm = NormKind::LayerNorm;
+    m.mlp = MlpKind::Gelu;  // two matrices; the activation (squared ReLU) costs the same
+    m.learnedPositions = false;
+    m.hidden = r.positive("hidden_size");
+    m.layers = r.positive("num_hidden_layers");
+    m.heads = r.positive("num_attention_heads");
+    m.kvHeads = r.positiveOr("num_key_value_heads", m.heads);
+    m.ffnHidden = r.positive("intermediate_size");
+    m.vocab = r.positive("vocab_size");
+    m.tiedEmbeddings = r.flag("tie_word_embeddings", false);
+    m.biases = r.flag("attention_bias", false) && r.flag("mlp_bias", false);
+    const int headDim = r.nonNegativeOr("head_dim", 0);
+    if (headDim > 0 && m.heads > 0 && headDim * m.heads != m.hidden)
+        m.headSize = headDim;
+    m.dropout = r.number("attention_dropout", 0.0) > 0;
+    const std::string act = r.text("hidden_act", "relu2");
+    if (act != "relu2")
+        out.notes.push_back("hidden_act \"" + act + "\": the MLP is counted with two matrices, as Nemotron's.");
+    setSeqLen(out, r.positiveOr("max_position_embeddings", 4096), o);
+    checkHeads(r, m, "num_attention_heads", "num_key_value_heads", m.headSize > 0);
+}
+
 void readDeepseek(Reader& r, HfImport& out, const HfImportOptions& o) {
     ModelSpec& m = out.model;
     m.norm = NormKind::RmsNorm;
@@ -401,7 +429,7 @@ void readDeepseek(Reader& r, HfImport& out, const HfImportOptions& o) {
 const std::vector<std::string>& supportedHfModelTypes() {
     static const std::vector<std::string> types = {"llama",     "mistral",   "qwen2",      "qwen3",
                                                    "qwen2_moe", "qwen3_moe", "mixtral",    "gpt2",
-                                                   "gpt_neox",  "falcon",    "deepseek_v3"};
+                                                   "gpt_neox",  "falcon",    "deepseek_v3", "nemotron"};
     return types;
 }
 
@@ -496,6 +524,8 @@ std::expected<HfImport, InputErrors> importHfConfig(std::string_view text, const
         readGptNeox(r, out, options);
     else if (type == "falcon")
         readFalcon(r, out, options);
+    else if (type == "nemotron")
+        readNemotron(r, out, options);
     else
         readDeepseek(r, out, options);
     if (!r.errors().empty())

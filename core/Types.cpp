@@ -89,6 +89,8 @@ std::string_view toString(Severity v) { return nameOf(kSeverity, v); }
 std::optional<MlpKind> parseMlpKind(std::string_view s) {
     if (equalsIgnoreCase(s, "geglu") || equalsIgnoreCase(s, "silu"))
         return MlpKind::SwiGlu;  // gated MLPs share the 3-matrix bookkeeping
+    if (equalsIgnoreCase(s, "relu2") || equalsIgnoreCase(s, "squared_relu") || equalsIgnoreCase(s, "relu"))
+        return MlpKind::Gelu;    // so do the 2-matrix ones (Nemotron-4's squared ReLU, OPT's ReLU)
     return parseOf(kMlp, s);
 }
 std::optional<NormKind> parseNormKind(std::string_view s) { return parseOf(kNorm, s); }

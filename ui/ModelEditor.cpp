@@ -74,9 +74,11 @@ ModelEditor::ModelEditor(ScenarioDocument* doc, QWidget* parent)
              [](const Scenario& s) { return s.model.vocab; }, [](Scenario& s, int v) { s.model.vocab = v; });
     b.addInt(form, tr("&Sequence length"), tr("Training sequence length s in tokens."), 1, 1 << 24,
              [](const Scenario& s) { return s.model.seqLen; }, [](Scenario& s, int v) { s.model.seqLen = v; });
-    b.addChoice(form, tr("ML&P"), tr("Gated MLPs (SwiGLU, GeGLU) have three matrices, plain GELU MLPs two."),
+    b.addChoice(form, tr("ML&P"),
+                tr("Gated MLPs (SwiGLU, GeGLU) have three matrices, plain ones (GELU, ReLU, Nemotron's "
+                   "squared ReLU) two."),
                 {{tr("SwiGLU (gated)"), static_cast<int>(core::MlpKind::SwiGlu)},
-                 {tr("GELU"), static_cast<int>(core::MlpKind::Gelu)}},
+                 {tr("GELU / ReLU (plain)"), static_cast<int>(core::MlpKind::Gelu)}},
                 [](const Scenario& s) { return static_cast<int>(s.model.mlp); },
                 [](Scenario& s, int v) { s.model.mlp = static_cast<core::MlpKind>(v); });
     b.addChoice(form, tr("N&orm"), tr("RMSNorm has one weight vector per norm, LayerNorm two."),

@@ -129,6 +129,21 @@ LP_TEST(gpt_neox_20b) {
     LP_CHECK_NEAR(countParameters(h.model).total, 20'556'201'984.0, 1e-3); // GPT-NeoX-20B paper, model card
 }
 
+LP_TEST(nemotron_4_15b_squared_relu) {
+    const HfImport h = load("nemotron-4-15b.json");
+    LP_CHECK_EQ(h.modelType, std::string("nemotron"));
+    const ModelSpec& m = h.model;
+    LP_CHECK(m.mlp == MlpKind::Gelu && m.norm == NormKind::LayerNorm); // two matrices, like GELU
+    LP_CHECK(!m.tiedEmbeddings && !m.biases);
+    LP_CHECK_EQ(m.kvHeads, 8);
+    LP_CHECK_EQ(m.headSize, 0); // head_dim null: hidden / heads
+    // Nemotron-4 technical report: 3.2 billion embedding and 12.5 billion non-embedding parameters.
+    const ParameterCount c = countParameters(m);
+    const double embedding = 2.0 * 256000.0 * 6144.0;
+    LP_CHECK_NEAR(embedding, 3.2e9, 0.02);
+    LP_CHECK_NEAR(c.total - embedding, 12.5e9, 0.01);
+}
+
 LP_TEST(falcon_7b_multi_query) {
     const HfImport h = load("falcon-7b.json");
     LP_CHECK_EQ(h.modelType, std::string("falcon"));
