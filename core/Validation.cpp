@@ -135,6 +135,45 @@ struct Reader {
 // a family's rule supplies it is filled and said in `adjustments`: the MLP kind (SwiGLU, what published
 // models since 2023 use), its width (GPT's 4h, or Llama's 8h/3 rounded up to a multiple of 256), the K/V
 // heads (as many as the query heads).
+// Without `moe_layers`, the Hugging Face way of saying which layers are MoE: the first k dense
+// (`first_dense_layers`, DeepSeek's `first_k_dense_replace`), then every n-th (`moe_layer_freq` n, or a
+// fraction 1/n; Llama 4's `interleave_moe_layer_step`): layer i is MoE when i >= k and i % n == 0.
+void readMoeLayerPattern(Reader& r, const Json& e, const std::string& w, ModelSpec& m,
+                         std::vector<std::string>& adjustments) {
+    const char* denseKey =
+        Reader::given(e, "first_k_dense_replace") ? "first_k_dense_replace" : "first_dense_layers";
+    const int dense = r.optionalInteger(e, denseKey, w, 0, 100000, 0);
+    int step = 1;
+    const char* stepKey =
+        Reader::given(e, "interleave_moe_layer_step") ? "interleave_moe_layer_step" : "moe_layer_freq";
+    if (Reader::given(e, stepKey)) {
+        const Json& v = e.at(stepKey);
+        const double f = v.is_number() ? v.get<double>() : 0.0;
+        if (!(std::isfinite(f) && f > 0.0 && f <= 100000.0)) {
+            r.error(w, stepKey,
+                    "out of range: must be a layer step (2: every second layer) or a fraction (0.5), got " +
+                        detail::describe(v));
+            return;
+        }
+        step = static_cast<int>(std::lround(f >= 1.0 ? f : 1.0 / f));
+    }
+    if (dense == 0 && step == 1)
+        return;
+    int count = 0;
+    for (int i = dense; i < m.layers; ++i)
+        if (i % step == 0)
+            ++count;
+    if (count == 0) {
+        r.error(w, denseKey, "out of range: no layer would be a mixture-of-experts layer");
+        return;
+    }
+    m.moe.moeLayers = count == m.layers ? 0 : count;
+    adjustments.push_back(
+        "moe_layers not stated: " + std::to_string(count) + " of " + std::to_string(m.layers) +
+        " layers from " + (dense > 0 ? std::string(denseKey) : std::string()) +
+        (dense > 0 && step > 1 ? " and " : "") + (step > 1 ? std::string(stepKey) : std::string()));
+}
+
 ModelSpec readModel(Reader& r, const Json& j, const std::string& where, std::vector<std::string>& adjustments) {
     ModelSpec m;
     m.name = Reader::optionalText(j, "name");  // cosmetic: the case's id stands in when it is missing
@@ -174,6 +213,8 @@ ModelSpec readModel(Reader& r, const Json& j, const std::string& where, std::vec
         m.moe.expertFfnHidden = r.optionalInteger(e, "expert_ffn_hidden", w, 1, 10000000, m.ffnHidden);
         m.moe.sharedExperts = r.optionalInteger(e, "shared_experts", w, 0, 100000, m.moe.sharedExperts);
         m.moe.moeLayers = r.optionalInteger(e, "moe_layers", w, 0, 100000, m.moe.moeLayers);
+        if (!Reader::given(e, "moe_layers"))
+            readMoeLayerPattern(r, e, w, m, adjustments);
     }
     return m;
 }

@@ -707,6 +707,28 @@ LP_TEST(a_case_shaped_like_a_published_model_takes_the_attention_the_format_cann
     LP_CHECK_EQ(m.moe.groups, 8);  // and its node-limited routing: 4 of 8 groups
     LP_CHECK_EQ(m.moe.groupLimit, 4);
     LP_CHECK_EQ(from, std::string("DeepSeek-V3"));
+    // The same model with its MoE layers said the Hugging Face way (three dense first) is the same model.
+    m = modelOf(R"({"name": "DSv3", "layers": 61, "hidden": 7168, "heads": 128, "kv_heads": 128, "ffn_hidden": 18432,
+        "vocab": 129280, "seq_len": 4096, "mlp": "swiglu", "tied_embeddings": false,
+        "moe": {"experts": 256, "top_k": 8, "expert_ffn_hidden": 2048, "shared_experts": 1, "first_k_dense_replace": 3}})",
+                &from);
+    LP_CHECK_EQ(m.moeLayerCount(), 58);
+    LP_CHECK(m.attention == AttentionKind::Mla);
+    // Every second layer (Llama 4 Maverick: 24 of 48), as a step or as a fraction.
+    const std::string maverick = R"({"name": "M", "layers": 48, "hidden": 5120, "heads": 40, "kv_heads": 8,
+        "ffn_hidden": 16384, "vocab": 202048, "seq_len": 8192, "mlp": "swiglu", "tied_embeddings": false,
+        "moe": {"experts": 128, "top_k": 1, "expert_ffn_hidden": 8192, "shared_experts": 1, "moe_layer_freq": 0.5}})";
+    LP_CHECK_EQ(modelOf(maverick).moeLayerCount(), 24);
+    std::string stepped = maverick;
+    const std::string fraction = R"("moe_layer_freq": 0.5)";
+    stepped.replace(stepped.find(fraction), fraction.size(), R"("interleave_moe_layer_step": 2)");
+    LP_CHECK_EQ(modelOf(stepped).moeLayerCount(), 24);
+    std::string negative = maverick;
+    negative.replace(negative.find(fraction), fraction.size(), R"("moe_layer_freq": -2)");
+    const auto bad = validationCasesFromJson(R"({"schema": "layout-planner/validation-cases@1", "cases": [{"id": "x",
+        "model": )" + negative + R"(, "hardware": {"gpu": "h100", "gpus": 8}, "layout": {"tp": 1, "pp": 1, "dp": 8},
+        "measured": {"tokens_per_s_per_gpu": 1000}}]})");
+    LP_CHECK(!bad.has_value() && bad.error().front().message().find("moe.moe_layer_freq: out of range") != std::string::npos);
     // A published model whose heads are hidden / heads wide (Llama 3.1 8B) is planned exactly as written.
     m = modelOf(R"({"name": "L", "layers": 32, "hidden": 4096, "heads": 32, "kv_heads": 8, "ffn_hidden": 14336,
         "vocab": 128256, "seq_len": 8192, "mlp": "swiglu", "tied_embeddings": false})", &from);
