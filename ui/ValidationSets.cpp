@@ -45,6 +45,8 @@ QString validationSetTitle(const QString& fileName) {
         {"vtrain-runs.json", QT_TRANSLATE_NOOP("ValidationSets", "vTrain: 1,549 Megatron-DeepSpeed runs on A100")},
         {"megatron-bridge-moe-runs.json",
          QT_TRANSLATE_NOOP("ValidationSets", "Megatron-Bridge MoE: DeepSeek-V3, Qwen3, GPT-OSS (a weak spot)")},
+        {"dgxc-benchmarking-runs.json",
+         QT_TRANSLATE_NOOP("ValidationSets", "NVIDIA dgxc-benchmarking: NeMo on H100 and GB200, 8-2,304 GPUs")},
     };
     for (const auto& [file, title] : kKnown)
         if (fileName == QLatin1String(file))

@@ -84,7 +84,7 @@ LP_TEST(runs_outside_the_reference_set_are_valid_layouts_and_predicted_within_8_
     // tables on H100/GB200/GB300 (405B on PP 16 x VPP 8 among them: 128 chunks for 126 layers), Mixtral
     // 8x7B/8x22B with expert parallelism: nothing in the planner was set on them (docs/validation-more.md).
     // NeMo AutoModel's FSDP2 MoE rows (DeepEP, a benchmark gate) are the weak part (9 of their 18 figures beyond
-    // 20%). Throughput median 6.7%, bound 8%. Their peak-memory figures (torchtitan's, with TP, PP, CP and
+    // 20%). Throughput median 7.1%, bound 8%. Their peak-memory figures (torchtitan's, with TP, PP, CP and
     // interleaving, the 2025 H200 runs' compiled loss) stay within a median of 7%.
     checkHeldOutSet("more-published-runs.json", 60, 0.08, 1.0, 0.07);
 }
@@ -116,6 +116,29 @@ LP_TEST(megatron_bridge_moe_runs_are_valid_layouts_and_the_nvl72_rows_predicted_
             std::printf("megatron-bridge-moe-runs.json, GB200/GB300 rows: throughput median %.1f%%\n",
                         100 * m.medianAbsError);
             LP_CHECK(m.medianAbsError <= 0.12);
+        }
+}
+
+LP_TEST(dgxc_benchmarking_nemo_runs_are_valid_layouts_and_the_h100_rows_predicted_within_6_percent) {
+    // The NeMo step times in NVIDIA's dgxc-benchmarking recipes (2024-25: Llama 3.1 8B/70B/405B and its
+    // reduced-layer proxies, Nemotron-4 15B/340B, GPT-3 175B, Grok-1, DeepSeek-V3, Llama 4 Maverick; bf16 and
+    // fp8; 8-2,304 H100 and 128-512 GB200). Their H100 bf16 rows, with llm-foundry's and torchtitan's, set the
+    // Hopper bf16 GEMM efficiency (docs/estimation.md, section 7); nothing else. H100 median 4.0%; the GB200
+    // rows, early Blackwell software (NeMo 25.04), run about a quarter slower than planned (section 13).
+    checkHeldOutSet("dgxc-benchmarking-runs.json", 250, 0.07);
+    const auto cases = loadValidationCases(std::string(LP_TEST_DATA_DIR) + "/validation/dgxc-benchmarking-runs.json");
+    LP_CHECK(cases.has_value());
+    if (!cases)
+        return;
+    std::vector<ValidationCase> hopper;
+    for (const ValidationCase& c : *cases)
+        if (c.scenario.cluster.gpu.id == "h100-sxm-80gb")
+            hopper.push_back(c);
+    LP_CHECK(hopper.size() >= 200);
+    for (const MetricSummary& m : runValidation(hopper, nullptr).summary)
+        if (m.metric == "throughput") {
+            std::printf("dgxc-benchmarking-runs.json, H100 rows: throughput median %.1f%%\n", 100 * m.medianAbsError);
+            LP_CHECK(m.medianAbsError <= 0.06);
         }
 }
 
