@@ -267,10 +267,15 @@ std::string adoptPresetArchitecture(ModelSpec& m) {
 // The same performance recipes reduce gradients in 16 bits (grad_reduce_in_fp32 = False, where plain
 // Megatron-LM keeps fp32 main grads for bf16). A100 runs of 2021-2022 Megatron had none of these;
 // FSDP-style runs keep their own habits.
+bool megatronCoreRecipeApplies(const Scenario& s) {
+    const TrainingOptions& t = s.training;
+    return s.cluster.gpu.peakFlops8 > 0 && t.zeroStage < 3 && t.executionStyle != ExecutionStyle::Fsdp;
+}
+
 void inferMegatronCoreRecipe(Scenario& s) {
     TrainingOptions& t = s.training;
     const Layout& l = s.layout;
-    if (s.cluster.gpu.peakFlops8 <= 0 || t.zeroStage >= 3 || t.executionStyle == ExecutionStyle::Fsdp)
+    if (!megatronCoreRecipeApplies(s))
         return;
     t.overlapPpComm = l.pp > 1 && l.vpp > 1;
     t.overlapDpComm = t.zeroStage >= 1 && l.dp * l.cp > 1;
@@ -548,6 +553,11 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
         // Optional (not in the published format): the experts' tensor parallelism; absent = auto.
         l.etp = stated("etp", 1, 100000, 0, nullptr);
         l.vpp = stated("vpp", 1, 1000, 1, nullptr);
+        // Interleaving not stated with a pipeline: the fastest that fits, searched when the case is planned
+        // (a published pipelined run at a good MFU interleaved; one that did not is as fast without it).
+        vc.vppGiven = Reader::given(*jl, "vpp") || l.pp == 1;
+        if (!vc.vppGiven)
+            vc.adjustments.push_back("vpp not stated: the fastest interleaving that fits");
         const long long model = static_cast<long long>(l.tp) * l.pp * l.cp;
         const int leftDp = static_cast<int>(std::clamp<long long>(s.cluster.gpus() / std::max(1LL, model), 1, 10000000));
         l.dp = stated("dp", 1, 10000000, leftDp, "the GPUs over tp x pp x cp");
@@ -714,7 +724,7 @@ constexpr double kUnstatedFitTolerance = 0.05;
 
 Scenario resolveCase(const ValidationCase& c, const HardwareProfile* profile) {
     Scenario s = c.scenario;
-    if (c.microBatchGiven && c.recomputeGiven)
+    if (c.microBatchGiven && c.recomputeGiven && c.vppGiven)
         return s;
     // Not stated: the fastest micro batch (a divisor of the per-replica batch) and recomputation that fit.
     const long long perReplica = c.microBatchGiven ? 0 : perReplicaUnits(c.globalBatch, s.layout.dp);
@@ -727,31 +737,47 @@ Scenario resolveCase(const ValidationCase& c, const HardwareProfile* profile) {
     const std::vector<Recompute> recomputes =
         c.recomputeGiven ? std::vector<Recompute>{s.training.recompute}
                          : std::vector<Recompute>{Recompute::None, Recompute::Selective, Recompute::Full};
+    // Interleavings: 1 to one layer per chunk (uneven stages allowed where the planner's split allows them).
+    std::vector<int> vpps{s.layout.vpp};
+    if (!c.vppGiven) {
+        vpps.clear();
+        const int pp = std::max(1, s.layout.pp);
+        const int most = std::clamp((s.model.layers + pp - 1) / pp, 1, 64);
+        for (int v = 1; v <= most; ++v)
+            vpps.push_back(v);
+    }
+    const bool recipe = megatronCoreRecipeApplies(s);
     Scenario best = s;
     double bestTime = -1;
     bool bestFits = false;
-    for (const Recompute recompute : recomputes)
-        for (const long long mb : microBatches) {
-            Scenario t = s;
-            t.training.recompute = recompute;
-            if (!c.microBatchGiven) {
-                t.layout.microBatch = static_cast<int>(mb);
-                t.layout.accumulation = static_cast<int>(perReplica / mb);
+    for (const int vpp : vpps)
+        for (const Recompute recompute : recomputes)
+            for (const long long mb : microBatches) {
+                Scenario t = s;
+                t.training.recompute = recompute;
+                if (!c.vppGiven) {
+                    t.layout.vpp = vpp;
+                    if (recipe) // the recipes' interleaved-schedule p2p overlap (inferMegatronCoreRecipe)
+                        t.training.overlapPpComm = t.layout.pp > 1 && vpp > 1;
+                }
+                if (!c.microBatchGiven) {
+                    t.layout.microBatch = static_cast<int>(mb);
+                    t.layout.accumulation = static_cast<int>(perReplica / mb);
+                }
+                const Plan p = profile ? evaluate(t, *profile) : evaluate(t);
+                if (!p.valid)
+                    continue;
+                // The case ran, so it fitted: a setting counts as fitting unless the plan overflows by more
+                // than the memory model's documented accuracy (docs/estimation.md section 12).
+                const bool fits = p.memory.headroomBytes >= -kUnstatedFitTolerance * p.memory.capacityBytes;
+                const bool better = bestTime < 0 || (fits && !bestFits) ||
+                                    (fits == bestFits && p.time.stepSeconds < bestTime);
+                if (better) {
+                    best = t;
+                    bestTime = p.time.stepSeconds;
+                    bestFits = fits;
+                }
             }
-            const Plan p = profile ? evaluate(t, *profile) : evaluate(t);
-            if (!p.valid)
-                continue;
-            // The case ran, so it fitted: a setting counts as fitting unless the plan overflows by more than the
-            // memory model's documented accuracy (docs/estimation.md section 12).
-            const bool fits = p.memory.headroomBytes >= -kUnstatedFitTolerance * p.memory.capacityBytes;
-            const bool better =
-                bestTime < 0 || (fits && !bestFits) || (fits == bestFits && p.time.stepSeconds < bestTime);
-            if (better) {
-                best = t;
-                bestTime = p.time.stepSeconds;
-                bestFits = fits;
-            }
-        }
     return best;
 }
 

@@ -26,6 +26,7 @@ struct ValidationCase {
     Scenario scenario;
     bool microBatchGiven = true;  // false: pick the fastest micro batch that fits
     bool recomputeGiven = true;   // false: pick the fastest recomputation that fits
+    bool vppGiven = true;         // false (a pipeline): pick the fastest interleaving that fits
     long long globalBatch = 0;
     std::vector<MeasuredValue> measured;
     // What the reader changed so that the case can be planned, in words ("global_batch 7 is not a multiple
