@@ -499,6 +499,12 @@ private slots:
         tab.table()->selectRow(0);
         QTRY_VERIFY(tab.plottedPoints() > 0);
         keepScreenshot(tab, QStringLiteral("validation-tab-moe.png"));
+        // NVIDIA's dgxc-benchmarking set: 265 cases, every one planned (its cases leave recompute open).
+        QVERIFY(tab.loadCasesFile(QStringLiteral(LP_TEST_DATA_DIR "/validation/dgxc-benchmarking-runs.json")));
+        QCOMPARE(tab.table()->model()->rowCount(), 265);
+        tab.table()->selectRow(0);
+        QTRY_VERIFY(tab.plottedPoints() > 0);
+        keepScreenshot(tab, QStringLiteral("validation-tab-dgxc.png"));
     }
 };
 
