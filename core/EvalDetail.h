@@ -39,6 +39,8 @@ struct EvalContext {
     Fp8Habits fp8Habit;       // what fp8 adds to memory under this style (inactive unless fp8)
     GradientFormat grads;     // gradient buffer held and data-parallel reduction format
     Recompute recompute;
+    double recomputeShare = 0; // share of the layers re-run in backward: 1 with full recompute of every
+                               // layer, block recompute's N / layers per chunk, 0 otherwise
     int zero;
     int shardGroup;           // ranks the ZeRO/FSDP state is sharded over (shard degree x CP; DP x CP unless hybrid)
     int replicas = 1;         // copies of the sharded state across DP (hybrid sharding: DP / shard degree)

@@ -244,8 +244,13 @@ LaunchSettings megatron(const Scenario& s) {
         break;
     case Recompute::Full:
         arg("--recompute-granularity", "full");
-        arg("--recompute-method", "uniform");
-        arg("--recompute-num-layers", "1");
+        if (t.recomputeLayers > 0) { // the first N layers of each chunk; the rest keep their activations
+            arg("--recompute-method", "block");
+            arg("--recompute-num-layers", std::to_string(t.recomputeLayers));
+        } else {
+            arg("--recompute-method", "uniform");
+            arg("--recompute-num-layers", "1");
+        }
         break;
     }
     arg("--attention-backend", t.flashAttention ? "flash" : "unfused");
@@ -409,7 +414,11 @@ LaunchSettings deepspeed(const Scenario& s) {
     if (t.recompute == Recompute::Full)
         out.notes.push_back(
             "activation_checkpointing only configures deepspeed.checkpointing.checkpoint(); the model "
-            "must call it for every layer (full recompute).");
+            "must call it for " +
+            (t.recomputeLayers > 0 ? "the first " + std::to_string(t.recomputeLayers) +
+                                         " layers of each pipeline stage "
+                                         "(block recompute)."
+                                   : std::string("every layer (full recompute).")));
     else if (t.recompute == Recompute::Selective)
         out.notes.push_back(
             "Selective recompute is not a DeepSpeed config key: use Megatron-DeepSpeed's "
@@ -544,7 +553,19 @@ LaunchSettings torchtitan(const Scenario& s) {
         kv("selective_ac_option", quoted("op"), "op-level selective recompute");
         break;
     case Recompute::Full:
-        kv("mode", quoted("full"));
+        if (t.recomputeLayers > 0) {
+            // torchtitan has no block method; its layer-level selective AC recomputes every k-th layer, the
+            // same share of the layers for k = layers per chunk / N.
+            const double perChunk = static_cast<double>(m.layers) / std::max(1, l.pp * l.vpp);
+            const int every = std::max(1, static_cast<int>(std::lround(perChunk / t.recomputeLayers)));
+            kv("mode", quoted(every == 1 ? "full" : "selective"));
+            if (every > 1)
+                kv("selective_ac_option", quoted(std::to_string(every)),
+                   "every " + std::to_string(every) + "th layer recomputed: the plan's " +
+                       std::to_string(t.recomputeLayers) + " of each chunk's layers");
+        } else {
+            kv("mode", quoted("full"));
+        }
         break;
     }
     if (t.precision == Precision::Fp8)

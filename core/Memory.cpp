@@ -63,6 +63,11 @@ EvalContext::EvalContext(const Scenario& scenario, const HardwareProfile& profil
     fp8Habit = fp8Habits(s, style);
     grads = gradientFormat(tr, style);
     recompute = tr.recompute;
+    if (recompute == Recompute::Full) {
+        const double perChunk = Ls / std::max(1.0, v);
+        recomputeShare =
+            tr.recomputeLayers <= 0 || perChunk <= 0 ? 1.0 : std::min(1.0, tr.recomputeLayers / perChunk);
+    }
     zero = tr.zeroStage;
     const int shardDegree = effectiveShardDegree(s);
     shardGroup = shardDegree * l.cp;
@@ -266,8 +271,8 @@ void computeMemory(const EvalContext& x, Plan& plan) {
     case Recompute::Selective:
         perLayer = (la.replicated + la.split) * st.selectiveActivationKeep;
         break;
-    case Recompute::Full:
-        perLayer = 2.0 * x.T * x.h * x.hRep;  // only the layer input
+    case Recompute::Full: // recomputed layers keep only their input, the others (block recompute) everything
+        perLayer = x.recomputeShare * 2.0 * x.T * x.h * x.hRep + (1.0 - x.recomputeShare) * fullLayer;
         break;
     }
     im.activationBytesPerLayer = perLayer;

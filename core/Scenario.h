@@ -19,6 +19,10 @@ struct TrainingOptions {
     // the state is replicated across DP / this many groups. 0 (or DP and more): shard over all DP ranks.
     int zeroShardDegree = 0;
     Recompute recompute = Recompute::Selective;
+    // With full recompute: the layers of each model chunk (a pipeline stage, or a virtual stage when
+    // interleaved) that are recomputed, the rest keeping their activations (Megatron-LM --recompute-method
+    // block --recompute-num-layers N; NeMo activations_checkpoint_num_layers). 0: every layer.
+    int recomputeLayers = 0;
     bool sequenceParallel = true;
     bool flashAttention = true;
     bool loaderPrefetch = true;
@@ -111,5 +115,8 @@ bool expertTensorParallelFits(const Scenario& s, int etp);
 // Pipeline units the split divides among the PP x VPP chunks: the layers, plus 2 when the embedding and
 // the loss count as layers.
 long long pipelineSplitUnits(const Scenario& s);
+
+// " (block: N layers of each chunk)" for full recompute of part of the layers, else empty.
+std::string recomputeLayersText(const TrainingOptions& t);
 
 } // namespace lp::core

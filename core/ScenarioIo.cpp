@@ -278,7 +278,7 @@ TrainingOptions readTraining(const Json* j, const std::string& path, InputErrors
         return t;
     }
     ObjectReader r(*j, path, errors,
-                   {"precision", "optimizer", "zero_stage", "zero_shard_degree", "recompute", "sequence_parallel",
+                   {"precision", "optimizer", "zero_stage", "zero_shard_degree", "recompute", "recompute_layers", "sequence_parallel",
                     "flash_attention", "torch_compile", "fused_kernels", "loader_prefetch", "loader_tokens_per_s", "straggler_slowdown",
                     "overlap_tp_comm", "overlap_pp_comm", "overlap_dp_comm", "overlap_ep_comm",
                     "allocator_reserve_fraction", "moe_load_imbalance", "moe_dispatcher", "execution_style", "grad_precision", "cross_entropy", "cp_exchange",
@@ -288,6 +288,7 @@ TrainingOptions readTraining(const Json* j, const std::string& path, InputErrors
     r.readEnum("optimizer", t.optimizer, &parseOptimizer, {Optimizer::Adam, Optimizer::SgdMomentum});
     r.readInt("zero_stage", t.zeroStage, 0, 3);
     r.readInt("zero_shard_degree", t.zeroShardDegree, 0, kMaxCount);
+    r.readInt("recompute_layers", t.recomputeLayers, 0, kMaxCount);
     r.readEnum("recompute", t.recompute, &parseRecompute,
                {Recompute::None, Recompute::Selective, Recompute::Full});
     r.readBool("sequence_parallel", t.sequenceParallel);
@@ -417,6 +418,7 @@ Json trainingToJson(const TrainingOptions& t) {
     j["optimizer"] = toString(t.optimizer);
     j["zero_stage"] = t.zeroStage;
     j["zero_shard_degree"] = t.zeroShardDegree;
+    j["recompute_layers"] = t.recomputeLayers;
     j["recompute"] = toString(t.recompute);
     j["sequence_parallel"] = t.sequenceParallel;
     j["flash_attention"] = t.flashAttention;

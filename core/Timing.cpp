@@ -316,9 +316,9 @@ void computeTime(const EvalContext& x, Plan& plan) {
         else if (!x.flash)
             recompute = lt.attnFwd + lt.attnMemFwd;  // the attention core only
         break;
-    case Recompute::Full:
-        recompute = lt.fwd();
-        recomputeCollectives = 2.0;
+    case Recompute::Full: // every layer, or block recompute's share of them
+        recompute = x.recomputeShare * lt.fwd();
+        recomputeCollectives = 2.0 * x.recomputeShare;
         break;
     }
     // MoE layers with whole experts (ETP 1) and no shared expert: the MLP half of the layer runs without TP
@@ -333,13 +333,15 @@ void computeTime(const EvalContext& x, Plan& plan) {
         // exceeds the layer's GEMM time (forward, backward and any recomputed forward) stays exposed.
         // The hidden part is not free: the communication kernels take SMs and memory bandwidth from the
         // GEMMs they overlap, so a fifth of it is still paid.
-        const double gemms = 3.0 * lt.gemmFwd + (x.recompute == Recompute::Full ? lt.gemmFwd : 0.0);
+        const double gemms =
+            3.0 * lt.gemmFwd + (x.recompute == Recompute::Full ? x.recomputeShare * lt.gemmFwd : 0.0);
         tpPerLayer = overlappedSeconds(tpPerLayer, gemms);
     }
     // The backward pass sends the gradients of the same tokens back the same way: dispatch and combine once
     // more, as many bytes as forward (its doubled FLOPs are the weight gradients, which stay local).
     double epPerLayer = (2.0 + recomputeCollectives / 2.0) * lt.epPerPass;  // fwd, bwd, full recompute
-    const double cpPerLayer = lt.cpFwd + lt.cpBwd + (x.recompute == Recompute::Full ? lt.cpFwd : 0.0);
+    const double cpPerLayer =
+        lt.cpFwd + lt.cpBwd + (x.recompute == Recompute::Full ? x.recomputeShare * lt.cpFwd : 0.0);
     const double computePerLayer = lt.fwd() + lt.bwd();
     if (x.s.training.overlapEpComm)
         // Combined 1F1B: one micro batch's dispatch and combine run while another computes the same layer,
@@ -371,7 +373,7 @@ void computeTime(const EvalContext& x, Plan& plan) {
 
     // Host dispatch in forward-pass equivalents: the forward, the backward (autograd launches about two
     // kernels per forward kernel: input and weight gradients) and, with full recompute, a second forward.
-    const double forwardPasses = 1.0 + (x.recompute == Recompute::Full ? 1.0 : 0.0);
+    const double forwardPasses = 1.0 + (x.recompute == Recompute::Full ? x.recomputeShare : 0.0);
     const double passes = 2.0 + forwardPasses;
     double hostPerLayer = passes * st.hostSecondsPerLayerPass;
     if (x.unfusedSoftmax)  // the fallback's upcast, scale, mask and downcast: four more kernels in every forward
@@ -519,7 +521,7 @@ void computeTime(const EvalContext& x, Plan& plan) {
                                                          : (x.flash ? 0.0 : attn / 3.0);
         break;
     case Recompute::Full:
-        recomputeFlops = 2.0 * layerMatmul + attn / 3.0;
+        recomputeFlops = x.recomputeShare * (2.0 * layerMatmul + attn / 3.0);
         break;
     }
     im.flopsPerTokenHardware = im.flopsPerTokenModel + recomputeFlops;

@@ -601,6 +601,8 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
         // use the distributed optimizer (1), the default of every NeMo and Megatron-Bridge recipe.
         const int zeroDefault = torchTrainer ? 3 : (static_cast<long long>(l.dp) * l.cp > 1 ? 1 : 0);
         t.zeroStage = stated("zero_stage", 0, 3, zeroDefault, torchTrainer ? "a PyTorch FSDP trainer" : "");
+        // Optional (block recompute): full recompute of only the first N layers of each model chunk.
+        t.recomputeLayers = r.optionalInteger(*jl, "recompute_layers", lw, 0, 1000000, 0);
         // Optional (hybrid sharding, HSDP): the DP ranks one copy of the sharded state spans.
         t.zeroShardDegree = r.optionalInteger(*jl, "zero_shard_degree", lw, 1, 10000000, t.zeroShardDegree);
         if (Reader::given(*jl, "precision")) {
@@ -734,9 +736,11 @@ Scenario resolveCase(const ValidationCase& c, const HardwareProfile* profile) {
             microBatches.push_back(mb);
     if (c.microBatchGiven)
         microBatches.push_back(s.layout.microBatch);
-    const std::vector<Recompute> recomputes =
-        c.recomputeGiven ? std::vector<Recompute>{s.training.recompute}
-                         : std::vector<Recompute>{Recompute::None, Recompute::Selective, Recompute::Full};
+    // Recomputation: as stated, or none, selective, full of every layer and full of the first N layers of
+    // each model chunk (Megatron's block method), N from 1 to one less than the chunk's layers.
+    std::vector<std::pair<Recompute, int>> recomputes{{s.training.recompute, s.training.recomputeLayers}};
+    if (!c.recomputeGiven)
+        recomputes = {{Recompute::None, 0}, {Recompute::Selective, 0}, {Recompute::Full, 0}};
     // Interleavings: 1 to one layer per chunk (uneven stages allowed where the planner's split allows them).
     std::vector<int> vpps{s.layout.vpp};
     if (!c.vppGiven) {
@@ -750,11 +754,18 @@ Scenario resolveCase(const ValidationCase& c, const HardwareProfile* profile) {
     Scenario best = s;
     double bestTime = -1;
     bool bestFits = false;
-    for (const int vpp : vpps)
-        for (const Recompute recompute : recomputes)
+    for (const int vpp : vpps) {
+        auto options = recomputes;
+        if (!c.recomputeGiven) {
+            const int perChunk = (s.model.layers + s.layout.pp * vpp - 1) / std::max(1, s.layout.pp * vpp);
+            for (int n = 1; n < std::min(perChunk, 64); ++n)
+                options.emplace_back(Recompute::Full, n);
+        }
+        for (const auto& [recompute, recomputeLayers] : options)
             for (const long long mb : microBatches) {
                 Scenario t = s;
                 t.training.recompute = recompute;
+                t.training.recomputeLayers = recomputeLayers;
                 if (!c.vppGiven) {
                     t.layout.vpp = vpp;
                     if (recipe) // the recipes' interleaved-schedule p2p overlap (inferMegatronCoreRecipe)
@@ -778,6 +789,7 @@ Scenario resolveCase(const ValidationCase& c, const HardwareProfile* profile) {
                     bestFits = fits;
                 }
             }
+    }
     return best;
 }
 

@@ -151,7 +151,10 @@ QString CompareModel::text(int metric, int column) const {
             .arg(l.dp)
             .arg(formatCount(l.effectiveBatch()));
     case Training: {
-        QString s = tr("ZeRO-%1, %2").arg(t.zeroStage).arg(recomputeText(t.recompute));
+        QString s =
+            tr("ZeRO-%1, %2%3")
+                .arg(t.zeroStage)
+                .arg(recomputeText(t.recompute), QString::fromStdString(core::recomputeLayersText(t)));
         if (const int degree = core::effectiveShardDegree(pin.scenario); degree < l.dp)
             s += tr(" (HSDP over %1)").arg(degree);
         if (t.crossEntropy != core::CrossEntropy::Auto)

@@ -75,6 +75,18 @@ TrainingEditor::TrainingEditor(ScenarioDocument* doc, QWidget* parent)
     suffix(shard->value());
     connect(shard, &QSpinBox::valueChanged, this, suffix);
     shard->setObjectName(QStringLiteral("zeroShardDegree"));
+    QSpinBox* block = m_more->addInt(
+        more, tr("Recompute &layers"),
+        tr("With full recompute: how many layers of each model chunk (a pipeline stage, or a virtual stage "
+           "when "
+           "interleaved) are recomputed; the others keep their activations. Fewer layers cost less recompute "
+           "and take more memory. Megatron-LM --recompute-method block --recompute-num-layers N, NeMo "
+           "activations_checkpoint_num_layers. 'every layer' (0) recomputes them all; no effect without full "
+           "recompute."),
+        0, 1000000, [](const Scenario& s) { return s.training.recomputeLayers; },
+        [](Scenario& s, int v) { s.training.recomputeLayers = v; }, tr(" per chunk"));
+    block->setSpecialValueText(tr("every layer"));
+    block->setObjectName(QStringLiteral("recomputeLayers"));
     m_more->addBool(more, tr("Sequence parallel"),
                     tr("Shard the norms' and dropouts' activations over the TP group (Megatron SP)."),
                     [](const Scenario& s) { return s.training.sequenceParallel; },

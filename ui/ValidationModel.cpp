@@ -287,10 +287,13 @@ QVariant ValidationModel::data(const QModelIndex& index, int role) const {
         QString tip = QStringLiteral("<b>%1</b><br>%2").arg(qs(c->id).toHtmlEscaped(), qs(c->source).toHtmlEscaped());
         tip += QStringLiteral("<br>%1, %2").arg(qs(c->scenario.model.name).toHtmlEscaped(), row.gpu.toHtmlEscaped());
         const core::TrainingOptions& t = c->scenario.training;
-        tip += tr("<br>%1; global batch %2; recompute %3; ZeRO %4; %5%6")
-                   .arg(row.layout, formatCount(c->globalBatch), qs(core::toString(t.recompute)))
-                   .arg(t.zeroStage)
-                   .arg(qs(core::toString(t.precision)), t.sequenceParallel ? tr("; sequence parallel") : QString());
+        tip +=
+            tr("<br>%1; global batch %2; recompute %3; ZeRO %4; %5%6")
+                .arg(row.layout, formatCount(c->globalBatch),
+                     qs(core::toString(t.recompute)) + QString::fromStdString(core::recomputeLayersText(t)))
+                .arg(t.zeroStage)
+                .arg(qs(core::toString(t.precision)),
+                     t.sequenceParallel ? tr("; sequence parallel") : QString());
         // What the format does not record and the planner inferred (docs/estimation.md, section 12).
         QStringList read = {tr("%1 style").arg(qs(core::toString(core::resolvedStyle(t)))),
                             t.flashAttention ? tr("flash attention") : tr("no flash attention")};

@@ -127,11 +127,11 @@ std::string renderScenarioSummary(const Scenario& s, const Plan& p) {
                            std::string(core::toString(t.optimizer)) + ", " + zeroText(t.zeroStage) + ", " +
                            (t.recompute == core::Recompute::None ? std::string("no")
                                                                  : std::string(core::toString(t.recompute))) +
-                           " recompute, sequence parallel " +
+                           " recompute" + core::recomputeLayersText(t) + ", sequence parallel " +
                            onOff(t.sequenceParallel) + ", flash attention " + onOff(t.flashAttention) + ", " +
-                           std::string(core::toString(p.style)) + " style" + (t.torchCompile ? ", torch.compile" : "") +
-                           (t.fusedKernels ? ", fused kernels" : "") +
-                           overlapText(t) + hybridText(s));
+                           std::string(core::toString(p.style)) + " style" +
+                           (t.torchCompile ? ", torch.compile" : "") +
+                           (t.fusedKernels ? ", fused kernels" : "") + overlapText(t) + hybridText(s));
     std::string layout = "TP " + std::to_string(l.tp) + " x PP " + std::to_string(l.pp);
     if (l.cp > 1)
         layout += " x CP " + std::to_string(l.cp);

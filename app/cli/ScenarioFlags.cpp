@@ -112,7 +112,8 @@ const std::vector<FlagSpec>& flagTable() {
     static const std::vector<FlagSpec> table = {
         {"--name", "TEXT", "scenario name", stringSetter(&O::name)},
         {"--model", "NAME", "model preset (see `presets models`)", stringSetter(&O::model)},
-        {"--hf-config", "FILE", "model from a Hugging Face config.json (replaces --model)", stringSetter(&O::hfConfig)},
+        {"--hf-config", "FILE", "model from a Hugging Face config.json (replaces --model)",
+         stringSetter(&O::hfConfig)},
         {"--seq-len", "N", "sequence length in tokens", intSetter(&O::seqLen, 1, kMaxSeqLen)},
         {"--cluster", "NAME", "cluster preset (see `presets clusters`)", stringSetter(&O::cluster)},
         {"--gpu", "NAME", "GPU preset (see `presets gpus`)", stringSetter(&O::gpu)},
@@ -125,7 +126,8 @@ const std::vector<FlagSpec>& flagTable() {
         {"--dp", "N", "data-parallel size", intSetter(&O::dp, 1, kMaxDegree)},
         {"--cp", "N", "context-parallel size", intSetter(&O::cp, 1, kMaxDegree)},
         {"--ep", "N", "expert-parallel size (MoE)", intSetter(&O::ep, 1, kMaxDegree)},
-        {"--etp", "N|auto", "expert tensor-parallel size (MoE): auto = TP if EP divides DP x CP, else the largest that fits",
+        {"--etp", "N|auto",
+         "expert tensor-parallel size (MoE): auto = TP if EP divides DP x CP, else the largest that fits",
          intOrAutoSetter(&O::etp, kMaxDegree)},
         {"--vpp", "N", "virtual pipeline stages per rank (interleaving)", intSetter(&O::vpp, 1, kMaxDegree)},
         {"--micro-batch", "N", "sequences per micro batch", intSetter(&O::microBatch, 1, kMaxCount)},
@@ -137,12 +139,17 @@ const std::vector<FlagSpec>& flagTable() {
          intSetter(&O::zeroShardDegree, 0, kMaxDegree)},
         {"--recompute", "MODE", "activation recompute: none|selective|full",
          enumSetter(&O::recompute, &core::parseRecompute, "none, selective, full")},
+        {"--recompute-layers", "N",
+         "with full recompute: layers of each model chunk recomputed, the rest kept (block method; 0 = all)",
+         intSetter(&O::recomputeLayers, 0, kMaxCount)},
         {"--sequence-parallel", "on|off", "sequence parallelism", onOffSetter(&O::sequenceParallel)},
         {"--flash-attention", "on|off", "flash attention", onOffSetter(&O::flashAttention)},
-        {"--torch-compile", "on|off", "model compiled with torch.compile (fused elementwise kernels; the FSDP style's loss too)",
+        {"--torch-compile", "on|off",
+         "model compiled with torch.compile (fused elementwise kernels; the FSDP style's loss too)",
          onOffSetter(&O::torchCompile)},
         {"--fused-kernels", "on|off",
-         "fused norm, rotary and SwiGLU kernels in a PyTorch trainer (Transformer Engine, Liger; the loss unchanged)",
+         "fused norm, rotary and SwiGLU kernels in a PyTorch trainer (Transformer Engine, Liger; the loss "
+         "unchanged)",
          onOffSetter(&O::fusedKernels)},
         {"--precision", "P", "bf16|fp16|fp8",
          enumSetter(&O::precision, &core::parsePrecision, "bf16, fp16, fp8")},
@@ -163,9 +170,11 @@ const std::vector<FlagSpec>& flagTable() {
         {"--grad-precision", "P", "gradient buffer and DP reduction: auto|fp32|half",
          enumSetter(&O::gradPrecision, &core::parseGradPrecision, "auto, fp32, half")},
         {"--cross-entropy", "K", "loss kernel: auto|unfused|fused|fused_linear|compiled (logits memory)",
-         enumSetter(&O::crossEntropy, &core::parseCrossEntropy, "auto, unfused, fused, fused_linear, compiled")},
+         enumSetter(&O::crossEntropy, &core::parseCrossEntropy,
+                    "auto, unfused, fused, fused_linear, compiled")},
         {"--cp-exchange", "E", "context-parallel K/V exchange: auto|ring|allgather",
-         enumSetter(&O::cpExchange, &core::parseCpExchange, "auto, ring (alltoall, p2p), allgather (all_gather)")},
+         enumSetter(&O::cpExchange, &core::parseCpExchange,
+                    "auto, ring (alltoall, p2p), allgather (all_gather)")},
         {"--moe-dispatcher", "D", "MoE token dispatch across nodes: alltoall|deepep",
          enumSetter(&O::moeDispatcher, &core::parseMoeDispatcher, "alltoall, deepep (flex, hybridep)")},
         {"--pipeline-split", "S", "what the PP split divides: auto|layers|embedding_and_loss",
@@ -278,6 +287,8 @@ std::expected<void, CliError> applyOverrides(const ScenarioOverrides& o, Scenari
         t.zeroStage = *o.zeroStage;
     if (o.zeroShardDegree)
         t.zeroShardDegree = *o.zeroShardDegree;
+    if (o.recomputeLayers)
+        t.recomputeLayers = *o.recomputeLayers;
     if (o.recompute)
         t.recompute = *o.recompute;
     if (o.sequenceParallel)

@@ -17,7 +17,7 @@ namespace lp::cli {
 struct ScenarioOverrides {
     std::optional<std::string> name, model, gpu, cluster, hfConfig;
     std::optional<int> nodes, gpusPerNode, nvlinkDomain, seqLen;
-    std::optional<int> tp, pp, dp, cp, ep, etp, vpp, microBatch, accumulation, zeroStage, zeroShardDegree;
+    std::optional<int> tp, pp, dp, cp, ep, etp, vpp, microBatch, accumulation, zeroStage, zeroShardDegree, recomputeLayers;
     std::optional<core::Recompute> recompute;
     std::optional<bool> sequenceParallel, flashAttention, torchCompile, fusedKernels, loaderPrefetch;
     std::optional<bool> overlapTp, overlapPp, overlapDp, overlapEp;

@@ -69,6 +69,22 @@ LP_TEST(evaluate_fused_kernels_flag) {
     LP_CHECK(contains(bad.err, "--fused-kernels"));
 }
 
+LP_TEST(evaluate_recompute_layers_flag) {
+    // --recompute-layers N with full recompute: only N layers of each chunk re-run, a shorter step than all of
+    // them and more activation memory; the plan text says so. A negative count is refused, naming the flag.
+    const std::vector<std::string> full = {"evaluate", "--recompute", "full", "--vpp", "1", "--json"};
+    const json every = run(full).parsed();
+    std::vector<std::string> some = full;
+    some.insert(some.end() - 1, {"--recompute-layers", "5"});
+    const json block = run(some).parsed();
+    LP_CHECK(block.at("time").at("step_s").get<double>() < every.at("time").at("step_s").get<double>());
+    some.pop_back();
+    LP_CHECK(contains(run(some).out, "full recompute (block: 5 layers of each chunk)"));
+    const auto bad = run({"evaluate", "--recompute-layers", "-1"});
+    LP_CHECK_EQ(bad.code, 2);
+    LP_CHECK(contains(bad.err, "--recompute-layers"));
+}
+
 LP_TEST(evaluate_shard_degree_and_cross_entropy_flags) {
     // Hybrid sharding: ZeRO-1 over DP 2 with a shard degree of 1 keeps the whole optimizer state.
     const json a = run({"evaluate", "--json"}).parsed();

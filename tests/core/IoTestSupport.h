@@ -173,6 +173,7 @@ Scenario randomScenario(Random& r) {
     t.optimizer = r.coin() ? Optimizer::Adam : Optimizer::SgdMomentum;
     t.zeroStage = r.integer(0, 3);
     t.zeroShardDegree = r.coin() ? 0 : r.integer(1, 1000000);
+    t.recomputeLayers = r.coin() ? 0 : r.integer(1, 100);
     t.recompute = std::array{Recompute::None, Recompute::Selective,
                              Recompute::Full}[static_cast<std::size_t>(r.integer(0, 2))];
     t.sequenceParallel = r.coin();

@@ -469,3 +469,44 @@ LP_TEST(fused_kernels_fuse_the_fsdp_styles_elementwise_work_and_leave_the_loss) 
 }
 
 LP_TEST_MAIN()
+
+LP_TEST(block_recompute_re_runs_its_share_of_each_chunk_and_keeps_the_rest) {
+    // The default 70B layout: 80 layers on PP 4, 20 per stage. Recomputing 5 of each stage's 20 layers
+    // (Megatron-LM --recompute-method block --recompute-num-layers 5) costs a quarter of full recompute's
+    // extra forward and holds the other 15 layers' activations whole.
+    Scenario s = defaultScenario();
+    s.layout.vpp = 1;
+    s.training.recompute = Recompute::Full;
+    s.training.recomputeLayers = 0;
+    const Plan every = evaluate(s);
+    s.training.recomputeLayers = 20;
+    const Plan all = evaluate(s);
+    s.training.recomputeLayers = 500;  // more than a chunk has: every layer
+    const Plan beyond = evaluate(s);
+    s.training.recomputeLayers = 5;
+    const Plan block = evaluate(s);
+    Scenario n = s;
+    n.training.recompute = Recompute::None;
+    const Plan none = evaluate(n);
+    LP_CHECK(every.valid && block.valid && none.valid);
+    LP_CHECK_NEAR(all.time.stepSeconds, every.time.stepSeconds, 1e-12);
+    LP_CHECK_NEAR(beyond.time.stepSeconds, every.time.stepSeconds, 1e-12);
+    LP_CHECK_NEAR(all.memory.stages[0].totalBytes, every.memory.stages[0].totalBytes, 1e-12);
+    LP_CHECK_NEAR(block.time.recomputeSeconds, 0.25 * every.time.recomputeSeconds, 1e-9);
+    // Per layer: a quarter of the layers keep their input, three quarters everything.
+    LP_CHECK_NEAR(block.x.activationBytesPerLayer,
+                  0.25 * every.x.activationBytesPerLayer + 0.75 * none.x.activationBytesPerLayer, 1e-9);
+    LP_CHECK(block.time.stepSeconds > none.time.stepSeconds && block.time.stepSeconds < every.time.stepSeconds);
+    LP_CHECK(block.memory.stages[0].activationsBytes > every.memory.stages[0].activationsBytes &&
+             block.memory.stages[0].activationsBytes < none.memory.stages[0].activationsBytes);
+    LP_CHECK_NEAR(block.x.flopsPerTokenHardware - block.x.flopsPerTokenModel,  // a quarter of the recomputed FLOPs
+                  0.25 * (every.x.flopsPerTokenHardware - every.x.flopsPerTokenModel), 1e-9);
+    // With interleaving the count is per virtual stage: 5 of each 5-layer chunk (VPP 4) is every layer.
+    s.layout.vpp = 4;
+    const Plan chunkAll = evaluate(s);
+    s.training.recomputeLayers = 0;
+    LP_CHECK_NEAR(chunkAll.time.stepSeconds, evaluate(s).time.stepSeconds, 1e-12);
+    // Without full recompute the count changes nothing.
+    n.training.recomputeLayers = 3;
+    LP_CHECK_NEAR(evaluate(n).time.stepSeconds, none.time.stepSeconds, 1e-12);
+}

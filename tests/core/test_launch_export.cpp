@@ -112,6 +112,19 @@ LP_TEST(megatron_virtual_stages_and_full_recompute) {
     LP_CHECK(contains(text, "--recompute-method uniform"));
     LP_CHECK(contains(text, "--recompute-num-layers 1"));
     LP_CHECK(contains(text, "--fp16"));
+    // Block recompute: the first N layers of each chunk; DeepSpeed's note and torchtitan's every-k-th layer.
+    Scenario block = s;
+    block.training.recomputeLayers = 2;
+    const auto blockText = exportLaunchSettings(block, LaunchTarget::Megatron).text;
+    LP_CHECK(contains(blockText, "--recompute-method block"));
+    LP_CHECK(contains(blockText, "--recompute-num-layers 2"));
+    LP_CHECK(!contains(blockText, "--recompute-method uniform"));
+    const auto titan = exportLaunchSettings(block, LaunchTarget::Torchtitan).text;
+    LP_CHECK(contains(titan, "selective_ac_option = \"2\""));  // 4 layers per chunk, 2 of them: every 2nd
+    bool noted = false;
+    for (const auto& note : exportLaunchSettings(block, LaunchTarget::DeepSpeed).notes)
+        noted = noted || contains(note, "the first 2 layers of each pipeline stage");
+    LP_CHECK(noted);
     LP_CHECK(!contains(text, "--bf16"));
 
     s = withLayout(defaultScenario(), 8, 4, 2, 3); // 80 / 12 is not whole: the per-rank count instead

@@ -159,6 +159,24 @@ private slots:
         doc()->undoStack()->undo();
     }
 
+    void recomputeLayersTakePartOfFullRecompute() {
+        auto* layers = m_window->scenarioPanel()->findChild<QSpinBox*>(QStringLiteral("recomputeLayers"));
+        QVERIFY(layers);
+        QCOMPARE(layers->value(), 0);
+        QCOMPARE(layers->text(), QStringLiteral("every layer"));
+        core::Scenario s = doc()->scenario();
+        s.training.recompute = core::Recompute::Full;
+        doc()->edit(s, QStringLiteral("full recompute"));
+        const core::Plan every = doc()->plan();
+        layers->setValue(2);
+        QCOMPARE(doc()->scenario().training.recomputeLayers, 2);
+        QVERIFY(doc()->plan().time.recomputeSeconds < every.time.recomputeSeconds);
+        QVERIFY(doc()->plan().memory.stages[0].activationsBytes > every.memory.stages[0].activationsBytes);
+        doc()->undoStack()->undo();
+        QCOMPARE(doc()->plan().time.recomputeSeconds, every.time.recomputeSeconds);
+        doc()->undoStack()->undo();
+    }
+
     void ppAndDpOverlapLowerTheirExposedTime() {
         const core::Plan before = doc()->plan();
         QVERIFY(doc()->scenario().layout.pp > 1 && before.time.ppCommSeconds > 0);
