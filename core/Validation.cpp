@@ -1,9 +1,9 @@
-// Reads layout-planner/validation-cases@1 files and compares predictions with the measured values.
+// Reads layout-planner/validation-cases@1 files (core/ValidationRun.cpp plans and compares them).
 // The file is parsed, and its errors are worded, by the JSON reader of the scenario files
 // (core/JsonInput.h); what the case format requires is checked here.
 #include "core/Validation.h"
+#include "core/ValidationDetail.h"
 
-#include "core/Evaluate.h"
 #include "core/JsonInput.h"
 #include "core/Presets.h"
 
@@ -17,14 +17,21 @@
 #include <string_view>
 
 namespace lp::core {
-namespace {
 
-// How many units of `per` sequences make up `total` (the nearest whole number, at least one).
-long long perReplicaUnits(long long total, long long per) {
+long long detail::perReplicaUnits(long long total, long long per) {
     per = std::max(1LL, per);
     return std::max(1LL, (total + per / 2) / per);
 }
 
+bool detail::megatronCoreRecipeApplies(const Scenario& s) {
+    const TrainingOptions& t = s.training;
+    return s.cluster.gpu.peakFlops8 > 0 && t.zeroStage < 3 && t.executionStyle != ExecutionStyle::Fsdp;
+}
+
+namespace {
+
+using detail::megatronCoreRecipeApplies;
+using detail::perReplicaUnits;
 using detail::Json;
 
 constexpr const char* kSchema = "layout-planner/validation-cases@1";
@@ -267,11 +274,6 @@ std::string adoptPresetArchitecture(ModelSpec& m) {
 // The same performance recipes reduce gradients in 16 bits (grad_reduce_in_fp32 = False, where plain
 // Megatron-LM keeps fp32 main grads for bf16). A100 runs of 2021-2022 Megatron had none of these;
 // FSDP-style runs keep their own habits.
-bool megatronCoreRecipeApplies(const Scenario& s) {
-    const TrainingOptions& t = s.training;
-    return s.cluster.gpu.peakFlops8 > 0 && t.zeroStage < 3 && t.executionStyle != ExecutionStyle::Fsdp;
-}
-
 void inferMegatronCoreRecipe(Scenario& s) {
     TrainingOptions& t = s.training;
     const Layout& l = s.layout;
@@ -694,147 +696,6 @@ std::expected<std::vector<ValidationCase>, InputErrors> loadValidationCases(cons
     if (!text)
         return std::unexpected(InputErrors{{path, text.error()}});
     return validationCasesFromJson(*text, skipped);
-}
-
-bool isThroughputMetric(const std::string& metric) { return metric != "peak_memory_gib"; }
-
-std::optional<double> predictedMetric(const std::string& metric, const Plan& plan) {
-    if (metric == "iteration_time_s")
-        return plan.time.stepSeconds;
-    if (metric == "model_tflops_per_gpu")
-        return plan.modelTflopsPerGpu;
-    if (metric == "hardware_tflops_per_gpu")
-        return plan.hardwareTflopsPerGpu;
-    if (metric == "mfu")
-        return plan.mfu;
-    if (metric == "hfu")
-        return plan.hfu;
-    if (metric == "tokens_per_s_per_gpu")
-        return plan.tokensPerSecondPerGpu;
-    if (metric == "peak_memory_gib") {
-        if (plan.memory.stages.empty())
-            return std::nullopt;
-        return plan.memory.stages[static_cast<std::size_t>(plan.memory.worstStage)].totalBytes / kGiB;
-    }
-    return std::nullopt;
-}
-
-namespace {
-// How far over capacity a guessed setting of a measured run may plan and still count as fitting.
-constexpr double kUnstatedFitTolerance = 0.05;
-} // namespace
-
-Scenario resolveCase(const ValidationCase& c, const HardwareProfile* profile) {
-    Scenario s = c.scenario;
-    if (c.microBatchGiven && c.recomputeGiven && c.vppGiven)
-        return s;
-    // Not stated: the fastest micro batch (a divisor of the per-replica batch) and recomputation that fit.
-    const long long perReplica = c.microBatchGiven ? 0 : perReplicaUnits(c.globalBatch, s.layout.dp);
-    std::vector<long long> microBatches;
-    for (long long mb = 1; mb <= perReplica; ++mb)
-        if (perReplica % mb == 0)
-            microBatches.push_back(mb);
-    if (c.microBatchGiven)
-        microBatches.push_back(s.layout.microBatch);
-    // Recomputation: as stated, or none, selective, full of every layer and full of the first N layers of
-    // each model chunk (Megatron's block method), N from 1 to one less than the chunk's layers.
-    std::vector<std::pair<Recompute, int>> recomputes{{s.training.recompute, s.training.recomputeLayers}};
-    if (!c.recomputeGiven)
-        recomputes = {{Recompute::None, 0}, {Recompute::Selective, 0}, {Recompute::Full, 0}};
-    // Interleavings: 1 to one layer per chunk (uneven stages allowed where the planner's split allows them).
-    std::vector<int> vpps{s.layout.vpp};
-    if (!c.vppGiven) {
-        vpps.clear();
-        const int pp = std::max(1, s.layout.pp);
-        const int most = std::clamp((s.model.layers + pp - 1) / pp, 1, 64);
-        for (int v = 1; v <= most; ++v)
-            vpps.push_back(v);
-    }
-    const bool recipe = megatronCoreRecipeApplies(s);
-    Scenario best = s;
-    double bestTime = -1;
-    bool bestFits = false;
-    for (const int vpp : vpps) {
-        auto options = recomputes;
-        if (!c.recomputeGiven) {
-            const int perChunk = (s.model.layers + s.layout.pp * vpp - 1) / std::max(1, s.layout.pp * vpp);
-            for (int n = 1; n < std::min(perChunk, 64); ++n)
-                options.emplace_back(Recompute::Full, n);
-        }
-        for (const auto& [recompute, recomputeLayers] : options)
-            for (const long long mb : microBatches) {
-                Scenario t = s;
-                t.training.recompute = recompute;
-                t.training.recomputeLayers = recomputeLayers;
-                if (!c.vppGiven) {
-                    t.layout.vpp = vpp;
-                    if (recipe) // the recipes' interleaved-schedule p2p overlap (inferMegatronCoreRecipe)
-                        t.training.overlapPpComm = t.layout.pp > 1 && vpp > 1;
-                }
-                if (!c.microBatchGiven) {
-                    t.layout.microBatch = static_cast<int>(mb);
-                    t.layout.accumulation = static_cast<int>(perReplica / mb);
-                }
-                const Plan p = profile ? evaluate(t, *profile) : evaluate(t);
-                if (!p.valid)
-                    continue;
-                // The case ran, so it fitted: a setting counts as fitting unless the plan overflows by more
-                // than the memory model's documented accuracy (docs/estimation.md section 12).
-                const bool fits = p.memory.headroomBytes >= -kUnstatedFitTolerance * p.memory.capacityBytes;
-                const bool better = bestTime < 0 || (fits && !bestFits) ||
-                                    (fits == bestFits && p.time.stepSeconds < bestTime);
-                if (better) {
-                    best = t;
-                    bestTime = p.time.stepSeconds;
-                    bestFits = fits;
-                }
-            }
-    }
-    return best;
-}
-
-ValidationReport runValidation(const std::vector<ValidationCase>& cases, const HardwareProfile* given) {
-    ValidationReport report;
-    std::map<std::string, std::vector<double>> errs;
-    for (const ValidationCase& c : cases) {
-        // A profile describes one GPU type: cases on other GPUs keep their built-in profiles.
-        const HardwareProfile* profile =
-            given && (given->gpuId.empty() || given->gpuId == c.scenario.cluster.gpu.id) ? given : nullptr;
-        const Scenario s = resolveCase(c, profile);
-        const Plan plan = profile ? evaluate(s, *profile) : evaluate(s);
-        for (const MeasuredValue& mv : c.measured) {
-            const auto pred = predictedMetric(mv.metric, plan);
-            ValidationRow row;
-            row.caseId = c.id;
-            row.metric = mv.metric;
-            row.measured = mv.value;
-            row.predicted = plan.valid && pred ? *pred : 0.0;
-            if (!plan.valid)
-                for (const Diagnostic& d : plan.diagnostics)
-                    if (d.severity == Severity::Error) {
-                        row.invalidReason = std::string(diagnosticIdString(d.id));
-                        break;
-                    }
-            row.relativeError = (row.predicted - row.measured) / row.measured;
-            row.microBatch = s.layout.microBatch;
-            row.adjustments = c.adjustments;
-            report.rows.push_back(row);
-            errs[mv.metric].push_back(std::fabs(row.relativeError));
-            if (isThroughputMetric(mv.metric))
-                errs["throughput"].push_back(std::fabs(row.relativeError));
-        }
-    }
-    for (auto& [metric, v] : errs) {
-        std::sort(v.begin(), v.end());
-        MetricSummary ms;
-        ms.metric = metric;
-        ms.count = static_cast<int>(v.size());
-        const std::size_t n = v.size();
-        ms.medianAbsError = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-        ms.maxAbsError = v.back();
-        report.summary.push_back(ms);
-    }
-    return report;
 }
 
 } // namespace lp::core

@@ -1,0 +1,14 @@
+// What the validation-case reader (core/Validation.cpp) and the comparison (core/ValidationRun.cpp) share.
+#pragma once
+
+#include "core/Scenario.h"
+
+namespace lp::core::detail {
+
+// How many units of `per` sequences make up `total` (the nearest whole number, at least one).
+long long perReplicaUnits(long long total, long long per);
+
+// A Megatron-Core recipe's overlaps are inferred for the case: Megatron style on Hopper or newer, no ZeRO 3.
+bool megatronCoreRecipeApplies(const Scenario& s);
+
+} // namespace lp::core::detail
