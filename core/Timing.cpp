@@ -333,15 +333,13 @@ void computeTime(const EvalContext& x, Plan& plan) {
         // exceeds the layer's GEMM time (forward, backward and any recomputed forward) stays exposed.
         // The hidden part is not free: the communication kernels take SMs and memory bandwidth from the
         // GEMMs they overlap, so a fifth of it is still paid.
-        const double gemms =
-            3.0 * lt.gemmFwd + (x.recompute == Recompute::Full ? x.recomputeShare * lt.gemmFwd : 0.0);
+        const double gemms = (3.0 + x.recomputeShare) * lt.gemmFwd;
         tpPerLayer = overlappedSeconds(tpPerLayer, gemms);
     }
     // The backward pass sends the gradients of the same tokens back the same way: dispatch and combine once
     // more, as many bytes as forward (its doubled FLOPs are the weight gradients, which stay local).
     double epPerLayer = (2.0 + recomputeCollectives / 2.0) * lt.epPerPass;  // fwd, bwd, full recompute
-    const double cpPerLayer =
-        lt.cpFwd + lt.cpBwd + (x.recompute == Recompute::Full ? x.recomputeShare * lt.cpFwd : 0.0);
+    const double cpPerLayer = (1.0 + x.recomputeShare) * lt.cpFwd + lt.cpBwd;
     const double computePerLayer = lt.fwd() + lt.bwd();
     if (x.s.training.overlapEpComm)
         // Combined 1F1B: one micro batch's dispatch and combine run while another computes the same layer,
@@ -373,7 +371,7 @@ void computeTime(const EvalContext& x, Plan& plan) {
 
     // Host dispatch in forward-pass equivalents: the forward, the backward (autograd launches about two
     // kernels per forward kernel: input and weight gradients) and, with full recompute, a second forward.
-    const double forwardPasses = 1.0 + (x.recompute == Recompute::Full ? x.recomputeShare : 0.0);
+    const double forwardPasses = 1.0 + x.recomputeShare;  // recomputeShare is 0 without full recompute
     const double passes = 2.0 + forwardPasses;
     double hostPerLayer = passes * st.hostSecondsPerLayerPass;
     if (x.unfusedSoftmax)  // the fallback's upcast, scale, mask and downcast: four more kernels in every forward
