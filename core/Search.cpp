@@ -241,6 +241,7 @@ struct Shared {
     const Space& space;
     const HardwareProfile& profile;
     const SearchConstraints& constraints;
+    bool fewestRecomputeLayers;
     std::atomic<std::size_t> nextGroup{0};
     std::atomic<long long> done{0};
     std::atomic<bool> cancel{false};
@@ -325,8 +326,59 @@ struct alignas(64) Worker {
         sh.done.fetch_add(pending, std::memory_order_relaxed);
     }
 
+    // Fits and meets the constraints (the TP-domain constraint is checked before).
+    static bool accepted(const Plan& p, const SearchConstraints& c) {
+        return p.valid && p.memory.fits && p.memory.headroomBytes >= c.minHeadroomBytes;
+    }
+
+    // Full recompute that fits with every layer: the fewest layers per chunk that still fit. Memory falls
+    // as more layers are recomputed, so the smallest fitting count is found by bisection. Empty when it
+    // is no faster than every layer (a count of a chunk's layers or more is every layer).
+    std::optional<Plan> fewestRecomputedLayers(const Shared& sh, const Plan& all) {
+        if (!sh.fewestRecomputeLayers || sc.training.recompute != Recompute::Full || sc.model.layers <= 1)
+            return std::nullopt;
+        int lo = 1, hi = sc.model.layers; // hi: known to fit (as many as every layer)
+        std::optional<Plan> best;
+        while (lo < hi) {
+            const int mid = lo + (hi - lo) / 2;
+            sc.training.recomputeLayers = mid;
+            Plan p = evaluate(sc, sh.profile);
+            if (accepted(p, sh.constraints)) {
+                hi = mid;
+                best = std::move(p);
+            } else {
+                lo = mid + 1;
+            }
+        }
+        sc.training.recomputeLayers = hi;
+        if (best && best->time.stepSeconds < all.time.stepSeconds)
+            return best;
+        return std::nullopt;
+    }
+
+    void offer(const Plan& p) {
+        SearchEntry e;
+        e.choice.layout = sc.layout;
+        e.choice.zeroStage = sc.training.zeroStage;
+        e.choice.zeroShardDegree = sc.training.zeroShardDegree;
+        e.choice.recompute = sc.training.recompute;
+        e.choice.recomputeLayers = sc.training.recompute == Recompute::Full ? sc.training.recomputeLayers : 0;
+        e.choice.sequenceParallel = sc.training.sequenceParallel;
+        e.globalBatch = sc.layout.effectiveBatch();
+        e.stepSeconds = p.time.stepSeconds;
+        e.mfu = p.mfu;
+        e.tokensPerSecond = p.tokensPerSecond;
+        e.worstStageBytes = p.memory.stages[static_cast<std::size_t>(p.memory.worstStage)].totalBytes;
+        e.headroomBytes = p.memory.headroomBytes;
+        e.gpuHours = p.gpuHours;
+        top.offer(e);
+        front.insert(e);
+    }
+
     void evaluateOne(const Shared& sh) {
         ++evaluated;
+        if (sh.fewestRecomputeLayers)
+            sc.training.recomputeLayers = 0; // every layer first; fewestRecomputedLayers looks for fewer
         const Plan p = evaluate(sc, sh.profile);
         if (!p.valid) {
             int reason = static_cast<int>(DiagnosticId::InvalidValue);
@@ -353,21 +405,10 @@ struct alignas(64) Worker {
             return;
         }
         ++fitting;
-        SearchEntry e;
-        e.choice.layout = sc.layout;
-        e.choice.zeroStage = sc.training.zeroStage;
-        e.choice.zeroShardDegree = sc.training.zeroShardDegree;
-        e.choice.recompute = sc.training.recompute;
-        e.choice.sequenceParallel = sc.training.sequenceParallel;
-        e.globalBatch = sc.layout.effectiveBatch();
-        e.stepSeconds = p.time.stepSeconds;
-        e.mfu = p.mfu;
-        e.tokensPerSecond = p.tokensPerSecond;
-        e.worstStageBytes = p.memory.stages[static_cast<std::size_t>(p.memory.worstStage)].totalBytes;
-        e.headroomBytes = p.memory.headroomBytes;
-        e.gpuHours = p.gpuHours;
-        top.offer(e);
-        front.insert(e);
+        offer(p);
+        // The same candidate with block recompute, ranked beside it when faster.
+        if (const std::optional<Plan> block = fewestRecomputedLayers(sh, p))
+            offer(*block);
     }
 };
 
@@ -423,6 +464,7 @@ SearchSpace defaultSearchSpace(const Scenario& s) {
         sp.microBatch.push_back(b);
     sp.zeroStages = {0, 1, 2, 3};
     sp.recompute = {Recompute::None, Recompute::Selective, Recompute::Full};
+    sp.fewestRecomputeLayers = true;
     sp.sequenceParallel = {false, true};
     sp.globalBatchMin = sp.globalBatchMax = s.layout.effectiveBatch();
     return sp;
@@ -432,9 +474,17 @@ bool choiceLess(const SearchChoice& a, const SearchChoice& b) {
     const auto key = [](const SearchChoice& c) {
         const Layout& l = c.layout;
         return std::make_tuple(l.tp, l.pp, l.dp, l.cp, l.vpp, l.microBatch, l.accumulation, l.ep, c.zeroStage,
-                               c.zeroShardDegree, static_cast<int>(c.recompute), c.sequenceParallel);
+                               c.zeroShardDegree, static_cast<int>(c.recompute), c.sequenceParallel,
+                               c.recomputeLayers);
     };
     return key(a) < key(b);
+}
+
+std::string recomputeChoiceText(const SearchChoice& c) {
+    std::string text(toString(c.recompute));
+    if (c.recompute == Recompute::Full && c.recomputeLayers > 0)
+        text += " (block " + std::to_string(c.recomputeLayers) + ")";
+    return text;
 }
 
 Scenario applyChoice(const Scenario& base, const SearchChoice& c) {
@@ -443,6 +493,8 @@ Scenario applyChoice(const Scenario& base, const SearchChoice& c) {
     s.training.zeroStage = c.zeroStage;
     s.training.zeroShardDegree = c.zeroShardDegree;
     s.training.recompute = c.recompute;
+    if (c.recompute == Recompute::Full) // otherwise the scenario's count stays for a later switch to full
+        s.training.recomputeLayers = c.recomputeLayers;
     s.training.sequenceParallel = c.sequenceParallel;
     return s;
 }
@@ -491,7 +543,7 @@ SearchResult search(const Scenario& s, const HardwareProfile& profile, const Sea
         return finish();
     }
 
-    Shared shared{space, profile, constraints};
+    Shared shared{space, profile, constraints, spaceIn.fewestRecomputeLayers};
     const std::size_t topN = static_cast<std::size_t>(std::max(0, options.topN));
     std::vector<Worker> workers;
     workers.reserve(static_cast<std::size_t>(threads));

@@ -37,6 +37,11 @@ struct SearchSpace {
     // degree that does not divide DP is rejected ("shard_degree_does_not_divide_dp").
     std::vector<int> shardDegrees;
     std::vector<Recompute> recompute;
+    // Block recompute: each full-recompute candidate that fits with every layer recomputed is also tried
+    // with the fewest layers of each model chunk recomputed that still fit (Megatron-LM --recompute-method
+    // block --recompute-num-layers N), and both are ranked when that is faster (one candidate, two
+    // entries). Off: full recompute keeps the scenario's own layer count.
+    bool fewestRecomputeLayers = false;
     std::vector<bool> sequenceParallel;
     long long globalBatchMin = 0; // sequences; 0: the scenario's effective batch
     long long globalBatchMax = 0; // 0 or < min: the same as min (a fixed global batch)
@@ -47,7 +52,8 @@ struct SearchSpace {
 //   PP: divisors of the layers that divide the GPU count; CP: divisors of the GPU count up to 32 that
 //   leave at least 512 tokens per rank and split the sequence into 2 x CP chunks; EP: 1 for a dense
 //   model, the divisors of the experts that divide the GPU count for a MoE model; v: divisors of the
-//   layers up to 8; micro batch 1-8; ZeRO 0-3; recompute none, selective, full;
+//   layers up to 8; micro batch 1-8; ZeRO 0-3; recompute none, selective, full (with the fewest layers
+//   per chunk that fit);
 //   sequence parallel off and on; the scenario's own shard degree; the scenario's effective batch as
 //   the fixed global batch.
 SearchSpace defaultSearchSpace(const Scenario& s);
@@ -84,13 +90,17 @@ struct SearchChoice {
     Recompute recompute = Recompute::Selective;
     bool sequenceParallel = true;
     int zeroShardDegree = 0;  // hybrid sharding (0: all DP ranks)
+    int recomputeLayers = 0;  // full recompute of the first N layers of each chunk only (0: every layer)
     bool operator==(const SearchChoice&) const = default;
 };
 // A total order on choices (TP, PP, DP, CP, v, micro batch, accumulation, EP, ZeRO, shard degree,
-// recompute, SP): the
+// recompute, SP, recomputed layers): the
 // last tie-break of every ranking, which makes results independent of the thread count.
 bool choiceLess(const SearchChoice& a, const SearchChoice& b);
-// The scenario with the choice applied (layout, ZeRO stage and shard degree, recompute, sequence parallel).
+// "none", "selective", "full", or "full (block N)" for full recompute of N layers per chunk.
+std::string recomputeChoiceText(const SearchChoice& c);
+// The scenario with the choice applied (layout, ZeRO stage and shard degree, recompute and its layer
+// count, sequence parallel).
 Scenario applyChoice(const Scenario& base, const SearchChoice& c);
 
 // A ranked layout and its key figures (evaluate it through applyChoice for the full plan).
@@ -113,7 +123,8 @@ struct SearchResult {
     long long candidates = 0; // layouts in the space
     long long evaluated = 0;  // layouts looked at (== candidates unless cancelled)
     long long valid = 0;      // passed the layout checks
-    long long fitting = 0;    // valid, fit in memory and meet the constraints: the ranked set
+    long long fitting = 0;    // valid, fit in memory and meet the constraints: the ranked set (a full-
+                              // recompute candidate may also be ranked with block recompute)
     // Why the others were rejected, one reason each (the first invalid-layout diagnostic id, else
     // "tp_beyond_nvlink_domain", "does_not_fit", "headroom_below_minimum"); sums to evaluated - fitting.
     std::map<std::string, long long> rejected;

@@ -34,7 +34,8 @@ std::string csvRow(int rank, const SearchEntry& e, bool pareto) {
         std::to_string(e.choice.zeroStage) + "," + std::string(toString(e.choice.recompute)) + "," +
         (e.choice.sequenceParallel ? "on" : "off") + "," + shortest(e.stepSeconds) + "," + shortest(e.mfu) +
         "," + shortest(e.tokensPerSecond) + "," + shortest(e.worstStageBytes) + "," +
-        shortest(e.headroomBytes) + "," + shortest(e.gpuHours) + "," + (pareto ? "yes" : "no");
+        shortest(e.headroomBytes) + "," + shortest(e.gpuHours) + "," + (pareto ? "yes" : "no") + "," +
+        std::to_string(e.choice.recomputeLayers);
     return row + "\n";
 }
 
@@ -46,6 +47,7 @@ nlohmann::json entryJson(int rank, const SearchEntry& e) {
     j["global_batch"] = e.globalBatch;
     j["zero_stage"] = e.choice.zeroStage;
     j["recompute"] = std::string(toString(e.choice.recompute));
+    j["recompute_layers"] = e.choice.recomputeLayers;
     j["sequence_parallel"] = e.choice.sequenceParallel;
     j["step_s"] = finiteOrNull(e.stepSeconds);
     j["mfu"] = finiteOrNull(e.mfu);
@@ -61,7 +63,8 @@ nlohmann::json entryJson(int rank, const SearchEntry& e) {
 std::string searchResultToCsv(const SearchResult& r) {
     std::string out =
         "rank,tp,pp,dp,cp,ep,vpp,micro_batch,accumulation,global_batch,zero_stage,recompute,"
-        "sequence_parallel,step_s,mfu,tokens_per_s,worst_stage_bytes,headroom_bytes,gpu_hours,pareto\n";
+        "sequence_parallel,step_s,mfu,tokens_per_s,worst_stage_bytes,headroom_bytes,gpu_hours,pareto,"
+        "recompute_layers\n";
     int rank = 0;
     for (const auto& e : r.top)
         out += csvRow(++rank, e, onFront(r, e));

@@ -196,9 +196,10 @@ void ExploreTab::buildControls() {
     m_filter->setObjectName(QStringLiteral("exploreFilter"));
     m_filter->setClearButtonEnabled(true);
     m_filter->setPlaceholderText(tr("Filter: tp=8 pp<=4 full"));
-    m_filter->setToolTip(tr("Conditions that must all hold: tp, pp, dp, cp, ep, v, mb, acc, batch, zero or rank "
-                            "with =, !=, <, >, <=, >=; none, selective or full (recompute); sp or nosp; pareto; "
-                            "current. Other words match the layout's description."));
+    m_filter->setToolTip(
+        tr("Conditions that must all hold: tp, pp, dp, cp, ep, v, mb, acc, batch, zero or rank "
+           "with =, !=, <, >, <=, >=; none, selective, full or block (recompute); sp or nosp; pareto; "
+           "current. Other words match the layout's description."));
     m_headroomCheck = new QCheckBox(tr("Free ≥"), this);
     m_headroomCheck->setObjectName(QStringLiteral("exploreHeadroomCheck"));
     m_headroomCheck->setToolTip(tr("Only layouts that leave at least this much free memory on the worst stage."));

@@ -102,6 +102,12 @@ int SearchResultModel::rowCount(const QModelIndex& parent) const {
 
 int SearchResultModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
+QString SearchResultModel::recomputeText(const core::SearchChoice& c) {
+    if (c.recompute == core::Recompute::Full && c.recomputeLayers > 0)
+        return tr("full (block %1)").arg(c.recomputeLayers);
+    return recomputeName(c.recompute);
+}
+
 QString SearchResultModel::recomputeName(core::Recompute r) {
     switch (r) {
     case core::Recompute::None: return tr("none");
@@ -124,7 +130,7 @@ QString SearchResultModel::choiceSummary(const core::SearchChoice& c) {
     text += tr(" · ZeRO-%1").arg(c.zeroStage);
     if (c.zeroStage >= 1 && c.zeroShardDegree > 0 && c.zeroShardDegree < l.dp)
         text += tr(" (HSDP %1)").arg(c.zeroShardDegree);
-    text += tr(" · %1 recompute").arg(recomputeName(c.recompute));
+    text += tr(" · %1 recompute").arg(recomputeText(c));
     if (l.tp > 1)
         text += c.sequenceParallel ? tr(" · SP") : tr(" · no SP");
     return text;
@@ -208,7 +214,8 @@ QVariant SearchResultModel::display(const Row& r, int column) const {
         if (e.choice.zeroStage >= 1 && e.choice.zeroShardDegree > 0 && e.choice.zeroShardDegree < l.dp)
             return tr("%1 (HSDP %2)").arg(e.choice.zeroStage).arg(e.choice.zeroShardDegree);
         return e.choice.zeroStage;
-    case Recompute: return recomputeName(e.choice.recompute);
+    case Recompute:
+        return recomputeText(e.choice);
     case SequenceParallel: return l.tp > 1 ? (e.choice.sequenceParallel ? tr("on") : tr("off")) : QStringLiteral("–");
     case Memory: return formatNumber(e.worstStageBytes / unit, 1);
     case Headroom: return formatNumber(e.headroomBytes / unit, 1);
@@ -236,7 +243,12 @@ QVariant SearchResultModel::sortValue(const Row& r, int column) const {
     case Accumulation: return l.accumulation;
     case GlobalBatch: return e.globalBatch;
     case Zero: return e.choice.zeroStage * 1'000'000 + e.choice.zeroShardDegree;
-    case Recompute: return static_cast<int>(e.choice.recompute);
+    // Block recompute sorts between selective and full of every layer, fewer layers first.
+    case Recompute:
+        return e.choice.recompute == core::Recompute::Full && e.choice.recomputeLayers > 0
+                   ? static_cast<double>(core::Recompute::Selective) + 1.0 -
+                         1.0 / (1.0 + e.choice.recomputeLayers)
+                   : static_cast<double>(e.choice.recompute);
     case SequenceParallel: return l.tp > 1 && e.choice.sequenceParallel ? 1 : 0;
     case Memory: return e.worstStageBytes;
     case Headroom: return e.headroomBytes;
@@ -373,6 +385,8 @@ bool SearchFilterProxy::matches(const SearchResultModel::Row& r, const Term& t) 
             return c.layout.tp == 1 || !c.sequenceParallel;
         if (t.word == QLatin1String("none") || t.word == QLatin1String("selective") || t.word == QLatin1String("full"))
             return SearchResultModel::recomputeName(c.recompute) == t.word;
+        if (t.word == QLatin1String("block"))
+            return c.recompute == core::Recompute::Full && c.recomputeLayers > 0;
         return SearchResultModel::choiceSummary(c).toLower().contains(t.word);
     }
     const int row = static_cast<int>(&r - model->rows().data());

@@ -70,6 +70,8 @@ public:
 
     static QString columnName(int column);  // the full name (header tool tip)
     static QString recomputeName(core::Recompute r);
+    // "full (block N)" for block recompute, else recomputeName.
+    static QString recomputeText(const core::SearchChoice& c);
     static QString choiceSummary(const core::SearchChoice& c);  // "TP 8 · PP 4 · DP 2 · mb 2 × 16"
 
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -89,7 +91,8 @@ private:
 
 // Filters the table: text tokens (each must hold) and the checkboxes' limits.
 //   tp=8  pp<=4  dp>2  zero=1  mb=2  acc>=8  v=2  cp=1  ep=1  batch=64   (=, <, >, <=, >=, !=)
-//   none | selective | full   (recompute)   sp | nosp   pareto   current
+//   none | selective | full | block   (recompute; block: full of the first N layers)   sp | nosp   pareto
+//   current
 // Any other word must appear in the row's summary text.
 class SearchFilterProxy : public QSortFilterProxyModel {
     Q_OBJECT

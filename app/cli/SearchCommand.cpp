@@ -97,14 +97,16 @@ json entryJson(const core::Scenario& base, const core::HardwareProfile* profile,
     j["zero_stage"] = e.choice.zeroStage;
     j["zero_shard_degree"] = e.choice.zeroShardDegree;
     j["recompute"] = std::string(core::toString(e.choice.recompute));
+    j["recompute_layers"] = e.choice.recomputeLayers;
     j["sequence_parallel"] = e.choice.sequenceParallel;
     return j;
 }
 
 std::string csvOf(const core::SearchResult& r) {
     std::ostringstream o;
-    o << "rank,tp,pp,dp,cp,ep,vpp,micro_batch,accumulation,global_batch,zero_stage,recompute,sequence_parallel,"
-         "step_s,mfu,tokens_per_s,worst_stage_bytes,headroom_bytes,gpu_hours,pareto,zero_shard_degree\n";
+    o << "rank,tp,pp,dp,cp,ep,vpp,micro_batch,accumulation,global_batch,zero_stage,recompute,"
+         "sequence_parallel,step_s,mfu,tokens_per_s,worst_stage_bytes,headroom_bytes,gpu_hours,pareto,"
+         "zero_shard_degree,recompute_layers\n";
     auto onFront = [&](const core::SearchEntry& e) {
         for (const auto& p : r.pareto)
             if (p.choice == e.choice && p.globalBatch == e.globalBatch)
@@ -114,12 +116,13 @@ std::string csvOf(const core::SearchResult& r) {
     int rank = 1;
     for (const auto& e : r.top) {
         const core::Layout& l = e.choice.layout;
-        o << rank++ << ',' << l.tp << ',' << l.pp << ',' << l.dp << ',' << l.cp << ',' << l.ep << ',' << l.vpp << ','
-          << l.microBatch << ',' << l.accumulation << ',' << e.globalBatch << ',' << e.choice.zeroStage << ','
-          << core::toString(e.choice.recompute) << ',' << (e.choice.sequenceParallel ? "on" : "off") << ','
-          << sig(e.stepSeconds, 6) << ',' << sig(e.mfu, 4) << ',' << sig(e.tokensPerSecond, 6) << ','
+        o << rank++ << ',' << l.tp << ',' << l.pp << ',' << l.dp << ',' << l.cp << ',' << l.ep << ',' << l.vpp
+          << ',' << l.microBatch << ',' << l.accumulation << ',' << e.globalBatch << ',' << e.choice.zeroStage
+          << ',' << core::toString(e.choice.recompute) << ',' << (e.choice.sequenceParallel ? "on" : "off")
+          << ',' << sig(e.stepSeconds, 6) << ',' << sig(e.mfu, 4) << ',' << sig(e.tokensPerSecond, 6) << ','
           << sig(e.worstStageBytes, 6) << ',' << sig(e.headroomBytes, 6) << ',' << sig(e.gpuHours, 6) << ','
-          << (onFront(e) ? "yes" : "no") << ',' << e.choice.zeroShardDegree << '\n';
+          << (onFront(e) ? "yes" : "no") << ',' << e.choice.zeroShardDegree << ',' << e.choice.recomputeLayers
+          << '\n';
     }
     return o.str();
 }
@@ -144,9 +147,9 @@ std::string textOf(const core::SearchResult& r) {
     for (const auto& e : r.top) {
         const core::Layout& l = e.choice.layout;
         t.addRow({std::to_string(rank++), std::to_string(l.tp), std::to_string(l.pp), std::to_string(l.dp),
-                  std::to_string(l.cp), std::to_string(l.ep), std::to_string(l.vpp), std::to_string(l.microBatch),
-                  std::to_string(l.accumulation), zeroText(e.choice),
-                  std::string(core::toString(e.choice.recompute)), e.choice.sequenceParallel ? "on" : "off",
+                  std::to_string(l.cp), std::to_string(l.ep), std::to_string(l.vpp),
+                  std::to_string(l.microBatch), std::to_string(l.accumulation), zeroText(e.choice),
+                  core::recomputeChoiceText(e.choice), e.choice.sequenceParallel ? "on" : "off",
                   fixed(e.stepSeconds * 1e3, 1) + " ms", percent(e.mfu), sig(e.tokensPerSecond, 5),
                   fixed(e.worstStageBytes / core::kGiB, 1), fixed(e.headroomBytes / core::kGiB, 1)});
     }

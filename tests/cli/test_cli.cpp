@@ -685,7 +685,7 @@ LP_TEST(search_ranks_layouts_and_tries_shard_degrees) {
     LP_CHECK(sawHybrid);
     const auto csv = with({"--csv", "--shard-degrees", "0,2"});
     LP_CHECK_EQ(csv.code, 0);
-    LP_CHECK(contains(csv.out, ",pareto,zero_shard_degree\n"));
+    LP_CHECK(contains(csv.out, ",pareto,zero_shard_degree,recompute_layers\n"));
     const auto bad = with({"--shard-degrees", "2,-1"});
     LP_CHECK_EQ(bad.code, 2);
     LP_CHECK(contains(bad.err, "--shard-degrees"));

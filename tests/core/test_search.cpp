@@ -77,6 +77,38 @@ std::vector<int> degreesOf(const SearchSpace& sp, const Scenario& base, int z, i
     return {out.begin(), out.end()};
 }
 
+SearchEntry entryOf(const Scenario& s, const Plan& p) {
+    SearchEntry e;
+    e.choice = {s.layout,
+                s.training.zeroStage,
+                s.training.recompute,
+                s.training.sequenceParallel,
+                s.training.zeroShardDegree,
+                s.training.recomputeLayers};
+    e.globalBatch = s.layout.effectiveBatch();
+    e.stepSeconds = p.time.stepSeconds;
+    e.mfu = p.mfu;
+    e.tokensPerSecond = p.tokensPerSecond;
+    e.worstStageBytes = p.memory.stages[p.memory.worstStage].totalBytes;
+    e.headroomBytes = p.memory.headroomBytes;
+    e.gpuHours = p.gpuHours;
+    return e;
+}
+
+// Block recompute, by counting up: the first layer count per chunk that fits, ranked beside full
+// recompute of every layer when it is faster.
+void addBlockRecompute(Reference& ref, Scenario s, const Plan& all, const SearchConstraints& c) {
+    for (int n = 1; n < s.model.layers; ++n) {
+        s.training.recomputeLayers = n;
+        const Plan p = evaluate(s);
+        if (p.valid && p.memory.fits && p.memory.headroomBytes >= c.minHeadroomBytes) {
+            if (p.time.stepSeconds < all.time.stepSeconds)
+                ref.fits.push_back(entryOf(s, p));
+            return;
+        }
+    }
+}
+
 Reference bruteForce(const Scenario& base, const SearchSpace& sp, const SearchConstraints& c) {
     Reference ref;
     const long long gpus = base.cluster.gpus();
@@ -128,6 +160,8 @@ Reference bruteForce(const Scenario& base, const SearchSpace& sp, const SearchCo
                                             s.training.zeroStage = z;
                                             s.training.zeroShardDegree = degree;
                                             s.training.recompute = r;
+                                            if (sp.fewestRecomputeLayers)
+                                                s.training.recomputeLayers = 0;
                                             s.training.sequenceParallel = seqPar;
                                             const Plan p = evaluate(s);
                                             if (!p.valid) {
@@ -147,17 +181,9 @@ Reference bruteForce(const Scenario& base, const SearchSpace& sp, const SearchCo
                                                 ++ref.rejected["headroom_below_minimum"];
                                             } else {
                                                 ++ref.fitting;
-                                                SearchEntry e;
-                                                e.choice = {s.layout, z, r, seqPar, degree};
-                                                e.globalBatch = s.layout.effectiveBatch();
-                                                e.stepSeconds = p.time.stepSeconds;
-                                                e.mfu = p.mfu;
-                                                e.tokensPerSecond = p.tokensPerSecond;
-                                                e.worstStageBytes =
-                                                    p.memory.stages[p.memory.worstStage].totalBytes;
-                                                e.headroomBytes = p.memory.headroomBytes;
-                                                e.gpuHours = p.gpuHours;
-                                                ref.fits.push_back(e);
+                                                ref.fits.push_back(entryOf(s, p));
+                                                if (sp.fewestRecomputeLayers && r == Recompute::Full)
+                                                    addBlockRecompute(ref, s, p, c);
                                             }
                                         }
                                     }
@@ -169,7 +195,8 @@ Reference bruteForce(const Scenario& base, const SearchSpace& sp, const SearchCo
 auto choiceKey(const SearchChoice& c) {
     const Layout& l = c.layout;
     return std::make_tuple(l.tp, l.pp, l.dp, l.cp, l.vpp, l.microBatch, l.accumulation, l.ep, c.zeroStage,
-                           c.zeroShardDegree, static_cast<int>(c.recompute), c.sequenceParallel);
+                           c.zeroShardDegree, static_cast<int>(c.recompute), c.sequenceParallel,
+                           c.recomputeLayers);
 }
 
 // The ranking, spelled out: the rank key, then headroom (throughput when ranking by headroom), then
@@ -315,6 +342,60 @@ LP_TEST(equalsBruteForceWithConstraints) {
     const SearchResult r = search(s, smallSpace(), c);
     for (const SearchEntry& e : r.top)
         checkReported(s, e, c);
+}
+
+LP_TEST(equalsBruteForceWithBlockRecompute) {
+    // Block recompute: the smallest layer count that fits, found by counting up here and by bisection in
+    // the search; both variants of a full-recompute candidate are ranked, once counted as fitting.
+    const Scenario s = smallScenario();
+    SearchSpace sp = smallSpace();
+    sp.fewestRecomputeLayers = true;
+    const Reference ref = bruteForce(s, sp, {});
+    const auto blocks = std::count_if(ref.fits.begin(), ref.fits.end(),
+                                      [](const SearchEntry& e) { return e.choice.recomputeLayers > 0; });
+    LP_CHECK(blocks > 0);
+    LP_CHECK_EQ(static_cast<long long>(ref.fits.size()), ref.fitting + blocks);
+    for (RankBy by : {RankBy::StepTime, RankBy::Headroom})
+        checkEqualsReference(s, sp, {}, by);
+    SearchConstraints c;
+    c.minHeadroomBytes = 1e9;
+    checkEqualsReference(s, sp, c, RankBy::StepTime);
+    for (const SearchEntry& e : search(s, sp, c).top)
+        checkReported(s, e, c);
+}
+
+LP_TEST(blockRecomputeBeatsEveryLayerWhereOnlyFullFits) {
+    // Llama-2-70B at 8K tokens on 16 H100: only full recompute fits, and recomputing fewer layers of each
+    // chunk is faster. The best layout recomputes a block; one layer fewer would not fit; with block
+    // recompute off the search keeps every layer (the scenario's count).
+    Scenario s = defaultScenario();
+    s.model.seqLen = 8192;
+    s.cluster.nodes = 2;
+    SearchSpace sp = defaultSearchSpace(s);
+    LP_CHECK(sp.fewestRecomputeLayers);
+    const SearchResult r = search(s, sp);
+    LP_CHECK(!r.top.empty());
+    const SearchEntry& best = r.top.front();
+    LP_CHECK(best.choice.recompute == Recompute::Full);
+    LP_CHECK(best.choice.recomputeLayers > 0);
+    checkReported(s, best, {});
+    SearchChoice fewer = best.choice;
+    fewer.recomputeLayers -= 1;
+    if (fewer.recomputeLayers > 0)
+        LP_CHECK(!evaluate(applyChoice(s, fewer)).memory.fits);
+    SearchChoice every = best.choice;
+    every.recomputeLayers = 0;
+    LP_CHECK(evaluate(applyChoice(s, every)).time.stepSeconds > best.stepSeconds);
+    LP_CHECK(recomputeChoiceText(best.choice) ==
+             "full (block " + std::to_string(best.choice.recomputeLayers) + ")");
+    sp.fewestRecomputeLayers = false;
+    for (const SearchEntry& e : search(s, sp).top)
+        LP_CHECK_EQ(e.choice.recomputeLayers, 0);
+    // A non-full choice leaves the scenario's own count for a later switch to full.
+    s.training.recomputeLayers = 3;
+    SearchChoice none = best.choice;
+    none.recompute = Recompute::None;
+    LP_CHECK_EQ(applyChoice(s, none).training.recomputeLayers, 3);
 }
 
 LP_TEST(equalsBruteForceWithShardDegrees) {
