@@ -202,6 +202,37 @@ private slots:
             QVERIFY(tab.proxy()->index(r, 0).data(SearchResultModel::ParetoRole).toBool());
     }
 
+    void blockRecomputeRowsShowAndApplyTheirLayerCount() {
+        // 70B at 8K tokens on 16 GPUs: only full recompute fits, and the best layouts recompute a block.
+        ui::ScenarioDocument doc;
+        core::Scenario s = core::defaultScenario();
+        s.model.seqLen = 8192;
+        s.cluster.nodes = 2;
+        s.layout.dp = 1;
+        s.layout.pp = 2;
+        doc.edit(s, QStringLiteral("16 GPUs"));
+        ui::ExploreTab tab(&doc);
+        QVERIFY(runSearch(tab));
+        const core::SearchChoice best = tab.model()->row(0).entry.choice;
+        QVERIFY(best.recompute == core::Recompute::Full);
+        QVERIFY(best.recomputeLayers > 0);
+        QCOMPARE(tab.model()->index(0, SearchResultModel::Recompute).data().toString(),
+                 QStringLiteral("full (block %1)").arg(best.recomputeLayers));
+        tab.filterEdit()->setText(QStringLiteral("block"));
+        QVERIFY(tab.proxy()->rowCount() >= 1);
+        QVERIFY(tab.proxy()->rowCount() < tab.model()->rowCount());
+        for (int r = 0; r < tab.proxy()->rowCount(); ++r)
+            QVERIFY(tab.proxy()
+                        ->index(r, SearchResultModel::Recompute)
+                        .data()
+                        .toString()
+                        .startsWith(QStringLiteral("full (block ")));
+        tab.filterEdit()->clear();
+        doc.edit(core::applyChoice(doc.scenario(), best), QStringLiteral("apply"));
+        QCOMPARE(doc.scenario().training.recomputeLayers, best.recomputeLayers);
+        QVERIFY(core::evaluate(doc.scenario()).memory.fits);
+    }
+
     void rowAndPointSelectEachOther() {
         ui::ScenarioDocument doc;
         ui::ExploreTab tab(&doc);
