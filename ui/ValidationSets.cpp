@@ -39,14 +39,25 @@ QStringList validationSetFolders() {
 
 QString validationSetTitle(const QString& fileName) {
     static const std::pair<const char*, const char*> kKnown[] = {
-        {"published-runs.json", QT_TRANSLATE_NOOP("ValidationSets", "Reference set: Megatron-LM, Megatron-DeepSpeed, torchtitan")},
-        {"more-published-runs.json", QT_TRANSLATE_NOOP("ValidationSets", "More published runs: torchtitan, NeMo, Megatron-Bridge, AutoModel, fms-fsdp, MoE")},
-        {"llm-foundry-runs.json", QT_TRANSLATE_NOOP("ValidationSets", "MosaicML llm-foundry: MPT with FSDP, A100 and H100")},
-        {"vtrain-runs.json", QT_TRANSLATE_NOOP("ValidationSets", "vTrain: 1,549 Megatron-DeepSpeed runs on A100")},
+        {"published-runs.json",
+         QT_TRANSLATE_NOOP("ValidationSets", "Reference set: Megatron-LM, Megatron-DeepSpeed, torchtitan")},
+        {"more-published-runs.json",
+         QT_TRANSLATE_NOOP(
+             "ValidationSets",
+             "More published runs: torchtitan, NeMo, Megatron-Bridge, AutoModel, fms-fsdp, MoE")},
+        {"llm-foundry-runs.json",
+         QT_TRANSLATE_NOOP("ValidationSets", "MosaicML llm-foundry: MPT with FSDP, A100 and H100")},
+        {"vtrain-runs.json",
+         QT_TRANSLATE_NOOP("ValidationSets", "vTrain: 1,549 Megatron-DeepSpeed runs on A100")},
         {"megatron-bridge-moe-runs.json",
-         QT_TRANSLATE_NOOP("ValidationSets", "Megatron-Bridge MoE: DeepSeek-V3, Qwen3, GPT-OSS (a weak spot)")},
+         QT_TRANSLATE_NOOP("ValidationSets",
+                           "Megatron-Bridge MoE: DeepSeek-V3, Qwen3, GPT-OSS (a weak spot)")},
         {"dgxc-benchmarking-runs.json",
-         QT_TRANSLATE_NOOP("ValidationSets", "NVIDIA dgxc-benchmarking: NeMo on H100 and GB200, 8-2,304 GPUs")},
+         QT_TRANSLATE_NOOP("ValidationSets",
+                           "NVIDIA dgxc-benchmarking: NeMo on H100 and GB200, 8-2,304 GPUs")},
+        {"landmark-runs.json",
+         QT_TRANSLATE_NOOP("ValidationSets",
+                           "Landmark runs: BLOOM, MT-NLG, Llama 3, MLPerf, torchtitan A100, MaxText")},
     };
     for (const auto& [file, title] : kKnown)
         if (fileName == QLatin1String(file))

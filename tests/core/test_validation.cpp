@@ -136,6 +136,16 @@ LP_TEST(dgxc_benchmarking_nemo_runs_are_valid_layouts_and_the_h100_rows_predicte
     checkSubsetMedian("dgxc-benchmarking-runs.json", "H100 rows", {"h100-sxm-80gb"}, 200, 0.06);
 }
 
+LP_TEST(landmark_and_community_runs_are_valid_layouts_and_predicted_within_16_percent) {
+    // Landmark runs and other frameworks' tables, held out (docs/validation-landmark.md): BLOOM-176B's
+    // production run and layout benchmarks, MT-NLG 530B, Megatron-LM's GPT-3 example, Llama 3 405B on 8K/16K
+    // H100, MLPerf v3.1 GPT-3 fp8, torchtitan on A100, MaxText (JAX) and FlagPerf on H100. A known weak spot
+    // (docs/estimation.md, section 13): the 2021-22 Megatron-DeepSpeed runs on A100 are 10-35% slower than
+    // planned. Bounds that keep what holds: median 16% (14.3% now), the H100 rows' 12% (10.8% now).
+    checkHeldOutSet("landmark-runs.json", 29, 0.16);
+    checkSubsetMedian("landmark-runs.json", "H100 rows", {"h100-sxm-80gb"}, 10, 0.12);
+}
+
 LP_TEST(every_vtrain_megatron_deepspeed_run_is_a_valid_layout_and_predicted_within_6_percent) {
     // All 1,549 Megatron-DeepSpeed iterations published with vTrain (1,440 on one A100 node, 109 on 64-512
     // A100): the Megatron style's host-dispatch time and overlap exponent were estimated on the single-node

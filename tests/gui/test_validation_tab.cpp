@@ -439,8 +439,9 @@ private slots:
             QVERIFY(!set.title.isEmpty());
             names << QFileInfo(set.path).fileName();
         }
-        for (const char* file : {"published-runs.json", "more-published-runs.json", "llm-foundry-runs.json", "vtrain-runs.json",
-                                 "megatron-bridge-moe-runs.json", "dgxc-benchmarking-runs.json"})
+        for (const char* file :
+             {"published-runs.json", "more-published-runs.json", "llm-foundry-runs.json", "vtrain-runs.json",
+              "megatron-bridge-moe-runs.json", "dgxc-benchmarking-runs.json", "landmark-runs.json"})
             QVERIFY2(names.contains(QLatin1String(file)), file);
         QCOMPARE(names.front(), QStringLiteral("published-runs.json"));  // the reference set first
         QCOMPARE(names.count(QStringLiteral("published-runs.json")), 1);
