@@ -228,6 +228,13 @@ private slots:
                         .toString()
                         .startsWith(QStringLiteral("full (block ")));
         tab.filterEdit()->clear();
+        if (qEnvironmentVariableIsSet("LP_EXPLORE_SCREENSHOTS")) { // for looking at the table
+            tab.resize(1500, 900);
+            tab.show();
+            QTest::qWait(50);
+            QVERIFY(tab.grab().save(qEnvironmentVariable("LP_EXPLORE_SCREENSHOTS") +
+                                    QStringLiteral("/explore-block-recompute.png")));
+        }
         doc.edit(core::applyChoice(doc.scenario(), best), QStringLiteral("apply"));
         QCOMPARE(doc.scenario().training.recomputeLayers, best.recomputeLayers);
         QVERIFY(core::evaluate(doc.scenario()).memory.fits);
