@@ -257,6 +257,7 @@ struct alignas(64) Worker {
     long long evaluated = 0;
     long long valid = 0;
     long long fitting = 0;
+    long long blockRecompute = 0;
     TopN top;
     ParetoFront front;
     std::exception_ptr error;
@@ -407,8 +408,10 @@ struct alignas(64) Worker {
         ++fitting;
         offer(p);
         // The same candidate with block recompute, ranked beside it when faster.
-        if (const std::optional<Plan> block = fewestRecomputedLayers(sh, p))
+        if (const std::optional<Plan> block = fewestRecomputedLayers(sh, p)) {
+            ++blockRecompute;
             offer(*block);
+        }
     }
 };
 
@@ -588,6 +591,7 @@ SearchResult search(const Scenario& s, const HardwareProfile& profile, const Sea
         result.evaluated += w.evaluated;
         result.valid += w.valid;
         result.fitting += w.fitting;
+        result.blockRecompute += w.blockRecompute;
         for (int r = 0; r < kReasonCount; ++r)
             rejected[static_cast<std::size_t>(r)] += w.rejected[static_cast<std::size_t>(r)];
         result.top.insert(result.top.end(), w.top.entries().begin(), w.top.entries().end());

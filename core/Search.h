@@ -123,8 +123,8 @@ struct SearchResult {
     long long candidates = 0; // layouts in the space
     long long evaluated = 0;  // layouts looked at (== candidates unless cancelled)
     long long valid = 0;      // passed the layout checks
-    long long fitting = 0;    // valid, fit in memory and meet the constraints: the ranked set (a full-
-                              // recompute candidate may also be ranked with block recompute)
+    long long fitting = 0;    // valid, fit in memory and meet the constraints: the ranked set
+    long long blockRecompute = 0; // full-recompute layouts of those also ranked with block recompute
     // Why the others were rejected, one reason each (the first invalid-layout diagnostic id, else
     // "tp_beyond_nvlink_domain", "does_not_fit", "headroom_below_minimum"); sums to evaluated - fitting.
     std::map<std::string, long long> rejected;

@@ -671,7 +671,10 @@ void ExploreTab::refreshStatus() {
         text = tr("Tried %1 layouts in %2 on %3 threads. ")
                    .arg(formatCount(r.evaluated), formatSeconds(r.seconds))
                    .arg(r.threads);
-    text += tr("%1 valid, %2 fit. ").arg(formatCount(r.valid), formatCount(r.fitting));
+    text += tr("%1 valid, %2 fit").arg(formatCount(r.valid), formatCount(r.fitting));
+    if (r.blockRecompute > 0)
+        text += tr(" (%1 of them also ranked with block recompute)").arg(formatCount(r.blockRecompute));
+    text += tr(". ");
     if (r.fitting == 0)
         text += tr("No layout fits: see the reasons below. ");
     else

@@ -138,8 +138,9 @@ std::string zeroText(const core::SearchChoice& c) {
 std::string textOf(const core::SearchResult& r) {
     std::ostringstream o;
     o << "Searched " << r.evaluated << " layouts in " << fixed(r.seconds * 1e3, 1) << " ms (" << r.threads
-      << " threads): " << r.valid << " valid, " << r.fitting << " fit" << (r.cancelled ? " (cancelled)" : "")
-      << "\nRanked by " << core::toString(r.rankBy) << "\n\n";
+      << " threads): " << r.valid << " valid, " << r.fitting << " fit"
+      << (r.blockRecompute > 0 ? " (" + std::to_string(r.blockRecompute) + " also with block recompute)" : "")
+      << (r.cancelled ? " (cancelled)" : "") << "\nRanked by " << core::toString(r.rankBy) << "\n\n";
     TextTable t({"#", "TP", "PP", "DP", "CP", "EP", "v", "mb", "acc", "ZeRO", "recompute", "SP", "step", "MFU",
                  "tokens/s", "worst GiB", "headroom GiB"},
                 {Align::Right});
@@ -229,8 +230,13 @@ int runSearch(const Args& argv) {
     const core::SearchResult r = core::search(*scenario, prof, space, {}, options);
 
     if (jsonOut) {
-        json j{{"evaluated", r.evaluated}, {"valid", r.valid},   {"fitting", r.fitting},
-               {"candidates", r.candidates}, {"seconds", r.seconds}, {"rank_by", std::string(core::toString(r.rankBy))}};
+        json j{{"evaluated", r.evaluated},
+               {"valid", r.valid},
+               {"fitting", r.fitting},
+               {"block_recompute", r.blockRecompute},
+               {"candidates", r.candidates},
+               {"seconds", r.seconds},
+               {"rank_by", std::string(core::toString(r.rankBy))}};
         j["rejected"] = json::object();
         for (const auto& [reason, n] : r.rejected)
             j["rejected"][reason] = n;

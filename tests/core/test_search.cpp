@@ -310,8 +310,8 @@ void checkReported(const Scenario& base, const SearchEntry& e, const SearchConst
 
 bool sameResults(const SearchResult& a, const SearchResult& b) {
     return a.candidates == b.candidates && a.evaluated == b.evaluated && a.valid == b.valid &&
-           a.fitting == b.fitting && a.rejected == b.rejected && a.top == b.top && a.pareto == b.pareto &&
-           a.cancelled == b.cancelled;
+           a.fitting == b.fitting && a.blockRecompute == b.blockRecompute && a.rejected == b.rejected &&
+           a.top == b.top && a.pareto == b.pareto && a.cancelled == b.cancelled;
 }
 
 } // namespace
@@ -357,6 +357,10 @@ LP_TEST(equalsBruteForceWithBlockRecompute) {
     LP_CHECK_EQ(static_cast<long long>(ref.fits.size()), ref.fitting + blocks);
     for (RankBy by : {RankBy::StepTime, RankBy::Headroom})
         checkEqualsReference(s, sp, {}, by);
+    LP_CHECK_EQ(search(s, sp).blockRecompute, static_cast<long long>(blocks));
+    sp.fewestRecomputeLayers = false;
+    LP_CHECK_EQ(search(s, sp).blockRecompute, 0);
+    sp.fewestRecomputeLayers = true;
     SearchConstraints c;
     c.minHeadroomBytes = 1e9;
     checkEqualsReference(s, sp, c, RankBy::StepTime);
