@@ -338,7 +338,12 @@ struct alignas(64) Worker {
     std::optional<Plan> fewestRecomputedLayers(const Shared& sh, const Plan& all) {
         if (!sh.fewestRecomputeLayers || sc.training.recompute != Recompute::Full || sc.model.layers <= 1)
             return std::nullopt;
-        int lo = 1, hi = sc.model.layers; // hi: known to fit (as many as every layer)
+        // From one layer to a chunk's layers: that many or more is every layer (known to fit).
+        int maxLayers = 1;
+        for (const StageMemory& st : all.memory.stages)
+            maxLayers = std::max(maxLayers, st.layers);
+        const int v = std::max(1, sc.layout.vpp);
+        int lo = 1, hi = (maxLayers + v - 1) / v;
         std::optional<Plan> best;
         while (lo < hi) {
             const int mid = lo + (hi - lo) / 2;
