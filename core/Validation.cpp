@@ -2,10 +2,11 @@
 // The file is parsed, and its errors are worded, by the JSON reader of the scenario files
 // (core/JsonInput.h); what the case format requires is checked here.
 #include "core/Validation.h"
-#include "core/ValidationDetail.h"
 
 #include "core/JsonInput.h"
+#include "core/NumberFormat.h"
 #include "core/Presets.h"
+#include "core/ValidationDetail.h"
 
 #include <algorithm>
 #include <array>
@@ -231,7 +232,28 @@ ModelSpec readModel(Reader& r, const Json& j, const std::string& where, std::vec
 // a published model's (layers, hidden, heads, K/V heads, vocabulary, MLP kind, and the dense MLP width or
 // the experts' count, top-k, width, shared experts and MoE layers) is that model: it takes the built-in
 // preset's attention (head size, MLA and its ranks), its routing groups, and its norm, biases, positions and
-// dropout, which the reader otherwise guesses from the MLP kind. Returns the preset's name when that changed anything.
+// dropout, which the reader otherwise guesses from the MLP kind. Returns the preset's name when that changed
+// anything. The format has no network field, but a case's notes often say what the cluster's was (a paper's
+// "RoCE, 400 Gbps per GPU", a blog's "800Gbps inter-node interconnect"): a case is planned on the network it
+// ran on, and its rows say so. A node's figure is shared by the node's GPUs (gpus_per_node as stated, else
+// the cluster's).
+void applyStatedNetwork(ClusterSpec& c, ValidationCase& vc, const Json& statedPerNode) {
+    if (c.gpus() <= c.gpusPerNode)
+        return; // one node: no network traffic to plan
+    const int perNode =
+        statedPerNode.is_number_integer() ? std::max(1, statedPerNode.get<int>()) : c.gpusPerNode;
+    const auto net = detail::statedNetwork(vc.notes, perNode, c.gpu.id.substr(0, c.gpu.id.find('-')));
+    if (!net || !(net->bytesPerSecondPerGpu > 0) ||
+        std::abs(net->bytesPerSecondPerGpu / c.gpu.networkBandwidth - 1) < 0.01)
+        return;
+    vc.adjustments.push_back("network: the notes state " + detail::quoteJson(net->statement) +
+                             (net->perNode ? " per node" : " per GPU") + ", planned with " +
+                             fmt::fixed(net->bytesPerSecondPerGpu / 1e9, 1) + " GB/s per GPU (the " +
+                             c.gpu.id + " preset's card: " + fmt::fixed(c.gpu.networkBandwidth / 1e9, 1) +
+                             ")");
+    c.gpu.networkBandwidth = net->bytesPerSecondPerGpu;
+}
+
 std::string adoptPresetArchitecture(ModelSpec& m) {
     for (const ModelPreset& p : modelPresets()) {
         const ModelSpec& q = p.model;
@@ -286,9 +308,10 @@ void inferMegatronCoreRecipe(Scenario& s) {
 }
 
 // PyTorch-native trainers a case's source may name: torchtitan, MosaicML's llm-foundry (Composer), IBM's
-// fms-fsdp, NeMo AutoModel.
+// fms-fsdp, NeMo AutoModel, AI2's OLMo-core, torchtune, Lightning's LitGPT and Fabric (TinyLlama's trainer).
 bool namesTorchTrainer(const std::string& loweredSource) {
-    for (const char* name : {"torchtitan", "llm-foundry", "llmfoundry", "mosaicml", "fms-fsdp", "automodel"})
+    for (const char* name : {"torchtitan", "llm-foundry", "llmfoundry", "mosaicml", "fms-fsdp", "automodel",
+                             "olmo-core", "torchtune", "litgpt", "lit-gpt", "lightning", "tinyllama"})
         if (loweredSource.find(name) != std::string::npos)
             return true;
     return false;
@@ -528,6 +551,8 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
             s.model.name = vc.id;
         vc.architectureFrom = adoptPresetArchitecture(s.model);
         s.cluster = readCluster(r, *jh, where + ".hardware", vc.adjustments);
+        applyStatedNetwork(s.cluster, vc,
+                           Reader::given(*jh, "gpus_per_node") ? jh->at("gpus_per_node") : Json());
         const std::string lw = where + ".layout";
         // Nor does it name the framework; the source does. ZeRO 3 from a Megatron-family source (Megatron-LM,
         // Megatron-Bridge, Megatron-DeepSpeed) is Megatron-FSDP or DeepSpeed's ZeRO 3 under Megatron's fused

@@ -3,6 +3,10 @@
 
 #include "core/Scenario.h"
 
+#include <optional>
+#include <string>
+#include <string_view>
+
 namespace lp::core::detail {
 
 // How many units of `per` sequences make up `total` (the nearest whole number, at least one).
@@ -10,5 +14,21 @@ long long perReplicaUnits(long long total, long long per);
 
 // A Megatron-Core recipe's overlaps are inferred for the case: Megatron style on Hopper or newer, no ZeRO 3.
 bool megatronCoreRecipeApplies(const Scenario& s);
+
+// An inter-node network a case's notes state: the first bit rate (Gb/s, Gbps, Tbps) in a clause about the
+// network ("network", "interconnect", "InfiniBand", "RoCE", "per node", ...), times a link count in front of
+// it
+// ("4x OmniPath 100Gbps"); per node when the clause says so ("per node", "inter-node", "node-node") or the
+// figure is over 800 Gb/s (no single card is faster), else per GPU (one card each, as HGX boards have).
+struct StatedNetwork {
+    double bitsPerSecond = 0; // as stated, links counted
+    bool perNode = false;
+    double bytesPerSecondPerGpu = 0; // one direction, a node's figure shared by its GPUs
+    std::string statement;           // the figure as written
+};
+// gpuFamily ("h100"): of several figures, the one whose clause names the case's GPU ("an H100 cluster with 96
+// GPUs and 800Gbps inter-node interconnect"), else the first.
+std::optional<StatedNetwork> statedNetwork(std::string_view text, int gpusPerNode,
+                                           std::string_view gpuFamily);
 
 } // namespace lp::core::detail

@@ -57,7 +57,10 @@ QString validationSetTitle(const QString& fileName) {
                            "NVIDIA dgxc-benchmarking: NeMo on H100 and GB200, 8-2,304 GPUs")},
         {"landmark-runs.json",
          QT_TRANSLATE_NOOP("ValidationSets",
-                           "Landmark runs: BLOOM, MT-NLG, Llama 3, MLPerf, torchtitan A100, MaxText")},
+                           "Landmark runs: BLOOM, MT-NLG, Llama 3, MLPerf, MaxText, H200 runs")},
+        {"pytorch-fsdp-runs.json",
+         QT_TRANSLATE_NOOP("ValidationSets",
+                           "PyTorch FSDP trainers: OLMo-core, fms-fsdp, torchtitan, TinyLlama")},
     };
     for (const auto& [file, title] : kKnown)
         if (fileName == QLatin1String(file))

@@ -441,7 +441,8 @@ private slots:
         }
         for (const char* file :
              {"published-runs.json", "more-published-runs.json", "llm-foundry-runs.json", "vtrain-runs.json",
-              "megatron-bridge-moe-runs.json", "dgxc-benchmarking-runs.json", "landmark-runs.json"})
+              "megatron-bridge-moe-runs.json", "dgxc-benchmarking-runs.json", "landmark-runs.json",
+              "pytorch-fsdp-runs.json"})
             QVERIFY2(names.contains(QLatin1String(file)), file);
         QCOMPARE(names.front(), QStringLiteral("published-runs.json"));  // the reference set first
         QCOMPARE(names.count(QStringLiteral("published-runs.json")), 1);

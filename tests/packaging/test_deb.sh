@@ -63,7 +63,8 @@ expect=(usr/bin/layout-planner-cli
         usr/share/layout-planner/validation/vtrain-runs.json
         usr/share/layout-planner/validation/megatron-bridge-moe-runs.json
         usr/share/layout-planner/validation/dgxc-benchmarking-runs.json
-        usr/share/layout-planner/validation/landmark-runs.json)
+        usr/share/layout-planner/validation/landmark-runs.json
+        usr/share/layout-planner/validation/pytorch-fsdp-runs.json)
 if [ "$WITH_GUI" = 1 ]; then
   expect+=(usr/bin/layout-planner
            usr/share/applications/$APP_ID.desktop
