@@ -219,12 +219,13 @@ std::string validationPlotSvg(const ValidationReport& report) {
               << r->metric << ": measured " << num(r->measured) << ", predicted " << num(r->predicted) << " ("
               << pct(r->relativeError) << ")</title></circle>\n";
         }
-        o << "<text x=\"" << px + margin + plot / 2 - 25 << "\" y=\"" << py + 20 + plot + 16 << "\">measured</text>\n"
-          << "<text x=\"" << px + 14 << "\" y=\"" << py + 20 + plot / 2 << "\" transform=\"rotate(-90 " << px + 14 << ","
-          << py + 20 + plot / 2 << ")\">predicted</text>\n"
+        o << "<text x=\"" << px + margin + plot / 2 - 25 << "\" y=\"" << py + 20 + plot + 16
+          << "\">measured</text>\n"
+          << "<text x=\"" << px + 14 << "\" y=\"" << py + 20 + plot / 2 << "\" transform=\"rotate(-90 "
+          << px + 14 << "," << py + 20 + plot / 2 << ")\">predicted</text>\n"
           << "<text x=\"" << px + margin << "\" y=\"" << py + 20 + plot + 16 << "\" fill=\"#666\">" << num(a)
-          << "</text><text x=\"" << px + margin + plot - 30 << "\" y=\"" << py + 20 + plot + 16 << "\" fill=\"#666\">"
-          << num(b) << "</text>\n</g>\n";
+          << "</text><text x=\"" << px + margin + plot << "\" y=\"" << py + 20 + plot + 16
+          << "\" text-anchor=\"end\" fill=\"#666\">" << num(b) << "</text>\n</g>\n";
     }
     o << "</svg>\n";
     return o.str();
