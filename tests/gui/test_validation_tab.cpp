@@ -507,6 +507,26 @@ private slots:
         tab.table()->selectRow(0);
         QTRY_VERIFY(tab.plottedPoints() > 0);
         keepScreenshot(tab, QStringLiteral("validation-tab-dgxc.png"));
+        // The PyTorch FSDP trainers' set: the blog's H100 runs are planned on the network their notes state,
+        // and their rows say so.
+        QVERIFY(tab.loadCasesFile(QStringLiteral(LP_TEST_DATA_DIR "/validation/pytorch-fsdp-runs.json")));
+        int networkRows = 0;
+        for (int r = 0; r < tab.model()->rowCount(); ++r) {
+            const QModelIndex i = tab.model()->index(r, 0);
+            if (i.data(Qt::DisplayRole)
+                    .toString()
+                    .startsWith(QLatin1String("ptblog_fmsfsdp_llama2_7b_96xh100")))
+                QVERIFY(i.data(Qt::ToolTipRole)
+                            .toString()
+                            .contains(QStringLiteral("network: the notes state &quot;800Gbps&quot; per node, "
+                                                     "planned with 12.5 GB/s per GPU")));
+            networkRows +=
+                i.data(Qt::ToolTipRole).toString().contains(QStringLiteral("network: the notes state"));
+        }
+        QVERIFY(networkRows >= 7 * 2); // 7 blog runs on two clusters, two or three figures each
+        tab.table()->selectRow(0);
+        QTRY_VERIFY(tab.plottedPoints() > 0);
+        keepScreenshot(tab, QStringLiteral("validation-tab-fsdp.png"));
     }
 };
 
