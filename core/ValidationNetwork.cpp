@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cstdlib>
 #include <string_view>
 
 namespace lp::core::detail {
@@ -155,7 +156,11 @@ std::optional<StatedNetwork> statedNetwork(std::string_view text, int gpusPerNod
             contains(around, "modelled as") || contains(around, "simulat"))
             continue;
         const int links = linkCount(lower, i);
-        const double rate = std::stod(std::string(text.substr(i, end - i))) * scale * links;
+        // strtod, not stod: a figure of a thousand digits is out of range, not an exception.
+        const double rate =
+            std::strtod(std::string(text.substr(i, end - i)).c_str(), nullptr) * scale * links;
+        if (!(rate >= 1e9 && rate <= 1e14)) // 1 Gb/s to 100 Tb/s: anything else is not a network card or node
+            continue;
         // What follows the figure, to the end of its clause: "per GPU", "cards per node".
         std::string_view after = lower.substr(unitEnd, 40);
         for (std::size_t k = 0; k < after.size(); ++k) {
