@@ -37,6 +37,8 @@ struct EvalContext {
     double cpKvWidth = 0;         // width of the K and V a CP rank passes on: the GQA heads, or every query head
                                   // where the style's attention call gets them repeated (torch's ring attention)
     Fp8Habits fp8Habit;       // what fp8 adds to memory under this style (inactive unless fp8)
+    double gatherBytesPerParam = 2; // weight all-gathers (ZeRO-3 layers, the distributed optimizer's update):
+                                    // 16-bit, or the fp8 cast with fp8_param_gather in fp8 training
     GradientFormat grads;     // gradient buffer held and data-parallel reduction format
     Recompute recompute;
     double recomputeShare = 0; // share of the layers re-run in backward: 1 with full recompute of every

@@ -385,6 +385,11 @@ void explainTime(Builder& b) {
         dpFormula = "max(0, reduction of the stage's gradients - backward window) + " + fmt("%.1f", kOverlapResidual) +
                     " x min(reduction, backward window), with the backward window = L/PP layers x "
                     "(backward + recompute) of the last micro batch, as in the FSDP style";
+    if (b.p.x.gatherBytesPerParam < 2.0 && (o.zeroStage >= 1 && l.dp * l.cp > 1)) {
+        dpFormula += "; the weight all-gathers carry the fp8 cast (1 byte per weight)";
+        dpWords += " FP8 weight gathers are on (fp8_param_gather: torchao's float8 all-gather, Megatron-LM "
+                   "--fp8-param-gather): each weight travels as its 1-byte fp8 cast, half the 16-bit bytes.";
+    }
     if (o.overlapDpComm && b.p.style == ExecutionStyle::Fsdp)
         dpWords += " The DP communication overlap is on, but the FSDP style overlaps the reduction with the backward pass anyway.";
     else if (o.overlapDpComm)

@@ -220,6 +220,8 @@ LaunchSettings megatron(const Scenario& s) {
     case Precision::Fp8:
         arg("--bf16");
         arg("--fp8-format", "hybrid", "fp8 matmuls (Transformer Engine)");
+        if (t.fp8ParamGather)
+            arg("--fp8-param-gather", {}, "weights kept and all-gathered in fp8");
         break;
     }
     if (t.crossEntropy == CrossEntropy::Fused)
@@ -569,8 +571,11 @@ LaunchSettings torchtitan(const Scenario& s) {
         break;
     }
     if (t.precision == Precision::Fp8)
-        a += "\n# fp8: enable torchtitan's Float8 converter for the linear layers (see torchtitan's "
-             "docs/float8.md).\n";
+        a += std::string(
+                 "\n# fp8: enable torchtitan's Float8 converter for the linear layers (see torchtitan's "
+                 "docs/float8.md)") +
+             (t.fp8ParamGather ? ", with its float8 FSDP all-gather (enable_fsdp_float8_all_gather)" : "") +
+             ".\n";
     out.text = std::move(a);
 
     if (t.zeroStage == 1 || t.zeroStage == 2)

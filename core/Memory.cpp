@@ -61,6 +61,7 @@ EvalContext::EvalContext(const Scenario& scenario, const HardwareProfile& profil
     dropout = mo.dropout;
     fp8 = tr.precision == Precision::Fp8 && cl.gpu.peakFlops8 > 0;
     fp8Habit = fp8Habits(s, style);
+    gatherBytesPerParam = fp8 && tr.fp8ParamGather ? 1.0 : 2.0;
     grads = gradientFormat(tr, style);
     recompute = tr.recompute;
     if (recompute == Recompute::Full) {
@@ -313,8 +314,9 @@ void computeMemory(const EvalContext& x, Plan& plan) {
 
     const double overheadFixed = st.cudaContextBytes + st.commBufferBytes;
     const double layerOnGpu = (x.layerParams - x.expertLayerParams) / x.t + x.expertLayerParams / (x.etp * x.ep);
-    const double gatherBuffers =
-        x.zero >= 3 && !x.fsdpStageGathered ? layerOnGpu * (2.0 * st.fsdpLayersInFlight + 4.0) : 0.0;  // 16-bit layers + fp32 grads
+    const double gatherBuffers = x.zero >= 3 && !x.fsdpStageGathered
+                                     ? layerOnGpu * (x.gatherBytesPerParam * st.fsdpLayersInFlight + 4.0)
+                                     : 0.0; // gathered layers (16-bit, or fp8) + fp32 grads
 
     // FP8: cached fp8 copies of the linear weights this GPU computes with (all of its stage, or only the
     // gathered layers with ZeRO-3), and the scaling state of every fp8 linear module.

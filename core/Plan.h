@@ -130,6 +130,7 @@ struct Intermediates {
     double tpMessageBytes = 0;
     double tpBusBandwidth = 0;
     bool tpForwardGathersFp8 = false;      // forward sequence all-gathers carry the fp8 cast (torch's fp8 TP)
+    double gatherBytesPerParam = 2;        // weight all-gathers: 16-bit, or 1 with fp8_param_gather in fp8
     double dpMessageBytes = 0;
     double dpBusBandwidth = 0;
     double gemmEfficiency = 0;             // FLOP-weighted over the layer's GEMMs

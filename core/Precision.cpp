@@ -161,6 +161,16 @@ std::vector<TensorPrecision> precisionTable(const Scenario& s) {
         : g.reduceBytes >= 4 ? "Megatron reduces the fp32 gradient buckets (reduce-scatter with the distributed "
                                "optimizer, then an all-gather of the 16-bit weights)."
                              : "Megatron reduces the 16-bit gradient buckets.");
+    if (t.zeroStage >= 1) {
+        const bool fp8Gathers = f8.active && t.fp8ParamGather;
+        add(t.zeroStage >= 3 ? "Weight all-gathers (ZeRO-3/FSDP, per layer)"
+                             : "Weight all-gather (after the step)",
+            fp8Gathers ? "fp8 e4m3 (linear weights)" : half, fp8Gathers ? 1.0 : halfBytes,
+            fp8Gathers
+                ? "FP8 weight gathers: each weight travels as its fp8 cast (torchao's float8 all-gather, "
+                  "Megatron-LM --fp8-param-gather), half the bytes."
+                : "Each rank gathers the weights the others hold in the working precision.");
+    }
     add("Master weights", "fp32", 4, "The optimizer updates an fp32 copy and writes the 16-bit working copy from it.");
     if (t.optimizer == Optimizer::Adam)
         add("Adam moments (m, v)", "fp32, two per parameter", 4,

@@ -225,6 +225,11 @@ KeyValues trainingFacts(const Scenario& s, const Plan& p) {
         kv.emplace_back("Fused kernels (TE, Liger)",
                         onOff(true) + (compileFuses ? std::string() : std::string(" (no effect: this style's kernels "
                                                                                  "are fused already)")));
+    if (t.fp8ParamGather)
+        kv.emplace_back("FP8 weight gathers",
+                        onOff(true) + (p.x.gatherBytesPerParam < 2.0
+                                           ? std::string()
+                                           : std::string(" (no effect without fp8 training)")));
     kv.emplace_back("TP communication overlap", onOff(t.overlapTpComm));
     kv.emplace_back("PP communication overlap", onOff(t.overlapPpComm));
     kv.emplace_back("DP communication overlap",

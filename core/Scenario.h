@@ -33,6 +33,12 @@ struct TrainingOptions {
     // SwiGLU kernels (NeMo AutoModel's TE backend) move a fused kernel's traffic without compiling the model
     // (the loss stays as it was). The Megatron style's kernels are fused already.
     bool fusedKernels = false;
+    // FP8 training gathers its weights in fp8: the ZeRO-3/FSDP layer all-gathers and the distributed
+    // optimizer's all-gather of the updated weights carry each weight's fp8 cast (1 byte) instead of its
+    // 16-bit copy (torchao's enable_fsdp_float8_all_gather, torchtitan
+    // --float8.enable_fsdp_float8_all_gather; Megatron-LM
+    // --fp8-param-gather, NeMo fp8_params). No effect without fp8.
+    bool fp8ParamGather = false;
     // Communication overlap switches (each off = the execution style's own habit):
     bool overlapTpComm = false;   // TP collectives overlapped with the GEMMs (--tp-comm-overlap, AsyncTP)
     bool overlapPpComm = false;   // pipeline send/receive overlapped with compute (--overlap-p2p-communication)

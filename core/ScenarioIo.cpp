@@ -278,12 +278,34 @@ TrainingOptions readTraining(const Json* j, const std::string& path, InputErrors
         return t;
     }
     ObjectReader r(*j, path, errors,
-                   {"precision", "optimizer", "zero_stage", "zero_shard_degree", "recompute", "recompute_layers", "sequence_parallel",
-                    "flash_attention", "torch_compile", "fused_kernels", "loader_prefetch", "loader_tokens_per_s", "straggler_slowdown",
-                    "overlap_tp_comm", "overlap_pp_comm", "overlap_dp_comm", "overlap_ep_comm",
-                    "allocator_reserve_fraction", "moe_load_imbalance", "moe_dispatcher", "execution_style", "grad_precision", "cross_entropy", "cp_exchange",
+                   {"precision",
+                    "optimizer",
+                    "zero_stage",
+                    "zero_shard_degree",
+                    "recompute",
+                    "recompute_layers",
+                    "sequence_parallel",
+                    "flash_attention",
+                    "torch_compile",
+                    "fused_kernels",
+                    "fp8_param_gather",
+                    "loader_prefetch",
+                    "loader_tokens_per_s",
+                    "straggler_slowdown",
+                    "overlap_tp_comm",
+                    "overlap_pp_comm",
+                    "overlap_dp_comm",
+                    "overlap_ep_comm",
+                    "allocator_reserve_fraction",
+                    "moe_load_imbalance",
+                    "moe_dispatcher",
+                    "execution_style",
+                    "grad_precision",
+                    "cross_entropy",
+                    "cp_exchange",
                     "pipeline_split",
-                    "attention_flops", "token_budget_tokens"});
+                    "attention_flops",
+                    "token_budget_tokens"});
     r.readEnum("precision", t.precision, &parsePrecision, {Precision::Bf16, Precision::Fp16, Precision::Fp8});
     r.readEnum("optimizer", t.optimizer, &parseOptimizer, {Optimizer::Adam, Optimizer::SgdMomentum});
     r.readInt("zero_stage", t.zeroStage, 0, 3);
@@ -295,6 +317,7 @@ TrainingOptions readTraining(const Json* j, const std::string& path, InputErrors
     r.readBool("flash_attention", t.flashAttention);
     r.readBool("torch_compile", t.torchCompile);
     r.readBool("fused_kernels", t.fusedKernels);
+    r.readBool("fp8_param_gather", t.fp8ParamGather);
     r.readBool("loader_prefetch", t.loaderPrefetch);
     r.readBool("overlap_tp_comm", t.overlapTpComm);
     r.readBool("overlap_pp_comm", t.overlapPpComm);
@@ -424,6 +447,7 @@ Json trainingToJson(const TrainingOptions& t) {
     j["flash_attention"] = t.flashAttention;
     j["torch_compile"] = t.torchCompile;
     j["fused_kernels"] = t.fusedKernels;
+    j["fp8_param_gather"] = t.fp8ParamGather;
     j["loader_prefetch"] = t.loaderPrefetch;
     j["overlap_tp_comm"] = t.overlapTpComm;
     j["overlap_pp_comm"] = t.overlapPpComm;

@@ -232,6 +232,7 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
     // torchao's Float8 TP plans (torchtitan's default with fp8) cast the column-parallel linears' input to fp8
     // before the sequence all-gather: forward gathers move 1-byte elements, reduce-scatters stay 16-bit.
     im.tpForwardGathersFp8 = x.sp && x.traits.torchTensorParallel && x.fp8Habit.active;
+    im.gatherBytesPerParam = x.gatherBytesPerParam;
     if (im.tpForwardGathersFp8)
         r.tpCollectiveFwd = allGatherSeconds(x.s.layout.tp, msg / 2.0, x.tpLink) +
                             allGatherSeconds(x.s.layout.tp, msg, x.tpLink) + x.traits.collectiveLaunchSeconds;
@@ -351,7 +352,8 @@ void computeTime(const EvalContext& x, Plan& plan) {
     double fsdpExposedPerLayer = 0;
     double fsdpFirstGather = 0;
     if (x.zero >= 3 && x.shardGroup * x.replicas > 1) {
-        const double layerBytes16 = 2.0 * ((x.layerParams - x.expertLayerParams) / x.t + x.expertLayerParams / (x.etp * x.ep));
+        const double layerBytes16 = x.gatherBytesPerParam * ((x.layerParams - x.expertLayerParams) / x.t +
+                                                             x.expertLayerParams / (x.etp * x.ep));
         const double gather = allGatherSeconds(x.shardGroup, layerBytes16, x.dpLink);
         const double gradBytes = layerBytes16 / 2.0 * x.grads.reduceBytes;
         // Hybrid sharding: the reduce-scattered shard is then all-reduced across the replicas.
@@ -476,15 +478,16 @@ void computeTime(const EvalContext& x, Plan& plan) {
         // ZeRO 0: all-reduce of the gradients. ZeRO 1-2 (distributed optimizer): reduce-scatter of the
         // gradients, then all-gather of the updated 16-bit weights; with hybrid sharding (several
         // optimizer instances) the reduced shard is all-reduced across the replicas in between.
-        const double reduce = x.zero == 0 ? allReduceSeconds(x.shardGroup, bytes, x.dpLink)
-                                          : allGatherSeconds(x.shardGroup, bytes, x.dpLink) +
-                                                allReduceSeconds(x.replicas, bytes / x.shardGroup, x.replicaLink) +
-                                                allGatherSeconds(x.shardGroup, stageParams * 2.0, x.dpLink);
+        const double reduce =
+            x.zero == 0 ? allReduceSeconds(x.shardGroup, bytes, x.dpLink)
+                        : allGatherSeconds(x.shardGroup, bytes, x.dpLink) +
+                              allReduceSeconds(x.replicas, bytes / x.shardGroup, x.replicaLink) +
+                              allGatherSeconds(x.shardGroup, stageParams * x.gatherBytesPerParam, x.dpLink);
         const bool overlap = st.overlapGradReduce || x.s.training.overlapDpComm;
         const double window = overlap ? x.Ls * (lt.bwd() + recompute) : 0.0;
         dpExposed += overlappedSeconds(reduce, window);
     } else if (x.zero >= 3 && x.shardGroup * x.replicas > 1) {
-        im.dpMessageBytes = 2.0 * layerOnGpu / x.t;
+        im.dpMessageBytes = x.gatherBytesPerParam * layerOnGpu / x.t;
         im.dpBusBandwidth = x.dpLink.busBandwidth(im.dpMessageBytes);
     }
     tb.dpCommExposedSeconds = dpExposed;

@@ -653,6 +653,14 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
         const std::string notes = asciiLower(vc.notes);
         t.torchCompile = statesTorchCompile(notes, vc.id);
         t.fusedKernels = torchTrainer && statesFusedKernels(notes);
+        // Nor whether fp8 training gathers its weights in fp8, but the notes name the switch: torchao's
+        // float8 all-gather in FSDP2 ("float8 with fp8 FSDP all-gather"), Megatron's --fp8-param-gather or
+        // NeMo's fp8_params.
+        if (t.precision == Precision::Fp8)
+            for (const char* term :
+                 {"fp8 all-gather", "float8 all-gather", "fp8 fsdp all-gather", "fp8_param_gather",
+                  "fp8-param-gather", "fp8_params", "enable_fsdp_float8_all_gather"})
+                t.fp8ParamGather = t.fp8ParamGather || notesState(notes, term);
         // Nor how the source counts model FLOPs. Megatron-Bridge's and NeMo AutoModel's published model TFLOP/s
         // count the causal half of the attention scores (Megatron-Bridge's flop_utils: "core_seq / 2";
         // AutoModel's flops formulas: causal_self_attn = True): their DeepSeek-V3 rows give 250 GFLOP per token

@@ -114,6 +114,17 @@ TrainingEditor::TrainingEditor(ScenarioDocument* doc, QWidget* parent)
                   [](const Scenario& s) { return s.training.fusedKernels; },
                   [](Scenario& s, bool v) { s.training.fusedKernels = v; })
         ->setObjectName(QStringLiteral("fusedKernels"));
+    m_more
+        ->addBool(
+            more, tr("FP8 weight gathers"),
+            tr("In fp8 training, gather the weights as their fp8 casts: the ZeRO-3/FSDP layer all-gathers "
+               "and "
+               "the distributed optimizer's all-gather of the updated weights move 1 byte per weight instead "
+               "of 2 (torchtitan --float8.enable_fsdp_float8_all_gather, torchao's float8 all-gather; "
+               "Megatron-LM --fp8-param-gather, NeMo fp8_params). No effect without fp8."),
+            [](const Scenario& s) { return s.training.fp8ParamGather; },
+            [](Scenario& s, bool v) { s.training.fp8ParamGather = v; })
+        ->setObjectName(QStringLiteral("fp8ParamGather"));
     // Communication overlap: each switch hides one kind of collective behind compute, as the framework
     // flag named in the tooltip does (docs/estimation.md, section 6).
     m_overlapTp = m_more->addBool(

@@ -301,6 +301,8 @@ QVariant ValidationModel::data(const QModelIndex& index, int role) const {
             read << tr("torch.compile");
         if (t.fusedKernels)
             read << tr("fused kernels");
+        if (t.fp8ParamGather)
+            read << tr("fp8 weight gathers");
         if (t.crossEntropy != core::CrossEntropy::Auto)
             read << tr("%1 loss").arg(qs(core::toString(t.crossEntropy)));
         if (t.moeDispatcher == core::MoeDispatcher::Deduplicated)

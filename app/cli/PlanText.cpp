@@ -131,7 +131,8 @@ std::string renderScenarioSummary(const Scenario& s, const Plan& p) {
                            onOff(t.sequenceParallel) + ", flash attention " + onOff(t.flashAttention) + ", " +
                            std::string(core::toString(p.style)) + " style" +
                            (t.torchCompile ? ", torch.compile" : "") +
-                           (t.fusedKernels ? ", fused kernels" : "") + overlapText(t) + hybridText(s));
+                           (t.fusedKernels ? ", fused kernels" : "") +
+                           (t.fp8ParamGather ? ", fp8 weight gathers" : "") + overlapText(t) + hybridText(s));
     std::string layout = "TP " + std::to_string(l.tp) + " x PP " + std::to_string(l.pp);
     if (l.cp > 1)
         layout += " x CP " + std::to_string(l.cp);

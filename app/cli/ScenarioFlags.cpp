@@ -151,6 +151,10 @@ const std::vector<FlagSpec>& flagTable() {
          "fused norm, rotary and SwiGLU kernels in a PyTorch trainer (Transformer Engine, Liger; the loss "
          "unchanged)",
          onOffSetter(&O::fusedKernels)},
+        {"--fp8-param-gather", "on|off",
+         "in fp8 training, weights all-gathered as their fp8 casts (ZeRO-3/FSDP layers, the distributed "
+         "optimizer's update; torchao float8 all-gather, Megatron --fp8-param-gather)",
+         onOffSetter(&O::fp8ParamGather)},
         {"--precision", "P", "bf16|fp16|fp8",
          enumSetter(&O::precision, &core::parsePrecision, "bf16, fp16, fp8")},
         {"--optimizer", "NAME", "adam|sgd", enumSetter(&O::optimizer, &core::parseOptimizer, "adam, sgd")},
@@ -299,6 +303,8 @@ std::expected<void, CliError> applyOverrides(const ScenarioOverrides& o, Scenari
         t.torchCompile = *o.torchCompile;
     if (o.fusedKernels)
         t.fusedKernels = *o.fusedKernels;
+    if (o.fp8ParamGather)
+        t.fp8ParamGather = *o.fp8ParamGather;
     if (o.loaderPrefetch)
         t.loaderPrefetch = *o.loaderPrefetch;
     if (o.overlapTp)

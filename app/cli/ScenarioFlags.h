@@ -19,7 +19,8 @@ struct ScenarioOverrides {
     std::optional<int> nodes, gpusPerNode, nvlinkDomain, seqLen;
     std::optional<int> tp, pp, dp, cp, ep, etp, vpp, microBatch, accumulation, zeroStage, zeroShardDegree, recomputeLayers;
     std::optional<core::Recompute> recompute;
-    std::optional<bool> sequenceParallel, flashAttention, torchCompile, fusedKernels, loaderPrefetch;
+    std::optional<bool> sequenceParallel, flashAttention, torchCompile, fusedKernels, fp8ParamGather,
+        loaderPrefetch;
     std::optional<bool> overlapTp, overlapPp, overlapDp, overlapEp;
     std::optional<core::Precision> precision;
     std::optional<core::Optimizer> optimizer;

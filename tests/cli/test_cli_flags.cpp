@@ -69,6 +69,32 @@ LP_TEST(evaluate_fused_kernels_flag) {
     LP_CHECK(contains(bad.err, "--fused-kernels"));
 }
 
+LP_TEST(evaluate_fp8_param_gather_flag) {
+    // --fp8-param-gather on in fp8 FSDP training: the layer gathers move half the bytes, a shorter exposed
+    // sharding traffic; the plan text says so. In bf16 it changes nothing.
+    const std::vector<std::string> fsdp = {"evaluate", "--zero",      "3",    "--tp",  "1",
+                                           "--pp",     "1",           "--dp", "64",    "--style",
+                                           "fsdp",     "--precision", "fp8",  "--json"};
+    const json off = run(fsdp).parsed();
+    std::vector<std::string> on = fsdp;
+    on.insert(on.end() - 1, {"--fp8-param-gather", "on"});
+    const json gathered = run(on).parsed();
+    LP_CHECK(gathered.at("time").at("dp_comm_exposed_s").get<double>() <
+             off.at("time").at("dp_comm_exposed_s").get<double>());
+    on.pop_back();
+    LP_CHECK(contains(run(on).out, "fp8 weight gathers"));
+    std::vector<std::string> bf16 = on;
+    bf16[bf16.size() - 3] = "bf16"; // --precision bf16
+    bf16.push_back("--json");
+    std::vector<std::string> bf16Off = fsdp;
+    bf16Off[bf16Off.size() - 2] = "bf16";
+    LP_CHECK_NEAR(run(bf16).parsed().at("time").at("step_s").get<double>(),
+                  run(bf16Off).parsed().at("time").at("step_s").get<double>(), 0.0);
+    const auto bad = run({"evaluate", "--fp8-param-gather", "yes please"});
+    LP_CHECK_EQ(bad.code, 2);
+    LP_CHECK(contains(bad.err, "--fp8-param-gather"));
+}
+
 LP_TEST(evaluate_recompute_layers_flag) {
     // --recompute-layers N with full recompute: only N layers of each chunk re-run, a shorter step than all of
     // them and more activation memory; the plan text says so. A negative count is refused, naming the flag.

@@ -180,6 +180,7 @@ Scenario randomScenario(Random& r) {
     t.flashAttention = r.coin();
     t.torchCompile = r.coin();
     t.fusedKernels = r.coin();
+    t.fp8ParamGather = r.coin();
     t.loaderPrefetch = r.coin();
     t.overlapTpComm = r.coin();
     t.overlapPpComm = r.coin();

@@ -144,7 +144,13 @@ LP_TEST(megatron_zero_stages_precision_and_recompute_none) {
     l = exportLaunchSettings(s, LaunchTarget::Megatron);
     LP_CHECK(contains(l.text, "--use-torch-fsdp2"));
     LP_CHECK(contains(l.text, "--fp8-format hybrid"));
+    LP_CHECK(!contains(l.text, "--fp8-param-gather"));
     LP_CHECK(hasNote(l, "does not support pipeline parallelism")); // PP 4 with FSDP2
+    // FP8 weight gathers: Megatron's --fp8-param-gather; torchtitan's float8 FSDP all-gather, named.
+    s.training.fp8ParamGather = true;
+    LP_CHECK(contains(exportLaunchSettings(s, LaunchTarget::Megatron).text, "--fp8-param-gather"));
+    LP_CHECK(
+        contains(exportLaunchSettings(s, LaunchTarget::Torchtitan).text, "enable_fsdp_float8_all_gather"));
 }
 
 LP_TEST(megatron_mixture_of_experts_and_latent_attention) {

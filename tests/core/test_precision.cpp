@@ -202,6 +202,41 @@ LP_TEST(cp_over_the_network_is_flagged_with_its_cost) {
     LP_CHECK(diagnosticIdString(DiagnosticId::CpExchangeExposed) == "cp_exchange_exposed");
 }
 
+LP_TEST(fp8_weight_gathers_move_one_byte_per_weight_in_fp8_training_only) {
+    // Llama 3.1 8B with FSDP over 64 GPUs of 8 nodes, fp8: torchao's float8 all-gather.
+    Scenario s = fixtures::llama8bFsdpOnOneNode();
+    s.cluster.nodes = 8;
+    s.layout.dp = 64;
+    s.training.precision = Precision::Fp8;
+    const Plan off = evaluate(s);
+    s.training.fp8ParamGather = true;
+    const Plan on = evaluate(s);
+    LP_CHECK(on.valid && off.valid);
+    LP_CHECK_NEAR(off.x.gatherBytesPerParam, 2.0, 0.0);
+    LP_CHECK_NEAR(on.x.gatherBytesPerParam, 1.0, 0.0);
+    LP_CHECK_NEAR(on.x.dpMessageBytes, off.x.dpMessageBytes / 2, 1e-9);
+    LP_CHECK(on.time.dpCommExposedSeconds < off.time.dpCommExposedSeconds);
+    LP_CHECK(on.time.stepSeconds < off.time.stepSeconds);
+    LP_CHECK(on.memory.stages[0].overheadBytes < off.memory.stages[0].overheadBytes); // fp8 layers in flight
+    LP_CHECK(row(precisionTable(s), "Weight all-gathers")->format.starts_with("fp8"));
+    // Without fp8 the switch changes nothing.
+    s.training.precision = Precision::Bf16;
+    const Plan bf16On = evaluate(s);
+    s.training.fp8ParamGather = false;
+    LP_CHECK_NEAR(bf16On.time.stepSeconds, evaluate(s).time.stepSeconds, 0.0);
+    LP_CHECK(row(precisionTable(s), "Weight all-gathers")->format == "bf16");
+    // The distributed optimizer's all-gather of the updated weights (Megatron-LM --fp8-param-gather), not
+    // overlapped.
+    Scenario m = defaultScenario();
+    m.training.precision = Precision::Fp8;
+    m.training.zeroStage = 1;
+    const Plan mOff = evaluate(m);
+    m.training.fp8ParamGather = true;
+    const Plan mOn = evaluate(m);
+    LP_CHECK(mOn.time.dpCommExposedSeconds < mOff.time.dpCommExposedSeconds);
+    LP_CHECK(row(precisionTable(m), "Weight all-gather (after the step)")->format.starts_with("fp8"));
+}
+
 LP_TEST(fp8_on_a_gpu_without_fp8_tensor_cores_is_planned_in_bf16_and_said) {
     Scenario s = defaultScenario();
     s.cluster.gpu = findGpuPreset("a100-sxm-80gb")->gpu;

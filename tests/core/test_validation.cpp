@@ -422,6 +422,24 @@ LP_TEST(model_flops_are_counted_as_the_source_counts_them) {
     LP_CHECK_NEAR(predicted, full.modelTflopsPerGpu, 1e-9 * predicted);
 }
 
+LP_TEST(an_fp8_case_whose_notes_state_fp8_weight_gathers_is_planned_with_them) {
+    auto gathers = [](const std::string& precision, const std::string& notes) {
+        std::string j = replaced(overlapCase("h100-sxm-80gb", 1, 1, 1, 16, 3, false),
+                                 R"("precision": "bf16")", R"("precision": ")" + precision + R"(")");
+        j = replaced(j, R"("id": "x",)", R"("id": "x", "notes": ")" + notes + R"(",)");
+        return optionsOf(j).fp8ParamGather;
+    };
+    LP_CHECK(gathers("fp8", "torch.compile, Float8 with fp8 FSDP all-gather; memory at the 100th iteration"));
+    LP_CHECK(gathers("fp8", "float8 linears with tensorwise scaling plus float8 all-gather in FSDP2"));
+    LP_CHECK(gathers("fp8", "config_common.sh: use_dist_optimizer=true, fp8=true, fp8_params=true"));
+    LP_CHECK(gathers("fp8", "Megatron-LM --fp8-param-gather"));
+    // Not stated, denied, or not fp8 training: off.
+    LP_CHECK(!gathers("fp8", "torchao float8 linears"));
+    LP_CHECK(!gathers("fp8", "fp8_params=false"));
+    LP_CHECK(!gathers("fp8", "no fp8 all-gather"));
+    LP_CHECK(!gathers("bf16", "the bf16 baseline of a float8 all-gather study"));
+}
+
 LP_TEST(a_case_whose_notes_state_the_network_is_planned_on_it) {
     // The format has no network field; the notes say what the source said of the cluster's.
     auto network = [](const std::string& gpu, const std::string& notes, int dp = 16) {

@@ -159,6 +159,29 @@ private slots:
         doc()->undoStack()->undo();
     }
 
+    void fp8WeightGathersShortenTheWeightAllGatherInFp8Only() {
+        QCheckBox* gathers = box("fp8ParamGather");
+        QVERIFY(!gathers->isChecked());
+        // bf16 (the default scenario): no effect.
+        const double bf16 = doc()->plan().time.stepSeconds;
+        toggle(gathers);
+        QVERIFY(doc()->scenario().training.fp8ParamGather);
+        QCOMPARE(doc()->plan().time.stepSeconds, bf16);
+        doc()->undoStack()->undo();
+        // fp8 with the distributed optimizer: the all-gather of the updated weights moves half the bytes.
+        core::Scenario s = doc()->scenario();
+        s.training.precision = core::Precision::Fp8;
+        s.training.zeroStage = 1;
+        doc()->edit(s, QStringLiteral("fp8, ZeRO 1"));
+        const double whole = doc()->plan().time.dpCommExposedSeconds;
+        toggle(gathers);
+        QVERIFY(doc()->plan().time.dpCommExposedSeconds < whole);
+        QCOMPARE(doc()->plan().x.gatherBytesPerParam, 1.0);
+        doc()->undoStack()->undo();
+        QCOMPARE(doc()->plan().time.dpCommExposedSeconds, whole);
+        doc()->undoStack()->undo();
+    }
+
     void recomputeLayersTakePartOfFullRecompute() {
         auto* layers = m_window->scenarioPanel()->findChild<QSpinBox*>(QStringLiteral("recomputeLayers"));
         QVERIFY(layers);
