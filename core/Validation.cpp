@@ -227,21 +227,17 @@ ModelSpec readModel(Reader& r, const Json& j, const std::string& where, std::vec
     return m;
 }
 
-// Nor does it record the attention's geometry where it departs from hidden / heads: a head size of its
-// own (Qwen3's 128, gpt-oss's 64) or DeepSeek's multi-head latent attention. A case whose stated shape is
-// a published model's (layers, hidden, heads, K/V heads, vocabulary, MLP kind, and the dense MLP width or
-// the experts' count, top-k, width, shared experts and MoE layers) is that model: it takes the built-in
-// preset's attention (head size, MLA and its ranks), its routing groups, and its norm, biases, positions and
-// dropout, which the reader otherwise guesses from the MLP kind. Returns the preset's name when that changed
-// anything. The format has no network field, but a case's notes often say what the cluster's was (a paper's
-// "RoCE, 400 Gbps per GPU", a blog's "800Gbps inter-node interconnect"): a case is planned on the network it
-// ran on, and its rows say so. A node's figure is shared by the node's GPUs (gpus_per_node as stated, else
-// the cluster's).
+// The format has no network field, but a case's notes often say what the cluster's was (a paper's "RoCE, 400
+// Gbps per GPU", a blog's "800Gbps inter-node interconnect"): a case is planned on the network it ran on, and
+// its rows say so. A node's figure is shared by the node's GPUs (gpus_per_node as stated, else the
+// cluster's).
 void applyStatedNetwork(ClusterSpec& c, ValidationCase& vc, const Json& statedPerNode) {
-    if (c.gpus() <= c.gpusPerNode)
-        return; // one node: no network traffic to plan
+    if (c.gpus() <= c.gpusPerNode || !(c.gpu.networkBandwidth > 0))
+        return; // one node: no network traffic to plan (or no GPU read)
     const int perNode =
-        statedPerNode.is_number_integer() ? std::max(1, statedPerNode.get<int>()) : c.gpusPerNode;
+        statedPerNode.is_number_integer()
+            ? static_cast<int>(std::clamp<long long>(statedPerNode.get<long long>(), 1, 100000))
+            : c.gpusPerNode;
     const auto net = detail::statedNetwork(vc.notes, perNode, c.gpu.id.substr(0, c.gpu.id.find('-')));
     if (!net || !(net->bytesPerSecondPerGpu > 0) ||
         std::abs(net->bytesPerSecondPerGpu / c.gpu.networkBandwidth - 1) < 0.01)
@@ -254,6 +250,13 @@ void applyStatedNetwork(ClusterSpec& c, ValidationCase& vc, const Json& statedPe
     c.gpu.networkBandwidth = net->bytesPerSecondPerGpu;
 }
 
+// Nor does it record the attention's geometry where it departs from hidden / heads: a head size of its
+// own (Qwen3's 128, gpt-oss's 64) or DeepSeek's multi-head latent attention. A case whose stated shape is
+// a published model's (layers, hidden, heads, K/V heads, vocabulary, MLP kind, and the dense MLP width or
+// the experts' count, top-k, width, shared experts and MoE layers) is that model: it takes the built-in
+// preset's attention (head size, MLA and its ranks), its routing groups, and its norm, biases, positions and
+// dropout, which the reader otherwise guesses from the MLP kind. Returns the preset's name when that changed
+// anything.
 std::string adoptPresetArchitecture(ModelSpec& m) {
     for (const ModelPreset& p : modelPresets()) {
         const ModelSpec& q = p.model;

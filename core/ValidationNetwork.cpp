@@ -186,9 +186,8 @@ std::optional<StatedNetwork> statedNetwork(std::string_view text, int gpusPerNod
         s.bytesPerSecondPerGpu = rate / 8 / (s.perNode ? std::max(1, gpusPerNode) : 1);
         s.statement = (links > 1 ? std::to_string(links) + " x " : std::string()) +
                       std::string(text.substr(i, unitEnd - i));
-        // A note that describes several clusters ("an A100 cluster with ... 400Gbps ..., and an H100 cluster
-        // with
-        // ... 800Gbps"): the figure whose clause names the case's GPU, else the first.
+        // A note that describes several clusters ("an A100 cluster with ... 400Gbps ..., and an H100
+        // cluster with ... 800Gbps"): the figure whose clause names the case's GPU, else the first.
         if (!family.empty() && nearestGpuFamily(lower, i) == family)
             return s;
         if (!first)
