@@ -155,6 +155,14 @@ std::optional<StatedNetwork> statedNetwork(std::string_view text, int gpusPerNod
         if (!network || contains(around, "models the") || contains(around, "modeled as") ||
             contains(around, "modelled as") || contains(around, "simulat"))
             continue;
+        // A figure of the NVLink fabric itself ("NVLink 5 at 1800 Gb/s per GPU") is not the network's.
+        std::size_t lead = i > 30 ? i - 30 : 0;
+        if (const std::size_t cut = lower.substr(lead, i - lead).find_last_of(",;:");
+            cut != std::string_view::npos)
+            lead += cut + 1;
+        const std::string_view qualifier = lower.substr(lead, i - lead);
+        if (contains(qualifier, "nvlink") || contains(qualifier, "nvswitch") || contains(qualifier, "nvl"))
+            continue;
         const int links = linkCount(lower, i);
         // strtod, not stod: a figure of a thousand digits is out of range, not an exception.
         const double rate =

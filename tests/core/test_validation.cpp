@@ -476,6 +476,7 @@ LP_TEST(a_case_whose_notes_state_the_network_is_planned_on_it) {
              "bf16 at 1979 TFLOP/s, 2 nodes",
              "vTrain config models the inter-node network as 800 Gbps per node (not a schema field)",
              "the simulator assumes 200 Gb/s per GPU",
+             "NVL72 rack: NVLink 5 at 1800 Gb/s per GPU over the network of NVSwitch trays",
              "network: 0 Gbps per node; InfiniBand 0.5 Gb/s per GPU; interconnect 900000 Tbps",
              "network " + std::string(400, '9') + " Gbps per node"}) {
         const ValidationCase c = network("h100-sxm-80gb", same);
