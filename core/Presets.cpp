@@ -85,6 +85,22 @@ public:
     }
     bool optionalBoolean(const std::string& key, bool fallback) { return has(key) ? boolean(key) : fallback; }
 
+    // An optional array of non-empty strings.
+    std::vector<std::string> optionalStrings(const std::string& key) {
+        std::vector<std::string> out;
+        if (!has(key))
+            return out;
+        const json& v = at(key);
+        if (!v.is_array())
+            fail(m_where + "." + key, "must be an array of strings");
+        for (const json& item : v) {
+            if (!item.is_string() || item.get<std::string>().empty())
+                fail(m_where + "." + key, "must be an array of non-empty strings");
+            out.push_back(item.get<std::string>());
+        }
+        return out;
+    }
+
     // Every key of the object must have been read.
     void finish() const {
         for (const auto& [key, value] : m_object.items())
@@ -264,6 +280,7 @@ ClusterPreset readCluster(const json& entry, const std::string& where) {
     p.gpusPerNode = r.integer("gpus_per_node", 1);
     p.nvlinkDomain = r.integer("nvlink_domain", 1);
     p.networkBandwidth = r.nonNegative("network_bandwidth_bytes_per_s");
+    p.machineNames = r.optionalStrings("machine_names");
     p.source = r.string("source");
     r.finish();
     if (p.nvlinkDomain < p.gpusPerNode)

@@ -140,8 +140,11 @@ void ClusterEditor::refresh() {
     int system = 0;
     for (int i = 1; i < m_cluster->count(); ++i) {
         const core::ClusterPreset* p = core::findClusterPreset(m_cluster->itemData(i).toString().toStdString());
-        if (p && p->gpuId == c.gpu.id && p->gpusPerNode == c.gpusPerNode &&
-            core::makeCluster(*p, c.nodes).nvlinkDomain == c.nvlinkDomain) {
+        if (!p || p->gpuId != c.gpu.id || p->gpusPerNode != c.gpusPerNode)
+            continue;
+        // The network tells systems of one GPU apart (a DGX H100's 400 Gb/s per GPU, an A3 High's 100).
+        const core::ClusterSpec shape = core::makeCluster(*p, c.nodes);
+        if (shape.nvlinkDomain == c.nvlinkDomain && shape.gpu.networkBandwidth == c.gpu.networkBandwidth) {
             system = i;
             break;
         }

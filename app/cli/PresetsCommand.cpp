@@ -101,6 +101,7 @@ json clustersJson() {
                             {"gpus_per_node", c.gpusPerNode},
                             {"nvlink_domain", c.nvlinkDomain},
                             {"network_bandwidth_bytes_per_s", finiteOrNull(clusterNetwork(c))},
+                            {"machine_names", c.machineNames},
                             {"source", c.source}});
     }
     return list;

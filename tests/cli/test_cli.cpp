@@ -466,7 +466,16 @@ LP_TEST(presets_lists) {
     const auto m = run({"presets", "models"});
     LP_CHECK_EQ(m.code, 0);
     LP_CHECK(contains(m.out, "llama2-70b") && !contains(m.out, "h100-sxm-80gb"));
-    LP_CHECK_EQ(run({"presets", "clusters"}).code, 0);
+    const auto c = run({"presets", "clusters"});
+    LP_CHECK_EQ(c.code, 0);
+    LP_CHECK(contains(c.out, "gcp-a3-high") && contains(c.out, "12.5"));
+    // A cloud machine carries the names sources use for it, which validate reads in a case's notes.
+    bool a3 = false;
+    const json clusters = run({"presets", "clusters", "--json"}).parsed();
+    for (const auto& k : clusters["clusters"])
+        a3 = a3 || (k.value("id", "") == "gcp-a3-high" && k["machine_names"].is_array() &&
+                    k["machine_names"].size() == 3 && k["machine_names"][0] == "a3-highgpu-8g");
+    LP_CHECK(a3);
 }
 
 // ---------------------------------------------------------------- validate

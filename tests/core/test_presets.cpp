@@ -1,7 +1,6 @@
 // The embedded presets: every file parses, every preset is complete and cites its source, the
 // parameter count of every model matches its published size, look-ups and makeCluster work.
 #include "TestHarness.h"
-
 #include "core/Model.h"
 #include "core/Presets.h"
 
@@ -9,6 +8,8 @@
 #include <cmath>
 #include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 using namespace lp::core;
 
@@ -61,6 +62,15 @@ LP_TEST(idsAndNamesAreUnique) {
         LP_CHECK(keys.insert(lower(p.id)).second);
         LP_CHECK(keys.insert(lower(p.name)).second);
     }
+    // A machine name points at one preset: no two share one, and none contains another (a note naming
+    // "h100-mega-80gb-8" must not also read as the A3 High's "h100-80gb-8").
+    std::vector<std::string> machines;
+    for (const auto& p : clusterPresets())
+        for (const std::string& m : p.machineNames)
+            machines.push_back(lower(m));
+    for (std::size_t i = 0; i < machines.size(); ++i)
+        for (std::size_t j = 0; j < machines.size(); ++j)
+            LP_CHECK(i == j || machines[i].find(machines[j]) == std::string::npos);
 }
 
 LP_TEST(modelPresetsAreComplete) {
@@ -214,6 +224,19 @@ LP_TEST(clusterPresetsAreComplete) {
     if (dgxA100) {
         LP_CHECK_EQ(dgxA100->gpuId, std::string("a100-sxm-80gb"));
         LP_CHECK_NEAR(dgxA100->networkBandwidth, 25e9, 1e-9);  // 200 Gb/s per GPU
+    }
+    // Cloud machines: the GPU network their vendors document, shared by the VM's 8 GPUs.
+    const std::vector<std::pair<const char*, double>> cloud = {
+        {"gcp-a3-high", 800e9 / 8 / 8},  {"gcp-a3-mega", 1600e9 / 8 / 8}, {"gcp-a3-ultra", 3200e9 / 8 / 8},
+        {"gcp-a2-ultra", 100e9 / 8 / 8}, {"aws-p4d", 400e9 / 8 / 8},      {"aws-p5", 3200e9 / 8 / 8},
+        {"azure-nd-h100-v5", 400e9 / 8}, {"azure-nd-a100-v4", 200e9 / 8}};
+    for (const auto& [id, perGpu] : cloud) {
+        const ClusterPreset* p = findClusterPreset(id);
+        LP_CHECK(p != nullptr);
+        if (p) {
+            LP_CHECK_NEAR(p->networkBandwidth, perGpu, 1);
+            LP_CHECK(!p->machineNames.empty());
+        }
     }
 }
 

@@ -143,6 +143,28 @@ private slots:
         QCOMPARE(QSettings().value(QStringLiteral("layout/keepGpuCount")).toBool(), false);
     }
 
+    void aCloudSystemBringsItsNetworkAndStaysChosen() {
+        auto* system = m_window->scenarioPanel()->findChild<QComboBox*>(QStringLiteral("clusterPreset"));
+        QVERIFY(system);
+        QCOMPARE(system->currentData().toString(), QStringLiteral("dgx-h100"));
+        const int a3 = system->findData(QStringLiteral("gcp-a3-high"));
+        QVERIFY(a3 > 0);
+        const QString exposedBefore = m_window->planView()->mfuLabel()->text();
+        system->setCurrentIndex(a3);
+        emit system->activated(a3);
+        // Same GPU and node as the DGX H100, a quarter of its network per GPU: the picker must not fall back
+        // to the first H100 system, and the plan must feel the slower network.
+        QCOMPARE(doc()->scenario().cluster.gpu.networkBandwidth, 12.5e9);
+        QCOMPARE(doc()->scenario().cluster.nodes, 8);
+        QCOMPARE(system->currentData().toString(), QStringLiteral("gcp-a3-high"));
+        const core::Plan plan = core::evaluate(doc()->scenario(), doc()->profile());
+        QVERIFY(plan.valid);
+        QVERIFY(m_window->planView()->mfuLabel()->text() != exposedBefore);
+        doc()->undoStack()->undo();
+        QCOMPARE(doc()->scenario().cluster.gpu.networkBandwidth, 50e9);
+        QCOMPARE(system->currentData().toString(), QStringLiteral("dgx-h100"));
+    }
+
     void aLayoutThatDoesNotFitTurnsTheChartRed() {
         core::Scenario s = doc()->scenario();
         s.training.zeroStage = 0;
