@@ -238,16 +238,25 @@ void applyStatedNetwork(ClusterSpec& c, ValidationCase& vc, const Json& statedPe
         statedPerNode.is_number_integer()
             ? static_cast<int>(std::clamp<long long>(statedPerNode.get<long long>(), 1, 100000))
             : c.gpusPerNode;
-    const auto net = detail::statedNetwork(vc.notes, perNode, c.gpu.id.substr(0, c.gpu.id.find('-')));
-    if (!net || !(net->bytesPerSecondPerGpu > 0) ||
-        std::abs(net->bytesPerSecondPerGpu / c.gpu.networkBandwidth - 1) < 0.01)
+    const std::string family = c.gpu.id.substr(0, c.gpu.id.find('-'));
+    std::string stated;
+    double perGpu = 0;
+    if (const auto net = detail::statedNetwork(vc.notes, perNode, family)) {
+        stated = "the notes state " + detail::quoteJson(net->statement) +
+                 (net->perNode ? " per node" : " per GPU");
+        perGpu = net->bytesPerSecondPerGpu;
+    } else if (const auto machine = detail::namedMachine(vc.notes + " " + vc.source, family, perNode)) {
+        // No figure, but a machine whose vendor documents one (the cluster preset's).
+        stated = "the notes name the " + machine->preset->name + " (" +
+                 detail::quoteJson(machine->asWritten) + ")";
+        perGpu = makeCluster(*machine->preset, 1).gpu.networkBandwidth;
+    }
+    if (!(perGpu > 0) || std::abs(perGpu / c.gpu.networkBandwidth - 1) < 0.01)
         return;
-    vc.adjustments.push_back("network: the notes state " + detail::quoteJson(net->statement) +
-                             (net->perNode ? " per node" : " per GPU") + ", planned with " +
-                             fmt::fixed(net->bytesPerSecondPerGpu / 1e9, 1) + " GB/s per GPU (the " +
-                             c.gpu.id + " preset's card: " + fmt::fixed(c.gpu.networkBandwidth / 1e9, 1) +
-                             ")");
-    c.gpu.networkBandwidth = net->bytesPerSecondPerGpu;
+    vc.adjustments.push_back("network: " + stated + ", planned with " + fmt::fixed(perGpu / 1e9, 1) +
+                             " GB/s per GPU (the " + c.gpu.id +
+                             " preset's card: " + fmt::fixed(c.gpu.networkBandwidth / 1e9, 1) + ")");
+    c.gpu.networkBandwidth = perGpu;
 }
 
 // Nor does it record the attention's geometry where it departs from hidden / heads: a head size of its

@@ -1,6 +1,7 @@
 // What the validation-case reader (core/Validation.cpp) and the comparison (core/ValidationRun.cpp) share.
 #pragma once
 
+#include "core/Presets.h"
 #include "core/Scenario.h"
 
 #include <optional>
@@ -30,5 +31,13 @@ struct StatedNetwork {
 // GPUs and 800Gbps inter-node interconnect"), else the first.
 std::optional<StatedNetwork> statedNetwork(std::string_view text, int gpusPerNode,
                                            std::string_view gpuFamily);
+
+// A machine the notes name by a built-in cluster preset's machine name ("16x A3 (h100-80gb-8)",
+// "p5.48xlarge", "ND H100 v5"), of the case's GPU family and node size: the first one named, as written.
+struct NamedMachine {
+    const ClusterPreset* preset = nullptr;
+    std::string asWritten;
+};
+std::optional<NamedMachine> namedMachine(std::string_view text, std::string_view gpuFamily, int gpusPerNode);
 
 } // namespace lp::core::detail

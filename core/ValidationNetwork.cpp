@@ -1,7 +1,10 @@
 // The inter-node network a validation case's notes state ("Network: RoCE, 400 Gbps per GPU", "an H100 cluster
 // with 96 GPUs and 800Gbps inter-node interconnect", "4x OmniPath 100Gbps per node"). The case format has no
 // network field; a case planned on its GPU's usual card (docs/estimation.md section 12) when its source says
-// the cluster had a slower or faster one would be planned on hardware it did not run on.
+// the cluster had a slower or faster one would be planned on hardware it did not run on. Nor does naming a
+// cloud machine ("16x A3 (h100-80gb-8)") leave its network unstated: its vendor documents it, and
+// resources/presets/clusters.json holds what they document.
+#include "core/Presets.h"
 #include "core/Types.h"
 #include "core/ValidationDetail.h"
 
@@ -200,6 +203,33 @@ std::optional<StatedNetwork> statedNetwork(std::string_view text, int gpusPerNod
             return s;
         if (!first)
             first = s;
+    }
+    return first;
+}
+
+std::optional<NamedMachine> namedMachine(std::string_view text, std::string_view gpuFamily, int gpusPerNode) {
+    const std::string lowered = asciiLower(text);
+    const std::string_view lower = lowered;
+    const std::string family = asciiLower(gpuFamily);
+    auto boundary = [&](std::size_t k) {
+        return k >= lower.size() || !std::isalnum(static_cast<unsigned char>(lower[k]));
+    };
+    std::optional<NamedMachine> first;
+    std::size_t firstAt = std::string_view::npos;
+    for (const ClusterPreset& p : clusterPresets()) {
+        if (p.gpusPerNode != gpusPerNode || asciiLower(p.gpuId.substr(0, p.gpuId.find('-'))) != family)
+            continue;
+        for (const std::string& name : p.machineNames) {
+            const std::string wanted = asciiLower(name);
+            for (std::size_t at = lower.find(wanted); at != std::string_view::npos && at < firstAt;
+                 at = lower.find(wanted, at + 1)) {
+                if ((at == 0 || boundary(at - 1)) && boundary(at + wanted.size())) {
+                    first = NamedMachine{&p, std::string(text.substr(at, wanted.size()))};
+                    firstAt = at;
+                    break;
+                }
+            }
+        }
     }
     return first;
 }

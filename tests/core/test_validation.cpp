@@ -493,6 +493,36 @@ LP_TEST(a_case_whose_notes_state_the_network_is_planned_on_it) {
     LP_CHECK(said);
 }
 
+LP_TEST(a_case_whose_notes_name_a_cloud_machine_is_planned_on_its_network) {
+    auto planned = [](const std::string& gpu, const std::string& notes, int dp = 16) {
+        const std::string j = replaced(overlapCase(gpu, 1, 1, 1, dp, 3, false), R"("id": "x",)",
+                                       R"("id": "x", "notes": ")" + notes + R"(",)");
+        const auto r = validationCasesFromJson(j);
+        LP_CHECK(r.has_value() && r->size() == 1);
+        return r && !r->empty() ? r->front() : ValidationCase{};
+    };
+    auto perGpu = [&](const std::string& gpu, const std::string& notes, int dp = 16) {
+        return planned(gpu, notes, dp).scenario.cluster.gpu.networkBandwidth;
+    };
+    // MaxText's table names the A3 High by its XPK device type; A3 Mega's differs by one word.
+    LP_CHECK_NEAR(perGpu("h100-sxm-80gb", "| 16x A3 (h100-80gb-8) | 375 |"), 12.5e9, 1);
+    LP_CHECK_NEAR(perGpu("h100-sxm-80gb", "--device-type h100-mega-80gb-8 --num-nodes 16"), 25e9, 1);
+    LP_CHECK_NEAR(perGpu("a100-sxm-40gb", "measured on 2 p4d.24xlarge instances"), 6.25e9, 1);
+    // The preset's own network is no change; the machine must carry the case's GPU; a longer word is not the
+    // name; one node has no network traffic; a figure the notes state wins over the machine's.
+    LP_CHECK_NEAR(perGpu("h100-sxm-80gb", "on p5.48xlarge"), 50e9, 1);
+    LP_CHECK_NEAR(perGpu("a100-sxm-80gb", "an A3 High cluster"), 25e9, 1);
+    LP_CHECK_NEAR(perGpu("h100-sxm-80gb", "A3 Highlands; a3-highgpu-8gx"), 50e9, 1);
+    LP_CHECK_NEAR(perGpu("h100-sxm-80gb", "one a3-highgpu-8g", 8), 50e9, 1);
+    LP_CHECK_NEAR(perGpu("h100-sxm-80gb", "A3 Mega VMs, 3.2 Tbps RDMA network per node"), 50e9, 1);
+    bool said = false;
+    for (const std::string& a : planned("h100-sxm-80gb", "on a3-highgpu-8g VMs").adjustments)
+        said =
+            said || a == "network: the notes name the Google Cloud A3 High (\"a3-highgpu-8g\"), planned with "
+                         "12.5 GB/s per GPU (the h100-sxm-80gb preset's card: 50.0)";
+    LP_CHECK(said);
+}
+
 LP_TEST(a_case_may_state_hybrid_sharding) {
     // The optional layout key zero_shard_degree (docs/formats.md): fms-fsdp's HSDP rows shard within a node.
     std::string json = overlapCase("a100-sxm-80gb", 1, 1, 1, 16, 3, false);
