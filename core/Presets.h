@@ -33,8 +33,9 @@ struct ClusterPreset {
     int gpusPerNode = 8;
     int nvlinkDomain = 8;
     double networkBandwidth = 0;   // bytes/s per GPU, one direction (0: the GPU preset's)
-    // How sources name the machine ("a3-highgpu-8g", "A3 High", "p5.48xlarge"): a cloud instance type is a
-    // statement of its network, which a validation case's notes make by naming it.
+    // How sources name the machine ("a3-highgpu-8g", "A3 High", "p5.48xlarge", "Jean Zay"): a cloud instance
+    // type or a named supercomputer is a statement of its network, which a validation case's notes make by
+    // naming it.
     std::vector<std::string> machineNames;
     std::string source;
 };

@@ -225,11 +225,12 @@ LP_TEST(clusterPresetsAreComplete) {
         LP_CHECK_EQ(dgxA100->gpuId, std::string("a100-sxm-80gb"));
         LP_CHECK_NEAR(dgxA100->networkBandwidth, 25e9, 1e-9);  // 200 Gb/s per GPU
     }
-    // Cloud machines: the GPU network their vendors document, shared by the VM's 8 GPUs.
+    // Cloud machines and a named supercomputer: the GPU network their owners document, per node shared by
+    // its 8 GPUs.
     const std::vector<std::pair<const char*, double>> cloud = {
         {"gcp-a3-high", 800e9 / 8 / 8},  {"gcp-a3-mega", 1600e9 / 8 / 8}, {"gcp-a3-ultra", 3200e9 / 8 / 8},
         {"gcp-a2-ultra", 100e9 / 8 / 8}, {"aws-p4d", 400e9 / 8 / 8},      {"aws-p5", 3200e9 / 8 / 8},
-        {"azure-nd-h100-v5", 400e9 / 8}, {"azure-nd-a100-v4", 200e9 / 8}};
+        {"azure-nd-h100-v5", 400e9 / 8}, {"azure-nd-a100-v4", 200e9 / 8}, {"jean-zay-a100", 400e9 / 8 / 8}};
     for (const auto& [id, perGpu] : cloud) {
         const ClusterPreset* p = findClusterPreset(id);
         LP_CHECK(p != nullptr);

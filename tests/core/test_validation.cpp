@@ -504,6 +504,11 @@ LP_TEST(a_case_whose_notes_name_a_cloud_machine_is_planned_on_its_network) {
     LP_CHECK_NEAR(networkPerGpu("h100-sxm-80gb", "| 16x A3 (h100-80gb-8) | 375 |"), 12.5e9, 1);
     LP_CHECK_NEAR(networkPerGpu("h100-sxm-80gb", "--device-type h100-mega-80gb-8 --num-nodes 16"), 25e9, 1);
     LP_CHECK_NEAR(networkPerGpu("a100-sxm-40gb", "measured on 2 p4d.24xlarge instances"), 6.25e9, 1);
+    // A named supercomputer: BLOOM's Jean Zay A100 nodes (four 100 Gb/s Omni-Path links each); its H100 nodes
+    // hold 4 GPUs, so an 8-GPU H100 case does not read the name as the A100 partition.
+    LP_CHECK_NEAR(networkPerGpu("a100-sxm-80gb", "Jean Zay A100 80GB nodes, Omni-Path inter-node"), 6.25e9,
+                  1);
+    LP_CHECK_NEAR(networkPerGpu("h100-sxm-80gb", "Jean Zay"), 50e9, 1);
     // The preset's own network is no change; the machine must carry the case's GPU; a longer word is not the
     // name; one node has no network traffic; a figure the notes state wins over the machine's.
     LP_CHECK_NEAR(networkPerGpu("h100-sxm-80gb", "on p5.48xlarge"), 50e9, 1);
