@@ -351,12 +351,19 @@ const ClusterPreset* findClusterPreset(std::string_view idOrName) {
         [](const ClusterPreset& p) -> std::string_view { return p.name; });
 }
 
+double presetNetworkBandwidth(const ClusterPreset& preset) {
+    if (preset.networkBandwidth > 0)
+        return preset.networkBandwidth;
+    const GpuPreset* gpu = findGpuPreset(preset.gpuId);
+    return gpu ? gpu->gpu.networkBandwidth : 0.0;
+}
+
 ClusterSpec makeCluster(const ClusterPreset& preset, int nodes) {
     ClusterSpec c;
     if (const GpuPreset* gpu = findGpuPreset(preset.gpuId))
         c.gpu = gpu->gpu;
-    if (preset.networkBandwidth > 0)
-        c.gpu.networkBandwidth = preset.networkBandwidth;
+    if (const double network = presetNetworkBandwidth(preset); network > 0)
+        c.gpu.networkBandwidth = network;
     c.name = std::to_string(nodes) + " x " + preset.name;
     c.nodes = nodes;
     c.gpusPerNode = preset.gpusPerNode;

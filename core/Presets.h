@@ -51,5 +51,8 @@ const ClusterPreset* findClusterPreset(std::string_view idOrName);
 
 // A cluster of `nodes` nodes built from a cluster preset and its GPU.
 ClusterSpec makeCluster(const ClusterPreset& preset, int nodes);
+// The network per GPU a cluster preset gives (bytes/s, one direction): its own figure, or its GPU preset's
+// where it sets none.
+double presetNetworkBandwidth(const ClusterPreset& preset);
 
 } // namespace lp::core

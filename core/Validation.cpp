@@ -249,7 +249,7 @@ void applyStatedNetwork(ClusterSpec& c, ValidationCase& vc, const Json& statedPe
         // No figure, but a machine whose vendor documents one (the cluster preset's).
         stated = "the notes name the " + machine->preset->name + " (" +
                  detail::quoteJson(machine->asWritten) + ")";
-        perGpu = makeCluster(*machine->preset, 1).gpu.networkBandwidth;
+        perGpu = presetNetworkBandwidth(*machine->preset);
     }
     if (!(perGpu > 0) || std::abs(perGpu / c.gpu.networkBandwidth - 1) < 0.01)
         return;

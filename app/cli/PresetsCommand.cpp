@@ -35,13 +35,6 @@ std::string gpuName(const std::string& id) {
     return g ? g->gpu.name : id;
 }
 
-double clusterNetwork(const core::ClusterPreset& c) {
-    if (c.networkBandwidth > 0)
-        return c.networkBandwidth;
-    const auto* g = core::findGpuPreset(c.gpuId);
-    return g ? g->gpu.networkBandwidth : 0.0;
-}
-
 json modelsJson() {
     json list = json::array();
     for (const auto& p : core::modelPresets()) {
@@ -100,7 +93,7 @@ json clustersJson() {
                             {"gpu", c.gpuId},
                             {"gpus_per_node", c.gpusPerNode},
                             {"nvlink_domain", c.nvlinkDomain},
-                            {"network_bandwidth_bytes_per_s", finiteOrNull(clusterNetwork(c))},
+                            {"network_bandwidth_bytes_per_s", finiteOrNull(core::presetNetworkBandwidth(c))},
                             {"machine_names", c.machineNames},
                             {"source", c.source}});
     }
@@ -143,7 +136,7 @@ std::string clustersText() {
                 {Align::Left, Align::Left, Align::Left});
     for (const auto& c : core::clusterPresets())
         t.addRow({c.id, c.name, gpuName(c.gpuId), std::to_string(c.gpusPerNode),
-                  std::to_string(c.nvlinkDomain), fixed(clusterNetwork(c) / 1e9, 1)});
+                  std::to_string(c.nvlinkDomain), fixed(core::presetNetworkBandwidth(c) / 1e9, 1)});
     return "Clusters (one node's shape; --nodes sets how many)\n" + t.render();
 }
 
