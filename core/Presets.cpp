@@ -362,8 +362,13 @@ ClusterSpec makeCluster(const ClusterPreset& preset, int nodes) {
     ClusterSpec c;
     if (const GpuPreset* gpu = findGpuPreset(preset.gpuId))
         c.gpu = gpu->gpu;
-    if (const double network = presetNetworkBandwidth(preset); network > 0)
+    if (const double network = presetNetworkBandwidth(preset);
+        network > 0 && network != c.gpu.networkBandwidth) {
+        // The GPU's source speaks of its usual server's cards; this system's network has its own.
         c.gpu.networkBandwidth = network;
+        c.gpu.source += (c.gpu.source.empty() ? "" : ". ") + std::string("Network: ") + preset.name + ", " +
+                        preset.source;
+    }
     c.name = std::to_string(nodes) + " x " + preset.name;
     c.nodes = nodes;
     c.gpusPerNode = preset.gpusPerNode;

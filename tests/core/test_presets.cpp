@@ -260,6 +260,11 @@ LP_TEST(makeClusterCopiesTheGpu) {
     LP_CHECK_NEAR(a.gpu.networkBandwidth, 25e9, 1e-9);
     LP_CHECK_EQ(a.name, std::string("2 x DGX A100"));
 
+    // A network of its own is the system's, and the GPU's figures say where it comes from.
+    const ClusterSpec a3 = makeCluster(*findClusterPreset("gcp-a3-high"), 2);
+    LP_CHECK_NEAR(a3.gpu.networkBandwidth, 12.5e9, 1);
+    LP_CHECK(a3.gpu.source.find("Network: Google Cloud A3 High") != std::string::npos);
+
     // A network figure of 0 keeps the GPU's.
     const ClusterSpec single = makeCluster(*findClusterPreset("single-node-h100"), 1);
     LP_CHECK_NEAR(single.gpu.networkBandwidth, findGpuPreset("h100-sxm-80gb")->gpu.networkBandwidth, 1e-12);
