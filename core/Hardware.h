@@ -12,7 +12,7 @@ struct GpuSpec {
     std::string name = "NVIDIA H100 SXM 80 GB";
     double peakFlops16 = 989e12;      // dense bf16/fp16 FLOP/s
     double peakFlops8 = 1979e12;      // dense fp8 FLOP/s (0 where unsupported)
-    double hbmBytes = 80e9;           // memory capacity
+    double hbmBytes = 85.05e9;        // memory capacity as CUDA reports it (79.21 GiB of an "80 GB" H100)
     double hbmBandwidth = 3.35e12;    // bytes/s
     double nvlinkBandwidth = 450e9;   // bytes/s per GPU, one direction
     double networkBandwidth = 50e9;   // bytes/s per GPU, one direction (its network card's share)

@@ -104,9 +104,12 @@ ClusterEditor::ClusterEditor(ScenarioDocument* doc, QWidget* parent)
     m_more->addDouble(more, tr("Network latency"), tr("Latency of one collective step across the network."), 0, 1000, 1,
                       1e-6, [](const Scenario& s) { return s.cluster.networkLatencySeconds; },
                       [](Scenario& s, double v) { s.cluster.networkLatencySeconds = v; }, tr(" µs"));
-    m_more->addDouble(more, tr("GPU memory"), tr("Memory capacity of one GPU (decimal GB, as on data sheets)."), 1,
-                      10000, 0, 1e9, [](const Scenario& s) { return s.cluster.gpu.hbmBytes; },
-                      [](Scenario& s, double v) { s.cluster.gpu.hbmBytes = v; }, tr(" GB"));
+    m_more->addDouble(
+        more, tr("GPU memory"),
+        tr("Memory of one GPU as CUDA reports it, the capacity a layout must fit in (decimal GB): an "
+           "\"80 GB\" H100 exposes 79.2 GiB = 85.05 GB (nvidia-smi's total less the driver's reserve)."),
+        1, 10000, 2, 1e9, [](const Scenario& s) { return s.cluster.gpu.hbmBytes; },
+        [](Scenario& s, double v) { s.cluster.gpu.hbmBytes = v; }, tr(" GB"));
     m_more->addDouble(more, tr("Peak 16-bit"), tr("Dense bf16/fp16 peak of one GPU, without sparsity."), 1, 100000, 0,
                       1e12, [](const Scenario& s) { return s.cluster.gpu.peakFlops16; },
                       [](Scenario& s, double v) { s.cluster.gpu.peakFlops16 = v; }, tr(" TFLOP/s"));

@@ -182,13 +182,33 @@ LP_TEST(gpuPresetsAreComplete) {
     }
 }
 
+LP_TEST(gpuCapacityIsWhatCudaReportsOfTheMarketedSize) {
+    // A data sheet's "80 GB" is about 80 GiB of HBM, of which CUDA exposes a little less (79.2 GiB on
+    // H100); a capacity of 80e9 bytes (74.5 GiB) would reject layouts that run. Every preset with its size
+    // in the name: above 95% of the decimal figure, below the binary one.
+    const std::vector<std::pair<std::string, double>> marketed{
+        {"a100-sxm-40gb", 40},  {"a100-sxm-80gb", 80}, {"h100-sxm-80gb", 80},   {"h100-sxm-96gb", 96},
+        {"h100-pcie-80gb", 80}, {"h800-sxm-80gb", 80}, {"h200-sxm-141gb", 141}, {"b200", 180},
+        {"gb200", 186},         {"gb300", 288},        {"mi300x", 192},         {"l40s", 48}};
+    for (const auto& [id, gb] : marketed) {
+        const GpuPreset* p = findGpuPreset(id);
+        LP_CHECK(p != nullptr);
+        if (!p)
+            continue;
+        LP_CHECK(p->gpu.hbmBytes > 0.95 * gb * 1e9);
+        LP_CHECK(p->gpu.hbmBytes < gb * 1073741824.0);
+        LP_CHECK(p->gpu.source.find("Memory: ") != std::string::npos); // says where the figure comes from
+    }
+    LP_CHECK_EQ(marketed.size(), gpuPresets().size());
+}
+
 LP_TEST(gpuFiguresFromDataSheets) {
     const GpuPreset* h100 = findGpuPreset("h100-sxm-80gb");
     LP_CHECK(h100 != nullptr);
     if (h100) {
         LP_CHECK_NEAR(h100->gpu.peakFlops16, 989e12, 1e-9);
         LP_CHECK_NEAR(h100->gpu.peakFlops8, 1979e12, 1e-9);
-        LP_CHECK_NEAR(h100->gpu.hbmBytes, 80e9, 1e-9);
+        LP_CHECK_NEAR(h100->gpu.hbmBytes, 85.05e9, 1e-9);       // 79.21 GiB, what CUDA reports of its 80 GB
         LP_CHECK_NEAR(h100->gpu.nvlinkBandwidth, 450e9, 1e-9);  // 900 GB/s both directions
         LP_CHECK_NEAR(h100->gpu.networkBandwidth, 50e9, 1e-9);  // 400 Gb/s card
         // The default scenario's GPU is this preset's figures.

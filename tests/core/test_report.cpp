@@ -372,7 +372,7 @@ LP_TEST(memory_chart_marks_capacity_and_overflow) {
     const Plan p = evaluate(defaultScenario());
     const SvgChart c = memoryChartSvg(p);
     LP_CHECK(c.width > 0 && c.height > 0);
-    LP_CHECK(contains(c.svg, "capacity 74.5 GiB"));
+    LP_CHECK(contains(c.svg, "capacity 79.2 GiB"));
     LP_CHECK(contains(c.svg, ">worst<"));
     LP_CHECK(!contains(c.svg, std::string(kColorDoesNotFit)));
     for (auto comp : kMemoryComponentOrder)

@@ -369,11 +369,10 @@ LP_TEST(equalsBruteForceWithBlockRecompute) {
 }
 
 LP_TEST(blockRecomputeBeatsEveryLayerWhereOnlyFullFits) {
-    // Llama-2-70B at 8K tokens on 16 H100: only full recompute fits, and recomputing fewer layers of each
+    // Llama-2-70B at 4K tokens on 16 H100: only full recompute fits, and recomputing fewer layers of each
     // chunk is faster. The best layout recomputes a block; one layer fewer would not fit; with block
     // recompute off the search keeps every layer (the scenario's count).
     Scenario s = defaultScenario();
-    s.model.seqLen = 8192;
     s.cluster.nodes = 2;
     SearchSpace sp = defaultSearchSpace(s);
     LP_CHECK(sp.fewestRecomputeLayers);

@@ -203,10 +203,9 @@ private slots:
     }
 
     void blockRecomputeRowsShowAndApplyTheirLayerCount() {
-        // 70B at 8K tokens on 16 GPUs: only full recompute fits, and the best layouts recompute a block.
+        // 70B at 4K tokens on 16 GPUs: only full recompute fits, and the best layouts recompute a block.
         ui::ScenarioDocument doc;
         core::Scenario s = core::defaultScenario();
-        s.model.seqLen = 8192;
         s.cluster.nodes = 2;
         s.layout.dp = 1;
         s.layout.pp = 2;
