@@ -111,6 +111,7 @@ LP_TEST(defaultScenarioFileIsTheDefaultScenario) {
     LP_CHECK_EQ(s->cluster.nodes, 8);
     LP_CHECK_EQ(s->cluster.gpusPerNode, 8);
     LP_CHECK_EQ(s->cluster.gpu.id, std::string("h100-sxm-80gb"));
+    LP_CHECK_EQ(s->cluster.gpu.hbmBytes, d.cluster.gpu.hbmBytes);
     LP_CHECK_EQ(s->cluster.nvlinkLatencySeconds, d.cluster.nvlinkLatencySeconds);
     LP_CHECK_EQ(s->cluster.networkLatencySeconds, d.cluster.networkLatencySeconds);
     LP_CHECK_EQ(s->layout.gpus(), 64);
