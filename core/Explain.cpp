@@ -180,7 +180,12 @@ void explainMemory(Builder& b) {
     b.add("memory.headroom", "Headroom", mem.headroomBytes, "bytes", "capacity - worst-stage total",
           fmt("%s - %s = %s", bytes(mem.capacityBytes).c_str(), bytes(w.totalBytes).c_str(),
               bytes(mem.headroomBytes).c_str()),
-          kModel, "Free memory on the fullest GPU; negative means the layout runs out of memory.");
+          kModel,
+          "Free memory on the fullest GPU; negative means the layout runs out of memory. The capacity is the "
+          "memory "
+          "CUDA reports (PyTorch's \"total capacity\"): a data sheet's \"80 GB\" is about 80 GiB, of which "
+          "an H100 "
+          "exposes 79.2 GiB.");
 }
 
 void explainTime(Builder& b) {

@@ -1,6 +1,8 @@
 // The embedded presets: every file parses, every preset is complete and cites its source, the
 // parameter count of every model matches its published size, look-ups and makeCluster work.
 #include "TestHarness.h"
+#include "core/Evaluate.h"
+#include "core/Explain.h"
 #include "core/Model.h"
 #include "core/Presets.h"
 
@@ -200,6 +202,12 @@ LP_TEST(gpuCapacityIsWhatCudaReportsOfTheMarketedSize) {
         LP_CHECK(p->gpu.source.find("Memory: ") != std::string::npos); // says where the figure comes from
     }
     LP_CHECK_EQ(marketed.size(), gpuPresets().size());
+    // The default plan fits in what CUDA reports, and its headroom says where that figure comes from.
+    const Scenario s = defaultScenario();
+    const Plan p = evaluate(s);
+    LP_CHECK_NEAR(p.memory.capacityBytes, 85.05e9, 1e-9);
+    const auto headroom = explainFigure(s, p, "memory.headroom");
+    LP_CHECK(headroom && headroom->words.find("CUDA reports") != std::string::npos);
 }
 
 LP_TEST(gpuFiguresFromDataSheets) {
