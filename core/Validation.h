@@ -65,12 +65,30 @@ struct MetricSummary {
     double maxAbsError = 0;
 };
 
+// A measured run whose plan needs more memory than its GPUs have: it ran, so the memory model (or what the
+// case leaves unstated) is off by at least the overflow.
+struct OverCapacity {
+    std::string caseId;
+    double usedFraction = 0; // worst stage / capacity, > 1
+};
+
 struct ValidationReport {
     std::vector<ValidationRow> rows;
     std::vector<MetricSummary> summary;  // per metric, plus "throughput" (all throughput metrics)
+    int plannedCases = 0;                // cases with a valid plan
+    std::vector<OverCapacity> overCapacity; // of those, the ones planned over capacity, in case order
 };
 
+// The share beyond capacity up to which a plan still counts as fitting a run that ran: the memory model's
+// accuracy on the measured peaks (docs/estimation.md, section 12).
+inline constexpr double kFitTolerance = 0.05;
+
 bool isThroughputMetric(const std::string& metric);
+// One sentence on how many planned runs fit their GPUs: "All 79 planned runs fit their GPUs' memory." or "3
+// of 79 runs, which ran, plan over their GPUs' memory; 1 by more than the memory model's 5%."
+std::string memoryFitSentence(const ValidationReport& report);
+// The runs planned over capacity by more than kFitTolerance.
+int beyondFitTolerance(const ValidationReport& report);
 // Predicts one case's metric from a plan (nullopt for an unknown metric).
 std::optional<double> predictedMetric(const std::string& metric, const Plan& plan);
 // Scenario actually evaluated for a case (micro batch and recomputation resolved when not given).

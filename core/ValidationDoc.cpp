@@ -130,6 +130,19 @@ std::string validationMarkdown(const std::vector<ValidationCase>& cases, const V
               << pct(r->relativeError) << " |\n";
         o << "\n";
     }
+    // Every case ran, so every plan should fit its GPUs (the memory model's accuracy allowed).
+    o << "## Memory fit\n\n" << memoryFitSentence(report) << "\n\n";
+    if (!report.overCapacity.empty()) {
+        o << "Discussed in docs/estimation.md (\"Known limits\").\n\n| case | GPU | planned, of capacity "
+             "|\n|---|---|---:|\n";
+        for (const OverCapacity& oc : report.overCapacity) {
+            const auto it = byId.find(oc.caseId);
+            o << "| " << escapeMd(oc.caseId) << " | "
+              << (it != byId.end() ? it->second->scenario.cluster.gpu.id : std::string()) << " | "
+              << pct(oc.usedFraction, false) << " |\n";
+        }
+        o << "\n";
+    }
     // Cases the reader had to adjust (docs/estimation.md, section 12): only when there are any.
     bool anyAdjusted = false;
     for (const auto& c : cases)

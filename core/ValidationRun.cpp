@@ -38,11 +38,6 @@ std::optional<double> predictedMetric(const std::string& metric, const Plan& pla
     return std::nullopt;
 }
 
-namespace {
-// How far over capacity a guessed setting of a measured run may plan and still count as fitting.
-constexpr double kUnstatedFitTolerance = 0.05;
-} // namespace
-
 Scenario resolveCase(const ValidationCase& c, const HardwareProfile* profile) {
     Scenario s = c.scenario;
     if (c.microBatchGiven && c.recomputeGiven && c.vppGiven)
@@ -97,9 +92,9 @@ Scenario resolveCase(const ValidationCase& c, const HardwareProfile* profile) {
                 const Plan p = profile ? evaluate(t, *profile) : evaluate(t);
                 if (!p.valid)
                     continue;
-                // The case ran, so it fitted: a setting counts as fitting unless the plan overflows by more
-                // than the memory model's documented accuracy (docs/estimation.md section 12).
-                const bool fits = p.memory.headroomBytes >= -kUnstatedFitTolerance * p.memory.capacityBytes;
+                // The case ran, so it fitted: a guessed setting counts as fitting unless the plan overflows
+                // by more than the memory model's documented accuracy (kFitTolerance).
+                const bool fits = p.memory.headroomBytes >= -kFitTolerance * p.memory.capacityBytes;
                 const bool better = bestTime < 0 || (fits && !bestFits) ||
                                     (fits == bestFits && p.time.stepSeconds < bestTime);
                 if (better) {
@@ -112,6 +107,25 @@ Scenario resolveCase(const ValidationCase& c, const HardwareProfile* profile) {
     return best;
 }
 
+int beyondFitTolerance(const ValidationReport& report) {
+    return static_cast<int>(
+        std::count_if(report.overCapacity.begin(), report.overCapacity.end(),
+                      [](const OverCapacity& o) { return o.usedFraction > 1.0 + kFitTolerance; }));
+}
+
+std::string memoryFitSentence(const ValidationReport& report) {
+    const int n = report.plannedCases;
+    const auto over = static_cast<int>(report.overCapacity.size());
+    if (over == 0)
+        return "All " + std::to_string(n) + " planned runs fit their GPUs' memory.";
+    const int beyond = beyondFitTolerance(report);
+    return std::to_string(over) + " of " + std::to_string(n) +
+           " runs, which ran, plan over their GPUs' memory; " +
+           (beyond == 0 ? std::string("none") : std::to_string(beyond)) +
+           " by more than the memory model's " +
+           std::to_string(static_cast<int>(std::lround(100 * kFitTolerance))) + "%.";
+}
+
 ValidationReport runValidation(const std::vector<ValidationCase>& cases, const HardwareProfile* given) {
     ValidationReport report;
     std::map<std::string, std::vector<double>> errs;
@@ -121,6 +135,12 @@ ValidationReport runValidation(const std::vector<ValidationCase>& cases, const H
             given && (given->gpuId.empty() || given->gpuId == c.scenario.cluster.gpu.id) ? given : nullptr;
         const Scenario s = resolveCase(c, profile);
         const Plan plan = profile ? evaluate(s, *profile) : evaluate(s);
+        if (plan.valid) {
+            ++report.plannedCases;
+            if (plan.memory.headroomBytes < 0 && plan.memory.capacityBytes > 0)
+                report.overCapacity.push_back(
+                    {c.id, 1.0 - plan.memory.headroomBytes / plan.memory.capacityBytes});
+        }
         for (const MeasuredValue& mv : c.measured) {
             const auto pred = predictedMetric(mv.metric, plan);
             ValidationRow row;

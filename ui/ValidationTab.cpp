@@ -586,6 +586,48 @@ void ValidationTab::rebuildSummary() {
                                    percentText(s->maxAbsError))
                               .arg(s->count);
     }
+    addMemoryFitCard(border);
+}
+
+// Every run ran, so its plan should fit its GPUs: how many do, and which do not (by how much).
+void ValidationTab::addMemoryFitCard(const QColor& border) {
+    const core::ValidationReport& report = m_model->report();
+    if (report.plannedCases == 0)
+        return;
+    const int over = static_cast<int>(report.overCapacity.size());
+    const bool ok = core::beyondFitTolerance(report) == 0;
+    auto* card = new QFrame(this);
+    card->setObjectName(QStringLiteral("memoryFitCard"));
+    card->setStyleSheet(QStringLiteral("QFrame#memoryFitCard { border: 1px solid %1; border-radius: 4px; }")
+                            .arg(border.name()));
+    auto* v = new QGridLayout(card);
+    v->setContentsMargins(10, 5, 10, 5);
+    v->setHorizontalSpacing(8);
+    v->setVerticalSpacing(0);
+    auto* caption = new QLabel(tr("Memory fit"), card);
+    caption->setForegroundRole(QPalette::PlaceholderText);
+    auto* value =
+        new QLabel(QStringLiteral("%1/%2").arg(report.plannedCases - over).arg(report.plannedCases), card);
+    QFont big = value->font();
+    big.setPointSizeF(big.pointSizeF() * 1.3);
+    big.setBold(true);
+    value->setFont(big);
+    value->setStyleSheet(QStringLiteral("color: %1")
+                             .arg((ok ? palette::bandGood() : ValidationModel::errorColor(0.2)).name()));
+    auto* detail = new QLabel(tr("runs fit<br>%n planned over", nullptr, over), card);
+    detail->setTextFormat(Qt::RichText);
+    QFont small = detail->font();
+    small.setPointSizeF(small.pointSizeF() * 0.9);
+    detail->setFont(small);
+    v->addWidget(caption, 0, 0, 1, 2);
+    v->addWidget(value, 1, 0, Qt::AlignVCenter);
+    v->addWidget(detail, 1, 1, Qt::AlignVCenter);
+    QStringList lines{qs(core::memoryFitSentence(report))};
+    for (const core::OverCapacity& o : report.overCapacity)
+        lines << tr("%1: %2 of capacity").arg(qs(o.caseId), percentText(o.usedFraction));
+    card->setToolTip(lines.join(QLatin1Char('\n')));
+    m_summaryLayout->addWidget(card);
+    m_summaryLines << QStringLiteral("memory fit: ") + lines.front();
 }
 
 bool ValidationTab::eventFilter(QObject* watched, QEvent* event) {

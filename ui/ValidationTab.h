@@ -106,6 +106,7 @@ protected:
 private:
     void runAndShow();
     void rebuildSummary();
+    void addMemoryFitCard(const QColor& border);
     void rebuildMetricCombo();
     void scheduleChart();
     void rebuildChart();

@@ -46,7 +46,12 @@ json reportJson(const core::ValidationReport& r, const core::InputErrors& skippe
         summary[m.metric] = json{{"count", m.count},
                                  {"median_abs_error", core::finiteOrNull(m.medianAbsError)},
                                  {"max_abs_error", core::finiteOrNull(m.maxAbsError)}};
-    json j{{"cases", std::move(cases)}, {"summary", std::move(summary)}};
+    json over = json::array();
+    for (const auto& o : r.overCapacity)
+        over.push_back(json{{"id", o.caseId}, {"used_fraction", core::finiteOrNull(o.usedFraction)}});
+    json j{{"cases", std::move(cases)},
+           {"summary", std::move(summary)},
+           {"memory_fit", json{{"planned_cases", r.plannedCases}, {"over_capacity", std::move(over)}}}};
     if (!skipped.empty()) {
         json problems = json::array();
         for (const auto& e : skipped)
@@ -93,6 +98,9 @@ std::string reportText(const std::string& file, std::size_t caseCount, const cor
         summary.addRow(
             {m.metric, std::to_string(m.count), percent(m.medianAbsError), percent(m.maxAbsError)});
     out += summary.render(0);
+    out += "\nMemory fit: " + core::memoryFitSentence(r) + "\n";
+    for (const auto& o : r.overCapacity)
+        out += "  " + o.caseId + ": " + percent(o.usedFraction) + " of capacity\n";
     return out;
 }
 
@@ -104,14 +112,18 @@ std::string validateHelp() {
            "Predicts every measured training run in a layout-planner/validation-cases@1 file and prints,\n"
            "per case and metric, the measured and predicted values and the relative error\n"
            "(predicted - measured) / measured, then per metric the count, median and maximum absolute\n"
-           "error, and a \"throughput\" line pooling the throughput metrics. A case without a micro batch\n"
-           "uses the fastest micro batch that fits (column mb).\n"
+           "error, and a \"throughput\" line pooling the throughput metrics; last, how many runs, which "
+           "ran,\n"
+           "plan over their GPUs' memory, and by how much. A case without a micro batch uses the fastest\n"
+           "micro batch that fits (column mb).\n"
            "\n"
            "Options:\n"
            "  --json                      print {\"cases\": [{\"id\", \"metric\", \"measured\", "
            "\"predicted\",\n"
            "                              \"relative_error\"}], \"summary\": {METRIC: {\"count\",\n"
-           "                              \"median_abs_error\", \"max_abs_error\"}}} (errors as fractions)\n"
+           "                              \"median_abs_error\", \"max_abs_error\"}}, \"memory_fit\":\n"
+           "                              {\"planned_cases\", \"over_capacity\": [{\"id\",\n"
+           "                              \"used_fraction\"}]}} (errors and fractions as fractions)\n"
            "  --profile FILE              use a hardware profile file for the cases on its GPU\n"
            "  --markdown FILE             also write the per-case table and summary as Markdown\n"
            "                              (docs/validation.md is generated this way)\n"

@@ -491,9 +491,13 @@ LP_TEST(validate_published_runs) {
     CHECK_CLEAN(r);
     const json j = r.parsed();
     LP_CHECK(jsonAllFinite(j));
-    LP_CHECK(j.is_object() && j.size() == 2);
+    LP_CHECK(j.is_object() && j.size() == 3);
     LP_CHECK(j["cases"].is_array());
     LP_CHECK(j["cases"].size() >= 79);
+    // Every reference run fits its GPUs within the memory model's 5% (they ran).
+    LP_CHECK_EQ(j["memory_fit"]["planned_cases"].get<int>(), 79);
+    for (const auto& o : j["memory_fit"]["over_capacity"])
+        LP_CHECK(o["used_fraction"].get<double>() > 1.0 && o["used_fraction"].get<double>() <= 1.05);
     for (const auto& row : j["cases"]) {
         LP_CHECK(row.size() == 5);
         for (const char* k : {"id", "metric", "measured", "predicted", "relative_error"})
@@ -514,6 +518,7 @@ LP_TEST(validate_published_runs) {
     CHECK_CLEAN(t);
     LP_CHECK(contains(t.out, "iteration_time_s"));
     LP_CHECK(contains(t.out, "throughput"));
+    LP_CHECK(contains(t.out, "\nMemory fit: "));
 }
 
 // The more-published-runs file, keeping only the case `id` (checked to be there).

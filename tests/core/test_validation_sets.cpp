@@ -146,3 +146,34 @@ LP_TEST(every_vtrain_megatron_deepspeed_run_is_a_valid_layout_and_predicted_with
 }
 
 LP_TEST_MAIN()
+
+LP_TEST(the_reference_runs_fit_their_gpus_and_an_overflowing_plan_is_reported) {
+    // Every run ran, so every plan should fit its GPUs, within the memory model's 5%.
+    const auto cases = loadValidationCases(std::string(LP_SHARED_DIR) + "/reference/published-runs.json");
+    LP_CHECK(cases.has_value());
+    if (!cases)
+        return;
+    const ValidationReport r = runValidation(*cases, nullptr);
+    LP_CHECK_EQ(r.plannedCases, static_cast<int>(cases->size()));
+    LP_CHECK_EQ(beyondFitTolerance(r), 0);
+    std::printf("reference set: %s\n", memoryFitSentence(r).c_str());
+    // The same case on a GPU of a quarter the memory: reported, with its overflow.
+    std::vector<ValidationCase> small{cases->front()};
+    LP_CHECK(runValidation(small, nullptr).overCapacity.empty());
+    small.front().scenario.cluster.gpu.hbmBytes /= 4;
+    const ValidationReport s = runValidation(small, nullptr);
+    LP_CHECK_EQ(s.overCapacity.size(), 1u);
+    if (s.overCapacity.empty())
+        return;
+    LP_CHECK_EQ(s.overCapacity.front().caseId, small.front().id);
+    const Plan p = evaluate(resolveCase(small.front(), nullptr));
+    LP_CHECK_NEAR(s.overCapacity.front().usedFraction,
+                  p.memory.stages[static_cast<std::size_t>(p.memory.worstStage)].totalBytes /
+                      p.memory.capacityBytes,
+                  1e-12);
+    LP_CHECK(s.overCapacity.front().usedFraction > 1.05);
+    LP_CHECK_EQ(beyondFitTolerance(s), 1);
+    LP_CHECK(memoryFitSentence(s) ==
+             "1 of 1 runs, which ran, plan over their GPUs' memory; 1 by more than the memory "
+             "model's 5%.");
+}

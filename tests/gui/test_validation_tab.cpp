@@ -137,9 +137,12 @@ private slots:
             QVERIFY(sawQwen3);
         }
 
-        // The summary: one line per metric of core's summary, with core's figures.
+        // The summary: one line per metric of core's summary, with core's figures, and the memory fit.
         const QStringList lines = tab.summaryLines();
-        QCOMPARE(lines.size(), static_cast<qsizetype>(report.summary.size()));
+        QCOMPARE(lines.size(), static_cast<qsizetype>(report.summary.size()) + 1);
+        QVERIFY(report.plannedCases > 0);
+        QCOMPARE(lines.back(),
+                 QStringLiteral("memory fit: ") + QString::fromStdString(core::memoryFitSentence(report)));
         for (const auto& s : report.summary) {
             const QString prefix = QString::fromStdString(s.metric) + QStringLiteral(": median ");
             bool found = false;
