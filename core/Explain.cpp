@@ -182,10 +182,8 @@ void explainMemory(Builder& b) {
               bytes(mem.headroomBytes).c_str()),
           kModel,
           "Free memory on the fullest GPU; negative means the layout runs out of memory. The capacity is the "
-          "memory "
-          "CUDA reports (PyTorch's \"total capacity\"): a data sheet's \"80 GB\" is about 80 GiB, of which "
-          "an H100 "
-          "exposes 79.2 GiB.");
+          "memory CUDA reports (PyTorch's \"total capacity\"): a data sheet's \"80 GB\" is about 80 GiB, "
+          "of which an H100 exposes 79.2 GiB.");
 }
 
 void explainTime(Builder& b) {

@@ -133,8 +133,8 @@ std::string validationMarkdown(const std::vector<ValidationCase>& cases, const V
     // Every case ran, so every plan should fit its GPUs (the memory model's accuracy allowed).
     o << "## Memory fit\n\n" << memoryFitSentence(report) << "\n\n";
     if (!report.overCapacity.empty()) {
-        o << "Discussed in docs/estimation.md (\"Known limits\").\n\n| case | GPU | planned, of capacity "
-             "|\n|---|---|---:|\n";
+        o << "Discussed in docs/estimation.md (\"Known limits\").\n\n";
+        o << "| case | GPU | planned, of capacity |\n|---|---|---:|\n";
         for (const OverCapacity& oc : report.overCapacity) {
             const auto it = byId.find(oc.caseId);
             o << "| " << escapeMd(oc.caseId) << " | "
