@@ -542,51 +542,63 @@ void ValidationTab::rebuildSummary() {
         // Targets: throughput median <= 5% and none beyond 20%; memory within 10%.
         const bool medianOk = memory ? s->medianAbsError <= 0.10 : s->medianAbsError <= 0.05;
         const bool maxOk = memory ? s->maxAbsError <= 0.10 : s->maxAbsError <= 0.20;
-        auto* card = new QFrame(this);
-        card->setObjectName(QStringLiteral("summaryCard"));
+        QFrame* card = addSummaryCard(
+            QStringLiteral("summaryCard"), border,
+            throughput ? tr("Throughput (all)") : ValidationModel::metricName(metric),
+            percentText(s->medianAbsError),
+            medianOk ? palette::bandGood() : ValidationModel::errorColor(s->medianAbsError),
+            tr("median<br>max <span style='color:%1'>%2</span> · %n values", nullptr, s->count)
+                .arg((maxOk ? palette::bandGood() : ValidationModel::errorColor(s->maxAbsError)).name(),
+                     percentText(s->maxAbsError)));
         card->setProperty("metric", throughput ? QStringLiteral("throughput") : metric);
         card->setCursor(Qt::PointingHandCursor);
-        card->setStyleSheet(QStringLiteral("QFrame#summaryCard { border: 1px solid %1; border-radius: 4px; }")
-                                .arg(border.name()));
         card->installEventFilter(this);
-        auto* v = new QGridLayout(card);
-        v->setContentsMargins(10, 5, 10, 5);
-        v->setHorizontalSpacing(8);
-        v->setVerticalSpacing(0);
-        auto* caption = new QLabel(throughput ? tr("Throughput (all)") : ValidationModel::metricName(metric), card);
-        caption->setForegroundRole(QPalette::PlaceholderText);
-        auto* value = new QLabel(card);
-        QFont big = value->font();
-        big.setPointSizeF(big.pointSizeF() * 1.3);
-        big.setBold(true);
-        value->setFont(big);
-        value->setText(percentText(s->medianAbsError));
-        value->setStyleSheet(QStringLiteral("color: %1").arg(
-            (medianOk ? palette::bandGood() : ValidationModel::errorColor(s->medianAbsError)).name()));
-        auto* detail = new QLabel(card);
-        detail->setTextFormat(Qt::RichText);
-        detail->setText(tr("median<br>max <span style='color:%1'>%2</span> · %n values", nullptr, s->count)
-                            .arg((maxOk ? palette::bandGood() : ValidationModel::errorColor(s->maxAbsError)).name(),
-                                 percentText(s->maxAbsError)));
-        v->addWidget(caption, 0, 0, 1, 2);
-        v->addWidget(value, 1, 0, Qt::AlignVCenter);
-        v->addWidget(detail, 1, 1, Qt::AlignVCenter);
-        QFont small = detail->font();
-        small.setPointSizeF(small.pointSizeF() * 0.9);
-        detail->setFont(small);
-        card->setToolTip(tr("%1: median absolute error %2 (target %3), largest %4 (target %5) over %n values. "
-                            "Click to show only these rows.",
-                            nullptr, s->count)
-                             .arg(throughput ? tr("All throughput metrics") : ValidationModel::metricName(metric),
-                                  percentText(s->medianAbsError), memory ? QStringLiteral("≤ 10%") : QStringLiteral("≤ 5%"),
-                                  percentText(s->maxAbsError), memory ? QStringLiteral("≤ 10%") : QStringLiteral("≤ 20%")));
-        m_summaryLayout->addWidget(card);
+        card->setToolTip(
+            tr("%1: median absolute error %2 (target %3), largest %4 (target %5) over %n values. "
+               "Click to show only these rows.",
+               nullptr, s->count)
+                .arg(throughput ? tr("All throughput metrics") : ValidationModel::metricName(metric),
+                     percentText(s->medianAbsError),
+                     memory ? QStringLiteral("≤ 10%") : QStringLiteral("≤ 5%"), percentText(s->maxAbsError),
+                     memory ? QStringLiteral("≤ 10%") : QStringLiteral("≤ 20%")));
         m_summaryLines << QStringLiteral("%1: median %2, max %3, %4 values")
                               .arg(throughput ? QStringLiteral("throughput") : metric, percentText(s->medianAbsError),
                                    percentText(s->maxAbsError))
                               .arg(s->count);
     }
     addMemoryFitCard(border);
+}
+
+// One summary card: a caption over a large coloured value and a small (rich-text) detail, added to the
+// summary.
+QFrame* ValidationTab::addSummaryCard(const QString& objectName, const QColor& border, const QString& caption,
+                                      const QString& value, const QColor& valueColor, const QString& detail) {
+    auto* card = new QFrame(this);
+    card->setObjectName(objectName);
+    card->setStyleSheet(QStringLiteral("QFrame#%1 { border: 1px solid %2; border-radius: 4px; }")
+                            .arg(objectName, border.name()));
+    auto* v = new QGridLayout(card);
+    v->setContentsMargins(10, 5, 10, 5);
+    v->setHorizontalSpacing(8);
+    v->setVerticalSpacing(0);
+    auto* captionLabel = new QLabel(caption, card);
+    captionLabel->setForegroundRole(QPalette::PlaceholderText);
+    auto* valueLabel = new QLabel(value, card);
+    QFont big = valueLabel->font();
+    big.setPointSizeF(big.pointSizeF() * 1.3);
+    big.setBold(true);
+    valueLabel->setFont(big);
+    valueLabel->setStyleSheet(QStringLiteral("color: %1").arg(valueColor.name()));
+    auto* detailLabel = new QLabel(detail, card);
+    detailLabel->setTextFormat(Qt::RichText);
+    QFont small = detailLabel->font();
+    small.setPointSizeF(small.pointSizeF() * 0.9);
+    detailLabel->setFont(small);
+    v->addWidget(captionLabel, 0, 0, 1, 2);
+    v->addWidget(valueLabel, 1, 0, Qt::AlignVCenter);
+    v->addWidget(detailLabel, 1, 1, Qt::AlignVCenter);
+    m_summaryLayout->addWidget(card);
+    return card;
 }
 
 // Every run ran, so its plan should fit its GPUs: how many do, and which do not (by how much).
@@ -596,37 +608,15 @@ void ValidationTab::addMemoryFitCard(const QColor& border) {
         return;
     const int over = static_cast<int>(report.overCapacity.size());
     const bool ok = core::beyondFitTolerance(report) == 0;
-    auto* card = new QFrame(this);
-    card->setObjectName(QStringLiteral("memoryFitCard"));
-    card->setStyleSheet(QStringLiteral("QFrame#memoryFitCard { border: 1px solid %1; border-radius: 4px; }")
-                            .arg(border.name()));
-    auto* v = new QGridLayout(card);
-    v->setContentsMargins(10, 5, 10, 5);
-    v->setHorizontalSpacing(8);
-    v->setVerticalSpacing(0);
-    auto* caption = new QLabel(tr("Memory fit"), card);
-    caption->setForegroundRole(QPalette::PlaceholderText);
-    auto* value =
-        new QLabel(QStringLiteral("%1/%2").arg(report.plannedCases - over).arg(report.plannedCases), card);
-    QFont big = value->font();
-    big.setPointSizeF(big.pointSizeF() * 1.3);
-    big.setBold(true);
-    value->setFont(big);
-    value->setStyleSheet(QStringLiteral("color: %1")
-                             .arg((ok ? palette::bandGood() : ValidationModel::errorColor(0.2)).name()));
-    auto* detail = new QLabel(tr("runs fit<br>%n planned over", nullptr, over), card);
-    detail->setTextFormat(Qt::RichText);
-    QFont small = detail->font();
-    small.setPointSizeF(small.pointSizeF() * 0.9);
-    detail->setFont(small);
-    v->addWidget(caption, 0, 0, 1, 2);
-    v->addWidget(value, 1, 0, Qt::AlignVCenter);
-    v->addWidget(detail, 1, 1, Qt::AlignVCenter);
+    QFrame* card =
+        addSummaryCard(QStringLiteral("memoryFitCard"), border, tr("Memory fit"),
+                       QStringLiteral("%1/%2").arg(report.plannedCases - over).arg(report.plannedCases),
+                       ok ? palette::bandGood() : ValidationModel::errorColor(0.2),
+                       tr("runs fit<br>%n planned over", nullptr, over));
     QStringList lines{qs(core::memoryFitSentence(report))};
     for (const core::OverCapacity& o : report.overCapacity)
         lines << tr("%1: %2 of capacity").arg(qs(o.caseId), percentText(o.usedFraction));
     card->setToolTip(lines.join(QLatin1Char('\n')));
-    m_summaryLayout->addWidget(card);
     m_summaryLines << QStringLiteral("memory fit: ") + lines.front();
 }
 

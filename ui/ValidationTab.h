@@ -19,6 +19,7 @@ class QChart;
 class QChartView;
 class QCheckBox;
 class QComboBox;
+class QFrame;
 class QLayout;
 class QSplitter;
 class QLabel;
@@ -107,6 +108,8 @@ private:
     void runAndShow();
     void rebuildSummary();
     void addMemoryFitCard(const QColor& border);
+    QFrame* addSummaryCard(const QString& objectName, const QColor& border, const QString& caption,
+                           const QString& value, const QColor& valueColor, const QString& detail);
     void rebuildMetricCombo();
     void scheduleChart();
     void rebuildChart();
