@@ -13,6 +13,15 @@ namespace lp::core::detail {
 // Training-state bytes per parameter, unsharded (ZeRO paper: 2 + 2 + 12 for mixed-precision Adam).
 double stateBytesPerParam(const TrainingOptions& t);
 
+// CPU offloading (docs/estimation.md, "CPU offloading"). Copies between pinned host memory and the GPU reach
+// about 80% of the link's one-way bandwidth (CUDA bandwidthTest: ~25 of PCIe Gen4's 32 GB/s on A100, ~52 of
+// Gen5's 64 GB/s on H100). The CPU's Adam streams the same 28 bytes per parameter as the GPU's, at about half
+// of the host DRAM bandwidth its GPU's share of the CPU sockets has (an assumption: STREAM reaches 75-80% of
+// it on two-socket servers, and the optimizer's threads share the sockets with the data loader and the
+// copies).
+inline constexpr double kHostLinkEfficiency = 0.8;
+inline constexpr double kCpuOptimizerEfficiency = 0.5;
+
 struct EvalContext {
     EvalContext(const Scenario& scenario, const HardwareProfile& profile, const Plan& plan);
 
@@ -47,6 +56,8 @@ struct EvalContext {
     int shardGroup;           // ranks the ZeRO/FSDP state is sharded over (shard degree x CP; DP x CP unless hybrid)
     int replicas = 1;         // copies of the sharded state across DP (hybrid sharding: DP / shard degree)
     bool fsdpStageGathered;   // FSDP with PP: the stage stays gathered across micro batches
+    bool optimizerOffload = false; // optimizer state (and with ZeRO 2-3 the gradient shard) in host memory
+    double offloadLayers = 0;      // layers per pipeline stage whose activations go to host memory
 
     // Mixture of experts (zeros for dense models).
     bool moe = false;
@@ -88,6 +99,7 @@ struct EvalContext {
     double gemmSeconds(double flops) const;      // linear-layer GEMM at the scenario's precision
     double gemm16Seconds(double flops) const;    // 16-bit GEMM (attention core, head)
     double memSeconds(double bytes) const;       // memory-bound kernel
+    double hostCopySeconds(double bytes) const;  // between the GPU and pinned host memory, one way
 };
 
 void computeMemory(const EvalContext& x, Plan& p);

@@ -38,18 +38,21 @@ void checkLayoutInto(const Scenario& s, std::vector<Diagnostic>& out) {
                          m.heads % m.kvHeads == 0;
     const bool layoutOk = l.tp > 0 && l.pp > 0 && l.dp > 0 && l.cp > 0 && l.ep > 0 && l.etp >= 0 && l.vpp > 0 &&
                           l.microBatch > 0 && l.accumulation > 0;
-    const bool clusterOk = c.nodes > 0 && c.gpusPerNode > 0 && c.nvlinkDomain > 0 && positiveFinite(g.peakFlops16) &&
-                           positiveFinite(g.hbmBytes) && positiveFinite(g.hbmBandwidth) &&
-                           positiveFinite(g.nvlinkBandwidth) && positiveFinite(g.networkBandwidth) &&
-                           std::isfinite(c.nvlinkLatencySeconds) && c.nvlinkLatencySeconds >= 0 &&
-                           std::isfinite(c.networkLatencySeconds) && c.networkLatencySeconds >= 0;
+    const bool clusterOk =
+        c.nodes > 0 && c.gpusPerNode > 0 && c.nvlinkDomain > 0 && positiveFinite(g.peakFlops16) &&
+        positiveFinite(g.hbmBytes) && positiveFinite(g.hbmBandwidth) && positiveFinite(g.nvlinkBandwidth) &&
+        positiveFinite(g.networkBandwidth) && positiveFinite(g.hostLinkBandwidth) &&
+        positiveFinite(g.hostMemoryBandwidth) && std::isfinite(c.nvlinkLatencySeconds) &&
+        c.nvlinkLatencySeconds >= 0 && std::isfinite(c.networkLatencySeconds) && c.networkLatencySeconds >= 0;
     const TrainingOptions& t = s.training;
-    const bool trainingOk = t.zeroStage >= 0 && t.zeroStage <= 3 && t.zeroShardDegree >= 0 && positiveFinite(t.loaderTokensPerSecond) &&
-                            std::isfinite(t.stragglerSlowdown) && t.stragglerSlowdown >= 0 &&
-                            t.stragglerSlowdown <= 100 && std::isfinite(t.allocatorReserveFraction) &&
-                            t.allocatorReserveFraction >= 0 && t.allocatorReserveFraction < 1 &&
-                            std::isfinite(t.tokenBudget) && t.tokenBudget >= 0 && std::isfinite(t.moeLoadImbalance) &&
-                            t.moeLoadImbalance >= 1 && t.moeLoadImbalance <= 100;
+    const bool trainingOk =
+        t.zeroStage >= 0 && t.zeroStage <= 3 && t.zeroShardDegree >= 0 &&
+        positiveFinite(t.loaderTokensPerSecond) && std::isfinite(t.stragglerSlowdown) &&
+        t.stragglerSlowdown >= 0 && t.stragglerSlowdown <= 100 && std::isfinite(t.allocatorReserveFraction) &&
+        t.allocatorReserveFraction >= 0 && t.allocatorReserveFraction < 1 && std::isfinite(t.tokenBudget) &&
+        t.tokenBudget >= 0 && std::isfinite(t.moeLoadImbalance) && t.moeLoadImbalance >= 1 &&
+        t.moeLoadImbalance <= 100 && t.activationOffloadLayers >= 0 &&
+        t.activationOffloadLayers <= std::max(0, m.layers);
     const bool moeOk = !m.isMoe() || (m.moe.topK > 0 && m.moe.topK <= m.moe.experts && m.moe.expertFfnHidden > 0 &&
                                       m.moe.moeLayers >= 0 && m.moe.moeLayers <= m.layers &&
                                       m.moe.sharedExperts >= 0 && std::isfinite(m.moe.capacityFactor) &&
@@ -163,6 +166,11 @@ void diagnose(const EvalContext& x, Plan& p) {
         addDiagnostic(p, DiagnosticId::UnfusedSoftmax, Severity::Info, std::max(0.0, t.stepSeconds - q.time.stepSeconds),
                       x.b * x.a / x.t, x.seq);
     }
+    if (const double offload = t.offloadSeconds + (x.optimizerOffload ? t.optimizerSeconds : 0.0);
+        step > 0 && offload > 0.05 * step)
+        addDiagnostic(p, DiagnosticId::CpuOffloadCost,
+                      offload > 0.20 * step ? Severity::Warning : Severity::Info, offload, offload / step,
+                      t.offloadSeconds, x.optimizerOffload ? t.optimizerSeconds : 0.0);
     if (x.s.training.precision == Precision::Fp8 && !x.fp8)  // asked for, but the GPU runs it in 16 bits
         addDiagnostic(p, DiagnosticId::Fp8NotSupported, Severity::Warning, 0);
     if (p.mfu < 0.20)

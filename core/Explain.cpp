@@ -184,6 +184,25 @@ void explainMemory(Builder& b) {
           "Free memory on the fullest GPU; negative means the layout runs out of memory. The capacity is the "
           "memory CUDA reports (PyTorch's \"total capacity\"): a data sheet's \"80 GB\" is about 80 GiB, "
           "of which an H100 exposes 79.2 GiB.");
+    if (mem.hostBytesPerGpu > 0) {
+        std::string values;
+        if (x.offloadedStateBytes > 0)
+            values = "optimizer state " + bytes(x.offloadedStateBytes);
+        if (x.offloadedGradientBytes > 0)
+            values += " + gradient shard " + bytes(x.offloadedGradientBytes);
+        if (x.offloadedActivationBytes > 0)
+            values += (values.empty() ? "" : " + ") + fmt("%d layers x %.1f micro batches in flight x %s",
+                                                          x.offloadedLayers, x.offloadMicroBatchesInFlight,
+                                                          bytes(x.offloadBytesPerLayer).c_str());
+        b.add("memory.host_offload", "Host memory (CPU offloading)", mem.hostBytesPerGpu, "bytes",
+              "optimizer state (+ the gradient shard with ZeRO 2-3) + offloaded layers x micro batches in "
+              "flight x "
+              "bytes per layer",
+              values + " = " + bytes(mem.hostBytesPerGpu) + " per GPU", kModel,
+              "What CPU offloading keeps in the host's memory instead of the GPU's, for each GPU (a node "
+              "needs its "
+              "GPUs' worth, pinned). The GPU keeps one offloaded layer's activations as the staging buffer.");
+    }
 }
 
 void explainTime(Builder& b) {
@@ -412,8 +431,36 @@ void explainTime(Builder& b) {
           fmt("%s per GPU at %.0f GB/s bus bandwidth: %s exposed", bytes(x.dpMessageBytes).c_str(), x.dpBusBandwidth / 1e9,
               secs(t.dpCommExposedSeconds).c_str()),
           kZero, std::move(dpWords));
-    b.add("time.optimizer", "Optimizer step", t.optimizerSeconds, "s", "held parameters x 28 bytes / HBM bandwidth",
-          secs(t.optimizerSeconds), kModel, "Adam reads and writes the master weights and moments once per step: memory-bound.");
+    if (b.s.training.optimizerOffload)
+        b.add("time.optimizer", "Optimizer step (on the CPU)", t.optimizerSeconds, "s",
+              "held parameters x 28 bytes / (host DRAM bandwidth share x 0.5) + gradients to the host "
+              "(beyond the "
+              "last backward) + 16-bit weights back, over the host link at 80%",
+              fmt("CPU step %s + copies %s = %s", secs(x.cpuOptimizerSeconds).c_str(),
+                  secs(x.optimizerTransferSeconds).c_str(), secs(t.optimizerSeconds).c_str()),
+              "Ren et al. 2021, ZeRO-Offload; docs/estimation.md",
+              "With the optimizer offloaded, the CPU updates the master weights in host memory: the "
+              "gradients cross "
+              "to the host, the CPU's Adam streams the state through its DRAM, and the new 16-bit weights "
+              "cross back.");
+    else
+        b.add("time.optimizer", "Optimizer step", t.optimizerSeconds, "s",
+              "held parameters x 28 bytes / HBM bandwidth", secs(t.optimizerSeconds), kModel,
+              "Adam reads and writes the master weights and moments once per step: memory-bound.");
+    b.add("time.offload", "Activation offload (exposed)", t.offloadSeconds, "s",
+          "per micro batch and offloaded layer: copy beyond the next layer's forward + copy beyond its "
+          "backward "
+          "(each with its exposed TP collectives); copy = bytes per layer / (host link x 80%)",
+          x.offloadedLayers > 0
+              ? fmt("%d x %d layers x 2 copies of %s (%s each)", l.accumulation, x.offloadedLayers,
+                    bytes(x.offloadBytesPerLayer).c_str(), secs(x.offloadCopySecondsPerLayer).c_str()) +
+                    " = " + secs(t.offloadSeconds) + " exposed"
+              : std::string("no activations offloaded"),
+          "Megatron-LM --cpu-offloading-num-layers; docs/estimation.md",
+          "Offloaded activations travel to host memory after their layer's forward and back before its "
+          "backward, on a "
+          "side stream: free while the neighbouring layer computes longer than the copy takes, exposed "
+          "beyond that.");
     b.add("time.loader", "Exposed data loading", t.loaderSeconds, "s", "tokens per rank / loader throughput (hidden when prefetching)",
           secs(t.loaderSeconds), kModel, "A loader that does not prefetch makes every step wait for the next batch.");
     b.add("time.straggler", "Stragglers", t.stragglerSeconds, "s", "step x straggler slowdown",

@@ -16,6 +16,10 @@ struct GpuSpec {
     double hbmBandwidth = 3.35e12;    // bytes/s
     double nvlinkBandwidth = 450e9;   // bytes/s per GPU, one direction
     double networkBandwidth = 50e9;   // bytes/s per GPU, one direction (its network card's share)
+    double hostLinkBandwidth =
+        64e9; // bytes/s per GPU, one direction, to host memory (PCIe Gen5 x16, NVLink-C2C)
+    double hostMemoryBandwidth =
+        76.8e9;                       // bytes/s: the GPU's share of its host's DRAM bandwidth (CPU offload)
     std::string source;               // data sheet the figures come from
     bool operator==(const GpuSpec&) const = default;
 };

@@ -257,6 +257,15 @@ LaunchSettings megatron(const Scenario& s) {
     }
     arg("--attention-backend", t.flashAttention ? "flash" : "unfused");
     arg("--optimizer", t.optimizer == Optimizer::Adam ? "adam" : "sgd");
+    if (t.optimizerOffload) {
+        arg("--optimizer-cpu-offload", {}, "optimizer state and step on the CPU");
+        arg("--optimizer-offload-fraction", "1.0");
+        arg("--use-precision-aware-optimizer");
+    }
+    if (t.activationOffloadLayers > 0) {
+        arg("--cpu-offloading", {}, "saved activations to host memory");
+        arg("--cpu-offloading-num-layers", std::to_string(t.activationOffloadLayers));
+    }
     a += ")\n";
     out.text = std::move(a);
 
@@ -349,6 +358,9 @@ LaunchSettings deepspeed(const Scenario& s) {
         zero["reduce_scatter"] = true;
     const int shardDegree = effectiveShardDegree(s);
     const bool hybrid = t.zeroStage >= 1 && shardDegree < l.dp;
+    if (t.optimizerOffload) // ZeRO-Offload: optimizer state and step on the CPU (DeepSpeed needs stage 1 or
+                            // more)
+        zero["offload_optimizer"] = nlohmann::ordered_json{{"device", "cpu"}, {"pin_memory", true}};
     if (hybrid && t.zeroStage >= 3) {  // MiCS: ZeRO-3 sharded within groups, replicated across them
         zero["mics_shard_size"] = shardDegree;
         zero["mics_hierarchical_params_gather"] = false;
@@ -394,6 +406,16 @@ LaunchSettings deepspeed(const Scenario& s) {
         out.notes.push_back(
             "The plan overlaps the tensor-parallel or pipeline communication with compute; DeepSpeed's "
             "config has no key for that: it depends on the model code that runs TP and PP.");
+    if (t.optimizerOffload && t.zeroStage == 0)
+        out.notes.push_back(
+            "DeepSpeed offloads the optimizer (offload_optimizer) only in its ZeRO optimizer: use "
+            "stage 1 or more.");
+    if (t.activationOffloadLayers > 0)
+        out.notes.push_back(
+            "DeepSpeed has no key for offloading the activations of " +
+            std::to_string(t.activationOffloadLayers) +
+            " layers per stage as the plan does (Megatron-LM's --cpu-offloading-num-layers); "
+            "activation_checkpointing.cpu_checkpointing offloads recompute checkpoints instead.");
     if (t.crossEntropy != CrossEntropy::Auto)
         out.notes.push_back("The loss kernel (" + std::string(toString(t.crossEntropy)) +
                             " cross-entropy in the plan) has no DeepSpeed config key: the model code chooses it "

@@ -74,6 +74,8 @@ EvalContext::EvalContext(const Scenario& scenario, const HardwareProfile& profil
     shardGroup = shardDegree * l.cp;
     replicas = l.dp / std::max(1, shardDegree);
     fsdpStageGathered = zero >= 3 && shardGroup > 1 && l.pp > 1 && traits.fsdpKeepsStageGatheredWithPp;
+    optimizerOffload = tr.optimizerOffload;
+    offloadLayers = std::max(0, tr.activationOffloadLayers);
 
     const ParameterCount& pc = plan.params;
     layerParams = pc.layersTotal / L;
@@ -185,6 +187,10 @@ double EvalContext::gemm16Seconds(double flops) const {
 
 double EvalContext::memSeconds(double bytes) const {
     return bytes / (s.cluster.gpu.hbmBandwidth * prof.hbmEfficiency);
+}
+
+double EvalContext::hostCopySeconds(double bytes) const {
+    return bytes / (s.cluster.gpu.hostLinkBandwidth * kHostLinkEfficiency);
 }
 
 namespace {
@@ -367,9 +373,29 @@ void computeMemory(const EvalContext& x, Plan& plan) {
         sm.weightsBytes = params * wBytes(nDense) + expertParams * wBytes(nExpert) + fp8Copies(layers) + fp8Scaling(layers);
         sm.gradientsBytes = params * gBytes(nDense) + expertParams * gBytes(nExpert);
         sm.optimizerBytes = params * oBytes(nDense) + expertParams * oBytes(nExpert);
+        double gradientsHeld = 0; // the gradient shard moved to the host
+        if (x.optimizerOffload) {
+            // The optimizer's state lives in host memory; with ZeRO 2-3 the reduced gradient shard is copied
+            // there as it is produced (ZeRO 0-1 reduce the whole gradient on the GPU, so it stays).
+            sm.hostBytes = sm.optimizerBytes;
+            sm.optimizerBytes = 0;
+            if (x.zero >= 2 && !x.fsdpStageGathered) {
+                gradientsHeld = sm.gradientsBytes;
+                sm.hostBytes += gradientsHeld;
+                sm.gradientsBytes = 0;
+            }
+        }
 
         const double inFlight = microBatchesInFlight(i);
         double act = layers * inFlight * perLayer;
+        // Activation offloading: the offloaded layers' saved tensors wait in host memory; the GPU keeps one
+        // layer's worth as the staging buffer of the copy in flight.
+        const double offloaded = std::min(x.offloadLayers, layers);
+        if (offloaded > 0) {
+            const double moved = offloaded * inFlight * perLayer;
+            act += perLayer - moved;
+            sm.hostBytes += moved;
+        }
         if (x.recompute == Recompute::Full)
             act += fullLayer;  // the layer being recomputed during backward holds all its tensors
         act += cpBuffers;
@@ -384,6 +410,14 @@ void computeMemory(const EvalContext& x, Plan& plan) {
         const double allocated = sm.weightsBytes + sm.gradientsBytes + sm.optimizerBytes + act + gatherBuffers;
         sm.overheadBytes = overheadFixed + gatherBuffers + tr.allocatorReserveFraction * allocated;
         sm.totalBytes = sm.weightsBytes + sm.gradientsBytes + sm.optimizerBytes + sm.activationsBytes + sm.overheadBytes;
+        if (sm.hostBytes > mem.hostBytesPerGpu) { // the stage that needs the most host memory
+            mem.hostBytesPerGpu = sm.hostBytes;
+            im.offloadedLayers = static_cast<int>(offloaded);
+            im.offloadMicroBatchesInFlight = offloaded > 0 ? inFlight : 0.0;
+            im.offloadedActivationBytes = offloaded > 0 ? offloaded * inFlight * perLayer : 0.0;
+            im.offloadedGradientBytes = gradientsHeld;
+            im.offloadedStateBytes = sm.hostBytes - im.offloadedActivationBytes - im.offloadedGradientBytes;
+        }
         if (sm.totalBytes > worst) {
             worst = sm.totalBytes;
             mem.worstStage = i;
@@ -391,6 +425,8 @@ void computeMemory(const EvalContext& x, Plan& plan) {
             im.worstStageLayersInFlight = layers * inFlight;
         }
     }
+    im.offloadBytesPerLayer = x.offloadLayers > 0 ? perLayer : 0.0;
+    im.offloadCopySecondsPerLayer = x.hostCopySeconds(im.offloadBytesPerLayer);
     const StageMemory& w = mem.stages[static_cast<std::size_t>(mem.worstStage)];
     im.fp8WeightCopyBytes = fp8Copies(w.layers);
     im.fp8ScalingStateBytes = fp8Scaling(w.layers);

@@ -26,6 +26,7 @@ constexpr std::array<std::string_view, kDiagnosticCount> kIds = {
     "embedding_and_loss_in_pipeline_split",
     "unfused_softmax",
     "fp8_not_supported",
+    "cpu_offload_cost",
     "heads_not_divisible_by_tp",
     "kv_heads_not_divisible_by_tp",
     "layers_not_divisible_by_pp",
@@ -124,6 +125,12 @@ std::string diagnosticMessage(const Diagnostic& d) {
                    "sequence %.0f): the attention softmax falls back to PyTorch's in fp32, with four more kernels "
                    "per layer and pass and about ten times the memory traffic: %.1f ms per step.",
                    d.a, d.b, ms);
+    case DiagnosticId::CpuOffloadCost:
+        return fmt("CPU offloading costs %.1f ms per step (%.0f%% of the step): ", ms, 100.0 * d.a) +
+               fmt("%.1f ms of activation copies the compute does not hide and %.1f ms for the optimizer on "
+                   "the CPU "
+                   "with its copies over the host link.",
+                   1e3 * d.b, 1e3 * d.c);
     case DiagnosticId::Fp8NotSupported:
         return "FP8 training asked for, but this GPU has no FP8 tensor cores (FP8 needs Hopper, Ada or Blackwell): "
                "planned in bf16, as Transformer Engine falls back to it.";
@@ -170,11 +177,15 @@ std::string diagnosticMessage(const Diagnostic& d) {
     case DiagnosticId::InvalidValue: {
         static constexpr const char* kWhere[] = {
             "",
-            "the model's sizes (layers, hidden, heads, KV heads, MLP, vocabulary, sequence length, head size)",
+            "the model's sizes (layers, hidden, heads, KV heads, MLP, vocabulary, sequence length, head "
+            "size)",
             "the layout (TP, PP, DP, CP, EP, virtual stages, micro batch, accumulation)",
-            "the cluster (nodes, GPUs per node, NVLink domain, the GPU's peak, memory and bandwidths, latencies)",
-            "the training options (ZeRO stage 0-3, shard degree, loader throughput, straggler slowdown, allocator "
-            "reserve, MoE load imbalance, token budget)",
+            "the cluster (nodes, GPUs per node, NVLink domain, the GPU's peak, memory and bandwidths, host "
+            "link and host "
+            "memory bandwidth, latencies)",
+            "the training options (ZeRO stage 0-3, shard degree, loader throughput, straggler slowdown, "
+            "allocator "
+            "reserve, MoE load imbalance, token budget, offloaded activation layers 0 to the model's layers)",
             "the mixture-of-experts settings (experts, top-k, expert MLP size, MoE layers, capacity factor)",
             "the latent-attention (MLA) settings or the head size"};
         const int code = static_cast<int>(d.a);
@@ -223,6 +234,10 @@ std::string diagnosticSuggestion(const Diagnostic& d) {
     case DiagnosticId::UnfusedSoftmax:
         return "Make micro batch x heads per TP rank a multiple of 4 (an even micro batch, or a smaller TP) with a "
                "sequence of 17 to 4096 tokens, or use flash attention.";
+    case DiagnosticId::CpuOffloadCost:
+        return "Offload less: fewer activation layers, or keep the optimizer on the GPU with more ZeRO "
+               "sharding "
+               "(a higher stage or more DP ranks); or spend the memory on recompute instead.";
     case DiagnosticId::Fp8NotSupported:
         return "Choose bf16 for this GPU, or a GPU with FP8 tensor cores (H100, H200, B200, GB200).";
     case DiagnosticId::LittleMemoryHeadroom:

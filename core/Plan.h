@@ -31,6 +31,7 @@ enum class DiagnosticId {
     EmbeddingAndLossInPipelineSplit,
     UnfusedSoftmax,
     Fp8NotSupported,
+    CpuOffloadCost,
     // invalid layouts
     HeadsNotDivisibleByTp,
     KvHeadsNotDivisibleByTp,
@@ -73,6 +74,7 @@ struct StageMemory {
     double activationsBytes = 0;  // incl. logits on the last stage
     double overheadBytes = 0;     // CUDA context, comm buffers, allocator reserve, ZeRO-3 gathers
     double totalBytes = 0;
+    double hostBytes = 0; // CPU offloading: what this stage's GPU keeps in host memory instead
 };
 
 struct MemoryPlan {
@@ -82,6 +84,7 @@ struct MemoryPlan {
     double headroomBytes = 0;  // capacity - worst total (negative: overflow)
     bool fits = false;
     MemoryComponent largestComponent = MemoryComponent::Weights;  // of the worst stage
+    double hostBytesPerGpu = 0; // CPU offloading: the most any GPU keeps in host memory
 };
 
 struct TimeBreakdown {
@@ -99,6 +102,7 @@ struct TimeBreakdown {
     double loaderSeconds = 0;
     double stragglerSeconds = 0;
     double overheadSeconds = 0;    // host-side launch overhead not hidden behind GPU work
+    double offloadSeconds = 0;     // activation offloading's copies to and from host memory, not hidden
 };
 
 // Intermediate figures kept for explanations (filled by evaluate, cheap to keep).
@@ -142,6 +146,18 @@ struct Intermediates {
     double memoryBoundBytesPerLayer = 0;   // forward traffic of a layer's memory-bound kernels, one micro batch, per GPU
     double layersPerStage = 0;
     double peakFlops = 0;
+    // CPU offloading.
+    int offloadedLayers =
+        0; // layers of the stage holding the most host memory whose activations go to host memory
+    double offloadBytesPerLayer = 0;     // ... per layer and micro batch, each way
+    double offloadedActivationBytes = 0; // that stage's activations held in host memory
+    double offloadMicroBatchesInFlight =
+        0;                                 // ... the micro batches whose activations that stage holds at once
+    double offloadedStateBytes = 0;        // optimizer state held in host memory, per GPU
+    double offloadedGradientBytes = 0;     // the gradient shard held in host memory (ZeRO 2-3), per GPU
+    double offloadCopySecondsPerLayer = 0; // one layer's activations over the host link, one way
+    double cpuOptimizerSeconds = 0;        // the optimizer step on the CPU
+    double optimizerTransferSeconds = 0;   // gradients to the host and updated weights back, not hidden
 };
 
 struct Plan {

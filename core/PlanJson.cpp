@@ -49,7 +49,8 @@ json stageMemoryToJson(const StageMemory& m) {
                 {"optimizer_bytes", finiteOrNull(m.optimizerBytes)},
                 {"activations_bytes", finiteOrNull(m.activationsBytes)},
                 {"overhead_bytes", finiteOrNull(m.overheadBytes)},
-                {"total_bytes", finiteOrNull(m.totalBytes)}};
+                {"total_bytes", finiteOrNull(m.totalBytes)},
+                {"host_bytes", finiteOrNull(m.hostBytes)}};
 }
 
 json memoryToJson(const MemoryPlan& m) {
@@ -60,6 +61,7 @@ json memoryToJson(const MemoryPlan& m) {
                 {"worst_stage", m.worstStage},
                 {"fits", m.fits},
                 {"headroom_bytes", finiteOrNull(m.headroomBytes)},
+                {"host_bytes_per_gpu", finiteOrNull(m.hostBytesPerGpu)},
                 {"stages", std::move(stages)}};
 }
 
@@ -71,6 +73,7 @@ json timeToJson(const TimeBreakdown& t) {
                 {"pp_comm_s", finiteOrNull(t.ppCommSeconds)},
                 {"cp_comm_s", finiteOrNull(t.cpCommSeconds)},
                 {"ep_comm_s", finiteOrNull(t.epCommSeconds)},
+                {"offload_s", finiteOrNull(t.offloadSeconds)},
                 {"dp_comm_exposed_s", finiteOrNull(t.dpCommExposedSeconds)},
                 {"bubble_s", finiteOrNull(t.bubbleSeconds)},
                 {"bubble_fraction", finiteOrNull(t.bubbleFraction)},

@@ -192,6 +192,8 @@ KeyValues clusterFacts(const Scenario& s) {
                     fmt::bytesBoth(g.hbmBytes) + ", " + fmt::fixed(g.hbmBandwidth / 1e12, 2) + " TB/s");
     kv.emplace_back("NVLink bandwidth", bandwidth(g.nvlinkBandwidth) + " per GPU, one direction");
     kv.emplace_back("Network bandwidth", bandwidth(g.networkBandwidth) + " per GPU, one direction");
+    kv.emplace_back("Host link", bandwidth(g.hostLinkBandwidth) + " per GPU, one direction; host memory " +
+                                     bandwidth(g.hostMemoryBandwidth) + " per GPU");
     kv.emplace_back("Latency", fmt::duration(c.nvlinkLatencySeconds) + " NVLink, " +
                                    fmt::duration(c.networkLatencySeconds) + " network");
     if (!g.source.empty())
@@ -270,6 +272,14 @@ KeyValues trainingFacts(const Scenario& s, const Plan& p) {
                                                    : std::string()));
     }
     kv.emplace_back("Attention FLOPs", std::string(toString(t.attentionFlops)));
+    if (t.optimizerOffload || t.activationOffloadLayers > 0)
+        kv.emplace_back("CPU offload",
+                        std::string(t.optimizerOffload ? "optimizer state and step on the CPU" : "") +
+                            (t.optimizerOffload && t.activationOffloadLayers > 0 ? "; " : "") +
+                            (t.activationOffloadLayers > 0
+                                 ? "activations of " + std::to_string(t.activationOffloadLayers) +
+                                       " layers per stage to host memory"
+                                 : std::string()));
     kv.emplace_back("Data loader", fmt::count(t.loaderTokensPerSecond) + " tokens/s per DP rank, prefetch " +
                                        onOff(t.loaderPrefetch));
     kv.emplace_back("Straggler slowdown", fmt::percent(t.stragglerSlowdown));

@@ -26,6 +26,16 @@ struct TrainingOptions {
     bool sequenceParallel = true;
     bool flashAttention = true;
     bool loaderPrefetch = true;
+    // CPU offloading (docs/estimation.md section "CPU offloading"). The optimizer: the fp32 master weights
+    // and moments this GPU holds live in host memory and the step runs on the CPU (DeepSpeed ZeRO-Offload
+    // "offload_optimizer", Megatron-LM --optimizer-cpu-offload); with ZeRO 2-3 the held gradient shard goes
+    // too.
+    bool optimizerOffload = false;
+    // Activations: the saved tensors of this many layers of each pipeline stage move to host memory after the
+    // layer's forward and come back before its backward, overlapped with compute (Megatron-LM
+    // --cpu-offloading
+    // --cpu-offloading-num-layers N, Transformer Engine's CPU offload). 0: none.
+    int activationOffloadLayers = 0;
     // The model compiled with torch.compile (FSDP style): Inductor fuses the eager elementwise chains
     // (the norm's fp32 upcast, SiLU x mul, rotary, residual adds) as Megatron's fused kernels do.
     bool torchCompile = false;

@@ -214,7 +214,8 @@ void readGpu(const Json& j, const std::string& path, GpuSpec& gpu, InputErrors& 
     ObjectReader r(j, path, errors,
                    {"preset", "id", "name", "peak_flops16", "peak_flops8", "hbm_bytes",
                     "hbm_bandwidth_bytes_per_s", "nvlink_bandwidth_bytes_per_s",
-                    "network_bandwidth_bytes_per_s", "source"});
+                    "network_bandwidth_bytes_per_s", "host_link_bandwidth_bytes_per_s",
+                    "host_memory_bandwidth_bytes_per_s", "source"});
     if (const Json* p = r.find("preset"))
         if (const GpuPreset* preset = lookUpGpu(*p, r.path("preset"), errors))
             gpu = preset->gpu;
@@ -226,6 +227,16 @@ void readGpu(const Json& j, const std::string& path, GpuSpec& gpu, InputErrors& 
     r.readDouble("hbm_bandwidth_bytes_per_s", gpu.hbmBandwidth, positive(kMaxRate));
     r.readDouble("nvlink_bandwidth_bytes_per_s", gpu.nvlinkBandwidth, positive(kMaxRate));
     r.readDouble("network_bandwidth_bytes_per_s", gpu.networkBandwidth, positive(kMaxRate));
+    // The host figures came with CPU offloading: a GPU written out before them, with a preset's id, takes
+    // that preset's host link and host memory rather than the defaults.
+    if (!r.find("preset") && !r.find("host_link_bandwidth_bytes_per_s") &&
+        !r.find("host_memory_bandwidth_bytes_per_s"))
+        if (const GpuPreset* known = findGpuPreset(gpu.id); known && known->gpu.id == gpu.id) {
+            gpu.hostLinkBandwidth = known->gpu.hostLinkBandwidth;
+            gpu.hostMemoryBandwidth = known->gpu.hostMemoryBandwidth;
+        }
+    r.readDouble("host_link_bandwidth_bytes_per_s", gpu.hostLinkBandwidth, positive(kMaxRate));
+    r.readDouble("host_memory_bandwidth_bytes_per_s", gpu.hostMemoryBandwidth, positive(kMaxRate));
     r.readString("source", gpu.source);
     r.reportUnknownKeys();
 }
@@ -290,6 +301,8 @@ TrainingOptions readTraining(const Json* j, const std::string& path, InputErrors
                     "fused_kernels",
                     "fp8_param_gather",
                     "loader_prefetch",
+                    "optimizer_offload",
+                    "activation_offload_layers",
                     "loader_tokens_per_s",
                     "straggler_slowdown",
                     "overlap_tp_comm",
@@ -319,6 +332,8 @@ TrainingOptions readTraining(const Json* j, const std::string& path, InputErrors
     r.readBool("fused_kernels", t.fusedKernels);
     r.readBool("fp8_param_gather", t.fp8ParamGather);
     r.readBool("loader_prefetch", t.loaderPrefetch);
+    r.readBool("optimizer_offload", t.optimizerOffload);
+    r.readInt("activation_offload_layers", t.activationOffloadLayers, 0, kMaxCount);
     r.readBool("overlap_tp_comm", t.overlapTpComm);
     r.readBool("overlap_pp_comm", t.overlapPpComm);
     r.readBool("overlap_dp_comm", t.overlapDpComm);
@@ -419,6 +434,8 @@ Json gpuToJson(const GpuSpec& g) {
     j["hbm_bandwidth_bytes_per_s"] = g.hbmBandwidth;
     j["nvlink_bandwidth_bytes_per_s"] = g.nvlinkBandwidth;
     j["network_bandwidth_bytes_per_s"] = g.networkBandwidth;
+    j["host_link_bandwidth_bytes_per_s"] = g.hostLinkBandwidth;
+    j["host_memory_bandwidth_bytes_per_s"] = g.hostMemoryBandwidth;
     j["source"] = g.source;
     return j;
 }
@@ -449,6 +466,8 @@ Json trainingToJson(const TrainingOptions& t) {
     j["fused_kernels"] = t.fusedKernels;
     j["fp8_param_gather"] = t.fp8ParamGather;
     j["loader_prefetch"] = t.loaderPrefetch;
+    j["optimizer_offload"] = t.optimizerOffload;
+    j["activation_offload_layers"] = t.activationOffloadLayers;
     j["overlap_tp_comm"] = t.overlapTpComm;
     j["overlap_pp_comm"] = t.overlapPpComm;
     j["overlap_dp_comm"] = t.overlapDpComm;
@@ -502,6 +521,11 @@ std::expected<Scenario, InputErrors> scenarioFromJson(std::string_view text) {
         s.cluster = readCluster(r.find("cluster"), r.path("cluster"), errors);
         s.training = readTraining(r.find("training"), r.path("training"), errors);
         s.layout = readLayout(r.find("layout"), r.path("layout"), errors);
+        if (s.training.activationOffloadLayers > s.model.layers && s.model.layers > 0)
+            errors.push_back({"$.training.activation_offload_layers",
+                              "out of range: must be an integer from 0 to the model's layers (" +
+                                  std::to_string(s.model.layers) + "), got " +
+                                  std::to_string(s.training.activationOffloadLayers)});
         r.reportUnknownKeys();
         if (!errors.empty())
             return std::unexpected(capped(std::move(errors)));

@@ -162,6 +162,7 @@ std::vector<TimeRow> timeRows(const TimeBreakdown& t) {
         {"pp_comm", "PP communication", "#8CD17D", t.ppCommSeconds},
         {"cp_comm", "CP communication", "#499894", t.cpCommSeconds},
         {"ep_comm", "EP communication", "#86BCB6", t.epCommSeconds},
+        {"offload", "Activation offload (exposed)", "#79706E", t.offloadSeconds},
         {"bubble", "Pipeline bubble", "#EDC948", t.bubbleSeconds},
         {"dp_comm_exposed", "DP communication (exposed)", "#B07AA1", t.dpCommExposedSeconds},
         {"optimizer", "Optimizer step", "#D4A6C8", t.optimizerSeconds},

@@ -35,8 +35,8 @@ struct TimeRow {
     std::string_view color;
     double seconds = 0;
 };
-// All twelve components in the breakdown order (compute, recompute, TP, PP, CP, EP, bubble,
-// exposed DP, optimizer, loader, stragglers, host overhead), zeros included.
+// All thirteen components in the breakdown order (compute, recompute, TP, PP, CP, EP, activation offload,
+// bubble, exposed DP, optimizer, loader, stragglers, host overhead), zeros included.
 std::vector<TimeRow> timeRows(const TimeBreakdown& t);
 
 struct SvgChart {

@@ -381,6 +381,20 @@ void computeTime(const EvalContext& x, Plan& plan) {
         hostPerLayer += (forwardPasses + 1.0) * kUnfusedSoftmaxExtraKernels * st.hostSecondsPerLayerPass /
                         st.hostKernelsPerLayerPass;
 
+    // Activation offloading: an offloaded layer's saved tensors go to the host while the next layer's forward
+    // runs and come back while the one after it in backward runs, on the copy engines (a side stream, no SMs
+    // taken); only the copy that outlasts that layer's pass, its exposed TP collectives included, keeps the
+    // GPU waiting. The TP time splits between the passes as its collectives do (2 forward, 2 + recompute's
+    // backward).
+    const double offloadCopy = im.offloadCopySecondsPerLayer;
+    const double tpForwardShare = 2.0 / (4.0 + recomputeCollectives);
+    const double offloadPerLayer =
+        offloadCopy > 0
+            ? std::max(0.0, offloadCopy - (lt.fwd() + tpForwardShare * tpPerLayer)) +
+                  std::max(0.0, offloadCopy - (lt.bwd() + recompute + (1 - tpForwardShare) * tpPerLayer))
+            : 0.0;
+    auto offloadedOf = [&](double layers) { return std::min(x.offloadLayers, layers); };
+
     // One micro batch through one stage (middle stages); first and last stages add embedding and head.
     const double layerGpu = computePerLayer + recompute + cpPerLayer + fsdpExposedPerLayer;
     const double Tm = x.T;
@@ -400,8 +414,9 @@ void computeTime(const EvalContext& x, Plan& plan) {
     // on the host for the token counts and pipeline send/receive blocks: those add to the host-or-GPU-bound
     // compute time.
     auto stageTime = [&](double layers, double extraGpu) {
-        return withHost(layers * (layerGpu + tpPerLayer) + fsdpFirstGather + extraGpu, layers * hostPerLayer,
-                        st.hostHidingExponent) +
+        return withHost(layers * (layerGpu + tpPerLayer) + offloadedOf(layers) * offloadPerLayer +
+                            fsdpFirstGather + extraGpu,
+                        layers * hostPerLayer, st.hostHidingExponent) +
                layers * epPerLayer + p2p;
     };
     const int pp = x.s.layout.pp;
@@ -455,9 +470,11 @@ void computeTime(const EvalContext& x, Plan& plan) {
     tb.epCommSeconds = scale * maxLayers * epPerLayer;
     tb.cpCommSeconds = scale * maxLayers * cpPerLayer;
     tb.ppCommSeconds = scale * p2p;
+    tb.offloadSeconds = scale * offloadedOf(maxLayers) * offloadPerLayer;
     const double fsdpInPipeline = scale * (maxLayers * fsdpExposedPerLayer + fsdpFirstGather);
     tb.overheadSeconds = std::max(0.0, steady - (tb.computeSeconds + tb.recomputeSeconds + tb.tpCommSeconds +
-                                                 tb.epCommSeconds + tb.cpCommSeconds + tb.ppCommSeconds + fsdpInPipeline));
+                                                 tb.epCommSeconds + tb.cpCommSeconds + tb.ppCommSeconds +
+                                                 tb.offloadSeconds + fsdpInPipeline));
     tb.bubbleSeconds = bubble;
     tb.bubbleFraction = steady > 0 ? bubble / steady : 0;
 
@@ -496,6 +513,17 @@ void computeTime(const EvalContext& x, Plan& plan) {
     const double heldParams = x.zero >= 1 ? stageParams / x.shardGroup : stageParams;
     const double bytesPerParam = x.s.training.optimizer == Optimizer::Adam ? 28.0 : 20.0;
     tb.optimizerSeconds = x.memSeconds(heldParams * bytesPerParam);
+    if (x.optimizerOffload) {
+        // On the CPU, at its share of the host's DRAM bandwidth, after the held gradients have crossed to the
+        // host (streamed out during the last backward, as ZeRO-Offload does) and before the updated 16-bit
+        // weights cross back.
+        im.cpuOptimizerSeconds =
+            heldParams * bytesPerParam / (x.s.cluster.gpu.hostMemoryBandwidth * kCpuOptimizerEfficiency);
+        const double gradsOut = x.hostCopySeconds(heldParams * x.grads.reduceBytes);
+        const double weightsIn = x.hostCopySeconds(heldParams * 2.0);
+        im.optimizerTransferSeconds = overlappedSeconds(gradsOut, x.Ls * (lt.bwd() + recompute)) + weightsIn;
+        tb.optimizerSeconds = im.cpuOptimizerSeconds + im.optimizerTransferSeconds;
+    }
 
     const double pipeline = steady + bubble;
     const double loadSeconds = x.b * x.m * x.seq / x.s.training.loaderTokensPerSecond;

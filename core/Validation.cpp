@@ -644,6 +644,11 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
         t.recomputeLayers = r.optionalInteger(*jl, "recompute_layers", lw, 0, 1000000, 0);
         // Optional (hybrid sharding, HSDP): the DP ranks one copy of the sharded state spans.
         t.zeroShardDegree = r.optionalInteger(*jl, "zero_shard_degree", lw, 1, 10000000, t.zeroShardDegree);
+        // Optional (CPU offloading, as the run's recipe sets it): the layers per stage whose activations go
+        // to host memory (Megatron --cpu-offloading-num-layers), and the optimizer on the CPU.
+        t.activationOffloadLayers =
+            r.optionalInteger(*jl, "activation_offload_layers", lw, 0, std::max(0, s.model.layers), 0);
+        t.optimizerOffload = r.boolean(*jl, "optimizer_offload", lw, false);
         if (Reader::given(*jl, "precision")) {
             t.precision = r.choice(*jl, "precision", lw, &parsePrecision,
                                    {Precision::Bf16, Precision::Fp16, Precision::Fp8}, t.precision);

@@ -42,6 +42,8 @@ QString DiagnosticsModel::explainKeyFor(core::DiagnosticId id) {
     case DiagnosticId::CpExchangeExposed:
     case DiagnosticId::CpCrossesNodes: return QStringLiteral("time.cp_comm");
     case DiagnosticId::UnfusedSoftmax: return QStringLiteral("time.compute");
+    case DiagnosticId::CpuOffloadCost:
+        return QStringLiteral("time.offload");
     default: return {};
     }
 }

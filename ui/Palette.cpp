@@ -55,6 +55,8 @@ QString timeName(TimeComponent c) {
     case TimeComponent::PpComm: return QStringLiteral("PP communication");
     case TimeComponent::CpComm: return QStringLiteral("CP communication");
     case TimeComponent::EpComm: return QStringLiteral("EP communication");
+    case TimeComponent::Offload:
+        return QStringLiteral("Activation offload");
     case TimeComponent::Bubble: return QStringLiteral("Pipeline bubble");
     case TimeComponent::DpExposed: return QStringLiteral("Exposed DP/sharding comm.");
     case TimeComponent::Optimizer: return QStringLiteral("Optimizer step");
@@ -73,6 +75,8 @@ QString timeExplainKey(TimeComponent c) {
     case TimeComponent::PpComm: return QStringLiteral("time.pp_comm");
     case TimeComponent::CpComm: return QStringLiteral("time.cp_comm");
     case TimeComponent::EpComm: return QStringLiteral("time.ep_comm");
+    case TimeComponent::Offload:
+        return QStringLiteral("time.offload");
     case TimeComponent::Bubble: return QStringLiteral("time.bubble");
     case TimeComponent::DpExposed: return QStringLiteral("time.dp_comm");
     case TimeComponent::Optimizer: return QStringLiteral("time.optimizer");
@@ -91,6 +95,8 @@ double timeSeconds(const core::TimeBreakdown& t, TimeComponent c) {
     case TimeComponent::PpComm: return t.ppCommSeconds;
     case TimeComponent::CpComm: return t.cpCommSeconds;
     case TimeComponent::EpComm: return t.epCommSeconds;
+    case TimeComponent::Offload:
+        return t.offloadSeconds;
     case TimeComponent::Bubble: return t.bubbleSeconds;
     case TimeComponent::DpExposed: return t.dpCommExposedSeconds;
     case TimeComponent::Optimizer: return t.optimizerSeconds;

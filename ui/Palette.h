@@ -19,6 +19,7 @@ enum class TimeComponent {
     PpComm,
     CpComm,
     EpComm,
+    Offload,
     Bubble,
     DpExposed,
     Optimizer,

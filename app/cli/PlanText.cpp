@@ -4,6 +4,7 @@
 #include "core/ExecutionStyle.h"
 #include "core/NumberFormat.h"
 #include "core/Precision.h"
+#include "core/SvgCharts.h"
 #include "core/Types.h"
 
 #include <algorithm>
@@ -180,6 +181,18 @@ std::string renderMemory(const Plan& p) {
         kv.add("Over by", bothUnits(-mem.headroomBytes) + " on the worst stage (" +
                               std::to_string(mem.worstStage) + ")");
     kv.add("Fits", mem.fits ? "yes" : "NO");
+    if (mem.hostBytesPerGpu > 0) {
+        std::string what;
+        if (p.x.offloadedStateBytes > 0)
+            what = "optimizer state " + bothUnits(p.x.offloadedStateBytes);
+        if (p.x.offloadedGradientBytes > 0)
+            what += ", gradient shard " + bothUnits(p.x.offloadedGradientBytes);
+        if (p.x.offloadedActivationBytes > 0)
+            what += (what.empty() ? "" : ", ") + std::string("activations of ") +
+                    std::to_string(p.x.offloadedLayers) + " layers " +
+                    bothUnits(p.x.offloadedActivationBytes);
+        kv.add("Host memory", bothUnits(mem.hostBytesPerGpu) + " per GPU, offloaded (" + what + ")");
+    }
     out += kv.render();
     return out;
 }
@@ -200,22 +213,12 @@ std::string renderTime(const Plan& p) {
     const auto& t = p.time;
     std::string out = heading("Time per step: " + fixed(t.stepSeconds * 1e3, 1) + " ms");
     TextTable table({"Component", "ms", "% of step"}, {Align::Left, Align::Right, Align::Right});
-    auto row = [&](const char* name, double seconds) {
+    auto row = [&](const std::string& name, double seconds) {
         const double share = t.stepSeconds > 0 ? seconds / t.stepSeconds : 0.0;
         table.addRow({name, fixed(seconds * 1e3, 1), percent(share)});
     };
-    row("Compute (forward + backward)", t.computeSeconds);
-    row("Recompute", t.recomputeSeconds);
-    row("TP communication", t.tpCommSeconds);
-    row("PP communication", t.ppCommSeconds);
-    row("CP communication", t.cpCommSeconds);
-    row("EP communication", t.epCommSeconds);
-    row("Pipeline bubble", t.bubbleSeconds);
-    row("DP communication (exposed)", t.dpCommExposedSeconds);
-    row("Optimizer step", t.optimizerSeconds);
-    row("Data loader (exposed)", t.loaderSeconds);
-    row("Stragglers", t.stragglerSeconds);
-    row("Host overhead", t.overheadSeconds);
+    for (const core::TimeRow& r : core::timeRows(t))
+        row(std::string(r.label), r.seconds);
     out += table.render();
     out += "  Bubble fraction " + percent(t.bubbleFraction) + " of the ideal pipeline time\n";
     return out;

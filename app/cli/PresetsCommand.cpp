@@ -80,6 +80,8 @@ json gpusJson() {
                             {"hbm_bandwidth_bytes_per_s", finiteOrNull(g.hbmBandwidth)},
                             {"nvlink_bandwidth_bytes_per_s", finiteOrNull(g.nvlinkBandwidth)},
                             {"network_bandwidth_bytes_per_s", finiteOrNull(g.networkBandwidth)},
+                            {"host_link_bandwidth_bytes_per_s", finiteOrNull(g.hostLinkBandwidth)},
+                            {"host_memory_bandwidth_bytes_per_s", finiteOrNull(g.hostMemoryBandwidth)},
                             {"source", g.source}});
     }
     return list;
@@ -118,15 +120,16 @@ std::string modelsText() {
 }
 
 std::string gpusText() {
-    TextTable t(
-        {"ID", "Name", "BF16 TFLOP/s", "FP8 TFLOP/s", "HBM GB", "HBM TB/s", "NVLink GB/s", "Network GB/s"},
-        {Align::Left, Align::Left});
+    TextTable t({"ID", "Name", "BF16 TFLOP/s", "FP8 TFLOP/s", "HBM GB", "HBM TB/s", "NVLink GB/s",
+                 "Network GB/s", "Host link GB/s", "Host mem GB/s"},
+                {Align::Left, Align::Left});
     for (const auto& p : core::gpuPresets()) {
         const auto& g = p.gpu;
         t.addRow({g.id, g.name, fixed(g.peakFlops16 / 1e12, 0),
                   g.peakFlops8 > 0 ? fixed(g.peakFlops8 / 1e12, 0) : "-", fixed(g.hbmBytes / 1e9, 0),
                   fixed(g.hbmBandwidth / 1e12, 2), fixed(g.nvlinkBandwidth / 1e9, 0),
-                  fixed(g.networkBandwidth / 1e9, 1)});
+                  fixed(g.networkBandwidth / 1e9, 1), fixed(g.hostLinkBandwidth / 1e9, 0),
+                  fixed(g.hostMemoryBandwidth / 1e9, 1)});
     }
     return "GPUs (dense peaks, bandwidths per GPU and direction)\n" + t.render();
 }

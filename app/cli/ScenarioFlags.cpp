@@ -159,6 +159,12 @@ const std::vector<FlagSpec>& flagTable() {
          enumSetter(&O::precision, &core::parsePrecision, "bf16, fp16, fp8")},
         {"--optimizer", "NAME", "adam|sgd", enumSetter(&O::optimizer, &core::parseOptimizer, "adam, sgd")},
         {"--loader-prefetch", "on|off", "data loader prefetching", onOffSetter(&O::loaderPrefetch)},
+        {"--optimizer-offload", "on|off",
+         "optimizer state in host memory, the step on the CPU (ZeRO-Offload, --optimizer-cpu-offload)",
+         onOffSetter(&O::optimizerOffload)},
+        {"--activation-offload-layers", "N",
+         "layers of each pipeline stage whose activations wait in host memory (--cpu-offloading-num-layers)",
+         intSetter(&O::activationOffloadLayers, 0, kMaxCount)},
         {"--tp-comm-overlap", "on|off", "TP collectives overlapped with the GEMMs (AsyncTP)",
          onOffSetter(&O::overlapTp)},
         {"--pp-comm-overlap", "on|off", "pipeline send/receive overlapped with compute",
@@ -307,6 +313,10 @@ std::expected<void, CliError> applyOverrides(const ScenarioOverrides& o, Scenari
         t.fp8ParamGather = *o.fp8ParamGather;
     if (o.loaderPrefetch)
         t.loaderPrefetch = *o.loaderPrefetch;
+    if (o.optimizerOffload)
+        t.optimizerOffload = *o.optimizerOffload;
+    if (o.activationOffloadLayers)
+        t.activationOffloadLayers = *o.activationOffloadLayers;
     if (o.overlapTp)
         t.overlapTpComm = *o.overlapTp;
     if (o.overlapPp)

@@ -17,10 +17,11 @@ namespace lp::cli {
 struct ScenarioOverrides {
     std::optional<std::string> name, model, gpu, cluster, hfConfig;
     std::optional<int> nodes, gpusPerNode, nvlinkDomain, seqLen;
-    std::optional<int> tp, pp, dp, cp, ep, etp, vpp, microBatch, accumulation, zeroStage, zeroShardDegree, recomputeLayers;
+    std::optional<int> tp, pp, dp, cp, ep, etp, vpp, microBatch, accumulation, zeroStage, zeroShardDegree,
+        recomputeLayers, activationOffloadLayers;
     std::optional<core::Recompute> recompute;
     std::optional<bool> sequenceParallel, flashAttention, torchCompile, fusedKernels, fp8ParamGather,
-        loaderPrefetch;
+        loaderPrefetch, optimizerOffload;
     std::optional<bool> overlapTp, overlapPp, overlapDp, overlapEp;
     std::optional<core::Precision> precision;
     std::optional<core::Optimizer> optimizer;

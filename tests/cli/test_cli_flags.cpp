@@ -265,4 +265,44 @@ LP_TEST(evaluate_expert_tp_flag) {
     LP_CHECK(contains(run(ex).out, "--expert-tensor-parallel-size 1"));
 }
 
+LP_TEST(evaluate_cpu_offload_flags) {
+    // --optimizer-offload on: no optimizer state on the GPU, the same bytes in host memory, a slower step.
+    const json a = run({"evaluate", "--json"}).parsed();
+    const auto o = run({"evaluate", "--optimizer-offload", "on", "--json"});
+    LP_CHECK_EQ(o.code, 0);
+    const json b = o.parsed();
+    const json& stage = b.at("memory").at("stages").at(0);
+    LP_CHECK_EQ(stage.at("optimizer_bytes").get<double>(), 0.0);
+    LP_CHECK_NEAR(stage.at("host_bytes").get<double>(),
+                  a.at("memory").at("stages").at(0).at("optimizer_bytes").get<double>(), 1.0);
+    LP_CHECK(b.at("memory").at("host_bytes_per_gpu").get<double>() > 0);
+    LP_CHECK(b.at("time").at("optimizer_s").get<double>() > a.at("time").at("optimizer_s").get<double>());
+    LP_CHECK(contains(run({"evaluate", "--optimizer-offload", "on"}).out, "Host memory"));
+    // --activation-offload-layers N: fewer activations on the GPU; the exposed copies in offload_s.
+    const auto act = run({"evaluate", "--activation-offload-layers", "20", "--json"});
+    LP_CHECK_EQ(act.code, 0);
+    const json c = act.parsed();
+    LP_CHECK(c.at("memory").at("stages").at(0).at("activations_bytes").get<double>() <
+             a.at("memory").at("stages").at(0).at("activations_bytes").get<double>() / 2);
+    LP_CHECK(c.at("time").at("offload_s").get<double>() >= 0);
+    LP_CHECK_EQ(a.at("time").at("offload_s").get<double>(), 0.0);
+    // Bad values name the flag; more layers than the model has makes the layout invalid, and says where.
+    const auto negative = run({"evaluate", "--activation-offload-layers", "-1"});
+    LP_CHECK_EQ(negative.code, 2);
+    LP_CHECK(contains(negative.err, "--activation-offload-layers"));
+    const auto tooMany = run({"evaluate", "--activation-offload-layers", "81"});
+    LP_CHECK_EQ(tooMany.code, 2);
+    LP_CHECK(contains(tooMany.out + tooMany.err, "offloaded activation layers"));
+    const auto bad = run({"evaluate", "--optimizer-offload", "maybe"});
+    LP_CHECK_EQ(bad.code, 2);
+    LP_CHECK(contains(bad.err, "--optimizer-offload"));
+    // The launch settings carry both.
+    const auto megatron =
+        run({"export", "--optimizer-offload", "on", "--activation-offload-layers", "20", "--to", "megatron"});
+    LP_CHECK(contains(megatron.out, "--optimizer-cpu-offload"));
+    LP_CHECK(contains(megatron.out, "--cpu-offloading-num-layers 20"));
+    const auto deepspeed = run({"export", "--optimizer-offload", "on", "--to", "deepspeed"});
+    LP_CHECK(contains(deepspeed.out, "\"offload_optimizer\""));
+}
+
 } // namespace

@@ -167,6 +167,8 @@ Scenario randomScenario(Random& r) {
     g.hbmBandwidth = r.logUniform(1e-10, 1e18);
     g.nvlinkBandwidth = r.logUniform(1e6, 1e18);
     g.networkBandwidth = r.anyBits(1e18);
+    g.hostLinkBandwidth = r.logUniform(1e6, 1e18);
+    g.hostMemoryBandwidth = r.logUniform(1e6, 1e18);
     TrainingOptions& t = s.training;
     t.precision = std::array{Precision::Bf16, Precision::Fp16,
                              Precision::Fp8}[static_cast<std::size_t>(r.integer(0, 2))];
@@ -182,6 +184,8 @@ Scenario randomScenario(Random& r) {
     t.fusedKernels = r.coin();
     t.fp8ParamGather = r.coin();
     t.loaderPrefetch = r.coin();
+    t.optimizerOffload = r.coin();
+    t.activationOffloadLayers = r.coin() ? 0 : r.integer(0, s.model.layers);
     t.overlapTpComm = r.coin();
     t.overlapPpComm = r.coin();
     t.overlapDpComm = r.coin();
