@@ -119,6 +119,18 @@ ClusterEditor::ClusterEditor(ScenarioDocument* doc, QWidget* parent)
     m_more->addDouble(more, tr("HBM bandwidth"), tr("Memory bandwidth of one GPU."), 0.1, 100, 2, 1e12,
                       [](const Scenario& s) { return s.cluster.gpu.hbmBandwidth; },
                       [](Scenario& s, double v) { s.cluster.gpu.hbmBandwidth = v; }, tr(" TB/s"));
+    m_more->addDouble(
+        more, tr("Host link"),
+        tr("Bandwidth between one GPU and host memory, one direction: PCIe 4.0 x16 32 GB/s, PCIe 5.0 "
+           "x16 64 GB/s, NVLink-C2C on Grace (GB200) 225 GB/s. Sets the cost of offloading."),
+        0.1, 10000, 1, 1e9, [](const Scenario& s) { return s.cluster.gpu.hostLinkBandwidth; },
+        [](Scenario& s, double v) { s.cluster.gpu.hostLinkBandwidth = v; }, tr(" GB/s"));
+    m_more->addDouble(
+        more, tr("Host memory bandwidth"),
+        tr("One GPU's share of the host's DRAM bandwidth (the node's total over its GPUs): the pace "
+           "of an optimizer step run on the CPU."),
+        0.1, 10000, 1, 1e9, [](const Scenario& s) { return s.cluster.gpu.hostMemoryBandwidth; },
+        [](Scenario& s, double v) { s.cluster.gpu.hostMemoryBandwidth = v; }, tr(" GB/s"));
     m_section->setContent(body);
     layout->addWidget(m_section);
 

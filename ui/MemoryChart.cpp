@@ -287,6 +287,9 @@ void MemoryChart::rebuild() {
                        .arg(formatBytes(w.totalBytes, m_unit), formatBytes(mem.capacityBytes, m_unit),
                             formatBytes(mem.headroomBytes, m_unit), formatPercent(pct, 0));
         }
+        if (mem.hostBytesPerGpu > 0)
+            text += tr(" CPU offloading keeps %1 per GPU in host memory.")
+                        .arg(formatBytes(mem.hostBytesPerGpu, m_unit));
         if (m_stale)
             text += tr(" (last valid layout)");
     }

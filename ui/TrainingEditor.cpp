@@ -87,6 +87,30 @@ TrainingEditor::TrainingEditor(ScenarioDocument* doc, QWidget* parent)
         [](Scenario& s, int v) { s.training.recomputeLayers = v; }, tr(" per chunk"));
     block->setSpecialValueText(tr("every layer"));
     block->setObjectName(QStringLiteral("recomputeLayers"));
+    m_more
+        ->addBool(
+            more, tr("Optimizer state on the CPU"),
+            tr("Keep the fp32 master weights and Adam moments in host memory and run the optimizer step on "
+               "the CPU (DeepSpeed zero_optimization.offload_optimizer, Megatron-LM "
+               "--optimizer-cpu-offload); "
+               "with ZeRO-2 or higher the gradient shard goes to the host too. Frees the optimizer state "
+               "from "
+               "the GPU; the step then runs at the speed of host memory, and the gradients and updated "
+               "weights "
+               "cross the host link."),
+            [](const Scenario& s) { return s.training.optimizerOffload; },
+            [](Scenario& s, bool v) { s.training.optimizerOffload = v; })
+        ->setObjectName(QStringLiteral("optimizerOffload"));
+    QSpinBox* offload = m_more->addInt(
+        more, tr("Offload activations"),
+        tr("Copy the saved activations of this many layers of each stage to host memory after their "
+           "forward pass and back before their backward pass (Megatron-LM --cpu-offloading "
+           "--cpu-offloading-num-layers N, as NeMo's GB200 recipes do). The copies overlap with compute; "
+           "what the host link cannot hide shows as 'Activation offload' in the step time."),
+        0, 1000000, [](const Scenario& s) { return s.training.activationOffloadLayers; },
+        [](Scenario& s, int v) { s.training.activationOffloadLayers = v; }, tr(" layers"));
+    offload->setSpecialValueText(tr("none"));
+    offload->setObjectName(QStringLiteral("activationOffloadLayers"));
     m_more->addBool(more, tr("Sequence parallel"),
                     tr("Shard the norms' and dropouts' activations over the TP group (Megatron SP)."),
                     [](const Scenario& s) { return s.training.sequenceParallel; },

@@ -200,6 +200,32 @@ private slots:
         doc()->undoStack()->undo();
     }
 
+    void cpuOffloadControlsMoveTheBarsToTheHostAndUndo() {
+        auto* optimizer = box("optimizerOffload");
+        auto* layers =
+            m_window->scenarioPanel()->findChild<QSpinBox*>(QStringLiteral("activationOffloadLayers"));
+        QVERIFY(optimizer && layers);
+        QVERIFY(!optimizer->isChecked());
+        QVERIFY(optimizer->toolTip().contains(QStringLiteral("offload_optimizer")));
+        QCOMPARE(layers->value(), 0);
+        QCOMPARE(layers->text(), QStringLiteral("none"));
+        QVERIFY(layers->toolTip().contains(QStringLiteral("--cpu-offloading-num-layers")));
+        const core::Plan before = doc()->plan();
+        toggle(optimizer);
+        QVERIFY(doc()->scenario().training.optimizerOffload);
+        QCOMPARE(doc()->plan().memory.stages[0].optimizerBytes, 0.0);
+        QVERIFY(doc()->plan().memory.hostBytesPerGpu > 0);
+        layers->setValue(10);
+        QCOMPARE(doc()->scenario().training.activationOffloadLayers, 10);
+        QVERIFY(doc()->plan().memory.stages[0].activationsBytes < before.memory.stages[0].activationsBytes);
+        doc()->undoStack()->undo();
+        doc()->undoStack()->undo();
+        QVERIFY(!doc()->scenario().training.optimizerOffload);
+        QVERIFY(!optimizer->isChecked());
+        QCOMPARE(layers->value(), 0);
+        QCOMPARE(doc()->plan().memory.hostBytesPerGpu, 0.0);
+    }
+
     void ppAndDpOverlapLowerTheirExposedTime() {
         const core::Plan before = doc()->plan();
         QVERIFY(doc()->scenario().layout.pp > 1 && before.time.ppCommSeconds > 0);
