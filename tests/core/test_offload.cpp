@@ -178,26 +178,24 @@ LP_TEST(scenario_files_carry_offloading_and_refuse_impossible_values) {
         LP_CHECK_EQ(back->cluster.gpu.hostLinkBandwidth, 2.25e11);
         LP_CHECK_EQ(back->cluster.gpu.hostMemoryBandwidth, 2.56e11);
     }
-    // More layers than the model has: refused, naming the field.
-    std::string text = scenarioToJson(s);
-    const std::string key = "\"activation_offload_layers\": 7";
-    const auto at = text.find(key);
-    LP_CHECK(at != std::string::npos);
-    text.replace(at, key.size(), "\"activation_offload_layers\": 81");
-    const auto bad = scenarioFromJson(text);
-    LP_CHECK(!bad.has_value());
-    if (!bad)
-        LP_CHECK(anyErrorAt(bad.error(), "$.training.activation_offload_layers"));
-    // A zero host link is refused too, naming the field.
-    std::string zero = scenarioToJson(s);
-    const std::string link = "\"host_link_bandwidth_bytes_per_s\": 2.25e11";
-    const auto l = zero.find(link);
-    LP_CHECK(l != std::string::npos);
-    zero.replace(l, link.size(), "\"host_link_bandwidth_bytes_per_s\": 0");
-    const auto badLink = scenarioFromJson(zero);
-    LP_CHECK(!badLink.has_value());
-    if (!badLink)
-        LP_CHECK(anyErrorAt(badLink.error(), "$.cluster.gpu.host_link_bandwidth_bytes_per_s"));
+    // More layers than the model has, or a zero host link: refused, naming the field.
+    const std::string written = scenarioToJson(s);
+    const auto refusedAt = [&](const std::string& from, const std::string& to, const std::string& path) {
+        std::string text = written;
+        const auto at = text.find(from);
+        LP_CHECK(at != std::string::npos);
+        if (at == std::string::npos)
+            return;
+        text.replace(at, from.size(), to);
+        const auto bad = scenarioFromJson(text);
+        LP_CHECK(!bad.has_value());
+        if (!bad)
+            LP_CHECK(anyErrorAt(bad.error(), path));
+    };
+    refusedAt("\"activation_offload_layers\": 7", "\"activation_offload_layers\": 81",
+              "$.training.activation_offload_layers");
+    refusedAt("\"host_link_bandwidth_bytes_per_s\": 2.25e11", "\"host_link_bandwidth_bytes_per_s\": 0",
+              "$.cluster.gpu.host_link_bandwidth_bytes_per_s");
 }
 
 LP_TEST(a_gpu_written_before_the_host_figures_takes_its_presets) {
