@@ -38,12 +38,13 @@ void checkLayoutInto(const Scenario& s, std::vector<Diagnostic>& out) {
                          m.heads % m.kvHeads == 0;
     const bool layoutOk = l.tp > 0 && l.pp > 0 && l.dp > 0 && l.cp > 0 && l.ep > 0 && l.etp >= 0 && l.vpp > 0 &&
                           l.microBatch > 0 && l.accumulation > 0;
-    const bool clusterOk =
-        c.nodes > 0 && c.gpusPerNode > 0 && c.nvlinkDomain > 0 && positiveFinite(g.peakFlops16) &&
-        positiveFinite(g.hbmBytes) && positiveFinite(g.hbmBandwidth) && positiveFinite(g.nvlinkBandwidth) &&
-        positiveFinite(g.networkBandwidth) && positiveFinite(g.hostLinkBandwidth) &&
-        positiveFinite(g.hostMemoryBandwidth) && std::isfinite(c.nvlinkLatencySeconds) &&
-        c.nvlinkLatencySeconds >= 0 && std::isfinite(c.networkLatencySeconds) && c.networkLatencySeconds >= 0;
+    const bool clusterOk = c.nodes > 0 && c.gpusPerNode > 0 && c.nvlinkDomain > 0 &&
+                           positiveFinite(g.peakFlops16) && positiveFinite(g.hbmBytes) &&
+                           positiveFinite(g.hbmBandwidth) && positiveFinite(g.nvlinkBandwidth) &&
+                           positiveFinite(g.networkBandwidth) && positiveFinite(g.hostLinkBandwidth) &&
+                           positiveFinite(g.hostMemoryBandwidth) && positiveFinite(g.hostMemoryBytes) &&
+                           std::isfinite(c.nvlinkLatencySeconds) && c.nvlinkLatencySeconds >= 0 &&
+                           std::isfinite(c.networkLatencySeconds) && c.networkLatencySeconds >= 0;
     const TrainingOptions& t = s.training;
     const bool trainingOk =
         t.zeroStage >= 0 && t.zeroStage <= 3 && t.zeroShardDegree >= 0 &&
@@ -171,6 +172,10 @@ void diagnose(const EvalContext& x, Plan& p) {
         addDiagnostic(p, DiagnosticId::CpuOffloadCost,
                       offload > 0.20 * step ? Severity::Warning : Severity::Info, offload, offload / step,
                       t.offloadSeconds, x.optimizerOffload ? t.optimizerSeconds : 0.0);
+    // Offloaded state beyond the GPU's share of the host's memory: the node runs out of (pinned) host memory.
+    if (const double host = p.memory.hostBytesPerGpu, share = x.s.cluster.gpu.hostMemoryBytes; host > share)
+        addDiagnostic(p, DiagnosticId::HostMemoryExceeded, Severity::Warning, 0, host, share,
+                      x.s.cluster.gpusPerNode);
     if (x.s.training.precision == Precision::Fp8 && !x.fp8)  // asked for, but the GPU runs it in 16 bits
         addDiagnostic(p, DiagnosticId::Fp8NotSupported, Severity::Warning, 0);
     if (p.mfu < 0.20)

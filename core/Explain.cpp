@@ -194,14 +194,18 @@ void explainMemory(Builder& b) {
             values += (values.empty() ? "" : " + ") + fmt("%d layers x %.1f micro batches in flight x %s",
                                                           x.offloadedLayers, x.offloadMicroBatchesInFlight,
                                                           bytes(x.offloadBytesPerLayer).c_str());
-        b.add("memory.host_offload", "Host memory (CPU offloading)", mem.hostBytesPerGpu, "bytes",
-              "optimizer state (+ the gradient shard with ZeRO 2-3) + offloaded layers x micro batches in "
-              "flight x "
-              "bytes per layer",
-              values + " = " + bytes(mem.hostBytesPerGpu) + " per GPU", kModel,
-              "What CPU offloading keeps in the host's memory instead of the GPU's, for each GPU (a node "
-              "needs its "
-              "GPUs' worth, pinned). The GPU keeps one offloaded layer's activations as the staging buffer.");
+        b.add(
+            "memory.host_offload", "Host memory (CPU offloading)", mem.hostBytesPerGpu, "bytes",
+            "optimizer state (+ the gradient shard with ZeRO 2-3) + offloaded layers x micro batches in "
+            "flight x "
+            "bytes per layer",
+            values + " = " + bytes(mem.hostBytesPerGpu) + " per GPU, of its " + bytes(mem.hostCapacityBytes) +
+                " share of the host's memory",
+            kModel,
+            "What CPU offloading keeps in the host's memory instead of the GPU's, for each GPU (a node needs "
+            "its "
+            "GPUs' worth, pinned; more than the GPU's share is flagged). The GPU keeps one offloaded layer's "
+            "activations as the staging buffer.");
     }
 }
 

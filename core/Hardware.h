@@ -20,6 +20,7 @@ struct GpuSpec {
         64e9; // bytes/s per GPU, one direction, to host memory (PCIe Gen5 x16, NVLink-C2C)
     double hostMemoryBandwidth =
         76.8e9;                       // bytes/s: the GPU's share of its host's DRAM bandwidth (CPU offload)
+    double hostMemoryBytes = 250e9; // bytes: the GPU's share of its host's memory (a DGX H100's 2 TB over 8)
     std::string source;               // data sheet the figures come from
     bool operator==(const GpuSpec&) const = default;
 };

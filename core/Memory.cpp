@@ -252,6 +252,7 @@ void computeMemory(const EvalContext& x, Plan& plan) {
     const int stages = x.s.layout.pp;
     mem.stages.assign(static_cast<std::size_t>(stages), StageMemory{});
     mem.capacityBytes = x.s.cluster.gpu.hbmBytes;
+    mem.hostCapacityBytes = x.s.cluster.gpu.hostMemoryBytes;
 
     // Bytes per parameter held on a GPU, after ZeRO/FSDP sharding over DP x CP (routed experts: over
     // DP x CP / EP, the ranks that hold the same experts).

@@ -27,6 +27,7 @@ constexpr std::array<std::string_view, kDiagnosticCount> kIds = {
     "unfused_softmax",
     "fp8_not_supported",
     "cpu_offload_cost",
+    "host_memory_exceeded",
     "heads_not_divisible_by_tp",
     "kv_heads_not_divisible_by_tp",
     "layers_not_divisible_by_pp",
@@ -131,6 +132,12 @@ std::string diagnosticMessage(const Diagnostic& d) {
                    "the CPU "
                    "with its copies over the host link.",
                    1e3 * d.b, 1e3 * d.c);
+    case DiagnosticId::HostMemoryExceeded:
+        return fmt("CPU offloading keeps %.1f GiB per GPU in host memory, more than the GPU's share of its "
+                   "host's "
+                   "memory (%.1f GiB): ",
+                   d.a / kGiB, d.b / kGiB) +
+               fmt("a node of %.0f GPUs would need %.1f GiB of pinned host memory.", d.c, d.a * d.c / kGiB);
     case DiagnosticId::Fp8NotSupported:
         return "FP8 training asked for, but this GPU has no FP8 tensor cores (FP8 needs Hopper, Ada or Blackwell): "
                "planned in bf16, as Transformer Engine falls back to it.";
@@ -238,6 +245,10 @@ std::string diagnosticSuggestion(const Diagnostic& d) {
         return "Offload less: fewer activation layers, or keep the optimizer on the GPU with more ZeRO "
                "sharding "
                "(a higher stage or more DP ranks); or spend the memory on recompute instead.";
+    case DiagnosticId::HostMemoryExceeded:
+        return "Offload fewer activation layers, or keep the optimizer on the GPU; or, if the hosts have "
+               "more "
+               "memory than the preset's, set the GPU's Host memory to their share.";
     case DiagnosticId::Fp8NotSupported:
         return "Choose bf16 for this GPU, or a GPU with FP8 tensor cores (H100, H200, B200, GB200).";
     case DiagnosticId::LittleMemoryHeadroom:

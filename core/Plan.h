@@ -32,6 +32,7 @@ enum class DiagnosticId {
     UnfusedSoftmax,
     Fp8NotSupported,
     CpuOffloadCost,
+    HostMemoryExceeded,
     // invalid layouts
     HeadsNotDivisibleByTp,
     KvHeadsNotDivisibleByTp,
@@ -85,6 +86,7 @@ struct MemoryPlan {
     bool fits = false;
     MemoryComponent largestComponent = MemoryComponent::Weights;  // of the worst stage
     double hostBytesPerGpu = 0; // CPU offloading: the most any GPU keeps in host memory
+    double hostCapacityBytes = 0; // ... and the GPU's share of its host's memory
 };
 
 struct TimeBreakdown {

@@ -62,6 +62,7 @@ json memoryToJson(const MemoryPlan& m) {
                 {"fits", m.fits},
                 {"headroom_bytes", finiteOrNull(m.headroomBytes)},
                 {"host_bytes_per_gpu", finiteOrNull(m.hostBytesPerGpu)},
+                {"host_capacity_bytes", finiteOrNull(m.hostCapacityBytes)},
                 {"stages", std::move(stages)}};
 }
 

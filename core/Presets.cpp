@@ -263,6 +263,7 @@ GpuPreset readGpu(const json& entry, const std::string& where) {
     g.networkBandwidth = r.positive("network_bandwidth_bytes_per_s");
     g.hostLinkBandwidth = r.positive("host_link_bandwidth_bytes_per_s");
     g.hostMemoryBandwidth = r.positive("host_memory_bandwidth_bytes_per_s");
+    g.hostMemoryBytes = r.positive("host_memory_bytes");
     g.source = r.string("source");
     p.profileParams = readProfile(r.at("profile"), where + ".profile");
     r.string("profile_source");

@@ -193,7 +193,8 @@ KeyValues clusterFacts(const Scenario& s) {
     kv.emplace_back("NVLink bandwidth", bandwidth(g.nvlinkBandwidth) + " per GPU, one direction");
     kv.emplace_back("Network bandwidth", bandwidth(g.networkBandwidth) + " per GPU, one direction");
     kv.emplace_back("Host link", bandwidth(g.hostLinkBandwidth) + " per GPU, one direction; host memory " +
-                                     bandwidth(g.hostMemoryBandwidth) + " per GPU");
+                                     bandwidth(g.hostMemoryBandwidth) + " and " +
+                                     fmt::bytesBoth(g.hostMemoryBytes) + " per GPU");
     kv.emplace_back("Latency", fmt::duration(c.nvlinkLatencySeconds) + " NVLink, " +
                                    fmt::duration(c.networkLatencySeconds) + " network");
     if (!g.source.empty())

@@ -215,7 +215,7 @@ void readGpu(const Json& j, const std::string& path, GpuSpec& gpu, InputErrors& 
                    {"preset", "id", "name", "peak_flops16", "peak_flops8", "hbm_bytes",
                     "hbm_bandwidth_bytes_per_s", "nvlink_bandwidth_bytes_per_s",
                     "network_bandwidth_bytes_per_s", "host_link_bandwidth_bytes_per_s",
-                    "host_memory_bandwidth_bytes_per_s", "source"});
+                    "host_memory_bandwidth_bytes_per_s", "host_memory_bytes", "source"});
     if (const Json* p = r.find("preset"))
         if (const GpuPreset* preset = lookUpGpu(*p, r.path("preset"), errors))
             gpu = preset->gpu;
@@ -230,13 +230,15 @@ void readGpu(const Json& j, const std::string& path, GpuSpec& gpu, InputErrors& 
     // The host figures came with CPU offloading: a GPU written out before them, with a preset's id, takes
     // that preset's host link and host memory rather than the defaults.
     if (!r.find("preset") && !r.find("host_link_bandwidth_bytes_per_s") &&
-        !r.find("host_memory_bandwidth_bytes_per_s"))
+        !r.find("host_memory_bandwidth_bytes_per_s") && !r.find("host_memory_bytes"))
         if (const GpuPreset* known = findGpuPreset(gpu.id); known && known->gpu.id == gpu.id) {
             gpu.hostLinkBandwidth = known->gpu.hostLinkBandwidth;
             gpu.hostMemoryBandwidth = known->gpu.hostMemoryBandwidth;
+            gpu.hostMemoryBytes = known->gpu.hostMemoryBytes;
         }
     r.readDouble("host_link_bandwidth_bytes_per_s", gpu.hostLinkBandwidth, positive(kMaxRate));
     r.readDouble("host_memory_bandwidth_bytes_per_s", gpu.hostMemoryBandwidth, positive(kMaxRate));
+    r.readDouble("host_memory_bytes", gpu.hostMemoryBytes, positive(kMaxRate));
     r.readString("source", gpu.source);
     r.reportUnknownKeys();
 }
@@ -436,6 +438,7 @@ Json gpuToJson(const GpuSpec& g) {
     j["network_bandwidth_bytes_per_s"] = g.networkBandwidth;
     j["host_link_bandwidth_bytes_per_s"] = g.hostLinkBandwidth;
     j["host_memory_bandwidth_bytes_per_s"] = g.hostMemoryBandwidth;
+    j["host_memory_bytes"] = g.hostMemoryBytes;
     j["source"] = g.source;
     return j;
 }

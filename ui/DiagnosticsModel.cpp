@@ -44,6 +44,8 @@ QString DiagnosticsModel::explainKeyFor(core::DiagnosticId id) {
     case DiagnosticId::UnfusedSoftmax: return QStringLiteral("time.compute");
     case DiagnosticId::CpuOffloadCost:
         return QStringLiteral("time.offload");
+    case DiagnosticId::HostMemoryExceeded:
+        return QStringLiteral("memory.host_offload");
     default: return {};
     }
 }

@@ -191,7 +191,10 @@ std::string renderMemory(const Plan& p) {
             what += (what.empty() ? "" : ", ") + std::string("activations of ") +
                     std::to_string(p.x.offloadedLayers) + " layers " +
                     bothUnits(p.x.offloadedActivationBytes);
-        kv.add("Host memory", bothUnits(mem.hostBytesPerGpu) + " per GPU, offloaded (" + what + ")");
+        kv.add("Host memory", bothUnits(mem.hostBytesPerGpu) + " per GPU of its " +
+                                  bothUnits(mem.hostCapacityBytes) + " share" +
+                                  (mem.hostBytesPerGpu > mem.hostCapacityBytes ? " (OVER)" : "") +
+                                  ", offloaded (" + what + ")");
     }
     out += kv.render();
     return out;

@@ -82,6 +82,7 @@ json gpusJson() {
                             {"network_bandwidth_bytes_per_s", finiteOrNull(g.networkBandwidth)},
                             {"host_link_bandwidth_bytes_per_s", finiteOrNull(g.hostLinkBandwidth)},
                             {"host_memory_bandwidth_bytes_per_s", finiteOrNull(g.hostMemoryBandwidth)},
+                            {"host_memory_bytes", finiteOrNull(g.hostMemoryBytes)},
                             {"source", g.source}});
     }
     return list;
@@ -121,7 +122,7 @@ std::string modelsText() {
 
 std::string gpusText() {
     TextTable t({"ID", "Name", "BF16 TFLOP/s", "FP8 TFLOP/s", "HBM GB", "HBM TB/s", "NVLink GB/s",
-                 "Network GB/s", "Host link GB/s", "Host mem GB/s"},
+                 "Network GB/s", "Host link GB/s", "Host mem GB/s", "Host GB"},
                 {Align::Left, Align::Left});
     for (const auto& p : core::gpuPresets()) {
         const auto& g = p.gpu;
@@ -129,7 +130,7 @@ std::string gpusText() {
                   g.peakFlops8 > 0 ? fixed(g.peakFlops8 / 1e12, 0) : "-", fixed(g.hbmBytes / 1e9, 0),
                   fixed(g.hbmBandwidth / 1e12, 2), fixed(g.nvlinkBandwidth / 1e9, 0),
                   fixed(g.networkBandwidth / 1e9, 1), fixed(g.hostLinkBandwidth / 1e9, 0),
-                  fixed(g.hostMemoryBandwidth / 1e9, 1)});
+                  fixed(g.hostMemoryBandwidth / 1e9, 1), fixed(g.hostMemoryBytes / 1e9, 0)});
     }
     return "GPUs (dense peaks, bandwidths per GPU and direction)\n" + t.render();
 }

@@ -169,6 +169,7 @@ Scenario randomScenario(Random& r) {
     g.networkBandwidth = r.anyBits(1e18);
     g.hostLinkBandwidth = r.logUniform(1e6, 1e18);
     g.hostMemoryBandwidth = r.logUniform(1e6, 1e18);
+    g.hostMemoryBytes = r.logUniform(1e6, 1e18);
     TrainingOptions& t = s.training;
     t.precision = std::array{Precision::Bf16, Precision::Fp16,
                              Precision::Fp8}[static_cast<std::size_t>(r.integer(0, 2))];

@@ -207,7 +207,8 @@ LP_TEST(a_gpu_written_before_the_host_figures_takes_its_presets) {
         return;
     s.cluster.gpu = a100->gpu;
     std::string text = scenarioToJson(s);
-    for (const char* key : {"\"host_link_bandwidth_bytes_per_s\"", "\"host_memory_bandwidth_bytes_per_s\""}) {
+    for (const char* key : {"\"host_link_bandwidth_bytes_per_s\"", "\"host_memory_bandwidth_bytes_per_s\"",
+                            "\"host_memory_bytes\""}) {
         const auto at = text.find(key);
         LP_CHECK(at != std::string::npos);
         if (at == std::string::npos)
@@ -219,14 +220,43 @@ LP_TEST(a_gpu_written_before_the_host_figures_takes_its_presets) {
     if (old) {
         LP_CHECK_EQ(old->cluster.gpu.hostLinkBandwidth, a100->gpu.hostLinkBandwidth);
         LP_CHECK_EQ(old->cluster.gpu.hostMemoryBandwidth, a100->gpu.hostMemoryBandwidth);
+        LP_CHECK_EQ(old->cluster.gpu.hostMemoryBytes, a100->gpu.hostMemoryBytes);
         LP_CHECK(old->cluster.gpu.hostLinkBandwidth < GpuSpec{}.hostLinkBandwidth);
     }
+}
+
+LP_TEST(offloading_beyond_the_hosts_memory_is_flagged) {
+    Scenario s = defaultScenario();
+    s.training.optimizerOffload = true;
+    s.training.activationOffloadLayers = 20;
+    const Plan fits = evaluate(s);
+    LP_CHECK(fits.valid);
+    LP_CHECK(fits.memory.hostBytesPerGpu > 0);
+    LP_CHECK_EQ(fits.memory.hostCapacityBytes, s.cluster.gpu.hostMemoryBytes);
+    LP_CHECK(fits.memory.hostBytesPerGpu < fits.memory.hostCapacityBytes); // a DGX H100's 250 GB per GPU
+    LP_CHECK(!fits.has(DiagnosticId::HostMemoryExceeded));
+    // A host with less memory than the offloaded state: a warning naming both figures, the plan still valid.
+    s.cluster.gpu.hostMemoryBytes = fits.memory.hostBytesPerGpu / 2;
+    const Plan over = evaluate(s);
+    LP_CHECK(over.valid);
+    LP_CHECK(over.has(DiagnosticId::HostMemoryExceeded));
+    for (const Diagnostic& d : over.diagnostics)
+        if (d.id == DiagnosticId::HostMemoryExceeded) {
+            LP_CHECK(d.severity == Severity::Warning);
+            LP_CHECK(diagnosticMessage(d).find("pinned host memory") != std::string::npos);
+        }
+    // Without offloading nothing is kept on the host, whatever its size.
+    Scenario none = defaultScenario();
+    none.cluster.gpu.hostMemoryBytes = 1e6;
+    LP_CHECK(!evaluate(none).has(DiagnosticId::HostMemoryExceeded));
 }
 
 LP_TEST(every_gpu_preset_describes_its_host) {
     for (const GpuPreset& p : gpuPresets()) {
         LP_CHECK(p.gpu.hostLinkBandwidth > 1e9 && p.gpu.hostLinkBandwidth < 1e12);
         LP_CHECK(p.gpu.hostMemoryBandwidth > 1e10 && p.gpu.hostMemoryBandwidth < 1e12);
+        LP_CHECK(p.gpu.hostMemoryBytes > p.gpu.hbmBytes / 2 && p.gpu.hostMemoryBytes < 1e12);
+        LP_CHECK(p.gpu.source.find("Host memory") != std::string::npos);
         LP_CHECK(p.gpu.source.find("Host") != std::string::npos);
     }
     // Grace's NVLink-C2C is several times a PCIe 5.0 slot.
