@@ -197,15 +197,13 @@ void explainMemory(Builder& b) {
         b.add(
             "memory.host_offload", "Host memory (CPU offloading)", mem.hostBytesPerGpu, "bytes",
             "optimizer state (+ the gradient shard with ZeRO 2-3) + offloaded layers x micro batches in "
-            "flight x "
-            "bytes per layer",
+            "flight x bytes per layer",
             values + " = " + bytes(mem.hostBytesPerGpu) + " per GPU, of its " + bytes(mem.hostCapacityBytes) +
                 " share of the host's memory",
             kModel,
             "What CPU offloading keeps in the host's memory instead of the GPU's, for each GPU (a node needs "
-            "its "
-            "GPUs' worth, pinned; more than the GPU's share is flagged). The GPU keeps one offloaded layer's "
-            "activations as the staging buffer.");
+            "its GPUs' worth, pinned; more than the GPU's share is flagged). The GPU keeps one offloaded "
+            "layer's activations as the staging buffer.");
     }
 }
 
@@ -276,10 +274,9 @@ void explainTime(Builder& b) {
               recomputeLayersText(b.s.training).c_str()),
           kKorth,
           "Activation checkpointing re-runs part of the forward pass to save memory: full recompute costs "
-          "about a third more compute. "
-          "Block recompute (Megatron-LM --recompute-method block) re-runs only the first N layers of each "
-          "model chunk: "
-          "that share of the cost, and those layers keep only their input.");
+          "about a third more compute. Block recompute (Megatron-LM --recompute-method block) re-runs only "
+          "the first N layers of each model chunk: that share of the cost, and those layers keep only their "
+          "input.");
     const TrainingOptions& o = b.s.training;
     std::string tpFormula = "per layer: 4 (+2 with full recompute) x all-reduce of s x b x h x 2 bytes; ring 2(n-1)/n S/B + 2(n-1)a";
     std::string tpWords = "Tensor parallelism all-reduces the activations twice per layer and pass: cheap on NVLink, expensive across nodes.";
@@ -438,23 +435,20 @@ void explainTime(Builder& b) {
     if (b.s.training.optimizerOffload)
         b.add("time.optimizer", "Optimizer step (on the CPU)", t.optimizerSeconds, "s",
               "held parameters x 28 bytes / (host DRAM bandwidth share x 0.5) + gradients to the host "
-              "(beyond the "
-              "last backward) + 16-bit weights back, over the host link at 80%",
+              "(beyond the last backward) + 16-bit weights back, over the host link at 80%",
               fmt("CPU step %s + copies %s = %s", secs(x.cpuOptimizerSeconds).c_str(),
                   secs(x.optimizerTransferSeconds).c_str(), secs(t.optimizerSeconds).c_str()),
               "Ren et al. 2021, ZeRO-Offload; docs/estimation.md",
               "With the optimizer offloaded, the CPU updates the master weights in host memory: the "
-              "gradients cross "
-              "to the host, the CPU's Adam streams the state through its DRAM, and the new 16-bit weights "
-              "cross back.");
+              "gradients cross to the host, the CPU's Adam streams the state through its DRAM, and the new "
+              "16-bit weights cross back.");
     else
         b.add("time.optimizer", "Optimizer step", t.optimizerSeconds, "s",
               "held parameters x 28 bytes / HBM bandwidth", secs(t.optimizerSeconds), kModel,
               "Adam reads and writes the master weights and moments once per step: memory-bound.");
     b.add("time.offload", "Activation offload (exposed)", t.offloadSeconds, "s",
           "per micro batch and offloaded layer: copy beyond the next layer's forward + copy beyond its "
-          "backward "
-          "(each with its exposed TP collectives); copy = bytes per layer / (host link x 80%)",
+          "backward (each with its exposed TP collectives); copy = bytes per layer / (host link x 80%)",
           x.offloadedLayers > 0
               ? fmt("%d x %d layers x 2 copies of %s (%s each)", l.accumulation, x.offloadedLayers,
                     bytes(x.offloadBytesPerLayer).c_str(), secs(x.offloadCopySecondsPerLayer).c_str()) +
@@ -462,9 +456,8 @@ void explainTime(Builder& b) {
               : std::string("no activations offloaded"),
           "Megatron-LM --cpu-offloading-num-layers; docs/estimation.md",
           "Offloaded activations travel to host memory after their layer's forward and back before its "
-          "backward, on a "
-          "side stream: free while the neighbouring layer computes longer than the copy takes, exposed "
-          "beyond that.");
+          "backward, on a side stream: free while the neighbouring layer computes longer than the copy "
+          "takes, exposed beyond that.");
     b.add("time.loader", "Exposed data loading", t.loaderSeconds, "s", "tokens per rank / loader throughput (hidden when prefetching)",
           secs(t.loaderSeconds), kModel, "A loader that does not prefetch makes every step wait for the next batch.");
     b.add("time.straggler", "Stragglers", t.stragglerSeconds, "s", "step x straggler slowdown",

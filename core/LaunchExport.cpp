@@ -440,8 +440,7 @@ LaunchSettings deepspeed(const Scenario& s) {
             "activation_checkpointing only configures deepspeed.checkpointing.checkpoint(); the model "
             "must call it for " +
             (t.recomputeLayers > 0 ? "the first " + std::to_string(t.recomputeLayers) +
-                                         " layers of each pipeline stage "
-                                         "(block recompute)."
+                                         " layers of each pipeline stage (block recompute)."
                                    : std::string("every layer (full recompute).")));
     else if (t.recompute == Recompute::Selective)
         out.notes.push_back(

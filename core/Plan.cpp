@@ -129,13 +129,11 @@ std::string diagnosticMessage(const Diagnostic& d) {
     case DiagnosticId::CpuOffloadCost:
         return fmt("CPU offloading costs %.1f ms per step (%.0f%% of the step): ", ms, 100.0 * d.a) +
                fmt("%.1f ms of activation copies the compute does not hide and %.1f ms for the optimizer on "
-                   "the CPU "
-                   "with its copies over the host link.",
+                   "the CPU with its copies over the host link.",
                    1e3 * d.b, 1e3 * d.c);
     case DiagnosticId::HostMemoryExceeded:
         return fmt("CPU offloading keeps %.1f GiB per GPU in host memory, more than the GPU's share of its "
-                   "host's "
-                   "memory (%.1f GiB): ",
+                   "host's memory (%.1f GiB): ",
                    d.a / kGiB, d.b / kGiB) +
                fmt("a node of %.0f GPUs would need %.1f GiB of pinned host memory.", d.c, d.a * d.c / kGiB);
     case DiagnosticId::Fp8NotSupported:
@@ -188,8 +186,7 @@ std::string diagnosticMessage(const Diagnostic& d) {
             "size)",
             "the layout (TP, PP, DP, CP, EP, virtual stages, micro batch, accumulation)",
             "the cluster (nodes, GPUs per node, NVLink domain, the GPU's peak, memory and bandwidths, host "
-            "link and host "
-            "memory bandwidth, latencies)",
+            "link and host memory bandwidth, latencies)",
             "the training options (ZeRO stage 0-3, shard degree, loader throughput, straggler slowdown, "
             "allocator "
             "reserve, MoE load imbalance, token budget, offloaded activation layers 0 to the model's layers)",
@@ -243,12 +240,10 @@ std::string diagnosticSuggestion(const Diagnostic& d) {
                "sequence of 17 to 4096 tokens, or use flash attention.";
     case DiagnosticId::CpuOffloadCost:
         return "Offload less: fewer activation layers, or keep the optimizer on the GPU with more ZeRO "
-               "sharding "
-               "(a higher stage or more DP ranks); or spend the memory on recompute instead.";
+               "sharding (a higher stage or more DP ranks); or spend the memory on recompute instead.";
     case DiagnosticId::HostMemoryExceeded:
         return "Offload fewer activation layers, or keep the optimizer on the GPU; or, if the hosts have "
-               "more "
-               "memory than the preset's, set the GPU's Host memory to their share.";
+               "more memory than the preset's, set the GPU's Host memory to their share.";
     case DiagnosticId::Fp8NotSupported:
         return "Choose bf16 for this GPU, or a GPU with FP8 tensor cores (H100, H200, B200, GB200).";
     case DiagnosticId::LittleMemoryHeadroom:

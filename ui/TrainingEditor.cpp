@@ -78,11 +78,10 @@ TrainingEditor::TrainingEditor(ScenarioDocument* doc, QWidget* parent)
     QSpinBox* block = m_more->addInt(
         more, tr("Recompute &layers"),
         tr("With full recompute: how many layers of each model chunk (a pipeline stage, or a virtual stage "
-           "when "
-           "interleaved) are recomputed; the others keep their activations. Fewer layers cost less recompute "
-           "and take more memory. Megatron-LM --recompute-method block --recompute-num-layers N, NeMo "
-           "activations_checkpoint_num_layers. 'every layer' (0) recomputes them all; no effect without full "
-           "recompute."),
+           "when interleaved) are recomputed; the others keep their activations. Fewer layers cost less "
+           "recompute and take more memory. Megatron-LM --recompute-method block --recompute-num-layers N, "
+           "NeMo activations_checkpoint_num_layers. 'every layer' (0) recomputes them all; no effect without "
+           "full recompute."),
         0, 1000000, [](const Scenario& s) { return s.training.recomputeLayers; },
         [](Scenario& s, int v) { s.training.recomputeLayers = v; }, tr(" per chunk"));
     block->setSpecialValueText(tr("every layer"));
@@ -92,12 +91,9 @@ TrainingEditor::TrainingEditor(ScenarioDocument* doc, QWidget* parent)
             more, tr("Optimizer state on the CPU"),
             tr("Keep the fp32 master weights and Adam moments in host memory and run the optimizer step on "
                "the CPU (DeepSpeed zero_optimization.offload_optimizer, Megatron-LM "
-               "--optimizer-cpu-offload); "
-               "with ZeRO-2 or higher the gradient shard goes to the host too. Frees the optimizer state "
-               "from "
-               "the GPU; the step then runs at the speed of host memory, and the gradients and updated "
-               "weights "
-               "cross the host link."),
+               "--optimizer-cpu-offload); with ZeRO-2 or higher the gradient shard goes to the host too. "
+               "Frees the optimizer state from the GPU; the step then runs at the speed of host memory, and "
+               "the gradients and updated weights cross the host link."),
             [](const Scenario& s) { return s.training.optimizerOffload; },
             [](Scenario& s, bool v) { s.training.optimizerOffload = v; })
         ->setObjectName(QStringLiteral("optimizerOffload"));
@@ -142,10 +138,9 @@ TrainingEditor::TrainingEditor(ScenarioDocument* doc, QWidget* parent)
         ->addBool(
             more, tr("FP8 weight gathers"),
             tr("In fp8 training, gather the weights as their fp8 casts: the ZeRO-3/FSDP layer all-gathers "
-               "and "
-               "the distributed optimizer's all-gather of the updated weights move 1 byte per weight instead "
-               "of 2 (torchtitan --float8.enable_fsdp_float8_all_gather, torchao's float8 all-gather; "
-               "Megatron-LM --fp8-param-gather, NeMo fp8_params). No effect without fp8."),
+               "and the distributed optimizer's all-gather of the updated weights move 1 byte per weight "
+               "instead of 2 (torchtitan --float8.enable_fsdp_float8_all_gather, torchao's float8 "
+               "all-gather; Megatron-LM --fp8-param-gather, NeMo fp8_params). No effect without fp8."),
             [](const Scenario& s) { return s.training.fp8ParamGather; },
             [](Scenario& s, bool v) { s.training.fp8ParamGather = v; })
         ->setObjectName(QStringLiteral("fp8ParamGather"));
