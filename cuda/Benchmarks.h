@@ -10,6 +10,8 @@
 
 namespace lp::calib::detail {
 
+struct PreparedGemm;
+
 // cuBLASLt GEMMs on one device: D[m x n] = A[m x k] B[k x n] with A transposed (the "TN" layout that
 // fp8 requires and that weights commonly use), fp32 accumulation, beta = 0, the heuristic's first
 // algorithm and a 32 MiB workspace. Operands are filled with random values.
@@ -21,11 +23,18 @@ public:
     GemmBench& operator=(const GemmBench&) = delete;
 
     GemmMeasurement run(const GemmShape& shape, GemmDtype dtype, const TimingPlan& plan);
+    // The measured GEMM `burst` again, back to back for `seconds` (SustainedGemm); `keepGoing` is asked
+    // after each quarter-second window.
+    SustainedGemm hold(const GemmMeasurement& burst, double seconds, const TimingPlan& plan,
+                       const std::function<bool()>& keepGoing = {});
     std::string libraryVersion() const;
 
 private:
     struct Impl;
     explicit GemmBench(std::unique_ptr<Impl> impl);
+    std::expected<std::unique_ptr<PreparedGemm>, std::string> prepare(const GemmShape& shape,
+                                                                      GemmDtype dtype);
+    Launch launcher(const PreparedGemm& g) const;
     std::unique_ptr<Impl> m_impl;
 };
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <exception>
 #include <new>
 
@@ -16,6 +17,13 @@ std::string shapeItem(GemmDtype dtype, const GemmShape& g) {
     if (label.find(dims) == std::string::npos)
         label += " (" + dims + ")";
     return std::string(toString(dtype)) + " " + label;
+}
+
+// "15 s", "2.5 s".
+std::string secondsText(double s) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g s", s);
+    return buf;
 }
 
 class Run {
@@ -94,7 +102,10 @@ private:
         int commGpus = m_req.maxGpus > 0 ? std::min(m_req.maxGpus, count) : count;
         if (!m_req.nccl || m_req.commBytes.empty() || commGpus < 2)
             commGpus = 0;
-        const auto gemmItems = static_cast<int>(m_req.gemms.size()) * (fp8 ? 2 : 1);
+        const int gemmTypes = fp8 ? 2 : 1;
+        const auto gemmItems = (static_cast<int>(m_req.gemms.size()) +
+                                (m_req.sustainSeconds > 0 && !m_req.gemms.empty() ? 1 : 0)) *
+                               gemmTypes;
         const auto hbmItems = static_cast<int>(m_req.hbmBytes.size()) * 2;
         const auto commItems = commGpus > 0 ? static_cast<int>(m_req.commBytes.size()) * 4 : 0;
         m_total = gemmItems + hbmItems + commItems;
@@ -151,7 +162,37 @@ private:
                     return false;
             }
         }
+        if (m_req.sustainSeconds > 0)
+            for (GemmDtype dtype : dtypes)
+                if (!holdFastest(**bench, dtype))
+                    return false;
         return true;
+    }
+
+    // Runs the fastest GEMM of a type back to back for sustainSeconds (SustainedGemm).
+    bool holdFastest(detail::GemmBench& bench, GemmDtype dtype) {
+        const GemmMeasurement* fastest = nullptr;
+        for (const auto& g : m_result.gemms)
+            if (g.dtype == dtype && g.ok() && (!fastest || g.flopsPerSecond > fastest->flopsPerSecond))
+                fastest = &g;
+        const std::string held = " held for " + secondsText(m_req.sustainSeconds);
+        if (!fastest) {
+            ++m_done;
+            m_result.notes.push_back(
+                std::string(toString(dtype)) +
+                " GEMMs: not held at the power limit (no GEMM of this type was measured)");
+            return true;
+        }
+        const std::string item = shapeItem(dtype, fastest->shape) + held;
+        if (!report("GEMM", item))
+            return false;
+        const GemmMeasurement burst = *fastest; // m_result.gemms is not touched while holding
+        m_result.sustained.push_back(
+            bench.hold(burst, m_req.sustainSeconds, m_plan, [&] { return report("GEMM", item); }));
+        ++m_done;
+        if (m_result.cancelled)
+            return false;
+        return m_result.sustained.back().ok() || stillUsable();
     }
 
     bool runHbm() {

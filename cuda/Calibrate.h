@@ -80,6 +80,9 @@ struct CalibrationRequest {
     int warmup = 3;                 // untimed runs before timing
     int repetitions = 10;           // timed runs; the median is reported
     double maxSecondsPerItem = 2.0; // fewer repetitions for items slower than this
+    // After the sweep, the fastest bf16 (and fp8) GEMM is run back to back for this long: the throughput
+    // the GPU holds at its power limit, as in training, rather than at boost clock (0: not measured).
+    double sustainSeconds = 0;
 };
 
 // ------------------------------------------------------------------------------------------------
@@ -102,6 +105,23 @@ struct GemmMeasurement {
     double flopsPerSecond = 0; // achieved, from the median
     std::string error;         // non-empty: not measured (why)
     bool ok() const { return error.empty() && seconds.samples > 0; }
+};
+
+// A GEMM held back to back for seconds (CalibrationRequest::sustainSeconds). Short samples run at the
+// boost clock; a GPU kept busy, as in training, settles at its power limit and a lower clock.
+struct SustainedGemm {
+    GemmShape shape;
+    GemmDtype dtype = GemmDtype::Bf16;
+    double windowSeconds = 0;        // length of one timed window
+    std::vector<double> windowFlops; // achieved FLOP/s in each window, in order
+    double heldFlopsPerSecond = 0;   // the median over the second half of the windows
+    double burstFlopsPerSecond = 0;  // the same shape's short samples in the sweep
+    std::string error;
+    bool ok() const { return error.empty() && heldFlopsPerSecond > 0; }
+    // Held over short-sample throughput (0 when either is missing).
+    double ratio() const {
+        return ok() && burstFlopsPerSecond > 0 ? heldFlopsPerSecond / burstFlopsPerSecond : 0.0;
+    }
 };
 
 struct HbmMeasurement {
@@ -134,6 +154,7 @@ struct CalibrationResult {
     std::string date;      // ISO date of the run ("2025-01-31")
     std::string libraries; // "cuBLASLt 13.0.0, NCCL 2.28.9"
     std::vector<GemmMeasurement> gemms;
+    std::vector<SustainedGemm> sustained; // one per GEMM type held (bf16, fp8)
     std::vector<HbmMeasurement> hbm;
     std::vector<CommMeasurement> comm;
     std::vector<std::string> notes; // skipped parts and why ("fp8: needs compute capability 8.9")

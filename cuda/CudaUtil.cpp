@@ -263,4 +263,28 @@ std::expected<std::vector<double>, std::string> timeRuns(std::span<TimedStream* 
     return out;
 }
 
+std::expected<std::vector<double>, std::string> holdRuns(std::span<TimedStream* const> streams,
+                                                         const TimingPlan& plan, const Launch& launch,
+                                                         double seconds, double windowSeconds,
+                                                         const std::function<bool()>& keepGoing) {
+    if (streams.empty())
+        return std::unexpected(std::string("no stream to time on"));
+    auto single = timedBatch(streams, 1, plan, launch);
+    if (!single)
+        return std::unexpected(single.error());
+    const double t1 = std::max(*single, 1e-7);
+    const int count = static_cast<int>(std::clamp(std::ceil(windowSeconds / t1), 1.0, 100000.0));
+    std::vector<double> out;
+    const auto start = std::chrono::steady_clock::now();
+    while (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < seconds) {
+        auto t = timedBatch(streams, count, plan, launch);
+        if (!t)
+            return std::unexpected(t.error());
+        out.push_back(*t);
+        if (keepGoing && !keepGoing())
+            break;
+    }
+    return out;
+}
+
 } // namespace lp::calib::detail

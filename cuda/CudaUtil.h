@@ -95,6 +95,15 @@ using Launch = std::function<std::string()>;
 std::expected<std::vector<double>, std::string> timeRuns(std::span<TimedStream* const> streams,
                                                          const TimingPlan& plan, const Launch& launch);
 
+// Runs `launch` back to back for about `seconds`, in windows of about `windowSeconds` each timed with
+// the events (the host waits a few microseconds between windows): each window's time per run. Long
+// enough, this is the throughput the GPU holds at its power limit rather than at its boost clock.
+// `keepGoing` is asked after each window; false stops early with the windows measured so far.
+std::expected<std::vector<double>, std::string> holdRuns(std::span<TimedStream* const> streams,
+                                                         const TimingPlan& plan, const Launch& launch,
+                                                         double seconds, double windowSeconds,
+                                                         const std::function<bool()>& keepGoing = {});
+
 // Waits for a stream, polling, for at most `seconds`; an error message on failure or timeout.
 std::string waitForStream(const TimedStream& s, double seconds);
 

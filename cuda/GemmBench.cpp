@@ -3,6 +3,7 @@
 #include "cuda/DynamicLibs.h"
 #include "cuda/Kernels.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 
@@ -69,18 +70,30 @@ std::string GemmBench::libraryVersion() const {
     return "cuBLASLt " + m_impl->api->versionText();
 }
 
-GemmMeasurement GemmBench::run(const GemmShape& shape, GemmDtype dtype, const TimingPlan& plan) {
-    GemmMeasurement out;
-    out.shape = shape;
-    out.dtype = dtype;
+using MatmulDesc = LtObject<cublasLtMatmulDesc_t, decltype(&::cublasLtMatmulDescDestroy)>;
+using MatrixLayout = LtObject<cublasLtMatrixLayout_t, decltype(&::cublasLtMatrixLayoutDestroy)>;
+using Preference = LtObject<cublasLtMatmulPreference_t, decltype(&::cublasLtMatmulPreferenceDestroy)>;
+
+// One GEMM ready to launch: operands filled, descriptors made, the algorithm chosen.
+struct PreparedGemm {
+    explicit PreparedGemm(const CublasLtApi& lt)
+        : op(lt.matmulDescDestroy), la(lt.matrixLayoutDestroy), lb(lt.matrixLayoutDestroy),
+          ld(lt.matrixLayoutDestroy), pref(lt.preferenceDestroy) {}
+    DeviceBuffer a, b, d;
+    MatmulDesc op;
+    MatrixLayout la, lb, ld;
+    Preference pref;
+    cublasLtMatmulHeuristicResult_t heuristic{};
+};
+
+std::expected<std::unique_ptr<PreparedGemm>, std::string> GemmBench::prepare(const GemmShape& shape,
+                                                                             GemmDtype dtype) {
     const CublasLtApi& lt = *m_impl->api;
     const bool fp8 = dtype == GemmDtype::Fp8;
     constexpr auto kMaxDim = static_cast<long long>(std::numeric_limits<std::int32_t>::max());
     if (shape.m <= 0 || shape.n <= 0 || shape.k <= 0 || shape.m > kMaxDim || shape.n > kMaxDim ||
-        shape.k > kMaxDim) {
-        out.error = "dimensions must be between 1 and 2^31 - 1";
-        return out;
-    }
+        shape.k > kMaxDim)
+        return std::unexpected(std::string("dimensions must be between 1 and 2^31 - 1"));
     const auto m = static_cast<std::uint64_t>(shape.m);
     const auto n = static_cast<std::uint64_t>(shape.n);
     const auto k = static_cast<std::uint64_t>(shape.k);
@@ -88,102 +101,99 @@ GemmMeasurement GemmBench::run(const GemmShape& shape, GemmDtype dtype, const Ti
     const double bytesA = static_cast<double>(m * k * operandBytes);
     const double bytesB = static_cast<double>(k * n * operandBytes);
     const double bytesD = static_cast<double>(m * n * 2);
-    if (cudaError_t e = cudaSetDevice(m_impl->stream->device()); e != cudaSuccess) {
-        out.error = callError("cudaSetDevice", e);
-        return out;
-    }
+    if (cudaError_t e = cudaSetDevice(m_impl->stream->device()); e != cudaSuccess)
+        return std::unexpected(callError("cudaSetDevice", e));
     const double freeBytes = freeDeviceBytes();
-    if (freeBytes > 0 && bytesA + bytesB + bytesD > 0.95 * freeBytes - kMemoryHeadroomBytes) {
-        out.error = "skipped: needs " + bytesText(bytesA + bytesB + bytesD) + " of GPU memory, " +
-                    bytesText(freeBytes) + " free";
-        return out;
-    }
-    DeviceBuffer a, b, d;
-    for (auto [buf, bytes] : {std::pair{&a, bytesA}, std::pair{&b, bytesB}, std::pair{&d, bytesD}})
-        if (auto r = buf->allocate(static_cast<std::size_t>(bytes)); !r) {
-            out.error = r.error();
-            return out;
-        }
+    if (freeBytes > 0 && bytesA + bytesB + bytesD > 0.95 * freeBytes - kMemoryHeadroomBytes)
+        return std::unexpected("skipped: needs " + bytesText(bytesA + bytesB + bytesD) + " of GPU memory, " +
+                               bytesText(freeBytes) + " free");
+    auto g = std::make_unique<PreparedGemm>(lt);
+    for (auto [buf, bytes] : {std::pair{&g->a, bytesA}, std::pair{&g->b, bytesB}, std::pair{&g->d, bytesD}})
+        if (auto r = buf->allocate(static_cast<std::size_t>(bytes)); !r)
+            return std::unexpected(r.error());
     cudaStream_t st = m_impl->stream->stream();
     const auto fill = fp8 ? launchFillFp8E4m3 : launchFillBf16;
-    if (cudaError_t e = fill(a.get(), m * k, m_impl->seed++, st); e != cudaSuccess) {
-        out.error = callError("fill kernel", e);
-        return out;
-    }
-    if (cudaError_t e = fill(b.get(), k * n, m_impl->seed++, st); e != cudaSuccess) {
-        out.error = callError("fill kernel", e);
-        return out;
-    }
-    if (cudaError_t e = cudaMemsetAsync(d.get(), 0, d.size(), st); e != cudaSuccess) {
-        out.error = callError("cudaMemsetAsync", e);
-        return out;
-    }
+    if (cudaError_t e = fill(g->a.get(), m * k, m_impl->seed++, st); e != cudaSuccess)
+        return std::unexpected(callError("fill kernel", e));
+    if (cudaError_t e = fill(g->b.get(), k * n, m_impl->seed++, st); e != cudaSuccess)
+        return std::unexpected(callError("fill kernel", e));
+    if (cudaError_t e = cudaMemsetAsync(g->d.get(), 0, g->d.size(), st); e != cudaSuccess)
+        return std::unexpected(callError("cudaMemsetAsync", e));
 
     const auto fail = [&](const char* call, cublasStatus_t s) {
-        out.error = std::string(call) + ": " + lt.statusText(s);
-        return out;
+        return std::unexpected(std::string(call) + ": " + lt.statusText(s));
     };
-    LtObject<cublasLtMatmulDesc_t, decltype(lt.matmulDescDestroy)> op(lt.matmulDescDestroy);
-    if (auto s = lt.matmulDescCreate(op.out(), CUBLAS_COMPUTE_32F, CUDA_R_32F); s != CUBLAS_STATUS_SUCCESS)
+    if (auto s = lt.matmulDescCreate(g->op.out(), CUBLAS_COMPUTE_32F, CUDA_R_32F); s != CUBLAS_STATUS_SUCCESS)
         return fail("cublasLtMatmulDescCreate", s);
     const std::int32_t transA = CUBLAS_OP_T;
     const std::int32_t transB = CUBLAS_OP_N;
-    if (auto s = lt.matmulDescSetAttribute(op.get(), CUBLASLT_MATMUL_DESC_TRANSA, &transA, sizeof transA);
+    if (auto s = lt.matmulDescSetAttribute(g->op.get(), CUBLASLT_MATMUL_DESC_TRANSA, &transA, sizeof transA);
         s != CUBLAS_STATUS_SUCCESS)
         return fail("cublasLtMatmulDescSetAttribute(TRANSA)", s);
-    if (auto s = lt.matmulDescSetAttribute(op.get(), CUBLASLT_MATMUL_DESC_TRANSB, &transB, sizeof transB);
+    if (auto s = lt.matmulDescSetAttribute(g->op.get(), CUBLASLT_MATMUL_DESC_TRANSB, &transB, sizeof transB);
         s != CUBLAS_STATUS_SUCCESS)
         return fail("cublasLtMatmulDescSetAttribute(TRANSB)", s);
     if (fp8) {
         // Transformer Engine's forward GEMMs accumulate fp8 products in the fast (reduced-precision) mode.
         const std::int8_t fastAccum = 1;
-        if (auto s = lt.matmulDescSetAttribute(op.get(), CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fastAccum,
+        if (auto s = lt.matmulDescSetAttribute(g->op.get(), CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fastAccum,
                                                sizeof fastAccum);
             s != CUBLAS_STATUS_SUCCESS)
             return fail("cublasLtMatmulDescSetAttribute(FAST_ACCUM)", s);
     }
     // Column-major: A is stored k x m (transposed by the op), B k x n, C and D m x n.
     const cudaDataType_t abType = fp8 ? CUDA_R_8F_E4M3 : CUDA_R_16BF;
-    LtObject<cublasLtMatrixLayout_t, decltype(lt.matrixLayoutDestroy)> la(lt.matrixLayoutDestroy),
-        lb(lt.matrixLayoutDestroy), ld(lt.matrixLayoutDestroy);
-    if (auto s = lt.matrixLayoutCreate(la.out(), abType, k, m, static_cast<std::int64_t>(k));
+    if (auto s = lt.matrixLayoutCreate(g->la.out(), abType, k, m, static_cast<std::int64_t>(k));
         s != CUBLAS_STATUS_SUCCESS)
         return fail("cublasLtMatrixLayoutCreate(A)", s);
-    if (auto s = lt.matrixLayoutCreate(lb.out(), abType, k, n, static_cast<std::int64_t>(k));
+    if (auto s = lt.matrixLayoutCreate(g->lb.out(), abType, k, n, static_cast<std::int64_t>(k));
         s != CUBLAS_STATUS_SUCCESS)
         return fail("cublasLtMatrixLayoutCreate(B)", s);
-    if (auto s = lt.matrixLayoutCreate(ld.out(), CUDA_R_16BF, m, n, static_cast<std::int64_t>(m));
+    if (auto s = lt.matrixLayoutCreate(g->ld.out(), CUDA_R_16BF, m, n, static_cast<std::int64_t>(m));
         s != CUBLAS_STATUS_SUCCESS)
         return fail("cublasLtMatrixLayoutCreate(D)", s);
-    LtObject<cublasLtMatmulPreference_t, decltype(lt.preferenceDestroy)> pref(lt.preferenceDestroy);
-    if (auto s = lt.preferenceCreate(pref.out()); s != CUBLAS_STATUS_SUCCESS)
+    if (auto s = lt.preferenceCreate(g->pref.out()); s != CUBLAS_STATUS_SUCCESS)
         return fail("cublasLtMatmulPreferenceCreate", s);
     const std::uint64_t workspaceBytes = m_impl->workspace.size();
-    if (auto s = lt.preferenceSetAttribute(pref.get(), CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
+    if (auto s = lt.preferenceSetAttribute(g->pref.get(), CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
                                            &workspaceBytes, sizeof workspaceBytes);
         s != CUBLAS_STATUS_SUCCESS)
         return fail("cublasLtMatmulPreferenceSetAttribute", s);
-    cublasLtMatmulHeuristicResult_t heuristic{};
     int found = 0;
-    if (auto s = lt.algoGetHeuristic(m_impl->handle, op.get(), la.get(), lb.get(), ld.get(), ld.get(),
-                                     pref.get(), 1, &heuristic, &found);
-        s != CUBLAS_STATUS_SUCCESS || found == 0) {
-        out.error = "cuBLASLt offers no algorithm for this shape in " + std::string(toString(dtype)) +
-                    (s != CUBLAS_STATUS_SUCCESS ? " (" + lt.statusText(s) + ")" : std::string()) +
-                    (fp8 ? "; fp8 needs k, and m and n, multiples of 16" : "");
-        return out;
-    }
+    if (auto s = lt.algoGetHeuristic(m_impl->handle, g->op.get(), g->la.get(), g->lb.get(), g->ld.get(),
+                                     g->ld.get(), g->pref.get(), 1, &g->heuristic, &found);
+        s != CUBLAS_STATUS_SUCCESS || found == 0)
+        return std::unexpected("cuBLASLt offers no algorithm for this shape in " +
+                               std::string(toString(dtype)) +
+                               (s != CUBLAS_STATUS_SUCCESS ? " (" + lt.statusText(s) + ")" : std::string()) +
+                               (fp8 ? "; fp8 needs k, and m and n, multiples of 16" : ""));
+    return g;
+}
 
-    const float alpha = 1.0f;
-    const float beta = 0.0f;
-    const Launch launch = [&]() -> std::string {
-        const cublasStatus_t s = lt.matmul(
-            m_impl->handle, op.get(), &alpha, a.get(), la.get(), b.get(), lb.get(), &beta, d.get(), ld.get(),
-            d.get(), ld.get(), &heuristic.algo, m_impl->workspace.get(), m_impl->workspace.size(), st);
+Launch GemmBench::launcher(const PreparedGemm& g) const {
+    return [this, &g]() -> std::string {
+        static const float alpha = 1.0f;
+        static const float beta = 0.0f;
+        const CublasLtApi& lt = *m_impl->api;
+        const cublasStatus_t s =
+            lt.matmul(m_impl->handle, g.op.get(), &alpha, g.a.get(), g.la.get(), g.b.get(), g.lb.get(), &beta,
+                      g.d.get(), g.ld.get(), g.d.get(), g.ld.get(), &g.heuristic.algo,
+                      m_impl->workspace.get(), m_impl->workspace.size(), m_impl->stream->stream());
         return s == CUBLAS_STATUS_SUCCESS ? std::string() : "cublasLtMatmul: " + lt.statusText(s);
     };
+}
+
+GemmMeasurement GemmBench::run(const GemmShape& shape, GemmDtype dtype, const TimingPlan& plan) {
+    GemmMeasurement out;
+    out.shape = shape;
+    out.dtype = dtype;
+    auto g = prepare(shape, dtype);
+    if (!g) {
+        out.error = g.error();
+        return out;
+    }
     TimedStream* streams[] = {m_impl->stream};
-    auto samples = timeRuns(streams, plan, launch);
+    auto samples = timeRuns(streams, plan, launcher(**g));
     if (!samples) {
         out.error = samples.error();
         return out;
@@ -191,6 +201,41 @@ GemmMeasurement GemmBench::run(const GemmShape& shape, GemmDtype dtype, const Ti
     out.seconds = summarize(std::move(*samples));
     if (out.seconds.median > 0)
         out.flopsPerSecond = shape.flops() / out.seconds.median;
+    return out;
+}
+
+SustainedGemm GemmBench::hold(const GemmMeasurement& burst, double seconds, const TimingPlan& plan,
+                              const std::function<bool()>& keepGoing) {
+    constexpr double kWindowSeconds = 0.25;
+    SustainedGemm out;
+    out.shape = burst.shape;
+    out.dtype = burst.dtype;
+    out.burstFlopsPerSecond = burst.flopsPerSecond;
+    out.windowSeconds = kWindowSeconds;
+    auto g = prepare(burst.shape, burst.dtype);
+    if (!g) {
+        out.error = g.error();
+        return out;
+    }
+    TimedStream* streams[] = {m_impl->stream};
+    auto windows = holdRuns(streams, plan, launcher(**g), seconds, kWindowSeconds, keepGoing);
+    if (!windows) {
+        out.error = windows.error();
+        return out;
+    }
+    for (double t : *windows)
+        if (t > 0)
+            out.windowFlops.push_back(burst.shape.flops() / t);
+    if (out.windowFlops.empty()) {
+        out.error = "no window was timed";
+        return out;
+    }
+    // The second half: the GPU has settled at its power limit (within a second on an H200).
+    std::vector<double> settled(out.windowFlops.begin() +
+                                    static_cast<std::ptrdiff_t>(out.windowFlops.size() / 2),
+                                out.windowFlops.end());
+    std::sort(settled.begin(), settled.end());
+    out.heldFlopsPerSecond = settled[settled.size() / 2];
     return out;
 }
 

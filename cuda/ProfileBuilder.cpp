@@ -4,6 +4,7 @@
 #include <cctype>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <ctime>
 #include <string_view>
 
@@ -12,6 +13,7 @@ namespace {
 
 constexpr double kMiB = 1024.0 * 1024.0;
 constexpr double kHbmPlateauBytes = 256.0 * kMiB; // buffers well beyond any L2 cache
+constexpr double kMinHoldFactor = 0.3;            // a hold far slower than this is not a power limit
 constexpr double kLatencyProbeBytes = 1.0 * kMiB; // smaller all-reduces are latency probes
 
 std::string lowercase(std::string_view s) {
@@ -31,15 +33,49 @@ double median(std::vector<double> v) {
 
 // One decimal: "72.4".
 std::string fixed1(double v) {
-    const long long tenths = std::llround(v * 10.0);
-    return (tenths < 0 ? "-" : "") + std::to_string(std::abs(tenths) / 10) + "." +
-           std::to_string(std::abs(tenths) % 10);
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f", v);
+    return buf;
 }
 
 std::string percentText(double fraction) {
     return fixed1(fraction * 100.0) + "%";
 }
 
+// Two decimals: "0.85".
+std::string fixed2(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f", v);
+    return buf;
+}
+
+std::string tflopsText(double flopsPerSecond) {
+    return std::to_string(std::llround(flopsPerSecond / 1e12)) + " TFLOP/s";
+}
+
+// Scales a GEMM curve by the held-over-short-sample throughput of its type (never up); the note says how.
+std::string applyHold(const CalibrationResult& r, GemmDtype dtype, core::Curve& curve) {
+    const std::string type = toString(dtype);
+    const char* unscaled = ": the curve is short samples at boost clock, faster than a GPU kept busy at its "
+                           "power limit, as in training";
+    const auto it = std::find_if(r.sustained.begin(), r.sustained.end(),
+                                 [&](const SustainedGemm& h) { return h.dtype == dtype; });
+    if (it == r.sustained.end())
+        return type + " GEMMs were not held back to back" + unscaled;
+    if (!it->ok() || !(it->burstFlopsPerSecond > 0))
+        return type + " GEMM hold failed (" + (it->error.empty() ? "no figure" : it->error) + ")" + unscaled;
+    const double ratio = it->ratio();
+    const std::string what =
+        type + " " + it->shape.label + " held back to back: " + tflopsText(it->heldFlopsPerSecond) + ", " +
+        percentText(ratio) + " of the short samples' " + tflopsText(it->burstFlopsPerSecond);
+    if (ratio >= 1.0)
+        return what + " (no power limit reached): the " + type + " curve is kept";
+    const double factor = std::max(ratio, kMinHoldFactor);
+    for (auto& point : curve.points)
+        point.second *= factor;
+    return what + ": the " + type + " curve is scaled by " + fixed2(factor) +
+           " (the power limit, as in training)";
+}
 } // namespace
 
 const core::GpuPreset* matchGpuPreset(const DeviceInfo& device) {
@@ -251,12 +287,18 @@ std::expected<BuiltProfile, std::string> buildProfile(const CalibrationResult& r
         return std::unexpected("no bf16 GEMM was measured, so there is no profile to write" +
                                (firstGemmError.empty() ? std::string() : " (" + firstGemmError + ")"));
     p.gemmEfficiency = monotoneCurve(bf16);
+    const std::string bf16Held = applyHold(r, GemmDtype::Bf16, p.gemmEfficiency);
     out.notes.push_back("bf16 GEMM efficiency from " + std::to_string(bf16.size()) + " shapes, up to " +
                         percentText(p.gemmEfficiency.points.back().second) + " of the " +
                         std::to_string(std::llround(gpu.peakFlops16 / 1e12)) + " TFLOP/s peak");
+    out.notes.push_back(bf16Held);
     if (!fp8.empty()) {
         p.gemmEfficiencyFp8 = monotoneCurve(fp8);
-        out.notes.push_back("fp8 GEMM efficiency from " + std::to_string(fp8.size()) + " shapes");
+        const std::string fp8Held = applyHold(r, GemmDtype::Fp8, p.gemmEfficiencyFp8);
+        out.notes.push_back("fp8 GEMM efficiency from " + std::to_string(fp8.size()) + " shapes, up to " +
+                            percentText(p.gemmEfficiencyFp8.points.back().second) + " of the " +
+                            std::to_string(std::llround(gpu.peakFlops8 / 1e12)) + " TFLOP/s peak");
+        out.notes.push_back(fp8Held);
     } else {
         out.notes.push_back(gpu.peakFlops8 > 0 ? "fp8 GEMM efficiency: not measured, kept from " + base.name
                                                : "fp8 GEMMs: the GPU has no fp8 peak");

@@ -58,6 +58,9 @@ struct BuiltProfile {
 // The measured profile:
 //   gemm_efficiency      bf16 GEMMs: achieved FLOP/s / peak16, by FLOPs of one GEMM (2mnk)
 //   gemm_efficiency_fp8  fp8 GEMMs against peak8 (the base curve when fp8 was not measured)
+//                        Each GEMM curve is then scaled by its type's held / short-sample throughput
+//                        (CalibrationResult::sustained) when that is below 1: in training the GPU runs at
+//                        its power limit, not at the boost clock of short samples.
 //   hbm_efficiency       median read-write-kernel bandwidth over buffers of 256 MiB and more / nominal
 //                        (memcpy when the kernel was not measured)
 //   nvlink_bus_efficiency  per message size (1 MiB and up), the median over all-reduce, all-gather and

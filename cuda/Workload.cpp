@@ -130,6 +130,9 @@ CalibrationRequest makeRequest(const core::Scenario* s, bool quick) {
     r.warmup = quick ? 2 : 5;
     r.repetitions = quick ? 5 : 20;
     r.maxSecondsPerItem = quick ? 0.5 : 2.0;
+    // An H200 settles at its 700 W limit within a second of full load (docs/calibration.md): the second
+    // half of the run is the held figure.
+    r.sustainSeconds = quick ? kQuickSustainSeconds : kFullSustainSeconds;
     return r;
 }
 

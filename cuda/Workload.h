@@ -29,8 +29,12 @@ std::vector<double> hbmSizes(bool quick);
 // fourth), plus the scenario's TP and data-parallel message sizes (at most 1 GiB) when one is given.
 std::vector<double> commSizes(bool quick, const core::Scenario* s);
 
-// The whole request: the scenario's shapes (when given) and the sweep, the sizes above, and fewer
-// repetitions when quick.
+// How long the fastest GEMM of each type is held at the power limit (CalibrationRequest::sustainSeconds).
+inline constexpr double kFullSustainSeconds = 15.0;
+inline constexpr double kQuickSustainSeconds = 4.0;
+
+// The whole request: the scenario's shapes (when given) and the sweep, the sizes above, the GEMM hold,
+// and fewer repetitions and a shorter hold when quick.
 CalibrationRequest makeRequest(const core::Scenario* s, bool quick);
 
 } // namespace lp::calib

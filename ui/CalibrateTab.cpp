@@ -190,8 +190,11 @@ void CalibrateTab::build() {
     m_scenarioGemms->setChecked(true);
     m_sweep = new QCheckBox(tr("GEMM sweep (square, skinny)"), m_benchBox);
     m_sweep->setChecked(true);
-    m_sweep->setToolTip(tr("Square GEMMs from 256 to 16384 and skinny ones against an 8192 × 8192 weight: the "
-                           "efficiency curve the planner interpolates in"));
+    m_sweep->setToolTip(
+        tr("Square GEMMs from 256 to 16384 and skinny ones against an 8192 × 8192 weight: the "
+           "efficiency curve the planner interpolates in. After the GEMMs, the fastest one runs "
+           "back to back for 15 s (4 s when quick): the GPU settles at its power limit, as in "
+           "training, and the curve is scaled to that held throughput"));
     m_hbm = new QCheckBox(tr("HBM bandwidth"), m_benchBox);
     m_hbm->setChecked(true);
     m_hbm->setToolTip(tr("Device-to-device copy and a read-write kernel, 1 MiB to 4 GiB buffers"));
@@ -642,7 +645,8 @@ void CalibrateTab::onFinished(calib::CalibrationResult result) {
     const bool cancelled = result.cancelled || (m_runState && m_runState->cancel && !result.ok);
     m_runState.reset();
     m_result = std::move(result);
-    const int items = static_cast<int>(m_result->gemms.size() + m_result->hbm.size() + m_result->comm.size());
+    const int items = static_cast<int>(m_result->gemms.size() + m_result->sustained.size() +
+                                       m_result->hbm.size() + m_result->comm.size());
     bool ok = false;
     if (cancelled) {
         m_progressText->setText(tr("Cancelled after %n measurements; no profile was made.", nullptr, items));

@@ -80,6 +80,22 @@ void CalibrateTab::rebuildTable() {
                 cell(g.ok() && peak > 0 ? formatPercent(g.flopsPerSecond / peak) : QString(), true),
                 cell(spread(g.seconds), true), cell(qs(g.error), false, qs(g.error))});
     }
+    for (const auto& h : r.sustained) {
+        const double peak = h.dtype == calib::GemmDtype::Fp8 ? gpu.peakFlops8 : gpu.peakFlops16;
+        addRow(
+            {cell(tr("GEMM %1 held").arg(QString::fromLatin1(calib::toString(h.dtype)))),
+             cell(qs(h.shape.label)),
+             cell(QStringLiteral("%1×%2×%3").arg(h.shape.m).arg(h.shape.n).arg(h.shape.k), true,
+                  tr("Run back to back in %n windows of %1", nullptr, static_cast<int>(h.windowFlops.size()))
+                      .arg(formatSeconds(h.windowSeconds))),
+             cell(QString(), true),
+             cell(h.ok() ? tflops(h.heldFlopsPerSecond) : QString(), true,
+                  h.ok() ? tr("%1 of the short samples' %2: the GPU at its power limit")
+                               .arg(formatPercent(h.ratio()), tflops(h.burstFlopsPerSecond))
+                         : QString()),
+             cell(h.ok() && peak > 0 ? formatPercent(h.heldFlopsPerSecond / peak) : QString(), true),
+             cell(QString(), true), cell(qs(h.error), false, qs(h.error))});
+    }
     for (const auto& h : r.hbm) {
         addRow({cell(tr("HBM %1").arg(QString::fromLatin1(calib::toString(h.method)))), cell(QString()),
                 cell(sizeText(h.bufferBytes), true), cell(h.ok() ? formatSeconds(h.seconds.median) : QString(), true),
@@ -126,14 +142,21 @@ void CalibrateTab::rebuildGemmChart() {
     shapes->setName(tr("bf16, scenario's shapes"));
     auto* fp8 = new QScatterSeries;
     fp8->setName(tr("fp8"));
+    auto* held = new QScatterSeries;
+    held->setName(tr("held back to back (power limit)"));
     for (auto [s, color, shape] : {std::tuple{sweep, kBlue, QScatterSeries::MarkerShapeCircle},
                                    std::tuple{shapes, kOrange, QScatterSeries::MarkerShapeRectangle},
-                                   std::tuple{fp8, kPurple, QScatterSeries::MarkerShapeCircle}}) {
+                                   std::tuple{fp8, kPurple, QScatterSeries::MarkerShapeCircle},
+                                   std::tuple{held, kGreen, QScatterSeries::MarkerShapeRectangle}}) {
         s->setColor(color);
         s->setBorderColor(color.darker(125));
         s->setMarkerSize(9);
         s->setMarkerShape(shape);
     }
+    if (m_result)
+        for (const auto& h : m_result->sustained)
+            if (h.ok())
+                held->append(h.shape.flops() / kG, h.heldFlopsPerSecond / 1e12);
     bool anyFp8 = false;
     if (m_result)
         for (const auto& g : m_result->gemms) {
@@ -187,7 +210,7 @@ void CalibrateTab::rebuildGemmChart() {
                curveSeries(m_candidate->gemmEfficiency, x0, x1, gpu.peakFlops16 / 1e12, kG,
                            tr("measured profile"), kGreen, Qt::DashLine),
                x, y);
-    for (QScatterSeries* s : {sweep, shapes, fp8}) {
+    for (QScatterSeries* s : {sweep, shapes, fp8, held}) {
         if (s->count() > 0)
             attach(m_gemmChart, s, x, y);
         else

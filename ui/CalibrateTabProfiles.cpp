@@ -224,6 +224,11 @@ void CalibrateTab::updateResultSummary() {
         if (best8 > 0 && gpu.peakFlops8 > 0)
             lines << tr("fp8 GEMM: up to %1 (%2 of %3)")
                          .arg(tflops(best8), formatPercent(best8 / gpu.peakFlops8), peakText(gpu.peakFlops8));
+        for (const auto& h : r.sustained)
+            if (h.ok() && h.burstFlopsPerSecond > 0)
+                lines << tr("%1 GEMM held back to back: %2, %3 of the short samples (the power limit)")
+                             .arg(QString::fromLatin1(calib::toString(h.dtype)), tflops(h.heldFlopsPerSecond),
+                                  formatPercent(h.ratio()));
         double hbm = 0;
         for (const auto& h : r.hbm)
             if (h.ok())

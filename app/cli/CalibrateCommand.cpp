@@ -46,9 +46,12 @@ public:
     bool operator()(const calib::Progress& p) {
         if (p.partial)
             printNew(*p.partial);
-        if (p.done < p.total)
+        // A long item (a GEMM held for seconds) reports again while it runs: its line is printed once.
+        if (p.done < p.total && (p.done != m_lastDone || p.item != m_lastItem))
             std::cerr << "[" << pad(p.done + 1, p.total) << "/" << p.total << "] " << p.phase << " " << p.item
                       << std::endl;
+        m_lastDone = p.done;
+        m_lastItem = p.item;
         return g_interrupted == 0;
     }
 
@@ -67,6 +70,24 @@ public:
                 std::cerr << ", " << percent(g.flopsPerSecond / peak) << " of " << fixed(peak / 1e12, 0)
                           << " TFLOP/s";
             std::cerr << spread(g.seconds) << '\n';
+        }
+        for (; m_held < r.sustained.size(); ++m_held) {
+            const auto& h = r.sustained[m_held];
+            if (!h.ok()) {
+                std::cerr << "      not held: " << h.error << '\n';
+                continue;
+            }
+            const double peak =
+                h.dtype == calib::GemmDtype::Fp8 ? m_ref.gpu.peakFlops8 : m_ref.gpu.peakFlops16;
+            std::cerr << "      " << fixed(h.heldFlopsPerSecond / 1e12, 1) << " TFLOP/s held";
+            if (peak > 0)
+                std::cerr << ", " << percent(h.heldFlopsPerSecond / peak) << " of peak";
+            if (h.burstFlopsPerSecond > 0)
+                std::cerr << ", " << percent(h.ratio()) << " of the short samples' "
+                          << fixed(h.burstFlopsPerSecond / 1e12, 1) << " TFLOP/s";
+            std::cerr << " (" << h.windowFlops.size() << " windows of " << fixed(h.windowSeconds, 2)
+                      << " s, first " << fixed(h.windowFlops.front() / 1e12, 0) << ", last "
+                      << fixed(h.windowFlops.back() / 1e12, 0) << " TFLOP/s)\n";
         }
         for (; m_hbm < r.hbm.size(); ++m_hbm) {
             const auto& h = r.hbm[m_hbm];
@@ -94,7 +115,9 @@ public:
 
 private:
     const calib::Reference& m_ref;
-    std::size_t m_gemms = 0, m_hbm = 0, m_comm = 0;
+    std::size_t m_gemms = 0, m_held = 0, m_hbm = 0, m_comm = 0;
+    int m_lastDone = -1;
+    std::string m_lastItem;
 
     static std::string pad(int v, int total) {
         std::string s = std::to_string(v);
@@ -121,7 +144,8 @@ std::string calibrateHelp() {
            "`evaluate --profile PROFILE.json` and the window use instead of the built-in figures:\n"
            "  - GEMM throughput with cuBLASLt in bf16 (and fp8 from compute capability 8.9): the scenario's\n"
            "    layer shapes under its TP and micro batch (forward and backward), and a sweep of square and\n"
-           "    skinny sizes;\n"
+           "    skinny sizes; then the fastest one back to back for 15 s (4 s with --quick): a GPU kept\n"
+           "    busy settles at its power limit, and the curve is scaled to that held throughput;\n"
            "  - HBM bandwidth (device-to-device copy and a read-write kernel);\n"
            "  - with two or more GPUs, NCCL all-reduce, all-gather, reduce-scatter and send/recv from 1 MiB\n"
            "    to 1 GiB (and the scenario's message sizes).\n"

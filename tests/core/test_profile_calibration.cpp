@@ -255,6 +255,77 @@ LP_TEST(measured_profile_survives_the_file_format) {
         LP_CHECK(*back == built->profile);
 }
 
+// The fake result's fastest GEMM of a type, held at `ratio` of its short-sample throughput.
+calib::SustainedGemm heldFastest(const calib::CalibrationResult& r, calib::GemmDtype dtype, double ratio) {
+    const calib::GemmMeasurement* best = nullptr;
+    for (const auto& g : r.gemms)
+        if (g.dtype == dtype && g.ok() && (!best || g.flopsPerSecond > best->flopsPerSecond))
+            best = &g;
+    calib::SustainedGemm h;
+    h.shape = best->shape;
+    h.dtype = dtype;
+    h.windowSeconds = 0.25;
+    h.burstFlopsPerSecond = best->flopsPerSecond;
+    h.heldFlopsPerSecond = ratio * best->flopsPerSecond;
+    h.windowFlops.assign(60, h.heldFlopsPerSecond);
+    return h;
+}
+
+LP_TEST(gemm_curves_are_scaled_to_the_throughput_held_at_the_power_limit) {
+    const calib::Reference ref = h100Reference();
+    const core::HardwareProfile base = core::builtinProfile(ref.gpu);
+    const calib::CalibrationResult shortOnly = fakeResult(0.8);
+    calib::CalibrationResult held = shortOnly;
+    held.sustained = {heldFastest(held, calib::GemmDtype::Bf16, 0.85),
+                      heldFastest(held, calib::GemmDtype::Fp8, 0.8)};
+    auto a = calib::buildProfile(shortOnly, ref, base);
+    auto b = calib::buildProfile(held, ref, base);
+    LP_CHECK(a.has_value() && b.has_value());
+    if (!a || !b)
+        return;
+    // Every point of each curve scales by its own type's ratio; the curves stay valid.
+    LP_CHECK_EQ(a->profile.gemmEfficiency.points.size(), b->profile.gemmEfficiency.points.size());
+    for (std::size_t i = 0; i < a->profile.gemmEfficiency.points.size(); ++i)
+        LP_CHECK_NEAR(b->profile.gemmEfficiency.points[i].second,
+                      0.85 * a->profile.gemmEfficiency.points[i].second, 1e-12);
+    for (std::size_t i = 0; i < a->profile.gemmEfficiencyFp8.points.size(); ++i)
+        LP_CHECK_NEAR(b->profile.gemmEfficiencyFp8.points[i].second,
+                      0.8 * a->profile.gemmEfficiencyFp8.points[i].second, 1e-12);
+    LP_CHECK(sortedAndMonotone(b->profile.gemmEfficiency));
+    LP_CHECK_EQ(b->profile.hbmEfficiency, a->profile.hbmEfficiency); // memory clocks do not throttle
+    const auto noted = [](const calib::BuiltProfile& p, const char* text) {
+        return std::any_of(p.notes.begin(), p.notes.end(),
+                           [&](const std::string& n) { return n.find(text) != std::string::npos; });
+    };
+    LP_CHECK(noted(*b, "bf16 curve is scaled by 0.85"));
+    LP_CHECK(noted(*b, "fp8 curve is scaled by 0.80"));
+    LP_CHECK(noted(*a, "bf16 GEMMs were not held back to back"));
+    // The held profile predicts a slower step, the same model FLOPs per step.
+    core::Scenario s = core::defaultScenario();
+    s.cluster.gpu = ref.gpu;
+    const core::Plan pa = core::evaluate(s, a->profile);
+    const core::Plan pb = core::evaluate(s, b->profile);
+    LP_CHECK(pb.time.stepSeconds > pa.time.stepSeconds);
+    LP_CHECK(pb.mfu < pa.mfu);
+
+    // A hold as fast as the short samples (no power limit reached) leaves the curve; a failed one too.
+    calib::CalibrationResult same = shortOnly;
+    same.sustained = {heldFastest(same, calib::GemmDtype::Bf16, 1.02)};
+    auto c = calib::buildProfile(same, ref, base);
+    LP_CHECK(c.has_value());
+    if (c) {
+        LP_CHECK(c->profile.gemmEfficiency == a->profile.gemmEfficiency);
+        LP_CHECK(noted(*c, "no power limit reached"));
+    }
+    same.sustained.front().error = "cublasLtMatmul: CUBLAS_STATUS_EXECUTION_FAILED";
+    auto d = calib::buildProfile(same, ref, base);
+    LP_CHECK(d.has_value());
+    if (d) {
+        LP_CHECK(d->profile.gemmEfficiency == a->profile.gemmEfficiency);
+        LP_CHECK(noted(*d, "hold failed (cublasLtMatmul"));
+    }
+}
+
 LP_TEST(lower_gemm_efficiency_predicts_a_longer_step) {
     core::Scenario s = core::defaultScenario();
     s.cluster.gpu = h100().gpu;
@@ -377,6 +448,7 @@ LP_TEST(request_holds_the_sweep_sizes_and_the_scenario_messages) {
     const calib::CalibrationRequest full = calib::makeRequest(nullptr, false);
     LP_CHECK(!quick.gemms.empty() && quick.gemms.size() < full.gemms.size());
     LP_CHECK(quick.repetitions < full.repetitions);
+    LP_CHECK(quick.sustainSeconds > 0 && quick.sustainSeconds < full.sustainSeconds);
     for (const auto* r : {&quick, &full}) {
         LP_CHECK(std::find(r->commBytes.begin(), r->commBytes.end(), kMiB) != r->commBytes.end());
         LP_CHECK(std::find(r->commBytes.begin(), r->commBytes.end(), 1024 * kMiB) != r->commBytes.end());

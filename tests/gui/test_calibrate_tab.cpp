@@ -101,7 +101,9 @@ ui::CalibrationBackend fakeBackend(int gpus, int itemMs = 0, std::shared_ptr<std
         const int dtypes = r.fp8 ? 2 : 1;
         const std::vector<calib::Collective> ops = {calib::Collective::AllReduce, calib::Collective::AllGather,
                                                     calib::Collective::ReduceScatter, calib::Collective::SendRecv};
-        const int total = static_cast<int>(r.gemms.size()) * dtypes + static_cast<int>(r.hbmBytes.size()) * 2 +
+        const bool hold = r.sustainSeconds > 0 && !r.gemms.empty();
+        const int total = static_cast<int>(r.gemms.size() + (hold ? 1 : 0)) * dtypes +
+                          static_cast<int>(r.hbmBytes.size()) * 2 +
                           (r.nccl && gpus >= 2 ? static_cast<int>(r.commBytes.size() * ops.size()) : 0);
         int done = 0;
         const auto step = [&](const char* phase, const std::string& item) {
@@ -129,6 +131,22 @@ ui::CalibrationBackend fakeBackend(int gpus, int itemMs = 0, std::shared_ptr<std
                 m.seconds = stats(f / m.flopsPerSecond);
                 res.gemms.push_back(m);
             }
+        for (int d = 0; hold && d < dtypes; ++d) { // the fastest GEMM held at 85% (a power-limited H100)
+            const calib::GemmMeasurement* best = nullptr;
+            for (const auto& g : res.gemms)
+                if (static_cast<int>(g.dtype) == d && (!best || g.flopsPerSecond > best->flopsPerSecond))
+                    best = &g;
+            if (!step("GEMM", best->shape.label + " held for 4 s"))
+                return cancelled();
+            calib::SustainedGemm h;
+            h.shape = best->shape;
+            h.dtype = best->dtype;
+            h.windowSeconds = 0.25;
+            h.burstFlopsPerSecond = best->flopsPerSecond;
+            h.heldFlopsPerSecond = 0.85 * best->flopsPerSecond;
+            h.windowFlops.assign(16, h.heldFlopsPerSecond);
+            res.sustained.push_back(h);
+        }
         for (auto method : {calib::HbmMethod::Memcpy, calib::HbmMethod::Kernel})
             for (double bytes : r.hbmBytes) {
                 if (!step("HBM", std::to_string(bytes)))
@@ -411,12 +429,19 @@ private slots:
 
         // Table and charts show every measurement.
         const auto& res = *tab.result();
-        QCOMPARE(tab.measurementsTable()->rowCount(), static_cast<int>(res.gemms.size() + res.hbm.size() + res.comm.size()));
+        QCOMPARE(res.sustained.size(), std::size_t{2}); // bf16 and fp8, each held after its sweep
+        QCOMPARE(
+            tab.measurementsTable()->rowCount(),
+            static_cast<int>(res.gemms.size() + res.sustained.size() + res.hbm.size() + res.comm.size()));
+        QVERIFY(!tab.measurementsTable()
+                     ->findItems(QStringLiteral("GEMM bf16 held"), Qt::MatchExactly)
+                     .isEmpty());
         int gemmPoints = 0;
         for (auto* s : tab.gemmChartView()->chart()->series())
             if (qobject_cast<QScatterSeries*>(s))
                 gemmPoints += static_cast<QScatterSeries*>(s)->count();
-        QCOMPARE(gemmPoints, static_cast<int>(res.gemms.size()));
+        QCOMPARE(gemmPoints,
+                 static_cast<int>(res.gemms.size() + res.sustained.size())); // held ones marked too
         QStringList gemmNames;
         for (auto* s : tab.gemmChartView()->chart()->series())
             gemmNames << s->name();
@@ -431,6 +456,15 @@ private slots:
         QCOMPARE(QString::fromStdString(tab.candidateProfile()->gpuId), QStringLiteral("h100-sxm-80gb"));
         QVERIFY(!tab.candidateProfile()->nvlinkBusEfficiency.empty());
         QVERIFY(tab.summaryText().contains(QStringLiteral("bf16 GEMM: up to")));
+        QVERIFY2(tab.summaryText().contains(QStringLiteral("bf16 GEMM held back to back")),
+                 qPrintable(tab.summaryText()));
+        // The profile's GEMM curve is the held throughput (85% of the short samples' best).
+        double bestShort = 0;
+        for (const auto& g : res.gemms)
+            if (g.dtype == calib::GemmDtype::Bf16)
+                bestShort = std::max(bestShort, g.flopsPerSecond / 989e12);
+        QVERIFY(std::fabs(tab.candidateProfile()->gemmEfficiency.points.back().second - 0.85 * bestShort) <
+                0.02);
         QVERIFY(tab.comparisonText().contains(QStringLiteral("would change")));
         keepScreenshot(tab, QStringLiteral("calibrate-measured.png"));
         QVERIFY(tab.applyButton()->isEnabled());
