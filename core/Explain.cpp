@@ -250,6 +250,16 @@ void explainTime(Builder& b) {
                              "16-bit peak",
                              secs(x.attentionCoreFwdSeconds).c_str(), 100.0 * x.flashFwdEfficiency,
                              100.0 * x.flashBwdEfficiency);
+        if (x.attentionLengthFactorFwd < 1.0 || x.attentionLengthFactorBwd < 1.0) {
+            computeValues +=
+                fmt(" (%.0f%% and %.0f%% of the profile's long-sequence limits at %.0f-token kernels)",
+                    100.0 * x.attentionLengthFactorFwd, 100.0 * x.attentionLengthFactorBwd,
+                    static_cast<double>(b.s.model.seqLen) / std::max(1, b.s.layout.cp));
+            computeWords +=
+                " Short sequences run further from the limit: the score work grows as the square of the "
+                "length, the per-row work (softmax statistics, the causal diagonal's tiles, the backward's "
+                "dO.O products) only as the length, so efficiency = limit x s / (s + s_half).";
+        }
         computeWords += " Flash attention keeps the scores on chip, but its kernels alternate tensor-core work with the "
                         "softmax's exponentials, one per score, on far slower units: they run further from peak than "
                         "GEMMs, and further still on GPUs whose exponential units lag their tensor cores (Blackwell; "

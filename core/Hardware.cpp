@@ -59,6 +59,9 @@ HardwareProfile makeProfile(const GpuSpec& gpu, const ProfileParams& p) {
     prof.attentionFwdEfficiency = p.attentionFwdEfficiency;
     prof.attentionBwdEfficiency = p.attentionBwdEfficiency;
     prof.fa2AttentionFwdEfficiency = p.fa2AttentionFwdEfficiency;
+    prof.fa2AttentionBwdEfficiency = p.fa2AttentionBwdEfficiency;
+    prof.attentionFwdHalfTokens = p.attentionFwdHalfTokens;
+    prof.attentionBwdHalfTokens = p.attentionBwdHalfTokens;
     prof.nvlinkBusEfficiency = busCurve(p.nvlinkMaxEfficiency, p.nvlinkHalfBytes);
     prof.networkBusEfficiency = busCurve(p.networkMaxEfficiency, p.networkHalfBytes);
     return prof;

@@ -65,6 +65,13 @@ struct HardwareProfile {
     // FlashAttention-2 kernels' forward (torch SDPA's flash backend, the flash-attn package) where they trail
     // the GPU's own fused attention above (Hopper: no wgmma/TMA); 0: the same as attentionFwdEfficiency.
     double fa2AttentionFwdEfficiency = 0;
+    double fa2AttentionBwdEfficiency = 0; // its backward; 0: the same as attentionBwdEfficiency
+    // Attention kernels' tokens (queries, and keys, of one kernel: the sequence, or a ring step's chunk
+    // under CP) at which they reach half the efficiencies above, which are then the long-sequence limit:
+    // work per score grows as s^2, per-row work (softmax statistics, the causal diagonal's tiles, the
+    // backward's dO.O products) as s, so efficiency = e x s / (s + half). 0: no length dependence.
+    double attentionFwdHalfTokens = 0;
+    double attentionBwdHalfTokens = 0;
     Curve nvlinkBusEfficiency;       // achieved bus bandwidth / nominal NVLink vs message bytes
     Curve networkBusEfficiency;      // achieved bus bandwidth / nominal network vs message bytes
     double nvlinkLatencySeconds = 0; // 0: take the cluster's figure
@@ -81,6 +88,9 @@ struct ProfileParams {
     double attentionFwdEfficiency = 0.5; // large flash-attention kernels (forward), fraction of peak
     double attentionBwdEfficiency = 0.4; // ... backward
     double fa2AttentionFwdEfficiency = 0; // FlashAttention-2's forward where it trails them; 0: the same
+    double fa2AttentionBwdEfficiency = 0; // ... its backward; 0: the same
+    double attentionFwdHalfTokens = 0;    // kernel length reaching half the attention efficiency (0: flat)
+    double attentionBwdHalfTokens = 0;
     double nvlinkMaxEfficiency = 0.80;   // achieved NCCL bus bandwidth / nominal, large messages
     double nvlinkHalfBytes = 8e6;        // message size reaching half of that
     double networkMaxEfficiency = 0.85;

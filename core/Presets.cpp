@@ -236,14 +236,21 @@ ProfileParams readProfile(const json& object, const std::string& where) {
     p.attentionBwdEfficiency = r.positive("attention_bwd_efficiency");
     if (r.has("fa2_attention_fwd_efficiency"))
         p.fa2AttentionFwdEfficiency = r.positive("fa2_attention_fwd_efficiency");
+    if (r.has("fa2_attention_bwd_efficiency"))
+        p.fa2AttentionBwdEfficiency = r.positive("fa2_attention_bwd_efficiency");
+    if (r.has("attention_fwd_half_tokens"))
+        p.attentionFwdHalfTokens = r.nonNegative("attention_fwd_half_tokens");
+    if (r.has("attention_bwd_half_tokens"))
+        p.attentionBwdHalfTokens = r.nonNegative("attention_bwd_half_tokens");
     p.nvlinkMaxEfficiency = r.positive("nvlink_max_efficiency");
     p.nvlinkHalfBytes = r.positive("nvlink_half_bytes");
     p.networkMaxEfficiency = r.positive("network_max_efficiency");
     p.networkHalfBytes = r.positive("network_half_bytes");
     r.finish();
-    for (const double e : {p.gemmMaxEfficiency, p.fp8GemmMaxEfficiency, p.hbmEfficiency, p.nvlinkMaxEfficiency,
-                           p.networkMaxEfficiency, p.attentionFwdEfficiency, p.attentionBwdEfficiency,
-                           p.fa2AttentionFwdEfficiency})
+    for (const double e :
+         {p.gemmMaxEfficiency, p.fp8GemmMaxEfficiency, p.hbmEfficiency, p.nvlinkMaxEfficiency,
+          p.networkMaxEfficiency, p.attentionFwdEfficiency, p.attentionBwdEfficiency,
+          p.fa2AttentionFwdEfficiency, p.fa2AttentionBwdEfficiency})
         if (e > 1.0)
             fail(where, "an efficiency above 1");
     return p;

@@ -94,12 +94,14 @@ std::expected<HardwareProfile, InputErrors> profileFromJson(std::string_view tex
         if (!root || !checkHeader(*root, errors, kProfileSchema, kProfileVersion, "hardware-profile"))
             return std::unexpected(capped(std::move(errors)));
         HardwareProfile p;
+        // clang-format off
         ObjectReader r(*root, "$", errors,
                        {"schema", "version", "name", "gpu_id", "origin", "measured_on", "date",
                         "gemm_efficiency", "gemm_efficiency_fp8", "hbm_efficiency",
                         "attention_fwd_efficiency", "attention_bwd_efficiency", "fa2_attention_fwd_efficiency",
-                        "nvlink_bus_efficiency",
-                        "network_bus_efficiency", "nvlink_latency_s", "network_latency_s"});
+                        "fa2_attention_bwd_efficiency", "attention_fwd_half_tokens", "attention_bwd_half_tokens",
+                        "nvlink_bus_efficiency", "network_bus_efficiency", "nvlink_latency_s", "network_latency_s"});
+        // clang-format on
         r.readString("name", p.name);
         r.readString("gpu_id", p.gpuId);
         if (r.readString("origin", p.origin) && p.origin != "built-in" && p.origin != "measured")
@@ -114,6 +116,9 @@ std::expected<HardwareProfile, InputErrors> profileFromJson(std::string_view tex
         r.readDouble("attention_fwd_efficiency", p.attentionFwdEfficiency, kEfficiency);
         r.readDouble("attention_bwd_efficiency", p.attentionBwdEfficiency, kEfficiency);
         r.readDouble("fa2_attention_fwd_efficiency", p.fa2AttentionFwdEfficiency, kEfficiency);  // optional
+        r.readDouble("fa2_attention_bwd_efficiency", p.fa2AttentionBwdEfficiency, kEfficiency);  // optional
+        r.readDouble("attention_fwd_half_tokens", p.attentionFwdHalfTokens, nonNegative(1e7));   // optional
+        r.readDouble("attention_bwd_half_tokens", p.attentionBwdHalfTokens, nonNegative(1e7));   // optional
         readCurve(r, "nvlink_bus_efficiency", p.nvlinkBusEfficiency, true);
         readCurve(r, "network_bus_efficiency", p.networkBusEfficiency, true);
         r.readDouble("nvlink_latency_s", p.nvlinkLatencySeconds, nonNegative(1.0));
@@ -141,6 +146,12 @@ std::string profileToJson(const HardwareProfile& p) {
     j["attention_bwd_efficiency"] = p.attentionBwdEfficiency;
     if (p.fa2AttentionFwdEfficiency > 0)
         j["fa2_attention_fwd_efficiency"] = p.fa2AttentionFwdEfficiency;
+    if (p.fa2AttentionBwdEfficiency > 0)
+        j["fa2_attention_bwd_efficiency"] = p.fa2AttentionBwdEfficiency;
+    if (p.attentionFwdHalfTokens > 0)
+        j["attention_fwd_half_tokens"] = p.attentionFwdHalfTokens;
+    if (p.attentionBwdHalfTokens > 0)
+        j["attention_bwd_half_tokens"] = p.attentionBwdHalfTokens;
     j["nvlink_bus_efficiency"] = curveToJson(p.nvlinkBusEfficiency);
     j["network_bus_efficiency"] = curveToJson(p.networkBusEfficiency);
     j["nvlink_latency_s"] = p.nvlinkLatencySeconds;

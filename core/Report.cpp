@@ -21,6 +21,17 @@
 namespace lp::core {
 namespace {
 
+// ", long-sequence limits: at this plan's 4,096-token attention kernels 37 % and 30 %" (empty when the
+// profile's attention efficiencies do not depend on the length).
+std::string attentionLengthNote(const HardwareProfile& profile, const Scenario& s, const Plan& p) {
+    if (!(profile.attentionFwdHalfTokens > 0 || profile.attentionBwdHalfTokens > 0) ||
+        !s.training.flashAttention || !p.valid)
+        return {};
+    const double tokens = static_cast<double>(s.model.seqLen) / static_cast<double>(std::max(1, s.layout.cp));
+    return ", long-sequence limits: at this plan's " + fmt::fixed(tokens, 0) + "-token attention kernels " +
+           fmt::percent(p.x.flashFwdEfficiency, 0) + " and " + fmt::percent(p.x.flashBwdEfficiency, 0);
+}
+
 std::string zeroWords(int stage) {
     switch (stage) {
     case 0:
@@ -213,15 +224,22 @@ std::vector<std::string> reportAssumptions(const Scenario& s, const HardwareProf
         a.push_back("Mixture of experts: the busiest expert receives " + fmt::fixed(t.moeLoadImbalance, 2) +
                     "x the mean number of tokens, with a capacity factor of " +
                     fmt::fixed(s.model.moe.capacityFactor, 2) + ".");
-    std::string prof = profileDescription(profile, s) + ": large GEMMs reach up to " +
-                       fmt::percent(curveMax(profile.gemmEfficiency), 0) + " of peak, memory-bound kernels " +
-                       fmt::percent(profile.hbmEfficiency, 0) + " of HBM bandwidth, flash attention " +
-                       (p.x.flashFwdIsFa2
-                            ? fmt::percent(profile.fa2AttentionFwdEfficiency, 0) +
-                                  " (forward: FlashAttention-2 through torch's scaled_dot_product_attention, where "
-                                  "fused attention reaches " + fmt::percent(profile.attentionFwdEfficiency, 0) + ")"
-                            : fmt::percent(profile.attentionFwdEfficiency, 0) + " (forward)") +
-                       " and " + fmt::percent(profile.attentionBwdEfficiency, 0) + " (backward) of peak.";
+    std::string prof =
+        profileDescription(profile, s) + ": large GEMMs reach up to " +
+        fmt::percent(curveMax(profile.gemmEfficiency), 0) + " of peak, memory-bound kernels " +
+        fmt::percent(profile.hbmEfficiency, 0) + " of HBM bandwidth, flash attention " +
+        (p.x.flashFwdIsFa2
+             ? fmt::percent(profile.fa2AttentionFwdEfficiency, 0) +
+                   " (forward: FlashAttention-2 through torch's scaled_dot_product_attention, where "
+                   "fused attention reaches " +
+                   fmt::percent(profile.attentionFwdEfficiency, 0) + ")"
+             : fmt::percent(profile.attentionFwdEfficiency, 0) + " (forward)") +
+        " and " +
+        fmt::percent(p.x.flashFwdIsFa2 && profile.fa2AttentionBwdEfficiency > 0
+                         ? profile.fa2AttentionBwdEfficiency
+                         : profile.attentionBwdEfficiency,
+                     0) +
+        " (backward) of peak" + attentionLengthNote(profile, s, p) + ".";
     a.push_back(prof);
     a.push_back("Network bandwidth " + fmt::fixed(s.cluster.gpu.networkBandwidth / 1e9, 1) +
                 " GB/s per GPU and NVLink " + fmt::fixed(s.cluster.gpu.nvlinkBandwidth / 1e9, 0) +

@@ -426,6 +426,14 @@ KeyValues profileFacts(const ReportInput& r) {
     if (pr.fa2AttentionFwdEfficiency > 0)
         kv.emplace_back("FlashAttention-2 forward (torch SDPA, FSDP style)",
                         fmt::percent(pr.fa2AttentionFwdEfficiency) + (r.plan.x.flashFwdIsFa2 ? " (this plan)" : ""));
+    if (pr.fa2AttentionBwdEfficiency > 0)
+        kv.emplace_back("FlashAttention-2 backward", fmt::percent(pr.fa2AttentionBwdEfficiency));
+    if (pr.attentionFwdHalfTokens > 0 || pr.attentionBwdHalfTokens > 0)
+        kv.emplace_back("Attention at half its limit", fmt::fixed(pr.attentionFwdHalfTokens, 0) +
+                                                           " tokens forward, " +
+                                                           fmt::fixed(pr.attentionBwdHalfTokens, 0) +
+                                                           " backward (the figures above are long-sequence "
+                                                           "limits)");
     if (r.plan.valid)
         kv.emplace_back("GEMM efficiency in this plan",
                         fmt::percent(r.plan.x.gemmEfficiency) + " (FLOP-weighted over a layer's GEMMs)");

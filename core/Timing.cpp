@@ -175,8 +175,18 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
         const double sizeFactor = x.prof.gemmEfficiency.at(work) / x.prof.gemmEfficiency.at(1e13);
         const bool fa2 = x.traits.torchSdpaAttention && x.prof.fa2AttentionFwdEfficiency > 0;
         im.flashFwdIsFa2 = fa2;
-        im.flashFwdEfficiency = (fa2 ? x.prof.fa2AttentionFwdEfficiency : x.prof.attentionFwdEfficiency) * sizeFactor;
-        im.flashBwdEfficiency = x.prof.attentionBwdEfficiency * sizeFactor;
+        // Short sequences run further from the limit: per-row work is a larger share (Hardware.h).
+        const double kernelTokens = x.seq / x.c;
+        const auto lengthFactor = [&](double half) {
+            return half > 0 ? kernelTokens / (kernelTokens + half) : 1.0;
+        };
+        im.attentionLengthFactorFwd = lengthFactor(x.prof.attentionFwdHalfTokens);
+        im.attentionLengthFactorBwd = lengthFactor(x.prof.attentionBwdHalfTokens);
+        const double bwdLimit = fa2 && x.prof.fa2AttentionBwdEfficiency > 0 ? x.prof.fa2AttentionBwdEfficiency
+                                                                            : x.prof.attentionBwdEfficiency;
+        im.flashFwdEfficiency = (fa2 ? x.prof.fa2AttentionFwdEfficiency : x.prof.attentionFwdEfficiency) *
+                                sizeFactor * im.attentionLengthFactorFwd;
+        im.flashBwdEfficiency = bwdLimit * sizeFactor * im.attentionLengthFactorBwd;
         r.attnFwd = work / (x.peak16 * im.flashFwdEfficiency);
         r.attnBwd = kFlashBwdFlopsRatio * work / (x.peak16 * im.flashBwdEfficiency);
     } else {

@@ -245,6 +245,9 @@ HardwareProfile randomProfile(Random& r) {
     p.attentionFwdEfficiency = r.uniform(1e-6, 1.5);
     p.attentionBwdEfficiency = r.uniform(1e-6, 1.5);
     p.fa2AttentionFwdEfficiency = r.coin() ? 0.0 : r.uniform(1e-6, 1.5);  // optional: 0 is not written
+    p.fa2AttentionBwdEfficiency = r.coin() ? 0.0 : r.uniform(1e-6, 1.5);
+    p.attentionFwdHalfTokens = r.coin() ? 0.0 : r.uniform(1.0, 1e6);
+    p.attentionBwdHalfTokens = r.coin() ? 0.0 : r.uniform(1.0, 1e6);
     p.nvlinkBusEfficiency = randomCurve(r, r.integer(1, 20));
     p.networkBusEfficiency = randomCurve(r, r.integer(1, 20));
     p.nvlinkLatencySeconds = r.coin() ? 0.0 : r.logUniform(1e-9, 1);

@@ -265,4 +265,60 @@ LP_TEST(torch_sdpa_runs_flash_attention_2_forward_where_the_gpu_has_faster_fused
             LP_CHECK(g.profile.fa2AttentionFwdEfficiency < g.profile.attentionFwdEfficiency);
 }
 
+LP_TEST(a_profile_with_half_lengths_makes_attention_approach_its_limit_as_s_over_s_plus_half) {
+    // Per-row work grows as s, score work as s^2. A profile with the H200's measured attention (limits and
+    // half lengths of docs/calibration.md: FlashAttention-2 0.325 / 0.32, half at 360 tokens forward and 830
+    // backward) runs longer sequences closer to the limit; a ring step under CP is a kernel of s/CP tokens.
+    auto plan = [](int seq, int cp, bool halves) {
+        Scenario s = defaultScenario();
+        s.model = findModelPreset("llama3.1-8b")->model;
+        s.model.seqLen = seq;
+        s.cluster.gpu = findGpuPreset("h200-sxm-141gb")->gpu;
+        s.cluster.nodes = 1;
+        s.layout = Layout{};
+        s.layout.cp = cp;
+        s.layout.dp = 8 / cp;
+        s.layout.microBatch = 1;
+        s.training.zeroStage = 3;
+        s.training.executionStyle = ExecutionStyle::Fsdp;
+        HardwareProfile p = builtinProfile(s.cluster.gpu);
+        if (halves) {
+            p.fa2AttentionFwdEfficiency = 0.325;
+            p.fa2AttentionBwdEfficiency = 0.32;
+            p.attentionFwdHalfTokens = 360;
+            p.attentionBwdHalfTokens = 830;
+        }
+        return std::pair{s, evaluate(s, p)};
+    };
+    const auto [s2k, short2k] = plan(2048, 1, true);
+    const auto [s16k, long16k] = plan(16384, 1, true);
+    const auto [sRing, ring] = plan(16384, 2, true);
+    const auto [sFlat, flat] = plan(2048, 1, false);
+    LP_CHECK(short2k.valid && long16k.valid && ring.valid && flat.valid);
+    LP_CHECK_NEAR(short2k.x.attentionLengthFactorFwd, 2048.0 / (2048 + 360), 1e-12);
+    LP_CHECK_NEAR(short2k.x.attentionLengthFactorBwd, 2048.0 / (2048 + 830), 1e-12);
+    LP_CHECK_NEAR(long16k.x.attentionLengthFactorFwd, 16384.0 / (16384 + 360), 1e-12);
+    LP_CHECK_NEAR(ring.x.attentionLengthFactorBwd, 8192.0 / (8192 + 830), 1e-12);
+    LP_CHECK(long16k.x.flashFwdEfficiency > short2k.x.flashFwdEfficiency);
+    LP_CHECK(long16k.x.flashBwdEfficiency > 1.2 * short2k.x.flashBwdEfficiency);
+    LP_CHECK(long16k.x.flashFwdEfficiency <= 0.325 + 1e-12 && long16k.x.flashBwdEfficiency <= 0.32 + 1e-12);
+    // FlashAttention-2's own backward figure is used where the profile has one.
+    LP_CHECK(short2k.x.flashBwdEfficiency < 0.32 * short2k.x.attentionLengthFactorBwd + 1e-12);
+    // The built-in profiles give no half lengths: attention efficiency does not depend on the length.
+    LP_CHECK_EQ(flat.x.attentionLengthFactorFwd, 1.0);
+    LP_CHECK_EQ(flat.x.attentionLengthFactorBwd, 1.0);
+    for (const GpuPreset& g : gpuPresets())
+        LP_CHECK(g.profile.attentionFwdHalfTokens == 0 && g.profile.attentionBwdHalfTokens == 0);
+    // The explanation says how far from the limit the plan's kernels run, and why.
+    HardwareProfile p = builtinProfile(s2k.cluster.gpu);
+    p.attentionFwdHalfTokens = 360;
+    p.attentionBwdHalfTokens = 830;
+    const auto e = explainFigure(s2k, evaluate(s2k, p), "time.compute");
+    LP_CHECK(e && e->substituted.find("of the profile's long-sequence limits at 2048-token kernels") !=
+                      std::string::npos);
+    LP_CHECK(e && e->words.find("s / (s + s_half)") != std::string::npos);
+    const auto plain = explainFigure(sFlat, flat, "time.compute");
+    LP_CHECK(plain && plain->substituted.find("long-sequence limits") == std::string::npos);
+}
+
 LP_TEST_MAIN()

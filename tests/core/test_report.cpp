@@ -292,6 +292,28 @@ LP_TEST(the_profile_section_and_assumptions_name_the_attention_kernel_the_style_
     LP_CHECK(contains(md, "34.0 % (this plan)"));
 }
 
+LP_TEST(a_profile_with_attention_half_lengths_says_so_in_the_report) {
+    // The H200's measured attention (docs/calibration.md) as an imported profile: the assumptions give the
+    // limits and what the plan's kernel length makes of them; the profile section lists the new figures.
+    Scenario s = defaultScenario();
+    HardwareProfile p = builtinProfile(s.cluster.gpu);
+    p.attentionFwdEfficiency = 0.554;
+    p.attentionBwdEfficiency = 0.533;
+    p.fa2AttentionBwdEfficiency = 0.32;
+    p.attentionFwdHalfTokens = 360;
+    p.attentionBwdHalfTokens = 830;
+    ReportInput in = makeReport(s, p);
+    in.generatedAt = "2025-01-31T09:40:00Z";
+    const std::string md = reportToMarkdown(in);
+    LP_CHECK(contains(md, "55 % (forward) and 53 % (backward) of peak, long-sequence limits: at this plan's "
+                          "4,096-token attention kernels"));
+    LP_CHECK(contains(md, "| FlashAttention-2 backward | 32.0 % |"));
+    LP_CHECK(contains(md, "| Attention at half its limit | 360 tokens forward, 830 backward"));
+    // Without half lengths (the built-in profiles) neither appears.
+    const std::string plain = reportToMarkdown(defaultReport());
+    LP_CHECK(!contains(plain, "long-sequence limits") && !contains(plain, "half its limit"));
+}
+
 LP_TEST(the_training_facts_name_the_loss_kernel_auto_resolves_to) {
     Scenario s = defaultScenario();
     LP_CHECK(contains(reportToMarkdown(makeReport(s)), "auto (Megatron's vocab-parallel loss)"));
