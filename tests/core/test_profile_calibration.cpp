@@ -326,6 +326,31 @@ LP_TEST(gemm_curves_are_scaled_to_the_throughput_held_at_the_power_limit) {
     }
 }
 
+LP_TEST(the_profile_measured_on_an_h200_agrees_with_the_built_in_one_on_the_default_scenario) {
+    // What `calibrate` wrote on an H200 (2026-12-04, docs/calibration.md), its GEMMs held at the 700 W limit.
+    // The built-in H200 figures were set on published training runs, with no GPU at hand: on the default
+    // scenario both must give the same MFU within 5%. A built-in GEMM figure changed without measuring, or a
+    // calibration that forgets the power limit (42% MFU instead of 38%), fails here.
+    const auto p = core::loadProfileFile(std::string(LP_TEST_DATA_DIR) + "/profiles/h200-measured-2026-12-04.json");
+    LP_CHECK(p.has_value());
+    if (!p)
+        return;
+    LP_CHECK_EQ(p->origin, std::string("measured"));
+    LP_CHECK_EQ(p->gpuId, std::string("h200-sxm-141gb"));
+    LP_CHECK(sortedAndMonotone(p->gemmEfficiency));
+    const double bf16Max = p->gemmEfficiency.points.back().second;
+    LP_CHECK(bf16Max > 0.62 && bf16Max < 0.72);                      // 664-672 TFLOP/s held
+    LP_CHECK(p->gemmEfficiencyFp8.points.back().second > 0.6);       // fp8 held at 0.65
+    LP_CHECK(p->hbmEfficiency > 0.75 && p->hbmEfficiency < 0.85);    // 3,885 GB/s of 4,800
+    core::Scenario s = core::defaultScenario();
+    s.cluster.gpu = core::findGpuPreset("h200-sxm-141gb")->gpu;
+    const core::Plan builtin = core::evaluate(s);
+    const core::Plan measured = core::evaluate(s, *p);
+    LP_CHECK(builtin.valid && measured.valid);
+    LP_CHECK(std::abs(measured.mfu / builtin.mfu - 1.0) < 0.05);
+    LP_CHECK_EQ(measured.profileName, std::string("measured on NVIDIA H200"));
+}
+
 LP_TEST(lower_gemm_efficiency_predicts_a_longer_step) {
     core::Scenario s = core::defaultScenario();
     s.cluster.gpu = h100().gpu;
