@@ -64,7 +64,7 @@ if [ -f "$OUT_DIR/h200-measured.json" ]; then
 fi
 
 log "attention.py"
-PYTHONUNBUFFERED=1 timeout 90 python3 "$ROOT/cuda/gpu-checks/attention.py" > "$OUT_DIR/attention.txt" 2>&1; att_rc=$?
+PYTHONUNBUFFERED=1 timeout 150 python3 "$ROOT/cuda/gpu-checks/attention.py" > "$OUT_DIR/attention.txt" 2>&1; att_rc=$?
 
 log "summary"
 grep -E "^[0-9]+: (device|  GEMM|  bf16|  held|  HBM|  NCCL|  note)" "$OUT_DIR/ctest-gpu.log" | head -40
