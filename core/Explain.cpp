@@ -254,7 +254,7 @@ void explainTime(Builder& b) {
             computeValues +=
                 fmt(" (%.0f%% and %.0f%% of the profile's long-sequence limits at %.0f-token kernels)",
                     100.0 * x.attentionLengthFactorFwd, 100.0 * x.attentionLengthFactorBwd,
-                    static_cast<double>(b.s.model.seqLen) / std::max(1, b.s.layout.cp));
+                    x.attentionKernelTokens);
             computeWords +=
                 " Short sequences run further from the limit: the score work grows as the square of the "
                 "length, the per-row work (softmax statistics, the causal diagonal's tiles, the backward's "

@@ -145,6 +145,7 @@ struct Intermediates {
     double flashFwdEfficiency = 0;         // with flash: the attention kernels' fraction of the 16-bit peak, forward
     bool flashFwdIsFa2 = false;            // ... that of FlashAttention-2 (torch SDPA) where it trails fused attention
     double flashBwdEfficiency = 0;         // ... and backward (the profile's, lowered for small kernels)
+    double attentionKernelTokens = 0; // ... one attention kernel's tokens: the sequence, s/CP per ring step
     double attentionLengthFactorFwd = 1;   // ... the share of the long-sequence limit at this kernel length
     double attentionLengthFactorBwd = 1;
     double memoryBoundBytesPerLayer = 0;   // forward traffic of a layer's memory-bound kernels, one micro batch, per GPU

@@ -27,9 +27,9 @@ std::string attentionLengthNote(const HardwareProfile& profile, const Scenario& 
     if (!(profile.attentionFwdHalfTokens > 0 || profile.attentionBwdHalfTokens > 0) ||
         !s.training.flashAttention || !p.valid)
         return {};
-    const double tokens = static_cast<double>(s.model.seqLen) / static_cast<double>(std::max(1, s.layout.cp));
-    return ", long-sequence limits: at this plan's " + fmt::fixed(tokens, 0) + "-token attention kernels " +
-           fmt::percent(p.x.flashFwdEfficiency, 0) + " and " + fmt::percent(p.x.flashBwdEfficiency, 0);
+    return ", long-sequence limits: at this plan's " + fmt::fixed(p.x.attentionKernelTokens, 0) +
+           "-token attention kernels " + fmt::percent(p.x.flashFwdEfficiency, 0) + " and " +
+           fmt::percent(p.x.flashBwdEfficiency, 0);
 }
 
 std::string zeroWords(int stage) {

@@ -177,6 +177,7 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
         im.flashFwdIsFa2 = fa2;
         // Short sequences run further from the limit: per-row work is a larger share (Hardware.h).
         const double kernelTokens = x.seq / x.c;
+        im.attentionKernelTokens = kernelTokens;
         const auto lengthFactor = [&](double half) {
             return half > 0 ? kernelTokens / (kernelTokens + half) : 1.0;
         };

@@ -3,7 +3,6 @@
 #include "cuda/DynamicLibs.h"
 #include "cuda/Kernels.h"
 
-#include <algorithm>
 #include <cstdint>
 #include <limits>
 
@@ -231,11 +230,10 @@ SustainedGemm GemmBench::hold(const GemmMeasurement& burst, double seconds, cons
         return out;
     }
     // The second half: the GPU has settled at its power limit (within a second on an H200).
-    std::vector<double> settled(out.windowFlops.begin() +
-                                    static_cast<std::ptrdiff_t>(out.windowFlops.size() / 2),
-                                out.windowFlops.end());
-    std::sort(settled.begin(), settled.end());
-    out.heldFlopsPerSecond = settled[settled.size() / 2];
+    out.heldFlopsPerSecond =
+        summarize({out.windowFlops.begin() + static_cast<std::ptrdiff_t>(out.windowFlops.size() / 2),
+                   out.windowFlops.end()})
+            .median;
     return out;
 }
 

@@ -1,5 +1,7 @@
 #include "cuda/ProfileBuilder.h"
 
+#include "core/NumberFormat.h"
+
 #include <algorithm>
 #include <cctype>
 #include <chrono>
@@ -42,13 +44,6 @@ std::string percentText(double fraction) {
     return fixed1(fraction * 100.0) + "%";
 }
 
-// Two decimals: "0.85".
-std::string fixed2(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.2f", v);
-    return buf;
-}
-
 std::string tflopsText(double flopsPerSecond) {
     return std::to_string(std::llround(flopsPerSecond / 1e12)) + " TFLOP/s";
 }
@@ -73,7 +68,7 @@ std::string applyHold(const CalibrationResult& r, GemmDtype dtype, core::Curve& 
     const double factor = std::max(ratio, kMinHoldFactor);
     for (auto& point : curve.points)
         point.second *= factor;
-    return what + ": the " + type + " curve is scaled by " + fixed2(factor) +
+    return what + ": the " + type + " curve is scaled by " + core::fmt::fixed(factor, 2) +
            " (the power limit, as in training)";
 }
 } // namespace
