@@ -260,6 +260,16 @@ void explainTime(Builder& b) {
                 "length, the per-row work (softmax statistics, the causal diagonal's tiles, the backward's "
                 "dO.O products) only as the length, so efficiency = limit x s / (s + s_half).";
         }
+        if (x.attentionHeadFactorFwd < 1.0 || x.attentionHeadFactorBwd < 1.0) {
+            computeValues +=
+                fmt(" (%.0f%% and %.0f%% of the profile's heads-of-128 figures at heads of %.0f)",
+                    100.0 * x.attentionHeadFactorFwd, 100.0 * x.attentionHeadFactorBwd, x.attentionHeadSize);
+            computeWords +=
+                " Small heads run further from peak: a score's exponential costs the same whatever the "
+                "head size, while its tensor-core work (4 x d FLOPs forward, 10 x d backward) shrinks "
+                "with it; with r the exponentials' share of the MMA time at heads of 128, efficiency = "
+                "figure x (1 + r) / (1 + r x 128 / d).";
+        }
         computeWords += " Flash attention keeps the scores on chip, but its kernels alternate tensor-core work with the "
                         "softmax's exponentials, one per score, on far slower units: they run further from peak than "
                         "GEMMs, and further still on GPUs whose exponential units lag their tensor cores (Blackwell; "

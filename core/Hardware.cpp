@@ -62,6 +62,8 @@ HardwareProfile makeProfile(const GpuSpec& gpu, const ProfileParams& p) {
     prof.fa2AttentionBwdEfficiency = p.fa2AttentionBwdEfficiency;
     prof.attentionFwdHalfTokens = p.attentionFwdHalfTokens;
     prof.attentionBwdHalfTokens = p.attentionBwdHalfTokens;
+    prof.attentionScoreOverhead = p.attentionScoreOverhead;
+    prof.fa2AttentionScoreOverhead = p.fa2AttentionScoreOverhead;
     prof.nvlinkBusEfficiency = busCurve(p.nvlinkMaxEfficiency, p.nvlinkHalfBytes);
     prof.networkBusEfficiency = busCurve(p.networkMaxEfficiency, p.networkHalfBytes);
     return prof;

@@ -72,6 +72,13 @@ struct HardwareProfile {
     // backward's dO.O products) as s, so efficiency = e x s / (s + half). 0: no length dependence.
     double attentionFwdHalfTokens = 0;
     double attentionBwdHalfTokens = 0;
+    // The work of an attention score that does not grow with the head size d (the softmax's exponential, on
+    // units far slower than the tensor cores), as a share of the forward's MMA time (4 x d FLOPs per score)
+    // at heads of 128: the efficiencies above are for heads of 128, and at head size d the kernels run at
+    // (1 + r) / (1 + r x 128 / d) of them (no more than 1: larger heads trade away tile size). The fused
+    // kernels' backward does 10 x d MMA FLOPs per score, so its share is 0.4 r. 0: no head-size dependence.
+    double attentionScoreOverhead = 0;
+    double fa2AttentionScoreOverhead = 0; // the same for FlashAttention-2's kernels, forward and backward
     Curve nvlinkBusEfficiency;       // achieved bus bandwidth / nominal NVLink vs message bytes
     Curve networkBusEfficiency;      // achieved bus bandwidth / nominal network vs message bytes
     double nvlinkLatencySeconds = 0; // 0: take the cluster's figure
@@ -91,6 +98,8 @@ struct ProfileParams {
     double fa2AttentionBwdEfficiency = 0; // ... its backward; 0: the same
     double attentionFwdHalfTokens = 0;    // kernel length reaching half the attention efficiency (0: flat)
     double attentionBwdHalfTokens = 0;
+    double attentionScoreOverhead = 0;    // per-score work that does not grow with the head size (0: none)
+    double fa2AttentionScoreOverhead = 0; // ... in FlashAttention-2's kernels
     double nvlinkMaxEfficiency = 0.80;   // achieved NCCL bus bandwidth / nominal, large messages
     double nvlinkHalfBytes = 8e6;        // message size reaching half of that
     double networkMaxEfficiency = 0.85;

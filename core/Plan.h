@@ -148,6 +148,9 @@ struct Intermediates {
     double attentionKernelTokens = 0; // ... one attention kernel's tokens: the sequence, s/CP per ring step
     double attentionLengthFactorFwd = 1;   // ... the share of the long-sequence limit at this kernel length
     double attentionLengthFactorBwd = 1;
+    double attentionHeadSize = 0;      // ... the head size they run at (mean of the q/k and v heads)
+    double attentionHeadFactorFwd = 1; // ... the share of the profile's heads-of-128 figures at that size
+    double attentionHeadFactorBwd = 1;
     double memoryBoundBytesPerLayer = 0;   // forward traffic of a layer's memory-bound kernels, one micro batch, per GPU
     double layersPerStage = 0;
     double peakFlops = 0;

@@ -242,6 +242,10 @@ ProfileParams readProfile(const json& object, const std::string& where) {
         p.attentionFwdHalfTokens = r.nonNegative("attention_fwd_half_tokens");
     if (r.has("attention_bwd_half_tokens"))
         p.attentionBwdHalfTokens = r.nonNegative("attention_bwd_half_tokens");
+    if (r.has("attention_score_overhead"))
+        p.attentionScoreOverhead = r.nonNegative("attention_score_overhead");
+    if (r.has("fa2_attention_score_overhead"))
+        p.fa2AttentionScoreOverhead = r.nonNegative("fa2_attention_score_overhead");
     p.nvlinkMaxEfficiency = r.positive("nvlink_max_efficiency");
     p.nvlinkHalfBytes = r.positive("nvlink_half_bytes");
     p.networkMaxEfficiency = r.positive("network_max_efficiency");

@@ -100,6 +100,7 @@ std::expected<HardwareProfile, InputErrors> profileFromJson(std::string_view tex
                         "gemm_efficiency", "gemm_efficiency_fp8", "hbm_efficiency",
                         "attention_fwd_efficiency", "attention_bwd_efficiency", "fa2_attention_fwd_efficiency",
                         "fa2_attention_bwd_efficiency", "attention_fwd_half_tokens", "attention_bwd_half_tokens",
+                        "attention_score_overhead", "fa2_attention_score_overhead",
                         "nvlink_bus_efficiency", "network_bus_efficiency", "nvlink_latency_s", "network_latency_s"});
         // clang-format on
         r.readString("name", p.name);
@@ -119,6 +120,8 @@ std::expected<HardwareProfile, InputErrors> profileFromJson(std::string_view tex
         r.readDouble("fa2_attention_bwd_efficiency", p.fa2AttentionBwdEfficiency, kEfficiency);  // optional
         r.readDouble("attention_fwd_half_tokens", p.attentionFwdHalfTokens, nonNegative(1e7));   // optional
         r.readDouble("attention_bwd_half_tokens", p.attentionBwdHalfTokens, nonNegative(1e7));   // optional
+        r.readDouble("attention_score_overhead", p.attentionScoreOverhead, nonNegative(10.0));   // optional
+        r.readDouble("fa2_attention_score_overhead", p.fa2AttentionScoreOverhead, nonNegative(10.0));
         readCurve(r, "nvlink_bus_efficiency", p.nvlinkBusEfficiency, true);
         readCurve(r, "network_bus_efficiency", p.networkBusEfficiency, true);
         r.readDouble("nvlink_latency_s", p.nvlinkLatencySeconds, nonNegative(1.0));
@@ -152,6 +155,10 @@ std::string profileToJson(const HardwareProfile& p) {
         j["attention_fwd_half_tokens"] = p.attentionFwdHalfTokens;
     if (p.attentionBwdHalfTokens > 0)
         j["attention_bwd_half_tokens"] = p.attentionBwdHalfTokens;
+    if (p.attentionScoreOverhead > 0)
+        j["attention_score_overhead"] = p.attentionScoreOverhead;
+    if (p.fa2AttentionScoreOverhead > 0)
+        j["fa2_attention_score_overhead"] = p.fa2AttentionScoreOverhead;
     j["nvlink_bus_efficiency"] = curveToJson(p.nvlinkBusEfficiency);
     j["network_bus_efficiency"] = curveToJson(p.networkBusEfficiency);
     j["nvlink_latency_s"] = p.nvlinkLatencySeconds;

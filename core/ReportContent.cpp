@@ -434,6 +434,18 @@ KeyValues profileFacts(const ReportInput& r) {
                                                            fmt::fixed(pr.attentionBwdHalfTokens, 0) +
                                                            " backward (the figures above are long-sequence "
                                                            "limits)");
+    if (pr.attentionScoreOverhead > 0 || pr.fa2AttentionScoreOverhead > 0)
+        kv.emplace_back("Attention per-score overhead",
+                        fmt::fixed(pr.attentionScoreOverhead, 2) + " of the MMA time at heads of 128" +
+                            (pr.fa2AttentionScoreOverhead > 0
+                                 ? " (FlashAttention-2: " + fmt::fixed(pr.fa2AttentionScoreOverhead, 2) + ")"
+                                 : std::string()) +
+                            "; the figures above are for heads of 128" +
+                            (r.plan.valid && r.plan.x.attentionHeadFactorFwd < 1.0
+                                 ? ", this plan's heads of " + fmt::fixed(r.plan.x.attentionHeadSize, 0) +
+                                       " run at " + fmt::percent(r.plan.x.attentionHeadFactorFwd, 0) +
+                                       " and " + fmt::percent(r.plan.x.attentionHeadFactorBwd, 0) + " of them"
+                                 : std::string()));
     if (r.plan.valid)
         kv.emplace_back("GEMM efficiency in this plan",
                         fmt::percent(r.plan.x.gemmEfficiency) + " (FLOP-weighted over a layer's GEMMs)");

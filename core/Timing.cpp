@@ -11,6 +11,8 @@ namespace {
 
 // The flash-attention backward kernel does 2.5x the forward's FLOPs (it recomputes the scores).
 constexpr double kFlashBwdFlopsRatio = 2.5;
+// ... so a score's exponential, the same work in both passes, weighs 1 / 2.5 as much next to its MMAs.
+constexpr double kFlashBwdScoreOverheadRatio = 1.0 / kFlashBwdFlopsRatio;
 
 struct LayerTimes {
     double gemmFwd = 0;      // linear layers, forward
@@ -185,9 +187,24 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
         im.attentionLengthFactorBwd = lengthFactor(x.prof.attentionBwdHalfTokens);
         const double bwdLimit = fa2 && x.prof.fa2AttentionBwdEfficiency > 0 ? x.prof.fa2AttentionBwdEfficiency
                                                                             : x.prof.attentionBwdEfficiency;
+        // Small heads run further from the limit: a score's exponential costs the same whatever the head
+        // size while its MMA work shrinks with it (Hardware.h). The profile's efficiencies are for heads of
+        // 128.
+        im.attentionHeadSize = 0.5 * (mo.qkHeadDim() + mo.vHeadDim());
+        const auto headFactor = [&](double overhead) {
+            return im.attentionHeadSize > 0
+                       ? std::min(1.0, (1.0 + overhead) / (1.0 + overhead * 128.0 / im.attentionHeadSize))
+                       : 1.0;
+        };
+        im.attentionHeadFactorFwd =
+            headFactor(fa2 ? x.prof.fa2AttentionScoreOverhead : x.prof.attentionScoreOverhead);
+        im.attentionHeadFactorBwd =
+            headFactor(fa2 ? x.prof.fa2AttentionScoreOverhead
+                           : kFlashBwdScoreOverheadRatio * x.prof.attentionScoreOverhead);
         im.flashFwdEfficiency = (fa2 ? x.prof.fa2AttentionFwdEfficiency : x.prof.attentionFwdEfficiency) *
-                                sizeFactor * im.attentionLengthFactorFwd;
-        im.flashBwdEfficiency = bwdLimit * sizeFactor * im.attentionLengthFactorBwd;
+                                sizeFactor * im.attentionLengthFactorFwd * im.attentionHeadFactorFwd;
+        im.flashBwdEfficiency =
+            bwdLimit * sizeFactor * im.attentionLengthFactorBwd * im.attentionHeadFactorBwd;
         r.attnFwd = work / (x.peak16 * im.flashFwdEfficiency);
         r.attnBwd = kFlashBwdFlopsRatio * work / (x.peak16 * im.flashBwdEfficiency);
     } else {

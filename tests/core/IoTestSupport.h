@@ -248,6 +248,8 @@ HardwareProfile randomProfile(Random& r) {
     p.fa2AttentionBwdEfficiency = r.coin() ? 0.0 : r.uniform(1e-6, 1.5);
     p.attentionFwdHalfTokens = r.coin() ? 0.0 : r.uniform(1.0, 1e6);
     p.attentionBwdHalfTokens = r.coin() ? 0.0 : r.uniform(1.0, 1e6);
+    p.attentionScoreOverhead = r.coin() ? 0.0 : r.uniform(1e-6, 10.0);
+    p.fa2AttentionScoreOverhead = r.coin() ? 0.0 : r.uniform(1e-6, 10.0);
     p.nvlinkBusEfficiency = randomCurve(r, r.integer(1, 20));
     p.networkBusEfficiency = randomCurve(r, r.integer(1, 20));
     p.nvlinkLatencySeconds = r.coin() ? 0.0 : r.logUniform(1e-9, 1);

@@ -42,6 +42,20 @@ Scenario gptOnA100(int hidden, int tp, int microBatch) {
     return s;
 }
 
+// Llama 3.1 8B on one 8-GPU node of `gpu`, pure data parallelism at micro batch 1, in `style`.
+Scenario llama8bOnOneNode(const char* gpu, ExecutionStyle style, int zeroStage = 3) {
+    Scenario s = defaultScenario();
+    s.model = findModelPreset("llama3.1-8b")->model;
+    s.cluster.gpu = findGpuPreset(gpu)->gpu;
+    s.cluster.nodes = 1;
+    s.layout = Layout{};
+    s.layout.dp = 8;
+    s.layout.microBatch = 1;
+    s.training.zeroStage = zeroStage;
+    s.training.executionStyle = style;
+    return s;
+}
+
 } // namespace
 
 LP_TEST(megatron_fused_softmax_takes_only_the_shapes_its_kernel_supports) {
@@ -235,16 +249,8 @@ LP_TEST(torch_sdpa_runs_flash_attention_2_forward_where_the_gpu_has_faster_fused
     // torch SDPA's FlashAttention-2 kernels (0.34 of an H100's peak forward, FlashAttention-3 paper), the
     // Megatron style through Transformer Engine's fused attention (the profile's 0.40); backward the same.
     auto plan = [](const char* gpu, ExecutionStyle style) {
-        Scenario s = defaultScenario();
-        s.model = findModelPreset("llama3.1-8b")->model;
+        Scenario s = llama8bOnOneNode(gpu, style);
         s.model.seqLen = 8192;
-        s.cluster.gpu = findGpuPreset(gpu)->gpu;
-        s.cluster.nodes = 1;
-        s.layout = Layout{};
-        s.layout.dp = 8;
-        s.layout.microBatch = 1;
-        s.training.zeroStage = 3;
-        s.training.executionStyle = style;
         return evaluate(s);
     };
     const Plan fsdp = plan("h100-sxm-80gb", ExecutionStyle::Fsdp), meg = plan("h100-sxm-80gb", ExecutionStyle::Megatron);
@@ -270,17 +276,10 @@ LP_TEST(a_profile_with_half_lengths_makes_attention_approach_its_limit_as_s_over
     // half lengths of docs/calibration.md: FlashAttention-2 0.325 / 0.32, half at 360 tokens forward and 830
     // backward) runs longer sequences closer to the limit; a ring step under CP is a kernel of s/CP tokens.
     auto plan = [](int seq, int cp, bool halves) {
-        Scenario s = defaultScenario();
-        s.model = findModelPreset("llama3.1-8b")->model;
+        Scenario s = llama8bOnOneNode("h200-sxm-141gb", ExecutionStyle::Fsdp);
         s.model.seqLen = seq;
-        s.cluster.gpu = findGpuPreset("h200-sxm-141gb")->gpu;
-        s.cluster.nodes = 1;
-        s.layout = Layout{};
         s.layout.cp = cp;
         s.layout.dp = 8 / cp;
-        s.layout.microBatch = 1;
-        s.training.zeroStage = 3;
-        s.training.executionStyle = ExecutionStyle::Fsdp;
         HardwareProfile p = builtinProfile(s.cluster.gpu);
         if (halves) {
             p.fa2AttentionFwdEfficiency = 0.325;
@@ -319,6 +318,57 @@ LP_TEST(a_profile_with_half_lengths_makes_attention_approach_its_limit_as_s_over
     LP_CHECK(e && e->words.find("s / (s + s_half)") != std::string::npos);
     const auto plain = explainFigure(sFlat, flat, "time.compute");
     LP_CHECK(plain && plain->substituted.find("long-sequence limits") == std::string::npos);
+}
+
+LP_TEST(heads_under_128_run_further_from_peak_by_the_share_of_the_exponentials) {
+    // The profiles' attention figures are for heads of 128. A score's exponential costs the same at any head
+    // size while its MMA work (4 x d FLOPs forward) shrinks with d: with r the exponentials' share of the MMA
+    // time at heads of 128, efficiency = figure x (1 + r) / (1 + r x 128 / d), at most the figure. Same
+    // hidden size and sequence, so the attention FLOPs are the same whatever the head count.
+    auto plan = [](const char* gpu, int heads, ExecutionStyle style) {
+        Scenario s = llama8bOnOneNode(gpu, style, style == ExecutionStyle::Fsdp ? 3 : 1);
+        s.model.heads = heads;
+        s.model.kvHeads = 8;
+        return std::pair{s, evaluate(s)};
+    };
+    const auto [s64, h64] = plan("h100-sxm-80gb", 64, ExecutionStyle::Megatron);
+    const auto [s128, h128] = plan("h100-sxm-80gb", 32, ExecutionStyle::Megatron);
+    const auto [s256, h256] = plan("h100-sxm-80gb", 16, ExecutionStyle::Megatron);
+    LP_CHECK(h64.valid && h128.valid && h256.valid);
+    LP_CHECK_EQ(h64.x.attentionHeadSize, 64.0);
+    // Hopper's fused attention: r = 4096 / (512 x 16) = 0.5 forward, 0.4 of it backward.
+    LP_CHECK_NEAR(h64.x.attentionHeadFactorFwd, 1.5 / 2.0, 1e-12);
+    LP_CHECK_NEAR(h64.x.attentionHeadFactorBwd, 1.2 / 1.4, 1e-12);
+    LP_CHECK_NEAR(h64.x.flashFwdEfficiency / h128.x.flashFwdEfficiency, 0.75, 1e-9);
+    LP_CHECK_NEAR(h64.x.attentionCoreFwdSeconds / h128.x.attentionCoreFwdSeconds, 1.0 / 0.75, 1e-9);
+    // An H200 measured cuDNN's fused attention at heads of 64 at 0.79 (forward) and 0.83 (backward) of its
+    // heads-of-128 speed (docs/calibration.md): the derived factors are within 6% of that.
+    LP_CHECK(std::abs(h64.x.attentionHeadFactorFwd / 0.79 - 1.0) < 0.06);
+    LP_CHECK(std::abs(h64.x.attentionHeadFactorBwd / 0.83 - 1.0) < 0.06);
+    // Heads of 128 run at the profile's figures, and larger heads are not planned faster.
+    LP_CHECK_EQ(h128.x.attentionHeadFactorFwd, 1.0);
+    LP_CHECK_EQ(h256.x.attentionHeadFactorFwd, 1.0);
+    LP_CHECK_EQ(h256.x.attentionHeadFactorBwd, 1.0);
+    // FlashAttention-2's kernels (the FSDP style's torch SDPA on Hopper) are not paced by the exponentials:
+    // heads of 64 measured 0.92 / 0.91 of heads of 128 on the H200, r = 0.1 both ways.
+    const auto [f64, fsdp64] = plan("h100-sxm-80gb", 64, ExecutionStyle::Fsdp);
+    LP_CHECK(fsdp64.x.flashFwdIsFa2);
+    LP_CHECK_NEAR(fsdp64.x.attentionHeadFactorFwd, 1.1 / 1.2, 1e-12);
+    LP_CHECK_NEAR(fsdp64.x.attentionHeadFactorBwd, 1.1 / 1.2, 1e-12);
+    // A100: 2048 tensor FLOPs per SM and clock, r = 0.25. Blackwell: 8192, r = 1. A GPU whose profile gives
+    // no share (MI300X) keeps its figures at every head size.
+    LP_CHECK_NEAR(plan("a100-sxm-80gb", 64, ExecutionStyle::Megatron).second.x.attentionHeadFactorFwd,
+                  1.25 / 1.5, 1e-12);
+    LP_CHECK_NEAR(plan("b200", 64, ExecutionStyle::Megatron).second.x.attentionHeadFactorFwd, 2.0 / 3.0,
+                  1e-12);
+    LP_CHECK_EQ(plan("mi300x", 64, ExecutionStyle::Megatron).second.x.attentionHeadFactorFwd, 1.0);
+    // The explanation gives the factors and the reason; at heads of 128 it says nothing of them.
+    const auto e = explainFigure(s64, h64, "time.compute");
+    LP_CHECK(e && e->substituted.find("of the profile's heads-of-128 figures at heads of 64") !=
+                      std::string::npos);
+    LP_CHECK(e && e->words.find("(1 + r) / (1 + r x 128 / d)") != std::string::npos);
+    const auto plain = explainFigure(s128, h128, "time.compute");
+    LP_CHECK(plain && plain->substituted.find("heads-of-128") == std::string::npos);
 }
 
 LP_TEST_MAIN()

@@ -403,4 +403,40 @@ LP_TEST(blackwellFlashAttentionFollowsFromTheExponentialUnits) {
         LP_CHECK(gb300->profile.attentionFwdEfficiency > 1.3 * gb200->profile.attentionFwdEfficiency);
 }
 
+// The attention figures are for heads of 128; at other head sizes the exponentials' share of a score's time
+// changes (docs/estimation.md, section 7). The share at heads of 128 follows from the same rates as above:
+// tensor FLOPs per SM and clock over 512 (4 x 128 MMA FLOPs per score forward) exponentials per SM and clock.
+LP_TEST(attentionScoreOverheadFollowsFromTheTensorAndExponentialRates) {
+    struct Part {
+        const char* id;
+        double tensorFlopsPerClock;
+        double expPerClock;
+    };
+    const Part parts[] = {{"a100-sxm-40gb", 2048, 16},
+                          {"a100-sxm-80gb", 2048, 16},
+                          {"h100-sxm-80gb", 4096, 16},
+                          {"h100-sxm-96gb", 4096, 16},
+                          {"h100-pcie-80gb", 4096, 16},
+                          {"h800-sxm-80gb", 4096, 16},
+                          {"h200-sxm-141gb", 4096, 16},
+                          {"b200", 8192, 16},
+                          {"gb200", 8192, 16},
+                          {"gb300", 8192, 32},
+                          {"l40s", 1024, 16}};
+    for (const Part& part : parts) {
+        const GpuPreset* g = findGpuPreset(part.id);
+        LP_CHECK(g != nullptr);
+        if (g)
+            LP_CHECK_NEAR(g->profile.attentionScoreOverhead,
+                          part.tensorFlopsPerClock / (512.0 * part.expPerClock), 1e-12);
+    }
+    // FlashAttention-2's overhead is set only where its kernels have figures of their own (Hopper), from the
+    // H200 measurement, and is smaller than the exponentials' share: those kernels are paced by other work.
+    for (const GpuPreset& g : gpuPresets()) {
+        LP_CHECK((g.profile.fa2AttentionScoreOverhead > 0) == (g.profile.fa2AttentionFwdEfficiency > 0));
+        if (g.profile.fa2AttentionScoreOverhead > 0)
+            LP_CHECK(g.profile.fa2AttentionScoreOverhead < g.profile.attentionScoreOverhead);
+    }
+}
+
 LP_TEST_MAIN()

@@ -211,6 +211,8 @@ LP_TEST(build_profile_from_fake_measurements) {
     // What was not measured comes from the base profile.
     LP_CHECK_EQ(p.attentionFwdEfficiency, base.attentionFwdEfficiency);
     LP_CHECK_EQ(p.attentionBwdEfficiency, base.attentionBwdEfficiency);
+    LP_CHECK_EQ(p.attentionScoreOverhead, base.attentionScoreOverhead);
+    LP_CHECK(p.attentionScoreOverhead > 0);
     LP_CHECK(p.networkBusEfficiency == base.networkBusEfficiency);
     LP_CHECK_EQ(p.networkLatencySeconds, base.networkLatencySeconds);
     LP_CHECK(!built->notes.empty());

@@ -93,7 +93,7 @@ LP_TEST(everyFieldIsInTheFileFormat) {
     LP_CHECK_EQ(fieldCount<GpuSpec>(), 12u);
     LP_CHECK_EQ(fieldCount<TrainingOptions>(), 30u);
     LP_CHECK_EQ(fieldCount<Layout>(), 9u);
-    LP_CHECK_EQ(fieldCount<HardwareProfile>(), 18u);
+    LP_CHECK_EQ(fieldCount<HardwareProfile>(), 20u);
 }
 
 // ---------------------------------------------------------------------------------------------
