@@ -284,7 +284,8 @@ nlohmann::json reportToJsonValue(const ReportInput& r) {
                         {"gemm_max_efficiency", finiteOrNull(curveMax(pr.gemmEfficiency))},
                         {"hbm_efficiency", finiteOrNull(pr.hbmEfficiency)},
                         {"attention_fwd_efficiency", finiteOrNull(pr.attentionFwdEfficiency)},
-                        {"attention_bwd_efficiency", finiteOrNull(pr.attentionBwdEfficiency)}};
+                        {"attention_bwd_efficiency", finiteOrNull(pr.attentionBwdEfficiency)},
+                        {"attention_score_overhead", finiteOrNull(pr.attentionScoreOverhead)}};
     json plan = planToJson(r.scenario, r.plan);
     bool invalid = !r.plan.valid;
     for (const auto& d : r.plan.diagnostics)

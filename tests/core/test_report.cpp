@@ -314,6 +314,26 @@ LP_TEST(a_profile_with_attention_half_lengths_says_so_in_the_report) {
     LP_CHECK(!contains(plain, "long-sequence limits") && !contains(plain, "half its limit"));
 }
 
+LP_TEST(heads_under_128_say_how_far_below_the_profile_figures_they_run) {
+    // gpt-oss-like heads of 64 on H100 (Megatron style, fused attention): the assumptions give the share of
+    // the heads-of-128 figures, the profile section the overhead and this plan's factors, the JSON the
+    // overhead. At heads of 128 (the default scenario) the plan runs at the figures and says nothing of it.
+    Scenario s = defaultScenario();
+    s.model.heads = 128;
+    ReportInput in = makeReport(s);
+    in.generatedAt = "2025-01-31T09:40:00Z";
+    const std::string md = reportToMarkdown(in);
+    LP_CHECK(
+        contains(md, "at this plan's heads of 64 75 % and 86 % of those (the figures are for heads of 128)"));
+    LP_CHECK(contains(md, "| Attention per-score overhead | 0.50 of the MMA time at heads of 128"));
+    LP_CHECK(contains(md, "this plan's heads of 64 run at 75 % and 86 % of them"));
+    LP_CHECK_NEAR(reportToJsonValue(in).at("profile").at("attention_score_overhead").get<double>(), 0.5,
+                  1e-12);
+    const std::string plain = reportToMarkdown(defaultReport());
+    LP_CHECK(!contains(plain, "at this plan's heads of") &&
+             contains(plain, "| Attention per-score overhead |"));
+}
+
 LP_TEST(the_training_facts_name_the_loss_kernel_auto_resolves_to) {
     Scenario s = defaultScenario();
     LP_CHECK(contains(reportToMarkdown(makeReport(s)), "auto (Megatron's vocab-parallel loss)"));
