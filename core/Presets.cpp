@@ -66,6 +66,13 @@ public:
     }
     double positive(const std::string& key) { return number(key, 0.0, true); }
     double nonNegative(const std::string& key) { return number(key, 0.0, false); }
+    // Optional numbers: the key's value where given, else `absent`.
+    double optionalPositive(const std::string& key, double absent) {
+        return has(key) ? positive(key) : absent;
+    }
+    double optionalNonNegative(const std::string& key, double absent) {
+        return has(key) ? nonNegative(key) : absent;
+    }
 
     int integer(const std::string& key, int min) {
         const json& v = at(key);
@@ -234,18 +241,12 @@ ProfileParams readProfile(const json& object, const std::string& where) {
     p.hbmEfficiency = r.positive("hbm_efficiency");
     p.attentionFwdEfficiency = r.positive("attention_fwd_efficiency");
     p.attentionBwdEfficiency = r.positive("attention_bwd_efficiency");
-    if (r.has("fa2_attention_fwd_efficiency"))
-        p.fa2AttentionFwdEfficiency = r.positive("fa2_attention_fwd_efficiency");
-    if (r.has("fa2_attention_bwd_efficiency"))
-        p.fa2AttentionBwdEfficiency = r.positive("fa2_attention_bwd_efficiency");
-    if (r.has("attention_fwd_half_tokens"))
-        p.attentionFwdHalfTokens = r.nonNegative("attention_fwd_half_tokens");
-    if (r.has("attention_bwd_half_tokens"))
-        p.attentionBwdHalfTokens = r.nonNegative("attention_bwd_half_tokens");
-    if (r.has("attention_score_overhead"))
-        p.attentionScoreOverhead = r.nonNegative("attention_score_overhead");
-    if (r.has("fa2_attention_score_overhead"))
-        p.fa2AttentionScoreOverhead = r.nonNegative("fa2_attention_score_overhead");
+    p.fa2AttentionFwdEfficiency = r.optionalPositive("fa2_attention_fwd_efficiency", 0);
+    p.fa2AttentionBwdEfficiency = r.optionalPositive("fa2_attention_bwd_efficiency", 0);
+    p.attentionFwdHalfTokens = r.optionalNonNegative("attention_fwd_half_tokens", 0);
+    p.attentionBwdHalfTokens = r.optionalNonNegative("attention_bwd_half_tokens", 0);
+    p.attentionScoreOverhead = r.optionalNonNegative("attention_score_overhead", 0);
+    p.fa2AttentionScoreOverhead = r.optionalNonNegative("fa2_attention_score_overhead", 0);
     p.nvlinkMaxEfficiency = r.positive("nvlink_max_efficiency");
     p.nvlinkHalfBytes = r.positive("nvlink_half_bytes");
     p.networkMaxEfficiency = r.positive("network_max_efficiency");

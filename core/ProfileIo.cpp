@@ -147,18 +147,17 @@ std::string profileToJson(const HardwareProfile& p) {
     j["hbm_efficiency"] = p.hbmEfficiency;
     j["attention_fwd_efficiency"] = p.attentionFwdEfficiency;
     j["attention_bwd_efficiency"] = p.attentionBwdEfficiency;
-    if (p.fa2AttentionFwdEfficiency > 0)
-        j["fa2_attention_fwd_efficiency"] = p.fa2AttentionFwdEfficiency;
-    if (p.fa2AttentionBwdEfficiency > 0)
-        j["fa2_attention_bwd_efficiency"] = p.fa2AttentionBwdEfficiency;
-    if (p.attentionFwdHalfTokens > 0)
-        j["attention_fwd_half_tokens"] = p.attentionFwdHalfTokens;
-    if (p.attentionBwdHalfTokens > 0)
-        j["attention_bwd_half_tokens"] = p.attentionBwdHalfTokens;
-    if (p.attentionScoreOverhead > 0)
-        j["attention_score_overhead"] = p.attentionScoreOverhead;
-    if (p.fa2AttentionScoreOverhead > 0)
-        j["fa2_attention_score_overhead"] = p.fa2AttentionScoreOverhead;
+    // The optional figures are written only when set (0 means absent).
+    const auto writeIfSet = [&j](const char* key, double value) {
+        if (value > 0)
+            j[key] = value;
+    };
+    writeIfSet("fa2_attention_fwd_efficiency", p.fa2AttentionFwdEfficiency);
+    writeIfSet("fa2_attention_bwd_efficiency", p.fa2AttentionBwdEfficiency);
+    writeIfSet("attention_fwd_half_tokens", p.attentionFwdHalfTokens);
+    writeIfSet("attention_bwd_half_tokens", p.attentionBwdHalfTokens);
+    writeIfSet("attention_score_overhead", p.attentionScoreOverhead);
+    writeIfSet("fa2_attention_score_overhead", p.fa2AttentionScoreOverhead);
     j["nvlink_bus_efficiency"] = curveToJson(p.nvlinkBusEfficiency);
     j["network_bus_efficiency"] = curveToJson(p.networkBusEfficiency);
     j["nvlink_latency_s"] = p.nvlinkLatencySeconds;
