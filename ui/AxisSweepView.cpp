@@ -4,6 +4,7 @@
 #include "ui/ChartStyle.h"
 #include "ui/Palette.h"
 #include "ui/ScenarioDocument.h"
+#include "ui/ScrollPage.h"
 
 #include <QtCharts/QCategoryAxis>
 #include <QtCharts/QChart>
@@ -173,7 +174,7 @@ AxisSweepView::AxisSweepView(ScenarioDocument* doc, QWidget* parent) : QWidget(p
     charts->addWidget(m_mfuView, 1);
     charts->addWidget(m_memoryView, 1);
 
-    auto* layout = new QVBoxLayout(this);
+    auto* layout = new QVBoxLayout(scrollingContent(this));
     layout->setContentsMargins(8, 8, 8, 8);
     layout->setSpacing(6);
     layout->addLayout(header);

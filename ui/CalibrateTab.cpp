@@ -10,6 +10,7 @@
 #include "ui/InlineBanner.h"
 #include "ui/Palette.h"
 #include "ui/ScenarioDocument.h"
+#include "ui/ScrollPage.h"
 
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
@@ -330,7 +331,7 @@ void CalibrateTab::build() {
     splitter->setStretchFactor(1, 1);
     splitter->setSizes({440, 900});
 
-    auto* layout = new QVBoxLayout(this);
+    auto* layout = new QVBoxLayout(scrollingContent(this));
     layout->addWidget(profileBar);
     layout->addWidget(m_banner);
     layout->addWidget(splitter, 1);

@@ -4,6 +4,7 @@
 #include "ui/ChartStyle.h"
 #include "ui/Palette.h"
 #include "ui/ScenarioDocument.h"
+#include "ui/ScrollPage.h"
 
 #include <QtCharts/QBarCategoryAxis>
 #include <QtCharts/QBarSet>
@@ -189,7 +190,7 @@ CompareView::CompareView(ScenarioDocument* doc, QWidget* parent)
     contentLayout->addLayout(charts, 4);
     contentLayout->addWidget(m_table, 5);
 
-    auto* layout = new QVBoxLayout(this);
+    auto* layout = new QVBoxLayout(scrollingContent(this));
     layout->setContentsMargins(8, 8, 8, 8);
     layout->setSpacing(6);
     layout->addLayout(header);

@@ -28,6 +28,8 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace lp::ui {
 
 MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
@@ -300,7 +302,11 @@ void MainWindow::showEvent(QShowEvent* event) {
     QMainWindow::showEvent(event);
     if (m_dockSizesPending) {
         m_dockSizesPending = false;
-        resizeDocks({m_scenarioDock, m_diagnosticsDock}, {380, 340}, Qt::Horizontal);
+        // Narrow windows (laptops, projectors) give the side panels less so the tabs keep room; the
+        // scenario panel never goes below its own minimum (its fields stay whole).
+        const int w = width();
+        resizeDocks({m_scenarioDock, m_diagnosticsDock},
+                    {std::clamp(w * 27 / 100, 300, 380), std::clamp(w * 21 / 100, 240, 340)}, Qt::Horizontal);
         resizeDocks({m_diagnosticsDock, m_explanationDock}, {height() * 3 / 10, height() * 7 / 10}, Qt::Vertical);
     }
 }

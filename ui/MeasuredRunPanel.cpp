@@ -4,6 +4,7 @@
 #include "ui/ChartStyle.h"
 #include "ui/Palette.h"
 #include "ui/ScenarioDocument.h"
+#include "ui/ScrollPage.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -103,7 +104,7 @@ MeasuredRunPanel::MeasuredRunPanel(QWidget* parent)
     controls->addWidget(m_warmup);
     controls->addStretch(1);
     controls->addWidget(m_analyse);
-    auto* layout = new QVBoxLayout(this);
+    auto* layout = new QVBoxLayout(scrollingContent(this));
     layout->addLayout(controls);
     layout->addWidget(m_paste);
     layout->addWidget(m_source);

@@ -7,6 +7,7 @@
 #include "ui/Palette.h"
 #include "ui/PrecisionSection.h"
 #include "ui/ScenarioDocument.h"
+#include "ui/ScrollPage.h"
 #include "ui/TimeChart.h"
 
 #include <QHBoxLayout>
@@ -38,14 +39,14 @@ PlanView::PlanView(ScenarioDocument* doc, QWidget* parent)
     middle->addLayout(gaugeBox, 0);
     middle->addWidget(m_figures, 1);
 
-    auto* layout = new QVBoxLayout(this);
+    auto* layout = new QVBoxLayout(scrollingContent(this));
     layout->setContentsMargins(8, 8, 8, 8);
     layout->setSpacing(10);
     layout->addWidget(m_memory, 5);
     layout->addWidget(m_precision, 0);
     layout->addLayout(middle, 0);
     layout->addWidget(m_time, 4);
-    m_gauge->setMinimumWidth(230);
+    m_gauge->setMinimumWidth(200);
 
     connect(m_memory, &MemoryChart::explainRequested, this, &PlanView::explainRequested);
     connect(m_precision, &PrecisionSection::explainRequested, this, &PlanView::explainRequested);

@@ -44,4 +44,9 @@ QSize ScenarioPanel::sizeHint() const {
     return {inner.width() + verticalScrollBar()->sizeHint().width(), inner.height()};
 }
 
+QSize ScenarioPanel::minimumSizeHint() const {
+    const QSize base = QScrollArea::minimumSizeHint();
+    return {widget()->minimumSizeHint().width() + verticalScrollBar()->sizeHint().width(), base.height()};
+}
+
 } // namespace lp::ui

@@ -22,6 +22,8 @@ public:
     LayoutSliders* layoutSliders() const { return m_layout; }
 
     QSize sizeHint() const override;
+    // Never narrower than its widest row: the window shrinks the tabs (which scroll) before it clips a field.
+    QSize minimumSizeHint() const override;
 
 private:
     ModelEditor* m_model;

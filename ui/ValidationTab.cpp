@@ -6,6 +6,7 @@
 #include "ui/InlineBanner.h"
 #include "ui/Palette.h"
 #include "ui/ScenarioDocument.h"
+#include "ui/ScrollPage.h"
 #include "ui/ValidationModel.h"
 #include "ui/ValidationSets.h"
 
@@ -273,7 +274,7 @@ ValidationTab::ValidationTab(ScenarioDocument& doc, QWidget* parent)
 
     m_table->installEventFilter(this);  // resized: fit the columns
 
-    auto* layout = new QVBoxLayout(this);
+    auto* layout = new QVBoxLayout(scrollingContent(this));
     layout->addLayout(titleRow);
     layout->addWidget(m_banner);
     layout->addLayout(m_summaryLayout);
