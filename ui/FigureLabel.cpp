@@ -57,6 +57,12 @@ void FigureLabel::setActive(bool active) {
     updateFrame();
 }
 
+int FigureLabel::comfortableWidth() const {
+    const QMargins m = layout()->contentsMargins();
+    return m_value->fontMetrics().horizontalAdvance(QStringLiteral("00.0 k tokens/s")) + m.left() +
+           m.right() + 4;
+}
+
 void FigureLabel::updateFrame() { update(); }
 
 void FigureLabel::paintEvent(QPaintEvent*) {

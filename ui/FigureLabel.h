@@ -20,6 +20,8 @@ public:
     QString explainKey() const { return m_key; }
     QString id() const { return m_id; }
     void setActive(bool active);
+    // The width at which a typical value ("373 TFLOP/s", "53.8 k tokens/s") shows whole in the current font.
+    int comfortableWidth() const;
 
 signals:
     void explainRequested(const QString& key);

@@ -26,11 +26,29 @@ KeyFigures::KeyFigures(QWidget* parent) : QWidget(parent) {
     auto* grid = new QGridLayout(this);
     grid->setContentsMargins(0, 0, 0, 0);
     grid->setSpacing(6);
-    const int columns = 3;
+    arrange(3);
+}
+
+void KeyFigures::arrange(int columns) {
+    if (columns == m_columns)
+        return;
+    m_columns = columns;
+    auto* grid = static_cast<QGridLayout*>(layout());
+    for (FigureLabel* f : m_figures)
+        grid->removeWidget(f);
     for (std::size_t i = 0; i < m_figures.size(); ++i)
         grid->addWidget(m_figures[i], static_cast<int>(i) / columns, static_cast<int>(i) % columns);
-    for (int c = 0; c < columns; ++c)
-        grid->setColumnStretch(c, 1);
+    for (int c = 0; c < 3; ++c)
+        grid->setColumnStretch(c, c < columns ? 1 : 0);
+}
+
+void KeyFigures::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    if (m_figures.empty())
+        return;
+    const int spacing = layout()->spacing();
+    const int three = 3 * m_figures.front()->comfortableWidth() + 2 * spacing;
+    arrange(width() >= three ? 3 : 2);
 }
 
 FigureLabel* KeyFigures::add(const QString& caption, const QString& id, const QString& key, const QString& tip) {

@@ -29,7 +29,14 @@ public:
 signals:
     void explainRequested(const QString& key);
 
+protected:
+    // Three columns where the tiles have room for their values, two in a narrow window (or with
+    // presentation mode's large fonts), so a value is never cut off.
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
+    void arrange(int columns);
+    int m_columns = 0;
     FigureLabel* add(const QString& caption, const QString& id, const QString& key, const QString& tip);
     void refresh();
     core::Scenario m_scenario;
