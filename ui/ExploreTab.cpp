@@ -2,8 +2,10 @@
 
 #include "core/Evaluate.h"
 #include "ui/ChartStyle.h"
+#include "ui/FlowLayout.h"
 #include "ui/Palette.h"
 #include "ui/ScenarioDocument.h"
+#include "ui/ScrollPage.h"
 #include "ui/SearchResultModel.h"
 
 #include <QtCharts/QChart>
@@ -76,6 +78,14 @@ void setLabelColour(QLabel* label, const QColor& colour) {
     QPalette pal = label->palette();
     pal.setColor(QPalette::WindowText, colour);
     label->setPalette(pal);
+}
+
+// As many decimals as the tick step needs: a narrow range (one point before a search) would
+// otherwise print the same whole number on several ticks.
+void setLabelDecimals(QValueAxis* axis) {
+    const double step = axis->tickCount() > 1 ? (axis->max() - axis->min()) / (axis->tickCount() - 1) : 1.0;
+    const int decimals = step >= 1 ? 0 : step >= 0.1 ? 1 : 2;
+    axis->setLabelFormat(QStringLiteral("%.") + QString::number(decimals) + QStringLiteral("f"));
 }
 
 } // namespace
@@ -163,22 +173,15 @@ void ExploreTab::buildControls() {
     m_progress->setFormat(QStringLiteral("%p%"));
     m_progress->setFixedWidth(140);
 
-    auto* settings = new QHBoxLayout;
-    settings->setSpacing(6);
-    settings->addWidget(new QLabel(tr("Rank by"), this));
-    settings->addWidget(m_rank);
-    settings->addSpacing(10);
-    settings->addWidget(new QLabel(tr("Global batch"), this));
-    settings->addWidget(m_batch);
-    settings->addWidget(m_range);
-    settings->addWidget(m_batchMax);
-    settings->addSpacing(10);
-    settings->addWidget(new QLabel(tr("Top"), this));
-    settings->addWidget(m_top);
-    settings->addStretch(1);
-    settings->addWidget(m_progress);
-    settings->addWidget(m_cancel);
-    settings->addWidget(m_run);
+    // Wraps onto a second line in a narrow window; the search buttons keep to the right.
+    auto* settings = new FlowLayout(nullptr, 16, 4);
+    settings->addWidget(controlGroup(this, {new QLabel(tr("Rank by"), this), m_rank}));
+    settings->addWidget(
+        controlGroup(this, {new QLabel(tr("Global batch"), this), m_batch, m_range, m_batchMax}));
+    settings->addWidget(controlGroup(this, {new QLabel(tr("Top"), this), m_top}));
+    QWidget* searchButtons = controlGroup(this, {m_progress, m_cancel, m_run});
+    settings->addWidget(searchButtons);
+    settings->setPushRight(searchButtons);
 
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("exploreStatus"));
@@ -223,17 +226,16 @@ void ExploreTab::buildControls() {
     m_pin->setObjectName(QStringLiteral("explorePin"));
     m_pin->setToolTip(tr("Pin the selected layout to the Compare tab."));
 
-    auto* filters = new QHBoxLayout;
-    filters->setSpacing(6);
-    filters->addWidget(m_filter, 1);
-    filters->addWidget(m_headroomCheck);
-    filters->addWidget(m_headroomSpin);
+    m_filter->setMinimumWidth(220);
+    auto* filters = new FlowLayout(nullptr, 12, 4);
+    filters->addWidget(m_filter);
+    filters->addWidget(controlGroup(this, {m_headroomCheck, m_headroomSpin}));
     filters->addWidget(m_tpNode);
     filters->addWidget(m_paretoOnly);
     filters->addWidget(m_shown);
-    filters->addSpacing(6);
-    filters->addWidget(m_apply);
-    filters->addWidget(m_pin);
+    QWidget* rowButtons = controlGroup(this, {m_apply, m_pin});
+    filters->addWidget(rowButtons);
+    filters->setPushRight(rowButtons);
 
     m_table = new QTableView(this);
     m_table->setObjectName(QStringLiteral("exploreTable"));
@@ -322,7 +324,7 @@ void ExploreTab::buildControls() {
     splitter->setStretchFactor(0, 5);
     splitter->setStretchFactor(1, 4);
 
-    auto* layout = new QVBoxLayout(this);
+    auto* layout = new QVBoxLayout(scrollingContent(this));
     layout->setContentsMargins(8, 8, 8, 8);
     layout->setSpacing(6);
     layout->addLayout(settings);
@@ -630,6 +632,8 @@ void ExploreTab::refreshChart() {
     m_yAxis->setRange(std::max(0.0, ymin - ypad), std::min(100.0, ymax + ypad));
     m_xAxis->applyNiceNumbers();
     m_yAxis->applyNiceNumbers();
+    for (QValueAxis* axis : {m_xAxis, m_yAxis})
+        setLabelDecimals(axis);
     m_xAxis->setTitleText(tr("Memory of the worst stage, per GPU (%1)").arg(unitName(m_unit)));
     if (capacity > 0) {
         m_capacityLine->replace({QPointF(capacity, m_yAxis->min()), QPointF(capacity, m_yAxis->max())});
