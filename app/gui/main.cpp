@@ -1,6 +1,7 @@
 // layout-planner: the desktop window.
 //   layout-planner [SCENARIO.json]
 //   layout-planner --screenshot FILE [SCENARIO.json]   render the window to a PNG and exit
+//     [--size WxH] [--tab TITLE]                      at that window size, showing that tab
 //   layout-planner --tour-step N --screenshot FILE     render step N of the guided tour
 //   layout-planner --presentation [--screenshot FILE]  presentation mode (large fonts, high contrast)
 //   layout-planner --export-pdf FILE [SCENARIO.json]   write the layout report as a PDF and exit
@@ -14,6 +15,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QTabWidget>
 #include <QTimer>
 
 #include <cstdio>
@@ -77,6 +79,18 @@ void installTabs(lp::ui::MainWindow& window) {
     lp::ui::installTeaching(window, doc);
 }
 
+// Shows the tab titled `title` (its mnemonic's & ignored, case-insensitive); false when there is none.
+bool showTab(lp::ui::MainWindow& window, const QString& title) {
+    QTabWidget* tabs = window.tabs();
+    for (int i = 0; tabs && i < tabs->count(); ++i) {
+        if (tabs->tabText(i).remove(QLatin1Char('&')).compare(title, Qt::CaseInsensitive) == 0) {
+            tabs->setCurrentIndex(i);
+            return true;
+        }
+    }
+    return false;
+}
+
 } // namespace
 
 int main(int argc, char* argv[]) {
@@ -102,9 +116,15 @@ int main(int argc, char* argv[]) {
     const QCommandLineOption exportPdf(QStringLiteral("export-pdf"),
                                        QStringLiteral("Write the layout report of the scenario as a PDF and exit."),
                                        QStringLiteral("FILE"));
+    const QCommandLineOption tab(
+        QStringLiteral("tab"),
+        QStringLiteral("Tab to show for --screenshot, by its title (Plan, Explore, One axis, "
+                       "Compare, Calibrate, Validate, Measured run)."),
+        QStringLiteral("TITLE"));
     parser.addOption(exportPdf);
     parser.addOption(screenshot);
     parser.addOption(size);
+    parser.addOption(tab);
     lp::ui::addTeachingOptions(parser);
     parser.addPositionalArgument(QStringLiteral("scenario"), QStringLiteral("A scenario file to open."),
                                  QStringLiteral("[SCENARIO.json]"));
@@ -132,6 +152,11 @@ int main(int argc, char* argv[]) {
         }
         if (!lp::ui::applyTeachingOptions(window, *window.document(), parser))
             return 2;
+        if (parser.isSet(tab) && !showTab(window, parser.value(tab))) {
+            std::fprintf(stderr, "layout-planner: --tab: no tab titled \"%s\"\n",
+                         qPrintable(parser.value(tab)));
+            return 2;
+        }
         window.show();
         const QString out = parser.value(screenshot);
         int rc = 0;

@@ -25,4 +25,23 @@ execute_process(COMMAND ${APP} --screenshot ${OUT}.bad.png ${OUT}.bad.json RESUL
 if(rc2 EQUAL 0)
   message(FATAL_ERROR "a malformed scenario should make --screenshot fail")
 endif()
+# A 1280x720 projector: the window renders at that size (it does not grow past the screen), on the tab asked for.
+execute_process(COMMAND ${APP} --screenshot ${OUT}.small.png --size 1280x720 --tab Explore
+                RESULT_VARIABLE rc3 ERROR_VARIABLE err3)
+if(NOT rc3 EQUAL 0)
+  message(FATAL_ERROR "--size 1280x720 --tab Explore failed (${rc3}): ${err3}")
+endif()
+file(READ ${OUT}.small.png small LIMIT 24 HEX)
+string(SUBSTRING "${small}" 32 8 small_w_hex)
+string(SUBSTRING "${small}" 40 8 small_h_hex)
+math(EXPR small_w "0x${small_w_hex}")
+math(EXPR small_h "0x${small_h_hex}")
+if(NOT small_w EQUAL 1280 OR NOT small_h EQUAL 720)
+  message(FATAL_ERROR "asked for 1280x720, the window rendered at ${small_w}x${small_h}")
+endif()
+# An unknown tab is an error that names it.
+execute_process(COMMAND ${APP} --screenshot ${OUT}.none.png --tab "No such tab" RESULT_VARIABLE rc4 ERROR_VARIABLE err4)
+if(rc4 EQUAL 0 OR NOT err4 MATCHES "No such tab")
+  message(FATAL_ERROR "--tab with an unknown title should fail and name it (${rc4}): ${err4}")
+endif()
 message(STATUS "screenshot ${width}x${height} OK")

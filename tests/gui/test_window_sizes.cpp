@@ -1,0 +1,177 @@
+// Small screens: the window with every tab fits a 1366x768 laptop and a 1280x720 projector, also in
+// presentation mode; tab pages scroll instead of growing the window; the scenario panel never clips
+// its fields; the key figures reflow to two columns rather than cut a value; tool rows wrap.
+#include "GuiTestSupport.h"
+
+#include "ui/ExploreWiring.h"
+#include "ui/FigureLabel.h"
+#include "ui/FileController.h"
+#include "ui/FlowLayout.h"
+#include "ui/InteropWiring.h"
+#include "ui/KeyFigures.h"
+#include "ui/MainWindow.h"
+#include "ui/PlanView.h"
+#include "ui/PresentationMode.h"
+#include "ui/ScenarioDocument.h"
+#include "ui/ScenarioPanel.h"
+#include "ui/TeachingWiring.h"
+#include "ui/ToolsWiring.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QTabWidget>
+
+#include <memory>
+
+using namespace lp;
+
+class TestWindowSizes : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+    std::unique_ptr<ui::MainWindow> m_window;
+
+    static void settle() {
+        for (int i = 0; i < 5; ++i)
+            QApplication::processEvents();
+    }
+
+    // What the window needs at the least: beyond the screen, the window manager cannot shrink it.
+    void verifyFits(const QSize& screen) {
+        const QSize need = m_window->minimumSizeHint().expandedTo(m_window->minimumSize());
+        if (need.width() > screen.width() || need.height() > screen.height())
+            QFAIL(qPrintable(QStringLiteral("the window needs %1x%2, more than a %3x%4 screen")
+                                 .arg(need.width())
+                                 .arg(need.height())
+                                 .arg(screen.width())
+                                 .arg(screen.height())));
+    }
+
+private slots:
+    void initTestCase() { test::isolateUserFolders(m_dir); }
+
+    void init() {
+        ui::WindowOptions options;
+        options.persistentSettings = false;
+        options.autosave = false;
+        m_window = std::make_unique<ui::MainWindow>(options);
+        m_window->files()->setPrompter(std::make_unique<test::ScriptedPrompter>());
+        ui::ScenarioDocument& doc = *m_window->document();
+        ui::installExploreTabs(*m_window, doc);
+        ui::installToolTabs(*m_window, doc);
+        ui::installInterop(*m_window, doc);
+        ui::installTeaching(*m_window, doc);
+        m_window->startup();
+    }
+
+    void cleanup() {
+        if (ui::teachingOf(*m_window)->presentation->isActive())
+            ui::teachingOf(*m_window)->presentation->setActive(false);
+        m_window->close();
+        m_window.reset();
+    }
+
+    void fitsALaptopAndAProjector() {
+        QTabWidget* tabs = m_window->tabs();
+        QVERIFY(tabs->count() >= 7);
+        m_window->resize(1280, 720);
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        for (int i = 0; i < tabs->count(); ++i) {
+            tabs->setCurrentIndex(i);
+            settle();
+            verifyFits({1280, 720});
+            QCOMPARE(m_window->size(), QSize(1280, 720));
+        }
+        ui::teachingOf(*m_window)->presentationAction->trigger();  // fonts x1.6
+        QVERIFY(ui::teachingOf(*m_window)->presentation->isActive());
+        settle();
+        verifyFits({1280, 720});
+    }
+
+    void tabPagesScrollInsteadOfGrowingTheWindow() {
+        QTabWidget* tabs = m_window->tabs();
+        for (int i = 0; i < tabs->count(); ++i) {
+            QWidget* page = tabs->widget(i);
+            auto* scroll = page->findChild<QScrollArea*>(QStringLiteral("pageScroll"), Qt::FindDirectChildrenOnly);
+            QVERIFY2(scroll, qPrintable(tabs->tabText(i)));
+            QVERIFY(scroll->widgetResizable());
+            // The content wants more room than a small window's tab area has; the page does not.
+            QVERIFY2(page->minimumSizeHint().width() < 300, qPrintable(tabs->tabText(i)));
+            QVERIFY2(page->minimumSizeHint().height() < 300, qPrintable(tabs->tabText(i)));
+        }
+    }
+
+    void theScenarioPanelKeepsItsFieldsWhole() {
+        m_window->resize(1280, 720);
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        settle();
+        auto* panel = m_window->findChild<ui::ScenarioPanel*>(QStringLiteral("scenarioPanel"));
+        QVERIFY(panel);
+        const int contentNeeds = panel->widget()->minimumSizeHint().width();
+        QVERIFY(panel->viewport()->width() >= contentNeeds);
+        QVERIFY(panel->widget()->width() >= contentNeeds);
+        // The tabs keep more room than either side panel.
+        QVERIFY(m_window->tabs()->width() > panel->width());
+    }
+
+    void keyFiguresTakeTwoColumnsWhenThreeWouldCutAValue() {
+        ui::KeyFigures figures;
+        figures.resize(1200, 300);
+        figures.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&figures));
+        settle();
+        const auto& f = figures.figures();
+        QCOMPARE(f.size(), std::size_t{9});
+        QCOMPARE(f[2]->y(), f[0]->y());  // three per line
+        QVERIFY(f[3]->y() > f[0]->y());
+
+        const int tile = f[0]->comfortableWidth();
+        figures.resize(3 * tile - 40, 300);  // three tiles would be narrower than a value
+        settle();
+        QCOMPARE(f[1]->y(), f[0]->y());
+        QVERIFY(f[2]->y() > f[0]->y());  // two per line
+        for (const ui::FigureLabel* label : f)
+            QVERIFY(label->width() >= tile);
+
+        figures.resize(1200, 300);
+        settle();
+        QCOMPARE(f[2]->y(), f[0]->y());
+    }
+
+    void toolRowsWrapAndKeepTheirButtonsRight() {
+        QWidget row;
+        auto* flow = new ui::FlowLayout(&row, 8, 4);
+        std::vector<QPushButton*> buttons;
+        for (int i = 0; i < 5; ++i) {
+            auto* b = new QPushButton(QStringLiteral("Button number %1").arg(i), &row);
+            buttons.push_back(b);
+            flow->addWidget(b);
+        }
+        flow->setPushRight(buttons.back());
+        const int oneLine = flow->sizeHint().width();
+        QCOMPARE(flow->heightForWidth(oneLine), flow->sizeHint().height());
+        QVERIFY(flow->minimumSize().width() < oneLine / 3);
+
+        for (int width : {oneLine + 100, oneLine / 2}) {
+            flow->setGeometry(QRect(0, 0, width, flow->heightForWidth(width)));
+            for (std::size_t i = 0; i < buttons.size(); ++i) {
+                const QRect g = buttons[i]->geometry();
+                QVERIFY(g.left() >= 0 && g.right() < width);
+                QCOMPARE(g.size(), buttons[i]->sizeHint());
+                for (std::size_t j = 0; j < i; ++j)
+                    QVERIFY(!g.intersects(buttons[j]->geometry()));
+            }
+            QCOMPARE(buttons.back()->geometry().right(), width - 1);  // pushed to the line's end
+        }
+        flow->setGeometry(QRect(0, 0, oneLine / 2, flow->heightForWidth(oneLine / 2)));
+        QVERIFY(buttons.back()->y() > buttons.front()->y());  // wrapped
+        QVERIFY(flow->heightForWidth(oneLine / 2) > flow->heightForWidth(oneLine));
+    }
+};
+
+QTEST_MAIN(TestWindowSizes)
+#include "test_window_sizes.moc"
