@@ -40,16 +40,24 @@ inline void closeTestWindow(std::unique_ptr<ui::MainWindow>& window) {
     window.reset();
 }
 
-// A window that keeps no settings and no autosave, with the Explore, One axis and Compare tabs, at
-// 1600 x 1000 and shown; wait with QTest::qWaitForWindowExposed.
-inline std::unique_ptr<ui::MainWindow> openExploreWindow() {
+// A window that keeps no settings and no autosave, answers questions from a script, sized 1600 x 1000 and
+// started on the default scenario; not shown yet, and with no tab beyond the Plan view.
+inline std::unique_ptr<ui::MainWindow> makeQuietWindow() {
     ui::WindowOptions options;
     options.persistentSettings = false;
     options.autosave = false;
     auto window = std::make_unique<ui::MainWindow>(options);
     window->files()->setPrompter(std::make_unique<ScriptedPrompter>());
-    ui::installExploreTabs(*window, *window->document());
     window->resize(1600, 1000);
+    window->startup();
+    return window;
+}
+
+// A window that keeps no settings and no autosave, with the Explore, One axis and Compare tabs, at
+// 1600 x 1000 and shown; wait with QTest::qWaitForWindowExposed.
+inline std::unique_ptr<ui::MainWindow> openExploreWindow() {
+    auto window = makeQuietWindow();
+    ui::installExploreTabs(*window, *window->document());
     window->show();
     return window;
 }

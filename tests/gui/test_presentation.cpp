@@ -1,7 +1,7 @@
 // Presentation mode: fonts scale app-wide (also the widgets with a size of their own), chart lines
 // thicken, the palette turns high-contrast, advanced controls hide with their labels, and leaving
 // restores everything. Also the --presentation command-line option.
-#include "GuiTestSupport.h"
+#include "WindowTestSupport.h"
 #include "ui/FileController.h"
 #include "ui/MainWindow.h"
 #include "ui/MemoryChart.h"
@@ -50,13 +50,7 @@ private slots:
     void initTestCase() { test::isolateUserFolders(m_dir); }
 
     void init() {
-        ui::WindowOptions options;
-        options.persistentSettings = false;
-        options.autosave = false;
-        m_window = std::make_unique<ui::MainWindow>(options);
-        m_window->files()->setPrompter(std::make_unique<test::ScriptedPrompter>());
-        m_window->resize(1600, 1000);
-        m_window->startup();
+        m_window = test::makeQuietWindow();
         ui::installTeaching(*m_window, *m_window->document());
         // Full screen means little on the offscreen platform; the rest is what is tested.
         ui::PresentationOptions o = mode()->options();

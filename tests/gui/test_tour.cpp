@@ -2,7 +2,7 @@
 // it claims and the widget it talks about is outlined; keys, resuming, undo and the command line;
 // the glossary searches; the quiz checks answers.
 // With LP_TOUR_SCREENSHOT_DIR set, also writes tour-<step id>.png there (docs/images).
-#include "GuiTestSupport.h"
+#include "WindowTestSupport.h"
 #include "core/Evaluate.h"
 #include "core/TourScript.h"
 #include "ui/ExplanationPanel.h"
@@ -66,13 +66,7 @@ private:
     ui::Tour* tour() const { return teaching()->tour; }
 
     void makeWindow() {
-        ui::WindowOptions options;
-        options.persistentSettings = false;
-        options.autosave = false;
-        m_window = std::make_unique<ui::MainWindow>(options);
-        m_window->files()->setPrompter(std::make_unique<test::ScriptedPrompter>());
-        m_window->resize(1600, 1000);
-        m_window->startup();
+        m_window = test::makeQuietWindow();
         ui::installTeaching(*m_window, *doc());
         m_window->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));

@@ -1,8 +1,7 @@
 // Small screens: the window with every tab fits a 1366x768 laptop and a 1280x720 projector, also in
 // presentation mode; tab pages scroll instead of growing the window; the scenario panel never clips
 // its fields; the key figures reflow to two columns rather than cut a value; tool rows wrap.
-#include "GuiTestSupport.h"
-
+#include "WindowTestSupport.h"
 #include "ui/ExploreWiring.h"
 #include "ui/FigureLabel.h"
 #include "ui/FileController.h"
@@ -22,7 +21,6 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QTabWidget>
-
 #include <memory>
 
 using namespace lp;
@@ -53,17 +51,12 @@ private slots:
     void initTestCase() { test::isolateUserFolders(m_dir); }
 
     void init() {
-        ui::WindowOptions options;
-        options.persistentSettings = false;
-        options.autosave = false;
-        m_window = std::make_unique<ui::MainWindow>(options);
-        m_window->files()->setPrompter(std::make_unique<test::ScriptedPrompter>());
+        m_window = test::makeQuietWindow();
         ui::ScenarioDocument& doc = *m_window->document();
         ui::installExploreTabs(*m_window, doc);
         ui::installToolTabs(*m_window, doc);
         ui::installInterop(*m_window, doc);
         ui::installTeaching(*m_window, doc);
-        m_window->startup();
     }
 
     void cleanup() {
