@@ -236,6 +236,7 @@ void ExploreTab::buildControls() {
     QWidget* rowButtons = controlGroup(this, {m_apply, m_pin});
     filters->addWidget(rowButtons);
     filters->setPushRight(rowButtons);
+    filters->setStretchItem(m_filter);
 
     m_table = new QTableView(this);
     m_table->setObjectName(QStringLiteral("exploreTable"));

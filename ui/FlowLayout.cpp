@@ -73,6 +73,11 @@ void FlowLayout::setPushRight(QWidget* widget) {
     invalidate();
 }
 
+void FlowLayout::setStretchItem(QWidget* widget) {
+    m_stretch = widget;
+    invalidate();
+}
+
 int FlowLayout::arrange(const QRect& rect, bool apply) const {
     const QRect r = rect.marginsRemoved(contentsMargins());
     // Break the items into lines by their preferred widths.
@@ -105,16 +110,23 @@ int FlowLayout::arrange(const QRect& rect, bool apply) const {
         if (line.last < line.first)
             continue;
         int x = r.x();
+        int natural = 0; // where the item would start with every item at its preferred width
+        const int spare = std::max(0, r.width() - line.width);
         for (int i = line.first; i <= line.last; ++i) {
             QLayoutItem* item = m_items.at(i);
             if (item->isEmpty())
                 continue;
-            if (m_pushRight && item->widget() == m_pushRight)
-                x = std::max(x, r.x() + r.width() - (line.width - (x - r.x())));
-            const QSize s = item->sizeHint();
+            if (m_pushRight && item->widget() == m_pushRight) // what follows ends at the line's end
+                x = std::max(x, r.x() + r.width() - (line.width - natural));
+            const QSize preferred = item->sizeHint();
+            QSize s = preferred;
+            if (m_stretch && item->widget() == m_stretch) // the items after it move right with it
+                s.setWidth(std::max(preferred.width(),
+                                    std::min(preferred.width() + spare, item->maximumSize().width())));
             if (apply)
                 item->setGeometry(QRect(QPoint(x, y + (line.height - s.height()) / 2), s));
             x += s.width() + m_hSpacing;
+            natural += preferred.width() + m_hSpacing;
         }
         y += line.height + m_vSpacing;
     }

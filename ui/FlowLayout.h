@@ -1,8 +1,9 @@
 #pragma once
 // A row of widgets that wraps onto more lines when the page is narrower than the row: tool rows above
 // tables and charts (the Explore tab's search settings and filters) keep every control whole in a
-// small window and stay one line in a wide one. Items keep their preferred widths; group controls
-// that belong together (a label and its field) in one widget so they wrap as one.
+// small window and stay one line in a wide one. Items keep their preferred widths (one may take its
+// line's spare width); group controls that belong together (a label and its field) in one widget so
+// they wrap as one.
 #include <QLayout>
 #include <QList>
 
@@ -29,11 +30,14 @@ public:
     // Items that begin a group pushed to the right end of the line they land on (buttons after a
     // field); everything from that item to the end of the line moves right together.
     void setPushRight(QWidget* widget);
+    // An item that takes the spare width of the line it lands on (a search field, a title).
+    void setStretchItem(QWidget* widget);
 
 private:
     int arrange(const QRect& rect, bool apply) const;
     QList<QLayoutItem*> m_items;
     QWidget* m_pushRight = nullptr;
+    QWidget* m_stretch = nullptr;
     int m_hSpacing;
     int m_vSpacing;
 };

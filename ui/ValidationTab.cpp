@@ -2,6 +2,7 @@
 
 #include "core/Validation.h"
 #include "ui/ChartStyle.h"
+#include "ui/FlowLayout.h"
 #include "ui/Format.h"
 #include "ui/InlineBanner.h"
 #include "ui/Palette.h"
@@ -75,59 +76,6 @@ const char* const kCasesRelative = "shared/reference/published-runs.json";
 
 QString percentText(double fraction) { return formatNumber(100.0 * fraction, 1) + QStringLiteral("%"); }
 
-
-// Lays its items out left to right and wraps onto new lines (after Qt's Flow Layout example).
-class FlowLayout : public QLayout {
-public:
-    explicit FlowLayout(int spacing) { setSpacing(spacing); setContentsMargins(0, 0, 0, 0); }
-    ~FlowLayout() override {
-        while (QLayoutItem* item = takeAt(0))
-            delete item;
-    }
-    void addItem(QLayoutItem* item) override { m_items.append(item); }
-    int count() const override { return static_cast<int>(m_items.size()); }
-    QLayoutItem* itemAt(int index) const override { return m_items.value(index); }
-    QLayoutItem* takeAt(int index) override {
-        return index >= 0 && index < m_items.size() ? m_items.takeAt(index) : nullptr;
-    }
-    Qt::Orientations expandingDirections() const override { return {}; }
-    bool hasHeightForWidth() const override { return true; }
-    int heightForWidth(int width) const override { return arrange(QRect(0, 0, width, 0), true); }
-    void setGeometry(const QRect& rect) override {
-        QLayout::setGeometry(rect);
-        arrange(rect, false);
-    }
-    QSize sizeHint() const override { return minimumSize(); }
-    QSize minimumSize() const override {
-        QSize size;
-        for (const QLayoutItem* item : m_items)
-            size = size.expandedTo(item->minimumSize());
-        const QMargins m = contentsMargins();
-        return size + QSize(m.left() + m.right(), m.top() + m.bottom());
-    }
-
-private:
-    int arrange(const QRect& rect, bool measureOnly) const {
-        int x = rect.x();
-        int y = rect.y();
-        int lineHeight = 0;
-        for (QLayoutItem* item : m_items) {
-            const QSize hint = item->sizeHint();
-            if (x + hint.width() > rect.right() + 1 && lineHeight > 0) {
-                x = rect.x();
-                y += lineHeight + spacing();
-                lineHeight = 0;
-            }
-            if (!measureOnly)
-                item->setGeometry(QRect(QPoint(x, y), hint));
-            x += hint.width() + spacing();
-            lineHeight = std::max(lineHeight, hint.height());
-        }
-        return y + lineHeight - rect.y();
-    }
-    QList<QLayoutItem*> m_items;
-};
-
 } // namespace
 
 ValidationTab::ValidationTab(ScenarioDocument& doc, QWidget* parent)
@@ -160,23 +108,26 @@ ValidationTab::ValidationTab(ScenarioDocument& doc, QWidget* parent)
     m_reload = new QPushButton(tr("Re&load"), this);
     m_reload->setToolTip(tr("Read the cases file again and predict every case"));
     m_reload->setEnabled(false);
-    auto* titleRow = new QHBoxLayout;
-    auto* titleText = new QVBoxLayout;
+    // The title and the set controls share a line where they fit; the controls wrap below it otherwise.
+    auto* titleRow = new FlowLayout(nullptr, 16, 4);
+    auto* titleBox = new QWidget(this);
+    auto* titleText = new QVBoxLayout(titleBox);
+    titleText->setContentsMargins(0, 0, 0, 0);
     titleText->setSpacing(0);
     titleText->addWidget(m_title);
     titleText->addWidget(m_pathLabel);
-    titleRow->addLayout(titleText, 1);
+    titleRow->addWidget(titleBox);
     auto* setLabel = new QLabel(tr("S&et:"), this);
     setLabel->setBuddy(m_set);
-    titleRow->addWidget(setLabel, 0, Qt::AlignVCenter);
-    titleRow->addWidget(m_set, 0, Qt::AlignVCenter);
-    titleRow->addWidget(m_openFile, 0, Qt::AlignVCenter);
-    titleRow->addWidget(m_reload, 0, Qt::AlignVCenter);
+    QWidget* setControls = controlGroup(this, {setLabel, m_set, m_openFile, m_reload});
+    titleRow->addWidget(setControls);
+    titleRow->setPushRight(setControls);
+    titleRow->setStretchItem(titleBox); // the file's path shows whole where there is room
 
     m_banner = new InlineBanner(this);
 
     // Summary: one card per metric.
-    m_summaryLayout = new FlowLayout(8);
+    m_summaryLayout = new FlowLayout(nullptr, 8, 8);
     m_targets = new QLabel(tr("Error = (predicted − measured) / measured. Targets: median at most 5% on throughput "
                               "metrics, none worse than 20%; peak memory within 10%."),
                            this);
@@ -190,7 +141,6 @@ ValidationTab::ValidationTab(ScenarioDocument& doc, QWidget* parent)
     m_search = new QLineEdit(this);
     m_search->setPlaceholderText(tr("Filter by case, source, GPU, model or notes"));
     m_search->setClearButtonEnabled(true);
-    m_search->setMinimumWidth(160);
     m_useProfile = new QCheckBox(tr("Use the active measured profile"), this);
     m_useProfile->setToolTip(tr("Predict the cases on the profile's GPU with the hardware profile active in the "
                                 "window (Calibrate tab); other GPUs keep their built-in profiles"));
@@ -199,17 +149,17 @@ ValidationTab::ValidationTab(ScenarioDocument& doc, QWidget* parent)
     m_openCase->setToolTip(tr("Make the selected case the window's scenario (a new, unsaved scenario; its "
                               "micro batch resolved as the prediction used it). Double-click a row does the same."));
     m_openCase->setEnabled(false);
-    auto* filterRow = new QHBoxLayout;
+    m_search->setMinimumWidth(220);
+    auto* filterRow = new FlowLayout(nullptr, 12, 4);
     auto* metricLabel = new QLabel(tr("&Metric:"), this);
     metricLabel->setBuddy(m_metric);
-    filterRow->addWidget(metricLabel);
-    filterRow->addWidget(m_metric);
-    filterRow->addWidget(m_search, 1);
+    filterRow->addWidget(controlGroup(this, {metricLabel, m_metric}));
+    filterRow->addWidget(m_search);
     filterRow->addWidget(m_useProfile);
-    filterRow->addSpacing(8);
     filterRow->addWidget(m_count);
-    filterRow->addSpacing(8);
     filterRow->addWidget(m_openCase);
+    filterRow->setPushRight(m_openCase);
+    filterRow->setStretchItem(m_search);
 
     // Table.
     m_table = new QTableView(this);

@@ -163,6 +163,15 @@ private slots:
         flow->setGeometry(QRect(0, 0, oneLine / 2, flow->heightForWidth(oneLine / 2)));
         QVERIFY(buttons.back()->y() > buttons.front()->y());  // wrapped
         QVERIFY(flow->heightForWidth(oneLine / 2) > flow->heightForWidth(oneLine));
+
+        // A stretching item takes the line's spare width; the pushed-right group still ends at the edge.
+        flow->setStretchItem(buttons[1]);
+        const int wide = oneLine + 120;
+        flow->setGeometry(QRect(0, 0, wide, flow->heightForWidth(wide)));
+        QCOMPARE(buttons[1]->width(), buttons[1]->sizeHint().width() + 120);
+        QCOMPARE(buttons.back()->geometry().right(), wide - 1);
+        for (std::size_t i = 1; i < buttons.size(); ++i)
+            QVERIFY(buttons[i]->x() > buttons[i - 1]->geometry().right());
     }
 };
 
