@@ -323,18 +323,19 @@ void CalibrateTab::build() {
     m_resultTabs->addTab(charts, tr("Charts"));
     m_resultTabs->addTab(m_table, tr("Measurements"));
 
-    auto* splitter = new QSplitter(Qt::Horizontal, this);
-    splitter->setChildrenCollapsible(false);
-    splitter->addWidget(leftScroll);
-    splitter->addWidget(m_resultTabs);
-    splitter->setStretchFactor(0, 0);
-    splitter->setStretchFactor(1, 1);
-    splitter->setSizes({440, 900});
+    m_splitter = new QSplitter(Qt::Horizontal, this);
+    m_splitter->setObjectName(QStringLiteral("calibrateSplitter"));
+    m_splitter->setChildrenCollapsible(false);
+    m_splitter->addWidget(leftScroll);
+    m_splitter->addWidget(m_resultTabs);
+    m_splitter->setStretchFactor(0, 0);
+    m_splitter->setStretchFactor(1, 1);
+    m_splitter->setSizes({440, 900});
 
     auto* layout = new QVBoxLayout(scrollingContent(this));
     layout->addWidget(profileBar);
     layout->addWidget(m_banner);
-    layout->addWidget(splitter, 1);
+    layout->addWidget(m_splitter, 1);
 
     connect(m_import, &QPushButton::clicked, this, &CalibrateTab::chooseAndImport);
     connect(m_explainImport, &QPushButton::clicked, this, &CalibrateTab::chooseAndImport);
@@ -353,6 +354,25 @@ void CalibrateTab::build() {
 
 // ------------------------------------------------------------------------------------------------
 // GPUs
+
+void CalibrateTab::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    if (!m_splitter)
+        return;
+    int sideBySide = m_splitter->handleWidth() + 24; // the handle and the page's margins
+    for (int i = 0; i < m_splitter->count(); ++i) {
+        const QWidget* w = m_splitter->widget(i);
+        sideBySide += w->minimumSize().expandedTo(w->minimumSizeHint()).width();
+    }
+    const Qt::Orientation wanted = width() >= sideBySide ? Qt::Horizontal : Qt::Vertical;
+    if (wanted == m_splitter->orientation())
+        return;
+    m_splitter->setOrientation(wanted);
+    if (wanted == Qt::Horizontal)
+        m_splitter->setSizes({440, 900});
+    else
+        m_splitter->setSizes({height() * 2 / 5, height() * 3 / 5});
+}
 
 void CalibrateTab::showEvent(QShowEvent* event) {
     QWidget::showEvent(event);

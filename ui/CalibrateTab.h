@@ -36,6 +36,7 @@ class QGroupBox;
 class QLabel;
 class QProgressBar;
 class QPushButton;
+class QSplitter;
 class QTabWidget;
 class QTableWidget;
 class QTreeWidget;
@@ -135,6 +136,8 @@ signals:
 
 protected:
     void showEvent(QShowEvent* event) override;
+    // Side by side where both columns fit, the settings above the charts in a narrow window.
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     struct RunState {
@@ -218,6 +221,7 @@ private:
     QLabel* m_compare = nullptr;
 
     QTabWidget* m_resultTabs = nullptr;
+    QSplitter* m_splitter = nullptr;
     QLabel* m_gemmLegend = nullptr;
     QLabel* m_hbmLegend = nullptr;
     QLabel* m_busLegend = nullptr;

@@ -20,6 +20,7 @@
 #include <QApplication>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QSplitter>
 #include <QTabWidget>
 #include <memory>
 
@@ -109,6 +110,30 @@ private slots:
         QVERIFY(panel->widget()->width() >= contentNeeds);
         // The tabs keep more room than either side panel.
         QVERIFY(m_window->tabs()->width() > panel->width());
+    }
+
+    void calibrateStacksItsColumnsInANarrowWindow() {
+        QTabWidget* tabs = m_window->tabs();
+        auto* splitter = m_window->findChild<QSplitter*>(QStringLiteral("calibrateSplitter"));
+        QVERIFY(splitter);
+        for (int i = 0; i < tabs->count(); ++i)
+            if (tabs->widget(i)->isAncestorOf(splitter))
+                tabs->setCurrentIndex(i);
+        m_window->resize(1920, 1080);
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        settle();
+        QCOMPARE(splitter->orientation(), Qt::Horizontal);
+        m_window->resize(1280, 720);
+        settle();
+        QCOMPARE(splitter->orientation(), Qt::Vertical);
+        // Stacked, nothing is wider than the page: no sideways scrolling.
+        auto* scroll = tabs->currentWidget()->findChild<QScrollArea*>(QStringLiteral("pageScroll"));
+        QVERIFY(scroll);
+        QVERIFY(scroll->widget()->width() <= scroll->viewport()->width());
+        m_window->resize(1920, 1080);
+        settle();
+        QCOMPARE(splitter->orientation(), Qt::Horizontal);
     }
 
     void keyFiguresTakeTwoColumnsWhenThreeWouldCutAValue() {
