@@ -66,6 +66,14 @@ void Highlighter::highlightWidget(QWidget* target) {
         return;
     }
     reveal(target);
+    // Once the window has re-laid out around what just appeared (the tour's panel takes room from
+    // the tabs), scroll again so the target is still in view.
+    QTimer::singleShot(0, this, [this, t = QPointer<QWidget>(target)] {
+        if (t && t == m_target) {
+            reveal(t);
+            follow();
+        }
+    });
     // Re-layouts anywhere between the window and the target move it: watch every level.
     for (QWidget* w = target; w && w != parentWidget(); w = w->parentWidget())
         w->installEventFilter(this);
@@ -99,8 +107,13 @@ QRect Highlighter::outlineRect() const {
     QWidget* window = parentWidget();
     if (!m_target || !window || !m_target->isVisibleTo(window))
         return {};
-    const QRect r(m_target->mapTo(window, QPoint(0, 0)), m_target->size());
-    return r.adjusted(-kMargin, -kMargin, kMargin, kMargin).intersected(window->rect());
+    // Only the part of the target its ancestors show (a scroll area's viewport clips what lies beyond).
+    QRect visible(m_target->mapTo(window, QPoint(0, 0)), m_target->size());
+    for (QWidget* w = m_target->parentWidget(); w && w != window; w = w->parentWidget())
+        visible &= QRect(w->mapTo(window, QPoint(0, 0)), w->size());
+    if (visible.isEmpty())
+        return {};
+    return visible.adjusted(-kMargin, -kMargin, kMargin, kMargin).intersected(window->rect());
 }
 
 void Highlighter::reveal(QWidget* target) {

@@ -163,6 +163,33 @@ private slots:
         QCOMPARE(tour()->savedStep(), 0); // finished: the next tour starts over
     }
 
+    // On a laptop the tour's panel takes room from the tabs: every step still scrolls its target into
+    // view, and the outline covers only what is visible of it (never the panel below the tabs).
+    void everyTargetIsInViewOnALaptop() {
+        for (int i = 0; i < tour()->count(); ++i) {
+            // As --tour-step does: the step is set before the window shows, the panel appears with it.
+            doc()->undoStack()->setClean();
+            m_window->close();
+            m_window = test::makeQuietWindow();
+            ui::installTeaching(*m_window, *doc());
+            tour()->setPersistent(false);
+            m_window->resize(1366, 768);
+            tour()->start(i);
+            m_window->show();
+            QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+            for (int k = 0; k < 5; ++k)
+                QApplication::processEvents();
+            ui::Highlighter* h = teaching()->highlighter;
+            const QString id = QString::fromStdString(tour()->currentStep()->id);
+            const QRect outline = h->outlineRect();
+            QVERIFY2(!outline.isEmpty(), qPrintable(id));
+            const int shown = outline.height() - 12; // less the outline's margins
+            QVERIFY2(shown >= std::min(h->target()->height(), 100), qPrintable(id));
+            QVERIFY2(!outline.intersects(teaching()->dock->geometry().adjusted(8, 8, -8, -8)),
+                     qPrintable(id));
+        }
+    }
+
     // For the docs only: a tour step in presentation mode.
     void presentationScreenshot() {
         const QString shotDir = qEnvironmentVariable("LP_TOUR_SCREENSHOT_DIR");
