@@ -169,10 +169,10 @@ AxisSweepView::AxisSweepView(ScenarioDocument* doc, QWidget* parent) : QWidget(p
     m_memoryView = m_memory.view;
     m_mfuView->setObjectName(QStringLiteral("sweepMfuChart"));
     m_memoryView->setObjectName(QStringLiteral("sweepMemoryChart"));
-    auto* charts = new QHBoxLayout;
-    charts->setSpacing(8);
-    charts->addWidget(m_mfuView, 1);
-    charts->addWidget(m_memoryView, 1);
+    m_charts = new QBoxLayout(QBoxLayout::LeftToRight);
+    m_charts->setSpacing(8);
+    m_charts->addWidget(m_mfuView, 1);
+    m_charts->addWidget(m_memoryView, 1);
 
     auto* layout = new QVBoxLayout(scrollingContent(this));
     layout->setContentsMargins(8, 8, 8, 8);
@@ -180,7 +180,7 @@ AxisSweepView::AxisSweepView(ScenarioDocument* doc, QWidget* parent) : QWidget(p
     layout->addLayout(header);
     layout->addWidget(m_caption);
     layout->addWidget(m_overallLabel);
-    layout->addLayout(charts, 1);
+    layout->addLayout(m_charts, 1);
 
     connect(m_axisCombo, &QComboBox::currentIndexChanged, this,
             [this](int index) { setAxis(static_cast<Axis>(m_axisCombo->itemData(index).toInt())); });
@@ -264,6 +264,26 @@ void AxisSweepView::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
     if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange)
         applyTheme();
+}
+
+void AxisSweepView::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    if (!m_charts)
+        return;
+    // Side by side while each chart is wide enough for its legend in one line (QLegend elides, it
+    // does not wrap): the labels, a marker and a gap each.
+    int legend = 0;
+    for (const ChartParts* parts : {&m_mfu, &m_memory}) {
+        const QFontMetrics fm(parts->chart->legend()->font());
+        int line = 0;
+        for (const QLegendMarker* m : parts->chart->legend()->markers())
+            if (m->isVisible())
+                line += fm.horizontalAdvance(m->label()) + 3 * fm.height();
+        legend = std::max(legend, line);
+    }
+    const auto wanted = width() >= 2 * legend + 60 ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom;
+    if (m_charts->direction() != wanted)
+        m_charts->setDirection(wanted);
 }
 
 void AxisSweepView::applyTheme() {

@@ -14,6 +14,7 @@
 
 #include <vector>
 
+class QBoxLayout;
 class QCategoryAxis;
 class QChart;
 class QChartView;
@@ -73,6 +74,8 @@ public:
 protected:
     void showEvent(QShowEvent* event) override;
     void changeEvent(QEvent* event) override;
+    // The two charts side by side, or one above the other where side by side their legends would be cut.
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     struct ChartParts {
@@ -112,6 +115,7 @@ private:
     ChartParts m_memory;
     QChartView* m_mfuView = nullptr;
     QChartView* m_memoryView = nullptr;
+    QBoxLayout* m_charts = nullptr;
 };
 
 } // namespace lp::ui

@@ -37,6 +37,13 @@ private:
             QApplication::processEvents();
     }
 
+    void showTabOf(QWidget* w) {
+        QTabWidget* tabs = m_window->tabs();
+        for (int i = 0; i < tabs->count(); ++i)
+            if (tabs->widget(i)->isAncestorOf(w))
+                tabs->setCurrentIndex(i);
+    }
+
     // What the window needs at the least: beyond the screen, the window manager cannot shrink it.
     void verifyFits(const QSize& screen) {
         const QSize need = m_window->minimumSizeHint().expandedTo(m_window->minimumSize());
@@ -112,13 +119,28 @@ private slots:
         QVERIFY(m_window->tabs()->width() > panel->width());
     }
 
+    void oneAxisStacksItsChartsWhereTheirLegendsWouldBeCut() {
+        auto* mfu = m_window->findChild<QWidget*>(QStringLiteral("sweepMfuChart"));
+        auto* memory = m_window->findChild<QWidget*>(QStringLiteral("sweepMemoryChart"));
+        QVERIFY(mfu && memory);
+        showTabOf(mfu);
+        m_window->resize(1920, 1080);
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        settle();
+        QCOMPARE(memory->y(), mfu->y()); // side by side
+        QVERIFY(memory->x() > mfu->x());
+        m_window->resize(1280, 720);
+        settle();
+        QVERIFY(memory->y() > mfu->y()); // one above the other, each the page's width
+        QCOMPARE(memory->x(), mfu->x());
+    }
+
     void calibrateStacksItsColumnsInANarrowWindow() {
         QTabWidget* tabs = m_window->tabs();
         auto* splitter = m_window->findChild<QSplitter*>(QStringLiteral("calibrateSplitter"));
         QVERIFY(splitter);
-        for (int i = 0; i < tabs->count(); ++i)
-            if (tabs->widget(i)->isAncestorOf(splitter))
-                tabs->setCurrentIndex(i);
+        showTabOf(splitter);
         m_window->resize(1920, 1080);
         m_window->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
