@@ -94,6 +94,7 @@ DiagnosticsPanel::DiagnosticsPanel(ScenarioDocument* doc, QWidget* parent)
     m_view->setAccessibleName(tr("Diagnostics"));
     m_view->viewport()->installEventFilter(this);
     m_summary->setObjectName(QStringLiteral("diagnosticsSummary"));
+    m_summary->setWordWrap(true);  // presentation fonts in a narrow panel: wrap rather than widen the dock
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(4);
