@@ -58,7 +58,7 @@ MemoryChart::MemoryChart(QWidget* parent)
                               "segment for its formula."));
     m_view->setRenderHint(QPainter::Antialiasing, false);
     m_view->setViewportUpdateMode(QGraphicsView::MinimalViewportUpdate);
-    m_view->setMinimumHeight(220);
+    m_view->setMinimumHeight(220); // raised with the font in applyTheme()
     m_view->setToolTip(tr("Stacked memory per GPU for each pipeline stage; the line is the GPU's capacity."));
     m_view->setFocusPolicy(Qt::NoFocus);
     auto* layout = new QVBoxLayout(this);
@@ -132,6 +132,9 @@ void MemoryChart::applyTheme() {
         set->setBorderColor(palette::memory(c).darker(115));
     }
     const QFont small = smallChartFont(font());
+    // Tall enough for the value axis' six labels, the stage names and the legend in this font: a
+    // shorter plot elides the labels ("..."), as presentation mode's large fonts did in a 720p window.
+    m_view->setMinimumHeight(std::max(220, QFontMetrics(small).height() * 15));
     styleAxis(m_stageAxis, palette(), small);
     styleAxis(m_stageTicks, palette(), small);
     styleAxis(m_valueAxis, palette(), small);

@@ -9,6 +9,7 @@
 #include "ui/InteropWiring.h"
 #include "ui/KeyFigures.h"
 #include "ui/MainWindow.h"
+#include "ui/MemoryChart.h"
 #include "ui/PlanView.h"
 #include "ui/PresentationMode.h"
 #include "ui/ScenarioDocument.h"
@@ -22,6 +23,7 @@
 #include <QScrollArea>
 #include <QSplitter>
 #include <QTabWidget>
+#include <QtCharts/QChartView>
 #include <memory>
 
 using namespace lp;
@@ -86,10 +88,14 @@ private slots:
             verifyFits({1280, 720});
             QCOMPARE(m_window->size(), QSize(1280, 720));
         }
+        QChartView* memory = m_window->planView()->memoryChart()->chartView();
+        const int plotBefore = memory->minimumHeight();
         ui::teachingOf(*m_window)->presentationAction->trigger();  // fonts x1.6
         QVERIFY(ui::teachingOf(*m_window)->presentation->isActive());
         settle();
         verifyFits({1280, 720});
+        // The memory chart grows with the font (its axis labels would elide), the page scrolls for it.
+        QVERIFY(memory->minimumHeight() > plotBefore * 5 / 4);
     }
 
     void tabPagesScrollInsteadOfGrowingTheWindow() {
