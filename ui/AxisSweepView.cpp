@@ -2,6 +2,7 @@
 
 #include "core/Evaluate.h"
 #include "ui/ChartStyle.h"
+#include "ui/FlowLayout.h"
 #include "ui/Palette.h"
 #include "ui/ScenarioDocument.h"
 #include "ui/ScrollPage.h"
@@ -18,7 +19,6 @@
 #include <QComboBox>
 #include <QCursor>
 #include <QEvent>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -142,14 +142,11 @@ AxisSweepView::AxisSweepView(ScenarioDocument* doc, QWidget* parent) : QWidget(p
                                "is held too and the global batch changes with TP, PP, DP and micro batch."));
     auto* note = new QLabel(tr("TP and PP keep the GPU count by rebalancing DP; DP changes the GPU count."), this);
     note->setWordWrap(true);
-    auto* header = new QHBoxLayout;
-    header->setSpacing(8);
+    // The title and the controls wrap in a narrow page; the note wraps under them.
+    auto* header = new FlowLayout(nullptr, 12, 4);
     header->addWidget(title);
-    header->addSpacing(12);
-    header->addWidget(new QLabel(tr("Vary"), this));
-    header->addWidget(m_axisCombo);
+    header->addWidget(controlGroup(this, {new QLabel(tr("Vary"), this), m_axisCombo}));
     header->addWidget(m_holdCheck);
-    header->addWidget(note, 1);
 
     m_caption = new QLabel(this);
     m_caption->setObjectName(QStringLiteral("sweepCaption"));
@@ -178,6 +175,7 @@ AxisSweepView::AxisSweepView(ScenarioDocument* doc, QWidget* parent) : QWidget(p
     layout->setContentsMargins(8, 8, 8, 8);
     layout->setSpacing(6);
     layout->addLayout(header);
+    layout->addWidget(note);
     layout->addWidget(m_caption);
     layout->addWidget(m_overallLabel);
     layout->addLayout(m_charts, 1);

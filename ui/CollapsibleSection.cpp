@@ -17,9 +17,12 @@ CollapsibleSection::CollapsibleSection(const QString& title, QWidget* parent)
     m_header->setToolTip(tr("Show or hide: %1").arg(title));
     m_summary->setForegroundRole(QPalette::PlaceholderText);
     m_summary->setTextInteractionFlags(Qt::NoTextInteraction);
+    // The summary takes the header row's spare width and wraps in a narrow page, never widening it.
+    m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Minimum);
+    m_summary->setWordWrap(true);
     auto* row = new QHBoxLayout;
     row->setContentsMargins(0, 0, 0, 0);
-    row->addWidget(m_header);
+    row->addWidget(m_header, 0, Qt::AlignTop);
     row->addWidget(m_summary, 1);
     row->addStretch(0);  // takes the room while the summary is hidden: the header stays at the left
     m_layout->setContentsMargins(0, 0, 0, 0);

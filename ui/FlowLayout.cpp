@@ -54,11 +54,14 @@ QSize FlowLayout::sizeHint() const {
 }
 
 QSize FlowLayout::minimumSize() const {
-    // As narrow as the widest single item: everything else wraps.
+    // As narrow as the widest single item: everything else wraps. An item that wraps its own text
+    // (a title) goes down to its minimum; the others keep their preferred widths.
     QSize size;
     for (QLayoutItem* item : m_items)
         if (!item->isEmpty())
-            size = size.expandedTo(item->minimumSize().expandedTo(QSize(item->sizeHint().width(), 0)));
+            size = size.expandedTo(item->hasHeightForWidth()
+                                       ? item->minimumSize()
+                                       : item->minimumSize().expandedTo(QSize(item->sizeHint().width(), 0)));
     const QMargins m = contentsMargins();
     return size + QSize(m.left() + m.right(), m.top() + m.bottom());
 }
@@ -78,6 +81,11 @@ void FlowLayout::setStretchItem(QWidget* widget) {
     invalidate();
 }
 
+void FlowLayout::setCentered(bool centered) {
+    m_centered = centered;
+    invalidate();
+}
+
 int FlowLayout::arrange(const QRect& rect, bool apply) const {
     const QRect r = rect.marginsRemoved(contentsMargins());
     // Break the items into lines by their preferred widths.
@@ -87,12 +95,22 @@ int FlowLayout::arrange(const QRect& rect, bool apply) const {
         int width = 0;
         int height = 0;
     };
+    // An item wider than the whole line that wraps its own text takes the line's width, and the
+    // height its text needs there.
+    const auto sizeOf = [&](QLayoutItem* item) {
+        QSize s = item->sizeHint();
+        if (s.width() > r.width() && item->hasHeightForWidth()) {
+            const int w = std::max(r.width(), item->minimumSize().width());
+            s = QSize(w, item->heightForWidth(w));
+        }
+        return s;
+    };
     std::vector<Line> lines(1);
     for (int i = 0; i < count(); ++i) {
         QLayoutItem* item = m_items.at(i);
         if (item->isEmpty())
             continue;
-        const QSize s = item->sizeHint();
+        const QSize s = sizeOf(item);
         Line* line = &lines.back();
         const int next = line->width + (line->width > 0 ? m_hSpacing : 0) + s.width();
         if (line->width > 0 && next > r.width()) {
@@ -109,7 +127,7 @@ int FlowLayout::arrange(const QRect& rect, bool apply) const {
     for (const Line& line : lines) {
         if (line.last < line.first)
             continue;
-        int x = r.x();
+        int x = r.x() + (m_centered ? std::max(0, r.width() - line.width) / 2 : 0);
         int natural = 0; // where the item would start with every item at its preferred width
         const int spare = std::max(0, r.width() - line.width);
         for (int i = line.first; i <= line.last; ++i) {
@@ -118,7 +136,7 @@ int FlowLayout::arrange(const QRect& rect, bool apply) const {
                 continue;
             if (m_pushRight && item->widget() == m_pushRight) // what follows ends at the line's end
                 x = std::max(x, r.x() + r.width() - (line.width - natural));
-            const QSize preferred = item->sizeHint();
+            const QSize preferred = sizeOf(item);
             QSize s = preferred;
             if (m_stretch && item->widget() == m_stretch) // the items after it move right with it
                 s.setWidth(std::max(preferred.width(),

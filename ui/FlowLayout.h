@@ -32,12 +32,15 @@ public:
     void setPushRight(QWidget* widget);
     // An item that takes the spare width of the line it lands on (a search field, a title).
     void setStretchItem(QWidget* widget);
+    // Each line centred in the width (a chart's legend) instead of starting at the left.
+    void setCentered(bool centered);
 
 private:
     int arrange(const QRect& rect, bool apply) const;
     QList<QLayoutItem*> m_items;
     QWidget* m_pushRight = nullptr;
     QWidget* m_stretch = nullptr;
+    bool m_centered = false;
     int m_hSpacing;
     int m_vSpacing;
 };

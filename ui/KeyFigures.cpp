@@ -40,15 +40,36 @@ void KeyFigures::arrange(int columns) {
         grid->addWidget(m_figures[i], static_cast<int>(i) / columns, static_cast<int>(i) % columns);
     for (int c = 0; c < 3; ++c)
         grid->setColumnStretch(c, c < columns ? 1 : 0);
+    updateGeometry(); // the height changes with the rows
 }
 
 void KeyFigures::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
     if (m_figures.empty())
         return;
+    arrange(columnsFor(width()));
+}
+
+int KeyFigures::columnsFor(int width) const {
+    if (m_figures.empty())
+        return 1;
+    const int tile = m_figures.front()->comfortableWidth();
     const int spacing = layout()->spacing();
-    const int three = 3 * m_figures.front()->comfortableWidth() + 2 * spacing;
-    arrange(width() >= three ? 3 : 2);
+    for (int columns = 3; columns > 1; --columns)
+        if (width >= columns * tile + (columns - 1) * spacing)
+            return columns;
+    return 1;
+}
+
+int KeyFigures::preferredWidth(int columns) const {
+    if (m_figures.empty())
+        return 0;
+    return columns * m_figures.front()->comfortableWidth() + (columns - 1) * layout()->spacing();
+}
+
+QSize KeyFigures::minimumSizeHint() const {
+    // One column of whole values; resizeEvent takes more where the width allows.
+    return {preferredWidth(1), layout()->minimumSize().height()};
 }
 
 FigureLabel* KeyFigures::add(const QString& caption, const QString& id, const QString& key, const QString& tip) {

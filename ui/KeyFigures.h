@@ -24,14 +24,19 @@ public:
     void setActiveKey(const QString& key);
 
     FigureLabel* figure(const QString& id) const;
+    int columns() const { return m_columns; }
+    // The columns that show every value whole in `width`, and the width `columns` of them need.
+    int columnsFor(int width) const;
+    int preferredWidth(int columns) const;
+    QSize minimumSizeHint() const override;
     const std::vector<FigureLabel*>& figures() const { return m_figures; }
 
 signals:
     void explainRequested(const QString& key);
 
 protected:
-    // Three columns where the tiles have room for their values, two in a narrow window (or with
-    // presentation mode's large fonts), so a value is never cut off.
+    // Three columns where the tiles have room for their values, two or one in a narrow window (or
+    // with presentation mode's large fonts), so a value is never cut off.
     void resizeEvent(QResizeEvent* event) override;
 
 private:

@@ -2,16 +2,17 @@
 
 #include "core/NumberFormat.h"
 #include "ui/ChartStyle.h"
+#include "ui/FlowLayout.h"
 #include "ui/Palette.h"
 #include "ui/ScenarioDocument.h"
 #include "ui/ScrollPage.h"
 
 #include <QComboBox>
 #include <QDir>
+#include <QEvent>
 #include <QFile>
 #include <QFileInfo>
 #include <QFontDatabase>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -97,13 +98,13 @@ MeasuredRunPanel::MeasuredRunPanel(QWidget* parent)
     m_view->setMinimumHeight(240);
     m_chart->legend()->setAlignment(Qt::AlignBottom);
 
-    auto* controls = new QHBoxLayout;
+    // One row that wraps in a narrow page, "Analyse pasted" at its right end.
+    auto* controls = new FlowLayout;
     controls->addWidget(m_load);
     controls->addWidget(m_format);
-    controls->addWidget(new QLabel(tr("Warmup:"), this));
-    controls->addWidget(m_warmup);
-    controls->addStretch(1);
+    controls->addWidget(controlGroup(this, {new QLabel(tr("Warmup:"), this), m_warmup}));
     controls->addWidget(m_analyse);
+    controls->setPushRight(m_analyse);
     auto* layout = new QVBoxLayout(scrollingContent(this));
     layout->addLayout(controls);
     layout->addWidget(m_paste);
@@ -120,8 +121,23 @@ MeasuredRunPanel::MeasuredRunPanel(QWidget* parent)
         if (!m_text.isEmpty())
             loadText(m_text, m_sourceName); // read the same input the new way
     });
-    applyChartTheme(m_chart, palette());
+    applyChartFonts();
     updateText();
+}
+
+void MeasuredRunPanel::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange || event->type() == QEvent::PaletteChange) {
+        applyChartFonts();
+        updateChart();
+    }
+}
+
+void MeasuredRunPanel::applyChartFonts() {
+    // The chart follows the page's font and colours (presentation mode, a dark theme) as the Plan's do.
+    applyChartTheme(m_chart, palette());
+    m_chart->setTitleFont(chartTitleFont(font()));
+    m_chart->legend()->setFont(smallChartFont(font()));
 }
 
 core::RunLogOptions MeasuredRunPanel::logOptions() const {
@@ -271,8 +287,8 @@ void MeasuredRunPanel::updateChart() {
     yAxis->setRange(yLow, yHigh);
     m_chart->addAxis(xAxis, Qt::AlignBottom);
     m_chart->addAxis(yAxis, Qt::AlignLeft);
-    styleAxis(xAxis, palette(), font());
-    styleAxis(yAxis, palette(), font());
+    styleAxis(xAxis, palette(), smallChartFont(font()));
+    styleAxis(yAxis, palette(), smallChartFont(font()));
 
     auto add = [&](QAbstractSeries* s) {
         m_chart->addSeries(s);

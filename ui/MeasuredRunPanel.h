@@ -57,7 +57,11 @@ public slots:
 signals:
     void analysisChanged();
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
+    void applyChartFonts();
     void reanalyse();
     void updateChart();
     void updateText();

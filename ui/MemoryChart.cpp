@@ -1,5 +1,6 @@
 #include "ui/MemoryChart.h"
 
+#include "ui/ChartLegend.h"
 #include "ui/ChartStyle.h"
 #include "ui/Palette.h"
 
@@ -9,7 +10,6 @@
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
 #include <QtCharts/QLegend>
-#include <QtCharts/QLegendMarker>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QStackedBarSeries>
 #include <QtCharts/QValueAxis>
@@ -39,16 +39,19 @@ double niceCeiling(double v) {
 
 MemoryChart::MemoryChart(QWidget* parent)
     : QWidget(parent), m_title(new QLabel(tr("Memory per GPU, by pipeline stage"), this)),
-      m_verdict(new QLabel(this)), m_headline(new QLabel(this)), m_chart(new QChart), m_view(new QChartView(m_chart, this)),
-      m_series(new QStackedBarSeries), m_capacity(new QLineSeries), m_worstMarker(new QGraphicsSimpleTextItem(m_chart)),
-      m_stageAxis(new QBarCategoryAxis), m_stageTicks(new QCategoryAxis), m_lineAxis(new QValueAxis), m_valueAxis(new QValueAxis) {
+      m_verdict(new QLabel(this)), m_headline(new QLabel(this)), m_chart(new QChart),
+      m_view(new QChartView(m_chart, this)), m_legend(new ChartLegend(this)), m_series(new QStackedBarSeries),
+      m_capacity(new QLineSeries), m_worstMarker(new QGraphicsSimpleTextItem(m_chart)),
+      m_stageAxis(new QBarCategoryAxis), m_stageTicks(new QCategoryAxis), m_lineAxis(new QValueAxis),
+      m_valueAxis(new QValueAxis) {
     QFont titleFont = m_title->font();
     titleFont.setBold(true);
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.1);
     m_title->setFont(titleFont);
     m_headline->setObjectName(QStringLiteral("memoryHeadline"));
     m_headline->setTextFormat(Qt::PlainText);
-    m_headline->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    m_headline->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Minimum);
+    m_headline->setWordWrap(true); // a narrow page (or presentation mode's font) wraps it, never cuts it
     m_verdict->setObjectName(QStringLiteral("memoryVerdict"));
     m_verdict->setTextFormat(Qt::PlainText);
     QFont bold = m_verdict->font();
@@ -67,10 +70,12 @@ MemoryChart::MemoryChart(QWidget* parent)
     layout->addWidget(m_title);
     auto* headlineRow = new QHBoxLayout;
     headlineRow->setSpacing(6);
-    headlineRow->addWidget(m_verdict);
+    headlineRow->addWidget(m_verdict, 0, Qt::AlignTop);
     headlineRow->addWidget(m_headline, 1);
     layout->addLayout(headlineRow);
     layout->addWidget(m_view, 1);
+    layout->addWidget(m_legend);
+    connect(m_legend, &ChartLegend::explainRequested, this, &MemoryChart::explainRequested);
 
     for (core::MemoryComponent c : kMemoryComponents) {
         auto* set = new QBarSet(memoryName(c));
@@ -110,7 +115,7 @@ MemoryChart::MemoryChart(QWidget* parent)
     m_capacity->attachAxis(m_lineAxis);
     m_capacity->attachAxis(m_valueAxis);
     m_valueAxis->setLabelFormat(QStringLiteral("%.0f"));
-    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    m_chart->legend()->hide(); // m_legend wraps where this one would elide its names
     connect(m_capacity, &QLineSeries::hovered, this, [this](const QPointF&, bool on) {
         if (on)
             emit explainRequested(QStringLiteral("memory.headroom"));
@@ -141,7 +146,7 @@ void MemoryChart::applyTheme() {
     QFont markerFont = small;
     markerFont.setBold(true);
     m_worstMarker->setFont(markerFont);
-    m_chart->legend()->setFont(small);
+    m_legend->setFont(small);
     rebuild();
 }
 
@@ -255,6 +260,11 @@ void MemoryChart::rebuild() {
     const QString capacityName = tr("Usable capacity %1").arg(formatBytes(mem.capacityBytes, m_unit));
     if (m_capacity->name() != capacityName)
         m_capacity->setName(capacityName);
+    int entry = 0;
+    for (core::MemoryComponent c : kMemoryComponents)
+        m_legend->setEntry(entry++, palette::memory(c), memoryName(c), memoryExplainKey(c));
+    m_legend->setEntry(entry, capPen.color(), capacityName, QStringLiteral("memory.headroom"),
+                       ChartLegend::Mark::DashedLine);
     const double top = niceCeiling(std::max(capacity, maxTotal) * 1.1);
     if (m_valueAxis->max() != top || m_valueAxis->min() != 0) {
         m_valueAxis->setRange(0, top);

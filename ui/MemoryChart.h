@@ -23,6 +23,8 @@ class QValueAxis;
 
 namespace lp::ui {
 
+class ChartLegend;
+
 class MemoryChart : public QWidget {
     Q_OBJECT
 public:
@@ -41,6 +43,7 @@ public:
     QString headline() const;     // verdict and details, as shown
     QColor headlineColor() const; // red when the layout does not fit
     QChartView* chartView() const { return m_view; }
+    ChartLegend* legend() const { return m_legend; }
 
 signals:
     void explainRequested(const QString& key);
@@ -62,6 +65,7 @@ private:
     QLabel* m_headline;
     QChart* m_chart;
     QChartView* m_view;
+    ChartLegend* m_legend; // under the chart, wrapping (Qt Charts' legend is hidden)
     QStackedBarSeries* m_series;
     std::array<QBarSet*, 5> m_sets{};
     QLineSeries* m_capacity;

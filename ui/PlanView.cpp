@@ -10,7 +10,8 @@
 #include "ui/ScrollPage.h"
 #include "ui/TimeChart.h"
 
-#include <QHBoxLayout>
+#include <QBoxLayout>
+#include <QEvent>
 #include <QLabel>
 #include <QVBoxLayout>
 
@@ -31,20 +32,22 @@ PlanView::PlanView(ScenarioDocument* doc, QWidget* parent)
 
     auto* gaugeBox = new QVBoxLayout;
     gaugeBox->setSpacing(0);
-    gaugeBox->addWidget(m_gauge, 1);
+    gaugeBox->addWidget(m_gauge, 1, Qt::AlignHCenter);
     gaugeBox->addWidget(m_mfuLabel);
 
-    auto* middle = new QHBoxLayout;
-    middle->setSpacing(12);
-    middle->addLayout(gaugeBox, 0);
-    middle->addWidget(m_figures, 1);
+    m_middle = new QBoxLayout(QBoxLayout::LeftToRight);
+    m_middle->setSpacing(12);
+    m_middle->addLayout(gaugeBox, 0);
+    m_middle->addWidget(m_figures, 1);
 
-    auto* layout = new QVBoxLayout(scrollingContent(this));
+    m_content = scrollingContent(this);
+    m_content->installEventFilter(this);
+    auto* layout = new QVBoxLayout(m_content);
     layout->setContentsMargins(8, 8, 8, 8);
     layout->setSpacing(10);
     layout->addWidget(m_memory, 5);
     layout->addWidget(m_precision, 0);
-    layout->addLayout(middle, 0);
+    layout->addLayout(m_middle, 0);
     layout->addWidget(m_time, 4);
     m_gauge->setMinimumWidth(200);
 
@@ -55,6 +58,31 @@ PlanView::PlanView(ScenarioDocument* doc, QWidget* parent)
     connect(m_time, &TimeChart::explainRequested, this, &PlanView::explainRequested);
     connect(m_doc, &ScenarioDocument::planChanged, this, &PlanView::refresh);
     refresh();
+}
+
+bool PlanView::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_content && event->type() == QEvent::Resize)
+        arrangeMiddle();
+    return QWidget::eventFilter(watched, event);
+}
+
+void PlanView::arrangeMiddle() {
+    // The gauge beside two columns of key figures where they fit, else above them (a narrow window,
+    // presentation mode's large fonts on a projector), so the page never scrolls sideways.
+    const QMargins m = m_content->layout()->contentsMargins();
+    const int room = m_content->width() - m.left() - m.right();
+    const int besideNeeds = m_gauge->minimumWidth() + m_middle->spacing() + m_figures->preferredWidth(2);
+    const bool stacked = room < besideNeeds;
+    if (stacked == isGaugeAboveFigures())
+        return;
+    m_middle->setDirection(stacked ? QBoxLayout::TopToBottom : QBoxLayout::LeftToRight);
+    // Stacked, the dial keeps its own size in the middle of the row instead of spanning the page.
+    m_gauge->setMaximumWidth(stacked ? m_gauge->sizeHint().width() * 3 / 2 : QWIDGETSIZE_MAX);
+    m_gauge->setMinimumHeight(stacked ? m_gauge->sizeHint().height() : 0);
+}
+
+bool PlanView::isGaugeAboveFigures() const {
+    return m_middle->direction() == QBoxLayout::TopToBottom;
 }
 
 void PlanView::setUnit(MemoryUnit unit) {

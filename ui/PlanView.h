@@ -5,6 +5,7 @@
 
 #include <QWidget>
 
+class QBoxLayout;
 class QLabel;
 
 namespace lp::ui {
@@ -30,13 +31,21 @@ public:
 
     void setUnit(MemoryUnit unit);
     void setActiveKey(const QString& key);
+    // Narrow, the gauge stands above the key figures instead of beside them.
+    bool isGaugeAboveFigures() const;
 
 signals:
     void explainRequested(const QString& key);
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     void refresh();
+    void arrangeMiddle();
     ScenarioDocument* m_doc;
+    QWidget* m_content = nullptr;   // the scrolling page's content
+    QBoxLayout* m_middle = nullptr; // the gauge and the key figures
     MemoryChart* m_memory;
     PrecisionSection* m_precision;
     MfuGauge* m_gauge;

@@ -11,6 +11,7 @@
 #include <QtCharts/QLegend>
 #include <QtCharts/QValueAxis>
 #include <QEvent>
+#include <QFontMetricsF>
 #include <QGraphicsSimpleTextItem>
 #include <QLabel>
 #include <QToolTip>
@@ -31,7 +32,8 @@ TimeChart::TimeChart(QWidget* parent)
     m_title->setFont(titleFont);
     m_headline->setObjectName(QStringLiteral("timeHeadline"));
     m_headline->setTextFormat(Qt::PlainText);
-    m_headline->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    m_headline->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Minimum);
+    m_headline->setWordWrap(true); // a narrow page (or presentation mode's font) wraps it, never cuts it
     m_view->setRenderHint(QPainter::Antialiasing, false);
     m_view->setViewportUpdateMode(QGraphicsView::MinimalViewportUpdate);
     m_view->setMinimumHeight(180);
@@ -69,7 +71,8 @@ TimeChart::TimeChart(QWidget* parent)
     m_series->attachAxis(m_axis);
     m_series->attachAxis(m_valueAxis);
     m_valueAxis->setLabelFormat(QStringLiteral("%.0f"));
-    m_valueAxis->setTitleText(tr("milliseconds per optimizer step"));
+    m_longAxisTitle = tr("milliseconds per optimizer step");
+    m_valueAxis->setTitleText(m_longAxisTitle);
     m_chart->legend()->setVisible(false);  // the category labels name each bar
     for (auto& label : m_valueLabels) {
         label = new QGraphicsSimpleTextItem(m_chart);
@@ -82,6 +85,7 @@ TimeChart::TimeChart(QWidget* parent)
         m_nameLabels[static_cast<std::size_t>(i)] = name;
     }
     m_axis->setLabelsVisible(false);
+    m_chart->setMargins(QMargins(8, 4, 8, 4)); // the left one is the names' room (applyTheme)
     connect(m_chart, &QChart::plotAreaChanged, this, &TimeChart::placeValueLabels);
     applyTheme();
 }
@@ -114,7 +118,7 @@ void TimeChart::applyTheme() {
         name->setFont(font());
         widest = std::max(widest, name->boundingRect().width());
     }
-    m_chart->setMargins(QMargins(static_cast<int>(widest) + 12, 4, 8, 4));
+    m_chart->setMargins(QMargins(static_cast<int>(widest) + 12, 4, m_chart->margins().right(), 4));
     rebuild();
 }
 
@@ -156,6 +160,45 @@ void TimeChart::placeValueLabels() {
         name->setPos(m_chart->plotArea().left() - nameBox.width() - 6, end.y() - nameBox.height() / 2);
         name->show();
     }
+    fitToWidth();
+}
+
+void TimeChart::fitToWidth() {
+    // A narrow chart (a small window, presentation mode's fonts on a projector) keeps its numbers whole:
+    // the right margin grows until the longest bar's label ends inside the chart, and the value axis
+    // takes fewer ticks, as many as its widest number leaves room for.
+    const QRectF plot = m_chart->plotArea();
+    if (plot.width() <= 0)
+        return;
+    const QMargins margins = m_chart->margins();
+    double needed = -1e9; // the right margin's change that puts every label inside the chart
+    for (int i = 0; i < kTimeComponentCount; ++i) {
+        const QGraphicsSimpleTextItem* label = m_valueLabels[static_cast<std::size_t>(i)];
+        if (!label->isVisible())
+            continue;
+        const double share = (label->pos().x() - 6 - plot.left()) / plot.width();
+        if (share < 0.05)
+            continue;
+        const double overflow =
+            label->pos().x() + label->boundingRect().width() - (m_chart->size().width() - 4);
+        needed = std::max(needed, overflow / share);
+    }
+    const int right = needed > -1e9 ? std::max(8, static_cast<int>(std::ceil(margins.right() + needed))) : 8;
+    if (std::abs(right - margins.right()) > 1)
+        m_chart->setMargins(QMargins(margins.left(), margins.top(), right, margins.bottom()));
+
+    const QFontMetricsF fm(m_valueAxis->labelsFont());
+    const double number =
+        fm.horizontalAdvance(QString::number(m_valueAxis->max(), 'f', 0)) + 2 * fm.averageCharWidth();
+    const int ticks = std::clamp(static_cast<int>(plot.width() / number) + 1, 2, 6);
+    if (m_valueAxis->tickCount() != ticks)
+        m_valueAxis->setTickCount(ticks);
+    const QString title =
+        plot.width() >= QFontMetricsF(m_valueAxis->titleFont()).horizontalAdvance(m_longAxisTitle)
+            ? m_longAxisTitle
+            : tr("ms per step");
+    if (m_valueAxis->titleText() != title)
+        m_valueAxis->setTitleText(title);
 }
 
 void TimeChart::rebuild() {
@@ -211,7 +254,6 @@ void TimeChart::rebuild() {
     const double current = m_valueAxis->max();
     if (current < maxMs * 1.25 || current > 2.5 * maxMs * 1.3 || current <= 0) {
         m_valueAxis->setRange(0, top);
-        m_valueAxis->setTickCount(6);
     }
     placeValueLabels();
 

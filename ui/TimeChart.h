@@ -42,6 +42,8 @@ private:
     void applyTheme();
     void rebuild();
     void placeValueLabels();
+    void fitToWidth();
+    QString m_longAxisTitle;
     core::Plan m_plan;
     bool m_stale = false;
     std::vector<TimeComponent> m_shown;

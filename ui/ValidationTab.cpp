@@ -89,6 +89,7 @@ ValidationTab::ValidationTab(ScenarioDocument& doc, QWidget* parent)
     titleFont.setBold(true);
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
     m_title->setFont(titleFont);
+    m_title->setWordWrap(true); // on a narrow page (a projector's presentation fonts) it wraps
     m_pathLabel = new QLabel(this);
     m_pathLabel->setObjectName(QStringLiteral("casesFileLabel"));
     m_pathLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);

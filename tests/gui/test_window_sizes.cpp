@@ -1,7 +1,9 @@
 // Small screens: the window with every tab fits a 1366x768 laptop and a 1280x720 projector, also in
-// presentation mode; tab pages scroll instead of growing the window; the scenario panel never clips
-// its fields; the key figures reflow to two columns rather than cut a value; tool rows wrap.
+// presentation mode, where no page scrolls sideways; tab pages scroll instead of growing the window;
+// the scenario panel never clips its fields; the key figures reflow to two columns or one rather than
+// cut a value; the gauge goes above them; chart legends and tool rows wrap.
 #include "WindowTestSupport.h"
+#include "ui/ChartLegend.h"
 #include "ui/ExploreWiring.h"
 #include "ui/FigureLabel.h"
 #include "ui/FileController.h"
@@ -10,17 +12,25 @@
 #include "ui/KeyFigures.h"
 #include "ui/MainWindow.h"
 #include "ui/MemoryChart.h"
+#include "ui/MfuGauge.h"
+#include "ui/Palette.h"
 #include "ui/PlanView.h"
 #include "ui/PresentationMode.h"
 #include "ui/ScenarioDocument.h"
 #include "ui/ScenarioPanel.h"
 #include "ui/TeachingWiring.h"
+#include "ui/TimeChart.h"
 #include "ui/ToolsWiring.h"
 
 #include <QAction>
 #include <QApplication>
+#include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
+#include <QSignalSpy>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QtCharts/QChartView>
@@ -96,6 +106,97 @@ private slots:
         verifyFits({1280, 720});
         // The memory chart grows with the font (its axis labels would elide), the page scrolls for it.
         QVERIFY(memory->minimumHeight() > plotBefore * 5 / 4);
+    }
+
+    // A teacher's projector: presentation mode's fonts in a 1280x720 window. No page scrolls sideways,
+    // the Plan puts the gauge above the key figures, and no chart cuts a name or a number.
+    void presentationOnAProjectorNeverScrollsSideways() {
+        m_window->resize(1280, 720);
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        ui::teachingOf(*m_window)->presentationAction->trigger();
+        settle();
+        // Presentation mode goes full screen: on a projector that is 1280x720 (the test screen is not).
+        m_window->setWindowState(Qt::WindowNoState);
+        m_window->resize(1280, 720);
+        settle();
+        QTabWidget* tabs = m_window->tabs();
+        for (int i = 0; i < tabs->count(); ++i) {
+            tabs->setCurrentIndex(i);
+            settle();
+            auto* scroll = tabs->widget(i)->findChild<QScrollArea*>(QStringLiteral("pageScroll"),
+                                                                    Qt::FindDirectChildrenOnly);
+            QVERIFY(scroll);
+            const int needs = scroll->widget()->minimumSizeHint().width();
+            QVERIFY2(needs <= scroll->viewport()->width() && !scroll->horizontalScrollBar()->isVisible(),
+                     qPrintable(QStringLiteral("%1 needs %2 px of %3")
+                                    .arg(tabs->tabText(i))
+                                    .arg(needs)
+                                    .arg(scroll->viewport()->width())));
+        }
+
+        ui::PlanView* plan = m_window->planView();
+        showTabOf(plan->keyFigures());
+        settle();
+        QVERIFY(plan->isGaugeAboveFigures());
+        QVERIFY(static_cast<QWidget*>(plan->gauge())->geometry().bottom() <
+                plan->keyFigures()->geometry().top());
+        QVERIFY(plan->keyFigures()->columns() <= 2);
+        for (const ui::FigureLabel* f : plan->keyFigures()->figures())
+            QVERIFY(f->width() >= f->comfortableWidth());
+
+        // The memory legend wraps onto a second line, every name whole and inside the page.
+        ui::ChartLegend* legend = plan->memoryChart()->legend();
+        QCOMPARE(legend->count(), 6);
+        QSet<int> lines;
+        for (int i = 0; i < legend->count(); ++i) {
+            QWidget* entry = legend->entry(i);
+            QVERIFY(entry->isVisible());
+            QVERIFY(legend->rect().contains(entry->geometry()));
+            QVERIFY(entry->width() >= entry->sizeHint().width());
+            lines.insert(entry->y());
+        }
+        QVERIFY(lines.size() >= 2);
+        QVERIFY(legend->entryName(5).startsWith(QStringLiteral("Usable capacity")));
+
+        // Each bar's "time · share" label ends inside the step-time chart.
+        auto* timeView = plan->timeChart()->findChild<QChartView*>();
+        QVERIFY(timeView);
+        int labels = 0;
+        for (QGraphicsItem* item : timeView->scene()->items()) {
+            auto* text = dynamic_cast<QGraphicsSimpleTextItem*>(item);
+            if (!text || !text->isVisible() || !text->text().contains(QStringLiteral(" · ")))
+                continue;
+            ++labels;
+            QVERIFY2(text->sceneBoundingRect().right() <= timeView->chart()->size().width(),
+                     qPrintable(text->text()));
+        }
+        QVERIFY(labels >= 3);
+
+        // Back on a desktop: the gauge beside three columns.
+        ui::teachingOf(*m_window)->presentationAction->trigger();
+        m_window->setWindowState(Qt::WindowNoState);
+        m_window->resize(1920, 1080);
+        settle();
+        QVERIFY(!plan->isGaugeAboveFigures());
+        QCOMPARE(plan->keyFigures()->columns(), 3);
+        QVERIFY(static_cast<QWidget*>(plan->gauge())->geometry().right() <
+                plan->keyFigures()->geometry().left());
+    }
+
+    void legendEntriesExplainTheirSeries() {
+        ui::MemoryChart chart;
+        chart.resize(700, 400);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        QSignalSpy explained(&chart, &ui::MemoryChart::explainRequested);
+        ui::ChartLegend* legend = chart.legend();
+        QCOMPARE(legend->entryName(0), ui::memoryName(core::MemoryComponent::Weights));
+        QTest::mouseClick(legend->entry(0), Qt::LeftButton);
+        QVERIFY(!explained.isEmpty());
+        QCOMPARE(explained.last().at(0).toString(), ui::memoryExplainKey(core::MemoryComponent::Weights));
+        QTest::mouseClick(legend->entry(5), Qt::LeftButton);
+        QCOMPARE(explained.last().at(0).toString(), QStringLiteral("memory.headroom"));
     }
 
     void tabPagesScrollInsteadOfGrowingTheWindow() {
@@ -183,6 +284,13 @@ private slots:
         for (const ui::FigureLabel* label : f)
             QVERIFY(label->width() >= tile);
 
+        figures.resize(tile + 20, 900); // not even two: one column
+        settle();
+        QCOMPARE(figures.columns(), 1);
+        QVERIFY(f[1]->y() > f[0]->y());
+        QCOMPARE(f[1]->x(), f[0]->x());
+        QVERIFY(figures.minimumSizeHint().width() <= tile);
+
         figures.resize(1200, 300);
         settle();
         QCOMPARE(f[2]->y(), f[0]->y());
@@ -225,6 +333,25 @@ private slots:
         QCOMPARE(buttons.back()->geometry().right(), wide - 1);
         for (std::size_t i = 1; i < buttons.size(); ++i)
             QVERIFY(buttons[i]->x() > buttons[i - 1]->geometry().right());
+    }
+
+    void aWrappingTitleTakesTheLineInsteadOfWideningIt() {
+        QWidget row;
+        auto* flow = new ui::FlowLayout(&row, 8, 4);
+        auto* title = new QLabel(
+            QStringLiteral("Published training runs: predicted against measured, case by case"), &row);
+        title->setWordWrap(true);
+        auto* button = new QPushButton(QStringLiteral("Open"), &row);
+        flow->addWidget(title);
+        flow->addWidget(button);
+        const int oneLine = title->fontMetrics().horizontalAdvance(title->text());
+        QVERIFY(flow->minimumSize().width() < oneLine / 2);
+        const int narrow = oneLine / 2;
+        flow->setGeometry(QRect(0, 0, narrow, flow->heightForWidth(narrow)));
+        QCOMPARE(title->width(), narrow);
+        QVERIFY(title->height() >= 2 * title->fontMetrics().height()); // wrapped onto two lines
+        QVERIFY(button->y() >= title->geometry().bottom());
+        QVERIFY(button->geometry().right() < narrow);
     }
 };
 
