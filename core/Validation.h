@@ -72,9 +72,25 @@ struct OverCapacity {
     double usedFraction = 0; // worst stage / capacity, > 1
 };
 
+// The throughput figures of the runs that share what the planner's parameters depend on: GPU type, framework
+// style (as planned: "megatron" or "fsdp") and precision. A reader of one's own setup sees how far the
+// planner was off on the published runs most like it, and in which direction.
+struct GroupSummary {
+    std::string gpu;
+    std::string style;
+    std::string precision;
+    int count = 0;
+    double medianAbsError = 0;
+    // Median of the planned speed over the measured one, minus 1: +0.1 = planned 10% faster than the runs
+    // went (iteration times counted inversely, so every metric points the same way).
+    double medianSpeedError = 0;
+    int beyond20 = 0; // figures off by more than 20%
+};
+
 struct ValidationReport {
     std::vector<ValidationRow> rows;
     std::vector<MetricSummary> summary;  // per metric, plus "throughput" (all throughput metrics)
+    std::vector<GroupSummary> groups; // throughput figures by GPU, style and precision, largest group first
     int plannedCases = 0;                // cases with a valid plan
     std::vector<OverCapacity> overCapacity; // of those, the ones planned over capacity, in case order
 };
@@ -84,6 +100,8 @@ struct ValidationReport {
 inline constexpr double kFitTolerance = 0.05;
 
 bool isThroughputMetric(const std::string& metric);
+// A throughput figure's error as speed: planned speed / measured speed - 1 (a time metric inverted).
+double speedError(const ValidationRow& row);
 // One sentence on how many planned runs fit their GPUs: "All 79 planned runs fit their GPUs' memory." or "3
 // of 79 runs, which ran, plan over their GPUs' memory; 1 by more than the memory model's 5%."
 std::string memoryFitSentence(const ValidationReport& report);

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <tuple>
 #include <utility>
 
 namespace lp::core {
@@ -16,6 +17,24 @@ using detail::megatronCoreRecipeApplies;
 using detail::perReplicaUnits;
 
 bool isThroughputMetric(const std::string& metric) { return metric != "peak_memory_gib"; }
+
+double speedError(const ValidationRow& row) {
+    if (row.metric == "iteration_time_s")
+        return row.predicted > 0 ? row.measured / row.predicted - 1.0 : -1.0;
+    return row.relativeError;
+}
+
+namespace {
+
+double median(std::vector<double> v) {
+    if (v.empty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+} // namespace
 
 std::optional<double> predictedMetric(const std::string& metric, const Plan& plan) {
     if (metric == "iteration_time_s")
@@ -129,6 +148,11 @@ std::string memoryFitSentence(const ValidationReport& report) {
 ValidationReport runValidation(const std::vector<ValidationCase>& cases, const HardwareProfile* given) {
     ValidationReport report;
     std::map<std::string, std::vector<double>> errs;
+    struct GroupErrors {
+        std::vector<double> abs;
+        std::vector<double> speed;
+    };
+    std::map<std::tuple<std::string, std::string, std::string>, GroupErrors> groups;
     for (const ValidationCase& c : cases) {
         // A profile describes one GPU type: cases on other GPUs keep their built-in profiles.
         const HardwareProfile* profile =
@@ -159,17 +183,33 @@ ValidationReport runValidation(const std::vector<ValidationCase>& cases, const H
             row.adjustments = c.adjustments;
             report.rows.push_back(row);
             errs[mv.metric].push_back(std::fabs(row.relativeError));
-            if (isThroughputMetric(mv.metric))
+            if (isThroughputMetric(mv.metric)) {
                 errs["throughput"].push_back(std::fabs(row.relativeError));
+                GroupErrors& g = groups[{s.cluster.gpu.id, std::string(toString(resolvedStyle(s.training))),
+                                         std::string(toString(s.training.precision))}];
+                g.abs.push_back(std::fabs(row.relativeError));
+                g.speed.push_back(speedError(row));
+            }
         }
     }
+    for (const auto& [key, g] : groups) {
+        GroupSummary gs;
+        std::tie(gs.gpu, gs.style, gs.precision) = key;
+        gs.count = static_cast<int>(g.abs.size());
+        gs.medianAbsError = median(g.abs);
+        gs.medianSpeedError = median(g.speed);
+        gs.beyond20 =
+            static_cast<int>(std::count_if(g.abs.begin(), g.abs.end(), [](double e) { return e > 0.20; }));
+        report.groups.push_back(gs);
+    }
+    std::stable_sort(report.groups.begin(), report.groups.end(),
+                     [](const GroupSummary& a, const GroupSummary& b) { return a.count > b.count; });
     for (auto& [metric, v] : errs) {
         std::sort(v.begin(), v.end());
         MetricSummary ms;
         ms.metric = metric;
         ms.count = static_cast<int>(v.size());
-        const std::size_t n = v.size();
-        ms.medianAbsError = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+        ms.medianAbsError = median(v);
         ms.maxAbsError = v.back();
         report.summary.push_back(ms);
     }

@@ -8,6 +8,7 @@
 #include "ui/Palette.h"
 #include "ui/ScenarioDocument.h"
 #include "ui/ScrollPage.h"
+#include "ui/ValidationGroups.h"
 #include "ui/ValidationModel.h"
 #include "ui/ValidationSets.h"
 
@@ -230,6 +231,8 @@ ValidationTab::ValidationTab(ScenarioDocument& doc, QWidget* parent)
     layout->addWidget(m_banner);
     layout->addLayout(m_summaryLayout);
     layout->addWidget(m_targets);
+    m_groups = new ValidationGroups(this);
+    layout->addWidget(m_groups);
     layout->addLayout(filterRow);
     layout->addWidget(m_splitter, 1);
 
@@ -422,6 +425,7 @@ void ValidationTab::runAndShow() {
                          (usesActiveProfile() ? tr("; predicted with %1").arg(qs(m_doc.profile().name)) : QString()));
     m_pathLabel->setToolTip(where);
     rebuildSummary();
+    m_groups->setGroups(m_model->report().groups);
     rebuildMetricCombo();
     updateCountLabel();
     scheduleChart();

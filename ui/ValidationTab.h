@@ -35,6 +35,7 @@ namespace lp::ui {
 class InlineBanner;
 class ScenarioDocument;
 class ValidationFilterModel;
+class ValidationGroups;
 class ValidationModel;
 
 class ValidationTab : public QWidget {
@@ -134,6 +135,7 @@ private:
     QLayout* m_summaryLayout = nullptr;  // cards that wrap onto more lines when narrow
     QSplitter* m_splitter = nullptr;
     QLabel* m_targets = nullptr;
+    ValidationGroups* m_groups = nullptr; // the throughput figures by GPU, style and precision
     QComboBox* m_metric = nullptr;
     QLineEdit* m_search = nullptr;
     QCheckBox* m_useProfile = nullptr;

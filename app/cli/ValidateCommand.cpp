@@ -46,11 +46,21 @@ json reportJson(const core::ValidationReport& r, const core::InputErrors& skippe
         summary[m.metric] = json{{"count", m.count},
                                  {"median_abs_error", core::finiteOrNull(m.medianAbsError)},
                                  {"max_abs_error", core::finiteOrNull(m.maxAbsError)}};
+    json groups = json::array();
+    for (const auto& g : r.groups)
+        groups.push_back(json{{"gpu", g.gpu},
+                              {"style", g.style},
+                              {"precision", g.precision},
+                              {"count", g.count},
+                              {"median_abs_error", core::finiteOrNull(g.medianAbsError)},
+                              {"median_speed_error", core::finiteOrNull(g.medianSpeedError)},
+                              {"beyond_20_percent", g.beyond20}});
     json over = json::array();
     for (const auto& o : r.overCapacity)
         over.push_back(json{{"id", o.caseId}, {"used_fraction", core::finiteOrNull(o.usedFraction)}});
     json j{{"cases", std::move(cases)},
            {"summary", std::move(summary)},
+           {"by_group", std::move(groups)},
            {"memory_fit", json{{"planned_cases", r.plannedCases}, {"over_capacity", std::move(over)}}}};
     if (!skipped.empty()) {
         json problems = json::array();
@@ -98,6 +108,16 @@ std::string reportText(const std::string& file, std::size_t caseCount, const cor
         summary.addRow(
             {m.metric, std::to_string(m.count), percent(m.medianAbsError), percent(m.maxAbsError)});
     out += summary.render(0);
+    if (r.groups.size() > 1) {
+        out +=
+            "\nBy GPU, style and precision (throughput; planned speed: + = planned faster than measured)\n";
+        TextTable groups({"GPU", "Style", "Precision", "Count", "Median", "Planned speed", ">20%"},
+                         {Align::Left, Align::Left, Align::Left});
+        for (const auto& g : r.groups)
+            groups.addRow({g.gpu, g.style, g.precision, std::to_string(g.count), percent(g.medianAbsError),
+                           signedPercent(g.medianSpeedError), std::to_string(g.beyond20)});
+        out += groups.render(0);
+    }
     out += "\nMemory fit: " + core::memoryFitSentence(r) + "\n";
     for (const auto& o : r.overCapacity)
         out += "  " + o.caseId + ": " + percent(o.usedFraction) + " of capacity\n";
@@ -112,15 +132,20 @@ std::string validateHelp() {
            "Predicts every measured training run in a layout-planner/validation-cases@1 file and prints,\n"
            "per case and metric, the measured and predicted values and the relative error\n"
            "(predicted - measured) / measured, then per metric the count, median and maximum absolute\n"
-           "error, and a \"throughput\" line pooling the throughput metrics; last, how many runs\n"
-           "(which all ran) plan over their GPUs' memory, and by how much. A case without a micro\n"
+           "error, and a \"throughput\" line pooling the throughput metrics; then, where the file\n"
+           "holds more than one, the throughput figures by GPU, framework style and precision with\n"
+           "their median planned speed against the measured one (+ = planned faster); last, how many\n"
+           "runs (which all ran) plan over their GPUs' memory, and by how much. A case without a micro\n"
            "batch uses the fastest micro batch that fits (column mb).\n"
            "\n"
            "Options:\n"
            "  --json                      print {\"cases\": [{\"id\", \"metric\", \"measured\", "
            "\"predicted\",\n"
            "                              \"relative_error\"}], \"summary\": {METRIC: {\"count\",\n"
-           "                              \"median_abs_error\", \"max_abs_error\"}}, \"memory_fit\":\n"
+           "                              \"median_abs_error\", \"max_abs_error\"}}, \"by_group\":\n"
+           "                              [{\"gpu\", \"style\", \"precision\", \"count\",\n"
+           "                              \"median_abs_error\", \"median_speed_error\",\n"
+           "                              \"beyond_20_percent\"}], \"memory_fit\":\n"
            "                              {\"planned_cases\", \"over_capacity\": [{\"id\",\n"
            "                              \"used_fraction\"}]}} (errors and fractions as fractions)\n"
            "  --profile FILE              use a hardware profile file for the cases on its GPU\n"

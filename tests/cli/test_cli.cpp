@@ -491,9 +491,20 @@ LP_TEST(validate_published_runs) {
     CHECK_CLEAN(r);
     const json j = r.parsed();
     LP_CHECK(jsonAllFinite(j));
-    LP_CHECK(j.is_object() && j.size() == 3);
+    LP_CHECK(j.is_object() && j.size() == 4);
     LP_CHECK(j["cases"].is_array());
     LP_CHECK(j["cases"].size() >= 79);
+    // The throughput figures by GPU, style and precision: every one in a group, the largest group first.
+    int grouped = 0;
+    for (const auto& g : j["by_group"]) {
+        for (const char* k : {"gpu", "style", "precision", "count", "median_abs_error", "median_speed_error",
+                              "beyond_20_percent"})
+            LP_CHECK(g.contains(k));
+        grouped += g["count"].get<int>();
+    }
+    LP_CHECK_EQ(grouped, j["summary"]["throughput"]["count"].get<int>());
+    LP_CHECK(j["by_group"].size() >= 2 && j["by_group"][0]["gpu"] == "a100-sxm-80gb" &&
+             j["by_group"][0]["style"] == "megatron");
     // Every reference run fits its GPUs within the memory model's 5% (they ran).
     LP_CHECK_EQ(j["memory_fit"]["planned_cases"].get<int>(), 79);
     for (const auto& o : j["memory_fit"]["over_capacity"])
@@ -518,6 +529,8 @@ LP_TEST(validate_published_runs) {
     CHECK_CLEAN(t);
     LP_CHECK(contains(t.out, "iteration_time_s"));
     LP_CHECK(contains(t.out, "throughput"));
+    LP_CHECK(contains(t.out, "\nBy GPU, style and precision"));
+    LP_CHECK(contains(t.out, "a100-sxm-80gb  megatron"));
     LP_CHECK(contains(t.out, "\nMemory fit: "));
 }
 

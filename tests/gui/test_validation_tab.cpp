@@ -1,13 +1,13 @@
 // The "Validate" tab (ui/ValidationTab, ui/ValidationModel): the published runs in ../shared/reference,
 // the figures exactly as core computes them, filters, the scatter, and opening a case as the scenario.
 #include "GuiTestSupport.h"
-
 #include "core/Evaluate.h"
 #include "core/ScenarioIo.h"
 #include "core/Validation.h"
 #include "ui/InlineBanner.h"
 #include "ui/Palette.h"
 #include "ui/ScenarioDocument.h"
+#include "ui/ValidationGroups.h"
 #include "ui/ValidationModel.h"
 #include "ui/ValidationSets.h"
 #include "ui/ValidationTab.h"
@@ -21,11 +21,11 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
+#include <QTableWidget>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
 #include <QtCharts/QLogValueAxis>
 #include <QtCharts/QScatterSeries>
-
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -189,6 +189,40 @@ private slots:
             QColor expected = ui::ValidationModel::errorColor(e.toDouble());
             QCOMPARE(tint.rgb(), expected.rgb());
         }
+    }
+
+    // The throughput figures by GPU, style and precision, as core groups them; folded, the summary names the
+    // group the planner was furthest off on. One group only (a file of one kind of run): no section.
+    void groupsTheRunsByWhatTheParametersDependOn() {
+        ui::ScenarioDocument doc;
+        ui::ValidationTab tab(doc);
+        tab.resize(1200, 900);
+        tab.show();
+        const QString fsdp = QStringLiteral(LP_TEST_DATA_DIR "/validation/pytorch-fsdp-runs.json");
+        QVERIFY(tab.loadCasesFile(fsdp));
+        auto* groups = tab.findChild<ui::ValidationGroups*>(QStringLiteral("validationGroups"));
+        QVERIFY(groups);
+        QVERIFY(groups->isVisible());
+        const auto cases = core::loadValidationCases(fsdp.toStdString());
+        QVERIFY(cases.has_value());
+        const core::ValidationReport report = core::runValidation(*cases, nullptr);
+        QVERIFY(report.groups.size() >= 2);
+        QTableWidget* table = groups->table();
+        QCOMPARE(table->rowCount(), static_cast<int>(report.groups.size()));
+        for (int r = 0; r < table->rowCount(); ++r) {
+            const core::GroupSummary& g = report.groups[static_cast<std::size_t>(r)];
+            QCOMPARE(table->item(r, 0)->text(), QString::fromStdString(g.gpu));
+            QCOMPARE(table->item(r, 1)->text(), QString::fromStdString(g.style));
+            QCOMPARE(table->item(r, 3)->text(), QString::number(g.count));
+            QCOMPARE(table->item(r, 5)->text(), ui::ValidationModel::formatError(g.medianSpeedError));
+        }
+        groups->setExpanded(true);
+        QVERIFY(table->isVisible());
+        QVERIFY(table->height() >= table->rowCount() * table->rowHeight(0)); // every group shown whole
+
+        // The vTrain set: one GPU, one style, one precision.
+        QVERIFY(tab.loadCasesFile(QStringLiteral(LP_TEST_DATA_DIR "/validation/vtrain-runs.json")));
+        QVERIFY(!groups->isVisible());
     }
 
     void filtersByMetricAndText() {
@@ -530,6 +564,8 @@ private slots:
         tab.table()->selectRow(0);
         QTRY_VERIFY(tab.plottedPoints() > 0);
         keepScreenshot(tab, QStringLiteral("validation-tab-fsdp.png"));
+        tab.findChild<ui::ValidationGroups*>()->setExpanded(true);
+        keepScreenshot(tab, QStringLiteral("validation-tab-groups.png"));
     }
 };
 
