@@ -694,9 +694,13 @@ void ValidationTab::resizeEvent(QResizeEvent* event) {
         return;
     m_splitPlaced = true;
     m_splitter->setOrientation(wanted);
-    const int total = std::max(1, wanted == Qt::Horizontal ? width() - 20 : m_splitter->height());
-    const int first = wanted == Qt::Horizontal ? std::min(needed, total - kChartWidth) : total * 11 / 20;
-    m_splitter->setSizes({first, total - first});
+    // Shared once the page has laid the splitter out at its new size (before, its height is the old one's).
+    QTimer::singleShot(0, this, [this, needed] {
+        const bool across = m_splitter->orientation() == Qt::Horizontal;
+        const int total = std::max(1, across ? m_splitter->width() : m_splitter->height());
+        const int first = across ? std::min(needed, total - kChartWidth) : total * 11 / 20;
+        m_splitter->setSizes({first, total - first});
+    });
 }
 
 void ValidationTab::fitColumns() {
