@@ -17,9 +17,11 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSplitter>
 #include <QTableView>
 #include <QTableWidget>
 #include <QtCharts/QChart>
@@ -223,6 +225,21 @@ private slots:
         // The vTrain set: one GPU, one style, one precision.
         QVERIFY(tab.loadCasesFile(QStringLiteral(LP_TEST_DATA_DIR "/validation/vtrain-runs.json")));
         QVERIFY(!groups->isVisible());
+    }
+
+    // Too narrow for the table beside the chart: the chart goes under it and the table keeps about half.
+    void stackedTheTableKeepsItsShare() {
+        ui::ScenarioDocument doc;
+        ui::ValidationTab tab(doc);
+        tab.resize(900, 1000);
+        QVERIFY(tab.loadCasesFile(casesPath()));
+        tab.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&tab));
+        auto* splitter = tab.findChild<QSplitter*>();
+        QVERIFY(splitter);
+        QTRY_COMPARE(splitter->orientation(), Qt::Vertical);
+        QTRY_VERIFY(splitter->sizes().value(0) >= splitter->height() * 2 / 5);
+        QVERIFY(tab.table()->height() >= 10 * tab.table()->verticalHeader()->defaultSectionSize());
     }
 
     void filtersByMetricAndText() {
