@@ -5,25 +5,30 @@
 #include <QKeyEvent>
 #include <QPainter>
 
+#include <algorithm>
+
 namespace lp::ui {
 namespace {
 
 class LegendEntry : public QWidget {
 public:
     LegendEntry(ChartLegend* legend, QWidget* parent) : QWidget(parent), m_legend(legend) {
-        setFocusPolicy(Qt::TabFocus);
-        setCursor(Qt::PointingHandCursor);
         setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
     }
 
     void set(const QColor& color, const QString& name, const QString& key, ChartLegend::Mark mark) {
-        const bool resized = name != m_name;
+        const bool resized = name != m_name || mark != m_mark;
         m_color = color;
         m_name = name;
         m_key = key;
         m_mark = mark;
         setAccessibleName(name);
-        setToolTip(ChartLegend::tr("%1: point at it or click it for its formula").arg(name));
+        // Only an entry that explains something invites a click.
+        const bool explains = !key.isEmpty();
+        setFocusPolicy(explains ? Qt::TabFocus : Qt::NoFocus);
+        setCursor(explains ? Qt::PointingHandCursor : Qt::ArrowCursor);
+        setToolTip(explains ? ChartLegend::tr("%1: point at it or click it for its formula").arg(name)
+                            : QString());
         if (resized)
             updateGeometry();
         update();
@@ -47,7 +52,10 @@ protected:
             p.setPen(m_color.darker(130));
             p.drawRect(swatch.adjusted(0, 0, -1, -1));
         } else {
-            QPen pen(m_color, 2.0, Qt::DashLine);
+            const Qt::PenStyle style = m_mark == ChartLegend::Mark::Line         ? Qt::SolidLine
+                                       : m_mark == ChartLegend::Mark::DottedLine ? Qt::DotLine
+                                                                                 : Qt::DashLine;
+            QPen pen(m_color, 2.0, style);
             p.setPen(pen);
             p.drawLine(swatch.left(), swatch.center().y(), swatch.right(), swatch.center().y());
         }
@@ -107,6 +115,15 @@ void ChartLegend::setEntry(int index, const QColor& color, const QString& name, 
         m_flow->addWidget(e);
     }
     static_cast<LegendEntry*>(m_entries[static_cast<std::size_t>(index)])->set(color, name, explainKey, mark);
+}
+
+void ChartLegend::truncate(int count) {
+    while (this->count() > std::max(0, count)) {
+        QWidget* last = m_entries.back();
+        m_entries.pop_back();
+        m_flow->removeWidget(last);
+        delete last;
+    }
 }
 
 QWidget* ChartLegend::entry(int index) const {

@@ -1,6 +1,7 @@
 #include "ui/MeasuredRunPanel.h"
 
 #include "core/NumberFormat.h"
+#include "ui/ChartLegend.h"
 #include "ui/ChartStyle.h"
 #include "ui/FlowLayout.h"
 #include "ui/Palette.h"
@@ -96,7 +97,8 @@ MeasuredRunPanel::MeasuredRunPanel(QWidget* parent)
     m_verdicts->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_view->setRenderHint(QPainter::Antialiasing);
     m_view->setMinimumHeight(240);
-    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    m_chart->legend()->hide(); // m_legend, under the chart, wraps where this one would elide
+    m_legend = new ChartLegend(this);
 
     // One row that wraps in a narrow page, "Analyse pasted" at its right end.
     auto* controls = new FlowLayout;
@@ -111,6 +113,7 @@ MeasuredRunPanel::MeasuredRunPanel(QWidget* parent)
     layout->addWidget(m_source);
     layout->addWidget(m_error);
     layout->addWidget(m_view, 1);
+    layout->addWidget(m_legend);
     layout->addWidget(m_figures);
     layout->addWidget(m_verdicts);
 
@@ -137,7 +140,8 @@ void MeasuredRunPanel::applyChartFonts() {
     // The chart follows the page's font and colours (presentation mode, a dark theme) as the Plan's do.
     applyChartTheme(m_chart, palette());
     m_chart->setTitleFont(chartTitleFont(font()));
-    m_chart->legend()->setFont(smallChartFont(font()));
+    if (m_legend)
+        m_legend->setFont(smallChartFont(font()));
 }
 
 core::RunLogOptions MeasuredRunPanel::logOptions() const {
@@ -254,10 +258,15 @@ void MeasuredRunPanel::updateChart() {
         m_chart->removeAxis(axis);
         delete axis;
     }
+    m_legend->truncate(0);
     if (!m_analysis || m_analysis->samples == 0) {
         m_chart->setTitle(tr("Load a log, a CSV or pasted step times to see the run"));
         return;
     }
+    int entry = 0;
+    const auto legend = [&](const QColor& color, const QString& name, ChartLegend::Mark mark) {
+        m_legend->setEntry(entry++, color, name, QString(), mark);
+    };
     const core::RunAnalysis& a = *m_analysis;
     const bool time = a.kind == core::SeriesKind::StepSeconds;
     const auto steps = a.steps;
@@ -303,12 +312,14 @@ void MeasuredRunPanel::updateChart() {
         QColor c = kWarmupColor;
         c.setAlpha(70);
         add(band(x0, xw, yLow, yHigh, c, tr("warmup (dropped)")));
+        legend(c, tr("warmup (dropped)"), ChartLegend::Mark::Box);
     }
     if (w < a.samples) {
         const double xs = static_cast<double>(steps[static_cast<std::size_t>(w)]);
         QColor c = kSeriesColor;
         c.setAlpha(45);
         add(band(xs, x1, a.p10, a.p90, c, tr("steady p10-p90")));
+        legend(c, tr("steady p10-p90"), ChartLegend::Mark::Box);
         auto* mean = flatLine(xs, x1, a.mean);
         mean->setName(tr("steady mean"));
         QPen pen(kMeanColor);
@@ -316,6 +327,7 @@ void MeasuredRunPanel::updateChart() {
         pen.setStyle(Qt::DashLine);
         mean->setPen(pen);
         add(mean);
+        legend(kMeanColor, mean->name(), ChartLegend::Mark::DashedLine);
     }
     if (a.hasPlan && time) {
         auto* predicted = flatLine(x0, x1, a.predictedStepSeconds);
@@ -325,6 +337,7 @@ void MeasuredRunPanel::updateChart() {
         pen.setStyle(Qt::DotLine);
         predicted->setPen(pen);
         add(predicted);
+        legend(kPredictedColor, predicted->name(), ChartLegend::Mark::DottedLine);
     }
     auto* series = new QLineSeries;
     series->setName(time ? tr("step time") : tr("tokens/s per GPU"));
@@ -335,7 +348,13 @@ void MeasuredRunPanel::updateChart() {
     series->setPen(pen);
     series->setPointsVisible(a.series.size() <= 200);
     add(series);
-    m_chart->setTitle(clipped ? tr("Per step (warmup values beyond the axis are clipped)") : tr("Per step"));
+    legend(kSeriesColor, series->name(), ChartLegend::Mark::Line);
+    // Short enough not to be elided in a narrow panel; the tooltip says what "clipped" means.
+    m_chart->setTitle(clipped ? tr("Per step (warmup clipped)") : tr("Per step"));
+    m_view->setToolTip(clipped
+                           ? tr("Warmup values beyond the axis are clipped: the axis is scaled to the steady "
+                                "steps, the band and the prediction.")
+                           : QString());
 }
 
 QString MeasuredRunPanel::verdictText() const {

@@ -21,6 +21,7 @@ class QSpinBox;
 
 namespace lp::ui {
 
+class ChartLegend;
 class ScenarioDocument;
 
 class MeasuredRunPanel : public QWidget {
@@ -46,6 +47,7 @@ public:
     QString verdictText() const; // the verdicts, as plain text
     QString errorText() const;   // why the last load failed; empty otherwise
     QChartView* chartView() const { return m_view; }
+    ChartLegend* legend() const { return m_legend; }
     QSpinBox* warmupSpinBox() const { return m_warmup; }
     QPlainTextEdit* pasteEdit() const { return m_paste; }
     void setOpenFileChooser(FileChooser chooser) { m_chooseFile = std::move(chooser); }
@@ -76,6 +78,7 @@ private:
     QLabel* m_error = nullptr;
     QChart* m_chart = nullptr;
     QChartView* m_view = nullptr;
+    ChartLegend* m_legend = nullptr; // the series' names under the chart, wrapping
     QLabel* m_figures = nullptr;
     QLabel* m_verdicts = nullptr;
 

@@ -4,6 +4,7 @@
 #include "GuiTestSupport.h"
 #include "core/Evaluate.h"
 #include "core/RunLog.h"
+#include "ui/ChartLegend.h"
 #include "ui/MeasuredRunPanel.h"
 #include "ui/ScenarioDocument.h"
 
@@ -59,6 +60,25 @@ private slots:
         QCOMPARE(line->count(), 50);
         QVERIFY(panel.verdictText().contains(QStringLiteral("warmup")));
         QVERIFY(panel.verdictText().contains(QStringLiteral("prediction")));
+        // The legend under the chart names the same series, and wraps in a narrow panel instead of eliding.
+        ui::ChartLegend* legend = panel.legend();
+        QCOMPARE(legend->count(), names.size());
+        for (int i = 0; i < legend->count(); ++i)
+            QVERIFY(names.contains(legend->entryName(i)));
+        panel.resize(360, 700);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QSet<int> lines;
+        for (int i = 0; i < legend->count(); ++i) {
+            QVERIFY(legend->rect().contains(legend->entry(i)->geometry()));
+            lines.insert(legend->entry(i)->y());
+        }
+        QVERIFY(lines.size() >= 2);
+        // Without a plan there is no prediction, and no entry for it.
+        panel.clearPlan();
+        QCOMPARE(legend->count(), names.size() - 1);
+        for (int i = 0; i < legend->count(); ++i)
+            QVERIFY(legend->entryName(i) != QStringLiteral("predicted"));
     }
 
     void warmupOverrideReanalyses() {
