@@ -7,6 +7,7 @@
 #include "ui/ScenarioDocument.h"
 #include "ui/Settings.h"
 
+#include <QAction>
 #include <QStatusBar>
 #include <QTabBar>
 #include <QTabWidget>
@@ -44,6 +45,18 @@ void installExploreTabs(MainWindow& w, ScenarioDocument& doc) {
                                 "recompute) varies with the others held."));
     if (QTabWidget* tabs = w.tabs(); tabs && sweepIndex != exploreIndex + 1 && exploreIndex >= 0)
         tabs->tabBar()->moveTab(sweepIndex, sweepIndex > exploreIndex ? exploreIndex + 1 : exploreIndex);
+    // The tool bar's Explore: this tab, and a fresh search of every layout of the current scenario unless one
+    // is running.
+    auto* searchAll = new QAction(MainWindow::tr("Explore"), &w);
+    searchAll->setObjectName(QStringLiteral("exploreAction"));
+    searchAll->setToolTip(
+        MainWindow::tr("Search every valid layout of this scenario and rank them (Explore tab)"));
+    QObject::connect(searchAll, &QAction::triggered, &w, [&w, explore] {
+        w.tabs()->setCurrentWidget(explore);
+        if (!explore->isRunning())
+            explore->startSearch();
+    });
+    w.insertToolBarAction(searchAll);
     placeTab(w, compare, MainWindow::tr("&Compare"),
              MainWindow::tr("Pin two to four layouts and compare their memory, step time, MFU and diagnostics side "
                             "by side."));

@@ -110,6 +110,13 @@ void installInterop(MainWindow& w, ScenarioDocument& doc) {
             w.layoutBanner()->showMessage(InlineBanner::Kind::Error, QObject::tr("The report was not written"), error);
     });
 
+    // The tool bar's Export: the same dialog, with a short text.
+    auto* exportButton = new QAction(QObject::tr("Export"), &w);
+    exportButton->setObjectName(QStringLiteral("exportAction"));
+    exportButton->setToolTip(exportReport->toolTip());
+    QObject::connect(exportButton, &QAction::triggered, exportReport, &QAction::trigger);
+    w.insertToolBarAction(exportButton);
+
     QAction* launch = file->addAction(QObject::tr("Export &launch settings..."));
     launch->setToolTip(QObject::tr("Megatron-LM arguments, DeepSpeed config or torchtitan settings for this layout"));
     QObject::connect(launch, &QAction::triggered, &w, [&w, &doc] {

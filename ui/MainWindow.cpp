@@ -25,9 +25,9 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTimer>
+#include <QToolBar>
 #include <QUndoStack>
 #include <QVBoxLayout>
-
 #include <algorithm>
 
 namespace lp::ui {
@@ -239,6 +239,21 @@ void MainWindow::replaceTab(int index, QWidget* page) {
     m_tabs->insertTab(index, page, title);
     m_tabs->setTabToolTip(index, tip);
     delete old;
+}
+
+void MainWindow::insertToolBarAction(QAction* action) {
+    auto* bar = findChild<QToolBar*>(QStringLiteral("mainToolBar"));
+    if (!bar)
+        return;
+    QAction* end = nullptr;
+    for (QAction* a : bar->actions())
+        if (a->objectName() == QLatin1String("toolBarToolsEnd"))
+            end = a;
+    if (!bar->property("toolsStarted").toBool()) { // a separator from Undo/Redo before the first one
+        bar->insertSeparator(end);
+        bar->setProperty("toolsStarted", true);
+    }
+    bar->insertAction(end, action); // appended when there is no such place
 }
 
 bool MainWindow::startup(const QString& scenarioPath) {

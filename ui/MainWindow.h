@@ -62,6 +62,8 @@ public:
     // Room for the later tabs and menus (Explore, Compare, Calibrate, Validate; Tools, Learn).
     int addTab(QWidget* page, const QString& title, const QString& toolTip);
     void replaceTab(int index, QWidget* page);
+    // A tool-bar button for a later tab or menu (Explore, Export): after Undo/Redo, before the memory unit.
+    void insertToolBarAction(QAction* action);
     QMenu* toolsMenu() const { return m_toolsMenu; }
     QMenu* learnMenu() const { return m_learnMenu; }
     QAction* undoAction() const { return m_undo; }

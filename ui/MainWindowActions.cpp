@@ -175,7 +175,10 @@ void MainWindow::createToolBar() {
     connect(m_redo, &QAction::changed, redo, [this, redo] { redo->setToolTip(m_redo->toolTip()); });
     undo->setToolTip(m_undo->toolTip());
     redo->setToolTip(m_redo->toolTip());
-    bar->addSeparator();
+    // The tabs' and the File menu's tool buttons (Explore, Export) go before this separator when their
+    // wiring installs them (insertToolBarAction).
+    QAction* tools = bar->addSeparator();
+    tools->setObjectName(QStringLiteral("toolBarToolsEnd"));
     auto* unitLabel = new QLabel(tr("Memory:"), bar);
     unitLabel->setContentsMargins(4, 0, 4, 0);
     bar->addWidget(unitLabel);

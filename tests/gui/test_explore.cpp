@@ -3,7 +3,6 @@
 // the layout in both; applying a row changes the document (and the planner's sliders); cancel stops
 // early; results go stale when the scenario changes. The sweep shows core::evaluate's numbers.
 #include "WindowTestSupport.h"
-
 #include "core/Evaluate.h"
 #include "core/Search.h"
 #include "ui/AxisSweepView.h"
@@ -30,11 +29,11 @@
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTableView>
+#include <QToolBar>
 #include <QUndoStack>
 #include <QtCharts/QChartView>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
-
 #include <memory>
 
 using namespace lp;
@@ -323,6 +322,36 @@ private slots:
         QCOMPARE(doc->scenario().layout, before);
         QCOMPARE(sliders->control(LayoutAxis::Tp)->value(), before.tp);
         doc->undoStack()->setClean();
+    }
+
+    // The tool bar's Explore (the design card's [Explore]): after Undo/Redo, before the memory unit; it shows
+    // the tab and ranks the layouts of the current scenario.
+    void theToolBarsExploreShowsTheTabAndSearches() {
+        const auto window = test::openExploreWindow();
+        ui::MainWindow& w = *window;
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* bar = w.findChild<QToolBar*>(QStringLiteral("mainToolBar"));
+        QVERIFY(bar);
+        QStringList texts;
+        QAction* explore = nullptr;
+        for (QAction* a : bar->actions()) {
+            texts << a->iconText();
+            if (a->objectName() == QLatin1String("exploreAction"))
+                explore = a;
+        }
+        QVERIFY(explore);
+        const auto at = [&](const QString& t) { return texts.indexOf(t); };
+        QVERIFY(at(QStringLiteral("Redo")) < at(QStringLiteral("Explore")));
+        QVERIFY(at(QStringLiteral("Explore")) < at(QStringLiteral("GB")));
+        QVERIFY(bar->widgetForAction(explore)->isVisible());
+        auto* tab = w.findChild<ui::ExploreTab*>();
+        QVERIFY(tab);
+        QVERIFY(w.tabs()->currentWidget() != tab);
+        QSignalSpy finished(tab, &ui::ExploreTab::searchFinished);
+        explore->trigger();
+        QCOMPARE(w.tabs()->currentWidget(), static_cast<QWidget*>(tab));
+        QVERIFY(finished.wait(60000));
+        QVERIFY(tab->model()->rowCount() > 0);
     }
 
     void resultsGoStaleWhenTheScenarioChanges() {
