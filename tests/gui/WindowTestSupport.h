@@ -3,10 +3,13 @@
 // scenario, 1600 x 1000, scripted answers to every question, autosave in the test's folder.
 #include "GuiTestSupport.h"
 
-#include "ui/FileController.h"
 #include "ui/ExploreWiring.h"
+#include "ui/FileController.h"
+#include "ui/InteropWiring.h"
 #include "ui/MainWindow.h"
 #include "ui/ScenarioDocument.h"
+#include "ui/TeachingWiring.h"
+#include "ui/ToolsWiring.h"
 
 #include <QUndoStack>
 
@@ -50,6 +53,18 @@ inline std::unique_ptr<ui::MainWindow> makeQuietWindow() {
     window->files()->setPrompter(std::make_unique<ScriptedPrompter>());
     window->resize(1600, 1000);
     window->startup();
+    return window;
+}
+
+// makeQuietWindow with every tab, menu and tool-bar button the program installs (app/gui/main.cpp's order):
+// the window as a user sees it, for screenshots and size checks.
+inline std::unique_ptr<ui::MainWindow> makeFullQuietWindow() {
+    auto window = makeQuietWindow();
+    ui::ScenarioDocument& doc = *window->document();
+    ui::installExploreTabs(*window, doc);
+    ui::installToolTabs(*window, doc);
+    ui::installInterop(*window, doc);
+    ui::installTeaching(*window, doc);
     return window;
 }
 

@@ -66,8 +66,7 @@ private:
     ui::Tour* tour() const { return teaching()->tour; }
 
     void makeWindow() {
-        m_window = test::makeQuietWindow();
-        ui::installTeaching(*m_window, *doc());
+        m_window = test::makeFullQuietWindow();  // every tab and button: the screenshots show the real window
         m_window->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
     }
@@ -170,8 +169,7 @@ private slots:
             // As --tour-step does: the step is set before the window shows, the panel appears with it.
             doc()->undoStack()->setClean();
             m_window->close();
-            m_window = test::makeQuietWindow();
-            ui::installTeaching(*m_window, *doc());
+            m_window = test::makeFullQuietWindow();
             tour()->setPersistent(false);
             m_window->resize(1366, 768);
             tour()->start(i);

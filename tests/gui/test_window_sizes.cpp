@@ -70,14 +70,7 @@ private:
 private slots:
     void initTestCase() { test::isolateUserFolders(m_dir); }
 
-    void init() {
-        m_window = test::makeQuietWindow();
-        ui::ScenarioDocument& doc = *m_window->document();
-        ui::installExploreTabs(*m_window, doc);
-        ui::installToolTabs(*m_window, doc);
-        ui::installInterop(*m_window, doc);
-        ui::installTeaching(*m_window, doc);
-    }
+    void init() { m_window = test::makeFullQuietWindow(); }
 
     void cleanup() {
         if (ui::teachingOf(*m_window)->presentation->isActive())
