@@ -183,14 +183,32 @@ void TimeChart::fitToWidth() {
             label->pos().x() + label->boundingRect().width() - (m_chart->size().width() - 4);
         needed = std::max(needed, overflow / share);
     }
-    const int right = needed > -1e9 ? std::max(8, static_cast<int>(std::ceil(margins.right() + needed))) : 8;
+    int right = needed > -1e9 ? std::max(8, static_cast<int>(std::ceil(margins.right() + needed))) : 8;
+    right = std::min(right, std::max(8, static_cast<int>(m_chart->size().width() / 2)));  // bars keep half
     if (std::abs(right - margins.right()) > 1)
         m_chart->setMargins(QMargins(margins.left(), margins.top(), right, margins.bottom()));
 
     const QFontMetricsF fm(m_valueAxis->labelsFont());
     const double number =
         fm.horizontalAdvance(QString::number(m_valueAxis->max(), 'f', 0)) + 2 * fm.averageCharWidth();
-    const int ticks = std::clamp(static_cast<int>(plot.width() / number) + 1, 2, 6);
+    // As many ticks as fit, among those that split the axis into round steps (0, 1000, 2000 rather than
+    // 0, 1333, 2667 for a 4000 ms axis).
+    const int fit = std::clamp(static_cast<int>(plot.width() / number) + 1, 2, 6);
+    const auto round = [](double step) {
+        if (step <= 0)
+            return false;
+        const double mantissa = step / std::pow(10.0, std::floor(std::log10(step)));
+        for (double m : {1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0})
+            if (std::fabs(mantissa - m) < 1e-6)
+                return true;
+        return false;
+    };
+    int ticks = 2;
+    for (int n = fit; n > 2; --n)
+        if (round(m_valueAxis->max() / (n - 1))) {
+            ticks = n;
+            break;
+        }
     if (m_valueAxis->tickCount() != ticks)
         m_valueAxis->setTickCount(ticks);
     const QString title =
