@@ -34,6 +34,8 @@
 #include <QSplitter>
 #include <QTabWidget>
 #include <QtCharts/QChartView>
+#include <QtCharts/QValueAxis>
+#include <cmath>
 #include <memory>
 
 using namespace lp;
@@ -165,6 +167,16 @@ private slots:
                      qPrintable(text->text()));
         }
         QVERIFY(labels >= 3);
+        // Its value axis takes fewer ticks than on a desktop, at round steps, so its numbers show whole.
+        QValueAxis* axis = nullptr;
+        for (QAbstractAxis* a : timeView->chart()->axes(Qt::Horizontal))
+            axis = axis ? axis : qobject_cast<QValueAxis*>(a);
+        QVERIFY(axis);
+        QVERIFY(axis->tickCount() >= 2 && axis->tickCount() < 6);
+        const double step = axis->max() / (axis->tickCount() - 1);
+        const double mantissa = step / std::pow(10.0, std::floor(std::log10(step)));
+        QVERIFY2(std::fabs(mantissa - std::round(mantissa * 2) / 2) < 1e-6,
+                 qPrintable(QString::number(step)));
 
         // Back on a desktop: the gauge beside three columns.
         ui::teachingOf(*m_window)->presentationAction->trigger();
