@@ -100,7 +100,7 @@ void ValidationGroups::setGroups(const std::vector<core::GroupSummary>& groups) 
             ? tr("%n groups; furthest off: %1 %2 %3, planned %4 %5", nullptr, static_cast<int>(groups.size()))
                   .arg(QString::fromStdString(furthest->gpu), QString::fromStdString(furthest->style),
                        QString::fromStdString(furthest->precision),
-                       ValidationModel::formatError(furthest->medianSpeedError),
+                       formatNumber(100.0 * std::fabs(furthest->medianSpeedError), 1) + QStringLiteral("%"),
                        furthest->medianSpeedError >= 0 ? tr("fast") : tr("slow"))
             : tr("%n groups", nullptr, static_cast<int>(groups.size())));
 }

@@ -218,6 +218,20 @@ private slots:
             QCOMPARE(table->item(r, 3)->text(), QString::number(g.count));
             QCOMPARE(table->item(r, 5)->text(), ui::ValidationModel::formatError(g.medianSpeedError));
         }
+        // Folded, the summary names the group furthest off (of those with 3 figures or more) and which way.
+        const core::GroupSummary* furthest = nullptr;
+        for (const core::GroupSummary& g : report.groups)
+            if (g.count >= 3 &&
+                (!furthest || std::fabs(g.medianSpeedError) > std::fabs(furthest->medianSpeedError)))
+                furthest = &g;
+        QVERIFY(furthest);
+        const QString summary = groups->findChild<QLabel*>()->text();
+        QVERIFY2(summary.contains(QString::fromStdString(furthest->gpu) + QLatin1Char(' ') +
+                                  QString::fromStdString(furthest->style)),
+                 qPrintable(summary));
+        QVERIFY2(summary.endsWith(furthest->medianSpeedError >= 0 ? QStringLiteral("fast")
+                                                                  : QStringLiteral("slow")),
+                 qPrintable(summary));
         groups->setExpanded(true);
         QVERIFY(table->isVisible());
         QVERIFY(table->height() >= table->rowCount() * table->rowHeight(0)); // every group shown whole
