@@ -2,6 +2,7 @@
 
 #include "ui/Format.h"
 #include "ui/ScenarioDocument.h"
+#include "ui/ValidationTrust.h"
 
 #include <QEvent>
 #include <QTextBrowser>
@@ -92,6 +93,16 @@ void ExplanationPanel::refresh() {
                 .arg(tr("With this plan's values"), esc(e->substituted));
     if (!e->source.empty())
         html += QStringLiteral("<p style='color:%1'>%2 %3</p>").arg(muted.name(), tr("Source:"), esc(e->source));
+    // A throughput figure comes with how far the planner was off on published runs like this one (once the
+    // worker has predicted them, a moment after the window opens).
+    if (isThroughputFigure(m_key)) {
+        if (const auto* groups = bundledValidationGroupsIfReady())
+            html += QStringLiteral("<p style='margin-bottom:2px'><b>%1</b></p><p style='margin-top:0'>%2</p>")
+                        .arg(tr("How far to trust it"),
+                             trustSentence(m_doc->shownScenario(), *groups).toHtmlEscaped());
+        else
+            QTimer::singleShot(100, this, &ExplanationPanel::refresh);
+    }
     if (m_doc->isShowingStalePlan())
         html += QStringLiteral("<p><i>%1</i></p>").arg(tr("Values of the last valid layout."));
     html += QStringLiteral("<p style='color:%1'>%2</p>")

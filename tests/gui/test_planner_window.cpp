@@ -3,6 +3,7 @@
 #include "WindowTestSupport.h"
 
 #include "core/Evaluate.h"
+#include "core/Presets.h"
 #include "ui/DiagnosticsModel.h"
 #include "ui/DiagnosticsPanel.h"
 #include "ui/ExplanationPanel.h"
@@ -21,6 +22,7 @@
 #include "ui/Settings.h"
 #include "ui/StepControl.h"
 #include "ui/TimeChart.h"
+#include "ui/ValidationTrust.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>
@@ -302,6 +304,33 @@ private slots:
                      qPrintable(f->explainKey()));
         for (core::MemoryComponent c : ui::kMemoryComponents)
             QVERIFY(core::explainFigure(doc()->scenario(), doc()->plan(), ui::memoryExplainKey(c).toStdString()));
+    }
+
+    // A throughput figure's explanation says how far the planner was off on the published runs that share the
+    // plan's GPU, style and precision; a GPU no published run used says so; other figures say nothing of it.
+    void throughputFiguresSayHowFarToTrustThem() {
+        ui::ExplanationPanel* panel = m_window->explanationPanel();
+        panel->showKey(QStringLiteral("mfu"));
+        QTRY_VERIFY(panel->browser()->toPlainText().contains(QStringLiteral("How far to trust it")));
+        const QString text = panel->browser()->toPlainText();
+        const core::GroupSummary* g = ui::validationGroupFor(doc()->scenario(), ui::bundledValidationGroups());
+        if (g && g->count >= 3) {  // the sets are found beside the checkout (tests/data/validation)
+            QCOMPARE(g->gpu, std::string("h100-sxm-80gb"));
+            QCOMPARE(g->style, std::string("megatron"));
+            QCOMPARE(g->precision, std::string("bf16"));
+            QVERIFY2(text.contains(ui::formatNumber(g->count, 0) + QStringLiteral(" published throughput figures")),
+                     qPrintable(text));
+            QVERIFY(text.contains(ui::formatPercent(g->medianAbsError, 1)));
+            QVERIFY(text.contains(g->medianSpeedError >= 0 ? QStringLiteral("faster") : QStringLiteral("slower")));
+        }
+        panel->showKey(QStringLiteral("effective_batch"));
+        QVERIFY(!panel->browser()->toPlainText().contains(QStringLiteral("How far to trust it")));
+
+        core::Scenario onL40s = doc()->scenario();
+        onL40s.cluster.gpu = core::findGpuPreset("l40s")->gpu;
+        doc()->edit(onL40s, QStringLiteral("GPU"));
+        panel->showKey(QStringLiteral("time.step"));
+        QTRY_VERIFY(panel->browser()->toPlainText().contains(QStringLiteral("No published run on NVIDIA L40S")));
     }
 
     void everyControlHasATooltipAndTakesFocus() {
