@@ -96,12 +96,17 @@ void ExplanationPanel::refresh() {
     // A throughput figure comes with how far the planner was off on published runs like this one (once the
     // worker has predicted them, a moment after the window opens).
     if (isThroughputFigure(m_key)) {
-        if (const auto* groups = bundledValidationGroupsIfReady())
+        if (const auto* groups = bundledValidationGroupsIfReady()) {
+            QString trust = trustSentence(m_doc->shownScenario(), *groups);
+            if (m_doc->profile().origin != "built-in") // the published runs were predicted without it
+                trust +=
+                    QLatin1Char(' ') + tr("Those runs were predicted with the built-in hardware profiles, "
+                                          "not the measured profile now active.");
             html += QStringLiteral("<p style='margin-bottom:2px'><b>%1</b></p><p style='margin-top:0'>%2</p>")
-                        .arg(tr("How far to trust it"),
-                             trustSentence(m_doc->shownScenario(), *groups).toHtmlEscaped());
-        else
+                        .arg(tr("How far to trust it"), trust.toHtmlEscaped());
+        } else {
             QTimer::singleShot(100, this, &ExplanationPanel::refresh);
+        }
     }
     if (m_doc->isShowingStalePlan())
         html += QStringLiteral("<p><i>%1</i></p>").arg(tr("Values of the last valid layout."));

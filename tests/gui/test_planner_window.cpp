@@ -323,6 +323,14 @@ private slots:
             QVERIFY(text.contains(ui::formatPercent(g->medianAbsError, 1)));
             QVERIFY(text.contains(g->medianSpeedError >= 0 ? QStringLiteral("faster") : QStringLiteral("slower")));
         }
+        QVERIFY(!text.contains(QStringLiteral("measured profile now active")));
+        // With a measured hardware profile active, it says the published runs were not predicted with it.
+        core::HardwareProfile measured = doc()->profile();
+        measured.origin = "measured";
+        doc()->setProfileOverride(measured);
+        panel->showKey(QStringLiteral("tokens_per_s"));
+        QTRY_VERIFY(panel->browser()->toPlainText().contains(QStringLiteral("measured profile now active")));
+        doc()->setProfileOverride(std::nullopt);
         panel->showKey(QStringLiteral("effective_batch"));
         QVERIFY(!panel->browser()->toPlainText().contains(QStringLiteral("How far to trust it")));
 
