@@ -64,12 +64,16 @@ private slots:
         QVERIFY(exportButton);
         QVERIFY(bar->widgetForAction(exportButton)->isVisible());
         QString seen;
-        QTimer::singleShot(200, this, [&seen] {
+        QTimer closer; // polls until the modal dialog is up (a loaded machine may take a while to show it)
+        closer.setInterval(50);
+        connect(&closer, &QTimer::timeout, this, [&seen, &closer] {
             if (auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget())) {
                 seen = dialog->windowTitle();
+                closer.stop();
                 dialog->reject(); // the export is cancelled: nothing is written
             }
         });
+        closer.start();
         exportButton->trigger();
         QCOMPARE(seen, QStringLiteral("Export report"));
     }
