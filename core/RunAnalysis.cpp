@@ -2,6 +2,7 @@
 #include "core/NumberFormat.h"
 #include "core/PlanJson.h"
 #include "core/RunLog.h"
+#include "core/Statistics.h"
 
 #include <algorithm>
 #include <cmath>
@@ -10,14 +11,6 @@
 
 namespace lp::core {
 namespace {
-
-double medianOf(std::vector<double> v) {
-    if (v.empty())
-        return kNoValue;
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 // Linear interpolation between closest ranks (the common "type 7" definition).
 double percentile(std::vector<double> v, double q) {
@@ -40,11 +33,11 @@ WarmupResult warmupDetail(const std::vector<double>& t) {
     if (n < 6)
         return {0, true};
     const std::vector<double> tail(t.begin() + n / 2, t.end());
-    const double ref = medianOf(tail);
+    const double ref = median(tail, kNoValue);
     std::vector<double> dev;
     for (double x : tail)
         dev.push_back(std::fabs(x - ref));
-    const double spread = 1.4826 * medianOf(dev);
+    const double spread = 1.4826 * median(dev, kNoValue);
     const double tol = std::max(3.0 * spread, 0.05 * std::fabs(ref));
     auto within = [&](int i) { return std::fabs(t[static_cast<std::size_t>(i)] - ref) <= tol; };
     const int cap = n / 2;
@@ -131,7 +124,7 @@ RunAnalysis analyze(const RunLog& log, const Scenario* s, const Plan* plan, cons
     a.steadySamples = static_cast<int>(steady.size());
     const double n = static_cast<double>(steady.size());
     a.mean = std::accumulate(steady.begin(), steady.end(), 0.0) / n;
-    a.median = medianOf(steady);
+    a.median = median(steady, kNoValue);
     double sq = 0;
     for (double v : steady)
         sq += (v - a.mean) * (v - a.mean);
@@ -141,7 +134,7 @@ RunAnalysis analyze(const RunLog& log, const Scenario* s, const Plan* plan, cons
     a.min = *std::min_element(steady.begin(), steady.end());
     a.max = *std::max_element(steady.begin(), steady.end());
     a.meanAll = std::accumulate(a.series.begin(), a.series.end(), 0.0) / static_cast<double>(a.series.size());
-    const double steadyTimeMedian = medianOf(steadyTime);
+    const double steadyTimeMedian = median(steadyTime, kNoValue);
     const std::size_t dw = static_cast<std::size_t>(std::max(a.warmup, a.detectedWarmup));
     if (dw > 0 && steadyTimeMedian > 0)
         a.warmupPeakRatio =

@@ -1,5 +1,6 @@
 // Reading step times from a run: CSV, Megatron-LM and torchtitan log lines, pasted numbers.
 #include "core/RunLog.h"
+#include "core/Statistics.h"
 
 #include <algorithm>
 #include <cctype>
@@ -188,14 +189,6 @@ bool isTitanLine(std::string_view line) {
     return present &&
            (line.find("tps:") != std::string_view::npos || line.find("wps:") != std::string_view::npos ||
             line.find("loss:") != std::string_view::npos);
-}
-
-double median(std::vector<double> v) {
-    if (v.empty())
-        return kNoValue;
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 void setCoverage(RunLog& log) {
@@ -420,7 +413,7 @@ void applyUnit(RunLog& log, const std::vector<std::size_t>& bareIdx, NumberUnit 
     std::vector<double> vals;
     for (auto i : bareIdx)
         vals.push_back(log.samples[i].stepSeconds);
-    const double med = median(vals);
+    const double med = median(vals, kNoValue);
     bool millis = unit == NumberUnit::Milliseconds;
     if (unit == NumberUnit::Auto) {
         millis = med > 100;

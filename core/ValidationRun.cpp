@@ -4,6 +4,7 @@
 #include "core/ValidationDetail.h"
 
 #include "core/Evaluate.h"
+#include "core/Statistics.h"
 
 #include <algorithm>
 #include <cmath>
@@ -23,18 +24,6 @@ double speedError(const ValidationRow& row) {
         return row.predicted > 0 ? row.measured / row.predicted - 1.0 : -1.0;
     return row.relativeError;
 }
-
-namespace {
-
-double median(std::vector<double> v) {
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-} // namespace
 
 std::optional<double> predictedMetric(const std::string& metric, const Plan& plan) {
     if (metric == "iteration_time_s")
@@ -196,8 +185,8 @@ ValidationReport runValidation(const std::vector<ValidationCase>& cases, const H
         GroupSummary gs;
         std::tie(gs.gpu, gs.style, gs.precision) = key;
         gs.count = static_cast<int>(g.abs.size());
-        gs.medianAbsError = median(g.abs);
-        gs.medianSpeedError = median(g.speed);
+        gs.medianAbsError = median(g.abs, 0.0);
+        gs.medianSpeedError = median(g.speed, 0.0);
         gs.beyond20 =
             static_cast<int>(std::count_if(g.abs.begin(), g.abs.end(), [](double e) { return e > 0.20; }));
         report.groups.push_back(gs);
@@ -209,7 +198,7 @@ ValidationReport runValidation(const std::vector<ValidationCase>& cases, const H
         MetricSummary ms;
         ms.metric = metric;
         ms.count = static_cast<int>(v.size());
-        ms.medianAbsError = median(v);
+        ms.medianAbsError = median(v, 0.0);
         ms.maxAbsError = v.back();
         report.summary.push_back(ms);
     }
