@@ -43,6 +43,9 @@ ExplanationPanel::ExplanationPanel(ScenarioDocument* doc, QWidget* parent)
     m_throttle.setSingleShot(true);
     m_throttle.setInterval(60);
     connect(&m_throttle, &QTimer::timeout, this, &ExplanationPanel::refresh);
+    m_trustPoll.setSingleShot(true);
+    m_trustPoll.setInterval(100);
+    connect(&m_trustPoll, &QTimer::timeout, this, &ExplanationPanel::refresh);
     connect(m_doc, &ScenarioDocument::planChanged, this, [this] {
         if (!m_throttle.isActive())
             m_throttle.start();
@@ -105,7 +108,7 @@ void ExplanationPanel::refresh() {
             html += QStringLiteral("<p style='margin-bottom:2px'><b>%1</b></p><p style='margin-top:0'>%2</p>")
                         .arg(tr("How far to trust it"), trust.toHtmlEscaped());
         } else {
-            QTimer::singleShot(100, this, &ExplanationPanel::refresh);
+            m_trustPoll.start(); // one poll pending however often the text is refreshed meanwhile
         }
     }
     if (m_doc->isShowingStalePlan())
