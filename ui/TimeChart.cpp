@@ -18,9 +18,14 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace lp::ui {
+namespace {
+// Round numbers for the value axis: its maximum and, when narrow, its step are one of these x 10^k.
+constexpr std::array kRoundMantissas{1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0};
+} // namespace
 
 TimeChart::TimeChart(QWidget* parent)
     : QWidget(parent), m_title(new QLabel(tr("Step-time breakdown"), this)), m_headline(new QLabel(this)),
@@ -198,7 +203,7 @@ void TimeChart::fitToWidth() {
         if (step <= 0)
             return false;
         const double mantissa = step / std::pow(10.0, std::floor(std::log10(step)));
-        for (double m : {1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0})
+        for (double m : kRoundMantissas)
             if (std::fabs(mantissa - m) < 1e-6)
                 return true;
         return false;
@@ -265,7 +270,7 @@ void TimeChart::rebuild() {
     const double step = std::max(1.0, maxMs * 1.3);
     const double mag = std::pow(10.0, std::floor(std::log10(step)));
     double top = mag;
-    for (double m : {1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0})
+    for (double m : kRoundMantissas)
         if ((top = m * mag) >= step)
             break;
     // Hysteresis: keep the axis while the longest bar stays between 40% and 100% of it.

@@ -6,7 +6,6 @@
 #include <QHeaderView>
 #include <QScrollBar>
 #include <QTableWidget>
-#include <algorithm>
 #include <cmath>
 
 namespace lp::ui {
