@@ -16,8 +16,10 @@
 #include <exception>
 #include <limits>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <tuple>
+#include <utility>
 
 namespace lp::core {
 
@@ -258,6 +260,10 @@ struct alignas(64) Worker {
     long long valid = 0;
     long long fitting = 0;
     long long blockRecompute = 0;
+    long long selectiveAsNone = 0;
+    // The plan of recompute none for the current training choices, per SP value (its step time and
+    // worst-stage bytes), set only when it fits: selective recompute that plans the same is not ranked again.
+    std::array<std::optional<std::pair<double, double>>, 2> noneFitted;
     TopN top;
     ParetoFront front;
     std::exception_ptr error;
@@ -306,6 +312,7 @@ struct alignas(64) Worker {
                 sc.training.zeroStage = z;
                 for (int d : z == 0 ? kPlain : degrees) {
                     sc.training.zeroShardDegree = d;
+                    noneFitted = {};
                     for (Recompute r : sh.space.recompute) {
                         sc.training.recompute = r;
                         for (bool s : sps) {
@@ -411,6 +418,17 @@ struct alignas(64) Worker {
             return;
         }
         ++fitting;
+        // Selective recompute with nothing to recompute (Megatron's attention core under flash attention)
+        // plans exactly what no recompute does: one row for the two, the simpler.
+        auto& none = noneFitted[sc.training.sequenceParallel ? 1 : 0];
+        const std::pair<double, double> key{
+            p.time.stepSeconds, p.memory.stages[static_cast<std::size_t>(p.memory.worstStage)].totalBytes};
+        if (sc.training.recompute == Recompute::None)
+            none = key;
+        else if (sc.training.recompute == Recompute::Selective && none == key) {
+            ++selectiveAsNone;
+            return;
+        }
         offer(p);
         // The same candidate with block recompute, ranked beside it when faster.
         if (const std::optional<Plan> block = fewestRecomputedLayers(sh, p)) {
@@ -597,6 +615,7 @@ SearchResult search(const Scenario& s, const HardwareProfile& profile, const Sea
         result.valid += w.valid;
         result.fitting += w.fitting;
         result.blockRecompute += w.blockRecompute;
+        result.selectiveAsNone += w.selectiveAsNone;
         for (int r = 0; r < kReasonCount; ++r)
             rejected[static_cast<std::size_t>(r)] += w.rejected[static_cast<std::size_t>(r)];
         result.top.insert(result.top.end(), w.top.entries().begin(), w.top.entries().end());

@@ -125,6 +125,10 @@ struct SearchResult {
     long long valid = 0;      // passed the layout checks
     long long fitting = 0;    // valid, fit in memory and meet the constraints: the ranked set
     long long blockRecompute = 0; // full-recompute layouts of those also ranked with block recompute
+    // Fitting layouts with selective recompute that plan exactly as the same layout without recompute
+    // (nothing left to recompute: Megatron's attention core under flash attention): counted in fitting,
+    // ranked once, as recompute none.
+    long long selectiveAsNone = 0;
     // Why the others were rejected, one reason each (the first invalid-layout diagnostic id, else
     // "tp_beyond_nvlink_domain", "does_not_fit", "headroom_below_minimum"); sums to evaluated - fitting.
     std::map<std::string, long long> rejected;

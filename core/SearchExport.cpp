@@ -89,6 +89,7 @@ nlohmann::json searchResultToJsonValue(const Scenario& base, const SearchResult&
     j["evaluated"] = r.evaluated;
     j["valid"] = r.valid;
     j["fitting"] = r.fitting;
+    j["selective_as_none"] = r.selectiveAsNone;
     j["rejected"] = r.rejected;
     j["threads"] = r.threads;
     j["seconds"] = finiteOrNull(r.seconds);

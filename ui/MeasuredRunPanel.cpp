@@ -372,11 +372,12 @@ QString MeasuredRunPanel::errorText() const {
 
 void MeasuredRunPanel::updateText() {
     if (!m_analysis) {
-        m_figures->setText(m_errorText.isEmpty()
-                               ? tr("No run loaded. Compare a real run with the plan: load the "
-                                    "training log, a CSV of step times, or paste the numbers.")
-                               : QString());
-        m_verdicts->clear();
+        // The hint goes in the proportional-font label: the fixed font is for the figures' columns.
+        m_figures->clear();
+        m_verdicts->setText(m_errorText.isEmpty()
+                                ? tr("No run loaded. Compare a real run with the plan: load the "
+                                     "training log, a CSV of step times, or paste the numbers.")
+                                : QString());
         return;
     }
     std::string text = core::runAnalysisText(*m_analysis);

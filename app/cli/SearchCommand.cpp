@@ -140,6 +140,10 @@ std::string textOf(const core::SearchResult& r) {
     o << "Searched " << r.evaluated << " layouts in " << fixed(r.seconds * 1e3, 1) << " ms (" << r.threads
       << " threads): " << r.valid << " valid, " << r.fitting << " fit"
       << (r.blockRecompute > 0 ? " (" + std::to_string(r.blockRecompute) + " also with block recompute)" : "")
+      << (r.selectiveAsNone > 0
+              ? "; " + std::to_string(r.selectiveAsNone) +
+                    " selective-recompute layouts plan the same as no recompute and are listed once, as none"
+              : "")
       << (r.cancelled ? " (cancelled)" : "") << "\nRanked by " << core::toString(r.rankBy) << "\n\n";
     TextTable t({"#", "TP", "PP", "DP", "CP", "EP", "v", "mb", "acc", "ZeRO", "recompute", "SP", "step", "MFU",
                  "tokens/s", "worst GiB", "headroom GiB"},
@@ -234,6 +238,7 @@ int runSearch(const Args& argv) {
                {"valid", r.valid},
                {"fitting", r.fitting},
                {"block_recompute", r.blockRecompute},
+               {"selective_as_none", r.selectiveAsNone},
                {"candidates", r.candidates},
                {"seconds", r.seconds},
                {"rank_by", std::string(core::toString(r.rankBy))}};

@@ -702,6 +702,11 @@ LP_TEST(search_ranks_layouts_and_tries_shard_degrees) {
     const json plain = with({"--json"}).parsed();
     const json hybrid = with({"--json", "--top", "100000", "--shard-degrees", "0,2"}).parsed();
     LP_CHECK(hybrid.at("candidates").get<long long>() > plain.at("candidates").get<long long>());
+    // Selective recompute under flash attention in the Megatron style plans as none: listed once, as none.
+    LP_CHECK(hybrid.at("selective_as_none").get<long long>() > 0);
+    LP_CHECK(contains(text.out, "listed once, as none"));
+    for (const json& e : hybrid.at("top"))
+        LP_CHECK(e.at("recompute") != "selective" || e.at("zero_stage").get<int>() == 3);
     bool sawHybrid = false;
     for (const json& e : hybrid.at("pareto")) {
         LP_CHECK(e.contains("zero_shard_degree"));

@@ -61,7 +61,7 @@ SearchSpace smallSpace() {
 // ---- The reference: every combination, written out plainly ----
 
 struct Reference {
-    long long evaluated = 0, valid = 0, fitting = 0;
+    long long evaluated = 0, valid = 0, fitting = 0, selectiveAsNone = 0;
     std::map<std::string, long long> rejected;
     std::vector<SearchEntry> fits;
 };
@@ -189,6 +189,22 @@ Reference bruteForce(const Scenario& base, const SearchSpace& sp, const SearchCo
                                     }
                         }
             }
+    // Selective recompute that plans exactly as the same choices without recompute is listed once, as none.
+    std::vector<SearchEntry> kept;
+    for (const SearchEntry& e : ref.fits) {
+        const bool twin = e.choice.recompute == Recompute::Selective &&
+                          std::any_of(ref.fits.begin(), ref.fits.end(), [&e](const SearchEntry& f) {
+                              SearchChoice none = e.choice;
+                              none.recompute = Recompute::None;
+                              return f.choice == none && f.stepSeconds == e.stepSeconds &&
+                                     f.worstStageBytes == e.worstStageBytes;
+                          });
+        if (twin)
+            ++ref.selectiveAsNone;
+        else
+            kept.push_back(e);
+    }
+    ref.fits = std::move(kept);
     return ref;
 }
 
@@ -284,6 +300,7 @@ void checkEqualsReference(const Scenario& s, const SearchSpace& sp, const Search
     LP_CHECK_EQ(r.evaluated, ref.evaluated);
     LP_CHECK_EQ(r.valid, ref.valid);
     LP_CHECK_EQ(r.fitting, ref.fitting);
+    LP_CHECK_EQ(r.selectiveAsNone, ref.selectiveAsNone);
     LP_CHECK(r.rejected == ref.rejected);
     LP_CHECK_EQ(sum(r.rejected), r.evaluated - r.fitting);
     LP_CHECK(r.top == plainTop(ref.fits, by, 15));
@@ -310,8 +327,9 @@ void checkReported(const Scenario& base, const SearchEntry& e, const SearchConst
 
 bool sameResults(const SearchResult& a, const SearchResult& b) {
     return a.candidates == b.candidates && a.evaluated == b.evaluated && a.valid == b.valid &&
-           a.fitting == b.fitting && a.blockRecompute == b.blockRecompute && a.rejected == b.rejected &&
-           a.top == b.top && a.pareto == b.pareto && a.cancelled == b.cancelled;
+           a.fitting == b.fitting && a.blockRecompute == b.blockRecompute &&
+           a.selectiveAsNone == b.selectiveAsNone && a.rejected == b.rejected && a.top == b.top &&
+           a.pareto == b.pareto && a.cancelled == b.cancelled;
 }
 
 } // namespace
@@ -354,7 +372,7 @@ LP_TEST(equalsBruteForceWithBlockRecompute) {
     const auto blocks = std::count_if(ref.fits.begin(), ref.fits.end(),
                                       [](const SearchEntry& e) { return e.choice.recomputeLayers > 0; });
     LP_CHECK(blocks > 0);
-    LP_CHECK_EQ(static_cast<long long>(ref.fits.size()), ref.fitting + blocks);
+    LP_CHECK_EQ(static_cast<long long>(ref.fits.size()), ref.fitting + blocks - ref.selectiveAsNone);
     for (RankBy by : {RankBy::StepTime, RankBy::Headroom})
         checkEqualsReference(s, sp, {}, by);
     LP_CHECK_EQ(search(s, sp).blockRecompute, static_cast<long long>(blocks));
@@ -366,6 +384,35 @@ LP_TEST(equalsBruteForceWithBlockRecompute) {
     checkEqualsReference(s, sp, c, RankBy::StepTime);
     for (const SearchEntry& e : search(s, sp, c).top)
         checkReported(s, e, c);
+}
+
+LP_TEST(selectiveRecomputeThatChangesNothingIsListedOnceAsNone) {
+    // Megatron style with flash attention: selective recompute has no attention core left to recompute,
+    // so it plans exactly as none and gets no row of its own. Without flash attention it saves the s x s
+    // scores at a cost and keeps its rows.
+    Scenario s = smallScenario();
+    SearchSpace sp = smallSpace();
+    sp.zeroStages = {0, 1}; // the Megatron style
+    const SearchResult flash = search(s, sp, {}, threadsAndTop(2, 1000));
+    LP_CHECK(flash.selectiveAsNone > 0);
+    long long noneRows = 0;
+    for (const SearchEntry& e : flash.top) {
+        LP_CHECK(e.choice.recompute != Recompute::Selective);
+        noneRows += e.choice.recompute == Recompute::None;
+        SearchChoice selective = e.choice;
+        selective.recompute = Recompute::Selective;
+        if (e.choice.recompute == Recompute::None) { // its selective twin plans the same
+            const Plan p = evaluate(applyChoice(s, selective));
+            LP_CHECK_EQ(p.time.stepSeconds, e.stepSeconds);
+        }
+    }
+    LP_CHECK_EQ(noneRows, flash.selectiveAsNone); // every twin's none row fits and is listed
+    s.training.flashAttention = false;
+    const SearchResult eager = search(s, sp, {}, threadsAndTop(2, 1000));
+    LP_CHECK_EQ(eager.selectiveAsNone, 0);
+    LP_CHECK(std::any_of(eager.top.begin(), eager.top.end(),
+                         [](const SearchEntry& e) { return e.choice.recompute == Recompute::Selective; }));
+    checkEqualsReference(s, sp, {}, RankBy::StepTime);
 }
 
 LP_TEST(blockRecomputeBeatsEveryLayerWhereOnlyFullFits) {

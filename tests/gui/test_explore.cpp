@@ -132,6 +132,11 @@ private slots:
 
         QVERIFY(tab.statusLabel()->text().contains(ui::formatCount(got.evaluated)));
         QVERIFY(tab.statusLabel()->text().contains(QStringLiteral("Rejected")));
+        // The default scenario (Megatron style, flash attention) has selective twins of none: one row each.
+        QVERIFY(got.selectiveAsNone > 0);
+        QVERIFY(tab.statusLabel()->text().contains(
+            QStringLiteral("%1 selective-recompute layouts plan the same as no recompute")
+                .arg(ui::formatCount(got.selectiveAsNone))));
         QCOMPARE(tab.searchButton()->text(), QStringLiteral("&Search again"));
 
         // GB or GiB, never ambiguous: the headers, the cells and the scatter follow the unit.

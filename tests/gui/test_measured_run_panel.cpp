@@ -8,6 +8,8 @@
 #include "ui/MeasuredRunPanel.h"
 #include "ui/ScenarioDocument.h"
 
+#include <QFontInfo>
+#include <QLabel>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -123,6 +125,22 @@ private slots:
         QVERIFY(panel.analysis()->predictedStepSeconds != before);
         panel.clearPlan();
         QVERIFY(panel.analysis()->kind == core::SeriesKind::TokensPerSecondPerGpu);
+    }
+
+    void theEmptyHintReadsAsTextNotAsColumns() {
+        ui::MeasuredRunPanel panel;
+        const auto hintLabels = [&panel] {
+            QList<QLabel*> found;
+            for (auto* l : panel.findChildren<QLabel*>())
+                if (l->text().contains(QStringLiteral("No run loaded")))
+                    found << l;
+            return found;
+        };
+        const auto labels = hintLabels();
+        QCOMPARE(labels.size(), 1);
+        QVERIFY(!QFontInfo(labels.first()->font()).fixedPitch()); // the fixed font is for the figures
+        QVERIFY(panel.loadFile(logPath("megatron.log")));
+        QVERIFY(hintLabels().isEmpty());
     }
 
     void fileChooserLoads() {
