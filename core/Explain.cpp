@@ -288,15 +288,21 @@ void explainTime(Builder& b) {
     }
     b.add("time.compute", "Compute", t.computeSeconds, "s", "m x L/PP x (forward + backward) per layer",
           std::move(computeValues), kNarayanan, std::move(computeWords));
+    std::string recomputeWords =
+        "Activation checkpointing re-runs part of the forward pass to save memory: full recompute costs "
+        "about a third more compute. Block recompute (Megatron-LM --recompute-method block) re-runs only "
+        "the first N layers of each model chunk: that share of the cost, and those layers keep only their "
+        "input.";
+    if (b.s.training.recompute == Recompute::Selective && b.s.training.flashAttention &&
+        b.p.style == ExecutionStyle::Megatron)
+        recomputeWords +=
+            " Megatron's selective recompute re-runs the attention core, whose s x s scores flash "
+            "attention never stores: here it changes nothing, in time or in memory, from no recompute.";
     b.add("time.recompute", "Recompute", t.recomputeSeconds, "s", "forward work repeated during backward",
           fmt("%s (%s recompute%s)", secs(t.recomputeSeconds).c_str(),
               std::string(toString(b.s.training.recompute)).c_str(),
               recomputeLayersText(b.s.training).c_str()),
-          kKorth,
-          "Activation checkpointing re-runs part of the forward pass to save memory: full recompute costs "
-          "about a third more compute. Block recompute (Megatron-LM --recompute-method block) re-runs only "
-          "the first N layers of each model chunk: that share of the cost, and those layers keep only their "
-          "input.");
+          kKorth, std::move(recomputeWords));
     const TrainingOptions& o = b.s.training;
     std::string tpFormula = "per layer: 4 (+2 with full recompute) x all-reduce of s x b x h x 2 bytes; ring 2(n-1)/n S/B + 2(n-1)a";
     std::string tpWords = "Tensor parallelism all-reduces the activations twice per layer and pass: cheap on NVLink, expensive across nodes.";

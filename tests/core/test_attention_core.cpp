@@ -372,3 +372,28 @@ LP_TEST(heads_under_128_run_further_from_peak_by_the_share_of_the_exponentials) 
 }
 
 LP_TEST_MAIN()
+
+LP_TEST(selective_recompute_with_flash_attention_says_it_changes_nothing_in_the_megatron_style) {
+    // Megatron's selective recompute re-runs the attention core; flash attention never stores its scores.
+    Scenario s = defaultScenario();
+    s.training.recompute = Recompute::Selective;
+    const Plan selective = evaluate(s);
+    Scenario none = s;
+    none.training.recompute = Recompute::None;
+    const Plan plain = evaluate(none);
+    LP_CHECK_EQ(selective.time.stepSeconds, plain.time.stepSeconds);
+    LP_CHECK_EQ(selective.memory.stages[0].totalBytes, plain.memory.stages[0].totalBytes);
+    const std::string says = "changes nothing";
+    LP_CHECK(explainFigure(s, selective, "time.recompute")->words.find(says) != std::string::npos);
+    // Without flash attention it saves the scores' memory at a cost, and the sentence goes.
+    s.training.flashAttention = false;
+    const Plan eager = evaluate(s);
+    LP_CHECK(eager.time.recomputeSeconds > 0);
+    LP_CHECK(explainFigure(s, eager, "time.recompute")->words.find(says) == std::string::npos);
+    // Nor in the FSDP style, where selective (torchtitan's op-level checkpointing) recomputes matmuls.
+    s.training.flashAttention = true;
+    s.training.zeroStage = 3;
+    const Plan fsdp = evaluate(s);
+    LP_CHECK(fsdp.time.recomputeSeconds > 0);
+    LP_CHECK(explainFigure(s, fsdp, "time.recompute")->words.find(says) == std::string::npos);
+}
