@@ -27,7 +27,9 @@ ModelEditor::ModelEditor(ScenarioDocument* doc, QWidget* parent)
     auto* presetLabel = new QLabel(tr("&Model"), this);
     presetLabel->setBuddy(m_preset);
     m_preset->setObjectName(QStringLiteral("modelPreset"));
-    m_preset->setToolTip(tr("A published model architecture; editing a field below makes it a custom model."));
+    m_preset->setToolTip(
+        tr("A published model architecture, at its published sequence length; editing an "
+           "architecture field below makes it a custom model (the sequence length does not)."));
     m_preset->setAccessibleName(tr("Model preset"));
     m_preset->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_preset->setMinimumContentsLength(14);
@@ -155,11 +157,16 @@ ModelEditor::ModelEditor(ScenarioDocument* doc, QWidget* parent)
 }
 
 void ModelEditor::refresh() {
+    // The preset whose architecture this is: training it at another sequence length keeps its name.
     const core::ModelSpec& m = m_doc->scenario().model;
     int index = m_preset->count() - 1;  // Custom
     for (int i = 0; i < m_preset->count() - 1; ++i) {
         const core::ModelPreset* p = core::findModelPreset(m_preset->itemData(i).toString().toStdString());
-        if (p && p->model == m) {
+        if (!p)
+            continue;
+        core::ModelSpec preset = p->model;
+        preset.seqLen = m.seqLen;
+        if (preset == m) {
             index = i;
             break;
         }

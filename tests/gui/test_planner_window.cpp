@@ -145,6 +145,23 @@ private slots:
         QCOMPARE(QSettings().value(QStringLiteral("layout/keepGpuCount")).toBool(), false);
     }
 
+    void aPresetTrainedAtAnotherSequenceLengthKeepsItsName() {
+        auto* model = m_window->scenarioPanel()->findChild<QComboBox*>(QStringLiteral("modelPreset"));
+        QVERIFY(model);
+        QCOMPARE(model->currentData().toString(), QStringLiteral("seed-70b"));
+        core::Scenario s = doc()->scenario();
+        s.model.seqLen = 2048; // a training choice, not the architecture
+        doc()->edit(s, QStringLiteral("2K tokens"));
+        QCOMPARE(model->currentData().toString(), QStringLiteral("seed-70b"));
+        s.model.layers = 40; // another architecture
+        s.layout.pp = 2;
+        doc()->edit(s, QStringLiteral("40 layers"));
+        QCOMPARE(model->currentText(), QStringLiteral("Custom"));
+        doc()->undoStack()->undo();
+        doc()->undoStack()->undo();
+        QCOMPARE(model->currentData().toString(), QStringLiteral("seed-70b"));
+    }
+
     void aCloudSystemBringsItsNetworkAndStaysChosen() {
         auto* system = m_window->scenarioPanel()->findChild<QComboBox*>(QStringLiteral("clusterPreset"));
         QVERIFY(system);
