@@ -1,5 +1,7 @@
 #include "core/HfImport.h"
 
+#include "core/Scenario.h"
+
 #include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
@@ -537,6 +539,20 @@ std::expected<HfImport, InputErrors> importHfConfig(std::string_view text, const
     if (name.empty())
         name = "Hugging Face " + type + " model";
     out.model.name = name;
+    // The model must also be one a scenario file can hold (core/Limits.h): a config within the import's
+    // own bounds but beyond the file's (hidden 2M, 200,000 layers) is refused here, naming the field,
+    // rather than saved into a scenario that would not open again.
+    Scenario check = defaultScenario();
+    check.model = out.model;
+    if (auto readBack = scenarioFromJson(scenarioToJson(check)); !readBack) {
+        InputErrors errors;
+        for (InputError e : readBack.error()) {
+            e.reason += " (the largest a scenario holds)";
+            e.line = e.column = 0;
+            errors.push_back(std::move(e));
+        }
+        return std::unexpected(std::move(errors));
+    }
     return out;
 }
 

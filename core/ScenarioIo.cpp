@@ -6,6 +6,7 @@
 
 #include "core/JsonInput.h"
 #include "core/JsonOutput.h"
+#include "core/Limits.h"
 #include "core/Presets.h"
 #include "core/Types.h"
 
@@ -76,13 +77,13 @@ const ClusterPreset* lookUpCluster(const Json& v, const std::string& path, Input
 // ------------------------------------------------------------------------------------------------
 // Scenario: reading
 
-// Limits on sizes: generous, but they keep arithmetic far from overflow and catch typos.
-constexpr long long kMaxLayers = 100000;
-constexpr long long kMaxHidden = 1000000;
-constexpr long long kMaxHeads = 100000;
-constexpr long long kMaxWidth = 10000000; // ffn_hidden, vocab, seq_len
-constexpr long long kMaxCount = 1000000;  // nodes, layout degrees, micro batch, accumulation
-constexpr double kMaxRate = 1e18;         // FLOP/s, bytes, bytes/s, tokens
+// Limits on sizes (core/Limits.h): generous, but they keep arithmetic far from overflow and catch typos.
+using limits::kMaxCount;
+using limits::kMaxHeads;
+using limits::kMaxHidden;
+using limits::kMaxLayers;
+using limits::kMaxRate;
+using limits::kMaxWidth;
 
 void readMoe(const Json& j, const std::string& path, MoeSpec& moe, int layers, InputErrors& errors) {
     if (j.is_null()) {

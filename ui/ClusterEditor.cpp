@@ -1,5 +1,6 @@
 #include "ui/ClusterEditor.h"
 
+#include "core/Limits.h"
 #include "core/Presets.h"
 #include "ui/CollapsibleSection.h"
 #include "ui/FormBinder.h"
@@ -14,6 +15,10 @@
 namespace lp::ui {
 
 using core::Scenario;
+
+namespace {
+constexpr int kMaxCount = static_cast<int>(core::limits::kMaxCount); // what a scenario file may hold
+}
 
 ClusterEditor::ClusterEditor(ScenarioDocument* doc, QWidget* parent)
     : QWidget(parent), m_doc(doc), m_gpu(new QComboBox(this)), m_cluster(new QComboBox(this)),
@@ -55,8 +60,9 @@ ClusterEditor::ClusterEditor(ScenarioDocument* doc, QWidget* parent)
         c.gpu = p->gpu;
         m_doc->editCluster(c, tr("Choose GPU %1").arg(QString::fromStdString(p->gpu.name)));
     });
-    m_main->addInt(form, tr("&Nodes"), tr("Number of nodes (servers) in the cluster."), 1, 65536,
-                   [](const Scenario& s) { return s.cluster.nodes; }, [](Scenario& s, int v) { s.cluster.nodes = v; });
+    m_main->addInt(
+        form, tr("&Nodes"), tr("Number of nodes (servers) in the cluster."), 1, kMaxCount,
+        [](const Scenario& s) { return s.cluster.nodes; }, [](Scenario& s, int v) { s.cluster.nodes = v; });
     m_main->addInt(form, tr("GPUs per n&ode"), tr("GPUs in each node (8 in DGX/HGX servers, 4 in an NVL72 tray)."), 1,
                    1024, [](const Scenario& s) { return s.cluster.gpusPerNode; },
                    [](Scenario& s, int v) { s.cluster.gpusPerNode = v; });
@@ -87,10 +93,11 @@ ClusterEditor::ClusterEditor(ScenarioDocument* doc, QWidget* parent)
         m_doc->editCluster(core::makeCluster(*p, m_doc->scenario().cluster.nodes),
                            tr("Choose system %1").arg(QString::fromStdString(p->name)));
     });
-    m_more->addInt(more, tr("NVLink &domain"),
-                   tr("GPUs joined by NVLink: a node (8), or a whole rack (72 on NVL72). TP should stay inside it."), 1,
-                   65536, [](const Scenario& s) { return s.cluster.nvlinkDomain; },
-                   [](Scenario& s, int v) { s.cluster.nvlinkDomain = v; });
+    m_more->addInt(
+        more, tr("NVLink &domain"),
+        tr("GPUs joined by NVLink: a node (8), or a whole rack (72 on NVL72). TP should stay inside it."), 1,
+        kMaxCount, [](const Scenario& s) { return s.cluster.nvlinkDomain; },
+        [](Scenario& s, int v) { s.cluster.nvlinkDomain = v; });
     m_more->addDouble(more, tr("NVLink bandwidth"), tr("NVLink bandwidth per GPU, one direction."), 1, 100000, 0, 1e9,
                       [](const Scenario& s) { return s.cluster.gpu.nvlinkBandwidth; },
                       [](Scenario& s, double v) { s.cluster.gpu.nvlinkBandwidth = v; }, tr(" GB/s"));

@@ -25,6 +25,15 @@ void addRow(QFormLayout* form, const QString& label, QWidget* field, const QStri
     field->setAccessibleName(plainLabel(label));
     form->addRow(l, field);
 }
+
+// A value from a file may lie beyond what the field offers for typing (the file's limits are wider,
+// core/Limits.h): the field grows to show it rather than show a clamped number that is not the scenario's.
+template <typename Spin, typename T> void widenToShow(Spin* spin, T v) {
+    if (v > spin->maximum())
+        spin->setMaximum(v);
+    if (v < spin->minimum())
+        spin->setMinimum(v);
+}
 } // namespace
 
 FormBinder::FormBinder(ScenarioDocument* doc, int mergeBase, QObject* parent)
@@ -59,6 +68,7 @@ QSpinBox* FormBinder::addInt(QFormLayout* form, const QString& label, const QStr
         if (spin->value() == v)
             return;  // an unchanged control is not repainted on every slider step
         const QSignalBlocker block(spin);
+        widenToShow(spin, v);
         spin->setValue(v);
     });
     m_refreshers.back()();
@@ -86,6 +96,7 @@ QDoubleSpinBox* FormBinder::addDouble(QFormLayout* form, const QString& label, c
         if (spin->value() == spin->valueFromText(spin->textFromValue(v)))
             return;
         const QSignalBlocker block(spin);
+        widenToShow(spin, v);
         spin->setValue(v);
     });
     m_refreshers.back()();

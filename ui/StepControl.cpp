@@ -93,6 +93,8 @@ void StepControl::setSteps(const std::vector<int>& steps, int current) {
     }
     if (m_slider->value() != indexOf(current))
         m_slider->setValue(indexOf(current));
+    if (current > m_spin->maximum()) // a file's value beyond what typing offers: shown, not clamped
+        m_spin->setMaximum(current);
     if (m_spin->value() != current)
         m_spin->setValue(current);
     m_updating = false;

@@ -1,6 +1,7 @@
 #include "app/cli/ScenarioFlags.h"
 
 #include "core/HfImport.h"
+#include "core/Limits.h"
 #include "core/Presets.h"
 #include "core/ScenarioIo.h"
 #include "core/Types.h"
@@ -15,11 +16,12 @@ namespace {
 
 using core::Scenario;
 
-// Upper limits: far beyond any real cluster, low enough that products of them cannot overflow.
-constexpr int kMaxDegree = 1 << 20; // TP, PP, DP, CP, EP, VPP, nodes, NVLink domain
+// Upper limits: the scenario file's (core/Limits.h), so that every scenario written here reads back.
+constexpr int kMaxDegree =
+    static_cast<int>(core::limits::kMaxCount); // TP, PP, DP, CP, EP, VPP, nodes, NVLink domain
 constexpr int kMaxGpusPerNode = 1 << 12;
-constexpr int kMaxCount = 1 << 24; // micro batch, accumulation
-constexpr int kMaxSeqLen = 1 << 26;
+constexpr int kMaxCount = static_cast<int>(core::limits::kMaxCount); // micro batch, accumulation
+constexpr int kMaxSeqLen = static_cast<int>(core::limits::kMaxWidth);
 constexpr double kMaxGpus = 2147483647.0; // total GPUs the planner handles
 constexpr double kMaxBatch = 1e15;        // sequences per step
 

@@ -249,8 +249,8 @@ LP_TEST(evaluate_cp_over_the_network) {
 
 LP_TEST(evaluate_extremes_never_print_nonfinite) {
     const std::vector<std::vector<std::string>> cases = {
-        {"--seq-len", "67108864", "--micro-batch", "16777216"},
-        {"--nodes", "1048576", "--token-budget", "1e18"},
+        {"--seq-len", "10000000", "--micro-batch", "1000000"},
+        {"--nodes", "1000000", "--token-budget", "1e18"},
         {"--straggler", "100", "--loader-prefetch", "off"},
         {"--tp", "1", "--pp", "80", "--dp", "1", "--nodes", "10", "--accumulation", "1"},
         {"--model", "llama2-7b", "--tp", "1", "--pp", "1", "--dp", "1", "--nodes", "1", "--gpus-per-node",

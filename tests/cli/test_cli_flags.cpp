@@ -305,4 +305,33 @@ LP_TEST(evaluate_cpu_offload_flags) {
     LP_CHECK(contains(deepspeed.out, "\"offload_optimizer\""));
 }
 
+LP_TEST(evaluate_scenario_flags_at_their_limits_write_files_that_open_again) {
+    // The command line takes what a scenario file holds (core/Limits.h), no more: a scenario written at
+    // every flag's limit opens again, and one past the limit is refused naming the flag.
+    const fs::path file = tempFile("limits-scenario");
+    const std::vector<std::string> atLimits = {"scenario",   "--nodes",
+                                               "1000000",    "--nvlink-domain",
+                                               "1000000",    "--seq-len",
+                                               "10000000",   "--micro-batch",
+                                               "1000000",    "--accumulation",
+                                               "1000",       "--dp",
+                                               "1000000",    "-o",
+                                               file.string()};
+    LP_CHECK_EQ(run(atLimits).code, 0);
+    const auto opened = run({"evaluate", file.string(), "--json"});
+    CHECK_CLEAN(opened);
+    LP_CHECK(opened.parsed().contains("layout")); // read back: a plan (valid or not), not a load error
+    for (const auto& [flag, over] :
+         std::vector<std::pair<std::string, std::string>>{{"--nodes", "1000001"},
+                                                          {"--seq-len", "10000001"},
+                                                          {"--micro-batch", "1000001"},
+                                                          {"--accumulation", "1000001"},
+                                                          {"--tp", "1000001"}}) {
+        const auto r = run({"scenario", flag, over});
+        LP_CHECK_EQ(r.code, 2);
+        LP_CHECK(contains(r.err, flag));
+    }
+    fs::remove(file);
+}
+
 } // namespace

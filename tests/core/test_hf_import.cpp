@@ -2,9 +2,10 @@
 // config.json files of each model; the imported parameter count must match the published size.
 #include "TestHarness.h"
 
-#include "core/ScenarioIo.h"
 #include "core/HfImport.h"
 #include "core/Presets.h"
+#include "core/Scenario.h"
+#include "core/ScenarioIo.h"
 
 #include <string>
 
@@ -253,6 +254,27 @@ LP_TEST(kv_heads_must_divide_heads) {
                                 "num_attention_heads": 8, "num_key_value_heads": 3, "intermediate_size": 2048,
                                 "vocab_size": 1000})");
     LP_CHECK(!r && anyError(r.error(), "$.num_key_value_heads", "do not divide"));
+}
+
+LP_TEST(a_model_beyond_what_a_scenario_holds_is_refused_naming_the_field) {
+    // Within the importer's own bounds (10 million) but over a scenario file's (core/Limits.h): refused,
+    // so that no scenario is saved that would not open again.
+    auto wide = importHfConfig(R"({"model_type": "llama", "hidden_size": 2000000, "num_hidden_layers": 2,
+                                   "num_attention_heads": 8, "intermediate_size": 2048, "vocab_size": 1000})");
+    LP_CHECK(!wide && anyError(wide.error(), "$.model.hidden", "out of range"));
+    LP_CHECK(!wide && anyError(wide.error(), "$.model.hidden", "the largest a scenario holds"));
+    auto deep = importHfConfig(R"({"model_type": "llama", "hidden_size": 1024, "num_hidden_layers": 200000,
+                                   "num_attention_heads": 8, "intermediate_size": 2048, "vocab_size": 1000})");
+    LP_CHECK(!deep && anyError(deep.error(), "$.model.layers", "out of range"));
+    // At the limits it imports, and the scenario it makes reads back.
+    auto edge = importHfConfig(R"({"model_type": "llama", "hidden_size": 1000000, "num_hidden_layers": 100000,
+                                   "num_attention_heads": 8, "intermediate_size": 2048, "vocab_size": 1000})");
+    LP_CHECK(edge.has_value());
+    if (edge) {
+        Scenario s = defaultScenario();
+        s.model = edge->model;
+        LP_CHECK(scenarioFromJson(scenarioToJson(s)).has_value());
+    }
 }
 
 // Found by fuzz_hf_config: "1e9999" made nlohmann throw out_of_range, which escaped the importer.

@@ -162,6 +162,33 @@ private slots:
         QCOMPARE(model->currentData().toString(), QStringLiteral("seed-70b"));
     }
 
+    void valuesBeyondWhatTheFieldsOfferAreShownNotClamped() {
+        // A scenario file holds more than the fields offer for typing (2,000 layers; DP 100,000): the
+        // fields show the scenario's numbers, not their own maxima.
+        core::Scenario s = doc()->scenario();
+        s.model.layers = 2000;
+        s.cluster.nodes = 50000;
+        s.layout = core::Layout{};
+        s.layout.tp = 1;
+        s.layout.pp = 4;
+        s.layout.dp = 100000;
+        doc()->edit(s, QStringLiteral("huge"));
+        QSpinBox* layers = nullptr;
+        for (auto* spin : m_window->scenarioPanel()->findChildren<QSpinBox*>())
+            if (spin->accessibleName() == QStringLiteral("Layers"))
+                layers = spin;
+        QVERIFY(layers);
+        QCOMPARE(layers->value(), 2000);
+        QCOMPARE(control(LayoutAxis::Dp)->value(), 100000);
+        QCOMPARE(control(LayoutAxis::Dp)->spinBox()->value(), 100000);
+        const auto nodes = m_window->scenarioPanel()->findChildren<QSpinBox*>();
+        QVERIFY(std::any_of(nodes.begin(), nodes.end(), [](QSpinBox* n) {
+            return n->accessibleName() == QStringLiteral("Nodes") && n->value() == 50000;
+        }));
+        QCOMPARE(doc()->scenario().model.layers, 2000); // showing it changed nothing
+        doc()->undoStack()->undo();
+    }
+
     void aCloudSystemBringsItsNetworkAndStaysChosen() {
         auto* system = m_window->scenarioPanel()->findChild<QComboBox*>(QStringLiteral("clusterPreset"));
         QVERIFY(system);
