@@ -59,6 +59,9 @@ int currentValue(const core::Scenario& s, Axis axis) {
     case Axis::Recompute: return static_cast<int>(s.training.recompute);
     case Axis::ZeroStage: return s.training.zeroStage;
     case Axis::ShardGroup: return core::effectiveShardDegree(s);
+    case Axis::Cp: return s.layout.cp;
+    case Axis::Ep: return s.layout.ep;
+    case Axis::Vpp: return s.layout.vpp;
     }
     return 0;
 }
@@ -110,6 +113,24 @@ std::vector<int> candidateValues(const core::Scenario& s, Axis axis, bool holdBa
                 values.insert(v);
         values.insert(l.dp);
         break;
+    case Axis::Cp:
+        // Like TP and PP: the values that leave a whole DP (the core says which split the sequence well).
+        for (int v = 1; v <= 32; ++v)
+            if (gpus > 0 && gpus % (static_cast<long long>(l.tp) * l.pp * v) == 0)
+                values.insert(v);
+        break;
+    case Axis::Ep:
+        // Mixture of experts only: the divisors of the expert count, up to the GPUs there are.
+        for (int v = 1; s.model.isMoe() && v <= s.model.moe.experts && v <= gpus; ++v)
+            if (s.model.moe.experts % v == 0)
+                values.insert(v);
+        break;
+    case Axis::Vpp:
+        // Interleaving needs a pipeline; chunks of whole layers.
+        for (int v = 1; l.pp > 1 && v <= 8; ++v)
+            if (s.model.layers % (l.pp * v) == 0)
+                values.insert(v);
+        break;
     }
     return {values.begin(), values.end()};
 }
@@ -140,7 +161,8 @@ AxisSweepView::AxisSweepView(ScenarioDocument* doc, QWidget* parent) : QWidget(p
     m_holdCheck->setToolTip(tr("Rebalance gradient accumulation so that micro batch × accumulation × DP stays the "
                                "current global batch (values that cannot are marked invalid). Off: accumulation "
                                "is held too and the global batch changes with TP, PP, DP and micro batch."));
-    auto* note = new QLabel(tr("TP and PP keep the GPU count by rebalancing DP; DP changes the GPU count."), this);
+    auto* note =
+        new QLabel(tr("TP, PP and CP keep the GPU count by rebalancing DP; DP changes the GPU count."), this);
     note->setWordWrap(true);
     // The title and the controls wrap in a narrow page; the note wraps under them.
     auto* header = new FlowLayout(nullptr, 12, 4);
@@ -198,6 +220,9 @@ QString AxisSweepView::axisName(Axis axis) {
     case Axis::Recompute: return tr("recompute");
     case Axis::ZeroStage: return tr("ZeRO stage");
     case Axis::ShardGroup: return tr("ZeRO shard group");
+    case Axis::Cp: return tr("CP");
+    case Axis::Ep: return tr("EP");
+    case Axis::Vpp: return tr("virtual stages");
     }
     return {};
 }
@@ -387,6 +412,9 @@ std::vector<AxisSweepView::Point> AxisSweepView::sweep(const core::Scenario& s, 
             if (!p.current)
                 n.training.zeroShardDegree = v >= s.layout.dp ? 0 : v;
             break;
+        case Axis::Cp: n = withLayoutValue(s, LayoutAxis::Cp, v, keep); break;
+        case Axis::Ep: n.layout.ep = v; break;
+        case Axis::Vpp: n.layout.vpp = v; break;
         }
         const bool layoutAxis = axis != Axis::Recompute && axis != Axis::ZeroStage && axis != Axis::ShardGroup;
         bool batchOk = true;
@@ -526,6 +554,11 @@ QString AxisSweepView::caption() const {
             runnerUp = &p;
     if (!cur)
         return {};
+    if (m_points.size() == 1 && m_axis == Axis::Ep)
+        return tr("EP splits the experts of a mixture-of-experts model; this model is dense.");
+    if (m_points.size() == 1 && m_axis == Axis::Vpp)
+        return tr("Virtual stages interleave a pipeline: with PP %1 there is none to interleave.")
+            .arg(m_doc->scenario().layout.pp);
     if (!best)
         return tr("No value of %1 fits with the other axes held.").arg(name);
     const auto change = [&](const Point& to) { return changeText(m_axis, *cur, to); };

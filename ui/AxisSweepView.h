@@ -1,9 +1,9 @@
 #pragma once
 // "One axis at a time": for the current layout, MFU and worst-stage memory as one axis varies (TP, PP,
-// DP, micro batch, accumulation, recompute) with the others held; TP and PP keep the GPU count by
-// rebalancing DP (the planner's keep-GPU-count rule), and optionally the global batch by rebalancing
-// accumulation. Every point is core::evaluate's; the view only enumerates the values and says which
-// change helps and by how much.
+// DP, micro batch, accumulation, recompute, ZeRO stage and shard group, CP, EP, virtual stages) with the
+// others held; TP, PP and CP keep the GPU count by rebalancing DP (the planner's keep-GPU-count rule), and
+// optionally the global batch by rebalancing accumulation. Every point is core::evaluate's; the view only
+// enumerates the values and says which change helps and by how much.
 #include "core/Hardware.h"
 #include "core/Plan.h"
 #include "core/Scenario.h"
@@ -32,8 +32,8 @@ class ScenarioDocument;
 class AxisSweepView : public QWidget {
     Q_OBJECT
 public:
-    enum class Axis { Tp, Pp, Dp, MicroBatch, Accumulation, Recompute, ZeroStage, ShardGroup };
-    static constexpr int kAxisCount = 8;
+    enum class Axis { Tp, Pp, Dp, MicroBatch, Accumulation, Recompute, ZeroStage, ShardGroup, Cp, Ep, Vpp };
+    static constexpr int kAxisCount = 11;
 
     struct Point {
         int value = 0;           // the axis value (Recompute: the enum as int; ShardGroup: DP ranks)
@@ -62,7 +62,7 @@ public:
     void refresh();  // recompute now (otherwise done when shown after a change)
     const std::vector<Point>& points() const { return m_points; }
     QString caption() const;         // the chosen axis: which change helps and by how much
-    QString overallCaption() const;  // the best single change over all six axes
+    QString overallCaption() const;  // the best single change over all the axes
 
     // For tests and the screenshot.
     QComboBox* axisCombo() const { return m_axisCombo; }

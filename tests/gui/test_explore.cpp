@@ -4,6 +4,7 @@
 // early; results go stale when the scenario changes. The sweep shows core::evaluate's numbers.
 #include "WindowTestSupport.h"
 #include "core/Evaluate.h"
+#include "core/Presets.h"
 #include "core/Search.h"
 #include "ui/AxisSweepView.h"
 #include "ui/ExploreTab.h"
@@ -455,7 +456,7 @@ private slots:
             view.setAxis(axis);
             QCOMPARE(view.axisCombo()->currentData().toInt(), a);
             const auto& points = view.points();
-            QVERIFY(points.size() >= 2);
+            QVERIFY(points.size() >= 2 || axis == ui::AxisSweepView::Axis::Ep); // a dense model: EP 1 only
             int current = 0;
             for (const ui::AxisSweepView::Point& p : points) {
                 current += p.current;
@@ -465,7 +466,8 @@ private slots:
                 if (p.current)
                     QVERIFY(p.scenario == s);
                 // The others held: TP/PP keep the GPU count, the global batch is held where it can be.
-                if (axis == ui::AxisSweepView::Axis::Tp || axis == ui::AxisSweepView::Axis::Pp) {
+                if (axis == ui::AxisSweepView::Axis::Tp || axis == ui::AxisSweepView::Axis::Pp ||
+                    axis == ui::AxisSweepView::Axis::Cp) {
                     QCOMPARE(p.scenario.layout.gpus(), s.cluster.gpus());
                     QCOMPARE(p.scenario.layout.microBatch, s.layout.microBatch);
                 }
@@ -474,6 +476,8 @@ private slots:
                 if (axis == ui::AxisSweepView::Axis::Recompute || axis == ui::AxisSweepView::Axis::ZeroStage ||
                     axis == ui::AxisSweepView::Axis::ShardGroup)
                     QCOMPARE(p.scenario.layout, s.layout);
+                if (axis == ui::AxisSweepView::Axis::Vpp) // interleaving: only v changes
+                    QCOMPARE(p.scenario.layout.dp, s.layout.dp);
             }
             QCOMPARE(current, 1);
             QVERIFY2(!view.captionLabel()->text().isEmpty(), qPrintable(ui::AxisSweepView::axisName(axis)));
@@ -491,6 +495,23 @@ private slots:
         QCOMPARE(optimizerOf(view.points().front()), 2.0 * optimizerOf(view.points().back()));
         view.setAxis(ui::AxisSweepView::Axis::ZeroStage);
         QCOMPARE(view.points().size(), std::size_t{4});
+        // EP on a dense model: one point, and the caption says why.
+        view.setAxis(ui::AxisSweepView::Axis::Ep);
+        QCOMPARE(view.points().size(), std::size_t{1});
+        QVERIFY(view.captionLabel()->text().contains(QStringLiteral("dense")));
+        // CP 2 on 64 GPUs: DP 2 -> 1, the batch held by doubling accumulation.
+        view.setAxis(ui::AxisSweepView::Axis::Cp);
+        const auto cp2 = std::find_if(view.points().begin(), view.points().end(),
+                                      [](const ui::AxisSweepView::Point& p) { return p.value == 2; });
+        QVERIFY(cp2 != view.points().end());
+        QCOMPARE(cp2->scenario.layout.dp, 1);
+        QCOMPARE(cp2->scenario.layout.accumulation, 32);
+        // Virtual stages: PP 4 gives each rank 20 of the 80 layers, split into 1, 2, 4 or 5 chunks, never
+        // into a count that leaves part of a layer.
+        view.setAxis(ui::AxisSweepView::Axis::Vpp);
+        for (const ui::AxisSweepView::Point& p : view.points())
+            QCOMPARE(80 % (4 * p.value), 0);
+        QVERIFY(view.points().size() >= 3);
 
         // TP 8 -> 4 on 64 GPUs rebalances DP to 4 and halves accumulation (batch 64 held).
         view.setAxis(ui::AxisSweepView::Axis::Tp);
@@ -512,6 +533,33 @@ private slots:
         for (const ui::AxisSweepView::Point& p : view.points())
             if (p.current)
                 QCOMPARE(p.scenario.layout.microBatch, 1);
+    }
+
+    void axisSweepVariesTheExpertsOfAMixtureOfExperts() {
+        // Mixtral 8x7B on 64 GPUs: EP takes the divisors of its 8 experts; EP comes out of DP x CP, so
+        // DP and the batch stay.
+        ui::ScenarioDocument doc;
+        core::Scenario s = doc.scenario();
+        s.model = core::findModelPreset("mixtral-8x7b")->model;
+        s.model.seqLen = 4096;
+        s.layout.tp = 2;
+        s.layout.pp = 4;
+        s.layout.dp = 8;
+        s.layout.microBatch = 1;
+        s.layout.accumulation = 8;
+        doc.edit(s, QStringLiteral("Mixtral"));
+        ui::AxisSweepView view(&doc);
+        view.setAxis(ui::AxisSweepView::Axis::Ep);
+        view.refresh(); // not shown: computed on demand
+        QList<int> values;
+        for (const ui::AxisSweepView::Point& p : view.points()) {
+            values << p.value;
+            QCOMPARE(p.scenario.layout.dp, 8);
+            QCOMPARE(p.scenario.layout.effectiveBatch(), s.layout.effectiveBatch());
+            QCOMPARE(p.plan.mfu, core::evaluate(p.scenario, doc.profile()).mfu);
+        }
+        QCOMPARE(values, (QList<int>{1, 2, 4, 8}));
+        QVERIFY(!view.captionLabel()->text().contains(QStringLiteral("dense")));
     }
 
     // Renders the window with the Explore tab (and the others) after a search on the default scenario.
