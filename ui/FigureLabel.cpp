@@ -6,11 +6,43 @@
 #include <QVBoxLayout>
 
 namespace lp::ui {
+namespace {
+// A label whose lines end in "…" when wider than the card (a 15-digit GPU-hour count, a batch of a
+// million sequences) rather than being cut through a digit. An equation ("2 × 16 × 32768 = 1,048,576")
+// gives up its left side first: the result is what the card is for.
+class ElidingLabel : public QLabel {
+public:
+    using QLabel::QLabel;
 
-FigureLabel::FigureLabel(const QString& caption, const QString& id, const QString& explainKey, const QString& toolTip,
-                         QWidget* parent)
-    : QFrame(parent), m_id(id), m_key(explainKey), m_caption(new QLabel(caption, this)), m_value(new QLabel(this)),
-      m_detail(new QLabel(this)) {
+    QStringList shownLines() const {
+        QStringList out;
+        for (const QString& line : text().split(QLatin1Char('\n'))) {
+            const Qt::TextElideMode mode =
+                line.contains(QStringLiteral(" = ")) ? Qt::ElideLeft : Qt::ElideRight;
+            out << fontMetrics().elidedText(line, mode, contentsRect().width());
+        }
+        return out;
+    }
+
+protected:
+    void paintEvent(QPaintEvent*) override {
+        QPainter p(this);
+        p.setPen(palette().color(foregroundRole()));
+        const QRect r = contentsRect();
+        const int height = fontMetrics().height();
+        int y = r.top();
+        for (const QString& line : shownLines()) {
+            p.drawText(QRect(r.left(), y, r.width(), height), static_cast<int>(alignment()), line);
+            y += fontMetrics().lineSpacing();
+        }
+    }
+};
+} // namespace
+
+FigureLabel::FigureLabel(const QString& caption, const QString& id, const QString& explainKey,
+                         const QString& toolTip, QWidget* parent)
+    : QFrame(parent), m_id(id), m_key(explainKey), m_caption(new QLabel(caption, this)),
+      m_value(new ElidingLabel(this)), m_detail(new ElidingLabel(this)) {
     setObjectName(QStringLiteral("figure_") + QString(id).replace(QLatin1Char('.'), QLatin1Char('_')));
     setFocusPolicy(Qt::StrongFocus);
     setToolTip(toolTip);
@@ -48,6 +80,9 @@ void FigureLabel::setValue(const QString& value, const QString& detail) {
 }
 
 QString FigureLabel::value() const { return m_value->text(); }
+QString FigureLabel::shownValue() const {
+    return static_cast<const ElidingLabel*>(m_value)->shownLines().join(QLatin1Char('\n'));
+}
 QString FigureLabel::detail() const { return m_detail->text(); }
 
 void FigureLabel::setActive(bool active) {

@@ -16,6 +16,7 @@ public:
 
     void setValue(const QString& value, const QString& detail = {});
     QString value() const;
+    QString shownValue() const; // as painted: lines wider than the card end (an equation: start) in "…"
     QString detail() const;
     QString explainKey() const { return m_key; }
     QString id() const { return m_id; }

@@ -120,8 +120,11 @@ void KeyFigures::refresh() {
         ->setValue(formatTokensPerSecond(p.tokensPerSecond),
                    tr("%1 per GPU").arg(formatNumber(p.tokensPerSecondPerGpu, 0)));
     figure(QStringLiteral("effective_batch"))
-        ->setValue(tr("%1 × %2 × %3 = %4").arg(l.microBatch).arg(l.accumulation).arg(l.dp).arg(p.effectiveBatchSequences),
-                   tr("mb × acc × DP sequences\n%1 tokens per step").arg(formatCount(static_cast<long long>(p.tokensPerStep))));
+        ->setValue(tr("%1 × %2 × %3 = %4")
+                       .arg(formatCount(l.microBatch), formatCount(l.accumulation), formatCount(l.dp),
+                            formatCount(p.effectiveBatchSequences)),
+                   tr("mb × acc × DP sequences\n%1 tokens per step")
+                       .arg(formatCount(static_cast<long long>(p.tokensPerStep))));
     figure(QStringLiteral("training_state_bytes"))
         ->setValue(formatBytes(p.trainingStateBytes, m_unit, 0),
                    tr("%1 B/param, unsharded").arg(formatNumber(p.x.bytesPerParamState, 0)));

@@ -186,7 +186,27 @@ private slots:
             return n->accessibleName() == QStringLiteral("Nodes") && n->value() == 50000;
         }));
         QCOMPARE(doc()->scenario().model.layers, 2000); // showing it changed nothing
+        const ui::FigureLabel* batch =
+            m_window->planView()->keyFigures()->figure(QStringLiteral("effective_batch"));
+        QCOMPARE(batch->value(), QStringLiteral("1 × 1 × 100,000 = 100,000"));
         doc()->undoStack()->undo();
+    }
+
+    void aFigureTooWideForItsCardEndsInAnEllipsisNotACutDigit() {
+        ui::FigureLabel figure(QStringLiteral("GPU-hours"), QStringLiteral("gpu_hours"),
+                               QStringLiteral("gpu_hours"), QString());
+        figure.resize(150, 80);
+        figure.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&figure));
+        figure.setValue(QStringLiteral("64"), QStringLiteral("for the token budget"));
+        QCOMPARE(figure.shownValue(), QStringLiteral("64")); // fits: as it is
+        figure.setValue(QStringLiteral("393,777,438,855,123,456"));
+        QVERIFY(figure.shownValue().endsWith(QChar(0x2026)));
+        QVERIFY(figure.shownValue().startsWith(QStringLiteral("393,777")));
+        // An equation keeps its result: the left side gives way.
+        figure.setValue(QStringLiteral("2 × 16 × 100,000 = 3,200,000"));
+        QVERIFY(figure.shownValue().startsWith(QChar(0x2026)));
+        QVERIFY(figure.shownValue().endsWith(QStringLiteral("= 3,200,000")));
     }
 
     void aCloudSystemBringsItsNetworkAndStaysChosen() {
