@@ -44,6 +44,9 @@ QString formatSeconds(double s) {
 QString formatDuration(double s) {
     if (!std::isfinite(s))
         return QStringLiteral("–");
+    constexpr double kYear = 365.25 * 86400.0;
+    if (s >= 2 * kYear) // a run of decades reads better in years than in five-digit days
+        return formatNumber(s / kYear, 1) + QStringLiteral(" years");
     if (s >= 2 * 86400.0)
         return formatNumber(s / 86400.0, 1) + QStringLiteral(" days");
     if (s >= 2 * 3600.0)

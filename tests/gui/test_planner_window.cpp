@@ -207,6 +207,9 @@ private slots:
         figure.setValue(QStringLiteral("2 × 16 × 100,000 = 3,200,000"));
         QVERIFY(figure.shownValue().startsWith(QChar(0x2026)));
         QVERIFY(figure.shownValue().endsWith(QStringLiteral("= 3,200,000")));
+        // Long runs in years rather than five-digit days; under two years, days.
+        QCOMPARE(ui::formatDuration(430.7 * 86400), QStringLiteral("430.7 days"));
+        QCOMPARE(ui::formatDuration(15647.3 * 86400), QStringLiteral("42.8 years"));
     }
 
     void aCloudSystemBringsItsNetworkAndStaysChosen() {
