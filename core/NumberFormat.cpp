@@ -45,6 +45,13 @@ std::string sig(double v, int digits) {
     return buf;
 }
 
+std::string figure(double v, int digits) {
+    const double a = std::fabs(v);
+    if (std::isfinite(v) && a >= std::pow(10.0, digits - 1) && a < 1e15)
+        return fixed(v, 0);
+    return sig(v, digits);
+}
+
 std::string gib(double bytes, int decimals) {
     if (!std::isfinite(bytes))
         return "n/a";

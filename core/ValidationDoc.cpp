@@ -1,5 +1,7 @@
 #include "core/ValidationDoc.h"
 
+#include "core/NumberFormat.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -11,12 +13,9 @@ namespace lp::core {
 namespace {
 
 std::string num(double v) {
-    char buf[64];
-    if (v != 0 && (std::fabs(v) < 0.01 || std::fabs(v) >= 1e5))
-        std::snprintf(buf, sizeof buf, "%.3g", v);
-    else
-        std::snprintf(buf, sizeof buf, "%.4g", v);
-    return buf;
+    if (v != 0 && std::fabs(v) < 0.01)
+        return fmt::sig(v, 3);
+    return fmt::figure(v, 4); // 0.4123, 137, 18,347
 }
 // The predicted value, or the reason there is none (a layout the planner rejects).
 std::string predictedCell(const ValidationRow& r) {

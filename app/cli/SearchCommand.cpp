@@ -155,7 +155,7 @@ std::string textOf(const core::SearchResult& r) {
                   std::to_string(l.cp), std::to_string(l.ep), std::to_string(l.vpp),
                   std::to_string(l.microBatch), std::to_string(l.accumulation), zeroText(e.choice),
                   core::recomputeChoiceText(e.choice), e.choice.sequenceParallel ? "on" : "off",
-                  fixed(e.stepSeconds * 1e3, 1) + " ms", percent(e.mfu), sig(e.tokensPerSecond, 5),
+                  fixed(e.stepSeconds * 1e3, 1) + " ms", percent(e.mfu), fixed(e.tokensPerSecond, 0),
                   fixed(e.worstStageBytes / core::kGiB, 1), fixed(e.headroomBytes / core::kGiB, 1)});
     }
     o << t.render(0);

@@ -81,7 +81,8 @@ std::string reportText(const std::string& file, std::size_t caseCount, const cor
     for (const auto& row : r.rows) {
         const bool ok = row.invalidReason.empty();
         invalid += ok ? 0 : 1;
-        rows.addRow({row.caseId, row.metric, sig(row.measured, 4), ok ? sig(row.predicted, 4) : "invalid: " + row.invalidReason,
+        rows.addRow({row.caseId, row.metric, core::fmt::figure(row.measured, 4),
+                     ok ? core::fmt::figure(row.predicted, 4) : "invalid: " + row.invalidReason,
                      ok ? signedPercent(row.relativeError) : "-",
                      row.microBatch > 0 ? std::to_string(row.microBatch) : ""});
     }

@@ -2,6 +2,7 @@
 // and precision"; `validate` prints it): every throughput figure lands in the group of the run as planned,
 // the groups' errors are those of their rows, and "planned speed" points the same way for times and rates.
 #include "TestHarness.h"
+#include "core/NumberFormat.h"
 #include "core/Validation.h"
 #include "core/ValidationDoc.h"
 
@@ -122,6 +123,21 @@ LP_TEST(a_set_of_published_runs_is_split_without_losing_a_figure) {
     for (const GroupSummary& g : r.groups)
         LP_CHECK(md.find("| " + g.gpu + " | " + g.style + " | " + g.precision + " | " +
                          std::to_string(g.count) + " |") != std::string::npos);
+    // Tokens per second read as whole numbers with separators, never in scientific notation.
+    LP_CHECK(md.find("e+0") == std::string::npos);
+    for (const ValidationRow& row : r.rows)
+        if (row.metric == "tokens_per_s_per_gpu" && row.measured >= 1000)
+            LP_CHECK(md.find(" | " + fmt::fixed(row.measured, 0) + " | ") != std::string::npos);
+}
+
+LP_TEST(table_figures_keep_four_digits_and_group_the_thousands) {
+    LP_CHECK_EQ(fmt::figure(0.41234), std::string("0.4123"));
+    LP_CHECK_EQ(fmt::figure(137.52), std::string("137.5"));
+    LP_CHECK_EQ(fmt::figure(7352.4), std::string("7,352"));
+    LP_CHECK_EQ(fmt::figure(18347.0), std::string("18,347"));
+    LP_CHECK_EQ(fmt::figure(-18347.0), std::string("-18,347"));
+    LP_CHECK_EQ(fmt::figure(2.5e18), std::string("2.5e+18")); // beyond what separators make readable
+    LP_CHECK_EQ(fmt::figure(std::nan("")), std::string("n/a"));
 }
 
 LP_TEST_MAIN()
