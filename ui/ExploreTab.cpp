@@ -547,10 +547,8 @@ void ExploreTab::refreshStatus() {
     if (r.blockRecompute > 0)
         text += tr(" (%1 of them also ranked with block recompute)").arg(formatCount(r.blockRecompute));
     if (r.selectiveAsNone > 0)
-        text +=
-            tr("; %1 selective-recompute layouts plan the same as no recompute (nothing left to recompute "
-               "under flash attention) and are listed once, as none")
-                .arg(formatCount(r.selectiveAsNone));
+        text += tr("; %1 with selective recompute listed as none, whose plan they equal")
+                    .arg(formatCount(r.selectiveAsNone));
     text += tr(". ");
     if (r.fitting == 0)
         text += tr("No layout fits: see the reasons below. ");

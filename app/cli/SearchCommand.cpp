@@ -140,10 +140,9 @@ std::string textOf(const core::SearchResult& r) {
     o << "Searched " << r.evaluated << " layouts in " << fixed(r.seconds * 1e3, 1) << " ms (" << r.threads
       << " threads): " << r.valid << " valid, " << r.fitting << " fit"
       << (r.blockRecompute > 0 ? " (" + std::to_string(r.blockRecompute) + " also with block recompute)" : "")
-      << (r.selectiveAsNone > 0
-              ? "; " + std::to_string(r.selectiveAsNone) +
-                    " selective-recompute layouts plan the same as no recompute and are listed once, as none"
-              : "")
+      << (r.selectiveAsNone > 0 ? "; " + std::to_string(r.selectiveAsNone) +
+                                      " with selective recompute listed as none, whose plan they equal"
+                                : "")
       << (r.cancelled ? " (cancelled)" : "") << "\nRanked by " << core::toString(r.rankBy) << "\n\n";
     TextTable t({"#", "TP", "PP", "DP", "CP", "EP", "v", "mb", "acc", "ZeRO", "recompute", "SP", "step", "MFU",
                  "tokens/s", "worst GiB", "headroom GiB"},

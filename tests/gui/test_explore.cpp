@@ -136,7 +136,7 @@ private slots:
         // The default scenario (Megatron style, flash attention) has selective twins of none: one row each.
         QVERIFY(got.selectiveAsNone > 0);
         QVERIFY(tab.statusLabel()->text().contains(
-            QStringLiteral("%1 selective-recompute layouts plan the same as no recompute")
+            QStringLiteral("%1 with selective recompute listed as none")
                 .arg(ui::formatCount(got.selectiveAsNone))));
         QCOMPARE(tab.searchButton()->text(), QStringLiteral("&Search again"));
 
