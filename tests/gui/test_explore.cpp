@@ -59,6 +59,14 @@ bool runSearch(ui::ExploreTab& tab, int timeoutMs = 60000) {
     return finished.wait(timeoutMs);
 }
 
+// The sweep's point for an axis value, or null.
+const ui::AxisSweepView::Point* pointAt(const ui::AxisSweepView& view, int value) {
+    for (const ui::AxisSweepView::Point& p : view.points())
+        if (p.value == value)
+            return &p;
+    return nullptr;
+}
+
 } // namespace
 
 class TestExplore : public QObject {
@@ -501,9 +509,8 @@ private slots:
         QVERIFY(view.captionLabel()->text().contains(QStringLiteral("dense")));
         // CP 2 on 64 GPUs: DP 2 -> 1, the batch held by doubling accumulation.
         view.setAxis(ui::AxisSweepView::Axis::Cp);
-        const auto cp2 = std::find_if(view.points().begin(), view.points().end(),
-                                      [](const ui::AxisSweepView::Point& p) { return p.value == 2; });
-        QVERIFY(cp2 != view.points().end());
+        const ui::AxisSweepView::Point* cp2 = pointAt(view, 2);
+        QVERIFY(cp2);
         QCOMPARE(cp2->scenario.layout.dp, 1);
         QCOMPARE(cp2->scenario.layout.accumulation, 32);
         // Virtual stages: PP 4 gives each rank 20 of the 80 layers, split into 1, 2, 4 or 5 chunks, never
@@ -515,16 +522,15 @@ private slots:
 
         // TP 8 -> 4 on 64 GPUs rebalances DP to 4 and halves accumulation (batch 64 held).
         view.setAxis(ui::AxisSweepView::Axis::Tp);
-        const auto it = std::find_if(view.points().begin(), view.points().end(),
-                                     [](const ui::AxisSweepView::Point& p) { return p.value == 4; });
-        QVERIFY(it != view.points().end());
+        const ui::AxisSweepView::Point* it = pointAt(view, 4);
+        QVERIFY(it);
         QCOMPARE(it->scenario.layout.dp, 4);
         QCOMPARE(it->scenario.layout.accumulation, 8);
 
         // Without holding the batch, accumulation stays.
         view.setHoldGlobalBatch(false);
-        const auto it2 = std::find_if(view.points().begin(), view.points().end(),
-                                      [](const ui::AxisSweepView::Point& p) { return p.value == 4; });
+        const ui::AxisSweepView::Point* it2 = pointAt(view, 4);
+        QVERIFY(it2);
         QCOMPARE(it2->scenario.layout.accumulation, s.layout.accumulation);
 
         // A layout change redraws it.
