@@ -50,6 +50,9 @@ struct EvalContext {
                                     // 16-bit, or the fp8 cast with fp8_param_gather in fp8 training
     GradientFormat grads;     // gradient buffer held and data-parallel reduction format
     Recompute recompute;
+    // Selective recompute by module in the Megatron style (RecomputeModule bits); 0 in other cases. The FSDP
+    // style's selective recompute is its own operator policy (StyleTraits::selectiveMatmulRecompute).
+    unsigned recomputeModules = 0;
     double recomputeShare = 0; // share of the layers re-run in backward: 1 with full recompute of every
                                // layer, block recompute's N / layers per chunk, 0 otherwise
     int zero;

@@ -43,6 +43,55 @@ std::string bytes(double v) {
 }
 std::string secs(double v) { return v >= 1.0 ? fmt("%.3f s", v) : fmt("%.2f ms", v * 1e3); }
 
+// What selective recompute re-runs: Megatron-Core's modules (--recompute-modules), and those that have
+// nothing to act on in this model; the FSDP style's operator policy ignores them.
+std::string recomputeModulesWords(const Scenario& s, ExecutionStyle style) {
+    const TrainingOptions& t = s.training;
+    if (t.recompute != Recompute::Selective)
+        return {};
+    const unsigned m = t.recomputeModules & kRecomputeModulesAll;
+    if (style != ExecutionStyle::Megatron)
+        return m == kRecomputeModulesDefault ? std::string{}
+                                             : " The recompute modules are Megatron-Core's: the FSDP style's "
+                                               "selective recompute is its own "
+                                               "operator policy and does not read them.";
+    if (m == 0)
+        return " No recompute module is chosen: selective recompute re-runs nothing.";
+    const bool onlyCore = m == kRecomputeCoreAttn;
+    if (onlyCore && t.flashAttention)
+        return " Megatron's selective recompute re-runs the attention core, whose s x s scores flash "
+               "attention "
+               "never stores: here it changes nothing, in time or in memory, from no recompute.";
+    if (onlyCore)
+        return " Megatron's selective recompute re-runs the attention core: its s x s scores are not kept.";
+    std::string words =
+        " Selective recompute here re-runs Megatron-Core's modules " + recomputeModulesText(m, ", ") +
+        " (--recompute-modules): layernorm, mla_up_proj and moe_act discard their outputs after "
+        "use, mlp, shared_experts and moe keep only their input; each is re-run once before its "
+        "backward.";
+    const bool mla = s.model.attention == AttentionKind::Mla, moe = s.model.moe.experts > 0;
+    std::vector<std::string> idle;
+    if ((m & kRecomputeCoreAttn) && t.flashAttention)
+        idle.emplace_back("core_attn (flash attention keeps no scores)");
+    if ((m & kRecomputeMlaUpProj) && !mla)
+        idle.emplace_back("mla_up_proj (no multi-head latent attention)");
+    if ((m & (kRecomputeMoeAct | kRecomputeMoe)) && !moe)
+        idle.emplace_back(std::string(m & kRecomputeMoe ? "moe" : "moe_act") + " (a dense model)");
+    if ((m & kRecomputeSharedExperts) && (!moe || s.model.moe.sharedExperts == 0))
+        idle.emplace_back("shared_experts (no shared expert)");
+    if ((m & kRecomputeMlp) && moe && (s.model.moe.moeLayers == 0 || s.model.moe.moeLayers >= s.model.layers))
+        idle.emplace_back("mlp (every layer is a MoE layer)");
+    if ((m & kRecomputeLayerNorm) && !mla && !moe)
+        idle.emplace_back("layernorm (Transformer Engine fuses the norm into the next linear)");
+    if (!idle.empty()) {
+        words += " Nothing to re-run here for";
+        for (std::size_t i = 0; i < idle.size(); ++i)
+            words += (i == 0 ? " " : (i + 1 == idle.size() ? " and " : ", ")) + idle[i];
+        words += ".";
+    }
+    return words;
+}
+
 constexpr const char* kZero = "Rajbhandari et al. 2020, ZeRO (2+2+12 bytes per parameter)";
 constexpr const char* kKorth = "Korthikanti et al. 2022, Reducing Activation Recomputation";
 constexpr const char* kNarayanan = "Narayanan et al. 2021, Efficient Large-Scale Language Model Training (Megatron-LM)";
@@ -293,15 +342,11 @@ void explainTime(Builder& b) {
         "about a third more compute. Block recompute (Megatron-LM --recompute-method block) re-runs only "
         "the first N layers of each model chunk: that share of the cost, and those layers keep only their "
         "input.";
-    if (b.s.training.recompute == Recompute::Selective && b.s.training.flashAttention &&
-        b.p.style == ExecutionStyle::Megatron)
-        recomputeWords +=
-            " Megatron's selective recompute re-runs the attention core, whose s x s scores flash "
-            "attention never stores: here it changes nothing, in time or in memory, from no recompute.";
+    recomputeWords += recomputeModulesWords(b.s, b.p.style);
     b.add("time.recompute", "Recompute", t.recomputeSeconds, "s", "forward work repeated during backward",
           fmt("%s (%s recompute%s)", secs(t.recomputeSeconds).c_str(),
               std::string(toString(b.s.training.recompute)).c_str(),
-              recomputeLayersText(b.s.training).c_str()),
+              recomputeDetailText(b.s.training).c_str()),
           kKorth, std::move(recomputeWords));
     const TrainingOptions& o = b.s.training;
     std::string tpFormula = "per layer: 4 (+2 with full recompute) x all-reduce of s x b x h x 2 bytes; ring 2(n-1)/n S/B + 2(n-1)a";

@@ -483,5 +483,56 @@ void ObjectReader::reportUnknownKeys() {
     }
 }
 
+std::optional<unsigned> recomputeModulesFromJson(const Json& v, std::string& where, std::string& reason) {
+    std::vector<std::string> names;
+    for (const auto& m : kRecomputeModuleNames)
+        names.emplace_back(m.name);
+    if (!v.is_array()) {
+        reason = "wrong type: expected an array of " + joinList(names) + ", got " + describe(v);
+        return std::nullopt;
+    }
+    unsigned bits = 0;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        const Json& e = v[i];
+        if (!e.is_string()) {
+            where = "[" + std::to_string(i) + "]";
+            reason = "wrong type: expected one of " + joinList(names) + ", got " + describe(e);
+            return std::nullopt;
+        }
+        const std::string& name = e.get_ref<const std::string&>();
+        const auto bit = parseRecomputeModule(name);
+        if (!bit) {
+            where = "[" + std::to_string(i) + "]";
+            reason = "unknown module " + quoteJson(name) + didYouMean(name, names) + ": expected one of " +
+                     joinList(names);
+            return std::nullopt;
+        }
+        bits |= *bit;
+    }
+    return bits;
+}
+
+Json recomputeModulesJson(unsigned modules) {
+    Json j = Json::array();
+    for (const auto& m : kRecomputeModuleNames)
+        if (modules & m.bit)
+            j.push_back(std::string(m.name));
+    return j;
+}
+
+bool ObjectReader::readRecomputeModules(std::string_view key, unsigned& out) {
+    const Json* v = find(key);
+    if (!v)
+        return true;
+    std::string where, reason;
+    const auto bits = recomputeModulesFromJson(*v, where, reason);
+    if (!bits) {
+        m_errors.push_back({path(key) + where, std::move(reason)});
+        return false;
+    }
+    out = *bits;
+    return true;
+}
+
 } // namespace detail
 } // namespace lp::core

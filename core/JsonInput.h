@@ -37,6 +37,12 @@ std::string indexPath(const std::string& parent, std::size_t i);
 // "a, b, c".
 std::string joinList(const std::vector<std::string>& items);
 
+// Megatron-Core's recompute modules (RecomputeModule bits) from an array of their names, or why not: the
+// reason, and in `where` the bad element's index ("[1]") when it is one element.
+std::optional<unsigned> recomputeModulesFromJson(const Json& v, std::string& where, std::string& reason);
+// The array of names, in Megatron's order.
+Json recomputeModulesJson(unsigned modules);
+
 // "Did you mean": the closest candidate by optimal-string-alignment distance, case-insensitive.
 std::optional<std::string> closest(std::string_view word, const std::vector<std::string>& candidates);
 // " (did you mean \"x\"?)", or empty when nothing is close.
@@ -138,6 +144,9 @@ public:
 
     // Reports every key not in the allowed list.
     void reportUnknownKeys();
+
+    // "recompute_modules": an array of Megatron-Core's module names (core_attn, mla_up_proj, ...).
+    bool readRecomputeModules(std::string_view key, unsigned& out);
 
 private:
     const Json& m_obj;

@@ -243,6 +243,14 @@ LaunchSettings megatron(const Scenario& s) {
         break;
     case Recompute::Selective:
         arg("--recompute-granularity", "selective");
+        if (t.recomputeModules != kRecomputeModulesDefault) {
+            if (t.recomputeModules == 0)
+                a +=
+                    "  # no recompute module: the plan recomputes nothing (--recompute-granularity selective "
+                    "re-runs core_attn by default)\n";
+            else
+                arg("--recompute-modules", recomputeModulesText(t.recomputeModules, " "));
+        }
         break;
     case Recompute::Full:
         arg("--recompute-granularity", "full");

@@ -64,6 +64,8 @@ EvalContext::EvalContext(const Scenario& scenario, const HardwareProfile& profil
     gatherBytesPerParam = fp8 && tr.fp8ParamGather ? 1.0 : 2.0;
     grads = gradientFormat(tr, style);
     recompute = tr.recompute;
+    if (recompute == Recompute::Selective && style == ExecutionStyle::Megatron)
+        recomputeModules = tr.recomputeModules & kRecomputeModulesAll;
     if (recompute == Recompute::Full) {
         const double perChunk = Ls / std::max(1.0, v);
         recomputeShare =
@@ -201,6 +203,14 @@ struct LayerActivations {
     double replicated = 0;  // h-sized tensors: divided by t only with sequence parallel
     double split = 0;       // tensors split by TP
     double attentionCore = 0;  // s^2 tensors (softmax, dropout) - absent with flash attention
+    // What each of Megatron-Core's recompute modules frees (part of replicated + split; per layer, MoE and
+    // dense layers weighted by their share):
+    double normOutputs = 0;  // layernorm: the outputs of the norms that are separate modules
+    double mlaUpOutputs = 0; // mla_up_proj: q, k and v after the up-projections and rotary (MLA only)
+    double denseMlp = 0;     // mlp: a dense layer's MLP intermediates (its input stays)
+    double expertAct = 0;    // moe_act: the routed experts' activation output (the down-projection input)
+    double sharedMlp = 0;    // shared_experts: the shared experts' intermediates
+    double moeBlock = 0;     // moe: everything inside the MoE block (experts, permuted tokens, router)
 };
 
 LayerActivations layerActivations(const EvalContext& x) {
@@ -219,17 +229,32 @@ LayerActivations layerActivations(const EvalContext& x) {
         r.replicated = T * x.h * ((2.0 * 2 + drop * 2.0) * x.hRep + 2.0 * gathered);
     }
     // Q, K, V, the attention-output projection's input; the MLP's intermediate tensors.
-    double split = T * (2.0 * (x.aQk + x.kQk + x.kV) + lin * x.aV);
+    const double qkv = 2.0 * T * (x.aQk + x.kQk + x.kV);
+    double split = qkv + T * lin * x.aV;
     // Bytes per token per MLP unit: the up-projection output(s) (16-bit) and the down-projection input.
     const double mlpTensors = (x.s.model.mlp == MlpKind::SwiGlu ? 4.0 : 2.0) + lin;
     double mlp = mlpTensors * T * x.f;
+    r.denseMlp = mlp;
     if (x.moe) {
         // Routed experts: each token's top-k copies (the busiest GPU's share), shared experts, plus the
         // permuted tokens before and after the experts and the router's fp32 probabilities.
-        const double routed = mlpTensors * T * x.topK * x.imbalance * x.fe + mlpTensors * T * x.sharedExperts * x.fe;
+        const double copies = T * x.topK * x.imbalance * x.fe;
+        const double shared = mlpTensors * T * x.sharedExperts * x.fe;
+        const double routed = mlpTensors * copies + shared;
         const double buffers = (2.0 * 2.0 * T * x.topK * x.h + 4.0 * T * x.experts) * x.hRep * x.t;
         mlp = (1.0 - x.moeFraction) * mlp + x.moeFraction * (routed + buffers);
+        r.denseMlp *= 1.0 - x.moeFraction;
+        r.expertAct = x.moeFraction * lin * copies / x.t;
+        r.sharedMlp = x.moeFraction * shared / x.t;
+        r.moeBlock = x.moeFraction * (routed + buffers) / x.t;
     }
+    r.denseMlp /= x.t;
+    if (x.s.model.attention == AttentionKind::Mla)
+        r.mlaUpOutputs = qkv / x.t;
+    // Transformer Engine fuses a dense layer's input norm into the QKV linear (nothing to discard); MLA's
+    // input norm and a MoE layer's pre-MLP norm (the router needs its output) are separate modules.
+    const double separateNorms = (x.s.model.attention == AttentionKind::Mla ? 1.0 : 0.0) + x.moeFraction;
+    r.normOutputs = T * x.h * lin * x.hRep * separateNorms;
     split += mlp;
     if (x.flash)
         split += 4.0 * x.a * T;  // fp32 log-sum-exp per row
@@ -240,6 +265,27 @@ LayerActivations layerActivations(const EvalContext& x) {
         r.attentionCore = x.a * T * x.seq * (softmaxOut + 3.0 * drop) / x.t;
     }
     return r;
+}
+
+// What Megatron-Core's recompute modules free of one layer's activations. The whole MoE block includes its
+// activation and shared experts; the attention core is the s^2 tensors (nothing more with flash attention,
+// whose inputs the up-projections' outputs are).
+double recomputedModuleBytes(const LayerActivations& la, unsigned modules) {
+    double freed = 0;
+    if (modules & kRecomputeCoreAttn)
+        freed += la.attentionCore;
+    if (modules & kRecomputeLayerNorm)
+        freed += la.normOutputs;
+    if (modules & kRecomputeMlaUpProj)
+        freed += la.mlaUpOutputs;
+    if (modules & kRecomputeMlp)
+        freed += la.denseMlp;
+    if (modules & kRecomputeMoe)
+        freed += la.moeBlock;
+    else
+        freed += (modules & kRecomputeMoeAct ? la.expertAct : 0.0) +
+                 (modules & kRecomputeSharedExperts ? la.sharedMlp : 0.0);
+    return freed;
 }
 
 } // namespace
@@ -277,7 +323,11 @@ void computeMemory(const EvalContext& x, Plan& plan) {
     case Recompute::None:
         break;
     case Recompute::Selective:
-        perLayer = (la.replicated + la.split) * st.selectiveActivationKeep;
+        if (x.style != ExecutionStyle::Megatron) {
+            perLayer = (la.replicated + la.split) * st.selectiveActivationKeep;
+            break;
+        }
+        perLayer -= recomputedModuleBytes(la, x.recomputeModules);
         break;
     case Recompute::Full: // recomputed layers keep only their input, the others (block recompute) everything
         perLayer = x.recomputeShare * 2.0 * x.T * x.h * x.hRep + (1.0 - x.recomputeShare) * fullLayer;

@@ -208,7 +208,7 @@ std::vector<std::string> reportAssumptions(const Scenario& s, const HardwareProf
                                  : "run exposed, between the GEMMs") +
                 "; pipeline send/receive " +
                 (t.overlapPpComm ? "overlaps the stage's compute (--overlap-p2p-communication)." : "runs exposed."));
-    a.push_back(std::string("Recompute: ") + std::string(toString(t.recompute)) + recomputeLayersText(t) +
+    a.push_back(std::string("Recompute: ") + std::string(toString(t.recompute)) + recomputeDetailText(t) +
                 "; sequence parallelism " + (t.sequenceParallel ? "on" : "off") + "; flash attention " +
                 (t.flashAttention ? "on" : "off") + ".");
     a.push_back(std::string("Attention score FLOPs are counted ") +

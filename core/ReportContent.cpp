@@ -215,7 +215,7 @@ KeyValues trainingFacts(const Scenario& s, const Plan& p) {
                                                  fmt::counted(s.layout.dp / degree, "replica")
                                            : std::string("all DP ranks"));
     }
-    kv.emplace_back("Activation recompute", std::string(toString(t.recompute)) + recomputeLayersText(t));
+    kv.emplace_back("Activation recompute", std::string(toString(t.recompute)) + recomputeDetailText(t));
     kv.emplace_back("Sequence parallelism", onOff(t.sequenceParallel));
     kv.emplace_back("Flash attention", onOff(t.flashAttention));
     const bool compileFuses =

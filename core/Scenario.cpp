@@ -130,7 +130,10 @@ long long pipelineSplitUnits(const Scenario& s) {
     return static_cast<long long>(s.model.layers) + (pipelineSplitCountsEmbeddingAndLoss(s) ? 2 : 0);
 }
 
-std::string recomputeLayersText(const TrainingOptions& t) {
+std::string recomputeDetailText(const TrainingOptions& t) {
+    if (t.recompute == Recompute::Selective && t.recomputeModules != kRecomputeModulesDefault)
+        return t.recomputeModules == 0 ? " (no modules)"
+                                       : " (modules: " + recomputeModulesText(t.recomputeModules, ", ") + ")";
     if (t.recompute != Recompute::Full || t.recomputeLayers <= 0)
         return {};
     return " (block: " + std::to_string(t.recomputeLayers) + (t.recomputeLayers == 1 ? " layer" : " layers") +

@@ -23,6 +23,9 @@ struct TrainingOptions {
     // interleaved) that are recomputed, the rest keeping their activations (Megatron-LM --recompute-method
     // block --recompute-num-layers N; NeMo activations_checkpoint_num_layers). 0: every layer.
     int recomputeLayers = 0;
+    // With selective recompute in the Megatron style: which modules of each layer are recomputed
+    // (Megatron-Core --recompute-modules; RecomputeModule bits). The default is the attention core alone.
+    unsigned recomputeModules = kRecomputeModulesDefault;
     bool sequenceParallel = true;
     bool flashAttention = true;
     bool loaderPrefetch = true;
@@ -132,7 +135,8 @@ bool expertTensorParallelFits(const Scenario& s, int etp);
 // the loss count as layers.
 long long pipelineSplitUnits(const Scenario& s);
 
-// " (block: N layers of each chunk)" for full recompute of part of the layers, else empty.
-std::string recomputeLayersText(const TrainingOptions& t);
+// " (block: N layers of each chunk)" for full recompute of part of the layers, " (modules: core_attn,
+// mla_up_proj)" for selective recompute of other modules than the attention core alone, else empty.
+std::string recomputeDetailText(const TrainingOptions& t);
 
 } // namespace lp::core

@@ -298,6 +298,7 @@ TrainingOptions readTraining(const Json* j, const std::string& path, InputErrors
                     "zero_shard_degree",
                     "recompute",
                     "recompute_layers",
+                    "recompute_modules",
                     "sequence_parallel",
                     "flash_attention",
                     "torch_compile",
@@ -329,6 +330,7 @@ TrainingOptions readTraining(const Json* j, const std::string& path, InputErrors
     r.readInt("recompute_layers", t.recomputeLayers, 0, kMaxCount);
     r.readEnum("recompute", t.recompute, &parseRecompute,
                {Recompute::None, Recompute::Selective, Recompute::Full});
+    r.readRecomputeModules("recompute_modules", t.recomputeModules);
     r.readBool("sequence_parallel", t.sequenceParallel);
     r.readBool("flash_attention", t.flashAttention);
     r.readBool("torch_compile", t.torchCompile);
@@ -464,6 +466,7 @@ Json trainingToJson(const TrainingOptions& t) {
     j["zero_shard_degree"] = t.zeroShardDegree;
     j["recompute_layers"] = t.recomputeLayers;
     j["recompute"] = toString(t.recompute);
+    j["recompute_modules"] = recomputeModulesJson(t.recomputeModules);
     j["sequence_parallel"] = t.sequenceParallel;
     j["flash_attention"] = t.flashAttention;
     j["torch_compile"] = t.torchCompile;

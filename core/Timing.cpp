@@ -27,6 +27,7 @@ struct LayerTimes {
     double epPerPass = 0;    // MoE token all-to-all (dispatch + combine) per pass
     double cpMergeFwd = 0;   // context parallel: merging the ring steps' partial results (memory-bound)
     double cpMergeBwd = 0;
+    double moduleRecomputeFwd = 0; // Megatron-Core's selective recompute by module (not the attention core)
     double fwd() const { return gemmFwd + attnFwd + memFwd + cpMergeFwd; }
     double bwd() const { return 2.0 * gemmFwd + attnBwd + 2.0 * memFwd + cpMergeBwd; }
 };
@@ -73,13 +74,49 @@ double ranksPerToken(double n, int experts, int k, int groups, int limit) {
     return reached;
 }
 
+// The forward work of one layer that Megatron-Core's recompute modules run again (per micro batch and GPU).
+// The attention core is not here (computeTime adds it); the MoE block's token all-to-all neither.
+struct ModuleWork {
+    double mlaUpGemm = 0;     // MLA's two up-projections
+    double denseGemm = 0;     // a dense layer's MLP
+    double moeGemm = 0;       // a MoE layer's routed and shared experts and router
+    double sharedGemm = 0;    // its shared experts alone
+    double moeBlockUnits = 0; // the MoE block's elementwise work, 16-bit elements per token
+    double actWidth = 2;      // elements the activation function reads and writes per MLP unit
+};
+
+double moduleRecomputeSeconds(const EvalContext& x, const ModuleWork& w) {
+    const unsigned m = x.recomputeModules;
+    if ((m & ~static_cast<unsigned>(kRecomputeCoreAttn)) == 0)
+        return 0.0;
+    const double T = x.T;
+    const double mla = x.s.model.attention == AttentionKind::Mla ? 1.0 : 0.0;
+    auto units = [&](double perToken) { return x.memSeconds(2.0 * T * perToken); }; // 16-bit read + write
+    double seconds = 0;
+    if (m & kRecomputeLayerNorm) // the separate norms (Memory.cpp): read and write h each
+        seconds += units(2.0 * x.h * x.hRep * (mla + x.moeFraction));
+    if (m & kRecomputeMlaUpProj)
+        seconds += mla * (w.mlaUpGemm + units(2.0 * (x.ad + x.kd) / x.t)); // + rotary
+    if (m & kRecomputeMlp)
+        seconds += (1.0 - x.moeFraction) * (w.denseGemm + units(w.actWidth * x.f / x.t));
+    if (m & kRecomputeMoe) {
+        seconds += x.moeFraction * w.moeGemm + units(x.moeFraction * w.moeBlockUnits);
+    } else {
+        if (m & kRecomputeMoeAct)
+            seconds += units(x.moeFraction * w.actWidth * x.fe * x.topK * x.imbalance / x.t);
+        if (m & kRecomputeSharedExperts)
+            seconds += x.moeFraction * (w.sharedGemm + units(w.actWidth * x.fe * x.sharedExperts / x.t));
+    }
+    return seconds;
+}
+
 LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
     LayerTimes r;
     const double T = x.T;
     const bool gated = x.s.model.mlp == MlpKind::SwiGlu;
     // Linear layers, forward, per GPU (TP splits their output or input dimension).
     const ModelSpec& mo = x.s.model;
-    double attnGemmSeconds = 0, attnGemmFlops = 0;
+    double attnGemmSeconds = 0, attnGemmFlops = 0, mlaUpSeconds = 0;
     if (mo.attention == AttentionKind::Mla) {
         // Down-projections to the latents, up-projections to per-head q/k/v, the output projection.
         const MlaSpec& l = mo.mla;
@@ -87,7 +124,8 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
         const double upQ = 2.0 * T * (l.qLoraRank > 0 ? l.qLoraRank : x.h) * x.aQk / x.t;
         const double upKv = 2.0 * T * l.kvLoraRank * x.a * (l.qkNopeHeadDim + l.vHeadDim) / x.t;
         const double out = 2.0 * T * x.aV * x.h / x.t;
-        attnGemmSeconds = x.gemmSeconds(down) + x.gemmSeconds(upQ) + x.gemmSeconds(upKv) + x.gemmSeconds(out);
+        mlaUpSeconds = x.gemmSeconds(upQ) + x.gemmSeconds(upKv);
+        attnGemmSeconds = x.gemmSeconds(down) + mlaUpSeconds + x.gemmSeconds(out);
         attnGemmFlops = down + upQ + upKv + out;
     } else {
         const double fQkv = 2.0 * T * x.h * (x.ad + 2.0 * x.kd) / x.t;
@@ -103,6 +141,7 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
     };
     auto [denseSeconds, denseFlops] = mlpSeconds(T, x.f);
     double mlpGemmSeconds = denseSeconds, mlpGemmFlops = denseFlops;
+    double moeGemmSeconds = 0, sharedGemmSeconds = 0;
     if (x.moe) {
         // Routed experts as grouped GEMMs: the busiest GPU handles the top-k x imbalance copies of its expert-TP
         // group's tokens spread over its E/EP local experts, each GEMM only as large as one expert's share of
@@ -120,6 +159,8 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
         const double routerFlops = 2.0 * T * x.h * x.experts;
         const double moeSeconds = routedSeconds + (x.sharedExperts > 0 ? sharedSeconds : 0.0) + x.gemm16Seconds(routerFlops);
         const double moeFlops = routedFlops + (x.sharedExperts > 0 ? sharedFlops : 0.0) + routerFlops;
+        moeGemmSeconds = moeSeconds;
+        sharedGemmSeconds = x.sharedExperts > 0 ? sharedSeconds : 0.0;
         mlpGemmSeconds = (1.0 - x.moeFraction) * denseSeconds + x.moeFraction * moeSeconds;
         mlpGemmFlops = (1.0 - x.moeFraction) * denseFlops + x.moeFraction * moeFlops;
         // Token dispatch and combine: all-to-all inside the EP group, per MoE layer and pass.
@@ -224,6 +265,7 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
     double replicated = (4.0 + 6.0 + drop) * x.h * x.hRep;  // norms, residual adds, dropout masks
     const double actWidth = gated ? 3.0 : 2.0;               // activation function: reads and writes per element
     double split = actWidth * x.f;
+    double moeBlockUnits = 0; // the MoE block's elementwise work, in the units above (per token)
     if (x.moe) {
         // MoE layers: the activation runs on every routed copy (top-k x imbalance per token on the busiest
         // GPU) and on the shared experts' tokens. The dispatcher permutes the tokens into expert order
@@ -235,6 +277,7 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
         split = (1.0 - x.moeFraction) * split + x.moeFraction * moeSplit;
         const double sorts = x.experts / x.ep > 1.0 ? 2.0 * 2.0 * copies : 0.0;
         replicated += x.moeFraction * (2.0 * (1.0 + copies) + sorts) * x.h * x.hRep;
+        moeBlockUnits = moeSplit / x.t + (2.0 * (1.0 + copies) + sorts) * x.h * x.hRep;
     }
     if (!x.s.model.learnedPositions)
         split += 2.0 * (x.ad + x.kd);  // rotary embedding of q and k
@@ -250,6 +293,8 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
     im.memoryBoundBytesPerLayer = 2.0 * T * (ew * (replicated + split / x.t) + attnCore / x.t);
     r.memFwd = x.memSeconds(im.memoryBoundBytesPerLayer);
     r.attnMemFwd = x.memSeconds(2.0 * T * attnCore / x.t);
+    r.moduleRecomputeFwd = moduleRecomputeSeconds(x, ModuleWork{mlaUpSeconds, denseSeconds, moeGemmSeconds,
+                                                                sharedGemmSeconds, moeBlockUnits, actWidth});
 
     // Tensor parallel: two collectives per layer and pass of the full hidden state.
     const double msg = 2.0 * T * x.h;
@@ -327,6 +372,28 @@ double withHost(double gpu, double host, double exponent) {
 
 } // namespace
 
+// The matmul FLOPs per token (whole model) of the modules recomputed besides the attention core.
+double moduleRecomputeFlopsPerToken(const EvalContext& x) {
+    const unsigned m = x.recomputeModules;
+    const ModelSpec& mo = x.s.model;
+    const double mlpMatrices = mo.mlp == MlpKind::SwiGlu ? 3.0 : 2.0;
+    const double moeLayers = x.L * x.moeFraction, denseLayers = x.L - moeLayers;
+    double flops = 0;
+    if ((m & kRecomputeMlaUpProj) && mo.attention == AttentionKind::Mla) {
+        const MlaSpec& l = mo.mla;
+        flops += x.L * 2.0 *
+                 ((l.qLoraRank > 0 ? l.qLoraRank : x.h) * x.aQk +
+                  l.kvLoraRank * x.a * (l.qkNopeHeadDim + l.vHeadDim));
+    }
+    if (m & kRecomputeMlp)
+        flops += denseLayers * 2.0 * x.h * x.f * mlpMatrices;
+    if (m & kRecomputeMoe)
+        flops += moeLayers * 2.0 * x.h * (x.fe * mlpMatrices * (x.topK + x.sharedExperts) + x.experts);
+    else if (m & kRecomputeSharedExperts)
+        flops += moeLayers * 2.0 * x.h * x.fe * mlpMatrices * x.sharedExperts;
+    return flops;
+}
+
 void computeTime(const EvalContext& x, Plan& plan) {
     Intermediates& im = plan.x;
     TimeBreakdown& tb = plan.time;
@@ -340,10 +407,13 @@ void computeTime(const EvalContext& x, Plan& plan) {
     case Recompute::None:
         break;
     case Recompute::Selective:
-        if (x.style == ExecutionStyle::Fsdp)
+        if (x.style == ExecutionStyle::Fsdp) {
             recompute = st.selectiveMatmulRecompute * lt.gemmFwd + lt.memFwd;
-        else if (!x.flash)
-            recompute = lt.attnFwd + lt.attnMemFwd;  // the attention core only
+            break;
+        }
+        if (!x.flash && (x.recomputeModules & kRecomputeCoreAttn))
+            recompute = lt.attnFwd + lt.attnMemFwd; // the attention core
+        recompute += lt.moduleRecomputeFwd;
         break;
     case Recompute::Full: // every layer, or block recompute's share of them
         recompute = x.recomputeShare * lt.fwd();
@@ -367,7 +437,9 @@ void computeTime(const EvalContext& x, Plan& plan) {
     }
     // The backward pass sends the gradients of the same tokens back the same way: dispatch and combine once
     // more, as many bytes as forward (its doubled FLOPs are the weight gradients, which stay local).
-    double epPerLayer = (2.0 + recomputeCollectives / 2.0) * lt.epPerPass;  // fwd, bwd, full recompute
+    // fwd, bwd, and again with full recompute or the MoE block recomputed
+    const bool moeRecomputed = (x.recomputeModules & kRecomputeMoe) != 0;
+    double epPerLayer = (2.0 + recomputeCollectives / 2.0 + (moeRecomputed ? 1.0 : 0.0)) * lt.epPerPass;
     const double cpPerLayer = (1.0 + x.recomputeShare) * lt.cpFwd + lt.cpBwd;
     const double computePerLayer = lt.fwd() + lt.bwd();
     if (x.s.training.overlapEpComm)
@@ -574,8 +646,10 @@ void computeTime(const EvalContext& x, Plan& plan) {
     case Recompute::None:
         break;
     case Recompute::Selective:
-        recomputeFlops = x.style == ExecutionStyle::Fsdp ? st.selectiveMatmulRecompute * 2.0 * layerMatmul
-                                                         : (x.flash ? 0.0 : attn / 3.0);
+        recomputeFlops = x.style == ExecutionStyle::Fsdp
+                             ? st.selectiveMatmulRecompute * 2.0 * layerMatmul
+                             : (x.flash || !(x.recomputeModules & kRecomputeCoreAttn) ? 0.0 : attn / 3.0) +
+                                   moduleRecomputeFlopsPerToken(x);
         break;
     case Recompute::Full:
         recomputeFlops = x.recomputeShare * (2.0 * layerMatmul + attn / 3.0);

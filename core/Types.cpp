@@ -126,4 +126,46 @@ std::optional<MoeDispatcher> parseMoeDispatcher(std::string_view s) {
     return parseOf(kMoeDispatcher, s);
 }
 
+std::optional<RecomputeModule> parseRecomputeModule(std::string_view s) {
+    for (const auto& m : kRecomputeModuleNames)
+        if (m.name == s)
+            return m.bit;
+    return std::nullopt;
+}
+
+std::string recomputeModulesText(unsigned modules, std::string_view separator) {
+    std::string out;
+    for (const auto& m : kRecomputeModuleNames) {
+        if ((modules & m.bit) == 0)
+            continue;
+        if (!out.empty())
+            out += separator;
+        out += m.name;
+    }
+    return out;
+}
+
+std::optional<unsigned> parseRecomputeModules(std::string_view list, std::string* bad) {
+    unsigned bits = 0;
+    while (!list.empty()) {
+        const std::size_t comma = list.find(',');
+        std::string_view item = list.substr(0, comma);
+        list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
+        while (!item.empty() && item.front() == ' ')
+            item.remove_prefix(1);
+        while (!item.empty() && item.back() == ' ')
+            item.remove_suffix(1);
+        if (item.empty())
+            continue;
+        const auto bit = parseRecomputeModule(item);
+        if (!bit) {
+            if (bad)
+                *bad = std::string(item);
+            return std::nullopt;
+        }
+        bits |= *bit;
+    }
+    return bits;
+}
+
 } // namespace lp::core

@@ -12,6 +12,22 @@ enum class AttentionKind { Standard, Mla };  // multi-head / grouped-query, or m
 enum class Precision { Bf16, Fp16, Fp8 };
 enum class Optimizer { Adam, SgdMomentum };
 enum class Recompute { None, Selective, Full };
+// Megatron-Core's selective recompute by module (--recompute-modules): bits of
+// TrainingOptions::recomputeModules. core_attn: the attention core (Korthikanti's selective recompute, the
+// default); layernorm: the outputs of the norms that are separate modules; mla_up_proj: MLA's
+// up-projections and rotary (q, k, v); mlp: dense layers' MLP; moe_act: the routed experts' activation
+// function; shared_experts: the shared experts' MLP; moe: the whole MoE block.
+enum RecomputeModule : unsigned {
+    kRecomputeCoreAttn = 1u << 0,
+    kRecomputeLayerNorm = 1u << 1,
+    kRecomputeMlaUpProj = 1u << 2,
+    kRecomputeMlp = 1u << 3,
+    kRecomputeMoeAct = 1u << 4,
+    kRecomputeSharedExperts = 1u << 5,
+    kRecomputeMoe = 1u << 6,
+};
+inline constexpr unsigned kRecomputeModulesDefault = kRecomputeCoreAttn;
+inline constexpr unsigned kRecomputeModulesAll = (1u << 7) - 1;
 // How a framework schedules work: Megatron-LM (TP/PP/DP with bucketed gradient all-reduce or the
 // distributed optimizer) or FSDP-style (PyTorch FSDP2 / torchtitan / DeepSpeed ZeRO-3: per-layer
 // gathers prefetched one layer ahead). Auto picks FSDP when ZeRO stage 3 is used, Megatron otherwise.
@@ -81,6 +97,26 @@ std::optional<CpExchange> parseCpExchange(std::string_view s);
 std::optional<PipelineSplit> parsePipelineSplit(std::string_view s);
 std::optional<MoeDispatcher> parseMoeDispatcher(std::string_view s);
 std::optional<AttentionFlops> parseAttentionFlops(std::string_view s);
+
+// Recompute modules: Megatron-Core's spellings, one bit each, in Megatron's order.
+struct RecomputeModuleName {
+    RecomputeModule bit;
+    std::string_view name;
+};
+inline constexpr RecomputeModuleName kRecomputeModuleNames[] = {
+    {kRecomputeCoreAttn, "core_attn"},
+    {kRecomputeMoeAct, "moe_act"},
+    {kRecomputeLayerNorm, "layernorm"},
+    {kRecomputeMlaUpProj, "mla_up_proj"},
+    {kRecomputeMlp, "mlp"},
+    {kRecomputeMoe, "moe"},
+    {kRecomputeSharedExperts, "shared_experts"},
+};
+std::optional<RecomputeModule> parseRecomputeModule(std::string_view s);
+// "core_attn,mla_up_proj" (the given separator between names); empty for none.
+std::string recomputeModulesText(unsigned modules, std::string_view separator = ",");
+// A comma-separated list (spaces ignored) into bits; the first unknown name in `bad` and nullopt if any.
+std::optional<unsigned> parseRecomputeModules(std::string_view list, std::string* bad = nullptr);
 
 // Decimal and binary units, never mixed up on screen.
 inline constexpr double kGB = 1e9;

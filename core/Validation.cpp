@@ -642,6 +642,14 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
         t.zeroStage = stated("zero_stage", 0, 3, zeroDefault, torchTrainer ? "a PyTorch FSDP trainer" : "");
         // Optional (block recompute): full recompute of only the first N layers of each model chunk.
         t.recomputeLayers = r.optionalInteger(*jl, "recompute_layers", lw, 0, 1000000, 0);
+        // Optional (selective recompute by module, Megatron-Core --recompute-modules, as the recipe sets it).
+        if (const auto it = jl->find("recompute_modules"); it != jl->end()) {
+            std::string element, reason;
+            if (const auto bits = detail::recomputeModulesFromJson(*it, element, reason))
+                t.recomputeModules = *bits;
+            else
+                r.errors.push_back({detail::childPath(lw, "recompute_modules") + element, std::move(reason)});
+        }
         // Optional (hybrid sharding, HSDP): the DP ranks one copy of the sharded state spans.
         t.zeroShardDegree = r.optionalInteger(*jl, "zero_shard_degree", lw, 1, 10000000, t.zeroShardDegree);
         // Optional (CPU offloading, as the run's recipe sets it): the layers per stage whose activations go

@@ -154,7 +154,7 @@ QString CompareModel::text(int metric, int column) const {
         QString s =
             tr("ZeRO-%1, %2%3")
                 .arg(t.zeroStage)
-                .arg(recomputeText(t.recompute), QString::fromStdString(core::recomputeLayersText(t)));
+                .arg(recomputeText(t.recompute), QString::fromStdString(core::recomputeDetailText(t)));
         if (const int degree = core::effectiveShardDegree(pin.scenario); degree < l.dp)
             s += tr(" (HSDP over %1)").arg(degree);
         if (t.crossEntropy != core::CrossEntropy::Auto)

@@ -290,7 +290,7 @@ QVariant ValidationModel::data(const QModelIndex& index, int role) const {
         tip +=
             tr("<br>%1; global batch %2; recompute %3; ZeRO %4; %5%6")
                 .arg(row.layout, formatCount(c->globalBatch),
-                     qs(core::toString(t.recompute)) + QString::fromStdString(core::recomputeLayersText(t)))
+                     qs(core::toString(t.recompute)) + QString::fromStdString(core::recomputeDetailText(t)))
                 .arg(t.zeroStage)
                 .arg(qs(core::toString(t.precision)),
                      t.sequenceParallel ? tr("; sequence parallel") : QString());

@@ -128,7 +128,7 @@ std::string renderScenarioSummary(const Scenario& s, const Plan& p) {
                            std::string(core::toString(t.optimizer)) + ", " + zeroText(t.zeroStage) + ", " +
                            (t.recompute == core::Recompute::None ? std::string("no")
                                                                  : std::string(core::toString(t.recompute))) +
-                           " recompute" + core::recomputeLayersText(t) + ", sequence parallel " +
+                           " recompute" + core::recomputeDetailText(t) + ", sequence parallel " +
                            onOff(t.sequenceParallel) + ", flash attention " + onOff(t.flashAttention) + ", " +
                            std::string(core::toString(p.style)) + " style" +
                            (t.torchCompile ? ", torch.compile" : "") +

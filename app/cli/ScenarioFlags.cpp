@@ -144,6 +144,27 @@ const std::vector<FlagSpec>& flagTable() {
         {"--recompute-layers", "N",
          "with full recompute: layers of each model chunk recomputed, the rest kept (block method; 0 = all)",
          intSetter(&O::recomputeLayers, 0, kMaxCount)},
+        {"--recompute-modules", "LIST",
+         "with selective recompute (Megatron style): modules recomputed, comma-separated core_attn, moe_act, "
+         "layernorm, mla_up_proj, mlp, moe, shared_experts (Megatron-Core --recompute-modules; default "
+         "core_attn; 'none' for none)",
+         [](ScenarioOverrides& o, const std::string& flag,
+            const std::string& v) -> std::expected<void, CliError> {
+             if (v == "none") {
+                 o.recomputeModules = 0u;
+                 return {};
+             }
+             std::string bad;
+             const auto bits = core::parseRecomputeModules(v, &bad);
+             if (!bits || *bits == 0)
+                 return std::unexpected(badValue(
+                     flag, (bits ? std::string("names no module") : "unknown module '" + bad + "'") +
+                               ": expected none or a comma-separated list of core_attn, moe_act, layernorm, "
+                               "mla_up_proj, mlp, moe, shared_experts, got '" +
+                               v + "'"));
+             o.recomputeModules = *bits;
+             return {};
+         }},
         {"--sequence-parallel", "on|off", "sequence parallelism", onOffSetter(&O::sequenceParallel)},
         {"--flash-attention", "on|off", "flash attention", onOffSetter(&O::flashAttention)},
         {"--torch-compile", "on|off",
@@ -303,6 +324,8 @@ std::expected<void, CliError> applyOverrides(const ScenarioOverrides& o, Scenari
         t.recomputeLayers = *o.recomputeLayers;
     if (o.recompute)
         t.recompute = *o.recompute;
+    if (o.recomputeModules)
+        t.recomputeModules = *o.recomputeModules;
     if (o.sequenceParallel)
         t.sequenceParallel = *o.sequenceParallel;
     if (o.flashAttention)

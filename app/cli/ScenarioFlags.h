@@ -20,6 +20,7 @@ struct ScenarioOverrides {
     std::optional<int> tp, pp, dp, cp, ep, etp, vpp, microBatch, accumulation, zeroStage, zeroShardDegree,
         recomputeLayers, activationOffloadLayers;
     std::optional<core::Recompute> recompute;
+    std::optional<unsigned> recomputeModules;
     std::optional<bool> sequenceParallel, flashAttention, torchCompile, fusedKernels, fp8ParamGather,
         loaderPrefetch, optimizerOffload;
     std::optional<bool> overlapTp, overlapPp, overlapDp, overlapEp;

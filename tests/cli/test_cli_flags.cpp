@@ -111,6 +111,26 @@ LP_TEST(evaluate_recompute_layers_flag) {
     LP_CHECK(contains(bad.err, "--recompute-layers"));
 }
 
+LP_TEST(evaluate_recompute_modules_flag) {
+    // --recompute-modules with selective recompute: the dense MLP recomputed costs time and frees memory; the
+    // plan text and a written scenario name the modules. An unknown name is refused, naming flag and name.
+    const std::vector<std::string> sel = {"evaluate", "--recompute", "selective", "--json"};
+    const json plain = run(sel).parsed();
+    std::vector<std::string> mlp = sel;
+    mlp.insert(mlp.end() - 1, {"--recompute-modules", "core_attn, mlp"});
+    const json with = run(mlp).parsed();
+    LP_CHECK(with.at("time").at("step_s").get<double>() > plain.at("time").at("step_s").get<double>());
+    const int worst = plain.at("memory").at("worst_stage").get<int>();
+    LP_CHECK(with.at("memory").at("stages").at(worst).at("activations_bytes").get<double>() <
+             plain.at("memory").at("stages").at(worst).at("activations_bytes").get<double>());
+    mlp.pop_back();
+    LP_CHECK(contains(run(mlp).out, "selective recompute (modules: core_attn, mlp)"));
+    const auto bad = run({"evaluate", "--recompute-modules", "mlp,attn"});
+    LP_CHECK_EQ(bad.code, 2);
+    LP_CHECK(contains(bad.err, "--recompute-modules") && contains(bad.err, "unknown module 'attn'"));
+    LP_CHECK_EQ(run({"evaluate", "--recompute-modules", ","}).code, 2);
+}
+
 LP_TEST(evaluate_shard_degree_and_cross_entropy_flags) {
     // Hybrid sharding: ZeRO-1 over DP 2 with a shard degree of 1 keeps the whole optimizer state.
     const json a = run({"evaluate", "--json"}).parsed();

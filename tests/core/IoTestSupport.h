@@ -179,6 +179,7 @@ Scenario randomScenario(Random& r) {
     t.recomputeLayers = r.coin() ? 0 : r.integer(1, 100);
     t.recompute = std::array{Recompute::None, Recompute::Selective,
                              Recompute::Full}[static_cast<std::size_t>(r.integer(0, 2))];
+    t.recomputeModules = static_cast<unsigned>(r.integer(0, static_cast<int>(kRecomputeModulesAll)));
     t.sequenceParallel = r.coin();
     t.flashAttention = r.coin();
     t.torchCompile = r.coin();

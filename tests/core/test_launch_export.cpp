@@ -132,6 +132,18 @@ LP_TEST(megatron_virtual_stages_and_full_recompute) {
                       "--num-virtual-stages-per-pipeline-rank 3"));
 }
 
+LP_TEST(megatron_selective_recompute_names_its_modules_unless_the_default) {
+    Scenario s = defaultScenario();
+    s.training.recompute = Recompute::Selective;
+    LP_CHECK(!contains(exportLaunchSettings(s, LaunchTarget::Megatron).text, "--recompute-modules"));
+    s.training.recomputeModules = kRecomputeMlaUpProj | kRecomputeMoeAct;
+    const auto text = exportLaunchSettings(s, LaunchTarget::Megatron).text;
+    LP_CHECK(contains(text, "  --recompute-granularity selective\n"));
+    LP_CHECK(contains(text, "  --recompute-modules moe_act mla_up_proj\n"));
+    s.training.recomputeModules = 0;
+    LP_CHECK(contains(exportLaunchSettings(s, LaunchTarget::Megatron).text, "# no recompute module"));
+}
+
 LP_TEST(megatron_zero_stages_precision_and_recompute_none) {
     Scenario s = defaultScenario();
     s.training.zeroStage = 0;
