@@ -8,8 +8,10 @@
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QSignalBlocker>
 #include <QSpinBox>
+#include <QToolButton>
 
 #include <cmath>
 
@@ -166,6 +168,48 @@ QLineEdit* FormBinder::addText(QFormLayout* form, const QString& label, const QS
     });
     m_refreshers.back()();
     return edit;
+}
+
+QToolButton* FormBinder::addFlags(QFormLayout* form, const QString& label, const QString& tip,
+                                  const std::vector<std::pair<QString, unsigned>>& items, const QString& none,
+                                  std::function<unsigned(const core::Scenario&)> get,
+                                  std::function<void(core::Scenario&, unsigned)> set) {
+    auto* button = new QToolButton(form->parentWidget());
+    button->setPopupMode(QToolButton::InstantPopup);
+    button->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    button->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    auto* menu = new QMenu(button);
+    std::vector<std::pair<QAction*, unsigned>> actions;
+    for (const auto& [text, bit] : items) {
+        QAction* a = menu->addAction(text);
+        a->setCheckable(true);
+        a->setData(bit);
+        actions.emplace_back(a, bit);
+    }
+    button->setMenu(menu);
+    addRow(form, label, button, tip);
+    const int field = m_fields++;
+    for (const auto& [action, _] : actions)
+        connect(action, &QAction::triggered, this, [this, actions, set, label, field] {
+            unsigned v = 0;
+            for (const auto& [a, bit] : actions)
+                if (a->isChecked())
+                    v |= bit;
+            send([&](core::Scenario& s) { set(s, v); }, label, field);
+        });
+    m_refreshers.push_back([button, actions, get, none, this] {
+        const unsigned v = get(m_doc->scenario());
+        QStringList shown;
+        for (const auto& [a, bit] : actions) {
+            const QSignalBlocker block(a);
+            a->setChecked((v & bit) != 0);
+            if (v & bit)
+                shown << a->text();
+        }
+        button->setText(shown.isEmpty() ? none : shown.join(QStringLiteral(", ")));
+    });
+    m_refreshers.back()();
+    return button;
 }
 
 void FormBinder::refresh() {

@@ -17,6 +17,7 @@ class QDoubleSpinBox;
 class QFormLayout;
 class QLineEdit;
 class QSpinBox;
+class QToolButton;
 
 namespace lp::ui {
 
@@ -46,6 +47,13 @@ public:
     QLineEdit* addText(QFormLayout* form, const QString& label, const QString& tip,
                        std::function<std::string(const core::Scenario&)> get,
                        std::function<void(core::Scenario&, const std::string&)> set);
+
+    // A set of flags (bits of one unsigned field): a button that shows the chosen ones (`none` when empty)
+    // and opens a menu of checkable items.
+    QToolButton* addFlags(QFormLayout* form, const QString& label, const QString& tip,
+                          const std::vector<std::pair<QString, unsigned>>& items, const QString& none,
+                          std::function<unsigned(const core::Scenario&)> get,
+                          std::function<void(core::Scenario&, unsigned)> set);
 
     void refresh();
 

@@ -8,6 +8,7 @@
 #include <QComboBox>
 #include <QFormLayout>
 #include <QSpinBox>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace lp::ui {
@@ -38,14 +39,16 @@ TrainingEditor::TrainingEditor(ScenarioDocument* doc, QWidget* parent)
                        {tr("3 (+ weights, FSDP)"), 3}},
                       [](const Scenario& s) { return s.training.zeroStage; },
                       [](Scenario& s, int v) { s.training.zeroStage = v; });
-    m_main->addChoice(form, tr("Re&compute"),
-                      tr("Activation checkpointing: selective recomputes the attention core, full recomputes whole "
-                         "layers (about 30% more compute, far less activation memory)."),
-                      {{tr("None"), static_cast<int>(core::Recompute::None)},
-                       {tr("Selective"), static_cast<int>(core::Recompute::Selective)},
-                       {tr("Full"), static_cast<int>(core::Recompute::Full)}},
-                      [](const Scenario& s) { return static_cast<int>(s.training.recompute); },
-                      [](Scenario& s, int v) { s.training.recompute = static_cast<core::Recompute>(v); });
+    m_main->addChoice(
+        form, tr("Re&compute"),
+        tr("Activation checkpointing: selective recomputes the attention core (in the Megatron "
+           "style, or the Recompute modules chosen under More training options), full recomputes "
+           "whole layers (about 30% more compute, far less activation memory)."),
+        {{tr("None"), static_cast<int>(core::Recompute::None)},
+         {tr("Selective"), static_cast<int>(core::Recompute::Selective)},
+         {tr("Full"), static_cast<int>(core::Recompute::Full)}},
+        [](const Scenario& s) { return static_cast<int>(s.training.recompute); },
+        [](Scenario& s, int v) { s.training.recompute = static_cast<core::Recompute>(v); });
     m_main->addDouble(form, tr("Token &budget"), tr("Tokens to train on, for the training time and GPU-hours."), 1,
                       1e6, 0, 1e9, [](const Scenario& s) { return s.training.tokenBudget; },
                       [](Scenario& s, double v) { s.training.tokenBudget = v; }, tr(" B tokens"));
@@ -86,6 +89,23 @@ TrainingEditor::TrainingEditor(ScenarioDocument* doc, QWidget* parent)
         [](Scenario& s, int v) { s.training.recomputeLayers = v; }, tr(" per chunk"));
     block->setSpecialValueText(tr("every layer"));
     block->setObjectName(QStringLiteral("recomputeLayers"));
+    std::vector<std::pair<QString, unsigned>> modules;
+    for (const auto& m : core::kRecomputeModuleNames)
+        modules.emplace_back(QString::fromUtf8(m.name.data(), static_cast<qsizetype>(m.name.size())), m.bit);
+    m_more
+        ->addFlags(
+            more, tr("Recompute &modules"),
+            tr("With selective recompute in the Megatron style: the parts of each layer that are "
+               "recomputed (Megatron-Core --recompute-modules). core_attn: the attention core (the "
+               "default; nothing to recompute with flash attention); layernorm: the norms that are "
+               "separate modules (MLA's input norm, a MoE layer's pre-MLP norm); mla_up_proj: MLA's "
+               "up-projected q, k and v; mlp: a dense layer's MLP; moe_act: the routed experts' "
+               "activation; shared_experts: the shared experts; moe: the whole MoE block, its token "
+               "all-to-all included. Each frees its tensors and re-runs its forward once before the "
+               "backward."),
+            modules, tr("none"), [](const Scenario& s) { return s.training.recomputeModules; },
+            [](Scenario& s, unsigned v) { s.training.recomputeModules = v; })
+        ->setObjectName(QStringLiteral("recomputeModules"));
     m_more
         ->addBool(
             more, tr("Optimizer state on the CPU"),

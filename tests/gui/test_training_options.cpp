@@ -2,7 +2,6 @@
 // TrainingOptions field through the undo stack, the plan follows (the exposed communication time drops),
 // and the boxes follow the document when it changes elsewhere (undo, redo, another edit).
 #include "WindowTestSupport.h"
-
 #include "core/Evaluate.h"
 #include "core/Explain.h"
 #include "core/Presets.h"
@@ -16,7 +15,10 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
+#include <QMenu>
 #include <QSpinBox>
+#include <QToolButton>
 #include <QUndoStack>
 
 #include <cmath>
@@ -197,6 +199,46 @@ private slots:
         QVERIFY(doc()->plan().memory.stages[0].activationsBytes > every.memory.stages[0].activationsBytes);
         doc()->undoStack()->undo();
         QCOMPARE(doc()->plan().time.recomputeSeconds, every.time.recomputeSeconds);
+        doc()->undoStack()->undo();
+    }
+
+    void recomputeModulesMenuChoosesWhatSelectiveRecomputes() {
+        auto* button = m_window->scenarioPanel()->findChild<QToolButton*>(QStringLiteral("recomputeModules"));
+        QVERIFY(button && button->menu());
+        QCOMPARE(button->text(), QStringLiteral("core_attn"));
+        QVERIFY(button->toolTip().contains(QStringLiteral("--recompute-modules")));
+        QAction* mlp = nullptr;
+        for (QAction* a : button->menu()->actions())
+            if (a->text() == QStringLiteral("mlp"))
+                mlp = a;
+        QVERIFY(mlp && mlp->isCheckable() && !mlp->isChecked());
+        const core::Plan before = doc()->plan(); // the default: selective, flash attention
+        mlp->trigger();
+        editor()->moreSection()->setExpanded(true);
+        QVERIFY(button->isVisible());
+        if (const QString dir = qEnvironmentVariable("LP_SCREENSHOT_DIR"); !dir.isEmpty()) {
+            QTest::qWait(50);
+            QVERIFY(m_window->grab().save(QDir(dir).filePath(QStringLiteral("recompute-modules.png"))));
+            button->menu()->popup(button->mapToGlobal(QPoint(0, button->height())));
+            QTest::qWait(50);
+            QVERIFY(button->menu()->grab().save(
+                QDir(dir).filePath(QStringLiteral("recompute-modules-menu.png"))));
+            button->menu()->hide();
+        }
+        QCOMPARE(doc()->scenario().training.recomputeModules,
+                 static_cast<unsigned>(core::kRecomputeCoreAttn | core::kRecomputeMlp));
+        QCOMPARE(button->text(), QStringLiteral("core_attn, mlp"));
+        QVERIFY(doc()->plan().time.recomputeSeconds > before.time.recomputeSeconds);
+        QVERIFY(doc()->plan().memory.stages[0].activationsBytes < before.memory.stages[0].activationsBytes);
+        doc()->undoStack()->undo();
+        QVERIFY(!mlp->isChecked());
+        QCOMPARE(button->text(), QStringLiteral("core_attn"));
+        QCOMPARE(doc()->plan().time.recomputeSeconds, before.time.recomputeSeconds);
+        // Nothing chosen reads "none".
+        core::Scenario s = doc()->scenario();
+        s.training.recomputeModules = 0;
+        doc()->edit(s, QStringLiteral("no modules"));
+        QCOMPARE(button->text(), QStringLiteral("none"));
         doc()->undoStack()->undo();
     }
 
