@@ -163,8 +163,8 @@ LP_TEST(module_names_read_and_write_as_megatron_spells_them) {
 }
 
 LP_TEST(a_validation_case_may_state_its_recompute_modules) {
-    // The optional layout key recompute_modules (docs/formats.md); absent, the attention core alone. A bad
-    // name is refused naming the element.
+    // The optional layout key recompute_modules (docs/formats.md), as NVIDIA's DeepSeek-V3 launch scripts set
+    // it; absent, the attention core alone. A bad name is refused naming the element.
     const std::string head = R"({"schema": "layout-planner/validation-cases@1", "cases": [{"id": "x",
         "model": {"name": "m", "layers": 4, "hidden": 1024, "heads": 8, "kv_heads": 8, "ffn_hidden": 4096,
                   "vocab": 32000, "seq_len": 2048, "mlp": "swiglu", "tied_embeddings": false},
@@ -183,6 +183,13 @@ LP_TEST(a_validation_case_may_state_its_recompute_modules) {
     LP_CHECK(!bad.has_value());
     if (!bad.has_value())
         LP_CHECK_EQ(bad.error().front().path, std::string("$.cases[0].layout.recompute_modules[1]"));
+    // The DGX Cloud DeepSeek-V3 rows on H100 recompute MLA's up-projections (their launch.sh).
+    const auto dgxc = loadValidationCases(std::string(LP_TEST_DATA_DIR) + "/validation/dgxc-benchmarking-runs.json");
+    LP_CHECK(dgxc.has_value());
+    int upProj = 0;
+    for (const ValidationCase& c : dgxc ? *dgxc : std::vector<ValidationCase>{})
+        upProj += c.scenario.training.recomputeModules == kRecomputeMlaUpProj;
+    LP_CHECK_EQ(upProj, 2);
 }
 
 LP_TEST_MAIN()
