@@ -98,6 +98,12 @@ struct EvalContext {
     // with splitCountsEmbedLoss the embedding (the first unit of chunk 0), the L layers and the loss (the
     // last unit of the last chunk). Without it rank 0 holds the most layers.
     double layersOfRank(int i) const;
+    // Norms per layer that are modules of their own, which Megatron-Core's layernorm recompute can discard:
+    // Transformer Engine fuses a dense layer's input norm into the QKV linear; MLA's input norm and a MoE
+    // layer's pre-MLP norm (the router needs its output) stand alone.
+    double separateNormsPerLayer() const {
+        return (s.model.attention == AttentionKind::Mla ? 1.0 : 0.0) + moeFraction;
+    }
 
     double gemmSeconds(double flops) const;      // linear-layer GEMM at the scenario's precision
     double gemm16Seconds(double flops) const;    // 16-bit GEMM (attention core, head)

@@ -234,7 +234,6 @@ LayerActivations layerActivations(const EvalContext& x) {
     // Bytes per token per MLP unit: the up-projection output(s) (16-bit) and the down-projection input.
     const double mlpTensors = (x.s.model.mlp == MlpKind::SwiGlu ? 4.0 : 2.0) + lin;
     double mlp = mlpTensors * T * x.f;
-    r.denseMlp = mlp;
     if (x.moe) {
         // Routed experts: each token's top-k copies (the busiest GPU's share), shared experts, plus the
         // permuted tokens before and after the experts and the router's fp32 probabilities.
@@ -243,18 +242,14 @@ LayerActivations layerActivations(const EvalContext& x) {
         const double routed = mlpTensors * copies + shared;
         const double buffers = (2.0 * 2.0 * T * x.topK * x.h + 4.0 * T * x.experts) * x.hRep * x.t;
         mlp = (1.0 - x.moeFraction) * mlp + x.moeFraction * (routed + buffers);
-        r.denseMlp *= 1.0 - x.moeFraction;
         r.expertAct = x.moeFraction * lin * copies / x.t;
         r.sharedMlp = x.moeFraction * shared / x.t;
         r.moeBlock = x.moeFraction * (routed + buffers) / x.t;
     }
-    r.denseMlp /= x.t;
+    r.denseMlp = (1.0 - x.moeFraction) * mlpTensors * T * x.f / x.t;
     if (x.s.model.attention == AttentionKind::Mla)
         r.mlaUpOutputs = qkv / x.t;
-    // Transformer Engine fuses a dense layer's input norm into the QKV linear (nothing to discard); MLA's
-    // input norm and a MoE layer's pre-MLP norm (the router needs its output) are separate modules.
-    const double separateNorms = (x.s.model.attention == AttentionKind::Mla ? 1.0 : 0.0) + x.moeFraction;
-    r.normOutputs = T * x.h * lin * x.hRep * separateNorms;
+    r.normOutputs = T * x.h * lin * x.hRep * x.separateNormsPerLayer();
     split += mlp;
     if (x.flash)
         split += 4.0 * x.a * T;  // fp32 log-sum-exp per row

@@ -93,8 +93,8 @@ double moduleRecomputeSeconds(const EvalContext& x, const ModuleWork& w) {
     const double mla = x.s.model.attention == AttentionKind::Mla ? 1.0 : 0.0;
     auto units = [&](double perToken) { return x.memSeconds(2.0 * T * perToken); }; // 16-bit read + write
     double seconds = 0;
-    if (m & kRecomputeLayerNorm) // the separate norms (Memory.cpp): read and write h each
-        seconds += units(2.0 * x.h * x.hRep * (mla + x.moeFraction));
+    if (m & kRecomputeLayerNorm) // the norms that stand alone: read and write h each
+        seconds += units(2.0 * x.h * x.hRep * x.separateNormsPerLayer());
     if (m & kRecomputeMlaUpProj)
         seconds += mla * (w.mlaUpGemm + units(2.0 * (x.ad + x.kd) / x.t)); // + rotary
     if (m & kRecomputeMlp)
@@ -157,10 +157,10 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
         const double routedFlops = local * (oneExpertUp + oneExpertDown);
         auto [sharedSeconds, sharedFlops] = mlpSeconds(T, x.fe * x.sharedExperts);
         const double routerFlops = 2.0 * T * x.h * x.experts;
-        const double moeSeconds = routedSeconds + (x.sharedExperts > 0 ? sharedSeconds : 0.0) + x.gemm16Seconds(routerFlops);
+        sharedGemmSeconds = x.sharedExperts > 0 ? sharedSeconds : 0.0;
+        const double moeSeconds = routedSeconds + sharedGemmSeconds + x.gemm16Seconds(routerFlops);
         const double moeFlops = routedFlops + (x.sharedExperts > 0 ? sharedFlops : 0.0) + routerFlops;
         moeGemmSeconds = moeSeconds;
-        sharedGemmSeconds = x.sharedExperts > 0 ? sharedSeconds : 0.0;
         mlpGemmSeconds = (1.0 - x.moeFraction) * denseSeconds + x.moeFraction * moeSeconds;
         mlpGemmFlops = (1.0 - x.moeFraction) * denseFlops + x.moeFraction * moeFlops;
         // Token dispatch and combine: all-to-all inside the EP group, per MoE layer and pass.

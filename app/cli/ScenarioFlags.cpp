@@ -157,11 +157,11 @@ const std::vector<FlagSpec>& flagTable() {
              std::string bad;
              const auto bits = core::parseRecomputeModules(v, &bad);
              if (!bits || *bits == 0)
-                 return std::unexpected(badValue(
-                     flag, (bits ? std::string("names no module") : "unknown module '" + bad + "'") +
-                               ": expected none or a comma-separated list of core_attn, moe_act, layernorm, "
-                               "mla_up_proj, mlp, moe, shared_experts, got '" +
-                               v + "'"));
+                 return std::unexpected(
+                     badValue(flag, (bits ? std::string("names no module") : "unknown module '" + bad + "'") +
+                                        ": expected none or a comma-separated list of " +
+                                        core::recomputeModulesText(core::kRecomputeModulesAll, ", ") +
+                                        ", got '" + v + "'"));
              o.recomputeModules = *bits;
              return {};
          }},
