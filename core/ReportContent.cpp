@@ -141,8 +141,12 @@ KeyValues modelFacts(const Scenario& s, const Plan& p) {
     kv.emplace_back("Hidden size", std::to_string(m.hidden));
     kv.emplace_back("Attention heads / KV heads",
                     std::to_string(m.heads) + " / " + std::to_string(m.kvHeads));
-    kv.emplace_back("Head size",
-                    std::to_string(m.headDim()) + (m.headSize > 0 ? " (explicit)" : " (hidden / heads)"));
+    // MLA's heads are not hidden / heads wide: q and k take the no-position and rotary parts, v its own.
+    kv.emplace_back("Head size", m.attention == AttentionKind::Mla
+                                     ? "q/k " + std::to_string(m.qkHeadDim()) + ", v " +
+                                           std::to_string(m.vHeadDim()) + " (multi-head latent attention)"
+                                     : std::to_string(m.headDim()) +
+                                           (m.headSize > 0 ? " (explicit)" : " (hidden / heads)"));
     kv.emplace_back("MLP hidden size",
                     std::to_string(m.ffnHidden) + " (" + std::string(toString(m.mlp)) + ")");
     kv.emplace_back("Vocabulary", std::to_string(m.vocab));

@@ -4,6 +4,7 @@
 #include "core/Evaluate.h"
 #include "core/Markup.h"
 #include "core/NumberFormat.h"
+#include "core/Presets.h"
 #include "core/Report.h"
 #include "core/ScenarioIo.h"
 #include "core/SearchExport.h"
@@ -344,6 +345,16 @@ LP_TEST(the_training_facts_name_the_loss_kernel_auto_resolves_to) {
     const std::string md = reportToMarkdown(makeReport(s));
     LP_CHECK(contains(md, "auto (compiled with the model)"));
     LP_CHECK(contains(md, "4 bytes per logit"));
+}
+
+LP_TEST(an_mla_model_reports_its_own_head_sizes_not_hidden_over_heads) {
+    // DeepSeek-V3: hidden 7168 over 128 heads is 56, but its q/k heads are 128 + 64 wide and its v heads 128.
+    Scenario s = defaultScenario();
+    s.model = findModelPreset("deepseek-v3")->model;
+    const std::string md = reportToMarkdown(makeReport(s));
+    LP_CHECK(contains(md, "q/k 192, v 128 (multi-head latent attention)"));
+    LP_CHECK(!contains(md, "56 (hidden / heads)"));
+    LP_CHECK(contains(reportToMarkdown(makeReport(defaultScenario())), "128 (hidden / heads)"));
 }
 
 LP_TEST(markdown_escaping_rules) {
