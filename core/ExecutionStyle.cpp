@@ -115,9 +115,16 @@ double lossTrafficBytesPerLogit(CrossEntropy kernel, ExecutionStyle style, int t
     case CrossEntropy::Fused: return 6.0;
     case CrossEntropy::FusedLinear: return 4.0;
     case CrossEntropy::Compiled: return 8.0;
+    case CrossEntropy::Fused16:
+        return 8.0;
     case CrossEntropy::Auto: break;
     }
     return style == ExecutionStyle::Fsdp ? 44.0 : 52.0;
+}
+
+double logitsTrafficBytesPerLogit(const TrainingOptions& t, ExecutionStyle style, int tp) {
+    return lossTrafficBytesPerLogit(lossKernel(t, style), style, tp) +
+           std::max(0, t.logitsMetricPasses) * kLogitsMetricTrafficPerLogit;
 }
 
 double lossBytesPerLogit(CrossEntropy kernel, ExecutionStyle style, int tp) {
@@ -128,6 +135,8 @@ double lossBytesPerLogit(CrossEntropy kernel, ExecutionStyle style, int tp) {
     case CrossEntropy::Fused: return kFusedLossBytesPerLogit;
     case CrossEntropy::FusedLinear: return 0.0;
     case CrossEntropy::Compiled: return kCompiledLossBytesPerLogit;
+    case CrossEntropy::Fused16:
+        return kFused16LossBytesPerLogit;
     case CrossEntropy::Auto: break;
     }
     return styleTraits(style).logitsBytesPerElement;

@@ -74,6 +74,16 @@ double elementwiseTrafficFactor(const TrainingOptions& t, ExecutionStyle style);
 inline constexpr double kUnfusedLossBytesPerLogit = 12;
 inline constexpr double kFusedLossBytesPerLogit = 6;
 inline constexpr double kCompiledLossBytesPerLogit = 4;
+// flash-attn's cross_entropy kernel (xentropy; llm-foundry's MPT "fused_crossentropy") saves the 16-bit
+// logits and the per-row log-sum-exp, and its backward writes a 16-bit gradient: 2 + 2 bytes, as a compiled
+// loss.
+inline constexpr double kFused16LossBytesPerLogit = 4;
+// A training metric computed from the logits after the backward (Composer's LanguageCrossEntropy: an eager
+// F.cross_entropy under autocast, without gradient): the held 16-bit logits, their fp32 upcast and the fp32
+// log-probs, 2 + 4 + 4 bytes, while the layers' activations are already freed. Its traffic is the eager
+// loss's forward: upcast (2 + 4), max (4), sum of exponentials (4), log-probs written (4 + 4).
+inline constexpr double kLogitsMetricBytesPerLogit = 10;
+inline constexpr double kLogitsMetricTrafficPerLogit = 22;
 // torch's loss_parallel (the eager loss on vocabulary-sharded logits, torch.distributed.tensor.parallel.loss):
 // its nll-loss backward builds the gradient as (zeros + exp(log-probs)) x grad while the saved fp32 log-probs and
 // the zeros are still held: four fp32 tensors per logit at the peak.
@@ -88,18 +98,21 @@ CrossEntropy lossKernel(const TrainingOptions& t, ExecutionStyle style);
 // tensor-parallel degree (an eager loss in the torch style runs under loss_parallel when it is above 1).
 double lossBytesPerLogit(CrossEntropy kernel, ExecutionStyle style, int tp);
 // Memory traffic per logit of the loss, forward and backward, beyond the output layer's GEMMs. Megatron-LM's
-// vocab-parallel cross-entropy upcasts the 16-bit logits (2 read + 4 written), takes the max (4), subtracts it
-// (4 + 4), exponentiates (4 + 4), sums (4) and divides (4 + 4) in place, and in backward scales the saved
+// vocab-parallel cross-entropy upcasts the 16-bit logits (2 read + 4 written), takes the max (4), subtracts
+// it (4 + 4), exponentiates (4 + 4), sums (4) and divides (4 + 4) in place, and in backward scales the saved
 // softmax (4 + 4) and downcasts the gradient (4 + 2): 52 bytes. An eager fp32 loss (F.cross_entropy on upcast
 // logits: upcast, log-softmax's max/sum and write, the gradient's scatter, log-softmax backward, downcast):
 // about 44. A fused kernel reads the 16-bit logits in forward and in backward and writes the gradient: 6.
 // A fused linear cross-entropy keeps each chunk of logits on chip but for its spill: 4. A compiled loss
 // reads the 16-bit logits twice in forward (max, then the sum of exponentials) and once in backward, and
-// writes the gradient: 8.
-// torch's loss_parallel (the torch style's eager loss with TP) runs the decomposed log-softmax: upcast (2 + 4),
-// max (4), subtract (4 + 4), exp (4 + 4) and sum (4), subtract (4 + 4); backward zero-fills (4), exponentiates
-// (4 + 4), adds (8 + 4), scales (4 + 4) and downcasts (4 + 2): 76.
+// writes the gradient: 8, as does flash-attn's fused 16-bit kernel (max and sum pass, then the gradient).
+// torch's loss_parallel (the torch style's eager loss with TP) runs the decomposed log-softmax: upcast (2 +
+// 4), max (4), subtract (4 + 4), exp (4 + 4) and sum (4), subtract (4 + 4); backward zero-fills (4),
+// exponentiates (4 + 4), adds (8 + 4), scales (4 + 4) and downcasts (4 + 2): 76.
 double lossTrafficBytesPerLogit(CrossEntropy kernel, ExecutionStyle style, int tp);
+// Every pass over the logits per micro batch: the planned loss kernel's, and the training metrics' eager
+// forward passes (TrainingOptions::logitsMetricPasses).
+double logitsTrafficBytesPerLogit(const TrainingOptions& t, ExecutionStyle style, int tp);
 
 // Megatron-LM's FusedScaleMaskSoftmax.is_kernel_available for a causal mask: 16 < s <= 4096, s a multiple
 // of 4, and micro batch x attention heads per TP rank a multiple of the kernel's batches per block (4, or 8

@@ -218,6 +218,10 @@ void explainMemory(Builder& b) {
                    ? " torch's pipelining allocates a receive buffer per micro batch for the activations coming in and "
                      "the gradients coming back, and keeps each in-flight micro batch's output until its backward."
                    : ""));
+    if (b.p.x.logitsMetricPeak && w.stage == l.pp - 1)
+        b.out.back().substituted +=
+            "; the peak comes after the backward, where the training metrics' fp32 copies of the logits (" +
+            bytes(b.p.x.logitsMetricBytes) + ", 10 bytes per logit) replace the layers' tensors";
     b.add("memory.overhead", "Overheads", w.overheadBytes, "bytes",
           "CUDA context + communication buffers + allocator reserve (+ ZeRO-3 gather buffers)", bytes(w.overheadBytes),
           kModel, "Memory the framework needs besides the model: the CUDA context, NCCL buffers and allocator fragmentation.");
@@ -276,6 +280,9 @@ void explainTime(Builder& b) {
     computeValues += fmt("; the loss passes over the logits with %.0f bytes of traffic per logit (%s)",
                          lossTrafficBytesPerLogit(lossKernel(b.s.training, b.p.style), b.p.style, b.s.layout.tp),
                          std::string(toString(lossKernel(b.s.training, b.p.style))).c_str());
+    if (const int passes = b.s.training.logitsMetricPasses; passes > 0)
+        computeValues += fmt(", plus %.0f for %d training-metric pass%s after the backward",
+                             passes * kLogitsMetricTrafficPerLogit, passes, passes == 1 ? "" : "es");
     const double eagerFactor = styleTraits(b.p.style).elementwiseTrafficFactor;
     const bool fusedByCompile = elementwiseTrafficFactor(b.s.training, b.p.style) < eagerFactor;
     computeValues += fmt("; memory-bound kernels move %.0f MB per layer forward (%s)", x.memoryBoundBytesPerLayer / 1e6,

@@ -226,8 +226,8 @@ LaunchSettings megatron(const Scenario& s) {
     }
     if (t.crossEntropy == CrossEntropy::Fused)
         arg("--cross-entropy-loss-fusion", {}, "fused cross-entropy kernel");
-    else if (t.crossEntropy == CrossEntropy::Compiled)
-        arg("--cross-entropy-loss-fusion", {}, "fused kernel: the closest to the plan's compiled loss");
+    else if (t.crossEntropy == CrossEntropy::Compiled || t.crossEntropy == CrossEntropy::Fused16)
+        arg("--cross-entropy-loss-fusion", {}, "fused kernel: the closest to the plan's 16-bit loss");
     else if (t.crossEntropy == CrossEntropy::FusedLinear) {
         arg("--cross-entropy-loss-fusion");
         arg("--cross-entropy-fusion-impl", "linear", "output layer fused with the loss: no whole logits");
@@ -314,10 +314,16 @@ LaunchSettings megatron(const Scenario& s) {
         out.notes.push_back(
             "This scenario is planned in the FSDP execution style; Megatron-LM's own scheduling "
             "matches --style megatron.");
-    if (t.crossEntropy == CrossEntropy::Compiled)
-        out.notes.push_back(
-            "Megatron-LM does not compile its loss: its fused cross-entropy kernel holds about 6 bytes per logit, "
-            "the plan's compiled loss 4, so the last stage needs a little more memory than planned.");
+    if (t.crossEntropy == CrossEntropy::Compiled || t.crossEntropy == CrossEntropy::Fused16)
+        out.notes.push_back("Megatron-LM has no 16-bit loss kernel: its fused cross-entropy kernel holds "
+                            "about 6 bytes per logit, "
+                            "the plan's " +
+                            std::string(toString(t.crossEntropy)) +
+                            " loss 4, so the last stage needs a little more memory than planned.");
+    if (t.logitsMetricPasses > 0)
+        out.notes.push_back("Megatron-LM computes no training metrics from the logits: the plan's " +
+                            std::to_string(t.logitsMetricPasses) +
+                            " metric passes over them cost time that this run will not spend.");
     if (t.crossEntropy == CrossEntropy::Unfused)
         out.notes.push_back(
             "Megatron-LM's loss is always its vocab-parallel cross-entropy kernel (about 6 bytes per logit): the "
@@ -561,7 +567,8 @@ LaunchSettings torchtitan(const Scenario& s) {
     // where the plan's loss is a compiled or fused one, so that its memory stays what the plan assumes.
     const CrossEntropy ce = t.crossEntropy;
     const CrossEntropy planned = lossKernel(t, ExecutionStyle::Fsdp);
-    const bool compileLoss = planned == CrossEntropy::Fused || planned == CrossEntropy::Compiled;
+    const bool compileLoss = planned == CrossEntropy::Fused || planned == CrossEntropy::Compiled ||
+                             planned == CrossEntropy::Fused16;
     const bool compileModel = asyncTp || t.torchCompile;
     if (compileModel || compileLoss) {
         a += "\n[compile]\n";
@@ -643,6 +650,10 @@ LaunchSettings torchtitan(const Scenario& s) {
             "[compile] table enables it (older torchtitan versions: training.compile = true, and "
             "experimental.enable_async_tensor_parallel); it uses symmetric memory, so keep the TP group "
             "inside one NVLink domain.");
+    if (t.logitsMetricPasses > 0)
+        out.notes.push_back("torchtitan computes no training metrics from the logits: the plan's " +
+                            std::to_string(t.logitsMetricPasses) +
+                            " metric passes over them cost time that this run will not spend.");
     if (ce == CrossEntropy::FusedLinear)
         out.notes.push_back(
             "torchtitan has no fused linear cross-entropy setting: the plan assumes one that never holds the "

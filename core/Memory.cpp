@@ -350,6 +350,11 @@ void computeMemory(const EvalContext& x, Plan& plan) {
                               ? std::min(fusedLogits, 2.0 * 4.0 * x.T * x.h / x.t)
                               : lossBytesPerLogit(lossKind, x.style, x.s.layout.tp) * x.T * x.V / x.t;
     im.logitsBytes = logits;
+    // Training metrics computed from the logits after each micro batch's backward (Composer's): its layers'
+    // tensors and the loss's buffers are freed by then, and the metric's fp32 copies take their place.
+    const double metricLogits =
+        tr.logitsMetricPasses > 0 ? kLogitsMetricBytesPerLogit * x.T * x.V / x.t : 0.0;
+    im.logitsMetricBytes = metricLogits;
 
     // Context parallel in the layer being computed: the K/V chunks it holds (16-bit; the one in use and the
     // one arriving on a ring, every rank's after an all-gather) and, with torch's ring attention (K/V at
@@ -447,8 +452,12 @@ void computeMemory(const EvalContext& x, Plan& plan) {
         act += cpBuffers;
         const double pipeBuffers = pipelineBuffers(i, inFlight);
         act += pipeBuffers;
-        if (i == stages - 1)
+        if (i == stages - 1) {
             act += logits + 2.0 * x.T * x.h * x.hRep;
+            const double afterBackward = std::max(0.0, act - logits - layers * perLayer) + metricLogits;
+            im.logitsMetricPeak = afterBackward > act;
+            act = std::max(act, afterBackward);
+        }
         sm.activationsBytes = act;
         if (i == 0)
             im.activationLayersInFlight = layers * inFlight;

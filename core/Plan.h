@@ -114,6 +114,8 @@ struct Intermediates {
     double activationLayersInFlight = 0;   // layer-equivalents the first stage keeps
     double worstStageLayersInFlight = 0;   // ... and the worst stage
     double logitsBytes = 0;
+    double logitsMetricBytes = 0;  // training metrics' copies of the logits after the backward (0: none)
+    bool logitsMetricPeak = false; // the last stage peaks at those metrics, not at the loss
     double fp8WeightCopyBytes = 0;         // cached fp8 weight copies on one GPU (in the weights)
     double fp8ScalingStateBytes = 0;       // fp8 amax histories and scales on one GPU (in the weights)
     double cpExchangeBytes = 0;            // K/V chunk one CP rank sends per ring step, per layer

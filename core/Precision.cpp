@@ -62,6 +62,29 @@ double fp8ScalingBytesPerModule(const Fp8Habits& h) {
     return 4.0 * h.scaledTensorsPerGemm * (h.amaxHistoryLength + kScaleFields);
 }
 
+namespace {
+
+// What the loss kernel keeps per logit, in words (the fused linear cross-entropy is worded at its row).
+std::string lossWords(CrossEntropy lossKind, double lossBytes) {
+    if (lossKind == CrossEntropy::Compiled)
+        return "Compiled loss (torch.compile): the fp32 softmax is computed on the fly from the 16-bit "
+               "logits, which are saved, and the backward writes a 16-bit gradient, 4 bytes per logit.";
+    if (lossKind == CrossEntropy::Fused16)
+        return "flash-attn's fused cross-entropy kernel: the 16-bit logits and the per-row log-sum-exp are "
+               "saved, and the backward writes a 16-bit gradient, 4 bytes per logit.";
+    if (lossBytes <= kFusedLossBytesPerLogit)
+        return "Megatron's vocab-parallel cross-entropy or a fused kernel: one fp32 buffer beside the 16-bit "
+               "logits, 6 bytes per logit.";
+    if (lossBytes >= kLossParallelBytesPerLogit)
+        return "torch's loss_parallel on the vocabulary-sharded logits (TP): fp32 log-probs, and in backward "
+               "their exponent, the zero-filled gradient and its product held at once, 16 bytes per logit at "
+               "the peak.";
+    return "Unfused loss: the logits are upcast to fp32 for the log-softmax and its gradient, 12 bytes per "
+           "logit at the peak.";
+}
+
+} // namespace
+
 std::vector<TensorPrecision> precisionTable(const Scenario& s) {
     const TrainingOptions& t = s.training;
     const ExecutionStyle style = resolvedStyle(t);
@@ -133,19 +156,7 @@ std::vector<TensorPrecision> precisionTable(const Scenario& s) {
             "Fused linear cross-entropy: the logits are computed a chunk of tokens at a time, with their "
             "gradient, and never held whole.");
     else
-        add("Logits and loss", half + " logits, fp32 softmax", halfBytes,
-            lossKind == CrossEntropy::Compiled
-                ? "Compiled loss (torch.compile): the fp32 softmax is computed on the fly from the 16-bit logits, "
-                  "which are saved, and the backward writes a 16-bit gradient, 4 bytes per logit."
-            : lossBytes <= kFusedLossBytesPerLogit
-                ? "Megatron's vocab-parallel cross-entropy or a fused kernel: one fp32 buffer beside the 16-bit "
-                  "logits, 6 bytes per logit."
-                : lossBytes >= kLossParallelBytesPerLogit
-                      ? "torch's loss_parallel on the vocabulary-sharded logits (TP): fp32 log-probs, and in backward "
-                        "their exponent, the zero-filled gradient and its product held at once, 16 bytes per logit "
-                        "at the peak."
-                      : "Unfused loss: the logits are upcast to fp32 for the log-softmax and its gradient, 12 bytes "
-                        "per logit at the peak.");
+        add("Logits and loss", half + " logits, fp32 softmax", halfBytes, lossWords(lossKind, lossBytes));
     add("Tensor/pipeline-parallel communication", half, halfBytes, "Activations and their gradients travel in 16 bits.");
 
     // Gradients and optimizer.

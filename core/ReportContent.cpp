@@ -260,6 +260,10 @@ KeyValues trainingFacts(const Scenario& s, const Plan& p) {
                                               ? " (compiled with the model)"
                                           : p.style == ExecutionStyle::Fsdp ? " (unfused)"
                                                                             : " (Megatron's vocab-parallel loss)"));
+    if (t.logitsMetricPasses > 0)
+        kv.emplace_back("Metrics on logits", std::to_string(t.logitsMetricPasses) + " eager pass" +
+                                                 (t.logitsMetricPasses == 1 ? "" : "es") +
+                                                 " per micro batch, after its backward");
     if (s.layout.cp > 1)
         kv.emplace_back("CP exchange", std::string(toString(t.cpExchange)) +
                                            (t.cpExchange == CpExchange::Auto

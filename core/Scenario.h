@@ -66,6 +66,10 @@ struct TrainingOptions {
     ExecutionStyle executionStyle = ExecutionStyle::Auto;
     GradPrecision gradPrecision = GradPrecision::Auto;  // gradient buffer / DP reduction format
     CrossEntropy crossEntropy = CrossEntropy::Auto;     // loss kernel: the logits' memory at the loss
+    // Eager passes over each micro batch's logits after its backward, for training metrics computed from
+    // them (Composer's LanguageCrossEntropy and LanguagePerplexity in llm-foundry: 2): each an fp32
+    // log-softmax without gradient. 0: the trainer computes none (Megatron-LM, torchtitan, NeMo).
+    int logitsMetricPasses = 0;
     CpExchange cpExchange = CpExchange::Auto;           // context parallel: ring or one all-gather of K/V
     PipelineSplit pipelineSplit = PipelineSplit::Auto;  // whether the embedding and loss count in the PP split
     AttentionFlops attentionFlops = AttentionFlops::Full;

@@ -82,6 +82,7 @@ using limits::kMaxCount;
 using limits::kMaxHeads;
 using limits::kMaxHidden;
 using limits::kMaxLayers;
+using limits::kMaxLogitsMetricPasses;
 using limits::kMaxRate;
 using limits::kMaxWidth;
 
@@ -319,6 +320,7 @@ TrainingOptions readTraining(const Json* j, const std::string& path, InputErrors
                     "execution_style",
                     "grad_precision",
                     "cross_entropy",
+                    "logits_metric_passes",
                     "cp_exchange",
                     "pipeline_split",
                     "attention_flops",
@@ -355,7 +357,8 @@ TrainingOptions readTraining(const Json* j, const std::string& path, InputErrors
                {GradPrecision::Auto, GradPrecision::Fp32, GradPrecision::Half});
     r.readEnum("cross_entropy", t.crossEntropy, &parseCrossEntropy,
                {CrossEntropy::Auto, CrossEntropy::Unfused, CrossEntropy::Fused, CrossEntropy::FusedLinear,
-                CrossEntropy::Compiled});
+                CrossEntropy::Compiled, CrossEntropy::Fused16});
+    r.readInt("logits_metric_passes", t.logitsMetricPasses, 0, kMaxLogitsMetricPasses);
     r.readEnum("cp_exchange", t.cpExchange, &parseCpExchange, {CpExchange::Auto, CpExchange::Ring, CpExchange::AllGather});
     r.readEnum("pipeline_split", t.pipelineSplit, &parsePipelineSplit,
                {PipelineSplit::Auto, PipelineSplit::Layers, PipelineSplit::EmbeddingAndLoss});
@@ -487,6 +490,7 @@ Json trainingToJson(const TrainingOptions& t) {
     j["execution_style"] = toString(t.executionStyle);
     j["grad_precision"] = toString(t.gradPrecision);
     j["cross_entropy"] = toString(t.crossEntropy);
+    j["logits_metric_passes"] = t.logitsMetricPasses;
     j["cp_exchange"] = toString(t.cpExchange);
     j["pipeline_split"] = toString(t.pipelineSplit);
     j["attention_flops"] = toString(t.attentionFlops);

@@ -499,8 +499,10 @@ void computeTime(const EvalContext& x, Plan& plan) {
     const double layerGpu = computePerLayer + recompute + cpPerLayer + fsdpExposedPerLayer;
     const double Tm = x.T;
     const double headFlops = 2.0 * Tm * x.h * x.V / x.t;
-    // The output layer's GEMMs (forward, input and weight gradients) and the loss's passes over the logits.
-    const double lossTraffic = lossTrafficBytesPerLogit(lossKernel(x.s.training, x.style), x.style, x.s.layout.tp) * Tm * x.V / x.t;
+    // The output layer's GEMMs (forward, input and weight gradients) and the loss's (and any training
+    // metric's) passes over the logits.
+    const double lossTraffic =
+        logitsTrafficBytesPerLogit(x.s.training, x.style, x.s.layout.tp) * Tm * x.V / x.t;
     const double headTime = 3.0 * x.gemm16Seconds(headFlops) + x.memSeconds(lossTraffic);
     const double embedTime = x.memSeconds(3.0 * 2.0 * Tm * x.h);
     // Pipeline point-to-point: activations forward, gradients backward (1/t each with scatter-gather).

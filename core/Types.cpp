@@ -39,12 +39,13 @@ constexpr std::array<std::pair<ExecutionStyle, std::string_view>, 3> kStyle{
     {{ExecutionStyle::Auto, "auto"}, {ExecutionStyle::Megatron, "megatron"}, {ExecutionStyle::Fsdp, "fsdp"}}};
 constexpr std::array<std::pair<GradPrecision, std::string_view>, 3> kGrad{
     {{GradPrecision::Auto, "auto"}, {GradPrecision::Fp32, "fp32"}, {GradPrecision::Half, "half"}}};
-constexpr std::array<std::pair<CrossEntropy, std::string_view>, 5> kCrossEntropy{
+constexpr std::array<std::pair<CrossEntropy, std::string_view>, 6> kCrossEntropy{
     {{CrossEntropy::Auto, "auto"},
      {CrossEntropy::Unfused, "unfused"},
      {CrossEntropy::Fused, "fused"},
      {CrossEntropy::FusedLinear, "fused_linear"},
-     {CrossEntropy::Compiled, "compiled"}}};
+     {CrossEntropy::Compiled, "compiled"},
+     {CrossEntropy::Fused16, "fused_16bit"}}};
 constexpr std::array<std::pair<CpExchange, std::string_view>, 3> kCpExchange{
     {{CpExchange::Auto, "auto"}, {CpExchange::Ring, "ring"}, {CpExchange::AllGather, "allgather"}}};
 constexpr std::array<std::pair<PipelineSplit, std::string_view>, 3> kPipelineSplit{

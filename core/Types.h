@@ -41,9 +41,10 @@ enum class GradPrecision { Auto, Fp32, Half };
 // loss when the model is compiled), an unfused eager loss (fp32 upcast, log-probs and their gradient:
 // 12 bytes per logit), a fused one (Megatron's kernel: 16-bit logits + one fp32 buffer, 6 bytes), a
 // torch.compile'd eager loss (Inductor saves the 16-bit logits, recomputes the softmax in backward and
-// writes a 16-bit gradient: 4 bytes), or a fused linear cross-entropy that never holds the whole logits
-// (Liger, Cut Cross-Entropy, NeMo AutoModel).
-enum class CrossEntropy { Auto, Unfused, Fused, FusedLinear, Compiled };
+// writes a 16-bit gradient: 4 bytes), a fused linear cross-entropy that never holds the whole logits
+// (Liger, Cut Cross-Entropy, NeMo AutoModel), or a fused kernel on the 16-bit logits that writes a 16-bit
+// gradient (flash-attn's cross_entropy, llm-foundry's MPT default: 4 bytes).
+enum class CrossEntropy { Auto, Unfused, Fused, FusedLinear, Compiled, Fused16 };
 // How context-parallel ranks exchange their key/value chunks: the style's default (Auto: Megatron's
 // Transformer Engine ring, torch's all-gather in the FSDP style), a ring that sends one chunk per step
 // behind that step's attention (Megatron --cp-comm-type p2p, torchtitan context_parallel_rotate_method

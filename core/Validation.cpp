@@ -700,6 +700,17 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
             if (month > 0 && month < 202504)
                 t.crossEntropy = CrossEntropy::Unfused;
         }
+        // MosaicML's llm-foundry trains MPT with flash-attn's fused cross-entropy (ComposerMPTCausalLM's
+        // loss_fn defaults to "fused_crossentropy"), and Composer computes the model's train metrics,
+        // LanguageCrossEntropy and LanguagePerplexity, from every micro batch's logits after its backward
+        // (use_train_metrics). MPT trains without dropout: MPTConfig's resid_pdrop, emb_pdrop and attn_pdrop
+        // default to 0.
+        if (source.find("llm-foundry") != std::string::npos ||
+            source.find("llmfoundry") != std::string::npos) {
+            t.crossEntropy = CrossEntropy::Fused16;
+            t.logitsMetricPasses = 2;
+            s.model.dropout = false;
+        }
         inferMegatronCoreRecipe(s);
         // AsyncTP is torchtitan's TP overlap (collective matmuls), which needs TP > 1.
         if (l.tp > 1 && notesState(notes, "asynctp"))

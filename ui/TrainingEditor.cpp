@@ -1,5 +1,6 @@
 #include "ui/TrainingEditor.h"
 
+#include "core/Limits.h"
 #include "ui/CollapsibleSection.h"
 #include "ui/FormBinder.h"
 #include "ui/ScenarioDocument.h"
@@ -241,22 +242,37 @@ TrainingEditor::TrainingEditor(ScenarioDocument* doc, QWidget* parent)
     QComboBox* loss = m_more->addChoice(
         more, tr("Cross-entropy"),
         tr("The loss kernel, which sets the logits' memory on the last stage (tokens x vocabulary values). "
-           "Unfused: an eager fp32 loss, 12 bytes per logit at the peak (16 with TP in the FSDP style, where it "
-           "runs under torch's loss_parallel). Fused: Megatron-LM's vocab-parallel "
-           "kernel (--cross-entropy-loss-fusion), 6 bytes. Fused linear: the output layer fused with the loss, "
+           "Unfused: an eager fp32 loss, 12 bytes per logit at the peak (16 with TP in the FSDP style, where "
+           "it runs under torch's loss_parallel). Fused: Megatron-LM's vocab-parallel kernel "
+           "(--cross-entropy-loss-fusion), 6 bytes. Fused linear: the output layer fused with the loss, "
            "which never holds the whole logits (Liger kernel, Cut Cross-Entropy, Megatron "
            "--cross-entropy-fusion-impl linear). Compiled: the eager loss under torch.compile (torchtitan "
            "compile.components = [\"loss\"]), which keeps the 16-bit logits and writes a 16-bit gradient, 4 "
-           "bytes. Auto follows the framework: fused for Megatron-LM; for FSDP unfused, or compiled when the model "
+           "bytes. Fused 16-bit: flash-attn's cross-entropy kernel (llm-foundry's MPT loss_fn "
+           "fused_crossentropy), which also keeps the 16-bit logits and writes a 16-bit gradient, 4 bytes. "
+           "Auto follows the framework: fused for Megatron-LM; for FSDP unfused, or compiled when the model "
            "is compiled (torchtitan compiles the loss with it)."),
         {{tr("Auto (framework default)"), static_cast<int>(core::CrossEntropy::Auto)},
          {tr("Unfused (fp32)"), static_cast<int>(core::CrossEntropy::Unfused)},
          {tr("Fused"), static_cast<int>(core::CrossEntropy::Fused)},
          {tr("Fused linear"), static_cast<int>(core::CrossEntropy::FusedLinear)},
-         {tr("Compiled (torch.compile)"), static_cast<int>(core::CrossEntropy::Compiled)}},
+         {tr("Compiled (torch.compile)"), static_cast<int>(core::CrossEntropy::Compiled)},
+         {tr("Fused 16-bit (flash-attn)"), static_cast<int>(core::CrossEntropy::Fused16)}},
         [](const Scenario& s) { return static_cast<int>(s.training.crossEntropy); },
         [](Scenario& s, int v) { s.training.crossEntropy = static_cast<core::CrossEntropy>(v); });
     loss->setObjectName(QStringLiteral("crossEntropy"));
+    QSpinBox* metricPasses = m_more->addInt(
+        more, tr("Metrics on logits"),
+        tr("Training metrics the trainer computes from each micro batch's logits after its backward, each an "
+           "eager fp32 log-softmax over tokens x vocabulary values without gradient: passes over the logits "
+           "that cost memory traffic on the last stage, and 10 bytes per logit of memory once the layers' "
+           "tensors are freed. Composer (llm-foundry) computes two by default, LanguageCrossEntropy and "
+           "LanguagePerplexity (use_train_metrics); Megatron-LM, torchtitan and NeMo none."),
+        0, static_cast<int>(core::limits::kMaxLogitsMetricPasses),
+        [](const Scenario& s) { return s.training.logitsMetricPasses; },
+        [](Scenario& s, int v) { s.training.logitsMetricPasses = v; }, tr(" passes"));
+    metricPasses->setSpecialValueText(tr("none"));
+    metricPasses->setObjectName(QStringLiteral("logitsMetricPasses"));
     QComboBox* cpExchange = m_more->addChoice(
         more, tr("CP exchange"),
         tr("How context-parallel GPUs pass their key/value chunks (with CP > 1). Ring: one chunk per step, behind "

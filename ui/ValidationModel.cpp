@@ -305,6 +305,12 @@ QVariant ValidationModel::data(const QModelIndex& index, int role) const {
             read << tr("fp8 weight gathers");
         if (t.crossEntropy != core::CrossEntropy::Auto)
             read << tr("%1 loss").arg(qs(core::toString(t.crossEntropy)));
+        if (t.logitsMetricPasses > 0)
+            read << (t.logitsMetricPasses == 1
+                         ? tr("1 metric pass over the logits")
+                         : tr("%1 metric passes over the logits").arg(t.logitsMetricPasses));
+        if (!c->scenario.model.dropout && c->scenario.model.mlp == core::MlpKind::Gelu)
+            read << tr("no dropout");
         if (t.moeDispatcher == core::MoeDispatcher::Deduplicated)
             read << tr("DeepEP MoE dispatch");
         for (const std::string_view name : core::overlapsOn(t))

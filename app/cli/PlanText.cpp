@@ -45,6 +45,9 @@ std::string overlapText(const core::TrainingOptions& t) {
         text += ", " + std::string(core::toString(t.crossEntropy)) + " cross-entropy";
     else if (core::lossKernel(t, core::resolvedStyle(t)) == core::CrossEntropy::Compiled)
         text += ", loss compiled with the model";
+    if (t.logitsMetricPasses > 0)
+        text += ", " + std::to_string(t.logitsMetricPasses) + " metric pass" +
+                (t.logitsMetricPasses == 1 ? "" : "es") + " over the logits";
     if (t.gradPrecision != core::GradPrecision::Auto)
         text += t.gradPrecision == core::GradPrecision::Fp32 ? ", fp32 gradients" : ", 16-bit gradients";
     if (t.cpExchange != core::CpExchange::Auto)

@@ -202,9 +202,14 @@ const std::vector<FlagSpec>& flagTable() {
          enumSetter(&O::style, &core::parseExecutionStyle, "auto, megatron, fsdp")},
         {"--grad-precision", "P", "gradient buffer and DP reduction: auto|fp32|half",
          enumSetter(&O::gradPrecision, &core::parseGradPrecision, "auto, fp32, half")},
-        {"--cross-entropy", "K", "loss kernel: auto|unfused|fused|fused_linear|compiled (logits memory)",
+        {"--cross-entropy", "K",
+         "loss kernel: auto|unfused|fused|fused_linear|compiled|fused_16bit (logits memory)",
          enumSetter(&O::crossEntropy, &core::parseCrossEntropy,
-                    "auto, unfused, fused, fused_linear, compiled")},
+                    "auto, unfused, fused, fused_linear, compiled, fused_16bit")},
+        {"--logits-metric-passes", "N",
+         "training metrics computed from the logits after each backward, eager fp32 (Composer/llm-foundry: "
+         "2)",
+         intSetter(&O::logitsMetricPasses, 0, static_cast<int>(core::limits::kMaxLogitsMetricPasses))},
         {"--cp-exchange", "E", "context-parallel K/V exchange: auto|ring|allgather",
          enumSetter(&O::cpExchange, &core::parseCpExchange,
                     "auto, ring (alltoall, p2p), allgather (all_gather)")},
@@ -358,6 +363,8 @@ std::expected<void, CliError> applyOverrides(const ScenarioOverrides& o, Scenari
         t.gradPrecision = *o.gradPrecision;
     if (o.crossEntropy)
         t.crossEntropy = *o.crossEntropy;
+    if (o.logitsMetricPasses)
+        t.logitsMetricPasses = *o.logitsMetricPasses;
     if (o.cpExchange)
         t.cpExchange = *o.cpExchange;
     if (o.pipelineSplit)

@@ -18,7 +18,7 @@ struct ScenarioOverrides {
     std::optional<std::string> name, model, gpu, cluster, hfConfig;
     std::optional<int> nodes, gpusPerNode, nvlinkDomain, seqLen;
     std::optional<int> tp, pp, dp, cp, ep, etp, vpp, microBatch, accumulation, zeroStage, zeroShardDegree,
-        recomputeLayers, activationOffloadLayers;
+        recomputeLayers, activationOffloadLayers, logitsMetricPasses;
     std::optional<core::Recompute> recompute;
     std::optional<unsigned> recomputeModules;
     std::optional<bool> sequenceParallel, flashAttention, torchCompile, fusedKernels, fp8ParamGather,

@@ -166,6 +166,26 @@ LP_TEST(evaluate_shard_degree_and_cross_entropy_flags) {
     LP_CHECK(contains(badLoss.err, "--cross-entropy"));
 }
 
+LP_TEST(evaluate_fused_16bit_loss_and_logits_metric_passes_flags) {
+    // flash-attn's 16-bit kernel holds less at the loss than Megatron's fused one; metric passes over the
+    // logits cost time and are named on the training line; an out-of-range count is refused, naming the flag.
+    const auto lastActivations = [](const json& j) {
+        const json& stages = j.at("memory").at("stages");
+        return stages.at(stages.size() - 1).at("activations_bytes").get<double>();
+    };
+    const json fused = run({"evaluate", "--cross-entropy", "fused", "--json"}).parsed();
+    const json fused16 = run({"evaluate", "--cross-entropy", "fused_16bit", "--json"}).parsed();
+    LP_CHECK(lastActivations(fused16) < lastActivations(fused));
+    const json metrics =
+        run({"evaluate", "--cross-entropy", "fused_16bit", "--logits-metric-passes", "2", "--json"}).parsed();
+    LP_CHECK(metrics.at("time").at("step_s").get<double>() > fused16.at("time").at("step_s").get<double>());
+    LP_CHECK(
+        contains(run({"evaluate", "--logits-metric-passes", "2"}).out, "2 metric passes over the logits"));
+    const auto bad = run({"evaluate", "--logits-metric-passes", "-1"});
+    LP_CHECK_EQ(bad.code, 2);
+    LP_CHECK(contains(bad.err, "--logits-metric-passes"));
+}
+
 LP_TEST(evaluate_moe_dispatcher_flag) {
     // DeepSeek-V3 on 128 nodes of 8 H800: EP 64 spans 8 nodes, so the deduplicated dispatch moves fewer bytes.
     const std::vector<std::string> base = {"evaluate", "--model", "deepseek-v3", "--gpu", "h800-sxm-80gb", "--nodes", "128",

@@ -200,9 +200,10 @@ Scenario randomScenario(Random& r) {
                                   ExecutionStyle::Fsdp}[static_cast<std::size_t>(r.integer(0, 2))];
     t.gradPrecision = std::array{GradPrecision::Auto, GradPrecision::Fp32,
                                  GradPrecision::Half}[static_cast<std::size_t>(r.integer(0, 2))];
-    t.crossEntropy = std::array{CrossEntropy::Auto, CrossEntropy::Unfused, CrossEntropy::Fused,
-                                CrossEntropy::FusedLinear,
-                                CrossEntropy::Compiled}[static_cast<std::size_t>(r.integer(0, 4))];
+    t.crossEntropy = std::array{CrossEntropy::Auto,        CrossEntropy::Unfused,  CrossEntropy::Fused,
+                                CrossEntropy::FusedLinear, CrossEntropy::Compiled, CrossEntropy::Fused16}
+        [static_cast<std::size_t>(r.integer(0, 5))];
+    t.logitsMetricPasses = r.coin() ? 0 : r.integer(1, 16);
     t.cpExchange = std::array{CpExchange::Auto, CpExchange::Ring,
                               CpExchange::AllGather}[static_cast<std::size_t>(r.integer(0, 2))];
     t.pipelineSplit = std::array{PipelineSplit::Auto, PipelineSplit::Layers,

@@ -397,12 +397,22 @@ LP_TEST(cross_entropy_kernel_reaches_each_framework) {
     LP_CHECK(hasNote(exportLaunchSettings(s, LaunchTarget::DeepSpeed), "has no DeepSpeed config key"));
     s.training.crossEntropy = CrossEntropy::Unfused;
     LP_CHECK(hasNote(exportLaunchSettings(s, LaunchTarget::Megatron), "overstates the last stage's memory"));
-    // Megatron-LM has no compiled loss: its fused kernel is the closest, and the note says it holds more.
-    s.training.crossEntropy = CrossEntropy::Compiled;
-    const LaunchSettings compiled = exportLaunchSettings(s, LaunchTarget::Megatron);
-    LP_CHECK(contains(compiled.text, "--cross-entropy-loss-fusion"));
-    LP_CHECK(hasNote(compiled, "does not compile its loss"));
-    LP_CHECK(contains(exportLaunchSettings(s, LaunchTarget::Torchtitan).text, "components = [\"loss\"]"));
+    // Megatron-LM has no 16-bit loss (compiled, or flash-attn's kernel): its fused kernel is the closest, and
+    // the note says it holds more; torchtitan's closest is its compiled loss.
+    for (const CrossEntropy sixteenBit : {CrossEntropy::Compiled, CrossEntropy::Fused16}) {
+        s.training.crossEntropy = sixteenBit;
+        const LaunchSettings compiled = exportLaunchSettings(s, LaunchTarget::Megatron);
+        LP_CHECK(contains(compiled.text, "--cross-entropy-loss-fusion"));
+        LP_CHECK(hasNote(compiled, "has no 16-bit loss kernel"));
+        LP_CHECK(contains(exportLaunchSettings(s, LaunchTarget::Torchtitan).text, "components = [\"loss\"]"));
+    }
+    // Neither framework computes training metrics from the logits: the plan's passes are named as a cost
+    // the exported run will not pay.
+    s.training.logitsMetricPasses = 2;
+    LP_CHECK(hasNote(exportLaunchSettings(s, LaunchTarget::Megatron), "2 metric passes"));
+    LP_CHECK(hasNote(exportLaunchSettings(s, LaunchTarget::Torchtitan), "2 metric passes"));
+    s.training.logitsMetricPasses = 0;
+    LP_CHECK(!hasNote(exportLaunchSettings(s, LaunchTarget::Megatron), "metric passes"));
     s.training.crossEntropy = CrossEntropy::Auto;
     LP_CHECK(!contains(exportLaunchSettings(s, LaunchTarget::Megatron).text, "cross-entropy"));
 }

@@ -93,8 +93,10 @@ LP_TEST(random_scenarios_stay_finite) {
         t.overlapEpComm = pick(rng, {true, false});
         t.stragglerSlowdown = pick(rng, {0.0, 0.5, 100.0});
         t.zeroShardDegree = pick(rng, {0, 0, 1, 2, 8, 3, 1000000});
-        t.crossEntropy = pick(rng, {CrossEntropy::Auto, CrossEntropy::Unfused, CrossEntropy::Fused,
-                                    CrossEntropy::FusedLinear, CrossEntropy::Compiled});
+        t.crossEntropy =
+            pick(rng, {CrossEntropy::Auto, CrossEntropy::Unfused, CrossEntropy::Fused,
+                       CrossEntropy::FusedLinear, CrossEntropy::Compiled, CrossEntropy::Fused16});
+        t.logitsMetricPasses = pick(rng, {0, 0, 2, 16});
         t.cpExchange = pick(rng, {CpExchange::Auto, CpExchange::Ring, CpExchange::AllGather});
         t.moeDispatcher = pick(rng, {MoeDispatcher::AllToAll, MoeDispatcher::Deduplicated});
         // Sometimes a nonsense value: zero, negative, or non-finite.

@@ -357,6 +357,36 @@ private slots:
         QCOMPARE(loss->currentData().toInt(), static_cast<int>(core::CrossEntropy::Auto));
     }
 
+    void fused16bitLossAndMetricPassesReachThePlanAndUndo() {
+        auto* loss = m_window->scenarioPanel()->findChild<QComboBox*>(QStringLiteral("crossEntropy"));
+        auto* passes = m_window->scenarioPanel()->findChild<QSpinBox*>(QStringLiteral("logitsMetricPasses"));
+        QVERIFY(loss && passes);
+        QCOMPARE(passes->text(), QStringLiteral("none"));
+        QVERIFY(passes->toolTip().contains(QStringLiteral("LanguagePerplexity")));
+        editor()->moreSection()->setExpanded(true);
+        const core::Plan before = doc()->plan();
+        const int fused16 = loss->findData(static_cast<int>(core::CrossEntropy::Fused16));
+        QVERIFY(fused16 >= 0);
+        loss->setCurrentIndex(fused16);
+        emit loss->activated(fused16);
+        QVERIFY(doc()->scenario().training.crossEntropy == core::CrossEntropy::Fused16);
+        // 4 bytes per logit where the default plan's Megatron kernel held 6.
+        QVERIFY(std::abs(doc()->plan().x.logitsBytes / before.x.logitsBytes - 4.0 / 6.0) < 1e-9);
+        const double loss16Step = doc()->plan().time.stepSeconds;
+        passes->setValue(2);
+        QCOMPARE(doc()->scenario().training.logitsMetricPasses, 2);
+        QVERIFY(doc()->plan().time.stepSeconds > loss16Step);
+        if (const QString dir = qEnvironmentVariable("LP_SCREENSHOT_DIR"); !dir.isEmpty()) {
+            QTest::qWait(50);
+            QVERIFY(m_window->grab().save(QDir(dir).filePath(QStringLiteral("logits-metric-passes.png"))));
+        }
+        doc()->undoStack()->undo();
+        QCOMPARE(doc()->scenario().training.logitsMetricPasses, 0);
+        QCOMPARE(passes->value(), 0);
+        doc()->undoStack()->undo();
+        QVERIFY(doc()->scenario().training.crossEntropy == core::CrossEntropy::Auto);
+    }
+
     void cpExchangeChoiceReachesTheScenarioAndUndoes() {
         auto* exchange = m_window->scenarioPanel()->findChild<QComboBox*>(QStringLiteral("cpExchange"));
         QVERIFY(exchange);

@@ -138,6 +138,18 @@ private slots:
             }
             QVERIFY(sawQwen3);
         }
+        // llm-foundry's MPT rows: flash-attn's loss, Composer's metric passes and no dropout, in the tooltip.
+        {
+            ui::ValidationTab mpt(doc);
+            QVERIFY(mpt.loadCasesFile(QStringLiteral(LP_TEST_DATA_DIR "/validation/llm-foundry-runs.json")));
+            QVERIFY(mpt.model()->rowCount() > 0);
+            QVERIFY(mpt.model()
+                        ->index(0, 0)
+                        .data(Qt::ToolTipRole)
+                        .toString()
+                        .contains(
+                            QStringLiteral("fused_16bit loss, 2 metric passes over the logits, no dropout")));
+        }
 
         // The summary: one line per metric of core's summary, with core's figures, and the memory fit.
         const QStringList lines = tab.summaryLines();
