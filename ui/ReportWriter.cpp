@@ -5,6 +5,7 @@
 #include "core/SvgCharts.h"
 #include "ui/ScenarioDocument.h"
 
+#include <QAbstractTextDocumentLayout>
 #include <QFileInfo>
 #include <QFont>
 #include <QGuiApplication>
@@ -13,7 +14,10 @@
 #include <QPdfWriter>
 #include <QSaveFile>
 #include <QSvgRenderer>
+#include <QTextBlock>
+#include <QTextCursor>
 #include <QTextDocument>
+#include <QTextLayout>
 #include <QUrl>
 #include <cstdio>
 
@@ -77,6 +81,38 @@ std::unique_ptr<QTextDocument> ReportWriter::makeDocument(const core::ReportInpu
     return doc;
 }
 
+void ReportWriter::paginate(QTextDocument& doc, const QSizeF& pageSize) {
+    doc.setPageSize(pageSize);
+    const qreal pageHeight = pageSize.height();
+    if (pageHeight <= 0)
+        return;
+    auto pageOf = [&](qreal y) { return static_cast<int>(y / pageHeight); };
+    // Where a block's first line is drawn: the layout may push the line (a chart, say) to the next page while
+    // the block itself starts at the end of this one.
+    auto firstLineTop = [&](const QTextBlock& b) {
+        const QRectF rect = doc.documentLayout()->blockBoundingRect(b);
+        const QTextLayout* layout = b.layout();
+        return layout && layout->lineCount() > 0 ? rect.top() + layout->lineAt(0).y() : rect.top();
+    };
+    // In document order, so that each break moves only what follows it: the layout is redone lazily as
+    // the following blocks' rectangles are asked for.
+    for (QTextBlock block = doc.begin(); block.isValid(); block = block.next()) {
+        if (block.blockFormat().headingLevel() == 0 || !block.next().isValid())
+            continue;
+        const qreal heading = firstLineTop(block);
+        const int page = pageOf(heading);
+        if (pageOf(firstLineTop(block.next())) <= page || heading - page * pageHeight < 1.0)
+            continue; // the section starts beside its heading, or the heading already starts a page
+        QTextCursor cursor(block);
+        QTextBlockFormat format = block.blockFormat();
+        format.setPageBreakPolicy(format.pageBreakPolicy() | QTextFormat::PageBreak_AlwaysBefore);
+        cursor.setBlockFormat(format);
+        // Lay out again from here: an incremental relayout after the format change can leave later pages
+        // drawn from stale positions.
+        doc.markContentsDirty(block.position(), doc.characterCount() - block.position());
+    }
+}
+
 bool ReportWriter::writePdf(const core::ReportInput& report, const QString& path, QString* error) {
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly)) {
@@ -96,7 +132,7 @@ bool ReportWriter::writePdf(const core::ReportInput& report, const QString& path
             QStringLiteral("Layout Planner %1").arg(QString::fromStdString(report.toolVersion)));
         auto doc = makeDocument(report);
         // Paginate to the writer's printable area: otherwise print() adds 2 cm margins of its own.
-        doc->setPageSize(writer.pageLayout().paintRectPixels(writer.resolution()).size());
+        paginate(*doc, writer.pageLayout().paintRectPixels(writer.resolution()).size());
         doc->print(&writer);
     }
     if (!file.commit()) {

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 
+class QSizeF;
 class QTextDocument;
 
 namespace lp::ui {
@@ -23,6 +24,9 @@ public:
 
     // The report laid out for Qt: HTML without navigation, the charts as images. For printing or a preview.
     static std::unique_ptr<QTextDocument> makeDocument(const core::ReportInput& report);
+    // Lays the document out on pages of the given size (pixels) and keeps each heading on the page of what
+    // it heads: a heading that would end a page, its section starting on the next, starts that page instead.
+    static void paginate(QTextDocument& doc, const QSizeF& pageSize);
 
     // Writes the report in the format, atomically (QSaveFile). False with a message on failure.
     static bool write(const core::ReportInput& report, core::ReportFormat format, const QString& path,

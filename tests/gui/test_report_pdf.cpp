@@ -6,11 +6,14 @@
 #include "core/ScenarioIo.h"
 #include "ui/ReportWriter.h"
 
+#include <QAbstractTextDocumentLayout>
 #include <QFile>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QStandardPaths>
+#include <QTextBlock>
 #include <QTextDocument>
+#include <QTextLayout>
 
 using namespace lp;
 
@@ -97,6 +100,33 @@ private slots:
         QVERIFY(memory.isValid() && !memory.value<QImage>().isNull());
         QVERIFY(time.isValid() && !time.value<QImage>().isNull());
         QVERIFY(!doc->toPlainText().contains(QStringLiteral("Contents"))); // no navigation on paper
+    }
+
+    void headingsStayOnThePageOfTheirSection() {
+        // On every page height from a short page to a tall one, no heading is left at the foot of a page
+        // with its section (a chart, a table, its first paragraph) starting on the next; and the text
+        // stays whole.
+        const QString whole = ui::ReportWriter::makeDocument(hostileReport())->toPlainText();
+        int moved = 0;
+        for (int height = 500; height <= 1200; height += 35) {
+            auto doc = ui::ReportWriter::makeDocument(hostileReport());
+            ui::ReportWriter::paginate(*doc, QSizeF(680, height));
+            QCOMPARE(doc->toPlainText(), whole);
+            for (QTextBlock b = doc->begin(); b.isValid(); b = b.next()) {
+                if (b.blockFormat().headingLevel() == 0 || !b.next().isValid())
+                    continue;
+                moved += (b.blockFormat().pageBreakPolicy() & QTextFormat::PageBreak_AlwaysBefore) ? 1 : 0;
+                const auto top = [&](const QTextBlock& block) {
+                    const QTextLayout* layout = block.layout();
+                    return doc->documentLayout()->blockBoundingRect(block).top() +
+                           (layout && layout->lineCount() > 0 ? layout->lineAt(0).y() : 0.0);
+                };
+                QVERIFY2(
+                    static_cast<int>(top(b) / height) == static_cast<int>(top(b.next()) / height),
+                    qPrintable(QStringLiteral("'%1' ends a page of height %2").arg(b.text()).arg(height)));
+            }
+        }
+        QVERIFY(moved > 0); // some heights did put a heading at a page's foot
     }
 
     void otherFormatsAreCoresOutput() {
