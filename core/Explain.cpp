@@ -126,12 +126,15 @@ void explainModel(Builder& b) {
           fmt("%s x 2 B = %s", count(pc.total).c_str(), bytes(pc.total * 2.0).c_str()), kZero,
           "Just holding the 16-bit weights of the whole model takes this much memory - more than one GPU has for a 70B model.");
     b.add("training_state_bytes", "Training state (whole model)", b.p.trainingStateBytes, "bytes",
-          "state = P x (2 weights + 2 gradients + 12 optimizer) bytes",
-          fmt("%s x %.0f B = %s", count(pc.total).c_str(), b.p.x.bytesPerParamState, bytes(b.p.trainingStateBytes).c_str()),
+          fmt("state = P x (2 weights + 2 gradients + %.0f optimizer) bytes",
+              optimizerBytesPerParam(b.s.training)),
+          fmt("%s x %.0f B = %s", count(pc.total).c_str(), b.p.x.bytesPerParamState,
+              bytes(b.p.trainingStateBytes).c_str()),
           kZero,
-          "Mixed-precision Adam keeps 16-bit weights and gradients plus an fp32 master copy and two fp32 moments: about "
-          "16 bytes per parameter before any activation (the ZeRO paper's count; Megatron's fp32 gradient buffer in "
-          "bf16 makes it 18, as the per-GPU memory shows). This is why the model must be split over many GPUs.");
+          "Mixed-precision Adam keeps 16-bit weights and gradients plus an fp32 master copy and two fp32 "
+          "moments: about 16 bytes per parameter before any activation (the ZeRO paper's count; Megatron's "
+          "fp32 gradient buffer in bf16 makes it 18, as the per-GPU memory shows). This is why the model "
+          "must be split over many GPUs.");
     b.add("gpus", "GPUs", static_cast<double>(l.gpus()), "GPUs", "GPUs = TP x PP x CP x DP",
           fmt("%d x %d x %d x %d = %lld", l.tp, l.pp, l.cp, l.dp, l.gpus()), "ESTIMATION.md notation",
           "Each GPU holds one tensor-parallel slice of one pipeline stage of one data-parallel replica.");
@@ -185,9 +188,13 @@ void explainMemory(Builder& b) {
                       "training in bf16 or fp8, sharded from ZeRO stage 2 on."
                     : "One 16-bit gradient per weight, sharded from ZeRO stage 2 on.");
     b.add("memory.optimizer", "Optimizer state", w.optimizerBytes, "bytes",
-          "stage parameters / TP x 12 bytes (/ shard group with ZeRO-1+, the distributed optimizer)",
-          fmt("%s%s", bytes(w.optimizerBytes).c_str(), zero >= 1 ? fmt(", sharded over %d ranks", n).c_str() : ""), kZero,
-          "The fp32 master weights and Adam's two moments: the largest part of the training state, and the first to shard.");
+          fmt("stage parameters / TP x %.0f bytes (/ shard group with ZeRO-1+, the distributed optimizer)",
+              optimizerBytesPerParam(b.s.training)),
+          fmt("%s%s", bytes(w.optimizerBytes).c_str(),
+              zero >= 1 ? fmt(", sharded over %d ranks", n).c_str() : ""),
+          kZero,
+          "The fp32 master weights and Adam's two moments: the largest part of the training state, and the "
+          "first to shard.");
     b.add("memory.activations", "Activations", w.activationsBytes, "bytes",
           "layers in flight x bytes per layer (+ logits on the last stage: tokens x vocab / TP x bytes per logit; + the "
           "context-parallel K/V chunks, and torch's fp32 gradient buffers, in the running layer; + torch pipelining's "

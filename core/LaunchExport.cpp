@@ -265,6 +265,11 @@ LaunchSettings megatron(const Scenario& s) {
     }
     arg("--attention-backend", t.flashAttention ? "flash" : "unfused");
     arg("--optimizer", t.optimizer == Optimizer::Adam ? "adam" : "sgd");
+    if (t.optimizerPrecision == OptimizerPrecision::Bf16Moments) {
+        arg("--use-precision-aware-optimizer", {}, "optimizer moments in bf16, fp32 master weights");
+        arg("--exp-avg-dtype", "bf16");
+        arg("--exp-avg-sq-dtype", "bf16");
+    }
     if (t.optimizerOffload) {
         arg("--optimizer-cpu-offload", {}, "optimizer state and step on the CPU");
         arg("--optimizer-offload-fraction", "1.0");
@@ -320,6 +325,11 @@ LaunchSettings megatron(const Scenario& s) {
                             "the plan's " +
                             std::string(toString(t.crossEntropy)) +
                             " loss 4, so the last stage needs a little more memory than planned.");
+    if (t.optimizerPrecision == OptimizerPrecision::Bf16)
+        out.notes.push_back(
+            "Megatron-LM keeps fp32 main parameters: the plan's bf16 parameters without a master copy "
+            "hold 4 bytes per parameter less than this run will (--use-precision-aware-optimizer "
+            "with bf16 moments is the closest).");
     if (t.logitsMetricPasses > 0)
         out.notes.push_back("Megatron-LM computes no training metrics from the logits: the plan's " +
                             std::to_string(t.logitsMetricPasses) +
@@ -430,6 +440,11 @@ LaunchSettings deepspeed(const Scenario& s) {
             std::to_string(t.activationOffloadLayers) +
             " layers per stage as the plan does (Megatron-LM's --cpu-offloading-num-layers); "
             "activation_checkpointing.cpu_checkpointing offloads recompute checkpoints instead.");
+    if (t.optimizerPrecision != OptimizerPrecision::Fp32)
+        out.notes.push_back(
+            "DeepSpeed keeps fp32 master weights and optimizer state with bf16 or fp16 training: the "
+            "plan's " +
+            std::string(toString(t.optimizerPrecision)) + " optimizer state is smaller than this run's.");
     if (t.crossEntropy != CrossEntropy::Auto)
         out.notes.push_back("The loss kernel (" + std::string(toString(t.crossEntropy)) +
                             " cross-entropy in the plan) has no DeepSpeed config key: the model code chooses it "
@@ -650,6 +665,11 @@ LaunchSettings torchtitan(const Scenario& s) {
             "[compile] table enables it (older torchtitan versions: training.compile = true, and "
             "experimental.enable_async_tensor_parallel); it uses symmetric memory, so keep the TP group "
             "inside one NVLink domain.");
+    if (t.optimizerPrecision != OptimizerPrecision::Fp32)
+        out.notes.push_back(
+            "torchtitan keeps fp32 parameters and Adam moments (FSDP2 mixed precision computes in "
+            "bf16): the plan's " +
+            std::string(toString(t.optimizerPrecision)) + " optimizer state is smaller than this run's.");
     if (t.logitsMetricPasses > 0)
         out.notes.push_back("torchtitan computes no training metrics from the logits: the plan's " +
                             std::to_string(t.logitsMetricPasses) +

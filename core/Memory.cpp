@@ -7,9 +7,8 @@
 namespace lp::core::detail {
 
 double stateBytesPerParam(const TrainingOptions& t) {
-    // 16-bit weights + 16-bit gradients + optimizer state (fp32 master copy and moments).
-    const double optimizer = t.optimizer == Optimizer::Adam ? 12.0 : 8.0;
-    return 2.0 + 2.0 + optimizer;
+    // 16-bit weights + 16-bit gradients + optimizer state (master copy and moments).
+    return 2.0 + 2.0 + optimizerBytesPerParam(t);
 }
 
 EvalContext::EvalContext(const Scenario& scenario, const HardwareProfile& profile, const Plan& plan)
@@ -297,7 +296,7 @@ void computeMemory(const EvalContext& x, Plan& plan) {
 
     // Bytes per parameter held on a GPU, after ZeRO/FSDP sharding over DP x CP (routed experts: over
     // DP x CP / EP, the ranks that hold the same experts).
-    const double optBytes = tr.optimizer == Optimizer::Adam ? 12.0 : 8.0;
+    const double optBytes = optimizerBytesPerParam(tr);
     // FSDP with a pipeline keeps the stage's 16-bit weights gathered and accumulates unsharded gradients
     // (in the reduction dtype) until the last micro batch. Megatron's gradient buffer is fp32 in bf16/fp8.
     auto wBytes = [&](double n) { return x.zero >= 3 && !x.fsdpStageGathered ? 2.0 / n : 2.0; };

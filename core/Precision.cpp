@@ -62,6 +62,27 @@ double fp8ScalingBytesPerModule(const Fp8Habits& h) {
     return 4.0 * h.scaledTensorsPerGemm * (h.amaxHistoryLength + kScaleFields);
 }
 
+double optimizerBytesPerParam(const TrainingOptions& t) {
+    const double moments = t.optimizer == Optimizer::Adam ? 2.0 : 1.0;
+    switch (t.optimizerPrecision) {
+    case OptimizerPrecision::Bf16Moments:
+        return 4.0 + 2.0 * moments;
+    case OptimizerPrecision::Bf16:
+        return 2.0 * moments;
+    case OptimizerPrecision::Fp32:
+        break;
+    }
+    return 4.0 + 4.0 * moments;
+}
+
+double optimizerStepBytesPerParam(const TrainingOptions& t) {
+    // Reads the gradient, reads and writes the state; without a master copy it also reads and writes the
+    // 16-bit weights (with one, writing them from the master is the state's write).
+    if (t.optimizerPrecision == OptimizerPrecision::Bf16)
+        return 2.0 + 2.0 * (optimizerBytesPerParam(t) + 2.0);
+    return 4.0 + 2.0 * optimizerBytesPerParam(t);
+}
+
 namespace {
 
 // What the loss kernel keeps per logit, in words (the fused linear cross-entropy is worded at its row).
@@ -182,12 +203,23 @@ std::vector<TensorPrecision> precisionTable(const Scenario& s) {
                   "Megatron-LM --fp8-param-gather), half the bytes."
                 : "Each rank gathers the weights the others hold in the working precision.");
     }
-    add("Master weights", "fp32", 4, "The optimizer updates an fp32 copy and writes the 16-bit working copy from it.");
-    if (t.optimizer == Optimizer::Adam)
-        add("Adam moments (m, v)", "fp32, two per parameter", 4,
-            "8 bytes per parameter with the master weight's 4: the largest part of the training state.");
+    const bool sixteenBitMoments = t.optimizerPrecision != OptimizerPrecision::Fp32;
+    if (t.optimizerPrecision == OptimizerPrecision::Bf16)
+        add("Master weights", "none", 0,
+            "The parameters are 16-bit themselves (a model built in bf16): the optimizer updates them in "
+            "place.");
     else
-        add("Momentum", "fp32", 4, "One fp32 value per parameter.");
+        add("Master weights", "fp32", 4,
+            "The optimizer updates an fp32 copy and writes the 16-bit working copy from it.");
+    if (t.optimizer == Optimizer::Adam)
+        add("Adam moments (m, v)", sixteenBitMoments ? "bf16, two per parameter" : "fp32, two per parameter",
+            sixteenBitMoments ? 2 : 4,
+            sixteenBitMoments ? "4 bytes per parameter: half the fp32 moments' memory and traffic."
+                              : "8 bytes per parameter with the master weight's 4: the largest part of the "
+                                "training state.");
+    else
+        add("Momentum", sixteenBitMoments ? "bf16" : "fp32", sixteenBitMoments ? 2 : 4,
+            sixteenBitMoments ? "One 16-bit value per parameter." : "One fp32 value per parameter.");
     if (t.precision == Precision::Fp16)
         add("Loss scale", "fp32 scalar", 4, "fp16 needs dynamic loss scaling to keep small gradients representable.");
     return rows;

@@ -51,4 +51,11 @@ double fp8ScalingBytesPerModule(const Fp8Habits& h);
 // optimizer. Rows that do not apply (router without MoE, loss scale without fp16) are left out.
 std::vector<TensorPrecision> precisionTable(const Scenario& s);
 
+// Optimizer state per parameter: the master copy and the moments, by TrainingOptions::optimizerPrecision
+// (Adam: 12 bytes in fp32, 8 with 16-bit moments, 4 without a master copy; SGD with momentum: 8, 6, 2).
+double optimizerBytesPerParam(const TrainingOptions& t);
+// Memory traffic of the optimizer step per parameter it updates: the gradient read, the state read and
+// written, and without a master copy the 16-bit weights read and written (Adam in fp32: 28 bytes).
+double optimizerStepBytesPerParam(const TrainingOptions& t);
+
 } // namespace lp::core

@@ -171,14 +171,26 @@ std::vector<std::string> reportAssumptions(const Scenario& s, const HardwareProf
     const char* precision = t.precision == Precision::Fp16
                                 ? "fp16"
                                 : (t.precision == Precision::Fp8 ? "fp8 (matmuls) with bf16" : "bf16");
-    if (t.optimizer == Optimizer::Adam)
-        a.push_back(
-            std::string("Mixed-precision Adam: ") + precision +
-            " weights and gradients plus fp32 master weights and two fp32 moments (about 16 bytes per "
-            "parameter of training state before sharding).");
-    else
-        a.push_back(std::string("SGD with momentum: ") + precision +
-                    " weights and gradients plus fp32 master weights and one fp32 momentum.");
+    const bool adam = t.optimizer == Optimizer::Adam;
+    const std::string moments = adam ? "two " : "one ";
+    const std::string momentWord = adam ? " moments" : " momentum";
+    switch (t.optimizerPrecision) {
+    case OptimizerPrecision::Fp32:
+        a.push_back(std::string(adam ? "Mixed-precision Adam: " : "SGD with momentum: ") + precision +
+                    " weights and gradients plus fp32 master weights and " + moments + "fp32" + momentWord +
+                    (adam ? " (about 16 bytes per parameter of training state before sharding)." : "."));
+        break;
+    case OptimizerPrecision::Bf16Moments:
+        a.push_back(std::string(adam ? "Adam: " : "SGD with momentum: ") + precision +
+                    " weights and gradients plus fp32 master weights and " + moments + "bf16" + momentWord +
+                    " (Megatron-Core's precision-aware optimizer).");
+        break;
+    case OptimizerPrecision::Bf16:
+        a.push_back(std::string(adam ? "Adam: " : "SGD with momentum: ") +
+                    "bf16 parameters updated in place, with no fp32 master copy, and " + moments + "bf16" +
+                    momentWord + " (a model built in bf16).");
+        break;
+    }
     const int shardDegree = effectiveShardDegree(s);
     if (t.zeroStage >= 1 && shardDegree < l.dp)
         a.push_back(zeroWords(t.zeroStage) + ", hybrid: sharded over " + fmt::counted(shardDegree, "DP rank") +

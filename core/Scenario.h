@@ -13,6 +13,7 @@ namespace lp::core {
 struct TrainingOptions {
     Precision precision = Precision::Bf16;
     Optimizer optimizer = Optimizer::Adam;
+    OptimizerPrecision optimizerPrecision = OptimizerPrecision::Fp32; // master copy and moments
     int zeroStage = 1;                         // 0-3; 1 = Megatron distributed optimizer, 3 = FSDP
     // Hybrid sharding: the data-parallel ranks one copy of the ZeRO/FSDP state is sharded over (FSDP
     // HYBRID_SHARD / torchtitan data_parallel_shard_degree / Megatron distributed-optimizer instances);

@@ -295,6 +295,7 @@ TrainingOptions readTraining(const Json* j, const std::string& path, InputErrors
     ObjectReader r(*j, path, errors,
                    {"precision",
                     "optimizer",
+                    "optimizer_precision",
                     "zero_stage",
                     "zero_shard_degree",
                     "recompute",
@@ -327,6 +328,8 @@ TrainingOptions readTraining(const Json* j, const std::string& path, InputErrors
                     "token_budget_tokens"});
     r.readEnum("precision", t.precision, &parsePrecision, {Precision::Bf16, Precision::Fp16, Precision::Fp8});
     r.readEnum("optimizer", t.optimizer, &parseOptimizer, {Optimizer::Adam, Optimizer::SgdMomentum});
+    r.readEnum("optimizer_precision", t.optimizerPrecision, &parseOptimizerPrecision,
+               {OptimizerPrecision::Fp32, OptimizerPrecision::Bf16Moments, OptimizerPrecision::Bf16});
     r.readInt("zero_stage", t.zeroStage, 0, 3);
     r.readInt("zero_shard_degree", t.zeroShardDegree, 0, kMaxCount);
     r.readInt("recompute_layers", t.recomputeLayers, 0, kMaxCount);
@@ -465,6 +468,7 @@ Json trainingToJson(const TrainingOptions& t) {
     Json j;
     j["precision"] = toString(t.precision);
     j["optimizer"] = toString(t.optimizer);
+    j["optimizer_precision"] = toString(t.optimizerPrecision);
     j["zero_stage"] = t.zeroStage;
     j["zero_shard_degree"] = t.zeroShardDegree;
     j["recompute_layers"] = t.recomputeLayers;

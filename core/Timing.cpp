@@ -613,7 +613,7 @@ void computeTime(const EvalContext& x, Plan& plan) {
 
     // Optimizer step: memory-bound over the parameters whose state this GPU holds.
     const double heldParams = x.zero >= 1 ? stageParams / x.shardGroup : stageParams;
-    const double bytesPerParam = x.s.training.optimizer == Optimizer::Adam ? 28.0 : 20.0;
+    const double bytesPerParam = optimizerStepBytesPerParam(x.s.training);
     tb.optimizerSeconds = x.memSeconds(heldParams * bytesPerParam);
     if (x.optimizerOffload) {
         // On the CPU, at its share of the host's DRAM bandwidth, after the held gradients have crossed to the

@@ -46,6 +46,10 @@ constexpr std::array<std::pair<CrossEntropy, std::string_view>, 6> kCrossEntropy
      {CrossEntropy::FusedLinear, "fused_linear"},
      {CrossEntropy::Compiled, "compiled"},
      {CrossEntropy::Fused16, "fused_16bit"}}};
+constexpr std::array<std::pair<OptimizerPrecision, std::string_view>, 3> kOptimizerPrecision{
+    {{OptimizerPrecision::Fp32, "fp32"},
+     {OptimizerPrecision::Bf16Moments, "bf16_moments"},
+     {OptimizerPrecision::Bf16, "bf16"}}};
 constexpr std::array<std::pair<CpExchange, std::string_view>, 3> kCpExchange{
     {{CpExchange::Auto, "auto"}, {CpExchange::Ring, "ring"}, {CpExchange::AllGather, "allgather"}}};
 constexpr std::array<std::pair<PipelineSplit, std::string_view>, 3> kPipelineSplit{
@@ -81,6 +85,9 @@ std::string_view toString(Recompute v) { return nameOf(kRecompute, v); }
 std::string_view toString(ExecutionStyle v) { return nameOf(kStyle, v); }
 std::string_view toString(GradPrecision v) { return nameOf(kGrad, v); }
 std::string_view toString(CrossEntropy v) { return nameOf(kCrossEntropy, v); }
+std::string_view toString(OptimizerPrecision v) {
+    return nameOf(kOptimizerPrecision, v);
+}
 std::string_view toString(CpExchange v) { return nameOf(kCpExchange, v); }
 std::string_view toString(PipelineSplit v) { return nameOf(kPipelineSplit, v); }
 std::string_view toString(AttentionFlops v) { return nameOf(kAttn, v); }
@@ -106,6 +113,9 @@ std::optional<Recompute> parseRecompute(std::string_view s) { return parseOf(kRe
 std::optional<ExecutionStyle> parseExecutionStyle(std::string_view s) { return parseOf(kStyle, s); }
 std::optional<GradPrecision> parseGradPrecision(std::string_view s) { return parseOf(kGrad, s); }
 std::optional<CrossEntropy> parseCrossEntropy(std::string_view s) { return parseOf(kCrossEntropy, s); }
+std::optional<OptimizerPrecision> parseOptimizerPrecision(std::string_view s) {
+    return parseOf(kOptimizerPrecision, s);
+}
 std::optional<CpExchange> parseCpExchange(std::string_view s) {
     // The frameworks' own names: torchtitan's rotate methods, Megatron's --cp-comm-type.
     if (equalsIgnoreCase(s, "alltoall") || equalsIgnoreCase(s, "p2p"))

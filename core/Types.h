@@ -45,6 +45,13 @@ enum class GradPrecision { Auto, Fp32, Half };
 // (Liger, Cut Cross-Entropy, NeMo AutoModel), or a fused kernel on the 16-bit logits that writes a 16-bit
 // gradient (flash-attn's cross_entropy, llm-foundry's MPT default: 4 bytes).
 enum class CrossEntropy { Auto, Unfused, Fused, FusedLinear, Compiled, Fused16 };
+// What the optimizer keeps per parameter beyond the 16-bit weights and gradients: an fp32 master copy and
+// fp32 moments (Fp32: mixed precision as the ZeRO paper counts it, 12 bytes with Adam), an fp32 master copy
+// with 16-bit moments (Bf16Moments: Megatron-Core's precision-aware optimizer with --exp-avg-dtype and
+// --exp-avg-sq-dtype bf16, DeepSeek-V3's training: 8 bytes), or 16-bit moments and no master copy, the
+// parameters themselves being 16-bit (Bf16: a model built in bf16 and trained with torch.optim.Adam, as NeMo
+// AutoModel's own models are: 4 bytes).
+enum class OptimizerPrecision { Fp32, Bf16Moments, Bf16 };
 // How context-parallel ranks exchange their key/value chunks: the style's default (Auto: Megatron's
 // Transformer Engine ring, torch's all-gather in the FSDP style), a ring that sends one chunk per step
 // behind that step's attention (Megatron --cp-comm-type p2p, torchtitan context_parallel_rotate_method
@@ -79,6 +86,7 @@ std::string_view toString(Recompute v);
 std::string_view toString(ExecutionStyle v);
 std::string_view toString(GradPrecision v);
 std::string_view toString(CrossEntropy v);
+std::string_view toString(OptimizerPrecision v);
 std::string_view toString(CpExchange v);
 std::string_view toString(PipelineSplit v);
 std::string_view toString(MoeDispatcher v);
@@ -94,6 +102,7 @@ std::optional<Recompute> parseRecompute(std::string_view s);
 std::optional<ExecutionStyle> parseExecutionStyle(std::string_view s);
 std::optional<GradPrecision> parseGradPrecision(std::string_view s);
 std::optional<CrossEntropy> parseCrossEntropy(std::string_view s);
+std::optional<OptimizerPrecision> parseOptimizerPrecision(std::string_view s);
 std::optional<CpExchange> parseCpExchange(std::string_view s);
 std::optional<PipelineSplit> parsePipelineSplit(std::string_view s);
 std::optional<MoeDispatcher> parseMoeDispatcher(std::string_view s);

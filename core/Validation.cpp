@@ -711,6 +711,18 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
             t.logitsMetricPasses = 2;
             s.model.dropout = false;
         }
+        // Nor the optimizer's precision. NeMo AutoModel builds the models it implements itself (its MoE
+        // families) in the config's torch_dtype, bf16, and trains them with torch.optim.Adam under FSDP2:
+        // bf16 parameters and moments, no fp32 master copy. Notes that state 16-bit moments (DeepSeek-V3's
+        // "BF16
+        // ... to track the first and second moments", Megatron's --exp-avg-dtype bf16) keep the fp32 master.
+        if (source.find("automodel") != std::string::npos && s.model.isMoe())
+            t.optimizerPrecision = OptimizerPrecision::Bf16;
+        else
+            for (const char* term :
+                 {"bf16 moments", "moments in bf16", "exp-avg-dtype bf16", "exp_avg_dtype bf16"})
+                if (notesState(notes, term))
+                    t.optimizerPrecision = OptimizerPrecision::Bf16Moments;
         inferMegatronCoreRecipe(s);
         // AsyncTP is torchtitan's TP overlap (collective matmuls), which needs TP > 1.
         if (l.tp > 1 && notesState(notes, "asynctp"))

@@ -159,6 +159,8 @@ QString CompareModel::text(int metric, int column) const {
             s += tr(" (HSDP over %1)").arg(degree);
         if (t.crossEntropy != core::CrossEntropy::Auto)
             s += tr(", %1 cross-entropy").arg(QString::fromUtf8(core::toString(t.crossEntropy)));
+        if (t.optimizerPrecision != core::OptimizerPrecision::Fp32)
+            s += tr(", %1 optimizer state").arg(QString::fromUtf8(core::toString(t.optimizerPrecision)));
         if (t.logitsMetricPasses > 0)
             s += t.logitsMetricPasses == 1 ? tr(", 1 metric pass on the logits")
                                            : tr(", %1 metric passes on the logits").arg(t.logitsMetricPasses);

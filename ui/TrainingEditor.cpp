@@ -64,6 +64,20 @@ TrainingEditor::TrainingEditor(ScenarioDocument* doc, QWidget* parent)
                        {tr("SGD (momentum)"), static_cast<int>(core::Optimizer::SgdMomentum)}},
                       [](const Scenario& s) { return static_cast<int>(s.training.optimizer); },
                       [](Scenario& s, int v) { s.training.optimizer = static_cast<core::Optimizer>(v); });
+    QComboBox* optimizerState = m_more->addChoice(
+        more, tr("Optimizer state"),
+        tr("What the optimizer keeps per parameter beside the 16-bit weights and gradients. fp32: an fp32 "
+           "master copy and fp32 moments (12 bytes with Adam), mixed precision as the ZeRO paper counts it. "
+           "bf16 moments: the fp32 master copy with 16-bit moments (8 bytes; Megatron-LM "
+           "--use-precision-aware-optimizer --exp-avg-dtype bf16 --exp-avg-sq-dtype bf16, as DeepSeek-V3 "
+           "trained). bf16 parameters: a model built in bf16 and trained with torch.optim.Adam keeps no "
+           "master copy and 16-bit moments (4 bytes; NeMo AutoModel's own models)."),
+        {{tr("fp32 master and moments"), static_cast<int>(core::OptimizerPrecision::Fp32)},
+         {tr("bf16 moments"), static_cast<int>(core::OptimizerPrecision::Bf16Moments)},
+         {tr("bf16 parameters, no master"), static_cast<int>(core::OptimizerPrecision::Bf16)}},
+        [](const Scenario& s) { return static_cast<int>(s.training.optimizerPrecision); },
+        [](Scenario& s, int v) { s.training.optimizerPrecision = static_cast<core::OptimizerPrecision>(v); });
+    optimizerState->setObjectName(QStringLiteral("optimizerPrecision"));
     QSpinBox* shard = m_more->addInt(
         more, tr("ZeRO shard &group"),
         tr("Hybrid sharding: the data-parallel ranks one copy of the ZeRO/FSDP state is sharded over; the state is "

@@ -305,6 +305,8 @@ QVariant ValidationModel::data(const QModelIndex& index, int role) const {
             read << tr("fp8 weight gathers");
         if (t.crossEntropy != core::CrossEntropy::Auto)
             read << tr("%1 loss").arg(qs(core::toString(t.crossEntropy)));
+        if (t.optimizerPrecision != core::OptimizerPrecision::Fp32)
+            read << tr("%1 optimizer state").arg(qs(core::toString(t.optimizerPrecision)));
         if (t.logitsMetricPasses > 0)
             read << (t.logitsMetricPasses == 1
                          ? tr("1 metric pass over the logits")

@@ -45,6 +45,10 @@ std::string overlapText(const core::TrainingOptions& t) {
         text += ", " + std::string(core::toString(t.crossEntropy)) + " cross-entropy";
     else if (core::lossKernel(t, core::resolvedStyle(t)) == core::CrossEntropy::Compiled)
         text += ", loss compiled with the model";
+    if (t.optimizerPrecision != core::OptimizerPrecision::Fp32)
+        text += t.optimizerPrecision == core::OptimizerPrecision::Bf16
+                    ? ", bf16 parameters without a master copy"
+                    : ", bf16 optimizer moments";
     if (t.logitsMetricPasses > 0)
         text += ", " + std::to_string(t.logitsMetricPasses) + " metric pass" +
                 (t.logitsMetricPasses == 1 ? "" : "es") + " over the logits";

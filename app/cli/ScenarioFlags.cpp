@@ -181,6 +181,11 @@ const std::vector<FlagSpec>& flagTable() {
         {"--precision", "P", "bf16|fp16|fp8",
          enumSetter(&O::precision, &core::parsePrecision, "bf16, fp16, fp8")},
         {"--optimizer", "NAME", "adam|sgd", enumSetter(&O::optimizer, &core::parseOptimizer, "adam, sgd")},
+        {"--optimizer-precision", "P",
+         "optimizer state: fp32 (fp32 master and moments) | bf16_moments (fp32 master, bf16 moments) | bf16 "
+         "(bf16 "
+         "parameters, no master copy)",
+         enumSetter(&O::optimizerPrecision, &core::parseOptimizerPrecision, "fp32, bf16_moments, bf16")},
         {"--loader-prefetch", "on|off", "data loader prefetching", onOffSetter(&O::loaderPrefetch)},
         {"--optimizer-offload", "on|off",
          "optimizer state in host memory, the step on the CPU (ZeRO-Offload, --optimizer-cpu-offload)",
@@ -321,6 +326,8 @@ std::expected<void, CliError> applyOverrides(const ScenarioOverrides& o, Scenari
         t.precision = *o.precision;
     if (o.optimizer)
         t.optimizer = *o.optimizer;
+    if (o.optimizerPrecision)
+        t.optimizerPrecision = *o.optimizerPrecision;
     if (o.zeroStage)
         t.zeroStage = *o.zeroStage;
     if (o.zeroShardDegree)

@@ -26,6 +26,7 @@ struct ScenarioOverrides {
     std::optional<bool> overlapTp, overlapPp, overlapDp, overlapEp;
     std::optional<core::Precision> precision;
     std::optional<core::Optimizer> optimizer;
+    std::optional<core::OptimizerPrecision> optimizerPrecision;
     std::optional<core::ExecutionStyle> style;
     std::optional<core::GradPrecision> gradPrecision;
     std::optional<core::CrossEntropy> crossEntropy;

@@ -186,6 +186,20 @@ LP_TEST(evaluate_fused_16bit_loss_and_logits_metric_passes_flags) {
     LP_CHECK(contains(bad.err, "--logits-metric-passes"));
 }
 
+LP_TEST(evaluate_optimizer_precision_flag) {
+    // 16-bit moments shrink the optimizer state by a third (12 -> 8 bytes per parameter); a bad value is
+    // refused.
+    const auto optimizerBytes = [](const json& j) {
+        return j.at("memory").at("stages").at(0).at("optimizer_bytes").get<double>();
+    };
+    const json fp32 = run({"evaluate", "--json"}).parsed();
+    const json moments = run({"evaluate", "--optimizer-precision", "bf16_moments", "--json"}).parsed();
+    LP_CHECK(std::abs(optimizerBytes(moments) / optimizerBytes(fp32) - 8.0 / 12.0) < 1e-9);
+    const auto bad = run({"evaluate", "--optimizer-precision", "fp16"});
+    LP_CHECK_EQ(bad.code, 2);
+    LP_CHECK(contains(bad.err, "--optimizer-precision") && contains(bad.err, "bf16_moments"));
+}
+
 LP_TEST(evaluate_moe_dispatcher_flag) {
     // DeepSeek-V3 on 128 nodes of 8 H800: EP 64 spans 8 nodes, so the deduplicated dispatch moves fewer bytes.
     const std::vector<std::string> base = {"evaluate", "--model", "deepseek-v3", "--gpu", "h800-sxm-80gb", "--nodes", "128",

@@ -204,6 +204,8 @@ Scenario randomScenario(Random& r) {
                                 CrossEntropy::FusedLinear, CrossEntropy::Compiled, CrossEntropy::Fused16}
         [static_cast<std::size_t>(r.integer(0, 5))];
     t.logitsMetricPasses = r.coin() ? 0 : r.integer(1, 16);
+    t.optimizerPrecision = std::array{OptimizerPrecision::Fp32, OptimizerPrecision::Bf16Moments,
+                                      OptimizerPrecision::Bf16}[static_cast<std::size_t>(r.integer(0, 2))];
     t.cpExchange = std::array{CpExchange::Auto, CpExchange::Ring,
                               CpExchange::AllGather}[static_cast<std::size_t>(r.integer(0, 2))];
     t.pipelineSplit = std::array{PipelineSplit::Auto, PipelineSplit::Layers,

@@ -97,6 +97,8 @@ LP_TEST(random_scenarios_stay_finite) {
             pick(rng, {CrossEntropy::Auto, CrossEntropy::Unfused, CrossEntropy::Fused,
                        CrossEntropy::FusedLinear, CrossEntropy::Compiled, CrossEntropy::Fused16});
         t.logitsMetricPasses = pick(rng, {0, 0, 2, 16});
+        t.optimizerPrecision =
+            pick(rng, {OptimizerPrecision::Fp32, OptimizerPrecision::Bf16Moments, OptimizerPrecision::Bf16});
         t.cpExchange = pick(rng, {CpExchange::Auto, CpExchange::Ring, CpExchange::AllGather});
         t.moeDispatcher = pick(rng, {MoeDispatcher::AllToAll, MoeDispatcher::Deduplicated});
         // Sometimes a nonsense value: zero, negative, or non-finite.

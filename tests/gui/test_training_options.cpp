@@ -387,6 +387,23 @@ private slots:
         QVERIFY(doc()->scenario().training.crossEntropy == core::CrossEntropy::Auto);
     }
 
+    void optimizerStateChoiceShrinksTheOptimizerBarAndUndoes() {
+        auto* state = m_window->scenarioPanel()->findChild<QComboBox*>(QStringLiteral("optimizerPrecision"));
+        QVERIFY(state);
+        QVERIFY(state->toolTip().contains(QStringLiteral("--exp-avg-dtype")));
+        editor()->moreSection()->setExpanded(true);
+        const double before = doc()->plan().memory.stages[0].optimizerBytes;
+        const int bf16 = state->findData(static_cast<int>(core::OptimizerPrecision::Bf16));
+        QVERIFY(bf16 >= 0);
+        state->setCurrentIndex(bf16);
+        emit state->activated(bf16);
+        QVERIFY(doc()->scenario().training.optimizerPrecision == core::OptimizerPrecision::Bf16);
+        QVERIFY(std::abs(doc()->plan().memory.stages[0].optimizerBytes / before - 4.0 / 12.0) < 1e-9);
+        doc()->undoStack()->undo();
+        QVERIFY(doc()->scenario().training.optimizerPrecision == core::OptimizerPrecision::Fp32);
+        QCOMPARE(state->currentData().toInt(), static_cast<int>(core::OptimizerPrecision::Fp32));
+    }
+
     void cpExchangeChoiceReachesTheScenarioAndUndoes() {
         auto* exchange = m_window->scenarioPanel()->findChild<QComboBox*>(QStringLiteral("cpExchange"));
         QVERIFY(exchange);
