@@ -5,6 +5,7 @@
 #include "core/ExecutionStyle.h"
 #include "core/Precision.h"
 
+#include <cctype>
 #include <cstdarg>
 #include <cstdio>
 
@@ -110,6 +111,29 @@ struct Builder {
     }
 };
 
+std::string capitalised(std::string text) {
+    if (!text.empty())
+        text[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(text[0])));
+    return text;
+}
+
+// What the optimizer keeps per parameter, in words (TrainingOptions::optimizerPrecision).
+const char* optimizerStateWords(const TrainingOptions& t) {
+    const bool adam = t.optimizer == Optimizer::Adam;
+    switch (t.optimizerPrecision) {
+    case OptimizerPrecision::Bf16Moments:
+        return adam ? "the fp32 master weights and Adam's two moments in bf16"
+                    : "the fp32 master weights and the momentum in bf16";
+    case OptimizerPrecision::Bf16:
+        return adam ? "Adam's two moments in bf16, with no master copy (the parameters are bf16)"
+                    : "the momentum in bf16, with no master copy (the parameters are bf16)";
+    case OptimizerPrecision::Fp32:
+        break;
+    }
+    return adam ? "the fp32 master weights and Adam's two moments"
+                : "the fp32 master weights and the momentum";
+}
+
 void explainModel(Builder& b) {
     const ModelSpec& m = b.s.model;
     const ParameterCount& pc = b.p.params;
@@ -134,7 +158,11 @@ void explainModel(Builder& b) {
           "Mixed-precision Adam keeps 16-bit weights and gradients plus an fp32 master copy and two fp32 "
           "moments: about 16 bytes per parameter before any activation (the ZeRO paper's count; Megatron's "
           "fp32 gradient buffer in bf16 makes it 18, as the per-GPU memory shows). This is why the model "
-          "must be split over many GPUs.");
+          "must be split over many GPUs." +
+              std::string(b.s.training.optimizerPrecision == OptimizerPrecision::Fp32
+                              ? ""
+                              : " This plan's optimizer keeps less: " +
+                                    std::string(optimizerStateWords(b.s.training)) + "."));
     b.add("gpus", "GPUs", static_cast<double>(l.gpus()), "GPUs", "GPUs = TP x PP x CP x DP",
           fmt("%d x %d x %d x %d = %lld", l.tp, l.pp, l.cp, l.dp, l.gpus()), "ESTIMATION.md notation",
           "Each GPU holds one tensor-parallel slice of one pipeline stage of one data-parallel replica.");
@@ -193,8 +221,8 @@ void explainMemory(Builder& b) {
           fmt("%s%s", bytes(w.optimizerBytes).c_str(),
               zero >= 1 ? fmt(", sharded over %d ranks", n).c_str() : ""),
           kZero,
-          "The fp32 master weights and Adam's two moments: the largest part of the training state, and the "
-          "first to shard.");
+          capitalised(optimizerStateWords(b.s.training)) +
+              ": the largest part of the training state, and the first to shard.");
     b.add("memory.activations", "Activations", w.activationsBytes, "bytes",
           "layers in flight x bytes per layer (+ logits on the last stage: tokens x vocab / TP x bytes per logit; + the "
           "context-parallel K/V chunks, and torch's fp32 gradient buffers, in the running layer; + torch pipelining's "

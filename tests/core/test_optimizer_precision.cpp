@@ -70,6 +70,9 @@ LP_TEST(the_plan_holds_and_moves_that_state) {
     // The explanations say the bytes the plan used.
     const auto opt = explainFigure(seedWith(OptimizerPrecision::Bf16Moments), moments, "memory.optimizer");
     LP_CHECK(opt.has_value() && opt->formula.find("x 8 bytes") != std::string::npos);
+    LP_CHECK(opt.has_value() && opt->words.find("moments in bf16") != std::string::npos);
+    const auto none = explainFigure(seedWith(OptimizerPrecision::Bf16), bf16, "memory.optimizer");
+    LP_CHECK(none.has_value() && none->words.find("no master copy") != std::string::npos);
     // The number formats name the master copy and the moments.
     bool sawNoMaster = false, sawBf16Moments = false;
     for (const TensorPrecision& row : precisionTable(seedWith(OptimizerPrecision::Bf16))) {
