@@ -130,6 +130,10 @@ long long pipelineSplitUnits(const Scenario& s) {
     return static_cast<long long>(s.model.layers) + (pipelineSplitCountsEmbeddingAndLoss(s) ? 2 : 0);
 }
 
+std::string logitsMetricPassesText(int passes) {
+    return std::to_string(passes) + (passes == 1 ? " metric pass" : " metric passes");
+}
+
 std::string recomputeDetailText(const TrainingOptions& t) {
     if (t.recompute == Recompute::Selective && t.recomputeModules != kRecomputeModulesDefault)
         return t.recomputeModules == 0 ? " (no modules)"

@@ -143,5 +143,7 @@ long long pipelineSplitUnits(const Scenario& s);
 // " (block: N layers of each chunk)" for full recompute of part of the layers, " (modules: core_attn,
 // mla_up_proj)" for selective recompute of other modules than the attention core alone, else empty.
 std::string recomputeDetailText(const TrainingOptions& t);
+// "1 metric pass", "2 metric passes": TrainingOptions::logitsMetricPasses in words.
+std::string logitsMetricPassesText(int passes);
 
 } // namespace lp::core

@@ -50,8 +50,7 @@ std::string overlapText(const core::TrainingOptions& t) {
                     ? ", bf16 parameters without a master copy"
                     : ", bf16 optimizer moments";
     if (t.logitsMetricPasses > 0)
-        text += ", " + std::to_string(t.logitsMetricPasses) + " metric pass" +
-                (t.logitsMetricPasses == 1 ? "" : "es") + " over the logits";
+        text += ", " + core::logitsMetricPassesText(t.logitsMetricPasses) + " over the logits";
     if (t.gradPrecision != core::GradPrecision::Auto)
         text += t.gradPrecision == core::GradPrecision::Fp32 ? ", fp32 gradients" : ", 16-bit gradients";
     if (t.cpExchange != core::CpExchange::Auto)

@@ -411,6 +411,7 @@ LP_TEST(cross_entropy_kernel_reaches_each_framework) {
     s.training.logitsMetricPasses = 2;
     LP_CHECK(hasNote(exportLaunchSettings(s, LaunchTarget::Megatron), "2 metric passes"));
     LP_CHECK(hasNote(exportLaunchSettings(s, LaunchTarget::Torchtitan), "2 metric passes"));
+    LP_CHECK(hasNote(exportLaunchSettings(s, LaunchTarget::DeepSpeed), "2 metric passes"));
     s.training.logitsMetricPasses = 0;
     LP_CHECK(!hasNote(exportLaunchSettings(s, LaunchTarget::Megatron), "metric passes"));
     s.training.crossEntropy = CrossEntropy::Auto;
