@@ -547,18 +547,26 @@ void explainTime(Builder& b) {
           kZero, std::move(dpWords));
     if (b.s.training.optimizerOffload)
         b.add("time.optimizer", "Optimizer step (on the CPU)", t.optimizerSeconds, "s",
-              "held parameters x 28 bytes / (host DRAM bandwidth share x 0.5) + gradients to the host "
-              "(beyond the last backward) + 16-bit weights back, over the host link at 80%",
+              fmt("held parameters x %.0f bytes / (host DRAM bandwidth share x 0.5) + gradients to the host "
+                  "(beyond the last backward) + 16-bit weights back, over the host link at 80%%",
+                  optimizerStepBytesPerParam(b.s.training)),
               fmt("CPU step %s + copies %s = %s", secs(x.cpuOptimizerSeconds).c_str(),
                   secs(x.optimizerTransferSeconds).c_str(), secs(t.optimizerSeconds).c_str()),
               "Ren et al. 2021, ZeRO-Offload; docs/estimation.md",
-              "With the optimizer offloaded, the CPU updates the master weights in host memory: the "
-              "gradients cross to the host, the CPU's Adam streams the state through its DRAM, and the new "
-              "16-bit weights cross back.");
+              "With the optimizer offloaded, the CPU updates " +
+                  std::string(optimizerStateWords(b.s.training)) +
+                  " in host memory: the gradients cross to the host, the CPU streams the state through its "
+                  "DRAM, and the new 16-bit weights cross back.");
     else
         b.add("time.optimizer", "Optimizer step", t.optimizerSeconds, "s",
-              "held parameters x 28 bytes / HBM bandwidth", secs(t.optimizerSeconds), kModel,
-              "Adam reads and writes the master weights and moments once per step: memory-bound.");
+              fmt("held parameters x %.0f bytes / HBM bandwidth", optimizerStepBytesPerParam(b.s.training)),
+              secs(t.optimizerSeconds), kModel,
+              "The step reads the gradients and reads and writes " +
+                  std::string(optimizerStateWords(b.s.training)) +
+                  (b.s.training.optimizerPrecision == OptimizerPrecision::Bf16
+                       ? ", and the weights themselves"
+                       : "") +
+                  " once per step: memory-bound.");
     b.add("time.offload", "Activation offload (exposed)", t.offloadSeconds, "s",
           "per micro batch and offloaded layer: copy beyond the next layer's forward + copy beyond its "
           "backward (each with its exposed TP collectives); copy = bytes per layer / (host link x 80%)",

@@ -73,6 +73,15 @@ LP_TEST(the_plan_holds_and_moves_that_state) {
     LP_CHECK(opt.has_value() && opt->words.find("moments in bf16") != std::string::npos);
     const auto none = explainFigure(seedWith(OptimizerPrecision::Bf16), bf16, "memory.optimizer");
     LP_CHECK(none.has_value() && none->words.find("no master copy") != std::string::npos);
+    // ... and so does the optimizer step's: 20 bytes of traffic with 16-bit moments, the state named.
+    const auto step = explainFigure(seedWith(OptimizerPrecision::Bf16Moments), moments, "time.optimizer");
+    LP_CHECK(step.has_value() && step->formula.find("x 20 bytes") != std::string::npos);
+    LP_CHECK(step.has_value() && step->words.find("moments in bf16") != std::string::npos);
+    Scenario offload = seedWith(OptimizerPrecision::Bf16);
+    offload.training.optimizerOffload = true;
+    const auto cpu = explainFigure(offload, evaluate(offload), "time.optimizer");
+    LP_CHECK(cpu.has_value() && cpu->formula.find("x 14 bytes") != std::string::npos);
+    LP_CHECK(cpu.has_value() && cpu->words.find("no master copy") != std::string::npos);
     // The number formats name the master copy and the moments.
     bool sawNoMaster = false, sawBf16Moments = false;
     for (const TensorPrecision& row : precisionTable(seedWith(OptimizerPrecision::Bf16))) {
