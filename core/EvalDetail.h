@@ -53,6 +53,8 @@ struct EvalContext {
     // Selective recompute by module in the Megatron style (RecomputeModule bits); 0 in other cases. The FSDP
     // style's selective recompute is its own operator policy (StyleTraits::selectiveMatmulRecompute).
     unsigned recomputeModules = 0;
+    // Selective recompute by a JAX/MaxText remat policy (TrainingOptions::rematPolicy); Auto in other cases.
+    RematPolicy rematPolicy = RematPolicy::Auto;
     double recomputeShare = 0; // share of the layers re-run in backward: 1 with full recompute of every
                                // layer, block recompute's N / layers per chunk, 0 otherwise
     int zero;

@@ -46,10 +46,41 @@ std::string secs(double v) { return v >= 1.0 ? fmt("%.3f s", v) : fmt("%.2f ms",
 
 // What selective recompute re-runs: Megatron-Core's modules (--recompute-modules), and those that have
 // nothing to act on in this model; the FSDP style's operator policy ignores them.
+// What a JAX/MaxText remat policy saves and what the backward re-runs from it.
+std::string rematPolicyWords(const TrainingOptions& t) {
+    const RematSaves keep = rematSaves(t.rematPolicy);
+    std::vector<std::string> saved, again;
+    (keep.qkv ? saved : again).emplace_back("the q/k/v projections");
+    (keep.context ? saved : again)
+        .emplace_back(t.flashAttention ? "the attention (its output, context)"
+                                       : "the attention output (context)");
+    (keep.outProj ? saved : again).emplace_back("the output projection");
+    (keep.mlpwi ? saved : again).emplace_back("the MLP's up-projections");
+    auto list = [](const std::vector<std::string>& items) {
+        std::string out;
+        for (std::size_t i = 0; i < items.size(); ++i)
+            out += (i == 0 ? "" : (i + 1 == items.size() ? " and " : ", ")) + items[i];
+        return out;
+    };
+    std::string words = " The remat policy " + std::string(toString(t.rematPolicy)) +
+                        " (MaxText's remat_policy) saves each layer's input";
+    words += saved.empty() ? "" : " and the outputs of " + list(saved);
+    words += "; the backward re-runs the norms, rotary and activation function";
+    words += again.empty() ? "" : ", and " + list(again);
+    words += " (never the MLP's down-projection: nothing in the backward needs its output). It replaces the "
+             "style's own selective recompute and Megatron's recompute modules.";
+    return words;
+}
+
 std::string recomputeModulesWords(const Scenario& s, ExecutionStyle style) {
     const TrainingOptions& t = s.training;
     if (t.recompute != Recompute::Selective)
-        return {};
+        return t.rematPolicy == RematPolicy::Auto
+                   ? std::string{}
+                   : " The remat policy " + std::string(toString(t.rematPolicy)) +
+                         " acts with selective recompute only: here it does nothing.";
+    if (t.rematPolicy != RematPolicy::Auto)
+        return rematPolicyWords(t);
     const unsigned m = t.recomputeModules & kRecomputeModulesAll;
     if (style != ExecutionStyle::Megatron)
         return m == kRecomputeModulesDefault ? std::string{}

@@ -11,14 +11,21 @@
 namespace lp::core {
 namespace {
 
-// None of the exported frameworks computes training metrics from the logits (Composer does): the plan's
-// passes over them are time the exported run will not spend.
-void noteMetricPasses(LaunchSettings& out, const char* framework, const TrainingOptions& t) {
+// What none of the exported frameworks has: training metrics computed from the logits (Composer's: the
+// plan's passes over them are time the exported run will not spend), and JAX/MaxText remat policies (its
+// selective recompute keeps other tensors than the plan's).
+void noteWhatTheTargetLacks(LaunchSettings& out, const char* framework, const TrainingOptions& t) {
     if (t.logitsMetricPasses > 0)
         out.notes.push_back(std::string(framework) +
                             " computes no training metrics from the logits: the plan's " +
                             logitsMetricPassesText(t.logitsMetricPasses) +
                             " over them cost time that this run will not spend.");
+    if (t.recompute == Recompute::Selective && t.rematPolicy != RematPolicy::Auto)
+        out.notes.push_back("The plan's remat policy " + std::string(toString(t.rematPolicy)) +
+                            " is MaxText's (JAX); " + framework +
+                            "'s selective recompute keeps other tensors, so this run's activation memory "
+                            "and recompute time differ from the plan's (plan with remat policy auto to "
+                            "see them).");
 }
 
 // The scenario name inside a comment or a quoted string: one line, no quotes or backslashes.
@@ -340,7 +347,7 @@ LaunchSettings megatron(const Scenario& s) {
             "Megatron-LM keeps fp32 main parameters: the plan's bf16 parameters without a master copy "
             "hold 4 bytes per parameter less than this run will (--use-precision-aware-optimizer "
             "with bf16 moments is the closest).");
-    noteMetricPasses(out, "Megatron-LM", t);
+    noteWhatTheTargetLacks(out, "Megatron-LM", t);
     if (t.crossEntropy == CrossEntropy::Unfused)
         out.notes.push_back(
             "Megatron-LM's loss is always its vocab-parallel cross-entropy kernel (about 6 bytes per logit): the "
@@ -452,7 +459,7 @@ LaunchSettings deepspeed(const Scenario& s) {
             "DeepSpeed keeps fp32 master weights and optimizer state with bf16 or fp16 training: the "
             "plan's " +
             std::string(toString(t.optimizerPrecision)) + " optimizer state is smaller than this run's.");
-    noteMetricPasses(out, "DeepSpeed", t);
+    noteWhatTheTargetLacks(out, "DeepSpeed", t);
     if (t.crossEntropy != CrossEntropy::Auto)
         out.notes.push_back("The loss kernel (" + std::string(toString(t.crossEntropy)) +
                             " cross-entropy in the plan) has no DeepSpeed config key: the model code chooses it "
@@ -678,7 +685,7 @@ LaunchSettings torchtitan(const Scenario& s) {
             "torchtitan keeps fp32 parameters and Adam moments (FSDP2 mixed precision computes in "
             "bf16): the plan's " +
             std::string(toString(t.optimizerPrecision)) + " optimizer state is smaller than this run's.");
-    noteMetricPasses(out, "torchtitan", t);
+    noteWhatTheTargetLacks(out, "torchtitan", t);
     if (ce == CrossEntropy::FusedLinear)
         out.notes.push_back(
             "torchtitan has no fused linear cross-entropy setting: the plan assumes one that never holds the "

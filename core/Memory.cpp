@@ -63,7 +63,10 @@ EvalContext::EvalContext(const Scenario& scenario, const HardwareProfile& profil
     gatherBytesPerParam = fp8 && tr.fp8ParamGather ? 1.0 : 2.0;
     grads = gradientFormat(tr, style);
     recompute = tr.recompute;
-    if (recompute == Recompute::Selective && style == ExecutionStyle::Megatron)
+    if (recompute == Recompute::Selective)
+        rematPolicy = tr.rematPolicy;
+    if (recompute == Recompute::Selective && style == ExecutionStyle::Megatron &&
+        rematPolicy == RematPolicy::Auto)
         recomputeModules = tr.recomputeModules & kRecomputeModulesAll;
     if (recompute == Recompute::Full) {
         const double perChunk = Ls / std::max(1.0, v);
@@ -282,6 +285,30 @@ double recomputedModuleBytes(const LayerActivations& la, unsigned modules) {
     return freed;
 }
 
+// What one layer keeps for one micro batch on one GPU under a JAX/MaxText remat policy: its input (the
+// checkpointed function's argument) and the saved tensors the backward needs, all 16-bit; everything else,
+// the norms' outputs, rotary, the activation function's output, the s^2 scores and MoE's permuted tokens, is
+// re-run. In MoE layers the MLP's tensors are the routed experts' top-k copies and the shared experts'.
+double rematKeptBytes(const EvalContext& x) {
+    const RematSaves keep = rematSaves(x.rematPolicy);
+    const double T = x.T;
+    const double replicated = 2.0 * T * x.h * x.hRep; // one h-wide 16-bit tensor (split with SP)
+    double bytes = replicated;
+    if (keep.qkv)
+        bytes += 2.0 * T * (x.aQk + x.kQk + x.kV) / x.t;
+    if (keep.context)
+        bytes += (2.0 * T * x.aV + (x.flash ? 4.0 * x.a * T : 0.0)) / x.t; // + flash's log-sum-exp
+    if (keep.outProj)
+        bytes += replicated;
+    if (keep.mlpwi) {
+        const double ups = x.s.model.mlp == MlpKind::SwiGlu ? 2.0 : 1.0;
+        const double dense = ups * 2.0 * T * x.f / x.t;
+        const double expert = ups * 2.0 * T * (x.topK * x.imbalance + x.sharedExperts) * x.fe / x.t;
+        bytes += (1.0 - x.moeFraction) * dense + x.moeFraction * expert;
+    }
+    return bytes;
+}
+
 } // namespace
 
 void computeMemory(const EvalContext& x, Plan& plan) {
@@ -317,6 +344,10 @@ void computeMemory(const EvalContext& x, Plan& plan) {
     case Recompute::None:
         break;
     case Recompute::Selective:
+        if (x.rematPolicy != RematPolicy::Auto) {
+            perLayer = rematKeptBytes(x);
+            break;
+        }
         if (x.style != ExecutionStyle::Megatron) {
             perLayer = (la.replicated + la.split) * st.selectiveActivationKeep;
             break;

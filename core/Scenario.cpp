@@ -135,6 +135,8 @@ std::string logitsMetricPassesText(int passes) {
 }
 
 std::string recomputeDetailText(const TrainingOptions& t) {
+    if (t.recompute == Recompute::Selective && t.rematPolicy != RematPolicy::Auto)
+        return " (remat policy " + std::string(toString(t.rematPolicy)) + ")";
     if (t.recompute == Recompute::Selective && t.recomputeModules != kRecomputeModulesDefault)
         return t.recomputeModules == 0 ? " (no modules)"
                                        : " (modules: " + recomputeModulesText(t.recomputeModules, ", ") + ")";

@@ -27,6 +27,11 @@ struct TrainingOptions {
     // With selective recompute in the Megatron style: which modules of each layer are recomputed
     // (Megatron-Core --recompute-modules; RecomputeModule bits). The default is the attention core alone.
     unsigned recomputeModules = kRecomputeModulesDefault;
+    // With selective recompute: a JAX/MaxText rematerialization policy (remat_policy), which says which of
+    // each layer's named tensors are saved, the rest re-run in the backward. Auto: the execution style's
+    // own selective recompute (Megatron's modules above, or the FSDP style's operator policy). A policy
+    // takes the place of both.
+    RematPolicy rematPolicy = RematPolicy::Auto;
     bool sequenceParallel = true;
     bool flashAttention = true;
     bool loaderPrefetch = true;
@@ -140,8 +145,9 @@ bool expertTensorParallelFits(const Scenario& s, int etp);
 // the loss count as layers.
 long long pipelineSplitUnits(const Scenario& s);
 
-// " (block: N layers of each chunk)" for full recompute of part of the layers, " (modules: core_attn,
-// mla_up_proj)" for selective recompute of other modules than the attention core alone, else empty.
+// " (block: N layers of each chunk)" for full recompute of part of the layers, " (remat policy minimal)"
+// for selective recompute by a remat policy, " (modules: core_attn, mla_up_proj)" for selective recompute
+// of other modules than the attention core alone, else empty.
 std::string recomputeDetailText(const TrainingOptions& t);
 // "1 metric pass", "2 metric passes": TrainingOptions::logitsMetricPasses in words.
 std::string logitsMetricPassesText(int passes);

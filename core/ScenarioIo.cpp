@@ -301,6 +301,7 @@ TrainingOptions readTraining(const Json* j, const std::string& path, InputErrors
                     "recompute",
                     "recompute_layers",
                     "recompute_modules",
+                    "remat_policy",
                     "sequence_parallel",
                     "flash_attention",
                     "torch_compile",
@@ -336,6 +337,10 @@ TrainingOptions readTraining(const Json* j, const std::string& path, InputErrors
     r.readEnum("recompute", t.recompute, &parseRecompute,
                {Recompute::None, Recompute::Selective, Recompute::Full});
     r.readRecomputeModules("recompute_modules", t.recomputeModules);
+    r.readEnum("remat_policy", t.rematPolicy, &parseRematPolicy,
+               {RematPolicy::Auto, RematPolicy::MinimalWithContext, RematPolicy::Minimal,
+                RematPolicy::SaveDotWithContextExceptMlp, RematPolicy::SaveDotExceptMlpwi,
+                RematPolicy::SaveDotExceptMlp, RematPolicy::SaveQkvProj, RematPolicy::SaveOutProj});
     r.readBool("sequence_parallel", t.sequenceParallel);
     r.readBool("flash_attention", t.flashAttention);
     r.readBool("torch_compile", t.torchCompile);
@@ -474,6 +479,7 @@ Json trainingToJson(const TrainingOptions& t) {
     j["recompute_layers"] = t.recomputeLayers;
     j["recompute"] = toString(t.recompute);
     j["recompute_modules"] = recomputeModulesJson(t.recomputeModules);
+    j["remat_policy"] = toString(t.rematPolicy);
     j["sequence_parallel"] = t.sequenceParallel;
     j["flash_attention"] = t.flashAttention;
     j["torch_compile"] = t.torchCompile;

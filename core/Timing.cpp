@@ -28,6 +28,7 @@ struct LayerTimes {
     double cpMergeFwd = 0;   // context parallel: merging the ring steps' partial results (memory-bound)
     double cpMergeBwd = 0;
     double moduleRecomputeFwd = 0; // Megatron-Core's selective recompute by module (not the attention core)
+    double rematRecomputeFwd = 0;  // what a JAX/MaxText remat policy re-runs (TrainingOptions::rematPolicy)
     double fwd() const { return gemmFwd + attnFwd + memFwd + cpMergeFwd; }
     double bwd() const { return 2.0 * gemmFwd + attnBwd + 2.0 * memFwd + cpMergeBwd; }
 };
@@ -116,7 +117,7 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
     const bool gated = x.s.model.mlp == MlpKind::SwiGlu;
     // Linear layers, forward, per GPU (TP splits their output or input dimension).
     const ModelSpec& mo = x.s.model;
-    double attnGemmSeconds = 0, attnGemmFlops = 0, mlaUpSeconds = 0;
+    double attnGemmSeconds = 0, attnGemmFlops = 0, mlaUpSeconds = 0, outGemmSeconds = 0;
     if (mo.attention == AttentionKind::Mla) {
         // Down-projections to the latents, up-projections to per-head q/k/v, the output projection.
         const MlaSpec& l = mo.mla;
@@ -125,12 +126,14 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
         const double upKv = 2.0 * T * l.kvLoraRank * x.a * (l.qkNopeHeadDim + l.vHeadDim) / x.t;
         const double out = 2.0 * T * x.aV * x.h / x.t;
         mlaUpSeconds = x.gemmSeconds(upQ) + x.gemmSeconds(upKv);
-        attnGemmSeconds = x.gemmSeconds(down) + mlaUpSeconds + x.gemmSeconds(out);
+        outGemmSeconds = x.gemmSeconds(out);
+        attnGemmSeconds = x.gemmSeconds(down) + mlaUpSeconds + outGemmSeconds;
         attnGemmFlops = down + upQ + upKv + out;
     } else {
         const double fQkv = 2.0 * T * x.h * (x.ad + 2.0 * x.kd) / x.t;
         const double fOut = 2.0 * T * x.ad * x.h / x.t;
-        attnGemmSeconds = x.gemmSeconds(fQkv) + x.gemmSeconds(fOut);
+        outGemmSeconds = x.gemmSeconds(fOut);
+        attnGemmSeconds = x.gemmSeconds(fQkv) + outGemmSeconds;
         attnGemmFlops = fQkv + fOut;
     }
     const double mlpWidth = gated ? 3.0 : 2.0;  // matrices per MLP (gate and up run as one GEMM)
@@ -295,6 +298,25 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
     r.attnMemFwd = x.memSeconds(2.0 * T * attnCore / x.t);
     r.moduleRecomputeFwd = moduleRecomputeSeconds(x, ModuleWork{mlaUpSeconds, denseSeconds, moeGemmSeconds,
                                                                 sharedGemmSeconds, moeBlockUnits, actWidth});
+    if (x.rematPolicy != RematPolicy::Auto) {
+        // A remat policy re-runs the layer's elementwise work (norms, rotary, the activation function) and,
+        // from the saved tensors, each unsaved one the backward needs: the q/k/v projections, the attention
+        // (for its output, which its own backward and the output projection's need), the output projection
+        // (the residual that feeds the MLP's norm) and the MLP's up-projections (their outputs feed the
+        // activation and the down-projection's weight gradient). The down-projection's output is never
+        // needed.
+        const RematSaves keep = rematSaves(x.rematPolicy);
+        double again = r.memFwd - r.attnMemFwd;
+        if (!keep.qkv)
+            again += attnGemmSeconds - outGemmSeconds;
+        if (!keep.context)
+            again += r.attnFwd + r.attnMemFwd;
+        if (!keep.outProj)
+            again += outGemmSeconds;
+        if (!keep.mlpwi)
+            again += mlpGemmSeconds * (mlpWidth - 1.0) / mlpWidth; // gate and up of gate, up and down
+        r.rematRecomputeFwd = again;
+    }
 
     // Tensor parallel: two collectives per layer and pass of the full hidden state.
     const double msg = 2.0 * T * x.h;
@@ -370,6 +392,26 @@ double withHost(double gpu, double host, double exponent) {
     return gpu + host * (exponent == 1.0 ? share : std::pow(share, exponent));
 }
 
+// The FLOPs per token (whole model) that a JAX/MaxText remat policy re-runs; `attn` is the attention
+// core's forward and backward FLOPs per token.
+double rematRecomputeFlopsPerToken(const EvalContext& x, double attn) {
+    const RematSaves keep = rematSaves(x.rematPolicy);
+    const ModelSpec& mo = x.s.model;
+    const double mlpMatrices = mo.mlp == MlpKind::SwiGlu ? 3.0 : 2.0;
+    const double out = 2.0 * x.aV * x.h;
+    double qkv = 2.0 * x.h * (x.ad + 2.0 * x.kd);
+    if (mo.attention == AttentionKind::Mla) {
+        const MlaSpec& l = mo.mla;
+        qkv = 2.0 * x.h * ((l.qLoraRank > 0 ? l.qLoraRank : 0) + l.kvLoraRank + l.qkRopeHeadDim) +
+              2.0 * ((l.qLoraRank > 0 ? l.qLoraRank : x.h) * x.aQk +
+                     l.kvLoraRank * x.a * (l.qkNopeHeadDim + l.vHeadDim));
+    }
+    const double ups = 2.0 * x.h * (mlpMatrices - 1.0) *
+                       ((1.0 - x.moeFraction) * x.f + x.moeFraction * x.fe * (x.topK + x.sharedExperts));
+    const double perLayer = (keep.qkv ? 0.0 : qkv) + (keep.outProj ? 0.0 : out) + (keep.mlpwi ? 0.0 : ups);
+    return x.L * perLayer + (keep.context ? 0.0 : attn / 3.0);
+}
+
 } // namespace
 
 // The matmul FLOPs per token (whole model) of the modules recomputed besides the attention core.
@@ -407,6 +449,10 @@ void computeTime(const EvalContext& x, Plan& plan) {
     case Recompute::None:
         break;
     case Recompute::Selective:
+        if (x.rematPolicy != RematPolicy::Auto) {
+            recompute = lt.rematRecomputeFwd;
+            break;
+        }
         if (x.style == ExecutionStyle::Fsdp) {
             recompute = st.selectiveMatmulRecompute * lt.gemmFwd + lt.memFwd;
             break;
@@ -648,6 +694,10 @@ void computeTime(const EvalContext& x, Plan& plan) {
     case Recompute::None:
         break;
     case Recompute::Selective:
+        if (x.rematPolicy != RematPolicy::Auto) {
+            recomputeFlops = rematRecomputeFlopsPerToken(x, attn);
+            break;
+        }
         recomputeFlops = x.style == ExecutionStyle::Fsdp
                              ? st.selectiveMatmulRecompute * 2.0 * layerMatmul
                              : (x.flash || !(x.recomputeModules & kRecomputeCoreAttn) ? 0.0 : attn / 3.0) +

@@ -50,6 +50,15 @@ constexpr std::array<std::pair<OptimizerPrecision, std::string_view>, 3> kOptimi
     {{OptimizerPrecision::Fp32, "fp32"},
      {OptimizerPrecision::Bf16Moments, "bf16_moments"},
      {OptimizerPrecision::Bf16, "bf16"}}};
+constexpr std::array<std::pair<RematPolicy, std::string_view>, 8> kRematPolicy{
+    {{RematPolicy::Auto, "auto"},
+     {RematPolicy::MinimalWithContext, "minimal_with_context"},
+     {RematPolicy::Minimal, "minimal"},
+     {RematPolicy::SaveDotWithContextExceptMlp, "save_dot_with_context_except_mlp"},
+     {RematPolicy::SaveDotExceptMlpwi, "save_dot_except_mlpwi"},
+     {RematPolicy::SaveDotExceptMlp, "save_dot_except_mlp"},
+     {RematPolicy::SaveQkvProj, "save_qkv_proj"},
+     {RematPolicy::SaveOutProj, "save_out_proj"}}};
 constexpr std::array<std::pair<CpExchange, std::string_view>, 3> kCpExchange{
     {{CpExchange::Auto, "auto"}, {CpExchange::Ring, "ring"}, {CpExchange::AllGather, "allgather"}}};
 constexpr std::array<std::pair<PipelineSplit, std::string_view>, 3> kPipelineSplit{
@@ -88,6 +97,9 @@ std::string_view toString(CrossEntropy v) { return nameOf(kCrossEntropy, v); }
 std::string_view toString(OptimizerPrecision v) {
     return nameOf(kOptimizerPrecision, v);
 }
+std::string_view toString(RematPolicy v) {
+    return nameOf(kRematPolicy, v);
+}
 std::string_view toString(CpExchange v) { return nameOf(kCpExchange, v); }
 std::string_view toString(PipelineSplit v) { return nameOf(kPipelineSplit, v); }
 std::string_view toString(AttentionFlops v) { return nameOf(kAttn, v); }
@@ -116,6 +128,38 @@ std::optional<CrossEntropy> parseCrossEntropy(std::string_view s) { return parse
 std::optional<OptimizerPrecision> parseOptimizerPrecision(std::string_view s) {
     return parseOf(kOptimizerPrecision, s);
 }
+std::optional<RematPolicy> parseRematPolicy(std::string_view s) {
+    if (equalsIgnoreCase(s, "minimal_flash")) // MaxText's earlier name, deprecated for minimal_with_context
+        return RematPolicy::MinimalWithContext;
+    return parseOf(kRematPolicy, s);
+}
+
+RematSaves rematSaves(RematPolicy p) {
+    RematSaves r;
+    switch (p) {
+    case RematPolicy::Auto:
+    case RematPolicy::MinimalWithContext:
+        break;
+    case RematPolicy::Minimal:
+        r.context = false;
+        break;
+    case RematPolicy::SaveDotWithContextExceptMlp:
+        r.mlpwi = false;
+        break;
+    case RematPolicy::SaveDotExceptMlpwi: // saves mlpwo too, which the backward never needs
+    case RematPolicy::SaveDotExceptMlp:
+        r.context = r.mlpwi = false;
+        break;
+    case RematPolicy::SaveQkvProj:
+        r.context = r.outProj = r.mlpwi = false;
+        break;
+    case RematPolicy::SaveOutProj:
+        r.qkv = r.context = r.mlpwi = false;
+        break;
+    }
+    return r;
+}
+
 std::optional<CpExchange> parseCpExchange(std::string_view s) {
     // The frameworks' own names: torchtitan's rotate methods, Megatron's --cp-comm-type.
     if (equalsIgnoreCase(s, "alltoall") || equalsIgnoreCase(s, "p2p"))

@@ -52,6 +52,32 @@ enum class CrossEntropy { Auto, Unfused, Fused, FusedLinear, Compiled, Fused16 }
 // parameters themselves being 16-bit (Bf16: a model built in bf16 and trained with torch.optim.Adam, as NeMo
 // AutoModel's own models are: 4 bytes).
 enum class OptimizerPrecision { Fp32, Bf16Moments, Bf16 };
+// What selective recompute keeps when a run names a JAX/MaxText rematerialization policy (MaxText's
+// remat_policy; Auto: the execution style's own selective recompute). A policy names the matmul outputs
+// that may be saved (q/k/v projections, the attention output "context", the output projection, the MLP's
+// up-projections "mlpwi" and down-projection "mlpwo"); JAX saves those of them that the backward needs, with
+// the layer's input, and re-runs the rest: minimal_with_context (MaxText's minimal_flash) saves all;
+// minimal every one but the context (flash attention re-runs); save_dot_with_context_except_mlp the
+// attention's; save_dot_except_mlp and save_dot_except_mlpwi the projections without the context (alike:
+// the down-projection's output, mlpwo, is never needed); save_qkv_proj and save_out_proj one each.
+enum class RematPolicy {
+    Auto,
+    MinimalWithContext,
+    Minimal,
+    SaveDotWithContextExceptMlp,
+    SaveDotExceptMlpwi,
+    SaveDotExceptMlp,
+    SaveQkvProj,
+    SaveOutProj,
+};
+// The tensors the backward needs that a remat policy saves (all for Auto, which names none).
+struct RematSaves {
+    bool qkv = true;     // the q, k and v projections' outputs
+    bool context = true; // the attention's output (with flash attention, its softmax statistics too)
+    bool outProj = true; // the output projection's output (with the input, the MLP norm's input)
+    bool mlpwi = true;   // the MLP's up-projection outputs (gate and up)
+};
+RematSaves rematSaves(RematPolicy p);
 // How context-parallel ranks exchange their key/value chunks: the style's default (Auto: Megatron's
 // Transformer Engine ring, torch's all-gather in the FSDP style), a ring that sends one chunk per step
 // behind that step's attention (Megatron --cp-comm-type p2p, torchtitan context_parallel_rotate_method
@@ -87,6 +113,7 @@ std::string_view toString(ExecutionStyle v);
 std::string_view toString(GradPrecision v);
 std::string_view toString(CrossEntropy v);
 std::string_view toString(OptimizerPrecision v);
+std::string_view toString(RematPolicy v);
 std::string_view toString(CpExchange v);
 std::string_view toString(PipelineSplit v);
 std::string_view toString(MoeDispatcher v);
@@ -103,6 +130,7 @@ std::optional<ExecutionStyle> parseExecutionStyle(std::string_view s);
 std::optional<GradPrecision> parseGradPrecision(std::string_view s);
 std::optional<CrossEntropy> parseCrossEntropy(std::string_view s);
 std::optional<OptimizerPrecision> parseOptimizerPrecision(std::string_view s);
+std::optional<RematPolicy> parseRematPolicy(std::string_view s); // also MaxText's old name minimal_flash
 std::optional<CpExchange> parseCpExchange(std::string_view s);
 std::optional<PipelineSplit> parsePipelineSplit(std::string_view s);
 std::optional<MoeDispatcher> parseMoeDispatcher(std::string_view s);

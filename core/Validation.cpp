@@ -395,59 +395,6 @@ void inferMoeCommunication(TrainingOptions& t, const Layout& l, const std::strin
         t.moeDispatcher = MoeDispatcher::Deduplicated;
 }
 
-// The latest month that the (lower-cased) source or notes of a case state, as year x 100 + month: "2025-06",
-// "202412", "2024/12", "June 2025", "Dec 2024"; a year alone counts as its December (nothing says earlier).
-// Years 2015-2039 only, in runs of exactly four or six digits, so that sizes and counts are not read as dates.
-// 0 when the text states none.
-int latestStatedMonth(const std::string& text) {
-    static constexpr std::array<std::string_view, 12> kMonths{"jan", "feb", "mar", "apr", "may", "jun",
-                                                               "jul", "aug", "sep", "oct", "nov", "dec"};
-    const auto digit = [&](std::size_t i) { return i < text.size() && text[i] >= '0' && text[i] <= '9'; };
-    const auto number = [&](std::size_t from, std::size_t count) {
-        int v = 0;
-        for (std::size_t k = from; k < from + count; ++k)
-            v = v * 10 + (text[k] - '0');
-        return v;
-    };
-    int latest = 0;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        if (!digit(i) || (i > 0 && digit(i - 1)))
-            continue;
-        std::size_t run = i;
-        while (digit(run))
-            ++run;
-        const std::size_t length = run - i;
-        if (length != 4 && length != 6)
-            continue;
-        const int year = number(i, 4);
-        if (year < 2015 || year > 2039)
-            continue;
-        int month = length == 6 ? number(i + 4, 2) : 0;
-        // "2025-06", "2024/12", "2024_12": a separator and two digits (not a third, as in "2024-123").
-        if (length == 4 && run < text.size() && std::string_view("-_/.").find(text[run]) != std::string_view::npos &&
-            digit(run + 1) && digit(run + 2) && !digit(run + 3))
-            month = number(run + 1, 2);
-        // "June 2025", "dec. 2024": a month's name just before the year.
-        if (length == 4 && month == 0) {
-            std::size_t end = i;
-            while (end > 0 && (text[end - 1] == ' ' || text[end - 1] == ',' || text[end - 1] == '.'))
-                --end;
-            std::size_t start = end;
-            while (start > 0 && text[start - 1] >= 'a' && text[start - 1] <= 'z')
-                --start;
-            const std::string_view word(text.data() + start, end - start);
-            for (std::size_t m = 0; m < kMonths.size() && word.size() >= 3; ++m)
-                if (word.substr(0, 3) == kMonths[m])
-                    month = static_cast<int>(m) + 1;
-        }
-        if (month < 1 || month > 12)
-            month = length == 4 ? 12 : 0;
-        if (month > 0)
-            latest = std::max(latest, year * 100 + month);
-    }
-    return latest;
-}
-
 // The format's GPU id for what a case wrote: the id itself, any case and with spaces or underscores for
 // hyphens ("H100_SXM_80GB"), or a GPU's short name where one part is the usual one ("H100", "h100-80gb":
 // the SXM board; "A100" alone: the 80 GB part of most published runs since 2022). Unknown names come back
@@ -696,7 +643,7 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
         // only does so since April 2025 (PR #1033); before, its train.py left the loss eager ("compiling loss
         // function causes CUDA errors, turning off for now"). A torchtitan run dated earlier keeps that loss.
         if (t.torchCompile && source.find("torchtitan") != std::string::npos) {
-            const int month = latestStatedMonth(source + " " + notes);
+            const int month = detail::latestStatedMonth(source + " " + notes);
             if (month > 0 && month < 202504)
                 t.crossEntropy = CrossEntropy::Unfused;
         }
@@ -723,6 +670,17 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
                  {"bf16 moments", "moments in bf16", "exp-avg-dtype bf16", "exp_avg_dtype bf16"})
                 if (notesState(notes, term))
                     t.optimizerPrecision = OptimizerPrecision::Bf16Moments;
+        // Nor a JAX/MaxText run's remat policy, which replaces selective recompute: the optional layout key
+        // remat_policy, else the one that a MaxText run's notes state (its config's remat_policy).
+        if (Reader::given(*jl, "remat_policy"))
+            t.rematPolicy =
+                r.choice(*jl, "remat_policy", lw, &parseRematPolicy,
+                         {RematPolicy::Auto, RematPolicy::MinimalWithContext, RematPolicy::Minimal,
+                          RematPolicy::SaveDotWithContextExceptMlp, RematPolicy::SaveDotExceptMlpwi,
+                          RematPolicy::SaveDotExceptMlp, RematPolicy::SaveQkvProj, RematPolicy::SaveOutProj},
+                         t.rematPolicy);
+        else if (source.find("maxtext") != std::string::npos)
+            t.rematPolicy = detail::statedRematPolicy(notes).value_or(RematPolicy::Auto);
         inferMegatronCoreRecipe(s);
         // AsyncTP is torchtitan's TP overlap (collective matmuls), which needs TP > 1.
         if (l.tp > 1 && notesState(notes, "asynctp"))

@@ -40,4 +40,14 @@ struct NamedMachine {
 };
 std::optional<NamedMachine> namedMachine(std::string_view text, std::string_view gpuFamily, int gpusPerNode);
 
+// The latest month that the (lower-cased) source or notes of a case state, as year x 100 + month: "2025-06",
+// "202412", "2024/12", "June 2025", "Dec 2024"; a year alone counts as its December (nothing says earlier).
+// Years 2015-2039 only, in runs of exactly four or six digits, so that sizes and counts are not read as
+// dates. 0 when the text states none.
+int latestStatedMonth(const std::string& text);
+
+// The JAX/MaxText remat policy the (lower-cased) notes state ("remat_policy=minimal_flash",
+// "remat_policy save_dot_with_context_except_mlp"): the first one named; nullopt when none is.
+std::optional<RematPolicy> statedRematPolicy(const std::string& notes);
+
 } // namespace lp::core::detail

@@ -122,6 +122,33 @@ TrainingEditor::TrainingEditor(ScenarioDocument* doc, QWidget* parent)
             [](Scenario& s, unsigned v) { s.training.recomputeModules = v; })
         ->setObjectName(QStringLiteral("recomputeModules"));
     m_more
+        ->addChoice(
+            more, tr("Remat polic&y"),
+            tr("With selective recompute: a JAX/MaxText rematerialization policy (remat_policy), which names "
+               "the "
+               "matmul outputs each layer saves; the backward re-runs the rest, and the norms, rotary and "
+               "activation function. minimal_with_context (MaxText's minimal_flash) saves q/k/v, the "
+               "attention "
+               "output, the output projection and the MLP's up-projections; minimal all but the attention "
+               "output (the attention re-runs); save_dot_with_context_except_mlp the attention's (the MLP's "
+               "up-projections re-run); save_dot_except_mlp the projections only; save_qkv_proj and "
+               "save_out_proj one each. It replaces the style's own selective recompute and the Recompute "
+               "modules. Style's own: no policy."),
+            {{tr("Style's own"), static_cast<int>(core::RematPolicy::Auto)},
+             {QStringLiteral("minimal_with_context"),
+              static_cast<int>(core::RematPolicy::MinimalWithContext)},
+             {QStringLiteral("minimal"), static_cast<int>(core::RematPolicy::Minimal)},
+             {QStringLiteral("save_dot_with_context_except_mlp"),
+              static_cast<int>(core::RematPolicy::SaveDotWithContextExceptMlp)},
+             {QStringLiteral("save_dot_except_mlpwi"),
+              static_cast<int>(core::RematPolicy::SaveDotExceptMlpwi)},
+             {QStringLiteral("save_dot_except_mlp"), static_cast<int>(core::RematPolicy::SaveDotExceptMlp)},
+             {QStringLiteral("save_qkv_proj"), static_cast<int>(core::RematPolicy::SaveQkvProj)},
+             {QStringLiteral("save_out_proj"), static_cast<int>(core::RematPolicy::SaveOutProj)}},
+            [](const Scenario& s) { return static_cast<int>(s.training.rematPolicy); },
+            [](Scenario& s, int v) { s.training.rematPolicy = static_cast<core::RematPolicy>(v); })
+        ->setObjectName(QStringLiteral("rematPolicy"));
+    m_more
         ->addBool(
             more, tr("Optimizer state on the CPU"),
             tr("Keep the fp32 master weights and Adam moments in host memory and run the optimizer step on "

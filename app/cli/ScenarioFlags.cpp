@@ -181,6 +181,14 @@ const std::vector<FlagSpec>& flagTable() {
         {"--precision", "P", "bf16|fp16|fp8",
          enumSetter(&O::precision, &core::parsePrecision, "bf16, fp16, fp8")},
         {"--optimizer", "NAME", "adam|sgd", enumSetter(&O::optimizer, &core::parseOptimizer, "adam, sgd")},
+        {"--remat-policy", "NAME",
+         "with selective recompute: a JAX/MaxText remat policy, the named tensors each layer saves: "
+         "auto (the style's own), minimal_with_context (minimal_flash), minimal, "
+         "save_dot_with_context_except_mlp, "
+         "save_dot_except_mlpwi, save_dot_except_mlp, save_qkv_proj, save_out_proj",
+         enumSetter(&O::rematPolicy, &core::parseRematPolicy,
+                    "auto, minimal_with_context, minimal, save_dot_with_context_except_mlp, "
+                    "save_dot_except_mlpwi, save_dot_except_mlp, save_qkv_proj, save_out_proj")},
         {"--optimizer-precision", "P",
          "optimizer state: fp32 (fp32 master and moments) | bf16_moments (fp32 master, bf16 moments) | bf16 "
          "(bf16 "
@@ -338,6 +346,8 @@ std::expected<void, CliError> applyOverrides(const ScenarioOverrides& o, Scenari
         t.recompute = *o.recompute;
     if (o.recomputeModules)
         t.recomputeModules = *o.recomputeModules;
+    if (o.rematPolicy)
+        t.rematPolicy = *o.rematPolicy;
     if (o.sequenceParallel)
         t.sequenceParallel = *o.sequenceParallel;
     if (o.flashAttention)

@@ -21,6 +21,7 @@ struct ScenarioOverrides {
         recomputeLayers, activationOffloadLayers, logitsMetricPasses;
     std::optional<core::Recompute> recompute;
     std::optional<unsigned> recomputeModules;
+    std::optional<core::RematPolicy> rematPolicy;
     std::optional<bool> sequenceParallel, flashAttention, torchCompile, fusedKernels, fp8ParamGather,
         loaderPrefetch, optimizerOffload;
     std::optional<bool> overlapTp, overlapPp, overlapDp, overlapEp;

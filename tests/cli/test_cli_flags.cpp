@@ -200,6 +200,21 @@ LP_TEST(evaluate_optimizer_precision_flag) {
     LP_CHECK(contains(bad.err, "--optimizer-precision") && contains(bad.err, "bf16_moments"));
 }
 
+LP_TEST(evaluate_remat_policy_flag) {
+    // MaxText's save_dot_with_context_except_mlp re-runs the MLP's up-projections: hardware FLOPs above the
+    // model's, and the summary line names the policy; minimal_flash is its old name for minimal_with_context;
+    // a bad name is refused, naming the flag and the choices.
+    const json policy =
+        run({"evaluate", "--remat-policy", "save_dot_with_context_except_mlp", "--json"}).parsed();
+    LP_CHECK(policy.at("hardware_tflops_per_gpu").get<double>() >
+             policy.at("model_tflops_per_gpu").get<double>());
+    LP_CHECK(contains(run({"evaluate", "--remat-policy", "minimal_flash"}).out,
+                      "selective recompute (remat policy minimal_with_context)"));
+    const auto bad = run({"evaluate", "--remat-policy", "save_all"});
+    LP_CHECK_EQ(bad.code, 2);
+    LP_CHECK(contains(bad.err, "--remat-policy") && contains(bad.err, "save_qkv_proj"));
+}
+
 LP_TEST(evaluate_moe_dispatcher_flag) {
     // DeepSeek-V3 on 128 nodes of 8 H800: EP 64 spans 8 nodes, so the deduplicated dispatch moves fewer bytes.
     const std::vector<std::string> base = {"evaluate", "--model", "deepseek-v3", "--gpu", "h800-sxm-80gb", "--nodes", "128",

@@ -180,6 +180,7 @@ Scenario randomScenario(Random& r) {
     t.recompute = std::array{Recompute::None, Recompute::Selective,
                              Recompute::Full}[static_cast<std::size_t>(r.integer(0, 2))];
     t.recomputeModules = static_cast<unsigned>(r.integer(0, static_cast<int>(kRecomputeModulesAll)));
+    t.rematPolicy = static_cast<RematPolicy>(r.integer(0, static_cast<int>(RematPolicy::SaveOutProj)));
     t.sequenceParallel = r.coin();
     t.flashAttention = r.coin();
     t.torchCompile = r.coin();

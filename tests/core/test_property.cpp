@@ -99,6 +99,8 @@ LP_TEST(random_scenarios_stay_finite) {
         t.logitsMetricPasses = pick(rng, {0, 0, 2, 16});
         t.optimizerPrecision =
             pick(rng, {OptimizerPrecision::Fp32, OptimizerPrecision::Bf16Moments, OptimizerPrecision::Bf16});
+        t.rematPolicy = pick(rng, {RematPolicy::Auto, RematPolicy::Auto, RematPolicy::Minimal,
+                                   RematPolicy::SaveDotWithContextExceptMlp, RematPolicy::SaveOutProj});
         t.cpExchange = pick(rng, {CpExchange::Auto, CpExchange::Ring, CpExchange::AllGather});
         t.moeDispatcher = pick(rng, {MoeDispatcher::AllToAll, MoeDispatcher::Deduplicated});
         // Sometimes a nonsense value: zero, negative, or non-finite.

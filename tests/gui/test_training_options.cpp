@@ -404,6 +404,31 @@ private slots:
         QCOMPARE(state->currentData().toInt(), static_cast<int>(core::OptimizerPrecision::Fp32));
     }
 
+    void rematPolicyChoiceRerunsTheMlpAndUndoes() {
+        auto* policy = m_window->scenarioPanel()->findChild<QComboBox*>(QStringLiteral("rematPolicy"));
+        QVERIFY(policy);
+        QVERIFY(policy->toolTip().contains(QStringLiteral("minimal_flash")));
+        QCOMPARE(policy->currentData().toInt(), static_cast<int>(core::RematPolicy::Auto));
+        editor()->moreSection()->setExpanded(true);
+        const core::Plan before = doc()->plan();
+        const int mlp = policy->findData(static_cast<int>(core::RematPolicy::SaveDotWithContextExceptMlp));
+        QVERIFY(mlp >= 0);
+        policy->setCurrentIndex(mlp);
+        emit policy->activated(mlp);
+        QVERIFY(doc()->scenario().training.rematPolicy == core::RematPolicy::SaveDotWithContextExceptMlp);
+        // The seed's selective recompute re-ran nothing with flash attention; the policy re-runs the MLP's
+        // up-projections and keeps fewer activations.
+        QVERIFY(doc()->plan().time.recomputeSeconds > before.time.recomputeSeconds);
+        QVERIFY(doc()->plan().memory.stages[0].activationsBytes < before.memory.stages[0].activationsBytes);
+        if (const QString dir = qEnvironmentVariable("LP_SCREENSHOT_DIR"); !dir.isEmpty()) {
+            QTest::qWait(50);
+            QVERIFY(m_window->grab().save(QDir(dir).filePath(QStringLiteral("remat-policy.png"))));
+        }
+        doc()->undoStack()->undo();
+        QVERIFY(doc()->scenario().training.rematPolicy == core::RematPolicy::Auto);
+        QCOMPARE(policy->currentData().toInt(), static_cast<int>(core::RematPolicy::Auto));
+    }
+
     void cpExchangeChoiceReachesTheScenarioAndUndoes() {
         auto* exchange = m_window->scenarioPanel()->findChild<QComboBox*>(QStringLiteral("cpExchange"));
         QVERIFY(exchange);
