@@ -298,27 +298,6 @@ std::string adoptPresetArchitecture(ModelSpec& m) {
     return {};
 }
 
-// Nor does it record the communication-overlap switches. Megatron-style runs on Hopper or newer GPUs
-// come from the Megatron-Core stack (Megatron-LM, NeMo, Megatron-Bridge), whose defaults and
-// published performance recipes overlap: pipeline send/receive with the interleaved schedule
-// (Megatron-LM's --overlap-p2p-communication is on unless --no-overlap-p2p-communication, for VPP > 1;
-// NeMo's MegatronCommOverlapCallback the same), the gradient reduce-scatter with the distributed
-// optimizer and DP > 1 (the callback's default), and the TP collectives with the GEMMs where sequence
-// parallelism is on (Transformer Engine userbuffers, set by every NeMo performance recipe with TP > 1).
-// The same performance recipes reduce gradients in 16 bits (grad_reduce_in_fp32 = False, where plain
-// Megatron-LM keeps fp32 main grads for bf16). A100 runs of 2021-2022 Megatron had none of these;
-// FSDP-style runs keep their own habits.
-void inferMegatronCoreRecipe(Scenario& s) {
-    TrainingOptions& t = s.training;
-    const Layout& l = s.layout;
-    if (!megatronCoreRecipeApplies(s))
-        return;
-    t.overlapPpComm = l.pp > 1 && l.vpp > 1;
-    t.overlapDpComm = t.zeroStage >= 1 && l.dp * l.cp > 1;
-    t.overlapTpComm = l.tp > 1 && t.sequenceParallel;
-    t.gradPrecision = GradPrecision::Half;
-}
-
 // PyTorch-native trainers a case's source may name: torchtitan, MosaicML's llm-foundry (Composer), IBM's
 // fms-fsdp, NeMo AutoModel, AI2's OLMo-core, torchtune, Lightning's LitGPT and Fabric (TinyLlama's trainer).
 bool namesTorchTrainer(const std::string& loweredSource) {
@@ -341,6 +320,40 @@ bool notesState(const std::string& notes, const std::string& term) {
         if (notes.find(term + after) != std::string::npos)
             return false;
     return notes.find(term) != std::string::npos;
+}
+
+// Nor does it record the communication-overlap switches. Megatron-style runs on Hopper or newer GPUs
+// come from the Megatron-Core stack, which overlaps pipeline send/receive with the interleaved schedule by
+// default (Megatron-LM's --overlap-p2p-communication is on unless --no-overlap-p2p-communication, for
+// VPP > 1). NVIDIA's performance recipes (NeMo, Megatron-Bridge, the dgxc-benchmarking and MLPerf
+// submissions built on them, the figures NVIDIA's Megatron-LM repository publishes) also overlap the
+// gradient reduce-scatter with the distributed optimizer and DP > 1 (NeMo's MegatronCommOverlapCallback
+// default) and the TP collectives with the GEMMs where sequence parallelism is on (Transformer Engine
+// userbuffers, set by every NeMo performance recipe with TP > 1), and reduce gradients in 16 bits
+// (grad_reduce_in_fp32 = False). Plain Megatron-LM keeps all three off (--tp-comm-overlap,
+// --overlap-grad-reduce, fp32 main grads for bf16) unless the notes name them. A100 runs of 2021-2022
+// Megatron had none of these; FSDP-style runs keep their own habits. Source and notes are lower-cased.
+void inferMegatronCoreRecipe(Scenario& s, const std::string& source, const std::string& notes) {
+    TrainingOptions& t = s.training;
+    const Layout& l = s.layout;
+    if (!megatronCoreRecipeApplies(s))
+        return;
+    t.overlapPpComm = l.pp > 1 && l.vpp > 1;
+    bool recipe = false;
+    for (const char* name : {"nemo", "megatron-bridge", "dgxc", "mlperf", "mlcommons", "nvidia/megatron-lm"})
+        recipe = recipe || source.find(name) != std::string::npos;
+    const auto stated = [&](std::initializer_list<const char*> terms) {
+        bool on = recipe;
+        for (const char* term : terms)
+            if (notes.find(term) != std::string::npos)
+                on = notesState(notes, term);
+        return on;
+    };
+    t.overlapDpComm =
+        t.zeroStage >= 1 && l.dp * l.cp > 1 && stated({"overlap-grad-reduce", "overlap_grad_reduce"});
+    t.overlapTpComm = l.tp > 1 && t.sequenceParallel && stated({"tp-comm-overlap", "tp_comm_overlap"});
+    if (recipe || stated({"grad-reduce-in-bf16", "grad_reduce_in_bf16"}))
+        t.gradPrecision = GradPrecision::Half;
 }
 
 // Compiled: the notes say torch.compile (and do not deny it), or, where they do not mention it, the id names
@@ -681,7 +694,7 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
                          t.rematPolicy);
         else if (source.find("maxtext") != std::string::npos)
             t.rematPolicy = detail::statedRematPolicy(notes).value_or(RematPolicy::Auto);
-        inferMegatronCoreRecipe(s);
+        inferMegatronCoreRecipe(s, source, notes);
         // AsyncTP is torchtitan's TP overlap (collective matmuls), which needs TP > 1.
         if (l.tp > 1 && notesState(notes, "asynctp"))
             t.overlapTpComm = true;

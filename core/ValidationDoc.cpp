@@ -106,7 +106,7 @@ std::string validationMarkdown(const std::vector<ValidationCase>& cases, const V
          "Megatron-LM's "
          "GPT-3, Llama 3 405B, MLPerf, torchtitan on A100, MaxText, FlagPerf and H200 runs; a known weak "
          "spot for "
-         "2021-22 Megatron-DeepSpeed): 11%, its H100 rows 21%, its H200 rows 7%; `pytorch-fsdp-runs.json` "
+         "2021-22 Megatron-DeepSpeed): 11%, its H100 rows 15%, its H200 rows 7%; `pytorch-fsdp-runs.json` "
          "(OLMo-core, fms-fsdp, torchtitan, TinyLlama): 9%, its A100 rows 7%; and `vtrain-runs.json` (all "
          "1,549 "
          "Megatron-DeepSpeed runs published with vTrain, whose single-node rows set the Megatron style's "

@@ -87,14 +87,29 @@ double networkPerGpu(const std::string& gpu, const std::string& notes, int dp = 
 } // namespace
 
 LP_TEST(megatron_core_runs_on_hopper_get_the_recipes_overlaps_and_older_runs_none) {
-    // H100, Megatron style: interleaved p2p overlap (VPP > 1), grad reduce-scatter overlap with the
-    // distributed optimizer and DP > 1, TP userbuffers with sequence parallel.
-    TrainingOptions t = optionsOf(overlapCase("h100-sxm-80gb", 4, 4, 5, 4, 1, true));
+    const std::string h100 = overlapCase("h100-sxm-80gb", 4, 4, 5, 4, 1, true);
+    const auto fromSource = [](const std::string& json, const std::string& source, std::string notes = "") {
+        return replaced(json, R"("id": "x",)",
+                        R"("id": "x", "source": ")" + source + R"(", "notes": ")" + notes + "\",");
+    };
+    // NVIDIA's recipes on H100: p2p overlap (VPP > 1), grad reduce-scatter (ZeRO 1, DP > 1), TP (with SP).
+    const std::string nemo = "NVIDIA NeMo performance summary";
+    TrainingOptions t = optionsOf(fromSource(h100, nemo));
     LP_CHECK(t.overlapPpComm && t.overlapDpComm && t.overlapTpComm);
     LP_CHECK(t.gradPrecision == GradPrecision::Half);  // the recipes' grad_reduce_in_fp32 = False
     // Without VPP no p2p overlap; without the distributed optimizer no DP overlap; without SP no TP overlap.
-    t = optionsOf(overlapCase("h100-sxm-80gb", 4, 4, 1, 4, 0, false));
+    t = optionsOf(fromSource(overlapCase("h100-sxm-80gb", 4, 4, 1, 4, 0, false), nemo));
     LP_CHECK(!t.overlapPpComm && !t.overlapDpComm && !t.overlapTpComm);
+    // Others' Megatron-LM scripts keep its defaults (p2p overlap, fp32 grads) unless the notes name a switch.
+    const std::string flagPerf = "FlagOpen/FlagPerf training/nvidia/llama3_8B-megatron";
+    t = optionsOf(fromSource(h100, flagPerf));
+    LP_CHECK(t.overlapPpComm && !t.overlapDpComm && !t.overlapTpComm);
+    LP_CHECK(t.gradPrecision == GradPrecision::Auto);
+    t = optionsOf(
+        fromSource(h100, flagPerf, "flags: --tp-comm-overlap --overlap-grad-reduce, no grad_reduce_in_bf16"));
+    LP_CHECK(t.overlapTpComm && t.overlapDpComm && t.gradPrecision == GradPrecision::Auto);
+    t = optionsOf(fromSource(h100, nemo, "tp_comm_overlap: false"));
+    LP_CHECK(!t.overlapTpComm && t.overlapDpComm);
     // A100 (2021-2022 Megatron) and FSDP-style runs keep every switch off.
     t = optionsOf(overlapCase("a100-sxm-80gb", 4, 4, 5, 4, 1, true));
     LP_CHECK(!t.overlapPpComm && !t.overlapDpComm && !t.overlapTpComm);

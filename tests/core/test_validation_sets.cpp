@@ -119,14 +119,13 @@ LP_TEST(landmark_and_community_runs_are_valid_layouts_and_predicted_within_11_pe
     // H100, MLPerf v3.1 GPT-3 fp8, torchtitan on A100, MaxText (JAX) and FlagPerf on H100, and H200 runs
     // (MLPerf v5.0/v5.1 Llama 3.1 405B/8B, Google Cloud's A3 Ultra recipes). A known weak spot
     // (docs/estimation.md, section 13): the 2021-22 Megatron-DeepSpeed runs on A100 are 8-34% slower than
-    // planned. Bounds that keep what holds: median 11% (9.7% now), the H100 rows' 21% (19.7% now: with the
-    // memory CUDA reports, Llama 3 405B at 8K GPUs fits the interleaved schedule Meta describes and is +29%
-    // like the 16K row, where the 74.5 GiB of an 80e9-byte capacity had left it uninterleaved at -6%; and
-    // MaxText's Llama 2 7B rows, planned with the remat policy their scripts set, minimal_flash, which
-    // re-runs no matmul, are +2% on one node but +13% to +23% on 2-16, whose gradient all-reduce across nodes
-    // runs slower than planned), the H200 rows' 7% (5.1% now).
+    // planned. Bounds that keep what holds: median 11% (9.7% now), the H100 rows' 15% (11.5% now: Llama 3
+    // 405B and FlagPerf's Megatron-LM runs, which are not NVIDIA's recipes, planned without the recipes' TP
+    // overlap, +8% to +16%; MaxText's Llama 2 7B rows, planned with the remat policy their scripts set,
+    // minimal_flash, which re-runs no matmul, +2% on one node but +13% to +23% on 2-16, whose gradient
+    // all-reduce across nodes runs slower than planned), the H200 rows' 7% (5.1% now).
     checkHeldOutSet("landmark-runs.json", 35, 0.11);
-    checkSubsetMedian("landmark-runs.json", "H100 rows", {"h100-sxm-80gb"}, 10, 0.21);
+    checkSubsetMedian("landmark-runs.json", "H100 rows", {"h100-sxm-80gb"}, 10, 0.15);
     checkSubsetMedian("landmark-runs.json", "H200 rows", {"h200-sxm-141gb"}, 6, 0.07);
 }
 
