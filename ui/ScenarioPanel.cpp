@@ -5,6 +5,7 @@
 #include "ui/ModelEditor.h"
 #include "ui/TrainingEditor.h"
 
+#include <QEvent>
 #include <QGroupBox>
 #include <QScrollBar>
 #include <QVBoxLayout>
@@ -37,6 +38,13 @@ ScenarioPanel::ScenarioPanel(ScenarioDocument* doc, QWidget* parent)
     layout->addWidget(group(tr("Layout"), m_layout, inner));
     layout->addStretch(1);
     setWidget(inner);
+    inner->installEventFilter(this);
+}
+
+bool ScenarioPanel::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == widget() && event->type() == QEvent::LayoutRequest)
+        updateGeometry();
+    return QScrollArea::eventFilter(watched, event);
 }
 
 QSize ScenarioPanel::sizeHint() const {

@@ -25,6 +25,11 @@ public:
     // Never narrower than its widest row: the window shrinks the tabs (which scroll) before it clips a field.
     QSize minimumSizeHint() const override;
 
+protected:
+    // A section that opens (More training options) can widen the widest row: the panel then asks its dock
+    // for the new minimum, rather than clipping the fields' right edges (its horizontal scroll bar is off).
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     ModelEditor* m_model;
     ClusterEditor* m_cluster;

@@ -148,6 +148,10 @@ TrainingEditor::TrainingEditor(ScenarioDocument* doc, QWidget* parent)
             [](const Scenario& s) { return static_cast<int>(s.training.rematPolicy); },
             [](Scenario& s, int v) { s.training.rematPolicy = static_cast<core::RematPolicy>(v); })
         ->setObjectName(QStringLiteral("rematPolicy"));
+    // The policies' names are long: the box elides them rather than widening the whole panel.
+    auto* policy = body->findChild<QComboBox*>(QStringLiteral("rematPolicy"));
+    policy->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    policy->setMinimumContentsLength(12);
     m_more
         ->addBool(
             more, tr("Optimizer state on the CPU"),
