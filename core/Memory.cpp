@@ -238,11 +238,14 @@ LayerActivations layerActivations(const EvalContext& x) {
     double mlp = mlpTensors * T * x.f;
     if (x.moe) {
         // Routed experts: each token's top-k copies (the busiest GPU's share), shared experts, plus the
-        // permuted tokens before and after the experts and the router's fp32 probabilities.
+        // permuted tokens before and after the experts and the router's fp32 probabilities. The permutation
+        // saves only its indices: the tokens before the experts are kept as the first expert GEMM's input, a
+        // linear-layer input like the others (its fp8 cast under the Megatron style's fp8), the experts'
+        // 16-bit output for the combine, which weights it by the router's probabilities.
         const double copies = T * x.topK * x.imbalance * x.fe;
         const double shared = mlpTensors * T * x.sharedExperts * x.fe;
         const double routed = mlpTensors * copies + shared;
-        const double buffers = (2.0 * 2.0 * T * x.topK * x.h + 4.0 * T * x.experts) * x.hRep * x.t;
+        const double buffers = ((lin + 2.0) * T * x.topK * x.h + 4.0 * T * x.experts) * x.hRep * x.t;
         mlp = (1.0 - x.moeFraction) * mlp + x.moeFraction * (routed + buffers);
         r.expertAct = x.moeFraction * lin * copies / x.t;
         r.sharedMlp = x.moeFraction * shared / x.t;

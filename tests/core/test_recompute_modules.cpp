@@ -72,6 +72,24 @@ LP_TEST(each_module_frees_its_tensors_by_hand) {
     LP_CHECK(samePlan(evaluate(lite(kRecomputeCoreAttn)), nothing));
 }
 
+LP_TEST(the_moe_block_keeps_its_expert_input_as_the_gemm_saves_it) {
+    // The permutation saves only indices: the tokens reach the experts' first GEMM, which saves its input
+    // (its fp8 cast under fp8, like the expert down-projection's input), and the experts' 16-bit output waits
+    // for the combine. So fp8 saves one byte less per element of each top-k copy's h-wide input and of each
+    // routed and shared intermediate that feeds a down-projection than bf16 does.
+    auto moeBlock = [](Precision p) {
+        Scenario none = lite(0), moe = lite(kRecomputeMoe);
+        none.training.precision = moe.training.precision = p;
+        return perLayer(evaluate(none)) - perLayer(evaluate(moe));
+    };
+    const ModelSpec& m = lite(0).model;
+    const double T = 4096, share = 26.0 / 27.0, imbalance = lite(0).training.moeLoadImbalance;
+    const double fe = m.moe.expertFfnHidden;
+    LP_CHECK_NEAR(moeBlock(Precision::Bf16) - moeBlock(Precision::Fp8),
+                  share * T * (m.moe.topK * m.hidden + (m.moe.topK * imbalance + m.moe.sharedExperts) * fe),
+                  1e-6);
+}
+
 LP_TEST(each_module_costs_its_forward_once_more) {
     const Plan nothing = evaluate(lite(0));
     LP_CHECK_EQ(nothing.time.recomputeSeconds, 0.0);
