@@ -594,8 +594,17 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
         if (vc.recomputeGiven)
             t.recompute = r.choice(*jl, "recompute", lw, &parseRecompute,
                                    {Recompute::None, Recompute::Selective, Recompute::Full}, t.recompute);
-        else
+        // No recompute that the notes call an assumption ("recomputation not stated (none assumed)") is left
+        // open like a missing one: the run ran, so it recomputed what it needed to fit. (A recompute the
+        // notes infer from the source, "not stated per row: full (Eq. 3 FLOPs assume it)", stays.)
+        if (vc.recomputeGiven && t.recompute == Recompute::None &&
+            detail::notesLeaveOpen(asciiLower(vc.notes), "recomput")) {
+            vc.recomputeGiven = false;
+            vc.adjustments.push_back(
+                "recompute none assumed, the notes say it is not stated: the fastest that fits");
+        } else if (!vc.recomputeGiven) {
             vc.adjustments.push_back("recompute not stated: the fastest that fits");
+        }
         // ZeRO not stated: a PyTorch FSDP trainer shards fully (3); Megatron-style runs with data parallelism
         // use the distributed optimizer (1), the default of every NeMo and Megatron-Bridge recipe.
         const int zeroDefault = torchTrainer ? 3 : (static_cast<long long>(l.dp) * l.cp > 1 ? 1 : 0);

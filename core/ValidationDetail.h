@@ -46,6 +46,11 @@ std::optional<NamedMachine> namedMachine(std::string_view text, std::string_view
 // dates. 0 when the text states none.
 int latestStatedMonth(const std::string& text);
 
+// Whether the (lower-cased) notes say that what `term` begins is not stated ("activation recomputation not
+// stated (none assumed)", "recompute: not stated"): the words "not stated" within 30 characters after it, in
+// the same clause.
+bool notesLeaveOpen(const std::string& notes, std::string_view term);
+
 // The JAX/MaxText remat policy the (lower-cased) notes state ("remat_policy=minimal_flash",
 // "remat_policy save_dot_with_context_except_mlp"): the first one named; nullopt when none is.
 std::optional<RematPolicy> statedRematPolicy(const std::string& notes);

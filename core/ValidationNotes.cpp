@@ -57,6 +57,18 @@ int detail::latestStatedMonth(const std::string& text) {
     return latest;
 }
 
+bool detail::notesLeaveOpen(const std::string& notes, std::string_view term) {
+    for (std::size_t at = notes.find(term); at != std::string::npos; at = notes.find(term, at + 1)) {
+        const std::size_t from = at + term.size();
+        const std::string_view after(notes.data() + from, std::min<std::size_t>(notes.size() - from, 30));
+        const std::size_t open = after.find("not stated");
+        if (open != std::string_view::npos &&
+            after.substr(0, open).find_first_of(".;,") == std::string_view::npos)
+            return true;
+    }
+    return false;
+}
+
 std::optional<RematPolicy> detail::statedRematPolicy(const std::string& notes) {
     constexpr std::string_view kKey = "remat_policy";
     const auto nameChar = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; };
