@@ -54,6 +54,10 @@ std::string rematPolicyWords(const TrainingOptions& t) {
     (keep.context ? saved : again)
         .emplace_back(t.flashAttention ? "the attention (its output, context)"
                                        : "the attention output (context)");
+    if (keep.context && !t.flashAttention)
+        again.emplace_back(
+            "the attention's probabilities (unfused attention's s x s tensors, which no policy "
+            "keeps)");
     (keep.outProj ? saved : again).emplace_back("the output projection");
     (keep.mlpwi ? saved : again).emplace_back("the MLP's up-projections");
     auto list = [](const std::vector<std::string>& items) {

@@ -309,7 +309,7 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
         double again = r.memFwd - r.attnMemFwd;
         if (!keep.qkv)
             again += attnGemmSeconds - outGemmSeconds;
-        if (!keep.context)
+        if (!keep.context || !x.flash) // unfused attention's probabilities are never saved: it re-runs
             again += r.attnFwd + r.attnMemFwd;
         if (!keep.outProj)
             again += outGemmSeconds;
@@ -409,7 +409,7 @@ double rematRecomputeFlopsPerToken(const EvalContext& x, double attn) {
     const double ups = 2.0 * x.h * (mlpMatrices - 1.0) *
                        ((1.0 - x.moeFraction) * x.f + x.moeFraction * x.fe * (x.topK + x.sharedExperts));
     const double perLayer = (keep.qkv ? 0.0 : qkv) + (keep.outProj ? 0.0 : out) + (keep.mlpwi ? 0.0 : ups);
-    return x.L * perLayer + (keep.context ? 0.0 : attn / 3.0);
+    return x.L * perLayer + (keep.context && x.flash ? 0.0 : attn / 3.0);
 }
 
 } // namespace

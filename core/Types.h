@@ -73,7 +73,8 @@ enum class RematPolicy {
 // The tensors the backward needs that a remat policy saves (all for Auto, which names none).
 struct RematSaves {
     bool qkv = true;     // the q, k and v projections' outputs
-    bool context = true; // the attention's output (with flash attention, its softmax statistics too)
+    bool context = true; // the attention's output (with flash attention, its softmax statistics too;
+                         // unfused attention re-runs anyway, for the probabilities no policy saves)
     bool outProj = true; // the output projection's output (with the input, the MLP norm's input)
     bool mlpwi = true;   // the MLP's up-projection outputs (gate and up)
 };

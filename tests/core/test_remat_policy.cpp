@@ -108,6 +108,12 @@ LP_TEST(the_backward_reruns_what_is_not_saved) {
     LP_CHECK(minimal.time.recomputeSeconds < qkv.time.recomputeSeconds);
     LP_CHECK(attention.time.recomputeSeconds < qkv.time.recomputeSeconds);
     LP_CHECK(qkv.time.recomputeSeconds < out.time.recomputeSeconds);
+    // Without flash attention no policy keeps the attention probabilities (the s^2 tensors): the attention's
+    // forward re-runs even with the context saved.
+    Scenario unfused = llama7b(RematPolicy::MinimalWithContext);
+    unfused.training.flashAttention = false;
+    const Plan u = evaluate(unfused);
+    LP_CHECK_NEAR(recomputeFlopsPerToken(u), u.x.attentionFlopsPerToken / 3.0, 1e-3);
     // Model FLOPs do not move; MFU falls only through the step time.
     LP_CHECK_EQ(all.x.flopsPerTokenModel, out.x.flopsPerTokenModel);
 }
