@@ -10,6 +10,7 @@
 #include <QFormLayout>
 #include <QLabel>
 #include <QSignalBlocker>
+#include <QSpinBox>
 #include <QVBoxLayout>
 
 namespace lp::ui {
@@ -68,8 +69,12 @@ ModelEditor::ModelEditor(ScenarioDocument* doc, QWidget* parent)
              [](const Scenario& s) { return s.model.heads; }, [](Scenario& s, int v) { s.model.heads = v; });
     b.addInt(form, tr("&KV heads"), tr("Key/value heads k (fewer than a with grouped-query attention)."), 1, 4096,
              [](const Scenario& s) { return s.model.kvHeads; }, [](Scenario& s, int v) { s.model.kvHeads = v; });
-    b.addInt(form, tr("Head si&ze"), tr("Per-head width; 0 means hidden / heads (set it where Q is wider than h, as in Qwen3)."),
-             0, 4096, [](const Scenario& s) { return s.model.headSize; }, [](Scenario& s, int v) { s.model.headSize = v; });
+    QSpinBox* headSize = b.addInt(
+        form, tr("Head si&ze"),
+        tr("Per-head width; 0 means hidden / heads (set it where Q is wider than h, as in Qwen3)."), 0, 4096,
+        [](const Scenario& s) { return s.model.headSize; }, [](Scenario& s, int v) { s.model.headSize = v; });
+    headSize->setObjectName(QStringLiteral("headSize"));
+    headSize->setSpecialValueText(tr("h / heads")); // 0: derived from the hidden size and the heads
     b.addInt(form, tr("&FFN hidden"), tr("MLP hidden size f of a dense layer."), 1, 1 << 22,
              [](const Scenario& s) { return s.model.ffnHidden; }, [](Scenario& s, int v) { s.model.ffnHidden = v; });
     b.addInt(form, tr("&Vocabulary"), tr("Vocabulary size V (embedding and output head rows)."), 1, 1 << 24,

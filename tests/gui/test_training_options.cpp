@@ -436,6 +436,24 @@ private slots:
         QCOMPARE(policy->currentData().toInt(), static_cast<int>(core::RematPolicy::Auto));
     }
 
+    void everySectionOpenClipsNoField() {
+        // Model architecture, interconnect and GPU figures, more training options, number formats: all open,
+        // the scenario panel still shows every field whole (its horizontal scroll bar is off).
+        auto* panel = m_window->scenarioPanel();
+        const auto sections = panel->findChildren<ui::CollapsibleSection*>();
+        QVERIFY(sections.size() >= 3);
+        for (ui::CollapsibleSection* section : sections)
+            section->setExpanded(true);
+        QTest::qWait(50);
+        QVERIFY(panel->widget()->minimumSizeHint().width() <= panel->viewport()->width());
+        // The seed's head size is derived (0): the box says how, not "0".
+        auto* headSize = panel->findChild<QSpinBox*>(QStringLiteral("headSize"));
+        QVERIFY(headSize && headSize->value() == 0);
+        QCOMPARE(headSize->text(), QStringLiteral("h / heads"));
+        if (const QString dir = qEnvironmentVariable("LP_SCREENSHOT_DIR"); !dir.isEmpty())
+            QVERIFY(m_window->grab().save(QDir(dir).filePath(QStringLiteral("all-sections-open.png"))));
+    }
+
     void cpExchangeChoiceReachesTheScenarioAndUndoes() {
         auto* exchange = m_window->scenarioPanel()->findChild<QComboBox*>(QStringLiteral("cpExchange"));
         QVERIFY(exchange);
