@@ -44,8 +44,14 @@ std::string bytes(double v) {
 }
 std::string secs(double v) { return v >= 1.0 ? fmt("%.3f s", v) : fmt("%.2f ms", v * 1e3); }
 
-// What selective recompute re-runs: Megatron-Core's modules (--recompute-modules), and those that have
-// nothing to act on in this model; the FSDP style's operator policy ignores them.
+// "a", "a and b", "a, b and c".
+std::string joinedWords(const std::vector<std::string>& items) {
+    std::string out;
+    for (std::size_t i = 0; i < items.size(); ++i)
+        out += (i == 0 ? "" : (i + 1 == items.size() ? " and " : ", ")) + items[i];
+    return out;
+}
+
 // What a JAX/MaxText remat policy saves and what the backward re-runs from it.
 std::string rematPolicyWords(const TrainingOptions& t) {
     const RematSaves keep = rematSaves(t.rematPolicy);
@@ -60,22 +66,19 @@ std::string rematPolicyWords(const TrainingOptions& t) {
             "keeps)");
     (keep.outProj ? saved : again).emplace_back("the output projection");
     (keep.mlpwi ? saved : again).emplace_back("the MLP's up-projections");
-    auto list = [](const std::vector<std::string>& items) {
-        std::string out;
-        for (std::size_t i = 0; i < items.size(); ++i)
-            out += (i == 0 ? "" : (i + 1 == items.size() ? " and " : ", ")) + items[i];
-        return out;
-    };
     std::string words = " The remat policy " + std::string(toString(t.rematPolicy)) +
                         " (MaxText's remat_policy) saves each layer's input";
-    words += saved.empty() ? "" : " and the outputs of " + list(saved);
+    words += saved.empty() ? "" : " and the outputs of " + joinedWords(saved);
     words += "; the backward re-runs the norms, rotary and activation function";
-    words += again.empty() ? "" : ", and " + list(again);
+    words += again.empty() ? "" : ", and " + joinedWords(again);
     words += " (never the MLP's down-projection: nothing in the backward needs its output). It replaces the "
              "style's own selective recompute and Megatron's recompute modules.";
     return words;
 }
 
+// What selective recompute re-runs: a remat policy's tensors, or Megatron-Core's modules
+// (--recompute-modules) and those that have nothing to act on in this model; the FSDP style's operator
+// policy ignores the modules.
 std::string recomputeModulesWords(const Scenario& s, ExecutionStyle style) {
     const TrainingOptions& t = s.training;
     if (t.recompute != Recompute::Selective)
@@ -119,12 +122,8 @@ std::string recomputeModulesWords(const Scenario& s, ExecutionStyle style) {
         idle.emplace_back("mlp (every layer is a MoE layer)");
     if ((m & kRecomputeLayerNorm) && !mla && !moe)
         idle.emplace_back("layernorm (Transformer Engine fuses the norm into the next linear)");
-    if (!idle.empty()) {
-        words += " Nothing to re-run here for";
-        for (std::size_t i = 0; i < idle.size(); ++i)
-            words += (i == 0 ? " " : (i + 1 == idle.size() ? " and " : ", ")) + idle[i];
-        words += ".";
-    }
+    if (!idle.empty())
+        words += " Nothing to re-run here for " + joinedWords(idle) + ".";
     return words;
 }
 

@@ -11,10 +11,16 @@
 namespace lp::core {
 namespace {
 
-// What none of the exported frameworks has: training metrics computed from the logits (Composer's: the
-// plan's passes over them are time the exported run will not spend), and JAX/MaxText remat policies (its
-// selective recompute keeps other tensors than the plan's).
-void noteWhatTheTargetLacks(LaunchSettings& out, const char* framework, const TrainingOptions& t) {
+// What an exported framework lacks: 16-bit optimizer state where `fp32State` says how it keeps its state
+// instead (null where the export sets it), training metrics computed from the logits (Composer's: the plan's
+// passes over them are time the exported run will not spend), and JAX/MaxText remat policies (its selective
+// recompute keeps other tensors than the plan's).
+void noteWhatTheTargetLacks(LaunchSettings& out, const char* framework, const TrainingOptions& t,
+                            const char* fp32State = nullptr) {
+    if (fp32State && t.optimizerPrecision != OptimizerPrecision::Fp32)
+        out.notes.push_back(std::string(framework) + " keeps " + fp32State + ": the plan's " +
+                            std::string(toString(t.optimizerPrecision)) +
+                            " optimizer state is smaller than this run's.");
     if (t.logitsMetricPasses > 0)
         out.notes.push_back(std::string(framework) +
                             " computes no training metrics from the logits: the plan's " +
@@ -454,12 +460,8 @@ LaunchSettings deepspeed(const Scenario& s) {
             std::to_string(t.activationOffloadLayers) +
             " layers per stage as the plan does (Megatron-LM's --cpu-offloading-num-layers); "
             "activation_checkpointing.cpu_checkpointing offloads recompute checkpoints instead.");
-    if (t.optimizerPrecision != OptimizerPrecision::Fp32)
-        out.notes.push_back(
-            "DeepSpeed keeps fp32 master weights and optimizer state with bf16 or fp16 training: the "
-            "plan's " +
-            std::string(toString(t.optimizerPrecision)) + " optimizer state is smaller than this run's.");
-    noteWhatTheTargetLacks(out, "DeepSpeed", t);
+    noteWhatTheTargetLacks(out, "DeepSpeed", t,
+                           "fp32 master weights and optimizer state with bf16 or fp16 training");
     if (t.crossEntropy != CrossEntropy::Auto)
         out.notes.push_back("The loss kernel (" + std::string(toString(t.crossEntropy)) +
                             " cross-entropy in the plan) has no DeepSpeed config key: the model code chooses it "
@@ -680,12 +682,8 @@ LaunchSettings torchtitan(const Scenario& s) {
             "[compile] table enables it (older torchtitan versions: training.compile = true, and "
             "experimental.enable_async_tensor_parallel); it uses symmetric memory, so keep the TP group "
             "inside one NVLink domain.");
-    if (t.optimizerPrecision != OptimizerPrecision::Fp32)
-        out.notes.push_back(
-            "torchtitan keeps fp32 parameters and Adam moments (FSDP2 mixed precision computes in "
-            "bf16): the plan's " +
-            std::string(toString(t.optimizerPrecision)) + " optimizer state is smaller than this run's.");
-    noteWhatTheTargetLacks(out, "torchtitan", t);
+    noteWhatTheTargetLacks(out, "torchtitan", t,
+                           "fp32 parameters and Adam moments (FSDP2 mixed precision computes in bf16)");
     if (ce == CrossEntropy::FusedLinear)
         out.notes.push_back(
             "torchtitan has no fused linear cross-entropy setting: the plan assumes one that never holds the "

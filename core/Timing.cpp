@@ -392,6 +392,13 @@ double withHost(double gpu, double host, double exponent) {
     return gpu + host * (exponent == 1.0 ? share : std::pow(share, exponent));
 }
 
+// MLA's two up-projections (q, and k and v from the latent), matmul FLOPs per token and layer.
+double mlaUpFlopsPerToken(const EvalContext& x) {
+    const MlaSpec& l = x.s.model.mla;
+    return 2.0 * ((l.qLoraRank > 0 ? l.qLoraRank : x.h) * x.aQk +
+                  l.kvLoraRank * x.a * (l.qkNopeHeadDim + l.vHeadDim));
+}
+
 // The FLOPs per token (whole model) that a JAX/MaxText remat policy re-runs; `attn` is the attention
 // core's forward and backward FLOPs per token.
 double rematRecomputeFlopsPerToken(const EvalContext& x, double attn) {
@@ -400,11 +407,10 @@ double rematRecomputeFlopsPerToken(const EvalContext& x, double attn) {
     const double mlpMatrices = mo.mlp == MlpKind::SwiGlu ? 3.0 : 2.0;
     const double out = 2.0 * x.aV * x.h;
     double qkv = 2.0 * x.h * (x.ad + 2.0 * x.kd);
-    if (mo.attention == AttentionKind::Mla) {
+    if (mo.attention == AttentionKind::Mla) { // the down-projections to the latents, then the up-projections
         const MlaSpec& l = mo.mla;
         qkv = 2.0 * x.h * ((l.qLoraRank > 0 ? l.qLoraRank : 0) + l.kvLoraRank + l.qkRopeHeadDim) +
-              2.0 * ((l.qLoraRank > 0 ? l.qLoraRank : x.h) * x.aQk +
-                     l.kvLoraRank * x.a * (l.qkNopeHeadDim + l.vHeadDim));
+              mlaUpFlopsPerToken(x);
     }
     const double ups = 2.0 * x.h * (mlpMatrices - 1.0) *
                        ((1.0 - x.moeFraction) * x.f + x.moeFraction * x.fe * (x.topK + x.sharedExperts));
@@ -421,12 +427,8 @@ double moduleRecomputeFlopsPerToken(const EvalContext& x) {
     const double mlpMatrices = mo.mlp == MlpKind::SwiGlu ? 3.0 : 2.0;
     const double moeLayers = x.L * x.moeFraction, denseLayers = x.L - moeLayers;
     double flops = 0;
-    if ((m & kRecomputeMlaUpProj) && mo.attention == AttentionKind::Mla) {
-        const MlaSpec& l = mo.mla;
-        flops += x.L * 2.0 *
-                 ((l.qLoraRank > 0 ? l.qLoraRank : x.h) * x.aQk +
-                  l.kvLoraRank * x.a * (l.qkNopeHeadDim + l.vHeadDim));
-    }
+    if ((m & kRecomputeMlaUpProj) && mo.attention == AttentionKind::Mla)
+        flops += x.L * mlaUpFlopsPerToken(x);
     if (m & kRecomputeMlp)
         flops += denseLayers * 2.0 * x.h * x.f * mlpMatrices;
     if (m & kRecomputeMoe)
