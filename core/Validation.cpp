@@ -590,6 +590,7 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
         if (!Reader::given(*jl, "sequence_parallel") && l.tp > 1)
             vc.adjustments.push_back(std::string("sequence_parallel not stated: ") + (spDefault ? "on" : "off"));
         t.sequenceParallel = r.boolean(*jl, "sequence_parallel", lw, spDefault);
+        const std::string notes = asciiLower(vc.notes);
         vc.recomputeGiven = Reader::given(*jl, "recompute");
         if (vc.recomputeGiven)
             t.recompute = r.choice(*jl, "recompute", lw, &parseRecompute,
@@ -598,7 +599,7 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
         // open like a missing one: the run ran, so it recomputed what it needed to fit. (A recompute the
         // notes infer from the source, "not stated per row: full (Eq. 3 FLOPs assume it)", stays.)
         if (vc.recomputeGiven && t.recompute == Recompute::None &&
-            detail::notesLeaveOpen(asciiLower(vc.notes), "recomput")) {
+            detail::notesLeaveOpen(notes, "recomput")) {
             vc.recomputeGiven = false;
             vc.adjustments.push_back(
                 "recompute none assumed, the notes say it is not stated: the fastest that fits");
@@ -642,9 +643,8 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
         // kernels through torch's scaled_dot_product_attention or the flash-attn package) use flash
         // attention; GELU GPT models on A100 under Megatron used its fused (unflashed) softmax, as the
         // 2021-2022 papers describe.
-        t.flashAttention =
-            s.model.mlp == MlpKind::SwiGlu || s.cluster.gpu.peakFlops8 > 0 || t.zeroStage >= 3 || torchTrainer;
-        const std::string notes = asciiLower(vc.notes);
+        t.flashAttention = s.model.mlp == MlpKind::SwiGlu || s.cluster.gpu.peakFlops8 > 0 ||
+                           t.zeroStage >= 3 || torchTrainer;
         t.torchCompile = statesTorchCompile(notes, vc.id);
         t.fusedKernels = torchTrainer && statesFusedKernels(notes);
         // Nor whether fp8 training gathers its weights in fp8, but the notes name the switch: torchao's

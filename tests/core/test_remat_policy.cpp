@@ -1,5 +1,6 @@
 // JAX/MaxText remat policies (remat_policy): which of a layer's tensors each saves, what the backward
 // re-runs, checked by hand on Llama 2 7B under FSDP and on the MaxText runs of the landmark set.
+#include "ScenarioFixtures.h"
 #include "TestHarness.h"
 #include "core/Evaluate.h"
 #include "core/Explain.h"
@@ -17,13 +18,9 @@ namespace {
 // Llama 2 7B on one node as MaxText's A3 script runs it: FSDP over 8 GPUs, micro batch 4 of 4096 tokens,
 // flash attention, selective recompute by the given policy.
 Scenario llama7b(RematPolicy policy) {
-    Scenario s = defaultScenario();
+    Scenario s = fixtures::llama8bFsdpOnOneNode();
     s.model = findModelPreset("llama2-7b")->model;
-    s.cluster.nodes = 1;
-    s.layout = Layout{};
-    s.layout.dp = 8;
     s.layout.microBatch = 4;
-    s.training.zeroStage = 3;
     s.training.sequenceParallel = false;
     s.training.recompute = Recompute::Selective;
     s.training.rematPolicy = policy;
