@@ -619,13 +619,43 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
                 t.recomputeModules = *bits;
             else
                 r.errors.push_back({detail::childPath(lw, "recompute_modules") + element, std::move(reason)});
+        } else if (const auto modules = detail::statedRecomputeModules(notes);
+                   modules && (!vc.recomputeGiven || t.recompute == Recompute::Selective)) {
+            // Else the modules the notes name (the recipe's recompute_modules), which mean selective
+            // recompute.
+            if (!vc.recomputeGiven)
+                std::erase_if(vc.adjustments,
+                              [](const std::string& a) { return a.starts_with("recompute "); });
+            vc.recomputeGiven = true;
+            t.recompute = Recompute::Selective;
+            t.recomputeModules = *modules;
+            vc.adjustments.push_back("recompute_modules: the notes state " +
+                                     recomputeModulesText(*modules, ", ") + " (selective)");
         }
-        // Optional (hybrid sharding, HSDP): the DP ranks one copy of the sharded state spans.
+        // Optional (hybrid sharding, HSDP): the DP ranks one copy of the sharded state spans; else what the
+        // notes state (section 12 of docs/estimation.md).
         t.zeroShardDegree = r.optionalInteger(*jl, "zero_shard_degree", lw, 1, 10000000, t.zeroShardDegree);
+        if (!Reader::given(*jl, "zero_shard_degree"))
+            if (const auto degree = detail::notedShardDegree(s, notes); degree.first > 0) {
+                t.zeroShardDegree = degree.first;
+                vc.adjustments.push_back("zero_shard_degree: " + degree.second + ", planned sharded over " +
+                                         std::to_string(degree.first) + " of the " + std::to_string(l.dp) +
+                                         " DP ranks");
+            }
         // Optional (CPU offloading, as the run's recipe sets it): the layers per stage whose activations go
-        // to host memory (Megatron --cpu-offloading-num-layers), and the optimizer on the CPU.
+        // to host memory (Megatron --cpu-offloading-num-layers), else the count the notes give, and the
+        // optimizer on the CPU.
         t.activationOffloadLayers =
             r.optionalInteger(*jl, "activation_offload_layers", lw, 0, std::max(0, s.model.layers), 0);
+        if (!Reader::given(*jl, "activation_offload_layers"))
+            if (const auto n =
+                    detail::statedNumber(notes, {"activation_offload_layers", "cpu_offloading_num_layers",
+                                                 "cpu-offloading-num-layers"});
+                n && *n > 0 && *n <= s.model.layers) {
+                t.activationOffloadLayers = static_cast<int>(*n);
+                vc.adjustments.push_back("activation_offload_layers: the notes state " + std::to_string(*n) +
+                                         " (cpu_offloading_num_layers)");
+            }
         t.optimizerOffload = r.boolean(*jl, "optimizer_offload", lw, false);
         if (Reader::given(*jl, "precision")) {
             t.precision = r.choice(*jl, "precision", lw, &parsePrecision,

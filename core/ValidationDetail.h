@@ -4,9 +4,11 @@
 #include "core/Presets.h"
 #include "core/Scenario.h"
 
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace lp::core::detail {
 
@@ -54,5 +56,31 @@ bool notesLeaveOpen(const std::string& notes, std::string_view term);
 // The JAX/MaxText remat policy the (lower-cased) notes state ("remat_policy=minimal_flash",
 // "remat_policy save_dot_with_context_except_mlp"): the first one named; nullopt when none is.
 std::optional<RematPolicy> statedRematPolicy(const std::string& notes);
+
+// A whole number the (lower-cased) notes give right after one of `keys`, as a config or flag is written
+// ("cpu_offloading_num_layers=40", "zero_shard_degree 8", "--data_parallel_shard_degree: 8"): only spaces,
+// '=', ':', quotes and "--" between; the first such one; nullopt when none is.
+std::optional<long long> statedNumber(const std::string& notes, std::initializer_list<std::string_view> keys);
+
+// Megatron-Core recompute modules the (lower-cased) notes name after recompute_modules or
+// --recompute-modules ("recompute_modules 'mla_up_proj'", "--recompute-modules core_attn mlp",
+// "recompute_modules=[layernorm, mla_up_proj]"): the names up to the first word that is not one; nullopt
+// when the notes name none.
+std::optional<unsigned> statedRecomputeModules(const std::string& notes);
+
+// Whether the (lower-cased) notes describe hybrid sharding (HSDP: FSDP within a group, replicas across
+// groups) and not also full sharding over every rank: "hsdp", "hybrid_shard", "hybrid shard(ing)",
+// "sharded within each node", "replicated across nodes"; one that also says "full shard"/"full_shard"
+// (a note that covers several runs: "7b/13b hsdp, 34b/70b full shard") is read as neither.
+bool statesHybridSharding(const std::string& notes);
+
+// The hybrid-sharding degree (HSDP) that a ZeRO-3 case's notes give where its layout does not: a degree
+// they state (zero_shard_degree, torchtitan's data_parallel_shard_degree, DeepSpeed's mics_shard_size,
+// MaxText's ici_fsdp_parallelism x dcn_fsdp_parallelism), or the replicas they state
+// (data_parallel_replicate_degree, MaxText's dcn_data_parallelism), or, where they only name hybrid sharding
+// (FSDP's HYBRID_SHARD, "HSDP"), one node's GPUs over TP x CP: the groups FSDP1's HYBRID_SHARD and the HSDP
+// recipes of torchtitan and OLMo-core shard within. {0, ""} when none applies, when what is stated is full
+// sharding (one replica), or when the degree does not divide DP.
+std::pair<int, std::string> notedShardDegree(const Scenario& s, const std::string& notes);
 
 } // namespace lp::core::detail

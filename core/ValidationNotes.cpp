@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <array>
+#include <string>
 #include <string_view>
+#include <utility>
 
 namespace lp::core {
 
@@ -83,6 +85,110 @@ std::optional<RematPolicy> detail::statedRematPolicy(const std::string& notes) {
             return policy;
     }
     return std::nullopt;
+}
+
+std::optional<long long> detail::statedNumber(const std::string& notes,
+                                              std::initializer_list<std::string_view> keys) {
+    for (const std::string_view key : keys) {
+        for (std::size_t at = notes.find(key); at != std::string::npos; at = notes.find(key, at + 1)) {
+            // The key as a whole word: "shard_degree" is not the end of "zero_shard_degree"'s other readings.
+            const auto nameChar = [](char c) {
+                return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+            };
+            if (at > 0 && nameChar(notes[at - 1]))
+                continue;
+            std::size_t i = at + key.size();
+            while (i < notes.size() && std::string_view(" =:'\"`-").find(notes[i]) != std::string_view::npos)
+                ++i;
+            long long v = 0;
+            std::size_t digits = 0;
+            for (; i < notes.size() && notes[i] >= '0' && notes[i] <= '9' && digits < 9; ++i, ++digits)
+                v = v * 10 + (notes[i] - '0');
+            // A whole number, not the start of a decimal or a size ("8.5", "40gb"); a full stop may end it.
+            const bool decimal =
+                i + 1 < notes.size() && notes[i] == '.' && notes[i + 1] >= '0' && notes[i + 1] <= '9';
+            if (digits > 0 && digits < 9 && (i >= notes.size() || !(nameChar(notes[i]) || decimal)))
+                return v;
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<unsigned> detail::statedRecomputeModules(const std::string& notes) {
+    const auto nameChar = [](char c) { return (c >= 'a' && c <= 'z') || c == '_'; };
+    for (const std::string_view key :
+         {std::string_view("recompute_modules"), std::string_view("recompute-modules")}) {
+        for (std::size_t at = notes.find(key); at != std::string::npos; at = notes.find(key, at + 1)) {
+            unsigned bits = 0;
+            std::size_t i = at + key.size();
+            while (true) {
+                while (i < notes.size() &&
+                       std::string_view(" =:'\"`[],").find(notes[i]) != std::string_view::npos)
+                    ++i;
+                std::size_t end = i;
+                while (end < notes.size() && nameChar(notes[end]))
+                    ++end;
+                const std::string_view word = std::string_view(notes).substr(i, end - i);
+                if (word == "and" && bits != 0) {
+                    i = end;
+                    continue;
+                }
+                const auto bit = parseRecomputeModule(word);
+                if (!bit || end == i)
+                    break;
+                bits |= *bit;
+                i = end;
+            }
+            if (bits != 0)
+                return bits;
+        }
+    }
+    return std::nullopt;
+}
+
+bool detail::statesHybridSharding(const std::string& notes) {
+    for (const char* full : {"full shard", "full_shard", "full-shard"})
+        if (notes.find(full) != std::string::npos)
+            return false;
+    for (const char* term :
+         {"hsdp", "hybrid_shard", "hybrid shard", "hybrid-shard", "sharded within each node",
+          "sharded within a node", "sharded within the node", "replicated across nodes"}) {
+        for (std::size_t at = notes.find(term); at != std::string::npos; at = notes.find(term, at + 1)) {
+            const std::string_view before(notes.data() + (at >= 8 ? at - 8 : 0),
+                                          std::min<std::size_t>(at, 8));
+            if (before.ends_with("no ") || before.ends_with("not ") || before.ends_with("without "))
+                continue;
+            return true;
+        }
+    }
+    return false;
+}
+
+std::pair<int, std::string> detail::notedShardDegree(const Scenario& s, const std::string& notes) {
+    const Layout& l = s.layout;
+    if (s.training.zeroStage < 1 || l.dp <= 1)
+        return {0, ""};
+    const auto hybrid = [&](long long d, std::string why) -> std::pair<int, std::string> {
+        if (d >= 1 && d < l.dp && l.dp % d == 0)
+            return {static_cast<int>(d), std::move(why)};
+        return {0, ""};
+    };
+    if (const auto d = detail::statedNumber(notes, {"zero_shard_degree", "data_parallel_shard_degree",
+                                                    "dp_shard", "shard_degree", "mics_shard_size"}))
+        return hybrid(*d, "the notes state a shard degree of " + std::to_string(*d));
+    const auto ici = detail::statedNumber(notes, {"ici_fsdp_parallelism"});
+    const auto dcn = detail::statedNumber(notes, {"dcn_fsdp_parallelism"});
+    if (ici && dcn)
+        return hybrid(*ici * *dcn, "the notes state ici_fsdp_parallelism " + std::to_string(*ici) +
+                                       " x dcn_fsdp_parallelism " + std::to_string(*dcn));
+    if (const auto r = detail::statedNumber(
+            notes, {"data_parallel_replicate_degree", "dp_replicate", "dcn_data_parallelism"});
+        r && *r >= 1 && l.dp % *r == 0)
+        return hybrid(l.dp / *r, "the notes state " + std::to_string(*r) + " replicas");
+    const long long perNode = s.cluster.gpusPerNode / std::max(1LL, static_cast<long long>(l.tp) * l.cp);
+    if (s.training.zeroStage >= 3 && detail::statesHybridSharding(notes))
+        return hybrid(perNode, "the notes name hybrid sharding (HSDP), within each node");
+    return {0, ""};
 }
 
 } // namespace lp::core

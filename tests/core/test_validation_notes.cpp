@@ -1,5 +1,6 @@
 // What the validation-case reader learns from a case's notes: that a field's value is an assumption (then it
-// is searched like a missing one), and the dates they state.
+// is searched like a missing one), the dates they state, and the framework settings they name where the
+// case's layout has no key for them (hybrid sharding, activation offloading, recompute modules).
 #include "TestHarness.h"
 #include "core/Evaluate.h"
 #include "core/Validation.h"
@@ -24,6 +25,28 @@ std::string denseCase(const std::string& recompute, const std::string& notes) {
                    "sequence_parallel": true, "recompute": ")" +
            recompute + R"(", "zero_stage": 1, "precision": "bf16"},
         "measured": {"iteration_time_s": 10.0}}]})";
+}
+
+// A Llama-2-7B-shaped FSDP run (ZeRO 3) on 16 H100 in two nodes, with the given notes and extra layout keys
+// (",\"zero_shard_degree\": 4", say).
+std::string fsdpCase(const std::string& notes, const std::string& extraLayout = "") {
+    return R"({"schema": "layout-planner/validation-cases@1", "cases": [{"id": "x", "source": "s",
+        "confidence": "low", "notes": ")" +
+           notes + R"(",
+        "model": {"name": "m", "layers": 32, "hidden": 4096, "heads": 32, "kv_heads": 32, "ffn_hidden": 11008,
+                  "vocab": 32000, "seq_len": 4096, "mlp": "swiglu", "tied_embeddings": false, "moe": null},
+        "hardware": {"gpu": "h100-sxm-80gb", "gpus": 16, "gpus_per_node": 8},
+        "layout": {"tp": 1, "pp": 1, "dp": 16, "cp": 1, "ep": 1, "vpp": 1, "micro_batch": 2, "global_batch": 32,
+                   "sequence_parallel": false, "recompute": "full", "zero_stage": 3, "precision": "bf16")" +
+           extraLayout + R"(},
+        "measured": {"tokens_per_s_per_gpu": 3000}}]})";
+}
+
+bool saysOne(const ValidationCase& c, const std::string& words) {
+    for (const std::string& a : c.adjustments)
+        if (a.find(words) != std::string::npos)
+            return true;
+    return false;
 }
 
 ValidationCase readOne(const std::string& json) {
@@ -74,6 +97,90 @@ LP_TEST(the_latest_month_the_notes_state) {
     LP_CHECK_EQ(detail::latestStatedMonth("measured 2024-06, rerun june 2025"), 202506);
     LP_CHECK_EQ(detail::latestStatedMonth("container 24.07, 2024"), 202412);
     LP_CHECK_EQ(detail::latestStatedMonth("8192 gpus, 405b"), 0);
+}
+
+LP_TEST(numbers_the_notes_give_after_a_config_key) {
+    LP_CHECK(detail::statedNumber("recipe: cpu_offloading_num_layers=40, fsdp",
+                                  {"cpu_offloading_num_layers"}) == 40);
+    LP_CHECK(detail::statedNumber("--data_parallel_shard_degree: 8 and", {"data_parallel_shard_degree"}) ==
+             8);
+    LP_CHECK(detail::statedNumber("(-> zero_shard_degree 8)", {"shard_degree", "zero_shard_degree"}) == 8);
+    // Only as a whole word ("shard_degree" is not read inside "zero_shard_degree"), only a whole number.
+    LP_CHECK(!detail::statedNumber("zero_shard_degree 8", {"shard_degree"}));
+    LP_CHECK(!detail::statedNumber("shard_degree 40gb", {"shard_degree"}));
+    LP_CHECK(!detail::statedNumber("shard_degree 2.5", {"shard_degree"}));
+    LP_CHECK(!detail::statedNumber("shard_degree not stated", {"shard_degree"}));
+}
+
+LP_TEST(recompute_modules_the_notes_name) {
+    LP_CHECK(detail::statedRecomputeModules("tp2 pp8, recompute_modules 'mla_up_proj' (selective).") ==
+             unsigned{kRecomputeMlaUpProj});
+    LP_CHECK(detail::statedRecomputeModules("--recompute-modules core_attn mlp --fp8") ==
+             unsigned{kRecomputeCoreAttn | kRecomputeMlp});
+    LP_CHECK(detail::statedRecomputeModules("recompute_modules=[layernorm, mla_up_proj]") ==
+             unsigned{kRecomputeLayerNorm | kRecomputeMlaUpProj});
+    LP_CHECK(detail::statedRecomputeModules("recompute_modules layernorm and moe_act") ==
+             unsigned{kRecomputeLayerNorm | kRecomputeMoeAct});
+    LP_CHECK(!detail::statedRecomputeModules("recompute_modules not stated"));
+    LP_CHECK(!detail::statedRecomputeModules("selective recompute"));
+}
+
+LP_TEST(hybrid_sharding_the_notes_describe) {
+    LP_CHECK(detail::statesHybridSharding("fsdp2 hsdp (sharded within a node)"));
+    LP_CHECK(detail::statesHybridSharding("sharding strategy hybrid_shard"));
+    LP_CHECK(!detail::statesHybridSharding("fsdp, no hsdp"));
+    // A note that covers runs of both kinds names neither.
+    LP_CHECK(!detail::statesHybridSharding("readme table: 7b/13b hsdp, 34b/70b fsdp full shard"));
+    LP_CHECK(!detail::statesHybridSharding("fsdp over all 64 gpus"));
+}
+
+LP_TEST(the_shard_degree_the_notes_give_where_the_layout_has_none) {
+    // Full sharding over the 16 DP ranks unless something says otherwise.
+    LP_CHECK_EQ(readOne(fsdpCase("FSDP full shard")).scenario.training.zeroShardDegree, 0);
+    // HSDP named: sharded within each node (8 GPUs), replicated across the two; the plan's memory shows it.
+    const ValidationCase hsdp = readOne(fsdpCase("Trainer uses HSDP (HYBRID_SHARD)."));
+    LP_CHECK_EQ(hsdp.scenario.training.zeroShardDegree, 8);
+    LP_CHECK(
+        saysOne(hsdp, "the notes name hybrid sharding (HSDP), within each node, planned sharded over 8"));
+    const ValidationCase full = readOne(fsdpCase("FSDP full shard"));
+    LP_CHECK(evaluate(hsdp.scenario).memory.stages.front().optimizerBytes >
+             1.9 * evaluate(full.scenario).memory.stages.front().optimizerBytes);
+    // A stated degree or replica count wins over the words, and the layout's key over the notes.
+    LP_CHECK_EQ(readOne(fsdpCase("HSDP, data_parallel_shard_degree=4")).scenario.training.zeroShardDegree, 4);
+    LP_CHECK_EQ(readOne(fsdpCase("HSDP with dp_replicate 4")).scenario.training.zeroShardDegree, 4);
+    LP_CHECK_EQ(readOne(fsdpCase("MaxText ici_fsdp_parallelism 8, dcn_fsdp_parallelism 1"))
+                    .scenario.training.zeroShardDegree,
+                8);
+    LP_CHECK_EQ(readOne(fsdpCase("HSDP", R"(, "zero_shard_degree": 2)")).scenario.training.zeroShardDegree,
+                2);
+    // A stated degree that is full sharding, or that does not divide DP, leaves full sharding.
+    LP_CHECK_EQ(readOne(fsdpCase("HSDP? zero_shard_degree 16")).scenario.training.zeroShardDegree, 0);
+    LP_CHECK_EQ(readOne(fsdpCase("zero_shard_degree 5")).scenario.training.zeroShardDegree, 0);
+}
+
+LP_TEST(offloading_and_recompute_modules_the_notes_give) {
+    const ValidationCase offload = readOne(fsdpCase("Megatron-FSDP recipe: cpu_offloading_num_layers=12."));
+    LP_CHECK_EQ(offload.scenario.training.activationOffloadLayers, 12);
+    LP_CHECK(saysOne(offload, "activation_offload_layers: the notes state 12"));
+    LP_CHECK_EQ(readOne(fsdpCase("cpu_offloading_num_layers=12", R"(, "activation_offload_layers": 4)"))
+                    .scenario.training.activationOffloadLayers,
+                4);
+    // More layers than the model has is not a reading.
+    LP_CHECK_EQ(readOne(fsdpCase("cpu_offloading_num_layers=400")).scenario.training.activationOffloadLayers,
+                0);
+    // Modules named with a selective recompute, or with none stated, are a selective recompute of those.
+    const ValidationCase modules =
+        readOne(denseCase("selective", "Recipe: recompute_modules 'core_attn', 'mlp'."));
+    LP_CHECK(modules.scenario.training.recompute == Recompute::Selective);
+    LP_CHECK_EQ(modules.scenario.training.recomputeModules, unsigned{kRecomputeCoreAttn | kRecomputeMlp});
+    LP_CHECK(saysOne(modules, "recompute_modules: the notes state core_attn, mlp"));
+    const ValidationCase open =
+        readOne(denseCase("none", "recomputation not stated (none assumed); recompute_modules mlp"));
+    LP_CHECK(open.recomputeGiven && open.scenario.training.recompute == Recompute::Selective);
+    LP_CHECK(!saysOne(open, "recompute none assumed"));
+    // A stated full recompute stays.
+    LP_CHECK(readOne(denseCase("full", "recompute_modules mlp")).scenario.training.recompute ==
+             Recompute::Full);
 }
 
 LP_TEST_MAIN()
