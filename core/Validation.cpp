@@ -299,11 +299,20 @@ std::string adoptPresetArchitecture(ModelSpec& m) {
 }
 
 // PyTorch-native trainers a case's source may name: torchtitan, MosaicML's llm-foundry (Composer), IBM's
-// fms-fsdp, NeMo AutoModel, AI2's OLMo-core, torchtune, Lightning's LitGPT and Fabric (TinyLlama's trainer).
+// fms-fsdp, NeMo AutoModel, AI2's OLMo-core, torchtune, Lightning's LitGPT and Fabric (TinyLlama's trainer),
+// Hugging Face's Accelerate, Transformers Trainer, nanotron and picotron, OpenLM, DeepSpeed on its own (ZeRO
+// under a Hugging Face model), or PyTorch FSDP by name. NVIDIA's NeMo recipes (other than AutoModel) are
+// Megatron-Core's, whatever else their source says ("NeMo, built on PyTorch Lightning").
 bool namesTorchTrainer(const std::string& loweredSource) {
-    for (const char* name : {"torchtitan", "llm-foundry", "llmfoundry", "mosaicml", "fms-fsdp", "automodel",
-                             "olmo-core", "torchtune", "litgpt", "lit-gpt", "lightning", "tinyllama"})
-        if (loweredSource.find(name) != std::string::npos)
+    const auto names = [&](std::string_view name) { return loweredSource.find(name) != std::string::npos; };
+    if (names("nemo") && !names("automodel"))
+        return false;
+    for (const char* name :
+         {"torchtitan", "llm-foundry", "llmfoundry",   "mosaicml", "fms-fsdp",  "automodel",
+          "olmo-core",  "torchtune",   "litgpt",       "lit-gpt",  "lightning", "tinyllama",
+          "accelerate", "huggingface", "hugging face", "nanotron", "picotron",  "open_lm",
+          "openlm",     "deepspeed",   "fsdp",         "pytorch"})
+        if (names(name))
             return true;
     return false;
 }

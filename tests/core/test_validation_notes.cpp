@@ -29,8 +29,10 @@ std::string denseCase(const std::string& recompute, const std::string& notes) {
 
 // A Llama-2-7B-shaped FSDP run (ZeRO 3) on 16 H100 in two nodes, with the given notes and extra layout keys
 // (",\"zero_shard_degree\": 4", say).
-std::string fsdpCase(const std::string& notes, const std::string& extraLayout = "") {
-    return R"({"schema": "layout-planner/validation-cases@1", "cases": [{"id": "x", "source": "s",
+std::string fsdpCase(const std::string& notes, const std::string& extraLayout = "",
+                     const std::string& source = "s") {
+    return R"({"schema": "layout-planner/validation-cases@1", "cases": [{"id": "x", "source": ")" + source +
+           R"(",
         "confidence": "low", "notes": ")" +
            notes + R"(",
         "model": {"name": "m", "layers": 32, "hidden": 4096, "heads": 32, "kv_heads": 32, "ffn_hidden": 11008,
@@ -181,6 +183,25 @@ LP_TEST(offloading_and_recompute_modules_the_notes_give) {
     // A stated full recompute stays.
     LP_CHECK(readOne(denseCase("full", "recompute_modules mlp")).scenario.training.recompute ==
              Recompute::Full);
+}
+
+LP_TEST(trainers_the_source_names) {
+    // At ZeRO 1 a case is planned in the Megatron style unless its source names a PyTorch-native trainer.
+    const auto styleOf = [](const std::string& source) {
+        std::string json = fsdpCase("", "", source);
+        json.replace(json.find("\"zero_stage\": 3"), 15, "\"zero_stage\": 1");
+        return resolvedStyle(readOne(json).scenario.training);
+    };
+    LP_CHECK(styleOf("NVIDIA Megatron-LM README") == ExecutionStyle::Megatron);
+    LP_CHECK(styleOf("Narayanan et al. 2021, Table 1") == ExecutionStyle::Megatron);
+    LP_CHECK(styleOf("Hugging Face Accelerate with DeepSpeed ZeRO-1") == ExecutionStyle::Fsdp);
+    LP_CHECK(styleOf("huggingface/nanotron benchmarks") == ExecutionStyle::Fsdp);
+    LP_CHECK(styleOf("PyTorch blog: training with FSDP2") == ExecutionStyle::Fsdp);
+    // Megatron-DeepSpeed and NeMo (built on PyTorch Lightning) run Megatron-Core's kernels; AutoModel does
+    // not.
+    LP_CHECK(styleOf("microsoft/Megatron-DeepSpeed examples") == ExecutionStyle::Megatron);
+    LP_CHECK(styleOf("NVIDIA NeMo performance summary (PyTorch Lightning)") == ExecutionStyle::Megatron);
+    LP_CHECK(styleOf("NVIDIA NeMo AutoModel performance table") == ExecutionStyle::Fsdp);
 }
 
 LP_TEST_MAIN()
