@@ -74,13 +74,14 @@ std::optional<unsigned> statedRecomputeModules(const std::string& notes);
 // (a note that covers several runs: "7b/13b hsdp, 34b/70b full shard") is read as neither.
 bool statesHybridSharding(const std::string& notes);
 
-// The hybrid-sharding degree (HSDP) that a ZeRO-3 case's notes give where its layout does not: a degree
-// they state (zero_shard_degree, torchtitan's data_parallel_shard_degree, DeepSpeed's mics_shard_size,
+// The hybrid-sharding degree (HSDP) that a sharded case's (ZeRO 1-3) notes give where its layout does not: a
+// degree they state (zero_shard_degree, torchtitan's data_parallel_shard_degree, DeepSpeed's mics_shard_size,
 // MaxText's ici_fsdp_parallelism x dcn_fsdp_parallelism), or the replicas they state
-// (data_parallel_replicate_degree, MaxText's dcn_data_parallelism), or, where they only name hybrid sharding
-// (FSDP's HYBRID_SHARD, "HSDP"), one node's GPUs over TP x CP: the groups FSDP1's HYBRID_SHARD and the HSDP
-// recipes of torchtitan and OLMo-core shard within. {0, ""} when none applies, when what is stated is full
-// sharding (one replica), or when the degree does not divide DP.
+// (data_parallel_replicate_degree, MaxText's dcn_data_parallelism, Megatron's
+// --num-distributed-optimizer-instances), or, where they only name hybrid sharding
+// (FSDP's HYBRID_SHARD, "HSDP") at ZeRO 3, one node's GPUs over TP x CP: the groups FSDP1's HYBRID_SHARD and
+// the HSDP recipes of torchtitan and OLMo-core shard within. {0, ""} when none applies, when what is stated
+// is full sharding (one replica), or when the degree does not divide DP.
 std::pair<int, std::string> notedShardDegree(const Scenario& s, const std::string& notes);
 
 } // namespace lp::core::detail

@@ -182,7 +182,8 @@ std::pair<int, std::string> detail::notedShardDegree(const Scenario& s, const st
         return hybrid(*ici * *dcn, "the notes state ici_fsdp_parallelism " + std::to_string(*ici) +
                                        " x dcn_fsdp_parallelism " + std::to_string(*dcn));
     if (const auto r = detail::statedNumber(
-            notes, {"data_parallel_replicate_degree", "dp_replicate", "dcn_data_parallelism"});
+            notes, {"data_parallel_replicate_degree", "dp_replicate", "dcn_data_parallelism",
+                    "num-distributed-optimizer-instances", "num_distributed_optimizer_instances"});
         r && *r >= 1 && l.dp % *r == 0)
         return hybrid(l.dp / *r, "the notes state " + std::to_string(*r) + " replicas");
     const long long perNode = s.cluster.gpusPerNode / std::max(1LL, static_cast<long long>(l.tp) * l.cp);

@@ -150,6 +150,13 @@ LP_TEST(the_shard_degree_the_notes_give_where_the_layout_has_none) {
     // A stated degree or replica count wins over the words, and the layout's key over the notes.
     LP_CHECK_EQ(readOne(fsdpCase("HSDP, data_parallel_shard_degree=4")).scenario.training.zeroShardDegree, 4);
     LP_CHECK_EQ(readOne(fsdpCase("HSDP with dp_replicate 4")).scenario.training.zeroShardDegree, 4);
+    // Megatron's distributed optimizer instances are replicas too (at ZeRO 1, where no words alone count).
+    std::string zero1 = fsdpCase("--num-distributed-optimizer-instances 2");
+    zero1.replace(zero1.find("\"zero_stage\": 3"), 15, "\"zero_stage\": 1");
+    LP_CHECK_EQ(readOne(zero1).scenario.training.zeroShardDegree, 8);
+    std::string zero1Words = fsdpCase("HSDP");
+    zero1Words.replace(zero1Words.find("\"zero_stage\": 3"), 15, "\"zero_stage\": 1");
+    LP_CHECK_EQ(readOne(zero1Words).scenario.training.zeroShardDegree, 0);
     LP_CHECK_EQ(readOne(fsdpCase("MaxText ici_fsdp_parallelism 8, dcn_fsdp_parallelism 1"))
                     .scenario.training.zeroShardDegree,
                 8);
