@@ -365,13 +365,20 @@ void inferMegatronCoreRecipe(Scenario& s, const std::string& source, const std::
         t.gradPrecision = GradPrecision::Half;
 }
 
-// Compiled: the notes say torch.compile (and do not deny it), or, where they do not mention it, the id names
-// the compiled variant ("..._compile").
+// Compiled: the notes say torch.compile (and do not deny it) or give the trainers' switch on (torchtitan's
+// --training.compile, OLMo-core's compile_model=True, a config's compile: true), or, where they do not
+// mention it, the id names the compiled variant ("..._compile").
 bool statesTorchCompile(const std::string& notes, const std::string& id) {
-    if (notes.find("not compiled") != std::string::npos)
-        return false;
+    for (const char* eager :
+         {"not compiled", "uncompiled", "compile=false", "compile: false", "compile = false"})
+        if (notes.find(eager) != std::string::npos)
+            return false;
     if (notes.find("torch.compile") != std::string::npos)
         return notesState(notes, "torch.compile");
+    for (const char* on : {"compile=true", "compile: true", "compile = true", "compile_model=true",
+                           "compile_model: true", "--training.compile", "--compile", "use_torch_compile"})
+        if (notes.find(on) != std::string::npos)
+            return true;
     return asciiLower(id).find("compile") != std::string::npos;
 }
 
@@ -565,6 +572,12 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
         // (a published pipelined run at a good MFU interleaved; one that did not is as fast without it).
         vc.vppGiven = Reader::given(*jl, "vpp") || l.pp == 1;
         if (!vc.vppGiven)
+            if (const auto vpp = detail::notedVirtualStages(asciiLower(vc.notes), s.model.layers, l.pp)) {
+                l.vpp = vpp->first;
+                vc.vppGiven = true;
+                vc.adjustments.push_back("vpp: " + vpp->second + ", planned with " + std::to_string(l.vpp));
+            }
+        if (!vc.vppGiven)
             vc.adjustments.push_back("vpp not stated: the fastest interleaving that fits");
         const long long model = static_cast<long long>(l.tp) * l.pp * l.cp;
         const int leftDp = static_cast<int>(std::clamp<long long>(s.cluster.gpus() / std::max(1LL, model), 1, 10000000));
@@ -619,8 +632,15 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
         // use the distributed optimizer (1), the default of every NeMo and Megatron-Bridge recipe.
         const int zeroDefault = torchTrainer ? 3 : (static_cast<long long>(l.dp) * l.cp > 1 ? 1 : 0);
         t.zeroStage = stated("zero_stage", 0, 3, zeroDefault, torchTrainer ? "a PyTorch FSDP trainer" : "");
-        // Optional (block recompute): full recompute of only the first N layers of each model chunk.
+        // Optional (block recompute): full recompute of only the first N layers of each model chunk; else
+        // Megatron's block method as the notes give it (--recompute-method block --recompute-num-layers N).
         t.recomputeLayers = r.optionalInteger(*jl, "recompute_layers", lw, 0, 1000000, 0);
+        if (!Reader::given(*jl, "recompute_layers") && t.recompute == Recompute::Full)
+            if (const auto n = detail::notedBlockRecomputeLayers(notes); n && *n > 0 && *n < s.model.layers) {
+                t.recomputeLayers = static_cast<int>(*n);
+                vc.adjustments.push_back("recompute_layers: the notes state the block method over " +
+                                         std::to_string(*n) + " layers per chunk");
+            }
         // Optional (selective recompute by module, Megatron-Core --recompute-modules, as the recipe sets it).
         if (const auto it = jl->find("recompute_modules"); it != jl->end()) {
             std::string element, reason;
@@ -665,7 +685,11 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
                 vc.adjustments.push_back("activation_offload_layers: the notes state " + std::to_string(*n) +
                                          " (cpu_offloading_num_layers)");
             }
-        t.optimizerOffload = r.boolean(*jl, "optimizer_offload", lw, false);
+        t.optimizerOffload = Reader::given(*jl, "optimizer_offload")
+                                 ? r.boolean(*jl, "optimizer_offload", lw, false)
+                                 : detail::statesOptimizerOffload(notes);
+        if (t.optimizerOffload && !Reader::given(*jl, "optimizer_offload"))
+            vc.adjustments.push_back("optimizer_offload: the notes state the optimizer ran on the CPU");
         if (Reader::given(*jl, "precision")) {
             t.precision = r.choice(*jl, "precision", lw, &parsePrecision,
                                    {Precision::Bf16, Precision::Fp16, Precision::Fp8}, t.precision);
@@ -744,8 +768,10 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
             t.rematPolicy = detail::statedRematPolicy(notes).value_or(RematPolicy::Auto);
         inferMegatronCoreRecipe(s, source, notes);
         // AsyncTP is torchtitan's TP overlap (collective matmuls), which needs TP > 1.
-        if (l.tp > 1 && notesState(notes, "asynctp"))
-            t.overlapTpComm = true;
+        if (l.tp > 1)
+            for (const char* term : {"asynctp", "async tp", "async-tp", "async_tp", "async tensor parallel",
+                                     "enable_async_tensor_parallel"})
+                t.overlapTpComm = t.overlapTpComm || notesState(notes, term);
         inferMoeCommunication(t, l, source, notes);
         // A global batch that the replicas cannot split evenly (a source's rounding): the nearest whole
         // number of micro batches per replica, at least one.

@@ -74,6 +74,20 @@ std::optional<unsigned> statedRecomputeModules(const std::string& notes);
 // (a note that covers several runs: "7b/13b hsdp, 34b/70b full shard") is read as neither.
 bool statesHybridSharding(const std::string& notes);
 
+// The interleaving (virtual pipeline stages per rank) the (lower-cased) notes give as Megatron writes it:
+// --virtual-pipeline-model-parallel-size V, or --num-layers-per-virtual-pipeline-stage N (V = layers / (PP x
+// N), when that is whole and at least 2); with the words that say it, for the case's adjustments.
+std::optional<std::pair<int, std::string>> notedVirtualStages(const std::string& notes, int layers, int pp);
+
+// The layers per chunk that Megatron's block recompute method covers, as the (lower-cased) notes give it
+// (--recompute-method block with --recompute-num-layers N); nullopt unless both are there.
+std::optional<long long> notedBlockRecomputeLayers(const std::string& notes);
+
+// Whether the (lower-cased) notes state that the optimizer ran on the CPU: ZeRO-Offload or ZeRO-Infinity,
+// DeepSpeed's offload_optimizer (not to "none"), Megatron's --optimizer-cpu-offload, or "optimizer offload";
+// not denied ("no", "not", "without" before, "off", "disabled", false after).
+bool statesOptimizerOffload(const std::string& notes);
+
 // The hybrid-sharding degree (HSDP) that a sharded case's (ZeRO 1-3) notes give where its layout does not: a
 // degree they state (zero_shard_degree, torchtitan's data_parallel_shard_degree, DeepSpeed's mics_shard_size,
 // MaxText's ici_fsdp_parallelism x dcn_fsdp_parallelism), or the replicas they state

@@ -9,6 +9,16 @@
 
 namespace lp::core {
 
+namespace {
+
+// Whether the words just before `at` deny what follows: "no ", "not ", "without ".
+bool deniedBefore(const std::string& notes, std::size_t at) {
+    const std::string_view before(notes.data() + (at >= 8 ? at - 8 : 0), std::min<std::size_t>(at, 8));
+    return before.ends_with("no ") || before.ends_with("not ") || before.ends_with("without ");
+}
+
+} // namespace
+
 int detail::latestStatedMonth(const std::string& text) {
     static constexpr std::array<std::string_view, 12> kMonths{"jan", "feb", "mar", "apr", "may", "jun",
                                                               "jul", "aug", "sep", "oct", "nov", "dec"};
@@ -154,9 +164,56 @@ bool detail::statesHybridSharding(const std::string& notes) {
          {"hsdp", "hybrid_shard", "hybrid shard", "hybrid-shard", "sharded within each node",
           "sharded within a node", "sharded within the node", "replicated across nodes"}) {
         for (std::size_t at = notes.find(term); at != std::string::npos; at = notes.find(term, at + 1)) {
-            const std::string_view before(notes.data() + (at >= 8 ? at - 8 : 0),
-                                          std::min<std::size_t>(at, 8));
-            if (before.ends_with("no ") || before.ends_with("not ") || before.ends_with("without "))
+            if (!deniedBefore(notes, at))
+                return true;
+        }
+    }
+    return false;
+}
+
+std::optional<std::pair<int, std::string>> detail::notedVirtualStages(const std::string& notes, int layers,
+                                                                      int pp) {
+    if (const auto v = statedNumber(
+            notes, {"virtual-pipeline-model-parallel-size", "virtual_pipeline_model_parallel_size"});
+        v && *v >= 1 && *v <= 1000)
+        return std::pair<int, std::string>{static_cast<int>(*v),
+                                           "the notes state virtual_pipeline_model_parallel_size " +
+                                               std::to_string(*v)};
+    if (const auto n = statedNumber(
+            notes, {"num-layers-per-virtual-pipeline-stage", "num_layers_per_virtual_pipeline_stage"});
+        n && *n >= 1 && pp >= 1 && layers % (static_cast<long long>(pp) * *n) == 0 && layers / (pp * *n) >= 2)
+        return std::pair<int, std::string>{static_cast<int>(layers / (pp * *n)),
+                                           "the notes state " + std::to_string(*n) +
+                                               " layers per virtual pipeline stage"};
+    return std::nullopt;
+}
+
+std::optional<long long> detail::notedBlockRecomputeLayers(const std::string& notes) {
+    bool block = false;
+    for (const char* term :
+         {"recompute-method block", "recompute_method block", "recompute_method=block",
+          "recompute_method: block", "recompute_method='block'", "recompute_method=\"block\""})
+        block = block || notes.find(term) != std::string::npos;
+    if (!block)
+        return std::nullopt;
+    return statedNumber(notes, {"recompute-num-layers", "recompute_num_layers"});
+}
+
+bool detail::statesOptimizerOffload(const std::string& notes) {
+    for (const std::string_view term :
+         {"zero-offload", "zero offload", "zero-infinity", "offload_optimizer", "optimizer-cpu-offload",
+          "optimizer_cpu_offload", "optimizer offload"}) {
+        for (std::size_t at = notes.find(term); at != std::string::npos; at = notes.find(term, at + 1)) {
+            if (deniedBefore(notes, at))
+                continue;
+            const std::size_t from = at + term.size();
+            const std::string_view after(notes.data() + from, std::min<std::size_t>(notes.size() - from, 30));
+            const std::size_t end = after.find_first_of(".;,)");
+            const std::string_view clause = after.substr(0, end);
+            if (clause.find("none") != std::string_view::npos ||
+                clause.find("false") != std::string_view::npos ||
+                clause.find(" off") != std::string_view::npos ||
+                clause.find("disabled") != std::string_view::npos)
                 continue;
             return true;
         }

@@ -211,4 +211,72 @@ LP_TEST(trainers_the_source_names) {
     LP_CHECK(styleOf("NVIDIA NeMo AutoModel performance table") == ExecutionStyle::Fsdp);
 }
 
+LP_TEST(the_trainers_compile_switch_in_the_notes) {
+    // Besides "torch.compile", the switch as the trainers' configs and flags write it.
+    const auto compiled = [](const std::string& notes) {
+        return readOne(fsdpCase(notes, "", "torchtitan")).scenario.training.torchCompile;
+    };
+    LP_CHECK(compiled("script: rank_microbatch_size=1*4096, compile_model=True, hsdp"));
+    LP_CHECK(compiled("launched with --training.compile and FSDP"));
+    LP_CHECK(compiled("config: compile: true"));
+    LP_CHECK(!compiled("config: compile: false"));
+    LP_CHECK(!compiled("eager (not compiled); --training.compile was added later"));
+    LP_CHECK(!compiled("FSDP, SDPA flash attention"));
+}
+
+LP_TEST(asynctp_as_the_notes_spell_it) {
+    // torchtitan's AsyncTP (TP > 1): the name, its flag, or the words; a negation keeps it off.
+    const auto overlapped = [](const std::string& notes) {
+        std::string json = fsdpCase(notes, "", "torchtitan");
+        const std::string oneByOne = R"("tp": 1, "pp": 1, "dp": 16)";
+        json.replace(json.find(oneByOne), oneByOne.size(), R"("tp": 8, "pp": 1, "dp": 2)");
+        return readOne(json).scenario.training.overlapTpComm;
+    };
+    LP_CHECK(overlapped("FSDP 2 x TP 8 with AsyncTP"));
+    LP_CHECK(overlapped("--parallelism.enable_async_tensor_parallel"));
+    LP_CHECK(overlapped("async TP on"));
+    LP_CHECK(!overlapped("FSDP 2 x TP 8, without async TP"));
+    LP_CHECK(!overlapped("FSDP 2 x TP 8"));
+}
+
+LP_TEST(an_optimizer_on_the_cpu_the_notes_state) {
+    LP_CHECK(detail::statesOptimizerOffload("deepspeed zero-offload (zero 2), one v100"));
+    LP_CHECK(detail::statesOptimizerOffload("config: \"offload_optimizer\": {\"device\": \"cpu\"}"));
+    LP_CHECK(detail::statesOptimizerOffload("megatron --optimizer-cpu-offload with hybrid device optimizer"));
+    LP_CHECK(!detail::statesOptimizerOffload("\"offload_optimizer\": {\"device\": \"none\"}"));
+    LP_CHECK(!detail::statesOptimizerOffload("fsdp, no optimizer offload"));
+    LP_CHECK(!detail::statesOptimizerOffload("activation cpuoffload false"));
+    const ValidationCase offloaded = readOne(fsdpCase("ZeRO-Offload to the host"));
+    LP_CHECK(offloaded.scenario.training.optimizerOffload);
+    LP_CHECK(saysOne(offloaded, "optimizer_offload: the notes state"));
+    LP_CHECK(!readOne(fsdpCase("ZeRO-Offload", R"(, "optimizer_offload": false)"))
+                  .scenario.training.optimizerOffload);
+}
+
+LP_TEST(interleaving_and_block_recompute_as_megatron_writes_them) {
+    // denseCase: 80 layers on PP 2, vpp stated 1 there; here without it.
+    const auto withoutVpp = [](const std::string& recompute, const std::string& notes) {
+        std::string json = denseCase(recompute, notes);
+        json.erase(json.find(R"("vpp": 1, )"), std::string(R"("vpp": 1, )").size());
+        return readOne(json);
+    };
+    const ValidationCase perStage = withoutVpp("full", "--num-layers-per-virtual-pipeline-stage 5");
+    LP_CHECK(perStage.vppGiven);
+    LP_CHECK_EQ(perStage.scenario.layout.vpp, 8); // 80 / (2 x 5)
+    LP_CHECK(saysOne(perStage, "vpp: the notes state 5 layers per virtual pipeline stage, planned with 8"));
+    LP_CHECK_EQ(withoutVpp("full", "virtual_pipeline_model_parallel_size=4").scenario.layout.vpp, 4);
+    // Not a whole number of chunks: searched as before.
+    LP_CHECK(!withoutVpp("full", "--num-layers-per-virtual-pipeline-stage 3").vppGiven);
+    // The block method's layers, only with full recompute and the method named.
+    LP_CHECK_EQ(readOne(denseCase("full", "--recompute-method block --recompute-num-layers 4"))
+                    .scenario.training.recomputeLayers,
+                4);
+    LP_CHECK_EQ(readOne(denseCase("full", "--recompute-method uniform --recompute-num-layers 1"))
+                    .scenario.training.recomputeLayers,
+                0);
+    LP_CHECK_EQ(readOne(denseCase("selective", "--recompute-method block --recompute-num-layers 4"))
+                    .scenario.training.recomputeLayers,
+                0);
+}
+
 LP_TEST_MAIN()
