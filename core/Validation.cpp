@@ -298,39 +298,6 @@ std::string adoptPresetArchitecture(ModelSpec& m) {
     return {};
 }
 
-// PyTorch-native trainers a case's source may name: torchtitan, MosaicML's llm-foundry (Composer), IBM's
-// fms-fsdp, NeMo AutoModel, AI2's OLMo-core, torchtune, Lightning's LitGPT and Fabric (TinyLlama's trainer),
-// Hugging Face's Accelerate, Transformers Trainer, nanotron and picotron, OpenLM, DeepSpeed on its own (ZeRO
-// under a Hugging Face model), or PyTorch FSDP by name. NVIDIA's NeMo recipes (other than AutoModel) are
-// Megatron-Core's, whatever else their source says ("NeMo, built on PyTorch Lightning").
-bool namesTorchTrainer(const std::string& loweredSource) {
-    const auto names = [&](std::string_view name) { return loweredSource.find(name) != std::string::npos; };
-    if (names("nemo") && !names("automodel"))
-        return false;
-    for (const char* name :
-         {"torchtitan", "llm-foundry", "llmfoundry",   "mosaicml", "fms-fsdp",  "automodel",
-          "olmo-core",  "torchtune",   "litgpt",       "lit-gpt",  "lightning", "tinyllama",
-          "accelerate", "huggingface", "hugging face", "nanotron", "picotron",  "open_lm",
-          "openlm",     "deepspeed",   "fsdp",         "pytorch"})
-        if (names(name))
-            return true;
-    return false;
-}
-
-// Nor whether the model was compiled, nor torchtitan's AsyncTP, but a case says so in its notes
-// ("variant: FSDP + torch.compile", "FSDP 8 x TP 8 x PP 8 with AsyncTP"), and says "no torch.compile" or
-// "without AsyncTP" when it was not. notesState: the (lower-cased) notes name `term` and do not negate it
-// ("no", "not", "without" before it, "off" or "disabled" after it).
-bool notesState(const std::string& notes, const std::string& term) {
-    for (const char* before : {"no ", "not ", "without "})
-        if (notes.find(before + term) != std::string::npos)
-            return false;
-    for (const char* after : {" off", " disabled", "=false", " = false", ": false"})
-        if (notes.find(term + after) != std::string::npos)
-            return false;
-    return notes.find(term) != std::string::npos;
-}
-
 // Nor does it record the communication-overlap switches. Megatron-style runs on Hopper or newer GPUs
 // come from the Megatron-Core stack, which overlaps pipeline send/receive with the interleaved schedule by
 // default (Megatron-LM's --overlap-p2p-communication is on unless --no-overlap-p2p-communication, for
@@ -355,7 +322,7 @@ void inferMegatronCoreRecipe(Scenario& s, const std::string& source, const std::
         bool on = recipe;
         for (const char* term : terms)
             if (notes.find(term) != std::string::npos)
-                on = notesState(notes, term);
+                on = detail::notesState(notes, term);
         return on;
     };
     t.overlapDpComm =
@@ -363,40 +330,6 @@ void inferMegatronCoreRecipe(Scenario& s, const std::string& source, const std::
     t.overlapTpComm = l.tp > 1 && t.sequenceParallel && stated({"tp-comm-overlap", "tp_comm_overlap"});
     if (recipe || stated({"grad-reduce-in-bf16", "grad_reduce_in_bf16"}))
         t.gradPrecision = GradPrecision::Half;
-}
-
-// Compiled: the notes say torch.compile (and do not deny it) or give the trainers' switch on (torchtitan's
-// --training.compile, OLMo-core's compile_model=True, a config's compile: true), or, where they do not
-// mention it, the id names the compiled variant ("..._compile").
-bool statesTorchCompile(const std::string& notes, const std::string& id) {
-    for (const char* eager :
-         {"not compiled", "uncompiled", "compile=false", "compile: false", "compile = false"})
-        if (notes.find(eager) != std::string::npos)
-            return false;
-    if (notes.find("torch.compile") != std::string::npos)
-        return notesState(notes, "torch.compile");
-    for (const char* on : {"compile=true", "compile: true", "compile = true", "compile_model=true",
-                           "compile_model: true", "--training.compile", "--compile", "use_torch_compile"})
-        if (notes.find(on) != std::string::npos)
-            return true;
-    return asciiLower(id).find("compile") != std::string::npos;
-}
-
-// Nor whether a PyTorch trainer ran fused kernels, but a case says so in its notes: NeMo AutoModel's table
-// lists its "Kernel Optimizations" ("TE + DeepEP": Transformer Engine's linear, RMSNorm and fused RoPE),
-// and Liger's kernels are named so. `notes` is lower-cased; "te" counts as a word only ("te + deepep", not
-// "compute + ...").
-bool statesFusedKernels(const std::string& notes) {
-    if (notesState(notes, "transformer engine") || notesState(notes, "liger"))
-        return true;
-    const auto letter = [](char ch) { return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_'; };
-    for (std::size_t at = notes.find("te"); at != std::string::npos; at = notes.find("te", at + 1)) {
-        const bool wordStart = at == 0 || !letter(notes[at - 1]);
-        const bool wordEnd = at + 2 >= notes.size() || !letter(notes[at + 2]);
-        if (wordStart && wordEnd && notes.compare(at > 3 ? at - 3 : 0, at > 3 ? 3 : at, "no ") != 0)
-            return true;
-    }
-    return false;
 }
 
 // Nor how MoE tokens travel. Megatron-Core's all-to-all overlap (the combined 1F1B schedule) is switched on
@@ -415,11 +348,11 @@ void inferMoeCommunication(TrainingOptions& t, const Layout& l, const std::strin
         t.overlapEpComm = true;
     for (const char* term : {"moe_a2a_overlap", "overlap_moe_expert_parallel_comm", "overlap-moe-expert-parallel-comm",
                              "ep overlap", "a2a overlap", "dualpipe"})
-        t.overlapEpComm = t.overlapEpComm || notesState(notes, term);
+        t.overlapEpComm = t.overlapEpComm || detail::notesState(notes, term);
     bool dedup = deepSeekReport;
     const std::string sourceAndNotes = source + " " + notes;
     for (const char* term : {"deepep", "hybridep", "flex dispatcher", "dualpipe"})
-        dedup = dedup || notesState(sourceAndNotes, term);
+        dedup = dedup || detail::notesState(sourceAndNotes, term);
     if (dedup)
         t.moeDispatcher = MoeDispatcher::Deduplicated;
 }
@@ -548,7 +481,7 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
         // A PyTorch-native trainer keeps its eager habits at every ZeRO stage (DDP, FSDP's SHARD_GRAD_OP).
         const std::string source = asciiLower(vc.source);
         const bool megatronSource = source.find("megatron") != std::string::npos;
-        const bool torchTrainer = !megatronSource && namesTorchTrainer(source);
+        const bool torchTrainer = !megatronSource && detail::namesTorchTrainer(source);
         const bool hopperOrNewer = s.cluster.gpu.peakFlops8 > 0;
         // A layout number the case leaves open (null or absent) is filled as the run most likely had it, and
         // the case's rows say so: no TP or PP (1), the DP the GPUs leave, no CP, EP or interleaving.
@@ -708,8 +641,8 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
         // 2021-2022 papers describe.
         t.flashAttention = s.model.mlp == MlpKind::SwiGlu || s.cluster.gpu.peakFlops8 > 0 ||
                            t.zeroStage >= 3 || torchTrainer;
-        t.torchCompile = statesTorchCompile(notes, vc.id);
-        t.fusedKernels = torchTrainer && statesFusedKernels(notes);
+        t.torchCompile = detail::statesTorchCompile(notes, vc.id);
+        t.fusedKernels = torchTrainer && detail::statesFusedKernels(notes);
         // Nor whether fp8 training gathers its weights in fp8, but the notes name the switch: torchao's
         // float8 all-gather in FSDP2 ("float8 with fp8 FSDP all-gather"), Megatron's --fp8-param-gather or
         // NeMo's fp8_params.
@@ -717,7 +650,7 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
             for (const char* term :
                  {"fp8 all-gather", "float8 all-gather", "fp8 fsdp all-gather", "fp8_param_gather",
                   "fp8-param-gather", "fp8_params", "enable_fsdp_float8_all_gather"})
-                t.fp8ParamGather = t.fp8ParamGather || notesState(notes, term);
+                t.fp8ParamGather = t.fp8ParamGather || detail::notesState(notes, term);
         // Nor how the source counts model FLOPs. Megatron-Bridge's and NeMo AutoModel's published model TFLOP/s
         // count the causal half of the attention scores (Megatron-Bridge's flop_utils: "core_seq / 2";
         // AutoModel's flops formulas: causal_self_attn = True): their DeepSeek-V3 rows give 250 GFLOP per token
@@ -753,7 +686,7 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
         else
             for (const char* term :
                  {"bf16 moments", "moments in bf16", "exp-avg-dtype bf16", "exp_avg_dtype bf16"})
-                if (notesState(notes, term))
+                if (detail::notesState(notes, term))
                     t.optimizerPrecision = OptimizerPrecision::Bf16Moments;
         // Nor a JAX/MaxText run's remat policy, which replaces selective recompute: the optional layout key
         // remat_policy, else the one that a MaxText run's notes state (its config's remat_policy).
@@ -771,7 +704,7 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
         if (l.tp > 1)
             for (const char* term : {"asynctp", "async tp", "async-tp", "async_tp", "async tensor parallel",
                                      "enable_async_tensor_parallel"})
-                t.overlapTpComm = t.overlapTpComm || notesState(notes, term);
+                t.overlapTpComm = t.overlapTpComm || detail::notesState(notes, term);
         inferMoeCommunication(t, l, source, notes);
         // A global batch that the replicas cannot split evenly (a source's rounding): the nearest whole
         // number of micro batches per replica, at least one.

@@ -98,4 +98,20 @@ bool statesOptimizerOffload(const std::string& notes);
 // is full sharding (one replica), or when the degree does not divide DP.
 std::pair<int, std::string> notedShardDegree(const Scenario& s, const std::string& notes);
 
+// Whether the (lower-cased) source names a PyTorch-native trainer (torchtitan, llm-foundry, fms-fsdp, NeMo
+// AutoModel, OLMo-core, Accelerate, DeepSpeed without Megatron, "FSDP", ...), never a NeMo recipe.
+bool namesTorchTrainer(const std::string& loweredSource);
+
+// Whether the (lower-cased) notes name `term` and do not negate it ("no", "not", "without" before it, "off",
+// "disabled" or false after it).
+bool notesState(const std::string& notes, const std::string& term);
+
+// Whether the (lower-cased) notes, or else the id, say the model was compiled (torch.compile or a trainer's
+// compile switch, not denied).
+bool statesTorchCompile(const std::string& notes, const std::string& id);
+
+// Whether the (lower-cased) notes name a PyTorch trainer's fused kernels ("Transformer Engine", "TE" as a
+// word, "Liger").
+bool statesFusedKernels(const std::string& notes);
+
 } // namespace lp::core::detail

@@ -249,4 +249,73 @@ std::pair<int, std::string> detail::notedShardDegree(const Scenario& s, const st
     return {0, ""};
 }
 
+// PyTorch-native trainers a case's source may name: torchtitan, MosaicML's llm-foundry (Composer), IBM's
+// fms-fsdp, NeMo AutoModel, AI2's OLMo-core, torchtune, Lightning's LitGPT and Fabric (TinyLlama's trainer),
+// Hugging Face's Accelerate, Transformers Trainer, nanotron and picotron, OpenLM, DeepSpeed on its own (ZeRO
+// under a Hugging Face model), or PyTorch FSDP by name. NVIDIA's NeMo recipes (other than AutoModel) are
+// Megatron-Core's, whatever else their source says ("NeMo, built on PyTorch Lightning").
+bool detail::namesTorchTrainer(const std::string& loweredSource) {
+    const auto names = [&](std::string_view name) { return loweredSource.find(name) != std::string::npos; };
+    if (names("nemo") && !names("automodel"))
+        return false;
+    for (const char* name :
+         {"torchtitan", "llm-foundry", "llmfoundry",   "mosaicml", "fms-fsdp",  "automodel",
+          "olmo-core",  "torchtune",   "litgpt",       "lit-gpt",  "lightning", "tinyllama",
+          "accelerate", "huggingface", "hugging face", "nanotron", "picotron",  "open_lm",
+          "openlm",     "deepspeed",   "fsdp",         "pytorch"})
+        if (names(name))
+            return true;
+    return false;
+}
+
+// Nor whether the model was compiled, nor torchtitan's AsyncTP, but a case says so in its notes
+// ("variant: FSDP + torch.compile", "FSDP 8 x TP 8 x PP 8 with AsyncTP"), and says "no torch.compile" or
+// "without AsyncTP" when it was not. notesState: the (lower-cased) notes name `term` and do not negate it
+// ("no", "not", "without" before it, "off" or "disabled" after it).
+bool detail::notesState(const std::string& notes, const std::string& term) {
+    for (const char* before : {"no ", "not ", "without "})
+        if (notes.find(before + term) != std::string::npos)
+            return false;
+    for (const char* after : {" off", " disabled", "=false", " = false", ": false"})
+        if (notes.find(term + after) != std::string::npos)
+            return false;
+    return notes.find(term) != std::string::npos;
+}
+
+// Compiled: the notes say torch.compile (and do not deny it) or give the trainers' switch on (torchtitan's
+// --training.compile, OLMo-core's compile_model=True, a config's compile: true), or, where they do not
+// mention it, the id names the compiled variant ("..._compile").
+bool detail::statesTorchCompile(const std::string& notes, const std::string& id) {
+    for (const char* eager :
+         {"not compiled", "uncompiled", "compile=false", "compile: false", "compile = false"})
+        if (notes.find(eager) != std::string::npos)
+            return false;
+    if (notes.find("torch.compile") != std::string::npos)
+        return notesState(notes, "torch.compile");
+    for (const char* on : {"compile=true", "compile: true", "compile = true", "compile_model=true",
+                           "compile_model: true", "--training.compile", "--compile", "use_torch_compile"})
+        if (notes.find(on) != std::string::npos)
+            return true;
+    return asciiLower(id).find("compile") != std::string::npos;
+}
+
+// Nor whether a PyTorch trainer ran fused kernels, but a case says so in its notes: NeMo AutoModel's table
+// lists its "Kernel Optimizations" ("TE + DeepEP": Transformer Engine's linear, RMSNorm and fused RoPE),
+// and Liger's kernels are named so. `notes` is lower-cased; "te" counts as a word only ("te + deepep", not
+// "compute + ...").
+bool detail::statesFusedKernels(const std::string& notes) {
+    if (notesState(notes, "transformer engine") || notesState(notes, "liger"))
+        return true;
+    const auto letter = [](char ch) {
+        return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_';
+    };
+    for (std::size_t at = notes.find("te"); at != std::string::npos; at = notes.find("te", at + 1)) {
+        const bool wordStart = at == 0 || !letter(notes[at - 1]);
+        const bool wordEnd = at + 2 >= notes.size() || !letter(notes[at + 2]);
+        if (wordStart && wordEnd && notes.compare(at > 3 ? at - 3 : 0, at > 3 ? 3 : at, "no ") != 0)
+            return true;
+    }
+    return false;
+}
+
 } // namespace lp::core
