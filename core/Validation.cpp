@@ -527,6 +527,8 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
             l.dp = dp;
         }
         vc.microBatchGiven = Reader::given(*jl, "micro_batch");
+        if (!vc.microBatchGiven)
+            vc.adjustments.push_back("micro_batch not stated: the fastest that fits");
         l.microBatch = vc.microBatchGiven ? r.integer(*jl, "micro_batch", lw, 1, 100000) : 1;
         if (Reader::given(*jl, "global_batch")) {
             vc.globalBatch = r.integer(*jl, "global_batch", lw, 1, 100000000);
