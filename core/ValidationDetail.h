@@ -98,8 +98,9 @@ bool statesOptimizerOffload(const std::string& notes);
 // is full sharding (one replica), or when the degree does not divide DP.
 std::pair<int, std::string> notedShardDegree(const Scenario& s, const std::string& notes);
 
-// Whether the (lower-cased) source names a PyTorch-native trainer (torchtitan, llm-foundry, fms-fsdp, NeMo
-// AutoModel, OLMo-core, Accelerate, DeepSpeed without Megatron, "FSDP", ...), never a NeMo recipe.
+// Whether the (lower-cased) source names a PyTorch-native trainer (torchtitan, llm-foundry / Composer,
+// fms-fsdp, NeMo AutoModel, OLMo, nanoGPT, Accelerate, DeepSpeed without Megatron, "FSDP", ...), never a NeMo
+// recipe or GPT-NeoX (Megatron's kernels).
 bool namesTorchTrainer(const std::string& loweredSource);
 
 // Whether the (lower-cased) notes name `term` and do not negate it ("no", "not", "without" before it, "off",

@@ -256,12 +256,12 @@ std::pair<int, std::string> detail::notedShardDegree(const Scenario& s, const st
 // Megatron-Core's, whatever else their source says ("NeMo, built on PyTorch Lightning").
 bool detail::namesTorchTrainer(const std::string& loweredSource) {
     const auto names = [&](std::string_view name) { return loweredSource.find(name) != std::string::npos; };
-    if (names("nemo") && !names("automodel"))
+    if ((names("nemo") && !names("automodel")) || names("neox"))
         return false;
     for (const char* name :
-         {"torchtitan", "llm-foundry", "llmfoundry",   "mosaicml", "fms-fsdp",  "automodel",
-          "olmo-core",  "torchtune",   "litgpt",       "lit-gpt",  "lightning", "tinyllama",
-          "accelerate", "huggingface", "hugging face", "nanotron", "picotron",  "open_lm",
+         {"torchtitan", "llm-foundry", "llmfoundry",   "mosaicml", "composer",  "fms-fsdp",  "automodel",
+          "olmo",       "torchtune",   "litgpt",       "lit-gpt",  "lightning", "tinyllama", "nanogpt",
+          "accelerate", "huggingface", "hugging face", "axolotl",  "nanotron",  "picotron",  "open_lm",
           "openlm",     "deepspeed",   "fsdp",         "pytorch"})
         if (names(name))
             return true;

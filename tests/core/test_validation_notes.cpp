@@ -209,6 +209,8 @@ LP_TEST(trainers_the_source_names) {
     LP_CHECK(styleOf("microsoft/Megatron-DeepSpeed examples") == ExecutionStyle::Megatron);
     LP_CHECK(styleOf("NVIDIA NeMo performance summary (PyTorch Lightning)") == ExecutionStyle::Megatron);
     LP_CHECK(styleOf("NVIDIA NeMo AutoModel performance table") == ExecutionStyle::Fsdp);
+    LP_CHECK(styleOf("EleutherAI/gpt-neox (DeepSpeed) README") == ExecutionStyle::Megatron);
+    LP_CHECK(styleOf("allenai/OLMo paper, Table 2") == ExecutionStyle::Fsdp);
 }
 
 LP_TEST(the_trainers_compile_switch_in_the_notes) {
