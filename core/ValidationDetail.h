@@ -58,8 +58,9 @@ bool notesLeaveOpen(const std::string& notes, std::string_view term);
 std::optional<RematPolicy> statedRematPolicy(const std::string& notes);
 
 // A whole number the (lower-cased) notes give right after one of `keys`, as a config or flag is written
-// ("cpu_offloading_num_layers=40", "zero_shard_degree 8", "--data_parallel_shard_degree: 8"): only spaces,
-// '=', ':', quotes and "--" between; the first such one; nullopt when none is.
+// ("cpu_offloading_num_layers=40", "zero_shard_degree 8", "--data_parallel_shard_degree: 8"): the key as a
+// whole word, then only spaces, '=', ':' and quotes (no sign: "=-1" is no count); the first such one;
+// nullopt when none is.
 std::optional<long long> statedNumber(const std::string& notes, std::initializer_list<std::string_view> keys);
 
 // Megatron-Core recompute modules the (lower-cased) notes name after recompute_modules or

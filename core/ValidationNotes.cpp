@@ -99,16 +99,15 @@ std::optional<RematPolicy> detail::statedRematPolicy(const std::string& notes) {
 
 std::optional<long long> detail::statedNumber(const std::string& notes,
                                               std::initializer_list<std::string_view> keys) {
+    const auto nameChar = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; };
     for (const std::string_view key : keys) {
         for (std::size_t at = notes.find(key); at != std::string::npos; at = notes.find(key, at + 1)) {
-            // The key as a whole word: "shard_degree" is not the end of "zero_shard_degree"'s other readings.
-            const auto nameChar = [](char c) {
-                return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-            };
+            // The key as a whole word ("shard_degree" is not read inside "zero_shard_degree").
             if (at > 0 && nameChar(notes[at - 1]))
                 continue;
+            // Then only separators: a sign is not one (MaxText's "ici_fsdp_parallelism=-1" means "the rest").
             std::size_t i = at + key.size();
-            while (i < notes.size() && std::string_view(" =:'\"`-").find(notes[i]) != std::string_view::npos)
+            while (i < notes.size() && std::string_view(" =:'\"`").find(notes[i]) != std::string_view::npos)
                 ++i;
             long long v = 0;
             std::size_t digits = 0;
@@ -249,11 +248,12 @@ std::pair<int, std::string> detail::notedShardDegree(const Scenario& s, const st
     return {0, ""};
 }
 
-// PyTorch-native trainers a case's source may name: torchtitan, MosaicML's llm-foundry (Composer), IBM's
-// fms-fsdp, NeMo AutoModel, AI2's OLMo-core, torchtune, Lightning's LitGPT and Fabric (TinyLlama's trainer),
-// Hugging Face's Accelerate, Transformers Trainer, nanotron and picotron, OpenLM, DeepSpeed on its own (ZeRO
-// under a Hugging Face model), or PyTorch FSDP by name. NVIDIA's NeMo recipes (other than AutoModel) are
-// Megatron-Core's, whatever else their source says ("NeMo, built on PyTorch Lightning").
+// PyTorch-native trainers a case's source may name: torchtitan, MosaicML's llm-foundry and Composer, IBM's
+// fms-fsdp, NeMo AutoModel, AI2's OLMo and OLMo-core, torchtune, Lightning's LitGPT and Fabric (TinyLlama's
+// trainer), nanoGPT, Hugging Face's Accelerate and Transformers Trainer, axolotl, nanotron and picotron,
+// OpenLM, DeepSpeed on its own (ZeRO under a Hugging Face model), or PyTorch FSDP by name. NVIDIA's NeMo
+// recipes (other than AutoModel) are Megatron-Core's, whatever else their source says ("NeMo, built on
+// PyTorch Lightning"), and GPT-NeoX runs Megatron's fused kernels under DeepSpeed.
 bool detail::namesTorchTrainer(const std::string& loweredSource) {
     const auto names = [&](std::string_view name) { return loweredSource.find(name) != std::string::npos; };
     if ((names("nemo") && !names("automodel")) || names("neox"))

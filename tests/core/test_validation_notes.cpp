@@ -112,6 +112,8 @@ LP_TEST(numbers_the_notes_give_after_a_config_key) {
     LP_CHECK(!detail::statedNumber("shard_degree 40gb", {"shard_degree"}));
     LP_CHECK(!detail::statedNumber("shard_degree 2.5", {"shard_degree"}));
     LP_CHECK(!detail::statedNumber("shard_degree not stated", {"shard_degree"}));
+    // A negative value is MaxText's "the rest of the devices", not a count.
+    LP_CHECK(!detail::statedNumber("ici_fsdp_parallelism=-1", {"ici_fsdp_parallelism"}));
 }
 
 LP_TEST(recompute_modules_the_notes_name) {
