@@ -480,6 +480,7 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
         // kernels and Transformer Engine, not a PyTorch FSDP trainer's eager habits, which "auto" assumes.
         // A PyTorch-native trainer keeps its eager habits at every ZeRO stage (DDP, FSDP's SHARD_GRAD_OP).
         const std::string source = asciiLower(vc.source);
+        const std::string notes = asciiLower(vc.notes);
         const bool megatronSource = source.find("megatron") != std::string::npos;
         const bool torchTrainer = !megatronSource && detail::namesTorchTrainer(source);
         const bool hopperOrNewer = s.cluster.gpu.peakFlops8 > 0;
@@ -505,7 +506,7 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
         // (a published pipelined run at a good MFU interleaved; one that did not is as fast without it).
         vc.vppGiven = Reader::given(*jl, "vpp") || l.pp == 1;
         if (!vc.vppGiven)
-            if (const auto vpp = detail::notedVirtualStages(asciiLower(vc.notes), s.model.layers, l.pp)) {
+            if (const auto vpp = detail::notedVirtualStages(notes, s.model.layers, l.pp)) {
                 l.vpp = vpp->first;
                 vc.vppGiven = true;
                 vc.adjustments.push_back("vpp: " + vpp->second + ", planned with " + std::to_string(l.vpp));
@@ -547,7 +548,6 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
         if (!Reader::given(*jl, "sequence_parallel") && l.tp > 1)
             vc.adjustments.push_back(std::string("sequence_parallel not stated: ") + (spDefault ? "on" : "off"));
         t.sequenceParallel = r.boolean(*jl, "sequence_parallel", lw, spDefault);
-        const std::string notes = asciiLower(vc.notes);
         vc.recomputeGiven = Reader::given(*jl, "recompute");
         if (vc.recomputeGiven)
             t.recompute = r.choice(*jl, "recompute", lw, &parseRecompute,

@@ -12,36 +12,39 @@ using namespace lp::core;
 
 namespace {
 
+// One case of the validation format around the given model, hardware, layout and measured members.
+std::string oneCase(const std::string& source, const std::string& notes, const std::string& members) {
+    return R"({"schema": "layout-planner/validation-cases@1", "cases": [{"id": "x", "source": ")" + source +
+           R"(", "confidence": "low", "notes": ")" + notes + R"(", )" + members + "}]}";
+}
+
 // A Llama-3-70B-shaped dense run on 64 H100 (TP 8 x PP 2 x DP 4, micro batch 4 of 8192 tokens) that cannot
 // fit without recomputation, with the given recompute and notes.
 std::string denseCase(const std::string& recompute, const std::string& notes) {
-    return R"({"schema": "layout-planner/validation-cases@1", "cases": [{"id": "x", "source": "s",
-        "confidence": "low", "notes": ")" +
-           notes + R"(",
+    return oneCase("s", notes,
+                   R"(
         "model": {"name": "m", "layers": 80, "hidden": 8192, "heads": 64, "kv_heads": 8, "ffn_hidden": 28672,
                   "vocab": 128256, "seq_len": 8192, "mlp": "swiglu", "tied_embeddings": false, "moe": null},
         "hardware": {"gpu": "h100-sxm-80gb", "gpus": 64, "gpus_per_node": 8},
         "layout": {"tp": 8, "pp": 2, "dp": 4, "cp": 1, "ep": 1, "vpp": 1, "micro_batch": 4, "global_batch": 128,
                    "sequence_parallel": true, "recompute": ")" +
-           recompute + R"(", "zero_stage": 1, "precision": "bf16"},
-        "measured": {"iteration_time_s": 10.0}}]})";
+                       recompute + R"(", "zero_stage": 1, "precision": "bf16"},
+        "measured": {"iteration_time_s": 10.0})");
 }
 
 // A Llama-2-7B-shaped FSDP run (ZeRO 3) on 16 H100 in two nodes, with the given notes and extra layout keys
 // (",\"zero_shard_degree\": 4", say).
 std::string fsdpCase(const std::string& notes, const std::string& extraLayout = "",
                      const std::string& source = "s") {
-    return R"({"schema": "layout-planner/validation-cases@1", "cases": [{"id": "x", "source": ")" + source +
-           R"(",
-        "confidence": "low", "notes": ")" +
-           notes + R"(",
+    return oneCase(source, notes,
+                   R"(
         "model": {"name": "m", "layers": 32, "hidden": 4096, "heads": 32, "kv_heads": 32, "ffn_hidden": 11008,
                   "vocab": 32000, "seq_len": 4096, "mlp": "swiglu", "tied_embeddings": false, "moe": null},
         "hardware": {"gpu": "h100-sxm-80gb", "gpus": 16, "gpus_per_node": 8},
         "layout": {"tp": 1, "pp": 1, "dp": 16, "cp": 1, "ep": 1, "vpp": 1, "micro_batch": 2, "global_batch": 32,
                    "sequence_parallel": false, "recompute": "full", "zero_stage": 3, "precision": "bf16")" +
-           extraLayout + R"(},
-        "measured": {"tokens_per_s_per_gpu": 3000}}]})";
+                       extraLayout + R"(},
+        "measured": {"tokens_per_s_per_gpu": 3000})");
 }
 
 bool saysOne(const ValidationCase& c, const std::string& words) {
