@@ -621,16 +621,19 @@ void explainTime(Builder& b) {
     const StyleTraits& st = styleTraits(b.p.style);
     const bool unfused = b.p.has(DiagnosticId::UnfusedSoftmax);
     b.add("time.overhead", "Host overhead", t.overheadSeconds, "s",
-          fmt("per micro batch and stage: exposed host time = host x (host / (host + gpu))^%.0f, with host = "
-              "layers x passes x the time per layer pass", st.hostHidingExponent),
-          fmt("%.2f ms per layer pass (%s style, about %.0f kernels)%s", st.hostSecondsPerLayerPass * 1e3,
+          fmt("per micro batch and stage: exposed host time = host x (host / (host + gpu))^%g, with host = "
+              "layers x passes x the time per layer pass",
+              st.hostHidingExponent),
+          fmt("%.4g ms per layer pass (%s style, about %.0f kernels)%s", st.hostSecondsPerLayerPass * 1e3,
               std::string(toString(b.p.style)).c_str(), st.hostKernelsPerLayerPass,
               unfused ? fmt(", + %.0f kernels of the unfused softmax in every forward and in the backward",
-                            kUnfusedSoftmaxExtraKernels).c_str()
+                            kUnfusedSoftmaxExtraKernels)
+                            .c_str()
                       : ""),
-          kModel, "Small layers finish before the host has queued the next kernels, so the GPU waits. The host's "
-                  "dispatch overlaps the GPU's work: when the GPU work is long it hides the host, when it is short "
-                  "the host sets the pace.");
+          kModel,
+          "Small layers finish before the host has queued the next kernels, so the GPU waits. The host's "
+          "dispatch overlaps the GPU's work: when the GPU work is long it hides the host, when it is short "
+          "the host sets the pace.");
 }
 
 void explainRates(Builder& b) {

@@ -4,7 +4,9 @@
 // This test re-checks that rule around the built-in pair, so that a change to the GPU-side or host model
 // which moves the estimate fails here instead of leaving a stale pair behind.
 #include "TestHarness.h"
+#include "core/Evaluate.h"
 #include "core/ExecutionStyle.h"
+#include "core/Explain.h"
 #include "core/Validation.h"
 
 #include <cmath>
@@ -87,6 +89,22 @@ LP_TEST(the_megatron_host_pair_is_the_documented_estimate_on_the_single_node_run
     const Fit floor = fitWith(cases, 1.175e-3, 3.0);
     LP_CHECK(floor.meanAbsError < chosen.meanAbsError);
     LP_CHECK(floor.beyond20 >= 2 * chosen.beyond20);
+}
+
+LP_TEST(the_host_overhead_explains_itself_with_the_pair_as_it_is) {
+    // The explanation names the exponent and the host time per layer pass unrounded (3.75, not 4).
+    const auto cases = singleNodeRuns();
+    LP_CHECK(!cases.empty());
+    if (cases.empty())
+        return;
+    const Scenario s = resolveCase(cases.front(), nullptr);
+    const auto e = explainFigure(s, evaluate(s), "time.overhead");
+    LP_CHECK(e.has_value());
+    if (!e)
+        return;
+    std::printf("%s\n%s\n", e->formula.c_str(), e->substituted.c_str());
+    LP_CHECK(e->formula.find("^3.75,") != std::string::npos);
+    LP_CHECK(e->substituted.find("1.275 ms per layer pass") != std::string::npos);
 }
 
 LP_TEST_MAIN()
