@@ -1,6 +1,6 @@
 #include "cuda/ProfileBuilder.h"
 
-#include "core/NumberFormat.h"
+#include "core/util/NumberFormat.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,6 +1,6 @@
 #include "cuda/Workload.h"
 
-#include "core/Evaluate.h"
+#include "core/estimate/Evaluate.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
 #pragma once
 // What the calibration measures: the GEMM shapes of a scenario's layers, a sweep of square and skinny
 // GEMMs, HBM buffer sizes and NCCL message sizes. Plain C++ (no CUDA), in every build.
-#include "core/Scenario.h"
+#include "core/model/Scenario.h"
 #include "cuda/Calibrate.h"
 
 #include <vector>

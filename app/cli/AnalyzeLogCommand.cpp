@@ -3,8 +3,8 @@
 #include "app/cli/Commands.h"
 #include "app/cli/InteropCommon.h"
 #include "app/cli/ScenarioFlags.h"
-#include "core/RunLog.h"
-#include "core/ScenarioIo.h"
+#include "core/measured/RunLog.h"
+#include "core/io/ScenarioJson.h"
 
 #include <iostream>
 #include <iterator>

@@ -2,9 +2,9 @@
 #include "app/cli/Commands.h"
 #include "app/cli/PlanText.h"
 #include "app/cli/ScenarioFlags.h"
-#include "core/Evaluate.h"
-#include "core/Explain.h"
-#include "core/PlanJson.h"
+#include "core/estimate/Evaluate.h"
+#include "core/estimate/Explain.h"
+#include "core/estimate/PlanJson.h"
 
 #include <iostream>
 #include <nlohmann/json.hpp>

@@ -2,7 +2,7 @@
 #include "app/cli/Commands.h"
 #include "app/cli/InteropCommon.h"
 #include "app/cli/ScenarioFlags.h"
-#include "core/LaunchExport.h"
+#include "core/export/LaunchExport.h"
 
 #include <iostream>
 #include <nlohmann/json.hpp>

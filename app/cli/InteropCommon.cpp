@@ -1,7 +1,8 @@
 #include "app/cli/InteropCommon.h"
 
-#include "core/Evaluate.h"
-#include "core/ScenarioIo.h"
+#include "core/estimate/Evaluate.h"
+#include "core/io/Presets.h"
+#include "core/io/ScenarioJson.h"
 
 #include <iostream>
 

@@ -1,11 +1,11 @@
 #include "app/cli/PlanText.h"
 
 #include "app/cli/TextFormat.h"
-#include "core/ExecutionStyle.h"
-#include "core/NumberFormat.h"
-#include "core/Precision.h"
-#include "core/SvgCharts.h"
-#include "core/Types.h"
+#include "core/estimate/ExecutionStyle.h"
+#include "core/util/NumberFormat.h"
+#include "core/estimate/Precision.h"
+#include "core/report/SvgCharts.h"
+#include "core/model/Enums.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,9 +1,9 @@
 #pragma once
 // A Plan as readable text: the scenario in one screen, memory per stage, the time breakdown,
 // utilisation, throughput, training time and diagnostics; and the explanations (--explain).
-#include "core/Explain.h"
-#include "core/Plan.h"
-#include "core/Scenario.h"
+#include "core/estimate/Explain.h"
+#include "core/estimate/Plan.h"
+#include "core/model/Scenario.h"
 
 #include <string>
 #include <vector>

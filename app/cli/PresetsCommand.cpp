@@ -2,10 +2,10 @@
 #include "app/cli/Commands.h"
 #include "app/cli/ScenarioFlags.h"
 #include "app/cli/TextFormat.h"
-#include "core/Model.h"
-#include "core/PlanJson.h"
-#include "core/Presets.h"
-#include "core/Types.h"
+#include "core/model/ModelSpec.h"
+#include "core/estimate/PlanJson.h"
+#include "core/io/Presets.h"
+#include "core/model/Enums.h"
 
 #include <iostream>
 #include <nlohmann/json.hpp>

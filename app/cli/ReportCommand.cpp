@@ -2,7 +2,7 @@
 #include "app/cli/Commands.h"
 #include "app/cli/InteropCommon.h"
 #include "app/cli/ScenarioFlags.h"
-#include "core/Report.h"
+#include "core/report/Report.h"
 
 #include <iostream>
 

@@ -1,8 +1,8 @@
 // `layout-planner-cli scenario [SCENARIO.json] [flags] -o FILE`
 #include "app/cli/Commands.h"
 #include "app/cli/ScenarioFlags.h"
-#include "core/Evaluate.h"
-#include "core/ScenarioIo.h"
+#include "core/estimate/Evaluate.h"
+#include "core/io/ScenarioJson.h"
 
 #include <iostream>
 

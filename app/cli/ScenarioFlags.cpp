@@ -1,10 +1,10 @@
 #include "app/cli/ScenarioFlags.h"
 
-#include "core/HfImport.h"
-#include "core/Limits.h"
-#include "core/Presets.h"
-#include "core/ScenarioIo.h"
-#include "core/Types.h"
+#include "core/io/HfImport.h"
+#include "core/model/Limits.h"
+#include "core/io/Presets.h"
+#include "core/io/ScenarioJson.h"
+#include "core/model/Enums.h"
 
 #include <array>
 #include <functional>
@@ -16,7 +16,7 @@ namespace {
 
 using core::Scenario;
 
-// Upper limits: the scenario file's (core/Limits.h), so that every scenario written here reads back.
+// Upper limits: the scenario file's (core/model/Limits.h), so that every scenario written here reads back.
 constexpr int kMaxDegree =
     static_cast<int>(core::limits::kMaxCount); // TP, PP, DP, CP, EP, VPP, nodes, NVLink domain
 constexpr int kMaxGpusPerNode = 1 << 12;

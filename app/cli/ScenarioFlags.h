@@ -2,8 +2,8 @@
 // The flags that describe a scenario (shared by evaluate, scenario and every later subcommand that
 // takes a scenario): an optional SCENARIO.json, then overrides such as --tp 8 --model llama2-70b.
 #include "app/cli/Args.h"
-#include "core/Hardware.h"
-#include "core/Scenario.h"
+#include "core/model/Hardware.h"
+#include "core/model/Scenario.h"
 
 #include <expected>
 #include <functional>

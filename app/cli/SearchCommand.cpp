@@ -4,9 +4,10 @@
 #include "app/cli/Commands.h"
 #include "app/cli/ScenarioFlags.h"
 #include "app/cli/TextFormat.h"
-#include "core/Evaluate.h"
-#include "core/PlanJson.h"
-#include "core/Search.h"
+#include "core/estimate/Evaluate.h"
+#include "core/estimate/PlanJson.h"
+#include "core/io/Presets.h"
+#include "core/search/Search.h"
 
 #include <iostream>
 #include <nlohmann/json.hpp>

@@ -1,14 +1,14 @@
 #pragma once
 // Number formatting and aligned tables for the text output. Non-finite numbers print as "n/a":
 // the command line never shows NaN or infinity.
-#include "core/NumberFormat.h"
+#include "core/util/NumberFormat.h"
 
 #include <string>
 #include <vector>
 
 namespace lp::cli {
 
-// Numbers: the same functions the reports use (core/NumberFormat.h).
+// Numbers: the same functions the reports use (core/util/NumberFormat.h).
 using core::fmt::bytesBoth;
 using core::fmt::count;
 using core::fmt::fixed;

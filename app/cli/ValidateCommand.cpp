@@ -3,11 +3,11 @@
 #include "app/cli/PlanText.h"
 #include "app/cli/ScenarioFlags.h"
 #include "app/cli/TextFormat.h"
-#include "core/Evaluate.h"
-#include "core/PlanJson.h"
-#include "core/Validation.h"
-#include "core/ValidationDoc.h"
-#include "core/ScenarioIo.h"
+#include "core/estimate/Evaluate.h"
+#include "core/estimate/PlanJson.h"
+#include "core/measured/Validation.h"
+#include "core/measured/ValidationDoc.h"
+#include "core/io/ScenarioJson.h"
 
 #include <cmath>
 #include <iostream>

@@ -5,13 +5,13 @@
 //   layout-planner --tour-step N --screenshot FILE     render step N of the guided tour
 //   layout-planner --presentation [--screenshot FILE]  presentation mode (large fonts, high contrast)
 //   layout-planner --export-pdf FILE [SCENARIO.json]   write the layout report as a PDF and exit
-#include "ui/ExploreWiring.h"
-#include "ui/InteropWiring.h"
-#include "ui/ScenarioDocument.h"
-#include "ui/MainWindow.h"
-#include "ui/ReportWriter.h"
-#include "ui/TeachingWiring.h"
-#include "ui/ToolsWiring.h"
+#include "ui/shell/ExploreWiring.h"
+#include "ui/shell/InteropWiring.h"
+#include "ui/document/ScenarioDocument.h"
+#include "ui/shell/MainWindow.h"
+#include "ui/interop/ReportWriter.h"
+#include "ui/shell/TeachingWiring.h"
+#include "ui/shell/ToolsWiring.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

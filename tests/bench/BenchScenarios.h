@@ -1,8 +1,8 @@
 #pragma once
 // The scenarios issue 5 benchmarks: (a) the default scenario (70B-class, 64 H100, global batch 64) and
 // (b) Llama-3.1-405B on 16,384 H100 (2,048 DGX H100 nodes), global batch 2,048 sequences.
-#include "core/Presets.h"
-#include "core/Scenario.h"
+#include "core/io/Presets.h"
+#include "core/model/Scenario.h"
 
 #include <stdexcept>
 

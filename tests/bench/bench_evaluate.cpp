@@ -1,6 +1,7 @@
 // Evaluations per second (issue 2's goal: at least one million per second on one core).
 #include "BenchScenarios.h"
-#include "core/Evaluate.h"
+#include "core/estimate/Evaluate.h"
+#include "core/io/Presets.h"
 
 #include <benchmark/benchmark.h>
 

@@ -375,7 +375,7 @@ LP_TEST(evaluate_cpu_offload_flags) {
 }
 
 LP_TEST(evaluate_scenario_flags_at_their_limits_write_files_that_open_again) {
-    // The command line takes what a scenario file holds (core/Limits.h), no more: a scenario written at
+    // The command line takes what a scenario file holds (core/model/Limits.h), no more: a scenario written at
     // every flag's limit opens again, and one past the limit is refused naming the flag.
     const fs::path file = tempFile("limits-scenario");
     const std::vector<std::string> atLimits = {"scenario",   "--nodes",

@@ -3,10 +3,10 @@
 // Scenario and hardware-profile files: exact round trips, preset names, every malformed file in
 // tests/data/malformed giving its path and reason, parse-error positions, atomic saves.
 #include "TestHarness.h"
-#include "core/Hardware.h"
-#include "core/Presets.h"
-#include "core/Scenario.h"
-#include "core/ScenarioIo.h"
+#include "core/model/Hardware.h"
+#include "core/io/Presets.h"
+#include "core/model/Scenario.h"
+#include "core/io/ScenarioJson.h"
 
 #include <algorithm>
 #include <cstdint>

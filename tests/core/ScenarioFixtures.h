@@ -1,9 +1,9 @@
 #pragma once
 // Scenarios that several core tests start from, so that each test states only what it changes.
-#include "core/Evaluate.h"
-#include "core/ExecutionStyle.h"
-#include "core/Presets.h"
-#include "core/Scenario.h"
+#include "core/estimate/Evaluate.h"
+#include "core/estimate/ExecutionStyle.h"
+#include "core/io/Presets.h"
+#include "core/model/Scenario.h"
 
 namespace lp::core::fixtures {
 

@@ -4,11 +4,11 @@
 // logits; and TP groups that cross nodes drive every member's network card.
 #include "TestHarness.h"
 
-#include "core/Evaluate.h"
-#include "core/ExecutionStyle.h"
-#include "core/Explain.h"
-#include "core/Precision.h"
-#include "core/Presets.h"
+#include "core/estimate/Evaluate.h"
+#include "core/estimate/ExecutionStyle.h"
+#include "core/estimate/Explain.h"
+#include "core/estimate/Precision.h"
+#include "core/io/Presets.h"
 
 #include <cmath>
 #include <string>

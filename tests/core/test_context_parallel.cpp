@@ -7,8 +7,9 @@
 #include "TestHarness.h"
 
 #include "ScenarioFixtures.h"
-#include "core/Evaluate.h"
-#include "core/ExecutionStyle.h"
+#include "core/estimate/Evaluate.h"
+#include "core/estimate/ExecutionStyle.h"
+#include "core/io/Presets.h"
 
 #include <cmath>
 

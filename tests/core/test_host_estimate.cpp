@@ -4,10 +4,10 @@
 // This test re-checks that rule around the built-in pair, so that a change to the GPU-side or host model
 // which moves the estimate fails here instead of leaving a stale pair behind.
 #include "TestHarness.h"
-#include "core/Evaluate.h"
-#include "core/ExecutionStyle.h"
-#include "core/Explain.h"
-#include "core/Validation.h"
+#include "core/estimate/Evaluate.h"
+#include "core/estimate/ExecutionStyle.h"
+#include "core/estimate/Explain.h"
+#include "core/measured/Validation.h"
 
 #include <cmath>
 #include <cstdio>

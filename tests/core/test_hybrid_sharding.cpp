@@ -2,8 +2,9 @@
 // ranks and replicated across them, with the gradient shards all-reduced across the replicas.
 #include "TestHarness.h"
 
-#include "core/Evaluate.h"
-#include "core/LaunchExport.h"
+#include "core/estimate/Evaluate.h"
+#include "core/export/LaunchExport.h"
+#include "core/io/Presets.h"
 
 #include <string>
 

@@ -1,10 +1,10 @@
-// Launch settings (core/LaunchExport.h): the default scenario's output is pinned in
+// Launch settings (core/export/LaunchExport.h): the default scenario's output is pinned in
 // tests/data/launch/, the framework names and the mapping of each option are checked one by one.
 #include "ScenarioFixtures.h"
 #include "TestHarness.h"
-#include "core/LaunchExport.h"
-#include "core/Presets.h"
-#include "core/ScenarioIo.h"
+#include "core/export/LaunchExport.h"
+#include "core/io/Presets.h"
+#include "core/io/ScenarioJson.h"
 
 #include <fstream>
 #include <iostream>

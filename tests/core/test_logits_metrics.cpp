@@ -5,11 +5,11 @@
 // were modelled.
 #include "ScenarioFixtures.h"
 #include "TestHarness.h"
-#include "core/Evaluate.h"
-#include "core/ExecutionStyle.h"
-#include "core/Explain.h"
-#include "core/Presets.h"
-#include "core/Validation.h"
+#include "core/estimate/Evaluate.h"
+#include "core/estimate/ExecutionStyle.h"
+#include "core/estimate/Explain.h"
+#include "core/io/Presets.h"
+#include "core/measured/Validation.h"
 
 #include <string>
 

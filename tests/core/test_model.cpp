@@ -2,8 +2,8 @@
 // 2022 activations, Megatron-LM FLOPs) that the generalised bookkeeping must reduce to.
 #include "TestHarness.h"
 
-#include "core/Evaluate.h"
-#include "core/Presets.h"
+#include "core/estimate/Evaluate.h"
+#include "core/io/Presets.h"
 
 using namespace lp::core;
 

@@ -2,10 +2,10 @@
 #include "ScenarioFixtures.h"
 #include "TestHarness.h"
 
-#include "core/Evaluate.h"
-#include "core/ExecutionStyle.h"
-#include "core/PlanJson.h"
-#include "core/Presets.h"
+#include "core/estimate/Evaluate.h"
+#include "core/estimate/ExecutionStyle.h"
+#include "core/estimate/PlanJson.h"
+#include "core/io/Presets.h"
 
 #include <nlohmann/json.hpp>
 

@@ -3,11 +3,12 @@
 // (NeMo AutoModel's own models). Checked by hand on the seed scenario, and on the published runs that use
 // them.
 #include "TestHarness.h"
-#include "core/Evaluate.h"
-#include "core/Explain.h"
-#include "core/LaunchExport.h"
-#include "core/Precision.h"
-#include "core/Validation.h"
+#include "core/estimate/Evaluate.h"
+#include "core/estimate/Explain.h"
+#include "core/export/LaunchExport.h"
+#include "core/estimate/Precision.h"
+#include "core/io/Presets.h"
+#include "core/measured/Validation.h"
 
 #include <string>
 

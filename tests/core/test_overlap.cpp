@@ -4,10 +4,10 @@
 #include "ScenarioFixtures.h"
 #include "TestHarness.h"
 
-#include "core/Comm.h"
-#include "core/Evaluate.h"
-#include "core/Presets.h"
-#include "core/ScenarioIo.h"
+#include "core/estimate/Collectives.h"
+#include "core/estimate/Evaluate.h"
+#include "core/io/Presets.h"
+#include "core/io/ScenarioJson.h"
 
 using namespace lp::core;
 

@@ -3,9 +3,9 @@
 // do, which lets Llama 3.1 405B (126 layers) run on PP 16 x VPP 8 = 128 chunks.
 #include "TestHarness.h"
 
-#include "core/Evaluate.h"
-#include "core/LaunchExport.h"
-#include "core/Presets.h"
+#include "core/estimate/Evaluate.h"
+#include "core/export/LaunchExport.h"
+#include "core/io/Presets.h"
 
 #include <string>
 #include <utility>

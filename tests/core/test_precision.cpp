@@ -3,9 +3,9 @@
 #include "ScenarioFixtures.h"
 #include "TestHarness.h"
 
-#include "core/Evaluate.h"
-#include "core/Precision.h"
-#include "core/Presets.h"
+#include "core/estimate/Evaluate.h"
+#include "core/estimate/Precision.h"
+#include "core/io/Presets.h"
 
 #include <algorithm>
 #include <string>

@@ -1,10 +1,10 @@
 // The embedded presets: every file parses, every preset is complete and cites its source, the
 // parameter count of every model matches its published size, look-ups and makeCluster work.
 #include "TestHarness.h"
-#include "core/Evaluate.h"
-#include "core/Explain.h"
-#include "core/Model.h"
-#include "core/Presets.h"
+#include "core/estimate/Evaluate.h"
+#include "core/estimate/Explain.h"
+#include "core/model/ModelSpec.h"
+#include "core/io/Presets.h"
 
 #include <cctype>
 #include <cmath>

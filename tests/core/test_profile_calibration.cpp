@@ -2,9 +2,9 @@
 // from a scenario (cuda/Workload), statistics, preset matching, interpolation, the profile's effect on
 // predictions, and the no-GPU path of detectGpus / runCalibration. Runs in every build, without a GPU.
 #include "TestHarness.h"
-#include "core/Evaluate.h"
-#include "core/Presets.h"
-#include "core/ScenarioIo.h"
+#include "core/estimate/Evaluate.h"
+#include "core/io/Presets.h"
+#include "core/io/ScenarioJson.h"
 #include "cuda/Calibrate.h"
 #include "cuda/ProfileBuilder.h"
 #include "cuda/Workload.h"

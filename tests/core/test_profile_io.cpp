@@ -1,5 +1,6 @@
 // Hardware-profile files: exact round trips and rejected inputs with their path and reason.
 #include "IoTestSupport.h"
+#include "core/io/Presets.h"
 
 LP_TEST(profilesRoundTripExactly) {
     for (const GpuPreset& g : gpuPresets()) {

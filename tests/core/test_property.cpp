@@ -2,8 +2,9 @@
 // produce NaN or infinity in a plan or its explanations.
 #include "TestHarness.h"
 
-#include "core/Evaluate.h"
-#include "core/Explain.h"
+#include "core/estimate/Evaluate.h"
+#include "core/estimate/Explain.h"
+#include "core/io/Presets.h"
 
 #include <cmath>
 #include <random>

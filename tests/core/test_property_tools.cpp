@@ -3,10 +3,10 @@
 // report carries NaN or infinity.
 #include "TestHarness.h"
 
-#include "core/Evaluate.h"
-#include "core/Presets.h"
-#include "core/Report.h"
-#include "core/Search.h"
+#include "core/estimate/Evaluate.h"
+#include "core/io/Presets.h"
+#include "core/report/Report.h"
+#include "core/search/Search.h"
 
 #include <cmath>
 #include <cstdio>

@@ -1,12 +1,12 @@
 // "Check yourself": the quiz's answers come from the core for every seed, the seed's two questions
 // are there with the seed's numbers, and answers are read with their tolerance.
 #include "TestHarness.h"
-#include "core/Evaluate.h"
-#include "core/Model.h"
-#include "core/NumberFormat.h"
-#include "core/Presets.h"
-#include "core/Quiz.h"
-#include "core/ScenarioIo.h"
+#include "core/estimate/Evaluate.h"
+#include "core/model/ModelSpec.h"
+#include "core/util/NumberFormat.h"
+#include "core/io/Presets.h"
+#include "core/teach/Quiz.h"
+#include "core/io/ScenarioJson.h"
 
 #include <cmath>
 #include <set>

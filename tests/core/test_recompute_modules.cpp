@@ -3,10 +3,10 @@
 #include "ScenarioFixtures.h"
 #include "TestHarness.h"
 
-#include "core/Evaluate.h"
-#include "core/Explain.h"
-#include "core/Presets.h"
-#include "core/Validation.h"
+#include "core/estimate/Evaluate.h"
+#include "core/estimate/Explain.h"
+#include "core/io/Presets.h"
+#include "core/measured/Validation.h"
 
 #include <string>
 

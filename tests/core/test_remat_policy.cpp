@@ -2,12 +2,12 @@
 // re-runs, checked by hand on Llama 2 7B under FSDP and on the MaxText runs of the landmark set.
 #include "ScenarioFixtures.h"
 #include "TestHarness.h"
-#include "core/Evaluate.h"
-#include "core/Explain.h"
-#include "core/LaunchExport.h"
-#include "core/Presets.h"
-#include "core/Validation.h"
-#include "core/ValidationDetail.h"
+#include "core/estimate/Evaluate.h"
+#include "core/estimate/Explain.h"
+#include "core/export/LaunchExport.h"
+#include "core/io/Presets.h"
+#include "core/measured/Validation.h"
+#include "core/measured/detail/CaseNotes.h"
 
 #include <string>
 

@@ -1,14 +1,14 @@
-// Layout reports (core/Report.h), their charts (core/SvgCharts.h), escaping (core/Markup.h) and the
-// search-result export (core/SearchExport.h).
+// Layout reports (core/report/Report.h), their charts (core/report/SvgCharts.h), escaping (core/util/Markup.h) and the
+// search-result export (core/search/SearchExport.h).
 #include "TestHarness.h"
-#include "core/Evaluate.h"
-#include "core/Markup.h"
-#include "core/NumberFormat.h"
-#include "core/Presets.h"
-#include "core/Report.h"
-#include "core/ScenarioIo.h"
-#include "core/SearchExport.h"
-#include "core/SvgCharts.h"
+#include "core/estimate/Evaluate.h"
+#include "core/util/Markup.h"
+#include "core/util/NumberFormat.h"
+#include "core/io/Presets.h"
+#include "core/report/Report.h"
+#include "core/io/ScenarioJson.h"
+#include "core/search/SearchExport.h"
+#include "core/report/SvgCharts.h"
 
 #include <cstdlib>
 #include <nlohmann/json.hpp>

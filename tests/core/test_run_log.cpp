@@ -1,11 +1,12 @@
-// Measured runs (core/RunLog.h): parsing CSV, Megatron-LM and torchtitan logs and pasted numbers
+// Measured runs (core/measured/RunLog.h): parsing CSV, Megatron-LM and torchtitan logs and pasted numbers
 // (tests/data/logs, including noisy, truncated and malformed ones), the warmup rule, the steady
 // state and the verdicts against the default scenario's plan.
 #include "TestHarness.h"
 
-#include "core/ScenarioIo.h"
-#include "core/Evaluate.h"
-#include "core/RunLog.h"
+#include "core/io/Presets.h"
+#include "core/io/ScenarioJson.h"
+#include "core/estimate/Evaluate.h"
+#include "core/measured/RunLog.h"
 
 #include <cmath>
 #include <nlohmann/json.hpp>

@@ -1,6 +1,7 @@
 // Scenario and hardware-profile files: exact round trips, preset names, every malformed file in
 // tests/data/malformed giving its path and reason, parse-error positions, atomic saves.
 #include "IoTestSupport.h"
+#include "core/io/Presets.h"
 
 LP_TEST(defaultScenarioRoundTripsExactly) {
     const Scenario s = defaultScenario();
@@ -83,7 +84,7 @@ template <class T, class... A> constexpr std::size_t fieldCount() {
 }
 
 LP_TEST(everyFieldIsInTheFileFormat) {
-    // If one of these fails, a struct gained or lost a field: update core/ScenarioIo.cpp (read and write
+    // If one of these fails, a struct gained or lost a field: update core/io/ScenarioJson.cpp (read and write
     // it), docs/formats.md, randomScenario()/randomProfile() here, then the count.
     LP_CHECK_EQ(fieldCount<Scenario>(), 6u);
     LP_CHECK_EQ(fieldCount<ModelSpec>(), 18u);

@@ -2,9 +2,9 @@
 // layout is at least as good as the default layout, every layout it reports is valid and fits, the
 // rejected counts add up, 1 and 4 threads give identical results, and cancelling stops early.
 #include "TestHarness.h"
-#include "core/Evaluate.h"
-#include "core/Presets.h"
-#include "core/Search.h"
+#include "core/estimate/Evaluate.h"
+#include "core/io/Presets.h"
+#include "core/search/Search.h"
 
 #include <algorithm>
 #include <map>

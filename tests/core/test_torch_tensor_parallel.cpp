@@ -5,9 +5,9 @@
 #include "TestHarness.h"
 
 #include "ScenarioFixtures.h"
-#include "core/Evaluate.h"
-#include "core/ExecutionStyle.h"
-#include "core/Precision.h"
+#include "core/estimate/Evaluate.h"
+#include "core/estimate/ExecutionStyle.h"
+#include "core/estimate/Precision.h"
 
 using namespace lp::core;
 

@@ -1,10 +1,11 @@
 // The guided tour as data: resources/teaching/tour.json reads cleanly, every step's scenario is what
 // its text claims (checked by the core), and the figures its texts quote resolve.
 #include "TestHarness.h"
-#include "core/Evaluate.h"
-#include "core/Explain.h"
-#include "core/ScenarioIo.h"
-#include "core/TourScript.h"
+#include "core/estimate/Evaluate.h"
+#include "core/estimate/Explain.h"
+#include "core/io/Presets.h"
+#include "core/io/ScenarioJson.h"
+#include "core/teach/TourScript.h"
 
 #include <algorithm>
 #include <nlohmann/json.hpp>

@@ -3,8 +3,8 @@
 // (issue 2 asks for 15%), no throughput figure beyond 20% (issue 4), and every peak-memory figure
 // within 10%.
 #include "TestHarness.h"
-#include "core/Evaluate.h"
-#include "core/Validation.h"
+#include "core/estimate/Evaluate.h"
+#include "core/measured/Validation.h"
 
 #include <algorithm>
 #include <cmath>

@@ -2,9 +2,9 @@
 // is searched like a missing one), the dates they state, and the framework settings they name where the
 // case's layout has no key for them (hybrid sharding, activation offloading, recompute modules).
 #include "TestHarness.h"
-#include "core/Evaluate.h"
-#include "core/Validation.h"
-#include "core/ValidationDetail.h"
+#include "core/estimate/Evaluate.h"
+#include "core/measured/Validation.h"
+#include "core/measured/detail/CaseNotes.h"
 
 #include <string>
 

@@ -2,8 +2,8 @@
 // was set on them except where a comment says so; each test fails when a case is not a valid layout or the
 // set's median throughput error rises above the bound its docs page states.
 #include "TestHarness.h"
-#include "core/Evaluate.h"
-#include "core/Validation.h"
+#include "core/estimate/Evaluate.h"
+#include "core/measured/Validation.h"
 
 #include <algorithm>
 #include <cmath>

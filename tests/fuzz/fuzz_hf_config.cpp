@@ -1,12 +1,13 @@
-// libFuzzer target: the Hugging Face config.json importer, lp::core::importHfConfig (core/HfImport.h).
+// libFuzzer target: the Hugging Face config.json importer, lp::core::importHfConfig (core/io/HfImport.h).
 // Properties: importing never crashes, a refused file names a problem, and evaluating the default
 // scenario with the imported model never crashes.
 #include "FuzzCheck.h"
 
-#include "core/Evaluate.h"
-#include "core/HfImport.h"
-#include "core/PlanJson.h"
-#include "core/Scenario.h"
+#include "core/estimate/Evaluate.h"
+#include "core/io/HfImport.h"
+#include "core/estimate/PlanJson.h"
+#include "core/io/Presets.h"
+#include "core/model/Scenario.h"
 
 #include <nlohmann/json.hpp>
 

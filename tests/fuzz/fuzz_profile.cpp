@@ -1,12 +1,13 @@
-// libFuzzer target: the hardware-profile loader, lp::core::profileFromJson (core/ScenarioIo.h).
+// libFuzzer target: the hardware-profile loader, lp::core::profileFromJson (core/io/ScenarioJson.h).
 // Properties: loading never crashes, a loaded profile writes and reads back exactly, and
 // evaluating a scenario with it never crashes.
 #include "FuzzCheck.h"
 
-#include "core/Evaluate.h"
-#include "core/PlanJson.h"
-#include "core/Scenario.h"
-#include "core/ScenarioIo.h"
+#include "core/estimate/Evaluate.h"
+#include "core/estimate/PlanJson.h"
+#include "core/io/Presets.h"
+#include "core/model/Scenario.h"
+#include "core/io/ScenarioJson.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,12 +1,13 @@
-// libFuzzer target: the measured-run log parser, lp::core::parseRunLog (core/RunLog.h).
+// libFuzzer target: the measured-run log parser, lp::core::parseRunLog (core/measured/RunLog.h).
 // Every input is parsed in each format (auto-detected, CSV, Megatron-LM, torchtitan, numbers).
 // Properties: parsing never crashes, a parsed log holds samples, and analysing it (alone and
 // against the default scenario's plan) and writing the analysis never crash.
 #include "FuzzCheck.h"
 
-#include "core/Evaluate.h"
-#include "core/RunLog.h"
-#include "core/Scenario.h"
+#include "core/estimate/Evaluate.h"
+#include "core/io/Presets.h"
+#include "core/measured/RunLog.h"
+#include "core/model/Scenario.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,11 +1,11 @@
-// libFuzzer target: the scenario loader, lp::core::scenarioFromJson (core/ScenarioIo.h).
+// libFuzzer target: the scenario loader, lp::core::scenarioFromJson (core/io/ScenarioJson.h).
 // Properties: loading never crashes (ASan/UBSan watch), a loaded scenario writes and reads back
 // exactly (docs/formats.md: "bit for bit"), and evaluating it never crashes.
 #include "FuzzCheck.h"
 
-#include "core/Evaluate.h"
-#include "core/PlanJson.h"
-#include "core/ScenarioIo.h"
+#include "core/estimate/Evaluate.h"
+#include "core/estimate/PlanJson.h"
+#include "core/io/ScenarioJson.h"
 
 #include <nlohmann/json.hpp>
 

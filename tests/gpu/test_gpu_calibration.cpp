@@ -2,8 +2,9 @@
 // errors that stay messages. Without a GPU (or without CUDA in the build) it prints
 // "SKIPPED: no GPU (reason)" and exits 77, which ctest shows as skipped.
 #include "TestHarness.h"
-#include "core/Evaluate.h"
-#include "core/ScenarioIo.h"
+#include "core/estimate/Evaluate.h"
+#include "core/io/Presets.h"
+#include "core/io/ScenarioJson.h"
 #include "cuda/Calibrate.h"
 #include "cuda/ProfileBuilder.h"
 

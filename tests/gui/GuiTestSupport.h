@@ -1,7 +1,7 @@
 #pragma once
 // Shared test support for the GUI tests: isolated settings and data folders, scripted answers for
 // the window's questions (so no test ever blocks on a modal dialog), and small helpers.
-#include "ui/Prompter.h"
+#include "ui/document/Prompter.h"
 
 #include <QCoreApplication>
 #include <QSettings>

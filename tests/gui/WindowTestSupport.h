@@ -3,13 +3,13 @@
 // scenario, 1600 x 1000, scripted answers to every question, autosave in the test's folder.
 #include "GuiTestSupport.h"
 
-#include "ui/ExploreWiring.h"
-#include "ui/FileController.h"
-#include "ui/InteropWiring.h"
-#include "ui/MainWindow.h"
-#include "ui/ScenarioDocument.h"
-#include "ui/TeachingWiring.h"
-#include "ui/ToolsWiring.h"
+#include "ui/shell/ExploreWiring.h"
+#include "ui/shell/FileController.h"
+#include "ui/shell/InteropWiring.h"
+#include "ui/shell/MainWindow.h"
+#include "ui/document/ScenarioDocument.h"
+#include "ui/shell/TeachingWiring.h"
+#include "ui/shell/ToolsWiring.h"
 
 #include <QUndoStack>
 

@@ -2,19 +2,19 @@
 // the edit through the undo stack, core::evaluate, the valid steps of every control, and the
 // synchronous repaint of the whole window (charts, gauge, figures, diagnostics, explanation).
 //   bench_slider_update [ITERATIONS]     (run with QT_QPA_PLATFORM=offscreen on a headless machine)
-#include "ui/DiagnosticsPanel.h"
-#include "ui/ExplanationPanel.h"
-#include "ui/KeyFigures.h"
-#include "ui/LayoutSliders.h"
-#include "ui/MemoryChart.h"
-#include "ui/MfuGauge.h"
-#include "ui/PlanView.h"
-#include "ui/ScenarioPanel.h"
-#include "ui/TimeChart.h"
-#include "ui/MainWindow.h"
-#include "ui/ScenarioDocument.h"
-#include "ui/ScenarioPanel.h"
-#include "ui/StepControl.h"
+#include "ui/plan/DiagnosticsPanel.h"
+#include "ui/plan/ExplanationPanel.h"
+#include "ui/plan/KeyFigures.h"
+#include "ui/scenario/LayoutSliders.h"
+#include "ui/charts/MemoryChart.h"
+#include "ui/charts/MfuGauge.h"
+#include "ui/plan/PlanView.h"
+#include "ui/scenario/ScenarioPanel.h"
+#include "ui/charts/TimeChart.h"
+#include "ui/shell/MainWindow.h"
+#include "ui/document/ScenarioDocument.h"
+#include "ui/scenario/ScenarioPanel.h"
+#include "ui/widgets/StepControl.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

@@ -3,13 +3,14 @@
 // restore it in a banner. A clean close or a save removes it.
 #include "GuiTestSupport.h"
 
-#include "ui/Autosave.h"
-#include "ui/FileController.h"
-#include "ui/InlineBanner.h"
-#include "ui/MainWindow.h"
-#include "ui/ScenarioDocument.h"
+#include "ui/shell/Autosave.h"
+#include "ui/shell/FileController.h"
+#include "ui/widgets/InlineBanner.h"
+#include "ui/shell/MainWindow.h"
+#include "ui/document/ScenarioDocument.h"
 
-#include "core/ScenarioIo.h"
+#include "core/io/Presets.h"
+#include "core/io/ScenarioJson.h"
 
 #include <QFile>
 #include <QJsonDocument>

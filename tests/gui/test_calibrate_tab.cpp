@@ -4,17 +4,18 @@
 // charts and cancel, and the measured profile applies to the scenario.
 #include "GuiTestSupport.h"
 
-#include "core/Evaluate.h"
-#include "core/ScenarioIo.h"
+#include "core/estimate/Evaluate.h"
+#include "core/io/Presets.h"
+#include "core/io/ScenarioJson.h"
 #include "cuda/Calibrate.h"
 #include "cuda/Workload.h"
-#include "ui/CalibrateTab.h"
-#include "ui/InlineBanner.h"
-#include "ui/MainWindow.h"
-#include "ui/PlanView.h"
-#include "ui/ScenarioDocument.h"
-#include "ui/ToolsWiring.h"
-#include "ui/ValidationTab.h"
+#include "ui/calibrate/CalibrateTab.h"
+#include "ui/widgets/InlineBanner.h"
+#include "ui/shell/MainWindow.h"
+#include "ui/plan/PlanView.h"
+#include "ui/document/ScenarioDocument.h"
+#include "ui/shell/ToolsWiring.h"
+#include "ui/validate/ValidationTab.h"
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>

@@ -3,16 +3,16 @@
 // from the first pin are flagged; unpin, duplicates, the four-pin limit and invalid layouts.
 #include "WindowTestSupport.h"
 
-#include "core/Evaluate.h"
-#include "core/Search.h"
-#include "ui/CompareModel.h"
-#include "ui/CompareView.h"
-#include "ui/ExploreTab.h"
-#include "ui/ExploreWiring.h"
-#include "ui/FileController.h"
-#include "ui/MainWindow.h"
-#include "ui/ScenarioDocument.h"
-#include "ui/SearchResultModel.h"
+#include "core/estimate/Evaluate.h"
+#include "core/search/Search.h"
+#include "ui/compare/CompareModel.h"
+#include "ui/compare/CompareView.h"
+#include "ui/explore/ExploreTab.h"
+#include "ui/shell/ExploreWiring.h"
+#include "ui/shell/FileController.h"
+#include "ui/shell/MainWindow.h"
+#include "ui/document/ScenarioDocument.h"
+#include "ui/explore/SearchResultModel.h"
 
 #include <QAbstractButton>
 #include <QAbstractItemModelTester>

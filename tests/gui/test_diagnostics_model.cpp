@@ -1,6 +1,7 @@
 // DiagnosticsModel under QAbstractItemModelTester, across the plans a slider drag produces.
-#include "core/Evaluate.h"
-#include "ui/DiagnosticsModel.h"
+#include "core/estimate/Evaluate.h"
+#include "core/io/Presets.h"
+#include "ui/plan/DiagnosticsModel.h"
 
 #include <QAbstractItemModelTester>
 #include <QTest>

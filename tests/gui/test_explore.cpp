@@ -3,19 +3,19 @@
 // the layout in both; applying a row changes the document (and the planner's sliders); cancel stops
 // early; results go stale when the scenario changes. The sweep shows core::evaluate's numbers.
 #include "WindowTestSupport.h"
-#include "core/Evaluate.h"
-#include "core/Presets.h"
-#include "core/Search.h"
-#include "ui/AxisSweepView.h"
-#include "ui/ExploreTab.h"
-#include "ui/ExploreWiring.h"
-#include "ui/FileController.h"
-#include "ui/LayoutSliders.h"
-#include "ui/MainWindow.h"
-#include "ui/ScenarioDocument.h"
-#include "ui/ScenarioPanel.h"
-#include "ui/SearchResultModel.h"
-#include "ui/StepControl.h"
+#include "core/estimate/Evaluate.h"
+#include "core/io/Presets.h"
+#include "core/search/Search.h"
+#include "ui/explore/AxisSweepView.h"
+#include "ui/explore/ExploreTab.h"
+#include "ui/shell/ExploreWiring.h"
+#include "ui/shell/FileController.h"
+#include "ui/scenario/LayoutSliders.h"
+#include "ui/shell/MainWindow.h"
+#include "ui/document/ScenarioDocument.h"
+#include "ui/scenario/ScenarioPanel.h"
+#include "ui/explore/SearchResultModel.h"
+#include "ui/widgets/StepControl.h"
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>

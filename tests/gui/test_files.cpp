@@ -2,12 +2,13 @@
 // and a malformed file that opens nothing and says what is wrong and where, in a banner.
 #include "GuiTestSupport.h"
 
-#include "core/ScenarioIo.h"
-#include "ui/FileController.h"
-#include "ui/InlineBanner.h"
-#include "ui/MainWindow.h"
-#include "ui/ScenarioDocument.h"
-#include "ui/Settings.h"
+#include "core/io/Presets.h"
+#include "core/io/ScenarioJson.h"
+#include "ui/shell/FileController.h"
+#include "ui/widgets/InlineBanner.h"
+#include "ui/shell/MainWindow.h"
+#include "ui/document/ScenarioDocument.h"
+#include "ui/shell/Settings.h"
 
 #include <QAction>
 #include <QFile>

@@ -1,10 +1,10 @@
 // The window's reports and interoperability entries (issue 6): File menu actions, Hugging Face
 // import (menu and drop share importHfConfigInto), and the Measured run tab.
 #include "GuiTestSupport.h"
-#include "ui/InlineBanner.h"
-#include "ui/InteropWiring.h"
-#include "ui/MainWindow.h"
-#include "ui/ScenarioDocument.h"
+#include "ui/widgets/InlineBanner.h"
+#include "ui/shell/InteropWiring.h"
+#include "ui/shell/MainWindow.h"
+#include "ui/document/ScenarioDocument.h"
 
 #include <QApplication>
 #include <QFileDialog>

@@ -1,8 +1,9 @@
 // File > Export launch settings (ui/LaunchSettingsDialog): one tab per framework showing core's
 // output for the scenario, notes under it, Copy to the clipboard, Save as through a file chooser.
 #include "GuiTestSupport.h"
-#include "core/LaunchExport.h"
-#include "ui/LaunchSettingsDialog.h"
+#include "core/export/LaunchExport.h"
+#include "core/io/Presets.h"
+#include "ui/interop/LaunchSettingsDialog.h"
 
 #include <QClipboard>
 #include <QFile>

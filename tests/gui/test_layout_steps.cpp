@@ -1,7 +1,8 @@
 // The values each layout control offers and how one change propagates (keep GPU count on and off).
-#include "core/Evaluate.h"
-#include "core/Scenario.h"
-#include "ui/LayoutSteps.h"
+#include "core/estimate/Evaluate.h"
+#include "core/io/Presets.h"
+#include "core/model/Scenario.h"
+#include "ui/document/LayoutSteps.h"
 
 #include <QTest>
 

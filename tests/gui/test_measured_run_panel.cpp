@@ -2,11 +2,12 @@
 // override, the chart (warmup shaded, steady mean and band, prediction) and the verdicts, all
 // matching core's analysis.
 #include "GuiTestSupport.h"
-#include "core/Evaluate.h"
-#include "core/RunLog.h"
-#include "ui/ChartLegend.h"
-#include "ui/MeasuredRunPanel.h"
-#include "ui/ScenarioDocument.h"
+#include "core/estimate/Evaluate.h"
+#include "core/io/Presets.h"
+#include "core/measured/RunLog.h"
+#include "ui/charts/ChartLegend.h"
+#include "ui/measured/MeasuredRunPanel.h"
+#include "ui/document/ScenarioDocument.h"
 
 #include <QFontInfo>
 #include <QLabel>

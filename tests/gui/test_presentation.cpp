@@ -2,16 +2,16 @@
 // thicken, the palette turns high-contrast, advanced controls hide with their labels, and leaving
 // restores everything. Also the --presentation command-line option.
 #include "WindowTestSupport.h"
-#include "ui/FileController.h"
-#include "ui/MainWindow.h"
-#include "ui/MemoryChart.h"
-#include "ui/PlanView.h"
-#include "ui/PresentationMode.h"
-#include "ui/PresentationStyle.h"
-#include "ui/ScenarioDocument.h"
-#include "ui/TeachingWiring.h"
-#include "ui/Tour.h"
-#include "ui/TourPanel.h"
+#include "ui/shell/FileController.h"
+#include "ui/shell/MainWindow.h"
+#include "ui/charts/MemoryChart.h"
+#include "ui/plan/PlanView.h"
+#include "ui/teach/PresentationMode.h"
+#include "ui/widgets/PresentationStyle.h"
+#include "ui/document/ScenarioDocument.h"
+#include "ui/shell/TeachingWiring.h"
+#include "ui/teach/Tour.h"
+#include "ui/teach/TourPanel.h"
 
 #include <QAction>
 #include <QApplication>

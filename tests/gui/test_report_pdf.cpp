@@ -2,9 +2,10 @@
 // core's SVG. Checks the file, its page count and its text (pdfinfo / pdftotext when installed),
 // that user strings show as text, the other formats, and the --export-pdf entry point.
 #include "GuiTestSupport.h"
-#include "core/Report.h"
-#include "core/ScenarioIo.h"
-#include "ui/ReportWriter.h"
+#include "core/io/Presets.h"
+#include "core/report/Report.h"
+#include "core/io/ScenarioJson.h"
+#include "ui/interop/ReportWriter.h"
 
 #include <QAbstractTextDocumentLayout>
 #include <QFile>

@@ -2,9 +2,10 @@
 // plan kept for invalid layouts, and files (atomic save, open, malformed input).
 #include "GuiTestSupport.h"
 
-#include "core/Evaluate.h"
-#include "core/ScenarioIo.h"
-#include "ui/ScenarioDocument.h"
+#include "core/estimate/Evaluate.h"
+#include "core/io/Presets.h"
+#include "core/io/ScenarioJson.h"
+#include "ui/document/ScenarioDocument.h"
 
 #include <QFile>
 #include <QSignalSpy>

@@ -3,19 +3,19 @@
 // the glossary searches; the quiz checks answers.
 // With LP_TOUR_SCREENSHOT_DIR set, also writes tour-<step id>.png there (docs/images).
 #include "WindowTestSupport.h"
-#include "core/Evaluate.h"
-#include "core/TourScript.h"
-#include "ui/ExplanationPanel.h"
-#include "ui/FileController.h"
-#include "ui/GlossaryDialog.h"
-#include "ui/Highlighter.h"
-#include "ui/MainWindow.h"
-#include "ui/PresentationMode.h"
-#include "ui/QuizDialog.h"
-#include "ui/ScenarioDocument.h"
-#include "ui/TeachingWiring.h"
-#include "ui/Tour.h"
-#include "ui/TourPanel.h"
+#include "core/estimate/Evaluate.h"
+#include "core/teach/TourScript.h"
+#include "ui/plan/ExplanationPanel.h"
+#include "ui/shell/FileController.h"
+#include "ui/teach/GlossaryDialog.h"
+#include "ui/teach/Highlighter.h"
+#include "ui/shell/MainWindow.h"
+#include "ui/teach/PresentationMode.h"
+#include "ui/teach/QuizDialog.h"
+#include "ui/document/ScenarioDocument.h"
+#include "ui/shell/TeachingWiring.h"
+#include "ui/teach/Tour.h"
+#include "ui/teach/TourPanel.h"
 
 #include <QAction>
 #include <QCommandLineParser>

@@ -2,16 +2,16 @@
 // TrainingOptions field through the undo stack, the plan follows (the exposed communication time drops),
 // and the boxes follow the document when it changes elsewhere (undo, redo, another edit).
 #include "WindowTestSupport.h"
-#include "core/Evaluate.h"
-#include "core/Explain.h"
-#include "core/Presets.h"
-#include "ui/CollapsibleSection.h"
-#include "ui/FileController.h"
-#include "ui/MainWindow.h"
-#include "ui/ScenarioDocument.h"
-#include "ui/ScenarioPanel.h"
-#include "ui/Settings.h"
-#include "ui/TrainingEditor.h"
+#include "core/estimate/Evaluate.h"
+#include "core/estimate/Explain.h"
+#include "core/io/Presets.h"
+#include "ui/widgets/CollapsibleSection.h"
+#include "ui/shell/FileController.h"
+#include "ui/shell/MainWindow.h"
+#include "ui/document/ScenarioDocument.h"
+#include "ui/scenario/ScenarioPanel.h"
+#include "ui/shell/Settings.h"
+#include "ui/scenario/TrainingEditor.h"
 
 #include <QCheckBox>
 #include <QComboBox>

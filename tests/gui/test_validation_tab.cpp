@@ -1,16 +1,17 @@
 // The "Validate" tab (ui/ValidationTab, ui/ValidationModel): the published runs in ../shared/reference,
 // the figures exactly as core computes them, filters, the scatter, and opening a case as the scenario.
 #include "GuiTestSupport.h"
-#include "core/Evaluate.h"
-#include "core/ScenarioIo.h"
-#include "core/Validation.h"
-#include "ui/InlineBanner.h"
-#include "ui/Palette.h"
-#include "ui/ScenarioDocument.h"
-#include "ui/ValidationGroups.h"
-#include "ui/ValidationModel.h"
-#include "ui/ValidationSets.h"
-#include "ui/ValidationTab.h"
+#include "core/estimate/Evaluate.h"
+#include "core/io/Presets.h"
+#include "core/io/ScenarioJson.h"
+#include "core/measured/Validation.h"
+#include "ui/widgets/InlineBanner.h"
+#include "ui/widgets/Palette.h"
+#include "ui/document/ScenarioDocument.h"
+#include "ui/validate/ValidationGroups.h"
+#include "ui/validate/ValidationModel.h"
+#include "ui/document/ValidationSets.h"
+#include "ui/validate/ValidationTab.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>

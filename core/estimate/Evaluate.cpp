@@ -1,0 +1,260 @@
+// evaluate(): scenario -> plan. The model is ESTIMATION.md (sections 1-6 and 8), as refined in
+// docs/estimation.md. Memory lives in Memory.cpp, the per-layer costs in LayerCost.cpp.
+#include "core/estimate/Evaluate.h"
+
+#include "core/estimate/Collectives.h"
+#include "core/estimate/detail/EvalContext.h"
+#include "core/estimate/ExecutionStyle.h"
+#include "core/io/Presets.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace lp::core {
+
+using detail::EvalContext;
+
+namespace {
+
+bool positiveFinite(double v) { return std::isfinite(v) && v > 0; }
+
+void addInvalid(std::vector<Diagnostic>& out, DiagnosticId id, double a = 0, double b = 0) {
+    Diagnostic d;
+    d.id = id;
+    d.severity = Severity::Error;
+    d.a = a;
+    d.b = b;
+    out.push_back(d);
+}
+
+void checkLayoutInto(const Scenario& s, std::vector<Diagnostic>& out) {
+    const ModelSpec& m = s.model;
+    const Layout& l = s.layout;
+    const ClusterSpec& c = s.cluster;
+    const GpuSpec& g = c.gpu;
+    // Sizes that must be positive (and sane) before anything can be divided by them.
+    const bool sizesOk = m.layers > 0 && m.hidden > 0 && m.heads > 0 && m.kvHeads > 0 && m.ffnHidden > 0 &&
+                         m.vocab > 0 && m.seqLen > 0 && (m.headSize > 0 || m.hidden % m.heads == 0) &&
+                         m.kvHeads <= m.heads &&
+                         m.heads % m.kvHeads == 0;
+    const bool layoutOk = l.tp > 0 && l.pp > 0 && l.dp > 0 && l.cp > 0 && l.ep > 0 && l.etp >= 0 && l.vpp > 0 &&
+                          l.microBatch > 0 && l.accumulation > 0;
+    const bool clusterOk = c.nodes > 0 && c.gpusPerNode > 0 && c.nvlinkDomain > 0 &&
+                           positiveFinite(g.peakFlops16) && positiveFinite(g.hbmBytes) &&
+                           positiveFinite(g.hbmBandwidth) && positiveFinite(g.nvlinkBandwidth) &&
+                           positiveFinite(g.networkBandwidth) && positiveFinite(g.hostLinkBandwidth) &&
+                           positiveFinite(g.hostMemoryBandwidth) && positiveFinite(g.hostMemoryBytes) &&
+                           std::isfinite(c.nvlinkLatencySeconds) && c.nvlinkLatencySeconds >= 0 &&
+                           std::isfinite(c.networkLatencySeconds) && c.networkLatencySeconds >= 0;
+    const TrainingOptions& t = s.training;
+    const bool trainingOk =
+        t.zeroStage >= 0 && t.zeroStage <= 3 && t.zeroShardDegree >= 0 &&
+        positiveFinite(t.loaderTokensPerSecond) && std::isfinite(t.stragglerSlowdown) &&
+        t.stragglerSlowdown >= 0 && t.stragglerSlowdown <= 100 && std::isfinite(t.allocatorReserveFraction) &&
+        t.allocatorReserveFraction >= 0 && t.allocatorReserveFraction < 1 && std::isfinite(t.tokenBudget) &&
+        t.tokenBudget >= 0 && std::isfinite(t.moeLoadImbalance) && t.moeLoadImbalance >= 1 &&
+        t.moeLoadImbalance <= 100 && t.activationOffloadLayers >= 0 &&
+        t.activationOffloadLayers <= std::max(0, m.layers);
+    const bool moeOk = !m.isMoe() || (m.moe.topK > 0 && m.moe.topK <= m.moe.experts && m.moe.expertFfnHidden > 0 &&
+                                      m.moe.moeLayers >= 0 && m.moe.moeLayers <= m.layers &&
+                                      m.moe.sharedExperts >= 0 && std::isfinite(m.moe.capacityFactor) &&
+                                      m.moe.capacityFactor > 0 && m.moe.groupLimit >= 0 && m.moe.routingGroupsFit());
+    const bool mlaOk = m.attention != AttentionKind::Mla ||
+                       (m.mla.qLoraRank >= 0 && m.mla.kvLoraRank > 0 && m.mla.qkNopeHeadDim > 0 &&
+                        m.mla.qkRopeHeadDim >= 0 && m.mla.vHeadDim > 0);
+    if (!sizesOk)
+        addInvalid(out, DiagnosticId::InvalidValue, 1);
+    if (!layoutOk)
+        addInvalid(out, DiagnosticId::InvalidValue, 2);
+    if (!clusterOk)
+        addInvalid(out, DiagnosticId::InvalidValue, 3);
+    if (!trainingOk)
+        addInvalid(out, DiagnosticId::InvalidValue, 4);
+    if (!moeOk)
+        addInvalid(out, DiagnosticId::InvalidValue, 5);
+    if (!mlaOk || m.headSize < 0)
+        addInvalid(out, DiagnosticId::InvalidValue, 6);
+    if (!sizesOk || !layoutOk || !clusterOk)
+        return;
+    if (m.heads % l.tp != 0)
+        addInvalid(out, DiagnosticId::HeadsNotDivisibleByTp, l.tp, m.heads);
+    if (m.kvHeads % l.tp != 0 && m.heads % l.tp == 0)
+        addInvalid(out, DiagnosticId::KvHeadsNotDivisibleByTp, l.tp, m.kvHeads);
+    const long long chunks = static_cast<long long>(l.pp) * l.vpp;
+    if (const bool counted = pipelineSplitCountsEmbeddingAndLoss(s); m.layers + (counted ? 2 : 0) < chunks) {
+        addInvalid(out, DiagnosticId::LayersNotDivisibleByPp, static_cast<double>(chunks), m.layers);
+        out.back().c = counted ? 1.0 : 0.0;
+    }
+    if (l.gpus() != c.gpus())
+        addInvalid(out, DiagnosticId::GpuCountMismatch, static_cast<double>(l.gpus()), static_cast<double>(c.gpus()));
+    if (l.vpp > 1 && l.accumulation % l.pp != 0)
+        addInvalid(out, DiagnosticId::BatchNotDivisible, l.accumulation, l.pp);
+    if (l.cp > 1 && m.seqLen % (2 * l.cp) != 0)
+        addInvalid(out, DiagnosticId::SeqNotDivisibleByCp, m.seqLen, 2.0 * l.cp);
+    if (l.ep > 1 && (!m.isMoe() || m.moe.experts % l.ep != 0))
+        addInvalid(out, DiagnosticId::ExpertsNotDivisibleByEp, l.ep, m.isMoe() ? m.moe.experts : 0);
+    else if (m.isMoe() && expertTensorParallel(s) == 0) {
+        addInvalid(out, DiagnosticId::EpDoesNotDivideDp, l.ep, static_cast<double>(l.tp) * l.cp * l.dp);
+        out.back().c = l.etp;  // the expert TP asked for (0: auto, and even ETP 1 does not fit)
+    }
+    if (t.zeroStage >= 1 && t.zeroShardDegree > 0 && t.zeroShardDegree < l.dp && l.dp % t.zeroShardDegree != 0)
+        addInvalid(out, DiagnosticId::ShardDegreeDoesNotDivideDp, t.zeroShardDegree, l.dp);
+}
+
+void addDiagnostic(Plan& p, DiagnosticId id, Severity sev, double cost, double a = 0, double b = 0, double c = 0) {
+    Diagnostic d;
+    d.id = id;
+    d.severity = sev;
+    d.costSeconds = cost;
+    d.a = a;
+    d.b = b;
+    d.c = c;
+    p.diagnostics.push_back(d);
+}
+
+void diagnose(const EvalContext& x, Plan& p) {
+    const Layout& l = x.s.layout;
+    const TimeBreakdown& t = p.time;
+    const double step = t.stepSeconds;
+    if (x.tpCrossesNodes)
+        addDiagnostic(p, DiagnosticId::TpOverSlowLinks, Severity::Warning, t.tpCommSeconds, l.tp,
+                      x.s.cluster.nvlinkDomain);
+    if (l.pp > 1 && t.bubbleFraction >= 0.05)
+        addDiagnostic(p, DiagnosticId::PipelineBubble, t.bubbleFraction >= 0.25 ? Severity::Warning : Severity::Info,
+                      t.bubbleSeconds, t.bubbleFraction, l.accumulation);
+    if (!x.s.training.loaderPrefetch && t.loaderSeconds > 0.01 * step)
+        addDiagnostic(p, DiagnosticId::LoaderNotPrefetching, Severity::Warning, t.loaderSeconds);
+    if (x.s.training.stragglerSlowdown >= 0.02)
+        addDiagnostic(p, DiagnosticId::Stragglers, Severity::Warning, t.stragglerSeconds, x.s.training.stragglerSlowdown);
+    if (x.shardingSharesNicWithTp)
+        addDiagnostic(p, DiagnosticId::ShardingTrafficContendsWithTp, Severity::Warning, t.dpCommExposedSeconds);
+    if (step > 0 && t.dpCommExposedSeconds > 0.10 * step) {
+        // Hybrid sharding within the NVLink domain, when the shard group crosses it and such a degree exists.
+        const long long domain = x.s.cluster.nvlinkDomain;
+        const long long inner = static_cast<long long>(l.tp) * l.cp;
+        const long long nodeDegree = inner > 0 ? domain / inner : 0;
+        const bool hybridHelps = x.zero >= 1 && inner * x.shardGroup > domain && nodeDegree >= 1 &&
+                                 nodeDegree < effectiveShardDegree(x.s) && l.dp % nodeDegree == 0;
+        addDiagnostic(p, DiagnosticId::ExposedDpComm, t.dpCommExposedSeconds > 0.25 * step ? Severity::Warning : Severity::Info,
+                      t.dpCommExposedSeconds, t.dpCommExposedSeconds / step,
+                      hybridHelps ? static_cast<double>(nodeDegree) : 0.0);
+    }
+    if (x.epCrossesNodes)
+        addDiagnostic(p, DiagnosticId::EpCrossesNodes, Severity::Warning, t.epCommSeconds, l.tp, l.ep);
+    if (x.moe && p.x.tokensPerExpert < 256)
+        addDiagnostic(p, DiagnosticId::SmallExpertBatches, Severity::Warning, 0, p.x.tokensPerExpert);
+    if (l.cp > 1 && step > 0 && t.cpCommSeconds > 0.03 * step)
+        addDiagnostic(p, DiagnosticId::CpExchangeExposed, t.cpCommSeconds > 0.10 * step ? Severity::Warning : Severity::Info,
+                      t.cpCommSeconds, t.cpCommSeconds / step, x.seq / x.c, p.x.cpHidingTokens);
+    if (x.cpCrossesNodes)
+        addDiagnostic(p, DiagnosticId::CpCrossesNodes, t.cpCommSeconds > 0.03 * step ? Severity::Warning : Severity::Info,
+                      t.cpCommSeconds, l.tp, l.cp);
+    if (x.unevenStages && l.pp > 1) {
+        // The busiest rank sets the pace; an even split would give every rank U / PP of the split's units
+        // (the layers, and with the embedding and the loss counted, those two as well).
+        const double busiestUnits = x.layersOfRank(0) + (x.splitCountsEmbedLoss ? 1.0 : 0.0);
+        addDiagnostic(p, DiagnosticId::UnevenPipelineStages, Severity::Info,
+                      x.m * p.x.microbatchStageSeconds * std::max(0.0, 1.0 - x.splitUnits / x.p / busiestUnits),
+                      x.L, x.p * x.v, x.Ls);
+    }
+    if (x.splitCountsEmbedLoss && !x.unevenStages)
+        addDiagnostic(p, DiagnosticId::EmbeddingAndLossInPipelineSplit, Severity::Info, 0, x.L, x.p, x.layersOfRank(0));
+    if (x.unfusedSoftmax) {
+        // What the fallback costs: the same plan timed with the fused kernel.
+        EvalContext fused = x;
+        fused.unfusedSoftmax = false;
+        Plan q = p;
+        detail::computeTime(fused, q);
+        addDiagnostic(p, DiagnosticId::UnfusedSoftmax, Severity::Info, std::max(0.0, t.stepSeconds - q.time.stepSeconds),
+                      x.b * x.a / x.t, x.seq);
+    }
+    if (const double offload = t.offloadSeconds + (x.optimizerOffload ? t.optimizerSeconds : 0.0);
+        step > 0 && offload > 0.05 * step)
+        addDiagnostic(p, DiagnosticId::CpuOffloadCost,
+                      offload > 0.20 * step ? Severity::Warning : Severity::Info, offload, offload / step,
+                      t.offloadSeconds, x.optimizerOffload ? t.optimizerSeconds : 0.0);
+    // Offloaded state beyond the GPU's share of the host's memory: the node runs out of (pinned) host memory.
+    if (const double host = p.memory.hostBytesPerGpu, share = x.s.cluster.gpu.hostMemoryBytes; host > share)
+        addDiagnostic(p, DiagnosticId::HostMemoryExceeded, Severity::Warning, 0, host, share,
+                      x.s.cluster.gpusPerNode);
+    if (x.s.training.precision == Precision::Fp8 && !x.fp8)  // asked for, but the GPU runs it in 16 bits
+        addDiagnostic(p, DiagnosticId::Fp8NotSupported, Severity::Warning, 0);
+    if (p.mfu < 0.20)
+        addDiagnostic(p, DiagnosticId::MfuBelow20, Severity::Warning, 0, p.mfu);
+    if (p.memory.fits && p.memory.headroomBytes < 0.05 * p.memory.capacityBytes) {
+        addDiagnostic(p, DiagnosticId::LittleMemoryHeadroom, Severity::Info, 0, p.memory.worstStage,
+                      p.memory.headroomBytes, p.memory.headroomBytes / p.memory.capacityBytes);
+    }
+    if (!p.memory.fits) {
+        const StageMemory& w = p.memory.stages[static_cast<std::size_t>(p.memory.worstStage)];
+        addDiagnostic(p, DiagnosticId::DoesNotFit, Severity::Warning, 0, w.stage, w.totalBytes, p.memory.capacityBytes);
+        p.diagnostics.back().component = static_cast<int>(p.memory.largestComponent);
+    }
+}
+
+} // namespace
+
+std::vector<Diagnostic> checkLayout(const Scenario& s) {
+    std::vector<Diagnostic> out;
+    checkLayoutInto(s, out);
+    return out;
+}
+
+Plan evaluate(const Scenario& s) {
+    // Building a profile costs more than an evaluation: keep the last one per thread.
+    thread_local GpuSpec cachedGpu;
+    thread_local HardwareProfile cachedProfile;
+    thread_local bool cached = false;
+    if (!cached || !(cachedGpu == s.cluster.gpu)) {
+        cachedProfile = builtinProfile(s.cluster.gpu);
+        cachedGpu = s.cluster.gpu;
+        cached = true;
+    }
+    return evaluate(s, cachedProfile);
+}
+
+Plan evaluate(const Scenario& s, const HardwareProfile& profile) {
+    Plan p;
+    p.layout = s.layout;
+    p.profileName = profile.name;
+    p.style = resolvedStyle(s.training);
+    checkLayoutInto(s, p.diagnostics);
+    // Parameter counts and the yardsticks need only positive sizes.
+    const bool sizesUsable = std::none_of(p.diagnostics.begin(), p.diagnostics.end(), [](const Diagnostic& d) {
+        return d.id == DiagnosticId::InvalidValue;
+    });
+    if (sizesUsable) {
+        p.params = countParameters(s.model);
+        p.x.bytesPerParamState = detail::stateBytesPerParam(s.training);
+        p.trainingStateBytes = p.params.total * p.x.bytesPerParamState;
+        p.effectiveBatchSequences = s.layout.effectiveBatch();
+        p.tokensPerStep = static_cast<double>(p.effectiveBatchSequences) * s.model.seqLen;
+    }
+    if (!p.diagnostics.empty())
+        return p;  // invalid layout: nothing else is meaningful
+
+    p.valid = true;
+    EvalContext x(s, profile, p);
+    detail::computeMemory(x, p);
+    detail::computeTime(x, p);
+
+    const double gpus = static_cast<double>(s.layout.gpus());
+    const double peak = s.cluster.gpu.peakFlops16;
+    const double step = p.time.stepSeconds;
+    p.modelFlopsPerStep = p.x.flopsPerTokenModel * p.tokensPerStep;
+    p.hardwareFlopsPerStep = p.x.flopsPerTokenHardware * p.tokensPerStep;
+    p.mfu = p.modelFlopsPerStep / (step * gpus * peak);
+    p.hfu = p.hardwareFlopsPerStep / (step * gpus * peak);
+    p.mfu6nd = 6.0 * p.params.active * p.tokensPerStep / (step * gpus * peak);
+    p.modelTflopsPerGpu = p.modelFlopsPerStep / (step * gpus) / kTera;
+    p.hardwareTflopsPerGpu = p.hardwareFlopsPerStep / (step * gpus) / kTera;
+    p.tokensPerSecond = p.tokensPerStep / step;
+    p.tokensPerSecondPerGpu = p.tokensPerSecond / gpus;
+    p.trainingSeconds = s.training.tokenBudget / p.tokensPerSecond;
+    p.gpuHours = p.trainingSeconds * gpus / 3600.0;
+    p.x.peakFlops = peak;
+    diagnose(x, p);
+    return p;
+}
+
+} // namespace lp::core

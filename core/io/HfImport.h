@@ -1,0 +1,40 @@
+#pragma once
+// Importing a model architecture from a Hugging Face config.json (issue 6): Llama, Mistral, Qwen2,
+// Qwen3, Qwen2-MoE / Qwen3-MoE, Mixtral, GPT-2, GPT-NeoX (Pythia), Falcon and DeepSeek-V3, mapping
+// hidden size, layers, heads, KV heads, MLP size, vocabulary, tied embeddings, activation, norms,
+// biases, experts and latent attention. Multimodal wrappers with a "text_config" are read through it.
+// An unknown model_type or a missing field is an InputError naming the JSON path and the reason.
+#include "core/model/ModelSpec.h"
+#include "core/io/ScenarioJson.h"
+
+#include <expected>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lp::core {
+
+struct HfImportOptions {
+    // The sequence length to train at (the scenario's). Capped at the model's maximum positions
+    // (max_position_embeddings, n_positions); 0 means min(maximum positions, 4096).
+    int preferredSeqLen = 0;
+    std::string name; // display name; empty: "_name_or_path" from the file, else the model type
+};
+
+struct HfImport {
+    ModelSpec model;
+    std::string modelType; // "llama", "gpt2", ...
+    std::vector<std::string>
+        notes; // what is approximated or chosen ("sliding-window attention is not modelled")
+};
+
+std::expected<HfImport, InputErrors> importHfConfig(std::string_view json,
+                                                    const HfImportOptions& options = {});
+// Reads the file; without a name in options or in the file, names the model after its folder
+// ("Llama-2-7b-hf/config.json") or the file.
+std::expected<HfImport, InputErrors> loadHfConfigFile(const std::string& path, HfImportOptions options = {});
+
+// The model_type values importHfConfig() understands.
+const std::vector<std::string>& supportedHfModelTypes();
+
+} // namespace lp::core

@@ -1,0 +1,89 @@
+#include "core/model/Scenario.h"
+
+#include <utility>
+
+namespace lp::core {
+
+int effectiveShardDegree(const Scenario& s) {
+    const int dp = s.layout.dp;
+    const int d = s.training.zeroShardDegree;
+    if (s.training.zeroStage <= 0 || d <= 0 || d >= dp)
+        return dp;
+    return d;
+}
+
+std::vector<std::string_view> overlapsOn(const TrainingOptions& t) {
+    std::vector<std::string_view> on;
+    for (auto [set, name] : {std::pair{t.overlapTpComm, "TP"}, std::pair{t.overlapPpComm, "PP"},
+                             std::pair{t.overlapDpComm, "DP"}, std::pair{t.overlapEpComm, "EP"}})
+        if (set)
+            on.emplace_back(name);
+    return on;
+}
+
+ExecutionStyle resolvedStyle(const TrainingOptions& t) {
+    if (t.executionStyle != ExecutionStyle::Auto)
+        return t.executionStyle;
+    return t.zeroStage >= 3 ? ExecutionStyle::Fsdp : ExecutionStyle::Megatron;
+}
+
+bool pipelineSplitCountsEmbeddingAndLoss(const Scenario& s) {
+    const Layout& l = s.layout;
+    if (l.pp <= 1 || l.vpp <= 0 || s.model.layers <= 0)
+        return false;
+    switch (s.training.pipelineSplit) {
+    case PipelineSplit::Layers: return false;
+    case PipelineSplit::EmbeddingAndLoss: return true;
+    case PipelineSplit::Auto: break;
+    }
+    const long long chunks = static_cast<long long>(l.pp) * l.vpp;
+    const long long layers = s.model.layers;
+    if (chunks > layers)
+        return chunks <= layers + 2;
+    return resolvedStyle(s.training) == ExecutionStyle::Megatron && layers % chunks != 0 &&
+           (layers + 2) % chunks == 0;
+}
+
+bool expertTensorParallelFits(const Scenario& s, int etp) {
+    const Layout& l = s.layout;
+    if (etp <= 0 || l.tp <= 0 || l.ep <= 0)
+        return false;
+    const long long ranks = static_cast<long long>(l.tp) * l.cp * l.dp;
+    return l.tp % etp == 0 && ranks % (static_cast<long long>(l.ep) * etp) == 0;
+}
+
+int expertTensorParallel(const Scenario& s) {
+    const Layout& l = s.layout;
+    if (!s.model.isMoe())
+        return l.tp;
+    if (l.etp < 0)
+        return 0;
+    if (l.etp > 0)
+        return expertTensorParallelFits(s, l.etp) ? l.etp : 0;
+    for (int e = l.tp; e >= 1; --e)
+        if (expertTensorParallelFits(s, e))
+            return e;
+    return 0;
+}
+
+long long pipelineSplitUnits(const Scenario& s) {
+    return static_cast<long long>(s.model.layers) + (pipelineSplitCountsEmbeddingAndLoss(s) ? 2 : 0);
+}
+
+std::string logitsMetricPassesText(int passes) {
+    return std::to_string(passes) + (passes == 1 ? " metric pass" : " metric passes");
+}
+
+std::string recomputeDetailText(const TrainingOptions& t) {
+    if (t.recompute == Recompute::Selective && t.rematPolicy != RematPolicy::Auto)
+        return " (remat policy " + std::string(toString(t.rematPolicy)) + ")";
+    if (t.recompute == Recompute::Selective && t.recomputeModules != kRecomputeModulesDefault)
+        return t.recomputeModules == 0 ? " (no modules)"
+                                       : " (modules: " + recomputeModulesText(t.recomputeModules, ", ") + ")";
+    if (t.recompute != Recompute::Full || t.recomputeLayers <= 0)
+        return {};
+    return " (block: " + std::to_string(t.recomputeLayers) + (t.recomputeLayers == 1 ? " layer" : " layers") +
+           " of each chunk)";
+}
+
+} // namespace lp::core

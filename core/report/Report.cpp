@@ -1,0 +1,335 @@
+#include "core/report/Report.h"
+
+#include "core/estimate/Evaluate.h"
+#include "core/io/Presets.h"
+#include "core/util/NumberFormat.h"
+#include "core/estimate/PlanJson.h"
+#include "core/io/ScenarioJson.h"
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <nlohmann/json.hpp>
+
+#ifndef LP_VERSION
+#define LP_VERSION "unknown"
+#endif
+
+namespace lp::core {
+namespace {
+
+// ", long-sequence limits: at this plan's 4,096-token attention kernels 37 % and 30 %" (empty when the
+// profile's attention efficiencies do not depend on the length).
+std::string attentionLengthNote(const HardwareProfile& profile, const Scenario& s, const Plan& p) {
+    if (!(profile.attentionFwdHalfTokens > 0 || profile.attentionBwdHalfTokens > 0) ||
+        !s.training.flashAttention || !p.valid)
+        return {};
+    return ", long-sequence limits: at this plan's " + fmt::fixed(p.x.attentionKernelTokens, 0) +
+           "-token attention kernels " + fmt::percent(p.x.flashFwdEfficiency, 0) + " and " +
+           fmt::percent(p.x.flashBwdEfficiency, 0);
+}
+
+// ", at this plan's heads of 64 75 % and 86 % of those" (empty when the heads run at the profile's figures).
+std::string attentionHeadNote(const Scenario& s, const Plan& p) {
+    if (!s.training.flashAttention || !p.valid ||
+        !(p.x.attentionHeadFactorFwd < 1.0 || p.x.attentionHeadFactorBwd < 1.0))
+        return {};
+    return ", at this plan's heads of " + fmt::fixed(p.x.attentionHeadSize, 0) + " " +
+           fmt::percent(p.x.attentionHeadFactorFwd, 0) + " and " +
+           fmt::percent(p.x.attentionHeadFactorBwd, 0) + " of those (the figures are for heads of 128)";
+}
+
+std::string zeroWords(int stage) {
+    switch (stage) {
+    case 0:
+        return "ZeRO-0: weights, gradients and optimizer state replicated on every data-parallel rank";
+    case 1:
+        return "ZeRO-1 (the distributed optimizer): optimizer state sharded over the data-parallel ranks";
+    case 2:
+        return "ZeRO-2: optimizer state and gradients sharded over the data-parallel ranks";
+    case 3:
+        return "ZeRO-3 (FSDP full shard): weights, gradients and optimizer state sharded over the "
+               "data-parallel ranks";
+    default:
+        return "ZeRO-" + std::to_string(stage);
+    }
+}
+
+double curveMax(const Curve& c) {
+    double m = 0;
+    for (const auto& [x, y] : c.points)
+        m = std::max(m, y);
+    return m;
+}
+
+} // namespace
+
+std::string_view toString(ReportFormat f) {
+    switch (f) {
+    case ReportFormat::Html:
+        return "html";
+    case ReportFormat::Markdown:
+        return "md";
+    case ReportFormat::Json:
+        return "json";
+    case ReportFormat::Pdf:
+        return "pdf";
+    }
+    return "html";
+}
+
+std::optional<ReportFormat> parseReportFormat(std::string_view s) {
+    const std::string l = asciiLower(s);
+    if (l == "html" || l == "htm")
+        return ReportFormat::Html;
+    if (l == "md" || l == "markdown")
+        return ReportFormat::Markdown;
+    if (l == "json")
+        return ReportFormat::Json;
+    if (l == "pdf")
+        return ReportFormat::Pdf;
+    return std::nullopt;
+}
+
+std::optional<ReportFormat> reportFormatForPath(std::string_view path) {
+    const auto dot = path.rfind('.');
+    const auto slash = path.find_last_of("/\\");
+    if (dot == std::string_view::npos || (slash != std::string_view::npos && dot < slash))
+        return std::nullopt;
+    return parseReportFormat(path.substr(dot + 1));
+}
+
+std::string utcTimestampNow() {
+    std::time_t t = 0;
+    bool fromEnv = false;
+    if (const char* epoch = std::getenv("SOURCE_DATE_EPOCH"); epoch && *epoch) {
+        char* end = nullptr;
+        const long long v = std::strtoll(epoch, &end, 10);
+        if (end && *end == '\0' && v >= 0) {
+            t = static_cast<std::time_t>(v);
+            fromEnv = true;
+        }
+    }
+    if (!fromEnv)
+        t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+std::string displayTimestamp(std::string_view iso) {
+    // YYYY-MM-DDThh:mm:ssZ
+    if (iso.size() == 20 && iso[10] == 'T' && iso[19] == 'Z')
+        return std::string(iso.substr(0, 10)) + " " + std::string(iso.substr(11, 5)) + " UTC";
+    return std::string(iso);
+}
+
+ReportInput makeReport(const Scenario& s, const HardwareProfile& profile, const Plan& plan) {
+    ReportInput r;
+    r.scenario = s;
+    r.profile = profile;
+    r.plan = plan;
+    if (plan.valid)
+        r.explanations = explainPlan(s, plan);
+    r.title = "Layout report: " + s.name;
+    r.generatedAt = utcTimestampNow();
+    r.toolVersion = LP_VERSION;
+    return r;
+}
+
+ReportInput makeReport(const Scenario& s, const HardwareProfile& profile) {
+    return makeReport(s, profile, evaluate(s, profile));
+}
+
+ReportInput makeReport(const Scenario& s) {
+    return makeReport(s, builtinProfile(s.cluster.gpu));
+}
+
+std::string profileDescription(const HardwareProfile& profile, const Scenario& s) {
+    const std::string gpu = profile.gpuId.empty() ? s.cluster.gpu.name : profile.gpuId;
+    if (profile.origin == "measured") {
+        std::string out = "Measured profile \"" + profile.name + "\" for " + gpu;
+        if (!profile.measuredOn.empty())
+            out += ", measured on " + profile.measuredOn;
+        if (!profile.date.empty())
+            out += " on " + profile.date;
+        return out;
+    }
+    return "Built-in profile \"" + profile.name + "\" for " + gpu +
+           " (derived from public measurements; docs/estimation.md, section 7)";
+}
+
+std::vector<std::string> reportAssumptions(const Scenario& s, const HardwareProfile& profile, const Plan& p) {
+    const auto& t = s.training;
+    const auto& l = s.layout;
+    std::vector<std::string> a;
+    const char* precision = t.precision == Precision::Fp16
+                                ? "fp16"
+                                : (t.precision == Precision::Fp8 ? "fp8 (matmuls) with bf16" : "bf16");
+    const bool adam = t.optimizer == Optimizer::Adam;
+    const std::string moments = adam ? "two " : "one ";
+    const std::string momentWord = adam ? " moments" : " momentum";
+    switch (t.optimizerPrecision) {
+    case OptimizerPrecision::Fp32:
+        a.push_back(std::string(adam ? "Mixed-precision Adam: " : "SGD with momentum: ") + precision +
+                    " weights and gradients plus fp32 master weights and " + moments + "fp32" + momentWord +
+                    (adam ? " (about 16 bytes per parameter of training state before sharding)." : "."));
+        break;
+    case OptimizerPrecision::Bf16Moments:
+        a.push_back(std::string(adam ? "Adam: " : "SGD with momentum: ") + precision +
+                    " weights and gradients plus fp32 master weights and " + moments + "bf16" + momentWord +
+                    " (Megatron-Core's precision-aware optimizer).");
+        break;
+    case OptimizerPrecision::Bf16:
+        a.push_back(std::string(adam ? "Adam: " : "SGD with momentum: ") +
+                    "bf16 parameters updated in place, with no fp32 master copy, and " + moments + "bf16" +
+                    momentWord + " (a model built in bf16).");
+        break;
+    }
+    const int shardDegree = effectiveShardDegree(s);
+    if (t.zeroStage >= 1 && shardDegree < l.dp)
+        a.push_back(zeroWords(t.zeroStage) + ", hybrid: sharded over " + fmt::counted(shardDegree, "DP rank") +
+                    " x CP = " + fmt::counted(static_cast<long long>(shardDegree) * l.cp, "rank") +
+                    " and replicated " + fmt::counted(l.dp / shardDegree, "time") +
+                    "; the gradient shards are all-reduced across the replicas.");
+    else
+        a.push_back(zeroWords(t.zeroStage) +
+                    " (DP x CP = " + std::to_string(static_cast<long long>(l.dp) * l.cp) + " ranks).");
+    const ExecutionStyle style = resolvedStyle(t);
+    a.push_back(
+        style == ExecutionStyle::Fsdp
+            ? std::string("Execution style FSDP (PyTorch FSDP2 / torchtitan / DeepSpeed ZeRO-3): per-layer weight "
+                          "gathers prefetched one layer ahead, gradient reduction overlapped with the backward "
+                          "pass; ") +
+                  (t.torchCompile   ? "the model compiled with torch.compile (elementwise ops fused)."
+                   : t.fusedKernels ? "fused norm, rotary and activation kernels (Transformer Engine, Liger)."
+                                    : "eager elementwise ops (one kernel each, twice a fused kernel's memory traffic).")
+            : (t.overlapDpComm
+                   ? "Execution style Megatron-LM: TP/PP/DP with bucketed gradient reduction overlapped with "
+                     "the backward pass (--overlap-grad-reduce) and fused kernels."
+                   : "Execution style Megatron-LM: TP/PP/DP with bucketed gradient reduction after the backward "
+                     "pass (not overlapped) and fused kernels."));
+    a.push_back(std::string("Tensor-parallel collectives ") +
+                (t.overlapTpComm ? "overlap the layer's GEMMs (--tp-comm-overlap, AsyncTP): what exceeds the "
+                                   "GEMM time is exposed, plus a fifth of the hidden part"
+                                 : "run exposed, between the GEMMs") +
+                "; pipeline send/receive " +
+                (t.overlapPpComm ? "overlaps the stage's compute (--overlap-p2p-communication)." : "runs exposed."));
+    a.push_back(std::string("Recompute: ") + std::string(toString(t.recompute)) + recomputeDetailText(t) +
+                "; sequence parallelism " + (t.sequenceParallel ? "on" : "off") + "; flash attention " +
+                (t.flashAttention ? "on" : "off") + ".");
+    a.push_back(std::string("Attention score FLOPs are counted ") +
+                (t.attentionFlops == AttentionFlops::Full ? "in full (the PaLM / Megatron-LM convention)"
+                                                          : "halved for causal kernels") +
+                "; MFU is model FLOPs per second over the dense " +
+                (t.precision == Precision::Fp8 ? "fp8" : "16-bit") + " peak of " + s.cluster.gpu.name + " (" +
+                fmt::fixed(p.x.peakFlops / 1e12, 0) + " TFLOP/s per GPU).");
+    a.push_back("Memory per GPU includes the CUDA context, communication buffers and a caching-allocator "
+                "reserve of " +
+                fmt::percent(t.allocatorReserveFraction, 0) + " of the GPU memory; capacity is " +
+                fmt::bytesBoth(s.cluster.gpu.hbmBytes) + " per GPU.");
+    a.push_back("The data loader delivers " + fmt::count(t.loaderTokensPerSecond) +
+                " tokens/s per data-parallel rank" +
+                (t.loaderPrefetch ? ", prefetched ahead of the step."
+                                  : ", without prefetching (its time is exposed)."));
+    if (t.stragglerSlowdown > 0)
+        a.push_back("The slowest rank is " + fmt::percent(t.stragglerSlowdown) +
+                    " slower than the others, and every step waits for it.");
+    else
+        a.push_back("No straggler slowdown: every rank runs at the same speed.");
+    if (s.model.isMoe())
+        a.push_back("Mixture of experts: the busiest expert receives " + fmt::fixed(t.moeLoadImbalance, 2) +
+                    "x the mean number of tokens, with a capacity factor of " +
+                    fmt::fixed(s.model.moe.capacityFactor, 2) + ".");
+    std::string prof =
+        profileDescription(profile, s) + ": large GEMMs reach up to " +
+        fmt::percent(curveMax(profile.gemmEfficiency), 0) + " of peak, memory-bound kernels " +
+        fmt::percent(profile.hbmEfficiency, 0) + " of HBM bandwidth, flash attention " +
+        (p.x.flashFwdIsFa2
+             ? fmt::percent(profile.fa2AttentionFwdEfficiency, 0) +
+                   " (forward: FlashAttention-2 through torch's scaled_dot_product_attention, where "
+                   "fused attention reaches " +
+                   fmt::percent(profile.attentionFwdEfficiency, 0) + ")"
+             : fmt::percent(profile.attentionFwdEfficiency, 0) + " (forward)") +
+        " and " +
+        fmt::percent(p.x.flashFwdIsFa2 && profile.fa2AttentionBwdEfficiency > 0
+                         ? profile.fa2AttentionBwdEfficiency
+                         : profile.attentionBwdEfficiency,
+                     0) +
+        " (backward) of peak" + attentionLengthNote(profile, s, p) + attentionHeadNote(s, p) + ".";
+    a.push_back(prof);
+    a.push_back("Network bandwidth " + fmt::fixed(s.cluster.gpu.networkBandwidth / 1e9, 1) +
+                " GB/s per GPU and NVLink " + fmt::fixed(s.cluster.gpu.nvlinkBandwidth / 1e9, 0) +
+                " GB/s per GPU (one direction), with NCCL efficiency curves from the profile.");
+    a.push_back(
+        "Training time assumes " + fmt::count(t.tokenBudget) +
+        " tokens at the estimated throughput, with no failures, restarts, checkpoint saves or evaluation "
+        "pauses.");
+    a.push_back(
+        "These are estimates from a model, not measurements: docs/estimation.md describes the model, how "
+        "it was checked against published runs and its known limits (the worst published cases are off "
+        "by 20-33%). Check the first steady steps of the real run (layout-planner-cli analyze-log).");
+    return a;
+}
+
+nlohmann::json reportToJsonValue(const ReportInput& r) {
+    using nlohmann::json;
+    json j;
+    j["schema"] = kReportSchema;
+    j["version"] = kReportVersion;
+    j["title"] = r.title;
+    j["generated_at"] = r.generatedAt;
+    j["tool"] = json{{"name", "Layout Planner"}, {"version", r.toolVersion}};
+    j["scenario"] = json::parse(scenarioToJson(r.scenario));
+    const auto& pr = r.profile;
+    j["profile"] = json{{"name", pr.name},
+                        {"gpu_id", pr.gpuId},
+                        {"origin", pr.origin},
+                        {"measured_on", pr.measuredOn},
+                        {"date", pr.date},
+                        {"description", profileDescription(pr, r.scenario)},
+                        {"gemm_max_efficiency", finiteOrNull(curveMax(pr.gemmEfficiency))},
+                        {"hbm_efficiency", finiteOrNull(pr.hbmEfficiency)},
+                        {"attention_fwd_efficiency", finiteOrNull(pr.attentionFwdEfficiency)},
+                        {"attention_bwd_efficiency", finiteOrNull(pr.attentionBwdEfficiency)},
+                        {"attention_score_overhead", finiteOrNull(pr.attentionScoreOverhead)}};
+    json plan = planToJson(r.scenario, r.plan);
+    bool invalid = !r.plan.valid;
+    for (const auto& d : r.plan.diagnostics)
+        invalid = invalid || d.severity == Severity::Error;
+    plan["valid"] = !invalid;
+    j["plan"] = std::move(plan);
+    json ex = json::array();
+    for (const auto& e : r.explanations)
+        ex.push_back(explanationToJson(e));
+    j["explanations"] = std::move(ex);
+    j["assumptions"] = reportAssumptions(r.scenario, r.profile, r.plan);
+    sanitizeNonFinite(j);
+    return j;
+}
+
+std::string reportToJson(const ReportInput& r) {
+    return reportToJsonValue(r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+std::string renderReport(const ReportInput& r, ReportFormat f) {
+    switch (f) {
+    case ReportFormat::Html:
+        return reportToHtml(r);
+    case ReportFormat::Markdown:
+        return reportToMarkdown(r);
+    case ReportFormat::Json:
+        return reportToJson(r);
+    case ReportFormat::Pdf:
+        return {};
+    }
+    return {};
+}
+
+} // namespace lp::core

@@ -1,0 +1,73 @@
+#pragma once
+// Layout reports (issue 6): one scenario, its plan and everything needed to review it, as a
+// self-contained HTML page, Markdown for a code forge, or versioned JSON. The PDF is the HTML
+// printed by Qt (ui/ReportWriter); the command line, being Qt-free, writes HTML, Markdown and JSON.
+// Formats: docs/reports.md.
+#include "core/estimate/Explain.h"
+#include "core/model/Hardware.h"
+#include "core/estimate/Plan.h"
+#include "core/model/Scenario.h"
+
+#include <nlohmann/json_fwd.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lp::core {
+
+inline constexpr const char* kReportSchema = "layout-planner/report";
+inline constexpr int kReportVersion = 1;
+
+enum class ReportFormat { Html, Markdown, Json, Pdf };
+std::string_view toString(ReportFormat f);                         // "html", "md", "json", "pdf"
+std::optional<ReportFormat> parseReportFormat(std::string_view s); // also "markdown", "htm"
+// From a file name's extension (.html/.htm, .md/.markdown, .json, .pdf); nullopt otherwise.
+std::optional<ReportFormat> reportFormatForPath(std::string_view path);
+
+// What a report shows. makeReport() fills it; callers may change the title or the date.
+struct ReportInput {
+    Scenario scenario;
+    HardwareProfile profile;
+    Plan plan;
+    std::vector<Explanation> explanations; // explainPlan(scenario, plan) for a valid plan
+    std::string title;                     // "Layout report: <scenario name>"
+    std::string generatedAt;               // ISO 8601 UTC, "2025-01-31T09:30:00Z"
+    std::string toolVersion;               // LP_VERSION
+};
+
+// Evaluates the scenario with the profile (or the GPU's built-in profile) and fills everything.
+ReportInput makeReport(const Scenario& s, const HardwareProfile& profile);
+ReportInput makeReport(const Scenario& s);
+// For a plan already evaluated (the window's current plan).
+ReportInput makeReport(const Scenario& s, const HardwareProfile& profile, const Plan& plan);
+
+// The current time as "YYYY-MM-DDThh:mm:ssZ"; SOURCE_DATE_EPOCH (seconds) overrides it, for
+// reproducible output.
+std::string utcTimestampNow();
+// "2025-01-31T09:30:00Z" -> "2025-01-31 09:30 UTC" (other strings unchanged).
+std::string displayTimestamp(std::string_view iso);
+
+// The assumptions behind the figures, as plain sentences.
+std::vector<std::string> reportAssumptions(const Scenario& s, const HardwareProfile& profile, const Plan& p);
+// "built-in profile for NVIDIA H100 SXM 80 GB" / "measured on NVIDIA H100 ... on 2025-01-30".
+std::string profileDescription(const HardwareProfile& profile, const Scenario& s);
+
+struct HtmlOptions {
+    // true: the charts as inline <svg> (the self-contained file). false: <img src="lp-chart:memory">
+    // and <img src="lp-chart:time"> references, for renderers without SVG (QTextDocument), which
+    // supply the images from memoryChartSvg()/timeChartSvg() themselves.
+    bool inlineSvg = true;
+    int imageWidth = 0;           // with inlineSvg false: the images' width in pixels (0: the chart's own)
+    bool navigation = true;       // the table of contents (links within the page; pointless on paper)
+    bool fullWidthTables = false; // width="100%" on every table (renderers without CSS table sizing)
+};
+
+std::string reportToHtml(const ReportInput& r, const HtmlOptions& options = {});
+std::string reportToMarkdown(const ReportInput& r);
+nlohmann::json reportToJsonValue(const ReportInput& r);
+std::string reportToJson(const ReportInput& r); // pretty-printed, ends with a newline
+// HTML, Markdown or JSON; Pdf gives an empty string (it needs Qt: ui/ReportWriter).
+std::string renderReport(const ReportInput& r, ReportFormat f);
+
+} // namespace lp::core

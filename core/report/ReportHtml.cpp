@@ -1,0 +1,281 @@
+// The HTML report: one self-contained, printable page (inline CSS, charts as inline SVG, no scripts,
+// no external resources). Every user-supplied string goes through escapeHtml().
+#include "core/util/Markup.h"
+#include "core/util/NumberFormat.h"
+#include "core/report/Report.h"
+#include "core/report/detail/ReportContent.h"
+#include "core/io/ScenarioJson.h"
+#include "core/report/SvgCharts.h"
+
+#include <string>
+
+namespace lp::core {
+namespace {
+
+using report::KeyValues;
+using report::Table;
+
+constexpr const char* kCss = R"CSS(
+:root { color-scheme: light; }
+body { font-family: "Helvetica Neue", Helvetica, Arial, "DejaVu Sans", sans-serif; color: #1d1d1f;
+       max-width: 980px; margin: 2em auto; padding: 0 1.2em; line-height: 1.45; background: #ffffff; }
+h1 { font-size: 1.7em; margin: 0 0 .2em; }
+h2 { font-size: 1.3em; border-bottom: 2px solid #4E79A7; padding-bottom: .15em; margin-top: 1.8em; }
+h3 { font-size: 1.05em; margin: 1.2em 0 .3em; }
+p.meta { color: #555555; margin-top: 0; }
+table { border-collapse: collapse; margin: .5em 0 1em; font-size: .92em; }
+th, td { border: 1px solid #d0d0d0; padding: 3px 8px; text-align: left; vertical-align: top; }
+th { background: #f2f4f7; }
+table.wide th { font-size: .82em; padding: 3px 4px; }
+table.kv th { width: 16em; font-weight: normal; color: #333333; }
+.num { text-align: right; font-variant-numeric: tabular-nums; }
+tr.emph td { font-weight: bold; }
+.status { display: inline-block; padding: 3px 12px; border-radius: 12px; font-weight: bold; }
+.fits { background: #e3f4e8; color: #1e6b34; }
+.nofit, .invalid { background: #fbe3e3; color: #D62728; }
+.sev { display: inline-block; min-width: 5em; font-weight: bold; text-transform: uppercase; font-size: .8em; }
+.sev-error { color: #D62728; } .sev-warning { color: #9a5d00; } .sev-info { color: #1f5fb0; }
+div.diag { border-left: 4px solid #cccccc; padding: .3em .8em; margin: .6em 0; }
+div.diag-error { border-color: #D62728; } div.diag-warning { border-color: #E08E0B; } div.diag-info { border-color: #3B7DD8; }
+div.diag p { margin: .2em 0; }
+figure, div.figure { margin: 1em 0; } figcaption, p.caption { color: #555555; font-size: .9em; }
+svg { max-width: 100%; height: auto; }
+code, pre { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; }
+code { font-size: .9em; background: #f3f3f3; padding: 0 .2em; }
+pre { background: #f6f8fa; padding: .8em; font-size: .8em; white-space: pre-wrap; word-break: break-word; }
+dl.explain dt { font-weight: bold; margin-top: .9em; }
+dl.explain dd { margin: .15em 0 0 1.2em; }
+dl.explain code { white-space: pre-wrap; overflow-wrap: anywhere; }
+table.kv { min-width: 60%; }
+nav ol { columns: 2; font-size: .92em; }
+footer { margin-top: 2.5em; color: #777777; font-size: .85em; border-top: 1px solid #dddddd; padding-top: .5em; }
+@page { size: A4; margin: 16mm 14mm; }
+@media print {
+  body { max-width: none; margin: 0; padding: 0; font-size: 10pt; }
+  nav { display: none; }
+  h2, h3 { break-after: avoid; page-break-after: avoid; }
+  figure, table, div.diag, dl.explain div { break-inside: avoid; page-break-inside: avoid; }
+}
+)CSS";
+
+std::string tableOpen(const HtmlOptions& o, const char* cls = nullptr) {
+    return std::string("<table") + (cls ? std::string(" class=\"") + cls + "\"" : std::string()) +
+           " border=\"1\" cellspacing=\"0\" cellpadding=\"4\"" +
+           (o.fullWidthTables ? " width=\"100%\"" : "") + ">\n";
+}
+
+std::string kvTable(const KeyValues& kv, const HtmlOptions& o) {
+    std::string out = tableOpen(o, "kv");
+    for (const auto& [k, v] : kv)
+        out += "<tr><th scope=\"row\">" + escapeHtml(k) + "</th><td>" + escapeHtml(v) + "</td></tr>\n";
+    return out + "</table>\n";
+}
+
+std::string dataTable(const Table& t, const std::string& caption, const HtmlOptions& o) {
+    // Many columns (the memory table's nine) leave an A4 column too narrow for "Activations" at the body
+    // size, and a renderer would break the word mid-way: smaller headers keep every word whole.
+    std::string out = tableOpen(o, t.headers.size() >= 8 ? "wide" : nullptr);
+    if (!caption.empty())
+        out += "<caption>" + escapeHtml(caption) + "</caption>\n";
+    out += "<thead><tr>";
+    for (std::size_t c = 0; c < t.headers.size(); ++c) {
+        const bool num = c < t.numeric.size() && t.numeric[c];
+        out += std::string("<th scope=\"col\"") + (num ? " class=\"num\" align=\"right\"" : "") + ">" +
+               escapeHtml(t.headers[c]) + "</th>";
+    }
+    out += "</tr></thead>\n<tbody>\n";
+    for (std::size_t r = 0; r < t.rows.size(); ++r) {
+        const bool emph = static_cast<int>(r) == t.emphasizedRow;
+        out += emph ? "<tr class=\"emph\">" : "<tr>";
+        for (std::size_t c = 0; c < t.rows[r].size(); ++c) {
+            const bool num = c < t.numeric.size() && t.numeric[c];
+            std::string cell = escapeHtml(t.rows[r][c]);
+            if (emph)
+                cell = "<b>" + cell + "</b>";
+            out += std::string("<td") + (num ? " class=\"num\" align=\"right\"" : "") + ">" + cell + "</td>";
+        }
+        out += "</tr>\n";
+    }
+    return out + "</tbody>\n</table>\n";
+}
+
+std::string figure(const SvgChart& chart, const std::string& id, const std::string& caption,
+                   const HtmlOptions& o) {
+    // Renderers without HTML5 elements (QTextDocument) get the same figure as paragraphs.
+    std::string out = o.inlineSvg
+                          ? "<figure id=\"" + id + "\">\n"
+                          : "<div class=\"figure\" id=\"" + id + "\">\n<p style=\"line-height: 100%\">";
+    if (o.inlineSvg) {
+        // Inline SVG in HTML needs no namespace declaration; dropping it keeps the page free of URLs.
+        std::string svg = chart.svg;
+        const std::string ns = " xmlns=\"http://www.w3.org/2000/svg\"";
+        if (const auto pos = svg.find(ns); pos != std::string::npos)
+            svg.erase(pos, ns.size());
+        out += svg;
+    } else {
+        const int w = o.imageWidth > 0 ? o.imageWidth : chart.width;
+        const int h = chart.width > 0 ? chart.height * w / chart.width : chart.height;
+        out += "<img src=\"lp-chart:" + id.substr(std::string("chart-").size()) + "\" width=\"" +
+               std::to_string(w) + "\" height=\"" + std::to_string(h) + "\" alt=\"" + escapeHtml(caption) +
+               "\">\n";
+    }
+    if (o.inlineSvg)
+        out += "<figcaption>" + escapeHtml(caption) + "</figcaption>\n</figure>\n";
+    else
+        out += "</p>\n<p class=\"caption\">" + escapeHtml(caption) + "</p>\n</div>\n";
+    return out;
+}
+
+std::string section(const std::string& id, const std::string& title) {
+    return "\n<section id=\"" + id + "\">\n<h2>" + escapeHtml(title) + "</h2>\n";
+}
+
+} // namespace
+
+std::string reportToHtml(const ReportInput& r, const HtmlOptions& options) {
+    const Scenario& s = r.scenario;
+    const Plan& p = r.plan;
+    const bool invalid = report::isInvalid(p);
+
+    std::string h;
+    h.reserve(96 * 1024);
+    h += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
+    h += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
+    h += "<meta name=\"generator\" content=\"Layout Planner " + escapeHtml(r.toolVersion) + "\">\n";
+    h += "<title>" + escapeHtml(r.title) + "</title>\n<style>" + std::string(kCss) +
+         "</style>\n</head>\n<body>\n";
+
+    // Header.
+    h += "<header>\n<h1>" + escapeHtml(r.title) + "</h1>\n";
+    h += "<p class=\"meta\">Generated " + escapeHtml(displayTimestamp(r.generatedAt)) +
+         " by Layout Planner " + escapeHtml(r.toolVersion) + ". Scenario: <b>" + escapeHtml(s.name) +
+         "</b>.</p>\n";
+    const std::string cls = invalid ? "invalid" : (p.memory.fits ? "fits" : "nofit");
+    h += "<p><span class=\"status " + cls + "\">" + escapeHtml(report::statusLine(p)) +
+         "</span></p>\n</header>\n";
+
+    if (options.navigation)
+        h += "<nav>\n<h2>Contents</h2>\n<ol>\n"
+             "<li><a href=\"#summary\">Summary</a></li>\n<li><a href=\"#scenario\">Scenario</a></li>\n"
+             "<li><a href=\"#layout\">Layout</a></li>\n<li><a href=\"#memory\">Memory per GPU</a></li>\n"
+             "<li><a href=\"#precision\">Number formats</a></li>\n<li><a href=\"#time\">Time per step</a></li>\n"
+             "<li><a href=\"#utilisation\">Utilisation and throughput</a></li>\n"
+             "<li><a href=\"#diagnostics\">Diagnostics</a></li>\n<li><a href=\"#explanations\">How the key "
+             "figures are computed</a></li>\n"
+             "<li><a href=\"#profile\">Hardware profile</a></li>\n<li><a "
+             "href=\"#assumptions\">Assumptions</a></li>\n"
+             "<li><a href=\"#scenario-file\">Appendix: scenario file</a></li>\n</ol>\n</nav>\n";
+
+    h += section("summary", "Summary") + kvTable(report::summaryFigures(r), options) + "</section>\n";
+
+    h += section("scenario", "Scenario");
+    h += "<p><b>" + escapeHtml(s.name) + "</b></p>\n";
+    if (!s.notes.empty())
+        h += "<p class=\"notes\">" + escapeHtmlMultiline(s.notes) + "</p>\n";
+    h += "<h3>Model</h3>\n" + kvTable(report::modelFacts(s, p), options);
+    h += "<h3>Cluster</h3>\n" + kvTable(report::clusterFacts(s), options);
+    h += "<h3>Training options</h3>\n" + kvTable(report::trainingFacts(s, p), options);
+    h += "</section>\n";
+
+    h += section("layout", "Layout") + kvTable(report::layoutFacts(s, p), options) + "</section>\n";
+
+    h += section("memory", "Memory per GPU, by pipeline stage");
+    if (invalid || p.memory.stages.empty()) {
+        h += "<p>Not available: the layout is invalid (see the diagnostics).</p>\n";
+    } else {
+        h += figure(memoryChartSvg(p), "chart-memory",
+                    "Memory per GPU by pipeline stage (GiB), stacked by component; the dashed line is the "
+                    "GPU's capacity.",
+                    options);
+        h += dataTable(report::memoryTable(p),
+                       "Memory per GPU by pipeline stage, in GiB (2^30 bytes) unless marked GB", options);
+        h += kvTable(report::memoryFacts(p), options);
+    }
+    h += "</section>\n";
+
+    h += section("precision", "Number formats");
+    h += "<p>Which tensors the run keeps in which number format, and why.</p>\n";
+    h += dataTable(report::numberFormatTable(s), "Number format per tensor, bytes per stored value", options);
+    if (const std::string extras = report::fp8ExtrasLine(p); !invalid && !extras.empty())
+        h += "<p>" + escapeHtml(extras) + "</p>\n";
+    h += "</section>\n";
+
+    h += section("time", "Time per step");
+    if (invalid) {
+        h += "<p>Not available: the layout is invalid (see the diagnostics).</p>\n";
+    } else {
+        h += figure(timeChartSvg(p), "chart-time",
+                    "Step time by component (ms); components of zero time are left out.", options);
+        h += dataTable(report::timeTable(p), "Time per step by component", options);
+        h += "<p>Pipeline bubble: " + escapeHtml(fmt::percent(p.time.bubbleFraction)) +
+             " of the ideal pipeline time.</p>\n";
+    }
+    h += "</section>\n";
+
+    h += section("utilisation", "Utilisation and throughput");
+    if (invalid)
+        h += "<p>Not available: the layout is invalid (see the diagnostics).</p>\n";
+    else
+        h += kvTable(report::utilisationFacts(s, p), options);
+    h += "</section>\n";
+
+    h += section("diagnostics", "Diagnostics");
+    const auto diags = report::diagnosticViews(p);
+    if (diags.empty())
+        h += "<p>No diagnostics: nothing in this layout needs attention.</p>\n";
+    for (const auto& d : diags) {
+        h += "<div class=\"diag diag-" + d.severity + "\">\n<p><span class=\"sev sev-" + d.severity + "\">" +
+             escapeHtml(d.severity) + "</span> <code>" + escapeHtml(d.id) + "</code> " +
+             escapeHtml(d.message) + "</p>\n";
+        if (!d.suggestion.empty())
+            h += "<p><b>Suggestion:</b> " + escapeHtml(d.suggestion) + "</p>\n";
+        if (!d.cost.empty())
+            h += "<p><b>Cost:</b> " + escapeHtml(d.cost) + "</p>\n";
+        h += "</div>\n";
+    }
+    h += "</section>\n";
+
+    h += section("explanations", "How the key figures are computed");
+    if (r.explanations.empty()) {
+        h += "<p>No explanations: the layout is invalid.</p>\n";
+    } else {
+        h += "<dl class=\"explain\">\n";
+        for (const auto& e : r.explanations) {
+            h += "<div>\n<dt>" + escapeHtml(e.label) + " = " + escapeHtml(fmt::withUnit(e.value, e.unit)) +
+                 " <code>" + escapeHtml(e.key) + "</code></dt>\n";
+            if (!e.words.empty())
+                h += "<dd>" + escapeHtml(e.words) + "</dd>\n";
+            if (!e.formula.empty())
+                h += "<dd>Formula: <code>" + escapeHtml(e.formula) + "</code></dd>\n";
+            if (!e.substituted.empty())
+                h += "<dd>With the values: <code>" + escapeHtml(e.substituted) + "</code></dd>\n";
+            if (!e.source.empty())
+                h += "<dd>Source: " + escapeHtml(e.source) + "</dd>\n";
+            h += "</div>\n";
+        }
+        h += "</dl>\n";
+    }
+    h += "</section>\n";
+
+    h += section("profile", "Hardware profile");
+    h += "<p>" + escapeHtml(profileDescription(r.profile, s)) + ".</p>\n" +
+         kvTable(report::profileFacts(r), options);
+    h += "</section>\n";
+
+    h += section("assumptions", "Assumptions") + "<ul>\n";
+    for (const auto& a : reportAssumptions(s, r.profile, p))
+        h += "<li>" + escapeHtml(a) + "</li>\n";
+    h += "</ul>\n</section>\n";
+
+    h += section("scenario-file", "Appendix: scenario file");
+    h += "<p>The scenario in full, as a Layout Planner scenario file (open it in the window or pass it to "
+         "<code>layout-planner-cli evaluate</code> to reproduce this report's figures).</p>\n";
+    h += "<pre>" + escapeHtml(scenarioToJson(s)) + "</pre>\n</section>\n";
+
+    h += "\n<footer>Layout Planner " + escapeHtml(r.toolVersion) + " \xC2\xB7 report format " +
+         kReportSchema + " version " + std::to_string(kReportVersion) + " \xC2\xB7 " +
+         escapeHtml(displayTimestamp(r.generatedAt)) + "</footer>\n</body>\n</html>\n";
+    return h;
+}
+
+} // namespace lp::core

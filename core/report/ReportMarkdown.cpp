@@ -1,0 +1,219 @@
+// The Markdown report, for a code forge (GitHub / GitLab flavoured tables). Every user-supplied
+// string goes through escapeMarkdown(): it renders as text, and raw HTML cannot get through.
+// Charts are drawn with block characters in fenced code blocks (a forge shows no inline SVG).
+#include "core/util/Markup.h"
+#include "core/util/NumberFormat.h"
+#include "core/report/Report.h"
+#include "core/report/detail/ReportContent.h"
+#include "core/io/ScenarioJson.h"
+#include "core/report/SvgCharts.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace lp::core {
+namespace {
+
+using report::KeyValues;
+using report::Table;
+
+std::string kvTable(const KeyValues& kv) {
+    std::string out = "| | |\n|---|---|\n";
+    for (const auto& [k, v] : kv)
+        out += "| " + escapeMarkdownCell(k) + " | " + escapeMarkdownCell(v) + " |\n";
+    return out + "\n";
+}
+
+std::string dataTable(const Table& t) {
+    std::string out = "|";
+    for (const auto& h : t.headers)
+        out += " " + escapeMarkdownCell(h) + " |";
+    out += "\n|";
+    for (std::size_t c = 0; c < t.headers.size(); ++c)
+        out += (c < t.numeric.size() && t.numeric[c]) ? "---:|" : "---|";
+    out += "\n";
+    for (std::size_t r = 0; r < t.rows.size(); ++r) {
+        const bool emph = static_cast<int>(r) == t.emphasizedRow;
+        out += "|";
+        for (const auto& cell : t.rows[r])
+            out += " " + (emph ? "**" + escapeMarkdownCell(cell) + "**" : escapeMarkdownCell(cell)) + " |";
+        out += "\n";
+    }
+    return out + "\n";
+}
+
+// A bar of `cells` character cells in eighths ("█▉▊▋▌▍▎▏").
+std::string bar(double fraction, int cells) {
+    static const char* kEighths[] = {"",
+                                     "\xE2\x96\x8F",
+                                     "\xE2\x96\x8E",
+                                     "\xE2\x96\x8D",
+                                     "\xE2\x96\x8C",
+                                     "\xE2\x96\x8B",
+                                     "\xE2\x96\x8A",
+                                     "\xE2\x96\x89"};
+    if (!std::isfinite(fraction) || fraction < 0)
+        fraction = 0;
+    const int eighths = static_cast<int>(std::lround(fraction * cells * 8));
+    std::string out;
+    for (int i = 0; i < eighths / 8; ++i)
+        out += "\xE2\x96\x88";
+    out += kEighths[eighths % 8];
+    return out;
+}
+
+std::string padRight(std::string s, std::size_t width) {
+    std::size_t chars = 0;
+    for (unsigned char c : s)
+        if ((c & 0xC0) != 0x80)
+            ++chars;
+    if (chars < width)
+        s.append(width - chars, ' ');
+    return s;
+}
+
+std::string fence(const std::string& content) {
+    std::size_t longest = 0, run = 0;
+    for (char c : content) {
+        run = c == '`' ? run + 1 : 0;
+        longest = std::max(longest, run);
+    }
+    return std::string(std::max<std::size_t>(3, longest + 1), '`');
+}
+
+std::string memoryBars(const Plan& p) {
+    const auto& m = p.memory;
+    double top = m.capacityBytes;
+    for (const auto& st : m.stages)
+        top = std::max(top, st.totalBytes);
+    if (!(top > 0))
+        return {};
+    const int cells = 40;
+    std::string out = "```text\n";
+    for (const auto& st : m.stages) {
+        out += padRight("stage " + std::to_string(st.stage), 10) +
+               padRight(bar(st.totalBytes / top, cells), cells + 1) + fmt::gib(st.totalBytes) +
+               (st.stage == m.worstStage ? "  <- worst" : "") + "\n";
+    }
+    out += padRight("capacity", 10) + padRight(bar(m.capacityBytes / top, cells), cells + 1) +
+           fmt::gib(m.capacityBytes) + (m.fits ? "" : "  (does not fit)") + "\n```\n\n";
+    return out;
+}
+
+std::string timeBars(const Plan& p) {
+    double top = 0;
+    for (const auto& r : timeRows(p.time))
+        top = std::max(top, r.seconds);
+    if (!(top > 0))
+        return {};
+    std::string out = "```text\n";
+    for (const auto& r : timeRows(p.time)) {
+        if (!(r.seconds > 0))
+            continue;
+        out += padRight(std::string(r.label), 30) + padRight(bar(r.seconds / top, 30), 31) +
+               fmt::fixed(r.seconds * 1e3, 1) + " ms\n";
+    }
+    return out + "```\n\n";
+}
+
+} // namespace
+
+std::string reportToMarkdown(const ReportInput& r) {
+    const Scenario& s = r.scenario;
+    const Plan& p = r.plan;
+    const bool invalid = report::isInvalid(p);
+    std::string md;
+    md.reserve(48 * 1024);
+    md += "# " + escapeMarkdown(r.title) + "\n\n";
+    md += "Generated " + escapeMarkdown(displayTimestamp(r.generatedAt)) + " by Layout Planner " +
+          escapeMarkdown(r.toolVersion) + ". Scenario: **" + escapeMarkdown(s.name) + "**.\n\n";
+    md += "**Status:** " + escapeMarkdown(report::statusLine(p)) + "\n\n";
+
+    md += "## Summary\n\n" + kvTable(report::summaryFigures(r));
+
+    md += "## Scenario\n\n**" + escapeMarkdown(s.name) + "**\n\n";
+    if (!s.notes.empty())
+        md += escapeMarkdownBlock(s.notes) + "\n\n";
+    md += "### Model\n\n" + kvTable(report::modelFacts(s, p));
+    md += "### Cluster\n\n" + kvTable(report::clusterFacts(s));
+    md += "### Training options\n\n" + kvTable(report::trainingFacts(s, p));
+
+    md += "## Layout\n\n" + kvTable(report::layoutFacts(s, p));
+
+    md += "## Memory per GPU, by pipeline stage\n\n";
+    if (invalid || p.memory.stages.empty()) {
+        md += "Not available: the layout is invalid (see the diagnostics).\n\n";
+    } else {
+        md += "In GiB (2^30 bytes) unless marked GB.\n\n" + dataTable(report::memoryTable(p));
+        md += memoryBars(p);
+        md += kvTable(report::memoryFacts(p));
+    }
+
+    md += "## Number formats\n\nWhich tensors the run keeps in which number format, and why.\n\n" +
+          dataTable(report::numberFormatTable(s));
+    if (const std::string extras = report::fp8ExtrasLine(p); !invalid && !extras.empty())
+        md += escapeMarkdown(extras) + "\n\n";
+
+    md += "## Time per step\n\n";
+    if (invalid) {
+        md += "Not available: the layout is invalid (see the diagnostics).\n\n";
+    } else {
+        md += dataTable(report::timeTable(p));
+        md += timeBars(p);
+        md += "Pipeline bubble: " + escapeMarkdown(fmt::percent(p.time.bubbleFraction)) +
+              " of the ideal pipeline time.\n\n";
+    }
+
+    md += "## Utilisation and throughput\n\n";
+    md += invalid ? std::string("Not available: the layout is invalid.\n\n")
+                  : kvTable(report::utilisationFacts(s, p));
+
+    md += "## Diagnostics\n\n";
+    const auto diags = report::diagnosticViews(p);
+    if (diags.empty())
+        md += "No diagnostics: nothing in this layout needs attention.\n\n";
+    for (const auto& d : diags) {
+        md += "- **" + escapeMarkdown(d.severity) + "** `" + d.id + "`: " + escapeMarkdown(d.message) + "\n";
+        if (!d.suggestion.empty())
+            md += "  - Suggestion: " + escapeMarkdown(d.suggestion) + "\n";
+        if (!d.cost.empty())
+            md += "  - Cost: " + escapeMarkdown(d.cost) + "\n";
+    }
+    if (!diags.empty())
+        md += "\n";
+
+    md += "## How the key figures are computed\n\n";
+    if (r.explanations.empty())
+        md += "No explanations: the layout is invalid.\n\n";
+    for (const auto& e : r.explanations) {
+        md += "**" + escapeMarkdown(e.label) + " = " + escapeMarkdown(fmt::withUnit(e.value, e.unit)) +
+              "** (`" + e.key + "`)\n\n";
+        if (!e.words.empty())
+            md += escapeMarkdown(e.words) + "\n\n";
+        if (!e.formula.empty())
+            md += "- Formula: " + escapeMarkdown(e.formula) + "\n";
+        if (!e.substituted.empty())
+            md += "- With the values: " + escapeMarkdown(e.substituted) + "\n";
+        if (!e.source.empty())
+            md += "- Source: " + escapeMarkdown(e.source) + "\n";
+        md += "\n";
+    }
+
+    md += "## Hardware profile\n\n" + escapeMarkdown(profileDescription(r.profile, s)) + ".\n\n" +
+          kvTable(report::profileFacts(r));
+
+    md += "## Assumptions\n\n";
+    for (const auto& a : reportAssumptions(s, r.profile, p))
+        md += "- " + escapeMarkdown(a) + "\n";
+    md += "\n";
+
+    const std::string json = scenarioToJson(s);
+    const std::string f = fence(json);
+    md += "## Appendix: scenario file\n\nThe scenario in full, as a Layout Planner scenario file.\n\n" + f +
+          "json\n" + json + (json.ends_with('\n') ? "" : "\n") + f + "\n\n";
+    md += "---\n\n*Layout Planner " + escapeMarkdown(r.toolVersion) + ", report format " +
+          escapeMarkdown(kReportSchema) + " version " + std::to_string(kReportVersion) + "*\n";
+    return md;
+}
+
+} // namespace lp::core

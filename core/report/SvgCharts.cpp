@@ -1,0 +1,318 @@
+#include "core/report/SvgCharts.h"
+
+#include "core/util/Markup.h"
+#include "core/util/NumberFormat.h"
+#include "core/model/Enums.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace lp::core {
+namespace {
+
+// Coordinates with one decimal: short, deterministic output.
+std::string num(double v) {
+    if (!std::isfinite(v))
+        v = 0;
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f", v);
+    std::string s = buf;
+    if (s.ends_with(".0"))
+        s.resize(s.size() - 2);
+    if (s == "-0")
+        s = "0";
+    return s;
+}
+
+double niceStep(double range, int targetTicks) {
+    if (!(range > 0))
+        return 1.0;
+    const double raw = range / targetTicks;
+    const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+    const double norm = raw / mag;
+    double step = 10.0;
+    if (norm <= 1.0)
+        step = 1.0;
+    else if (norm <= 2.0)
+        step = 2.0;
+    else if (norm <= 2.5)
+        step = 2.5;
+    else if (norm <= 5.0)
+        step = 5.0;
+    return step * mag;
+}
+
+std::string tickLabel(double v, double step) {
+    const int decimals = step >= 1.0 ? 0 : (step >= 0.1 ? 1 : 2);
+    return fmt::fixed(v, decimals);
+}
+
+std::string svgOpen(int width, int height, const std::string& label) {
+    return "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.2\" baseProfile=\"tiny\" width=\"" +
+           std::to_string(width) + "\" height=\"" + std::to_string(height) + "\" viewBox=\"0 0 " +
+           std::to_string(width) + " " + std::to_string(height) + "\" role=\"img\" aria-label=\"" +
+           escapeHtml(label) + "\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">\n<title>" +
+           escapeHtml(label) + "</title>\n<rect x=\"0\" y=\"0\" width=\"" + std::to_string(width) +
+           "\" height=\"" + std::to_string(height) + "\" fill=\"#ffffff\"/>\n";
+}
+
+std::string text(double x, double y, const std::string& content, const std::string& extra = {}) {
+    return "<text x=\"" + num(x) + "\" y=\"" + num(y) + "\"" + (extra.empty() ? "" : " " + extra) + ">" +
+           escapeHtml(content) + "</text>\n";
+}
+
+std::string rect(double x, double y, double w, double h, std::string_view fill,
+                 const std::string& extra = {}) {
+    return "<rect x=\"" + num(x) + "\" y=\"" + num(y) + "\" width=\"" + num(w) + "\" height=\"" + num(h) +
+           "\" fill=\"" + std::string(fill) + "\"" + (extra.empty() ? "" : " " + extra) + "/>\n";
+}
+
+std::string line(double x1, double y1, double x2, double y2, std::string_view stroke,
+                 const std::string& extra = {}) {
+    return "<line x1=\"" + num(x1) + "\" y1=\"" + num(y1) + "\" x2=\"" + num(x2) + "\" y2=\"" + num(y2) +
+           "\" stroke=\"" + std::string(stroke) + "\"" + (extra.empty() ? "" : " " + extra) + "/>\n";
+}
+
+// Approximate width of a label in the 12 px sans-serif font (for legend spacing only).
+double textWidth(std::string_view s) {
+    return 6.6 * static_cast<double>(s.size());
+}
+
+SvgChart noData(int width, const std::string& title, const std::string& message) {
+    SvgChart c;
+    c.width = width;
+    c.height = 60;
+    c.svg = svgOpen(width, c.height, title) +
+            text(width / 2.0, 34, message, "text-anchor=\"middle\" fill=\"#555555\"") + "</svg>\n";
+    return c;
+}
+
+} // namespace
+
+std::string_view memoryComponentKey(MemoryComponent c) {
+    switch (c) {
+    case MemoryComponent::Weights:
+        return "weights";
+    case MemoryComponent::Gradients:
+        return "gradients";
+    case MemoryComponent::Optimizer:
+        return "optimizer";
+    case MemoryComponent::Activations:
+        return "activations";
+    case MemoryComponent::Overhead:
+        return "overhead";
+    }
+    return "unknown";
+}
+
+std::string_view memoryComponentLabel(MemoryComponent c) {
+    switch (c) {
+    case MemoryComponent::Weights:
+        return "Weights";
+    case MemoryComponent::Gradients:
+        return "Gradients";
+    case MemoryComponent::Optimizer:
+        return "Optimizer state";
+    case MemoryComponent::Activations:
+        return "Activations";
+    case MemoryComponent::Overhead:
+        return "Overheads";
+    }
+    return "Unknown";
+}
+
+std::string_view memoryComponentColor(MemoryComponent c) {
+    switch (c) {
+    case MemoryComponent::Weights:
+        return "#4E79A7";
+    case MemoryComponent::Gradients:
+        return "#76B7B2";
+    case MemoryComponent::Optimizer:
+        return "#B07AA1";
+    case MemoryComponent::Activations:
+        return "#F28E2B";
+    case MemoryComponent::Overhead:
+        return "#9D948F";
+    }
+    return "#999999";
+}
+
+double memoryComponentBytes(const StageMemory& m, MemoryComponent c) {
+    switch (c) {
+    case MemoryComponent::Weights:
+        return m.weightsBytes;
+    case MemoryComponent::Gradients:
+        return m.gradientsBytes;
+    case MemoryComponent::Optimizer:
+        return m.optimizerBytes;
+    case MemoryComponent::Activations:
+        return m.activationsBytes;
+    case MemoryComponent::Overhead:
+        return m.overheadBytes;
+    }
+    return 0;
+}
+
+std::vector<TimeRow> timeRows(const TimeBreakdown& t) {
+    return {
+        {"compute", "Compute (forward + backward)", "#4E79A7", t.computeSeconds},
+        {"recompute", "Recompute", "#A0CBE8", t.recomputeSeconds},
+        {"tp_comm", "TP communication", "#59A14F", t.tpCommSeconds},
+        {"pp_comm", "PP communication", "#8CD17D", t.ppCommSeconds},
+        {"cp_comm", "CP communication", "#499894", t.cpCommSeconds},
+        {"ep_comm", "EP communication", "#86BCB6", t.epCommSeconds},
+        {"offload", "Activation offload (exposed)", "#79706E", t.offloadSeconds},
+        {"bubble", "Pipeline bubble", "#EDC948", t.bubbleSeconds},
+        {"dp_comm_exposed", "DP communication (exposed)", "#B07AA1", t.dpCommExposedSeconds},
+        {"optimizer", "Optimizer step", "#D4A6C8", t.optimizerSeconds},
+        {"loader", "Data loader (exposed)", "#9C755F", t.loaderSeconds},
+        {"straggler", "Stragglers", "#F28E2B", t.stragglerSeconds},
+        {"overhead", "Host overhead", "#BAB0AC", t.overheadSeconds},
+    };
+}
+
+SvgChart memoryChartSvg(const Plan& p, int width) {
+    const std::string title = "Memory per GPU by pipeline stage";
+    const auto& mem = p.memory;
+    if (mem.stages.empty())
+        return noData(width, title, "No memory figures: the layout is invalid.");
+
+    const double left = 64, right = 20, top = 52, bottom = 50;
+    const int height = 380;
+    const double plotW = width - left - right;
+    const double plotH = height - top - bottom;
+    const bool fits = mem.fits;
+    const std::string_view capColor = fits ? kColorCapacity : kColorDoesNotFit;
+
+    double maxTotal = 0;
+    for (const auto& st : mem.stages)
+        maxTotal = std::max(maxTotal, st.totalBytes);
+    const double capGiB = mem.capacityBytes / kGiB;
+    const double maxGiB = std::max({capGiB, maxTotal / kGiB, 1e-3}) * 1.12;
+    const double step = niceStep(maxGiB, 5);
+    const double yTop = std::ceil(maxGiB / step) * step;
+    auto y = [&](double gibValue) { return top + plotH - gibValue / yTop * plotH; };
+
+    SvgChart c;
+    c.width = width;
+    c.height = height;
+    std::string s = svgOpen(width, height, title + " (GiB)");
+
+    // Legend.
+    double lx = left;
+    for (const auto comp : kMemoryComponentOrder) {
+        s += rect(lx, 14, 12, 12, memoryComponentColor(comp));
+        s += text(lx + 16, 24.5, std::string(memoryComponentLabel(comp)), "fill=\"#222222\"");
+        lx += 16 + textWidth(memoryComponentLabel(comp)) + 18;
+    }
+
+    // Grid and y axis.
+    for (double v = 0; v <= yTop + step * 0.01; v += step) {
+        s += line(left, y(v), left + plotW, y(v), v == 0 ? "#888888" : "#E3E3E3");
+        s += text(left - 6, y(v) + 4, tickLabel(v, step), "text-anchor=\"end\" fill=\"#444444\"");
+    }
+    s += text(16, top + plotH / 2, "GiB per GPU",
+              "text-anchor=\"middle\" fill=\"#444444\" transform=\"rotate(-90 16 " + num(top + plotH / 2) +
+                  ")\"");
+
+    // Bars.
+    const auto n = static_cast<double>(mem.stages.size());
+    const double slot = plotW / n;
+    const double bw = std::min(56.0, slot * 0.7);
+    const int labelEvery = n > 24 ? static_cast<int>(std::ceil(n / 24.0)) : 1;
+    for (std::size_t i = 0; i < mem.stages.size(); ++i) {
+        const StageMemory& st = mem.stages[i];
+        const double x0 = left + static_cast<double>(i) * slot + (slot - bw) / 2;
+        double acc = 0;
+        s += "<g>\n";
+        for (const auto comp : kMemoryComponentOrder) {
+            const double v = std::max(0.0, memoryComponentBytes(st, comp)) / kGiB;
+            const double h = y(acc) - y(acc + v);
+            if (h > 0.05) {
+                s += "<rect x=\"" + num(x0) + "\" y=\"" + num(y(acc + v)) + "\" width=\"" + num(bw) +
+                     "\" height=\"" + num(h) + "\" fill=\"" + std::string(memoryComponentColor(comp)) +
+                     "\"><title>" +
+                     escapeHtml("Stage " + std::to_string(st.stage) + " " +
+                                std::string(memoryComponentLabel(comp)) + ": " + fmt::gib(v * kGiB)) +
+                     "</title></rect>\n";
+            }
+            acc += v;
+        }
+        const bool worst = st.stage == mem.worstStage;
+        if (worst)
+            s += rect(x0, y(acc), bw, y(0) - y(acc), "none", "stroke=\"#222222\" stroke-width=\"1.5\"");
+        if (n <= 24)
+            s += text(x0 + bw / 2, y(acc) - 4, fmt::fixed(acc, 1), "text-anchor=\"middle\" fill=\"#222222\"");
+        if (worst)
+            s += text(x0 + bw / 2, y(acc) - (n <= 24 ? 18 : 4), "worst",
+                      "text-anchor=\"middle\" font-weight=\"bold\" fill=\"" +
+                          std::string(fits ? "#222222" : kColorDoesNotFit) + "\"");
+        if (static_cast<int>(i) % labelEvery == 0)
+            s += text(x0 + bw / 2, top + plotH + 16, std::to_string(st.stage),
+                      "text-anchor=\"middle\" fill=\"#444444\"");
+        s += "</g>\n";
+    }
+    s += text(left + plotW / 2, height - 12, "Pipeline stage", "text-anchor=\"middle\" fill=\"#444444\"");
+
+    // Capacity line.
+    const double yc = y(capGiB);
+    s += line(left, yc, left + plotW, yc, capColor, "stroke-width=\"2\" stroke-dasharray=\"6 4\"");
+    const std::string capText = "capacity " + fmt::gib(mem.capacityBytes, 1) + " (" +
+                                fmt::gb(mem.capacityBytes, 1) + ")" +
+                                (fits ? "" : " \xE2\x80\x94 does not fit");
+    s += text(left + plotW - 4, yc - 6, capText,
+              "text-anchor=\"end\" fill=\"" + std::string(capColor) + "\"" +
+                  (fits ? "" : " font-weight=\"bold\""));
+    s += "</svg>\n";
+    c.svg = std::move(s);
+    return c;
+}
+
+SvgChart timeChartSvg(const Plan& p, int width) {
+    const std::string title = "Step time by component";
+    const auto& t = p.time;
+    std::vector<TimeRow> rows;
+    for (const auto& r : timeRows(t))
+        if (std::isfinite(r.seconds) && (r.seconds > 0 || r.key == "compute"))
+            rows.push_back(r);
+    if (!p.valid || !(t.stepSeconds > 0))
+        return noData(width, title, "No step time: the layout is invalid.");
+
+    const double labelW = 210, valueW = 160, top = 12, rowH = 26, bottom = 36;
+    const int height = static_cast<int>(top + rowH * static_cast<double>(rows.size()) + bottom);
+    double maxS = 0;
+    for (const auto& r : rows)
+        maxS = std::max(maxS, r.seconds);
+    const double barArea = width - labelW - valueW - 10;
+    const double scale = maxS > 0 ? barArea / maxS : 0;
+
+    SvgChart c;
+    c.width = width;
+    c.height = height;
+    std::string s = svgOpen(width, height, title + " (ms)");
+    double yy = top;
+    for (const auto& r : rows) {
+        const double w = std::max(r.seconds * scale, r.seconds > 0 ? 1.0 : 0.0);
+        const double share = r.seconds / t.stepSeconds;
+        s +=
+            text(labelW - 8, yy + rowH / 2 + 4, std::string(r.label), "text-anchor=\"end\" fill=\"#222222\"");
+        s += "<rect x=\"" + num(labelW) + "\" y=\"" + num(yy + 4) + "\" width=\"" + num(w) + "\" height=\"" +
+             num(rowH - 8) + "\" fill=\"" + std::string(r.color) + "\"><title>" +
+             escapeHtml(std::string(r.label) + ": " + fmt::fixed(r.seconds * 1e3, 1) + " ms") +
+             "</title></rect>\n";
+        s += text(labelW + w + 6, yy + rowH / 2 + 4,
+                  fmt::fixed(r.seconds * 1e3, 1) + " ms (" + fmt::percent(share) + ")", "fill=\"#444444\"");
+        yy += rowH;
+    }
+    s += line(labelW, top, labelW, yy, "#888888");
+    s += text(labelW, yy + 22,
+              "Step " + fmt::fixed(t.stepSeconds * 1e3, 1) + " ms; bubble " + fmt::percent(t.bubbleFraction) +
+                  " of the ideal pipeline time",
+              "fill=\"#444444\"");
+    s += "</svg>\n";
+    c.svg = std::move(s);
+    return c;
+}
+
+} // namespace lp::core

@@ -1,0 +1,53 @@
+#pragma once
+// The report's charts as self-contained SVG (no scripts, no external fonts or images), Qt-free:
+// memory per GPU by pipeline stage (stacked bars, capacity line, worst stage marked) and the
+// step-time breakdown (one bar per component). The HTML report inlines them; the PDF
+// (ui/ReportWriter) renders the same SVG with QSvgRenderer, so they use only SVG Tiny features
+// (rect, line, text, g, presentation attributes).
+//
+// Colours are the product's, the same as the window's charts (ui/widgets/Palette.cpp): one per memory
+// component and per time component; red only for "does not fit".
+#include "core/estimate/Plan.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lp::core {
+
+inline constexpr std::string_view kColorDoesNotFit = "#D62728";
+inline constexpr std::string_view kColorCapacity = "#444444";
+
+// The memory components in the order the stacked bars draw them (bottom up).
+inline constexpr MemoryComponent kMemoryComponentOrder[] = {
+    MemoryComponent::Weights, MemoryComponent::Gradients, MemoryComponent::Optimizer,
+    MemoryComponent::Activations, MemoryComponent::Overhead};
+
+std::string_view memoryComponentKey(MemoryComponent c);   // "weights", ... (as in the JSON)
+std::string_view memoryComponentLabel(MemoryComponent c); // "Weights", "Optimizer state", ...
+std::string_view memoryComponentColor(MemoryComponent c); // "#4E79A7", ...
+double memoryComponentBytes(const StageMemory& m, MemoryComponent c);
+
+// One row of the step-time breakdown.
+struct TimeRow {
+    std::string_view key;   // "compute", "tp_comm", ... (the JSON key without "_s")
+    std::string_view label; // "Compute (forward + backward)", ...
+    std::string_view color;
+    double seconds = 0;
+};
+// All thirteen components in the breakdown order (compute, recompute, TP, PP, CP, EP, activation offload,
+// bubble, exposed DP, optimizer, loader, stragglers, host overhead), zeros included.
+std::vector<TimeRow> timeRows(const TimeBreakdown& t);
+
+struct SvgChart {
+    std::string svg; // one <svg> element with width, height and viewBox
+    int width = 0;
+    int height = 0;
+};
+
+// Memory per GPU (GiB) by pipeline stage. An invalid plan (no stages) gives a small "no data" chart.
+SvgChart memoryChartSvg(const Plan& p, int width = 760);
+// Step time by component (ms), components of zero time left out.
+SvgChart timeChartSvg(const Plan& p, int width = 760);
+
+} // namespace lp::core

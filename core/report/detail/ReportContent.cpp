@@ -1,0 +1,484 @@
+#include "core/report/detail/ReportContent.h"
+
+#include "core/estimate/ExecutionStyle.h"
+#include "core/util/NumberFormat.h"
+#include "core/estimate/Precision.h"
+#include "core/report/SvgCharts.h"
+#include "core/model/Enums.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace lp::core::report {
+namespace {
+
+std::string yesNo(bool b) {
+    return b ? "yes" : "no";
+}
+
+std::string onOff(bool b) {
+    return b ? "on" : "off";
+}
+
+std::string str(long long v) {
+    return fmt::fixed(static_cast<double>(v), 0);
+}
+
+int severityRank(Severity s) {
+    switch (s) {
+    case Severity::Error:
+        return 0;
+    case Severity::Warning:
+        return 1;
+    case Severity::Info:
+        return 2;
+    }
+    return 3;
+}
+
+std::string zeroText(int stage) {
+    switch (stage) {
+    case 0:
+        return "ZeRO-0 (replicated)";
+    case 1:
+        return "ZeRO-1 (sharded optimizer, the distributed optimizer)";
+    case 2:
+        return "ZeRO-2 (sharded optimizer and gradients)";
+    case 3:
+        return "ZeRO-3 (FSDP full shard)";
+    default:
+        return "ZeRO-" + std::to_string(stage);
+    }
+}
+
+std::string bandwidth(double bytesPerSecond) {
+    return fmt::fixed(bytesPerSecond / 1e9, 1) + " GB/s";
+}
+
+} // namespace
+
+bool isInvalid(const Plan& p) {
+    if (!p.valid)
+        return true;
+    return std::any_of(p.diagnostics.begin(), p.diagnostics.end(),
+                       [](const Diagnostic& d) { return d.severity == Severity::Error; });
+}
+
+std::string statusLine(const Plan& p) {
+    if (isInvalid(p)) {
+        std::string ids;
+        for (const auto& d : p.diagnostics)
+            if (d.severity == Severity::Error)
+                ids += (ids.empty() ? "" : ", ") + std::string(diagnosticIdString(d.id));
+        return "Invalid layout: this layout cannot run (" +
+               (ids.empty() ? std::string("see the diagnostics") : ids) + ").";
+    }
+    const auto& m = p.memory;
+    double worst = 0;
+    if (m.worstStage >= 0 && static_cast<std::size_t>(m.worstStage) < m.stages.size())
+        worst = m.stages[static_cast<std::size_t>(m.worstStage)].totalBytes;
+    if (m.fits)
+        return "Fits: the worst stage needs " + fmt::bytesBoth(worst) + " of " +
+               fmt::bytesBoth(m.capacityBytes) + " per GPU (headroom " + fmt::bytesBoth(m.headroomBytes) +
+               ").";
+    return "Does not fit: the worst stage needs " + fmt::bytesBoth(worst) + " of " +
+           fmt::bytesBoth(m.capacityBytes) + " per GPU (over by " + fmt::bytesBoth(-m.headroomBytes) + ").";
+}
+
+KeyValues summaryFigures(const ReportInput& r) {
+    const Plan& p = r.plan;
+    const Scenario& s = r.scenario;
+    KeyValues kv;
+    kv.emplace_back("Scenario", s.name);
+    kv.emplace_back("Model",
+                    s.model.name + " (" + fmt::count(p.params.total) + " parameters" +
+                        (s.model.isMoe() ? ", " + fmt::count(p.params.active) + " active" : std::string()) +
+                        ")");
+    kv.emplace_back("Cluster", s.cluster.name + ": " + str(s.cluster.gpus()) + " x " + s.cluster.gpu.name);
+    const auto& l = s.layout;
+    std::string layout = "TP " + std::to_string(l.tp) + " x PP " + std::to_string(l.pp);
+    if (l.cp > 1)
+        layout += " x CP " + std::to_string(l.cp);
+    layout += " x DP " + std::to_string(l.dp) + " = " + str(l.gpus()) + " GPUs";
+    if (l.vpp > 1)
+        layout += ", " + std::to_string(l.vpp) + " virtual stages";
+    if (l.ep > 1)
+        layout += ", EP " + std::to_string(l.ep);
+    kv.emplace_back("Layout", layout);
+    if (isInvalid(p)) {
+        kv.emplace_back("Status", statusLine(p));
+        return kv;
+    }
+    kv.emplace_back("Memory", statusLine(p));
+    kv.emplace_back("Step time", fmt::duration(p.time.stepSeconds));
+    kv.emplace_back("Throughput", fmt::fixed(p.tokensPerSecond, 0) + " tokens/s (" +
+                                      fmt::fixed(p.tokensPerSecondPerGpu, 1) + " per GPU)");
+    kv.emplace_back("MFU", fmt::percent(p.mfu) + " (HFU " + fmt::percent(p.hfu) + ", 6ND yardstick " +
+                               fmt::percent(p.mfu6nd) + ")");
+    kv.emplace_back("Token budget", fmt::count(s.training.tokenBudget) +
+                                        " tokens: " + fmt::fixed(p.trainingSeconds / 86400.0, 1) + " days, " +
+                                        fmt::fixed(p.gpuHours, 0) + " GPU-hours");
+    int errors = 0, warnings = 0, infos = 0;
+    for (const auto& d : p.diagnostics)
+        (d.severity == Severity::Error ? errors : d.severity == Severity::Warning ? warnings : infos)++;
+    auto counted = [](int n, const char* one, const char* many) {
+        return std::to_string(n) + " " + (n == 1 ? one : many);
+    };
+    kv.emplace_back("Diagnostics", counted(errors, "error", "errors") + ", " +
+                                       counted(warnings, "warning", "warnings") + ", " +
+                                       counted(infos, "note", "notes"));
+    return kv;
+}
+
+KeyValues modelFacts(const Scenario& s, const Plan& p) {
+    const ModelSpec& m = s.model;
+    KeyValues kv;
+    kv.emplace_back("Name", m.name);
+    kv.emplace_back("Parameters",
+                    fmt::count(p.params.total) + " (" + fmt::fixed(p.params.total, 0) + ")" +
+                        (m.isMoe() ? "; active per token " + fmt::count(p.params.active) : std::string()));
+    kv.emplace_back("Layers", std::to_string(m.layers));
+    kv.emplace_back("Hidden size", std::to_string(m.hidden));
+    kv.emplace_back("Attention heads / KV heads",
+                    std::to_string(m.heads) + " / " + std::to_string(m.kvHeads));
+    // MLA's heads are not hidden / heads wide: q and k take the no-position and rotary parts, v its own.
+    kv.emplace_back("Head size", m.attention == AttentionKind::Mla
+                                     ? "q/k " + std::to_string(m.qkHeadDim()) + ", v " +
+                                           std::to_string(m.vHeadDim()) + " (multi-head latent attention)"
+                                     : std::to_string(m.headDim()) +
+                                           (m.headSize > 0 ? " (explicit)" : " (hidden / heads)"));
+    kv.emplace_back("MLP hidden size",
+                    std::to_string(m.ffnHidden) + " (" + std::string(toString(m.mlp)) + ")");
+    kv.emplace_back("Vocabulary", std::to_string(m.vocab));
+    kv.emplace_back("Sequence length", std::to_string(m.seqLen));
+    kv.emplace_back("Normalisation", std::string(toString(m.norm)));
+    kv.emplace_back("Tied embeddings", yesNo(m.tiedEmbeddings));
+    kv.emplace_back("Linear biases", yesNo(m.biases));
+    kv.emplace_back("Learned positions", yesNo(m.learnedPositions));
+    kv.emplace_back("Dropout", yesNo(m.dropout));
+    if (m.attention == AttentionKind::Mla) {
+        const auto& a = m.mla;
+        kv.emplace_back("Attention", "multi-head latent attention: q rank " + std::to_string(a.qLoraRank) +
+                                         ", kv rank " + std::to_string(a.kvLoraRank) + ", qk " +
+                                         std::to_string(a.qkNopeHeadDim) + " + rope " +
+                                         std::to_string(a.qkRopeHeadDim) + ", v " +
+                                         std::to_string(a.vHeadDim));
+    } else {
+        kv.emplace_back("Attention", m.kvHeads < m.heads ? (m.kvHeads == 1 ? "multi-query" : "grouped-query")
+                                                         : "multi-head");
+    }
+    if (m.isMoe()) {
+        const auto& e = m.moe;
+        kv.emplace_back("Mixture of experts",
+                        std::to_string(e.experts) + " routed experts, top-" + std::to_string(e.topK) +
+                            ", expert MLP " + std::to_string(e.expertFfnHidden) + ", " +
+                            std::to_string(e.sharedExperts) + " shared, " +
+                            std::to_string(m.moeLayerCount()) + " MoE layers, capacity factor " +
+                            fmt::fixed(e.capacityFactor, 2));
+    }
+    return kv;
+}
+
+KeyValues clusterFacts(const Scenario& s) {
+    const ClusterSpec& c = s.cluster;
+    const GpuSpec& g = c.gpu;
+    KeyValues kv;
+    kv.emplace_back("Name", c.name);
+    kv.emplace_back("GPUs", std::to_string(c.nodes) + (c.nodes == 1 ? " node x " : " nodes x ") + std::to_string(c.gpusPerNode) + " = " +
+                                str(c.gpus()));
+    kv.emplace_back("NVLink domain", std::to_string(c.nvlinkDomain) + " GPUs");
+    kv.emplace_back("GPU", g.name + " (" + g.id + ")");
+    kv.emplace_back(
+        "Peak dense FLOP/s",
+        fmt::fixed(g.peakFlops16 / 1e12, 0) + " TFLOP/s 16-bit" +
+            (g.peakFlops8 > 0 ? ", " + fmt::fixed(g.peakFlops8 / 1e12, 0) + " TFLOP/s fp8" : std::string()));
+    kv.emplace_back("HBM",
+                    fmt::bytesBoth(g.hbmBytes) + ", " + fmt::fixed(g.hbmBandwidth / 1e12, 2) + " TB/s");
+    kv.emplace_back("NVLink bandwidth", bandwidth(g.nvlinkBandwidth) + " per GPU, one direction");
+    kv.emplace_back("Network bandwidth", bandwidth(g.networkBandwidth) + " per GPU, one direction");
+    kv.emplace_back("Host link", bandwidth(g.hostLinkBandwidth) + " per GPU, one direction; host memory " +
+                                     bandwidth(g.hostMemoryBandwidth) + " and " +
+                                     fmt::bytesBoth(g.hostMemoryBytes) + " per GPU");
+    kv.emplace_back("Latency", fmt::duration(c.nvlinkLatencySeconds) + " NVLink, " +
+                                   fmt::duration(c.networkLatencySeconds) + " network");
+    if (!g.source.empty())
+        kv.emplace_back("GPU figures from", g.source);
+    return kv;
+}
+
+KeyValues trainingFacts(const Scenario& s, const Plan& p) {
+    const TrainingOptions& t = s.training;
+    KeyValues kv;
+    kv.emplace_back("Precision", std::string(toString(t.precision)));
+    kv.emplace_back("Optimizer", std::string(toString(t.optimizer)));
+    kv.emplace_back("ZeRO stage", zeroText(t.zeroStage));
+    if (t.zeroStage >= 1) {
+        const int degree = effectiveShardDegree(s);
+        kv.emplace_back("Shard group", degree < s.layout.dp
+                                           ? "hybrid: " + fmt::counted(degree, "DP rank") + ", " +
+                                                 fmt::counted(s.layout.dp / degree, "replica")
+                                           : std::string("all DP ranks"));
+    }
+    kv.emplace_back("Activation recompute", std::string(toString(t.recompute)) + recomputeDetailText(t));
+    kv.emplace_back("Sequence parallelism", onOff(t.sequenceParallel));
+    kv.emplace_back("Flash attention", onOff(t.flashAttention));
+    const bool compileFuses =
+        elementwiseTrafficFactor(t, p.style) < styleTraits(p.style).elementwiseTrafficFactor;
+    kv.emplace_back("torch.compile", onOff(t.torchCompile) + (t.torchCompile && !compileFuses
+                                                                  ? std::string(" (no effect: this style's kernels "
+                                                                                "are fused already)")
+                                                                  : std::string()));
+    if (t.fusedKernels)
+        kv.emplace_back("Fused kernels (TE, Liger)",
+                        onOff(true) + (compileFuses ? std::string() : std::string(" (no effect: this style's kernels "
+                                                                                 "are fused already)")));
+    if (t.fp8ParamGather)
+        kv.emplace_back("FP8 weight gathers",
+                        onOff(true) + (p.x.gatherBytesPerParam < 2.0
+                                           ? std::string()
+                                           : std::string(" (no effect without fp8 training)")));
+    kv.emplace_back("TP communication overlap", onOff(t.overlapTpComm));
+    kv.emplace_back("PP communication overlap", onOff(t.overlapPpComm));
+    kv.emplace_back("DP communication overlap",
+                    onOff(t.overlapDpComm) + (p.style == ExecutionStyle::Fsdp && !t.overlapDpComm
+                                                  ? std::string(" (the FSDP style overlaps anyway)")
+                                                  : std::string()));
+    if (s.model.isMoe())
+        kv.emplace_back("EP communication overlap", onOff(t.overlapEpComm));
+    kv.emplace_back("Execution style", std::string(toString(t.executionStyle)) +
+                                           (t.executionStyle == ExecutionStyle::Auto
+                                                ? " (" + std::string(toString(p.style)) + ")"
+                                                : std::string()));
+    {
+        const GradientFormat g = gradientFormat(t, p.style);
+        kv.emplace_back("Gradients", std::string(toString(t.gradPrecision)) + " (" + g.held + " held, " + g.reduced +
+                                         " reduced)");
+    }
+    kv.emplace_back("Cross-entropy", std::string(toString(t.crossEntropy)) +
+                                         (t.crossEntropy != CrossEntropy::Auto ? std::string()
+                                          : lossKernel(t, p.style) == CrossEntropy::Compiled
+                                              ? " (compiled with the model)"
+                                          : p.style == ExecutionStyle::Fsdp ? " (unfused)"
+                                                                            : " (Megatron's vocab-parallel loss)"));
+    if (t.logitsMetricPasses > 0)
+        kv.emplace_back("Metrics on logits", std::to_string(t.logitsMetricPasses) + " eager pass" +
+                                                 (t.logitsMetricPasses == 1 ? "" : "es") +
+                                                 " per micro batch, after its backward");
+    if (s.layout.cp > 1)
+        kv.emplace_back("CP exchange", std::string(toString(t.cpExchange)) +
+                                           (t.cpExchange == CpExchange::Auto
+                                                ? (cpExchangeOf(t, p.style) == CpExchange::AllGather ? " (all-gather)" : " (ring)")
+                                                : std::string()));
+    if (s.layout.ep > 1)
+        kv.emplace_back("MoE dispatcher", t.moeDispatcher == MoeDispatcher::Deduplicated
+                                              ? "deepep (each token once per other node, forwarded over NVLink)"
+                                              : "alltoall (every top-k copy)");
+    if (s.layout.pp > 1) {
+        const bool counted = pipelineSplitCountsEmbeddingAndLoss(s);
+        kv.emplace_back("Pipeline split", std::string(toString(t.pipelineSplit)) +
+                                              (t.pipelineSplit == PipelineSplit::Auto
+                                                   ? (counted ? " (embedding and loss counted as layers)" : " (layers)")
+                                                   : std::string()));
+    }
+    kv.emplace_back("Attention FLOPs", std::string(toString(t.attentionFlops)));
+    if (t.optimizerOffload || t.activationOffloadLayers > 0)
+        kv.emplace_back("CPU offload",
+                        std::string(t.optimizerOffload ? "optimizer state and step on the CPU" : "") +
+                            (t.optimizerOffload && t.activationOffloadLayers > 0 ? "; " : "") +
+                            (t.activationOffloadLayers > 0
+                                 ? "activations of " + std::to_string(t.activationOffloadLayers) +
+                                       " layers per stage to host memory"
+                                 : std::string()));
+    kv.emplace_back("Data loader", fmt::count(t.loaderTokensPerSecond) + " tokens/s per DP rank, prefetch " +
+                                       onOff(t.loaderPrefetch));
+    kv.emplace_back("Straggler slowdown", fmt::percent(t.stragglerSlowdown));
+    kv.emplace_back("Allocator reserve", fmt::percent(t.allocatorReserveFraction) + " of GPU memory");
+    if (s.model.isMoe())
+        kv.emplace_back("MoE load imbalance", fmt::fixed(t.moeLoadImbalance, 2) + "x");
+    kv.emplace_back("Token budget", fmt::count(t.tokenBudget) + " tokens");
+    return kv;
+}
+
+KeyValues layoutFacts(const Scenario& s, const Plan& p) {
+    const Layout& l = s.layout;
+    KeyValues kv;
+    kv.emplace_back("Tensor parallel (TP)", std::to_string(l.tp));
+    kv.emplace_back("Pipeline parallel (PP)", std::to_string(l.pp));
+    kv.emplace_back("Data parallel (DP)", std::to_string(l.dp));
+    kv.emplace_back("Context parallel (CP)", std::to_string(l.cp));
+    kv.emplace_back("Expert parallel (EP)", std::to_string(l.ep));
+    if (s.model.isMoe())
+        kv.emplace_back("Expert tensor parallel (ETP)", std::to_string(expertTensorParallel(s)) +
+                                                            (l.etp == 0 ? " (auto)" : ""));
+    kv.emplace_back("Virtual stages per rank", std::to_string(l.vpp));
+    kv.emplace_back("GPUs", "TP x PP x CP x DP = " + std::to_string(l.tp) + " x " + std::to_string(l.pp) +
+                                " x " + std::to_string(l.cp) + " x " + std::to_string(l.dp) + " = " +
+                                str(l.gpus()));
+    kv.emplace_back("Effective batch", "micro batch " + std::to_string(l.microBatch) + " x accumulation " +
+                                           std::to_string(l.accumulation) + " x DP " + std::to_string(l.dp) +
+                                           " = " + str(l.effectiveBatch()) + " sequences");
+    const double tokens = static_cast<double>(l.effectiveBatch()) * s.model.seqLen;
+    kv.emplace_back("Tokens per step", fmt::fixed(tokens, 0));
+    if (p.valid && l.pp > 1)
+        kv.emplace_back("Layers per stage", fmt::fixed(p.x.layersPerStage, 1));
+    return kv;
+}
+
+Table memoryTable(const Plan& p) {
+    Table t;
+    // Short headers (the units are in the caption): the table must fit a printed page.
+    t.headers = {"Stage",       "Layers",    "Weights",   "Gradients", "Optimizer",
+                 "Activations", "Overheads", "Total GiB", "Total GB"};
+    t.numeric.assign(t.headers.size(), true);
+    for (std::size_t i = 0; i < p.memory.stages.size(); ++i) {
+        const auto& st = p.memory.stages[i];
+        std::vector<std::string> row{std::to_string(st.stage), std::to_string(st.layers)};
+        for (const auto c : kMemoryComponentOrder)
+            row.push_back(fmt::fixed(memoryComponentBytes(st, c) / kGiB, 2));
+        row.push_back(fmt::fixed(st.totalBytes / kGiB, 2));
+        row.push_back(fmt::fixed(st.totalBytes / kGB, 2));
+        if (st.stage == p.memory.worstStage) {
+            t.emphasizedRow = static_cast<int>(i);
+            row[0] += " (worst)";
+        }
+        t.rows.push_back(std::move(row));
+    }
+    return t;
+}
+
+KeyValues memoryFacts(const Plan& p) {
+    const auto& m = p.memory;
+    KeyValues kv;
+    kv.emplace_back("Capacity", fmt::bytesBoth(m.capacityBytes) + " per GPU");
+    if (m.headroomBytes >= 0)
+        kv.emplace_back("Headroom", fmt::bytesBoth(m.headroomBytes) + " on the worst stage (" +
+                                        std::to_string(m.worstStage) + ")");
+    else
+        kv.emplace_back("Over by", fmt::bytesBoth(-m.headroomBytes) + " on the worst stage (" +
+                                       std::to_string(m.worstStage) + ")");
+    kv.emplace_back("Fits", m.fits ? "yes" : "no");
+    kv.emplace_back("Largest component (worst stage)", std::string(memoryComponentLabel(m.largestComponent)));
+    kv.emplace_back("Training state (whole model, unsharded)", fmt::bytesBoth(p.trainingStateBytes));
+    return kv;
+}
+
+Table numberFormatTable(const Scenario& s) {
+    Table t;
+    t.headers = {"Tensor", "Format", "Bytes per value", "Note"};
+    t.numeric = {false, false, true, false};
+    for (const auto& r : precisionTable(s))
+        t.rows.push_back({r.tensor, r.format, r.bytes > 0 ? fmt::sig(r.bytes, 3) : "-", r.note});
+    return t;
+}
+
+std::string fp8ExtrasLine(const Plan& p) {
+    const auto& x = p.x;
+    if (!(x.fp8WeightCopyBytes > 0 || x.fp8ScalingStateBytes > 0))
+        return {};
+    const auto& m = p.memory;
+    std::string where = "per GPU";
+    if (m.worstStage >= 0 && static_cast<std::size_t>(m.worstStage) < m.stages.size())
+        where = "per GPU on the worst stage (" + std::to_string(m.worstStage) + "); both are included in its weights of " +
+                fmt::bytesBoth(m.stages[static_cast<std::size_t>(m.worstStage)].weightsBytes);
+    return "FP8 weight copies " + fmt::bytesBoth(x.fp8WeightCopyBytes) + " and scaling state " +
+           fmt::fixed(x.fp8ScalingStateBytes / (1024.0 * 1024.0), 2) + " MiB " + where + ".";
+}
+
+Table timeTable(const Plan& p) {
+    Table t;
+    t.headers = {"Component", "ms", "% of step"};
+    t.numeric = {false, true, true};
+    const double step = p.time.stepSeconds;
+    for (const auto& r : timeRows(p.time))
+        t.rows.push_back({std::string(r.label), fmt::fixed(r.seconds * 1e3, 1),
+                          fmt::percent(step > 0 ? r.seconds / step : 0.0)});
+    t.rows.push_back({"Step", fmt::fixed(step * 1e3, 1), fmt::percent(step > 0 ? 1.0 : 0.0)});
+    t.emphasizedRow = static_cast<int>(t.rows.size()) - 1;
+    return t;
+}
+
+KeyValues utilisationFacts(const Scenario& s, const Plan& p) {
+    KeyValues kv;
+    kv.emplace_back("MFU (model FLOPs utilisation)", fmt::percent(p.mfu));
+    kv.emplace_back("HFU (hardware FLOPs utilisation, with recompute)", fmt::percent(p.hfu));
+    kv.emplace_back("6ND yardstick (6 x parameters x tokens)", fmt::percent(p.mfu6nd));
+    kv.emplace_back("TFLOP/s per GPU", fmt::fixed(p.modelTflopsPerGpu, 1) + " model, " +
+                                           fmt::fixed(p.hardwareTflopsPerGpu, 1) + " hardware (peak " +
+                                           fmt::fixed(p.x.peakFlops / 1e12, 0) + ")");
+    kv.emplace_back("Model FLOPs per step", fmt::sig(p.modelFlopsPerStep, 4));
+    kv.emplace_back("Tokens/s", fmt::fixed(p.tokensPerSecond, 0) + " (" +
+                                    fmt::fixed(p.tokensPerSecondPerGpu, 1) + " per GPU)");
+    kv.emplace_back("Token budget", fmt::count(s.training.tokenBudget) +
+                                        " tokens: " + fmt::fixed(p.trainingSeconds / 86400.0, 1) + " days, " +
+                                        fmt::fixed(p.gpuHours, 0) + " GPU-hours");
+    return kv;
+}
+
+KeyValues profileFacts(const ReportInput& r) {
+    const HardwareProfile& pr = r.profile;
+    KeyValues kv;
+    kv.emplace_back("Profile", pr.name);
+    kv.emplace_back("Origin", pr.origin == "measured" ? "measured" : "built-in");
+    kv.emplace_back("GPU", pr.gpuId.empty() ? r.scenario.cluster.gpu.id : pr.gpuId);
+    if (pr.origin == "measured") {
+        kv.emplace_back("Measured on", pr.measuredOn.empty() ? "(not recorded)" : pr.measuredOn);
+        kv.emplace_back("Measured", pr.date.empty() ? "(date not recorded)" : pr.date);
+    }
+    double gemmMax = 0;
+    for (const auto& [x, y] : pr.gemmEfficiency.points)
+        gemmMax = std::max(gemmMax, y);
+    kv.emplace_back("GEMM efficiency (largest GEMMs)", fmt::percent(gemmMax) + " of peak");
+    kv.emplace_back("HBM efficiency", fmt::percent(pr.hbmEfficiency));
+    kv.emplace_back("Flash attention efficiency", fmt::percent(pr.attentionFwdEfficiency) + " forward, " +
+                                                      fmt::percent(pr.attentionBwdEfficiency) + " backward");
+    if (pr.fa2AttentionFwdEfficiency > 0)
+        kv.emplace_back("FlashAttention-2 forward (torch SDPA, FSDP style)",
+                        fmt::percent(pr.fa2AttentionFwdEfficiency) + (r.plan.x.flashFwdIsFa2 ? " (this plan)" : ""));
+    if (pr.fa2AttentionBwdEfficiency > 0)
+        kv.emplace_back("FlashAttention-2 backward", fmt::percent(pr.fa2AttentionBwdEfficiency));
+    if (pr.attentionFwdHalfTokens > 0 || pr.attentionBwdHalfTokens > 0)
+        kv.emplace_back("Attention at half its limit", fmt::fixed(pr.attentionFwdHalfTokens, 0) +
+                                                           " tokens forward, " +
+                                                           fmt::fixed(pr.attentionBwdHalfTokens, 0) +
+                                                           " backward (the figures above are long-sequence "
+                                                           "limits)");
+    if (pr.attentionScoreOverhead > 0 || pr.fa2AttentionScoreOverhead > 0)
+        kv.emplace_back("Attention per-score overhead",
+                        fmt::fixed(pr.attentionScoreOverhead, 2) + " of the MMA time at heads of 128" +
+                            (pr.fa2AttentionScoreOverhead > 0
+                                 ? " (FlashAttention-2: " + fmt::fixed(pr.fa2AttentionScoreOverhead, 2) + ")"
+                                 : std::string()) +
+                            "; the figures above are for heads of 128" +
+                            (r.plan.valid && r.plan.x.attentionHeadFactorFwd < 1.0
+                                 ? ", this plan's heads of " + fmt::fixed(r.plan.x.attentionHeadSize, 0) +
+                                       " run at " + fmt::percent(r.plan.x.attentionHeadFactorFwd, 0) +
+                                       " and " + fmt::percent(r.plan.x.attentionHeadFactorBwd, 0) + " of them"
+                                 : std::string()));
+    if (r.plan.valid)
+        kv.emplace_back("GEMM efficiency in this plan",
+                        fmt::percent(r.plan.x.gemmEfficiency) + " (FLOP-weighted over a layer's GEMMs)");
+    return kv;
+}
+
+std::vector<DiagnosticView> diagnosticViews(const Plan& p) {
+    std::vector<const Diagnostic*> sorted;
+    for (const auto& d : p.diagnostics)
+        sorted.push_back(&d);
+    std::stable_sort(sorted.begin(), sorted.end(), [](const Diagnostic* a, const Diagnostic* b) {
+        return severityRank(a->severity) < severityRank(b->severity);
+    });
+    std::vector<DiagnosticView> out;
+    for (const Diagnostic* d : sorted) {
+        DiagnosticView v;
+        v.severity = std::string(toString(d->severity));
+        v.id = std::string(diagnosticIdString(d->id));
+        v.message = diagnosticMessage(*d);
+        v.suggestion = diagnosticSuggestion(*d);
+        if (std::isfinite(d->costSeconds) && d->costSeconds > 0)
+            v.cost = fmt::fixed(d->costSeconds * 1e3, 1) + " ms per step";
+        out.push_back(std::move(v));
+    }
+    return out;
+}
+
+} // namespace lp::core::report

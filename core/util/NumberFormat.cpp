@@ -1,0 +1,136 @@
+#include "core/util/NumberFormat.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace lp::core::fmt {
+namespace {
+
+constexpr double kGiBytes = 1024.0 * 1024.0 * 1024.0;
+
+std::string groupThousands(const std::string& digits) {
+    const std::size_t start = digits.starts_with('-') ? 1 : 0;
+    std::size_t dot = digits.find('.');
+    if (dot == std::string::npos)
+        dot = digits.size();
+    std::string out = digits.substr(0, start);
+    const std::string intPart = digits.substr(start, dot - start);
+    for (std::size_t i = 0; i < intPart.size(); ++i) {
+        if (i > 0 && (intPart.size() - i) % 3 == 0)
+            out += ',';
+        out += intPart[i];
+    }
+    out += digits.substr(dot);
+    return out;
+}
+
+} // namespace
+
+std::string fixed(double v, int decimals) {
+    if (!std::isfinite(v))
+        return "n/a";
+    char buf[512];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    std::string s = buf;
+    if (s.starts_with('-') && s.find_first_not_of("0.", 1) == std::string::npos)
+        s.erase(0, 1); // no "-0.00"
+    return groupThousands(s);
+}
+
+std::string sig(double v, int digits) {
+    if (!std::isfinite(v))
+        return "n/a";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+    return buf;
+}
+
+std::string figure(double v, int digits) {
+    const double a = std::fabs(v);
+    if (std::isfinite(v) && a >= std::pow(10.0, digits - 1) && a < 1e15)
+        return fixed(v, 0);
+    return sig(v, digits);
+}
+
+std::string gib(double bytes, int decimals) {
+    if (!std::isfinite(bytes))
+        return "n/a";
+    return fixed(bytes / kGiBytes, decimals) + " GiB";
+}
+
+std::string gb(double bytes, int decimals) {
+    if (!std::isfinite(bytes))
+        return "n/a";
+    return fixed(bytes / 1e9, decimals) + " GB";
+}
+
+std::string bytesBoth(double bytes) {
+    if (!std::isfinite(bytes))
+        return "n/a";
+    if (std::fabs(bytes) >= 1e12)
+        return fixed(bytes / 1e12, 2) + " TB (" + fixed(bytes / (kGiBytes * 1024.0), 2) + " TiB)";
+    return gb(bytes) + " (" + gib(bytes) + ")";
+}
+
+std::string percent(double fraction, int decimals) {
+    if (!std::isfinite(fraction))
+        return "n/a";
+    return fixed(fraction * 100.0, decimals) + " %";
+}
+
+std::string count(double v) {
+    if (!std::isfinite(v))
+        return "n/a";
+    const double a = std::fabs(v);
+    if (a >= 1e15)
+        return sig(v, 3);
+    if (a >= 1e12)
+        return fixed(v / 1e12, 2) + " T";
+    if (a >= 1e9)
+        return fixed(v / 1e9, 2) + " B";
+    if (a >= 1e6)
+        return fixed(v / 1e6, 2) + " M";
+    return fixed(v, 0);
+}
+
+std::string duration(double seconds) {
+    if (!std::isfinite(seconds))
+        return "n/a";
+    const double a = std::fabs(seconds);
+    if (a == 0)
+        return "0 ms";
+    if (a < 1e-3)
+        return fixed(seconds * 1e6, 1) + " \xC2\xB5s";
+    if (a < 1.0)
+        return fixed(seconds * 1e3, 1) + " ms";
+    if (a < 60.0)
+        return fixed(seconds, 3) + " s";
+    return fixed(seconds, 1) + " s";
+}
+
+std::string withUnit(double v, const std::string& unit) {
+    if (!std::isfinite(v))
+        return "n/a";
+    if (unit == "bytes")
+        return bytesBoth(v);
+    if (unit == "fraction")
+        return percent(v, 2);
+    if (unit == "s")
+        return duration(v);
+    std::string out;
+    if (std::fabs(v) >= 1e6)
+        out = count(v);
+    else if (v == std::floor(v))
+        out = fixed(v, 0);
+    else
+        out = sig(v, 6);
+    if (!unit.empty())
+        out += " " + unit;
+    return out;
+}
+
+std::string counted(long long n, const std::string& noun) {
+    return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
+
+} // namespace lp::core::fmt

@@ -1,0 +1,1 @@
+#include "core/report/detail/Content.h"

@@ -1,0 +1,1 @@
+#include "ui/shell/MainWindow.h"

@@ -1,0 +1,58 @@
+#include "ui/charts/ChartStyle.h"
+
+#include <QFont>
+
+#include <QtCharts/QAbstractAxis>
+#include <QtCharts/QChart>
+#include <QtCharts/QLegend>
+#include <QGraphicsLayout>
+#include <QPalette>
+
+namespace lp::ui {
+
+QFont smallChartFont(const QFont& base) {
+    QFont small = base;
+    small.setPointSizeF(base.pointSizeF() * 0.9);
+    return small;
+}
+
+QFont chartTitleFont(const QFont& base) {
+    QFont title = base;
+    title.setBold(true);
+    return title;
+}
+
+bool isDarkPalette(const QPalette& p) { return p.color(QPalette::Window).lightness() < 128; }
+
+void applyChartTheme(QChart* chart, const QPalette& p) {
+    chart->setTheme(isDarkPalette(p) ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+    chart->setBackgroundBrush(p.brush(QPalette::Base));
+    chart->setBackgroundRoundness(0);
+    chart->setPlotAreaBackgroundVisible(false);
+    chart->setTitleBrush(p.brush(QPalette::Text));
+    chart->legend()->setLabelColor(p.color(QPalette::Text));
+    chart->setMargins(QMargins(4, 4, 4, 4));
+    chart->layout()->setContentsMargins(0, 0, 0, 0);
+    chart->setAnimationOptions(QChart::NoAnimation);
+}
+
+void styleAxis(QAbstractAxis* axis, const QPalette& p, const QFont& font) {
+    axis->setLabelsColor(p.color(QPalette::Text));
+    axis->setLabelsFont(font);
+    axis->setTitleBrush(p.brush(QPalette::Text));
+    QFont title = font;
+    title.setBold(false);
+    axis->setTitleFont(title);
+    // Opaque mixes of text and base colour: as light as a translucent line, cheaper to paint.
+    const auto mix = [&](double t) {
+        const QColor a = p.color(QPalette::Text);
+        const QColor b = p.color(QPalette::Base);
+        return QColor::fromRgbF(static_cast<float>(a.redF() * t + b.redF() * (1 - t)),
+                                static_cast<float>(a.greenF() * t + b.greenF() * (1 - t)),
+                                static_cast<float>(a.blueF() * t + b.blueF() * (1 - t)));
+    };
+    axis->setGridLineColor(mix(0.15));
+    axis->setLinePenColor(mix(0.45));
+}
+
+} // namespace lp::ui

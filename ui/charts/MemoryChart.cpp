@@ -1,0 +1,322 @@
+#include "ui/charts/MemoryChart.h"
+
+#include "ui/charts/ChartLegend.h"
+#include "ui/charts/ChartStyle.h"
+#include "ui/widgets/Palette.h"
+
+#include <QtCharts/QBarCategoryAxis>
+#include <QtCharts/QBarSet>
+#include <QtCharts/QCategoryAxis>
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
+#include <QtCharts/QLegend>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QStackedBarSeries>
+#include <QtCharts/QValueAxis>
+#include <QEvent>
+#include <QGraphicsSimpleTextItem>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace lp::ui {
+namespace {
+// A "nice" axis maximum: 1, 2, 2.5, 5 x 10^k above v.
+double niceCeiling(double v) {
+    if (v <= 0)
+        return 1;
+    const double p = std::pow(10.0, std::floor(std::log10(v)));
+    for (double m : {1.0, 2.0, 2.5, 4.0, 5.0, 8.0, 10.0})
+        if (m * p >= v)
+            return m * p;
+    return 10 * p;
+}
+} // namespace
+
+MemoryChart::MemoryChart(QWidget* parent)
+    : QWidget(parent), m_title(new QLabel(tr("Memory per GPU, by pipeline stage"), this)),
+      m_verdict(new QLabel(this)), m_headline(new QLabel(this)), m_chart(new QChart),
+      m_view(new QChartView(m_chart, this)), m_legend(new ChartLegend(this)), m_series(new QStackedBarSeries),
+      m_capacity(new QLineSeries), m_worstMarker(new QGraphicsSimpleTextItem(m_chart)),
+      m_stageAxis(new QBarCategoryAxis), m_stageTicks(new QCategoryAxis), m_lineAxis(new QValueAxis),
+      m_valueAxis(new QValueAxis) {
+    QFont titleFont = m_title->font();
+    titleFont.setBold(true);
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.1);
+    m_title->setFont(titleFont);
+    m_headline->setObjectName(QStringLiteral("memoryHeadline"));
+    m_headline->setTextFormat(Qt::PlainText);
+    m_headline->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Minimum);
+    m_headline->setWordWrap(true); // a narrow page (or presentation mode's font) wraps it, never cuts it
+    m_verdict->setObjectName(QStringLiteral("memoryVerdict"));
+    m_verdict->setTextFormat(Qt::PlainText);
+    QFont bold = m_verdict->font();
+    bold.setBold(true);
+    m_verdict->setFont(bold);
+    m_headline->setToolTip(tr("The worst (fullest) pipeline stage against the GPU's usable memory. Click a bar "
+                              "segment for its formula."));
+    m_view->setRenderHint(QPainter::Antialiasing, false);
+    m_view->setViewportUpdateMode(QGraphicsView::MinimalViewportUpdate);
+    m_view->setMinimumHeight(220); // raised with the font in applyTheme()
+    m_view->setToolTip(tr("Stacked memory per GPU for each pipeline stage; the line is the GPU's capacity."));
+    m_view->setFocusPolicy(Qt::NoFocus);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    layout->addWidget(m_title);
+    auto* headlineRow = new QHBoxLayout;
+    headlineRow->setSpacing(6);
+    headlineRow->addWidget(m_verdict, 0, Qt::AlignTop);
+    headlineRow->addWidget(m_headline, 1);
+    layout->addLayout(headlineRow);
+    layout->addWidget(m_view, 1);
+    layout->addWidget(m_legend);
+    connect(m_legend, &ChartLegend::explainRequested, this, &MemoryChart::explainRequested);
+
+    for (core::MemoryComponent c : kMemoryComponents) {
+        auto* set = new QBarSet(memoryName(c));
+        m_sets[static_cast<std::size_t>(c)] = set;
+        m_series->append(set);
+        const QString key = memoryExplainKey(c);
+        const QString name = memoryName(c);
+        connect(set, &QBarSet::hovered, this, [this, set, key, name](bool on, int index) {
+            if (!on || index < 0 || index >= set->count())
+                return;
+            QToolTip::showText(QCursor::pos(),
+                               tr("Stage %1 · %2: %3").arg(index).arg(name, formatNumber(set->at(index), 2) +
+                                                                                QChar(0x202F) + unitName(m_unit)),
+                               m_view);
+            emit explainRequested(key);
+        });
+        connect(set, &QBarSet::clicked, this, [this, key](int) { emit explainRequested(key); });
+    }
+    m_series->setBarWidth(0.7);
+    m_chart->addSeries(m_series);
+    m_capacity->setName(tr("Usable capacity"));
+    m_chart->addSeries(m_capacity);
+    m_worstMarker->setText(tr("worst ▼"));
+    m_worstMarker->setZValue(20);
+    connect(m_chart, &QChart::plotAreaChanged, this, &MemoryChart::placeWorstMarker);
+
+    m_chart->addAxis(m_stageAxis, Qt::AlignBottom);
+    m_chart->addAxis(m_stageTicks, Qt::AlignBottom);
+    m_stageTicks->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    m_stageTicks->setTitleText(tr("pipeline stage"));
+    m_stageTicks->setVisible(false);
+    m_chart->addAxis(m_valueAxis, Qt::AlignLeft);
+    m_chart->addAxis(m_lineAxis, Qt::AlignTop);
+    m_lineAxis->setVisible(false);
+    m_series->attachAxis(m_stageAxis);
+    m_series->attachAxis(m_valueAxis);
+    m_capacity->attachAxis(m_lineAxis);
+    m_capacity->attachAxis(m_valueAxis);
+    m_valueAxis->setLabelFormat(QStringLiteral("%.0f"));
+    m_chart->legend()->hide(); // m_legend wraps where this one would elide its names
+    connect(m_capacity, &QLineSeries::hovered, this, [this](const QPointF&, bool on) {
+        if (on)
+            emit explainRequested(QStringLiteral("memory.headroom"));
+    });
+    applyTheme();
+}
+
+void MemoryChart::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange)
+        applyTheme();
+}
+
+void MemoryChart::applyTheme() {
+    applyChartTheme(m_chart, palette());
+    for (core::MemoryComponent c : kMemoryComponents) {
+        QBarSet* set = m_sets[static_cast<std::size_t>(c)];
+        set->setColor(palette::memory(c));
+        set->setBorderColor(palette::memory(c).darker(115));
+    }
+    const QFont small = smallChartFont(font());
+    // Tall enough for the value axis' six labels, the stage names and the legend in this font: a
+    // shorter plot elides the labels ("..."), as presentation mode's large fonts did in a 720p window.
+    m_view->setMinimumHeight(std::max(220, QFontMetrics(small).height() * 15));
+    styleAxis(m_stageAxis, palette(), small);
+    styleAxis(m_stageTicks, palette(), small);
+    styleAxis(m_valueAxis, palette(), small);
+    QFont markerFont = small;
+    markerFont.setBold(true);
+    m_worstMarker->setFont(markerFont);
+    m_legend->setFont(small);
+    rebuild();
+}
+
+void MemoryChart::setUnit(MemoryUnit unit) {
+    if (unit == m_unit)
+        return;
+    m_unit = unit;
+    rebuild();
+}
+
+void MemoryChart::setPlan(const core::Plan& plan, bool stale) {
+    m_plan = plan;
+    m_stale = stale;
+    rebuild();
+}
+
+int MemoryChart::stageCount() const { return m_sets[0]->count(); }
+
+double MemoryChart::capacityShown() const { return m_capacity->count() > 0 ? m_capacity->at(0).y() : 0.0; }
+
+void MemoryChart::placeWorstMarker() {
+    const int n = static_cast<int>(m_plan.memory.stages.size());
+    if (n == 0) {
+        m_worstMarker->hide();
+        return;
+    }
+    const double total = m_plan.memory.stages[static_cast<std::size_t>(m_worst)].totalBytes / bytesPerUnit(m_unit);
+    const QPointF top = m_chart->mapToPosition(QPointF(m_worst, total), m_capacity);
+    const QRectF box = m_worstMarker->boundingRect();
+    m_worstMarker->setPos(top.x() - box.width() / 2, top.y() - box.height() - 2);
+    m_worstMarker->show();
+}
+
+QString MemoryChart::headline() const { return m_verdict->text() + QLatin1Char(' ') + m_headline->text(); }
+
+QColor MemoryChart::headlineColor() const { return m_verdict->palette().color(QPalette::WindowText); }
+
+void MemoryChart::rebuild() {
+    const core::MemoryPlan& mem = m_plan.memory;
+    const int n = static_cast<int>(mem.stages.size());
+    const double unit = bytesPerUnit(m_unit);
+
+    // The stage axis only changes with the stage count: named categories for a few stages, a
+    // numbered axis labelled every few stages when there are many (64 stages stay readable).
+    if (m_categories.size() != n) {
+        m_categories.clear();
+        for (int i = 0; i < n; ++i)
+            m_categories << tr("Stage %1").arg(i);
+        const bool many = n > 8;  // "Stage 12" labels would be elided
+        QAbstractAxis* want = many ? static_cast<QAbstractAxis*>(m_stageTicks) : m_stageAxis;
+        QAbstractAxis* other = many ? static_cast<QAbstractAxis*>(m_stageAxis) : m_stageTicks;
+        if (!m_series->attachedAxes().contains(want)) {
+            m_series->detachAxis(other);
+            other->setVisible(false);
+            m_series->attachAxis(want);
+            want->setVisible(true);
+        }
+        if (many) {
+            for (const QString& label : m_stageTicks->categoriesLabels())
+                m_stageTicks->remove(label);
+            const int every = n <= 16 ? 1 : (n <= 32 ? 4 : (n <= 64 ? 8 : 16));
+            int last = -1;
+            for (int i = 0; i < n - every / 2; i += every)
+                m_stageTicks->append(QString::number(last = i), i);
+            if (last != n - 1)
+                m_stageTicks->append(QString::number(n - 1), n - 1);
+            m_stageTicks->setRange(-0.5, n - 0.5);
+        } else {
+            m_stageAxis->clear();
+            m_stageAxis->append(m_categories);
+        }
+    }
+    double maxTotal = 0;
+    for (core::MemoryComponent c : kMemoryComponents) {
+        QList<qreal> values;
+        values.reserve(n);
+        for (const core::StageMemory& s : mem.stages)
+            values << memoryBytes(s, c) / unit;
+        QBarSet* set = m_sets[static_cast<std::size_t>(c)];
+        if (set->count() == n && n <= 16) {
+            // Same bars, new heights: update in place (cheaper than rebuilding the bar items).
+            for (int i = 0; i < n; ++i)
+                if (set->at(i) != values[i])
+                    set->replace(i, values[i]);
+        } else {
+            if (set->count() > 0)
+                set->remove(0, set->count());
+            set->append(values);
+        }
+    }
+    for (const core::StageMemory& s : mem.stages)
+        maxTotal = std::max(maxTotal, s.totalBytes / unit);
+    m_series->setBarWidth(n > 32 ? 0.85 : 0.7);
+
+    const double capacity = mem.capacityBytes / unit;
+    m_overflow = n > 0 && !mem.fits;
+    m_worst = std::clamp(mem.worstStage, 0, std::max(0, n - 1));
+    const double lo = -0.5;
+    const double hi = std::max(0.5, n - 0.5);
+    // Only what changed is touched: every axis or legend change re-lays out the whole chart.
+    if (m_lineAxis->min() != lo || m_lineAxis->max() != hi)
+        m_lineAxis->setRange(lo, hi);
+    const QList<QPointF> capacityPoints{{lo, capacity}, {hi, capacity}};
+    if (m_capacity->points() != capacityPoints)
+        m_capacity->replace(capacityPoints);
+    QPen capPen(m_overflow ? palette::error() : palette().color(QPalette::Text));
+    capPen.setWidthF(m_overflow ? 2.5 : 1.5);
+    capPen.setStyle(Qt::DashLine);
+    if (m_capacity->pen() != capPen)
+        m_capacity->setPen(capPen);
+    const QString capacityName = tr("Usable capacity %1").arg(formatBytes(mem.capacityBytes, m_unit));
+    if (m_capacity->name() != capacityName)
+        m_capacity->setName(capacityName);
+    int entry = 0;
+    for (core::MemoryComponent c : kMemoryComponents)
+        m_legend->setEntry(entry++, palette::memory(c), memoryName(c), memoryExplainKey(c));
+    m_legend->setEntry(entry, capPen.color(), capacityName, QStringLiteral("memory.headroom"),
+                       ChartLegend::Mark::DashedLine);
+    const double top = niceCeiling(std::max(capacity, maxTotal) * 1.1);
+    if (m_valueAxis->max() != top || m_valueAxis->min() != 0) {
+        m_valueAxis->setRange(0, top);
+        m_valueAxis->setTickCount(top / niceCeiling(top / 5) < 4.5 ? 5 : 6);
+    }
+    const QString axisTitle = tr("Memory per GPU (%1)").arg(unitName(m_unit));
+    if (m_valueAxis->titleText() != axisTitle)
+        m_valueAxis->setTitleText(axisTitle);
+    const QColor markerColour = m_overflow ? palette::error() : palette().color(QPalette::Text);
+    if (m_worstMarker->brush().color() != markerColour)
+        m_worstMarker->setBrush(markerColour);
+    placeWorstMarker();
+
+    // The headline: worst stage, headroom or overflow, in the unit and in percent.
+    QString verdict;
+    QString text;
+    if (n == 0) {
+        text = tr("No plan yet.");
+    } else {
+        const core::StageMemory& w = mem.stages[static_cast<std::size_t>(m_worst)];
+        const double pct = mem.capacityBytes > 0 ? std::fabs(mem.headroomBytes) / mem.capacityBytes : 0.0;
+        if (m_overflow) {
+            verdict = tr("Does not fit:");
+            text = tr("stage %1 needs %2 of %3 usable, %4 (%5) over; largest part: %6.")
+                       .arg(m_worst)
+                       .arg(formatBytes(w.totalBytes, m_unit), formatBytes(mem.capacityBytes, m_unit),
+                            formatBytes(-mem.headroomBytes, m_unit), formatPercent(pct, 0),
+                            memoryName(mem.largestComponent).toLower());
+        } else {
+            verdict = tr("Fits.");
+            text = tr("Worst stage %1 uses %2 of %3 usable: headroom %4 (%5).")
+                       .arg(m_worst)
+                       .arg(formatBytes(w.totalBytes, m_unit), formatBytes(mem.capacityBytes, m_unit),
+                            formatBytes(mem.headroomBytes, m_unit), formatPercent(pct, 0));
+        }
+        if (mem.hostBytesPerGpu > 0)
+            text += tr(" CPU offloading keeps %1 per GPU in host memory.")
+                        .arg(formatBytes(mem.hostBytesPerGpu, m_unit));
+        if (m_stale)
+            text += tr(" (last valid layout)");
+    }
+    m_verdict->setText(verdict);
+    m_headline->setText(text);
+    const QColor colour = m_overflow ? palette::error() : palette().color(QPalette::WindowText);
+    for (QLabel* label : {m_verdict, m_headline}) {
+        if (label->palette().color(QPalette::WindowText) != colour) {
+            QPalette pal = label->palette();
+            pal.setColor(QPalette::WindowText, colour);
+            label->setPalette(pal);
+        }
+    }
+    setProperty("overflow", m_overflow);
+}
+
+} // namespace lp::ui

@@ -1,0 +1,196 @@
+#include "ui/charts/MfuGauge.h"
+
+#include "ui/widgets/Format.h"
+#include "ui/widgets/Palette.h"
+
+#include <QKeyEvent>
+#include <QPainter>
+#include <QPainterPath>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+namespace lp::ui {
+namespace {
+constexpr double kStartDeg = 210.0;  // 0% at the lower left
+constexpr double kSpanDeg = 240.0;   // clockwise to 100% at the lower right
+constexpr double kAlarm = 0.20;
+constexpr double kGoodLow = 0.35;
+constexpr double kGoodHigh = 0.55;
+
+double angleFor(double fraction) { return kStartDeg - kSpanDeg * std::clamp(fraction, 0.0, 1.0); }
+} // namespace
+
+MfuGauge::MfuGauge(QWidget* parent) : QWidget(parent) {
+    setFocusPolicy(Qt::StrongFocus);
+    setObjectName(QStringLiteral("mfuGauge"));
+    setAccessibleName(tr("Model FLOPs utilization"));
+    setToolTip(tr("Model FLOPs utilization: the share of the GPUs' peak 16-bit FLOP/s spent on the model's "
+                  "own FLOPs. Under 20%: something is wrong; 35-55%: typical of well-tuned pretraining."));
+    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);
+}
+
+QSize MfuGauge::sizeHint() const { return {240, 200}; }
+QSize MfuGauge::minimumSizeHint() const { return {160, 140}; }
+
+void MfuGauge::setMfu(double fraction, bool stale) {
+    if (fraction == m_mfu && stale == m_stale)
+        return;
+    m_mfu = fraction;
+    m_stale = stale;
+    setAccessibleDescription(valueText() + QStringLiteral(", ") + bandText());
+    update();
+}
+
+QString MfuGauge::valueText() const { return formatPercent(m_mfu, 1); }
+
+QString MfuGauge::bandText() const {
+    if (m_mfu < kAlarm)
+        return tr("under 20%: something is wrong");
+    if (m_mfu < kGoodLow)
+        return tr("20-35%: below well-tuned");
+    if (m_mfu <= kGoodHigh)
+        return tr("35-55%: well-tuned pretraining");
+    return tr("above 55%: check the assumptions");
+}
+
+MfuGauge::Geometry MfuGauge::geometry() const {
+    const double w = width();
+    const double h = height();
+    // The arc spans 240 degrees: 1.5 radii tall; fit it in the widget.
+    Geometry g;
+    g.radius = std::max(10.0, std::min(w / 2.0 - 8, (h - 8) / 1.5) - 4);
+    g.centre = QPointF(w / 2.0, 6 + g.radius + 2);
+    g.thickness = std::max(8.0, g.radius * 0.16);
+    return g;
+}
+
+void MfuGauge::paintDial(QPainter& p, const Geometry& g) const {
+    const QRectF arcRect(g.centre.x() - g.radius, g.centre.y() - g.radius, 2 * g.radius, 2 * g.radius);
+    auto drawBand = [&](double from, double to, const QColor& colour) {
+        p.setPen(QPen(colour, g.thickness, Qt::SolidLine, Qt::FlatCap));
+        const double a0 = angleFor(from);
+        const double a1 = angleFor(to);
+        p.drawArc(arcRect, static_cast<int>(a0 * 16), static_cast<int>((a1 - a0) * 16));
+    };
+    QColor neutral = palette::bandNeutral();
+    neutral.setAlpha(90);
+    drawBand(0, 1, neutral);
+    drawBand(0, kAlarm, palette::bandAlarm());
+    drawBand(kGoodLow, kGoodHigh, palette::bandGood());
+
+    QColor muted = palette().color(QPalette::Text);
+    muted.setAlphaF(0.6f);
+    QFont small = font();
+    small.setPointSizeF(font().pointSizeF() * 0.85);
+    p.setFont(small);
+    const QFontMetricsF fm(small);
+    for (double f : {0.0, kAlarm, kGoodLow, kGoodHigh, 1.0}) {
+        const double a = angleFor(f) * std::numbers::pi / 180.0;
+        const QPointF dir(std::cos(a), -std::sin(a));
+        p.setPen(QPen(muted, 1.2));
+        p.drawLine(g.centre + dir * (g.radius - g.thickness / 2 - 2), g.centre + dir * (g.radius + g.thickness / 2 + 2));
+        const QPointF at = g.centre + dir * (g.radius - g.thickness / 2 - 4 - fm.height() * 0.7);
+        const QRectF box(at.x() - 20, at.y() - fm.height() / 2, 40, fm.height());
+        p.setPen(muted);
+        p.drawText(box, Qt::AlignCenter, QString::number(std::lround(f * 100)));
+    }
+}
+
+void MfuGauge::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    p.setRenderHint(QPainter::Antialiasing);
+    const QPalette& pal = palette();
+    const QColor text = pal.color(QPalette::Text);
+    QColor muted = text;
+    muted.setAlphaF(0.6f);
+    const Geometry g = geometry();
+    const QPointF centre = g.centre;
+    const double radius = g.radius;
+    const double thickness = g.thickness;
+
+    // The dial does not change with the value: draw it once per size, palette and screen.
+    const qreal dpr = devicePixelRatioF();
+    const QString key = QStringLiteral("%1x%2@%3:%4:%5")
+                            .arg(width())
+                            .arg(height())
+                            .arg(dpr)
+                            .arg(text.name(), font().toString());
+    if (key != m_dialKey) {
+        m_dial = QPixmap(size() * dpr);
+        m_dial.setDevicePixelRatio(dpr);
+        m_dial.fill(Qt::transparent);
+        QPainter dp(&m_dial);
+        dp.setRenderHint(QPainter::Antialiasing);
+        paintDial(dp, g);
+        m_dialKey = key;
+    }
+    p.drawPixmap(0, 0, m_dial);
+    QFont small = font();
+    small.setPointSizeF(font().pointSizeF() * 0.85);
+    const QFontMetricsF fm(small);
+
+    // The needle.
+    const double a = angleFor(m_mfu) * std::numbers::pi / 180.0;
+    const QPointF dir(std::cos(a), -std::sin(a));
+    const QPointF normal(-dir.y(), dir.x());
+    QPainterPath needle;
+    needle.moveTo(centre + dir * (radius + thickness / 2));
+    needle.lineTo(centre + normal * 4.0);
+    needle.lineTo(centre - normal * 4.0);
+    needle.closeSubpath();
+    QColor needleColour = m_mfu < kAlarm ? palette::bandAlarm() : text;
+    if (m_stale)
+        needleColour.setAlphaF(0.4f);
+    p.setPen(Qt::NoPen);
+    p.setBrush(needleColour);
+    p.drawPath(needle);
+    p.drawEllipse(centre, 5, 5);
+
+    // The value and its caption under the hub.
+    QFont big = font();
+    big.setPointSizeF(std::max(12.0, radius / 4.2));
+    big.setBold(true);
+    p.setFont(big);
+    p.setPen(m_mfu < kAlarm ? palette::bandAlarm() : text);
+    const QFontMetricsF bm(big);
+    const QRectF valueBox(centre.x() - radius, centre.y() + radius * 0.12, 2 * radius, bm.height());
+    p.drawText(valueBox, Qt::AlignHCenter | Qt::AlignTop, valueText());
+    p.setFont(small);
+    p.setPen(muted);
+    const QRectF captionBox(centre.x() - radius, valueBox.bottom(), 2 * radius, fm.height() * 1.2);
+    p.drawText(captionBox, Qt::AlignHCenter | Qt::AlignTop, m_stale ? tr("MFU (last valid layout)") : tr("MFU"));
+
+    if (hasFocus()) {
+        QPen focusPen(pal.color(QPalette::Highlight), 1.5, Qt::DotLine);
+        p.setPen(focusPen);
+        p.setBrush(Qt::NoBrush);
+        p.drawRoundedRect(QRectF(rect()).adjusted(1, 1, -1, -1), 4, 4);
+    }
+}
+
+void MfuGauge::mousePressEvent(QMouseEvent* event) {
+    emit explainRequested(QStringLiteral("mfu"));
+    QWidget::mousePressEvent(event);
+}
+
+void MfuGauge::enterEvent(QEnterEvent* event) {
+    emit explainRequested(QStringLiteral("mfu"));
+    QWidget::enterEvent(event);
+}
+
+void MfuGauge::keyPressEvent(QKeyEvent* event) {
+    if (event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter || event->key() == Qt::Key_Space) {
+        emit explainRequested(QStringLiteral("mfu"));
+        return;
+    }
+    QWidget::keyPressEvent(event);
+}
+
+void MfuGauge::focusInEvent(QFocusEvent* event) {
+    emit explainRequested(QStringLiteral("mfu"));
+    QWidget::focusInEvent(event);
+}
+
+} // namespace lp::ui

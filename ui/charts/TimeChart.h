@@ -1,0 +1,64 @@
+#pragma once
+// The step-time breakdown: one horizontal bar per time component (compute, recompute, TP/PP/CP/EP
+// communication, bubble, exposed DP/sharding communication, optimizer, loader, stragglers,
+// overhead), each in its palette colour, labelled with its time and share of the step.
+#include "core/estimate/Plan.h"
+#include "ui/widgets/Palette.h"
+
+#include <QWidget>
+
+#include <array>
+#include <vector>
+
+class QBarCategoryAxis;
+class QGraphicsSimpleTextItem;
+class QBarSet;
+class QChart;
+class QChartView;
+class QHorizontalStackedBarSeries;
+class QLabel;
+class QValueAxis;
+
+namespace lp::ui {
+
+class TimeChart : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimeChart(QWidget* parent = nullptr);
+    void setPlan(const core::Plan& plan, bool stale);
+
+    // For tests: the components shown, top to bottom, and their bar values in milliseconds.
+    std::vector<TimeComponent> shownComponents() const { return m_shown; }
+    double shownMilliseconds(TimeComponent c) const;
+    QString headline() const;
+
+signals:
+    void explainRequested(const QString& key);
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void applyTheme();
+    void rebuild();
+    void placeValueLabels();
+    void fitToWidth();
+    QString m_longAxisTitle;
+    core::Plan m_plan;
+    bool m_stale = false;
+    std::vector<TimeComponent> m_shown;
+    QLabel* m_title;
+    QLabel* m_headline;
+    QChart* m_chart;
+    QChartView* m_view;
+    QHorizontalStackedBarSeries* m_series;
+    std::array<QBarSet*, kTimeComponentCount> m_sets{};
+    QBarCategoryAxis* m_axis;
+    QValueAxis* m_valueAxis;
+    std::array<QGraphicsSimpleTextItem*, kTimeComponentCount> m_valueLabels{};  // "412 ms · 43%" at each bar's end
+    // Component names left of the bars, drawn here because Qt Charts elides category labels as soon
+    // as the rows get a little tight.
+    std::array<QGraphicsSimpleTextItem*, kTimeComponentCount> m_nameLabels{};
+};
+
+} // namespace lp::ui

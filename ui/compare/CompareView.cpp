@@ -1,0 +1,440 @@
+#include "ui/compare/CompareView.h"
+
+#include "core/estimate/Evaluate.h"
+#include "ui/charts/ChartStyle.h"
+#include "ui/widgets/Palette.h"
+#include "ui/document/ScenarioDocument.h"
+#include "ui/widgets/ScrollPage.h"
+
+#include <QtCharts/QBarCategoryAxis>
+#include <QtCharts/QBarSet>
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
+#include <QtCharts/QHorizontalStackedBarSeries>
+#include <QtCharts/QLegend>
+#include <QtCharts/QLegendMarker>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QStackedBarSeries>
+#include <QtCharts/QValueAxis>
+#include <QEvent>
+#include <QFrame>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QTableView>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace lp::ui {
+namespace {
+
+double worstBytes(const core::Plan& p) {
+    if (p.memory.stages.empty())
+        return 0;
+    const auto i = static_cast<std::size_t>(
+        std::clamp<int>(p.memory.worstStage, 0, static_cast<int>(p.memory.stages.size()) - 1));
+    return p.memory.stages[i].totalBytes;
+}
+
+const core::StageMemory* worstStage(const core::Plan& p) {
+    if (p.memory.stages.empty())
+        return nullptr;
+    const auto i = static_cast<std::size_t>(
+        std::clamp<int>(p.memory.worstStage, 0, static_cast<int>(p.memory.stages.size()) - 1));
+    return &p.memory.stages[i];
+}
+
+double niceCeiling(double v) {
+    if (v <= 0)
+        return 1;
+    const double p = std::pow(10.0, std::floor(std::log10(v)));
+    for (double m : {1.0, 2.0, 2.5, 4.0, 5.0, 8.0, 10.0})
+        if (m * p >= v)
+            return m * p;
+    return 10 * p;
+}
+
+// The searched axes and the layout: what makes two pins "the same layout".
+bool sameLayout(const core::Scenario& a, const core::Scenario& b) { return a == b; }
+
+QString summary(const PinnedLayout& p) {
+    const core::Layout& l = p.scenario.layout;
+    const core::TrainingOptions& t = p.scenario.training;
+    QString first = CompareView::tr("TP %1 × PP %2 × CP %3 × DP %4").arg(l.tp).arg(l.pp).arg(l.cp).arg(l.dp);
+    if (l.vpp > 1)
+        first += CompareView::tr(", v %1").arg(l.vpp);
+    QString recompute;
+    switch (t.recompute) {
+    case core::Recompute::None: recompute = CompareView::tr("no recompute"); break;
+    case core::Recompute::Selective: recompute = CompareView::tr("selective"); break;
+    case core::Recompute::Full: recompute = CompareView::tr("full recompute"); break;
+    }
+    const QString second = CompareView::tr("mb %1 × acc %2 · ZeRO-%3 · %4")
+                               .arg(l.microBatch)
+                               .arg(l.accumulation)
+                               .arg(t.zeroStage)
+                               .arg(recompute);
+    return first + QLatin1Char('\n') + second;
+}
+
+} // namespace
+
+CompareView::CompareView(ScenarioDocument* doc, QWidget* parent)
+    : QWidget(parent), m_doc(doc), m_model(new CompareModel(this)) {
+    setObjectName(QStringLiteral("compareView"));
+
+    auto* title = new QLabel(tr("Compare layouts"), this);
+    QFont titleFont = title->font();
+    titleFont.setBold(true);
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.1);
+    title->setFont(titleFont);
+    auto* hint = new QLabel(tr("Pin two to four layouts, from the planner or from Explore (Pin). Bold green: best; "
+                               "red: worst; tinted: differs from A."),
+                            this);
+    hint->setWordWrap(true);
+    m_pinCurrent = new QPushButton(tr("Pin &current layout"), this);
+    m_pinCurrent->setObjectName(QStringLiteral("comparePinCurrent"));
+    m_pinCurrent->setToolTip(tr("Pin the planner's current layout for comparison (four at most)."));
+    connect(m_pinCurrent, &QPushButton::clicked, this, [this] { pinCurrent(); });
+    auto* header = new QHBoxLayout;
+    header->addWidget(title);
+    header->addSpacing(12);
+    header->addWidget(hint, 1);
+    header->addWidget(m_pinCurrent);
+
+    m_message = new QLabel(this);
+    m_message->setObjectName(QStringLiteral("compareMessage"));
+    m_message->setWordWrap(true);
+    m_message->hide();
+
+    m_empty = new QLabel(tr("<h3>Nothing pinned yet</h3><p>Press <b>Pin current layout</b> to keep the planner's "
+                            "layout here, change the layout, and pin again; or select a layout in <b>Explore</b> "
+                            "and press <b>Pin</b>. Up to four layouts are compared side by side.</p>"),
+                         this);
+    m_empty->setObjectName(QStringLiteral("compareEmpty"));
+    m_empty->setWordWrap(true);
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setMaximumWidth(560);
+
+    // Content: cards, charts, table.
+    m_content = new QWidget(this);
+    m_cardsLayout = new QHBoxLayout;
+    m_cardsLayout->setSpacing(8);
+
+    m_memoryChart = new QChart;
+    m_memoryView = new QChartView(m_memoryChart, m_content);
+    m_memoryView->setObjectName(QStringLiteral("compareMemoryChart"));
+    m_memoryView->setMinimumHeight(230);
+    m_memorySeries = new QStackedBarSeries;
+    for (core::MemoryComponent c : kMemoryComponents) {
+        auto* set = new QBarSet(memoryName(c));
+        m_memorySets[static_cast<std::size_t>(c)] = set;
+        m_memorySeries->append(set);
+    }
+    m_memorySeries->setBarWidth(0.6);
+    m_memoryChart->addSeries(m_memorySeries);
+    m_memoryAxis = new QBarCategoryAxis;
+    m_memoryValueAxis = new QValueAxis;
+    m_memoryLineAxis = new QValueAxis;
+    m_memoryChart->addAxis(m_memoryAxis, Qt::AlignBottom);
+    m_memoryChart->addAxis(m_memoryValueAxis, Qt::AlignLeft);
+    m_memoryChart->addAxis(m_memoryLineAxis, Qt::AlignTop);
+    m_memoryLineAxis->setVisible(false);
+    m_memorySeries->attachAxis(m_memoryAxis);
+    m_memorySeries->attachAxis(m_memoryValueAxis);
+    m_memoryValueAxis->setLabelFormat(QStringLiteral("%.0f"));
+    m_memoryChart->setTitle(tr("Memory per GPU, worst stage"));
+    m_memoryChart->legend()->setAlignment(Qt::AlignRight);
+
+    m_timeChart = new QChart;
+    m_timeView = new QChartView(m_timeChart, m_content);
+    m_timeView->setObjectName(QStringLiteral("compareTimeChart"));
+    m_timeView->setMinimumHeight(230);
+    m_timeSeries = new QHorizontalStackedBarSeries;
+    m_timeSeries->setBarWidth(0.6);
+    m_timeChart->addSeries(m_timeSeries);
+    m_timeAxis = new QBarCategoryAxis;
+    m_timeValueAxis = new QValueAxis;
+    m_timeChart->addAxis(m_timeAxis, Qt::AlignLeft);
+    m_timeChart->addAxis(m_timeValueAxis, Qt::AlignBottom);
+    m_timeSeries->attachAxis(m_timeAxis);
+    m_timeSeries->attachAxis(m_timeValueAxis);
+    m_timeValueAxis->setTitleText(tr("seconds per step"));
+    m_timeChart->setTitle(tr("Step-time breakdown"));
+    m_timeChart->legend()->setAlignment(Qt::AlignRight);
+
+    auto* charts = new QHBoxLayout;
+    charts->setSpacing(8);
+    charts->addWidget(m_memoryView, 1);
+    charts->addWidget(m_timeView, 1);
+
+    m_table = new QTableView(m_content);
+    m_table->setObjectName(QStringLiteral("compareTable"));
+    m_table->setModel(m_model);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setSelectionMode(QAbstractItemView::NoSelection);
+    m_table->setFocusPolicy(Qt::NoFocus);
+    m_table->setWordWrap(true);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->setCornerButtonEnabled(false);
+
+    auto* contentLayout = new QVBoxLayout(m_content);
+    contentLayout->setContentsMargins(0, 0, 0, 0);
+    contentLayout->setSpacing(8);
+    contentLayout->addLayout(m_cardsLayout);
+    contentLayout->addLayout(charts, 4);
+    contentLayout->addWidget(m_table, 5);
+
+    auto* layout = new QVBoxLayout(scrollingContent(this));
+    layout->setContentsMargins(8, 8, 8, 8);
+    layout->setSpacing(6);
+    layout->addLayout(header);
+    layout->addWidget(m_message);
+    layout->addWidget(m_empty, 1, Qt::AlignCenter);
+    layout->addWidget(m_content, 1);
+
+    applyTheme();
+}
+
+void CompareView::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange)
+        applyTheme();
+}
+
+void CompareView::applyTheme() {
+    const QFont small = smallChartFont(font());
+    const QFont titleFont = chartTitleFont(font());
+    for (QChart* chart : {m_memoryChart, m_timeChart}) {
+        applyChartTheme(chart, palette());
+        chart->legend()->setFont(small);
+        chart->setTitleFont(titleFont);
+    }
+    styleAxis(m_memoryAxis, palette(), small);
+    styleAxis(m_memoryValueAxis, palette(), small);
+    styleAxis(m_timeAxis, palette(), small);
+    styleAxis(m_timeValueAxis, palette(), small);
+    for (core::MemoryComponent c : kMemoryComponents) {
+        QBarSet* set = m_memorySets[static_cast<std::size_t>(c)];
+        set->setColor(palette::memory(c));
+        set->setBorderColor(palette::memory(c).darker(115));
+    }
+    rebuild();
+}
+
+void CompareView::setUnit(MemoryUnit unit) {
+    if (unit == m_unit)
+        return;
+    m_unit = unit;
+    m_model->setUnit(unit);
+    rebuild();
+}
+
+void CompareView::showMessage(const QString& text) {
+    m_message->setText(text);
+    m_message->setVisible(!text.isEmpty());
+}
+
+bool CompareView::pin(const core::Scenario& scenario, const QString& source) {
+    if (pinnedCount() >= kMaxPinned) {
+        showMessage(tr("Four layouts are pinned: unpin one first."));
+        return false;
+    }
+    for (int i = 0; i < pinnedCount(); ++i) {
+        if (sameLayout(m_pinned[static_cast<std::size_t>(i)].scenario, scenario)) {
+            showMessage(tr("This layout is already pinned as %1.").arg(CompareModel::letter(i)));
+            return false;
+        }
+    }
+    PinnedLayout p;
+    p.scenario = scenario;
+    p.plan = core::evaluate(scenario, m_doc->profile());
+    p.source = source;
+    if (!p.plan.valid) {
+        showMessage(tr("This layout is invalid (see the diagnostics): fix it before pinning."));
+        return false;
+    }
+    m_pinned.push_back(std::move(p));
+    showMessage(pinnedCount() == 1 ? tr("Pin at least one more layout to compare.") : QString());
+    rebuild();
+    emit pinnedChanged();
+    return true;
+}
+
+bool CompareView::pinCurrent() { return pin(m_doc->scenario(), tr("Planner")); }
+
+void CompareView::unpin(int index) {
+    if (index < 0 || index >= pinnedCount())
+        return;
+    m_pinned.erase(m_pinned.begin() + index);
+    showMessage(pinnedCount() == 1 ? tr("Pin at least one more layout to compare.") : QString());
+    rebuild();
+    emit pinnedChanged();
+}
+
+void CompareView::clear() {
+    m_pinned.clear();
+    showMessage({});
+    rebuild();
+    emit pinnedChanged();
+}
+
+QAbstractButton* CompareView::unpinButton(int index) const {
+    return index >= 0 && index < static_cast<int>(m_unpinButtons.size()) ? m_unpinButtons[static_cast<std::size_t>(index)]
+                                                                        : nullptr;
+}
+
+QStringList CompareView::memoryCategories() const { return m_memoryAxis->categories(); }
+
+QStringList CompareView::timeCategories() const { return m_timeAxis->categories(); }
+
+void CompareView::rebuild() {
+    const bool any = !m_pinned.empty();
+    m_empty->setVisible(!any);
+    m_content->setVisible(any);
+    m_pinCurrent->setEnabled(pinnedCount() < kMaxPinned);
+    m_model->setPinned(m_pinned);
+    rebuildCards();
+    rebuildMemory();
+    rebuildTime();
+    m_table->resizeRowsToContents();
+}
+
+void CompareView::rebuildCards() {
+    // deleteLater: an Unpin button may be the sender that got us here.
+    while (QLayoutItem* item = m_cardsLayout->takeAt(0))
+        delete item;
+    for (QWidget* card : m_cards) {
+        card->hide();
+        card->deleteLater();
+    }
+    m_cards.clear();
+    m_unpinButtons.clear();
+    for (int i = 0; i < pinnedCount(); ++i) {
+        const PinnedLayout& p = m_pinned[static_cast<std::size_t>(i)];
+        auto* card = new QFrame(m_content);
+        card->setObjectName(QStringLiteral("compareCard%1").arg(i));
+        card->setFrameShape(QFrame::StyledPanel);
+        auto* letter = new QLabel(CompareModel::letter(i), card);
+        QFont big = letter->font();
+        big.setBold(true);
+        big.setPointSizeF(big.pointSizeF() * 1.5);
+        letter->setFont(big);
+        auto* text = new QLabel(card);
+        text->setTextFormat(Qt::PlainText);
+        text->setText(p.source + QLatin1Char('\n') + summary(p));
+        text->setToolTip(QString::fromStdString(p.scenario.name));
+        auto* unpinButton = new QToolButton(card);
+        unpinButton->setObjectName(QStringLiteral("compareUnpin%1").arg(i));
+        unpinButton->setText(tr("Unpin"));
+        unpinButton->setToolTip(tr("Remove %1 from the comparison.").arg(CompareModel::letter(i)));
+        connect(unpinButton, &QToolButton::clicked, this, [this, i] { unpin(i); });
+        auto* row = new QHBoxLayout(card);
+        row->setContentsMargins(8, 4, 4, 4);
+        row->setSpacing(8);
+        row->addWidget(letter, 0, Qt::AlignTop);
+        row->addWidget(text, 1);
+        row->addWidget(unpinButton, 0, Qt::AlignTop);
+        m_cardsLayout->addWidget(card, 1);
+        m_cards.push_back(card);
+        m_unpinButtons.push_back(unpinButton);
+    }
+    for (int i = pinnedCount(); i < kMaxPinned && pinnedCount() > 0; ++i)
+        m_cardsLayout->addStretch(1);
+}
+
+void CompareView::rebuildMemory() {
+    const double unit = bytesPerUnit(m_unit);
+    const int n = pinnedCount();
+    QStringList categories;
+    double top = 0;
+    for (int i = 0; i < n; ++i) {
+        const core::Plan& plan = m_pinned[static_cast<std::size_t>(i)].plan;
+        categories << tr("%1: %2").arg(CompareModel::letter(i), formatBytes(worstBytes(plan), m_unit));
+        top = std::max({top, worstBytes(plan) / unit, plan.memory.capacityBytes / unit});
+    }
+    for (core::MemoryComponent c : kMemoryComponents) {
+        QBarSet* set = m_memorySets[static_cast<std::size_t>(c)];
+        if (set->count() > 0)
+            set->remove(0, set->count());
+        for (const PinnedLayout& p : m_pinned) {
+            const core::StageMemory* w = worstStage(p.plan);
+            set->append(w ? memoryBytes(*w, c) / unit : 0.0);
+        }
+    }
+    m_memoryAxis->clear();
+    m_memoryAxis->append(categories);
+    m_memoryLineAxis->setRange(-0.5, std::max(0.5, n - 0.5));
+    const double axisTop = niceCeiling(top * 1.08);
+    m_memoryValueAxis->setRange(0, axisTop);
+    m_memoryValueAxis->setTitleText(tr("GPU memory (%1)").arg(unitName(m_unit)));
+
+    // One capacity segment per layout (pins may come from different GPUs).
+    for (QLineSeries* s : m_capacityLines) {
+        m_memoryChart->removeSeries(s);
+        delete s;
+    }
+    m_capacityLines.clear();
+    for (int i = 0; i < n; ++i) {
+        const core::Plan& plan = m_pinned[static_cast<std::size_t>(i)].plan;
+        auto* line = new QLineSeries;
+        const double cap = plan.memory.capacityBytes / unit;
+        line->append(i - 0.42, cap);
+        line->append(i + 0.42, cap);
+        QPen pen(plan.memory.fits ? palette().color(QPalette::Text) : palette::error());
+        pen.setWidthF(plan.memory.fits ? 1.5 : 2.5);
+        pen.setStyle(Qt::DashLine);
+        line->setPen(pen);
+        line->setName(tr("Usable capacity"));
+        m_memoryChart->addSeries(line);
+        line->attachAxis(m_memoryLineAxis);
+        line->attachAxis(m_memoryValueAxis);
+        if (i > 0)
+            for (QLegendMarker* m : m_memoryChart->legend()->markers(line))
+                m->setVisible(false);
+        m_capacityLines.push_back(line);
+    }
+}
+
+void CompareView::rebuildTime() {
+    const int n = pinnedCount();
+    m_timeSeries->clear();  // deletes the sets
+    m_timeSets.clear();
+    // Horizontal bars list categories bottom-up: append D..A so that A is on top.
+    QStringList categories;
+    double top = 0;
+    for (int i = n - 1; i >= 0; --i) {
+        const core::Plan& plan = m_pinned[static_cast<std::size_t>(i)].plan;
+        categories << tr("%1: %2").arg(CompareModel::letter(i), formatSeconds(plan.time.stepSeconds));
+        double sum = 0;
+        for (int c = 0; c < kTimeComponentCount; ++c)
+            sum += timeSeconds(plan.time, static_cast<TimeComponent>(c));
+        top = std::max({top, sum, plan.time.stepSeconds});
+    }
+    for (int c = 0; c < kTimeComponentCount; ++c) {
+        const auto component = static_cast<TimeComponent>(c);
+        bool shown = false;
+        for (const PinnedLayout& p : m_pinned)
+            shown = shown || timeSeconds(p.plan.time, component) > 0;
+        if (!shown)
+            continue;
+        auto* set = new QBarSet(timeName(component));
+        set->setColor(palette::time(component));
+        set->setBorderColor(palette::time(component).darker(115));
+        for (int i = n - 1; i >= 0; --i)
+            set->append(timeSeconds(m_pinned[static_cast<std::size_t>(i)].plan.time, component));
+        m_timeSeries->append(set);
+        m_timeSets.push_back(set);
+    }
+    m_timeAxis->clear();
+    m_timeAxis->append(categories);
+    m_timeValueAxis->setRange(0, niceCeiling(top * 1.05));
+    m_timeValueAxis->setLabelFormat(top < 0.1 ? QStringLiteral("%.3f") : top < 2 ? QStringLiteral("%.2f") : QStringLiteral("%.1f"));
+}
+
+} // namespace lp::ui

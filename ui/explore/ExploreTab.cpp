@@ -1,0 +1,658 @@
+#include "ui/explore/ExploreTab.h"
+
+#include "core/estimate/Evaluate.h"
+#include "ui/charts/ChartStyle.h"
+#include "ui/widgets/FlowLayout.h"
+#include "ui/widgets/Palette.h"
+#include "ui/document/ScenarioDocument.h"
+#include "ui/widgets/ScrollPage.h"
+#include "ui/explore/SearchResultModel.h"
+
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
+#include <QtCharts/QLegend>
+#include <QtCharts/QLegendMarker>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QScatterSeries>
+#include <QtCharts/QValueAxis>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableView>
+#include <QThread>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace lp::ui {
+
+struct ExploreTab::Job {
+    core::Scenario scenario;
+    core::HardwareProfile profile;
+    core::SearchResult result;
+};
+
+namespace {
+
+// What a search result depends on besides the axes it varies: the model, the cluster and the
+// training options other than ZeRO, recompute and SP. Changing only the layout leaves results valid.
+core::Scenario searchIdentity(core::Scenario s) {
+    s.name.clear();
+    s.notes.clear();
+    s.layout = {};
+    s.training.zeroStage = 0;
+    s.training.recompute = core::Recompute::None;
+    s.training.sequenceParallel = false;
+    return s;
+}
+
+QString reasonName(const std::string& id) {
+    QString text = QString::fromStdString(id);
+    text.replace(QLatin1Char('_'), QLatin1Char(' '));
+    return text;
+}
+
+QString rankName(core::RankBy r) {
+    switch (r) {
+    case core::RankBy::StepTime: return ExploreTab::tr("step time");
+    case core::RankBy::Mfu: return ExploreTab::tr("MFU");
+    case core::RankBy::Cost: return ExploreTab::tr("cost (GPU-hours)");
+    case core::RankBy::Headroom: return ExploreTab::tr("memory headroom");
+    }
+    return {};
+}
+
+void setLabelColour(QLabel* label, const QColor& colour) {
+    QPalette pal = label->palette();
+    pal.setColor(QPalette::WindowText, colour);
+    label->setPalette(pal);
+}
+
+} // namespace
+
+ExploreTab::ExploreTab(ScenarioDocument* doc, QWidget* parent)
+    : QWidget(parent), m_doc(doc), m_model(new SearchResultModel(this)), m_proxy(new SearchFilterProxy(this)) {
+    setObjectName(QStringLiteral("exploreTab"));
+    m_proxy->setSourceModel(m_model);
+    buildControls();
+    buildChart();
+
+    connect(m_doc, &ScenarioDocument::scenarioChanged, this, [this] {
+        refreshBatchDefault();
+        refreshStale();
+        refreshCurrent();
+        if (!m_hasResult) {
+            // Counting the layouts takes milliseconds on large clusters: not on every slider step unseen.
+            if (isVisible())
+                refreshStatus();
+            else
+                m_statusDirty = true;
+        }
+    });
+    connect(m_doc, &ScenarioDocument::planChanged, this, &ExploreTab::refreshCurrent);
+    connect(m_doc, &ScenarioDocument::profileChanged, this, &ExploreTab::refreshStale);
+
+    applyTheme();
+    refreshBatchDefault();
+    refreshStatus();
+    refreshCurrent();
+    updateFilter();
+    updateColumns();
+    updateButtons();
+}
+
+ExploreTab::~ExploreTab() {
+    if (m_thread) {
+        m_cancelFlag->store(true);
+        m_thread->wait();
+        delete m_thread;
+        m_thread = nullptr;
+    }
+}
+
+void ExploreTab::buildControls() {
+    // Search settings.
+    m_rank = new QComboBox(this);
+    m_rank->setObjectName(QStringLiteral("exploreRank"));
+    m_rank->addItem(tr("Step time"), static_cast<int>(core::RankBy::StepTime));
+    m_rank->addItem(tr("MFU"), static_cast<int>(core::RankBy::Mfu));
+    m_rank->addItem(tr("Cost (GPU-hours)"), static_cast<int>(core::RankBy::Cost));
+    m_rank->addItem(tr("Memory headroom"), static_cast<int>(core::RankBy::Headroom));
+    m_rank->setToolTip(tr("What \"best\" means: the shortest step (per sequence), the highest MFU, the fewest "
+                          "GPU-hours for the token budget, or the most free memory on the worst stage."));
+    m_batch = new QSpinBox(this);
+    m_batch->setObjectName(QStringLiteral("exploreBatch"));
+    m_batch->setRange(1, 10'000'000);
+    m_batch->setGroupSeparatorShown(true);
+    m_batch->setToolTip(tr("Global batch in sequences per optimizer step. Follows the planner's effective "
+                           "batch until you change it."));
+    m_range = new QCheckBox(tr("to"), this);
+    m_range->setObjectName(QStringLiteral("exploreRange"));
+    m_range->setToolTip(tr("Search a range of global batches: every accumulation whose batch lies in the range."));
+    m_batchMax = new QSpinBox(this);
+    m_batchMax->setObjectName(QStringLiteral("exploreBatchMax"));
+    m_batchMax->setRange(1, 10'000'000);
+    m_batchMax->setGroupSeparatorShown(true);
+    m_batchMax->setEnabled(false);
+    m_top = new QSpinBox(this);
+    m_top->setObjectName(QStringLiteral("exploreTop"));
+    m_top->setRange(5, 1000);
+    m_top->setValue(50);
+    m_top->setToolTip(tr("How many of the best layouts to list (the Pareto front is always listed too)."));
+    m_run = new QPushButton(tr("&Search"), this);
+    m_run->setObjectName(QStringLiteral("exploreSearch"));
+    m_run->setToolTip(tr("Try every layout of this scenario's GPUs and rank the ones that fit."));
+    m_run->setDefault(true);
+    m_cancel = new QPushButton(tr("Cancel"), this);
+    m_cancel->setObjectName(QStringLiteral("exploreCancel"));
+    m_cancel->setToolTip(tr("Stop the search; the layouts tried so far are kept."));
+    m_progress = new QProgressBar(this);
+    m_progress->setObjectName(QStringLiteral("exploreProgress"));
+    m_progress->setRange(0, 1000);
+    m_progress->setValue(0);
+    m_progress->setFormat(QStringLiteral("%p%"));
+    m_progress->setFixedWidth(140);
+
+    // Wraps onto a second line in a narrow window; the search buttons keep to the right.
+    auto* settings = new FlowLayout(nullptr, 16, 4);
+    settings->addWidget(controlGroup(this, {new QLabel(tr("Rank by"), this), m_rank}));
+    settings->addWidget(
+        controlGroup(this, {new QLabel(tr("Global batch"), this), m_batch, m_range, m_batchMax}));
+    settings->addWidget(controlGroup(this, {new QLabel(tr("Top"), this), m_top}));
+    QWidget* searchButtons = controlGroup(this, {m_progress, m_cancel, m_run});
+    settings->addWidget(searchButtons);
+    settings->setPushRight(searchButtons);
+
+    m_status = new QLabel(this);
+    m_status->setObjectName(QStringLiteral("exploreStatus"));
+    m_status->setWordWrap(true);
+    m_status->setTextFormat(Qt::PlainText);
+    m_staleLabel = new QLabel(this);
+    m_staleLabel->setObjectName(QStringLiteral("exploreStale"));
+    m_staleLabel->setWordWrap(true);
+    m_staleLabel->setText(tr("The scenario has changed since this search (model, cluster, training options or "
+                             "hardware profile): the results are for the earlier scenario. Search again."));
+    m_staleLabel->hide();
+
+    // Filters.
+    m_filter = new QLineEdit(this);
+    m_filter->setObjectName(QStringLiteral("exploreFilter"));
+    m_filter->setClearButtonEnabled(true);
+    m_filter->setPlaceholderText(tr("Filter: tp=8 pp<=4 full"));
+    m_filter->setToolTip(
+        tr("Conditions that must all hold: tp, pp, dp, cp, ep, v, mb, acc, batch, zero or rank "
+           "with =, !=, <, >, <=, >=; none, selective, full or block (recompute); sp or nosp; pareto; "
+           "current. Other words match the layout's description."));
+    m_headroomCheck = new QCheckBox(tr("Free ≥"), this);
+    m_headroomCheck->setObjectName(QStringLiteral("exploreHeadroomCheck"));
+    m_headroomCheck->setToolTip(tr("Only layouts that leave at least this much free memory on the worst stage."));
+    m_headroomSpin = new QDoubleSpinBox(this);
+    m_headroomSpin->setObjectName(QStringLiteral("exploreHeadroom"));
+    m_headroomSpin->setRange(0, 1000);
+    m_headroomSpin->setDecimals(0);
+    m_headroomSpin->setValue(8);
+    m_tpNode = new QCheckBox(this);
+    m_tpNode->setObjectName(QStringLiteral("exploreTpNode"));
+    m_tpNode->setToolTip(tr("Only layouts whose tensor-parallel group stays inside one NVLink domain."));
+    m_paretoOnly = new QCheckBox(tr("Pareto front only"), this);
+    m_paretoOnly->setObjectName(QStringLiteral("exploreParetoOnly"));
+    m_paretoOnly->setToolTip(tr("Only layouts that no other layout beats in both throughput and free memory."));
+    m_shown = new QLabel(this);
+    m_shown->setObjectName(QStringLiteral("exploreShown"));
+    m_apply = new QPushButton(tr("&Apply"), this);
+    m_apply->setObjectName(QStringLiteral("exploreApply"));
+    m_apply->setToolTip(tr("Apply the selected layout to the planner (also: double-click a row or a point)."));
+    m_pin = new QPushButton(tr("&Pin"), this);
+    m_pin->setObjectName(QStringLiteral("explorePin"));
+    m_pin->setToolTip(tr("Pin the selected layout to the Compare tab."));
+
+    m_filter->setMinimumWidth(220);
+    auto* filters = new FlowLayout(nullptr, 12, 4);
+    filters->addWidget(m_filter);
+    filters->addWidget(controlGroup(this, {m_headroomCheck, m_headroomSpin}));
+    filters->addWidget(m_tpNode);
+    filters->addWidget(m_paretoOnly);
+    filters->addWidget(m_shown);
+    QWidget* rowButtons = controlGroup(this, {m_apply, m_pin});
+    filters->addWidget(rowButtons);
+    filters->setPushRight(rowButtons);
+    filters->setStretchItem(m_filter);
+
+    m_table = new QTableView(this);
+    m_table->setObjectName(QStringLiteral("exploreTable"));
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(SearchResultModel::Rank, Qt::AscendingOrder);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setAlternatingRowColors(true);
+    m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
+    m_table->horizontalHeader()->setHighlightSections(false);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    m_table->setWordWrap(false);
+    m_table->setCornerButtonEnabled(false);
+
+    connect(m_rank, &QComboBox::currentIndexChanged, this, [this] {
+        if (m_hasResult || isRunning())
+            startSearch();  // a new ranking is a new top N: cheap, so just search again
+    });
+    connect(m_batch, &QSpinBox::valueChanged, this, [this](int v) {
+        if (!m_settingBatch)
+            m_batchTouched = v != m_doc->scenario().layout.effectiveBatch();
+        if (m_batchMax->value() < v)
+            m_batchMax->setValue(v);
+    });
+    connect(m_range, &QCheckBox::toggled, m_batchMax, &QWidget::setEnabled);
+    connect(m_run, &QPushButton::clicked, this, &ExploreTab::startSearch);
+    connect(m_cancel, &QPushButton::clicked, this, &ExploreTab::cancelSearch);
+    connect(m_filter, &QLineEdit::textChanged, this, &ExploreTab::updateFilter);
+    connect(m_headroomCheck, &QCheckBox::toggled, this, &ExploreTab::updateFilter);
+    connect(m_headroomSpin, &QDoubleSpinBox::valueChanged, this, &ExploreTab::updateFilter);
+    connect(m_tpNode, &QCheckBox::toggled, this, &ExploreTab::updateFilter);
+    connect(m_paretoOnly, &QCheckBox::toggled, this, &ExploreTab::updateFilter);
+    connect(m_proxy, &QAbstractItemModel::modelReset, this, &ExploreTab::updateFilter);
+    connect(m_proxy, &QAbstractItemModel::layoutChanged, this, &ExploreTab::refreshSelection);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                if (!current.isValid())
+                    return;
+                const int row = m_proxy->mapToSource(current).row();
+                if (row == m_selected)
+                    return;
+                m_selected = row;
+                refreshSelection();
+                updateButtons();
+            });
+    connect(m_table, &QTableView::doubleClicked, this,
+            [this](const QModelIndex& index) { applyRow(m_proxy->mapToSource(index).row()); });
+    connect(m_apply, &QPushButton::clicked, this, [this] { applyRow(m_selected); });
+    connect(m_pin, &QPushButton::clicked, this, [this] { pinRow(m_selected); });
+
+    auto* tablePanel = new QWidget(this);
+    auto* tableLayout = new QVBoxLayout(tablePanel);
+    tableLayout->setContentsMargins(0, 0, 0, 0);
+    tableLayout->setSpacing(4);
+    tableLayout->addLayout(filters);
+    tableLayout->addWidget(m_table, 1);
+
+    m_chartTitle = new QLabel(tr("Memory of the worst stage against MFU"), this);
+    QFont titleFont = m_chartTitle->font();
+    titleFont.setBold(true);
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.1);
+    m_chartTitle->setFont(titleFont);
+    m_chart = new QChart;
+    m_view = new QChartView(m_chart, this);
+    m_view->setObjectName(QStringLiteral("exploreChart"));
+    m_view->setRenderHint(QPainter::Antialiasing, true);
+    m_view->setMinimumHeight(240);
+    m_view->setToolTip(tr("Each point is a layout that fits. Click a point to select it, double-click to apply it. "
+                          "The line joins the Pareto front: more MFU needs more memory along it."));
+    auto* chartPanel = new QWidget(this);
+    auto* chartLayout = new QVBoxLayout(chartPanel);
+    chartLayout->setContentsMargins(0, 4, 0, 0);
+    chartLayout->setSpacing(2);
+    chartLayout->addWidget(m_chartTitle);
+    chartLayout->addWidget(m_view, 1);
+
+    auto* splitter = new QSplitter(Qt::Vertical, this);
+    splitter->setObjectName(QStringLiteral("exploreSplitter"));
+    splitter->setChildrenCollapsible(false);
+    splitter->addWidget(tablePanel);
+    splitter->addWidget(chartPanel);
+    splitter->setStretchFactor(0, 5);
+    splitter->setStretchFactor(1, 4);
+
+    auto* layout = new QVBoxLayout(scrollingContent(this));
+    layout->setContentsMargins(8, 8, 8, 8);
+    layout->setSpacing(6);
+    layout->addLayout(settings);
+    layout->addWidget(m_status);
+    layout->addWidget(m_staleLabel);
+    layout->addWidget(splitter, 1);
+}
+
+void ExploreTab::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (m_statusDirty)
+        refreshStatus();
+}
+
+void ExploreTab::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange)
+        applyTheme();
+}
+
+void ExploreTab::applyTheme() {
+    applyChartTheme(m_chart, palette());
+    const QFont small = smallChartFont(font());
+    styleAxis(m_xAxis, palette(), small);
+    styleAxis(m_yAxis, palette(), small);
+    m_chart->legend()->setFont(small);
+    const QColor text = palette().color(QPalette::Text);
+
+    const QColor top = palette::memory(core::MemoryComponent::Weights);
+    m_topSeries->setColor(top);
+    m_topSeries->setBorderColor(top.darker(130));
+    const QColor front = palette::bandGood();
+    m_frontSeries->setColor(front);
+    m_frontSeries->setBorderColor(front.darker(140));
+    QPen frontPen(front);
+    frontPen.setWidthF(2);
+    m_frontLine->setPen(frontPen);
+    QPen capPen(text);
+    capPen.setWidthF(1.5);
+    capPen.setStyle(Qt::DashLine);
+    m_capacityLine->setPen(capPen);
+    m_currentSeries->setColor(text);
+    m_currentSeries->setBorderColor(palette().color(QPalette::Base));
+    QPen ring(palette().color(QPalette::Highlight));
+    ring.setWidthF(3);
+    m_selectedSeries->setPen(ring);
+    m_selectedSeries->setBrush(Qt::NoBrush);
+    // The ring needs no legend entry, nor the front's points beside its line.
+    for (QAbstractSeries* s : std::initializer_list<QAbstractSeries*>{m_selectedSeries, m_frontSeries})
+        for (QLegendMarker* m : m_chart->legend()->markers(s))
+            m->setVisible(false);
+    setLabelColour(m_staleLabel, palette::warning().darker(isDarkPalette(palette()) ? 70 : 120));
+    refreshChart();
+}
+
+void ExploreTab::setUnit(MemoryUnit unit) {
+    if (unit == m_unit)
+        return;
+    const double bytes = m_headroomSpin->value() * bytesPerUnit(m_unit);
+    m_unit = unit;
+    m_model->setUnit(unit);
+    m_headroomSpin->setValue(std::round(bytes / bytesPerUnit(unit)));
+    updateFilter();
+    refreshChart();
+    refreshCurrent();
+}
+
+// ---------------------------------------------------------------------------------------------
+// The search
+
+void ExploreTab::startSearch() {
+    if (m_thread) {
+        m_restartPending = true;  // start again once the running one has stopped
+        m_cancelFlag->store(true);
+        return;
+    }
+    auto job = std::make_shared<Job>();
+    job->scenario = m_doc->scenario();
+    job->profile = m_doc->profile();
+    core::SearchSpace space = core::defaultSearchSpace(job->scenario);
+    space.globalBatchMin = m_batch->value();
+    space.globalBatchMax = m_range->isChecked() ? std::max(m_batchMax->value(), m_batch->value()) : 0;
+    core::SearchOptions options;
+    options.threads = 0;
+    options.topN = m_top->value();
+    options.rankBy = static_cast<core::RankBy>(m_rank->currentData().toInt());
+    auto cancel = std::make_shared<std::atomic_bool>(false);
+    m_cancelFlag = cancel;
+    const int generation = ++m_generation;
+    // Runs on the worker thread: hand the fraction to the GUI thread, answer from the flag.
+    options.progress = [this, cancel, generation](double fraction) {
+        QMetaObject::invokeMethod(this, [this, generation, fraction] { onProgress(generation, fraction); },
+                                  Qt::QueuedConnection);
+        return !cancel->load();
+    };
+    m_thread = QThread::create([job, space, options] {
+        job->result = core::search(job->scenario, job->profile, space, {}, options);
+    });
+    m_thread->setObjectName(QStringLiteral("layoutSearch"));
+    connect(m_thread, &QThread::finished, this, [this, generation, job] { onFinished(generation, job); });
+    m_fraction = 0;
+    m_progress->setValue(0);
+    m_status->setText(tr("Searching %1 layouts…").arg(formatCount(core::countCandidates(job->scenario, space))));
+    m_thread->start();
+    updateButtons();
+    emit searchStarted();
+}
+
+void ExploreTab::cancelSearch() {
+    m_restartPending = false;
+    if (m_cancelFlag)
+        m_cancelFlag->store(true);
+}
+
+void ExploreTab::onProgress(int generation, double fraction) {
+    if (generation != m_generation || !m_thread)
+        return;
+    m_fraction = fraction;
+    m_progress->setValue(static_cast<int>(std::lround(fraction * 1000)));
+    emit progressChanged(fraction);
+}
+
+void ExploreTab::onFinished(int generation, const std::shared_ptr<Job>& job) {
+    if (m_thread) {
+        m_thread->wait();  // finished() comes just before run() returns
+        m_thread->deleteLater();
+        m_thread = nullptr;
+    }
+    if (generation != m_generation)
+        return;
+    if (m_restartPending) {
+        m_restartPending = false;
+        startSearch();
+        return;
+    }
+    m_result = job->result;
+    m_base = job->scenario;
+    m_baseProfile = job->profile;
+    m_hasResult = true;
+    m_selected = -1;
+    m_model->setResult(m_result);
+    m_progress->setValue(m_result.cancelled ? static_cast<int>(std::lround(m_fraction * 1000)) : 1000);
+    m_tpNode->setText(tr("TP within NVLink domain (%1)").arg(m_base.cluster.nvlinkDomain));
+    refreshStale();
+    refreshCurrent();
+    updateColumns();
+    updateFilter();
+    m_table->resizeColumnsToContents();
+    refreshChart();
+    refreshStatus();
+    updateButtons();
+    emit searchFinished(m_result.cancelled);
+}
+
+// ---------------------------------------------------------------------------------------------
+// State shown
+
+void ExploreTab::refreshBatchDefault() {
+    const long long batch = m_doc->scenario().layout.effectiveBatch();
+    if (m_batchTouched || batch <= 0 || batch > m_batch->maximum())
+        return;
+    m_settingBatch = true;
+    m_batch->setValue(static_cast<int>(batch));
+    m_settingBatch = false;
+    if (!m_range->isChecked())
+        m_batchMax->setValue(static_cast<int>(std::min<long long>(batch * 4, m_batchMax->maximum())));
+    if (!m_hasResult)
+        m_tpNode->setText(tr("TP within NVLink domain (%1)").arg(m_doc->scenario().cluster.nvlinkDomain));
+}
+
+void ExploreTab::refreshStale() {
+    if (!m_hasResult)
+        return;
+    const bool stale =
+        searchIdentity(m_doc->scenario()) != searchIdentity(m_base) || !(m_doc->profile() == m_baseProfile);
+    m_stale = stale;
+    m_model->setStale(stale);
+    m_staleLabel->setVisible(stale);
+}
+
+void ExploreTab::refreshCurrent() {
+    const core::Scenario& s = m_doc->scenario();
+    core::SearchChoice current;
+    current.layout = s.layout;
+    current.zeroStage = s.training.zeroStage;
+    current.zeroShardDegree = s.training.zeroShardDegree;
+    current.recompute = s.training.recompute;
+    current.sequenceParallel = s.training.sequenceParallel;
+    m_model->setCurrent(current);
+
+    QList<QPointF> points;
+    const core::Plan& plan = m_doc->plan();
+    if (plan.valid && !plan.memory.stages.empty() && !m_stale) {
+        const auto worst = static_cast<std::size_t>(std::clamp<int>(plan.memory.worstStage, 0,
+                                                                     static_cast<int>(plan.memory.stages.size()) - 1));
+        points << QPointF(plan.memory.stages[worst].totalBytes / bytesPerUnit(m_unit), plan.mfu * 100);
+    }
+    if (m_currentSeries->points() != points) {
+        m_currentSeries->replace(points);
+        refreshChart();  // the axes must include it
+    }
+}
+
+void ExploreTab::refreshStatus() {
+    if (isRunning())
+        return;
+    m_statusDirty = false;
+    if (!m_hasResult) {
+        const core::Scenario& s = m_doc->scenario();
+        m_status->setText(tr("Search tries every layout of TP, PP, DP, CP, virtual stages, micro batch, ZeRO "
+                             "stage, recompute and sequence parallelism on this scenario's %1 GPUs (%2 layouts), "
+                             "keeps the ones that are valid and fit, and ranks them.")
+                              .arg(formatCount(s.cluster.gpus()),
+                                   formatCount(core::countCandidates(s, core::defaultSearchSpace(s)))));
+        m_status->setToolTip({});
+        return;
+    }
+    const core::SearchResult& r = m_result;
+    QString text;
+    if (r.cancelled)
+        text = tr("Cancelled after %1 of %2 layouts: partial results. ")
+                   .arg(formatCount(r.evaluated), formatCount(r.candidates));
+    else
+        text = tr("Tried %1 layouts in %2 on %3 threads. ")
+                   .arg(formatCount(r.evaluated), formatSeconds(r.seconds))
+                   .arg(r.threads);
+    text += tr("%1 valid, %2 fit").arg(formatCount(r.valid), formatCount(r.fitting));
+    if (r.blockRecompute > 0)
+        text += tr(" (%1 of them also ranked with block recompute)").arg(formatCount(r.blockRecompute));
+    if (r.selectiveAsNone > 0)
+        text += tr("; %1 with selective recompute listed as none, whose plan they equal")
+                    .arg(formatCount(r.selectiveAsNone));
+    text += tr(". ");
+    if (r.fitting == 0)
+        text += tr("No layout fits: see the reasons below. ");
+    else
+        text += tr("Ranked by %1; %2 on the Pareto front.").arg(rankName(r.rankBy)).arg(r.pareto.size());
+    std::vector<std::pair<long long, std::string>> reasons;
+    for (const auto& [id, n] : r.rejected)
+        reasons.emplace_back(n, id);
+    std::sort(reasons.begin(), reasons.end(), [](const auto& a, const auto& b) {
+        return a.first != b.first ? a.first > b.first : a.second < b.second;
+    });
+    QStringList shown;
+    QStringList all;
+    for (std::size_t i = 0; i < reasons.size(); ++i) {
+        const QString line = tr("%1 %2").arg(formatCount(reasons[i].first), reasonName(reasons[i].second));
+        all << line;
+        if (i < 4)
+            shown << line;
+    }
+    if (!shown.isEmpty()) {
+        text += tr("\nRejected: %1").arg(shown.join(QStringLiteral(" · ")));
+        if (static_cast<qsizetype>(reasons.size()) > shown.size())
+            text += tr(" · %1 more reasons").arg(static_cast<qsizetype>(reasons.size()) - shown.size());
+    }
+    m_status->setText(text);
+    m_status->setToolTip(all.isEmpty() ? QString() : tr("Rejected layouts, by reason:\n%1").arg(all.join(QLatin1Char('\n'))));
+}
+
+void ExploreTab::updateFilter() {
+    const bool ok = m_proxy->setFilterText(m_filter->text());
+    m_filter->setStyleSheet(ok ? QString() : QStringLiteral("QLineEdit { color: %1; }").arg(palette::error().name()));
+    m_headroomSpin->setSuffix(QLatin1Char(' ') + unitName(m_unit));
+    m_headroomSpin->setEnabled(m_headroomCheck->isChecked());
+    m_proxy->setMinHeadroomBytes(m_headroomCheck->isChecked()
+                                     ? std::optional<double>(m_headroomSpin->value() * bytesPerUnit(m_unit))
+                                     : std::nullopt);
+    const int domain = m_hasResult ? m_base.cluster.nvlinkDomain : m_doc->scenario().cluster.nvlinkDomain;
+    m_proxy->setMaxTp(m_tpNode->isChecked() ? std::optional<int>(domain) : std::nullopt);
+    m_proxy->setParetoOnly(m_paretoOnly->isChecked());
+    m_shown->setText(m_model->rowCount() == 0
+                         ? QString()
+                         : tr("%1 of %2 shown").arg(m_proxy->rowCount()).arg(m_model->rowCount()));
+    // Keep the selection visible in the table when it passes the filter.
+    if (m_selected >= 0) {
+        const QModelIndex proxyIndex = m_proxy->mapFromSource(m_model->index(m_selected, 0));
+        if (proxyIndex.isValid() && m_table->currentIndex().row() != proxyIndex.row())
+            m_table->selectionModel()->setCurrentIndex(
+                proxyIndex, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    }
+}
+
+void ExploreTab::updateColumns() {
+    const core::Scenario& s = m_hasResult ? m_base : m_doc->scenario();
+    m_table->setColumnHidden(SearchResultModel::Ep, !s.model.isMoe());
+    bool oneBatch = true;
+    for (const SearchResultModel::Row& r : m_model->rows())
+        oneBatch = oneBatch && r.entry.globalBatch == m_model->rows().front().entry.globalBatch;
+    m_table->setColumnHidden(SearchResultModel::GlobalBatch, oneBatch);
+    // GPU-hours follow step time for a fixed batch: shown when ranking by cost.
+    m_table->setColumnHidden(SearchResultModel::GpuHours, m_hasResult && m_result.rankBy != core::RankBy::Cost);
+}
+
+void ExploreTab::updateButtons() {
+    const bool running = isRunning();
+    m_cancel->setEnabled(running);
+    m_run->setText(m_hasResult ? tr("&Search again") : tr("&Search"));
+    const bool selected = m_selected >= 0 && m_selected < m_model->rowCount();
+    m_apply->setEnabled(selected);
+    m_pin->setEnabled(selected);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Selection, apply, pin
+
+void ExploreTab::selectRow(int sourceRow) {
+    if (sourceRow < 0 || sourceRow >= m_model->rowCount())
+        return;
+    m_selected = sourceRow;
+    const QModelIndex proxyIndex = m_proxy->mapFromSource(m_model->index(sourceRow, 0));
+    if (proxyIndex.isValid()) {
+        m_table->selectionModel()->setCurrentIndex(proxyIndex,
+                                                   QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        m_table->scrollTo(proxyIndex);
+    } else {
+        m_table->selectionModel()->clearSelection();
+    }
+    refreshSelection();
+    updateButtons();
+}
+
+void ExploreTab::applyRow(int sourceRow) {
+    if (sourceRow < 0 || sourceRow >= m_model->rowCount())
+        return;
+    selectRow(sourceRow);
+    const core::SearchChoice choice = m_model->row(sourceRow).entry.choice;
+    m_doc->edit(core::applyChoice(m_doc->scenario(), choice), tr("Apply layout from Explore"));
+}
+
+void ExploreTab::pinRow(int sourceRow) {
+    if (sourceRow < 0 || sourceRow >= m_model->rowCount())
+        return;
+    const SearchResultModel::Row& r = m_model->row(sourceRow);
+    const QString label = r.rank > 0 ? tr("Explore #%1").arg(r.rank) : tr("Explore, Pareto front");
+    emit pinRequested(core::applyChoice(m_base, r.entry.choice), label);
+}
+
+} // namespace lp::ui

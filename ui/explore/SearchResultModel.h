@@ -1,0 +1,127 @@
+#pragma once
+// The Explore tab's table: the ranked layouts of a core::SearchResult (best first), then the Pareto
+// layouts that are not among them, one row each with its key figures. Sorts numerically through
+// SortRole; SearchFilterProxy filters by a small "tp=8 pp<=4 full" syntax and by headroom / TP range.
+#include "core/search/Search.h"
+#include "ui/widgets/Format.h"
+
+#include <QAbstractTableModel>
+#include <QSortFilterProxyModel>
+
+#include <optional>
+#include <vector>
+
+namespace lp::ui {
+
+class SearchResultModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column {
+        Rank,
+        Front,
+        Tp,
+        Pp,
+        Dp,
+        Cp,
+        Ep,
+        Vpp,
+        MicroBatch,
+        Accumulation,
+        GlobalBatch,
+        Zero,
+        Recompute,
+        SequenceParallel,
+        Memory,
+        Headroom,
+        StepTime,
+        Mfu,
+        TokensPerSecond,
+        GpuHours,
+        ColumnCount
+    };
+    enum Role {
+        SortRole = Qt::UserRole + 1,  // a number for every column (what the proxy sorts by)
+        ParetoRole,                   // bool: on the Pareto front
+        CurrentRole,                  // bool: the planner's current layout
+    };
+
+    struct Row {
+        core::SearchEntry entry;
+        int rank = 0;  // 1-based place in the ranking; 0 for Pareto layouts outside the top N
+        bool pareto = false;
+    };
+
+    explicit SearchResultModel(QObject* parent = nullptr);
+
+    void setResult(const core::SearchResult& r);
+    void clear();
+    // The planner's current layout, shown in bold (nullopt: none matches).
+    void setCurrent(const std::optional<core::SearchChoice>& current);
+    void setUnit(MemoryUnit unit);
+    MemoryUnit unit() const { return m_unit; }
+    // Results of an earlier scenario: shown in grey.
+    void setStale(bool stale);
+    bool isStale() const { return m_stale; }
+
+    const Row& row(int r) const { return m_rows[static_cast<std::size_t>(r)]; }
+    const std::vector<Row>& rows() const { return m_rows; }
+    int rowOf(const core::SearchChoice& c) const;  // -1 when absent
+    int currentRow() const { return m_currentRow; }
+
+    static QString columnName(int column);  // the full name (header tool tip)
+    static QString recomputeName(core::Recompute r);
+    // "full (block N)" for block recompute, else recomputeName.
+    static QString recomputeText(const core::SearchChoice& c);
+    static QString choiceSummary(const core::SearchChoice& c);  // "TP 8 · PP 4 · DP 2 · mb 2 × 16"
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    QVariant display(const Row& r, int column) const;
+    QVariant sortValue(const Row& r, int column) const;
+    std::vector<Row> m_rows;
+    std::optional<core::SearchChoice> m_current;
+    int m_currentRow = -1;
+    MemoryUnit m_unit = MemoryUnit::GiB;
+    bool m_stale = false;
+};
+
+// Filters the table: text tokens (each must hold) and the checkboxes' limits.
+//   tp=8  pp<=4  dp>2  zero=1  mb=2  acc>=8  v=2  cp=1  ep=1  batch=64   (=, <, >, <=, >=, !=)
+//   none | selective | full | block   (recompute; block: full of the first N layers)   sp | nosp   pareto
+//   current
+// Any other word must appear in the row's summary text.
+class SearchFilterProxy : public QSortFilterProxyModel {
+    Q_OBJECT
+public:
+    explicit SearchFilterProxy(QObject* parent = nullptr);
+
+    // Returns false (and filters nothing by text) when the text does not parse.
+    bool setFilterText(const QString& text);
+    bool isFilterTextValid() const { return m_valid; }
+    void setMinHeadroomBytes(std::optional<double> bytes);
+    void setMaxTp(std::optional<int> tp);
+    void setParetoOnly(bool only);
+
+protected:
+    bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;
+
+private:
+    struct Term {
+        int column = -1;      // a SearchResultModel column, or -1 for a word
+        QString op;           // "=", "<", ">", "<=", ">=", "!="
+        double value = 0;
+        QString word;         // lower case
+    };
+    bool matches(const SearchResultModel::Row& r, const Term& t) const;
+    std::vector<Term> m_terms;
+    bool m_valid = true;
+    std::optional<double> m_minHeadroom;
+    std::optional<int> m_maxTp;
+    bool m_paretoOnly = false;
+};
+
+} // namespace lp::ui

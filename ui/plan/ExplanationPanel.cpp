@@ -1,0 +1,124 @@
+#include "ui/plan/ExplanationPanel.h"
+
+#include "ui/widgets/Format.h"
+#include "ui/document/ScenarioDocument.h"
+#include "ui/document/ValidationTrust.h"
+
+#include <QEvent>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace lp::ui {
+namespace {
+
+QString esc(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
+
+QString formatValue(const core::Explanation& e, MemoryUnit u) {
+    const QString unit = QString::fromStdString(e.unit);
+    if (unit == QLatin1String("fraction"))
+        return formatPercent(e.value, 1);
+    if (unit == QLatin1String("bytes"))
+        return formatBytes(e.value, u, 2) + QStringLiteral(" (") +
+               formatBytes(e.value, u == MemoryUnit::GiB ? MemoryUnit::GB : MemoryUnit::GiB, 2) + QLatin1Char(')');
+    if (unit == QLatin1String("s"))
+        return formatSeconds(e.value);
+    const double a = std::abs(e.value);
+    const QString number = a >= 1e5 ? formatLarge(e.value) : formatNumber(e.value, a >= 100 || a == 0 ? 0 : 2);
+    return unit.isEmpty() ? number : number + QLatin1Char(' ') + unit;
+}
+
+} // namespace
+
+ExplanationPanel::ExplanationPanel(ScenarioDocument* doc, QWidget* parent)
+    : QWidget(parent), m_doc(doc), m_browser(new QTextBrowser(this)) {
+    m_browser->setObjectName(QStringLiteral("explanation"));
+    m_browser->setOpenExternalLinks(true);
+    m_browser->setToolTip(tr("The formula behind the figure you last pointed at, with this plan's values."));
+    m_browser->setAccessibleName(tr("Explanation"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_browser);
+    m_throttle.setSingleShot(true);
+    m_throttle.setInterval(60);
+    connect(&m_throttle, &QTimer::timeout, this, &ExplanationPanel::refresh);
+    m_trustPoll.setSingleShot(true);
+    m_trustPoll.setInterval(100);
+    connect(&m_trustPoll, &QTimer::timeout, this, &ExplanationPanel::refresh);
+    connect(m_doc, &ScenarioDocument::planChanged, this, [this] {
+        if (!m_throttle.isActive())
+            m_throttle.start();
+    });
+    showKey(QStringLiteral("mfu"));
+}
+
+QString ExplanationPanel::currentHtml() const { return m_browser->toHtml(); }
+
+void ExplanationPanel::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        m_html.clear();  // the muted colours come from the palette
+        refresh();
+    }
+}
+
+void ExplanationPanel::setUnit(MemoryUnit unit) {
+    m_unit = unit;
+    refresh();
+}
+
+void ExplanationPanel::showKey(const QString& key) {
+    if (key == m_key)
+        return;
+    m_key = key;
+    refresh();
+    emit keyChanged(key);
+}
+
+void ExplanationPanel::refresh() {
+    m_throttle.stop();
+    const auto e = core::explainFigure(m_doc->shownScenario(), m_doc->shownPlan(), m_key.toStdString());
+    if (!e) {
+        m_html = tr("<p>No explanation is available for <code>%1</code>.</p>").arg(m_key.toHtmlEscaped());
+        m_browser->setHtml(m_html);
+        return;
+    }
+    const QColor muted = palette().color(QPalette::PlaceholderText);
+    QString html;
+    html += QStringLiteral("<h3 style='margin-bottom:2px'>%1</h3>").arg(esc(e->label));
+    html += QStringLiteral("<p style='font-size:large; margin-top:0'><b>%1</b></p>").arg(formatValue(*e, m_unit).toHtmlEscaped());
+    if (!e->words.empty())
+        html += QStringLiteral("<p>%1</p>").arg(esc(e->words));
+    html += QStringLiteral("<p style='margin-bottom:2px'><b>%1</b></p><p style='margin-top:0'><code>%2</code></p>")
+                .arg(tr("Formula"), esc(e->formula));
+    html += QStringLiteral("<p style='margin-bottom:2px'><b>%1</b></p><p style='margin-top:0'><code>%2</code></p>")
+                .arg(tr("With this plan's values"), esc(e->substituted));
+    if (!e->source.empty())
+        html += QStringLiteral("<p style='color:%1'>%2 %3</p>").arg(muted.name(), tr("Source:"), esc(e->source));
+    // A throughput figure comes with how far the planner was off on published runs like this one (once the
+    // worker has predicted them, a moment after the window opens).
+    if (isThroughputFigure(m_key)) {
+        if (const auto* groups = bundledValidationGroupsIfReady()) {
+            QString trust = trustSentence(m_doc->shownScenario(), *groups);
+            if (m_doc->profile().origin != "built-in") // the published runs were predicted without it
+                trust +=
+                    QLatin1Char(' ') + tr("Those runs were predicted with the built-in hardware profiles, "
+                                          "not the measured profile now active.");
+            html += QStringLiteral("<p style='margin-bottom:2px'><b>%1</b></p><p style='margin-top:0'>%2</p>")
+                        .arg(tr("How far to trust it"), trust.toHtmlEscaped());
+        } else {
+            m_trustPoll.start(); // one poll pending however often the text is refreshed meanwhile
+        }
+    }
+    if (m_doc->isShowingStalePlan())
+        html += QStringLiteral("<p><i>%1</i></p>").arg(tr("Values of the last valid layout."));
+    html += QStringLiteral("<p style='color:%1'>%2</p>")
+                .arg(muted.name(), tr("Point at any figure, bar or gauge to explain it."));
+    if (html != m_html) {
+        m_html = html;
+        m_browser->setHtml(html);
+    }
+}
+
+} // namespace lp::ui

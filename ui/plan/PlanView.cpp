@@ -1,0 +1,117 @@
+#include "ui/plan/PlanView.h"
+
+#include "ui/widgets/FigureLabel.h"
+#include "ui/plan/KeyFigures.h"
+#include "ui/charts/MemoryChart.h"
+#include "ui/charts/MfuGauge.h"
+#include "ui/widgets/Palette.h"
+#include "ui/plan/PrecisionSection.h"
+#include "ui/document/ScenarioDocument.h"
+#include "ui/widgets/ScrollPage.h"
+#include "ui/charts/TimeChart.h"
+
+#include <QBoxLayout>
+#include <QEvent>
+#include <QLabel>
+#include <QVBoxLayout>
+
+namespace lp::ui {
+
+PlanView::PlanView(ScenarioDocument* doc, QWidget* parent)
+    : QWidget(parent), m_doc(doc), m_memory(new MemoryChart(this)),
+      m_precision(new PrecisionSection(this)), m_gauge(new MfuGauge(this)),
+      m_mfuLabel(new QLabel(this)), m_figures(new KeyFigures(this)),
+      m_time(new TimeChart(this)) {
+    setObjectName(QStringLiteral("planView"));
+    m_mfuLabel->setObjectName(QStringLiteral("mfuLabel"));
+    m_mfuLabel->setToolTip(m_gauge->toolTip());
+    m_mfuLabel->setTextFormat(Qt::PlainText);
+    m_mfuLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Minimum);
+    m_mfuLabel->setWordWrap(true);  // a narrow gauge column (or presentation mode's large font) wraps, never clips
+    m_mfuLabel->setAlignment(Qt::AlignHCenter);
+
+    auto* gaugeBox = new QVBoxLayout;
+    gaugeBox->setSpacing(0);
+    gaugeBox->addWidget(m_gauge, 1, Qt::AlignHCenter);
+    gaugeBox->addWidget(m_mfuLabel);
+
+    m_middle = new QBoxLayout(QBoxLayout::LeftToRight);
+    m_middle->setSpacing(12);
+    m_middle->addLayout(gaugeBox, 0);
+    m_middle->addWidget(m_figures, 1);
+
+    m_content = scrollingContent(this);
+    m_content->installEventFilter(this);
+    auto* layout = new QVBoxLayout(m_content);
+    layout->setContentsMargins(8, 8, 8, 8);
+    layout->setSpacing(10);
+    layout->addWidget(m_memory, 5);
+    layout->addWidget(m_precision, 0);
+    layout->addLayout(m_middle, 0);
+    layout->addWidget(m_time, 4);
+    m_gauge->setMinimumWidth(200);
+
+    connect(m_memory, &MemoryChart::explainRequested, this, &PlanView::explainRequested);
+    connect(m_precision, &PrecisionSection::explainRequested, this, &PlanView::explainRequested);
+    connect(m_gauge, &MfuGauge::explainRequested, this, &PlanView::explainRequested);
+    connect(m_figures, &KeyFigures::explainRequested, this, &PlanView::explainRequested);
+    connect(m_time, &TimeChart::explainRequested, this, &PlanView::explainRequested);
+    connect(m_doc, &ScenarioDocument::planChanged, this, &PlanView::refresh);
+    refresh();
+}
+
+bool PlanView::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_content && event->type() == QEvent::Resize)
+        arrangeMiddle();
+    return QWidget::eventFilter(watched, event);
+}
+
+void PlanView::arrangeMiddle() {
+    // The gauge beside two columns of key figures where they fit, else above them (a narrow window,
+    // presentation mode's large fonts on a projector), so the page never scrolls sideways.
+    const QMargins m = m_content->layout()->contentsMargins();
+    const int room = m_content->width() - m.left() - m.right();
+    const int besideNeeds = m_gauge->minimumWidth() + m_middle->spacing() + m_figures->preferredWidth(2);
+    const bool stacked = room < besideNeeds;
+    if (stacked == isGaugeAboveFigures())
+        return;
+    m_middle->setDirection(stacked ? QBoxLayout::TopToBottom : QBoxLayout::LeftToRight);
+    // Stacked, the dial keeps its own size in the middle of the row instead of spanning the page.
+    m_gauge->setMaximumWidth(stacked ? m_gauge->sizeHint().width() * 3 / 2 : QWIDGETSIZE_MAX);
+    m_gauge->setMinimumHeight(stacked ? m_gauge->sizeHint().height() : 0);
+}
+
+bool PlanView::isGaugeAboveFigures() const {
+    return m_middle->direction() == QBoxLayout::TopToBottom;
+}
+
+void PlanView::setUnit(MemoryUnit unit) {
+    m_memory->setUnit(unit);
+    m_figures->setUnit(unit);
+    m_precision->setUnit(unit);
+}
+
+void PlanView::setActiveKey(const QString& key) {
+    m_figures->setActiveKey(key);
+    m_precision->setActiveKey(key);
+}
+
+void PlanView::refresh() {
+    const bool stale = m_doc->isShowingStalePlan();
+    const core::Plan& plan = m_doc->shownPlan();
+    m_memory->setPlan(plan, stale);
+    m_gauge->setMfu(plan.mfu, stale);
+    m_mfuLabel->setText(tr("MFU %1\n%2").arg(m_gauge->valueText(), m_gauge->bandText()));
+    const QColor colour = plan.mfu < 0.20 ? palette::bandAlarm() : palette().color(QPalette::WindowText);
+    if (m_mfuLabel->palette().color(QPalette::WindowText) != colour) {
+        QPalette pal = m_mfuLabel->palette();
+        pal.setColor(QPalette::WindowText, colour);
+        m_mfuLabel->setPalette(pal);
+    }
+    m_figures->setPlan(m_doc->shownScenario(), plan, stale);
+    m_time->setPlan(plan, stale);
+    // The formats follow the scenario being edited (they do not depend on the layout).
+    m_precision->setPlan(m_doc->scenario(), plan, stale);
+}
+
+} // namespace lp::ui

@@ -1,0 +1,195 @@
+#include "ui/scenario/LayoutSliders.h"
+
+#include "ui/widgets/Format.h"
+#include "ui/document/ScenarioDocument.h"
+#include "ui/widgets/StepControl.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QGridLayout>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QSlider>
+
+namespace lp::ui {
+namespace {
+
+struct AxisText {
+    LayoutAxis axis;
+    const char* label;
+    const char* tip;
+};
+
+constexpr AxisText kAxes[] = {
+    {LayoutAxis::Tp, QT_TRANSLATE_NOOP("lp::ui::LayoutSliders", "&TP"),
+     QT_TRANSLATE_NOOP("lp::ui::LayoutSliders",
+                       "Tensor parallelism: each layer's matrices are split across this many GPUs, which "
+                       "all-reduce every layer (keep it inside the NVLink domain).")},
+    {LayoutAxis::Pp, QT_TRANSLATE_NOOP("lp::ui::LayoutSliders", "&PP"),
+     QT_TRANSLATE_NOOP("lp::ui::LayoutSliders",
+                       "Pipeline parallelism: the layers are cut into this many consecutive stages on "
+                       "different GPUs; it must divide the layer count.")},
+    {LayoutAxis::Dp, QT_TRANSLATE_NOOP("lp::ui::LayoutSliders", "&DP"),
+     QT_TRANSLATE_NOOP("lp::ui::LayoutSliders",
+                       "Data parallelism: replicas of the model that each process different sequences "
+                       "and average their gradients.")},
+    {LayoutAxis::Cp, QT_TRANSLATE_NOOP("lp::ui::LayoutSliders", "&CP"),
+     QT_TRANSLATE_NOOP("lp::ui::LayoutSliders",
+                       "Context parallelism: each sequence is split across this many GPUs (ring attention), "
+                       "for long contexts.")},
+    {LayoutAxis::Ep, QT_TRANSLATE_NOOP("lp::ui::LayoutSliders", "&EP"),
+     QT_TRANSLATE_NOOP("lp::ui::LayoutSliders",
+                       "Expert parallelism: a mixture-of-experts layer's experts are spread over this many "
+                       "GPUs, carved out of DP x CP (or, with expert TP below TP, out of TP x CP x DP); MoE "
+                       "models only.")},
+    {LayoutAxis::Vpp, QT_TRANSLATE_NOOP("lp::ui::LayoutSliders", "&Virtual stages"),
+     QT_TRANSLATE_NOOP("lp::ui::LayoutSliders",
+                       "Interleaved pipeline: each GPU holds this many non-adjacent chunks of layers, "
+                       "shrinking the bubble at the cost of more point-to-point traffic.")},
+    {LayoutAxis::MicroBatch, QT_TRANSLATE_NOOP("lp::ui::LayoutSliders", "&Micro batch"),
+     QT_TRANSLATE_NOOP("lp::ui::LayoutSliders",
+                       "Sequences per micro batch on each pipeline: larger ones run GEMMs more efficiently "
+                       "but hold more activations.")},
+    {LayoutAxis::Accumulation, QT_TRANSLATE_NOOP("lp::ui::LayoutSliders", "&Accumulation"),
+     QT_TRANSLATE_NOOP("lp::ui::LayoutSliders",
+                       "Gradient accumulation: micro batches per optimizer step; more of them shrink the "
+                       "pipeline bubble and grow the effective batch.")},
+};
+
+} // namespace
+
+LayoutSliders::LayoutSliders(ScenarioDocument* doc, QWidget* parent)
+    : QWidget(parent), m_doc(doc), m_keep(new QCheckBox(tr("&Keep GPU count"), this)), m_summary(new QLabel(this)),
+      m_etp(new QComboBox(this)) {
+    auto* grid = new QGridLayout(this);
+    grid->setContentsMargins(0, 0, 0, 0);
+    grid->setHorizontalSpacing(8);
+    grid->setVerticalSpacing(4);
+    int row = 0;
+    for (const AxisText& a : kAxes) {
+        const auto i = static_cast<std::size_t>(a.axis);
+        auto* control = new StepControl(this, axisMaximum(a.axis));
+        auto* label = new QLabel(tr(a.label), this);
+        label->setBuddy(control->spinBox());
+        label->setToolTip(tr(a.tip));
+        control->setToolTip(tr(a.tip));
+        control->slider()->setObjectName(QStringLiteral("slider_") + axisName(a.axis).remove(QLatin1Char(' ')));
+        control->spinBox()->setObjectName(QStringLiteral("spin_") + axisName(a.axis).remove(QLatin1Char(' ')));
+        control->slider()->setAccessibleName(axisName(a.axis));
+        control->spinBox()->setAccessibleName(axisName(a.axis));
+        grid->addWidget(label, row, 0);
+        grid->addWidget(control->slider(), row, 1);
+        grid->addWidget(control->spinBox(), row, 2);
+        const LayoutAxis axis = a.axis;
+        connect(control, &StepControl::valueEdited, this,
+                [this, axis](int value, bool interactive) { m_doc->setLayoutValue(axis, value, interactive); });
+        connect(control, &StepControl::interactionFinished, m_doc, &ScenarioDocument::endInteraction);
+        m_controls[i] = control;
+        m_labels[i] = label;
+        ++row;
+        if (a.axis == LayoutAxis::Ep) {
+            // The experts' own tensor parallelism, right under EP: a choice among the values that fit.
+            m_etpLabel = new QLabel(tr("E&xpert TP"), this);
+            m_etpLabel->setBuddy(m_etp);
+            const QString tip =
+                tr("Expert tensor parallelism (MoE): how many GPUs split each expert. The expert layers regroup the "
+                   "stage's TP x CP x DP GPUs as expert TP x EP x expert DP, so EP x expert TP must divide TP x CP x "
+                   "DP. Auto: Megatron-Core's default (expert TP = TP) when EP divides DP x CP, else the largest that "
+                   "fits; 1 keeps experts whole, lets EP span the TP ranks and removes the TP collectives of the MLP "
+                   "half (Megatron-Core --expert-tensor-parallel-size, torchtitan expert_tensor_parallel_degree).");
+            m_etpLabel->setToolTip(tip);
+            m_etp->setToolTip(tip);
+            m_etp->setObjectName(QStringLiteral("expertTp"));
+            m_etp->setAccessibleName(tr("Expert TP"));
+            grid->addWidget(m_etpLabel, row, 0);
+            grid->addWidget(m_etp, row, 1, 1, 2);
+            connect(m_etp, &QComboBox::activated, this, [this](int index) {
+                core::Scenario next = m_doc->scenario();
+                next.layout.etp = m_etp->itemData(index).toInt();
+                if (next.layout.etp != m_doc->scenario().layout.etp)
+                    m_doc->edit(next, tr("Expert TP"));
+            });
+            ++row;
+        }
+    }
+    m_keep->setToolTip(tr("On: changing TP, PP or CP rebalances DP so that TP x PP x CP x DP stays equal to the "
+                          "cluster's GPUs. Off: the cluster's node count follows the layout."));
+    m_keep->setChecked(m_doc->keepGpuCount());
+    connect(m_keep, &QCheckBox::toggled, this, [this](bool keep) {
+        m_doc->setKeepGpuCount(keep);
+        emit keepGpuCountToggled(keep);
+    });
+    grid->addWidget(m_keep, row++, 0, 1, 3);
+    m_summary->setTextFormat(Qt::PlainText);
+    m_summary->setWordWrap(true);  // a narrow panel wraps the sums instead of cutting them off
+    m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_summary->setObjectName(QStringLiteral("layoutSummary"));
+    m_summary->setToolTip(tr("GPUs the layout uses (TP x PP x CP x DP) and the effective batch "
+                             "(micro batch x accumulation x DP)."));
+    grid->addWidget(m_summary, row++, 0, 1, 3);
+    grid->setColumnStretch(1, 1);
+
+    connect(m_doc, &ScenarioDocument::scenarioChanged, this, &LayoutSliders::refresh);
+    refresh();
+}
+
+void LayoutSliders::refresh() {
+    const core::Scenario& s = m_doc->scenario();
+    for (int i = 0; i < kLayoutAxisCount; ++i) {
+        const auto axis = static_cast<LayoutAxis>(i);
+        StepControl* c = m_controls[static_cast<std::size_t>(i)];
+        c->setSteps(m_doc->steps(axis), layoutValue(s.layout, axis));
+    }
+    const bool keep = m_doc->keepGpuCount();
+    {
+        const QSignalBlocker block(m_keep);
+        m_keep->setChecked(keep);
+    }
+    control(LayoutAxis::Dp)->setReadOnly(keep);
+    const QString dpTip = keep ? tr("DP follows from the cluster: GPUs / (TP x PP x CP). Turn off \"Keep GPU "
+                                    "count\" to set it and let the cluster follow.")
+                               : tr(kAxes[2].tip);
+    control(LayoutAxis::Dp)->setToolTip(dpTip);
+    const bool moe = s.model.isMoe();
+    control(LayoutAxis::Ep)->setEnabled(moe);
+    m_labels[static_cast<std::size_t>(LayoutAxis::Ep)]->setEnabled(moe);
+    refreshExpertTp(s);
+    control(LayoutAxis::Vpp)->setEnabled(s.layout.pp > 1 || s.layout.vpp > 1);
+    m_labels[static_cast<std::size_t>(LayoutAxis::Vpp)]->setEnabled(s.layout.pp > 1 || s.layout.vpp > 1);
+
+    const core::Layout& l = s.layout;
+    const QString x = QStringLiteral(" × ");
+    const QString gpus = QString::number(l.tp) + x + QString::number(l.pp) + x + QString::number(l.cp) + x +
+                         QString::number(l.dp);
+    const QString batch = QString::number(l.microBatch) + x + QString::number(l.accumulation) + x +
+                          QString::number(l.dp);
+    QString text = tr("%1 GPUs = TP × PP × CP × DP = %2").arg(formatCount(l.gpus()), gpus);
+    if (l.gpus() != s.cluster.gpus())
+        text += tr(" (the cluster has %1)").arg(formatCount(s.cluster.gpus()));
+    text += QLatin1Char('\n') + tr("Effective batch = %1 = %2 sequences").arg(batch, formatCount(l.effectiveBatch()));
+    m_summary->setText(text);
+}
+
+void LayoutSliders::refreshExpertTp(const core::Scenario& s) {
+    const core::Layout& l = s.layout;
+    const bool moe = s.model.isMoe();
+    const QSignalBlocker block(m_etp);
+    m_etp->clear();
+    const int resolved = core::expertTensorParallel(s);
+    m_etp->addItem(moe && resolved > 0 ? tr("Auto (%1)").arg(resolved) : tr("Auto"), 0);
+    for (int e = l.tp; e >= 1; --e) {
+        const bool fits = core::expertTensorParallelFits(s, e);
+        if (fits || e == l.etp)
+            m_etp->addItem(fits ? (e == 1 ? tr("1 (whole experts)") : QString::number(e))
+                                : tr("%1 (does not fit)").arg(e),
+                           e);
+    }
+    if (l.etp > l.tp)
+        m_etp->addItem(tr("%1 (does not fit)").arg(l.etp), l.etp);
+    m_etp->setCurrentIndex(std::max(0, m_etp->findData(l.etp)));
+    const bool enabled = moe && (l.tp > 1 || l.etp > 1);
+    m_etp->setEnabled(enabled);
+    m_etpLabel->setEnabled(enabled);
+}
+
+} // namespace lp::ui

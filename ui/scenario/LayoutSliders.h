@@ -1,0 +1,44 @@
+#pragma once
+// The layout controls: TP, PP, DP, CP, EP, virtual stages, micro batch and accumulation, each a
+// slider with a spin box over its valid values; the experts' TP (a choice among the values that fit);
+// the "keep GPU count" switch, and the summary line (GPUs used, effective batch).
+#include "ui/document/LayoutSteps.h"
+
+#include <QWidget>
+
+#include <array>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+
+namespace lp::ui {
+
+class ScenarioDocument;
+class StepControl;
+
+class LayoutSliders : public QWidget {
+    Q_OBJECT
+public:
+    explicit LayoutSliders(ScenarioDocument* doc, QWidget* parent = nullptr);
+
+    StepControl* control(LayoutAxis axis) const { return m_controls[static_cast<std::size_t>(axis)]; }
+    QCheckBox* keepGpuCountBox() const { return m_keep; }
+    QComboBox* expertTpBox() const { return m_etp; }
+
+signals:
+    void keepGpuCountToggled(bool keep);
+
+private:
+    void refresh();
+    void refreshExpertTp(const core::Scenario& s);
+    ScenarioDocument* m_doc;
+    std::array<StepControl*, kLayoutAxisCount> m_controls{};
+    std::array<QLabel*, kLayoutAxisCount> m_labels{};
+    QCheckBox* m_keep;
+    QLabel* m_summary;
+    QComboBox* m_etp;
+    QLabel* m_etpLabel = nullptr;
+};
+
+} // namespace lp::ui

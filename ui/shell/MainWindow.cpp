@@ -1,0 +1,341 @@
+#include "ui/shell/MainWindow.h"
+
+#include "core/estimate/Plan.h"
+#include "ui/shell/Autosave.h"
+#include "ui/plan/DiagnosticsPanel.h"
+#include "ui/plan/ExplanationPanel.h"
+#include "ui/shell/FileController.h"
+#include "ui/widgets/Format.h"
+#include "ui/widgets/InlineBanner.h"
+#include "ui/scenario/LayoutSliders.h"
+#include "ui/plan/PlanView.h"
+#include "ui/document/ScenarioDocument.h"
+#include "ui/scenario/ScenarioPanel.h"
+#include "ui/shell/Settings.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLocale>
+#include <QPixmap>
+#include <QScreen>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTimer>
+#include <QToolBar>
+#include <QUndoStack>
+#include <QVBoxLayout>
+#include <algorithm>
+
+namespace lp::ui {
+
+MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
+    : QMainWindow(parent), m_options(options), m_settings(new Settings(options.persistentSettings, this)),
+      m_doc(new ScenarioDocument(this)) {
+    setObjectName(QStringLiteral("mainWindow"));
+    setWindowIcon(QIcon(QStringLiteral(":/icons/layout-planner.svg")));
+    m_doc->setKeepGpuCount(m_settings->keepGpuCount());
+
+    // Centre: banners above the tabs.
+    auto* centre = new QWidget(this);
+    auto* centreLayout = new QVBoxLayout(centre);
+    centreLayout->setContentsMargins(4, 4, 4, 0);
+    centreLayout->setSpacing(4);
+    m_restoreBanner = new InlineBanner(centre);
+    m_restoreBanner->setObjectName(QStringLiteral("restoreBanner"));
+    m_fileBanner = new InlineBanner(centre);
+    m_fileBanner->setObjectName(QStringLiteral("fileBanner"));
+    m_layoutBanner = new InlineBanner(centre);
+    m_layoutBanner->setObjectName(QStringLiteral("layoutBanner"));
+    m_layoutBanner->setClosable(false);
+    m_tabs = new QTabWidget(centre);
+    m_tabs->setObjectName(QStringLiteral("tabs"));
+    m_tabs->setDocumentMode(true);
+    m_planView = new PlanView(m_doc, m_tabs);
+    m_tabs->addTab(m_planView, tr("&Plan"));
+    m_tabs->setTabToolTip(0, tr("Memory per stage, MFU and the step-time breakdown of the current layout."));
+    centreLayout->addWidget(m_restoreBanner);
+    centreLayout->addWidget(m_fileBanner);
+    centreLayout->addWidget(m_layoutBanner);
+    centreLayout->addWidget(m_tabs, 1);
+    setCentralWidget(centre);
+
+    m_files = new FileController(m_doc, m_settings, m_fileBanner, this);
+    if (options.autosave)
+        m_autosave = new Autosave(m_doc, options.autosaveDirectory, this);
+
+    createDocks();
+    createPlaceholderTabs();
+    createActions();
+    createMenus();
+    createToolBar();
+    createStatusBar();
+
+    // The status bar follows a drag at most every 120 ms (it repaints a strip across the window).
+    m_statusThrottle = new QTimer(this);
+    m_statusThrottle->setSingleShot(true);
+    m_statusThrottle->setInterval(120);
+    connect(m_statusThrottle, &QTimer::timeout, this, &MainWindow::updateStatus);
+    connect(m_doc, &ScenarioDocument::planChanged, this, [this] {
+        updateLayoutBanner();
+        if (!m_statusThrottle->isActive())
+            m_statusThrottle->start();
+    });
+    connect(m_doc, &ScenarioDocument::fileStateChanged, this, [this] {
+        updateTitle();
+        updateStatus();
+    });
+
+    connect(m_planView, &PlanView::explainRequested, m_explanation, &ExplanationPanel::showKey);
+    connect(m_diagnostics, &DiagnosticsPanel::explainRequested, m_explanation, &ExplanationPanel::showKey);
+    connect(m_explanation, &ExplanationPanel::keyChanged, m_planView, &PlanView::setActiveKey);
+    connect(m_files, &FileController::statusMessage, this, [this](const QString& text) {
+        statusBar()->showMessage(text, 4000);
+    });
+    connect(m_settings, &Settings::memoryUnitChanged, this, &MainWindow::applyUnit);
+    connect(m_scenarioPanel->layoutSliders(), &LayoutSliders::keepGpuCountToggled, this, [this](bool keep) {
+        m_settings->setKeepGpuCount(keep);
+        m_keepGpus->setChecked(keep);
+    });
+
+    applyUnit();
+    updateLayoutBanner();
+    updateTitle();
+    updateStatus();
+
+    const QByteArray geometry = m_settings->geometry();
+    if (geometry.isEmpty() || !restoreGeometry(geometry)) {
+        QSize size(1600, 1000);
+        if (const QScreen* screen = QGuiApplication::primaryScreen())
+            size = size.boundedTo(screen->availableSize() * 0.95);
+        resize(size);
+    }
+    if (restoreState(m_settings->windowState()))
+        m_dockSizesPending = false;
+    const QStringList problems = m_settings->problems();
+    if (!problems.isEmpty())
+        m_fileBanner->showMessage(InlineBanner::Kind::Warning, tr("Some settings were not understood and were reset."),
+                                  problems.join(QStringLiteral("<br>")));
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createDocks() {
+    m_scenarioPanel = new ScenarioPanel(m_doc, this);
+    m_scenarioDock = new QDockWidget(tr("Scenario"), this);
+    m_scenarioDock->setObjectName(QStringLiteral("scenarioDock"));
+    m_scenarioDock->setWidget(m_scenarioPanel);
+    m_scenarioDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetClosable);
+    addDockWidget(Qt::LeftDockWidgetArea, m_scenarioDock);
+
+    m_diagnostics = new DiagnosticsPanel(m_doc, this);
+    m_diagnosticsDock = new QDockWidget(tr("Diagnostics"), this);
+    m_diagnosticsDock->setObjectName(QStringLiteral("diagnosticsDock"));
+    m_diagnosticsDock->setWidget(m_diagnostics);
+    m_diagnosticsDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetClosable);
+    addDockWidget(Qt::RightDockWidgetArea, m_diagnosticsDock);
+
+    m_explanation = new ExplanationPanel(m_doc, this);
+    m_explanationDock = new QDockWidget(tr("Explanation"), this);
+    m_explanationDock->setObjectName(QStringLiteral("explanationDock"));
+    m_explanationDock->setWidget(m_explanation);
+    m_explanationDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetClosable);
+    addDockWidget(Qt::RightDockWidgetArea, m_explanationDock);
+    splitDockWidget(m_diagnosticsDock, m_explanationDock, Qt::Vertical);
+}
+
+void MainWindow::createStatusBar() {
+    const char* tips[4] = {
+        QT_TR_NOOP("The hardware profile behind the time estimates (built-in, or measured by the calibration)."),
+        QT_TR_NOOP("GPUs the layout uses: TP x PP x CP x DP."),
+        QT_TR_NOOP("How long the core took to evaluate the last change."),
+        QT_TR_NOOP("Whether the scenario has changes not yet saved to its file."),
+    };
+    for (int i = 0; i < 4; ++i) {
+        m_status[i] = new QLabel(this);
+        m_status[i]->setObjectName(QStringLiteral("status%1").arg(i));
+        m_status[i]->setToolTip(tr(tips[i]));
+        m_status[i]->setContentsMargins(6, 0, 6, 0);
+        if (i == 2)  // changes on every step: a fixed width keeps the status bar from re-laying out
+            m_status[i]->setMinimumWidth(m_status[i]->fontMetrics().horizontalAdvance(tr("evaluated in 00,000 µs")) + 16);
+        statusBar()->addPermanentWidget(m_status[i], i == 0 ? 1 : 0);
+    }
+}
+
+QLabel* MainWindow::statusLabel(int which) const { return which >= 0 && which < 4 ? m_status[which] : nullptr; }
+
+void MainWindow::updateTitle() {
+    setWindowTitle(tr("%1[*] — Layout Planner").arg(m_doc->displayName()));
+    setWindowModified(m_doc->isModified());
+}
+
+void MainWindow::updateStatus() {
+    if (!m_status[0])
+        return;
+    m_statusThrottle->stop();
+    const core::HardwareProfile& profile = m_doc->profile();
+    QString text = tr("Profile: %1").arg(QString::fromStdString(profile.name));
+    if (!QString::fromStdString(profile.name).contains(QString::fromStdString(profile.origin)))
+        text += QStringLiteral(" (%1)").arg(QString::fromStdString(profile.origin));
+    if (!profile.measuredOn.empty())
+        text += tr(", measured on %1 %2").arg(QString::fromStdString(profile.measuredOn), QString::fromStdString(profile.date));
+    m_status[0]->setText(text);
+    const core::Scenario& s = m_doc->scenario();
+    QString gpus = tr("%1 GPUs").arg(formatCount(s.layout.gpus()));
+    if (s.layout.gpus() != s.cluster.gpus())
+        gpus += tr(" of %1").arg(formatCount(s.cluster.gpus()));
+    m_status[1]->setText(gpus);
+    m_status[2]->setText(tr("evaluated in %1 µs").arg(formatNumber(m_doc->evaluationMicroseconds(), 0)));
+    m_status[3]->setText(m_doc->isModified() ? tr("unsaved") : tr("saved"));
+}
+
+void MainWindow::updateLayoutBanner() {
+    const core::Plan& plan = m_doc->plan();
+    if (plan.valid) {
+        m_layoutBanner->hide();
+        return;
+    }
+    QStringList lines;
+    for (const core::Diagnostic& d : plan.diagnostics) {
+        if (d.severity != core::Severity::Error)
+            continue;
+        lines << QStringLiteral("%1 <i>%2</i>")
+                     .arg(QString::fromStdString(core::diagnosticMessage(d)).toHtmlEscaped(),
+                          QString::fromStdString(core::diagnosticSuggestion(d)).toHtmlEscaped());
+    }
+    QString title = tr("This layout is invalid.");
+    if (m_doc->isShowingStalePlan()) {
+        const core::Layout& l = m_doc->shownPlan().layout;
+        title += tr(" The charts still show the last valid layout (TP %1 × PP %2 × CP %3 × DP %4).")
+                     .arg(l.tp).arg(l.pp).arg(l.cp).arg(l.dp);
+    }
+    m_layoutBanner->showMessage(InlineBanner::Kind::Error, title, lines.join(QStringLiteral("<br>")));
+}
+
+void MainWindow::applyUnit() {
+    const MemoryUnit unit = m_settings->memoryUnit();
+    m_planView->setUnit(unit);
+    m_explanation->setUnit(unit);
+    if (m_unitGB) {
+        m_unitGB->setChecked(unit == MemoryUnit::GB);
+        m_unitGiB->setChecked(unit == MemoryUnit::GiB);
+    }
+}
+
+int MainWindow::addTab(QWidget* page, const QString& title, const QString& toolTip) {
+    const int index = m_tabs->addTab(page, title);
+    m_tabs->setTabToolTip(index, toolTip);
+    return index;
+}
+
+void MainWindow::replaceTab(int index, QWidget* page) {
+    const QString title = m_tabs->tabText(index);
+    const QString tip = m_tabs->tabToolTip(index);
+    QWidget* old = m_tabs->widget(index);
+    m_tabs->removeTab(index);
+    m_tabs->insertTab(index, page, title);
+    m_tabs->setTabToolTip(index, tip);
+    delete old;
+}
+
+void MainWindow::insertToolBarAction(QAction* action) {
+    auto* bar = findChild<QToolBar*>(QStringLiteral("mainToolBar"));
+    if (!bar)
+        return;
+    QAction* end = nullptr;
+    for (QAction* a : bar->actions())
+        if (a->objectName() == QLatin1String("toolBarToolsEnd"))
+            end = a;
+    if (!bar->property("toolsStarted").toBool()) { // a separator from Undo/Redo before the first one
+        bar->insertSeparator(end);
+        bar->setProperty("toolsStarted", true);
+    }
+    bar->insertAction(end, action); // appended when there is no such place
+}
+
+bool MainWindow::startup(const QString& scenarioPath) {
+    bool ok = true;
+    if (!scenarioPath.isEmpty()) {
+        ok = m_files->loadPath(scenarioPath);
+    } else if (m_options.persistentSettings) {
+        const QString last = m_settings->lastScenario();
+        if (!last.isEmpty() && QFileInfo::exists(last))
+            m_files->loadPath(last);
+    }
+    if (m_autosave)
+        offerRestore();
+    return ok;
+}
+
+void MainWindow::offerRestore() {
+    const auto snapshot = m_autosave->pending();
+    if (!snapshot)
+        return;
+    m_autosave->setSuspended(true);
+    const QString from = snapshot->originalPath.isEmpty() ? tr("an unsaved scenario")
+                                                          : QFileInfo(snapshot->originalPath).fileName();
+    const QString when = QLocale().toString(snapshot->savedAt.toLocalTime(), QLocale::ShortFormat);
+    m_restoreBanner->showMessage(
+        InlineBanner::Kind::Info, tr("Layout Planner did not close normally last time."),
+        tr("Unsaved changes to %1 (\"%2\", autosaved %3) can be restored.")
+            .arg(from.toHtmlEscaped(), QString::fromStdString(snapshot->scenario.name).toHtmlEscaped(), when));
+    m_restoreBanner->setClosable(false);
+    m_restoreBanner->addAction(QStringLiteral("restore"), tr("&Restore"), tr("Open the autosaved scenario, unsaved."));
+    m_restoreBanner->addAction(QStringLiteral("discard"), tr("&Discard"), tr("Delete the autosaved scenario."));
+    const core::Scenario scenario = snapshot->scenario;
+    const QString original = snapshot->originalPath;
+    connect(m_restoreBanner, &InlineBanner::actionTriggered, this, [this, scenario, original](const QString& id) {
+        m_autosave->setSuspended(false);
+        if (id == QLatin1String("restore")) {
+            m_doc->resetTo(scenario, original, true);
+            statusBar()->showMessage(tr("Restored the autosaved scenario; save it to keep it."), 5000);
+            m_autosave->saveNow();
+        } else {
+            m_autosave->discard();
+        }
+    }, Qt::SingleShotConnection);
+}
+
+bool MainWindow::renderScreenshot(const QString& path) {
+    // Let the layouts, the charts' scenes and the docks settle before grabbing; show the MFU's
+    // explanation whatever the (virtual) mouse pointer happens to hover.
+    for (int i = 0; i < 5; ++i)
+        QApplication::processEvents();
+    m_explanation->showKey(QStringLiteral("mfu"));
+    if (QWidget* focus = QApplication::focusWidget())
+        focus->clearFocus();
+    for (int i = 0; i < 3; ++i)
+        QApplication::processEvents();
+    const QPixmap pixmap = grab();
+    return pixmap.save(path, "PNG");
+}
+
+void MainWindow::showEvent(QShowEvent* event) {
+    QMainWindow::showEvent(event);
+    if (m_dockSizesPending) {
+        m_dockSizesPending = false;
+        // Narrow windows (laptops, projectors) give the side panels less so the tabs keep room; the
+        // scenario panel never goes below its own minimum (its fields stay whole).
+        const int w = width();
+        resizeDocks({m_scenarioDock, m_diagnosticsDock},
+                    {std::clamp(w * 27 / 100, 300, 380), std::clamp(w * 21 / 100, 240, 340)}, Qt::Horizontal);
+        resizeDocks({m_diagnosticsDock, m_explanationDock}, {height() * 3 / 10, height() * 7 / 10}, Qt::Vertical);
+    }
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    if (!m_files->maybeSave()) {
+        event->ignore();
+        return;
+    }
+    m_settings->setGeometry(saveGeometry());
+    m_settings->setWindowState(saveState());
+    if (m_autosave && !m_autosave->isSuspended())
+        m_autosave->discard();  // a clean exit leaves nothing to restore
+    event->accept();
+}
+
+} // namespace lp::ui

@@ -1,0 +1,56 @@
+#pragma once
+// The persisted settings (QSettings), each key with a validator and a fallback; values that fail
+// validation are reported (problems()) instead of silently ignored.
+#include "ui/widgets/Format.h"
+
+#include <QByteArray>
+#include <QObject>
+#include <QStringList>
+
+class QSettings;
+
+namespace lp::ui {
+
+class Settings : public QObject {
+    Q_OBJECT
+public:
+    // `store` == nullptr: the application's QSettings. persistent == false: nothing is read or
+    // written (screenshots, tests that want defaults).
+    explicit Settings(bool persistent = true, QObject* parent = nullptr);
+    ~Settings() override;
+
+    MemoryUnit memoryUnit() const { return m_unit; }
+    void setMemoryUnit(MemoryUnit u);
+
+    bool keepGpuCount() const { return m_keepGpuCount; }
+    void setKeepGpuCount(bool keep);
+
+    QByteArray geometry() const;
+    void setGeometry(const QByteArray& g);
+    QByteArray windowState() const;
+    void setWindowState(const QByteArray& s);
+
+    QString lastScenario() const;
+    void setLastScenario(const QString& path);
+
+    QStringList recentFiles() const { return m_recent; }
+    void addRecentFile(const QString& path);
+    void removeRecentFile(const QString& path);
+    static constexpr int kMaxRecent = 8;
+
+    QStringList problems() const { return m_problems; }
+
+signals:
+    void memoryUnitChanged(lp::ui::MemoryUnit unit);
+    void recentFilesChanged();
+
+private:
+    void load();
+    QSettings* m_store = nullptr;
+    MemoryUnit m_unit = MemoryUnit::GiB;
+    bool m_keepGpuCount = true;
+    QStringList m_recent;
+    QStringList m_problems;
+};
+
+} // namespace lp::ui

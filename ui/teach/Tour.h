@@ -1,0 +1,69 @@
+#pragma once
+// The guided tour in the window: loads the tour (resources/teaching/tour.json), applies each step's
+// scenario to the ScenarioDocument (one undoable edit per step), and says which widget to highlight and
+// which figure to explain. Next/back, and resumable: the last step is kept in QSettings.
+#include "core/teach/TourScript.h"
+
+#include <QObject>
+#include <QString>
+#include <QStringList>
+#include <vector>
+
+namespace lp::ui {
+
+class ScenarioDocument;
+
+class Tour : public QObject {
+    Q_OBJECT
+public:
+    explicit Tour(ScenarioDocument* doc, QObject* parent = nullptr);
+
+    // Reads a tour file (default: the one compiled in). Returns false and keeps errors() when it is bad.
+    bool load(const QString& path = QStringLiteral(":/teaching/tour.json"));
+    bool loadFromJson(const QByteArray& json);
+    QStringList errors() const { return m_errors; }
+
+    const core::TourScript& script() const { return m_script; }
+    int count() const { return static_cast<int>(m_script.steps.size()); }
+    int current() const { return m_current; } // -1 when the tour is not running
+    bool isActive() const { return m_current >= 0; }
+    const core::TourStep* currentStep() const;
+
+    // The current step's text with its {{figures}} filled from the document's current Plan.
+    QString currentHtml() const;
+    // The current step's claims, checked against the document's current scenario and Plan.
+    std::vector<core::CheckResult> currentChecks() const;
+
+    // Resuming: the step stored in QSettings ("teaching/tourStep"); persistence off for screenshots.
+    void setPersistent(bool persistent) { m_persistent = persistent; }
+    bool isPersistent() const { return m_persistent; }
+    int savedStep() const;
+
+public slots:
+    void start(int step = -1); // -1: where the tour was left (or the first step)
+    void next();               // past the last step: finishes
+    void back();
+    void goTo(int step);
+    void restart() { goTo(0); }
+    void stop(); // keeps the scenario; the step is remembered for resuming
+
+signals:
+    void activeChanged(bool active);
+    void stepChanged(int index);                        // after the step's scenario is in the document
+    void highlightRequested(const QString& objectName); // empty: nothing to highlight
+    void explainRequested(const QString& key);
+    void finished();                      // next() on the last step
+    void problem(const QString& message); // a step's scenario could not be built
+
+private:
+    void apply(int step);
+    void save(int step) const;
+
+    ScenarioDocument* m_doc;
+    core::TourScript m_script;
+    QStringList m_errors;
+    int m_current = -1;
+    bool m_persistent = true;
+};
+
+} // namespace lp::ui

@@ -1,0 +1,107 @@
+#include "ui/validate/ValidationGroups.h"
+
+#include "ui/widgets/Format.h"
+#include "ui/validate/ValidationModel.h"
+
+#include <QHeaderView>
+#include <QScrollBar>
+#include <QTableWidget>
+#include <cmath>
+
+namespace lp::ui {
+namespace {
+
+enum Column {
+    GpuColumn,
+    StyleColumn,
+    PrecisionColumn,
+    CountColumn,
+    MedianColumn,
+    SpeedColumn,
+    BeyondColumn,
+    ColumnCount
+};
+
+QTableWidgetItem* item(const QString& text, bool number) {
+    auto* it = new QTableWidgetItem(text);
+    it->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable);
+    if (number)
+        it->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    return it;
+}
+
+} // namespace
+
+ValidationGroups::ValidationGroups(QWidget* parent)
+    : CollapsibleSection(tr("By GPU, style and precision"), parent), m_table(new QTableWidget(this)) {
+    setObjectName(QStringLiteral("validationGroups"));
+    m_table->setObjectName(QStringLiteral("validationGroupsTable"));
+    m_table->setColumnCount(ColumnCount);
+    m_table->setHorizontalHeaderLabels({tr("GPU"), tr("Style"), tr("Precision"), tr("Figures"),
+                                        tr("Median error"), tr("Planned speed"), tr("Off by >20%")});
+    m_table->horizontalHeaderItem(SpeedColumn)
+        ->setToolTip(
+            tr("Median of the planned speed over the measured one, minus 1 (iteration times inverted): "
+               "+10% means the planner expected these runs to go 10% faster than they did."));
+    m_table->verticalHeader()->hide();
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setSelectionMode(QAbstractItemView::NoSelection);
+    m_table->setFocusPolicy(Qt::NoFocus);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setStretchLastSection(false);
+    m_table->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    m_table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_table->setToolTip(
+        tr("The throughput figures of the runs alike in what the planner's parameters depend on "
+           "(docs/estimation.md): how far, and which way, it was off on the published runs most "
+           "like your own."));
+    setContent(m_table);
+    hide();
+}
+
+void ValidationGroups::setGroups(const std::vector<core::GroupSummary>& groups) {
+    setVisible(groups.size() > 1);
+    m_table->setRowCount(static_cast<int>(groups.size()));
+    const core::GroupSummary* furthest = nullptr;
+    for (std::size_t i = 0; i < groups.size(); ++i) {
+        const core::GroupSummary& g = groups[i];
+        const int row = static_cast<int>(i);
+        m_table->setItem(row, GpuColumn, item(QString::fromStdString(g.gpu), false));
+        m_table->setItem(row, StyleColumn, item(QString::fromStdString(g.style), false));
+        m_table->setItem(row, PrecisionColumn, item(QString::fromStdString(g.precision), false));
+        m_table->setItem(row, CountColumn, item(QString::number(g.count), true));
+        QTableWidgetItem* median =
+            item(formatNumber(100.0 * g.medianAbsError, 1) + QStringLiteral("%"), true);
+        median->setForeground(ValidationModel::errorColor(g.medianAbsError));
+        m_table->setItem(row, MedianColumn, median);
+        QTableWidgetItem* speed = item(ValidationModel::formatError(g.medianSpeedError), true);
+        speed->setForeground(ValidationModel::errorColor(g.medianSpeedError));
+        m_table->setItem(row, SpeedColumn, speed);
+        m_table->setItem(row, BeyondColumn, item(QString::number(g.beyond20), true));
+        if (g.count >= 3 &&
+            (!furthest || std::fabs(g.medianSpeedError) > std::fabs(furthest->medianSpeedError)))
+            furthest = &g;
+    }
+    // Tall enough for every group: the page scrolls, not the table.
+    int height = m_table->horizontalHeader()->sizeHint().height() + 2 * m_table->frameWidth();
+    for (int r = 0; r < m_table->rowCount(); ++r)
+        height += m_table->rowHeight(r);
+    // Room for the sideways scroll bar that a narrow page (presentation fonts) shows under the rows.
+    m_table->setFixedHeight(height + m_table->horizontalScrollBar()->sizeHint().height());
+    // As wide as its columns (a narrow page scrolls it sideways), not the page.
+    m_table->resizeColumnsToContents();
+    int width = 2 * m_table->frameWidth();
+    for (int c = 0; c < m_table->columnCount(); ++c)
+        width += m_table->columnWidth(c);
+    m_table->setMaximumWidth(width);
+    setSummary(
+        furthest
+            ? tr("%n groups; furthest off: %1 %2 %3, planned %4 %5", nullptr, static_cast<int>(groups.size()))
+                  .arg(QString::fromStdString(furthest->gpu), QString::fromStdString(furthest->style),
+                       QString::fromStdString(furthest->precision),
+                       formatNumber(100.0 * std::fabs(furthest->medianSpeedError), 1) + QStringLiteral("%"),
+                       furthest->medianSpeedError >= 0 ? tr("fast") : tr("slow"))
+            : tr("%n groups", nullptr, static_cast<int>(groups.size())));
+}
+
+} // namespace lp::ui

@@ -1,0 +1,164 @@
+#pragma once
+// The "Validate" tab: the published measured runs (layout-planner/validation-cases@1) against the
+// planner's predictions. A summary per metric, the table of every case and metric (error coloured,
+// filter by metric and text), a predicted-against-measured scatter on log axes with the 1:1 line, and
+// "Open as scenario", which makes a case (its micro batch resolved) the window's scenario.
+// Figures come from core (core/measured/Validation.h); the tab only shows them.
+#include "core/model/Hardware.h"
+#include "ui/document/FileChooser.h"
+
+#include <QString>
+#include <QStringList>
+#include <QWidget>
+
+#include <functional>
+#include <optional>
+#include <vector>
+
+class QChart;
+class QChartView;
+class QCheckBox;
+class QComboBox;
+class QFrame;
+class QLayout;
+class QSplitter;
+class QLabel;
+class QLineEdit;
+class QModelIndex;
+class QPushButton;
+class QTableView;
+class QTimer;
+class QScatterSeries;
+
+namespace lp::ui {
+
+class InlineBanner;
+class ScenarioDocument;
+class ValidationFilterModel;
+class ValidationGroups;
+class ValidationModel;
+
+class ValidationTab : public QWidget {
+    Q_OBJECT
+public:
+    explicit ValidationTab(ScenarioDocument& doc, QWidget* parent = nullptr);
+    ~ValidationTab() override;
+
+    // Where the published runs are looked for, in order: the file opened last (QSettings), then
+    // shared/reference/published-runs.json beside or above the executable's folder, then beside or
+    // above the working folder, then the application data folders (QStandardPaths).
+    static QStringList defaultCasesCandidates();
+
+    // Reads a cases file and predicts every case. False (the banner says why, nothing changes) when
+    // the file cannot be read or is malformed.
+    bool loadCasesFile(const QString& path);
+    // The first of defaultCasesCandidates() that exists; false (and an explanation) when none does.
+    bool loadDefaultCases();
+    // Predicts the loaded cases again (after a profile change).
+    void rerun();
+
+    QString casesPath() const { return m_path; }
+    QString errorText() const { return m_errorText; }
+    int caseCount() const;
+
+    // Filters (also what the controls set).
+    void setMetricFilter(const QString& metric);  // "" all, "throughput", or a metric id
+    void setTextFilter(const QString& text);
+    // Predict with the window's measured profile (only offered while one is active).
+    void setUseActiveProfile(bool use);
+    bool usesActiveProfile() const;
+
+    // Makes a case the window's scenario (a new, unsaved document). False when the guard declines
+    // (unsaved changes kept) or the row does not exist.
+    bool openCase(int sourceRow);
+    bool openCaseById(const QString& caseId);
+    bool openSelected();
+    // Asked before the document is replaced; false keeps it (the window's "save changes?" question).
+    void setReplaceGuard(std::function<bool()> guard) { m_replaceGuard = std::move(guard); }
+    void setOpenFileChooser(FileChooser chooser) { m_chooseFile = std::move(chooser); }
+
+    ValidationModel* model() const { return m_model; }
+    ValidationFilterModel* filterModel() const { return m_filter; }
+    QTableView* table() const { return m_table; }
+    QChartView* chartView() const { return m_chartView; }
+    QComboBox* metricCombo() const { return m_metric; }
+    // The sets of published runs that came with the program (ui/document/ValidationSets.h), and any other file opened.
+    QComboBox* setCombo() const { return m_set; }
+    QLineEdit* searchEdit() const { return m_search; }
+    QPushButton* openButton() const { return m_openCase; }
+    InlineBanner* banner() const { return m_banner; }
+    // The summary as shown: one line per metric ("Iteration time: median 5.5%, max 33.5%, 59 values").
+    QStringList summaryLines() const;
+    int plottedPoints() const { return m_plotted; }
+    // Table beside the chart when wide, above it when narrow (the window with its side panels).
+    Qt::Orientation splitOrientation() const;
+
+public slots:
+    void chooseCasesFile();  // "Open cases file..."
+
+signals:
+    void caseOpened(const QString& caseId);
+    void casesLoaded();
+
+protected:
+    void showEvent(QShowEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    void runAndShow();
+    void rebuildSummary();
+    void addMemoryFitCard(const QColor& border);
+    QFrame* addSummaryCard(const QString& objectName, const QColor& border, const QString& caption,
+                           const QString& value, const QColor& valueColor, const QString& detail);
+    void rebuildMetricCombo();
+    void scheduleChart();
+    void rebuildChart();
+    void updateSelectionMarker();
+    void updateCountLabel();
+    void updateProfileControls();
+    void rebuildSetCombo();
+    void selectSourceRow(int sourceRow);
+    int currentSourceRow() const;
+    int tableWidthNeeded() const;
+    void fitColumns();
+
+    ScenarioDocument& m_doc;
+    ValidationModel* m_model;
+    ValidationFilterModel* m_filter;
+    InlineBanner* m_banner = nullptr;
+    QLabel* m_title = nullptr;
+    QLabel* m_pathLabel = nullptr;
+    QPushButton* m_openFile = nullptr;
+    QComboBox* m_set = nullptr;
+    QPushButton* m_reload = nullptr;
+    QLayout* m_summaryLayout = nullptr;  // cards that wrap onto more lines when narrow
+    QSplitter* m_splitter = nullptr;
+    QLabel* m_targets = nullptr;
+    ValidationGroups* m_groups = nullptr; // the throughput figures by GPU, style and precision
+    QComboBox* m_metric = nullptr;
+    QLineEdit* m_search = nullptr;
+    QCheckBox* m_useProfile = nullptr;
+    QLabel* m_count = nullptr;
+    QPushButton* m_openCase = nullptr;
+    QTableView* m_table = nullptr;
+    QChart* m_chart = nullptr;
+    QChartView* m_chartView = nullptr;
+    QScatterSeries* m_selectedMarker = nullptr;
+    QTimer* m_chartTimer = nullptr;
+    QLabel* m_legend = nullptr;
+    QLabel* m_chartNote = nullptr;
+    QStringList m_summaryLines;
+    std::vector<std::vector<int>> m_seriesRows;  // per scatter series: the source row of each point
+    int m_plotted = 0;
+
+    QString m_path;
+    QString m_errorText;
+    std::optional<core::HardwareProfile> m_usedProfile;  // the profile the shown predictions used
+    bool m_triedDefault = false;
+    bool m_splitPlaced = false;
+    std::function<bool()> m_replaceGuard;
+    FileChooser m_chooseFile = openFileDialogChooser();
+};
+
+} // namespace lp::ui
