@@ -4,8 +4,9 @@
 // Calibrate.h or from code outside cuda/.
 #include "cuda/Calibrate.h"
 
-#include <cstddef>
 #include <cuda_runtime_api.h>
+
+#include <cstddef>
 #include <expected>
 #include <functional>
 #include <span>

@@ -1,10 +1,11 @@
 // The benchmarks' kernels: random fills for the GEMM operands and the HBM read-write kernel.
 #include "cuda/Kernels.h"
 
-#include <algorithm>
-#include <cstdint>
 #include <cuda_bf16.h>
 #include <cuda_fp8.h>
+
+#include <algorithm>
+#include <cstdint>
 
 namespace lp::calib::detail {
 namespace {

@@ -1,8 +1,9 @@
 #pragma once
 // Internal to planner_cuda: the few kernels the benchmarks need (Kernels.cu, compiled by nvcc).
 // Each enqueues on `stream` and returns the launch error (cudaSuccess when enqueued).
-#include <cstddef>
 #include <cuda_runtime_api.h>
+
+#include <cstddef>
 
 namespace lp::calib::detail {
 

@@ -4,8 +4,8 @@
 // Efficiencies are fractions of a reference GPU's nominal figures (its data-sheet peak FLOP/s, HBM and
 // NVLink bandwidth). The profile is only meaningful with scenarios on that GPU, so the reference is the
 // GPU preset the device matches (its id goes into the profile's gpu_id), or the scenario's own GPU.
-#include "core/model/Hardware.h"
 #include "core/io/Presets.h"
+#include "core/model/Hardware.h"
 #include "core/model/Scenario.h"
 #include "cuda/Calibrate.h"
 

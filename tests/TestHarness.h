@@ -64,7 +64,7 @@ inline int runAll(int argc, char** argv) {
 #define LP_CONCAT(a, b) LP_CONCAT2(a, b)
 #define LP_TEST(name)                                                                                        \
     static void name();                                                                                      \
-    static ::lp::test::Registrar LP_CONCAT(reg_, name)(#name, &name);                                       \
+    static ::lp::test::Registrar LP_CONCAT(reg_, name)(#name, &name);                                        \
     static void name()
 #define LP_CHECK(cond)                                                                                       \
     do {                                                                                                     \
@@ -88,9 +88,11 @@ inline int runAll(int argc, char** argv) {
         if (!::lp::test::near(lp_a, lp_b, rel)) {                                                            \
             std::ostringstream lp_os;                                                                        \
             lp_os.precision(10);                                                                             \
-            lp_os << #a << " ~= " << #b << " (" << lp_a << " vs " << lp_b << ", rel tol " << (rel) << ")";  \
+            lp_os << #a << " ~= " << #b << " (" << lp_a << " vs " << lp_b << ", rel tol " << (rel) << ")";   \
             ::lp::test::fail(__FILE__, __LINE__, lp_os.str());                                               \
         }                                                                                                    \
     } while (0)
 #define LP_TEST_MAIN()                                                                                       \
-    int main(int argc, char** argv) { return ::lp::test::runAll(argc, argv); }
+    int main(int argc, char** argv) {                                                                        \
+        return ::lp::test::runAll(argc, argv);                                                               \
+    }

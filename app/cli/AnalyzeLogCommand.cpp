@@ -3,12 +3,13 @@
 #include "app/cli/Commands.h"
 #include "app/cli/InteropCommon.h"
 #include "app/cli/ScenarioFlags.h"
-#include "core/measured/RunLog.h"
 #include "core/io/ScenarioJson.h"
+#include "core/measured/RunLog.h"
+
+#include <nlohmann/json.hpp>
 
 #include <iostream>
 #include <iterator>
-#include <nlohmann/json.hpp>
 
 namespace lp::cli {
 

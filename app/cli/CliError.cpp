@@ -1,7 +1,8 @@
 #include "app/cli/CliError.h"
 
-#include <iostream>
 #include <nlohmann/json.hpp>
+
+#include <iostream>
 
 namespace lp::cli {
 

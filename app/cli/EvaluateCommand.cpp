@@ -6,8 +6,9 @@
 #include "core/estimate/Explain.h"
 #include "core/estimate/PlanJson.h"
 
-#include <iostream>
 #include <nlohmann/json.hpp>
+
+#include <iostream>
 
 namespace lp::cli {
 namespace {

@@ -4,8 +4,9 @@
 #include "app/cli/ScenarioFlags.h"
 #include "core/export/LaunchExport.h"
 
-#include <iostream>
 #include <nlohmann/json.hpp>
+
+#include <iostream>
 
 namespace lp::cli {
 

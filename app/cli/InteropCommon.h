@@ -3,8 +3,8 @@
 // evaluated with, the output file (-o FILE, or standard output), and the layout check.
 #include "app/cli/CliError.h"
 #include "app/cli/ScenarioFlags.h"
-#include "core/model/Hardware.h"
 #include "core/estimate/Plan.h"
+#include "core/model/Hardware.h"
 #include "core/model/Scenario.h"
 
 #include <expected>

@@ -2,10 +2,10 @@
 
 #include "app/cli/TextFormat.h"
 #include "core/estimate/ExecutionStyle.h"
-#include "core/util/NumberFormat.h"
 #include "core/estimate/Precision.h"
-#include "core/report/SvgCharts.h"
 #include "core/model/Enums.h"
+#include "core/report/SvgCharts.h"
+#include "core/util/NumberFormat.h"
 
 #include <algorithm>
 #include <cmath>
@@ -127,8 +127,9 @@ std::string renderScenarioSummary(const Scenario& s, const Plan& p) {
     if (m.isMoe())
         model += ", MoE " + std::to_string(m.moe.experts) + " experts top-" + std::to_string(m.moe.topK);
     kv.add("Model", model);
-    kv.add("Cluster", c.name + ": " + std::to_string(c.nodes) + (c.nodes == 1 ? " node x " : " nodes x ") + std::to_string(c.gpusPerNode) +
-                          " " + c.gpu.name + " = " + std::to_string(c.gpus()) + " GPUs, NVLink domain " +
+    kv.add("Cluster", c.name + ": " + std::to_string(c.nodes) + (c.nodes == 1 ? " node x " : " nodes x ") +
+                          std::to_string(c.gpusPerNode) + " " + c.gpu.name + " = " +
+                          std::to_string(c.gpus()) + " GPUs, NVLink domain " +
                           std::to_string(c.nvlinkDomain));
     kv.add("Training", std::string(core::toString(t.precision)) + ", " +
                            std::string(core::toString(t.optimizer)) + ", " + zeroText(t.zeroStage) + ", " +
@@ -150,9 +151,11 @@ std::string renderScenarioSummary(const Scenario& s, const Plan& p) {
     if (l.ep > 1)
         extras += (extras.empty() ? "" : ", ") + std::string("EP ") + std::to_string(l.ep);
     if (s.model.isMoe() && l.tp > 1)
-        extras += (extras.empty() ? "" : ", ") + std::string("expert TP ") + std::to_string(core::expertTensorParallel(s));
+        extras += (extras.empty() ? "" : ", ") + std::string("expert TP ") +
+                  std::to_string(core::expertTensorParallel(s));
     if (core::pipelineSplitCountsEmbeddingAndLoss(s))
-        extras += (extras.empty() ? "" : ", ") + std::string("embedding and loss counted in the pipeline split");
+        extras +=
+            (extras.empty() ? "" : ", ") + std::string("embedding and loss counted in the pipeline split");
     if (!extras.empty())
         layout += " (" + extras + ")";
     kv.add("Layout", layout);

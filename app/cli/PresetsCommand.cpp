@@ -2,13 +2,14 @@
 #include "app/cli/Commands.h"
 #include "app/cli/ScenarioFlags.h"
 #include "app/cli/TextFormat.h"
-#include "core/model/ModelSpec.h"
 #include "core/estimate/PlanJson.h"
 #include "core/io/Presets.h"
 #include "core/model/Enums.h"
+#include "core/model/ModelSpec.h"
+
+#include <nlohmann/json.hpp>
 
 #include <iostream>
-#include <nlohmann/json.hpp>
 
 namespace lp::cli {
 namespace {

@@ -1,10 +1,10 @@
 #include "app/cli/ScenarioFlags.h"
 
 #include "core/io/HfImport.h"
-#include "core/model/Limits.h"
 #include "core/io/Presets.h"
 #include "core/io/ScenarioJson.h"
 #include "core/model/Enums.h"
+#include "core/model/Limits.h"
 
 #include <array>
 #include <functional>
@@ -56,8 +56,8 @@ Setter intOrAutoSetter(std::optional<int> ScenarioOverrides::*field, int max) {
         }
         auto n = parseInt(flag, v, 1, max);
         if (!n)
-            return std::unexpected(badValue(flag, "expected auto or a whole number from 1 to " + std::to_string(max) +
-                                                      ", got '" + v + "'"));
+            return std::unexpected(badValue(flag, "expected auto or a whole number from 1 to " +
+                                                      std::to_string(max) + ", got '" + v + "'"));
         o.*field = *n;
         return {};
     };
@@ -290,7 +290,8 @@ std::expected<void, CliError> applyOverrides(const ScenarioOverrides& o, Scenari
         hf.preferredSeqLen = o.seqLen.value_or(s.model.seqLen);
         auto imported = core::loadHfConfigFile(*o.hfConfig, hf);
         if (!imported)
-            return std::unexpected(fileError(*o.hfConfig, "cannot import the Hugging Face config", imported.error()));
+            return std::unexpected(
+                fileError(*o.hfConfig, "cannot import the Hugging Face config", imported.error()));
         for (const auto& note : imported->notes)
             std::cerr << "note: " << *o.hfConfig << ": " << note << '\n';
         s.model = imported->model;

@@ -9,8 +9,9 @@
 #include "core/io/Presets.h"
 #include "core/search/Search.h"
 
-#include <iostream>
 #include <nlohmann/json.hpp>
+
+#include <iostream>
 #include <sstream>
 
 namespace lp::cli {
@@ -24,7 +25,7 @@ struct SearchFlags {
     long long batchMin = 0, batchMax = 0;
     int threads = 0;
     bool csv = false;
-    std::vector<int> shardDegrees;  // empty: the scenario's own
+    std::vector<int> shardDegrees; // empty: the scenario's own
 };
 
 std::expected<bool, CliError> takeSearchFlag(ArgCursor& args, SearchFlags& f) {
@@ -44,7 +45,8 @@ std::expected<bool, CliError> takeSearchFlag(ArgCursor& args, SearchFlags& f) {
     if (name == "--rank") {
         auto r = core::parseRankBy(*v);
         if (!r)
-            return std::unexpected(badValue("--rank", "must be step_time, mfu, cost or headroom, got '" + *v + "'"));
+            return std::unexpected(
+                badValue("--rank", "must be step_time, mfu, cost or headroom, got '" + *v + "'"));
         f.rank = *r;
     } else if (name == "--top") {
         auto n = parseInt("--top", *v, 1, 100000);
@@ -145,8 +147,8 @@ std::string textOf(const core::SearchResult& r) {
                                       " with selective recompute listed as none, whose plan they equal"
                                 : "")
       << (r.cancelled ? " (cancelled)" : "") << "\nRanked by " << core::toString(r.rankBy) << "\n\n";
-    TextTable t({"#", "TP", "PP", "DP", "CP", "EP", "v", "mb", "acc", "ZeRO", "recompute", "SP", "step", "MFU",
-                 "tokens/s", "worst GiB", "headroom GiB"},
+    TextTable t({"#", "TP", "PP", "DP", "CP", "EP", "v", "mb", "acc", "ZeRO", "recompute", "SP", "step",
+                 "MFU", "tokens/s", "worst GiB", "headroom GiB"},
                 {Align::Right});
     int rank = 1;
     for (const auto& e : r.top) {
@@ -176,8 +178,10 @@ std::string searchHelp() {
            "       [--top N] [--global-batch N | --global-batch-range A:B] [--threads N] [--json | --csv]\n"
            "       [--profile PROFILE.json]\n"
            "\n"
-           "Tries every valid layout of the scenario's GPUs (TP, PP, DP, CP, EP, virtual stages, micro batch,\n"
-           "accumulation, ZeRO stage, recompute, sequence parallel) for the global batch, keeps those that fit,\n"
+           "Tries every valid layout of the scenario's GPUs (TP, PP, DP, CP, EP, virtual stages, micro "
+           "batch,\n"
+           "accumulation, ZeRO stage, recompute, sequence parallel) for the global batch, keeps those that "
+           "fit,\n"
            "and ranks them. Prints the top N, the size of the Pareto front of throughput against memory\n"
            "headroom, and how many layouts were rejected for each reason.\n"
            "\n"
@@ -187,9 +191,11 @@ std::string searchHelp() {
            "  --global-batch N            the global batch in sequences (default: the scenario's)\n"
            "  --global-batch-range A:B    every global batch from A to B sequences\n"
            "  --threads N                 worker threads (default: all cores)\n"
-           "  --shard-degrees LIST        hybrid-sharding degrees to try with ZeRO >= 1, e.g. 0,8 (0 = all DP\n"
+           "  --shard-degrees LIST        hybrid-sharding degrees to try with ZeRO >= 1, e.g. 0,8 (0 = all "
+           "DP\n"
            "                              ranks; default: the scenario's --shard-degree)\n"
-           "  --json                      {\"evaluated\", \"valid\", \"fitting\", \"rejected\", \"pareto\", \"top\"}, each\n"
+           "  --json                      {\"evaluated\", \"valid\", \"fitting\", \"rejected\", \"pareto\", "
+           "\"top\"}, each\n"
            "                              layout in the shape of `evaluate --json`\n"
            "  --csv                       the top layouts as CSV\n"
            "  --profile FILE              use a hardware profile file\n"
@@ -205,8 +211,8 @@ int runSearch(const Args& argv) {
         return kExitOk;
     }
     SearchFlags flags;
-    auto parsed = parseScenarioArgs("search", argv, true,
-                                    [&](ArgCursor& args) { return takeSearchFlag(args, flags); });
+    auto parsed =
+        parseScenarioArgs("search", argv, true, [&](ArgCursor& args) { return takeSearchFlag(args, flags); });
     if (!parsed)
         return reportError(parsed.error(), jsonOut);
     if (jsonOut && flags.csv)

@@ -5,13 +5,14 @@
 #include "app/cli/TextFormat.h"
 #include "core/estimate/Evaluate.h"
 #include "core/estimate/PlanJson.h"
+#include "core/io/ScenarioJson.h"
 #include "core/measured/Validation.h"
 #include "core/measured/ValidationDoc.h"
-#include "core/io/ScenarioJson.h"
+
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <iostream>
-#include <nlohmann/json.hpp>
 
 namespace lp::cli {
 namespace {
@@ -34,7 +35,7 @@ json reportJson(const core::ValidationReport& r, const core::InputErrors& skippe
                {"predicted", core::finiteOrNull(row.predicted)},
                {"relative_error", core::finiteOrNull(row.relativeError)}};
         if (!row.invalidReason.empty()) {
-            c["predicted"] = nullptr;  // no plan: the layout is invalid for the planner
+            c["predicted"] = nullptr; // no plan: the layout is invalid for the planner
             c["invalid"] = row.invalidReason;
         }
         if (!row.adjustments.empty())
@@ -66,7 +67,7 @@ json reportJson(const core::ValidationReport& r, const core::InputErrors& skippe
         json problems = json::array();
         for (const auto& e : skipped)
             problems.push_back(json{{"path", e.path}, {"reason", e.reason}});
-        j["skipped"] = std::move(problems);  // cases left out: what could not be read in them
+        j["skipped"] = std::move(problems); // cases left out: what could not be read in them
     }
     core::sanitizeNonFinite(j);
     return j;
@@ -88,9 +89,10 @@ std::string reportText(const std::string& file, std::size_t caseCount, const cor
     }
     out += rows.render(0);
     if (invalid > 0)
-        out += "\n" + std::to_string(invalid) +
-               " figure(s) have no prediction: the planner rejects their layout (see validate --case ID); the "
-               "summary counts each as a 100 % error.\n";
+        out +=
+            "\n" + std::to_string(invalid) +
+            " figure(s) have no prediction: the planner rejects their layout (see validate --case ID); the "
+            "summary counts each as a 100 % error.\n";
     // Each adjusted case once, in the order of the table.
     std::string adjusted;
     std::string lastCase;
@@ -195,7 +197,8 @@ int runValidate(const Args& argv) {
             if (!v)
                 return reportError(v.error(), jsonOut);
             if (v->empty())
-                return reportError(badValue(name, name == "--case" ? "needs a case id" : "needs a file name"), jsonOut);
+                return reportError(badValue(name, name == "--case" ? "needs a case id" : "needs a file name"),
+                                   jsonOut);
             (name == "--case" ? caseId : scenarioOut) = *v;
         } else if (name == "--markdown" || name == "--plot") {
             auto v = args.takeValue();
@@ -243,7 +246,8 @@ int runValidate(const Args& argv) {
     if (caseId) {
         std::erase_if(*cases, [&](const core::ValidationCase& c) { return c.id != *caseId; });
         if (cases->empty())
-            return reportError(badValue("--case", "no case with the id `" + *caseId + "` in " + *file), jsonOut);
+            return reportError(badValue("--case", "no case with the id `" + *caseId + "` in " + *file),
+                               jsonOut);
     }
 
     if (profile && !profile->gpuId.empty()) {
@@ -251,8 +255,9 @@ int runValidate(const Args& argv) {
         for (const auto& c : *cases)
             others += c.scenario.cluster.gpu.id != profile->gpuId ? 1 : 0;
         if (others > 0)
-            std::cerr << "note: profile " << *profileFile << " describes " << profile->gpuId << "; the " << others
-                      << " of the " << cases->size() << " cases on other GPUs keep their built-in profiles\n";
+            std::cerr << "note: profile " << *profileFile << " describes " << profile->gpuId << "; the "
+                      << others << " of the " << cases->size()
+                      << " cases on other GPUs keep their built-in profiles\n";
     }
     const auto report = core::runValidation(*cases, profile ? &*profile : nullptr);
     if (plotFile) {
@@ -264,8 +269,9 @@ int runValidate(const Args& argv) {
     }
     if (markdownFile) {
         const std::string plotRef = plotFile ? *plotFile : std::string("validation.svg");
-        if (auto w = core::writeFileAtomically(*markdownFile,
-                                               core::validationMarkdown(*cases, report, *file, *markdownFile, plotRef, skipped));
+        if (auto w = core::writeFileAtomically(
+                *markdownFile,
+                core::validationMarkdown(*cases, report, *file, *markdownFile, plotRef, skipped));
             !w) {
             CliError e = badValue("--markdown", w.error());
             e.exitCode = kExitFailure;
@@ -311,7 +317,8 @@ int runValidate(const Args& argv) {
               << (c.architectureFrom.empty()
                       ? std::string()
                       : "Architecture: the case has the shape of the built-in " + c.architectureFrom +
-                            " and is planned with its attention (head size, MLA), routing groups, norms and biases, "
+                            " and is planned with its attention (head size, MLA), routing groups, norms and "
+                            "biases, "
                             "which the case format has no fields for\n")
               << "\n"
               << renderPlanText(s, plan);

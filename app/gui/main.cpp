@@ -5,11 +5,11 @@
 //   layout-planner --tour-step N --screenshot FILE     render step N of the guided tour
 //   layout-planner --presentation [--screenshot FILE]  presentation mode (large fonts, high contrast)
 //   layout-planner --export-pdf FILE [SCENARIO.json]   write the layout report as a PDF and exit
+#include "ui/document/ScenarioDocument.h"
+#include "ui/interop/ReportWriter.h"
 #include "ui/shell/ExploreWiring.h"
 #include "ui/shell/InteropWiring.h"
-#include "ui/document/ScenarioDocument.h"
 #include "ui/shell/MainWindow.h"
-#include "ui/interop/ReportWriter.h"
 #include "ui/shell/TeachingWiring.h"
 #include "ui/shell/ToolsWiring.h"
 
@@ -31,8 +31,8 @@ bool envSet(const char* name) {
 
 // True when argv asks only for something that needs no screen: help, version, a PDF or a screenshot.
 bool headlessRequest(int argc, char* argv[]) {
-    static const char* const kHeadless[] = {"-h", "--help", "--help-all", "-v", "--version", "--export-pdf",
-                                            "--screenshot"};
+    static const char* const kHeadless[] = {"-h",        "--help",       "--help-all",  "-v",
+                                            "--version", "--export-pdf", "--screenshot"};
     for (int i = 1; i < argc; ++i) {
         for (const char* opt : kHeadless) {
             const std::size_t n = std::strlen(opt);
@@ -56,11 +56,12 @@ bool choosePlatform(int argc, char* argv[]) {
         qputenv("QT_QPA_PLATFORM", QByteArrayLiteral("offscreen"));
         return true;
     }
-    std::fprintf(stderr,
-                 "layout-planner: no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset).\n"
-                 "  Run it on a desktop session, under a virtual display (xvfb-run -a layout-planner), or use\n"
-                 "  layout-planner-cli, which plans the same layouts in a terminal (layout-planner-cli evaluate).\n"
-                 "  --screenshot FILE and --export-pdf FILE work without a display.\n");
+    std::fprintf(
+        stderr,
+        "layout-planner: no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset).\n"
+        "  Run it on a desktop session, under a virtual display (xvfb-run -a layout-planner), or use\n"
+        "  layout-planner-cli, which plans the same layouts in a terminal (layout-planner-cli evaluate).\n"
+        "  --screenshot FILE and --export-pdf FILE work without a display.\n");
     return false;
 #else
     (void)argc;
@@ -104,18 +105,20 @@ int main(int argc, char* argv[]) {
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/layout-planner.svg")));
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Plan distributed training layouts of large language models."));
+    parser.setApplicationDescription(
+        QStringLiteral("Plan distributed training layouts of large language models."));
     parser.addHelpOption();
     parser.addVersionOption();
-    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
-                                        QStringLiteral("Render the main window to the PNG file FILE and exit."),
-                                        QStringLiteral("FILE"));
-    const QCommandLineOption size(QStringLiteral("size"),
-                                  QStringLiteral("Window size for --screenshot, WIDTHxHEIGHT (default 1600x1000)."),
-                                  QStringLiteral("WxH"), QStringLiteral("1600x1000"));
-    const QCommandLineOption exportPdf(QStringLiteral("export-pdf"),
-                                       QStringLiteral("Write the layout report of the scenario as a PDF and exit."),
-                                       QStringLiteral("FILE"));
+    const QCommandLineOption screenshot(
+        QStringLiteral("screenshot"), QStringLiteral("Render the main window to the PNG file FILE and exit."),
+        QStringLiteral("FILE"));
+    const QCommandLineOption size(
+        QStringLiteral("size"),
+        QStringLiteral("Window size for --screenshot, WIDTHxHEIGHT (default 1600x1000)."),
+        QStringLiteral("WxH"), QStringLiteral("1600x1000"));
+    const QCommandLineOption exportPdf(
+        QStringLiteral("export-pdf"),
+        QStringLiteral("Write the layout report of the scenario as a PDF and exit."), QStringLiteral("FILE"));
     const QCommandLineOption tab(
         QStringLiteral("tab"),
         QStringLiteral("Tab to show for --screenshot, by its title (Plan, Explore, One axis, "

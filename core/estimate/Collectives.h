@@ -6,7 +6,7 @@
 namespace lp::core {
 
 struct Link {
-    double bandwidth = 0;      // nominal bytes/s per GPU, one direction
+    double bandwidth = 0; // nominal bytes/s per GPU, one direction
     const Curve* efficiency = nullptr;
     double latencySeconds = 0;
     double busBandwidth(double messageBytes) const {

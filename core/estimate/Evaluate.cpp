@@ -3,8 +3,8 @@
 #include "core/estimate/Evaluate.h"
 
 #include "core/estimate/Collectives.h"
-#include "core/estimate/detail/EvalContext.h"
 #include "core/estimate/ExecutionStyle.h"
+#include "core/estimate/detail/EvalContext.h"
 #include "core/io/Presets.h"
 
 #include <algorithm>
@@ -16,7 +16,9 @@ using detail::EvalContext;
 
 namespace {
 
-bool positiveFinite(double v) { return std::isfinite(v) && v > 0; }
+bool positiveFinite(double v) {
+    return std::isfinite(v) && v > 0;
+}
 
 void addInvalid(std::vector<Diagnostic>& out, DiagnosticId id, double a = 0, double b = 0) {
     Diagnostic d;
@@ -35,10 +37,9 @@ void checkLayoutInto(const Scenario& s, std::vector<Diagnostic>& out) {
     // Sizes that must be positive (and sane) before anything can be divided by them.
     const bool sizesOk = m.layers > 0 && m.hidden > 0 && m.heads > 0 && m.kvHeads > 0 && m.ffnHidden > 0 &&
                          m.vocab > 0 && m.seqLen > 0 && (m.headSize > 0 || m.hidden % m.heads == 0) &&
-                         m.kvHeads <= m.heads &&
-                         m.heads % m.kvHeads == 0;
-    const bool layoutOk = l.tp > 0 && l.pp > 0 && l.dp > 0 && l.cp > 0 && l.ep > 0 && l.etp >= 0 && l.vpp > 0 &&
-                          l.microBatch > 0 && l.accumulation > 0;
+                         m.kvHeads <= m.heads && m.heads % m.kvHeads == 0;
+    const bool layoutOk = l.tp > 0 && l.pp > 0 && l.dp > 0 && l.cp > 0 && l.ep > 0 && l.etp >= 0 &&
+                          l.vpp > 0 && l.microBatch > 0 && l.accumulation > 0;
     const bool clusterOk = c.nodes > 0 && c.gpusPerNode > 0 && c.nvlinkDomain > 0 &&
                            positiveFinite(g.peakFlops16) && positiveFinite(g.hbmBytes) &&
                            positiveFinite(g.hbmBandwidth) && positiveFinite(g.nvlinkBandwidth) &&
@@ -55,10 +56,11 @@ void checkLayoutInto(const Scenario& s, std::vector<Diagnostic>& out) {
         t.tokenBudget >= 0 && std::isfinite(t.moeLoadImbalance) && t.moeLoadImbalance >= 1 &&
         t.moeLoadImbalance <= 100 && t.activationOffloadLayers >= 0 &&
         t.activationOffloadLayers <= std::max(0, m.layers);
-    const bool moeOk = !m.isMoe() || (m.moe.topK > 0 && m.moe.topK <= m.moe.experts && m.moe.expertFfnHidden > 0 &&
-                                      m.moe.moeLayers >= 0 && m.moe.moeLayers <= m.layers &&
-                                      m.moe.sharedExperts >= 0 && std::isfinite(m.moe.capacityFactor) &&
-                                      m.moe.capacityFactor > 0 && m.moe.groupLimit >= 0 && m.moe.routingGroupsFit());
+    const bool moeOk =
+        !m.isMoe() ||
+        (m.moe.topK > 0 && m.moe.topK <= m.moe.experts && m.moe.expertFfnHidden > 0 && m.moe.moeLayers >= 0 &&
+         m.moe.moeLayers <= m.layers && m.moe.sharedExperts >= 0 && std::isfinite(m.moe.capacityFactor) &&
+         m.moe.capacityFactor > 0 && m.moe.groupLimit >= 0 && m.moe.routingGroupsFit());
     const bool mlaOk = m.attention != AttentionKind::Mla ||
                        (m.mla.qLoraRank >= 0 && m.mla.kvLoraRank > 0 && m.mla.qkNopeHeadDim > 0 &&
                         m.mla.qkRopeHeadDim >= 0 && m.mla.vHeadDim > 0);
@@ -86,7 +88,8 @@ void checkLayoutInto(const Scenario& s, std::vector<Diagnostic>& out) {
         out.back().c = counted ? 1.0 : 0.0;
     }
     if (l.gpus() != c.gpus())
-        addInvalid(out, DiagnosticId::GpuCountMismatch, static_cast<double>(l.gpus()), static_cast<double>(c.gpus()));
+        addInvalid(out, DiagnosticId::GpuCountMismatch, static_cast<double>(l.gpus()),
+                   static_cast<double>(c.gpus()));
     if (l.vpp > 1 && l.accumulation % l.pp != 0)
         addInvalid(out, DiagnosticId::BatchNotDivisible, l.accumulation, l.pp);
     if (l.cp > 1 && m.seqLen % (2 * l.cp) != 0)
@@ -95,13 +98,15 @@ void checkLayoutInto(const Scenario& s, std::vector<Diagnostic>& out) {
         addInvalid(out, DiagnosticId::ExpertsNotDivisibleByEp, l.ep, m.isMoe() ? m.moe.experts : 0);
     else if (m.isMoe() && expertTensorParallel(s) == 0) {
         addInvalid(out, DiagnosticId::EpDoesNotDivideDp, l.ep, static_cast<double>(l.tp) * l.cp * l.dp);
-        out.back().c = l.etp;  // the expert TP asked for (0: auto, and even ETP 1 does not fit)
+        out.back().c = l.etp; // the expert TP asked for (0: auto, and even ETP 1 does not fit)
     }
-    if (t.zeroStage >= 1 && t.zeroShardDegree > 0 && t.zeroShardDegree < l.dp && l.dp % t.zeroShardDegree != 0)
+    if (t.zeroStage >= 1 && t.zeroShardDegree > 0 && t.zeroShardDegree < l.dp &&
+        l.dp % t.zeroShardDegree != 0)
         addInvalid(out, DiagnosticId::ShardDegreeDoesNotDivideDp, t.zeroShardDegree, l.dp);
 }
 
-void addDiagnostic(Plan& p, DiagnosticId id, Severity sev, double cost, double a = 0, double b = 0, double c = 0) {
+void addDiagnostic(Plan& p, DiagnosticId id, Severity sev, double cost, double a = 0, double b = 0,
+                   double c = 0) {
     Diagnostic d;
     d.id = id;
     d.severity = sev;
@@ -120,14 +125,17 @@ void diagnose(const EvalContext& x, Plan& p) {
         addDiagnostic(p, DiagnosticId::TpOverSlowLinks, Severity::Warning, t.tpCommSeconds, l.tp,
                       x.s.cluster.nvlinkDomain);
     if (l.pp > 1 && t.bubbleFraction >= 0.05)
-        addDiagnostic(p, DiagnosticId::PipelineBubble, t.bubbleFraction >= 0.25 ? Severity::Warning : Severity::Info,
-                      t.bubbleSeconds, t.bubbleFraction, l.accumulation);
+        addDiagnostic(p, DiagnosticId::PipelineBubble,
+                      t.bubbleFraction >= 0.25 ? Severity::Warning : Severity::Info, t.bubbleSeconds,
+                      t.bubbleFraction, l.accumulation);
     if (!x.s.training.loaderPrefetch && t.loaderSeconds > 0.01 * step)
         addDiagnostic(p, DiagnosticId::LoaderNotPrefetching, Severity::Warning, t.loaderSeconds);
     if (x.s.training.stragglerSlowdown >= 0.02)
-        addDiagnostic(p, DiagnosticId::Stragglers, Severity::Warning, t.stragglerSeconds, x.s.training.stragglerSlowdown);
+        addDiagnostic(p, DiagnosticId::Stragglers, Severity::Warning, t.stragglerSeconds,
+                      x.s.training.stragglerSlowdown);
     if (x.shardingSharesNicWithTp)
-        addDiagnostic(p, DiagnosticId::ShardingTrafficContendsWithTp, Severity::Warning, t.dpCommExposedSeconds);
+        addDiagnostic(p, DiagnosticId::ShardingTrafficContendsWithTp, Severity::Warning,
+                      t.dpCommExposedSeconds);
     if (step > 0 && t.dpCommExposedSeconds > 0.10 * step) {
         // Hybrid sharding within the NVLink domain, when the shard group crosses it and such a degree exists.
         const long long domain = x.s.cluster.nvlinkDomain;
@@ -135,7 +143,8 @@ void diagnose(const EvalContext& x, Plan& p) {
         const long long nodeDegree = inner > 0 ? domain / inner : 0;
         const bool hybridHelps = x.zero >= 1 && inner * x.shardGroup > domain && nodeDegree >= 1 &&
                                  nodeDegree < effectiveShardDegree(x.s) && l.dp % nodeDegree == 0;
-        addDiagnostic(p, DiagnosticId::ExposedDpComm, t.dpCommExposedSeconds > 0.25 * step ? Severity::Warning : Severity::Info,
+        addDiagnostic(p, DiagnosticId::ExposedDpComm,
+                      t.dpCommExposedSeconds > 0.25 * step ? Severity::Warning : Severity::Info,
                       t.dpCommExposedSeconds, t.dpCommExposedSeconds / step,
                       hybridHelps ? static_cast<double>(nodeDegree) : 0.0);
     }
@@ -144,29 +153,33 @@ void diagnose(const EvalContext& x, Plan& p) {
     if (x.moe && p.x.tokensPerExpert < 256)
         addDiagnostic(p, DiagnosticId::SmallExpertBatches, Severity::Warning, 0, p.x.tokensPerExpert);
     if (l.cp > 1 && step > 0 && t.cpCommSeconds > 0.03 * step)
-        addDiagnostic(p, DiagnosticId::CpExchangeExposed, t.cpCommSeconds > 0.10 * step ? Severity::Warning : Severity::Info,
-                      t.cpCommSeconds, t.cpCommSeconds / step, x.seq / x.c, p.x.cpHidingTokens);
+        addDiagnostic(p, DiagnosticId::CpExchangeExposed,
+                      t.cpCommSeconds > 0.10 * step ? Severity::Warning : Severity::Info, t.cpCommSeconds,
+                      t.cpCommSeconds / step, x.seq / x.c, p.x.cpHidingTokens);
     if (x.cpCrossesNodes)
-        addDiagnostic(p, DiagnosticId::CpCrossesNodes, t.cpCommSeconds > 0.03 * step ? Severity::Warning : Severity::Info,
-                      t.cpCommSeconds, l.tp, l.cp);
+        addDiagnostic(p, DiagnosticId::CpCrossesNodes,
+                      t.cpCommSeconds > 0.03 * step ? Severity::Warning : Severity::Info, t.cpCommSeconds,
+                      l.tp, l.cp);
     if (x.unevenStages && l.pp > 1) {
         // The busiest rank sets the pace; an even split would give every rank U / PP of the split's units
         // (the layers, and with the embedding and the loss counted, those two as well).
         const double busiestUnits = x.layersOfRank(0) + (x.splitCountsEmbedLoss ? 1.0 : 0.0);
         addDiagnostic(p, DiagnosticId::UnevenPipelineStages, Severity::Info,
-                      x.m * p.x.microbatchStageSeconds * std::max(0.0, 1.0 - x.splitUnits / x.p / busiestUnits),
+                      x.m * p.x.microbatchStageSeconds *
+                          std::max(0.0, 1.0 - x.splitUnits / x.p / busiestUnits),
                       x.L, x.p * x.v, x.Ls);
     }
     if (x.splitCountsEmbedLoss && !x.unevenStages)
-        addDiagnostic(p, DiagnosticId::EmbeddingAndLossInPipelineSplit, Severity::Info, 0, x.L, x.p, x.layersOfRank(0));
+        addDiagnostic(p, DiagnosticId::EmbeddingAndLossInPipelineSplit, Severity::Info, 0, x.L, x.p,
+                      x.layersOfRank(0));
     if (x.unfusedSoftmax) {
         // What the fallback costs: the same plan timed with the fused kernel.
         EvalContext fused = x;
         fused.unfusedSoftmax = false;
         Plan q = p;
         detail::computeTime(fused, q);
-        addDiagnostic(p, DiagnosticId::UnfusedSoftmax, Severity::Info, std::max(0.0, t.stepSeconds - q.time.stepSeconds),
-                      x.b * x.a / x.t, x.seq);
+        addDiagnostic(p, DiagnosticId::UnfusedSoftmax, Severity::Info,
+                      std::max(0.0, t.stepSeconds - q.time.stepSeconds), x.b * x.a / x.t, x.seq);
     }
     if (const double offload = t.offloadSeconds + (x.optimizerOffload ? t.optimizerSeconds : 0.0);
         step > 0 && offload > 0.05 * step)
@@ -177,7 +190,7 @@ void diagnose(const EvalContext& x, Plan& p) {
     if (const double host = p.memory.hostBytesPerGpu, share = x.s.cluster.gpu.hostMemoryBytes; host > share)
         addDiagnostic(p, DiagnosticId::HostMemoryExceeded, Severity::Warning, 0, host, share,
                       x.s.cluster.gpusPerNode);
-    if (x.s.training.precision == Precision::Fp8 && !x.fp8)  // asked for, but the GPU runs it in 16 bits
+    if (x.s.training.precision == Precision::Fp8 && !x.fp8) // asked for, but the GPU runs it in 16 bits
         addDiagnostic(p, DiagnosticId::Fp8NotSupported, Severity::Warning, 0);
     if (p.mfu < 0.20)
         addDiagnostic(p, DiagnosticId::MfuBelow20, Severity::Warning, 0, p.mfu);
@@ -187,7 +200,8 @@ void diagnose(const EvalContext& x, Plan& p) {
     }
     if (!p.memory.fits) {
         const StageMemory& w = p.memory.stages[static_cast<std::size_t>(p.memory.worstStage)];
-        addDiagnostic(p, DiagnosticId::DoesNotFit, Severity::Warning, 0, w.stage, w.totalBytes, p.memory.capacityBytes);
+        addDiagnostic(p, DiagnosticId::DoesNotFit, Severity::Warning, 0, w.stage, w.totalBytes,
+                      p.memory.capacityBytes);
         p.diagnostics.back().component = static_cast<int>(p.memory.largestComponent);
     }
 }
@@ -220,9 +234,9 @@ Plan evaluate(const Scenario& s, const HardwareProfile& profile) {
     p.style = resolvedStyle(s.training);
     checkLayoutInto(s, p.diagnostics);
     // Parameter counts and the yardsticks need only positive sizes.
-    const bool sizesUsable = std::none_of(p.diagnostics.begin(), p.diagnostics.end(), [](const Diagnostic& d) {
-        return d.id == DiagnosticId::InvalidValue;
-    });
+    const bool sizesUsable =
+        std::none_of(p.diagnostics.begin(), p.diagnostics.end(),
+                     [](const Diagnostic& d) { return d.id == DiagnosticId::InvalidValue; });
     if (sizesUsable) {
         p.params = countParameters(s.model);
         p.x.bytesPerParamState = detail::stateBytesPerParam(s.training);
@@ -231,7 +245,7 @@ Plan evaluate(const Scenario& s, const HardwareProfile& profile) {
         p.tokensPerStep = static_cast<double>(p.effectiveBatchSequences) * s.model.seqLen;
     }
     if (!p.diagnostics.empty())
-        return p;  // invalid layout: nothing else is meaningful
+        return p; // invalid layout: nothing else is meaningful
 
     p.valid = true;
     EvalContext x(s, profile, p);

@@ -9,55 +9,57 @@ namespace {
 StyleTraits megatron() {
     StyleTraits t;
     t.hostSecondsPerLayerPass = 1.275e-3; // ~20 kernels x ~64 us (2021-22 Megatron-LM/DeepSpeed, A100 hosts)
-    t.hostKernelsPerLayerPass = 20;   // 2 norms, QKV/out/MLP GEMMs, 2 attention bmm, softmax, 2 dropouts, the
-                                      // context permute, bias-GeLU, 2 bias-dropout-adds, 2 all-reduces
-    t.fusedSoftmaxHasShapeRules = true;  // FusedScaleMaskSoftmax falls back to torch softmax on other shapes
+    t.hostKernelsPerLayerPass = 20; // 2 norms, QKV/out/MLP GEMMs, 2 attention bmm, softmax, 2 dropouts, the
+                                    // context permute, bias-GeLU, 2 bias-dropout-adds, 2 all-reduces
+    t.fusedSoftmaxHasShapeRules = true; // FusedScaleMaskSoftmax falls back to torch softmax on other shapes
     t.collectiveLaunchSeconds = 10e-6;
-    t.overlapGradReduce = false;       // Megatron-LM: --overlap-grad-reduce is off unless asked for
+    t.overlapGradReduce = false; // Megatron-LM: --overlap-grad-reduce is off unless asked for
     t.gradReduceBytesPerParam = 2;
     t.fsdpLayersInFlight = 2;
-    t.selectiveMatmulRecompute = 0.0;  // Korthikanti: selective recomputes only the attention core
+    t.selectiveMatmulRecompute = 0.0; // Korthikanti: selective recomputes only the attention core
     t.selectiveActivationKeep = 1.0;
     t.cudaContextBytes = 0.75 * kGiB;
     t.commBufferBytes = 0.5 * kGiB;
-    t.elementwiseTrafficFactor = 1.0;  // fused LayerNorm, bias-GeLU, bias-dropout-add, softmax kernels
+    t.elementwiseTrafficFactor = 1.0; // fused LayerNorm, bias-GeLU, bias-dropout-add, softmax kernels
     t.hostHidingExponent = 3.75;
     t.p2pFixedSeconds = 0.0;
-    t.logitsBytesPerElement = kFusedLossBytesPerLogit;  // vocab-parallel cross-entropy: 16-bit logits + fp32 copy
-    t.fp8WeightCopyBytesPerParam = 2;  // Transformer Engine caches the fp8 weight and its transpose per step
-    t.fp8SavesLinearInputs = true;     // TE saves the fp8 cast of each linear input for the weight gradient
-    t.fp8AmaxHistoryLength = 1024;     // delayed scaling, --fp8-amax-history-len 1024 in Megatron/NeMo recipes
+    t.logitsBytesPerElement =
+        kFusedLossBytesPerLogit;      // vocab-parallel cross-entropy: 16-bit logits + fp32 copy
+    t.fp8WeightCopyBytesPerParam = 2; // Transformer Engine caches the fp8 weight and its transpose per step
+    t.fp8SavesLinearInputs = true;    // TE saves the fp8 cast of each linear input for the weight gradient
+    t.fp8AmaxHistoryLength = 1024;    // delayed scaling, --fp8-amax-history-len 1024 in Megatron/NeMo recipes
     return t;
 }
 
 StyleTraits fsdp() {
     StyleTraits t;
     t.hostSecondsPerLayerPass = 0.2e-3;
-    t.hostKernelsPerLayerPass = 40;    // eager RMSNorm, rotary and SwiGLU: more, smaller kernels
+    t.hostKernelsPerLayerPass = 40; // eager RMSNorm, rotary and SwiGLU: more, smaller kernels
     t.collectiveLaunchSeconds = 30e-6;
     t.overlapGradReduce = true;
-    t.gradReduceBytesPerParam = 4;     // torchtitan / FSDP2 MixedPrecisionPolicy reduce_dtype=float32
-    t.fsdpLayersInFlight = 2;          // reshard_after_forward with one layer of prefetch
-    t.fsdpKeepsStageGatheredWithPp = true;  // torchtitan: reshard_after_forward = not pp_enabled; gradients
-                                            // reduce-scattered after the last micro batch only
-    t.selectiveMatmulRecompute = 0.4;  // torchtitan "op" SAC recomputes every second matmul (wk, wo, w3)
-    t.selectiveActivationKeep = 0.5;   // ... and keeps about half of a layer's tensors
+    t.gradReduceBytesPerParam = 4;         // torchtitan / FSDP2 MixedPrecisionPolicy reduce_dtype=float32
+    t.fsdpLayersInFlight = 2;              // reshard_after_forward with one layer of prefetch
+    t.fsdpKeepsStageGatheredWithPp = true; // torchtitan: reshard_after_forward = not pp_enabled; gradients
+                                           // reduce-scattered after the last micro batch only
+    t.selectiveMatmulRecompute = 0.4;      // torchtitan "op" SAC recomputes every second matmul (wk, wo, w3)
+    t.selectiveActivationKeep = 0.5;       // ... and keeps about half of a layer's tensors
     t.cudaContextBytes = 0.75 * kGiB;
     t.commBufferBytes = 0.5 * kGiB;
-    t.elementwiseTrafficFactor = 2.0;  // eager RMSNorm (fp32 upcast), SiLU*mul, rotary: one kernel per op
+    t.elementwiseTrafficFactor = 2.0; // eager RMSNorm (fp32 upcast), SiLU*mul, rotary: one kernel per op
     t.hostHidingExponent = 1.0;
     t.p2pFixedSeconds = 0.0;
-    t.logitsBytesPerElement = kUnfusedLossBytesPerLogit;  // eager loss, peak in log_softmax backward: fp32
-                                       // log-probs, their gradient and the input gradient (torchtitan frees the
-                                       // bf16 logits)
-    t.fp8WeightCopyBytesPerParam = 0;  // torchao Float8Linear casts the (gathered) bf16 weight on the fly
-    t.fp8SavesLinearInputs = false;    // ... and saves the high-precision input for backward
-    t.fp8AmaxHistoryLength = 0;        // tensorwise dynamic scaling: scales computed from the current amax
+    t.logitsBytesPerElement = kUnfusedLossBytesPerLogit; // eager loss, peak in log_softmax backward: fp32
+                                                         // log-probs, their gradient and the input gradient
+                                                         // (torchtitan frees the bf16 logits)
+    t.fp8WeightCopyBytesPerParam = 0; // torchao Float8Linear casts the (gathered) bf16 weight on the fly
+    t.fp8SavesLinearInputs = false;   // ... and saves the high-precision input for backward
+    t.fp8AmaxHistoryLength = 0;       // tensorwise dynamic scaling: scales computed from the current amax
     t.torchSdpaAttention = true;
-    t.cpTorchRingAttention = true;     // torch.distributed.tensor.experimental.context_parallel: repeat_kv before
-    t.cpDefaultExchange = CpExchange::AllGather;  // SDPA, convert_to_f32, rotate_method "allgather"
-    t.torchTensorParallel = true;      // DTensor TP plans: gathered linear inputs saved whole, loss_parallel
-    t.torchPipelineBuffers = true;     // torch.distributed.pipelining: per-micro-batch receive buffers, cached outputs
+    t.cpTorchRingAttention = true; // torch.distributed.tensor.experimental.context_parallel: repeat_kv before
+    t.cpDefaultExchange = CpExchange::AllGather; // SDPA, convert_to_f32, rotate_method "allgather"
+    t.torchTensorParallel = true; // DTensor TP plans: gathered linear inputs saved whole, loss_parallel
+    t.torchPipelineBuffers =
+        true; // torch.distributed.pipelining: per-micro-batch receive buffers, cached outputs
     return t;
 }
 
@@ -69,7 +71,9 @@ StyleTraits& mutableStyleTraits(ExecutionStyle style) {
     return style == ExecutionStyle::Fsdp ? kFsdp : kMegatron;
 }
 
-const StyleTraits& styleTraits(ExecutionStyle style) { return mutableStyleTraits(style); }
+const StyleTraits& styleTraits(ExecutionStyle style) {
+    return mutableStyleTraits(style);
+}
 
 double elementwiseTrafficFactor(const TrainingOptions& t, ExecutionStyle style) {
     const double habit = styleTraits(style).elementwiseTrafficFactor;
@@ -88,7 +92,7 @@ bool unfusedSoftmaxFallback(const Scenario& s) {
 
 bool megatronFusedSoftmaxFits(long long microBatch, long long headsPerTpRank, long long seqLen) {
     const long long batches = microBatch * headsPerTpRank;
-    const long long perBlock = seqLen <= 128 ? 8 : 4;  // warps per 128-thread block x rows per warp
+    const long long perBlock = seqLen <= 128 ? 8 : 4; // warps per 128-thread block x rows per warp
     return seqLen > 16 && seqLen <= 4096 && seqLen % 4 == 0 && batches % 4 == 0 && batches % perBlock == 0;
 }
 
@@ -96,7 +100,8 @@ namespace {
 // An eager fp32 loss on logits that torch's tensor parallelism leaves sharded over the vocabulary.
 bool lossParallel(CrossEntropy kernel, ExecutionStyle style, int tp) {
     const bool eager = kernel == CrossEntropy::Unfused ||
-                       (kernel == CrossEntropy::Auto && styleTraits(style).logitsBytesPerElement == kUnfusedLossBytesPerLogit);
+                       (kernel == CrossEntropy::Auto &&
+                        styleTraits(style).logitsBytesPerElement == kUnfusedLossBytesPerLogit);
     return eager && tp > 1 && styleTraits(style).torchTensorParallel;
 }
 } // namespace
@@ -111,13 +116,18 @@ double lossTrafficBytesPerLogit(CrossEntropy kernel, ExecutionStyle style, int t
     if (lossParallel(kernel, style, tp))
         return 76.0;
     switch (kernel) {
-    case CrossEntropy::Unfused: return 44.0;
-    case CrossEntropy::Fused: return 6.0;
-    case CrossEntropy::FusedLinear: return 4.0;
-    case CrossEntropy::Compiled: return 8.0;
+    case CrossEntropy::Unfused:
+        return 44.0;
+    case CrossEntropy::Fused:
+        return 6.0;
+    case CrossEntropy::FusedLinear:
+        return 4.0;
+    case CrossEntropy::Compiled:
+        return 8.0;
     case CrossEntropy::Fused16:
         return 8.0;
-    case CrossEntropy::Auto: break;
+    case CrossEntropy::Auto:
+        break;
     }
     return style == ExecutionStyle::Fsdp ? 44.0 : 52.0;
 }
@@ -131,13 +141,18 @@ double lossBytesPerLogit(CrossEntropy kernel, ExecutionStyle style, int tp) {
     if (lossParallel(kernel, style, tp))
         return kLossParallelBytesPerLogit;
     switch (kernel) {
-    case CrossEntropy::Unfused: return kUnfusedLossBytesPerLogit;
-    case CrossEntropy::Fused: return kFusedLossBytesPerLogit;
-    case CrossEntropy::FusedLinear: return 0.0;
-    case CrossEntropy::Compiled: return kCompiledLossBytesPerLogit;
+    case CrossEntropy::Unfused:
+        return kUnfusedLossBytesPerLogit;
+    case CrossEntropy::Fused:
+        return kFusedLossBytesPerLogit;
+    case CrossEntropy::FusedLinear:
+        return 0.0;
+    case CrossEntropy::Compiled:
+        return kCompiledLossBytesPerLogit;
     case CrossEntropy::Fused16:
         return kFused16LossBytesPerLogit;
-    case CrossEntropy::Auto: break;
+    case CrossEntropy::Auto:
+        break;
     }
     return styleTraits(style).logitsBytesPerElement;
 }

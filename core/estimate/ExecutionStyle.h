@@ -1,8 +1,8 @@
 #pragma once
 // Documented habits of each framework's execution style (justified in docs/estimation.md).
 // These are per framework, never per measured case.
-#include "core/model/Scenario.h"
 #include "core/model/Enums.h"
+#include "core/model/Scenario.h"
 
 namespace lp::core {
 
@@ -21,25 +21,25 @@ struct StyleTraits {
     double collectiveLaunchSeconds = 0;
     // Data-parallel gradient reduction overlaps the backward pass of the last micro batch.
     bool overlapGradReduce = true;
-    double gradReduceBytesPerParam = 2;   // 16-bit (Megatron) or fp32 (FSDP reduce_dtype)
-    double fsdpLayersInFlight = 2;         // ZeRO-3: gathered layers held at once (current + prefetch)
-    bool fsdpKeepsStageGatheredWithPp = false;  // ZeRO-3 with PP: no reshard between micro batches
-    double selectiveMatmulRecompute = 0;   // forward matmul FLOPs that "selective" recomputes
-    double selectiveActivationKeep = 1;    // fraction of non-attention-core activations "selective" keeps
-    double cudaContextBytes = 0;           // CUDA context, cuBLAS/cuDNN workspaces
-    double commBufferBytes = 0;            // NCCL buffers and gradient buckets beyond the model state
+    double gradReduceBytesPerParam = 2;        // 16-bit (Megatron) or fp32 (FSDP reduce_dtype)
+    double fsdpLayersInFlight = 2;             // ZeRO-3: gathered layers held at once (current + prefetch)
+    bool fsdpKeepsStageGatheredWithPp = false; // ZeRO-3 with PP: no reshard between micro batches
+    double selectiveMatmulRecompute = 0;       // forward matmul FLOPs that "selective" recomputes
+    double selectiveActivationKeep = 1;        // fraction of non-attention-core activations "selective" keeps
+    double cudaContextBytes = 0;               // CUDA context, cuBLAS/cuDNN workspaces
+    double commBufferBytes = 0;                // NCCL buffers and gradient buckets beyond the model state
     // Memory traffic of the elementwise work (norms, activation, rotary, residuals) relative to fused
     // kernels: Megatron ships fused kernels (1); eager PyTorch runs each op as its own kernel.
     double elementwiseTrafficFactor = 1;
     // How much host dispatch time hides behind GPU work: exposed = host * (host / (host + gpu))^exponent.
     double hostHidingExponent = 1;
-    // Attention through torch's scaled_dot_product_attention, whose flash backend runs FlashAttention-2 kernels
-    // (cuDNN's stays opt-in until torch 2.11 bundles cuDNN 9.15): the profile's FA2 forward efficiency where
-    // it has one. Megatron-Core runs Transformer Engine's fused attention (cuDNN).
+    // Attention through torch's scaled_dot_product_attention, whose flash backend runs FlashAttention-2
+    // kernels (cuDNN's stays opt-in until torch 2.11 bundles cuDNN 9.15): the profile's FA2 forward
+    // efficiency where it has one. Megatron-Core runs Transformer Engine's fused attention (cuDNN).
     bool torchSdpaAttention = false;
     // Fixed cost of one pipeline send/receive pair (blocking p2p synchronisation).
     double p2pFixedSeconds = 0;
-    double logitsBytesPerElement = 6;      // loss-time copies of the logits (16-bit + fp32, or more unfused)
+    double logitsBytesPerElement = 6; // loss-time copies of the logits (16-bit + fp32, or more unfused)
     // FP8 training (Transformer Engine or torchao Float8Linear).
     double fp8WeightCopyBytesPerParam = 0; // fp8 weight copies kept beside the 16-bit weights
     bool fp8SavesLinearInputs = false;     // linear-layer inputs saved for backward as fp8 casts
@@ -64,7 +64,8 @@ struct StyleTraits {
 };
 
 // Memory traffic of the elementwise work relative to fused kernels, as planned: the style's habit, or the
-// fused kernels' 1 when the model is compiled (torch.compile fuses eager chains; Megatron's are fused already).
+// fused kernels' 1 when the model is compiled (torch.compile fuses eager chains; Megatron's are fused
+// already).
 double elementwiseTrafficFactor(const TrainingOptions& t, ExecutionStyle style);
 
 // Memory the loss takes per logit: an eager fp32 loss (upcast, log-probs and their gradient, the input
@@ -84,9 +85,10 @@ inline constexpr double kFused16LossBytesPerLogit = 4;
 // loss's forward: upcast (2 + 4), max (4), sum of exponentials (4), log-probs written (4 + 4).
 inline constexpr double kLogitsMetricBytesPerLogit = 10;
 inline constexpr double kLogitsMetricTrafficPerLogit = 22;
-// torch's loss_parallel (the eager loss on vocabulary-sharded logits, torch.distributed.tensor.parallel.loss):
-// its nll-loss backward builds the gradient as (zeros + exp(log-probs)) x grad while the saved fp32 log-probs and
-// the zeros are still held: four fp32 tensors per logit at the peak.
+// torch's loss_parallel (the eager loss on vocabulary-sharded logits,
+// torch.distributed.tensor.parallel.loss): its nll-loss backward builds the gradient as (zeros +
+// exp(log-probs)) x grad while the saved fp32 log-probs and the zeros are still held: four fp32 tensors per
+// logit at the peak.
 inline constexpr double kLossParallelBytesPerLogit = 16;
 // The loss kernel the plan assumes: the scenario's choice, where Auto in the FSDP style with the model
 // compiled is the compiled loss (torchtitan compiles the loss with the model since April 2025, PR #1033:
@@ -118,12 +120,12 @@ double logitsTrafficBytesPerLogit(const TrainingOptions& t, ExecutionStyle style
 // of 4, and micro batch x attention heads per TP rank a multiple of the kernel's batches per block (4, or 8
 // for s <= 128). Megatron-DeepSpeed and Megatron-LM releases of 2021 also need s <= 2048 there.
 bool megatronFusedSoftmaxFits(long long microBatch, long long headsPerTpRank, long long seqLen);
-// True when the scenario's attention softmax falls back to PyTorch's in fp32: no flash attention, a style whose
-// fused kernel has shape rules (Megatron), and a shape megatronFusedSoftmaxFits refuses.
+// True when the scenario's attention softmax falls back to PyTorch's in fp32: no flash attention, a style
+// whose fused kernel has shape rules (Megatron), and a shape megatronFusedSoftmaxFits refuses.
 bool unfusedSoftmaxFallback(const Scenario& s);
-// Kernels the unfused fallback adds to every forward pass of a layer (the fp32 upcast, the scaling, the masked
-// fill and the 16-bit downcast around PyTorch's softmax, in place of one fused kernel) and, through their
-// autograd nodes, to its backward pass: each at the host cost of one kernel.
+// Kernels the unfused fallback adds to every forward pass of a layer (the fp32 upcast, the scaling, the
+// masked fill and the 16-bit downcast around PyTorch's softmax, in place of one fused kernel) and, through
+// their autograd nodes, to its backward pass: each at the host cost of one kernel.
 inline constexpr double kUnfusedSoftmaxExtraKernels = 4;
 
 const StyleTraits& styleTraits(ExecutionStyle style);

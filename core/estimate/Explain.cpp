@@ -43,7 +43,9 @@ std::string bytes(double v) {
         return fmt("%.2f GB (%.2f GiB)", v / 1e9, v / kGiB);
     return fmt("%.1f MB", v / 1e6);
 }
-std::string secs(double v) { return v >= 1.0 ? fmt("%.3f s", v) : fmt("%.2f ms", v * 1e3); }
+std::string secs(double v) {
+    return v >= 1.0 ? fmt("%.3f s", v) : fmt("%.2f ms", v * 1e3);
+}
 
 // "a", "a and b", "a, b and c".
 std::string joinedWords(const std::vector<std::string>& items) {
@@ -130,7 +132,8 @@ std::string recomputeModulesWords(const Scenario& s, ExecutionStyle style) {
 
 constexpr const char* kZero = "Rajbhandari et al. 2020, ZeRO (2+2+12 bytes per parameter)";
 constexpr const char* kKorth = "Korthikanti et al. 2022, Reducing Activation Recomputation";
-constexpr const char* kNarayanan = "Narayanan et al. 2021, Efficient Large-Scale Language Model Training (Megatron-LM)";
+constexpr const char* kNarayanan =
+    "Narayanan et al. 2021, Efficient Large-Scale Language Model Training (Megatron-LM)";
 constexpr const char* kPalm = "Chowdhery et al. 2022, PaLM, Appendix B (MFU)";
 constexpr const char* kModel = "docs/estimation.md";
 
@@ -179,11 +182,13 @@ void explainModel(Builder& b) {
               count(m.isMoe() ? pc.moePerLayer : pc.mlpPerLayer).c_str(), count(pc.normsPerLayer).c_str(),
               count(pc.embedding).c_str(), count(pc.head).c_str(), count(pc.total).c_str()),
           "ESTIMATION.md section 1 (Llama-2-70B: about 69.0e9)",
-          "Every weight matrix of the model counted from its architecture: attention projections, MLP and norms in each "
+          "Every weight matrix of the model counted from its architecture: attention projections, MLP and "
+          "norms in each "
           "layer, plus the embedding table and the output head.");
     b.add("weights_bytes", "Weights (16-bit, whole model)", pc.total * 2.0, "bytes", "weights = P x 2 bytes",
           fmt("%s x 2 B = %s", count(pc.total).c_str(), bytes(pc.total * 2.0).c_str()), kZero,
-          "Just holding the 16-bit weights of the whole model takes this much memory - more than one GPU has for a 70B model.");
+          "Just holding the 16-bit weights of the whole model takes this much memory - more than one GPU has "
+          "for a 70B model.");
     b.add("training_state_bytes", "Training state (whole model)", b.p.trainingStateBytes, "bytes",
           fmt("state = P x (2 weights + 2 gradients + %.0f optimizer) bytes",
               optimizerBytesPerParam(b.s.training)),
@@ -205,11 +210,13 @@ void explainModel(Builder& b) {
           "batch = micro batch x accumulation x DP",
           fmt("%d x %d x %d = %lld", l.microBatch, l.accumulation, l.dp, b.p.effectiveBatchSequences),
           "the seed's formula",
-          "Sequences that contribute to one optimizer step: each replica runs several micro batches and the DP replicas "
+          "Sequences that contribute to one optimizer step: each replica runs several micro batches and the "
+          "DP replicas "
           "average their gradients.");
-    b.add("tokens_per_step", "Tokens per step", b.p.tokensPerStep, "tokens", "tokens = batch x sequence length",
-          fmt("%lld x %d = %s", b.p.effectiveBatchSequences, m.seqLen, count(b.p.tokensPerStep).c_str()), "definition",
-          "How many tokens the model learns from in one optimizer step.");
+    b.add("tokens_per_step", "Tokens per step", b.p.tokensPerStep, "tokens",
+          "tokens = batch x sequence length",
+          fmt("%lld x %d = %s", b.p.effectiveBatchSequences, m.seqLen, count(b.p.tokensPerStep).c_str()),
+          "definition", "How many tokens the model learns from in one optimizer step.");
 }
 
 void explainMemory(Builder& b) {
@@ -219,37 +226,45 @@ void explainMemory(Builder& b) {
     const StageMemory& w = mem.stages[static_cast<std::size_t>(mem.worstStage)];
     const Layout& l = b.s.layout;
     const int zero = b.s.training.zeroStage;
-    const int n = effectiveShardDegree(b.s) * l.cp;  // the shard group (DP x CP unless hybrid)
+    const int n = effectiveShardDegree(b.s) * l.cp; // the shard group (DP x CP unless hybrid)
     const Intermediates& x = b.p.x;
     const bool fp8Extra = x.fp8WeightCopyBytes > 0 || x.fp8ScalingStateBytes > 0;
-    std::string weightsFormula = "stage parameters / TP x 2 bytes (/ shard group with ZeRO-3: DP x CP, or shard degree x CP when hybrid)";
-    std::string weightsValues =
-        fmt("stage %d: %s%s", w.stage, bytes(w.weightsBytes).c_str(), zero >= 3 ? fmt(" (sharded over %d)", n).c_str() : "");
-    std::string weightsWords = "TP splits every matrix, PP gives each stage L/PP layers (embedding on the first, head on the last).";
+    std::string weightsFormula = "stage parameters / TP x 2 bytes (/ shard group with ZeRO-3: DP x CP, or "
+                                 "shard degree x CP when hybrid)";
+    std::string weightsValues = fmt("stage %d: %s%s", w.stage, bytes(w.weightsBytes).c_str(),
+                                    zero >= 3 ? fmt(" (sharded over %d)", n).c_str() : "");
+    std::string weightsWords =
+        "TP splits every matrix, PP gives each stage L/PP layers (embedding on the first, head on the last).";
     if (fp8Extra) {
         const Fp8Habits f8 = fp8Habits(b.s, b.p.style);
-        weightsFormula += " + fp8 weight copies (linear weights on the GPU x " + fmt("%.0f", f8.weightCopyBytesPerParam) +
-                          " bytes) + fp8 scaling state (linear modules x 5 tensors x (amax history + 2) x 4 bytes)";
-        weightsValues += fmt(", of which fp8 weight copies %s and scaling state %.2f MiB", bytes(x.fp8WeightCopyBytes).c_str(),
-                             x.fp8ScalingStateBytes / (1024.0 * 1024.0));
-        weightsWords += fmt(" With FP8, Transformer Engine also caches an fp8 copy and transpose of every linear weight (%.0f bytes "
+        weightsFormula +=
+            " + fp8 weight copies (linear weights on the GPU x " + fmt("%.0f", f8.weightCopyBytesPerParam) +
+            " bytes) + fp8 scaling state (linear modules x 5 tensors x (amax history + 2) x 4 bytes)";
+        weightsValues += fmt(", of which fp8 weight copies %s and scaling state %.2f MiB",
+                             bytes(x.fp8WeightCopyBytes).c_str(), x.fp8ScalingStateBytes / (1024.0 * 1024.0));
+        weightsWords += fmt(" With FP8, Transformer Engine also caches an fp8 copy and transpose of every "
+                            "linear weight (%.0f bytes "
                             "per parameter) and keeps delayed-scaling state (%d amax values per fp8 tensor).",
                             f8.weightCopyBytesPerParam, f8.amaxHistoryLength);
     }
     b.add("memory.weights", "Weights on the worst stage", w.weightsBytes, "bytes", std::move(weightsFormula),
           std::move(weightsValues),
-          std::string(kZero) + (fp8Extra ? "; NVIDIA Transformer Engine (fp8 weight caching, delayed scaling)" : ""),
+          std::string(kZero) +
+              (fp8Extra ? "; NVIDIA Transformer Engine (fp8 weight caching, delayed scaling)" : ""),
           std::move(weightsWords));
     const GradientFormat g = gradientFormat(b.s.training, b.p.style);
     const bool fp32Grads = g.heldBytes >= 4;
-    b.add("memory.gradients", "Gradients", w.gradientsBytes, "bytes",
-          fmt("stage parameters / TP x %.0f bytes (/ shard group with ZeRO-2+)", g.heldBytes),
-          fmt("%s, %s gradients", bytes(w.gradientsBytes).c_str(), g.held.c_str()),
-          fp32Grads ? std::string(kZero) + "; Megatron-LM --accumulate-allreduce-grads-in-fp32 (forced on for bf16)"
-                    : std::string(kZero),
-          fp32Grads ? "One fp32 gradient per weight: Megatron accumulates gradients in an fp32 main_grad buffer when "
-                      "training in bf16 or fp8, sharded from ZeRO stage 2 on."
-                    : "One 16-bit gradient per weight, sharded from ZeRO stage 2 on.");
+    b.add(
+        "memory.gradients", "Gradients", w.gradientsBytes, "bytes",
+        fmt("stage parameters / TP x %.0f bytes (/ shard group with ZeRO-2+)", g.heldBytes),
+        fmt("%s, %s gradients", bytes(w.gradientsBytes).c_str(), g.held.c_str()),
+        fp32Grads
+            ? std::string(kZero) + "; Megatron-LM --accumulate-allreduce-grads-in-fp32 (forced on for bf16)"
+            : std::string(kZero),
+        fp32Grads
+            ? "One fp32 gradient per weight: Megatron accumulates gradients in an fp32 main_grad buffer when "
+              "training in bf16 or fp8, sharded from ZeRO stage 2 on."
+            : "One 16-bit gradient per weight, sharded from ZeRO stage 2 on.");
     b.add("memory.optimizer", "Optimizer state", w.optimizerBytes, "bytes",
           fmt("stage parameters / TP x %.0f bytes (/ shard group with ZeRO-1+, the distributed optimizer)",
               optimizerBytesPerParam(b.s.training)),
@@ -258,43 +273,58 @@ void explainMemory(Builder& b) {
           kZero,
           capitalised(optimizerStateWords(b.s.training)) +
               ": the largest part of the training state, and the first to shard.");
-    b.add("memory.activations", "Activations", w.activationsBytes, "bytes",
-          "layers in flight x bytes per layer (+ logits on the last stage: tokens x vocab / TP x bytes per logit; + the "
-          "context-parallel K/V chunks, and torch's fp32 gradient buffers, in the running layer; + torch pipelining's "
-          "receive buffers and cached outputs)",
-          fmt("stage %d: %.1f layer-micro-batches x %s", w.stage, b.p.x.worstStageLayersInFlight,
-              bytes(b.p.x.activationBytesPerLayer).c_str()) +
-              (w.stage != l.pp - 1 ? std::string()
-               : " + logits " + bytes(b.p.x.logitsBytes) +
-                     (lossKernel(b.s.training, b.p.style) == CrossEntropy::FusedLinear
-                          ? std::string(" (fused linear cross-entropy: one fp32 chunk and its gradient)")
-                          : fmt(" (%.0f bytes per logit)",
-                                lossBytesPerLogit(lossKernel(b.s.training, b.p.style), b.p.style, b.s.layout.tp)))) +
-              (b.p.x.cpBufferBytes > 0 ? " + context-parallel buffers " + bytes(b.p.x.cpBufferBytes) : std::string()) +
-              (b.p.x.pipelineBufferBytes > 0 ? " + torch pipeline buffers " + bytes(b.p.x.pipelineBufferBytes)
-                                             : std::string()),
-          kKorth,
-          std::string("Tensors saved in the forward pass for the backward pass. With 1F1B the first stage keeps up to PP "
-                      "micro batches in flight (interleaved, every rank also holds its warm-up chunks); recompute trades "
-                      "memory for extra forward work. At the loss the logits take 12 bytes each with an eager fp32 loss "
-                      "(16 under torch's loss_parallel with TP), 6 with a fused kernel, 4 with a compiled loss (the FSDP "
-                      "style's when the model is compiled), and almost nothing with a fused linear cross-entropy (the "
-                      "Cross-entropy choice).") +
-              (styleTraits(b.p.style).torchTensorParallel && b.s.layout.tp > 1
-                   ? " torch's tensor parallelism hands the QKV and MLP-input linears the all-gathered sequence, and "
-                     "autograd saves it whole rather than the 1/TP shard Megatron keeps."
-                   : "") +
-              (b.p.x.pipelineBufferBytes > 0
-                   ? " torch's pipelining allocates a receive buffer per micro batch for the activations coming in and "
-                     "the gradients coming back, and keeps each in-flight micro batch's output until its backward."
-                   : ""));
+    b.add(
+        "memory.activations", "Activations", w.activationsBytes, "bytes",
+        "layers in flight x bytes per layer (+ logits on the last stage: tokens x vocab / TP x bytes per "
+        "logit; + the "
+        "context-parallel K/V chunks, and torch's fp32 gradient buffers, in the running layer; + torch "
+        "pipelining's "
+        "receive buffers and cached outputs)",
+        fmt("stage %d: %.1f layer-micro-batches x %s", w.stage, b.p.x.worstStageLayersInFlight,
+            bytes(b.p.x.activationBytesPerLayer).c_str()) +
+            (w.stage != l.pp - 1
+                 ? std::string()
+                 : " + logits " + bytes(b.p.x.logitsBytes) +
+                       (lossKernel(b.s.training, b.p.style) == CrossEntropy::FusedLinear
+                            ? std::string(" (fused linear cross-entropy: one fp32 chunk and its gradient)")
+                            : fmt(" (%.0f bytes per logit)",
+                                  lossBytesPerLogit(lossKernel(b.s.training, b.p.style), b.p.style,
+                                                    b.s.layout.tp)))) +
+            (b.p.x.cpBufferBytes > 0 ? " + context-parallel buffers " + bytes(b.p.x.cpBufferBytes)
+                                     : std::string()) +
+            (b.p.x.pipelineBufferBytes > 0 ? " + torch pipeline buffers " + bytes(b.p.x.pipelineBufferBytes)
+                                           : std::string()),
+        kKorth,
+        std::string(
+            "Tensors saved in the forward pass for the backward pass. With 1F1B the first stage keeps up to "
+            "PP "
+            "micro batches in flight (interleaved, every rank also holds its warm-up chunks); recompute "
+            "trades "
+            "memory for extra forward work. At the loss the logits take 12 bytes each with an eager fp32 "
+            "loss "
+            "(16 under torch's loss_parallel with TP), 6 with a fused kernel, 4 with a compiled loss (the "
+            "FSDP "
+            "style's when the model is compiled), and almost nothing with a fused linear cross-entropy (the "
+            "Cross-entropy choice).") +
+            (styleTraits(b.p.style).torchTensorParallel && b.s.layout.tp > 1
+                 ? " torch's tensor parallelism hands the QKV and MLP-input linears the all-gathered "
+                   "sequence, and "
+                   "autograd saves it whole rather than the 1/TP shard Megatron keeps."
+                 : "") +
+            (b.p.x.pipelineBufferBytes > 0 ? " torch's pipelining allocates a receive buffer per micro batch "
+                                             "for the activations coming in and "
+                                             "the gradients coming back, and keeps each in-flight micro "
+                                             "batch's output until its backward."
+                                           : ""));
     if (b.p.x.logitsMetricPeak && w.stage == l.pp - 1)
         b.out.back().substituted +=
             "; the peak comes after the backward, where the training metrics' fp32 copies of the logits (" +
             bytes(b.p.x.logitsMetricBytes) + ", 10 bytes per logit) replace the layers' tensors";
     b.add("memory.overhead", "Overheads", w.overheadBytes, "bytes",
-          "CUDA context + communication buffers + allocator reserve (+ ZeRO-3 gather buffers)", bytes(w.overheadBytes),
-          kModel, "Memory the framework needs besides the model: the CUDA context, NCCL buffers and allocator fragmentation.");
+          "CUDA context + communication buffers + allocator reserve (+ ZeRO-3 gather buffers)",
+          bytes(w.overheadBytes), kModel,
+          "Memory the framework needs besides the model: the CUDA context, NCCL buffers and allocator "
+          "fragmentation.");
     b.add("memory.total", "Worst-stage memory", w.totalBytes, "bytes",
           "weights + gradients + optimizer + activations + overheads",
           fmt("%s of %s capacity (%s)", bytes(w.totalBytes).c_str(), bytes(mem.capacityBytes).c_str(),
@@ -336,46 +366,54 @@ void explainTime(Builder& b) {
     const Intermediates& x = b.p.x;
     b.add("time.step", "Step time", t.stepSeconds, "s",
           "step = (m x t_mb + bubble) + exposed DP comm + optimizer + loader, x (1 + straggler)",
-          fmt("(%d x %s + %s) + %s + %s + %s, + straggler %s = %s", l.accumulation, secs(x.microbatchStageSeconds).c_str(),
-              secs(t.bubbleSeconds).c_str(), secs(t.dpCommExposedSeconds).c_str(), secs(t.optimizerSeconds).c_str(),
+          fmt("(%d x %s + %s) + %s + %s + %s, + straggler %s = %s", l.accumulation,
+              secs(x.microbatchStageSeconds).c_str(), secs(t.bubbleSeconds).c_str(),
+              secs(t.dpCommExposedSeconds).c_str(), secs(t.optimizerSeconds).c_str(),
               secs(t.loaderSeconds).c_str(), secs(t.stragglerSeconds).c_str(), secs(t.stepSeconds).c_str()),
           "ESTIMATION.md section 6",
-          "One optimizer step: every micro batch through the pipeline, the pipeline's fill and drain, the gradient "
+          "One optimizer step: every micro batch through the pipeline, the pipeline's fill and drain, the "
+          "gradient "
           "reduction that is not hidden, and the optimizer update.");
     std::string computeValues = fmt("GEMMs at %.0f%% of peak on average", 100.0 * x.gemmEfficiency);
-    std::string computeWords = "Matrix multiplications, attention and memory-bound kernels of the forward and backward passes "
-                               "(backward is about 2x forward), and on the last stage the output layer and the loss, whose "
-                               "passes over the logits (tokens x vocabulary) weigh heavily in small models with large "
-                               "vocabularies unless the loss kernel is fused.";
-    computeValues += fmt("; the loss passes over the logits with %.0f bytes of traffic per logit (%s)",
-                         lossTrafficBytesPerLogit(lossKernel(b.s.training, b.p.style), b.p.style, b.s.layout.tp),
-                         std::string(toString(lossKernel(b.s.training, b.p.style))).c_str());
+    std::string computeWords =
+        "Matrix multiplications, attention and memory-bound kernels of the forward and backward passes "
+        "(backward is about 2x forward), and on the last stage the output layer and the loss, whose "
+        "passes over the logits (tokens x vocabulary) weigh heavily in small models with large "
+        "vocabularies unless the loss kernel is fused.";
+    computeValues +=
+        fmt("; the loss passes over the logits with %.0f bytes of traffic per logit (%s)",
+            lossTrafficBytesPerLogit(lossKernel(b.s.training, b.p.style), b.p.style, b.s.layout.tp),
+            std::string(toString(lossKernel(b.s.training, b.p.style))).c_str());
     if (const int passes = b.s.training.logitsMetricPasses; passes > 0)
         computeValues += fmt(", plus %.0f for %d training-metric pass%s after the backward",
                              passes * kLogitsMetricTrafficPerLogit, passes, passes == 1 ? "" : "es");
     const double eagerFactor = styleTraits(b.p.style).elementwiseTrafficFactor;
     const bool fusedByCompile = elementwiseTrafficFactor(b.s.training, b.p.style) < eagerFactor;
-    computeValues += fmt("; memory-bound kernels move %.0f MB per layer forward (%s)", x.memoryBoundBytesPerLayer / 1e6,
-                         eagerFactor > 1.0 ? (!fusedByCompile              ? "eager: one kernel per op"
-                                              : b.s.training.torchCompile ? "compiled: fused"
-                                                                          : "fused kernels: TE, Liger")
-                                           : "fused kernels");
+    computeValues +=
+        fmt("; memory-bound kernels move %.0f MB per layer forward (%s)", x.memoryBoundBytesPerLayer / 1e6,
+            eagerFactor > 1.0 ? (!fusedByCompile             ? "eager: one kernel per op"
+                                 : b.s.training.torchCompile ? "compiled: fused"
+                                                             : "fused kernels: TE, Liger")
+                              : "fused kernels");
     if (eagerFactor > 1.0)
-        computeWords += fusedByCompile
-                            ? (b.s.training.torchCompile
-                                   ? " torch.compile fuses the norms, the activation function, rotary and the residual "
-                                     "adds into a few kernels that read and write each tensor about once, as fused "
-                                     "kernels do."
-                                   : " Fused norm, rotary and SwiGLU kernels (Transformer Engine's, Liger's) read and "
-                                     "write each tensor about once, as Megatron's do.")
-                            : " Eager PyTorch runs the norms (with their fp32 upcast), the activation function, rotary and "
-                              "the residual adds one kernel per op: about twice the memory traffic of fused kernels "
-                              "(torch.compile fuses them).";
+        computeWords +=
+            fusedByCompile
+                ? (b.s.training.torchCompile
+                       ? " torch.compile fuses the norms, the activation function, rotary and the residual "
+                         "adds into a few kernels that read and write each tensor about once, as fused "
+                         "kernels do."
+                       : " Fused norm, rotary and SwiGLU kernels (Transformer Engine's, Liger's) read and "
+                         "write each tensor about once, as Megatron's do.")
+                : " Eager PyTorch runs the norms (with their fp32 upcast), the activation function, rotary "
+                  "and "
+                  "the residual adds one kernel per op: about twice the memory traffic of fused kernels "
+                  "(torch.compile fuses them).";
     if (b.s.training.flashAttention) {
-        computeValues += fmt("; flash attention %s per layer forward, at %.0f%% (forward) and %.0f%% (backward) of the "
-                             "16-bit peak",
-                             secs(x.attentionCoreFwdSeconds).c_str(), 100.0 * x.flashFwdEfficiency,
-                             100.0 * x.flashBwdEfficiency);
+        computeValues +=
+            fmt("; flash attention %s per layer forward, at %.0f%% (forward) and %.0f%% (backward) of the "
+                "16-bit peak",
+                secs(x.attentionCoreFwdSeconds).c_str(), 100.0 * x.flashFwdEfficiency,
+                100.0 * x.flashBwdEfficiency);
         if (x.attentionLengthFactorFwd < 1.0 || x.attentionLengthFactorBwd < 1.0) {
             computeValues +=
                 fmt(" (%.0f%% and %.0f%% of the profile's long-sequence limits at %.0f-token kernels)",
@@ -396,20 +434,25 @@ void explainTime(Builder& b) {
                 "with it; with r the exponentials' share of the MMA time at heads of 128, efficiency = "
                 "figure x (1 + r) / (1 + r x 128 / d).";
         }
-        computeWords += " Flash attention keeps the scores on chip, but its kernels alternate tensor-core work with the "
-                        "softmax's exponentials, one per score, on far slower units: they run further from peak than "
-                        "GEMMs, and further still on GPUs whose exponential units lag their tensor cores (Blackwell; "
-                        "Blackwell Ultra doubles them).";
+        computeWords +=
+            " Flash attention keeps the scores on chip, but its kernels alternate tensor-core work with the "
+            "softmax's exponentials, one per score, on far slower units: they run further from peak than "
+            "GEMMs, and further still on GPUs whose exponential units lag their tensor cores (Blackwell; "
+            "Blackwell Ultra doubles them).";
         if (x.flashFwdIsFa2)
-            computeWords += " torch's scaled_dot_product_attention runs FlashAttention-2 kernels, whose forward trails "
-                            "this GPU's fused attention (Transformer Engine, cuDNN).";
+            computeWords +=
+                " torch's scaled_dot_product_attention runs FlashAttention-2 kernels, whose forward trails "
+                "this GPU's fused attention (Transformer Engine, cuDNN).";
     } else {
         computeValues += "; attention core " + secs(x.attentionCoreFwdSeconds) + " per layer forward" +
                          (x.attentionCoreMemoryBound ? " (bound by the scores' trip through HBM)" : "");
-        computeWords += " Without flash attention the s x s scores go through HBM between the two batched GEMMs (QK^T "
-                        "writes them, AV reads them): at small head sizes that traffic, not the arithmetic, sets their time.";
+        computeWords +=
+            " Without flash attention the s x s scores go through HBM between the two batched GEMMs (QK^T "
+            "writes them, AV reads them): at small head sizes that traffic, not the arithmetic, sets their "
+            "time.";
         if (b.p.has(DiagnosticId::UnfusedSoftmax))
-            computeWords += " Megatron's fused softmax kernel does not take this shape, so the softmax runs unfused in fp32: "
+            computeWords += " Megatron's fused softmax kernel does not take this shape, so the softmax runs "
+                            "unfused in fp32: "
                             "about ten times the memory traffic and four more kernels per layer and pass.";
     }
     b.add("time.compute", "Compute", t.computeSeconds, "s", "m x L/PP x (forward + backward) per layer",
@@ -426,30 +469,43 @@ void explainTime(Builder& b) {
               recomputeDetailText(b.s.training).c_str()),
           kKorth, std::move(recomputeWords));
     const TrainingOptions& o = b.s.training;
-    std::string tpFormula = "per layer: 4 (+2 with full recompute) x all-reduce of s x b x h x 2 bytes; ring 2(n-1)/n S/B + 2(n-1)a";
-    std::string tpWords = "Tensor parallelism all-reduces the activations twice per layer and pass: cheap on NVLink, expensive across nodes.";
+    std::string tpFormula = "per layer: 4 (+2 with full recompute) x all-reduce of s x b x h x 2 bytes; ring "
+                            "2(n-1)/n S/B + 2(n-1)a";
+    std::string tpWords = "Tensor parallelism all-reduces the activations twice per layer and pass: cheap on "
+                          "NVLink, expensive across nodes.";
     if (b.p.x.tpForwardGathersFp8) {
         tpFormula += "; the forward all-gathers carry the fp8 cast (1 byte)";
-        tpWords += " Under fp8, torchao's Float8 TP plans cast the column-parallel linears' input to fp8 before the sequence "
+        tpWords += " Under fp8, torchao's Float8 TP plans cast the column-parallel linears' input to fp8 "
+                   "before the sequence "
                    "all-gather, so the forward passes' all-gathers move half the bytes.";
     }
     if (l.tp > b.s.cluster.nvlinkDomain)
-        tpWords += fmt(" This TP group spans %d NVLink domains of %d GPUs: NCCL runs a ring on each member's network card, "
-                       "so the group's collectives see %d cards' bandwidth (up to NVLink's) instead of NVLink.",
-                       static_cast<int>((l.tp + b.s.cluster.nvlinkDomain - 1) / b.s.cluster.nvlinkDomain),
-                       static_cast<int>(b.s.cluster.nvlinkDomain), static_cast<int>(b.s.cluster.nvlinkDomain));
+        tpWords +=
+            fmt(" This TP group spans %d NVLink domains of %d GPUs: NCCL runs a ring on each member's "
+                "network card, "
+                "so the group's collectives see %d cards' bandwidth (up to NVLink's) instead of NVLink.",
+                static_cast<int>((l.tp + b.s.cluster.nvlinkDomain - 1) / b.s.cluster.nvlinkDomain),
+                static_cast<int>(b.s.cluster.nvlinkDomain), static_cast<int>(b.s.cluster.nvlinkDomain));
     if (o.overlapTpComm) {
-        tpFormula = fmt("per layer: max(0, TP - GEMM time of the layer) + %.1f x min(TP, GEMM time), ", kOverlapResidual) +
-                    "with TP = 4 (+2 with full recompute) x all-reduce of s x b x h x 2 bytes and the GEMM time of the "
+        tpFormula = fmt("per layer: max(0, TP - GEMM time of the layer) + %.1f x min(TP, GEMM time), ",
+                        kOverlapResidual) +
+                    "with TP = 4 (+2 with full recompute) x all-reduce of s x b x h x 2 bytes and the GEMM "
+                    "time of the "
                     "forward, backward and any recomputed forward";
-        tpWords += " The TP communication overlap is on (Megatron-LM --tp-comm-overlap, torchtitan AsyncTP): the collectives run "
-                   "in chunks while the neighbouring GEMMs compute, so only what exceeds the layer's GEMM time is exposed; the "
-                   "hidden part still costs " + fmt("%.0f%%", 100.0 * kOverlapResidual) + " of its time, because the communication kernels take SMs and memory "
+        tpWords += " The TP communication overlap is on (Megatron-LM --tp-comm-overlap, torchtitan AsyncTP): "
+                   "the collectives run "
+                   "in chunks while the neighbouring GEMMs compute, so only what exceeds the layer's GEMM "
+                   "time is exposed; the "
+                   "hidden part still costs " +
+                   fmt("%.0f%%", 100.0 * kOverlapResidual) +
+                   " of its time, because the communication kernels take SMs and memory "
                    "bandwidth from the GEMMs.";
     }
     b.add("time.tp_comm", "Tensor-parallel communication", t.tpCommSeconds, "s", std::move(tpFormula),
-          fmt("message %s at %.0f GB/s bus bandwidth%s", bytes(x.tpMessageBytes).c_str(), x.tpBusBandwidth / 1e9,
-              o.overlapTpComm ? fmt(": %s exposed with the overlap", secs(t.tpCommSeconds).c_str()).c_str() : ""),
+          fmt("message %s at %.0f GB/s bus bandwidth%s", bytes(x.tpMessageBytes).c_str(),
+              x.tpBusBandwidth / 1e9,
+              o.overlapTpComm ? fmt(": %s exposed with the overlap", secs(t.tpCommSeconds).c_str()).c_str()
+                              : ""),
           kNarayanan, std::move(tpWords));
     std::string ppFormula = "per micro batch: send activations, receive gradients";
     std::string ppWords = "Neighbouring pipeline stages exchange activations and their gradients.";
@@ -457,20 +513,26 @@ void explainTime(Builder& b) {
         ppFormula = "per micro batch: max(0, p2p - stage compute) + " + fmt("%.1f", kOverlapResidual) +
                     " x min(p2p, stage compute), with p2p = 2 x v x send(s x b x h x 2 bytes / TP) and the "
                     "stage compute = L/PP layers x (forward + backward + recompute)";
-        ppWords += " The PP communication overlap is on (Megatron-LM --overlap-p2p-communication, the default with virtual "
-                   "stages): sends and receives are posted ahead and finish behind the stage's compute, so what exceeds it "
-                   "is exposed, plus a fifth of the hidden part (overlapped communication kernels slow the compute down).";
+        ppWords += " The PP communication overlap is on (Megatron-LM --overlap-p2p-communication, the "
+                   "default with virtual "
+                   "stages): sends and receives are posted ahead and finish behind the stage's compute, so "
+                   "what exceeds it "
+                   "is exposed, plus a fifth of the hidden part (overlapped communication kernels slow the "
+                   "compute down).";
     }
     b.add("time.pp_comm", "Pipeline communication", t.ppCommSeconds, "s", std::move(ppFormula),
-          secs(t.ppCommSeconds) + (o.overlapPpComm ? " exposed with the overlap" : ""), kNarayanan, std::move(ppWords));
+          secs(t.ppCommSeconds) + (o.overlapPpComm ? " exposed with the overlap" : ""), kNarayanan,
+          std::move(ppWords));
     std::string cpValues = secs(t.cpCommSeconds);
-    std::string cpWords = "Context parallelism passes key/value chunks around a ring while attention computes.";
+    std::string cpWords =
+        "Context parallelism passes key/value chunks around a ring while attention computes.";
     if (l.cp > 1) {
-        cpValues += fmt(" exposed; K/V chunk %s per ring step, %.0f tokens of each sequence per rank", bytes(x.cpExchangeBytes).c_str(),
-                        static_cast<double>(b.s.model.seqLen) / l.cp);
+        cpValues += fmt(" exposed; K/V chunk %s per ring step, %.0f tokens of each sequence per rank",
+                        bytes(x.cpExchangeBytes).c_str(), static_cast<double>(b.s.model.seqLen) / l.cp);
         if (x.cpHidingTokens > 0)
             cpValues += fmt(", hidden above about %.0f tokens per rank", x.cpHidingTokens);
-        cpWords += " Attention work per ring step grows with the square of the chunk, the exchange only linearly: long chunks hide "
+        cpWords += " Attention work per ring step grows with the square of the chunk, the exchange only "
+                   "linearly: long chunks hide "
                    "it, short ones (many CP ranks, or CP across the network) leave it exposed.";
         if (b.p.has(DiagnosticId::CpCrossesNodes))
             cpWords += " Here TP x CP is larger than the NVLink domain, so the ring crosses the network.";
@@ -479,81 +541,118 @@ void explainTime(Builder& b) {
     const bool gatherOnce = cpExchangeOf(b.s.training, b.p.style) == CpExchange::AllGather;
     if (l.cp > 1) {
         if (gatherOnce)
-            cpWords += " The exchange is one all-gather of every rank's chunk (allgather), which only the first (local) step's "
-                       "attention hides; a ring (Megatron's p2p, torchtitan's alltoall) sends one chunk behind each step.";
+            cpWords += " The exchange is one all-gather of every rank's chunk (allgather), which only the "
+                       "first (local) step's "
+                       "attention hides; a ring (Megatron's p2p, torchtitan's alltoall) sends one chunk "
+                       "behind each step.";
         if (torchCp)
-            cpWords += " torch's context_parallel (this style) receives K/V repeated to every query head, passes dK/dV around the "
-                       "ring in fp32, and merges the steps' partial results in fp32 (that memory traffic is counted in compute).";
-        cpWords += " The chunks held while a layer runs" + std::string(torchCp ? ", with the fp32 accumulators," : "") +
+            cpWords += " torch's context_parallel (this style) receives K/V repeated to every query head, "
+                       "passes dK/dV around the "
+                       "ring in fp32, and merges the steps' partial results in fp32 (that memory traffic is "
+                       "counted in compute).";
+        cpWords += " The chunks held while a layer runs" +
+                   std::string(torchCp ? ", with the fp32 accumulators," : "") +
                    " are counted in activations: " + bytes(x.cpBufferBytes) + ".";
     }
     const std::string dkv = torchCp ? "send(2 x chunk, fp32 dK/dV)" : "send(dK/dV chunk)";
     const std::string residual = ", each + " + fmt("%.1f", kOverlapResidual) + " x the hidden part";
-    std::string cpFormula =
-        gatherOnce ? "per layer and micro batch: max(0, all-gather(c chunks) - attention / c) forward; backward the same + max(0, "
-                     "(c - 1) x " + dkv + " - backward attention)" + residual
-                   : "per layer and micro batch: max(0, (c - 1) x send(K/V chunk) - attention) forward, max(0, (c - 1) x (send + " +
-                         dkv + ") - backward attention) backward" + residual + "; hides when tokens per rank > send time per "
-                         "token / attention time per token pair";
+    std::string cpFormula = gatherOnce ? "per layer and micro batch: max(0, all-gather(c chunks) - attention "
+                                         "/ c) forward; backward the same + max(0, "
+                                         "(c - 1) x " +
+                                             dkv + " - backward attention)" + residual
+                                       : "per layer and micro batch: max(0, (c - 1) x send(K/V chunk) - "
+                                         "attention) forward, max(0, (c - 1) x (send + " +
+                                             dkv + ") - backward attention) backward" + residual +
+                                             "; hides when tokens per rank > send time per "
+                                             "token / attention time per token pair";
     if (torchCp)
-        cpFormula += "; + the last " + dkv + ", waited for at once; chunk = tokens per rank x (q + v width of all heads) x 2 bytes";
-    b.add("time.cp_comm", "Context-parallel communication", t.cpCommSeconds, "s", std::move(cpFormula), std::move(cpValues),
-          torchCp ? "Liu et al. 2023, Ring Attention; PyTorch torch.distributed.tensor.experimental.context_parallel "
-                    "(repeat_kv before SDPA, convert_to_f32, rotate_method)"
-                  : "Liu et al. 2023, Ring Attention; NVIDIA Transformer Engine context parallelism (cp_comm_type)",
-          std::move(cpWords));
-    std::string epValues = fmt("%s per dispatch, %s per step", bytes(x.epMessageBytes).c_str(), secs(t.epCommSeconds).c_str());
-    std::string epWords = "Mixture-of-experts layers send each token to its experts and back: cheap inside an NVLink domain, costly across nodes.";
+        cpFormula += "; + the last " + dkv +
+                     ", waited for at once; chunk = tokens per rank x (q + v width of all heads) x 2 bytes";
+    b.add(
+        "time.cp_comm", "Context-parallel communication", t.cpCommSeconds, "s", std::move(cpFormula),
+        std::move(cpValues),
+        torchCp
+            ? "Liu et al. 2023, Ring Attention; PyTorch "
+              "torch.distributed.tensor.experimental.context_parallel "
+              "(repeat_kv before SDPA, convert_to_f32, rotate_method)"
+            : "Liu et al. 2023, Ring Attention; NVIDIA Transformer Engine context parallelism (cp_comm_type)",
+        std::move(cpWords));
+    std::string epValues =
+        fmt("%s per dispatch, %s per step", bytes(x.epMessageBytes).c_str(), secs(t.epCommSeconds).c_str());
+    std::string epWords = "Mixture-of-experts layers send each token to its experts and back: cheap inside "
+                          "an NVLink domain, costly across nodes.";
     if (b.s.model.isMoe() && l.ep > 1) {
         const int etp = expertTensorParallel(b.s);
         epValues += fmt("; EP %d x expert TP %d = %d GPUs per group", l.ep, etp, l.ep * etp);
-        epWords += etp == l.tp
-                       ? " Each expert is split by TP like the dense layers (expert TP = TP), and the EP group is EP TP groups."
-                       : fmt(" The experts are split over %d GPU%s (expert TP %d, TP %d): the expert layers regroup the stage's "
-                             "TP x CP x DP ranks, so EP also spans TP ranks; with whole experts the MLP half of the layer needs no "
-                             "TP collective.", etp, etp == 1 ? "" : "s", etp, l.tp);
+        epWords += etp == l.tp ? " Each expert is split by TP like the dense layers (expert TP = TP), and "
+                                 "the EP group is EP TP groups."
+                               : fmt(" The experts are split over %d GPU%s (expert TP %d, TP %d): the expert "
+                                     "layers regroup the stage's "
+                                     "TP x CP x DP ranks, so EP also spans TP ranks; with whole experts the "
+                                     "MLP half of the layer needs no "
+                                     "TP collective.",
+                                     etp, etp == 1 ? "" : "s", etp, l.tp);
     }
-    std::string epFormula = "per MoE layer and pass: dispatch + combine all-to-all of tokens x top-k x h x 2 bytes";
+    std::string epFormula =
+        "per MoE layer and pass: dispatch + combine all-to-all of tokens x top-k x h x 2 bytes";
     if (x.epRanksPerToken > 0 && x.epRemoteDomainsPerToken == 0) {
-        epFormula = "per MoE layer and pass: NVLink: tokens x h x G x (n - 1)/n for the dispatch (1 byte per value in "
+        epFormula = "per MoE layer and pass: NVLink: tokens x h x G x (n - 1)/n for the dispatch (1 byte per "
+                    "value in "
                     "fp8 training, else 2) and again for the combine (2 bytes)";
         epValues += fmt("; G = %.2f GPUs per token", x.epRanksPerToken);
-        epWords += " The dispatcher deduplicates (DeepEP-style): each token goes once to each other GPU that holds one of "
-                   "its experts, and the combine sums there before sending one result back, instead of once per expert "
+        epWords += " The dispatcher deduplicates (DeepEP-style): each token goes once to each other GPU that "
+                   "holds one of "
+                   "its experts, and the combine sums there before sending one result back, instead of once "
+                   "per expert "
                    "copy.";
     }
     if (x.epRemoteDomainsPerToken > 0) {
-        epFormula = "per MoE layer and pass: max(network: tokens x h x R other nodes, NVLink: tokens x h x G x "
-                    "(g - 1)/g) for the dispatch (1 byte per value in fp8 training, else 2) and again for the combine "
-                    "(2 bytes)";
-        epValues += fmt("; R = %.2f other nodes, G = %.2f GPUs per token", x.epRemoteDomainsPerToken, x.epRanksPerToken);
-        epWords += " The dispatcher deduplicates (DeepEP-style): each token crosses the network once per other node that "
-                   "holds one of its experts and is forwarded there over NVLink, instead of once per expert copy";
+        epFormula =
+            "per MoE layer and pass: max(network: tokens x h x R other nodes, NVLink: tokens x h x G x "
+            "(g - 1)/g) for the dispatch (1 byte per value in fp8 training, else 2) and again for the "
+            "combine "
+            "(2 bytes)";
+        epValues += fmt("; R = %.2f other nodes, G = %.2f GPUs per token", x.epRemoteDomainsPerToken,
+                        x.epRanksPerToken);
+        epWords +=
+            " The dispatcher deduplicates (DeepEP-style): each token crosses the network once per other node "
+            "that "
+            "holds one of its experts and is forwarded there over NVLink, instead of once per expert copy";
         epWords += b.s.model.moe.groups > 0
                        ? fmt("; group-limited routing keeps each token's experts in at most %d of %d groups.",
                              b.s.model.moe.groupLimit, b.s.model.moe.groups)
                        : std::string(".");
     }
     if (o.overlapEpComm && l.ep > 1) {
-        epFormula += fmt("; with the overlap, per layer: max(0, EP - compute of the layer) + %.1f x min(EP, compute)",
-                         kOverlapResidual);
-        epWords += " The EP communication overlap is on (Megatron-Core --overlap-moe-expert-parallel-comm): one micro "
-                   "batch's all-to-alls run while another computes the same layer, so only what exceeds the layer's "
-                   "compute is exposed.";
+        epFormula +=
+            fmt("; with the overlap, per layer: max(0, EP - compute of the layer) + %.1f x min(EP, compute)",
+                kOverlapResidual);
+        epWords +=
+            " The EP communication overlap is on (Megatron-Core --overlap-moe-expert-parallel-comm): one "
+            "micro "
+            "batch's all-to-alls run while another computes the same layer, so only what exceeds the layer's "
+            "compute is exposed.";
     }
-    b.add("time.ep_comm", "Expert-parallel communication", t.epCommSeconds, "s", std::move(epFormula), std::move(epValues),
-          "Lepikhin et al. 2020, GShard", std::move(epWords));
+    b.add("time.ep_comm", "Expert-parallel communication", t.epCommSeconds, "s", std::move(epFormula),
+          std::move(epValues), "Lepikhin et al. 2020, GShard", std::move(epWords));
     b.add("time.bubble", "Pipeline bubble", t.bubbleSeconds, "s", "bubble = (p - 1)/v x t_mb",
-          fmt("(%d - 1)/%d x %s = %s", l.pp, l.vpp, secs(x.microbatchStageSeconds).c_str(), secs(t.bubbleSeconds).c_str()),
-          kNarayanan, "While the pipeline fills and drains, some stages wait: more micro batches or interleaving shrink it.");
-    b.add("bubble_fraction", "Bubble fraction", t.bubbleFraction, "fraction", "bubble fraction = (p - 1)/(v x m)",
-          fmt("(%d - 1)/(%d x %d) = %.1f%%", l.pp, l.vpp, l.accumulation, 100.0 * t.bubbleFraction), kNarayanan,
-          "The share of the pipeline time that GPUs sit idle in the fill and drain.");
+          fmt("(%d - 1)/%d x %s = %s", l.pp, l.vpp, secs(x.microbatchStageSeconds).c_str(),
+              secs(t.bubbleSeconds).c_str()),
+          kNarayanan,
+          "While the pipeline fills and drains, some stages wait: more micro batches or interleaving shrink "
+          "it.");
+    b.add("bubble_fraction", "Bubble fraction", t.bubbleFraction, "fraction",
+          "bubble fraction = (p - 1)/(v x m)",
+          fmt("(%d - 1)/(%d x %d) = %.1f%%", l.pp, l.vpp, l.accumulation, 100.0 * t.bubbleFraction),
+          kNarayanan, "The share of the pipeline time that GPUs sit idle in the fill and drain.");
     const bool dpOverlap = o.overlapDpComm || styleTraits(b.p.style).overlapGradReduce;
-    std::string dpFormula = "all-reduce (or reduce-scatter + all-gather) of the gradients, minus what overlaps the backward pass";
-    std::string dpWords = "Data-parallel replicas average their gradients once per step; with ZeRO-3/FSDP weights are also gathered per layer.";
+    std::string dpFormula =
+        "all-reduce (or reduce-scatter + all-gather) of the gradients, minus what overlaps the backward pass";
+    std::string dpWords = "Data-parallel replicas average their gradients once per step; with ZeRO-3/FSDP "
+                          "weights are also gathered per layer.";
     if (dpOverlap && o.zeroStage < 3)
-        dpFormula = "max(0, reduction of the stage's gradients - backward window) + " + fmt("%.1f", kOverlapResidual) +
+        dpFormula = "max(0, reduction of the stage's gradients - backward window) + " +
+                    fmt("%.1f", kOverlapResidual) +
                     " x min(reduction, backward window), with the backward window = L/PP layers x "
                     "(backward + recompute) of the last micro batch, as in the FSDP style";
     if (b.p.x.gatherBytesPerParam < 2.0 && (o.zeroStage >= 1 && l.dp * l.cp > 1)) {
@@ -562,23 +661,29 @@ void explainTime(Builder& b) {
                    "--fp8-param-gather): each weight travels as its 1-byte fp8 cast, half the 16-bit bytes.";
     }
     if (o.overlapDpComm && b.p.style == ExecutionStyle::Fsdp)
-        dpWords += " The DP communication overlap is on, but the FSDP style overlaps the reduction with the backward pass anyway.";
+        dpWords += " The DP communication overlap is on, but the FSDP style overlaps the reduction with the "
+                   "backward pass anyway.";
     else if (o.overlapDpComm)
-        dpWords += " The DP communication overlap is on (Megatron-LM --overlap-grad-reduce, with --overlap-param-gather for the "
-                   "distributed optimizer; DeepSpeed overlap_comm): gradient buckets are reduced while the backward pass still "
+        dpWords += " The DP communication overlap is on (Megatron-LM --overlap-grad-reduce, with "
+                   "--overlap-param-gather for the "
+                   "distributed optimizer; DeepSpeed overlap_comm): gradient buckets are reduced while the "
+                   "backward pass still "
                    "runs, so what exceeds the backward window is exposed, plus a fifth of the hidden part.";
     else if (!dpOverlap)
-        dpWords += " The Megatron-LM style reduces them after the backward pass (no --overlap-grad-reduce), so all of it is exposed.";
+        dpWords += " The Megatron-LM style reduces them after the backward pass (no --overlap-grad-reduce), "
+                   "so all of it is exposed.";
     if (const int degree = effectiveShardDegree(b.s); degree < l.dp) {
         dpFormula += "; hybrid sharding: reduce-scatter and gather within the shard group, all-reduce of the "
                      "gradient shard across the replicas";
-        dpWords += fmt(" Hybrid sharding: the state is sharded over %d DP rank%s and replicated %d times, so the "
-                       "gathers stay within the group and only the gradient shards cross between replicas.",
-                       degree, degree == 1 ? "" : "s", l.dp / degree);
+        dpWords +=
+            fmt(" Hybrid sharding: the state is sharded over %d DP rank%s and replicated %d times, so the "
+                "gathers stay within the group and only the gradient shards cross between replicas.",
+                degree, degree == 1 ? "" : "s", l.dp / degree);
     }
-    b.add("time.dp_comm", "Exposed data-parallel / sharding communication", t.dpCommExposedSeconds, "s", std::move(dpFormula),
-          fmt("%s per GPU at %.0f GB/s bus bandwidth: %s exposed", bytes(x.dpMessageBytes).c_str(), x.dpBusBandwidth / 1e9,
-              secs(t.dpCommExposedSeconds).c_str()),
+    b.add("time.dp_comm", "Exposed data-parallel / sharding communication", t.dpCommExposedSeconds, "s",
+          std::move(dpFormula),
+          fmt("%s per GPU at %.0f GB/s bus bandwidth: %s exposed", bytes(x.dpMessageBytes).c_str(),
+              x.dpBusBandwidth / 1e9, secs(t.dpCommExposedSeconds).c_str()),
           kZero, std::move(dpWords));
     if (b.s.training.optimizerOffload)
         b.add("time.optimizer", "Optimizer step (on the CPU)", t.optimizerSeconds, "s",
@@ -614,8 +719,9 @@ void explainTime(Builder& b) {
           "Offloaded activations travel to host memory after their layer's forward and back before its "
           "backward, on a side stream: free while the neighbouring layer computes longer than the copy "
           "takes, exposed beyond that.");
-    b.add("time.loader", "Exposed data loading", t.loaderSeconds, "s", "tokens per rank / loader throughput (hidden when prefetching)",
-          secs(t.loaderSeconds), kModel, "A loader that does not prefetch makes every step wait for the next batch.");
+    b.add("time.loader", "Exposed data loading", t.loaderSeconds, "s",
+          "tokens per rank / loader throughput (hidden when prefetching)", secs(t.loaderSeconds), kModel,
+          "A loader that does not prefetch makes every step wait for the next batch.");
     b.add("time.straggler", "Stragglers", t.stragglerSeconds, "s", "step x straggler slowdown",
           fmt("%.0f%% of the step", 100.0 * b.s.training.stragglerSlowdown), kModel,
           "Synchronous training runs at the pace of the slowest rank.");
@@ -644,33 +750,47 @@ void explainRates(Builder& b) {
     const double peak = b.s.cluster.gpu.peakFlops16;
     b.add("flops_per_token", "Model FLOPs per token", p.x.flopsPerTokenModel, "FLOP",
           "6 x matmul parameters + 12 x L x h x s (attention, full count)",
-          fmt("6 x %s + %s = %s", count(p.params.matmulActive).c_str(), count(p.x.attentionFlopsPerToken).c_str(),
-              count(p.x.flopsPerTokenModel).c_str()),
-          kNarayanan, "Forward and backward passes (backward is twice the forward) of every matrix multiplication, plus attention scores.");
-    b.add("mfu", "Model FLOPs utilization (MFU)", p.mfu, "fraction", "MFU = model FLOPs per step / (step time x GPUs x peak)",
-          fmt("%s / (%s x %.0f x %.0f TFLOP/s) = %.1f%%", count(p.modelFlopsPerStep).c_str(), secs(p.time.stepSeconds).c_str(),
-              gpus, peak / 1e12, 100.0 * p.mfu),
-          kPalm, "The share of the GPUs' peak arithmetic spent on the model's own FLOPs: 35-55% is typical of well-tuned "
-                 "pretraining; under 20% something is wrong.");
-    b.add("hfu", "Hardware FLOPs utilization (HFU)", p.hfu, "fraction", "HFU = (model + recomputed FLOPs) / (step time x GPUs x peak)",
-          fmt("%s / (%s x %.0f x %.0f TFLOP/s) = %.1f%%", count(p.hardwareFlopsPerStep).c_str(), secs(p.time.stepSeconds).c_str(),
-              gpus, peak / 1e12, 100.0 * p.hfu),
+          fmt("6 x %s + %s = %s", count(p.params.matmulActive).c_str(),
+              count(p.x.attentionFlopsPerToken).c_str(), count(p.x.flopsPerTokenModel).c_str()),
+          kNarayanan,
+          "Forward and backward passes (backward is twice the forward) of every matrix multiplication, plus "
+          "attention scores.");
+    b.add("mfu", "Model FLOPs utilization (MFU)", p.mfu, "fraction",
+          "MFU = model FLOPs per step / (step time x GPUs x peak)",
+          fmt("%s / (%s x %.0f x %.0f TFLOP/s) = %.1f%%", count(p.modelFlopsPerStep).c_str(),
+              secs(p.time.stepSeconds).c_str(), gpus, peak / 1e12, 100.0 * p.mfu),
+          kPalm,
+          "The share of the GPUs' peak arithmetic spent on the model's own FLOPs: 35-55% is typical of "
+          "well-tuned "
+          "pretraining; under 20% something is wrong.");
+    b.add("hfu", "Hardware FLOPs utilization (HFU)", p.hfu, "fraction",
+          "HFU = (model + recomputed FLOPs) / (step time x GPUs x peak)",
+          fmt("%s / (%s x %.0f x %.0f TFLOP/s) = %.1f%%", count(p.hardwareFlopsPerStep).c_str(),
+              secs(p.time.stepSeconds).c_str(), gpus, peak / 1e12, 100.0 * p.hfu),
           kPalm, "Like MFU but also counting the forward work repeated by activation recompute.");
-    b.add("mfu_6nd", "6ND yardstick MFU", p.mfu6nd, "fraction", "6 x parameters x tokens / (step time x GPUs x peak)",
-          fmt("6 x %s x %s / (%s x %.0f x %.0f TFLOP/s) = %.1f%%", count(p.params.active).c_str(), count(p.tokensPerStep).c_str(),
-              secs(p.time.stepSeconds).c_str(), gpus, peak / 1e12, 100.0 * p.mfu6nd),
-          "Kaplan et al. 2020 (C = 6ND)", "The quick rule of thumb: training costs about 6 FLOPs per parameter per token.");
-    b.add("model_tflops_per_gpu", "Model TFLOP/s per GPU", p.modelTflopsPerGpu, "TFLOP/s", "model FLOPs per step / (step time x GPUs)",
-          fmt("%.1f TFLOP/s of %.0f peak", p.modelTflopsPerGpu, peak / 1e12), kNarayanan, "Useful arithmetic each GPU does per second.");
+    b.add("mfu_6nd", "6ND yardstick MFU", p.mfu6nd, "fraction",
+          "6 x parameters x tokens / (step time x GPUs x peak)",
+          fmt("6 x %s x %s / (%s x %.0f x %.0f TFLOP/s) = %.1f%%", count(p.params.active).c_str(),
+              count(p.tokensPerStep).c_str(), secs(p.time.stepSeconds).c_str(), gpus, peak / 1e12,
+              100.0 * p.mfu6nd),
+          "Kaplan et al. 2020 (C = 6ND)",
+          "The quick rule of thumb: training costs about 6 FLOPs per parameter per token.");
+    b.add("model_tflops_per_gpu", "Model TFLOP/s per GPU", p.modelTflopsPerGpu, "TFLOP/s",
+          "model FLOPs per step / (step time x GPUs)",
+          fmt("%.1f TFLOP/s of %.0f peak", p.modelTflopsPerGpu, peak / 1e12), kNarayanan,
+          "Useful arithmetic each GPU does per second.");
     b.add("tokens_per_s", "Tokens per second", p.tokensPerSecond, "tokens/s", "tokens per step / step time",
           fmt("%s / %s = %s tokens/s", count(p.tokensPerStep).c_str(), secs(p.time.stepSeconds).c_str(),
               count(p.tokensPerSecond).c_str()),
           "definition", "Training throughput of the whole cluster.");
-    b.add("training_time", "Time to train the token budget", p.trainingSeconds, "s", "token budget / tokens per second",
-          fmt("%s / %s tokens/s = %.1f days", count(b.s.training.tokenBudget).c_str(), count(p.tokensPerSecond).c_str(),
-              p.trainingSeconds / 86400.0),
-          "definition", "Wall-clock time of the whole run at this throughput, without restarts or evaluation pauses.");
-    b.add("gpu_hours", "GPU-hours for the token budget", p.gpuHours, "GPU-hours", "token budget / tokens per second x GPUs / 3600",
+    b.add("training_time", "Time to train the token budget", p.trainingSeconds, "s",
+          "token budget / tokens per second",
+          fmt("%s / %s tokens/s = %.1f days", count(b.s.training.tokenBudget).c_str(),
+              count(p.tokensPerSecond).c_str(), p.trainingSeconds / 86400.0),
+          "definition",
+          "Wall-clock time of the whole run at this throughput, without restarts or evaluation pauses.");
+    b.add("gpu_hours", "GPU-hours for the token budget", p.gpuHours, "GPU-hours",
+          "token budget / tokens per second x GPUs / 3600",
           fmt("%s / %s x %.0f / 3600 = %s GPU-hours (%.1f days)", count(b.s.training.tokenBudget).c_str(),
               count(p.tokensPerSecond).c_str(), gpus, count(p.gpuHours).c_str(), p.trainingSeconds / 86400.0),
           "definition", "What the whole training run costs in GPU time at this throughput.");

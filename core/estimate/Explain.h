@@ -10,14 +10,14 @@
 namespace lp::core {
 
 struct Explanation {
-    std::string key;          // stable key, e.g. "mfu", "memory.activations", "time.bubble"
-    std::string label;        // "Model FLOPs utilization"
+    std::string key;   // stable key, e.g. "mfu", "memory.activations", "time.bubble"
+    std::string label; // "Model FLOPs utilization"
     double value = 0;
-    std::string unit;         // "bytes", "s", "fraction", "tokens/s", "sequences", ...
-    std::string formula;      // symbolic
-    std::string substituted;  // with the values filled in
-    std::string source;       // paper or documentation
-    std::string words;        // one or two sentences in plain language
+    std::string unit;        // "bytes", "s", "fraction", "tokens/s", "sequences", ...
+    std::string formula;     // symbolic
+    std::string substituted; // with the values filled in
+    std::string source;      // paper or documentation
+    std::string words;       // one or two sentences in plain language
 };
 
 std::vector<Explanation> explainPlan(const Scenario& s, const Plan& p);

@@ -1,9 +1,9 @@
 #pragma once
 // What evaluate() returns: memory per pipeline stage, the step-time breakdown, MFU and friends,
 // diagnostics, and the intermediate values the explanations quote.
+#include "core/model/Enums.h"
 #include "core/model/ModelSpec.h"
 #include "core/model/Scenario.h"
-#include "core/model/Enums.h"
 
 #include <array>
 #include <string>
@@ -47,17 +47,17 @@ enum class DiagnosticId {
 };
 inline constexpr int kDiagnosticCount = static_cast<int>(DiagnosticId::InvalidValue) + 1;
 
-std::string_view diagnosticIdString(DiagnosticId id);  // stable id, e.g. "pipeline_bubble"
+std::string_view diagnosticIdString(DiagnosticId id); // stable id, e.g. "pipeline_bubble"
 bool isInvalidLayoutId(DiagnosticId id);
 
 struct Diagnostic {
     DiagnosticId id{};
     Severity severity = Severity::Info;
-    double costSeconds = 0;  // time per step it costs (0 where not a time cost)
-    double a = 0;            // id-specific figures quoted in the message
+    double costSeconds = 0; // time per step it costs (0 where not a time cost)
+    double a = 0;           // id-specific figures quoted in the message
     double b = 0;
     double c = 0;
-    int component = 0;       // does_not_fit: the MemoryComponent that is largest
+    int component = 0; // does_not_fit: the MemoryComponent that is largest
 };
 
 // Human words for a diagnostic: what is wrong and what it costs, and the change to make.
@@ -72,8 +72,8 @@ struct StageMemory {
     double weightsBytes = 0;
     double gradientsBytes = 0;
     double optimizerBytes = 0;
-    double activationsBytes = 0;  // incl. logits on the last stage
-    double overheadBytes = 0;     // CUDA context, comm buffers, allocator reserve, ZeRO-3 gathers
+    double activationsBytes = 0; // incl. logits on the last stage
+    double overheadBytes = 0;    // CUDA context, comm buffers, allocator reserve, ZeRO-3 gathers
     double totalBytes = 0;
     double hostBytes = 0; // CPU offloading: what this stage's GPU keeps in host memory instead
 };
@@ -82,78 +82,81 @@ struct MemoryPlan {
     std::vector<StageMemory> stages;
     int worstStage = 0;
     double capacityBytes = 0;
-    double headroomBytes = 0;  // capacity - worst total (negative: overflow)
+    double headroomBytes = 0; // capacity - worst total (negative: overflow)
     bool fits = false;
-    MemoryComponent largestComponent = MemoryComponent::Weights;  // of the worst stage
-    double hostBytesPerGpu = 0; // CPU offloading: the most any GPU keeps in host memory
+    MemoryComponent largestComponent = MemoryComponent::Weights; // of the worst stage
+    double hostBytesPerGpu = 0;   // CPU offloading: the most any GPU keeps in host memory
     double hostCapacityBytes = 0; // ... and the GPU's share of its host's memory
 };
 
 struct TimeBreakdown {
     double stepSeconds = 0;
-    double computeSeconds = 0;     // forward + backward GEMMs and memory-bound kernels (no recompute)
+    double computeSeconds = 0; // forward + backward GEMMs and memory-bound kernels (no recompute)
     double recomputeSeconds = 0;
     double tpCommSeconds = 0;
     double ppCommSeconds = 0;
     double cpCommSeconds = 0;
     double epCommSeconds = 0;
     double bubbleSeconds = 0;
-    double bubbleFraction = 0;     // bubble / ideal pipeline time
+    double bubbleFraction = 0; // bubble / ideal pipeline time
     double dpCommExposedSeconds = 0;
     double optimizerSeconds = 0;
     double loaderSeconds = 0;
     double stragglerSeconds = 0;
-    double overheadSeconds = 0;    // host-side launch overhead not hidden behind GPU work
-    double offloadSeconds = 0;     // activation offloading's copies to and from host memory, not hidden
+    double overheadSeconds = 0; // host-side launch overhead not hidden behind GPU work
+    double offloadSeconds = 0;  // activation offloading's copies to and from host memory, not hidden
 };
 
 // Intermediate figures kept for explanations (filled by evaluate, cheap to keep).
 struct Intermediates {
-    double bytesPerParamState = 0;         // training state bytes per parameter (unsharded)
-    double activationBytesPerLayer = 0;    // one micro batch, one layer, per GPU
-    double activationLayersInFlight = 0;   // layer-equivalents the first stage keeps
-    double worstStageLayersInFlight = 0;   // ... and the worst stage
+    double bytesPerParamState = 0;       // training state bytes per parameter (unsharded)
+    double activationBytesPerLayer = 0;  // one micro batch, one layer, per GPU
+    double activationLayersInFlight = 0; // layer-equivalents the first stage keeps
+    double worstStageLayersInFlight = 0; // ... and the worst stage
     double logitsBytes = 0;
-    double logitsMetricBytes = 0;  // training metrics' copies of the logits after the backward (0: none)
-    bool logitsMetricPeak = false; // the last stage peaks at those metrics, not at the loss
-    double fp8WeightCopyBytes = 0;         // cached fp8 weight copies on one GPU (in the weights)
-    double fp8ScalingStateBytes = 0;       // fp8 amax histories and scales on one GPU (in the weights)
-    double cpExchangeBytes = 0;            // K/V chunk one CP rank sends per ring step, per layer
-    double cpHidingTokens = 0;             // tokens per CP rank above which the ring exchange hides
-    double cpBufferBytes = 0;              // context parallel: K/V chunks held (and torch's fp32 gradient buffers)
-    double pipelineBufferBytes = 0;        // torch pipelining on the worst stage: receive buffers and cached outputs
+    double logitsMetricBytes = 0;    // training metrics' copies of the logits after the backward (0: none)
+    bool logitsMetricPeak = false;   // the last stage peaks at those metrics, not at the loss
+    double fp8WeightCopyBytes = 0;   // cached fp8 weight copies on one GPU (in the weights)
+    double fp8ScalingStateBytes = 0; // fp8 amax histories and scales on one GPU (in the weights)
+    double cpExchangeBytes = 0;      // K/V chunk one CP rank sends per ring step, per layer
+    double cpHidingTokens = 0;       // tokens per CP rank above which the ring exchange hides
+    double cpBufferBytes = 0;        // context parallel: K/V chunks held (and torch's fp32 gradient buffers)
+    double pipelineBufferBytes = 0; // torch pipelining on the worst stage: receive buffers and cached outputs
     double flopsPerTokenModel = 0;
     double flopsPerTokenHardware = 0;
     double attentionFlopsPerToken = 0;
-    double microbatchStageSeconds = 0;     // one micro batch through one stage (fwd+bwd+recompute+TP)
-    double microbatches = 0;               // m
-    double tokensPerExpert = 0;            // per micro batch, per local expert (MoE)
-    double epMessageBytes = 0;             // all-to-all bytes per GPU per dispatch (MoE)
+    double microbatchStageSeconds = 0; // one micro batch through one stage (fwd+bwd+recompute+TP)
+    double microbatches = 0;           // m
+    double tokensPerExpert = 0;        // per micro batch, per local expert (MoE)
+    double epMessageBytes = 0;         // all-to-all bytes per GPU per dispatch (MoE)
     // Deduplicated (DeepEP-style) dispatch across NVLink domains: the other domains one token is sent to;
     // 0 when every top-k copy travels (the all-to-all dispatcher, or an EP group inside one domain).
     double epRemoteDomainsPerToken = 0;
-    // Deduplicated dispatch: the GPUs of the EP group one token's experts are on (it is sent once to each other
-    // one); 0 with the all-to-all dispatcher, which sends every top-k copy.
+    // Deduplicated dispatch: the GPUs of the EP group one token's experts are on (it is sent once to each
+    // other one); 0 with the all-to-all dispatcher, which sends every top-k copy.
     double epRanksPerToken = 0;
     double tpMessageBytes = 0;
     double tpBusBandwidth = 0;
-    bool tpForwardGathersFp8 = false;      // forward sequence all-gathers carry the fp8 cast (torch's fp8 TP)
-    double gatherBytesPerParam = 2;        // weight all-gathers: 16-bit, or 1 with fp8_param_gather in fp8
+    bool tpForwardGathersFp8 = false; // forward sequence all-gathers carry the fp8 cast (torch's fp8 TP)
+    double gatherBytesPerParam = 2;   // weight all-gathers: 16-bit, or 1 with fp8_param_gather in fp8
     double dpMessageBytes = 0;
     double dpBusBandwidth = 0;
-    double gemmEfficiency = 0;             // FLOP-weighted over the layer's GEMMs
-    double attentionCoreFwdSeconds = 0;    // attention core (scores, softmax excluded), one layer, one micro batch, forward
-    bool attentionCoreMemoryBound = false; // without flash: the scores' trip through HBM, not the GEMMs, sets that time
-    double flashFwdEfficiency = 0;         // with flash: the attention kernels' fraction of the 16-bit peak, forward
-    bool flashFwdIsFa2 = false;            // ... that of FlashAttention-2 (torch SDPA) where it trails fused attention
-    double flashBwdEfficiency = 0;         // ... and backward (the profile's, lowered for small kernels)
+    double gemmEfficiency = 0; // FLOP-weighted over the layer's GEMMs
+    double attentionCoreFwdSeconds =
+        0; // attention core (scores, softmax excluded), one layer, one micro batch, forward
+    bool attentionCoreMemoryBound =
+        false; // without flash: the scores' trip through HBM, not the GEMMs, sets that time
+    double flashFwdEfficiency = 0; // with flash: the attention kernels' fraction of the 16-bit peak, forward
+    bool flashFwdIsFa2 = false; // ... that of FlashAttention-2 (torch SDPA) where it trails fused attention
+    double flashBwdEfficiency = 0;    // ... and backward (the profile's, lowered for small kernels)
     double attentionKernelTokens = 0; // ... one attention kernel's tokens: the sequence, s/CP per ring step
-    double attentionLengthFactorFwd = 1;   // ... the share of the long-sequence limit at this kernel length
+    double attentionLengthFactorFwd = 1; // ... the share of the long-sequence limit at this kernel length
     double attentionLengthFactorBwd = 1;
     double attentionHeadSize = 0;      // ... the head size they run at (mean of the q/k and v heads)
     double attentionHeadFactorFwd = 1; // ... the share of the profile's heads-of-128 figures at that size
     double attentionHeadFactorBwd = 1;
-    double memoryBoundBytesPerLayer = 0;   // forward traffic of a layer's memory-bound kernels, one micro batch, per GPU
+    double memoryBoundBytesPerLayer =
+        0; // forward traffic of a layer's memory-bound kernels, one micro batch, per GPU
     double layersPerStage = 0;
     double peakFlops = 0;
     // CPU offloading.
@@ -176,7 +179,7 @@ struct Plan {
     ExecutionStyle style = ExecutionStyle::Megatron;
     std::string profileName;
     ParameterCount params;
-    double trainingStateBytes = 0;  // whole model, unsharded, at the optimizer's bytes per parameter
+    double trainingStateBytes = 0; // whole model, unsharded, at the optimizer's bytes per parameter
     long long effectiveBatchSequences = 0;
     double tokensPerStep = 0;
     MemoryPlan memory;
@@ -190,7 +193,7 @@ struct Plan {
     double hardwareTflopsPerGpu = 0;
     double tokensPerSecond = 0;
     double tokensPerSecondPerGpu = 0;
-    double trainingSeconds = 0;  // for the token budget
+    double trainingSeconds = 0; // for the token budget
     double gpuHours = 0;
     std::vector<Diagnostic> diagnostics;
     Intermediates x;

@@ -2,8 +2,9 @@
 
 #include "core/estimate/Precision.h"
 
-#include <cmath>
 #include <nlohmann/json.hpp>
+
+#include <cmath>
 
 namespace lp::core {
 
@@ -101,7 +102,8 @@ json explanationToJson(const Explanation& e) {
 json precisionToJson(const std::vector<TensorPrecision>& rows) {
     json out = json::array();
     for (const auto& r : rows)
-        out.push_back(json{{"tensor", r.tensor}, {"format", r.format}, {"bytes", finiteOrNull(r.bytes)}, {"note", r.note}});
+        out.push_back(json{
+            {"tensor", r.tensor}, {"format", r.format}, {"bytes", finiteOrNull(r.bytes)}, {"note", r.note}});
     return out;
 }
 

@@ -40,9 +40,9 @@ GradientFormat gradientFormat(const TrainingOptions& t, ExecutionStyle resolved)
     };
     switch (t.gradPrecision) {
     case GradPrecision::Half:
-        break;  // 16-bit buffers, 16-bit reduction
+        break; // 16-bit buffers, 16-bit reduction
     case GradPrecision::Fp32:
-        fp32(resolved == ExecutionStyle::Megatron);  // FSDP: fp32 reduction of the (sharded) bf16 gradients
+        fp32(resolved == ExecutionStyle::Megatron); // FSDP: fp32 reduction of the (sharded) bf16 gradients
         break;
     case GradPrecision::Auto:
         if (resolved == ExecutionStyle::Megatron) {
@@ -124,31 +124,38 @@ std::vector<TensorPrecision> precisionTable(const Scenario& s) {
         "The model's working copy; every GEMM reads it (gathered per layer with ZeRO-3/FSDP).");
     if (f8.active) {
         if (f8.weightCopyBytesPerParam > 0)
-            add("FP8 weight copies (linear layers)", "fp8 e4m3 (weight + transpose)", f8.weightCopyBytesPerParam,
-                "Transformer Engine casts each linear weight once per step and caches the cast and its transpose "
+            add("FP8 weight copies (linear layers)", "fp8 e4m3 (weight + transpose)",
+                f8.weightCopyBytesPerParam,
+                "Transformer Engine casts each linear weight once per step and caches the cast and its "
+                "transpose "
                 "(Hopper fp8 GEMMs take only the TN layout).");
         else
             add("FP8 weight copies (linear layers)", "none kept", 0,
-                "torchao Float8Linear casts the bf16 weight inside each GEMM call; no copy outlives the layer.");
+                "torchao Float8Linear casts the bf16 weight inside each GEMM call; no copy outlives the "
+                "layer.");
     }
 
     // Linear-layer GEMMs.
     if (f8.active) {
         add("Linear-layer GEMM inputs, forward", "fp8 e4m3", 1,
-            "Activations and weights cast with a per-tensor scale; accumulation in fp32, output in " + half + ".");
-        add("Linear-layer GEMM inputs, backward", megatron ? "fp8 e5m2 (gradients), e4m3 (saved inputs)" : "fp8 e4m3",
-            1,
+            "Activations and weights cast with a per-tensor scale; accumulation in fp32, output in " + half +
+                ".");
+        add("Linear-layer GEMM inputs, backward",
+            megatron ? "fp8 e5m2 (gradients), e4m3 (saved inputs)" : "fp8 e4m3", 1,
             megatron ? "Transformer Engine's HYBRID recipe: the wider-range e5m2 for gradients."
                      : "torchao's tensorwise recipe casts gradients to e4m3 as well.");
-        add("Scaling state", f8.amaxHistoryLength > 0 ? "fp32 amax history + scale" : "fp32 scale, per step", 4,
+        add("Scaling state", f8.amaxHistoryLength > 0 ? "fp32 amax history + scale" : "fp32 scale, per step",
+            4,
             f8.amaxHistoryLength > 0
                 ? "Delayed scaling: " + std::to_string(f8.amaxHistoryLength) +
                       " amax values per fp8 tensor, 5 tensors per linear module (a few MB in all)."
-                : "Dynamic scaling computes each scale from the current tensor's amax: nothing kept between steps.");
+                : "Dynamic scaling computes each scale from the current tensor's amax: nothing kept between "
+                  "steps.");
         add("Linear inputs saved for backward", f8.savesLinearInputsInFp8 ? "fp8 e4m3" : half,
             f8.savesLinearInputsInFp8 ? 1.0 : halfBytes,
-            f8.savesLinearInputsInFp8 ? "Transformer Engine saves the fp8 cast for the weight gradient: half the bytes."
-                                      : "torchao saves the high-precision input and casts again in backward.");
+            f8.savesLinearInputsInFp8
+                ? "Transformer Engine saves the fp8 cast for the weight gradient: half the bytes."
+                : "torchao saves the high-precision input and casts again in backward.");
     } else {
         add("Linear-layer GEMM inputs", half, halfBytes,
             fp8Asked ? "This GPU has no fp8 tensor cores: fp8 falls back to " + half + " GEMMs."
@@ -158,12 +165,14 @@ std::vector<TensorPrecision> precisionTable(const Scenario& s) {
     // Everything that stays in 16 or 32 bits in any case.
     if (unfusedSoftmaxFallback(s))
         add("Attention core (QK^T, softmax, AV)", half + " scores, fp32 softmax", 4.0,
-            "Megatron's fused softmax kernel does not take this shape: PyTorch's softmax runs on an fp32 copy of the "
+            "Megatron's fused softmax kernel does not take this shape: PyTorch's softmax runs on an fp32 "
+            "copy of the "
             "s x s scores and saves its fp32 output for the backward pass.");
     else
         add("Attention core (QK^T, softmax, AV)", half + ", fp32 softmax statistics", halfBytes,
-            t.flashAttention ? "Flash attention keeps the scores on chip; only the fp32 log-sum-exp per row is saved."
-                             : "The s x s scores and probabilities are written to memory in " + half + ".");
+            t.flashAttention
+                ? "Flash attention keeps the scores on chip; only the fp32 log-sum-exp per row is saved."
+                : "The s x s scores and probabilities are written to memory in " + half + ".");
     add("Norms, residual stream, activation functions", half + " (fp32 math)", halfBytes,
         "Normalisation statistics are computed in fp32; stored tensors stay 16-bit" +
             std::string(f8.active ? ", fp8 never applies to them." : "."));
@@ -178,7 +187,8 @@ std::vector<TensorPrecision> precisionTable(const Scenario& s) {
             "gradient, and never held whole.");
     else
         add("Logits and loss", half + " logits, fp32 softmax", halfBytes, lossWords(lossKind, lossBytes));
-    add("Tensor/pipeline-parallel communication", half, halfBytes, "Activations and their gradients travel in 16 bits.");
+    add("Tensor/pipeline-parallel communication", half, halfBytes,
+        "Activations and their gradients travel in 16 bits.");
 
     // Gradients and optimizer.
     const GradientFormat g = gradientFormat(t, style);
@@ -187,12 +197,14 @@ std::vector<TensorPrecision> precisionTable(const Scenario& s) {
         : g.heldBytes >= 4
             ? "Megatron accumulates every gradient in an fp32 main_grad buffer when training in bf16 "
               "(--accumulate-allreduce-grads-in-fp32 is forced on)."
-            : "fp16 training keeps 16-bit main_grad buckets unless --accumulate-allreduce-grads-in-fp32 is given.");
+            : "fp16 training keeps 16-bit main_grad buckets unless --accumulate-allreduce-grads-in-fp32 is "
+              "given.");
     add("Gradient reduction (data parallel)", g.reduced, g.reduceBytes,
         !megatron ? "FSDP2 MixedPrecisionPolicy(reduce_dtype=float32) as torchtitan sets it."
-        : g.reduceBytes >= 4 ? "Megatron reduces the fp32 gradient buckets (reduce-scatter with the distributed "
-                               "optimizer, then an all-gather of the 16-bit weights)."
-                             : "Megatron reduces the 16-bit gradient buckets.");
+        : g.reduceBytes >= 4
+            ? "Megatron reduces the fp32 gradient buckets (reduce-scatter with the distributed "
+              "optimizer, then an all-gather of the 16-bit weights)."
+            : "Megatron reduces the 16-bit gradient buckets.");
     if (t.zeroStage >= 1) {
         const bool fp8Gathers = f8.active && t.fp8ParamGather;
         add(t.zeroStage >= 3 ? "Weight all-gathers (ZeRO-3/FSDP, per layer)"
@@ -221,7 +233,8 @@ std::vector<TensorPrecision> precisionTable(const Scenario& s) {
         add("Momentum", sixteenBitMoments ? "bf16" : "fp32", sixteenBitMoments ? 2 : 4,
             sixteenBitMoments ? "One 16-bit value per parameter." : "One fp32 value per parameter.");
     if (t.precision == Precision::Fp16)
-        add("Loss scale", "fp32 scalar", 4, "fp16 needs dynamic loss scaling to keep small gradients representable.");
+        add("Loss scale", "fp32 scalar", 4,
+            "fp16 needs dynamic loss scaling to keep small gradients representable.");
     return rows;
 }
 

@@ -3,8 +3,8 @@
 // `evaluate`, the reports and the window, and the FP8 bookkeeping (extra weight copies, scaling
 // state, fp8-saved activations) that the memory model charges. Follows the documented habits of the
 // execution style: Megatron-LM with Transformer Engine, or FSDP trainers with torchao Float8Linear.
-#include "core/model/Scenario.h"
 #include "core/model/Enums.h"
+#include "core/model/Scenario.h"
 
 #include <string>
 #include <vector>
@@ -12,10 +12,10 @@
 namespace lp::core {
 
 struct TensorPrecision {
-    std::string tensor;   // e.g. "Linear-layer GEMM inputs (forward)"
-    std::string format;   // e.g. "fp8 e4m3", "bf16", "fp32"
-    double bytes = 0;     // bytes per stored value (0 where nothing is stored)
-    std::string note;     // why, and where the behaviour is documented
+    std::string tensor; // e.g. "Linear-layer GEMM inputs (forward)"
+    std::string format; // e.g. "fp8 e4m3", "bf16", "fp32"
+    double bytes = 0;   // bytes per stored value (0 where nothing is stored)
+    std::string note;   // why, and where the behaviour is documented
 };
 
 // What FP8 training adds to (or saves from) memory under an execution style. Zeros unless the
@@ -36,9 +36,9 @@ Fp8Habits fp8Habits(const Scenario& s, ExecutionStyle resolved);
 // fp32; in fp16 it stays 16-bit unless asked for. FSDP trainers (torchtitan) keep bf16 gradients and
 // reduce them in fp32 (MixedPrecisionPolicy reduce_dtype=float32).
 struct GradientFormat {
-    double heldBytes = 2;     // bytes per parameter of the gradient buffer (before ZeRO-2+ sharding)
-    double reduceBytes = 2;   // bytes per parameter sent by the data-parallel reduction
-    std::string held;         // "fp32", "bf16", "fp16"
+    double heldBytes = 2;   // bytes per parameter of the gradient buffer (before ZeRO-2+ sharding)
+    double reduceBytes = 2; // bytes per parameter sent by the data-parallel reduction
+    std::string held;       // "fp32", "bf16", "fp16"
     std::string reduced;
 };
 

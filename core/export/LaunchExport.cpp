@@ -3,10 +3,11 @@
 #include "core/estimate/ExecutionStyle.h"
 #include "core/util/NumberFormat.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <nlohmann/json.hpp>
 
 namespace lp::core {
 namespace {
@@ -114,7 +115,8 @@ LaunchSettings megatron(const Scenario& s) {
             arg("--num-virtual-stages-per-pipeline-rank", n(l.vpp));
     }
     if (splitCounts) {
-        arg("--account-for-embedding-in-pipeline-split", {}, "the embedding counts as one layer of the split");
+        arg("--account-for-embedding-in-pipeline-split", {},
+            "the embedding counts as one layer of the split");
         arg("--account-for-loss-in-pipeline-split", {}, "the loss counts as one layer of the split");
     }
     arg("--context-parallel-size", n(l.cp));
@@ -124,7 +126,8 @@ LaunchSettings megatron(const Scenario& s) {
         arg("--expert-model-parallel-size", n(l.ep));
     if (m.isMoe() && l.tp > 1)
         arg("--expert-tensor-parallel-size", n(expertTensorParallel(s)),
-            expertTensorParallel(s) == l.tp ? "experts split like the dense layers" : "experts split less than TP (EP spans TP ranks)");
+            expertTensorParallel(s) == l.tp ? "experts split like the dense layers"
+                                            : "experts split less than TP (EP spans TP ranks)");
     if (t.sequenceParallel && l.tp > 1)
         arg("--sequence-parallel");
     const int shardDegree = effectiveShardDegree(s);
@@ -140,7 +143,7 @@ LaunchSettings megatron(const Scenario& s) {
     // Communication overlap (docs/estimation.md, section 6): only the switches the plan has on.
     const bool tpOverlap = t.overlapTpComm && l.tp > 1;
     const bool ppOverlap = t.overlapPpComm && l.pp > 1;
-    const bool dpOverlap = t.overlapDpComm && t.zeroStage < 3;  // FSDP2 overlaps by itself
+    const bool dpOverlap = t.overlapDpComm && t.zeroStage < 3; // FSDP2 overlaps by itself
     const bool epOverlap = t.overlapEpComm && m.isMoe() && l.ep > 1;
     if (tpOverlap || ppOverlap || dpOverlap || epOverlap) {
         group("Communication overlap");
@@ -158,7 +161,8 @@ LaunchSettings megatron(const Scenario& s) {
                 arg("--overlap-param-gather", {}, "with the distributed optimizer");
         }
         if (epOverlap)
-            arg("--overlap-moe-expert-parallel-comm", {}, "EP all-to-alls under another micro batch's compute");
+            arg("--overlap-moe-expert-parallel-comm", {},
+                "EP all-to-alls under another micro batch's compute");
     }
 
     group("Batch and sequence");
@@ -355,9 +359,9 @@ LaunchSettings megatron(const Scenario& s) {
             "with bf16 moments is the closest).");
     noteWhatTheTargetLacks(out, "Megatron-LM", t);
     if (t.crossEntropy == CrossEntropy::Unfused)
-        out.notes.push_back(
-            "Megatron-LM's loss is always its vocab-parallel cross-entropy kernel (about 6 bytes per logit): the "
-            "plan's unfused loss (12 bytes per logit) overstates the last stage's memory.");
+        out.notes.push_back("Megatron-LM's loss is always its vocab-parallel cross-entropy kernel (about 6 "
+                            "bytes per logit): the "
+                            "plan's unfused loss (12 bytes per logit) overstates the last stage's memory.");
     if (t.sequenceParallel && l.tp == 1)
         out.notes.push_back("Sequence parallelism needs TP > 1; the flag is left out.");
     if (t.precision == Precision::Fp8)
@@ -389,10 +393,10 @@ LaunchSettings deepspeed(const Scenario& s) {
     } else {
         j["bf16"] = nlohmann::ordered_json{{"enabled", true}};
     }
-    if (t.gradPrecision != GradPrecision::Auto)  // gradient reduction format the plan assumes
+    if (t.gradPrecision != GradPrecision::Auto) // gradient reduction format the plan assumes
         j["communication_data_type"] = t.gradPrecision == GradPrecision::Fp32 ? "fp32"
                                        : t.precision == Precision::Fp16       ? "fp16"
-                                                                                : "bf16";
+                                                                              : "bf16";
     nlohmann::ordered_json zero{{"stage", std::clamp(t.zeroStage, 0, 3)}};
     // Reduce gradient buckets during the backward pass only when the plan assumes it.
     zero["overlap_comm"] = t.overlapDpComm || t.zeroStage >= 3;
@@ -405,7 +409,7 @@ LaunchSettings deepspeed(const Scenario& s) {
     if (t.optimizerOffload) // ZeRO-Offload: optimizer state and step on the CPU (DeepSpeed needs stage 1 or
                             // more)
         zero["offload_optimizer"] = nlohmann::ordered_json{{"device", "cpu"}, {"pin_memory", true}};
-    if (hybrid && t.zeroStage >= 3) {  // MiCS: ZeRO-3 sharded within groups, replicated across them
+    if (hybrid && t.zeroStage >= 3) { // MiCS: ZeRO-3 sharded within groups, replicated across them
         zero["mics_shard_size"] = shardDegree;
         zero["mics_hierarchical_params_gather"] = false;
     }
@@ -431,10 +435,12 @@ LaunchSettings deepspeed(const Scenario& s) {
             " or deepspeed.pipe.PipelineModule(num_stages=" +
             std::to_string(l.pp) + ").");
     if (hybrid && t.zeroStage < 3)
-        out.notes.push_back("DeepSpeed shards ZeRO-1/2 state over all data-parallel ranks: it has no key for the "
-                            "plan's hybrid sharding over " + std::to_string(shardDegree) +
-                            " ranks (MiCS, mics_shard_size, needs stage 3), so memory per GPU will be lower and "
-                            "the gradient reduction wider than planned.");
+        out.notes.push_back(
+            "DeepSpeed shards ZeRO-1/2 state over all data-parallel ranks: it has no key for the "
+            "plan's hybrid sharding over " +
+            std::to_string(shardDegree) +
+            " ranks (MiCS, mics_shard_size, needs stage 3), so memory per GPU will be lower and "
+            "the gradient reduction wider than planned.");
     if (l.pp > 1 && t.zeroStage >= 2)
         out.notes.push_back("DeepSpeed's pipeline engine supports ZeRO stages 0 and 1 only; with PP " +
                             std::to_string(l.pp) + " use stage 1.");
@@ -444,7 +450,8 @@ LaunchSettings deepspeed(const Scenario& s) {
             "it reduces after the backward pass; use stage 1 for the overlap the plan assumes.");
     else if (!t.overlapDpComm && t.zeroStage >= 1 && t.zeroStage < 3)
         out.notes.push_back(
-            "overlap_comm is false because the plan reduces gradients after the backward pass; most ZeRO runs "
+            "overlap_comm is false because the plan reduces gradients after the backward pass; most ZeRO "
+            "runs "
             "turn it on: plan with --dp-comm-overlap on (or the DP overlap box) and it is written true.");
     if ((t.overlapTpComm && l.tp > 1) || (t.overlapPpComm && l.pp > 1))
         out.notes.push_back(
@@ -463,20 +470,22 @@ LaunchSettings deepspeed(const Scenario& s) {
     noteWhatTheTargetLacks(out, "DeepSpeed", t,
                            "fp32 master weights and optimizer state with bf16 or fp16 training");
     if (t.crossEntropy != CrossEntropy::Auto)
-        out.notes.push_back("The loss kernel (" + std::string(toString(t.crossEntropy)) +
-                            " cross-entropy in the plan) has no DeepSpeed config key: the model code chooses it "
-                            "(for example Liger kernel's fused linear cross-entropy).");
+        out.notes.push_back(
+            "The loss kernel (" + std::string(toString(t.crossEntropy)) +
+            " cross-entropy in the plan) has no DeepSpeed config key: the model code chooses it "
+            "(for example Liger kernel's fused linear cross-entropy).");
     if (l.cp > 1)
         out.notes.push_back(
             "Context parallelism has no DeepSpeed config key (DeepSpeed-Ulysses sequence parallelism "
             "is set up in the model code).");
     if (l.ep > 1)
-        out.notes.push_back("Expert parallelism is set in the model code: deepspeed.moe.layer.MoE(ep_size=" +
-                            std::to_string(l.ep) + ")" +
-                            (t.moeDispatcher == MoeDispatcher::Deduplicated
-                                 ? "; DeepSpeed-MoE dispatches by all-to-all, where the plan assumes DeepEP-style "
-                                   "dispatch (once per node)."
-                                 : "."));
+        out.notes.push_back(
+            "Expert parallelism is set in the model code: deepspeed.moe.layer.MoE(ep_size=" +
+            std::to_string(l.ep) + ")" +
+            (t.moeDispatcher == MoeDispatcher::Deduplicated
+                 ? "; DeepSpeed-MoE dispatches by all-to-all, where the plan assumes DeepEP-style "
+                   "dispatch (once per node)."
+                 : "."));
     if (t.precision == Precision::Fp8)
         out.notes.push_back(
             "DeepSpeed's config has no fp8 switch: fp8 matmuls need Transformer Engine in the model; "
@@ -595,8 +604,8 @@ LaunchSettings torchtitan(const Scenario& s) {
     // The compiled loss is the plan's (Auto with the model compiled, as torchtitan does, or Compiled), and
     // the closest torchtitan has to a fused kernel (Fused, which the plan charges a little more); the eager
     // loss is the unfused one the FSDP style charges otherwise. The model is compiled where the plan says so
-    // (torch.compile: fused elementwise kernels) and for AsyncTP, which needs the compiled graph; the loss only
-    // where the plan's loss is a compiled or fused one, so that its memory stays what the plan assumes.
+    // (torch.compile: fused elementwise kernels) and for AsyncTP, which needs the compiled graph; the loss
+    // only where the plan's loss is a compiled or fused one, so that its memory stays what the plan assumes.
     const CrossEntropy ce = t.crossEntropy;
     const CrossEntropy planned = lossKernel(t, ExecutionStyle::Fsdp);
     const bool compileLoss = planned == CrossEntropy::Fused || planned == CrossEntropy::Compiled ||
@@ -609,8 +618,8 @@ LaunchSettings torchtitan(const Scenario& s) {
            : asyncTp      ? "AsyncTP works on the compiled graph"
                           : "the compiled loss: the fp32 softmax fused, 16-bit logits and gradient");
         kv("components", compileModel && compileLoss ? "[\"model\", \"loss\"]"
-                         : compileModel             ? "[\"model\"]"
-                                                    : "[\"loss\"]");
+                         : compileModel              ? "[\"model\"]"
+                                                     : "[\"loss\"]");
     }
 
     a += "\n[activation_checkpoint]\n";
@@ -670,9 +679,10 @@ LaunchSettings torchtitan(const Scenario& s) {
             "fp8 matmuls need torchtitan's Float8 converter (torchao); its settings' names differ "
             "between torchtitan versions, so the file only says where to enable it.");
     if (pipelineSplitCountsEmbeddingAndLoss(s))
-        out.notes.push_back("The plan counts the embedding and the loss as one layer each in the pipeline split "
-                            "(the first and last stages hold one layer fewer): check that the torchtitan version "
-                            "weights its input and output modules that way, or set the split points by hand.");
+        out.notes.push_back(
+            "The plan counts the embedding and the loss as one layer each in the pipeline split "
+            "(the first and last stages hold one layer fewer): check that the torchtitan version "
+            "weights its input and output modules that way, or set the split points by hand.");
     else if (l.vpp > 1 && m.layers % (static_cast<long long>(l.pp) * l.vpp) != 0)
         out.notes.push_back("The layers do not split evenly into PP x virtual stages: set "
                             "pipeline_parallel_layers_per_stage or the split points by hand.");
@@ -698,7 +708,8 @@ LaunchSettings torchtitan(const Scenario& s) {
             "flash attention off.");
     if (m.isMoe() && l.ep > 1 && t.moeDispatcher == MoeDispatcher::Deduplicated)
         out.notes.push_back(
-            "The plan dispatches MoE tokens DeepEP-style (once per node, forwarded over NVLink); the settings "
+            "The plan dispatches MoE tokens DeepEP-style (once per node, forwarded over NVLink); the "
+            "settings "
             "do not set torchtitan's expert-parallel communication backend, whose name differs between "
             "versions: choose DeepEP there, or plan with --moe-dispatcher alltoall.");
     return out;

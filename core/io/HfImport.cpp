@@ -3,9 +3,10 @@
 #include "core/io/Presets.h"
 #include "core/model/Scenario.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cmath>
-#include <nlohmann/json.hpp>
 #include <set>
 
 namespace lp::core {
@@ -364,7 +365,7 @@ void readFalcon(Reader& r, HfImport& out, const HfImportOptions& o) {
 void readNemotron(Reader& r, HfImport& out, const HfImportOptions& o) {
     ModelSpec& m = out.model;
     m.norm = NormKind::LayerNorm;
-    m.mlp = MlpKind::Gelu;  // two matrices; the activation (squared ReLU) costs the same
+    m.mlp = MlpKind::Gelu; // two matrices; the activation (squared ReLU) costs the same
     m.learnedPositions = false;
     m.hidden = r.positive("hidden_size");
     m.layers = r.positive("num_hidden_layers");
@@ -380,7 +381,8 @@ void readNemotron(Reader& r, HfImport& out, const HfImportOptions& o) {
     m.dropout = r.number("attention_dropout", 0.0) > 0;
     const std::string act = r.text("hidden_act", "relu2");
     if (act != "relu2")
-        out.notes.push_back("hidden_act \"" + act + "\": the MLP is counted with two matrices, as Nemotron's.");
+        out.notes.push_back("hidden_act \"" + act +
+                            "\": the MLP is counted with two matrices, as Nemotron's.");
     setSeqLen(out, r.positiveOr("max_position_embeddings", 4096), o);
     checkHeads(r, m, "num_attention_heads", "num_key_value_heads", m.headSize > 0);
 }
@@ -430,8 +432,8 @@ void readDeepseek(Reader& r, HfImport& out, const HfImportOptions& o) {
 } // namespace
 
 const std::vector<std::string>& supportedHfModelTypes() {
-    static const std::vector<std::string> types = {"llama",     "mistral",   "qwen2",      "qwen3",
-                                                   "qwen2_moe", "qwen3_moe", "mixtral",    "gpt2",
+    static const std::vector<std::string> types = {"llama",     "mistral",   "qwen2",       "qwen3",
+                                                   "qwen2_moe", "qwen3_moe", "mixtral",     "gpt2",
                                                    "gpt_neox",  "falcon",    "deepseek_v3", "nemotron"};
     return types;
 }

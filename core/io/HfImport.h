@@ -4,8 +4,8 @@
 // hidden size, layers, heads, KV heads, MLP size, vocabulary, tied embeddings, activation, norms,
 // biases, experts and latent attention. Multimodal wrappers with a "text_config" are read through it.
 // An unknown model_type or a missing field is an InputError naming the JSON path and the reason.
-#include "core/model/ModelSpec.h"
 #include "core/io/ScenarioJson.h"
+#include "core/model/ModelSpec.h"
 
 #include <expected>
 #include <string>

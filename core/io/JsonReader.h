@@ -6,11 +6,12 @@
 #include "core/io/JsonWriter.h"
 #include "core/io/ScenarioJson.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cmath>
 #include <exception>
 #include <expected>
 #include <initializer_list>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>

@@ -2,6 +2,7 @@
 // Internals of the JSON files (ScenarioIo.cpp, ProfileIo.cpp): writing numbers and pretty-printing.
 // Not part of the public API.
 #include <nlohmann/json.hpp>
+
 #include <string>
 
 namespace lp::core::detail {

@@ -61,7 +61,8 @@ public:
             fail(m_where + "." + key, "must be a number");
         const double x = v.get<double>();
         if (!(minExclusive ? x > min : x >= min))
-            fail(m_where + "." + key, std::string("must be ") + (minExclusive ? "> " : ">= ") + std::to_string(min));
+            fail(m_where + "." + key,
+                 std::string("must be ") + (minExclusive ? "> " : ">= ") + std::to_string(min));
         return x;
     }
     double positive(const std::string& key) { return number(key, 0.0, true); }
@@ -304,7 +305,8 @@ ClusterPreset readCluster(const json& entry, const std::string& where) {
 }
 
 template <typename T, typename ReadFn>
-std::vector<T> readAll(std::string_view text, const std::string& file, const std::string& listKey, ReadFn read) {
+std::vector<T> readAll(std::string_view text, const std::string& file, const std::string& listKey,
+                       ReadFn read) {
     const json root = parseEmbedded(text, file);
     const json& list = presetList(root, file, listKey);
     std::vector<T> out;
@@ -407,7 +409,7 @@ Scenario defaultScenario() {
     s.name = "Llama-2-70B on 64 H100 (seed example)";
     s.notes = "The worked example: a 70B model on 8 nodes x 8 H100 SXM as TP 8 x PP 4 x DP 2.";
 
-    ModelSpec& m = s.model;  // Llama-2-70B architecture (Touvron et al. 2023; HF config.json)
+    ModelSpec& m = s.model; // Llama-2-70B architecture (Touvron et al. 2023; HF config.json)
     m.name = "Llama-2-70B-class (seed example)";
     m.layers = 80;
     m.hidden = 8192;
@@ -425,7 +427,7 @@ Scenario defaultScenario() {
 
     if (const ModelPreset* seed = findModelPreset("seed-70b")) {
         const std::string name = m.name;
-        m = seed->model;  // the preset is the reference; the fields above document it
+        m = seed->model; // the preset is the reference; the fields above document it
         m.name = name;
     }
 

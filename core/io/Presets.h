@@ -11,29 +11,31 @@
 namespace lp::core {
 
 struct ModelPreset {
-    std::string id;                // "llama2-70b"
-    ModelSpec model;               // model.name is the display name
+    std::string id;                 // "llama2-70b"
+    ModelSpec model;                // model.name is the display name
     double publishedParameters = 0; // the size the authors state, for checks
-    double publishedActiveParameters = 0; // MoE: active parameters per token the authors state (0: not stated)
-    // What the architecture fields cannot express yet (e.g. MLA, head size != hidden/heads); empty when exact.
+    double publishedActiveParameters =
+        0; // MoE: active parameters per token the authors state (0: not stated)
+    // What the architecture fields cannot express yet (e.g. MLA, head size != hidden/heads); empty when
+    // exact.
     std::string approximation;
     double parameterTolerance = 0.03; // how far the counted parameters may stray from the published sizes
     std::string source;
 };
 
 struct GpuPreset {
-    GpuSpec gpu;                   // gpu.id, gpu.name, figures and source
-    ProfileParams profileParams;   // what its built-in profile is generated from
-    HardwareProfile profile;       // built-in efficiency curves for this GPU (makeProfile of the above)
+    GpuSpec gpu;                 // gpu.id, gpu.name, figures and source
+    ProfileParams profileParams; // what its built-in profile is generated from
+    HardwareProfile profile;     // built-in efficiency curves for this GPU (makeProfile of the above)
 };
 
 struct ClusterPreset {
-    std::string id;                // "dgx-h100"
+    std::string id; // "dgx-h100"
     std::string name;
     std::string gpuId;
     int gpusPerNode = 8;
     int nvlinkDomain = 8;
-    double networkBandwidth = 0;   // bytes/s per GPU, one direction (0: the GPU preset's)
+    double networkBandwidth = 0; // bytes/s per GPU, one direction (0: the GPU preset's)
     // How sources name the machine ("a3-highgpu-8g", "A3 High", "p5.48xlarge", "Jean Zay"): a cloud instance
     // type or a named supercomputer is a statement of its network, which a validation case's notes make by
     // naming it.
@@ -55,7 +57,6 @@ ClusterSpec makeCluster(const ClusterPreset& preset, int nodes);
 // The network per GPU a cluster preset gives (bytes/s, one direction): its own figure, or its GPU preset's
 // where it sets none.
 double presetNetworkBandwidth(const ClusterPreset& preset);
-
 
 // The built-in profile for a GPU: the preset's parameters when the GPU id is a preset, generic otherwise.
 HardwareProfile builtinProfile(const GpuSpec& gpu);

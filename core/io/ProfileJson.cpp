@@ -116,11 +116,11 @@ std::expected<HardwareProfile, InputErrors> profileFromJson(std::string_view tex
         r.readDouble("hbm_efficiency", p.hbmEfficiency, kEfficiency);
         r.readDouble("attention_fwd_efficiency", p.attentionFwdEfficiency, kEfficiency);
         r.readDouble("attention_bwd_efficiency", p.attentionBwdEfficiency, kEfficiency);
-        r.readDouble("fa2_attention_fwd_efficiency", p.fa2AttentionFwdEfficiency, kEfficiency);  // optional
-        r.readDouble("fa2_attention_bwd_efficiency", p.fa2AttentionBwdEfficiency, kEfficiency);  // optional
-        r.readDouble("attention_fwd_half_tokens", p.attentionFwdHalfTokens, nonNegative(1e7));   // optional
-        r.readDouble("attention_bwd_half_tokens", p.attentionBwdHalfTokens, nonNegative(1e7));   // optional
-        r.readDouble("attention_score_overhead", p.attentionScoreOverhead, nonNegative(10.0));   // optional
+        r.readDouble("fa2_attention_fwd_efficiency", p.fa2AttentionFwdEfficiency, kEfficiency); // optional
+        r.readDouble("fa2_attention_bwd_efficiency", p.fa2AttentionBwdEfficiency, kEfficiency); // optional
+        r.readDouble("attention_fwd_half_tokens", p.attentionFwdHalfTokens, nonNegative(1e7));  // optional
+        r.readDouble("attention_bwd_half_tokens", p.attentionBwdHalfTokens, nonNegative(1e7));  // optional
+        r.readDouble("attention_score_overhead", p.attentionScoreOverhead, nonNegative(10.0));  // optional
         r.readDouble("fa2_attention_score_overhead", p.fa2AttentionScoreOverhead, nonNegative(10.0));
         readCurve(r, "nvlink_bus_efficiency", p.nvlinkBusEfficiency, true);
         readCurve(r, "network_bus_efficiency", p.networkBusEfficiency, true);

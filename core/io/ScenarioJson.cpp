@@ -6,9 +6,9 @@
 
 #include "core/io/JsonReader.h"
 #include "core/io/JsonWriter.h"
-#include "core/model/Limits.h"
 #include "core/io/Presets.h"
 #include "core/model/Enums.h"
+#include "core/model/Limits.h"
 
 #include <string>
 #include <utility>
@@ -77,7 +77,8 @@ const ClusterPreset* lookUpCluster(const Json& v, const std::string& path, Input
 // ------------------------------------------------------------------------------------------------
 // Scenario: reading
 
-// Limits on sizes (core/model/Limits.h): generous, but they keep arithmetic far from overflow and catch typos.
+// Limits on sizes (core/model/Limits.h): generous, but they keep arithmetic far from overflow and catch
+// typos.
 using limits::kMaxCount;
 using limits::kMaxHeads;
 using limits::kMaxHidden;
@@ -95,10 +96,9 @@ void readMoe(const Json& j, const std::string& path, MoeSpec& moe, int layers, I
         errors.push_back({path, "wrong type: expected an object or null, got " + describe(j)});
         return;
     }
-    ObjectReader r(
-        j, path, errors,
-        {"experts", "top_k", "expert_ffn_hidden", "shared_experts", "moe_layers", "capacity_factor", "groups",
-         "group_limit"});
+    ObjectReader r(j, path, errors,
+                   {"experts", "top_k", "expert_ffn_hidden", "shared_experts", "moe_layers",
+                    "capacity_factor", "groups", "group_limit"});
     const bool expertsOk = r.readInt("experts", moe.experts, 0, kMaxHeads);
     const bool topKOk = r.readInt("top_k", moe.topK, 0, kMaxHeads);
     const bool ffnOk = r.readInt("expert_ffn_hidden", moe.expertFfnHidden, 0, kMaxWidth);
@@ -112,11 +112,12 @@ void readMoe(const Json& j, const std::string& path, MoeSpec& moe, int layers, I
         r.error("groups", "out of range: must divide experts (" + std::to_string(moe.experts) + "), got " +
                               std::to_string(moe.groups));
     if (groupsOk && limitOk && moe.groups > 0 && (moe.groupLimit < 1 || moe.groupLimit > moe.groups))
-        r.error("group_limit", "out of range: must be an integer from 1 to groups (" + std::to_string(moe.groups) +
-                                   "), got " + std::to_string(moe.groupLimit));
+        r.error("group_limit", "out of range: must be an integer from 1 to groups (" +
+                                   std::to_string(moe.groups) + "), got " + std::to_string(moe.groupLimit));
     else if (expertsOk && topKOk && groupsOk && limitOk && moe.groups > 0 && moe.experts % moe.groups == 0 &&
              static_cast<long long>(moe.groupLimit) * (moe.experts / moe.groups) < moe.topK)
-        r.error("group_limit", "out of range: the " + std::to_string(moe.groupLimit) + " allowed groups hold " +
+        r.error("group_limit", "out of range: the " + std::to_string(moe.groupLimit) +
+                                   " allowed groups hold " +
                                    std::to_string(moe.groupLimit * (moe.experts / moe.groups)) +
                                    " experts, fewer than top_k (" + std::to_string(moe.topK) + ")");
     if (expertsOk && topKOk && moe.experts > 0 && (moe.topK < 1 || moe.topK > moe.experts))
@@ -367,7 +368,8 @@ TrainingOptions readTraining(const Json* j, const std::string& path, InputErrors
                {CrossEntropy::Auto, CrossEntropy::Unfused, CrossEntropy::Fused, CrossEntropy::FusedLinear,
                 CrossEntropy::Compiled, CrossEntropy::Fused16});
     r.readInt("logits_metric_passes", t.logitsMetricPasses, 0, kMaxLogitsMetricPasses);
-    r.readEnum("cp_exchange", t.cpExchange, &parseCpExchange, {CpExchange::Auto, CpExchange::Ring, CpExchange::AllGather});
+    r.readEnum("cp_exchange", t.cpExchange, &parseCpExchange,
+               {CpExchange::Auto, CpExchange::Ring, CpExchange::AllGather});
     r.readEnum("pipeline_split", t.pipelineSplit, &parsePipelineSplit,
                {PipelineSplit::Auto, PipelineSplit::Layers, PipelineSplit::EmbeddingAndLoss});
     r.readEnum("attention_flops", t.attentionFlops, &parseAttentionFlops,
@@ -385,13 +387,14 @@ Layout readLayout(const Json* j, const std::string& path, InputErrors& errors) {
         errors.push_back({path, "wrong type: expected an object, got " + describe(*j)});
         return l;
     }
-    ObjectReader r(*j, path, errors, {"tp", "pp", "dp", "cp", "ep", "etp", "vpp", "micro_batch", "accumulation"});
+    ObjectReader r(*j, path, errors,
+                   {"tp", "pp", "dp", "cp", "ep", "etp", "vpp", "micro_batch", "accumulation"});
     r.readInt("tp", l.tp, 1, kMaxCount);
     r.readInt("pp", l.pp, 1, kMaxCount);
     r.readInt("dp", l.dp, 1, kMaxCount);
     r.readInt("cp", l.cp, 1, kMaxCount);
     r.readInt("ep", l.ep, 1, kMaxCount);
-    r.readInt("etp", l.etp, 0, kMaxCount);  // optional: 0 (the default) = auto
+    r.readInt("etp", l.etp, 0, kMaxCount); // optional: 0 (the default) = auto
     r.readInt("vpp", l.vpp, 1, kMaxCount);
     r.readInt("micro_batch", l.microBatch, 1, kMaxCount);
     r.readInt("accumulation", l.accumulation, 1, kMaxCount);
@@ -516,7 +519,7 @@ Json layoutToJson(const Layout& l) {
     j["cp"] = l.cp;
     j["ep"] = l.ep;
     if (l.etp > 0)
-        j["etp"] = l.etp;  // auto is the default and stays unwritten
+        j["etp"] = l.etp; // auto is the default and stays unwritten
     j["vpp"] = l.vpp;
     j["micro_batch"] = l.microBatch;
     j["accumulation"] = l.accumulation;

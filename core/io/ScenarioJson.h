@@ -17,16 +17,16 @@ inline constexpr int kProfileVersion = 1;
 
 // One problem found in an input: where (a JSON path like "model.heads", or the file) and why.
 struct InputError {
-    std::string path;    // "$.model.heads"; empty for whole-file problems
-    std::string reason;  // "must be a positive integer, got -3"
-    int line = 0;        // 1-based, for parse errors
+    std::string path;   // "$.model.heads"; empty for whole-file problems
+    std::string reason; // "must be a positive integer, got -3"
+    int line = 0;       // 1-based, for parse errors
     int column = 0;
-    std::string message() const;  // "$.model.heads: must be a positive integer, got -3"
+    std::string message() const; // "$.model.heads: must be a positive integer, got -3"
 };
 using InputErrors = std::vector<InputError>;
 
 std::expected<Scenario, InputErrors> scenarioFromJson(std::string_view text);
-std::string scenarioToJson(const Scenario& s);  // pretty-printed, every field spelled out
+std::string scenarioToJson(const Scenario& s); // pretty-printed, every field spelled out
 std::expected<Scenario, InputErrors> loadScenarioFile(const std::string& path);
 // Atomic: writes a temporary file beside the target and renames it over; the old file survives failure.
 std::expected<void, std::string> saveScenarioFile(const std::string& path, const Scenario& s);

@@ -1,12 +1,13 @@
 // The steady state of a measured run, and what it means next to the plan (docs/reports.md).
-#include "core/util/NumberFormat.h"
 #include "core/estimate/PlanJson.h"
 #include "core/measured/RunLog.h"
+#include "core/util/NumberFormat.h"
 #include "core/util/Statistics.h"
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
-#include <nlohmann/json.hpp>
 #include <numeric>
 
 namespace lp::core {

@@ -1,5 +1,6 @@
 // Reading step times from a run: CSV, Megatron-LM and torchtitan log lines, pasted numbers.
 #include "core/measured/RunLog.h"
+
 #include "core/util/Statistics.h"
 
 #include <algorithm>

@@ -8,12 +8,13 @@
 // Parsing never gives up on one bad line: lines that look like step records but cannot be read
 // become warnings with their line number. Formats and the warmup rule: docs/reports.md.
 #include "core/estimate/Plan.h"
-#include "core/model/Scenario.h"
 #include "core/io/ScenarioJson.h"
+#include "core/model/Scenario.h"
+
+#include <nlohmann/json_fwd.hpp>
 
 #include <expected>
 #include <limits>
-#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>

@@ -4,9 +4,9 @@
 #include "core/measured/Validation.h"
 
 #include "core/io/JsonReader.h"
-#include "core/util/NumberFormat.h"
 #include "core/io/Presets.h"
 #include "core/measured/detail/CaseNotes.h"
+#include "core/util/NumberFormat.h"
 
 #include <algorithm>
 #include <array>
@@ -31,14 +31,15 @@ bool detail::megatronCoreRecipeApplies(const Scenario& s) {
 
 namespace {
 
+using detail::Json;
 using detail::megatronCoreRecipeApplies;
 using detail::perReplicaUnits;
-using detail::Json;
 
 constexpr const char* kSchema = "layout-planner/validation-cases@1";
 
-const char* kMetrics[] = {"iteration_time_s", "model_tflops_per_gpu", "hardware_tflops_per_gpu", "mfu", "hfu",
-                          "tokens_per_s_per_gpu", "peak_memory_gib"};
+const char* kMetrics[] = {
+    "iteration_time_s",     "model_tflops_per_gpu", "hardware_tflops_per_gpu", "mfu", "hfu",
+    "tokens_per_s_per_gpu", "peak_memory_gib"};
 
 struct Reader {
     InputErrors& errors;
@@ -62,9 +63,9 @@ struct Reader {
             return lo;
         // A whole number written as a float (1024.0, what a script's division writes) counts, as in scenario
         // files; 8.5 does not.
-        const bool whole = v->is_number_integer() ||
-                           (v->is_number_float() && std::isfinite(v->get<double>()) &&
-                            v->get<double>() == std::floor(v->get<double>()));
+        const bool whole =
+            v->is_number_integer() || (v->is_number_float() && std::isfinite(v->get<double>()) &&
+                                       v->get<double>() == std::floor(v->get<double>()));
         if (!whole) {
             error(where, key, "wrong type: expected an integer, got " + detail::describe(*v));
             return lo;
@@ -84,7 +85,8 @@ struct Reader {
         return obj.is_object() && obj.contains(key) && !obj.at(key).is_null();
     }
     // An optional integer: `fallback` when it is not given.
-    int optionalInteger(const Json& obj, const char* key, const std::string& where, int lo, int hi, int fallback) {
+    int optionalInteger(const Json& obj, const char* key, const std::string& where, int lo, int hi,
+                        int fallback) {
         return given(obj, key) ? integer(obj, key, where, lo, hi) : fallback;
     }
     bool boolean(const Json& obj, const char* key, const std::string& where, bool fallback) {
@@ -182,9 +184,10 @@ void readMoeLayerPattern(Reader& r, const Json& e, const std::string& w, ModelSp
         (dense > 0 && step > 1 ? " and " : "") + (step > 1 ? std::string(stepKey) : std::string()));
 }
 
-ModelSpec readModel(Reader& r, const Json& j, const std::string& where, std::vector<std::string>& adjustments) {
+ModelSpec readModel(Reader& r, const Json& j, const std::string& where,
+                    std::vector<std::string>& adjustments) {
     ModelSpec m;
-    m.name = Reader::optionalText(j, "name");  // cosmetic: the case's id stands in when it is missing
+    m.name = Reader::optionalText(j, "name"); // cosmetic: the case's id stands in when it is missing
     m.layers = r.integer(j, "layers", where, 1, 100000);
     m.hidden = r.integer(j, "hidden", where, 1, 1000000);
     m.heads = r.integer(j, "heads", where, 1, 100000);
@@ -202,8 +205,9 @@ ModelSpec readModel(Reader& r, const Json& j, const std::string& where, std::vec
     } else if (m.hidden > 0) {
         const long long width = gpt ? 4LL * m.hidden : (8LL * m.hidden / 3 + 255) / 256 * 256;
         m.ffnHidden = static_cast<int>(std::min<long long>(width, 10000000));
-        adjustments.push_back("ffn_hidden not stated: planned with " + std::to_string(m.ffnHidden) +
-                              (gpt ? " (4 x hidden)" : " (8/3 x hidden rounded up to a multiple of 256, Llama's rule)"));
+        adjustments.push_back(
+            "ffn_hidden not stated: planned with " + std::to_string(m.ffnHidden) +
+            (gpt ? " (4 x hidden)" : " (8/3 x hidden rounded up to a multiple of 256, Llama's rule)"));
     }
     m.vocab = r.integer(j, "vocab", where, 1, 100000000);
     m.seqLen = r.integer(j, "seq_len", where, 1, 100000000);
@@ -270,7 +274,8 @@ std::string adoptPresetArchitecture(ModelSpec& m) {
     for (const ModelPreset& p : modelPresets()) {
         const ModelSpec& q = p.model;
         const bool shape = q.layers == m.layers && q.hidden == m.hidden && q.heads == m.heads &&
-                           q.kvHeads == m.kvHeads && q.vocab == m.vocab && q.mlp == m.mlp && q.isMoe() == m.isMoe();
+                           q.kvHeads == m.kvHeads && q.vocab == m.vocab && q.mlp == m.mlp &&
+                           q.isMoe() == m.isMoe();
         const bool mlp = m.isMoe() ? q.moe.experts == m.moe.experts && q.moe.topK == m.moe.topK &&
                                          q.moe.expertFfnHidden == m.moe.expertFfnHidden &&
                                          q.moe.sharedExperts == m.moe.sharedExperts &&
@@ -281,14 +286,15 @@ std::string adoptPresetArchitecture(ModelSpec& m) {
             continue;
         ModelSpec adopted = m;
         // A head size equal to hidden / heads is no head size of its own.
-        adopted.headSize = q.headDim() == m.hidden / m.heads && m.hidden % m.heads == 0 ? m.headSize : q.headSize;
+        adopted.headSize =
+            q.headDim() == m.hidden / m.heads && m.hidden % m.heads == 0 ? m.headSize : q.headSize;
         adopted.attention = q.attention;
         adopted.mla = q.attention == AttentionKind::Mla ? q.mla : m.mla;
         adopted.norm = q.norm;
         adopted.biases = q.biases;
         adopted.learnedPositions = q.learnedPositions;
         adopted.dropout = q.dropout;
-        adopted.moe.groups = q.moe.groups;  // group-limited routing (DeepSeek-V3's node-limited routing)
+        adopted.moe.groups = q.moe.groups; // group-limited routing (DeepSeek-V3's node-limited routing)
         adopted.moe.groupLimit = q.moe.groupLimit;
         if (adopted == m)
             return {};
@@ -339,15 +345,16 @@ void inferMegatronCoreRecipe(Scenario& s, const std::string& source, const std::
 // DeepSeek-V3's own report. A case whose source or notes name a deduplicating dispatcher (DeepEP, HybridEP,
 // Megatron-Core's flex dispatcher, DualPipe's), or that is one of DeepSeek's technical reports, sends each
 // token once per other node (MoeDispatcher::Deduplicated). Source and notes are lower-cased.
-void inferMoeCommunication(TrainingOptions& t, const Layout& l, const std::string& source, const std::string& notes) {
+void inferMoeCommunication(TrainingOptions& t, const Layout& l, const std::string& source,
+                           const std::string& notes) {
     if (l.ep <= 1)
         return;
     const bool deepSeekReport =
         source.find("deepseek") != std::string::npos && source.find("technical report") != std::string::npos;
     if (deepSeekReport && source.find("deepseek-v3") != std::string::npos)
         t.overlapEpComm = true;
-    for (const char* term : {"moe_a2a_overlap", "overlap_moe_expert_parallel_comm", "overlap-moe-expert-parallel-comm",
-                             "ep overlap", "a2a overlap", "dualpipe"})
+    for (const char* term : {"moe_a2a_overlap", "overlap_moe_expert_parallel_comm",
+                             "overlap-moe-expert-parallel-comm", "ep overlap", "a2a overlap", "dualpipe"})
         t.overlapEpComm = t.overlapEpComm || detail::notesState(notes, term);
     bool dedup = deepSeekReport;
     const std::string sourceAndNotes = source + " " + notes;
@@ -368,18 +375,19 @@ std::string formatGpuId(const std::string& written) {
     if (findGpuPreset(id))
         return id;
     static const std::map<std::string, std::string, std::less<>> kShort = {
-        {"a100", "a100-sxm-80gb"},      {"a100-80gb", "a100-sxm-80gb"}, {"a100-40gb", "a100-sxm-40gb"},
-        {"h100", "h100-sxm-80gb"},      {"h100-80gb", "h100-sxm-80gb"}, {"h100-96gb", "h100-sxm-96gb"},
-        {"h100-sxm", "h100-sxm-80gb"},  {"h800", "h800-sxm-80gb"},      {"h800-80gb", "h800-sxm-80gb"},
-        {"h200", "h200-sxm-141gb"},     {"h200-141gb", "h200-sxm-141gb"}, {"h200-sxm", "h200-sxm-141gb"},
-        {"a100-sxm", "a100-sxm-80gb"},  {"gb200-nvl72", "gb200"},       {"gb300-nvl72", "gb300"}};
+        {"a100", "a100-sxm-80gb"},     {"a100-80gb", "a100-sxm-80gb"},   {"a100-40gb", "a100-sxm-40gb"},
+        {"h100", "h100-sxm-80gb"},     {"h100-80gb", "h100-sxm-80gb"},   {"h100-96gb", "h100-sxm-96gb"},
+        {"h100-sxm", "h100-sxm-80gb"}, {"h800", "h800-sxm-80gb"},        {"h800-80gb", "h800-sxm-80gb"},
+        {"h200", "h200-sxm-141gb"},    {"h200-141gb", "h200-sxm-141gb"}, {"h200-sxm", "h200-sxm-141gb"},
+        {"a100-sxm", "a100-sxm-80gb"}, {"gb200-nvl72", "gb200"},         {"gb300-nvl72", "gb300"}};
     if (const auto it = kShort.find(id); it != kShort.end())
         return it->second;
     return id;
 }
 
 // `adjustments` collects what the reader changed so that the case can be planned (shown with its rows).
-ClusterSpec readCluster(Reader& r, const Json& j, const std::string& where, std::vector<std::string>& adjustments) {
+ClusterSpec readCluster(Reader& r, const Json& j, const std::string& where,
+                        std::vector<std::string>& adjustments) {
     ClusterSpec c;
     const std::string written = r.text(j, "gpu", where);
     const std::string gpuId = formatGpuId(written);
@@ -412,8 +420,8 @@ ClusterSpec readCluster(Reader& r, const Json& j, const std::string& where, std:
         c.gpusPerNode = std::gcd(gpus, perNode);
         c.nodes = gpus / c.gpusPerNode;
         adjustments.push_back("gpus " + std::to_string(gpus) + " is not a multiple of gpus_per_node " +
-                              std::to_string(perNode) + ": planned as " + std::to_string(c.nodes) + " nodes of " +
-                              std::to_string(c.gpusPerNode) + " GPUs");
+                              std::to_string(perNode) + ": planned as " + std::to_string(c.nodes) +
+                              " nodes of " + std::to_string(c.gpusPerNode) + " GPUs");
     }
     c.nvlinkDomain = c.gpusPerNode;
     if (tray)
@@ -422,7 +430,8 @@ ClusterSpec readCluster(Reader& r, const Json& j, const std::string& where, std:
     return c;
 }
 
-std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_view text, InputErrors* skipped) {
+std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_view text,
+                                                                  InputErrors* skipped) {
     InputErrors errors;
     const std::optional<Json> parsed = detail::parseObject(text, errors);
     if (!parsed)
@@ -490,7 +499,8 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
             if (Reader::given(*jl, key))
                 return r.integer(*jl, key, lw, lo, hi);
             if (why)
-                vc.adjustments.push_back(std::string(key) + " not stated: planned with " + std::to_string(fallback) +
+                vc.adjustments.push_back(std::string(key) + " not stated: planned with " +
+                                         std::to_string(fallback) +
                                          (*why ? std::string(" (") + why + ")" : std::string()));
             return fallback;
         };
@@ -514,7 +524,8 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
         if (!vc.vppGiven)
             vc.adjustments.push_back("vpp not stated: the fastest interleaving that fits");
         const long long model = static_cast<long long>(l.tp) * l.pp * l.cp;
-        const int leftDp = static_cast<int>(std::clamp<long long>(s.cluster.gpus() / std::max(1LL, model), 1, 10000000));
+        const int leftDp =
+            static_cast<int>(std::clamp<long long>(s.cluster.gpus() / std::max(1LL, model), 1, 10000000));
         l.dp = stated("dp", 1, 10000000, leftDp, "the GPUs over tp x pp x cp");
         // A DP degree that does not make up the GPU count with TP, PP and CP (a source that counts FSDP over
         // DP x CP as its DP, say): the degree the GPUs leave, when they divide evenly. Otherwise the layout
@@ -536,17 +547,20 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
         } else {
             // Not stated: one micro batch per replica without a pipeline; with one, four per stage (a bubble
             // of under a fifth, what published pipelined runs keep to).
-            const long long perStep = static_cast<long long>(l.microBatch) * l.dp * (l.pp > 1 ? 4LL * l.pp : 1LL);
+            const long long perStep =
+                static_cast<long long>(l.microBatch) * l.dp * (l.pp > 1 ? 4LL * l.pp : 1LL);
             vc.globalBatch = std::clamp<long long>(perStep, 1, 100000000);
-            vc.adjustments.push_back("global_batch not stated: planned with " + std::to_string(vc.globalBatch) +
-                                     (l.pp > 1 ? " (4 x pp micro batches per replica)" : " (one micro batch per replica)"));
+            vc.adjustments.push_back(
+                "global_batch not stated: planned with " + std::to_string(vc.globalBatch) +
+                (l.pp > 1 ? " (4 x pp micro batches per replica)" : " (one micro batch per replica)"));
         }
         TrainingOptions& t = s.training;
         // Sequence parallelism not stated: on with TP on Hopper or newer (every Megatron-Core recipe) and
         // in PyTorch trainers (torchtitan's TP plan shards the norms' sequence), off before.
         const bool spDefault = l.tp > 1 && (hopperOrNewer || torchTrainer);
         if (!Reader::given(*jl, "sequence_parallel") && l.tp > 1)
-            vc.adjustments.push_back(std::string("sequence_parallel not stated: ") + (spDefault ? "on" : "off"));
+            vc.adjustments.push_back(std::string("sequence_parallel not stated: ") +
+                                     (spDefault ? "on" : "off"));
         t.sequenceParallel = r.boolean(*jl, "sequence_parallel", lw, spDefault);
         vc.recomputeGiven = Reader::given(*jl, "recompute");
         if (vc.recomputeGiven)
@@ -653,11 +667,12 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
                  {"fp8 all-gather", "float8 all-gather", "fp8 fsdp all-gather", "fp8_param_gather",
                   "fp8-param-gather", "fp8_params", "enable_fsdp_float8_all_gather"})
                 t.fp8ParamGather = t.fp8ParamGather || detail::notesState(notes, term);
-        // Nor how the source counts model FLOPs. Megatron-Bridge's and NeMo AutoModel's published model TFLOP/s
-        // count the causal half of the attention scores (Megatron-Bridge's flop_utils: "core_seq / 2";
-        // AutoModel's flops formulas: causal_self_attn = True): their DeepSeek-V3 rows give 250 GFLOP per token
-        // where the full count is 280, their Qwen3-30B-A3B rows 23.0 for 27.9.
-        if (source.find("megatron-bridge") != std::string::npos || source.find("automodel") != std::string::npos)
+        // Nor how the source counts model FLOPs. Megatron-Bridge's and NeMo AutoModel's published model
+        // TFLOP/s count the causal half of the attention scores (Megatron-Bridge's flop_utils: "core_seq /
+        // 2"; AutoModel's flops formulas: causal_self_attn = True): their DeepSeek-V3 rows give 250 GFLOP per
+        // token where the full count is 280, their Qwen3-30B-A3B rows 23.0 for 27.9.
+        if (source.find("megatron-bridge") != std::string::npos ||
+            source.find("automodel") != std::string::npos)
             t.attentionFlops = AttentionFlops::Causal;
         // A compiled model compiles the FSDP style's loss with it (the planner's torchtitan), but torchtitan
         // only does so since April 2025 (PR #1033); before, its train.py left the loss eager ("compiling loss
@@ -715,8 +730,8 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
         if (vc.globalBatch % perStep != 0)
             vc.adjustments.push_back(
                 "global_batch " + std::to_string(vc.globalBatch) + " is not a multiple of " +
-                (vc.microBatchGiven ? "micro_batch x dp (" : "dp (") + std::to_string(perStep) + "): planned with " +
-                std::to_string(steps * perStep) + " sequences per step");
+                (vc.microBatchGiven ? "micro_batch x dp (" : "dp (") + std::to_string(perStep) +
+                "): planned with " + std::to_string(steps * perStep) + " sequences per step");
         l.accumulation = static_cast<int>(steps);
         for (const char* metric : kMetrics) {
             if (jmeas->contains(metric) && jmeas->at(metric).is_number()) {
@@ -726,7 +741,7 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
             }
         }
         if (errors.size() > problemsBefore)
-            continue;  // a case with a problem is not planned (its problems name it)
+            continue; // a case with a problem is not planned (its problems name it)
         vc.scenario = std::move(s);
         out.push_back(std::move(vc));
     }
@@ -743,7 +758,7 @@ std::expected<std::vector<ValidationCase>, InputErrors> readCases(std::string_vi
 } // namespace
 
 std::expected<std::vector<ValidationCase>, InputErrors> validationCasesFromJson(std::string_view text,
-                                                                               InputErrors* skipped) {
+                                                                                InputErrors* skipped) {
     if (skipped)
         skipped->clear();
     return detail::guarded<std::vector<ValidationCase>>([&] { return readCases(text, skipped); });

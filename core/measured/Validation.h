@@ -1,8 +1,8 @@
 #pragma once
 // Measured training runs (layout-planner/validation-cases@1) and how well the planner predicts them.
-#include "core/model/Hardware.h"
 #include "core/estimate/Plan.h"
 #include "core/io/ScenarioJson.h"
+#include "core/model/Hardware.h"
 #include "core/model/Scenario.h"
 
 #include <expected>
@@ -13,8 +13,8 @@
 namespace lp::core {
 
 struct MeasuredValue {
-    std::string metric;  // iteration_time_s, model_tflops_per_gpu, hardware_tflops_per_gpu, mfu, hfu,
-                         // tokens_per_s_per_gpu, peak_memory_gib
+    std::string metric; // iteration_time_s, model_tflops_per_gpu, hardware_tflops_per_gpu, mfu, hfu,
+                        // tokens_per_s_per_gpu, peak_memory_gib
     double value = 0;
 };
 
@@ -24,9 +24,9 @@ struct ValidationCase {
     std::string confidence;
     std::string notes;
     Scenario scenario;
-    bool microBatchGiven = true;  // false: pick the fastest micro batch that fits
-    bool recomputeGiven = true;   // false: pick the fastest recomputation that fits
-    bool vppGiven = true;         // false (a pipeline): pick the fastest interleaving that fits
+    bool microBatchGiven = true; // false: pick the fastest micro batch that fits
+    bool recomputeGiven = true;  // false: pick the fastest recomputation that fits
+    bool vppGiven = true;        // false (a pipeline): pick the fastest interleaving that fits
     long long globalBatch = 0;
     std::vector<MeasuredValue> measured;
     // What the reader changed so that the case can be planned, in words ("global_batch 7 is not a multiple
@@ -38,10 +38,10 @@ struct ValidationCase {
 };
 
 // Without `skipped`, any problem refuses the file. With it, a case that cannot be read is left out and its
-// problems (each naming its case, "$.cases[3].layout.tp: ...") go to *skipped; the file is refused only when no
-// case can be read (or it is no validation-cases file).
-std::expected<std::vector<ValidationCase>, InputErrors> validationCasesFromJson(std::string_view text,
-                                                                               InputErrors* skipped = nullptr);
+// problems (each naming its case, "$.cases[3].layout.tp: ...") go to *skipped; the file is refused only when
+// no case can be read (or it is no validation-cases file).
+std::expected<std::vector<ValidationCase>, InputErrors>
+validationCasesFromJson(std::string_view text, InputErrors* skipped = nullptr);
 std::expected<std::vector<ValidationCase>, InputErrors> loadValidationCases(const std::string& path,
                                                                             InputErrors* skipped = nullptr);
 
@@ -50,12 +50,12 @@ struct ValidationRow {
     std::string metric;
     double measured = 0;
     double predicted = 0;
-    double relativeError = 0;  // (predicted - measured) / measured
-    int microBatch = 0;        // micro batch used
+    double relativeError = 0; // (predicted - measured) / measured
+    int microBatch = 0;       // micro batch used
     // The first error of a layout the planner cannot build ("layers_not_divisible_by_pp"), empty when the
     // plan is valid. Such a row has no prediction (0) and counts as a 100% error in the summary.
     std::string invalidReason;
-    std::vector<std::string> adjustments;  // the case's (ValidationCase::adjustments)
+    std::vector<std::string> adjustments; // the case's (ValidationCase::adjustments)
 };
 
 struct MetricSummary {
@@ -89,9 +89,9 @@ struct GroupSummary {
 
 struct ValidationReport {
     std::vector<ValidationRow> rows;
-    std::vector<MetricSummary> summary;  // per metric, plus "throughput" (all throughput metrics)
-    std::vector<GroupSummary> groups; // throughput figures by GPU, style and precision, largest group first
-    int plannedCases = 0;                // cases with a valid plan
+    std::vector<MetricSummary> summary; // per metric, plus "throughput" (all throughput metrics)
+    std::vector<GroupSummary> groups;   // throughput figures by GPU, style and precision, largest group first
+    int plannedCases = 0;               // cases with a valid plan
     std::vector<OverCapacity> overCapacity; // of those, the ones planned over capacity, in case order
 };
 

@@ -1,9 +1,8 @@
 // Plans validation cases and compares the predictions with the measured values: the settings a case leaves
 // open are searched (resolveCase), then every measured figure gets its predicted value, error and summary.
+#include "core/estimate/Evaluate.h"
 #include "core/measured/Validation.h"
 #include "core/measured/detail/CaseNotes.h"
-
-#include "core/estimate/Evaluate.h"
 #include "core/util/Statistics.h"
 
 #include <algorithm>
@@ -17,7 +16,9 @@ namespace lp::core {
 using detail::megatronCoreRecipeApplies;
 using detail::perReplicaUnits;
 
-bool isThroughputMetric(const std::string& metric) { return metric != "peak_memory_gib"; }
+bool isThroughputMetric(const std::string& metric) {
+    return metric != "peak_memory_gib";
+}
 
 double speedError(const ValidationRow& row) {
     if (row.metric == "iteration_time_s")

@@ -24,7 +24,8 @@ std::optional<E> parseOf(const std::array<std::pair<E, std::string_view>, N>& ta
     return std::nullopt;
 }
 
-constexpr std::array<std::pair<MlpKind, std::string_view>, 2> kMlp{{{MlpKind::Gelu, "gelu"}, {MlpKind::SwiGlu, "swiglu"}}};
+constexpr std::array<std::pair<MlpKind, std::string_view>, 2> kMlp{
+    {{MlpKind::Gelu, "gelu"}, {MlpKind::SwiGlu, "swiglu"}}};
 constexpr std::array<std::pair<NormKind, std::string_view>, 2> kNorm{
     {{NormKind::LayerNorm, "layernorm"}, {NormKind::RmsNorm, "rmsnorm"}}};
 constexpr std::array<std::pair<AttentionKind, std::string_view>, 2> kAttentionKind{
@@ -62,7 +63,9 @@ constexpr std::array<std::pair<RematPolicy, std::string_view>, 8> kRematPolicy{
 constexpr std::array<std::pair<CpExchange, std::string_view>, 3> kCpExchange{
     {{CpExchange::Auto, "auto"}, {CpExchange::Ring, "ring"}, {CpExchange::AllGather, "allgather"}}};
 constexpr std::array<std::pair<PipelineSplit, std::string_view>, 3> kPipelineSplit{
-    {{PipelineSplit::Auto, "auto"}, {PipelineSplit::Layers, "layers"}, {PipelineSplit::EmbeddingAndLoss, "embedding_and_loss"}}};
+    {{PipelineSplit::Auto, "auto"},
+     {PipelineSplit::Layers, "layers"},
+     {PipelineSplit::EmbeddingAndLoss, "embedding_and_loss"}}};
 constexpr std::array<std::pair<MoeDispatcher, std::string_view>, 2> kMoeDispatcher{
     {{MoeDispatcher::AllToAll, "alltoall"}, {MoeDispatcher::Deduplicated, "deepep"}}};
 constexpr std::array<std::pair<AttentionFlops, std::string_view>, 2> kAttn{
@@ -74,7 +77,8 @@ constexpr std::array<std::pair<Severity, std::string_view>, 3> kSeverity{
 
 bool equalsIgnoreCase(std::string_view a, std::string_view b) {
     return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-               return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+               return std::tolower(static_cast<unsigned char>(x)) ==
+                      std::tolower(static_cast<unsigned char>(y));
            });
 }
 
@@ -85,46 +89,88 @@ std::string asciiLower(std::string_view s) {
     return out;
 }
 
-std::string_view toString(MlpKind v) { return nameOf(kMlp, v); }
-std::string_view toString(NormKind v) { return nameOf(kNorm, v); }
-std::string_view toString(Precision v) { return nameOf(kPrecision, v); }
-std::string_view toString(AttentionKind v) { return nameOf(kAttentionKind, v); }
-std::string_view toString(Optimizer v) { return nameOf(kOptimizer, v); }
-std::string_view toString(Recompute v) { return nameOf(kRecompute, v); }
-std::string_view toString(ExecutionStyle v) { return nameOf(kStyle, v); }
-std::string_view toString(GradPrecision v) { return nameOf(kGrad, v); }
-std::string_view toString(CrossEntropy v) { return nameOf(kCrossEntropy, v); }
+std::string_view toString(MlpKind v) {
+    return nameOf(kMlp, v);
+}
+std::string_view toString(NormKind v) {
+    return nameOf(kNorm, v);
+}
+std::string_view toString(Precision v) {
+    return nameOf(kPrecision, v);
+}
+std::string_view toString(AttentionKind v) {
+    return nameOf(kAttentionKind, v);
+}
+std::string_view toString(Optimizer v) {
+    return nameOf(kOptimizer, v);
+}
+std::string_view toString(Recompute v) {
+    return nameOf(kRecompute, v);
+}
+std::string_view toString(ExecutionStyle v) {
+    return nameOf(kStyle, v);
+}
+std::string_view toString(GradPrecision v) {
+    return nameOf(kGrad, v);
+}
+std::string_view toString(CrossEntropy v) {
+    return nameOf(kCrossEntropy, v);
+}
 std::string_view toString(OptimizerPrecision v) {
     return nameOf(kOptimizerPrecision, v);
 }
 std::string_view toString(RematPolicy v) {
     return nameOf(kRematPolicy, v);
 }
-std::string_view toString(CpExchange v) { return nameOf(kCpExchange, v); }
-std::string_view toString(PipelineSplit v) { return nameOf(kPipelineSplit, v); }
-std::string_view toString(AttentionFlops v) { return nameOf(kAttn, v); }
-std::string_view toString(MoeDispatcher v) { return nameOf(kMoeDispatcher, v); }
-std::string_view toString(Severity v) { return nameOf(kSeverity, v); }
+std::string_view toString(CpExchange v) {
+    return nameOf(kCpExchange, v);
+}
+std::string_view toString(PipelineSplit v) {
+    return nameOf(kPipelineSplit, v);
+}
+std::string_view toString(AttentionFlops v) {
+    return nameOf(kAttn, v);
+}
+std::string_view toString(MoeDispatcher v) {
+    return nameOf(kMoeDispatcher, v);
+}
+std::string_view toString(Severity v) {
+    return nameOf(kSeverity, v);
+}
 
 std::optional<MlpKind> parseMlpKind(std::string_view s) {
     if (equalsIgnoreCase(s, "geglu") || equalsIgnoreCase(s, "silu"))
-        return MlpKind::SwiGlu;  // gated MLPs share the 3-matrix bookkeeping
+        return MlpKind::SwiGlu; // gated MLPs share the 3-matrix bookkeeping
     if (equalsIgnoreCase(s, "relu2") || equalsIgnoreCase(s, "squared_relu") || equalsIgnoreCase(s, "relu"))
-        return MlpKind::Gelu;    // so do the 2-matrix ones (Nemotron-4's squared ReLU, OPT's ReLU)
+        return MlpKind::Gelu; // so do the 2-matrix ones (Nemotron-4's squared ReLU, OPT's ReLU)
     return parseOf(kMlp, s);
 }
-std::optional<NormKind> parseNormKind(std::string_view s) { return parseOf(kNorm, s); }
-std::optional<AttentionKind> parseAttentionKind(std::string_view s) { return parseOf(kAttentionKind, s); }
-std::optional<Precision> parsePrecision(std::string_view s) { return parseOf(kPrecision, s); }
+std::optional<NormKind> parseNormKind(std::string_view s) {
+    return parseOf(kNorm, s);
+}
+std::optional<AttentionKind> parseAttentionKind(std::string_view s) {
+    return parseOf(kAttentionKind, s);
+}
+std::optional<Precision> parsePrecision(std::string_view s) {
+    return parseOf(kPrecision, s);
+}
 std::optional<Optimizer> parseOptimizer(std::string_view s) {
     if (equalsIgnoreCase(s, "adamw"))
         return Optimizer::Adam;
     return parseOf(kOptimizer, s);
 }
-std::optional<Recompute> parseRecompute(std::string_view s) { return parseOf(kRecompute, s); }
-std::optional<ExecutionStyle> parseExecutionStyle(std::string_view s) { return parseOf(kStyle, s); }
-std::optional<GradPrecision> parseGradPrecision(std::string_view s) { return parseOf(kGrad, s); }
-std::optional<CrossEntropy> parseCrossEntropy(std::string_view s) { return parseOf(kCrossEntropy, s); }
+std::optional<Recompute> parseRecompute(std::string_view s) {
+    return parseOf(kRecompute, s);
+}
+std::optional<ExecutionStyle> parseExecutionStyle(std::string_view s) {
+    return parseOf(kStyle, s);
+}
+std::optional<GradPrecision> parseGradPrecision(std::string_view s) {
+    return parseOf(kGrad, s);
+}
+std::optional<CrossEntropy> parseCrossEntropy(std::string_view s) {
+    return parseOf(kCrossEntropy, s);
+}
 std::optional<OptimizerPrecision> parseOptimizerPrecision(std::string_view s) {
     return parseOf(kOptimizerPrecision, s);
 }
@@ -168,8 +214,12 @@ std::optional<CpExchange> parseCpExchange(std::string_view s) {
         return CpExchange::AllGather;
     return parseOf(kCpExchange, s);
 }
-std::optional<PipelineSplit> parsePipelineSplit(std::string_view s) { return parseOf(kPipelineSplit, s); }
-std::optional<AttentionFlops> parseAttentionFlops(std::string_view s) { return parseOf(kAttn, s); }
+std::optional<PipelineSplit> parsePipelineSplit(std::string_view s) {
+    return parseOf(kPipelineSplit, s);
+}
+std::optional<AttentionFlops> parseAttentionFlops(std::string_view s) {
+    return parseOf(kAttn, s);
+}
 std::optional<MoeDispatcher> parseMoeDispatcher(std::string_view s) {
     // The frameworks' own names: Megatron-Core's dispatcher types and flex backends.
     for (const char* name : {"all_to_all", "a2a"})

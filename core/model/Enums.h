@@ -8,7 +8,7 @@ namespace lp::core {
 
 enum class MlpKind { Gelu, SwiGlu };
 enum class NormKind { LayerNorm, RmsNorm };
-enum class AttentionKind { Standard, Mla };  // multi-head / grouped-query, or multi-head latent
+enum class AttentionKind { Standard, Mla }; // multi-head / grouped-query, or multi-head latent
 enum class Precision { Bf16, Fp16, Fp8 };
 enum class Optimizer { Adam, SgdMomentum };
 enum class Recompute { None, Selective, Full };

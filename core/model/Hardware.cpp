@@ -12,8 +12,9 @@ double Curve::at(double x) const {
         return points.front().second;
     if (x >= points.back().first)
         return points.back().second;
-    const auto it = std::upper_bound(points.begin(), points.end(), x,
-                                     [](double v, const std::pair<double, double>& p) { return v < p.first; });
+    const auto it =
+        std::upper_bound(points.begin(), points.end(), x,
+                         [](double v, const std::pair<double, double>& p) { return v < p.first; });
     const auto& hi = *it;
     const auto& lo = *(it - 1);
     const double t = std::log(x / lo.first) / std::log(hi.first / lo.first);

@@ -10,18 +10,18 @@ namespace lp::core {
 struct GpuSpec {
     std::string id = "h100-sxm-80gb";
     std::string name = "NVIDIA H100 SXM 80 GB";
-    double peakFlops16 = 989e12;      // dense bf16/fp16 FLOP/s
-    double peakFlops8 = 1979e12;      // dense fp8 FLOP/s (0 where unsupported)
-    double hbmBytes = 85.05e9;        // memory capacity as CUDA reports it (79.21 GiB of an "80 GB" H100)
-    double hbmBandwidth = 3.35e12;    // bytes/s
-    double nvlinkBandwidth = 450e9;   // bytes/s per GPU, one direction
-    double networkBandwidth = 50e9;   // bytes/s per GPU, one direction (its network card's share)
+    double peakFlops16 = 989e12;    // dense bf16/fp16 FLOP/s
+    double peakFlops8 = 1979e12;    // dense fp8 FLOP/s (0 where unsupported)
+    double hbmBytes = 85.05e9;      // memory capacity as CUDA reports it (79.21 GiB of an "80 GB" H100)
+    double hbmBandwidth = 3.35e12;  // bytes/s
+    double nvlinkBandwidth = 450e9; // bytes/s per GPU, one direction
+    double networkBandwidth = 50e9; // bytes/s per GPU, one direction (its network card's share)
     double hostLinkBandwidth =
         64e9; // bytes/s per GPU, one direction, to host memory (PCIe Gen5 x16, NVLink-C2C)
     double hostMemoryBandwidth =
-        76.8e9;                       // bytes/s: the GPU's share of its host's DRAM bandwidth (CPU offload)
+        76.8e9;                     // bytes/s: the GPU's share of its host's DRAM bandwidth (CPU offload)
     double hostMemoryBytes = 250e9; // bytes: the GPU's share of its host's memory (a DGX H100's 2 TB over 8)
-    std::string source;               // data sheet the figures come from
+    std::string source;             // data sheet the figures come from
     bool operator==(const GpuSpec&) const = default;
 };
 
@@ -30,7 +30,7 @@ struct ClusterSpec {
     GpuSpec gpu;
     int nodes = 8;
     int gpusPerNode = 8;
-    int nvlinkDomain = 8;            // GPUs joined by NVLink (a node; 72 for an NVL72 rack)
+    int nvlinkDomain = 8; // GPUs joined by NVLink (a node; 72 for an NVL72 rack)
     // Per ring step of an NVLink collective (2(n-1) steps per all-reduce). 1 us: with the efficiency curve
     // below it reproduces the all-reduce times nccl-tests measured on A100 NVSwitch nodes for 2-8 GPUs and
     // 1-256 MB (vTrain's trace/a100 tables, mean error 9%); 5 us overstated small messages by 40-80%.
@@ -43,7 +43,7 @@ struct ClusterSpec {
 
 // A monotone table y(x), interpolated linearly in log(x) and clamped at both ends.
 struct Curve {
-    std::vector<std::pair<double, double>> points;  // sorted by x, x > 0
+    std::vector<std::pair<double, double>> points; // sorted by x, x > 0
     double at(double x) const;
     bool empty() const { return points.empty(); }
     bool operator==(const Curve&) const = default;
@@ -53,15 +53,15 @@ struct Curve {
 // measurements (see docs/estimation.md); a profile measured by the CUDA micro-benchmark replaces them.
 struct HardwareProfile {
     std::string name = "built-in";
-    std::string gpuId;               // GPU preset it describes
-    std::string origin = "built-in"; // "built-in" or "measured"
-    std::string measuredOn;          // device name when measured
-    std::string date;                // ISO date when measured
-    Curve gemmEfficiency;            // fraction of peak 16-bit FLOP/s vs FLOPs of one GEMM (2mnk)
-    Curve gemmEfficiencyFp8;         // same for fp8 GEMMs against the fp8 peak (empty: derived)
-    double hbmEfficiency = 0.85;     // fraction of HBM bandwidth memory-bound kernels reach
-    double attentionFwdEfficiency = 0.5;  // fused (flash) attention forward, fraction of 16-bit peak
-    double attentionBwdEfficiency = 0.4;  // fused (flash) attention backward
+    std::string gpuId;                   // GPU preset it describes
+    std::string origin = "built-in";     // "built-in" or "measured"
+    std::string measuredOn;              // device name when measured
+    std::string date;                    // ISO date when measured
+    Curve gemmEfficiency;                // fraction of peak 16-bit FLOP/s vs FLOPs of one GEMM (2mnk)
+    Curve gemmEfficiencyFp8;             // same for fp8 GEMMs against the fp8 peak (empty: derived)
+    double hbmEfficiency = 0.85;         // fraction of HBM bandwidth memory-bound kernels reach
+    double attentionFwdEfficiency = 0.5; // fused (flash) attention forward, fraction of 16-bit peak
+    double attentionBwdEfficiency = 0.4; // fused (flash) attention backward
     // FlashAttention-2 kernels' forward (torch SDPA's flash backend, the flash-attn package) where they trail
     // the GPU's own fused attention above (Hopper: no wgmma/TMA); 0: the same as attentionFwdEfficiency.
     double fa2AttentionFwdEfficiency = 0;
@@ -79,29 +79,29 @@ struct HardwareProfile {
     // kernels' backward does 10 x d MMA FLOPs per score, so its share is 0.4 r. 0: no head-size dependence.
     double attentionScoreOverhead = 0;
     double fa2AttentionScoreOverhead = 0; // the same for FlashAttention-2's kernels, forward and backward
-    Curve nvlinkBusEfficiency;       // achieved bus bandwidth / nominal NVLink vs message bytes
-    Curve networkBusEfficiency;      // achieved bus bandwidth / nominal network vs message bytes
-    double nvlinkLatencySeconds = 0; // 0: take the cluster's figure
+    Curve nvlinkBusEfficiency;            // achieved bus bandwidth / nominal NVLink vs message bytes
+    Curve networkBusEfficiency;           // achieved bus bandwidth / nominal network vs message bytes
+    double nvlinkLatencySeconds = 0;      // 0: take the cluster's figure
     double networkLatencySeconds = 0;
     bool operator==(const HardwareProfile&) const = default;
 };
 
 // The few numbers a built-in profile is generated from (stored per GPU in resources/presets/gpus.json).
 struct ProfileParams {
-    double gemmMaxEfficiency = 0.75;     // large GEMMs, fraction of the 16-bit peak
-    double gemmFixedSeconds = 6e-6;      // per-GEMM fixed cost (launch, tail wave) that small GEMMs feel
-    double fp8GemmMaxEfficiency = 0.55;  // large fp8 GEMMs, fraction of the fp8 peak
+    double gemmMaxEfficiency = 0.75;    // large GEMMs, fraction of the 16-bit peak
+    double gemmFixedSeconds = 6e-6;     // per-GEMM fixed cost (launch, tail wave) that small GEMMs feel
+    double fp8GemmMaxEfficiency = 0.55; // large fp8 GEMMs, fraction of the fp8 peak
     double hbmEfficiency = 0.85;
-    double attentionFwdEfficiency = 0.5; // large flash-attention kernels (forward), fraction of peak
-    double attentionBwdEfficiency = 0.4; // ... backward
+    double attentionFwdEfficiency = 0.5;  // large flash-attention kernels (forward), fraction of peak
+    double attentionBwdEfficiency = 0.4;  // ... backward
     double fa2AttentionFwdEfficiency = 0; // FlashAttention-2's forward where it trails them; 0: the same
     double fa2AttentionBwdEfficiency = 0; // ... its backward; 0: the same
     double attentionFwdHalfTokens = 0;    // kernel length reaching half the attention efficiency (0: flat)
     double attentionBwdHalfTokens = 0;
     double attentionScoreOverhead = 0;    // per-score work that does not grow with the head size (0: none)
     double fa2AttentionScoreOverhead = 0; // ... in FlashAttention-2's kernels
-    double nvlinkMaxEfficiency = 0.80;   // achieved NCCL bus bandwidth / nominal, large messages
-    double nvlinkHalfBytes = 8e6;        // message size reaching half of that
+    double nvlinkMaxEfficiency = 0.80;    // achieved NCCL bus bandwidth / nominal, large messages
+    double nvlinkHalfBytes = 8e6;         // message size reaching half of that
     double networkMaxEfficiency = 0.85;
     double networkHalfBytes = 16e6;
     bool operator==(const ProfileParams&) const = default;

@@ -13,6 +13,6 @@ constexpr long long kMaxWidth = 10000000; // ffn_hidden, vocab, seq_len
 constexpr long long kMaxCount = 1000000;  // nodes, GPUs per node, NVLink domain, layout degrees, micro batch,
                                           // accumulation, shard degree, recomputed or offloaded layers
 constexpr long long kMaxLogitsMetricPasses = 16; // eager metric passes over the logits per micro batch
-constexpr double kMaxRate = 1e18;         // FLOP/s, bytes, bytes/s, tokens
+constexpr double kMaxRate = 1e18;                // FLOP/s, bytes, bytes/s, tokens
 
 } // namespace lp::core::limits

@@ -16,14 +16,15 @@ ParameterCount countParameters(const ModelSpec& m) {
     const double d = m.headDim();
     const double a = m.heads;
     double attnMatrices = 0;
-    double attnExtras = 0;  // biases and the latent norms
+    double attnExtras = 0; // biases and the latent norms
     if (m.attention == AttentionKind::Mla) {
         // DeepSeek-V2/V3: q = W_uq(norm(W_dq x)), kv latent c = W_dkv x (+ a shared rotary key),
         // k_nope, v = W_uk c, W_uv c; output a*v_head -> h.
         const MlaSpec& l = m.mla;
         const double qk = l.qkNopeHeadDim + l.qkRopeHeadDim;
         const double q = l.qLoraRank > 0 ? h * l.qLoraRank + l.qLoraRank * a * qk : h * a * qk;
-        const double kv = h * (l.kvLoraRank + l.qkRopeHeadDim) + l.kvLoraRank * a * (l.qkNopeHeadDim + l.vHeadDim);
+        const double kv =
+            h * (l.kvLoraRank + l.qkRopeHeadDim) + l.kvLoraRank * a * (l.qkNopeHeadDim + l.vHeadDim);
         attnMatrices = q + kv + a * l.vHeadDim * h;
         attnExtras = (l.qLoraRank > 0 ? l.qLoraRank : 0) + l.kvLoraRank;
     } else {
@@ -51,7 +52,8 @@ ParameterCount countParameters(const ModelSpec& m) {
         c.routedExpertsTotal = moeLayers * expert * m.moe.experts;
     }
 
-    c.embedding = static_cast<double>(m.vocab) * h + (m.learnedPositions ? static_cast<double>(m.seqLen) * h : 0.0);
+    c.embedding =
+        static_cast<double>(m.vocab) * h + (m.learnedPositions ? static_cast<double>(m.seqLen) * h : 0.0);
     c.head = m.tiedEmbeddings ? 0.0 : static_cast<double>(m.vocab) * h;
     c.finalNorm = (m.norm == NormKind::LayerNorm ? 2.0 : 1.0) * h;
 
@@ -63,8 +65,8 @@ ParameterCount countParameters(const ModelSpec& m) {
     c.active = denseLayers * perDense + moeLayers * perMoeActive + c.embedding + c.head + c.finalNorm;
     // Weights multiplied per token: every layer matrix a token passes through, plus the output head
     // (which exists as a matmul even when its weights are tied to the embedding).
-    c.matmulActive = denseLayers * (attnMatrices + denseMlpMatrices) + moeLayers * (attnMatrices + moeMatricesActive) +
-                     static_cast<double>(m.vocab) * h;
+    c.matmulActive = denseLayers * (attnMatrices + denseMlpMatrices) +
+                     moeLayers * (attnMatrices + moeMatricesActive) + static_cast<double>(m.vocab) * h;
     return c;
 }
 

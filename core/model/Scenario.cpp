@@ -32,9 +32,12 @@ bool pipelineSplitCountsEmbeddingAndLoss(const Scenario& s) {
     if (l.pp <= 1 || l.vpp <= 0 || s.model.layers <= 0)
         return false;
     switch (s.training.pipelineSplit) {
-    case PipelineSplit::Layers: return false;
-    case PipelineSplit::EmbeddingAndLoss: return true;
-    case PipelineSplit::Auto: break;
+    case PipelineSplit::Layers:
+        return false;
+    case PipelineSplit::EmbeddingAndLoss:
+        return true;
+    case PipelineSplit::Auto:
+        break;
     }
     const long long chunks = static_cast<long long>(l.pp) * l.vpp;
     const long long layers = s.model.layers;

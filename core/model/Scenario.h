@@ -1,8 +1,8 @@
 #pragma once
 // A scenario: what the user plans (model, cluster, training options, layout).
+#include "core/model/Enums.h"
 #include "core/model/Hardware.h"
 #include "core/model/ModelSpec.h"
-#include "core/model/Enums.h"
 
 #include <string>
 #include <string_view>
@@ -14,7 +14,7 @@ struct TrainingOptions {
     Precision precision = Precision::Bf16;
     Optimizer optimizer = Optimizer::Adam;
     OptimizerPrecision optimizerPrecision = OptimizerPrecision::Fp32; // master copy and moments
-    int zeroStage = 1;                         // 0-3; 1 = Megatron distributed optimizer, 3 = FSDP
+    int zeroStage = 1; // 0-3; 1 = Megatron distributed optimizer, 3 = FSDP
     // Hybrid sharding: the data-parallel ranks one copy of the ZeRO/FSDP state is sharded over (FSDP
     // HYBRID_SHARD / torchtitan data_parallel_shard_degree / Megatron distributed-optimizer instances);
     // the state is replicated across DP / this many groups. 0 (or DP and more): shard over all DP ranks.
@@ -59,27 +59,27 @@ struct TrainingOptions {
     // --fp8-param-gather, NeMo fp8_params). No effect without fp8.
     bool fp8ParamGather = false;
     // Communication overlap switches (each off = the execution style's own habit):
-    bool overlapTpComm = false;   // TP collectives overlapped with the GEMMs (--tp-comm-overlap, AsyncTP)
-    bool overlapPpComm = false;   // pipeline send/receive overlapped with compute (--overlap-p2p-communication)
-    bool overlapDpComm = false;   // gradient reduction overlapped with backward (--overlap-grad-reduce)
-    bool overlapEpComm = false;   // MoE all-to-alls overlapped with another micro batch's compute
-                                  // (Megatron-Core --overlap-moe-expert-parallel-comm)
-    double loaderTokensPerSecond = 2e6;        // one data-parallel rank's loader throughput
-    double stragglerSlowdown = 0.0;            // slowest rank's extra time, as a fraction (0.1 = 10%)
-    double allocatorReserveFraction = 0.05;    // caching-allocator fragmentation, of the GPU memory
-    double moeLoadImbalance = 1.1;             // busiest expert's tokens / the mean (MoE only)
-    MoeDispatcher moeDispatcher = MoeDispatcher::AllToAll;  // how tokens reach experts across NVLink domains
+    bool overlapTpComm = false; // TP collectives overlapped with the GEMMs (--tp-comm-overlap, AsyncTP)
+    bool overlapPpComm = false; // pipeline send/receive overlapped with compute (--overlap-p2p-communication)
+    bool overlapDpComm = false; // gradient reduction overlapped with backward (--overlap-grad-reduce)
+    bool overlapEpComm = false; // MoE all-to-alls overlapped with another micro batch's compute
+                                // (Megatron-Core --overlap-moe-expert-parallel-comm)
+    double loaderTokensPerSecond = 2e6;     // one data-parallel rank's loader throughput
+    double stragglerSlowdown = 0.0;         // slowest rank's extra time, as a fraction (0.1 = 10%)
+    double allocatorReserveFraction = 0.05; // caching-allocator fragmentation, of the GPU memory
+    double moeLoadImbalance = 1.1;          // busiest expert's tokens / the mean (MoE only)
+    MoeDispatcher moeDispatcher = MoeDispatcher::AllToAll; // how tokens reach experts across NVLink domains
     ExecutionStyle executionStyle = ExecutionStyle::Auto;
-    GradPrecision gradPrecision = GradPrecision::Auto;  // gradient buffer / DP reduction format
-    CrossEntropy crossEntropy = CrossEntropy::Auto;     // loss kernel: the logits' memory at the loss
+    GradPrecision gradPrecision = GradPrecision::Auto; // gradient buffer / DP reduction format
+    CrossEntropy crossEntropy = CrossEntropy::Auto;    // loss kernel: the logits' memory at the loss
     // Eager passes over each micro batch's logits after its backward, for training metrics computed from
     // them (Composer's LanguageCrossEntropy and LanguagePerplexity in llm-foundry: 2): each an fp32
     // log-softmax without gradient. 0: the trainer computes none (Megatron-LM, torchtitan, NeMo).
     int logitsMetricPasses = 0;
-    CpExchange cpExchange = CpExchange::Auto;           // context parallel: ring or one all-gather of K/V
-    PipelineSplit pipelineSplit = PipelineSplit::Auto;  // whether the embedding and loss count in the PP split
+    CpExchange cpExchange = CpExchange::Auto;          // context parallel: ring or one all-gather of K/V
+    PipelineSplit pipelineSplit = PipelineSplit::Auto; // whether the embedding and loss count in the PP split
     AttentionFlops attentionFlops = AttentionFlops::Full;
-    double tokenBudget = 2e12;                 // tokens to train, for time and GPU-hours
+    double tokenBudget = 2e12; // tokens to train, for time and GPU-hours
     bool operator==(const TrainingOptions&) const = default;
 };
 

@@ -1,10 +1,12 @@
 #include "core/report/Report.h"
 
 #include "core/estimate/Evaluate.h"
-#include "core/io/Presets.h"
-#include "core/util/NumberFormat.h"
 #include "core/estimate/PlanJson.h"
+#include "core/io/Presets.h"
 #include "core/io/ScenarioJson.h"
+#include "core/util/NumberFormat.h"
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cctype>
@@ -13,7 +15,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
-#include <nlohmann/json.hpp>
 
 #ifndef LP_VERSION
 #define LP_VERSION "unknown"
@@ -194,7 +195,8 @@ std::vector<std::string> reportAssumptions(const Scenario& s, const HardwareProf
     }
     const int shardDegree = effectiveShardDegree(s);
     if (t.zeroStage >= 1 && shardDegree < l.dp)
-        a.push_back(zeroWords(t.zeroStage) + ", hybrid: sharded over " + fmt::counted(shardDegree, "DP rank") +
+        a.push_back(zeroWords(t.zeroStage) + ", hybrid: sharded over " +
+                    fmt::counted(shardDegree, "DP rank") +
                     " x CP = " + fmt::counted(static_cast<long long>(shardDegree) * l.cp, "rank") +
                     " and replicated " + fmt::counted(l.dp / shardDegree, "time") +
                     "; the gradient shards are all-reduced across the replicas.");
@@ -204,23 +206,27 @@ std::vector<std::string> reportAssumptions(const Scenario& s, const HardwareProf
     const ExecutionStyle style = resolvedStyle(t);
     a.push_back(
         style == ExecutionStyle::Fsdp
-            ? std::string("Execution style FSDP (PyTorch FSDP2 / torchtitan / DeepSpeed ZeRO-3): per-layer weight "
-                          "gathers prefetched one layer ahead, gradient reduction overlapped with the backward "
-                          "pass; ") +
-                  (t.torchCompile   ? "the model compiled with torch.compile (elementwise ops fused)."
-                   : t.fusedKernels ? "fused norm, rotary and activation kernels (Transformer Engine, Liger)."
-                                    : "eager elementwise ops (one kernel each, twice a fused kernel's memory traffic).")
+            ? std::string(
+                  "Execution style FSDP (PyTorch FSDP2 / torchtitan / DeepSpeed ZeRO-3): per-layer weight "
+                  "gathers prefetched one layer ahead, gradient reduction overlapped with the backward "
+                  "pass; ") +
+                  (t.torchCompile ? "the model compiled with torch.compile (elementwise ops fused)."
+                   : t.fusedKernels
+                       ? "fused norm, rotary and activation kernels (Transformer Engine, Liger)."
+                       : "eager elementwise ops (one kernel each, twice a fused kernel's memory traffic).")
             : (t.overlapDpComm
                    ? "Execution style Megatron-LM: TP/PP/DP with bucketed gradient reduction overlapped with "
                      "the backward pass (--overlap-grad-reduce) and fused kernels."
-                   : "Execution style Megatron-LM: TP/PP/DP with bucketed gradient reduction after the backward "
+                   : "Execution style Megatron-LM: TP/PP/DP with bucketed gradient reduction after the "
+                     "backward "
                      "pass (not overlapped) and fused kernels."));
-    a.push_back(std::string("Tensor-parallel collectives ") +
-                (t.overlapTpComm ? "overlap the layer's GEMMs (--tp-comm-overlap, AsyncTP): what exceeds the "
-                                   "GEMM time is exposed, plus a fifth of the hidden part"
-                                 : "run exposed, between the GEMMs") +
-                "; pipeline send/receive " +
-                (t.overlapPpComm ? "overlaps the stage's compute (--overlap-p2p-communication)." : "runs exposed."));
+    a.push_back(
+        std::string("Tensor-parallel collectives ") +
+        (t.overlapTpComm ? "overlap the layer's GEMMs (--tp-comm-overlap, AsyncTP): what exceeds the "
+                           "GEMM time is exposed, plus a fifth of the hidden part"
+                         : "run exposed, between the GEMMs") +
+        "; pipeline send/receive " +
+        (t.overlapPpComm ? "overlaps the stage's compute (--overlap-p2p-communication)." : "runs exposed."));
     a.push_back(std::string("Recompute: ") + std::string(toString(t.recompute)) + recomputeDetailText(t) +
                 "; sequence parallelism " + (t.sequenceParallel ? "on" : "off") + "; flash attention " +
                 (t.flashAttention ? "on" : "off") + ".");

@@ -4,11 +4,12 @@
 // printed by Qt (ui/ReportWriter); the command line, being Qt-free, writes HTML, Markdown and JSON.
 // Formats: docs/reports.md.
 #include "core/estimate/Explain.h"
-#include "core/model/Hardware.h"
 #include "core/estimate/Plan.h"
+#include "core/model/Hardware.h"
 #include "core/model/Scenario.h"
 
 #include <nlohmann/json_fwd.hpp>
+
 #include <optional>
 #include <string>
 #include <string_view>

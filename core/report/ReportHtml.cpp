@@ -1,11 +1,11 @@
 // The HTML report: one self-contained, printable page (inline CSS, charts as inline SVG, no scripts,
 // no external resources). Every user-supplied string goes through escapeHtml().
+#include "core/io/ScenarioJson.h"
+#include "core/report/Report.h"
+#include "core/report/SvgCharts.h"
+#include "core/report/detail/ReportContent.h"
 #include "core/util/Markup.h"
 #include "core/util/NumberFormat.h"
-#include "core/report/Report.h"
-#include "core/report/detail/ReportContent.h"
-#include "core/io/ScenarioJson.h"
-#include "core/report/SvgCharts.h"
 
 #include <string>
 
@@ -158,7 +158,8 @@ std::string reportToHtml(const ReportInput& r, const HtmlOptions& options) {
         h += "<nav>\n<h2>Contents</h2>\n<ol>\n"
              "<li><a href=\"#summary\">Summary</a></li>\n<li><a href=\"#scenario\">Scenario</a></li>\n"
              "<li><a href=\"#layout\">Layout</a></li>\n<li><a href=\"#memory\">Memory per GPU</a></li>\n"
-             "<li><a href=\"#precision\">Number formats</a></li>\n<li><a href=\"#time\">Time per step</a></li>\n"
+             "<li><a href=\"#precision\">Number formats</a></li>\n<li><a href=\"#time\">Time per "
+             "step</a></li>\n"
              "<li><a href=\"#utilisation\">Utilisation and throughput</a></li>\n"
              "<li><a href=\"#diagnostics\">Diagnostics</a></li>\n<li><a href=\"#explanations\">How the key "
              "figures are computed</a></li>\n"

@@ -1,12 +1,12 @@
 // The Markdown report, for a code forge (GitHub / GitLab flavoured tables). Every user-supplied
 // string goes through escapeMarkdown(): it renders as text, and raw HTML cannot get through.
 // Charts are drawn with block characters in fenced code blocks (a forge shows no inline SVG).
+#include "core/io/ScenarioJson.h"
+#include "core/report/Report.h"
+#include "core/report/SvgCharts.h"
+#include "core/report/detail/ReportContent.h"
 #include "core/util/Markup.h"
 #include "core/util/NumberFormat.h"
-#include "core/report/Report.h"
-#include "core/report/detail/ReportContent.h"
-#include "core/io/ScenarioJson.h"
-#include "core/report/SvgCharts.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,8 +1,8 @@
 #include "core/report/SvgCharts.h"
 
+#include "core/model/Enums.h"
 #include "core/util/Markup.h"
 #include "core/util/NumberFormat.h"
-#include "core/model/Enums.h"
 
 #include <algorithm>
 #include <cmath>

@@ -80,7 +80,7 @@ struct Group {
 // The space with its lists cleaned and its groups laid out.
 struct Space {
     std::vector<int> zero, zeroSingleShard;
-    std::vector<int> shardDegrees;  // as given (0 = all DP ranks)
+    std::vector<int> shardDegrees; // as given (0 = all DP ranks)
     std::vector<Recompute> recompute;
     std::vector<bool> sp;
     std::vector<Group> groups;

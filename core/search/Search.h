@@ -2,9 +2,9 @@
 // Layout search (issue 5): try every layout of a space for a fixed GPU count, keep the valid ones that
 // fit, rank them, and say why the others were rejected. Multi-threaded (std::thread), deterministic
 // whatever the thread count, cancellable through the progress callback. Qt-free.
+#include "core/model/Enums.h"
 #include "core/model/Hardware.h"
 #include "core/model/Scenario.h"
-#include "core/model/Enums.h"
 
 #include <functional>
 #include <map>
@@ -89,8 +89,8 @@ struct SearchChoice {
     int zeroStage = 1;
     Recompute recompute = Recompute::Selective;
     bool sequenceParallel = true;
-    int zeroShardDegree = 0;  // hybrid sharding (0: all DP ranks)
-    int recomputeLayers = 0;  // full recompute of the first N layers of each chunk only (0: every layer)
+    int zeroShardDegree = 0; // hybrid sharding (0: all DP ranks)
+    int recomputeLayers = 0; // full recompute of the first N layers of each chunk only (0: every layer)
     bool operator==(const SearchChoice&) const = default;
 };
 // A total order on choices (TP, PP, DP, CP, v, micro batch, accumulation, EP, ZeRO, shard degree,
@@ -120,10 +120,10 @@ struct SearchEntry {
 bool rankedBefore(const SearchEntry& a, const SearchEntry& b, RankBy by);
 
 struct SearchResult {
-    long long candidates = 0; // layouts in the space
-    long long evaluated = 0;  // layouts looked at (== candidates unless cancelled)
-    long long valid = 0;      // passed the layout checks
-    long long fitting = 0;    // valid, fit in memory and meet the constraints: the ranked set
+    long long candidates = 0;     // layouts in the space
+    long long evaluated = 0;      // layouts looked at (== candidates unless cancelled)
+    long long valid = 0;          // passed the layout checks
+    long long fitting = 0;        // valid, fit in memory and meet the constraints: the ranked set
     long long blockRecompute = 0; // full-recompute layouts of those also ranked with block recompute
     // Fitting layouts with selective recompute that plan exactly as the same layout without recompute
     // (nothing left to recompute: Megatron's attention core under flash attention): counted in fitting,

@@ -2,9 +2,10 @@
 
 #include "core/estimate/PlanJson.h"
 
+#include <nlohmann/json.hpp>
+
 #include <charconv>
 #include <cmath>
-#include <nlohmann/json.hpp>
 
 namespace lp::core {
 namespace {

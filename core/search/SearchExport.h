@@ -3,6 +3,7 @@
 #include "core/search/Search.h"
 
 #include <nlohmann/json_fwd.hpp>
+
 #include <string>
 
 namespace lp::core {

@@ -2,18 +2,19 @@
 #include "core/teach/Quiz.h"
 
 #include "core/estimate/Evaluate.h"
-#include "core/model/ModelSpec.h"
-#include "core/util/NumberFormat.h"
 #include "core/estimate/Precision.h"
 #include "core/io/Presets.h"
+#include "core/model/ModelSpec.h"
 #include "core/report/SvgCharts.h"
+#include "core/util/NumberFormat.h"
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <array>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <random>
 
@@ -35,7 +36,9 @@ std::string integer(double v) {
     return fmt::fixed(v, 0);
 }
 
-std::string componentKey(MemoryComponent c) { return std::string(memoryComponentKey(c)); }
+std::string componentKey(MemoryComponent c) {
+    return std::string(memoryComponentKey(c));
+}
 
 // Fills in the question's text and explanation from its kind's templates and values.
 void finish(Question& q, const QuizTexts& texts, const std::string& templateKey) {
@@ -536,7 +539,7 @@ Question shardedOptimizer(const Scenario& s, Rng& rng, const QuizTexts& texts) {
     for (Scenario& v : validVariants(base, false))
         if (v.layout.pp == 1 && v.layout.dp >= 2 && v.layout.accumulation == 1 && v.layout.microBatch == 1)
             candidates.push_back(std::move(v));
-    if (candidates.empty()) {  // the worked example's model as TP 8 x DP 8
+    if (candidates.empty()) { // the worked example's model as TP 8 x DP 8
         Scenario v = defaultScenario();
         v.layout.pp = 1;
         v.layout.dp = 8;
@@ -563,18 +566,19 @@ Question shardedOptimizer(const Scenario& s, Rng& rng, const QuizTexts& texts) {
     q.values["replicas"] = std::to_string(dp / degree);
     q.values["group"] = degree >= dp ? "all " + std::to_string(dp) + " data-parallel ranks"
                                      : std::to_string(degree) + " of the " + std::to_string(dp) +
-                                           " data-parallel ranks (hybrid sharding, " + std::to_string(dp / degree) +
-                                           " replicas)";
+                                           " data-parallel ranks (hybrid sharding, " +
+                                           std::to_string(dp / degree) + " replicas)";
     q.values["gpu_params"] = fmt::count(perGpuParams);
-    q.values["tail"] =
-        degree >= dp
-            ? "Each data-parallel rank holds a different slice: nothing is replicated, and ZeRO-2 and -3 would shard "
-              "the gradients and the weights the same way."
-            : "Sharding over all " + std::to_string(dp) + " data-parallel ranks would leave " +
-                  fmt::fixed(perGpuParams * 12.0 / dp / 1e9, 2) +
-                  " GB; the smaller (hybrid) group keeps more state per GPU, but its gathers and reduce-scatters stay "
-                  "within the group and only the gradient shards cross between the " + std::to_string(dp / degree) +
-                  " replicas.";
+    q.values["tail"] = degree >= dp
+                           ? "Each data-parallel rank holds a different slice: nothing is replicated, and "
+                             "ZeRO-2 and -3 would shard "
+                             "the gradients and the weights the same way."
+                           : "Sharding over all " + std::to_string(dp) + " data-parallel ranks would leave " +
+                                 fmt::fixed(perGpuParams * 12.0 / dp / 1e9, 2) +
+                                 " GB; the smaller (hybrid) group keeps more state per GPU, but its gathers "
+                                 "and reduce-scatters stay "
+                                 "within the group and only the gradient shards cross between the " +
+                                 std::to_string(dp / degree) + " replicas.";
     finish(q, texts, "sharded_optimizer");
     return q;
 }

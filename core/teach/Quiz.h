@@ -17,14 +17,14 @@
 namespace lp::core {
 
 enum class QuestionKind {
-    EffectiveBatch,  // micro batch x accumulation x DP
-    TrainingState,   // parameters x bytes per parameter of training state
-    WeightsBytes,    // parameters x 2 bytes
-    GpuCount,        // TP x PP x CP x DP
-    BubbleFraction,  // (p - 1) / (v x m), as the core computes it
-    MfuFromStepTime, // 6 N D / (measured step x GPUs x peak)
-    DoesItFit,       // the worst stage against the GPU's usable memory
-    Fp8WeightCopies, // FP8 under Transformer Engine: cached fp8 weight + transpose per GPU
+    EffectiveBatch,   // micro batch x accumulation x DP
+    TrainingState,    // parameters x bytes per parameter of training state
+    WeightsBytes,     // parameters x 2 bytes
+    GpuCount,         // TP x PP x CP x DP
+    BubbleFraction,   // (p - 1) / (v x m), as the core computes it
+    MfuFromStepTime,  // 6 N D / (measured step x GPUs x peak)
+    DoesItFit,        // the worst stage against the GPU's usable memory
+    Fp8WeightCopies,  // FP8 under Transformer Engine: cached fp8 weight + transpose per GPU
     ShardedOptimizer, // ZeRO-1 optimizer state per GPU, sharded over a (hybrid) shard group
 };
 inline constexpr int kQuestionKindCount = static_cast<int>(QuestionKind::ShardedOptimizer) + 1;

@@ -3,13 +3,14 @@
 #include "core/teach/TourScript.h"
 
 #include "core/estimate/Evaluate.h"
+#include "core/estimate/PlanJson.h"
 #include "core/io/Presets.h"
 #include "core/util/NumberFormat.h"
-#include "core/estimate/PlanJson.h"
+
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <cstdio>
-#include <nlohmann/json.hpp>
 #include <set>
 
 namespace lp::core {

@@ -6,8 +6,8 @@
 // Qt-free: the window (ui/Tour) and the tests use the same functions.
 #include "core/estimate/Plan.h"
 #include "core/io/Presets.h"
-#include "core/model/Scenario.h"
 #include "core/io/ScenarioJson.h"
+#include "core/model/Scenario.h"
 
 #include <expected>
 #include <optional>

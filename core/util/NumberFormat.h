@@ -6,8 +6,8 @@
 
 namespace lp::core::fmt {
 
-std::string fixed(double v, int decimals);       // 12,345.67
-std::string sig(double v, int digits = 4);       // 0.4123, 1.235e+12
+std::string fixed(double v, int decimals); // 12,345.67
+std::string sig(double v, int digits = 4); // 0.4123, 1.235e+12
 // A table's figure: `digits` significant digits (0.4123, 137.5), whole numbers with separators from
 // 10^(digits-1) up to 1e15 (7,352 and 18,347 tokens/s, not 1.835e+04), scientific beyond and for the tiny.
 std::string figure(double v, int digits = 4);

@@ -4,10 +4,11 @@
 #include "CliTestSupport.h"
 #include "TestHarness.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
-#include <nlohmann/json.hpp>
 #include <regex>
 #include <string>
 #include <sys/wait.h>

@@ -25,7 +25,8 @@ inline std::string readFile(const std::filesystem::path& p) {
 
 // A folder of this test process under LP_CLI_WORK_DIR (created), named prefix-PID.
 inline std::filesystem::path cliWorkDir(const std::string& prefix) {
-    std::filesystem::path dir = std::filesystem::path(LP_CLI_WORK_DIR) / (prefix + "-" + std::to_string(::getpid()));
+    std::filesystem::path dir =
+        std::filesystem::path(LP_CLI_WORK_DIR) / (prefix + "-" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);
     return dir;
 }

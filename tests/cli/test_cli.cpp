@@ -2,9 +2,10 @@
 // Usage: test_cli PATH/TO/layout-planner-cli [FILTER]
 #include "CliRunner.h"
 
+#include <nlohmann/json.hpp>
+
 #include <filesystem>
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -220,10 +221,11 @@ LP_TEST(evaluate_fp8_precision_table) {
 
 LP_TEST(evaluate_cp_over_the_network) {
     // CP 16 on 8-GPU NVLink domains: the key/value ring crosses nodes.
-    const std::vector<std::string> args = {"evaluate",       "--model", "llama3.1-8b", "--seq-len",    "32768",
-                                           "--tp",           "1",       "--pp",        "1",            "--cp",
-                                           "16",             "--dp",    "4",           "--micro-batch", "1",
-                                           "--accumulation", "1",       "--recompute", "full"};
+    const std::vector<std::string> args = {"evaluate", "--model",       "llama3.1-8b", "--seq-len",
+                                           "32768",    "--tp",          "1",           "--pp",
+                                           "1",        "--cp",          "16",          "--dp",
+                                           "4",        "--micro-batch", "1",           "--accumulation",
+                                           "1",        "--recompute",   "full"};
     const auto t = run(args);
     LP_CHECK_EQ(t.code, 0);
     CHECK_CLEAN(t);
@@ -576,8 +578,8 @@ LP_TEST(validate_names_the_error_of_a_layout_it_rejects) {
 }
 
 LP_TEST(validate_plans_a_case_whose_batch_or_gpu_count_does_not_split_evenly_and_says_so) {
-    // A held-out NeMo run, then the same run with a global batch the replicas cannot split and with 12 GPUs on
-    // 8-GPU nodes: both are planned, with what was changed under the table and in --json.
+    // A held-out NeMo run, then the same run with a global batch the replicas cannot split and with 12 GPUs
+    // on 8-GPU nodes: both are planned, with what was changed under the table and in --json.
     json file;
     json kept = heldOutCasesWith("nemo_2407_llama2_7b_8gpu", file);
     if (kept.empty())
@@ -598,7 +600,8 @@ LP_TEST(validate_plans_a_case_whose_batch_or_gpu_count_does_not_split_evenly_and
     CHECK_CLEAN(t);
     LP_CHECK(contains(t.out, "Adjusted so that the planner can plan them:"));
     LP_CHECK(contains(t.out, "odd_batch: global_batch"));
-    LP_CHECK(contains(t.out, "twelve_gpus: gpus 12 is not a multiple of gpus_per_node 8: planned as 3 nodes of 4 GPUs"));
+    LP_CHECK(contains(
+        t.out, "twelve_gpus: gpus 12 is not a multiple of gpus_per_node 8: planned as 3 nodes of 4 GPUs"));
     const json j = run({"validate", path.string(), "--json"}).parsed();
     LP_CHECK_EQ(j["cases"].size(), 3u);
     if (j["cases"].size() != 3u)
@@ -609,12 +612,13 @@ LP_TEST(validate_plans_a_case_whose_batch_or_gpu_count_does_not_split_evenly_and
         LP_CHECK_EQ(j["cases"][i]["adjustments"].size(), 1u);
     }
     // One sequence more than the recipe's batch changes the prediction by little.
-    LP_CHECK_NEAR(j["cases"][1]["predicted"].get<double>() / j["cases"][0]["predicted"].get<double>(), 1.0, 0.05);
+    LP_CHECK_NEAR(j["cases"][1]["predicted"].get<double>() / j["cases"][0]["predicted"].get<double>(), 1.0,
+                  0.05);
 }
 
 LP_TEST(validate_leaves_out_a_case_it_cannot_read_names_it_and_plans_the_rest_and_the_open_fields) {
-    // A held-out NeMo run; a copy with a count written as text (left out, named on stderr and in --json); a copy
-    // that leaves recompute, ZeRO and sequence parallelism open (planned, with what was assumed).
+    // A held-out NeMo run; a copy with a count written as text (left out, named on stderr and in --json); a
+    // copy that leaves recompute, ZeRO and sequence parallelism open (planned, with what was assumed).
     json file;
     json kept = heldOutCasesWith("nemo_2407_llama2_7b_8gpu", file);
     if (kept.empty())
@@ -651,7 +655,7 @@ LP_TEST(validate_leaves_out_a_case_it_cannot_read_names_it_and_plans_the_rest_an
         if (row["id"] == "left_open") {
             open = true;
             LP_CHECK(row["predicted"].is_number() && row["predicted"].get<double>() > 0);
-            LP_CHECK_EQ(row["adjustments"].size(), 2u);  // recompute; the ZeRO stage (SP is moot at TP 1)
+            LP_CHECK_EQ(row["adjustments"].size(), 2u); // recompute; the ZeRO stage (SP is moot at TP 1)
         }
     }
     LP_CHECK(open);
@@ -669,7 +673,7 @@ LP_TEST(validate_one_case_shows_its_plan_and_saves_it_as_a_scenario) {
     LP_CHECK(contains(t.out, id));
     LP_CHECK(contains(t.out, "Memory per GPU"));
     LP_CHECK(contains(t.out, "Time per step"));
-    LP_CHECK(!contains(t.out, "narayanan21"));  // only this case
+    LP_CHECK(!contains(t.out, "narayanan21")); // only this case
     // The saved scenario evaluates to the predicted figures of the case.
     const auto j = run({"validate", cases, "--case", id, "--json", "--explain"}).parsed();
     LP_CHECK(j.contains("plan") && j.contains("explanations") && j.contains("source"));
@@ -691,8 +695,9 @@ LP_TEST(validate_one_case_shows_its_plan_and_saves_it_as_a_scenario) {
 
 LP_TEST(search_ranks_layouts_and_tries_shard_degrees) {
     // One node of 8 GPUs and a 7B model: a small space.
-    const std::vector<std::string> base = {"search", "--model", "llama2-7b", "--nodes", "1", "--tp", "1", "--pp", "1",
-                                           "--dp", "8", "--micro-batch", "1", "--accumulation", "8"};
+    const std::vector<std::string> base = {
+        "search", "--model", "llama2-7b", "--nodes",       "1", "--tp",           "1", "--pp",
+        "1",      "--dp",    "8",         "--micro-batch", "1", "--accumulation", "8"};
     auto with = [&](std::vector<std::string> more) {
         std::vector<std::string> args = base;
         args.insert(args.end(), more.begin(), more.end());

@@ -36,15 +36,16 @@ LP_TEST(evaluate_grad_precision_flag) {
 
 LP_TEST(evaluate_torch_compile_flag) {
     // The FSDP style runs eager; --torch-compile on fuses its elementwise kernels: a shorter step.
-    const std::vector<std::string> fsdp = {"evaluate", "--zero", "3", "--tp", "1", "--pp", "1", "--dp", "64",
-                                           "--style", "fsdp", "--json"};
+    const std::vector<std::string> fsdp = {"evaluate", "--zero", "3",  "--tp",    "1",    "--pp",
+                                           "1",        "--dp",   "64", "--style", "fsdp", "--json"};
     const json eager = run(fsdp).parsed();
     std::vector<std::string> on = fsdp;
     on.insert(on.end() - 1, {"--torch-compile", "on"});
     const auto c = run(on);
     LP_CHECK_EQ(c.code, 0);
     const json compiled = c.parsed();
-    LP_CHECK(compiled.at("time").at("compute_s").get<double>() < eager.at("time").at("compute_s").get<double>());
+    LP_CHECK(compiled.at("time").at("compute_s").get<double>() <
+             eager.at("time").at("compute_s").get<double>());
     LP_CHECK(compiled.at("time").at("step_s").get<double>() < eager.at("time").at("step_s").get<double>());
     on.pop_back();
     LP_CHECK(contains(run(on).out, "fsdp style, torch.compile"));
@@ -55,8 +56,8 @@ LP_TEST(evaluate_torch_compile_flag) {
 
 LP_TEST(evaluate_fused_kernels_flag) {
     // --fused-kernels on: the FSDP style's norms, rotary and SwiGLU fused (TE, Liger), a shorter step.
-    const std::vector<std::string> fsdp = {"evaluate", "--zero", "3", "--tp", "1", "--pp", "1", "--dp", "64",
-                                           "--style", "fsdp", "--json"};
+    const std::vector<std::string> fsdp = {"evaluate", "--zero", "3",  "--tp",    "1",    "--pp",
+                                           "1",        "--dp",   "64", "--style", "fsdp", "--json"};
     const json eager = run(fsdp).parsed();
     std::vector<std::string> on = fsdp;
     on.insert(on.end() - 1, {"--fused-kernels", "on"});
@@ -96,8 +97,9 @@ LP_TEST(evaluate_fp8_param_gather_flag) {
 }
 
 LP_TEST(evaluate_recompute_layers_flag) {
-    // --recompute-layers N with full recompute: only N layers of each chunk re-run, a shorter step than all of
-    // them and more activation memory; the plan text says so. A negative count is refused, naming the flag.
+    // --recompute-layers N with full recompute: only N layers of each chunk re-run, a shorter step than all
+    // of them and more activation memory; the plan text says so. A negative count is refused, naming the
+    // flag.
     const std::vector<std::string> full = {"evaluate", "--recompute", "full", "--vpp", "1", "--json"};
     const json every = run(full).parsed();
     std::vector<std::string> some = full;
@@ -216,10 +218,31 @@ LP_TEST(evaluate_remat_policy_flag) {
 }
 
 LP_TEST(evaluate_moe_dispatcher_flag) {
-    // DeepSeek-V3 on 128 nodes of 8 H800: EP 64 spans 8 nodes, so the deduplicated dispatch moves fewer bytes.
-    const std::vector<std::string> base = {"evaluate", "--model", "deepseek-v3", "--gpu", "h800-sxm-80gb", "--nodes", "128",
-                                           "--tp", "1", "--pp", "16", "--dp", "64", "--ep", "64", "--micro-batch", "1",
-                                           "--accumulation", "16", "--zero", "1", "--precision", "fp8"};
+    // DeepSeek-V3 on 128 nodes of 8 H800: EP 64 spans 8 nodes, so the deduplicated dispatch moves fewer
+    // bytes.
+    const std::vector<std::string> base = {"evaluate",
+                                           "--model",
+                                           "deepseek-v3",
+                                           "--gpu",
+                                           "h800-sxm-80gb",
+                                           "--nodes",
+                                           "128",
+                                           "--tp",
+                                           "1",
+                                           "--pp",
+                                           "16",
+                                           "--dp",
+                                           "64",
+                                           "--ep",
+                                           "64",
+                                           "--micro-batch",
+                                           "1",
+                                           "--accumulation",
+                                           "16",
+                                           "--zero",
+                                           "1",
+                                           "--precision",
+                                           "fp8"};
     auto with = [&](const std::vector<std::string>& extra) { return runWith(base, extra); };
     const auto all = with({"--json"});
     const auto dedup = with({"--moe-dispatcher", "deepep", "--json"});
@@ -227,7 +250,7 @@ LP_TEST(evaluate_moe_dispatcher_flag) {
     LP_CHECK_EQ(dedup.code, 0);
     const double a = all.parsed().at("time").at("ep_comm_s").get<double>();
     const double d = dedup.parsed().at("time").at("ep_comm_s").get<double>();
-    LP_CHECK(d < 0.5 * a);  // 3.5 of 7 copies, the dispatch in fp8
+    LP_CHECK(d < 0.5 * a); // 3.5 of 7 copies, the dispatch in fp8
     LP_CHECK(contains(with({"--moe-dispatcher", "flex"}).out, "deepep MoE dispatch"));
     const auto bad = with({"--moe-dispatcher", "allgather"});
     LP_CHECK_EQ(bad.code, 2);
@@ -237,9 +260,11 @@ LP_TEST(evaluate_moe_dispatcher_flag) {
 LP_TEST(evaluate_cp_exchange_flag) {
     // Llama 3.1 8B with CP 8 on one node in the FSDP style: torch's all-gather holds every rank's chunk,
     // a ring two of them; the frameworks' own names parse too.
-    const std::vector<std::string> base = {"evaluate", "--model", "llama3.1-8b", "--nodes", "1", "--tp", "1", "--pp", "1",
-                                           "--cp", "8", "--dp", "1", "--seq-len", "262144", "--micro-batch", "1",
-                                           "--accumulation", "1", "--zero", "3", "--recompute", "full", "--style", "fsdp"};
+    const std::vector<std::string> base = {
+        "evaluate", "--model",        "llama3.1-8b", "--nodes", "1", "--tp",        "1",      "--pp",
+        "1",        "--cp",           "8",           "--dp",    "1", "--seq-len",   "262144", "--micro-batch",
+        "1",        "--accumulation", "1",           "--zero",  "3", "--recompute", "full",   "--style",
+        "fsdp"};
     auto with = [&](const std::vector<std::string>& extra) { return runWith(base, extra); };
     const auto gather = with({"--json"});
     const auto ring = with({"--cp-exchange", "alltoall", "--json"});

@@ -12,10 +12,11 @@
 #include "CliTestSupport.h"
 #include "TestHarness.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <unistd.h>
@@ -28,11 +29,17 @@ namespace {
 std::string g_cli;
 int g_counter = 0;
 
-std::string quote(const std::string& s) { return lp::test::shellQuote(s); }
+std::string quote(const std::string& s) {
+    return lp::test::shellQuote(s);
+}
 
-std::string readAll(const fs::path& p) { return lp::test::readFile(p); }
+std::string readAll(const fs::path& p) {
+    return lp::test::readFile(p);
+}
 
-fs::path workDir() { return lp::test::cliWorkDir("interop"); }
+fs::path workDir() {
+    return lp::test::cliWorkDir("interop");
+}
 
 std::string data(const std::string& rel) {
     return std::string(LP_TEST_DATA_DIR) + "/" + rel;
@@ -47,8 +54,8 @@ Result run(const std::string& args, const std::string& stdinFile = {}) {
     const fs::path dir = workDir();
     const int n = ++g_counter;
     const fs::path out = dir / ("out-" + std::to_string(n)), err = dir / ("err-" + std::to_string(n));
-    std::string cmd = "SOURCE_DATE_EPOCH=1738316400 " + quote(g_cli) + " " + args + " >" + quote(out.string()) +
-                      " 2>" + quote(err.string());
+    std::string cmd = "SOURCE_DATE_EPOCH=1738316400 " + quote(g_cli) + " " + args + " >" +
+                      quote(out.string()) + " 2>" + quote(err.string());
     if (!stdinFile.empty())
         cmd += " <" + quote(stdinFile);
     const int status = std::system(cmd.c_str());
@@ -109,20 +116,24 @@ LP_TEST(export_writes_each_framework) {
     LP_CHECK_EQ(r.out, readAll(data("launch/default-megatron-args.sh")));
     LP_CHECK(has(r.err, "note: "));
     const fs::path ds = workDir() / "ds_config.json";
-    LP_CHECK_EQ(run("export " + quote(data("scenarios/default.json")) + " --to deepspeed -o " + quote(ds.string())).code, 0);
+    LP_CHECK_EQ(
+        run("export " + quote(data("scenarios/default.json")) + " --to deepspeed -o " + quote(ds.string()))
+            .code,
+        0);
     LP_CHECK_EQ(json::parse(readAll(ds)).at("train_batch_size").get<int>(), 64);
     r = run("export --to torchtitan --json");
     LP_CHECK_EQ(r.code, 0);
     const json j = json::parse(r.out);
     LP_CHECK_EQ(j.at("file_name").get<std::string>(), std::string("torchtitan.toml"));
     LP_CHECK_EQ(j.at("text").get<std::string>(), readAll(data("launch/default-torchtitan.toml")));
-    LP_CHECK_EQ(run("export").code, 2);                 // no --to
-    LP_CHECK_EQ(run("export --to fairseq").code, 2);    // unknown target
-    LP_CHECK_EQ(run("export --to megatron --tp 3").code, 2);  // invalid layout
+    LP_CHECK_EQ(run("export").code, 2);                      // no --to
+    LP_CHECK_EQ(run("export --to fairseq").code, 2);         // unknown target
+    LP_CHECK_EQ(run("export --to megatron --tp 3").code, 2); // invalid layout
 }
 
 LP_TEST(analyze_log_text_json_and_stdin) {
-    Result r = run("analyze-log " + quote(data("logs/megatron.log")) + " " + quote(data("scenarios/default.json")));
+    Result r =
+        run("analyze-log " + quote(data("logs/megatron.log")) + " " + quote(data("scenarios/default.json")));
     LP_CHECK_EQ(r.code, 0);
     LP_CHECK(has(r.out, "Warmup      3 dropped (steps 1-3)"));
     LP_CHECK(has(r.out, "within"));
@@ -144,7 +155,8 @@ LP_TEST(analyze_log_text_json_and_stdin) {
 }
 
 LP_TEST(hf_config_flag) {
-    Result r = run("evaluate --json --hf-config " + quote(data("hf/llama-2-7b.json")) + " --tp 1 --pp 1 --dp 64");
+    Result r =
+        run("evaluate --json --hf-config " + quote(data("hf/llama-2-7b.json")) + " --tp 1 --pp 1 --dp 64");
     LP_CHECK_EQ(r.code, 0);
     const json j = json::parse(r.out);
     LP_CHECK_EQ(j.at("parameters").get<double>(), 6738415616.0);

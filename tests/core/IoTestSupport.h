@@ -3,10 +3,10 @@
 // Scenario and hardware-profile files: exact round trips, preset names, every malformed file in
 // tests/data/malformed giving its path and reason, parse-error positions, atomic saves.
 #include "TestHarness.h"
-#include "core/model/Hardware.h"
 #include "core/io/Presets.h"
-#include "core/model/Scenario.h"
 #include "core/io/ScenarioJson.h"
+#include "core/model/Hardware.h"
+#include "core/model/Scenario.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -142,7 +142,7 @@ Scenario randomScenario(Random& r) {
         m.moe.sharedExperts = r.integer(0, 4);
         m.moe.moeLayers = r.integer(0, m.layers);
         m.moe.capacityFactor = r.logUniform(0.01, 1000);
-        if (r.coin()) {  // group-limited routing: groups divide the experts, the allowed ones hold the top-k
+        if (r.coin()) { // group-limited routing: groups divide the experts, the allowed ones hold the top-k
             m.moe.groups = std::array{1, 2, 4, 8}[static_cast<std::size_t>(r.integer(0, 3))];
             while (m.moe.experts % m.moe.groups != 0)
                 m.moe.groups /= 2;
@@ -249,7 +249,7 @@ HardwareProfile randomProfile(Random& r) {
     p.hbmEfficiency = r.uniform(1e-6, 1.5);
     p.attentionFwdEfficiency = r.uniform(1e-6, 1.5);
     p.attentionBwdEfficiency = r.uniform(1e-6, 1.5);
-    p.fa2AttentionFwdEfficiency = r.coin() ? 0.0 : r.uniform(1e-6, 1.5);  // optional: 0 is not written
+    p.fa2AttentionFwdEfficiency = r.coin() ? 0.0 : r.uniform(1e-6, 1.5); // optional: 0 is not written
     p.fa2AttentionBwdEfficiency = r.coin() ? 0.0 : r.uniform(1e-6, 1.5);
     p.attentionFwdHalfTokens = r.coin() ? 0.0 : r.uniform(1.0, 1e6);
     p.attentionBwdHalfTokens = r.coin() ? 0.0 : r.uniform(1.0, 1e6);
@@ -278,4 +278,3 @@ using namespace iotest;
 
 // ---------------------------------------------------------------------------------------------
 // Round trips
-

@@ -3,7 +3,6 @@
 // on the shapes it supports and falls back to PyTorch's fp32 softmax otherwise; the loss's passes over the
 // logits; and TP groups that cross nodes drive every member's network card.
 #include "TestHarness.h"
-
 #include "core/estimate/Evaluate.h"
 #include "core/estimate/ExecutionStyle.h"
 #include "core/estimate/Explain.h"
@@ -62,19 +61,19 @@ LP_TEST(megatron_fused_softmax_takes_only_the_shapes_its_kernel_supports) {
     // micro batch x heads per TP rank must be a multiple of 4 (8 for sequences up to 128), 16 < s <= 4096.
     LP_CHECK(megatronFusedSoftmaxFits(1, 4, 1024));
     LP_CHECK(megatronFusedSoftmaxFits(2, 2, 1024));
-    LP_CHECK(!megatronFusedSoftmaxFits(1, 2, 1024));   // 16 heads on TP 8 at micro batch 1
-    LP_CHECK(!megatronFusedSoftmaxFits(3, 6, 2048));   // 18
-    LP_CHECK(megatronFusedSoftmaxFits(2, 6, 2048));    // 12
-    LP_CHECK(!megatronFusedSoftmaxFits(1, 4, 128));    // 4 rows, the kernel's block holds 8 at s <= 128
+    LP_CHECK(!megatronFusedSoftmaxFits(1, 2, 1024)); // 16 heads on TP 8 at micro batch 1
+    LP_CHECK(!megatronFusedSoftmaxFits(3, 6, 2048)); // 18
+    LP_CHECK(megatronFusedSoftmaxFits(2, 6, 2048));  // 12
+    LP_CHECK(!megatronFusedSoftmaxFits(1, 4, 128));  // 4 rows, the kernel's block holds 8 at s <= 128
     LP_CHECK(megatronFusedSoftmaxFits(2, 4, 128));
-    LP_CHECK(!megatronFusedSoftmaxFits(4, 4, 8192));   // beyond 4096
+    LP_CHECK(!megatronFusedSoftmaxFits(4, 4, 8192)); // beyond 4096
     LP_CHECK(!megatronFusedSoftmaxFits(4, 4, 16));
-    LP_CHECK(!megatronFusedSoftmaxFits(4, 4, 1026));   // not a multiple of 4
+    LP_CHECK(!megatronFusedSoftmaxFits(4, 4, 1026)); // not a multiple of 4
 }
 
 LP_TEST(an_unsupported_shape_falls_back_to_an_fp32_softmax_that_costs_time_and_memory) {
-    const Scenario odd = gptOnA100(2048, 8, 1);   // 16 heads / TP 8 x micro batch 1 = 2 rows
-    const Scenario even = gptOnA100(2048, 8, 2);  // 4 rows: fused
+    const Scenario odd = gptOnA100(2048, 8, 1);  // 16 heads / TP 8 x micro batch 1 = 2 rows
+    const Scenario even = gptOnA100(2048, 8, 2); // 4 rows: fused
     const Plan p = evaluate(odd), q = evaluate(even);
     LP_CHECK(p.valid && q.valid);
     LP_CHECK(p.has(DiagnosticId::UnfusedSoftmax));
@@ -82,7 +81,7 @@ LP_TEST(an_unsupported_shape_falls_back_to_an_fp32_softmax_that_costs_time_and_m
     for (const Diagnostic& d : p.diagnostics)
         if (d.id == DiagnosticId::UnfusedSoftmax) {
             LP_CHECK(d.costSeconds > 0.0 && d.costSeconds < p.time.stepSeconds);
-            LP_CHECK_NEAR(d.a, 2.0, 1e-12);  // the rows the kernel sees
+            LP_CHECK_NEAR(d.a, 2.0, 1e-12); // the rows the kernel sees
             LP_CHECK(!diagnosticMessage(d).empty() && !diagnosticSuggestion(d).empty());
         }
     // Without recompute the fallback's softmax output is saved in fp32: more activation memory than the
@@ -90,11 +89,11 @@ LP_TEST(an_unsupported_shape_falls_back_to_an_fp32_softmax_that_costs_time_and_m
     Scenario oddKeep = odd, fusedKeep = odd;
     oddKeep.training.recompute = Recompute::None;
     fusedKeep.training.recompute = Recompute::None;
-    fusedKeep.training.flashAttention = true;  // no scores kept at all
+    fusedKeep.training.flashAttention = true; // no scores kept at all
     const Plan keep = evaluate(oddKeep);
     LP_CHECK(keep.x.activationBytesPerLayer > evaluate(fusedKeep).x.activationBytesPerLayer);
     Scenario oddSelective = oddKeep;
-    oddSelective.training.recompute = Recompute::Selective;  // drops the scores: no difference left
+    oddSelective.training.recompute = Recompute::Selective; // drops the scores: no difference left
     Scenario evenSelective = gptOnA100(2048, 8, 2);
     evenSelective.training.recompute = Recompute::Selective;
     LP_CHECK_NEAR(evaluate(oddSelective).x.activationBytesPerLayer,
@@ -132,7 +131,7 @@ LP_TEST(the_fallback_adds_host_kernels_to_every_forward_and_backward) {
     // backward, each at one kernel's host cost: 1/20 of a layer pass in the Megatron style.
     const StyleTraits& st = styleTraits(ExecutionStyle::Megatron);
     LP_CHECK_NEAR(st.hostKernelsPerLayerPass, 20.0, 0.0);
-    const double extraKernelsPerLayer = 3.0 * kUnfusedSoftmaxExtraKernels;  // forward, recompute, backward
+    const double extraKernelsPerLayer = 3.0 * kUnfusedSoftmaxExtraKernels; // forward, recompute, backward
     const double extraHostPerStep = odd.layout.accumulation * odd.model.layers * extraKernelsPerLayer *
                                     st.hostSecondsPerLayerPass / st.hostKernelsPerLayerPass;
     // The host runs ahead of the GPU part of the time, so a quarter or so of that hides; the fallback's GPU
@@ -151,9 +150,9 @@ LP_TEST(scores_through_hbm_bound_the_attention_gemms_at_small_head_sizes) {
     LP_CHECK(a.valid && b.valid);
     LP_CHECK_NEAR(a.x.attentionFlopsPerToken, b.x.attentionFlopsPerToken, 1e-6 * b.x.attentionFlopsPerToken);
     LP_CHECK(a.x.attentionCoreFwdSeconds > b.x.attentionCoreFwdSeconds);
-    const double scores = 8.0 * 16 * 1024 * 1024;  // micro batch x heads x s x s, one layer
+    const double scores = 8.0 * 16 * 1024 * 1024; // micro batch x heads x s x s, one layer
     const double hbm = h64.cluster.gpu.hbmBandwidth * builtinProfile(h64.cluster.gpu).hbmEfficiency;
-    LP_CHECK_NEAR(a.x.attentionCoreFwdSeconds, 4.0 * scores / hbm, 1e-9);  // memory-bound at heads of 64
+    LP_CHECK_NEAR(a.x.attentionCoreFwdSeconds, 4.0 * scores / hbm, 1e-9); // memory-bound at heads of 64
     // Heads of 128 move half the scores for the same FLOPs: at most the GEMM time or that traffic.
     LP_CHECK(b.x.attentionCoreFwdSeconds >= 4.0 * (scores / 2.0) / hbm - 1e-12);
     LP_CHECK(b.x.attentionCoreFwdSeconds < 0.75 * a.x.attentionCoreFwdSeconds);
@@ -174,7 +173,7 @@ LP_TEST(the_loss_passes_over_the_logits_as_its_kernel_does) {
     LP_CHECK(a.valid && b.valid);
     LP_CHECK_NEAR(a.modelFlopsPerStep, b.modelFlopsPerStep, 1e-9 * a.modelFlopsPerStep);
     // The step differs by the traffic: (52 - 6) bytes x tokens x vocabulary per micro batch, memory-bound.
-    const double logits = 8.0 * 1024 * 50257;  // micro batch x sequence x vocabulary, TP 1
+    const double logits = 8.0 * 1024 * 50257; // micro batch x sequence x vocabulary, TP 1
     const double hbm = megatron.cluster.gpu.hbmBandwidth * builtinProfile(megatron.cluster.gpu).hbmEfficiency;
     const double perMicroBatch = (52.0 - 6.0) * logits / hbm;
     LP_CHECK(a.time.stepSeconds - b.time.stepSeconds > 0.5 * megatron.layout.accumulation * perMicroBatch);
@@ -235,10 +234,10 @@ LP_TEST(flash_attention_runs_at_the_profile_efficiency_and_blackwell_ultra_runs_
     LP_CHECK(e.has_value());
     if (e) {
         LP_CHECK(e->substituted.find("flash attention") != std::string::npos);
-        const std::string shares = std::to_string(static_cast<int>(std::lround(100 * gb300.x.flashFwdEfficiency))) +
-                                   "% (forward) and " +
-                                   std::to_string(static_cast<int>(std::lround(100 * gb300.x.flashBwdEfficiency))) +
-                                   "% (backward)";
+        const std::string shares =
+            std::to_string(static_cast<int>(std::lround(100 * gb300.x.flashFwdEfficiency))) +
+            "% (forward) and " +
+            std::to_string(static_cast<int>(std::lround(100 * gb300.x.flashBwdEfficiency))) + "% (backward)";
         LP_CHECK(e->substituted.find(shares) != std::string::npos);
         LP_CHECK(e->words.find("exponentials") != std::string::npos);
     }
@@ -253,7 +252,8 @@ LP_TEST(torch_sdpa_runs_flash_attention_2_forward_where_the_gpu_has_faster_fused
         s.model.seqLen = 8192;
         return evaluate(s);
     };
-    const Plan fsdp = plan("h100-sxm-80gb", ExecutionStyle::Fsdp), meg = plan("h100-sxm-80gb", ExecutionStyle::Megatron);
+    const Plan fsdp = plan("h100-sxm-80gb", ExecutionStyle::Fsdp),
+               meg = plan("h100-sxm-80gb", ExecutionStyle::Megatron);
     LP_CHECK(fsdp.valid && meg.valid);
     LP_CHECK_NEAR(meg.x.flashFwdEfficiency / fsdp.x.flashFwdEfficiency, 0.40 / 0.34, 1e-9);
     LP_CHECK_NEAR(meg.x.flashBwdEfficiency, fsdp.x.flashBwdEfficiency, 1e-12);

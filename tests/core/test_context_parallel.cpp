@@ -4,9 +4,8 @@
 // the first step only, passes dK/dV around the ring in fp32, merges the partial results in fp32 and holds
 // the gathered chunks and the fp32 accumulators while a layer runs. The cp_exchange option picks the ring
 // or the all-gather in either style.
-#include "TestHarness.h"
-
 #include "ScenarioFixtures.h"
+#include "TestHarness.h"
 #include "core/estimate/Evaluate.h"
 #include "core/estimate/ExecutionStyle.h"
 #include "core/io/Presets.h"
@@ -76,20 +75,26 @@ LP_TEST(torch_context_parallel_hides_its_all_gather_behind_the_first_step_only) 
     // it does for 4 ranks (as the ring hides its sends behind every step) but not for 8: the gather grows
     // with c, the first step does not.
     const Plan gather4 = evaluate(llama70bCpAcrossNodes(4, ExecutionStyle::Fsdp));
-    const Plan ring4 = evaluate(withExchange(llama70bCpAcrossNodes(4, ExecutionStyle::Fsdp), CpExchange::Ring));
+    const Plan ring4 =
+        evaluate(withExchange(llama70bCpAcrossNodes(4, ExecutionStyle::Fsdp), CpExchange::Ring));
     const Plan gather8 = evaluate(llama70bCpAcrossNodes(8, ExecutionStyle::Fsdp));
-    const Plan ring8 = evaluate(withExchange(llama70bCpAcrossNodes(8, ExecutionStyle::Fsdp), CpExchange::Ring));
-    LP_CHECK(std::abs(gather4.time.cpCommSeconds - ring4.time.cpCommSeconds) < 0.05 * ring4.time.cpCommSeconds);
+    const Plan ring8 =
+        evaluate(withExchange(llama70bCpAcrossNodes(8, ExecutionStyle::Fsdp), CpExchange::Ring));
+    LP_CHECK(std::abs(gather4.time.cpCommSeconds - ring4.time.cpCommSeconds) <
+             0.05 * ring4.time.cpCommSeconds);
     LP_CHECK(gather8.time.cpCommSeconds > 1.3 * ring8.time.cpCommSeconds);
     LP_CHECK(gather8.time.stepSeconds > ring8.time.stepSeconds);
     // The crossover the diagnostic states: c - 1 chunks behind one step instead of one behind each.
     LP_CHECK_NEAR(gather8.x.cpHidingTokens, 7.0 * ring8.x.cpHidingTokens, 1e-9);
     LP_CHECK(gather8.has(DiagnosticId::CpExchangeExposed));
-    // Auto is the style's default: torch's all-gather for the FSDP style, Transformer Engine's ring for Megatron.
-    const Plan explicitGather = evaluate(withExchange(llama70bCpAcrossNodes(8, ExecutionStyle::Fsdp), CpExchange::AllGather));
+    // Auto is the style's default: torch's all-gather for the FSDP style, Transformer Engine's ring for
+    // Megatron.
+    const Plan explicitGather =
+        evaluate(withExchange(llama70bCpAcrossNodes(8, ExecutionStyle::Fsdp), CpExchange::AllGather));
     LP_CHECK_NEAR(explicitGather.time.stepSeconds, gather8.time.stepSeconds, 1e-12);
     const Plan megatron = evaluate(llama70bCpAcrossNodes(8, ExecutionStyle::Megatron));
-    const Plan megatronRing = evaluate(withExchange(llama70bCpAcrossNodes(8, ExecutionStyle::Megatron), CpExchange::Ring));
+    const Plan megatronRing =
+        evaluate(withExchange(llama70bCpAcrossNodes(8, ExecutionStyle::Megatron), CpExchange::Ring));
     LP_CHECK_NEAR(megatron.time.stepSeconds, megatronRing.time.stepSeconds, 1e-12);
     // On one node's NVLink the same gather hides behind the first step; what shows is the last dK/dV send
     // of each layer, which nothing follows: about 1% of the step.
@@ -107,7 +112,7 @@ LP_TEST(torch_context_parallel_merges_partial_results_in_fp32) {
         const Plan merged = evaluate(s), ring = evaluateWithoutTorchRingAttention(s);
         extra[i] = merged.time.computeSeconds - ring.time.computeSeconds;
         LP_CHECK(extra[i] > 0);
-        LP_CHECK(merged.time.recomputeSeconds > ring.time.recomputeSeconds);  // full recompute merges again
+        LP_CHECK(merged.time.recomputeSeconds > ring.time.recomputeSeconds); // full recompute merges again
     }
     LP_CHECK(extra[1] > 3.0 * extra[0]);
     // ... and they are a modest share of the step, not the attention itself: under 10% at CP 8.
@@ -116,7 +121,7 @@ LP_TEST(torch_context_parallel_merges_partial_results_in_fp32) {
 }
 
 LP_TEST(context_parallel_holds_its_chunks_and_torchs_fp32_gradients) {
-    const double nQ = 32768.0 * 4096, nKv = 2.0 * nQ;  // 32K tokens per rank; K and V at all 32 heads
+    const double nQ = 32768.0 * 4096, nKv = 2.0 * nQ; // 32K tokens per rank; K and V at all 32 heads
     for (int cp : {2, 4, 8}) {
         // torch's all-gather: c gathered 16-bit chunks plus fp32 dQ, dK, dV and the dK/dV pair in flight.
         const Scenario s = llama8bWithCp(cp, ExecutionStyle::Fsdp);
@@ -130,7 +135,8 @@ LP_TEST(context_parallel_holds_its_chunks_and_torchs_fp32_gradients) {
     }
     // Megatron's ring: two chunks at the GQA width (8 of 32 heads), no fp32 accumulators; c of them after
     // an all-gather (--cp-comm-type all_gather).
-    LP_CHECK_NEAR(evaluate(llama8bWithCp(4, ExecutionStyle::Megatron)).x.cpBufferBytes, 2.0 * 2.0 * nKv / 4.0, 1e-12);
+    LP_CHECK_NEAR(evaluate(llama8bWithCp(4, ExecutionStyle::Megatron)).x.cpBufferBytes, 2.0 * 2.0 * nKv / 4.0,
+                  1e-12);
     const Scenario gathered = withExchange(llama8bWithCp(4, ExecutionStyle::Megatron), CpExchange::AllGather);
     LP_CHECK_NEAR(evaluate(gathered).x.cpBufferBytes, 2.0 * 4.0 * nKv / 4.0, 1e-12);
     LP_CHECK_NEAR(evaluate(llama8bWithCp(1, ExecutionStyle::Fsdp)).x.cpBufferBytes, 0.0, 0.0);
@@ -138,12 +144,12 @@ LP_TEST(context_parallel_holds_its_chunks_and_torchs_fp32_gradients) {
 
 LP_TEST(cp_exchange_names_parse_with_the_frameworks_own_spellings) {
     LP_CHECK(parseCpExchange("ring") == CpExchange::Ring);
-    LP_CHECK(parseCpExchange("alltoall") == CpExchange::Ring);    // torchtitan's rotate method
-    LP_CHECK(parseCpExchange("p2p") == CpExchange::Ring);         // Megatron's --cp-comm-type
+    LP_CHECK(parseCpExchange("alltoall") == CpExchange::Ring); // torchtitan's rotate method
+    LP_CHECK(parseCpExchange("p2p") == CpExchange::Ring);      // Megatron's --cp-comm-type
     LP_CHECK(parseCpExchange("allgather") == CpExchange::AllGather);
     LP_CHECK(parseCpExchange("all_gather") == CpExchange::AllGather);
     LP_CHECK(parseCpExchange("auto") == CpExchange::Auto);
-    LP_CHECK(!parseCpExchange("a2a").has_value());  // Ulysses-style all-to-all is not modelled
+    LP_CHECK(!parseCpExchange("a2a").has_value()); // Ulysses-style all-to-all is not modelled
     LP_CHECK(toString(CpExchange::AllGather) == "allgather");
 }
 

@@ -1,7 +1,6 @@
 // Pipeline bubble, ZeRO sharding, the step-time breakdown, diagnostics and invalid layouts.
 #include "ScenarioFixtures.h"
 #include "TestHarness.h"
-
 #include "core/estimate/Evaluate.h"
 #include "core/estimate/Explain.h"
 #include "core/io/Presets.h"
@@ -50,23 +49,23 @@ LP_TEST(bubble_fraction_follows_p_minus_1_over_v_m) {
 
 LP_TEST(zero_stages_shard_the_state) {
     Scenario s = withLayout(8, 4, 2, 1, 16);
-    s.training.executionStyle = ExecutionStyle::Megatron;  // ZeRO-3 re-gathers per micro batch
+    s.training.executionStyle = ExecutionStyle::Megatron; // ZeRO-3 re-gathers per micro batch
     double w[4], g[4], o[4];
     for (int z = 0; z <= 3; ++z) {
         s.training.zeroStage = z;
         const Plan p = evaluate(s);
         LP_CHECK(p.valid);
-        const StageMemory& st = p.memory.stages[1];  // a middle stage: layers only
+        const StageMemory& st = p.memory.stages[1]; // a middle stage: layers only
         w[z] = st.weightsBytes;
         g[z] = st.gradientsBytes;
         o[z] = st.optimizerBytes;
     }
-    const double params = w[0] / 2.0;  // 16-bit weights
+    const double params = w[0] / 2.0; // 16-bit weights
     // bf16 under Megatron: the main_grad buffer is fp32 (4 bytes per parameter).
     LP_CHECK(s.training.precision == Precision::Bf16);
     LP_CHECK_NEAR(g[0], params * 4.0, 1e-12);
     LP_CHECK_NEAR(o[0], params * 12.0, 1e-12);
-    LP_CHECK_NEAR(o[1], params * 12.0 / 2.0, 1e-12);  // DP = 2
+    LP_CHECK_NEAR(o[1], params * 12.0 / 2.0, 1e-12); // DP = 2
     LP_CHECK_NEAR(g[1], params * 4.0, 1e-12);
     LP_CHECK_NEAR(g[2], params * 4.0 / 2.0, 1e-12);
     LP_CHECK_NEAR(w[2], params * 2.0, 1e-12);
@@ -82,7 +81,7 @@ LP_TEST(zero_stages_shard_the_state) {
         LP_CHECK_NEAR(evaluate(f16).memory.stages[1].gradientsBytes, params * 4.0, 1e-12);
         Scenario half = s;
         half.training.zeroStage = 0;
-        half.training.gradPrecision = GradPrecision::Half;  // --grad-reduce-in-bf16
+        half.training.gradPrecision = GradPrecision::Half; // --grad-reduce-in-bf16
         const Plan h = evaluate(half);
         LP_CHECK_NEAR(h.memory.stages[1].gradientsBytes, params * 2.0, 1e-12);
         half.training.gradPrecision = GradPrecision::Auto;
@@ -135,7 +134,7 @@ LP_TEST(little_memory_headroom_is_noted_but_a_roomy_plan_is_not) {
 }
 
 LP_TEST(uneven_pipeline_stages_put_the_extra_layers_on_the_first_ranks) {
-    Scenario s = withLayout(8, 3, 2, 1, 16);  // 80 layers over 3 stages: 27, 27, 26
+    Scenario s = withLayout(8, 3, 2, 1, 16); // 80 layers over 3 stages: 27, 27, 26
     s.cluster.nodes = 6;
     const Plan p = evaluate(s);
     LP_CHECK(p.valid);
@@ -143,10 +142,10 @@ LP_TEST(uneven_pipeline_stages_put_the_extra_layers_on_the_first_ranks) {
     LP_CHECK_EQ(p.memory.stages[0].layers, 27);
     LP_CHECK_EQ(p.memory.stages[1].layers, 27);
     LP_CHECK_EQ(p.memory.stages[2].layers, 26);
-    LP_CHECK_NEAR(p.x.layersPerStage, 27.0, 0.0);  // the busiest rank sets the pace
+    LP_CHECK_NEAR(p.x.layersPerStage, 27.0, 0.0); // the busiest rank sets the pace
     // Interleaved: 80 layers in 3 x 2 = 6 chunks of 14, 14, 13, 13, 13, 13; rank i holds chunks i and i + 3.
     s.layout.vpp = 2;
-    s.layout.accumulation = 15;  // a multiple of PP
+    s.layout.accumulation = 15; // a multiple of PP
     s.layout.dp = 2;
     const Plan v = evaluate(s);
     LP_CHECK(v.valid);
@@ -204,7 +203,9 @@ LP_TEST(torch_pipelining_holds_a_receive_buffer_per_micro_batch_and_the_in_fligh
         LP_CHECK(with.valid && without.valid);
         std::vector<double> out;
         for (std::size_t i = 0; i < with.memory.stages.size(); ++i)
-            out.push_back((with.memory.stages[i].activationsBytes - without.memory.stages[i].activationsBytes) / boundary);
+            out.push_back(
+                (with.memory.stages[i].activationsBytes - without.memory.stages[i].activationsBytes) /
+                boundary);
         return out;
     };
     const std::vector<double> plain = extra(s);
@@ -227,7 +228,8 @@ LP_TEST(torch_pipelining_holds_a_receive_buffer_per_micro_batch_and_the_in_fligh
     // ... with the worst stage's own numbers: its layers in flight, and the logits only on the last stage.
     if (e) {
         LP_CHECK(e->substituted.rfind("stage " + std::to_string(p.memory.worstStage) + ": ", 0) == 0);
-        LP_CHECK((e->substituted.find("logits") != std::string::npos) == (p.memory.worstStage == s.layout.pp - 1));
+        LP_CHECK((e->substituted.find("logits") != std::string::npos) ==
+                 (p.memory.worstStage == s.layout.pp - 1));
     }
     // Megatron's pipeline frees what it sent and receives into short-lived tensors: none of this.
     s.training.zeroStage = 1;
@@ -263,7 +265,7 @@ LP_TEST(default_scenario_is_valid_fits_and_is_well_tuned) {
     LP_CHECK(p.memory.fits);
     LP_CHECK(p.mfu > 0.30 && p.mfu < 0.60);
     LP_CHECK(p.hfu >= p.mfu);
-    LP_CHECK_EQ(p.memory.worstStage, 0);  // the first stage keeps PP micro batches in flight
+    LP_CHECK_EQ(p.memory.worstStage, 0); // the first stage keeps PP micro batches in flight
     // The seed's bubble: (4 - 1) / 16 = 19%, reported as information.
     LP_CHECK_EQ(countOf(p, DiagnosticId::PipelineBubble), 1);
     for (const auto& d : p.diagnostics)
@@ -271,7 +273,7 @@ LP_TEST(default_scenario_is_valid_fits_and_is_well_tuned) {
 }
 
 LP_TEST(each_diagnostic_fires_when_it_should) {
-    {  // TP over slow links: TP 16 spans two 8-GPU nodes.
+    { // TP over slow links: TP 16 spans two 8-GPU nodes.
         Scenario s = withLayout(16, 4, 1, 1, 16);
         s.model.kvHeads = 16;
         const Plan p = evaluate(s);
@@ -279,12 +281,12 @@ LP_TEST(each_diagnostic_fires_when_it_should) {
         LP_CHECK(p.has(DiagnosticId::TpOverSlowLinks));
         LP_CHECK(!evaluate(withLayout(8, 4, 2, 1, 16)).has(DiagnosticId::TpOverSlowLinks));
     }
-    {  // Bubble: 3 micro batches for 4 stages.
+    { // Bubble: 3 micro batches for 4 stages.
         const Plan p = evaluate(withLayout(8, 4, 2, 2, 3));
         LP_CHECK(p.has(DiagnosticId::PipelineBubble));
         LP_CHECK(!evaluate(withLayout(8, 1, 8, 1, 16)).has(DiagnosticId::PipelineBubble));
     }
-    {  // Loader without prefetch, and a slow one.
+    { // Loader without prefetch, and a slow one.
         Scenario s = defaultScenario();
         s.training.loaderPrefetch = false;
         s.training.loaderTokensPerSecond = 2e4;
@@ -294,14 +296,14 @@ LP_TEST(each_diagnostic_fires_when_it_should) {
         s.training.loaderPrefetch = true;
         LP_CHECK(!evaluate(s).has(DiagnosticId::LoaderNotPrefetching));
     }
-    {  // Stragglers.
+    { // Stragglers.
         Scenario s = defaultScenario();
         s.training.stragglerSlowdown = 0.15;
         const Plan p = evaluate(s);
         LP_CHECK(p.has(DiagnosticId::Stragglers));
         LP_CHECK_NEAR(p.time.stragglerSeconds, 0.15 * (p.time.stepSeconds - p.time.stragglerSeconds), 1e-9);
     }
-    {  // FSDP gathers and TP collectives both on the network cards.
+    { // FSDP gathers and TP collectives both on the network cards.
         Scenario s = withLayout(16, 1, 4, 1, 16);
         s.model.kvHeads = 16;
         s.training.zeroStage = 3;
@@ -310,7 +312,7 @@ LP_TEST(each_diagnostic_fires_when_it_should) {
         s.training.zeroStage = 1;
         LP_CHECK(!evaluate(s).has(DiagnosticId::ShardingTrafficContendsWithTp));
     }
-    {  // Does not fit: no model parallelism and no sharding.
+    { // Does not fit: no model parallelism and no sharding.
         Scenario s = withLayout(1, 1, 64, 1, 1);
         s.training.zeroStage = 0;
         const Plan p = evaluate(s);
@@ -338,23 +340,23 @@ LP_TEST(invalid_layouts_are_rejected_with_their_id) {
         only(s, DiagnosticId::HeadsNotDivisibleByTp);
     }
     {
-        Scenario s = withLayout(16, 2, 2, 1, 16);  // 64 heads divide by 16, 8 KV heads do not
+        Scenario s = withLayout(16, 2, 2, 1, 16); // 64 heads divide by 16, 8 KV heads do not
         only(s, DiagnosticId::KvHeadsNotDivisibleByTp);
     }
     {
-        Scenario s = withLayout(1, 8, 8, 1, 16);  // 80 layers cannot fill 8 x 16 = 128 chunks
+        Scenario s = withLayout(1, 8, 8, 1, 16); // 80 layers cannot fill 8 x 16 = 128 chunks
         s.layout.vpp = 16;
         only(s, DiagnosticId::LayersNotDivisibleByPp);
     }
     {
         Scenario s = defaultScenario();
-        s.layout.dp = 3;  // 96 GPUs on a 64-GPU cluster
+        s.layout.dp = 3; // 96 GPUs on a 64-GPU cluster
         only(s, DiagnosticId::GpuCountMismatch);
     }
     {
         Scenario s = defaultScenario();
         s.layout.vpp = 2;
-        s.layout.accumulation = 6;  // interleaving needs micro batches in multiples of PP
+        s.layout.accumulation = 6; // interleaving needs micro batches in multiples of PP
         only(s, DiagnosticId::BatchNotDivisible);
     }
 }
@@ -389,7 +391,7 @@ LP_TEST(every_figure_explains_itself) {
     LP_CHECK(mfu.has_value());
     if (mfu) {
         LP_CHECK_NEAR(mfu->value, p.mfu, 1e-12);
-        LP_CHECK(mfu->substituted.find("64") != std::string::npos);  // the GPU count is substituted
+        LP_CHECK(mfu->substituted.find("64") != std::string::npos); // the GPU count is substituted
     }
     const auto batch = explainFigure(s, p, "effective_batch");
     LP_CHECK(batch && batch->substituted == "2 x 16 x 2 = 64");
@@ -452,7 +454,7 @@ LP_TEST(fused_kernels_fuse_the_fsdp_styles_elementwise_work_and_leave_the_loss) 
     LP_CHECK_NEAR(fused.x.memoryBoundBytesPerLayer, eager.x.memoryBoundBytesPerLayer / 2.0,
                   1e-9 * eager.x.memoryBoundBytesPerLayer);
     LP_CHECK(fused.time.stepSeconds < eager.time.stepSeconds);
-    LP_CHECK_NEAR(fused.x.logitsBytes, eager.x.logitsBytes, 0.0);  // the eager loss stays
+    LP_CHECK_NEAR(fused.x.logitsBytes, eager.x.logitsBytes, 0.0); // the eager loss stays
     Scenario compiled = s;
     compiled.training.fusedKernels = false;
     compiled.training.torchCompile = true;
@@ -460,7 +462,8 @@ LP_TEST(fused_kernels_fuse_the_fsdp_styles_elementwise_work_and_leave_the_loss) 
                   1e-9 * fused.x.memoryBoundBytesPerLayer);
     bool said = false;
     for (const Explanation& e : explainPlan(s, fused))
-        said = said || (e.key == "time.compute" && e.substituted.find("fused kernels: TE, Liger") != std::string::npos);
+        said = said || (e.key == "time.compute" &&
+                        e.substituted.find("fused kernels: TE, Liger") != std::string::npos);
     LP_CHECK(said);
     // Megatron's kernels are fused already.
     s.training.executionStyle = ExecutionStyle::Megatron;
@@ -482,7 +485,7 @@ LP_TEST(block_recompute_re_runs_its_share_of_each_chunk_and_keeps_the_rest) {
     const Plan every = evaluate(s);
     s.training.recomputeLayers = 20;
     const Plan all = evaluate(s);
-    s.training.recomputeLayers = 500;  // more than a chunk has: every layer
+    s.training.recomputeLayers = 500; // more than a chunk has: every layer
     const Plan beyond = evaluate(s);
     s.training.recomputeLayers = 5;
     const Plan block = evaluate(s);
@@ -497,10 +500,12 @@ LP_TEST(block_recompute_re_runs_its_share_of_each_chunk_and_keeps_the_rest) {
     // Per layer: a quarter of the layers keep their input, three quarters everything.
     LP_CHECK_NEAR(block.x.activationBytesPerLayer,
                   0.25 * every.x.activationBytesPerLayer + 0.75 * none.x.activationBytesPerLayer, 1e-9);
-    LP_CHECK(block.time.stepSeconds > none.time.stepSeconds && block.time.stepSeconds < every.time.stepSeconds);
+    LP_CHECK(block.time.stepSeconds > none.time.stepSeconds &&
+             block.time.stepSeconds < every.time.stepSeconds);
     LP_CHECK(block.memory.stages[0].activationsBytes > every.memory.stages[0].activationsBytes &&
              block.memory.stages[0].activationsBytes < none.memory.stages[0].activationsBytes);
-    LP_CHECK_NEAR(block.x.flopsPerTokenHardware - block.x.flopsPerTokenModel,  // a quarter of the recomputed FLOPs
+    LP_CHECK_NEAR(block.x.flopsPerTokenHardware -
+                      block.x.flopsPerTokenModel, // a quarter of the recomputed FLOPs
                   0.25 * (every.x.flopsPerTokenHardware - every.x.flopsPerTokenModel), 1e-9);
     // With interleaving the count is per virtual stage: 5 of each 5-layer chunk (VPP 4) is every layer.
     s.layout.vpp = 4;

@@ -1,11 +1,10 @@
 // Hugging Face config.json import (core/io/HfImport.h). The fixtures in tests/data/hf are the published
 // config.json files of each model; the imported parameter count must match the published size.
 #include "TestHarness.h"
-
 #include "core/io/HfImport.h"
 #include "core/io/Presets.h"
-#include "core/model/Scenario.h"
 #include "core/io/ScenarioJson.h"
+#include "core/model/Scenario.h"
 
 #include <string>
 
@@ -257,8 +256,8 @@ LP_TEST(kv_heads_must_divide_heads) {
 }
 
 LP_TEST(a_model_beyond_what_a_scenario_holds_is_refused_naming_the_field) {
-    // Within the importer's own bounds (10 million) but over a scenario file's (core/model/Limits.h): refused,
-    // so that no scenario is saved that would not open again.
+    // Within the importer's own bounds (10 million) but over a scenario file's (core/model/Limits.h):
+    // refused, so that no scenario is saved that would not open again.
     auto wide = importHfConfig(R"({"model_type": "llama", "hidden_size": 2000000, "num_hidden_layers": 2,
                                    "num_attention_heads": 8, "intermediate_size": 2048, "vocab_size": 1000})");
     LP_CHECK(!wide && anyError(wide.error(), "$.model.hidden", "out of range"));

@@ -1,7 +1,6 @@
 // Hybrid sharding (TrainingOptions::zeroShardDegree): the ZeRO/FSDP state sharded within groups of DP
 // ranks and replicated across them, with the gradient shards all-reduced across the replicas.
 #include "TestHarness.h"
-
 #include "core/estimate/Evaluate.h"
 #include "core/export/LaunchExport.h"
 #include "core/io/Presets.h"
@@ -31,7 +30,9 @@ Scenario dataParallel(int zero, int shardDegree) {
     return s;
 }
 
-bool contains(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+bool contains(const std::string& text, const std::string& what) {
+    return text.find(what) != std::string::npos;
+}
 
 } // namespace
 
@@ -127,7 +128,7 @@ LP_TEST(a_shard_degree_that_does_not_divide_dp_is_an_invalid_layout) {
     negative.training.zeroShardDegree = -8;
     const Plan bad = evaluate(negative);
     LP_CHECK(bad.has(DiagnosticId::InvalidValue));
-    for (const Diagnostic& d : bad.diagnostics)  // the message says where to look
+    for (const Diagnostic& d : bad.diagnostics) // the message says where to look
         if (d.id == DiagnosticId::InvalidValue)
             LP_CHECK(contains(diagnosticMessage(d), "the training options (ZeRO stage 0-3, shard degree"));
 }
@@ -142,7 +143,8 @@ LP_TEST(launch_settings_name_the_hybrid_layout) {
     const std::string megatron = exportLaunchSettings(dataParallel(1, 8), LaunchTarget::Megatron).text;
     LP_CHECK(contains(megatron, "--num-distributed-optimizer-instances 16"));
     // Plain sharding writes none of them.
-    LP_CHECK(!contains(exportLaunchSettings(dataParallel(1, 0), LaunchTarget::Megatron).text, "optimizer-instances"));
+    LP_CHECK(!contains(exportLaunchSettings(dataParallel(1, 0), LaunchTarget::Megatron).text,
+                       "optimizer-instances"));
     LP_CHECK(!contains(exportLaunchSettings(dataParallel(3, 0), LaunchTarget::DeepSpeed).text, "mics"));
     // DeepSpeed has no partial sharding at stages 1-2: the settings say so.
     bool noted = false;

@@ -6,9 +6,10 @@
 #include "core/io/Presets.h"
 #include "core/io/ScenarioJson.h"
 
+#include <nlohmann/json.hpp>
+
 #include <fstream>
 #include <iostream>
-#include <nlohmann/json.hpp>
 
 using namespace lp::core;
 
@@ -120,7 +121,7 @@ LP_TEST(megatron_virtual_stages_and_full_recompute) {
     LP_CHECK(contains(blockText, "--recompute-num-layers 2"));
     LP_CHECK(!contains(blockText, "--recompute-method uniform"));
     const auto titan = exportLaunchSettings(block, LaunchTarget::Torchtitan).text;
-    LP_CHECK(contains(titan, "selective_ac_option = \"2\""));  // 4 layers per chunk, 2 of them: every 2nd
+    LP_CHECK(contains(titan, "selective_ac_option = \"2\"")); // 4 layers per chunk, 2 of them: every 2nd
     bool noted = false;
     for (const auto& note : exportLaunchSettings(block, LaunchTarget::DeepSpeed).notes)
         noted = noted || contains(note, "the first 2 layers of each pipeline stage");
@@ -367,8 +368,9 @@ LP_TEST(deepspeed_and_torchtitan_overlap_settings) {
     // The model is compiled, not the loss: the plan's loss stays what the style assumes.
     LP_CHECK(contains(l.text, "components = [\"model\"]"));
     LP_CHECK(hasNote(l, "torch.compile"));
-    s.training.crossEntropy = CrossEntropy::Fused;  // a compiled loss as well
-    LP_CHECK(contains(exportLaunchSettings(s, LaunchTarget::Torchtitan).text, "components = [\"model\", \"loss\"]"));
+    s.training.crossEntropy = CrossEntropy::Fused; // a compiled loss as well
+    LP_CHECK(contains(exportLaunchSettings(s, LaunchTarget::Torchtitan).text,
+                      "components = [\"model\", \"loss\"]"));
     s = withLayout(s, 1, 4, 16); // TP 1: no AsyncTP, the loss alone is compiled
     l = exportLaunchSettings(s, LaunchTarget::Torchtitan);
     LP_CHECK(!contains(l.text, "enable_async_tensor_parallel"));
@@ -393,7 +395,8 @@ LP_TEST(cross_entropy_kernel_reaches_each_framework) {
     s.training.crossEntropy = CrossEntropy::FusedLinear;
     const LaunchSettings m = exportLaunchSettings(s, LaunchTarget::Megatron);
     LP_CHECK(contains(m.text, "--cross-entropy-fusion-impl linear"));
-    LP_CHECK(hasNote(exportLaunchSettings(s, LaunchTarget::Torchtitan), "no fused linear cross-entropy setting"));
+    LP_CHECK(
+        hasNote(exportLaunchSettings(s, LaunchTarget::Torchtitan), "no fused linear cross-entropy setting"));
     LP_CHECK(hasNote(exportLaunchSettings(s, LaunchTarget::DeepSpeed), "has no DeepSpeed config key"));
     s.training.crossEntropy = CrossEntropy::Unfused;
     LP_CHECK(hasNote(exportLaunchSettings(s, LaunchTarget::Megatron), "overstates the last stage's memory"));
@@ -446,9 +449,11 @@ LP_TEST(cp_exchange_reaches_megatron_and_torchtitan) {
     s.layout.cp = 4;
     // Auto: Megatron's p2p ring needs no flag; torchtitan's default rotate method is written out.
     LP_CHECK(!contains(exportLaunchSettings(s, LaunchTarget::Megatron).text, "--cp-comm-type"));
-    LP_CHECK(contains(exportLaunchSettings(s, LaunchTarget::Torchtitan).text, "context_parallel_rotate_method = \"allgather\""));
+    LP_CHECK(contains(exportLaunchSettings(s, LaunchTarget::Torchtitan).text,
+                      "context_parallel_rotate_method = \"allgather\""));
     s.training.cpExchange = CpExchange::Ring;
-    LP_CHECK(contains(exportLaunchSettings(s, LaunchTarget::Torchtitan).text, "context_parallel_rotate_method = \"alltoall\""));
+    LP_CHECK(contains(exportLaunchSettings(s, LaunchTarget::Torchtitan).text,
+                      "context_parallel_rotate_method = \"alltoall\""));
     LP_CHECK(!contains(exportLaunchSettings(s, LaunchTarget::Megatron).text, "--cp-comm-type"));
     s.training.cpExchange = CpExchange::AllGather;
     LP_CHECK(contains(exportLaunchSettings(s, LaunchTarget::Megatron).text, "--cp-comm-type all_gather"));
@@ -477,21 +482,25 @@ LP_TEST(user_names_cannot_break_out_of_comments) {
 }
 
 LP_TEST(gradient_format_reaches_every_framework) {
-    Scenario s = defaultScenario();  // bf16: Megatron's own default is fp32 main grads, no flag
-    LP_CHECK(exportLaunchSettings(s, LaunchTarget::Megatron).text.find("--grad-reduce-in-bf16") == std::string::npos);
-    LP_CHECK(exportLaunchSettings(s, LaunchTarget::DeepSpeed).text.find("communication_data_type") == std::string::npos);
-    s.training.gradPrecision = GradPrecision::Half;
-    LP_CHECK(exportLaunchSettings(s, LaunchTarget::Megatron).text.find("--grad-reduce-in-bf16") != std::string::npos);
-    LP_CHECK(nlohmann::json::parse(exportLaunchSettings(s, LaunchTarget::DeepSpeed).text).at("communication_data_type") ==
-             "bf16");
-    LP_CHECK(exportLaunchSettings(s, LaunchTarget::Torchtitan).text.find("mixed_precision_reduce = \"bfloat16\"") !=
+    Scenario s = defaultScenario(); // bf16: Megatron's own default is fp32 main grads, no flag
+    LP_CHECK(exportLaunchSettings(s, LaunchTarget::Megatron).text.find("--grad-reduce-in-bf16") ==
              std::string::npos);
+    LP_CHECK(exportLaunchSettings(s, LaunchTarget::DeepSpeed).text.find("communication_data_type") ==
+             std::string::npos);
+    s.training.gradPrecision = GradPrecision::Half;
+    LP_CHECK(exportLaunchSettings(s, LaunchTarget::Megatron).text.find("--grad-reduce-in-bf16") !=
+             std::string::npos);
+    LP_CHECK(nlohmann::json::parse(exportLaunchSettings(s, LaunchTarget::DeepSpeed).text)
+                 .at("communication_data_type") == "bf16");
+    LP_CHECK(exportLaunchSettings(s, LaunchTarget::Torchtitan)
+                 .text.find("mixed_precision_reduce = \"bfloat16\"") != std::string::npos);
     s.training.precision = Precision::Fp16;
     s.training.gradPrecision = GradPrecision::Fp32;
-    LP_CHECK(exportLaunchSettings(s, LaunchTarget::Megatron).text.find("--accumulate-allreduce-grads-in-fp32") !=
-             std::string::npos);
-    LP_CHECK(nlohmann::json::parse(exportLaunchSettings(s, LaunchTarget::DeepSpeed).text).at("communication_data_type") ==
-             "fp32");
+    LP_CHECK(
+        exportLaunchSettings(s, LaunchTarget::Megatron).text.find("--accumulate-allreduce-grads-in-fp32") !=
+        std::string::npos);
+    LP_CHECK(nlohmann::json::parse(exportLaunchSettings(s, LaunchTarget::DeepSpeed).text)
+                 .at("communication_data_type") == "fp32");
 }
 
 LP_TEST_MAIN()

@@ -1,7 +1,6 @@
 // The seed's numbers, parameter counts, and the closed forms of the literature (Korthikanti et al.
 // 2022 activations, Megatron-LM FLOPs) that the generalised bookkeeping must reduce to.
 #include "TestHarness.h"
-
 #include "core/estimate/Evaluate.h"
 #include "core/io/Presets.h"
 
@@ -94,8 +93,9 @@ LP_TEST(korthikanti_activations_all_five_cases) {
         bool sp;
         Recompute rc;
     };
-    for (const Case c : {Case{1, false, Recompute::None}, Case{8, false, Recompute::None}, Case{8, true, Recompute::None},
-                         Case{8, true, Recompute::Selective}, Case{8, false, Recompute::Full}, Case{8, true, Recompute::Full}}) {
+    for (const Case c : {Case{1, false, Recompute::None}, Case{8, false, Recompute::None},
+                         Case{8, true, Recompute::None}, Case{8, true, Recompute::Selective},
+                         Case{8, false, Recompute::Full}, Case{8, true, Recompute::Full}}) {
         const Scenario s = gptScenario(c.tp, c.sp, c.rc);
         const Plan p = evaluate(s);
         LP_CHECK(p.valid);
@@ -128,7 +128,8 @@ LP_TEST(swiglu_gqa_flash_bookkeeping) {
     s.training.zeroStage = 0;
     const Plan p = evaluate(s);
     const ModelSpec& m = s.model;
-    const double T = m.seqLen, h = m.hidden, f = m.ffnHidden, kd = m.kvHeads * m.headDim(), ad = m.heads * m.headDim();
+    const double T = m.seqLen, h = m.hidden, f = m.ffnHidden, kd = m.kvHeads * m.headDim(),
+                 ad = m.heads * m.headDim();
     const double expected = T * h * 8.0 + 2.0 * T * (ad + 2 * kd + ad) + 6.0 * T * f + 4.0 * m.heads * T;
     LP_CHECK_NEAR(p.x.activationBytesPerLayer, expected, 1e-12);
 }
@@ -139,8 +140,8 @@ LP_TEST(megatron_flops_closed_forms) {
     for (Recompute rc : {Recompute::None, Recompute::Full}) {
         const Scenario s = gptScenario(8, true, rc);
         const Plan p = evaluate(s);
-        const double B = static_cast<double>(p.effectiveBatchSequences), S = s.model.seqLen, L = s.model.layers,
-                     h = s.model.hidden, V = s.model.vocab;
+        const double B = static_cast<double>(p.effectiveBatchSequences), S = s.model.seqLen,
+                     L = s.model.layers, h = s.model.hidden, V = s.model.vocab;
         const double model = 72 * B * S * L * h * h * (1 + S / (6 * h) + V / (12 * L * h));
         LP_CHECK_NEAR(p.modelFlopsPerStep, model, 1e-9);
         if (rc == Recompute::Full) {
@@ -159,7 +160,7 @@ LP_TEST(causal_attention_convention_halves_the_score_flops) {
     const Plan causal = evaluate(s);
     LP_CHECK_NEAR(full.x.attentionFlopsPerToken, 2.0 * causal.x.attentionFlopsPerToken, 1e-12);
     LP_CHECK(causal.mfu < full.mfu);
-    LP_CHECK_NEAR(causal.time.stepSeconds, full.time.stepSeconds, 1e-12);  // a convention, not a speed
+    LP_CHECK_NEAR(causal.time.stepSeconds, full.time.stepSeconds, 1e-12); // a convention, not a speed
 }
 
 LP_TEST_MAIN()

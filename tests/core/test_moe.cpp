@@ -1,7 +1,6 @@
 // Mixture of experts with expert parallelism, multi-head latent attention, FP8 and long context.
 #include "ScenarioFixtures.h"
 #include "TestHarness.h"
-
 #include "core/estimate/Evaluate.h"
 #include "core/estimate/ExecutionStyle.h"
 #include "core/estimate/PlanJson.h"
@@ -51,7 +50,8 @@ LP_TEST(expert_parallel_memory_by_hand) {
     const double opt = 12.0 * ((c.total - c.routedExpertsTotal) / 8.0 + c.routedExpertsTotal / 8.0);
     LP_CHECK_NEAR(pz.memory.stages[0].optimizerBytes, opt, 1e-12);
     // EP 1 holds every expert: more memory.
-    LP_CHECK(evaluate(mixtral(1, 1, 8)).memory.stages[0].weightsBytes > 3.0 * p.memory.stages[0].weightsBytes);
+    LP_CHECK(evaluate(mixtral(1, 1, 8)).memory.stages[0].weightsBytes >
+             3.0 * p.memory.stages[0].weightsBytes);
 }
 
 LP_TEST(all_to_all_volume_by_hand) {
@@ -83,7 +83,7 @@ LP_TEST(backward_all_to_alls_move_the_forward_bytes_and_skip_the_network_inside_
     LP_CHECK_NEAR(full.time.epCommSeconds / none.time.epCommSeconds, 1.5, 1e-9);
     // EP 16 on two 8-GPU nodes: half of each GPU's all-to-all bytes stay inside its node (NVLink), so it
     // takes far less than on 16 one-GPU nodes, where 15/16 of the bytes cross the network.
-    Scenario paired = mixtral(1, 16, 16);  // 16 GPUs: 2 nodes x 8
+    Scenario paired = mixtral(1, 16, 16); // 16 GPUs: 2 nodes x 8
     paired.model.moe.experts = 16;
     Scenario spread = paired;
     spread.cluster.nodes = 16;
@@ -130,23 +130,25 @@ LP_TEST(routed_copies_and_token_permutes_are_memory_traffic) {
     const double T = static_cast<double>(s.layout.microBatch) * m.seqLen;
     const double copies = m.moe.topK * s.training.moeLoadImbalance;
     Scenario dense = s;
-    dense.model.moe = MoeSpec{};  // the same shape without experts
+    dense.model.moe = MoeSpec{}; // the same shape without experts
     dense.layout.ep = 1;
     const Plan q = evaluate(dense);
     LP_CHECK(q.valid);
-    const double extra = 2.0 * T * (3.0 * m.moe.expertFfnHidden * (copies - 1.0) + 2.0 * (1.0 + copies) * m.hidden);
+    const double extra =
+        2.0 * T * (3.0 * m.moe.expertFfnHidden * (copies - 1.0) + 2.0 * (1.0 + copies) * m.hidden);
     LP_CHECK_NEAR(p.x.memoryBoundBytesPerLayer - q.x.memoryBoundBytesPerLayer, extra, 1e-9);
     // Two local experts (EP 4): the received rows are also sorted by expert, both ways.
     Scenario two = mixtral(1, 4, 8);
     const Plan r = evaluate(two);
     LP_CHECK(r.valid);
-    LP_CHECK_NEAR(r.x.memoryBoundBytesPerLayer - p.x.memoryBoundBytesPerLayer, 2.0 * T * 4.0 * copies * m.hidden, 1e-9);
+    LP_CHECK_NEAR(r.x.memoryBoundBytesPerLayer - p.x.memoryBoundBytesPerLayer,
+                  2.0 * T * 4.0 * copies * m.hidden, 1e-9);
 }
 
 LP_TEST(ep_validity) {
     Scenario s = mixtral(1, 3, 8);
     LP_CHECK(evaluate(s).has(DiagnosticId::ExpertsNotDivisibleByEp));
-    s = mixtral(2, 8, 2);  // EP 8 does not divide TP x CP x DP = 4: no expert TP fits
+    s = mixtral(2, 8, 2); // EP 8 does not divide TP x CP x DP = 4: no expert TP fits
     s.cluster.nodes = 1;
     s.cluster.gpusPerNode = 4;
     s.cluster.nvlinkDomain = 4;
@@ -162,16 +164,16 @@ LP_TEST(ep_validity) {
 LP_TEST(expert_tensor_parallelism_resolves_like_megatron) {
     // EP divides DP x CP: Megatron-Core's default, experts split by TP like the dense layers.
     LP_CHECK_EQ(expertTensorParallel(mixtral(2, 4, 4)), 2);
-    LP_CHECK_EQ(expertTensorParallel(mixtral(8, 4, 2)), 4);  // EP 4 > DP 2: ETP 4 of TP 8 fits 16 ranks
-    LP_CHECK_EQ(expertTensorParallel(mixtral(2, 8, 4)), 1);  // EP 8 spans the TP pairs: whole experts
+    LP_CHECK_EQ(expertTensorParallel(mixtral(8, 4, 2)), 4); // EP 4 > DP 2: ETP 4 of TP 8 fits 16 ranks
+    LP_CHECK_EQ(expertTensorParallel(mixtral(2, 8, 4)), 1); // EP 8 spans the TP pairs: whole experts
     Scenario s = mixtral(2, 8, 4);
-    s.layout.etp = 2;  // asked for, but EP 8 x ETP 2 = 16 does not divide 8 ranks
+    s.layout.etp = 2; // asked for, but EP 8 x ETP 2 = 16 does not divide 8 ranks
     LP_CHECK_EQ(expertTensorParallel(s), 0);
     const Plan bad = evaluate(s);
     LP_CHECK(!bad.valid);
     const Diagnostic* d = findDiagnostic(bad, DiagnosticId::EpDoesNotDivideDp);
     LP_CHECK(d && diagnosticMessage(*d).find("expert TP 2") != std::string::npos);
-    s.layout.etp = 3;  // does not divide TP
+    s.layout.etp = 3; // does not divide TP
     LP_CHECK_EQ(expertTensorParallel(s), 0);
     Scenario dense = defaultScenario();
     LP_CHECK_EQ(expertTensorParallel(dense), dense.layout.tp);
@@ -188,7 +190,7 @@ LP_TEST(whole_experts_when_ep_spans_the_tp_ranks) {
     LP_CHECK_NEAR(p.memory.stages[0].weightsBytes, 2.0 * perGpu, 1e-12);
     // Tokens per expert: this GPU's sequence-parallel half of the 4096 tokens, top-2, imbalance 1.1.
     LP_CHECK_NEAR(p.x.tokensPerExpert, 2048 * 2 * 1.1, 1e-12);
-    LP_CHECK(!p.has(DiagnosticId::EpCrossesNodes));  // ETP 1 x EP 8 = one node
+    LP_CHECK(!p.has(DiagnosticId::EpCrossesNodes)); // ETP 1 x EP 8 = one node
     const nlohmann::json j = planToJson(s, p);
     LP_CHECK_EQ(j.at("expert_tensor_parallel").get<int>(), 1);
 }
@@ -211,7 +213,7 @@ LP_TEST(expert_tp_trades_tp_collectives_for_memory) {
     LP_CHECK_NEAR(pw.x.tokensPerExpert, 0.5 * ps.x.tokensPerExpert, 1e-12);
     LP_CHECK_NEAR(pw.time.tpCommSeconds, 0.5 * ps.time.tpCommSeconds, 1e-9);
     // EP 4 x ETP 2 = 8 GPUs in one node; EP 4 x ETP 1 = 4.
-    Scenario wide = mixtral(2, 8, 8);  // 16 GPUs, auto ETP 2: EP group of 16 crosses the node
+    Scenario wide = mixtral(2, 8, 8); // 16 GPUs, auto ETP 2: EP group of 16 crosses the node
     LP_CHECK(evaluate(wide).has(DiagnosticId::EpCrossesNodes));
     wide.layout.etp = 1;
     LP_CHECK(!evaluate(wide).has(DiagnosticId::EpCrossesNodes));
@@ -242,8 +244,8 @@ LP_TEST(mla_parameters_and_flops) {
     const double h = m.hidden, a = m.heads;
     const MlaSpec& l = m.mla;
     const double attn = h * l.qLoraRank + l.qLoraRank * a * (l.qkNopeHeadDim + l.qkRopeHeadDim) +
-                        h * (l.kvLoraRank + l.qkRopeHeadDim) + l.kvLoraRank * a * (l.qkNopeHeadDim + l.vHeadDim) +
-                        a * l.vHeadDim * h;
+                        h * (l.kvLoraRank + l.qkRopeHeadDim) +
+                        l.kvLoraRank * a * (l.qkNopeHeadDim + l.vHeadDim) + a * l.vHeadDim * h;
     LP_CHECK_NEAR(c.attentionMatmulPerLayer, attn, 1e-12);
     LP_CHECK_NEAR(c.total, 671e9, 0.01);
     Scenario s = defaultScenario();
@@ -259,7 +261,7 @@ LP_TEST(mla_parameters_and_flops) {
 }
 
 LP_TEST(fp8_memory_accounting) {
-    Scenario s = defaultScenario();  // Llama-2-70B shape, TP 8 x PP 4, SP, selective recompute, Megatron
+    Scenario s = defaultScenario(); // Llama-2-70B shape, TP 8 x PP 4, SP, selective recompute, Megatron
     const Plan bf16 = evaluate(s);
     s.training.precision = Precision::Fp8;
     const Plan fp8 = evaluate(s);
@@ -276,14 +278,14 @@ LP_TEST(fp8_memory_accounting) {
     const StageMemory& a = bf16.memory.stages[1];
     const StageMemory& b = fp8.memory.stages[1];
     LP_CHECK_NEAR(b.weightsBytes, a.weightsBytes + copies + scaling, 1e-12);
-    LP_CHECK_NEAR(b.optimizerBytes, a.optimizerBytes, 1e-12);  // master weights and moments stay fp32
+    LP_CHECK_NEAR(b.optimizerBytes, a.optimizerBytes, 1e-12); // master weights and moments stay fp32
     LP_CHECK_NEAR(b.gradientsBytes, a.gradientsBytes, 1e-12);
     // TE saves the linear inputs (QKV and MLP inputs, replicated but split by SP; the projection and
     // down-projection inputs, split by TP) as 1-byte casts instead of 2 bytes.
     const double T = s.layout.microBatch * m.seqLen;
     const double saved = T * (2.0 * h / t + m.heads * m.headDim() / t + f / t);
     LP_CHECK_NEAR(bf16.x.activationBytesPerLayer - fp8.x.activationBytesPerLayer, saved, 1e-9);
-    LP_CHECK(fp8.time.computeSeconds < bf16.time.computeSeconds);  // fp8 GEMMs run at the fp8 peak
+    LP_CHECK(fp8.time.computeSeconds < bf16.time.computeSeconds); // fp8 GEMMs run at the fp8 peak
     LP_CHECK_NEAR(fp8.modelFlopsPerStep, bf16.modelFlopsPerStep, 1e-12);
 
     // torchao Float8Linear (FSDP style) casts on the fly, saves 16-bit inputs and scales dynamically.
@@ -312,7 +314,7 @@ LP_TEST(fp8_memory_accounting) {
 LP_TEST(long_context_with_context_parallel) {
     Scenario s = defaultScenario();
     s.model = findModelPreset("llama3.1-8b")->model;
-    s.model.seqLen = 1048576;  // 1M tokens
+    s.model.seqLen = 1048576; // 1M tokens
     s.training.recompute = Recompute::Full;
     s.training.zeroStage = 3;
     s.layout = Layout{};
@@ -370,7 +372,7 @@ LP_TEST(a_deduplicating_dispatcher_sends_each_token_once_per_other_node) {
     f.cluster.gpu = findGpuPreset("h100-sxm-80gb")->gpu;
     const Plan fp8 = evaluate(f);
     const double fp8Ratio = fp8.time.epCommSeconds / grouped.time.epCommSeconds;
-    LP_CHECK(fp8Ratio > 0.75 && fp8Ratio < 0.85);  // (1 + 2) / (2 + 2) of the bytes, and the same latencies
+    LP_CHECK(fp8Ratio > 0.75 && fp8Ratio < 0.85); // (1 + 2) / (2 + 2) of the bytes, and the same latencies
     // Inside one NVLink domain a token goes once to each GPU holding one of its experts. Mixtral's top-2 of 8
     // experts on EP 8 are always on two GPUs: the same bytes either way.
     Scenario one = mixtral(1, 8, 8);
@@ -379,8 +381,8 @@ LP_TEST(a_deduplicating_dispatcher_sends_each_token_once_per_other_node) {
     const Plan b = evaluate(one);
     LP_CHECK_NEAR(b.time.epCommSeconds, a.time.epCommSeconds, 1e-9 * a.time.epCommSeconds);
     LP_CHECK_EQ(b.x.epRemoteDomainsPerToken, 0.0);
-    // Qwen3-30B-A3B's top-8 of 128 experts on EP 8 (16 per GPU) fall on 8 x (1 - C(112, 8) / C(128, 8)) = 5.34
-    // GPUs, 4.67 of them others, where the all-to-all sends 7 of the 8 copies away.
+    // Qwen3-30B-A3B's top-8 of 128 experts on EP 8 (16 per GPU) fall on 8 x (1 - C(112, 8) / C(128, 8))
+    // = 5.34 GPUs, 4.67 of them others, where the all-to-all sends 7 of the 8 copies away.
     Scenario fine = one;
     fine.model.moe.experts = 128;
     fine.model.moe.topK = 8;
@@ -394,7 +396,8 @@ LP_TEST(a_deduplicating_dispatcher_sends_each_token_once_per_other_node) {
     const double others = 8.0 * (1.0 - missed) * 7.0 / 8.0;
     LP_CHECK_NEAR(others, 4.67, 0.01);
     const double inNode = deduplicated.time.epCommSeconds / copies.time.epCommSeconds;
-    LP_CHECK(inNode > others / 7.0 - 0.02 && inNode < others / 7.0 + 0.08);  // NVLink-bound, the same latencies
+    LP_CHECK(inNode > others / 7.0 - 0.02 &&
+             inNode < others / 7.0 + 0.08); // NVLink-bound, the same latencies
     // Spellings of the frameworks.
     LP_CHECK(parseMoeDispatcher("deepep") == MoeDispatcher::Deduplicated);
     LP_CHECK(parseMoeDispatcher("flex") == MoeDispatcher::Deduplicated);
@@ -405,16 +408,16 @@ LP_TEST(a_deduplicating_dispatcher_sends_each_token_once_per_other_node) {
 }
 
 LP_TEST(routing_groups_must_split_the_experts_and_hold_the_top_k) {
-    Scenario s = mixtral(1, 8, 8);  // 8 experts, top-2
+    Scenario s = mixtral(1, 8, 8); // 8 experts, top-2
     s.model.moe.groups = 4;
-    s.model.moe.groupLimit = 1;  // 1 group of 2 experts holds the top-2
+    s.model.moe.groupLimit = 1; // 1 group of 2 experts holds the top-2
     LP_CHECK(evaluate(s).valid);
-    s.model.moe.groups = 3;  // does not divide 8 experts
+    s.model.moe.groups = 3; // does not divide 8 experts
     LP_CHECK(!evaluate(s).valid);
     s.model.moe.groups = 8;
-    s.model.moe.groupLimit = 1;  // 1 expert per group: fewer than top-2
+    s.model.moe.groupLimit = 1; // 1 expert per group: fewer than top-2
     LP_CHECK(!evaluate(s).valid);
-    s.model.moe.groupLimit = 9;  // more than the groups
+    s.model.moe.groupLimit = 9; // more than the groups
     LP_CHECK(!evaluate(s).valid);
     // DeepSeek-V3's preset and its Hugging Face config carry n_group 8, topk_group 4.
     const ModelSpec& v3 = findModelPreset("deepseek-v3")->model;

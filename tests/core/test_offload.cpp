@@ -1,9 +1,9 @@
 // CPU offloading (docs/estimation.md, section 6 "CPU offloading"): the optimizer state and step on the CPU,
 // activations of N layers per stage in host memory, both priced by the GPU's host link and host memory.
 #include "TestHarness.h"
-#include "core/estimate/detail/EvalContext.h"
 #include "core/estimate/Evaluate.h"
 #include "core/estimate/Explain.h"
+#include "core/estimate/detail/EvalContext.h"
 #include "core/io/Presets.h"
 #include "core/io/ScenarioJson.h"
 #include "core/measured/Validation.h"

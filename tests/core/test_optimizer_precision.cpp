@@ -5,8 +5,8 @@
 #include "TestHarness.h"
 #include "core/estimate/Evaluate.h"
 #include "core/estimate/Explain.h"
-#include "core/export/LaunchExport.h"
 #include "core/estimate/Precision.h"
+#include "core/export/LaunchExport.h"
 #include "core/io/Presets.h"
 #include "core/measured/Validation.h"
 

@@ -3,7 +3,6 @@
 // another micro batch's compute.
 #include "ScenarioFixtures.h"
 #include "TestHarness.h"
-
 #include "core/estimate/Collectives.h"
 #include "core/estimate/Evaluate.h"
 #include "core/io/Presets.h"
@@ -14,7 +13,7 @@ using namespace lp::core;
 namespace {
 
 Scenario megatron() {
-    Scenario s = defaultScenario();  // TP 8 x PP 4 x DP 2, Megatron style
+    Scenario s = defaultScenario(); // TP 8 x PP 4 x DP 2, Megatron style
     s.training.executionStyle = ExecutionStyle::Megatron;
     return s;
 }
@@ -45,7 +44,8 @@ LP_TEST(all_switches_default_off_and_survive_a_round_trip) {
     const auto old = scenarioFromJson(text);
     LP_CHECK(old.has_value());
     if (old)
-        LP_CHECK(!old->training.overlapTpComm && !old->training.overlapPpComm && !old->training.overlapDpComm);
+        LP_CHECK(!old->training.overlapTpComm && !old->training.overlapPpComm &&
+                 !old->training.overlapDpComm);
 }
 
 LP_TEST(tp_overlap_hides_the_collectives_behind_the_gemms_but_not_for_free) {
@@ -77,9 +77,9 @@ LP_TEST(tp_overlap_hides_the_collectives_behind_the_gemms_but_not_for_free) {
 }
 
 LP_TEST(overlapped_communication_pays_what_exceeds_the_window_and_a_fifth_of_the_rest) {
-    LP_CHECK_NEAR(overlappedSeconds(1.0, 3.0), kOverlapResidual * 1.0, 1e-12);         // fully hidden
-    LP_CHECK_NEAR(overlappedSeconds(3.0, 1.0), 2.0 + kOverlapResidual * 1.0, 1e-12);   // partly hidden
-    LP_CHECK_NEAR(overlappedSeconds(2.0, 0.0), 2.0, 1e-12);                            // nothing to hide behind
+    LP_CHECK_NEAR(overlappedSeconds(1.0, 3.0), kOverlapResidual * 1.0, 1e-12);       // fully hidden
+    LP_CHECK_NEAR(overlappedSeconds(3.0, 1.0), 2.0 + kOverlapResidual * 1.0, 1e-12); // partly hidden
+    LP_CHECK_NEAR(overlappedSeconds(2.0, 0.0), 2.0, 1e-12);                          // nothing to hide behind
     LP_CHECK_NEAR(overlappedSeconds(2.0, -1.0), 2.0, 1e-12);
     LP_CHECK_NEAR(overlappedSeconds(0.0, 5.0), 0.0, 0.0);
     // FSDP's per-layer gathers hide behind the layer's compute on one NVLink node, but not for free.

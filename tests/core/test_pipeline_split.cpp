@@ -2,7 +2,6 @@
 // each, as Megatron-LM's --account-for-embedding-in-pipeline-split / --account-for-loss-in-pipeline-split
 // do, which lets Llama 3.1 405B (126 layers) run on PP 16 x VPP 8 = 128 chunks.
 #include "TestHarness.h"
-
 #include "core/estimate/Evaluate.h"
 #include "core/export/LaunchExport.h"
 #include "core/io/Presets.h"
@@ -26,12 +25,14 @@ Scenario llama405b(int pp, int vpp) {
     s.layout.vpp = vpp;
     s.layout.dp = 4;
     s.layout.microBatch = 1;
-    s.layout.accumulation = 2 * pp;  // interleaving needs a multiple of PP
+    s.layout.accumulation = 2 * pp; // interleaving needs a multiple of PP
     s.cluster.nodes = static_cast<int>(s.layout.gpus() / s.cluster.gpusPerNode);
     return s;
 }
 
-int layersOn(const Plan& p, int stage) { return p.memory.stages[static_cast<std::size_t>(stage)].layers; }
+int layersOn(const Plan& p, int stage) {
+    return p.memory.stages[static_cast<std::size_t>(stage)].layers;
+}
 
 int totalLayers(const Plan& p) {
     int n = 0;
@@ -47,19 +48,22 @@ const Diagnostic* find(const Plan& p, DiagnosticId id) {
     return nullptr;
 }
 
-bool contains(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+bool contains(const std::string& text, const std::string& what) {
+    return text.find(what) != std::string::npos;
+}
 
 // The scenario is rejected for its pipeline chunks: the message and the suggestion of that error ("" if not).
 std::pair<std::string, std::string> chunkError(const Scenario& s) {
     const Plan p = evaluate(s);
     const Diagnostic* e = p.valid ? nullptr : find(p, DiagnosticId::LayersNotDivisibleByPp);
-    return e ? std::pair{diagnosticMessage(*e), diagnosticSuggestion(*e)} : std::pair{std::string(), std::string()};
+    return e ? std::pair{diagnosticMessage(*e), diagnosticSuggestion(*e)}
+             : std::pair{std::string(), std::string()};
 }
 
 } // namespace
 
 LP_TEST(more_chunks_than_layers_run_when_the_embedding_and_the_loss_count_as_layers) {
-    Scenario s = llama405b(16, 8);  // 128 chunks for 126 layers
+    Scenario s = llama405b(16, 8); // 128 chunks for 126 layers
     LP_CHECK(pipelineSplitCountsEmbeddingAndLoss(s));
     LP_CHECK_EQ(pipelineSplitUnits(s), 128LL);
     const Plan p = evaluate(s);
@@ -72,7 +76,7 @@ LP_TEST(more_chunks_than_layers_run_when_the_embedding_and_the_loss_count_as_lay
     for (int i = 1; i < 15; ++i)
         LP_CHECK_EQ(layersOn(p, i), 8);
     LP_CHECK_EQ(totalLayers(p), 126);
-    LP_CHECK_NEAR(p.x.layersPerStage, 8.0, 0.0);  // the busiest ranks are the middle ones
+    LP_CHECK_NEAR(p.x.layersPerStage, 8.0, 0.0); // the busiest ranks are the middle ones
     LP_CHECK(!p.has(DiagnosticId::UnevenPipelineStages));
     const Diagnostic* d = find(p, DiagnosticId::EmbeddingAndLossInPipelineSplit);
     LP_CHECK(d != nullptr);
@@ -91,10 +95,10 @@ LP_TEST(more_chunks_than_layers_run_when_the_embedding_and_the_loss_count_as_lay
 
 LP_TEST(the_units_still_have_to_fill_every_chunk) {
     Scenario s = llama405b(16, 8);
-    s.model.layers = 125;  // 127 units for 128 chunks
+    s.model.layers = 125; // 127 units for 128 chunks
     s.training.pipelineSplit = PipelineSplit::EmbeddingAndLoss;
     LP_CHECK(contains(chunkError(s).first, "127 units"));
-    s.training.pipelineSplit = PipelineSplit::Auto;  // auto cannot do better
+    s.training.pipelineSplit = PipelineSplit::Auto; // auto cannot do better
     LP_CHECK(!chunkError(s).first.empty());
 }
 
@@ -125,7 +129,7 @@ LP_TEST(megatron_counts_them_where_that_makes_the_split_even_and_fsdp_splits_lay
     LP_CHECK(!pipelineSplitCountsEmbeddingAndLoss(f));
     LP_CHECK_EQ(layersOn(evaluate(f), 0), 16);
     // An even split of the layers is left alone in either style.
-    Scenario even = llama405b(2, 1);  // 63 layers per rank
+    Scenario even = llama405b(2, 1); // 63 layers per rank
     LP_CHECK(!pipelineSplitCountsEmbeddingAndLoss(even));
 }
 

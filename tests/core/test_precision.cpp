@@ -2,7 +2,6 @@
 // context).
 #include "ScenarioFixtures.h"
 #include "TestHarness.h"
-
 #include "core/estimate/Evaluate.h"
 #include "core/estimate/Precision.h"
 #include "core/io/Presets.h"
@@ -15,7 +14,8 @@ using namespace lp::core;
 namespace {
 
 const TensorPrecision* row(const std::vector<TensorPrecision>& rows, const std::string& prefix) {
-    auto it = std::find_if(rows.begin(), rows.end(), [&](const TensorPrecision& r) { return r.tensor.starts_with(prefix); });
+    auto it = std::find_if(rows.begin(), rows.end(),
+                           [&](const TensorPrecision& r) { return r.tensor.starts_with(prefix); });
     return it == rows.end() ? nullptr : &*it;
 }
 
@@ -36,10 +36,10 @@ LP_TEST(bf16_table_keeps_optimizer_in_fp32_and_has_no_fp8_rows) {
     LP_CHECK(row(rows, "FP8 weight copies") == nullptr);
     LP_CHECK(row(rows, "Scaling state") == nullptr);
     LP_CHECK(row(rows, "Master weights")->format == "fp32");
-    LP_CHECK_NEAR(row(rows, "Adam moments")->bytes, 4.0, 0.0);  // per stored value; two per parameter
+    LP_CHECK_NEAR(row(rows, "Adam moments")->bytes, 4.0, 0.0); // per stored value; two per parameter
     LP_CHECK(row(rows, "Adam moments")->format.find("two per parameter") != std::string::npos);
     LP_CHECK(row(rows, "Loss scale") == nullptr);
-    LP_CHECK(row(rows, "MoE router") == nullptr);  // dense model
+    LP_CHECK(row(rows, "MoE router") == nullptr); // dense model
     for (const auto& r : rows) {
         LP_CHECK(!r.tensor.empty());
         LP_CHECK(!r.format.empty());
@@ -50,7 +50,7 @@ LP_TEST(bf16_table_keeps_optimizer_in_fp32_and_has_no_fp8_rows) {
 LP_TEST(fp8_tables_follow_the_execution_style) {
     Scenario s = defaultScenario();
     s.training.precision = Precision::Fp8;
-    const auto te = precisionTable(s);  // Megatron-LM with Transformer Engine
+    const auto te = precisionTable(s); // Megatron-LM with Transformer Engine
     LP_CHECK(row(te, "Linear-layer GEMM inputs, forward")->format == "fp8 e4m3");
     LP_CHECK(row(te, "Linear-layer GEMM inputs, backward")->format.find("e5m2") != std::string::npos);
     LP_CHECK_NEAR(row(te, "FP8 weight copies")->bytes, 2.0, 0.0);
@@ -60,7 +60,7 @@ LP_TEST(fp8_tables_follow_the_execution_style) {
     LP_CHECK(row(te, "Attention core")->format.starts_with("bf16"));
     LP_CHECK(row(te, "Master weights")->format == "fp32");
 
-    s.training.executionStyle = ExecutionStyle::Fsdp;  // torchao Float8Linear
+    s.training.executionStyle = ExecutionStyle::Fsdp; // torchao Float8Linear
     const auto ao = precisionTable(s);
     LP_CHECK_NEAR(row(ao, "FP8 weight copies")->bytes, 0.0, 0.0);
     LP_CHECK_NEAR(row(ao, "Linear inputs saved")->bytes, 2.0, 0.0);
@@ -125,7 +125,7 @@ LP_TEST(the_loss_kernel_sets_the_logits_memory) {
     const double unfused = evaluate(s).memory.stages[0].activationsBytes;
     s.training.crossEntropy = CrossEntropy::Fused;
     LP_CHECK_NEAR(unfused - evaluate(s).memory.stages[0].activationsBytes, 6.0 * tokensTimesVocab, 1e-3);
-    const std::vector<TensorPrecision> fusedTable = precisionTable(s);  // kept: row() points into it
+    const std::vector<TensorPrecision> fusedTable = precisionTable(s); // kept: row() points into it
     const TensorPrecision* loss = row(fusedTable, "Logits and loss");
     LP_CHECK(loss && loss->note.find("6 bytes per logit") != std::string::npos);
     s.training.crossEntropy = CrossEntropy::FusedLinear;
@@ -159,7 +159,7 @@ LP_TEST(cp_exchange_hides_above_the_crossover_chunk_and_not_below) {
     s.layout.dp = 8;
     s.layout.microBatch = 1;
     s.layout.accumulation = 1;
-    s.model.seqLen = 8 * 1024;  // 1K tokens per rank: far below the crossover over NVLink
+    s.model.seqLen = 8 * 1024; // 1K tokens per rank: far below the crossover over NVLink
     const Plan shortChunks = evaluate(s);
     LP_CHECK(shortChunks.valid);
     const double crossover = shortChunks.x.cpHidingTokens;
@@ -168,19 +168,19 @@ LP_TEST(cp_exchange_hides_above_the_crossover_chunk_and_not_below) {
     if (1024 < crossover / 2) {
         LP_CHECK(shortChunks.time.cpCommSeconds > 0);
     }
-    s.model.seqLen = 8 * 131072;  // 128K tokens per rank: attention work hides the ring
+    s.model.seqLen = 8 * 131072; // 128K tokens per rank: attention work hides the ring
     const Plan longChunks = evaluate(s);
     LP_CHECK(131072 > 2 * longChunks.x.cpHidingTokens);
     // Hidden: only the overlap residual (a fifth of the exchange) is paid, a sliver of the step.
     LP_CHECK(longChunks.time.cpCommSeconds < 0.01 * longChunks.time.stepSeconds);
     LP_CHECK(!longChunks.has(DiagnosticId::CpExchangeExposed));
-    LP_CHECK(!longChunks.has(DiagnosticId::CpCrossesNodes));  // 8 ranks inside one 8-GPU node
+    LP_CHECK(!longChunks.has(DiagnosticId::CpCrossesNodes)); // 8 ranks inside one 8-GPU node
 }
 
 LP_TEST(cp_over_the_network_is_flagged_with_its_cost) {
     Scenario s = defaultScenario();
     s.model = findModelPreset("llama3.1-8b")->model;
-    s.model.seqLen = 16 * 2048;  // 2K tokens per rank, ring over the network
+    s.model.seqLen = 16 * 2048; // 2K tokens per rank, ring over the network
     s.training.recompute = Recompute::Full;
     s.layout = Layout{};
     s.layout.tp = 1;

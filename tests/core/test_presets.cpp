@@ -3,8 +3,8 @@
 #include "TestHarness.h"
 #include "core/estimate/Evaluate.h"
 #include "core/estimate/Explain.h"
-#include "core/model/ModelSpec.h"
 #include "core/io/Presets.h"
+#include "core/model/ModelSpec.h"
 
 #include <cctype>
 #include <cmath>
@@ -23,7 +23,9 @@ std::string lower(std::string s) {
     return s;
 }
 
-bool finitePositive(double x) { return std::isfinite(x) && x > 0; }
+bool finitePositive(double x) {
+    return std::isfinite(x) && x > 0;
+}
 
 } // namespace
 
@@ -35,14 +37,15 @@ LP_TEST(embeddedFilesParse) {
 }
 
 LP_TEST(requiredPresetsExist) {
-    for (const char* id : {"gpt3-175b", "llama2-7b", "llama2-13b", "llama2-70b", "llama3.1-8b", "llama3.1-70b",
-                           "llama3.1-405b", "mistral-7b", "qwen2.5-72b", "seed-70b", "mixtral-8x7b",
-                           "mixtral-8x22b", "qwen3-30b-a3b", "qwen3-235b-a22b", "gpt-oss-120b", "deepseek-v3",
-                           "llama4-scout"})
+    for (const char* id :
+         {"gpt3-175b", "llama2-7b", "llama2-13b", "llama2-70b", "llama3.1-8b", "llama3.1-70b",
+          "llama3.1-405b", "mistral-7b", "qwen2.5-72b", "seed-70b", "mixtral-8x7b", "mixtral-8x22b",
+          "qwen3-30b-a3b", "qwen3-235b-a22b", "gpt-oss-120b", "deepseek-v3", "llama4-scout"})
         LP_CHECK(findModelPreset(id) != nullptr);
     // Every GPU id the reference runs use (shared/reference/README.md) plus the list.
-    for (const char* id : {"a100-sxm-40gb", "a100-sxm-80gb", "h100-sxm-80gb", "h100-sxm-96gb", "h100-pcie-80gb",
-                           "h800-sxm-80gb", "h200-sxm-141gb", "b200", "gb200", "gb300", "mi300x", "l40s"})
+    for (const char* id :
+         {"a100-sxm-40gb", "a100-sxm-80gb", "h100-sxm-80gb", "h100-sxm-96gb", "h100-pcie-80gb",
+          "h800-sxm-80gb", "h200-sxm-141gb", "b200", "gb200", "gb300", "mi300x", "l40s"})
         LP_CHECK(findGpuPreset(id) != nullptr);
     for (const char* id : {"dgx-a100", "dgx-h100", "hgx-h200", "gb200-nvl72", "single-node-h100"})
         LP_CHECK(findClusterPreset(id) != nullptr);
@@ -112,7 +115,8 @@ LP_TEST(parameterCountsMatchPublishedSizes) {
         if (p.publishedActiveParameters > 0) {
             if (!lp::test::near(c.active, p.publishedActiveParameters, p.parameterTolerance))
                 lp::test::fail(__FILE__, __LINE__,
-                               p.id + ": counted " + std::to_string(c.active / 1e9) + "B active parameters, published " +
+                               p.id + ": counted " + std::to_string(c.active / 1e9) +
+                                   "B active parameters, published " +
                                    std::to_string(p.publishedActiveParameters / 1e9) + "B");
         }
         if (!p.model.isMoe())
@@ -130,7 +134,7 @@ LP_TEST(knownArchitectureNumbers) {
         LP_CHECK_EQ(l70->model.hidden, 8192);
         LP_CHECK_EQ(l70->model.kvHeads, 8);
         LP_CHECK_EQ(l70->model.ffnHidden, 28672);
-        LP_CHECK_NEAR(countParameters(l70->model).total, 69.0e9, 0.005);  // ESTIMATION.md section 1
+        LP_CHECK_NEAR(countParameters(l70->model).total, 69.0e9, 0.005); // ESTIMATION.md section 1
     }
     // The seed example is the Llama-2-70B architecture under its own name.
     const ModelPreset* seed = findModelPreset("seed-70b");
@@ -154,7 +158,7 @@ LP_TEST(knownArchitectureNumbers) {
     if (dsv3) {
         LP_CHECK_EQ(dsv3->model.moe.sharedExperts, 1);
         LP_CHECK_EQ(dsv3->model.moeLayerCount(), 58);
-        LP_CHECK(!dsv3->approximation.empty());  // MLA is not modelled
+        LP_CHECK(!dsv3->approximation.empty()); // MLA is not modelled
     }
 }
 
@@ -171,7 +175,8 @@ LP_TEST(gpuPresetsAreComplete) {
         // NVLink (or its stand-in) is faster than the network card share; the card is one direction.
         LP_CHECK(g.nvlinkBandwidth >= g.networkBandwidth);
         const ProfileParams& q = p.profileParams;
-        for (double e : {q.gemmMaxEfficiency, q.hbmEfficiency, q.nvlinkMaxEfficiency, q.networkMaxEfficiency}) {
+        for (double e :
+             {q.gemmMaxEfficiency, q.hbmEfficiency, q.nvlinkMaxEfficiency, q.networkMaxEfficiency}) {
             LP_CHECK(e > 0 && e <= 1);
         }
         LP_CHECK(q.fp8GemmMaxEfficiency >= 0 && q.fp8GemmMaxEfficiency <= 1);
@@ -216,9 +221,9 @@ LP_TEST(gpuFiguresFromDataSheets) {
     if (h100) {
         LP_CHECK_NEAR(h100->gpu.peakFlops16, 989e12, 1e-9);
         LP_CHECK_NEAR(h100->gpu.peakFlops8, 1979e12, 1e-9);
-        LP_CHECK_NEAR(h100->gpu.hbmBytes, 85.05e9, 1e-9);       // 79.21 GiB, what CUDA reports of its 80 GB
-        LP_CHECK_NEAR(h100->gpu.nvlinkBandwidth, 450e9, 1e-9);  // 900 GB/s both directions
-        LP_CHECK_NEAR(h100->gpu.networkBandwidth, 50e9, 1e-9);  // 400 Gb/s card
+        LP_CHECK_NEAR(h100->gpu.hbmBytes, 85.05e9, 1e-9);      // 79.21 GiB, what CUDA reports of its 80 GB
+        LP_CHECK_NEAR(h100->gpu.nvlinkBandwidth, 450e9, 1e-9); // 900 GB/s both directions
+        LP_CHECK_NEAR(h100->gpu.networkBandwidth, 50e9, 1e-9); // 400 Gb/s card
         // The default scenario's GPU is this preset's figures.
         const GpuSpec d;
         LP_CHECK_EQ(d.id, h100->gpu.id);
@@ -251,7 +256,7 @@ LP_TEST(clusterPresetsAreComplete) {
     LP_CHECK(dgxA100 != nullptr);
     if (dgxA100) {
         LP_CHECK_EQ(dgxA100->gpuId, std::string("a100-sxm-80gb"));
-        LP_CHECK_NEAR(dgxA100->networkBandwidth, 25e9, 1e-9);  // 200 Gb/s per GPU
+        LP_CHECK_NEAR(dgxA100->networkBandwidth, 25e9, 1e-9); // 200 Gb/s per GPU
     }
     // Cloud machines and a named supercomputer: the GPU network their owners document, per node shared by
     // its 8 GPUs.
@@ -355,7 +360,7 @@ LP_TEST(lookupsByIdAndName) {
 LP_TEST(unknownReturnsNull) {
     LP_CHECK(findModelPreset("no-such-model") == nullptr);
     LP_CHECK(findModelPreset("") == nullptr);
-    LP_CHECK(findModelPreset("llama2-70") == nullptr);  // no prefix matching
+    LP_CHECK(findModelPreset("llama2-70") == nullptr); // no prefix matching
     LP_CHECK(findGpuPreset("tpu-v5p") == nullptr);
     LP_CHECK(findGpuPreset("") == nullptr);
     LP_CHECK(findClusterPreset("dgx-z900") == nullptr);
@@ -384,7 +389,10 @@ LP_TEST(blackwellFlashAttentionFollowsFromTheExponentialUnits) {
     const double mmaBwd = hopper->profile.attentionBwdEfficiency * (1.0 + expShare(4096, 16, bwd));
     LP_CHECK_NEAR(mmaFwd, 0.60, 1e-9);
     LP_CHECK_NEAR(mmaBwd, 0.372, 1e-9);
-    struct Part { const char* id; double expPerClock; };
+    struct Part {
+        const char* id;
+        double expPerClock;
+    };
     for (const Part part : {Part{"b200", 16}, Part{"gb200", 16}, Part{"gb300", 32}}) {
         const GpuPreset* g = findGpuPreset(part.id);
         LP_CHECK(g != nullptr);
@@ -396,7 +404,8 @@ LP_TEST(blackwellFlashAttentionFollowsFromTheExponentialUnits) {
         LP_CHECK(std::abs(g->profile.attentionFwdEfficiency - wantFwd) <= 0.005);
         LP_CHECK(std::abs(g->profile.attentionBwdEfficiency - wantBwd) <= 0.005);
     }
-    // Blackwell Ultra's doubled exponential units make its flash kernels a third faster forward than Blackwell's.
+    // Blackwell Ultra's doubled exponential units make its flash kernels a third faster forward than
+    // Blackwell's.
     const GpuPreset* gb200 = findGpuPreset("gb200");
     const GpuPreset* gb300 = findGpuPreset("gb300");
     if (gb200 && gb300)

@@ -333,7 +333,8 @@ LP_TEST(the_profile_measured_on_an_h200_agrees_with_the_built_in_one_on_the_defa
     // The built-in H200 figures were set on published training runs, with no GPU at hand: on the default
     // scenario both must give the same MFU within 5%. A built-in GEMM figure changed without measuring, or a
     // calibration that forgets the power limit (42% MFU instead of 38%), fails here.
-    const auto p = core::loadProfileFile(std::string(LP_TEST_DATA_DIR) + "/profiles/h200-measured-2026-12-04.json");
+    const auto p =
+        core::loadProfileFile(std::string(LP_TEST_DATA_DIR) + "/profiles/h200-measured-2026-12-04.json");
     LP_CHECK(p.has_value());
     if (!p)
         return;
@@ -341,9 +342,9 @@ LP_TEST(the_profile_measured_on_an_h200_agrees_with_the_built_in_one_on_the_defa
     LP_CHECK_EQ(p->gpuId, std::string("h200-sxm-141gb"));
     LP_CHECK(sortedAndMonotone(p->gemmEfficiency));
     const double bf16Max = p->gemmEfficiency.points.back().second;
-    LP_CHECK(bf16Max > 0.62 && bf16Max < 0.72);                      // 664-672 TFLOP/s held
-    LP_CHECK(p->gemmEfficiencyFp8.points.back().second > 0.6);       // fp8 held at 0.65
-    LP_CHECK(p->hbmEfficiency > 0.75 && p->hbmEfficiency < 0.85);    // 3,885 GB/s of 4,800
+    LP_CHECK(bf16Max > 0.62 && bf16Max < 0.72);                   // 664-672 TFLOP/s held
+    LP_CHECK(p->gemmEfficiencyFp8.points.back().second > 0.6);    // fp8 held at 0.65
+    LP_CHECK(p->hbmEfficiency > 0.75 && p->hbmEfficiency < 0.85); // 3,885 GB/s of 4,800
     core::Scenario s = core::defaultScenario();
     s.cluster.gpu = core::findGpuPreset("h200-sxm-141gb")->gpu;
     const core::Plan builtin = core::evaluate(s);

@@ -1,7 +1,6 @@
 // Property test: thousands of random scenarios, extreme sizes included, never crash and never
 // produce NaN or infinity in a plan or its explanations.
 #include "TestHarness.h"
-
 #include "core/estimate/Evaluate.h"
 #include "core/estimate/Explain.h"
 #include "core/io/Presets.h"
@@ -15,28 +14,52 @@ namespace {
 
 bool finitePlan(const Plan& p) {
     const TimeBreakdown& t = p.time;
-    const double values[] = {p.trainingStateBytes, p.tokensPerStep, p.modelFlopsPerStep, p.hardwareFlopsPerStep, p.mfu,
-                             p.hfu, p.mfu6nd, p.modelTflopsPerGpu, p.hardwareTflopsPerGpu, p.tokensPerSecond,
-                             p.tokensPerSecondPerGpu, p.trainingSeconds, p.gpuHours, t.stepSeconds, t.computeSeconds,
-                             t.recomputeSeconds, t.tpCommSeconds, t.ppCommSeconds, t.cpCommSeconds, t.bubbleSeconds,
-                             t.bubbleFraction, t.dpCommExposedSeconds, t.optimizerSeconds, t.loaderSeconds,
-                             t.stragglerSeconds, t.overheadSeconds, p.memory.capacityBytes, p.memory.headroomBytes,
-                             p.params.total, p.params.active};
+    const double values[] = {p.trainingStateBytes,
+                             p.tokensPerStep,
+                             p.modelFlopsPerStep,
+                             p.hardwareFlopsPerStep,
+                             p.mfu,
+                             p.hfu,
+                             p.mfu6nd,
+                             p.modelTflopsPerGpu,
+                             p.hardwareTflopsPerGpu,
+                             p.tokensPerSecond,
+                             p.tokensPerSecondPerGpu,
+                             p.trainingSeconds,
+                             p.gpuHours,
+                             t.stepSeconds,
+                             t.computeSeconds,
+                             t.recomputeSeconds,
+                             t.tpCommSeconds,
+                             t.ppCommSeconds,
+                             t.cpCommSeconds,
+                             t.bubbleSeconds,
+                             t.bubbleFraction,
+                             t.dpCommExposedSeconds,
+                             t.optimizerSeconds,
+                             t.loaderSeconds,
+                             t.stragglerSeconds,
+                             t.overheadSeconds,
+                             p.memory.capacityBytes,
+                             p.memory.headroomBytes,
+                             p.params.total,
+                             p.params.active};
     for (double v : values)
         if (!std::isfinite(v))
             return false;
     for (const StageMemory& s : p.memory.stages)
-        for (double v : {s.weightsBytes, s.gradientsBytes, s.optimizerBytes, s.activationsBytes, s.overheadBytes, s.totalBytes})
+        for (double v : {s.weightsBytes, s.gradientsBytes, s.optimizerBytes, s.activationsBytes,
+                         s.overheadBytes, s.totalBytes})
             if (!std::isfinite(v) || v < 0)
                 return false;
     for (const Diagnostic& d : p.diagnostics)
-        if (!std::isfinite(d.costSeconds) || !std::isfinite(d.a) || !std::isfinite(d.b) || !std::isfinite(d.c))
+        if (!std::isfinite(d.costSeconds) || !std::isfinite(d.a) || !std::isfinite(d.b) ||
+            !std::isfinite(d.c))
             return false;
     return true;
 }
 
-template <typename T>
-T pick(std::mt19937_64& rng, std::initializer_list<T> values) {
+template <typename T> T pick(std::mt19937_64& rng, std::initializer_list<T> values) {
     std::uniform_int_distribution<std::size_t> d(0, values.size() - 1);
     return *(values.begin() + d(rng));
 }
@@ -106,11 +129,20 @@ LP_TEST(random_scenarios_stay_finite) {
         t.moeDispatcher = pick(rng, {MoeDispatcher::AllToAll, MoeDispatcher::Deduplicated});
         // Sometimes a nonsense value: zero, negative, or non-finite.
         switch (pick(rng, {0, 0, 0, 0, 1, 2, 3, 4})) {
-        case 1: m.hidden = 0; break;
-        case 2: l.microBatch = -1; break;
-        case 3: s.cluster.gpu.hbmBandwidth = std::nan(""); break;
-        case 4: t.stragglerSlowdown = INFINITY; break;
-        default: break;
+        case 1:
+            m.hidden = 0;
+            break;
+        case 2:
+            l.microBatch = -1;
+            break;
+        case 3:
+            s.cluster.gpu.hbmBandwidth = std::nan("");
+            break;
+        case 4:
+            t.stragglerSlowdown = INFINITY;
+            break;
+        default:
+            break;
         }
         const Plan p = evaluate(s);
         valid += p.valid;
@@ -124,7 +156,7 @@ LP_TEST(random_scenarios_stay_finite) {
             LP_CHECK(msg.find("nan") == std::string::npos && msg.find("inf ") == std::string::npos);
         }
     }
-    LP_CHECK(valid > n / 20);  // the generator reaches valid layouts too
+    LP_CHECK(valid > n / 20); // the generator reaches valid layouts too
 }
 
 LP_TEST(larger_shard_groups_and_leaner_losses_never_take_more_memory) {
@@ -147,7 +179,7 @@ LP_TEST(larger_shard_groups_and_leaner_losses_never_take_more_memory) {
         if (!evaluate(s).valid)
             continue;
         double previous = -1;
-        for (int d = 1; d <= l.dp; d *= 2) {  // powers of two: all divide DP
+        for (int d = 1; d <= l.dp; d *= 2) { // powers of two: all divide DP
             s.training.zeroShardDegree = d;
             const Plan p = evaluate(s);
             LP_CHECK(p.valid);

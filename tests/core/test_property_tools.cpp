@@ -2,7 +2,6 @@
 // crashes, the search's counts always add up and every layout it reports is valid and fits, and no
 // report carries NaN or infinity.
 #include "TestHarness.h"
-
 #include "core/estimate/Evaluate.h"
 #include "core/io/Presets.h"
 #include "core/report/Report.h"
@@ -34,7 +33,8 @@ Scenario randomScenario(std::mt19937_64& rng) {
 
 bool finiteText(const std::string& t) {
     // As printed numbers: "nan", "-nan", "inf" standing alone (not inside words such as "Narayanan").
-    for (const char* bad : {": nan", ": -nan", ": inf", ": -inf", " nan ", " nan%", " inf ", " inf%", ">nan<", ">inf<"})
+    for (const char* bad :
+         {": nan", ": -nan", ": inf", ": -inf", " nan ", " nan%", " inf ", " inf%", ">nan<", ">inf<"})
         if (t.find(bad) != std::string::npos)
             return false;
     return true;
@@ -71,7 +71,7 @@ LP_TEST(random_reports_are_finite) {
     std::mt19937_64 rng(11);
     for (int i = 0; i < 30; ++i) {
         Scenario s = randomScenario(rng);
-        s.layout.tp = std::vector<int>{1, 2, 3, 8}[rng() % 4];  // sometimes invalid
+        s.layout.tp = std::vector<int>{1, 2, 3, 8}[rng() % 4]; // sometimes invalid
         s.name = i % 5 == 0 ? "<script>alert(1)</script>" : "random " + std::to_string(i);
         const ReportInput r = makeReport(s);
         const std::string html = reportToHtml(r);

@@ -2,7 +2,6 @@
 // checked by hand on DeepSeek-V2-Lite (MLA, shared experts, one dense layer) and on the dense default.
 #include "ScenarioFixtures.h"
 #include "TestHarness.h"
-
 #include "core/estimate/Evaluate.h"
 #include "core/estimate/Explain.h"
 #include "core/io/Presets.h"
@@ -202,7 +201,8 @@ LP_TEST(a_validation_case_may_state_its_recompute_modules) {
     if (!bad.has_value())
         LP_CHECK_EQ(bad.error().front().path, std::string("$.cases[0].layout.recompute_modules[1]"));
     // The DGX Cloud DeepSeek-V3 rows on H100 recompute MLA's up-projections (their launch.sh).
-    const auto dgxc = loadValidationCases(std::string(LP_TEST_DATA_DIR) + "/validation/dgxc-benchmarking-runs.json");
+    const auto dgxc =
+        loadValidationCases(std::string(LP_TEST_DATA_DIR) + "/validation/dgxc-benchmarking-runs.json");
     LP_CHECK(dgxc.has_value());
     int upProj = 0;
     for (const ValidationCase& c : dgxc ? *dgxc : std::vector<ValidationCase>{})

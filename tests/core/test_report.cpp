@@ -1,17 +1,18 @@
-// Layout reports (core/report/Report.h), their charts (core/report/SvgCharts.h), escaping (core/util/Markup.h) and the
-// search-result export (core/search/SearchExport.h).
+// Layout reports (core/report/Report.h), their charts (core/report/SvgCharts.h), escaping
+// (core/util/Markup.h) and the search-result export (core/search/SearchExport.h).
 #include "TestHarness.h"
 #include "core/estimate/Evaluate.h"
+#include "core/io/Presets.h"
+#include "core/io/ScenarioJson.h"
+#include "core/report/Report.h"
+#include "core/report/SvgCharts.h"
+#include "core/search/SearchExport.h"
 #include "core/util/Markup.h"
 #include "core/util/NumberFormat.h"
-#include "core/io/Presets.h"
-#include "core/report/Report.h"
-#include "core/io/ScenarioJson.h"
-#include "core/search/SearchExport.h"
-#include "core/report/SvgCharts.h"
+
+#include <nlohmann/json.hpp>
 
 #include <cstdlib>
-#include <nlohmann/json.hpp>
 #include <string>
 
 using namespace lp::core;
@@ -111,9 +112,9 @@ LP_TEST(markdown_renders_tables_and_escapes) {
     const std::string md = reportToMarkdown(defaultReport());
     LP_CHECK(md.rfind("# Layout report: Llama-2-70B on 64 H100 (seed example)\n", 0) == 0);
     for (const char* h : {"## Summary", "## Scenario", "## Layout", "## Memory per GPU, by pipeline stage",
-                          "## Number formats", "## Time per step", "## Utilisation and throughput", "## Diagnostics",
-                          "## How the key figures are computed", "## Hardware profile", "## Assumptions",
-                          "## Appendix: scenario file"})
+                          "## Number formats", "## Time per step", "## Utilisation and throughput",
+                          "## Diagnostics", "## How the key figures are computed", "## Hardware profile",
+                          "## Assumptions", "## Appendix: scenario file"})
         LP_CHECK(contains(md, std::string("\n") + h + "\n"));
     LP_CHECK(contains(md, "| Stage | Layers | Weights | Gradients | Optimizer | Activations | Overheads | "
                           "Total GiB | Total GB |"));
@@ -172,7 +173,8 @@ LP_TEST(number_formats_section_follows_the_precision) {
     bool explained = false;
     for (const auto& e : r.explanations)
         if (e.key == "memory.weights")
-            explained = contains(e.substituted, "fp8 weight copies") && contains(e.words, "Transformer Engine");
+            explained =
+                contains(e.substituted, "fp8 weight copies") && contains(e.words, "Transformer Engine");
     LP_CHECK(explained);
 
     // FP8 under the FSDP style (torchao Float8Linear): no cached copies, no scaling state, no extras line.
@@ -210,7 +212,8 @@ LP_TEST(overlap_switches_are_listed_and_explained) {
     const ReportInput off = defaultReport();
     const std::string offHtml = reportToHtml(off);
     const std::string offMd = reportToMarkdown(off);
-    for (const char* row : {"TP communication overlap", "PP communication overlap", "DP communication overlap"}) {
+    for (const char* row :
+         {"TP communication overlap", "PP communication overlap", "DP communication overlap"}) {
         LP_CHECK(contains(offHtml, row));
         LP_CHECK(contains(offMd, std::string("| ") + row + " | off |"));
     }
@@ -234,7 +237,8 @@ LP_TEST(overlap_switches_are_listed_and_explained) {
     ReportInput on = makeReport(s);
     on.generatedAt = "2025-01-31T09:40:00Z";
     const std::string md = reportToMarkdown(on);
-    for (const char* row : {"TP communication overlap", "PP communication overlap", "DP communication overlap"})
+    for (const char* row :
+         {"TP communication overlap", "PP communication overlap", "DP communication overlap"})
         LP_CHECK(contains(md, std::string("| ") + row + " | on |"));
     const std::string html = reportToHtml(on);
     LP_CHECK(contains(html, "overlapped with the backward pass (--overlap-grad-reduce)"));

@@ -2,14 +2,14 @@
 // (tests/data/logs, including noisy, truncated and malformed ones), the warmup rule, the steady
 // state and the verdicts against the default scenario's plan.
 #include "TestHarness.h"
-
+#include "core/estimate/Evaluate.h"
 #include "core/io/Presets.h"
 #include "core/io/ScenarioJson.h"
-#include "core/estimate/Evaluate.h"
 #include "core/measured/RunLog.h"
 
-#include <cmath>
 #include <nlohmann/json.hpp>
+
+#include <cmath>
 #include <string>
 
 using namespace lp::core;

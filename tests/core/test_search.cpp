@@ -139,54 +139,55 @@ Reference bruteForce(const Scenario& base, const SearchSpace& sp, const SearchCo
                                     accs.push_back(static_cast<int>(acc));
                             for (int z : zeros)
                                 for (int degree : degreesOf(sp, base, z, dp))
-                                for (Recompute r : sp.recompute)
-                                    for (bool seqPar : sps) {
-                                        if (accs.empty()) {
-                                            ++ref.evaluated;
-                                            ++ref.rejected["batch_not_divisible"];
-                                            continue;
-                                        }
-                                        for (int acc : accs) {
-                                            ++ref.evaluated;
-                                            Scenario s = base;
-                                            s.layout.tp = tp;
-                                            s.layout.pp = pp;
-                                            s.layout.cp = cp;
-                                            s.layout.dp = dp;
-                                            s.layout.ep = ep;
-                                            s.layout.vpp = v;
-                                            s.layout.microBatch = mb;
-                                            s.layout.accumulation = acc;
-                                            s.training.zeroStage = z;
-                                            s.training.zeroShardDegree = degree;
-                                            s.training.recompute = r;
-                                            if (sp.fewestRecomputeLayers)
-                                                s.training.recomputeLayers = 0;
-                                            s.training.sequenceParallel = seqPar;
-                                            const Plan p = evaluate(s);
-                                            if (!p.valid) {
-                                                for (const Diagnostic& d : p.diagnostics)
-                                                    if (isInvalidLayoutId(d.id)) {
-                                                        ++ref.rejected[std::string(diagnosticIdString(d.id))];
-                                                        break;
-                                                    }
+                                    for (Recompute r : sp.recompute)
+                                        for (bool seqPar : sps) {
+                                            if (accs.empty()) {
+                                                ++ref.evaluated;
+                                                ++ref.rejected["batch_not_divisible"];
                                                 continue;
                                             }
-                                            ++ref.valid;
-                                            if (c.tpWithinNvlinkDomain && tp > s.cluster.nvlinkDomain) {
-                                                ++ref.rejected["tp_beyond_nvlink_domain"];
-                                            } else if (!p.memory.fits) {
-                                                ++ref.rejected["does_not_fit"];
-                                            } else if (p.memory.headroomBytes < c.minHeadroomBytes) {
-                                                ++ref.rejected["headroom_below_minimum"];
-                                            } else {
-                                                ++ref.fitting;
-                                                ref.fits.push_back(entryOf(s, p));
-                                                if (sp.fewestRecomputeLayers && r == Recompute::Full)
-                                                    addBlockRecompute(ref, s, p, c);
+                                            for (int acc : accs) {
+                                                ++ref.evaluated;
+                                                Scenario s = base;
+                                                s.layout.tp = tp;
+                                                s.layout.pp = pp;
+                                                s.layout.cp = cp;
+                                                s.layout.dp = dp;
+                                                s.layout.ep = ep;
+                                                s.layout.vpp = v;
+                                                s.layout.microBatch = mb;
+                                                s.layout.accumulation = acc;
+                                                s.training.zeroStage = z;
+                                                s.training.zeroShardDegree = degree;
+                                                s.training.recompute = r;
+                                                if (sp.fewestRecomputeLayers)
+                                                    s.training.recomputeLayers = 0;
+                                                s.training.sequenceParallel = seqPar;
+                                                const Plan p = evaluate(s);
+                                                if (!p.valid) {
+                                                    for (const Diagnostic& d : p.diagnostics)
+                                                        if (isInvalidLayoutId(d.id)) {
+                                                            ++ref.rejected[std::string(
+                                                                diagnosticIdString(d.id))];
+                                                            break;
+                                                        }
+                                                    continue;
+                                                }
+                                                ++ref.valid;
+                                                if (c.tpWithinNvlinkDomain && tp > s.cluster.nvlinkDomain) {
+                                                    ++ref.rejected["tp_beyond_nvlink_domain"];
+                                                } else if (!p.memory.fits) {
+                                                    ++ref.rejected["does_not_fit"];
+                                                } else if (p.memory.headroomBytes < c.minHeadroomBytes) {
+                                                    ++ref.rejected["headroom_below_minimum"];
+                                                } else {
+                                                    ++ref.fitting;
+                                                    ref.fits.push_back(entryOf(s, p));
+                                                    if (sp.fewestRecomputeLayers && r == Recompute::Full)
+                                                        addBlockRecompute(ref, s, p, c);
+                                                }
                                             }
                                         }
-                                    }
                         }
             }
     // Selective recompute that plans exactly as the same choices without recompute is listed once, as none.

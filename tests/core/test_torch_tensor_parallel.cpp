@@ -2,9 +2,8 @@
 // section 5): the column-parallel linears receive the sequence all-gathered and autograd saves it whole, and
 // the eager loss runs under loss_parallel on vocabulary-sharded logits, holding 16 bytes per logit; under fp8
 // the forward sequence all-gathers move the fp8 cast.
-#include "TestHarness.h"
-
 #include "ScenarioFixtures.h"
+#include "TestHarness.h"
 #include "core/estimate/Evaluate.h"
 #include "core/estimate/ExecutionStyle.h"
 #include "core/estimate/Precision.h"
@@ -49,7 +48,8 @@ LP_TEST(loss_parallel_holds_sixteen_bytes_per_sharded_logit) {
     const Scenario noTp = llama8bWithTp(1, ExecutionStyle::Fsdp);
     LP_CHECK_NEAR(evaluate(noTp).x.logitsBytes, 12.0 * noTp.model.seqLen * noTp.model.vocab, 1e-3);
     // Megatron's vocab-parallel loss and an explicitly fused kernel are not loss_parallel.
-    LP_CHECK_NEAR(evaluate(llama8bWithTp(2, ExecutionStyle::Megatron)).x.logitsBytes, 6.0 * logitsPerGpu, 1e-3);
+    LP_CHECK_NEAR(evaluate(llama8bWithTp(2, ExecutionStyle::Megatron)).x.logitsBytes, 6.0 * logitsPerGpu,
+                  1e-3);
     Scenario fused = fsdp;
     fused.training.crossEntropy = CrossEntropy::Fused;
     LP_CHECK_NEAR(evaluate(fused).x.logitsBytes, 6.0 * logitsPerGpu, 1e-3);
@@ -67,8 +67,8 @@ LP_TEST(loss_parallel_holds_sixteen_bytes_per_sharded_logit) {
 }
 
 LP_TEST(torch_tp_saves_the_gathered_linear_inputs_whole) {
-    // bf16, TP 4 with sequence parallel: the QKV and MLP-input linears' inputs are saved gathered (2 bytes per
-    // element of tokens x hidden each) instead of as the 1/4 shard Megatron keeps.
+    // bf16, TP 4 with sequence parallel: the QKV and MLP-input linears' inputs are saved gathered (2 bytes
+    // per element of tokens x hidden each) instead of as the 1/4 shard Megatron keeps.
     const Scenario s = llama8bWithTp(4, ExecutionStyle::Fsdp);
     const double tokensTimesHidden = 1.0 * s.model.seqLen * s.model.hidden;
     const Plan torchTp = evaluate(s), shard = evaluateWithoutTorchTp(s);
@@ -86,8 +86,8 @@ LP_TEST(torch_tp_saves_the_gathered_linear_inputs_whole) {
                   2.0 * 1.0 * tokensTimesHidden - 2.0 * 2.0 * tokensTimesHidden / 4.0, 1e-3);
     // Without TP nothing is gathered: the habit changes nothing.
     const Scenario noTp = llama8bWithTp(1, ExecutionStyle::Fsdp);
-    LP_CHECK_NEAR(evaluate(noTp).x.activationBytesPerLayer, evaluateWithoutTorchTp(noTp).x.activationBytesPerLayer,
-                  1e-6);
+    LP_CHECK_NEAR(evaluate(noTp).x.activationBytesPerLayer,
+                  evaluateWithoutTorchTp(noTp).x.activationBytesPerLayer, 1e-6);
 }
 
 LP_TEST(torch_fp8_tp_gathers_the_fp8_cast_in_forward) {

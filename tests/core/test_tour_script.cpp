@@ -7,8 +7,9 @@
 #include "core/io/ScenarioJson.h"
 #include "core/teach/TourScript.h"
 
-#include <algorithm>
 #include <nlohmann/json.hpp>
+
+#include <algorithm>
 #include <set>
 #include <string>
 

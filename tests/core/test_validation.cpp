@@ -47,10 +47,13 @@ std::string overlapCase(const std::string& gpu, int tp, int pp, int vpp, int dp,
     const int gpus = tp * pp * dp;
     return R"({"schema": "layout-planner/validation-cases@1", "cases": [{"id": "x",
         "model": {"name": "m", "layers": 32, "hidden": 4096, "heads": 32, "kv_heads": 8, "ffn_hidden": 14336,
-                  "vocab": 128256, "seq_len": 4096, "mlp": ")" + mlp + R"(", "tied_embeddings": false},
-        "hardware": {"gpu": ")" + gpu + R"(", "gpus": )" + std::to_string(gpus) + R"(, "gpus_per_node": 8},
-        "layout": {"tp": )" + std::to_string(tp) + R"(, "pp": )" + std::to_string(pp) + R"(, "vpp": )" +
-           std::to_string(vpp) + R"(, "dp": )" + std::to_string(dp) + R"(, "micro_batch": 1, "global_batch": )" +
+                  "vocab": 128256, "seq_len": 4096, "mlp": ")" +
+           mlp + R"(", "tied_embeddings": false},
+        "hardware": {"gpu": ")" +
+           gpu + R"(", "gpus": )" + std::to_string(gpus) + R"(, "gpus_per_node": 8},
+        "layout": {"tp": )" +
+           std::to_string(tp) + R"(, "pp": )" + std::to_string(pp) + R"(, "vpp": )" + std::to_string(vpp) +
+           R"(, "dp": )" + std::to_string(dp) + R"(, "micro_batch": 1, "global_batch": )" +
            std::to_string(dp * 8) + R"(, "sequence_parallel": )" + (sp ? "true" : "false") +
            R"(, "recompute": "none", "zero_stage": )" + std::to_string(zero) + R"(, "precision": "bf16"},
         "measured": {"tokens_per_s_per_gpu": 1000}}]})";
@@ -96,7 +99,7 @@ LP_TEST(megatron_core_runs_on_hopper_get_the_recipes_overlaps_and_older_runs_non
     const std::string nemo = "NVIDIA NeMo performance summary";
     TrainingOptions t = optionsOf(fromSource(h100, nemo));
     LP_CHECK(t.overlapPpComm && t.overlapDpComm && t.overlapTpComm);
-    LP_CHECK(t.gradPrecision == GradPrecision::Half);  // the recipes' grad_reduce_in_fp32 = False
+    LP_CHECK(t.gradPrecision == GradPrecision::Half); // the recipes' grad_reduce_in_fp32 = False
     // Without VPP no p2p overlap; without the distributed optimizer no DP overlap; without SP no TP overlap.
     t = optionsOf(fromSource(overlapCase("h100-sxm-80gb", 4, 4, 1, 4, 0, false), nemo));
     LP_CHECK(!t.overlapPpComm && !t.overlapDpComm && !t.overlapTpComm);
@@ -127,12 +130,12 @@ LP_TEST(published_runs_are_predicted_within_the_documented_bounds) {
     const ValidationReport r = runValidation(*cases, nullptr);
     bool sawThroughput = false, sawMemory = false;
     for (const MetricSummary& m : r.summary) {
-        std::printf("%-24s n=%3d median %5.1f%% max %5.1f%%\n", m.metric.c_str(), m.count, 100 * m.medianAbsError,
-                    100 * m.maxAbsError);
+        std::printf("%-24s n=%3d median %5.1f%% max %5.1f%%\n", m.metric.c_str(), m.count,
+                    100 * m.medianAbsError, 100 * m.maxAbsError);
         if (m.metric == "throughput") {
             sawThroughput = true;
-            LP_CHECK(m.medianAbsError <= 0.15);                    // issue 2
-            LP_CHECK(m.medianAbsError <= kThroughputMedianBound);  // issue 4, docs/validation.md
+            LP_CHECK(m.medianAbsError <= 0.15);                   // issue 2
+            LP_CHECK(m.medianAbsError <= kThroughputMedianBound); // issue 4, docs/validation.md
         }
         if (m.metric == "peak_memory_gib") {
             sawMemory = true;
@@ -142,7 +145,7 @@ LP_TEST(published_runs_are_predicted_within_the_documented_bounds) {
     LP_CHECK(sawThroughput && sawMemory);
     int beyond20 = 0;
     for (const ValidationRow& row : r.rows) {
-        LP_CHECK(row.predicted > 0);  // every case is a valid layout that the planner evaluates
+        LP_CHECK(row.predicted > 0); // every case is a valid layout that the planner evaluates
         if (isThroughputMetric(row.metric) && std::abs(row.relativeError) > 0.20)
             ++beyond20;
     }
@@ -276,13 +279,15 @@ LP_TEST(what_a_case_leaves_open_is_filled_as_the_run_most_likely_had_it_and_said
     LP_CHECK(only(base).adjustments.empty() && only(base).recomputeGiven);
 
     // Layout: TP/PP 1 and the DP the GPUs leave; global batch one micro batch per replica (4 x PP with PP).
-    ValidationCase c = only(replaced(replaced(replaced(base, R"("tp": 2)", R"("tp": null)"), R"("dp": 4, )", ""),
-                                     R"("global_batch": 32)", R"("global_batch": null)"));
+    ValidationCase c =
+        only(replaced(replaced(replaced(base, R"("tp": 2)", R"("tp": null)"), R"("dp": 4, )", ""),
+                      R"("global_batch": 32)", R"("global_batch": null)"));
     LP_CHECK_EQ(c.scenario.layout.tp, 1);
     LP_CHECK_EQ(c.scenario.layout.dp, 8);
     LP_CHECK_EQ(c.globalBatch, 8LL);
     LP_CHECK(says(c, "tp not stated") && says(c, "dp not stated") && says(c, "global_batch not stated"));
-    c = only(replaced(overlapCase("h100-sxm-80gb", 1, 4, 1, 2, 1, false), R"("global_batch": 16)", R"("global_batch": null)"));
+    c = only(replaced(overlapCase("h100-sxm-80gb", 1, 4, 1, 2, 1, false), R"("global_batch": 16)",
+                      R"("global_batch": null)"));
     LP_CHECK_EQ(c.scenario.layout.accumulation, 16);
 
     // Sequence parallel with TP on Hopper (and not on A100 under Megatron); precision bf16.
@@ -307,8 +312,8 @@ LP_TEST(what_a_case_leaves_open_is_filled_as_the_run_most_likely_had_it_and_said
     c = only(replaced(base, R"("recompute": "none")", R"("recompute": null)"));
     LP_CHECK(!c.recomputeGiven && says(c, "recompute not stated"));
     LP_CHECK(resolveCase(c, nullptr).training.recompute == Recompute::None);
-    const std::string longOpen =
-        replaced(replaced(base, R"("recompute": "none")", R"("recompute": null)"), R"("seq_len": 4096)", R"("seq_len": 32768)");
+    const std::string longOpen = replaced(replaced(base, R"("recompute": "none")", R"("recompute": null)"),
+                                          R"("seq_len": 4096)", R"("seq_len": 32768)");
     const Scenario resolved = resolveCase(only(longOpen), nullptr);
     LP_CHECK(resolved.training.recompute != Recompute::None);
     const Plan resolvedPlan = evaluate(resolved);
@@ -344,9 +349,9 @@ LP_TEST(what_a_case_leaves_open_is_filled_as_the_run_most_likely_had_it_and_said
     }
     LP_CHECK(foundEdge);
 
-    // Interleaving not stated with a pipeline: the fastest that fits, searched with the rest. PP 4 with 8 micro
-    // batches per replica has a bubble of 3/8 without it; the search interleaves, with the Megatron-Core
-    // recipes' p2p overlap that goes with it on Hopper, and is faster than no interleaving.
+    // Interleaving not stated with a pipeline: the fastest that fits, searched with the rest. PP 4 with 8
+    // micro batches per replica has a bubble of 3/8 without it; the search interleaves, with the
+    // Megatron-Core recipes' p2p overlap that goes with it on Hopper, and is faster than no interleaving.
     const std::string piped = overlapCase("h100-sxm-80gb", 2, 4, 1, 2, 1, true);
     c = only(replaced(piped, R"("vpp": 1)", R"("vpp": null)"));
     LP_CHECK(!c.vppGiven && says(c, "vpp not stated: the fastest interleaving that fits"));
@@ -359,11 +364,13 @@ LP_TEST(what_a_case_leaves_open_is_filled_as_the_run_most_likely_had_it_and_said
     LP_CHECK(c.vppGiven && !says(c, "vpp not stated"));
 
     // Model: SwiGLU, Llama's MLP width (8/3 h rounded up to 256: 11008 for 4096), MHA; GPT's 4h for GELU.
-    c = only(replaced(replaced(base, R"("mlp": "swiglu")", R"("mlp": null)"), R"("ffn_hidden": 14336)", R"("ffn_hidden": null)"));
+    c = only(replaced(replaced(base, R"("mlp": "swiglu")", R"("mlp": null)"), R"("ffn_hidden": 14336)",
+                      R"("ffn_hidden": null)"));
     LP_CHECK(c.scenario.model.mlp == MlpKind::SwiGlu);
     LP_CHECK_EQ(c.scenario.model.ffnHidden, 11008);
     LP_CHECK(says(c, "mlp not stated") && says(c, "ffn_hidden not stated: planned with 11008"));
-    c = only(replaced(overlapCase("h100-sxm-80gb", 2, 1, 1, 4, 1, true, "gelu"), R"("ffn_hidden": 14336)", R"("ffn_hidden": null)"));
+    c = only(replaced(overlapCase("h100-sxm-80gb", 2, 1, 1, 4, 1, true, "gelu"), R"("ffn_hidden": 14336)",
+                      R"("ffn_hidden": null)"));
     LP_CHECK_EQ(c.scenario.model.ffnHidden, 4 * 4096);
 
     // Hardware: eight GPUs to a node (four to a GB200 tray); short and differently written GPU names.
@@ -374,7 +381,8 @@ LP_TEST(what_a_case_leaves_open_is_filled_as_the_run_most_likely_had_it_and_said
     LP_CHECK(c.scenario.cluster.gpu.id == "h100-sxm-80gb" && says(c, "read as h100-sxm-80gb"));
     c = only(replaced(base, R"("gpu": "h100-sxm-80gb")", R"("gpu": "H200_SXM_141GB")"));
     LP_CHECK(c.scenario.cluster.gpu.id == "h200-sxm-141gb");
-    c = only(replaced(replaced(base, R"("gpu": "h100-sxm-80gb")", R"("gpu": "gb200")"), R"(, "gpus_per_node": 8)", ""));
+    c = only(replaced(replaced(base, R"("gpu": "h100-sxm-80gb")", R"("gpu": "gb200")"),
+                      R"(, "gpus_per_node": 8)", ""));
     LP_CHECK_EQ(c.scenario.cluster.gpusPerNode, 4);
     LP_CHECK_EQ(c.scenario.cluster.nvlinkDomain, 8);
     // Every case so filled plans.
@@ -388,7 +396,8 @@ LP_TEST(a_case_that_cannot_be_read_is_left_out_and_named_the_others_go_on) {
     std::string bad = caseOf;
     bad.replace(bad.find(R"("tp": 2)"), 7, R"("tp": "2")");
     bad.replace(bad.find(R"("id": "x")"), 9, R"("id": "y")");
-    const std::string file = R"({"schema": "layout-planner/validation-cases@1", "cases": [)" + caseOf + ", " + bad + "]}";
+    const std::string file =
+        R"({"schema": "layout-planner/validation-cases@1", "cases": [)" + caseOf + ", " + bad + "]}";
     // Strict (no list for the skipped): the file is refused, and the message names the field.
     const auto strict = validationCasesFromJson(file);
     LP_CHECK(!strict.has_value());
@@ -408,7 +417,8 @@ LP_TEST(a_pytorch_trainer_case_whose_notes_name_fused_kernels_is_planned_with_th
     const std::string base = overlapCase("h100-sxm-80gb", 1, 1, 1, 8, 3, false);
     auto with = [&](const std::string& source, const std::string& notes) {
         std::string json = base;
-        json.replace(json.find(R"("id": "x",)"), 10, R"("id": "x", "source": ")" + source + R"(", "notes": ")" + notes + R"(",)");
+        json.replace(json.find(R"("id": "x",)"), 10,
+                     R"("id": "x", "source": ")" + source + R"(", "notes": ")" + notes + R"(",)");
         return optionsOf(json);
     };
     const std::string automodel = "NVIDIA-NeMo/Automodel docs/performance-summary.md";
@@ -546,7 +556,8 @@ LP_TEST(a_case_may_state_hybrid_sharding) {
     const std::string key = R"("zero_stage": 3,)";
     json.replace(json.find(key), key.size(), key + R"( "zero_shard_degree": 8,)");
     LP_CHECK_EQ(optionsOf(json).zeroShardDegree, 8);
-    const auto cases = loadValidationCases(std::string(LP_TEST_DATA_DIR) + "/validation/more-published-runs.json");
+    const auto cases =
+        loadValidationCases(std::string(LP_TEST_DATA_DIR) + "/validation/more-published-runs.json");
     LP_CHECK(cases.has_value());
     int hybrid = 0;
     for (const ValidationCase& c : cases ? *cases : std::vector<ValidationCase>{})
@@ -596,7 +607,8 @@ LP_TEST(zero_3_from_a_megatron_source_plans_megatron_fsdp_with_megatron_habits) 
         return optionsOf(j);
     };
     auto withSource = [&](const std::string& source) { return optionsWith(source, 3).executionStyle; };
-    LP_CHECK(withSource("NVIDIA-NeMo/Megatron-Bridge docs/performance-summary.md") == ExecutionStyle::Megatron);
+    LP_CHECK(withSource("NVIDIA-NeMo/Megatron-Bridge docs/performance-summary.md") ==
+             ExecutionStyle::Megatron);
     LP_CHECK(withSource("Megatron-DeepSpeed ZeRO-3 run") == ExecutionStyle::Megatron);
     // PyTorch-native trainers: the FSDP style; cases without a source keep "auto" (the FSDP style at ZeRO 3).
     LP_CHECK(withSource("pytorch/torchtitan benchmarks") == ExecutionStyle::Fsdp);
@@ -604,17 +616,21 @@ LP_TEST(zero_3_from_a_megatron_source_plans_megatron_fsdp_with_megatron_habits) 
     for (const char* trainer : {"allenai/OLMo-core README.md", "jzhang38/TinyLlama README.md",
                                 "Lightning-AI/litgpt", "pytorch/torchtune recipes"})
         LP_CHECK(optionsWith(trainer, 1).executionStyle == ExecutionStyle::Fsdp);
-    LP_CHECK(optionsOf(overlapCase("h100-sxm-80gb", 1, 1, 1, 8, 3, false)).executionStyle == ExecutionStyle::Auto);
+    LP_CHECK(optionsOf(overlapCase("h100-sxm-80gb", 1, 1, 1, 8, 3, false)).executionStyle ==
+             ExecutionStyle::Auto);
     // Below ZeRO 3 "auto" is the Megatron style already: a Megatron source changes nothing, ...
     LP_CHECK(optionsWith("NVIDIA/Megatron-LM README", 1).executionStyle == ExecutionStyle::Auto);
-    LP_CHECK(optionsOf(overlapCase("h100-sxm-80gb", 1, 1, 1, 8, 1, false)).executionStyle == ExecutionStyle::Auto);
+    LP_CHECK(optionsOf(overlapCase("h100-sxm-80gb", 1, 1, 1, 8, 1, false)).executionStyle ==
+             ExecutionStyle::Auto);
     // ... but a PyTorch-native trainer's DDP or SHARD_GRAD_OP run keeps its habits: the FSDP style, flash
     // attention (a GELU model on A100 too) and none of the Megatron-Core recipes' overlap switches.
     for (int zero : {0, 2}) {
-        TrainingOptions t = optionsWith("mosaicml/llm-foundry scripts/train/benchmarking/README.md", zero, "a100-sxm-80gb");
+        TrainingOptions t =
+            optionsWith("mosaicml/llm-foundry scripts/train/benchmarking/README.md", zero, "a100-sxm-80gb");
         LP_CHECK(t.executionStyle == ExecutionStyle::Fsdp && t.flashAttention);
         t = optionsWith("pytorch/torchtitan benchmarks", zero);
-        LP_CHECK(t.executionStyle == ExecutionStyle::Fsdp && !t.overlapDpComm && t.gradPrecision == GradPrecision::Auto);
+        LP_CHECK(t.executionStyle == ExecutionStyle::Fsdp && !t.overlapDpComm &&
+                 t.gradPrecision == GradPrecision::Auto);
     }
     LP_CHECK(!optionsWith("NVIDIA/Megatron-LM README", 1, "a100-sxm-80gb").flashAttention);
 }
@@ -660,7 +676,8 @@ LP_TEST(a_torchtitan_run_from_before_april_2025_keeps_its_eager_loss_when_compil
     LP_CHECK(lossOf("pytorch/torchtitan benchmarks", "2048 GPUs, vocab 202048, 20241 steps; " + compiled) ==
              CrossEntropy::Auto);
     // Eager runs, and other trainers, are not touched.
-    LP_CHECK(lossOf("pytorch/torchtitan benchmarks/llama3_h100_202412_torchtitan.md", "FSDP") == CrossEntropy::Auto);
+    LP_CHECK(lossOf("pytorch/torchtitan benchmarks/llama3_h100_202412_torchtitan.md", "FSDP") ==
+             CrossEntropy::Auto);
     LP_CHECK(lossOf("foundation-model-stack/fms-fsdp 2024-06", compiled) == CrossEntropy::Auto);
 }
 
@@ -678,7 +695,8 @@ LP_TEST(a_case_whose_notes_state_async_tp_is_planned_with_the_tp_overlap) {
 }
 
 LP_TEST(a_moe_case_whose_notes_state_the_all_to_all_overlap_is_planned_with_it) {
-    // Megatron-Core's MoE all-to-all overlap is TrainingOptions::overlapEpComm; NVIDIA's recipes set it per model.
+    // Megatron-Core's MoE all-to-all overlap is TrainingOptions::overlapEpComm; NVIDIA's recipes set it per
+    // model.
     auto epOverlap = [](int ep, const std::string& notes) {
         std::string j = overlapCase("h100-sxm-80gb", 1, 1, 1, 8, 1, false);
         j.replace(j.find(R"("id": "x",)"), 10, R"("id": "x", "notes": ")" + notes + R"(",)");
@@ -718,7 +736,8 @@ LP_TEST(a_moe_case_from_deepseeks_report_or_naming_deepep_dispatches_once_per_no
              MoeDispatcher::Deduplicated);
     t = optionsWith("some trainer", "DualPipe schedule, DeepEP kernels");
     LP_CHECK(t.moeDispatcher == MoeDispatcher::Deduplicated && t.overlapEpComm);
-    LP_CHECK(optionsWith("Megatron-LM", "alltoall dispatcher, without DeepEP").moeDispatcher == MoeDispatcher::AllToAll);
+    LP_CHECK(optionsWith("Megatron-LM", "alltoall dispatcher, without DeepEP").moeDispatcher ==
+             MoeDispatcher::AllToAll);
     LP_CHECK(optionsWith("NVIDIA-NeMo/Megatron-Bridge", "").moeDispatcher == MoeDispatcher::AllToAll);
 }
 
@@ -735,7 +754,8 @@ LP_TEST(a_case_shaped_like_a_published_model_takes_the_attention_the_format_cann
             *from = r->front().architectureFrom;
         return r && !r->empty() ? r->front().scenario.model : ModelSpec{};
     };
-    const std::string qwen3 = R"({"name": "Qwen3 30B", "layers": 48, "hidden": 2048, "heads": 32, "kv_heads": 4,
+    const std::string qwen3 =
+        R"({"name": "Qwen3 30B", "layers": 48, "hidden": 2048, "heads": 32, "kv_heads": 4,
         "ffn_hidden": 6144, "vocab": 151936, "seq_len": 4096, "mlp": "swiglu", "tied_embeddings": false,
         "moe": {"experts": 128, "top_k": 8, "expert_ffn_hidden": 768, "shared_experts": 0, "moe_layers": 48}})";
     // Qwen3's heads are 128 wide although hidden / heads is 64: the preset's published config says so.
@@ -756,21 +776,23 @@ LP_TEST(a_case_shaped_like_a_published_model_takes_the_attention_the_format_cann
     otherExperts.replace(otherExperts.find("768"), 3, "512");
     LP_CHECK_EQ(modelOf(otherExperts).headDim(), 64);
     // DeepSeek-V3's shape is multi-head latent attention with its published ranks.
-    m = modelOf(R"({"name": "DSv3", "layers": 61, "hidden": 7168, "heads": 128, "kv_heads": 128, "ffn_hidden": 18432,
+    m = modelOf(
+        R"({"name": "DSv3", "layers": 61, "hidden": 7168, "heads": 128, "kv_heads": 128, "ffn_hidden": 18432,
         "vocab": 129280, "seq_len": 4096, "mlp": "swiglu", "tied_embeddings": false,
         "moe": {"experts": 256, "top_k": 8, "expert_ffn_hidden": 2048, "shared_experts": 1, "moe_layers": 58}})",
-                &from);
+        &from);
     LP_CHECK(m.attention == AttentionKind::Mla);
     LP_CHECK_EQ(m.mla.kvLoraRank, 512);
     LP_CHECK_EQ(m.qkHeadDim(), 192);
-    LP_CHECK_EQ(m.moe.groups, 8);  // and its node-limited routing: 4 of 8 groups
+    LP_CHECK_EQ(m.moe.groups, 8); // and its node-limited routing: 4 of 8 groups
     LP_CHECK_EQ(m.moe.groupLimit, 4);
     LP_CHECK_EQ(from, std::string("DeepSeek-V3"));
     // The same model with its MoE layers said the Hugging Face way (three dense first) is the same model.
-    m = modelOf(R"({"name": "DSv3", "layers": 61, "hidden": 7168, "heads": 128, "kv_heads": 128, "ffn_hidden": 18432,
+    m = modelOf(
+        R"({"name": "DSv3", "layers": 61, "hidden": 7168, "heads": 128, "kv_heads": 128, "ffn_hidden": 18432,
         "vocab": 129280, "seq_len": 4096, "mlp": "swiglu", "tied_embeddings": false,
         "moe": {"experts": 256, "top_k": 8, "expert_ffn_hidden": 2048, "shared_experts": 1, "first_k_dense_replace": 3}})",
-                &from);
+        &from);
     LP_CHECK_EQ(m.moeLayerCount(), 58);
     LP_CHECK(m.attention == AttentionKind::Mla);
     // Every second layer (Llama 4 Maverick: 24 of 48), as a step or as a fraction.
@@ -784,13 +806,18 @@ LP_TEST(a_case_shaped_like_a_published_model_takes_the_attention_the_format_cann
     LP_CHECK_EQ(modelOf(stepped).moeLayerCount(), 24);
     std::string negative = maverick;
     negative.replace(negative.find(fraction), fraction.size(), R"("moe_layer_freq": -2)");
-    const auto bad = validationCasesFromJson(R"({"schema": "layout-planner/validation-cases@1", "cases": [{"id": "x",
-        "model": )" + negative + R"(, "hardware": {"gpu": "h100", "gpus": 8}, "layout": {"tp": 1, "pp": 1, "dp": 8},
+    const auto bad = validationCasesFromJson(
+        R"({"schema": "layout-planner/validation-cases@1", "cases": [{"id": "x",
+        "model": )" +
+        negative + R"(, "hardware": {"gpu": "h100", "gpus": 8}, "layout": {"tp": 1, "pp": 1, "dp": 8},
         "measured": {"tokens_per_s_per_gpu": 1000}}]})");
-    LP_CHECK(!bad.has_value() && bad.error().front().message().find("moe.moe_layer_freq: out of range") != std::string::npos);
+    LP_CHECK(!bad.has_value() &&
+             bad.error().front().message().find("moe.moe_layer_freq: out of range") != std::string::npos);
     // A published model whose heads are hidden / heads wide (Llama 3.1 8B) is planned exactly as written.
-    m = modelOf(R"({"name": "L", "layers": 32, "hidden": 4096, "heads": 32, "kv_heads": 8, "ffn_hidden": 14336,
-        "vocab": 128256, "seq_len": 8192, "mlp": "swiglu", "tied_embeddings": false})", &from);
+    m = modelOf(
+        R"({"name": "L", "layers": 32, "hidden": 4096, "heads": 32, "kv_heads": 8, "ffn_hidden": 14336,
+        "vocab": 128256, "seq_len": 8192, "mlp": "swiglu", "tied_embeddings": false})",
+        &from);
     LP_CHECK_EQ(m.headDim(), 128);
     LP_CHECK(m.attention == AttentionKind::Standard);
     LP_CHECK(from.empty());

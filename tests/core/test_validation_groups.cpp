@@ -2,9 +2,9 @@
 // and precision"; `validate` prints it): every throughput figure lands in the group of the run as planned,
 // the groups' errors are those of their rows, and "planned speed" points the same way for times and rates.
 #include "TestHarness.h"
-#include "core/util/NumberFormat.h"
 #include "core/measured/Validation.h"
 #include "core/measured/ValidationDoc.h"
+#include "core/util/NumberFormat.h"
 
 #include <algorithm>
 #include <cmath>

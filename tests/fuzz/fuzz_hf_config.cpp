@@ -2,10 +2,9 @@
 // Properties: importing never crashes, a refused file names a problem, and evaluating the default
 // scenario with the imported model never crashes.
 #include "FuzzCheck.h"
-
 #include "core/estimate/Evaluate.h"
-#include "core/io/HfImport.h"
 #include "core/estimate/PlanJson.h"
+#include "core/io/HfImport.h"
 #include "core/io/Presets.h"
 #include "core/model/Scenario.h"
 

@@ -2,12 +2,11 @@
 // Properties: loading never crashes, a loaded profile writes and reads back exactly, and
 // evaluating a scenario with it never crashes.
 #include "FuzzCheck.h"
-
 #include "core/estimate/Evaluate.h"
 #include "core/estimate/PlanJson.h"
 #include "core/io/Presets.h"
-#include "core/model/Scenario.h"
 #include "core/io/ScenarioJson.h"
+#include "core/model/Scenario.h"
 
 #include <nlohmann/json.hpp>
 

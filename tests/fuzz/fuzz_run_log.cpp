@@ -3,7 +3,6 @@
 // Properties: parsing never crashes, a parsed log holds samples, and analysing it (alone and
 // against the default scenario's plan) and writing the analysis never crash.
 #include "FuzzCheck.h"
-
 #include "core/estimate/Evaluate.h"
 #include "core/io/Presets.h"
 #include "core/measured/RunLog.h"

@@ -2,7 +2,6 @@
 // Properties: loading never crashes (ASan/UBSan watch), a loaded scenario writes and reads back
 // exactly (docs/formats.md: "bit for bit"), and evaluating it never crashes.
 #include "FuzzCheck.h"
-
 #include "core/estimate/Evaluate.h"
 #include "core/estimate/PlanJson.h"
 #include "core/io/ScenarioJson.h"

@@ -1,8 +1,7 @@
-// libFuzzer target: the validation-case loader, lp::core::validationCasesFromJson (core/measured/Validation.h).
-// Properties: loading never crashes, strict and lenient loading agree, and predicting the loaded cases never
-// crashes.
+// libFuzzer target: the validation-case loader, lp::core::validationCasesFromJson
+// (core/measured/Validation.h). Properties: loading never crashes, strict and lenient loading agree, and
+// predicting the loaded cases never crashes.
 #include "FuzzCheck.h"
-
 #include "core/measured/Validation.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

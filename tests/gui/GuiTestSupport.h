@@ -57,7 +57,9 @@ public:
         saveFiles.pop_front();
         return f;
     }
-    void showError(QWidget*, const QString& title, const QString&) override { asked << QStringLiteral("error:") + title; }
+    void showError(QWidget*, const QString& title, const QString&) override {
+        asked << QStringLiteral("error:") + title;
+    }
 };
 
 } // namespace lp::test

@@ -2,12 +2,11 @@
 // The planner window as the GUI tests that drive it open and close it: fresh settings, the default
 // scenario, 1600 x 1000, scripted answers to every question, autosave in the test's folder.
 #include "GuiTestSupport.h"
-
+#include "ui/document/ScenarioDocument.h"
 #include "ui/shell/ExploreWiring.h"
 #include "ui/shell/FileController.h"
 #include "ui/shell/InteropWiring.h"
 #include "ui/shell/MainWindow.h"
-#include "ui/document/ScenarioDocument.h"
 #include "ui/shell/TeachingWiring.h"
 #include "ui/shell/ToolsWiring.h"
 
@@ -19,7 +18,8 @@ namespace lp::test {
 
 // Shown and started; wait with QTest::qWaitForWindowExposed. *prompter, when asked for, is the
 // window's scripted prompter.
-inline std::unique_ptr<ui::MainWindow> openTestWindow(QTemporaryDir& dir, ScriptedPrompter** prompter = nullptr) {
+inline std::unique_ptr<ui::MainWindow> openTestWindow(QTemporaryDir& dir,
+                                                      ScriptedPrompter** prompter = nullptr) {
     QSettings().clear();
     ui::WindowOptions options;
     options.autosaveDirectory = dir.filePath(QStringLiteral("autosave"));

@@ -2,31 +2,29 @@
 // the edit through the undo stack, core::evaluate, the valid steps of every control, and the
 // synchronous repaint of the whole window (charts, gauge, figures, diagnostics, explanation).
 //   bench_slider_update [ITERATIONS]     (run with QT_QPA_PLATFORM=offscreen on a headless machine)
+#include "ui/charts/MemoryChart.h"
+#include "ui/charts/MfuGauge.h"
+#include "ui/charts/TimeChart.h"
+#include "ui/document/ScenarioDocument.h"
 #include "ui/plan/DiagnosticsPanel.h"
 #include "ui/plan/ExplanationPanel.h"
 #include "ui/plan/KeyFigures.h"
-#include "ui/scenario/LayoutSliders.h"
-#include "ui/charts/MemoryChart.h"
-#include "ui/charts/MfuGauge.h"
 #include "ui/plan/PlanView.h"
+#include "ui/scenario/LayoutSliders.h"
 #include "ui/scenario/ScenarioPanel.h"
-#include "ui/charts/TimeChart.h"
 #include "ui/shell/MainWindow.h"
-#include "ui/document/ScenarioDocument.h"
-#include "ui/scenario/ScenarioPanel.h"
 #include "ui/widgets/StepControl.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
-#include <QSlider>
 #include <QPaintEvent>
+#include <QSlider>
 #include <QTemporaryDir>
-
-#include <map>
 
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
+#include <map>
 #include <vector>
 
 namespace {
@@ -39,14 +37,15 @@ public:
         if (verbose && (e->type() == QEvent::Resize || e->type() == QEvent::Move) && o->isWidgetType()) {
             const QWidget* w = static_cast<QWidget*>(o);
             std::printf("      %s %s %s -> %dx%d+%d+%d\n", e->type() == QEvent::Resize ? "resize" : "move",
-                        o->metaObject()->className(), qPrintable(o->objectName()), w->width(), w->height(), w->x(), w->y());
+                        o->metaObject()->className(), qPrintable(o->objectName()), w->width(), w->height(),
+                        w->x(), w->y());
         }
         if (e->type() == QEvent::Paint) {
             ++counts[QString::fromLatin1(o->metaObject()->className()) + QLatin1Char(' ') + o->objectName()];
             if (verbose) {
                 const QRect r = static_cast<QPaintEvent*>(e)->rect();
-                std::printf("      paint %s %s %dx%d+%d+%d\n", o->metaObject()->className(), qPrintable(o->objectName()),
-                            r.width(), r.height(), r.x(), r.y());
+                std::printf("      paint %s %s %dx%d+%d+%d\n", o->metaObject()->className(),
+                            qPrintable(o->objectName()), r.width(), r.height(), r.x(), r.y());
             }
         }
         return false;
@@ -80,7 +79,8 @@ int main(int argc, char* argv[]) {
 
     lp::ui::ScenarioDocument* doc = window.document();
     QSlider* tp = window.scenarioPanel()->layoutSliders()->control(lp::ui::LayoutAxis::Tp)->slider();
-    QSlider* acc = window.scenarioPanel()->layoutSliders()->control(lp::ui::LayoutAxis::Accumulation)->slider();
+    QSlider* acc =
+        window.scenarioPanel()->layoutSliders()->control(lp::ui::LayoutAxis::Accumulation)->slider();
 
     PaintCounter counter;
     const bool paintStats = QCoreApplication::arguments().contains(QStringLiteral("--paint-stats"));
@@ -109,11 +109,11 @@ int main(int argc, char* argv[]) {
             QElapsedTimer t;
             t.start();
             const double cpu0 = cpuMs();
-            slider->setSliderPosition(next);  // edit + evaluate + steps + widget updates
+            slider->setSliderPosition(next); // edit + evaluate + steps + widget updates
             const double afterModel = static_cast<double>(t.nsecsElapsed()) / 1e6;
             if (fullRepaint)
-                window.repaint();              // pessimistic: paint the whole window, not just what changed
-            QApplication::processEvents();     // deferred layout, chart work and the paint of what changed
+                window.repaint();          // pessimistic: paint the whole window, not just what changed
+            QApplication::processEvents(); // deferred layout, chart work and the paint of what changed
             total.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
             cpu.push_back(cpuMs() - cpu0);
             model.push_back(afterModel);
@@ -134,9 +134,11 @@ int main(int argc, char* argv[]) {
             std::vector<double> model, total, cpu;
             measure(slider, model, total, cpu, full);
             const QString name = slider == tp ? QStringLiteral("TP") : QStringLiteral("accumulation");
-            const QString paint = full ? QStringLiteral("full-window repaint") : QStringLiteral("paint of what changed");
+            const QString paint =
+                full ? QStringLiteral("full-window repaint") : QStringLiteral("paint of what changed");
             report(qPrintable(name + QStringLiteral(": update (edit+evaluate+widgets)")), model);
-            report(qPrintable(name + QStringLiteral(": update + ") + paint + QStringLiteral(", wall")), total);
+            report(qPrintable(name + QStringLiteral(": update + ") + paint + QStringLiteral(", wall")),
+                   total);
             report(qPrintable(name + QStringLiteral(": update + ") + paint + QStringLiteral(", CPU")), cpu);
         }
     }
@@ -155,8 +157,8 @@ int main(int argc, char* argv[]) {
             bare.setLayoutValue(lp::ui::LayoutAxis::Accumulation, 16 + (i % 2), true);
             t.push_back(static_cast<double>(timer.nsecsElapsed()) / 1e6);
         }
-        std::printf("  %-34s median %6.2f  p95 %6.2f\n", "document alone (evaluate+steps)", percentile(t, 0.5),
-                    percentile(t, 0.95));
+        std::printf("  %-34s median %6.2f  p95 %6.2f\n", "document alone (evaluate+steps)",
+                    percentile(t, 0.5), percentile(t, 0.95));
     }
     auto paintCost = [&](const char* name, QWidget* w) {
         std::vector<double> t;
@@ -177,7 +179,7 @@ int main(int argc, char* argv[]) {
     paintCost("explanation", window.explanationPanel());
     paintCost("scenario panel", window.scenarioPanel());
     paintCost("whole window", &window);
-    std::printf("  core evaluate alone (last step): %.1f us; evaluations: %lld\n", doc->evaluationMicroseconds(),
-                doc->evaluations());
+    std::printf("  core evaluate alone (last step): %.1f us; evaluations: %lld\n",
+                doc->evaluationMicroseconds(), doc->evaluations());
     return 0;
 }

@@ -2,15 +2,13 @@
 // (a crash, simulated by never closing the window) leaves the file, and the next start offers to
 // restore it in a banner. A clean close or a save removes it.
 #include "GuiTestSupport.h"
-
-#include "ui/shell/Autosave.h"
-#include "ui/shell/FileController.h"
-#include "ui/widgets/InlineBanner.h"
-#include "ui/shell/MainWindow.h"
-#include "ui/document/ScenarioDocument.h"
-
 #include "core/io/Presets.h"
 #include "core/io/ScenarioJson.h"
+#include "ui/document/ScenarioDocument.h"
+#include "ui/shell/Autosave.h"
+#include "ui/shell/FileController.h"
+#include "ui/shell/MainWindow.h"
+#include "ui/widgets/InlineBanner.h"
 
 #include <QFile>
 #include <QJsonDocument>
@@ -55,7 +53,7 @@ private slots:
         w->document()->setLayoutValue(ui::LayoutAxis::Accumulation, 32);
         const core::Scenario edited = w->document()->scenario();
         const QString file = w->autosave()->filePath();
-        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(file), 3000);  // the timer wrote it
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(file), 3000); // the timer wrote it
         crash(w);
 
         auto next = makeWindow();
@@ -72,7 +70,7 @@ private slots:
         QVERIFY(next->document()->isModified());
         QVERIFY(next->windowTitle().contains(QStringLiteral("Untitled")));
         QVERIFY(!next->restoreBanner()->isVisible());
-        QVERIFY(QFile::exists(file));  // still protected until saved or closed cleanly
+        QVERIFY(QFile::exists(file)); // still protected until saved or closed cleanly
 
         // A clean close (changes discarded when asked) removes it, and the next start offers nothing.
         auto* prompter = static_cast<test::ScriptedPrompter*>(next->files()->prompter());
@@ -116,7 +114,7 @@ private slots:
         QVERIFY(first->autosave()->isPrimary());
         first->document()->setLayoutValue(ui::LayoutAxis::Tp, 4);
         QVERIFY(first->autosave()->saveNow());
-        auto second = makeWindow();  // while the first one runs
+        auto second = makeWindow(); // while the first one runs
         QVERIFY(!second->autosave()->isPrimary());
         QVERIFY(!second->restoreBanner()->isVisibleTo(second.get()));
         QVERIFY(second->autosave()->filePath() != first->autosave()->filePath());
@@ -157,7 +155,8 @@ private slots:
             ui::ScenarioDocument doc;
             doc.setLayoutValue(ui::LayoutAxis::Pp, 8);
             QJsonObject envelope;
-            envelope.insert(QStringLiteral("scenario"), QString::fromStdString(core::scenarioToJson(doc.scenario())));
+            envelope.insert(QStringLiteral("scenario"),
+                            QString::fromStdString(core::scenarioToJson(doc.scenario())));
             QFile f(appData + QStringLiteral("/autosave.json"));
             QVERIFY(f.open(QIODevice::WriteOnly));
             f.write(QJsonDocument(envelope).toJson());

@@ -3,19 +3,18 @@
 // pretend two-GPU machine (a test backend) the benchmarks run in a worker thread with progress, live
 // charts and cancel, and the measured profile applies to the scenario.
 #include "GuiTestSupport.h"
-
 #include "core/estimate/Evaluate.h"
 #include "core/io/Presets.h"
 #include "core/io/ScenarioJson.h"
 #include "cuda/Calibrate.h"
 #include "cuda/Workload.h"
 #include "ui/calibrate/CalibrateTab.h"
-#include "ui/widgets/InlineBanner.h"
-#include "ui/shell/MainWindow.h"
-#include "ui/plan/PlanView.h"
 #include "ui/document/ScenarioDocument.h"
+#include "ui/plan/PlanView.h"
+#include "ui/shell/MainWindow.h"
 #include "ui/shell/ToolsWiring.h"
 #include "ui/validate/ValidationTab.h"
+#include "ui/widgets/InlineBanner.h"
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
@@ -46,7 +45,7 @@ using namespace lp;
 namespace {
 
 void keepScreenshot(QWidget& w, const QString& name) {
-    QTest::qWait(150);  // charts lay themselves out on the next turns of the event loop
+    QTest::qWait(150); // charts lay themselves out on the next turns of the event loop
     const QImage image = w.grab().toImage();
     QVERIFY(!image.isNull());
     const QString dir = qEnvironmentVariable("LP_SCREENSHOT_DIR");
@@ -92,7 +91,8 @@ ui::CalibrationBackend fakeBackend(int gpus, int itemMs = 0, std::shared_ptr<std
             *why = "no CUDA-capable device is detected";
         return out;
     };
-    b.run = [gpus, itemMs, calls](const calib::CalibrationRequest& r, const calib::ProgressCallback& progress) {
+    b.run = [gpus, itemMs, calls](const calib::CalibrationRequest& r,
+                                  const calib::ProgressCallback& progress) {
         if (calls)
             ++*calls;
         calib::CalibrationResult res;
@@ -100,8 +100,9 @@ ui::CalibrationBackend fakeBackend(int gpus, int itemMs = 0, std::shared_ptr<std
         res.date = "2025-01-31";
         res.libraries = "cuBLASLt (pretend)";
         const int dtypes = r.fp8 ? 2 : 1;
-        const std::vector<calib::Collective> ops = {calib::Collective::AllReduce, calib::Collective::AllGather,
-                                                    calib::Collective::ReduceScatter, calib::Collective::SendRecv};
+        const std::vector<calib::Collective> ops = {
+            calib::Collective::AllReduce, calib::Collective::AllGather, calib::Collective::ReduceScatter,
+            calib::Collective::SendRecv};
         const bool hold = r.sustainSeconds > 0 && !r.gemms.empty();
         const int total = static_cast<int>(r.gemms.size() + (hold ? 1 : 0)) * dtypes +
                           static_cast<int>(r.hbmBytes.size()) * 2 +
@@ -156,7 +157,8 @@ ui::CalibrationBackend fakeBackend(int gpus, int itemMs = 0, std::shared_ptr<std
                 h.method = method;
                 h.bufferBytes = bytes;
                 h.bytesMoved = 2 * bytes;
-                h.bytesPerSecond = (method == calib::HbmMethod::Kernel ? 3.0e12 : 2.7e12) * bytes / (bytes + 8e6);
+                h.bytesPerSecond =
+                    (method == calib::HbmMethod::Kernel ? 3.0e12 : 2.7e12) * bytes / (bytes + 8e6);
                 h.seconds = stats(h.bytesMoved / h.bytesPerSecond);
                 res.hbm.push_back(h);
             }
@@ -170,10 +172,13 @@ ui::CalibrationBackend fakeBackend(int gpus, int itemMs = 0, std::shared_ptr<std
                     c.op = op;
                     c.ranks = gpus;
                     c.bytes = bytes;
-                    const double peak = op == calib::Collective::SendRecv ? 300e9 : op == calib::Collective::AllReduce ? 380e9 : 360e9;
-                    c.busBytesPerSecond = peak * bytes / (bytes + (op == calib::Collective::AllReduce ? 6e6 : 3e6));
-                    const double factor = op == calib::Collective::AllReduce ? 2.0 * (gpus - 1) / gpus
-                                                                                : (gpus - 1.0) / gpus;
+                    const double peak = op == calib::Collective::SendRecv    ? 300e9
+                                        : op == calib::Collective::AllReduce ? 380e9
+                                                                             : 360e9;
+                    c.busBytesPerSecond =
+                        peak * bytes / (bytes + (op == calib::Collective::AllReduce ? 6e6 : 3e6));
+                    const double factor =
+                        op == calib::Collective::AllReduce ? 2.0 * (gpus - 1) / gpus : (gpus - 1.0) / gpus;
                     c.algBytesPerSecond = c.busBytesPerSecond / factor;
                     c.seconds = stats(bytes / c.algBytesPerSecond);
                     res.comm.push_back(c);
@@ -205,7 +210,8 @@ core::HardwareProfile fasterProfile(const core::Scenario& s) {
 int points(QChartView* view) {
     int n = 0;
     for (auto* s : view->chart()->series())
-        if (auto* xy = qobject_cast<QXYSeries*>(s); xy && (qobject_cast<QScatterSeries*>(s) || xy->pointsVisible()))
+        if (auto* xy = qobject_cast<QXYSeries*>(s);
+            xy && (qobject_cast<QScatterSeries*>(s) || xy->pointsVisible()))
             n += xy->count();
     return n;
 }
@@ -234,10 +240,11 @@ private slots:
         ui::CalibrateTab tab(doc);
         tab.resize(1400, 900);
         QSignalSpy detected(&tab, &ui::CalibrateTab::gpusDetected);
-        tab.show();  // the first show looks for GPUs, in a worker thread
+        tab.show(); // the first show looks for GPUs, in a worker thread
         QTRY_VERIFY_WITH_TIMEOUT(tab.detectionDone(), 30000);
         QCOMPARE(detected.count(), 1);
-        QAbstractItemModelTester gpuTester(tab.gpuList()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester gpuTester(tab.gpuList()->model(),
+                                           QAbstractItemModelTester::FailureReportingMode::QtTest);
         QAbstractItemModelTester tableTester(tab.measurementsTable()->model(),
                                              QAbstractItemModelTester::FailureReportingMode::QtTest);
         QCOMPARE(tab.buildHasCuda(), calib::hasCudaSupport());
@@ -301,14 +308,16 @@ private slots:
 
         const core::HardwareProfile measured = fasterProfile(doc.scenario());
         const QString path = writeProfile(measured, QStringLiteral("faster.json"));
-        tab.setOpenFileChooser([&](QWidget*, const QString&, const QString&, const QString&) { return path; });
+        tab.setOpenFileChooser(
+            [&](QWidget*, const QString&, const QString&, const QString&) { return path; });
         QSignalSpy applied(&tab, &ui::CalibrateTab::profileApplied);
-        tab.explanationImportButton()->click();  // the import offered in the explanation
+        tab.explanationImportButton()->click(); // the import offered in the explanation
         QCOMPARE(applied.count(), 1);
         QCOMPARE(doc.profile(), measured);
         QVERIFY(tab.isOverrideActive());
         QVERIFY(doc.plan().valid);
-        QVERIFY2(doc.plan().mfu > mfuBefore + 1e-4, qPrintable(QStringLiteral("%1 -> %2").arg(mfuBefore).arg(doc.plan().mfu)));
+        QVERIFY2(doc.plan().mfu > mfuBefore + 1e-4,
+                 qPrintable(QStringLiteral("%1 -> %2").arg(mfuBefore).arg(doc.plan().mfu)));
         QCOMPARE(QString::fromStdString(doc.plan().profileName), QStringLiteral("measured on a test server"));
         QVERIFY(tab.activeProfileText().contains(QStringLiteral("measured on a test server")));
         QVERIFY(tab.activeProfileText().contains(QStringLiteral("faster.json")));
@@ -317,14 +326,14 @@ private slots:
         const QString compare = tab.comparisonText();
         QVERIFY2(compare.contains(QStringLiteral("MFU")), qPrintable(compare));
         QVERIFY(compare.contains(QStringLiteral("→")));
-        QVERIFY(!tab.applyButton()->isEnabled());  // already applied
+        QVERIFY(!tab.applyButton()->isEnabled()); // already applied
         QVERIFY(tab.builtinButton()->isEnabled());
 
         // Back to the built-in profile.
         tab.builtinButton()->click();
         QVERIFY(!tab.isOverrideActive());
         QCOMPARE(doc.plan().mfu, mfuBefore);
-        QVERIFY(tab.applyButton()->isEnabled());  // the imported profile can be applied again
+        QVERIFY(tab.applyButton()->isEnabled()); // the imported profile can be applied again
         QVERIFY(tab.applyCandidate());
         QCOMPARE(doc.profile(), measured);
         tab.show();
@@ -338,7 +347,7 @@ private slots:
         const QString path = writeProfile(measured, QStringLiteral("loaded.json"));
         const double mfu = doc.plan().mfu;
         QVERIFY(tab.loadProfile(path));
-        QCOMPARE(doc.plan().mfu, mfu);  // loading does not apply
+        QCOMPARE(doc.plan().mfu, mfu); // loading does not apply
         QVERIFY(!tab.isOverrideActive());
         QVERIFY(tab.candidateProfile().has_value());
         QVERIFY(tab.comparisonText().contains(QStringLiteral("would change")));
@@ -347,7 +356,8 @@ private slots:
         QStringList names;
         for (auto* s : tab.gemmChartView()->chart()->series())
             names << s->name();
-        QVERIFY2(names.contains(QStringLiteral("measured profile")), qPrintable(names.join(QLatin1Char(','))));
+        QVERIFY2(names.contains(QStringLiteral("measured profile")),
+                 qPrintable(names.join(QLatin1Char(','))));
         tab.applyButton()->click();
         QCOMPARE(doc.profile(), measured);
 
@@ -381,7 +391,8 @@ private slots:
         auto calls = std::make_shared<std::atomic<int>>(0);
         ui::CalibrateTab tab(doc, fakeBackend(2, 0, calls));
         tab.resize(1600, 1000);
-        QAbstractItemModelTester gpuTester(tab.gpuList()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester gpuTester(tab.gpuList()->model(),
+                                           QAbstractItemModelTester::FailureReportingMode::QtTest);
         QAbstractItemModelTester tableTester(tab.measurementsTable()->model(),
                                              QAbstractItemModelTester::FailureReportingMode::QtTest);
         tab.detectGpus();
@@ -392,8 +403,8 @@ private slots:
         QCOMPARE(tab.gpuList()->topLevelItem(0)->text(4), QStringLiteral("9.0"));
         QVERIFY(!tab.explanationPanel()->isVisibleTo(&tab));
         QVERIFY(tab.runButton()->isEnabled());
-        QVERIFY(tab.ncclBox()->isEnabled());  // two GPUs
-        QVERIFY(tab.fp8Box()->isEnabled());   // compute capability 9.0
+        QVERIFY(tab.ncclBox()->isEnabled()); // two GPUs
+        QVERIFY(tab.fp8Box()->isEnabled());  // compute capability 9.0
 
         // The request follows the choices.
         tab.quickBox()->setChecked(true);
@@ -408,7 +419,7 @@ private slots:
         QCOMPARE(r.gemms.size(), shapes.size());
         QVERIFY(r.hbmBytes.empty() && !r.nccl && r.commBytes.empty());
         tab.scenarioGemmsBox()->setChecked(false);
-        QVERIFY(!tab.runButton()->isEnabled());  // nothing chosen
+        QVERIFY(!tab.runButton()->isEnabled()); // nothing chosen
         for (QCheckBox* c : {tab.scenarioGemmsBox(), tab.sweepBox(), tab.hbmBox(), tab.ncclBox()})
             c->setChecked(true);
 
@@ -446,7 +457,8 @@ private slots:
         QStringList gemmNames;
         for (auto* s : tab.gemmChartView()->chart()->series())
             gemmNames << s->name();
-        QVERIFY2(gemmNames.contains(QStringLiteral("bf16 peak (989 TFLOP/s)")), qPrintable(gemmNames.join(QLatin1Char(','))));
+        QVERIFY2(gemmNames.contains(QStringLiteral("bf16 peak (989 TFLOP/s)")),
+                 qPrintable(gemmNames.join(QLatin1Char(','))));
         QCOMPARE(points(tab.busChartView()), static_cast<int>(res.comm.size()));
         QCOMPARE(points(tab.hbmChartView()), static_cast<int>(res.hbm.size()));
         QVERIFY(tab.busChartView()->chart()->title().contains(QStringLiteral("2 GPUs")));
@@ -485,7 +497,7 @@ private slots:
         QSignalSpy progress(&tab, &ui::CalibrateTab::calibrationProgress);
         QSignalSpy finished(&tab, &ui::CalibrateTab::calibrationFinished);
         QVERIFY(tab.startCalibration());
-        QVERIFY(!tab.startCalibration());  // one at a time
+        QVERIFY(!tab.startCalibration()); // one at a time
         QTRY_VERIFY(progress.count() >= 3);
         QVERIFY(tab.isRunning());
         tab.cancelButton()->click();
@@ -507,7 +519,7 @@ private slots:
         QTRY_VERIFY(tab->detectionDone());
         QVERIFY(tab->startCalibration());
         QTest::qWait(30);
-        delete tab;  // cancels, waits for the current item, drops the queued results
+        delete tab; // cancels, waits for the current item, drops the queued results
         QTest::qWait(30);
     }
 
@@ -522,7 +534,7 @@ private slots:
         ui::CalibrateTab tab(doc, b);
         tab.detectGpus();
         QTRY_VERIFY(tab.detectionDone());
-        QVERIFY(!tab.ncclBox()->isEnabled());  // one GPU
+        QVERIFY(!tab.ncclBox()->isEnabled()); // one GPU
         QVERIFY(tab.ncclBox()->text().contains(QStringLiteral("2 or more")));
         QSignalSpy finished(&tab, &ui::CalibrateTab::calibrationFinished);
         QVERIFY(tab.startCalibration());

@@ -2,17 +2,16 @@
 // the core's numbers; the best value of a row is marked best, the worst worst, and cells that differ
 // from the first pin are flagged; unpin, duplicates, the four-pin limit and invalid layouts.
 #include "WindowTestSupport.h"
-
 #include "core/estimate/Evaluate.h"
 #include "core/search/Search.h"
 #include "ui/compare/CompareModel.h"
 #include "ui/compare/CompareView.h"
+#include "ui/document/ScenarioDocument.h"
 #include "ui/explore/ExploreTab.h"
+#include "ui/explore/SearchResultModel.h"
 #include "ui/shell/ExploreWiring.h"
 #include "ui/shell/FileController.h"
 #include "ui/shell/MainWindow.h"
-#include "ui/document/ScenarioDocument.h"
-#include "ui/explore/SearchResultModel.h"
 
 #include <QAbstractButton>
 #include <QAbstractItemModelTester>
@@ -66,13 +65,13 @@ private slots:
         QTest::mouseClick(view.pinCurrentButton(), Qt::LeftButton);
         QCOMPARE(view.pinnedCount(), 1);
         const core::Scenario a = doc.scenario();
-        doc.setLayoutValue(LayoutAxis::MicroBatch, 1);  // a second, different layout
+        doc.setLayoutValue(LayoutAxis::MicroBatch, 1); // a second, different layout
         QVERIFY(doc.plan().valid);
         const core::Scenario b = doc.scenario();
         QVERIFY(view.pinCurrent());
         QCOMPARE(changed.count(), 2);
         QCOMPARE(view.pinnedCount(), 2);
-        QVERIFY(!view.pinCurrent());  // already pinned
+        QVERIFY(!view.pinCurrent()); // already pinned
         QCOMPARE(view.pinnedCount(), 2);
         QVERIFY(view.messageLabel()->text().contains(QStringLiteral("already pinned")));
 
@@ -96,7 +95,7 @@ private slots:
         const core::StageMemory& wa = pa.memory.stages[static_cast<std::size_t>(pa.memory.worstStage)];
         QCOMPARE(weights->at(0), wa.weightsBytes / core::kGiB);
         QVERIFY(view.unpinButton(0) && view.unpinButton(1) && !view.unpinButton(2));
-        QCoreApplication::processEvents();  // new cards show on the next event loop pass
+        QCoreApplication::processEvents(); // new cards show on the next event loop pass
         QVERIFY(view.unpinButton(1)->isVisible());
 
         // Differences: B differs from A in the batch, not in the parallelism; best and worst marked.
@@ -107,7 +106,8 @@ private slots:
         const int memBest = pa.memory.headroomBytes > pb.memory.headroomBytes ? 0 : 1;
         QCOMPARE(view.model()->mark(CompareModel::Headroom, memBest), CompareModel::Mark::Best);
         QCOMPARE(view.model()->mark(CompareModel::Headroom, 1 - memBest), CompareModel::Mark::Worst);
-        QVERIFY(view.model()->index(CompareModel::Headroom, memBest).data(Qt::FontRole).value<QFont>().bold());
+        QVERIFY(
+            view.model()->index(CompareModel::Headroom, memBest).data(Qt::FontRole).value<QFont>().bold());
         const int stepBest = pa.time.stepSeconds < pb.time.stepSeconds ? 0 : 1;
         QCOMPARE(view.model()->mark(CompareModel::StepTime, stepBest), CompareModel::Mark::Best);
         QCOMPARE(view.model()->mark(CompareModel::Parallelism, 0), CompareModel::Mark::None);
@@ -147,7 +147,7 @@ private slots:
         ui::ScenarioDocument doc;
         ui::CompareView view(&doc);
         core::Scenario s = doc.scenario();
-        s.layout.tp = 3;  // 64 heads are not divisible by 3
+        s.layout.tp = 3; // 64 heads are not divisible by 3
         QVERIFY(!view.pin(s, QStringLiteral("test")));
         QCOMPARE(view.pinnedCount(), 0);
         QVERIFY(view.messageLabel()->text().contains(QStringLiteral("invalid")));
@@ -160,7 +160,8 @@ private slots:
         auto* explore = w.findChild<ui::ExploreTab*>();
         auto* compare = w.findChild<ui::CompareView*>();
         QVERIFY(explore && compare);
-        QAbstractItemModelTester tester(compare->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(compare->model(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
 
         // The tabs replaced the placeholders: one Explore, one Compare, "One axis" after Explore.
         QStringList titles;
@@ -196,7 +197,7 @@ private slots:
             if (w.tabs()->widget(i) == compare)
                 w.tabs()->setCurrentIndex(i);
         QVERIFY(compare->table()->isVisible());
-        w.document()->setLayoutValue(LayoutAxis::MicroBatch, 1);  // surely neither of the two
+        w.document()->setLayoutValue(LayoutAxis::MicroBatch, 1); // surely neither of the two
         QTest::mouseClick(compare->pinCurrentButton(), Qt::LeftButton);
         QCOMPARE(compare->pinnedCount(), 3);
         QCOMPARE(compare->pinned(2).source, QStringLiteral("Planner"));

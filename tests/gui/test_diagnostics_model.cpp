@@ -42,14 +42,18 @@ private slots:
         model.setDiagnostics(plan.diagnostics);
         QVERIFY(model.ids().contains(QStringLiteral("does_not_fit")));
         // does_not_fit is shown with the errors, first.
-        QCOMPARE(model.index(0).data(ui::DiagnosticsModel::IdRole).toString(), QStringLiteral("does_not_fit"));
-        QCOMPARE(model.index(0).data(ui::DiagnosticsModel::SeverityRole).toInt(), static_cast<int>(core::Severity::Error));
+        QCOMPARE(model.index(0).data(ui::DiagnosticsModel::IdRole).toString(),
+                 QStringLiteral("does_not_fit"));
+        QCOMPARE(model.index(0).data(ui::DiagnosticsModel::SeverityRole).toInt(),
+                 static_cast<int>(core::Severity::Error));
         for (int r = 0; r < model.rowCount(); ++r) {
             const QModelIndex i = model.index(r);
             QVERIFY(!i.data(Qt::DisplayRole).toString().isEmpty());
             QVERIFY(!i.data(ui::DiagnosticsModel::SuggestionRole).toString().isEmpty());
             QVERIFY(!i.data(Qt::DecorationRole).value<QIcon>().isNull());
-            QVERIFY(i.data(Qt::ToolTipRole).toString().contains(i.data(ui::DiagnosticsModel::SuggestionRole).toString()));
+            QVERIFY(i.data(Qt::ToolTipRole)
+                        .toString()
+                        .contains(i.data(ui::DiagnosticsModel::SuggestionRole).toString()));
         }
     }
 

@@ -6,15 +6,15 @@
 #include "core/estimate/Evaluate.h"
 #include "core/io/Presets.h"
 #include "core/search/Search.h"
+#include "ui/document/ScenarioDocument.h"
 #include "ui/explore/AxisSweepView.h"
 #include "ui/explore/ExploreTab.h"
+#include "ui/explore/SearchResultModel.h"
+#include "ui/scenario/LayoutSliders.h"
+#include "ui/scenario/ScenarioPanel.h"
 #include "ui/shell/ExploreWiring.h"
 #include "ui/shell/FileController.h"
-#include "ui/scenario/LayoutSliders.h"
 #include "ui/shell/MainWindow.h"
-#include "ui/document/ScenarioDocument.h"
-#include "ui/scenario/ScenarioPanel.h"
-#include "ui/explore/SearchResultModel.h"
 #include "ui/widgets/StepControl.h"
 
 #include <QAbstractItemModelTester>
@@ -35,6 +35,7 @@
 #include <QtCharts/QChartView>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
+
 #include <memory>
 
 using namespace lp;
@@ -80,14 +81,16 @@ private slots:
     void searchFillsTheTableAndTheScatter() {
         ui::ScenarioDocument doc;
         ui::ExploreTab tab(&doc);
-        QAbstractItemModelTester modelTester(tab.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        QAbstractItemModelTester proxyTester(tab.proxy(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester modelTester(tab.model(),
+                                             QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester proxyTester(tab.proxy(),
+                                             QAbstractItemModelTester::FailureReportingMode::QtTest);
         tab.resize(1100, 900);
         tab.show();
         QVERIFY(QTest::qWaitForWindowExposed(&tab));
         QCOMPARE(tab.model()->rowCount(), 0);
         QVERIFY(!tab.cancelButton()->isEnabled());
-        QCOMPARE(tab.batchSpin()->value(), 64);  // follows the scenario's effective batch
+        QCOMPARE(tab.batchSpin()->value(), 64); // follows the scenario's effective batch
 
         QSignalSpy progress(&tab, &ui::ExploreTab::progressChanged);
         QVERIFY(runSearch(tab));
@@ -113,8 +116,9 @@ private slots:
         // Table: the top N in rank order, then the Pareto layouts outside it.
         int paretoOnly = 0;
         for (const core::SearchEntry& p : got.pareto)
-            paretoOnly += std::find_if(got.top.begin(), got.top.end(),
-                                       [&](const core::SearchEntry& t) { return t.choice == p.choice; }) == got.top.end();
+            paretoOnly += std::find_if(got.top.begin(), got.top.end(), [&](const core::SearchEntry& t) {
+                              return t.choice == p.choice;
+                          }) == got.top.end();
         QCOMPARE(tab.model()->rowCount(), static_cast<int>(got.top.size()) + paretoOnly);
         QCOMPARE(tab.proxy()->rowCount(), tab.model()->rowCount());
         QCOMPARE(tab.table()->model()->rowCount(), tab.model()->rowCount());
@@ -125,8 +129,8 @@ private slots:
         QCOMPARE(tab.model()->data(tp).toInt(), got.top.front().choice.layout.tp);
         QCOMPARE(tab.model()->data(tab.model()->index(0, SearchResultModel::Mfu)).toString(),
                  ui::formatPercent(got.top.front().mfu, 1));
-        QVERIFY(tab.table()->isColumnHidden(SearchResultModel::Ep));           // dense model
-        QVERIFY(tab.table()->isColumnHidden(SearchResultModel::GlobalBatch));  // one batch
+        QVERIFY(tab.table()->isColumnHidden(SearchResultModel::Ep));          // dense model
+        QVERIFY(tab.table()->isColumnHidden(SearchResultModel::GlobalBatch)); // one batch
         QVERIFY(!tab.table()->isColumnHidden(SearchResultModel::Tp));
 
         // Scatter: every ranked layout, the front as points and as a line, the current layout.
@@ -143,9 +147,9 @@ private slots:
         QVERIFY(tab.statusLabel()->text().contains(QStringLiteral("Rejected")));
         // The default scenario (Megatron style, flash attention) has selective twins of none: one row each.
         QVERIFY(got.selectiveAsNone > 0);
-        QVERIFY(tab.statusLabel()->text().contains(
-            QStringLiteral("%1 with selective recompute listed as none")
-                .arg(ui::formatCount(got.selectiveAsNone))));
+        QVERIFY(
+            tab.statusLabel()->text().contains(QStringLiteral("%1 with selective recompute listed as none")
+                                                   .arg(ui::formatCount(got.selectiveAsNone))));
         QCOMPARE(tab.searchButton()->text(), QStringLiteral("&Search again"));
 
         // GB or GiB, never ambiguous: the headers, the cells and the scatter follow the unit.
@@ -161,7 +165,8 @@ private slots:
     void sortsAndFilters() {
         ui::ScenarioDocument doc;
         ui::ExploreTab tab(&doc);
-        QAbstractItemModelTester proxyTester(tab.proxy(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester proxyTester(tab.proxy(),
+                                             QAbstractItemModelTester::FailureReportingMode::QtTest);
         QVERIFY(runSearch(tab));
         const int all = tab.proxy()->rowCount();
         QVERIFY(all > 3);
@@ -169,14 +174,24 @@ private slots:
         // Sorting by clicking the MFU header: numbers, not strings.
         tab.table()->sortByColumn(SearchResultModel::Mfu, Qt::DescendingOrder);
         for (int r = 1; r < tab.proxy()->rowCount(); ++r) {
-            const double a = tab.proxy()->index(r - 1, SearchResultModel::Mfu).data(SearchResultModel::SortRole).toDouble();
-            const double b = tab.proxy()->index(r, SearchResultModel::Mfu).data(SearchResultModel::SortRole).toDouble();
+            const double a = tab.proxy()
+                                 ->index(r - 1, SearchResultModel::Mfu)
+                                 .data(SearchResultModel::SortRole)
+                                 .toDouble();
+            const double b =
+                tab.proxy()->index(r, SearchResultModel::Mfu).data(SearchResultModel::SortRole).toDouble();
             QVERIFY(a >= b);
         }
         tab.table()->sortByColumn(SearchResultModel::StepTime, Qt::AscendingOrder);
         for (int r = 1; r < tab.proxy()->rowCount(); ++r) {
-            const double a = tab.proxy()->index(r - 1, SearchResultModel::StepTime).data(SearchResultModel::SortRole).toDouble();
-            const double b = tab.proxy()->index(r, SearchResultModel::StepTime).data(SearchResultModel::SortRole).toDouble();
+            const double a = tab.proxy()
+                                 ->index(r - 1, SearchResultModel::StepTime)
+                                 .data(SearchResultModel::SortRole)
+                                 .toDouble();
+            const double b = tab.proxy()
+                                 ->index(r, SearchResultModel::StepTime)
+                                 .data(SearchResultModel::SortRole)
+                                 .toDouble();
             QVERIFY(a <= b);
         }
 
@@ -189,9 +204,10 @@ private slots:
         tab.filterEdit()->setText(QStringLiteral("pp <= 2 full"));
         for (int r = 0; r < tab.proxy()->rowCount(); ++r) {
             QVERIFY(tab.proxy()->index(r, SearchResultModel::Pp).data().toInt() <= 2);
-            QCOMPARE(tab.proxy()->index(r, SearchResultModel::Recompute).data().toString(), QStringLiteral("full"));
+            QCOMPARE(tab.proxy()->index(r, SearchResultModel::Recompute).data().toString(),
+                     QStringLiteral("full"));
         }
-        tab.filterEdit()->setText(QStringLiteral("bogus=3"));  // not understood: nothing filtered, marked
+        tab.filterEdit()->setText(QStringLiteral("bogus=3")); // not understood: nothing filtered, marked
         QVERIFY(!tab.proxy()->isFilterTextValid());
         QCOMPARE(tab.proxy()->rowCount(), all);
         tab.filterEdit()->clear();
@@ -201,13 +217,16 @@ private slots:
         tab.headroomCheck()->setChecked(true);
         tab.headroomSpin()->setValue(20);
         for (int r = 0; r < tab.proxy()->rowCount(); ++r)
-            QVERIFY(tab.proxy()->index(r, SearchResultModel::Headroom).data(SearchResultModel::SortRole).toDouble() >=
-                    20 * core::kGiB);
+            QVERIFY(tab.proxy()
+                        ->index(r, SearchResultModel::Headroom)
+                        .data(SearchResultModel::SortRole)
+                        .toDouble() >= 20 * core::kGiB);
         tab.headroomCheck()->setChecked(false);
         QCOMPARE(tab.proxy()->rowCount(), all);
         tab.tpNodeCheck()->setChecked(true);
         for (int r = 0; r < tab.proxy()->rowCount(); ++r)
-            QVERIFY(tab.proxy()->index(r, SearchResultModel::Tp).data().toInt() <= doc.scenario().cluster.nvlinkDomain);
+            QVERIFY(tab.proxy()->index(r, SearchResultModel::Tp).data().toInt() <=
+                    doc.scenario().cluster.nvlinkDomain);
         tab.tpNodeCheck()->setChecked(false);
         tab.paretoCheck()->setChecked(true);
         QCOMPARE(tab.proxy()->rowCount(), static_cast<int>(tab.result().pareto.size()));
@@ -304,7 +323,8 @@ private slots:
         }
         QVERIFY(target >= 0);
         const core::SearchChoice choice = tab->model()->row(target).entry.choice;
-        const QModelIndex index = tab->proxy()->mapFromSource(tab->model()->index(target, SearchResultModel::Tp));
+        const QModelIndex index =
+            tab->proxy()->mapFromSource(tab->model()->index(target, SearchResultModel::Tp));
         tab->table()->scrollTo(index);
         const QRect rect = tab->table()->visualRect(index);
         // A user's double-click: press, release, then the double-click press.
@@ -378,7 +398,7 @@ private slots:
         doc.edit(s, QStringLiteral("longer sequences"));
         QVERIFY(tab.isStale());
         QVERIFY(tab.model()->isStale());
-        QCOMPARE(tab.currentSeries()->count(), 0);  // the current layout is of another scenario
+        QCOMPARE(tab.currentSeries()->count(), 0); // the current layout is of another scenario
         QVERIFY(runSearch(tab));
         QVERIFY(!tab.isStale());
         QCOMPARE(tab.searchedScenario().model.seqLen, s.model.seqLen);
@@ -448,7 +468,7 @@ private slots:
         tab->batchMaxSpin()->setValue(262144);
         tab->startSearch();
         QVERIFY(tab->isRunning());
-        tab.reset();  // cancels and waits
+        tab.reset(); // cancels and waits
         QCoreApplication::processEvents();
     }
 
@@ -481,8 +501,8 @@ private slots:
                 }
                 if (p.valid && axis != ui::AxisSweepView::Axis::Accumulation)
                     QCOMPARE(p.scenario.layout.effectiveBatch(), s.layout.effectiveBatch());
-                if (axis == ui::AxisSweepView::Axis::Recompute || axis == ui::AxisSweepView::Axis::ZeroStage ||
-                    axis == ui::AxisSweepView::Axis::ShardGroup)
+                if (axis == ui::AxisSweepView::Axis::Recompute ||
+                    axis == ui::AxisSweepView::Axis::ZeroStage || axis == ui::AxisSweepView::Axis::ShardGroup)
                     QCOMPARE(p.scenario.layout, s.layout);
                 if (axis == ui::AxisSweepView::Axis::Vpp) // interleaving: only v changes
                     QCOMPARE(p.scenario.layout.dp, s.layout.dp);

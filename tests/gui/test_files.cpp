@@ -1,14 +1,13 @@
 // Files through the window: Save As, Open, the round trip, recent files, a file given at start-up,
 // and a malformed file that opens nothing and says what is wrong and where, in a banner.
 #include "GuiTestSupport.h"
-
 #include "core/io/Presets.h"
 #include "core/io/ScenarioJson.h"
-#include "ui/shell/FileController.h"
-#include "ui/widgets/InlineBanner.h"
-#include "ui/shell/MainWindow.h"
 #include "ui/document/ScenarioDocument.h"
+#include "ui/shell/FileController.h"
+#include "ui/shell/MainWindow.h"
 #include "ui/shell/Settings.h"
+#include "ui/widgets/InlineBanner.h"
 
 #include <QAction>
 #include <QFile>
@@ -66,7 +65,7 @@ private slots:
         const core::Scenario edited = doc()->scenario();
         const QString path = m_dir.filePath(QStringLiteral("saved.json"));
         m_prompter->saveFiles = {path};
-        QVERIFY(m_window->files()->save());  // no file yet: asks for one
+        QVERIFY(m_window->files()->save()); // no file yet: asks for one
         QCOMPARE(m_prompter->asked, QStringList{QStringLiteral("save-as")});
         QVERIFY(!doc()->isModified());
         QVERIFY(m_window->windowTitle().startsWith(QStringLiteral("saved.json")));
@@ -123,7 +122,8 @@ private slots:
         QVERIFY2(m_window->fileBanner()->details().contains(QStringLiteral("layers")),
                  qPrintable(m_window->fileBanner()->details()));
 
-        const QString broken = writeFile(QStringLiteral("broken.json"), "{\n  \"schema\": \"layout-planner/scenario\",\n  oops\n}\n");
+        const QString broken = writeFile(QStringLiteral("broken.json"),
+                                         "{\n  \"schema\": \"layout-planner/scenario\",\n  oops\n}\n");
         QVERIFY(!m_window->files()->loadPath(broken));
         QVERIFY(m_window->fileBanner()->details().contains(QStringLiteral("line 3")));
         QVERIFY(doc()->scenario() == before);

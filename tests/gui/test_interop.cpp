@@ -1,10 +1,10 @@
 // The window's reports and interoperability entries (issue 6): File menu actions, Hugging Face
 // import (menu and drop share importHfConfigInto), and the Measured run tab.
 #include "GuiTestSupport.h"
-#include "ui/widgets/InlineBanner.h"
+#include "ui/document/ScenarioDocument.h"
 #include "ui/shell/InteropWiring.h"
 #include "ui/shell/MainWindow.h"
-#include "ui/document/ScenarioDocument.h"
+#include "ui/widgets/InlineBanner.h"
 
 #include <QApplication>
 #include <QFileDialog>
@@ -28,7 +28,9 @@ private:
         options.autosave = false;
         return options;
     }
-    static QString data(const char* name) { return QStringLiteral(LP_TEST_DATA_DIR "/hf/") + QLatin1String(name); }
+    static QString data(const char* name) {
+        return QStringLiteral(LP_TEST_DATA_DIR "/hf/") + QLatin1String(name);
+    }
 
 private slots:
     void fileMenuHasTheExportAndImportEntries() {

@@ -13,7 +13,7 @@ class TestLayoutSteps : public QObject {
     Q_OBJECT
 private slots:
     void tpStepsDivideHeadsAndKeepGpus() {
-        const core::Scenario s = core::defaultScenario();  // 64 heads, 8 KV heads, 64 GPUs, PP 4
+        const core::Scenario s = core::defaultScenario(); // 64 heads, 8 KV heads, 64 GPUs, PP 4
         ui::LayoutRules rules;
         const std::vector<int> tp = ui::validSteps(s, LayoutAxis::Tp, rules);
         QCOMPARE(tp, (std::vector<int>{1, 2, 4, 8}));
@@ -25,10 +25,10 @@ private slots:
     }
 
     void ppStepsDivideLayers() {
-        const core::Scenario s = core::defaultScenario();  // 80 layers; TP 8 on 64 GPUs leaves PP x DP = 8
+        const core::Scenario s = core::defaultScenario(); // 80 layers; TP 8 on 64 GPUs leaves PP x DP = 8
         ui::LayoutRules rules;
         QCOMPARE(ui::validSteps(s, LayoutAxis::Pp, rules), (std::vector<int>{1, 2, 4, 8}));
-        rules.keepGpuCount = false;  // the cluster follows: every divisor of 80 in whole nodes
+        rules.keepGpuCount = false; // the cluster follows: every divisor of 80 in whole nodes
         const std::vector<int> pp = ui::validSteps(s, LayoutAxis::Pp, rules);
         QCOMPARE(pp, (std::vector<int>{1, 2, 4, 5, 8, 10, 16, 20, 40, 80}));
     }
@@ -95,7 +95,7 @@ private slots:
 
     void invalidCurrentValueIsStillShown() {
         core::Scenario s = core::defaultScenario();
-        s.layout.tp = 3;  // does not divide 64 heads
+        s.layout.tp = 3; // does not divide 64 heads
         const std::vector<int> tp = ui::validSteps(s, LayoutAxis::Tp, {});
         QVERIFY(std::find(tp.begin(), tp.end(), 3) != tp.end());
         QVERIFY(std::is_sorted(tp.begin(), tp.end()));

@@ -6,8 +6,8 @@
 #include "core/io/Presets.h"
 #include "core/measured/RunLog.h"
 #include "ui/charts/ChartLegend.h"
-#include "ui/measured/MeasuredRunPanel.h"
 #include "ui/document/ScenarioDocument.h"
+#include "ui/measured/MeasuredRunPanel.h"
 
 #include <QFontInfo>
 #include <QLabel>

@@ -1,33 +1,34 @@
 // The real main window, driven like a user: sliders, spin boxes, actions. The charts must show what
 // the core computes, and every problem must show inline.
 #include "WindowTestSupport.h"
-
 #include "core/estimate/Evaluate.h"
 #include "core/io/Presets.h"
+#include "ui/charts/MemoryChart.h"
+#include "ui/charts/MfuGauge.h"
+#include "ui/charts/TimeChart.h"
+#include "ui/document/ScenarioDocument.h"
+#include "ui/document/ValidationTrust.h"
 #include "ui/plan/DiagnosticsModel.h"
 #include "ui/plan/DiagnosticsPanel.h"
 #include "ui/plan/ExplanationPanel.h"
-#include "ui/widgets/FigureLabel.h"
-#include "ui/shell/FileController.h"
-#include "ui/widgets/InlineBanner.h"
 #include "ui/plan/KeyFigures.h"
-#include "ui/scenario/LayoutSliders.h"
-#include "ui/shell/MainWindow.h"
-#include "ui/charts/MemoryChart.h"
-#include "ui/charts/MfuGauge.h"
-#include "ui/widgets/Palette.h"
 #include "ui/plan/PlanView.h"
-#include "ui/document/ScenarioDocument.h"
+#include "ui/scenario/LayoutSliders.h"
 #include "ui/scenario/ScenarioPanel.h"
+#include "ui/shell/FileController.h"
+#include "ui/shell/MainWindow.h"
 #include "ui/shell/Settings.h"
+#include "ui/widgets/FigureLabel.h"
+#include "ui/widgets/InlineBanner.h"
+#include "ui/widgets/Palette.h"
 #include "ui/widgets/StepControl.h"
-#include "ui/charts/TimeChart.h"
-#include "ui/document/ValidationTrust.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListView>
@@ -35,8 +36,6 @@
 #include <QSpinBox>
 #include <QTextBrowser>
 #include <QUndoStack>
-#include <QApplication>
-#include <QDir>
 #include <QtCharts/QBarSet>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
@@ -67,7 +66,8 @@ private:
         for (core::MemoryComponent c : ui::kMemoryComponents) {
             const QBarSet* set = memory()->barSet(c);
             for (int i = 0; i < set->count(); ++i)
-                QCOMPARE(set->at(i), ui::memoryBytes(expected.memory.stages[static_cast<std::size_t>(i)], c) / unit);
+                QCOMPARE(set->at(i),
+                         ui::memoryBytes(expected.memory.stages[static_cast<std::size_t>(i)], c) / unit);
         }
         QCOMPARE(memory()->capacityShown(), expected.memory.capacityBytes / unit);
         QCOMPARE(memory()->markedWorstStage(), expected.memory.worstStage);
@@ -103,7 +103,8 @@ private slots:
         QCOMPARE(m_window->statusLabel(1)->text(), QStringLiteral("64 GPUs"));
         QVERIFY(m_window->statusLabel(2)->text().contains(QStringLiteral("µs")));
         QCOMPARE(m_window->statusLabel(3)->text(), QStringLiteral("saved"));
-        const ui::FigureLabel* batch = m_window->planView()->keyFigures()->figure(QStringLiteral("effective_batch"));
+        const ui::FigureLabel* batch =
+            m_window->planView()->keyFigures()->figure(QStringLiteral("effective_batch"));
         QCOMPARE(batch->value(), QStringLiteral("2 × 16 × 2 = 64"));
     }
 
@@ -111,7 +112,7 @@ private slots:
         const QString mfuBefore = m_window->planView()->mfuLabel()->text();
         QSlider* tp = control(LayoutAxis::Tp)->slider();
         tp->setFocus();
-        QTest::keyClick(tp, Qt::Key_Left);  // the steps are 1, 2, 4, 8: one step left is 4
+        QTest::keyClick(tp, Qt::Key_Left); // the steps are 1, 2, 4, 8: one step left is 4
         QCOMPARE(doc()->scenario().layout.tp, 4);
         QCOMPARE(doc()->scenario().layout.dp, 4);
         QCOMPARE(control(LayoutAxis::Dp)->value(), 4);
@@ -125,7 +126,8 @@ private slots:
         QCOMPARE(m_window->planView()->gauge()->mfu(), expected.mfu);
         QTRY_COMPARE(m_window->statusLabel(3)->text(), QStringLiteral("unsaved"));
         QVERIFY(m_window->isWindowModified());
-        const ui::FigureLabel* batch = m_window->planView()->keyFigures()->figure(QStringLiteral("effective_batch"));
+        const ui::FigureLabel* batch =
+            m_window->planView()->keyFigures()->figure(QStringLiteral("effective_batch"));
         QCOMPARE(batch->value(), QStringLiteral("2 × 16 × 4 = 128"));
     }
 
@@ -250,7 +252,7 @@ private slots:
         QCOMPARE(memory()->stageCount(), 1);
         verifyBarsMatchCore(doc()->scenario());
         QVERIFY(m_window->diagnosticsPanel()->model()->ids().contains(QStringLiteral("does_not_fit")));
-        QVERIFY(!m_window->layoutBanner()->isVisible());  // valid, just too big
+        QVERIFY(!m_window->layoutBanner()->isVisible()); // valid, just too big
     }
 
     void anInvalidLayoutShowsTheBannerAndKeepsTheLastValidPlan() {
@@ -270,7 +272,8 @@ private slots:
         QVERIFY(m_window->planView()->mfuLabel()->text().contains(ui::formatPercent(before.mfu)));
         QVERIFY(mfuBefore.contains(ui::formatPercent(before.mfu)));
         QVERIFY(memory()->headline().contains(QStringLiteral("last valid")));
-        QVERIFY(m_window->diagnosticsPanel()->model()->ids().contains(QStringLiteral("heads_not_divisible_by_tp")));
+        QVERIFY(m_window->diagnosticsPanel()->model()->ids().contains(
+            QStringLiteral("heads_not_divisible_by_tp")));
         // The slider shows the typed value; stepping with the arrows goes back to valid values.
         QSpinBox* spin = control(LayoutAxis::Tp)->spinBox();
         spin->setFocus();
@@ -283,7 +286,7 @@ private slots:
     void undoAndRedoThroughTheActions() {
         QSlider* pp = control(LayoutAxis::Pp)->slider();
         pp->setFocus();
-        QTest::keyClick(pp, Qt::Key_Right);  // PP 4 -> 8, DP 2 -> 1
+        QTest::keyClick(pp, Qt::Key_Right); // PP 4 -> 8, DP 2 -> 1
         QCOMPARE(doc()->scenario().layout.pp, 8);
         QCOMPARE(doc()->scenario().layout.dp, 1);
         QVERIFY(m_window->undoAction()->isEnabled());
@@ -361,16 +364,20 @@ private slots:
         QVERIFY2(text.contains(QString::fromStdString(e->substituted)), qPrintable(text));
         QVERIFY(text.contains(QString::fromStdString(e->source)));
         // Keyboard: focusing a figure explains it too.
-        ui::FigureLabel* batch = m_window->planView()->keyFigures()->figure(QStringLiteral("effective_batch"));
+        ui::FigureLabel* batch =
+            m_window->planView()->keyFigures()->figure(QStringLiteral("effective_batch"));
         batch->setFocus();
         QCOMPARE(m_window->explanationPanel()->currentKey(), QStringLiteral("effective_batch"));
-        QVERIFY(m_window->explanationPanel()->browser()->toPlainText().contains(QStringLiteral("2 x 16 x 2 = 64")));
+        QVERIFY(m_window->explanationPanel()->browser()->toPlainText().contains(
+            QStringLiteral("2 x 16 x 2 = 64")));
         // Every figure's key is one the core explains.
         for (const ui::FigureLabel* f : m_window->planView()->keyFigures()->figures())
-            QVERIFY2(core::explainFigure(doc()->scenario(), doc()->plan(), f->explainKey().toStdString()).has_value(),
+            QVERIFY2(core::explainFigure(doc()->scenario(), doc()->plan(), f->explainKey().toStdString())
+                         .has_value(),
                      qPrintable(f->explainKey()));
         for (core::MemoryComponent c : ui::kMemoryComponents)
-            QVERIFY(core::explainFigure(doc()->scenario(), doc()->plan(), ui::memoryExplainKey(c).toStdString()));
+            QVERIFY(
+                core::explainFigure(doc()->scenario(), doc()->plan(), ui::memoryExplainKey(c).toStdString()));
     }
 
     // A throughput figure's explanation says how far the planner was off on the published runs that share the
@@ -380,15 +387,18 @@ private slots:
         panel->showKey(QStringLiteral("mfu"));
         QTRY_VERIFY(panel->browser()->toPlainText().contains(QStringLiteral("How far to trust it")));
         const QString text = panel->browser()->toPlainText();
-        const core::GroupSummary* g = ui::validationGroupFor(doc()->scenario(), ui::bundledValidationGroups());
-        if (g && g->count >= 3) {  // the sets are found beside the checkout (tests/data/validation)
+        const core::GroupSummary* g =
+            ui::validationGroupFor(doc()->scenario(), ui::bundledValidationGroups());
+        if (g && g->count >= 3) { // the sets are found beside the checkout (tests/data/validation)
             QCOMPARE(g->gpu, std::string("h100-sxm-80gb"));
             QCOMPARE(g->style, std::string("megatron"));
             QCOMPARE(g->precision, std::string("bf16"));
-            QVERIFY2(text.contains(ui::formatNumber(g->count, 0) + QStringLiteral(" published throughput figures")),
+            QVERIFY2(text.contains(ui::formatNumber(g->count, 0) +
+                                   QStringLiteral(" published throughput figures")),
                      qPrintable(text));
             QVERIFY(text.contains(ui::formatPercent(g->medianAbsError, 1)));
-            QVERIFY(text.contains(g->medianSpeedError >= 0 ? QStringLiteral("faster") : QStringLiteral("slower")));
+            QVERIFY(text.contains(g->medianSpeedError >= 0 ? QStringLiteral("faster")
+                                                           : QStringLiteral("slower")));
         }
         QVERIFY(!text.contains(QStringLiteral("measured profile now active")));
         // With a measured hardware profile active, it says the published runs were not predicted with it.
@@ -405,7 +415,8 @@ private slots:
         onL40s.cluster.gpu = core::findGpuPreset("l40s")->gpu;
         doc()->edit(onL40s, QStringLiteral("GPU"));
         panel->showKey(QStringLiteral("time.step"));
-        QTRY_VERIFY(panel->browser()->toPlainText().contains(QStringLiteral("No published run on NVIDIA L40S")));
+        QTRY_VERIFY(
+            panel->browser()->toPlainText().contains(QStringLiteral("No published run on NVIDIA L40S")));
     }
 
     void everyControlHasATooltipAndTakesFocus() {
@@ -415,10 +426,12 @@ private slots:
             const bool control = qobject_cast<QAbstractSpinBox*>(w) || qobject_cast<QComboBox*>(w) ||
                                  qobject_cast<QAbstractButton*>(w) || qobject_cast<QSlider*>(w) ||
                                  qobject_cast<QLineEdit*>(w);
-            if (!control || qobject_cast<QLineEdit*>(w->parentWidget()) || qobject_cast<QAbstractSpinBox*>(w->parentWidget()))
+            if (!control || qobject_cast<QLineEdit*>(w->parentWidget()) ||
+                qobject_cast<QAbstractSpinBox*>(w->parentWidget()))
                 continue;
             if (w->toolTip().isEmpty())
-                missing << QStringLiteral("%1 '%2'").arg(QString::fromLatin1(w->metaObject()->className()), w->objectName());
+                missing << QStringLiteral("%1 '%2'").arg(QString::fromLatin1(w->metaObject()->className()),
+                                                         w->objectName());
             if (w->focusPolicy() == Qt::NoFocus)
                 missing << QStringLiteral("no focus: %1").arg(w->objectName());
         }
@@ -451,12 +464,14 @@ private slots:
         QVERIFY(chart->backgroundBrush().color().lightness() < 80);
         QVERIFY(memory()->headlineColor().lightness() > 150);
         // Component colours stay the same in both themes.
-        QCOMPARE(memory()->barSet(core::MemoryComponent::Weights)->color(), ui::palette::memory(core::MemoryComponent::Weights));
+        QCOMPARE(memory()->barSet(core::MemoryComponent::Weights)->color(),
+                 ui::palette::memory(core::MemoryComponent::Weights));
         const QString shots = qEnvironmentVariable("LP_TEST_SCREENSHOTS");
         if (!shots.isEmpty()) {
             QVERIFY(m_window->renderScreenshot(QDir(shots).filePath(QStringLiteral("planner-dark.png"))));
-            doc()->setLayoutValue(LayoutAxis::Tp, 3);  // with the banner
-            QVERIFY(m_window->renderScreenshot(QDir(shots).filePath(QStringLiteral("planner-dark-invalid.png"))));
+            doc()->setLayoutValue(LayoutAxis::Tp, 3); // with the banner
+            QVERIFY(
+                m_window->renderScreenshot(QDir(shots).filePath(QStringLiteral("planner-dark-invalid.png"))));
         }
         QApplication::setPalette(light);
         QApplication::processEvents();

@@ -2,22 +2,21 @@
 // table is the core's precisionTable, FP8 shows its weight copies and scaling state, and the
 // diagnostics panel lists the context-parallel diagnostics of a ring over the network.
 #include "WindowTestSupport.h"
-
 #include "core/estimate/Evaluate.h"
 #include "core/estimate/Precision.h"
 #include "core/io/Presets.h"
-#include "ui/widgets/CollapsibleSection.h"
+#include "ui/document/ScenarioDocument.h"
 #include "ui/plan/DiagnosticsModel.h"
 #include "ui/plan/DiagnosticsPanel.h"
 #include "ui/plan/ExplanationPanel.h"
-#include "ui/widgets/FigureLabel.h"
-#include "ui/shell/FileController.h"
-#include "ui/shell/MainWindow.h"
 #include "ui/plan/PlanView.h"
 #include "ui/plan/PrecisionSection.h"
-#include "ui/document/ScenarioDocument.h"
 #include "ui/scenario/ScenarioPanel.h"
+#include "ui/shell/FileController.h"
+#include "ui/shell/MainWindow.h"
 #include "ui/shell/Settings.h"
+#include "ui/widgets/CollapsibleSection.h"
+#include "ui/widgets/FigureLabel.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -56,7 +55,8 @@ private:
             const core::TensorPrecision& e = expected[static_cast<std::size_t>(r)];
             QCOMPARE(t->item(r, 0)->text(), QString::fromStdString(e.tensor));
             QCOMPARE(t->item(r, 1)->text(), QString::fromStdString(e.format));
-            QVERIFY2(t->item(r, 0)->toolTip().contains(QString::fromStdString(e.note).toHtmlEscaped()), e.tensor.c_str());
+            QVERIFY2(t->item(r, 0)->toolTip().contains(QString::fromStdString(e.note).toHtmlEscaped()),
+                     e.tensor.c_str());
         }
     }
 
@@ -80,7 +80,7 @@ private slots:
 
     void bf16HasNoFp8Rows() {
         QVERIFY(section());
-        QVERIFY(!section()->isExpanded());  // folded: the charts keep their room
+        QVERIFY(!section()->isExpanded()); // folded: the charts keep their room
         QVERIFY(section()->header()->isVisible());
         verifyTableMatchesCore();
         QVERIFY(!column(0).contains(QStringLiteral("FP8 weight copies (linear layers)")));
@@ -99,13 +99,14 @@ private slots:
         QComboBox* box = precisionBox();
         QVERIFY(box);
         box->setFocus();
-        QTest::keyClick(box, Qt::Key_End);  // bf16, fp16, fp8: the last one
+        QTest::keyClick(box, Qt::Key_End); // bf16, fp16, fp8: the last one
         QVERIFY(doc()->scenario().training.precision == core::Precision::Fp8);
         verifyTableMatchesCore();
         QVERIFY(column(1).contains(QStringLiteral("fp8 e4m3")));
         const int copies = section()->rowOf(QStringLiteral("FP8 weight copies"));
         QVERIFY(copies >= 0);
-        QVERIFY(section()->table()->item(copies, 0)->toolTip().contains(QStringLiteral("Transformer Engine")));
+        QVERIFY(
+            section()->table()->item(copies, 0)->toolTip().contains(QStringLiteral("Transformer Engine")));
         QVERIFY(section()->rowOf(QStringLiteral("Scaling state")) >= 0);
         // The two figures fp8 adds to the weights bar, as the core computes them, in the window's unit.
         const core::Plan plan = core::evaluate(doc()->scenario(), doc()->profile());
@@ -143,7 +144,7 @@ private slots:
         verifyTableMatchesCore();
 
         const QString shotDir = qEnvironmentVariable("LP_PLAN_SCREENSHOT_DIR");
-        if (!shotDir.isEmpty()) {  // for a visual check only
+        if (!shotDir.isEmpty()) { // for a visual check only
             doc()->undoStack()->undo();
             QTest::keyClick(box, Qt::Key_End);
             QTest::qWait(100);
@@ -157,10 +158,12 @@ private slots:
         doc()->edit(s, QStringLiteral("fp8"));
         const core::Plan plan = core::evaluate(doc()->scenario(), doc()->profile());
         m_window->settings()->setMemoryUnit(ui::MemoryUnit::GB);
-        QCOMPARE(section()->fp8WeightCopies()->value(), ui::formatBytes(plan.x.fp8WeightCopyBytes, ui::MemoryUnit::GB, 2));
+        QCOMPARE(section()->fp8WeightCopies()->value(),
+                 ui::formatBytes(plan.x.fp8WeightCopyBytes, ui::MemoryUnit::GB, 2));
         QVERIFY(section()->fp8ScalingState()->value().endsWith(QStringLiteral("MB")));
         m_window->settings()->setMemoryUnit(ui::MemoryUnit::GiB);
-        QCOMPARE(section()->fp8WeightCopies()->value(), ui::formatBytes(plan.x.fp8WeightCopyBytes, ui::MemoryUnit::GiB, 2));
+        QCOMPARE(section()->fp8WeightCopies()->value(),
+                 ui::formatBytes(plan.x.fp8WeightCopyBytes, ui::MemoryUnit::GiB, 2));
         QVERIFY(section()->fp8ScalingState()->value().endsWith(QStringLiteral("MiB")));
     }
 
@@ -178,7 +181,8 @@ private slots:
         QVERIFY(doc()->plan().valid);
         QVERIFY(doc()->plan().has(core::DiagnosticId::CpCrossesNodes));
         const ui::DiagnosticsModel* model = m_window->diagnosticsPanel()->model();
-        QVERIFY2(model->ids().contains(QStringLiteral("cp_crosses_nodes")), qPrintable(model->ids().join(u',')));
+        QVERIFY2(model->ids().contains(QStringLiteral("cp_crosses_nodes")),
+                 qPrintable(model->ids().join(u',')));
         QVERIFY(model->ids().contains(QStringLiteral("cp_exchange_exposed")));
         for (int r = 0; r < model->rowCount(); ++r) {
             const QModelIndex i = model->index(r);

@@ -2,16 +2,16 @@
 // thicken, the palette turns high-contrast, advanced controls hide with their labels, and leaving
 // restores everything. Also the --presentation command-line option.
 #include "WindowTestSupport.h"
+#include "ui/charts/MemoryChart.h"
+#include "ui/document/ScenarioDocument.h"
+#include "ui/plan/PlanView.h"
 #include "ui/shell/FileController.h"
 #include "ui/shell/MainWindow.h"
-#include "ui/charts/MemoryChart.h"
-#include "ui/plan/PlanView.h"
-#include "ui/teach/PresentationMode.h"
-#include "ui/widgets/PresentationStyle.h"
-#include "ui/document/ScenarioDocument.h"
 #include "ui/shell/TeachingWiring.h"
+#include "ui/teach/PresentationMode.h"
 #include "ui/teach/Tour.h"
 #include "ui/teach/TourPanel.h"
+#include "ui/widgets/PresentationStyle.h"
 
 #include <QAction>
 #include <QApplication>
@@ -22,6 +22,7 @@
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
 #include <QtCharts/QLineSeries>
+
 #include <memory>
 
 using namespace lp;

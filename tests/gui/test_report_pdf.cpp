@@ -3,8 +3,8 @@
 // that user strings show as text, the other formats, and the --export-pdf entry point.
 #include "GuiTestSupport.h"
 #include "core/io/Presets.h"
-#include "core/report/Report.h"
 #include "core/io/ScenarioJson.h"
+#include "core/report/Report.h"
 #include "ui/interop/ReportWriter.h"
 
 #include <QAbstractTextDocumentLayout>

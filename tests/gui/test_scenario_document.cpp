@@ -1,7 +1,6 @@
 // ScenarioDocument: edits through the undo stack (slider drags merge), re-evaluation, the last valid
 // plan kept for invalid layouts, and files (atomic save, open, malformed input).
 #include "GuiTestSupport.h"
-
 #include "core/estimate/Evaluate.h"
 #include "core/io/Presets.h"
 #include "core/io/ScenarioJson.h"
@@ -114,7 +113,7 @@ private slots:
         doc.setKeepGpuCount(false);
         c.nodes = 4;
         doc.editCluster(c, QStringLiteral("4 nodes"));
-        QCOMPARE(doc.scenario().layout.dp, 4);  // unchanged: the core reports the mismatch
+        QCOMPARE(doc.scenario().layout.dp, 4); // unchanged: the core reports the mismatch
         QVERIFY(doc.plan().has(core::DiagnosticId::GpuCountMismatch));
     }
 

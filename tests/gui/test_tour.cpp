@@ -5,15 +5,15 @@
 #include "WindowTestSupport.h"
 #include "core/estimate/Evaluate.h"
 #include "core/teach/TourScript.h"
+#include "ui/document/ScenarioDocument.h"
 #include "ui/plan/ExplanationPanel.h"
 #include "ui/shell/FileController.h"
+#include "ui/shell/MainWindow.h"
+#include "ui/shell/TeachingWiring.h"
 #include "ui/teach/GlossaryDialog.h"
 #include "ui/teach/Highlighter.h"
-#include "ui/shell/MainWindow.h"
 #include "ui/teach/PresentationMode.h"
 #include "ui/teach/QuizDialog.h"
-#include "ui/document/ScenarioDocument.h"
-#include "ui/shell/TeachingWiring.h"
 #include "ui/teach/Tour.h"
 #include "ui/teach/TourPanel.h"
 
@@ -30,6 +30,7 @@
 #include <QSignalSpy>
 #include <QTextBrowser>
 #include <QUndoStack>
+
 #include <algorithm>
 #include <memory>
 
@@ -66,7 +67,7 @@ private:
     ui::Tour* tour() const { return teaching()->tour; }
 
     void makeWindow() {
-        m_window = test::makeFullQuietWindow();  // every tab and button: the screenshots show the real window
+        m_window = test::makeFullQuietWindow(); // every tab and button: the screenshots show the real window
         m_window->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
     }
@@ -218,13 +219,15 @@ private slots:
         quiz.nextQuestion();
         quiz.submit(QStringLiteral("1.1 TB"));
         QTest::qWait(50);
-        QVERIFY(docsImage(quiz.grab().toImage()).save(QDir(shotDir).filePath(QStringLiteral("teaching-quiz.png"))));
+        QVERIFY(docsImage(quiz.grab().toImage())
+                    .save(QDir(shotDir).filePath(QStringLiteral("teaching-quiz.png"))));
         ui::GlossaryDialog* g = teaching()->glossary();
         g->show();
         QTest::keyClicks(g->searchField(), QStringLiteral("bubble"));
         g->showTerm(QStringLiteral("bubble"));
         QTest::qWait(50);
-        QVERIFY(docsImage(g->grab().toImage()).save(QDir(shotDir).filePath(QStringLiteral("teaching-glossary.png"))));
+        QVERIFY(docsImage(g->grab().toImage())
+                    .save(QDir(shotDir).filePath(QStringLiteral("teaching-glossary.png"))));
         g->close();
     }
 
@@ -364,7 +367,8 @@ private slots:
     void quizChecksAnswers() {
         ui::QuizDialog quiz(doc(), 5, m_window.get());
         QVERIFY(quiz.textsLoaded());
-        QCOMPARE(static_cast<int>(quiz.questions().size()), 2 + core::kQuestionKindCount); // seeds + each kind
+        QCOMPARE(static_cast<int>(quiz.questions().size()),
+                 2 + core::kQuestionKindCount); // seeds + each kind
         // The seed's two questions come first.
         const core::Question* q = quiz.currentQuestion();
         QVERIFY(q->seed);

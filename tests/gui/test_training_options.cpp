@@ -5,13 +5,13 @@
 #include "core/estimate/Evaluate.h"
 #include "core/estimate/Explain.h"
 #include "core/io/Presets.h"
-#include "ui/widgets/CollapsibleSection.h"
-#include "ui/shell/FileController.h"
-#include "ui/shell/MainWindow.h"
 #include "ui/document/ScenarioDocument.h"
 #include "ui/scenario/ScenarioPanel.h"
-#include "ui/shell/Settings.h"
 #include "ui/scenario/TrainingEditor.h"
+#include "ui/shell/FileController.h"
+#include "ui/shell/MainWindow.h"
+#include "ui/shell/Settings.h"
+#include "ui/widgets/CollapsibleSection.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -103,7 +103,7 @@ private slots:
         QCOMPARE(doc()->plan().time.tpCommSeconds, plan.time.tpCommSeconds);
         QVERIFY2(doc()->plan().time.tpCommSeconds < tpBefore,
                  qPrintable(QStringLiteral("%1 -> %2").arg(tpBefore).arg(doc()->plan().time.tpCommSeconds)));
-        QVERIFY(doc()->plan().time.tpCommSeconds > 0);  // a fifth of the hidden part is still paid
+        QVERIFY(doc()->plan().time.tpCommSeconds > 0); // a fifth of the hidden part is still paid
         QVERIFY(doc()->plan().time.stepSeconds < core::evaluate(before, doc()->profile()).time.stepSeconds);
         // The explanation of the figure says the overlap is on.
         const auto e = core::explainFigure(doc()->scenario(), doc()->plan(), "time.tp_comm");
@@ -126,10 +126,10 @@ private slots:
     void torchCompileSpeedsUpTheFsdpStyleOnly() {
         QCheckBox* compile = box("torchCompile");
         QVERIFY(!compile->isChecked());
-        const double megatron = doc()->plan().time.computeSeconds;  // the default scenario: Megatron style
+        const double megatron = doc()->plan().time.computeSeconds; // the default scenario: Megatron style
         toggle(compile);
         QVERIFY(doc()->scenario().training.torchCompile);
-        QCOMPARE(doc()->plan().time.computeSeconds, megatron);  // fused kernels already
+        QCOMPARE(doc()->plan().time.computeSeconds, megatron); // fused kernels already
         doc()->undoStack()->undo();
         QVERIFY(!compile->isChecked());
         core::Scenario s = doc()->scenario();
@@ -148,7 +148,7 @@ private slots:
         const double megatron = doc()->plan().time.computeSeconds;
         toggle(fused);
         QVERIFY(doc()->scenario().training.fusedKernels);
-        QCOMPARE(doc()->plan().time.computeSeconds, megatron);  // fused kernels already
+        QCOMPARE(doc()->plan().time.computeSeconds, megatron); // fused kernels already
         doc()->undoStack()->undo();
         core::Scenario s = doc()->scenario();
         s.training.executionStyle = core::ExecutionStyle::Fsdp;
@@ -271,7 +271,7 @@ private slots:
     void ppAndDpOverlapLowerTheirExposedTime() {
         const core::Plan before = doc()->plan();
         QVERIFY(doc()->scenario().layout.pp > 1 && before.time.ppCommSeconds > 0);
-        QVERIFY(before.time.dpCommExposedSeconds > 0);  // Megatron-LM style, reduction after the backward pass
+        QVERIFY(before.time.dpCommExposedSeconds > 0); // Megatron-LM style, reduction after the backward pass
 
         toggle(box("overlapPpComm"));
         QVERIFY(doc()->scenario().training.overlapPpComm);
@@ -323,7 +323,7 @@ private slots:
         const int worst = doc()->plan().memory.worstStage;
         const double sharded = doc()->plan().memory.stages[static_cast<std::size_t>(worst)].optimizerBytes;
         editor()->moreSection()->setExpanded(true);
-        shard->setValue(1);  // one DP rank per group: every rank keeps the whole optimizer state
+        shard->setValue(1); // one DP rank per group: every rank keeps the whole optimizer state
         QCOMPARE(doc()->scenario().training.zeroShardDegree, 1);
         QVERIFY(doc()->plan().valid);
         const double replicated = doc()->plan().memory.stages[static_cast<std::size_t>(worst)].optimizerBytes;
@@ -507,8 +507,8 @@ private slots:
         split->setCurrentIndex(counted);
         emit split->activated(counted);
         QVERIFY(doc()->scenario().training.pipelineSplit == core::PipelineSplit::EmbeddingAndLoss);
-        // 82 units over 4 ranks: 21, 21, 20, 20, less the embedding's unit on the first rank and the loss's on
-        // the last.
+        // 82 units over 4 ranks: 21, 21, 20, 20, less the embedding's unit on the first rank and the loss's
+        // on the last.
         const core::Plan after = doc()->plan();
         QVERIFY(after.valid);
         QCOMPARE(after.memory.stages[0].layers, 20);
@@ -523,7 +523,7 @@ private slots:
         auto* etp = m_window->scenarioPanel()->findChild<QComboBox*>(QStringLiteral("expertTp"));
         QVERIFY(etp);
         QVERIFY(etp->toolTip().contains(QStringLiteral("--expert-tensor-parallel-size")));
-        QVERIFY(!etp->isEnabled());  // the default model is dense
+        QVERIFY(!etp->isEnabled()); // the default model is dense
         // Mixtral 8x7B on 8 GPUs as TP 2 x DP 4 with EP 4: auto = expert TP 2 (Megatron's default).
         core::Scenario s = doc()->scenario();
         s.model = core::findModelPreset("mixtral-8x7b")->model;
@@ -538,7 +538,7 @@ private slots:
         QVERIFY(doc()->plan().valid);
         QVERIFY(etp->isEnabled());
         QCOMPARE(etp->itemText(0), QStringLiteral("Auto (2)"));
-        QCOMPARE(etp->count(), 3);  // auto, 2, 1
+        QCOMPARE(etp->count(), 3); // auto, 2, 1
         const double tpBefore = doc()->plan().time.tpCommSeconds;
         const int whole = etp->findData(1);
         QVERIFY(whole > 0);
@@ -546,7 +546,7 @@ private slots:
         emit etp->activated(whole);
         QCOMPARE(doc()->scenario().layout.etp, 1);
         QVERIFY(doc()->plan().valid);
-        QVERIFY(doc()->plan().time.tpCommSeconds < tpBefore);  // no TP collective in the MLP half
+        QVERIFY(doc()->plan().time.tpCommSeconds < tpBefore); // no TP collective in the MLP half
         doc()->undoStack()->undo();
         QCOMPARE(doc()->scenario().layout.etp, 0);
         QCOMPARE(etp->currentData().toInt(), 0);

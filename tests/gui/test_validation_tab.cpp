@@ -5,13 +5,13 @@
 #include "core/io/Presets.h"
 #include "core/io/ScenarioJson.h"
 #include "core/measured/Validation.h"
-#include "ui/widgets/InlineBanner.h"
-#include "ui/widgets/Palette.h"
 #include "ui/document/ScenarioDocument.h"
+#include "ui/document/ValidationSets.h"
 #include "ui/validate/ValidationGroups.h"
 #include "ui/validate/ValidationModel.h"
-#include "ui/document/ValidationSets.h"
 #include "ui/validate/ValidationTab.h"
+#include "ui/widgets/InlineBanner.h"
+#include "ui/widgets/Palette.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
@@ -29,6 +29,7 @@
 #include <QtCharts/QChartView>
 #include <QtCharts/QLogValueAxis>
 #include <QtCharts/QScatterSeries>
+
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -37,7 +38,9 @@ using namespace lp;
 
 namespace {
 
-QString casesPath() { return QStringLiteral(LP_SHARED_DIR "/reference/published-runs.json"); }
+QString casesPath() {
+    return QStringLiteral(LP_SHARED_DIR "/reference/published-runs.json");
+}
 
 std::vector<core::ValidationCase> coreCases() {
     auto cases = core::loadValidationCases(casesPath().toStdString());
@@ -46,7 +49,7 @@ std::vector<core::ValidationCase> coreCases() {
 
 // Screenshots for a person to look at: set LP_SCREENSHOT_DIR to keep them.
 void keepScreenshot(QWidget& w, const QString& name) {
-    QTest::qWait(150);  // charts lay themselves out on the next turns of the event loop
+    QTest::qWait(150); // charts lay themselves out on the next turns of the event loop
     const QImage image = w.grab().toImage();
     QVERIFY(!image.isNull());
     const QString dir = qEnvironmentVariable("LP_SCREENSHOT_DIR");
@@ -57,7 +60,8 @@ void keepScreenshot(QWidget& w, const QString& name) {
 int scatterPoints(const ui::ValidationTab& tab) {
     int n = 0;
     for (auto* s : tab.chartView()->chart()->series())
-        if (auto* scatter = qobject_cast<QScatterSeries*>(s); scatter && scatter->name() != QLatin1String("Selected"))
+        if (auto* scatter = qobject_cast<QScatterSeries*>(s);
+            scatter && scatter->name() != QLatin1String("Selected"))
             n += scatter->count();
     return n;
 }
@@ -73,14 +77,17 @@ private slots:
     void initTestCase() {
         test::isolateUserFolders(m_dir);
         if (!QFileInfo::exists(casesPath()))
-            QSKIP("the published runs (../shared/reference/published-runs.json) are not beside this checkout");
+            QSKIP(
+                "the published runs (../shared/reference/published-runs.json) are not beside this checkout");
     }
 
     void showsThePublishedRunsAsCoreComputesThem() {
         ui::ScenarioDocument doc;
         ui::ValidationTab tab(doc);
-        QAbstractItemModelTester modelTester(tab.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        QAbstractItemModelTester filterTester(tab.filterModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester modelTester(tab.model(),
+                                             QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester filterTester(tab.filterModel(),
+                                              QAbstractItemModelTester::FailureReportingMode::QtTest);
         QSignalSpy loaded(&tab, &ui::ValidationTab::casesLoaded);
         QVERIFY(tab.loadCasesFile(casesPath()));
         QCOMPARE(loaded.count(), 1);
@@ -94,7 +101,8 @@ private slots:
         for (int r = 0; r < tab.model()->rowCount(); ++r) {
             const auto& expected = report.rows[static_cast<std::size_t>(r)];
             const QModelIndex i = tab.model()->index(r, ui::ValidationModel::ErrorColumn);
-            QCOMPARE(i.data(ui::ValidationModel::CaseIdRole).toString(), QString::fromStdString(expected.caseId));
+            QCOMPARE(i.data(ui::ValidationModel::CaseIdRole).toString(),
+                     QString::fromStdString(expected.caseId));
             QCOMPARE(i.data(ui::ValidationModel::MeasuredRole).toDouble(), expected.measured);
             QCOMPARE(i.data(ui::ValidationModel::PredictedRole).toDouble(), expected.predicted);
             if (expected.predicted > 0) {
@@ -108,18 +116,33 @@ private slots:
         // The columns a person reads.
         const QModelIndex first = tab.model()->index(0, 0);
         const core::ValidationCase& c0 = cases.front();
-        QCOMPARE(tab.model()->index(0, ui::ValidationModel::SourceColumn).data().toString(), QString::fromStdString(c0.source));
-        QVERIFY(tab.model()->index(0, ui::ValidationModel::GpuColumn).data().toString().contains(QStringLiteral("A100")));
-        QVERIFY(tab.model()->index(0, ui::ValidationModel::LayoutColumn).data().toString().startsWith(QStringLiteral("TP1 · PP1 · DP32 · mb")));
+        QCOMPARE(tab.model()->index(0, ui::ValidationModel::SourceColumn).data().toString(),
+                 QString::fromStdString(c0.source));
+        QVERIFY(tab.model()
+                    ->index(0, ui::ValidationModel::GpuColumn)
+                    .data()
+                    .toString()
+                    .contains(QStringLiteral("A100")));
+        QVERIFY(tab.model()
+                    ->index(0, ui::ValidationModel::LayoutColumn)
+                    .data()
+                    .toString()
+                    .startsWith(QStringLiteral("TP1 · PP1 · DP32 · mb")));
         QVERIFY(!first.data(Qt::ToolTipRole).toString().isEmpty());
         // The tooltip says how the planner read what the format does not record (2021 Megatron GPT on A100:
         // fused softmax, no flash; torchtitan's compiled FSDP runs: compiled, with the eager loss of 2024).
-        QVERIFY(first.data(Qt::ToolTipRole).toString().contains(QStringLiteral("Planned with: megatron style, no flash attention")));
+        QVERIFY(first.data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("Planned with: megatron style, no flash attention")));
         bool sawCompiled = false;
         for (int r = 0; r < tab.model()->rowCount(); ++r) {
             const QModelIndex i = tab.model()->index(r, 0);
-            if (i.data(ui::ValidationModel::CaseIdRole).toString() == QStringLiteral("torchtitan_202412_8B_t1_fsdp_compile")) {
-                QVERIFY(i.data(Qt::ToolTipRole).toString().contains(QStringLiteral("fsdp style, flash attention, torch.compile, unfused loss")));
+            if (i.data(ui::ValidationModel::CaseIdRole).toString() ==
+                QStringLiteral("torchtitan_202412_8B_t1_fsdp_compile")) {
+                QVERIFY(i.data(Qt::ToolTipRole)
+                            .toString()
+                            .contains(
+                                QStringLiteral("fsdp style, flash attention, torch.compile, unfused loss")));
                 sawCompiled = true;
             }
         }
@@ -127,13 +150,18 @@ private slots:
         // A case with a published model's shape is planned with that model's attention, and says so.
         {
             ui::ValidationTab moe(doc);
-            QVERIFY(moe.loadCasesFile(QStringLiteral(LP_TEST_DATA_DIR "/validation/megatron-bridge-moe-runs.json")));
+            QVERIFY(moe.loadCasesFile(
+                QStringLiteral(LP_TEST_DATA_DIR "/validation/megatron-bridge-moe-runs.json")));
             bool sawQwen3 = false;
             for (int r = 0; r < moe.model()->rowCount(); ++r) {
                 const QModelIndex i = moe.model()->index(r, 0);
-                if (i.data(ui::ValidationModel::CaseIdRole).toString().contains(QStringLiteral("qwen3_30b_a3b"))) {
-                    QVERIFY(i.data(Qt::ToolTipRole).toString().contains(
-                        QStringLiteral("the attention and norms of the built-in Qwen3-30B-A3B")));
+                if (i.data(ui::ValidationModel::CaseIdRole)
+                        .toString()
+                        .contains(QStringLiteral("qwen3_30b_a3b"))) {
+                    QVERIFY(i.data(Qt::ToolTipRole)
+                                .toString()
+                                .contains(
+                                    QStringLiteral("the attention and norms of the built-in Qwen3-30B-A3B")));
                     sawQwen3 = true;
                 }
             }
@@ -162,7 +190,8 @@ private slots:
             const QString prefix = QString::fromStdString(s.metric) + QStringLiteral(": median ");
             bool found = false;
             for (const QString& l : lines)
-                found = found || (l.startsWith(prefix) && l.endsWith(QStringLiteral(", %1 values").arg(s.count)));
+                found =
+                    found || (l.startsWith(prefix) && l.endsWith(QStringLiteral(", %1 values").arg(s.count)));
             QVERIFY2(found, qPrintable(prefix));
         }
 
@@ -272,7 +301,8 @@ private slots:
     void filtersByMetricAndText() {
         ui::ScenarioDocument doc;
         ui::ValidationTab tab(doc);
-        QAbstractItemModelTester filterTester(tab.filterModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester filterTester(tab.filterModel(),
+                                              QAbstractItemModelTester::FailureReportingMode::QtTest);
         QVERIFY(tab.loadCasesFile(casesPath()));
         const core::ValidationReport report = core::runValidation(coreCases(), nullptr);
         int iterations = 0, vtrainMulti = 0;
@@ -301,7 +331,11 @@ private slots:
         tab.setTextFilter(QStringLiteral("H100 torchtitan"));
         QVERIFY(tab.filterModel()->rowCount() > 0);
         for (int r = 0; r < tab.filterModel()->rowCount(); ++r)
-            QVERIFY(tab.filterModel()->index(r, ui::ValidationModel::GpuColumn).data().toString().contains(QStringLiteral("H100")));
+            QVERIFY(tab.filterModel()
+                        ->index(r, ui::ValidationModel::GpuColumn)
+                        .data()
+                        .toString()
+                        .contains(QStringLiteral("H100")));
         tab.setTextFilter(QStringLiteral("no-such-case-anywhere"));
         QCOMPARE(tab.filterModel()->rowCount(), 0);
         QTRY_COMPARE(scatterPoints(tab), 0);
@@ -319,7 +353,10 @@ private slots:
         tab.table()->sortByColumn(ui::ValidationModel::ErrorColumn, Qt::AscendingOrder);
         double previous = -1;
         for (int r = 0; r < tab.filterModel()->rowCount(); ++r) {
-            const double e = tab.filterModel()->index(r, ui::ValidationModel::ErrorColumn).data(ui::ValidationModel::SortRole).toDouble();
+            const double e = tab.filterModel()
+                                 ->index(r, ui::ValidationModel::ErrorColumn)
+                                 .data(ui::ValidationModel::SortRole)
+                                 .toDouble();
             QVERIFY(e >= previous);
             previous = e;
         }
@@ -398,7 +435,8 @@ private slots:
         bool changed = false;
         for (int r = 0; r < tab.model()->rowCount(); ++r) {
             QCOMPARE(tab.model()->rowAt(r)->predicted, expected.rows[static_cast<std::size_t>(r)].predicted);
-            changed = changed || expected.rows[static_cast<std::size_t>(r)].predicted != builtin.rows[static_cast<std::size_t>(r)].predicted;
+            changed = changed || expected.rows[static_cast<std::size_t>(r)].predicted !=
+                                     builtin.rows[static_cast<std::size_t>(r)].predicted;
         }
         QVERIFY(changed);
         doc.setProfileOverride(std::nullopt);
@@ -420,13 +458,14 @@ private slots:
         QVERIFY(tab.errorText().contains(QStringLiteral("bad-cases.json")));
         QVERIFY(tab.banner()->isVisibleTo(&tab));
         QVERIFY(tab.banner()->details().contains(QStringLiteral("$.cases[0]")));
-        QCOMPARE(tab.model()->rowCount(), rows);  // nothing changed
+        QCOMPARE(tab.model()->rowCount(), rows); // nothing changed
         QCOMPARE(tab.casesPath(), QFileInfo(casesPath()).absoluteFilePath());
 
         QVERIFY(!tab.loadCasesFile(m_dir.filePath(QStringLiteral("missing.json"))));
         QCOMPARE(tab.model()->rowCount(), rows);
 
-        // A batch the replicas cannot split is no reason to refuse the file: planned, and the tooltip says how.
+        // A batch the replicas cannot split is no reason to refuse the file: planned, and the tooltip says
+        // how.
         const QString uneven = m_dir.filePath(QStringLiteral("uneven-cases.json"));
         QFile u(uneven);
         QVERIFY(u.open(QIODevice::WriteOnly));
@@ -441,7 +480,8 @@ private slots:
         QVERIFY(tab.loadCasesFile(uneven));
         QCOMPARE(tab.model()->rowCount(), 1);
         const QString tip = tab.model()->index(0, 0).data(Qt::ToolTipRole).toString();
-        QVERIFY(tip.contains(QStringLiteral("Adjusted: global_batch 7 is not a multiple of micro_batch x dp (8)")));
+        QVERIFY(tip.contains(
+            QStringLiteral("Adjusted: global_batch 7 is not a multiple of micro_batch x dp (8)")));
         const auto* label = tab.findChild<QLabel*>(QStringLiteral("casesFileLabel"));
         QVERIFY(label && label->text().contains(QStringLiteral("1 adjusted to be planned")));
         QVERIFY(!tab.banner()->isVisibleTo(&tab));
@@ -459,7 +499,8 @@ private slots:
             const qsizetype close = text.lastIndexOf("]}");
             const QByteArray one = text.mid(open, close - open);
             QByteArray broken = one;
-            broken.replace("\"id\": \"uneven\"", "\"id\": \"broken\"").replace("\"layers\": 24", "\"layers\": \"24\"");
+            broken.replace("\"id\": \"uneven\"", "\"id\": \"broken\"")
+                .replace("\"layers\": 24", "\"layers\": \"24\"");
             both = text.left(open) + one + ", " + broken + "]}";
         }
         pf.write(both);
@@ -477,7 +518,8 @@ private slots:
 
         // "Open cases file..." asks through the chooser.
         ui::ValidationTab other(doc);
-        other.setOpenFileChooser([&](QWidget*, const QString&, const QString&, const QString&) { return casesPath(); });
+        other.setOpenFileChooser(
+            [&](QWidget*, const QString&, const QString&, const QString&) { return casesPath(); });
         other.chooseCasesFile();
         QVERIFY(other.caseCount() >= 79);
     }
@@ -493,7 +535,8 @@ private slots:
             ui::ValidationTab tab(doc);
             QVERIFY(tab.loadCasesFile(casesPath()));
         }
-        QCOMPARE(ui::ValidationTab::defaultCasesCandidates().front(), QFileInfo(casesPath()).absoluteFilePath());
+        QCOMPARE(ui::ValidationTab::defaultCasesCandidates().front(),
+                 QFileInfo(casesPath()).absoluteFilePath());
         ui::ScenarioDocument doc;
         ui::ValidationTab tab(doc);
         QVERIFY(tab.loadDefaultCases());
@@ -504,7 +547,8 @@ private slots:
         shown.resize(1200, 800);
         shown.show();
         const QStringList defaults = ui::ValidationTab::defaultCasesCandidates();
-        const bool any = std::any_of(defaults.begin(), defaults.end(), [](const QString& p) { return QFileInfo(p).isFile(); });
+        const bool any = std::any_of(defaults.begin(), defaults.end(),
+                                     [](const QString& p) { return QFileInfo(p).isFile(); });
         if (any)
             QTRY_VERIFY(shown.caseCount() >= 79);
         else
@@ -526,9 +570,10 @@ private slots:
               "megatron-bridge-moe-runs.json", "dgxc-benchmarking-runs.json", "landmark-runs.json",
               "pytorch-fsdp-runs.json"})
             QVERIFY2(names.contains(QLatin1String(file)), file);
-        QCOMPARE(names.front(), QStringLiteral("published-runs.json"));  // the reference set first
+        QCOMPARE(names.front(), QStringLiteral("published-runs.json")); // the reference set first
         QCOMPARE(names.count(QStringLiteral("published-runs.json")), 1);
-        QVERIFY(ui::validationSetTitle(QStringLiteral("vtrain-runs.json")).contains(QStringLiteral("vTrain")));
+        QVERIFY(
+            ui::validationSetTitle(QStringLiteral("vtrain-runs.json")).contains(QStringLiteral("vTrain")));
         QCOMPARE(ui::validationSetTitle(QStringLiteral("my-runs.json")), QStringLiteral("my-runs"));
 
         ui::ScenarioDocument doc;
@@ -536,7 +581,8 @@ private slots:
         QVERIFY(tab.loadCasesFile(casesPath()));
         QComboBox* combo = tab.setCombo();
         QCOMPARE(combo->count(), static_cast<int>(sets.size()));
-        QCOMPARE(QDir::cleanPath(combo->currentData().toString()), QDir::cleanPath(QFileInfo(casesPath()).absoluteFilePath()));
+        QCOMPARE(QDir::cleanPath(combo->currentData().toString()),
+                 QDir::cleanPath(QFileInfo(casesPath()).absoluteFilePath()));
         // Choosing a set loads it: every vTrain run, predicted.
         const int vtrain = static_cast<int>(names.indexOf(QStringLiteral("vtrain-runs.json")));
         QSignalSpy loaded(&tab, &ui::ValidationTab::casesLoaded);
@@ -555,7 +601,8 @@ private slots:
         combo->show();
         QVERIFY2(withSet <= withoutSet + combo->minimumSizeHint().width(),
                  qPrintable(QStringLiteral("%1 with the chooser, %2 without").arg(withSet).arg(withoutSet)));
-        QVERIFY(combo->minimumSizeHint().width() < combo->fontMetrics().horizontalAdvance(combo->itemText(vtrain)));
+        QVERIFY(combo->minimumSizeHint().width() <
+                combo->fontMetrics().horizontalAdvance(combo->itemText(vtrain)));
         // Any other file shows as such.
         const QString other = m_dir.filePath(QStringLiteral("my-runs.json"));
         QVERIFY(QFile::copy(QStringLiteral(LP_TEST_DATA_DIR "/validation/more-published-runs.json"), other));
@@ -579,12 +626,14 @@ private slots:
         keepScreenshot(tab, QStringLiteral("validation-tab-iteration.png"));
         // The MoE set: errors far beyond the reference set's, on the same scales.
         tab.setMetricFilter(QString());
-        QVERIFY(tab.loadCasesFile(QStringLiteral(LP_TEST_DATA_DIR "/validation/megatron-bridge-moe-runs.json")));
+        QVERIFY(
+            tab.loadCasesFile(QStringLiteral(LP_TEST_DATA_DIR "/validation/megatron-bridge-moe-runs.json")));
         tab.table()->selectRow(0);
         QTRY_VERIFY(tab.plottedPoints() > 0);
         keepScreenshot(tab, QStringLiteral("validation-tab-moe.png"));
         // NVIDIA's dgxc-benchmarking set: 265 cases, every one planned (its cases leave recompute open).
-        QVERIFY(tab.loadCasesFile(QStringLiteral(LP_TEST_DATA_DIR "/validation/dgxc-benchmarking-runs.json")));
+        QVERIFY(
+            tab.loadCasesFile(QStringLiteral(LP_TEST_DATA_DIR "/validation/dgxc-benchmarking-runs.json")));
         QCOMPARE(tab.table()->model()->rowCount(), 265);
         tab.table()->selectRow(0);
         QTRY_VERIFY(tab.plottedPoints() > 0);

@@ -4,23 +4,23 @@
 // cut a value; the gauge goes above them; chart legends and tool rows wrap.
 #include "WindowTestSupport.h"
 #include "ui/charts/ChartLegend.h"
-#include "ui/shell/ExploreWiring.h"
-#include "ui/widgets/FigureLabel.h"
-#include "ui/shell/FileController.h"
-#include "ui/widgets/FlowLayout.h"
-#include "ui/shell/InteropWiring.h"
-#include "ui/plan/KeyFigures.h"
-#include "ui/shell/MainWindow.h"
 #include "ui/charts/MemoryChart.h"
 #include "ui/charts/MfuGauge.h"
-#include "ui/widgets/Palette.h"
-#include "ui/plan/PlanView.h"
-#include "ui/teach/PresentationMode.h"
-#include "ui/document/ScenarioDocument.h"
-#include "ui/scenario/ScenarioPanel.h"
-#include "ui/shell/TeachingWiring.h"
 #include "ui/charts/TimeChart.h"
+#include "ui/document/ScenarioDocument.h"
+#include "ui/plan/KeyFigures.h"
+#include "ui/plan/PlanView.h"
+#include "ui/scenario/ScenarioPanel.h"
+#include "ui/shell/ExploreWiring.h"
+#include "ui/shell/FileController.h"
+#include "ui/shell/InteropWiring.h"
+#include "ui/shell/MainWindow.h"
+#include "ui/shell/TeachingWiring.h"
 #include "ui/shell/ToolsWiring.h"
+#include "ui/teach/PresentationMode.h"
+#include "ui/widgets/FigureLabel.h"
+#include "ui/widgets/FlowLayout.h"
+#include "ui/widgets/Palette.h"
 
 #include <QAction>
 #include <QApplication>
@@ -35,6 +35,7 @@
 #include <QTabWidget>
 #include <QtCharts/QChartView>
 #include <QtCharts/QValueAxis>
+
 #include <cmath>
 #include <memory>
 
@@ -95,7 +96,7 @@ private slots:
         }
         QChartView* memory = m_window->planView()->memoryChart()->chartView();
         const int plotBefore = memory->minimumHeight();
-        ui::teachingOf(*m_window)->presentationAction->trigger();  // fonts x1.6
+        ui::teachingOf(*m_window)->presentationAction->trigger(); // fonts x1.6
         QVERIFY(ui::teachingOf(*m_window)->presentation->isActive());
         settle();
         verifyFits({1280, 720});
@@ -208,7 +209,8 @@ private slots:
         QTabWidget* tabs = m_window->tabs();
         for (int i = 0; i < tabs->count(); ++i) {
             QWidget* page = tabs->widget(i);
-            auto* scroll = page->findChild<QScrollArea*>(QStringLiteral("pageScroll"), Qt::FindDirectChildrenOnly);
+            auto* scroll =
+                page->findChild<QScrollArea*>(QStringLiteral("pageScroll"), Qt::FindDirectChildrenOnly);
             QVERIFY2(scroll, qPrintable(tabs->tabText(i)));
             QVERIFY(scroll->widgetResizable());
             // The content wants more room than a small window's tab area has; the page does not.
@@ -278,14 +280,14 @@ private slots:
         settle();
         const auto& f = figures.figures();
         QCOMPARE(f.size(), std::size_t{9});
-        QCOMPARE(f[2]->y(), f[0]->y());  // three per line
+        QCOMPARE(f[2]->y(), f[0]->y()); // three per line
         QVERIFY(f[3]->y() > f[0]->y());
 
         const int tile = f[0]->comfortableWidth();
-        figures.resize(3 * tile - 40, 300);  // three tiles would be narrower than a value
+        figures.resize(3 * tile - 40, 300); // three tiles would be narrower than a value
         settle();
         QCOMPARE(f[1]->y(), f[0]->y());
-        QVERIFY(f[2]->y() > f[0]->y());  // two per line
+        QVERIFY(f[2]->y() > f[0]->y()); // two per line
         for (const ui::FigureLabel* label : f)
             QVERIFY(label->width() >= tile);
 
@@ -324,10 +326,10 @@ private slots:
                 for (std::size_t j = 0; j < i; ++j)
                     QVERIFY(!g.intersects(buttons[j]->geometry()));
             }
-            QCOMPARE(buttons.back()->geometry().right(), width - 1);  // pushed to the line's end
+            QCOMPARE(buttons.back()->geometry().right(), width - 1); // pushed to the line's end
         }
         flow->setGeometry(QRect(0, 0, oneLine / 2, flow->heightForWidth(oneLine / 2)));
-        QVERIFY(buttons.back()->y() > buttons.front()->y());  // wrapped
+        QVERIFY(buttons.back()->y() > buttons.front()->y()); // wrapped
         QVERIFY(flow->heightForWidth(oneLine / 2) > flow->heightForWidth(oneLine));
 
         // A stretching item takes the line's spare width; the pushed-right group still ends at the edge.

@@ -5,21 +5,14 @@
 #include "core/io/ScenarioJson.h"
 #include "core/model/Enums.h"
 #include "cuda/Workload.h"
+#include "ui/calibrate/CalibrateTabParts.h"
 #include "ui/charts/ChartStyle.h"
+#include "ui/document/ScenarioDocument.h"
 #include "ui/widgets/Format.h"
 #include "ui/widgets/InlineBanner.h"
 #include "ui/widgets/Palette.h"
-#include "ui/document/ScenarioDocument.h"
 #include "ui/widgets/ScrollPage.h"
 
-#include <QtCharts/QChart>
-#include <QtCharts/QChartView>
-#include <QtCharts/QLegend>
-#include <QtCharts/QLegendMarker>
-#include <QtCharts/QLineSeries>
-#include <QtCharts/QLogValueAxis>
-#include <QtCharts/QScatterSeries>
-#include <QtCharts/QValueAxis>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDateTime>
@@ -32,8 +25,8 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QProgressBar>
-#include <QRegularExpression>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QTabWidget>
@@ -41,14 +34,20 @@
 #include <QTextDocumentFragment>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
+#include <QtCharts/QLegend>
+#include <QtCharts/QLegendMarker>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QLogValueAxis>
+#include <QtCharts/QScatterSeries>
+#include <QtCharts/QValueAxis>
 
 #include <algorithm>
 #include <cmath>
 #include <initializer_list>
 #include <map>
 #include <tuple>
-
-#include "ui/calibrate/CalibrateTabParts.h"
 
 namespace lp::ui {
 using namespace calibrate;
@@ -80,7 +79,7 @@ CalibrateTab::CalibrateTab(ScenarioDocument& doc, CalibrationBackend backend, QW
     connect(&m_doc, &ScenarioDocument::scenarioChanged, this, [this] {
         updateChoices();
         if (!isRunning() && !m_result)
-            rebuildCharts();  // the scenario's GPU peak and profile
+            rebuildCharts(); // the scenario's GPU peak and profile
     });
     connect(&m_doc, &ScenarioDocument::profileChanged, this, [this] {
         updateProfileStatus();
@@ -102,7 +101,7 @@ CalibrateTab::~CalibrateTab() {
     for (QPointer<QThread>* t : {&m_thread, &m_detectThread}) {
         if (!t->isNull()) {
             (*t)->wait();
-            delete t->data();  // its queued events (results for this tab) go with it
+            delete t->data(); // its queued events (results for this tab) go with it
         }
     }
 }
@@ -111,15 +110,17 @@ void CalibrateTab::build() {
     // ---- Profile bar: which profile the scenario uses; import, load, save, built-in.
     auto* profileBar = new QFrame(this);
     profileBar->setObjectName(QStringLiteral("profileBar"));
-    profileBar->setStyleSheet(QStringLiteral("QFrame#profileBar { border: 1px solid %1; border-radius: 4px; }")
-                                  .arg(mix(palette(), 0.25).name()));
+    profileBar->setStyleSheet(
+        QStringLiteral("QFrame#profileBar { border: 1px solid %1; border-radius: 4px; }")
+            .arg(mix(palette(), 0.25).name()));
     m_profileText = new QLabel(profileBar);
     m_profileText->setTextFormat(Qt::RichText);
     m_profileText->setWordWrap(true);
     m_profileText->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_import = new QPushButton(tr("&Import profile..."), profileBar);
-    m_import->setToolTip(tr("Read a hardware profile measured on another machine (layout-planner-cli calibrate -o "
-                            "PROFILE.json) and apply it to the scenario"));
+    m_import->setToolTip(
+        tr("Read a hardware profile measured on another machine (layout-planner-cli calibrate -o "
+           "PROFILE.json) and apply it to the scenario"));
     m_load = new QPushButton(tr("&Load profile..."), profileBar);
     m_load->setToolTip(tr("Read a hardware profile to look at and compare before applying it"));
     m_save = new QPushButton(tr("&Save profile..."), profileBar);
@@ -151,7 +152,8 @@ void CalibrateTab::build() {
     m_explainImport = new QPushButton(tr("Import profile..."), m_explanation);
     m_explainImport->setToolTip(m_import->toolTip());
     m_redetect = new QPushButton(tr("Detect again"), m_gpuBox);
-    m_redetect->setToolTip(tr("Look for GPUs again (after installing a driver, or changing CUDA_VISIBLE_DEVICES)"));
+    m_redetect->setToolTip(
+        tr("Look for GPUs again (after installing a driver, or changing CUDA_VISIBLE_DEVICES)"));
     auto* explainLayout = new QVBoxLayout(m_explanation);
     explainLayout->setContentsMargins(10, 8, 10, 8);
     explainLayout->addWidget(m_explanationTitle);
@@ -166,7 +168,8 @@ void CalibrateTab::build() {
     m_gpuList->setRootIsDecorated(false);
     m_gpuList->setHeaderLabels({tr("#"), tr("Name"), tr("SMs"), tr("Memory"), tr("CC"), tr("Driver")});
     m_gpuList->headerItem()->setToolTip(4, tr("Compute capability"));
-    m_gpuList->headerItem()->setToolTip(5, tr("CUDA version the driver supports (the runtime's is in the tooltip)"));
+    m_gpuList->headerItem()->setToolTip(
+        5, tr("CUDA version the driver supports (the runtime's is in the tooltip)"));
     m_gpuList->header()->setStretchLastSection(false);
     m_gpuList->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_gpuList->header()->setSectionResizeMode(1, QHeaderView::Stretch);
@@ -307,8 +310,8 @@ void CalibrateTab::build() {
 
     m_table = new QTableWidget(0, 8, this);
     m_table->setObjectName(QStringLiteral("measurementsTable"));
-    m_table->setHorizontalHeaderLabels({tr("Benchmark"), tr("Item"), tr("Size"), tr("Median time"), tr("Achieved"),
-                                        tr("Of peak"), tr("Spread"), tr("Note")});
+    m_table->setHorizontalHeaderLabels({tr("Benchmark"), tr("Item"), tr("Size"), tr("Median time"),
+                                        tr("Achieved"), tr("Of peak"), tr("Spread"), tr("Note")});
     m_table->horizontalHeaderItem(6)->setToolTip(tr("(p90 − p10) / median of the timed repetitions"));
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -397,7 +400,10 @@ void CalibrateTab::detectGpus() {
         else
             why = calib::kNoCudaBuildMessage;
         QMetaObject::invokeMethod(
-            this, [this, found = std::move(gpus), reason = qs(why)]() mutable { onDetected(std::move(found), reason); },
+            this,
+            [this, found = std::move(gpus), reason = qs(why)]() mutable {
+                onDetected(std::move(found), reason);
+            },
             Qt::QueuedConnection);
     });
     connect(m_detectThread.data(), &QThread::finished, m_detectThread.data(), &QObject::deleteLater);
@@ -423,13 +429,14 @@ void CalibrateTab::onDetected(std::vector<calib::DeviceInfo> gpus, QString whyNo
         item->setText(5, qs(calib::cudaVersionString(d.driverVersion)));
         for (int c : {2, 3, 4})
             item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
-        QString tip = tr("%1\n%2 SMs at %3 MHz, %4 memory, %5-bit bus at %6 MHz\nCUDA driver %7, runtime %8")
-                          .arg(qs(d.name))
-                          .arg(d.smCount)
-                          .arg(formatNumber(d.smClockHz / 1e6, 0), deviceMemory(d.memoryBytes))
-                          .arg(d.memoryBusWidthBits)
-                          .arg(formatNumber(d.memoryClockHz / 1e6, 0), qs(calib::cudaVersionString(d.driverVersion)),
-                               qs(calib::cudaVersionString(d.runtimeVersion)));
+        QString tip =
+            tr("%1\n%2 SMs at %3 MHz, %4 memory, %5-bit bus at %6 MHz\nCUDA driver %7, runtime %8")
+                .arg(qs(d.name))
+                .arg(d.smCount)
+                .arg(formatNumber(d.smClockHz / 1e6, 0), deviceMemory(d.memoryBytes))
+                .arg(d.memoryBusWidthBits)
+                .arg(formatNumber(d.memoryClockHz / 1e6, 0), qs(calib::cudaVersionString(d.driverVersion)),
+                     qs(calib::cudaVersionString(d.runtimeVersion)));
         if (const core::GpuPreset* p = calib::matchGpuPreset(d))
             tip += tr("\nData-sheet figures: %1").arg(qs(p->gpu.name));
         for (int c = 0; c < 6; ++c)
@@ -438,9 +445,11 @@ void CalibrateTab::onDetected(std::vector<calib::DeviceInfo> gpus, QString whyNo
     }
     // As tall as its rows (up to eight), no empty box under two GPUs.
     const int rows = std::clamp(static_cast<int>(m_gpus.size()), 1, 8);
-    const int rowHeight = std::max(m_gpuList->fontMetrics().height() + 6,
-                                   m_gpus.empty() ? 0 : m_gpuList->visualItemRect(m_gpuList->topLevelItem(0)).height());
-    m_gpuList->setFixedHeight(m_gpuList->header()->sizeHint().height() + rows * rowHeight + 2 * m_gpuList->frameWidth() + 4);
+    const int rowHeight =
+        std::max(m_gpuList->fontMetrics().height() + 6,
+                 m_gpus.empty() ? 0 : m_gpuList->visualItemRect(m_gpuList->topLevelItem(0)).height());
+    m_gpuList->setFixedHeight(m_gpuList->header()->sizeHint().height() + rows * rowHeight +
+                              2 * m_gpuList->frameWidth() + 4);
     updateAvailability();
     updateChoices();
     rebuildCharts();
@@ -457,7 +466,9 @@ QString CalibrateTab::unavailableReason() const {
     return {};
 }
 
-bool CalibrateTab::canCalibrate() const { return m_hasCuda && m_detected && !m_gpus.empty(); }
+bool CalibrateTab::canCalibrate() const {
+    return m_hasCuda && m_detected && !m_gpus.empty();
+}
 
 void CalibrateTab::updateAvailability() {
     const bool running = isRunning();
@@ -470,17 +481,20 @@ void CalibrateTab::updateAvailability() {
     const QColor accent = m_detecting || !m_detected ? palette::info() : palette::warning();
     QColor fill = accent;
     fill.setAlpha(30);
-    m_explanation->setStyleSheet(QStringLiteral("QFrame#calibrateExplanation { border: 1px solid %1; border-left: 4px "
-                                                "solid %1; border-radius: 3px; background: %2; }")
-                                     .arg(accent.name(), fill.name(QColor::HexArgb)));
+    m_explanation->setStyleSheet(
+        QStringLiteral("QFrame#calibrateExplanation { border: 1px solid %1; border-left: 4px "
+                       "solid %1; border-radius: 3px; background: %2; }")
+            .arg(accent.name(), fill.name(QColor::HexArgb)));
     const QString elsewhere =
         tr("<p>You can still calibrate: on a machine with NVIDIA GPUs run <code>layout-planner-cli calibrate "
-           "--quick -o profile.json</code> (add <code>--scenario FILE</code> for the scenario's own GEMM shapes), "
+           "--quick -o profile.json</code> (add <code>--scenario FILE</code> for the scenario's own GEMM "
+           "shapes), "
            "then import the file here.</p>");
     if (!m_hasCuda) {
         m_explanationTitle->setText(tr("This build has no CUDA support"));
         m_explanationText->setText(
-            tr("<p>The micro-benchmarks are compiled only when the CUDA toolkit (nvcc, cuBLAS, NCCL) is found at "
+            tr("<p>The micro-benchmarks are compiled only when the CUDA toolkit (nvcc, cuBLAS, NCCL) is "
+               "found at "
                "build time. To measure on this machine, install the NVIDIA driver and the CUDA toolkit, then "
                "rebuild with <code>cmake -DLP_BUILD_CUDA=ON</code>.</p>") +
             elsewhere);
@@ -490,10 +504,12 @@ void CalibrateTab::updateAvailability() {
     } else if (m_gpus.empty()) {
         m_explanationTitle->setText(tr("No usable NVIDIA GPU on this machine"));
         m_explanationText->setText(
-            tr("<p>%1.</p><p>To measure here: install or update the NVIDIA driver (<code>nvidia-smi</code> should "
+            tr("<p>%1.</p><p>To measure here: install or update the NVIDIA driver (<code>nvidia-smi</code> "
+               "should "
                "list the GPU) and check that <code>CUDA_VISIBLE_DEVICES</code> does not hide it, then press "
                "<i>Detect again</i>.</p>")
-                .arg(m_whyNot.isEmpty() ? tr("The CUDA runtime reports no device") : m_whyNot.toHtmlEscaped()) +
+                .arg(m_whyNot.isEmpty() ? tr("The CUDA runtime reports no device")
+                                        : m_whyNot.toHtmlEscaped()) +
             elsewhere);
     }
     m_explanation->setVisible(!usable);
@@ -506,13 +522,15 @@ void CalibrateTab::updateAvailability() {
     for (QWidget* w : std::initializer_list<QWidget*>{m_device, m_scenarioGemms, m_sweep, m_hbm, m_quick})
         w->setEnabled(usable && !running);
     m_run->setEnabled(usable && !running && anyChosen);
-    m_run->setToolTip(usable ? (anyChosen ? tr("Run the chosen benchmarks in the background") : tr("Choose a benchmark first"))
+    m_run->setToolTip(usable ? (anyChosen ? tr("Run the chosen benchmarks in the background")
+                                          : tr("Choose a benchmark first"))
                              : tr("Not available: %1").arg(unavailableReason()));
     m_cancel->setEnabled(running);
     m_progress->setVisible(running || m_result.has_value());
     if (!usable && !running)
-        m_progressText->setText(m_detecting || !m_detected ? tr("Looking for GPUs…")
-                                                           : tr("Not available on this machine (see above)."));
+        m_progressText->setText(m_detecting || !m_detected
+                                    ? tr("Looking for GPUs…")
+                                    : tr("Not available on this machine (see above)."));
     else if (!running && (m_progressText->text().startsWith(tr("Not available")) ||
                           m_progressText->text().startsWith(tr("Looking for"))))
         m_progressText->clear();
@@ -524,18 +542,20 @@ void CalibrateTab::updateChoices() {
     const bool usable = canCalibrate();
     const auto shapes = calib::scenarioGemms(m_doc.scenario());
     m_scenarioGemms->setText(tr("Scenario's GEMM shapes (%n)", nullptr, static_cast<int>(shapes.size())));
-    m_scenarioGemms->setToolTip(tr("QKV, attention output, MLP up and down and LM head of %1 under TP %2 and micro "
-                                   "batch %3, forward and both backward shapes")
-                                    .arg(qs(m_doc.scenario().model.name))
-                                    .arg(m_doc.scenario().layout.tp)
-                                    .arg(m_doc.scenario().layout.microBatch));
+    m_scenarioGemms->setToolTip(
+        tr("QKV, attention output, MLP up and down and LM head of %1 under TP %2 and micro "
+           "batch %3, forward and both backward shapes")
+            .arg(qs(m_doc.scenario().model.name))
+            .arg(m_doc.scenario().layout.tp)
+            .arg(m_doc.scenario().layout.microBatch));
     const int gpus = static_cast<int>(m_gpus.size());
     const bool ncclPossible = usable && gpus >= 2;
     m_nccl->setEnabled(ncclPossible && !running);
     m_nccl->setText(ncclPossible ? tr("NCCL collectives on %n GPUs", nullptr, gpus)
                                  : tr("NCCL (needs 2 or more GPUs)"));
-    m_nccl->setToolTip(tr("All-reduce, all-gather, reduce-scatter and send/recv bus bandwidth from 8 KiB to 1 GiB, "
-                          "with the scenario's message sizes"));
+    m_nccl->setToolTip(
+        tr("All-reduce, all-gather, reduce-scatter and send/recv bus bandwidth from 8 KiB to 1 GiB, "
+           "with the scenario's message sizes"));
     const int device = m_device->currentIndex();
     bool fp8 = false;
     if (device >= 0 && device < gpus) {
@@ -553,7 +573,7 @@ void CalibrateTab::updateChoices() {
 calib::CalibrationRequest CalibrateTab::currentRequest() const {
     const bool quick = m_quick->isChecked();
     const core::Scenario& s = m_doc.scenario();
-    calib::CalibrationRequest r = calib::makeRequest(nullptr, quick);  // repetitions and warm-up
+    calib::CalibrationRequest r = calib::makeRequest(nullptr, quick); // repetitions and warm-up
     r.gemms.clear();
     r.hbmBytes.clear();
     r.commBytes.clear();
@@ -614,7 +634,9 @@ bool CalibrateTab::startCalibration() {
             QMetaObject::invokeMethod(
                 this,
                 [this, done = p.done, total = p.total, phase = qs(p.phase), item = qs(p.item),
-                 copy = std::move(snapshot)]() mutable { onProgress(done, total, phase, item, std::move(copy)); },
+                 copy = std::move(snapshot)]() mutable {
+                    onProgress(done, total, phase, item, std::move(copy));
+                },
                 Qt::QueuedConnection);
             return !state->cancel.load();
         };
@@ -648,8 +670,9 @@ void CalibrateTab::onProgress(int done, int total, QString phase, QString item,
     m_progress->setRange(0, std::max(1, total));
     m_progress->setValue(std::clamp(done, 0, std::max(1, total)));
     if (!m_runState || !m_runState->cancel)
-        m_progressText->setText(done >= total ? tr("Finishing…")
-                                              : tr("%1 %2 of %3: %4").arg(phase).arg(done + 1).arg(total).arg(item));
+        m_progressText->setText(done >= total
+                                    ? tr("Finishing…")
+                                    : tr("%1 %2 of %3: %4").arg(phase).arg(done + 1).arg(total).arg(item));
     if (partial)
         m_result = std::move(partial);
     emit calibrationProgress(done, total);

@@ -8,8 +8,8 @@
 //
 // Measuring is cuda/Calibrate.h (a stub without CUDA); turning results into a profile is
 // cuda/ProfileBuilder.h; the tab only runs and shows them.
-#include "core/model/Hardware.h"
 #include "core/estimate/Plan.h"
+#include "core/model/Hardware.h"
 #include "cuda/Calibrate.h"
 #include "cuda/ProfileBuilder.h"
 #include "ui/document/FileChooser.h"
@@ -52,9 +52,10 @@ struct CalibrationBackend {
     std::function<std::string()> buildDescription;
     std::function<std::vector<calib::DeviceInfo>(std::string* whyNot)> detectGpus;
     // Runs on a worker thread; must honour the progress callback's false (cancel).
-    std::function<calib::CalibrationResult(const calib::CalibrationRequest&, const calib::ProgressCallback&)> run;
+    std::function<calib::CalibrationResult(const calib::CalibrationRequest&, const calib::ProgressCallback&)>
+        run;
 
-    static CalibrationBackend local();  // cuda/Calibrate.h
+    static CalibrationBackend local(); // cuda/Calibrate.h
 };
 
 class CalibrateTab : public QWidget {
@@ -62,7 +63,7 @@ class CalibrateTab : public QWidget {
 public:
     explicit CalibrateTab(ScenarioDocument& doc, QWidget* parent = nullptr);
     CalibrateTab(ScenarioDocument& doc, CalibrationBackend backend, QWidget* parent = nullptr);
-    ~CalibrateTab() override;  // cancels a running calibration and waits for its current item
+    ~CalibrateTab() override; // cancels a running calibration and waits for its current item
 
     // ---- GPUs
     // Looks for GPUs in a worker thread (first shown, or "Detect again"); gpusDetected() when done.
@@ -78,7 +79,7 @@ public:
     // ---- Benchmarks
     // What the checkboxes ask for, on the chosen GPU.
     calib::CalibrationRequest currentRequest() const;
-    bool startCalibration();  // false when one cannot start (no GPU, nothing chosen, already running)
+    bool startCalibration(); // false when one cannot start (no GPU, nothing chosen, already running)
     void cancelCalibration();
     bool isRunning() const { return !m_thread.isNull(); }
     const std::optional<calib::CalibrationResult>& result() const { return m_result; }
@@ -86,16 +87,16 @@ public:
     // ---- Profiles
     // The measured or loaded profile not applied yet (or the one applied last).
     const std::optional<core::HardwareProfile>& candidateProfile() const { return m_candidate; }
-    bool loadProfile(const QString& path);    // becomes the candidate (shown, previewed, not applied)
-    bool importProfile(const QString& path);  // load and apply
-    bool saveProfile(const QString& path);    // the candidate, else the active profile
-    bool applyCandidate();                    // ScenarioDocument::setProfileOverride
-    void useBuiltinProfile();                 // back to the GPU's built-in profile
-    bool isOverrideActive() const;            // the document's profile is not the GPU's built-in one
-    QString activeProfileText() const;        // "Active profile: built-in NVIDIA H100 SXM 80 GB"
-    QString comparisonText() const;           // "MFU 41.2% → 44.0% (+2.8 points) ..."
+    bool loadProfile(const QString& path);   // becomes the candidate (shown, previewed, not applied)
+    bool importProfile(const QString& path); // load and apply
+    bool saveProfile(const QString& path);   // the candidate, else the active profile
+    bool applyCandidate();                   // ScenarioDocument::setProfileOverride
+    void useBuiltinProfile();                // back to the GPU's built-in profile
+    bool isOverrideActive() const;           // the document's profile is not the GPU's built-in one
+    QString activeProfileText() const;       // "Active profile: built-in NVIDIA H100 SXM 80 GB"
+    QString comparisonText() const;          // "MFU 41.2% → 44.0% (+2.8 points) ..."
     QString errorText() const { return m_errorText; }
-    QString summaryText() const;              // the result summary as plain text
+    QString summaryText() const; // the result summary as plain text
 
     void setOpenFileChooser(FileChooser chooser) { m_chooseOpen = std::move(chooser); }
     void setSaveFileChooser(FileChooser chooser) { m_chooseSave = std::move(chooser); }
@@ -103,7 +104,7 @@ public:
     // Widgets, for tests and screenshots.
     QFrame* explanationPanel() const { return m_explanation; }
     QLabel* explanationLabel() const { return m_explanationText; }
-    QPushButton* importButton() const { return m_import; }            // in the profile bar
+    QPushButton* importButton() const { return m_import; } // in the profile bar
     QPushButton* explanationImportButton() const { return m_explainImport; }
     QPushButton* loadButton() const { return m_load; }
     QPushButton* saveButton() const { return m_save; }
@@ -145,7 +146,8 @@ private:
     };
     void build();
     void onDetected(std::vector<calib::DeviceInfo> gpus, QString whyNot);
-    void onProgress(int done, int total, QString phase, QString item, std::optional<calib::CalibrationResult> partial);
+    void onProgress(int done, int total, QString phase, QString item,
+                    std::optional<calib::CalibrationResult> partial);
     void onFinished(calib::CalibrationResult result);
     void updateAvailability();
     void updateChoices();
@@ -176,13 +178,13 @@ private:
     QPointer<QThread> m_detectThread;
     QPointer<QThread> m_thread;
     std::shared_ptr<RunState> m_runState;
-    std::optional<calib::CalibrationResult> m_result;  // the latest (partial while running)
-    std::optional<calib::Reference> m_reference;       // the figures the latest run is divided by
+    std::optional<calib::CalibrationResult> m_result; // the latest (partial while running)
+    std::optional<calib::Reference> m_reference;      // the figures the latest run is divided by
     std::optional<core::HardwareProfile> m_candidate;
-    QString m_candidateSource;                         // "measured on this machine", or the file
+    QString m_candidateSource; // "measured on this machine", or the file
     QStringList m_profileNotes;
-    QString m_activeSource;                            // where the applied override came from
-    qint64 m_lastRedrawMs = -1;                        // live redraws at most every 150 ms
+    QString m_activeSource;     // where the applied override came from
+    qint64 m_lastRedrawMs = -1; // live redraws at most every 150 ms
     QString m_errorText;
 
     // widgets

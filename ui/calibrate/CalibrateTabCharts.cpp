@@ -1,24 +1,16 @@
-#include "ui/calibrate/CalibrateTab.h"
-
 #include "core/estimate/Evaluate.h"
 #include "core/io/Presets.h"
 #include "core/io/ScenarioJson.h"
 #include "core/model/Enums.h"
 #include "cuda/Workload.h"
+#include "ui/calibrate/CalibrateTab.h"
+#include "ui/calibrate/CalibrateTabParts.h"
 #include "ui/charts/ChartStyle.h"
+#include "ui/document/ScenarioDocument.h"
 #include "ui/widgets/Format.h"
 #include "ui/widgets/InlineBanner.h"
 #include "ui/widgets/Palette.h"
-#include "ui/document/ScenarioDocument.h"
 
-#include <QtCharts/QChart>
-#include <QtCharts/QChartView>
-#include <QtCharts/QLegend>
-#include <QtCharts/QLegendMarker>
-#include <QtCharts/QLineSeries>
-#include <QtCharts/QLogValueAxis>
-#include <QtCharts/QScatterSeries>
-#include <QtCharts/QValueAxis>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDateTime>
@@ -31,8 +23,8 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QProgressBar>
-#include <QRegularExpression>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QTabWidget>
@@ -40,14 +32,20 @@
 #include <QTextDocumentFragment>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
+#include <QtCharts/QLegend>
+#include <QtCharts/QLegendMarker>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QLogValueAxis>
+#include <QtCharts/QScatterSeries>
+#include <QtCharts/QValueAxis>
 
 #include <algorithm>
 #include <cmath>
 #include <initializer_list>
 #include <map>
 #include <tuple>
-
-#include "ui/calibrate/CalibrateTabParts.h"
 
 // The Calibrate tab's measurement table and charts.
 namespace lp::ui {
@@ -72,7 +70,8 @@ void CalibrateTab::rebuildTable() {
     };
     for (const auto& g : r.gemms) {
         const double peak = g.dtype == calib::GemmDtype::Fp8 ? gpu.peakFlops8 : gpu.peakFlops16;
-        addRow({cell(tr("GEMM %1").arg(QString::fromLatin1(calib::toString(g.dtype)))), cell(qs(g.shape.label)),
+        addRow({cell(tr("GEMM %1").arg(QString::fromLatin1(calib::toString(g.dtype)))),
+                cell(qs(g.shape.label)),
                 cell(QStringLiteral("%1×%2×%3").arg(g.shape.m).arg(g.shape.n).arg(g.shape.k), true,
                      tr("%1 GFLOP per GEMM").arg(formatNumber(g.shape.flops() / 1e9, 1))),
                 cell(g.ok() ? formatSeconds(g.seconds.median) : QString(), true),
@@ -98,19 +97,25 @@ void CalibrateTab::rebuildTable() {
     }
     for (const auto& h : r.hbm) {
         addRow({cell(tr("HBM %1").arg(QString::fromLatin1(calib::toString(h.method)))), cell(QString()),
-                cell(sizeText(h.bufferBytes), true), cell(h.ok() ? formatSeconds(h.seconds.median) : QString(), true),
+                cell(sizeText(h.bufferBytes), true),
+                cell(h.ok() ? formatSeconds(h.seconds.median) : QString(), true),
                 cell(h.ok() ? formatBandwidth(h.bytesPerSecond) : QString(), true),
-                cell(h.ok() && gpu.hbmBandwidth > 0 ? formatPercent(h.bytesPerSecond / gpu.hbmBandwidth) : QString(), true),
+                cell(h.ok() && gpu.hbmBandwidth > 0 ? formatPercent(h.bytesPerSecond / gpu.hbmBandwidth)
+                                                    : QString(),
+                     true),
                 cell(spread(h.seconds), true), cell(qs(h.error), false, qs(h.error))});
     }
     for (const auto& c : r.comm) {
-        addRow({cell(tr("NCCL %1").arg(collectiveName(c.op))), cell(tr("%n GPUs", nullptr, c.ranks)),
-                cell(sizeText(c.bytes), true), cell(c.ok() ? formatSeconds(c.seconds.median) : QString(), true),
-                cell(c.ok() ? tr("%1 bus").arg(formatBandwidth(c.busBytesPerSecond)) : QString(), true,
-                     c.ok() ? tr("algorithm bandwidth %1").arg(formatBandwidth(c.algBytesPerSecond)) : QString()),
-                cell(c.ok() && gpu.nvlinkBandwidth > 0 ? formatPercent(c.busBytesPerSecond / gpu.nvlinkBandwidth) : QString(),
-                     true, tr("of the nominal NVLink bandwidth")),
-                cell(spread(c.seconds), true), cell(qs(c.error), false, qs(c.error))});
+        addRow(
+            {cell(tr("NCCL %1").arg(collectiveName(c.op))), cell(tr("%n GPUs", nullptr, c.ranks)),
+             cell(sizeText(c.bytes), true), cell(c.ok() ? formatSeconds(c.seconds.median) : QString(), true),
+             cell(c.ok() ? tr("%1 bus").arg(formatBandwidth(c.busBytesPerSecond)) : QString(), true,
+                  c.ok() ? tr("algorithm bandwidth %1").arg(formatBandwidth(c.algBytesPerSecond))
+                         : QString()),
+             cell(c.ok() && gpu.nvlinkBandwidth > 0 ? formatPercent(c.busBytesPerSecond / gpu.nvlinkBandwidth)
+                                                    : QString(),
+                  true, tr("of the nominal NVLink bandwidth")),
+             cell(spread(c.seconds), true), cell(qs(c.error), false, qs(c.error))});
     }
     m_resultTabs->setTabText(1, tr("Measurements (%1)").arg(m_table->rowCount()));
 }
@@ -134,7 +139,7 @@ void CalibrateTab::rebuildGemmChart() {
     m_gemmChart->setTitleFont(titleFont);
     m_gemmChart->setTitle(tr("GEMM throughput against size — %1").arg(qs(gpu.name)));
 
-    constexpr double kG = 1e9;  // x shown in GFLOP per GEMM
+    constexpr double kG = 1e9; // x shown in GFLOP per GEMM
     double lo = 1e7, hi = 1e13, top = gpu.peakFlops16;
     auto* sweep = new QScatterSeries;
     sweep->setName(tr("bf16, sweep"));
@@ -185,24 +190,26 @@ void CalibrateTab::rebuildGemmChart() {
     m_gemmChart->addAxis(y, Qt::AlignLeft);
     const double x0 = x->min() * kG, x1 = x->max() * kG;
 
-    attach(m_gemmChart, flat(x0 / kG, x1 / kG, gpu.peakFlops16 / 1e12,
-                             tr("bf16 peak (%1)").arg(peakText(gpu.peakFlops16)), palette::capacityLine(), Qt::DashLine),
+    attach(m_gemmChart,
+           flat(x0 / kG, x1 / kG, gpu.peakFlops16 / 1e12, tr("bf16 peak (%1)").arg(peakText(gpu.peakFlops16)),
+                palette::capacityLine(), Qt::DashLine),
            x, y);
     if (anyFp8 && gpu.peakFlops8 > 0)
-        attach(m_gemmChart, flat(x0 / kG, x1 / kG, gpu.peakFlops8 / 1e12, tr("fp8 peak (%1)").arg(peakText(gpu.peakFlops8)),
-                                 kPurple, Qt::DashLine),
+        attach(m_gemmChart,
+               flat(x0 / kG, x1 / kG, gpu.peakFlops8 / 1e12,
+                    tr("fp8 peak (%1)").arg(peakText(gpu.peakFlops8)), kPurple, Qt::DashLine),
                x, y);
     if (!active.gemmEfficiency.empty())
         attach(m_gemmChart,
                curveSeries(active.gemmEfficiency, x0, x1, gpu.peakFlops16 / 1e12, kG,
                            tr("active profile (%1)").arg(qs(active.name)), mix(pal, 0.45), Qt::SolidLine),
                x, y);
-    if (isOverrideActive()) {  // what the measured profile changed
+    if (isOverrideActive()) { // what the measured profile changed
         const core::HardwareProfile builtin = core::builtinProfile(m_doc.scenario().cluster.gpu);
         if (!builtin.gemmEfficiency.empty())
             attach(m_gemmChart,
-                   curveSeries(builtin.gemmEfficiency, x0, x1, gpu.peakFlops16 / 1e12, kG, tr("built-in profile"),
-                               mix(pal, 0.35), Qt::DotLine),
+                   curveSeries(builtin.gemmEfficiency, x0, x1, gpu.peakFlops16 / 1e12, kG,
+                               tr("built-in profile"), mix(pal, 0.35), Qt::DotLine),
                    x, y);
     }
     if (m_candidate && !(*m_candidate == active) && !m_candidate->gemmEfficiency.empty())
@@ -246,24 +253,29 @@ void CalibrateTab::rebuildHbmChart() {
     m_hbmChart->addAxis(x, Qt::AlignBottom);
     m_hbmChart->addAxis(y, Qt::AlignLeft);
     if (gpu.hbmBandwidth > 0) {
-        attach(m_hbmChart, flat(x->min(), x->max(), gpu.hbmBandwidth / 1e9,
-                                tr("nominal %1").arg(formatBandwidth(gpu.hbmBandwidth)), palette::capacityLine(), Qt::DashLine),
+        attach(m_hbmChart,
+               flat(x->min(), x->max(), gpu.hbmBandwidth / 1e9,
+                    tr("nominal %1").arg(formatBandwidth(gpu.hbmBandwidth)), palette::capacityLine(),
+                    Qt::DashLine),
                x, y);
-        attach(m_hbmChart, flat(x->min(), x->max(), active.hbmEfficiency * gpu.hbmBandwidth / 1e9,
-                                tr("active profile (%1)").arg(formatPercent(active.hbmEfficiency, 0)), mix(pal, 0.45),
-                                Qt::SolidLine, 2.0),
+        attach(m_hbmChart,
+               flat(x->min(), x->max(), active.hbmEfficiency * gpu.hbmBandwidth / 1e9,
+                    tr("active profile (%1)").arg(formatPercent(active.hbmEfficiency, 0)), mix(pal, 0.45),
+                    Qt::SolidLine, 2.0),
                x, y);
         if (isOverrideActive()) {
             const core::HardwareProfile builtin = core::builtinProfile(m_doc.scenario().cluster.gpu);
-            attach(m_hbmChart, flat(x->min(), x->max(), builtin.hbmEfficiency * gpu.hbmBandwidth / 1e9,
-                                    tr("built-in (%1)").arg(formatPercent(builtin.hbmEfficiency, 0)), mix(pal, 0.35),
-                                    Qt::DotLine, 2.0),
+            attach(m_hbmChart,
+                   flat(x->min(), x->max(), builtin.hbmEfficiency * gpu.hbmBandwidth / 1e9,
+                        tr("built-in (%1)").arg(formatPercent(builtin.hbmEfficiency, 0)), mix(pal, 0.35),
+                        Qt::DotLine, 2.0),
                    x, y);
         }
         if (m_candidate && !(*m_candidate == active))
-            attach(m_hbmChart, flat(x->min(), x->max(), m_candidate->hbmEfficiency * gpu.hbmBandwidth / 1e9,
-                                    tr("measured profile (%1)").arg(formatPercent(m_candidate->hbmEfficiency, 0)), kGreen,
-                                    Qt::DashLine, 2.0),
+            attach(m_hbmChart,
+                   flat(x->min(), x->max(), m_candidate->hbmEfficiency * gpu.hbmBandwidth / 1e9,
+                        tr("measured profile (%1)").arg(formatPercent(m_candidate->hbmEfficiency, 0)), kGreen,
+                        Qt::DashLine, 2.0),
                    x, y);
     }
     for (auto& [method, list] : points) {
@@ -310,21 +322,24 @@ void CalibrateTab::rebuildBusChart() {
     m_busChart->addAxis(x, Qt::AlignBottom);
     m_busChart->addAxis(y, Qt::AlignLeft);
     if (gpu.nvlinkBandwidth > 0) {
-        attach(m_busChart, flat(x->min(), x->max(), gpu.nvlinkBandwidth / 1e9,
-                                tr("NVLink nominal %1").arg(formatBandwidth(gpu.nvlinkBandwidth)), palette::capacityLine(),
-                                Qt::DashLine),
+        attach(m_busChart,
+               flat(x->min(), x->max(), gpu.nvlinkBandwidth / 1e9,
+                    tr("NVLink nominal %1").arg(formatBandwidth(gpu.nvlinkBandwidth)),
+                    palette::capacityLine(), Qt::DashLine),
                x, y);
         if (!active.nvlinkBusEfficiency.empty())
             attach(m_busChart,
-                   curveSeries(active.nvlinkBusEfficiency, x->min() * kMiB, x->max() * kMiB, gpu.nvlinkBandwidth / 1e9,
-                               kMiB, tr("active profile"), mix(pal, 0.45), Qt::SolidLine),
+                   curveSeries(active.nvlinkBusEfficiency, x->min() * kMiB, x->max() * kMiB,
+                               gpu.nvlinkBandwidth / 1e9, kMiB, tr("active profile"), mix(pal, 0.45),
+                               Qt::SolidLine),
                    x, y);
         if (isOverrideActive()) {
             const core::HardwareProfile builtin = core::builtinProfile(m_doc.scenario().cluster.gpu);
             if (!builtin.nvlinkBusEfficiency.empty())
                 attach(m_busChart,
                        curveSeries(builtin.nvlinkBusEfficiency, x->min() * kMiB, x->max() * kMiB,
-                                   gpu.nvlinkBandwidth / 1e9, kMiB, tr("built-in profile"), mix(pal, 0.35), Qt::DotLine),
+                                   gpu.nvlinkBandwidth / 1e9, kMiB, tr("built-in profile"), mix(pal, 0.35),
+                                   Qt::DotLine),
                        x, y);
         }
         if (m_candidate && !(*m_candidate == active) && !m_candidate->nvlinkBusEfficiency.empty())

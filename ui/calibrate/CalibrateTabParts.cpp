@@ -2,8 +2,9 @@
 
 namespace lp::ui::calibrate {
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
 
 QColor mix(const QPalette& p, double t) {
     const QColor a = p.color(QPalette::Text);
@@ -13,23 +14,30 @@ QColor mix(const QPalette& p, double t) {
                             static_cast<float>(a.blueF() * t + b.blueF() * (1 - t)));
 }
 
-
 QColor collectiveColor(calib::Collective c) {
     switch (c) {
-    case calib::Collective::AllReduce: return kBlue;
-    case calib::Collective::AllGather: return kGreen;
-    case calib::Collective::ReduceScatter: return kPurple;
-    case calib::Collective::SendRecv: return kBrown;
+    case calib::Collective::AllReduce:
+        return kBlue;
+    case calib::Collective::AllGather:
+        return kGreen;
+    case calib::Collective::ReduceScatter:
+        return kPurple;
+    case calib::Collective::SendRecv:
+        return kBrown;
     }
     return kBlue;
 }
 
 QString collectiveName(calib::Collective c) {
     switch (c) {
-    case calib::Collective::AllReduce: return QStringLiteral("all-reduce");
-    case calib::Collective::AllGather: return QStringLiteral("all-gather");
-    case calib::Collective::ReduceScatter: return QStringLiteral("reduce-scatter");
-    case calib::Collective::SendRecv: return QStringLiteral("send/recv");
+    case calib::Collective::AllReduce:
+        return QStringLiteral("all-reduce");
+    case calib::Collective::AllGather:
+        return QStringLiteral("all-gather");
+    case calib::Collective::ReduceScatter:
+        return QStringLiteral("reduce-scatter");
+    case calib::Collective::SendRecv:
+        return QStringLiteral("send/recv");
     }
     return {};
 }
@@ -40,14 +48,19 @@ bool isSweepShape(const calib::GemmShape& g) {
 
 QString sizeText(double bytes) {
     if (bytes >= 1024.0 * kMiB)
-        return formatNumber(bytes / (1024.0 * kMiB), bytes >= 10 * 1024.0 * kMiB ? 0 : 1) + QStringLiteral(" GiB");
+        return formatNumber(bytes / (1024.0 * kMiB), bytes >= 10 * 1024.0 * kMiB ? 0 : 1) +
+               QStringLiteral(" GiB");
     if (bytes >= kMiB)
         return formatNumber(bytes / kMiB, 0) + QStringLiteral(" MiB");
     return formatNumber(bytes / 1024.0, 0) + QStringLiteral(" KiB");
 }
 
-QString tflops(double flopsPerSecond) { return formatNumber(flopsPerSecond / 1e12, 1) + QStringLiteral(" TFLOP/s"); }
-QString peakText(double flopsPerSecond) { return formatNumber(flopsPerSecond / 1e12, 0) + QStringLiteral(" TFLOP/s"); }
+QString tflops(double flopsPerSecond) {
+    return formatNumber(flopsPerSecond / 1e12, 1) + QStringLiteral(" TFLOP/s");
+}
+QString peakText(double flopsPerSecond) {
+    return formatNumber(flopsPerSecond / 1e12, 0) + QStringLiteral(" TFLOP/s");
+}
 
 // A log axis over whole decades around [lo, hi] (labels always show), for values scaled by `scale`.
 QLogValueAxis* logAxis(const QString& title, double lo, double hi) {
@@ -60,7 +73,7 @@ QLogValueAxis* logAxis(const QString& title, double lo, double hi) {
     hi = std::max(hi, lo);
     double a = lo / 1.25;
     double b = hi * 1.25;
-    if (std::log10(b / a) < 1.5) {  // too short for labels at whole decades: round out to them
+    if (std::log10(b / a) < 1.5) { // too short for labels at whole decades: round out to them
         a = std::pow(10.0, std::floor(std::log10(a)));
         b = std::pow(10.0, std::ceil(std::log10(b)));
     }
@@ -107,8 +120,8 @@ void attach(QChart* chart, QAbstractSeries* s, QAbstractAxis* x, QAbstractAxis* 
             m->setVisible(false);
 }
 
-QLineSeries* flat(double x0, double x1, double y, const QString& name, const QColor& color, Qt::PenStyle style,
-                  double width) {
+QLineSeries* flat(double x0, double x1, double y, const QString& name, const QColor& color,
+                  Qt::PenStyle style, double width) {
     auto* s = new QLineSeries;
     s->setName(name);
     s->append(x0, y);
@@ -147,11 +160,13 @@ QString legendHtml(const QChart* chart) {
         QString mark;
         if (const auto* scatter = qobject_cast<const QScatterSeries*>(series)) {
             color = scatter->color();
-            mark = scatter->markerShape() == QScatterSeries::MarkerShapeRectangle ? QStringLiteral("■") : QStringLiteral("●");
+            mark = scatter->markerShape() == QScatterSeries::MarkerShapeRectangle ? QStringLiteral("■")
+                                                                                  : QStringLiteral("●");
         } else if (const auto* line = qobject_cast<const QLineSeries*>(series)) {
             color = line->pen().color();
             const Qt::PenStyle style = line->pen().style();
-            mark = style == Qt::SolidLine ? (line->pointsVisible() ? QStringLiteral("━●━") : QStringLiteral("━━"))
+            mark = style == Qt::SolidLine
+                       ? (line->pointsVisible() ? QStringLiteral("━●━") : QStringLiteral("━━"))
                    : style == Qt::DotLine ? QStringLiteral("┅┅")
                                           : QStringLiteral("╍╍");
             mark = QStringLiteral("<b>%1</b>").arg(mark);

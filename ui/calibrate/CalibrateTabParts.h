@@ -7,18 +7,11 @@
 #include "core/model/Enums.h"
 #include "cuda/Workload.h"
 #include "ui/charts/ChartStyle.h"
+#include "ui/document/ScenarioDocument.h"
 #include "ui/widgets/Format.h"
 #include "ui/widgets/InlineBanner.h"
 #include "ui/widgets/Palette.h"
-#include "ui/document/ScenarioDocument.h"
-#include <QtCharts/QChart>
-#include <QtCharts/QChartView>
-#include <QtCharts/QLegend>
-#include <QtCharts/QLegendMarker>
-#include <QtCharts/QLineSeries>
-#include <QtCharts/QLogValueAxis>
-#include <QtCharts/QScatterSeries>
-#include <QtCharts/QValueAxis>
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDateTime>
@@ -31,8 +24,8 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QProgressBar>
-#include <QRegularExpression>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QTabWidget>
@@ -40,6 +33,15 @@
 #include <QTextDocumentFragment>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
+#include <QtCharts/QLegend>
+#include <QtCharts/QLegendMarker>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QLogValueAxis>
+#include <QtCharts/QScatterSeries>
+#include <QtCharts/QValueAxis>
+
 #include <algorithm>
 #include <cmath>
 #include <initializer_list>
@@ -70,8 +72,8 @@ QLogValueAxis* logAxis(const QString& title, double lo, double hi);
 QValueAxis* valueAxis(const QString& title, double top);
 void resetChart(QChart* chart, const QPalette& pal);
 void attach(QChart* chart, QAbstractSeries* s, QAbstractAxis* x, QAbstractAxis* y, bool inLegend = true);
-QLineSeries* flat(double x0, double x1, double y, const QString& name, const QColor& color, Qt::PenStyle style,
-                  double width = 1.5);
+QLineSeries* flat(double x0, double x1, double y, const QString& name, const QColor& color,
+                  Qt::PenStyle style, double width = 1.5);
 QLineSeries* curveSeries(const core::Curve& curve, double x0, double x1, double scale, double xShow,
                          const QString& name, const QColor& color, Qt::PenStyle style);
 QString legendHtml(const QChart* chart);

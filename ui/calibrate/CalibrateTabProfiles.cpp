@@ -1,24 +1,16 @@
-#include "ui/calibrate/CalibrateTab.h"
-
 #include "core/estimate/Evaluate.h"
 #include "core/io/Presets.h"
 #include "core/io/ScenarioJson.h"
 #include "core/model/Enums.h"
 #include "cuda/Workload.h"
+#include "ui/calibrate/CalibrateTab.h"
+#include "ui/calibrate/CalibrateTabParts.h"
 #include "ui/charts/ChartStyle.h"
+#include "ui/document/ScenarioDocument.h"
 #include "ui/widgets/Format.h"
 #include "ui/widgets/InlineBanner.h"
 #include "ui/widgets/Palette.h"
-#include "ui/document/ScenarioDocument.h"
 
-#include <QtCharts/QChart>
-#include <QtCharts/QChartView>
-#include <QtCharts/QLegend>
-#include <QtCharts/QLegendMarker>
-#include <QtCharts/QLineSeries>
-#include <QtCharts/QLogValueAxis>
-#include <QtCharts/QScatterSeries>
-#include <QtCharts/QValueAxis>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDateTime>
@@ -31,8 +23,8 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QProgressBar>
-#include <QRegularExpression>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QTabWidget>
@@ -40,14 +32,20 @@
 #include <QTextDocumentFragment>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
+#include <QtCharts/QLegend>
+#include <QtCharts/QLegendMarker>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QLogValueAxis>
+#include <QtCharts/QScatterSeries>
+#include <QtCharts/QValueAxis>
 
 #include <algorithm>
 #include <cmath>
 #include <initializer_list>
 #include <map>
 #include <tuple>
-
-#include "ui/calibrate/CalibrateTabParts.h"
 
 // The Calibrate tab's hardware profiles: load, import, save, apply, and the before/after comparison.
 namespace lp::ui {
@@ -75,7 +73,9 @@ bool CalibrateTab::loadProfile(const QString& path) {
     return true;
 }
 
-bool CalibrateTab::importProfile(const QString& path) { return loadProfile(path) && applyCandidate(); }
+bool CalibrateTab::importProfile(const QString& path) {
+    return loadProfile(path) && applyCandidate();
+}
 
 bool CalibrateTab::saveProfile(const QString& path) {
     const core::HardwareProfile profile = m_candidate ? *m_candidate : m_doc.profile();
@@ -85,8 +85,9 @@ bool CalibrateTab::saveProfile(const QString& path) {
         return false;
     }
     m_errorText.clear();
-    m_banner->showMessage(InlineBanner::Kind::Info, tr("Saved the profile to %1").arg(QDir::toNativeSeparators(path)),
-                          tr("Use it on the command line with --profile %1").arg(QDir::toNativeSeparators(path)));
+    m_banner->showMessage(
+        InlineBanner::Kind::Info, tr("Saved the profile to %1").arg(QDir::toNativeSeparators(path)),
+        tr("Use it on the command line with --profile %1").arg(QDir::toNativeSeparators(path)));
     if (m_candidate && m_candidateSource == tr("measured on this machine"))
         m_candidateSource = tr("measured on this machine, saved as %1").arg(QDir::toNativeSeparators(path));
     updateProfileStatus();
@@ -118,7 +119,8 @@ bool CalibrateTab::isOverrideActive() const {
 QString CalibrateTab::activeProfileText() const {
     const core::HardwareProfile& p = m_doc.profile();
     if (!isOverrideActive())
-        return tr("Active profile: %1 (the GPU's data-sheet figures and published efficiencies)").arg(qs(p.name));
+        return tr("Active profile: %1 (the GPU's data-sheet figures and published efficiencies)")
+            .arg(qs(p.name));
     QString text = tr("Active profile: %1").arg(qs(p.name));
     if (!p.date.empty())
         text += QStringLiteral(", %1").arg(qs(p.date));
@@ -135,22 +137,26 @@ void CalibrateTab::updateProfileStatus() {
     const std::string& gpuId = p.gpuId;
     if (active && !gpuId.empty() && gpuId != m_doc.scenario().cluster.gpu.id)
         html += QStringLiteral("<br><span style='color:%1'>%2</span>")
-                    .arg(palette::warning().name(),
-                         tr("It was measured for %1, but the scenario's GPU is %2: its efficiencies are applied to "
-                            "the %2 figures.")
-                             .arg(qs(gpuId), qs(m_doc.scenario().cluster.gpu.id))
-                             .toHtmlEscaped());
+                    .arg(palette::warning().name(), tr("It was measured for %1, but the scenario's GPU is "
+                                                       "%2: its efficiencies are applied to "
+                                                       "the %2 figures.")
+                                                        .arg(qs(gpuId), qs(m_doc.scenario().cluster.gpu.id))
+                                                        .toHtmlEscaped());
     m_profileText->setText(html);
     m_builtin->setEnabled(active);
     m_save->setEnabled(true);
-    m_save->setToolTip(m_candidate ? tr("Write the %1 profile (%2) to a JSON file").arg(qs(m_candidate->name), m_candidateSource)
-                                   : tr("Write the active profile to a JSON file"));
+    m_save->setToolTip(
+        m_candidate
+            ? tr("Write the %1 profile (%2) to a JSON file").arg(qs(m_candidate->name), m_candidateSource)
+            : tr("Write the active profile to a JSON file"));
     const bool candidateActive = m_candidate && *m_candidate == p;
     m_apply->setEnabled(m_candidate && !candidateActive);
     m_apply->setText(candidateActive ? tr("Applied to the scenario") : tr("&Apply to scenario"));
 }
 
-QString CalibrateTab::comparisonText() const { return m_compare->text(); }
+QString CalibrateTab::comparisonText() const {
+    return m_compare->text();
+}
 
 void CalibrateTab::updateComparison() {
     const core::Scenario& s = m_doc.scenario();
@@ -173,20 +179,25 @@ void CalibrateTab::updateComparison() {
         return;
     }
     if (!before->valid || !after->valid) {
-        m_compare->setText(heading + QStringLiteral("<br>") +
-                           tr("the layout is invalid, so there is no MFU to compare (fix it in the Plan tab)."));
+        m_compare->setText(
+            heading + QStringLiteral("<br>") +
+            tr("the layout is invalid, so there is no MFU to compare (fix it in the Plan tab)."));
         return;
     }
     const double dMfu = 100.0 * (after->mfu - before->mfu);
-    const QColor c = std::fabs(dMfu) < 0.05 ? mix(palette(), 0.6) : (dMfu > 0 ? palette::bandGood() : palette::warning());
+    const QColor c =
+        std::fabs(dMfu) < 0.05 ? mix(palette(), 0.6) : (dMfu > 0 ? palette::bandGood() : palette::warning());
     QString html = heading + QStringLiteral("<br>");
-    html += tr("<span style='font-size:large'>MFU <b>%1</b> → <b>%2</b></span> <span style='color:%3'>(%4%5 points)</span>")
-                .arg(formatPercent(before->mfu), formatPercent(after->mfu), c.name(), dMfu >= 0 ? QStringLiteral("+") : QString(QChar(0x2212)),
-                     formatNumber(std::fabs(dMfu), 1));
+    html +=
+        tr("<span style='font-size:large'>MFU <b>%1</b> → <b>%2</b></span> <span style='color:%3'>(%4%5 "
+           "points)</span>")
+            .arg(formatPercent(before->mfu), formatPercent(after->mfu), c.name(),
+                 dMfu >= 0 ? QStringLiteral("+") : QString(QChar(0x2212)), formatNumber(std::fabs(dMfu), 1));
     html += QStringLiteral("<br>") + tr("Step time %1 → %2; %3 → %4 per GPU")
-                                          .arg(formatSeconds(before->time.stepSeconds), formatSeconds(after->time.stepSeconds),
-                                               formatTokensPerSecond(before->tokensPerSecondPerGpu),
-                                               formatTokensPerSecond(after->tokensPerSecondPerGpu));
+                                         .arg(formatSeconds(before->time.stepSeconds),
+                                              formatSeconds(after->time.stepSeconds),
+                                              formatTokensPerSecond(before->tokensPerSecondPerGpu),
+                                              formatTokensPerSecond(after->tokensPerSecondPerGpu));
     m_compare->setText(html);
 }
 
@@ -216,7 +227,8 @@ void CalibrateTab::updateResultSummary() {
         }
         if (best16 > 0)
             lines << tr("bf16 GEMM: up to %1 (%2 of %3)")
-                         .arg(tflops(best16), formatPercent(best16 / gpu.peakFlops16), peakText(gpu.peakFlops16));
+                         .arg(tflops(best16), formatPercent(best16 / gpu.peakFlops16),
+                              peakText(gpu.peakFlops16));
         if (scenarioSeconds > 0)
             lines << tr("Scenario's GEMMs: %1 on average (%2 of peak)")
                          .arg(tflops(scenarioFlops / scenarioSeconds),
@@ -235,7 +247,8 @@ void CalibrateTab::updateResultSummary() {
                 hbm = std::max(hbm, h.bytesPerSecond);
         if (hbm > 0)
             lines << tr("HBM: up to %1 (%2 of %3)")
-                         .arg(formatBandwidth(hbm), formatPercent(hbm / gpu.hbmBandwidth), formatBandwidth(gpu.hbmBandwidth));
+                         .arg(formatBandwidth(hbm), formatPercent(hbm / gpu.hbmBandwidth),
+                              formatBandwidth(gpu.hbmBandwidth));
         double bus = 0;
         for (const auto& c : r.comm)
             if (c.ok() && c.op == calib::Collective::AllReduce)
@@ -260,7 +273,8 @@ void CalibrateTab::updateResultSummary() {
                      .arg(mix(palette(), 0.6).name(), notes.join(QStringLiteral("<br>")));
     }
     if (lines.isEmpty())
-        lines << tr("<i>No measured profile yet.</i> Run the benchmarks, or load or import a profile: what it changes "
+        lines << tr("<i>No measured profile yet.</i> Run the benchmarks, or load or import a profile: what "
+                    "it changes "
                     "on this scenario shows here.");
     m_summary->setText(lines.join(QStringLiteral("<br>")));
 }

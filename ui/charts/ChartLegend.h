@@ -5,6 +5,7 @@
 // Enter, as the bars themselves do.
 #include <QString>
 #include <QWidget>
+
 #include <vector>
 
 class QColor;

@@ -1,12 +1,11 @@
 #include "ui/charts/ChartStyle.h"
 
 #include <QFont>
-
+#include <QGraphicsLayout>
+#include <QPalette>
 #include <QtCharts/QAbstractAxis>
 #include <QtCharts/QChart>
 #include <QtCharts/QLegend>
-#include <QGraphicsLayout>
-#include <QPalette>
 
 namespace lp::ui {
 
@@ -22,7 +21,9 @@ QFont chartTitleFont(const QFont& base) {
     return title;
 }
 
-bool isDarkPalette(const QPalette& p) { return p.color(QPalette::Window).lightness() < 128; }
+bool isDarkPalette(const QPalette& p) {
+    return p.color(QPalette::Window).lightness() < 128;
+}
 
 void applyChartTheme(QChart* chart, const QPalette& p) {
     chart->setTheme(isDarkPalette(p) ? QChart::ChartThemeDark : QChart::ChartThemeLight);

@@ -4,6 +4,12 @@
 #include "ui/charts/ChartStyle.h"
 #include "ui/widgets/Palette.h"
 
+#include <QEvent>
+#include <QGraphicsSimpleTextItem>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QToolTip>
+#include <QVBoxLayout>
 #include <QtCharts/QBarCategoryAxis>
 #include <QtCharts/QBarSet>
 #include <QtCharts/QCategoryAxis>
@@ -13,12 +19,6 @@
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QStackedBarSeries>
 #include <QtCharts/QValueAxis>
-#include <QEvent>
-#include <QGraphicsSimpleTextItem>
-#include <QHBoxLayout>
-#include <QLabel>
-#include <QToolTip>
-#include <QVBoxLayout>
 
 #include <algorithm>
 #include <cmath>
@@ -57,8 +57,9 @@ MemoryChart::MemoryChart(QWidget* parent)
     QFont bold = m_verdict->font();
     bold.setBold(true);
     m_verdict->setFont(bold);
-    m_headline->setToolTip(tr("The worst (fullest) pipeline stage against the GPU's usable memory. Click a bar "
-                              "segment for its formula."));
+    m_headline->setToolTip(
+        tr("The worst (fullest) pipeline stage against the GPU's usable memory. Click a bar "
+           "segment for its formula."));
     m_view->setRenderHint(QPainter::Antialiasing, false);
     m_view->setViewportUpdateMode(QGraphicsView::MinimalViewportUpdate);
     m_view->setMinimumHeight(220); // raised with the font in applyTheme()
@@ -86,10 +87,12 @@ MemoryChart::MemoryChart(QWidget* parent)
         connect(set, &QBarSet::hovered, this, [this, set, key, name](bool on, int index) {
             if (!on || index < 0 || index >= set->count())
                 return;
-            QToolTip::showText(QCursor::pos(),
-                               tr("Stage %1 · %2: %3").arg(index).arg(name, formatNumber(set->at(index), 2) +
-                                                                                QChar(0x202F) + unitName(m_unit)),
-                               m_view);
+            QToolTip::showText(
+                QCursor::pos(),
+                tr("Stage %1 · %2: %3")
+                    .arg(index)
+                    .arg(name, formatNumber(set->at(index), 2) + QChar(0x202F) + unitName(m_unit)),
+                m_view);
             emit explainRequested(key);
         });
         connect(set, &QBarSet::clicked, this, [this, key](int) { emit explainRequested(key); });
@@ -163,9 +166,13 @@ void MemoryChart::setPlan(const core::Plan& plan, bool stale) {
     rebuild();
 }
 
-int MemoryChart::stageCount() const { return m_sets[0]->count(); }
+int MemoryChart::stageCount() const {
+    return m_sets[0]->count();
+}
 
-double MemoryChart::capacityShown() const { return m_capacity->count() > 0 ? m_capacity->at(0).y() : 0.0; }
+double MemoryChart::capacityShown() const {
+    return m_capacity->count() > 0 ? m_capacity->at(0).y() : 0.0;
+}
 
 void MemoryChart::placeWorstMarker() {
     const int n = static_cast<int>(m_plan.memory.stages.size());
@@ -173,16 +180,21 @@ void MemoryChart::placeWorstMarker() {
         m_worstMarker->hide();
         return;
     }
-    const double total = m_plan.memory.stages[static_cast<std::size_t>(m_worst)].totalBytes / bytesPerUnit(m_unit);
+    const double total =
+        m_plan.memory.stages[static_cast<std::size_t>(m_worst)].totalBytes / bytesPerUnit(m_unit);
     const QPointF top = m_chart->mapToPosition(QPointF(m_worst, total), m_capacity);
     const QRectF box = m_worstMarker->boundingRect();
     m_worstMarker->setPos(top.x() - box.width() / 2, top.y() - box.height() - 2);
     m_worstMarker->show();
 }
 
-QString MemoryChart::headline() const { return m_verdict->text() + QLatin1Char(' ') + m_headline->text(); }
+QString MemoryChart::headline() const {
+    return m_verdict->text() + QLatin1Char(' ') + m_headline->text();
+}
 
-QColor MemoryChart::headlineColor() const { return m_verdict->palette().color(QPalette::WindowText); }
+QColor MemoryChart::headlineColor() const {
+    return m_verdict->palette().color(QPalette::WindowText);
+}
 
 void MemoryChart::rebuild() {
     const core::MemoryPlan& mem = m_plan.memory;
@@ -195,7 +207,7 @@ void MemoryChart::rebuild() {
         m_categories.clear();
         for (int i = 0; i < n; ++i)
             m_categories << tr("Stage %1").arg(i);
-        const bool many = n > 8;  // "Stage 12" labels would be elided
+        const bool many = n > 8; // "Stage 12" labels would be elided
         QAbstractAxis* want = many ? static_cast<QAbstractAxis*>(m_stageTicks) : m_stageAxis;
         QAbstractAxis* other = many ? static_cast<QAbstractAxis*>(m_stageAxis) : m_stageTicks;
         if (!m_series->attachedAxes().contains(want)) {

@@ -39,7 +39,7 @@ public:
     QBarSet* barSet(core::MemoryComponent c) const { return m_sets[static_cast<std::size_t>(c)]; }
     int stageCount() const;
     int markedWorstStage() const { return m_worst; }
-    double capacityShown() const;  // in the display unit
+    double capacityShown() const; // in the display unit
     QString headline() const;     // verdict and details, as shown
     QColor headlineColor() const; // red when the layout does not fit
     QChartView* chartView() const { return m_view; }
@@ -69,10 +69,10 @@ private:
     QStackedBarSeries* m_series;
     std::array<QBarSet*, 5> m_sets{};
     QLineSeries* m_capacity;
-    QGraphicsSimpleTextItem* m_worstMarker;  // "worst ▼" above the fullest stage
-    QBarCategoryAxis* m_stageAxis;  // "Stage 0" ... for up to 8 stages
-    QCategoryAxis* m_stageTicks;    // a numbered axis with a label every few stages, for more
-    QValueAxis* m_lineAxis;  // hidden x axis for the capacity line and the marker
+    QGraphicsSimpleTextItem* m_worstMarker; // "worst ▼" above the fullest stage
+    QBarCategoryAxis* m_stageAxis;          // "Stage 0" ... for up to 8 stages
+    QCategoryAxis* m_stageTicks;            // a numbered axis with a label every few stages, for more
+    QValueAxis* m_lineAxis;                 // hidden x axis for the capacity line and the marker
     QValueAxis* m_valueAxis;
     QStringList m_categories;
 };

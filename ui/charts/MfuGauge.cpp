@@ -13,13 +13,15 @@
 
 namespace lp::ui {
 namespace {
-constexpr double kStartDeg = 210.0;  // 0% at the lower left
-constexpr double kSpanDeg = 240.0;   // clockwise to 100% at the lower right
+constexpr double kStartDeg = 210.0; // 0% at the lower left
+constexpr double kSpanDeg = 240.0;  // clockwise to 100% at the lower right
 constexpr double kAlarm = 0.20;
 constexpr double kGoodLow = 0.35;
 constexpr double kGoodHigh = 0.55;
 
-double angleFor(double fraction) { return kStartDeg - kSpanDeg * std::clamp(fraction, 0.0, 1.0); }
+double angleFor(double fraction) {
+    return kStartDeg - kSpanDeg * std::clamp(fraction, 0.0, 1.0);
+}
 } // namespace
 
 MfuGauge::MfuGauge(QWidget* parent) : QWidget(parent) {
@@ -31,8 +33,12 @@ MfuGauge::MfuGauge(QWidget* parent) : QWidget(parent) {
     setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);
 }
 
-QSize MfuGauge::sizeHint() const { return {240, 200}; }
-QSize MfuGauge::minimumSizeHint() const { return {160, 140}; }
+QSize MfuGauge::sizeHint() const {
+    return {240, 200};
+}
+QSize MfuGauge::minimumSizeHint() const {
+    return {160, 140};
+}
 
 void MfuGauge::setMfu(double fraction, bool stale) {
     if (fraction == m_mfu && stale == m_stale)
@@ -43,7 +49,9 @@ void MfuGauge::setMfu(double fraction, bool stale) {
     update();
 }
 
-QString MfuGauge::valueText() const { return formatPercent(m_mfu, 1); }
+QString MfuGauge::valueText() const {
+    return formatPercent(m_mfu, 1);
+}
 
 QString MfuGauge::bandText() const {
     if (m_mfu < kAlarm)
@@ -90,7 +98,8 @@ void MfuGauge::paintDial(QPainter& p, const Geometry& g) const {
         const double a = angleFor(f) * std::numbers::pi / 180.0;
         const QPointF dir(std::cos(a), -std::sin(a));
         p.setPen(QPen(muted, 1.2));
-        p.drawLine(g.centre + dir * (g.radius - g.thickness / 2 - 2), g.centre + dir * (g.radius + g.thickness / 2 + 2));
+        p.drawLine(g.centre + dir * (g.radius - g.thickness / 2 - 2),
+                   g.centre + dir * (g.radius + g.thickness / 2 + 2));
         const QPointF at = g.centre + dir * (g.radius - g.thickness / 2 - 4 - fm.height() * 0.7);
         const QRectF box(at.x() - 20, at.y() - fm.height() / 2, 40, fm.height());
         p.setPen(muted);
@@ -160,7 +169,8 @@ void MfuGauge::paintEvent(QPaintEvent*) {
     p.setFont(small);
     p.setPen(muted);
     const QRectF captionBox(centre.x() - radius, valueBox.bottom(), 2 * radius, fm.height() * 1.2);
-    p.drawText(captionBox, Qt::AlignHCenter | Qt::AlignTop, m_stale ? tr("MFU (last valid layout)") : tr("MFU"));
+    p.drawText(captionBox, Qt::AlignHCenter | Qt::AlignTop,
+               m_stale ? tr("MFU (last valid layout)") : tr("MFU"));
 
     if (hasFocus()) {
         QPen focusPen(pal.color(QPalette::Highlight), 1.5, Qt::DotLine);

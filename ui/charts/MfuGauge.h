@@ -13,8 +13,8 @@ public:
 
     void setMfu(double fraction, bool stale);
     double mfu() const { return m_mfu; }
-    QString valueText() const;  // "41.2%"
-    QString bandText() const;   // what the band means for the current value
+    QString valueText() const; // "41.2%"
+    QString bandText() const;  // what the band means for the current value
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
@@ -36,7 +36,7 @@ private:
         double thickness = 0;
     };
     Geometry geometry() const;
-    void paintDial(QPainter& p, const Geometry& g) const;  // bands, ticks, labels: cached
+    void paintDial(QPainter& p, const Geometry& g) const; // bands, ticks, labels: cached
     QPixmap m_dial;
     QString m_dialKey;
     double m_mfu = 0;

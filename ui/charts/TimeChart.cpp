@@ -3,6 +3,12 @@
 #include "ui/charts/ChartStyle.h"
 #include "ui/widgets/Format.h"
 
+#include <QEvent>
+#include <QFontMetricsF>
+#include <QGraphicsSimpleTextItem>
+#include <QLabel>
+#include <QToolTip>
+#include <QVBoxLayout>
 #include <QtCharts/QBarCategoryAxis>
 #include <QtCharts/QBarSet>
 #include <QtCharts/QChart>
@@ -10,12 +16,6 @@
 #include <QtCharts/QHorizontalStackedBarSeries>
 #include <QtCharts/QLegend>
 #include <QtCharts/QValueAxis>
-#include <QEvent>
-#include <QFontMetricsF>
-#include <QGraphicsSimpleTextItem>
-#include <QLabel>
-#include <QToolTip>
-#include <QVBoxLayout>
 
 #include <algorithm>
 #include <array>
@@ -62,9 +62,9 @@ TimeChart::TimeChart(QWidget* parent)
                 return;
             const double s = timeSeconds(m_plan.time, c);
             const double share = m_plan.time.stepSeconds > 0 ? s / m_plan.time.stepSeconds : 0;
-            QToolTip::showText(QCursor::pos(),
-                               tr("%1: %2 per step (%3)").arg(timeName(c), formatSeconds(s), formatPercent(share)),
-                               m_view);
+            QToolTip::showText(
+                QCursor::pos(),
+                tr("%1: %2 per step (%3)").arg(timeName(c), formatSeconds(s), formatPercent(share)), m_view);
             emit explainRequested(key);
         });
         connect(set, &QBarSet::clicked, this, [this, key](int) { emit explainRequested(key); });
@@ -78,7 +78,7 @@ TimeChart::TimeChart(QWidget* parent)
     m_valueAxis->setLabelFormat(QStringLiteral("%.0f"));
     m_longAxisTitle = tr("milliseconds per optimizer step");
     m_valueAxis->setTitleText(m_longAxisTitle);
-    m_chart->legend()->setVisible(false);  // the category labels name each bar
+    m_chart->legend()->setVisible(false); // the category labels name each bar
     for (auto& label : m_valueLabels) {
         label = new QGraphicsSimpleTextItem(m_chart);
         label->setZValue(20);
@@ -142,7 +142,9 @@ double TimeChart::shownMilliseconds(TimeComponent c) const {
     return row < set->count() ? set->at(row) : 0;
 }
 
-QString TimeChart::headline() const { return m_headline->text(); }
+QString TimeChart::headline() const {
+    return m_headline->text();
+}
 
 void TimeChart::placeValueLabels() {
     const int n = static_cast<int>(m_shown.size());
@@ -189,7 +191,7 @@ void TimeChart::fitToWidth() {
         needed = std::max(needed, overflow / share);
     }
     int right = needed > -1e9 ? std::max(8, static_cast<int>(std::ceil(margins.right() + needed))) : 8;
-    right = std::min(right, std::max(8, static_cast<int>(m_chart->size().width() / 2)));  // bars keep half
+    right = std::min(right, std::max(8, static_cast<int>(m_chart->size().width() / 2))); // bars keep half
     if (std::abs(right - margins.right()) > 1)
         m_chart->setMargins(QMargins(margins.left(), margins.top(), right, margins.bottom()));
 
@@ -283,7 +285,8 @@ void TimeChart::rebuild() {
     QString text = tr("Step time %1 per optimizer step").arg(formatSeconds(t.stepSeconds));
     if (t.bubbleFraction > 0)
         text += tr(" · pipeline bubble %1 of the pipeline time").arg(formatPercent(t.bubbleFraction));
-    const double comm = t.tpCommSeconds + t.ppCommSeconds + t.cpCommSeconds + t.epCommSeconds + t.dpCommExposedSeconds;
+    const double comm =
+        t.tpCommSeconds + t.ppCommSeconds + t.cpCommSeconds + t.epCommSeconds + t.dpCommExposedSeconds;
     if (t.stepSeconds > 0)
         text += tr(" · exposed communication %1").arg(formatPercent(comm / t.stepSeconds));
     if (m_stale)

@@ -55,7 +55,8 @@ private:
     std::array<QBarSet*, kTimeComponentCount> m_sets{};
     QBarCategoryAxis* m_axis;
     QValueAxis* m_valueAxis;
-    std::array<QGraphicsSimpleTextItem*, kTimeComponentCount> m_valueLabels{};  // "412 ms · 43%" at each bar's end
+    std::array<QGraphicsSimpleTextItem*, kTimeComponentCount>
+        m_valueLabels{}; // "412 ms · 43%" at each bar's end
     // Component names left of the bars, drawn here because Qt Charts elides category labels as soon
     // as the rows get a little tight.
     std::array<QGraphicsSimpleTextItem*, kTimeComponentCount> m_nameLabels{};

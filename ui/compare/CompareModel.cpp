@@ -15,9 +15,12 @@ namespace {
 
 QString recomputeText(core::Recompute r) {
     switch (r) {
-    case core::Recompute::None: return CompareModel::tr("no recompute");
-    case core::Recompute::Selective: return CompareModel::tr("selective recompute");
-    case core::Recompute::Full: return CompareModel::tr("full recompute");
+    case core::Recompute::None:
+        return CompareModel::tr("no recompute");
+    case core::Recompute::Selective:
+        return CompareModel::tr("selective recompute");
+    case core::Recompute::Full:
+        return CompareModel::tr("full recompute");
     }
     return {};
 }
@@ -61,31 +64,51 @@ void CompareModel::setUnit(MemoryUnit unit) {
         return;
     m_unit = unit;
     if (!m_pinned.empty())
-        emit dataChanged(index(WorstMemory, 0), index(Headroom, columnCount() - 1), {Qt::DisplayRole, Qt::ToolTipRole});
+        emit dataChanged(index(WorstMemory, 0), index(Headroom, columnCount() - 1),
+                         {Qt::DisplayRole, Qt::ToolTipRole});
     emit headerDataChanged(Qt::Vertical, WorstMemory, Headroom);
 }
 
-QString CompareModel::letter(int column) { return QString(QChar(u'A' + column)); }
+QString CompareModel::letter(int column) {
+    return QString(QChar(u'A' + column));
+}
 
 QString CompareModel::metricName(int metric) {
     switch (metric) {
-    case Parallelism: return tr("Parallelism");
-    case VirtualStages: return tr("Virtual stages");
-    case Batch: return tr("Batch: mb × acc × DP");
-    case Training: return tr("ZeRO, recompute");
-    case Gpus: return tr("GPUs");
-    case WorstMemory: return tr("Worst-stage memory");
-    case Headroom: return tr("Free memory");
-    case StepTime: return tr("Step time");
-    case Mfu: return tr("MFU");
-    case Hfu: return tr("HFU");
-    case TokensPerSecond: return tr("Tokens/s");
-    case TokensPerSecondPerGpu: return tr("Tokens/s per GPU");
-    case Bubble: return tr("Pipeline bubble");
-    case ExposedDp: return tr("Exposed DP comm.");
-    case TrainingTime: return tr("Training time");
-    case GpuHours: return tr("GPU-hours");
-    case Diagnostics: return tr("Diagnostics");
+    case Parallelism:
+        return tr("Parallelism");
+    case VirtualStages:
+        return tr("Virtual stages");
+    case Batch:
+        return tr("Batch: mb × acc × DP");
+    case Training:
+        return tr("ZeRO, recompute");
+    case Gpus:
+        return tr("GPUs");
+    case WorstMemory:
+        return tr("Worst-stage memory");
+    case Headroom:
+        return tr("Free memory");
+    case StepTime:
+        return tr("Step time");
+    case Mfu:
+        return tr("MFU");
+    case Hfu:
+        return tr("HFU");
+    case TokensPerSecond:
+        return tr("Tokens/s");
+    case TokensPerSecondPerGpu:
+        return tr("Tokens/s per GPU");
+    case Bubble:
+        return tr("Pipeline bubble");
+    case ExposedDp:
+        return tr("Exposed DP comm.");
+    case TrainingTime:
+        return tr("Training time");
+    case GpuHours:
+        return tr("GPU-hours");
+    case Diagnostics:
+        return tr("Diagnostics");
     }
     return {};
 }
@@ -98,34 +121,53 @@ int CompareModel::direction(int metric) {
     case ExposedDp:
     case TrainingTime:
     case GpuHours:
-    case Diagnostics: return -1;
+    case Diagnostics:
+        return -1;
     case Headroom:
     case Mfu:
     case TokensPerSecond:
-    case TokensPerSecondPerGpu: return +1;
-    default: return 0;
+    case TokensPerSecondPerGpu:
+        return +1;
+    default:
+        return 0;
     }
 }
 
-bool CompareModel::hasValue(int metric) const { return direction(metric) != 0 || metric == Hfu || metric == Gpus; }
+bool CompareModel::hasValue(int metric) const {
+    return direction(metric) != 0 || metric == Hfu || metric == Gpus;
+}
 
 double CompareModel::value(int metric, int column) const {
     const core::Plan& p = m_pinned[static_cast<std::size_t>(column)].plan;
     switch (metric) {
-    case Gpus: return static_cast<double>(p.layout.gpus());
-    case WorstMemory: return worstBytes(p);
-    case Headroom: return p.memory.headroomBytes;
-    case StepTime: return p.time.stepSeconds;
-    case Mfu: return p.mfu;
-    case Hfu: return p.hfu;
-    case TokensPerSecond: return p.tokensPerSecond;
-    case TokensPerSecondPerGpu: return p.tokensPerSecondPerGpu;
-    case Bubble: return p.time.bubbleSeconds;
-    case ExposedDp: return p.time.dpCommExposedSeconds;
-    case TrainingTime: return p.trainingSeconds;
-    case GpuHours: return p.gpuHours;
-    case Diagnostics: return seriousCount(p);
-    default: return 0;
+    case Gpus:
+        return static_cast<double>(p.layout.gpus());
+    case WorstMemory:
+        return worstBytes(p);
+    case Headroom:
+        return p.memory.headroomBytes;
+    case StepTime:
+        return p.time.stepSeconds;
+    case Mfu:
+        return p.mfu;
+    case Hfu:
+        return p.hfu;
+    case TokensPerSecond:
+        return p.tokensPerSecond;
+    case TokensPerSecondPerGpu:
+        return p.tokensPerSecondPerGpu;
+    case Bubble:
+        return p.time.bubbleSeconds;
+    case ExposedDp:
+        return p.time.dpCommExposedSeconds;
+    case TrainingTime:
+        return p.trainingSeconds;
+    case GpuHours:
+        return p.gpuHours;
+    case Diagnostics:
+        return seriousCount(p);
+    default:
+        return 0;
     }
 }
 
@@ -143,7 +185,8 @@ QString CompareModel::text(int metric, int column) const {
             s += tr(", EP %1").arg(l.ep);
         return s;
     }
-    case VirtualStages: return QString::number(l.vpp);
+    case VirtualStages:
+        return QString::number(l.vpp);
     case Batch:
         return tr("%1 × %2 × DP %3 = %4")
             .arg(l.microBatch)
@@ -170,21 +213,32 @@ QString CompareModel::text(int metric, int column) const {
             s += tr(", CP %1").arg(QString::fromUtf8(core::toString(t.cpExchange)));
         return s;
     }
-    case Gpus: return formatCount(l.gpus());
-    case WorstMemory: return formatBytes(worstBytes(p), m_unit);
+    case Gpus:
+        return formatCount(l.gpus());
+    case WorstMemory:
+        return formatBytes(worstBytes(p), m_unit);
     case Headroom:
         return p.memory.fits ? formatBytes(p.memory.headroomBytes, m_unit)
                              : tr("%1 over").arg(formatBytes(-p.memory.headroomBytes, m_unit));
-    case StepTime: return formatSeconds(p.time.stepSeconds);
-    case Mfu: return formatPercent(p.mfu, 1);
-    case Hfu: return formatPercent(p.hfu, 1);
-    case TokensPerSecond: return formatLarge(p.tokensPerSecond);
-    case TokensPerSecondPerGpu: return formatNumber(p.tokensPerSecondPerGpu, 0);
+    case StepTime:
+        return formatSeconds(p.time.stepSeconds);
+    case Mfu:
+        return formatPercent(p.mfu, 1);
+    case Hfu:
+        return formatPercent(p.hfu, 1);
+    case TokensPerSecond:
+        return formatLarge(p.tokensPerSecond);
+    case TokensPerSecondPerGpu:
+        return formatNumber(p.tokensPerSecondPerGpu, 0);
     case Bubble:
-        return tr("%1 (%2)").arg(formatSeconds(p.time.bubbleSeconds), formatPercent(p.time.bubbleFraction, 0));
-    case ExposedDp: return formatSeconds(p.time.dpCommExposedSeconds);
-    case TrainingTime: return formatDuration(p.trainingSeconds);
-    case GpuHours: return formatLarge(p.gpuHours);
+        return tr("%1 (%2)").arg(formatSeconds(p.time.bubbleSeconds),
+                                 formatPercent(p.time.bubbleFraction, 0));
+    case ExposedDp:
+        return formatSeconds(p.time.dpCommExposedSeconds);
+    case TrainingTime:
+        return formatDuration(p.trainingSeconds);
+    case GpuHours:
+        return formatLarge(p.gpuHours);
     case Diagnostics: {
         QStringList names;
         for (const core::Diagnostic& d : p.diagnostics)
@@ -207,9 +261,14 @@ QString CompareModel::toolTip(int metric, int column) const {
     }
     QString tip = QStringLiteral("%1 · %2: %3").arg(letter(column), metricName(metric), text(metric, column));
     switch (mark(metric, column)) {
-    case Mark::Best: tip += tr("\nBest of the pinned layouts."); break;
-    case Mark::Worst: tip += tr("\nWorst of the pinned layouts."); break;
-    case Mark::None: break;
+    case Mark::Best:
+        tip += tr("\nBest of the pinned layouts.");
+        break;
+    case Mark::Worst:
+        tip += tr("\nWorst of the pinned layouts.");
+        break;
+    case Mark::None:
+        break;
     }
     if (differsFromFirst(metric, column))
         tip += tr("\nDiffers from A.");
@@ -250,7 +309,9 @@ bool CompareModel::differsFromFirst(int metric, int column) const {
     return text(metric, column) != text(metric, 0);
 }
 
-int CompareModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : MetricCount; }
+int CompareModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : MetricCount;
+}
 
 int CompareModel::columnCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : static_cast<int>(m_pinned.size());
@@ -262,12 +323,18 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const {
     const int metric = index.row();
     const int column = index.column();
     switch (role) {
-    case Qt::DisplayRole: return text(metric, column);
-    case Qt::ToolTipRole: return toolTip(metric, column);
-    case MarkRole: return static_cast<int>(mark(metric, column));
-    case DiffersRole: return differsFromFirst(metric, column);
-    case ValueRole: return hasValue(metric) ? QVariant(value(metric, column)) : QVariant();
-    case Qt::TextAlignmentRole: return QVariant::fromValue(Qt::Alignment(Qt::AlignCenter));
+    case Qt::DisplayRole:
+        return text(metric, column);
+    case Qt::ToolTipRole:
+        return toolTip(metric, column);
+    case MarkRole:
+        return static_cast<int>(mark(metric, column));
+    case DiffersRole:
+        return differsFromFirst(metric, column);
+    case ValueRole:
+        return hasValue(metric) ? QVariant(value(metric, column)) : QVariant();
+    case Qt::TextAlignmentRole:
+        return QVariant::fromValue(Qt::Alignment(Qt::AlignCenter));
     case Qt::FontRole:
         if (mark(metric, column) == Mark::Best) {
             QFont f;
@@ -280,9 +347,12 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const {
         if ((metric == Headroom || metric == WorstMemory) && p.valid && !p.memory.fits)
             return QBrush(palette::error());
         switch (mark(metric, column)) {
-        case Mark::Best: return QBrush(palette::bandGood().darker(125));
-        case Mark::Worst: return QBrush(QColor(0xB8, 0x4A, 0x3E));  // red-ish, softer than "does not fit"
-        case Mark::None: return {};
+        case Mark::Best:
+            return QBrush(palette::bandGood().darker(125));
+        case Mark::Worst:
+            return QBrush(QColor(0xB8, 0x4A, 0x3E)); // red-ish, softer than "does not fit"
+        case Mark::None:
+            return {};
         }
         return {};
     }
@@ -293,7 +363,8 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const {
             return QBrush(tint);
         }
         return {};
-    default: return {};
+    default:
+        return {};
     }
 }
 

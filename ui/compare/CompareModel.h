@@ -16,7 +16,7 @@ namespace lp::ui {
 struct PinnedLayout {
     core::Scenario scenario;
     core::Plan plan;
-    QString source;  // "Planner", "Explore #3"
+    QString source; // "Planner", "Explore #3"
 };
 
 class CompareModel : public QAbstractTableModel {
@@ -45,9 +45,9 @@ public:
     // What a cell is, compared with the other pinned layouts (Qt::UserRole + 1).
     enum class Mark { None, Best, Worst };
     enum Role {
-        MarkRole = Qt::UserRole + 1,  // int: Mark
-        DiffersRole,                  // bool: differs from the first pinned layout
-        ValueRole,                    // double: the compared number (rows that have one)
+        MarkRole = Qt::UserRole + 1, // int: Mark
+        DiffersRole,                 // bool: differs from the first pinned layout
+        ValueRole,                   // double: the compared number (rows that have one)
     };
 
     explicit CompareModel(QObject* parent = nullptr);
@@ -56,7 +56,7 @@ public:
     void setUnit(MemoryUnit unit);
     MemoryUnit unit() const { return m_unit; }
 
-    static QString letter(int column);  // "A" ... "D"
+    static QString letter(int column); // "A" ... "D"
     static QString metricName(int metric);
 
     Mark mark(int metric, int column) const;

@@ -2,10 +2,19 @@
 
 #include "core/estimate/Evaluate.h"
 #include "ui/charts/ChartStyle.h"
-#include "ui/widgets/Palette.h"
 #include "ui/document/ScenarioDocument.h"
+#include "ui/widgets/Palette.h"
 #include "ui/widgets/ScrollPage.h"
 
+#include <QEvent>
+#include <QFrame>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QTableView>
+#include <QToolButton>
+#include <QVBoxLayout>
 #include <QtCharts/QBarCategoryAxis>
 #include <QtCharts/QBarSet>
 #include <QtCharts/QChart>
@@ -16,15 +25,6 @@
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QStackedBarSeries>
 #include <QtCharts/QValueAxis>
-#include <QEvent>
-#include <QFrame>
-#include <QHBoxLayout>
-#include <QHeaderView>
-#include <QLabel>
-#include <QPushButton>
-#include <QTableView>
-#include <QToolButton>
-#include <QVBoxLayout>
 
 #include <algorithm>
 #include <cmath>
@@ -59,7 +59,9 @@ double niceCeiling(double v) {
 }
 
 // The searched axes and the layout: what makes two pins "the same layout".
-bool sameLayout(const core::Scenario& a, const core::Scenario& b) { return a == b; }
+bool sameLayout(const core::Scenario& a, const core::Scenario& b) {
+    return a == b;
+}
 
 QString summary(const PinnedLayout& p) {
     const core::Layout& l = p.scenario.layout;
@@ -69,9 +71,15 @@ QString summary(const PinnedLayout& p) {
         first += CompareView::tr(", v %1").arg(l.vpp);
     QString recompute;
     switch (t.recompute) {
-    case core::Recompute::None: recompute = CompareView::tr("no recompute"); break;
-    case core::Recompute::Selective: recompute = CompareView::tr("selective"); break;
-    case core::Recompute::Full: recompute = CompareView::tr("full recompute"); break;
+    case core::Recompute::None:
+        recompute = CompareView::tr("no recompute");
+        break;
+    case core::Recompute::Selective:
+        recompute = CompareView::tr("selective");
+        break;
+    case core::Recompute::Full:
+        recompute = CompareView::tr("full recompute");
+        break;
     }
     const QString second = CompareView::tr("mb %1 × acc %2 · ZeRO-%3 · %4")
                                .arg(l.microBatch)
@@ -92,9 +100,10 @@ CompareView::CompareView(ScenarioDocument* doc, QWidget* parent)
     titleFont.setBold(true);
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.1);
     title->setFont(titleFont);
-    auto* hint = new QLabel(tr("Pin two to four layouts, from the planner or from Explore (Pin). Bold green: best; "
-                               "red: worst; tinted: differs from A."),
-                            this);
+    auto* hint =
+        new QLabel(tr("Pin two to four layouts, from the planner or from Explore (Pin). Bold green: best; "
+                      "red: worst; tinted: differs from A."),
+                   this);
     hint->setWordWrap(true);
     m_pinCurrent = new QPushButton(tr("Pin &current layout"), this);
     m_pinCurrent->setObjectName(QStringLiteral("comparePinCurrent"));
@@ -111,10 +120,11 @@ CompareView::CompareView(ScenarioDocument* doc, QWidget* parent)
     m_message->setWordWrap(true);
     m_message->hide();
 
-    m_empty = new QLabel(tr("<h3>Nothing pinned yet</h3><p>Press <b>Pin current layout</b> to keep the planner's "
-                            "layout here, change the layout, and pin again; or select a layout in <b>Explore</b> "
-                            "and press <b>Pin</b>. Up to four layouts are compared side by side.</p>"),
-                         this);
+    m_empty =
+        new QLabel(tr("<h3>Nothing pinned yet</h3><p>Press <b>Pin current layout</b> to keep the planner's "
+                      "layout here, change the layout, and pin again; or select a layout in <b>Explore</b> "
+                      "and press <b>Pin</b>. Up to four layouts are compared side by side.</p>"),
+                   this);
     m_empty->setObjectName(QStringLiteral("compareEmpty"));
     m_empty->setWordWrap(true);
     m_empty->setAlignment(Qt::AlignCenter);
@@ -266,7 +276,9 @@ bool CompareView::pin(const core::Scenario& scenario, const QString& source) {
     return true;
 }
 
-bool CompareView::pinCurrent() { return pin(m_doc->scenario(), tr("Planner")); }
+bool CompareView::pinCurrent() {
+    return pin(m_doc->scenario(), tr("Planner"));
+}
 
 void CompareView::unpin(int index) {
     if (index < 0 || index >= pinnedCount())
@@ -285,13 +297,18 @@ void CompareView::clear() {
 }
 
 QAbstractButton* CompareView::unpinButton(int index) const {
-    return index >= 0 && index < static_cast<int>(m_unpinButtons.size()) ? m_unpinButtons[static_cast<std::size_t>(index)]
-                                                                        : nullptr;
+    return index >= 0 && index < static_cast<int>(m_unpinButtons.size())
+               ? m_unpinButtons[static_cast<std::size_t>(index)]
+               : nullptr;
 }
 
-QStringList CompareView::memoryCategories() const { return m_memoryAxis->categories(); }
+QStringList CompareView::memoryCategories() const {
+    return m_memoryAxis->categories();
+}
 
-QStringList CompareView::timeCategories() const { return m_timeAxis->categories(); }
+QStringList CompareView::timeCategories() const {
+    return m_timeAxis->categories();
+}
 
 void CompareView::rebuild() {
     const bool any = !m_pinned.empty();
@@ -403,7 +420,7 @@ void CompareView::rebuildMemory() {
 
 void CompareView::rebuildTime() {
     const int n = pinnedCount();
-    m_timeSeries->clear();  // deletes the sets
+    m_timeSeries->clear(); // deletes the sets
     m_timeSets.clear();
     // Horizontal bars list categories bottom-up: append D..A so that A is on top.
     QStringList categories;
@@ -434,7 +451,9 @@ void CompareView::rebuildTime() {
     m_timeAxis->clear();
     m_timeAxis->append(categories);
     m_timeValueAxis->setRange(0, niceCeiling(top * 1.05));
-    m_timeValueAxis->setLabelFormat(top < 0.1 ? QStringLiteral("%.3f") : top < 2 ? QStringLiteral("%.2f") : QStringLiteral("%.1f"));
+    m_timeValueAxis->setLabelFormat(top < 0.1 ? QStringLiteral("%.3f")
+                                    : top < 2 ? QStringLiteral("%.2f")
+                                              : QStringLiteral("%.1f"));
 }
 
 } // namespace lp::ui

@@ -41,7 +41,7 @@ public:
     // Pins a layout, evaluated with the document's current profile. Returns false (and says why
     // in the message line) when four are pinned, the same layout is already pinned, or it is invalid.
     bool pin(const core::Scenario& scenario, const QString& source);
-    bool pinCurrent();  // the planner's current layout
+    bool pinCurrent(); // the planner's current layout
     void unpin(int index);
     void clear();
 

@@ -3,6 +3,7 @@
 // widgets ask through it, so that tests answer with a path instead of a modal QFileDialog.
 #include <QFileDialog>
 #include <QString>
+
 #include <functional>
 
 namespace lp::ui {

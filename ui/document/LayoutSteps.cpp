@@ -41,14 +41,22 @@ bool nodeCompatible(long long gpus, int nodeSize) {
 
 int candidateLimit(const core::Scenario& s, LayoutAxis axis) {
     switch (axis) {
-    case LayoutAxis::Tp: return std::clamp(s.model.heads, 1, 1024);
-    case LayoutAxis::Pp: return std::clamp(s.model.layers, 1, 1024);
-    case LayoutAxis::Vpp: return std::clamp(s.model.layers / std::max(1, s.layout.pp), 1, 1024);
-    case LayoutAxis::Cp: return 64;
-    case LayoutAxis::Ep: return std::clamp(s.model.moe.experts, 1, 1024);
-    case LayoutAxis::MicroBatch: return 64;
-    case LayoutAxis::Accumulation: return 512;
-    case LayoutAxis::Dp: return 65536;
+    case LayoutAxis::Tp:
+        return std::clamp(s.model.heads, 1, 1024);
+    case LayoutAxis::Pp:
+        return std::clamp(s.model.layers, 1, 1024);
+    case LayoutAxis::Vpp:
+        return std::clamp(s.model.layers / std::max(1, s.layout.pp), 1, 1024);
+    case LayoutAxis::Cp:
+        return 64;
+    case LayoutAxis::Ep:
+        return std::clamp(s.model.moe.experts, 1, 1024);
+    case LayoutAxis::MicroBatch:
+        return 64;
+    case LayoutAxis::Accumulation:
+        return 512;
+    case LayoutAxis::Dp:
+        return 65536;
     }
     return 1;
 }
@@ -63,51 +71,87 @@ bool evenSplitOf(const core::Scenario& s) {
 
 int layoutValue(const core::Layout& l, LayoutAxis axis) {
     switch (axis) {
-    case LayoutAxis::Tp: return l.tp;
-    case LayoutAxis::Pp: return l.pp;
-    case LayoutAxis::Dp: return l.dp;
-    case LayoutAxis::Cp: return l.cp;
-    case LayoutAxis::Ep: return l.ep;
-    case LayoutAxis::Vpp: return l.vpp;
-    case LayoutAxis::MicroBatch: return l.microBatch;
-    case LayoutAxis::Accumulation: return l.accumulation;
+    case LayoutAxis::Tp:
+        return l.tp;
+    case LayoutAxis::Pp:
+        return l.pp;
+    case LayoutAxis::Dp:
+        return l.dp;
+    case LayoutAxis::Cp:
+        return l.cp;
+    case LayoutAxis::Ep:
+        return l.ep;
+    case LayoutAxis::Vpp:
+        return l.vpp;
+    case LayoutAxis::MicroBatch:
+        return l.microBatch;
+    case LayoutAxis::Accumulation:
+        return l.accumulation;
     }
     return 0;
 }
 
 void setLayoutValue(core::Layout& l, LayoutAxis axis, int value) {
     switch (axis) {
-    case LayoutAxis::Tp: l.tp = value; break;
-    case LayoutAxis::Pp: l.pp = value; break;
-    case LayoutAxis::Dp: l.dp = value; break;
-    case LayoutAxis::Cp: l.cp = value; break;
-    case LayoutAxis::Ep: l.ep = value; break;
-    case LayoutAxis::Vpp: l.vpp = value; break;
-    case LayoutAxis::MicroBatch: l.microBatch = value; break;
-    case LayoutAxis::Accumulation: l.accumulation = value; break;
+    case LayoutAxis::Tp:
+        l.tp = value;
+        break;
+    case LayoutAxis::Pp:
+        l.pp = value;
+        break;
+    case LayoutAxis::Dp:
+        l.dp = value;
+        break;
+    case LayoutAxis::Cp:
+        l.cp = value;
+        break;
+    case LayoutAxis::Ep:
+        l.ep = value;
+        break;
+    case LayoutAxis::Vpp:
+        l.vpp = value;
+        break;
+    case LayoutAxis::MicroBatch:
+        l.microBatch = value;
+        break;
+    case LayoutAxis::Accumulation:
+        l.accumulation = value;
+        break;
     }
 }
 
 QString axisName(LayoutAxis axis) {
     switch (axis) {
-    case LayoutAxis::Tp: return QStringLiteral("TP");
-    case LayoutAxis::Pp: return QStringLiteral("PP");
-    case LayoutAxis::Dp: return QStringLiteral("DP");
-    case LayoutAxis::Cp: return QStringLiteral("CP");
-    case LayoutAxis::Ep: return QStringLiteral("EP");
-    case LayoutAxis::Vpp: return QStringLiteral("virtual stages");
-    case LayoutAxis::MicroBatch: return QStringLiteral("micro batch");
-    case LayoutAxis::Accumulation: return QStringLiteral("accumulation");
+    case LayoutAxis::Tp:
+        return QStringLiteral("TP");
+    case LayoutAxis::Pp:
+        return QStringLiteral("PP");
+    case LayoutAxis::Dp:
+        return QStringLiteral("DP");
+    case LayoutAxis::Cp:
+        return QStringLiteral("CP");
+    case LayoutAxis::Ep:
+        return QStringLiteral("EP");
+    case LayoutAxis::Vpp:
+        return QStringLiteral("virtual stages");
+    case LayoutAxis::MicroBatch:
+        return QStringLiteral("micro batch");
+    case LayoutAxis::Accumulation:
+        return QStringLiteral("accumulation");
     }
     return {};
 }
 
 int axisMaximum(LayoutAxis axis) {
     switch (axis) {
-    case LayoutAxis::Dp: return 65536;
-    case LayoutAxis::Accumulation: return 4096;
-    case LayoutAxis::MicroBatch: return 1024;
-    default: return 1024;
+    case LayoutAxis::Dp:
+        return 65536;
+    case LayoutAxis::Accumulation:
+        return 4096;
+    case LayoutAxis::MicroBatch:
+        return 1024;
+    default:
+        return 1024;
     }
 }
 
@@ -122,7 +166,8 @@ void syncClusterName(core::ClusterSpec& c) {
     c.name = std::to_string(c.nodes) + name.substr(sep);
 }
 
-core::Scenario withLayoutValue(const core::Scenario& s, LayoutAxis axis, int value, const LayoutRules& rules) {
+core::Scenario withLayoutValue(const core::Scenario& s, LayoutAxis axis, int value,
+                               const LayoutRules& rules) {
     core::Scenario n = s;
     setLayoutValue(n.layout, axis, value);
     switch (axis) {
@@ -164,7 +209,7 @@ std::vector<int> validSteps(const core::Scenario& s, LayoutAxis axis, const Layo
     std::vector<int> steps;
     if (axis == LayoutAxis::Dp) {
         if (rules.keepGpuCount) {
-            steps.push_back(current);  // derived: GPUs / (TP x PP x CP)
+            steps.push_back(current); // derived: GPUs / (TP x PP x CP)
             return steps;
         }
         const long long model = static_cast<long long>(s.layout.tp) * s.layout.pp * s.layout.cp;
@@ -176,7 +221,7 @@ std::vector<int> validSteps(const core::Scenario& s, LayoutAxis axis, const Layo
         for (int v = 1; v <= limit; ++v)
             steps.push_back(v);
     } else if (axis == LayoutAxis::Vpp && s.layout.pp <= 1) {
-        steps.push_back(1);  // interleaving needs a pipeline
+        steps.push_back(1); // interleaving needs a pipeline
     } else if (axis == LayoutAxis::Ep && !s.model.isMoe()) {
         steps.push_back(1);
     } else {
@@ -193,7 +238,7 @@ std::vector<int> validSteps(const core::Scenario& s, LayoutAxis axis, const Layo
                 continue;
             if (rules.keepGpuCount && candidate.layout.gpus() != s.cluster.gpus() &&
                 s.layout.gpus() == s.cluster.gpus())
-                continue;  // DP could not absorb the change
+                continue; // DP could not absorb the change
             // Uneven pipeline stages are valid (typed in, or from a file) but the slider offers even splits.
             const bool evenSplit = evenSplitOf(candidate);
             if ((axis != LayoutAxis::Pp && axis != LayoutAxis::Vpp) || evenSplit || !evenSplitOf(s))

@@ -15,8 +15,8 @@ inline constexpr int kLayoutAxisCount = static_cast<int>(LayoutAxis::Accumulatio
 
 int layoutValue(const core::Layout& l, LayoutAxis axis);
 void setLayoutValue(core::Layout& l, LayoutAxis axis, int value);
-QString axisName(LayoutAxis axis);   // "TP", "micro batch", ...
-int axisMaximum(LayoutAxis axis);     // what a spin box accepts when typed
+QString axisName(LayoutAxis axis); // "TP", "micro batch", ...
+int axisMaximum(LayoutAxis axis);  // what a spin box accepts when typed
 
 struct LayoutRules {
     bool keepGpuCount = true;  // TP/PP/CP changes rebalance DP instead of resizing the cluster

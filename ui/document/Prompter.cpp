@@ -7,8 +7,12 @@
 
 namespace lp::ui {
 namespace {
-QString tr(const char* s) { return QCoreApplication::translate("lp::ui::Prompter", s); }
-QString filter() { return tr("Scenario files (*.json);;All files (*)"); }
+QString tr(const char* s) {
+    return QCoreApplication::translate("lp::ui::Prompter", s);
+}
+QString filter() {
+    return tr("Scenario files (*.json);;All files (*)");
+}
 } // namespace
 
 Prompter::SaveChoice DialogPrompter::askSaveChanges(QWidget* parent, const QString& documentName) {
@@ -18,9 +22,12 @@ Prompter::SaveChoice DialogPrompter::askSaveChanges(QWidget* parent, const QStri
     box.setInformativeText(tr("Save them before continuing?"));
     box.setDefaultButton(QMessageBox::Save);
     switch (box.exec()) {
-    case QMessageBox::Save: return SaveChoice::Save;
-    case QMessageBox::Discard: return SaveChoice::Discard;
-    default: return SaveChoice::Cancel;
+    case QMessageBox::Save:
+        return SaveChoice::Save;
+    case QMessageBox::Discard:
+        return SaveChoice::Discard;
+    default:
+        return SaveChoice::Cancel;
     }
 }
 

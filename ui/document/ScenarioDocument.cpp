@@ -12,7 +12,9 @@
 
 namespace lp::ui {
 
-int mergeIdFor(EditKind kind, int field) { return static_cast<int>(kind) + field; }
+int mergeIdFor(EditKind kind, int field) {
+    return static_cast<int>(kind) + field;
+}
 
 ScenarioDocument::ScenarioDocument(QObject* parent) : QObject(parent), m_undo(new QUndoStack(this)) {
     connect(m_undo, &QUndoStack::cleanChanged, this, [this] { emit fileStateChanged(); });
@@ -31,9 +33,12 @@ QString ScenarioDocument::displayName() const {
     return QFileInfo(m_path).fileName();
 }
 
-bool ScenarioDocument::isModified() const { return m_dirtyWithoutFile || !m_undo->isClean(); }
+bool ScenarioDocument::isModified() const {
+    return m_dirtyWithoutFile || !m_undo->isClean();
+}
 
-void ScenarioDocument::edit(const core::Scenario& next, const QString& description, int mergeId, bool interactive) {
+void ScenarioDocument::edit(const core::Scenario& next, const QString& description, int mergeId,
+                            bool interactive) {
     if (next == m_scenario)
         return;
     m_undo->push(new EditCommand(this, m_scenario, next, description, mergeId, interactive));
@@ -47,7 +52,8 @@ void ScenarioDocument::setLayoutValue(LayoutAxis axis, int value, bool interacti
          mergeIdFor(EditKind::Layout, static_cast<int>(axis)), interactive);
 }
 
-void ScenarioDocument::editCluster(const core::ClusterSpec& cluster, const QString& description, int mergeId) {
+void ScenarioDocument::editCluster(const core::ClusterSpec& cluster, const QString& description,
+                                   int mergeId) {
     core::Scenario next = m_scenario;
     const bool nodeShapeChanged = cluster.gpusPerNode != m_scenario.cluster.gpusPerNode;
     next.cluster = cluster;
@@ -80,7 +86,7 @@ void ScenarioDocument::setProfileOverride(std::optional<core::HardwareProfile> p
 
 void ScenarioDocument::applyFromCommand(const core::Scenario& s) {
     if (s.cluster.nodes > 1)
-        m_rules.nodeSize = s.cluster.gpusPerNode;  // a multi-node cluster defines the node size
+        m_rules.nodeSize = s.cluster.gpusPerNode; // a multi-node cluster defines the node size
     setScenarioInternal(s);
 }
 
@@ -129,7 +135,9 @@ void ScenarioDocument::reevaluate() {
     emit planChanged();
 }
 
-void ScenarioDocument::newScenario() { resetTo(core::defaultScenario(), QString(), false); }
+void ScenarioDocument::newScenario() {
+    resetTo(core::defaultScenario(), QString(), false);
+}
 
 void ScenarioDocument::resetTo(const core::Scenario& s, const QString& path, bool modified) {
     m_undo->clear();

@@ -2,8 +2,8 @@
 // The one controller of the window: owns the current Scenario, its hardware profile and Plan,
 // applies every edit through a QUndoStack, re-evaluates, and tells the views. Widgets only read
 // from it and send edits to it.
-#include "core/model/Hardware.h"
 #include "core/estimate/Plan.h"
+#include "core/model/Hardware.h"
 #include "core/model/Scenario.h"
 #include "ui/document/LayoutSteps.h"
 
@@ -21,9 +21,9 @@ namespace lp::ui {
 
 // Merge ids for QUndoCommand: consecutive edits of the same control during one drag become one step.
 enum class EditKind {
-    Scenario = 1,  // anything without its own id (preset choice, file-level change)
-    Layout = 100,  // + LayoutAxis
-    Model = 200,   // + field index
+    Scenario = 1, // anything without its own id (preset choice, file-level change)
+    Layout = 100, // + LayoutAxis
+    Model = 200,  // + field index
     Cluster = 300,
     Training = 400,
 };
@@ -32,7 +32,7 @@ int mergeIdFor(EditKind kind, int field = 0);
 struct OpenResult {
     bool ok = false;
     QString path;
-    QStringList problems;  // "model.heads: must be a positive integer, got -3 (line 7, column 12)"
+    QStringList problems; // "model.heads: must be a positive integer, got -3 (line 7, column 12)"
 };
 
 class ScenarioDocument : public QObject {
@@ -56,7 +56,8 @@ public:
 
     // Edits (each one undoable). mergeId != -1 merges with the previous edit of the same id while
     // `interactive` (a slider drag); endInteraction() closes it.
-    void edit(const core::Scenario& next, const QString& description, int mergeId = -1, bool interactive = false);
+    void edit(const core::Scenario& next, const QString& description, int mergeId = -1,
+              bool interactive = false);
     void setLayoutValue(LayoutAxis axis, int value, bool interactive = false);
     void editCluster(const core::ClusterSpec& cluster, const QString& description, int mergeId = -1);
     void endInteraction();
@@ -75,7 +76,7 @@ public:
     bool isModified() const;
     void newScenario();
     OpenResult openFile(const QString& path);
-    bool saveTo(const QString& path, QString* error = nullptr);  // atomic (QSaveFile)
+    bool saveTo(const QString& path, QString* error = nullptr); // atomic (QSaveFile)
     // Replaces the document (autosave restore): becomes modified with no file unless `path` is given.
     void resetTo(const core::Scenario& s, const QString& path, bool modified);
 
@@ -83,9 +84,9 @@ public:
     void applyFromCommand(const core::Scenario& s);
 
 signals:
-    void scenarioChanged();   // the scenario (and the control steps) changed
-    void planChanged();       // a new Plan is available
-    void fileStateChanged();  // path or saved/unsaved state changed
+    void scenarioChanged();  // the scenario (and the control steps) changed
+    void planChanged();      // a new Plan is available
+    void fileStateChanged(); // path or saved/unsaved state changed
     void profileChanged();
 
 private:
@@ -108,7 +109,7 @@ private:
     std::array<std::vector<int>, kLayoutAxisCount> m_steps;
     QUndoStack* m_undo = nullptr;
     QString m_path;
-    bool m_dirtyWithoutFile = false;  // restored from autosave: unsaved although the stack is clean
+    bool m_dirtyWithoutFile = false; // restored from autosave: unsaved although the stack is clean
 };
 
 } // namespace lp::ui

@@ -76,8 +76,9 @@ std::vector<ValidationSet> bundledValidationSets() {
         if (!dir.exists())
             continue;
         const bool reference = folder.endsWith(QLatin1String("shared/reference"));
-        const QStringList names = reference ? QStringList{QStringLiteral("published-runs.json")}
-                                            : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
+        const QStringList names = reference
+                                      ? QStringList{QStringLiteral("published-runs.json")}
+                                      : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
         for (const QString& name : names) {
             if (seen.contains(name) || !QFileInfo(dir.filePath(name)).isFile())
                 continue;

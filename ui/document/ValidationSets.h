@@ -5,13 +5,14 @@
 // checkout, <data dir>/layout-planner/validation/*.json installed). The Validate tab offers them by name.
 #include <QString>
 #include <QStringList>
+
 #include <vector>
 
 namespace lp::ui {
 
 struct ValidationSet {
-    QString title;  // "Reference set: Megatron-LM, Megatron-DeepSpeed, torchtitan"
-    QString path;   // absolute
+    QString title; // "Reference set: Megatron-LM, Megatron-DeepSpeed, torchtitan"
+    QString path;  // absolute
 };
 
 // `relative` beside or above the executable's folder, then beside or above the working folder (a build tree

@@ -1,7 +1,7 @@
 #include "ui/document/ValidationTrust.h"
 
-#include "ui/widgets/Format.h"
 #include "ui/document/ValidationSets.h"
+#include "ui/widgets/Format.h"
 
 #include <QDir>
 

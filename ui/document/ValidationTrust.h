@@ -3,8 +3,8 @@
 // (every bundled validation set, ValidationSets.h) that share the plan's GPU, framework style and precision,
 // the parameters the planner's estimates depend on (core::GroupSummary). The explanation of a throughput
 // figure quotes it, so the number on screen comes with its measured error band.
-#include "core/model/Scenario.h"
 #include "core/measured/Validation.h"
+#include "core/model/Scenario.h"
 
 #include <QString>
 

@@ -2,11 +2,18 @@
 
 #include "core/estimate/Evaluate.h"
 #include "ui/charts/ChartStyle.h"
+#include "ui/document/ScenarioDocument.h"
 #include "ui/widgets/FlowLayout.h"
 #include "ui/widgets/Palette.h"
-#include "ui/document/ScenarioDocument.h"
 #include "ui/widgets/ScrollPage.h"
 
+#include <QCheckBox>
+#include <QComboBox>
+#include <QCursor>
+#include <QEvent>
+#include <QLabel>
+#include <QToolTip>
+#include <QVBoxLayout>
 #include <QtCharts/QCategoryAxis>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
@@ -15,13 +22,6 @@
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
 #include <QtCharts/QValueAxis>
-#include <QCheckBox>
-#include <QComboBox>
-#include <QCursor>
-#include <QEvent>
-#include <QLabel>
-#include <QToolTip>
-#include <QVBoxLayout>
 
 #include <algorithm>
 #include <cmath>
@@ -42,26 +42,40 @@ double worstBytes(const core::Plan& p) {
 
 QString recomputeLabel(int v) {
     switch (static_cast<core::Recompute>(v)) {
-    case core::Recompute::None: return AxisSweepView::tr("none");
-    case core::Recompute::Selective: return AxisSweepView::tr("selective");
-    case core::Recompute::Full: return AxisSweepView::tr("full");
+    case core::Recompute::None:
+        return AxisSweepView::tr("none");
+    case core::Recompute::Selective:
+        return AxisSweepView::tr("selective");
+    case core::Recompute::Full:
+        return AxisSweepView::tr("full");
     }
     return {};
 }
 
 int currentValue(const core::Scenario& s, Axis axis) {
     switch (axis) {
-    case Axis::Tp: return s.layout.tp;
-    case Axis::Pp: return s.layout.pp;
-    case Axis::Dp: return s.layout.dp;
-    case Axis::MicroBatch: return s.layout.microBatch;
-    case Axis::Accumulation: return s.layout.accumulation;
-    case Axis::Recompute: return static_cast<int>(s.training.recompute);
-    case Axis::ZeroStage: return s.training.zeroStage;
-    case Axis::ShardGroup: return core::effectiveShardDegree(s);
-    case Axis::Cp: return s.layout.cp;
-    case Axis::Ep: return s.layout.ep;
-    case Axis::Vpp: return s.layout.vpp;
+    case Axis::Tp:
+        return s.layout.tp;
+    case Axis::Pp:
+        return s.layout.pp;
+    case Axis::Dp:
+        return s.layout.dp;
+    case Axis::MicroBatch:
+        return s.layout.microBatch;
+    case Axis::Accumulation:
+        return s.layout.accumulation;
+    case Axis::Recompute:
+        return static_cast<int>(s.training.recompute);
+    case Axis::ZeroStage:
+        return s.training.zeroStage;
+    case Axis::ShardGroup:
+        return core::effectiveShardDegree(s);
+    case Axis::Cp:
+        return s.layout.cp;
+    case Axis::Ep:
+        return s.layout.ep;
+    case Axis::Vpp:
+        return s.layout.vpp;
     }
     return 0;
 }
@@ -135,7 +149,9 @@ std::vector<int> candidateValues(const core::Scenario& s, Axis axis, bool holdBa
     return {values.begin(), values.end()};
 }
 
-QString pct(double fraction) { return formatPercent(fraction, 1); }
+QString pct(double fraction) {
+    return formatPercent(fraction, 1);
+}
 QString pointDelta(double deltaFraction) {
     const double d = deltaFraction * 100;
     return (d >= 0 ? QStringLiteral("+") : QStringLiteral("−")) + formatNumber(std::fabs(d), 1);
@@ -154,13 +170,15 @@ AxisSweepView::AxisSweepView(ScenarioDocument* doc, QWidget* parent) : QWidget(p
     m_axisCombo->setObjectName(QStringLiteral("sweepAxis"));
     for (int a = 0; a < kAxisCount; ++a)
         m_axisCombo->addItem(axisName(static_cast<Axis>(a)), a);
-    m_axisCombo->setToolTip(tr("The one axis that varies; every other axis keeps the current layout's value."));
+    m_axisCombo->setToolTip(
+        tr("The one axis that varies; every other axis keeps the current layout's value."));
     m_holdCheck = new QCheckBox(tr("Hold the global batch"), this);
     m_holdCheck->setObjectName(QStringLiteral("sweepHoldBatch"));
     m_holdCheck->setChecked(true);
-    m_holdCheck->setToolTip(tr("Rebalance gradient accumulation so that micro batch × accumulation × DP stays the "
-                               "current global batch (values that cannot are marked invalid). Off: accumulation "
-                               "is held too and the global batch changes with TP, PP, DP and micro batch."));
+    m_holdCheck->setToolTip(
+        tr("Rebalance gradient accumulation so that micro batch × accumulation × DP stays the "
+           "current global batch (values that cannot are marked invalid). Off: accumulation "
+           "is held too and the global batch changes with TP, PP, DP and micro batch."));
     auto* note =
         new QLabel(tr("TP, PP and CP keep the GPU count by rebalancing DP; DP changes the GPU count."), this);
     note->setWordWrap(true);
@@ -212,17 +230,28 @@ AxisSweepView::AxisSweepView(ScenarioDocument* doc, QWidget* parent) : QWidget(p
 
 QString AxisSweepView::axisName(Axis axis) {
     switch (axis) {
-    case Axis::Tp: return tr("TP");
-    case Axis::Pp: return tr("PP");
-    case Axis::Dp: return tr("DP");
-    case Axis::MicroBatch: return tr("micro batch");
-    case Axis::Accumulation: return tr("accumulation");
-    case Axis::Recompute: return tr("recompute");
-    case Axis::ZeroStage: return tr("ZeRO stage");
-    case Axis::ShardGroup: return tr("ZeRO shard group");
-    case Axis::Cp: return tr("CP");
-    case Axis::Ep: return tr("EP");
-    case Axis::Vpp: return tr("virtual stages");
+    case Axis::Tp:
+        return tr("TP");
+    case Axis::Pp:
+        return tr("PP");
+    case Axis::Dp:
+        return tr("DP");
+    case Axis::MicroBatch:
+        return tr("micro batch");
+    case Axis::Accumulation:
+        return tr("accumulation");
+    case Axis::Recompute:
+        return tr("recompute");
+    case Axis::ZeroStage:
+        return tr("ZeRO stage");
+    case Axis::ShardGroup:
+        return tr("ZeRO shard group");
+    case Axis::Cp:
+        return tr("CP");
+    case Axis::Ep:
+        return tr("EP");
+    case Axis::Vpp:
+        return tr("virtual stages");
     }
     return {};
 }
@@ -275,12 +304,14 @@ void AxisSweepView::buildChart(ChartParts& parts, const QString& title, bool mem
                 return;
             const Point& point = m_points[static_cast<std::size_t>(i)];
             if (point.valid && !point.current)
-                m_doc->edit(point.scenario, tr("Set %1 to %2 (one axis at a time)").arg(axisName(m_axis), point.label));
+                m_doc->edit(point.scenario,
+                            tr("Set %1 to %2 (one axis at a time)").arg(axisName(m_axis), point.label));
         });
     }
     parts.chart->legend()->setAlignment(Qt::AlignBottom);
-    parts.view->setToolTip(tr("Each point changes only %1 from the current layout. Double-click a point to apply it.")
-                               .arg(tr("the chosen axis")));
+    parts.view->setToolTip(
+        tr("Each point changes only %1 from the current layout. Double-click a point to apply it.")
+            .arg(tr("the chosen axis")));
 }
 
 void AxisSweepView::changeEvent(QEvent* event) {
@@ -357,7 +388,7 @@ void AxisSweepView::setUnit(MemoryUnit unit) {
 
 void AxisSweepView::setAxis(Axis axis) {
     if (m_axisCombo->currentData().toInt() != static_cast<int>(axis))
-        m_axisCombo->setCurrentIndex(m_axisCombo->findData(static_cast<int>(axis)));  // comes back here
+        m_axisCombo->setCurrentIndex(m_axisCombo->findData(static_cast<int>(axis))); // comes back here
     if (axis == m_axis && !m_dirty && !m_points.empty())
         return;
     m_axis = axis;
@@ -385,8 +416,9 @@ void AxisSweepView::showEvent(QShowEvent* event) {
         refresh();
 }
 
-std::vector<AxisSweepView::Point> AxisSweepView::sweep(const core::Scenario& s, const core::HardwareProfile& profile,
-                                                       Axis axis, bool holdGlobalBatch, const LayoutRules& rules) {
+std::vector<AxisSweepView::Point> AxisSweepView::sweep(const core::Scenario& s,
+                                                       const core::HardwareProfile& profile, Axis axis,
+                                                       bool holdGlobalBatch, const LayoutRules& rules) {
     std::vector<Point> out;
     const long long batch = s.layout.effectiveBatch();
     const int current = currentValue(s, axis);
@@ -401,22 +433,43 @@ std::vector<AxisSweepView::Point> AxisSweepView::sweep(const core::Scenario& s, 
             p.label = tr("%1 (all)").arg(v);
         core::Scenario n = s;
         switch (axis) {
-        case Axis::Tp: n = withLayoutValue(s, LayoutAxis::Tp, v, keep); break;
-        case Axis::Pp: n = withLayoutValue(s, LayoutAxis::Pp, v, keep); break;
-        case Axis::Dp: n = withLayoutValue(s, LayoutAxis::Dp, v, rules); break;
-        case Axis::MicroBatch: n.layout.microBatch = v; break;
-        case Axis::Accumulation: n.layout.accumulation = v; break;
-        case Axis::Recompute: n.training.recompute = static_cast<core::Recompute>(v); break;
-        case Axis::ZeroStage: n.training.zeroStage = v; break;
+        case Axis::Tp:
+            n = withLayoutValue(s, LayoutAxis::Tp, v, keep);
+            break;
+        case Axis::Pp:
+            n = withLayoutValue(s, LayoutAxis::Pp, v, keep);
+            break;
+        case Axis::Dp:
+            n = withLayoutValue(s, LayoutAxis::Dp, v, rules);
+            break;
+        case Axis::MicroBatch:
+            n.layout.microBatch = v;
+            break;
+        case Axis::Accumulation:
+            n.layout.accumulation = v;
+            break;
+        case Axis::Recompute:
+            n.training.recompute = static_cast<core::Recompute>(v);
+            break;
+        case Axis::ZeroStage:
+            n.training.zeroStage = v;
+            break;
         case Axis::ShardGroup:
             if (!p.current)
                 n.training.zeroShardDegree = v >= s.layout.dp ? 0 : v;
             break;
-        case Axis::Cp: n = withLayoutValue(s, LayoutAxis::Cp, v, keep); break;
-        case Axis::Ep: n.layout.ep = v; break;
-        case Axis::Vpp: n.layout.vpp = v; break;
+        case Axis::Cp:
+            n = withLayoutValue(s, LayoutAxis::Cp, v, keep);
+            break;
+        case Axis::Ep:
+            n.layout.ep = v;
+            break;
+        case Axis::Vpp:
+            n.layout.vpp = v;
+            break;
         }
-        const bool layoutAxis = axis != Axis::Recompute && axis != Axis::ZeroStage && axis != Axis::ShardGroup;
+        const bool layoutAxis =
+            axis != Axis::Recompute && axis != Axis::ZeroStage && axis != Axis::ShardGroup;
         bool batchOk = true;
         if (holdGlobalBatch && layoutAxis && axis != Axis::Accumulation && !p.current) {
             const long long perStep = static_cast<long long>(n.layout.microBatch) * n.layout.dp;
@@ -464,9 +517,10 @@ QString AxisSweepView::pointText(const Point& p) const {
                 .arg(formatCount(l.effectiveBatch()));
     if (!p.valid)
         return text + tr("\nInvalid: %1").arg(p.reason);
-    text += tr("\nMFU %1 · %2 · worst stage %3 of %4")
-                .arg(pct(p.plan.mfu), formatSeconds(p.plan.time.stepSeconds),
-                     formatBytes(worstBytes(p.plan), m_unit), formatBytes(p.plan.memory.capacityBytes, m_unit));
+    text +=
+        tr("\nMFU %1 · %2 · worst stage %3 of %4")
+            .arg(pct(p.plan.mfu), formatSeconds(p.plan.time.stepSeconds),
+                 formatBytes(worstBytes(p.plan), m_unit), formatBytes(p.plan.memory.capacityBytes, m_unit));
     if (!p.fits)
         text += tr("\nDoes not fit.");
     return text;
@@ -490,7 +544,7 @@ void AxisSweepView::refresh() {
     for (int a = 0; a < kAxisCount; ++a) {
         const auto axis = static_cast<Axis>(a);
         if (axis == Axis::Accumulation && m_holdBatch)
-            continue;  // it changes the global batch the user holds
+            continue; // it changes the global batch the user holds
         const std::vector<Point> pts =
             axis == m_axis ? m_points : sweep(s, m_doc->profile(), axis, m_holdBatch, m_doc->layoutRules());
         const auto from = std::find_if(pts.begin(), pts.end(), [](const Point& p) { return p.current; });
@@ -532,7 +586,8 @@ QString AxisSweepView::changeText(Axis axis, const Point& from, const Point& to)
     if (a.gpus() != b.gpus())
         also << tr("%1 → %2 GPUs").arg(formatCount(a.gpus()), formatCount(b.gpus()));
     if (a.effectiveBatch() != b.effectiveBatch())
-        also << tr("global batch %1 → %2").arg(formatCount(a.effectiveBatch()), formatCount(b.effectiveBatch()));
+        also << tr("global batch %1 → %2")
+                    .arg(formatCount(a.effectiveBatch()), formatCount(b.effectiveBatch()));
     if (!also.isEmpty())
         text += QStringLiteral(" (%1)").arg(also.join(QStringLiteral(", ")));
     return text;
@@ -571,18 +626,21 @@ QString AxisSweepView::caption() const {
     if (best == cur || best->plan.mfu <= cur->plan.mfu + 1e-9) {
         if (!runnerUp)
             return tr("%1 %2 is the only value that fits with the other axes held.").arg(name, cur->label);
-        return tr("%1 %2 is already the best value with the other axes held. Next best: %3, MFU %4 (%5 points), "
+        return tr("%1 %2 is already the best value with the other axes held. Next best: %3, MFU %4 (%5 "
+                  "points), "
                   "worst stage %6.")
             .arg(name, cur->label, change(*runnerUp), pct(runnerUp->plan.mfu),
-                 pointDelta(runnerUp->plan.mfu - cur->plan.mfu), formatBytes(worstBytes(runnerUp->plan), m_unit));
+                 pointDelta(runnerUp->plan.mfu - cur->plan.mfu),
+                 formatBytes(worstBytes(runnerUp->plan), m_unit));
     }
     const double memNow = worstBytes(cur->plan);
     const double memBest = worstBytes(best->plan);
     return tr("Best change: %1 raises MFU from %2 to %3 (%4 points, step %5 → %6); the worst stage needs %7 "
               "instead of %8 (of %9).")
-        .arg(change(*best), pct(cur->plan.mfu), pct(best->plan.mfu), pointDelta(best->plan.mfu - cur->plan.mfu),
-             formatSeconds(cur->plan.time.stepSeconds), formatSeconds(best->plan.time.stepSeconds),
-             formatBytes(memBest, m_unit), formatBytes(memNow, m_unit))
+        .arg(change(*best), pct(cur->plan.mfu), pct(best->plan.mfu),
+             pointDelta(best->plan.mfu - cur->plan.mfu), formatSeconds(cur->plan.time.stepSeconds),
+             formatSeconds(best->plan.time.stepSeconds), formatBytes(memBest, m_unit),
+             formatBytes(memNow, m_unit))
         .arg(formatBytes(capacity, m_unit));
 }
 
@@ -668,7 +726,8 @@ void AxisSweepView::rebuildChart(ChartParts& parts, bool memory) {
     if (parts.capacity) {
         if (capacity > 0) {
             parts.capacity->replace({QPointF(-0.5, capacity), QPointF(n - 0.5, capacity)});
-            parts.capacity->setName(tr("Usable capacity %1").arg(formatBytes(capacity * bytesPerUnit(m_unit), m_unit)));
+            parts.capacity->setName(
+                tr("Usable capacity %1").arg(formatBytes(capacity * bytesPerUnit(m_unit), m_unit)));
         } else {
             parts.capacity->clear();
         }
@@ -682,7 +741,7 @@ void AxisSweepView::rebuildChart(ChartParts& parts, bool memory) {
     showMarker(parts.over, !over.isEmpty());
     showMarker(parts.invalid, !invalid.isEmpty());
     showMarker(parts.current, !current.isEmpty());
-    colourSeries(parts);  // re-added series may take the theme's colours: restore ours
+    colourSeries(parts); // re-added series may take the theme's colours: restore ours
 }
 
 } // namespace lp::ui

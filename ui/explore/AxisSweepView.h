@@ -4,11 +4,11 @@
 // others held; TP, PP and CP keep the GPU count by rebalancing DP (the planner's keep-GPU-count rule), and
 // optionally the global batch by rebalancing accumulation. Every point is core::evaluate's; the view only
 // enumerates the values and says which change helps and by how much.
-#include "core/model/Hardware.h"
 #include "core/estimate/Plan.h"
+#include "core/model/Hardware.h"
 #include "core/model/Scenario.h"
-#include "ui/widgets/Format.h"
 #include "ui/document/LayoutSteps.h"
+#include "ui/widgets/Format.h"
 
 #include <QWidget>
 
@@ -40,10 +40,10 @@ public:
         QString label;           // "8", "selective"
         core::Scenario scenario; // the layout evaluated
         core::Plan plan;
-        bool valid = false;      // core found the layout valid
+        bool valid = false; // core found the layout valid
         bool fits = false;
-        bool current = false;    // the document's own value
-        QString reason;          // why it is invalid
+        bool current = false; // the document's own value
+        QString reason;       // why it is invalid
     };
 
     explicit AxisSweepView(ScenarioDocument* doc, QWidget* parent = nullptr);
@@ -59,10 +59,10 @@ public:
     static std::vector<Point> sweep(const core::Scenario& s, const core::HardwareProfile& profile, Axis axis,
                                     bool holdGlobalBatch, const LayoutRules& rules);
 
-    void refresh();  // recompute now (otherwise done when shown after a change)
+    void refresh(); // recompute now (otherwise done when shown after a change)
     const std::vector<Point>& points() const { return m_points; }
-    QString caption() const;         // the chosen axis: which change helps and by how much
-    QString overallCaption() const;  // the best single change over all the axes
+    QString caption() const;        // the chosen axis: which change helps and by how much
+    QString overallCaption() const; // the best single change over all the axes
 
     // For tests and the screenshot.
     QComboBox* axisCombo() const { return m_axisCombo; }
@@ -84,11 +84,11 @@ private:
         QCategoryAxis* x = nullptr;
         QValueAxis* y = nullptr;
         QScatterSeries* fits = nullptr;
-        QScatterSeries* over = nullptr;      // valid but does not fit
-        QScatterSeries* invalid = nullptr;   // drawn on the x axis
+        QScatterSeries* over = nullptr;    // valid but does not fit
+        QScatterSeries* invalid = nullptr; // drawn on the x axis
         QScatterSeries* current = nullptr;
-        QLineSeries* capacity = nullptr;     // memory chart only
-        std::vector<QLineSeries*> lines;     // runs of valid points
+        QLineSeries* capacity = nullptr; // memory chart only
+        std::vector<QLineSeries*> lines; // runs of valid points
     };
     void buildChart(ChartParts& parts, const QString& title, bool memory);
     void applyTheme();

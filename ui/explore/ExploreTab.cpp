@@ -2,19 +2,12 @@
 
 #include "core/estimate/Evaluate.h"
 #include "ui/charts/ChartStyle.h"
+#include "ui/document/ScenarioDocument.h"
+#include "ui/explore/SearchResultModel.h"
 #include "ui/widgets/FlowLayout.h"
 #include "ui/widgets/Palette.h"
-#include "ui/document/ScenarioDocument.h"
 #include "ui/widgets/ScrollPage.h"
-#include "ui/explore/SearchResultModel.h"
 
-#include <QtCharts/QChart>
-#include <QtCharts/QChartView>
-#include <QtCharts/QLegend>
-#include <QtCharts/QLegendMarker>
-#include <QtCharts/QLineSeries>
-#include <QtCharts/QScatterSeries>
-#include <QtCharts/QValueAxis>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -31,6 +24,13 @@
 #include <QTableView>
 #include <QThread>
 #include <QVBoxLayout>
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
+#include <QtCharts/QLegend>
+#include <QtCharts/QLegendMarker>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QScatterSeries>
+#include <QtCharts/QValueAxis>
 
 #include <algorithm>
 #include <cmath>
@@ -65,10 +65,14 @@ QString reasonName(const std::string& id) {
 
 QString rankName(core::RankBy r) {
     switch (r) {
-    case core::RankBy::StepTime: return ExploreTab::tr("step time");
-    case core::RankBy::Mfu: return ExploreTab::tr("MFU");
-    case core::RankBy::Cost: return ExploreTab::tr("cost (GPU-hours)");
-    case core::RankBy::Headroom: return ExploreTab::tr("memory headroom");
+    case core::RankBy::StepTime:
+        return ExploreTab::tr("step time");
+    case core::RankBy::Mfu:
+        return ExploreTab::tr("MFU");
+    case core::RankBy::Cost:
+        return ExploreTab::tr("cost (GPU-hours)");
+    case core::RankBy::Headroom:
+        return ExploreTab::tr("memory headroom");
     }
     return {};
 }
@@ -82,7 +86,8 @@ void setLabelColour(QLabel* label, const QColor& colour) {
 } // namespace
 
 ExploreTab::ExploreTab(ScenarioDocument* doc, QWidget* parent)
-    : QWidget(parent), m_doc(doc), m_model(new SearchResultModel(this)), m_proxy(new SearchFilterProxy(this)) {
+    : QWidget(parent), m_doc(doc), m_model(new SearchResultModel(this)),
+      m_proxy(new SearchFilterProxy(this)) {
     setObjectName(QStringLiteral("exploreTab"));
     m_proxy->setSourceModel(m_model);
     buildControls();
@@ -129,8 +134,9 @@ void ExploreTab::buildControls() {
     m_rank->addItem(tr("MFU"), static_cast<int>(core::RankBy::Mfu));
     m_rank->addItem(tr("Cost (GPU-hours)"), static_cast<int>(core::RankBy::Cost));
     m_rank->addItem(tr("Memory headroom"), static_cast<int>(core::RankBy::Headroom));
-    m_rank->setToolTip(tr("What \"best\" means: the shortest step (per sequence), the highest MFU, the fewest "
-                          "GPU-hours for the token budget, or the most free memory on the worst stage."));
+    m_rank->setToolTip(
+        tr("What \"best\" means: the shortest step (per sequence), the highest MFU, the fewest "
+           "GPU-hours for the token budget, or the most free memory on the worst stage."));
     m_batch = new QSpinBox(this);
     m_batch->setObjectName(QStringLiteral("exploreBatch"));
     m_batch->setRange(1, 10'000'000);
@@ -139,7 +145,8 @@ void ExploreTab::buildControls() {
                            "batch until you change it."));
     m_range = new QCheckBox(tr("to"), this);
     m_range->setObjectName(QStringLiteral("exploreRange"));
-    m_range->setToolTip(tr("Search a range of global batches: every accumulation whose batch lies in the range."));
+    m_range->setToolTip(
+        tr("Search a range of global batches: every accumulation whose batch lies in the range."));
     m_batchMax = new QSpinBox(this);
     m_batchMax->setObjectName(QStringLiteral("exploreBatchMax"));
     m_batchMax->setRange(1, 10'000'000);
@@ -181,8 +188,9 @@ void ExploreTab::buildControls() {
     m_staleLabel = new QLabel(this);
     m_staleLabel->setObjectName(QStringLiteral("exploreStale"));
     m_staleLabel->setWordWrap(true);
-    m_staleLabel->setText(tr("The scenario has changed since this search (model, cluster, training options or "
-                             "hardware profile): the results are for the earlier scenario. Search again."));
+    m_staleLabel->setText(
+        tr("The scenario has changed since this search (model, cluster, training options or "
+           "hardware profile): the results are for the earlier scenario. Search again."));
     m_staleLabel->hide();
 
     // Filters.
@@ -196,7 +204,8 @@ void ExploreTab::buildControls() {
            "current. Other words match the layout's description."));
     m_headroomCheck = new QCheckBox(tr("Free ≥"), this);
     m_headroomCheck->setObjectName(QStringLiteral("exploreHeadroomCheck"));
-    m_headroomCheck->setToolTip(tr("Only layouts that leave at least this much free memory on the worst stage."));
+    m_headroomCheck->setToolTip(
+        tr("Only layouts that leave at least this much free memory on the worst stage."));
     m_headroomSpin = new QDoubleSpinBox(this);
     m_headroomSpin->setObjectName(QStringLiteral("exploreHeadroom"));
     m_headroomSpin->setRange(0, 1000);
@@ -207,12 +216,14 @@ void ExploreTab::buildControls() {
     m_tpNode->setToolTip(tr("Only layouts whose tensor-parallel group stays inside one NVLink domain."));
     m_paretoOnly = new QCheckBox(tr("Pareto front only"), this);
     m_paretoOnly->setObjectName(QStringLiteral("exploreParetoOnly"));
-    m_paretoOnly->setToolTip(tr("Only layouts that no other layout beats in both throughput and free memory."));
+    m_paretoOnly->setToolTip(
+        tr("Only layouts that no other layout beats in both throughput and free memory."));
     m_shown = new QLabel(this);
     m_shown->setObjectName(QStringLiteral("exploreShown"));
     m_apply = new QPushButton(tr("&Apply"), this);
     m_apply->setObjectName(QStringLiteral("exploreApply"));
-    m_apply->setToolTip(tr("Apply the selected layout to the planner (also: double-click a row or a point)."));
+    m_apply->setToolTip(
+        tr("Apply the selected layout to the planner (also: double-click a row or a point)."));
     m_pin = new QPushButton(tr("&Pin"), this);
     m_pin->setObjectName(QStringLiteral("explorePin"));
     m_pin->setToolTip(tr("Pin the selected layout to the Compare tab."));
@@ -248,7 +259,7 @@ void ExploreTab::buildControls() {
 
     connect(m_rank, &QComboBox::currentIndexChanged, this, [this] {
         if (m_hasResult || isRunning())
-            startSearch();  // a new ranking is a new top N: cheap, so just search again
+            startSearch(); // a new ranking is a new top N: cheap, so just search again
     });
     connect(m_batch, &QSpinBox::valueChanged, this, [this](int v) {
         if (!m_settingBatch)
@@ -299,8 +310,9 @@ void ExploreTab::buildControls() {
     m_view->setObjectName(QStringLiteral("exploreChart"));
     m_view->setRenderHint(QPainter::Antialiasing, true);
     m_view->setMinimumHeight(240);
-    m_view->setToolTip(tr("Each point is a layout that fits. Click a point to select it, double-click to apply it. "
-                          "The line joins the Pareto front: more MFU needs more memory along it."));
+    m_view->setToolTip(
+        tr("Each point is a layout that fits. Click a point to select it, double-click to apply it. "
+           "The line joins the Pareto front: more MFU needs more memory along it."));
     auto* chartPanel = new QWidget(this);
     auto* chartLayout = new QVBoxLayout(chartPanel);
     chartLayout->setContentsMargins(0, 4, 0, 0);
@@ -389,7 +401,7 @@ void ExploreTab::setUnit(MemoryUnit unit) {
 
 void ExploreTab::startSearch() {
     if (m_thread) {
-        m_restartPending = true;  // start again once the running one has stopped
+        m_restartPending = true; // start again once the running one has stopped
         m_cancelFlag->store(true);
         return;
     }
@@ -408,8 +420,8 @@ void ExploreTab::startSearch() {
     const int generation = ++m_generation;
     // Runs on the worker thread: hand the fraction to the GUI thread, answer from the flag.
     options.progress = [this, cancel, generation](double fraction) {
-        QMetaObject::invokeMethod(this, [this, generation, fraction] { onProgress(generation, fraction); },
-                                  Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, generation, fraction] { onProgress(generation, fraction); }, Qt::QueuedConnection);
         return !cancel->load();
     };
     m_thread = QThread::create([job, space, options] {
@@ -419,7 +431,8 @@ void ExploreTab::startSearch() {
     connect(m_thread, &QThread::finished, this, [this, generation, job] { onFinished(generation, job); });
     m_fraction = 0;
     m_progress->setValue(0);
-    m_status->setText(tr("Searching %1 layouts…").arg(formatCount(core::countCandidates(job->scenario, space))));
+    m_status->setText(
+        tr("Searching %1 layouts…").arg(formatCount(core::countCandidates(job->scenario, space))));
     m_thread->start();
     updateButtons();
     emit searchStarted();
@@ -441,7 +454,7 @@ void ExploreTab::onProgress(int generation, double fraction) {
 
 void ExploreTab::onFinished(int generation, const std::shared_ptr<Job>& job) {
     if (m_thread) {
-        m_thread->wait();  // finished() comes just before run() returns
+        m_thread->wait(); // finished() comes just before run() returns
         m_thread->deleteLater();
         m_thread = nullptr;
     }
@@ -510,13 +523,13 @@ void ExploreTab::refreshCurrent() {
     QList<QPointF> points;
     const core::Plan& plan = m_doc->plan();
     if (plan.valid && !plan.memory.stages.empty() && !m_stale) {
-        const auto worst = static_cast<std::size_t>(std::clamp<int>(plan.memory.worstStage, 0,
-                                                                     static_cast<int>(plan.memory.stages.size()) - 1));
+        const auto worst = static_cast<std::size_t>(
+            std::clamp<int>(plan.memory.worstStage, 0, static_cast<int>(plan.memory.stages.size()) - 1));
         points << QPointF(plan.memory.stages[worst].totalBytes / bytesPerUnit(m_unit), plan.mfu * 100);
     }
     if (m_currentSeries->points() != points) {
         m_currentSeries->replace(points);
-        refreshChart();  // the axes must include it
+        refreshChart(); // the axes must include it
     }
 }
 
@@ -526,11 +539,12 @@ void ExploreTab::refreshStatus() {
     m_statusDirty = false;
     if (!m_hasResult) {
         const core::Scenario& s = m_doc->scenario();
-        m_status->setText(tr("Search tries every layout of TP, PP, DP, CP, virtual stages, micro batch, ZeRO "
-                             "stage, recompute and sequence parallelism on this scenario's %1 GPUs (%2 layouts), "
-                             "keeps the ones that are valid and fit, and ranks them.")
-                              .arg(formatCount(s.cluster.gpus()),
-                                   formatCount(core::countCandidates(s, core::defaultSearchSpace(s)))));
+        m_status->setText(
+            tr("Search tries every layout of TP, PP, DP, CP, virtual stages, micro batch, ZeRO "
+               "stage, recompute and sequence parallelism on this scenario's %1 GPUs (%2 layouts), "
+               "keeps the ones that are valid and fit, and ranks them.")
+                .arg(formatCount(s.cluster.gpus()),
+                     formatCount(core::countCandidates(s, core::defaultSearchSpace(s)))));
         m_status->setToolTip({});
         return;
     }
@@ -574,12 +588,14 @@ void ExploreTab::refreshStatus() {
             text += tr(" · %1 more reasons").arg(static_cast<qsizetype>(reasons.size()) - shown.size());
     }
     m_status->setText(text);
-    m_status->setToolTip(all.isEmpty() ? QString() : tr("Rejected layouts, by reason:\n%1").arg(all.join(QLatin1Char('\n'))));
+    m_status->setToolTip(
+        all.isEmpty() ? QString() : tr("Rejected layouts, by reason:\n%1").arg(all.join(QLatin1Char('\n'))));
 }
 
 void ExploreTab::updateFilter() {
     const bool ok = m_proxy->setFilterText(m_filter->text());
-    m_filter->setStyleSheet(ok ? QString() : QStringLiteral("QLineEdit { color: %1; }").arg(palette::error().name()));
+    m_filter->setStyleSheet(ok ? QString()
+                               : QStringLiteral("QLineEdit { color: %1; }").arg(palette::error().name()));
     m_headroomSpin->setSuffix(QLatin1Char(' ') + unitName(m_unit));
     m_headroomSpin->setEnabled(m_headroomCheck->isChecked());
     m_proxy->setMinHeadroomBytes(m_headroomCheck->isChecked()
@@ -595,8 +611,8 @@ void ExploreTab::updateFilter() {
     if (m_selected >= 0) {
         const QModelIndex proxyIndex = m_proxy->mapFromSource(m_model->index(m_selected, 0));
         if (proxyIndex.isValid() && m_table->currentIndex().row() != proxyIndex.row())
-            m_table->selectionModel()->setCurrentIndex(
-                proxyIndex, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+            m_table->selectionModel()->setCurrentIndex(proxyIndex, QItemSelectionModel::ClearAndSelect |
+                                                                       QItemSelectionModel::Rows);
     }
 }
 
@@ -608,7 +624,8 @@ void ExploreTab::updateColumns() {
         oneBatch = oneBatch && r.entry.globalBatch == m_model->rows().front().entry.globalBatch;
     m_table->setColumnHidden(SearchResultModel::GlobalBatch, oneBatch);
     // GPU-hours follow step time for a fixed batch: shown when ranking by cost.
-    m_table->setColumnHidden(SearchResultModel::GpuHours, m_hasResult && m_result.rankBy != core::RankBy::Cost);
+    m_table->setColumnHidden(SearchResultModel::GpuHours,
+                             m_hasResult && m_result.rankBy != core::RankBy::Cost);
 }
 
 void ExploreTab::updateButtons() {
@@ -629,8 +646,8 @@ void ExploreTab::selectRow(int sourceRow) {
     m_selected = sourceRow;
     const QModelIndex proxyIndex = m_proxy->mapFromSource(m_model->index(sourceRow, 0));
     if (proxyIndex.isValid()) {
-        m_table->selectionModel()->setCurrentIndex(proxyIndex,
-                                                   QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        m_table->selectionModel()->setCurrentIndex(proxyIndex, QItemSelectionModel::ClearAndSelect |
+                                                                   QItemSelectionModel::Rows);
         m_table->scrollTo(proxyIndex);
     } else {
         m_table->selectionModel()->clearSelection();

@@ -40,7 +40,7 @@ class ExploreTab : public QWidget {
     Q_OBJECT
 public:
     explicit ExploreTab(ScenarioDocument* doc, QWidget* parent = nullptr);
-    ~ExploreTab() override;  // cancels a running search and waits for it
+    ~ExploreTab() override; // cancels a running search and waits for it
 
     void setUnit(MemoryUnit unit);
 
@@ -57,8 +57,8 @@ public:
     // Rows are the model's (source) rows.
     void selectRow(int sourceRow);
     int selectedRow() const { return m_selected; }
-    void applyRow(int sourceRow);  // ScenarioDocument::edit with the row's layout
-    void pinRow(int sourceRow);    // emits pinRequested
+    void applyRow(int sourceRow); // ScenarioDocument::edit with the row's layout
+    void pinRow(int sourceRow);   // emits pinRequested
 
     // For tests and the screenshot.
     SearchResultModel* model() const { return m_model; }
@@ -172,8 +172,8 @@ private:
     QLineSeries* m_capacityLine = nullptr;
     QScatterSeries* m_currentSeries = nullptr;
     QScatterSeries* m_selectedSeries = nullptr;
-    std::vector<int> m_topRows;    // source row of each point of m_topSeries
-    std::vector<int> m_frontRows;  // ... of m_frontSeries
+    std::vector<int> m_topRows;   // source row of each point of m_topSeries
+    std::vector<int> m_frontRows; // ... of m_frontSeries
 };
 
 } // namespace lp::ui

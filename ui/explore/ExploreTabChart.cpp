@@ -1,6 +1,5 @@
-#include "ui/explore/ExploreTab.h"
-
 #include "ui/document/ScenarioDocument.h"
+#include "ui/explore/ExploreTab.h"
 #include "ui/explore/SearchResultModel.h"
 
 #include <QtCharts/QChart>

@@ -24,7 +24,9 @@ bool sameChoice(const core::SearchChoice& a, const core::SearchChoice& b) {
         return false;
     // A shard degree of 0 or of DP and more is plain sharding; ZeRO-0 shards nothing.
     const auto plain = [](const core::SearchChoice& c) {
-        return c.zeroStage == 0 || c.zeroShardDegree <= 0 || c.zeroShardDegree >= c.layout.dp ? 0 : c.zeroShardDegree;
+        return c.zeroStage == 0 || c.zeroShardDegree <= 0 || c.zeroShardDegree >= c.layout.dp
+                   ? 0
+                   : c.zeroShardDegree;
     };
     return plain(a) == plain(b);
 }
@@ -76,7 +78,8 @@ void SearchResultModel::setCurrent(const std::optional<core::SearchChoice>& curr
         return;
     for (int r : {before, m_currentRow})
         if (r >= 0)
-            emit dataChanged(index(r, 0), index(r, ColumnCount - 1), {Qt::FontRole, Qt::ToolTipRole, CurrentRole});
+            emit dataChanged(index(r, 0), index(r, ColumnCount - 1),
+                             {Qt::FontRole, Qt::ToolTipRole, CurrentRole});
 }
 
 void SearchResultModel::setUnit(MemoryUnit unit) {
@@ -93,14 +96,17 @@ void SearchResultModel::setStale(bool stale) {
         return;
     m_stale = stale;
     if (!m_rows.empty())
-        emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1), {Qt::ForegroundRole, Qt::ToolTipRole});
+        emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1),
+                         {Qt::ForegroundRole, Qt::ToolTipRole});
 }
 
 int SearchResultModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
 }
 
-int SearchResultModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int SearchResultModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QString SearchResultModel::recomputeText(const core::SearchChoice& c) {
     if (c.recompute == core::Recompute::Full && c.recomputeLayers > 0)
@@ -110,9 +116,12 @@ QString SearchResultModel::recomputeText(const core::SearchChoice& c) {
 
 QString SearchResultModel::recomputeName(core::Recompute r) {
     switch (r) {
-    case core::Recompute::None: return tr("none");
-    case core::Recompute::Selective: return tr("selective");
-    case core::Recompute::Full: return tr("full");
+    case core::Recompute::None:
+        return tr("none");
+    case core::Recompute::Selective:
+        return tr("selective");
+    case core::Recompute::Full:
+        return tr("full");
     }
     return {};
 }
@@ -138,26 +147,46 @@ QString SearchResultModel::choiceSummary(const core::SearchChoice& c) {
 
 QString SearchResultModel::columnName(int column) {
     switch (column) {
-    case Rank: return tr("Place in the ranking (empty: on the Pareto front but not among the top layouts)");
-    case Front: return tr("On the Pareto front of throughput against memory headroom");
-    case Tp: return tr("Tensor parallelism");
-    case Pp: return tr("Pipeline parallelism (stages)");
-    case Dp: return tr("Data parallelism");
-    case Cp: return tr("Context parallelism");
-    case Ep: return tr("Expert parallelism");
-    case Vpp: return tr("Virtual pipeline stages per rank (interleaving)");
-    case MicroBatch: return tr("Micro batch (sequences)");
-    case Accumulation: return tr("Gradient accumulation (micro batches per step)");
-    case GlobalBatch: return tr("Global batch (sequences per optimizer step)");
-    case Zero: return tr("ZeRO stage");
-    case Recompute: return tr("Activation recomputation");
-    case SequenceParallel: return tr("Sequence parallelism");
-    case Memory: return tr("Memory per GPU of the worst pipeline stage");
-    case Headroom: return tr("Free memory left on the worst stage");
-    case StepTime: return tr("Time of one optimizer step");
-    case Mfu: return tr("Model FLOPs utilisation");
-    case TokensPerSecond: return tr("Training throughput, tokens per second (whole cluster)");
-    case GpuHours: return tr("GPU-hours for the token budget");
+    case Rank:
+        return tr("Place in the ranking (empty: on the Pareto front but not among the top layouts)");
+    case Front:
+        return tr("On the Pareto front of throughput against memory headroom");
+    case Tp:
+        return tr("Tensor parallelism");
+    case Pp:
+        return tr("Pipeline parallelism (stages)");
+    case Dp:
+        return tr("Data parallelism");
+    case Cp:
+        return tr("Context parallelism");
+    case Ep:
+        return tr("Expert parallelism");
+    case Vpp:
+        return tr("Virtual pipeline stages per rank (interleaving)");
+    case MicroBatch:
+        return tr("Micro batch (sequences)");
+    case Accumulation:
+        return tr("Gradient accumulation (micro batches per step)");
+    case GlobalBatch:
+        return tr("Global batch (sequences per optimizer step)");
+    case Zero:
+        return tr("ZeRO stage");
+    case Recompute:
+        return tr("Activation recomputation");
+    case SequenceParallel:
+        return tr("Sequence parallelism");
+    case Memory:
+        return tr("Memory per GPU of the worst pipeline stage");
+    case Headroom:
+        return tr("Free memory left on the worst stage");
+    case StepTime:
+        return tr("Time of one optimizer step");
+    case Mfu:
+        return tr("Model FLOPs utilisation");
+    case TokensPerSecond:
+        return tr("Training throughput, tokens per second (whole cluster)");
+    case GpuHours:
+        return tr("GPU-hours for the token budget");
     }
     return {};
 }
@@ -170,26 +199,46 @@ QVariant SearchResultModel::headerData(int section, Qt::Orientation orientation,
     if (role != Qt::DisplayRole)
         return {};
     switch (section) {
-    case Rank: return tr("#");
-    case Front: return QStringLiteral("\u25C6");
-    case Tp: return tr("TP");
-    case Pp: return tr("PP");
-    case Dp: return tr("DP");
-    case Cp: return tr("CP");
-    case Ep: return tr("EP");
-    case Vpp: return tr("v");
-    case MicroBatch: return tr("mb");
-    case Accumulation: return tr("acc");
-    case GlobalBatch: return tr("batch");
-    case Zero: return tr("ZeRO");
-    case Recompute: return tr("recomp.");
-    case SequenceParallel: return tr("SP");
-    case Memory: return tr("Memory\n(%1)").arg(unitName(m_unit));
-    case Headroom: return tr("Free\n(%1)").arg(unitName(m_unit));
-    case StepTime: return tr("Step");
-    case Mfu: return tr("MFU");
-    case TokensPerSecond: return tr("tokens/s");
-    case GpuHours: return tr("GPU-h");
+    case Rank:
+        return tr("#");
+    case Front:
+        return QStringLiteral("\u25C6");
+    case Tp:
+        return tr("TP");
+    case Pp:
+        return tr("PP");
+    case Dp:
+        return tr("DP");
+    case Cp:
+        return tr("CP");
+    case Ep:
+        return tr("EP");
+    case Vpp:
+        return tr("v");
+    case MicroBatch:
+        return tr("mb");
+    case Accumulation:
+        return tr("acc");
+    case GlobalBatch:
+        return tr("batch");
+    case Zero:
+        return tr("ZeRO");
+    case Recompute:
+        return tr("recomp.");
+    case SequenceParallel:
+        return tr("SP");
+    case Memory:
+        return tr("Memory\n(%1)").arg(unitName(m_unit));
+    case Headroom:
+        return tr("Free\n(%1)").arg(unitName(m_unit));
+    case StepTime:
+        return tr("Step");
+    case Mfu:
+        return tr("MFU");
+    case TokensPerSecond:
+        return tr("tokens/s");
+    case GpuHours:
+        return tr("GPU-h");
     }
     return {};
 }
@@ -199,30 +248,48 @@ QVariant SearchResultModel::display(const Row& r, int column) const {
     const core::Layout& l = e.choice.layout;
     const double unit = bytesPerUnit(m_unit);
     switch (column) {
-    case Rank: return r.rank > 0 ? QString::number(r.rank) : QString();
-    case Front: return r.pareto ? QStringLiteral("\u25C6") : QString();
-    case Tp: return l.tp;
-    case Pp: return l.pp;
-    case Dp: return l.dp;
-    case Cp: return l.cp;
-    case Ep: return l.ep;
-    case Vpp: return l.vpp;
-    case MicroBatch: return l.microBatch;
-    case Accumulation: return l.accumulation;
-    case GlobalBatch: return formatCount(e.globalBatch);
+    case Rank:
+        return r.rank > 0 ? QString::number(r.rank) : QString();
+    case Front:
+        return r.pareto ? QStringLiteral("\u25C6") : QString();
+    case Tp:
+        return l.tp;
+    case Pp:
+        return l.pp;
+    case Dp:
+        return l.dp;
+    case Cp:
+        return l.cp;
+    case Ep:
+        return l.ep;
+    case Vpp:
+        return l.vpp;
+    case MicroBatch:
+        return l.microBatch;
+    case Accumulation:
+        return l.accumulation;
+    case GlobalBatch:
+        return formatCount(e.globalBatch);
     case Zero:
         if (e.choice.zeroStage >= 1 && e.choice.zeroShardDegree > 0 && e.choice.zeroShardDegree < l.dp)
             return tr("%1 (HSDP %2)").arg(e.choice.zeroStage).arg(e.choice.zeroShardDegree);
         return e.choice.zeroStage;
     case Recompute:
         return recomputeText(e.choice);
-    case SequenceParallel: return l.tp > 1 ? (e.choice.sequenceParallel ? tr("on") : tr("off")) : QStringLiteral("–");
-    case Memory: return formatNumber(e.worstStageBytes / unit, 1);
-    case Headroom: return formatNumber(e.headroomBytes / unit, 1);
-    case StepTime: return formatSeconds(e.stepSeconds);
-    case Mfu: return formatPercent(e.mfu, 1);
-    case TokensPerSecond: return formatLarge(e.tokensPerSecond);
-    case GpuHours: return formatLarge(e.gpuHours);
+    case SequenceParallel:
+        return l.tp > 1 ? (e.choice.sequenceParallel ? tr("on") : tr("off")) : QStringLiteral("–");
+    case Memory:
+        return formatNumber(e.worstStageBytes / unit, 1);
+    case Headroom:
+        return formatNumber(e.headroomBytes / unit, 1);
+    case StepTime:
+        return formatSeconds(e.stepSeconds);
+    case Mfu:
+        return formatPercent(e.mfu, 1);
+    case TokensPerSecond:
+        return formatLarge(e.tokensPerSecond);
+    case GpuHours:
+        return formatLarge(e.gpuHours);
     }
     return {};
 }
@@ -231,31 +298,50 @@ QVariant SearchResultModel::sortValue(const Row& r, int column) const {
     const core::SearchEntry& e = r.entry;
     const core::Layout& l = e.choice.layout;
     switch (column) {
-    case Rank: return r.rank > 0 ? r.rank : 1'000'000;  // Pareto-only rows after the ranked ones
-    case Front: return r.pareto ? 0 : 1;
-    case Tp: return l.tp;
-    case Pp: return l.pp;
-    case Dp: return l.dp;
-    case Cp: return l.cp;
-    case Ep: return l.ep;
-    case Vpp: return l.vpp;
-    case MicroBatch: return l.microBatch;
-    case Accumulation: return l.accumulation;
-    case GlobalBatch: return e.globalBatch;
-    case Zero: return e.choice.zeroStage * 1'000'000 + e.choice.zeroShardDegree;
+    case Rank:
+        return r.rank > 0 ? r.rank : 1'000'000; // Pareto-only rows after the ranked ones
+    case Front:
+        return r.pareto ? 0 : 1;
+    case Tp:
+        return l.tp;
+    case Pp:
+        return l.pp;
+    case Dp:
+        return l.dp;
+    case Cp:
+        return l.cp;
+    case Ep:
+        return l.ep;
+    case Vpp:
+        return l.vpp;
+    case MicroBatch:
+        return l.microBatch;
+    case Accumulation:
+        return l.accumulation;
+    case GlobalBatch:
+        return e.globalBatch;
+    case Zero:
+        return e.choice.zeroStage * 1'000'000 + e.choice.zeroShardDegree;
     // Block recompute sorts between selective and full of every layer, fewer layers first.
     case Recompute:
         return e.choice.recompute == core::Recompute::Full && e.choice.recomputeLayers > 0
                    ? static_cast<double>(core::Recompute::Selective) + 1.0 -
                          1.0 / (1.0 + e.choice.recomputeLayers)
                    : static_cast<double>(e.choice.recompute);
-    case SequenceParallel: return l.tp > 1 && e.choice.sequenceParallel ? 1 : 0;
-    case Memory: return e.worstStageBytes;
-    case Headroom: return e.headroomBytes;
-    case StepTime: return e.stepSeconds;
-    case Mfu: return e.mfu;
-    case TokensPerSecond: return e.tokensPerSecond;
-    case GpuHours: return e.gpuHours;
+    case SequenceParallel:
+        return l.tp > 1 && e.choice.sequenceParallel ? 1 : 0;
+    case Memory:
+        return e.worstStageBytes;
+    case Headroom:
+        return e.headroomBytes;
+    case StepTime:
+        return e.stepSeconds;
+    case Mfu:
+        return e.mfu;
+    case TokensPerSecond:
+        return e.tokensPerSecond;
+    case GpuHours:
+        return e.gpuHours;
     }
     return {};
 }
@@ -266,10 +352,14 @@ QVariant SearchResultModel::data(const QModelIndex& index, int role) const {
     const Row& r = m_rows[static_cast<std::size_t>(index.row())];
     const int column = index.column();
     switch (role) {
-    case Qt::DisplayRole: return display(r, column);
-    case SortRole: return sortValue(r, column);
-    case ParetoRole: return r.pareto;
-    case CurrentRole: return index.row() == m_currentRow;
+    case Qt::DisplayRole:
+        return display(r, column);
+    case SortRole:
+        return sortValue(r, column);
+    case ParetoRole:
+        return r.pareto;
+    case CurrentRole:
+        return index.row() == m_currentRow;
     case Qt::TextAlignmentRole:
         if (column == Recompute || column == SequenceParallel || column == Front)
             return QVariant::fromValue(Qt::Alignment(Qt::AlignCenter));
@@ -296,7 +386,8 @@ QVariant SearchResultModel::data(const QModelIndex& index, int role) const {
         tip += tr("\nDouble-click to apply it to the planner.");
         return tip;
     }
-    default: return {};
+    default:
+        return {};
     }
 }
 
@@ -308,18 +399,25 @@ SearchFilterProxy::SearchFilterProxy(QObject* parent) : QSortFilterProxyModel(pa
 }
 
 bool SearchFilterProxy::setFilterText(const QString& text) {
-    static const QRegularExpression term(QStringLiteral("^([a-z]+)\\s*(<=|>=|!=|=|<|>)\\s*(\\d+(?:\\.\\d+)?)$"));
+    static const QRegularExpression term(
+        QStringLiteral("^([a-z]+)\\s*(<=|>=|!=|=|<|>)\\s*(\\d+(?:\\.\\d+)?)$"));
     struct Key {
         const char* name;
         int column;
     };
     static const Key keys[] = {
-        {"tp", SearchResultModel::Tp},           {"pp", SearchResultModel::Pp},
-        {"dp", SearchResultModel::Dp},           {"cp", SearchResultModel::Cp},
-        {"ep", SearchResultModel::Ep},           {"v", SearchResultModel::Vpp},
-        {"vpp", SearchResultModel::Vpp},         {"mb", SearchResultModel::MicroBatch},
-        {"acc", SearchResultModel::Accumulation}, {"batch", SearchResultModel::GlobalBatch},
-        {"zero", SearchResultModel::Zero},       {"rank", SearchResultModel::Rank},
+        {"tp", SearchResultModel::Tp},
+        {"pp", SearchResultModel::Pp},
+        {"dp", SearchResultModel::Dp},
+        {"cp", SearchResultModel::Cp},
+        {"ep", SearchResultModel::Ep},
+        {"v", SearchResultModel::Vpp},
+        {"vpp", SearchResultModel::Vpp},
+        {"mb", SearchResultModel::MicroBatch},
+        {"acc", SearchResultModel::Accumulation},
+        {"batch", SearchResultModel::GlobalBatch},
+        {"zero", SearchResultModel::Zero},
+        {"rank", SearchResultModel::Rank},
     };
     std::vector<Term> terms;
     bool valid = true;
@@ -383,7 +481,8 @@ bool SearchFilterProxy::matches(const SearchResultModel::Row& r, const Term& t) 
             return c.layout.tp > 1 && c.sequenceParallel;
         if (t.word == QLatin1String("nosp"))
             return c.layout.tp == 1 || !c.sequenceParallel;
-        if (t.word == QLatin1String("none") || t.word == QLatin1String("selective") || t.word == QLatin1String("full"))
+        if (t.word == QLatin1String("none") || t.word == QLatin1String("selective") ||
+            t.word == QLatin1String("full"))
             return SearchResultModel::recomputeName(c.recompute) == t.word;
         if (t.word == QLatin1String("block"))
             return c.recompute == core::Recompute::Full && c.recomputeLayers > 0;

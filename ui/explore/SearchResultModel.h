@@ -40,14 +40,14 @@ public:
         ColumnCount
     };
     enum Role {
-        SortRole = Qt::UserRole + 1,  // a number for every column (what the proxy sorts by)
-        ParetoRole,                   // bool: on the Pareto front
-        CurrentRole,                  // bool: the planner's current layout
+        SortRole = Qt::UserRole + 1, // a number for every column (what the proxy sorts by)
+        ParetoRole,                  // bool: on the Pareto front
+        CurrentRole,                 // bool: the planner's current layout
     };
 
     struct Row {
         core::SearchEntry entry;
-        int rank = 0;  // 1-based place in the ranking; 0 for Pareto layouts outside the top N
+        int rank = 0; // 1-based place in the ranking; 0 for Pareto layouts outside the top N
         bool pareto = false;
     };
 
@@ -65,14 +65,14 @@ public:
 
     const Row& row(int r) const { return m_rows[static_cast<std::size_t>(r)]; }
     const std::vector<Row>& rows() const { return m_rows; }
-    int rowOf(const core::SearchChoice& c) const;  // -1 when absent
+    int rowOf(const core::SearchChoice& c) const; // -1 when absent
     int currentRow() const { return m_currentRow; }
 
-    static QString columnName(int column);  // the full name (header tool tip)
+    static QString columnName(int column); // the full name (header tool tip)
     static QString recomputeName(core::Recompute r);
     // "full (block N)" for block recompute, else recomputeName.
     static QString recomputeText(const core::SearchChoice& c);
-    static QString choiceSummary(const core::SearchChoice& c);  // "TP 8 · PP 4 · DP 2 · mb 2 × 16"
+    static QString choiceSummary(const core::SearchChoice& c); // "TP 8 · PP 4 · DP 2 · mb 2 × 16"
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -111,10 +111,10 @@ protected:
 
 private:
     struct Term {
-        int column = -1;      // a SearchResultModel column, or -1 for a word
-        QString op;           // "=", "<", ">", "<=", ">=", "!="
+        int column = -1; // a SearchResultModel column, or -1 for a word
+        QString op;      // "=", "<", ">", "<=", ">=", "!="
         double value = 0;
-        QString word;         // lower case
+        QString word; // lower case
     };
     bool matches(const SearchResultModel::Row& r, const Term& t) const;
     std::vector<Term> m_terms;

@@ -7,6 +7,7 @@
 #include "ui/document/FileChooser.h"
 
 #include <QDialog>
+
 #include <array>
 
 class QLabel;

@@ -20,6 +20,7 @@
 #include <QTextDocument>
 #include <QTextLayout>
 #include <QUrl>
+
 #include <cstdio>
 
 namespace lp::ui {

@@ -6,6 +6,7 @@
 #include "core/report/Report.h"
 
 #include <QString>
+
 #include <memory>
 #include <optional>
 

@@ -3,9 +3,9 @@
 #include "core/util/NumberFormat.h"
 #include "ui/charts/ChartLegend.h"
 #include "ui/charts/ChartStyle.h"
+#include "ui/document/ScenarioDocument.h"
 #include "ui/widgets/FlowLayout.h"
 #include "ui/widgets/Palette.h"
-#include "ui/document/ScenarioDocument.h"
 #include "ui/widgets/ScrollPage.h"
 
 #include <QComboBox>
@@ -25,6 +25,7 @@
 #include <QtCharts/QLegend>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QValueAxis>
+
 #include <algorithm>
 #include <cmath>
 

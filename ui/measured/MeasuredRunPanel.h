@@ -9,6 +9,7 @@
 #include "ui/document/FileChooser.h"
 
 #include <QWidget>
+
 #include <optional>
 
 class QChart;

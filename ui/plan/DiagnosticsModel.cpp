@@ -19,9 +19,12 @@ core::Severity DiagnosticsModel::shownSeverity(const core::Diagnostic& d) {
 
 QIcon DiagnosticsModel::severityIcon(core::Severity s) {
     switch (s) {
-    case core::Severity::Error: return QIcon(QStringLiteral(":/icons/severity-error.svg"));
-    case core::Severity::Warning: return QIcon(QStringLiteral(":/icons/severity-warning.svg"));
-    case core::Severity::Info: return QIcon(QStringLiteral(":/icons/severity-info.svg"));
+    case core::Severity::Error:
+        return QIcon(QStringLiteral(":/icons/severity-error.svg"));
+    case core::Severity::Warning:
+        return QIcon(QStringLiteral(":/icons/severity-warning.svg"));
+    case core::Severity::Info:
+        return QIcon(QStringLiteral(":/icons/severity-info.svg"));
     }
     return {};
 }
@@ -29,24 +32,36 @@ QIcon DiagnosticsModel::severityIcon(core::Severity s) {
 QString DiagnosticsModel::explainKeyFor(core::DiagnosticId id) {
     using core::DiagnosticId;
     switch (id) {
-    case DiagnosticId::TpOverSlowLinks: return QStringLiteral("time.tp_comm");
-    case DiagnosticId::PipelineBubble: return QStringLiteral("time.bubble");
-    case DiagnosticId::LoaderNotPrefetching: return QStringLiteral("time.loader");
-    case DiagnosticId::Stragglers: return QStringLiteral("time.straggler");
-    case DiagnosticId::ShardingTrafficContendsWithTp: return QStringLiteral("time.dp_comm");
-    case DiagnosticId::MfuBelow20: return QStringLiteral("mfu");
+    case DiagnosticId::TpOverSlowLinks:
+        return QStringLiteral("time.tp_comm");
+    case DiagnosticId::PipelineBubble:
+        return QStringLiteral("time.bubble");
+    case DiagnosticId::LoaderNotPrefetching:
+        return QStringLiteral("time.loader");
+    case DiagnosticId::Stragglers:
+        return QStringLiteral("time.straggler");
+    case DiagnosticId::ShardingTrafficContendsWithTp:
+        return QStringLiteral("time.dp_comm");
+    case DiagnosticId::MfuBelow20:
+        return QStringLiteral("mfu");
     case DiagnosticId::DoesNotFit:
-    case DiagnosticId::LittleMemoryHeadroom: return QStringLiteral("memory.total");
-    case DiagnosticId::ExposedDpComm: return QStringLiteral("time.dp_comm");
-    case DiagnosticId::EpCrossesNodes: return QStringLiteral("time.ep_comm");
+    case DiagnosticId::LittleMemoryHeadroom:
+        return QStringLiteral("memory.total");
+    case DiagnosticId::ExposedDpComm:
+        return QStringLiteral("time.dp_comm");
+    case DiagnosticId::EpCrossesNodes:
+        return QStringLiteral("time.ep_comm");
     case DiagnosticId::CpExchangeExposed:
-    case DiagnosticId::CpCrossesNodes: return QStringLiteral("time.cp_comm");
-    case DiagnosticId::UnfusedSoftmax: return QStringLiteral("time.compute");
+    case DiagnosticId::CpCrossesNodes:
+        return QStringLiteral("time.cp_comm");
+    case DiagnosticId::UnfusedSoftmax:
+        return QStringLiteral("time.compute");
     case DiagnosticId::CpuOffloadCost:
         return QStringLiteral("time.offload");
     case DiagnosticId::HostMemoryExceeded:
         return QStringLiteral("memory.host_offload");
-    default: return {};
+    default:
+        return {};
     }
 }
 
@@ -63,13 +78,13 @@ void DiagnosticsModel::setDiagnostics(const std::vector<core::Diagnostic>& diagn
         return a.d.costSeconds > b.d.costSeconds && a.severity != core::Severity::Error;
     });
     const bool sameShape =
-        rows.size() == m_rows.size() && std::equal(rows.begin(), rows.end(), m_rows.begin(), [](const Row& a, const Row& b) {
-            return a.id == b.id;
-        });
+        rows.size() == m_rows.size() && std::equal(rows.begin(), rows.end(), m_rows.begin(),
+                                                   [](const Row& a, const Row& b) { return a.id == b.id; });
     if (sameShape) {
         // Same diagnostics, new figures: tell the view only about the rows whose texts changed.
         for (std::size_t i = 0; i < rows.size(); ++i) {
-            const bool changed = rows[i].message != m_rows[i].message || rows[i].suggestion != m_rows[i].suggestion;
+            const bool changed =
+                rows[i].message != m_rows[i].message || rows[i].suggestion != m_rows[i].suggestion;
             m_rows[i] = std::move(rows[i]);
             if (changed)
                 emit dataChanged(index(static_cast<int>(i)), index(static_cast<int>(i)));
@@ -97,17 +112,26 @@ QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const {
         return {};
     const Row& r = m_rows[static_cast<std::size_t>(index.row())];
     switch (role) {
-    case Qt::DisplayRole: return r.message;
-    case Qt::ToolTipRole: return r.message + QStringLiteral("\n\n") + tr("Suggestion: %1").arg(r.suggestion);
-    case Qt::DecorationRole: return m_icons[static_cast<std::size_t>(r.severity)];
+    case Qt::DisplayRole:
+        return r.message;
+    case Qt::ToolTipRole:
+        return r.message + QStringLiteral("\n\n") + tr("Suggestion: %1").arg(r.suggestion);
+    case Qt::DecorationRole:
+        return m_icons[static_cast<std::size_t>(r.severity)];
     case Qt::AccessibleTextRole:
         return QString::fromUtf8(core::toString(r.severity)) + QStringLiteral(": ") + r.message;
-    case SuggestionRole: return r.suggestion;
-    case SeverityRole: return static_cast<int>(r.severity);
-    case IdRole: return r.id;
-    case CostRole: return r.d.costSeconds;
-    case ExplainKeyRole: return explainKeyFor(r.d.id);
-    default: return {};
+    case SuggestionRole:
+        return r.suggestion;
+    case SeverityRole:
+        return static_cast<int>(r.severity);
+    case IdRole:
+        return r.id;
+    case CostRole:
+        return r.d.costSeconds;
+    case ExplainKeyRole:
+        return explainKeyFor(r.d.id);
+    default:
+        return {};
     }
 }
 

@@ -16,10 +16,10 @@ class DiagnosticsModel : public QAbstractListModel {
 public:
     enum Role {
         SuggestionRole = Qt::UserRole + 1,
-        SeverityRole,    // int: core::Severity as shown (does_not_fit shows as an error)
-        IdRole,          // QString: "pipeline_bubble"
-        CostRole,        // double: seconds per step
-        ExplainKeyRole,  // QString: the explanation key of the figure it concerns (may be empty)
+        SeverityRole,   // int: core::Severity as shown (does_not_fit shows as an error)
+        IdRole,         // QString: "pipeline_bubble"
+        CostRole,       // double: seconds per step
+        ExplainKeyRole, // QString: the explanation key of the figure it concerns (may be empty)
     };
 
     explicit DiagnosticsModel(QObject* parent = nullptr);

@@ -1,7 +1,7 @@
 #include "ui/plan/DiagnosticsPanel.h"
 
-#include "ui/plan/DiagnosticsModel.h"
 #include "ui/document/ScenarioDocument.h"
+#include "ui/plan/DiagnosticsModel.h"
 
 #include <QApplication>
 #include <QEvent>
@@ -16,7 +16,7 @@ namespace lp::ui {
 namespace {
 constexpr int kPad = 6;
 constexpr int kIcon = 16;
-constexpr int kGap = 3;  // between the message and the suggestion
+constexpr int kGap = 3; // between the message and the suggestion
 constexpr auto kWrap = Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop;
 
 QString suggestionText(const QModelIndex& index) {
@@ -26,7 +26,8 @@ QString suggestionText(const QModelIndex& index) {
 
 DiagnosticDelegate::DiagnosticDelegate(QListView* view) : QStyledItemDelegate(view), m_view(view) {}
 
-void DiagnosticDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const {
+void DiagnosticDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option,
+                               const QModelIndex& index) const {
     QStyleOptionViewItem opt = option;
     initStyleOption(&opt, index);
     const QWidget* widget = opt.widget;
@@ -73,7 +74,8 @@ QSize DiagnosticDelegate::sizeHint(const QStyleOptionViewItem& option, const QMo
             m_heights.clear();
         const QFontMetrics fm(option.font);
         const QRect box(0, 0, width - 3 * kPad - kIcon, 100000);
-        const int h = fm.boundingRect(box, kWrap, message).height() + kGap + fm.boundingRect(box, kWrap, suggestion).height();
+        const int h = fm.boundingRect(box, kWrap, message).height() + kGap +
+                      fm.boundingRect(box, kWrap, suggestion).height();
         it = m_heights.insert(key, h + 2 * kPad + 1);
     }
     return {width, *it};
@@ -94,7 +96,7 @@ DiagnosticsPanel::DiagnosticsPanel(ScenarioDocument* doc, QWidget* parent)
     m_view->setAccessibleName(tr("Diagnostics"));
     m_view->viewport()->installEventFilter(this);
     m_summary->setObjectName(QStringLiteral("diagnosticsSummary"));
-    m_summary->setWordWrap(true);  // presentation fonts in a narrow panel: wrap rather than widen the dock
+    m_summary->setWordWrap(true); // presentation fonts in a narrow panel: wrap rather than widen the dock
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(4);
@@ -105,18 +107,19 @@ DiagnosticsPanel::DiagnosticsPanel(ScenarioDocument* doc, QWidget* parent)
         if (!key.isEmpty())
             emit explainRequested(key);
     });
-    connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex& index) {
-        const QString key = index.data(DiagnosticsModel::ExplainKeyRole).toString();
-        if (!key.isEmpty())
-            emit explainRequested(key);
-    });
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            [this](const QModelIndex& index) {
+                const QString key = index.data(DiagnosticsModel::ExplainKeyRole).toString();
+                if (!key.isEmpty())
+                    emit explainRequested(key);
+            });
     connect(m_doc, &ScenarioDocument::planChanged, this, &DiagnosticsPanel::refresh);
     refresh();
 }
 
 bool DiagnosticsPanel::eventFilter(QObject* watched, QEvent* event) {
     if (watched == m_view->viewport() && event->type() == QEvent::Resize)
-        m_view->doItemsLayout();  // row heights depend on the width
+        m_view->doItemsLayout(); // row heights depend on the width
     return QWidget::eventFilter(watched, event);
 }
 
@@ -125,9 +128,15 @@ void DiagnosticsPanel::refresh() {
     int errors = 0, warnings = 0, infos = 0;
     for (int r = 0; r < m_model->rowCount(); ++r) {
         switch (static_cast<core::Severity>(m_model->index(r).data(DiagnosticsModel::SeverityRole).toInt())) {
-        case core::Severity::Error: ++errors; break;
-        case core::Severity::Warning: ++warnings; break;
-        case core::Severity::Info: ++infos; break;
+        case core::Severity::Error:
+            ++errors;
+            break;
+        case core::Severity::Warning:
+            ++warnings;
+            break;
+        case core::Severity::Info:
+            ++infos;
+            break;
         }
     }
     if (m_model->rowCount() == 0)

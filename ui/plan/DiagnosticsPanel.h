@@ -16,12 +16,13 @@ class DiagnosticDelegate : public QStyledItemDelegate {
     Q_OBJECT
 public:
     explicit DiagnosticDelegate(QListView* view);
-    void paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const override;
+    void paint(QPainter* painter, const QStyleOptionViewItem& option,
+               const QModelIndex& index) const override;
     QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override;
 
 private:
     QListView* m_view;
-    mutable QHash<QString, int> m_heights;  // row text -> height, for the current width
+    mutable QHash<QString, int> m_heights; // row text -> height, for the current width
     mutable int m_cachedWidth = -1;
 };
 

@@ -1,8 +1,8 @@
 #include "ui/plan/ExplanationPanel.h"
 
-#include "ui/widgets/Format.h"
 #include "ui/document/ScenarioDocument.h"
 #include "ui/document/ValidationTrust.h"
+#include "ui/widgets/Format.h"
 
 #include <QEvent>
 #include <QTextBrowser>
@@ -13,7 +13,9 @@
 namespace lp::ui {
 namespace {
 
-QString esc(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
+QString esc(const std::string& s) {
+    return QString::fromStdString(s).toHtmlEscaped();
+}
 
 QString formatValue(const core::Explanation& e, MemoryUnit u) {
     const QString unit = QString::fromStdString(e.unit);
@@ -21,11 +23,13 @@ QString formatValue(const core::Explanation& e, MemoryUnit u) {
         return formatPercent(e.value, 1);
     if (unit == QLatin1String("bytes"))
         return formatBytes(e.value, u, 2) + QStringLiteral(" (") +
-               formatBytes(e.value, u == MemoryUnit::GiB ? MemoryUnit::GB : MemoryUnit::GiB, 2) + QLatin1Char(')');
+               formatBytes(e.value, u == MemoryUnit::GiB ? MemoryUnit::GB : MemoryUnit::GiB, 2) +
+               QLatin1Char(')');
     if (unit == QLatin1String("s"))
         return formatSeconds(e.value);
     const double a = std::abs(e.value);
-    const QString number = a >= 1e5 ? formatLarge(e.value) : formatNumber(e.value, a >= 100 || a == 0 ? 0 : 2);
+    const QString number =
+        a >= 1e5 ? formatLarge(e.value) : formatNumber(e.value, a >= 100 || a == 0 ? 0 : 2);
     return unit.isEmpty() ? number : number + QLatin1Char(' ') + unit;
 }
 
@@ -53,12 +57,14 @@ ExplanationPanel::ExplanationPanel(ScenarioDocument* doc, QWidget* parent)
     showKey(QStringLiteral("mfu"));
 }
 
-QString ExplanationPanel::currentHtml() const { return m_browser->toHtml(); }
+QString ExplanationPanel::currentHtml() const {
+    return m_browser->toHtml();
+}
 
 void ExplanationPanel::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
     if (event->type() == QEvent::PaletteChange) {
-        m_html.clear();  // the muted colours come from the palette
+        m_html.clear(); // the muted colours come from the palette
         refresh();
     }
 }
@@ -87,15 +93,19 @@ void ExplanationPanel::refresh() {
     const QColor muted = palette().color(QPalette::PlaceholderText);
     QString html;
     html += QStringLiteral("<h3 style='margin-bottom:2px'>%1</h3>").arg(esc(e->label));
-    html += QStringLiteral("<p style='font-size:large; margin-top:0'><b>%1</b></p>").arg(formatValue(*e, m_unit).toHtmlEscaped());
+    html += QStringLiteral("<p style='font-size:large; margin-top:0'><b>%1</b></p>")
+                .arg(formatValue(*e, m_unit).toHtmlEscaped());
     if (!e->words.empty())
         html += QStringLiteral("<p>%1</p>").arg(esc(e->words));
-    html += QStringLiteral("<p style='margin-bottom:2px'><b>%1</b></p><p style='margin-top:0'><code>%2</code></p>")
+    html += QStringLiteral(
+                "<p style='margin-bottom:2px'><b>%1</b></p><p style='margin-top:0'><code>%2</code></p>")
                 .arg(tr("Formula"), esc(e->formula));
-    html += QStringLiteral("<p style='margin-bottom:2px'><b>%1</b></p><p style='margin-top:0'><code>%2</code></p>")
+    html += QStringLiteral(
+                "<p style='margin-bottom:2px'><b>%1</b></p><p style='margin-top:0'><code>%2</code></p>")
                 .arg(tr("With this plan's values"), esc(e->substituted));
     if (!e->source.empty())
-        html += QStringLiteral("<p style='color:%1'>%2 %3</p>").arg(muted.name(), tr("Source:"), esc(e->source));
+        html +=
+            QStringLiteral("<p style='color:%1'>%2 %3</p>").arg(muted.name(), tr("Source:"), esc(e->source));
     // A throughput figure comes with how far the planner was off on published runs like this one (once the
     // worker has predicted them, a moment after the window opens).
     if (isThroughputFigure(m_key)) {

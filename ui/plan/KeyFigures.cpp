@@ -10,18 +10,24 @@ KeyFigures::KeyFigures(QWidget* parent) : QWidget(parent) {
     add(tr("HFU"), QStringLiteral("hfu"), QStringLiteral("hfu"),
         tr("Hardware FLOPs utilization: like MFU, but also counting the FLOPs spent on recomputation."));
     add(tr("MFU by 6ND"), QStringLiteral("mfu_6nd"), QStringLiteral("mfu_6nd"),
-        tr("The seed's yardstick: 6 x parameters x tokens per step, over the GPUs' peak FLOP/s for the step time."));
-    add(tr("Model TFLOP/s per GPU"), QStringLiteral("model_tflops_per_gpu"), QStringLiteral("model_tflops_per_gpu"),
+        tr("The seed's yardstick: 6 x parameters x tokens per step, over the GPUs' peak FLOP/s for the step "
+           "time."));
+    add(tr("Model TFLOP/s per GPU"), QStringLiteral("model_tflops_per_gpu"),
+        QStringLiteral("model_tflops_per_gpu"),
         tr("Model FLOPs each GPU achieves per second, against its dense 16-bit peak."));
-    add(tr("Step time"), QStringLiteral("time.step"), QStringLiteral("time.step"), tr("Time of one optimizer step (all micro batches of all replicas)."));
-    add(tr("Throughput"), QStringLiteral("tokens_per_s"), QStringLiteral("tokens_per_s"), tr("Tokens trained per second by the whole cluster."));
+    add(tr("Step time"), QStringLiteral("time.step"), QStringLiteral("time.step"),
+        tr("Time of one optimizer step (all micro batches of all replicas)."));
+    add(tr("Throughput"), QStringLiteral("tokens_per_s"), QStringLiteral("tokens_per_s"),
+        tr("Tokens trained per second by the whole cluster."));
     add(tr("Effective batch"), QStringLiteral("effective_batch"), QStringLiteral("effective_batch"),
         tr("Sequences per optimizer step: micro batch x accumulation x DP."));
     add(tr("Training state"), QStringLiteral("training_state_bytes"), QStringLiteral("training_state_bytes"),
         tr("Weights, gradients and optimizer state of the whole model before sharding (about 16 bytes per "
            "parameter with mixed-precision Adam)."));
-    add(tr("Time to train"), QStringLiteral("training_time"), QStringLiteral("gpu_hours"), tr("Wall-clock time to train on the token budget."));
-    add(tr("GPU-hours"), QStringLiteral("gpu_hours"), QStringLiteral("gpu_hours"), tr("GPU-hours for the token budget: GPUs x time to train."));
+    add(tr("Time to train"), QStringLiteral("training_time"), QStringLiteral("gpu_hours"),
+        tr("Wall-clock time to train on the token budget."));
+    add(tr("GPU-hours"), QStringLiteral("gpu_hours"), QStringLiteral("gpu_hours"),
+        tr("GPU-hours for the token budget: GPUs x time to train."));
 
     auto* grid = new QGridLayout(this);
     grid->setContentsMargins(0, 0, 0, 0);
@@ -72,7 +78,8 @@ QSize KeyFigures::minimumSizeHint() const {
     return {preferredWidth(1), layout()->minimumSize().height()};
 }
 
-FigureLabel* KeyFigures::add(const QString& caption, const QString& id, const QString& key, const QString& tip) {
+FigureLabel* KeyFigures::add(const QString& caption, const QString& id, const QString& key,
+                             const QString& tip) {
     auto* f = new FigureLabel(caption, id, key, tip, this);
     connect(f, &FigureLabel::explainRequested, this, &KeyFigures::explainRequested);
     m_figures.push_back(f);
@@ -108,8 +115,8 @@ void KeyFigures::refresh() {
     const core::Layout& l = p.layout;
     const double gpus = static_cast<double>(l.gpus());
     figure(QStringLiteral("hfu"))->setValue(formatPercent(p.hfu), tr("incl. recompute FLOPs"));
-    figure(QStringLiteral("mfu_6nd"))->setValue(formatPercent(p.mfu6nd),
-                                                tr("6·N·D with N = %1").arg(formatLarge(p.params.total)));
+    figure(QStringLiteral("mfu_6nd"))
+        ->setValue(formatPercent(p.mfu6nd), tr("6·N·D with N = %1").arg(formatLarge(p.params.total)));
     figure(QStringLiteral("model_tflops_per_gpu"))
         ->setValue(formatNumber(p.modelTflopsPerGpu, 0) + tr(" TFLOP/s"),
                    tr("of %1 peak").arg(formatNumber(p.x.peakFlops / 1e12, 0)));
@@ -129,10 +136,10 @@ void KeyFigures::refresh() {
         ->setValue(formatBytes(p.trainingStateBytes, m_unit, 0),
                    tr("%1 B/param, unsharded").arg(formatNumber(p.x.bytesPerParamState, 0)));
     figure(QStringLiteral("training_time"))
-        ->setValue(formatDuration(p.trainingSeconds),
-                   tr("%1 tokens, %2 GPUs").arg(formatLarge(m_scenario.training.tokenBudget), formatCount(static_cast<long long>(gpus))));
-    figure(QStringLiteral("gpu_hours"))
-        ->setValue(formatNumber(p.gpuHours, 0), tr("for the token budget"));
+        ->setValue(formatDuration(p.trainingSeconds), tr("%1 tokens, %2 GPUs")
+                                                          .arg(formatLarge(m_scenario.training.tokenBudget),
+                                                               formatCount(static_cast<long long>(gpus))));
+    figure(QStringLiteral("gpu_hours"))->setValue(formatNumber(p.gpuHours, 0), tr("for the token budget"));
 }
 
 } // namespace lp::ui

@@ -1,14 +1,14 @@
 #include "ui/plan/PlanView.h"
 
-#include "ui/widgets/FigureLabel.h"
-#include "ui/plan/KeyFigures.h"
 #include "ui/charts/MemoryChart.h"
 #include "ui/charts/MfuGauge.h"
-#include "ui/widgets/Palette.h"
-#include "ui/plan/PrecisionSection.h"
-#include "ui/document/ScenarioDocument.h"
-#include "ui/widgets/ScrollPage.h"
 #include "ui/charts/TimeChart.h"
+#include "ui/document/ScenarioDocument.h"
+#include "ui/plan/KeyFigures.h"
+#include "ui/plan/PrecisionSection.h"
+#include "ui/widgets/FigureLabel.h"
+#include "ui/widgets/Palette.h"
+#include "ui/widgets/ScrollPage.h"
 
 #include <QBoxLayout>
 #include <QEvent>
@@ -18,16 +18,16 @@
 namespace lp::ui {
 
 PlanView::PlanView(ScenarioDocument* doc, QWidget* parent)
-    : QWidget(parent), m_doc(doc), m_memory(new MemoryChart(this)),
-      m_precision(new PrecisionSection(this)), m_gauge(new MfuGauge(this)),
-      m_mfuLabel(new QLabel(this)), m_figures(new KeyFigures(this)),
+    : QWidget(parent), m_doc(doc), m_memory(new MemoryChart(this)), m_precision(new PrecisionSection(this)),
+      m_gauge(new MfuGauge(this)), m_mfuLabel(new QLabel(this)), m_figures(new KeyFigures(this)),
       m_time(new TimeChart(this)) {
     setObjectName(QStringLiteral("planView"));
     m_mfuLabel->setObjectName(QStringLiteral("mfuLabel"));
     m_mfuLabel->setToolTip(m_gauge->toolTip());
     m_mfuLabel->setTextFormat(Qt::PlainText);
     m_mfuLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Minimum);
-    m_mfuLabel->setWordWrap(true);  // a narrow gauge column (or presentation mode's large font) wraps, never clips
+    m_mfuLabel->setWordWrap(
+        true); // a narrow gauge column (or presentation mode's large font) wraps, never clips
     m_mfuLabel->setAlignment(Qt::AlignHCenter);
 
     auto* gaugeBox = new QVBoxLayout;

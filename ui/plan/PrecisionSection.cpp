@@ -14,8 +14,8 @@ namespace lp::ui {
 namespace {
 
 enum Column { TensorColumn, FormatColumn, BytesColumn, ColumnCount };
-constexpr int kMaxVisibleRows = 16;  // every row of the longest table
-constexpr int kMinVisibleRows = 4;   // when the window is short: scroll, the charts keep their room
+constexpr int kMaxVisibleRows = 16; // every row of the longest table
+constexpr int kMinVisibleRows = 4;  // when the window is short: scroll, the charts keep their room
 
 // Scaling state is a few MB: GB/GiB with one decimal would show 0.0.
 QString smallBytes(double bytes, MemoryUnit unit) {
@@ -43,17 +43,20 @@ QString formatOf(const std::vector<core::TensorPrecision>& rows, const char* pre
 
 PrecisionSection::PrecisionSection(QWidget* parent)
     : CollapsibleSection(tr("Number formats"), parent), m_fp8Row(new QWidget(this)),
-      m_copies(new FigureLabel(tr("FP8 weight copies"), QStringLiteral("fp8_weight_copies"), QStringLiteral("memory.weights"),
-                               tr("Cached fp8 casts (and transposes) of the linear weights one GPU computes with; "
-                                  "counted in the weights bar."),
-                               m_fp8Row)),
-      m_scaling(new FigureLabel(tr("FP8 scaling state"), QStringLiteral("fp8_scaling_state"), QStringLiteral("memory.weights"),
-                                tr("Per-tensor scales and amax histories of the fp8 linear modules on one GPU; counted "
-                                   "in the weights bar."),
-                                m_fp8Row)),
+      m_copies(new FigureLabel(
+          tr("FP8 weight copies"), QStringLiteral("fp8_weight_copies"), QStringLiteral("memory.weights"),
+          tr("Cached fp8 casts (and transposes) of the linear weights one GPU computes with; "
+             "counted in the weights bar."),
+          m_fp8Row)),
+      m_scaling(new FigureLabel(
+          tr("FP8 scaling state"), QStringLiteral("fp8_scaling_state"), QStringLiteral("memory.weights"),
+          tr("Per-tensor scales and amax histories of the fp8 linear modules on one GPU; counted "
+             "in the weights bar."),
+          m_fp8Row)),
       m_table(new QTableWidget(0, ColumnCount, this)) {
     setObjectName(QStringLiteral("precisionSection"));
-    header()->setToolTip(tr("Show or hide which tensors are kept in which number format (bf16, fp16, fp8, fp32)."));
+    header()->setToolTip(
+        tr("Show or hide which tensors are kept in which number format (bf16, fp16, fp8, fp32)."));
 
     // Beside the table, not above it: the section must not push the charts below the window.
     auto* fp8Layout = new QVBoxLayout(m_fp8Row);
@@ -68,7 +71,8 @@ PrecisionSection::PrecisionSection(QWidget* parent)
 
     m_table->setObjectName(QStringLiteral("precisionTable"));
     m_table->setHorizontalHeaderLabels({tr("Tensor"), tr("Format"), tr("Bytes")});
-    m_table->horizontalHeaderItem(BytesColumn)->setToolTip(tr("Bytes per element as stored (– where nothing is kept)."));
+    m_table->horizontalHeaderItem(BytesColumn)
+        ->setToolTip(tr("Bytes per element as stored (– where nothing is kept)."));
     m_table->verticalHeader()->setVisible(false);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -80,7 +84,7 @@ PrecisionSection::PrecisionSection(QWidget* parent)
     m_table->setAccessibleName(tr("Number formats per tensor"));
     QHeaderView* h = m_table->horizontalHeader();
     h->setSectionResizeMode(TensorColumn, QHeaderView::Stretch);
-    h->setSectionResizeMode(FormatColumn, QHeaderView::Stretch);  // both long texts share the width
+    h->setSectionResizeMode(FormatColumn, QHeaderView::Stretch); // both long texts share the width
     h->setSectionResizeMode(BytesColumn, QHeaderView::ResizeToContents);
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     m_table->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
@@ -111,25 +115,28 @@ void PrecisionSection::setPlan(const core::Scenario& scenario, const core::Plan&
     m_copiesExpected = habits.weightCopyBytesPerParam > 0;
 
     std::vector<core::TensorPrecision> rows = core::precisionTable(scenario);
-    const bool sameRows = rows.size() == m_rows.size() &&
-                          std::equal(rows.begin(), rows.end(), m_rows.begin(), [](const auto& a, const auto& b) {
-                              return a.tensor == b.tensor && a.format == b.format && a.bytes == b.bytes && a.note == b.note;
-                          });
-    if (!sameRows) {  // a slider drag changes nothing here: the table is rebuilt only when the rows change
+    const bool sameRows =
+        rows.size() == m_rows.size() &&
+        std::equal(rows.begin(), rows.end(), m_rows.begin(), [](const auto& a, const auto& b) {
+            return a.tensor == b.tensor && a.format == b.format && a.bytes == b.bytes && a.note == b.note;
+        });
+    if (!sameRows) { // a slider drag changes nothing here: the table is rebuilt only when the rows change
         m_rows = std::move(rows);
         m_table->setRowCount(static_cast<int>(m_rows.size()));
         for (int r = 0; r < static_cast<int>(m_rows.size()); ++r) {
             const core::TensorPrecision& row = m_rows[static_cast<std::size_t>(r)];
             const QString note = QString::fromStdString(row.note);
             const QString format = QString::fromStdString(row.format);
-            const QString texts[ColumnCount] = {QString::fromStdString(row.tensor), format, bytesText(row.bytes)};
+            const QString texts[ColumnCount] = {QString::fromStdString(row.tensor), format,
+                                                bytesText(row.bytes)};
             for (int c = 0; c < ColumnCount; ++c) {
                 auto* item = new QTableWidgetItem(texts[c]);
                 item->setToolTip(QStringLiteral("<p><b>%1</b>: %2</p><p>%3</p>")
-                                     .arg(texts[TensorColumn].toHtmlEscaped(), format.toHtmlEscaped(), note.toHtmlEscaped()));
+                                     .arg(texts[TensorColumn].toHtmlEscaped(), format.toHtmlEscaped(),
+                                          note.toHtmlEscaped()));
                 if (c == BytesColumn)
                     item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-                if (format.startsWith(QLatin1String("fp8"))) {  // what fp8 changes stands out
+                if (format.startsWith(QLatin1String("fp8"))) { // what fp8 changes stands out
                     QFont bold = item->font();
                     bold.setBold(true);
                     item->setFont(bold);
@@ -143,7 +150,8 @@ void PrecisionSection::setPlan(const core::Scenario& scenario, const core::Plan&
     QString summary = tr("GEMM inputs %1 · weights %2 · master weights and optimizer state fp32")
                           .arg(formatOf(m_rows, "Linear-layer GEMM inputs"), formatOf(m_rows, "Weights"));
     if (m_fp8Active && plan.x.fp8WeightCopyBytes > 0)
-        summary += tr(" · fp8 weight copies %1 per GPU").arg(formatBytes(plan.x.fp8WeightCopyBytes, m_unit, 1));
+        summary +=
+            tr(" · fp8 weight copies %1 per GPU").arg(formatBytes(plan.x.fp8WeightCopyBytes, m_unit, 1));
     setSummary(summary);
     refreshFigures();
 }
@@ -164,7 +172,7 @@ void PrecisionSection::refreshFigures() {
         return;
     const core::Intermediates& x = m_plan.x;
     const QString where = m_stale ? tr("per GPU, last valid layout") : tr("worst-stage GPU, in its weights");
-    if (m_stale && m_copiesExpected && x.fp8WeightCopyBytes <= 0) {  // the last valid plan was not fp8
+    if (m_stale && m_copiesExpected && x.fp8WeightCopyBytes <= 0) { // the last valid plan was not fp8
         m_copies->setValue(QStringLiteral("–"), tr("no valid layout"));
         m_scaling->setValue(QStringLiteral("–"), tr("no valid layout"));
         return;

@@ -33,7 +33,7 @@ public:
     bool fp8FiguresShown() const { return m_fp8Active; }
     // For tests and the summary: the rows as shown.
     const std::vector<core::TensorPrecision>& rows() const { return m_rows; }
-    int rowOf(const QString& tensorPrefix) const;  // -1 when no row starts with it
+    int rowOf(const QString& tensorPrefix) const; // -1 when no row starts with it
 
 signals:
     void explainRequested(const QString& key);
@@ -45,7 +45,7 @@ private:
     core::Plan m_plan;
     bool m_stale = false;
     bool m_fp8Active = false;
-    bool m_copiesExpected = false;  // the style caches fp8 weight copies (Transformer Engine)
+    bool m_copiesExpected = false; // the style caches fp8 weight copies (Transformer Engine)
     MemoryUnit m_unit = MemoryUnit::GiB;
     QWidget* m_fp8Row;
     FigureLabel* m_copies;

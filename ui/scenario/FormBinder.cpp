@@ -17,7 +17,9 @@
 
 namespace lp::ui {
 namespace {
-QString plainLabel(QString label) { return label.remove(QLatin1Char('&')); }
+QString plainLabel(QString label) {
+    return label.remove(QLatin1Char('&'));
+}
 
 void addRow(QFormLayout* form, const QString& label, QWidget* field, const QString& tip) {
     auto* l = new QLabel(label, form->parentWidget());
@@ -29,7 +31,8 @@ void addRow(QFormLayout* form, const QString& label, QWidget* field, const QStri
 }
 
 // A value from a file may lie beyond what the field offers for typing (the file's limits are wider,
-// core/model/Limits.h): the field grows to show it rather than show a clamped number that is not the scenario's.
+// core/model/Limits.h): the field grows to show it rather than show a clamped number that is not the
+// scenario's.
 template <typename Spin, typename T> void widenToShow(Spin* spin, T v) {
     if (v > spin->maximum())
         spin->setMaximum(v);
@@ -68,7 +71,7 @@ QSpinBox* FormBinder::addInt(QFormLayout* form, const QString& label, const QStr
     m_refreshers.push_back([spin, get, this] {
         const int v = get(m_doc->scenario());
         if (spin->value() == v)
-            return;  // an unchanged control is not repainted on every slider step
+            return; // an unchanged control is not repainted on every slider step
         const QSignalBlocker block(spin);
         widenToShow(spin, v);
         spin->setValue(v);
@@ -80,7 +83,8 @@ QSpinBox* FormBinder::addInt(QFormLayout* form, const QString& label, const QStr
 QDoubleSpinBox* FormBinder::addDouble(QFormLayout* form, const QString& label, const QString& tip, double min,
                                       double max, int decimals, double scale,
                                       std::function<double(const core::Scenario&)> get,
-                                      std::function<void(core::Scenario&, double)> set, const QString& suffix) {
+                                      std::function<void(core::Scenario&, double)> set,
+                                      const QString& suffix) {
     auto* spin = new QDoubleSpinBox(form->parentWidget());
     spin->setRange(min, max);
     spin->setDecimals(decimals);

@@ -33,17 +33,20 @@ public:
     void setApply(Apply apply) { m_apply = std::move(apply); }
 
     QSpinBox* addInt(QFormLayout* form, const QString& label, const QString& tip, int min, int max,
-                     std::function<int(const core::Scenario&)> get, std::function<void(core::Scenario&, int)> set,
-                     const QString& suffix = {});
+                     std::function<int(const core::Scenario&)> get,
+                     std::function<void(core::Scenario&, int)> set, const QString& suffix = {});
     // Shown value = stored value / scale (e.g. bytes/s shown in GB/s with scale 1e9).
-    QDoubleSpinBox* addDouble(QFormLayout* form, const QString& label, const QString& tip, double min, double max,
-                              int decimals, double scale, std::function<double(const core::Scenario&)> get,
+    QDoubleSpinBox* addDouble(QFormLayout* form, const QString& label, const QString& tip, double min,
+                              double max, int decimals, double scale,
+                              std::function<double(const core::Scenario&)> get,
                               std::function<void(core::Scenario&, double)> set, const QString& suffix = {});
     QCheckBox* addBool(QFormLayout* form, const QString& text, const QString& tip,
-                       std::function<bool(const core::Scenario&)> get, std::function<void(core::Scenario&, bool)> set);
+                       std::function<bool(const core::Scenario&)> get,
+                       std::function<void(core::Scenario&, bool)> set);
     QComboBox* addChoice(QFormLayout* form, const QString& label, const QString& tip,
                          const std::vector<std::pair<QString, int>>& items,
-                         std::function<int(const core::Scenario&)> get, std::function<void(core::Scenario&, int)> set);
+                         std::function<int(const core::Scenario&)> get,
+                         std::function<void(core::Scenario&, int)> set);
     QLineEdit* addText(QFormLayout* form, const QString& label, const QString& tip,
                        std::function<std::string(const core::Scenario&)> get,
                        std::function<void(core::Scenario&, const std::string&)> set);

@@ -1,7 +1,7 @@
 #include "ui/scenario/LayoutSliders.h"
 
-#include "ui/widgets/Format.h"
 #include "ui/document/ScenarioDocument.h"
+#include "ui/widgets/Format.h"
 #include "ui/widgets/StepControl.h"
 
 #include <QCheckBox>
@@ -59,8 +59,8 @@ constexpr AxisText kAxes[] = {
 } // namespace
 
 LayoutSliders::LayoutSliders(ScenarioDocument* doc, QWidget* parent)
-    : QWidget(parent), m_doc(doc), m_keep(new QCheckBox(tr("&Keep GPU count"), this)), m_summary(new QLabel(this)),
-      m_etp(new QComboBox(this)) {
+    : QWidget(parent), m_doc(doc), m_keep(new QCheckBox(tr("&Keep GPU count"), this)),
+      m_summary(new QLabel(this)), m_etp(new QComboBox(this)) {
     auto* grid = new QGridLayout(this);
     grid->setContentsMargins(0, 0, 0, 0);
     grid->setHorizontalSpacing(8);
@@ -73,16 +73,19 @@ LayoutSliders::LayoutSliders(ScenarioDocument* doc, QWidget* parent)
         label->setBuddy(control->spinBox());
         label->setToolTip(tr(a.tip));
         control->setToolTip(tr(a.tip));
-        control->slider()->setObjectName(QStringLiteral("slider_") + axisName(a.axis).remove(QLatin1Char(' ')));
-        control->spinBox()->setObjectName(QStringLiteral("spin_") + axisName(a.axis).remove(QLatin1Char(' ')));
+        control->slider()->setObjectName(QStringLiteral("slider_") +
+                                         axisName(a.axis).remove(QLatin1Char(' ')));
+        control->spinBox()->setObjectName(QStringLiteral("spin_") +
+                                          axisName(a.axis).remove(QLatin1Char(' ')));
         control->slider()->setAccessibleName(axisName(a.axis));
         control->spinBox()->setAccessibleName(axisName(a.axis));
         grid->addWidget(label, row, 0);
         grid->addWidget(control->slider(), row, 1);
         grid->addWidget(control->spinBox(), row, 2);
         const LayoutAxis axis = a.axis;
-        connect(control, &StepControl::valueEdited, this,
-                [this, axis](int value, bool interactive) { m_doc->setLayoutValue(axis, value, interactive); });
+        connect(control, &StepControl::valueEdited, this, [this, axis](int value, bool interactive) {
+            m_doc->setLayoutValue(axis, value, interactive);
+        });
         connect(control, &StepControl::interactionFinished, m_doc, &ScenarioDocument::endInteraction);
         m_controls[i] = control;
         m_labels[i] = label;
@@ -91,12 +94,16 @@ LayoutSliders::LayoutSliders(ScenarioDocument* doc, QWidget* parent)
             // The experts' own tensor parallelism, right under EP: a choice among the values that fit.
             m_etpLabel = new QLabel(tr("E&xpert TP"), this);
             m_etpLabel->setBuddy(m_etp);
-            const QString tip =
-                tr("Expert tensor parallelism (MoE): how many GPUs split each expert. The expert layers regroup the "
-                   "stage's TP x CP x DP GPUs as expert TP x EP x expert DP, so EP x expert TP must divide TP x CP x "
-                   "DP. Auto: Megatron-Core's default (expert TP = TP) when EP divides DP x CP, else the largest that "
-                   "fits; 1 keeps experts whole, lets EP span the TP ranks and removes the TP collectives of the MLP "
-                   "half (Megatron-Core --expert-tensor-parallel-size, torchtitan expert_tensor_parallel_degree).");
+            const QString tip = tr("Expert tensor parallelism (MoE): how many GPUs split each expert. The "
+                                   "expert layers regroup the "
+                                   "stage's TP x CP x DP GPUs as expert TP x EP x expert DP, so EP x expert "
+                                   "TP must divide TP x CP x "
+                                   "DP. Auto: Megatron-Core's default (expert TP = TP) when EP divides DP x "
+                                   "CP, else the largest that "
+                                   "fits; 1 keeps experts whole, lets EP span the TP ranks and removes the "
+                                   "TP collectives of the MLP "
+                                   "half (Megatron-Core --expert-tensor-parallel-size, torchtitan "
+                                   "expert_tensor_parallel_degree).");
             m_etpLabel->setToolTip(tip);
             m_etp->setToolTip(tip);
             m_etp->setObjectName(QStringLiteral("expertTp"));
@@ -112,8 +119,9 @@ LayoutSliders::LayoutSliders(ScenarioDocument* doc, QWidget* parent)
             ++row;
         }
     }
-    m_keep->setToolTip(tr("On: changing TP, PP or CP rebalances DP so that TP x PP x CP x DP stays equal to the "
-                          "cluster's GPUs. Off: the cluster's node count follows the layout."));
+    m_keep->setToolTip(
+        tr("On: changing TP, PP or CP rebalances DP so that TP x PP x CP x DP stays equal to the "
+           "cluster's GPUs. Off: the cluster's node count follows the layout."));
     m_keep->setChecked(m_doc->keepGpuCount());
     connect(m_keep, &QCheckBox::toggled, this, [this](bool keep) {
         m_doc->setKeepGpuCount(keep);
@@ -121,7 +129,7 @@ LayoutSliders::LayoutSliders(ScenarioDocument* doc, QWidget* parent)
     });
     grid->addWidget(m_keep, row++, 0, 1, 3);
     m_summary->setTextFormat(Qt::PlainText);
-    m_summary->setWordWrap(true);  // a narrow panel wraps the sums instead of cutting them off
+    m_summary->setWordWrap(true); // a narrow panel wraps the sums instead of cutting them off
     m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_summary->setObjectName(QStringLiteral("layoutSummary"));
     m_summary->setToolTip(tr("GPUs the layout uses (TP x PP x CP x DP) and the effective batch "
@@ -161,12 +169,13 @@ void LayoutSliders::refresh() {
     const QString x = QStringLiteral(" × ");
     const QString gpus = QString::number(l.tp) + x + QString::number(l.pp) + x + QString::number(l.cp) + x +
                          QString::number(l.dp);
-    const QString batch = QString::number(l.microBatch) + x + QString::number(l.accumulation) + x +
-                          QString::number(l.dp);
+    const QString batch =
+        QString::number(l.microBatch) + x + QString::number(l.accumulation) + x + QString::number(l.dp);
     QString text = tr("%1 GPUs = TP × PP × CP × DP = %2").arg(formatCount(l.gpus()), gpus);
     if (l.gpus() != s.cluster.gpus())
         text += tr(" (the cluster has %1)").arg(formatCount(s.cluster.gpus()));
-    text += QLatin1Char('\n') + tr("Effective batch = %1 = %2 sequences").arg(batch, formatCount(l.effectiveBatch()));
+    text += QLatin1Char('\n') +
+            tr("Effective batch = %1 = %2 sequences").arg(batch, formatCount(l.effectiveBatch()));
     m_summary->setText(text);
 }
 

@@ -1,9 +1,9 @@
 #include "ui/scenario/TrainingEditor.h"
 
 #include "core/model/Limits.h"
-#include "ui/widgets/CollapsibleSection.h"
-#include "ui/scenario/FormBinder.h"
 #include "ui/document/ScenarioDocument.h"
+#include "ui/scenario/FormBinder.h"
+#include "ui/widgets/CollapsibleSection.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -26,20 +26,24 @@ TrainingEditor::TrainingEditor(ScenarioDocument* doc, QWidget* parent)
     auto* form = new QFormLayout(top);
     form->setContentsMargins(0, 0, 0, 0);
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    m_main->addChoice(form, tr("P&recision"),
-                      tr("Number format of the matrix multiplications: bf16/fp16, or fp8 on GPUs that support it."),
-                      {{QStringLiteral("bf16"), static_cast<int>(core::Precision::Bf16)},
-                       {QStringLiteral("fp16"), static_cast<int>(core::Precision::Fp16)},
-                       {QStringLiteral("fp8"), static_cast<int>(core::Precision::Fp8)}},
-                      [](const Scenario& s) { return static_cast<int>(s.training.precision); },
-                      [](Scenario& s, int v) { s.training.precision = static_cast<core::Precision>(v); });
-    m_main->addChoice(form, tr("&ZeRO stage"),
-                      tr("How much training state is sharded over the data-parallel group: 1 optimizer state "
-                         "(Megatron distributed optimizer), 2 also gradients, 3 also weights (FSDP)."),
-                      {{tr("0 (replicated)"), 0}, {tr("1 (optimizer state)"), 1}, {tr("2 (+ gradients)"), 2},
-                       {tr("3 (+ weights, FSDP)"), 3}},
-                      [](const Scenario& s) { return s.training.zeroStage; },
-                      [](Scenario& s, int v) { s.training.zeroStage = v; });
+    m_main->addChoice(
+        form, tr("P&recision"),
+        tr("Number format of the matrix multiplications: bf16/fp16, or fp8 on GPUs that support it."),
+        {{QStringLiteral("bf16"), static_cast<int>(core::Precision::Bf16)},
+         {QStringLiteral("fp16"), static_cast<int>(core::Precision::Fp16)},
+         {QStringLiteral("fp8"), static_cast<int>(core::Precision::Fp8)}},
+        [](const Scenario& s) { return static_cast<int>(s.training.precision); },
+        [](Scenario& s, int v) { s.training.precision = static_cast<core::Precision>(v); });
+    m_main->addChoice(
+        form, tr("&ZeRO stage"),
+        tr("How much training state is sharded over the data-parallel group: 1 optimizer state "
+           "(Megatron distributed optimizer), 2 also gradients, 3 also weights (FSDP)."),
+        {{tr("0 (replicated)"), 0},
+         {tr("1 (optimizer state)"), 1},
+         {tr("2 (+ gradients)"), 2},
+         {tr("3 (+ weights, FSDP)"), 3}},
+        [](const Scenario& s) { return s.training.zeroStage; },
+        [](Scenario& s, int v) { s.training.zeroStage = v; });
     m_main->addChoice(
         form, tr("Re&compute"),
         tr("Activation checkpointing: selective recomputes the attention core (in the Megatron "
@@ -50,20 +54,22 @@ TrainingEditor::TrainingEditor(ScenarioDocument* doc, QWidget* parent)
          {tr("Full"), static_cast<int>(core::Recompute::Full)}},
         [](const Scenario& s) { return static_cast<int>(s.training.recompute); },
         [](Scenario& s, int v) { s.training.recompute = static_cast<core::Recompute>(v); });
-    m_main->addDouble(form, tr("Token &budget"), tr("Tokens to train on, for the training time and GPU-hours."), 1,
-                      1e6, 0, 1e9, [](const Scenario& s) { return s.training.tokenBudget; },
-                      [](Scenario& s, double v) { s.training.tokenBudget = v; }, tr(" B tokens"));
+    m_main->addDouble(
+        form, tr("Token &budget"), tr("Tokens to train on, for the training time and GPU-hours."), 1, 1e6, 0,
+        1e9, [](const Scenario& s) { return s.training.tokenBudget; },
+        [](Scenario& s, double v) { s.training.tokenBudget = v; }, tr(" B tokens"));
     layout->addWidget(top);
 
     auto* body = new QWidget(m_section);
     auto* more = new QFormLayout(body);
     more->setContentsMargins(16, 0, 0, 0);
     more->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    m_more->addChoice(more, tr("O&ptimizer"), tr("Adam keeps two fp32 moments per parameter, SGD with momentum one."),
-                      {{QStringLiteral("Adam"), static_cast<int>(core::Optimizer::Adam)},
-                       {tr("SGD (momentum)"), static_cast<int>(core::Optimizer::SgdMomentum)}},
-                      [](const Scenario& s) { return static_cast<int>(s.training.optimizer); },
-                      [](Scenario& s, int v) { s.training.optimizer = static_cast<core::Optimizer>(v); });
+    m_more->addChoice(
+        more, tr("O&ptimizer"), tr("Adam keeps two fp32 moments per parameter, SGD with momentum one."),
+        {{QStringLiteral("Adam"), static_cast<int>(core::Optimizer::Adam)},
+         {tr("SGD (momentum)"), static_cast<int>(core::Optimizer::SgdMomentum)}},
+        [](const Scenario& s) { return static_cast<int>(s.training.optimizer); },
+        [](Scenario& s, int v) { s.training.optimizer = static_cast<core::Optimizer>(v); });
     QComboBox* optimizerState = m_more->addChoice(
         more, tr("Optimizer state"),
         tr("What the optimizer keeps per parameter beside the 16-bit weights and gradients. fp32: an fp32 "
@@ -80,11 +86,16 @@ TrainingEditor::TrainingEditor(ScenarioDocument* doc, QWidget* parent)
     optimizerState->setObjectName(QStringLiteral("optimizerPrecision"));
     QSpinBox* shard = m_more->addInt(
         more, tr("ZeRO shard &group"),
-        tr("Hybrid sharding: the data-parallel ranks one copy of the ZeRO/FSDP state is sharded over; the state is "
-           "replicated across DP / this many groups and the gradient shards are all-reduced across the replicas. "
-           "Sharding within a node keeps the weight gathers on NVLink at the cost of more memory per GPU. FSDP "
-           "HYBRID_SHARD, torchtitan data_parallel_shard_degree, Megatron-LM --num-distributed-optimizer-instances, "
-           "DeepSpeed MiCS (mics_shard_size). It must divide DP; 'all DP ranks' (0) shards over the whole group. "
+        tr("Hybrid sharding: the data-parallel ranks one copy of the ZeRO/FSDP state is sharded over; the "
+           "state is "
+           "replicated across DP / this many groups and the gradient shards are all-reduced across the "
+           "replicas. "
+           "Sharding within a node keeps the weight gathers on NVLink at the cost of more memory per GPU. "
+           "FSDP "
+           "HYBRID_SHARD, torchtitan data_parallel_shard_degree, Megatron-LM "
+           "--num-distributed-optimizer-instances, "
+           "DeepSpeed MiCS (mics_shard_size). It must divide DP; 'all DP ranks' (0) shards over the whole "
+           "group. "
            "No effect with ZeRO-0."),
         0, 1000000, [](const Scenario& s) { return s.training.zeroShardDegree; },
         [](Scenario& s, int v) { s.training.zeroShardDegree = v; }, tr(" DP ranks"));
@@ -173,32 +184,36 @@ TrainingEditor::TrainingEditor(ScenarioDocument* doc, QWidget* parent)
         [](Scenario& s, int v) { s.training.activationOffloadLayers = v; }, tr(" layers"));
     offload->setSpecialValueText(tr("none"));
     offload->setObjectName(QStringLiteral("activationOffloadLayers"));
-    m_more->addBool(more, tr("Sequence parallel"),
-                    tr("Shard the norms' and dropouts' activations over the TP group (Megatron SP)."),
-                    [](const Scenario& s) { return s.training.sequenceParallel; },
-                    [](Scenario& s, bool v) { s.training.sequenceParallel = v; });
-    m_more->addBool(more, tr("Flash attention"), tr("Fused attention kernels that never store the s x s score matrix."),
-                    [](const Scenario& s) { return s.training.flashAttention; },
-                    [](Scenario& s, bool v) { s.training.flashAttention = v; });
+    m_more->addBool(
+        more, tr("Sequence parallel"),
+        tr("Shard the norms' and dropouts' activations over the TP group (Megatron SP)."),
+        [](const Scenario& s) { return s.training.sequenceParallel; },
+        [](Scenario& s, bool v) { s.training.sequenceParallel = v; });
+    m_more->addBool(
+        more, tr("Flash attention"), tr("Fused attention kernels that never store the s x s score matrix."),
+        [](const Scenario& s) { return s.training.flashAttention; },
+        [](Scenario& s, bool v) { s.training.flashAttention = v; });
     m_more
-        ->addBool(more, tr("torch.compile"),
-                  tr("The model compiled with torch.compile (torchtitan [compile] enable, components \"model\"): "
-                     "Inductor fuses the norms with their fp32 upcast, the activation function, rotary and the "
-                     "residual adds, so they move about half the memory traffic of eager PyTorch; with the "
-                     "Cross-entropy on Auto the loss is compiled too, as torchtitan does (4 bytes per logit "
-                     "instead of the eager loss's 12). Only the FSDP style runs eager; Megatron's kernels are "
-                     "fused already."),
-                  [](const Scenario& s) { return s.training.torchCompile; },
-                  [](Scenario& s, bool v) { s.training.torchCompile = v; })
+        ->addBool(
+            more, tr("torch.compile"),
+            tr("The model compiled with torch.compile (torchtitan [compile] enable, components \"model\"): "
+               "Inductor fuses the norms with their fp32 upcast, the activation function, rotary and the "
+               "residual adds, so they move about half the memory traffic of eager PyTorch; with the "
+               "Cross-entropy on Auto the loss is compiled too, as torchtitan does (4 bytes per logit "
+               "instead of the eager loss's 12). Only the FSDP style runs eager; Megatron's kernels are "
+               "fused already."),
+            [](const Scenario& s) { return s.training.torchCompile; },
+            [](Scenario& s, bool v) { s.training.torchCompile = v; })
         ->setObjectName(QStringLiteral("torchCompile"));
     m_more
-        ->addBool(more, tr("Fused kernels (TE, Liger)"),
-                  tr("The PyTorch trainer runs fused kernels for the norms, rotary and the SwiGLU activation "
-                     "(Transformer Engine's, as NeMo AutoModel's TE backend does, or Liger's) without compiling "
-                     "the model: the same memory traffic as torch.compile's fused kernels, the loss left as it "
-                     "is. Only the FSDP style runs eager; Megatron's kernels are fused already."),
-                  [](const Scenario& s) { return s.training.fusedKernels; },
-                  [](Scenario& s, bool v) { s.training.fusedKernels = v; })
+        ->addBool(
+            more, tr("Fused kernels (TE, Liger)"),
+            tr("The PyTorch trainer runs fused kernels for the norms, rotary and the SwiGLU activation "
+               "(Transformer Engine's, as NeMo AutoModel's TE backend does, or Liger's) without compiling "
+               "the model: the same memory traffic as torch.compile's fused kernels, the loss left as it "
+               "is. Only the FSDP style runs eager; Megatron's kernels are fused already."),
+            [](const Scenario& s) { return s.training.fusedKernels; },
+            [](Scenario& s, bool v) { s.training.fusedKernels = v; })
         ->setObjectName(QStringLiteral("fusedKernels"));
     m_more
         ->addBool(
@@ -216,7 +231,8 @@ TrainingEditor::TrainingEditor(ScenarioDocument* doc, QWidget* parent)
         more, tr("Overlap TP communication"),
         tr("Run the tensor-parallel collectives in chunks while the neighbouring GEMMs compute: Megatron-LM "
            "--tp-comm-overlap (Transformer Engine userbuffers, needs sequence parallel), torchtitan "
-           "parallelism.enable_async_tensor_parallel (AsyncTP, needs torch.compile). What exceeds the layer's "
+           "parallelism.enable_async_tensor_parallel (AsyncTP, needs torch.compile). What exceeds the "
+           "layer's "
            "GEMM time stays exposed, and a fifth of the hidden part is still paid (the communication kernels "
            "take SMs and memory bandwidth from the GEMMs)."),
         [](const Scenario& s) { return s.training.overlapTpComm; },
@@ -234,7 +250,8 @@ TrainingEditor::TrainingEditor(ScenarioDocument* doc, QWidget* parent)
         more, tr("Overlap DP communication"),
         tr("Reduce the gradients bucket by bucket while the backward pass still runs: Megatron-LM "
            "--overlap-grad-reduce (and --overlap-param-gather with the distributed optimizer), DeepSpeed "
-           "zero_optimization.overlap_comm. Only what exceeds the backward pass stays exposed. The FSDP style "
+           "zero_optimization.overlap_comm. Only what exceeds the backward pass stays exposed. The FSDP "
+           "style "
            "always overlaps, so there it changes nothing."),
         [](const Scenario& s) { return s.training.overlapDpComm; },
         [](Scenario& s, bool v) { s.training.overlapDpComm = v; });
@@ -243,46 +260,54 @@ TrainingEditor::TrainingEditor(ScenarioDocument* doc, QWidget* parent)
         more, tr("Overlap EP communication"),
         tr("Mixture of experts: run one micro batch's token all-to-alls (dispatch and combine) while another "
            "micro batch computes, as Megatron-Core's --overlap-moe-expert-parallel-comm (combined 1F1B) and "
-           "DeepSeek's DualPipe do. What exceeds the layer's compute stays exposed, and a fifth of the hidden "
+           "DeepSeek's DualPipe do. What exceeds the layer's compute stays exposed, and a fifth of the "
+           "hidden "
            "part is still paid."),
         [](const Scenario& s) { return s.training.overlapEpComm; },
         [](Scenario& s, bool v) { s.training.overlapEpComm = v; });
     m_overlapEp->setObjectName(QStringLiteral("overlapEpComm"));
-    m_more->addBool(more, tr("Loader prefetch"), tr("The data loader prepares the next batch while the GPUs compute."),
-                    [](const Scenario& s) { return s.training.loaderPrefetch; },
-                    [](Scenario& s, bool v) { s.training.loaderPrefetch = v; });
-    m_more->addDouble(more, tr("Loader throughput"), tr("Tokens per second one data-parallel rank's loader delivers."),
-                      0.001, 1e6, 2, 1e6, [](const Scenario& s) { return s.training.loaderTokensPerSecond; },
-                      [](Scenario& s, double v) { s.training.loaderTokensPerSecond = v; }, tr(" M tokens/s"));
-    m_more->addDouble(more, tr("Straggler slowdown"), tr("How much slower the slowest rank is; it sets everyone's pace."),
-                      0, 500, 1, 0.01, [](const Scenario& s) { return s.training.stragglerSlowdown; },
-                      [](Scenario& s, double v) { s.training.stragglerSlowdown = v; }, QStringLiteral(" %"));
-    m_more->addDouble(more, tr("Allocator reserve"),
-                      tr("GPU memory lost to the caching allocator's fragmentation, as a share of the GPU."), 0, 50, 1,
-                      0.01, [](const Scenario& s) { return s.training.allocatorReserveFraction; },
-                      [](Scenario& s, double v) { s.training.allocatorReserveFraction = v; }, QStringLiteral(" %"));
-    m_more->addDouble(more, tr("MoE load imbalance"),
-                      tr("Tokens of the busiest expert over the mean (MoE models only); it sets the expert layers' pace."),
-                      1.0, 16.0, 2, 1.0, [](const Scenario& s) { return s.training.moeLoadImbalance; },
-                      [](Scenario& s, double v) { s.training.moeLoadImbalance = v; }, QStringLiteral(" ×"));
-    m_more->addChoice(more, tr("Execution style"),
-                      tr("Megatron-LM (bucketed gradient reduction / distributed optimizer) or FSDP-style per-layer "
-                         "gathers; Auto picks FSDP for ZeRO stage 3."),
-                      {{tr("Auto"), static_cast<int>(core::ExecutionStyle::Auto)},
-                       {QStringLiteral("Megatron-LM"), static_cast<int>(core::ExecutionStyle::Megatron)},
-                       {QStringLiteral("FSDP"), static_cast<int>(core::ExecutionStyle::Fsdp)}},
-                      [](const Scenario& s) { return static_cast<int>(s.training.executionStyle); },
-                      [](Scenario& s, int v) { s.training.executionStyle = static_cast<core::ExecutionStyle>(v); });
-    QComboBox* grads = m_more->addChoice(more, tr("Gradients"),
-                      tr("Format of the gradient buffer and of the data-parallel reduction. Auto follows the "
-                         "framework: Megatron-LM keeps fp32 main grads in bf16/fp8 (16-bit in fp16), FSDP keeps bf16 "
-                         "and reduces in fp32. 16-bit is Megatron's --grad-reduce-in-bf16 and NeMo's performance "
-                         "recipes (grad_reduce_in_fp32 = False)."),
-                      {{tr("Auto (framework default)"), static_cast<int>(core::GradPrecision::Auto)},
-                       {QStringLiteral("fp32"), static_cast<int>(core::GradPrecision::Fp32)},
-                       {tr("16-bit"), static_cast<int>(core::GradPrecision::Half)}},
-                      [](const Scenario& s) { return static_cast<int>(s.training.gradPrecision); },
-                      [](Scenario& s, int v) { s.training.gradPrecision = static_cast<core::GradPrecision>(v); });
+    m_more->addBool(
+        more, tr("Loader prefetch"), tr("The data loader prepares the next batch while the GPUs compute."),
+        [](const Scenario& s) { return s.training.loaderPrefetch; },
+        [](Scenario& s, bool v) { s.training.loaderPrefetch = v; });
+    m_more->addDouble(
+        more, tr("Loader throughput"), tr("Tokens per second one data-parallel rank's loader delivers."),
+        0.001, 1e6, 2, 1e6, [](const Scenario& s) { return s.training.loaderTokensPerSecond; },
+        [](Scenario& s, double v) { s.training.loaderTokensPerSecond = v; }, tr(" M tokens/s"));
+    m_more->addDouble(
+        more, tr("Straggler slowdown"), tr("How much slower the slowest rank is; it sets everyone's pace."),
+        0, 500, 1, 0.01, [](const Scenario& s) { return s.training.stragglerSlowdown; },
+        [](Scenario& s, double v) { s.training.stragglerSlowdown = v; }, QStringLiteral(" %"));
+    m_more->addDouble(
+        more, tr("Allocator reserve"),
+        tr("GPU memory lost to the caching allocator's fragmentation, as a share of the GPU."), 0, 50, 1,
+        0.01, [](const Scenario& s) { return s.training.allocatorReserveFraction; },
+        [](Scenario& s, double v) { s.training.allocatorReserveFraction = v; }, QStringLiteral(" %"));
+    m_more->addDouble(
+        more, tr("MoE load imbalance"),
+        tr("Tokens of the busiest expert over the mean (MoE models only); it sets the expert layers' pace."),
+        1.0, 16.0, 2, 1.0, [](const Scenario& s) { return s.training.moeLoadImbalance; },
+        [](Scenario& s, double v) { s.training.moeLoadImbalance = v; }, QStringLiteral(" ×"));
+    m_more->addChoice(
+        more, tr("Execution style"),
+        tr("Megatron-LM (bucketed gradient reduction / distributed optimizer) or FSDP-style per-layer "
+           "gathers; Auto picks FSDP for ZeRO stage 3."),
+        {{tr("Auto"), static_cast<int>(core::ExecutionStyle::Auto)},
+         {QStringLiteral("Megatron-LM"), static_cast<int>(core::ExecutionStyle::Megatron)},
+         {QStringLiteral("FSDP"), static_cast<int>(core::ExecutionStyle::Fsdp)}},
+        [](const Scenario& s) { return static_cast<int>(s.training.executionStyle); },
+        [](Scenario& s, int v) { s.training.executionStyle = static_cast<core::ExecutionStyle>(v); });
+    QComboBox* grads = m_more->addChoice(
+        more, tr("Gradients"),
+        tr("Format of the gradient buffer and of the data-parallel reduction. Auto follows the "
+           "framework: Megatron-LM keeps fp32 main grads in bf16/fp8 (16-bit in fp16), FSDP keeps bf16 "
+           "and reduces in fp32. 16-bit is Megatron's --grad-reduce-in-bf16 and NeMo's performance "
+           "recipes (grad_reduce_in_fp32 = False)."),
+        {{tr("Auto (framework default)"), static_cast<int>(core::GradPrecision::Auto)},
+         {QStringLiteral("fp32"), static_cast<int>(core::GradPrecision::Fp32)},
+         {tr("16-bit"), static_cast<int>(core::GradPrecision::Half)}},
+        [](const Scenario& s) { return static_cast<int>(s.training.gradPrecision); },
+        [](Scenario& s, int v) { s.training.gradPrecision = static_cast<core::GradPrecision>(v); });
     grads->setObjectName(QStringLiteral("gradPrecision"));
     QComboBox* loss = m_more->addChoice(
         more, tr("Cross-entropy"),
@@ -320,11 +345,15 @@ TrainingEditor::TrainingEditor(ScenarioDocument* doc, QWidget* parent)
     metricPasses->setObjectName(QStringLiteral("logitsMetricPasses"));
     QComboBox* cpExchange = m_more->addChoice(
         more, tr("CP exchange"),
-        tr("How context-parallel GPUs pass their key/value chunks (with CP > 1). Ring: one chunk per step, behind "
+        tr("How context-parallel GPUs pass their key/value chunks (with CP > 1). Ring: one chunk per step, "
+           "behind "
            "that step's attention (Megatron-LM --cp-comm-type p2p, torchtitan context_parallel_rotate_method "
-           "\"alltoall\"). All-gather: every chunk at once, which only the first step's attention hides: fine on "
-           "NVLink, exposed across nodes (torchtitan \"allgather\", Megatron --cp-comm-type all_gather); it also holds "
-           "all the chunks in memory. Auto follows the framework: the ring for Megatron-LM, the all-gather for FSDP "
+           "\"alltoall\"). All-gather: every chunk at once, which only the first step's attention hides: "
+           "fine on "
+           "NVLink, exposed across nodes (torchtitan \"allgather\", Megatron --cp-comm-type all_gather); it "
+           "also holds "
+           "all the chunks in memory. Auto follows the framework: the ring for Megatron-LM, the all-gather "
+           "for FSDP "
            "(torch's default)."),
         {{tr("Auto (framework default)"), static_cast<int>(core::CpExchange::Auto)},
          {tr("Ring"), static_cast<int>(core::CpExchange::Ring)},
@@ -335,10 +364,13 @@ TrainingEditor::TrainingEditor(ScenarioDocument* doc, QWidget* parent)
     QComboBox* dispatcher = m_more->addChoice(
         more, tr("MoE dispatcher"),
         tr("How MoE tokens reach experts on other nodes (when the EP group spans several NVLink domains). "
-           "All-to-all: every top-k copy crosses the network (Megatron-Core's alltoall dispatcher). DeepEP: each "
-           "token is sent once to every other node that holds one of its experts and forwarded there over NVLink, "
+           "All-to-all: every top-k copy crosses the network (Megatron-Core's alltoall dispatcher). DeepEP: "
+           "each "
+           "token is sent once to every other node that holds one of its experts and forwarded there over "
+           "NVLink, "
            "in fp8 when training in fp8 (DeepSeek's DeepEP, Megatron-Core's flex dispatcher with DeepEP or "
-           "HybridEP); with group-limited routing (DeepSeek-V3: 4 of 8 groups) a token reaches at most that many "
+           "HybridEP); with group-limited routing (DeepSeek-V3: 4 of 8 groups) a token reaches at most that "
+           "many "
            "nodes."),
         {{tr("All-to-all"), static_cast<int>(core::MoeDispatcher::AllToAll)},
          {QStringLiteral("DeepEP"), static_cast<int>(core::MoeDispatcher::Deduplicated)}},
@@ -347,12 +379,17 @@ TrainingEditor::TrainingEditor(ScenarioDocument* doc, QWidget* parent)
     dispatcher->setObjectName(QStringLiteral("moeDispatcher"));
     QComboBox* split = m_more->addChoice(
         more, tr("Pipeline split"),
-        tr("What the pipeline split divides among the PP x virtual-stage chunks. Layers: the decoder layers only, "
-           "as evenly as they go (the first ranks take any extra layer). Embedding and loss: the embedding and the "
-           "loss count as one layer each, so the first and last ranks, which also run the embedding and the output "
+        tr("What the pipeline split divides among the PP x virtual-stage chunks. Layers: the decoder layers "
+           "only, "
+           "as evenly as they go (the first ranks take any extra layer). Embedding and loss: the embedding "
+           "and the "
+           "loss count as one layer each, so the first and last ranks, which also run the embedding and the "
+           "output "
            "layer, hold one layer fewer, and up to layers + 2 chunks fit (Megatron-LM "
-           "--account-for-embedding-in-pipeline-split --account-for-loss-in-pipeline-split; Llama 3.1 405B's 126 "
-           "layers on PP 16 x 8 virtual stages). Auto counts them where the layers alone cannot fill the chunks, "
+           "--account-for-embedding-in-pipeline-split --account-for-loss-in-pipeline-split; Llama 3.1 405B's "
+           "126 "
+           "layers on PP 16 x 8 virtual stages). Auto counts them where the layers alone cannot fill the "
+           "chunks, "
            "and for Megatron-LM where that makes an uneven split even."),
         {{tr("Auto"), static_cast<int>(core::PipelineSplit::Auto)},
          {tr("Layers"), static_cast<int>(core::PipelineSplit::Layers)},
@@ -360,13 +397,14 @@ TrainingEditor::TrainingEditor(ScenarioDocument* doc, QWidget* parent)
         [](const Scenario& s) { return static_cast<int>(s.training.pipelineSplit); },
         [](Scenario& s, int v) { s.training.pipelineSplit = static_cast<core::PipelineSplit>(v); });
     split->setObjectName(QStringLiteral("pipelineSplit"));
-    m_more->addChoice(more, tr("Attention FLOPs"),
-                      tr("Count the attention scores in full (PaLM / Megatron convention) or halved for causal "
-                         "kernels; changes MFU, not the step time."),
-                      {{tr("Full"), static_cast<int>(core::AttentionFlops::Full)},
-                       {tr("Causal (half)"), static_cast<int>(core::AttentionFlops::Causal)}},
-                      [](const Scenario& s) { return static_cast<int>(s.training.attentionFlops); },
-                      [](Scenario& s, int v) { s.training.attentionFlops = static_cast<core::AttentionFlops>(v); });
+    m_more->addChoice(
+        more, tr("Attention FLOPs"),
+        tr("Count the attention scores in full (PaLM / Megatron convention) or halved for causal "
+           "kernels; changes MFU, not the step time."),
+        {{tr("Full"), static_cast<int>(core::AttentionFlops::Full)},
+         {tr("Causal (half)"), static_cast<int>(core::AttentionFlops::Causal)}},
+        [](const Scenario& s) { return static_cast<int>(s.training.attentionFlops); },
+        [](Scenario& s, int v) { s.training.attentionFlops = static_cast<core::AttentionFlops>(v); });
     m_section->setContent(body);
     layout->addWidget(m_section);
 }

@@ -5,10 +5,10 @@
 
 #include <QCoreApplication>
 #include <QDir>
-#include <QLockFile>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLockFile>
 #include <QSaveFile>
 #include <QStandardPaths>
 
@@ -24,7 +24,7 @@ Autosave::Autosave(ScenarioDocument* doc, QString directory, QObject* parent)
         m_dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
     QDir().mkpath(m_dir);
     m_lock = std::make_unique<QLockFile>(QDir(m_dir).filePath(QStringLiteral("autosave.lock")));
-    m_lock->setStaleLockTime(0);  // only a live process holds it; a crashed one's lock is stale
+    m_lock->setStaleLockTime(0); // only a live process holds it; a crashed one's lock is stale
     m_primary = m_lock->tryLock(0);
     m_timer.setSingleShot(true);
     m_timer.setInterval(5000);
@@ -84,7 +84,7 @@ void Autosave::discard() {
 
 std::optional<AutosaveSnapshot> Autosave::pending() const {
     if (!m_primary)
-        return std::nullopt;  // the primary window's file belongs to a session that is still running
+        return std::nullopt; // the primary window's file belongs to a session that is still running
     QFile file(filePath());
     if (!file.exists() || !file.open(QIODevice::ReadOnly))
         return std::nullopt;
@@ -94,7 +94,7 @@ std::optional<AutosaveSnapshot> Autosave::pending() const {
     const QString text = envelope.value(QStringLiteral("scenario")).toString();
     auto scenario = core::scenarioFromJson(text.toStdString());
     if (!scenario) {
-        QFile::remove(filePath());  // nothing usable to offer
+        QFile::remove(filePath()); // nothing usable to offer
         return std::nullopt;
     }
     AutosaveSnapshot snap;

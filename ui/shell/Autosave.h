@@ -20,7 +20,7 @@ class ScenarioDocument;
 
 struct AutosaveSnapshot {
     core::Scenario scenario;
-    QString originalPath;  // the file the unsaved scenario came from, if any
+    QString originalPath; // the file the unsaved scenario came from, if any
     QDateTime savedAt;
 };
 
@@ -46,8 +46,8 @@ public:
     void setSuspended(bool suspended);
     bool isSuspended() const { return m_suspended; }
 
-    bool saveNow();    // writes the current scenario (when modified) and returns true on success
-    void discard();    // removes the autosave file (clean exit, save, restore declined)
+    bool saveNow(); // writes the current scenario (when modified) and returns true on success
+    void discard(); // removes the autosave file (clean exit, save, restore declined)
 
 private:
     void scheduleSave();

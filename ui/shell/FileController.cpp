@@ -1,9 +1,9 @@
 #include "ui/shell/FileController.h"
 
-#include "ui/widgets/InlineBanner.h"
 #include "ui/document/Prompter.h"
 #include "ui/document/ScenarioDocument.h"
 #include "ui/shell/Settings.h"
+#include "ui/widgets/InlineBanner.h"
 
 #include <QAction>
 #include <QDir>
@@ -12,7 +12,8 @@
 
 namespace lp::ui {
 
-FileController::FileController(ScenarioDocument* doc, Settings* settings, InlineBanner* banner, QWidget* window)
+FileController::FileController(ScenarioDocument* doc, Settings* settings, InlineBanner* banner,
+                               QWidget* window)
     : QObject(window), m_doc(doc), m_settings(settings), m_banner(banner), m_window(window),
       m_prompter(std::make_unique<DialogPrompter>()), m_recent(new QMenu(tr("Open &Recent"), window)) {
     m_recent->setToolTipsVisible(true);
@@ -22,7 +23,9 @@ FileController::FileController(ScenarioDocument* doc, Settings* settings, Inline
 
 FileController::~FileController() = default;
 
-void FileController::setPrompter(std::unique_ptr<Prompter> prompter) { m_prompter = std::move(prompter); }
+void FileController::setPrompter(std::unique_ptr<Prompter> prompter) {
+    m_prompter = std::move(prompter);
+}
 
 void FileController::rebuildRecentMenu() {
     m_recent->clear();
@@ -54,9 +57,12 @@ bool FileController::maybeSave() {
     if (!m_doc->isModified())
         return true;
     switch (m_prompter->askSaveChanges(m_window, m_doc->displayName())) {
-    case Prompter::SaveChoice::Save: return save();
-    case Prompter::SaveChoice::Discard: return true;
-    case Prompter::SaveChoice::Cancel: return false;
+    case Prompter::SaveChoice::Save:
+        return save();
+    case Prompter::SaveChoice::Discard:
+        return true;
+    case Prompter::SaveChoice::Cancel:
+        return false;
     }
     return false;
 }
@@ -74,7 +80,8 @@ bool FileController::open() {
     if (!maybeSave())
         return false;
     const QString dir = m_lastDir.isEmpty() ? QFileInfo(m_doc->filePath()).absolutePath() : m_lastDir;
-    const QString path = m_prompter->askOpenFile(m_window, m_doc->filePath().isEmpty() ? QDir::homePath() : dir);
+    const QString path =
+        m_prompter->askOpenFile(m_window, m_doc->filePath().isEmpty() ? QDir::homePath() : dir);
     if (path.isEmpty())
         return false;
     return loadPath(path);
@@ -93,9 +100,10 @@ bool FileController::loadPath(const QString& path) {
         QStringList lines;
         for (const QString& p : result.problems)
             lines << p.toHtmlEscaped();
-        m_banner->showMessage(InlineBanner::Kind::Error,
-                              tr("Could not open %1: nothing was changed.").arg(QFileInfo(path).fileName().toHtmlEscaped()),
-                              lines.join(QStringLiteral("<br>")));
+        m_banner->showMessage(
+            InlineBanner::Kind::Error,
+            tr("Could not open %1: nothing was changed.").arg(QFileInfo(path).fileName().toHtmlEscaped()),
+            lines.join(QStringLiteral("<br>")));
         if (!QFileInfo::exists(path))
             m_settings->removeRecentFile(QFileInfo(path).absoluteFilePath());
         return false;
@@ -118,7 +126,8 @@ bool FileController::saveAs() {
     if (suggested.isEmpty()) {
         QString name = QString::fromStdString(m_doc->scenario().name).simplified();
         name.replace(QLatin1Char('/'), QLatin1Char('-'));
-        suggested = QDir(m_lastDir.isEmpty() ? QDir::homePath() : m_lastDir).filePath(name + QStringLiteral(".json"));
+        suggested =
+            QDir(m_lastDir.isEmpty() ? QDir::homePath() : m_lastDir).filePath(name + QStringLiteral(".json"));
     }
     const QString path = m_prompter->askSaveFile(m_window, suggested);
     if (path.isEmpty())

@@ -28,11 +28,11 @@ public:
 
     QMenu* recentMenu() const { return m_recent; }
 
-    bool maybeSave();  // true: the caller may discard the current scenario
+    bool maybeSave(); // true: the caller may discard the current scenario
     bool newScenario();
-    bool open();                            // asks for a file
-    bool openPath(const QString& path);     // after maybeSave(); a malformed file changes nothing
-    bool loadPath(const QString& path);     // without asking (start-up); shows problems in the banner
+    bool open();                        // asks for a file
+    bool openPath(const QString& path); // after maybeSave(); a malformed file changes nothing
+    bool loadPath(const QString& path); // without asking (start-up); shows problems in the banner
     bool save();
     bool saveAs();
     bool saveTo(const QString& path);

@@ -1,12 +1,12 @@
 #include "ui/shell/InteropWiring.h"
 
 #include "core/io/HfImport.h"
-#include "ui/widgets/InlineBanner.h"
-#include "ui/interop/LaunchSettingsDialog.h"
-#include "ui/shell/MainWindow.h"
-#include "ui/measured/MeasuredRunPanel.h"
-#include "ui/interop/ReportWriter.h"
 #include "ui/document/ScenarioDocument.h"
+#include "ui/interop/LaunchSettingsDialog.h"
+#include "ui/interop/ReportWriter.h"
+#include "ui/measured/MeasuredRunPanel.h"
+#include "ui/shell/MainWindow.h"
+#include "ui/widgets/InlineBanner.h"
 
 #include <QAction>
 #include <QDragEnterEvent>
@@ -76,16 +76,17 @@ bool importHfConfigInto(MainWindow& w, ScenarioDocument& doc, const QString& pat
         QStringList problems;
         for (const core::InputError& e : imported.error())
             problems << QString::fromStdString(e.message());
-        w.layoutBanner()->showMessage(InlineBanner::Kind::Error,
-                                      QObject::tr("Cannot import %1 as a Hugging Face config").arg(QFileInfo(path).fileName()),
-                                      problems.join(QLatin1Char('\n')));
+        w.layoutBanner()->showMessage(
+            InlineBanner::Kind::Error,
+            QObject::tr("Cannot import %1 as a Hugging Face config").arg(QFileInfo(path).fileName()),
+            problems.join(QLatin1Char('\n')));
         return false;
     }
     core::Scenario next = doc.scenario();
     next.model = imported->model;
     doc.edit(next, QObject::tr("Import model from %1").arg(QFileInfo(path).fileName()));
-    w.statusBar()->showMessage(QObject::tr("Imported %1 from %2").arg(QString::fromStdString(next.model.name),
-                                                                       QFileInfo(path).fileName()),
+    w.statusBar()->showMessage(QObject::tr("Imported %1 from %2")
+                                   .arg(QString::fromStdString(next.model.name), QFileInfo(path).fileName()),
                                5000);
     return true;
 }
@@ -96,10 +97,12 @@ void installInterop(MainWindow& w, ScenarioDocument& doc) {
 
     QAction* exportReport = file->addAction(QObject::tr("&Export report..."));
     exportReport->setShortcut(QKeySequence(QStringLiteral("Ctrl+E")));
-    exportReport->setToolTip(QObject::tr("Write a layout report of the current plan as PDF, HTML, Markdown or JSON"));
+    exportReport->setToolTip(
+        QObject::tr("Write a layout report of the current plan as PDF, HTML, Markdown or JSON"));
     QObject::connect(exportReport, &QAction::triggered, &w, [&w, &doc] {
-        const QString path = QFileDialog::getSaveFileName(&w, QObject::tr("Export report"), QStringLiteral("layout-report.html"),
-                                                          ReportWriter::fileFilter());
+        const QString path =
+            QFileDialog::getSaveFileName(&w, QObject::tr("Export report"),
+                                         QStringLiteral("layout-report.html"), ReportWriter::fileFilter());
         if (path.isEmpty())
             return;
         const auto format = ReportWriter::formatForPath(path).value_or(core::ReportFormat::Html);
@@ -107,7 +110,8 @@ void installInterop(MainWindow& w, ScenarioDocument& doc) {
         if (ReportWriter::write(ReportWriter::reportFor(doc), format, path, &error))
             w.statusBar()->showMessage(QObject::tr("Report written to %1").arg(path), 5000);
         else
-            w.layoutBanner()->showMessage(InlineBanner::Kind::Error, QObject::tr("The report was not written"), error);
+            w.layoutBanner()->showMessage(InlineBanner::Kind::Error,
+                                          QObject::tr("The report was not written"), error);
     });
 
     // The tool bar's Export: the same dialog, with a short text.
@@ -118,7 +122,8 @@ void installInterop(MainWindow& w, ScenarioDocument& doc) {
     w.insertToolBarAction(exportButton);
 
     QAction* launch = file->addAction(QObject::tr("Export &launch settings..."));
-    launch->setToolTip(QObject::tr("Megatron-LM arguments, DeepSpeed config or torchtitan settings for this layout"));
+    launch->setToolTip(
+        QObject::tr("Megatron-LM arguments, DeepSpeed config or torchtitan settings for this layout"));
     QObject::connect(launch, &QAction::triggered, &w, [&w, &doc] {
         auto* dialog = new LaunchSettingsDialog(doc.scenario(), &w);
         dialog->setAttribute(Qt::WA_DeleteOnClose);
@@ -128,10 +133,12 @@ void installInterop(MainWindow& w, ScenarioDocument& doc) {
     });
 
     QAction* hf = file->addAction(QObject::tr("&Import Hugging Face config..."));
-    hf->setToolTip(QObject::tr("Take the model architecture from a Hugging Face config.json (or drop one on the window)"));
+    hf->setToolTip(QObject::tr(
+        "Take the model architecture from a Hugging Face config.json (or drop one on the window)"));
     QObject::connect(hf, &QAction::triggered, &w, [&w, &doc] {
-        const QString path = QFileDialog::getOpenFileName(&w, QObject::tr("Import Hugging Face config"), QString(),
-                                                          QObject::tr("Hugging Face config (*.json)"));
+        const QString path =
+            QFileDialog::getOpenFileName(&w, QObject::tr("Import Hugging Face config"), QString(),
+                                         QObject::tr("Hugging Face config (*.json)"));
         if (!path.isEmpty())
             importHfConfigInto(w, doc, path);
     });

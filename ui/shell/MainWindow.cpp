@@ -1,17 +1,17 @@
 #include "ui/shell/MainWindow.h"
 
 #include "core/estimate/Plan.h"
-#include "ui/shell/Autosave.h"
+#include "ui/document/ScenarioDocument.h"
 #include "ui/plan/DiagnosticsPanel.h"
 #include "ui/plan/ExplanationPanel.h"
+#include "ui/plan/PlanView.h"
+#include "ui/scenario/LayoutSliders.h"
+#include "ui/scenario/ScenarioPanel.h"
+#include "ui/shell/Autosave.h"
 #include "ui/shell/FileController.h"
+#include "ui/shell/Settings.h"
 #include "ui/widgets/Format.h"
 #include "ui/widgets/InlineBanner.h"
-#include "ui/scenario/LayoutSliders.h"
-#include "ui/plan/PlanView.h"
-#include "ui/document/ScenarioDocument.h"
-#include "ui/scenario/ScenarioPanel.h"
-#include "ui/shell/Settings.h"
 
 #include <QAction>
 #include <QApplication>
@@ -28,6 +28,7 @@
 #include <QToolBar>
 #include <QUndoStack>
 #include <QVBoxLayout>
+
 #include <algorithm>
 
 namespace lp::ui {
@@ -92,9 +93,8 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
     connect(m_planView, &PlanView::explainRequested, m_explanation, &ExplanationPanel::showKey);
     connect(m_diagnostics, &DiagnosticsPanel::explainRequested, m_explanation, &ExplanationPanel::showKey);
     connect(m_explanation, &ExplanationPanel::keyChanged, m_planView, &PlanView::setActiveKey);
-    connect(m_files, &FileController::statusMessage, this, [this](const QString& text) {
-        statusBar()->showMessage(text, 4000);
-    });
+    connect(m_files, &FileController::statusMessage, this,
+            [this](const QString& text) { statusBar()->showMessage(text, 4000); });
     connect(m_settings, &Settings::memoryUnitChanged, this, &MainWindow::applyUnit);
     connect(m_scenarioPanel->layoutSliders(), &LayoutSliders::keepGpuCountToggled, this, [this](bool keep) {
         m_settings->setKeepGpuCount(keep);
@@ -117,7 +117,8 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
         m_dockSizesPending = false;
     const QStringList problems = m_settings->problems();
     if (!problems.isEmpty())
-        m_fileBanner->showMessage(InlineBanner::Kind::Warning, tr("Some settings were not understood and were reset."),
+        m_fileBanner->showMessage(InlineBanner::Kind::Warning,
+                                  tr("Some settings were not understood and were reset."),
                                   problems.join(QStringLiteral("<br>")));
 }
 
@@ -149,7 +150,8 @@ void MainWindow::createDocks() {
 
 void MainWindow::createStatusBar() {
     const char* tips[4] = {
-        QT_TR_NOOP("The hardware profile behind the time estimates (built-in, or measured by the calibration)."),
+        QT_TR_NOOP(
+            "The hardware profile behind the time estimates (built-in, or measured by the calibration)."),
         QT_TR_NOOP("GPUs the layout uses: TP x PP x CP x DP."),
         QT_TR_NOOP("How long the core took to evaluate the last change."),
         QT_TR_NOOP("Whether the scenario has changes not yet saved to its file."),
@@ -159,13 +161,16 @@ void MainWindow::createStatusBar() {
         m_status[i]->setObjectName(QStringLiteral("status%1").arg(i));
         m_status[i]->setToolTip(tr(tips[i]));
         m_status[i]->setContentsMargins(6, 0, 6, 0);
-        if (i == 2)  // changes on every step: a fixed width keeps the status bar from re-laying out
-            m_status[i]->setMinimumWidth(m_status[i]->fontMetrics().horizontalAdvance(tr("evaluated in 00,000 µs")) + 16);
+        if (i == 2) // changes on every step: a fixed width keeps the status bar from re-laying out
+            m_status[i]->setMinimumWidth(
+                m_status[i]->fontMetrics().horizontalAdvance(tr("evaluated in 00,000 µs")) + 16);
         statusBar()->addPermanentWidget(m_status[i], i == 0 ? 1 : 0);
     }
 }
 
-QLabel* MainWindow::statusLabel(int which) const { return which >= 0 && which < 4 ? m_status[which] : nullptr; }
+QLabel* MainWindow::statusLabel(int which) const {
+    return which >= 0 && which < 4 ? m_status[which] : nullptr;
+}
 
 void MainWindow::updateTitle() {
     setWindowTitle(tr("%1[*] — Layout Planner").arg(m_doc->displayName()));
@@ -181,7 +186,8 @@ void MainWindow::updateStatus() {
     if (!QString::fromStdString(profile.name).contains(QString::fromStdString(profile.origin)))
         text += QStringLiteral(" (%1)").arg(QString::fromStdString(profile.origin));
     if (!profile.measuredOn.empty())
-        text += tr(", measured on %1 %2").arg(QString::fromStdString(profile.measuredOn), QString::fromStdString(profile.date));
+        text += tr(", measured on %1 %2")
+                    .arg(QString::fromStdString(profile.measuredOn), QString::fromStdString(profile.date));
     m_status[0]->setText(text);
     const core::Scenario& s = m_doc->scenario();
     QString gpus = tr("%1 GPUs").arg(formatCount(s.layout.gpus()));
@@ -210,7 +216,10 @@ void MainWindow::updateLayoutBanner() {
     if (m_doc->isShowingStalePlan()) {
         const core::Layout& l = m_doc->shownPlan().layout;
         title += tr(" The charts still show the last valid layout (TP %1 × PP %2 × CP %3 × DP %4).")
-                     .arg(l.tp).arg(l.pp).arg(l.cp).arg(l.dp);
+                     .arg(l.tp)
+                     .arg(l.pp)
+                     .arg(l.cp)
+                     .arg(l.dp);
     }
     m_layoutBanner->showMessage(InlineBanner::Kind::Error, title, lines.join(QStringLiteral("<br>")));
 }
@@ -281,22 +290,28 @@ void MainWindow::offerRestore() {
     m_restoreBanner->showMessage(
         InlineBanner::Kind::Info, tr("Layout Planner did not close normally last time."),
         tr("Unsaved changes to %1 (\"%2\", autosaved %3) can be restored.")
-            .arg(from.toHtmlEscaped(), QString::fromStdString(snapshot->scenario.name).toHtmlEscaped(), when));
+            .arg(from.toHtmlEscaped(), QString::fromStdString(snapshot->scenario.name).toHtmlEscaped(),
+                 when));
     m_restoreBanner->setClosable(false);
-    m_restoreBanner->addAction(QStringLiteral("restore"), tr("&Restore"), tr("Open the autosaved scenario, unsaved."));
-    m_restoreBanner->addAction(QStringLiteral("discard"), tr("&Discard"), tr("Delete the autosaved scenario."));
+    m_restoreBanner->addAction(QStringLiteral("restore"), tr("&Restore"),
+                               tr("Open the autosaved scenario, unsaved."));
+    m_restoreBanner->addAction(QStringLiteral("discard"), tr("&Discard"),
+                               tr("Delete the autosaved scenario."));
     const core::Scenario scenario = snapshot->scenario;
     const QString original = snapshot->originalPath;
-    connect(m_restoreBanner, &InlineBanner::actionTriggered, this, [this, scenario, original](const QString& id) {
-        m_autosave->setSuspended(false);
-        if (id == QLatin1String("restore")) {
-            m_doc->resetTo(scenario, original, true);
-            statusBar()->showMessage(tr("Restored the autosaved scenario; save it to keep it."), 5000);
-            m_autosave->saveNow();
-        } else {
-            m_autosave->discard();
-        }
-    }, Qt::SingleShotConnection);
+    connect(
+        m_restoreBanner, &InlineBanner::actionTriggered, this,
+        [this, scenario, original](const QString& id) {
+            m_autosave->setSuspended(false);
+            if (id == QLatin1String("restore")) {
+                m_doc->resetTo(scenario, original, true);
+                statusBar()->showMessage(tr("Restored the autosaved scenario; save it to keep it."), 5000);
+                m_autosave->saveNow();
+            } else {
+                m_autosave->discard();
+            }
+        },
+        Qt::SingleShotConnection);
 }
 
 bool MainWindow::renderScreenshot(const QString& path) {
@@ -322,7 +337,8 @@ void MainWindow::showEvent(QShowEvent* event) {
         const int w = width();
         resizeDocks({m_scenarioDock, m_diagnosticsDock},
                     {std::clamp(w * 27 / 100, 300, 380), std::clamp(w * 21 / 100, 240, 340)}, Qt::Horizontal);
-        resizeDocks({m_diagnosticsDock, m_explanationDock}, {height() * 3 / 10, height() * 7 / 10}, Qt::Vertical);
+        resizeDocks({m_diagnosticsDock, m_explanationDock}, {height() * 3 / 10, height() * 7 / 10},
+                    Qt::Vertical);
     }
 }
 
@@ -334,7 +350,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     m_settings->setGeometry(saveGeometry());
     m_settings->setWindowState(saveState());
     if (m_autosave && !m_autosave->isSuspended())
-        m_autosave->discard();  // a clean exit leaves nothing to restore
+        m_autosave->discard(); // a clean exit leaves nothing to restore
     event->accept();
 }
 

@@ -27,9 +27,9 @@ class ScenarioPanel;
 class Settings;
 
 struct WindowOptions {
-    bool persistentSettings = true;  // read and write QSettings (geometry, units, recent files)
-    bool autosave = true;            // autosave and the restore offer
-    QString autosaveDirectory;       // empty: QStandardPaths::AppDataLocation
+    bool persistentSettings = true; // read and write QSettings (geometry, units, recent files)
+    bool autosave = true;           // autosave and the restore offer
+    QString autosaveDirectory;      // empty: QStandardPaths::AppDataLocation
 };
 
 class MainWindow : public QMainWindow {
@@ -57,7 +57,7 @@ public:
     InlineBanner* fileBanner() const { return m_fileBanner; }
     InlineBanner* restoreBanner() const { return m_restoreBanner; }
     QTabWidget* tabs() const { return m_tabs; }
-    QLabel* statusLabel(int which) const;  // 0 profile, 1 GPUs, 2 evaluation time, 3 saved state
+    QLabel* statusLabel(int which) const; // 0 profile, 1 GPUs, 2 evaluation time, 3 saved state
 
     // Room for the later tabs and menus (Explore, Compare, Calibrate, Validate; Tools, Learn).
     int addTab(QWidget* page, const QString& title, const QString& toolTip);
@@ -104,7 +104,7 @@ private:
     QDockWidget* m_explanationDock = nullptr;
     QLabel* m_status[4] = {};
     QTimer* m_statusThrottle = nullptr;
-    bool m_dockSizesPending = true;  // first show without a saved window state: default dock sizes
+    bool m_dockSizesPending = true; // first show without a saved window state: default dock sizes
 
     QAction* m_new = nullptr;
     QAction* m_open = nullptr;

@@ -1,11 +1,10 @@
 // MainWindow: actions, menus, the tool bar and the placeholder tabs.
-#include "ui/shell/MainWindow.h"
-
-#include "ui/plan/ExplanationPanel.h"
-#include "ui/shell/FileController.h"
-#include "ui/scenario/LayoutSliders.h"
 #include "ui/document/ScenarioDocument.h"
+#include "ui/plan/ExplanationPanel.h"
+#include "ui/scenario/LayoutSliders.h"
 #include "ui/scenario/ScenarioPanel.h"
+#include "ui/shell/FileController.h"
+#include "ui/shell/MainWindow.h"
 #include "ui/shell/Settings.h"
 
 #include <QAction>
@@ -40,7 +39,8 @@ QAction* makeAction(QObject* parent, const QString& text, const QString& tip, co
 
 void MainWindow::createActions() {
     const QStyle* s = style();
-    m_new = makeAction(this, tr("&New"), tr("Start a new scenario from the seed's worked example."), QKeySequence::New);
+    m_new = makeAction(this, tr("&New"), tr("Start a new scenario from the seed's worked example."),
+                       QKeySequence::New);
     m_new->setIcon(themed("document-new", QStyle::SP_FileIcon, s));
     connect(m_new, &QAction::triggered, m_files, &FileController::newScenario);
     m_open = makeAction(this, tr("&Open…"), tr("Open a scenario file."), QKeySequence::Open);
@@ -49,9 +49,11 @@ void MainWindow::createActions() {
     m_save = makeAction(this, tr("&Save"), tr("Save the scenario to its file."), QKeySequence::Save);
     m_save->setIcon(themed("document-save", QStyle::SP_DialogSaveButton, s));
     connect(m_save, &QAction::triggered, m_files, &FileController::save);
-    m_saveAs = makeAction(this, tr("Save &As…"), tr("Save the scenario to a new file."), QKeySequence::SaveAs);
+    m_saveAs =
+        makeAction(this, tr("Save &As…"), tr("Save the scenario to a new file."), QKeySequence::SaveAs);
     connect(m_saveAs, &QAction::triggered, m_files, &FileController::saveAs);
-    m_quit = makeAction(this, tr("&Quit"), tr("Close the window (asks about unsaved changes)."), QKeySequence::Quit);
+    m_quit = makeAction(this, tr("&Quit"), tr("Close the window (asks about unsaved changes)."),
+                        QKeySequence::Quit);
     connect(m_quit, &QAction::triggered, this, &QWidget::close);
 
     QUndoStack* stack = m_doc->undoStack();
@@ -63,23 +65,25 @@ void MainWindow::createActions() {
     m_redo->setShortcuts({QKeySequence::Redo, QKeySequence(Qt::CTRL | Qt::Key_Y)});
     m_redo->setIcon(themed("edit-redo", QStyle::SP_ArrowForward, s));
     m_redo->setToolTip(tr("Redo the change just undone."));
-    connect(stack, &QUndoStack::undoTextChanged, this,
-            [this](const QString& t) { m_undo->setToolTip(t.isEmpty() ? tr("Nothing to undo") : tr("Undo: %1").arg(t)); });
-    connect(stack, &QUndoStack::redoTextChanged, this,
-            [this](const QString& t) { m_redo->setToolTip(t.isEmpty() ? tr("Nothing to redo") : tr("Redo: %1").arg(t)); });
+    connect(stack, &QUndoStack::undoTextChanged, this, [this](const QString& t) {
+        m_undo->setToolTip(t.isEmpty() ? tr("Nothing to undo") : tr("Undo: %1").arg(t));
+    });
+    connect(stack, &QUndoStack::redoTextChanged, this, [this](const QString& t) {
+        m_redo->setToolTip(t.isEmpty() ? tr("Nothing to redo") : tr("Redo: %1").arg(t));
+    });
 
     m_keepGpus = makeAction(this, tr("&Keep GPU Count"),
                             tr("Changing TP, PP or CP rebalances DP to keep the cluster's GPU count."),
                             QKeySequence(Qt::CTRL | Qt::Key_K));
     m_keepGpus->setCheckable(true);
     m_keepGpus->setChecked(m_doc->keepGpuCount());
-    connect(m_keepGpus, &QAction::toggled, this, [this](bool keep) {
-        m_scenarioPanel->layoutSliders()->keepGpuCountBox()->setChecked(keep);
-    });
+    connect(m_keepGpus, &QAction::toggled, this,
+            [this](bool keep) { m_scenarioPanel->layoutSliders()->keepGpuCountBox()->setChecked(keep); });
 
     m_units = new QActionGroup(this);
     m_unitGB = makeAction(m_units, tr("Memory in &GB"), tr("Show memory in decimal gigabytes (10^9 bytes)."));
-    m_unitGiB = makeAction(m_units, tr("Memory in G&iB"), tr("Show memory in binary gibibytes (2^30 bytes)."));
+    m_unitGiB =
+        makeAction(m_units, tr("Memory in G&iB"), tr("Show memory in binary gibibytes (2^30 bytes)."));
     for (QAction* a : {m_unitGB, m_unitGiB})
         a->setCheckable(true);
     m_unitGB->setChecked(m_settings->memoryUnit() == MemoryUnit::GB);
@@ -143,11 +147,12 @@ void MainWindow::createMenus() {
     m_helpMenu = menuBar()->addMenu(tr("&Help"));
     QAction* about = m_helpMenu->addAction(tr("&About Layout Planner"));
     connect(about, &QAction::triggered, this, [this] {
-        QMessageBox::about(this, tr("About Layout Planner"),
-                           tr("<h3>Layout Planner %1</h3><p>Plans distributed training layouts of large language "
-                              "models: memory per GPU, step time and MFU for tensor, pipeline, data and context "
-                              "parallelism.</p>")
-                               .arg(QStringLiteral(LP_VERSION)));
+        QMessageBox::about(
+            this, tr("About Layout Planner"),
+            tr("<h3>Layout Planner %1</h3><p>Plans distributed training layouts of large language "
+               "models: memory per GPU, step time and MFU for tensor, pipeline, data and context "
+               "parallelism.</p>")
+                .arg(QStringLiteral(LP_VERSION)));
     });
     QAction* aboutQt = m_helpMenu->addAction(tr("About &Qt"));
     connect(aboutQt, &QAction::triggered, qApp, &QApplication::aboutQt);
@@ -196,22 +201,26 @@ void MainWindow::createPlaceholderTabs() {
     };
     const Placeholder pages[] = {
         {QT_TR_NOOP("&Explore"), QT_TR_NOOP("Layout explorer"),
-         QT_TR_NOOP("Search every valid layout of this scenario, rank them by step time, MFU, cost or headroom, "
-                    "and see the memory-against-MFU Pareto front.")},
+         QT_TR_NOOP(
+             "Search every valid layout of this scenario, rank them by step time, MFU, cost or headroom, "
+             "and see the memory-against-MFU Pareto front.")},
         {QT_TR_NOOP("&Compare"), QT_TR_NOOP("Compare layouts"),
-         QT_TR_NOOP("Pin two to four layouts and compare their memory, step time, MFU and diagnostics side by side.")},
+         QT_TR_NOOP("Pin two to four layouts and compare their memory, step time, MFU and diagnostics side "
+                    "by side.")},
         {QT_TR_NOOP("C&alibrate"), QT_TR_NOOP("Calibrate"),
-         QT_TR_NOOP("Measure what your own GPUs achieve (GEMM, HBM and NCCL micro-benchmarks) or import a hardware "
-                    "profile measured elsewhere.")},
+         QT_TR_NOOP(
+             "Measure what your own GPUs achieve (GEMM, HBM and NCCL micro-benchmarks) or import a hardware "
+             "profile measured elsewhere.")},
         {QT_TR_NOOP("&Validate"), QT_TR_NOOP("Validate"),
          QT_TR_NOOP("Compare the planner's predictions with published training runs.")},
     };
     for (const Placeholder& p : pages) {
         auto* page = new QWidget(m_tabs);
         auto* layout = new QVBoxLayout(page);
-        auto* label = new QLabel(QStringLiteral("<h2>%1</h2><p>%2</p><p><i>%3</i></p>")
-                                     .arg(tr(p.heading), tr(p.text), tr("Not available in this version yet.")),
-                                 page);
+        auto* label =
+            new QLabel(QStringLiteral("<h2>%1</h2><p>%2</p><p><i>%3</i></p>")
+                           .arg(tr(p.heading), tr(p.text), tr("Not available in this version yet.")),
+                       page);
         label->setWordWrap(true);
         label->setAlignment(Qt::AlignCenter);
         label->setMaximumWidth(560);

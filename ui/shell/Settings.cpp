@@ -20,7 +20,9 @@ Settings::Settings(bool persistent, QObject* parent) : QObject(parent) {
     }
 }
 
-Settings::~Settings() { delete m_store; }
+Settings::~Settings() {
+    delete m_store;
+}
 
 void Settings::load() {
     const QVariant units = m_store->value(kUnits, QStringLiteral("GiB"));
@@ -59,21 +61,27 @@ void Settings::setKeepGpuCount(bool keep) {
         m_store->setValue(kKeep, keep);
 }
 
-QByteArray Settings::geometry() const { return m_store ? m_store->value(kGeometry).toByteArray() : QByteArray(); }
+QByteArray Settings::geometry() const {
+    return m_store ? m_store->value(kGeometry).toByteArray() : QByteArray();
+}
 
 void Settings::setGeometry(const QByteArray& g) {
     if (m_store)
         m_store->setValue(kGeometry, g);
 }
 
-QByteArray Settings::windowState() const { return m_store ? m_store->value(kState).toByteArray() : QByteArray(); }
+QByteArray Settings::windowState() const {
+    return m_store ? m_store->value(kState).toByteArray() : QByteArray();
+}
 
 void Settings::setWindowState(const QByteArray& s) {
     if (m_store)
         m_store->setValue(kState, s);
 }
 
-QString Settings::lastScenario() const { return m_store ? m_store->value(kLast).toString() : QString(); }
+QString Settings::lastScenario() const {
+    return m_store ? m_store->value(kLast).toString() : QString();
+}
 
 void Settings::setLastScenario(const QString& path) {
     if (m_store)

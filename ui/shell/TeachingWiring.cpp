@@ -1,24 +1,24 @@
 #include "ui/shell/TeachingWiring.h"
 
-#include "ui/scenario/ClusterEditor.h"
+#include "ui/charts/MemoryChart.h"
+#include "ui/charts/TimeChart.h"
+#include "ui/document/ScenarioDocument.h"
 #include "ui/plan/ExplanationPanel.h"
+#include "ui/plan/KeyFigures.h"
+#include "ui/plan/PlanView.h"
+#include "ui/scenario/ClusterEditor.h"
+#include "ui/scenario/LayoutSliders.h"
+#include "ui/scenario/ModelEditor.h"
+#include "ui/scenario/ScenarioPanel.h"
+#include "ui/scenario/TrainingEditor.h"
+#include "ui/shell/MainWindow.h"
 #include "ui/teach/GlossaryDialog.h"
 #include "ui/teach/Highlighter.h"
-#include "ui/plan/KeyFigures.h"
-#include "ui/scenario/LayoutSliders.h"
-#include "ui/shell/MainWindow.h"
-#include "ui/charts/MemoryChart.h"
-#include "ui/scenario/ModelEditor.h"
-#include "ui/plan/PlanView.h"
 #include "ui/teach/PresentationMode.h"
 #include "ui/teach/QuizDialog.h"
-#include "ui/document/ScenarioDocument.h"
-#include "ui/scenario/ScenarioPanel.h"
 #include "ui/teach/TeachingTexts.h"
-#include "ui/charts/TimeChart.h"
 #include "ui/teach/Tour.h"
 #include "ui/teach/TourPanel.h"
-#include "ui/scenario/TrainingEditor.h"
 
 #include <QAction>
 #include <QCommandLineOption>
@@ -32,6 +32,7 @@
 #include <QTimer>
 #include <QToolBar>
 #include <QUndoStack>
+
 #include <algorithm>
 #include <cstdio>
 

@@ -1,10 +1,10 @@
 #include "ui/shell/ToolsWiring.h"
 
 #include "ui/calibrate/CalibrateTab.h"
+#include "ui/document/ScenarioDocument.h"
+#include "ui/plan/PlanView.h"
 #include "ui/shell/FileController.h"
 #include "ui/shell/MainWindow.h"
-#include "ui/plan/PlanView.h"
-#include "ui/document/ScenarioDocument.h"
 #include "ui/validate/ValidationTab.h"
 
 #include <QAction>
@@ -28,7 +28,8 @@ int findTab(QTabWidget* tabs, const QString& title) {
 }
 
 // Replaces the placeholder called `plainTitle`, or adds the page; returns its index.
-int placeTab(MainWindow& w, QWidget* page, const QString& plainTitle, const QString& title, const QString& toolTip) {
+int placeTab(MainWindow& w, QWidget* page, const QString& plainTitle, const QString& title,
+             const QString& toolTip) {
     QTabWidget* tabs = w.tabs();
     const int placeholder = tabs ? findTab(tabs, plainTitle) : -1;
     if (placeholder < 0)
@@ -50,27 +51,31 @@ void installToolTabs(MainWindow& w, ScenarioDocument& doc) {
 
     out.calibrate = new CalibrateTab(doc);
     placeTab(w, out.calibrate, QStringLiteral("Calibrate"), MainWindow::tr("C&alibrate"),
-             MainWindow::tr("Measure what your own GPUs achieve (GEMM, HBM and NCCL micro-benchmarks), or import a "
-                            "hardware profile measured elsewhere, and apply it to the scenario."));
+             MainWindow::tr(
+                 "Measure what your own GPUs achieve (GEMM, HBM and NCCL micro-benchmarks), or import a "
+                 "hardware profile measured elsewhere, and apply it to the scenario."));
     out.validation = new ValidationTab(doc);
-    placeTab(w, out.validation, QStringLiteral("Validate"), MainWindow::tr("&Validate"),
-             MainWindow::tr("The planner's predictions against published measured training runs; open any of them "
-                            "as the scenario."));
+    placeTab(
+        w, out.validation, QStringLiteral("Validate"), MainWindow::tr("&Validate"),
+        MainWindow::tr("The planner's predictions against published measured training runs; open any of them "
+                       "as the scenario."));
 
     // Opening a case replaces the scenario: ask about unsaved changes first, then show its Plan.
-    out.validation->setReplaceGuard([window] { return !window || !window->files() || window->files()->maybeSave(); });
+    out.validation->setReplaceGuard(
+        [window] { return !window || !window->files() || window->files()->maybeSave(); });
     QObject::connect(out.validation, &ValidationTab::caseOpened, &w, [window](const QString& id) {
         if (!window)
             return;
         if (window->tabs() && window->planView())
             window->tabs()->setCurrentWidget(window->planView());
-        window->statusBar()->showMessage(MainWindow::tr("Opened the published run %1 as an unsaved scenario").arg(id),
-                                         6000);
+        window->statusBar()->showMessage(
+            MainWindow::tr("Opened the published run %1 as an unsaved scenario").arg(id), 6000);
     });
-    QObject::connect(out.calibrate, &CalibrateTab::profileApplied, &w, [window, tab = QPointer<CalibrateTab>(out.calibrate)] {
-        if (window && tab)
-            window->statusBar()->showMessage(tab->activeProfileText(), 6000);
-    });
+    QObject::connect(out.calibrate, &CalibrateTab::profileApplied, &w,
+                     [window, tab = QPointer<CalibrateTab>(out.calibrate)] {
+                         if (window && tab)
+                             window->statusBar()->showMessage(tab->activeProfileText(), 6000);
+                     });
 
     // Tools menu entries.
     if (QMenu* tools = w.toolsMenu()) {

@@ -5,6 +5,7 @@
 #include <QDialog>
 #include <QString>
 #include <QStringList>
+
 #include <vector>
 
 class QLineEdit;

@@ -10,6 +10,7 @@
 #include <QStackedWidget>
 #include <QTabWidget>
 #include <QTimer>
+
 #include <cmath>
 #include <numbers>
 

@@ -1,7 +1,7 @@
 #include "ui/teach/PresentationMode.h"
 
-#include "ui/widgets/PresentationStyle.h"
 #include "ui/teach/TeachingTexts.h"
+#include "ui/widgets/PresentationStyle.h"
 
 #include <QApplication>
 #include <QEvent>
@@ -16,6 +16,7 @@
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
 #include <QtCharts/QXYSeries>
+
 #include <algorithm>
 
 namespace lp::ui {

@@ -8,6 +8,7 @@
 #include <QPalette>
 #include <QPointer>
 #include <QStringList>
+
 #include <utility>
 #include <vector>
 

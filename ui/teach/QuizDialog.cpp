@@ -1,8 +1,8 @@
 #include "ui/teach/QuizDialog.h"
 
-#include "ui/widgets/Palette.h"
 #include "ui/document/ScenarioDocument.h"
 #include "ui/teach/TeachingTexts.h"
+#include "ui/widgets/Palette.h"
 
 #include <QDialogButtonBox>
 #include <QHBoxLayout>
@@ -11,6 +11,7 @@
 #include <QPushButton>
 #include <QRandomGenerator>
 #include <QVBoxLayout>
+
 #include <algorithm>
 #include <cmath>
 

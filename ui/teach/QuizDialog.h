@@ -5,6 +5,7 @@
 #include "core/teach/Quiz.h"
 
 #include <QDialog>
+
 #include <cstdint>
 #include <vector>
 

@@ -4,6 +4,7 @@
 
 #include <QFile>
 #include <QSettings>
+
 #include <algorithm>
 
 namespace lp::ui {

@@ -7,6 +7,7 @@
 #include <QObject>
 #include <QString>
 #include <QStringList>
+
 #include <vector>
 
 namespace lp::ui {

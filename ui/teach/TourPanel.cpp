@@ -1,9 +1,9 @@
 #include "ui/teach/TourPanel.h"
 
-#include "ui/widgets/Palette.h"
 #include "ui/document/ScenarioDocument.h"
 #include "ui/teach/TeachingTexts.h"
 #include "ui/teach/Tour.h"
+#include "ui/widgets/Palette.h"
 
 #include <QEvent>
 #include <QHBoxLayout>

@@ -1,11 +1,12 @@
 #include "ui/validate/ValidationGroups.h"
 
-#include "ui/widgets/Format.h"
 #include "ui/validate/ValidationModel.h"
+#include "ui/widgets/Format.h"
 
 #include <QHeaderView>
 #include <QScrollBar>
 #include <QTableWidget>
+
 #include <cmath>
 
 namespace lp::ui {

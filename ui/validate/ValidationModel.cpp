@@ -12,21 +12,28 @@
 namespace lp::ui {
 namespace {
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
+QString qs(std::string_view s) {
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
 
-constexpr double kGoodError = 0.10;  // |error| up to 10%: green
-constexpr double kBadError = 0.20;   // beyond 20%: red
+constexpr double kGoodError = 0.10; // |error| up to 10%: green
+constexpr double kBadError = 0.20;  // beyond 20%: red
 
 } // namespace
 
 ValidationModel::ValidationModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 const QStringList& ValidationModel::metricOrder() {
-    static const QStringList order = {
-        QStringLiteral("iteration_time_s"), QStringLiteral("model_tflops_per_gpu"),
-        QStringLiteral("hardware_tflops_per_gpu"), QStringLiteral("mfu"), QStringLiteral("hfu"),
-        QStringLiteral("tokens_per_s_per_gpu"), QStringLiteral("peak_memory_gib")};
+    static const QStringList order = {QStringLiteral("iteration_time_s"),
+                                      QStringLiteral("model_tflops_per_gpu"),
+                                      QStringLiteral("hardware_tflops_per_gpu"),
+                                      QStringLiteral("mfu"),
+                                      QStringLiteral("hfu"),
+                                      QStringLiteral("tokens_per_s_per_gpu"),
+                                      QStringLiteral("peak_memory_gib")};
     return order;
 }
 
@@ -125,7 +132,8 @@ QString ValidationModel::layoutText(const core::Scenario& s, int microBatch, boo
         parts << QStringLiteral("EP%1").arg(l.ep);
     if (l.vpp > 1)
         parts << QStringLiteral("VPP%1").arg(l.vpp);
-    parts << (microBatchGiven ? QStringLiteral("mb%1").arg(microBatch) : QStringLiteral("mb%1*").arg(microBatch));
+    parts << (microBatchGiven ? QStringLiteral("mb%1").arg(microBatch)
+                              : QStringLiteral("mb%1*").arg(microBatch));
     return parts.join(QStringLiteral(" · "));
 }
 
@@ -145,8 +153,10 @@ void ValidationModel::setValidation(std::vector<core::ValidationCase> cases, cor
             const core::ValidationCase& c = m_cases[static_cast<std::size_t>(row.caseIndex)];
             row.gpu = gpuText(c.scenario);
             row.layout = layoutText(c.scenario, r.microBatch, c.microBatchGiven);
-            row.search = QStringList{qs(c.id), qs(c.source), row.gpu, qs(c.scenario.cluster.gpu.id), row.layout,
-                                     qs(c.scenario.model.name), qs(c.notes), metricName(qs(r.metric))}
+            row.search = QStringList{qs(c.id),    qs(c.source),
+                                     row.gpu,     qs(c.scenario.cluster.gpu.id),
+                                     row.layout,  qs(c.scenario.model.name),
+                                     qs(c.notes), metricName(qs(r.metric))}
                              .join(QLatin1Char('\n'));
         } else {
             row.search = qs(r.caseId);
@@ -156,7 +166,9 @@ void ValidationModel::setValidation(std::vector<core::ValidationCase> cases, cor
     endResetModel();
 }
 
-void ValidationModel::clear() { setValidation({}, {}); }
+void ValidationModel::clear() {
+    setValidation({}, {});
+}
 
 const core::ValidationRow* ValidationModel::rowAt(int row) const {
     if (row < 0 || row >= static_cast<int>(m_report.rows.size()))
@@ -190,7 +202,7 @@ QStringList ValidationModel::metrics() const {
                 out << m;
                 break;
             }
-    for (const auto& r : m_report.rows)  // metrics this version does not know, last
+    for (const auto& r : m_report.rows) // metrics this version does not know, last
         if (!out.contains(qs(r.metric)))
             out << qs(r.metric);
     return out;
@@ -200,32 +212,48 @@ int ValidationModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
 }
 
-int ValidationModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int ValidationModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant ValidationModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal)
         return {};
     if (role == Qt::DisplayRole) {
         switch (section) {
-        case CaseColumn: return tr("Case");
-        case SourceColumn: return tr("Source");
-        case GpuColumn: return tr("GPUs");
-        case LayoutColumn: return tr("Layout");
-        case MetricColumn: return tr("Metric");
-        case MeasuredColumn: return tr("Measured");
-        case PredictedColumn: return tr("Predicted");
-        case ErrorColumn: return tr("Error");
-        default: return {};
+        case CaseColumn:
+            return tr("Case");
+        case SourceColumn:
+            return tr("Source");
+        case GpuColumn:
+            return tr("GPUs");
+        case LayoutColumn:
+            return tr("Layout");
+        case MetricColumn:
+            return tr("Metric");
+        case MeasuredColumn:
+            return tr("Measured");
+        case PredictedColumn:
+            return tr("Predicted");
+        case ErrorColumn:
+            return tr("Error");
+        default:
+            return {};
         }
     }
     if (role == Qt::ToolTipRole) {
         switch (section) {
-        case LayoutColumn: return tr("Tensor, pipeline and data parallel sizes and the micro batch; "
-                                     "* marks a micro batch the source does not state (the fastest that fits)");
-        case MeasuredColumn: return tr("The figure the source publishes");
-        case PredictedColumn: return tr("The planner's prediction for the same run");
-        case ErrorColumn: return tr("(predicted − measured) / measured: green within 10%, amber to 20%, red beyond");
-        default: return {};
+        case LayoutColumn:
+            return tr("Tensor, pipeline and data parallel sizes and the micro batch; "
+                      "* marks a micro batch the source does not state (the fastest that fits)");
+        case MeasuredColumn:
+            return tr("The figure the source publishes");
+        case PredictedColumn:
+            return tr("The planner's prediction for the same run");
+        case ErrorColumn:
+            return tr("(predicted − measured) / measured: green within 10%, amber to 20%, red beyond");
+        default:
+            return {};
         }
     }
     if (role == Qt::TextAlignmentRole && section >= MeasuredColumn)
@@ -239,7 +267,8 @@ QVariant ValidationModel::data(const QModelIndex& index, int role) const {
     const int r = index.row();
     const core::ValidationRow& vr = m_report.rows[static_cast<std::size_t>(r)];
     const Row& row = m_rows[static_cast<std::size_t>(r)];
-    const core::ValidationCase* c = row.caseIndex >= 0 ? &m_cases[static_cast<std::size_t>(row.caseIndex)] : nullptr;
+    const core::ValidationCase* c =
+        row.caseIndex >= 0 ? &m_cases[static_cast<std::size_t>(row.caseIndex)] : nullptr;
     const QString metric = qs(vr.metric);
     const bool predicted = vr.predicted > 0 && std::isfinite(vr.predicted);
     const int col = index.column();
@@ -247,24 +276,39 @@ QVariant ValidationModel::data(const QModelIndex& index, int role) const {
     switch (role) {
     case Qt::DisplayRole:
         switch (col) {
-        case CaseColumn: return qs(vr.caseId);
-        case SourceColumn: return c ? qs(c->source) : QString();
-        case GpuColumn: return row.gpu;
-        case LayoutColumn: return row.layout;
-        case MetricColumn: return metricShortName(metric);
-        case MeasuredColumn: return formatMetricValue(metric, vr.measured);
-        case PredictedColumn: return predicted ? formatMetricValue(metric, vr.predicted) : tr("invalid");
-        case ErrorColumn: return predicted ? formatError(vr.relativeError) : QStringLiteral("–");
-        default: return {};
+        case CaseColumn:
+            return qs(vr.caseId);
+        case SourceColumn:
+            return c ? qs(c->source) : QString();
+        case GpuColumn:
+            return row.gpu;
+        case LayoutColumn:
+            return row.layout;
+        case MetricColumn:
+            return metricShortName(metric);
+        case MeasuredColumn:
+            return formatMetricValue(metric, vr.measured);
+        case PredictedColumn:
+            return predicted ? formatMetricValue(metric, vr.predicted) : tr("invalid");
+        case ErrorColumn:
+            return predicted ? formatError(vr.relativeError) : QStringLiteral("–");
+        default:
+            return {};
         }
     case SortRole:
         switch (col) {
-        case GpuColumn: return c ? QVariant(static_cast<qlonglong>(c->scenario.layout.gpus())) : QVariant();
-        case MeasuredColumn: return vr.measured;
-        case PredictedColumn: return vr.predicted;
-        case ErrorColumn: return predicted ? std::fabs(vr.relativeError) : 1e9;
-        case MetricColumn: return metricOrder().indexOf(metric);
-        default: return data(index, Qt::DisplayRole);
+        case GpuColumn:
+            return c ? QVariant(static_cast<qlonglong>(c->scenario.layout.gpus())) : QVariant();
+        case MeasuredColumn:
+            return vr.measured;
+        case PredictedColumn:
+            return vr.predicted;
+        case ErrorColumn:
+            return predicted ? std::fabs(vr.relativeError) : 1e9;
+        case MetricColumn:
+            return metricOrder().indexOf(metric);
+        default:
+            return data(index, Qt::DisplayRole);
         }
     case Qt::TextAlignmentRole:
         if (col >= MeasuredColumn)
@@ -284,8 +328,10 @@ QVariant ValidationModel::data(const QModelIndex& index, int role) const {
     case Qt::ToolTipRole: {
         if (!c)
             return qs(vr.caseId);
-        QString tip = QStringLiteral("<b>%1</b><br>%2").arg(qs(c->id).toHtmlEscaped(), qs(c->source).toHtmlEscaped());
-        tip += QStringLiteral("<br>%1, %2").arg(qs(c->scenario.model.name).toHtmlEscaped(), row.gpu.toHtmlEscaped());
+        QString tip =
+            QStringLiteral("<b>%1</b><br>%2").arg(qs(c->id).toHtmlEscaped(), qs(c->source).toHtmlEscaped());
+        tip += QStringLiteral("<br>%1, %2")
+                   .arg(qs(c->scenario.model.name).toHtmlEscaped(), row.gpu.toHtmlEscaped());
         const core::TrainingOptions& t = c->scenario.training;
         tip +=
             tr("<br>%1; global batch %2; recompute %3; ZeRO %4; %5%6")
@@ -318,7 +364,8 @@ QVariant ValidationModel::data(const QModelIndex& index, int role) const {
         for (const std::string_view name : core::overlapsOn(t))
             read << tr("%1 overlap").arg(qs(std::string(name)));
         if (!c->architectureFrom.empty())
-            read << tr("the attention and norms of the built-in %1").arg(qs(c->architectureFrom).toHtmlEscaped());
+            read << tr("the attention and norms of the built-in %1")
+                        .arg(qs(c->architectureFrom).toHtmlEscaped());
         tip += tr("<br>Planned with: %1").arg(read.join(QStringLiteral(", ")));
         if (!c->microBatchGiven)
             tip += tr("<br>* micro batch not stated: the fastest that fits");
@@ -333,14 +380,22 @@ QVariant ValidationModel::data(const QModelIndex& index, int role) const {
         tip += tr("<br>Double-click to open it as the scenario.");
         return QStringLiteral("<div style='max-width: 480px'>%1</div>").arg(tip);
     }
-    case CaseIndexRole: return row.caseIndex;
-    case CaseIdRole: return qs(vr.caseId);
-    case MetricRole: return metric;
-    case RelativeErrorRole: return predicted ? QVariant(vr.relativeError) : QVariant();
-    case MeasuredRole: return vr.measured;
-    case PredictedRole: return vr.predicted;
-    case SearchTextRole: return row.search;
-    default: return {};
+    case CaseIndexRole:
+        return row.caseIndex;
+    case CaseIdRole:
+        return qs(vr.caseId);
+    case MetricRole:
+        return metric;
+    case RelativeErrorRole:
+        return predicted ? QVariant(vr.relativeError) : QVariant();
+    case MeasuredRole:
+        return vr.measured;
+    case PredictedRole:
+        return vr.predicted;
+    case SearchTextRole:
+        return row.search;
+    default:
+        return {};
     }
 }
 
@@ -370,7 +425,8 @@ bool ValidationFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex& s
     const QModelIndex i = sourceModel()->index(sourceRow, 0, sourceParent);
     if (!m_metric.isEmpty()) {
         const QString metric = i.data(ValidationModel::MetricRole).toString();
-        if (m_metric == QLatin1String("throughput") ? metric == QLatin1String("peak_memory_gib") : metric != m_metric)
+        if (m_metric == QLatin1String("throughput") ? metric == QLatin1String("peak_memory_gib")
+                                                    : metric != m_metric)
             return false;
     }
     if (m_text.isEmpty())

@@ -31,14 +31,14 @@ public:
         ColumnCount,
     };
     enum Role {
-        SortRole = Qt::UserRole + 1,  // numbers as numbers (error: its absolute value)
-        CaseIndexRole,                // int: index into cases()
-        CaseIdRole,                   // QString
-        MetricRole,                   // QString: "iteration_time_s"
-        RelativeErrorRole,            // double: (predicted - measured) / measured; invalid without prediction
-        MeasuredRole,                 // double
-        PredictedRole,                // double (0: no prediction, the layout is invalid in the planner)
-        SearchTextRole,               // QString: what the text filter searches
+        SortRole = Qt::UserRole + 1, // numbers as numbers (error: its absolute value)
+        CaseIndexRole,               // int: index into cases()
+        CaseIdRole,                  // QString
+        MetricRole,                  // QString: "iteration_time_s"
+        RelativeErrorRole,           // double: (predicted - measured) / measured; invalid without prediction
+        MeasuredRole,                // double
+        PredictedRole,               // double (0: no prediction, the layout is invalid in the planner)
+        SearchTextRole,              // QString: what the text filter searches
     };
 
     explicit ValidationModel(QObject* parent = nullptr);
@@ -53,7 +53,7 @@ public:
     const core::ValidationRow* rowAt(int row) const;
     const core::ValidationCase* caseForRow(int row) const;
     int caseIndexForRow(int row) const;
-    int firstRowOfCase(const QString& caseId) const;  // -1 when absent
+    int firstRowOfCase(const QString& caseId) const; // -1 when absent
     // Metrics present in the report, in the order of kMetricOrder.
     QStringList metrics() const;
 
@@ -64,13 +64,13 @@ public:
 
     // "Iteration time", "Model TFLOP/s per GPU", ...; "All throughput metrics" for "throughput".
     static QString metricName(const QString& metric);
-    static QString metricShortName(const QString& metric);  // the table's: "HW TFLOP/s", "Tokens/s"
-    static QString metricUnit(const QString& metric);  // "s", "TFLOP/s", "%", "tokens/s", "GiB"
+    static QString metricShortName(const QString& metric); // the table's: "HW TFLOP/s", "Tokens/s"
+    static QString metricUnit(const QString& metric);      // "s", "TFLOP/s", "%", "tokens/s", "GiB"
     static QString formatMetricValue(const QString& metric, double value);
-    static QString formatError(double relativeError);  // "+4.2%"
+    static QString formatError(double relativeError); // "+4.2%"
     // Green within 10%, amber to 20%, red beyond (the colours of the product).
     static QColor errorColor(double relativeError);
-    static QString gpuText(const core::Scenario& s);     // "32 × A100 SXM 80 GB"
+    static QString gpuText(const core::Scenario& s); // "32 × A100 SXM 80 GB"
     static QString layoutText(const core::Scenario& s, int microBatch, bool microBatchGiven);
     static const QStringList& metricOrder();
 

@@ -2,23 +2,16 @@
 
 #include "core/measured/Validation.h"
 #include "ui/charts/ChartStyle.h"
+#include "ui/document/ScenarioDocument.h"
+#include "ui/document/ValidationSets.h"
+#include "ui/validate/ValidationGroups.h"
+#include "ui/validate/ValidationModel.h"
 #include "ui/widgets/FlowLayout.h"
 #include "ui/widgets/Format.h"
 #include "ui/widgets/InlineBanner.h"
 #include "ui/widgets/Palette.h"
-#include "ui/document/ScenarioDocument.h"
 #include "ui/widgets/ScrollPage.h"
-#include "ui/validate/ValidationGroups.h"
-#include "ui/validate/ValidationModel.h"
-#include "ui/document/ValidationSets.h"
 
-#include <QtCharts/QChart>
-#include <QtCharts/QChartView>
-#include <QtCharts/QLegend>
-#include <QtCharts/QLegendMarker>
-#include <QtCharts/QLineSeries>
-#include <QtCharts/QLogValueAxis>
-#include <QtCharts/QScatterSeries>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCursor>
@@ -34,8 +27,8 @@
 #include <QLayout>
 #include <QLineEdit>
 #include <QMouseEvent>
-#include <QScrollBar>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSignalBlocker>
 #include <QSplitter>
@@ -44,6 +37,13 @@
 #include <QTimer>
 #include <QToolTip>
 #include <QVBoxLayout>
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
+#include <QtCharts/QLegend>
+#include <QtCharts/QLegendMarker>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QLogValueAxis>
+#include <QtCharts/QScatterSeries>
 
 #include <algorithm>
 #include <cmath>
@@ -52,7 +52,9 @@
 namespace lp::ui {
 namespace validation {
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
 
 QColor mix(const QPalette& p, double t) {
     const QColor a = p.color(QPalette::Text);
@@ -67,20 +69,20 @@ using namespace validation;
 
 namespace {
 
-
 const char* const kSettingsKey = "validation/casesFile";
 const char* const kCasesRelative = "shared/reference/published-runs.json";
 
-
 // A colour between the text and the base colours (lines that should recede).
 
-
-QString percentText(double fraction) { return formatNumber(100.0 * fraction, 1) + QStringLiteral("%"); }
+QString percentText(double fraction) {
+    return formatNumber(100.0 * fraction, 1) + QStringLiteral("%");
+}
 
 } // namespace
 
 ValidationTab::ValidationTab(ScenarioDocument& doc, QWidget* parent)
-    : QWidget(parent), m_doc(doc), m_model(new ValidationModel(this)), m_filter(new ValidationFilterModel(this)) {
+    : QWidget(parent), m_doc(doc), m_model(new ValidationModel(this)),
+      m_filter(new ValidationFilterModel(this)) {
     setObjectName(QStringLiteral("validationTab"));
     m_filter->setSourceModel(m_model);
 
@@ -95,14 +97,16 @@ ValidationTab::ValidationTab(ScenarioDocument& doc, QWidget* parent)
     m_pathLabel->setObjectName(QStringLiteral("casesFileLabel"));
     m_pathLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_pathLabel->setForegroundRole(QPalette::PlaceholderText);
-    m_pathLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);  // a long path never widens the window
+    m_pathLabel->setSizePolicy(QSizePolicy::Ignored,
+                               QSizePolicy::Preferred); // a long path never widens the window
     m_openFile = new QPushButton(tr("Open cases &file..."), this);
     m_openFile->setToolTip(tr("Read another file of measured runs (layout-planner/validation-cases@1, "
                               "documented in shared/reference/README.md)"));
     m_set = new QComboBox(this);
     m_set->setObjectName(QStringLiteral("validationSet"));
-    m_set->setToolTip(tr("The sets of published measured runs that come with Layout Planner; docs/validation*.md "
-                         "has each of them case by case"));
+    m_set->setToolTip(
+        tr("The sets of published measured runs that come with Layout Planner; docs/validation*.md "
+           "has each of them case by case"));
     // Sized to a short name, the full titles in the list: a long title must not widen the window.
     m_set->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_set->setMinimumContentsLength(14);
@@ -130,9 +134,10 @@ ValidationTab::ValidationTab(ScenarioDocument& doc, QWidget* parent)
 
     // Summary: one card per metric.
     m_summaryLayout = new FlowLayout(nullptr, 8, 8);
-    m_targets = new QLabel(tr("Error = (predicted − measured) / measured. Targets: median at most 5% on throughput "
-                              "metrics, none worse than 20%; peak memory within 10%."),
-                           this);
+    m_targets =
+        new QLabel(tr("Error = (predicted − measured) / measured. Targets: median at most 5% on throughput "
+                      "metrics, none worse than 20%; peak memory within 10%."),
+                   this);
     m_targets->setWordWrap(true);
     m_targets->setForegroundRole(QPalette::PlaceholderText);
 
@@ -144,12 +149,14 @@ ValidationTab::ValidationTab(ScenarioDocument& doc, QWidget* parent)
     m_search->setPlaceholderText(tr("Filter by case, source, GPU, model or notes"));
     m_search->setClearButtonEnabled(true);
     m_useProfile = new QCheckBox(tr("Use the active measured profile"), this);
-    m_useProfile->setToolTip(tr("Predict the cases on the profile's GPU with the hardware profile active in the "
-                                "window (Calibrate tab); other GPUs keep their built-in profiles"));
+    m_useProfile->setToolTip(
+        tr("Predict the cases on the profile's GPU with the hardware profile active in the "
+           "window (Calibrate tab); other GPUs keep their built-in profiles"));
     m_count = new QLabel(this);
     m_openCase = new QPushButton(tr("Open as &scenario"), this);
-    m_openCase->setToolTip(tr("Make the selected case the window's scenario (a new, unsaved scenario; its "
-                              "micro batch resolved as the prediction used it). Double-click a row does the same."));
+    m_openCase->setToolTip(
+        tr("Make the selected case the window's scenario (a new, unsaved scenario; its "
+           "micro batch resolved as the prediction used it). Double-click a row does the same."));
     m_openCase->setEnabled(false);
     m_search->setMinimumWidth(220);
     auto* filterRow = new FlowLayout(nullptr, 12, 4);
@@ -180,7 +187,7 @@ ValidationTab::ValidationTab(ScenarioDocument& doc, QWidget* parent)
     m_table->horizontalHeader()->setStretchLastSection(false);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_table->horizontalHeader()->setSectionResizeMode(ValidationModel::SourceColumn, QHeaderView::Stretch);
-    m_table->sortByColumn(-1, Qt::AscendingOrder);  // the file's order until a header is clicked
+    m_table->sortByColumn(-1, Qt::AscendingOrder); // the file's order until a header is clicked
     const QFontMetrics fm = m_table->fontMetrics();
     const auto width = [&fm](const char* sample, int pad = 18) {
         return fm.horizontalAdvance(QString::fromUtf8(sample)) + pad;
@@ -198,7 +205,7 @@ ValidationTab::ValidationTab(ScenarioDocument& doc, QWidget* parent)
 
     // Chart.
     m_chart = new QChart;
-    m_chart->legend()->hide();  // a wrapping legend under the chart (m_legend) instead
+    m_chart->legend()->hide(); // a wrapping legend under the chart (m_legend) instead
     m_chartView = new QChartView(m_chart, this);
     m_chartView->setObjectName(QStringLiteral("validationChart"));
     m_chartView->setRenderHint(QPainter::Antialiasing);
@@ -224,7 +231,7 @@ ValidationTab::ValidationTab(ScenarioDocument& doc, QWidget* parent)
     m_splitter->setStretchFactor(0, 3);
     m_splitter->setStretchFactor(1, 2);
 
-    m_table->installEventFilter(this);  // resized: fit the columns
+    m_table->installEventFilter(this); // resized: fit the columns
 
     auto* layout = new QVBoxLayout(scrollingContent(this));
     layout->addLayout(titleRow);
@@ -322,10 +329,12 @@ bool ValidationTab::loadDefaultCases() {
     QStringList shown;
     for (int i = 0; i < std::min<qsizetype>(candidates.size(), 4); ++i)
         shown << QDir::toNativeSeparators(candidates[i]);
-    m_banner->showMessage(InlineBanner::Kind::Info, m_errorText,
-                          tr("Open a file of measured runs (layout-planner/validation-cases@1), for example "
-                             "shared/reference/published-runs.json from the project's sources. Looked in: %1%2")
-                              .arg(shown.join(QStringLiteral(", ")), candidates.size() > 4 ? QStringLiteral(", …") : QString()));
+    m_banner->showMessage(
+        InlineBanner::Kind::Info, m_errorText,
+        tr("Open a file of measured runs (layout-planner/validation-cases@1), for example "
+           "shared/reference/published-runs.json from the project's sources. Looked in: %1%2")
+            .arg(shown.join(QStringLiteral(", ")),
+                 candidates.size() > 4 ? QStringLiteral(", …") : QString()));
     m_banner->addAction(QStringLiteral("openCases"), tr("Open cases file..."));
     m_pathLabel->setText(tr("No cases loaded"));
     return false;
@@ -340,7 +349,8 @@ bool ValidationTab::loadCasesFile(const QString& path) {
         for (const auto& e : errors)
             problems << qs(e.message()).toHtmlEscaped();
         return problems.mid(0, 6).join(QStringLiteral("<br>")) +
-               (problems.size() > 6 ? tr("<br>… and %n more", nullptr, static_cast<int>(problems.size() - 6)) : QString());
+               (problems.size() > 6 ? tr("<br>… and %n more", nullptr, static_cast<int>(problems.size() - 6))
+                                    : QString());
     };
     if (!cases) {
         m_errorText = tr("Cannot read %1").arg(QDir::toNativeSeparators(path));
@@ -352,9 +362,10 @@ bool ValidationTab::loadCasesFile(const QString& path) {
     m_banner->hide();
     // The readable cases are listed; the banner names the others and what could not be read in them.
     if (!skipped.empty())
-        m_banner->showMessage(InlineBanner::Kind::Warning,
-                              tr("Some cases in %1 cannot be read and are left out").arg(QFileInfo(path).fileName()),
-                              problemList(skipped));
+        m_banner->showMessage(
+            InlineBanner::Kind::Warning,
+            tr("Some cases in %1 cannot be read and are left out").arg(QFileInfo(path).fileName()),
+            problemList(skipped));
     m_path = QFileInfo(path).absoluteFilePath();
     QSettings().setValue(QLatin1String(kSettingsKey), m_path);
     m_reload->setEnabled(true);
@@ -392,11 +403,14 @@ void ValidationTab::rebuildSetCombo() {
 void ValidationTab::rerun() {
     if (m_model->cases().empty())
         return;
-    const QString keep = currentSourceRow() >= 0 ? m_model->index(currentSourceRow(), 0).data(ValidationModel::CaseIdRole).toString()
-                                                 : QString();
-    const QString keepMetric = currentSourceRow() >= 0
-                                   ? m_model->index(currentSourceRow(), 0).data(ValidationModel::MetricRole).toString()
-                                   : QString();
+    const QString keep =
+        currentSourceRow() >= 0
+            ? m_model->index(currentSourceRow(), 0).data(ValidationModel::CaseIdRole).toString()
+            : QString();
+    const QString keepMetric =
+        currentSourceRow() >= 0
+            ? m_model->index(currentSourceRow(), 0).data(ValidationModel::MetricRole).toString()
+            : QString();
     std::vector<core::ValidationCase> cases = m_model->cases();
     const core::HardwareProfile* profile = usesActiveProfile() ? &m_doc.profile() : nullptr;
     m_usedProfile = profile ? std::optional(*profile) : std::nullopt;
@@ -417,12 +431,13 @@ void ValidationTab::runAndShow() {
     QString where = QDir::toNativeSeparators(m_path);
     const auto adjusted = std::count_if(m_model->cases().begin(), m_model->cases().end(),
                                         [](const core::ValidationCase& c) { return !c.adjustments.empty(); });
-    m_pathLabel->setText(tr("%1 — %n cases, ", nullptr, m_model->caseCount()).arg(where) +
-                         tr("%n measured values", nullptr, values) +
-                         (adjusted > 0 ? tr("; %n adjusted to be planned (see their tooltips)", nullptr,
-                                            static_cast<int>(adjusted))
-                                       : QString()) +
-                         (usesActiveProfile() ? tr("; predicted with %1").arg(qs(m_doc.profile().name)) : QString()));
+    m_pathLabel->setText(
+        tr("%1 — %n cases, ", nullptr, m_model->caseCount()).arg(where) +
+        tr("%n measured values", nullptr, values) +
+        (adjusted > 0
+             ? tr("; %n adjusted to be planned (see their tooltips)", nullptr, static_cast<int>(adjusted))
+             : QString()) +
+        (usesActiveProfile() ? tr("; predicted with %1").arg(qs(m_doc.profile().name)) : QString()));
     m_pathLabel->setToolTip(where);
     rebuildSummary();
     m_groups->setGroups(m_model->report().groups);
@@ -431,12 +446,14 @@ void ValidationTab::runAndShow() {
     scheduleChart();
 }
 
-int ValidationTab::caseCount() const { return m_model->caseCount(); }
+int ValidationTab::caseCount() const {
+    return m_model->caseCount();
+}
 
 void ValidationTab::chooseCasesFile() {
     const QString start = m_path.isEmpty() ? QDir::homePath() : QFileInfo(m_path).absolutePath();
-    const QString path = m_chooseFile(this, tr("Open measured runs"), start,
-                                      tr("Validation cases (*.json);;All files (*)"));
+    const QString path =
+        m_chooseFile(this, tr("Open measured runs"), start, tr("Validation cases (*.json);;All files (*)"));
     if (!path.isEmpty())
         loadCasesFile(path);
 }
@@ -447,13 +464,17 @@ void ValidationTab::setMetricFilter(const QString& metric) {
     m_filter->setMetric(m_metric->currentData().toString());
 }
 
-void ValidationTab::setTextFilter(const QString& text) { m_search->setText(text); }
+void ValidationTab::setTextFilter(const QString& text) {
+    m_search->setText(text);
+}
 
 void ValidationTab::setUseActiveProfile(bool use) {
     m_useProfile->setChecked(use && m_useProfile->isEnabled());
 }
 
-bool ValidationTab::usesActiveProfile() const { return m_useProfile->isEnabled() && m_useProfile->isChecked(); }
+bool ValidationTab::usesActiveProfile() const {
+    return m_useProfile->isEnabled() && m_useProfile->isChecked();
+}
 
 void ValidationTab::updateProfileControls() {
     const core::HardwareProfile& p = m_doc.profile();
@@ -464,7 +485,9 @@ void ValidationTab::updateProfileControls() {
         m_useProfile->setText(tr("Use the active profile (%1)").arg(qs(p.name)));
 }
 
-QStringList ValidationTab::summaryLines() const { return m_summaryLines; }
+QStringList ValidationTab::summaryLines() const {
+    return m_summaryLines;
+}
 
 void ValidationTab::rebuildSummary() {
     while (QLayoutItem* item = m_summaryLayout->takeAt(0)) {
@@ -518,8 +541,8 @@ void ValidationTab::rebuildSummary() {
                      memory ? QStringLiteral("≤ 10%") : QStringLiteral("≤ 5%"), percentText(s->maxAbsError),
                      memory ? QStringLiteral("≤ 10%") : QStringLiteral("≤ 20%")));
         m_summaryLines << QStringLiteral("%1: median %2, max %3, %4 values")
-                              .arg(throughput ? QStringLiteral("throughput") : metric, percentText(s->medianAbsError),
-                                   percentText(s->maxAbsError))
+                              .arg(throughput ? QStringLiteral("throughput") : metric,
+                                   percentText(s->medianAbsError), percentText(s->maxAbsError))
                               .arg(s->count);
     }
     addMemoryFitCard(border);
@@ -582,7 +605,8 @@ bool ValidationTab::eventFilter(QObject* watched, QEvent* event) {
         QMetaObject::invokeMethod(this, &ValidationTab::fitColumns, Qt::QueuedConnection);
         return false;
     }
-    if (event->type() == QEvent::MouseButtonRelease && watched->objectName() == QLatin1String("summaryCard")) {
+    if (event->type() == QEvent::MouseButtonRelease &&
+        watched->objectName() == QLatin1String("summaryCard")) {
         const QString metric = watched->property("metric").toString();
         setMetricFilter(m_filter->metric() == metric ? QString() : metric);
         return true;
@@ -608,7 +632,8 @@ void ValidationTab::rebuildMetricCombo() {
 void ValidationTab::updateCountLabel() {
     const int shown = m_filter->rowCount();
     const int all = m_model->rowCount();
-    m_count->setText(shown == all ? tr("%n values", nullptr, all) : tr("%1 of %n values", nullptr, all).arg(shown));
+    m_count->setText(shown == all ? tr("%n values", nullptr, all)
+                                  : tr("%1 of %n values", nullptr, all).arg(shown));
 }
 
 void ValidationTab::scheduleChart() {
@@ -636,14 +661,15 @@ int ValidationTab::currentSourceRow() const {
 
 void ValidationTab::selectSourceRow(int sourceRow) {
     QModelIndex proxy = m_filter->mapFromSource(m_model->index(sourceRow, 0));
-    if (!proxy.isValid()) {  // filtered out: show every row again
+    if (!proxy.isValid()) { // filtered out: show every row again
         m_search->clear();
         setMetricFilter(QString());
         proxy = m_filter->mapFromSource(m_model->index(sourceRow, 0));
     }
     if (!proxy.isValid())
         return;
-    m_table->selectionModel()->setCurrentIndex(proxy, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_table->selectionModel()->setCurrentIndex(proxy, QItemSelectionModel::ClearAndSelect |
+                                                          QItemSelectionModel::Rows);
     m_table->scrollTo(proxy);
 }
 
@@ -674,10 +700,13 @@ bool ValidationTab::openSelected() {
     return row >= 0 && openCase(row);
 }
 
-Qt::Orientation ValidationTab::splitOrientation() const { return m_splitter->orientation(); }
+Qt::Orientation ValidationTab::splitOrientation() const {
+    return m_splitter->orientation();
+}
 
 int ValidationTab::tableWidthNeeded() const {
-    int w = 2 * m_table->frameWidth() + m_table->verticalScrollBar()->sizeHint().width() + 120;  // 120: the source
+    int w =
+        2 * m_table->frameWidth() + m_table->verticalScrollBar()->sizeHint().width() + 120; // 120: the source
     for (int c = 0; c < ValidationModel::ColumnCount; ++c)
         if (c != ValidationModel::SourceColumn)
             w += m_table->columnWidth(c);

@@ -62,7 +62,7 @@ public:
     int caseCount() const;
 
     // Filters (also what the controls set).
-    void setMetricFilter(const QString& metric);  // "" all, "throughput", or a metric id
+    void setMetricFilter(const QString& metric); // "" all, "throughput", or a metric id
     void setTextFilter(const QString& text);
     // Predict with the window's measured profile (only offered while one is active).
     void setUseActiveProfile(bool use);
@@ -82,7 +82,8 @@ public:
     QTableView* table() const { return m_table; }
     QChartView* chartView() const { return m_chartView; }
     QComboBox* metricCombo() const { return m_metric; }
-    // The sets of published runs that came with the program (ui/document/ValidationSets.h), and any other file opened.
+    // The sets of published runs that came with the program (ui/document/ValidationSets.h), and any other
+    // file opened.
     QComboBox* setCombo() const { return m_set; }
     QLineEdit* searchEdit() const { return m_search; }
     QPushButton* openButton() const { return m_openCase; }
@@ -94,7 +95,7 @@ public:
     Qt::Orientation splitOrientation() const;
 
 public slots:
-    void chooseCasesFile();  // "Open cases file..."
+    void chooseCasesFile(); // "Open cases file..."
 
 signals:
     void caseOpened(const QString& caseId);
@@ -132,7 +133,7 @@ private:
     QPushButton* m_openFile = nullptr;
     QComboBox* m_set = nullptr;
     QPushButton* m_reload = nullptr;
-    QLayout* m_summaryLayout = nullptr;  // cards that wrap onto more lines when narrow
+    QLayout* m_summaryLayout = nullptr; // cards that wrap onto more lines when narrow
     QSplitter* m_splitter = nullptr;
     QLabel* m_targets = nullptr;
     ValidationGroups* m_groups = nullptr; // the throughput figures by GPU, style and precision
@@ -149,12 +150,12 @@ private:
     QLabel* m_legend = nullptr;
     QLabel* m_chartNote = nullptr;
     QStringList m_summaryLines;
-    std::vector<std::vector<int>> m_seriesRows;  // per scatter series: the source row of each point
+    std::vector<std::vector<int>> m_seriesRows; // per scatter series: the source row of each point
     int m_plotted = 0;
 
     QString m_path;
     QString m_errorText;
-    std::optional<core::HardwareProfile> m_usedProfile;  // the profile the shown predictions used
+    std::optional<core::HardwareProfile> m_usedProfile; // the profile the shown predictions used
     bool m_triedDefault = false;
     bool m_splitPlaced = false;
     std::function<bool()> m_replaceGuard;

@@ -1,20 +1,12 @@
-#include "ui/validate/ValidationTab.h"
-
 #include "core/measured/Validation.h"
 #include "ui/charts/ChartStyle.h"
+#include "ui/document/ScenarioDocument.h"
+#include "ui/validate/ValidationModel.h"
+#include "ui/validate/ValidationTab.h"
 #include "ui/widgets/Format.h"
 #include "ui/widgets/InlineBanner.h"
 #include "ui/widgets/Palette.h"
-#include "ui/document/ScenarioDocument.h"
-#include "ui/validate/ValidationModel.h"
 
-#include <QtCharts/QChart>
-#include <QtCharts/QChartView>
-#include <QtCharts/QLegend>
-#include <QtCharts/QLegendMarker>
-#include <QtCharts/QLineSeries>
-#include <QtCharts/QLogValueAxis>
-#include <QtCharts/QScatterSeries>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
@@ -31,8 +23,8 @@
 #include <QLayout>
 #include <QLineEdit>
 #include <QMouseEvent>
-#include <QScrollBar>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSplitter>
 #include <QStandardPaths>
@@ -40,6 +32,13 @@
 #include <QTimer>
 #include <QToolTip>
 #include <QVBoxLayout>
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
+#include <QtCharts/QLegend>
+#include <QtCharts/QLegendMarker>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QLogValueAxis>
+#include <QtCharts/QScatterSeries>
 
 #include <algorithm>
 #include <cmath>
@@ -57,19 +56,19 @@ namespace {
 
 QColor metricColor(const QString& metric) {
     if (metric == QLatin1String("iteration_time_s"))
-        return QColor(0x4E, 0x79, 0xA7);  // blue
+        return QColor(0x4E, 0x79, 0xA7); // blue
     if (metric == QLatin1String("model_tflops_per_gpu"))
-        return QColor(0x49, 0x98, 0x94);  // dark teal
+        return QColor(0x49, 0x98, 0x94); // dark teal
     if (metric == QLatin1String("hardware_tflops_per_gpu"))
-        return QColor(0x59, 0xA1, 0x4F);  // green
+        return QColor(0x59, 0xA1, 0x4F); // green
     if (metric == QLatin1String("mfu"))
-        return QColor(0xF2, 0x8E, 0x2B);  // orange
+        return QColor(0xF2, 0x8E, 0x2B); // orange
     if (metric == QLatin1String("hfu"))
-        return QColor(0xB0, 0x7A, 0xA1);  // purple
+        return QColor(0xB0, 0x7A, 0xA1); // purple
     if (metric == QLatin1String("tokens_per_s_per_gpu"))
-        return QColor(0x9C, 0x75, 0x5F);  // brown
+        return QColor(0x9C, 0x75, 0x5F); // brown
     if (metric == QLatin1String("peak_memory_gib"))
-        return QColor(0xB6, 0x99, 0x2D);  // ochre
+        return QColor(0xB6, 0x99, 0x2D); // ochre
     return QColor(0x9D, 0x94, 0x8F);
 }
 
@@ -124,7 +123,8 @@ void ValidationTab::rebuildChart() {
 
     auto* x = new QLogValueAxis;
     auto* y = new QLogValueAxis;
-    const QString unit = byMetric.size() == 1 ? ValidationModel::metricUnit(byMetric.begin()->second.first) : QString();
+    const QString unit =
+        byMetric.size() == 1 ? ValidationModel::metricUnit(byMetric.begin()->second.first) : QString();
     const bool fraction = unit == QLatin1String("%");
     x->setTitleText(unit.isEmpty() || fraction ? tr("Measured") : tr("Measured (%1)").arg(unit));
     y->setTitleText(unit.isEmpty() || fraction ? tr("Predicted") : tr("Predicted (%1)").arg(unit));
@@ -199,7 +199,8 @@ void ValidationTab::rebuildChart() {
             double bestDistance = 0;
             for (int src : rowsOf) {
                 const core::ValidationRow* row = m_model->rowAt(src);
-                const double d = std::hypot(std::log(row->measured / p.x()), std::log(row->predicted / p.y()));
+                const double d =
+                    std::hypot(std::log(row->measured / p.x()), std::log(row->predicted / p.y()));
                 if (best < 0 || d < bestDistance) {
                     best = src;
                     bestDistance = d;
@@ -229,7 +230,8 @@ void ValidationTab::rebuildChart() {
             const QString rowMetric = qs(row->metric);
             QToolTip::showText(QCursor::pos(),
                                tr("<b>%1</b><br>%2: measured %3, predicted %4 (%5)")
-                                   .arg(qs(row->caseId).toHtmlEscaped(), ValidationModel::metricName(rowMetric),
+                                   .arg(qs(row->caseId).toHtmlEscaped(),
+                                        ValidationModel::metricName(rowMetric),
                                         ValidationModel::formatMetricValue(rowMetric, row->measured),
                                         ValidationModel::formatMetricValue(rowMetric, row->predicted),
                                         ValidationModel::formatError(row->relativeError)),
@@ -261,8 +263,9 @@ void ValidationTab::rebuildChart() {
         return QStringLiteral("<span style='color:%1'>%2</span>&nbsp;%3").arg(c.name(), mark, t);
     };
     for (const auto& [order, e] : byMetric)
-        entries << entry(metricColor(e.first), QStringLiteral("●"),
-                         QStringLiteral("%1 (%2)").arg(ValidationModel::metricShortName(e.first)).arg(e.second.size()));
+        entries << entry(
+            metricColor(e.first), QStringLiteral("●"),
+            QStringLiteral("%1 (%2)").arg(ValidationModel::metricShortName(e.first)).arg(e.second.size()));
     entries << entry(mix(pal, 0.55), QStringLiteral("<b>━━</b>"), tr("exact"))
             << entry(palette::bandGood(), QStringLiteral("<b>╍╍</b>"), tr("±10%"))
             << entry(palette::warning(), QStringLiteral("<b>┅┅</b>"), tr("±20%"));
@@ -270,11 +273,13 @@ void ValidationTab::rebuildChart() {
 
     QStringList notes;
     if (missing > 0)
-        notes << tr("%n value(s) without a prediction (the layout is invalid in the planner) are not plotted.",
-                    nullptr, missing);
+        notes << tr(
+            "%n value(s) without a prediction (the layout is invalid in the planner) are not plotted.",
+            nullptr, missing);
     if (byMetric.size() > 1)
-        notes << tr("Metrics of different units share the axes: the distance from the 1:1 line is the relative "
-                    "error. Pick one metric to see its own scale.");
+        notes << tr(
+            "Metrics of different units share the axes: the distance from the 1:1 line is the relative "
+            "error. Pick one metric to see its own scale.");
     if (m_model->rowCount() == 0)
         notes << tr("No cases loaded.");
     m_chartNote->setText(notes.join(QLatin1Char(' ')));

@@ -8,7 +8,8 @@
 namespace lp::ui {
 
 CollapsibleSection::CollapsibleSection(const QString& title, QWidget* parent)
-    : QWidget(parent), m_header(new QToolButton(this)), m_summary(new QLabel(this)), m_layout(new QVBoxLayout(this)) {
+    : QWidget(parent), m_header(new QToolButton(this)), m_summary(new QLabel(this)),
+      m_layout(new QVBoxLayout(this)) {
     m_header->setText(title);
     m_header->setCheckable(true);
     m_header->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
@@ -24,7 +25,7 @@ CollapsibleSection::CollapsibleSection(const QString& title, QWidget* parent)
     row->setContentsMargins(0, 0, 0, 0);
     row->addWidget(m_header, 0, Qt::AlignTop);
     row->addWidget(m_summary, 1);
-    row->addStretch(0);  // takes the room while the summary is hidden: the header stays at the left
+    row->addStretch(0); // takes the room while the summary is hidden: the header stays at the left
     m_layout->setContentsMargins(0, 0, 0, 0);
     m_layout->setSpacing(2);
     m_layout->addLayout(row);
@@ -46,8 +47,12 @@ void CollapsibleSection::setExpanded(bool expanded) {
     emit expandedChanged(expanded);
 }
 
-bool CollapsibleSection::isExpanded() const { return m_header->isChecked(); }
+bool CollapsibleSection::isExpanded() const {
+    return m_header->isChecked();
+}
 
-void CollapsibleSection::setSummary(const QString& summary) { m_summary->setText(summary); }
+void CollapsibleSection::setSummary(const QString& summary) {
+    m_summary->setText(summary);
+}
 
 } // namespace lp::ui

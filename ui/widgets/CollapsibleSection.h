@@ -18,7 +18,7 @@ public:
     void setExpanded(bool expanded);
     bool isExpanded() const;
     QToolButton* header() const { return m_header; }
-    void setSummary(const QString& summary);  // shown beside the title when folded
+    void setSummary(const QString& summary); // shown beside the title when folded
 
 signals:
     void expandedChanged(bool expanded);

@@ -79,11 +79,15 @@ void FigureLabel::setValue(const QString& value, const QString& detail) {
     setAccessibleDescription(value + QStringLiteral(". ") + detail);
 }
 
-QString FigureLabel::value() const { return m_value->text(); }
+QString FigureLabel::value() const {
+    return m_value->text();
+}
 QString FigureLabel::shownValue() const {
     return static_cast<const ElidingLabel*>(m_value)->shownLines().join(QLatin1Char('\n'));
 }
-QString FigureLabel::detail() const { return m_detail->text(); }
+QString FigureLabel::detail() const {
+    return m_detail->text();
+}
 
 void FigureLabel::setActive(bool active) {
     if (m_active == active)
@@ -98,7 +102,9 @@ int FigureLabel::comfortableWidth() const {
            m.right() + 4;
 }
 
-void FigureLabel::updateFrame() { update(); }
+void FigureLabel::updateFrame() {
+    update();
+}
 
 void FigureLabel::paintEvent(QPaintEvent*) {
     // A rounded frame from the current palette (no style sheet: it follows light and dark themes).

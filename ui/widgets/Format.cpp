@@ -8,9 +8,13 @@
 
 namespace lp::ui {
 
-double bytesPerUnit(MemoryUnit u) { return u == MemoryUnit::GiB ? core::kGiB : core::kGB; }
+double bytesPerUnit(MemoryUnit u) {
+    return u == MemoryUnit::GiB ? core::kGiB : core::kGB;
+}
 
-QString unitName(MemoryUnit u) { return u == MemoryUnit::GiB ? QStringLiteral("GiB") : QStringLiteral("GB"); }
+QString unitName(MemoryUnit u) {
+    return u == MemoryUnit::GiB ? QStringLiteral("GiB") : QStringLiteral("GB");
+}
 
 QString formatNumber(double v, int decimals) {
     if (!std::isfinite(v))
@@ -18,7 +22,9 @@ QString formatNumber(double v, int decimals) {
     return QLocale().toString(v, 'f', decimals);
 }
 
-QString formatCount(long long v) { return QLocale().toString(v); }
+QString formatCount(long long v) {
+    return QLocale().toString(v);
+}
 
 QString formatBytes(double bytes, MemoryUnit u, int decimals) {
     return formatNumber(bytes / bytesPerUnit(u), decimals) + QChar(0x202F) + unitName(u);
@@ -75,7 +81,9 @@ QString formatLarge(double v) {
     return formatNumber(v, a < 10 ? 2 : 0);
 }
 
-QString formatTokensPerSecond(double v) { return formatLarge(v) + QStringLiteral(" tokens/s"); }
+QString formatTokensPerSecond(double v) {
+    return formatLarge(v) + QStringLiteral(" tokens/s");
+}
 
 QString formatBandwidth(double bytesPerSecond) {
     return formatNumber(bytesPerSecond / 1e9, 0) + QStringLiteral(" GB/s");

@@ -8,15 +8,15 @@ namespace lp::ui {
 enum class MemoryUnit { GB, GiB };
 
 double bytesPerUnit(MemoryUnit u);
-QString unitName(MemoryUnit u);                           // "GB" or "GiB"
-QString formatBytes(double bytes, MemoryUnit u, int decimals = 1);  // "71.3 GiB"
-QString formatNumber(double v, int decimals = 0);          // "1,234,567"
-QString formatCount(long long v);                          // "65,536"
-QString formatPercent(double fraction, int decimals = 1);  // 0.412 -> "41.2%"
-QString formatSeconds(double s);                           // "9.81 s", "412 ms", "35 µs"
-QString formatDuration(double s);                          // "13.2 days", "5.1 h", "42 min"
-QString formatTokensPerSecond(double v);                   // "1.23 M tokens/s"
-QString formatLarge(double v);                             // 2e12 -> "2 T", 7e10 -> "70 B"
-QString formatBandwidth(double bytesPerSecond);            // "450 GB/s"
+QString unitName(MemoryUnit u);                                    // "GB" or "GiB"
+QString formatBytes(double bytes, MemoryUnit u, int decimals = 1); // "71.3 GiB"
+QString formatNumber(double v, int decimals = 0);                  // "1,234,567"
+QString formatCount(long long v);                                  // "65,536"
+QString formatPercent(double fraction, int decimals = 1);          // 0.412 -> "41.2%"
+QString formatSeconds(double s);                                   // "9.81 s", "412 ms", "35 µs"
+QString formatDuration(double s);                                  // "13.2 days", "5.1 h", "42 min"
+QString formatTokensPerSecond(double v);                           // "1.23 M tokens/s"
+QString formatLarge(double v);                                     // 2e12 -> "2 T", 7e10 -> "70 B"
+QString formatBandwidth(double bytesPerSecond);                    // "450 GB/s"
 
 } // namespace lp::ui

@@ -72,8 +72,12 @@ void InlineBanner::showMessage(Kind kind, const QString& title, const QString& d
     show();
 }
 
-QString InlineBanner::title() const { return m_title->text(); }
-QString InlineBanner::details() const { return m_details->text(); }
+QString InlineBanner::title() const {
+    return m_title->text();
+}
+QString InlineBanner::details() const {
+    return m_details->text();
+}
 
 QPushButton* InlineBanner::addAction(const QString& id, const QString& text, const QString& toolTip) {
     auto* button = new QPushButton(text, this);
@@ -87,7 +91,9 @@ QPushButton* InlineBanner::addAction(const QString& id, const QString& text, con
     return button;
 }
 
-void InlineBanner::setClosable(bool closable) { m_close->setVisible(closable); }
+void InlineBanner::setClosable(bool closable) {
+    m_close->setVisible(closable);
+}
 
 void InlineBanner::clearActions() {
     while (QLayoutItem* item = m_actions->takeAt(0)) {

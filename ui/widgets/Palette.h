@@ -38,13 +38,13 @@ namespace palette {
 QColor memory(core::MemoryComponent c);
 QColor time(TimeComponent c);
 
-QColor error();         // does not fit, error diagnostics
-QColor warning();       // warning diagnostics
-QColor info();          // information diagnostics
-QColor capacityLine();  // the GPU's capacity when the plan fits
-QColor bandAlarm();     // MFU under 20%
-QColor bandGood();      // MFU 35-55%
-QColor bandNeutral();   // the rest of the gauge
+QColor error();        // does not fit, error diagnostics
+QColor warning();      // warning diagnostics
+QColor info();         // information diagnostics
+QColor capacityLine(); // the GPU's capacity when the plan fits
+QColor bandAlarm();    // MFU under 20%
+QColor bandGood();     // MFU 35-55%
+QColor bandNeutral();  // the rest of the gauge
 
 } // namespace palette
 

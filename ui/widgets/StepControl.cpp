@@ -46,7 +46,8 @@ QAbstractSpinBox::StepEnabled StepSpinBox::stepEnabled() const {
 }
 
 StepControl::StepControl(QWidget* parentWidget, int maximum)
-    : QObject(parentWidget), m_slider(new QSlider(Qt::Horizontal, parentWidget)), m_spin(new StepSpinBox(parentWidget)) {
+    : QObject(parentWidget), m_slider(new QSlider(Qt::Horizontal, parentWidget)),
+      m_spin(new StepSpinBox(parentWidget)) {
     m_spin->setRange(1, maximum);
     m_spin->setMinimumWidth(m_spin->fontMetrics().horizontalAdvance(QStringLiteral("000000")) + 28);
     m_slider->setTracking(true);

@@ -42,7 +42,7 @@ public:
     void setEnabled(bool enabled);
 
 signals:
-    void valueEdited(int value, bool interactive);  // interactive: during a slider drag
+    void valueEdited(int value, bool interactive); // interactive: during a slider drag
     void interactionFinished();
 
 private:

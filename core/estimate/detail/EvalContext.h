@@ -3,9 +3,9 @@
 // evaluation, computed once. Not part of the public API.
 #include "core/estimate/Collectives.h"
 #include "core/estimate/ExecutionStyle.h"
-#include "core/model/Hardware.h"
 #include "core/estimate/Plan.h"
 #include "core/estimate/Precision.h"
+#include "core/model/Hardware.h"
 #include "core/model/Scenario.h"
 
 namespace lp::core::detail {
@@ -32,23 +32,23 @@ struct EvalContext {
 
     // Layout and model, as doubles for the formulas.
     double t, p, dp, c, v, b, m;
-    double L, Ls, h, a, k, d, f, V, seq;  // Ls: layers on the busiest pipeline rank
-    bool splitCountsEmbedLoss = false;    // the embedding and the loss count as one layer each in the split
-    int splitUnits = 0;                   // what the split divides: L, or L + 2 with the embedding and the loss
-    bool unevenStages = false;            // the split's units (layers, + 2) do not divide into PP x VPP chunks
-    double ad, kd;            // query and key/value widths (heads x head size)
-    double aQk, aV, kQk, kV;  // widths of Q, O-input, K and V tensors (MLA: per-head q/k and v widths)
-    double T;                 // tokens of one micro batch on one GPU (b * s / c)
-    double hRep;              // 1/t with sequence parallel, else 1 (replicated h-sized work and tensors)
+    double L, Ls, h, a, k, d, f, V, seq; // Ls: layers on the busiest pipeline rank
+    bool splitCountsEmbedLoss = false;   // the embedding and the loss count as one layer each in the split
+    int splitUnits = 0;        // what the split divides: L, or L + 2 with the embedding and the loss
+    bool unevenStages = false; // the split's units (layers, + 2) do not divide into PP x VPP chunks
+    double ad, kd;             // query and key/value widths (heads x head size)
+    double aQk, aV, kQk, kV;   // widths of Q, O-input, K and V tensors (MLA: per-head q/k and v widths)
+    double T;                  // tokens of one micro batch on one GPU (b * s / c)
+    double hRep;               // 1/t with sequence parallel, else 1 (replicated h-sized work and tensors)
     bool sp, flash, dropout, fp8;
-    bool unfusedSoftmax = false;  // no flash, and Megatron's fused softmax kernel does not fit the shape
-    bool cpGatherOnce = false;    // CP K/V arrive in one all-gather (CpExchange::AllGather), not step by step
-    double cpKvWidth = 0;         // width of the K and V a CP rank passes on: the GQA heads, or every query head
-                                  // where the style's attention call gets them repeated (torch's ring attention)
-    Fp8Habits fp8Habit;       // what fp8 adds to memory under this style (inactive unless fp8)
+    bool unfusedSoftmax = false; // no flash, and Megatron's fused softmax kernel does not fit the shape
+    bool cpGatherOnce = false;   // CP K/V arrive in one all-gather (CpExchange::AllGather), not step by step
+    double cpKvWidth = 0; // width of the K and V a CP rank passes on: the GQA heads, or every query head
+                          // where the style's attention call gets them repeated (torch's ring attention)
+    Fp8Habits fp8Habit;   // what fp8 adds to memory under this style (inactive unless fp8)
     double gatherBytesPerParam = 2; // weight all-gathers (ZeRO-3 layers, the distributed optimizer's update):
                                     // 16-bit, or the fp8 cast with fp8_param_gather in fp8 training
-    GradientFormat grads;     // gradient buffer held and data-parallel reduction format
+    GradientFormat grads;           // gradient buffer held and data-parallel reduction format
     Recompute recompute;
     // Selective recompute by module in the Megatron style (RecomputeModule bits); 0 in other cases. The FSDP
     // style's selective recompute is its own operator policy (StyleTraits::selectiveMatmulRecompute).
@@ -58,16 +58,16 @@ struct EvalContext {
     double recomputeShare = 0; // share of the layers re-run in backward: 1 with full recompute of every
                                // layer, block recompute's N / layers per chunk, 0 otherwise
     int zero;
-    int shardGroup;           // ranks the ZeRO/FSDP state is sharded over (shard degree x CP; DP x CP unless hybrid)
-    int replicas = 1;         // copies of the sharded state across DP (hybrid sharding: DP / shard degree)
-    bool fsdpStageGathered;   // FSDP with PP: the stage stays gathered across micro batches
+    int shardGroup;   // ranks the ZeRO/FSDP state is sharded over (shard degree x CP; DP x CP unless hybrid)
+    int replicas = 1; // copies of the sharded state across DP (hybrid sharding: DP / shard degree)
+    bool fsdpStageGathered;        // FSDP with PP: the stage stays gathered across micro batches
     bool optimizerOffload = false; // optimizer state (and with ZeRO 2-3 the gradient shard) in host memory
     double offloadLayers = 0;      // layers per pipeline stage whose activations go to host memory
 
     // Mixture of experts (zeros for dense models).
     bool moe = false;
     double ep = 1, experts = 0, topK = 0, fe = 0, sharedExperts = 0;
-    double etp = 1;           // expert tensor parallelism (MoE; 1 for dense): each GPU holds 1/ETP of an expert
+    double etp = 1; // expert tensor parallelism (MoE; 1 for dense): each GPU holds 1/ETP of an expert
     double expertTokens = 0;  // tokens one ETP group routes per micro batch: T x ETP / TP with SP, T without
     double moeFraction = 0;   // share of the layers that are MoE layers
     double imbalance = 1;     // busiest expert / mean
@@ -81,18 +81,19 @@ struct EvalContext {
     double fp8ModulesPerLayer; // linear modules per layer with fp8 scaling state (on one GPU)
 
     // Links.
-    Link tpLink, cpLink, dpLink, ppLink, epLink;  // dpLink: within a shard group (all DP x CP without hybrid)
-    Link replicaLink;         // hybrid sharding: the all-reduce of gradient shards across the replicas
+    Link tpLink, cpLink, dpLink, ppLink, epLink; // dpLink: within a shard group (all DP x CP without hybrid)
+    Link replicaLink; // hybrid sharding: the all-reduce of gradient shards across the replicas
     bool epCrossesNodes = false;
-    Link epIntraLink;         // the NVLink part of an EP group that spans several NVLink domains
-    double epMembersPerDomain = 1;  // EP group members in one NVLink domain (the group's share that skips the network)
+    Link epIntraLink; // the NVLink part of an EP group that spans several NVLink domains
+    double epMembersPerDomain =
+        1; // EP group members in one NVLink domain (the group's share that skips the network)
     bool tpCrossesNodes = false;
     bool dpCrossesNodes = false;
     bool ppCrossesNodes = false;
     bool cpCrossesNodes = false;
     bool shardingSharesNicWithTp = false;
 
-    double peak16, peakLinear;  // peak for 16-bit and for the linear layers' precision
+    double peak16, peakLinear; // peak for 16-bit and for the linear layers' precision
     const Curve* linearCurve;
 
     // Layers on pipeline rank i: chunk j of the PP x VPP chunks holds floor(U / chunks) units, one more
@@ -107,10 +108,10 @@ struct EvalContext {
         return (s.model.attention == AttentionKind::Mla ? 1.0 : 0.0) + moeFraction;
     }
 
-    double gemmSeconds(double flops) const;      // linear-layer GEMM at the scenario's precision
-    double gemm16Seconds(double flops) const;    // 16-bit GEMM (attention core, head)
-    double memSeconds(double bytes) const;       // memory-bound kernel
-    double hostCopySeconds(double bytes) const;  // between the GPU and pinned host memory, one way
+    double gemmSeconds(double flops) const;     // linear-layer GEMM at the scenario's precision
+    double gemm16Seconds(double flops) const;   // 16-bit GEMM (attention core, head)
+    double memSeconds(double bytes) const;      // memory-bound kernel
+    double hostCopySeconds(double bytes) const; // between the GPU and pinned host memory, one way
 };
 
 void computeMemory(const EvalContext& x, Plan& p);

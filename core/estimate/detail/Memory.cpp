@@ -43,7 +43,7 @@ EvalContext::EvalContext(const Scenario& scenario, const HardwareProfile& profil
     kd = k * d;
     if (mo.attention == AttentionKind::Mla) {
         aQk = a * mo.qkHeadDim();
-        kQk = aQk;  // keys are materialised per head for the attention kernel
+        kQk = aQk; // keys are materialised per head for the attention kernel
         aV = a * mo.vHeadDim();
         kV = aV;
     } else {
@@ -98,8 +98,9 @@ EvalContext::EvalContext(const Scenario& scenario, const HardwareProfile& profil
         expertTokens = T * std::min(1.0, etp * hRep);
         // The expert layers regroup the stage's TP x CP x DP ranks as ETP x EP x expert-DP; the state of one
         // expert shard is sharded over the expert-DP ranks of the shard group.
-        expertShardGroup = std::max(1, static_cast<int>(static_cast<long long>(shardGroup) * l.tp /
-                                                        (static_cast<long long>(std::max(1, l.ep)) * resolvedEtp)));
+        expertShardGroup =
+            std::max(1, static_cast<int>(static_cast<long long>(shardGroup) * l.tp /
+                                         (static_cast<long long>(std::max(1, l.ep)) * resolvedEtp)));
     }
     embedParams = pc.embedding;
     headParams = mo.tiedEmbeddings ? static_cast<double>(mo.vocab) * mo.hidden : pc.head;
@@ -111,7 +112,8 @@ EvalContext::EvalContext(const Scenario& scenario, const HardwareProfile& profil
         const double attn = mo.attention == AttentionKind::Mla ? 4.0 : 2.0;
         double mlp = 2.0;
         if (moe)
-            mlp = (1.0 - moeFraction) * 2.0 + moeFraction * 2.0 * (experts / ep + sharedExperts + 0.5);  // + router
+            mlp = (1.0 - moeFraction) * 2.0 +
+                  moeFraction * 2.0 * (experts / ep + sharedExperts + 0.5); // + router
         fp8ModulesPerLayer = attn + mlp;
     }
 
@@ -132,20 +134,23 @@ EvalContext::EvalContext(const Scenario& scenario, const HardwareProfile& profil
     const bool shardingTraffic = shardGroup > 1 && tr.zeroStage >= 3;
     shardingSharesNicWithTp = shardingTraffic && tpCrossesNodes && shardCrossesNodes;
 
-    const double nvLat = profile.nvlinkLatencySeconds > 0 ? profile.nvlinkLatencySeconds : cl.nvlinkLatencySeconds;
-    const double netLat = profile.networkLatencySeconds > 0 ? profile.networkLatencySeconds : cl.networkLatencySeconds;
+    const double nvLat =
+        profile.nvlinkLatencySeconds > 0 ? profile.nvlinkLatencySeconds : cl.nvlinkLatencySeconds;
+    const double netLat =
+        profile.networkLatencySeconds > 0 ? profile.networkLatencySeconds : cl.networkLatencySeconds;
     const Link nv{cl.gpu.nvlinkBandwidth, &profile.nvlinkBusEfficiency, nvLat};
     const Link net{cl.gpu.networkBandwidth, &profile.networkBusEfficiency, netLat};
     Link netShared = net;
     if (shardingSharesNicWithTp)
-        netShared.bandwidth *= 0.5;  // two kinds of traffic on one card: each gets its share
+        netShared.bandwidth *= 0.5; // two kinds of traffic on one card: each gets its share
     // Collectives across nodes: NCCL runs one ring per network card, and each GPU has its own card
     // (rail-optimised DGX/HGX), so a group with k members in each NVLink domain drives k cards at once: bus
     // bandwidth k x the card's, up to NVLink's. Point-to-point traffic (pipeline, ring attention) and
     // all-to-alls keep one card's bandwidth.
     auto rails = [&](const Link& card, long long membersPerDomain) {
         Link link = card;
-        link.bandwidth = std::min(cl.gpu.nvlinkBandwidth, static_cast<double>(std::max(1LL, membersPerDomain)) * card.bandwidth);
+        link.bandwidth = std::min(cl.gpu.nvlinkBandwidth,
+                                  static_cast<double>(std::max(1LL, membersPerDomain)) * card.bandwidth);
         return link;
     };
     // A TP group larger than the NVLink domain has a domain's worth of members in each.
@@ -159,11 +164,13 @@ EvalContext::EvalContext(const Scenario& scenario, const HardwareProfile& profil
     ppLink = ppCrossesNodes ? net : nv;
     epLink = epCrossesNodes ? net : nv;
     epIntraLink = nv;
-    epMembersPerDomain = std::min<double>(std::max(1, l.ep), std::max<double>(1.0, static_cast<double>(domain) / etp));
+    epMembersPerDomain =
+        std::min<double>(std::max(1, l.ep), std::max<double>(1.0, static_cast<double>(domain) / etp));
 
     peak16 = cl.gpu.peakFlops16;
     peakLinear = fp8 ? cl.gpu.peakFlops8 : peak16;
-    linearCurve = fp8 && !profile.gemmEfficiencyFp8.empty() ? &profile.gemmEfficiencyFp8 : &profile.gemmEfficiency;
+    linearCurve =
+        fp8 && !profile.gemmEfficiencyFp8.empty() ? &profile.gemmEfficiencyFp8 : &profile.gemmEfficiency;
 }
 
 double EvalContext::layersOfRank(int i) const {
@@ -173,7 +180,7 @@ double EvalContext::layersOfRank(int i) const {
     const int extra = rem > i ? std::min(vpp, (rem - i - 1) / pp + 1) : 0;
     int layers = vpp * base + extra;
     if (splitCountsEmbedLoss)
-        layers -= (i == 0 ? 1 : 0) + (i == pp - 1 ? 1 : 0);  // the embedding's and the loss's units
+        layers -= (i == 0 ? 1 : 0) + (i == pp - 1 ? 1 : 0); // the embedding's and the loss's units
     return static_cast<double>(layers);
 }
 
@@ -202,9 +209,9 @@ namespace {
 // Activations one layer keeps for one micro batch on one GPU, without recompute (Korthikanti et al.
 // 2022 bookkeeping, generalised to SwiGLU, GQA, no dropout and flash attention).
 struct LayerActivations {
-    double replicated = 0;  // h-sized tensors: divided by t only with sequence parallel
-    double split = 0;       // tensors split by TP
-    double attentionCore = 0;  // s^2 tensors (softmax, dropout) - absent with flash attention
+    double replicated = 0;    // h-sized tensors: divided by t only with sequence parallel
+    double split = 0;         // tensors split by TP
+    double attentionCore = 0; // s^2 tensors (softmax, dropout) - absent with flash attention
     // What each of Megatron-Core's recompute modules frees (part of replicated + split; per layer, MoE and
     // dense layers weighted by their share):
     double normOutputs = 0;  // layernorm: the outputs of the norms that are separate modules
@@ -224,9 +231,9 @@ LayerActivations layerActivations(const EvalContext& x) {
     // Two norm inputs (16-bit), the QKV input and the MLP input, and two dropout masks (1 byte).
     r.replicated = T * x.h * (2.0 * 2 + lin + lin + drop * 2.0) * x.hRep;
     if (x.traits.torchTensorParallel && x.t > 1) {
-        // torch's TP hands the QKV and MLP-input linears the all-gathered sequence, and autograd saves it whole
-        // (Megatron saves the shard and gathers again in backward). Under fp8 torchtitan casts before that
-        // all-gather (its default fp8 all-gather for TP), so the saved copy is the fp8 one.
+        // torch's TP hands the QKV and MLP-input linears the all-gathered sequence, and autograd saves it
+        // whole (Megatron saves the shard and gathers again in backward). Under fp8 torchtitan casts before
+        // that all-gather (its default fp8 all-gather for TP), so the saved copy is the fp8 one.
         const double gathered = x.fp8Habit.active ? 1.0 : lin;
         r.replicated = T * x.h * ((2.0 * 2 + drop * 2.0) * x.hRep + 2.0 * gathered);
     }
@@ -257,7 +264,7 @@ LayerActivations layerActivations(const EvalContext& x) {
     r.normOutputs = T * x.h * lin * x.hRep * x.separateNormsPerLayer();
     split += mlp;
     if (x.flash)
-        split += 4.0 * x.a * T;  // fp32 log-sum-exp per row
+        split += 4.0 * x.a * T; // fp32 log-sum-exp per row
     r.split = split / x.t;
     if (!x.flash) {
         // Softmax output (16-bit; the unfused fp32 fallback saves it in fp32) + dropout mask and output.
@@ -363,10 +370,11 @@ void computeMemory(const EvalContext& x, Plan& plan) {
     }
     im.activationBytesPerLayer = perLayer;
     // Micro batches' worth of a rank's layers held at its peak: the schedule's warm-up forwards and the one
-    // running. 1F1B: min(p - i, m). Interleaved (Megatron-LM's and torch's Interleaved1F1B alike): (p - i - 1) x 2
-    // + (v - 1) x p warm-up chunk forwards, at most the m x v chunks there are, each 1/v of the rank's layers.
-    // On the first rank this is Korthikanti's p x (1 + (p - 1)/(p v)) when m >= p; the last rank holds about
-    // p/v micro batches, not one.
+    // running. 1F1B: min(p - i, m). Interleaved (Megatron-LM's and torch's Interleaved1F1B alike): (p - i -
+    // 1) x 2
+    // + (v - 1) x p warm-up chunk forwards, at most the m x v chunks there are, each 1/v of the rank's
+    // layers. On the first rank this is Korthikanti's p x (1 + (p - 1)/(p v)) when m >= p; the last rank
+    // holds about p/v micro batches, not one.
     auto microBatchesInFlight = [&](int rank) {
         if (stages == 1)
             return 1.0;
@@ -403,7 +411,8 @@ void computeMemory(const EvalContext& x, Plan& plan) {
     im.cpBufferBytes = cpBuffers;
 
     const double overheadFixed = st.cudaContextBytes + st.commBufferBytes;
-    const double layerOnGpu = (x.layerParams - x.expertLayerParams) / x.t + x.expertLayerParams / (x.etp * x.ep);
+    const double layerOnGpu =
+        (x.layerParams - x.expertLayerParams) / x.t + x.expertLayerParams / (x.etp * x.ep);
     const double gatherBuffers = x.zero >= 3 && !x.fsdpStageGathered
                                      ? layerOnGpu * (x.gatherBytesPerParam * st.fsdpLayersInFlight + 4.0)
                                      : 0.0; // gathered layers (16-bit, or fp8) + fp32 grads
@@ -430,11 +439,12 @@ void computeMemory(const EvalContext& x, Plan& plan) {
         if (!st.torchPipelineBuffers || stages == 1)
             return 0.0;
         const double chunks = std::max(1.0, x.v);
-        double tensors = 2.0 * chunks * x.m;  // forward and backward receive buffers for each chunk on this rank
+        double tensors =
+            2.0 * chunks * x.m; // forward and backward receive buffers for each chunk on this rank
         if (rank == 0)
-            tensors += inFlight - x.m;           // global stage 0 receives no activations; its outputs are cached
+            tensors += inFlight - x.m; // global stage 0 receives no activations; its outputs are cached
         else if (rank == stages - 1)
-            tensors -= x.m + inFlight / chunks;  // the last stage receives no gradients, caches no outputs
+            tensors -= x.m + inFlight / chunks; // the last stage receives no gradients, caches no outputs
         return 2.0 * x.T * x.h * x.hRep * std::max(0.0, tensors);
     };
 
@@ -450,11 +460,12 @@ void computeMemory(const EvalContext& x, Plan& plan) {
         if (i == stages - 1) {
             params += x.finalNormParams;
             if (!x.s.model.tiedEmbeddings || stages > 1)
-                params += x.headParams;  // tied weights keep a copy on the last stage when pp > 1
+                params += x.headParams; // tied weights keep a copy on the last stage when pp > 1
         }
         params /= x.t;
         const double expertParams = layers * x.expertLayerParams / (x.etp * x.ep);
-        sm.weightsBytes = params * wBytes(nDense) + expertParams * wBytes(nExpert) + fp8Copies(layers) + fp8Scaling(layers);
+        sm.weightsBytes =
+            params * wBytes(nDense) + expertParams * wBytes(nExpert) + fp8Copies(layers) + fp8Scaling(layers);
         sm.gradientsBytes = params * gBytes(nDense) + expertParams * gBytes(nExpert);
         sm.optimizerBytes = params * oBytes(nDense) + expertParams * oBytes(nExpert);
         double gradientsHeld = 0; // the gradient shard moved to the host
@@ -481,7 +492,7 @@ void computeMemory(const EvalContext& x, Plan& plan) {
             sm.hostBytes += moved;
         }
         if (x.recompute == Recompute::Full)
-            act += fullLayer;  // the layer being recomputed during backward holds all its tensors
+            act += fullLayer; // the layer being recomputed during backward holds all its tensors
         act += cpBuffers;
         const double pipeBuffers = pipelineBuffers(i, inFlight);
         act += pipeBuffers;
@@ -495,9 +506,11 @@ void computeMemory(const EvalContext& x, Plan& plan) {
         if (i == 0)
             im.activationLayersInFlight = layers * inFlight;
 
-        const double allocated = sm.weightsBytes + sm.gradientsBytes + sm.optimizerBytes + act + gatherBuffers;
+        const double allocated =
+            sm.weightsBytes + sm.gradientsBytes + sm.optimizerBytes + act + gatherBuffers;
         sm.overheadBytes = overheadFixed + gatherBuffers + tr.allocatorReserveFraction * allocated;
-        sm.totalBytes = sm.weightsBytes + sm.gradientsBytes + sm.optimizerBytes + sm.activationsBytes + sm.overheadBytes;
+        sm.totalBytes =
+            sm.weightsBytes + sm.gradientsBytes + sm.optimizerBytes + sm.activationsBytes + sm.overheadBytes;
         if (sm.hostBytes > mem.hostBytesPerGpu) { // the stage that needs the most host memory
             mem.hostBytesPerGpu = sm.hostBytes;
             im.offloadedLayers = static_cast<int>(offloaded);
@@ -520,7 +533,8 @@ void computeMemory(const EvalContext& x, Plan& plan) {
     im.fp8ScalingStateBytes = fp8Scaling(w.layers);
     mem.headroomBytes = mem.capacityBytes - w.totalBytes;
     mem.fits = mem.headroomBytes >= 0;
-    const double parts[5] = {w.weightsBytes, w.gradientsBytes, w.optimizerBytes, w.activationsBytes, w.overheadBytes};
+    const double parts[5] = {w.weightsBytes, w.gradientsBytes, w.optimizerBytes, w.activationsBytes,
+                             w.overheadBytes};
     mem.largestComponent = static_cast<MemoryComponent>(std::max_element(parts, parts + 5) - parts);
 }
 

@@ -15,17 +15,17 @@ constexpr double kFlashBwdFlopsRatio = 2.5;
 constexpr double kFlashBwdScoreOverheadRatio = 1.0 / kFlashBwdFlopsRatio;
 
 struct LayerTimes {
-    double gemmFwd = 0;      // linear layers, forward
-    double attnFwd = 0;      // attention core forward
+    double gemmFwd = 0; // linear layers, forward
+    double attnFwd = 0; // attention core forward
     double attnBwd = 0;
-    double memFwd = 0;       // memory-bound kernels, forward
-    double attnMemFwd = 0;   // the part of memFwd that belongs to the attention core (softmax, dropout)
-    double tpCollective = 0; // one TP collective (all-reduce, or all-gather + reduce-scatter with SP)
-    double tpCollectiveFwd = 0;  // the same in a forward pass (fp8 all-gathers in torch's fp8 TP)
-    double cpFwd = 0;        // exposed ring-attention exchange, forward
+    double memFwd = 0;          // memory-bound kernels, forward
+    double attnMemFwd = 0;      // the part of memFwd that belongs to the attention core (softmax, dropout)
+    double tpCollective = 0;    // one TP collective (all-reduce, or all-gather + reduce-scatter with SP)
+    double tpCollectiveFwd = 0; // the same in a forward pass (fp8 all-gathers in torch's fp8 TP)
+    double cpFwd = 0;           // exposed ring-attention exchange, forward
     double cpBwd = 0;
-    double epPerPass = 0;    // MoE token all-to-all (dispatch + combine) per pass
-    double cpMergeFwd = 0;   // context parallel: merging the ring steps' partial results (memory-bound)
+    double epPerPass = 0;  // MoE token all-to-all (dispatch + combine) per pass
+    double cpMergeFwd = 0; // context parallel: merging the ring steps' partial results (memory-bound)
     double cpMergeBwd = 0;
     double moduleRecomputeFwd = 0; // Megatron-Core's selective recompute by module (not the attention core)
     double rematRecomputeFwd = 0;  // what a JAX/MaxText remat policy re-runs (TrainingOptions::rematPolicy)
@@ -46,15 +46,15 @@ double remoteDomainsPerToken(double domains, double k, int groups, int limit) {
         const double G = groups, M = limit;
         double byGroups = 0;
         if (G >= domains) {
-            // `limit` distinct groups out of `groups`, G/D of them in each domain: the expected number of domains
-            // they touch is D x (1 - C(G - G/D, M) / C(G, M)).
+            // `limit` distinct groups out of `groups`, G/D of them in each domain: the expected number of
+            // domains they touch is D x (1 - C(G - G/D, M) / C(G, M)).
             const double perDomain = G / domains;
-            double missAll = 1.0;  // C(G - G/D, M) / C(G, M) as a product
+            double missAll = 1.0; // C(G - G/D, M) / C(G, M) as a product
             for (int i = 0; i < limit; ++i)
                 missAll *= std::max(0.0, (G - perDomain - i) / (G - i));
             byGroups = domains * (1.0 - missAll);
         } else {
-            byGroups = std::min(domains, M * domains / G);  // each group spans D/G domains
+            byGroups = std::min(domains, M * domains / G); // each group spans D/G domains
         }
         reached = std::min(reached, byGroups);
     }
@@ -66,7 +66,7 @@ double remoteDomainsPerToken(double domains, double k, int groups, int limit) {
 // on 8 GPUs: always 2); with group-limited routing no more than the `limit` groups' GPUs hold.
 double ranksPerToken(double n, int experts, int k, int groups, int limit) {
     const double E = experts, perRank = E / n;
-    double missed = 1.0;  // C(E - E/n, k) / C(E, k) as a product
+    double missed = 1.0; // C(E - E/n, k) / C(E, k) as a product
     for (int i = 0; i < k && missed > 0; ++i)
         missed *= std::max(0.0, (E - perRank - i) / (E - i));
     double reached = n * (1.0 - missed);
@@ -121,7 +121,8 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
     if (mo.attention == AttentionKind::Mla) {
         // Down-projections to the latents, up-projections to per-head q/k/v, the output projection.
         const MlaSpec& l = mo.mla;
-        const double down = 2.0 * T * x.h * ((l.qLoraRank > 0 ? l.qLoraRank : 0) + l.kvLoraRank + l.qkRopeHeadDim) / x.t;
+        const double down =
+            2.0 * T * x.h * ((l.qLoraRank > 0 ? l.qLoraRank : 0) + l.kvLoraRank + l.qkRopeHeadDim) / x.t;
         const double upQ = 2.0 * T * (l.qLoraRank > 0 ? l.qLoraRank : x.h) * x.aQk / x.t;
         const double upKv = 2.0 * T * l.kvLoraRank * x.a * (l.qkNopeHeadDim + l.vHeadDim) / x.t;
         const double out = 2.0 * T * x.aV * x.h / x.t;
@@ -136,7 +137,7 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
         attnGemmSeconds = x.gemmSeconds(fQkv) + outGemmSeconds;
         attnGemmFlops = fQkv + fOut;
     }
-    const double mlpWidth = gated ? 3.0 : 2.0;  // matrices per MLP (gate and up run as one GEMM)
+    const double mlpWidth = gated ? 3.0 : 2.0; // matrices per MLP (gate and up run as one GEMM)
     auto mlpSeconds = [&](double tokens, double width) {
         const double up = 2.0 * tokens * x.h * width * (mlpWidth - 1.0) / x.t;
         const double down = 2.0 * tokens * width * x.h / x.t;
@@ -146,10 +147,11 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
     double mlpGemmSeconds = denseSeconds, mlpGemmFlops = denseFlops;
     double moeGemmSeconds = 0, sharedGemmSeconds = 0;
     if (x.moe) {
-        // Routed experts as grouped GEMMs: the busiest GPU handles the top-k x imbalance copies of its expert-TP
-        // group's tokens spread over its E/EP local experts, each GEMM only as large as one expert's share of
-        // the tokens and 1/ETP of its width (ETP = TP: all T tokens, 1/TP of each expert; ETP 1 with sequence
-        // parallel: this GPU's T/TP tokens, whole experts; the same FLOPs in fewer, taller GEMMs).
+        // Routed experts as grouped GEMMs: the busiest GPU handles the top-k x imbalance copies of its
+        // expert-TP group's tokens spread over its E/EP local experts, each GEMM only as large as one
+        // expert's share of the tokens and 1/ETP of its width (ETP = TP: all T tokens, 1/TP of each expert;
+        // ETP 1 with sequence parallel: this GPU's T/TP tokens, whole experts; the same FLOPs in fewer,
+        // taller GEMMs).
         const double copies = x.expertTokens * x.topK * x.imbalance;
         const double perExpert = copies * x.ep / x.experts;
         im.tokensPerExpert = perExpert;
@@ -176,17 +178,20 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
             const double n = x.ep;
             const double g = x.epCrossesNodes ? x.epMembersPerDomain : n;
             if (x.s.training.moeDispatcher == MoeDispatcher::Deduplicated) {
-                // DeepEP-style: a token goes once to each other GPU that holds one of its experts (not once per
-                // expert), the experts there share the copy, and the combine sums on that GPU before sending one
-                // result back. Across NVLink domains it crosses the network once per other domain that holds one
-                // of its experts, to the GPU with the same index there, which forwards the copies over NVLink
-                // (both at once). In fp8 training the dispatch sends fp8 tokens (DeepSeek-V3, section 3.3); the
-                // combine, and the gradients back, 16-bit; the other direction's gradients fp8 again, so both
-                // passes move the same bytes.
+                // DeepEP-style: a token goes once to each other GPU that holds one of its experts (not once
+                // per expert), the experts there share the copy, and the combine sums on that GPU before
+                // sending one result back. Across NVLink domains it crosses the network once per other domain
+                // that holds one of its experts, to the GPU with the same index there, which forwards the
+                // copies over NVLink (both at once). In fp8 training the dispatch sends fp8 tokens
+                // (DeepSeek-V3, section 3.3); the combine, and the gradients back, 16-bit; the other
+                // direction's gradients fp8 again, so both passes move the same bytes.
                 const ModelSpec& model = x.s.model;
                 const double remoteDomains =
-                    x.epCrossesNodes ? remoteDomainsPerToken(n / g, x.topK, model.moe.groups, model.moe.groupLimit) : 0.0;
-                const double ranks = ranksPerToken(n, model.moe.experts, model.moe.topK, model.moe.groups, model.moe.groupLimit);
+                    x.epCrossesNodes
+                        ? remoteDomainsPerToken(n / g, x.topK, model.moe.groups, model.moe.groupLimit)
+                        : 0.0;
+                const double ranks = ranksPerToken(n, model.moe.experts, model.moe.topK, model.moe.groups,
+                                                   model.moe.groupLimit);
                 im.epRemoteDomainsPerToken = remoteDomains;
                 im.epRanksPerToken = ranks;
                 const double tokenValues = T * x.h * x.hRep;
@@ -195,7 +200,8 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
                     const double remote = remoteDomains * tokenValues * bytesPerValue;
                     const double forwarded = ranks * (g - 1.0) / g * tokenValues * bytesPerValue;
                     const double message = x.topK * tokenValues * bytesPerValue;
-                    return std::max(remote / x.epLink.busBandwidth(message), forwarded / nearLink.busBandwidth(message)) +
+                    return std::max(remote / x.epLink.busBandwidth(message),
+                                    forwarded / nearLink.busBandwidth(message)) +
                            (n - 1.0) * x.epLink.latencySeconds;
                 };
                 r.epPerPass = x.moeFraction * (oneWay(x.fp8 ? 1.0 : 2.0) + oneWay(2.0)) * x.imbalance;
@@ -216,7 +222,7 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
     // Attention core: QK^T and AV for this rank's queries (s/c of them) against all s keys.
     const double fAttn = 2.0 * x.b * (x.a / x.t) * (x.seq / x.c) * x.seq * (mo.qkHeadDim() + mo.vHeadDim());
     if (x.flash) {
-        const double work = 0.5 * fAttn;  // causal kernels skip the masked half
+        const double work = 0.5 * fAttn; // causal kernels skip the masked half
         // Large kernels reach the profile's attention efficiency; small ones lose as small GEMMs do.
         const double sizeFactor = x.prof.gemmEfficiency.at(work) / x.prof.gemmEfficiency.at(1e13);
         const bool fa2 = x.traits.torchSdpaAttention && x.prof.fa2AttentionFwdEfficiency > 0;
@@ -265,8 +271,8 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
 
     // Memory-bound kernels, forward (16-bit elements read + written per token).
     const double drop = x.dropout ? 1.0 : 0.0;
-    double replicated = (4.0 + 6.0 + drop) * x.h * x.hRep;  // norms, residual adds, dropout masks
-    const double actWidth = gated ? 3.0 : 2.0;               // activation function: reads and writes per element
+    double replicated = (4.0 + 6.0 + drop) * x.h * x.hRep; // norms, residual adds, dropout masks
+    const double actWidth = gated ? 3.0 : 2.0; // activation function: reads and writes per element
     double split = actWidth * x.f;
     double moeBlockUnits = 0; // the MoE block's elementwise work, in the units above (per token)
     if (x.moe) {
@@ -283,11 +289,11 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
         moeBlockUnits = moeSplit / x.t + (2.0 * (1.0 + copies) + sorts) * x.h * x.hRep;
     }
     if (!x.s.model.learnedPositions)
-        split += 2.0 * (x.ad + x.kd);  // rotary embedding of q and k
+        split += 2.0 * (x.ad + x.kd); // rotary embedding of q and k
     double attnCore = 0;
     if (!x.flash) {
-        // Scale-mask-softmax over the scores in 16-bit units: the fused kernel reads and writes them once (2);
-        // the fp32 fallback upcasts (2 + 4 bytes), scales (4 + 4), masks (4 + 4), softmaxes (4 + 4) and
+        // Scale-mask-softmax over the scores in 16-bit units: the fused kernel reads and writes them once
+        // (2); the fp32 fallback upcasts (2 + 4 bytes), scales (4 + 4), masks (4 + 4), softmaxes (4 + 4) and
         // downcasts (4 + 2): 37 bytes per score. Dropout reads, writes and masks them (2.5).
         const double softmax = x.unfusedSoftmax ? 18.5 : 2.0;
         attnCore = (softmax + 2.5 * drop) * x.a * x.seq;
@@ -322,10 +328,11 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
     const double msg = 2.0 * T * x.h;
     im.tpMessageBytes = x.t > 1 ? msg : 0;
     im.tpBusBandwidth = x.t > 1 ? x.tpLink.busBandwidth(msg) : 0;
-    r.tpCollective = x.t > 1 ? allReduceSeconds(x.s.layout.tp, msg, x.tpLink) + x.traits.collectiveLaunchSeconds : 0;
+    r.tpCollective =
+        x.t > 1 ? allReduceSeconds(x.s.layout.tp, msg, x.tpLink) + x.traits.collectiveLaunchSeconds : 0;
     r.tpCollectiveFwd = r.tpCollective;
-    // torchao's Float8 TP plans (torchtitan's default with fp8) cast the column-parallel linears' input to fp8
-    // before the sequence all-gather: forward gathers move 1-byte elements, reduce-scatters stay 16-bit.
+    // torchao's Float8 TP plans (torchtitan's default with fp8) cast the column-parallel linears' input to
+    // fp8 before the sequence all-gather: forward gathers move 1-byte elements, reduce-scatters stay 16-bit.
     im.tpForwardGathersFp8 = x.sp && x.traits.torchTensorParallel && x.fp8Habit.active;
     im.gatherBytesPerParam = x.gatherBytesPerParam;
     if (im.tpForwardGathersFp8)
@@ -363,7 +370,7 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
         } else {
             const double ring = (x.c - 1.0) * sendSeconds(kvBytes, x.cpLink);
             r.cpFwd = overlappedSeconds(ring, r.attnFwd);
-            r.cpBwd = overlappedSeconds(ring + dkvRing, r.attnBwd);  // K, V in and dK, dV back
+            r.cpBwd = overlappedSeconds(ring + dkvRing, r.attnBwd); // K, V in and dK, dV back
         }
         if (torchCp) {
             // torch sends the last dK/dV after the last step and waits for it at once.
@@ -371,12 +378,13 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
             // convert_to_f32: each step's output is upcast (2 + 4 bytes per element) and merged into the fp32
             // result by log-sum-exp weights (about 28 bytes per element, the half-query steps through a
             // concatenation), then downcast (4 + 2); the K/V pair is concatenated for the next send (2 + 2).
-            // Backward accumulates dQ, dK, dV in fp32 (about 11 bytes per element and step), concatenates dK/dV
-            // in fp32 for the send (4 + 4), and zero-fills and downcasts the accumulators.
+            // Backward accumulates dQ, dK, dV in fp32 (about 11 bytes per element and step), concatenates
+            // dK/dV in fp32 for the send (4 + 4), and zero-fills and downcasts the accumulators.
             const double nOut = T * x.aV / x.t, nQ = T * x.aQk / x.t, nKv = T * x.cpKvWidth / x.t;
             const double c = x.c;
             r.cpMergeFwd = x.memSeconds(nOut * (6.0 * c + 28.0 * (c - 1.0) + 6.0) + nKv * 4.0 * (c - 1.0));
-            r.cpMergeBwd = x.memSeconds(nKv * (4.0 + 4.0 * (c - 1.0) + 19.0 * c + 6.0) + nQ * (4.0 + 11.0 * c + 6.0));
+            r.cpMergeBwd =
+                x.memSeconds(nKv * (4.0 + 4.0 * (c - 1.0) + 19.0 * c + 6.0) + nQ * (4.0 + 11.0 * c + 6.0));
         }
     }
     return r;
@@ -507,7 +515,8 @@ void computeTime(const EvalContext& x, Plan& plan) {
         // Hybrid sharding: the reduce-scattered shard is then all-reduced across the replicas.
         const double reduce = allGatherSeconds(x.shardGroup, gradBytes, x.dpLink) +
                               allReduceSeconds(x.replicas, gradBytes / x.shardGroup, x.replicaLink);
-        fsdpExposedPerLayer = overlappedSeconds(gather, lt.fwd()) + overlappedSeconds(gather + reduce, lt.bwd() + recompute);
+        fsdpExposedPerLayer =
+            overlappedSeconds(gather, lt.fwd()) + overlappedSeconds(gather + reduce, lt.bwd() + recompute);
         fsdpFirstGather = gather;
     }
     // With a pipeline, FSDP keeps the stage gathered across micro batches and reduces its gradients after
@@ -521,11 +530,12 @@ void computeTime(const EvalContext& x, Plan& plan) {
 
     // Host dispatch in forward-pass equivalents: the forward, the backward (autograd launches about two
     // kernels per forward kernel: input and weight gradients) and, with full recompute, a second forward.
-    const double forwardPasses = 1.0 + x.recomputeShare;  // recomputeShare is 0 without full recompute
+    const double forwardPasses = 1.0 + x.recomputeShare; // recomputeShare is 0 without full recompute
     const double passes = 2.0 + forwardPasses;
     double hostPerLayer = passes * st.hostSecondsPerLayerPass;
-    if (x.unfusedSoftmax)  // the fallback's upcast, scale, mask and downcast: four more kernels in every forward
-                           // and four more autograd nodes in the backward, each at one kernel's host cost
+    if (x.unfusedSoftmax) // the fallback's upcast, scale, mask and downcast: four more kernels in every
+                          // forward and four more autograd nodes in the backward, each at one kernel's host
+                          // cost
         hostPerLayer += (forwardPasses + 1.0) * kUnfusedSoftmaxExtraKernels * st.hostSecondsPerLayerPass /
                         st.hostKernelsPerLayerPass;
 
@@ -556,7 +566,7 @@ void computeTime(const EvalContext& x, Plan& plan) {
     // Pipeline point-to-point: activations forward, gradients backward (1/t each with scatter-gather).
     const double p2pBytes = 2.0 * Tm * x.h / x.t;
     double p2p = x.p > 1 ? 2.0 * x.v * (sendSeconds(p2pBytes, x.ppLink) + st.p2pFixedSeconds) : 0.0;
-    if (x.s.training.overlapPpComm)  // sends and receives posted ahead, completed behind the next chunk
+    if (x.s.training.overlapPpComm) // sends and receives posted ahead, completed behind the next chunk
         p2p = overlappedSeconds(p2p, x.Ls * (computePerLayer + recompute));
 
     // TP collectives are NCCL kernels queued on the compute stream without a host wait: when the host is
@@ -629,9 +639,11 @@ void computeTime(const EvalContext& x, Plan& plan) {
     tb.bubbleFraction = steady > 0 ? bubble / steady : 0;
 
     // Data-parallel gradient reduction (ZeRO 0-2) for the largest stage's parameters.
-    const double layerOnGpu = (x.layerParams - x.expertLayerParams) + x.expertLayerParams * x.t / (x.etp * x.ep);
+    const double layerOnGpu =
+        (x.layerParams - x.expertLayerParams) + x.expertLayerParams * x.t / (x.etp * x.ep);
     // The largest stage: the first holds the embedding, the last the head, the middle ones layers only.
-    double stageParams = std::max(firstLayers * layerOnGpu + x.embedParams, lastLayers * layerOnGpu + x.headParams);
+    double stageParams =
+        std::max(firstLayers * layerOnGpu + x.embedParams, lastLayers * layerOnGpu + x.headParams);
     if (pp > 2)
         stageParams = std::max(stageParams, x.layersOfRank(1) * layerOnGpu);
     if (x.s.layout.pp == 1)

@@ -5,8 +5,8 @@
 // cloud machine ("16x A3 (h100-80gb-8)") leave its network unstated: its vendor documents it, and
 // resources/presets/clusters.json holds what they document.
 #include "core/io/Presets.h"
-#include "core/model/Enums.h"
 #include "core/measured/detail/CaseNotes.h"
+#include "core/model/Enums.h"
 
 #include <algorithm>
 #include <array>

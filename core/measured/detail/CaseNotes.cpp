@@ -1,4 +1,5 @@
-// What the validation-case reader learns from a case's free-text source and notes (core/measured/Validation.cpp).
+// What the validation-case reader learns from a case's free-text source and notes
+// (core/measured/Validation.cpp).
 #include "core/measured/detail/CaseNotes.h"
 
 #include <algorithm>

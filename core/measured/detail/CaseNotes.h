@@ -1,4 +1,5 @@
-// What the validation-case reader (core/measured/Validation.cpp) and the comparison (core/measured/ValidationRun.cpp) share.
+// What the validation-case reader (core/measured/Validation.cpp) and the comparison
+// (core/measured/ValidationRun.cpp) share.
 #pragma once
 
 #include "core/io/Presets.h"

@@ -1,10 +1,10 @@
 #include "core/report/detail/ReportContent.h"
 
 #include "core/estimate/ExecutionStyle.h"
-#include "core/util/NumberFormat.h"
 #include "core/estimate/Precision.h"
-#include "core/report/SvgCharts.h"
 #include "core/model/Enums.h"
+#include "core/report/SvgCharts.h"
+#include "core/util/NumberFormat.h"
 
 #include <algorithm>
 #include <cmath>
@@ -184,8 +184,8 @@ KeyValues clusterFacts(const Scenario& s) {
     const GpuSpec& g = c.gpu;
     KeyValues kv;
     kv.emplace_back("Name", c.name);
-    kv.emplace_back("GPUs", std::to_string(c.nodes) + (c.nodes == 1 ? " node x " : " nodes x ") + std::to_string(c.gpusPerNode) + " = " +
-                                str(c.gpus()));
+    kv.emplace_back("GPUs", std::to_string(c.nodes) + (c.nodes == 1 ? " node x " : " nodes x ") +
+                                std::to_string(c.gpusPerNode) + " = " + str(c.gpus()));
     kv.emplace_back("NVLink domain", std::to_string(c.nvlinkDomain) + " GPUs");
     kv.emplace_back("GPU", g.name + " (" + g.id + ")");
     kv.emplace_back(
@@ -224,14 +224,16 @@ KeyValues trainingFacts(const Scenario& s, const Plan& p) {
     kv.emplace_back("Flash attention", onOff(t.flashAttention));
     const bool compileFuses =
         elementwiseTrafficFactor(t, p.style) < styleTraits(p.style).elementwiseTrafficFactor;
-    kv.emplace_back("torch.compile", onOff(t.torchCompile) + (t.torchCompile && !compileFuses
-                                                                  ? std::string(" (no effect: this style's kernels "
-                                                                                "are fused already)")
-                                                                  : std::string()));
+    kv.emplace_back("torch.compile",
+                    onOff(t.torchCompile) + (t.torchCompile && !compileFuses
+                                                 ? std::string(" (no effect: this style's kernels "
+                                                               "are fused already)")
+                                                 : std::string()));
     if (t.fusedKernels)
         kv.emplace_back("Fused kernels (TE, Liger)",
-                        onOff(true) + (compileFuses ? std::string() : std::string(" (no effect: this style's kernels "
-                                                                                 "are fused already)")));
+                        onOff(true) + (compileFuses ? std::string()
+                                                    : std::string(" (no effect: this style's kernels "
+                                                                  "are fused already)")));
     if (t.fp8ParamGather)
         kv.emplace_back("FP8 weight gathers",
                         onOff(true) + (p.x.gatherBytesPerParam < 2.0
@@ -251,34 +253,38 @@ KeyValues trainingFacts(const Scenario& s, const Plan& p) {
                                                 : std::string()));
     {
         const GradientFormat g = gradientFormat(t, p.style);
-        kv.emplace_back("Gradients", std::string(toString(t.gradPrecision)) + " (" + g.held + " held, " + g.reduced +
-                                         " reduced)");
+        kv.emplace_back("Gradients", std::string(toString(t.gradPrecision)) + " (" + g.held + " held, " +
+                                         g.reduced + " reduced)");
     }
-    kv.emplace_back("Cross-entropy", std::string(toString(t.crossEntropy)) +
-                                         (t.crossEntropy != CrossEntropy::Auto ? std::string()
-                                          : lossKernel(t, p.style) == CrossEntropy::Compiled
-                                              ? " (compiled with the model)"
-                                          : p.style == ExecutionStyle::Fsdp ? " (unfused)"
-                                                                            : " (Megatron's vocab-parallel loss)"));
+    kv.emplace_back("Cross-entropy",
+                    std::string(toString(t.crossEntropy)) +
+                        (t.crossEntropy != CrossEntropy::Auto               ? std::string()
+                         : lossKernel(t, p.style) == CrossEntropy::Compiled ? " (compiled with the model)"
+                         : p.style == ExecutionStyle::Fsdp                  ? " (unfused)"
+                                                           : " (Megatron's vocab-parallel loss)"));
     if (t.logitsMetricPasses > 0)
         kv.emplace_back("Metrics on logits", std::to_string(t.logitsMetricPasses) + " eager pass" +
                                                  (t.logitsMetricPasses == 1 ? "" : "es") +
                                                  " per micro batch, after its backward");
     if (s.layout.cp > 1)
-        kv.emplace_back("CP exchange", std::string(toString(t.cpExchange)) +
-                                           (t.cpExchange == CpExchange::Auto
-                                                ? (cpExchangeOf(t, p.style) == CpExchange::AllGather ? " (all-gather)" : " (ring)")
-                                                : std::string()));
+        kv.emplace_back(
+            "CP exchange",
+            std::string(toString(t.cpExchange)) +
+                (t.cpExchange == CpExchange::Auto
+                     ? (cpExchangeOf(t, p.style) == CpExchange::AllGather ? " (all-gather)" : " (ring)")
+                     : std::string()));
     if (s.layout.ep > 1)
-        kv.emplace_back("MoE dispatcher", t.moeDispatcher == MoeDispatcher::Deduplicated
-                                              ? "deepep (each token once per other node, forwarded over NVLink)"
-                                              : "alltoall (every top-k copy)");
+        kv.emplace_back("MoE dispatcher",
+                        t.moeDispatcher == MoeDispatcher::Deduplicated
+                            ? "deepep (each token once per other node, forwarded over NVLink)"
+                            : "alltoall (every top-k copy)");
     if (s.layout.pp > 1) {
         const bool counted = pipelineSplitCountsEmbeddingAndLoss(s);
-        kv.emplace_back("Pipeline split", std::string(toString(t.pipelineSplit)) +
-                                              (t.pipelineSplit == PipelineSplit::Auto
-                                                   ? (counted ? " (embedding and loss counted as layers)" : " (layers)")
-                                                   : std::string()));
+        kv.emplace_back("Pipeline split",
+                        std::string(toString(t.pipelineSplit)) +
+                            (t.pipelineSplit == PipelineSplit::Auto
+                                 ? (counted ? " (embedding and loss counted as layers)" : " (layers)")
+                                 : std::string()));
     }
     kv.emplace_back("Attention FLOPs", std::string(toString(t.attentionFlops)));
     if (t.optimizerOffload || t.activationOffloadLayers > 0)
@@ -308,8 +314,8 @@ KeyValues layoutFacts(const Scenario& s, const Plan& p) {
     kv.emplace_back("Context parallel (CP)", std::to_string(l.cp));
     kv.emplace_back("Expert parallel (EP)", std::to_string(l.ep));
     if (s.model.isMoe())
-        kv.emplace_back("Expert tensor parallel (ETP)", std::to_string(expertTensorParallel(s)) +
-                                                            (l.etp == 0 ? " (auto)" : ""));
+        kv.emplace_back("Expert tensor parallel (ETP)",
+                        std::to_string(expertTensorParallel(s)) + (l.etp == 0 ? " (auto)" : ""));
     kv.emplace_back("Virtual stages per rank", std::to_string(l.vpp));
     kv.emplace_back("GPUs", "TP x PP x CP x DP = " + std::to_string(l.tp) + " x " + std::to_string(l.pp) +
                                 " x " + std::to_string(l.cp) + " x " + std::to_string(l.dp) + " = " +
@@ -378,7 +384,8 @@ std::string fp8ExtrasLine(const Plan& p) {
     const auto& m = p.memory;
     std::string where = "per GPU";
     if (m.worstStage >= 0 && static_cast<std::size_t>(m.worstStage) < m.stages.size())
-        where = "per GPU on the worst stage (" + std::to_string(m.worstStage) + "); both are included in its weights of " +
+        where = "per GPU on the worst stage (" + std::to_string(m.worstStage) +
+                "); both are included in its weights of " +
                 fmt::bytesBoth(m.stages[static_cast<std::size_t>(m.worstStage)].weightsBytes);
     return "FP8 weight copies " + fmt::bytesBoth(x.fp8WeightCopyBytes) + " and scaling state " +
            fmt::fixed(x.fp8ScalingStateBytes / (1024.0 * 1024.0), 2) + " MiB " + where + ".";
@@ -433,7 +440,8 @@ KeyValues profileFacts(const ReportInput& r) {
                                                       fmt::percent(pr.attentionBwdEfficiency) + " backward");
     if (pr.fa2AttentionFwdEfficiency > 0)
         kv.emplace_back("FlashAttention-2 forward (torch SDPA, FSDP style)",
-                        fmt::percent(pr.fa2AttentionFwdEfficiency) + (r.plan.x.flashFwdIsFa2 ? " (this plan)" : ""));
+                        fmt::percent(pr.fa2AttentionFwdEfficiency) +
+                            (r.plan.x.flashFwdIsFa2 ? " (this plan)" : ""));
     if (pr.fa2AttentionBwdEfficiency > 0)
         kv.emplace_back("FlashAttention-2 backward", fmt::percent(pr.fa2AttentionBwdEfficiency));
     if (pr.attentionFwdHalfTokens > 0 || pr.attentionBwdHalfTokens > 0)

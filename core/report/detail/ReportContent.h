@@ -37,7 +37,8 @@ KeyValues trainingFacts(const Scenario& s, const Plan& p);
 KeyValues layoutFacts(const Scenario& s, const Plan& p);
 Table memoryTable(const Plan& p);
 KeyValues memoryFacts(const Plan& p);
-// Which tensors the run keeps in which number format (core/estimate/Precision.h): Tensor, Format, Bytes, Note.
+// Which tensors the run keeps in which number format (core/estimate/Precision.h): Tensor, Format, Bytes,
+// Note.
 Table numberFormatTable(const Scenario& s);
 // "FP8 weight copies ... and scaling state ... on the worst stage ..."; empty unless fp8 adds memory.
 std::string fp8ExtrasLine(const Plan& p);
