@@ -323,10 +323,10 @@ std::expected<BuiltProfile, std::string> buildProfile(const CalibrationResult& r
         hbmSource = "device-to-device copy";
     }
     if (hbm > 0 && gpu.hbmBandwidth > 0) {
-        p.hbmEfficiency = std::clamp(hbm / gpu.hbmBandwidth, 1e-3, 1.5);
+        p.kernels.hbmEfficiency = std::clamp(hbm / gpu.hbmBandwidth, 1e-3, 1.5);
         out.notes.push_back(std::string("HBM efficiency from the ") + hbmSource + ": " +
                             std::to_string(std::llround(hbm / 1e9)) + " GB/s, " +
-                            percentText(p.hbmEfficiency) + " of " +
+                            percentText(p.kernels.hbmEfficiency) + " of " +
                             std::to_string(std::llround(gpu.hbmBandwidth / 1e9)) + " GB/s");
     } else {
         out.notes.push_back("HBM efficiency: not measured, kept from " + base.name);

@@ -104,7 +104,7 @@ std::vector<double> commSizes(bool quick, const core::Scenario* s) {
         out.push_back(std::ldexp(1.0, 30));
     if (s) {
         const core::Plan plan = core::evaluate(*s);
-        for (double b : {plan.x.tpMessageBytes, plan.x.dpMessageBytes})
+        for (double b : {plan.intermediates.tpMessageBytes, plan.intermediates.dpMessageBytes})
             if (plan.valid && std::isfinite(b) && b > 0)
                 out.push_back(
                     roundBytes(std::min(b, std::ldexp(1.0, 30)))); // the curve holds its last point beyond

@@ -20,21 +20,6 @@ std::string onOff(bool b) {
     return b ? "on" : "off";
 }
 
-std::string zeroText(int stage) {
-    switch (stage) {
-    case 0:
-        return "ZeRO-0 (replicated)";
-    case 1:
-        return "ZeRO-1 (sharded optimizer)";
-    case 2:
-        return "ZeRO-2 (sharded optimizer and gradients)";
-    case 3:
-        return "ZeRO-3 (FSDP full shard)";
-    default:
-        return "ZeRO-" + std::to_string(stage);
-    }
-}
-
 // ", overlapped TP/DP communication" for the switches that are on, and a gradient format set by hand.
 std::string overlapText(const core::TrainingOptions& t) {
     std::string which;
@@ -71,18 +56,6 @@ std::string hybridText(const core::Scenario& s) {
 
 std::string heading(const std::string& title) {
     return "\n" + title + "\n";
-}
-
-int severityRank(core::Severity s) {
-    switch (s) {
-    case core::Severity::Error:
-        return 0;
-    case core::Severity::Warning:
-        return 1;
-    case core::Severity::Info:
-        return 2;
-    }
-    return 3;
 }
 
 std::string bothUnits(double bytes) {
@@ -131,16 +104,16 @@ std::string renderScenarioSummary(const Scenario& s, const Plan& p) {
                           std::to_string(c.gpusPerNode) + " " + c.gpu.name + " = " +
                           std::to_string(c.gpus()) + " GPUs, NVLink domain " +
                           std::to_string(c.nvlinkDomain));
-    kv.add("Training", std::string(core::toString(t.precision)) + ", " +
-                           std::string(core::toString(t.optimizer)) + ", " + zeroText(t.zeroStage) + ", " +
-                           (t.recompute == core::Recompute::None ? std::string("no")
-                                                                 : std::string(core::toString(t.recompute))) +
-                           " recompute" + core::recomputeDetailText(t) + ", sequence parallel " +
-                           onOff(t.sequenceParallel) + ", flash attention " + onOff(t.flashAttention) + ", " +
-                           std::string(core::toString(p.style)) + " style" +
-                           (t.torchCompile ? ", torch.compile" : "") +
-                           (t.fusedKernels ? ", fused kernels" : "") +
-                           (t.fp8ParamGather ? ", fp8 weight gathers" : "") + overlapText(t) + hybridText(s));
+    kv.add("Training",
+           std::string(core::toString(t.precision)) + ", " + std::string(core::toString(t.optimizer)) + ", " +
+               core::zeroStageName(t.zeroStage) + ", " +
+               (t.recompute == core::Recompute::None ? std::string("no")
+                                                     : std::string(core::toString(t.recompute))) +
+               " recompute" + core::recomputeDetailText(t) + ", sequence parallel " +
+               onOff(t.sequenceParallel) + ", flash attention " + onOff(t.flashAttention) + ", " +
+               std::string(core::toString(p.style)) + " style" + (t.torchCompile ? ", torch.compile" : "") +
+               (t.fusedKernels ? ", fused kernels" : "") + (t.fp8ParamGather ? ", fp8 weight gathers" : "") +
+               overlapText(t) + hybridText(s));
     std::string layout = "TP " + std::to_string(l.tp) + " x PP " + std::to_string(l.pp);
     if (l.cp > 1)
         layout += " x CP " + std::to_string(l.cp);
@@ -192,14 +165,14 @@ std::string renderMemory(const Plan& p) {
     kv.add("Fits", mem.fits ? "yes" : "NO");
     if (mem.hostBytesPerGpu > 0) {
         std::string what;
-        if (p.x.offloadedStateBytes > 0)
-            what = "optimizer state " + bothUnits(p.x.offloadedStateBytes);
-        if (p.x.offloadedGradientBytes > 0)
-            what += ", gradient shard " + bothUnits(p.x.offloadedGradientBytes);
-        if (p.x.offloadedActivationBytes > 0)
+        if (p.intermediates.offloadedStateBytes > 0)
+            what = "optimizer state " + bothUnits(p.intermediates.offloadedStateBytes);
+        if (p.intermediates.offloadedGradientBytes > 0)
+            what += ", gradient shard " + bothUnits(p.intermediates.offloadedGradientBytes);
+        if (p.intermediates.offloadedActivationBytes > 0)
             what += (what.empty() ? "" : ", ") + std::string("activations of ") +
-                    std::to_string(p.x.offloadedLayers) + " layers " +
-                    bothUnits(p.x.offloadedActivationBytes);
+                    std::to_string(p.intermediates.offloadedLayers) + " layers " +
+                    bothUnits(p.intermediates.offloadedActivationBytes);
         kv.add("Host memory", bothUnits(mem.hostBytesPerGpu) + " per GPU of its " +
                                   bothUnits(mem.hostCapacityBytes) + " share" +
                                   (mem.hostBytesPerGpu > mem.hostCapacityBytes ? " (OVER)" : "") +
@@ -215,9 +188,10 @@ std::string renderPrecision(const Scenario& s, const Plan& p) {
     for (const auto& r : core::precisionTable(s))
         table.addRow({r.tensor, r.format, r.bytes > 0 ? sig(r.bytes, 3) : "-"});
     out += table.render();
-    if (p.x.fp8WeightCopyBytes > 0 || p.x.fp8ScalingStateBytes > 0)
-        out += "  FP8 extras in the weights: cached fp8 copies " + bytesBoth(p.x.fp8WeightCopyBytes) +
-               ", scaling state " + fixed(p.x.fp8ScalingStateBytes / (1024.0 * 1024.0), 2) + " MiB per GPU\n";
+    if (p.intermediates.fp8WeightCopyBytes > 0 || p.intermediates.fp8ScalingStateBytes > 0)
+        out += "  FP8 extras in the weights: cached fp8 copies " +
+               bytesBoth(p.intermediates.fp8WeightCopyBytes) + ", scaling state " +
+               fixed(p.intermediates.fp8ScalingStateBytes / (1024.0 * 1024.0), 2) + " MiB per GPU\n";
     return out;
 }
 
@@ -242,7 +216,7 @@ std::string renderThroughput(const Scenario& s, const Plan& p) {
     kv.add("MFU",
            percent(p.mfu) + "   (HFU " + percent(p.hfu) + ", 6ND yardstick " + percent(p.mfu6nd) + ")");
     kv.add("TFLOP/s per GPU", fixed(p.modelTflopsPerGpu, 1) + " model, " + fixed(p.hardwareTflopsPerGpu, 1) +
-                                  " hardware (peak " + fixed(p.x.peakFlops / 1e12, 0) + ")");
+                                  " hardware (peak " + fixed(p.intermediates.peakFlops / 1e12, 0) + ")");
     kv.add("Tokens/s", fixed(p.tokensPerSecond, 0) + " (" + fixed(p.tokensPerSecondPerGpu, 1) + " per GPU)");
     kv.add("Token budget", count(s.training.tokenBudget) +
                                " tokens: " + fixed(p.trainingSeconds / 86400.0, 1) + " days, " +
@@ -255,14 +229,8 @@ std::string renderDiagnostics(const Plan& p) {
     std::string out = heading("Diagnostics");
     if (p.diagnostics.empty())
         return out + "  none\n";
-    std::vector<const core::Diagnostic*> sorted;
-    for (const auto& d : p.diagnostics)
-        sorted.push_back(&d);
-    std::stable_sort(sorted.begin(), sorted.end(), [](const auto* a, const auto* b) {
-        return severityRank(a->severity) < severityRank(b->severity);
-    });
-    for (const auto* d : sorted) {
-        std::string sev(core::toString(d->severity));
+    for (const core::Diagnostic* d : core::orderedDiagnostics(p.diagnostics)) {
+        std::string sev(core::toString(core::shownSeverity(*d)));
         sev.resize(std::max<std::size_t>(sev.size(), 7), ' ');
         out += "  " + sev + "  " + std::string(core::diagnosticIdString(d->id)) + ": " +
                core::diagnosticMessage(*d) + "\n";

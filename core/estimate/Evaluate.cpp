@@ -150,12 +150,13 @@ void diagnose(const EvalContext& x, Plan& p) {
     }
     if (x.epCrossesNodes)
         addDiagnostic(p, DiagnosticId::EpCrossesNodes, Severity::Warning, t.epCommSeconds, l.tp, l.ep);
-    if (x.moe && p.x.tokensPerExpert < 256)
-        addDiagnostic(p, DiagnosticId::SmallExpertBatches, Severity::Warning, 0, p.x.tokensPerExpert);
+    if (x.moe && p.intermediates.tokensPerExpert < 256)
+        addDiagnostic(p, DiagnosticId::SmallExpertBatches, Severity::Warning, 0,
+                      p.intermediates.tokensPerExpert);
     if (l.cp > 1 && step > 0 && t.cpCommSeconds > 0.03 * step)
         addDiagnostic(p, DiagnosticId::CpExchangeExposed,
                       t.cpCommSeconds > 0.10 * step ? Severity::Warning : Severity::Info, t.cpCommSeconds,
-                      t.cpCommSeconds / step, x.seq / x.c, p.x.cpHidingTokens);
+                      t.cpCommSeconds / step, x.seq / x.c, p.intermediates.cpHidingTokens);
     if (x.cpCrossesNodes)
         addDiagnostic(p, DiagnosticId::CpCrossesNodes,
                       t.cpCommSeconds > 0.03 * step ? Severity::Warning : Severity::Info, t.cpCommSeconds,
@@ -165,7 +166,7 @@ void diagnose(const EvalContext& x, Plan& p) {
         // (the layers, and with the embedding and the loss counted, those two as well).
         const double busiestUnits = x.layersOfRank(0) + (x.splitCountsEmbedLoss ? 1.0 : 0.0);
         addDiagnostic(p, DiagnosticId::UnevenPipelineStages, Severity::Info,
-                      x.m * p.x.microbatchStageSeconds *
+                      x.m * p.intermediates.microbatchStageSeconds *
                           std::max(0.0, 1.0 - x.splitUnits / x.p / busiestUnits),
                       x.L, x.p * x.v, x.Ls);
     }
@@ -239,8 +240,8 @@ Plan evaluate(const Scenario& s, const HardwareProfile& profile) {
                      [](const Diagnostic& d) { return d.id == DiagnosticId::InvalidValue; });
     if (sizesUsable) {
         p.params = countParameters(s.model);
-        p.x.bytesPerParamState = detail::stateBytesPerParam(s.training);
-        p.trainingStateBytes = p.params.total * p.x.bytesPerParamState;
+        p.intermediates.bytesPerParamState = detail::stateBytesPerParam(s.training);
+        p.trainingStateBytes = p.params.total * p.intermediates.bytesPerParamState;
         p.effectiveBatchSequences = s.layout.effectiveBatch();
         p.tokensPerStep = static_cast<double>(p.effectiveBatchSequences) * s.model.seqLen;
     }
@@ -255,8 +256,8 @@ Plan evaluate(const Scenario& s, const HardwareProfile& profile) {
     const double gpus = static_cast<double>(s.layout.gpus());
     const double peak = s.cluster.gpu.peakFlops16;
     const double step = p.time.stepSeconds;
-    p.modelFlopsPerStep = p.x.flopsPerTokenModel * p.tokensPerStep;
-    p.hardwareFlopsPerStep = p.x.flopsPerTokenHardware * p.tokensPerStep;
+    p.modelFlopsPerStep = p.intermediates.flopsPerTokenModel * p.tokensPerStep;
+    p.hardwareFlopsPerStep = p.intermediates.flopsPerTokenHardware * p.tokensPerStep;
     p.mfu = p.modelFlopsPerStep / (step * gpus * peak);
     p.hfu = p.hardwareFlopsPerStep / (step * gpus * peak);
     p.mfu6nd = 6.0 * p.params.active * p.tokensPerStep / (step * gpus * peak);
@@ -266,7 +267,7 @@ Plan evaluate(const Scenario& s, const HardwareProfile& profile) {
     p.tokensPerSecondPerGpu = p.tokensPerSecond / gpus;
     p.trainingSeconds = s.training.tokenBudget / p.tokensPerSecond;
     p.gpuHours = p.trainingSeconds * gpus / 3600.0;
-    p.x.peakFlops = peak;
+    p.intermediates.peakFlops = peak;
     diagnose(x, p);
     return p;
 }

@@ -192,7 +192,7 @@ void explainModel(Builder& b) {
     b.add("training_state_bytes", "Training state (whole model)", b.p.trainingStateBytes, "bytes",
           fmt("state = P x (2 weights + 2 gradients + %.0f optimizer) bytes",
               optimizerBytesPerParam(b.s.training)),
-          fmt("%s x %.0f B = %s", count(pc.total).c_str(), b.p.x.bytesPerParamState,
+          fmt("%s x %.0f B = %s", count(pc.total).c_str(), b.p.intermediates.bytesPerParamState,
               bytes(b.p.trainingStateBytes).c_str()),
           kZero,
           "Mixed-precision Adam keeps 16-bit weights and gradients plus an fp32 master copy and two fp32 "
@@ -227,7 +227,7 @@ void explainMemory(Builder& b) {
     const Layout& l = b.s.layout;
     const int zero = b.s.training.zeroStage;
     const int n = effectiveShardDegree(b.s) * l.cp; // the shard group (DP x CP unless hybrid)
-    const Intermediates& x = b.p.x;
+    const Intermediates& x = b.p.intermediates;
     const bool fp8Extra = x.fp8WeightCopyBytes > 0 || x.fp8ScalingStateBytes > 0;
     std::string weightsFormula = "stage parameters / TP x 2 bytes (/ shard group with ZeRO-3: DP x CP, or "
                                  "shard degree x CP when hybrid)";
@@ -280,20 +280,22 @@ void explainMemory(Builder& b) {
         "context-parallel K/V chunks, and torch's fp32 gradient buffers, in the running layer; + torch "
         "pipelining's "
         "receive buffers and cached outputs)",
-        fmt("stage %d: %.1f layer-micro-batches x %s", w.stage, b.p.x.worstStageLayersInFlight,
-            bytes(b.p.x.activationBytesPerLayer).c_str()) +
+        fmt("stage %d: %.1f layer-micro-batches x %s", w.stage, b.p.intermediates.worstStageLayersInFlight,
+            bytes(b.p.intermediates.activationBytesPerLayer).c_str()) +
             (w.stage != l.pp - 1
                  ? std::string()
-                 : " + logits " + bytes(b.p.x.logitsBytes) +
+                 : " + logits " + bytes(b.p.intermediates.logitsBytes) +
                        (lossKernel(b.s.training, b.p.style) == CrossEntropy::FusedLinear
                             ? std::string(" (fused linear cross-entropy: one fp32 chunk and its gradient)")
                             : fmt(" (%.0f bytes per logit)",
                                   lossBytesPerLogit(lossKernel(b.s.training, b.p.style), b.p.style,
                                                     b.s.layout.tp)))) +
-            (b.p.x.cpBufferBytes > 0 ? " + context-parallel buffers " + bytes(b.p.x.cpBufferBytes)
-                                     : std::string()) +
-            (b.p.x.pipelineBufferBytes > 0 ? " + torch pipeline buffers " + bytes(b.p.x.pipelineBufferBytes)
-                                           : std::string()),
+            (b.p.intermediates.cpBufferBytes > 0
+                 ? " + context-parallel buffers " + bytes(b.p.intermediates.cpBufferBytes)
+                 : std::string()) +
+            (b.p.intermediates.pipelineBufferBytes > 0
+                 ? " + torch pipeline buffers " + bytes(b.p.intermediates.pipelineBufferBytes)
+                 : std::string()),
         kKorth,
         std::string(
             "Tensors saved in the forward pass for the backward pass. With 1F1B the first stage keeps up to "
@@ -311,15 +313,16 @@ void explainMemory(Builder& b) {
                    "sequence, and "
                    "autograd saves it whole rather than the 1/TP shard Megatron keeps."
                  : "") +
-            (b.p.x.pipelineBufferBytes > 0 ? " torch's pipelining allocates a receive buffer per micro batch "
-                                             "for the activations coming in and "
-                                             "the gradients coming back, and keeps each in-flight micro "
-                                             "batch's output until its backward."
-                                           : ""));
-    if (b.p.x.logitsMetricPeak && w.stage == l.pp - 1)
+            (b.p.intermediates.pipelineBufferBytes > 0
+                 ? " torch's pipelining allocates a receive buffer per micro batch "
+                   "for the activations coming in and "
+                   "the gradients coming back, and keeps each in-flight micro "
+                   "batch's output until its backward."
+                 : ""));
+    if (b.p.intermediates.logitsMetricPeak && w.stage == l.pp - 1)
         b.out.back().substituted +=
             "; the peak comes after the backward, where the training metrics' fp32 copies of the logits (" +
-            bytes(b.p.x.logitsMetricBytes) + ", 10 bytes per logit) replace the layers' tensors";
+            bytes(b.p.intermediates.logitsMetricBytes) + ", 10 bytes per logit) replace the layers' tensors";
     b.add("memory.overhead", "Overheads", w.overheadBytes, "bytes",
           "CUDA context + communication buffers + allocator reserve (+ ZeRO-3 gather buffers)",
           bytes(w.overheadBytes), kModel,
@@ -363,7 +366,7 @@ void explainMemory(Builder& b) {
 void explainTime(Builder& b) {
     const TimeBreakdown& t = b.p.time;
     const Layout& l = b.s.layout;
-    const Intermediates& x = b.p.x;
+    const Intermediates& x = b.p.intermediates;
     b.add("time.step", "Step time", t.stepSeconds, "s",
           "step = (m x t_mb + bubble) + exposed DP comm + optimizer + loader, x (1 + straggler)",
           fmt("(%d x %s + %s) + %s + %s + %s, + straggler %s = %s", l.accumulation,
@@ -473,7 +476,7 @@ void explainTime(Builder& b) {
                             "2(n-1)/n S/B + 2(n-1)a";
     std::string tpWords = "Tensor parallelism all-reduces the activations twice per layer and pass: cheap on "
                           "NVLink, expensive across nodes.";
-    if (b.p.x.tpForwardGathersFp8) {
+    if (b.p.intermediates.tpForwardGathersFp8) {
         tpFormula += "; the forward all-gathers carry the fp8 cast (1 byte)";
         tpWords += " Under fp8, torchao's Float8 TP plans cast the column-parallel linears' input to fp8 "
                    "before the sequence "
@@ -655,7 +658,7 @@ void explainTime(Builder& b) {
                     fmt("%.1f", kOverlapResidual) +
                     " x min(reduction, backward window), with the backward window = L/PP layers x "
                     "(backward + recompute) of the last micro batch, as in the FSDP style";
-    if (b.p.x.gatherBytesPerParam < 2.0 && (o.zeroStage >= 1 && l.dp * l.cp > 1)) {
+    if (b.p.intermediates.gatherBytesPerParam < 2.0 && (o.zeroStage >= 1 && l.dp * l.cp > 1)) {
         dpFormula += "; the weight all-gathers carry the fp8 cast (1 byte per weight)";
         dpWords += " FP8 weight gathers are on (fp8_param_gather: torchao's float8 all-gather, Megatron-LM "
                    "--fp8-param-gather): each weight travels as its 1-byte fp8 cast, half the 16-bit bytes.";
@@ -748,10 +751,11 @@ void explainRates(Builder& b) {
     const Layout& l = b.s.layout;
     const double gpus = static_cast<double>(l.gpus());
     const double peak = b.s.cluster.gpu.peakFlops16;
-    b.add("flops_per_token", "Model FLOPs per token", p.x.flopsPerTokenModel, "FLOP",
+    b.add("flops_per_token", "Model FLOPs per token", p.intermediates.flopsPerTokenModel, "FLOP",
           "6 x matmul parameters + 12 x L x h x s (attention, full count)",
           fmt("6 x %s + %s = %s", count(p.params.matmulActive).c_str(),
-              count(p.x.attentionFlopsPerToken).c_str(), count(p.x.flopsPerTokenModel).c_str()),
+              count(p.intermediates.attentionFlopsPerToken).c_str(),
+              count(p.intermediates.flopsPerTokenModel).c_str()),
           kNarayanan,
           "Forward and backward passes (backward is twice the forward) of every matrix multiplication, plus "
           "attention scores.");

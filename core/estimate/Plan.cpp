@@ -1,5 +1,6 @@
 #include "core/estimate/Plan.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -68,6 +69,39 @@ bool Plan::has(DiagnosticId id) const {
         if (d.id == id)
             return true;
     return false;
+}
+
+const StageMemory* MemoryPlan::worst() const {
+    if (stages.empty())
+        return nullptr;
+    const int last = static_cast<int>(stages.size()) - 1;
+    return &stages[static_cast<std::size_t>(std::clamp(worstStage, 0, last))];
+}
+
+double MemoryPlan::worstTotalBytes() const {
+    const StageMemory* w = worst();
+    return w ? w->totalBytes : 0.0;
+}
+
+Severity shownSeverity(const Diagnostic& d) {
+    return d.id == DiagnosticId::DoesNotFit ? Severity::Error : d.severity;
+}
+
+std::vector<const Diagnostic*> orderedDiagnostics(const std::vector<Diagnostic>& diagnostics) {
+    std::vector<const Diagnostic*> out;
+    out.reserve(diagnostics.size());
+    for (const Diagnostic& d : diagnostics)
+        out.push_back(&d);
+    const auto cost = [](const Diagnostic* d) {
+        return std::isfinite(d->costSeconds) ? d->costSeconds : 0.0;
+    };
+    std::stable_sort(out.begin(), out.end(), [&cost](const Diagnostic* a, const Diagnostic* b) {
+        const Severity sa = shownSeverity(*a), sb = shownSeverity(*b);
+        if (sa != sb)
+            return static_cast<int>(sa) > static_cast<int>(sb);
+        return cost(a) > cost(b);
+    });
+    return out;
 }
 
 std::string diagnosticMessage(const Diagnostic& d) {

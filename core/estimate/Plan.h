@@ -87,6 +87,10 @@ struct MemoryPlan {
     MemoryComponent largestComponent = MemoryComponent::Weights; // of the worst stage
     double hostBytesPerGpu = 0;   // CPU offloading: the most any GPU keeps in host memory
     double hostCapacityBytes = 0; // ... and the GPU's share of its host's memory
+
+    // The stage that needs the most memory (nullptr without stages) and its total bytes (0 then).
+    const StageMemory* worst() const;
+    double worstTotalBytes() const;
 };
 
 struct TimeBreakdown {
@@ -196,9 +200,16 @@ struct Plan {
     double trainingSeconds = 0; // for the token budget
     double gpuHours = 0;
     std::vector<Diagnostic> diagnostics;
-    Intermediates x;
+    Intermediates intermediates; // the figures the explanations quote
 
     bool has(DiagnosticId id) const;
 };
+
+// The severity a view marks a diagnostic with: its own, except that a plan that does not fit is shown with
+// the errors (the job would die of out-of-memory) though its layout is valid.
+Severity shownSeverity(const Diagnostic& d);
+// The diagnostics in the order every view lists them: by shown severity, errors first; within one the
+// costliest first (time per step); ties in the order evaluate() found them.
+std::vector<const Diagnostic*> orderedDiagnostics(const std::vector<Diagnostic>& diagnostics);
 
 } // namespace lp::core

@@ -239,24 +239,24 @@ ProfileParams readProfile(const json& object, const std::string& where) {
     p.gemmMaxEfficiency = r.positive("gemm_max_efficiency");
     p.gemmFixedSeconds = r.nonNegative("gemm_fixed_seconds");
     p.fp8GemmMaxEfficiency = r.nonNegative("fp8_gemm_max_efficiency");
-    p.hbmEfficiency = r.positive("hbm_efficiency");
-    p.attentionFwdEfficiency = r.positive("attention_fwd_efficiency");
-    p.attentionBwdEfficiency = r.positive("attention_bwd_efficiency");
-    p.fa2AttentionFwdEfficiency = r.optionalPositive("fa2_attention_fwd_efficiency", 0);
-    p.fa2AttentionBwdEfficiency = r.optionalPositive("fa2_attention_bwd_efficiency", 0);
-    p.attentionFwdHalfTokens = r.optionalNonNegative("attention_fwd_half_tokens", 0);
-    p.attentionBwdHalfTokens = r.optionalNonNegative("attention_bwd_half_tokens", 0);
-    p.attentionScoreOverhead = r.optionalNonNegative("attention_score_overhead", 0);
-    p.fa2AttentionScoreOverhead = r.optionalNonNegative("fa2_attention_score_overhead", 0);
+    p.kernels.hbmEfficiency = r.positive("hbm_efficiency");
+    p.kernels.attentionFwdEfficiency = r.positive("attention_fwd_efficiency");
+    p.kernels.attentionBwdEfficiency = r.positive("attention_bwd_efficiency");
+    p.kernels.fa2AttentionFwdEfficiency = r.optionalPositive("fa2_attention_fwd_efficiency", 0);
+    p.kernels.fa2AttentionBwdEfficiency = r.optionalPositive("fa2_attention_bwd_efficiency", 0);
+    p.kernels.attentionFwdHalfTokens = r.optionalNonNegative("attention_fwd_half_tokens", 0);
+    p.kernels.attentionBwdHalfTokens = r.optionalNonNegative("attention_bwd_half_tokens", 0);
+    p.kernels.attentionScoreOverhead = r.optionalNonNegative("attention_score_overhead", 0);
+    p.kernels.fa2AttentionScoreOverhead = r.optionalNonNegative("fa2_attention_score_overhead", 0);
     p.nvlinkMaxEfficiency = r.positive("nvlink_max_efficiency");
     p.nvlinkHalfBytes = r.positive("nvlink_half_bytes");
     p.networkMaxEfficiency = r.positive("network_max_efficiency");
     p.networkHalfBytes = r.positive("network_half_bytes");
     r.finish();
     for (const double e :
-         {p.gemmMaxEfficiency, p.fp8GemmMaxEfficiency, p.hbmEfficiency, p.nvlinkMaxEfficiency,
-          p.networkMaxEfficiency, p.attentionFwdEfficiency, p.attentionBwdEfficiency,
-          p.fa2AttentionFwdEfficiency, p.fa2AttentionBwdEfficiency})
+         {p.gemmMaxEfficiency, p.fp8GemmMaxEfficiency, p.kernels.hbmEfficiency, p.nvlinkMaxEfficiency,
+          p.networkMaxEfficiency, p.kernels.attentionFwdEfficiency, p.kernels.attentionBwdEfficiency,
+          p.kernels.fa2AttentionFwdEfficiency, p.kernels.fa2AttentionBwdEfficiency})
         if (e > 1.0)
             fail(where, "an efficiency above 1");
     return p;

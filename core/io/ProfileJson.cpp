@@ -113,15 +113,20 @@ std::expected<HardwareProfile, InputErrors> profileFromJson(std::string_view tex
         r.readString("date", p.date);
         readCurve(r, "gemm_efficiency", p.gemmEfficiency, true);
         readCurve(r, "gemm_efficiency_fp8", p.gemmEfficiencyFp8, false);
-        r.readDouble("hbm_efficiency", p.hbmEfficiency, kEfficiency);
-        r.readDouble("attention_fwd_efficiency", p.attentionFwdEfficiency, kEfficiency);
-        r.readDouble("attention_bwd_efficiency", p.attentionBwdEfficiency, kEfficiency);
-        r.readDouble("fa2_attention_fwd_efficiency", p.fa2AttentionFwdEfficiency, kEfficiency); // optional
-        r.readDouble("fa2_attention_bwd_efficiency", p.fa2AttentionBwdEfficiency, kEfficiency); // optional
-        r.readDouble("attention_fwd_half_tokens", p.attentionFwdHalfTokens, nonNegative(1e7));  // optional
-        r.readDouble("attention_bwd_half_tokens", p.attentionBwdHalfTokens, nonNegative(1e7));  // optional
-        r.readDouble("attention_score_overhead", p.attentionScoreOverhead, nonNegative(10.0));  // optional
-        r.readDouble("fa2_attention_score_overhead", p.fa2AttentionScoreOverhead, nonNegative(10.0));
+        r.readDouble("hbm_efficiency", p.kernels.hbmEfficiency, kEfficiency);
+        r.readDouble("attention_fwd_efficiency", p.kernels.attentionFwdEfficiency, kEfficiency);
+        r.readDouble("attention_bwd_efficiency", p.kernels.attentionBwdEfficiency, kEfficiency);
+        r.readDouble("fa2_attention_fwd_efficiency", p.kernels.fa2AttentionFwdEfficiency,
+                     kEfficiency); // optional
+        r.readDouble("fa2_attention_bwd_efficiency", p.kernels.fa2AttentionBwdEfficiency,
+                     kEfficiency); // optional
+        r.readDouble("attention_fwd_half_tokens", p.kernels.attentionFwdHalfTokens,
+                     nonNegative(1e7)); // optional
+        r.readDouble("attention_bwd_half_tokens", p.kernels.attentionBwdHalfTokens,
+                     nonNegative(1e7)); // optional
+        r.readDouble("attention_score_overhead", p.kernels.attentionScoreOverhead,
+                     nonNegative(10.0)); // optional
+        r.readDouble("fa2_attention_score_overhead", p.kernels.fa2AttentionScoreOverhead, nonNegative(10.0));
         readCurve(r, "nvlink_bus_efficiency", p.nvlinkBusEfficiency, true);
         readCurve(r, "network_bus_efficiency", p.networkBusEfficiency, true);
         r.readDouble("nvlink_latency_s", p.nvlinkLatencySeconds, nonNegative(1.0));
@@ -144,20 +149,20 @@ std::string profileToJson(const HardwareProfile& p) {
     j["date"] = p.date;
     j["gemm_efficiency"] = curveToJson(p.gemmEfficiency);
     j["gemm_efficiency_fp8"] = curveToJson(p.gemmEfficiencyFp8);
-    j["hbm_efficiency"] = p.hbmEfficiency;
-    j["attention_fwd_efficiency"] = p.attentionFwdEfficiency;
-    j["attention_bwd_efficiency"] = p.attentionBwdEfficiency;
+    j["hbm_efficiency"] = p.kernels.hbmEfficiency;
+    j["attention_fwd_efficiency"] = p.kernels.attentionFwdEfficiency;
+    j["attention_bwd_efficiency"] = p.kernels.attentionBwdEfficiency;
     // The optional figures are written only when set (0 means absent).
     const auto writeIfSet = [&j](const char* key, double value) {
         if (value > 0)
             j[key] = value;
     };
-    writeIfSet("fa2_attention_fwd_efficiency", p.fa2AttentionFwdEfficiency);
-    writeIfSet("fa2_attention_bwd_efficiency", p.fa2AttentionBwdEfficiency);
-    writeIfSet("attention_fwd_half_tokens", p.attentionFwdHalfTokens);
-    writeIfSet("attention_bwd_half_tokens", p.attentionBwdHalfTokens);
-    writeIfSet("attention_score_overhead", p.attentionScoreOverhead);
-    writeIfSet("fa2_attention_score_overhead", p.fa2AttentionScoreOverhead);
+    writeIfSet("fa2_attention_fwd_efficiency", p.kernels.fa2AttentionFwdEfficiency);
+    writeIfSet("fa2_attention_bwd_efficiency", p.kernels.fa2AttentionBwdEfficiency);
+    writeIfSet("attention_fwd_half_tokens", p.kernels.attentionFwdHalfTokens);
+    writeIfSet("attention_bwd_half_tokens", p.kernels.attentionBwdHalfTokens);
+    writeIfSet("attention_score_overhead", p.kernels.attentionScoreOverhead);
+    writeIfSet("fa2_attention_score_overhead", p.kernels.fa2AttentionScoreOverhead);
     j["nvlink_bus_efficiency"] = curveToJson(p.nvlinkBusEfficiency);
     j["network_bus_efficiency"] = curveToJson(p.networkBusEfficiency);
     j["nvlink_latency_s"] = p.nvlinkLatencySeconds;

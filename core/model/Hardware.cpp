@@ -54,15 +54,7 @@ HardwareProfile makeProfile(const GpuSpec& gpu, const ProfileParams& p) {
     prof.origin = "built-in";
     prof.gemmEfficiency = gemmCurve(gpu.peakFlops16, p.gemmMaxEfficiency, p.gemmFixedSeconds);
     prof.gemmEfficiencyFp8 = gemmCurve(gpu.peakFlops8, p.fp8GemmMaxEfficiency, p.gemmFixedSeconds);
-    prof.hbmEfficiency = p.hbmEfficiency;
-    prof.attentionFwdEfficiency = p.attentionFwdEfficiency;
-    prof.attentionBwdEfficiency = p.attentionBwdEfficiency;
-    prof.fa2AttentionFwdEfficiency = p.fa2AttentionFwdEfficiency;
-    prof.fa2AttentionBwdEfficiency = p.fa2AttentionBwdEfficiency;
-    prof.attentionFwdHalfTokens = p.attentionFwdHalfTokens;
-    prof.attentionBwdHalfTokens = p.attentionBwdHalfTokens;
-    prof.attentionScoreOverhead = p.attentionScoreOverhead;
-    prof.fa2AttentionScoreOverhead = p.fa2AttentionScoreOverhead;
+    prof.kernels = p.kernels;
     prof.nvlinkBusEfficiency = busCurve(p.nvlinkMaxEfficiency, p.nvlinkHalfBytes);
     prof.networkBusEfficiency = busCurve(p.networkMaxEfficiency, p.networkHalfBytes);
     return prof;

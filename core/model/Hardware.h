@@ -49,16 +49,9 @@ struct Curve {
     bool operator==(const Curve&) const = default;
 };
 
-// What a GPU type achieves in practice. The built-in profiles are derived from public
-// measurements (see docs/estimation.md); a profile measured by the CUDA micro-benchmark replaces them.
-struct HardwareProfile {
-    std::string name = "built-in";
-    std::string gpuId;                   // GPU preset it describes
-    std::string origin = "built-in";     // "built-in" or "measured"
-    std::string measuredOn;              // device name when measured
-    std::string date;                    // ISO date when measured
-    Curve gemmEfficiency;                // fraction of peak 16-bit FLOP/s vs FLOPs of one GEMM (2mnk)
-    Curve gemmEfficiencyFp8;             // same for fp8 GEMMs against the fp8 peak (empty: derived)
+// What memory-bound and attention kernels achieve, as fractions of the GPU's peaks: a built-in profile
+// takes them from its preset (ProfileParams), a measured one from the micro-benchmarks.
+struct KernelEfficiencies {
     double hbmEfficiency = 0.85;         // fraction of HBM bandwidth memory-bound kernels reach
     double attentionFwdEfficiency = 0.5; // fused (flash) attention forward, fraction of 16-bit peak
     double attentionBwdEfficiency = 0.4; // fused (flash) attention backward
@@ -79,9 +72,23 @@ struct HardwareProfile {
     // kernels' backward does 10 x d MMA FLOPs per score, so its share is 0.4 r. 0: no head-size dependence.
     double attentionScoreOverhead = 0;
     double fa2AttentionScoreOverhead = 0; // the same for FlashAttention-2's kernels, forward and backward
-    Curve nvlinkBusEfficiency;            // achieved bus bandwidth / nominal NVLink vs message bytes
-    Curve networkBusEfficiency;           // achieved bus bandwidth / nominal network vs message bytes
-    double nvlinkLatencySeconds = 0;      // 0: take the cluster's figure
+    bool operator==(const KernelEfficiencies&) const = default;
+};
+
+// What a GPU type achieves in practice. The built-in profiles are derived from public
+// measurements (see docs/estimation.md); a profile measured by the CUDA micro-benchmark replaces them.
+struct HardwareProfile {
+    std::string name = "built-in";
+    std::string gpuId;               // GPU preset it describes
+    std::string origin = "built-in"; // "built-in" or "measured"
+    std::string measuredOn;          // device name when measured
+    std::string date;                // ISO date when measured
+    Curve gemmEfficiency;            // fraction of peak 16-bit FLOP/s vs FLOPs of one GEMM (2mnk)
+    Curve gemmEfficiencyFp8;         // same for fp8 GEMMs against the fp8 peak (empty: derived)
+    KernelEfficiencies kernels;      // HBM and attention kernels
+    Curve nvlinkBusEfficiency;       // achieved bus bandwidth / nominal NVLink vs message bytes
+    Curve networkBusEfficiency;      // achieved bus bandwidth / nominal network vs message bytes
+    double nvlinkLatencySeconds = 0; // 0: take the cluster's figure
     double networkLatencySeconds = 0;
     bool operator==(const HardwareProfile&) const = default;
 };
@@ -91,17 +98,9 @@ struct ProfileParams {
     double gemmMaxEfficiency = 0.75;    // large GEMMs, fraction of the 16-bit peak
     double gemmFixedSeconds = 6e-6;     // per-GEMM fixed cost (launch, tail wave) that small GEMMs feel
     double fp8GemmMaxEfficiency = 0.55; // large fp8 GEMMs, fraction of the fp8 peak
-    double hbmEfficiency = 0.85;
-    double attentionFwdEfficiency = 0.5;  // large flash-attention kernels (forward), fraction of peak
-    double attentionBwdEfficiency = 0.4;  // ... backward
-    double fa2AttentionFwdEfficiency = 0; // FlashAttention-2's forward where it trails them; 0: the same
-    double fa2AttentionBwdEfficiency = 0; // ... its backward; 0: the same
-    double attentionFwdHalfTokens = 0;    // kernel length reaching half the attention efficiency (0: flat)
-    double attentionBwdHalfTokens = 0;
-    double attentionScoreOverhead = 0;    // per-score work that does not grow with the head size (0: none)
-    double fa2AttentionScoreOverhead = 0; // ... in FlashAttention-2's kernels
-    double nvlinkMaxEfficiency = 0.80;    // achieved NCCL bus bandwidth / nominal, large messages
-    double nvlinkHalfBytes = 8e6;         // message size reaching half of that
+    KernelEfficiencies kernels;         // copied into the profile as they are
+    double nvlinkMaxEfficiency = 0.80;  // achieved NCCL bus bandwidth / nominal, large messages
+    double nvlinkHalfBytes = 8e6;       // message size reaching half of that
     double networkMaxEfficiency = 0.85;
     double networkHalfBytes = 16e6;
     bool operator==(const ProfileParams&) const = default;

@@ -1,5 +1,6 @@
 #include "core/model/Scenario.h"
 
+#include <string>
 #include <utility>
 
 namespace lp::core {
@@ -87,6 +88,37 @@ std::string recomputeDetailText(const TrainingOptions& t) {
         return {};
     return " (block: " + std::to_string(t.recomputeLayers) + (t.recomputeLayers == 1 ? " layer" : " layers") +
            " of each chunk)";
+}
+
+std::string zeroStageName(int stage) {
+    switch (stage) {
+    case 0:
+        return "ZeRO-0 (replicated)";
+    case 1:
+        return "ZeRO-1 (sharded optimizer)";
+    case 2:
+        return "ZeRO-2 (sharded optimizer and gradients)";
+    case 3:
+        return "ZeRO-3 (FSDP full shard)";
+    default:
+        return "ZeRO-" + std::to_string(stage);
+    }
+}
+
+std::string zeroStageDescription(int stage) {
+    switch (stage) {
+    case 0:
+        return "ZeRO-0: weights, gradients and optimizer state replicated on every data-parallel rank";
+    case 1:
+        return "ZeRO-1 (the distributed optimizer): optimizer state sharded over the data-parallel ranks";
+    case 2:
+        return "ZeRO-2: optimizer state and gradients sharded over the data-parallel ranks";
+    case 3:
+        return "ZeRO-3 (FSDP full shard): weights, gradients and optimizer state sharded over the "
+               "data-parallel ranks";
+    default:
+        return "ZeRO-" + std::to_string(stage);
+    }
 }
 
 } // namespace lp::core

@@ -148,4 +148,9 @@ std::string recomputeDetailText(const TrainingOptions& t);
 // "1 metric pass", "2 metric passes": TrainingOptions::logitsMetricPasses in words.
 std::string logitsMetricPassesText(int passes);
 
+// The ZeRO stage as every view names it ("ZeRO-1 (sharded optimizer)") and what it shards, in a sentence
+// ("ZeRO-1 (the distributed optimizer): optimizer state sharded over the data-parallel ranks").
+std::string zeroStageName(int stage);
+std::string zeroStageDescription(int stage);
+
 } // namespace lp::core

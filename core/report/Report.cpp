@@ -26,38 +26,23 @@ namespace {
 // ", long-sequence limits: at this plan's 4,096-token attention kernels 37 % and 30 %" (empty when the
 // profile's attention efficiencies do not depend on the length).
 std::string attentionLengthNote(const HardwareProfile& profile, const Scenario& s, const Plan& p) {
-    if (!(profile.attentionFwdHalfTokens > 0 || profile.attentionBwdHalfTokens > 0) ||
+    if (!(profile.kernels.attentionFwdHalfTokens > 0 || profile.kernels.attentionBwdHalfTokens > 0) ||
         !s.training.flashAttention || !p.valid)
         return {};
-    return ", long-sequence limits: at this plan's " + fmt::fixed(p.x.attentionKernelTokens, 0) +
-           "-token attention kernels " + fmt::percent(p.x.flashFwdEfficiency, 0) + " and " +
-           fmt::percent(p.x.flashBwdEfficiency, 0);
+    return ", long-sequence limits: at this plan's " + fmt::fixed(p.intermediates.attentionKernelTokens, 0) +
+           "-token attention kernels " + fmt::percent(p.intermediates.flashFwdEfficiency, 0) + " and " +
+           fmt::percent(p.intermediates.flashBwdEfficiency, 0);
 }
 
 // ", at this plan's heads of 64 75 % and 86 % of those" (empty when the heads run at the profile's figures).
 std::string attentionHeadNote(const Scenario& s, const Plan& p) {
     if (!s.training.flashAttention || !p.valid ||
-        !(p.x.attentionHeadFactorFwd < 1.0 || p.x.attentionHeadFactorBwd < 1.0))
+        !(p.intermediates.attentionHeadFactorFwd < 1.0 || p.intermediates.attentionHeadFactorBwd < 1.0))
         return {};
-    return ", at this plan's heads of " + fmt::fixed(p.x.attentionHeadSize, 0) + " " +
-           fmt::percent(p.x.attentionHeadFactorFwd, 0) + " and " +
-           fmt::percent(p.x.attentionHeadFactorBwd, 0) + " of those (the figures are for heads of 128)";
-}
-
-std::string zeroWords(int stage) {
-    switch (stage) {
-    case 0:
-        return "ZeRO-0: weights, gradients and optimizer state replicated on every data-parallel rank";
-    case 1:
-        return "ZeRO-1 (the distributed optimizer): optimizer state sharded over the data-parallel ranks";
-    case 2:
-        return "ZeRO-2: optimizer state and gradients sharded over the data-parallel ranks";
-    case 3:
-        return "ZeRO-3 (FSDP full shard): weights, gradients and optimizer state sharded over the "
-               "data-parallel ranks";
-    default:
-        return "ZeRO-" + std::to_string(stage);
-    }
+    return ", at this plan's heads of " + fmt::fixed(p.intermediates.attentionHeadSize, 0) + " " +
+           fmt::percent(p.intermediates.attentionHeadFactorFwd, 0) + " and " +
+           fmt::percent(p.intermediates.attentionHeadFactorBwd, 0) +
+           " of those (the figures are for heads of 128)";
 }
 
 double curveMax(const Curve& c) {
@@ -195,13 +180,13 @@ std::vector<std::string> reportAssumptions(const Scenario& s, const HardwareProf
     }
     const int shardDegree = effectiveShardDegree(s);
     if (t.zeroStage >= 1 && shardDegree < l.dp)
-        a.push_back(zeroWords(t.zeroStage) + ", hybrid: sharded over " +
+        a.push_back(zeroStageDescription(t.zeroStage) + ", hybrid: sharded over " +
                     fmt::counted(shardDegree, "DP rank") +
                     " x CP = " + fmt::counted(static_cast<long long>(shardDegree) * l.cp, "rank") +
                     " and replicated " + fmt::counted(l.dp / shardDegree, "time") +
                     "; the gradient shards are all-reduced across the replicas.");
     else
-        a.push_back(zeroWords(t.zeroStage) +
+        a.push_back(zeroStageDescription(t.zeroStage) +
                     " (DP x CP = " + std::to_string(static_cast<long long>(l.dp) * l.cp) + " ranks).");
     const ExecutionStyle style = resolvedStyle(t);
     a.push_back(
@@ -235,7 +220,7 @@ std::vector<std::string> reportAssumptions(const Scenario& s, const HardwareProf
                                                           : "halved for causal kernels") +
                 "; MFU is model FLOPs per second over the dense " +
                 (t.precision == Precision::Fp8 ? "fp8" : "16-bit") + " peak of " + s.cluster.gpu.name + " (" +
-                fmt::fixed(p.x.peakFlops / 1e12, 0) + " TFLOP/s per GPU).");
+                fmt::fixed(p.intermediates.peakFlops / 1e12, 0) + " TFLOP/s per GPU).");
     a.push_back("Memory per GPU includes the CUDA context, communication buffers and a caching-allocator "
                 "reserve of " +
                 fmt::percent(t.allocatorReserveFraction, 0) + " of the GPU memory; capacity is " +
@@ -256,17 +241,17 @@ std::vector<std::string> reportAssumptions(const Scenario& s, const HardwareProf
     std::string prof =
         profileDescription(profile, s) + ": large GEMMs reach up to " +
         fmt::percent(curveMax(profile.gemmEfficiency), 0) + " of peak, memory-bound kernels " +
-        fmt::percent(profile.hbmEfficiency, 0) + " of HBM bandwidth, flash attention " +
-        (p.x.flashFwdIsFa2
-             ? fmt::percent(profile.fa2AttentionFwdEfficiency, 0) +
+        fmt::percent(profile.kernels.hbmEfficiency, 0) + " of HBM bandwidth, flash attention " +
+        (p.intermediates.flashFwdIsFa2
+             ? fmt::percent(profile.kernels.fa2AttentionFwdEfficiency, 0) +
                    " (forward: FlashAttention-2 through torch's scaled_dot_product_attention, where "
                    "fused attention reaches " +
-                   fmt::percent(profile.attentionFwdEfficiency, 0) + ")"
-             : fmt::percent(profile.attentionFwdEfficiency, 0) + " (forward)") +
+                   fmt::percent(profile.kernels.attentionFwdEfficiency, 0) + ")"
+             : fmt::percent(profile.kernels.attentionFwdEfficiency, 0) + " (forward)") +
         " and " +
-        fmt::percent(p.x.flashFwdIsFa2 && profile.fa2AttentionBwdEfficiency > 0
-                         ? profile.fa2AttentionBwdEfficiency
-                         : profile.attentionBwdEfficiency,
+        fmt::percent(p.intermediates.flashFwdIsFa2 && profile.kernels.fa2AttentionBwdEfficiency > 0
+                         ? profile.kernels.fa2AttentionBwdEfficiency
+                         : profile.kernels.attentionBwdEfficiency,
                      0) +
         " (backward) of peak" + attentionLengthNote(profile, s, p) + attentionHeadNote(s, p) + ".";
     a.push_back(prof);
@@ -301,10 +286,10 @@ nlohmann::json reportToJsonValue(const ReportInput& r) {
                         {"date", pr.date},
                         {"description", profileDescription(pr, r.scenario)},
                         {"gemm_max_efficiency", finiteOrNull(curveMax(pr.gemmEfficiency))},
-                        {"hbm_efficiency", finiteOrNull(pr.hbmEfficiency)},
-                        {"attention_fwd_efficiency", finiteOrNull(pr.attentionFwdEfficiency)},
-                        {"attention_bwd_efficiency", finiteOrNull(pr.attentionBwdEfficiency)},
-                        {"attention_score_overhead", finiteOrNull(pr.attentionScoreOverhead)}};
+                        {"hbm_efficiency", finiteOrNull(pr.kernels.hbmEfficiency)},
+                        {"attention_fwd_efficiency", finiteOrNull(pr.kernels.attentionFwdEfficiency)},
+                        {"attention_bwd_efficiency", finiteOrNull(pr.kernels.attentionBwdEfficiency)},
+                        {"attention_score_overhead", finiteOrNull(pr.kernels.attentionScoreOverhead)}};
     json plan = planToJson(r.scenario, r.plan);
     bool invalid = !r.plan.valid;
     for (const auto& d : r.plan.diagnostics)

@@ -170,8 +170,8 @@ Question trainingState(const Scenario& scenario, const QuizTexts& texts, const s
     const Plan p = evaluate(scenario);
     q.answer = p.trainingStateBytes / 1e12;
     putModel(q, scenario, p);
-    q.values["bpp"] = integer(p.x.bytesPerParamState);
-    q.values["optimizer_bytes"] = integer(p.x.bytesPerParamState - 4.0);
+    q.values["bpp"] = integer(p.intermediates.bytesPerParamState);
+    q.values["optimizer_bytes"] = integer(p.intermediates.bytesPerParamState - 4.0);
     q.values["optimizer"] =
         word(texts, std::string("optimizer.") + std::string(toString(scenario.training.optimizer)));
     q.values["bytes_exact"] = fmt::sig(p.trainingStateBytes, 4);
@@ -322,13 +322,13 @@ Question fp8WeightCopies(const Scenario& s, Rng& rng, const QuizTexts& texts) {
     }
     const Plan p = evaluate(q.scenario);
     const double perParam = fp8Habits(q.scenario, p.style).weightCopyBytesPerParam;
-    q.answer = p.x.fp8WeightCopyBytes / 1e9;
+    q.answer = p.intermediates.fp8WeightCopyBytes / 1e9;
     putLayout(q, q.scenario.layout);
     putModel(q, q.scenario, p);
     q.values["layer_params"] = fmt::count(p.params.layersTotal);
     q.values["copy_bpp"] = integer(perParam);
-    q.values["gpu_params"] = fmt::count(perParam > 0 ? p.x.fp8WeightCopyBytes / perParam : 0.0);
-    q.values["scaling"] = fmt::fixed(p.x.fp8ScalingStateBytes / 1e6, 1) + " MB";
+    q.values["gpu_params"] = fmt::count(perParam > 0 ? p.intermediates.fp8WeightCopyBytes / perParam : 0.0);
+    q.values["scaling"] = fmt::fixed(p.intermediates.fp8ScalingStateBytes / 1e6, 1) + " MB";
     finish(q, texts, "fp8_weight_copies");
     return q;
 }

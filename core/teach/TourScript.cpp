@@ -150,7 +150,7 @@ json teachingPlanJson(const Scenario& s, const Plan& p) {
     json j = planToJson(s, p);
     json derived = json::object();
     derived["weights_bytes"] = finiteOrNull(p.params.total * 2.0);
-    derived["bytes_per_parameter"] = finiteOrNull(p.x.bytesPerParamState);
+    derived["bytes_per_parameter"] = finiteOrNull(p.intermediates.bytesPerParamState);
     if (!p.memory.stages.empty()) {
         const StageMemory& w = p.memory.stages[static_cast<std::size_t>(p.memory.worstStage)];
         derived["worst_stage_bytes"] = finiteOrNull(w.totalBytes);

@@ -91,13 +91,14 @@ LP_TEST(an_unsupported_shape_falls_back_to_an_fp32_softmax_that_costs_time_and_m
     fusedKeep.training.recompute = Recompute::None;
     fusedKeep.training.flashAttention = true; // no scores kept at all
     const Plan keep = evaluate(oddKeep);
-    LP_CHECK(keep.x.activationBytesPerLayer > evaluate(fusedKeep).x.activationBytesPerLayer);
+    LP_CHECK(keep.intermediates.activationBytesPerLayer >
+             evaluate(fusedKeep).intermediates.activationBytesPerLayer);
     Scenario oddSelective = oddKeep;
     oddSelective.training.recompute = Recompute::Selective; // drops the scores: no difference left
     Scenario evenSelective = gptOnA100(2048, 8, 2);
     evenSelective.training.recompute = Recompute::Selective;
-    LP_CHECK_NEAR(evaluate(oddSelective).x.activationBytesPerLayer,
-                  evaluate(evenSelective).x.activationBytesPerLayer / 2.0, 1.0);
+    LP_CHECK_NEAR(evaluate(oddSelective).intermediates.activationBytesPerLayer,
+                  evaluate(evenSelective).intermediates.activationBytesPerLayer / 2.0, 1.0);
     // The precision table says which format the scores take.
     auto attentionRow = [](const Scenario& sc) {
         for (const TensorPrecision& r : precisionTable(sc))
@@ -148,14 +149,16 @@ LP_TEST(scores_through_hbm_bound_the_attention_gemms_at_small_head_sizes) {
     h128.model.heads = h128.model.kvHeads = 8;
     const Plan a = evaluate(h64), b = evaluate(h128);
     LP_CHECK(a.valid && b.valid);
-    LP_CHECK_NEAR(a.x.attentionFlopsPerToken, b.x.attentionFlopsPerToken, 1e-6 * b.x.attentionFlopsPerToken);
-    LP_CHECK(a.x.attentionCoreFwdSeconds > b.x.attentionCoreFwdSeconds);
+    LP_CHECK_NEAR(a.intermediates.attentionFlopsPerToken, b.intermediates.attentionFlopsPerToken,
+                  1e-6 * b.intermediates.attentionFlopsPerToken);
+    LP_CHECK(a.intermediates.attentionCoreFwdSeconds > b.intermediates.attentionCoreFwdSeconds);
     const double scores = 8.0 * 16 * 1024 * 1024; // micro batch x heads x s x s, one layer
-    const double hbm = h64.cluster.gpu.hbmBandwidth * builtinProfile(h64.cluster.gpu).hbmEfficiency;
-    LP_CHECK_NEAR(a.x.attentionCoreFwdSeconds, 4.0 * scores / hbm, 1e-9); // memory-bound at heads of 64
+    const double hbm = h64.cluster.gpu.hbmBandwidth * builtinProfile(h64.cluster.gpu).kernels.hbmEfficiency;
+    LP_CHECK_NEAR(a.intermediates.attentionCoreFwdSeconds, 4.0 * scores / hbm,
+                  1e-9); // memory-bound at heads of 64
     // Heads of 128 move half the scores for the same FLOPs: at most the GEMM time or that traffic.
-    LP_CHECK(b.x.attentionCoreFwdSeconds >= 4.0 * (scores / 2.0) / hbm - 1e-12);
-    LP_CHECK(b.x.attentionCoreFwdSeconds < 0.75 * a.x.attentionCoreFwdSeconds);
+    LP_CHECK(b.intermediates.attentionCoreFwdSeconds >= 4.0 * (scores / 2.0) / hbm - 1e-12);
+    LP_CHECK(b.intermediates.attentionCoreFwdSeconds < 0.75 * a.intermediates.attentionCoreFwdSeconds);
 }
 
 LP_TEST(the_loss_passes_over_the_logits_as_its_kernel_does) {
@@ -174,7 +177,8 @@ LP_TEST(the_loss_passes_over_the_logits_as_its_kernel_does) {
     LP_CHECK_NEAR(a.modelFlopsPerStep, b.modelFlopsPerStep, 1e-9 * a.modelFlopsPerStep);
     // The step differs by the traffic: (52 - 6) bytes x tokens x vocabulary per micro batch, memory-bound.
     const double logits = 8.0 * 1024 * 50257; // micro batch x sequence x vocabulary, TP 1
-    const double hbm = megatron.cluster.gpu.hbmBandwidth * builtinProfile(megatron.cluster.gpu).hbmEfficiency;
+    const double hbm =
+        megatron.cluster.gpu.hbmBandwidth * builtinProfile(megatron.cluster.gpu).kernels.hbmEfficiency;
     const double perMicroBatch = (52.0 - 6.0) * logits / hbm;
     LP_CHECK(a.time.stepSeconds - b.time.stepSeconds > 0.5 * megatron.layout.accumulation * perMicroBatch);
     LP_CHECK(a.time.stepSeconds - b.time.stepSeconds < 1.01 * megatron.layout.accumulation * perMicroBatch);
@@ -191,13 +195,14 @@ LP_TEST(tp_groups_across_nodes_cross_on_every_members_network_card) {
     const Plan wide = evaluate(s);
     LP_CHECK(wide.valid && wide.has(DiagnosticId::TpOverSlowLinks));
     const double card = s.cluster.gpu.networkBandwidth;
-    const double eff = builtinProfile(s.cluster.gpu).networkBusEfficiency.at(wide.x.tpMessageBytes);
-    LP_CHECK_NEAR(wide.x.tpBusBandwidth, 8.0 * card * eff, 1e-6 * card);
+    const double eff =
+        builtinProfile(s.cluster.gpu).networkBusEfficiency.at(wide.intermediates.tpMessageBytes);
+    LP_CHECK_NEAR(wide.intermediates.tpBusBandwidth, 8.0 * card * eff, 1e-6 * card);
     // One 200 Gb/s card per node (the GPU's share: 25/8 GB/s) leaves the group one card's worth.
     Scenario thin = s;
     thin.cluster.gpu.networkBandwidth = card / 8.0;
     const Plan slow = evaluate(thin);
-    LP_CHECK_NEAR(slow.x.tpBusBandwidth, card * eff, 1e-6 * card);
+    LP_CHECK_NEAR(slow.intermediates.tpBusBandwidth, card * eff, 1e-6 * card);
     LP_CHECK(slow.time.tpCommSeconds > 4.0 * wide.time.tpCommSeconds);
     // Inside one node NVLink carries it.
     Scenario inside = s;
@@ -224,10 +229,13 @@ LP_TEST(flash_attention_runs_at_the_profile_efficiency_and_blackwell_ultra_runs_
     const auto [s200, gb200] = on("gb200-nvl72");
     const auto [s300, gb300] = on("gb300-nvl72");
     // Large kernels: the plan's attention runs at the profile's efficiency (forward and backward).
-    LP_CHECK(gb200.x.flashFwdEfficiency > 0.9 * 0.30 && gb200.x.flashFwdEfficiency <= 0.30 + 1e-12);
-    LP_CHECK(gb200.x.flashBwdEfficiency > 0.9 * 0.27 && gb200.x.flashBwdEfficiency <= 0.27 + 1e-12);
+    LP_CHECK(gb200.intermediates.flashFwdEfficiency > 0.9 * 0.30 &&
+             gb200.intermediates.flashFwdEfficiency <= 0.30 + 1e-12);
+    LP_CHECK(gb200.intermediates.flashBwdEfficiency > 0.9 * 0.27 &&
+             gb200.intermediates.flashBwdEfficiency <= 0.27 + 1e-12);
     // Same peaks, same GEMMs: Blackwell Ultra's doubled exponential units make the attention core 4/3 faster.
-    LP_CHECK_NEAR(gb200.x.attentionCoreFwdSeconds / gb300.x.attentionCoreFwdSeconds, 0.40 / 0.30, 1e-9);
+    LP_CHECK_NEAR(gb200.intermediates.attentionCoreFwdSeconds / gb300.intermediates.attentionCoreFwdSeconds,
+                  0.40 / 0.30, 1e-9);
     LP_CHECK(gb300.time.computeSeconds < gb200.time.computeSeconds);
     // The explanation of the compute time names the attention kernels' efficiency.
     const auto e = explainFigure(s300, gb300, "time.compute");
@@ -235,9 +243,10 @@ LP_TEST(flash_attention_runs_at_the_profile_efficiency_and_blackwell_ultra_runs_
     if (e) {
         LP_CHECK(e->substituted.find("flash attention") != std::string::npos);
         const std::string shares =
-            std::to_string(static_cast<int>(std::lround(100 * gb300.x.flashFwdEfficiency))) +
+            std::to_string(static_cast<int>(std::lround(100 * gb300.intermediates.flashFwdEfficiency))) +
             "% (forward) and " +
-            std::to_string(static_cast<int>(std::lround(100 * gb300.x.flashBwdEfficiency))) + "% (backward)";
+            std::to_string(static_cast<int>(std::lround(100 * gb300.intermediates.flashBwdEfficiency))) +
+            "% (backward)";
         LP_CHECK(e->substituted.find(shares) != std::string::npos);
         LP_CHECK(e->words.find("exponentials") != std::string::npos);
     }
@@ -255,20 +264,22 @@ LP_TEST(torch_sdpa_runs_flash_attention_2_forward_where_the_gpu_has_faster_fused
     const Plan fsdp = plan("h100-sxm-80gb", ExecutionStyle::Fsdp),
                meg = plan("h100-sxm-80gb", ExecutionStyle::Megatron);
     LP_CHECK(fsdp.valid && meg.valid);
-    LP_CHECK_NEAR(meg.x.flashFwdEfficiency / fsdp.x.flashFwdEfficiency, 0.40 / 0.34, 1e-9);
-    LP_CHECK_NEAR(meg.x.flashBwdEfficiency, fsdp.x.flashBwdEfficiency, 1e-12);
-    LP_CHECK_NEAR(fsdp.x.attentionCoreFwdSeconds / meg.x.attentionCoreFwdSeconds, 0.40 / 0.34, 1e-9);
-    LP_CHECK(fsdp.x.flashFwdIsFa2 && !meg.x.flashFwdIsFa2);
+    LP_CHECK_NEAR(meg.intermediates.flashFwdEfficiency / fsdp.intermediates.flashFwdEfficiency, 0.40 / 0.34,
+                  1e-9);
+    LP_CHECK_NEAR(meg.intermediates.flashBwdEfficiency, fsdp.intermediates.flashBwdEfficiency, 1e-12);
+    LP_CHECK_NEAR(fsdp.intermediates.attentionCoreFwdSeconds / meg.intermediates.attentionCoreFwdSeconds,
+                  0.40 / 0.34, 1e-9);
+    LP_CHECK(fsdp.intermediates.flashFwdIsFa2 && !meg.intermediates.flashFwdIsFa2);
     // On A100 FlashAttention-2 is the GPU's own kernel, and on Blackwell the profile has no separate figure:
     // both styles run attention at the same efficiency.
     for (const char* gpu : {"a100-sxm-80gb", "gb200"}) {
         const Plan a = plan(gpu, ExecutionStyle::Fsdp), b = plan(gpu, ExecutionStyle::Megatron);
-        LP_CHECK_NEAR(a.x.flashFwdEfficiency, b.x.flashFwdEfficiency, 1e-12);
+        LP_CHECK_NEAR(a.intermediates.flashFwdEfficiency, b.intermediates.flashFwdEfficiency, 1e-12);
     }
     // Where a preset gives FlashAttention-2 a forward figure, it trails the GPU's fused attention.
     for (const GpuPreset& g : gpuPresets())
-        if (g.profile.fa2AttentionFwdEfficiency > 0)
-            LP_CHECK(g.profile.fa2AttentionFwdEfficiency < g.profile.attentionFwdEfficiency);
+        if (g.profile.kernels.fa2AttentionFwdEfficiency > 0)
+            LP_CHECK(g.profile.kernels.fa2AttentionFwdEfficiency < g.profile.kernels.attentionFwdEfficiency);
 }
 
 LP_TEST(a_profile_with_half_lengths_makes_attention_approach_its_limit_as_s_over_s_plus_half) {
@@ -282,10 +293,10 @@ LP_TEST(a_profile_with_half_lengths_makes_attention_approach_its_limit_as_s_over
         s.layout.dp = 8 / cp;
         HardwareProfile p = builtinProfile(s.cluster.gpu);
         if (halves) {
-            p.fa2AttentionFwdEfficiency = 0.325;
-            p.fa2AttentionBwdEfficiency = 0.32;
-            p.attentionFwdHalfTokens = 360;
-            p.attentionBwdHalfTokens = 830;
+            p.kernels.fa2AttentionFwdEfficiency = 0.325;
+            p.kernels.fa2AttentionBwdEfficiency = 0.32;
+            p.kernels.attentionFwdHalfTokens = 360;
+            p.kernels.attentionBwdHalfTokens = 830;
         }
         return std::pair{s, evaluate(s, p)};
     };
@@ -294,24 +305,27 @@ LP_TEST(a_profile_with_half_lengths_makes_attention_approach_its_limit_as_s_over
     const auto [sRing, ring] = plan(16384, 2, true);
     const auto [sFlat, flat] = plan(2048, 1, false);
     LP_CHECK(short2k.valid && long16k.valid && ring.valid && flat.valid);
-    LP_CHECK_NEAR(short2k.x.attentionLengthFactorFwd, 2048.0 / (2048 + 360), 1e-12);
-    LP_CHECK_NEAR(short2k.x.attentionLengthFactorBwd, 2048.0 / (2048 + 830), 1e-12);
-    LP_CHECK_NEAR(long16k.x.attentionLengthFactorFwd, 16384.0 / (16384 + 360), 1e-12);
-    LP_CHECK_NEAR(ring.x.attentionLengthFactorBwd, 8192.0 / (8192 + 830), 1e-12);
-    LP_CHECK(long16k.x.flashFwdEfficiency > short2k.x.flashFwdEfficiency);
-    LP_CHECK(long16k.x.flashBwdEfficiency > 1.2 * short2k.x.flashBwdEfficiency);
-    LP_CHECK(long16k.x.flashFwdEfficiency <= 0.325 + 1e-12 && long16k.x.flashBwdEfficiency <= 0.32 + 1e-12);
+    LP_CHECK_NEAR(short2k.intermediates.attentionLengthFactorFwd, 2048.0 / (2048 + 360), 1e-12);
+    LP_CHECK_NEAR(short2k.intermediates.attentionLengthFactorBwd, 2048.0 / (2048 + 830), 1e-12);
+    LP_CHECK_NEAR(long16k.intermediates.attentionLengthFactorFwd, 16384.0 / (16384 + 360), 1e-12);
+    LP_CHECK_NEAR(ring.intermediates.attentionLengthFactorBwd, 8192.0 / (8192 + 830), 1e-12);
+    LP_CHECK(long16k.intermediates.flashFwdEfficiency > short2k.intermediates.flashFwdEfficiency);
+    LP_CHECK(long16k.intermediates.flashBwdEfficiency > 1.2 * short2k.intermediates.flashBwdEfficiency);
+    LP_CHECK(long16k.intermediates.flashFwdEfficiency <= 0.325 + 1e-12 &&
+             long16k.intermediates.flashBwdEfficiency <= 0.32 + 1e-12);
     // FlashAttention-2's own backward figure is used where the profile has one.
-    LP_CHECK(short2k.x.flashBwdEfficiency < 0.32 * short2k.x.attentionLengthFactorBwd + 1e-12);
+    LP_CHECK(short2k.intermediates.flashBwdEfficiency <
+             0.32 * short2k.intermediates.attentionLengthFactorBwd + 1e-12);
     // The built-in profiles give no half lengths: attention efficiency does not depend on the length.
-    LP_CHECK_EQ(flat.x.attentionLengthFactorFwd, 1.0);
-    LP_CHECK_EQ(flat.x.attentionLengthFactorBwd, 1.0);
+    LP_CHECK_EQ(flat.intermediates.attentionLengthFactorFwd, 1.0);
+    LP_CHECK_EQ(flat.intermediates.attentionLengthFactorBwd, 1.0);
     for (const GpuPreset& g : gpuPresets())
-        LP_CHECK(g.profile.attentionFwdHalfTokens == 0 && g.profile.attentionBwdHalfTokens == 0);
+        LP_CHECK(g.profile.kernels.attentionFwdHalfTokens == 0 &&
+                 g.profile.kernels.attentionBwdHalfTokens == 0);
     // The explanation says how far from the limit the plan's kernels run, and why.
     HardwareProfile p = builtinProfile(s2k.cluster.gpu);
-    p.attentionFwdHalfTokens = 360;
-    p.attentionBwdHalfTokens = 830;
+    p.kernels.attentionFwdHalfTokens = 360;
+    p.kernels.attentionBwdHalfTokens = 830;
     const auto e = explainFigure(s2k, evaluate(s2k, p), "time.compute");
     LP_CHECK(e && e->substituted.find("of the profile's long-sequence limits at 2048-token kernels") !=
                       std::string::npos);
@@ -335,33 +349,36 @@ LP_TEST(heads_under_128_run_further_from_peak_by_the_share_of_the_exponentials) 
     const auto [s128, h128] = plan("h100-sxm-80gb", 32, ExecutionStyle::Megatron);
     const auto [s256, h256] = plan("h100-sxm-80gb", 16, ExecutionStyle::Megatron);
     LP_CHECK(h64.valid && h128.valid && h256.valid);
-    LP_CHECK_EQ(h64.x.attentionHeadSize, 64.0);
+    LP_CHECK_EQ(h64.intermediates.attentionHeadSize, 64.0);
     // Hopper's fused attention: r = 4096 / (512 x 16) = 0.5 forward, 0.4 of it backward.
-    LP_CHECK_NEAR(h64.x.attentionHeadFactorFwd, 1.5 / 2.0, 1e-12);
-    LP_CHECK_NEAR(h64.x.attentionHeadFactorBwd, 1.2 / 1.4, 1e-12);
-    LP_CHECK_NEAR(h64.x.flashFwdEfficiency / h128.x.flashFwdEfficiency, 0.75, 1e-9);
-    LP_CHECK_NEAR(h64.x.attentionCoreFwdSeconds / h128.x.attentionCoreFwdSeconds, 1.0 / 0.75, 1e-9);
+    LP_CHECK_NEAR(h64.intermediates.attentionHeadFactorFwd, 1.5 / 2.0, 1e-12);
+    LP_CHECK_NEAR(h64.intermediates.attentionHeadFactorBwd, 1.2 / 1.4, 1e-12);
+    LP_CHECK_NEAR(h64.intermediates.flashFwdEfficiency / h128.intermediates.flashFwdEfficiency, 0.75, 1e-9);
+    LP_CHECK_NEAR(h64.intermediates.attentionCoreFwdSeconds / h128.intermediates.attentionCoreFwdSeconds,
+                  1.0 / 0.75, 1e-9);
     // An H200 measured cuDNN's fused attention at heads of 64 at 0.79 (forward) and 0.83 (backward) of its
     // heads-of-128 speed (docs/calibration.md): the derived factors are within 6% of that.
-    LP_CHECK(std::abs(h64.x.attentionHeadFactorFwd / 0.79 - 1.0) < 0.06);
-    LP_CHECK(std::abs(h64.x.attentionHeadFactorBwd / 0.83 - 1.0) < 0.06);
+    LP_CHECK(std::abs(h64.intermediates.attentionHeadFactorFwd / 0.79 - 1.0) < 0.06);
+    LP_CHECK(std::abs(h64.intermediates.attentionHeadFactorBwd / 0.83 - 1.0) < 0.06);
     // Heads of 128 run at the profile's figures, and larger heads are not planned faster.
-    LP_CHECK_EQ(h128.x.attentionHeadFactorFwd, 1.0);
-    LP_CHECK_EQ(h256.x.attentionHeadFactorFwd, 1.0);
-    LP_CHECK_EQ(h256.x.attentionHeadFactorBwd, 1.0);
+    LP_CHECK_EQ(h128.intermediates.attentionHeadFactorFwd, 1.0);
+    LP_CHECK_EQ(h256.intermediates.attentionHeadFactorFwd, 1.0);
+    LP_CHECK_EQ(h256.intermediates.attentionHeadFactorBwd, 1.0);
     // FlashAttention-2's kernels (the FSDP style's torch SDPA on Hopper) are not paced by the exponentials:
     // heads of 64 measured 0.92 / 0.91 of heads of 128 on the H200, r = 0.1 both ways.
     const auto [f64, fsdp64] = plan("h100-sxm-80gb", 64, ExecutionStyle::Fsdp);
-    LP_CHECK(fsdp64.x.flashFwdIsFa2);
-    LP_CHECK_NEAR(fsdp64.x.attentionHeadFactorFwd, 1.1 / 1.2, 1e-12);
-    LP_CHECK_NEAR(fsdp64.x.attentionHeadFactorBwd, 1.1 / 1.2, 1e-12);
+    LP_CHECK(fsdp64.intermediates.flashFwdIsFa2);
+    LP_CHECK_NEAR(fsdp64.intermediates.attentionHeadFactorFwd, 1.1 / 1.2, 1e-12);
+    LP_CHECK_NEAR(fsdp64.intermediates.attentionHeadFactorBwd, 1.1 / 1.2, 1e-12);
     // A100: 2048 tensor FLOPs per SM and clock, r = 0.25. Blackwell: 8192, r = 1. A GPU whose profile gives
     // no share (MI300X) keeps its figures at every head size.
-    LP_CHECK_NEAR(plan("a100-sxm-80gb", 64, ExecutionStyle::Megatron).second.x.attentionHeadFactorFwd,
-                  1.25 / 1.5, 1e-12);
-    LP_CHECK_NEAR(plan("b200", 64, ExecutionStyle::Megatron).second.x.attentionHeadFactorFwd, 2.0 / 3.0,
-                  1e-12);
-    LP_CHECK_EQ(plan("mi300x", 64, ExecutionStyle::Megatron).second.x.attentionHeadFactorFwd, 1.0);
+    LP_CHECK_NEAR(
+        plan("a100-sxm-80gb", 64, ExecutionStyle::Megatron).second.intermediates.attentionHeadFactorFwd,
+        1.25 / 1.5, 1e-12);
+    LP_CHECK_NEAR(plan("b200", 64, ExecutionStyle::Megatron).second.intermediates.attentionHeadFactorFwd,
+                  2.0 / 3.0, 1e-12);
+    LP_CHECK_EQ(plan("mi300x", 64, ExecutionStyle::Megatron).second.intermediates.attentionHeadFactorFwd,
+                1.0);
     // The explanation gives the factors and the reason; at heads of 128 it says nothing of them.
     const auto e = explainFigure(s64, h64, "time.compute");
     LP_CHECK(e && e->substituted.find("of the profile's heads-of-128 figures at heads of 64") !=

@@ -65,9 +65,9 @@ LP_TEST(torch_context_parallel_sends_k_and_v_repeated_to_every_query_head) {
     // Megatron's, which sends the GQA heads.
     const Plan torchCp = evaluate(llama8bWithCp(4, ExecutionStyle::Fsdp));
     const Plan ring = evaluate(llama8bWithCp(4, ExecutionStyle::Megatron));
-    LP_CHECK_NEAR(torchCp.x.cpExchangeBytes / ring.x.cpExchangeBytes, 4.0, 1e-9);
+    LP_CHECK_NEAR(torchCp.intermediates.cpExchangeBytes / ring.intermediates.cpExchangeBytes, 4.0, 1e-9);
     // 32768 tokens x (4096 + 4096) widths x 2 bytes.
-    LP_CHECK_NEAR(torchCp.x.cpExchangeBytes, 32768.0 * 8192.0 * 2.0, 1e-12);
+    LP_CHECK_NEAR(torchCp.intermediates.cpExchangeBytes, 32768.0 * 8192.0 * 2.0, 1e-12);
 }
 
 LP_TEST(torch_context_parallel_hides_its_all_gather_behind_the_first_step_only) {
@@ -85,7 +85,7 @@ LP_TEST(torch_context_parallel_hides_its_all_gather_behind_the_first_step_only) 
     LP_CHECK(gather8.time.cpCommSeconds > 1.3 * ring8.time.cpCommSeconds);
     LP_CHECK(gather8.time.stepSeconds > ring8.time.stepSeconds);
     // The crossover the diagnostic states: c - 1 chunks behind one step instead of one behind each.
-    LP_CHECK_NEAR(gather8.x.cpHidingTokens, 7.0 * ring8.x.cpHidingTokens, 1e-9);
+    LP_CHECK_NEAR(gather8.intermediates.cpHidingTokens, 7.0 * ring8.intermediates.cpHidingTokens, 1e-9);
     LP_CHECK(gather8.has(DiagnosticId::CpExchangeExposed));
     // Auto is the style's default: torch's all-gather for the FSDP style, Transformer Engine's ring for
     // Megatron.
@@ -126,20 +126,20 @@ LP_TEST(context_parallel_holds_its_chunks_and_torchs_fp32_gradients) {
         // torch's all-gather: c gathered 16-bit chunks plus fp32 dQ, dK, dV and the dK/dV pair in flight.
         const Scenario s = llama8bWithCp(cp, ExecutionStyle::Fsdp);
         const Plan p = evaluate(s);
-        LP_CHECK_NEAR(p.x.cpBufferBytes, 2.0 * cp * nKv + 4.0 * (nQ + 3.0 * nKv), 1e-12);
+        LP_CHECK_NEAR(p.intermediates.cpBufferBytes, 2.0 * cp * nKv + 4.0 * (nQ + 3.0 * nKv), 1e-12);
         // A ring holds two chunks whatever c is.
         const Plan ring = evaluate(withExchange(s, CpExchange::Ring));
-        LP_CHECK_NEAR(ring.x.cpBufferBytes, 2.0 * 2.0 * nKv + 4.0 * (nQ + 3.0 * nKv), 1e-12);
+        LP_CHECK_NEAR(ring.intermediates.cpBufferBytes, 2.0 * 2.0 * nKv + 4.0 * (nQ + 3.0 * nKv), 1e-12);
         LP_CHECK_NEAR(p.memory.stages[0].activationsBytes - ring.memory.stages[0].activationsBytes,
-                      p.x.cpBufferBytes - ring.x.cpBufferBytes, 1e-9);
+                      p.intermediates.cpBufferBytes - ring.intermediates.cpBufferBytes, 1e-9);
     }
     // Megatron's ring: two chunks at the GQA width (8 of 32 heads), no fp32 accumulators; c of them after
     // an all-gather (--cp-comm-type all_gather).
-    LP_CHECK_NEAR(evaluate(llama8bWithCp(4, ExecutionStyle::Megatron)).x.cpBufferBytes, 2.0 * 2.0 * nKv / 4.0,
-                  1e-12);
+    LP_CHECK_NEAR(evaluate(llama8bWithCp(4, ExecutionStyle::Megatron)).intermediates.cpBufferBytes,
+                  2.0 * 2.0 * nKv / 4.0, 1e-12);
     const Scenario gathered = withExchange(llama8bWithCp(4, ExecutionStyle::Megatron), CpExchange::AllGather);
-    LP_CHECK_NEAR(evaluate(gathered).x.cpBufferBytes, 2.0 * 4.0 * nKv / 4.0, 1e-12);
-    LP_CHECK_NEAR(evaluate(llama8bWithCp(1, ExecutionStyle::Fsdp)).x.cpBufferBytes, 0.0, 0.0);
+    LP_CHECK_NEAR(evaluate(gathered).intermediates.cpBufferBytes, 2.0 * 4.0 * nKv / 4.0, 1e-12);
+    LP_CHECK_NEAR(evaluate(llama8bWithCp(1, ExecutionStyle::Fsdp)).intermediates.cpBufferBytes, 0.0, 0.0);
 }
 
 LP_TEST(cp_exchange_names_parse_with_the_frameworks_own_spellings) {

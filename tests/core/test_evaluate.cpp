@@ -87,7 +87,7 @@ LP_TEST(zero_stages_shard_the_state) {
         half.training.gradPrecision = GradPrecision::Auto;
         const Plan a = evaluate(half);
         // The 16-bit reduction sends half the bytes of the fp32 one.
-        LP_CHECK_NEAR(h.x.dpMessageBytes, a.x.dpMessageBytes / 2.0, 1e-9);
+        LP_CHECK_NEAR(h.intermediates.dpMessageBytes, a.intermediates.dpMessageBytes / 2.0, 1e-9);
     }
     // A middle stage holds L/PP layers, each split by TP.
     const Plan p = evaluate(s);
@@ -142,7 +142,7 @@ LP_TEST(uneven_pipeline_stages_put_the_extra_layers_on_the_first_ranks) {
     LP_CHECK_EQ(p.memory.stages[0].layers, 27);
     LP_CHECK_EQ(p.memory.stages[1].layers, 27);
     LP_CHECK_EQ(p.memory.stages[2].layers, 26);
-    LP_CHECK_NEAR(p.x.layersPerStage, 27.0, 0.0); // the busiest rank sets the pace
+    LP_CHECK_NEAR(p.intermediates.layersPerStage, 27.0, 0.0); // the busiest rank sets the pace
     // Interleaved: 80 layers in 3 x 2 = 6 chunks of 14, 14, 13, 13, 13, 13; rank i holds chunks i and i + 3.
     s.layout.vpp = 2;
     s.layout.accumulation = 15; // a multiple of PP
@@ -166,9 +166,9 @@ LP_TEST(interleaving_holds_the_warm_up_chunks_on_every_rank) {
     s.layout.vpp = 2;
     const Plan inter = evaluate(s);
     LP_CHECK(plain.valid && inter.valid);
-    const double perLayer = plain.x.activationBytesPerLayer;
-    LP_CHECK_NEAR(inter.x.activationBytesPerLayer, perLayer, 1e-9);
-    LP_CHECK_NEAR(inter.x.activationLayersInFlight, 20.0 * 4.0 * (1.0 + 3.0 / 8.0), 1e-9);
+    const double perLayer = plain.intermediates.activationBytesPerLayer;
+    LP_CHECK_NEAR(inter.intermediates.activationBytesPerLayer, perLayer, 1e-9);
+    LP_CHECK_NEAR(inter.intermediates.activationLayersInFlight, 20.0 * 4.0 * (1.0 + 3.0 / 8.0), 1e-9);
     const double plainMb[] = {4.0, 3.0, 2.0, 1.0}, interMb[] = {5.5, 4.5, 3.5, 2.5};
     for (int i = 0; i < 4; ++i)
         LP_CHECK_NEAR(inter.memory.stages[i].activationsBytes - plain.memory.stages[i].activationsBytes,
@@ -182,7 +182,7 @@ LP_TEST(interleaving_holds_the_warm_up_chunks_on_every_rank) {
     s.layout.vpp = 1;
     const Plan allPlain = evaluate(s);
     LP_CHECK(all.valid && allPlain.valid);
-    LP_CHECK_NEAR(all.x.activationLayersInFlight, 20.0 * 4.0, 1e-9);
+    LP_CHECK_NEAR(all.intermediates.activationLayersInFlight, 20.0 * 4.0, 1e-9);
     LP_CHECK_NEAR(all.memory.stages[0].activationsBytes, allPlain.memory.stages[0].activationsBytes,
                   1e-6 * perLayer);
 }
@@ -222,7 +222,7 @@ LP_TEST(torch_pipelining_holds_a_receive_buffer_per_micro_batch_and_the_in_fligh
         LP_CHECK_NEAR(inter[static_cast<std::size_t>(i)], interWant[i], 1e-9);
     // The plan records the worst stage's buffers and the explanation names them.
     const Plan p = evaluate(s);
-    LP_CHECK_NEAR(p.x.pipelineBufferBytes / boundary, interWant[p.memory.worstStage], 1e-9);
+    LP_CHECK_NEAR(p.intermediates.pipelineBufferBytes / boundary, interWant[p.memory.worstStage], 1e-9);
     const auto e = explainFigure(s, p, "memory.activations");
     LP_CHECK(e && e->substituted.find("torch pipeline buffers") != std::string::npos);
     // ... with the worst stage's own numbers: its layers in flight, and the logits only on the last stage.
@@ -234,7 +234,7 @@ LP_TEST(torch_pipelining_holds_a_receive_buffer_per_micro_batch_and_the_in_fligh
     // Megatron's pipeline frees what it sent and receives into short-lived tensors: none of this.
     s.training.zeroStage = 1;
     const Plan megatron = evaluate(s);
-    LP_CHECK_EQ(megatron.x.pipelineBufferBytes, 0.0);
+    LP_CHECK_EQ(megatron.intermediates.pipelineBufferBytes, 0.0);
 }
 
 LP_TEST(breakdown_adds_up_to_the_step) {
@@ -416,14 +416,15 @@ LP_TEST(torch_compile_fuses_the_fsdp_styles_eager_elementwise_kernels) {
     const Plan compiled = evaluate(s);
     LP_CHECK(eager.valid && compiled.valid);
     // With flash attention every memory-bound byte is elementwise work: eager moves twice the fused traffic.
-    LP_CHECK_NEAR(compiled.x.memoryBoundBytesPerLayer, eager.x.memoryBoundBytesPerLayer / 2.0,
-                  1e-9 * eager.x.memoryBoundBytesPerLayer);
+    LP_CHECK_NEAR(compiled.intermediates.memoryBoundBytesPerLayer,
+                  eager.intermediates.memoryBoundBytesPerLayer / 2.0,
+                  1e-9 * eager.intermediates.memoryBoundBytesPerLayer);
     LP_CHECK(compiled.time.computeSeconds < eager.time.computeSeconds);
     LP_CHECK(compiled.time.stepSeconds < eager.time.stepSeconds);
     // Memory: only the loss changes, compiled with the model (4 bytes per logit, not the eager 12).
     LP_CHECK(compiled.memory.stages[0].weightsBytes == eager.memory.stages[0].weightsBytes);
-    LP_CHECK_NEAR(eager.x.logitsBytes - compiled.x.logitsBytes, eager.x.logitsBytes * 8.0 / 12.0,
-                  1e-9 * eager.x.logitsBytes);
+    LP_CHECK_NEAR(eager.intermediates.logitsBytes - compiled.intermediates.logitsBytes,
+                  eager.intermediates.logitsBytes * 8.0 / 12.0, 1e-9 * eager.intermediates.logitsBytes);
     LP_CHECK(compiled.memory.headroomBytes > eager.memory.headroomBytes);
     // The Megatron style's kernels are fused already: compiling changes nothing there.
     s.training.executionStyle = ExecutionStyle::Megatron;
@@ -451,15 +452,18 @@ LP_TEST(fused_kernels_fuse_the_fsdp_styles_elementwise_work_and_leave_the_loss) 
     s.training.fusedKernels = true;
     const Plan fused = evaluate(s);
     LP_CHECK(eager.valid && fused.valid);
-    LP_CHECK_NEAR(fused.x.memoryBoundBytesPerLayer, eager.x.memoryBoundBytesPerLayer / 2.0,
-                  1e-9 * eager.x.memoryBoundBytesPerLayer);
+    LP_CHECK_NEAR(fused.intermediates.memoryBoundBytesPerLayer,
+                  eager.intermediates.memoryBoundBytesPerLayer / 2.0,
+                  1e-9 * eager.intermediates.memoryBoundBytesPerLayer);
     LP_CHECK(fused.time.stepSeconds < eager.time.stepSeconds);
-    LP_CHECK_NEAR(fused.x.logitsBytes, eager.x.logitsBytes, 0.0); // the eager loss stays
+    LP_CHECK_NEAR(fused.intermediates.logitsBytes, eager.intermediates.logitsBytes,
+                  0.0); // the eager loss stays
     Scenario compiled = s;
     compiled.training.fusedKernels = false;
     compiled.training.torchCompile = true;
-    LP_CHECK_NEAR(evaluate(compiled).x.memoryBoundBytesPerLayer, fused.x.memoryBoundBytesPerLayer,
-                  1e-9 * fused.x.memoryBoundBytesPerLayer);
+    LP_CHECK_NEAR(evaluate(compiled).intermediates.memoryBoundBytesPerLayer,
+                  fused.intermediates.memoryBoundBytesPerLayer,
+                  1e-9 * fused.intermediates.memoryBoundBytesPerLayer);
     bool said = false;
     for (const Explanation& e : explainPlan(s, fused))
         said = said || (e.key == "time.compute" &&
@@ -498,15 +502,18 @@ LP_TEST(block_recompute_re_runs_its_share_of_each_chunk_and_keeps_the_rest) {
     LP_CHECK_NEAR(all.memory.stages[0].totalBytes, every.memory.stages[0].totalBytes, 1e-12);
     LP_CHECK_NEAR(block.time.recomputeSeconds, 0.25 * every.time.recomputeSeconds, 1e-9);
     // Per layer: a quarter of the layers keep their input, three quarters everything.
-    LP_CHECK_NEAR(block.x.activationBytesPerLayer,
-                  0.25 * every.x.activationBytesPerLayer + 0.75 * none.x.activationBytesPerLayer, 1e-9);
+    LP_CHECK_NEAR(block.intermediates.activationBytesPerLayer,
+                  0.25 * every.intermediates.activationBytesPerLayer +
+                      0.75 * none.intermediates.activationBytesPerLayer,
+                  1e-9);
     LP_CHECK(block.time.stepSeconds > none.time.stepSeconds &&
              block.time.stepSeconds < every.time.stepSeconds);
     LP_CHECK(block.memory.stages[0].activationsBytes > every.memory.stages[0].activationsBytes &&
              block.memory.stages[0].activationsBytes < none.memory.stages[0].activationsBytes);
-    LP_CHECK_NEAR(block.x.flopsPerTokenHardware -
-                      block.x.flopsPerTokenModel, // a quarter of the recomputed FLOPs
-                  0.25 * (every.x.flopsPerTokenHardware - every.x.flopsPerTokenModel), 1e-9);
+    LP_CHECK_NEAR(block.intermediates.flopsPerTokenHardware -
+                      block.intermediates.flopsPerTokenModel, // a quarter of the recomputed FLOPs
+                  0.25 * (every.intermediates.flopsPerTokenHardware - every.intermediates.flopsPerTokenModel),
+                  1e-9);
     // With interleaving the count is per virtual stage: 5 of each 5-layer chunk (VPP 4) is every layer.
     s.layout.vpp = 4;
     const Plan chunkAll = evaluate(s);

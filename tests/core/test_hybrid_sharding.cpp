@@ -87,7 +87,7 @@ LP_TEST(sharding_within_a_node_keeps_the_gathers_on_nvlink) {
     const Plan full = evaluate(dataParallel(3, 0));
     const Plan node = evaluate(dataParallel(3, 8));
     // The gathers and reduce-scatters run inside the NVLink domain (at NVLink's bus bandwidth) ...
-    LP_CHECK(node.x.dpBusBandwidth > full.x.dpBusBandwidth);
+    LP_CHECK(node.intermediates.dpBusBandwidth > full.intermediates.dpBusBandwidth);
     // ... and no GPU takes the warning that sharding traffic crosses the network with TP.
     LP_CHECK(!node.has(DiagnosticId::ShardingTrafficContendsWithTp));
     // The replicas' all-reduce is real traffic: over a network ten times slower it costs more.

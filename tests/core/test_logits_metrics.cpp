@@ -44,7 +44,7 @@ LP_TEST(fused_16bit_loss_holds_the_logits_and_their_gradient) {
     const Plan p = evaluate(s);
     LP_CHECK(p.valid);
     // 2 bytes of saved 16-bit logits + 2 of 16-bit gradient; Megatron's fused kernel holds 6.
-    LP_CHECK_NEAR(p.x.logitsBytes, 4.0 * logitsOfOneMicroBatch(s), 1e-9);
+    LP_CHECK_NEAR(p.intermediates.logitsBytes, 4.0 * logitsOfOneMicroBatch(s), 1e-9);
     const Plan megatronKernel = evaluate(smallModelLargeVocabulary(CrossEntropy::Fused, 0));
     LP_CHECK_NEAR(lastStageActivations(megatronKernel) - lastStageActivations(p),
                   2.0 * logitsOfOneMicroBatch(s), 1e-9);
@@ -78,19 +78,20 @@ LP_TEST(metrics_after_the_backward_set_the_peak_when_the_logits_outweigh_the_lay
     // Full recompute keeps one 16-bit input per layer: far less than the logits, so the peak comes after the
     // backward, where 10 bytes per logit (the held 16-bit logits, their fp32 copy and the fp32 log-probs)
     // take the place of the layers' tensors and the loss's 4.
-    LP_CHECK(withMetrics.x.logitsMetricPeak);
-    LP_CHECK_NEAR(withMetrics.x.logitsMetricBytes, 10.0 * logitsOfOneMicroBatch(s), 1e-9);
+    LP_CHECK(withMetrics.intermediates.logitsMetricPeak);
+    LP_CHECK_NEAR(withMetrics.intermediates.logitsMetricBytes, 10.0 * logitsOfOneMicroBatch(s), 1e-9);
     const double layersAndLoss = lastStageActivations(without);
-    const double layers = s.model.layers * without.x.activationBytesPerLayer;
-    LP_CHECK_NEAR(lastStageActivations(withMetrics),
-                  layersAndLoss - without.x.logitsBytes - layers + 10.0 * logitsOfOneMicroBatch(s), 1e-9);
+    const double layers = s.model.layers * without.intermediates.activationBytesPerLayer;
+    LP_CHECK_NEAR(
+        lastStageActivations(withMetrics),
+        layersAndLoss - without.intermediates.logitsBytes - layers + 10.0 * logitsOfOneMicroBatch(s), 1e-9);
     const auto act = explainFigure(s, withMetrics, "memory.activations");
     LP_CHECK(act.has_value() && act->substituted.find("after the backward") != std::string::npos);
     // Without recompute a micro batch's layers outweigh its logits: the peak stays at the loss.
     Scenario kept = s;
     kept.training.recompute = Recompute::None;
     const Plan keptPlan = evaluate(kept);
-    LP_CHECK(!keptPlan.x.logitsMetricPeak);
+    LP_CHECK(!keptPlan.intermediates.logitsMetricPeak);
     kept.training.logitsMetricPasses = 0;
     LP_CHECK_NEAR(lastStageActivations(keptPlan), lastStageActivations(evaluate(kept)), 1e-12);
 }

@@ -51,8 +51,8 @@ LP_TEST(seed_numbers) {
     LP_CHECK(p.valid);
     // 70e9 x 2 B = 140 GB of weights; 70e9 x 16 B = 1.12 TB of training state.
     LP_CHECK_NEAR(70e9 * 2.0, 140e9, 1e-12);
-    LP_CHECK_NEAR(p.x.bytesPerParamState, 16.0, 1e-12);
-    LP_CHECK_NEAR(70e9 * p.x.bytesPerParamState, 1.12e12, 1e-12);
+    LP_CHECK_NEAR(p.intermediates.bytesPerParamState, 16.0, 1e-12);
+    LP_CHECK_NEAR(70e9 * p.intermediates.bytesPerParamState, 1.12e12, 1e-12);
     // The model itself is about 69.0e9 parameters: about 138 GB of weights and 1.1 TB of state.
     LP_CHECK_NEAR(p.params.total, 69.0e9, 0.01);
     LP_CHECK_NEAR(p.trainingStateBytes, 1.1e12, 0.02);
@@ -111,7 +111,7 @@ LP_TEST(korthikanti_activations_all_five_cases) {
             expected = sbh(s) * (10.0 + 24.0 / t + 5.0 * a * S / (h * t));
         else
             expected = sbh(s) * (34.0 + 5.0 * a * S / h) / t;
-        LP_CHECK_NEAR(p.x.activationBytesPerLayer, expected, 1e-12);
+        LP_CHECK_NEAR(p.intermediates.activationBytesPerLayer, expected, 1e-12);
     }
 }
 
@@ -131,7 +131,7 @@ LP_TEST(swiglu_gqa_flash_bookkeeping) {
     const double T = m.seqLen, h = m.hidden, f = m.ffnHidden, kd = m.kvHeads * m.headDim(),
                  ad = m.heads * m.headDim();
     const double expected = T * h * 8.0 + 2.0 * T * (ad + 2 * kd + ad) + 6.0 * T * f + 4.0 * m.heads * T;
-    LP_CHECK_NEAR(p.x.activationBytesPerLayer, expected, 1e-12);
+    LP_CHECK_NEAR(p.intermediates.activationBytesPerLayer, expected, 1e-12);
 }
 
 LP_TEST(megatron_flops_closed_forms) {
@@ -158,7 +158,8 @@ LP_TEST(causal_attention_convention_halves_the_score_flops) {
     const Plan full = evaluate(s);
     s.training.attentionFlops = AttentionFlops::Causal;
     const Plan causal = evaluate(s);
-    LP_CHECK_NEAR(full.x.attentionFlopsPerToken, 2.0 * causal.x.attentionFlopsPerToken, 1e-12);
+    LP_CHECK_NEAR(full.intermediates.attentionFlopsPerToken,
+                  2.0 * causal.intermediates.attentionFlopsPerToken, 1e-12);
     LP_CHECK(causal.mfu < full.mfu);
     LP_CHECK_NEAR(causal.time.stepSeconds, full.time.stepSeconds, 1e-12); // a convention, not a speed
 }

@@ -58,11 +58,11 @@ LP_TEST(all_to_all_volume_by_hand) {
     const Scenario s = mixtral(1, 8, 8);
     const Plan p = evaluate(s);
     // Each token's hidden state (16-bit) goes to top-k = 2 experts: 2 B x 4096 tokens x 2 x 4096.
-    LP_CHECK_NEAR(p.x.epMessageBytes, 2.0 * 4096 * 2 * 4096, 1e-12);
+    LP_CHECK_NEAR(p.intermediates.epMessageBytes, 2.0 * 4096 * 2 * 4096, 1e-12);
     LP_CHECK(p.time.epCommSeconds > 0);
     LP_CHECK(!p.has(DiagnosticId::EpCrossesNodes));
     // Tokens per expert: 4096 tokens x top-2 x imbalance 1.1 x EP 8 / 8 experts.
-    LP_CHECK_NEAR(p.x.tokensPerExpert, 4096 * 2 * 1.1, 1e-12);
+    LP_CHECK_NEAR(p.intermediates.tokensPerExpert, 4096 * 2 * 1.1, 1e-12);
     // TP 2 x EP 8 = 16 GPUs: the group leaves the 8-GPU node.
     const Plan wide = evaluate(mixtral(2, 8, 8));
     LP_CHECK(wide.valid);
@@ -136,12 +136,13 @@ LP_TEST(routed_copies_and_token_permutes_are_memory_traffic) {
     LP_CHECK(q.valid);
     const double extra =
         2.0 * T * (3.0 * m.moe.expertFfnHidden * (copies - 1.0) + 2.0 * (1.0 + copies) * m.hidden);
-    LP_CHECK_NEAR(p.x.memoryBoundBytesPerLayer - q.x.memoryBoundBytesPerLayer, extra, 1e-9);
+    LP_CHECK_NEAR(p.intermediates.memoryBoundBytesPerLayer - q.intermediates.memoryBoundBytesPerLayer, extra,
+                  1e-9);
     // Two local experts (EP 4): the received rows are also sorted by expert, both ways.
     Scenario two = mixtral(1, 4, 8);
     const Plan r = evaluate(two);
     LP_CHECK(r.valid);
-    LP_CHECK_NEAR(r.x.memoryBoundBytesPerLayer - p.x.memoryBoundBytesPerLayer,
+    LP_CHECK_NEAR(r.intermediates.memoryBoundBytesPerLayer - p.intermediates.memoryBoundBytesPerLayer,
                   2.0 * T * 4.0 * copies * m.hidden, 1e-9);
 }
 
@@ -189,7 +190,7 @@ LP_TEST(whole_experts_when_ep_spans_the_tp_ranks) {
     const double perGpu = (c.total - c.routedExpertsTotal) / 2.0 + c.routedExpertsTotal / 8.0;
     LP_CHECK_NEAR(p.memory.stages[0].weightsBytes, 2.0 * perGpu, 1e-12);
     // Tokens per expert: this GPU's sequence-parallel half of the 4096 tokens, top-2, imbalance 1.1.
-    LP_CHECK_NEAR(p.x.tokensPerExpert, 2048 * 2 * 1.1, 1e-12);
+    LP_CHECK_NEAR(p.intermediates.tokensPerExpert, 2048 * 2 * 1.1, 1e-12);
     LP_CHECK(!p.has(DiagnosticId::EpCrossesNodes)); // ETP 1 x EP 8 = one node
     const nlohmann::json j = planToJson(s, p);
     LP_CHECK_EQ(j.at("expert_tensor_parallel").get<int>(), 1);
@@ -210,7 +211,7 @@ LP_TEST(expert_tp_trades_tp_collectives_for_memory) {
     LP_CHECK_NEAR(pw.memory.stages[0].weightsBytes - ps.memory.stages[0].weightsBytes,
                   2.0 * (c.routedExpertsTotal / 4.0 - c.routedExpertsTotal / 8.0), 1e-9);
     // ... half the tokens per expert GEMM (this GPU's own T/TP), and no TP collective in the MLP half:
-    LP_CHECK_NEAR(pw.x.tokensPerExpert, 0.5 * ps.x.tokensPerExpert, 1e-12);
+    LP_CHECK_NEAR(pw.intermediates.tokensPerExpert, 0.5 * ps.intermediates.tokensPerExpert, 1e-12);
     LP_CHECK_NEAR(pw.time.tpCommSeconds, 0.5 * ps.time.tpCommSeconds, 1e-9);
     // EP 4 x ETP 2 = 8 GPUs in one node; EP 4 x ETP 1 = 4.
     Scenario wide = mixtral(2, 8, 8); // 16 GPUs, auto ETP 2: EP group of 16 crosses the node
@@ -231,7 +232,7 @@ LP_TEST(small_expert_batches_are_flagged) {
     s.training.zeroStage = 1;
     const Plan p = evaluate(s);
     LP_CHECK(p.valid);
-    LP_CHECK(p.x.tokensPerExpert < 256);
+    LP_CHECK(p.intermediates.tokensPerExpert < 256);
     LP_CHECK(p.has(DiagnosticId::SmallExpertBatches));
     // MFU counts active parameters: 6 x active is the 6ND yardstick's numerator.
     LP_CHECK(p.mfu6nd > 0 && p.params.active < 0.2 * p.params.total);
@@ -257,7 +258,7 @@ LP_TEST(mla_parameters_and_flops) {
     s.layout.ep = 8;
     const Plan p = evaluate(s);
     // Attention scores use the 192-wide q/k heads and 128-wide values: 6 L a (192 + 128) s per token.
-    LP_CHECK_NEAR(p.x.attentionFlopsPerToken, 6.0 * m.layers * a * (192 + 128) * m.seqLen, 1e-12);
+    LP_CHECK_NEAR(p.intermediates.attentionFlopsPerToken, 6.0 * m.layers * a * (192 + 128) * m.seqLen, 1e-12);
 }
 
 LP_TEST(fp8_memory_accounting) {
@@ -273,8 +274,8 @@ LP_TEST(fp8_memory_accounting) {
     const double linear = h * h + 2.0 * h * kv + h * h + 3.0 * h * f;
     const double copies = layers * linear / t * 2.0;
     const double scaling = layers * 4.0 * 5.0 * (1024 + 2) * 4.0;
-    LP_CHECK_NEAR(fp8.x.fp8WeightCopyBytes, copies, 1e-12);
-    LP_CHECK_NEAR(fp8.x.fp8ScalingStateBytes, scaling, 1e-12);
+    LP_CHECK_NEAR(fp8.intermediates.fp8WeightCopyBytes, copies, 1e-12);
+    LP_CHECK_NEAR(fp8.intermediates.fp8ScalingStateBytes, scaling, 1e-12);
     const StageMemory& a = bf16.memory.stages[1];
     const StageMemory& b = fp8.memory.stages[1];
     LP_CHECK_NEAR(b.weightsBytes, a.weightsBytes + copies + scaling, 1e-12);
@@ -284,7 +285,8 @@ LP_TEST(fp8_memory_accounting) {
     // down-projection inputs, split by TP) as 1-byte casts instead of 2 bytes.
     const double T = s.layout.microBatch * m.seqLen;
     const double saved = T * (2.0 * h / t + m.heads * m.headDim() / t + f / t);
-    LP_CHECK_NEAR(bf16.x.activationBytesPerLayer - fp8.x.activationBytesPerLayer, saved, 1e-9);
+    LP_CHECK_NEAR(bf16.intermediates.activationBytesPerLayer - fp8.intermediates.activationBytesPerLayer,
+                  saved, 1e-9);
     LP_CHECK(fp8.time.computeSeconds < bf16.time.computeSeconds); // fp8 GEMMs run at the fp8 peak
     LP_CHECK_NEAR(fp8.modelFlopsPerStep, bf16.modelFlopsPerStep, 1e-12);
 
@@ -294,11 +296,11 @@ LP_TEST(fp8_memory_accounting) {
     Scenario fsdp16 = fsdp;
     fsdp16.training.precision = Precision::Bf16;
     const Plan f8 = evaluate(fsdp), f16 = evaluate(fsdp16);
-    LP_CHECK_NEAR(f8.x.fp8WeightCopyBytes + f8.x.fp8ScalingStateBytes, 0.0, 0.0);
+    LP_CHECK_NEAR(f8.intermediates.fp8WeightCopyBytes + f8.intermediates.fp8ScalingStateBytes, 0.0, 0.0);
     LP_CHECK_NEAR(f8.memory.stages[1].weightsBytes, f16.memory.stages[1].weightsBytes, 1e-12);
     // The only fp8 difference in memory: torch's TP all-gathers the QKV and MLP inputs in fp8 and the linears
     // save those gathered casts (1 byte instead of 2 per element of tokens x hidden; selective keeps half).
-    LP_CHECK_NEAR(f16.x.activationBytesPerLayer - f8.x.activationBytesPerLayer,
+    LP_CHECK_NEAR(f16.intermediates.activationBytesPerLayer - f8.intermediates.activationBytesPerLayer,
                   styleTraits(ExecutionStyle::Fsdp).selectiveActivationKeep * 2.0 * T * h, 1e-6);
 
     // On a GPU without fp8 (A100) the precision falls back to 16-bit: no copies, same memory.
@@ -325,14 +327,15 @@ LP_TEST(long_context_with_context_parallel) {
     const Plan p = evaluate(s);
     LP_CHECK(p.valid);
     // Every per-token activation is divided by CP: a layer's input is 2 x (s / c) x h bytes.
-    LP_CHECK_NEAR(p.x.activationBytesPerLayer, 2.0 * (1048576.0 / 32) * 4096, 1e-12);
+    LP_CHECK_NEAR(p.intermediates.activationBytesPerLayer, 2.0 * (1048576.0 / 32) * 4096, 1e-12);
     Scenario half = s;
     half.layout.cp = 16;
     half.layout.dp = 4;
     const Plan ph = evaluate(half);
-    LP_CHECK_NEAR(ph.x.activationBytesPerLayer, 2.0 * p.x.activationBytesPerLayer, 1e-12);
+    LP_CHECK_NEAR(ph.intermediates.activationBytesPerLayer, 2.0 * p.intermediates.activationBytesPerLayer,
+                  1e-12);
     // Attention dominates at 1M tokens: FLOPs per token are several times the 6N of the weights.
-    LP_CHECK(p.x.attentionFlopsPerToken > 5.0 * 6.0 * p.params.matmulActive);
+    LP_CHECK(p.intermediates.attentionFlopsPerToken > 5.0 * 6.0 * p.params.matmulActive);
     // Ring attention exchanges K/V between the 32 ranks (4 nodes): some of it may be exposed.
     LP_CHECK(p.time.cpCommSeconds >= 0);
     Scenario bad = s;
@@ -349,14 +352,14 @@ LP_TEST(a_deduplicating_dispatcher_sends_each_token_once_per_other_node) {
     s.model.moe.expertFfnHidden = 1024;
     const Plan all = evaluate(s);
     LP_CHECK(all.valid && all.has(DiagnosticId::EpCrossesNodes));
-    LP_CHECK_EQ(all.x.epRemoteDomainsPerToken, 0.0);
+    LP_CHECK_EQ(all.intermediates.epRemoteDomainsPerToken, 0.0);
     // DeepEP-style: a token goes once to each other node holding one of its 8 experts, on average
     // 8 x (1 - (7/8)^8) x 7/8 = 4.59 nodes, instead of 7 of its 8 copies crossing the network.
     s.training.moeDispatcher = MoeDispatcher::Deduplicated;
     const Plan dedup = evaluate(s);
     LP_CHECK(dedup.valid);
     const double reached = 8.0 * (1.0 - std::pow(7.0 / 8.0, 8.0)) * 7.0 / 8.0;
-    LP_CHECK_NEAR(dedup.x.epRemoteDomainsPerToken, reached, 1e-12);
+    LP_CHECK_NEAR(dedup.intermediates.epRemoteDomainsPerToken, reached, 1e-12);
     const double ratio = dedup.time.epCommSeconds / all.time.epCommSeconds;
     // Network-bound: the bytes on the card, plus the per-peer latencies, which both dispatchers pay alike.
     LP_CHECK(ratio > reached / 7.0 && ratio < reached / 7.0 + 0.08);
@@ -364,7 +367,7 @@ LP_TEST(a_deduplicating_dispatcher_sends_each_token_once_per_other_node) {
     s.model.moe.groups = 8;
     s.model.moe.groupLimit = 4;
     const Plan grouped = evaluate(s);
-    LP_CHECK_NEAR(grouped.x.epRemoteDomainsPerToken, 3.5, 1e-12);
+    LP_CHECK_NEAR(grouped.intermediates.epRemoteDomainsPerToken, 3.5, 1e-12);
     LP_CHECK(grouped.time.epCommSeconds < dedup.time.epCommSeconds);
     // fp8 training dispatches fp8 tokens: the dispatch's bytes halve, the combine's stay 16-bit.
     Scenario f = s;
@@ -380,7 +383,7 @@ LP_TEST(a_deduplicating_dispatcher_sends_each_token_once_per_other_node) {
     one.training.moeDispatcher = MoeDispatcher::Deduplicated;
     const Plan b = evaluate(one);
     LP_CHECK_NEAR(b.time.epCommSeconds, a.time.epCommSeconds, 1e-9 * a.time.epCommSeconds);
-    LP_CHECK_EQ(b.x.epRemoteDomainsPerToken, 0.0);
+    LP_CHECK_EQ(b.intermediates.epRemoteDomainsPerToken, 0.0);
     // Qwen3-30B-A3B's top-8 of 128 experts on EP 8 (16 per GPU) fall on 8 x (1 - C(112, 8) / C(128, 8))
     // = 5.34 GPUs, 4.67 of them others, where the all-to-all sends 7 of the 8 copies away.
     Scenario fine = one;

@@ -54,7 +54,8 @@ LP_TEST(optimizer_offload_moves_the_optimizer_state_to_the_host) {
     }
     // The step now runs on the CPU at a fraction of the host's memory bandwidth: far slower than HBM.
     LP_CHECK(b.time.optimizerSeconds > 10 * a.time.optimizerSeconds);
-    LP_CHECK_NEAR(b.time.optimizerSeconds, b.x.cpuOptimizerSeconds + b.x.optimizerTransferSeconds, 1e-12);
+    LP_CHECK_NEAR(b.time.optimizerSeconds,
+                  b.intermediates.cpuOptimizerSeconds + b.intermediates.optimizerTransferSeconds, 1e-12);
     LP_CHECK(b.time.stepSeconds > a.time.stepSeconds);
     LP_CHECK(b.has(DiagnosticId::CpuOffloadCost));
 
@@ -68,7 +69,7 @@ LP_TEST(optimizer_offload_moves_the_optimizer_state_to_the_host) {
     const StageMemory &w = c.memory.stages[0], &g = d.memory.stages[0];
     LP_CHECK_EQ(w.gradientsBytes, 0.0);
     LP_CHECK_NEAR(w.hostBytes, g.optimizerBytes + g.gradientsBytes, 1.0);
-    LP_CHECK_NEAR(c.x.offloadedGradientBytes, g.gradientsBytes, 1.0);
+    LP_CHECK_NEAR(c.intermediates.offloadedGradientBytes, g.gradientsBytes, 1.0);
 }
 
 LP_TEST(the_cpu_step_follows_the_host_memory_bandwidth) {
@@ -78,10 +79,11 @@ LP_TEST(the_cpu_step_follows_the_host_memory_bandwidth) {
     slow.cluster.gpu.hostMemoryBandwidth = s.cluster.gpu.hostMemoryBandwidth / 4;
     const Plan a = evaluate(s), b = evaluate(slow);
     LP_CHECK(a.valid && b.valid);
-    LP_CHECK_NEAR(b.x.cpuOptimizerSeconds, 4 * a.x.cpuOptimizerSeconds, a.x.cpuOptimizerSeconds * 1e-9);
+    LP_CHECK_NEAR(b.intermediates.cpuOptimizerSeconds, 4 * a.intermediates.cpuOptimizerSeconds,
+                  a.intermediates.cpuOptimizerSeconds * 1e-9);
     // 28 bytes per held parameter at half the GPU's share of the host's DRAM bandwidth.
-    const double held =
-        a.x.cpuOptimizerSeconds * s.cluster.gpu.hostMemoryBandwidth * detail::kCpuOptimizerEfficiency / 28.0;
+    const double held = a.intermediates.cpuOptimizerSeconds * s.cluster.gpu.hostMemoryBandwidth *
+                        detail::kCpuOptimizerEfficiency / 28.0;
     const double stageParams = a.params.total / s.layout.pp / s.layout.tp; // about: embedding and head aside
     LP_CHECK(held > 0.7 * stageParams / s.layout.dp && held < 1.5 * stageParams / s.layout.dp);
 }
@@ -92,7 +94,7 @@ LP_TEST(activation_offload_frees_the_gpu_and_fills_the_host) {
     s.training.activationOffloadLayers = 10;
     const Plan a = evaluate(base), b = evaluate(s);
     LP_CHECK(a.valid && b.valid);
-    const double perLayer = b.x.offloadBytesPerLayer;
+    const double perLayer = b.intermediates.offloadBytesPerLayer;
     LP_CHECK(perLayer > 0);
     // Stage 0 keeps 4 micro batches in flight: 10 layers x 4 of them go to the host, one layer stays as
     // staging.
@@ -100,8 +102,8 @@ LP_TEST(activation_offload_frees_the_gpu_and_fills_the_host) {
     LP_CHECK_NEAR(stageActivations(a, 0) - stageActivations(b, 0), moved - perLayer, moved * 1e-9);
     LP_CHECK_NEAR(b.memory.stages[0].hostBytes, moved, moved * 1e-9);
     LP_CHECK_NEAR(b.memory.hostBytesPerGpu, moved, moved * 1e-9);
-    LP_CHECK_EQ(b.x.offloadedLayers, 10);
-    LP_CHECK_NEAR(b.x.offloadMicroBatchesInFlight, 4.0, 1e-12);
+    LP_CHECK_EQ(b.intermediates.offloadedLayers, 10);
+    LP_CHECK_NEAR(b.intermediates.offloadMicroBatchesInFlight, 4.0, 1e-12);
     // The last stage holds one micro batch in flight: less to move, less saved.
     LP_CHECK(b.memory.stages[3].hostBytes < b.memory.stages[0].hostBytes);
     // Offloading every layer frees more than offloading half of them.
@@ -110,7 +112,7 @@ LP_TEST(activation_offload_frees_the_gpu_and_fills_the_host) {
     const Plan c = evaluate(all);
     LP_CHECK(c.valid);
     LP_CHECK(stageActivations(c, 0) < stageActivations(b, 0));
-    LP_CHECK_EQ(c.x.offloadedLayers, 20); // no more than the stage's layers
+    LP_CHECK_EQ(c.intermediates.offloadedLayers, 20); // no more than the stage's layers
 }
 
 LP_TEST(activation_copies_are_free_on_a_fast_link_and_exposed_on_a_slow_one) {
@@ -125,12 +127,13 @@ LP_TEST(activation_copies_are_free_on_a_fast_link_and_exposed_on_a_slow_one) {
     LP_CHECK_NEAR(f.time.stepSeconds, base.time.stepSeconds, base.time.stepSeconds * 1e-9);
     LP_CHECK(w.time.offloadSeconds > 0);
     // Past the compute window every extra byte is exposed: the copy time per layer is the slow link's.
-    LP_CHECK_NEAR(
-        w.x.offloadCopySecondsPerLayer,
-        w.x.offloadBytesPerLayer / (slow.cluster.gpu.hostLinkBandwidth * detail::kHostLinkEfficiency), 1e-15);
+    LP_CHECK_NEAR(w.intermediates.offloadCopySecondsPerLayer,
+                  w.intermediates.offloadBytesPerLayer /
+                      (slow.cluster.gpu.hostLinkBandwidth * detail::kHostLinkEfficiency),
+                  1e-15);
     const double m = s.layout.accumulation;
-    LP_CHECK(w.time.offloadSeconds < m * 20 * 2 * w.x.offloadCopySecondsPerLayer);
-    LP_CHECK(w.time.offloadSeconds > m * 20 * (2 * w.x.offloadCopySecondsPerLayer) * 0.3);
+    LP_CHECK(w.time.offloadSeconds < m * 20 * 2 * w.intermediates.offloadCopySecondsPerLayer);
+    LP_CHECK(w.time.offloadSeconds > m * 20 * (2 * w.intermediates.offloadCopySecondsPerLayer) * 0.3);
     LP_CHECK(w.time.stepSeconds > base.time.stepSeconds + 0.9 * w.time.offloadSeconds);
     LP_CHECK(w.has(DiagnosticId::CpuOffloadCost));
     // The breakdown still adds up: the components of one step account for the whole step.

@@ -63,7 +63,7 @@ LP_TEST(the_plan_holds_and_moves_that_state) {
     LP_CHECK_EQ(bf16.memory.stages.front().weightsBytes, fp32.memory.stages.front().weightsBytes);
     LP_CHECK_EQ(bf16.memory.stages.front().gradientsBytes, fp32.memory.stages.front().gradientsBytes);
     // The training state figure: 16, 12 and 8 bytes per parameter.
-    LP_CHECK_NEAR(fp32.x.bytesPerParamState, 16.0, 1e-12);
+    LP_CHECK_NEAR(fp32.intermediates.bytesPerParamState, 16.0, 1e-12);
     LP_CHECK_NEAR(bf16.trainingStateBytes / fp32.trainingStateBytes, 8.0 / 16.0, 1e-12);
     // The optimizer step is memory-bound over the held parameters: 28, 20 and 14 bytes each.
     LP_CHECK_NEAR(moments.time.optimizerSeconds / fp32.time.optimizerSeconds, 20.0 / 28.0, 1e-9);

@@ -76,7 +76,7 @@ LP_TEST(more_chunks_than_layers_run_when_the_embedding_and_the_loss_count_as_lay
     for (int i = 1; i < 15; ++i)
         LP_CHECK_EQ(layersOn(p, i), 8);
     LP_CHECK_EQ(totalLayers(p), 126);
-    LP_CHECK_NEAR(p.x.layersPerStage, 8.0, 0.0); // the busiest ranks are the middle ones
+    LP_CHECK_NEAR(p.intermediates.layersPerStage, 8.0, 0.0); // the busiest ranks are the middle ones
     LP_CHECK(!p.has(DiagnosticId::UnevenPipelineStages));
     const Diagnostic* d = find(p, DiagnosticId::EmbeddingAndLossInPipelineSplit);
     LP_CHECK(d != nullptr);
@@ -121,7 +121,7 @@ LP_TEST(megatron_counts_them_where_that_makes_the_split_even_and_fsdp_splits_lay
     LP_CHECK_EQ(layersOn(layers, 0), 16);
     LP_CHECK_EQ(layersOn(layers, 7), 15);
     LP_CHECK(layers.has(DiagnosticId::UnevenPipelineStages));
-    LP_CHECK(layers.x.microbatchStageSeconds >= counted.x.microbatchStageSeconds);
+    LP_CHECK(layers.intermediates.microbatchStageSeconds >= counted.intermediates.microbatchStageSeconds);
 
     // torchtitan's even-as-possible split (FSDP style) keeps counting layers where they fill the chunks.
     Scenario f = llama405b(8, 8);

@@ -100,7 +100,8 @@ LP_TEST(fp8_scaling_state_grows_with_local_experts) {
     LP_CHECK(ep8.valid && ep4.valid);
     const double module = fp8ScalingBytesPerModule(fp8Habits(s, ExecutionStyle::Megatron));
     // 8 experts: EP 8 -> 1 local expert, EP 4 -> 2; two GEMM modules per expert, 8 layers per stage.
-    LP_CHECK_NEAR(ep4.x.fp8ScalingStateBytes - ep8.x.fp8ScalingStateBytes, 8.0 * 2.0 * module, 1e-12);
+    LP_CHECK_NEAR(ep4.intermediates.fp8ScalingStateBytes - ep8.intermediates.fp8ScalingStateBytes,
+                  8.0 * 2.0 * module, 1e-12);
 }
 
 LP_TEST(the_loss_kernel_sets_the_logits_memory) {
@@ -112,7 +113,7 @@ LP_TEST(the_loss_kernel_sets_the_logits_memory) {
         s.training.crossEntropy = ce;
         const Plan p = evaluate(s);
         LP_CHECK(p.valid);
-        return p.x.logitsBytes;
+        return p.intermediates.logitsBytes;
     };
     // Auto is the style's habit: the FSDP style's eager fp32 loss.
     LP_CHECK_NEAR(logitsOf(CrossEntropy::Auto), 12.0 * tokensTimesVocab, 1e-6);
@@ -162,15 +163,15 @@ LP_TEST(cp_exchange_hides_above_the_crossover_chunk_and_not_below) {
     s.model.seqLen = 8 * 1024; // 1K tokens per rank: far below the crossover over NVLink
     const Plan shortChunks = evaluate(s);
     LP_CHECK(shortChunks.valid);
-    const double crossover = shortChunks.x.cpHidingTokens;
+    const double crossover = shortChunks.intermediates.cpHidingTokens;
     LP_CHECK(crossover > 0);
-    LP_CHECK(shortChunks.x.cpExchangeBytes > 0);
+    LP_CHECK(shortChunks.intermediates.cpExchangeBytes > 0);
     if (1024 < crossover / 2) {
         LP_CHECK(shortChunks.time.cpCommSeconds > 0);
     }
     s.model.seqLen = 8 * 131072; // 128K tokens per rank: attention work hides the ring
     const Plan longChunks = evaluate(s);
-    LP_CHECK(131072 > 2 * longChunks.x.cpHidingTokens);
+    LP_CHECK(131072 > 2 * longChunks.intermediates.cpHidingTokens);
     // Hidden: only the overlap residual (a fifth of the exchange) is paid, a sliver of the step.
     LP_CHECK(longChunks.time.cpCommSeconds < 0.01 * longChunks.time.stepSeconds);
     LP_CHECK(!longChunks.has(DiagnosticId::CpExchangeExposed));
@@ -212,9 +213,9 @@ LP_TEST(fp8_weight_gathers_move_one_byte_per_weight_in_fp8_training_only) {
     s.training.fp8ParamGather = true;
     const Plan on = evaluate(s);
     LP_CHECK(on.valid && off.valid);
-    LP_CHECK_NEAR(off.x.gatherBytesPerParam, 2.0, 0.0);
-    LP_CHECK_NEAR(on.x.gatherBytesPerParam, 1.0, 0.0);
-    LP_CHECK_NEAR(on.x.dpMessageBytes, off.x.dpMessageBytes / 2, 1e-9);
+    LP_CHECK_NEAR(off.intermediates.gatherBytesPerParam, 2.0, 0.0);
+    LP_CHECK_NEAR(on.intermediates.gatherBytesPerParam, 1.0, 0.0);
+    LP_CHECK_NEAR(on.intermediates.dpMessageBytes, off.intermediates.dpMessageBytes / 2, 1e-9);
     LP_CHECK(on.time.dpCommExposedSeconds < off.time.dpCommExposedSeconds);
     LP_CHECK(on.time.stepSeconds < off.time.stepSeconds);
     LP_CHECK(on.memory.stages[0].overheadBytes < off.memory.stages[0].overheadBytes); // fp8 layers in flight

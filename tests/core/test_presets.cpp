@@ -176,7 +176,7 @@ LP_TEST(gpuPresetsAreComplete) {
         LP_CHECK(g.nvlinkBandwidth >= g.networkBandwidth);
         const ProfileParams& q = p.profileParams;
         for (double e :
-             {q.gemmMaxEfficiency, q.hbmEfficiency, q.nvlinkMaxEfficiency, q.networkMaxEfficiency}) {
+             {q.gemmMaxEfficiency, q.kernels.hbmEfficiency, q.nvlinkMaxEfficiency, q.networkMaxEfficiency}) {
             LP_CHECK(e > 0 && e <= 1);
         }
         LP_CHECK(q.fp8GemmMaxEfficiency >= 0 && q.fp8GemmMaxEfficiency <= 1);
@@ -385,8 +385,8 @@ LP_TEST(blackwellFlashAttentionFollowsFromTheExponentialUnits) {
     LP_CHECK(hopper != nullptr);
     if (!hopper)
         return;
-    const double mmaFwd = hopper->profile.attentionFwdEfficiency * (1.0 + expShare(4096, 16, fwd));
-    const double mmaBwd = hopper->profile.attentionBwdEfficiency * (1.0 + expShare(4096, 16, bwd));
+    const double mmaFwd = hopper->profile.kernels.attentionFwdEfficiency * (1.0 + expShare(4096, 16, fwd));
+    const double mmaBwd = hopper->profile.kernels.attentionBwdEfficiency * (1.0 + expShare(4096, 16, bwd));
     LP_CHECK_NEAR(mmaFwd, 0.60, 1e-9);
     LP_CHECK_NEAR(mmaBwd, 0.372, 1e-9);
     struct Part {
@@ -401,15 +401,16 @@ LP_TEST(blackwellFlashAttentionFollowsFromTheExponentialUnits) {
         // Rounded to two digits in the preset file.
         const double wantFwd = mmaFwd / (1.0 + expShare(8192, part.expPerClock, fwd));
         const double wantBwd = mmaBwd / (1.0 + expShare(8192, part.expPerClock, bwd));
-        LP_CHECK(std::abs(g->profile.attentionFwdEfficiency - wantFwd) <= 0.005);
-        LP_CHECK(std::abs(g->profile.attentionBwdEfficiency - wantBwd) <= 0.005);
+        LP_CHECK(std::abs(g->profile.kernels.attentionFwdEfficiency - wantFwd) <= 0.005);
+        LP_CHECK(std::abs(g->profile.kernels.attentionBwdEfficiency - wantBwd) <= 0.005);
     }
     // Blackwell Ultra's doubled exponential units make its flash kernels a third faster forward than
     // Blackwell's.
     const GpuPreset* gb200 = findGpuPreset("gb200");
     const GpuPreset* gb300 = findGpuPreset("gb300");
     if (gb200 && gb300)
-        LP_CHECK(gb300->profile.attentionFwdEfficiency > 1.3 * gb200->profile.attentionFwdEfficiency);
+        LP_CHECK(gb300->profile.kernels.attentionFwdEfficiency >
+                 1.3 * gb200->profile.kernels.attentionFwdEfficiency);
 }
 
 // The attention figures are for heads of 128; at other head sizes the exponentials' share of a score's time
@@ -436,15 +437,16 @@ LP_TEST(attentionScoreOverheadFollowsFromTheTensorAndExponentialRates) {
         const GpuPreset* g = findGpuPreset(part.id);
         LP_CHECK(g != nullptr);
         if (g)
-            LP_CHECK_NEAR(g->profile.attentionScoreOverhead,
+            LP_CHECK_NEAR(g->profile.kernels.attentionScoreOverhead,
                           part.tensorFlopsPerClock / (512.0 * part.expPerClock), 1e-12);
     }
     // FlashAttention-2's overhead is set only where its kernels have figures of their own (Hopper), from the
     // H200 measurement, and is smaller than the exponentials' share: those kernels are paced by other work.
     for (const GpuPreset& g : gpuPresets()) {
-        LP_CHECK((g.profile.fa2AttentionScoreOverhead > 0) == (g.profile.fa2AttentionFwdEfficiency > 0));
-        if (g.profile.fa2AttentionScoreOverhead > 0)
-            LP_CHECK(g.profile.fa2AttentionScoreOverhead < g.profile.attentionScoreOverhead);
+        LP_CHECK((g.profile.kernels.fa2AttentionScoreOverhead > 0) ==
+                 (g.profile.kernels.fa2AttentionFwdEfficiency > 0));
+        if (g.profile.kernels.fa2AttentionScoreOverhead > 0)
+            LP_CHECK(g.profile.kernels.fa2AttentionScoreOverhead < g.profile.kernels.attentionScoreOverhead);
     }
 }
 

@@ -198,7 +198,7 @@ LP_TEST(build_profile_from_fake_measurements) {
     LP_CHECK_NEAR(p.gemmEfficiencyFp8.at(big), fakeGemmEfficiency(big, 0.6), 0.03);
 
     // HBM: the read-write kernel over the large buffers (the 16 MiB one sits in L2 and is ignored).
-    LP_CHECK_NEAR(p.hbmEfficiency, 2.8e12 / ref.gpu.hbmBandwidth, 1e-9);
+    LP_CHECK_NEAR(p.kernels.hbmEfficiency, 2.8e12 / ref.gpu.hbmBandwidth, 1e-9);
 
     // NVLink: latency per ring step from the 64 KiB all-reduce; with it taken out, the curve gives back
     // the bus bandwidth of the large messages, and the core's ring model reproduces the measured time.
@@ -209,10 +209,10 @@ LP_TEST(build_profile_from_fake_measurements) {
     LP_CHECK_NEAR(p.nvlinkBusEfficiency.at(1024 * kMiB), 360e9 / ref.gpu.nvlinkBandwidth, 0.02);
 
     // What was not measured comes from the base profile.
-    LP_CHECK_EQ(p.attentionFwdEfficiency, base.attentionFwdEfficiency);
-    LP_CHECK_EQ(p.attentionBwdEfficiency, base.attentionBwdEfficiency);
-    LP_CHECK_EQ(p.attentionScoreOverhead, base.attentionScoreOverhead);
-    LP_CHECK(p.attentionScoreOverhead > 0);
+    LP_CHECK_EQ(p.kernels.attentionFwdEfficiency, base.kernels.attentionFwdEfficiency);
+    LP_CHECK_EQ(p.kernels.attentionBwdEfficiency, base.kernels.attentionBwdEfficiency);
+    LP_CHECK_EQ(p.kernels.attentionScoreOverhead, base.kernels.attentionScoreOverhead);
+    LP_CHECK(p.kernels.attentionScoreOverhead > 0);
     LP_CHECK(p.networkBusEfficiency == base.networkBusEfficiency);
     LP_CHECK_EQ(p.networkLatencySeconds, base.networkLatencySeconds);
     LP_CHECK(!built->notes.empty());
@@ -232,7 +232,7 @@ LP_TEST(build_profile_keeps_base_parts_that_were_not_measured) {
         return;
     LP_CHECK(built->profile.nvlinkBusEfficiency == base.nvlinkBusEfficiency);
     LP_CHECK(built->profile.gemmEfficiencyFp8 == base.gemmEfficiencyFp8);
-    LP_CHECK_EQ(built->profile.hbmEfficiency, base.hbmEfficiency);
+    LP_CHECK_EQ(built->profile.kernels.hbmEfficiency, base.kernels.hbmEfficiency);
     LP_CHECK_EQ(built->profile.nvlinkLatencySeconds, base.nvlinkLatencySeconds);
 }
 
@@ -294,7 +294,8 @@ LP_TEST(gemm_curves_are_scaled_to_the_throughput_held_at_the_power_limit) {
         LP_CHECK_NEAR(b->profile.gemmEfficiencyFp8.points[i].second,
                       0.8 * a->profile.gemmEfficiencyFp8.points[i].second, 1e-12);
     LP_CHECK(sortedAndMonotone(b->profile.gemmEfficiency));
-    LP_CHECK_EQ(b->profile.hbmEfficiency, a->profile.hbmEfficiency); // memory clocks do not throttle
+    LP_CHECK_EQ(b->profile.kernels.hbmEfficiency,
+                a->profile.kernels.hbmEfficiency); // memory clocks do not throttle
     const auto noted = [](const calib::BuiltProfile& p, const char* text) {
         return std::any_of(p.notes.begin(), p.notes.end(),
                            [&](const std::string& n) { return n.find(text) != std::string::npos; });
@@ -342,9 +343,9 @@ LP_TEST(the_profile_measured_on_an_h200_agrees_with_the_built_in_one_on_the_defa
     LP_CHECK_EQ(p->gpuId, std::string("h200-sxm-141gb"));
     LP_CHECK(sortedAndMonotone(p->gemmEfficiency));
     const double bf16Max = p->gemmEfficiency.points.back().second;
-    LP_CHECK(bf16Max > 0.62 && bf16Max < 0.72);                   // 664-672 TFLOP/s held
-    LP_CHECK(p->gemmEfficiencyFp8.points.back().second > 0.6);    // fp8 held at 0.65
-    LP_CHECK(p->hbmEfficiency > 0.75 && p->hbmEfficiency < 0.85); // 3,885 GB/s of 4,800
+    LP_CHECK(bf16Max > 0.62 && bf16Max < 0.72);                                   // 664-672 TFLOP/s held
+    LP_CHECK(p->gemmEfficiencyFp8.points.back().second > 0.6);                    // fp8 held at 0.65
+    LP_CHECK(p->kernels.hbmEfficiency > 0.75 && p->kernels.hbmEfficiency < 0.85); // 3,885 GB/s of 4,800
     core::Scenario s = core::defaultScenario();
     s.cluster.gpu = core::findGpuPreset("h200-sxm-141gb")->gpu;
     const core::Plan builtin = core::evaluate(s);
@@ -488,9 +489,9 @@ LP_TEST(request_holds_the_sweep_sizes_and_the_scenario_messages) {
     LP_CHECK(withScenario.gemms.size() > quick.gemms.size());
     LP_CHECK(withScenario.gemms.front().label.rfind("qkv fwd", 0) == 0);
     const core::Plan plan = core::evaluate(s);
-    LP_CHECK(plan.x.dpMessageBytes > 0);
+    LP_CHECK(plan.intermediates.dpMessageBytes > 0);
     bool hasDp = false;
-    const double dpBytes = std::min(plan.x.dpMessageBytes, 1024 * kMiB); // capped at 1 GiB
+    const double dpBytes = std::min(plan.intermediates.dpMessageBytes, 1024 * kMiB); // capped at 1 GiB
     for (double b : withScenario.commBytes)
         hasDp = hasDp || std::abs(b - dpBytes) <= 4096;
     LP_CHECK(withScenario.commBytes.back() <= 1024 * kMiB);

@@ -42,7 +42,7 @@ double coreAnswer(const Question& q) {
         return static_cast<double>(q.scenario.layout.microBatch) * q.scenario.layout.accumulation *
                q.scenario.layout.dp;
     case QuestionKind::TrainingState:
-        return countParameters(q.scenario.model).total * p.x.bytesPerParamState / 1e12;
+        return countParameters(q.scenario.model).total * p.intermediates.bytesPerParamState / 1e12;
     case QuestionKind::WeightsBytes:
         return countParameters(q.scenario.model).total * 2.0 / 1e9;
     case QuestionKind::GpuCount:
@@ -59,7 +59,7 @@ double coreAnswer(const Question& q) {
     case QuestionKind::DoesItFit:
         return p.memory.fits ? 1.0 : 0.0;
     case QuestionKind::Fp8WeightCopies:
-        return p.x.fp8WeightCopyBytes / 1e9;
+        return p.intermediates.fp8WeightCopyBytes / 1e9;
     case QuestionKind::ShardedOptimizer:
         // Adam's 12 bytes for each of the GPU's 1/TP of the parameters, over the shard group.
         return countParameters(q.scenario.model).total / q.scenario.layout.tp * 12.0 /
@@ -257,14 +257,14 @@ LP_TEST(fp8_weight_copies_question) {
             const Plan p = evaluate(q.scenario);
             LP_CHECK(p.valid && p.style == ExecutionStyle::Megatron);
             LP_CHECK(q.answer > 0);
-            LP_CHECK_NEAR(q.answer, p.x.fp8WeightCopyBytes / 1e9, 1e-12);
+            LP_CHECK_NEAR(q.answer, p.intermediates.fp8WeightCopyBytes / 1e9, 1e-12);
             // The textbook reading: the decoder layers over PP x TP, 2 bytes each (norms are not fp8).
             const Layout& l = q.scenario.layout;
             const double textbook = countParameters(q.scenario.model).layersTotal / (l.pp * l.tp) * 2.0 / 1e9;
             LP_CHECK_NEAR(q.answer / textbook, 1.0, 0.01);
             LP_CHECK(checkAnswer(q, formatAnswer(q)).correct);
             LP_CHECK(checkAnswer(q, fmt::fixed(textbook, 3) + " GB").correct);
-            LP_CHECK(checkAnswer(q, std::to_string(p.x.fp8WeightCopyBytes)).correct); // raw bytes
+            LP_CHECK(checkAnswer(q, std::to_string(p.intermediates.fp8WeightCopyBytes)).correct); // raw bytes
             // Wrong: one byte per parameter (no transpose), nothing at all, and the whole model's layers.
             LP_CHECK(!checkAnswer(q, std::to_string(q.answer / 2)).correct);
             LP_CHECK(checkAnswer(q, "0").understood && !checkAnswer(q, "0").correct);

@@ -30,7 +30,7 @@ Scenario lite(unsigned modules) {
 }
 
 double perLayer(const Plan& p) {
-    return p.x.activationBytesPerLayer;
+    return p.intermediates.activationBytesPerLayer;
 }
 
 bool samePlan(const Plan& a, const Plan& b) {
@@ -107,8 +107,9 @@ LP_TEST(each_module_costs_its_forward_once_more) {
     const double perToken =
         s.model.layers * 2.0 *
         (s.model.hidden * q + l.kvLoraRank * s.model.heads * (l.qkNopeHeadDim + l.vHeadDim));
-    LP_CHECK_NEAR(up.x.flopsPerTokenHardware - up.x.flopsPerTokenModel, perToken, 1e-12);
-    LP_CHECK_EQ(up.x.flopsPerTokenModel, nothing.x.flopsPerTokenModel);
+    LP_CHECK_NEAR(up.intermediates.flopsPerTokenHardware - up.intermediates.flopsPerTokenModel, perToken,
+                  1e-12);
+    LP_CHECK_EQ(up.intermediates.flopsPerTokenModel, nothing.intermediates.flopsPerTokenModel);
     // The whole MoE block sends its tokens once more: forward, backward and the recompute's dispatch and
     // combine.
     const Plan moe = evaluate(lite(kRecomputeMoe));
@@ -135,7 +136,7 @@ LP_TEST(modules_without_anything_to_act_on_change_nothing_and_say_so) {
     // mlp recomputes the dense MLP: less memory, more time.
     s.training.recomputeModules = kRecomputeMlp;
     const Plan mlp = evaluate(s);
-    LP_CHECK(mlp.x.activationBytesPerLayer < nothing.x.activationBytesPerLayer);
+    LP_CHECK(mlp.intermediates.activationBytesPerLayer < nothing.intermediates.activationBytesPerLayer);
     LP_CHECK(mlp.time.recomputeSeconds > 0);
     LP_CHECK(explainFigure(s, mlp, "time.recompute")->words.find("modules mlp") != std::string::npos);
 }

@@ -28,11 +28,11 @@ Scenario llama7b(RematPolicy policy) {
 }
 
 double perLayer(RematPolicy p) {
-    return evaluate(llama7b(p)).x.activationBytesPerLayer;
+    return evaluate(llama7b(p)).intermediates.activationBytesPerLayer;
 }
 
 double recomputeFlopsPerToken(const Plan& p) {
-    return p.x.flopsPerTokenHardware - p.x.flopsPerTokenModel;
+    return p.intermediates.flopsPerTokenHardware - p.intermediates.flopsPerTokenModel;
 }
 
 } // namespace
@@ -72,8 +72,9 @@ LP_TEST(activations_kept_by_hand) {
     Scenario full = llama7b(RematPolicy::Auto), none = llama7b(RematPolicy::Auto);
     full.training.recompute = Recompute::Full;
     none.training.recompute = Recompute::None;
-    LP_CHECK(perLayer(RematPolicy::SaveOutProj) > evaluate(full).x.activationBytesPerLayer);
-    LP_CHECK(perLayer(RematPolicy::MinimalWithContext) < evaluate(none).x.activationBytesPerLayer);
+    LP_CHECK(perLayer(RematPolicy::SaveOutProj) > evaluate(full).intermediates.activationBytesPerLayer);
+    LP_CHECK(perLayer(RematPolicy::MinimalWithContext) <
+             evaluate(none).intermediates.activationBytesPerLayer);
 }
 
 LP_TEST(the_backward_reruns_what_is_not_saved) {
@@ -89,16 +90,18 @@ LP_TEST(the_backward_reruns_what_is_not_saved) {
     LP_CHECK_EQ(recomputeFlopsPerToken(all), 0.0);
     LP_CHECK(all.time.recomputeSeconds > 0);
     // minimal: the attention's forward (a third of its forward + backward FLOPs) runs again.
-    LP_CHECK_NEAR(recomputeFlopsPerToken(minimal), all.x.attentionFlopsPerToken / 3.0, 1e-3);
+    LP_CHECK_NEAR(recomputeFlopsPerToken(minimal), all.intermediates.attentionFlopsPerToken / 3.0, 1e-3);
     // save_dot_with_context_except_mlp: the MLP's gate and up projections, 2 x h x f each per token and
     // layer.
     LP_CHECK_NEAR(recomputeFlopsPerToken(attention), L * 2.0 * 2.0 * h * f, 1e-3);
     // save_qkv_proj: also the attention and the output projection; save_out_proj: the q/k/v projections
     // instead of the output projection.
     LP_CHECK_NEAR(recomputeFlopsPerToken(qkv),
-                  all.x.attentionFlopsPerToken / 3.0 + L * (2.0 * h * h + 2.0 * 2.0 * h * f), 1e-3);
+                  all.intermediates.attentionFlopsPerToken / 3.0 + L * (2.0 * h * h + 2.0 * 2.0 * h * f),
+                  1e-3);
     LP_CHECK_NEAR(recomputeFlopsPerToken(out),
-                  all.x.attentionFlopsPerToken / 3.0 + L * (2.0 * h * (h + 2.0 * kv) + 2.0 * 2.0 * h * f),
+                  all.intermediates.attentionFlopsPerToken / 3.0 +
+                      L * (2.0 * h * (h + 2.0 * kv) + 2.0 * 2.0 * h * f),
                   1e-3);
     // Time follows: each saves less and re-runs more than the one before it.
     LP_CHECK(all.time.recomputeSeconds < minimal.time.recomputeSeconds);
@@ -110,9 +113,9 @@ LP_TEST(the_backward_reruns_what_is_not_saved) {
     Scenario unfused = llama7b(RematPolicy::MinimalWithContext);
     unfused.training.flashAttention = false;
     const Plan u = evaluate(unfused);
-    LP_CHECK_NEAR(recomputeFlopsPerToken(u), u.x.attentionFlopsPerToken / 3.0, 1e-3);
+    LP_CHECK_NEAR(recomputeFlopsPerToken(u), u.intermediates.attentionFlopsPerToken / 3.0, 1e-3);
     // Model FLOPs do not move; MFU falls only through the step time.
-    LP_CHECK_EQ(all.x.flopsPerTokenModel, out.x.flopsPerTokenModel);
+    LP_CHECK_EQ(all.intermediates.flopsPerTokenModel, out.intermediates.flopsPerTokenModel);
 }
 
 LP_TEST(a_policy_acts_with_selective_recompute_only_and_replaces_the_modules) {
@@ -131,7 +134,7 @@ LP_TEST(a_policy_acts_with_selective_recompute_only_and_replaces_the_modules) {
     const Plan core = evaluate(megatron);
     megatron.training.recomputeModules = kRecomputeMlp | kRecomputeLayerNorm;
     const Plan modules = evaluate(megatron);
-    LP_CHECK_EQ(core.x.activationBytesPerLayer, modules.x.activationBytesPerLayer);
+    LP_CHECK_EQ(core.intermediates.activationBytesPerLayer, modules.intermediates.activationBytesPerLayer);
     LP_CHECK_EQ(core.time.recomputeSeconds, modules.time.recomputeSeconds);
     LP_CHECK_EQ(recomputeDetailText(megatron.training),
                 std::string(" (remat policy save_dot_with_context_except_mlp)"));

@@ -152,18 +152,19 @@ LP_TEST(number_formats_section_follows_the_precision) {
     s.training.precision = Precision::Fp8;
     ReportInput r = makeReport(s);
     r.generatedAt = "2025-01-31T09:40:00Z";
-    LP_CHECK(r.plan.x.fp8WeightCopyBytes > 0 && r.plan.x.fp8ScalingStateBytes > 0);
+    LP_CHECK(r.plan.intermediates.fp8WeightCopyBytes > 0 && r.plan.intermediates.fp8ScalingStateBytes > 0);
     const std::string html = reportToHtml(r);
     LP_CHECK(contains(html, "Number formats"));
     LP_CHECK(contains(html, "fp8 e4m3"));
     LP_CHECK(contains(html, "FP8 weight copies (linear layers)"));
-    LP_CHECK(contains(html, "<p>FP8 weight copies " + fmt::bytesBoth(r.plan.x.fp8WeightCopyBytes)));
+    LP_CHECK(
+        contains(html, "<p>FP8 weight copies " + fmt::bytesBoth(r.plan.intermediates.fp8WeightCopyBytes)));
     LP_CHECK(contains(html, "on the worst stage (" + std::to_string(r.plan.memory.worstStage) + ")"));
     LP_CHECK_EQ(countOf(html, "<table"), countOf(html, "</table>"));
     const std::string md = reportToMarkdown(r);
     LP_CHECK(contains(md, "\n## Number formats\n"));
     LP_CHECK(contains(md, "| Tensor | Format | Bytes per value | Note |"));
-    LP_CHECK(contains(md, "\nFP8 weight copies " + fmt::bytesBoth(r.plan.x.fp8WeightCopyBytes)));
+    LP_CHECK(contains(md, "\nFP8 weight copies " + fmt::bytesBoth(r.plan.intermediates.fp8WeightCopyBytes)));
     // The JSON report carries the plan's precision rows and fp8 figures (planToJson).
     const nlohmann::json j = reportToJsonValue(r);
     LP_CHECK(!j.at("plan").at("precision").empty());
@@ -192,7 +193,7 @@ LP_TEST(cp_explanation_names_the_hiding_chunk) {
     s.layout.dp = 1; // TP 8 x PP 4 x CP 2 = 64 GPUs
     const Plan p = evaluate(s);
     LP_CHECK(p.valid);
-    LP_CHECK(p.x.cpHidingTokens > 0 && p.x.cpExchangeBytes > 0);
+    LP_CHECK(p.intermediates.cpHidingTokens > 0 && p.intermediates.cpExchangeBytes > 0);
     const auto e = explainFigure(s, p, "time.cp_comm");
     LP_CHECK(e.has_value());
     if (e) {
@@ -302,11 +303,11 @@ LP_TEST(a_profile_with_attention_half_lengths_says_so_in_the_report) {
     // limits and what the plan's kernel length makes of them; the profile section lists the new figures.
     Scenario s = defaultScenario();
     HardwareProfile p = builtinProfile(s.cluster.gpu);
-    p.attentionFwdEfficiency = 0.554;
-    p.attentionBwdEfficiency = 0.533;
-    p.fa2AttentionBwdEfficiency = 0.32;
-    p.attentionFwdHalfTokens = 360;
-    p.attentionBwdHalfTokens = 830;
+    p.kernels.attentionFwdEfficiency = 0.554;
+    p.kernels.attentionBwdEfficiency = 0.533;
+    p.kernels.fa2AttentionBwdEfficiency = 0.32;
+    p.kernels.attentionFwdHalfTokens = 360;
+    p.kernels.attentionBwdHalfTokens = 830;
     ReportInput in = makeReport(s, p);
     in.generatedAt = "2025-01-31T09:40:00Z";
     const std::string md = reportToMarkdown(in);

@@ -94,7 +94,8 @@ LP_TEST(everyFieldIsInTheFileFormat) {
     LP_CHECK_EQ(fieldCount<GpuSpec>(), 12u);
     LP_CHECK_EQ(fieldCount<TrainingOptions>(), 34u);
     LP_CHECK_EQ(fieldCount<Layout>(), 9u);
-    LP_CHECK_EQ(fieldCount<HardwareProfile>(), 20u);
+    LP_CHECK_EQ(fieldCount<HardwareProfile>(), 12u);
+    LP_CHECK_EQ(fieldCount<KernelEfficiencies>(), 9u);
 }
 
 // ---------------------------------------------------------------------------------------------

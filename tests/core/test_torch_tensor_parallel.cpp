@@ -43,16 +43,17 @@ LP_TEST(loss_parallel_holds_sixteen_bytes_per_sharded_logit) {
     const double logitsPerGpu = 1.0 * fsdp.model.seqLen * fsdp.model.vocab / 2.0;
     const Plan p = evaluate(fsdp);
     LP_CHECK(p.valid);
-    LP_CHECK_NEAR(p.x.logitsBytes, 16.0 * logitsPerGpu, 1e-3);
+    LP_CHECK_NEAR(p.intermediates.logitsBytes, 16.0 * logitsPerGpu, 1e-3);
     // Without TP the same eager loss is torch's fused log-softmax kernels: 12 bytes.
     const Scenario noTp = llama8bWithTp(1, ExecutionStyle::Fsdp);
-    LP_CHECK_NEAR(evaluate(noTp).x.logitsBytes, 12.0 * noTp.model.seqLen * noTp.model.vocab, 1e-3);
-    // Megatron's vocab-parallel loss and an explicitly fused kernel are not loss_parallel.
-    LP_CHECK_NEAR(evaluate(llama8bWithTp(2, ExecutionStyle::Megatron)).x.logitsBytes, 6.0 * logitsPerGpu,
+    LP_CHECK_NEAR(evaluate(noTp).intermediates.logitsBytes, 12.0 * noTp.model.seqLen * noTp.model.vocab,
                   1e-3);
+    // Megatron's vocab-parallel loss and an explicitly fused kernel are not loss_parallel.
+    LP_CHECK_NEAR(evaluate(llama8bWithTp(2, ExecutionStyle::Megatron)).intermediates.logitsBytes,
+                  6.0 * logitsPerGpu, 1e-3);
     Scenario fused = fsdp;
     fused.training.crossEntropy = CrossEntropy::Fused;
-    LP_CHECK_NEAR(evaluate(fused).x.logitsBytes, 6.0 * logitsPerGpu, 1e-3);
+    LP_CHECK_NEAR(evaluate(fused).intermediates.logitsBytes, 6.0 * logitsPerGpu, 1e-3);
     // The decomposed log-softmax and its backward pass over the logits with 76 bytes of traffic.
     LP_CHECK_NEAR(lossTrafficBytesPerLogit(CrossEntropy::Auto, ExecutionStyle::Fsdp, 2), 76.0, 1e-12);
     LP_CHECK_NEAR(lossTrafficBytesPerLogit(CrossEntropy::Unfused, ExecutionStyle::Fsdp, 8), 76.0, 1e-12);
@@ -73,7 +74,7 @@ LP_TEST(torch_tp_saves_the_gathered_linear_inputs_whole) {
     const double tokensTimesHidden = 1.0 * s.model.seqLen * s.model.hidden;
     const Plan torchTp = evaluate(s), shard = evaluateWithoutTorchTp(s);
     LP_CHECK(torchTp.valid && shard.valid);
-    LP_CHECK_NEAR(torchTp.x.activationBytesPerLayer - shard.x.activationBytesPerLayer,
+    LP_CHECK_NEAR(torchTp.intermediates.activationBytesPerLayer - shard.intermediates.activationBytesPerLayer,
                   2.0 * 2.0 * tokensTimesHidden * (1.0 - 1.0 / 4.0), 1e-3);
     // fp8: torchtitan all-gathers the fp8 cast, so the saved whole copies take 1 byte per element (in place
     // of the 2-byte shards of 1/4): one tokens x hidden more in all.
@@ -82,12 +83,13 @@ LP_TEST(torch_tp_saves_the_gathered_linear_inputs_whole) {
     f8.training.precision = Precision::Fp8;
     const Plan torchF8 = evaluate(f8), shardF8 = evaluateWithoutTorchTp(f8);
     LP_CHECK(torchF8.valid && shardF8.valid);
-    LP_CHECK_NEAR(torchF8.x.activationBytesPerLayer - shardF8.x.activationBytesPerLayer,
+    LP_CHECK_NEAR(torchF8.intermediates.activationBytesPerLayer -
+                      shardF8.intermediates.activationBytesPerLayer,
                   2.0 * 1.0 * tokensTimesHidden - 2.0 * 2.0 * tokensTimesHidden / 4.0, 1e-3);
     // Without TP nothing is gathered: the habit changes nothing.
     const Scenario noTp = llama8bWithTp(1, ExecutionStyle::Fsdp);
-    LP_CHECK_NEAR(evaluate(noTp).x.activationBytesPerLayer,
-                  evaluateWithoutTorchTp(noTp).x.activationBytesPerLayer, 1e-6);
+    LP_CHECK_NEAR(evaluate(noTp).intermediates.activationBytesPerLayer,
+                  evaluateWithoutTorchTp(noTp).intermediates.activationBytesPerLayer, 1e-6);
 }
 
 LP_TEST(torch_fp8_tp_gathers_the_fp8_cast_in_forward) {

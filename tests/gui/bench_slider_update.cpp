@@ -78,9 +78,9 @@ int main(int argc, char* argv[]) {
         QApplication::processEvents();
 
     lp::ui::ScenarioDocument* doc = window.document();
-    QSlider* tp = window.scenarioPanel()->layoutSliders()->control(lp::ui::LayoutAxis::Tp)->slider();
+    QSlider* tp = window.scenarioPanel()->layoutSliders()->control(lp::core::LayoutAxis::Tp)->slider();
     QSlider* acc =
-        window.scenarioPanel()->layoutSliders()->control(lp::ui::LayoutAxis::Accumulation)->slider();
+        window.scenarioPanel()->layoutSliders()->control(lp::core::LayoutAxis::Accumulation)->slider();
 
     PaintCounter counter;
     const bool paintStats = QCoreApplication::arguments().contains(QStringLiteral("--paint-stats"));
@@ -154,7 +154,7 @@ int main(int argc, char* argv[]) {
         for (int i = 0; i < iterations; ++i) {
             QElapsedTimer timer;
             timer.start();
-            bare.setLayoutValue(lp::ui::LayoutAxis::Accumulation, 16 + (i % 2), true);
+            bare.setLayoutValue(lp::core::LayoutAxis::Accumulation, 16 + (i % 2), true);
             t.push_back(static_cast<double>(timer.nsecsElapsed()) / 1e6);
         }
         std::printf("  %-34s median %6.2f  p95 %6.2f\n", "document alone (evaluate+steps)",

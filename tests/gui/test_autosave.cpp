@@ -49,8 +49,8 @@ private slots:
     void restoreAfterACrash() {
         auto w = makeWindow();
         QVERIFY(!w->restoreBanner()->isVisible());
-        w->document()->setLayoutValue(ui::LayoutAxis::Tp, 4);
-        w->document()->setLayoutValue(ui::LayoutAxis::Accumulation, 32);
+        w->document()->setLayoutValue(core::LayoutAxis::Tp, 4);
+        w->document()->setLayoutValue(core::LayoutAxis::Accumulation, 32);
         const core::Scenario edited = w->document()->scenario();
         const QString file = w->autosave()->filePath();
         QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(file), 3000); // the timer wrote it
@@ -61,7 +61,7 @@ private slots:
         QVERIFY(next->restoreBanner()->title().contains(QStringLiteral("did not close normally")));
         QVERIFY(next->document()->scenario() == core::defaultScenario());
         // Edits before answering do not overwrite the old autosave.
-        next->document()->setLayoutValue(ui::LayoutAxis::Pp, 8);
+        next->document()->setLayoutValue(core::LayoutAxis::Pp, 8);
         QTest::qWait(150);
         auto* restore = next->restoreBanner()->findChild<QPushButton*>(QStringLiteral("restore"));
         QVERIFY(restore);
@@ -85,7 +85,7 @@ private slots:
 
     void discardRemovesTheAutosave() {
         auto w = makeWindow();
-        w->document()->setLayoutValue(ui::LayoutAxis::Tp, 2);
+        w->document()->setLayoutValue(core::LayoutAxis::Tp, 2);
         QVERIFY(w->autosave()->saveNow());
         const QString file = w->autosave()->filePath();
         crash(w);
@@ -99,7 +99,7 @@ private slots:
 
     void savingRemovesTheAutosave() {
         auto w = makeWindow();
-        w->document()->setLayoutValue(ui::LayoutAxis::Tp, 2);
+        w->document()->setLayoutValue(core::LayoutAxis::Tp, 2);
         QVERIFY(w->autosave()->saveNow());
         QVERIFY(QFile::exists(w->autosave()->filePath()));
         QVERIFY(w->files()->saveTo(m_dir.filePath(QStringLiteral("saved.json"))));
@@ -112,13 +112,13 @@ private slots:
     void aSecondWindowDoesNotTakeTheFirstOnesAutosave() {
         auto first = makeWindow();
         QVERIFY(first->autosave()->isPrimary());
-        first->document()->setLayoutValue(ui::LayoutAxis::Tp, 4);
+        first->document()->setLayoutValue(core::LayoutAxis::Tp, 4);
         QVERIFY(first->autosave()->saveNow());
         auto second = makeWindow(); // while the first one runs
         QVERIFY(!second->autosave()->isPrimary());
         QVERIFY(!second->restoreBanner()->isVisibleTo(second.get()));
         QVERIFY(second->autosave()->filePath() != first->autosave()->filePath());
-        second->document()->setLayoutValue(ui::LayoutAxis::Tp, 2);
+        second->document()->setLayoutValue(core::LayoutAxis::Tp, 2);
         QVERIFY(second->autosave()->saveNow());
         QVERIFY(QFile::exists(first->autosave()->filePath()));
         second->autosave()->discard();
@@ -153,7 +153,7 @@ private slots:
         // What the killed session had autosaved.
         {
             ui::ScenarioDocument doc;
-            doc.setLayoutValue(ui::LayoutAxis::Pp, 8);
+            doc.setLayoutValue(core::LayoutAxis::Pp, 8);
             QJsonObject envelope;
             envelope.insert(QStringLiteral("scenario"),
                             QString::fromStdString(core::scenarioToJson(doc.scenario())));

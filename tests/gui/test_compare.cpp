@@ -26,8 +26,8 @@
 #include <memory>
 
 using namespace lp;
+using core::LayoutAxis;
 using ui::CompareModel;
-using ui::LayoutAxis;
 
 class TestCompare : public QObject {
     Q_OBJECT

@@ -39,7 +39,7 @@
 #include <memory>
 
 using namespace lp;
-using ui::LayoutAxis;
+using core::LayoutAxis;
 using ui::SearchResultModel;
 
 namespace {

@@ -60,8 +60,8 @@ private slots:
     }
 
     void saveAsThenOpenRoundTrip() {
-        doc()->setLayoutValue(ui::LayoutAxis::Tp, 4);
-        doc()->setLayoutValue(ui::LayoutAxis::MicroBatch, 1);
+        doc()->setLayoutValue(core::LayoutAxis::Tp, 4);
+        doc()->setLayoutValue(core::LayoutAxis::MicroBatch, 1);
         const core::Scenario edited = doc()->scenario();
         const QString path = m_dir.filePath(QStringLiteral("saved.json"));
         m_prompter->saveFiles = {path};
@@ -83,7 +83,7 @@ private slots:
         QVERIFY(!m_window->fileBanner()->isVisible());
 
         // Save again goes to the same file without asking.
-        doc()->setLayoutValue(ui::LayoutAxis::Accumulation, 8);
+        doc()->setLayoutValue(core::LayoutAxis::Accumulation, 8);
         m_prompter->asked.clear();
         QVERIFY(m_window->files()->save());
         QVERIFY(m_prompter->asked.isEmpty());
@@ -94,7 +94,7 @@ private slots:
 
     void recentFilesMenuOpensTheFile() {
         const QString path = m_dir.filePath(QStringLiteral("recent.json"));
-        doc()->setLayoutValue(ui::LayoutAxis::Pp, 8);
+        doc()->setLayoutValue(core::LayoutAxis::Pp, 8);
         QVERIFY(m_window->files()->saveTo(path));
         QVERIFY(m_window->files()->newScenario());
         QMenu* recent = m_window->files()->recentMenu();
@@ -107,7 +107,7 @@ private slots:
     }
 
     void malformedFileOpensNothingAndSaysWhere() {
-        doc()->setLayoutValue(ui::LayoutAxis::Tp, 4);
+        doc()->setLayoutValue(core::LayoutAxis::Tp, 4);
         const core::Scenario before = doc()->scenario();
         QByteArray json = QByteArray::fromStdString(core::scenarioToJson(core::defaultScenario()));
         json.replace("\"layers\": 80", "\"layers\": \"eighty\"");
@@ -144,7 +144,7 @@ private slots:
     }
 
     void fileGivenAtStartupIsOpened() {
-        doc()->setLayoutValue(ui::LayoutAxis::Tp, 2);
+        doc()->setLayoutValue(core::LayoutAxis::Tp, 2);
         const QString path = m_dir.filePath(QStringLiteral("startup.json"));
         QVERIFY(m_window->files()->saveTo(path));
         const core::Scenario saved = doc()->scenario();

@@ -2,23 +2,24 @@
 #include "core/estimate/Evaluate.h"
 #include "core/io/Presets.h"
 #include "core/model/Scenario.h"
-#include "ui/document/LayoutSteps.h"
+#include "core/search/LayoutSteps.h"
+#include "ui/widgets/Format.h"
 
 #include <QTest>
 
 using namespace lp;
-using ui::LayoutAxis;
+using core::LayoutAxis;
 
 class TestLayoutSteps : public QObject {
     Q_OBJECT
 private slots:
     void tpStepsDivideHeadsAndKeepGpus() {
         const core::Scenario s = core::defaultScenario(); // 64 heads, 8 KV heads, 64 GPUs, PP 4
-        ui::LayoutRules rules;
-        const std::vector<int> tp = ui::validSteps(s, LayoutAxis::Tp, rules);
+        core::LayoutRules rules;
+        const std::vector<int> tp = core::validSteps(s, LayoutAxis::Tp, rules);
         QCOMPARE(tp, (std::vector<int>{1, 2, 4, 8}));
         for (int v : tp) {
-            const core::Scenario n = ui::withLayoutValue(s, LayoutAxis::Tp, v, rules);
+            const core::Scenario n = core::withLayoutValue(s, LayoutAxis::Tp, v, rules);
             QCOMPARE(n.layout.gpus(), s.cluster.gpus());
             QVERIFY(n.cluster == s.cluster);
         }
@@ -26,17 +27,17 @@ private slots:
 
     void ppStepsDivideLayers() {
         const core::Scenario s = core::defaultScenario(); // 80 layers; TP 8 on 64 GPUs leaves PP x DP = 8
-        ui::LayoutRules rules;
-        QCOMPARE(ui::validSteps(s, LayoutAxis::Pp, rules), (std::vector<int>{1, 2, 4, 8}));
+        core::LayoutRules rules;
+        QCOMPARE(core::validSteps(s, LayoutAxis::Pp, rules), (std::vector<int>{1, 2, 4, 8}));
         rules.keepGpuCount = false; // the cluster follows: every divisor of 80 in whole nodes
-        const std::vector<int> pp = ui::validSteps(s, LayoutAxis::Pp, rules);
+        const std::vector<int> pp = core::validSteps(s, LayoutAxis::Pp, rules);
         QCOMPARE(pp, (std::vector<int>{1, 2, 4, 5, 8, 10, 16, 20, 40, 80}));
     }
 
     void tpFromEightToFourRebalancesDp() {
         const core::Scenario s = core::defaultScenario();
-        ui::LayoutRules rules;
-        const core::Scenario n = ui::withLayoutValue(s, LayoutAxis::Tp, 4, rules);
+        core::LayoutRules rules;
+        const core::Scenario n = core::withLayoutValue(s, LayoutAxis::Tp, 4, rules);
         QCOMPARE(n.layout.tp, 4);
         QCOMPARE(n.layout.dp, 4);
         QCOMPARE(n.cluster.gpus(), 64LL);
@@ -44,22 +45,22 @@ private slots:
 
     void withoutKeepTheClusterFollows() {
         const core::Scenario s = core::defaultScenario();
-        ui::LayoutRules rules;
+        core::LayoutRules rules;
         rules.keepGpuCount = false;
-        const core::Scenario n = ui::withLayoutValue(s, LayoutAxis::Tp, 4, rules);
+        const core::Scenario n = core::withLayoutValue(s, LayoutAxis::Tp, 4, rules);
         QCOMPARE(n.layout.dp, 2);
         QCOMPARE(n.cluster.gpus(), 32LL);
         QCOMPARE(n.cluster.nodes, 4);
         QCOMPARE(n.cluster.gpusPerNode, 8);
         QCOMPARE(QString::fromStdString(n.cluster.name), QStringLiteral("4 x DGX H100"));
         // Down to a partial node and back to whole nodes.
-        core::Scenario small = ui::withLayoutValue(s, LayoutAxis::Pp, 1, rules);
-        small = ui::withLayoutValue(small, LayoutAxis::Dp, 1, rules);
+        core::Scenario small = core::withLayoutValue(s, LayoutAxis::Pp, 1, rules);
+        small = core::withLayoutValue(small, LayoutAxis::Dp, 1, rules);
         QCOMPARE(small.cluster.gpus(), 8LL);
-        small = ui::withLayoutValue(small, LayoutAxis::Tp, 2, rules);
+        small = core::withLayoutValue(small, LayoutAxis::Tp, 2, rules);
         QCOMPARE(small.cluster.nodes, 1);
         QCOMPARE(small.cluster.gpusPerNode, 2);
-        const core::Scenario back = ui::withLayoutValue(small, LayoutAxis::Pp, 8, rules);
+        const core::Scenario back = core::withLayoutValue(small, LayoutAxis::Pp, 8, rules);
         QCOMPARE(back.cluster.nodes, 2);
         QCOMPARE(back.cluster.gpusPerNode, 8);
         QVERIFY(core::checkLayout(back).empty());
@@ -67,10 +68,10 @@ private slots:
 
     void dpIsDerivedWhileKeepingGpus() {
         const core::Scenario s = core::defaultScenario();
-        ui::LayoutRules rules;
-        QCOMPARE(ui::validSteps(s, LayoutAxis::Dp, rules), (std::vector<int>{2}));
+        core::LayoutRules rules;
+        QCOMPARE(core::validSteps(s, LayoutAxis::Dp, rules), (std::vector<int>{2}));
         rules.keepGpuCount = false;
-        const std::vector<int> dp = ui::validSteps(s, LayoutAxis::Dp, rules);
+        const std::vector<int> dp = core::validSteps(s, LayoutAxis::Dp, rules);
         QVERIFY(dp.size() > 100);
         QCOMPARE(dp.front(), 1);
         for (int v : dp)
@@ -80,14 +81,15 @@ private slots:
     void everyOfferedStepIsValid() {
         const core::Scenario s = core::defaultScenario();
         for (bool keep : {true, false}) {
-            ui::LayoutRules rules;
+            core::LayoutRules rules;
             rules.keepGpuCount = keep;
             for (LayoutAxis axis : {LayoutAxis::Tp, LayoutAxis::Pp, LayoutAxis::Cp, LayoutAxis::Vpp,
                                     LayoutAxis::MicroBatch, LayoutAxis::Accumulation}) {
-                for (int v : ui::validSteps(s, axis, rules)) {
-                    const core::Scenario n = ui::withLayoutValue(s, axis, v, rules);
+                for (int v : core::validSteps(s, axis, rules)) {
+                    const core::Scenario n = core::withLayoutValue(s, axis, v, rules);
                     QVERIFY2(core::checkLayout(n).empty(),
-                             qPrintable(ui::axisName(axis) + QStringLiteral(" = ") + QString::number(v)));
+                             qPrintable(lp::ui::qs(core::axisName(axis)) + QStringLiteral(" = ") +
+                                        QString::number(v)));
                 }
             }
         }
@@ -96,17 +98,17 @@ private slots:
     void invalidCurrentValueIsStillShown() {
         core::Scenario s = core::defaultScenario();
         s.layout.tp = 3; // does not divide 64 heads
-        const std::vector<int> tp = ui::validSteps(s, LayoutAxis::Tp, {});
+        const std::vector<int> tp = core::validSteps(s, LayoutAxis::Tp, {});
         QVERIFY(std::find(tp.begin(), tp.end(), 3) != tp.end());
         QVERIFY(std::is_sorted(tp.begin(), tp.end()));
     }
 
     void virtualStagesNeedAPipeline() {
         core::Scenario s = core::defaultScenario();
-        QCOMPARE(ui::validSteps(s, LayoutAxis::Vpp, {}), (std::vector<int>{1, 2, 4, 5, 10, 20}));
+        QCOMPARE(core::validSteps(s, LayoutAxis::Vpp, {}), (std::vector<int>{1, 2, 4, 5, 10, 20}));
         s.layout.pp = 1;
         s.layout.dp = 8;
-        QCOMPARE(ui::validSteps(s, LayoutAxis::Vpp, {}), (std::vector<int>{1}));
+        QCOMPARE(core::validSteps(s, LayoutAxis::Vpp, {}), (std::vector<int>{1}));
     }
 };
 

@@ -122,7 +122,7 @@ private slots:
         QVERIFY(panel.analysis()->hasPlan);
         QVERIFY(panel.analysis()->kind == core::SeriesKind::StepSeconds);
         const double before = panel.analysis()->predictedStepSeconds;
-        doc.setLayoutValue(ui::LayoutAxis::Accumulation, 32); // another plan
+        doc.setLayoutValue(core::LayoutAxis::Accumulation, 32); // another plan
         QVERIFY(panel.analysis()->predictedStepSeconds != before);
         panel.clearPlan();
         QVERIFY(panel.analysis()->kind == core::SeriesKind::TokensPerSecondPerGpu);

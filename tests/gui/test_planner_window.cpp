@@ -43,7 +43,7 @@
 #include <memory>
 
 using namespace lp;
-using ui::LayoutAxis;
+using core::LayoutAxis;
 
 class TestPlannerWindow : public QObject {
     Q_OBJECT

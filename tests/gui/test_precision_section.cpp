@@ -110,11 +110,12 @@ private slots:
         QVERIFY(section()->rowOf(QStringLiteral("Scaling state")) >= 0);
         // The two figures fp8 adds to the weights bar, as the core computes them, in the window's unit.
         const core::Plan plan = core::evaluate(doc()->scenario(), doc()->profile());
-        QVERIFY(plan.x.fp8WeightCopyBytes > 0);
-        QVERIFY(plan.x.fp8ScalingStateBytes > 0);
+        QVERIFY(plan.intermediates.fp8WeightCopyBytes > 0);
+        QVERIFY(plan.intermediates.fp8ScalingStateBytes > 0);
         QVERIFY(section()->fp8FiguresShown());
         const ui::MemoryUnit unit = m_window->settings()->memoryUnit();
-        QCOMPARE(section()->fp8WeightCopies()->value(), ui::formatBytes(plan.x.fp8WeightCopyBytes, unit, 2));
+        QCOMPARE(section()->fp8WeightCopies()->value(),
+                 ui::formatBytes(plan.intermediates.fp8WeightCopyBytes, unit, 2));
         QVERIFY(!section()->fp8ScalingState()->value().isEmpty());
         QVERIFY(section()->fp8ScalingState()->value() != QStringLiteral("none kept"));
         // Folded, the summary still says what changed.
@@ -159,11 +160,11 @@ private slots:
         const core::Plan plan = core::evaluate(doc()->scenario(), doc()->profile());
         m_window->settings()->setMemoryUnit(ui::MemoryUnit::GB);
         QCOMPARE(section()->fp8WeightCopies()->value(),
-                 ui::formatBytes(plan.x.fp8WeightCopyBytes, ui::MemoryUnit::GB, 2));
+                 ui::formatBytes(plan.intermediates.fp8WeightCopyBytes, ui::MemoryUnit::GB, 2));
         QVERIFY(section()->fp8ScalingState()->value().endsWith(QStringLiteral("MB")));
         m_window->settings()->setMemoryUnit(ui::MemoryUnit::GiB);
         QCOMPARE(section()->fp8WeightCopies()->value(),
-                 ui::formatBytes(plan.x.fp8WeightCopyBytes, ui::MemoryUnit::GiB, 2));
+                 ui::formatBytes(plan.intermediates.fp8WeightCopyBytes, ui::MemoryUnit::GiB, 2));
         QVERIFY(section()->fp8ScalingState()->value().endsWith(QStringLiteral("MiB")));
     }
 

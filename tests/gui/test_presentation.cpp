@@ -114,7 +114,7 @@ private slots:
         mode()->setActive(true);
         QCOMPARE(line->pen().widthF(), before * 2.0);
         // The chart rebuilds on every plan change; the lines stay thick.
-        m_window->document()->setLayoutValue(ui::LayoutAxis::Accumulation, 8);
+        m_window->document()->setLayoutValue(core::LayoutAxis::Accumulation, 8);
         QCOMPARE(capacityLine()->pen().widthF(), capacityLine()->property("lpBaseWidth").toDouble() * 2.0);
         mode()->setActive(false);
         QVERIFY(capacityLine()->pen().widthF() < before * 2.0);

@@ -11,7 +11,7 @@
 #include <QUndoStack>
 
 using namespace lp;
-using ui::LayoutAxis;
+using core::LayoutAxis;
 
 class TestScenarioDocument : public QObject {
     Q_OBJECT

@@ -294,7 +294,7 @@ private slots:
         // Moving a slider under the same step re-quotes the figures (and re-checks the claims).
         teaching()->startTour(11); // MFU
         const QString before = teaching()->panel->textView()->toPlainText();
-        doc()->setLayoutValue(ui::LayoutAxis::Accumulation, 2);
+        doc()->setLayoutValue(core::LayoutAxis::Accumulation, 2);
         const QString after = teaching()->panel->textView()->toPlainText();
         QVERIFY(before != after);
         QVERIFY(

@@ -178,7 +178,7 @@ private slots:
         const double whole = doc()->plan().time.dpCommExposedSeconds;
         toggle(gathers);
         QVERIFY(doc()->plan().time.dpCommExposedSeconds < whole);
-        QCOMPARE(doc()->plan().x.gatherBytesPerParam, 1.0);
+        QCOMPARE(doc()->plan().intermediates.gatherBytesPerParam, 1.0);
         doc()->undoStack()->undo();
         QCOMPARE(doc()->plan().time.dpCommExposedSeconds, whole);
         doc()->undoStack()->undo();
@@ -349,7 +349,7 @@ private slots:
         QVERIFY(doc()->scenario().training.crossEntropy == core::CrossEntropy::FusedLinear);
         // The default plan (Megatron style) held 6 bytes per logit on the last stage; now only a chunk.
         const core::Plan after = doc()->plan();
-        QVERIFY(after.x.logitsBytes < before.x.logitsBytes / 2.0);
+        QVERIFY(after.intermediates.logitsBytes < before.intermediates.logitsBytes / 2.0);
         QVERIFY(after.memory.stages[last].activationsBytes < before.memory.stages[last].activationsBytes);
         QCOMPARE(after.memory.stages[0].activationsBytes, before.memory.stages[0].activationsBytes);
         doc()->undoStack()->undo();
@@ -371,7 +371,8 @@ private slots:
         emit loss->activated(fused16);
         QVERIFY(doc()->scenario().training.crossEntropy == core::CrossEntropy::Fused16);
         // 4 bytes per logit where the default plan's Megatron kernel held 6.
-        QVERIFY(std::abs(doc()->plan().x.logitsBytes / before.x.logitsBytes - 4.0 / 6.0) < 1e-9);
+        QVERIFY(std::abs(doc()->plan().intermediates.logitsBytes / before.intermediates.logitsBytes -
+                         4.0 / 6.0) < 1e-9);
         const double loss16Step = doc()->plan().time.stepSeconds;
         passes->setValue(2);
         QCOMPARE(doc()->scenario().training.logitsMetricPasses, 2);
@@ -469,7 +470,7 @@ private slots:
         QVERIFY(doc()->scenario().training.cpExchange == core::CpExchange::AllGather);
         // The default layout has no CP: the exchange changes nothing there.
         QCOMPARE(doc()->plan().time.stepSeconds, before.time.stepSeconds);
-        QCOMPARE(doc()->plan().x.cpBufferBytes, 0.0);
+        QCOMPARE(doc()->plan().intermediates.cpBufferBytes, 0.0);
         doc()->undoStack()->undo();
         QVERIFY(doc()->scenario().training.cpExchange == core::CpExchange::Auto);
         QCOMPARE(exchange->currentData().toInt(), static_cast<int>(core::CpExchange::Auto));

@@ -259,23 +259,23 @@ void CalibrateTab::rebuildHbmChart() {
                     Qt::DashLine),
                x, y);
         attach(m_hbmChart,
-               flat(x->min(), x->max(), active.hbmEfficiency * gpu.hbmBandwidth / 1e9,
-                    tr("active profile (%1)").arg(formatPercent(active.hbmEfficiency, 0)), mix(pal, 0.45),
-                    Qt::SolidLine, 2.0),
+               flat(x->min(), x->max(), active.kernels.hbmEfficiency * gpu.hbmBandwidth / 1e9,
+                    tr("active profile (%1)").arg(formatPercent(active.kernels.hbmEfficiency, 0)),
+                    mix(pal, 0.45), Qt::SolidLine, 2.0),
                x, y);
         if (isOverrideActive()) {
             const core::HardwareProfile builtin = core::builtinProfile(m_doc.scenario().cluster.gpu);
             attach(m_hbmChart,
-                   flat(x->min(), x->max(), builtin.hbmEfficiency * gpu.hbmBandwidth / 1e9,
-                        tr("built-in (%1)").arg(formatPercent(builtin.hbmEfficiency, 0)), mix(pal, 0.35),
-                        Qt::DotLine, 2.0),
+                   flat(x->min(), x->max(), builtin.kernels.hbmEfficiency * gpu.hbmBandwidth / 1e9,
+                        tr("built-in (%1)").arg(formatPercent(builtin.kernels.hbmEfficiency, 0)),
+                        mix(pal, 0.35), Qt::DotLine, 2.0),
                    x, y);
         }
         if (m_candidate && !(*m_candidate == active))
             attach(m_hbmChart,
-                   flat(x->min(), x->max(), m_candidate->hbmEfficiency * gpu.hbmBandwidth / 1e9,
-                        tr("measured profile (%1)").arg(formatPercent(m_candidate->hbmEfficiency, 0)), kGreen,
-                        Qt::DashLine, 2.0),
+                   flat(x->min(), x->max(), m_candidate->kernels.hbmEfficiency * gpu.hbmBandwidth / 1e9,
+                        tr("measured profile (%1)").arg(formatPercent(m_candidate->kernels.hbmEfficiency, 0)),
+                        kGreen, Qt::DashLine, 2.0),
                    x, y);
     }
     for (auto& [method, list] : points) {

@@ -60,7 +60,6 @@ inline const QColor kBrown(0x9C, 0x75, 0x5F);
 
 QTableWidgetItem* cell(const QString& text, bool right = false, const QString& tip = {});
 
-QString qs(const std::string& s);
 QColor mix(const QPalette& p, double t);
 QColor collectiveColor(calib::Collective c);
 QString collectiveName(calib::Collective c);

@@ -25,14 +25,6 @@ QString recomputeText(core::Recompute r) {
     return {};
 }
 
-double worstBytes(const core::Plan& p) {
-    if (p.memory.stages.empty())
-        return 0;
-    const auto i = static_cast<std::size_t>(
-        std::clamp<int>(p.memory.worstStage, 0, static_cast<int>(p.memory.stages.size()) - 1));
-    return p.memory.stages[i].totalBytes;
-}
-
 QString diagnosticName(const core::Diagnostic& d) {
     QString s = QString::fromStdString(std::string(core::diagnosticIdString(d.id)));
     s.replace(QLatin1Char('_'), QLatin1Char(' '));
@@ -143,7 +135,7 @@ double CompareModel::value(int metric, int column) const {
     case Gpus:
         return static_cast<double>(p.layout.gpus());
     case WorstMemory:
-        return worstBytes(p);
+        return p.memory.worstTotalBytes();
     case Headroom:
         return p.memory.headroomBytes;
     case StepTime:
@@ -216,7 +208,7 @@ QString CompareModel::text(int metric, int column) const {
     case Gpus:
         return formatCount(l.gpus());
     case WorstMemory:
-        return formatBytes(worstBytes(p), m_unit);
+        return formatBytes(p.memory.worstTotalBytes(), m_unit);
     case Headroom:
         return p.memory.fits ? formatBytes(p.memory.headroomBytes, m_unit)
                              : tr("%1 over").arg(formatBytes(-p.memory.headroomBytes, m_unit));

@@ -32,22 +32,6 @@
 namespace lp::ui {
 namespace {
 
-double worstBytes(const core::Plan& p) {
-    if (p.memory.stages.empty())
-        return 0;
-    const auto i = static_cast<std::size_t>(
-        std::clamp<int>(p.memory.worstStage, 0, static_cast<int>(p.memory.stages.size()) - 1));
-    return p.memory.stages[i].totalBytes;
-}
-
-const core::StageMemory* worstStage(const core::Plan& p) {
-    if (p.memory.stages.empty())
-        return nullptr;
-    const auto i = static_cast<std::size_t>(
-        std::clamp<int>(p.memory.worstStage, 0, static_cast<int>(p.memory.stages.size()) - 1));
-    return &p.memory.stages[i];
-}
-
 double niceCeiling(double v) {
     if (v <= 0)
         return 1;
@@ -372,15 +356,16 @@ void CompareView::rebuildMemory() {
     double top = 0;
     for (int i = 0; i < n; ++i) {
         const core::Plan& plan = m_pinned[static_cast<std::size_t>(i)].plan;
-        categories << tr("%1: %2").arg(CompareModel::letter(i), formatBytes(worstBytes(plan), m_unit));
-        top = std::max({top, worstBytes(plan) / unit, plan.memory.capacityBytes / unit});
+        categories << tr("%1: %2").arg(CompareModel::letter(i),
+                                       formatBytes(plan.memory.worstTotalBytes(), m_unit));
+        top = std::max({top, plan.memory.worstTotalBytes() / unit, plan.memory.capacityBytes / unit});
     }
     for (core::MemoryComponent c : kMemoryComponents) {
         QBarSet* set = m_memorySets[static_cast<std::size_t>(c)];
         if (set->count() > 0)
             set->remove(0, set->count());
         for (const PinnedLayout& p : m_pinned) {
-            const core::StageMemory* w = worstStage(p.plan);
+            const core::StageMemory* w = p.plan.memory.worst();
             set->append(w ? memoryBytes(*w, c) / unit : 0.0);
         }
     }

@@ -4,6 +4,7 @@
 #include "core/io/Presets.h"
 #include "core/io/ScenarioJson.h"
 #include "ui/document/EditCommand.h"
+#include "ui/widgets/Format.h"
 
 #include <QElapsedTimer>
 #include <QFileInfo>
@@ -44,11 +45,11 @@ void ScenarioDocument::edit(const core::Scenario& next, const QString& descripti
     m_undo->push(new EditCommand(this, m_scenario, next, description, mergeId, interactive));
 }
 
-void ScenarioDocument::setLayoutValue(LayoutAxis axis, int value, bool interactive) {
-    if (layoutValue(m_scenario.layout, axis) == value)
+void ScenarioDocument::setLayoutValue(core::LayoutAxis axis, int value, bool interactive) {
+    if (core::layoutValue(m_scenario.layout, axis) == value)
         return;
-    const core::Scenario next = withLayoutValue(m_scenario, axis, value, m_rules);
-    edit(next, tr("Set %1 to %2").arg(axisName(axis)).arg(value),
+    const core::Scenario next = core::withLayoutValue(m_scenario, axis, value, m_rules);
+    edit(next, tr("Set %1 to %2").arg(qs(core::axisName(axis))).arg(value),
          mergeIdFor(EditKind::Layout, static_cast<int>(axis)), interactive);
 }
 
@@ -59,7 +60,7 @@ void ScenarioDocument::editCluster(const core::ClusterSpec& cluster, const QStri
     next.cluster = cluster;
     if (nodeShapeChanged)
         m_rules.nodeSize = cluster.gpusPerNode;
-    edit(withClusterRebalanced(next, m_rules), description, mergeId);
+    edit(core::withClusterRebalanced(next, m_rules), description, mergeId);
 }
 
 void ScenarioDocument::endInteraction() {
@@ -114,8 +115,9 @@ void ScenarioDocument::updateProfile(bool force) {
 }
 
 void ScenarioDocument::recomputeSteps() {
-    for (int i = 0; i < kLayoutAxisCount; ++i)
-        m_steps[static_cast<std::size_t>(i)] = validSteps(m_scenario, static_cast<LayoutAxis>(i), m_rules);
+    for (int i = 0; i < core::kLayoutAxisCount; ++i)
+        m_steps[static_cast<std::size_t>(i)] =
+            core::validSteps(m_scenario, static_cast<core::LayoutAxis>(i), m_rules);
 }
 
 void ScenarioDocument::reevaluate() {

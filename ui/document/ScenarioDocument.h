@@ -5,7 +5,7 @@
 #include "core/estimate/Plan.h"
 #include "core/model/Hardware.h"
 #include "core/model/Scenario.h"
-#include "ui/document/LayoutSteps.h"
+#include "core/search/LayoutSteps.h"
 
 #include <QObject>
 #include <QString>
@@ -22,7 +22,7 @@ namespace lp::ui {
 // Merge ids for QUndoCommand: consecutive edits of the same control during one drag become one step.
 enum class EditKind {
     Scenario = 1, // anything without its own id (preset choice, file-level change)
-    Layout = 100, // + LayoutAxis
+    Layout = 100, // + core::LayoutAxis
     Model = 200,  // + field index
     Cluster = 300,
     Training = 400,
@@ -58,14 +58,16 @@ public:
     // `interactive` (a slider drag); endInteraction() closes it.
     void edit(const core::Scenario& next, const QString& description, int mergeId = -1,
               bool interactive = false);
-    void setLayoutValue(LayoutAxis axis, int value, bool interactive = false);
+    void setLayoutValue(core::LayoutAxis axis, int value, bool interactive = false);
     void editCluster(const core::ClusterSpec& cluster, const QString& description, int mergeId = -1);
     void endInteraction();
 
     bool keepGpuCount() const { return m_rules.keepGpuCount; }
     void setKeepGpuCount(bool keep);
-    const LayoutRules& layoutRules() const { return m_rules; }
-    const std::vector<int>& steps(LayoutAxis axis) const { return m_steps[static_cast<std::size_t>(axis)]; }
+    const core::LayoutRules& layoutRules() const { return m_rules; }
+    const std::vector<int>& steps(core::LayoutAxis axis) const {
+        return m_steps[static_cast<std::size_t>(axis)];
+    }
 
     // A profile measured elsewhere replaces the GPU's built-in one (nullopt: built-in).
     void setProfileOverride(std::optional<core::HardwareProfile> profile);
@@ -105,8 +107,8 @@ private:
     bool m_hasShownPlan = false;
     double m_evaluationMicros = 0;
     long long m_evaluations = 0;
-    LayoutRules m_rules;
-    std::array<std::vector<int>, kLayoutAxisCount> m_steps;
+    core::LayoutRules m_rules;
+    std::array<std::vector<int>, core::kLayoutAxisCount> m_steps;
     QUndoStack* m_undo = nullptr;
     QString m_path;
     bool m_dirtyWithoutFile = false; // restored from autosave: unsaved although the stack is clean

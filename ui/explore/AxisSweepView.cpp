@@ -32,14 +32,6 @@ namespace {
 
 using Axis = AxisSweepView::Axis;
 
-double worstBytes(const core::Plan& p) {
-    if (p.memory.stages.empty())
-        return 0;
-    const auto i = static_cast<std::size_t>(
-        std::clamp<int>(p.memory.worstStage, 0, static_cast<int>(p.memory.stages.size()) - 1));
-    return p.memory.stages[i].totalBytes;
-}
-
 QString recomputeLabel(int v) {
     switch (static_cast<core::Recompute>(v)) {
     case core::Recompute::None:
@@ -418,11 +410,11 @@ void AxisSweepView::showEvent(QShowEvent* event) {
 
 std::vector<AxisSweepView::Point> AxisSweepView::sweep(const core::Scenario& s,
                                                        const core::HardwareProfile& profile, Axis axis,
-                                                       bool holdGlobalBatch, const LayoutRules& rules) {
+                                                       bool holdGlobalBatch, const core::LayoutRules& rules) {
     std::vector<Point> out;
     const long long batch = s.layout.effectiveBatch();
     const int current = currentValue(s, axis);
-    LayoutRules keep = rules;
+    core::LayoutRules keep = rules;
     keep.keepGpuCount = true;
     for (int v : candidateValues(s, axis, holdGlobalBatch)) {
         Point p;
@@ -434,13 +426,13 @@ std::vector<AxisSweepView::Point> AxisSweepView::sweep(const core::Scenario& s,
         core::Scenario n = s;
         switch (axis) {
         case Axis::Tp:
-            n = withLayoutValue(s, LayoutAxis::Tp, v, keep);
+            n = core::withLayoutValue(s, core::LayoutAxis::Tp, v, keep);
             break;
         case Axis::Pp:
-            n = withLayoutValue(s, LayoutAxis::Pp, v, keep);
+            n = core::withLayoutValue(s, core::LayoutAxis::Pp, v, keep);
             break;
         case Axis::Dp:
-            n = withLayoutValue(s, LayoutAxis::Dp, v, rules);
+            n = core::withLayoutValue(s, core::LayoutAxis::Dp, v, rules);
             break;
         case Axis::MicroBatch:
             n.layout.microBatch = v;
@@ -459,7 +451,7 @@ std::vector<AxisSweepView::Point> AxisSweepView::sweep(const core::Scenario& s,
                 n.training.zeroShardDegree = v >= s.layout.dp ? 0 : v;
             break;
         case Axis::Cp:
-            n = withLayoutValue(s, LayoutAxis::Cp, v, keep);
+            n = core::withLayoutValue(s, core::LayoutAxis::Cp, v, keep);
             break;
         case Axis::Ep:
             n.layout.ep = v;
@@ -500,7 +492,7 @@ std::vector<AxisSweepView::Point> AxisSweepView::sweep(const core::Scenario& s,
 }
 
 double AxisSweepView::yValue(const Point& p, bool memory) const {
-    return memory ? worstBytes(p.plan) / bytesPerUnit(m_unit) : p.plan.mfu * 100;
+    return memory ? p.plan.memory.worstTotalBytes() / bytesPerUnit(m_unit) : p.plan.mfu * 100;
 }
 
 QString AxisSweepView::pointText(const Point& p) const {
@@ -517,10 +509,10 @@ QString AxisSweepView::pointText(const Point& p) const {
                 .arg(formatCount(l.effectiveBatch()));
     if (!p.valid)
         return text + tr("\nInvalid: %1").arg(p.reason);
-    text +=
-        tr("\nMFU %1 · %2 · worst stage %3 of %4")
-            .arg(pct(p.plan.mfu), formatSeconds(p.plan.time.stepSeconds),
-                 formatBytes(worstBytes(p.plan), m_unit), formatBytes(p.plan.memory.capacityBytes, m_unit));
+    text += tr("\nMFU %1 · %2 · worst stage %3 of %4")
+                .arg(pct(p.plan.mfu), formatSeconds(p.plan.time.stepSeconds),
+                     formatBytes(p.plan.memory.worstTotalBytes(), m_unit),
+                     formatBytes(p.plan.memory.capacityBytes, m_unit));
     if (!p.fits)
         text += tr("\nDoes not fit.");
     return text;
@@ -621,7 +613,7 @@ QString AxisSweepView::caption() const {
     if (!cur->fits) {
         return tr("The current layout %1. Changing %2 makes it fit: MFU %3, worst stage %4 of %5.")
             .arg(cur->valid ? tr("does not fit") : tr("is invalid"), change(*best), pct(best->plan.mfu),
-                 formatBytes(worstBytes(best->plan), m_unit), formatBytes(capacity, m_unit));
+                 formatBytes(best->plan.memory.worstTotalBytes(), m_unit), formatBytes(capacity, m_unit));
     }
     if (best == cur || best->plan.mfu <= cur->plan.mfu + 1e-9) {
         if (!runnerUp)
@@ -631,10 +623,10 @@ QString AxisSweepView::caption() const {
                   "worst stage %6.")
             .arg(name, cur->label, change(*runnerUp), pct(runnerUp->plan.mfu),
                  pointDelta(runnerUp->plan.mfu - cur->plan.mfu),
-                 formatBytes(worstBytes(runnerUp->plan), m_unit));
+                 formatBytes(runnerUp->plan.memory.worstTotalBytes(), m_unit));
     }
-    const double memNow = worstBytes(cur->plan);
-    const double memBest = worstBytes(best->plan);
+    const double memNow = cur->plan.memory.worstTotalBytes();
+    const double memBest = best->plan.memory.worstTotalBytes();
     return tr("Best change: %1 raises MFU from %2 to %3 (%4 points, step %5 → %6); the worst stage needs %7 "
               "instead of %8 (of %9).")
         .arg(change(*best), pct(cur->plan.mfu), pct(best->plan.mfu),

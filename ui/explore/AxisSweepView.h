@@ -7,7 +7,7 @@
 #include "core/estimate/Plan.h"
 #include "core/model/Hardware.h"
 #include "core/model/Scenario.h"
-#include "ui/document/LayoutSteps.h"
+#include "core/search/LayoutSteps.h"
 #include "ui/widgets/Format.h"
 
 #include <QWidget>
@@ -57,7 +57,7 @@ public:
     static QString axisName(Axis axis);
     // The values tried for `axis` around scenario `s`, each evaluated (no Qt, no widgets).
     static std::vector<Point> sweep(const core::Scenario& s, const core::HardwareProfile& profile, Axis axis,
-                                    bool holdGlobalBatch, const LayoutRules& rules);
+                                    bool holdGlobalBatch, const core::LayoutRules& rules);
 
     void refresh(); // recompute now (otherwise done when shown after a change)
     const std::vector<Point>& points() const { return m_points; }

@@ -1,6 +1,7 @@
 #include "ui/interop/LaunchSettingsDialog.h"
 
 #include "core/estimate/Evaluate.h"
+#include "ui/widgets/Format.h"
 
 #include <QClipboard>
 #include <QDialogButtonBox>
@@ -15,12 +16,6 @@
 #include <QVBoxLayout>
 
 namespace lp::ui {
-namespace {
-QString qs(std::string_view s) {
-    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
-} // namespace
-
 LaunchSettingsDialog::LaunchSettingsDialog(const core::Scenario& scenario, QWidget* parent)
     : QDialog(parent), m_tabs(new QTabWidget(this)), m_status(new QLabel(this)) {
     setWindowTitle(tr("Launch settings"));

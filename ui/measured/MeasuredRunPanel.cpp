@@ -5,6 +5,7 @@
 #include "ui/charts/ChartStyle.h"
 #include "ui/document/ScenarioDocument.h"
 #include "ui/widgets/FlowLayout.h"
+#include "ui/widgets/Format.h"
 #include "ui/widgets/Palette.h"
 #include "ui/widgets/ScrollPage.h"
 
@@ -31,10 +32,6 @@
 
 namespace lp::ui {
 namespace {
-
-QString qs(const std::string& s) {
-    return QString::fromStdString(s);
-}
 
 const QColor kSeriesColor(0x4E, 0x79, 0xA7);
 const QColor kMeanColor(0x2F, 0x4B, 0x7C);

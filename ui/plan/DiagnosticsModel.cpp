@@ -10,13 +10,6 @@ DiagnosticsModel::DiagnosticsModel(QObject* parent) : QAbstractListModel(parent)
         m_icons[static_cast<std::size_t>(s)] = severityIcon(s);
 }
 
-core::Severity DiagnosticsModel::shownSeverity(const core::Diagnostic& d) {
-    // Not fitting means the job dies of out-of-memory: shown in red with the errors.
-    if (d.id == core::DiagnosticId::DoesNotFit)
-        return core::Severity::Error;
-    return d.severity;
-}
-
 QIcon DiagnosticsModel::severityIcon(core::Severity s) {
     switch (s) {
     case core::Severity::Error:
@@ -68,15 +61,10 @@ QString DiagnosticsModel::explainKeyFor(core::DiagnosticId id) {
 void DiagnosticsModel::setDiagnostics(const std::vector<core::Diagnostic>& diagnostics) {
     std::vector<Row> rows;
     rows.reserve(diagnostics.size());
-    for (const core::Diagnostic& d : diagnostics)
-        rows.push_back({d, QString::fromUtf8(core::diagnosticIdString(d.id)),
-                        QString::fromStdString(core::diagnosticMessage(d)),
-                        QString::fromStdString(core::diagnosticSuggestion(d)), shownSeverity(d)});
-    std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
-        if (a.severity != b.severity)
-            return static_cast<int>(a.severity) > static_cast<int>(b.severity);
-        return a.d.costSeconds > b.d.costSeconds && a.severity != core::Severity::Error;
-    });
+    for (const core::Diagnostic* d : core::orderedDiagnostics(diagnostics))
+        rows.push_back({*d, QString::fromUtf8(core::diagnosticIdString(d->id)),
+                        QString::fromStdString(core::diagnosticMessage(*d)),
+                        QString::fromStdString(core::diagnosticSuggestion(*d)), core::shownSeverity(*d)});
     const bool sameShape =
         rows.size() == m_rows.size() && std::equal(rows.begin(), rows.end(), m_rows.begin(),
                                                    [](const Row& a, const Row& b) { return a.id == b.id; });

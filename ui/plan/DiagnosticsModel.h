@@ -32,7 +32,6 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QHash<int, QByteArray> roleNames() const override;
 
-    static core::Severity shownSeverity(const core::Diagnostic& d);
     static QIcon severityIcon(core::Severity s);
     static QString explainKeyFor(core::DiagnosticId id);
 

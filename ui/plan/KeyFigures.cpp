@@ -119,10 +119,10 @@ void KeyFigures::refresh() {
         ->setValue(formatPercent(p.mfu6nd), tr("6·N·D with N = %1").arg(formatLarge(p.params.total)));
     figure(QStringLiteral("model_tflops_per_gpu"))
         ->setValue(formatNumber(p.modelTflopsPerGpu, 0) + tr(" TFLOP/s"),
-                   tr("of %1 peak").arg(formatNumber(p.x.peakFlops / 1e12, 0)));
+                   tr("of %1 peak").arg(formatNumber(p.intermediates.peakFlops / 1e12, 0)));
     figure(QStringLiteral("time.step"))
         ->setValue(formatSeconds(p.time.stepSeconds),
-                   tr("%1 micro batches").arg(formatNumber(p.x.microbatches, 0)));
+                   tr("%1 micro batches").arg(formatNumber(p.intermediates.microbatches, 0)));
     figure(QStringLiteral("tokens_per_s"))
         ->setValue(formatTokensPerSecond(p.tokensPerSecond),
                    tr("%1 per GPU").arg(formatNumber(p.tokensPerSecondPerGpu, 0)));
@@ -134,7 +134,7 @@ void KeyFigures::refresh() {
                        .arg(formatCount(static_cast<long long>(p.tokensPerStep))));
     figure(QStringLiteral("training_state_bytes"))
         ->setValue(formatBytes(p.trainingStateBytes, m_unit, 0),
-                   tr("%1 B/param, unsharded").arg(formatNumber(p.x.bytesPerParamState, 0)));
+                   tr("%1 B/param, unsharded").arg(formatNumber(p.intermediates.bytesPerParamState, 0)));
     figure(QStringLiteral("training_time"))
         ->setValue(formatDuration(p.trainingSeconds), tr("%1 tokens, %2 GPUs")
                                                           .arg(formatLarge(m_scenario.training.tokenBudget),

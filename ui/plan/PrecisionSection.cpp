@@ -149,9 +149,9 @@ void PrecisionSection::setPlan(const core::Scenario& scenario, const core::Plan&
 
     QString summary = tr("GEMM inputs %1 · weights %2 · master weights and optimizer state fp32")
                           .arg(formatOf(m_rows, "Linear-layer GEMM inputs"), formatOf(m_rows, "Weights"));
-    if (m_fp8Active && plan.x.fp8WeightCopyBytes > 0)
-        summary +=
-            tr(" · fp8 weight copies %1 per GPU").arg(formatBytes(plan.x.fp8WeightCopyBytes, m_unit, 1));
+    if (m_fp8Active && plan.intermediates.fp8WeightCopyBytes > 0)
+        summary += tr(" · fp8 weight copies %1 per GPU")
+                       .arg(formatBytes(plan.intermediates.fp8WeightCopyBytes, m_unit, 1));
     setSummary(summary);
     refreshFigures();
 }
@@ -170,7 +170,7 @@ void PrecisionSection::refreshFigures() {
     m_fp8Row->setVisible(m_fp8Active);
     if (!m_fp8Active)
         return;
-    const core::Intermediates& x = m_plan.x;
+    const core::Intermediates& x = m_plan.intermediates;
     const QString where = m_stale ? tr("per GPU, last valid layout") : tr("worst-stage GPU, in its weights");
     if (m_stale && m_copiesExpected && x.fp8WeightCopyBytes <= 0) { // the last valid plan was not fp8
         m_copies->setValue(QStringLiteral("–"), tr("no valid layout"));

@@ -27,7 +27,7 @@ ClusterEditor::ClusterEditor(ScenarioDocument* doc, QWidget* parent)
       m_more(new FormBinder(doc, mergeIdFor(EditKind::Cluster, 50), this)) {
     const auto apply = [this](const Scenario& next, const QString& description, int mergeId) {
         core::ClusterSpec c = next.cluster;
-        syncClusterName(c);
+        core::syncClusterName(c);
         m_doc->editCluster(c, description, mergeId);
     };
     m_main->setApply(apply);

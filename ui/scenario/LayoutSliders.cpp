@@ -15,42 +15,42 @@ namespace lp::ui {
 namespace {
 
 struct AxisText {
-    LayoutAxis axis;
+    core::LayoutAxis axis;
     const char* label;
     const char* tip;
 };
 
 constexpr AxisText kAxes[] = {
-    {LayoutAxis::Tp, QT_TRANSLATE_NOOP("lp::ui::LayoutSliders", "&TP"),
+    {core::LayoutAxis::Tp, QT_TRANSLATE_NOOP("lp::ui::LayoutSliders", "&TP"),
      QT_TRANSLATE_NOOP("lp::ui::LayoutSliders",
                        "Tensor parallelism: each layer's matrices are split across this many GPUs, which "
                        "all-reduce every layer (keep it inside the NVLink domain).")},
-    {LayoutAxis::Pp, QT_TRANSLATE_NOOP("lp::ui::LayoutSliders", "&PP"),
+    {core::LayoutAxis::Pp, QT_TRANSLATE_NOOP("lp::ui::LayoutSliders", "&PP"),
      QT_TRANSLATE_NOOP("lp::ui::LayoutSliders",
                        "Pipeline parallelism: the layers are cut into this many consecutive stages on "
                        "different GPUs; it must divide the layer count.")},
-    {LayoutAxis::Dp, QT_TRANSLATE_NOOP("lp::ui::LayoutSliders", "&DP"),
+    {core::LayoutAxis::Dp, QT_TRANSLATE_NOOP("lp::ui::LayoutSliders", "&DP"),
      QT_TRANSLATE_NOOP("lp::ui::LayoutSliders",
                        "Data parallelism: replicas of the model that each process different sequences "
                        "and average their gradients.")},
-    {LayoutAxis::Cp, QT_TRANSLATE_NOOP("lp::ui::LayoutSliders", "&CP"),
+    {core::LayoutAxis::Cp, QT_TRANSLATE_NOOP("lp::ui::LayoutSliders", "&CP"),
      QT_TRANSLATE_NOOP("lp::ui::LayoutSliders",
                        "Context parallelism: each sequence is split across this many GPUs (ring attention), "
                        "for long contexts.")},
-    {LayoutAxis::Ep, QT_TRANSLATE_NOOP("lp::ui::LayoutSliders", "&EP"),
+    {core::LayoutAxis::Ep, QT_TRANSLATE_NOOP("lp::ui::LayoutSliders", "&EP"),
      QT_TRANSLATE_NOOP("lp::ui::LayoutSliders",
                        "Expert parallelism: a mixture-of-experts layer's experts are spread over this many "
                        "GPUs, carved out of DP x CP (or, with expert TP below TP, out of TP x CP x DP); MoE "
                        "models only.")},
-    {LayoutAxis::Vpp, QT_TRANSLATE_NOOP("lp::ui::LayoutSliders", "&Virtual stages"),
+    {core::LayoutAxis::Vpp, QT_TRANSLATE_NOOP("lp::ui::LayoutSliders", "&Virtual stages"),
      QT_TRANSLATE_NOOP("lp::ui::LayoutSliders",
                        "Interleaved pipeline: each GPU holds this many non-adjacent chunks of layers, "
                        "shrinking the bubble at the cost of more point-to-point traffic.")},
-    {LayoutAxis::MicroBatch, QT_TRANSLATE_NOOP("lp::ui::LayoutSliders", "&Micro batch"),
+    {core::LayoutAxis::MicroBatch, QT_TRANSLATE_NOOP("lp::ui::LayoutSliders", "&Micro batch"),
      QT_TRANSLATE_NOOP("lp::ui::LayoutSliders",
                        "Sequences per micro batch on each pipeline: larger ones run GEMMs more efficiently "
                        "but hold more activations.")},
-    {LayoutAxis::Accumulation, QT_TRANSLATE_NOOP("lp::ui::LayoutSliders", "&Accumulation"),
+    {core::LayoutAxis::Accumulation, QT_TRANSLATE_NOOP("lp::ui::LayoutSliders", "&Accumulation"),
      QT_TRANSLATE_NOOP("lp::ui::LayoutSliders",
                        "Gradient accumulation: micro batches per optimizer step; more of them shrink the "
                        "pipeline bubble and grow the effective batch.")},
@@ -68,21 +68,21 @@ LayoutSliders::LayoutSliders(ScenarioDocument* doc, QWidget* parent)
     int row = 0;
     for (const AxisText& a : kAxes) {
         const auto i = static_cast<std::size_t>(a.axis);
-        auto* control = new StepControl(this, axisMaximum(a.axis));
+        auto* control = new StepControl(this, core::axisMaximum(a.axis));
         auto* label = new QLabel(tr(a.label), this);
         label->setBuddy(control->spinBox());
         label->setToolTip(tr(a.tip));
         control->setToolTip(tr(a.tip));
         control->slider()->setObjectName(QStringLiteral("slider_") +
-                                         axisName(a.axis).remove(QLatin1Char(' ')));
+                                         qs(core::axisName(a.axis)).remove(QLatin1Char(' ')));
         control->spinBox()->setObjectName(QStringLiteral("spin_") +
-                                          axisName(a.axis).remove(QLatin1Char(' ')));
-        control->slider()->setAccessibleName(axisName(a.axis));
-        control->spinBox()->setAccessibleName(axisName(a.axis));
+                                          qs(core::axisName(a.axis)).remove(QLatin1Char(' ')));
+        control->slider()->setAccessibleName(qs(core::axisName(a.axis)));
+        control->spinBox()->setAccessibleName(qs(core::axisName(a.axis)));
         grid->addWidget(label, row, 0);
         grid->addWidget(control->slider(), row, 1);
         grid->addWidget(control->spinBox(), row, 2);
-        const LayoutAxis axis = a.axis;
+        const core::LayoutAxis axis = a.axis;
         connect(control, &StepControl::valueEdited, this, [this, axis](int value, bool interactive) {
             m_doc->setLayoutValue(axis, value, interactive);
         });
@@ -90,7 +90,7 @@ LayoutSliders::LayoutSliders(ScenarioDocument* doc, QWidget* parent)
         m_controls[i] = control;
         m_labels[i] = label;
         ++row;
-        if (a.axis == LayoutAxis::Ep) {
+        if (a.axis == core::LayoutAxis::Ep) {
             // The experts' own tensor parallelism, right under EP: a choice among the values that fit.
             m_etpLabel = new QLabel(tr("E&xpert TP"), this);
             m_etpLabel->setBuddy(m_etp);
@@ -143,27 +143,28 @@ LayoutSliders::LayoutSliders(ScenarioDocument* doc, QWidget* parent)
 
 void LayoutSliders::refresh() {
     const core::Scenario& s = m_doc->scenario();
-    for (int i = 0; i < kLayoutAxisCount; ++i) {
-        const auto axis = static_cast<LayoutAxis>(i);
+    for (int i = 0; i < core::kLayoutAxisCount; ++i) {
+        const auto axis = static_cast<core::LayoutAxis>(i);
         StepControl* c = m_controls[static_cast<std::size_t>(i)];
-        c->setSteps(m_doc->steps(axis), layoutValue(s.layout, axis));
+        c->setSteps(m_doc->steps(axis), core::layoutValue(s.layout, axis));
     }
     const bool keep = m_doc->keepGpuCount();
     {
         const QSignalBlocker block(m_keep);
         m_keep->setChecked(keep);
     }
-    control(LayoutAxis::Dp)->setReadOnly(keep);
+    control(core::LayoutAxis::Dp)->setReadOnly(keep);
     const QString dpTip = keep ? tr("DP follows from the cluster: GPUs / (TP x PP x CP). Turn off \"Keep GPU "
                                     "count\" to set it and let the cluster follow.")
                                : tr(kAxes[2].tip);
-    control(LayoutAxis::Dp)->setToolTip(dpTip);
+    control(core::LayoutAxis::Dp)->setToolTip(dpTip);
     const bool moe = s.model.isMoe();
-    control(LayoutAxis::Ep)->setEnabled(moe);
-    m_labels[static_cast<std::size_t>(LayoutAxis::Ep)]->setEnabled(moe);
+    control(core::LayoutAxis::Ep)->setEnabled(moe);
+    m_labels[static_cast<std::size_t>(core::LayoutAxis::Ep)]->setEnabled(moe);
     refreshExpertTp(s);
-    control(LayoutAxis::Vpp)->setEnabled(s.layout.pp > 1 || s.layout.vpp > 1);
-    m_labels[static_cast<std::size_t>(LayoutAxis::Vpp)]->setEnabled(s.layout.pp > 1 || s.layout.vpp > 1);
+    control(core::LayoutAxis::Vpp)->setEnabled(s.layout.pp > 1 || s.layout.vpp > 1);
+    m_labels[static_cast<std::size_t>(core::LayoutAxis::Vpp)]->setEnabled(s.layout.pp > 1 ||
+                                                                          s.layout.vpp > 1);
 
     const core::Layout& l = s.layout;
     const QString x = QStringLiteral(" × ");

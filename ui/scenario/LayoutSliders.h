@@ -2,7 +2,7 @@
 // The layout controls: TP, PP, DP, CP, EP, virtual stages, micro batch and accumulation, each a
 // slider with a spin box over its valid values; the experts' TP (a choice among the values that fit);
 // the "keep GPU count" switch, and the summary line (GPUs used, effective batch).
-#include "ui/document/LayoutSteps.h"
+#include "core/search/LayoutSteps.h"
 
 #include <QWidget>
 
@@ -22,7 +22,7 @@ class LayoutSliders : public QWidget {
 public:
     explicit LayoutSliders(ScenarioDocument* doc, QWidget* parent = nullptr);
 
-    StepControl* control(LayoutAxis axis) const { return m_controls[static_cast<std::size_t>(axis)]; }
+    StepControl* control(core::LayoutAxis axis) const { return m_controls[static_cast<std::size_t>(axis)]; }
     QCheckBox* keepGpuCountBox() const { return m_keep; }
     QComboBox* expertTpBox() const { return m_etp; }
 
@@ -33,8 +33,8 @@ private:
     void refresh();
     void refreshExpertTp(const core::Scenario& s);
     ScenarioDocument* m_doc;
-    std::array<StepControl*, kLayoutAxisCount> m_controls{};
-    std::array<QLabel*, kLayoutAxisCount> m_labels{};
+    std::array<StepControl*, core::kLayoutAxisCount> m_controls{};
+    std::array<QLabel*, core::kLayoutAxisCount> m_labels{};
     QCheckBox* m_keep;
     QLabel* m_summary;
     QComboBox* m_etp;

@@ -2,6 +2,7 @@
 
 #include "ui/document/ScenarioDocument.h"
 #include "ui/teach/TeachingTexts.h"
+#include "ui/widgets/Format.h"
 #include "ui/widgets/Palette.h"
 
 #include <QDialogButtonBox>
@@ -19,9 +20,6 @@ namespace lp::ui {
 namespace {
 QString texts(const char* section, const char* key) {
     return TeachingTexts::instance().text(QString::fromLatin1(section), QString::fromLatin1(key));
-}
-QString qs(const std::string& s) {
-    return QString::fromStdString(s);
 }
 constexpr int kQuestions = 2 + core::kQuestionKindCount; // the two seed questions and one of each varied kind
 } // namespace

@@ -1,6 +1,7 @@
 #include "ui/teach/Tour.h"
 
 #include "ui/document/ScenarioDocument.h"
+#include "ui/widgets/Format.h"
 
 #include <QFile>
 #include <QSettings>
@@ -10,9 +11,6 @@
 namespace lp::ui {
 namespace {
 const QString kStepKey = QStringLiteral("teaching/tourStep");
-QString qs(const std::string& s) {
-    return QString::fromStdString(s);
-}
 } // namespace
 
 Tour::Tour(ScenarioDocument* doc, QObject* parent) : QObject(parent), m_doc(doc) {

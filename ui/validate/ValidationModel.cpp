@@ -12,13 +12,6 @@
 namespace lp::ui {
 namespace {
 
-QString qs(const std::string& s) {
-    return QString::fromStdString(s);
-}
-QString qs(std::string_view s) {
-    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
-
 constexpr double kGoodError = 0.10; // |error| up to 10%: green
 constexpr double kBadError = 0.20;  // beyond 20%: red
 

@@ -52,10 +52,6 @@
 namespace lp::ui {
 namespace validation {
 
-QString qs(const std::string& s) {
-    return QString::fromStdString(s);
-}
-
 QColor mix(const QPalette& p, double t) {
     const QColor a = p.color(QPalette::Text);
     const QColor b = p.color(QPalette::Base);

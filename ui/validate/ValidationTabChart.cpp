@@ -47,7 +47,6 @@
 // The Validate tab's predicted-against-measured chart.
 namespace lp::ui {
 namespace validation {
-QString qs(const std::string& s);
 QColor mix(const QPalette& p, double t);
 } // namespace validation
 using namespace validation;

@@ -8,6 +8,10 @@
 
 namespace lp::ui {
 
+QString qs(std::string_view text) {
+    return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
+}
+
 double bytesPerUnit(MemoryUnit u) {
     return u == MemoryUnit::GiB ? core::kGiB : core::kGB;
 }

@@ -3,7 +3,12 @@
 // thousands separators from the locale.
 #include <QString>
 
+#include <string_view>
+
 namespace lp::ui {
+
+// Core text (UTF-8) as a QString.
+QString qs(std::string_view text);
 
 enum class MemoryUnit { GB, GiB };
 

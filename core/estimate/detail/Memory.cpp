@@ -197,7 +197,7 @@ double EvalContext::gemm16Seconds(double flops) const {
 }
 
 double EvalContext::memSeconds(double bytes) const {
-    return bytes / (s.cluster.gpu.hbmBandwidth * prof.hbmEfficiency);
+    return bytes / (s.cluster.gpu.hbmBandwidth * prof.kernels.hbmEfficiency);
 }
 
 double EvalContext::hostCopySeconds(double bytes) const {
@@ -324,7 +324,7 @@ double rematKeptBytes(const EvalContext& x) {
 void computeMemory(const EvalContext& x, Plan& plan) {
     const TrainingOptions& tr = x.s.training;
     const StyleTraits& st = x.traits;
-    Intermediates& im = plan.x;
+    Intermediates& im = plan.intermediates;
     MemoryPlan& mem = plan.memory;
     const int stages = x.s.layout.pp;
     mem.stages.assign(static_cast<std::size_t>(stages), StageMemory{});

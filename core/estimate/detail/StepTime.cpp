@@ -225,7 +225,7 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
         const double work = 0.5 * fAttn; // causal kernels skip the masked half
         // Large kernels reach the profile's attention efficiency; small ones lose as small GEMMs do.
         const double sizeFactor = x.prof.gemmEfficiency.at(work) / x.prof.gemmEfficiency.at(1e13);
-        const bool fa2 = x.traits.torchSdpaAttention && x.prof.fa2AttentionFwdEfficiency > 0;
+        const bool fa2 = x.traits.torchSdpaAttention && x.prof.kernels.fa2AttentionFwdEfficiency > 0;
         im.flashFwdIsFa2 = fa2;
         // Short sequences run further from the limit: per-row work is a larger share (Hardware.h).
         const double kernelTokens = x.seq / x.c;
@@ -233,10 +233,11 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
         const auto lengthFactor = [&](double half) {
             return half > 0 ? kernelTokens / (kernelTokens + half) : 1.0;
         };
-        im.attentionLengthFactorFwd = lengthFactor(x.prof.attentionFwdHalfTokens);
-        im.attentionLengthFactorBwd = lengthFactor(x.prof.attentionBwdHalfTokens);
-        const double bwdLimit = fa2 && x.prof.fa2AttentionBwdEfficiency > 0 ? x.prof.fa2AttentionBwdEfficiency
-                                                                            : x.prof.attentionBwdEfficiency;
+        im.attentionLengthFactorFwd = lengthFactor(x.prof.kernels.attentionFwdHalfTokens);
+        im.attentionLengthFactorBwd = lengthFactor(x.prof.kernels.attentionBwdHalfTokens);
+        const double bwdLimit = fa2 && x.prof.kernels.fa2AttentionBwdEfficiency > 0
+                                    ? x.prof.kernels.fa2AttentionBwdEfficiency
+                                    : x.prof.kernels.attentionBwdEfficiency;
         // Small heads run further from the limit: a score's exponential costs the same whatever the head
         // size while its MMA work shrinks with it (Hardware.h). The profile's efficiencies are for heads of
         // 128.
@@ -246,13 +247,14 @@ LayerTimes layerTimes(const EvalContext& x, Intermediates& im) {
                        ? std::min(1.0, (1.0 + overhead) / (1.0 + overhead * 128.0 / im.attentionHeadSize))
                        : 1.0;
         };
-        im.attentionHeadFactorFwd =
-            headFactor(fa2 ? x.prof.fa2AttentionScoreOverhead : x.prof.attentionScoreOverhead);
+        im.attentionHeadFactorFwd = headFactor(fa2 ? x.prof.kernels.fa2AttentionScoreOverhead
+                                                   : x.prof.kernels.attentionScoreOverhead);
         im.attentionHeadFactorBwd =
-            headFactor(fa2 ? x.prof.fa2AttentionScoreOverhead
-                           : kFlashBwdScoreOverheadRatio * x.prof.attentionScoreOverhead);
-        im.flashFwdEfficiency = (fa2 ? x.prof.fa2AttentionFwdEfficiency : x.prof.attentionFwdEfficiency) *
-                                sizeFactor * im.attentionLengthFactorFwd * im.attentionHeadFactorFwd;
+            headFactor(fa2 ? x.prof.kernels.fa2AttentionScoreOverhead
+                           : kFlashBwdScoreOverheadRatio * x.prof.kernels.attentionScoreOverhead);
+        im.flashFwdEfficiency =
+            (fa2 ? x.prof.kernels.fa2AttentionFwdEfficiency : x.prof.kernels.attentionFwdEfficiency) *
+            sizeFactor * im.attentionLengthFactorFwd * im.attentionHeadFactorFwd;
         im.flashBwdEfficiency =
             bwdLimit * sizeFactor * im.attentionLengthFactorBwd * im.attentionHeadFactorBwd;
         r.attnFwd = work / (x.peak16 * im.flashFwdEfficiency);
@@ -447,7 +449,7 @@ double moduleRecomputeFlopsPerToken(const EvalContext& x) {
 }
 
 void computeTime(const EvalContext& x, Plan& plan) {
-    Intermediates& im = plan.x;
+    Intermediates& im = plan.intermediates;
     TimeBreakdown& tb = plan.time;
     const StyleTraits& st = x.traits;
     const LayerTimes lt = layerTimes(x, im);

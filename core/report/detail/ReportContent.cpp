@@ -24,33 +24,6 @@ std::string str(long long v) {
     return fmt::fixed(static_cast<double>(v), 0);
 }
 
-int severityRank(Severity s) {
-    switch (s) {
-    case Severity::Error:
-        return 0;
-    case Severity::Warning:
-        return 1;
-    case Severity::Info:
-        return 2;
-    }
-    return 3;
-}
-
-std::string zeroText(int stage) {
-    switch (stage) {
-    case 0:
-        return "ZeRO-0 (replicated)";
-    case 1:
-        return "ZeRO-1 (sharded optimizer, the distributed optimizer)";
-    case 2:
-        return "ZeRO-2 (sharded optimizer and gradients)";
-    case 3:
-        return "ZeRO-3 (FSDP full shard)";
-    default:
-        return "ZeRO-" + std::to_string(stage);
-    }
-}
-
 std::string bandwidth(double bytesPerSecond) {
     return fmt::fixed(bytesPerSecond / 1e9, 1) + " GB/s";
 }
@@ -211,7 +184,7 @@ KeyValues trainingFacts(const Scenario& s, const Plan& p) {
     KeyValues kv;
     kv.emplace_back("Precision", std::string(toString(t.precision)));
     kv.emplace_back("Optimizer", std::string(toString(t.optimizer)));
-    kv.emplace_back("ZeRO stage", zeroText(t.zeroStage));
+    kv.emplace_back("ZeRO stage", zeroStageName(t.zeroStage));
     if (t.zeroStage >= 1) {
         const int degree = effectiveShardDegree(s);
         kv.emplace_back("Shard group", degree < s.layout.dp
@@ -236,7 +209,7 @@ KeyValues trainingFacts(const Scenario& s, const Plan& p) {
                                                                   "are fused already)")));
     if (t.fp8ParamGather)
         kv.emplace_back("FP8 weight gathers",
-                        onOff(true) + (p.x.gatherBytesPerParam < 2.0
+                        onOff(true) + (p.intermediates.gatherBytesPerParam < 2.0
                                            ? std::string()
                                            : std::string(" (no effect without fp8 training)")));
     kv.emplace_back("TP communication overlap", onOff(t.overlapTpComm));
@@ -326,7 +299,7 @@ KeyValues layoutFacts(const Scenario& s, const Plan& p) {
     const double tokens = static_cast<double>(l.effectiveBatch()) * s.model.seqLen;
     kv.emplace_back("Tokens per step", fmt::fixed(tokens, 0));
     if (p.valid && l.pp > 1)
-        kv.emplace_back("Layers per stage", fmt::fixed(p.x.layersPerStage, 1));
+        kv.emplace_back("Layers per stage", fmt::fixed(p.intermediates.layersPerStage, 1));
     return kv;
 }
 
@@ -378,7 +351,7 @@ Table numberFormatTable(const Scenario& s) {
 }
 
 std::string fp8ExtrasLine(const Plan& p) {
-    const auto& x = p.x;
+    const auto& x = p.intermediates;
     if (!(x.fp8WeightCopyBytes > 0 || x.fp8ScalingStateBytes > 0))
         return {};
     const auto& m = p.memory;
@@ -411,7 +384,7 @@ KeyValues utilisationFacts(const Scenario& s, const Plan& p) {
     kv.emplace_back("6ND yardstick (6 x parameters x tokens)", fmt::percent(p.mfu6nd));
     kv.emplace_back("TFLOP/s per GPU", fmt::fixed(p.modelTflopsPerGpu, 1) + " model, " +
                                            fmt::fixed(p.hardwareTflopsPerGpu, 1) + " hardware (peak " +
-                                           fmt::fixed(p.x.peakFlops / 1e12, 0) + ")");
+                                           fmt::fixed(p.intermediates.peakFlops / 1e12, 0) + ")");
     kv.emplace_back("Model FLOPs per step", fmt::sig(p.modelFlopsPerStep, 4));
     kv.emplace_back("Tokens/s", fmt::fixed(p.tokensPerSecond, 0) + " (" +
                                     fmt::fixed(p.tokensPerSecondPerGpu, 1) + " per GPU)");
@@ -435,50 +408,46 @@ KeyValues profileFacts(const ReportInput& r) {
     for (const auto& [x, y] : pr.gemmEfficiency.points)
         gemmMax = std::max(gemmMax, y);
     kv.emplace_back("GEMM efficiency (largest GEMMs)", fmt::percent(gemmMax) + " of peak");
-    kv.emplace_back("HBM efficiency", fmt::percent(pr.hbmEfficiency));
-    kv.emplace_back("Flash attention efficiency", fmt::percent(pr.attentionFwdEfficiency) + " forward, " +
-                                                      fmt::percent(pr.attentionBwdEfficiency) + " backward");
-    if (pr.fa2AttentionFwdEfficiency > 0)
+    kv.emplace_back("HBM efficiency", fmt::percent(pr.kernels.hbmEfficiency));
+    kv.emplace_back("Flash attention efficiency",
+                    fmt::percent(pr.kernels.attentionFwdEfficiency) + " forward, " +
+                        fmt::percent(pr.kernels.attentionBwdEfficiency) + " backward");
+    if (pr.kernels.fa2AttentionFwdEfficiency > 0)
         kv.emplace_back("FlashAttention-2 forward (torch SDPA, FSDP style)",
-                        fmt::percent(pr.fa2AttentionFwdEfficiency) +
-                            (r.plan.x.flashFwdIsFa2 ? " (this plan)" : ""));
-    if (pr.fa2AttentionBwdEfficiency > 0)
-        kv.emplace_back("FlashAttention-2 backward", fmt::percent(pr.fa2AttentionBwdEfficiency));
-    if (pr.attentionFwdHalfTokens > 0 || pr.attentionBwdHalfTokens > 0)
-        kv.emplace_back("Attention at half its limit", fmt::fixed(pr.attentionFwdHalfTokens, 0) +
+                        fmt::percent(pr.kernels.fa2AttentionFwdEfficiency) +
+                            (r.plan.intermediates.flashFwdIsFa2 ? " (this plan)" : ""));
+    if (pr.kernels.fa2AttentionBwdEfficiency > 0)
+        kv.emplace_back("FlashAttention-2 backward", fmt::percent(pr.kernels.fa2AttentionBwdEfficiency));
+    if (pr.kernels.attentionFwdHalfTokens > 0 || pr.kernels.attentionBwdHalfTokens > 0)
+        kv.emplace_back("Attention at half its limit", fmt::fixed(pr.kernels.attentionFwdHalfTokens, 0) +
                                                            " tokens forward, " +
-                                                           fmt::fixed(pr.attentionBwdHalfTokens, 0) +
+                                                           fmt::fixed(pr.kernels.attentionBwdHalfTokens, 0) +
                                                            " backward (the figures above are long-sequence "
                                                            "limits)");
-    if (pr.attentionScoreOverhead > 0 || pr.fa2AttentionScoreOverhead > 0)
-        kv.emplace_back("Attention per-score overhead",
-                        fmt::fixed(pr.attentionScoreOverhead, 2) + " of the MMA time at heads of 128" +
-                            (pr.fa2AttentionScoreOverhead > 0
-                                 ? " (FlashAttention-2: " + fmt::fixed(pr.fa2AttentionScoreOverhead, 2) + ")"
-                                 : std::string()) +
-                            "; the figures above are for heads of 128" +
-                            (r.plan.valid && r.plan.x.attentionHeadFactorFwd < 1.0
-                                 ? ", this plan's heads of " + fmt::fixed(r.plan.x.attentionHeadSize, 0) +
-                                       " run at " + fmt::percent(r.plan.x.attentionHeadFactorFwd, 0) +
-                                       " and " + fmt::percent(r.plan.x.attentionHeadFactorBwd, 0) + " of them"
-                                 : std::string()));
+    if (pr.kernels.attentionScoreOverhead > 0 || pr.kernels.fa2AttentionScoreOverhead > 0)
+        kv.emplace_back(
+            "Attention per-score overhead",
+            fmt::fixed(pr.kernels.attentionScoreOverhead, 2) + " of the MMA time at heads of 128" +
+                (pr.kernels.fa2AttentionScoreOverhead > 0
+                     ? " (FlashAttention-2: " + fmt::fixed(pr.kernels.fa2AttentionScoreOverhead, 2) + ")"
+                     : std::string()) +
+                "; the figures above are for heads of 128" +
+                (r.plan.valid && r.plan.intermediates.attentionHeadFactorFwd < 1.0
+                     ? ", this plan's heads of " + fmt::fixed(r.plan.intermediates.attentionHeadSize, 0) +
+                           " run at " + fmt::percent(r.plan.intermediates.attentionHeadFactorFwd, 0) +
+                           " and " + fmt::percent(r.plan.intermediates.attentionHeadFactorBwd, 0) + " of them"
+                     : std::string()));
     if (r.plan.valid)
-        kv.emplace_back("GEMM efficiency in this plan",
-                        fmt::percent(r.plan.x.gemmEfficiency) + " (FLOP-weighted over a layer's GEMMs)");
+        kv.emplace_back("GEMM efficiency in this plan", fmt::percent(r.plan.intermediates.gemmEfficiency) +
+                                                            " (FLOP-weighted over a layer's GEMMs)");
     return kv;
 }
 
 std::vector<DiagnosticView> diagnosticViews(const Plan& p) {
-    std::vector<const Diagnostic*> sorted;
-    for (const auto& d : p.diagnostics)
-        sorted.push_back(&d);
-    std::stable_sort(sorted.begin(), sorted.end(), [](const Diagnostic* a, const Diagnostic* b) {
-        return severityRank(a->severity) < severityRank(b->severity);
-    });
     std::vector<DiagnosticView> out;
-    for (const Diagnostic* d : sorted) {
+    for (const Diagnostic* d : orderedDiagnostics(p.diagnostics)) {
         DiagnosticView v;
-        v.severity = std::string(toString(d->severity));
+        v.severity = std::string(toString(shownSeverity(*d)));
         v.id = std::string(diagnosticIdString(d->id));
         v.message = diagnosticMessage(*d);
         v.suggestion = diagnosticSuggestion(*d);

@@ -1,22 +1,21 @@
 #pragma once
 // The values each layout control steps through, and how one change to the layout propagates
 // (DP rebalanced to keep the GPU count, or the cluster resized to follow the layout).
-// Validity itself is the core's: a step is offered when core::checkLayout reports no new error for it.
+// Validity itself is the core's: a step is offered when checkLayout reports no new error for it.
 #include "core/model/Scenario.h"
 
-#include <QString>
-
+#include <string_view>
 #include <vector>
 
-namespace lp::ui {
+namespace lp::core {
 
 enum class LayoutAxis { Tp, Pp, Dp, Cp, Ep, Vpp, MicroBatch, Accumulation };
 inline constexpr int kLayoutAxisCount = static_cast<int>(LayoutAxis::Accumulation) + 1;
 
-int layoutValue(const core::Layout& l, LayoutAxis axis);
-void setLayoutValue(core::Layout& l, LayoutAxis axis, int value);
-QString axisName(LayoutAxis axis); // "TP", "micro batch", ...
-int axisMaximum(LayoutAxis axis);  // what a spin box accepts when typed
+int layoutValue(const Layout& l, LayoutAxis axis);
+void setLayoutValue(Layout& l, LayoutAxis axis, int value);
+std::string_view axisName(LayoutAxis axis); // "TP", "micro batch", ...
+int axisMaximum(LayoutAxis axis);           // what a spin box accepts when typed
 
 struct LayoutRules {
     bool keepGpuCount = true;  // TP/PP/CP changes rebalance DP instead of resizing the cluster
@@ -25,15 +24,15 @@ struct LayoutRules {
 };
 
 // The scenario after setting `axis` to `value` under `rules`.
-core::Scenario withLayoutValue(const core::Scenario& s, LayoutAxis axis, int value, const LayoutRules& rules);
+Scenario withLayoutValue(const Scenario& s, LayoutAxis axis, int value, const LayoutRules& rules);
 
 // The scenario after a cluster edit: with keepGpuCount, DP follows the new GPU count when it can.
-core::Scenario withClusterRebalanced(const core::Scenario& s, const LayoutRules& rules);
+Scenario withClusterRebalanced(const Scenario& s, const LayoutRules& rules);
 
 // Keeps a cluster name of the form "8 x DGX H100" in step with its node count.
-void syncClusterName(core::ClusterSpec& c);
+void syncClusterName(ClusterSpec& c);
 
 // Sorted values a slider for `axis` offers; the current value is always included (even when invalid).
-std::vector<int> validSteps(const core::Scenario& s, LayoutAxis axis, const LayoutRules& rules);
+std::vector<int> validSteps(const Scenario& s, LayoutAxis axis, const LayoutRules& rules);
 
-} // namespace lp::ui
+} // namespace lp::core

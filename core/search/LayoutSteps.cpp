@@ -1,4 +1,4 @@
-#include "ui/document/LayoutSteps.h"
+#include "core/search/LayoutSteps.h"
 
 #include "core/estimate/Evaluate.h"
 
@@ -6,21 +6,21 @@
 #include <bitset>
 #include <string>
 
-namespace lp::ui {
+namespace lp::core {
 namespace {
 
-using ErrorSet = std::bitset<core::kDiagnosticCount>;
+using ErrorSet = std::bitset<kDiagnosticCount>;
 
-ErrorSet errorsOf(const core::Scenario& s) {
+ErrorSet errorsOf(const Scenario& s) {
     ErrorSet set;
-    for (const core::Diagnostic& d : core::checkLayout(s))
-        if (d.severity == core::Severity::Error)
+    for (const Diagnostic& d : checkLayout(s))
+        if (d.severity == Severity::Error)
             set.set(static_cast<std::size_t>(d.id));
     return set;
 }
 
 // Sets the cluster size to the layout's GPU count in whole nodes, or one partial node.
-void resizeClusterToLayout(core::Scenario& s, int nodeSize) {
+void resizeClusterToLayout(Scenario& s, int nodeSize) {
     const long long gpus = s.layout.gpus();
     if (gpus <= 0 || nodeSize <= 0)
         return;
@@ -39,7 +39,7 @@ bool nodeCompatible(long long gpus, int nodeSize) {
     return gpus > 0 && nodeSize > 0 && (gpus % nodeSize == 0 || nodeSize % gpus == 0);
 }
 
-int candidateLimit(const core::Scenario& s, LayoutAxis axis) {
+int candidateLimit(const Scenario& s, LayoutAxis axis) {
     switch (axis) {
     case LayoutAxis::Tp:
         return std::clamp(s.model.heads, 1, 1024);
@@ -62,14 +62,14 @@ int candidateLimit(const core::Scenario& s, LayoutAxis axis) {
 }
 
 // Whether PP x VPP divides the layers (the slider offers even pipeline splits).
-bool evenSplitOf(const core::Scenario& s) {
+bool evenSplitOf(const Scenario& s) {
     const long long chunks = static_cast<long long>(s.layout.pp) * s.layout.vpp;
     return chunks > 0 && s.model.layers % chunks == 0;
 }
 
 } // namespace
 
-int layoutValue(const core::Layout& l, LayoutAxis axis) {
+int layoutValue(const Layout& l, LayoutAxis axis) {
     switch (axis) {
     case LayoutAxis::Tp:
         return l.tp;
@@ -91,7 +91,7 @@ int layoutValue(const core::Layout& l, LayoutAxis axis) {
     return 0;
 }
 
-void setLayoutValue(core::Layout& l, LayoutAxis axis, int value) {
+void setLayoutValue(Layout& l, LayoutAxis axis, int value) {
     switch (axis) {
     case LayoutAxis::Tp:
         l.tp = value;
@@ -120,24 +120,24 @@ void setLayoutValue(core::Layout& l, LayoutAxis axis, int value) {
     }
 }
 
-QString axisName(LayoutAxis axis) {
+std::string_view axisName(LayoutAxis axis) {
     switch (axis) {
     case LayoutAxis::Tp:
-        return QStringLiteral("TP");
+        return "TP";
     case LayoutAxis::Pp:
-        return QStringLiteral("PP");
+        return "PP";
     case LayoutAxis::Dp:
-        return QStringLiteral("DP");
+        return "DP";
     case LayoutAxis::Cp:
-        return QStringLiteral("CP");
+        return "CP";
     case LayoutAxis::Ep:
-        return QStringLiteral("EP");
+        return "EP";
     case LayoutAxis::Vpp:
-        return QStringLiteral("virtual stages");
+        return "virtual stages";
     case LayoutAxis::MicroBatch:
-        return QStringLiteral("micro batch");
+        return "micro batch";
     case LayoutAxis::Accumulation:
-        return QStringLiteral("accumulation");
+        return "accumulation";
     }
     return {};
 }
@@ -155,7 +155,7 @@ int axisMaximum(LayoutAxis axis) {
     }
 }
 
-void syncClusterName(core::ClusterSpec& c) {
+void syncClusterName(ClusterSpec& c) {
     const std::string& name = c.name;
     const std::size_t sep = name.find(" x ");
     if (sep == std::string::npos || sep == 0)
@@ -166,9 +166,8 @@ void syncClusterName(core::ClusterSpec& c) {
     c.name = std::to_string(c.nodes) + name.substr(sep);
 }
 
-core::Scenario withLayoutValue(const core::Scenario& s, LayoutAxis axis, int value,
-                               const LayoutRules& rules) {
-    core::Scenario n = s;
+Scenario withLayoutValue(const Scenario& s, LayoutAxis axis, int value, const LayoutRules& rules) {
+    Scenario n = s;
     setLayoutValue(n.layout, axis, value);
     switch (axis) {
     case LayoutAxis::Tp:
@@ -193,8 +192,8 @@ core::Scenario withLayoutValue(const core::Scenario& s, LayoutAxis axis, int val
     return n;
 }
 
-core::Scenario withClusterRebalanced(const core::Scenario& s, const LayoutRules& rules) {
-    core::Scenario n = s;
+Scenario withClusterRebalanced(const Scenario& s, const LayoutRules& rules) {
+    Scenario n = s;
     if (!rules.keepGpuCount)
         return n;
     const long long model = static_cast<long long>(n.layout.tp) * n.layout.pp * n.layout.cp;
@@ -204,7 +203,7 @@ core::Scenario withClusterRebalanced(const core::Scenario& s, const LayoutRules&
     return n;
 }
 
-std::vector<int> validSteps(const core::Scenario& s, LayoutAxis axis, const LayoutRules& rules) {
+std::vector<int> validSteps(const Scenario& s, LayoutAxis axis, const LayoutRules& rules) {
     const int current = layoutValue(s.layout, axis);
     std::vector<int> steps;
     if (axis == LayoutAxis::Dp) {
@@ -233,7 +232,7 @@ std::vector<int> validSteps(const core::Scenario& s, LayoutAxis axis, const Layo
                 steps.push_back(v);
                 continue;
             }
-            const core::Scenario candidate = withLayoutValue(s, axis, v, rules);
+            const Scenario candidate = withLayoutValue(s, axis, v, rules);
             if (layoutValue(candidate.layout, axis) != v)
                 continue;
             if (rules.keepGpuCount && candidate.layout.gpus() != s.cluster.gpus() &&
@@ -253,4 +252,4 @@ std::vector<int> validSteps(const core::Scenario& s, LayoutAxis axis, const Layo
     return steps;
 }
 
-} // namespace lp::ui
+} // namespace lp::core
