@@ -1,4 +1,4 @@
-// The "Calibrate" tab (ui/CalibrateTab): on this machine (no GPU, or a build without CUDA) it explains
+// The "Calibrate" tab (ui/calibrate): on this machine (no GPU, or a build without CUDA) it explains
 // what is missing and offers to import a profile; importing applies it and moves the MFU. With a
 // pretend two-GPU machine (a test backend) the benchmarks run in a worker thread with progress, live
 // charts and cancel, and the measured profile applies to the scenario.

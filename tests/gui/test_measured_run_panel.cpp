@@ -1,4 +1,4 @@
-// The "Measured run" view (ui/MeasuredRunPanel): loading logs and pasted numbers, the warmup
+// The "Measured run" view (ui/measured/MeasuredRunPanel): loading logs and pasted numbers, the warmup
 // override, the chart (warmup shaded, steady mean and band, prediction) and the verdicts, all
 // matching core's analysis.
 #include "GuiTestSupport.h"

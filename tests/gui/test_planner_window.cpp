@@ -3,11 +3,12 @@
 #include "WindowTestSupport.h"
 #include "core/estimate/Evaluate.h"
 #include "core/io/Presets.h"
+#include "core/measured/ValidationTrust.h"
 #include "ui/charts/MemoryChart.h"
 #include "ui/charts/MfuGauge.h"
 #include "ui/charts/TimeChart.h"
+#include "ui/document/BundledValidationGroups.h"
 #include "ui/document/ScenarioDocument.h"
-#include "ui/document/ValidationTrust.h"
 #include "ui/plan/DiagnosticsModel.h"
 #include "ui/plan/DiagnosticsPanel.h"
 #include "ui/plan/ExplanationPanel.h"
@@ -388,7 +389,7 @@ private slots:
         QTRY_VERIFY(panel->browser()->toPlainText().contains(QStringLiteral("How far to trust it")));
         const QString text = panel->browser()->toPlainText();
         const core::GroupSummary* g =
-            ui::validationGroupFor(doc()->scenario(), ui::bundledValidationGroups());
+            core::validationGroupFor(doc()->scenario(), ui::bundledValidationGroups());
         if (g && g->count >= 3) { // the sets are found beside the checkout (tests/data/validation)
             QCOMPARE(g->gpu, std::string("h100-sxm-80gb"));
             QCOMPARE(g->style, std::string("megatron"));

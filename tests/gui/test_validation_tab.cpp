@@ -1,4 +1,4 @@
-// The "Validate" tab (ui/ValidationTab, ui/ValidationModel): the published runs in ../shared/reference,
+// The "Validate" tab (ui/validate): the reference set of published runs (LP_SHARED_DIR),
 // the figures exactly as core computes them, filters, the scatter, and opening a case as the scenario.
 #include "GuiTestSupport.h"
 #include "core/estimate/Evaluate.h"

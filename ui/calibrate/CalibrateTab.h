@@ -1,14 +1,13 @@
 #pragma once
 // The "Calibrate" tab: the local GPUs, the CUDA micro-benchmarks (GEMM shapes of the scenario, a GEMM
 // sweep, HBM bandwidth, NCCL collectives) run in a worker thread with progress, live results and
-// cancel; charts of achieved TFLOP/s against GEMM size with the peak line and of bandwidth against
-// message size; the measured hardware profile, applied to the scenario with its before/after MFU;
-// save, load and import of profiles. Without CUDA in the build, a driver or a GPU it explains what is
-// missing and how to get it, and offers to import a profile measured elsewhere. Never a crash.
+// cancel; charts of what they measured against the data sheet; the measured hardware profile, applied to
+// the scenario with its before/after MFU; save, load and import of profiles. Without CUDA in the build, a
+// driver or a GPU it explains what is missing and how to get it, and offers to import a profile measured
+// elsewhere. Never a crash.
 //
 // Measuring is cuda/Calibrate.h (a stub without CUDA); turning results into a profile is
-// cuda/ProfileBuilder.h; the tab only runs and shows them.
-#include "core/estimate/Plan.h"
+// cuda/ProfileBuilder.h and into words cuda/CalibrationSummary.h; the tab only runs and shows them.
 #include "core/model/Hardware.h"
 #include "cuda/Calibrate.h"
 #include "cuda/ProfileBuilder.h"
@@ -27,12 +26,9 @@
 #include <string>
 #include <vector>
 
-class QChart;
 class QChartView;
 class QCheckBox;
-class QComboBox;
 class QFrame;
-class QGroupBox;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -43,7 +39,13 @@ class QTreeWidget;
 
 namespace lp::ui {
 
+class BenchmarkPanel;
+class CalibrationCharts;
+class GpuPanel;
 class InlineBanner;
+class MeasuredProfileBox;
+class MeasurementsTable;
+class ProfileBar;
 class ScenarioDocument;
 
 // What the tab measures with: the local GPUs by default; tests put in a pretend machine.
@@ -102,31 +104,31 @@ public:
     void setSaveFileChooser(FileChooser chooser) { m_chooseSave = std::move(chooser); }
 
     // Widgets, for tests and screenshots.
-    QFrame* explanationPanel() const { return m_explanation; }
-    QLabel* explanationLabel() const { return m_explanationText; }
-    QPushButton* importButton() const { return m_import; } // in the profile bar
-    QPushButton* explanationImportButton() const { return m_explainImport; }
-    QPushButton* loadButton() const { return m_load; }
-    QPushButton* saveButton() const { return m_save; }
-    QPushButton* builtinButton() const { return m_builtin; }
-    QPushButton* runButton() const { return m_run; }
-    QPushButton* cancelButton() const { return m_cancel; }
-    QPushButton* applyButton() const { return m_apply; }
-    QProgressBar* progressBar() const { return m_progress; }
-    QLabel* progressLabel() const { return m_progressText; }
-    QLabel* profileLabel() const { return m_profileText; }
-    QLabel* comparisonLabel() const { return m_compare; }
-    QTreeWidget* gpuList() const { return m_gpuList; }
-    QTableWidget* measurementsTable() const { return m_table; }
-    QCheckBox* scenarioGemmsBox() const { return m_scenarioGemms; }
-    QCheckBox* sweepBox() const { return m_sweep; }
-    QCheckBox* hbmBox() const { return m_hbm; }
-    QCheckBox* ncclBox() const { return m_nccl; }
-    QCheckBox* fp8Box() const { return m_fp8; }
-    QCheckBox* quickBox() const { return m_quick; }
-    QChartView* gemmChartView() const { return m_gemmView; }
-    QChartView* hbmChartView() const { return m_hbmView; }
-    QChartView* busChartView() const { return m_busView; }
+    QFrame* explanationPanel() const;
+    QLabel* explanationLabel() const;
+    QPushButton* importButton() const; // in the profile bar
+    QPushButton* explanationImportButton() const;
+    QPushButton* loadButton() const;
+    QPushButton* saveButton() const;
+    QPushButton* builtinButton() const;
+    QPushButton* runButton() const;
+    QPushButton* cancelButton() const;
+    QPushButton* applyButton() const;
+    QProgressBar* progressBar() const;
+    QLabel* progressLabel() const;
+    QLabel* profileLabel() const;
+    QLabel* comparisonLabel() const;
+    QTreeWidget* gpuList() const;
+    QTableWidget* measurementsTable() const;
+    QCheckBox* scenarioGemmsBox() const;
+    QCheckBox* sweepBox() const;
+    QCheckBox* hbmBox() const;
+    QCheckBox* ncclBox() const;
+    QCheckBox* fp8Box() const;
+    QCheckBox* quickBox() const;
+    QChartView* gemmChartView() const;
+    QChartView* hbmChartView() const;
+    QChartView* busChartView() const;
     QTabWidget* resultTabs() const { return m_resultTabs; }
 
 signals:
@@ -144,21 +146,20 @@ private:
     struct RunState {
         std::atomic<bool> cancel{false};
     };
-    void build();
+    QWidget* buildSettingsColumn();
+    QWidget* buildResults();
+    void connectWidgets();
     void onDetected(std::vector<calib::DeviceInfo> gpus, QString whyNot);
     void onProgress(int done, int total, QString phase, QString item,
                     std::optional<calib::CalibrationResult> partial);
     void onFinished(calib::CalibrationResult result);
+    void runInWorker(const calib::CalibrationRequest& request);
+    bool makeCandidate();
     void updateAvailability();
-    void updateChoices();
     void updateProfileStatus();
     void updateComparison();
     void updateResultSummary();
-    void rebuildTable();
-    void rebuildCharts();
-    void rebuildGemmChart();
-    void rebuildHbmChart();
-    void rebuildBusChart();
+    void showResults();
     void showError(const QString& title, const QString& details);
     void chooseAndImport();
     void chooseAndLoad();
@@ -188,52 +189,15 @@ private:
     QString m_errorText;
 
     // widgets
+    ProfileBar* m_profileBar = nullptr;
     InlineBanner* m_banner = nullptr;
-    QLabel* m_profileText = nullptr;
-    QPushButton* m_import = nullptr;
-    QPushButton* m_load = nullptr;
-    QPushButton* m_save = nullptr;
-    QPushButton* m_builtin = nullptr;
-
-    QGroupBox* m_gpuBox = nullptr;
-    QFrame* m_explanation = nullptr;
-    QLabel* m_explanationTitle = nullptr;
-    QLabel* m_explanationText = nullptr;
-    QPushButton* m_explainImport = nullptr;
-    QTreeWidget* m_gpuList = nullptr;
-    QLabel* m_buildText = nullptr;
-    QPushButton* m_redetect = nullptr;
-
-    QGroupBox* m_benchBox = nullptr;
-    QComboBox* m_device = nullptr;
-    QCheckBox* m_scenarioGemms = nullptr;
-    QCheckBox* m_sweep = nullptr;
-    QCheckBox* m_hbm = nullptr;
-    QCheckBox* m_nccl = nullptr;
-    QCheckBox* m_fp8 = nullptr;
-    QCheckBox* m_quick = nullptr;
-    QPushButton* m_run = nullptr;
-    QPushButton* m_cancel = nullptr;
-    QProgressBar* m_progress = nullptr;
-    QLabel* m_progressText = nullptr;
-
-    QGroupBox* m_resultBox = nullptr;
-    QLabel* m_summary = nullptr;
-    QPushButton* m_apply = nullptr;
-    QLabel* m_compare = nullptr;
-
+    GpuPanel* m_gpuPanel = nullptr;
+    BenchmarkPanel* m_benchmarks = nullptr;
+    MeasuredProfileBox* m_profileBox = nullptr;
     QTabWidget* m_resultTabs = nullptr;
+    CalibrationCharts* m_charts = nullptr;
+    MeasurementsTable* m_table = nullptr;
     QSplitter* m_splitter = nullptr;
-    QLabel* m_gemmLegend = nullptr;
-    QLabel* m_hbmLegend = nullptr;
-    QLabel* m_busLegend = nullptr;
-    QChart* m_gemmChart = nullptr;
-    QChartView* m_gemmView = nullptr;
-    QChart* m_hbmChart = nullptr;
-    QChartView* m_hbmView = nullptr;
-    QChart* m_busChart = nullptr;
-    QChartView* m_busView = nullptr;
-    QTableWidget* m_table = nullptr;
 
     FileChooser m_chooseOpen = openFileDialogChooser();
     FileChooser m_chooseSave = saveFileDialogChooser();

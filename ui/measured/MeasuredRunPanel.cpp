@@ -1,6 +1,7 @@
 #include "ui/measured/MeasuredRunPanel.h"
 
 #include "core/util/NumberFormat.h"
+#include "ui/charts/ChartBuilders.h"
 #include "ui/charts/ChartLegend.h"
 #include "ui/charts/ChartStyle.h"
 #include "ui/document/ScenarioDocument.h"
@@ -38,15 +39,8 @@ const QColor kMeanColor(0x2F, 0x4B, 0x7C);
 const QColor kPredictedColor(0xF2, 0x8E, 0x2B);
 const QColor kWarmupColor(0x9D, 0x94, 0x8F);
 
-QLineSeries* flatLine(double x0, double x1, double y) {
-    auto* s = new QLineSeries;
-    s->append(x0, y);
-    s->append(x1, y);
-    return s;
-}
-
 QAreaSeries* band(double x0, double x1, double yLow, double yHigh, const QColor& color, const QString& name) {
-    auto* area = new QAreaSeries(flatLine(x0, x1, yHigh), flatLine(x0, x1, yLow));
+    auto* area = new QAreaSeries(lineSeries({x0, yHigh}, {x1, yHigh}), lineSeries({x0, yLow}, {x1, yLow}));
     area->upperSeries()->setParent(area);
     area->lowerSeries()->setParent(area);
     area->setName(name);
@@ -67,10 +61,7 @@ MeasuredRunPanel::MeasuredRunPanel(QWidget* parent)
     for (const auto f :
          {core::RunLogFormat::Auto, core::RunLogFormat::Megatron, core::RunLogFormat::Torchtitan,
           core::RunLogFormat::Csv, core::RunLogFormat::Numbers})
-        m_format->addItem(f == core::RunLogFormat::Auto
-                              ? tr("Detect format")
-                              : QString::fromUtf8(core::displayName(f).data(),
-                                                  static_cast<qsizetype>(core::displayName(f).size())),
+        m_format->addItem(f == core::RunLogFormat::Auto ? tr("Detect format") : qs(core::displayName(f)),
                           static_cast<int>(f));
     m_format->setToolTip(tr("How to read the input: Megatron-LM or torchtitan log lines, CSV, or numbers"));
     m_warmup->setRange(-1, 1000000);
@@ -189,9 +180,7 @@ bool MeasuredRunPanel::loadText(const QString& text, const QString& sourceName) 
     m_log = std::move(*parsed);
     QString source = sourceName.isEmpty() ? tr("Pasted text") : sourceName;
     source += tr(": %n step records", nullptr, static_cast<int>(m_log->samples.size())) +
-              QStringLiteral(" (%1)").arg(
-                  QString::fromUtf8(core::displayName(m_log->format).data(),
-                                    static_cast<qsizetype>(core::displayName(m_log->format).size())));
+              QStringLiteral(" (%1)").arg(qs(core::displayName(m_log->format)));
     if (!m_log->warnings.empty())
         source +=
             tr(", %n lines skipped (first: line %1: %2)", nullptr, static_cast<int>(m_log->warnings.size()))
@@ -251,28 +240,67 @@ void MeasuredRunPanel::reanalyse() {
 }
 
 void MeasuredRunPanel::updateChart() {
-    m_chart->removeAllSeries();
-    for (auto* axis : m_chart->axes()) {
-        m_chart->removeAxis(axis);
-        delete axis;
-    }
+    clearChart(m_chart);
     m_legend->truncate(0);
     if (!m_analysis || m_analysis->samples == 0) {
         m_chart->setTitle(tr("Load a log, a CSV or pasted step times to see the run"));
         return;
     }
-    int entry = 0;
-    const auto legend = [&](const QColor& color, const QString& name, ChartLegend::Mark mark) {
-        m_legend->setEntry(entry++, color, name, QString(), mark);
-    };
     const core::RunAnalysis& a = *m_analysis;
     const bool time = a.kind == core::SeriesKind::StepSeconds;
-    const auto steps = a.steps;
-    const double x0 = static_cast<double>(steps.front());
-    const double x1 = static_cast<double>(steps.back()) + (steps.size() == 1 ? 1.0 : 0.0);
+    const StepAxes axes = addAxes(a);
+    int entry = 0;
+    const auto add = [&](QAbstractSeries* series, const QColor& color, const QString& name,
+                         ChartLegend::Mark mark) {
+        attachSeries(m_chart, series, axes.x, axes.y);
+        m_legend->setEntry(entry++, color, name, QString(), mark);
+    };
+    const auto& steps = a.steps;
+    const double x0 = axes.x->min(), x1 = axes.x->max();
     const int w = a.warmup;
+    if (w > 0) {
+        // The warmup band ends half way between its last step and the first steady one.
+        const double xw = w < a.samples ? (static_cast<double>(steps[static_cast<std::size_t>(w - 1)]) +
+                                           static_cast<double>(steps[static_cast<std::size_t>(w)])) /
+                                              2.0
+                                        : x1;
+        QColor c = kWarmupColor;
+        c.setAlpha(70);
+        add(band(x0, xw, axes.y->min(), axes.y->max(), c, tr("warmup (dropped)")), c, tr("warmup (dropped)"),
+            ChartLegend::Mark::Box);
+    }
+    if (w < a.samples) {
+        const double xs = static_cast<double>(steps[static_cast<std::size_t>(w)]);
+        QColor c = kSeriesColor;
+        c.setAlpha(45);
+        add(band(xs, x1, a.p10, a.p90, c, tr("steady p10-p90")), c, tr("steady p10-p90"),
+            ChartLegend::Mark::Box);
+        add(lineSeries({xs, a.mean}, {x1, a.mean}, tr("steady mean"), seriesPen(kMeanColor, Qt::DashLine)),
+            kMeanColor, tr("steady mean"), ChartLegend::Mark::DashedLine);
+    }
+    if (a.hasPlan && time)
+        add(lineSeries({x0, a.predictedStepSeconds}, {x1, a.predictedStepSeconds}, tr("predicted"),
+                       seriesPen(kPredictedColor, Qt::DotLine)),
+            kPredictedColor, tr("predicted"), ChartLegend::Mark::DottedLine);
+    auto* series = new QLineSeries;
+    series->setName(time ? tr("step time") : tr("tokens/s per GPU"));
+    for (std::size_t i = 0; i < a.series.size(); ++i)
+        series->append(static_cast<double>(steps[i]), a.series[i]);
+    series->setPen(seriesPen(kSeriesColor, Qt::SolidLine, 1.5));
+    series->setPointsVisible(a.series.size() <= 200);
+    add(series, kSeriesColor, series->name(), ChartLegend::Mark::Line);
+    // Short enough not to be elided in a narrow panel; the tooltip says what "clipped" means.
+    m_chart->setTitle(axes.clipped ? tr("Per step (warmup clipped)") : tr("Per step"));
+    m_view->setToolTip(axes.clipped
+                           ? tr("Warmup values beyond the axis are clipped: the axis is scaled to the "
+                                "steady steps, the band and the prediction.")
+                           : QString());
+}
 
-    // Y range: the steady samples, the band and the prediction; warmup peaks above are clipped.
+// The steps across; up the range of the steady samples, the band and the prediction (warmup peaks above are
+// clipped).
+MeasuredRunPanel::StepAxes MeasuredRunPanel::addAxes(const core::RunAnalysis& a) {
+    const bool time = a.kind == core::SeriesKind::StepSeconds;
     double lo = a.min, hi = a.max;
     if (a.hasPlan && time) {
         lo = std::min(lo, a.predictedStepSeconds);
@@ -281,78 +309,22 @@ void MeasuredRunPanel::updateChart() {
     const double span = std::max(hi - lo, std::fabs(hi) * 0.02);
     const double yLow = std::max(0.0, lo - span * 0.6);
     const double yHigh = hi + span * 0.6;
-    bool clipped = false;
+    StepAxes axes;
     for (double v : a.series)
-        clipped = clipped || v > yHigh || v < yLow;
-
-    auto* xAxis = new QValueAxis;
-    xAxis->setTitleText(tr("step"));
-    xAxis->setLabelFormat(QStringLiteral("%d"));
-    xAxis->setRange(x0, x1);
-    auto* yAxis = new QValueAxis;
-    yAxis->setTitleText(time ? tr("step time (s)") : tr("tokens/s per GPU"));
-    yAxis->setRange(yLow, yHigh);
-    m_chart->addAxis(xAxis, Qt::AlignBottom);
-    m_chart->addAxis(yAxis, Qt::AlignLeft);
-    styleAxis(xAxis, palette(), smallChartFont(font()));
-    styleAxis(yAxis, palette(), smallChartFont(font()));
-
-    auto add = [&](QAbstractSeries* s) {
-        m_chart->addSeries(s);
-        s->attachAxis(xAxis);
-        s->attachAxis(yAxis);
-    };
-    if (w > 0) {
-        const double xw = w < a.samples ? (static_cast<double>(steps[static_cast<std::size_t>(w - 1)]) +
-                                           static_cast<double>(steps[static_cast<std::size_t>(w)])) /
-                                              2.0
-                                        : x1;
-        QColor c = kWarmupColor;
-        c.setAlpha(70);
-        add(band(x0, xw, yLow, yHigh, c, tr("warmup (dropped)")));
-        legend(c, tr("warmup (dropped)"), ChartLegend::Mark::Box);
-    }
-    if (w < a.samples) {
-        const double xs = static_cast<double>(steps[static_cast<std::size_t>(w)]);
-        QColor c = kSeriesColor;
-        c.setAlpha(45);
-        add(band(xs, x1, a.p10, a.p90, c, tr("steady p10-p90")));
-        legend(c, tr("steady p10-p90"), ChartLegend::Mark::Box);
-        auto* mean = flatLine(xs, x1, a.mean);
-        mean->setName(tr("steady mean"));
-        QPen pen(kMeanColor);
-        pen.setWidthF(2.0);
-        pen.setStyle(Qt::DashLine);
-        mean->setPen(pen);
-        add(mean);
-        legend(kMeanColor, mean->name(), ChartLegend::Mark::DashedLine);
-    }
-    if (a.hasPlan && time) {
-        auto* predicted = flatLine(x0, x1, a.predictedStepSeconds);
-        predicted->setName(tr("predicted"));
-        QPen pen(kPredictedColor);
-        pen.setWidthF(2.0);
-        pen.setStyle(Qt::DotLine);
-        predicted->setPen(pen);
-        add(predicted);
-        legend(kPredictedColor, predicted->name(), ChartLegend::Mark::DottedLine);
-    }
-    auto* series = new QLineSeries;
-    series->setName(time ? tr("step time") : tr("tokens/s per GPU"));
-    for (std::size_t i = 0; i < a.series.size(); ++i)
-        series->append(static_cast<double>(steps[i]), a.series[i]);
-    QPen pen(kSeriesColor);
-    pen.setWidthF(1.5);
-    series->setPen(pen);
-    series->setPointsVisible(a.series.size() <= 200);
-    add(series);
-    legend(kSeriesColor, series->name(), ChartLegend::Mark::Line);
-    // Short enough not to be elided in a narrow panel; the tooltip says what "clipped" means.
-    m_chart->setTitle(clipped ? tr("Per step (warmup clipped)") : tr("Per step"));
-    m_view->setToolTip(clipped
-                           ? tr("Warmup values beyond the axis are clipped: the axis is scaled to the steady "
-                                "steps, the band and the prediction.")
-                           : QString());
+        axes.clipped = axes.clipped || v > yHigh || v < yLow;
+    axes.x = new QValueAxis;
+    axes.x->setTitleText(tr("step"));
+    axes.x->setLabelFormat(QStringLiteral("%d"));
+    axes.x->setRange(static_cast<double>(a.steps.front()),
+                     static_cast<double>(a.steps.back()) + (a.steps.size() == 1 ? 1.0 : 0.0));
+    axes.y = new QValueAxis;
+    axes.y->setTitleText(time ? tr("step time (s)") : tr("tokens/s per GPU"));
+    axes.y->setRange(yLow, yHigh);
+    m_chart->addAxis(axes.x, Qt::AlignBottom);
+    m_chart->addAxis(axes.y, Qt::AlignLeft);
+    styleAxis(axes.x, palette(), smallChartFont(font()));
+    styleAxis(axes.y, palette(), smallChartFont(font()));
+    return axes;
 }
 
 QString MeasuredRunPanel::verdictText() const {
@@ -387,12 +359,9 @@ void MeasuredRunPanel::updateText() {
         const QColor c = v.severity == core::Severity::Warning ? palette::warning()
                          : v.severity == core::Severity::Error ? palette::error()
                                                                : palette::info();
-        html += QStringLiteral("<p><b style=\"color:%1\">%2</b> %3</p>")
-                    .arg(c.name(),
-                         QString::fromUtf8(core::toString(v.severity).data(),
-                                           static_cast<qsizetype>(core::toString(v.severity).size()))
-                             .toHtmlEscaped(),
-                         qs(v.text).toHtmlEscaped());
+        html +=
+            QStringLiteral("<p><b style=\"color:%1\">%2</b> %3</p>")
+                .arg(c.name(), qs(core::toString(v.severity)).toHtmlEscaped(), qs(v.text).toHtmlEscaped());
     }
     m_verdicts->setText(html);
 }

@@ -19,6 +19,7 @@ class QLabel;
 class QPlainTextEdit;
 class QPushButton;
 class QSpinBox;
+class QValueAxis;
 
 namespace lp::ui {
 
@@ -64,6 +65,12 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    struct StepAxes {
+        QValueAxis* x = nullptr;
+        QValueAxis* y = nullptr;
+        bool clipped = false; // warmup values beyond the y range
+    };
+    StepAxes addAxes(const core::RunAnalysis& analysis);
     void applyChartFonts();
     void reanalyse();
     void updateChart();

@@ -1,7 +1,8 @@
 #include "ui/plan/ExplanationPanel.h"
 
+#include "core/measured/ValidationTrust.h"
+#include "ui/document/BundledValidationGroups.h"
 #include "ui/document/ScenarioDocument.h"
-#include "ui/document/ValidationTrust.h"
 #include "ui/widgets/Format.h"
 
 #include <QEvent>
@@ -108,9 +109,9 @@ void ExplanationPanel::refresh() {
             QStringLiteral("<p style='color:%1'>%2 %3</p>").arg(muted.name(), tr("Source:"), esc(e->source));
     // A throughput figure comes with how far the planner was off on published runs like this one (once the
     // worker has predicted them, a moment after the window opens).
-    if (isThroughputFigure(m_key)) {
+    if (core::isThroughputFigure(m_key.toStdString())) {
         if (const auto* groups = bundledValidationGroupsIfReady()) {
-            QString trust = trustSentence(m_doc->shownScenario(), *groups);
+            QString trust = qs(core::trustSentence(m_doc->shownScenario(), *groups));
             if (m_doc->profile().origin != "built-in") // the published runs were predicted without it
                 trust +=
                     QLatin1Char(' ') + tr("Those runs were predicted with the built-in hardware profiles, "

@@ -37,7 +37,7 @@ private:
     QString m_key;
     MemoryUnit m_unit = MemoryUnit::GiB;
     QTimer m_throttle;  // during a drag the text follows at most every few frames
-    QTimer m_trustPoll; // until the published runs' groups are ready (ValidationTrust.h)
+    QTimer m_trustPoll; // until the published runs' groups are ready (BundledValidationGroups.h)
     QString m_html;
     QTextBrowser* m_browser;
 };

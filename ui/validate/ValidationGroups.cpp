@@ -1,13 +1,12 @@
 #include "ui/validate/ValidationGroups.h"
 
+#include "core/measured/ValidationText.h"
 #include "ui/validate/ValidationModel.h"
 #include "ui/widgets/Format.h"
 
 #include <QHeaderView>
 #include <QScrollBar>
 #include <QTableWidget>
-
-#include <cmath>
 
 namespace lp::ui {
 namespace {
@@ -63,7 +62,6 @@ ValidationGroups::ValidationGroups(QWidget* parent)
 void ValidationGroups::setGroups(const std::vector<core::GroupSummary>& groups) {
     setVisible(groups.size() > 1);
     m_table->setRowCount(static_cast<int>(groups.size()));
-    const core::GroupSummary* furthest = nullptr;
     for (std::size_t i = 0; i < groups.size(); ++i) {
         const core::GroupSummary& g = groups[i];
         const int row = static_cast<int>(i);
@@ -71,17 +69,13 @@ void ValidationGroups::setGroups(const std::vector<core::GroupSummary>& groups) 
         m_table->setItem(row, StyleColumn, item(QString::fromStdString(g.style), false));
         m_table->setItem(row, PrecisionColumn, item(QString::fromStdString(g.precision), false));
         m_table->setItem(row, CountColumn, item(QString::number(g.count), true));
-        QTableWidgetItem* median =
-            item(formatNumber(100.0 * g.medianAbsError, 1) + QStringLiteral("%"), true);
+        QTableWidgetItem* median = item(qs(core::errorText(g.medianAbsError)), true);
         median->setForeground(ValidationModel::errorColor(g.medianAbsError));
         m_table->setItem(row, MedianColumn, median);
         QTableWidgetItem* speed = item(ValidationModel::formatError(g.medianSpeedError), true);
         speed->setForeground(ValidationModel::errorColor(g.medianSpeedError));
         m_table->setItem(row, SpeedColumn, speed);
         m_table->setItem(row, BeyondColumn, item(QString::number(g.beyond20), true));
-        if (g.count >= 3 &&
-            (!furthest || std::fabs(g.medianSpeedError) > std::fabs(furthest->medianSpeedError)))
-            furthest = &g;
     }
     // Tall enough for every group: the page scrolls, not the table.
     int height = m_table->horizontalHeader()->sizeHint().height() + 2 * m_table->frameWidth();
@@ -95,14 +89,7 @@ void ValidationGroups::setGroups(const std::vector<core::GroupSummary>& groups) 
     for (int c = 0; c < m_table->columnCount(); ++c)
         width += m_table->columnWidth(c);
     m_table->setMaximumWidth(width);
-    setSummary(
-        furthest
-            ? tr("%n groups; furthest off: %1 %2 %3, planned %4 %5", nullptr, static_cast<int>(groups.size()))
-                  .arg(QString::fromStdString(furthest->gpu), QString::fromStdString(furthest->style),
-                       QString::fromStdString(furthest->precision),
-                       formatNumber(100.0 * std::fabs(furthest->medianSpeedError), 1) + QStringLiteral("%"),
-                       furthest->medianSpeedError >= 0 ? tr("fast") : tr("slow"))
-            : tr("%n groups", nullptr, static_cast<int>(groups.size())));
+    setSummary(qs(core::groupsSummary(groups)));
 }
 
 } // namespace lp::ui

@@ -1,8 +1,8 @@
 #pragma once
 // The published measured runs against the planner's predictions, as a table model: one row per case
 // and measured metric (case, source, GPUs, layout, metric, measured, predicted, error), coloured by
-// the size of the error; and a filter proxy by metric and free text. All figures come from core
-// (core/measured/Validation.h); the model only formats them.
+// the size of the error; and a filter proxy by metric and free text. The figures come from
+// core/measured/Validation.h and their words from core/measured/ValidationText.h; the model only shows them.
 #include "core/measured/Validation.h"
 
 #include <QAbstractTableModel>
@@ -11,7 +11,6 @@
 #include <QString>
 #include <QStringList>
 
-#include <string>
 #include <vector>
 
 namespace lp::ui {
@@ -54,7 +53,7 @@ public:
     const core::ValidationCase* caseForRow(int row) const;
     int caseIndexForRow(int row) const;
     int firstRowOfCase(const QString& caseId) const; // -1 when absent
-    // Metrics present in the report, in the order of kMetricOrder.
+    // Metrics present in the report, in the order of core::knownMetrics().
     QStringList metrics() const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -62,16 +61,14 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
-    // "Iteration time", "Model TFLOP/s per GPU", ...; "All throughput metrics" for "throughput".
-    static QString metricName(const QString& metric);
+    // The words of core/measured/ValidationText.h as QStrings.
+    static QString metricName(const QString& metric);      // "Iteration time"; "All throughput metrics"
     static QString metricShortName(const QString& metric); // the table's: "HW TFLOP/s", "Tokens/s"
     static QString metricUnit(const QString& metric);      // "s", "TFLOP/s", "%", "tokens/s", "GiB"
     static QString formatMetricValue(const QString& metric, double value);
     static QString formatError(double relativeError); // "+4.2%"
     // Green within 10%, amber to 20%, red beyond (the colours of the product).
     static QColor errorColor(double relativeError);
-    static QString gpuText(const core::Scenario& s); // "32 × A100 SXM 80 GB"
-    static QString layoutText(const core::Scenario& s, int microBatch, bool microBatchGiven);
     static const QStringList& metricOrder();
 
 private:
@@ -81,6 +78,9 @@ private:
         QString layout;
         QString search;
     };
+    QVariant displayData(const core::ValidationRow& vr, const Row& row, int column) const;
+    QVariant sortData(const QModelIndex& index) const;
+    QString toolTip(const core::ValidationRow& vr, const Row& row) const;
     std::vector<core::ValidationCase> m_cases;
     core::ValidationReport m_report;
     std::vector<Row> m_rows;

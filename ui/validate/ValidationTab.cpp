@@ -1,32 +1,27 @@
 #include "ui/validate/ValidationTab.h"
 
 #include "core/measured/Validation.h"
-#include "ui/charts/ChartStyle.h"
+#include "core/measured/ValidationText.h"
 #include "ui/document/ScenarioDocument.h"
 #include "ui/document/ValidationSets.h"
+#include "ui/validate/ValidationChart.h"
 #include "ui/validate/ValidationGroups.h"
 #include "ui/validate/ValidationModel.h"
+#include "ui/validate/ValidationSummary.h"
 #include "ui/widgets/FlowLayout.h"
 #include "ui/widgets/Format.h"
 #include "ui/widgets/InlineBanner.h"
-#include "ui/widgets/Palette.h"
 #include "ui/widgets/ScrollPage.h"
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QCursor>
 #include <QDir>
 #include <QEvent>
 #include <QFileInfo>
-#include <QFrame>
-#include <QGridLayout>
-#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
-#include <QLayout>
 #include <QLineEdit>
-#include <QMouseEvent>
 #include <QPushButton>
 #include <QScrollBar>
 #include <QSettings>
@@ -35,44 +30,35 @@
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTimer>
-#include <QToolTip>
 #include <QVBoxLayout>
-#include <QtCharts/QChart>
-#include <QtCharts/QChartView>
-#include <QtCharts/QLegend>
-#include <QtCharts/QLegendMarker>
-#include <QtCharts/QLineSeries>
-#include <QtCharts/QLogValueAxis>
-#include <QtCharts/QScatterSeries>
 
 #include <algorithm>
-#include <cmath>
-#include <map>
+#include <span>
 
 namespace lp::ui {
-namespace validation {
-
-QColor mix(const QPalette& p, double t) {
-    const QColor a = p.color(QPalette::Text);
-    const QColor b = p.color(QPalette::Base);
-    return QColor::fromRgbF(static_cast<float>(a.redF() * t + b.redF() * (1 - t)),
-                            static_cast<float>(a.greenF() * t + b.greenF() * (1 - t)),
-                            static_cast<float>(a.blueF() * t + b.blueF() * (1 - t)));
-}
-
-} // namespace validation
-using namespace validation;
-
 namespace {
 
 const char* const kSettingsKey = "validation/casesFile";
 const char* const kCasesRelative = "shared/reference/published-runs.json";
 
-// A colour between the text and the base colours (lines that should recede).
-
-QString percentText(double fraction) {
-    return formatNumber(100.0 * fraction, 1) + QStringLiteral("%");
-}
+// The width a column wants: room for its longest usual content.
+struct ColumnSample {
+    int column;
+    const char* sample;
+    int padding = 18;
+    int width(const QFontMetrics& fm) const {
+        return fm.horizontalAdvance(QString::fromUtf8(sample)) + padding;
+    }
+};
+// Case, GPUs and layout give up room (elided) before the table scrolls; the figures keep theirs.
+constexpr ColumnSample kFlexibleColumns[] = {
+    {ValidationModel::CaseColumn, "korthikanti22_530B_full_recompute"},
+    {ValidationModel::GpuColumn, "1,024 × A100 SXM 80 GB"},
+    {ValidationModel::LayoutColumn, "TP8 · PP35 · DP1 · VPP3 · mb12*"}};
+constexpr ColumnSample kFixedColumns[] = {{ValidationModel::MetricColumn, "Iteration time"},
+                                          {ValidationModel::MeasuredColumn, "3,012 tokens/s"},
+                                          {ValidationModel::PredictedColumn, "3,012 tokens/s"},
+                                          {ValidationModel::ErrorColumn, "−10.5%", 26}};
 
 } // namespace
 
@@ -81,8 +67,45 @@ ValidationTab::ValidationTab(ScenarioDocument& doc, QWidget* parent)
       m_filter(new ValidationFilterModel(this)) {
     setObjectName(QStringLiteral("validationTab"));
     m_filter->setSourceModel(m_model);
+    QLayout* titleRow = buildTitleRow();
+    m_banner = new InlineBanner(this);
+    m_summary = new ValidationSummary(this);
+    m_targets = new QLabel(qs(core::targetsSentence()), this);
+    m_targets->setWordWrap(true);
+    m_targets->setForegroundRole(QPalette::PlaceholderText);
+    m_groups = new ValidationGroups(this);
+    QLayout* filterRow = buildFilterRow();
+    buildTable();
+    m_chart = new ValidationChart(*m_model, *m_filter, this);
+    m_splitter = new QSplitter(Qt::Horizontal, this);
+    m_splitter->setChildrenCollapsible(false);
+    m_splitter->addWidget(m_table);
+    m_splitter->addWidget(m_chart);
+    m_splitter->setStretchFactor(0, 3);
+    m_splitter->setStretchFactor(1, 2);
 
-    // Title row: what this is, which file, open another.
+    auto* layout = new QVBoxLayout(scrollingContent(this));
+    layout->addLayout(titleRow);
+    layout->addWidget(m_banner);
+    layout->addWidget(m_summary);
+    layout->addWidget(m_targets);
+    layout->addWidget(m_groups);
+    layout->addLayout(filterRow);
+    layout->addWidget(m_splitter, 1);
+
+    m_chartTimer = new QTimer(this);
+    m_chartTimer->setSingleShot(true);
+    m_chartTimer->setInterval(0);
+    connectWidgets();
+    rebuildSetCombo();
+    rebuildMetricCombo();
+    updateProfileControls();
+    updateCountLabel();
+    rebuildChart();
+}
+
+// What this is, which file, the bundled sets and another file: on one line where they fit.
+QLayout* ValidationTab::buildTitleRow() {
     m_title = new QLabel(tr("Published training runs: predicted against measured"), this);
     QFont titleFont = m_title->font();
     titleFont.setBold(true);
@@ -93,8 +116,7 @@ ValidationTab::ValidationTab(ScenarioDocument& doc, QWidget* parent)
     m_pathLabel->setObjectName(QStringLiteral("casesFileLabel"));
     m_pathLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_pathLabel->setForegroundRole(QPalette::PlaceholderText);
-    m_pathLabel->setSizePolicy(QSizePolicy::Ignored,
-                               QSizePolicy::Preferred); // a long path never widens the window
+    m_pathLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // a long path never widens it
     m_openFile = new QPushButton(tr("Open cases &file..."), this);
     m_openFile->setToolTip(tr("Read another file of measured runs (layout-planner/validation-cases@1, "
                               "documented in shared/reference/README.md)"));
@@ -110,40 +132,32 @@ ValidationTab::ValidationTab(ScenarioDocument& doc, QWidget* parent)
     m_reload = new QPushButton(tr("Re&load"), this);
     m_reload->setToolTip(tr("Read the cases file again and predict every case"));
     m_reload->setEnabled(false);
-    // The title and the set controls share a line where they fit; the controls wrap below it otherwise.
-    auto* titleRow = new FlowLayout(nullptr, 16, 4);
+    auto* row = new FlowLayout(nullptr, 16, 4);
     auto* titleBox = new QWidget(this);
     auto* titleText = new QVBoxLayout(titleBox);
     titleText->setContentsMargins(0, 0, 0, 0);
     titleText->setSpacing(0);
     titleText->addWidget(m_title);
     titleText->addWidget(m_pathLabel);
-    titleRow->addWidget(titleBox);
+    row->addWidget(titleBox);
     auto* setLabel = new QLabel(tr("S&et:"), this);
     setLabel->setBuddy(m_set);
     QWidget* setControls = controlGroup(this, {setLabel, m_set, m_openFile, m_reload});
-    titleRow->addWidget(setControls);
-    titleRow->setPushRight(setControls);
-    titleRow->setStretchItem(titleBox); // the file's path shows whole where there is room
+    row->addWidget(setControls);
+    row->setPushRight(setControls);
+    row->setStretchItem(titleBox); // the file's path shows whole where there is room
+    return row;
+}
 
-    m_banner = new InlineBanner(this);
-
-    // Summary: one card per metric.
-    m_summaryLayout = new FlowLayout(nullptr, 8, 8);
-    m_targets =
-        new QLabel(tr("Error = (predicted − measured) / measured. Targets: median at most 5% on throughput "
-                      "metrics, none worse than 20%; peak memory within 10%."),
-                   this);
-    m_targets->setWordWrap(true);
-    m_targets->setForegroundRole(QPalette::PlaceholderText);
-
-    // Filter row.
+// The metric, the text filter, the measured profile, the count and "Open as scenario".
+QLayout* ValidationTab::buildFilterRow() {
     m_metric = new QComboBox(this);
     m_metric->setToolTip(tr("Show one metric, or all of them"));
     m_metric->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_search = new QLineEdit(this);
     m_search->setPlaceholderText(tr("Filter by case, source, GPU, model or notes"));
     m_search->setClearButtonEnabled(true);
+    m_search->setMinimumWidth(220);
     m_useProfile = new QCheckBox(tr("Use the active measured profile"), this);
     m_useProfile->setToolTip(
         tr("Predict the cases on the profile's GPU with the hardware profile active in the "
@@ -154,19 +168,20 @@ ValidationTab::ValidationTab(ScenarioDocument& doc, QWidget* parent)
         tr("Make the selected case the window's scenario (a new, unsaved scenario; its "
            "micro batch resolved as the prediction used it). Double-click a row does the same."));
     m_openCase->setEnabled(false);
-    m_search->setMinimumWidth(220);
-    auto* filterRow = new FlowLayout(nullptr, 12, 4);
+    auto* row = new FlowLayout(nullptr, 12, 4);
     auto* metricLabel = new QLabel(tr("&Metric:"), this);
     metricLabel->setBuddy(m_metric);
-    filterRow->addWidget(controlGroup(this, {metricLabel, m_metric}));
-    filterRow->addWidget(m_search);
-    filterRow->addWidget(m_useProfile);
-    filterRow->addWidget(m_count);
-    filterRow->addWidget(m_openCase);
-    filterRow->setPushRight(m_openCase);
-    filterRow->setStretchItem(m_search);
+    row->addWidget(controlGroup(this, {metricLabel, m_metric}));
+    row->addWidget(m_search);
+    row->addWidget(m_useProfile);
+    row->addWidget(m_count);
+    row->addWidget(m_openCase);
+    row->setPushRight(m_openCase);
+    row->setStretchItem(m_search);
+    return row;
+}
 
-    // Table.
+void ValidationTab::buildTable() {
     m_table = new QTableView(this);
     m_table->setObjectName(QStringLiteral("validationTable"));
     m_table->setModel(m_filter);
@@ -179,71 +194,30 @@ ValidationTab::ValidationTab(ScenarioDocument& doc, QWidget* parent)
     m_table->setTextElideMode(Qt::ElideRight);
     m_table->verticalHeader()->hide();
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
-    m_table->horizontalHeader()->setHighlightSections(false);
-    m_table->horizontalHeader()->setStretchLastSection(false);
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    m_table->horizontalHeader()->setSectionResizeMode(ValidationModel::SourceColumn, QHeaderView::Stretch);
+    QHeaderView* header = m_table->horizontalHeader();
+    header->setHighlightSections(false);
+    header->setStretchLastSection(false);
+    header->setSectionResizeMode(QHeaderView::Interactive);
+    header->setSectionResizeMode(ValidationModel::SourceColumn, QHeaderView::Stretch);
     m_table->sortByColumn(-1, Qt::AscendingOrder); // the file's order until a header is clicked
     const QFontMetrics fm = m_table->fontMetrics();
-    const auto width = [&fm](const char* sample, int pad = 18) {
-        return fm.horizontalAdvance(QString::fromUtf8(sample)) + pad;
-    };
-    m_table->setColumnWidth(ValidationModel::CaseColumn, width("korthikanti22_530B_full_recompute"));
-    m_table->setColumnWidth(ValidationModel::GpuColumn, width("1,024 × A100 SXM 80 GB"));
-    m_table->setColumnWidth(ValidationModel::LayoutColumn, width("TP8 · PP35 · DP1 · VPP3 · mb12*"));
-    m_table->setColumnWidth(ValidationModel::MetricColumn, width("Iteration time"));
-    m_table->setColumnWidth(ValidationModel::MeasuredColumn, width("3,012 tokens/s"));
-    m_table->setColumnWidth(ValidationModel::PredictedColumn, width("3,012 tokens/s"));
-    m_table->setColumnWidth(ValidationModel::ErrorColumn, width("−10.5%", 26));
-    m_table->horizontalHeader()->setMinimumSectionSize(fm.horizontalAdvance(QStringLiteral("Source")) + 24);
+    for (const std::span<const ColumnSample> columns :
+         {std::span<const ColumnSample>(kFlexibleColumns), std::span<const ColumnSample>(kFixedColumns)})
+        for (const ColumnSample& c : columns)
+            m_table->setColumnWidth(c.column, c.width(fm));
+    header->setMinimumSectionSize(fm.horizontalAdvance(QStringLiteral("Source")) + 24);
     // The source, the longest and least read, last and taking the room left.
-    m_table->horizontalHeader()->moveSection(ValidationModel::SourceColumn, ValidationModel::ColumnCount - 1);
-
-    // Chart.
-    m_chart = new QChart;
-    m_chart->legend()->hide(); // a wrapping legend under the chart (m_legend) instead
-    m_chartView = new QChartView(m_chart, this);
-    m_chartView->setObjectName(QStringLiteral("validationChart"));
-    m_chartView->setRenderHint(QPainter::Antialiasing);
-    m_chartView->setMinimumSize(320, 240);
-    m_legend = new QLabel(this);
-    m_legend->setObjectName(QStringLiteral("validationLegend"));
-    m_legend->setTextFormat(Qt::RichText);
-    m_legend->setWordWrap(true);
-    m_chartNote = new QLabel(this);
-    m_chartNote->setWordWrap(true);
-    m_chartNote->setForegroundRole(QPalette::PlaceholderText);
-    auto* chartBox = new QWidget(this);
-    auto* chartLayout = new QVBoxLayout(chartBox);
-    chartLayout->setContentsMargins(0, 0, 0, 0);
-    chartLayout->addWidget(m_chartView, 1);
-    chartLayout->addWidget(m_legend);
-    chartLayout->addWidget(m_chartNote);
-
-    m_splitter = new QSplitter(Qt::Horizontal, this);
-    m_splitter->setChildrenCollapsible(false);
-    m_splitter->addWidget(m_table);
-    m_splitter->addWidget(chartBox);
-    m_splitter->setStretchFactor(0, 3);
-    m_splitter->setStretchFactor(1, 2);
-
+    header->moveSection(ValidationModel::SourceColumn, ValidationModel::ColumnCount - 1);
     m_table->installEventFilter(this); // resized: fit the columns
+}
 
-    auto* layout = new QVBoxLayout(scrollingContent(this));
-    layout->addLayout(titleRow);
-    layout->addWidget(m_banner);
-    layout->addLayout(m_summaryLayout);
-    layout->addWidget(m_targets);
-    m_groups = new ValidationGroups(this);
-    layout->addWidget(m_groups);
-    layout->addLayout(filterRow);
-    layout->addWidget(m_splitter, 1);
-
-    m_chartTimer = new QTimer(this);
-    m_chartTimer->setSingleShot(true);
-    m_chartTimer->setInterval(0);
+void ValidationTab::connectWidgets() {
     connect(m_chartTimer, &QTimer::timeout, this, &ValidationTab::rebuildChart);
-
+    connect(m_chart, &ValidationChart::rowClicked, this, &ValidationTab::selectSourceRow);
+    connect(m_chart, &ValidationChart::rowDoubleClicked, this, &ValidationTab::openCase);
+    connect(m_summary, &ValidationSummary::metricClicked, this, [this](const QString& metric) {
+        setMetricFilter(m_filter->metric() == metric ? QString() : metric);
+    });
     connect(m_openFile, &QPushButton::clicked, this, &ValidationTab::chooseCasesFile);
     connect(m_set, &QComboBox::activated, this, [this](int index) {
         const QString path = m_set->itemData(index).toString();
@@ -284,13 +258,6 @@ ValidationTab::ValidationTab(ScenarioDocument& doc, QWidget* parent)
         if (wanted != m_usedProfile)
             rerun();
     });
-
-    applyChartTheme(m_chart, palette());
-    rebuildSetCombo();
-    rebuildMetricCombo();
-    updateProfileControls();
-    updateCountLabel();
-    rebuildChart();
 }
 
 ValidationTab::~ValidationTab() = default;
@@ -365,11 +332,7 @@ bool ValidationTab::loadCasesFile(const QString& path) {
     m_path = QFileInfo(path).absoluteFilePath();
     QSettings().setValue(QLatin1String(kSettingsKey), m_path);
     m_reload->setEnabled(true);
-    const core::HardwareProfile* profile = usesActiveProfile() ? &m_doc.profile() : nullptr;
-    m_usedProfile = profile ? std::optional(*profile) : std::nullopt;
-    core::ValidationReport report = core::runValidation(*cases, profile);
-    m_model->setValidation(std::move(*cases), std::move(report));
-    runAndShow();
+    predict(std::move(*cases));
     rebuildSetCombo();
     emit casesLoaded();
     return true;
@@ -407,12 +370,7 @@ void ValidationTab::rerun() {
         currentSourceRow() >= 0
             ? m_model->index(currentSourceRow(), 0).data(ValidationModel::MetricRole).toString()
             : QString();
-    std::vector<core::ValidationCase> cases = m_model->cases();
-    const core::HardwareProfile* profile = usesActiveProfile() ? &m_doc.profile() : nullptr;
-    m_usedProfile = profile ? std::optional(*profile) : std::nullopt;
-    core::ValidationReport report = core::runValidation(cases, profile);
-    m_model->setValidation(std::move(cases), std::move(report));
-    runAndShow();
+    predict(m_model->cases());
     if (!keep.isEmpty())
         for (int r = 0; r < m_model->rowCount(); ++r)
             if (m_model->index(r, 0).data(ValidationModel::CaseIdRole).toString() == keep &&
@@ -420,6 +378,15 @@ void ValidationTab::rerun() {
                 selectSourceRow(r);
                 break;
             }
+}
+
+// Predicts the cases (with the active profile when asked) and shows them.
+void ValidationTab::predict(std::vector<core::ValidationCase> cases) {
+    const core::HardwareProfile* profile = usesActiveProfile() ? &m_doc.profile() : nullptr;
+    m_usedProfile = profile ? std::optional(*profile) : std::nullopt;
+    core::ValidationReport report = core::runValidation(cases, profile);
+    m_model->setValidation(std::move(cases), std::move(report));
+    runAndShow();
 }
 
 void ValidationTab::runAndShow() {
@@ -435,7 +402,7 @@ void ValidationTab::runAndShow() {
              : QString()) +
         (usesActiveProfile() ? tr("; predicted with %1").arg(qs(m_doc.profile().name)) : QString()));
     m_pathLabel->setToolTip(where);
-    rebuildSummary();
+    m_summary->showReport(m_model->report());
     m_groups->setGroups(m_model->report().groups);
     rebuildMetricCombo();
     updateCountLabel();
@@ -482,131 +449,20 @@ void ValidationTab::updateProfileControls() {
 }
 
 QStringList ValidationTab::summaryLines() const {
-    return m_summaryLines;
+    return m_summary->lines();
 }
 
-void ValidationTab::rebuildSummary() {
-    while (QLayoutItem* item = m_summaryLayout->takeAt(0)) {
-        delete item->widget();
-        delete item;
-    }
-    m_summaryLines.clear();
-    // "throughput" first, then the metrics in their usual order.
-    std::vector<const core::MetricSummary*> ordered;
-    const auto& summary = m_model->report().summary;
-    const auto find = [&](const QString& m) -> const core::MetricSummary* {
-        for (const auto& s : summary)
-            if (qs(s.metric) == m)
-                return &s;
-        return nullptr;
-    };
-    if (auto* t = find(QStringLiteral("throughput")))
-        ordered.push_back(t);
-    for (const QString& m : ValidationModel::metricOrder())
-        if (auto* s = find(m))
-            ordered.push_back(s);
-    for (const auto& s : summary)
-        if (std::find(ordered.begin(), ordered.end(), &s) == ordered.end())
-            ordered.push_back(&s);
-
-    const QColor border = mix(palette(), 0.25);
-    for (const core::MetricSummary* s : ordered) {
-        const QString metric = qs(s->metric);
-        const bool throughput = metric == QLatin1String("throughput");
-        const bool memory = metric == QLatin1String("peak_memory_gib");
-        // Targets: throughput median <= 5% and none beyond 20%; memory within 10%.
-        const bool medianOk = memory ? s->medianAbsError <= 0.10 : s->medianAbsError <= 0.05;
-        const bool maxOk = memory ? s->maxAbsError <= 0.10 : s->maxAbsError <= 0.20;
-        QFrame* card = addSummaryCard(
-            QStringLiteral("summaryCard"), border,
-            throughput ? tr("Throughput (all)") : ValidationModel::metricName(metric),
-            percentText(s->medianAbsError),
-            medianOk ? palette::bandGood() : ValidationModel::errorColor(s->medianAbsError),
-            tr("median<br>max <span style='color:%1'>%2</span> · %n values", nullptr, s->count)
-                .arg((maxOk ? palette::bandGood() : ValidationModel::errorColor(s->maxAbsError)).name(),
-                     percentText(s->maxAbsError)));
-        card->setProperty("metric", throughput ? QStringLiteral("throughput") : metric);
-        card->setCursor(Qt::PointingHandCursor);
-        card->installEventFilter(this);
-        card->setToolTip(
-            tr("%1: median absolute error %2 (target %3), largest %4 (target %5) over %n values. "
-               "Click to show only these rows.",
-               nullptr, s->count)
-                .arg(throughput ? tr("All throughput metrics") : ValidationModel::metricName(metric),
-                     percentText(s->medianAbsError),
-                     memory ? QStringLiteral("≤ 10%") : QStringLiteral("≤ 5%"), percentText(s->maxAbsError),
-                     memory ? QStringLiteral("≤ 10%") : QStringLiteral("≤ 20%")));
-        m_summaryLines << QStringLiteral("%1: median %2, max %3, %4 values")
-                              .arg(throughput ? QStringLiteral("throughput") : metric,
-                                   percentText(s->medianAbsError), percentText(s->maxAbsError))
-                              .arg(s->count);
-    }
-    addMemoryFitCard(border);
+QChartView* ValidationTab::chartView() const {
+    return m_chart->chartView();
 }
 
-// One summary card: a caption over a large coloured value and a small (rich-text) detail, added to the
-// summary.
-QFrame* ValidationTab::addSummaryCard(const QString& objectName, const QColor& border, const QString& caption,
-                                      const QString& value, const QColor& valueColor, const QString& detail) {
-    auto* card = new QFrame(this);
-    card->setObjectName(objectName);
-    card->setStyleSheet(QStringLiteral("QFrame#%1 { border: 1px solid %2; border-radius: 4px; }")
-                            .arg(objectName, border.name()));
-    auto* v = new QGridLayout(card);
-    v->setContentsMargins(10, 5, 10, 5);
-    v->setHorizontalSpacing(8);
-    v->setVerticalSpacing(0);
-    auto* captionLabel = new QLabel(caption, card);
-    captionLabel->setForegroundRole(QPalette::PlaceholderText);
-    auto* valueLabel = new QLabel(value, card);
-    QFont big = valueLabel->font();
-    big.setPointSizeF(big.pointSizeF() * 1.3);
-    big.setBold(true);
-    valueLabel->setFont(big);
-    valueLabel->setStyleSheet(QStringLiteral("color: %1").arg(valueColor.name()));
-    auto* detailLabel = new QLabel(detail, card);
-    detailLabel->setTextFormat(Qt::RichText);
-    QFont small = detailLabel->font();
-    small.setPointSizeF(small.pointSizeF() * 0.9);
-    detailLabel->setFont(small);
-    v->addWidget(captionLabel, 0, 0, 1, 2);
-    v->addWidget(valueLabel, 1, 0, Qt::AlignVCenter);
-    v->addWidget(detailLabel, 1, 1, Qt::AlignVCenter);
-    m_summaryLayout->addWidget(card);
-    return card;
-}
-
-// Every run ran, so its plan should fit its GPUs: how many do, and which do not (by how much).
-void ValidationTab::addMemoryFitCard(const QColor& border) {
-    const core::ValidationReport& report = m_model->report();
-    if (report.plannedCases == 0)
-        return;
-    const int over = static_cast<int>(report.overCapacity.size());
-    const bool ok = core::beyondFitTolerance(report) == 0;
-    QFrame* card =
-        addSummaryCard(QStringLiteral("memoryFitCard"), border, tr("Memory fit"),
-                       QStringLiteral("%1/%2").arg(report.plannedCases - over).arg(report.plannedCases),
-                       ok ? palette::bandGood() : ValidationModel::errorColor(0.2),
-                       tr("runs fit<br>%n planned over", nullptr, over));
-    QStringList lines{qs(core::memoryFitSentence(report))};
-    for (const core::OverCapacity& o : report.overCapacity)
-        lines << tr("%1: %2 of capacity").arg(qs(o.caseId), percentText(o.usedFraction));
-    card->setToolTip(lines.join(QLatin1Char('\n')));
-    m_summaryLines << QStringLiteral("memory fit: ") + lines.front();
+int ValidationTab::plottedPoints() const {
+    return m_chart->plottedPoints();
 }
 
 bool ValidationTab::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == m_table && event->type() == QEvent::Resize) {
-        // After the table has laid out its viewport for the new size.
+    if (watched == m_table && event->type() == QEvent::Resize) // after the table lays out its viewport anew
         QMetaObject::invokeMethod(this, &ValidationTab::fitColumns, Qt::QueuedConnection);
-        return false;
-    }
-    if (event->type() == QEvent::MouseButtonRelease &&
-        watched->objectName() == QLatin1String("summaryCard")) {
-        const QString metric = watched->property("metric").toString();
-        setMetricFilter(m_filter->metric() == metric ? QString() : metric);
-        return true;
-    }
     return QWidget::eventFilter(watched, event);
 }
 
@@ -637,13 +493,13 @@ void ValidationTab::scheduleChart() {
     m_chartTimer->start();
 }
 
+void ValidationTab::rebuildChart() {
+    m_chart->rebuild();
+    updateSelectionMarker();
+}
+
 void ValidationTab::updateSelectionMarker() {
-    if (!m_selectedMarker)
-        return;
-    m_selectedMarker->clear();
-    const core::ValidationRow* row = m_model->rowAt(currentSourceRow());
-    if (row && row->predicted > 0 && row->measured > 0)
-        m_selectedMarker->append(row->measured, row->predicted);
+    m_chart->showSelected(m_model->rowAt(currentSourceRow()));
 }
 
 int ValidationTab::currentSourceRow() const {
@@ -728,31 +584,20 @@ void ValidationTab::resizeEvent(QResizeEvent* event) {
     });
 }
 
+// The figures keep their width; case, GPUs and layout give up room (elided) before the table scrolls.
 void ValidationTab::fitColumns() {
-    // The figures keep their width; case, GPUs and layout give up room (elided) before the table scrolls.
     const QFontMetrics fm = m_table->fontMetrics();
-    const auto width = [&fm](const char* sample, int pad = 18) {
-        return fm.horizontalAdvance(QString::fromUtf8(sample)) + pad;
-    };
-    struct Flexible {
-        int column;
-        int ideal;
-    };
-    const Flexible flexible[] = {{ValidationModel::CaseColumn, width("korthikanti22_530B_full_recompute")},
-                                 {ValidationModel::GpuColumn, width("1,024 × A100 SXM 80 GB")},
-                                 {ValidationModel::LayoutColumn, width("TP8 · PP35 · DP1 · VPP3 · mb12*")}};
-    const int fixed = m_table->columnWidth(ValidationModel::MetricColumn) +
-                      m_table->columnWidth(ValidationModel::MeasuredColumn) +
-                      m_table->columnWidth(ValidationModel::PredictedColumn) +
-                      m_table->columnWidth(ValidationModel::ErrorColumn);
+    int fixed = 0;
+    for (const ColumnSample& c : kFixedColumns)
+        fixed += m_table->columnWidth(c.column);
     constexpr int kSource = 90;
     int ideal = 0;
-    for (const Flexible& f : flexible)
-        ideal += f.ideal;
+    for (const ColumnSample& c : kFlexibleColumns)
+        ideal += c.width(fm);
     const int available = m_table->viewport()->width() - fixed - kSource;
     const double scale = std::clamp(static_cast<double>(available) / ideal, 0.6, 1.0);
-    for (const Flexible& f : flexible)
-        m_table->setColumnWidth(f.column, static_cast<int>(f.ideal * scale));
+    for (const ColumnSample& c : kFlexibleColumns)
+        m_table->setColumnWidth(c.column, static_cast<int>(c.width(fm) * scale));
 }
 
 void ValidationTab::showEvent(QShowEvent* event) {

@@ -3,7 +3,9 @@
 // planner's predictions. A summary per metric, the table of every case and metric (error coloured,
 // filter by metric and text), a predicted-against-measured scatter on log axes with the 1:1 line, and
 // "Open as scenario", which makes a case (its micro batch resolved) the window's scenario.
-// Figures come from core (core/measured/Validation.h); the tab only shows them.
+// Figures come from core (core/measured/Validation.h) and their words from core/measured/ValidationText.h;
+// the tab only shows them.
+#include "core/measured/Validation.h"
 #include "core/model/Hardware.h"
 #include "ui/document/FileChooser.h"
 
@@ -15,28 +17,26 @@
 #include <optional>
 #include <vector>
 
-class QChart;
 class QChartView;
 class QCheckBox;
 class QComboBox;
-class QFrame;
-class QLayout;
-class QSplitter;
 class QLabel;
+class QLayout;
 class QLineEdit;
-class QModelIndex;
 class QPushButton;
+class QSplitter;
 class QTableView;
 class QTimer;
-class QScatterSeries;
 
 namespace lp::ui {
 
 class InlineBanner;
 class ScenarioDocument;
+class ValidationChart;
 class ValidationFilterModel;
 class ValidationGroups;
 class ValidationModel;
+class ValidationSummary;
 
 class ValidationTab : public QWidget {
     Q_OBJECT
@@ -80,7 +80,7 @@ public:
     ValidationModel* model() const { return m_model; }
     ValidationFilterModel* filterModel() const { return m_filter; }
     QTableView* table() const { return m_table; }
-    QChartView* chartView() const { return m_chartView; }
+    QChartView* chartView() const;
     QComboBox* metricCombo() const { return m_metric; }
     // The sets of published runs that came with the program (ui/document/ValidationSets.h), and any other
     // file opened.
@@ -90,7 +90,7 @@ public:
     InlineBanner* banner() const { return m_banner; }
     // The summary as shown: one line per metric ("Iteration time: median 5.5%, max 33.5%, 59 values").
     QStringList summaryLines() const;
-    int plottedPoints() const { return m_plotted; }
+    int plottedPoints() const;
     // Table beside the chart when wide, above it when narrow (the window with its side panels).
     Qt::Orientation splitOrientation() const;
 
@@ -107,11 +107,12 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    QLayout* buildTitleRow();
+    QLayout* buildFilterRow();
+    void buildTable();
+    void connectWidgets();
+    void predict(std::vector<core::ValidationCase> cases);
     void runAndShow();
-    void rebuildSummary();
-    void addMemoryFitCard(const QColor& border);
-    QFrame* addSummaryCard(const QString& objectName, const QColor& border, const QString& caption,
-                           const QString& value, const QColor& valueColor, const QString& detail);
     void rebuildMetricCombo();
     void scheduleChart();
     void rebuildChart();
@@ -133,8 +134,7 @@ private:
     QPushButton* m_openFile = nullptr;
     QComboBox* m_set = nullptr;
     QPushButton* m_reload = nullptr;
-    QLayout* m_summaryLayout = nullptr; // cards that wrap onto more lines when narrow
-    QSplitter* m_splitter = nullptr;
+    ValidationSummary* m_summary = nullptr; // cards that wrap onto more lines when narrow
     QLabel* m_targets = nullptr;
     ValidationGroups* m_groups = nullptr; // the throughput figures by GPU, style and precision
     QComboBox* m_metric = nullptr;
@@ -143,15 +143,9 @@ private:
     QLabel* m_count = nullptr;
     QPushButton* m_openCase = nullptr;
     QTableView* m_table = nullptr;
-    QChart* m_chart = nullptr;
-    QChartView* m_chartView = nullptr;
-    QScatterSeries* m_selectedMarker = nullptr;
+    QSplitter* m_splitter = nullptr;
+    ValidationChart* m_chart = nullptr;
     QTimer* m_chartTimer = nullptr;
-    QLabel* m_legend = nullptr;
-    QLabel* m_chartNote = nullptr;
-    QStringList m_summaryLines;
-    std::vector<std::vector<int>> m_seriesRows; // per scatter series: the source row of each point
-    int m_plotted = 0;
 
     QString m_path;
     QString m_errorText;
