@@ -10,6 +10,8 @@
 #include "ui/document/ScenarioDocument.h"
 #include "ui/explore/AxisSweepView.h"
 #include "ui/explore/ExploreTab.h"
+#include "ui/explore/ParetoChart.h"
+#include "ui/explore/SearchFilterProxy.h"
 #include "ui/explore/SearchResultModel.h"
 #include "ui/explore/detail/ScreenFigureFormat.h"
 #include "ui/scenario/LayoutSliders.h"
@@ -136,14 +138,15 @@ private slots:
         QVERIFY(!tab.table()->isColumnHidden(SearchResultModel::Tp));
 
         // Scatter: every ranked layout, the front as points and as a line, the current layout.
-        QCOMPARE(tab.topSeries()->count(), static_cast<int>(got.top.size()));
-        QCOMPARE(tab.frontSeries()->count(), static_cast<int>(got.pareto.size()));
-        QCOMPARE(tab.frontLine()->count(), static_cast<int>(got.pareto.size()));
-        QCOMPARE(tab.currentSeries()->count(), 1);
+        QCOMPARE(tab.paretoChart()->topSeries()->count(), static_cast<int>(got.top.size()));
+        QCOMPARE(tab.paretoChart()->frontSeries()->count(), static_cast<int>(got.pareto.size()));
+        QCOMPARE(tab.paretoChart()->frontLine()->count(), static_cast<int>(got.pareto.size()));
+        QCOMPARE(tab.paretoChart()->currentSeries()->count(), 1);
         const core::Plan& plan = doc.plan();
-        QCOMPARE(tab.currentSeries()->at(0).y(), plan.mfu * 100);
-        for (int i = 1; i < tab.frontLine()->count(); ++i)
-            QVERIFY(tab.frontLine()->at(i).x() >= tab.frontLine()->at(i - 1).x());
+        QCOMPARE(tab.paretoChart()->currentSeries()->at(0).y(), plan.mfu * 100);
+        for (int i = 1; i < tab.paretoChart()->frontLine()->count(); ++i)
+            QVERIFY(tab.paretoChart()->frontLine()->at(i).x() >=
+                    tab.paretoChart()->frontLine()->at(i - 1).x());
 
         QVERIFY(tab.statusLabel()->text().contains(ui::formatCount(got.evaluated)));
         QVERIFY(tab.statusLabel()->text().contains(QStringLiteral("Rejected")));
@@ -160,7 +163,7 @@ private slots:
                  QStringLiteral("Memory\n(GB)"));
         QCOMPARE(tab.model()->index(0, SearchResultModel::Memory).data().toString(),
                  ui::formatNumber(got.top.front().worstStageBytes / core::kGB, 1));
-        QCOMPARE(tab.topSeries()->at(0).x(), got.top.front().worstStageBytes / core::kGB);
+        QCOMPARE(tab.paretoChart()->topSeries()->at(0).x(), got.top.front().worstStageBytes / core::kGB);
         QCOMPARE(tab.headroomSpin()->suffix(), QStringLiteral(" GB"));
     }
 
@@ -287,21 +290,22 @@ private slots:
         const QRect rect = tab.table()->visualRect(second);
         QTest::mouseClick(tab.table()->viewport(), Qt::LeftButton, {}, rect.center());
         QCOMPARE(tab.selectedRow(), 1);
-        QCOMPARE(tab.selectedSeries()->count(), 1);
+        QCOMPARE(tab.paretoChart()->selectedSeries()->count(), 1);
         const core::SearchEntry& e = tab.model()->row(1).entry;
-        QCOMPARE(tab.selectedSeries()->at(0), QPointF(e.worstStageBytes / core::kGiB, e.mfu * 100));
+        QCOMPARE(tab.paretoChart()->selectedSeries()->at(0),
+                 QPointF(e.worstStageBytes / core::kGiB, e.mfu * 100));
         QVERIFY(tab.pinButton()->isEnabled());
 
         // A click on a point selects the row.
-        const QPointF third = tab.topSeries()->at(2);
-        emit tab.topSeries()->clicked(third);
+        const QPointF third = tab.paretoChart()->topSeries()->at(2);
+        emit tab.paretoChart()->topSeries()->clicked(third);
         const int row = tab.selectedRow();
-        QCOMPARE(tab.rowAtChartPoint(third), row);
+        QCOMPARE(tab.paretoChart()->rowAt(third), row);
         QVERIFY(tab.model()->row(row).rank > 0);
         const SearchResultModel::Row& picked = tab.model()->row(row);
         QCOMPARE(QPointF(picked.entry.worstStageBytes / core::kGiB, picked.entry.mfu * 100), third);
         QCOMPARE(tab.proxy()->mapToSource(tab.table()->currentIndex()).row(), row);
-        QCOMPARE(tab.selectedSeries()->at(0), third);
+        QCOMPARE(tab.paretoChart()->selectedSeries()->at(0), third);
     }
 
     void applyingARowChangesTheLayoutAndTheSliders() {
@@ -400,7 +404,7 @@ private slots:
         doc.edit(s, QStringLiteral("longer sequences"));
         QVERIFY(tab.isStale());
         QVERIFY(tab.model()->isStale());
-        QCOMPARE(tab.currentSeries()->count(), 0); // the current layout is of another scenario
+        QCOMPARE(tab.paretoChart()->currentSeries()->count(), 0); // the current layout is of another scenario
         QVERIFY(runSearch(tab));
         QVERIFY(!tab.isStale());
         QCOMPARE(tab.searchedScenario().model.seqLen, s.model.seqLen);
