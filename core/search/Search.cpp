@@ -526,6 +526,45 @@ Scenario applyChoice(const Scenario& base, const SearchChoice& c) {
     return s;
 }
 
+SearchChoice choiceOf(const Scenario& s) {
+    SearchChoice c;
+    c.layout = s.layout;
+    c.zeroStage = s.training.zeroStage;
+    c.zeroShardDegree = s.training.zeroShardDegree;
+    c.recompute = s.training.recompute;
+    c.recomputeLayers = s.training.recompute == Recompute::Full ? s.training.recomputeLayers : 0;
+    c.sequenceParallel = s.training.sequenceParallel;
+    return c;
+}
+
+int hybridShardDegree(const SearchChoice& c) {
+    return c.zeroStage >= 1 && c.zeroShardDegree > 0 && c.zeroShardDegree < c.layout.dp ? c.zeroShardDegree
+                                                                                        : 0;
+}
+
+bool sameLayoutChoice(const SearchChoice& a, const SearchChoice& b) {
+    if (a.layout != b.layout || a.recompute != b.recompute)
+        return false;
+    if (a.sequenceParallel != b.sequenceParallel && a.layout.tp > 1)
+        return false;
+    if (a.zeroStage != b.zeroStage && static_cast<long long>(a.layout.dp) * a.layout.cp > 1)
+        return false;
+    return hybridShardDegree(a) == hybridShardDegree(b);
+}
+
+bool sameSearchInputs(const Scenario& a, const Scenario& b) {
+    const auto inputs = [](Scenario s) {
+        s.name.clear();
+        s.notes.clear();
+        s.layout = {};
+        s.training.zeroStage = 0;
+        s.training.recompute = Recompute::None;
+        s.training.sequenceParallel = false;
+        return s;
+    };
+    return inputs(a) == inputs(b);
+}
+
 bool rankedBefore(const SearchEntry& a, const SearchEntry& b, RankBy by) {
     const double ka = rankKey(a, by);
     const double kb = rankKey(b, by);

@@ -1,6 +1,6 @@
 #pragma once
-// Layout search (issue 5): try every layout of a space for a fixed GPU count, keep the valid ones that
-// fit, rank them, and say why the others were rejected. Multi-threaded (std::thread), deterministic
+// Layout search: try every layout of a space for a fixed GPU count, keep the valid ones that fit, rank
+// them, and say why the others were rejected. Multi-threaded (std::thread), deterministic
 // whatever the thread count, cancellable through the progress callback. Qt-free.
 #include "core/model/Enums.h"
 #include "core/model/Hardware.h"
@@ -102,6 +102,15 @@ std::string recomputeChoiceText(const SearchChoice& c);
 // The scenario with the choice applied (layout, ZeRO stage and shard degree, recompute and its layer
 // count, sequence parallel).
 Scenario applyChoice(const Scenario& base, const SearchChoice& c);
+// The scenario's own values of what a choice holds (applyChoice's inverse).
+SearchChoice choiceOf(const Scenario& s);
+// The degree of hybrid sharding: the shard degree where it splits DP into groups with ZeRO 1-3, else 0 (a
+// degree of 0 or of DP and more is plain sharding; ZeRO-0 shards nothing).
+int hybridShardDegree(const SearchChoice& c);
+// Whether two choices are the same layout. The search tries sequence parallelism only with TP > 1 and the
+// ZeRO stage only with DP x CP > 1, so choices that differ only there are the same, and so are plain
+// sharding's shard degrees. The recomputed layer count is not compared.
+bool sameLayoutChoice(const SearchChoice& a, const SearchChoice& b);
 
 // A ranked layout and its key figures (evaluate it through applyChoice for the full plan).
 struct SearchEntry {
@@ -141,6 +150,10 @@ struct SearchResult {
     double seconds = 0; // wall time
     bool cancelled = false;
 };
+
+// Whether a search of `a` holds for `b`: the same model, cluster and training options apart from what the
+// search varies (the layout, ZeRO stage, recompute, sequence parallelism); names and notes do not count.
+bool sameSearchInputs(const Scenario& a, const Scenario& b);
 
 // Layouts in the space (what SearchResult::candidates will be), without evaluating any.
 long long countCandidates(const Scenario& s, const SearchSpace& space);

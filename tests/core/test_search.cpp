@@ -1,6 +1,7 @@
-// Layout search (issue 5): the search equals a plain brute-force enumeration on small spaces, its best
-// layout is at least as good as the default layout, every layout it reports is valid and fits, the
-// rejected counts add up, 1 and 4 threads give identical results, and cancelling stops early.
+// Layout search: the search equals a plain brute-force enumeration on small spaces, its best layout is at
+// least as good as the default layout, every layout it reports is valid and fits, the rejected counts add
+// up, 1 and 4 threads give identical results, and cancelling stops early. Which choices are the same
+// layout, and when a search of one scenario holds for another.
 #include "TestHarness.h"
 #include "core/estimate/Evaluate.h"
 #include "core/io/Presets.h"
@@ -12,6 +13,7 @@
 #include <set>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 using namespace lp::core;
@@ -717,6 +719,82 @@ LP_TEST(llama405bOn16kGpus) {
         LP_CHECK_EQ(e.globalBatch, 2048LL);
         checkReported(s, e, {});
     }
+}
+
+LP_TEST(choiceOfIsApplyChoicesInverse) {
+    Scenario s = defaultScenario();
+    s.training.recompute = Recompute::Full;
+    s.training.recomputeLayers = 3;
+    s.training.zeroShardDegree = 1;
+    const SearchChoice c = choiceOf(s);
+    LP_CHECK(c.layout == s.layout);
+    LP_CHECK_EQ(c.zeroStage, s.training.zeroStage);
+    LP_CHECK_EQ(c.zeroShardDegree, 1);
+    LP_CHECK_EQ(c.recomputeLayers, 3);
+    LP_CHECK(applyChoice(s, c) == s);
+    LP_CHECK(choiceOf(applyChoice(defaultScenario(), c)) == c);
+    s.training.recompute = Recompute::Selective; // a layer count kept for a later switch to full
+    LP_CHECK_EQ(choiceOf(s).recomputeLayers, 0);
+}
+
+LP_TEST(hybridShardDegreeIsZeroForPlainSharding) {
+    SearchChoice c;
+    c.layout.dp = 8;
+    c.zeroStage = 1;
+    for (const auto& [degree, hybrid] :
+         std::initializer_list<std::pair<int, int>>{{0, 0}, {1, 1}, {4, 4}, {8, 0}, {16, 0}}) {
+        c.zeroShardDegree = degree;
+        LP_CHECK_EQ(hybridShardDegree(c), hybrid);
+    }
+    c.zeroShardDegree = 4;
+    c.zeroStage = 0; // ZeRO-0 shards nothing
+    LP_CHECK_EQ(hybridShardDegree(c), 0);
+}
+
+LP_TEST(sameLayoutChoiceIgnoresWhatTheSearchDoesNotVary) {
+    SearchChoice a;
+    a.layout.tp = 1;
+    a.layout.dp = 1;
+    a.layout.cp = 1;
+    SearchChoice b = a;
+    b.sequenceParallel = !a.sequenceParallel; // SP is tried only with TP > 1
+    b.zeroStage = 3;                          // the ZeRO stage only with DP x CP > 1
+    b.recomputeLayers = 5;                    // not compared
+    LP_CHECK(sameLayoutChoice(a, b));
+    a.layout.tp = b.layout.tp = 2;
+    LP_CHECK(!sameLayoutChoice(a, b));
+    b.sequenceParallel = a.sequenceParallel;
+    LP_CHECK(sameLayoutChoice(a, b));
+    a.layout.dp = b.layout.dp = 4;
+    LP_CHECK(!sameLayoutChoice(a, b));
+    b.zeroStage = a.zeroStage = 1;
+    a.zeroShardDegree = 0;
+    b.zeroShardDegree = 4; // DP and more: plain sharding too
+    LP_CHECK(sameLayoutChoice(a, b));
+    b.zeroShardDegree = 2; // hybrid
+    LP_CHECK(!sameLayoutChoice(a, b));
+    b = a;
+    b.recompute = Recompute::Full;
+    LP_CHECK(!sameLayoutChoice(a, b));
+    b = a;
+    b.layout.microBatch = a.layout.microBatch + 1;
+    LP_CHECK(!sameLayoutChoice(a, b));
+}
+
+LP_TEST(aSearchHoldsForTheSameInputsWhateverTheLayout) {
+    const Scenario s = defaultScenario();
+    Scenario other = applyChoice(s, SearchChoice{});
+    other.name = "renamed";
+    other.notes = "notes";
+    LP_CHECK(sameSearchInputs(s, other));
+    other.cluster.nodes = 4;
+    LP_CHECK(!sameSearchInputs(s, other));
+    other = s;
+    other.training.flashAttention = !s.training.flashAttention;
+    LP_CHECK(!sameSearchInputs(s, other));
+    other = s;
+    other.model.seqLen *= 2;
+    LP_CHECK(!sameSearchInputs(s, other));
 }
 
 LP_TEST_MAIN()

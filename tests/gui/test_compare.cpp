@@ -34,8 +34,8 @@ class TestCompare : public QObject {
 private:
     QTemporaryDir m_dir;
 
-    static QString cell(const ui::CompareView& view, int metric, int column) {
-        return view.model()->index(metric, column).data().toString();
+    static QString cell(const ui::CompareView& view, core::ComparedFigure figure, int column) {
+        return view.model()->index(CompareModel::rowOf(figure), column).data().toString();
     }
 
 private slots:
@@ -82,12 +82,12 @@ private slots:
         QVERIFY(view.model()->headerData(1, Qt::Horizontal).toString().startsWith(QStringLiteral("B")));
         const core::Plan pa = core::evaluate(a, doc.profile());
         const core::Plan pb = core::evaluate(b, doc.profile());
-        QCOMPARE(cell(view, CompareModel::Mfu, 0), ui::formatPercent(pa.mfu, 1));
-        QCOMPARE(cell(view, CompareModel::Mfu, 1), ui::formatPercent(pb.mfu, 1));
-        QCOMPARE(cell(view, CompareModel::StepTime, 1), ui::formatSeconds(pb.time.stepSeconds));
-        QCOMPARE(cell(view, CompareModel::Batch, 0), QStringLiteral("2 × 16 × DP 2 = 64"));
-        QCOMPARE(cell(view, CompareModel::Batch, 1), QStringLiteral("1 × 16 × DP 2 = 32"));
-        QVERIFY(!cell(view, CompareModel::Diagnostics, 0).isEmpty());
+        QCOMPARE(cell(view, core::ComparedFigure::Mfu, 0), ui::formatPercent(pa.mfu, 1));
+        QCOMPARE(cell(view, core::ComparedFigure::Mfu, 1), ui::formatPercent(pb.mfu, 1));
+        QCOMPARE(cell(view, core::ComparedFigure::StepTime, 1), ui::formatSeconds(pb.time.stepSeconds));
+        QCOMPARE(cell(view, core::ComparedFigure::Batch, 0), QStringLiteral("2 × 16 × DP 2 = 64"));
+        QCOMPARE(cell(view, core::ComparedFigure::Batch, 1), QStringLiteral("1 × 16 × DP 2 = 32"));
+        QVERIFY(!cell(view, core::ComparedFigure::Diagnostics, 0).isEmpty());
         QCOMPARE(view.memoryCategories().size(), 2);
         QCOMPARE(view.timeCategories().size(), 2);
         const QBarSet* weights = view.memoryBarSet(core::MemoryComponent::Weights);
@@ -99,18 +99,24 @@ private slots:
         QVERIFY(view.unpinButton(1)->isVisible());
 
         // Differences: B differs from A in the batch, not in the parallelism; best and worst marked.
-        QVERIFY(view.model()->differsFromFirst(CompareModel::Batch, 1));
-        QVERIFY(!view.model()->differsFromFirst(CompareModel::Parallelism, 1));
-        QVERIFY(!view.model()->differsFromFirst(CompareModel::Batch, 0));
-        QVERIFY(view.model()->index(CompareModel::Batch, 1).data(Qt::BackgroundRole).isValid());
+        QVERIFY(view.model()->differsFromFirst(core::ComparedFigure::Batch, 1));
+        QVERIFY(!view.model()->differsFromFirst(core::ComparedFigure::Parallelism, 1));
+        QVERIFY(!view.model()->differsFromFirst(core::ComparedFigure::Batch, 0));
+        QVERIFY(view.model()
+                    ->index(CompareModel::rowOf(core::ComparedFigure::Batch), 1)
+                    .data(Qt::BackgroundRole)
+                    .isValid());
         const int memBest = pa.memory.headroomBytes > pb.memory.headroomBytes ? 0 : 1;
-        QCOMPARE(view.model()->mark(CompareModel::Headroom, memBest), CompareModel::Mark::Best);
-        QCOMPARE(view.model()->mark(CompareModel::Headroom, 1 - memBest), CompareModel::Mark::Worst);
-        QVERIFY(
-            view.model()->index(CompareModel::Headroom, memBest).data(Qt::FontRole).value<QFont>().bold());
+        QCOMPARE(view.model()->standing(core::ComparedFigure::Headroom, memBest), core::Standing::Best);
+        QCOMPARE(view.model()->standing(core::ComparedFigure::Headroom, 1 - memBest), core::Standing::Worst);
+        QVERIFY(view.model()
+                    ->index(CompareModel::rowOf(core::ComparedFigure::Headroom), memBest)
+                    .data(Qt::FontRole)
+                    .value<QFont>()
+                    .bold());
         const int stepBest = pa.time.stepSeconds < pb.time.stepSeconds ? 0 : 1;
-        QCOMPARE(view.model()->mark(CompareModel::StepTime, stepBest), CompareModel::Mark::Best);
-        QCOMPARE(view.model()->mark(CompareModel::Parallelism, 0), CompareModel::Mark::None);
+        QCOMPARE(view.model()->standing(core::ComparedFigure::StepTime, stepBest), core::Standing::Best);
+        QCOMPARE(view.model()->standing(core::ComparedFigure::Parallelism, 0), core::Standing::None);
     }
 
     void unpinAndTheFourPinLimit() {
@@ -190,7 +196,7 @@ private slots:
             QCOMPARE(compare->pinned(i).source, QStringLiteral("Explore #%1").arg(i + 1));
             QCOMPARE(compare->pinned(i).plan.mfu, e.mfu);
             QCOMPARE(compare->pinned(i).plan.time.stepSeconds, e.stepSeconds);
-            QCOMPARE(cell(*compare, CompareModel::Mfu, i), ui::formatPercent(e.mfu, 1));
+            QCOMPARE(cell(*compare, core::ComparedFigure::Mfu, i), ui::formatPercent(e.mfu, 1));
         }
         // The current layout joins them from the Compare tab itself.
         for (int i = 0; i < w.tabs()->count(); ++i)

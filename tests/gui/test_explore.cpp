@@ -6,10 +6,14 @@
 #include "core/estimate/Evaluate.h"
 #include "core/io/Presets.h"
 #include "core/search/Search.h"
+#include "core/search/Sweep.h"
 #include "ui/document/ScenarioDocument.h"
 #include "ui/explore/AxisSweepView.h"
 #include "ui/explore/ExploreTab.h"
+#include "ui/explore/ParetoChart.h"
+#include "ui/explore/SearchFilterProxy.h"
 #include "ui/explore/SearchResultModel.h"
+#include "ui/explore/detail/ScreenFigureFormat.h"
 #include "ui/scenario/LayoutSliders.h"
 #include "ui/scenario/ScenarioPanel.h"
 #include "ui/shell/ExploreWiring.h"
@@ -61,8 +65,8 @@ bool runSearch(ui::ExploreTab& tab, int timeoutMs = 60000) {
 }
 
 // The sweep's point for an axis value, or null.
-const ui::AxisSweepView::Point* pointAt(const ui::AxisSweepView& view, int value) {
-    for (const ui::AxisSweepView::Point& p : view.points())
+const core::SweepPoint* pointAt(const ui::AxisSweepView& view, int value) {
+    for (const core::SweepPoint& p : view.points())
         if (p.value == value)
             return &p;
     return nullptr;
@@ -134,14 +138,15 @@ private slots:
         QVERIFY(!tab.table()->isColumnHidden(SearchResultModel::Tp));
 
         // Scatter: every ranked layout, the front as points and as a line, the current layout.
-        QCOMPARE(tab.topSeries()->count(), static_cast<int>(got.top.size()));
-        QCOMPARE(tab.frontSeries()->count(), static_cast<int>(got.pareto.size()));
-        QCOMPARE(tab.frontLine()->count(), static_cast<int>(got.pareto.size()));
-        QCOMPARE(tab.currentSeries()->count(), 1);
+        QCOMPARE(tab.paretoChart()->topSeries()->count(), static_cast<int>(got.top.size()));
+        QCOMPARE(tab.paretoChart()->frontSeries()->count(), static_cast<int>(got.pareto.size()));
+        QCOMPARE(tab.paretoChart()->frontLine()->count(), static_cast<int>(got.pareto.size()));
+        QCOMPARE(tab.paretoChart()->currentSeries()->count(), 1);
         const core::Plan& plan = doc.plan();
-        QCOMPARE(tab.currentSeries()->at(0).y(), plan.mfu * 100);
-        for (int i = 1; i < tab.frontLine()->count(); ++i)
-            QVERIFY(tab.frontLine()->at(i).x() >= tab.frontLine()->at(i - 1).x());
+        QCOMPARE(tab.paretoChart()->currentSeries()->at(0).y(), plan.mfu * 100);
+        for (int i = 1; i < tab.paretoChart()->frontLine()->count(); ++i)
+            QVERIFY(tab.paretoChart()->frontLine()->at(i).x() >=
+                    tab.paretoChart()->frontLine()->at(i - 1).x());
 
         QVERIFY(tab.statusLabel()->text().contains(ui::formatCount(got.evaluated)));
         QVERIFY(tab.statusLabel()->text().contains(QStringLiteral("Rejected")));
@@ -158,7 +163,7 @@ private slots:
                  QStringLiteral("Memory\n(GB)"));
         QCOMPARE(tab.model()->index(0, SearchResultModel::Memory).data().toString(),
                  ui::formatNumber(got.top.front().worstStageBytes / core::kGB, 1));
-        QCOMPARE(tab.topSeries()->at(0).x(), got.top.front().worstStageBytes / core::kGB);
+        QCOMPARE(tab.paretoChart()->topSeries()->at(0).x(), got.top.front().worstStageBytes / core::kGB);
         QCOMPARE(tab.headroomSpin()->suffix(), QStringLiteral(" GB"));
     }
 
@@ -285,21 +290,22 @@ private slots:
         const QRect rect = tab.table()->visualRect(second);
         QTest::mouseClick(tab.table()->viewport(), Qt::LeftButton, {}, rect.center());
         QCOMPARE(tab.selectedRow(), 1);
-        QCOMPARE(tab.selectedSeries()->count(), 1);
+        QCOMPARE(tab.paretoChart()->selectedSeries()->count(), 1);
         const core::SearchEntry& e = tab.model()->row(1).entry;
-        QCOMPARE(tab.selectedSeries()->at(0), QPointF(e.worstStageBytes / core::kGiB, e.mfu * 100));
+        QCOMPARE(tab.paretoChart()->selectedSeries()->at(0),
+                 QPointF(e.worstStageBytes / core::kGiB, e.mfu * 100));
         QVERIFY(tab.pinButton()->isEnabled());
 
         // A click on a point selects the row.
-        const QPointF third = tab.topSeries()->at(2);
-        emit tab.topSeries()->clicked(third);
+        const QPointF third = tab.paretoChart()->topSeries()->at(2);
+        emit tab.paretoChart()->topSeries()->clicked(third);
         const int row = tab.selectedRow();
-        QCOMPARE(tab.rowAtChartPoint(third), row);
+        QCOMPARE(tab.paretoChart()->rowAt(third), row);
         QVERIFY(tab.model()->row(row).rank > 0);
         const SearchResultModel::Row& picked = tab.model()->row(row);
         QCOMPARE(QPointF(picked.entry.worstStageBytes / core::kGiB, picked.entry.mfu * 100), third);
         QCOMPARE(tab.proxy()->mapToSource(tab.table()->currentIndex()).row(), row);
-        QCOMPARE(tab.selectedSeries()->at(0), third);
+        QCOMPARE(tab.paretoChart()->selectedSeries()->at(0), third);
     }
 
     void applyingARowChangesTheLayoutAndTheSliders() {
@@ -398,7 +404,7 @@ private slots:
         doc.edit(s, QStringLiteral("longer sequences"));
         QVERIFY(tab.isStale());
         QVERIFY(tab.model()->isStale());
-        QCOMPARE(tab.currentSeries()->count(), 0); // the current layout is of another scenario
+        QCOMPARE(tab.paretoChart()->currentSeries()->count(), 0); // the current layout is of another scenario
         QVERIFY(runSearch(tab));
         QVERIFY(!tab.isStale());
         QCOMPARE(tab.searchedScenario().model.seqLen, s.model.seqLen);
@@ -479,14 +485,14 @@ private slots:
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         const core::Scenario s = doc.scenario();
-        for (int a = 0; a < ui::AxisSweepView::kAxisCount; ++a) {
-            const auto axis = static_cast<ui::AxisSweepView::Axis>(a);
+        for (int a = 0; a < core::kSweepAxisCount; ++a) {
+            const auto axis = static_cast<core::SweepAxis>(a);
             view.setAxis(axis);
             QCOMPARE(view.axisCombo()->currentData().toInt(), a);
             const auto& points = view.points();
-            QVERIFY(points.size() >= 2 || axis == ui::AxisSweepView::Axis::Ep); // a dense model: EP 1 only
+            QVERIFY(points.size() >= 2 || axis == core::SweepAxis::Ep); // a dense model: EP 1 only
             int current = 0;
-            for (const ui::AxisSweepView::Point& p : points) {
+            for (const core::SweepPoint& p : points) {
                 current += p.current;
                 const core::Plan expected = core::evaluate(p.scenario, doc.profile());
                 QCOMPARE(p.plan.mfu, expected.mfu);
@@ -494,69 +500,83 @@ private slots:
                 if (p.current)
                     QVERIFY(p.scenario == s);
                 // The others held: TP/PP keep the GPU count, the global batch is held where it can be.
-                if (axis == ui::AxisSweepView::Axis::Tp || axis == ui::AxisSweepView::Axis::Pp ||
-                    axis == ui::AxisSweepView::Axis::Cp) {
+                if (axis == core::SweepAxis::Tp || axis == core::SweepAxis::Pp ||
+                    axis == core::SweepAxis::Cp) {
                     QCOMPARE(p.scenario.layout.gpus(), s.cluster.gpus());
                     QCOMPARE(p.scenario.layout.microBatch, s.layout.microBatch);
                 }
-                if (p.valid && axis != ui::AxisSweepView::Axis::Accumulation)
+                if (p.valid && axis != core::SweepAxis::Accumulation)
                     QCOMPARE(p.scenario.layout.effectiveBatch(), s.layout.effectiveBatch());
-                if (axis == ui::AxisSweepView::Axis::Recompute ||
-                    axis == ui::AxisSweepView::Axis::ZeroStage || axis == ui::AxisSweepView::Axis::ShardGroup)
+                if (axis == core::SweepAxis::Recompute || axis == core::SweepAxis::ZeroStage ||
+                    axis == core::SweepAxis::ShardGroup)
                     QCOMPARE(p.scenario.layout, s.layout);
-                if (axis == ui::AxisSweepView::Axis::Vpp) // interleaving: only v changes
+                if (axis == core::SweepAxis::Vpp) // interleaving: only v changes
                     QCOMPARE(p.scenario.layout.dp, s.layout.dp);
             }
             QCOMPARE(current, 1);
-            QVERIFY2(!view.captionLabel()->text().isEmpty(), qPrintable(ui::AxisSweepView::axisName(axis)));
+            QVERIFY2(!view.captionLabel()->text().isEmpty(), std::string(core::sweepAxisName(axis)).c_str());
+            // Exactly core::sweep's points and words.
+            core::SweepOptions options;
+            options.rules = doc.layoutRules();
+            const std::vector<core::SweepPoint> expected = core::sweep(s, doc.profile(), axis, options);
+            QCOMPARE(points.size(), expected.size());
+            for (std::size_t i = 0; i < points.size(); ++i) {
+                QCOMPARE(points[i].label, expected[i].label);
+                QCOMPARE(points[i].plan.mfu, expected[i].plan.mfu);
+            }
+            const core::FigureFormat format = ui::screenFigureFormat(ui::MemoryUnit::GiB);
+            QCOMPARE(view.captionLabel()->text(), ui::qs(core::sweepCaption(axis, expected, format)));
+            QCOMPARE(view.overallLabel()->text(),
+                     ui::qs(core::bestSingleChangeCaption(
+                         doc.plan(), core::bestSingleChange(s, doc.profile(), options), options, format)));
         }
         // The shard group: DP 2 gives "1" (each rank keeps the whole optimizer state) and "2 (all)", the
         // current plain sharding.
-        view.setAxis(ui::AxisSweepView::Axis::ShardGroup);
+        view.setAxis(core::SweepAxis::ShardGroup);
         QCOMPARE(view.points().size(), std::size_t{2});
-        QCOMPARE(view.points().back().label, QStringLiteral("2 (all)"));
+        QCOMPARE(view.points().back().label, std::string("2 (all)"));
         QVERIFY(view.points().back().current);
         QCOMPARE(view.points().front().scenario.training.zeroShardDegree, 1);
-        const auto optimizerOf = [](const ui::AxisSweepView::Point& p) {
+        const auto optimizerOf = [](const core::SweepPoint& p) {
             return p.plan.memory.stages[static_cast<std::size_t>(p.plan.memory.worstStage)].optimizerBytes;
         };
         QCOMPARE(optimizerOf(view.points().front()), 2.0 * optimizerOf(view.points().back()));
-        view.setAxis(ui::AxisSweepView::Axis::ZeroStage);
+        view.setAxis(core::SweepAxis::ZeroStage);
         QCOMPARE(view.points().size(), std::size_t{4});
         // EP on a dense model: one point, and the caption says why.
-        view.setAxis(ui::AxisSweepView::Axis::Ep);
+        view.setAxis(core::SweepAxis::Ep);
         QCOMPARE(view.points().size(), std::size_t{1});
         QVERIFY(view.captionLabel()->text().contains(QStringLiteral("dense")));
         // CP 2 on 64 GPUs: DP 2 -> 1, the batch held by doubling accumulation.
-        view.setAxis(ui::AxisSweepView::Axis::Cp);
-        const ui::AxisSweepView::Point* cp2 = pointAt(view, 2);
+        view.setAxis(core::SweepAxis::Cp);
+        const core::SweepPoint* cp2 = pointAt(view, 2);
         QVERIFY(cp2);
         QCOMPARE(cp2->scenario.layout.dp, 1);
         QCOMPARE(cp2->scenario.layout.accumulation, 32);
         // Virtual stages: PP 4 gives each rank 20 of the 80 layers, split into 1, 2, 4 or 5 chunks, never
         // into a count that leaves part of a layer.
-        view.setAxis(ui::AxisSweepView::Axis::Vpp);
-        for (const ui::AxisSweepView::Point& p : view.points())
+        view.setAxis(core::SweepAxis::Vpp);
+        for (const core::SweepPoint& p : view.points())
             QCOMPARE(80 % (4 * p.value), 0);
         QVERIFY(view.points().size() >= 3);
 
         // TP 8 -> 4 on 64 GPUs rebalances DP to 4 and halves accumulation (batch 64 held).
-        view.setAxis(ui::AxisSweepView::Axis::Tp);
-        const ui::AxisSweepView::Point* it = pointAt(view, 4);
+        view.setAxis(core::SweepAxis::Tp);
+        const core::SweepPoint* it = pointAt(view, 4);
         QVERIFY(it);
         QCOMPARE(it->scenario.layout.dp, 4);
         QCOMPARE(it->scenario.layout.accumulation, 8);
 
         // Without holding the batch, accumulation stays.
         view.setHoldGlobalBatch(false);
-        const ui::AxisSweepView::Point* it2 = pointAt(view, 4);
+        const core::SweepPoint* it2 = pointAt(view, 4);
         QVERIFY(it2);
         QCOMPARE(it2->scenario.layout.accumulation, s.layout.accumulation);
 
         // A layout change redraws it.
         doc.setLayoutValue(LayoutAxis::MicroBatch, 1);
         view.setHoldGlobalBatch(true);
-        for (const ui::AxisSweepView::Point& p : view.points())
+        for (const core::SweepPoint& p : view.points())
             if (p.current)
                 QCOMPARE(p.scenario.layout.microBatch, 1);
     }
@@ -575,10 +595,10 @@ private slots:
         s.layout.accumulation = 8;
         doc.edit(s, QStringLiteral("Mixtral"));
         ui::AxisSweepView view(&doc);
-        view.setAxis(ui::AxisSweepView::Axis::Ep);
+        view.setAxis(core::SweepAxis::Ep);
         view.refresh(); // not shown: computed on demand
         QList<int> values;
-        for (const ui::AxisSweepView::Point& p : view.points()) {
+        for (const core::SweepPoint& p : view.points()) {
             values << p.value;
             QCOMPARE(p.scenario.layout.dp, 8);
             QCOMPARE(p.scenario.layout.effectiveBatch(), s.layout.effectiveBatch());
@@ -612,7 +632,7 @@ private slots:
         w.tabs()->setCurrentWidget(w.findChild<ui::AxisSweepView*>());
         QTest::qWait(50);
         QVERIFY(w.grab().save(dir + QStringLiteral("/axis-sweep.png")));
-        w.findChild<ui::AxisSweepView*>()->setAxis(ui::AxisSweepView::Axis::MicroBatch);
+        w.findChild<ui::AxisSweepView*>()->setAxis(core::SweepAxis::MicroBatch);
         QTest::qWait(50);
         QVERIFY(w.grab().save(dir + QStringLiteral("/axis-sweep-micro-batch.png")));
         w.document()->undoStack()->setClean();

@@ -2,9 +2,11 @@
 // The Compare tab's figures: one column per pinned layout (A-D), one row per figure (layout, memory,
 // time, MFU, throughput, cost, diagnostics). Highlights what differs: the best value of a row bold
 // and green, the worst red-ish, and cells that differ from the first pinned layout tinted.
-// Every number is the pinned core::Plan's; the model only compares them.
+// Every number is the pinned core::Plan's; the rows, which way is better and the words are core's
+// (core/search/LayoutComparison.h); the model formats and colours them.
 #include "core/estimate/Plan.h"
 #include "core/model/Scenario.h"
+#include "core/search/LayoutComparison.h"
 #include "ui/widgets/Format.h"
 
 #include <QAbstractTableModel>
@@ -22,30 +24,8 @@ struct PinnedLayout {
 class CompareModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Metric {
-        Parallelism,
-        VirtualStages,
-        Batch,
-        Training,
-        Gpus,
-        WorstMemory,
-        Headroom,
-        StepTime,
-        Mfu,
-        Hfu,
-        TokensPerSecond,
-        TokensPerSecondPerGpu,
-        Bubble,
-        ExposedDp,
-        TrainingTime,
-        GpuHours,
-        Diagnostics,
-        MetricCount
-    };
-    // What a cell is, compared with the other pinned layouts (Qt::UserRole + 1).
-    enum class Mark { None, Best, Worst };
     enum Role {
-        MarkRole = Qt::UserRole + 1, // int: Mark
+        MarkRole = Qt::UserRole + 1, // int: core::Standing, compared with the other pinned layouts
         DiffersRole,                 // bool: differs from the first pinned layout
         ValueRole,                   // double: the compared number (rows that have one)
     };
@@ -57,11 +37,13 @@ public:
     MemoryUnit unit() const { return m_unit; }
 
     static QString letter(int column); // "A" ... "D"
-    static QString metricName(int metric);
+    // One row per core::ComparedFigure, in its order.
+    static core::ComparedFigure figureAt(int row);
+    static int rowOf(core::ComparedFigure figure);
 
-    Mark mark(int metric, int column) const;
-    bool differsFromFirst(int metric, int column) const;
-    QString text(int metric, int column) const;
+    core::Standing standing(core::ComparedFigure figure, int column) const;
+    bool differsFromFirst(core::ComparedFigure figure, int column) const;
+    QString text(core::ComparedFigure figure, int column) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -69,11 +51,8 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
-    // +1: higher is better, -1: lower is better, 0: not ranked.
-    static int direction(int metric);
-    bool hasValue(int metric) const;
-    double value(int metric, int column) const;
-    QString toolTip(int metric, int column) const;
+    double value(core::ComparedFigure figure, int column) const;
+    QString toolTip(core::ComparedFigure figure, int column) const;
     std::vector<PinnedLayout> m_pinned;
     MemoryUnit m_unit = MemoryUnit::GiB;
 };

@@ -1,6 +1,7 @@
 #include "ui/compare/CompareView.h"
 
 #include "core/estimate/Evaluate.h"
+#include "core/search/LayoutComparison.h"
 #include "ui/charts/ChartStyle.h"
 #include "ui/document/ScenarioDocument.h"
 #include "ui/widgets/Palette.h"
@@ -42,43 +43,53 @@ double niceCeiling(double v) {
     return 10 * p;
 }
 
-// The searched axes and the layout: what makes two pins "the same layout".
-bool sameLayout(const core::Scenario& a, const core::Scenario& b) {
-    return a == b;
-}
-
-QString summary(const PinnedLayout& p) {
-    const core::Layout& l = p.scenario.layout;
-    const core::TrainingOptions& t = p.scenario.training;
-    QString first = CompareView::tr("TP %1 × PP %2 × CP %3 × DP %4").arg(l.tp).arg(l.pp).arg(l.cp).arg(l.dp);
-    if (l.vpp > 1)
-        first += CompareView::tr(", v %1").arg(l.vpp);
-    QString recompute;
-    switch (t.recompute) {
-    case core::Recompute::None:
-        recompute = CompareView::tr("no recompute");
-        break;
-    case core::Recompute::Selective:
-        recompute = CompareView::tr("selective");
-        break;
-    case core::Recompute::Full:
-        recompute = CompareView::tr("full recompute");
-        break;
-    }
-    const QString second = CompareView::tr("mb %1 × acc %2 · ZeRO-%3 · %4")
-                               .arg(l.microBatch)
-                               .arg(l.accumulation)
-                               .arg(t.zeroStage)
-                               .arg(recompute);
-    return first + QLatin1Char('\n') + second;
-}
-
 } // namespace
 
 CompareView::CompareView(ScenarioDocument* doc, QWidget* parent)
     : QWidget(parent), m_doc(doc), m_model(new CompareModel(this)) {
     setObjectName(QStringLiteral("compareView"));
+    QLayout* header = buildHeader();
+    m_message = new QLabel(this);
+    m_message->setObjectName(QStringLiteral("compareMessage"));
+    m_message->setWordWrap(true);
+    m_message->hide();
+    m_empty =
+        new QLabel(tr("<h3>Nothing pinned yet</h3><p>Press <b>Pin current layout</b> to keep the planner's "
+                      "layout here, change the layout, and pin again; or select a layout in <b>Explore</b> "
+                      "and press <b>Pin</b>. Up to four layouts are compared side by side.</p>"),
+                   this);
+    m_empty->setObjectName(QStringLiteral("compareEmpty"));
+    m_empty->setWordWrap(true);
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setMaximumWidth(560);
 
+    // Content: cards, charts, table.
+    m_content = new QWidget(this);
+    m_cardsLayout = new QHBoxLayout;
+    m_cardsLayout->setSpacing(8);
+    auto* charts = new QHBoxLayout;
+    charts->setSpacing(8);
+    charts->addWidget(buildMemoryChart(), 1);
+    charts->addWidget(buildTimeChart(), 1);
+    auto* contentLayout = new QVBoxLayout(m_content);
+    contentLayout->setContentsMargins(0, 0, 0, 0);
+    contentLayout->setSpacing(8);
+    contentLayout->addLayout(m_cardsLayout);
+    contentLayout->addLayout(charts, 4);
+    contentLayout->addWidget(buildTable(), 5);
+
+    auto* layout = new QVBoxLayout(scrollingContent(this));
+    layout->setContentsMargins(8, 8, 8, 8);
+    layout->setSpacing(6);
+    layout->addLayout(header);
+    layout->addWidget(m_message);
+    layout->addWidget(m_empty, 1, Qt::AlignCenter);
+    layout->addWidget(m_content, 1);
+    applyTheme();
+}
+
+// The title, how to read the highlights, and Pin current layout.
+QLayout* CompareView::buildHeader() {
     auto* title = new QLabel(tr("Compare layouts"), this);
     QFont titleFont = title->font();
     titleFont.setBold(true);
@@ -98,27 +109,11 @@ CompareView::CompareView(ScenarioDocument* doc, QWidget* parent)
     header->addSpacing(12);
     header->addWidget(hint, 1);
     header->addWidget(m_pinCurrent);
+    return header;
+}
 
-    m_message = new QLabel(this);
-    m_message->setObjectName(QStringLiteral("compareMessage"));
-    m_message->setWordWrap(true);
-    m_message->hide();
-
-    m_empty =
-        new QLabel(tr("<h3>Nothing pinned yet</h3><p>Press <b>Pin current layout</b> to keep the planner's "
-                      "layout here, change the layout, and pin again; or select a layout in <b>Explore</b> "
-                      "and press <b>Pin</b>. Up to four layouts are compared side by side.</p>"),
-                   this);
-    m_empty->setObjectName(QStringLiteral("compareEmpty"));
-    m_empty->setWordWrap(true);
-    m_empty->setAlignment(Qt::AlignCenter);
-    m_empty->setMaximumWidth(560);
-
-    // Content: cards, charts, table.
-    m_content = new QWidget(this);
-    m_cardsLayout = new QHBoxLayout;
-    m_cardsLayout->setSpacing(8);
-
+// The worst stage's memory of each pinned layout as stacked bars, with its GPU's capacity.
+QChartView* CompareView::buildMemoryChart() {
     m_memoryChart = new QChart;
     m_memoryView = new QChartView(m_memoryChart, m_content);
     m_memoryView->setObjectName(QStringLiteral("compareMemoryChart"));
@@ -143,7 +138,11 @@ CompareView::CompareView(ScenarioDocument* doc, QWidget* parent)
     m_memoryValueAxis->setLabelFormat(QStringLiteral("%.0f"));
     m_memoryChart->setTitle(tr("Memory per GPU, worst stage"));
     m_memoryChart->legend()->setAlignment(Qt::AlignRight);
+    return m_memoryView;
+}
 
+// Each pinned layout's step time by component, as horizontal stacked bars.
+QChartView* CompareView::buildTimeChart() {
     m_timeChart = new QChart;
     m_timeView = new QChartView(m_timeChart, m_content);
     m_timeView->setObjectName(QStringLiteral("compareTimeChart"));
@@ -160,12 +159,10 @@ CompareView::CompareView(ScenarioDocument* doc, QWidget* parent)
     m_timeValueAxis->setTitleText(tr("seconds per step"));
     m_timeChart->setTitle(tr("Step-time breakdown"));
     m_timeChart->legend()->setAlignment(Qt::AlignRight);
+    return m_timeView;
+}
 
-    auto* charts = new QHBoxLayout;
-    charts->setSpacing(8);
-    charts->addWidget(m_memoryView, 1);
-    charts->addWidget(m_timeView, 1);
-
+QTableView* CompareView::buildTable() {
     m_table = new QTableView(m_content);
     m_table->setObjectName(QStringLiteral("compareTable"));
     m_table->setModel(m_model);
@@ -176,23 +173,7 @@ CompareView::CompareView(ScenarioDocument* doc, QWidget* parent)
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->setCornerButtonEnabled(false);
-
-    auto* contentLayout = new QVBoxLayout(m_content);
-    contentLayout->setContentsMargins(0, 0, 0, 0);
-    contentLayout->setSpacing(8);
-    contentLayout->addLayout(m_cardsLayout);
-    contentLayout->addLayout(charts, 4);
-    contentLayout->addWidget(m_table, 5);
-
-    auto* layout = new QVBoxLayout(scrollingContent(this));
-    layout->setContentsMargins(8, 8, 8, 8);
-    layout->setSpacing(6);
-    layout->addLayout(header);
-    layout->addWidget(m_message);
-    layout->addWidget(m_empty, 1, Qt::AlignCenter);
-    layout->addWidget(m_content, 1);
-
-    applyTheme();
+    return m_table;
 }
 
 void CompareView::changeEvent(QEvent* event) {
@@ -240,7 +221,7 @@ bool CompareView::pin(const core::Scenario& scenario, const QString& source) {
         return false;
     }
     for (int i = 0; i < pinnedCount(); ++i) {
-        if (sameLayout(m_pinned[static_cast<std::size_t>(i)].scenario, scenario)) {
+        if (m_pinned[static_cast<std::size_t>(i)].scenario == scenario) {
             showMessage(tr("This layout is already pinned as %1.").arg(CompareModel::letter(i)));
             return false;
         }
@@ -328,7 +309,7 @@ void CompareView::rebuildCards() {
         letter->setFont(big);
         auto* text = new QLabel(card);
         text->setTextFormat(Qt::PlainText);
-        text->setText(p.source + QLatin1Char('\n') + summary(p));
+        text->setText(p.source + QLatin1Char('\n') + qs(core::pinSummary(p.scenario)));
         text->setToolTip(QString::fromStdString(p.scenario.name));
         auto* unpinButton = new QToolButton(card);
         unpinButton->setObjectName(QStringLiteral("compareUnpin%1").arg(i));

@@ -19,6 +19,7 @@ class QChartView;
 class QHBoxLayout;
 class QHorizontalStackedBarSeries;
 class QLabel;
+class QLayout;
 class QLineSeries;
 class QPushButton;
 class QStackedBarSeries;
@@ -67,6 +68,10 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    QLayout* buildHeader();
+    QChartView* buildMemoryChart();
+    QChartView* buildTimeChart();
+    QTableView* buildTable();
     void applyTheme();
     void rebuild();
     void rebuildCards();

@@ -1,9 +1,12 @@
 #include "ui/explore/ExploreTab.h"
 
-#include "core/estimate/Evaluate.h"
+#include "core/search/SearchText.h"
 #include "ui/charts/ChartStyle.h"
 #include "ui/document/ScenarioDocument.h"
+#include "ui/explore/ParetoChart.h"
+#include "ui/explore/SearchFilterProxy.h"
 #include "ui/explore/SearchResultModel.h"
+#include "ui/explore/detail/ScreenFigureFormat.h"
 #include "ui/widgets/FlowLayout.h"
 #include "ui/widgets/Palette.h"
 #include "ui/widgets/ScrollPage.h"
@@ -24,16 +27,10 @@
 #include <QTableView>
 #include <QThread>
 #include <QVBoxLayout>
-#include <QtCharts/QChart>
-#include <QtCharts/QChartView>
-#include <QtCharts/QLegend>
-#include <QtCharts/QLegendMarker>
-#include <QtCharts/QLineSeries>
-#include <QtCharts/QScatterSeries>
-#include <QtCharts/QValueAxis>
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace lp::ui {
 
@@ -44,38 +41,6 @@ struct ExploreTab::Job {
 };
 
 namespace {
-
-// What a search result depends on besides the axes it varies: the model, the cluster and the
-// training options other than ZeRO, recompute and SP. Changing only the layout leaves results valid.
-core::Scenario searchIdentity(core::Scenario s) {
-    s.name.clear();
-    s.notes.clear();
-    s.layout = {};
-    s.training.zeroStage = 0;
-    s.training.recompute = core::Recompute::None;
-    s.training.sequenceParallel = false;
-    return s;
-}
-
-QString reasonName(const std::string& id) {
-    QString text = QString::fromStdString(id);
-    text.replace(QLatin1Char('_'), QLatin1Char(' '));
-    return text;
-}
-
-QString rankName(core::RankBy r) {
-    switch (r) {
-    case core::RankBy::StepTime:
-        return ExploreTab::tr("step time");
-    case core::RankBy::Mfu:
-        return ExploreTab::tr("MFU");
-    case core::RankBy::Cost:
-        return ExploreTab::tr("cost (GPU-hours)");
-    case core::RankBy::Headroom:
-        return ExploreTab::tr("memory headroom");
-    }
-    return {};
-}
 
 void setLabelColour(QLabel* label, const QColor& colour) {
     QPalette pal = label->palette();
@@ -91,7 +56,6 @@ ExploreTab::ExploreTab(ScenarioDocument* doc, QWidget* parent)
     setObjectName(QStringLiteral("exploreTab"));
     m_proxy->setSourceModel(m_model);
     buildControls();
-    buildChart();
 
     connect(m_doc, &ScenarioDocument::scenarioChanged, this, [this] {
         refreshBatchDefault();
@@ -127,13 +91,46 @@ ExploreTab::~ExploreTab() {
 }
 
 void ExploreTab::buildControls() {
-    // Search settings.
+    QLayout* settings = buildSettings();
+    m_status = new QLabel(this);
+    m_status->setObjectName(QStringLiteral("exploreStatus"));
+    m_status->setWordWrap(true);
+    m_status->setTextFormat(Qt::PlainText);
+    m_staleLabel = new QLabel(this);
+    m_staleLabel->setObjectName(QStringLiteral("exploreStale"));
+    m_staleLabel->setWordWrap(true);
+    m_staleLabel->setText(
+        tr("The scenario has changed since this search (model, cluster, training options or "
+           "hardware profile): the results are for the earlier scenario. Search again."));
+    m_staleLabel->hide();
+
+    auto* splitter = new QSplitter(Qt::Vertical, this);
+    splitter->setObjectName(QStringLiteral("exploreSplitter"));
+    splitter->setChildrenCollapsible(false);
+    splitter->addWidget(buildTablePanel());
+    splitter->addWidget(buildChartPanel());
+    splitter->setStretchFactor(0, 5);
+    splitter->setStretchFactor(1, 4);
+
+    auto* layout = new QVBoxLayout(scrollingContent(this));
+    layout->setContentsMargins(8, 8, 8, 8);
+    layout->setSpacing(6);
+    layout->addLayout(settings);
+    layout->addWidget(m_status);
+    layout->addWidget(m_staleLabel);
+    layout->addWidget(splitter, 1);
+}
+
+// What to search: the ranking, the global batch (or a range), how many to list, and Search / Cancel.
+QLayout* ExploreTab::buildSettings() {
     m_rank = new QComboBox(this);
     m_rank->setObjectName(QStringLiteral("exploreRank"));
-    m_rank->addItem(tr("Step time"), static_cast<int>(core::RankBy::StepTime));
-    m_rank->addItem(tr("MFU"), static_cast<int>(core::RankBy::Mfu));
-    m_rank->addItem(tr("Cost (GPU-hours)"), static_cast<int>(core::RankBy::Cost));
-    m_rank->addItem(tr("Memory headroom"), static_cast<int>(core::RankBy::Headroom));
+    for (core::RankBy by :
+         {core::RankBy::StepTime, core::RankBy::Mfu, core::RankBy::Cost, core::RankBy::Headroom}) {
+        QString name = qs(core::rankByName(by));
+        name[0] = name[0].toUpper();
+        m_rank->addItem(name, static_cast<int>(by));
+    }
     m_rank->setToolTip(
         tr("What \"best\" means: the shortest step (per sequence), the highest MFU, the fewest "
            "GPU-hours for the token budget, or the most free memory on the worst stage."));
@@ -170,6 +167,7 @@ void ExploreTab::buildControls() {
     m_progress->setValue(0);
     m_progress->setFormat(QStringLiteral("%p%"));
     m_progress->setFixedWidth(140);
+    connectSettings();
 
     // Wraps onto a second line in a narrow window; the search buttons keep to the right.
     auto* settings = new FlowLayout(nullptr, 16, 4);
@@ -180,20 +178,27 @@ void ExploreTab::buildControls() {
     QWidget* searchButtons = controlGroup(this, {m_progress, m_cancel, m_run});
     settings->addWidget(searchButtons);
     settings->setPushRight(searchButtons);
+    return settings;
+}
 
-    m_status = new QLabel(this);
-    m_status->setObjectName(QStringLiteral("exploreStatus"));
-    m_status->setWordWrap(true);
-    m_status->setTextFormat(Qt::PlainText);
-    m_staleLabel = new QLabel(this);
-    m_staleLabel->setObjectName(QStringLiteral("exploreStale"));
-    m_staleLabel->setWordWrap(true);
-    m_staleLabel->setText(
-        tr("The scenario has changed since this search (model, cluster, training options or "
-           "hardware profile): the results are for the earlier scenario. Search again."));
-    m_staleLabel->hide();
+void ExploreTab::connectSettings() {
+    connect(m_rank, &QComboBox::currentIndexChanged, this, [this] {
+        if (m_hasResult || isRunning())
+            startSearch(); // a new ranking is a new top N: cheap, so just search again
+    });
+    connect(m_batch, &QSpinBox::valueChanged, this, [this](int v) {
+        if (!m_settingBatch)
+            m_batchTouched = v != m_doc->scenario().layout.effectiveBatch();
+        if (m_batchMax->value() < v)
+            m_batchMax->setValue(v);
+    });
+    connect(m_range, &QCheckBox::toggled, m_batchMax, &QWidget::setEnabled);
+    connect(m_run, &QPushButton::clicked, this, &ExploreTab::startSearch);
+    connect(m_cancel, &QPushButton::clicked, this, &ExploreTab::cancelSearch);
+}
 
-    // Filters.
+// The filters over the table, Apply and Pin.
+QLayout* ExploreTab::buildFilters() {
     m_filter = new QLineEdit(this);
     m_filter->setObjectName(QStringLiteral("exploreFilter"));
     m_filter->setClearButtonEnabled(true);
@@ -202,6 +207,7 @@ void ExploreTab::buildControls() {
         tr("Conditions that must all hold: tp, pp, dp, cp, ep, v, mb, acc, batch, zero or rank "
            "with =, !=, <, >, <=, >=; none, selective, full or block (recompute); sp or nosp; pareto; "
            "current. Other words match the layout's description."));
+    m_filter->setMinimumWidth(220);
     m_headroomCheck = new QCheckBox(tr("Free ≥"), this);
     m_headroomCheck->setObjectName(QStringLiteral("exploreHeadroomCheck"));
     m_headroomCheck->setToolTip(
@@ -227,8 +233,13 @@ void ExploreTab::buildControls() {
     m_pin = new QPushButton(tr("&Pin"), this);
     m_pin->setObjectName(QStringLiteral("explorePin"));
     m_pin->setToolTip(tr("Pin the selected layout to the Compare tab."));
+    for (QCheckBox* check : {m_headroomCheck, m_tpNode, m_paretoOnly})
+        connect(check, &QCheckBox::toggled, this, &ExploreTab::updateFilter);
+    connect(m_filter, &QLineEdit::textChanged, this, &ExploreTab::updateFilter);
+    connect(m_headroomSpin, &QDoubleSpinBox::valueChanged, this, &ExploreTab::updateFilter);
+    connect(m_apply, &QPushButton::clicked, this, [this] { applyRow(m_selected); });
+    connect(m_pin, &QPushButton::clicked, this, [this] { pinRow(m_selected); });
 
-    m_filter->setMinimumWidth(220);
     auto* filters = new FlowLayout(nullptr, 12, 4);
     filters->addWidget(m_filter);
     filters->addWidget(controlGroup(this, {m_headroomCheck, m_headroomSpin}));
@@ -239,7 +250,12 @@ void ExploreTab::buildControls() {
     filters->addWidget(rowButtons);
     filters->setPushRight(rowButtons);
     filters->setStretchItem(m_filter);
+    return filters;
+}
 
+// The filters above the ranked table; a row selects the layout, a double-click applies it.
+QWidget* ExploreTab::buildTablePanel() {
+    QLayout* filters = buildFilters();
     m_table = new QTableView(this);
     m_table->setObjectName(QStringLiteral("exploreTable"));
     m_table->setModel(m_proxy);
@@ -256,25 +272,6 @@ void ExploreTab::buildControls() {
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_table->setWordWrap(false);
     m_table->setCornerButtonEnabled(false);
-
-    connect(m_rank, &QComboBox::currentIndexChanged, this, [this] {
-        if (m_hasResult || isRunning())
-            startSearch(); // a new ranking is a new top N: cheap, so just search again
-    });
-    connect(m_batch, &QSpinBox::valueChanged, this, [this](int v) {
-        if (!m_settingBatch)
-            m_batchTouched = v != m_doc->scenario().layout.effectiveBatch();
-        if (m_batchMax->value() < v)
-            m_batchMax->setValue(v);
-    });
-    connect(m_range, &QCheckBox::toggled, m_batchMax, &QWidget::setEnabled);
-    connect(m_run, &QPushButton::clicked, this, &ExploreTab::startSearch);
-    connect(m_cancel, &QPushButton::clicked, this, &ExploreTab::cancelSearch);
-    connect(m_filter, &QLineEdit::textChanged, this, &ExploreTab::updateFilter);
-    connect(m_headroomCheck, &QCheckBox::toggled, this, &ExploreTab::updateFilter);
-    connect(m_headroomSpin, &QDoubleSpinBox::valueChanged, this, &ExploreTab::updateFilter);
-    connect(m_tpNode, &QCheckBox::toggled, this, &ExploreTab::updateFilter);
-    connect(m_paretoOnly, &QCheckBox::toggled, this, &ExploreTab::updateFilter);
     connect(m_proxy, &QAbstractItemModel::modelReset, this, &ExploreTab::updateFilter);
     connect(m_proxy, &QAbstractItemModel::layoutChanged, this, &ExploreTab::refreshSelection);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
@@ -290,8 +287,6 @@ void ExploreTab::buildControls() {
             });
     connect(m_table, &QTableView::doubleClicked, this,
             [this](const QModelIndex& index) { applyRow(m_proxy->mapToSource(index).row()); });
-    connect(m_apply, &QPushButton::clicked, this, [this] { applyRow(m_selected); });
-    connect(m_pin, &QPushButton::clicked, this, [this] { pinRow(m_selected); });
 
     auto* tablePanel = new QWidget(this);
     auto* tableLayout = new QVBoxLayout(tablePanel);
@@ -299,42 +294,25 @@ void ExploreTab::buildControls() {
     tableLayout->setSpacing(4);
     tableLayout->addLayout(filters);
     tableLayout->addWidget(m_table, 1);
+    return tablePanel;
+}
 
-    m_chartTitle = new QLabel(tr("Memory of the worst stage against MFU"), this);
-    QFont titleFont = m_chartTitle->font();
+QWidget* ExploreTab::buildChartPanel() {
+    auto* chartTitle = new QLabel(tr("Memory of the worst stage against MFU"), this);
+    QFont titleFont = chartTitle->font();
     titleFont.setBold(true);
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.1);
-    m_chartTitle->setFont(titleFont);
-    m_chart = new QChart;
-    m_view = new QChartView(m_chart, this);
-    m_view->setObjectName(QStringLiteral("exploreChart"));
-    m_view->setRenderHint(QPainter::Antialiasing, true);
-    m_view->setMinimumHeight(240);
-    m_view->setToolTip(
-        tr("Each point is a layout that fits. Click a point to select it, double-click to apply it. "
-           "The line joins the Pareto front: more MFU needs more memory along it."));
+    chartTitle->setFont(titleFont);
+    m_chart = new ParetoChart(this);
+    connect(m_chart, &ParetoChart::rowClicked, this, &ExploreTab::selectRow);
+    connect(m_chart, &ParetoChart::rowDoubleClicked, this, &ExploreTab::applyRow);
     auto* chartPanel = new QWidget(this);
     auto* chartLayout = new QVBoxLayout(chartPanel);
     chartLayout->setContentsMargins(0, 4, 0, 0);
     chartLayout->setSpacing(2);
-    chartLayout->addWidget(m_chartTitle);
-    chartLayout->addWidget(m_view, 1);
-
-    auto* splitter = new QSplitter(Qt::Vertical, this);
-    splitter->setObjectName(QStringLiteral("exploreSplitter"));
-    splitter->setChildrenCollapsible(false);
-    splitter->addWidget(tablePanel);
-    splitter->addWidget(chartPanel);
-    splitter->setStretchFactor(0, 5);
-    splitter->setStretchFactor(1, 4);
-
-    auto* layout = new QVBoxLayout(scrollingContent(this));
-    layout->setContentsMargins(8, 8, 8, 8);
-    layout->setSpacing(6);
-    layout->addLayout(settings);
-    layout->addWidget(m_status);
-    layout->addWidget(m_staleLabel);
-    layout->addWidget(splitter, 1);
+    chartLayout->addWidget(chartTitle);
+    chartLayout->addWidget(m_chart, 1);
+    return chartPanel;
 }
 
 void ExploreTab::showEvent(QShowEvent* event) {
@@ -350,38 +328,7 @@ void ExploreTab::changeEvent(QEvent* event) {
 }
 
 void ExploreTab::applyTheme() {
-    applyChartTheme(m_chart, palette());
-    const QFont small = smallChartFont(font());
-    styleAxis(m_xAxis, palette(), small);
-    styleAxis(m_yAxis, palette(), small);
-    m_chart->legend()->setFont(small);
-    const QColor text = palette().color(QPalette::Text);
-
-    const QColor top = palette::memory(core::MemoryComponent::Weights);
-    m_topSeries->setColor(top);
-    m_topSeries->setBorderColor(top.darker(130));
-    const QColor front = palette::bandGood();
-    m_frontSeries->setColor(front);
-    m_frontSeries->setBorderColor(front.darker(140));
-    QPen frontPen(front);
-    frontPen.setWidthF(2);
-    m_frontLine->setPen(frontPen);
-    QPen capPen(text);
-    capPen.setWidthF(1.5);
-    capPen.setStyle(Qt::DashLine);
-    m_capacityLine->setPen(capPen);
-    m_currentSeries->setColor(text);
-    m_currentSeries->setBorderColor(palette().color(QPalette::Base));
-    QPen ring(palette().color(QPalette::Highlight));
-    ring.setWidthF(3);
-    m_selectedSeries->setPen(ring);
-    m_selectedSeries->setBrush(Qt::NoBrush);
-    // The ring needs no legend entry, nor the front's points beside its line.
-    for (QAbstractSeries* s : std::initializer_list<QAbstractSeries*>{m_selectedSeries, m_frontSeries})
-        for (QLegendMarker* m : m_chart->legend()->markers(s))
-            m->setVisible(false);
     setLabelColour(m_staleLabel, palette::warning().darker(isDarkPalette(palette()) ? 70 : 120));
-    refreshChart();
 }
 
 void ExploreTab::setUnit(MemoryUnit unit) {
@@ -392,8 +339,7 @@ void ExploreTab::setUnit(MemoryUnit unit) {
     m_model->setUnit(unit);
     m_headroomSpin->setValue(std::round(bytes / bytesPerUnit(unit)));
     updateFilter();
-    refreshChart();
-    refreshCurrent();
+    m_chart->setUnit(unit);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -478,7 +424,7 @@ void ExploreTab::onFinished(int generation, const std::shared_ptr<Job>& job) {
     updateColumns();
     updateFilter();
     m_table->resizeColumnsToContents();
-    refreshChart();
+    m_chart->setRows(m_model->rows());
     refreshStatus();
     updateButtons();
     emit searchFinished(m_result.cancelled);
@@ -504,33 +450,15 @@ void ExploreTab::refreshStale() {
     if (!m_hasResult)
         return;
     const bool stale =
-        searchIdentity(m_doc->scenario()) != searchIdentity(m_base) || !(m_doc->profile() == m_baseProfile);
+        !core::sameSearchInputs(m_doc->scenario(), m_base) || !(m_doc->profile() == m_baseProfile);
     m_stale = stale;
     m_model->setStale(stale);
     m_staleLabel->setVisible(stale);
 }
 
 void ExploreTab::refreshCurrent() {
-    const core::Scenario& s = m_doc->scenario();
-    core::SearchChoice current;
-    current.layout = s.layout;
-    current.zeroStage = s.training.zeroStage;
-    current.zeroShardDegree = s.training.zeroShardDegree;
-    current.recompute = s.training.recompute;
-    current.sequenceParallel = s.training.sequenceParallel;
-    m_model->setCurrent(current);
-
-    QList<QPointF> points;
-    const core::Plan& plan = m_doc->plan();
-    if (plan.valid && !plan.memory.stages.empty() && !m_stale) {
-        const auto worst = static_cast<std::size_t>(
-            std::clamp<int>(plan.memory.worstStage, 0, static_cast<int>(plan.memory.stages.size()) - 1));
-        points << QPointF(plan.memory.stages[worst].totalBytes / bytesPerUnit(m_unit), plan.mfu * 100);
-    }
-    if (m_currentSeries->points() != points) {
-        m_currentSeries->replace(points);
-        refreshChart(); // the axes must include it
-    }
+    m_model->setCurrent(core::choiceOf(m_doc->scenario()));
+    m_chart->setCurrent(m_doc->plan(), !m_stale);
 }
 
 void ExploreTab::refreshStatus() {
@@ -548,48 +476,14 @@ void ExploreTab::refreshStatus() {
         m_status->setToolTip({});
         return;
     }
-    const core::SearchResult& r = m_result;
-    QString text;
-    if (r.cancelled)
-        text = tr("Cancelled after %1 of %2 layouts: partial results. ")
-                   .arg(formatCount(r.evaluated), formatCount(r.candidates));
-    else
-        text = tr("Tried %1 layouts in %2 on %3 threads. ")
-                   .arg(formatCount(r.evaluated), formatSeconds(r.seconds))
-                   .arg(r.threads);
-    text += tr("%1 valid, %2 fit").arg(formatCount(r.valid), formatCount(r.fitting));
-    if (r.blockRecompute > 0)
-        text += tr(" (%1 of them also ranked with block recompute)").arg(formatCount(r.blockRecompute));
-    if (r.selectiveAsNone > 0)
-        text += tr("; %1 with selective recompute listed as none, whose plan they equal")
-                    .arg(formatCount(r.selectiveAsNone));
-    text += tr(". ");
-    if (r.fitting == 0)
-        text += tr("No layout fits: see the reasons below. ");
-    else
-        text += tr("Ranked by %1; %2 on the Pareto front.").arg(rankName(r.rankBy)).arg(r.pareto.size());
-    std::vector<std::pair<long long, std::string>> reasons;
-    for (const auto& [id, n] : r.rejected)
-        reasons.emplace_back(n, id);
-    std::sort(reasons.begin(), reasons.end(), [](const auto& a, const auto& b) {
-        return a.first != b.first ? a.first > b.first : a.second < b.second;
-    });
-    QStringList shown;
-    QStringList all;
-    for (std::size_t i = 0; i < reasons.size(); ++i) {
-        const QString line = tr("%1 %2").arg(formatCount(reasons[i].first), reasonName(reasons[i].second));
-        all << line;
-        if (i < 4)
-            shown << line;
-    }
-    if (!shown.isEmpty()) {
-        text += tr("\nRejected: %1").arg(shown.join(QStringLiteral(" · ")));
-        if (static_cast<qsizetype>(reasons.size()) > shown.size())
-            text += tr(" · %1 more reasons").arg(static_cast<qsizetype>(reasons.size()) - shown.size());
-    }
-    m_status->setText(text);
-    m_status->setToolTip(
-        all.isEmpty() ? QString() : tr("Rejected layouts, by reason:\n%1").arg(all.join(QLatin1Char('\n'))));
+    const core::FigureFormat format = screenFigureFormat(m_unit);
+    m_status->setText(qs(core::searchSummary(m_result, format)));
+    QStringList lines;
+    for (const std::string& line : core::rejectionLines(m_result, format))
+        lines << qs(line);
+    m_status->setToolTip(lines.isEmpty()
+                             ? QString()
+                             : tr("Rejected layouts, by reason:\n%1").arg(lines.join(QLatin1Char('\n'))));
 }
 
 void ExploreTab::updateFilter() {
@@ -654,6 +548,10 @@ void ExploreTab::selectRow(int sourceRow) {
     }
     refreshSelection();
     updateButtons();
+}
+
+void ExploreTab::refreshSelection() {
+    m_chart->setSelectedRow(m_selected);
 }
 
 void ExploreTab::applyRow(int sourceRow) {

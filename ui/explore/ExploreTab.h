@@ -1,9 +1,9 @@
 #pragma once
 // The Explore tab: runs core::search for the document's scenario in a worker thread (progress bar,
 // Cancel), shows the ranked layouts in a sortable, filterable table and as a memory-against-MFU
-// scatter with the Pareto front and the current layout; a row or a point selects the layout in both,
-// a double-click applies it to the planner, "Pin" sends it to Compare. It only presents the core's
-// result: ranking, validity and the front are core::search's.
+// scatter (ParetoChart); a row or a point selects the layout in both, a double-click applies it to the
+// planner, "Pin" sends it to Compare. It only presents the core's result: ranking, validity, the front
+// and the summary's words are core's.
 #include "core/search/Search.h"
 #include "ui/widgets/Format.h"
 
@@ -11,27 +11,22 @@
 
 #include <atomic>
 #include <memory>
-#include <optional>
-#include <vector>
 
 class QCheckBox;
-class QChart;
-class QChartView;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
+class QLayout;
 class QLineEdit;
-class QLineSeries;
 class QProgressBar;
 class QPushButton;
-class QScatterSeries;
 class QSpinBox;
 class QTableView;
 class QThread;
-class QValueAxis;
 
 namespace lp::ui {
 
+class ParetoChart;
 class ScenarioDocument;
 class SearchFilterProxy;
 class SearchResultModel;
@@ -79,14 +74,7 @@ public:
     QCheckBox* tpNodeCheck() const { return m_tpNode; }
     QCheckBox* paretoCheck() const { return m_paretoOnly; }
     QLabel* statusLabel() const { return m_status; }
-    QChartView* chartView() const { return m_view; }
-    QScatterSeries* topSeries() const { return m_topSeries; }
-    QScatterSeries* frontSeries() const { return m_frontSeries; }
-    QLineSeries* frontLine() const { return m_frontLine; }
-    QScatterSeries* currentSeries() const { return m_currentSeries; }
-    QScatterSeries* selectedSeries() const { return m_selectedSeries; }
-    // The source row of the scatter's point nearest to `value` (chart coordinates), -1 when none.
-    int rowAtChartPoint(const QPointF& value) const;
+    ParetoChart* paretoChart() const { return m_chart; }
 
 signals:
     void searchStarted();
@@ -100,21 +88,23 @@ protected:
 
 private:
     void buildControls();
-    void buildChart();
+    QLayout* buildSettings();
+    void connectSettings();
+    QLayout* buildFilters();
+    QWidget* buildTablePanel();
+    QWidget* buildChartPanel();
     void applyTheme();
     void onProgress(int generation, double fraction);
     struct Job;
     void onFinished(int generation, const std::shared_ptr<Job>& job);
     void refreshStale();
     void refreshCurrent();
-    void refreshChart();
     void refreshStatus();
     void refreshSelection();
     void refreshBatchDefault();
     void updateFilter();
     void updateColumns();
     void updateButtons();
-    QPointF chartPoint(const core::SearchEntry& e) const;
 
     ScenarioDocument* m_doc;
     SearchResultModel* m_model;
@@ -160,20 +150,7 @@ private:
     QPushButton* m_pin = nullptr;
     QTableView* m_table = nullptr;
 
-    // Chart.
-    QLabel* m_chartTitle = nullptr;
-    QChart* m_chart = nullptr;
-    QChartView* m_view = nullptr;
-    QValueAxis* m_xAxis = nullptr;
-    QValueAxis* m_yAxis = nullptr;
-    QScatterSeries* m_topSeries = nullptr;
-    QScatterSeries* m_frontSeries = nullptr;
-    QLineSeries* m_frontLine = nullptr;
-    QLineSeries* m_capacityLine = nullptr;
-    QScatterSeries* m_currentSeries = nullptr;
-    QScatterSeries* m_selectedSeries = nullptr;
-    std::vector<int> m_topRows;   // source row of each point of m_topSeries
-    std::vector<int> m_frontRows; // ... of m_frontSeries
+    ParetoChart* m_chart = nullptr;
 };
 
 } // namespace lp::ui

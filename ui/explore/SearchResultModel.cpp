@@ -1,34 +1,37 @@
 #include "ui/explore/SearchResultModel.h"
 
 #include "core/model/Enums.h"
+#include "core/search/LayoutSteps.h"
+#include "core/search/SearchText.h"
 
 #include <QBrush>
 #include <QFont>
 #include <QGuiApplication>
 #include <QPalette>
-#include <QRegularExpression>
 
 #include <algorithm>
+#include <optional>
+#include <utility>
 
 namespace lp::ui {
 namespace {
 
-// The search tries SP only with TP > 1 and the ZeRO stage only with DP x CP > 1: choices that
-// differ only there are the same layout.
-bool sameChoice(const core::SearchChoice& a, const core::SearchChoice& b) {
-    if (a.layout != b.layout || a.recompute != b.recompute)
-        return false;
-    if (a.sequenceParallel != b.sequenceParallel && a.layout.tp > 1)
-        return false;
-    if (a.zeroStage != b.zeroStage && static_cast<long long>(a.layout.dp) * a.layout.cp > 1)
-        return false;
-    // A shard degree of 0 or of DP and more is plain sharding; ZeRO-0 shards nothing.
-    const auto plain = [](const core::SearchChoice& c) {
-        return c.zeroStage == 0 || c.zeroShardDegree <= 0 || c.zeroShardDegree >= c.layout.dp
-                   ? 0
-                   : c.zeroShardDegree;
+// The layout axis a column shows, if it shows one.
+std::optional<core::LayoutAxis> layoutAxisOf(int column) {
+    static const std::pair<int, core::LayoutAxis> columns[] = {
+        {SearchResultModel::Tp, core::LayoutAxis::Tp},
+        {SearchResultModel::Pp, core::LayoutAxis::Pp},
+        {SearchResultModel::Dp, core::LayoutAxis::Dp},
+        {SearchResultModel::Cp, core::LayoutAxis::Cp},
+        {SearchResultModel::Ep, core::LayoutAxis::Ep},
+        {SearchResultModel::Vpp, core::LayoutAxis::Vpp},
+        {SearchResultModel::MicroBatch, core::LayoutAxis::MicroBatch},
+        {SearchResultModel::Accumulation, core::LayoutAxis::Accumulation},
     };
-    return plain(a) == plain(b);
+    for (const auto& [c, axis] : columns)
+        if (c == column)
+            return axis;
+    return std::nullopt;
 }
 
 } // namespace
@@ -65,7 +68,7 @@ void SearchResultModel::clear() {
 
 int SearchResultModel::rowOf(const core::SearchChoice& c) const {
     for (std::size_t i = 0; i < m_rows.size(); ++i)
-        if (sameChoice(m_rows[i].entry.choice, c))
+        if (core::sameLayoutChoice(m_rows[i].entry.choice, c))
             return static_cast<int>(i);
     return -1;
 }
@@ -106,43 +109,6 @@ int SearchResultModel::rowCount(const QModelIndex& parent) const {
 
 int SearchResultModel::columnCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : ColumnCount;
-}
-
-QString SearchResultModel::recomputeText(const core::SearchChoice& c) {
-    if (c.recompute == core::Recompute::Full && c.recomputeLayers > 0)
-        return tr("full (block %1)").arg(c.recomputeLayers);
-    return recomputeName(c.recompute);
-}
-
-QString SearchResultModel::recomputeName(core::Recompute r) {
-    switch (r) {
-    case core::Recompute::None:
-        return tr("none");
-    case core::Recompute::Selective:
-        return tr("selective");
-    case core::Recompute::Full:
-        return tr("full");
-    }
-    return {};
-}
-
-QString SearchResultModel::choiceSummary(const core::SearchChoice& c) {
-    const core::Layout& l = c.layout;
-    QString text = tr("TP %1 · PP %2 · DP %3").arg(l.tp).arg(l.pp).arg(l.dp);
-    if (l.cp > 1)
-        text += tr(" · CP %1").arg(l.cp);
-    if (l.ep > 1)
-        text += tr(" · EP %1").arg(l.ep);
-    if (l.vpp > 1)
-        text += tr(" · v %1").arg(l.vpp);
-    text += tr(" · mb %1 × %2").arg(l.microBatch).arg(l.accumulation);
-    text += tr(" · ZeRO-%1").arg(c.zeroStage);
-    if (c.zeroStage >= 1 && c.zeroShardDegree > 0 && c.zeroShardDegree < l.dp)
-        text += tr(" (HSDP %1)").arg(c.zeroShardDegree);
-    text += tr(" · %1 recompute").arg(recomputeText(c));
-    if (l.tp > 1)
-        text += c.sequenceParallel ? tr(" · SP") : tr(" · no SP");
-    return text;
 }
 
 QString SearchResultModel::columnName(int column) {
@@ -247,35 +213,21 @@ QVariant SearchResultModel::display(const Row& r, int column) const {
     const core::SearchEntry& e = r.entry;
     const core::Layout& l = e.choice.layout;
     const double unit = bytesPerUnit(m_unit);
+    if (const std::optional<core::LayoutAxis> axis = layoutAxisOf(column))
+        return core::layoutValue(l, *axis);
     switch (column) {
     case Rank:
         return r.rank > 0 ? QString::number(r.rank) : QString();
     case Front:
         return r.pareto ? QStringLiteral("\u25C6") : QString();
-    case Tp:
-        return l.tp;
-    case Pp:
-        return l.pp;
-    case Dp:
-        return l.dp;
-    case Cp:
-        return l.cp;
-    case Ep:
-        return l.ep;
-    case Vpp:
-        return l.vpp;
-    case MicroBatch:
-        return l.microBatch;
-    case Accumulation:
-        return l.accumulation;
     case GlobalBatch:
         return formatCount(e.globalBatch);
     case Zero:
-        if (e.choice.zeroStage >= 1 && e.choice.zeroShardDegree > 0 && e.choice.zeroShardDegree < l.dp)
-            return tr("%1 (HSDP %2)").arg(e.choice.zeroStage).arg(e.choice.zeroShardDegree);
+        if (const int group = core::hybridShardDegree(e.choice); group > 0)
+            return tr("%1 (HSDP %2)").arg(e.choice.zeroStage).arg(group);
         return e.choice.zeroStage;
     case Recompute:
-        return recomputeText(e.choice);
+        return qs(core::recomputeChoiceText(e.choice));
     case SequenceParallel:
         return l.tp > 1 ? (e.choice.sequenceParallel ? tr("on") : tr("off")) : QStringLiteral("–");
     case Memory:
@@ -297,27 +249,13 @@ QVariant SearchResultModel::display(const Row& r, int column) const {
 QVariant SearchResultModel::sortValue(const Row& r, int column) const {
     const core::SearchEntry& e = r.entry;
     const core::Layout& l = e.choice.layout;
+    if (const std::optional<core::LayoutAxis> axis = layoutAxisOf(column))
+        return core::layoutValue(l, *axis);
     switch (column) {
     case Rank:
         return r.rank > 0 ? r.rank : 1'000'000; // Pareto-only rows after the ranked ones
     case Front:
         return r.pareto ? 0 : 1;
-    case Tp:
-        return l.tp;
-    case Pp:
-        return l.pp;
-    case Dp:
-        return l.dp;
-    case Cp:
-        return l.cp;
-    case Ep:
-        return l.ep;
-    case Vpp:
-        return l.vpp;
-    case MicroBatch:
-        return l.microBatch;
-    case Accumulation:
-        return l.accumulation;
     case GlobalBatch:
         return e.globalBatch;
     case Zero:
@@ -376,7 +314,7 @@ QVariant SearchResultModel::data(const QModelIndex& index, int role) const {
             return QBrush(QGuiApplication::palette().color(QPalette::Disabled, QPalette::Text));
         return {};
     case Qt::ToolTipRole: {
-        QString tip = choiceSummary(r.entry.choice);
+        QString tip = qs(core::choiceText(r.entry.choice));
         if (r.pareto)
             tip += tr("\nOn the Pareto front: no other layout has both more throughput and more headroom.");
         if (index.row() == m_currentRow)
@@ -389,134 +327,6 @@ QVariant SearchResultModel::data(const QModelIndex& index, int role) const {
     default:
         return {};
     }
-}
-
-// ---------------------------------------------------------------------------------------------
-
-SearchFilterProxy::SearchFilterProxy(QObject* parent) : QSortFilterProxyModel(parent) {
-    setSortRole(SearchResultModel::SortRole);
-    setDynamicSortFilter(true);
-}
-
-bool SearchFilterProxy::setFilterText(const QString& text) {
-    static const QRegularExpression term(
-        QStringLiteral("^([a-z]+)\\s*(<=|>=|!=|=|<|>)\\s*(\\d+(?:\\.\\d+)?)$"));
-    struct Key {
-        const char* name;
-        int column;
-    };
-    static const Key keys[] = {
-        {"tp", SearchResultModel::Tp},
-        {"pp", SearchResultModel::Pp},
-        {"dp", SearchResultModel::Dp},
-        {"cp", SearchResultModel::Cp},
-        {"ep", SearchResultModel::Ep},
-        {"v", SearchResultModel::Vpp},
-        {"vpp", SearchResultModel::Vpp},
-        {"mb", SearchResultModel::MicroBatch},
-        {"acc", SearchResultModel::Accumulation},
-        {"batch", SearchResultModel::GlobalBatch},
-        {"zero", SearchResultModel::Zero},
-        {"rank", SearchResultModel::Rank},
-    };
-    std::vector<Term> terms;
-    bool valid = true;
-    // "tp = 8" and "tp=8" alike: glue operators to their neighbours before splitting.
-    QString glued = text.toLower();
-    glued.replace(QRegularExpression(QStringLiteral("\\s*(<=|>=|!=|=|<|>)\\s*")), QStringLiteral("\\1"));
-    for (const QString& token : glued.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
-        Term t;
-        const QRegularExpressionMatch m = term.match(token);
-        if (m.hasMatch()) {
-            const QString name = m.captured(1);
-            const auto key = std::find_if(std::begin(keys), std::end(keys),
-                                          [&](const Key& k) { return name == QLatin1String(k.name); });
-            if (key == std::end(keys)) {
-                valid = false;
-                continue;
-            }
-            t.column = key->column;
-            t.op = m.captured(2);
-            t.value = m.captured(3).toDouble();
-        } else if (token.contains(QRegularExpression(QStringLiteral("[<>=!]")))) {
-            valid = false;
-            continue;
-        } else {
-            t.word = token;
-        }
-        terms.push_back(t);
-    }
-    m_valid = valid;
-    m_terms = valid ? std::move(terms) : std::vector<Term>{};
-    invalidateFilter();
-    return valid;
-}
-
-void SearchFilterProxy::setMinHeadroomBytes(std::optional<double> bytes) {
-    m_minHeadroom = bytes;
-    invalidateFilter();
-}
-
-void SearchFilterProxy::setMaxTp(std::optional<int> tp) {
-    m_maxTp = tp;
-    invalidateFilter();
-}
-
-void SearchFilterProxy::setParetoOnly(bool only) {
-    m_paretoOnly = only;
-    invalidateFilter();
-}
-
-bool SearchFilterProxy::matches(const SearchResultModel::Row& r, const Term& t) const {
-    const auto* model = static_cast<const SearchResultModel*>(sourceModel());
-    if (t.column < 0) {
-        const core::SearchChoice& c = r.entry.choice;
-        if (t.word == QLatin1String("pareto") || t.word == QLatin1String("front"))
-            return r.pareto;
-        if (t.word == QLatin1String("current")) {
-            const int row = static_cast<int>(&r - model->rows().data());
-            return row == model->currentRow();
-        }
-        if (t.word == QLatin1String("sp"))
-            return c.layout.tp > 1 && c.sequenceParallel;
-        if (t.word == QLatin1String("nosp"))
-            return c.layout.tp == 1 || !c.sequenceParallel;
-        if (t.word == QLatin1String("none") || t.word == QLatin1String("selective") ||
-            t.word == QLatin1String("full"))
-            return SearchResultModel::recomputeName(c.recompute) == t.word;
-        if (t.word == QLatin1String("block"))
-            return c.recompute == core::Recompute::Full && c.recomputeLayers > 0;
-        return SearchResultModel::choiceSummary(c).toLower().contains(t.word);
-    }
-    const int row = static_cast<int>(&r - model->rows().data());
-    const double v = model->data(model->index(row, t.column), SearchResultModel::SortRole).toDouble();
-    if (t.op == QLatin1String("="))
-        return v == t.value;
-    if (t.op == QLatin1String("!="))
-        return v != t.value;
-    if (t.op == QLatin1String("<"))
-        return v < t.value;
-    if (t.op == QLatin1String(">"))
-        return v > t.value;
-    if (t.op == QLatin1String("<="))
-        return v <= t.value;
-    return v >= t.value;
-}
-
-bool SearchFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const {
-    if (sourceParent.isValid())
-        return false;
-    const auto* model = qobject_cast<const SearchResultModel*>(sourceModel());
-    if (!model || sourceRow < 0 || sourceRow >= model->rowCount())
-        return false;
-    const SearchResultModel::Row& r = model->row(sourceRow);
-    if (m_paretoOnly && !r.pareto)
-        return false;
-    if (m_minHeadroom && r.entry.headroomBytes < *m_minHeadroom)
-        return false;
-    if (m_maxTp && r.entry.choice.layout.tp > *m_maxTp)
-        return false;
-    return std::all_of(m_terms.begin(), m_terms.end(), [&](const Term& t) { return matches(r, t); });
 }
 
 } // namespace lp::ui

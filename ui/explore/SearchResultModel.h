@@ -1,12 +1,11 @@
 #pragma once
 // The Explore tab's table: the ranked layouts of a core::SearchResult (best first), then the Pareto
 // layouts that are not among them, one row each with its key figures. Sorts numerically through
-// SortRole; SearchFilterProxy filters by a small "tp=8 pp<=4 full" syntax and by headroom / TP range.
+// SortRole (SearchFilterProxy sorts and filters it).
 #include "core/search/Search.h"
 #include "ui/widgets/Format.h"
 
 #include <QAbstractTableModel>
-#include <QSortFilterProxyModel>
 
 #include <optional>
 #include <vector>
@@ -69,10 +68,6 @@ public:
     int currentRow() const { return m_currentRow; }
 
     static QString columnName(int column); // the full name (header tool tip)
-    static QString recomputeName(core::Recompute r);
-    // "full (block N)" for block recompute, else recomputeName.
-    static QString recomputeText(const core::SearchChoice& c);
-    static QString choiceSummary(const core::SearchChoice& c); // "TP 8 · PP 4 · DP 2 · mb 2 × 16"
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -87,41 +82,6 @@ private:
     int m_currentRow = -1;
     MemoryUnit m_unit = MemoryUnit::GiB;
     bool m_stale = false;
-};
-
-// Filters the table: text tokens (each must hold) and the checkboxes' limits.
-//   tp=8  pp<=4  dp>2  zero=1  mb=2  acc>=8  v=2  cp=1  ep=1  batch=64   (=, <, >, <=, >=, !=)
-//   none | selective | full | block   (recompute; block: full of the first N layers)   sp | nosp   pareto
-//   current
-// Any other word must appear in the row's summary text.
-class SearchFilterProxy : public QSortFilterProxyModel {
-    Q_OBJECT
-public:
-    explicit SearchFilterProxy(QObject* parent = nullptr);
-
-    // Returns false (and filters nothing by text) when the text does not parse.
-    bool setFilterText(const QString& text);
-    bool isFilterTextValid() const { return m_valid; }
-    void setMinHeadroomBytes(std::optional<double> bytes);
-    void setMaxTp(std::optional<int> tp);
-    void setParetoOnly(bool only);
-
-protected:
-    bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;
-
-private:
-    struct Term {
-        int column = -1; // a SearchResultModel column, or -1 for a word
-        QString op;      // "=", "<", ">", "<=", ">=", "!="
-        double value = 0;
-        QString word; // lower case
-    };
-    bool matches(const SearchResultModel::Row& r, const Term& t) const;
-    std::vector<Term> m_terms;
-    bool m_valid = true;
-    std::optional<double> m_minHeadroom;
-    std::optional<int> m_maxTp;
-    bool m_paretoOnly = false;
 };
 
 } // namespace lp::ui

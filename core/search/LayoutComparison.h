@@ -1,0 +1,63 @@
+#pragma once
+// Pinned layouts side by side (the Compare tab): the figures compared, which way each is better, which
+// layout is best and worst on each, and the words of the rows that are not plain numbers.
+#include "core/estimate/Plan.h"
+#include "core/model/Scenario.h"
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lp::core {
+
+enum class ComparedFigure {
+    Parallelism,
+    VirtualStages,
+    Batch,
+    Training,
+    Gpus,
+    WorstMemory,
+    Headroom,
+    StepTime,
+    Mfu,
+    Hfu,
+    TokensPerSecond,
+    TokensPerSecondPerGpu,
+    Bubble,
+    ExposedDp,
+    TrainingTime,
+    GpuHours,
+    Diagnostics,
+};
+inline constexpr int kComparedFigureCount = static_cast<int>(ComparedFigure::Diagnostics) + 1;
+
+std::string_view comparedFigureName(ComparedFigure f); // "Worst-stage memory", "Batch: mb × acc × DP"
+// +1 where higher is better, -1 where lower is, 0 where the figure is not ranked (the layout's shape).
+int betterDirection(ComparedFigure f);
+// Whether the figure is a number: the ranked ones, HFU and the GPU count.
+bool isNumeric(ComparedFigure f);
+// The number compared (0 for the figures that are words); Diagnostics: how many count against the layout.
+double comparedValue(const Plan& p, ComparedFigure f);
+
+enum class Standing { None, Best, Worst };
+// Where plans[index] stands on `f`: the best or the worst value of a ranked figure where every plan is
+// valid and the values differ by more than 0.5% (less is not worth a colour).
+Standing standing(const std::vector<const Plan*>& plans, ComparedFigure f, std::size_t index);
+
+// What counts against a layout: its warnings and errors as shown (a plan that does not fit among them), in
+// the order every view lists diagnostics.
+std::vector<const Diagnostic*> countedDiagnostics(const Plan& p);
+std::string diagnosticName(DiagnosticId id); // "Does not fit", "Pipeline bubble"
+
+std::string recomputeName(Recompute r);       // "no recompute", "selective recompute", "full recompute"
+std::string parallelismText(const Layout& l); // "TP 8 × PP 4 × CP 1 × DP 2", ", EP 4" where EP > 1
+std::string batchText(const Layout& l);       // "2 × 16 × DP 2 = 64"
+// "ZeRO-1, selective recompute, SP" with what else differs from the defaults: hybrid sharding, the
+// cross-entropy, the optimizer state's precision, metric passes on the logits, the CP exchange.
+std::string trainingText(const Scenario& s);
+// Two lines for a pinned layout's card: "TP 8 × PP 4 × CP 1 × DP 2, v 5" and
+// "mb 2 × acc 16 · ZeRO-1 · selective recompute".
+std::string pinSummary(const Scenario& s);
+
+} // namespace lp::core

@@ -1,0 +1,95 @@
+#include "core/search/SearchText.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace lp::core {
+namespace {
+
+// "Tried 1,234 layouts in 1.20 s on 8 threads. 120 valid, 40 fit (...)."
+std::string countsText(const SearchResult& r, const FigureFormat& f) {
+    std::string text = r.cancelled ? "Cancelled after " + f.count(r.evaluated) + " of " +
+                                         f.count(r.candidates) + " layouts: partial results. "
+                                   : "Tried " + f.count(r.evaluated) + " layouts in " + f.seconds(r.seconds) +
+                                         " on " + std::to_string(r.threads) + " threads. ";
+    text += f.count(r.valid) + " valid, " + f.count(r.fitting) + " fit";
+    if (r.blockRecompute > 0)
+        text += " (" + f.count(r.blockRecompute) + " of them also ranked with block recompute)";
+    if (r.selectiveAsNone > 0)
+        text += "; " + f.count(r.selectiveAsNone) +
+                " with selective recompute listed as none, whose plan they equal";
+    return text + ". ";
+}
+
+} // namespace
+
+std::string choiceText(const SearchChoice& c) {
+    const Layout& l = c.layout;
+    std::string text =
+        "TP " + std::to_string(l.tp) + " · PP " + std::to_string(l.pp) + " · DP " + std::to_string(l.dp);
+    if (l.cp > 1)
+        text += " · CP " + std::to_string(l.cp);
+    if (l.ep > 1)
+        text += " · EP " + std::to_string(l.ep);
+    if (l.vpp > 1)
+        text += " · v " + std::to_string(l.vpp);
+    text += " · mb " + std::to_string(l.microBatch) + " × " + std::to_string(l.accumulation);
+    text += " · ZeRO-" + std::to_string(c.zeroStage);
+    if (const int group = hybridShardDegree(c); group > 0)
+        text += " (HSDP " + std::to_string(group) + ")";
+    text += " · " + recomputeChoiceText(c) + " recompute";
+    if (l.tp > 1)
+        text += c.sequenceParallel ? " · SP" : " · no SP";
+    return text;
+}
+
+std::string rankByName(RankBy r) {
+    switch (r) {
+    case RankBy::StepTime:
+        return "step time";
+    case RankBy::Mfu:
+        return "MFU";
+    case RankBy::Cost:
+        return "cost (GPU-hours)";
+    case RankBy::Headroom:
+        return "memory headroom";
+    }
+    return {};
+}
+
+std::string reasonText(const std::string& id) {
+    std::string text = id;
+    std::replace(text.begin(), text.end(), '_', ' ');
+    return text;
+}
+
+std::vector<std::string> rejectionLines(const SearchResult& r, const FigureFormat& f) {
+    std::vector<std::pair<long long, std::string>> reasons;
+    for (const auto& [id, n] : r.rejected)
+        reasons.emplace_back(n, id);
+    std::sort(reasons.begin(), reasons.end(), [](const auto& a, const auto& b) {
+        return a.first != b.first ? a.first > b.first : a.second < b.second;
+    });
+    std::vector<std::string> lines;
+    for (const auto& [n, id] : reasons)
+        lines.push_back(f.count(n) + " " + reasonText(id));
+    return lines;
+}
+
+std::string searchSummary(const SearchResult& r, const FigureFormat& f) {
+    std::string text = countsText(r, f);
+    if (r.fitting == 0)
+        text += "No layout fits: see the reasons below. ";
+    else
+        text += "Ranked by " + rankByName(r.rankBy) + "; " + std::to_string(r.pareto.size()) +
+                " on the Pareto front.";
+    const std::vector<std::string> lines = rejectionLines(r, f);
+    constexpr std::size_t kShown = 4;
+    for (std::size_t i = 0; i < std::min(lines.size(), kShown); ++i)
+        text += (i == 0 ? "\nRejected: " : " · ") + lines[i];
+    if (lines.size() > kShown)
+        text += " · " + std::to_string(lines.size() - kShown) + " more reasons";
+    return text;
+}
+
+} // namespace lp::core

@@ -1,0 +1,23 @@
+#pragma once
+// A search and its choices in words, for the Explore tab, the command line and reports.
+#include "core/search/FigureFormat.h"
+#include "core/search/Search.h"
+
+#include <string>
+#include <vector>
+
+namespace lp::core {
+
+// "TP 8 · PP 4 · DP 2 · mb 2 × 16 · ZeRO-1 · selective recompute · SP": CP, EP and v where above 1, the
+// hybrid shard group where there is one, SP where TP > 1.
+std::string choiceText(const SearchChoice& c);
+std::string rankByName(RankBy r); // "step time", "MFU", "cost (GPU-hours)", "memory headroom"
+// A rejection reason's id in words: "does_not_fit" -> "does not fit".
+std::string reasonText(const std::string& id);
+// "1,234 does not fit": one line per rejection reason, the most frequent first (ties by id).
+std::vector<std::string> rejectionLines(const SearchResult& r, const FigureFormat& f);
+// What the search did: the layouts tried (or where it was cancelled), how many were valid and fit, the
+// ranking and the Pareto front, and on a second line the four commonest reasons for rejection.
+std::string searchSummary(const SearchResult& r, const FigureFormat& f);
+
+} // namespace lp::core

@@ -1,0 +1,117 @@
+// Pinned layouts side by side: which way each figure is better, the best and the worst of two or more
+// plans (not for differences under 0.5% nor where a plan is invalid), what counts against a layout, and
+// the words of the rows that are not numbers.
+#include "TestHarness.h"
+#include "core/estimate/Evaluate.h"
+#include "core/io/Presets.h"
+#include "core/search/LayoutComparison.h"
+
+#include <string>
+#include <vector>
+
+using namespace lp::core;
+
+namespace {
+
+Scenario withMicroBatch(int microBatch) {
+    Scenario s = defaultScenario();
+    s.layout.microBatch = microBatch;
+    return s;
+}
+
+} // namespace
+
+LP_TEST(directionsAndValues) {
+    LP_CHECK_EQ(betterDirection(ComparedFigure::Mfu), 1);
+    LP_CHECK_EQ(betterDirection(ComparedFigure::Headroom), 1);
+    LP_CHECK_EQ(betterDirection(ComparedFigure::StepTime), -1);
+    LP_CHECK_EQ(betterDirection(ComparedFigure::Diagnostics), -1);
+    LP_CHECK_EQ(betterDirection(ComparedFigure::Parallelism), 0);
+    LP_CHECK_EQ(betterDirection(ComparedFigure::Hfu), 0);
+    LP_CHECK(isNumeric(ComparedFigure::Hfu) && isNumeric(ComparedFigure::Gpus) &&
+             isNumeric(ComparedFigure::Mfu));
+    LP_CHECK(!isNumeric(ComparedFigure::Batch) && !isNumeric(ComparedFigure::Training));
+    const Plan p = evaluate(defaultScenario());
+    LP_CHECK_EQ(comparedValue(p, ComparedFigure::WorstMemory), p.memory.worstTotalBytes());
+    LP_CHECK_EQ(comparedValue(p, ComparedFigure::Mfu), p.mfu);
+    LP_CHECK_EQ(comparedValue(p, ComparedFigure::Gpus), 64.0);
+    LP_CHECK_EQ(comparedValue(p, ComparedFigure::Diagnostics),
+                static_cast<double>(countedDiagnostics(p).size()));
+    LP_CHECK_EQ(comparedFigureName(ComparedFigure::WorstMemory), std::string_view("Worst-stage memory"));
+}
+
+LP_TEST(bestAndWorstOfThePinnedPlans) {
+    const Plan a = evaluate(withMicroBatch(2));
+    const Plan b = evaluate(withMicroBatch(1));
+    const std::vector<const Plan*> plans{&a, &b};
+    const std::size_t roomier = a.memory.headroomBytes > b.memory.headroomBytes ? 0 : 1;
+    LP_CHECK(standing(plans, ComparedFigure::Headroom, roomier) == Standing::Best);
+    LP_CHECK(standing(plans, ComparedFigure::Headroom, 1 - roomier) == Standing::Worst);
+    LP_CHECK(standing(plans, ComparedFigure::WorstMemory, roomier) == Standing::Best); // lower is better
+    const std::size_t faster = a.time.stepSeconds < b.time.stepSeconds ? 0 : 1;
+    LP_CHECK(standing(plans, ComparedFigure::StepTime, faster) == Standing::Best);
+    LP_CHECK(standing(plans, ComparedFigure::Parallelism, 0) == Standing::None); // not ranked
+    LP_CHECK(standing(plans, ComparedFigure::Gpus, 0) == Standing::None);
+    LP_CHECK(standing(plans, ComparedFigure::Mfu, 2) == Standing::None); // no such plan
+    LP_CHECK(standing({&a}, ComparedFigure::Mfu, 0) == Standing::None);  // nothing to compare with
+    // Differences of 0.5% or less are not marked.
+    Plan close = a;
+    close.mfu = a.mfu * 1.004;
+    LP_CHECK(standing({&a, &close}, ComparedFigure::Mfu, 1) == Standing::None);
+    close.mfu = a.mfu * 1.01;
+    LP_CHECK(standing({&a, &close}, ComparedFigure::Mfu, 1) == Standing::Best);
+    // Nor where a plan is invalid.
+    Plan invalid = b;
+    invalid.valid = false;
+    LP_CHECK(standing({&a, &invalid}, ComparedFigure::Headroom, roomier) == Standing::None);
+}
+
+LP_TEST(countedDiagnosticsAreWarningsErrorsAndNotFitting) {
+    Scenario s = defaultScenario();
+    s.training.recompute = Recompute::None;
+    s.layout.microBatch = 8;
+    s.layout.accumulation = 4;
+    const Plan p = evaluate(s);
+    LP_CHECK(!p.memory.fits);
+    const std::vector<const Diagnostic*> counted = countedDiagnostics(p);
+    bool doesNotFit = false;
+    for (const Diagnostic* d : counted) {
+        LP_CHECK(shownSeverity(*d) != Severity::Info);
+        doesNotFit = doesNotFit || d->id == DiagnosticId::DoesNotFit;
+    }
+    LP_CHECK(doesNotFit);
+    std::size_t serious = 0;
+    for (const Diagnostic& d : p.diagnostics)
+        serious += shownSeverity(d) != Severity::Info;
+    LP_CHECK_EQ(counted.size(), serious);
+    LP_CHECK(counted.front() == orderedDiagnostics(p.diagnostics).front()); // errors first
+    LP_CHECK_EQ(diagnosticName(DiagnosticId::DoesNotFit), std::string("Does not fit"));
+    LP_CHECK_EQ(diagnosticName(DiagnosticId::TpOverSlowLinks), std::string("Tp over slow links"));
+}
+
+LP_TEST(wordsOfTheLayout) {
+    Scenario s = defaultScenario(); // TP 8 x PP 4 x DP 2, micro batch 2 x 16, ZeRO-1, selective, SP
+    LP_CHECK_EQ(parallelismText(s.layout), std::string("TP 8 × PP 4 × CP 1 × DP 2"));
+    LP_CHECK_EQ(batchText(s.layout), std::string("2 × 16 × DP 2 = 64"));
+    LP_CHECK_EQ(trainingText(s), std::string("ZeRO-1, selective recompute, SP"));
+    LP_CHECK_EQ(pinSummary(s),
+                std::string("TP 8 × PP 4 × CP 1 × DP 2\nmb 2 × acc 16 · ZeRO-1 · selective recompute"));
+    LP_CHECK_EQ(recomputeName(Recompute::None), std::string("no recompute"));
+    LP_CHECK_EQ(recomputeName(Recompute::Full), std::string("full recompute"));
+    s.layout.ep = 2;
+    s.layout.vpp = 5;
+    s.layout.accumulation = 512;
+    s.training.recompute = Recompute::Full;
+    s.training.recomputeLayers = 3;
+    s.training.zeroShardDegree = 1;
+    s.training.sequenceParallel = false;
+    s.training.logitsMetricPasses = 2;
+    LP_CHECK_EQ(parallelismText(s.layout), std::string("TP 8 × PP 4 × CP 1 × DP 2, EP 2"));
+    LP_CHECK_EQ(batchText(s.layout), std::string("2 × 512 × DP 2 = 2,048"));
+    LP_CHECK_EQ(trainingText(s), "ZeRO-1, full recompute" + recomputeDetailText(s.training) +
+                                     " (HSDP over 1), 2 metric passes on the logits, no SP");
+    LP_CHECK_EQ(pinSummary(s),
+                std::string("TP 8 × PP 4 × CP 1 × DP 2, v 5\nmb 2 × acc 512 · ZeRO-1 · full recompute"));
+}
+
+LP_TEST_MAIN()

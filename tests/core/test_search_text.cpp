@@ -1,0 +1,85 @@
+// A search and its choices in words: the choice's summary (the Explore tab's tool tips and filter words),
+// the ranking's name, the rejection reasons by frequency and the summary of a search.
+#include "TestHarness.h"
+#include "core/io/Presets.h"
+#include "core/search/SearchText.h"
+
+#include <string>
+#include <vector>
+
+using namespace lp::core;
+
+namespace {
+
+SearchChoice defaultChoice() {
+    return choiceOf(defaultScenario()); // TP 8 x PP 4 x DP 2, micro batch 2 x 16, ZeRO-1, selective, SP
+}
+
+} // namespace
+
+LP_TEST(choiceTextNamesWhatIsSet) {
+    SearchChoice c = defaultChoice();
+    LP_CHECK_EQ(choiceText(c),
+                std::string("TP 8 · PP 4 · DP 2 · mb 2 × 16 · ZeRO-1 · selective recompute · SP"));
+    c.layout.cp = 2;
+    c.layout.ep = 4;
+    c.layout.vpp = 5;
+    c.layout.dp = 8;
+    c.zeroShardDegree = 4;
+    c.recompute = Recompute::Full;
+    c.recomputeLayers = 3;
+    c.sequenceParallel = false;
+    LP_CHECK_EQ(choiceText(c),
+                std::string("TP 8 · PP 4 · DP 8 · CP 2 · EP 4 · v 5 · mb 2 × 16 · ZeRO-1 (HSDP 4) · "
+                            "full (block 3) recompute · no SP"));
+    c.layout.tp = 1; // no SP to speak of
+    c.zeroShardDegree = 8;
+    LP_CHECK_EQ(choiceText(c), std::string("TP 1 · PP 4 · DP 8 · CP 2 · EP 4 · v 5 · mb 2 × 16 · ZeRO-1 · "
+                                           "full (block 3) recompute"));
+}
+
+LP_TEST(rankAndReasonNames) {
+    LP_CHECK_EQ(rankByName(RankBy::StepTime), std::string("step time"));
+    LP_CHECK_EQ(rankByName(RankBy::Mfu), std::string("MFU"));
+    LP_CHECK_EQ(rankByName(RankBy::Cost), std::string("cost (GPU-hours)"));
+    LP_CHECK_EQ(rankByName(RankBy::Headroom), std::string("memory headroom"));
+    LP_CHECK_EQ(reasonText("tp_beyond_nvlink_domain"), std::string("tp beyond nvlink domain"));
+}
+
+LP_TEST(rejectionLinesAreMostFrequentFirst) {
+    SearchResult r;
+    r.rejected = {{"does_not_fit", 30}, {"batch_not_divisible", 1200}, {"heads_not_divisible_by_tp", 30}};
+    const std::vector<std::string> lines = rejectionLines(r, plainFigureFormat());
+    LP_CHECK(lines == (std::vector<std::string>{"1,200 batch not divisible", "30 does not fit",
+                                                "30 heads not divisible by tp"}));
+}
+
+LP_TEST(summaryOfASearch) {
+    SearchResult r;
+    r.evaluated = r.candidates = 1500;
+    r.valid = 400;
+    r.fitting = 120;
+    r.threads = 4;
+    r.seconds = 0.25;
+    r.pareto.resize(7);
+    r.rankBy = RankBy::Mfu;
+    r.rejected = {{"a", 6}, {"b", 5}, {"c", 4}, {"d", 3}, {"e", 2}, {"f", 1}};
+    const FigureFormat f = plainFigureFormat();
+    LP_CHECK_EQ(searchSummary(r, f),
+                std::string("Tried 1,500 layouts in 250.0 ms on 4 threads. 400 valid, 120 fit. "
+                            "Ranked by MFU; 7 on the Pareto front.\n"
+                            "Rejected: 6 a · 5 b · 4 c · 3 d · 2 more reasons"));
+    r.cancelled = true;
+    r.evaluated = 300;
+    r.fitting = 0;
+    r.blockRecompute = 2;
+    r.selectiveAsNone = 3;
+    r.rejected.clear();
+    LP_CHECK_EQ(searchSummary(r, f),
+                std::string("Cancelled after 300 of 1,500 layouts: partial results. 400 valid, "
+                            "0 fit (2 of them also ranked with block recompute); 3 with "
+                            "selective recompute listed as none, whose plan they equal. No "
+                            "layout fits: see the reasons below. "));
+}
+
+LP_TEST_MAIN()
