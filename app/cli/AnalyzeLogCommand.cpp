@@ -4,7 +4,7 @@
 #include "app/cli/InteropCommon.h"
 #include "app/cli/ScenarioFlags.h"
 #include "core/io/ScenarioJson.h"
-#include "core/measured/RunLog.h"
+#include "core/measured/RunAnalysis.h"
 
 #include <nlohmann/json.hpp>
 

@@ -6,8 +6,8 @@
 #include "core/estimate/Evaluate.h"
 #include "core/estimate/PlanJson.h"
 #include "core/io/ScenarioJson.h"
-#include "core/measured/Validation.h"
 #include "core/measured/ValidationDoc.h"
+#include "core/measured/ValidationRun.h"
 
 #include <nlohmann/json.hpp>
 

@@ -3,7 +3,7 @@
 // (every bundled validation set, ValidationSets.h) that share the plan's GPU, framework style and precision,
 // the parameters the planner's estimates depend on (core::GroupSummary). The explanation of a throughput
 // figure quotes it, so the number on screen comes with its measured error band.
-#include "core/measured/Validation.h"
+#include "core/measured/ValidationRun.h"
 #include "core/model/Scenario.h"
 
 #include <QString>

@@ -3,7 +3,7 @@
 // and measured metric (case, source, GPUs, layout, metric, measured, predicted, error), coloured by
 // the size of the error; and a filter proxy by metric and free text. All figures come from core
 // (core/measured/Validation.h); the model only formats them.
-#include "core/measured/Validation.h"
+#include "core/measured/ValidationRun.h"
 
 #include <QAbstractTableModel>
 #include <QColor>

@@ -1,4 +1,4 @@
-#include "core/measured/Validation.h"
+#include "core/measured/ValidationRun.h"
 #include "ui/charts/ChartStyle.h"
 #include "ui/document/ScenarioDocument.h"
 #include "ui/validate/ValidationModel.h"
