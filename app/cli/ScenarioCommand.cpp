@@ -27,21 +27,15 @@ std::string scenarioHelp() {
 
 int runScenario(const Args& argv) {
     const bool jsonOut = hasSwitch(argv, "--json");
-    if (hasSwitch(argv, "--help") || hasSwitch(argv, "-h")) {
-        std::cout << scenarioHelp();
-        return kExitOk;
-    }
     std::optional<std::string> output;
     auto parsed =
         parseScenarioArgs("scenario", argv, false, [&](ArgCursor& args) -> std::expected<bool, CliError> {
             const auto name = args.peekName();
             if (name != "-o" && name != "--output")
                 return false;
-            auto v = args.takeValue();
+            auto v = args.takeNonEmptyValue();
             if (!v)
                 return std::unexpected(v.error());
-            if (v->empty())
-                return std::unexpected(badValue(std::string(name), "needs a file name"));
             output = *v;
             return true;
         });
@@ -66,12 +60,8 @@ int runScenario(const Args& argv) {
             std::cout << '\n';
         return kExitOk;
     }
-    auto saved = core::saveScenarioFile(*output, *scenario);
-    if (!saved) {
-        CliError e = badValue(*output, "cannot write the scenario file: " + saved.error());
-        e.exitCode = kExitFailure;
-        return reportError(e, jsonOut);
-    }
+    if (auto saved = core::saveScenarioFile(*output, *scenario); !saved)
+        return reportError(failure(*output, "cannot write the scenario file: " + saved.error()), jsonOut);
     std::cerr << "wrote " << *output << '\n';
     return kExitOk;
 }
