@@ -1,5 +1,6 @@
 #include "core/measured/ValidationDoc.h"
 
+#include "core/util/Markup.h"
 #include "core/util/NumberFormat.h"
 
 #include <algorithm>
@@ -26,38 +27,6 @@ std::string pct(double v, bool sign = true) {
     std::snprintf(buf, sizeof buf, sign ? "%+.1f%%" : "%.1f%%", 100.0 * v);
     return buf;
 }
-std::string escapeMd(std::string s) {
-    std::string out;
-    for (char c : s) {
-        if (c == '|' || c == '<' || c == '>' || c == '*' || c == '_')
-            out += '\\';
-        out += c;
-    }
-    return out;
-}
-std::string escapeXml(const std::string& s) {
-    std::string out;
-    for (char c : s) {
-        switch (c) {
-        case '<':
-            out += "&lt;";
-            break;
-        case '>':
-            out += "&gt;";
-            break;
-        case '&':
-            out += "&amp;";
-            break;
-        case '"':
-            out += "&quot;";
-            break;
-        default:
-            out += c;
-        }
-    }
-    return out;
-}
-
 // Groups of metrics that share a plot panel (same units).
 std::string panelOf(const std::string& metric) {
     if (metric == "iteration_time_s")
@@ -159,7 +128,7 @@ void outliersSection(std::ostringstream& o, const ValidationReport& report) {
          "model is not bent to fit them.\n\n| case | metric | measured | predicted | error "
          "|\n|---|---|---:|---:|---:|\n";
     for (const ValidationRow* r : outliers)
-        o << "| " << escapeMd(r->caseId) << " | " << r->metric << " | " << num(r->measured) << " | "
+        o << "| " << escapeMarkdownCell(r->caseId) << " | " << r->metric << " | " << num(r->measured) << " | "
           << predictedCell(*r) << " | " << pct(r->relativeError) << " |\n";
     o << "\n";
 }
@@ -173,7 +142,7 @@ void memoryFitSection(std::ostringstream& o, const ValidationReport& report, con
     o << "| case | GPU | planned, of capacity |\n|---|---|---:|\n";
     for (const OverCapacity& oc : report.overCapacity) {
         const auto it = byId.find(oc.caseId);
-        o << "| " << escapeMd(oc.caseId) << " | "
+        o << "| " << escapeMarkdownCell(oc.caseId) << " | "
           << (it != byId.end() ? it->second->scenario.cluster.gpu.id : std::string()) << " | "
           << pct(oc.usedFraction, false) << " |\n";
     }
@@ -190,13 +159,13 @@ void readerSections(std::ostringstream& o, const std::vector<ValidationCase>& ca
         o << "## Adjusted cases\n\nPlanned after these changes to what the case states:\n\n";
         for (const auto& c : cases)
             for (const std::string& a : c.adjustments)
-                o << "- " << escapeMd(c.id) << ": " << escapeMd(a) << "\n";
+                o << "- " << escapeMarkdownCell(c.id) << ": " << escapeMarkdownCell(a) << "\n";
         o << "\n";
     }
     if (!skipped.empty()) {
         o << "## Cases left out\n\nThese cases of the file cannot be read and are not predicted:\n\n";
         for (const InputError& e : skipped)
-            o << "- `" << e.path << "`: " << escapeMd(e.reason) << "\n";
+            o << "- `" << e.path << "`: " << escapeMarkdownCell(e.reason) << "\n";
         o << "\n";
     }
 }
@@ -225,8 +194,8 @@ void perCaseSection(std::ostringstream& o, const ValidationReport& report, const
             gpu = s.cluster.gpu.id + " x" + std::to_string(s.cluster.gpus());
             layout = layoutCell(s);
         }
-        o << "| " << escapeMd(r.caseId) << " | " << gpu << " | " << layout << " | " << r.microBatch << " | "
-          << r.metric << " | " << num(r.measured) << " | " << predictedCell(r) << " | "
+        o << "| " << escapeMarkdownCell(r.caseId) << " | " << gpu << " | " << layout << " | " << r.microBatch
+          << " | " << r.metric << " | " << num(r.measured) << " | " << predictedCell(r) << " | "
           << pct(r.relativeError) << " |\n";
     }
 }
@@ -287,7 +256,7 @@ std::string validationPlotSvg(const ValidationReport& report) {
         auto Y = [&](double v) { return py + 20 + plot - (std::log10(v) - lo) / span * plot; };
         const double a = std::pow(10.0, lo), b = std::pow(10.0, hi);
         o << "<g>\n<text x=\"" << px + margin << "\" y=\"" << py + 12 << "\" font-weight=\"bold\">"
-          << escapeXml(name) << "</text>\n"
+          << escapeHtml(name) << "</text>\n"
           << "<rect x=\"" << px + margin << "\" y=\"" << py + 20 << "\" width=\"" << plot << "\" height=\""
           << plot << "\" fill=\"none\" stroke=\"#888\"/>\n"
           << "<polygon fill=\"#ddd\" fill-opacity=\"0.6\" points=\"" << X(a) << "," << Y(a * 1.1) << " "
@@ -298,7 +267,7 @@ std::string validationPlotSvg(const ValidationReport& report) {
         for (const ValidationRow* r : pts) {
             const bool bad = std::fabs(r->relativeError) > 0.2;
             o << "<circle cx=\"" << X(r->measured) << "\" cy=\"" << Y(r->predicted) << "\" r=\"3.5\" fill=\""
-              << (bad ? "#d62728" : "#1f77b4") << "\" fill-opacity=\"0.75\"><title>" << escapeXml(r->caseId)
+              << (bad ? "#d62728" : "#1f77b4") << "\" fill-opacity=\"0.75\"><title>" << escapeHtml(r->caseId)
               << " " << r->metric << ": measured " << num(r->measured) << ", predicted " << num(r->predicted)
               << " (" << pct(r->relativeError) << ")</title></circle>\n";
         }
