@@ -40,8 +40,8 @@ std::string evaluateHelp() {
 int runEvaluate(const Args& argv) {
     const bool jsonOut = hasSwitch(argv, "--json");
     bool explain = false;
-    auto parsed =
-        parseScenarioArgs("evaluate", argv, true, [&](ArgCursor& args) -> std::expected<bool, CliError> {
+    const auto input =
+        readScenario("evaluate", argv, true, [&](ArgCursor& args) -> std::expected<bool, CliError> {
             if (args.peekName() != "--explain")
                 return false;
             if (auto r = args.takeSwitch(); !r)
@@ -49,14 +49,10 @@ int runEvaluate(const Args& argv) {
             explain = true;
             return true;
         });
-    if (!parsed)
-        return reportError(parsed.error(), jsonOut);
-
-    auto scenario = buildScenario(parsed->file, parsed->overrides);
-    if (!scenario)
-        return reportError(scenario.error(), jsonOut);
-    const core::Scenario& s = *scenario;
-    auto evaluated = evaluateScenario(s, parsed->profileFile);
+    if (!input)
+        return reportError(input.error(), jsonOut);
+    const core::Scenario& s = input->scenario;
+    auto evaluated = evaluateScenario(s, input->args.profileFile);
     if (!evaluated)
         return reportError(evaluated.error(), jsonOut);
     const core::Plan& plan = evaluated->plan;

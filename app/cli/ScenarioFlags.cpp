@@ -479,6 +479,18 @@ std::expected<ScenarioArgs, CliError> parseScenarioArgs(std::string_view command
     return out;
 }
 
+std::expected<ScenarioInput, CliError> readScenario(std::string_view command,
+                                                    const std::vector<std::string>& argv, bool acceptProfile,
+                                                    const ExtraFlagReader& extra) {
+    auto parsed = parseScenarioArgs(command, argv, acceptProfile, extra);
+    if (!parsed)
+        return std::unexpected(parsed.error());
+    auto scenario = buildScenario(parsed->file, parsed->overrides);
+    if (!scenario)
+        return std::unexpected(scenario.error());
+    return ScenarioInput{std::move(*parsed), std::move(*scenario)};
+}
+
 std::string scenarioFlagsHelp() {
     std::string out;
     for (const auto& spec : kScenarioFlags) {
