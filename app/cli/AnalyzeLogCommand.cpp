@@ -4,7 +4,7 @@
 #include "app/cli/InteropCommon.h"
 #include "app/cli/ScenarioFlags.h"
 #include "core/io/ScenarioJson.h"
-#include "core/measured/RunLog.h"
+#include "core/measured/RunAnalysis.h"
 
 #include <nlohmann/json.hpp>
 
@@ -38,76 +38,93 @@ std::string analyzeLogHelp() {
            scenarioFlagsHelp() + "\n" + exitCodesHelp();
 }
 
+namespace {
+
+struct LogArgs {
+    std::optional<std::string> logFile;
+    core::RunLogOptions log;
+    core::RunAnalysisOptions analysis;
+};
+
+// Reads analyze-log's own flags, and the log file (the first positional), at the cursor.
+std::expected<bool, CliError> takeLogFlag(ArgCursor& args, LogArgs& out) {
+    if (!args.isOption()) {
+        if (out.logFile)
+            return false; // the second positional: the scenario file
+        out.logFile = args.take();
+        return true;
+    }
+    const std::string name(args.peekName());
+    if (name != "--warmup" && name != "--format" && name != "--unit")
+        return false;
+    auto v = args.takeValue();
+    if (!v)
+        return std::unexpected(v.error());
+    if (name == "--warmup") {
+        auto n = parseInt("--warmup", *v, 0, 1 << 30);
+        if (!n)
+            return std::unexpected(n.error());
+        out.analysis.warmupSamples = *n;
+    } else if (name == "--format") {
+        auto f = core::parseRunLogFormat(*v);
+        if (!f)
+            return std::unexpected(badValue(
+                "--format", "expected one of auto, csv, megatron, torchtitan, numbers, got '" + *v + "'"));
+        out.log.format = *f;
+    } else if (*v == "s" || *v == "ms") {
+        out.log.unit = *v == "s" ? core::NumberUnit::Seconds : core::NumberUnit::Milliseconds;
+    } else {
+        return std::unexpected(badValue("--unit", "expected s or ms, got '" + *v + "'"));
+    }
+    return true;
+}
+
+std::expected<core::RunLog, CliError> readLog(const std::string& file, const core::RunLogOptions& options) {
+    std::expected<core::RunLog, core::InputError> log;
+    if (file == "-") {
+        const std::string text((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+        log = core::parseRunLog(text, options);
+    } else {
+        log = core::loadRunLog(file, options);
+    }
+    if (!log)
+        return std::unexpected(fileError(file, "cannot read step times", {log.error()}));
+    return std::move(*log);
+}
+
+void printAnalysis(const std::string& file, const core::RunLog& log, const core::RunAnalysis& analysis) {
+    std::cout << "Log         " << file << ": " << log.lines << " lines, " << log.samples.size()
+              << " step records (" << core::displayName(log.format) << ")\n";
+    if (!log.unitNote.empty())
+        std::cout << "Units       " << log.unitNote << '\n';
+    std::cout << core::runAnalysisText(analysis);
+    if (!log.warnings.empty()) {
+        std::cout << "\nSkipped lines (" << log.warnings.size() << ")\n";
+        const std::size_t shown = std::min<std::size_t>(log.warnings.size(), 10);
+        for (std::size_t i = 0; i < shown; ++i)
+            std::cout << "  line " << log.warnings[i].line << ": " << log.warnings[i].message << '\n';
+        if (shown < log.warnings.size())
+            std::cout << "  ... and " << log.warnings.size() - shown << " more (--json lists them all)\n";
+    }
+    std::cout.flush();
+}
+
+} // namespace
+
 int runAnalyzeLog(const Args& argv) {
     const bool jsonOut = hasSwitch(argv, "--json");
-    if (hasSwitch(argv, "--help") || hasSwitch(argv, "-h")) {
-        std::cout << analyzeLogHelp();
-        return kExitOk;
-    }
-    std::optional<std::string> logFile;
-    core::RunLogOptions logOptions;
-    core::RunAnalysisOptions analysisOptions;
+    LogArgs a;
     auto parsed =
-        parseScenarioArgs("analyze-log", argv, true, [&](ArgCursor& args) -> std::expected<bool, CliError> {
-            if (!args.isOption()) {
-                if (logFile)
-                    return false; // the second positional: the scenario file
-                logFile = args.take();
-                return true;
-            }
-            const std::string name(args.peekName());
-            if (name == "--warmup") {
-                auto v = args.takeValue();
-                if (!v)
-                    return std::unexpected(v.error());
-                auto n = parseInt("--warmup", *v, 0, 1 << 30);
-                if (!n)
-                    return std::unexpected(n.error());
-                analysisOptions.warmupSamples = *n;
-                return true;
-            }
-            if (name == "--format") {
-                auto v = args.takeValue();
-                if (!v)
-                    return std::unexpected(v.error());
-                auto f = core::parseRunLogFormat(*v);
-                if (!f)
-                    return std::unexpected(badValue(
-                        "--format",
-                        "expected one of auto, csv, megatron, torchtitan, numbers, got '" + *v + "'"));
-                logOptions.format = *f;
-                return true;
-            }
-            if (name == "--unit") {
-                auto v = args.takeValue();
-                if (!v)
-                    return std::unexpected(v.error());
-                if (*v == "s")
-                    logOptions.unit = core::NumberUnit::Seconds;
-                else if (*v == "ms")
-                    logOptions.unit = core::NumberUnit::Milliseconds;
-                else
-                    return std::unexpected(badValue("--unit", "expected s or ms, got '" + *v + "'"));
-                return true;
-            }
-            return false;
-        });
+        parseScenarioArgs("analyze-log", argv, true, [&](ArgCursor& args) { return takeLogFlag(args, a); });
     if (!parsed)
         return reportError(parsed.error(), jsonOut);
-    if (!logFile)
+    if (!a.logFile)
         return reportError(
             badValue("LOG", "missing: give the run's log, CSV or numbers file (- for standard input)"),
             jsonOut);
-
-    std::expected<core::RunLog, core::InputError> log;
-    if (*logFile == "-") {
-        const std::string text((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
-        log = core::parseRunLog(text, logOptions);
-    } else {
-        log = core::loadRunLog(*logFile, logOptions);
-    }
+    const auto log = readLog(*a.logFile, a.log);
     if (!log)
-        return reportError(fileError(*logFile, "cannot read step times", {log.error()}), jsonOut);
+        return reportError(log.error(), jsonOut);
 
     core::RunAnalysis analysis;
     const bool withScenario = parsed->file.has_value() || !parsed->overrides.given.empty();
@@ -118,33 +135,19 @@ int runAnalyzeLog(const Args& argv) {
         auto evaluated = evaluateScenario(*scenario, parsed->profileFile);
         if (!evaluated)
             return reportError(evaluated.error(), jsonOut);
-        analysis = core::analyzeRun(*log, *scenario, evaluated->plan, analysisOptions);
+        analysis = core::analyzeRun(*log, *scenario, evaluated->plan, a.analysis);
     } else {
         if (parsed->profileFile)
             std::cerr << "warning: --profile is ignored without a scenario\n";
-        analysis = core::analyzeRun(*log, analysisOptions);
+        analysis = core::analyzeRun(*log, a.analysis);
     }
-
     if (jsonOut) {
         nlohmann::json j = core::runAnalysisToJson(analysis, *log);
-        j["log"] = *logFile;
+        j["log"] = *a.logFile;
         std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
         return kExitOk;
     }
-    std::cout << "Log         " << *logFile << ": " << log->lines << " lines, " << log->samples.size()
-              << " step records (" << core::displayName(log->format) << ")\n";
-    if (!log->unitNote.empty())
-        std::cout << "Units       " << log->unitNote << '\n';
-    std::cout << core::runAnalysisText(analysis);
-    if (!log->warnings.empty()) {
-        std::cout << "\nSkipped lines (" << log->warnings.size() << ")\n";
-        const std::size_t shown = std::min<std::size_t>(log->warnings.size(), 10);
-        for (std::size_t i = 0; i < shown; ++i)
-            std::cout << "  line " << log->warnings[i].line << ": " << log->warnings[i].message << '\n';
-        if (shown < log->warnings.size())
-            std::cout << "  ... and " << log->warnings.size() - shown << " more (--json lists them all)\n";
-    }
-    std::cout.flush();
+    printAnalysis(*a.logFile, *log, analysis);
     return kExitOk;
 }
 

@@ -56,6 +56,14 @@ std::expected<std::string, CliError> ArgCursor::takeValue() {
     return m_args[m_pos - 1];
 }
 
+std::expected<std::string, CliError> ArgCursor::takeNonEmptyValue(std::string_view needs) {
+    const std::string name(peekName());
+    auto v = takeValue();
+    if (v && v->empty())
+        return std::unexpected(badValue(name, "needs " + std::string(needs)));
+    return v;
+}
+
 std::expected<void, CliError> ArgCursor::takeSwitch() {
     const std::string name(peekName());
     const std::string& a = m_args[m_pos];

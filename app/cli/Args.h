@@ -22,6 +22,8 @@ public:
     std::string take();    // the current argument as is (a positional), advancing
     // For an option: its value (after '=' or the next argument), advancing past both.
     std::expected<std::string, CliError> takeValue();
+    // Like takeValue, refusing an empty value: "--markdown: needs a file name" (`needs` says what it names).
+    std::expected<std::string, CliError> takeNonEmptyValue(std::string_view needs = "a file name");
     // For an option without value ("--json"): advances; an "=value" is an error.
     std::expected<void, CliError> takeSwitch();
 

@@ -169,118 +169,149 @@ std::string calibrateHelp() {
            "  3  no usable GPU: no CUDA in this build, no NVIDIA driver, no GPU, or the GPU failed\n";
 }
 
-int runCalibrate(const Args& argv) {
-    const bool jsonOut = hasSwitch(argv, "--json");
-    if (hasSwitch(argv, "--help") || hasSwitch(argv, "-h")) {
-        std::cout << calibrateHelp();
-        return kExitOk;
+namespace {
+
+// What calibrate was asked for: its own options and the scenario whose shapes it measures.
+struct CalibrateSetup {
+    CalibrateArgs args;
+    core::Scenario scenario;
+    std::string gpuId; // --gpu: the reference GPU preset; empty to match the device's name
+};
+
+// Reads calibrate's own flags at the cursor (true when it took one).
+std::expected<bool, CliError> takeCalibrateFlag(ArgCursor& args, CalibrateArgs& ca,
+                                                std::optional<std::string>& scenarioFile) {
+    const std::string name(args.peekName());
+    if (name == "--quick") {
+        if (auto r = args.takeSwitch(); !r)
+            return std::unexpected(r.error());
+        ca.quick = true;
+        return true;
     }
-    CalibrateArgs ca;
+    if (name == "--device" || name == "--gpus") {
+        auto v = args.takeValue();
+        if (!v)
+            return std::unexpected(v.error());
+        auto n = parseInt(name, *v, name == "--device" ? 0 : 1, 1024);
+        if (!n)
+            return std::unexpected(n.error());
+        (name == "--device" ? ca.device : ca.maxGpus) = *n;
+        return true;
+    }
+    if (name != "-o" && name != "--output" && name != "--scenario")
+        return false;
+    auto v = args.takeNonEmptyValue();
+    if (!v)
+        return std::unexpected(v.error());
+    (name == "--scenario" ? scenarioFile : ca.output) = *v;
+    return true;
+}
+
+// The profile file must go to a folder that exists: found out before minutes of measuring, not after.
+std::expected<void, CliError> checkOutput(const std::optional<std::string>& output) {
+    if (!output)
+        return std::unexpected(badValue("-o", "missing: name the profile file to write (-o PROFILE.json)"));
+    if (*output == "-")
+        return std::unexpected(badValue("-o", "the profile must go to a file, not standard output"));
+    const std::filesystem::path parent = std::filesystem::path(*output).parent_path();
+    std::error_code ec;
+    if (!parent.empty() && !std::filesystem::is_directory(parent, ec))
+        return std::unexpected(
+            badValue(*output, "cannot write the profile: folder " + parent.string() + " does not exist"));
+    return {};
+}
+
+std::expected<CalibrateSetup, CliError> parseCalibrateArgs(const Args& argv) {
+    CalibrateSetup setup;
     std::optional<std::string> scenarioFile;
-    auto parsed =
-        parseScenarioArgs("calibrate", argv, false, [&](ArgCursor& args) -> std::expected<bool, CliError> {
-            const std::string name(args.peekName());
-            if (name == "--quick") {
-                if (auto r = args.takeSwitch(); !r)
-                    return std::unexpected(r.error());
-                ca.quick = true;
-                return true;
-            }
-            if (name != "-o" && name != "--output" && name != "--scenario" && name != "--device" &&
-                name != "--gpus")
-                return false;
-            auto v = args.takeValue();
-            if (!v)
-                return std::unexpected(v.error());
-            if (name == "--device" || name == "--gpus") {
-                auto n = parseInt(name, *v, name == "--device" ? 0 : 1, 1024);
-                if (!n)
-                    return std::unexpected(n.error());
-                (name == "--device" ? ca.device : ca.maxGpus) = *n;
-                return true;
-            }
-            if (v->empty())
-                return std::unexpected(badValue(name, "needs a file name"));
-            (name == "--scenario" ? scenarioFile : ca.output) = *v;
-            return true;
-        });
+    auto parsed = parseScenarioArgs("calibrate", argv, false, [&](ArgCursor& args) {
+        return takeCalibrateFlag(args, setup.args, scenarioFile);
+    });
     if (!parsed)
-        return reportError(parsed.error(), jsonOut);
+        return std::unexpected(parsed.error());
     if (scenarioFile && parsed->file)
-        return reportError(
+        return std::unexpected(
             badValue(*parsed->file,
-                     "unexpected argument: the scenario is already given with --scenario " + *scenarioFile),
-            jsonOut);
+                     "unexpected argument: the scenario is already given with --scenario " + *scenarioFile));
     if (!scenarioFile)
         scenarioFile = parsed->file;
-    if (!ca.output)
-        return reportError(badValue("-o", "missing: name the profile file to write (-o PROFILE.json)"),
-                           jsonOut);
-    if (*ca.output == "-")
-        return reportError(badValue("-o", "the profile must go to a file, not standard output"), jsonOut);
-    {
-        const std::filesystem::path parent = std::filesystem::path(*ca.output).parent_path();
-        std::error_code ec;
-        if (!parent.empty() && !std::filesystem::is_directory(parent, ec))
-            return reportError(badValue(*ca.output, "cannot write the profile: folder " + parent.string() +
-                                                        " does not exist"),
-                               jsonOut);
-    }
+    if (auto ok = checkOutput(setup.args.output); !ok)
+        return std::unexpected(ok.error());
     auto scenario = buildScenario(scenarioFile, parsed->overrides);
     if (!scenario)
-        return reportError(scenario.error(), jsonOut);
+        return std::unexpected(scenario.error());
+    setup.scenario = std::move(*scenario);
     // --gpu alone names the reference GPU; any other scenario flag (or a file) asks for the scenario's
     // shapes.
-    ca.scenarioGiven = scenarioFile.has_value() ||
-                       std::any_of(parsed->overrides.given.begin(), parsed->overrides.given.end(),
-                                   [](const std::string& f) { return f != "--gpu"; });
-    const std::string gpuId = parsed->overrides.gpu ? scenario->cluster.gpu.id : std::string();
+    const auto& given = parsed->overrides.given;
+    setup.args.scenarioGiven =
+        scenarioFile.has_value() ||
+        std::any_of(given.begin(), given.end(), [](const std::string& f) { return f != "--gpu"; });
+    setup.gpuId = parsed->overrides.gpu ? setup.scenario.cluster.gpu.id : std::string();
+    return setup;
+}
 
-    // The GPUs.
+// The GPUs of this machine, and the one the benchmarks run on.
+std::expected<std::vector<calib::DeviceInfo>, CliError> detectDevices(int device) {
     if (!calib::hasCudaSupport())
-        return reportError(noGpu(std::string("no usable GPU: ") + calib::kNoCudaBuildMessage), jsonOut);
+        return std::unexpected(noGpu(std::string("no usable GPU: ") + calib::kNoCudaBuildMessage));
     std::string why;
-    const std::vector<calib::DeviceInfo> gpus = calib::detectGpus(&why);
+    std::vector<calib::DeviceInfo> gpus = calib::detectGpus(&why);
     if (gpus.empty())
-        return reportError(noGpu("no usable GPU: " + why), jsonOut);
-    if (ca.device >= static_cast<int>(gpus.size()))
-        return reportError(badValue("--device", "GPU " + std::to_string(ca.device) +
-                                                    " does not exist (this machine has " +
-                                                    std::to_string(gpus.size()) + ")"),
-                           jsonOut);
-    const calib::DeviceInfo& device = gpus[static_cast<std::size_t>(ca.device)];
-    const core::Scenario* scenarioPtr = ca.scenarioGiven ? &*scenario : nullptr;
-    auto ref = calib::chooseReference(device, scenarioPtr, gpuId);
+        return std::unexpected(noGpu("no usable GPU: " + why));
+    if (device >= static_cast<int>(gpus.size()))
+        return std::unexpected(badValue("--device", "GPU " + std::to_string(device) +
+                                                        " does not exist (this machine has " +
+                                                        std::to_string(gpus.size()) + ")"));
+    return gpus;
+}
+
+// Measures, with Ctrl-C stopping after the current item.
+calib::CalibrationResult measure(const CalibrateArgs& ca, const calib::Reference& ref,
+                                 const core::Scenario* scenario, int device) {
+    calib::CalibrationRequest request = calib::makeRequest(scenario, ca.quick);
+    request.device = device;
+    request.maxGpus = ca.maxGpus;
+    g_interrupted = 0;
+    const auto previous = std::signal(SIGINT, onInterrupt);
+    ProgressPrinter printer(ref);
+    const calib::CalibrationResult result =
+        calib::runCalibration(request, [&](const calib::Progress& p) { return printer(p); });
+    std::signal(SIGINT, previous == SIG_ERR ? SIG_DFL : previous);
+    printer.printNew(result);
+    for (const auto& note : result.notes)
+        std::cerr << "note: " << note << '\n';
+    return result;
+}
+
+} // namespace
+
+int runCalibrate(const Args& argv) {
+    const bool jsonOut = hasSwitch(argv, "--json");
+    auto setup = parseCalibrateArgs(argv);
+    if (!setup)
+        return reportError(setup.error(), jsonOut);
+    const CalibrateArgs& ca = setup->args;
+    const auto gpus = detectDevices(ca.device);
+    if (!gpus)
+        return reportError(gpus.error(), jsonOut);
+    const calib::DeviceInfo& device = (*gpus)[static_cast<std::size_t>(ca.device)];
+    const core::Scenario* scenario = ca.scenarioGiven ? &setup->scenario : nullptr;
+    auto ref = calib::chooseReference(device, scenario, setup->gpuId);
     if (!ref)
         return reportError(badValue("--gpu", ref.error()), jsonOut);
 
-    for (const auto& d : gpus)
+    for (const auto& d : *gpus)
         std::cerr << deviceLine(d) << '\n';
     std::cerr << "Build: " << calib::buildDescription() << '\n'
               << "Libraries: " << calib::runtimeLibraries() << '\n'
               << "Reference figures: " << ref->how << '\n'
               << "Benchmarks on GPU " << device.index
-              << (scenarioPtr ? ", with the shapes of " + scenario->name : "") << (ca.quick ? " (quick)" : "")
+              << (scenario ? ", with the shapes of " + scenario->name : "") << (ca.quick ? " (quick)" : "")
               << "\n";
-
-    calib::CalibrationRequest request = calib::makeRequest(scenarioPtr, ca.quick);
-    request.device = device.index;
-    request.maxGpus = ca.maxGpus;
-    g_interrupted = 0;
-    const auto previous = std::signal(SIGINT, onInterrupt);
-    ProgressPrinter printer(*ref);
-    const calib::CalibrationResult result =
-        calib::runCalibration(request, [&](const calib::Progress& p) { return printer(p); });
-    std::signal(SIGINT, previous == SIG_ERR ? SIG_DFL : previous);
-    printer.printNew(result);
-
-    for (const auto& note : result.notes)
-        std::cerr << "note: " << note << '\n';
-    if (result.cancelled) {
-        CliError e = badValue("calibrate", "interrupted: no profile written");
-        e.exitCode = kExitFailure;
-        return reportError(e, jsonOut);
-    }
+    const calib::CalibrationResult result = measure(ca, *ref, scenario, device.index);
+    if (result.cancelled)
+        return reportError(failure("calibrate", "interrupted: no profile written"), jsonOut);
     if (!result.ok)
         return reportError(noGpu("the calibration failed on GPU " + std::to_string(device.index) + " (" +
                                  device.name + "): " + result.error),
@@ -290,11 +321,8 @@ int runCalibrate(const Args& argv) {
     auto built = calib::buildProfile(result, *ref, base);
     if (!built)
         return reportError(noGpu(built.error()), jsonOut);
-    if (auto saved = core::saveProfileFile(*ca.output, built->profile); !saved) {
-        CliError e = badValue(*ca.output, "cannot write the profile: " + saved.error());
-        e.exitCode = kExitFailure;
-        return reportError(e, jsonOut);
-    }
+    if (auto saved = core::saveProfileFile(*ca.output, built->profile); !saved)
+        return reportError(failure(*ca.output, "cannot write the profile: " + saved.error()), jsonOut);
     std::cout << "Wrote " << *ca.output << ": \"" << built->profile.name << "\""
               << (built->profile.gpuId.empty() ? std::string() : " for GPU preset " + built->profile.gpuId)
               << ", " << result.date << ", " << fixed(result.elapsedSeconds, 0) << " s\n";

@@ -13,6 +13,12 @@ CliError badValue(std::string field, std::string reason) {
     return e;
 }
 
+CliError failure(std::string field, std::string reason) {
+    CliError e = badValue(std::move(field), std::move(reason));
+    e.exitCode = kExitFailure;
+    return e;
+}
+
 CliError fileError(const std::string& file, std::string what, core::InputErrors errors) {
     CliError e;
     e.field = file;

@@ -24,6 +24,8 @@ struct CliError {
 };
 
 CliError badValue(std::string field, std::string reason);
+// What failed that was no fault of the input (exit code 1): a file that could not be written, a run stopped.
+CliError failure(std::string field, std::string reason);
 // A file that could not be loaded: one CliError listing each of the file's problems.
 CliError fileError(const std::string& file, std::string what, core::InputErrors errors);
 

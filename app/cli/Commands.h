@@ -13,9 +13,10 @@ using Args = std::vector<std::string>; // the arguments after the subcommand's n
 
 struct Command {
     std::string_view name;
-    std::string_view summary;     // one line for the top-level help
-    int (*run)(const Args& args); // returns the exit code
-    std::string (*help)();        // full help text (usage, flags, exit codes)
+    std::string_view summary; // one line for the top-level help
+    int (*run)(
+        const Args& args); // returns the exit code; -h and --help never reach it (main.cpp prints help)
+    std::string (*help)(); // full help text (usage, flags, exit codes)
 };
 
 std::span<const Command> commandTable();

@@ -1,5 +1,6 @@
 // `layout-planner-cli evaluate [SCENARIO.json] [flags] [--json] [--explain] [--profile PROFILE.json]`
 #include "app/cli/Commands.h"
+#include "app/cli/InteropCommon.h"
 #include "app/cli/PlanText.h"
 #include "app/cli/ScenarioFlags.h"
 #include "core/estimate/Evaluate.h"
@@ -11,29 +12,6 @@
 #include <iostream>
 
 namespace lp::cli {
-namespace {
-
-bool hasErrorDiagnostic(const core::Plan& p) {
-    for (const auto& d : p.diagnostics)
-        if (d.severity == core::Severity::Error)
-            return true;
-    return false;
-}
-
-std::string errorIds(const core::Plan& p) {
-    std::string ids;
-    for (const auto& d : p.diagnostics) {
-        if (d.severity != core::Severity::Error)
-            continue;
-        if (!ids.empty())
-            ids += ", ";
-        ids += std::string(core::diagnosticIdString(d.id));
-    }
-    return ids.empty() ? std::string("invalid layout") : ids;
-}
-
-} // namespace
-
 std::string evaluateHelp() {
     return "Usage: layout-planner-cli evaluate [SCENARIO.json] [FLAGS] [--json] [--explain] [--profile "
            "PROFILE.json]\n"
@@ -61,13 +39,9 @@ std::string evaluateHelp() {
 
 int runEvaluate(const Args& argv) {
     const bool jsonOut = hasSwitch(argv, "--json");
-    if (hasSwitch(argv, "--help") || hasSwitch(argv, "-h")) {
-        std::cout << evaluateHelp();
-        return kExitOk;
-    }
     bool explain = false;
-    auto parsed =
-        parseScenarioArgs("evaluate", argv, true, [&](ArgCursor& args) -> std::expected<bool, CliError> {
+    const auto input =
+        readScenario("evaluate", argv, true, [&](ArgCursor& args) -> std::expected<bool, CliError> {
             if (args.peekName() != "--explain")
                 return false;
             if (auto r = args.takeSwitch(); !r)
@@ -75,37 +49,21 @@ int runEvaluate(const Args& argv) {
             explain = true;
             return true;
         });
-    if (!parsed)
-        return reportError(parsed.error(), jsonOut);
-
-    auto scenario = buildScenario(parsed->file, parsed->overrides);
-    if (!scenario)
-        return reportError(scenario.error(), jsonOut);
-    const core::Scenario& s = *scenario;
-
-    core::Plan plan;
-    if (parsed->profileFile) {
-        auto profile = loadProfileArg(*parsed->profileFile);
-        if (!profile)
-            return reportError(profile.error(), jsonOut);
-        if (!profile->gpuId.empty() && profile->gpuId != s.cluster.gpu.id)
-            std::cerr << "warning: profile " << *parsed->profileFile << " describes " << profile->gpuId
-                      << ", but the scenario's GPU is " << s.cluster.gpu.id << '\n';
-        plan = core::evaluate(s, *profile);
-    } else {
-        plan = core::evaluate(s);
-    }
-    const bool invalid = !plan.valid || hasErrorDiagnostic(plan);
+    if (!input)
+        return reportError(input.error(), jsonOut);
+    const core::Scenario& s = input->scenario;
+    auto evaluated = evaluateScenario(s, input->args.profileFile);
+    if (!evaluated)
+        return reportError(evaluated.error(), jsonOut);
+    const core::Plan& plan = evaluated->plan;
+    const std::string invalidIds = invalidLayoutIds(plan);
+    const bool invalid = !invalidIds.empty();
 
     if (jsonOut) {
         nlohmann::json j = core::planToJson(s, plan);
         j["valid"] = !invalid;
-        if (explain && !invalid) {
-            nlohmann::json list = nlohmann::json::array();
-            for (const auto& e : core::explainPlan(s, plan))
-                list.push_back(core::explanationToJson(e));
-            j["explanations"] = std::move(list);
-        }
+        if (explain && !invalid)
+            j["explanations"] = explanationsJson(s, plan);
         core::sanitizeNonFinite(j);
         std::cout << j.dump(2) << '\n';
     } else {
@@ -114,7 +72,7 @@ int runEvaluate(const Args& argv) {
             std::cout << renderExplanations(core::explainPlan(s, plan));
         std::cout.flush();
         if (invalid)
-            std::cerr << "error: invalid layout: " << errorIds(plan) << '\n';
+            std::cerr << "error: invalid layout: " << invalidIds << '\n';
     }
     return invalid ? kExitBadInput : kExitOk;
 }

@@ -36,10 +36,6 @@ std::string exportHelp() {
 
 int runExport(const Args& argv) {
     const bool jsonOut = hasSwitch(argv, "--json");
-    if (hasSwitch(argv, "--help") || hasSwitch(argv, "-h")) {
-        std::cout << exportHelp();
-        return kExitOk;
-    }
     std::optional<std::string> output;
     std::optional<core::LaunchTarget> target;
     auto parsed =

@@ -1,6 +1,8 @@
 #include "app/cli/InteropCommon.h"
 
 #include "core/estimate/Evaluate.h"
+#include "core/estimate/Explain.h"
+#include "core/estimate/PlanJson.h"
 #include "core/io/Presets.h"
 #include "core/io/ScenarioJson.h"
 
@@ -32,11 +34,8 @@ std::expected<void, CliError> writeOutput(const std::optional<std::string>& outp
         std::cout.flush();
         return {};
     }
-    if (auto w = core::writeFileAtomically(*output, text); !w) {
-        CliError e = badValue(*output, "cannot write the file: " + w.error());
-        e.exitCode = kExitFailure;
-        return std::unexpected(e);
-    }
+    if (auto w = core::writeFileAtomically(*output, text); !w)
+        return std::unexpected(failure(*output, "cannot write the file: " + w.error()));
     std::cerr << "wrote " << *output << '\n';
     return {};
 }
@@ -51,16 +50,20 @@ std::string invalidLayoutIds(const core::Plan& p) {
     return ids;
 }
 
+nlohmann::json explanationsJson(const core::Scenario& s, const core::Plan& plan) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto& e : core::explainPlan(s, plan))
+        list.push_back(core::explanationToJson(e));
+    return list;
+}
+
 std::expected<bool, CliError> takeOutputFlag(ArgCursor& args, std::optional<std::string>& output) {
     const auto name = args.peekName();
     if (name != "-o" && name != "--output")
         return false;
-    const std::string flag(name);
-    auto v = args.takeValue();
+    auto v = args.takeNonEmptyValue("a file name (or - for standard output)");
     if (!v)
         return std::unexpected(v.error());
-    if (v->empty())
-        return std::unexpected(badValue(flag, "needs a file name (or - for standard output)"));
     output = *v;
     return true;
 }

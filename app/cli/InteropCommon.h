@@ -1,11 +1,13 @@
 #pragma once
-// Shared by the report, export and analyze-log commands: the hardware profile a scenario is
-// evaluated with, the output file (-o FILE, or standard output), and the layout check.
+// Shared by the commands that evaluate a scenario: the hardware profile it is evaluated with, the output file
+// (-o FILE, or standard output), the layout check and the explanations as JSON.
 #include "app/cli/CliError.h"
 #include "app/cli/ScenarioFlags.h"
 #include "core/estimate/Plan.h"
 #include "core/model/Hardware.h"
 #include "core/model/Scenario.h"
+
+#include <nlohmann/json.hpp>
 
 #include <expected>
 #include <optional>
@@ -27,6 +29,9 @@ std::expected<void, CliError> writeOutput(const std::optional<std::string>& outp
 
 // "heads_not_divisible_by_tp, gpu_count_mismatch" for an invalid plan; empty when it is valid.
 std::string invalidLayoutIds(const core::Plan& p);
+
+// explainPlan(s, plan) as a JSON array (evaluate --explain --json, validate --case ID --explain --json).
+nlohmann::json explanationsJson(const core::Scenario& s, const core::Plan& plan);
 
 // Reads "-o FILE" / "--output FILE" into `output`; true when it took the flag.
 std::expected<bool, CliError> takeOutputFlag(ArgCursor& args, std::optional<std::string>& output);

@@ -4,7 +4,7 @@
 #include "core/estimate/ExecutionStyle.h"
 #include "core/estimate/Precision.h"
 #include "core/model/Enums.h"
-#include "core/report/SvgCharts.h"
+#include "core/report/PlanFigures.h"
 #include "core/util/NumberFormat.h"
 
 #include <algorithm>
@@ -15,6 +15,7 @@ namespace {
 
 using core::Plan;
 using core::Scenario;
+namespace report = core::report;
 
 std::string onOff(bool b) {
     return b ? "on" : "off";
@@ -45,17 +46,30 @@ std::string overlapText(const core::TrainingOptions& t) {
     return text;
 }
 
-// ", hybrid sharding over 8 DP ranks x 4 replicas" when the ZeRO state is sharded within groups.
-std::string hybridText(const core::Scenario& s) {
-    const int degree = core::effectiveShardDegree(s);
-    if (degree >= s.layout.dp)
-        return {};
-    return ", hybrid sharding over " + core::fmt::counted(degree, "DP rank") + " x " +
-           core::fmt::counted(s.layout.dp / degree, "replica");
+std::string heading(std::string_view title) {
+    return "\n" + std::string(title) + "\n";
 }
 
-std::string heading(const std::string& title) {
-    return "\n" + title + "\n";
+// The first `columns` columns of a core table (all by default), numbers right-aligned.
+std::string renderTable(const report::Table& t, std::size_t columns = SIZE_MAX) {
+    columns = std::min(columns, t.headers.size());
+    std::vector<Align> align;
+    for (std::size_t c = 0; c < columns; ++c)
+        align.push_back(c < t.numeric.size() && t.numeric[c] ? Align::Right : Align::Left);
+    TextTable table(
+        std::vector<std::string>(t.headers.begin(), t.headers.begin() + static_cast<std::ptrdiff_t>(columns)),
+        align);
+    for (const auto& row : t.rows)
+        table.addRow(std::vector<std::string>(
+            row.begin(), row.begin() + static_cast<std::ptrdiff_t>(std::min(columns, row.size()))));
+    return table.render();
+}
+
+std::string renderKeyValues(const report::KeyValues& pairs) {
+    KeyValues kv;
+    for (const auto& [key, value] : pairs)
+        kv.add(key, value);
+    return kv.render();
 }
 
 std::string bothUnits(double bytes) {
@@ -84,26 +98,20 @@ std::string explanationValue(double v, const std::string& unit) {
 
 std::string renderScenarioSummary(const Scenario& s, const Plan& p) {
     const auto& m = s.model;
-    const auto& c = s.cluster;
     const auto& t = s.training;
-    const auto& l = s.layout;
-
+    const std::string hybrid = report::hybridShardingText(s);
     KeyValues kv;
     kv.add("Scenario", s.name);
-    std::string model = m.name + ": " + count(p.params.total) + " parameters";
-    if (m.isMoe())
-        model += " (" + count(p.params.active) + " active)";
-    model += ", " + std::to_string(m.layers) + " layers, hidden " + std::to_string(m.hidden) + ", " +
-             std::to_string(m.heads) + " heads / " + std::to_string(m.kvHeads) + " KV, MLP " +
-             std::to_string(m.ffnHidden) + " " + std::string(core::toString(m.mlp)) + ", vocab " +
-             std::to_string(m.vocab) + ", sequence " + std::to_string(m.seqLen);
+    std::string model = m.name + ": " + report::parametersText(s, p) + ", " + std::to_string(m.layers) +
+                        " layers, hidden " + std::to_string(m.hidden) + ", " + std::to_string(m.heads) +
+                        " heads / " + std::to_string(m.kvHeads) + " KV, MLP " + std::to_string(m.ffnHidden) +
+                        " " + std::string(core::toString(m.mlp)) + ", vocab " + std::to_string(m.vocab) +
+                        ", sequence " + std::to_string(m.seqLen);
     if (m.isMoe())
         model += ", MoE " + std::to_string(m.moe.experts) + " experts top-" + std::to_string(m.moe.topK);
     kv.add("Model", model);
-    kv.add("Cluster", c.name + ": " + std::to_string(c.nodes) + (c.nodes == 1 ? " node x " : " nodes x ") +
-                          std::to_string(c.gpusPerNode) + " " + c.gpu.name + " = " +
-                          std::to_string(c.gpus()) + " GPUs, NVLink domain " +
-                          std::to_string(c.nvlinkDomain));
+    kv.add("Cluster",
+           report::clusterLine(s.cluster) + ", NVLink domain " + std::to_string(s.cluster.nvlinkDomain));
     kv.add("Training",
            std::string(core::toString(t.precision)) + ", " + std::string(core::toString(t.optimizer)) + ", " +
                core::zeroStageName(t.zeroStage) + ", " +
@@ -113,132 +121,80 @@ std::string renderScenarioSummary(const Scenario& s, const Plan& p) {
                onOff(t.sequenceParallel) + ", flash attention " + onOff(t.flashAttention) + ", " +
                std::string(core::toString(p.style)) + " style" + (t.torchCompile ? ", torch.compile" : "") +
                (t.fusedKernels ? ", fused kernels" : "") + (t.fp8ParamGather ? ", fp8 weight gathers" : "") +
-               overlapText(t) + hybridText(s));
-    std::string layout = "TP " + std::to_string(l.tp) + " x PP " + std::to_string(l.pp);
-    if (l.cp > 1)
-        layout += " x CP " + std::to_string(l.cp);
-    layout += " x DP " + std::to_string(l.dp) + " = " + std::to_string(l.gpus()) + " GPUs";
-    std::string extras;
-    if (l.vpp > 1)
-        extras += "virtual stages " + std::to_string(l.vpp);
-    if (l.ep > 1)
-        extras += (extras.empty() ? "" : ", ") + std::string("EP ") + std::to_string(l.ep);
-    if (s.model.isMoe() && l.tp > 1)
-        extras += (extras.empty() ? "" : ", ") + std::string("expert TP ") +
-                  std::to_string(core::expertTensorParallel(s));
-    if (core::pipelineSplitCountsEmbeddingAndLoss(s))
-        extras +=
-            (extras.empty() ? "" : ", ") + std::string("embedding and loss counted in the pipeline split");
-    if (!extras.empty())
-        layout += " (" + extras + ")";
-    kv.add("Layout", layout);
-    kv.add("Effective batch", "micro batch " + std::to_string(l.microBatch) + " x accumulation " +
-                                  std::to_string(l.accumulation) + " x dp " + std::to_string(l.dp) + " = " +
-                                  std::to_string(l.effectiveBatch()) + " sequences (" +
-                                  fixed(p.tokensPerStep, 0) + " tokens per step)");
-    kv.add("Training state", bytesBoth(p.trainingStateBytes) + ", whole model, unsharded");
+               overlapText(t) + (hybrid.empty() ? "" : ", " + hybrid));
+    kv.add("Layout", report::layoutLine(s));
+    kv.add("Effective batch",
+           report::effectiveBatchLine(s.layout) + " (" + fixed(p.tokensPerStep, 0) + " tokens per step)");
+    kv.add("Training state", report::trainingStateText(p));
     kv.add("Profile", p.profileName.empty() ? std::string("built-in") : p.profileName);
     return kv.render(0);
 }
 
-std::string renderMemory(const Plan& p) {
+// "Host memory: 12.00 GiB (12.88 GB) per GPU of its ... share, offloaded (...)"; empty when nothing is
+// offloaded.
+std::string hostMemoryText(const Plan& p) {
     const auto& mem = p.memory;
-    std::string out = heading("Memory per GPU, by pipeline stage (GiB)");
-    TextTable table({"Stage", "Layers", "Weights", "Gradients", "Optimizer", "Activations", "Overhead",
-                     "Total GiB", "Total GB", ""});
-    for (const auto& st : mem.stages) {
-        table.addRow({std::to_string(st.stage), std::to_string(st.layers),
-                      fixed(st.weightsBytes / core::kGiB, 2), fixed(st.gradientsBytes / core::kGiB, 2),
-                      fixed(st.optimizerBytes / core::kGiB, 2), fixed(st.activationsBytes / core::kGiB, 2),
-                      fixed(st.overheadBytes / core::kGiB, 2), fixed(st.totalBytes / core::kGiB, 2),
-                      fixed(st.totalBytes / core::kGB, 2), st.stage == mem.worstStage ? "<- worst" : ""});
-    }
-    out += table.render();
-    KeyValues kv;
-    kv.add("Capacity", bothUnits(mem.capacityBytes) + " per GPU");
-    if (mem.headroomBytes >= 0)
-        kv.add("Headroom",
-               bothUnits(mem.headroomBytes) + " on the worst stage (" + std::to_string(mem.worstStage) + ")");
-    else
-        kv.add("Over by", bothUnits(-mem.headroomBytes) + " on the worst stage (" +
-                              std::to_string(mem.worstStage) + ")");
-    kv.add("Fits", mem.fits ? "yes" : "NO");
-    if (mem.hostBytesPerGpu > 0) {
-        std::string what;
-        if (p.intermediates.offloadedStateBytes > 0)
-            what = "optimizer state " + bothUnits(p.intermediates.offloadedStateBytes);
-        if (p.intermediates.offloadedGradientBytes > 0)
-            what += ", gradient shard " + bothUnits(p.intermediates.offloadedGradientBytes);
-        if (p.intermediates.offloadedActivationBytes > 0)
-            what += (what.empty() ? "" : ", ") + std::string("activations of ") +
-                    std::to_string(p.intermediates.offloadedLayers) + " layers " +
-                    bothUnits(p.intermediates.offloadedActivationBytes);
-        kv.add("Host memory", bothUnits(mem.hostBytesPerGpu) + " per GPU of its " +
-                                  bothUnits(mem.hostCapacityBytes) + " share" +
-                                  (mem.hostBytesPerGpu > mem.hostCapacityBytes ? " (OVER)" : "") +
-                                  ", offloaded (" + what + ")");
-    }
-    out += kv.render();
-    return out;
+    const auto& x = p.intermediates;
+    if (!(mem.hostBytesPerGpu > 0))
+        return {};
+    std::string what;
+    if (x.offloadedStateBytes > 0)
+        what = "optimizer state " + bothUnits(x.offloadedStateBytes);
+    if (x.offloadedGradientBytes > 0)
+        what += ", gradient shard " + bothUnits(x.offloadedGradientBytes);
+    if (x.offloadedActivationBytes > 0)
+        what += (what.empty() ? "" : ", ") + std::string("activations of ") +
+                std::to_string(x.offloadedLayers) + " layers " + bothUnits(x.offloadedActivationBytes);
+    return bothUnits(mem.hostBytesPerGpu) + " per GPU of its " + bothUnits(mem.hostCapacityBytes) + " share" +
+           (mem.hostBytesPerGpu > mem.hostCapacityBytes ? " (OVER)" : "") + ", offloaded (" + what + ")";
+}
+
+std::string renderMemory(const Plan& p) {
+    std::string out = heading(std::string(report::kMemorySection) + " (GiB)");
+    out += renderTable(report::memoryTable(p));
+    report::KeyValues facts = report::memoryFitFacts(p);
+    if (const std::string host = hostMemoryText(p); !host.empty())
+        facts.emplace_back("Host memory", host);
+    return out + renderKeyValues(facts);
 }
 
 std::string renderPrecision(const Scenario& s, const Plan& p) {
-    std::string out = heading("Number formats, per tensor");
-    TextTable table({"Tensor", "Format", "Bytes"}, {Align::Left, Align::Left, Align::Right});
-    for (const auto& r : core::precisionTable(s))
-        table.addRow({r.tensor, r.format, r.bytes > 0 ? sig(r.bytes, 3) : "-"});
-    out += table.render();
-    if (p.intermediates.fp8WeightCopyBytes > 0 || p.intermediates.fp8ScalingStateBytes > 0)
-        out += "  FP8 extras in the weights: cached fp8 copies " +
-               bytesBoth(p.intermediates.fp8WeightCopyBytes) + ", scaling state " +
-               fixed(p.intermediates.fp8ScalingStateBytes / (1024.0 * 1024.0), 2) + " MiB per GPU\n";
+    std::string out = heading(std::string(report::kNumberFormatsSection) + ", per tensor");
+    out += renderTable(report::numberFormatTable(s), 3); // the notes are too long for a terminal
+    if (const std::string extras = report::fp8ExtrasLine(p); !extras.empty())
+        out += "  " + extras + "\n";
     return out;
 }
 
 std::string renderTime(const Plan& p) {
-    const auto& t = p.time;
-    std::string out = heading("Time per step: " + fixed(t.stepSeconds * 1e3, 1) + " ms");
-    TextTable table({"Component", "ms", "% of step"}, {Align::Left, Align::Right, Align::Right});
-    auto row = [&](const std::string& name, double seconds) {
-        const double share = t.stepSeconds > 0 ? seconds / t.stepSeconds : 0.0;
-        table.addRow({name, fixed(seconds * 1e3, 1), percent(share)});
-    };
-    for (const core::TimeRow& r : core::timeRows(t))
-        row(std::string(r.label), r.seconds);
-    out += table.render();
-    out += "  Bubble fraction " + percent(t.bubbleFraction) + " of the ideal pipeline time\n";
-    return out;
+    std::string out =
+        heading(std::string(report::kTimeSection) + ": " + fixed(p.time.stepSeconds * 1e3, 1) + " ms");
+    out += renderTable(report::timeTable(p));
+    return out + "  " + report::bubbleLine(p) + "\n";
 }
 
 std::string renderThroughput(const Scenario& s, const Plan& p) {
-    std::string out = heading("Utilisation and throughput");
     KeyValues kv;
-    kv.add("MFU",
-           percent(p.mfu) + "   (HFU " + percent(p.hfu) + ", 6ND yardstick " + percent(p.mfu6nd) + ")");
-    kv.add("TFLOP/s per GPU", fixed(p.modelTflopsPerGpu, 1) + " model, " + fixed(p.hardwareTflopsPerGpu, 1) +
-                                  " hardware (peak " + fixed(p.intermediates.peakFlops / 1e12, 0) + ")");
-    kv.add("Tokens/s", fixed(p.tokensPerSecond, 0) + " (" + fixed(p.tokensPerSecondPerGpu, 1) + " per GPU)");
-    kv.add("Token budget", count(s.training.tokenBudget) +
-                               " tokens: " + fixed(p.trainingSeconds / 86400.0, 1) + " days, " +
-                               fixed(p.gpuHours, 0) + " GPU-hours");
-    out += kv.render();
-    return out;
+    kv.add("MFU", report::mfuText(p));
+    kv.add("TFLOP/s per GPU", report::tflopsPerGpuText(p));
+    kv.add("Tokens/s", report::tokensPerSecondText(p));
+    kv.add("Token budget", report::tokenBudgetText(s, p));
+    return heading(report::kUtilisationSection) + kv.render();
 }
 
 std::string renderDiagnostics(const Plan& p) {
-    std::string out = heading("Diagnostics");
-    if (p.diagnostics.empty())
+    std::string out = heading(report::kDiagnosticsSection);
+    const auto diagnostics = report::diagnosticViews(p);
+    if (diagnostics.empty())
         return out + "  none\n";
-    for (const core::Diagnostic* d : core::orderedDiagnostics(p.diagnostics)) {
-        std::string sev(core::toString(core::shownSeverity(*d)));
+    for (const auto& d : diagnostics) {
+        std::string sev = d.severity;
         sev.resize(std::max<std::size_t>(sev.size(), 7), ' ');
-        out += "  " + sev + "  " + std::string(core::diagnosticIdString(d->id)) + ": " +
-               core::diagnosticMessage(*d) + "\n";
-        const std::string suggestion = core::diagnosticSuggestion(*d);
-        if (!suggestion.empty())
-            out += "           suggestion: " + suggestion + "\n";
-        if (std::isfinite(d->costSeconds) && d->costSeconds > 0)
-            out += "           cost: " + fixed(d->costSeconds * 1e3, 1) + " ms per step\n";
+        out += "  " + sev + "  " + d.id + ": " + d.message + "\n";
+        if (!d.suggestion.empty())
+            out += "           suggestion: " + d.suggestion + "\n";
+        if (!d.cost.empty())
+            out += "           cost: " + d.cost + "\n";
     }
     return out;
 }
@@ -246,7 +202,7 @@ std::string renderDiagnostics(const Plan& p) {
 std::string renderPlanText(const Scenario& s, const Plan& p) {
     std::string out = renderScenarioSummary(s, p);
     if (!p.valid) {
-        out += "\nINVALID LAYOUT: this layout cannot run; see the errors below.\n";
+        out += "\n" + report::statusLine(p) + "\n";
         out += renderDiagnostics(p);
         return out;
     }

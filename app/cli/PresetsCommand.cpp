@@ -162,10 +162,6 @@ std::string presetsHelp() {
 
 int runPresets(const Args& argv) {
     const bool jsonOut = hasSwitch(argv, "--json");
-    if (hasSwitch(argv, "--help") || hasSwitch(argv, "-h")) {
-        std::cout << presetsHelp();
-        return kExitOk;
-    }
     std::optional<Kind> kind;
     ArgCursor args(argv);
     while (!args.atEnd()) {

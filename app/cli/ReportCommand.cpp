@@ -42,10 +42,6 @@ std::string reportHelp() {
 
 int runReport(const Args& argv) {
     const bool jsonErrors = hasSwitch(argv, "--json");
-    if (hasSwitch(argv, "--help") || hasSwitch(argv, "-h")) {
-        std::cout << reportHelp();
-        return kExitOk;
-    }
     std::optional<std::string> output, title;
     std::optional<core::ReportFormat> format;
     auto parsed =
@@ -64,11 +60,9 @@ int runReport(const Args& argv) {
                 return true;
             }
             if (name == "--title") {
-                auto v = args.takeValue();
+                auto v = args.takeNonEmptyValue("a non-empty title");
                 if (!v)
                     return std::unexpected(v.error());
-                if (v->empty())
-                    return std::unexpected(badValue("--title", "needs a non-empty title"));
                 title = *v;
                 return true;
             }

@@ -1,5 +1,6 @@
 // `layout-planner-cli scenario [SCENARIO.json] [flags] -o FILE`
 #include "app/cli/Commands.h"
+#include "app/cli/InteropCommon.h"
 #include "app/cli/ScenarioFlags.h"
 #include "core/estimate/Evaluate.h"
 #include "core/io/ScenarioJson.h"
@@ -27,31 +28,13 @@ std::string scenarioHelp() {
 
 int runScenario(const Args& argv) {
     const bool jsonOut = hasSwitch(argv, "--json");
-    if (hasSwitch(argv, "--help") || hasSwitch(argv, "-h")) {
-        std::cout << scenarioHelp();
-        return kExitOk;
-    }
     std::optional<std::string> output;
-    auto parsed =
-        parseScenarioArgs("scenario", argv, false, [&](ArgCursor& args) -> std::expected<bool, CliError> {
-            const auto name = args.peekName();
-            if (name != "-o" && name != "--output")
-                return false;
-            auto v = args.takeValue();
-            if (!v)
-                return std::unexpected(v.error());
-            if (v->empty())
-                return std::unexpected(badValue(std::string(name), "needs a file name"));
-            output = *v;
-            return true;
-        });
-    if (!parsed)
-        return reportError(parsed.error(), jsonOut);
-    auto scenario = buildScenario(parsed->file, parsed->overrides);
-    if (!scenario)
-        return reportError(scenario.error(), jsonOut);
+    const auto input =
+        readScenario("scenario", argv, false, [&](ArgCursor& args) { return takeOutputFlag(args, output); });
+    if (!input)
+        return reportError(input.error(), jsonOut);
 
-    const auto problems = core::checkLayout(*scenario);
+    const auto problems = core::checkLayout(input->scenario);
     if (!problems.empty()) {
         std::string ids;
         for (const auto& d : problems)
@@ -60,18 +43,14 @@ int runScenario(const Args& argv) {
     }
 
     if (!output || *output == "-") {
-        const std::string text = core::scenarioToJson(*scenario);
+        const std::string text = core::scenarioToJson(input->scenario);
         std::cout << text;
         if (!text.ends_with('\n'))
             std::cout << '\n';
         return kExitOk;
     }
-    auto saved = core::saveScenarioFile(*output, *scenario);
-    if (!saved) {
-        CliError e = badValue(*output, "cannot write the scenario file: " + saved.error());
-        e.exitCode = kExitFailure;
-        return reportError(e, jsonOut);
-    }
+    if (auto saved = core::saveScenarioFile(*output, input->scenario); !saved)
+        return reportError(failure(*output, "cannot write the scenario file: " + saved.error()), jsonOut);
     std::cerr << "wrote " << *output << '\n';
     return kExitOk;
 }

@@ -109,132 +109,131 @@ Setter numberSetter(std::optional<double> ScenarioOverrides::*field, double min,
     };
 }
 
-const std::vector<FlagSpec>& flagTable() {
-    using O = ScenarioOverrides;
-    static const std::vector<FlagSpec> table = {
-        {"--name", "TEXT", "scenario name", stringSetter(&O::name)},
-        {"--model", "NAME", "model preset (see `presets models`)", stringSetter(&O::model)},
-        {"--hf-config", "FILE", "model from a Hugging Face config.json (replaces --model)",
-         stringSetter(&O::hfConfig)},
-        {"--seq-len", "N", "sequence length in tokens", intSetter(&O::seqLen, 1, kMaxSeqLen)},
-        {"--cluster", "NAME", "cluster preset (see `presets clusters`)", stringSetter(&O::cluster)},
-        {"--gpu", "NAME", "GPU preset (see `presets gpus`)", stringSetter(&O::gpu)},
-        {"--nodes", "N", "number of nodes", intSetter(&O::nodes, 1, kMaxDegree)},
-        {"--gpus-per-node", "N", "GPUs per node", intSetter(&O::gpusPerNode, 1, kMaxGpusPerNode)},
-        {"--nvlink-domain", "N", "GPUs joined by NVLink (default: a node)",
-         intSetter(&O::nvlinkDomain, 1, kMaxDegree)},
-        {"--tp", "N", "tensor-parallel size", intSetter(&O::tp, 1, kMaxDegree)},
-        {"--pp", "N", "pipeline-parallel size", intSetter(&O::pp, 1, kMaxDegree)},
-        {"--dp", "N", "data-parallel size", intSetter(&O::dp, 1, kMaxDegree)},
-        {"--cp", "N", "context-parallel size", intSetter(&O::cp, 1, kMaxDegree)},
-        {"--ep", "N", "expert-parallel size (MoE)", intSetter(&O::ep, 1, kMaxDegree)},
-        {"--etp", "N|auto",
-         "expert tensor-parallel size (MoE): auto = TP if EP divides DP x CP, else the largest that fits",
-         intOrAutoSetter(&O::etp, kMaxDegree)},
-        {"--vpp", "N", "virtual pipeline stages per rank (interleaving)", intSetter(&O::vpp, 1, kMaxDegree)},
-        {"--micro-batch", "N", "sequences per micro batch", intSetter(&O::microBatch, 1, kMaxCount)},
-        {"--accumulation", "N", "micro batches per step per pipeline",
-         intSetter(&O::accumulation, 1, kMaxCount)},
-        {"--zero", "N", "ZeRO stage 0-3 (1 = distributed optimizer, 3 = FSDP)",
-         intSetter(&O::zeroStage, 0, 3)},
-        {"--shard-degree", "N", "hybrid sharding: DP ranks one copy of the ZeRO state spans (0 = all)",
-         intSetter(&O::zeroShardDegree, 0, kMaxDegree)},
-        {"--recompute", "MODE", "activation recompute: none|selective|full",
-         enumSetter(&O::recompute, &core::parseRecompute, "none, selective, full")},
-        {"--recompute-layers", "N",
-         "with full recompute: layers of each model chunk recomputed, the rest kept (block method; 0 = all)",
-         intSetter(&O::recomputeLayers, 0, kMaxCount)},
-        {"--recompute-modules", "LIST",
-         "with selective recompute (Megatron style): modules recomputed, comma-separated core_attn, moe_act, "
-         "layernorm, mla_up_proj, mlp, moe, shared_experts (Megatron-Core --recompute-modules; default "
-         "core_attn; 'none' for none)",
-         [](ScenarioOverrides& o, const std::string& flag,
-            const std::string& v) -> std::expected<void, CliError> {
-             if (v == "none") {
-                 o.recomputeModules = 0u;
-                 return {};
-             }
-             std::string bad;
-             const auto bits = core::parseRecomputeModules(v, &bad);
-             if (!bits || *bits == 0)
-                 return std::unexpected(
-                     badValue(flag, (bits ? std::string("names no module") : "unknown module '" + bad + "'") +
-                                        ": expected none or a comma-separated list of " +
-                                        core::recomputeModulesText(core::kRecomputeModulesAll, ", ") +
-                                        ", got '" + v + "'"));
-             o.recomputeModules = *bits;
-             return {};
-         }},
-        {"--sequence-parallel", "on|off", "sequence parallelism", onOffSetter(&O::sequenceParallel)},
-        {"--flash-attention", "on|off", "flash attention", onOffSetter(&O::flashAttention)},
-        {"--torch-compile", "on|off",
-         "model compiled with torch.compile (fused elementwise kernels; the FSDP style's loss too)",
-         onOffSetter(&O::torchCompile)},
-        {"--fused-kernels", "on|off",
-         "fused norm, rotary and SwiGLU kernels in a PyTorch trainer (Transformer Engine, Liger; the loss "
-         "unchanged)",
-         onOffSetter(&O::fusedKernels)},
-        {"--fp8-param-gather", "on|off",
-         "in fp8 training, weights all-gathered as their fp8 casts (ZeRO-3/FSDP layers, the distributed "
-         "optimizer's update; torchao float8 all-gather, Megatron --fp8-param-gather)",
-         onOffSetter(&O::fp8ParamGather)},
-        {"--precision", "P", "bf16|fp16|fp8",
-         enumSetter(&O::precision, &core::parsePrecision, "bf16, fp16, fp8")},
-        {"--optimizer", "NAME", "adam|sgd", enumSetter(&O::optimizer, &core::parseOptimizer, "adam, sgd")},
-        {"--remat-policy", "NAME",
-         "with selective recompute: a JAX/MaxText remat policy, the named tensors each layer saves: "
-         "auto (the style's own), minimal_with_context (minimal_flash), minimal, "
-         "save_dot_with_context_except_mlp, "
-         "save_dot_except_mlpwi, save_dot_except_mlp, save_qkv_proj, save_out_proj",
-         enumSetter(&O::rematPolicy, &core::parseRematPolicy,
-                    "auto, minimal_with_context, minimal, save_dot_with_context_except_mlp, "
-                    "save_dot_except_mlpwi, save_dot_except_mlp, save_qkv_proj, save_out_proj")},
-        {"--optimizer-precision", "P",
-         "optimizer state: fp32 (fp32 master and moments) | bf16_moments (fp32 master, bf16 moments) | bf16 "
-         "(bf16 "
-         "parameters, no master copy)",
-         enumSetter(&O::optimizerPrecision, &core::parseOptimizerPrecision, "fp32, bf16_moments, bf16")},
-        {"--loader-prefetch", "on|off", "data loader prefetching", onOffSetter(&O::loaderPrefetch)},
-        {"--optimizer-offload", "on|off",
-         "optimizer state in host memory, the step on the CPU (ZeRO-Offload, --optimizer-cpu-offload)",
-         onOffSetter(&O::optimizerOffload)},
-        {"--activation-offload-layers", "N",
-         "layers of each pipeline stage whose activations wait in host memory (--cpu-offloading-num-layers)",
-         intSetter(&O::activationOffloadLayers, 0, kMaxCount)},
-        {"--tp-comm-overlap", "on|off", "TP collectives overlapped with the GEMMs (AsyncTP)",
-         onOffSetter(&O::overlapTp)},
-        {"--pp-comm-overlap", "on|off", "pipeline send/receive overlapped with compute",
-         onOffSetter(&O::overlapPp)},
-        {"--dp-comm-overlap", "on|off", "gradient reduction overlapped with backward",
-         onOffSetter(&O::overlapDp)},
-        {"--ep-comm-overlap", "on|off", "MoE all-to-alls overlapped with another micro batch's compute",
-         onOffSetter(&O::overlapEp)},
-        {"--straggler", "X", "slowest rank's extra time as a fraction (0.1 = 10%)",
-         numberSetter(&O::straggler, 0.0, 100.0)},
-        {"--style", "STYLE", "execution style: auto|megatron|fsdp",
-         enumSetter(&O::style, &core::parseExecutionStyle, "auto, megatron, fsdp")},
-        {"--grad-precision", "P", "gradient buffer and DP reduction: auto|fp32|half",
-         enumSetter(&O::gradPrecision, &core::parseGradPrecision, "auto, fp32, half")},
-        {"--cross-entropy", "K",
-         "loss kernel: auto|unfused|fused|fused_linear|compiled|fused_16bit (logits memory)",
-         enumSetter(&O::crossEntropy, &core::parseCrossEntropy,
-                    "auto, unfused, fused, fused_linear, compiled, fused_16bit")},
-        {"--logits-metric-passes", "N",
-         "training metrics computed from the logits after each backward, eager fp32 (Composer/llm-foundry: "
-         "2)",
-         intSetter(&O::logitsMetricPasses, 0, static_cast<int>(core::limits::kMaxLogitsMetricPasses))},
-        {"--cp-exchange", "E", "context-parallel K/V exchange: auto|ring|allgather",
-         enumSetter(&O::cpExchange, &core::parseCpExchange,
-                    "auto, ring (alltoall, p2p), allgather (all_gather)")},
-        {"--moe-dispatcher", "D", "MoE token dispatch across nodes: alltoall|deepep",
-         enumSetter(&O::moeDispatcher, &core::parseMoeDispatcher, "alltoall, deepep (flex, hybridep)")},
-        {"--pipeline-split", "S", "what the PP split divides: auto|layers|embedding_and_loss",
-         enumSetter(&O::pipelineSplit, &core::parsePipelineSplit, "auto, layers, embedding_and_loss")},
-        {"--token-budget", "N", "tokens to train, for days and GPU-hours (e.g. 2e12)",
-         numberSetter(&O::tokenBudget, 1.0, 1e18)},
-    };
-    return table;
+// "none", or a comma-separated list of Megatron-Core recompute modules.
+std::expected<void, CliError> setRecomputeModules(ScenarioOverrides& o, const std::string& flag,
+                                                  const std::string& v) {
+    if (v == "none") {
+        o.recomputeModules = 0u;
+        return {};
+    }
+    std::string bad;
+    const auto bits = core::parseRecomputeModules(v, &bad);
+    if (!bits || *bits == 0)
+        return std::unexpected(badValue(
+            flag, (bits ? std::string("names no module") : "unknown module '" + bad + "'") +
+                      ": expected none or a comma-separated list of " +
+                      core::recomputeModulesText(core::kRecomputeModulesAll, ", ") + ", got '" + v + "'"));
+    o.recomputeModules = *bits;
+    return {};
 }
+
+using O = ScenarioOverrides;
+
+// Every scenario flag, in the order the help lists them.
+const FlagSpec kScenarioFlags[] = {
+    {"--name", "TEXT", "scenario name", stringSetter(&O::name)},
+    {"--model", "NAME", "model preset (see `presets models`)", stringSetter(&O::model)},
+    {"--hf-config", "FILE", "model from a Hugging Face config.json (replaces --model)",
+     stringSetter(&O::hfConfig)},
+    {"--seq-len", "N", "sequence length in tokens", intSetter(&O::seqLen, 1, kMaxSeqLen)},
+    {"--cluster", "NAME", "cluster preset (see `presets clusters`)", stringSetter(&O::cluster)},
+    {"--gpu", "NAME", "GPU preset (see `presets gpus`)", stringSetter(&O::gpu)},
+    {"--nodes", "N", "number of nodes", intSetter(&O::nodes, 1, kMaxDegree)},
+    {"--gpus-per-node", "N", "GPUs per node", intSetter(&O::gpusPerNode, 1, kMaxGpusPerNode)},
+    {"--nvlink-domain", "N", "GPUs joined by NVLink (default: a node)",
+     intSetter(&O::nvlinkDomain, 1, kMaxDegree)},
+    {"--tp", "N", "tensor-parallel size", intSetter(&O::tp, 1, kMaxDegree)},
+    {"--pp", "N", "pipeline-parallel size", intSetter(&O::pp, 1, kMaxDegree)},
+    {"--dp", "N", "data-parallel size", intSetter(&O::dp, 1, kMaxDegree)},
+    {"--cp", "N", "context-parallel size", intSetter(&O::cp, 1, kMaxDegree)},
+    {"--ep", "N", "expert-parallel size (MoE)", intSetter(&O::ep, 1, kMaxDegree)},
+    {"--etp", "N|auto",
+     "expert tensor-parallel size (MoE): auto = TP if EP divides DP x CP, else the largest that fits",
+     intOrAutoSetter(&O::etp, kMaxDegree)},
+    {"--vpp", "N", "virtual pipeline stages per rank (interleaving)", intSetter(&O::vpp, 1, kMaxDegree)},
+    {"--micro-batch", "N", "sequences per micro batch", intSetter(&O::microBatch, 1, kMaxCount)},
+    {"--accumulation", "N", "micro batches per step per pipeline", intSetter(&O::accumulation, 1, kMaxCount)},
+    {"--zero", "N", "ZeRO stage 0-3 (1 = distributed optimizer, 3 = FSDP)", intSetter(&O::zeroStage, 0, 3)},
+    {"--shard-degree", "N", "hybrid sharding: DP ranks one copy of the ZeRO state spans (0 = all)",
+     intSetter(&O::zeroShardDegree, 0, kMaxDegree)},
+    {"--recompute", "MODE", "activation recompute: none|selective|full",
+     enumSetter(&O::recompute, &core::parseRecompute, "none, selective, full")},
+    {"--recompute-layers", "N",
+     "with full recompute: layers of each model chunk recomputed, the rest kept (block method; 0 = all)",
+     intSetter(&O::recomputeLayers, 0, kMaxCount)},
+    {"--recompute-modules", "LIST",
+     "with selective recompute (Megatron style): modules recomputed, comma-separated core_attn, moe_act, "
+     "layernorm, mla_up_proj, mlp, moe, shared_experts (Megatron-Core --recompute-modules; default "
+     "core_attn; 'none' for none)",
+     setRecomputeModules},
+    {"--sequence-parallel", "on|off", "sequence parallelism", onOffSetter(&O::sequenceParallel)},
+    {"--flash-attention", "on|off", "flash attention", onOffSetter(&O::flashAttention)},
+    {"--torch-compile", "on|off",
+     "model compiled with torch.compile (fused elementwise kernels; the FSDP style's loss too)",
+     onOffSetter(&O::torchCompile)},
+    {"--fused-kernels", "on|off",
+     "fused norm, rotary and SwiGLU kernels in a PyTorch trainer (Transformer Engine, Liger; the loss "
+     "unchanged)",
+     onOffSetter(&O::fusedKernels)},
+    {"--fp8-param-gather", "on|off",
+     "in fp8 training, weights all-gathered as their fp8 casts (ZeRO-3/FSDP layers, the distributed "
+     "optimizer's update; torchao float8 all-gather, Megatron --fp8-param-gather)",
+     onOffSetter(&O::fp8ParamGather)},
+    {"--precision", "P", "bf16|fp16|fp8",
+     enumSetter(&O::precision, &core::parsePrecision, "bf16, fp16, fp8")},
+    {"--optimizer", "NAME", "adam|sgd", enumSetter(&O::optimizer, &core::parseOptimizer, "adam, sgd")},
+    {"--remat-policy", "NAME",
+     "with selective recompute: a JAX/MaxText remat policy, the named tensors each layer saves: "
+     "auto (the style's own), minimal_with_context (minimal_flash), minimal, "
+     "save_dot_with_context_except_mlp, "
+     "save_dot_except_mlpwi, save_dot_except_mlp, save_qkv_proj, save_out_proj",
+     enumSetter(&O::rematPolicy, &core::parseRematPolicy,
+                "auto, minimal_with_context, minimal, save_dot_with_context_except_mlp, "
+                "save_dot_except_mlpwi, save_dot_except_mlp, save_qkv_proj, save_out_proj")},
+    {"--optimizer-precision", "P",
+     "optimizer state: fp32 (fp32 master and moments) | bf16_moments (fp32 master, bf16 moments) | bf16 "
+     "(bf16 "
+     "parameters, no master copy)",
+     enumSetter(&O::optimizerPrecision, &core::parseOptimizerPrecision, "fp32, bf16_moments, bf16")},
+    {"--loader-prefetch", "on|off", "data loader prefetching", onOffSetter(&O::loaderPrefetch)},
+    {"--optimizer-offload", "on|off",
+     "optimizer state in host memory, the step on the CPU (ZeRO-Offload, --optimizer-cpu-offload)",
+     onOffSetter(&O::optimizerOffload)},
+    {"--activation-offload-layers", "N",
+     "layers of each pipeline stage whose activations wait in host memory (--cpu-offloading-num-layers)",
+     intSetter(&O::activationOffloadLayers, 0, kMaxCount)},
+    {"--tp-comm-overlap", "on|off", "TP collectives overlapped with the GEMMs (AsyncTP)",
+     onOffSetter(&O::overlapTp)},
+    {"--pp-comm-overlap", "on|off", "pipeline send/receive overlapped with compute",
+     onOffSetter(&O::overlapPp)},
+    {"--dp-comm-overlap", "on|off", "gradient reduction overlapped with backward",
+     onOffSetter(&O::overlapDp)},
+    {"--ep-comm-overlap", "on|off", "MoE all-to-alls overlapped with another micro batch's compute",
+     onOffSetter(&O::overlapEp)},
+    {"--straggler", "X", "slowest rank's extra time as a fraction (0.1 = 10%)",
+     numberSetter(&O::straggler, 0.0, 100.0)},
+    {"--style", "STYLE", "execution style: auto|megatron|fsdp",
+     enumSetter(&O::style, &core::parseExecutionStyle, "auto, megatron, fsdp")},
+    {"--grad-precision", "P", "gradient buffer and DP reduction: auto|fp32|half",
+     enumSetter(&O::gradPrecision, &core::parseGradPrecision, "auto, fp32, half")},
+    {"--cross-entropy", "K",
+     "loss kernel: auto|unfused|fused|fused_linear|compiled|fused_16bit (logits memory)",
+     enumSetter(&O::crossEntropy, &core::parseCrossEntropy,
+                "auto, unfused, fused, fused_linear, compiled, fused_16bit")},
+    {"--logits-metric-passes", "N",
+     "training metrics computed from the logits after each backward, eager fp32 (Composer/llm-foundry: "
+     "2)",
+     intSetter(&O::logitsMetricPasses, 0, static_cast<int>(core::limits::kMaxLogitsMetricPasses))},
+    {"--cp-exchange", "E", "context-parallel K/V exchange: auto|ring|allgather",
+     enumSetter(&O::cpExchange, &core::parseCpExchange,
+                "auto, ring (alltoall, p2p), allgather (all_gather)")},
+    {"--moe-dispatcher", "D", "MoE token dispatch across nodes: alltoall|deepep",
+     enumSetter(&O::moeDispatcher, &core::parseMoeDispatcher, "alltoall, deepep (flex, hybridep)")},
+    {"--pipeline-split", "S", "what the PP split divides: auto|layers|embedding_and_loss",
+     enumSetter(&O::pipelineSplit, &core::parsePipelineSplit, "auto, layers, embedding_and_loss")},
+    {"--token-budget", "N", "tokens to train, for days and GPU-hours (e.g. 2e12)",
+     numberSetter(&O::tokenBudget, 1.0, 1e18)},
+};
 
 std::string unknownPreset(std::string_view kind, const std::string& name) {
     return "unknown " + std::string(kind) + " '" + name + "' (`layout-planner-cli presets " +
@@ -260,7 +259,7 @@ std::expected<bool, CliError> takeScenarioFlag(ArgCursor& args, ScenarioOverride
     if (!args.isOption())
         return false;
     const std::string name(args.peekName());
-    for (const auto& spec : flagTable()) {
+    for (const auto& spec : kScenarioFlags) {
         if (spec.name != name)
             continue;
         auto value = args.takeValue();
@@ -274,11 +273,15 @@ std::expected<bool, CliError> takeScenarioFlag(ArgCursor& args, ScenarioOverride
     return false;
 }
 
-std::expected<void, CliError> applyOverrides(const ScenarioOverrides& o, Scenario& s) {
-    if (o.name)
-        s.name = *o.name;
+namespace {
 
-    // Model, then its sequence length.
+template <typename T> void assign(T& field, const std::optional<T>& value) {
+    if (value)
+        field = *value;
+}
+
+// The model, then its sequence length.
+std::expected<void, CliError> applyModel(const ScenarioOverrides& o, Scenario& s) {
     if (o.model) {
         const auto* preset = core::findModelPreset(*o.model);
         if (!preset)
@@ -296,11 +299,12 @@ std::expected<void, CliError> applyOverrides(const ScenarioOverrides& o, Scenari
             std::cerr << "note: " << *o.hfConfig << ": " << note << '\n';
         s.model = imported->model;
     }
-    if (o.seqLen)
-        s.model.seqLen = *o.seqLen;
+    assign(s.model.seqLen, o.seqLen);
+    return {};
+}
 
-    // Cluster: preset shape, then GPU, then the counts.
-    auto& c = s.cluster;
+// The preset's shape, then the GPU, then the counts.
+std::expected<void, CliError> applyCluster(const ScenarioOverrides& o, core::ClusterSpec& c) {
     if (o.cluster) {
         const auto* preset = core::findClusterPreset(*o.cluster);
         if (!preset)
@@ -314,107 +318,70 @@ std::expected<void, CliError> applyOverrides(const ScenarioOverrides& o, Scenari
             return std::unexpected(badValue("--gpu", unknownPreset("gpu", *o.gpu)));
         c.gpu = preset->gpu;
     }
-    if (o.nodes)
-        c.nodes = *o.nodes;
+    assign(c.nodes, o.nodes);
     if (o.gpusPerNode) {
         if (!o.nvlinkDomain && c.nvlinkDomain == c.gpusPerNode)
             c.nvlinkDomain = *o.gpusPerNode; // the domain was "a node": keep it so
         c.gpusPerNode = *o.gpusPerNode;
     }
-    if (o.nvlinkDomain)
-        c.nvlinkDomain = *o.nvlinkDomain;
+    assign(c.nvlinkDomain, o.nvlinkDomain);
     c.name = renamedCluster(shaped, c);
     if (static_cast<double>(c.nodes) * c.gpusPerNode > kMaxGpus)
         return std::unexpected(badValue(o.nodes ? "--nodes" : "--gpus-per-node",
                                         "the cluster would have " + std::to_string(c.gpus()) +
                                             " GPUs, more than the planner handles (2147483647)"));
+    return {};
+}
 
-    // Training options.
-    auto& t = s.training;
-    if (o.precision)
-        t.precision = *o.precision;
-    if (o.optimizer)
-        t.optimizer = *o.optimizer;
-    if (o.optimizerPrecision)
-        t.optimizerPrecision = *o.optimizerPrecision;
-    if (o.zeroStage)
-        t.zeroStage = *o.zeroStage;
-    if (o.zeroShardDegree)
-        t.zeroShardDegree = *o.zeroShardDegree;
-    if (o.recomputeLayers)
-        t.recomputeLayers = *o.recomputeLayers;
-    if (o.recompute)
-        t.recompute = *o.recompute;
-    if (o.recomputeModules)
-        t.recomputeModules = *o.recomputeModules;
-    if (o.rematPolicy)
-        t.rematPolicy = *o.rematPolicy;
-    if (o.sequenceParallel)
-        t.sequenceParallel = *o.sequenceParallel;
-    if (o.flashAttention)
-        t.flashAttention = *o.flashAttention;
-    if (o.torchCompile)
-        t.torchCompile = *o.torchCompile;
-    if (o.fusedKernels)
-        t.fusedKernels = *o.fusedKernels;
-    if (o.fp8ParamGather)
-        t.fp8ParamGather = *o.fp8ParamGather;
-    if (o.loaderPrefetch)
-        t.loaderPrefetch = *o.loaderPrefetch;
-    if (o.optimizerOffload)
-        t.optimizerOffload = *o.optimizerOffload;
-    if (o.activationOffloadLayers)
-        t.activationOffloadLayers = *o.activationOffloadLayers;
-    if (o.overlapTp)
-        t.overlapTpComm = *o.overlapTp;
-    if (o.overlapPp)
-        t.overlapPpComm = *o.overlapPp;
-    if (o.overlapDp)
-        t.overlapDpComm = *o.overlapDp;
-    if (o.overlapEp)
-        t.overlapEpComm = *o.overlapEp;
-    if (o.straggler)
-        t.stragglerSlowdown = *o.straggler;
-    if (o.style)
-        t.executionStyle = *o.style;
-    if (o.gradPrecision)
-        t.gradPrecision = *o.gradPrecision;
-    if (o.crossEntropy)
-        t.crossEntropy = *o.crossEntropy;
-    if (o.logitsMetricPasses)
-        t.logitsMetricPasses = *o.logitsMetricPasses;
-    if (o.cpExchange)
-        t.cpExchange = *o.cpExchange;
-    if (o.pipelineSplit)
-        t.pipelineSplit = *o.pipelineSplit;
-    if (o.moeDispatcher)
-        t.moeDispatcher = *o.moeDispatcher;
-    if (o.tokenBudget)
-        t.tokenBudget = *o.tokenBudget;
+void applyTraining(const ScenarioOverrides& o, core::TrainingOptions& t) {
+    assign(t.precision, o.precision);
+    assign(t.optimizer, o.optimizer);
+    assign(t.optimizerPrecision, o.optimizerPrecision);
+    assign(t.zeroStage, o.zeroStage);
+    assign(t.zeroShardDegree, o.zeroShardDegree);
+    assign(t.recomputeLayers, o.recomputeLayers);
+    assign(t.recompute, o.recompute);
+    assign(t.recomputeModules, o.recomputeModules);
+    assign(t.rematPolicy, o.rematPolicy);
+    assign(t.sequenceParallel, o.sequenceParallel);
+    assign(t.flashAttention, o.flashAttention);
+    assign(t.torchCompile, o.torchCompile);
+    assign(t.fusedKernels, o.fusedKernels);
+    assign(t.fp8ParamGather, o.fp8ParamGather);
+    assign(t.loaderPrefetch, o.loaderPrefetch);
+    assign(t.optimizerOffload, o.optimizerOffload);
+    assign(t.activationOffloadLayers, o.activationOffloadLayers);
+    assign(t.overlapTpComm, o.overlapTp);
+    assign(t.overlapPpComm, o.overlapPp);
+    assign(t.overlapDpComm, o.overlapDp);
+    assign(t.overlapEpComm, o.overlapEp);
+    assign(t.stragglerSlowdown, o.straggler);
+    assign(t.executionStyle, o.style);
+    assign(t.gradPrecision, o.gradPrecision);
+    assign(t.crossEntropy, o.crossEntropy);
+    assign(t.logitsMetricPasses, o.logitsMetricPasses);
+    assign(t.cpExchange, o.cpExchange);
+    assign(t.pipelineSplit, o.pipelineSplit);
+    assign(t.moeDispatcher, o.moeDispatcher);
+    assign(t.tokenBudget, o.tokenBudget);
+}
 
-    // Layout.
+// The degrees and the batch; dp follows a changed cluster when not given.
+std::expected<void, CliError> applyLayout(const ScenarioOverrides& o, Scenario& s) {
     auto& l = s.layout;
-    if (o.tp)
-        l.tp = *o.tp;
-    if (o.pp)
-        l.pp = *o.pp;
-    if (o.cp)
-        l.cp = *o.cp;
-    if (o.ep)
-        l.ep = *o.ep;
-    if (o.etp)
-        l.etp = *o.etp;
-    if (o.vpp)
-        l.vpp = *o.vpp;
-    if (o.microBatch)
-        l.microBatch = *o.microBatch;
-    if (o.accumulation)
-        l.accumulation = *o.accumulation;
+    assign(l.tp, o.tp);
+    assign(l.pp, o.pp);
+    assign(l.cp, o.cp);
+    assign(l.ep, o.ep);
+    assign(l.etp, o.etp);
+    assign(l.vpp, o.vpp);
+    assign(l.microBatch, o.microBatch);
+    assign(l.accumulation, o.accumulation);
     if (o.dp) {
         l.dp = *o.dp;
     } else if (o.nodes || o.gpusPerNode || o.cluster) {
         const double perReplica = static_cast<double>(l.tp) * l.pp * l.cp;
-        const long long gpus = c.gpus();
+        const long long gpus = s.cluster.gpus();
         if (perReplica >= 1 && perReplica <= static_cast<double>(gpus)) {
             const auto r = static_cast<long long>(perReplica);
             if (gpus % r == 0)
@@ -429,6 +396,18 @@ std::expected<void, CliError> applyOverrides(const ScenarioOverrides& o, Scenari
         return std::unexpected(
             badValue("layout", "micro batch x accumulation x dp is larger than the planner handles (1e15)"));
     return {};
+}
+
+} // namespace
+
+std::expected<void, CliError> applyOverrides(const ScenarioOverrides& o, Scenario& s) {
+    assign(s.name, o.name);
+    if (auto r = applyModel(o, s); !r)
+        return r;
+    if (auto r = applyCluster(o, s.cluster); !r)
+        return r;
+    applyTraining(o, s.training);
+    return applyLayout(o, s);
 }
 
 std::expected<Scenario, CliError> buildScenario(const std::optional<std::string>& file,
@@ -482,11 +461,9 @@ std::expected<ScenarioArgs, CliError> parseScenarioArgs(std::string_view command
                 return std::unexpected(r.error());
             out.json = true;
         } else if (name == "--profile" && acceptProfile) {
-            auto v = args.takeValue();
+            auto v = args.takeNonEmptyValue();
             if (!v)
                 return std::unexpected(v.error());
-            if (v->empty())
-                return std::unexpected(badValue("--profile", "needs a file name"));
             out.profileFile = *v;
         } else if (args.isOption()) {
             return std::unexpected(unknownOption(command, name));
@@ -502,9 +479,21 @@ std::expected<ScenarioArgs, CliError> parseScenarioArgs(std::string_view command
     return out;
 }
 
+std::expected<ScenarioInput, CliError> readScenario(std::string_view command,
+                                                    const std::vector<std::string>& argv, bool acceptProfile,
+                                                    const ExtraFlagReader& extra) {
+    auto parsed = parseScenarioArgs(command, argv, acceptProfile, extra);
+    if (!parsed)
+        return std::unexpected(parsed.error());
+    auto scenario = buildScenario(parsed->file, parsed->overrides);
+    if (!scenario)
+        return std::unexpected(scenario.error());
+    return ScenarioInput{std::move(*parsed), std::move(*scenario)};
+}
+
 std::string scenarioFlagsHelp() {
     std::string out;
-    for (const auto& spec : flagTable()) {
+    for (const auto& spec : kScenarioFlags) {
         std::string left = "  " + std::string(spec.name) + " " + std::string(spec.metavar);
         if (left.size() < 30)
             left.append(30 - left.size(), ' ');

@@ -66,6 +66,14 @@ using ExtraFlagReader = std::function<std::expected<bool, CliError>(ArgCursor&)>
 std::expected<ScenarioArgs, CliError> parseScenarioArgs(std::string_view command,
                                                         const std::vector<std::string>& argv,
                                                         bool acceptProfile, const ExtraFlagReader& extra);
+// parseScenarioArgs, then buildScenario: for a command that checks nothing of its own in between.
+struct ScenarioInput {
+    ScenarioArgs args;
+    core::Scenario scenario;
+};
+std::expected<ScenarioInput, CliError> readScenario(std::string_view command,
+                                                    const std::vector<std::string>& argv, bool acceptProfile,
+                                                    const ExtraFlagReader& extra);
 CliError unknownOption(std::string_view command, std::string_view option);
 
 // Help lines for the scenario flags ("  --tp N            tensor-parallel size").

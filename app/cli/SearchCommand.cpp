@@ -206,10 +206,6 @@ std::string searchHelp() {
 
 int runSearch(const Args& argv) {
     const bool jsonOut = hasSwitch(argv, "--json");
-    if (hasSwitch(argv, "--help") || hasSwitch(argv, "-h")) {
-        std::cout << searchHelp();
-        return kExitOk;
-    }
     SearchFlags flags;
     auto parsed =
         parseScenarioArgs("search", argv, true, [&](ArgCursor& args) { return takeSearchFlag(args, flags); });

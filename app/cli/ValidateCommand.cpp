@@ -1,16 +1,18 @@
 // `layout-planner-cli validate CASES.json [--json] [--profile PROFILE.json] [--case ID [--explain]]`
 #include "app/cli/Commands.h"
+#include "app/cli/InteropCommon.h"
 #include "app/cli/PlanText.h"
 #include "app/cli/ScenarioFlags.h"
 #include "app/cli/TextFormat.h"
 #include "core/estimate/Evaluate.h"
 #include "core/estimate/PlanJson.h"
 #include "core/io/ScenarioJson.h"
-#include "core/measured/Validation.h"
 #include "core/measured/ValidationDoc.h"
+#include "core/measured/ValidationRun.h"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 
@@ -153,7 +155,7 @@ std::string validateHelp() {
            "                              \"used_fraction\"}]}} (errors and fractions as fractions)\n"
            "  --profile FILE              use a hardware profile file for the cases on its GPU\n"
            "  --markdown FILE             also write the per-case table and summary as Markdown\n"
-           "                              (docs/validation.md is generated this way)\n"
+           "                              (the pages in docs/validation/ are generated this way)\n"
            "  --plot FILE.svg             also write the predicted-against-measured plot as SVG\n"
            "  --case ID                   only this case: its rows, then the whole plan the planner made\n"
            "                              for it (memory, time, diagnostics; with --json the evaluate\n"
@@ -167,153 +169,132 @@ std::string validateHelp() {
            exitCodesHelp();
 }
 
-int runValidate(const Args& argv) {
-    const bool jsonOut = hasSwitch(argv, "--json");
-    if (hasSwitch(argv, "--help") || hasSwitch(argv, "-h")) {
-        std::cout << validateHelp();
-        return kExitOk;
-    }
+namespace {
+
+struct ValidateArgs {
     std::optional<std::string> file, profileFile, markdownFile, plotFile, caseId, scenarioOut;
     bool explain = false;
+};
+
+// Reads one of validate's options at the cursor into `out`; an error for an option validate does not take.
+std::expected<void, CliError> takeValidateOption(ArgCursor& args, ValidateArgs& out) {
+    const std::string name(args.peekName());
+    if (name == "--json" || name == "--explain") {
+        if (auto r = args.takeSwitch(); !r)
+            return r;
+        out.explain = out.explain || name == "--explain";
+        return {};
+    }
+    std::optional<std::string>* field = name == "--profile"          ? &out.profileFile
+                                        : name == "--case"           ? &out.caseId
+                                        : name == "--write-scenario" ? &out.scenarioOut
+                                        : name == "--markdown"       ? &out.markdownFile
+                                        : name == "--plot"           ? &out.plotFile
+                                                                     : nullptr;
+    if (!field)
+        return std::unexpected(unknownOption("validate", name));
+    auto v = args.takeNonEmptyValue(name == "--case" ? "a case id" : "a file name");
+    if (!v)
+        return std::unexpected(v.error());
+    *field = std::move(*v);
+    return {};
+}
+
+std::expected<ValidateArgs, CliError> parseValidateArgs(const Args& argv) {
+    ValidateArgs out;
     ArgCursor args(argv);
     while (!args.atEnd()) {
-        const std::string name(args.peekName());
-        if (name == "--json") {
-            if (auto r = args.takeSwitch(); !r)
-                return reportError(r.error(), jsonOut);
-        } else if (name == "--profile") {
-            auto v = args.takeValue();
-            if (!v)
-                return reportError(v.error(), jsonOut);
-            if (v->empty())
-                return reportError(badValue("--profile", "needs a file name"), jsonOut);
-            profileFile = *v;
-        } else if (name == "--explain") {
-            if (auto r = args.takeSwitch(); !r)
-                return reportError(r.error(), jsonOut);
-            explain = true;
-        } else if (name == "--case" || name == "--write-scenario") {
-            auto v = args.takeValue();
-            if (!v)
-                return reportError(v.error(), jsonOut);
-            if (v->empty())
-                return reportError(badValue(name, name == "--case" ? "needs a case id" : "needs a file name"),
-                                   jsonOut);
-            (name == "--case" ? caseId : scenarioOut) = *v;
-        } else if (name == "--markdown" || name == "--plot") {
-            auto v = args.takeValue();
-            if (!v)
-                return reportError(v.error(), jsonOut);
-            if (v->empty())
-                return reportError(badValue(name, "needs a file name"), jsonOut);
-            (name == "--markdown" ? markdownFile : plotFile) = *v;
-        } else if (args.isOption()) {
-            return reportError(unknownOption("validate", name), jsonOut);
-        } else {
-            std::string positional = args.take();
-            if (file)
-                return reportError(
-                    badValue(positional, "unexpected argument: `validate` takes one cases file "
-                                         "(already given: " +
-                                             *file + ")"),
-                    jsonOut);
-            file = std::move(positional);
+        if (args.isOption()) {
+            if (auto r = takeValidateOption(args, out); !r)
+                return std::unexpected(r.error());
+            continue;
         }
+        std::string positional = args.take();
+        if (out.file)
+            return std::unexpected(badValue(
+                positional,
+                "unexpected argument: `validate` takes one cases file (already given: " + *out.file + ")"));
+        out.file = std::move(positional);
     }
-    if (!file)
-        return reportError(badValue("CASES.json", "missing: `validate` needs a file of validation cases"),
-                           jsonOut);
+    if (!out.file)
+        return std::unexpected(
+            badValue("CASES.json", "missing: `validate` needs a file of validation cases"));
+    return out;
+}
 
-    std::optional<core::HardwareProfile> profile;
-    if (profileFile) {
-        auto loaded = loadProfileArg(*profileFile);
-        if (!loaded)
-            return reportError(loaded.error(), jsonOut);
-        profile = std::move(*loaded);
-    }
-    if ((explain || scenarioOut) && !caseId)
-        return reportError(badValue(explain ? "--explain" : "--write-scenario", "needs --case ID"), jsonOut);
-    core::InputErrors skipped;
-    auto cases = core::loadValidationCases(*file, &skipped);
+// The readable cases of the file (only --case's when given); the others are named, with what could not be
+// read in them.
+std::expected<std::vector<core::ValidationCase>, CliError> loadCases(const ValidateArgs& a,
+                                                                     core::InputErrors& skipped) {
+    auto cases = core::loadValidationCases(*a.file, &skipped);
     if (!cases)
-        return reportError(fileError(*file, "cannot load the validation cases", cases.error()), jsonOut);
-    // The readable cases are validated; the others are named, with what could not be read in them.
+        return std::unexpected(fileError(*a.file, "cannot load the validation cases", cases.error()));
     if (!skipped.empty()) {
-        std::cerr << "warning: " << *file << ": cases left out, as they cannot be read:\n";
+        std::cerr << "warning: " << *a.file << ": cases left out, as they cannot be read:\n";
         for (const auto& e : skipped)
             std::cerr << "  " << e.message() << '\n';
     }
-    if (caseId) {
-        std::erase_if(*cases, [&](const core::ValidationCase& c) { return c.id != *caseId; });
+    if (a.caseId) {
+        std::erase_if(*cases, [&](const core::ValidationCase& c) { return c.id != *a.caseId; });
         if (cases->empty())
-            return reportError(badValue("--case", "no case with the id `" + *caseId + "` in " + *file),
-                               jsonOut);
+            return std::unexpected(
+                badValue("--case", "no case with the id `" + *a.caseId + "` in " + *a.file));
     }
+    return std::move(*cases);
+}
 
-    if (profile && !profile->gpuId.empty()) {
-        std::size_t others = 0;
-        for (const auto& c : *cases)
-            others += c.scenario.cluster.gpu.id != profile->gpuId ? 1 : 0;
-        if (others > 0)
-            std::cerr << "note: profile " << *profileFile << " describes " << profile->gpuId << "; the "
-                      << others << " of the " << cases->size()
-                      << " cases on other GPUs keep their built-in profiles\n";
-    }
-    const auto report = core::runValidation(*cases, profile ? &*profile : nullptr);
-    if (plotFile) {
-        if (auto w = core::writeFileAtomically(*plotFile, core::validationPlotSvg(report)); !w) {
-            CliError e = badValue("--plot", w.error());
-            e.exitCode = kExitFailure;
-            return reportError(e, jsonOut);
-        }
-    }
-    if (markdownFile) {
-        const std::string plotRef = plotFile ? *plotFile : std::string("validation.svg");
-        if (auto w = core::writeFileAtomically(
-                *markdownFile,
-                core::validationMarkdown(*cases, report, *file, *markdownFile, plotRef, skipped));
-            !w) {
-            CliError e = badValue("--markdown", w.error());
-            e.exitCode = kExitFailure;
-            return reportError(e, jsonOut);
-        }
-    }
-    if (!caseId) {
-        if (jsonOut)
-            std::cout << reportJson(report, skipped).dump(2) << '\n';
-        else
-            std::cout << reportText(*file, cases->size(), report);
-        return kExitOk;
-    }
+void noteProfileGpu(const ValidateArgs& a, const core::HardwareProfile& profile,
+                    const std::vector<core::ValidationCase>& cases) {
+    if (profile.gpuId.empty())
+        return;
+    const auto others = std::count_if(cases.begin(), cases.end(), [&](const core::ValidationCase& c) {
+        return c.scenario.cluster.gpu.id != profile.gpuId;
+    });
+    if (others > 0)
+        std::cerr << "note: profile " << *a.profileFile << " describes " << profile.gpuId << "; the "
+                  << others << " of the " << cases.size()
+                  << " cases on other GPUs keep their built-in profiles\n";
+}
 
-    // One case: the plan behind its predictions.
-    const core::ValidationCase& c = cases->front();
-    const core::Scenario s = core::resolveCase(c, profile ? &*profile : nullptr);
+// --plot and --markdown: the page and its picture.
+std::expected<void, CliError> writePages(const ValidateArgs& a,
+                                         const std::vector<core::ValidationCase>& cases,
+                                         const core::ValidationReport& report,
+                                         const core::InputErrors& skipped) {
+    if (a.plotFile)
+        if (auto w = core::writeFileAtomically(*a.plotFile, core::validationPlotSvg(report)); !w)
+            return std::unexpected(failure("--plot", w.error()));
+    if (a.markdownFile) {
+        const std::string plotRef = a.plotFile ? *a.plotFile : std::string("validation.svg");
+        const std::string page =
+            core::validationMarkdown(cases, report, *a.file, *a.markdownFile, plotRef, skipped);
+        if (auto w = core::writeFileAtomically(*a.markdownFile, page); !w)
+            return std::unexpected(failure("--markdown", w.error()));
+    }
+    return {};
+}
+
+// One case: its rows, then the plan behind its predictions.
+int printCase(const ValidateArgs& a, const core::ValidationCase& c, const core::ValidationReport& report,
+              const core::InputErrors& skipped, const core::HardwareProfile* profile, bool jsonOut) {
+    const core::Scenario s = core::resolveCase(c, profile);
     const bool ownProfile = profile && (profile->gpuId.empty() || profile->gpuId == s.cluster.gpu.id);
     const core::Plan plan = ownProfile ? core::evaluate(s, *profile) : core::evaluate(s);
-    if (scenarioOut) {
-        if (auto w = core::saveScenarioFile(*scenarioOut, s); !w) {
-            CliError e = badValue("--write-scenario", w.error());
-            e.exitCode = kExitFailure;
-            return reportError(e, jsonOut);
-        }
-    }
+    if (a.scenarioOut)
+        if (auto w = core::saveScenarioFile(*a.scenarioOut, s); !w)
+            return reportError(failure("--write-scenario", w.error()), jsonOut);
     if (jsonOut) {
         json j = reportJson(report, skipped);
         j["source"] = c.source;
         j["notes"] = c.notes;
         j["plan"] = core::planToJson(s, plan);
-        if (explain) {
-            json ex = json::array();
-            for (const auto& e : core::explainPlan(s, plan))
-                ex.push_back(core::explanationToJson(e));
-            j["explanations"] = std::move(ex);
-        }
+        if (a.explain)
+            j["explanations"] = explanationsJson(s, plan);
         core::sanitizeNonFinite(j);
         std::cout << j.dump(2) << '\n';
         return kExitOk;
     }
-    std::cout << reportText(*file, 1, report) << "\nSource: " << c.source << "\nNotes: " << c.notes << "\n"
+    std::cout << reportText(*a.file, 1, report) << "\nSource: " << c.source << "\nNotes: " << c.notes << "\n"
               << (c.architectureFrom.empty()
                       ? std::string()
                       : "Architecture: the case has the shape of the built-in " + c.architectureFrom +
@@ -322,8 +303,43 @@ int runValidate(const Args& argv) {
                             "which the case format has no fields for\n")
               << "\n"
               << renderPlanText(s, plan);
-    if (explain)
+    if (a.explain)
         std::cout << renderExplanations(core::explainPlan(s, plan));
+    return kExitOk;
+}
+
+} // namespace
+
+int runValidate(const Args& argv) {
+    const bool jsonOut = hasSwitch(argv, "--json");
+    const auto args = parseValidateArgs(argv);
+    if (!args)
+        return reportError(args.error(), jsonOut);
+    std::optional<core::HardwareProfile> profile;
+    if (args->profileFile) {
+        auto loaded = loadProfileArg(*args->profileFile);
+        if (!loaded)
+            return reportError(loaded.error(), jsonOut);
+        profile = std::move(*loaded);
+    }
+    if ((args->explain || args->scenarioOut) && !args->caseId)
+        return reportError(badValue(args->explain ? "--explain" : "--write-scenario", "needs --case ID"),
+                           jsonOut);
+    core::InputErrors skipped;
+    const auto cases = loadCases(*args, skipped);
+    if (!cases)
+        return reportError(cases.error(), jsonOut);
+    if (profile)
+        noteProfileGpu(*args, *profile, *cases);
+    const auto report = core::runValidation(*cases, profile ? &*profile : nullptr);
+    if (auto w = writePages(*args, *cases, report, skipped); !w)
+        return reportError(w.error(), jsonOut);
+    if (args->caseId)
+        return printCase(*args, cases->front(), report, skipped, profile ? &*profile : nullptr, jsonOut);
+    if (jsonOut)
+        std::cout << reportJson(report, skipped).dump(2) << '\n';
+    else
+        std::cout << reportText(*args->file, cases->size(), report);
     return kExitOk;
 }
 

@@ -60,6 +60,15 @@ std::string topHelp() {
     return out;
 }
 
+// Runs a command, or prints its help when the arguments ask for it (-h or --help anywhere among them).
+int runCommand(const Command& c, const Args& args) {
+    if (hasSwitch(args, "--help") || hasSwitch(args, "-h")) {
+        std::cout << c.help();
+        return kExitOk;
+    }
+    return c.run(args);
+}
+
 int dispatch(int argc, char** argv) {
     std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty())
@@ -82,9 +91,9 @@ int dispatch(int argc, char** argv) {
         return kExitOk;
     }
     if (const auto* c = findCommand(first))
-        return c->run(Args(args.begin() + 1, args.end()));
+        return runCommand(*c, Args(args.begin() + 1, args.end()));
     if (first.starts_with("-") || first.ends_with(".json"))
-        return runEvaluate(args); // "layout-planner-cli --tp 4" and "layout-planner-cli s.json"
+        return runCommand(*findCommand("evaluate"), args); // "layout-planner-cli --tp 4", "... s.json"
     const bool json = hasSwitch(args, "--json");
     std::string names;
     for (const auto& c : commandTable())

@@ -1,5 +1,5 @@
 #pragma once
-// Launch settings (issue 6): the chosen layout written as what a user pastes into a training
+// Launch settings: the chosen layout written as what a user pastes into a training
 // framework, with the framework's current names:
 //   Megatron-LM  command-line arguments (a bash array, pretrain_gpt.py "${MEGATRON_ARGS[@]}"),
 //   DeepSpeed    a config JSON (ds_config.json),

@@ -1,6 +1,7 @@
 // The steady state of a measured run, and what it means next to the plan (docs/reports.md).
+#include "core/measured/RunAnalysis.h"
+
 #include "core/estimate/PlanJson.h"
-#include "core/measured/RunLog.h"
 #include "core/util/NumberFormat.h"
 #include "core/util/Statistics.h"
 
@@ -71,23 +72,35 @@ void addVerdict(RunAnalysis& a, Severity sev, std::string id, std::string text) 
     a.verdicts.push_back(Verdict{sev, std::move(id), std::move(text)});
 }
 
-RunAnalysis analyze(const RunLog& log, const Scenario* s, const Plan* plan, const RunAnalysisOptions& o) {
-    RunAnalysis a;
-    a.format = log.format;
-    const bool allTime = std::all_of(log.samples.begin(), log.samples.end(),
-                                     [](const StepSample& x) { return std::isfinite(x.stepSeconds); });
-    const double tokensPerStep =
-        s ? static_cast<double>(s->layout.effectiveBatch()) * s->model.seqLen : kNoValue;
-    const double gpus = s ? static_cast<double>(s->layout.gpus()) : kNoValue;
-    bool fromThroughput = false;
-    for (const auto& x : log.samples) {
+// What the analysis reads besides the log's samples, and what one step of it hands the next.
+struct Context {
+    Context(const RunLog& l, const Scenario* s, const Plan* p) : log(l), scenario(s), plan(p) {}
+    const RunLog& log;
+    const Scenario* scenario = nullptr;
+    const Plan* plan = nullptr;
+    bool allTime = false;        // every sample has a step time
+    bool fromThroughput = false; // step times derived from torchtitan's tps and the scenario
+    double tokensPerStep = kNoValue;
+    double gpus = kNoValue;
+    std::vector<double> timeLike; // the series as time (throughput inverted): larger is slower
+    bool settled = true;          // the automatic rule found a steady run in the first half
+    double steadyTimeMedian = kNoValue;
+};
+
+// One value per usable sample: the step time, or torchtitan's throughput (as a step time when the scenario
+// gives the tokens per step and the GPUs).
+void readSeries(RunAnalysis& a, Context& c) {
+    const auto& samples = c.log.samples;
+    c.allTime = std::all_of(samples.begin(), samples.end(),
+                            [](const StepSample& x) { return std::isfinite(x.stepSeconds); });
+    for (const auto& x : samples) {
         double v = kNoValue;
-        if (allTime) {
+        if (c.allTime) {
             v = x.stepSeconds;
         } else if (std::isfinite(x.tokensPerSecondPerGpu)) {
-            if (s && tokensPerStep > 0 && gpus > 0) {
-                v = tokensPerStep / (x.tokensPerSecondPerGpu * gpus);
-                fromThroughput = true;
+            if (c.scenario && c.tokensPerStep > 0 && c.gpus > 0) {
+                v = c.tokensPerStep / (x.tokensPerSecondPerGpu * c.gpus);
+                c.fromThroughput = true;
             } else {
                 v = x.tokensPerSecondPerGpu;
             }
@@ -99,29 +112,32 @@ RunAnalysis analyze(const RunLog& log, const Scenario* s, const Plan* plan, cons
         a.steps.push_back(x.step);
         a.series.push_back(v);
     }
-    a.kind = (allTime || fromThroughput ||
-              !std::any_of(log.samples.begin(), log.samples.end(),
+    a.kind = (c.allTime || c.fromThroughput ||
+              !std::any_of(samples.begin(), samples.end(),
                            [](const StepSample& x) { return std::isfinite(x.tokensPerSecondPerGpu); }))
                  ? SeriesKind::StepSeconds
                  : SeriesKind::TokensPerSecondPerGpu;
     a.samples = static_cast<int>(a.series.size());
-    if (a.samples == 0)
-        return a;
-
-    std::vector<double> timeLike;
     for (double v : a.series)
-        timeLike.push_back(a.kind == SeriesKind::StepSeconds ? v : 1.0 / v);
-    const WarmupResult detected = warmupDetail(timeLike);
+        c.timeLike.push_back(a.kind == SeriesKind::StepSeconds ? v : 1.0 / v);
+}
+
+void dropWarmup(RunAnalysis& a, Context& c, const RunAnalysisOptions& o) {
+    const WarmupResult detected = warmupDetail(c.timeLike);
     a.detectedWarmup = detected.count;
+    c.settled = detected.settled;
     if (o.warmupSamples) {
         a.warmup = std::clamp(*o.warmupSamples, 0, std::max(a.samples - 1, 0));
         a.warmupOverridden = true;
     } else {
         a.warmup = detected.count;
     }
-    const auto w = static_cast<std::size_t>(a.warmup);
-    const std::vector<double> steady(a.series.begin() + static_cast<std::ptrdiff_t>(w), a.series.end());
-    const std::vector<double> steadyTime(timeLike.begin() + static_cast<std::ptrdiff_t>(w), timeLike.end());
+}
+
+void summariseSteadyState(RunAnalysis& a, Context& c) {
+    const auto w = static_cast<std::ptrdiff_t>(a.warmup);
+    const std::vector<double> steady(a.series.begin() + w, a.series.end());
+    const std::vector<double> steadyTime(c.timeLike.begin() + w, c.timeLike.end());
     a.steadySamples = static_cast<int>(steady.size());
     const double n = static_cast<double>(steady.size());
     a.mean = std::accumulate(steady.begin(), steady.end(), 0.0) / n;
@@ -135,60 +151,66 @@ RunAnalysis analyze(const RunLog& log, const Scenario* s, const Plan* plan, cons
     a.min = *std::min_element(steady.begin(), steady.end());
     a.max = *std::max_element(steady.begin(), steady.end());
     a.meanAll = std::accumulate(a.series.begin(), a.series.end(), 0.0) / static_cast<double>(a.series.size());
-    const double steadyTimeMedian = median(steadyTime, kNoValue);
+    c.steadyTimeMedian = median(steadyTime, kNoValue);
     const std::size_t dw = static_cast<std::size_t>(std::max(a.warmup, a.detectedWarmup));
-    if (dw > 0 && steadyTimeMedian > 0)
+    if (dw > 0 && c.steadyTimeMedian > 0)
         a.warmupPeakRatio =
-            *std::max_element(timeLike.begin(),
-                              timeLike.begin() + static_cast<std::ptrdiff_t>(std::min(dw, timeLike.size()))) /
-            steadyTimeMedian;
+            *std::max_element(c.timeLike.begin(), c.timeLike.begin() + static_cast<std::ptrdiff_t>(
+                                                                           std::min(dw, c.timeLike.size()))) /
+            c.steadyTimeMedian;
+}
 
-    // The framework's own figures, steady mean.
-    {
-        std::vector<double> mfu, tf;
-        std::size_t idx = 0;
-        for (const auto& x : log.samples) {
-            const bool usable = std::isfinite(
-                allTime ? x.stepSeconds
-                        : (std::isfinite(x.tokensPerSecondPerGpu) ? x.tokensPerSecondPerGpu : x.stepSeconds));
-            if (!usable)
-                continue;
-            if (idx++ < w)
-                continue;
-            if (std::isfinite(x.loggedMfu))
-                mfu.push_back(x.loggedMfu);
-            if (std::isfinite(x.loggedTflopsPerGpu))
-                tf.push_back(x.loggedTflopsPerGpu);
-        }
-        if (!mfu.empty())
-            a.loggedMfu = std::accumulate(mfu.begin(), mfu.end(), 0.0) / static_cast<double>(mfu.size());
-        if (!tf.empty())
-            a.loggedTflopsPerGpu =
-                std::accumulate(tf.begin(), tf.end(), 0.0) / static_cast<double>(tf.size());
+// The framework's own figures, steady mean.
+void averageLoggedFigures(RunAnalysis& a, const Context& c) {
+    std::vector<double> mfu, tf;
+    std::size_t idx = 0;
+    for (const auto& x : c.log.samples) {
+        const bool usable = std::isfinite(
+            c.allTime ? x.stepSeconds
+                      : (std::isfinite(x.tokensPerSecondPerGpu) ? x.tokensPerSecondPerGpu : x.stepSeconds));
+        if (!usable)
+            continue;
+        if (idx++ < static_cast<std::size_t>(a.warmup))
+            continue;
+        if (std::isfinite(x.loggedMfu))
+            mfu.push_back(x.loggedMfu);
+        if (std::isfinite(x.loggedTflopsPerGpu))
+            tf.push_back(x.loggedTflopsPerGpu);
     }
+    if (!mfu.empty())
+        a.loggedMfu = std::accumulate(mfu.begin(), mfu.end(), 0.0) / static_cast<double>(mfu.size());
+    if (!tf.empty())
+        a.loggedTflopsPerGpu = std::accumulate(tf.begin(), tf.end(), 0.0) / static_cast<double>(tf.size());
+}
 
+// Tokens/s from the step time and the scenario, and MFU and the ratio from the plan.
+void deriveFigures(RunAnalysis& a, const Context& c) {
     if (a.kind == SeriesKind::StepSeconds) {
         a.stepSeconds = a.mean;
-        if (s && tokensPerStep > 0) {
-            a.tokensPerSecond = tokensPerStep / a.stepSeconds;
-            a.tokensPerSecondPerGpu = a.tokensPerSecond / gpus;
+        if (c.scenario && c.tokensPerStep > 0) {
+            a.tokensPerSecond = c.tokensPerStep / a.stepSeconds;
+            a.tokensPerSecondPerGpu = a.tokensPerSecond / c.gpus;
         }
     } else {
         a.tokensPerSecondPerGpu = a.mean;
     }
-    const bool planUsable = plan && plan->valid && plan->time.stepSeconds > 0 && std::isfinite(a.stepSeconds);
-    if (planUsable) {
-        a.hasPlan = true;
-        a.predictedStepSeconds = plan->time.stepSeconds;
-        a.predictedMfu = plan->mfu;
-        a.predictedTokensPerSecond = plan->tokensPerSecond;
-        a.ratio = a.stepSeconds / a.predictedStepSeconds;
-        a.mfu = plan->mfu * plan->time.stepSeconds / a.stepSeconds;
-        a.hfu = plan->hfu * plan->time.stepSeconds / a.stepSeconds;
-    }
+    const Plan* plan = c.plan;
+    if (!(plan && plan->valid && plan->time.stepSeconds > 0 && std::isfinite(a.stepSeconds)))
+        return;
+    a.hasPlan = true;
+    a.predictedStepSeconds = plan->time.stepSeconds;
+    a.predictedMfu = plan->mfu;
+    a.predictedTokensPerSecond = plan->tokensPerSecond;
+    a.ratio = a.stepSeconds / a.predictedStepSeconds;
+    a.mfu = plan->mfu * plan->time.stepSeconds / a.stepSeconds;
+    a.hfu = plan->hfu * plan->time.stepSeconds / a.stepSeconds;
+}
 
-    // Verdicts, most important first.
-    const std::string unitWord = a.kind == SeriesKind::StepSeconds ? "step time" : "throughput";
+std::string unitWord(const RunAnalysis& a) {
+    return a.kind == SeriesKind::StepSeconds ? "step time" : "throughput";
+}
+
+void sampleCountVerdict(RunAnalysis& a) {
     if (a.steadySamples < 5)
         addVerdict(
             a, Severity::Warning, "too_few_samples",
@@ -199,15 +221,17 @@ RunAnalysis analyze(const RunLog& log, const Scenario* s, const Plan* plan, cons
         addVerdict(a, Severity::Info, "few_samples",
                    samplesWord(a.steadySamples) +
                        " after warmup: the figures are indicative; 50 or more give a stable mean.");
+}
 
+void warmupVerdict(RunAnalysis& a, const Context& c) {
     if (a.samples < 6 && !a.warmupOverridden) {
         addVerdict(
             a, Severity::Info, "warmup_not_detected",
             "Too few samples to detect warmup automatically, so none were dropped. If the first steps were "
             "slow (compilation, allocator growth, data-loader start), drop them by hand (--warmup N).");
-    } else if (!detected.settled && !a.warmupOverridden) {
+    } else if (!c.settled && !a.warmupOverridden) {
         addVerdict(a, Severity::Warning, "no_steady_state",
-                   "The " + unitWord +
+                   "The " + unitWord(a) +
                        " did not settle within the first half of the log; the first half is treated "
                        "as warmup. Run longer, or look for a drift: thermal throttling, a data loader "
                        "falling behind, "
@@ -242,33 +266,37 @@ RunAnalysis analyze(const RunLog& log, const Scenario* s, const Plan* plan, cons
             "No warmup detected: the log starts in the steady state (or its first records already average "
             "over many steps).");
     }
+}
 
-    if (a.steadySamples >= 3 && a.mean > 0) {
-        const double cv = a.stddev / a.mean;
-        if (cv > 0.10)
-            addVerdict(a, Severity::Warning, "noisy",
-                       "The " + unitWord + " varies by " + fmt::percent(cv, 0) +
-                           " (standard deviation over mean; p10 " + valueText(a, a.p10) + ", p90 " +
-                           valueText(a, a.p90) +
-                           "): look for stragglers, data-loader stalls, checkpoint saves or other jobs on "
-                           "the nodes, "
-                           "and compare the median (" +
-                           valueText(a, a.median) + ") with the mean.");
-        int spikes = 0;
-        long long firstSpike = -1;
-        for (std::size_t i = w; i < timeLike.size(); ++i)
-            if (timeLike[i] > 1.5 * steadyTimeMedian) {
-                if (spikes++ == 0)
-                    firstSpike = a.steps[i];
-            }
-        if (spikes > 0)
-            addVerdict(a, Severity::Info, "spikes",
-                       std::to_string(spikes) + (spikes == 1 ? " steady sample" : " steady samples") +
-                           " took more than 1.5x the median step time (first at step " +
-                           std::to_string(firstSpike) +
-                           "): checkpoint saves, evaluation or hiccups. They are included in the mean.");
-    }
+void variabilityVerdicts(RunAnalysis& a, const Context& c) {
+    if (!(a.steadySamples >= 3 && a.mean > 0))
+        return;
+    const double cv = a.stddev / a.mean;
+    if (cv > 0.10)
+        addVerdict(a, Severity::Warning, "noisy",
+                   "The " + unitWord(a) + " varies by " + fmt::percent(cv, 0) +
+                       " (standard deviation over mean; p10 " + valueText(a, a.p10) + ", p90 " +
+                       valueText(a, a.p90) +
+                       "): look for stragglers, data-loader stalls, checkpoint saves or other jobs on "
+                       "the nodes, "
+                       "and compare the median (" +
+                       valueText(a, a.median) + ") with the mean.");
+    int spikes = 0;
+    long long firstSpike = -1;
+    for (std::size_t i = static_cast<std::size_t>(a.warmup); i < c.timeLike.size(); ++i)
+        if (c.timeLike[i] > 1.5 * c.steadyTimeMedian) {
+            if (spikes++ == 0)
+                firstSpike = a.steps[i];
+        }
+    if (spikes > 0)
+        addVerdict(a, Severity::Info, "spikes",
+                   std::to_string(spikes) + (spikes == 1 ? " steady sample" : " steady samples") +
+                       " took more than 1.5x the median step time (first at step " +
+                       std::to_string(firstSpike) +
+                       "): checkpoint saves, evaluation or hiccups. They are included in the mean.");
+}
 
+void mfuVerdict(RunAnalysis& a) {
     const double measuredMfu = std::isfinite(a.mfu) ? a.mfu : a.loggedMfu;
     if (std::isfinite(measuredMfu) && measuredMfu < 0.20)
         addVerdict(a, Severity::Warning, "mfu_below_20",
@@ -277,56 +305,66 @@ RunAnalysis analyze(const RunLog& log, const Scenario* s, const Plan* plan, cons
                        ", under 20%: the GPUs spend most of each step waiting (communication, pipeline "
                        "bubbles, host "
                        "overhead, the input pipeline). Well-tuned dense training reaches 35-55%.");
+}
 
-    if (plan && !plan->valid) {
+// "Check the plan's diagnostics first (pipeline_bubble: 735.2 ms per step; ...), then that the job matches
+// the plan: ...": the three costliest diagnostics, then what to compare.
+std::string checksToMake(const Plan& plan) {
+    std::string causes;
+    std::vector<const Diagnostic*> costly;
+    for (const auto& d : plan.diagnostics)
+        if (d.severity != Severity::Error)
+            costly.push_back(&d);
+    std::stable_sort(costly.begin(), costly.end(), [](const Diagnostic* x, const Diagnostic* y) {
+        return x->costSeconds > y->costSeconds;
+    });
+    for (std::size_t i = 0; i < costly.size() && i < 3; ++i)
+        causes += std::string(i ? "; " : "") + std::string(diagnosticIdString(costly[i]->id)) +
+                  (costly[i]->costSeconds > 0 ? ": " + fmt::duration(costly[i]->costSeconds) + " per step"
+                                              : std::string());
+    return (causes.empty() ? std::string("The plan has no diagnostics, so check")
+                           : "Check the plan's diagnostics first (" + causes + "), then") +
+           " that the job matches the plan: the same layout, micro batch and recompute (export the launch "
+           "settings), "
+           "flash attention on, the hardware profile (calibrate the GPUs), and the network (NCCL bus "
+           "bandwidth).";
+}
+
+void comparisonVerdict(RunAnalysis& a, const Plan& plan) {
+    const double r = a.ratio;
+    const std::string figures =
+        fmt::duration(a.stepSeconds) + " measured, " + fmt::duration(a.predictedStepSeconds) + " predicted";
+    if (r > 1.5)
+        addVerdict(a, Severity::Warning, "much_slower_than_predicted",
+                   (r >= 2.0 ? "Measured steps take " + fmt::fixed(r, 1) + "x as long as predicted ("
+                             : "Measured is " + fmt::percent(r - 1.0, 0) + " slower than predicted (") +
+                       figures + "). " + checksToMake(plan));
+    else if (r > 1.15)
+        addVerdict(a, Severity::Warning, "slower_than_predicted",
+                   "Measured is " + fmt::percent(r - 1.0, 0) + " slower than predicted (" + figures +
+                       "), more than the estimate's usual error. " + checksToMake(plan));
+    else if (r >= 0.87)
+        addVerdict(a, Severity::Info, "matches_prediction",
+                   "Measured is within " + fmt::percent(std::fabs(r - 1.0), 0) + " of the prediction (" +
+                       figures + "): the plan describes this run.");
+    else
+        addVerdict(
+            a, Severity::Info, "faster_than_predicted",
+            "Measured is " + fmt::percent(1.0 - r, 0) + " faster than predicted (" + figures +
+                "): the job may use another layout or batch than the scenario (compare the tokens per "
+                "step), overlap more communication than planned (Megatron-LM --overlap-grad-reduce), or "
+                "the hardware profile is pessimistic for these GPUs (calibrate).");
+}
+
+void planVerdicts(RunAnalysis& a, const Context& c) {
+    if (c.plan && !c.plan->valid) {
         addVerdict(
             a, Severity::Warning, "plan_invalid",
             "The scenario's layout is invalid, so there is no prediction to compare with: load the scenario "
             "the job actually used.");
     } else if (a.hasPlan) {
-        const double r = a.ratio;
-        const std::string figures = fmt::duration(a.stepSeconds) + " measured, " +
-                                    fmt::duration(a.predictedStepSeconds) + " predicted";
-        std::string causes;
-        std::vector<const Diagnostic*> costly;
-        for (const auto& d : plan->diagnostics)
-            if (d.severity != Severity::Error)
-                costly.push_back(&d);
-        std::stable_sort(costly.begin(), costly.end(), [](const Diagnostic* x, const Diagnostic* y) {
-            return x->costSeconds > y->costSeconds;
-        });
-        for (std::size_t i = 0; i < costly.size() && i < 3; ++i)
-            causes += std::string(i ? "; " : "") + std::string(diagnosticIdString(costly[i]->id)) +
-                      (costly[i]->costSeconds > 0 ? ": " + fmt::duration(costly[i]->costSeconds) + " per step"
-                                                  : std::string());
-        const std::string checks =
-            (causes.empty() ? std::string("The plan has no diagnostics, so check")
-                            : "Check the plan's diagnostics first (" + causes + "), then") +
-            " that the job matches the plan: the same layout, micro batch and recompute (export the launch "
-            "settings), "
-            "flash attention on, the hardware profile (calibrate the GPUs), and the network (NCCL bus "
-            "bandwidth).";
-        if (r > 1.5)
-            addVerdict(a, Severity::Warning, "much_slower_than_predicted",
-                       (r >= 2.0 ? "Measured steps take " + fmt::fixed(r, 1) + "x as long as predicted ("
-                                 : "Measured is " + fmt::percent(r - 1.0, 0) + " slower than predicted (") +
-                           figures + "). " + checks);
-        else if (r > 1.15)
-            addVerdict(a, Severity::Warning, "slower_than_predicted",
-                       "Measured is " + fmt::percent(r - 1.0, 0) + " slower than predicted (" + figures +
-                           "), more than the estimate's usual error. " + checks);
-        else if (r >= 0.87)
-            addVerdict(a, Severity::Info, "matches_prediction",
-                       "Measured is within " + fmt::percent(std::fabs(r - 1.0), 0) + " of the prediction (" +
-                           figures + "): the plan describes this run.");
-        else
-            addVerdict(
-                a, Severity::Info, "faster_than_predicted",
-                "Measured is " + fmt::percent(1.0 - r, 0) + " faster than predicted (" + figures +
-                    "): the job may use another layout or batch than the scenario (compare the tokens per "
-                    "step), overlap more communication than planned (Megatron-LM --overlap-grad-reduce), or "
-                    "the hardware profile is pessimistic for these GPUs (calibrate).");
-    } else if (!s) {
+        comparisonVerdict(a, *c.plan);
+    } else if (!c.scenario) {
         addVerdict(a, Severity::Info, "no_plan",
                    a.kind == SeriesKind::StepSeconds
                        ? "No scenario given: tokens/s, MFU and the comparison with a plan need the scenario "
@@ -335,22 +373,27 @@ RunAnalysis analyze(const RunLog& log, const Scenario* s, const Plan* plan, cons
                          "MFU and "
                          "the comparison with a plan need the scenario the run used.");
     }
-    if (s && fromThroughput)
+}
+
+// How the log relates to the scenario: step times derived from throughput, a different global batch, another
+// count of FLOPs.
+void scenarioVerdicts(RunAnalysis& a, const Context& c) {
+    if (c.scenario && c.fromThroughput)
         addVerdict(
             a, Severity::Info, "step_time_from_throughput",
             "torchtitan logs throughput, not step time: step time = tokens per step / (tps x GPUs) = " +
-                fmt::fixed(tokensPerStep, 0) + " / (tps x " + fmt::fixed(gpus, 0) + ").");
-
-    if (s) {
+                fmt::fixed(c.tokensPerStep, 0) + " / (tps x " + fmt::fixed(c.gpus, 0) + ").");
+    if (c.scenario) {
         long long logged = 0;
-        for (const auto& x : log.samples)
+        for (const auto& x : c.log.samples)
             if (x.globalBatch > 0)
                 logged = x.globalBatch;
-        if (logged > 0 && logged != s->layout.effectiveBatch())
+        const long long planned = c.scenario->layout.effectiveBatch();
+        if (logged > 0 && logged != planned)
             addVerdict(
                 a, Severity::Warning, "batch_mismatch",
                 "The log's global batch size (" + std::to_string(logged) + ") differs from the scenario's (" +
-                    std::to_string(s->layout.effectiveBatch()) +
+                    std::to_string(planned) +
                     " sequences): the figures compare different runs. Load the scenario the job used.");
     }
     if (std::isfinite(a.mfu) && std::isfinite(a.loggedMfu) && std::fabs(a.mfu - a.loggedMfu) > 0.05)
@@ -358,6 +401,30 @@ RunAnalysis analyze(const RunLog& log, const Scenario* s, const Plan* plan, cons
                    "The framework reports " + fmt::percent(a.loggedMfu) + " MFU, the planner's count gives " +
                        fmt::percent(a.mfu) +
                        ": they count FLOPs and peaks differently (docs/estimation.md, section 5).");
+}
+
+RunAnalysis analyze(const RunLog& log, const Scenario* s, const Plan* plan, const RunAnalysisOptions& o) {
+    RunAnalysis a;
+    a.format = log.format;
+    Context c(log, s, plan);
+    if (s) {
+        c.tokensPerStep = static_cast<double>(s->layout.effectiveBatch()) * s->model.seqLen;
+        c.gpus = static_cast<double>(s->layout.gpus());
+    }
+    readSeries(a, c);
+    if (a.samples == 0)
+        return a;
+    dropWarmup(a, c, o);
+    summariseSteadyState(a, c);
+    averageLoggedFigures(a, c);
+    deriveFigures(a, c);
+    // Verdicts, most important first.
+    sampleCountVerdict(a);
+    warmupVerdict(a, c);
+    variabilityVerdicts(a, c);
+    mfuVerdict(a);
+    planVerdicts(a, c);
+    scenarioVerdicts(a, c);
     return a;
 }
 

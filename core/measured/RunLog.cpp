@@ -404,10 +404,6 @@ Column classifyHeader(const std::string& name) {
     return Column::Bare;
 }
 
-struct BareColumn {
-    std::vector<std::size_t> samples; // indices into log.samples whose stepSeconds holds a bare number
-};
-
 void applyUnit(RunLog& log, const std::vector<std::size_t>& bareIdx, NumberUnit unit) {
     if (bareIdx.empty())
         return;
@@ -428,117 +424,140 @@ void applyUnit(RunLog& log, const std::vector<std::size_t>& bareIdx, NumberUnit 
             log.samples[i].stepSeconds /= 1e3;
 }
 
-std::optional<InputError> parseCsv(const std::vector<std::string>& lines, RunLog& log, NumberUnit unit) {
+// The CSV's columns: named by a header line, or (bare rows of numbers) a step time, after a step number
+// when there are two or more fields.
+struct CsvColumns {
+    char delimiter = ',';
+    bool header = false;
+    std::vector<std::string> names; // the header's fields, or the first row's
+    std::vector<Column> kinds;
+    std::size_t firstRow = 0; // index of the first line of data
+};
+
+// Only the first column of each kind is read.
+void keepFirstOfEachKind(std::vector<Column>& cols) {
+    bool seenTime = false, seenStep = false, seenTps = false, seenMfu = false;
+    for (auto& c : cols) {
+        bool& seen = (c == Column::Step)  ? seenStep
+                     : (c == Column::Tps) ? seenTps
+                     : (c == Column::Mfu) ? seenMfu
+                                          : seenTime;
+        if (c == Column::None)
+            continue;
+        if (seen)
+            c = Column::None;
+        seen = true;
+    }
+}
+
+std::expected<CsvColumns, InputError> readCsvColumns(const std::vector<std::string>& lines) {
+    CsvColumns out;
     std::size_t first = 0;
     while (first < lines.size() && isComment(lines[first]))
         ++first;
     if (first == lines.size())
-        return InputError{"", "the input is empty", 0, 0};
-    const char delim = detectDelimiter(lines[first]);
-    const auto headerFields = splitFields(lines[first], delim);
-    bool header = false;
-    for (const auto& f : headerFields)
-        if (!f.empty() && !wholeNumber(f))
-            header = true;
-
-    std::vector<Column> cols;
-    if (header) {
-        for (const auto& f : headerFields)
-            cols.push_back(classifyHeader(f));
-        // Only the first column of each kind is read.
-        bool seenTime = false, seenStep = false, seenTps = false, seenMfu = false;
-        for (auto& c : cols) {
-            bool& seen = (c == Column::Step)  ? seenStep
-                         : (c == Column::Tps) ? seenTps
-                         : (c == Column::Mfu) ? seenMfu
-                                              : seenTime;
-            if (c == Column::None)
-                continue;
-            if (seen)
-                c = Column::None;
-            seen = true;
-        }
-        const bool hasTime = std::any_of(cols.begin(), cols.end(), [](Column c) {
-            return c == Column::Seconds || c == Column::Millis || c == Column::Bare;
-        });
-        if (!hasTime && !seenTps) {
-            std::string names;
-            for (const auto& f : headerFields)
-                names += (names.empty() ? "" : ", ") + quoted(f);
-            return InputError{"",
-                              "the CSV has no step-time column: name one like step_time_s, step_time_ms, "
-                              "elapsed_ms, time or seconds (or tps for tokens/s per GPU); got " +
-                                  names,
-                              static_cast<int>(first) + 1, 1};
-        }
-        ++first;
-    } else {
-        if (headerFields.size() == 1)
-            cols = {Column::Bare};
-        else
-            cols = {Column::Step, Column::Bare};
-        cols.resize(headerFields.size(), Column::None);
+        return std::unexpected(InputError{"", "the input is empty", 0, 0});
+    out.delimiter = detectDelimiter(lines[first]);
+    out.names = splitFields(lines[first], out.delimiter);
+    out.header = std::any_of(out.names.begin(), out.names.end(),
+                             [](const std::string& f) { return !f.empty() && !wholeNumber(f); });
+    out.firstRow = first;
+    if (!out.header) {
+        out.kinds = out.names.size() == 1 ? std::vector<Column>{Column::Bare}
+                                          : std::vector<Column>{Column::Step, Column::Bare};
+        out.kinds.resize(out.names.size(), Column::None);
+        return out;
     }
+    for (const auto& f : out.names)
+        out.kinds.push_back(classifyHeader(f));
+    keepFirstOfEachKind(out.kinds);
+    const bool hasTime = std::any_of(out.kinds.begin(), out.kinds.end(), [](Column c) {
+        return c == Column::Seconds || c == Column::Millis || c == Column::Bare || c == Column::Tps;
+    });
+    if (!hasTime) {
+        std::string names;
+        for (const auto& f : out.names)
+            names += (names.empty() ? "" : ", ") + quoted(f);
+        return std::unexpected(
+            InputError{"",
+                       "the CSV has no step-time column: name one like step_time_s, step_time_ms, "
+                       "elapsed_ms, time or seconds (or tps for tokens/s per GPU); got " +
+                           names,
+                       static_cast<int>(first) + 1, 1});
+    }
+    out.firstRow = first + 1;
+    return out;
+}
 
+// One row's fields into the sample; false (with a warning) when a field cannot be read. `bare`: the step
+// time is a number without a unit.
+bool readCsvFields(const CsvColumns& cols, const std::vector<std::string>& fields, StepSample& s, bool& bare,
+                   RunLog& log) {
+    for (std::size_t c = 0; c < cols.kinds.size(); ++c) {
+        if (cols.kinds[c] == Column::None)
+            continue;
+        const auto v = wholeNumber(fields[c]);
+        const std::string colName =
+            cols.header ? "column " + quoted(cols.names[c]) : "field " + std::to_string(c + 1);
+        if (!v) {
+            log.warnings.push_back(
+                {s.line, colName + ": " + quoted(fields[c]) + " is not a number: skipped"});
+            return false;
+        }
+        switch (cols.kinds[c]) {
+        case Column::Step:
+            if (*v < 0 || *v != std::floor(*v) || *v > 9.0e15) {
+                log.warnings.push_back(
+                    {s.line, colName + ": " + quoted(fields[c]) + " is not a step number: skipped"});
+                return false;
+            }
+            s.step = static_cast<long long>(*v);
+            break;
+        case Column::Seconds:
+            s.stepSeconds = *v;
+            break;
+        case Column::Millis:
+            s.stepSeconds = *v / 1e3;
+            break;
+        case Column::Bare:
+            s.stepSeconds = *v;
+            bare = true;
+            break;
+        case Column::Tps:
+            s.tokensPerSecondPerGpu = *v;
+            break;
+        case Column::Mfu:
+            s.loggedMfu = *v > 1.0 ? *v / 100.0 : *v;
+            break;
+        case Column::None:
+            break;
+        }
+    }
+    return true;
+}
+
+std::optional<InputError> parseCsv(const std::vector<std::string>& lines, RunLog& log, NumberUnit unit) {
+    const auto cols = readCsvColumns(lines);
+    if (!cols)
+        return cols.error();
     std::vector<std::size_t> bareIdx;
     long long autoStep = 0;
-    for (std::size_t i = first; i < lines.size(); ++i) {
+    for (std::size_t i = cols->firstRow; i < lines.size(); ++i) {
         if (isComment(lines[i]))
             continue;
         const int lineNo = static_cast<int>(i) + 1;
-        const auto fields = splitFields(lines[i], delim);
-        if (fields.size() != cols.size()) {
-            log.warnings.push_back({lineNo, "expected " + std::to_string(cols.size()) + " fields, got " +
-                                                std::to_string(fields.size()) + ": skipped"});
+        const auto fields = splitFields(lines[i], cols->delimiter);
+        if (fields.size() != cols->kinds.size()) {
+            log.warnings.push_back({lineNo, "expected " + std::to_string(cols->kinds.size()) +
+                                                " fields, got " + std::to_string(fields.size()) +
+                                                ": skipped"});
             continue;
         }
         StepSample s;
         s.line = lineNo;
         s.step = ++autoStep;
-        bool ok = true, bare = false;
-        for (std::size_t c = 0; c < cols.size() && ok; ++c) {
-            if (cols[c] == Column::None)
-                continue;
-            const auto v = wholeNumber(fields[c]);
-            const std::string colName =
-                header ? "column " + quoted(headerFields[c]) : "field " + std::to_string(c + 1);
-            if (!v) {
-                log.warnings.push_back(
-                    {lineNo, colName + ": " + quoted(fields[c]) + " is not a number: skipped"});
-                ok = false;
-                break;
-            }
-            switch (cols[c]) {
-            case Column::Step:
-                if (*v < 0 || *v != std::floor(*v) || *v > 9.0e15) {
-                    log.warnings.push_back(
-                        {lineNo, colName + ": " + quoted(fields[c]) + " is not a step number: skipped"});
-                    ok = false;
-                } else {
-                    s.step = static_cast<long long>(*v);
-                }
-                break;
-            case Column::Seconds:
-                s.stepSeconds = *v;
-                break;
-            case Column::Millis:
-                s.stepSeconds = *v / 1e3;
-                break;
-            case Column::Bare:
-                s.stepSeconds = *v;
-                bare = true;
-                break;
-            case Column::Tps:
-                s.tokensPerSecondPerGpu = *v;
-                break;
-            case Column::Mfu:
-                s.loggedMfu = *v > 1.0 ? *v / 100.0 : *v;
-                break;
-            case Column::None:
-                break;
-            }
-        }
-        if (!ok)
+        bool bare = false;
+        if (!readCsvFields(*cols, fields, s, bare, log))
             continue;
         const bool hasTime = std::isfinite(s.stepSeconds);
         if ((hasTime && !(s.stepSeconds > 0)) || (!hasTime && !(s.tokensPerSecondPerGpu > 0))) {

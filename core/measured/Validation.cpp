@@ -5,7 +5,9 @@
 
 #include "core/io/JsonReader.h"
 #include "core/io/Presets.h"
+#include "core/measured/detail/CaseNetwork.h"
 #include "core/measured/detail/CaseNotes.h"
+#include "core/measured/detail/CasePlanning.h"
 #include "core/util/NumberFormat.h"
 
 #include <algorithm>
@@ -18,16 +20,6 @@
 #include <string_view>
 
 namespace lp::core {
-
-long long detail::perReplicaUnits(long long total, long long per) {
-    per = std::max(1LL, per);
-    return std::max(1LL, (total + per / 2) / per);
-}
-
-bool detail::megatronCoreRecipeApplies(const Scenario& s) {
-    const TrainingOptions& t = s.training;
-    return s.cluster.gpu.peakFlops8 > 0 && t.zeroStage < 3 && t.executionStyle != ExecutionStyle::Fsdp;
-}
 
 namespace {
 

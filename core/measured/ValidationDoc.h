@@ -1,6 +1,7 @@
 #pragma once
-// docs/validation.md and its plot, generated from a ValidationReport (no Qt: the SVG is written by hand).
-#include "core/measured/Validation.h"
+// The generated validation pages (docs/validation/) and their plots, from a ValidationReport (no Qt: the SVG
+// is written by hand).
+#include "core/measured/ValidationRun.h"
 
 #include <string>
 #include <vector>

@@ -1,8 +1,9 @@
 // Plans validation cases and compares the predictions with the measured values: the settings a case leaves
 // open are searched (resolveCase), then every measured figure gets its predicted value, error and summary.
+#include "core/measured/ValidationRun.h"
+
 #include "core/estimate/Evaluate.h"
-#include "core/measured/Validation.h"
-#include "core/measured/detail/CaseNotes.h"
+#include "core/measured/detail/CasePlanning.h"
 #include "core/util/Statistics.h"
 
 #include <algorithm>

@@ -2,7 +2,7 @@
 // The words and formats of the validation figures (ValidationReport) as the window shows them: metric names
 // and units, errors, the targets the reference set is held to, the summary lines, the group furthest off, and
 // what the planner assumed for a case. The figures themselves come from runValidation.
-#include "core/measured/Validation.h"
+#include "core/measured/ValidationRun.h"
 
 #include <string>
 #include <vector>

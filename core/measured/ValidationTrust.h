@@ -2,7 +2,7 @@
 // How far to trust a throughput figure: how far the planner was off on the published runs that share the
 // plan's GPU, framework style and precision, the parameters its estimates depend on (GroupSummary). The
 // window's explanation of a throughput figure quotes it, so the number comes with its measured error band.
-#include "core/measured/Validation.h"
+#include "core/measured/ValidationRun.h"
 #include "core/model/Scenario.h"
 
 #include <string>

@@ -4,6 +4,8 @@
 #include "core/estimate/PlanJson.h"
 #include "core/io/Presets.h"
 #include "core/io/ScenarioJson.h"
+#include "core/report/ReportHtml.h"
+#include "core/report/ReportMarkdown.h"
 #include "core/util/NumberFormat.h"
 
 #include <nlohmann/json.hpp>
@@ -151,10 +153,9 @@ std::string profileDescription(const HardwareProfile& profile, const Scenario& s
            " (derived from public measurements; docs/estimation.md, section 7)";
 }
 
-std::vector<std::string> reportAssumptions(const Scenario& s, const HardwareProfile& profile, const Plan& p) {
-    const auto& t = s.training;
-    const auto& l = s.layout;
-    std::vector<std::string> a;
+namespace {
+
+std::string optimizerAssumption(const TrainingOptions& t) {
     const char* precision = t.precision == Precision::Fp16
                                 ? "fp16"
                                 : (t.precision == Precision::Fp8 ? "fp8 (matmuls) with bf16" : "bf16");
@@ -163,68 +164,94 @@ std::vector<std::string> reportAssumptions(const Scenario& s, const HardwareProf
     const std::string momentWord = adam ? " moments" : " momentum";
     switch (t.optimizerPrecision) {
     case OptimizerPrecision::Fp32:
-        a.push_back(std::string(adam ? "Mixed-precision Adam: " : "SGD with momentum: ") + precision +
-                    " weights and gradients plus fp32 master weights and " + moments + "fp32" + momentWord +
-                    (adam ? " (about 16 bytes per parameter of training state before sharding)." : "."));
-        break;
+        return std::string(adam ? "Mixed-precision Adam: " : "SGD with momentum: ") + precision +
+               " weights and gradients plus fp32 master weights and " + moments + "fp32" + momentWord +
+               (adam ? " (about 16 bytes per parameter of training state before sharding)." : ".");
     case OptimizerPrecision::Bf16Moments:
-        a.push_back(std::string(adam ? "Adam: " : "SGD with momentum: ") + precision +
-                    " weights and gradients plus fp32 master weights and " + moments + "bf16" + momentWord +
-                    " (Megatron-Core's precision-aware optimizer).");
-        break;
+        return std::string(adam ? "Adam: " : "SGD with momentum: ") + precision +
+               " weights and gradients plus fp32 master weights and " + moments + "bf16" + momentWord +
+               " (Megatron-Core's precision-aware optimizer).";
     case OptimizerPrecision::Bf16:
-        a.push_back(std::string(adam ? "Adam: " : "SGD with momentum: ") +
-                    "bf16 parameters updated in place, with no fp32 master copy, and " + moments + "bf16" +
-                    momentWord + " (a model built in bf16).");
-        break;
+        return std::string(adam ? "Adam: " : "SGD with momentum: ") +
+               "bf16 parameters updated in place, with no fp32 master copy, and " + moments + "bf16" +
+               momentWord + " (a model built in bf16).";
     }
+    return {};
+}
+
+std::string shardingAssumption(const Scenario& s) {
+    const auto& t = s.training;
+    const auto& l = s.layout;
     const int shardDegree = effectiveShardDegree(s);
     if (t.zeroStage >= 1 && shardDegree < l.dp)
-        a.push_back(zeroStageDescription(t.zeroStage) + ", hybrid: sharded over " +
-                    fmt::counted(shardDegree, "DP rank") +
-                    " x CP = " + fmt::counted(static_cast<long long>(shardDegree) * l.cp, "rank") +
-                    " and replicated " + fmt::counted(l.dp / shardDegree, "time") +
-                    "; the gradient shards are all-reduced across the replicas.");
-    else
-        a.push_back(zeroStageDescription(t.zeroStage) +
-                    " (DP x CP = " + std::to_string(static_cast<long long>(l.dp) * l.cp) + " ranks).");
-    const ExecutionStyle style = resolvedStyle(t);
-    a.push_back(
-        style == ExecutionStyle::Fsdp
-            ? std::string(
-                  "Execution style FSDP (PyTorch FSDP2 / torchtitan / DeepSpeed ZeRO-3): per-layer weight "
-                  "gathers prefetched one layer ahead, gradient reduction overlapped with the backward "
-                  "pass; ") +
-                  (t.torchCompile ? "the model compiled with torch.compile (elementwise ops fused)."
-                   : t.fusedKernels
-                       ? "fused norm, rotary and activation kernels (Transformer Engine, Liger)."
-                       : "eager elementwise ops (one kernel each, twice a fused kernel's memory traffic).")
-            : (t.overlapDpComm
-                   ? "Execution style Megatron-LM: TP/PP/DP with bucketed gradient reduction overlapped with "
-                     "the backward pass (--overlap-grad-reduce) and fused kernels."
-                   : "Execution style Megatron-LM: TP/PP/DP with bucketed gradient reduction after the "
-                     "backward "
-                     "pass (not overlapped) and fused kernels."));
-    a.push_back(
-        std::string("Tensor-parallel collectives ") +
-        (t.overlapTpComm ? "overlap the layer's GEMMs (--tp-comm-overlap, AsyncTP): what exceeds the "
-                           "GEMM time is exposed, plus a fifth of the hidden part"
-                         : "run exposed, between the GEMMs") +
-        "; pipeline send/receive " +
-        (t.overlapPpComm ? "overlaps the stage's compute (--overlap-p2p-communication)." : "runs exposed."));
-    a.push_back(std::string("Recompute: ") + std::string(toString(t.recompute)) + recomputeDetailText(t) +
-                "; sequence parallelism " + (t.sequenceParallel ? "on" : "off") + "; flash attention " +
-                (t.flashAttention ? "on" : "off") + ".");
-    a.push_back(std::string("Attention score FLOPs are counted ") +
-                (t.attentionFlops == AttentionFlops::Full ? "in full (the PaLM / Megatron-LM convention)"
-                                                          : "halved for causal kernels") +
-                "; MFU is model FLOPs per second over the dense " +
-                (t.precision == Precision::Fp8 ? "fp8" : "16-bit") + " peak of " + s.cluster.gpu.name + " (" +
-                fmt::fixed(p.intermediates.peakFlops / 1e12, 0) + " TFLOP/s per GPU).");
-    a.push_back("Memory per GPU includes the CUDA context, communication buffers and a caching-allocator "
-                "reserve of " +
-                fmt::percent(t.allocatorReserveFraction, 0) + " of the GPU memory; capacity is " +
-                fmt::bytesBoth(s.cluster.gpu.hbmBytes) + " per GPU.");
+        return zeroStageDescription(t.zeroStage) + ", hybrid: sharded over " +
+               fmt::counted(shardDegree, "DP rank") +
+               " x CP = " + fmt::counted(static_cast<long long>(shardDegree) * l.cp, "rank") +
+               " and replicated " + fmt::counted(l.dp / shardDegree, "time") +
+               "; the gradient shards are all-reduced across the replicas.";
+    return zeroStageDescription(t.zeroStage) +
+           " (DP x CP = " + std::to_string(static_cast<long long>(l.dp) * l.cp) + " ranks).";
+}
+
+std::string styleAssumption(const TrainingOptions& t) {
+    if (resolvedStyle(t) == ExecutionStyle::Fsdp)
+        return std::string(
+                   "Execution style FSDP (PyTorch FSDP2 / torchtitan / DeepSpeed ZeRO-3): per-layer weight "
+                   "gathers prefetched one layer ahead, gradient reduction overlapped with the backward "
+                   "pass; ") +
+               (t.torchCompile ? "the model compiled with torch.compile (elementwise ops fused)."
+                : t.fusedKernels
+                    ? "fused norm, rotary and activation kernels (Transformer Engine, Liger)."
+                    : "eager elementwise ops (one kernel each, twice a fused kernel's memory traffic).");
+    return t.overlapDpComm
+               ? "Execution style Megatron-LM: TP/PP/DP with bucketed gradient reduction overlapped with "
+                 "the backward pass (--overlap-grad-reduce) and fused kernels."
+               : "Execution style Megatron-LM: TP/PP/DP with bucketed gradient reduction after the "
+                 "backward "
+                 "pass (not overlapped) and fused kernels.";
+}
+
+std::string overlapAssumption(const TrainingOptions& t) {
+    return std::string("Tensor-parallel collectives ") +
+           (t.overlapTpComm ? "overlap the layer's GEMMs (--tp-comm-overlap, AsyncTP): what exceeds the "
+                              "GEMM time is exposed, plus a fifth of the hidden part"
+                            : "run exposed, between the GEMMs") +
+           "; pipeline send/receive " +
+           (t.overlapPpComm ? "overlaps the stage's compute (--overlap-p2p-communication)."
+                            : "runs exposed.");
+}
+
+std::string flopsAssumption(const Scenario& s, const Plan& p) {
+    const auto& t = s.training;
+    return std::string("Attention score FLOPs are counted ") +
+           (t.attentionFlops == AttentionFlops::Full ? "in full (the PaLM / Megatron-LM convention)"
+                                                     : "halved for causal kernels") +
+           "; MFU is model FLOPs per second over the dense " +
+           (t.precision == Precision::Fp8 ? "fp8" : "16-bit") + " peak of " + s.cluster.gpu.name + " (" +
+           fmt::fixed(p.intermediates.peakFlops / 1e12, 0) + " TFLOP/s per GPU).";
+}
+
+std::string profileAssumption(const HardwareProfile& profile, const Scenario& s, const Plan& p) {
+    const bool fa2 = p.intermediates.flashFwdIsFa2;
+    const std::string forward =
+        fa2 ? fmt::percent(profile.kernels.fa2AttentionFwdEfficiency, 0) +
+                  " (forward: FlashAttention-2 through torch's scaled_dot_product_attention, where "
+                  "fused attention reaches " +
+                  fmt::percent(profile.kernels.attentionFwdEfficiency, 0) + ")"
+            : fmt::percent(profile.kernels.attentionFwdEfficiency, 0) + " (forward)";
+    const double backward = fa2 && profile.kernels.fa2AttentionBwdEfficiency > 0
+                                ? profile.kernels.fa2AttentionBwdEfficiency
+                                : profile.kernels.attentionBwdEfficiency;
+    return profileDescription(profile, s) + ": large GEMMs reach up to " +
+           fmt::percent(curveMax(profile.gemmEfficiency), 0) + " of peak, memory-bound kernels " +
+           fmt::percent(profile.kernels.hbmEfficiency, 0) + " of HBM bandwidth, flash attention " + forward +
+           " and " + fmt::percent(backward, 0) + " (backward) of peak" + attentionLengthNote(profile, s, p) +
+           attentionHeadNote(s, p) + ".";
+}
+
+// The data loader, stragglers and expert load: what slows a real run beyond the layout.
+void runAssumptions(std::vector<std::string>& a, const Scenario& s) {
+    const auto& t = s.training;
     a.push_back("The data loader delivers " + fmt::count(t.loaderTokensPerSecond) +
                 " tokens/s per data-parallel rank" +
                 (t.loaderPrefetch ? ", prefetched ahead of the step."
@@ -238,23 +265,27 @@ std::vector<std::string> reportAssumptions(const Scenario& s, const HardwareProf
         a.push_back("Mixture of experts: the busiest expert receives " + fmt::fixed(t.moeLoadImbalance, 2) +
                     "x the mean number of tokens, with a capacity factor of " +
                     fmt::fixed(s.model.moe.capacityFactor, 2) + ".");
-    std::string prof =
-        profileDescription(profile, s) + ": large GEMMs reach up to " +
-        fmt::percent(curveMax(profile.gemmEfficiency), 0) + " of peak, memory-bound kernels " +
-        fmt::percent(profile.kernels.hbmEfficiency, 0) + " of HBM bandwidth, flash attention " +
-        (p.intermediates.flashFwdIsFa2
-             ? fmt::percent(profile.kernels.fa2AttentionFwdEfficiency, 0) +
-                   " (forward: FlashAttention-2 through torch's scaled_dot_product_attention, where "
-                   "fused attention reaches " +
-                   fmt::percent(profile.kernels.attentionFwdEfficiency, 0) + ")"
-             : fmt::percent(profile.kernels.attentionFwdEfficiency, 0) + " (forward)") +
-        " and " +
-        fmt::percent(p.intermediates.flashFwdIsFa2 && profile.kernels.fa2AttentionBwdEfficiency > 0
-                         ? profile.kernels.fa2AttentionBwdEfficiency
-                         : profile.kernels.attentionBwdEfficiency,
-                     0) +
-        " (backward) of peak" + attentionLengthNote(profile, s, p) + attentionHeadNote(s, p) + ".";
-    a.push_back(prof);
+}
+
+} // namespace
+
+std::vector<std::string> reportAssumptions(const Scenario& s, const HardwareProfile& profile, const Plan& p) {
+    const auto& t = s.training;
+    std::vector<std::string> a;
+    a.push_back(optimizerAssumption(t));
+    a.push_back(shardingAssumption(s));
+    a.push_back(styleAssumption(t));
+    a.push_back(overlapAssumption(t));
+    a.push_back(std::string("Recompute: ") + std::string(toString(t.recompute)) + recomputeDetailText(t) +
+                "; sequence parallelism " + (t.sequenceParallel ? "on" : "off") + "; flash attention " +
+                (t.flashAttention ? "on" : "off") + ".");
+    a.push_back(flopsAssumption(s, p));
+    a.push_back("Memory per GPU includes the CUDA context, communication buffers and a caching-allocator "
+                "reserve of " +
+                fmt::percent(t.allocatorReserveFraction, 0) + " of the GPU memory; capacity is " +
+                fmt::bytesBoth(s.cluster.gpu.hbmBytes) + " per GPU.");
+    runAssumptions(a, s);
+    a.push_back(profileAssumption(profile, s, p));
     a.push_back("Network bandwidth " + fmt::fixed(s.cluster.gpu.networkBandwidth / 1e9, 1) +
                 " GB/s per GPU and NVLink " + fmt::fixed(s.cluster.gpu.nvlinkBandwidth / 1e9, 0) +
                 " GB/s per GPU (one direction), with NCCL efficiency curves from the profile.");

@@ -1,8 +1,8 @@
 #pragma once
-// Layout reports (issue 6): one scenario, its plan and everything needed to review it, as a
-// self-contained HTML page, Markdown for a code forge, or versioned JSON. The PDF is the HTML
-// printed by Qt (ui/ReportWriter); the command line, being Qt-free, writes HTML, Markdown and JSON.
-// Formats: docs/reports.md.
+// Layout reports: one scenario, its plan and everything needed to review it, as a self-contained HTML page
+// (core/report/ReportHtml.h), Markdown for a code forge (core/report/ReportMarkdown.h), or versioned JSON.
+// The PDF is the HTML printed by Qt (ui/interop/ReportWriter.h); the command line, being Qt-free, writes
+// HTML, Markdown and JSON. Formats: docs/reports.md.
 #include "core/estimate/Explain.h"
 #include "core/estimate/Plan.h"
 #include "core/model/Hardware.h"
@@ -54,21 +54,9 @@ std::vector<std::string> reportAssumptions(const Scenario& s, const HardwareProf
 // "built-in profile for NVIDIA H100 SXM 80 GB" / "measured on NVIDIA H100 ... on 2025-01-30".
 std::string profileDescription(const HardwareProfile& profile, const Scenario& s);
 
-struct HtmlOptions {
-    // true: the charts as inline <svg> (the self-contained file). false: <img src="lp-chart:memory">
-    // and <img src="lp-chart:time"> references, for renderers without SVG (QTextDocument), which
-    // supply the images from memoryChartSvg()/timeChartSvg() themselves.
-    bool inlineSvg = true;
-    int imageWidth = 0;           // with inlineSvg false: the images' width in pixels (0: the chart's own)
-    bool navigation = true;       // the table of contents (links within the page; pointless on paper)
-    bool fullWidthTables = false; // width="100%" on every table (renderers without CSS table sizing)
-};
-
-std::string reportToHtml(const ReportInput& r, const HtmlOptions& options = {});
-std::string reportToMarkdown(const ReportInput& r);
 nlohmann::json reportToJsonValue(const ReportInput& r);
 std::string reportToJson(const ReportInput& r); // pretty-printed, ends with a newline
-// HTML, Markdown or JSON; Pdf gives an empty string (it needs Qt: ui/ReportWriter).
+// HTML, Markdown or JSON; Pdf gives an empty string (it needs Qt: ui/interop/ReportWriter.h).
 std::string renderReport(const ReportInput& r, ReportFormat f);
 
 } // namespace lp::core

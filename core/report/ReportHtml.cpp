@@ -1,7 +1,8 @@
 // The HTML report: one self-contained, printable page (inline CSS, charts as inline SVG, no scripts,
 // no external resources). Every user-supplied string goes through escapeHtml().
+#include "core/report/ReportHtml.h"
+
 #include "core/io/ScenarioJson.h"
-#include "core/report/Report.h"
 #include "core/report/SvgCharts.h"
 #include "core/report/detail/ReportContent.h"
 #include "core/util/Markup.h"
@@ -126,101 +127,89 @@ std::string figure(const SvgChart& chart, const std::string& id, const std::stri
     return out;
 }
 
-std::string section(const std::string& id, const std::string& title) {
-    return "\n<section id=\"" + id + "\">\n<h2>" + escapeHtml(title) + "</h2>\n";
+std::string section(std::string_view id, std::string_view title) {
+    return "\n<section id=\"" + std::string(id) + "\">\n<h2>" + escapeHtml(title) + "</h2>\n";
 }
 
-} // namespace
+constexpr const char* kNotAvailable = "<p>Not available: the layout is invalid (see the diagnostics).</p>\n";
 
-std::string reportToHtml(const ReportInput& r, const HtmlOptions& options) {
-    const Scenario& s = r.scenario;
+std::string head(const ReportInput& r) {
+    return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+           "<meta name=\"generator\" content=\"Layout Planner " +
+           escapeHtml(r.toolVersion) + "\">\n<title>" + escapeHtml(r.title) + "</title>\n<style>" +
+           std::string(kCss) + "</style>\n</head>\n<body>\n";
+}
+
+// The title, when and by what the report was made, and the status badge.
+std::string pageHeader(const ReportInput& r, bool invalid) {
     const Plan& p = r.plan;
-    const bool invalid = report::isInvalid(p);
-
-    std::string h;
-    h.reserve(96 * 1024);
-    h += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
-    h += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
-    h += "<meta name=\"generator\" content=\"Layout Planner " + escapeHtml(r.toolVersion) + "\">\n";
-    h += "<title>" + escapeHtml(r.title) + "</title>\n<style>" + std::string(kCss) +
-         "</style>\n</head>\n<body>\n";
-
-    // Header.
-    h += "<header>\n<h1>" + escapeHtml(r.title) + "</h1>\n";
-    h += "<p class=\"meta\">Generated " + escapeHtml(displayTimestamp(r.generatedAt)) +
-         " by Layout Planner " + escapeHtml(r.toolVersion) + ". Scenario: <b>" + escapeHtml(s.name) +
-         "</b>.</p>\n";
     const std::string cls = invalid ? "invalid" : (p.memory.fits ? "fits" : "nofit");
-    h += "<p><span class=\"status " + cls + "\">" + escapeHtml(report::statusLine(p)) +
-         "</span></p>\n</header>\n";
+    return "<header>\n<h1>" + escapeHtml(r.title) + "</h1>\n<p class=\"meta\">Generated " +
+           escapeHtml(displayTimestamp(r.generatedAt)) + " by Layout Planner " + escapeHtml(r.toolVersion) +
+           ". Scenario: <b>" + escapeHtml(r.scenario.name) + "</b>.</p>\n<p><span class=\"status " + cls +
+           "\">" + escapeHtml(report::statusLine(p)) + "</span></p>\n</header>\n";
+}
 
-    if (options.navigation)
-        h += "<nav>\n<h2>Contents</h2>\n<ol>\n"
-             "<li><a href=\"#summary\">Summary</a></li>\n<li><a href=\"#scenario\">Scenario</a></li>\n"
-             "<li><a href=\"#layout\">Layout</a></li>\n<li><a href=\"#memory\">Memory per GPU</a></li>\n"
-             "<li><a href=\"#precision\">Number formats</a></li>\n<li><a href=\"#time\">Time per "
-             "step</a></li>\n"
-             "<li><a href=\"#utilisation\">Utilisation and throughput</a></li>\n"
-             "<li><a href=\"#diagnostics\">Diagnostics</a></li>\n<li><a href=\"#explanations\">How the key "
-             "figures are computed</a></li>\n"
-             "<li><a href=\"#profile\">Hardware profile</a></li>\n<li><a "
-             "href=\"#assumptions\">Assumptions</a></li>\n"
-             "<li><a href=\"#scenario-file\">Appendix: scenario file</a></li>\n</ol>\n</nav>\n";
+constexpr const char* kNavigation =
+    "<nav>\n<h2>Contents</h2>\n<ol>\n"
+    "<li><a href=\"#summary\">Summary</a></li>\n<li><a href=\"#scenario\">Scenario</a></li>\n"
+    "<li><a href=\"#layout\">Layout</a></li>\n<li><a href=\"#memory\">Memory per GPU</a></li>\n"
+    "<li><a href=\"#precision\">Number formats</a></li>\n<li><a href=\"#time\">Time per "
+    "step</a></li>\n"
+    "<li><a href=\"#utilisation\">Utilisation and throughput</a></li>\n"
+    "<li><a href=\"#diagnostics\">Diagnostics</a></li>\n<li><a href=\"#explanations\">How the key "
+    "figures are computed</a></li>\n"
+    "<li><a href=\"#profile\">Hardware profile</a></li>\n<li><a "
+    "href=\"#assumptions\">Assumptions</a></li>\n"
+    "<li><a href=\"#scenario-file\">Appendix: scenario file</a></li>\n</ol>\n</nav>\n";
 
-    h += section("summary", "Summary") + kvTable(report::summaryFigures(r), options) + "</section>\n";
-
-    h += section("scenario", "Scenario");
+std::string scenarioSection(const Scenario& s, const Plan& p, const HtmlOptions& o) {
+    std::string h = section("scenario", "Scenario");
     h += "<p><b>" + escapeHtml(s.name) + "</b></p>\n";
     if (!s.notes.empty())
         h += "<p class=\"notes\">" + escapeHtmlMultiline(s.notes) + "</p>\n";
-    h += "<h3>Model</h3>\n" + kvTable(report::modelFacts(s, p), options);
-    h += "<h3>Cluster</h3>\n" + kvTable(report::clusterFacts(s), options);
-    h += "<h3>Training options</h3>\n" + kvTable(report::trainingFacts(s, p), options);
-    h += "</section>\n";
+    h += "<h3>Model</h3>\n" + kvTable(report::modelFacts(s, p), o);
+    h += "<h3>Cluster</h3>\n" + kvTable(report::clusterFacts(s), o);
+    h += "<h3>Training options</h3>\n" + kvTable(report::trainingFacts(s, p), o);
+    return h + "</section>\n";
+}
 
-    h += section("layout", "Layout") + kvTable(report::layoutFacts(s, p), options) + "</section>\n";
+std::string memorySection(const Plan& p, bool invalid, const HtmlOptions& o) {
+    std::string h = section("memory", report::kMemorySection);
+    if (invalid || p.memory.stages.empty())
+        return h + kNotAvailable + "</section>\n";
+    h += figure(memoryChartSvg(p), "chart-memory",
+                "Memory per GPU by pipeline stage (GiB), stacked by component; the dashed line is the "
+                "GPU's capacity.",
+                o);
+    h += dataTable(report::memoryTable(p),
+                   "Memory per GPU by pipeline stage, in GiB (2^30 bytes) unless marked GB", o);
+    return h + kvTable(report::memoryFacts(p), o) + "</section>\n";
+}
 
-    h += section("memory", "Memory per GPU, by pipeline stage");
-    if (invalid || p.memory.stages.empty()) {
-        h += "<p>Not available: the layout is invalid (see the diagnostics).</p>\n";
-    } else {
-        h += figure(memoryChartSvg(p), "chart-memory",
-                    "Memory per GPU by pipeline stage (GiB), stacked by component; the dashed line is the "
-                    "GPU's capacity.",
-                    options);
-        h += dataTable(report::memoryTable(p),
-                       "Memory per GPU by pipeline stage, in GiB (2^30 bytes) unless marked GB", options);
-        h += kvTable(report::memoryFacts(p), options);
-    }
-    h += "</section>\n";
-
-    h += section("precision", "Number formats");
+std::string precisionSection(const Scenario& s, const Plan& p, bool invalid, const HtmlOptions& o) {
+    std::string h = section("precision", report::kNumberFormatsSection);
     h += "<p>Which tensors the run keeps in which number format, and why.</p>\n";
-    h += dataTable(report::numberFormatTable(s), "Number format per tensor, bytes per stored value", options);
+    h += dataTable(report::numberFormatTable(s), "Number format per tensor, bytes per stored value", o);
     if (const std::string extras = report::fp8ExtrasLine(p); !invalid && !extras.empty())
         h += "<p>" + escapeHtml(extras) + "</p>\n";
-    h += "</section>\n";
+    return h + "</section>\n";
+}
 
-    h += section("time", "Time per step");
-    if (invalid) {
-        h += "<p>Not available: the layout is invalid (see the diagnostics).</p>\n";
-    } else {
-        h += figure(timeChartSvg(p), "chart-time",
-                    "Step time by component (ms); components of zero time are left out.", options);
-        h += dataTable(report::timeTable(p), "Time per step by component", options);
-        h += "<p>Pipeline bubble: " + escapeHtml(fmt::percent(p.time.bubbleFraction)) +
-             " of the ideal pipeline time.</p>\n";
-    }
-    h += "</section>\n";
-
-    h += section("utilisation", "Utilisation and throughput");
+std::string timeSection(const Plan& p, bool invalid, const HtmlOptions& o) {
+    std::string h = section("time", report::kTimeSection);
     if (invalid)
-        h += "<p>Not available: the layout is invalid (see the diagnostics).</p>\n";
-    else
-        h += kvTable(report::utilisationFacts(s, p), options);
-    h += "</section>\n";
+        return h + kNotAvailable + "</section>\n";
+    h += figure(timeChartSvg(p), "chart-time",
+                "Step time by component (ms); components of zero time are left out.", o);
+    h += dataTable(report::timeTable(p), "Time per step by component", o);
+    h += "<p>" + escapeHtml(report::bubbleLine(p)) + "</p>\n";
+    return h + "</section>\n";
+}
 
-    h += section("diagnostics", "Diagnostics");
+std::string diagnosticsSection(const Plan& p) {
+    std::string h = section("diagnostics", report::kDiagnosticsSection);
     const auto diags = report::diagnosticViews(p);
     if (diags.empty())
         h += "<p>No diagnostics: nothing in this layout needs attention.</p>\n";
@@ -234,48 +223,78 @@ std::string reportToHtml(const ReportInput& r, const HtmlOptions& options) {
             h += "<p><b>Cost:</b> " + escapeHtml(d.cost) + "</p>\n";
         h += "</div>\n";
     }
-    h += "</section>\n";
+    return h + "</section>\n";
+}
 
-    h += section("explanations", "How the key figures are computed");
-    if (r.explanations.empty()) {
-        h += "<p>No explanations: the layout is invalid.</p>\n";
-    } else {
-        h += "<dl class=\"explain\">\n";
-        for (const auto& e : r.explanations) {
-            h += "<div>\n<dt>" + escapeHtml(e.label) + " = " + escapeHtml(fmt::withUnit(e.value, e.unit)) +
-                 " <code>" + escapeHtml(e.key) + "</code></dt>\n";
-            if (!e.words.empty())
-                h += "<dd>" + escapeHtml(e.words) + "</dd>\n";
-            if (!e.formula.empty())
-                h += "<dd>Formula: <code>" + escapeHtml(e.formula) + "</code></dd>\n";
-            if (!e.substituted.empty())
-                h += "<dd>With the values: <code>" + escapeHtml(e.substituted) + "</code></dd>\n";
-            if (!e.source.empty())
-                h += "<dd>Source: " + escapeHtml(e.source) + "</dd>\n";
-            h += "</div>\n";
-        }
-        h += "</dl>\n";
+std::string explanationsSection(const std::vector<Explanation>& explanations) {
+    std::string h = section("explanations", "How the key figures are computed");
+    if (explanations.empty())
+        return h + "<p>No explanations: the layout is invalid.</p>\n</section>\n";
+    h += "<dl class=\"explain\">\n";
+    for (const auto& e : explanations) {
+        h += "<div>\n<dt>" + escapeHtml(e.label) + " = " + escapeHtml(fmt::withUnit(e.value, e.unit)) +
+             " <code>" + escapeHtml(e.key) + "</code></dt>\n";
+        if (!e.words.empty())
+            h += "<dd>" + escapeHtml(e.words) + "</dd>\n";
+        if (!e.formula.empty())
+            h += "<dd>Formula: <code>" + escapeHtml(e.formula) + "</code></dd>\n";
+        if (!e.substituted.empty())
+            h += "<dd>With the values: <code>" + escapeHtml(e.substituted) + "</code></dd>\n";
+        if (!e.source.empty())
+            h += "<dd>Source: " + escapeHtml(e.source) + "</dd>\n";
+        h += "</div>\n";
     }
-    h += "</section>\n";
+    return h + "</dl>\n</section>\n";
+}
 
-    h += section("profile", "Hardware profile");
+// The hardware profile, the assumptions and the scenario file: what a reader needs to reproduce the figures.
+std::string provenanceSections(const ReportInput& r, const HtmlOptions& o) {
+    const Scenario& s = r.scenario;
+    std::string h = section("profile", "Hardware profile");
     h += "<p>" + escapeHtml(profileDescription(r.profile, s)) + ".</p>\n" +
-         kvTable(report::profileFacts(r), options);
+         kvTable(report::profileFacts(r), o);
     h += "</section>\n";
-
     h += section("assumptions", "Assumptions") + "<ul>\n";
-    for (const auto& a : reportAssumptions(s, r.profile, p))
+    for (const auto& a : reportAssumptions(s, r.profile, r.plan))
         h += "<li>" + escapeHtml(a) + "</li>\n";
     h += "</ul>\n</section>\n";
-
     h += section("scenario-file", "Appendix: scenario file");
     h += "<p>The scenario in full, as a Layout Planner scenario file (open it in the window or pass it to "
          "<code>layout-planner-cli evaluate</code> to reproduce this report's figures).</p>\n";
-    h += "<pre>" + escapeHtml(scenarioToJson(s)) + "</pre>\n</section>\n";
+    return h + "<pre>" + escapeHtml(scenarioToJson(s)) + "</pre>\n</section>\n";
+}
 
-    h += "\n<footer>Layout Planner " + escapeHtml(r.toolVersion) + " \xC2\xB7 report format " +
-         kReportSchema + " version " + std::to_string(kReportVersion) + " \xC2\xB7 " +
-         escapeHtml(displayTimestamp(r.generatedAt)) + "</footer>\n</body>\n</html>\n";
+std::string footer(const ReportInput& r) {
+    return "\n<footer>Layout Planner " + escapeHtml(r.toolVersion) + " \xC2\xB7 report format " +
+           kReportSchema + " version " + std::to_string(kReportVersion) + " \xC2\xB7 " +
+           escapeHtml(displayTimestamp(r.generatedAt)) + "</footer>\n</body>\n</html>\n";
+}
+
+} // namespace
+
+std::string reportToHtml(const ReportInput& r, const HtmlOptions& options) {
+    const Scenario& s = r.scenario;
+    const Plan& p = r.plan;
+    const bool invalid = report::isInvalid(p);
+    std::string h;
+    h.reserve(96 * 1024);
+    h += head(r);
+    h += pageHeader(r, invalid);
+    if (options.navigation)
+        h += kNavigation;
+    h += section("summary", "Summary") + kvTable(report::summaryFigures(r), options) + "</section>\n";
+    h += scenarioSection(s, p, options);
+    h += section("layout", "Layout") + kvTable(report::layoutFacts(s, p), options) + "</section>\n";
+    h += memorySection(p, invalid, options);
+    h += precisionSection(s, p, invalid, options);
+    h += timeSection(p, invalid, options);
+    h += section("utilisation", report::kUtilisationSection);
+    h += invalid ? std::string(kNotAvailable) : kvTable(report::utilisationFacts(s, p), options);
+    h += "</section>\n";
+    h += diagnosticsSection(p);
+    h += explanationsSection(r.explanations);
+    h += provenanceSections(r, options);
+    h += footer(r);
     return h;
 }
 

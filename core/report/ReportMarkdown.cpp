@@ -1,8 +1,9 @@
 // The Markdown report, for a code forge (GitHub / GitLab flavoured tables). Every user-supplied
 // string goes through escapeMarkdown(): it renders as text, and raw HTML cannot get through.
 // Charts are drawn with block characters in fenced code blocks (a forge shows no inline SVG).
+#include "core/report/ReportMarkdown.h"
+
 #include "core/io/ScenarioJson.h"
-#include "core/report/Report.h"
 #include "core/report/SvgCharts.h"
 #include "core/report/detail/ReportContent.h"
 #include "core/util/Markup.h"
@@ -116,62 +117,54 @@ std::string timeBars(const Plan& p) {
     return out + "```\n\n";
 }
 
-} // namespace
+constexpr const char* kNotAvailable = "Not available: the layout is invalid (see the diagnostics).\n\n";
 
-std::string reportToMarkdown(const ReportInput& r) {
-    const Scenario& s = r.scenario;
-    const Plan& p = r.plan;
-    const bool invalid = report::isInvalid(p);
-    std::string md;
-    md.reserve(48 * 1024);
-    md += "# " + escapeMarkdown(r.title) + "\n\n";
-    md += "Generated " + escapeMarkdown(displayTimestamp(r.generatedAt)) + " by Layout Planner " +
-          escapeMarkdown(r.toolVersion) + ". Scenario: **" + escapeMarkdown(s.name) + "**.\n\n";
-    md += "**Status:** " + escapeMarkdown(report::statusLine(p)) + "\n\n";
+std::string heading(std::string_view title) {
+    return "## " + std::string(title) + "\n\n";
+}
 
-    md += "## Summary\n\n" + kvTable(report::summaryFigures(r));
-
-    md += "## Scenario\n\n**" + escapeMarkdown(s.name) + "**\n\n";
+std::string scenarioSection(const Scenario& s, const Plan& p) {
+    std::string md = heading("Scenario") + "**" + escapeMarkdown(s.name) + "**\n\n";
     if (!s.notes.empty())
         md += escapeMarkdownBlock(s.notes) + "\n\n";
     md += "### Model\n\n" + kvTable(report::modelFacts(s, p));
     md += "### Cluster\n\n" + kvTable(report::clusterFacts(s));
     md += "### Training options\n\n" + kvTable(report::trainingFacts(s, p));
+    return md;
+}
 
-    md += "## Layout\n\n" + kvTable(report::layoutFacts(s, p));
+std::string memorySection(const Plan& p, bool invalid) {
+    std::string md = heading(report::kMemorySection);
+    if (invalid || p.memory.stages.empty())
+        return md + kNotAvailable;
+    md += "In GiB (2^30 bytes) unless marked GB.\n\n" + dataTable(report::memoryTable(p));
+    md += memoryBars(p);
+    return md + kvTable(report::memoryFacts(p));
+}
 
-    md += "## Memory per GPU, by pipeline stage\n\n";
-    if (invalid || p.memory.stages.empty()) {
-        md += "Not available: the layout is invalid (see the diagnostics).\n\n";
-    } else {
-        md += "In GiB (2^30 bytes) unless marked GB.\n\n" + dataTable(report::memoryTable(p));
-        md += memoryBars(p);
-        md += kvTable(report::memoryFacts(p));
-    }
-
-    md += "## Number formats\n\nWhich tensors the run keeps in which number format, and why.\n\n" +
-          dataTable(report::numberFormatTable(s));
+std::string precisionSection(const Scenario& s, const Plan& p, bool invalid) {
+    std::string md = heading(report::kNumberFormatsSection) +
+                     "Which tensors the run keeps in which number format, and why.\n\n" +
+                     dataTable(report::numberFormatTable(s));
     if (const std::string extras = report::fp8ExtrasLine(p); !invalid && !extras.empty())
         md += escapeMarkdown(extras) + "\n\n";
+    return md;
+}
 
-    md += "## Time per step\n\n";
-    if (invalid) {
-        md += "Not available: the layout is invalid (see the diagnostics).\n\n";
-    } else {
-        md += dataTable(report::timeTable(p));
-        md += timeBars(p);
-        md += "Pipeline bubble: " + escapeMarkdown(fmt::percent(p.time.bubbleFraction)) +
-              " of the ideal pipeline time.\n\n";
-    }
+std::string timeSection(const Plan& p, bool invalid) {
+    std::string md = heading(report::kTimeSection);
+    if (invalid)
+        return md + kNotAvailable;
+    md += dataTable(report::timeTable(p));
+    md += timeBars(p);
+    return md + escapeMarkdown(report::bubbleLine(p)) + "\n\n";
+}
 
-    md += "## Utilisation and throughput\n\n";
-    md += invalid ? std::string("Not available: the layout is invalid.\n\n")
-                  : kvTable(report::utilisationFacts(s, p));
-
-    md += "## Diagnostics\n\n";
+std::string diagnosticsSection(const Plan& p) {
+    std::string md = heading(report::kDiagnosticsSection);
     const auto diags = report::diagnosticViews(p);
     if (diags.empty())
-        md += "No diagnostics: nothing in this layout needs attention.\n\n";
+        return md + "No diagnostics: nothing in this layout needs attention.\n\n";
     for (const auto& d : diags) {
         md += "- **" + escapeMarkdown(d.severity) + "** `" + d.id + "`: " + escapeMarkdown(d.message) + "\n";
         if (!d.suggestion.empty())
@@ -179,13 +172,14 @@ std::string reportToMarkdown(const ReportInput& r) {
         if (!d.cost.empty())
             md += "  - Cost: " + escapeMarkdown(d.cost) + "\n";
     }
-    if (!diags.empty())
-        md += "\n";
+    return md + "\n";
+}
 
-    md += "## How the key figures are computed\n\n";
-    if (r.explanations.empty())
+std::string explanationsSection(const std::vector<Explanation>& explanations) {
+    std::string md = heading("How the key figures are computed");
+    if (explanations.empty())
         md += "No explanations: the layout is invalid.\n\n";
-    for (const auto& e : r.explanations) {
+    for (const auto& e : explanations) {
         md += "**" + escapeMarkdown(e.label) + " = " + escapeMarkdown(fmt::withUnit(e.value, e.unit)) +
               "** (`" + e.key + "`)\n\n";
         if (!e.words.empty())
@@ -198,19 +192,49 @@ std::string reportToMarkdown(const ReportInput& r) {
             md += "- Source: " + escapeMarkdown(e.source) + "\n";
         md += "\n";
     }
+    return md;
+}
 
-    md += "## Hardware profile\n\n" + escapeMarkdown(profileDescription(r.profile, s)) + ".\n\n" +
-          kvTable(report::profileFacts(r));
-
-    md += "## Assumptions\n\n";
-    for (const auto& a : reportAssumptions(s, r.profile, p))
+// The hardware profile, the assumptions and the scenario file: what a reader needs to reproduce the figures.
+std::string provenanceSections(const ReportInput& r) {
+    const Scenario& s = r.scenario;
+    std::string md = heading("Hardware profile") + escapeMarkdown(profileDescription(r.profile, s)) +
+                     ".\n\n" + kvTable(report::profileFacts(r));
+    md += heading("Assumptions");
+    for (const auto& a : reportAssumptions(s, r.profile, r.plan))
         md += "- " + escapeMarkdown(a) + "\n";
     md += "\n";
-
     const std::string json = scenarioToJson(s);
     const std::string f = fence(json);
-    md += "## Appendix: scenario file\n\nThe scenario in full, as a Layout Planner scenario file.\n\n" + f +
-          "json\n" + json + (json.ends_with('\n') ? "" : "\n") + f + "\n\n";
+    return md + heading("Appendix: scenario file") +
+           "The scenario in full, as a Layout Planner scenario file.\n\n" + f + "json\n" + json +
+           (json.ends_with('\n') ? "" : "\n") + f + "\n\n";
+}
+
+} // namespace
+
+std::string reportToMarkdown(const ReportInput& r) {
+    const Scenario& s = r.scenario;
+    const Plan& p = r.plan;
+    const bool invalid = report::isInvalid(p);
+    std::string md;
+    md.reserve(48 * 1024);
+    md += "# " + escapeMarkdown(r.title) + "\n\n";
+    md += "Generated " + escapeMarkdown(displayTimestamp(r.generatedAt)) + " by Layout Planner " +
+          escapeMarkdown(r.toolVersion) + ". Scenario: **" + escapeMarkdown(s.name) + "**.\n\n";
+    md += "**Status:** " + escapeMarkdown(report::statusLine(p)) + "\n\n";
+    md += heading("Summary") + kvTable(report::summaryFigures(r));
+    md += scenarioSection(s, p);
+    md += heading("Layout") + kvTable(report::layoutFacts(s, p));
+    md += memorySection(p, invalid);
+    md += precisionSection(s, p, invalid);
+    md += timeSection(p, invalid);
+    md += heading(report::kUtilisationSection);
+    md += invalid ? std::string("Not available: the layout is invalid.\n\n")
+                  : kvTable(report::utilisationFacts(s, p));
+    md += diagnosticsSection(p);
+    md += explanationsSection(r.explanations);
+    md += provenanceSections(r);
     md += "---\n\n*Layout Planner " + escapeMarkdown(r.toolVersion) + ", report format " +
           escapeMarkdown(kReportSchema) + " version " + std::to_string(kReportVersion) + "*\n";
     return md;

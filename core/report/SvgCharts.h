@@ -2,7 +2,7 @@
 // The report's charts as self-contained SVG (no scripts, no external fonts or images), Qt-free:
 // memory per GPU by pipeline stage (stacked bars, capacity line, worst stage marked) and the
 // step-time breakdown (one bar per component). The HTML report inlines them; the PDF
-// (ui/ReportWriter) renders the same SVG with QSvgRenderer, so they use only SVG Tiny features
+// (ui/interop/ReportWriter.h) renders the same SVG with QSvgRenderer, so they use only SVG Tiny features
 // (rect, line, text, g, presentation attributes).
 //
 // Colours are the product's, the same as the window's charts (ui/widgets/Palette.cpp): one per memory

@@ -622,29 +622,30 @@ std::vector<Question> makeQuiz(const Scenario& s, const QuizOptions& options, co
     return out;
 }
 
-AnswerCheck checkAnswer(const Question& q, std::string_view text) {
-    AnswerCheck r;
-    const std::string t = asciiLower(trim(text));
-    if (q.type == AnswerType::YesNo) {
-        static const std::array<const char*, 8> yes{"yes", "y", "true", "fits", "it fits", "1", "ja", "oui"};
-        static const std::array<const char*, 11> no{
-            "no",  "n", "false", "does not fit", "doesn't fit",        "it does not fit",
-            "not", "0", "nein",  "non",          "no, it does not fit"};
-        std::string cleaned = t;
-        while (!cleaned.empty() && (cleaned.back() == '.' || cleaned.back() == '!'))
-            cleaned.pop_back();
-        const bool isYes =
-            std::find(yes.begin(), yes.end(), cleaned) != yes.end() || cleaned.starts_with("yes");
-        const bool isNo = std::find(no.begin(), no.end(), cleaned) != no.end() || cleaned.starts_with("no");
-        if (isYes == isNo)
-            return r;
-        r.understood = true;
-        r.value = isYes ? 1.0 : 0.0;
-        r.correct = r.value == q.answer;
-        return r;
-    }
+namespace {
 
-    // Split into the number and what follows it.
+AnswerCheck checkYesNo(const Question& q, const std::string& t) {
+    AnswerCheck r;
+    static const std::array<const char*, 8> yes{"yes", "y", "true", "fits", "it fits", "1", "ja", "oui"};
+    static const std::array<const char*, 11> no{
+        "no",  "n", "false", "does not fit", "doesn't fit",        "it does not fit",
+        "not", "0", "nein",  "non",          "no, it does not fit"};
+    std::string cleaned = t;
+    while (!cleaned.empty() && (cleaned.back() == '.' || cleaned.back() == '!'))
+        cleaned.pop_back();
+    const bool isYes = std::find(yes.begin(), yes.end(), cleaned) != yes.end() || cleaned.starts_with("yes");
+    const bool isNo = std::find(no.begin(), no.end(), cleaned) != no.end() || cleaned.starts_with("no");
+    if (isYes == isNo)
+        return r;
+    r.understood = true;
+    r.value = isYes ? 1.0 : 0.0;
+    r.correct = r.value == q.answer;
+    return r;
+}
+
+// The answer split into the number as written ("1,234.5", "2e9", without digit-group apostrophes) and what
+// follows it ("gb", "%", "k").
+std::pair<std::string, std::string> numberAndSuffix(const std::string& t) {
     std::size_t i = 0;
     while (i < t.size() && std::isspace(static_cast<unsigned char>(t[i])))
         ++i;
@@ -670,46 +671,58 @@ AnswerCheck checkAnswer(const Question& q, std::string_view text) {
     if (suffix.starts_with("x 10^") || suffix.starts_with("*10^") || suffix.starts_with("x10^") ||
         suffix.starts_with("×10^"))
         suffix.clear(); // not supported; stays unread below
-    const std::vector<double> readings = numberReadings(number);
-    if (readings.empty())
-        return r;
+    return {number, suffix};
+}
 
+// What one reading of the number means in the question's unit, given what followed it; none when the suffix
+// does not fit the question.
+void addCandidates(const Question& q, double v, const std::string& suffix, std::vector<double>& candidates) {
     const bool bytesQuestion = q.unit == "TB" || q.unit == "GB";
     const double questionBytes = q.unit == "TB" ? 1e12 : 1e9;
     const bool percentQuestion = q.unit == "%";
-    std::vector<double> candidates;
-    for (double v : readings) {
-        if (suffix.empty()) {
-            candidates.push_back(v);
-            if (bytesQuestion && std::fabs(v) >= 1e6)
-                candidates.push_back(v / questionBytes); // raw bytes
-            if (percentQuestion && std::fabs(v) <= 1.0)
-                candidates.push_back(v * 100.0); // a fraction
-            continue;
-        }
-        if (percentQuestion) {
-            if (suffix == "%" || suffix == "percent" || suffix == "pct")
-                candidates.push_back(v);
-            continue;
-        }
-        if (bytesQuestion) {
-            if (const double b = byteUnit(suffix); b > 0)
-                candidates.push_back(v * b / questionBytes);
-            continue;
-        }
-        // Counts: "64 sequences", "2k", "64 gpus".
-        double m = 1.0;
-        if (suffix == "k" || suffix == "thousand")
-            m = 1e3;
-        else if (suffix == "m" || suffix == "million")
-            m = 1e6;
-        else if (suffix == "b" || suffix == "bn" || suffix == "billion")
-            m = 1e9;
-        else if (!std::all_of(suffix.begin(), suffix.end(),
-                              [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == ' '; }))
-            continue;
-        candidates.push_back(v * m);
+    if (suffix.empty()) {
+        candidates.push_back(v);
+        if (bytesQuestion && std::fabs(v) >= 1e6)
+            candidates.push_back(v / questionBytes); // raw bytes
+        if (percentQuestion && std::fabs(v) <= 1.0)
+            candidates.push_back(v * 100.0); // a fraction
+        return;
     }
+    if (percentQuestion) {
+        if (suffix == "%" || suffix == "percent" || suffix == "pct")
+            candidates.push_back(v);
+        return;
+    }
+    if (bytesQuestion) {
+        if (const double b = byteUnit(suffix); b > 0)
+            candidates.push_back(v * b / questionBytes);
+        return;
+    }
+    // Counts: "64 sequences", "2k", "64 gpus".
+    double m = 1.0;
+    if (suffix == "k" || suffix == "thousand")
+        m = 1e3;
+    else if (suffix == "m" || suffix == "million")
+        m = 1e6;
+    else if (suffix == "b" || suffix == "bn" || suffix == "billion")
+        m = 1e9;
+    else if (!std::all_of(suffix.begin(), suffix.end(),
+                          [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == ' '; }))
+        return;
+    candidates.push_back(v * m);
+}
+
+} // namespace
+
+AnswerCheck checkAnswer(const Question& q, std::string_view text) {
+    AnswerCheck r;
+    const std::string t = asciiLower(trim(text));
+    if (q.type == AnswerType::YesNo)
+        return checkYesNo(q, t);
+    const auto [number, suffix] = numberAndSuffix(t);
+    std::vector<double> candidates;
+    for (double v : numberReadings(number))
+        addCandidates(q, v, suffix, candidates);
     if (candidates.empty())
         return r;
     r.understood = true;

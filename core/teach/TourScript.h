@@ -3,7 +3,7 @@
 // the scenario it shows as a JSON merge patch (RFC 7386) over the worked example's scenario file, the
 // view it talks about, and the claims its text makes ("TP is 8", "the memory fits"), which the core
 // checks against the evaluated Plan. Texts may quote live figures: {{plan:/mfu|percent}}.
-// Qt-free: the window (ui/Tour) and the tests use the same functions.
+// Qt-free: the window (ui/teach/Tour.h) and the tests use the same functions.
 #include "core/estimate/Plan.h"
 #include "core/io/Presets.h"
 #include "core/io/ScenarioJson.h"

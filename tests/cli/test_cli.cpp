@@ -97,9 +97,9 @@ LP_TEST(evaluate_default_text) {
     const auto r = run({"evaluate"});
     LP_CHECK_EQ(r.code, 0);
     CHECK_CLEAN(r);
-    LP_CHECK(contains(r.out, "micro batch 2 x accumulation 16 x dp 2 = 64 sequences"));
+    LP_CHECK(contains(r.out, "micro batch 2 x accumulation 16 x DP 2 = 64 sequences"));
     LP_CHECK(contains(r.out, "TP 8 x PP 4 x DP 2 = 64 GPUs"));
-    LP_CHECK(contains(r.out, "<- worst"));
+    LP_CHECK(contains(r.out, "0 (worst)"));
     LP_CHECK(contains(r.out, "GiB"));
     LP_CHECK(contains(r.out, "GB"));
     LP_CHECK(contains(r.out, "MFU"));
@@ -208,7 +208,7 @@ LP_TEST(evaluate_fp8_precision_table) {
     CHECK_CLEAN(t);
     LP_CHECK(contains(t.out, "Number formats"));
     LP_CHECK(contains(t.out, "fp8 e4m3"));
-    LP_CHECK(contains(t.out, "FP8 extras in the weights"));
+    LP_CHECK(contains(t.out, "FP8 weight copies"));
     // bf16: the table is there, the fp8 figures are zero.
     const json b = run({"evaluate", "--json"}).parsed();
     LP_CHECK(!b["precision"].empty());
@@ -216,7 +216,7 @@ LP_TEST(evaluate_fp8_precision_table) {
     LP_CHECK_EQ(b["fp8_scaling_state_bytes"].get<double>(), 0.0);
     const auto bt = run({"evaluate"});
     LP_CHECK(contains(bt.out, "Number formats"));
-    LP_CHECK(!contains(bt.out, "FP8 extras"));
+    LP_CHECK(!contains(bt.out, "FP8 weight copies"));
 }
 
 LP_TEST(evaluate_cp_over_the_network) {

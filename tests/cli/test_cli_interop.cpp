@@ -110,6 +110,67 @@ LP_TEST(report_escapes_and_refuses) {
     LP_CHECK(has(r.out, "\"error\""));
 }
 
+// The value of a "| Key | value |" row of a Markdown report; empty when there is none.
+std::string markdownRow(const std::string& md, const std::string& key) {
+    const std::string start = "| " + key + " | ";
+    const auto at = md.find(start);
+    if (at == std::string::npos)
+        return {};
+    const auto from = at + start.size();
+    return md.substr(from, md.find(" |\n", from) - from);
+}
+
+// The value of a "Key   value" line of the command line's text; empty when there is none.
+std::string textRow(const std::string& text, const std::string& key) {
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) {
+        const auto first = line.find_first_not_of(' ');
+        if (first == std::string::npos || line.compare(first, key.size(), key) != 0)
+            continue;
+        const auto value = line.find_first_not_of(' ', first + key.size());
+        if (value != std::string::npos && value >= first + key.size() + 2)
+            return line.substr(value);
+    }
+    return {};
+}
+
+// The figures that the report and `evaluate` both show come from one place in core: a wording changed in
+// one changes in the other (dense and MoE, pipelined and hybrid-sharded layouts).
+LP_TEST(report_and_evaluate_word_shared_figures_alike) {
+    for (const std::string flags : {"", "--model mixtral-8x7b --ep 4 --tp 2 --pp 1 --dp 32",
+                                    "--vpp 2 --pipeline-split embedding_and_loss --precision fp8",
+                                    "--zero 3 --tp 1 --pp 1 --dp 64 --shard-degree 8 --precision fp8"}) {
+        const Result text = run("evaluate " + flags);
+        const Result md = run("report --format md -o - " + flags);
+        LP_CHECK_EQ(text.code, 0);
+        LP_CHECK_EQ(md.code, 0);
+        for (const char* key : {"Layout", "Effective batch", "Capacity", "Fits", "TFLOP/s per GPU",
+                                "Tokens/s", "Token budget", "MFU"}) {
+            const std::string figure = markdownRow(md.out, key);
+            LP_CHECK(!figure.empty());
+            LP_CHECK(
+                textRow(text.out, key).starts_with(figure)); // the text adds the tokens per step to the batch
+        }
+        LP_CHECK_EQ(textRow(text.out, "Training state"), markdownRow(md.out, "Training state"));
+        LP_CHECK(has(text.out, markdownRow(md.out, "Cluster")));
+        LP_CHECK(has(md.out, "| " + textRow(text.out, "Headroom") + " |") ||
+                 has(md.out, "| " + textRow(text.out, "Over by") + " |"));
+        const std::string model = markdownRow(md.out, "Model");
+        const auto paren = model.rfind(" (");
+        LP_CHECK(paren != std::string::npos &&
+                 has(text.out, model.substr(paren + 2, model.size() - paren - 3)));
+        const std::string hybrid = markdownRow(md.out, "Shard group");
+        if (hybrid.starts_with("hybrid"))
+            LP_CHECK(has(textRow(text.out, "Training"), hybrid));
+        // Section by section: the pipeline bubble, the fp8 extras and the first diagnostic's wording.
+        const auto bubble = md.out.find("Pipeline bubble: ");
+        LP_CHECK(bubble != std::string::npos &&
+                 has(text.out, md.out.substr(bubble, md.out.find('\n', bubble) - bubble)));
+        if (const auto fp8 = md.out.find("\nFP8 weight copies "); fp8 != std::string::npos)
+            LP_CHECK(has(text.out, md.out.substr(fp8 + 1, md.out.find('\n', fp8 + 1) - fp8 - 1)));
+    }
+}
+
 LP_TEST(export_writes_each_framework) {
     Result r = run("export --to megatron");
     LP_CHECK_EQ(r.code, 0);

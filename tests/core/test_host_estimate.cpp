@@ -7,7 +7,7 @@
 #include "core/estimate/Evaluate.h"
 #include "core/estimate/ExecutionStyle.h"
 #include "core/estimate/Explain.h"
-#include "core/measured/Validation.h"
+#include "core/measured/ValidationRun.h"
 
 #include <cmath>
 #include <cstdio>

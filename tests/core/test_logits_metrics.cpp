@@ -9,7 +9,7 @@
 #include "core/estimate/ExecutionStyle.h"
 #include "core/estimate/Explain.h"
 #include "core/io/Presets.h"
-#include "core/measured/Validation.h"
+#include "core/measured/ValidationRun.h"
 
 #include <string>
 

@@ -8,7 +8,7 @@
 #include "core/estimate/Precision.h"
 #include "core/export/LaunchExport.h"
 #include "core/io/Presets.h"
-#include "core/measured/Validation.h"
+#include "core/measured/ValidationRun.h"
 
 #include <string>
 

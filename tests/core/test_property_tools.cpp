@@ -5,6 +5,8 @@
 #include "core/estimate/Evaluate.h"
 #include "core/io/Presets.h"
 #include "core/report/Report.h"
+#include "core/report/ReportHtml.h"
+#include "core/report/ReportMarkdown.h"
 #include "core/search/Search.h"
 
 #include <cmath>

@@ -5,6 +5,8 @@
 #include "core/io/Presets.h"
 #include "core/io/ScenarioJson.h"
 #include "core/report/Report.h"
+#include "core/report/ReportHtml.h"
+#include "core/report/ReportMarkdown.h"
 #include "core/report/SvgCharts.h"
 #include "core/search/SearchExport.h"
 #include "core/util/Markup.h"

@@ -5,7 +5,7 @@
 #include "core/estimate/Evaluate.h"
 #include "core/io/Presets.h"
 #include "core/io/ScenarioJson.h"
-#include "core/measured/RunLog.h"
+#include "core/measured/RunAnalysis.h"
 
 #include <nlohmann/json.hpp>
 

@@ -54,7 +54,7 @@ LP_TEST(tour_file_reads_cleanly) {
 }
 
 LP_TEST(tour_covers_the_story) {
-    // The outline, in order.
+    // The story the tour tells, in order.
     const std::vector<std::string> story = {"parameters",
                                             "training_state",
                                             "one_gpu",

@@ -2,8 +2,8 @@
 // and precision"; `validate` prints it): every throughput figure lands in the group of the run as planned,
 // the groups' errors are those of their rows, and "planned speed" points the same way for times and rates.
 #include "TestHarness.h"
-#include "core/measured/Validation.h"
 #include "core/measured/ValidationDoc.h"
+#include "core/measured/ValidationRun.h"
 #include "core/util/NumberFormat.h"
 
 #include <algorithm>
@@ -118,8 +118,13 @@ LP_TEST(a_set_of_published_runs_is_split_without_losing_a_figure) {
     LP_CHECK_EQ(inGroups, throughput);
     LP_CHECK_EQ(beyond, rowsBeyond);
     // The Markdown page lists every group.
-    const std::string md = validationMarkdown(*cases, r, "cases.json", "docs/v.md", "docs/images/v.svg", {});
+    const std::string md = validationMarkdown(*cases, r, "cases.json", "docs/validation/more.md",
+                                              "docs/validation/images/more.svg", {});
     LP_CHECK(md.find("## By GPU, framework style and precision") != std::string::npos);
+    // The page says how it was made, and links its plot relative to its own folder.
+    LP_CHECK(md.find("`layout-planner-cli validate cases.json --markdown docs/validation/more.md --plot "
+                     "docs/validation/images/more.svg`") != std::string::npos);
+    LP_CHECK(md.find("![Predicted against measured](images/more.svg)") != std::string::npos);
     for (const GroupSummary& g : r.groups)
         LP_CHECK(md.find("| " + g.gpu + " | " + g.style + " | " + g.precision + " | " +
                          std::to_string(g.count) + " |") != std::string::npos);

@@ -3,7 +3,7 @@
 // case's layout has no key for them (hybrid sharding, activation offloading, recompute modules).
 #include "TestHarness.h"
 #include "core/estimate/Evaluate.h"
-#include "core/measured/Validation.h"
+#include "core/measured/ValidationRun.h"
 #include "core/measured/detail/CaseNotes.h"
 
 #include <string>

@@ -3,7 +3,7 @@
 // set's median throughput error rises above the bound its docs page states.
 #include "TestHarness.h"
 #include "core/estimate/Evaluate.h"
-#include "core/measured/Validation.h"
+#include "core/measured/ValidationRun.h"
 
 #include <nlohmann/json.hpp>
 
@@ -82,7 +82,7 @@ LP_TEST(runs_outside_the_reference_set_are_valid_layouts_and_predicted_within_8_
     // torchtitan's 70B/405B tables (uneven pipeline stages, FSDP under a pipeline, CP up to 256K),
     // Llama 3.1 8B on H200, NeMo's Llama 2 7B with CP up to 1M tokens on 1,024 H100, NVIDIA's Megatron-Core
     // tables on H100/GB200/GB300 (405B on PP 16 x VPP 8 among them: 128 chunks for 126 layers), Mixtral
-    // 8x7B/8x22B with expert parallelism: nothing in the planner was set on them (docs/validation-more.md).
+    // 8x7B/8x22B with expert parallelism: nothing in the planner was set on them (docs/validation/more.md).
     // NeMo AutoModel's FSDP2 MoE rows (DeepEP, a benchmark gate) are the weak part (9 of their 18 figures
     // beyond 20%). Throughput median 7.4%, bound 8%. Their peak-memory figures (torchtitan's, with TP, PP, CP
     // and interleaving, the 2025 H200 runs' compiled loss) stay within a median of 7%.
@@ -91,7 +91,7 @@ LP_TEST(runs_outside_the_reference_set_are_valid_layouts_and_predicted_within_8_
 
 LP_TEST(llm_foundry_fsdp_runs_are_valid_layouts_and_predicted_within_10_percent) {
     // Every sequence-2048 row of llm-foundry's MPT tables (Composer + PyTorch FSDP, A100 40/80 GB and H100,
-    // 125M-70B on 8-128 GPUs): nothing in the planner was set on them (docs/validation-llm-foundry.md).
+    // 125M-70B on 8-128 GPUs): nothing in the planner was set on them (docs/validation/llm-foundry.md).
     checkHeldOutSet("llm-foundry-runs.json", 70, 0.10);
 }
 
@@ -118,7 +118,7 @@ LP_TEST(dgxc_benchmarking_nemo_runs_are_valid_layouts_and_the_h100_rows_predicte
 }
 
 LP_TEST(landmark_and_community_runs_are_valid_layouts_and_predicted_within_11_percent) {
-    // Landmark runs and other frameworks' tables, held out (docs/validation-landmark.md): BLOOM-176B's
+    // Landmark runs and other frameworks' tables, held out (docs/validation/landmark.md): BLOOM-176B's
     // production run and layout benchmarks, MT-NLG 530B, Megatron-LM's GPT-3 example, Llama 3 405B on 8K/16K
     // H100, MLPerf v3.1 GPT-3 fp8, torchtitan on A100, MaxText (JAX) and FlagPerf on H100, and H200 runs
     // (MLPerf v5.0/v5.1 Llama 3.1 405B/8B, Google Cloud's A3 Ultra recipes). A known weak spot
@@ -134,7 +134,7 @@ LP_TEST(landmark_and_community_runs_are_valid_layouts_and_predicted_within_11_pe
 }
 
 LP_TEST(pytorch_fsdp_trainer_runs_are_valid_layouts_and_predicted_within_9_percent) {
-    // PyTorch FSDP trainers' published tables, held out (docs/validation-fsdp.md): OLMo-core on H100,
+    // PyTorch FSDP trainers' published tables, held out (docs/validation/fsdp.md): OLMo-core on H100,
     // fms-fsdp on 96 H100 and 128 A100 (its blog states each cluster's network, which the reader takes from
     // the notes), torchtitan on A100 and with float8 on 512 H100, TinyLlama on A100 40 GB. A known weak spot
     // (section 13): OLMo-core's 13B and 32B rows, whose GPU count the README does not state, run 27-45%
@@ -147,7 +147,7 @@ LP_TEST(every_vtrain_megatron_deepspeed_run_is_a_valid_layout_and_predicted_with
     // All 1,549 Megatron-DeepSpeed iterations published with vTrain (1,440 on one A100 node, 109 on 64-512
     // A100): the Megatron style's host-dispatch time and overlap exponent were estimated on the single-node
     // rows (docs/estimation.md, section 6), nothing else. Median 5.9%, 27 beyond 20%
-    // (docs/validation-vtrain.md).
+    // (docs/validation/vtrain.md).
     checkHeldOutSet("vtrain-runs.json", 1549, 0.06, 0.06);
 }
 

@@ -5,7 +5,7 @@
 #include "FuzzCheck.h"
 #include "core/estimate/Evaluate.h"
 #include "core/io/Presets.h"
-#include "core/measured/RunLog.h"
+#include "core/measured/RunAnalysis.h"
 #include "core/model/Scenario.h"
 
 #include <nlohmann/json.hpp>

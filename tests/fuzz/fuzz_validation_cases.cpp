@@ -2,7 +2,7 @@
 // (core/measured/Validation.h). Properties: loading never crashes, strict and lenient loading agree, and
 // predicting the loaded cases never crashes.
 #include "FuzzCheck.h"
-#include "core/measured/Validation.h"
+#include "core/measured/ValidationRun.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace lp;

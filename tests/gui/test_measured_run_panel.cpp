@@ -4,7 +4,7 @@
 #include "GuiTestSupport.h"
 #include "core/estimate/Evaluate.h"
 #include "core/io/Presets.h"
-#include "core/measured/RunLog.h"
+#include "core/measured/RunAnalysis.h"
 #include "ui/charts/ChartLegend.h"
 #include "ui/document/ScenarioDocument.h"
 #include "ui/measured/MeasuredRunPanel.h"

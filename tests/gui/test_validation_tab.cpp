@@ -4,7 +4,7 @@
 #include "core/estimate/Evaluate.h"
 #include "core/io/Presets.h"
 #include "core/io/ScenarioJson.h"
-#include "core/measured/Validation.h"
+#include "core/measured/ValidationRun.h"
 #include "ui/document/ScenarioDocument.h"
 #include "ui/document/ValidationSets.h"
 #include "ui/validate/ValidationGroups.h"

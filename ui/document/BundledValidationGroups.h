@@ -2,7 +2,7 @@
 // The published runs that come with the program (every bundled validation set, ValidationSets.h), predicted
 // and grouped by GPU, framework style and precision (core::GroupSummary): what a throughput figure's
 // explanation quotes to say how far to trust it (core/measured/ValidationTrust.h).
-#include "core/measured/Validation.h"
+#include "core/measured/ValidationRun.h"
 
 #include <vector>
 

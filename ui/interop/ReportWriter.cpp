@@ -3,6 +3,7 @@
 #include "core/estimate/Evaluate.h"
 #include "core/io/Presets.h"
 #include "core/io/ScenarioJson.h"
+#include "core/report/ReportHtml.h"
 #include "core/report/SvgCharts.h"
 #include "ui/document/ScenarioDocument.h"
 

@@ -4,7 +4,7 @@
 // the steady mean and its p10-p90 spread, and the plan's predicted step time; the verdict says in
 // plain words what the gap means. All figures come from core (core/measured/RunLog.h).
 #include "core/estimate/Plan.h"
-#include "core/measured/RunLog.h"
+#include "core/measured/RunAnalysis.h"
 #include "core/model/Scenario.h"
 #include "ui/document/FileChooser.h"
 

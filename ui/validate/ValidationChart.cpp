@@ -1,6 +1,6 @@
 #include "ui/validate/ValidationChart.h"
 
-#include "core/measured/Validation.h"
+#include "core/measured/ValidationRun.h"
 #include "core/measured/ValidationText.h"
 #include "ui/charts/ChartBuilders.h"
 #include "ui/charts/ChartStyle.h"

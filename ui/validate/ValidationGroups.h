@@ -3,7 +3,7 @@
 // by what the planner's parameters depend on, each group with its median error and its median planned speed
 // against the measured one (+: the planner expected those runs to go faster than they did). A user planning
 // an H100 FSDP run reads how far, and which way, the planner was off on the published runs most like it.
-#include "core/measured/Validation.h"
+#include "core/measured/ValidationRun.h"
 #include "ui/widgets/CollapsibleSection.h"
 
 #include <vector>

@@ -3,7 +3,7 @@
 // and measured metric (case, source, GPUs, layout, metric, measured, predicted, error), coloured by
 // the size of the error; and a filter proxy by metric and free text. The figures come from
 // core/measured/Validation.h and their words from core/measured/ValidationText.h; the model only shows them.
-#include "core/measured/Validation.h"
+#include "core/measured/ValidationRun.h"
 
 #include <QAbstractTableModel>
 #include <QColor>

@@ -1,6 +1,6 @@
 #include "ui/validate/ValidationSummary.h"
 
-#include "core/measured/Validation.h"
+#include "core/measured/ValidationRun.h"
 #include "core/measured/ValidationText.h"
 #include "ui/charts/ChartBuilders.h"
 #include "ui/validate/ValidationModel.h"

@@ -1,6 +1,6 @@
 #include "ui/validate/ValidationTab.h"
 
-#include "core/measured/Validation.h"
+#include "core/measured/ValidationRun.h"
 #include "core/measured/ValidationText.h"
 #include "ui/document/ScenarioDocument.h"
 #include "ui/document/ValidationSets.h"

@@ -4,8 +4,9 @@
 // the cluster had a slower or faster one would be planned on hardware it did not run on. Nor does naming a
 // cloud machine ("16x A3 (h100-80gb-8)") leave its network unstated: its vendor documents it, and
 // resources/presets/clusters.json holds what they document.
+#include "core/measured/detail/CaseNetwork.h"
+
 #include "core/io/Presets.h"
-#include "core/measured/detail/CaseNotes.h"
 #include "core/model/Enums.h"
 
 #include <algorithm>

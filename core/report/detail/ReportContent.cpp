@@ -30,54 +30,14 @@ std::string bandwidth(double bytesPerSecond) {
 
 } // namespace
 
-bool isInvalid(const Plan& p) {
-    if (!p.valid)
-        return true;
-    return std::any_of(p.diagnostics.begin(), p.diagnostics.end(),
-                       [](const Diagnostic& d) { return d.severity == Severity::Error; });
-}
-
-std::string statusLine(const Plan& p) {
-    if (isInvalid(p)) {
-        std::string ids;
-        for (const auto& d : p.diagnostics)
-            if (d.severity == Severity::Error)
-                ids += (ids.empty() ? "" : ", ") + std::string(diagnosticIdString(d.id));
-        return "Invalid layout: this layout cannot run (" +
-               (ids.empty() ? std::string("see the diagnostics") : ids) + ").";
-    }
-    const auto& m = p.memory;
-    double worst = 0;
-    if (m.worstStage >= 0 && static_cast<std::size_t>(m.worstStage) < m.stages.size())
-        worst = m.stages[static_cast<std::size_t>(m.worstStage)].totalBytes;
-    if (m.fits)
-        return "Fits: the worst stage needs " + fmt::bytesBoth(worst) + " of " +
-               fmt::bytesBoth(m.capacityBytes) + " per GPU (headroom " + fmt::bytesBoth(m.headroomBytes) +
-               ").";
-    return "Does not fit: the worst stage needs " + fmt::bytesBoth(worst) + " of " +
-           fmt::bytesBoth(m.capacityBytes) + " per GPU (over by " + fmt::bytesBoth(-m.headroomBytes) + ").";
-}
-
 KeyValues summaryFigures(const ReportInput& r) {
     const Plan& p = r.plan;
     const Scenario& s = r.scenario;
     KeyValues kv;
     kv.emplace_back("Scenario", s.name);
-    kv.emplace_back("Model",
-                    s.model.name + " (" + fmt::count(p.params.total) + " parameters" +
-                        (s.model.isMoe() ? ", " + fmt::count(p.params.active) + " active" : std::string()) +
-                        ")");
-    kv.emplace_back("Cluster", s.cluster.name + ": " + str(s.cluster.gpus()) + " x " + s.cluster.gpu.name);
-    const auto& l = s.layout;
-    std::string layout = "TP " + std::to_string(l.tp) + " x PP " + std::to_string(l.pp);
-    if (l.cp > 1)
-        layout += " x CP " + std::to_string(l.cp);
-    layout += " x DP " + std::to_string(l.dp) + " = " + str(l.gpus()) + " GPUs";
-    if (l.vpp > 1)
-        layout += ", " + std::to_string(l.vpp) + " virtual stages";
-    if (l.ep > 1)
-        layout += ", EP " + std::to_string(l.ep);
-    kv.emplace_back("Layout", layout);
+    kv.emplace_back("Model", s.model.name + " (" + parametersText(s, p) + ")");
+    kv.emplace_back("Cluster", clusterLine(s.cluster));
+    kv.emplace_back("Layout", layoutLine(s));
     if (isInvalid(p)) {
         kv.emplace_back("Status", statusLine(p));
         return kv;
@@ -86,20 +46,13 @@ KeyValues summaryFigures(const ReportInput& r) {
     kv.emplace_back("Step time", fmt::duration(p.time.stepSeconds));
     kv.emplace_back("Throughput", fmt::fixed(p.tokensPerSecond, 0) + " tokens/s (" +
                                       fmt::fixed(p.tokensPerSecondPerGpu, 1) + " per GPU)");
-    kv.emplace_back("MFU", fmt::percent(p.mfu) + " (HFU " + fmt::percent(p.hfu) + ", 6ND yardstick " +
-                               fmt::percent(p.mfu6nd) + ")");
-    kv.emplace_back("Token budget", fmt::count(s.training.tokenBudget) +
-                                        " tokens: " + fmt::fixed(p.trainingSeconds / 86400.0, 1) + " days, " +
-                                        fmt::fixed(p.gpuHours, 0) + " GPU-hours");
+    kv.emplace_back("MFU", mfuText(p));
+    kv.emplace_back("Token budget", tokenBudgetText(s, p));
     int errors = 0, warnings = 0, infos = 0;
     for (const auto& d : p.diagnostics)
         (d.severity == Severity::Error ? errors : d.severity == Severity::Warning ? warnings : infos)++;
-    auto counted = [](int n, const char* one, const char* many) {
-        return std::to_string(n) + " " + (n == 1 ? one : many);
-    };
-    kv.emplace_back("Diagnostics", counted(errors, "error", "errors") + ", " +
-                                       counted(warnings, "warning", "warnings") + ", " +
-                                       counted(infos, "note", "notes"));
+    kv.emplace_back("Diagnostics", fmt::counted(errors, "error") + ", " + fmt::counted(warnings, "warning") +
+                                       ", " + fmt::counted(infos, "note"));
     return kv;
 }
 
@@ -186,11 +139,8 @@ KeyValues trainingFacts(const Scenario& s, const Plan& p) {
     kv.emplace_back("Optimizer", std::string(toString(t.optimizer)));
     kv.emplace_back("ZeRO stage", zeroStageName(t.zeroStage));
     if (t.zeroStage >= 1) {
-        const int degree = effectiveShardDegree(s);
-        kv.emplace_back("Shard group", degree < s.layout.dp
-                                           ? "hybrid: " + fmt::counted(degree, "DP rank") + ", " +
-                                                 fmt::counted(s.layout.dp / degree, "replica")
-                                           : std::string("all DP ranks"));
+        const std::string hybrid = hybridShardingText(s);
+        kv.emplace_back("Shard group", hybrid.empty() ? std::string("all DP ranks") : hybrid);
     }
     kv.emplace_back("Activation recompute", std::string(toString(t.recompute)) + recomputeDetailText(t));
     kv.emplace_back("Sequence parallelism", onOff(t.sequenceParallel));
@@ -293,9 +243,7 @@ KeyValues layoutFacts(const Scenario& s, const Plan& p) {
     kv.emplace_back("GPUs", "TP x PP x CP x DP = " + std::to_string(l.tp) + " x " + std::to_string(l.pp) +
                                 " x " + std::to_string(l.cp) + " x " + std::to_string(l.dp) + " = " +
                                 str(l.gpus()));
-    kv.emplace_back("Effective batch", "micro batch " + std::to_string(l.microBatch) + " x accumulation " +
-                                           std::to_string(l.accumulation) + " x DP " + std::to_string(l.dp) +
-                                           " = " + str(l.effectiveBatch()) + " sequences");
+    kv.emplace_back("Effective batch", effectiveBatchLine(l));
     const double tokens = static_cast<double>(l.effectiveBatch()) * s.model.seqLen;
     kv.emplace_back("Tokens per step", fmt::fixed(tokens, 0));
     if (p.valid && l.pp > 1)
@@ -303,78 +251,12 @@ KeyValues layoutFacts(const Scenario& s, const Plan& p) {
     return kv;
 }
 
-Table memoryTable(const Plan& p) {
-    Table t;
-    // Short headers (the units are in the caption): the table must fit a printed page.
-    t.headers = {"Stage",       "Layers",    "Weights",   "Gradients", "Optimizer",
-                 "Activations", "Overheads", "Total GiB", "Total GB"};
-    t.numeric.assign(t.headers.size(), true);
-    for (std::size_t i = 0; i < p.memory.stages.size(); ++i) {
-        const auto& st = p.memory.stages[i];
-        std::vector<std::string> row{std::to_string(st.stage), std::to_string(st.layers)};
-        for (const auto c : kMemoryComponentOrder)
-            row.push_back(fmt::fixed(memoryComponentBytes(st, c) / kGiB, 2));
-        row.push_back(fmt::fixed(st.totalBytes / kGiB, 2));
-        row.push_back(fmt::fixed(st.totalBytes / kGB, 2));
-        if (st.stage == p.memory.worstStage) {
-            t.emphasizedRow = static_cast<int>(i);
-            row[0] += " (worst)";
-        }
-        t.rows.push_back(std::move(row));
-    }
-    return t;
-}
-
 KeyValues memoryFacts(const Plan& p) {
-    const auto& m = p.memory;
-    KeyValues kv;
-    kv.emplace_back("Capacity", fmt::bytesBoth(m.capacityBytes) + " per GPU");
-    if (m.headroomBytes >= 0)
-        kv.emplace_back("Headroom", fmt::bytesBoth(m.headroomBytes) + " on the worst stage (" +
-                                        std::to_string(m.worstStage) + ")");
-    else
-        kv.emplace_back("Over by", fmt::bytesBoth(-m.headroomBytes) + " on the worst stage (" +
-                                       std::to_string(m.worstStage) + ")");
-    kv.emplace_back("Fits", m.fits ? "yes" : "no");
-    kv.emplace_back("Largest component (worst stage)", std::string(memoryComponentLabel(m.largestComponent)));
-    kv.emplace_back("Training state (whole model, unsharded)", fmt::bytesBoth(p.trainingStateBytes));
+    KeyValues kv = memoryFitFacts(p);
+    kv.emplace_back("Largest component (worst stage)",
+                    std::string(memoryComponentLabel(p.memory.largestComponent)));
+    kv.emplace_back("Training state", trainingStateText(p));
     return kv;
-}
-
-Table numberFormatTable(const Scenario& s) {
-    Table t;
-    t.headers = {"Tensor", "Format", "Bytes per value", "Note"};
-    t.numeric = {false, false, true, false};
-    for (const auto& r : precisionTable(s))
-        t.rows.push_back({r.tensor, r.format, r.bytes > 0 ? fmt::sig(r.bytes, 3) : "-", r.note});
-    return t;
-}
-
-std::string fp8ExtrasLine(const Plan& p) {
-    const auto& x = p.intermediates;
-    if (!(x.fp8WeightCopyBytes > 0 || x.fp8ScalingStateBytes > 0))
-        return {};
-    const auto& m = p.memory;
-    std::string where = "per GPU";
-    if (m.worstStage >= 0 && static_cast<std::size_t>(m.worstStage) < m.stages.size())
-        where = "per GPU on the worst stage (" + std::to_string(m.worstStage) +
-                "); both are included in its weights of " +
-                fmt::bytesBoth(m.stages[static_cast<std::size_t>(m.worstStage)].weightsBytes);
-    return "FP8 weight copies " + fmt::bytesBoth(x.fp8WeightCopyBytes) + " and scaling state " +
-           fmt::fixed(x.fp8ScalingStateBytes / (1024.0 * 1024.0), 2) + " MiB " + where + ".";
-}
-
-Table timeTable(const Plan& p) {
-    Table t;
-    t.headers = {"Component", "ms", "% of step"};
-    t.numeric = {false, true, true};
-    const double step = p.time.stepSeconds;
-    for (const auto& r : timeRows(p.time))
-        t.rows.push_back({std::string(r.label), fmt::fixed(r.seconds * 1e3, 1),
-                          fmt::percent(step > 0 ? r.seconds / step : 0.0)});
-    t.rows.push_back({"Step", fmt::fixed(step * 1e3, 1), fmt::percent(step > 0 ? 1.0 : 0.0)});
-    t.emphasizedRow = static_cast<int>(t.rows.size()) - 1;
-    return t;
 }
 
 KeyValues utilisationFacts(const Scenario& s, const Plan& p) {
@@ -382,15 +264,10 @@ KeyValues utilisationFacts(const Scenario& s, const Plan& p) {
     kv.emplace_back("MFU (model FLOPs utilisation)", fmt::percent(p.mfu));
     kv.emplace_back("HFU (hardware FLOPs utilisation, with recompute)", fmt::percent(p.hfu));
     kv.emplace_back("6ND yardstick (6 x parameters x tokens)", fmt::percent(p.mfu6nd));
-    kv.emplace_back("TFLOP/s per GPU", fmt::fixed(p.modelTflopsPerGpu, 1) + " model, " +
-                                           fmt::fixed(p.hardwareTflopsPerGpu, 1) + " hardware (peak " +
-                                           fmt::fixed(p.intermediates.peakFlops / 1e12, 0) + ")");
+    kv.emplace_back("TFLOP/s per GPU", tflopsPerGpuText(p));
     kv.emplace_back("Model FLOPs per step", fmt::sig(p.modelFlopsPerStep, 4));
-    kv.emplace_back("Tokens/s", fmt::fixed(p.tokensPerSecond, 0) + " (" +
-                                    fmt::fixed(p.tokensPerSecondPerGpu, 1) + " per GPU)");
-    kv.emplace_back("Token budget", fmt::count(s.training.tokenBudget) +
-                                        " tokens: " + fmt::fixed(p.trainingSeconds / 86400.0, 1) + " days, " +
-                                        fmt::fixed(p.gpuHours, 0) + " GPU-hours");
+    kv.emplace_back("Tokens/s", tokensPerSecondText(p));
+    kv.emplace_back("Token budget", tokenBudgetText(s, p));
     return kv;
 }
 
@@ -441,21 +318,6 @@ KeyValues profileFacts(const ReportInput& r) {
         kv.emplace_back("GEMM efficiency in this plan", fmt::percent(r.plan.intermediates.gemmEfficiency) +
                                                             " (FLOP-weighted over a layer's GEMMs)");
     return kv;
-}
-
-std::vector<DiagnosticView> diagnosticViews(const Plan& p) {
-    std::vector<DiagnosticView> out;
-    for (const Diagnostic* d : orderedDiagnostics(p.diagnostics)) {
-        DiagnosticView v;
-        v.severity = std::string(toString(shownSeverity(*d)));
-        v.id = std::string(diagnosticIdString(d->id));
-        v.message = diagnosticMessage(*d);
-        v.suggestion = diagnosticSuggestion(*d);
-        if (std::isfinite(d->costSeconds) && d->costSeconds > 0)
-            v.cost = fmt::fixed(d->costSeconds * 1e3, 1) + " ms per step";
-        out.push_back(std::move(v));
-    }
-    return out;
 }
 
 } // namespace lp::core::report

@@ -1,0 +1,31 @@
+#pragma once
+// What the three launch-settings writers share: the scenario's name and layout as a comment says them, the
+// steps the token budget takes, the launch command, and the notes on what a framework lacks.
+#include "core/export/LaunchExport.h"
+#include "core/model/Scenario.h"
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace lp::core::detail {
+
+// The scenario name inside a comment or a quoted string: one line, no quotes or backslashes.
+std::string plainName(std::string_view s);
+// "TP 8 x PP 4 x CP 1 x DP 2 = 64 GPUs"
+std::string layoutLine(const Scenario& s);
+// Training steps for the token budget (0 when the budget or the step's tokens are unknown).
+long long stepsForBudget(const Scenario& s);
+// Launch hint: nodes x GPUs per node when the layout uses the whole cluster.
+std::string launchHint(const Scenario& s);
+// `line`, then (when `comment` is not empty) spaces up to `column` and "  # comment"; ends with a newline.
+std::string withComment(std::string line, std::size_t column, const std::string& comment);
+
+// What an exported framework lacks: 16-bit optimizer state where `fp32State` says how it keeps its state
+// instead (null where the export sets it), training metrics computed from the logits (Composer's: the plan's
+// passes over them are time the exported run will not spend), and JAX/MaxText remat policies (its selective
+// recompute keeps other tensors than the plan's).
+void noteWhatTheTargetLacks(LaunchSettings& out, const char* framework, const TrainingOptions& t,
+                            const char* fp32State = nullptr);
+
+} // namespace lp::core::detail
