@@ -12,7 +12,6 @@
 #include "ui/explore/SearchResultModel.h"
 #include "ui/scenario/LayoutSliders.h"
 #include "ui/scenario/ScenarioPanel.h"
-#include "ui/shell/ExploreWiring.h"
 #include "ui/shell/FileController.h"
 #include "ui/shell/MainWindow.h"
 #include "ui/widgets/StepControl.h"
