@@ -149,7 +149,8 @@ void WindowMenus::createViewMenu() {
     view->addAction(m_unitGB);
     view->addAction(m_unitGiB);
     view->addSeparator();
-    for (QDockWidget* dock : {m_window.scenarioDock(), m_window.diagnosticsDock(), m_window.explanationDock()}) {
+    for (QDockWidget* dock :
+         {m_window.scenarioDock(), m_window.diagnosticsDock(), m_window.explanationDock()}) {
         QAction* toggle = dock->toggleViewAction();
         toggle->setToolTip(tr("Show or hide the %1 panel.").arg(dock->windowTitle()));
         view->addAction(toggle);
@@ -161,7 +162,8 @@ void WindowMenus::createToolsMenu() {
     QAction* plan = m_toolsMenu->addAction(tr("Show the &Plan"));
     plan->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));
     plan->setToolTip(tr("Switch to the Plan tab."));
-    connect(plan, &QAction::triggered, this, [this] { m_window.tabs()->setCurrentWidget(m_window.planView()); });
+    connect(plan, &QAction::triggered, this,
+            [this] { m_window.tabs()->setCurrentWidget(m_window.planView()); });
 }
 
 void WindowMenus::createLearnMenu() {
