@@ -30,15 +30,15 @@ inline ui::WindowOptions quietOptions() {
     return options;
 }
 
-// The window as the program builds it (makePlannerWindow), with cleared settings and autosave in `dir`.
-// Shown and started; wait with QTest::qWaitForWindowExposed. *prompter, when asked for, is the
-// window's scripted prompter.
+// A bare MainWindow (the Plan tab, the panels and the menus, no other tab) with cleared settings and
+// autosave in `dir`. Shown and started; wait with QTest::qWaitForWindowExposed. *prompter, when asked
+// for, is the window's scripted prompter.
 inline std::unique_ptr<ui::MainWindow> openTestWindow(QTemporaryDir& dir,
                                                       ScriptedPrompter** prompter = nullptr) {
     QSettings().clear();
     ui::WindowOptions options;
     options.autosaveDirectory = dir.filePath(QStringLiteral("autosave"));
-    auto window = ui::makePlannerWindow(options);
+    auto window = std::make_unique<ui::MainWindow>(options);
     startTestWindow(*window, prompter);
     window->show();
     return window;

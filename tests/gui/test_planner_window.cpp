@@ -295,12 +295,15 @@ private slots:
     // The tab bar is WindowTabs' list in its order, titles with their mnemonics, each tab the page that
     // WindowTabs created for it: no placeholder waits to be replaced.
     void theTabsAreWindowTabsInItsOrder() {
+        const auto window = test::makeFullQuietWindow(); // as the program builds it
         const QStringList titles = {QStringLiteral("&Plan"),        QStringLiteral("&Explore"),
                                     QStringLiteral("One a&xis"),    QStringLiteral("&Compare"),
                                     QStringLiteral("C&alibrate"),   QStringLiteral("&Validate"),
                                     QStringLiteral("&Measured run")};
-        QTabWidget* tabs = m_window->tabs();
-        const ui::WindowTabs* installed = ui::WindowTabs::of(*m_window);
+        QVERIFY(!ui::WindowTabs::of(*m_window)); // the bare window has Plan alone
+        QCOMPARE(m_window->tabs()->count(), 1);
+        QTabWidget* tabs = window->tabs();
+        const ui::WindowTabs* installed = ui::WindowTabs::of(*window);
         QVERIFY(installed);
         QCOMPARE(tabs->count(), ui::kWindowTabCount);
         for (int i = 0; i < tabs->count(); ++i) {
@@ -311,7 +314,7 @@ private slots:
             QVERIFY(!tabs->tabToolTip(i).isEmpty());
             QCOMPARE(tabs->widget(i), installed->page(tab));
         }
-        QCOMPARE(tabs->widget(0), static_cast<QWidget*>(m_window->planView()));
+        QCOMPARE(tabs->widget(0), static_cast<QWidget*>(window->planView()));
         QVERIFY(qobject_cast<ui::ExploreTab*>(tabs->widget(1)));
         QVERIFY(qobject_cast<ui::AxisSweepView*>(tabs->widget(2)));
         QVERIFY(qobject_cast<ui::CompareView*>(tabs->widget(3)));
@@ -319,7 +322,7 @@ private slots:
         QVERIFY(qobject_cast<ui::ValidationTab*>(tabs->widget(5)));
         QVERIFY(qobject_cast<ui::MeasuredRunPanel*>(tabs->widget(6)));
         // Installing again adds nothing.
-        QCOMPARE(&ui::WindowTabs::install(*m_window), installed);
+        QCOMPARE(&ui::WindowTabs::install(*window), installed);
         QCOMPARE(tabs->count(), ui::kWindowTabCount);
     }
 
