@@ -5,13 +5,11 @@
 //   layout-planner --tour-step N --screenshot FILE     render step N of the guided tour
 //   layout-planner --presentation [--screenshot FILE]  presentation mode (large fonts, high contrast)
 //   layout-planner --export-pdf FILE [SCENARIO.json]   write the layout report as a PDF and exit
-#include "ui/document/ScenarioDocument.h"
 #include "ui/interop/ReportWriter.h"
-#include "ui/shell/ExploreWiring.h"
-#include "ui/shell/InteropWiring.h"
 #include "ui/shell/MainWindow.h"
-#include "ui/shell/TeachingWiring.h"
-#include "ui/shell/ToolsWiring.h"
+#include "ui/shell/PlannerWindow.h"
+#include "ui/shell/TeachingMode.h"
+#include "ui/shell/WindowTabs.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -70,26 +68,81 @@ bool choosePlatform(int argc, char* argv[]) {
 #endif
 }
 
-// The tabs and menus beyond the Plan view: Explore, One axis, Compare, Validate, Calibrate, Measured
-// run, the export and import entries of the File menu, and Learn.
-void installTabs(lp::ui::MainWindow& window) {
-    lp::ui::ScenarioDocument& doc = *window.document();
-    lp::ui::installExploreTabs(window, doc);
-    lp::ui::installToolTabs(window, doc);
-    lp::ui::installInterop(window, doc);
-    lp::ui::installTeaching(window, doc);
+// The options beyond help, version and teaching mode's.
+struct Options {
+    QCommandLineOption exportPdf{QStringLiteral("export-pdf"),
+                                 QStringLiteral("Write the layout report of the scenario as a PDF and exit."),
+                                 QStringLiteral("FILE")};
+    QCommandLineOption screenshot{QStringLiteral("screenshot"),
+                                  QStringLiteral("Render the main window to the PNG file FILE and exit."),
+                                  QStringLiteral("FILE")};
+    QCommandLineOption size{QStringLiteral("size"),
+                            QStringLiteral("Window size for --screenshot, WIDTHxHEIGHT (default 1600x1000)."),
+                            QStringLiteral("WxH"), QStringLiteral("1600x1000")};
+    QCommandLineOption tab{QStringLiteral("tab"),
+                           QStringLiteral("Tab to show for --screenshot, by its title (%1).")
+                               .arg(lp::ui::WindowTabs::names().join(QStringLiteral(", "))),
+                           QStringLiteral("TITLE")};
+};
+
+void addOptions(QCommandLineParser& parser, const Options& options) {
+    parser.setApplicationDescription(
+        QStringLiteral("Plan distributed training layouts of large language models."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addOption(options.exportPdf);
+    parser.addOption(options.screenshot);
+    parser.addOption(options.size);
+    parser.addOption(options.tab);
+    lp::ui::TeachingMode::addCommandLineOptions(parser);
+    parser.addPositionalArgument(QStringLiteral("scenario"), QStringLiteral("A scenario file to open."),
+                                 QStringLiteral("[SCENARIO.json]"));
 }
 
-// Shows the tab titled `title` (its mnemonic's & ignored, case-insensitive); false when there is none.
-bool showTab(lp::ui::MainWindow& window, const QString& title) {
-    QTabWidget* tabs = window.tabs();
-    for (int i = 0; tabs && i < tabs->count(); ++i) {
-        if (tabs->tabText(i).remove(QLatin1Char('&')).compare(title, Qt::CaseInsensitive) == 0) {
-            tabs->setCurrentIndex(i);
-            return true;
-        }
+// Shows the tab called `name` (its title without the &, any case); false when there is none.
+bool showTab(lp::ui::MainWindow& window, const QString& name) {
+    const auto tab = lp::ui::WindowTabs::fromName(name);
+    if (!tab)
+        return false;
+    window.tabs()->setCurrentWidget(lp::ui::WindowTabs::of(window)->page(*tab));
+    return true;
+}
+
+// --screenshot FILE: the window at --size, on --tab, rendered once it has laid out. Deterministic: default
+// settings, no autosave, nothing read from or written to the user's profile.
+int renderScreenshot(QApplication& app, const QCommandLineParser& parser, const Options& options,
+                     const QString& scenario) {
+    lp::ui::WindowOptions windowOptions;
+    windowOptions.persistentSettings = false;
+    windowOptions.autosave = false;
+    const auto window = lp::ui::makePlannerWindow(windowOptions);
+    const QStringList wh = parser.value(options.size).split(QLatin1Char('x'));
+    const int w = wh.size() == 2 ? wh[0].toInt() : 1600;
+    const int h = wh.size() == 2 ? wh[1].toInt() : 1000;
+    window->resize(w > 0 ? w : 1600, h > 0 ? h : 1000);
+    if (!window->startup(scenario)) {
+        std::fprintf(stderr, "layout-planner: cannot open %s\n", qPrintable(scenario));
+        return 2;
     }
-    return false;
+    if (!lp::ui::TeachingMode::of(*window)->applyCommandLine(parser))
+        return 2;
+    if (parser.isSet(options.tab) && !showTab(*window, parser.value(options.tab))) {
+        std::fprintf(stderr, "layout-planner: --tab: no tab titled \"%s\"\n",
+                     qPrintable(parser.value(options.tab)));
+        return 2;
+    }
+    window->show();
+    const QString out = parser.value(options.screenshot);
+    int rc = 0;
+    QTimer::singleShot(200, window.get(), [&] {
+        if (!window->renderScreenshot(out)) {
+            std::fprintf(stderr, "layout-planner: cannot write %s\n", qPrintable(out));
+            rc = 1;
+        }
+        app.quit();
+    });
+    app.exec();
+    return rc;
 }
 
 } // namespace
@@ -104,81 +157,22 @@ int main(int argc, char* argv[]) {
     QApplication::setApplicationVersion(QStringLiteral(LP_VERSION));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/layout-planner.svg")));
 
+    const Options options;
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Plan distributed training layouts of large language models."));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    const QCommandLineOption screenshot(
-        QStringLiteral("screenshot"), QStringLiteral("Render the main window to the PNG file FILE and exit."),
-        QStringLiteral("FILE"));
-    const QCommandLineOption size(
-        QStringLiteral("size"),
-        QStringLiteral("Window size for --screenshot, WIDTHxHEIGHT (default 1600x1000)."),
-        QStringLiteral("WxH"), QStringLiteral("1600x1000"));
-    const QCommandLineOption exportPdf(
-        QStringLiteral("export-pdf"),
-        QStringLiteral("Write the layout report of the scenario as a PDF and exit."), QStringLiteral("FILE"));
-    const QCommandLineOption tab(
-        QStringLiteral("tab"),
-        QStringLiteral("Tab to show for --screenshot, by its title (Plan, Explore, One axis, "
-                       "Compare, Calibrate, Validate, Measured run)."),
-        QStringLiteral("TITLE"));
-    parser.addOption(exportPdf);
-    parser.addOption(screenshot);
-    parser.addOption(size);
-    parser.addOption(tab);
-    lp::ui::addTeachingOptions(parser);
-    parser.addPositionalArgument(QStringLiteral("scenario"), QStringLiteral("A scenario file to open."),
-                                 QStringLiteral("[SCENARIO.json]"));
+    addOptions(parser, options);
     parser.process(app);
     const QStringList args = parser.positionalArguments();
     const QString scenario = args.isEmpty() ? QString() : args.first();
 
-    if (parser.isSet(exportPdf))
-        return lp::ui::ReportWriter::exportFromCommandLine(parser.value(exportPdf), scenario);
+    if (parser.isSet(options.exportPdf))
+        return lp::ui::ReportWriter::exportFromCommandLine(parser.value(options.exportPdf), scenario);
+    if (parser.isSet(options.screenshot))
+        return renderScreenshot(app, parser, options, scenario);
 
-    if (parser.isSet(screenshot)) {
-        // Deterministic: default settings, no autosave, nothing read from or written to the user's profile.
-        lp::ui::WindowOptions options;
-        options.persistentSettings = false;
-        options.autosave = false;
-        lp::ui::MainWindow window(options);
-        const QStringList wh = parser.value(size).split(QLatin1Char('x'));
-        const int w = wh.size() == 2 ? wh[0].toInt() : 1600;
-        const int h = wh.size() == 2 ? wh[1].toInt() : 1000;
-        window.resize(w > 0 ? w : 1600, h > 0 ? h : 1000);
-        installTabs(window);
-        if (!window.startup(scenario)) {
-            std::fprintf(stderr, "layout-planner: cannot open %s\n", qPrintable(scenario));
-            return 2;
-        }
-        if (!lp::ui::applyTeachingOptions(window, *window.document(), parser))
-            return 2;
-        if (parser.isSet(tab) && !showTab(window, parser.value(tab))) {
-            std::fprintf(stderr, "layout-planner: --tab: no tab titled \"%s\"\n",
-                         qPrintable(parser.value(tab)));
-            return 2;
-        }
-        window.show();
-        const QString out = parser.value(screenshot);
-        int rc = 0;
-        QTimer::singleShot(200, &window, [&] {
-            if (!window.renderScreenshot(out)) {
-                std::fprintf(stderr, "layout-planner: cannot write %s\n", qPrintable(out));
-                rc = 1;
-            }
-            app.quit();
-        });
-        app.exec();
-        return rc;
-    }
-
-    lp::ui::MainWindow window;
-    installTabs(window);
-    window.startup(scenario);
-    if (!lp::ui::applyTeachingOptions(window, *window.document(), parser))
+    const auto window = lp::ui::makePlannerWindow();
+    window->startup(scenario);
+    if (!lp::ui::TeachingMode::of(*window)->applyCommandLine(parser))
         return 2;
-    window.show();
+    window->show();
     return app.exec();
 }

@@ -35,30 +35,28 @@ public:
 
     SaveChoice askSaveChanges(QWidget*, const QString& name) override {
         asked << QStringLiteral("save-changes:") + name;
-        if (saveChoices.empty())
-            return SaveChoice::Cancel;
-        const SaveChoice c = saveChoices.front();
-        saveChoices.pop_front();
-        return c;
+        return next(saveChoices, SaveChoice::Cancel);
     }
     QString askOpenFile(QWidget*, const QString&) override {
         asked << QStringLiteral("open");
-        if (openFiles.empty())
-            return {};
-        const QString f = openFiles.front();
-        openFiles.pop_front();
-        return f;
+        return next(openFiles, QString());
     }
     QString askSaveFile(QWidget*, const QString&) override {
         asked << QStringLiteral("save-as");
-        if (saveFiles.empty())
-            return {};
-        const QString f = saveFiles.front();
-        saveFiles.pop_front();
-        return f;
+        return next(saveFiles, QString());
     }
     void showError(QWidget*, const QString& title, const QString&) override {
         asked << QStringLiteral("error:") + title;
+    }
+
+private:
+    // The script's next answer, or `none` (cancelled) when the script has run out.
+    template <typename Answer> static Answer next(std::deque<Answer>& script, Answer none) {
+        if (script.empty())
+            return none;
+        Answer answer = script.front();
+        script.pop_front();
+        return answer;
     }
 };
 

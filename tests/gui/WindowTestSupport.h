@@ -3,12 +3,9 @@
 // scenario, 1600 x 1000, scripted answers to every question, autosave in the test's folder.
 #include "GuiTestSupport.h"
 #include "ui/document/ScenarioDocument.h"
-#include "ui/shell/ExploreWiring.h"
 #include "ui/shell/FileController.h"
-#include "ui/shell/InteropWiring.h"
 #include "ui/shell/MainWindow.h"
-#include "ui/shell/TeachingWiring.h"
-#include "ui/shell/ToolsWiring.h"
+#include "ui/shell/PlannerWindow.h"
 
 #include <QUndoStack>
 
@@ -16,20 +13,33 @@
 
 namespace lp::test {
 
-// Shown and started; wait with QTest::qWaitForWindowExposed. *prompter, when asked for, is the
-// window's scripted prompter.
+// Scripted answers, 1600 x 1000, started on the default scenario (or the last one, when settings persist).
+inline void startTestWindow(ui::MainWindow& window, ScriptedPrompter** prompter = nullptr) {
+    auto scripted = std::make_unique<ScriptedPrompter>();
+    if (prompter)
+        *prompter = scripted.get();
+    window.files()->setPrompter(std::move(scripted));
+    window.resize(1600, 1000);
+    window.startup();
+}
+
+inline ui::WindowOptions quietOptions() {
+    ui::WindowOptions options;
+    options.persistentSettings = false;
+    options.autosave = false;
+    return options;
+}
+
+// A bare MainWindow (the Plan tab, the panels and the menus, no other tab) with cleared settings and
+// autosave in `dir`. Shown and started; wait with QTest::qWaitForWindowExposed. *prompter, when asked
+// for, is the window's scripted prompter.
 inline std::unique_ptr<ui::MainWindow> openTestWindow(QTemporaryDir& dir,
                                                       ScriptedPrompter** prompter = nullptr) {
     QSettings().clear();
     ui::WindowOptions options;
     options.autosaveDirectory = dir.filePath(QStringLiteral("autosave"));
     auto window = std::make_unique<ui::MainWindow>(options);
-    auto scripted = std::make_unique<ScriptedPrompter>();
-    if (prompter)
-        *prompter = scripted.get();
-    window->files()->setPrompter(std::move(scripted));
-    window->resize(1600, 1000);
-    window->startup();
+    startTestWindow(*window, prompter);
     window->show();
     return window;
 }
@@ -43,36 +53,27 @@ inline void closeTestWindow(std::unique_ptr<ui::MainWindow>& window) {
     window.reset();
 }
 
-// A window that keeps no settings and no autosave, answers questions from a script, sized 1600 x 1000 and
-// started on the default scenario; not shown yet, and with no tab beyond the Plan view.
+// A bare MainWindow (the Plan tab, the panels and the menus, no other tab) that keeps no settings and
+// no autosave, answers questions from a script, sized 1600 x 1000 and started on the default scenario;
+// not shown yet.
 inline std::unique_ptr<ui::MainWindow> makeQuietWindow() {
-    ui::WindowOptions options;
-    options.persistentSettings = false;
-    options.autosave = false;
-    auto window = std::make_unique<ui::MainWindow>(options);
-    window->files()->setPrompter(std::make_unique<ScriptedPrompter>());
-    window->resize(1600, 1000);
-    window->startup();
+    auto window = std::make_unique<ui::MainWindow>(quietOptions());
+    startTestWindow(*window);
     return window;
 }
 
-// makeQuietWindow with every tab, menu and tool-bar button the program installs (app/gui/main.cpp's order):
-// the window as a user sees it, for screenshots and size checks.
+// makeQuietWindow as the program builds it (makePlannerWindow): every tab, menu and tool-bar button, for
+// screenshots and size checks.
 inline std::unique_ptr<ui::MainWindow> makeFullQuietWindow() {
-    auto window = makeQuietWindow();
-    ui::ScenarioDocument& doc = *window->document();
-    ui::installExploreTabs(*window, doc);
-    ui::installToolTabs(*window, doc);
-    ui::installInterop(*window, doc);
-    ui::installTeaching(*window, doc);
+    auto window = ui::makePlannerWindow(quietOptions());
+    startTestWindow(*window);
     return window;
 }
 
-// A window that keeps no settings and no autosave, with the Explore, One axis and Compare tabs, at
-// 1600 x 1000 and shown; wait with QTest::qWaitForWindowExposed.
+// makeFullQuietWindow, shown; wait with QTest::qWaitForWindowExposed. The Explore and Compare tests drive
+// their tabs in it.
 inline std::unique_ptr<ui::MainWindow> openExploreWindow() {
-    auto window = makeQuietWindow();
-    ui::installExploreTabs(*window, *window->document());
+    auto window = makeFullQuietWindow();
     window->show();
     return window;
 }

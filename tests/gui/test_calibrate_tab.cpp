@@ -12,7 +12,8 @@
 #include "ui/document/ScenarioDocument.h"
 #include "ui/plan/PlanView.h"
 #include "ui/shell/MainWindow.h"
-#include "ui/shell/ToolsWiring.h"
+#include "ui/shell/WindowMenus.h"
+#include "ui/shell/WindowTabs.h"
 #include "ui/validate/ValidationTab.h"
 #include "ui/widgets/InlineBanner.h"
 
@@ -544,19 +545,18 @@ private slots:
         QVERIFY(!tab.candidateProfile().has_value());
     }
 
-    // installToolTabs: both tabs in the window, in place of the placeholders, and the Tools menu.
+    // WindowTabs::install: both tabs in the window, once each, and the Tools menu.
     void wiringIntoTheMainWindow() {
         ui::WindowOptions options;
         options.persistentSettings = false;
         options.autosave = false;
         ui::MainWindow w(options);
-        const int before = w.tabs()->count();
-        QVERIFY(!ui::calibrateTabOf(w) && !ui::validationTabOf(w));
-        ui::installToolTabs(w, *w.document());
+        QVERIFY(!ui::WindowTabs::of(w));
+        const ui::WindowTabs& installed = ui::WindowTabs::install(w);
         struct {
             ui::CalibrateTab* calibrate;
             ui::ValidationTab* validation;
-        } tabs{ui::calibrateTabOf(w), ui::validationTabOf(w)};
+        } tabs{installed.calibrate(), installed.validation()};
         QVERIFY(tabs.calibrate && tabs.validation);
         int calibrate = -1, validate = -1;
         for (int i = 0; i < w.tabs()->count(); ++i) {
@@ -574,9 +574,10 @@ private slots:
         QVERIFY(calibrate >= 0 && validate >= 0);
         QCOMPARE(w.tabs()->widget(calibrate), tabs.calibrate);
         QCOMPARE(w.tabs()->widget(validate), tabs.validation);
-        QVERIFY(w.tabs()->count() == before || w.tabs()->count() == before + 2);
-        QAction* showCalibrate = w.toolsMenu()->findChild<QAction*>(QStringLiteral("actionCalibrate"));
-        QAction* showValidate = w.toolsMenu()->findChild<QAction*>(QStringLiteral("actionValidate"));
+        QCOMPARE(w.tabs()->count(), ui::kWindowTabCount);
+        QAction* showCalibrate =
+            w.menus()->toolsMenu()->findChild<QAction*>(QStringLiteral("actionCalibrate"));
+        QAction* showValidate = w.menus()->toolsMenu()->findChild<QAction*>(QStringLiteral("actionValidate"));
         QVERIFY(showCalibrate && showValidate);
         showValidate->trigger();
         QCOMPARE(w.tabs()->currentWidget(), tabs.validation);

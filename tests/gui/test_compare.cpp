@@ -9,7 +9,6 @@
 #include "ui/document/ScenarioDocument.h"
 #include "ui/explore/ExploreTab.h"
 #include "ui/explore/SearchResultModel.h"
-#include "ui/shell/ExploreWiring.h"
 #include "ui/shell/FileController.h"
 #include "ui/shell/MainWindow.h"
 

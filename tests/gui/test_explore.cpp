@@ -16,7 +16,6 @@
 #include "ui/explore/detail/ScreenFigureFormat.h"
 #include "ui/scenario/LayoutSliders.h"
 #include "ui/scenario/ScenarioPanel.h"
-#include "ui/shell/ExploreWiring.h"
 #include "ui/shell/FileController.h"
 #include "ui/shell/MainWindow.h"
 #include "ui/widgets/StepControl.h"

@@ -1,6 +1,6 @@
 // Files through the window: Save As, Open, the round trip, recent files, a file given at start-up,
 // and a malformed file that opens nothing and says what is wrong and where, in a banner.
-#include "GuiTestSupport.h"
+#include "WindowTestSupport.h"
 #include "core/io/Presets.h"
 #include "core/io/ScenarioJson.h"
 #include "ui/document/ScenarioDocument.h"
@@ -53,11 +53,7 @@ private slots:
         QSettings().clear();
         makeWindow();
     }
-    void cleanup() {
-        doc()->undoStack()->setClean();
-        m_window->close();
-        m_window.reset();
-    }
+    void cleanup() { test::closeTestWindow(m_window); }
 
     void saveAsThenOpenRoundTrip() {
         doc()->setLayoutValue(core::LayoutAxis::Tp, 4);

@@ -1,16 +1,15 @@
-// The window's reports and interoperability entries (issue 6): File menu actions, Hugging Face
-// import (menu and drop share importHfConfigInto), and the Measured run tab.
+// The File menu's exchanges with other tools: the export and import entries, the tool bar's Export,
+// and the Hugging Face import (menu and drop share importHfConfig).
 #include "GuiTestSupport.h"
 #include "ui/document/ScenarioDocument.h"
-#include "ui/shell/InteropWiring.h"
+#include "ui/shell/ExportImportActions.h"
 #include "ui/shell/MainWindow.h"
+#include "ui/shell/WindowMenus.h"
 #include "ui/widgets/InlineBanner.h"
 
 #include <QApplication>
 #include <QFileDialog>
 #include <QMenu>
-#include <QMenuBar>
-#include <QTabWidget>
 #include <QTimer>
 #include <QToolBar>
 #include <QUndoStack>
@@ -35,27 +34,20 @@ private:
 private slots:
     void fileMenuHasTheExportAndImportEntries() {
         ui::MainWindow w(quiet());
-        ui::installInterop(w, *w.document());
+        ui::installExportImportActions(w);
         QStringList texts;
-        for (QAction* a : w.menuBar()->actions())
-            if (a->menu() && a->text().remove(QLatin1Char('&')) == QStringLiteral("File"))
-                for (QAction* item : a->menu()->actions())
-                    texts << item->text().remove(QLatin1Char('&'));
-        QVERIFY(texts.contains(QStringLiteral("Export report...")));
-        QVERIFY(texts.contains(QStringLiteral("Export launch settings...")));
-        QVERIFY(texts.contains(QStringLiteral("Import Hugging Face config...")));
+        for (QAction* item : w.menus()->fileMenu()->actions())
+            texts << item->text().remove(QLatin1Char('&'));
+        QCOMPARE(texts.mid(texts.size() - 3),
+                 QStringList({QStringLiteral("Export report..."), QStringLiteral("Export launch settings..."),
+                              QStringLiteral("Import Hugging Face config...")}));
         QVERIFY(w.acceptDrops());
-        bool measured = false;
-        for (QTabWidget* tabs : w.findChildren<QTabWidget*>())
-            for (int i = 0; i < tabs->count(); ++i)
-                measured |= tabs->tabText(i).remove(QLatin1Char('&')) == QStringLiteral("Measured run");
-        QVERIFY(measured);
     }
 
-    // The tool bar's Export (the design card's [Export]) opens the same "Export report" dialog as the menu.
+    // The tool bar's Export opens the same "Export report" dialog as the menu.
     void theToolBarsExportOpensTheReportDialog() {
         ui::MainWindow w(quiet());
-        ui::installInterop(w, *w.document());
+        ui::installExportImportActions(w);
         w.show();
         auto* bar = w.findChild<QToolBar*>(QStringLiteral("mainToolBar"));
         QVERIFY(bar);
@@ -83,9 +75,9 @@ private slots:
     void importingAConfigReplacesTheModelAndCanBeUndone() {
         ui::MainWindow w(quiet());
         ui::ScenarioDocument& doc = *w.document();
-        ui::installInterop(w, doc);
+        ui::installExportImportActions(w);
         const core::ModelSpec before = doc.scenario().model;
-        QVERIFY(ui::importHfConfigInto(w, doc, data("llama-3.1-8b.json")));
+        QVERIFY(ui::importHfConfig(w, data("llama-3.1-8b.json")));
         QCOMPARE(doc.scenario().model.layers, 32);
         QCOMPARE(doc.scenario().model.hidden, 4096);
         QCOMPARE(doc.scenario().model.kvHeads, 8);
@@ -97,9 +89,9 @@ private slots:
     void aBadConfigChangesNothingAndSaysWhy() {
         ui::MainWindow w(quiet());
         ui::ScenarioDocument& doc = *w.document();
-        ui::installInterop(w, doc);
+        ui::installExportImportActions(w);
         const core::Scenario before = doc.scenario();
-        QVERIFY(!ui::importHfConfigInto(w, doc, data("bad/no-model-type.json")));
+        QVERIFY(!ui::importHfConfig(w, data("bad/no-model-type.json")));
         QVERIFY(doc.scenario() == before);
         QVERIFY(!w.layoutBanner()->isHidden());
     }

@@ -4,11 +4,16 @@
 #include "core/estimate/Evaluate.h"
 #include "core/io/Presets.h"
 #include "core/measured/ValidationTrust.h"
+#include "ui/calibrate/CalibrateTab.h"
 #include "ui/charts/MemoryChart.h"
 #include "ui/charts/MfuGauge.h"
 #include "ui/charts/TimeChart.h"
+#include "ui/compare/CompareView.h"
 #include "ui/document/BundledValidationGroups.h"
 #include "ui/document/ScenarioDocument.h"
+#include "ui/explore/AxisSweepView.h"
+#include "ui/explore/ExploreTab.h"
+#include "ui/measured/MeasuredRunPanel.h"
 #include "ui/plan/DiagnosticsModel.h"
 #include "ui/plan/DiagnosticsPanel.h"
 #include "ui/plan/ExplanationPanel.h"
@@ -19,6 +24,9 @@
 #include "ui/shell/FileController.h"
 #include "ui/shell/MainWindow.h"
 #include "ui/shell/Settings.h"
+#include "ui/shell/WindowMenus.h"
+#include "ui/shell/WindowTabs.h"
+#include "ui/validate/ValidationTab.h"
 #include "ui/widgets/FigureLabel.h"
 #include "ui/widgets/InlineBanner.h"
 #include "ui/widgets/Palette.h"
@@ -35,6 +43,7 @@
 #include <QListView>
 #include <QSlider>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QTextBrowser>
 #include <QUndoStack>
 #include <QtCharts/QBarSet>
@@ -284,21 +293,67 @@ private slots:
         QVERIFY(!m_window->layoutBanner()->isVisible());
     }
 
+    // The tab bar is WindowTabs' list in its order, titles with their mnemonics, each tab the page that
+    // WindowTabs created for it: no placeholder waits to be replaced.
+    void theTabsAreWindowTabsInItsOrder() {
+        const auto window = test::makeFullQuietWindow(); // as the program builds it
+        const QStringList titles = {QStringLiteral("&Plan"),        QStringLiteral("&Explore"),
+                                    QStringLiteral("One a&xis"),    QStringLiteral("&Compare"),
+                                    QStringLiteral("C&alibrate"),   QStringLiteral("&Validate"),
+                                    QStringLiteral("&Measured run")};
+        QVERIFY(!ui::WindowTabs::of(*m_window)); // the bare window has Plan alone
+        QCOMPARE(m_window->tabs()->count(), 1);
+        QTabWidget* tabs = window->tabs();
+        const ui::WindowTabs* installed = ui::WindowTabs::of(*window);
+        QVERIFY(installed);
+        QCOMPARE(tabs->count(), ui::kWindowTabCount);
+        for (int i = 0; i < tabs->count(); ++i) {
+            const auto tab = static_cast<ui::WindowTab>(i);
+            QCOMPARE(tabs->tabText(i), ui::WindowTabs::title(tab));
+            QCOMPARE(tabs->tabText(i), titles[i]);
+            QCOMPARE(tabs->tabToolTip(i), ui::WindowTabs::toolTip(tab));
+            QVERIFY(!tabs->tabToolTip(i).isEmpty());
+            QCOMPARE(tabs->widget(i), installed->page(tab));
+        }
+        QCOMPARE(tabs->widget(0), static_cast<QWidget*>(window->planView()));
+        QVERIFY(qobject_cast<ui::ExploreTab*>(tabs->widget(1)));
+        QVERIFY(qobject_cast<ui::AxisSweepView*>(tabs->widget(2)));
+        QVERIFY(qobject_cast<ui::CompareView*>(tabs->widget(3)));
+        QVERIFY(qobject_cast<ui::CalibrateTab*>(tabs->widget(4)));
+        QVERIFY(qobject_cast<ui::ValidationTab*>(tabs->widget(5)));
+        QVERIFY(qobject_cast<ui::MeasuredRunPanel*>(tabs->widget(6)));
+        // Installing again adds nothing.
+        QCOMPARE(&ui::WindowTabs::install(*window), installed);
+        QCOMPARE(tabs->count(), ui::kWindowTabCount);
+    }
+
+    // The names the command line's --tab takes: the titles without their &, in any case.
+    void tabsAreFoundByTheirNames() {
+        QCOMPARE(ui::WindowTabs::names(),
+                 QStringList({QStringLiteral("Plan"), QStringLiteral("Explore"), QStringLiteral("One axis"),
+                              QStringLiteral("Compare"), QStringLiteral("Calibrate"),
+                              QStringLiteral("Validate"), QStringLiteral("Measured run")}));
+        QCOMPARE(ui::WindowTabs::fromName(QStringLiteral("one AXIS")), ui::WindowTab::OneAxis);
+        QCOMPARE(ui::WindowTabs::fromName(QStringLiteral("measured run")), ui::WindowTab::MeasuredRun);
+        QVERIFY(!ui::WindowTabs::fromName(QStringLiteral("One a&xis")));
+        QVERIFY(!ui::WindowTabs::fromName(QStringLiteral("Tools")));
+    }
+
     void undoAndRedoThroughTheActions() {
         QSlider* pp = control(LayoutAxis::Pp)->slider();
         pp->setFocus();
         QTest::keyClick(pp, Qt::Key_Right); // PP 4 -> 8, DP 2 -> 1
         QCOMPARE(doc()->scenario().layout.pp, 8);
         QCOMPARE(doc()->scenario().layout.dp, 1);
-        QVERIFY(m_window->undoAction()->isEnabled());
-        m_window->undoAction()->trigger();
+        QVERIFY(m_window->menus()->undoAction()->isEnabled());
+        m_window->menus()->undoAction()->trigger();
         QCOMPARE(doc()->scenario().layout.pp, 4);
         QCOMPARE(doc()->scenario().layout.dp, 2);
         QCOMPARE(control(LayoutAxis::Pp)->value(), 4);
         QCOMPARE(control(LayoutAxis::Pp)->slider()->value(), 2);
         verifyBarsMatchCore(doc()->scenario());
         QVERIFY(!m_window->isWindowModified());
-        m_window->redoAction()->trigger();
+        m_window->menus()->redoAction()->trigger();
         QCOMPARE(control(LayoutAxis::Pp)->value(), 8);
         QCOMPARE(memory()->stageCount(), 8);
         verifyBarsMatchCore(doc()->scenario());
@@ -313,7 +368,7 @@ private slots:
         acc->setSliderDown(false);
         QCOMPARE(doc()->scenario().layout.accumulation, 24);
         QCOMPARE(doc()->undoStack()->count(), 1);
-        m_window->undoAction()->trigger();
+        m_window->menus()->undoAction()->trigger();
         QCOMPARE(doc()->scenario().layout.accumulation, 16);
     }
 

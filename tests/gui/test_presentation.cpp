@@ -7,7 +7,7 @@
 #include "ui/plan/PlanView.h"
 #include "ui/shell/FileController.h"
 #include "ui/shell/MainWindow.h"
-#include "ui/shell/TeachingWiring.h"
+#include "ui/shell/TeachingMode.h"
 #include "ui/teach/PresentationMode.h"
 #include "ui/teach/Tour.h"
 #include "ui/teach/TourPanel.h"
@@ -32,7 +32,7 @@ class TestPresentation : public QObject {
 private:
     QTemporaryDir m_dir;
     std::unique_ptr<ui::MainWindow> m_window;
-    ui::PresentationMode* mode() const { return ui::teachingOf(*m_window)->presentation; }
+    ui::PresentationMode* mode() const { return ui::TeachingMode::of(*m_window)->presentation(); }
 
     QLineSeries* capacityLine() const {
         for (QAbstractSeries* s : m_window->planView()->memoryChart()->chartView()->chart()->series())
@@ -52,7 +52,7 @@ private slots:
 
     void init() {
         m_window = test::makeQuietWindow();
-        ui::installTeaching(*m_window, *m_window->document());
+        ui::TeachingMode::install(*m_window);
         // Full screen means little on the offscreen platform; the rest is what is tested.
         ui::PresentationOptions o = mode()->options();
         o.fullScreen = false;
@@ -88,7 +88,7 @@ private slots:
         QVERIFY(title);
         const double titleBefore = title->font().pointSizeF();
 
-        ui::teachingOf(*m_window)->presentationAction->trigger();
+        ui::TeachingMode::of(*m_window)->presentationAction()->trigger();
         QVERIFY(mode()->isActive());
         QVERIFY(ui::presentation::isActive());
         QCOMPARE(ui::presentation::fontScale(), 1.6);
@@ -104,7 +104,7 @@ private slots:
         QCOMPARE(m_window->statusLabel(1)->font().pointSizeF(), labelBefore);
         QCOMPARE(ui::presentation::fontScale(), 1.0);
         QVERIFY(!ui::presentation::isActive());
-        QVERIFY(!ui::teachingOf(*m_window)->presentationAction->isChecked());
+        QVERIFY(!ui::TeachingMode::of(*m_window)->presentationAction()->isChecked());
     }
 
     void thickensChartLinesAndKeepsThemThick() {
@@ -168,34 +168,34 @@ private slots:
     }
 
     void theTourMovesBesideTheChartsAndBack() {
-        ui::Teaching* t = ui::teachingOf(*m_window);
+        ui::TeachingMode* t = ui::TeachingMode::of(*m_window);
         t->startTour(0);
-        QCOMPARE(m_window->dockWidgetArea(t->dock), Qt::BottomDockWidgetArea);
-        QVERIFY(!t->panel->isVertical());
+        QCOMPARE(m_window->dockWidgetArea(t->dock()), Qt::BottomDockWidgetArea);
+        QVERIFY(!t->panel()->isVertical());
         mode()->setActive(true);
-        QCOMPARE(m_window->dockWidgetArea(t->dock), Qt::RightDockWidgetArea);
-        QVERIFY(t->panel->isVertical());
-        QVERIFY(t->dock->isVisible());
+        QCOMPARE(m_window->dockWidgetArea(t->dock()), Qt::RightDockWidgetArea);
+        QVERIFY(t->panel()->isVertical());
+        QVERIFY(t->dock()->isVisible());
         // Looking at the Explanation tab beside it does not end the tour.
         auto* explanation = m_window->findChild<QDockWidget*>(QStringLiteral("explanationDock"));
         explanation->raise();
         QCoreApplication::processEvents();
-        QVERIFY(t->tour->isActive());
-        t->dock->raise();
+        QVERIFY(t->tour()->isActive());
+        t->dock()->raise();
         mode()->setActive(false);
-        QCOMPARE(m_window->dockWidgetArea(t->dock), Qt::BottomDockWidgetArea);
-        QVERIFY(!t->panel->isVertical());
-        t->tour->stop();
+        QCOMPARE(m_window->dockWidgetArea(t->dock()), Qt::BottomDockWidgetArea);
+        QVERIFY(!t->panel()->isVertical());
+        t->tour()->stop();
     }
 
     void commandLineStartsPresentationMode() {
         QCommandLineParser parser;
         parser.addOption(QCommandLineOption(QStringLiteral("screenshot"), QString(), QStringLiteral("FILE")));
-        ui::addTeachingOptions(parser);
+        ui::TeachingMode::addCommandLineOptions(parser);
         QVERIFY(parser.parse({QStringLiteral("layout-planner"), QStringLiteral("--presentation"),
                               QStringLiteral("--screenshot"), QStringLiteral("x.png")}));
         const double appBefore = QApplication::font().pointSizeF();
-        QVERIFY(ui::applyTeachingOptions(*m_window, *m_window->document(), parser));
+        QVERIFY(ui::TeachingMode::of(*m_window)->applyCommandLine(parser));
         QVERIFY(mode()->isActive());
         QVERIFY(!(m_window->windowState() & Qt::WindowFullScreen)); // a screenshot keeps its size
         QCOMPARE(QApplication::font().pointSizeF(), appBefore * 1.6);

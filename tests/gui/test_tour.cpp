@@ -9,13 +9,14 @@
 #include "ui/plan/ExplanationPanel.h"
 #include "ui/shell/FileController.h"
 #include "ui/shell/MainWindow.h"
-#include "ui/shell/TeachingWiring.h"
+#include "ui/shell/TeachingMode.h"
+#include "ui/shell/WindowMenus.h"
 #include "ui/teach/GlossaryDialog.h"
-#include "ui/teach/Highlighter.h"
 #include "ui/teach/PresentationMode.h"
 #include "ui/teach/QuizDialog.h"
 #include "ui/teach/Tour.h"
 #include "ui/teach/TourPanel.h"
+#include "ui/teach/WidgetOutline.h"
 
 #include <QAction>
 #include <QCommandLineParser>
@@ -63,8 +64,8 @@ private:
     std::unique_ptr<ui::MainWindow> m_window;
 
     ui::ScenarioDocument* doc() const { return m_window->document(); }
-    ui::Teaching* teaching() const { return ui::teachingOf(*m_window); }
-    ui::Tour* tour() const { return teaching()->tour; }
+    ui::TeachingMode* teaching() const { return ui::TeachingMode::of(*m_window); }
+    ui::Tour* tour() const { return teaching()->tour(); }
 
     void makeWindow() {
         m_window = test::makeFullQuietWindow(); // every tab and button: the screenshots show the real window
@@ -86,18 +87,18 @@ private:
                                       QStringLiteral(" (found ") + QString::fromStdString(r.actual) +
                                       QLatin1Char(')')));
         // The checks the panel shows are the core's, all ticked.
-        QVERIFY(!teaching()->panel->checksLabel()->text().contains(QStringLiteral("✗")));
-        QCOMPARE(teaching()->panel->counterLabel()->text(),
+        QVERIFY(!teaching()->panel()->checksLabel()->text().contains(QStringLiteral("✗")));
+        QCOMPARE(teaching()->panel()->counterLabel()->text(),
                  QStringLiteral("Step %1 of %2").arg(tour()->current() + 1).arg(tour()->count()));
-        QCOMPARE(teaching()->panel->titleLabel()->text(), QString::fromStdString(step->title));
-        const QString text = teaching()->panel->textView()->toPlainText();
+        QCOMPARE(teaching()->panel()->titleLabel()->text(), QString::fromStdString(step->title));
+        const QString text = teaching()->panel()->textView()->toPlainText();
         QVERIFY2(!text.contains(QStringLiteral("{{")), qPrintable(id));
         // The outline sits on the widget the step talks about, which is on screen.
-        ui::Highlighter* h = teaching()->highlighter;
-        QCOMPARE(h->targetName(), QString::fromStdString(step->target));
-        QVERIFY2(h->target() && h->target()->isVisible(), qPrintable(id));
-        QVERIFY2(!h->outlineRect().isEmpty(), qPrintable(id));
-        QVERIFY(h->isVisible());
+        ui::WidgetOutline* outline = teaching()->outline();
+        QCOMPARE(outline->targetName(), QString::fromStdString(step->target));
+        QVERIFY2(outline->target() && outline->target()->isVisible(), qPrintable(id));
+        QVERIFY2(!outline->outlineRect().isEmpty(), qPrintable(id));
+        QVERIFY(outline->isVisible());
         if (!step->explain.empty())
             QCOMPARE(m_window->explanationPanel()->currentKey(), QString::fromStdString(step->explain));
     }
@@ -110,11 +111,7 @@ private slots:
         makeWindow();
     }
 
-    void cleanup() {
-        doc()->undoStack()->setClean();
-        m_window->close();
-        m_window.reset();
-    }
+    void cleanup() { test::closeTestWindow(m_window); }
 
     void theTourLoadsAndItsTargetsExist() {
         QVERIFY2(tour()->errors().isEmpty(), qPrintable(tour()->errors().join(QLatin1Char('\n'))));
@@ -125,28 +122,29 @@ private slots:
                      qPrintable(QStringLiteral("no widget named ") + target));
         }
         // The Learn menu carries the four entries.
-        QMenu* learn = m_window->learnMenu();
-        QVERIFY(learn->actions().contains(teaching()->tourAction));
-        QVERIFY(learn->actions().contains(teaching()->quizAction));
-        QVERIFY(learn->actions().contains(teaching()->glossaryAction));
-        QVERIFY(learn->actions().contains(teaching()->presentationAction));
-        QVERIFY(!teaching()->tourAction->toolTip().isEmpty());
-        QVERIFY(!teaching()->tourAction->toolTip().startsWith(QStringLiteral("actions."))); // from texts.json
+        QMenu* learn = m_window->menus()->learnMenu();
+        QVERIFY(learn->actions().contains(teaching()->tourAction()));
+        QVERIFY(learn->actions().contains(teaching()->quizAction()));
+        QVERIFY(learn->actions().contains(teaching()->glossaryAction()));
+        QVERIFY(learn->actions().contains(teaching()->presentationAction()));
+        QVERIFY(!teaching()->tourAction()->toolTip().isEmpty());
+        QVERIFY(
+            !teaching()->tourAction()->toolTip().startsWith(QStringLiteral("actions."))); // from texts.json
     }
 
     void theTourVisitsEveryStepWithTheKeyboard() {
         QSignalSpy steps(tour(), &ui::Tour::stepChanged);
         QSignalSpy finished(tour(), &ui::Tour::finished);
-        teaching()->tourAction->trigger();
+        teaching()->tourAction()->trigger();
         QVERIFY(tour()->isActive());
         QCOMPARE(tour()->current(), 0);
-        QVERIFY(teaching()->dock->isVisible());
+        QVERIFY(teaching()->dock()->isVisible());
         const QString shotDir = qEnvironmentVariable("LP_TOUR_SCREENSHOT_DIR");
         for (int i = 0; i < tour()->count(); ++i) {
             QCOMPARE(tour()->current(), i);
             verifyCurrentStep();
             if (!shotDir.isEmpty()) {
-                teaching()->highlighter->setAnimated(false);
+                teaching()->outline()->setAnimated(false);
                 QTest::qWait(150); // the explanation panel follows the plan within 60 ms
                 const QString id = QString::fromStdString(tour()->currentStep()->id);
                 const QImage shot = docsImage(m_window->grab().toImage());
@@ -158,8 +156,8 @@ private slots:
         QCOMPARE(steps.count(), tour()->count());
         QCOMPARE(finished.count(), 1);
         QVERIFY(!tour()->isActive());
-        QVERIFY(!teaching()->dock->isVisible());
-        QVERIFY(!teaching()->highlighter->isVisible());
+        QVERIFY(!teaching()->dock()->isVisible());
+        QVERIFY(!teaching()->outline()->isVisible());
         QCOMPARE(tour()->savedStep(), 0); // finished: the next tour starts over
     }
 
@@ -178,14 +176,13 @@ private slots:
             QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
             for (int k = 0; k < 5; ++k)
                 QApplication::processEvents();
-            ui::Highlighter* h = teaching()->highlighter;
+            ui::WidgetOutline* outline = teaching()->outline();
             const QString id = QString::fromStdString(tour()->currentStep()->id);
-            const QRect outline = h->outlineRect();
-            QVERIFY2(!outline.isEmpty(), qPrintable(id));
-            const int shown = outline.height() - 12; // less the outline's margins
-            QVERIFY2(shown >= std::min(h->target()->height(), 100), qPrintable(id));
-            QVERIFY2(!outline.intersects(teaching()->dock->geometry().adjusted(8, 8, -8, -8)),
-                     qPrintable(id));
+            const QRect ring = outline->outlineRect();
+            QVERIFY2(!ring.isEmpty(), qPrintable(id));
+            const int shown = ring.height() - 12; // less the outline's margins
+            QVERIFY2(shown >= std::min(outline->target()->height(), 100), qPrintable(id));
+            QVERIFY2(!ring.intersects(teaching()->dock()->geometry().adjusted(8, 8, -8, -8)), qPrintable(id));
         }
     }
 
@@ -194,18 +191,18 @@ private slots:
         const QString shotDir = qEnvironmentVariable("LP_TOUR_SCREENSHOT_DIR");
         if (shotDir.isEmpty())
             QSKIP("LP_TOUR_SCREENSHOT_DIR is not set");
-        ui::Teaching* t = teaching();
-        ui::PresentationOptions o = t->presentation->options();
+        ui::TeachingMode* t = teaching();
+        ui::PresentationOptions o = t->presentation()->options();
         o.fullScreen = false;
-        t->presentation->setOptions(o);
-        t->presentation->setActive(true);
+        t->presentation()->setOptions(o);
+        t->presentation()->setActive(true);
         m_window->resize(1920, 1080);
-        t->highlighter->setAnimated(false);
+        t->outline()->setAnimated(false);
         t->startTour(11); // MFU
         QTest::qWait(100);
         QVERIFY(docsImage(m_window->grab().toImage())
                     .save(QDir(shotDir).filePath(QStringLiteral("tour-presentation.png"))));
-        t->presentation->setActive(false);
+        t->presentation()->setActive(false);
     }
 
     // For the docs only: the quiz after an answer, and the glossary on a term.
@@ -246,12 +243,12 @@ private slots:
         QCOMPARE(tour()->current(), 0);
         QTest::keyClick(m_window.get(), Qt::Key_Left); // nothing before the first step
         QCOMPARE(tour()->current(), 0);
-        QVERIFY(!teaching()->panel->backButton()->isEnabled());
-        QTest::mouseClick(teaching()->panel->nextButton(), Qt::LeftButton);
+        QVERIFY(!teaching()->panel()->backButton()->isEnabled());
+        QTest::mouseClick(teaching()->panel()->nextButton(), Qt::LeftButton);
         QCOMPARE(tour()->current(), 1);
         QTest::keyClick(m_window.get(), Qt::Key_Escape);
         QVERIFY(!tour()->isActive());
-        QVERIFY(!teaching()->dock->isVisible());
+        QVERIFY(!teaching()->dock()->isVisible());
         // Arrow keys belong to the window again once the tour is over.
         QTest::keyClick(m_window.get(), Qt::Key_Right);
         QVERIFY(!tour()->isActive());
@@ -268,11 +265,11 @@ private slots:
         makeWindow();
         tour()->setPersistent(true);
         QCOMPARE(tour()->savedStep(), 6);
-        teaching()->tourAction->trigger();
+        teaching()->tourAction()->trigger();
         QCOMPARE(tour()->current(), 6);
         verifyCurrentStep();
-        QVERIFY(teaching()->panel->findChild<QLabel*>(QStringLiteral("tourResumed"))->isVisible());
-        teaching()->restartTourAction->trigger();
+        QVERIFY(teaching()->panel()->findChild<QLabel*>(QStringLiteral("tourResumed"))->isVisible());
+        teaching()->restartTourAction()->trigger();
         QCOMPARE(tour()->current(), 0);
     }
 
@@ -290,20 +287,20 @@ private slots:
     void theTextQuotesTheCurrentPlan() {
         teaching()->startTour(0);
         tour()->goTo(2); // training state
-        QVERIFY(teaching()->panel->textView()->toPlainText().contains(QStringLiteral("1.10 TB")));
+        QVERIFY(teaching()->panel()->textView()->toPlainText().contains(QStringLiteral("1.10 TB")));
         // Moving a slider under the same step re-quotes the figures (and re-checks the claims).
         teaching()->startTour(11); // MFU
-        const QString before = teaching()->panel->textView()->toPlainText();
+        const QString before = teaching()->panel()->textView()->toPlainText();
         doc()->setLayoutValue(core::LayoutAxis::Accumulation, 2);
-        const QString after = teaching()->panel->textView()->toPlainText();
+        const QString after = teaching()->panel()->textView()->toPlainText();
         QVERIFY(before != after);
-        QVERIFY(
-            teaching()->panel->checksLabel()->text().contains(QStringLiteral("✗"))); // no longer in the band
+        QVERIFY(teaching()->panel()->checksLabel()->text().contains(
+            QStringLiteral("✗"))); // no longer in the band
     }
 
     void glossaryLinksOpenTheGlossary() {
         teaching()->startTour(0);
-        emit teaching()->panel->textView()->anchorClicked(QUrl(QStringLiteral("glossary:tp")));
+        emit teaching()->panel()->textView()->anchorClicked(QUrl(QStringLiteral("glossary:tp")));
         ui::GlossaryDialog* g = teaching()->glossary();
         QVERIFY(g->isVisible());
         QCOMPARE(g->currentTermId(), QStringLiteral("tp"));
@@ -313,31 +310,31 @@ private slots:
     void commandLineRendersAStep() {
         QCommandLineParser parser;
         parser.addOption(QCommandLineOption(QStringLiteral("screenshot"), QString(), QStringLiteral("FILE")));
-        ui::addTeachingOptions(parser);
+        ui::TeachingMode::addCommandLineOptions(parser);
         QVERIFY(parser.parse({QStringLiteral("layout-planner"), QStringLiteral("--tour-step"),
                               QStringLiteral("5"), QStringLiteral("--screenshot"),
                               m_dir.filePath(QStringLiteral("x.png"))}));
-        QVERIFY(ui::applyTeachingOptions(*m_window, *doc(), parser));
+        QVERIFY(ui::TeachingMode::of(*m_window)->applyCommandLine(parser));
         QCOMPARE(tour()->current(), 4);
         QVERIFY(!tour()->isPersistent());
-        QVERIFY(!teaching()->highlighter->isAnimated());
+        QVERIFY(!teaching()->outline()->isAnimated());
         QVERIFY(!doc()->isModified()); // closing after the grab asks nothing
         verifyCurrentStep();
         QVERIFY(m_window->renderScreenshot(m_dir.filePath(QStringLiteral("step5.png"))));
         QVERIFY(QImage(m_dir.filePath(QStringLiteral("step5.png"))).width() > 0);
 
         QCommandLineParser bad;
-        ui::addTeachingOptions(bad);
+        ui::TeachingMode::addCommandLineOptions(bad);
         QVERIFY(bad.parse(
             {QStringLiteral("layout-planner"), QStringLiteral("--tour-step"), QStringLiteral("99")}));
-        QVERIFY(!ui::applyTeachingOptions(*m_window, *doc(), bad));
+        QVERIFY(!ui::TeachingMode::of(*m_window)->applyCommandLine(bad));
         QVERIFY(bad.parse(
             {QStringLiteral("layout-planner"), QStringLiteral("--tour-step"), QStringLiteral("zero")}));
-        QVERIFY(!ui::applyTeachingOptions(*m_window, *doc(), bad));
+        QVERIFY(!ui::TeachingMode::of(*m_window)->applyCommandLine(bad));
     }
 
     void glossarySearches() {
-        teaching()->glossaryAction->trigger();
+        teaching()->glossaryAction()->trigger();
         ui::GlossaryDialog* g = teaching()->glossary();
         QVERIFY(g->isVisible());
         QVERIFY(g->terms().size() >= 25);

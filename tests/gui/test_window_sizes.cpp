@@ -11,12 +11,9 @@
 #include "ui/plan/KeyFigures.h"
 #include "ui/plan/PlanView.h"
 #include "ui/scenario/ScenarioPanel.h"
-#include "ui/shell/ExploreWiring.h"
 #include "ui/shell/FileController.h"
-#include "ui/shell/InteropWiring.h"
 #include "ui/shell/MainWindow.h"
-#include "ui/shell/TeachingWiring.h"
-#include "ui/shell/ToolsWiring.h"
+#include "ui/shell/TeachingMode.h"
 #include "ui/teach/PresentationMode.h"
 #include "ui/widgets/FigureLabel.h"
 #include "ui/widgets/FlowLayout.h"
@@ -76,8 +73,8 @@ private slots:
     void init() { m_window = test::makeFullQuietWindow(); }
 
     void cleanup() {
-        if (ui::teachingOf(*m_window)->presentation->isActive())
-            ui::teachingOf(*m_window)->presentation->setActive(false);
+        if (ui::TeachingMode::of(*m_window)->presentation()->isActive())
+            ui::TeachingMode::of(*m_window)->presentation()->setActive(false);
         m_window->close();
         m_window.reset();
     }
@@ -96,8 +93,8 @@ private slots:
         }
         QChartView* memory = m_window->planView()->memoryChart()->chartView();
         const int plotBefore = memory->minimumHeight();
-        ui::teachingOf(*m_window)->presentationAction->trigger(); // fonts x1.6
-        QVERIFY(ui::teachingOf(*m_window)->presentation->isActive());
+        ui::TeachingMode::of(*m_window)->presentationAction()->trigger(); // fonts x1.6
+        QVERIFY(ui::TeachingMode::of(*m_window)->presentation()->isActive());
         settle();
         verifyFits({1280, 720});
         // The memory chart grows with the font (its axis labels would elide), the page scrolls for it.
@@ -110,7 +107,7 @@ private slots:
         m_window->resize(1280, 720);
         m_window->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
-        ui::teachingOf(*m_window)->presentationAction->trigger();
+        ui::TeachingMode::of(*m_window)->presentationAction()->trigger();
         settle();
         // Presentation mode goes full screen: on a projector that is 1280x720 (the test screen is not).
         m_window->setWindowState(Qt::WindowNoState);
@@ -180,7 +177,7 @@ private slots:
                  qPrintable(QString::number(step)));
 
         // Back on a desktop: the gauge beside three columns.
-        ui::teachingOf(*m_window)->presentationAction->trigger();
+        ui::TeachingMode::of(*m_window)->presentationAction()->trigger();
         m_window->setWindowState(Qt::WindowNoState);
         m_window->resize(1920, 1080);
         settle();

@@ -88,10 +88,10 @@ void ScenarioDocument::setProfileOverride(std::optional<core::HardwareProfile> p
 void ScenarioDocument::applyFromCommand(const core::Scenario& s) {
     if (s.cluster.nodes > 1)
         m_rules.nodeSize = s.cluster.gpusPerNode; // a multi-node cluster defines the node size
-    setScenarioInternal(s);
+    replaceScenario(s);
 }
 
-void ScenarioDocument::setScenarioInternal(const core::Scenario& s) {
+void ScenarioDocument::replaceScenario(const core::Scenario& s) {
     m_scenario = s;
     updateProfile(false);
     recomputeSteps();
@@ -147,7 +147,7 @@ void ScenarioDocument::resetTo(const core::Scenario& s, const QString& path, boo
     m_dirtyWithoutFile = modified;
     m_rules.nodeSize = s.cluster.gpusPerNode;
     m_hasShownPlan = false;
-    setScenarioInternal(s);
+    replaceScenario(s);
     m_undo->setClean();
     emit fileStateChanged();
 }

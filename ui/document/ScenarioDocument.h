@@ -92,7 +92,7 @@ signals:
     void profileChanged();
 
 private:
-    void setScenarioInternal(const core::Scenario& s);
+    void replaceScenario(const core::Scenario& s); // the scenario, its profile and steps, re-evaluated
     void reevaluate();
     void recomputeSteps();
     void updateProfile(bool force);

@@ -23,6 +23,7 @@
 #include <QUrl>
 
 #include <cstdio>
+#include <functional>
 
 namespace lp::ui {
 namespace {
@@ -41,20 +42,18 @@ QImage renderSvg(const core::SvgChart& chart, int scale) {
     return image;
 }
 
-bool saveBytes(const QString& path, const QByteArray& bytes, QString* error) {
+// Writes `path` atomically: `fill` writes the content into the file, which replaces `path` only when
+// all of it was written.
+bool saveAtomically(const QString& path, QString* error, const std::function<void(QSaveFile&)>& fill) {
     QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        if (error)
-            *error = QObject::tr("cannot write %1: %2").arg(path, file.errorString());
-        return false;
+    if (file.open(QIODevice::WriteOnly)) {
+        fill(file);
+        if (file.commit())
+            return true;
     }
-    file.write(bytes);
-    if (!file.commit()) {
-        if (error)
-            *error = QObject::tr("cannot write %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    return true;
+    if (error)
+        *error = QObject::tr("cannot write %1: %2").arg(path, file.errorString());
+    return false;
 }
 
 } // namespace
@@ -117,13 +116,7 @@ void ReportWriter::paginate(QTextDocument& doc, const QSizeF& pageSize) {
 }
 
 bool ReportWriter::writePdf(const core::ReportInput& report, const QString& path, QString* error) {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        if (error)
-            *error = QObject::tr("cannot write %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    {
+    return saveAtomically(path, error, [&report](QSaveFile& file) {
         QPdfWriter writer(&file);
         writer.setPageSize(QPageSize(QPageSize::A4));
         writer.setPageMargins(QMarginsF(15, 15, 15, 15), QPageLayout::Millimeter);
@@ -137,20 +130,15 @@ bool ReportWriter::writePdf(const core::ReportInput& report, const QString& path
         // Paginate to the writer's printable area: otherwise print() adds 2 cm margins of its own.
         paginate(*doc, writer.pageLayout().paintRectPixels(writer.resolution()).size());
         doc->print(&writer);
-    }
-    if (!file.commit()) {
-        if (error)
-            *error = QObject::tr("cannot write %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    return true;
+    });
 }
 
 bool ReportWriter::write(const core::ReportInput& report, core::ReportFormat format, const QString& path,
                          QString* error) {
     if (format == core::ReportFormat::Pdf)
         return writePdf(report, path, error);
-    return saveBytes(path, QByteArray::fromStdString(core::renderReport(report, format)), error);
+    const QByteArray bytes = QByteArray::fromStdString(core::renderReport(report, format));
+    return saveAtomically(path, error, [&bytes](QSaveFile& file) { file.write(bytes); });
 }
 
 std::optional<core::ReportFormat> ReportWriter::formatForPath(const QString& path) {

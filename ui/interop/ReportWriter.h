@@ -36,7 +36,7 @@ public:
 
     // The format for a file name's extension (.pdf, .html/.htm, .md, .json).
     static std::optional<core::ReportFormat> formatForPath(const QString& path);
-    // "PDF (*.pdf);;HTML (*.html);;Markdown (*.md);;JSON (*.json)" for a save dialog.
+    // The save dialog's filter: PDF, self-contained HTML, Markdown, JSON.
     static QString fileFilter();
 
     // `layout-planner --export-pdf FILE [SCENARIO.json]`: loads the scenario (the default one without

@@ -10,10 +10,11 @@
 #include "ui/shell/Autosave.h"
 #include "ui/shell/FileController.h"
 #include "ui/shell/Settings.h"
+#include "ui/shell/WindowMenus.h"
+#include "ui/shell/WindowTabs.h"
 #include "ui/widgets/Format.h"
 #include "ui/widgets/InlineBanner.h"
 
-#include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
@@ -25,8 +26,6 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTimer>
-#include <QToolBar>
-#include <QUndoStack>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -40,7 +39,26 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
     setWindowIcon(QIcon(QStringLiteral(":/icons/layout-planner.svg")));
     m_doc->setKeepGpuCount(m_settings->keepGpuCount());
 
-    // Centre: banners above the tabs.
+    createCentre();
+    m_files = new FileController(m_doc, m_settings, m_fileBanner, this);
+    if (options.autosave)
+        m_autosave = new Autosave(m_doc, options.autosaveDirectory, this);
+    createDocks();
+    m_menus = new WindowMenus(*this);
+    createStatusBar();
+    connectViews();
+
+    applyUnit();
+    updateLayoutBanner();
+    updateTitle();
+    updateStatus();
+    restoreWindowLayout();
+}
+
+MainWindow::~MainWindow() = default;
+
+// Banners above the tabs; the Plan view is the first tab.
+void MainWindow::createCentre() {
     auto* centre = new QWidget(this);
     auto* centreLayout = new QVBoxLayout(centre);
     centreLayout->setContentsMargins(4, 4, 4, 0);
@@ -56,25 +74,38 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
     m_tabs->setObjectName(QStringLiteral("tabs"));
     m_tabs->setDocumentMode(true);
     m_planView = new PlanView(m_doc, m_tabs);
-    m_tabs->addTab(m_planView, tr("&Plan"));
-    m_tabs->setTabToolTip(0, tr("Memory per stage, MFU and the step-time breakdown of the current layout."));
+    WindowTabs::append(*m_tabs, WindowTab::Plan, m_planView);
     centreLayout->addWidget(m_restoreBanner);
     centreLayout->addWidget(m_fileBanner);
     centreLayout->addWidget(m_layoutBanner);
     centreLayout->addWidget(m_tabs, 1);
     setCentralWidget(centre);
+}
 
-    m_files = new FileController(m_doc, m_settings, m_fileBanner, this);
-    if (options.autosave)
-        m_autosave = new Autosave(m_doc, options.autosaveDirectory, this);
+void MainWindow::createDocks() {
+    m_scenarioPanel = new ScenarioPanel(m_doc, this);
+    m_scenarioDock =
+        addPanelDock(m_scenarioPanel, tr("Scenario"), QStringLiteral("scenarioDock"), Qt::LeftDockWidgetArea);
+    m_diagnostics = new DiagnosticsPanel(m_doc, this);
+    m_diagnosticsDock = addPanelDock(m_diagnostics, tr("Diagnostics"), QStringLiteral("diagnosticsDock"),
+                                     Qt::RightDockWidgetArea);
+    m_explanation = new ExplanationPanel(m_doc, this);
+    m_explanationDock = addPanelDock(m_explanation, tr("Explanation"), QStringLiteral("explanationDock"),
+                                     Qt::RightDockWidgetArea);
+    splitDockWidget(m_diagnosticsDock, m_explanationDock, Qt::Vertical);
+}
 
-    createDocks();
-    createPlaceholderTabs();
-    createActions();
-    createMenus();
-    createToolBar();
-    createStatusBar();
+QDockWidget* MainWindow::addPanelDock(QWidget* panel, const QString& title, const QString& objectName,
+                                      Qt::DockWidgetArea area) {
+    auto* dock = new QDockWidget(title, this);
+    dock->setObjectName(objectName);
+    dock->setWidget(panel);
+    dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetClosable);
+    addDockWidget(area, dock);
+    return dock;
+}
 
+void MainWindow::connectViews() {
     // The status bar follows a drag at most every 120 ms (it repaints a strip across the window).
     m_statusThrottle = new QTimer(this);
     m_statusThrottle->setSingleShot(true);
@@ -96,16 +127,11 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
     connect(m_files, &FileController::statusMessage, this,
             [this](const QString& text) { statusBar()->showMessage(text, 4000); });
     connect(m_settings, &Settings::memoryUnitChanged, this, &MainWindow::applyUnit);
-    connect(m_scenarioPanel->layoutSliders(), &LayoutSliders::keepGpuCountToggled, this, [this](bool keep) {
-        m_settings->setKeepGpuCount(keep);
-        m_keepGpus->setChecked(keep);
-    });
+    connect(m_scenarioPanel->layoutSliders(), &LayoutSliders::keepGpuCountToggled, m_settings,
+            &Settings::setKeepGpuCount);
+}
 
-    applyUnit();
-    updateLayoutBanner();
-    updateTitle();
-    updateStatus();
-
+void MainWindow::restoreWindowLayout() {
     const QByteArray geometry = m_settings->geometry();
     if (geometry.isEmpty() || !restoreGeometry(geometry)) {
         QSize size(1600, 1000);
@@ -120,32 +146,6 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
         m_fileBanner->showMessage(InlineBanner::Kind::Warning,
                                   tr("Some settings were not understood and were reset."),
                                   problems.join(QStringLiteral("<br>")));
-}
-
-MainWindow::~MainWindow() = default;
-
-void MainWindow::createDocks() {
-    m_scenarioPanel = new ScenarioPanel(m_doc, this);
-    m_scenarioDock = new QDockWidget(tr("Scenario"), this);
-    m_scenarioDock->setObjectName(QStringLiteral("scenarioDock"));
-    m_scenarioDock->setWidget(m_scenarioPanel);
-    m_scenarioDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetClosable);
-    addDockWidget(Qt::LeftDockWidgetArea, m_scenarioDock);
-
-    m_diagnostics = new DiagnosticsPanel(m_doc, this);
-    m_diagnosticsDock = new QDockWidget(tr("Diagnostics"), this);
-    m_diagnosticsDock->setObjectName(QStringLiteral("diagnosticsDock"));
-    m_diagnosticsDock->setWidget(m_diagnostics);
-    m_diagnosticsDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetClosable);
-    addDockWidget(Qt::RightDockWidgetArea, m_diagnosticsDock);
-
-    m_explanation = new ExplanationPanel(m_doc, this);
-    m_explanationDock = new QDockWidget(tr("Explanation"), this);
-    m_explanationDock->setObjectName(QStringLiteral("explanationDock"));
-    m_explanationDock->setWidget(m_explanation);
-    m_explanationDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetClosable);
-    addDockWidget(Qt::RightDockWidgetArea, m_explanationDock);
-    splitDockWidget(m_diagnosticsDock, m_explanationDock, Qt::Vertical);
 }
 
 void MainWindow::createStatusBar() {
@@ -228,41 +228,6 @@ void MainWindow::applyUnit() {
     const MemoryUnit unit = m_settings->memoryUnit();
     m_planView->setUnit(unit);
     m_explanation->setUnit(unit);
-    if (m_unitGB) {
-        m_unitGB->setChecked(unit == MemoryUnit::GB);
-        m_unitGiB->setChecked(unit == MemoryUnit::GiB);
-    }
-}
-
-int MainWindow::addTab(QWidget* page, const QString& title, const QString& toolTip) {
-    const int index = m_tabs->addTab(page, title);
-    m_tabs->setTabToolTip(index, toolTip);
-    return index;
-}
-
-void MainWindow::replaceTab(int index, QWidget* page) {
-    const QString title = m_tabs->tabText(index);
-    const QString tip = m_tabs->tabToolTip(index);
-    QWidget* old = m_tabs->widget(index);
-    m_tabs->removeTab(index);
-    m_tabs->insertTab(index, page, title);
-    m_tabs->setTabToolTip(index, tip);
-    delete old;
-}
-
-void MainWindow::insertToolBarAction(QAction* action) {
-    auto* bar = findChild<QToolBar*>(QStringLiteral("mainToolBar"));
-    if (!bar)
-        return;
-    QAction* end = nullptr;
-    for (QAction* a : bar->actions())
-        if (a->objectName() == QLatin1String("toolBarToolsEnd"))
-            end = a;
-    if (!bar->property("toolsStarted").toBool()) { // a separator from Undo/Redo before the first one
-        bar->insertSeparator(end);
-        bar->setProperty("toolsStarted", true);
-    }
-    bar->insertAction(end, action); // appended when there is no such place
 }
 
 bool MainWindow::startup(const QString& scenarioPath) {

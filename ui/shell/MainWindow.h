@@ -1,16 +1,12 @@
 #pragma once
-// The planner window: the scenario panel (left), the tabs (Plan, and room for Explore, Compare,
-// Calibrate, Validate), diagnostics and explanation (right), inline banners, menus, the status bar.
-// It wires widgets to the ScenarioDocument; it computes nothing itself.
+// The planner window's frame: the scenario panel (left), the tabs with the Plan view (centre),
+// diagnostics and explanation (right), inline banners above the tabs, the menus (WindowMenus) and the
+// status bar. It connects the views to the ScenarioDocument; it computes nothing itself. The other
+// tabs come from WindowTabs; PlannerWindow.h builds the window as the program shows it.
 #include <QMainWindow>
 
-#include <memory>
-
-class QAction;
-class QActionGroup;
 class QDockWidget;
 class QLabel;
-class QMenu;
 class QTabWidget;
 class QTimer;
 
@@ -25,6 +21,7 @@ class PlanView;
 class ScenarioDocument;
 class ScenarioPanel;
 class Settings;
+class WindowMenus;
 
 struct WindowOptions {
     bool persistentSettings = true; // read and write QSettings (geometry, units, recent files)
@@ -49,37 +46,32 @@ public:
     Settings* settings() const { return m_settings; }
     FileController* files() const { return m_files; }
     Autosave* autosave() const { return m_autosave; }
+    WindowMenus* menus() const { return m_menus; }
     ScenarioPanel* scenarioPanel() const { return m_scenarioPanel; }
     PlanView* planView() const { return m_planView; }
     DiagnosticsPanel* diagnosticsPanel() const { return m_diagnostics; }
     ExplanationPanel* explanationPanel() const { return m_explanation; }
+    QDockWidget* scenarioDock() const { return m_scenarioDock; }
+    QDockWidget* diagnosticsDock() const { return m_diagnosticsDock; }
+    QDockWidget* explanationDock() const { return m_explanationDock; }
     InlineBanner* layoutBanner() const { return m_layoutBanner; }
     InlineBanner* fileBanner() const { return m_fileBanner; }
     InlineBanner* restoreBanner() const { return m_restoreBanner; }
     QTabWidget* tabs() const { return m_tabs; }
     QLabel* statusLabel(int which) const; // 0 profile, 1 GPUs, 2 evaluation time, 3 saved state
 
-    // Room for the later tabs and menus (Explore, Compare, Calibrate, Validate; Tools, Learn).
-    int addTab(QWidget* page, const QString& title, const QString& toolTip);
-    void replaceTab(int index, QWidget* page);
-    // A tool-bar button for a later tab or menu (Explore, Export): after Undo/Redo, before the memory unit.
-    void insertToolBarAction(QAction* action);
-    QMenu* toolsMenu() const { return m_toolsMenu; }
-    QMenu* learnMenu() const { return m_learnMenu; }
-    QAction* undoAction() const { return m_undo; }
-    QAction* redoAction() const { return m_redo; }
-
 protected:
     void closeEvent(QCloseEvent* event) override;
     void showEvent(QShowEvent* event) override;
 
 private:
-    void createActions();
-    void createMenus();
-    void createToolBar();
+    void createCentre();
     void createDocks();
+    QDockWidget* addPanelDock(QWidget* panel, const QString& title, const QString& objectName,
+                              Qt::DockWidgetArea area);
     void createStatusBar();
-    void createPlaceholderTabs();
+    void connectViews();
+    void restoreWindowLayout();
     void updateTitle();
     void updateStatus();
     void updateLayoutBanner();
@@ -91,6 +83,7 @@ private:
     ScenarioDocument* m_doc;
     Autosave* m_autosave = nullptr;
     FileController* m_files = nullptr;
+    WindowMenus* m_menus = nullptr;
     ScenarioPanel* m_scenarioPanel = nullptr;
     PlanView* m_planView = nullptr;
     DiagnosticsPanel* m_diagnostics = nullptr;
@@ -105,24 +98,6 @@ private:
     QLabel* m_status[4] = {};
     QTimer* m_statusThrottle = nullptr;
     bool m_dockSizesPending = true; // first show without a saved window state: default dock sizes
-
-    QAction* m_new = nullptr;
-    QAction* m_open = nullptr;
-    QAction* m_save = nullptr;
-    QAction* m_saveAs = nullptr;
-    QAction* m_quit = nullptr;
-    QAction* m_undo = nullptr;
-    QAction* m_redo = nullptr;
-    QAction* m_keepGpus = nullptr;
-    QActionGroup* m_units = nullptr;
-    QAction* m_unitGB = nullptr;
-    QAction* m_unitGiB = nullptr;
-    QMenu* m_fileMenu = nullptr;
-    QMenu* m_editMenu = nullptr;
-    QMenu* m_viewMenu = nullptr;
-    QMenu* m_toolsMenu = nullptr;
-    QMenu* m_learnMenu = nullptr;
-    QMenu* m_helpMenu = nullptr;
 };
 
 } // namespace lp::ui

@@ -14,8 +14,8 @@ namespace lp::ui {
 class Settings : public QObject {
     Q_OBJECT
 public:
-    // `store` == nullptr: the application's QSettings. persistent == false: nothing is read or
-    // written (screenshots, tests that want defaults).
+    // persistent: the application's QSettings. persistent == false: nothing is read or written
+    // (screenshots, tests that want defaults).
     explicit Settings(bool persistent = true, QObject* parent = nullptr);
     ~Settings() override;
 

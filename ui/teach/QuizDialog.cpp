@@ -15,12 +15,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace lp::ui {
 namespace {
-QString texts(const char* section, const char* key) {
-    return TeachingTexts::instance().text(QString::fromLatin1(section), QString::fromLatin1(key));
-}
 constexpr int kQuestions = 2 + core::kQuestionKindCount; // the two seed questions and one of each varied kind
 } // namespace
 
@@ -32,15 +30,14 @@ QuizDialog::QuizDialog(ScenarioDocument* doc, std::uint64_t seed, QWidget* paren
       m_explanation(new QLabel(this)), m_score(new QLabel(this)) {
     setObjectName(QStringLiteral("quizDialog"));
     setWindowTitle(tr("Check Yourself"));
-    m_question->setObjectName(QStringLiteral("quizQuestion"));
-    m_answer->setObjectName(QStringLiteral("quizAnswer"));
-    m_check->setObjectName(QStringLiteral("quizCheck"));
-    m_reveal->setObjectName(QStringLiteral("quizReveal"));
-    m_next->setObjectName(QStringLiteral("quizNext"));
-    m_feedback->setObjectName(QStringLiteral("quizFeedback"));
-    m_explanation->setObjectName(QStringLiteral("quizExplanation"));
-    m_score->setObjectName(QStringLiteral("quizScore"));
-    m_counter->setObjectName(QStringLiteral("quizCounter"));
+    const std::pair<QWidget*, const char*> names[] = {
+        {m_question, "quizQuestion"}, {m_answer, "quizAnswer"},
+        {m_check, "quizCheck"},       {m_reveal, "quizReveal"},
+        {m_next, "quizNext"},         {m_feedback, "quizFeedback"},
+        {m_score, "quizScore"},       {m_explanation, "quizExplanation"},
+        {m_counter, "quizCounter"}};
+    for (const auto& [widget, name] : names)
+        widget->setObjectName(QLatin1String(name));
 
     const QByteArray raw = TeachingTexts::instance().raw();
     if (auto parsed = core::quizTextsFromJson(
@@ -48,7 +45,21 @@ QuizDialog::QuizDialog(ScenarioDocument* doc, std::uint64_t seed, QWidget* paren
         m_texts = std::move(*parsed);
         m_textsOk = true;
     }
+    setUpWidgets();
+    layOut();
+    connect(m_check, &QPushButton::clicked, this, [this] {
+        if (m_checked)
+            nextQuestion(); // Enter again goes on
+        else
+            submit(m_answer->text());
+    });
+    connect(m_answer, &QLineEdit::returnPressed, m_check, &QPushButton::click);
+    connect(m_reveal, &QPushButton::clicked, this, &QuizDialog::reveal);
+    connect(m_next, &QPushButton::clicked, this, &QuizDialog::nextQuestion);
+    newQuiz(seed);
+}
 
+void QuizDialog::setUpWidgets() {
     QFont big = m_question->font();
     big.setPointSizeF(big.pointSizeF() * 1.15);
     m_question->setFont(big);
@@ -65,12 +76,14 @@ QuizDialog::QuizDialog(ScenarioDocument* doc, std::uint64_t seed, QWidget* paren
     m_explanation->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     m_explanation->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_score->setTextFormat(Qt::PlainText);
-    m_check->setToolTip(texts("actions", "check"));
-    m_reveal->setToolTip(texts("actions", "reveal"));
-    m_next->setToolTip(texts("actions", "next_question"));
+    m_check->setToolTip(teachingText("actions", "check"));
+    m_reveal->setToolTip(teachingText("actions", "reveal"));
+    m_next->setToolTip(teachingText("actions", "next_question"));
     m_check->setDefault(true);
     m_check->setAutoDefault(true);
+}
 
+void QuizDialog::layOut() {
     auto* head = new QHBoxLayout;
     head->addWidget(m_counter);
     head->addStretch(1);
@@ -85,6 +98,7 @@ QuizDialog::QuizDialog(ScenarioDocument* doc, std::uint64_t seed, QWidget* paren
     bottom->addWidget(m_next);
     auto* close = new QDialogButtonBox(QDialogButtonBox::Close, this);
     bottom->addWidget(close);
+    connect(close, &QDialogButtonBox::rejected, this, &QDialog::reject);
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(head);
@@ -94,18 +108,6 @@ QuizDialog::QuizDialog(ScenarioDocument* doc, std::uint64_t seed, QWidget* paren
     layout->addWidget(m_explanation, 1);
     layout->addLayout(bottom);
     resize(720, 420);
-
-    connect(close, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    connect(m_check, &QPushButton::clicked, this, [this] {
-        if (m_checked)
-            nextQuestion(); // Enter again goes on
-        else
-            submit(m_answer->text());
-    });
-    connect(m_answer, &QLineEdit::returnPressed, m_check, &QPushButton::click);
-    connect(m_reveal, &QPushButton::clicked, this, &QuizDialog::reveal);
-    connect(m_next, &QPushButton::clicked, this, &QuizDialog::nextQuestion);
-    newQuiz(seed);
 }
 
 void QuizDialog::newQuiz(std::uint64_t seed) {
@@ -127,23 +129,23 @@ const core::Question* QuizDialog::currentQuestion() const {
 void QuizDialog::showQuestion() {
     const core::Question* q = currentQuestion();
     m_checked = false;
-    m_counter->setText(texts("quiz_panel", "counter").arg(m_index + 1).arg(m_questions.size()));
-    m_badge->setText(q && q->seed ? texts("quiz_panel", "seed_badge") : QString());
+    m_counter->setText(teachingText("quiz_panel", "counter").arg(m_index + 1).arg(m_questions.size()));
+    m_badge->setText(q && q->seed ? teachingText("quiz_panel", "seed_badge") : QString());
     m_question->setText(q ? qs(q->text) : QString());
     m_answer->clear();
     m_answer->setEnabled(true);
     if (q && q->type == core::AnswerType::YesNo) {
-        m_answer->setPlaceholderText(texts("quiz_panel", "placeholder_yes_no"));
+        m_answer->setPlaceholderText(teachingText("quiz_panel", "placeholder_yes_no"));
         m_unit->clear();
     } else if (q) {
-        m_answer->setPlaceholderText(texts("quiz_panel", "placeholder_number").arg(qs(q->unit)));
+        m_answer->setPlaceholderText(teachingText("quiz_panel", "placeholder_number").arg(qs(q->unit)));
         m_unit->setText(qs(q->unit));
     }
     m_check->setText(tr("&Check"));
     m_reveal->setEnabled(true);
     m_feedback->clear();
     m_explanation->clear();
-    m_score->setText(texts("quiz_panel", "score").arg(m_correct).arg(m_answered));
+    m_score->setText(teachingText("quiz_panel", "score").arg(m_correct).arg(m_answered));
     m_answer->setFocus();
 }
 
@@ -153,7 +155,7 @@ bool QuizDialog::submit(const QString& answer) {
         return false;
     const core::AnswerCheck check = core::checkAnswer(*q, answer.toStdString());
     if (!check.understood) {
-        m_feedback->setText(texts("quiz_panel", "unreadable").toHtmlEscaped());
+        m_feedback->setText(teachingText("quiz_panel", "unreadable").toHtmlEscaped());
         return false;
     }
     ++m_answered;
@@ -183,18 +185,19 @@ void QuizDialog::showVerdict(const core::AnswerCheck& check, bool revealed) {
     QString verdict;
     if (!revealed && check.correct) {
         verdict = QStringLiteral("<b style=\"color:%1\">✓ %2</b>")
-                      .arg(palette::bandGood().name(), texts("quiz_panel", "correct").toHtmlEscaped());
+                      .arg(palette::bandGood().name(), teachingText("quiz_panel", "correct").toHtmlEscaped());
     } else if (revealed) {
-        verdict =
-            QStringLiteral("<b>%1</b>").arg(texts("quiz_panel", "revealed").arg(answer).toHtmlEscaped());
+        verdict = QStringLiteral("<b>%1</b>")
+                      .arg(teachingText("quiz_panel", "revealed").arg(answer).toHtmlEscaped());
     } else {
         verdict = QStringLiteral("<b style=\"color:%1\">✗ %2</b>")
-                      .arg(palette::error().name(), texts("quiz_panel", "wrong").arg(answer).toHtmlEscaped());
+                      .arg(palette::error().name(),
+                           teachingText("quiz_panel", "wrong").arg(answer).toHtmlEscaped());
     }
     if (q.type == core::AnswerType::Number && (q.relativeTolerance > 0 || q.absoluteTolerance > 0)) {
         const double tol = std::max(q.absoluteTolerance, q.relativeTolerance * std::abs(q.answer));
         verdict += QStringLiteral(" <small>%1</small>")
-                       .arg(texts("quiz_panel", "tolerance")
+                       .arg(teachingText("quiz_panel", "tolerance")
                                 .arg(QStringLiteral("± %1 %2").arg(QString::number(tol, 'g', 2), qs(q.unit)))
                                 .toHtmlEscaped());
     }
@@ -210,7 +213,7 @@ void QuizDialog::showVerdict(const core::AnswerCheck& check, bool revealed) {
     m_reveal->setEnabled(false);
     m_check->setText(tr("&Next"));
     m_check->setFocus();
-    m_score->setText(texts("quiz_panel", "score").arg(m_correct).arg(m_answered));
+    m_score->setText(teachingText("quiz_panel", "score").arg(m_correct).arg(m_answered));
 }
 
 void QuizDialog::nextQuestion() {

@@ -45,6 +45,8 @@ public:
     QLabel* explanationLabel() const { return m_explanation; }
 
 private:
+    void setUpWidgets();
+    void layOut();
     void showQuestion();
     void showVerdict(const core::AnswerCheck& check, bool revealed);
     ScenarioDocument* m_doc;

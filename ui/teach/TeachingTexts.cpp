@@ -23,6 +23,10 @@ QString TeachingTexts::text(const QString& section, const QString& key, const QS
     return v.isString() ? v.toString() : (fallback.isEmpty() ? section + QLatin1Char('.') + key : fallback);
 }
 
+QString teachingText(const char* section, const char* key) {
+    return TeachingTexts::instance().text(QString::fromLatin1(section), QString::fromLatin1(key));
+}
+
 QByteArray TeachingTexts::resource(const QString& path) {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly))

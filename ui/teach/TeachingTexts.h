@@ -27,4 +27,7 @@ private:
     bool m_valid = false;
 };
 
+// TeachingTexts::instance().text(section, key) for keys written in the code: teachingText("actions", "tour").
+QString teachingText(const char* section, const char* key);
+
 } // namespace lp::ui

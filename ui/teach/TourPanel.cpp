@@ -15,13 +15,9 @@
 #include <QUrl>
 #include <QVBoxLayout>
 
-namespace lp::ui {
-namespace {
-QString texts(const char* section, const char* key) {
-    return TeachingTexts::instance().text(QString::fromLatin1(section), QString::fromLatin1(key));
-}
-} // namespace
+#include <utility>
 
+namespace lp::ui {
 TourPanel::TourPanel(Tour* tour, ScenarioDocument* doc, QWidget* parent)
     : QWidget(parent), m_tour(tour), m_doc(doc), m_counter(new QLabel(this)), m_title(new QLabel(this)),
       m_resumed(new QLabel(this)), m_text(new QTextBrowser(this)), m_checks(new QLabel(this)),
@@ -29,15 +25,35 @@ TourPanel::TourPanel(Tour* tour, ScenarioDocument* doc, QWidget* parent)
       m_next(new QPushButton(style()->standardIcon(QStyle::SP_ArrowForward), tr("&Next"), this)),
       m_end(new QPushButton(tr("&End Tour"), this)) {
     setObjectName(QStringLiteral("tourPanel"));
-    m_counter->setObjectName(QStringLiteral("tourCounter"));
-    m_title->setObjectName(QStringLiteral("tourTitle"));
-    m_text->setObjectName(QStringLiteral("tourText"));
-    m_checks->setObjectName(QStringLiteral("tourChecks"));
-    m_back->setObjectName(QStringLiteral("tourBack"));
-    m_next->setObjectName(QStringLiteral("tourNext"));
-    m_end->setObjectName(QStringLiteral("tourEnd"));
-    m_resumed->setObjectName(QStringLiteral("tourResumed"));
+    const std::pair<QWidget*, const char*> names[] = {
+        {m_counter, "tourCounter"}, {m_title, "tourTitle"}, {m_text, "tourText"}, {m_checks, "tourChecks"},
+        {m_back, "tourBack"},       {m_next, "tourNext"},   {m_end, "tourEnd"},   {m_resumed, "tourResumed"}};
+    for (const auto& [widget, name] : names)
+        widget->setObjectName(QLatin1String(name));
+    setUpWidgets();
+    layOut();
 
+    connect(m_back, &QPushButton::clicked, m_tour, &Tour::back);
+    connect(m_next, &QPushButton::clicked, m_tour, &Tour::next);
+    connect(m_end, &QPushButton::clicked, m_tour, &Tour::stop);
+    connect(m_text, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
+        if (url.scheme() == QLatin1String("glossary"))
+            emit glossaryRequested(url.path());
+    });
+    connect(m_tour, &Tour::stepChanged, this, [this] {
+        refresh();
+        m_text->verticalScrollBar()->setValue(0);
+    });
+    connect(m_tour, &Tour::activeChanged, this, [this](bool active) {
+        if (!active)
+            setResumed(false);
+    });
+    connect(m_doc, &ScenarioDocument::planChanged, this, &TourPanel::refreshFigures);
+    fitToFont();
+    refresh();
+}
+
+void TourPanel::setUpWidgets() {
     QFont titleFont = m_title->font();
     titleFont.setBold(true);
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.3);
@@ -46,7 +62,7 @@ TourPanel::TourPanel(Tour* tour, ScenarioDocument* doc, QWidget* parent)
     m_title->setTextFormat(Qt::PlainText);
     m_counter->setTextFormat(Qt::PlainText);
     m_resumed->setTextFormat(Qt::PlainText);
-    m_resumed->setText(texts("tour_panel", "resumed"));
+    m_resumed->setText(teachingText("tour_panel", "resumed"));
     m_resumed->setWordWrap(true);
     m_resumed->hide();
     m_text->setOpenLinks(false);
@@ -56,14 +72,17 @@ TourPanel::TourPanel(Tour* tour, ScenarioDocument* doc, QWidget* parent)
     m_checks->setTextFormat(Qt::RichText);
     m_checks->setWordWrap(true);
     m_checks->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-    m_checks->setToolTip(texts("tour_panel", "checks_heading"));
-    m_back->setToolTip(texts("actions", "back"));
-    m_next->setToolTip(texts("actions", "next"));
-    m_end->setToolTip(texts("actions", "end"));
+    m_checks->setToolTip(teachingText("tour_panel", "checks_heading"));
+    m_back->setToolTip(teachingText("actions", "back"));
+    m_next->setToolTip(teachingText("actions", "next"));
+    m_end->setToolTip(teachingText("actions", "end"));
     for (QPushButton* b : {m_back, m_next, m_end})
         b->setFocusPolicy(Qt::NoFocus); // Left/Right step the tour, not the focus
     m_next->setDefault(true);
+}
 
+// The step's text on the left; the checked claims and the buttons on the right (setVertical stacks them).
+void TourPanel::layOut() {
     auto* head = new QHBoxLayout;
     head->addWidget(m_counter);
     head->addWidget(m_resumed, 1);
@@ -87,25 +106,6 @@ TourPanel::TourPanel(Tour* tour, ScenarioDocument* doc, QWidget* parent)
     m_layout->setSpacing(16);
     m_layout->addLayout(left, 3);
     m_layout->addLayout(right, 1);
-
-    connect(m_back, &QPushButton::clicked, m_tour, &Tour::back);
-    connect(m_next, &QPushButton::clicked, m_tour, &Tour::next);
-    connect(m_end, &QPushButton::clicked, m_tour, &Tour::stop);
-    connect(m_text, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
-        if (url.scheme() == QLatin1String("glossary"))
-            emit glossaryRequested(url.path());
-    });
-    connect(m_tour, &Tour::stepChanged, this, [this] {
-        refresh();
-        m_text->verticalScrollBar()->setValue(0);
-    });
-    connect(m_tour, &Tour::activeChanged, this, [this](bool active) {
-        if (!active)
-            setResumed(false);
-    });
-    connect(m_doc, &ScenarioDocument::planChanged, this, &TourPanel::refreshFigures);
-    fitToFont();
-    refresh();
 }
 
 void TourPanel::changeEvent(QEvent* event) {
@@ -139,7 +139,7 @@ bool TourPanel::isVertical() const {
 void TourPanel::refresh() {
     const int n = m_tour->count();
     const int i = m_tour->current();
-    m_counter->setText(texts("tour_panel", "counter").arg(i + 1).arg(n));
+    m_counter->setText(teachingText("tour_panel", "counter").arg(i + 1).arg(n));
     m_back->setEnabled(i > 0);
     m_next->setText(i + 1 >= n ? tr("&Finish") : tr("&Next"));
     const core::TourStep* step = m_tour->currentStep();
@@ -152,10 +152,12 @@ void TourPanel::refreshFigures() {
         return;
     m_text->setHtml(m_tour->currentHtml());
     // The claims, each with its verdict: the planner checks what the text says about this scenario.
-    QString html = QStringLiteral("<b>%1</b>").arg(texts("tour_panel", "checks_heading").toHtmlEscaped());
+    QString html =
+        QStringLiteral("<b>%1</b>").arg(teachingText("tour_panel", "checks_heading").toHtmlEscaped());
     html += QStringLiteral("<table cellspacing=\"2\">");
     for (const core::CheckResult& r : m_tour->currentChecks()) {
-        const QString mark = r.ok ? texts("tour_panel", "check_ok") : texts("tour_panel", "check_failed");
+        const QString mark =
+            r.ok ? teachingText("tour_panel", "check_ok") : teachingText("tour_panel", "check_failed");
         const QColor colour = r.ok ? palette::bandGood() : palette::error();
         html +=
             QStringLiteral("<tr><td style=\"color:%1\"><b>%2</b></td><td>%3</td></tr>")

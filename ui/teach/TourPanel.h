@@ -38,6 +38,8 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    void setUpWidgets();
+    void layOut();
     void fitToFont();
     void refresh();
     void refreshFigures(); // the plan changed under the same step (e.g. the user moved a slider)

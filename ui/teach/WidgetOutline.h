@@ -1,9 +1,9 @@
 #pragma once
 // An animated outline over one widget of a window, found by objectName: the tour's way of pointing at
 // the chart it talks about. An overlay child of the window masked to a ring around the target (mouse
-// events pass through, the target itself never repaints for it);
-// it follows the target as the window re-lays out, makes the target visible (its tab, dock, scroll
-// position), and draws nothing while the target is hidden.
+// events pass through, the target itself never repaints for it); it follows the target as the window
+// re-lays out, makes the target visible (its tab, dock, scroll position), and draws nothing while the
+// target is hidden.
 #include <QPointer>
 #include <QRegion>
 #include <QWidget>
@@ -12,10 +12,10 @@ class QTimer;
 
 namespace lp::ui {
 
-class Highlighter : public QWidget {
+class WidgetOutline : public QWidget {
     Q_OBJECT
 public:
-    explicit Highlighter(QWidget* window);
+    explicit WidgetOutline(QWidget* window);
 
     // Outlines the window's descendant named `objectName` (empty: clear). False when none is found.
     bool highlight(const QString& objectName);

@@ -1,4 +1,4 @@
-#include "ui/teach/Highlighter.h"
+#include "ui/teach/WidgetOutline.h"
 
 #include "ui/widgets/PresentationStyle.h"
 
@@ -22,8 +22,8 @@ const QColor kOutline(255, 153, 0);
 constexpr int kMargin = 6;
 } // namespace
 
-Highlighter::Highlighter(QWidget* window) : QWidget(window), m_pulse(new QTimer(this)) {
-    setObjectName(QStringLiteral("tourHighlighter"));
+WidgetOutline::WidgetOutline(QWidget* window) : QWidget(window), m_pulse(new QTimer(this)) {
+    setObjectName(QStringLiteral("tourOutline"));
     setAttribute(Qt::WA_TransparentForMouseEvents);
     setAttribute(Qt::WA_NoSystemBackground);
     setFocusPolicy(Qt::NoFocus);
@@ -38,7 +38,7 @@ Highlighter::Highlighter(QWidget* window) : QWidget(window), m_pulse(new QTimer(
     hide();
 }
 
-bool Highlighter::highlight(const QString& objectName) {
+bool WidgetOutline::highlight(const QString& objectName) {
     if (objectName.isEmpty()) {
         clear();
         return true;
@@ -53,12 +53,12 @@ bool Highlighter::highlight(const QString& objectName) {
     return true;
 }
 
-void Highlighter::unwatch() {
+void WidgetOutline::unwatch() {
     for (QWidget* w = m_target; w && w != parentWidget(); w = w->parentWidget())
         w->removeEventFilter(this);
 }
 
-void Highlighter::highlightWidget(QWidget* target) {
+void WidgetOutline::highlightWidget(QWidget* target) {
     unwatch();
     m_target = target;
     m_name = target ? target->objectName() : QString();
@@ -85,7 +85,7 @@ void Highlighter::highlightWidget(QWidget* target) {
     update();
 }
 
-void Highlighter::clear() {
+void WidgetOutline::clear() {
     unwatch();
     m_target = nullptr;
     m_name.clear();
@@ -93,7 +93,7 @@ void Highlighter::clear() {
     hide();
 }
 
-void Highlighter::setAnimated(bool animated) {
+void WidgetOutline::setAnimated(bool animated) {
     m_animated = animated;
     if (!animated) {
         m_pulse->stop();
@@ -104,7 +104,7 @@ void Highlighter::setAnimated(bool animated) {
     update();
 }
 
-QRect Highlighter::outlineRect() const {
+QRect WidgetOutline::outlineRect() const {
     QWidget* window = parentWidget();
     if (!m_target || !window || !m_target->isVisibleTo(window))
         return {};
@@ -117,7 +117,7 @@ QRect Highlighter::outlineRect() const {
     return visible.adjusted(-kMargin, -kMargin, kMargin, kMargin).intersected(window->rect());
 }
 
-void Highlighter::reveal(QWidget* target) {
+void WidgetOutline::reveal(QWidget* target) {
     QWidget* child = target;
     for (QWidget* w = target->parentWidget(); w; child = w, w = w->parentWidget()) {
         if (auto* stack = qobject_cast<QStackedWidget*>(w)) {
@@ -137,11 +137,11 @@ void Highlighter::reveal(QWidget* target) {
     }
 }
 
-int Highlighter::ringWidth() const {
+int WidgetOutline::ringWidth() const {
     return static_cast<int>(std::ceil(12.0 * presentation::lineScale())) + kMargin;
 }
 
-void Highlighter::follow() {
+void WidgetOutline::follow() {
     const QRect r = outlineRect();
     if (r.isEmpty() || !m_target) {
         if (isVisible())
@@ -164,7 +164,7 @@ void Highlighter::follow() {
     }
 }
 
-bool Highlighter::eventFilter(QObject* watched, QEvent* event) {
+bool WidgetOutline::eventFilter(QObject* watched, QEvent* event) {
     switch (event->type()) {
     case QEvent::Resize:
     case QEvent::Move:
@@ -186,7 +186,7 @@ bool Highlighter::eventFilter(QObject* watched, QEvent* event) {
     return QWidget::eventFilter(watched, event);
 }
 
-void Highlighter::paintEvent(QPaintEvent*) {
+void WidgetOutline::paintEvent(QPaintEvent*) {
     if (!m_target)
         return;
     const QRect r = rect();

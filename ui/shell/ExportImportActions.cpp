@@ -1,11 +1,11 @@
-#include "ui/shell/InteropWiring.h"
+#include "ui/shell/ExportImportActions.h"
 
 #include "core/io/HfImport.h"
 #include "ui/document/ScenarioDocument.h"
 #include "ui/interop/LaunchSettingsDialog.h"
 #include "ui/interop/ReportWriter.h"
-#include "ui/measured/MeasuredRunPanel.h"
 #include "ui/shell/MainWindow.h"
+#include "ui/shell/WindowMenus.h"
 #include "ui/widgets/InlineBanner.h"
 
 #include <QAction>
@@ -14,7 +14,6 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMenu>
-#include <QMenuBar>
 #include <QMimeData>
 #include <QStatusBar>
 #include <QUrl>
@@ -22,17 +21,10 @@
 namespace lp::ui {
 namespace {
 
-QMenu* fileMenuOf(MainWindow& w) {
-    for (QAction* a : w.menuBar()->actions())
-        if (a->menu() && a->text().remove(QLatin1Char('&')) == QStringLiteral("File"))
-            return a->menu();
-    return w.menuBar()->addMenu(QObject::tr("&File"));
-}
-
 // Drops of a Hugging Face config.json on the window import its architecture.
 class HfDropFilter : public QObject {
 public:
-    HfDropFilter(MainWindow& w, ScenarioDocument& doc) : QObject(&w), m_window(w), m_doc(doc) {}
+    explicit HfDropFilter(MainWindow& w) : QObject(&w), m_window(w) {}
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override {
@@ -49,7 +41,7 @@ protected:
             if (path.isEmpty())
                 return false;
             e->acceptProposedAction();
-            importHfConfigInto(m_window, m_doc, path);
+            importHfConfig(m_window, path);
             return true;
         }
         return QObject::eventFilter(watched, event);
@@ -65,41 +57,14 @@ private:
         return url.toLocalFile();
     }
     MainWindow& m_window;
-    ScenarioDocument& m_doc;
 };
 
-} // namespace
-
-bool importHfConfigInto(MainWindow& w, ScenarioDocument& doc, const QString& path) {
-    auto imported = core::loadHfConfigFile(path.toStdString());
-    if (!imported) {
-        QStringList problems;
-        for (const core::InputError& e : imported.error())
-            problems << QString::fromStdString(e.message());
-        w.layoutBanner()->showMessage(
-            InlineBanner::Kind::Error,
-            QObject::tr("Cannot import %1 as a Hugging Face config").arg(QFileInfo(path).fileName()),
-            problems.join(QLatin1Char('\n')));
-        return false;
-    }
-    core::Scenario next = doc.scenario();
-    next.model = imported->model;
-    doc.edit(next, QObject::tr("Import model from %1").arg(QFileInfo(path).fileName()));
-    w.statusBar()->showMessage(QObject::tr("Imported %1 from %2")
-                                   .arg(QString::fromStdString(next.model.name), QFileInfo(path).fileName()),
-                               5000);
-    return true;
-}
-
-void installInterop(MainWindow& w, ScenarioDocument& doc) {
-    QMenu* file = fileMenuOf(w);
-    file->addSeparator();
-
-    QAction* exportReport = file->addAction(QObject::tr("&Export report..."));
+void addExportReport(MainWindow& w, QMenu& file) {
+    QAction* exportReport = file.addAction(QObject::tr("&Export report..."));
     exportReport->setShortcut(QKeySequence(QStringLiteral("Ctrl+E")));
     exportReport->setToolTip(
         QObject::tr("Write a layout report of the current plan as PDF, HTML, Markdown or JSON"));
-    QObject::connect(exportReport, &QAction::triggered, &w, [&w, &doc] {
+    QObject::connect(exportReport, &QAction::triggered, &w, [&w] {
         const QString path =
             QFileDialog::getSaveFileName(&w, QObject::tr("Export report"),
                                          QStringLiteral("layout-report.html"), ReportWriter::fileFilter());
@@ -107,7 +72,7 @@ void installInterop(MainWindow& w, ScenarioDocument& doc) {
             return;
         const auto format = ReportWriter::formatForPath(path).value_or(core::ReportFormat::Html);
         QString error;
-        if (ReportWriter::write(ReportWriter::reportFor(doc), format, path, &error))
+        if (ReportWriter::write(ReportWriter::reportFor(*w.document()), format, path, &error))
             w.statusBar()->showMessage(QObject::tr("Report written to %1").arg(path), 5000);
         else
             w.layoutBanner()->showMessage(InlineBanner::Kind::Error,
@@ -119,37 +84,67 @@ void installInterop(MainWindow& w, ScenarioDocument& doc) {
     exportButton->setObjectName(QStringLiteral("exportAction"));
     exportButton->setToolTip(exportReport->toolTip());
     QObject::connect(exportButton, &QAction::triggered, exportReport, &QAction::trigger);
-    w.insertToolBarAction(exportButton);
+    w.menus()->addToolButton(exportButton);
+}
 
-    QAction* launch = file->addAction(QObject::tr("Export &launch settings..."));
+void addLaunchSettings(MainWindow& w, QMenu& file) {
+    QAction* launch = file.addAction(QObject::tr("Export &launch settings..."));
     launch->setToolTip(
         QObject::tr("Megatron-LM arguments, DeepSpeed config or torchtitan settings for this layout"));
-    QObject::connect(launch, &QAction::triggered, &w, [&w, &doc] {
-        auto* dialog = new LaunchSettingsDialog(doc.scenario(), &w);
+    QObject::connect(launch, &QAction::triggered, &w, [&w] {
+        auto* dialog = new LaunchSettingsDialog(w.document()->scenario(), &w);
         dialog->setAttribute(Qt::WA_DeleteOnClose);
         QObject::connect(dialog, &LaunchSettingsDialog::copied, &w,
                          [&w](const QString& what) { w.statusBar()->showMessage(what, 4000); });
         dialog->show();
     });
+}
 
-    QAction* hf = file->addAction(QObject::tr("&Import Hugging Face config..."));
+void addHfImport(MainWindow& w, QMenu& file) {
+    QAction* hf = file.addAction(QObject::tr("&Import Hugging Face config..."));
     hf->setToolTip(QObject::tr(
         "Take the model architecture from a Hugging Face config.json (or drop one on the window)"));
-    QObject::connect(hf, &QAction::triggered, &w, [&w, &doc] {
+    QObject::connect(hf, &QAction::triggered, &w, [&w] {
         const QString path =
             QFileDialog::getOpenFileName(&w, QObject::tr("Import Hugging Face config"), QString(),
                                          QObject::tr("Hugging Face config (*.json)"));
         if (!path.isEmpty())
-            importHfConfigInto(w, doc, path);
+            importHfConfig(w, path);
     });
-
     w.setAcceptDrops(true);
-    w.installEventFilter(new HfDropFilter(w, doc));
+    w.installEventFilter(new HfDropFilter(w));
+}
 
-    auto* measured = new MeasuredRunPanel();
-    measured->attach(&doc);
-    w.addTab(measured, QObject::tr("&Measured run"),
-             QObject::tr("Load the step times of a real run and compare them with the plan"));
+} // namespace
+
+bool importHfConfig(MainWindow& w, const QString& path) {
+    auto imported = core::loadHfConfigFile(path.toStdString());
+    if (!imported) {
+        QStringList problems;
+        for (const core::InputError& e : imported.error())
+            problems << QString::fromStdString(e.message());
+        w.layoutBanner()->showMessage(
+            InlineBanner::Kind::Error,
+            QObject::tr("Cannot import %1 as a Hugging Face config").arg(QFileInfo(path).fileName()),
+            problems.join(QLatin1Char('\n')));
+        return false;
+    }
+    ScenarioDocument& doc = *w.document();
+    core::Scenario next = doc.scenario();
+    next.model = imported->model;
+    doc.edit(next, QObject::tr("Import model from %1").arg(QFileInfo(path).fileName()));
+    w.statusBar()->showMessage(QObject::tr("Imported %1 from %2")
+                                   .arg(QString::fromStdString(next.model.name), QFileInfo(path).fileName()),
+                               5000);
+    return true;
+}
+
+void installExportImportActions(MainWindow& w) {
+    QMenu& file = *w.menus()->fileMenu();
+    file.addSeparator();
+    addExportReport(w, file);
+    addLaunchSettings(w, file);
+    addHfImport(w, file);
 }
 
 } // namespace lp::ui
