@@ -2,8 +2,11 @@
 // the core computes, and every problem must show inline.
 #include "WindowTestSupport.h"
 #include "core/estimate/Evaluate.h"
+#include "core/estimate/KeyFigures.h"
 #include "core/io/Presets.h"
 #include "core/measured/ValidationTrust.h"
+#include "core/report/ChartHeadlines.h"
+#include "core/util/NumberFormat.h"
 #include "ui/calibrate/CalibrateTab.h"
 #include "ui/charts/MemoryChart.h"
 #include "ui/charts/MfuGauge.h"
@@ -132,7 +135,7 @@ private slots:
         const core::Plan expected = core::evaluate(doc()->scenario(), doc()->profile());
         const QString mfuAfter = m_window->planView()->mfuLabel()->text();
         QVERIFY(mfuAfter != mfuBefore);
-        QVERIFY2(mfuAfter.contains(ui::formatPercent(expected.mfu)), qPrintable(mfuAfter));
+        QVERIFY2(mfuAfter.contains(ui::qs(core::mfuText(expected.mfu))), qPrintable(mfuAfter));
         QCOMPARE(m_window->planView()->gauge()->mfu(), expected.mfu);
         QTRY_COMPARE(m_window->statusLabel(3)->text(), QStringLiteral("unsaved"));
         QVERIFY(m_window->isWindowModified());
@@ -279,8 +282,8 @@ private slots:
         // The charts and figures still show the last valid plan.
         verifyBarsMatchCore(core::defaultScenario());
         QCOMPARE(m_window->planView()->gauge()->mfu(), before.mfu);
-        QVERIFY(m_window->planView()->mfuLabel()->text().contains(ui::formatPercent(before.mfu)));
-        QVERIFY(mfuBefore.contains(ui::formatPercent(before.mfu)));
+        QVERIFY(m_window->planView()->mfuLabel()->text().contains(ui::qs(core::mfuText(before.mfu))));
+        QVERIFY(mfuBefore.contains(ui::qs(core::mfuText(before.mfu))));
         QVERIFY(memory()->headline().contains(QStringLiteral("last valid")));
         QVERIFY(m_window->diagnosticsPanel()->model()->ids().contains(
             QStringLiteral("heads_not_divisible_by_tp")));
@@ -539,7 +542,61 @@ private slots:
         const ui::TimeChart* chart = m_window->planView()->timeChart();
         for (ui::TimeComponent c : chart->shownComponents())
             QCOMPARE(chart->shownMilliseconds(c), ui::timeSeconds(expected.time, c) * 1e3);
-        QVERIFY(chart->headline().contains(ui::formatSeconds(expected.time.stepSeconds)));
+        QCOMPARE(chart->headline(), ui::qs(core::stepTimeHeadline(expected.time)));
+    }
+
+    void keyFiguresAreTheCoresWords_data() {
+        QTest::addColumn<QString>("model");
+        QTest::newRow("dense") << QStringLiteral("seed-70b");
+        QTest::newRow("moe") << QStringLiteral("deepseek-v3");
+    }
+
+    // Every card of the Plan tab shows the core's caption, value, detail and meaning for the plan on
+    // screen, and the value of the explanation it opens; the 6ND card names the parameters the figure
+    // counts (a mixture of experts' active ones, not its 671 B).
+    void keyFiguresAreTheCoresWords() {
+        QFETCH(QString, model);
+        core::Scenario s = doc()->scenario();
+        s.model = core::findModelPreset(model.toStdString())->model;
+        if (s.model.isMoe()) // 61 layers: PP 8 with EP 8 over the 64 GPUs
+            s.layout = core::Layout{.pp = 8, .dp = 8, .ep = 8};
+        doc()->edit(s, QStringLiteral("model"));
+        QVERIFY(!doc()->isShowingStalePlan());
+        for (const ui::MemoryUnit unit : {ui::MemoryUnit::GiB, ui::MemoryUnit::GB}) {
+            m_window->settings()->setMemoryUnit(unit);
+            const core::Plan& plan = doc()->plan();
+            const std::vector<core::KeyFigure> expected = core::keyFigures(doc()->scenario(), plan, unit);
+            const std::vector<ui::FigureLabel*>& shown = m_window->planView()->keyFigures()->figures();
+            QCOMPARE(shown.size(), expected.size());
+            for (std::size_t i = 0; i < shown.size(); ++i) {
+                const core::KeyFigure& e = expected[i];
+                QCOMPARE(shown[i]->id(), ui::qs(e.id));
+                QCOMPARE(shown[i]->explainKey(), ui::qs(e.explainKey));
+                QCOMPARE(shown[i]->caption(), ui::qs(e.caption));
+                QCOMPARE(shown[i]->value(), ui::qs(e.valueText));
+                QCOMPARE(shown[i]->detail(), ui::qs(e.detail));
+                QCOMPARE(shown[i]->toolTip(), ui::qs(e.meaning));
+                const auto explanation = core::explainFigure(doc()->scenario(), plan, e.explainKey);
+                QVERIFY2(explanation.has_value(), e.explainKey.c_str());
+                QCOMPARE(explanation->value, e.value);
+                // The explanation panel heads the explanation with the card's value.
+                m_window->explanationPanel()->showKey(ui::qs(e.explainKey));
+                QVERIFY(m_window->explanationPanel()->browser()->toPlainText().contains(ui::qs(e.valueText)));
+            }
+            // In a 1280x720 window every card reads whole: no value or detail ends in "…".
+            m_window->resize(1280, 720);
+            for (int i = 0; i < 5; ++i)
+                QApplication::processEvents();
+            for (const ui::FigureLabel* f : shown) {
+                QCOMPARE(f->shownValue(), f->value());
+                QCOMPARE(f->shownDetail(), f->detail());
+            }
+            const QString yardstick =
+                m_window->planView()->keyFigures()->figure(QStringLiteral("mfu_6nd"))->detail();
+            QVERIFY2(yardstick.contains(ui::qs(core::fmt::count(plan.params.active))), qPrintable(yardstick));
+            QCOMPARE(yardstick.contains(ui::qs(core::fmt::count(plan.params.total))), !s.model.isMoe());
+        }
+        m_window->settings()->setMemoryUnit(ui::MemoryUnit::GiB); // as the other tests expect it
     }
 };
 

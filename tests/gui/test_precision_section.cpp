@@ -3,6 +3,7 @@
 // diagnostics panel lists the context-parallel diagnostics of a ring over the network.
 #include "WindowTestSupport.h"
 #include "core/estimate/Evaluate.h"
+#include "core/estimate/KeyFigures.h"
 #include "core/estimate/Precision.h"
 #include "core/io/Presets.h"
 #include "ui/document/ScenarioDocument.h"
@@ -115,7 +116,17 @@ private slots:
         QVERIFY(section()->fp8FiguresShown());
         const ui::MemoryUnit unit = m_window->settings()->memoryUnit();
         QCOMPARE(section()->fp8WeightCopies()->value(),
-                 ui::formatBytes(plan.intermediates.fp8WeightCopyBytes, unit, 2));
+                 ui::qs(core::bytesIn(plan.intermediates.fp8WeightCopyBytes, unit, 2)));
+        // Both cards word what the core words.
+        const std::vector<core::KeyFigure> cards = core::fp8Figures(doc()->scenario(), plan, unit, false);
+        QCOMPARE(cards.size(), std::size_t{2});
+        for (const auto& [card, shown] : {std::pair{cards[0], section()->fp8WeightCopies()},
+                                          std::pair{cards[1], section()->fp8ScalingState()}}) {
+            QCOMPARE(shown->caption(), ui::qs(card.caption));
+            QCOMPARE(shown->value(), ui::qs(card.valueText));
+            QCOMPARE(shown->detail(), ui::qs(card.detail));
+            QCOMPARE(shown->toolTip(), ui::qs(card.meaning));
+        }
         QVERIFY(!section()->fp8ScalingState()->value().isEmpty());
         QVERIFY(section()->fp8ScalingState()->value() != QStringLiteral("none kept"));
         // Folded, the summary still says what changed.
@@ -160,11 +171,11 @@ private slots:
         const core::Plan plan = core::evaluate(doc()->scenario(), doc()->profile());
         m_window->settings()->setMemoryUnit(ui::MemoryUnit::GB);
         QCOMPARE(section()->fp8WeightCopies()->value(),
-                 ui::formatBytes(plan.intermediates.fp8WeightCopyBytes, ui::MemoryUnit::GB, 2));
+                 ui::qs(core::bytesIn(plan.intermediates.fp8WeightCopyBytes, ui::MemoryUnit::GB, 2)));
         QVERIFY(section()->fp8ScalingState()->value().endsWith(QStringLiteral("MB")));
         m_window->settings()->setMemoryUnit(ui::MemoryUnit::GiB);
         QCOMPARE(section()->fp8WeightCopies()->value(),
-                 ui::formatBytes(plan.intermediates.fp8WeightCopyBytes, ui::MemoryUnit::GiB, 2));
+                 ui::qs(core::bytesIn(plan.intermediates.fp8WeightCopyBytes, ui::MemoryUnit::GiB, 2)));
         QVERIFY(section()->fp8ScalingState()->value().endsWith(QStringLiteral("MiB")));
     }
 

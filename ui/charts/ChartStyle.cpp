@@ -7,6 +7,8 @@
 #include <QtCharts/QChart>
 #include <QtCharts/QLegend>
 
+#include <cmath>
+
 namespace lp::ui {
 
 QFont smallChartFont(const QFont& base) {
@@ -19,6 +21,16 @@ QFont chartTitleFont(const QFont& base) {
     QFont title = base;
     title.setBold(true);
     return title;
+}
+
+double roundAxisCeiling(double v) {
+    if (v <= 0)
+        return 1;
+    const double p = std::pow(10.0, std::floor(std::log10(v)));
+    for (double m : {1.0, 2.0, 2.5, 4.0, 5.0, 8.0, 10.0})
+        if (m * p >= v)
+            return m * p;
+    return 10 * p;
 }
 
 bool isDarkPalette(const QPalette& p) {

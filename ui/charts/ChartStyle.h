@@ -15,5 +15,7 @@ void styleAxis(QAbstractAxis* axis, const QPalette& p, const QFont& font);
 QFont smallChartFont(const QFont& base);
 // A chart title: the widget's font, bold.
 QFont chartTitleFont(const QFont& base);
+// A round axis maximum at or above v: 1, 2, 2.5, 4, 5 or 8 x 10^k.
+double roundAxisCeiling(double v);
 
 } // namespace lp::ui

@@ -1,15 +1,13 @@
 #include "ui/charts/MemoryChart.h"
 
+#include "core/report/ChartHeadlines.h"
 #include "ui/charts/ChartLegend.h"
 #include "ui/charts/ChartStyle.h"
 #include "ui/widgets/Palette.h"
 
-#include <QEvent>
 #include <QGraphicsSimpleTextItem>
-#include <QHBoxLayout>
-#include <QLabel>
+#include <QLayout>
 #include <QToolTip>
-#include <QVBoxLayout>
 #include <QtCharts/QBarCategoryAxis>
 #include <QtCharts/QBarSet>
 #include <QtCharts/QCategoryAxis>
@@ -24,79 +22,19 @@
 #include <cmath>
 
 namespace lp::ui {
-namespace {
-// A "nice" axis maximum: 1, 2, 2.5, 5 x 10^k above v.
-double niceCeiling(double v) {
-    if (v <= 0)
-        return 1;
-    const double p = std::pow(10.0, std::floor(std::log10(v)));
-    for (double m : {1.0, 2.0, 2.5, 4.0, 5.0, 8.0, 10.0})
-        if (m * p >= v)
-            return m * p;
-    return 10 * p;
-}
-} // namespace
 
 MemoryChart::MemoryChart(QWidget* parent)
-    : QWidget(parent), m_title(new QLabel(tr("Memory per GPU, by pipeline stage"), this)),
-      m_verdict(new QLabel(this)), m_headline(new QLabel(this)), m_chart(new QChart),
-      m_view(new QChartView(m_chart, this)), m_legend(new ChartLegend(this)), m_series(new QStackedBarSeries),
-      m_capacity(new QLineSeries), m_worstMarker(new QGraphicsSimpleTextItem(m_chart)),
-      m_stageAxis(new QBarCategoryAxis), m_stageTicks(new QCategoryAxis), m_lineAxis(new QValueAxis),
-      m_valueAxis(new QValueAxis) {
-    QFont titleFont = m_title->font();
-    titleFont.setBold(true);
-    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.1);
-    m_title->setFont(titleFont);
-    m_headline->setObjectName(QStringLiteral("memoryHeadline"));
-    m_headline->setTextFormat(Qt::PlainText);
-    m_headline->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Minimum);
-    m_headline->setWordWrap(true); // a narrow page (or presentation mode's font) wraps it, never cuts it
-    m_verdict->setObjectName(QStringLiteral("memoryVerdict"));
-    m_verdict->setTextFormat(Qt::PlainText);
-    QFont bold = m_verdict->font();
-    bold.setBold(true);
-    m_verdict->setFont(bold);
-    m_headline->setToolTip(
-        tr("The worst (fullest) pipeline stage against the GPU's usable memory. Click a bar "
-           "segment for its formula."));
-    m_view->setRenderHint(QPainter::Antialiasing, false);
-    m_view->setViewportUpdateMode(QGraphicsView::MinimalViewportUpdate);
+    : ChartPanel(tr("Memory per GPU, by pipeline stage"), QStringLiteral("memory"), parent),
+      m_legend(new ChartLegend(this)), m_series(new QStackedBarSeries), m_capacity(new QLineSeries),
+      m_worstMarker(new QGraphicsSimpleTextItem(m_chart)), m_stageAxis(new QBarCategoryAxis),
+      m_stageTicks(new QCategoryAxis), m_lineAxis(new QValueAxis), m_valueAxis(new QValueAxis) {
+    setHeadlineToolTip(tr("The worst (fullest) pipeline stage against the GPU's usable memory. Click a bar "
+                          "segment for its formula."));
     m_view->setMinimumHeight(220); // raised with the font in applyTheme()
     m_view->setToolTip(tr("Stacked memory per GPU for each pipeline stage; the line is the GPU's capacity."));
-    m_view->setFocusPolicy(Qt::NoFocus);
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(2);
-    layout->addWidget(m_title);
-    auto* headlineRow = new QHBoxLayout;
-    headlineRow->setSpacing(6);
-    headlineRow->addWidget(m_verdict, 0, Qt::AlignTop);
-    headlineRow->addWidget(m_headline, 1);
-    layout->addLayout(headlineRow);
-    layout->addWidget(m_view, 1);
-    layout->addWidget(m_legend);
+    layout()->addWidget(m_legend);
     connect(m_legend, &ChartLegend::explainRequested, this, &MemoryChart::explainRequested);
-
-    for (core::MemoryComponent c : kMemoryComponents) {
-        auto* set = new QBarSet(memoryName(c));
-        m_sets[static_cast<std::size_t>(c)] = set;
-        m_series->append(set);
-        const QString key = memoryExplainKey(c);
-        const QString name = memoryName(c);
-        connect(set, &QBarSet::hovered, this, [this, set, key, name](bool on, int index) {
-            if (!on || index < 0 || index >= set->count())
-                return;
-            QToolTip::showText(
-                QCursor::pos(),
-                tr("Stage %1 · %2: %3")
-                    .arg(index)
-                    .arg(name, formatNumber(set->at(index), 2) + QChar(0x202F) + unitName(m_unit)),
-                m_view);
-            emit explainRequested(key);
-        });
-        connect(set, &QBarSet::clicked, this, [this, key](int) { emit explainRequested(key); });
-    }
+    connectBars();
     m_series->setBarWidth(0.7);
     m_chart->addSeries(m_series);
     m_capacity->setName(tr("Usable capacity"));
@@ -126,10 +64,27 @@ MemoryChart::MemoryChart(QWidget* parent)
     applyTheme();
 }
 
-void MemoryChart::changeEvent(QEvent* event) {
-    QWidget::changeEvent(event);
-    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange)
-        applyTheme();
+// One bar set per memory component: hovering a segment shows its size and explains the component.
+void MemoryChart::connectBars() {
+    for (core::MemoryComponent c : kMemoryComponents) {
+        auto* set = new QBarSet(memoryName(c));
+        m_sets[static_cast<std::size_t>(c)] = set;
+        m_series->append(set);
+        const QString key = memoryExplainKey(c);
+        const QString name = memoryName(c);
+        connect(set, &QBarSet::hovered, this, [this, set, key, name](bool on, int index) {
+            if (!on || index < 0 || index >= set->count())
+                return;
+            QToolTip::showText(
+                QCursor::pos(),
+                tr("Stage %1 · %2: %3")
+                    .arg(index)
+                    .arg(name, formatNumber(set->at(index), 2) + QChar(0x202F) + unitName(m_unit)),
+                m_view);
+            emit explainRequested(key);
+        });
+        connect(set, &QBarSet::clicked, this, [this, key](int) { emit explainRequested(key); });
+    }
 }
 
 void MemoryChart::applyTheme() {
@@ -175,63 +130,69 @@ double MemoryChart::capacityShown() const {
 }
 
 void MemoryChart::placeWorstMarker() {
-    const int n = static_cast<int>(m_plan.memory.stages.size());
-    if (n == 0) {
+    const core::StageMemory* worst = m_plan.memory.worst();
+    if (!worst) {
         m_worstMarker->hide();
         return;
     }
-    const double total =
-        m_plan.memory.stages[static_cast<std::size_t>(m_worst)].totalBytes / bytesPerUnit(m_unit);
-    const QPointF top = m_chart->mapToPosition(QPointF(m_worst, total), m_capacity);
+    const QPointF top =
+        m_chart->mapToPosition(QPointF(m_worst, worst->totalBytes / bytesPerUnit(m_unit)), m_capacity);
     const QRectF box = m_worstMarker->boundingRect();
     m_worstMarker->setPos(top.x() - box.width() / 2, top.y() - box.height() - 2);
     m_worstMarker->show();
 }
 
-QString MemoryChart::headline() const {
-    return m_verdict->text() + QLatin1Char(' ') + m_headline->text();
-}
-
-QColor MemoryChart::headlineColor() const {
-    return m_verdict->palette().color(QPalette::WindowText);
-}
-
 void MemoryChart::rebuild() {
     const core::MemoryPlan& mem = m_plan.memory;
     const int n = static_cast<int>(mem.stages.size());
-    const double unit = bytesPerUnit(m_unit);
+    rebuildStageAxis(n);
+    const double tallest = rebuildBars();
+    m_series->setBarWidth(n > 32 ? 0.85 : 0.7);
+    m_overflow = n > 0 && !mem.fits;
+    m_worst = std::clamp(mem.worstStage, 0, std::max(0, n - 1));
+    rebuildCapacity(tallest);
+    placeWorstMarker();
+    rebuildHeadline();
+    setProperty("overflow", m_overflow);
+}
 
-    // The stage axis only changes with the stage count: named categories for a few stages, a
-    // numbered axis labelled every few stages when there are many (64 stages stay readable).
-    if (m_categories.size() != n) {
-        m_categories.clear();
-        for (int i = 0; i < n; ++i)
-            m_categories << tr("Stage %1").arg(i);
-        const bool many = n > 8; // "Stage 12" labels would be elided
-        QAbstractAxis* want = many ? static_cast<QAbstractAxis*>(m_stageTicks) : m_stageAxis;
-        QAbstractAxis* other = many ? static_cast<QAbstractAxis*>(m_stageAxis) : m_stageTicks;
-        if (!m_series->attachedAxes().contains(want)) {
-            m_series->detachAxis(other);
-            other->setVisible(false);
-            m_series->attachAxis(want);
-            want->setVisible(true);
-        }
-        if (many) {
-            for (const QString& label : m_stageTicks->categoriesLabels())
-                m_stageTicks->remove(label);
-            const int every = n <= 16 ? 1 : (n <= 32 ? 4 : (n <= 64 ? 8 : 16));
-            int last = -1;
-            for (int i = 0; i < n - every / 2; i += every)
-                m_stageTicks->append(QString::number(last = i), i);
-            if (last != n - 1)
-                m_stageTicks->append(QString::number(n - 1), n - 1);
-            m_stageTicks->setRange(-0.5, n - 0.5);
-        } else {
-            m_stageAxis->clear();
-            m_stageAxis->append(m_categories);
-        }
+// The stage axis only changes with the stage count: named categories for a few stages, a numbered axis
+// labelled every few stages when there are many (64 stages stay readable).
+void MemoryChart::rebuildStageAxis(int n) {
+    if (m_categories.size() == n)
+        return;
+    m_categories.clear();
+    for (int i = 0; i < n; ++i)
+        m_categories << tr("Stage %1").arg(i);
+    const bool many = n > 8; // "Stage 12" labels would be elided
+    QAbstractAxis* want = many ? static_cast<QAbstractAxis*>(m_stageTicks) : m_stageAxis;
+    QAbstractAxis* other = many ? static_cast<QAbstractAxis*>(m_stageAxis) : m_stageTicks;
+    if (!m_series->attachedAxes().contains(want)) {
+        m_series->detachAxis(other);
+        other->setVisible(false);
+        m_series->attachAxis(want);
+        want->setVisible(true);
     }
-    double maxTotal = 0;
+    if (!many) {
+        m_stageAxis->clear();
+        m_stageAxis->append(m_categories);
+        return;
+    }
+    for (const QString& label : m_stageTicks->categoriesLabels())
+        m_stageTicks->remove(label);
+    const int every = n <= 16 ? 1 : (n <= 32 ? 4 : (n <= 64 ? 8 : 16));
+    int last = -1;
+    for (int i = 0; i < n - every / 2; i += every)
+        m_stageTicks->append(QString::number(last = i), i);
+    if (last != n - 1)
+        m_stageTicks->append(QString::number(n - 1), n - 1);
+    m_stageTicks->setRange(-0.5, n - 0.5);
+}
+
+double MemoryChart::rebuildBars() {
+    const core::MemoryPlan& mem = m_plan.memory;
+    const int n = static_cast<int>(mem.stages.size());
+    const double unit = bytesPerUnit(m_unit);
     for (core::MemoryComponent c : kMemoryComponents) {
         QList<qreal> values;
         values.reserve(n);
@@ -249,16 +210,20 @@ void MemoryChart::rebuild() {
             set->append(values);
         }
     }
+    double tallest = 0;
     for (const core::StageMemory& s : mem.stages)
-        maxTotal = std::max(maxTotal, s.totalBytes / unit);
-    m_series->setBarWidth(n > 32 ? 0.85 : 0.7);
+        tallest = std::max(tallest, s.totalBytes / unit);
+    return tallest;
+}
 
-    const double capacity = mem.capacityBytes / unit;
-    m_overflow = n > 0 && !mem.fits;
-    m_worst = std::clamp(mem.worstStage, 0, std::max(0, n - 1));
+// The capacity line, its legend entry and the value axis. Only what changed is touched: every axis or
+// legend change re-lays out the whole chart.
+void MemoryChart::rebuildCapacity(double tallest) {
+    const core::MemoryPlan& mem = m_plan.memory;
+    const int n = static_cast<int>(mem.stages.size());
+    const double capacity = mem.capacityBytes / bytesPerUnit(m_unit);
     const double lo = -0.5;
     const double hi = std::max(0.5, n - 0.5);
-    // Only what changed is touched: every axis or legend change re-lays out the whole chart.
     if (m_lineAxis->min() != lo || m_lineAxis->max() != hi)
         m_lineAxis->setRange(lo, hi);
     const QList<QPointF> capacityPoints{{lo, capacity}, {hi, capacity}};
@@ -269,7 +234,8 @@ void MemoryChart::rebuild() {
     capPen.setStyle(Qt::DashLine);
     if (m_capacity->pen() != capPen)
         m_capacity->setPen(capPen);
-    const QString capacityName = tr("Usable capacity %1").arg(formatBytes(mem.capacityBytes, m_unit));
+    const QString capacityName =
+        tr("Usable capacity %1").arg(qs(core::bytesIn(mem.capacityBytes, m_unit, 1)));
     if (m_capacity->name() != capacityName)
         m_capacity->setName(capacityName);
     int entry = 0;
@@ -277,10 +243,10 @@ void MemoryChart::rebuild() {
         m_legend->setEntry(entry++, palette::memory(c), memoryName(c), memoryExplainKey(c));
     m_legend->setEntry(entry, capPen.color(), capacityName, QStringLiteral("memory.headroom"),
                        ChartLegend::Mark::DashedLine);
-    const double top = niceCeiling(std::max(capacity, maxTotal) * 1.1);
+    const double top = roundAxisCeiling(std::max(capacity, tallest) * 1.1);
     if (m_valueAxis->max() != top || m_valueAxis->min() != 0) {
         m_valueAxis->setRange(0, top);
-        m_valueAxis->setTickCount(top / niceCeiling(top / 5) < 4.5 ? 5 : 6);
+        m_valueAxis->setTickCount(top / roundAxisCeiling(top / 5) < 4.5 ? 5 : 6);
     }
     const QString axisTitle = tr("Memory per GPU (%1)").arg(unitName(m_unit));
     if (m_valueAxis->titleText() != axisTitle)
@@ -288,47 +254,14 @@ void MemoryChart::rebuild() {
     const QColor markerColour = m_overflow ? palette::error() : palette().color(QPalette::Text);
     if (m_worstMarker->brush().color() != markerColour)
         m_worstMarker->setBrush(markerColour);
-    placeWorstMarker();
+}
 
-    // The headline: worst stage, headroom or overflow, in the unit and in percent.
-    QString verdict;
-    QString text;
-    if (n == 0) {
-        text = tr("No plan yet.");
-    } else {
-        const core::StageMemory& w = mem.stages[static_cast<std::size_t>(m_worst)];
-        const double pct = mem.capacityBytes > 0 ? std::fabs(mem.headroomBytes) / mem.capacityBytes : 0.0;
-        if (m_overflow) {
-            verdict = tr("Does not fit:");
-            text = tr("stage %1 needs %2 of %3 usable, %4 (%5) over; largest part: %6.")
-                       .arg(m_worst)
-                       .arg(formatBytes(w.totalBytes, m_unit), formatBytes(mem.capacityBytes, m_unit),
-                            formatBytes(-mem.headroomBytes, m_unit), formatPercent(pct, 0),
-                            memoryName(mem.largestComponent).toLower());
-        } else {
-            verdict = tr("Fits.");
-            text = tr("Worst stage %1 uses %2 of %3 usable: headroom %4 (%5).")
-                       .arg(m_worst)
-                       .arg(formatBytes(w.totalBytes, m_unit), formatBytes(mem.capacityBytes, m_unit),
-                            formatBytes(mem.headroomBytes, m_unit), formatPercent(pct, 0));
-        }
-        if (mem.hostBytesPerGpu > 0)
-            text += tr(" CPU offloading keeps %1 per GPU in host memory.")
-                        .arg(formatBytes(mem.hostBytesPerGpu, m_unit));
-        if (m_stale)
-            text += tr(" (last valid layout)");
-    }
-    m_verdict->setText(verdict);
-    m_headline->setText(text);
-    const QColor colour = m_overflow ? palette::error() : palette().color(QPalette::WindowText);
-    for (QLabel* label : {m_verdict, m_headline}) {
-        if (label->palette().color(QPalette::WindowText) != colour) {
-            QPalette pal = label->palette();
-            pal.setColor(QPalette::WindowText, colour);
-            label->setPalette(pal);
-        }
-    }
-    setProperty("overflow", m_overflow);
+void MemoryChart::rebuildHeadline() {
+    const core::MemoryHeadline h = core::memoryHeadline(m_plan.memory, m_unit);
+    QString text = qs(h.text);
+    if (m_stale && !m_plan.memory.stages.empty())
+        text += tr(" (last valid layout)");
+    setHeadline(qs(h.verdict), text, m_overflow ? palette::error() : palette().color(QPalette::WindowText));
 }
 
 } // namespace lp::ui

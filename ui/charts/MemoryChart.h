@@ -1,21 +1,17 @@
 #pragma once
 // Memory per GPU, by pipeline stage: stacked bars of the five memory components against the GPU's
-// capacity line, the worst stage marked, headroom or overflow in the chosen unit and in percent.
-// Turns red (capacity line and headline) when the layout does not fit. A thin adapter over
-// core::MemoryPlan: it only scales bytes into the display unit.
+// capacity line, the worst stage marked, and the core's headline (headroom or overflow in the chosen
+// unit and in percent). Turns red (capacity line and headline) when the layout does not fit. A thin
+// adapter over core::MemoryPlan: it only scales bytes into the display unit.
 #include "core/estimate/Plan.h"
+#include "ui/charts/ChartPanel.h"
 #include "ui/widgets/Format.h"
-
-#include <QWidget>
 
 #include <array>
 
 class QBarCategoryAxis;
 class QCategoryAxis;
 class QBarSet;
-class QChart;
-class QChartView;
-class QLabel;
 class QLineSeries;
 class QGraphicsSimpleTextItem;
 class QStackedBarSeries;
@@ -25,7 +21,7 @@ namespace lp::ui {
 
 class ChartLegend;
 
-class MemoryChart : public QWidget {
+class MemoryChart : public ChartPanel {
     Q_OBJECT
 public:
     explicit MemoryChart(QWidget* parent = nullptr);
@@ -40,31 +36,24 @@ public:
     int stageCount() const;
     int markedWorstStage() const { return m_worst; }
     double capacityShown() const; // in the display unit
-    QString headline() const;     // verdict and details, as shown
-    QColor headlineColor() const; // red when the layout does not fit
-    QChartView* chartView() const { return m_view; }
     ChartLegend* legend() const { return m_legend; }
 
-signals:
-    void explainRequested(const QString& key);
-
 protected:
-    void changeEvent(QEvent* event) override;
+    void applyTheme() override;
 
 private:
-    void applyTheme();
+    void connectBars();
     void rebuild();
+    void rebuildStageAxis(int stages);
+    double rebuildBars(); // the tallest stage, in the display unit
+    void rebuildCapacity(double tallest);
+    void rebuildHeadline();
     void placeWorstMarker();
     core::Plan m_plan;
     bool m_stale = false;
     bool m_overflow = false;
     int m_worst = 0;
     MemoryUnit m_unit = MemoryUnit::GiB;
-    QLabel* m_title;
-    QLabel* m_verdict;
-    QLabel* m_headline;
-    QChart* m_chart;
-    QChartView* m_view;
     ChartLegend* m_legend; // under the chart, wrapping (Qt Charts' legend is hidden)
     QStackedBarSeries* m_series;
     std::array<QBarSet*, 5> m_sets{};

@@ -1,9 +1,10 @@
 #include "ui/charts/MfuGauge.h"
 
+#include "core/estimate/KeyFigures.h"
+#include "ui/widgets/ExplainTrigger.h"
 #include "ui/widgets/Format.h"
 #include "ui/widgets/Palette.h"
 
-#include <QKeyEvent>
 #include <QPainter>
 #include <QPainterPath>
 
@@ -15,9 +16,9 @@ namespace lp::ui {
 namespace {
 constexpr double kStartDeg = 210.0; // 0% at the lower left
 constexpr double kSpanDeg = 240.0;  // clockwise to 100% at the lower right
-constexpr double kAlarm = 0.20;
-constexpr double kGoodLow = 0.35;
-constexpr double kGoodHigh = 0.55;
+constexpr double kAlarm = core::kMfuAlarm;
+constexpr double kGoodLow = core::kMfuWellTunedLow;
+constexpr double kGoodHigh = core::kMfuWellTunedHigh;
 
 double angleFor(double fraction) {
     return kStartDeg - kSpanDeg * std::clamp(fraction, 0.0, 1.0);
@@ -31,6 +32,8 @@ MfuGauge::MfuGauge(QWidget* parent) : QWidget(parent) {
     setToolTip(tr("Model FLOPs utilization: the share of the GPUs' peak 16-bit FLOP/s spent on the model's "
                   "own FLOPs. Under 20%: something is wrong; 35-55%: typical of well-tuned pretraining."));
     setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);
+    auto* trigger = new ExplainTrigger(this, [] { return QStringLiteral("mfu"); });
+    connect(trigger, &ExplainTrigger::explainRequested, this, &MfuGauge::explainRequested);
 }
 
 QSize MfuGauge::sizeHint() const {
@@ -50,17 +53,11 @@ void MfuGauge::setMfu(double fraction, bool stale) {
 }
 
 QString MfuGauge::valueText() const {
-    return formatPercent(m_mfu, 1);
+    return qs(core::mfuText(m_mfu));
 }
 
 QString MfuGauge::bandText() const {
-    if (m_mfu < kAlarm)
-        return tr("under 20%: something is wrong");
-    if (m_mfu < kGoodLow)
-        return tr("20-35%: below well-tuned");
-    if (m_mfu <= kGoodHigh)
-        return tr("35-55%: well-tuned pretraining");
-    return tr("above 55%: check the assumptions");
+    return qs(core::mfuBandText(m_mfu));
 }
 
 MfuGauge::Geometry MfuGauge::geometry() const {
@@ -178,29 +175,6 @@ void MfuGauge::paintEvent(QPaintEvent*) {
         p.setBrush(Qt::NoBrush);
         p.drawRoundedRect(QRectF(rect()).adjusted(1, 1, -1, -1), 4, 4);
     }
-}
-
-void MfuGauge::mousePressEvent(QMouseEvent* event) {
-    emit explainRequested(QStringLiteral("mfu"));
-    QWidget::mousePressEvent(event);
-}
-
-void MfuGauge::enterEvent(QEnterEvent* event) {
-    emit explainRequested(QStringLiteral("mfu"));
-    QWidget::enterEvent(event);
-}
-
-void MfuGauge::keyPressEvent(QKeyEvent* event) {
-    if (event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter || event->key() == Qt::Key_Space) {
-        emit explainRequested(QStringLiteral("mfu"));
-        return;
-    }
-    QWidget::keyPressEvent(event);
-}
-
-void MfuGauge::focusInEvent(QFocusEvent* event) {
-    emit explainRequested(QStringLiteral("mfu"));
-    QWidget::focusInEvent(event);
 }
 
 } // namespace lp::ui

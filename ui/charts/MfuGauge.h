@@ -1,5 +1,5 @@
 #pragma once
-// The MFU dial: 0-100% with the seed's bands (under 20% red, "something is wrong"; 35-55% green,
+// The MFU dial: 0-100% with the core's bands (under 20% red, "something is wrong"; 35-55% green,
 // typical of well-tuned pretraining), the needle at the Plan's MFU, the value in the middle.
 #include <QPixmap>
 #include <QWidget>
@@ -13,7 +13,7 @@ public:
 
     void setMfu(double fraction, bool stale);
     double mfu() const { return m_mfu; }
-    QString valueText() const; // "41.2%"
+    QString valueText() const; // "41.2 %"
     QString bandText() const;  // what the band means for the current value
 
     QSize sizeHint() const override;
@@ -24,10 +24,6 @@ signals:
 
 protected:
     void paintEvent(QPaintEvent* event) override;
-    void mousePressEvent(QMouseEvent* event) override;
-    void enterEvent(QEnterEvent* event) override;
-    void keyPressEvent(QKeyEvent* event) override;
-    void focusInEvent(QFocusEvent* event) override;
 
 private:
     struct Geometry {

@@ -1,14 +1,12 @@
 #include "ui/charts/TimeChart.h"
 
+#include "core/report/ChartHeadlines.h"
 #include "ui/charts/ChartStyle.h"
 #include "ui/widgets/Format.h"
 
-#include <QEvent>
 #include <QFontMetricsF>
 #include <QGraphicsSimpleTextItem>
-#include <QLabel>
 #include <QToolTip>
-#include <QVBoxLayout>
 #include <QtCharts/QBarCategoryAxis>
 #include <QtCharts/QBarSet>
 #include <QtCharts/QChart>
@@ -28,47 +26,11 @@ constexpr std::array kRoundMantissas{1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0
 } // namespace
 
 TimeChart::TimeChart(QWidget* parent)
-    : QWidget(parent), m_title(new QLabel(tr("Step-time breakdown"), this)), m_headline(new QLabel(this)),
-      m_chart(new QChart), m_view(new QChartView(m_chart, this)), m_series(new QHorizontalStackedBarSeries),
-      m_axis(new QBarCategoryAxis), m_valueAxis(new QValueAxis) {
-    QFont titleFont = m_title->font();
-    titleFont.setBold(true);
-    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.1);
-    m_title->setFont(titleFont);
-    m_headline->setObjectName(QStringLiteral("timeHeadline"));
-    m_headline->setTextFormat(Qt::PlainText);
-    m_headline->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Minimum);
-    m_headline->setWordWrap(true); // a narrow page (or presentation mode's font) wraps it, never cuts it
-    m_view->setRenderHint(QPainter::Antialiasing, false);
-    m_view->setViewportUpdateMode(QGraphicsView::MinimalViewportUpdate);
+    : ChartPanel(tr("Step-time breakdown"), QStringLiteral("time"), parent),
+      m_series(new QHorizontalStackedBarSeries), m_axis(new QBarCategoryAxis), m_valueAxis(new QValueAxis) {
     m_view->setMinimumHeight(180);
-    m_view->setFocusPolicy(Qt::NoFocus);
     m_view->setToolTip(tr("Where one optimizer step's time goes; hover or click a bar for its formula."));
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(2);
-    layout->addWidget(m_title);
-    layout->addWidget(m_headline);
-    layout->addWidget(m_view, 1);
-
-    for (int i = 0; i < kTimeComponentCount; ++i) {
-        const auto c = static_cast<TimeComponent>(i);
-        auto* set = new QBarSet(timeName(c));
-        m_sets[static_cast<std::size_t>(i)] = set;
-        m_series->append(set);
-        const QString key = timeExplainKey(c);
-        connect(set, &QBarSet::hovered, this, [this, c, key](bool on, int) {
-            if (!on)
-                return;
-            const double s = timeSeconds(m_plan.time, c);
-            const double share = m_plan.time.stepSeconds > 0 ? s / m_plan.time.stepSeconds : 0;
-            QToolTip::showText(
-                QCursor::pos(),
-                tr("%1: %2 per step (%3)").arg(timeName(c), formatSeconds(s), formatPercent(share)), m_view);
-            emit explainRequested(key);
-        });
-        connect(set, &QBarSet::clicked, this, [this, key](int) { emit explainRequested(key); });
-    }
+    connectBars();
     m_series->setBarWidth(0.72);
     m_chart->addSeries(m_series);
     m_chart->addAxis(m_axis, Qt::AlignLeft);
@@ -95,10 +57,24 @@ TimeChart::TimeChart(QWidget* parent)
     applyTheme();
 }
 
-void TimeChart::changeEvent(QEvent* event) {
-    QWidget::changeEvent(event);
-    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange)
-        applyTheme();
+// One bar set per time component: hovering a bar shows its time and explains the component.
+void TimeChart::connectBars() {
+    for (int i = 0; i < kTimeComponentCount; ++i) {
+        const auto c = static_cast<TimeComponent>(i);
+        auto* set = new QBarSet(timeName(c));
+        m_sets[static_cast<std::size_t>(i)] = set;
+        m_series->append(set);
+        const QString key = timeExplainKey(c);
+        connect(set, &QBarSet::hovered, this, [this, c, key](bool on, int) {
+            if (!on)
+                return;
+            const QString share =
+                qs(core::timeShareText(timeSeconds(m_plan.time, c), m_plan.time.stepSeconds));
+            QToolTip::showText(QCursor::pos(), tr("%1: %2").arg(timeName(c), share), m_view);
+            emit explainRequested(key);
+        });
+        connect(set, &QBarSet::clicked, this, [this, key](int) { emit explainRequested(key); });
+    }
 }
 
 void TimeChart::applyTheme() {
@@ -140,10 +116,6 @@ double TimeChart::shownMilliseconds(TimeComponent c) const {
     const auto row = static_cast<int>(m_shown.size() - 1 - static_cast<std::size_t>(it - m_shown.begin()));
     const QBarSet* set = m_sets[static_cast<std::size_t>(c)];
     return row < set->count() ? set->at(row) : 0;
-}
-
-QString TimeChart::headline() const {
-    return m_headline->text();
 }
 
 void TimeChart::placeValueLabels() {
@@ -246,7 +218,18 @@ void TimeChart::rebuild() {
         m_axis->append(categories);
         m_shown = shown;
     }
-    double maxMs = 0;
+    rebuildValueAxis(rebuildBars(shown));
+    placeValueLabels();
+    QString text = qs(core::stepTimeHeadline(t));
+    if (m_stale)
+        text += tr(" (last valid layout)");
+    setHeadline({}, text, palette().color(QPalette::WindowText));
+}
+
+double TimeChart::rebuildBars(const std::vector<TimeComponent>& shown) {
+    const core::TimeBreakdown& t = m_plan.time;
+    const int n = static_cast<int>(shown.size());
+    double longestMs = 0;
     for (int i = 0; i < kTimeComponentCount; ++i) {
         const auto c = static_cast<TimeComponent>(i);
         QList<qreal> values(n, 0.0);
@@ -263,35 +246,25 @@ void TimeChart::rebuild() {
                 set->remove(0, set->count());
             set->append(values);
         }
-        maxMs = std::max(maxMs, timeSeconds(t, c) * 1e3);
-        const double share = t.stepSeconds > 0 ? timeSeconds(t, c) / t.stepSeconds : 0;
+        longestMs = std::max(longestMs, timeSeconds(t, c) * 1e3);
         m_valueLabels[static_cast<std::size_t>(i)]->setText(
-            tr("%1 · %2").arg(formatSeconds(timeSeconds(t, c)), formatPercent(share, 0)));
+            qs(core::timeShareText(timeSeconds(t, c), t.stepSeconds)));
     }
-    // Room on the right for the value labels.
-    const double step = std::max(1.0, maxMs * 1.3);
+    return longestMs;
+}
+
+// Room on the right for the value labels. Hysteresis: the axis stays while the longest bar stays
+// between 40% and 100% of it.
+void TimeChart::rebuildValueAxis(double longestMs) {
+    const double step = std::max(1.0, longestMs * 1.3);
     const double mag = std::pow(10.0, std::floor(std::log10(step)));
     double top = mag;
     for (double m : kRoundMantissas)
         if ((top = m * mag) >= step)
             break;
-    // Hysteresis: keep the axis while the longest bar stays between 40% and 100% of it.
     const double current = m_valueAxis->max();
-    if (current < maxMs * 1.25 || current > 2.5 * maxMs * 1.3 || current <= 0) {
+    if (current < longestMs * 1.25 || current > 2.5 * longestMs * 1.3 || current <= 0)
         m_valueAxis->setRange(0, top);
-    }
-    placeValueLabels();
-
-    QString text = tr("Step time %1 per optimizer step").arg(formatSeconds(t.stepSeconds));
-    if (t.bubbleFraction > 0)
-        text += tr(" · pipeline bubble %1 of the pipeline time").arg(formatPercent(t.bubbleFraction));
-    const double comm =
-        t.tpCommSeconds + t.ppCommSeconds + t.cpCommSeconds + t.epCommSeconds + t.dpCommExposedSeconds;
-    if (t.stepSeconds > 0)
-        text += tr(" · exposed communication %1").arg(formatPercent(comm / t.stepSeconds));
-    if (m_stale)
-        text += tr(" (last valid layout)");
-    m_headline->setText(text);
 }
 
 } // namespace lp::ui

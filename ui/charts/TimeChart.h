@@ -1,11 +1,11 @@
 #pragma once
 // The step-time breakdown: one horizontal bar per time component (compute, recompute, TP/PP/CP/EP
 // communication, bubble, exposed DP/sharding communication, optimizer, loader, stragglers,
-// overhead), each in its palette colour, labelled with its time and share of the step.
+// overhead), each in its palette colour, labelled with its time and share of the step, under the
+// core's headline.
 #include "core/estimate/Plan.h"
+#include "ui/charts/ChartPanel.h"
 #include "ui/widgets/Palette.h"
-
-#include <QWidget>
 
 #include <array>
 #include <vector>
@@ -13,15 +13,12 @@
 class QBarCategoryAxis;
 class QGraphicsSimpleTextItem;
 class QBarSet;
-class QChart;
-class QChartView;
 class QHorizontalStackedBarSeries;
-class QLabel;
 class QValueAxis;
 
 namespace lp::ui {
 
-class TimeChart : public QWidget {
+class TimeChart : public ChartPanel {
     Q_OBJECT
 public:
     explicit TimeChart(QWidget* parent = nullptr);
@@ -30,27 +27,21 @@ public:
     // For tests: the components shown, top to bottom, and their bar values in milliseconds.
     std::vector<TimeComponent> shownComponents() const { return m_shown; }
     double shownMilliseconds(TimeComponent c) const;
-    QString headline() const;
-
-signals:
-    void explainRequested(const QString& key);
 
 protected:
-    void changeEvent(QEvent* event) override;
+    void applyTheme() override;
 
 private:
-    void applyTheme();
+    void connectBars();
     void rebuild();
+    double rebuildBars(const std::vector<TimeComponent>& shown); // the longest bar, in ms
+    void rebuildValueAxis(double longestMs);
     void placeValueLabels();
     void fitToWidth();
     QString m_longAxisTitle;
     core::Plan m_plan;
     bool m_stale = false;
     std::vector<TimeComponent> m_shown;
-    QLabel* m_title;
-    QLabel* m_headline;
-    QChart* m_chart;
-    QChartView* m_view;
     QHorizontalStackedBarSeries* m_series;
     std::array<QBarSet*, kTimeComponentCount> m_sets{};
     QBarCategoryAxis* m_axis;

@@ -102,17 +102,14 @@ DiagnosticsPanel::DiagnosticsPanel(ScenarioDocument* doc, QWidget* parent)
     layout->setSpacing(4);
     layout->addWidget(m_summary);
     layout->addWidget(m_view, 1);
-    connect(m_view, &QListView::clicked, this, [this](const QModelIndex& index) {
+    // A click or the keyboard's current row explains the figure the diagnostic is about.
+    const auto explain = [this](const QModelIndex& index) {
         const QString key = index.data(DiagnosticsModel::ExplainKeyRole).toString();
         if (!key.isEmpty())
             emit explainRequested(key);
-    });
-    connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this,
-            [this](const QModelIndex& index) {
-                const QString key = index.data(DiagnosticsModel::ExplainKeyRole).toString();
-                if (!key.isEmpty())
-                    emit explainRequested(key);
-            });
+    };
+    connect(m_view, &QListView::clicked, this, explain);
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this, explain);
     connect(m_doc, &ScenarioDocument::planChanged, this, &DiagnosticsPanel::refresh);
     refresh();
 }

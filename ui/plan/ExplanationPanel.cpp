@@ -1,6 +1,7 @@
 #include "ui/plan/ExplanationPanel.h"
 
 #include "core/measured/ValidationTrust.h"
+#include "core/util/NumberFormat.h"
 #include "ui/document/BundledValidationGroups.h"
 #include "ui/document/ScenarioDocument.h"
 #include "ui/widgets/Format.h"
@@ -18,20 +19,18 @@ QString esc(const std::string& s) {
     return QString::fromStdString(s).toHtmlEscaped();
 }
 
-QString formatValue(const core::Explanation& e, MemoryUnit u) {
-    const QString unit = QString::fromStdString(e.unit);
-    if (unit == QLatin1String("fraction"))
-        return formatPercent(e.value, 1);
-    if (unit == QLatin1String("bytes"))
-        return formatBytes(e.value, u, 2) + QStringLiteral(" (") +
-               formatBytes(e.value, u == MemoryUnit::GiB ? MemoryUnit::GB : MemoryUnit::GiB, 2) +
-               QLatin1Char(')');
-    if (unit == QLatin1String("s"))
-        return formatSeconds(e.value);
-    const double a = std::abs(e.value);
-    const QString number =
-        a >= 1e5 ? formatLarge(e.value) : formatNumber(e.value, a >= 100 || a == 0 ? 0 : 2);
-    return unit.isEmpty() ? number : number + QLatin1Char(' ') + unit;
+// The value as the Plan tab's card of the same figure shows it; else as the reports print it
+// (core::fmt::withUnit), fractions with the gauge's one decimal and memory in the chosen unit first.
+QString formatValue(const core::Explanation& e, const core::Scenario& s, const core::Plan& p, MemoryUnit u) {
+    for (const core::KeyFigure& card : core::keyFigures(s, p, u))
+        if (card.explainKey == e.key)
+            return qs(card.valueText);
+    if (e.unit == "fraction")
+        return qs(core::fmt::percent(e.value)); // as the gauge and the cards: one decimal
+    if (e.unit != "bytes")
+        return qs(core::fmt::withUnit(e.value, e.unit));
+    const MemoryUnit other = u == MemoryUnit::GiB ? MemoryUnit::GB : MemoryUnit::GiB;
+    return qs(core::bytesIn(e.value, u, 2) + " (" + core::bytesIn(e.value, other, 2) + ")");
 }
 
 } // namespace
@@ -95,7 +94,7 @@ void ExplanationPanel::refresh() {
     QString html;
     html += QStringLiteral("<h3 style='margin-bottom:2px'>%1</h3>").arg(esc(e->label));
     html += QStringLiteral("<p style='font-size:large; margin-top:0'><b>%1</b></p>")
-                .arg(formatValue(*e, m_unit).toHtmlEscaped());
+                .arg(formatValue(*e, m_doc->shownScenario(), m_doc->shownPlan(), m_unit).toHtmlEscaped());
     if (!e->words.empty())
         html += QStringLiteral("<p>%1</p>").arg(esc(e->words));
     html += QStringLiteral(

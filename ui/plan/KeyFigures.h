@@ -19,7 +19,7 @@ class KeyFigures : public QWidget {
 public:
     explicit KeyFigures(QWidget* parent = nullptr);
 
-    void setPlan(const core::Scenario& s, const core::Plan& plan, bool stale);
+    void setPlan(const core::Scenario& s, const core::Plan& plan);
     void setUnit(MemoryUnit unit);
     void setActiveKey(const QString& key);
 
@@ -41,12 +41,10 @@ protected:
 
 private:
     void arrange(int columns);
-    int m_columns = 0;
-    FigureLabel* add(const QString& caption, const QString& id, const QString& key, const QString& tip);
     void refresh();
+    int m_columns = 0;
     core::Scenario m_scenario;
     core::Plan m_plan;
-    bool m_stale = false;
     MemoryUnit m_unit = MemoryUnit::GiB;
     std::vector<FigureLabel*> m_figures;
 };

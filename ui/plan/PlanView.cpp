@@ -1,5 +1,6 @@
 #include "ui/plan/PlanView.h"
 
+#include "core/estimate/KeyFigures.h"
 #include "ui/charts/MemoryChart.h"
 #include "ui/charts/MfuGauge.h"
 #include "ui/charts/TimeChart.h"
@@ -26,8 +27,8 @@ PlanView::PlanView(ScenarioDocument* doc, QWidget* parent)
     m_mfuLabel->setToolTip(m_gauge->toolTip());
     m_mfuLabel->setTextFormat(Qt::PlainText);
     m_mfuLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Minimum);
-    m_mfuLabel->setWordWrap(
-        true); // a narrow gauge column (or presentation mode's large font) wraps, never clips
+    // A narrow gauge column (or presentation mode's large font) wraps the label, never clips it.
+    m_mfuLabel->setWordWrap(true);
     m_mfuLabel->setAlignment(Qt::AlignHCenter);
 
     auto* gaugeBox = new QVBoxLayout;
@@ -56,8 +57,8 @@ PlanView::PlanView(ScenarioDocument* doc, QWidget* parent)
     connect(m_gauge, &MfuGauge::explainRequested, this, &PlanView::explainRequested);
     connect(m_figures, &KeyFigures::explainRequested, this, &PlanView::explainRequested);
     connect(m_time, &TimeChart::explainRequested, this, &PlanView::explainRequested);
-    connect(m_doc, &ScenarioDocument::planChanged, this, &PlanView::refresh);
-    refresh();
+    connect(m_doc, &ScenarioDocument::planChanged, this, &PlanView::showPlan);
+    showPlan();
 }
 
 bool PlanView::eventFilter(QObject* watched, QEvent* event) {
@@ -96,19 +97,20 @@ void PlanView::setActiveKey(const QString& key) {
     m_precision->setActiveKey(key);
 }
 
-void PlanView::refresh() {
+void PlanView::showPlan() {
     const bool stale = m_doc->isShowingStalePlan();
     const core::Plan& plan = m_doc->shownPlan();
     m_memory->setPlan(plan, stale);
     m_gauge->setMfu(plan.mfu, stale);
     m_mfuLabel->setText(tr("MFU %1\n%2").arg(m_gauge->valueText(), m_gauge->bandText()));
-    const QColor colour = plan.mfu < 0.20 ? palette::bandAlarm() : palette().color(QPalette::WindowText);
+    const QColor colour =
+        plan.mfu < core::kMfuAlarm ? palette::bandAlarm() : palette().color(QPalette::WindowText);
     if (m_mfuLabel->palette().color(QPalette::WindowText) != colour) {
         QPalette pal = m_mfuLabel->palette();
         pal.setColor(QPalette::WindowText, colour);
         m_mfuLabel->setPalette(pal);
     }
-    m_figures->setPlan(m_doc->shownScenario(), plan, stale);
+    m_figures->setPlan(m_doc->shownScenario(), plan);
     m_time->setPlan(plan, stale);
     // The formats follow the scenario being edited (they do not depend on the layout).
     m_precision->setPlan(m_doc->scenario(), plan, stale);

@@ -41,7 +41,7 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
-    void refresh();
+    void showPlan();
     void arrangeMiddle();
     ScenarioDocument* m_doc;
     QWidget* m_content = nullptr;   // the scrolling page's content

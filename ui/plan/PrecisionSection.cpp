@@ -17,42 +17,35 @@ enum Column { TensorColumn, FormatColumn, BytesColumn, ColumnCount };
 constexpr int kMaxVisibleRows = 16; // every row of the longest table
 constexpr int kMinVisibleRows = 4;  // when the window is short: scroll, the charts keep their room
 
-// Scaling state is a few MB: GB/GiB with one decimal would show 0.0.
-QString smallBytes(double bytes, MemoryUnit unit) {
-    const double mega = unit == MemoryUnit::GiB ? 1024.0 * 1024.0 : 1e6;
-    if (bytes >= 1000.0 * mega)
-        return formatBytes(bytes, unit, 2);
-    return formatNumber(bytes / mega, bytes < 10.0 * mega ? 2 : 1) + QChar(0x202F) +
-           (unit == MemoryUnit::GiB ? QStringLiteral("MiB") : QStringLiteral("MB"));
-}
-
 QString bytesText(double bytes) {
     if (bytes <= 0)
         return QStringLiteral("–");
     return formatNumber(bytes, bytes == static_cast<int>(bytes) ? 0 : 1) + QStringLiteral(" B");
 }
 
+// The format of the first row whose tensor starts with `prefix`, up to its first comma ("bf16, two per
+// parameter": bf16); "" when no row does.
 QString formatOf(const std::vector<core::TensorPrecision>& rows, const char* prefix) {
     for (const core::TensorPrecision& r : rows)
         if (r.tensor.starts_with(prefix))
-            return QString::fromStdString(r.format);
+            return qs(r.format.substr(0, r.format.find(',')));
     return {};
+}
+
+// The optimizer's moments: Adam's two, or SGD's momentum.
+QString optimizerStateFormat(const std::vector<core::TensorPrecision>& rows) {
+    const QString adam = formatOf(rows, "Adam moments");
+    return adam.isEmpty() ? formatOf(rows, "Momentum") : adam;
 }
 
 } // namespace
 
 PrecisionSection::PrecisionSection(QWidget* parent)
     : CollapsibleSection(tr("Number formats"), parent), m_fp8Row(new QWidget(this)),
-      m_copies(new FigureLabel(
-          tr("FP8 weight copies"), QStringLiteral("fp8_weight_copies"), QStringLiteral("memory.weights"),
-          tr("Cached fp8 casts (and transposes) of the linear weights one GPU computes with; "
-             "counted in the weights bar."),
-          m_fp8Row)),
-      m_scaling(new FigureLabel(
-          tr("FP8 scaling state"), QStringLiteral("fp8_scaling_state"), QStringLiteral("memory.weights"),
-          tr("Per-tensor scales and amax histories of the fp8 linear modules on one GPU; counted "
-             "in the weights bar."),
-          m_fp8Row)),
+      m_copies(new FigureLabel(tr("FP8 weight copies"), QStringLiteral("fp8_weight_copies"),
+                               QStringLiteral("memory.weights"), QString(), m_fp8Row)),
+      m_scaling(new FigureLabel(tr("FP8 scaling state"), QStringLiteral("fp8_scaling_state"),
+                                QStringLiteral("memory.weights"), QString(), m_fp8Row)),
       m_table(new QTableWidget(0, ColumnCount, this)) {
     setObjectName(QStringLiteral("precisionSection"));
     header()->setToolTip(
@@ -108,12 +101,9 @@ int PrecisionSection::rowOf(const QString& tensorPrefix) const {
 }
 
 void PrecisionSection::setPlan(const core::Scenario& scenario, const core::Plan& plan, bool stale) {
+    m_scenario = scenario;
     m_plan = plan;
     m_stale = stale;
-    const core::Fp8Habits habits = core::fp8Habits(scenario, core::resolvedStyle(scenario.training));
-    m_fp8Active = habits.active;
-    m_copiesExpected = habits.weightCopyBytesPerParam > 0;
-
     std::vector<core::TensorPrecision> rows = core::precisionTable(scenario);
     const bool sameRows =
         rows.size() == m_rows.size() &&
@@ -122,38 +112,34 @@ void PrecisionSection::setPlan(const core::Scenario& scenario, const core::Plan&
         });
     if (!sameRows) { // a slider drag changes nothing here: the table is rebuilt only when the rows change
         m_rows = std::move(rows);
-        m_table->setRowCount(static_cast<int>(m_rows.size()));
-        for (int r = 0; r < static_cast<int>(m_rows.size()); ++r) {
-            const core::TensorPrecision& row = m_rows[static_cast<std::size_t>(r)];
-            const QString note = QString::fromStdString(row.note);
-            const QString format = QString::fromStdString(row.format);
-            const QString texts[ColumnCount] = {QString::fromStdString(row.tensor), format,
-                                                bytesText(row.bytes)};
-            for (int c = 0; c < ColumnCount; ++c) {
-                auto* item = new QTableWidgetItem(texts[c]);
-                item->setToolTip(QStringLiteral("<p><b>%1</b>: %2</p><p>%3</p>")
-                                     .arg(texts[TensorColumn].toHtmlEscaped(), format.toHtmlEscaped(),
-                                          note.toHtmlEscaped()));
-                if (c == BytesColumn)
-                    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-                if (format.startsWith(QLatin1String("fp8"))) { // what fp8 changes stands out
-                    QFont bold = item->font();
-                    bold.setBold(true);
-                    item->setFont(bold);
-                }
-                m_table->setItem(r, c, item);
-            }
-        }
-        fitTableHeight();
+        fillTable();
     }
-
-    QString summary = tr("GEMM inputs %1 · weights %2 · master weights and optimizer state fp32")
-                          .arg(formatOf(m_rows, "Linear-layer GEMM inputs"), formatOf(m_rows, "Weights"));
-    if (m_fp8Active && plan.intermediates.fp8WeightCopyBytes > 0)
-        summary += tr(" · fp8 weight copies %1 per GPU")
-                       .arg(formatBytes(plan.intermediates.fp8WeightCopyBytes, m_unit, 1));
-    setSummary(summary);
     refreshFigures();
+}
+
+void PrecisionSection::fillTable() {
+    m_table->setRowCount(static_cast<int>(m_rows.size()));
+    for (int r = 0; r < static_cast<int>(m_rows.size()); ++r) {
+        const core::TensorPrecision& row = m_rows[static_cast<std::size_t>(r)];
+        const QString format = qs(row.format);
+        const QString texts[ColumnCount] = {qs(row.tensor), format, bytesText(row.bytes)};
+        const QString tip = QStringLiteral("<p><b>%1</b>: %2</p><p>%3</p>")
+                                .arg(texts[TensorColumn].toHtmlEscaped(), format.toHtmlEscaped(),
+                                     qs(row.note).toHtmlEscaped());
+        for (int c = 0; c < ColumnCount; ++c) {
+            auto* item = new QTableWidgetItem(texts[c]);
+            item->setToolTip(tip);
+            if (c == BytesColumn)
+                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            if (format.startsWith(QLatin1String("fp8"))) { // what fp8 changes stands out
+                QFont bold = item->font();
+                bold.setBold(true);
+                item->setFont(bold);
+            }
+            m_table->setItem(r, c, item);
+        }
+    }
+    fitTableHeight();
 }
 
 void PrecisionSection::setUnit(MemoryUnit unit) {
@@ -167,24 +153,19 @@ void PrecisionSection::setActiveKey(const QString& key) {
 }
 
 void PrecisionSection::refreshFigures() {
+    const std::vector<core::KeyFigure> figures = core::fp8Figures(m_scenario, m_plan, m_unit, m_stale);
+    m_fp8Active = figures.size() == 2;
     m_fp8Row->setVisible(m_fp8Active);
-    if (!m_fp8Active)
-        return;
-    const core::Intermediates& x = m_plan.intermediates;
-    const QString where = m_stale ? tr("per GPU, last valid layout") : tr("worst-stage GPU, in its weights");
-    if (m_stale && m_copiesExpected && x.fp8WeightCopyBytes <= 0) { // the last valid plan was not fp8
-        m_copies->setValue(QStringLiteral("–"), tr("no valid layout"));
-        m_scaling->setValue(QStringLiteral("–"), tr("no valid layout"));
-        return;
+    if (m_fp8Active) {
+        m_copies->setFigure(figures[0]);
+        m_scaling->setFigure(figures[1]);
     }
-    if (x.fp8WeightCopyBytes > 0)
-        m_copies->setValue(formatBytes(x.fp8WeightCopyBytes, m_unit, 2), where);
-    else
-        m_copies->setValue(tr("none kept"), tr("cast inside each GEMM (torchao)"));
-    if (x.fp8ScalingStateBytes > 0)
-        m_scaling->setValue(smallBytes(x.fp8ScalingStateBytes, m_unit), where);
-    else
-        m_scaling->setValue(tr("none kept"), tr("dynamic scaling, computed per step"));
+    QString summary = tr("GEMM inputs %1 · weights %2 · master weights %3 · optimizer state %4")
+                          .arg(formatOf(m_rows, "Linear-layer GEMM inputs"), formatOf(m_rows, "Weights"),
+                               formatOf(m_rows, "Master weights"), optimizerStateFormat(m_rows));
+    if (m_fp8Active && figures[0].value > 0)
+        summary += tr(" · fp8 weight copies %1 per GPU").arg(qs(figures[0].valueText));
+    setSummary(summary);
 }
 
 void PrecisionSection::fitTableHeight() {

@@ -1,7 +1,8 @@
 #pragma once
 // "Number formats", folded under the memory chart: which tensors the run keeps in which number
 // format (core::precisionTable), one row per tensor with the reason as its tooltip, and with FP8 the
-// two figures it adds to the weights bar (cached fp8 weight copies, scaling state) per GPU.
+// two figures it adds to the weights bar (core::fp8Figures: cached fp8 weight copies, scaling state).
+#include "core/estimate/KeyFigures.h"
 #include "core/estimate/Plan.h"
 #include "core/estimate/Precision.h"
 #include "core/model/Scenario.h"
@@ -39,13 +40,14 @@ signals:
     void explainRequested(const QString& key);
 
 private:
+    void fillTable();
     void refreshFigures();
     void fitTableHeight();
     std::vector<core::TensorPrecision> m_rows;
+    core::Scenario m_scenario;
     core::Plan m_plan;
     bool m_stale = false;
     bool m_fp8Active = false;
-    bool m_copiesExpected = false; // the style caches fp8 weight copies (Transformer Engine)
     MemoryUnit m_unit = MemoryUnit::GiB;
     QWidget* m_fp8Row;
     FigureLabel* m_copies;

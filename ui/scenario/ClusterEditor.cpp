@@ -17,14 +17,127 @@ namespace lp::ui {
 using core::Scenario;
 
 namespace {
+
+using core::ClusterSpec;
+using core::GpuSpec;
+using Kind = FormField::Kind;
+
 constexpr int kMaxCount = static_cast<int>(core::limits::kMaxCount); // what a scenario file may hold
+
+// The units the figures are typed in.
+constexpr FormField::Shown kGigabytesPerSecond{1e9, " GB/s"};
+constexpr FormField::Shown kTerabytesPerSecond{1e12, " TB/s"};
+constexpr FormField::Shown kMicroseconds{1e-6, " µs"};
+constexpr FormField::Shown kGigabytes{1e9, " GB"};
+constexpr FormField::Shown kTeraflops{1e12, " TFLOP/s"};
+
+template <auto... Path> ScenarioValue gpu() {
+    return scenarioValue<&Scenario::cluster, &ClusterSpec::gpu, Path...>();
 }
+
+const std::vector<FormField> kSizeFields = {
+    {.label = "&Nodes",
+     .tip = "Number of nodes (servers) in the cluster.",
+     .value = scenarioValue<&Scenario::cluster, &ClusterSpec::nodes>(),
+     .range = {1, kMaxCount}},
+    {.label = "GPUs per n&ode",
+     .tip = "GPUs in each node (8 in DGX/HGX servers, 4 in an NVL72 tray).",
+     .value = scenarioValue<&Scenario::cluster, &ClusterSpec::gpusPerNode>(),
+     .range = {1, 1024}},
+};
+
+// The interconnect and the GPU's own figures, under the system preset.
+const std::vector<FormField> kFigureFields = {
+    {.label = "NVLink &domain",
+     .tip = "GPUs joined by NVLink: a node (8), or a whole rack (72 on NVL72). TP should stay inside it.",
+     .value = scenarioValue<&Scenario::cluster, &ClusterSpec::nvlinkDomain>(),
+     .range = {1, kMaxCount}},
+    {.kind = Kind::Double,
+     .label = "NVLink bandwidth",
+     .tip = "NVLink bandwidth per GPU, one direction.",
+     .value = gpu<&GpuSpec::nvlinkBandwidth>(),
+     .range = {1, 100000, 0},
+     .shown = kGigabytesPerSecond},
+    {.kind = Kind::Double,
+     .label = "Network bandwidth",
+     .tip = "Network bandwidth per GPU (its network card's share), one direction. 400 Gb/s = 50 GB/s.",
+     .value = gpu<&GpuSpec::networkBandwidth>(),
+     .range = {0.1, 10000, 1},
+     .shown = kGigabytesPerSecond},
+    {.kind = Kind::Double,
+     .label = "NVLink latency",
+     .tip = "Latency of one NVLink collective step.",
+     .value = scenarioValue<&Scenario::cluster, &ClusterSpec::nvlinkLatencySeconds>(),
+     .range = {0, 1000, 1},
+     .shown = kMicroseconds},
+    {.kind = Kind::Double,
+     .label = "Network latency",
+     .tip = "Latency of one collective step across the network.",
+     .value = scenarioValue<&Scenario::cluster, &ClusterSpec::networkLatencySeconds>(),
+     .range = {0, 1000, 1},
+     .shown = kMicroseconds},
+    {.kind = Kind::Double,
+     .label = "GPU memory",
+     .tip = "Memory of one GPU as CUDA reports it, the capacity a layout must fit in (decimal GB): an "
+            "\"80 GB\" H100 exposes 79.2 GiB = 85.05 GB (nvidia-smi's total less the driver's reserve).",
+     .value = gpu<&GpuSpec::hbmBytes>(),
+     .range = {1, 10000, 2},
+     .shown = kGigabytes},
+    {.kind = Kind::Double,
+     .label = "Peak 16-bit",
+     .tip = "Dense bf16/fp16 peak of one GPU, without sparsity.",
+     .value = gpu<&GpuSpec::peakFlops16>(),
+     .range = {1, 100000, 0},
+     .shown = kTeraflops},
+    {.kind = Kind::Double,
+     .label = "Peak fp8",
+     .tip = "Dense fp8 peak of one GPU; 0 where the GPU has no fp8.",
+     .value = gpu<&GpuSpec::peakFlops8>(),
+     .range = {0, 100000, 0},
+     .shown = kTeraflops},
+    {.kind = Kind::Double,
+     .label = "HBM bandwidth",
+     .tip = "Memory bandwidth of one GPU.",
+     .value = gpu<&GpuSpec::hbmBandwidth>(),
+     .range = {0.1, 100, 2},
+     .shown = kTerabytesPerSecond},
+    {.kind = Kind::Double,
+     .label = "Host link",
+     .tip = "Bandwidth between one GPU and host memory, one direction: PCIe 4.0 x16 32 GB/s, PCIe 5.0 "
+            "x16 64 GB/s, NVLink-C2C on Grace (GB200) 225 GB/s. Sets the cost of offloading.",
+     .value = gpu<&GpuSpec::hostLinkBandwidth>(),
+     .range = {0.1, 10000, 1},
+     .shown = kGigabytesPerSecond},
+    {.kind = Kind::Double,
+     .label = "Host memory bandwidth",
+     .tip = "One GPU's share of the host's DRAM bandwidth (the node's total over its GPUs): the pace "
+            "of an optimizer step run on the CPU.",
+     .value = gpu<&GpuSpec::hostMemoryBandwidth>(),
+     .range = {0.1, 10000, 1},
+     .shown = kGigabytesPerSecond},
+};
+
+// A preset box with its label and tooltip, as one row of `form`.
+void addPresetRow(QFormLayout* form, QComboBox* box, const QString& label, const QString& tip,
+                  const QString& accessibleName, int shownLength) {
+    box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    box->setMinimumContentsLength(shownLength);
+    auto* l = new QLabel(label, form->parentWidget());
+    l->setBuddy(box);
+    box->setToolTip(tip);
+    l->setToolTip(tip);
+    box->setAccessibleName(accessibleName);
+    form->addRow(l, box);
+}
+
+} // namespace
 
 ClusterEditor::ClusterEditor(ScenarioDocument* doc, QWidget* parent)
     : QWidget(parent), m_doc(doc), m_gpu(new QComboBox(this)), m_cluster(new QComboBox(this)),
       m_section(new CollapsibleSection(tr("Interconnect and GPU figures"), this)),
       m_main(new FormBinder(doc, mergeIdFor(EditKind::Cluster), this)),
       m_more(new FormBinder(doc, mergeIdFor(EditKind::Cluster, 50), this)) {
+    // An edited cluster keeps the name of the system it still is.
     const auto apply = [this](const Scenario& next, const QString& description, int mergeId) {
         core::ClusterSpec c = next.cluster;
         core::syncClusterName(c);
@@ -36,23 +149,31 @@ ClusterEditor::ClusterEditor(ScenarioDocument* doc, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     auto* top = new QWidget(this);
-    auto* form = new QFormLayout(top);
-    form->setContentsMargins(0, 0, 0, 0);
-    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    auto* form = makeForm(top);
+    addGpuChoice(form);
+    m_main->addFields(form, kSizeFields);
+    layout->addWidget(top);
+
+    auto* body = new QWidget(m_section);
+    auto* more = makeForm(body, 16);
+    addSystemChoice(more);
+    m_more->addFields(more, kFigureFields);
+    m_section->setContent(body);
+    layout->addWidget(m_section);
+
+    connect(m_doc, &ScenarioDocument::scenarioChanged, this, &ClusterEditor::refresh);
+    refresh();
+}
+
+void ClusterEditor::addGpuChoice(QFormLayout* form) {
     m_gpu->setObjectName(QStringLiteral("gpuPreset"));
-    m_gpu->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_gpu->setMinimumContentsLength(14);
     for (const core::GpuPreset& p : core::gpuPresets())
         m_gpu->addItem(QString::fromStdString(p.gpu.name), QString::fromStdString(p.gpu.id));
     m_gpu->addItem(tr("Custom GPU"), QString());
-    auto* gpuLabel = new QLabel(tr("&GPU"), top);
-    gpuLabel->setBuddy(m_gpu);
-    const QString gpuTip =
-        tr("The GPU type: its peak FLOP/s, memory and bandwidths, and its built-in efficiency profile.");
-    m_gpu->setToolTip(gpuTip);
-    gpuLabel->setToolTip(gpuTip);
-    m_gpu->setAccessibleName(tr("GPU type"));
-    form->addRow(gpuLabel, m_gpu);
+    addPresetRow(
+        form, m_gpu, tr("&GPU"),
+        tr("The GPU type: its peak FLOP/s, memory and bandwidths, and its built-in efficiency profile."),
+        tr("GPU type"), 14);
     connect(m_gpu, &QComboBox::activated, this, [this](int index) {
         const core::GpuPreset* p = core::findGpuPreset(m_gpu->itemData(index).toString().toStdString());
         if (!p)
@@ -61,34 +182,17 @@ ClusterEditor::ClusterEditor(ScenarioDocument* doc, QWidget* parent)
         c.gpu = p->gpu;
         m_doc->editCluster(c, tr("Choose GPU %1").arg(QString::fromStdString(p->gpu.name)));
     });
-    m_main->addInt(
-        form, tr("&Nodes"), tr("Number of nodes (servers) in the cluster."), 1, kMaxCount,
-        [](const Scenario& s) { return s.cluster.nodes; }, [](Scenario& s, int v) { s.cluster.nodes = v; });
-    m_main->addInt(
-        form, tr("GPUs per n&ode"), tr("GPUs in each node (8 in DGX/HGX servers, 4 in an NVL72 tray)."), 1,
-        1024, [](const Scenario& s) { return s.cluster.gpusPerNode; },
-        [](Scenario& s, int v) { s.cluster.gpusPerNode = v; });
-    layout->addWidget(top);
+}
 
-    auto* body = new QWidget(m_section);
-    auto* more = new QFormLayout(body);
-    more->setContentsMargins(16, 0, 0, 0);
-    more->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+void ClusterEditor::addSystemChoice(QFormLayout* form) {
     m_cluster->setObjectName(QStringLiteral("clusterPreset"));
-    m_cluster->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_cluster->setMinimumContentsLength(12);
     m_cluster->addItem(tr("(choose a system)"), QString());
     for (const core::ClusterPreset& p : core::clusterPresets())
         m_cluster->addItem(QString::fromStdString(p.name), QString::fromStdString(p.id));
-    auto* clusterLabel = new QLabel(tr("S&ystem"), body);
-    clusterLabel->setBuddy(m_cluster);
-    const QString clusterTip =
-        tr("A server or rack type: sets the GPU, GPUs per node, NVLink domain and network "
-           "bandwidth, keeping the node count.");
-    m_cluster->setToolTip(clusterTip);
-    clusterLabel->setToolTip(clusterTip);
-    m_cluster->setAccessibleName(tr("System preset"));
-    more->addRow(clusterLabel, m_cluster);
+    addPresetRow(form, m_cluster, tr("S&ystem"),
+                 tr("A server or rack type: sets the GPU, GPUs per node, NVLink domain and network "
+                    "bandwidth, keeping the node count."),
+                 tr("System preset"), 12);
     connect(m_cluster, &QComboBox::activated, this, [this](int index) {
         const core::ClusterPreset* p =
             core::findClusterPreset(m_cluster->itemData(index).toString().toStdString());
@@ -97,63 +201,6 @@ ClusterEditor::ClusterEditor(ScenarioDocument* doc, QWidget* parent)
         m_doc->editCluster(core::makeCluster(*p, m_doc->scenario().cluster.nodes),
                            tr("Choose system %1").arg(QString::fromStdString(p->name)));
     });
-    m_more->addInt(
-        more, tr("NVLink &domain"),
-        tr("GPUs joined by NVLink: a node (8), or a whole rack (72 on NVL72). TP should stay inside it."), 1,
-        kMaxCount, [](const Scenario& s) { return s.cluster.nvlinkDomain; },
-        [](Scenario& s, int v) { s.cluster.nvlinkDomain = v; });
-    m_more->addDouble(
-        more, tr("NVLink bandwidth"), tr("NVLink bandwidth per GPU, one direction."), 1, 100000, 0, 1e9,
-        [](const Scenario& s) { return s.cluster.gpu.nvlinkBandwidth; },
-        [](Scenario& s, double v) { s.cluster.gpu.nvlinkBandwidth = v; }, tr(" GB/s"));
-    m_more->addDouble(
-        more, tr("Network bandwidth"),
-        tr("Network bandwidth per GPU (its network card's share), one direction. 400 Gb/s = 50 GB/s."), 0.1,
-        10000, 1, 1e9, [](const Scenario& s) { return s.cluster.gpu.networkBandwidth; },
-        [](Scenario& s, double v) { s.cluster.gpu.networkBandwidth = v; }, tr(" GB/s"));
-    m_more->addDouble(
-        more, tr("NVLink latency"), tr("Latency of one NVLink collective step."), 0, 1000, 1, 1e-6,
-        [](const Scenario& s) { return s.cluster.nvlinkLatencySeconds; },
-        [](Scenario& s, double v) { s.cluster.nvlinkLatencySeconds = v; }, tr(" µs"));
-    m_more->addDouble(
-        more, tr("Network latency"), tr("Latency of one collective step across the network."), 0, 1000, 1,
-        1e-6, [](const Scenario& s) { return s.cluster.networkLatencySeconds; },
-        [](Scenario& s, double v) { s.cluster.networkLatencySeconds = v; }, tr(" µs"));
-    m_more->addDouble(
-        more, tr("GPU memory"),
-        tr("Memory of one GPU as CUDA reports it, the capacity a layout must fit in (decimal GB): an "
-           "\"80 GB\" H100 exposes 79.2 GiB = 85.05 GB (nvidia-smi's total less the driver's reserve)."),
-        1, 10000, 2, 1e9, [](const Scenario& s) { return s.cluster.gpu.hbmBytes; },
-        [](Scenario& s, double v) { s.cluster.gpu.hbmBytes = v; }, tr(" GB"));
-    m_more->addDouble(
-        more, tr("Peak 16-bit"), tr("Dense bf16/fp16 peak of one GPU, without sparsity."), 1, 100000, 0, 1e12,
-        [](const Scenario& s) { return s.cluster.gpu.peakFlops16; },
-        [](Scenario& s, double v) { s.cluster.gpu.peakFlops16 = v; }, tr(" TFLOP/s"));
-    m_more->addDouble(
-        more, tr("Peak fp8"), tr("Dense fp8 peak of one GPU; 0 where the GPU has no fp8."), 0, 100000, 0,
-        1e12, [](const Scenario& s) { return s.cluster.gpu.peakFlops8; },
-        [](Scenario& s, double v) { s.cluster.gpu.peakFlops8 = v; }, tr(" TFLOP/s"));
-    m_more->addDouble(
-        more, tr("HBM bandwidth"), tr("Memory bandwidth of one GPU."), 0.1, 100, 2, 1e12,
-        [](const Scenario& s) { return s.cluster.gpu.hbmBandwidth; },
-        [](Scenario& s, double v) { s.cluster.gpu.hbmBandwidth = v; }, tr(" TB/s"));
-    m_more->addDouble(
-        more, tr("Host link"),
-        tr("Bandwidth between one GPU and host memory, one direction: PCIe 4.0 x16 32 GB/s, PCIe 5.0 "
-           "x16 64 GB/s, NVLink-C2C on Grace (GB200) 225 GB/s. Sets the cost of offloading."),
-        0.1, 10000, 1, 1e9, [](const Scenario& s) { return s.cluster.gpu.hostLinkBandwidth; },
-        [](Scenario& s, double v) { s.cluster.gpu.hostLinkBandwidth = v; }, tr(" GB/s"));
-    m_more->addDouble(
-        more, tr("Host memory bandwidth"),
-        tr("One GPU's share of the host's DRAM bandwidth (the node's total over its GPUs): the pace "
-           "of an optimizer step run on the CPU."),
-        0.1, 10000, 1, 1e9, [](const Scenario& s) { return s.cluster.gpu.hostMemoryBandwidth; },
-        [](Scenario& s, double v) { s.cluster.gpu.hostMemoryBandwidth = v; }, tr(" GB/s"));
-    m_section->setContent(body);
-    layout->addWidget(m_section);
-
-    connect(m_doc, &ScenarioDocument::scenarioChanged, this, &ClusterEditor::refresh);
-    refresh();
 }
 
 void ClusterEditor::refresh() {

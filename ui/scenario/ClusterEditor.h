@@ -4,6 +4,7 @@
 #include <QWidget>
 
 class QComboBox;
+class QFormLayout;
 
 namespace lp::ui {
 
@@ -19,6 +20,8 @@ public:
     QComboBox* clusterCombo() const { return m_cluster; }
 
 private:
+    void addGpuChoice(QFormLayout* form);
+    void addSystemChoice(QFormLayout* form);
     void refresh();
     ScenarioDocument* m_doc;
     QComboBox* m_gpu;

@@ -30,16 +30,35 @@ void addRow(QFormLayout* form, const QString& label, QWidget* field, const QStri
     form->addRow(l, field);
 }
 
+template <typename Spin, typename T> Spin* makeSpin(QFormLayout* form, T min, T max, const QString& suffix) {
+    auto* spin = new Spin(form->parentWidget());
+    spin->setRange(min, max);
+    spin->setKeyboardTracking(false);
+    spin->setGroupSeparatorShown(max >= 10000);
+    if (!suffix.isEmpty())
+        spin->setSuffix(suffix);
+    return spin;
+}
+
 // A value from a file may lie beyond what the field offers for typing (the file's limits are wider,
 // core/model/Limits.h): the field grows to show it rather than show a clamped number that is not the
 // scenario's.
-template <typename Spin, typename T> void widenToShow(Spin* spin, T v) {
+template <typename Spin, typename T> void showValue(Spin* spin, T v) {
+    const QSignalBlocker block(spin);
     if (v > spin->maximum())
         spin->setMaximum(v);
     if (v < spin->minimum())
         spin->setMinimum(v);
+    spin->setValue(v);
 }
 } // namespace
+
+QFormLayout* makeForm(QWidget* page, int indent) {
+    auto* form = new QFormLayout(page);
+    form->setContentsMargins(indent, 0, 0, 0);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    return form;
+}
 
 FormBinder::FormBinder(ScenarioDocument* doc, int mergeBase, QObject* parent)
     : QObject(parent), m_doc(doc), m_mergeBase(mergeBase) {
@@ -55,28 +74,75 @@ void FormBinder::send(const std::function<void(core::Scenario&)>& change, const 
     m_apply(next, tr("Edit %1").arg(plainLabel(label).toLower()), m_mergeBase + field);
 }
 
+void FormBinder::follow(std::function<void()> refresher) {
+    m_refreshers.push_back(std::move(refresher));
+    m_refreshers.back()();
+}
+
+std::vector<QWidget*> FormBinder::addFields(QFormLayout* form, const std::vector<FormField>& fields) {
+    std::vector<QWidget*> controls;
+    controls.reserve(fields.size());
+    for (const FormField& field : fields) {
+        QWidget* control = addField(form, field);
+        if (*field.name)
+            control->setObjectName(QString::fromLatin1(field.name));
+        controls.push_back(control);
+    }
+    return controls;
+}
+
+QWidget* FormBinder::addField(QFormLayout* form, const FormField& f) {
+    const QString label = tr(f.label);
+    const QString tip = tr(f.tip);
+    const ScenarioValue value = f.value;
+    switch (f.kind) {
+    case FormField::Kind::Int: {
+        QSpinBox* spin = addInt(
+            form, label, tip, static_cast<int>(f.range.min), static_cast<int>(f.range.max),
+            [value](const core::Scenario& s) { return static_cast<int>(value.get(s)); },
+            [value](core::Scenario& s, int v) { value.set(s, v); }, tr(f.shown.suffix));
+        if (*f.shown.special)
+            spin->setSpecialValueText(tr(f.shown.special));
+        return spin;
+    }
+    case FormField::Kind::Double:
+        return addDouble(
+            form, label, tip, f.range.min, f.range.max, f.range.decimals, f.shown.scale, value.get,
+            [value](core::Scenario& s, double v) { value.set(s, v); }, tr(f.shown.suffix));
+    case FormField::Kind::Bool:
+        return addBool(
+            form, label, tip, [value](const core::Scenario& s) { return value.get(s) != 0; },
+            [value](core::Scenario& s, bool v) { value.set(s, v ? 1 : 0); });
+    case FormField::Kind::Choice: {
+        std::vector<std::pair<QString, int>> items;
+        for (const FormField::Choice& c : f.choices)
+            items.emplace_back(tr(c.text), c.value);
+        return addChoice(
+            form, label, tip, items,
+            [value](const core::Scenario& s) { return static_cast<int>(value.get(s)); },
+            [value](core::Scenario& s, int v) { value.set(s, v); });
+    }
+    case FormField::Kind::Heading:
+        break;
+    }
+    auto* heading = new QLabel(label, form->parentWidget());
+    form->addRow(heading);
+    return heading;
+}
+
 QSpinBox* FormBinder::addInt(QFormLayout* form, const QString& label, const QString& tip, int min, int max,
                              std::function<int(const core::Scenario&)> get,
                              std::function<void(core::Scenario&, int)> set, const QString& suffix) {
-    auto* spin = new QSpinBox(form->parentWidget());
-    spin->setRange(min, max);
-    spin->setKeyboardTracking(false);
-    spin->setGroupSeparatorShown(max >= 10000);
-    if (!suffix.isEmpty())
-        spin->setSuffix(suffix);
+    auto* spin = makeSpin<QSpinBox>(form, min, max, suffix);
     addRow(form, label, spin, tip);
     const int field = m_fields++;
     connect(spin, &QSpinBox::valueChanged, this,
             [this, set, label, field](int v) { send([&](core::Scenario& s) { set(s, v); }, label, field); });
-    m_refreshers.push_back([spin, get, this] {
+    follow([spin, get, this] {
         const int v = get(m_doc->scenario());
-        if (spin->value() == v)
-            return; // an unchanged control is not repainted on every slider step
-        const QSignalBlocker block(spin);
-        widenToShow(spin, v);
-        spin->setValue(v);
+        if (spin->value() != v) // an unchanged control is not repainted on every slider step
+            showValue(spin, v);
     });
-    m_refreshers.back()();
     return spin;
 }
 
@@ -85,27 +151,18 @@ QDoubleSpinBox* FormBinder::addDouble(QFormLayout* form, const QString& label, c
                                       std::function<double(const core::Scenario&)> get,
                                       std::function<void(core::Scenario&, double)> set,
                                       const QString& suffix) {
-    auto* spin = new QDoubleSpinBox(form->parentWidget());
-    spin->setRange(min, max);
+    auto* spin = makeSpin<QDoubleSpinBox>(form, min, max, suffix);
     spin->setDecimals(decimals);
-    spin->setKeyboardTracking(false);
-    spin->setGroupSeparatorShown(max >= 10000);
-    if (!suffix.isEmpty())
-        spin->setSuffix(suffix);
     addRow(form, label, spin, tip);
     const int field = m_fields++;
     connect(spin, &QDoubleSpinBox::valueChanged, this, [this, set, label, field, scale](double v) {
         send([&](core::Scenario& s) { set(s, v * scale); }, label, field);
     });
-    m_refreshers.push_back([spin, get, scale, this] {
+    follow([spin, get, scale, this] {
         const double v = get(m_doc->scenario()) / scale;
-        if (spin->value() == spin->valueFromText(spin->textFromValue(v)))
-            return;
-        const QSignalBlocker block(spin);
-        widenToShow(spin, v);
-        spin->setValue(v);
+        if (spin->value() != spin->valueFromText(spin->textFromValue(v)))
+            showValue(spin, v);
     });
-    m_refreshers.back()();
     return spin;
 }
 
@@ -118,14 +175,13 @@ QCheckBox* FormBinder::addBool(QFormLayout* form, const QString& text, const QSt
     const int field = m_fields++;
     connect(box, &QCheckBox::toggled, this,
             [this, set, text, field](bool v) { send([&](core::Scenario& s) { set(s, v); }, text, field); });
-    m_refreshers.push_back([box, get, this] {
+    follow([box, get, this] {
         const bool v = get(m_doc->scenario());
         if (box->isChecked() == v)
             return;
         const QSignalBlocker block(box);
         box->setChecked(v);
     });
-    m_refreshers.back()();
     return box;
 }
 
@@ -142,14 +198,13 @@ QComboBox* FormBinder::addChoice(QFormLayout* form, const QString& label, const 
         const int v = combo->itemData(index).toInt();
         send([&](core::Scenario& s) { set(s, v); }, label, field);
     });
-    m_refreshers.push_back([combo, get, this] {
+    follow([combo, get, this] {
         const int index = combo->findData(get(m_doc->scenario()));
         if (combo->currentIndex() == index)
             return;
         const QSignalBlocker block(combo);
         combo->setCurrentIndex(index);
     });
-    m_refreshers.back()();
     return combo;
 }
 
@@ -163,14 +218,13 @@ QLineEdit* FormBinder::addText(QFormLayout* form, const QString& label, const QS
         const std::string v = edit->text().toStdString();
         send([&](core::Scenario& s) { set(s, v); }, label, field);
     });
-    m_refreshers.push_back([edit, get, this] {
+    follow([edit, get, this] {
         const QString v = QString::fromStdString(get(m_doc->scenario()));
         if (edit->text() != v) {
             const QSignalBlocker block(edit);
             edit->setText(v);
         }
     });
-    m_refreshers.back()();
     return edit;
 }
 
@@ -201,7 +255,7 @@ QToolButton* FormBinder::addFlags(QFormLayout* form, const QString& label, const
                     v |= bit;
             send([&](core::Scenario& s) { set(s, v); }, label, field);
         });
-    m_refreshers.push_back([button, actions, get, none, this] {
+    follow([button, actions, get, none, this] {
         const unsigned v = get(m_doc->scenario());
         QStringList shown;
         for (const auto& [a, bit] : actions) {
@@ -212,7 +266,6 @@ QToolButton* FormBinder::addFlags(QFormLayout* form, const QString& label, const
         }
         button->setText(shown.isEmpty() ? none : shown.join(QStringLiteral(", ")));
     });
-    m_refreshers.back()();
     return button;
 }
 

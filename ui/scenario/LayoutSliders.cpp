@@ -20,40 +20,41 @@ struct AxisText {
     const char* tip;
 };
 
+// Labels and tooltips, translated where they are shown (tr()).
 constexpr AxisText kAxes[] = {
-    {core::LayoutAxis::Tp, QT_TRANSLATE_NOOP("lp::ui::LayoutSliders", "&TP"),
-     QT_TRANSLATE_NOOP("lp::ui::LayoutSliders",
-                       "Tensor parallelism: each layer's matrices are split across this many GPUs, which "
-                       "all-reduce every layer (keep it inside the NVLink domain).")},
-    {core::LayoutAxis::Pp, QT_TRANSLATE_NOOP("lp::ui::LayoutSliders", "&PP"),
-     QT_TRANSLATE_NOOP("lp::ui::LayoutSliders",
-                       "Pipeline parallelism: the layers are cut into this many consecutive stages on "
-                       "different GPUs; it must divide the layer count.")},
-    {core::LayoutAxis::Dp, QT_TRANSLATE_NOOP("lp::ui::LayoutSliders", "&DP"),
-     QT_TRANSLATE_NOOP("lp::ui::LayoutSliders",
-                       "Data parallelism: replicas of the model that each process different sequences "
-                       "and average their gradients.")},
-    {core::LayoutAxis::Cp, QT_TRANSLATE_NOOP("lp::ui::LayoutSliders", "&CP"),
-     QT_TRANSLATE_NOOP("lp::ui::LayoutSliders",
-                       "Context parallelism: each sequence is split across this many GPUs (ring attention), "
-                       "for long contexts.")},
-    {core::LayoutAxis::Ep, QT_TRANSLATE_NOOP("lp::ui::LayoutSliders", "&EP"),
-     QT_TRANSLATE_NOOP("lp::ui::LayoutSliders",
-                       "Expert parallelism: a mixture-of-experts layer's experts are spread over this many "
-                       "GPUs, carved out of DP x CP (or, with expert TP below TP, out of TP x CP x DP); MoE "
-                       "models only.")},
-    {core::LayoutAxis::Vpp, QT_TRANSLATE_NOOP("lp::ui::LayoutSliders", "&Virtual stages"),
-     QT_TRANSLATE_NOOP("lp::ui::LayoutSliders",
-                       "Interleaved pipeline: each GPU holds this many non-adjacent chunks of layers, "
-                       "shrinking the bubble at the cost of more point-to-point traffic.")},
-    {core::LayoutAxis::MicroBatch, QT_TRANSLATE_NOOP("lp::ui::LayoutSliders", "&Micro batch"),
-     QT_TRANSLATE_NOOP("lp::ui::LayoutSliders",
-                       "Sequences per micro batch on each pipeline: larger ones run GEMMs more efficiently "
-                       "but hold more activations.")},
-    {core::LayoutAxis::Accumulation, QT_TRANSLATE_NOOP("lp::ui::LayoutSliders", "&Accumulation"),
-     QT_TRANSLATE_NOOP("lp::ui::LayoutSliders",
-                       "Gradient accumulation: micro batches per optimizer step; more of them shrink the "
-                       "pipeline bubble and grow the effective batch.")},
+    {.axis = core::LayoutAxis::Tp,
+     .label = "&TP",
+     .tip = "Tensor parallelism: each layer's matrices are split across this many GPUs, which "
+            "all-reduce every layer (keep it inside the NVLink domain)."},
+    {.axis = core::LayoutAxis::Pp,
+     .label = "&PP",
+     .tip = "Pipeline parallelism: the layers are cut into this many consecutive stages on "
+            "different GPUs; it must divide the layer count."},
+    {.axis = core::LayoutAxis::Dp,
+     .label = "&DP",
+     .tip = "Data parallelism: replicas of the model that each process different sequences "
+            "and average their gradients."},
+    {.axis = core::LayoutAxis::Cp,
+     .label = "&CP",
+     .tip = "Context parallelism: each sequence is split across this many GPUs (ring attention), "
+            "for long contexts."},
+    {.axis = core::LayoutAxis::Ep,
+     .label = "&EP",
+     .tip = "Expert parallelism: a mixture-of-experts layer's experts are spread over this many "
+            "GPUs, carved out of DP x CP (or, with expert TP below TP, out of TP x CP x DP); MoE "
+            "models only."},
+    {.axis = core::LayoutAxis::Vpp,
+     .label = "&Virtual stages",
+     .tip = "Interleaved pipeline: each GPU holds this many non-adjacent chunks of layers, "
+            "shrinking the bubble at the cost of more point-to-point traffic."},
+    {.axis = core::LayoutAxis::MicroBatch,
+     .label = "&Micro batch",
+     .tip = "Sequences per micro batch on each pipeline: larger ones run GEMMs more efficiently "
+            "but hold more activations."},
+    {.axis = core::LayoutAxis::Accumulation,
+     .label = "&Accumulation",
+     .tip = "Gradient accumulation: micro batches per optimizer step; more of them shrink the "
+            "pipeline bubble and grow the effective batch."},
 };
 
 } // namespace

@@ -5,6 +5,7 @@
 
 class QComboBox;
 class QLabel;
+class QVBoxLayout;
 
 namespace lp::ui {
 
@@ -20,6 +21,7 @@ public:
     CollapsibleSection* architectureSection() const { return m_section; }
 
 private:
+    void addPresetChoice(QVBoxLayout* layout);
     void refresh();
     void refreshSummary();
     ScenarioDocument* m_doc;

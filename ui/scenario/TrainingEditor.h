@@ -1,8 +1,10 @@
 #pragma once
-// The training-options part of the scenario panel.
+// The training-options part of the scenario panel: precision, ZeRO, recompute and the token budget, and
+// the other options folded under them, each a row of a table of fields.
 #include <QWidget>
 
 class QCheckBox;
+class QFormLayout;
 
 namespace lp::ui {
 
@@ -17,19 +19,18 @@ public:
     CollapsibleSection* moreSection() const { return m_section; }
     // The communication-overlap switches (TrainingOptions::overlapTpComm, overlapPpComm, overlapDpComm,
     // overlapEpComm).
-    QCheckBox* overlapTpBox() const { return m_overlapTp; }
-    QCheckBox* overlapPpBox() const { return m_overlapPp; }
-    QCheckBox* overlapDpBox() const { return m_overlapDp; }
-    QCheckBox* overlapEpBox() const { return m_overlapEp; }
+    QCheckBox* overlapTpBox() const { return option("overlapTpComm"); }
+    QCheckBox* overlapPpBox() const { return option("overlapPpComm"); }
+    QCheckBox* overlapDpBox() const { return option("overlapDpComm"); }
+    QCheckBox* overlapEpBox() const { return option("overlapEpComm"); }
 
 private:
+    QWidget* moreOptions();                    // the folded options' form
+    void addMemoryFields(QFormLayout* form);   // the optimizer, sharding and recompute rows
+    QCheckBox* option(const char* name) const; // a switch, by its object name
     CollapsibleSection* m_section;
     FormBinder* m_main;
     FormBinder* m_more;
-    QCheckBox* m_overlapTp = nullptr;
-    QCheckBox* m_overlapPp = nullptr;
-    QCheckBox* m_overlapDp = nullptr;
-    QCheckBox* m_overlapEp = nullptr;
 };
 
 } // namespace lp::ui

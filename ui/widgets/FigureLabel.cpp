@@ -1,6 +1,8 @@
 #include "ui/widgets/FigureLabel.h"
 
-#include <QKeyEvent>
+#include "ui/widgets/ExplainTrigger.h"
+#include "ui/widgets/Format.h"
+
 #include <QLabel>
 #include <QPainter>
 #include <QVBoxLayout>
@@ -69,7 +71,8 @@ FigureLabel::FigureLabel(const QString& caption, const QString& id, const QStrin
     layout->addWidget(m_detail);
     layout->addStretch(1);
     setFrameShape(QFrame::NoFrame);
-    updateFrame();
+    auto* trigger = new ExplainTrigger(this, [this] { return m_key; });
+    connect(trigger, &ExplainTrigger::explainRequested, this, &FigureLabel::explainRequested);
 }
 
 void FigureLabel::setValue(const QString& value, const QString& detail) {
@@ -77,6 +80,20 @@ void FigureLabel::setValue(const QString& value, const QString& detail) {
     m_detail->setText(detail);
     m_detail->setVisible(!detail.isEmpty());
     setAccessibleDescription(value + QStringLiteral(". ") + detail);
+}
+
+void FigureLabel::setFigure(const core::KeyFigure& figure) {
+    const QString caption = qs(figure.caption);
+    if (m_caption->text() != caption) {
+        m_caption->setText(caption);
+        setAccessibleName(caption);
+    }
+    setToolTip(qs(figure.meaning));
+    setValue(qs(figure.valueText), qs(figure.detail));
+}
+
+QString FigureLabel::caption() const {
+    return m_caption->text();
 }
 
 QString FigureLabel::value() const {
@@ -88,22 +105,21 @@ QString FigureLabel::shownValue() const {
 QString FigureLabel::detail() const {
     return m_detail->text();
 }
+QString FigureLabel::shownDetail() const {
+    return static_cast<const ElidingLabel*>(m_detail)->shownLines().join(QLatin1Char('\n'));
+}
 
 void FigureLabel::setActive(bool active) {
     if (m_active == active)
         return;
     m_active = active;
-    updateFrame();
+    update();
 }
 
 int FigureLabel::comfortableWidth() const {
     const QMargins m = layout()->contentsMargins();
     return m_value->fontMetrics().horizontalAdvance(QStringLiteral("00.0 k tokens/s")) + m.left() +
            m.right() + 4;
-}
-
-void FigureLabel::updateFrame() {
-    update();
 }
 
 void FigureLabel::paintEvent(QPaintEvent*) {
@@ -118,32 +134,13 @@ void FigureLabel::paintEvent(QPaintEvent*) {
     p.drawRoundedRect(QRectF(rect()).adjusted(0.75, 0.75, -0.75, -0.75), 4, 4);
 }
 
-void FigureLabel::mousePressEvent(QMouseEvent* event) {
-    emit explainRequested(m_key);
-    QFrame::mousePressEvent(event);
-}
-
-void FigureLabel::enterEvent(QEnterEvent* event) {
-    emit explainRequested(m_key);
-    QFrame::enterEvent(event);
-}
-
-void FigureLabel::keyPressEvent(QKeyEvent* event) {
-    if (event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter || event->key() == Qt::Key_Space) {
-        emit explainRequested(m_key);
-        return;
-    }
-    QFrame::keyPressEvent(event);
-}
-
 void FigureLabel::focusInEvent(QFocusEvent* event) {
-    emit explainRequested(m_key);
-    updateFrame();
+    update(); // the frame shows the focus
     QFrame::focusInEvent(event);
 }
 
 void FigureLabel::focusOutEvent(QFocusEvent* event) {
-    updateFrame();
+    update();
     QFrame::focusOutEvent(event);
 }
 

@@ -1,6 +1,8 @@
 #pragma once
 // One key figure: a caption, a value and an optional detail line. Hover, click, focus (Tab) or
 // Enter ask the explanation panel to explain it (its core explanation key).
+#include "core/estimate/KeyFigures.h"
+
 #include <QFrame>
 
 class QLabel;
@@ -15,9 +17,13 @@ public:
                 QWidget* parent = nullptr);
 
     void setValue(const QString& value, const QString& detail = {});
+    // The core's card: its caption, meaning (the tooltip), value and detail.
+    void setFigure(const core::KeyFigure& figure);
+    QString caption() const;
     QString value() const;
     QString shownValue() const; // as painted: lines wider than the card end (an equation: start) in "…"
     QString detail() const;
+    QString shownDetail() const; // as painted, like shownValue()
     QString explainKey() const { return m_key; }
     QString id() const { return m_id; }
     void setActive(bool active);
@@ -28,15 +34,11 @@ signals:
     void explainRequested(const QString& key);
 
 protected:
-    void mousePressEvent(QMouseEvent* event) override;
-    void enterEvent(QEnterEvent* event) override;
-    void keyPressEvent(QKeyEvent* event) override;
     void focusInEvent(QFocusEvent* event) override;
     void focusOutEvent(QFocusEvent* event) override;
     void paintEvent(QPaintEvent* event) override;
 
 private:
-    void updateFrame();
     QString m_id;
     QString m_key;
     QLabel* m_caption;

@@ -1,8 +1,6 @@
 #include "ui/widgets/Format.h"
 
-#include "core/model/Enums.h"
-
-#include <QLocale>
+#include "core/util/NumberFormat.h"
 
 #include <cmath>
 
@@ -13,21 +11,21 @@ QString qs(std::string_view text) {
 }
 
 double bytesPerUnit(MemoryUnit u) {
-    return u == MemoryUnit::GiB ? core::kGiB : core::kGB;
+    return core::memoryUnitBytes(u);
 }
 
 QString unitName(MemoryUnit u) {
-    return u == MemoryUnit::GiB ? QStringLiteral("GiB") : QStringLiteral("GB");
+    return qs(core::memoryUnitName(u));
 }
 
 QString formatNumber(double v, int decimals) {
     if (!std::isfinite(v))
         return QStringLiteral("–");
-    return QLocale().toString(v, 'f', decimals);
+    return qs(core::fmt::fixed(v, decimals));
 }
 
 QString formatCount(long long v) {
-    return QLocale().toString(v);
+    return qs(core::fmt::fixed(static_cast<double>(v), 0));
 }
 
 QString formatBytes(double bytes, MemoryUnit u, int decimals) {

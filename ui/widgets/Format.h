@@ -1,6 +1,9 @@
 #pragma once
 // Number formatting for the screen: explicit units (GB vs GiB never ambiguous), sensible precision,
-// thousands separators from the locale.
+// the digits and thousands separators of the core's formatting (core/util/NumberFormat.h), as the command
+// line and the reports print them.
+#include "core/estimate/KeyFigures.h"
+
 #include <QString>
 
 #include <string_view>
@@ -10,7 +13,7 @@ namespace lp::ui {
 // Core text (UTF-8) as a QString.
 QString qs(std::string_view text);
 
-enum class MemoryUnit { GB, GiB };
+using MemoryUnit = core::MemoryUnit;
 
 double bytesPerUnit(MemoryUnit u);
 QString unitName(MemoryUnit u);                                    // "GB" or "GiB"

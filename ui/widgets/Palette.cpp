@@ -1,11 +1,20 @@
 #include "ui/widgets/Palette.h"
 
 #include "core/report/SvgCharts.h"
+#include "ui/widgets/Format.h"
 
 #include <string_view>
 #include <vector>
 
 namespace lp::ui {
+namespace {
+// The step-time components' labels and colours, in the breakdown order TimeComponent follows.
+const std::vector<core::TimeRow>& timeComponentRows() {
+    static const std::vector<core::TimeRow> rows = core::timeRows(core::TimeBreakdown{});
+    return rows;
+}
+} // namespace
+
 namespace palette {
 
 namespace {
@@ -14,15 +23,14 @@ QColor fromHex(std::string_view hex) {
 }
 } // namespace
 
-// The product's colours live in core/SvgCharts (the reports draw the same charts): colour-blind-friendly
-// hues after Tableau 10 and Okabe-Ito, with red kept for "does not fit".
+// The product's colours live in core/report/SvgCharts.h (the reports draw the same charts):
+// colour-blind-friendly hues after Tableau 10 and Okabe-Ito, with red kept for "does not fit".
 QColor memory(core::MemoryComponent c) {
     return fromHex(core::memoryComponentColor(c));
 }
 
 QColor time(TimeComponent c) {
-    // TimeComponent follows the breakdown order of core::timeRows.
-    static const std::vector<core::TimeRow> rows = core::timeRows(core::TimeBreakdown{});
+    const std::vector<core::TimeRow>& rows = timeComponentRows();
     const auto i = static_cast<std::size_t>(c);
     return i < rows.size() ? fromHex(rows[i].color) : QColor(Qt::gray);
 }
@@ -52,14 +60,11 @@ QColor bandNeutral() {
 } // namespace palette
 
 QString memoryName(core::MemoryComponent c) {
-    const std::string_view label = core::memoryComponentLabel(c);
-    return QString::fromUtf8(label.data(), static_cast<qsizetype>(label.size()));
+    return qs(core::memoryComponentLabel(c));
 }
 
 QString memoryExplainKey(core::MemoryComponent c) {
-    return QStringLiteral("memory.") +
-           QString::fromLatin1(core::memoryComponentKey(c).data(),
-                               static_cast<qsizetype>(core::memoryComponentKey(c).size()));
+    return QStringLiteral("memory.") + qs(core::memoryComponentKey(c));
 }
 
 double memoryBytes(const core::StageMemory& m, core::MemoryComponent c) {
@@ -67,35 +72,9 @@ double memoryBytes(const core::StageMemory& m, core::MemoryComponent c) {
 }
 
 QString timeName(TimeComponent c) {
-    switch (c) {
-    case TimeComponent::Compute:
-        return QStringLiteral("Compute");
-    case TimeComponent::Recompute:
-        return QStringLiteral("Recompute");
-    case TimeComponent::TpComm:
-        return QStringLiteral("TP communication");
-    case TimeComponent::PpComm:
-        return QStringLiteral("PP communication");
-    case TimeComponent::CpComm:
-        return QStringLiteral("CP communication");
-    case TimeComponent::EpComm:
-        return QStringLiteral("EP communication");
-    case TimeComponent::Offload:
-        return QStringLiteral("Activation offload");
-    case TimeComponent::Bubble:
-        return QStringLiteral("Pipeline bubble");
-    case TimeComponent::DpExposed:
-        return QStringLiteral("Exposed DP/sharding comm.");
-    case TimeComponent::Optimizer:
-        return QStringLiteral("Optimizer step");
-    case TimeComponent::Loader:
-        return QStringLiteral("Data loader");
-    case TimeComponent::Straggler:
-        return QStringLiteral("Stragglers");
-    case TimeComponent::Overhead:
-        return QStringLiteral("Host overhead");
-    }
-    return {};
+    const std::vector<core::TimeRow>& rows = timeComponentRows();
+    const auto i = static_cast<std::size_t>(c);
+    return i < rows.size() ? qs(rows[i].label) : QString();
 }
 
 QString timeExplainKey(TimeComponent c) {

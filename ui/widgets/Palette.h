@@ -1,7 +1,7 @@
 #pragma once
 // The colours of the product: one per memory component, one per time component (both defined once,
-// in core/SvgCharts, which the reports share), the MFU bands, and the severity colours. Red means only
-// "does not fit" and errors.
+// in core/report/SvgCharts.h, which the reports share), the MFU bands, and the severity colours. Red means
+// only "does not fit" and errors.
 #include "core/estimate/Plan.h"
 
 #include <QColor>
@@ -48,7 +48,8 @@ QColor bandNeutral();  // the rest of the gauge
 
 } // namespace palette
 
-// Display names and the explanation keys of the same components.
+// The components' names (the core's labels, as the command line and the reports print them) and the
+// explanation keys of the same components.
 QString memoryName(core::MemoryComponent c);
 QString memoryExplainKey(core::MemoryComponent c);
 double memoryBytes(const core::StageMemory& m, core::MemoryComponent c);

@@ -1,0 +1,216 @@
+#include "core/estimate/KeyFigures.h"
+
+#include "core/estimate/Precision.h"
+#include "core/util/NumberFormat.h"
+
+#include <cmath>
+
+namespace lp::core {
+namespace {
+
+// A run's wall-clock time: years, days, hours or minutes, and the step-time units below two minutes.
+std::string wallClock(double seconds) {
+    if (!std::isfinite(seconds))
+        return "n/a";
+    constexpr double kDay = 86400.0;
+    constexpr double kYear = 365.25 * kDay;
+    if (seconds >= 2 * kYear) // a run of decades reads better in years than in five-digit days
+        return fmt::fixed(seconds / kYear, 1) + " years";
+    if (seconds >= 2 * kDay)
+        return fmt::fixed(seconds / kDay, 1) + " days";
+    if (seconds >= 2 * 3600.0)
+        return fmt::fixed(seconds / 3600.0, 1) + " h";
+    if (seconds >= 120.0)
+        return fmt::fixed(seconds / 60.0, 0) + " min";
+    return fmt::duration(seconds);
+}
+
+std::string wholeNumber(double v) {
+    return fmt::fixed(v, 0);
+}
+
+// "32 micro batches", "1 micro batch".
+std::string microBatches(double m) {
+    return wholeNumber(m) + (m == 1 ? " micro batch" : " micro batches");
+}
+
+KeyFigure utilisationCard(const Plan& p) {
+    return {"hfu",
+            "hfu",
+            "HFU",
+            "Hardware FLOPs utilization: like MFU, but also counting the FLOPs spent on recomputation.",
+            p.hfu,
+            fmt::percent(p.hfu),
+            "incl. recompute FLOPs"};
+}
+
+// The 6ND yardstick counts the parameters one token passes through: a mixture of experts' active ones.
+KeyFigure yardstickCard(const Scenario& s, const Plan& p) {
+    const bool moe = s.model.isMoe();
+    return {"mfu_6nd",
+            "mfu_6nd",
+            "MFU by 6ND",
+            std::string("The seed's yardstick: 6 x ") + (moe ? "active parameters" : "parameters") +
+                " x tokens per step, over the GPUs' peak FLOP/s for the step time.",
+            p.mfu6nd,
+            fmt::percent(p.mfu6nd),
+            "N = " + fmt::count(p.params.active) + (moe ? " active" : "")};
+}
+
+KeyFigure modelRateCard(const Plan& p) {
+    return {"model_tflops_per_gpu",
+            "model_tflops_per_gpu",
+            "Model TFLOP/s per GPU",
+            "Model FLOPs each GPU achieves per second, against its dense 16-bit peak.",
+            p.modelTflopsPerGpu,
+            fmt::fixed(p.modelTflopsPerGpu, 1) + " TFLOP/s",
+            "of " + wholeNumber(p.intermediates.peakFlops / 1e12) + " peak"};
+}
+
+KeyFigure stepTimeCard(const Plan& p) {
+    return {"time.step",
+            "time.step",
+            "Step time",
+            "Time of one optimizer step (all micro batches of all replicas).",
+            p.time.stepSeconds,
+            fmt::duration(p.time.stepSeconds),
+            microBatches(p.intermediates.microbatches)};
+}
+
+KeyFigure throughputCard(const Plan& p) {
+    return {"tokens_per_s",
+            "tokens_per_s",
+            "Throughput",
+            "Tokens trained per second by the whole cluster.",
+            p.tokensPerSecond,
+            fmt::count(p.tokensPerSecond) + " tokens/s",
+            fmt::fixed(p.tokensPerSecondPerGpu, 1) + " per GPU"};
+}
+
+KeyFigure batchCard(const Scenario& s, const Plan& p) {
+    const Layout& l = s.layout;
+    const auto batch = static_cast<double>(p.effectiveBatchSequences);
+    return {"effective_batch",
+            "effective_batch",
+            "Effective batch",
+            "Sequences per optimizer step: micro batch x accumulation x DP.",
+            batch,
+            wholeNumber(l.microBatch) + " × " + wholeNumber(l.accumulation) + " × " + wholeNumber(l.dp) +
+                " = " + wholeNumber(batch),
+            "mb × acc × DP\n" + wholeNumber(p.tokensPerStep) + " tokens per step"};
+}
+
+KeyFigure stateCard(const Plan& p, MemoryUnit unit) {
+    return {"training_state_bytes",
+            "training_state_bytes",
+            "Training state",
+            "Weights, gradients and optimizer state of the whole model before sharding (about 16 bytes per "
+            "parameter with mixed-precision Adam).",
+            p.trainingStateBytes,
+            bytesIn(p.trainingStateBytes, unit, 0),
+            wholeNumber(p.intermediates.bytesPerParamState) + " B/param, unsharded"};
+}
+
+KeyFigure trainingTimeCard(const Scenario& s, const Plan& p) {
+    return {"training_time",
+            "training_time",
+            "Time to train",
+            "Wall-clock time to train on the token budget.",
+            p.trainingSeconds,
+            wallClock(p.trainingSeconds),
+            fmt::count(s.training.tokenBudget) + " tokens, " +
+                wholeNumber(static_cast<double>(s.layout.gpus())) + " GPUs"};
+}
+
+KeyFigure gpuHoursCard(const Plan& p) {
+    return {"gpu_hours",
+            "gpu_hours",
+            "GPU-hours",
+            "GPU-hours for the token budget: GPUs x time to train.",
+            p.gpuHours,
+            wholeNumber(p.gpuHours),
+            "for the token budget"};
+}
+
+// The scaling state is a few MB: GB or GiB with two decimals would show 0.00.
+std::string smallBytes(double bytes, MemoryUnit unit) {
+    const double mega = unit == MemoryUnit::GiB ? 1024.0 * 1024.0 : 1e6;
+    if (bytes >= 1000.0 * mega)
+        return bytesIn(bytes, unit, 2);
+    return fmt::fixed(bytes / mega, bytes < 10.0 * mega ? 2 : 1) + (unit == MemoryUnit::GiB ? " MiB" : " MB");
+}
+
+} // namespace
+
+double memoryUnitBytes(MemoryUnit unit) {
+    return unit == MemoryUnit::GiB ? kGiB : kGB;
+}
+
+std::string memoryUnitName(MemoryUnit unit) {
+    return unit == MemoryUnit::GiB ? "GiB" : "GB";
+}
+
+std::string bytesIn(double bytes, MemoryUnit unit, int decimals) {
+    if (!std::isfinite(bytes))
+        return "n/a";
+    return fmt::fixed(bytes / memoryUnitBytes(unit), decimals) + " " + memoryUnitName(unit);
+}
+
+std::vector<KeyFigure> keyFigures(const Scenario& s, const Plan& p, MemoryUnit unit) {
+    return {utilisationCard(p), yardstickCard(s, p),    modelRateCard(p),
+            stepTimeCard(p),    throughputCard(p),      batchCard(s, p),
+            stateCard(p, unit), trainingTimeCard(s, p), gpuHoursCard(p)};
+}
+
+std::string mfuText(double mfu) {
+    return fmt::percent(mfu);
+}
+
+std::string mfuBandText(double mfu) {
+    if (mfu < kMfuAlarm)
+        return "under 20%: something is wrong";
+    if (mfu < kMfuWellTunedLow)
+        return "20-35%: below well-tuned";
+    if (mfu <= kMfuWellTunedHigh)
+        return "35-55%: well-tuned pretraining";
+    return "above 55%: check the assumptions";
+}
+
+std::vector<KeyFigure> fp8Figures(const Scenario& s, const Plan& p, MemoryUnit unit, bool stale) {
+    const Fp8Habits habits = fp8Habits(s, resolvedStyle(s.training));
+    if (!habits.active)
+        return {};
+    const Intermediates& x = p.intermediates;
+    KeyFigure copies{"fp8_weight_copies",
+                     "memory.weights",
+                     "FP8 weight copies",
+                     "Cached fp8 casts (and transposes) of the linear weights one GPU computes with; counted "
+                     "in the weights bar.",
+                     x.fp8WeightCopyBytes,
+                     {},
+                     {}};
+    KeyFigure scaling{"fp8_scaling_state",
+                      "memory.weights",
+                      "FP8 scaling state",
+                      "Per-tensor scales and amax histories of the fp8 linear modules on one GPU; counted in "
+                      "the weights bar.",
+                      x.fp8ScalingStateBytes,
+                      {},
+                      {}};
+    const std::string where = stale ? "per GPU, last valid layout" : "worst-stage GPU, in its weights";
+    if (stale && habits.weightCopyBytesPerParam > 0 && x.fp8WeightCopyBytes <= 0) {
+        // The last valid plan was not fp8: it has no figures for this scenario.
+        for (KeyFigure* f : {&copies, &scaling}) {
+            f->valueText = "–";
+            f->detail = "no valid layout";
+        }
+        return {copies, scaling};
+    }
+    copies.valueText = x.fp8WeightCopyBytes > 0 ? bytesIn(x.fp8WeightCopyBytes, unit, 2) : "none kept";
+    copies.detail = x.fp8WeightCopyBytes > 0 ? where : "cast inside each GEMM (torchao)";
+    scaling.valueText = x.fp8ScalingStateBytes > 0 ? smallBytes(x.fp8ScalingStateBytes, unit) : "none kept";
+    scaling.detail = x.fp8ScalingStateBytes > 0 ? where : "dynamic scaling, computed per step";
+    return {copies, scaling};
+}
+
+} // namespace lp::core

@@ -1,0 +1,163 @@
+// The Plan tab's key figures as the core words them: every card shows the value of the explanation it
+// opens, the 6ND card names the parameters the figure counts (a mixture of experts' active ones), memory
+// is in the unit asked for, and the MFU bands and fp8 figures say what the gauge and the number-format
+// section show.
+#include "TestHarness.h"
+#include "core/estimate/Evaluate.h"
+#include "core/estimate/Explain.h"
+#include "core/estimate/KeyFigures.h"
+#include "core/io/Presets.h"
+#include "core/util/NumberFormat.h"
+
+#include <set>
+
+using namespace lp::core;
+
+namespace {
+
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+// DeepSeek-V3 (671 B parameters, 37.55 B active) on 64 GPUs as PP 8 x DP 8 with EP 8.
+Scenario deepseekV3() {
+    Scenario s = defaultScenario();
+    s.model = findModelPreset("deepseek-v3")->model;
+    s.layout = Layout{.pp = 8, .dp = 8, .ep = 8};
+    return s;
+}
+
+const KeyFigure* card(const std::vector<KeyFigure>& cards, const std::string& id) {
+    for (const KeyFigure& f : cards)
+        if (f.id == id)
+            return &f;
+    return nullptr;
+}
+
+// Every card opens an explanation of the same figure, with the same value, and says something.
+void checkCardsAgreeWithExplanations(const Scenario& s) {
+    const Plan p = evaluate(s);
+    LP_CHECK(p.valid);
+    const std::vector<KeyFigure> cards = keyFigures(s, p, MemoryUnit::GiB);
+    LP_CHECK_EQ(cards.size(), std::size_t{9});
+    std::set<std::string> ids;
+    for (const KeyFigure& f : cards) {
+        ids.insert(f.id);
+        const auto e = explainFigure(s, p, f.explainKey);
+        LP_CHECK(e.has_value());
+        if (e)
+            LP_CHECK_EQ(e->value, f.value);
+        LP_CHECK(!f.caption.empty() && !f.meaning.empty() && !f.valueText.empty() && !f.detail.empty());
+        LP_CHECK(!contains(f.valueText, "n/a"));
+    }
+    LP_CHECK_EQ(ids.size(), cards.size());
+}
+
+} // namespace
+
+LP_TEST(every_card_shows_its_explanations_value_dense) {
+    checkCardsAgreeWithExplanations(defaultScenario());
+}
+
+LP_TEST(every_card_shows_its_explanations_value_moe) {
+    checkCardsAgreeWithExplanations(deepseekV3());
+}
+
+LP_TEST(the_6nd_card_names_the_active_parameters_of_a_mixture_of_experts) {
+    const Scenario s = deepseekV3();
+    const Plan p = evaluate(s);
+    LP_CHECK(p.params.active < 0.1 * p.params.total);
+    const std::vector<KeyFigure> cards = keyFigures(s, p, MemoryUnit::GiB);
+    const KeyFigure* yardstick = card(cards, "mfu_6nd");
+    LP_CHECK(yardstick != nullptr);
+    if (!yardstick)
+        return;
+    LP_CHECK_EQ(yardstick->detail, "N = " + fmt::count(p.params.active) + " active");
+    LP_CHECK(!contains(yardstick->detail, fmt::count(p.params.total)));
+    LP_CHECK(contains(yardstick->meaning, "active parameters"));
+    // The explanation substitutes the same N.
+    LP_CHECK(contains(explainFigure(s, p, "mfu_6nd")->substituted, fmt::count(p.params.active)));
+    LP_CHECK_EQ(yardstick->value, p.mfu6nd);
+    LP_CHECK_EQ(yardstick->valueText, fmt::percent(p.mfu6nd));
+}
+
+LP_TEST(the_6nd_card_of_a_dense_model_counts_every_parameter) {
+    const Scenario s = defaultScenario();
+    const Plan p = evaluate(s);
+    const std::vector<KeyFigure> cards = keyFigures(s, p, MemoryUnit::GiB);
+    const KeyFigure* yardstick = card(cards, "mfu_6nd");
+    LP_CHECK(yardstick != nullptr);
+    if (yardstick)
+        LP_CHECK_EQ(yardstick->detail, "N = " + fmt::count(p.params.total));
+}
+
+LP_TEST(cards_of_the_default_plan_read_as_the_command_line_prints_them) {
+    const Scenario s = defaultScenario();
+    const Plan p = evaluate(s);
+    const std::vector<KeyFigure> cards = keyFigures(s, p, MemoryUnit::GiB);
+    LP_CHECK_EQ(card(cards, "effective_batch")->valueText, std::string("2 × 16 × 2 = 64"));
+    LP_CHECK_EQ(card(cards, "effective_batch")->detail,
+                "mb × acc × DP\n" + fmt::fixed(p.tokensPerStep, 0) + " tokens per step");
+    LP_CHECK_EQ(card(cards, "hfu")->valueText, fmt::percent(p.hfu));
+    LP_CHECK_EQ(card(cards, "time.step")->valueText, fmt::duration(p.time.stepSeconds));
+    LP_CHECK_EQ(card(cards, "gpu_hours")->valueText, fmt::fixed(p.gpuHours, 0));
+    LP_CHECK_EQ(card(cards, "tokens_per_s")->detail, fmt::fixed(p.tokensPerSecondPerGpu, 1) + " per GPU");
+    LP_CHECK_EQ(card(cards, "model_tflops_per_gpu")->valueText,
+                fmt::fixed(p.modelTflopsPerGpu, 1) + " TFLOP/s");
+    // Days, as the command line's token budget line: "13.2 days".
+    LP_CHECK_EQ(card(cards, "training_time")->valueText,
+                fmt::fixed(p.trainingSeconds / 86400.0, 1) + " days");
+    LP_CHECK_EQ(card(cards, "training_time")->detail,
+                fmt::count(s.training.tokenBudget) + " tokens, 64 GPUs");
+}
+
+LP_TEST(the_training_state_is_in_the_unit_asked_for) {
+    const Scenario s = defaultScenario();
+    const Plan p = evaluate(s);
+    const KeyFigure gib = *card(keyFigures(s, p, MemoryUnit::GiB), "training_state_bytes");
+    const KeyFigure gb = *card(keyFigures(s, p, MemoryUnit::GB), "training_state_bytes");
+    LP_CHECK_EQ(gib.valueText, fmt::fixed(p.trainingStateBytes / kGiB, 0) + " GiB");
+    LP_CHECK_EQ(gb.valueText, fmt::fixed(p.trainingStateBytes / kGB, 0) + " GB");
+    LP_CHECK_EQ(gib.value, gb.value);
+    LP_CHECK_EQ(bytesIn(1.5e9, MemoryUnit::GB, 1), std::string("1.5 GB"));
+    LP_CHECK_EQ(bytesIn(3.0 * kGiB, MemoryUnit::GiB, 0), std::string("3 GiB"));
+    LP_CHECK_EQ(bytesIn(2048.0 * kGiB, MemoryUnit::GiB, 0), std::string("2,048 GiB"));
+}
+
+LP_TEST(an_invalid_plan_still_gives_every_card) {
+    Scenario s = defaultScenario();
+    s.layout.tp = 3; // 64 heads do not split over 3
+    const Plan p = evaluate(s);
+    LP_CHECK(!p.valid);
+    LP_CHECK_EQ(keyFigures(s, p, MemoryUnit::GiB).size(), std::size_t{9});
+}
+
+LP_TEST(mfu_bands) {
+    LP_CHECK_EQ(mfuBandText(0.12), std::string("under 20%: something is wrong"));
+    LP_CHECK_EQ(mfuBandText(0.20), std::string("20-35%: below well-tuned"));
+    LP_CHECK_EQ(mfuBandText(0.35), std::string("35-55%: well-tuned pretraining"));
+    LP_CHECK_EQ(mfuBandText(0.55), std::string("35-55%: well-tuned pretraining"));
+    LP_CHECK_EQ(mfuBandText(0.61), std::string("above 55%: check the assumptions"));
+    LP_CHECK_EQ(mfuText(0.4123), std::string("41.2 %"));
+}
+
+LP_TEST(fp8_figures_only_in_fp8) {
+    Scenario s = defaultScenario();
+    LP_CHECK(fp8Figures(s, evaluate(s), MemoryUnit::GiB, false).empty());
+    s.training.precision = Precision::Fp8;
+    const Plan p = evaluate(s);
+    const std::vector<KeyFigure> f = fp8Figures(s, p, MemoryUnit::GiB, false);
+    LP_CHECK_EQ(f.size(), std::size_t{2});
+    if (f.size() != 2)
+        return;
+    LP_CHECK(p.intermediates.fp8WeightCopyBytes > 0); // Megatron-LM with Transformer Engine caches them
+    LP_CHECK_EQ(f[0].valueText, bytesIn(p.intermediates.fp8WeightCopyBytes, MemoryUnit::GiB, 2));
+    LP_CHECK_EQ(f[0].detail, std::string("worst-stage GPU, in its weights"));
+    LP_CHECK(contains(f[1].valueText, " MiB")); // a few MB: not 0.00 GiB
+    LP_CHECK(contains(fp8Figures(s, p, MemoryUnit::GB, false)[1].valueText, " MB"));
+    // The last valid plan was bf16: nothing to show for this fp8 scenario.
+    const std::vector<KeyFigure> stale = fp8Figures(s, evaluate(defaultScenario()), MemoryUnit::GiB, true);
+    LP_CHECK_EQ(stale[0].detail, std::string("no valid layout"));
+}
+
+LP_TEST_MAIN()
