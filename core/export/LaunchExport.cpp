@@ -2,6 +2,7 @@
 
 #include "core/estimate/ExecutionStyle.h"
 #include "core/util/NumberFormat.h"
+#include "core/util/Text.h"
 
 #include <nlohmann/json.hpp>
 

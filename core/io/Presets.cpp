@@ -1,5 +1,7 @@
 #include "core/io/Presets.h"
 
+#include "core/util/Text.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>

@@ -2,6 +2,7 @@
 #include "core/measured/RunLog.h"
 
 #include "core/util/Statistics.h"
+#include "core/util/Text.h"
 
 #include <algorithm>
 #include <cctype>

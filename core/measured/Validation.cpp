@@ -7,6 +7,7 @@
 #include "core/io/Presets.h"
 #include "core/measured/detail/CaseNotes.h"
 #include "core/util/NumberFormat.h"
+#include "core/util/Text.h"
 
 #include <algorithm>
 #include <array>

@@ -3,6 +3,7 @@
 #include "core/estimate/Evaluate.h"
 #include "core/measured/Validation.h"
 #include "core/measured/detail/CaseNotes.h"
+#include "core/model/Units.h"
 #include "core/util/Statistics.h"
 
 #include <algorithm>

@@ -5,6 +5,7 @@
 #include "core/io/Presets.h"
 #include "core/io/ScenarioJson.h"
 #include "core/util/NumberFormat.h"
+#include "core/util/Text.h"
 
 #include <nlohmann/json.hpp>
 

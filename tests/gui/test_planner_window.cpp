@@ -3,6 +3,7 @@
 #include "WindowTestSupport.h"
 #include "core/estimate/Evaluate.h"
 #include "core/io/Presets.h"
+#include "core/model/Units.h"
 #include "ui/charts/MemoryChart.h"
 #include "ui/charts/MfuGauge.h"
 #include "ui/charts/TimeChart.h"

@@ -1,5 +1,7 @@
 #include "ui/calibrate/CalibrateTabParts.h"
 
+#include "core/model/Units.h"
+
 namespace lp::ui::calibrate {
 
 QColor mix(const QPalette& p, double t) {

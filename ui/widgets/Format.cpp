@@ -1,6 +1,7 @@
 #include "ui/widgets/Format.h"
 
 #include "core/model/Enums.h"
+#include "core/model/Units.h"
 
 #include <QLocale>
 
