@@ -1,8 +1,8 @@
 #include "app/cli/InteropCommon.h"
 
 #include "core/estimate/Evaluate.h"
+#include "core/io/Files.h"
 #include "core/io/Presets.h"
-#include "core/io/ScenarioJson.h"
 
 #include <iostream>
 

@@ -1,6 +1,8 @@
 #include "core/io/HfImport.h"
 
+#include "core/io/Files.h"
 #include "core/io/Presets.h"
+#include "core/io/ScenarioJson.h"
 #include "core/model/Scenario.h"
 
 #include <nlohmann/json.hpp>

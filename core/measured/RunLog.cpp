@@ -1,6 +1,7 @@
 // Reading step times from a run: CSV, Megatron-LM and torchtitan log lines, pasted numbers.
 #include "core/measured/RunLog.h"
 
+#include "core/io/Files.h"
 #include "core/util/Statistics.h"
 #include "core/util/Text.h"
 

@@ -1,7 +1,7 @@
 #pragma once
 // Measured training runs (layout-planner/validation-cases@1) and how well the planner predicts them.
 #include "core/estimate/Plan.h"
-#include "core/io/ScenarioJson.h"
+#include "core/io/InputError.h"
 #include "core/model/Hardware.h"
 #include "core/model/Scenario.h"
 

@@ -1,6 +1,7 @@
 // Hugging Face config.json import (core/io/HfImport.h). The fixtures in tests/data/hf are the published
 // config.json files of each model; the imported parameter count must match the published size.
 #include "TestHarness.h"
+#include "core/io/Files.h"
 #include "core/io/HfImport.h"
 #include "core/io/Presets.h"
 #include "core/io/ScenarioJson.h"

@@ -1,6 +1,6 @@
 #include "core/estimate/Evaluate.h"
 #include "core/io/Presets.h"
-#include "core/io/ScenarioJson.h"
+#include "core/io/ProfileJson.h"
 #include "core/model/Enums.h"
 #include "cuda/Workload.h"
 #include "ui/calibrate/CalibrateTab.h"
