@@ -1,7 +1,7 @@
 // Predictions against the published measured runs in ../shared/reference (docs/validation.md).
-// The bounds are the documented ones: median absolute error of the throughput metrics at most 5%
-// (issue 2 asks for 15%), no throughput figure beyond 20% (issue 4), and every peak-memory figure
-// within 10%.
+// The bounds are the documented ones (docs/validation.md): median absolute error of the throughput
+// metrics at most 5% (the original goal was 15%), no throughput figure beyond 20%, and every peak-memory
+// figure within 10%.
 #include "TestHarness.h"
 #include "core/estimate/Evaluate.h"
 #include "core/measured/Validation.h"
@@ -134,8 +134,8 @@ LP_TEST(published_runs_are_predicted_within_the_documented_bounds) {
                     100 * m.medianAbsError, 100 * m.maxAbsError);
         if (m.metric == "throughput") {
             sawThroughput = true;
-            LP_CHECK(m.medianAbsError <= 0.15);                   // issue 2
-            LP_CHECK(m.medianAbsError <= kThroughputMedianBound); // issue 4, docs/validation.md
+            LP_CHECK(m.medianAbsError <= 0.15);                   // the original goal
+            LP_CHECK(m.medianAbsError <= kThroughputMedianBound); // docs/validation.md
         }
         if (m.metric == "peak_memory_gib") {
             sawMemory = true;
