@@ -134,16 +134,11 @@ ModelSpec readScenarioModel(const Json* j, const std::string& path, InputErrors&
     ModelSpec m;
     if (!j)
         return m;
-    if (j->is_string()) {
-        if (const ModelPreset* p = json::namedModelPreset(*j, path, errors))
-            m = p->model;
+    const auto value = json::modelPresetOrObject(*j, path, errors);
+    if (value.preset)
+        m = value.preset->model;
+    if (!value.isObject)
         return m;
-    }
-    if (!j->is_object()) {
-        errors.push_back(
-            {path, "wrong type: expected a model preset name or an object, got " + describe(*j)});
-        return m;
-    }
     ObjectReader r(*j, path, errors, {"preset"});
     bool fromPreset = false;
     if (const Json* p = r.find("preset")) {

@@ -140,15 +140,11 @@ void readGpuKeys(ObjectReader& r, GpuSpec& gpu) {
 }
 
 void readScenarioGpu(const Json& j, const std::string& path, GpuSpec& gpu, InputErrors& errors) {
-    if (j.is_string()) {
-        if (const GpuPreset* p = json::namedGpuPreset(j, path, errors))
-            gpu = p->gpu;
+    const auto value = json::gpuPresetOrObject(j, path, errors);
+    if (value.preset)
+        gpu = value.preset->gpu;
+    if (!value.isObject)
         return;
-    }
-    if (!j.is_object()) {
-        errors.push_back({path, "wrong type: expected a GPU preset name or an object, got " + describe(j)});
-        return;
-    }
     ObjectReader r(j, path, errors, {"preset"});
     if (const Json* p = r.find("preset"))
         if (const GpuPreset* preset = json::namedGpuPreset(*p, r.path("preset"), errors))
@@ -179,16 +175,11 @@ ClusterSpec readScenarioCluster(const Json* j, const std::string& path, InputErr
     ClusterSpec c;
     if (!j)
         return c;
-    if (j->is_string()) {
-        if (const ClusterPreset* p = json::namedClusterPreset(*j, path, errors))
-            c = makeCluster(*p, c.nodes);
+    const auto value = json::clusterPresetOrObject(*j, path, errors);
+    if (value.preset)
+        c = makeCluster(*value.preset, c.nodes);
+    if (!value.isObject)
         return c;
-    }
-    if (!j->is_object()) {
-        errors.push_back(
-            {path, "wrong type: expected a cluster preset name or an object, got " + describe(*j)});
-        return c;
-    }
     ObjectReader r(*j, path, errors,
                    {"preset", "name", "gpu", "nodes", "gpus_per_node", "nvlink_domain", "nvlink_latency_s",
                     "network_latency_s"});
