@@ -63,6 +63,31 @@ private:
     std::string m_missing;
 };
 
+// Loads a library's API once (thread-safe): `load` fills the API and returns why it cannot, or nothing.
+template <typename Api, typename Load> const Api* loadOnce(std::string* why, Load load) {
+    struct State {
+        Api api;
+        std::string error;
+    };
+    static const State state = [&load] {
+        State s;
+        s.error = load(s.api);
+        return s;
+    }();
+    if (!state.error.empty()) {
+        if (why)
+            *why = state.error;
+        return nullptr;
+    }
+    return &state.api;
+}
+
+// major * 10000 + minor * 100 + patch (cuBLAS; NCCL from 2.9) as "major.minor.patch".
+std::string dottedVersion(std::size_t v) {
+    return std::to_string(v / 10000) + "." + std::to_string((v % 10000) / 100) + "." +
+           std::to_string(v % 100);
+}
+
 } // namespace
 
 std::string CublasLtApi::statusText(cublasStatus_t s) const {
@@ -75,29 +100,17 @@ std::string CublasLtApi::statusText(cublasStatus_t s) const {
 std::string CublasLtApi::versionText() const {
     if (!getVersion)
         return "?";
-    const std::size_t v = getVersion(); // major * 10000 + minor * 100 + patch
-    return std::to_string(v / 10000) + "." + std::to_string((v % 10000) / 100) + "." +
-           std::to_string(v % 100);
+    return dottedVersion(getVersion());
 }
 
 const CublasLtApi* cublasLt(std::string* why) {
-    struct State {
-        CublasLtApi api;
-        std::string error;
-        bool ok = false;
-    };
-    static const State state = [] {
-        State s;
+    return loadOnce<CublasLtApi>(why, [](CublasLtApi& a) -> std::string {
         const Opened lib = openFirst(candidates("libcublasLt.so", std::to_string(CUBLAS_VER_MAJOR)));
-        if (!lib.handle) {
-            s.error = "cuBLASLt could not be loaded (install the CUDA toolkit's cuBLAS libraries, or add "
-                      "their folder "
-                      "to LD_LIBRARY_PATH):" +
-                      lib.why;
-            return s;
-        }
+        if (!lib.handle)
+            return "cuBLASLt could not be loaded (install the CUDA toolkit's cuBLAS libraries, or add their "
+                   "folder to LD_LIBRARY_PATH):" +
+                   lib.why;
         Binder b(lib.handle);
-        CublasLtApi& a = s.api;
         b.bind(a.create, "cublasLtCreate");
         b.bind(a.destroy, "cublasLtDestroy");
         b.bind(a.getVersion, "cublasLtGetVersion");
@@ -112,21 +125,12 @@ const CublasLtApi* cublasLt(std::string* why) {
         b.bind(a.preferenceSetAttribute, "cublasLtMatmulPreferenceSetAttribute");
         b.bind(a.algoGetHeuristic, "cublasLtMatmulAlgoGetHeuristic");
         b.bind(a.matmul, "cublasLtMatmul");
-        if (!b.missing().empty()) {
-            s.error = lib.file + " lacks " + b.missing() + " (a cuBLAS older than this build's " +
-                      std::to_string(CUBLAS_VER_MAJOR) + ".x?)";
-            return s;
-        }
+        if (!b.missing().empty())
+            return lib.file + " lacks " + b.missing() + " (a cuBLAS older than this build's " +
+                   std::to_string(CUBLAS_VER_MAJOR) + ".x?)";
         a.library = lib.file;
-        s.ok = true;
-        return s;
-    }();
-    if (!state.ok) {
-        if (why)
-            *why = state.error;
-        return nullptr;
-    }
-    return &state.api;
+        return {};
+    });
 }
 
 #if defined(LP_HAVE_NCCL)
@@ -143,28 +147,17 @@ std::string NcclApi::versionText() const {
     int v = 0;
     if (!getVersion || getVersion(&v) != ncclSuccess)
         return "?";
-    // NCCL 2.9 and later: major * 10000 + minor * 100 + patch.
-    return std::to_string(v / 10000) + "." + std::to_string((v % 10000) / 100) + "." +
-           std::to_string(v % 100);
+    return dottedVersion(static_cast<std::size_t>(v));
 }
 
 const NcclApi* nccl(std::string* why) {
-    struct State {
-        NcclApi api;
-        std::string error;
-        bool ok = false;
-    };
-    static const State state = [] {
-        State s;
+    return loadOnce<NcclApi>(why, [](NcclApi& a) -> std::string {
         const Opened lib = openFirst(candidates("libnccl.so", std::to_string(NCCL_MAJOR)));
-        if (!lib.handle) {
-            s.error = "NCCL could not be loaded, so the collectives are not measured (install NCCL, e.g. the "
-                      "libnccl2 package, or add its folder to LD_LIBRARY_PATH):" +
-                      lib.why;
-            return s;
-        }
+        if (!lib.handle)
+            return "NCCL could not be loaded, so the collectives are not measured (install NCCL, e.g. the "
+                   "libnccl2 package, or add its folder to LD_LIBRARY_PATH):" +
+                   lib.why;
         Binder b(lib.handle);
-        NcclApi& a = s.api;
         b.bind(a.getVersion, "ncclGetVersion");
         b.bind(a.getErrorString, "ncclGetErrorString");
         b.bind(a.getLastError, "ncclGetLastError", false);
@@ -178,20 +171,11 @@ const NcclApi* nccl(std::string* why) {
         b.bind(a.recv, "ncclRecv");
         b.bind(a.groupStart, "ncclGroupStart");
         b.bind(a.groupEnd, "ncclGroupEnd");
-        if (!b.missing().empty()) {
-            s.error = lib.file + " lacks " + b.missing() + " (NCCL 2.7 or later is needed)";
-            return s;
-        }
+        if (!b.missing().empty())
+            return lib.file + " lacks " + b.missing() + " (NCCL 2.7 or later is needed)";
         a.library = lib.file;
-        s.ok = true;
-        return s;
-    }();
-    if (!state.ok) {
-        if (why)
-            *why = state.error;
-        return nullptr;
-    }
-    return &state.api;
+        return {};
+    });
 }
 #endif
 

@@ -1,12 +1,12 @@
 #include "cuda/ProfileBuilder.h"
 
 #include "core/util/NumberFormat.h"
+#include "core/util/Statistics.h"
+#include "core/util/Text.h"
 
 #include <algorithm>
-#include <cctype>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <ctime>
 #include <string_view>
 
@@ -18,30 +18,9 @@ constexpr double kHbmPlateauBytes = 256.0 * kMiB; // buffers well beyond any L2 
 constexpr double kMinHoldFactor = 0.3;            // a hold far slower than this is not a power limit
 constexpr double kLatencyProbeBytes = 1.0 * kMiB; // smaller all-reduces are latency probes
 
-std::string lowercase(std::string_view s) {
-    std::string out(s);
-    for (char& c : out)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
-double median(std::vector<double> v) {
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-// One decimal: "72.4".
-std::string fixed1(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f", v);
-    return buf;
-}
-
+// "72.4%".
 std::string percentText(double fraction) {
-    return fixed1(fraction * 100.0) + "%";
+    return core::fmt::fixed(fraction * 100.0, 1) + "%";
 }
 
 std::string tflopsText(double flopsPerSecond) {
@@ -76,7 +55,7 @@ std::string applyHold(const CalibrationResult& r, GemmDtype dtype, core::Curve& 
 const core::GpuPreset* matchGpuPreset(const DeviceInfo& device) {
     if (const core::GpuPreset* exact = core::findGpuPreset(device.name))
         return exact;
-    const std::string name = lowercase(device.name);
+    const std::string name = core::asciiLower(device.name);
     const auto has = [&](std::string_view token) { return name.find(token) != std::string::npos; };
     const bool pcie = has("pcie");
     const bool nvl = has(" nvl"); // "H100 NVL", "H200 NVL": PCIe cards with their own figures
@@ -200,7 +179,7 @@ core::Curve monotoneCurve(std::vector<std::pair<double, double>> samples, double
             ++j;
         }
         const double n = static_cast<double>(j - i);
-        groups.push_back({std::exp(logSum / n), median(ys), n});
+        groups.push_back({std::exp(logSum / n), core::median(ys, 0.0), n});
         i = j;
     }
     // Pool adjacent violators: blocks of groups sharing the weighted mean, non-decreasing from block to
@@ -247,24 +226,24 @@ double estimateCommLatency(const CalibrationResult& r) {
     return smallest->seconds.median / (2.0 * (smallest->ranks - 1));
 }
 
-std::expected<BuiltProfile, std::string> buildProfile(const CalibrationResult& r, const Reference& ref,
-                                                      const core::HardwareProfile& base) {
-    const core::GpuSpec& gpu = ref.gpu;
-    if (!(gpu.peakFlops16 > 0))
-        return std::unexpected(
-            "the peak FLOP/s of \"" + r.device.name +
-            "\" is unknown, so efficiencies cannot be computed: name its GPU preset (--gpu)");
-    BuiltProfile out;
-    core::HardwareProfile& p = out.profile;
-    p = base;
-    p.origin = "measured";
-    p.measuredOn = r.device.name;
-    p.date = r.date.empty() ? todayIso() : r.date;
-    p.gpuId = ref.estimated ? std::string() : gpu.id;
-    p.name = "measured on " + (r.device.name.empty() ? std::string("a GPU") : r.device.name);
-    out.notes.push_back("reference figures: " + ref.how);
+namespace {
 
-    // GEMMs.
+// One GEMM type's curve from its samples (efficiency by FLOPs of one GEMM), scaled by its hold; the notes
+// say how many shapes, the best efficiency and how the hold scaled it.
+void addGemmCurve(const CalibrationResult& r, GemmDtype dtype,
+                  const std::vector<std::pair<double, double>>& samples, double peak, core::Curve& curve,
+                  std::vector<std::string>& notes) {
+    curve = monotoneCurve(samples);
+    const std::string held = applyHold(r, dtype, curve);
+    notes.push_back(std::string(toString(dtype)) + " GEMM efficiency from " + std::to_string(samples.size()) +
+                    " shapes, up to " + percentText(curve.points.back().second) + " of the " +
+                    std::to_string(std::llround(peak / 1e12)) + " TFLOP/s peak");
+    notes.push_back(held);
+}
+
+// GEMMs: bf16 against the 16-bit peak, fp8 against the fp8 peak. An error when no bf16 GEMM was measured.
+std::expected<void, std::string> addGemmCurves(const CalibrationResult& r, const core::GpuSpec& gpu,
+                                               const core::HardwareProfile& base, BuiltProfile& out) {
     std::vector<std::pair<double, double>> bf16, fp8;
     std::string firstGemmError;
     for (const auto& g : r.gemms) {
@@ -281,86 +260,118 @@ std::expected<BuiltProfile, std::string> buildProfile(const CalibrationResult& r
     if (bf16.empty())
         return std::unexpected("no bf16 GEMM was measured, so there is no profile to write" +
                                (firstGemmError.empty() ? std::string() : " (" + firstGemmError + ")"));
-    p.gemmEfficiency = monotoneCurve(bf16);
-    const std::string bf16Held = applyHold(r, GemmDtype::Bf16, p.gemmEfficiency);
-    out.notes.push_back("bf16 GEMM efficiency from " + std::to_string(bf16.size()) + " shapes, up to " +
-                        percentText(p.gemmEfficiency.points.back().second) + " of the " +
-                        std::to_string(std::llround(gpu.peakFlops16 / 1e12)) + " TFLOP/s peak");
-    out.notes.push_back(bf16Held);
-    if (!fp8.empty()) {
-        p.gemmEfficiencyFp8 = monotoneCurve(fp8);
-        const std::string fp8Held = applyHold(r, GemmDtype::Fp8, p.gemmEfficiencyFp8);
-        out.notes.push_back("fp8 GEMM efficiency from " + std::to_string(fp8.size()) + " shapes, up to " +
-                            percentText(p.gemmEfficiencyFp8.points.back().second) + " of the " +
-                            std::to_string(std::llround(gpu.peakFlops8 / 1e12)) + " TFLOP/s peak");
-        out.notes.push_back(fp8Held);
-    } else {
+    core::HardwareProfile& p = out.profile;
+    addGemmCurve(r, GemmDtype::Bf16, bf16, gpu.peakFlops16, p.gemmEfficiency, out.notes);
+    if (!fp8.empty())
+        addGemmCurve(r, GemmDtype::Fp8, fp8, gpu.peakFlops8, p.gemmEfficiencyFp8, out.notes);
+    else
         out.notes.push_back(gpu.peakFlops8 > 0 ? "fp8 GEMM efficiency: not measured, kept from " + base.name
                                                : "fp8 GEMMs: the GPU has no fp8 peak");
-    }
+    return {};
+}
 
-    // HBM: the read-write kernel over large buffers, else memcpy, else the largest buffer measured.
-    const auto hbmFigure = [&](HbmMethod method) {
-        std::vector<double> plateau;
-        double largestBytes = 0;
-        double largestBandwidth = 0;
-        for (const auto& h : r.hbm) {
-            if (h.method != method || !h.ok() || !(h.bytesPerSecond > 0))
-                continue;
-            if (h.bufferBytes >= kHbmPlateauBytes)
-                plateau.push_back(h.bytesPerSecond);
-            if (h.bufferBytes > largestBytes) {
-                largestBytes = h.bufferBytes;
-                largestBandwidth = h.bytesPerSecond;
-            }
+// The bandwidth one HBM method reached: the median over buffers beyond any cache, else the largest buffer's.
+double hbmBandwidth(const CalibrationResult& r, HbmMethod method) {
+    std::vector<double> plateau;
+    double largestBytes = 0;
+    double largestBandwidth = 0;
+    for (const auto& h : r.hbm) {
+        if (h.method != method || !h.ok() || !(h.bytesPerSecond > 0))
+            continue;
+        if (h.bufferBytes >= kHbmPlateauBytes)
+            plateau.push_back(h.bytesPerSecond);
+        if (h.bufferBytes > largestBytes) {
+            largestBytes = h.bufferBytes;
+            largestBandwidth = h.bytesPerSecond;
         }
-        return plateau.empty() ? largestBandwidth : median(plateau);
-    };
-    double hbm = hbmFigure(HbmMethod::Kernel);
+    }
+    return plateau.empty() ? largestBandwidth : core::median(plateau, 0.0);
+}
+
+// HBM: the read-write kernel, else the device-to-device copy.
+void addHbmEfficiency(const CalibrationResult& r, const core::GpuSpec& gpu, const core::HardwareProfile& base,
+                      BuiltProfile& out) {
+    double hbm = hbmBandwidth(r, HbmMethod::Kernel);
     const char* hbmSource = "read-write kernel";
     if (!(hbm > 0)) {
-        hbm = hbmFigure(HbmMethod::Memcpy);
+        hbm = hbmBandwidth(r, HbmMethod::Memcpy);
         hbmSource = "device-to-device copy";
     }
-    if (hbm > 0 && gpu.hbmBandwidth > 0) {
-        p.kernels.hbmEfficiency = std::clamp(hbm / gpu.hbmBandwidth, 1e-3, 1.5);
-        out.notes.push_back(std::string("HBM efficiency from the ") + hbmSource + ": " +
-                            std::to_string(std::llround(hbm / 1e9)) + " GB/s, " +
-                            percentText(p.kernels.hbmEfficiency) + " of " +
-                            std::to_string(std::llround(gpu.hbmBandwidth / 1e9)) + " GB/s");
-    } else {
+    if (!(hbm > 0 && gpu.hbmBandwidth > 0)) {
         out.notes.push_back("HBM efficiency: not measured, kept from " + base.name);
+        return;
     }
+    double& efficiency = out.profile.kernels.hbmEfficiency;
+    efficiency = std::clamp(hbm / gpu.hbmBandwidth, 1e-3, 1.5);
+    out.notes.push_back(std::string("HBM efficiency from the ") + hbmSource + ": " +
+                        std::to_string(std::llround(hbm / 1e9)) + " GB/s, " + percentText(efficiency) +
+                        " of " + std::to_string(std::llround(gpu.hbmBandwidth / 1e9)) + " GB/s");
+}
 
-    // NVLink collectives.
+// NVLink collectives: bus bandwidth over the nominal NVLink bandwidth by message size, the ring model's
+// latency term `latency` (per step) taken out of each time first.
+std::vector<std::pair<double, double>> busSamples(const CalibrationResult& r, const core::GpuSpec& gpu,
+                                                  double latency) {
     std::vector<std::pair<double, double>> bus;
-    const double a = estimateCommLatency(r);
-    if (gpu.nvlinkBandwidth > 0) {
-        for (const auto& m : r.comm) {
-            if (!m.ok() || m.ranks < 2 || m.bytes < kLatencyProbeBytes || m.op == Collective::SendRecv)
-                continue;
-            const double n = m.ranks;
-            const bool allReduce = m.op == Collective::AllReduce;
-            const double factor = (allReduce ? 2.0 : 1.0) * (n - 1.0) / n;
-            const double latency = (allReduce ? 2.0 : 1.0) * (n - 1.0) * a;
-            // The core adds the latency term back; keep at least a quarter of the time for bandwidth.
-            const double t = std::max(m.seconds.median - latency, 0.25 * m.seconds.median);
-            if (t > 0)
-                bus.emplace_back(m.bytes, factor * m.bytes / t / gpu.nvlinkBandwidth);
-        }
+    if (!(gpu.nvlinkBandwidth > 0))
+        return bus;
+    for (const auto& m : r.comm) {
+        if (!m.ok() || m.ranks < 2 || m.bytes < kLatencyProbeBytes || m.op == Collective::SendRecv)
+            continue;
+        const double n = m.ranks;
+        const bool allReduce = m.op == Collective::AllReduce;
+        const double factor = (allReduce ? 2.0 : 1.0) * (n - 1.0) / n;
+        const double steps = (allReduce ? 2.0 : 1.0) * (n - 1.0);
+        // The core adds the latency term back; keep at least a quarter of the time for bandwidth.
+        const double t = std::max(m.seconds.median - steps * latency, 0.25 * m.seconds.median);
+        if (t > 0)
+            bus.emplace_back(m.bytes, factor * m.bytes / t / gpu.nvlinkBandwidth);
     }
-    if (!bus.empty()) {
-        p.nvlinkBusEfficiency = monotoneCurve(bus);
-        if (a > 0)
-            p.nvlinkLatencySeconds = a;
-        out.notes.push_back("NVLink bus efficiency from NCCL collectives on " + std::to_string(r.gpuCount) +
-                            " GPUs, up to " + percentText(p.nvlinkBusEfficiency.points.back().second) +
-                            " of " + std::to_string(std::llround(gpu.nvlinkBandwidth / 1e9)) + " GB/s" +
-                            (a > 0 ? "; latency " + fixed1(a * 1e6) + " us per ring step" : std::string()));
-    } else {
+    return bus;
+}
+
+void addNvlinkCurve(const CalibrationResult& r, const core::GpuSpec& gpu, const core::HardwareProfile& base,
+                    BuiltProfile& out) {
+    const double latency = estimateCommLatency(r);
+    const std::vector<std::pair<double, double>> bus = busSamples(r, gpu, latency);
+    if (bus.empty()) {
         out.notes.push_back("NVLink bus efficiency: not measured (needs two or more GPUs), kept from " +
                             base.name);
+        return;
     }
+    core::HardwareProfile& p = out.profile;
+    p.nvlinkBusEfficiency = monotoneCurve(bus);
+    if (latency > 0)
+        p.nvlinkLatencySeconds = latency;
+    out.notes.push_back("NVLink bus efficiency from NCCL collectives on " + std::to_string(r.gpuCount) +
+                        " GPUs, up to " + percentText(p.nvlinkBusEfficiency.points.back().second) + " of " +
+                        std::to_string(std::llround(gpu.nvlinkBandwidth / 1e9)) + " GB/s" +
+                        (latency > 0 ? "; latency " + core::fmt::fixed(latency * 1e6, 1) + " us per ring step"
+                                     : std::string()));
+}
+
+} // namespace
+
+std::expected<BuiltProfile, std::string> buildProfile(const CalibrationResult& r, const Reference& ref,
+                                                      const core::HardwareProfile& base) {
+    const core::GpuSpec& gpu = ref.gpu;
+    if (!(gpu.peakFlops16 > 0))
+        return std::unexpected(
+            "the peak FLOP/s of \"" + r.device.name +
+            "\" is unknown, so efficiencies cannot be computed: name its GPU preset (--gpu)");
+    BuiltProfile out;
+    core::HardwareProfile& p = out.profile;
+    p = base;
+    p.origin = "measured";
+    p.measuredOn = r.device.name;
+    p.date = r.date.empty() ? todayIso() : r.date;
+    p.gpuId = ref.estimated ? std::string() : gpu.id;
+    p.name = "measured on " + (r.device.name.empty() ? std::string("a GPU") : r.device.name);
+    out.notes.push_back("reference figures: " + ref.how);
+    if (auto gemms = addGemmCurves(r, gpu, base, out); !gemms)
+        return std::unexpected(gemms.error());
+    addHbmEfficiency(r, gpu, base, out);
+    addNvlinkCurve(r, gpu, base, out);
     out.notes.push_back("attention efficiencies and the network curve: kept from " + base.name);
     return out;
 }

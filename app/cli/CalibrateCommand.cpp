@@ -3,7 +3,7 @@
 #include "app/cli/ScenarioFlags.h"
 #include "app/cli/TextFormat.h"
 #include "core/io/Presets.h"
-#include "core/io/ScenarioJson.h"
+#include "core/io/ProfileJson.h"
 #include "cuda/Calibrate.h"
 #include "cuda/ProfileBuilder.h"
 #include "cuda/Workload.h"

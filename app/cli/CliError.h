@@ -1,7 +1,7 @@
 #pragma once
 // What goes wrong on the command line, and how it is reported: a message naming the field and the
 // reason on stderr, or {"error": {...}} on stdout with --json.
-#include "core/io/ScenarioJson.h"
+#include "core/io/InputError.h"
 
 #include <string>
 #include <vector>

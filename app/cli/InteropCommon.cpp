@@ -3,8 +3,8 @@
 #include "core/estimate/Evaluate.h"
 #include "core/estimate/Explain.h"
 #include "core/estimate/PlanJson.h"
+#include "core/io/Files.h"
 #include "core/io/Presets.h"
-#include "core/io/ScenarioJson.h"
 
 #include <iostream>
 

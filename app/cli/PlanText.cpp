@@ -4,7 +4,9 @@
 #include "core/estimate/ExecutionStyle.h"
 #include "core/estimate/Precision.h"
 #include "core/model/Enums.h"
+#include "core/model/Units.h"
 #include "core/report/PlanFigures.h"
+#include "core/report/SvgCharts.h"
 #include "core/util/NumberFormat.h"
 
 #include <algorithm>

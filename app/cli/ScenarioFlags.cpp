@@ -2,6 +2,7 @@
 
 #include "core/io/HfImport.h"
 #include "core/io/Presets.h"
+#include "core/io/ProfileJson.h"
 #include "core/io/ScenarioJson.h"
 #include "core/model/Enums.h"
 #include "core/model/Limits.h"

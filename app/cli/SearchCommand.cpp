@@ -7,6 +7,7 @@
 #include "core/estimate/Evaluate.h"
 #include "core/estimate/PlanJson.h"
 #include "core/io/Presets.h"
+#include "core/model/Units.h"
 #include "core/search/Search.h"
 
 #include <nlohmann/json.hpp>

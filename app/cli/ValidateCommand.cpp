@@ -6,6 +6,7 @@
 #include "app/cli/TextFormat.h"
 #include "core/estimate/Evaluate.h"
 #include "core/estimate/PlanJson.h"
+#include "core/io/Files.h"
 #include "core/io/ScenarioJson.h"
 #include "core/measured/ValidationDoc.h"
 #include "core/measured/ValidationRun.h"

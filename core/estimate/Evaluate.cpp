@@ -6,6 +6,7 @@
 #include "core/estimate/ExecutionStyle.h"
 #include "core/estimate/detail/EvalContext.h"
 #include "core/io/Presets.h"
+#include "core/model/Units.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,7 @@
 #include "core/estimate/ExecutionStyle.h"
 
+#include "core/model/Units.h"
+
 #include <algorithm>
 
 namespace lp::core {

@@ -5,6 +5,7 @@
 #include "core/estimate/ExecutionStyle.h"
 #include "core/estimate/Precision.h"
 #include "core/io/Presets.h"
+#include "core/model/Units.h"
 
 #include <cctype>
 #include <cstdarg>

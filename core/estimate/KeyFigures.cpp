@@ -1,6 +1,7 @@
 #include "core/estimate/KeyFigures.h"
 
 #include "core/estimate/Precision.h"
+#include "core/model/Units.h"
 #include "core/util/NumberFormat.h"
 
 #include <cmath>

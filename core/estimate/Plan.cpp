@@ -1,5 +1,7 @@
 #include "core/estimate/Plan.h"
 
+#include "core/model/Units.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>

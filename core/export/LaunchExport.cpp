@@ -1,8 +1,17 @@
 #include "core/export/LaunchExport.h"
 
+#include "core/estimate/ExecutionStyle.h"
 #include "core/export/detail/DeepSpeedConfig.h"
 #include "core/export/detail/MegatronArgs.h"
 #include "core/export/detail/TorchtitanToml.h"
+#include "core/util/NumberFormat.h"
+#include "core/util/Text.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
 
 namespace lp::core {
 

@@ -1,6 +1,4 @@
-// Reading and writing whole files (declared in ScenarioIo.h): a size-limited read that refuses
-// directories, and an atomic write through a temporary file beside the target.
-#include "core/io/ScenarioJson.h"
+#include "core/io/Files.h"
 
 #include <atomic>
 #include <cerrno>

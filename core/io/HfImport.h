@@ -1,10 +1,10 @@
 #pragma once
-// Importing a model architecture from a Hugging Face config.json (issue 6): Llama, Mistral, Qwen2,
+// Importing a model architecture from a Hugging Face config.json: Llama, Mistral, Qwen2,
 // Qwen3, Qwen2-MoE / Qwen3-MoE, Mixtral, GPT-2, GPT-NeoX (Pythia), Falcon and DeepSeek-V3, mapping
 // hidden size, layers, heads, KV heads, MLP size, vocabulary, tied embeddings, activation, norms,
 // biases, experts and latent attention. Multimodal wrappers with a "text_config" are read through it.
 // An unknown model_type or a missing field is an InputError naming the JSON path and the reason.
-#include "core/io/ScenarioJson.h"
+#include "core/io/InputError.h"
 #include "core/model/ModelSpec.h"
 
 #include <expected>

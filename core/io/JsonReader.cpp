@@ -1,5 +1,7 @@
-// The error-collecting JSON reader behind the scenario and hardware-profile files (see JsonInput.h).
 #include "core/io/JsonReader.h"
+
+#include "core/io/detail/JsonWriter.h"
+#include "core/model/Enums.h"
 
 #include <algorithm>
 #include <cctype>
@@ -8,17 +10,7 @@
 #include <set>
 #include <tuple>
 
-namespace lp::core {
-
-std::string InputError::message() const {
-    if (!path.empty())
-        return path + ": " + reason;
-    if (line > 0)
-        return "line " + std::to_string(line) + ", column " + std::to_string(column) + ": " + reason;
-    return reason;
-}
-
-namespace detail {
+namespace lp::core::json {
 
 // ------------------------------------------------------------------------------------------------
 // Describing values and places
@@ -395,6 +387,28 @@ std::string DoubleRange::text() const {
            (hiInclusive ? "at most " : "less than ") + fmtNumber(hi);
 }
 
+void ObjectReader::invalid(std::string_view key, std::string reason) {
+    m_bad.emplace(key);
+    error(key, std::move(reason));
+}
+
+const Json* ObjectReader::find(std::string_view key) const {
+    if (!m_obj.is_object())
+        return nullptr;
+    const auto it = m_obj.find(std::string(key));
+    if (it == m_obj.end() || (m_strictness == Strictness::Lenient && it->is_null()))
+        return nullptr;
+    return &*it;
+}
+
+bool ObjectReader::require(std::string_view key) {
+    if (has(key))
+        return true;
+    error(key, "missing required key " + quoteJson(key) +
+                   (m_obj.is_object() ? "" : " (" + m_path + " is " + describe(m_obj) + ", not an object)"));
+    return false;
+}
+
 bool ObjectReader::readInt(std::string_view key, int& out, long long lo, long long hi) {
     const Json* v = find(key);
     if (!v)
@@ -404,7 +418,7 @@ bool ObjectReader::readInt(std::string_view key, int& out, long long lo, long lo
     if (v->is_number_unsigned()) {
         const auto u = v->get<std::uint64_t>();
         if (u > static_cast<std::uint64_t>(hi)) {
-            error(key, "out of range: " + range + ", got " + std::to_string(u));
+            invalid(key, "out of range: " + range + ", got " + std::to_string(u));
             return false;
         }
         value = static_cast<long long>(u);
@@ -413,20 +427,20 @@ bool ObjectReader::readInt(std::string_view key, int& out, long long lo, long lo
     } else if (v->is_number_float()) {
         const double d = v->get<double>();
         if (!std::isfinite(d) || d < static_cast<double>(lo) || d > static_cast<double>(hi)) {
-            error(key, "out of range: " + range + ", got " + fmtNumber(d));
+            invalid(key, "out of range: " + range + ", got " + fmtNumber(d));
             return false;
         }
         if (d != std::floor(d)) {
-            error(key, "wrong type: expected an integer, got " + fmtNumber(d));
+            invalid(key, "wrong type: expected an integer, got " + fmtNumber(d));
             return false;
         }
         value = static_cast<long long>(d);
     } else {
-        error(key, "wrong type: expected an integer, got " + describe(*v));
+        invalid(key, "wrong type: expected an integer, got " + describe(*v));
         return false;
     }
     if (value < lo || value > hi) {
-        error(key, "out of range: " + range + ", got " + std::to_string(value));
+        invalid(key, "out of range: " + range + ", got " + std::to_string(value));
         return false;
     }
     out = static_cast<int>(value);
@@ -438,12 +452,12 @@ bool ObjectReader::readDouble(std::string_view key, double& out, DoubleRange ran
     if (!v)
         return true;
     if (!v->is_number()) {
-        error(key, "wrong type: expected a number, got " + describe(*v));
+        invalid(key, "wrong type: expected a number, got " + describe(*v));
         return false;
     }
     const double d = v->get<double>();
     if (!range.contains(d)) {
-        error(key, "out of range: " + range.text() + ", got " + fmtNumber(d));
+        invalid(key, "out of range: " + range.text() + ", got " + fmtNumber(d));
         return false;
     }
     out = d;
@@ -455,7 +469,7 @@ bool ObjectReader::readBool(std::string_view key, bool& out) {
     if (!v)
         return true;
     if (!v->is_boolean()) {
-        error(key, "wrong type: expected true or false, got " + describe(*v));
+        invalid(key, "wrong type: expected true or false, got " + describe(*v));
         return false;
     }
     out = v->get<bool>();
@@ -467,7 +481,7 @@ bool ObjectReader::readString(std::string_view key, std::string& out) {
     if (!v)
         return true;
     if (!v->is_string()) {
-        error(key, "wrong type: expected a string, got " + describe(*v));
+        invalid(key, "wrong type: expected a string, got " + describe(*v));
         return false;
     }
     out = v->get<std::string>();
@@ -475,6 +489,8 @@ bool ObjectReader::readString(std::string_view key, std::string& out) {
 }
 
 void ObjectReader::reportUnknownKeys() {
+    if (m_strictness == Strictness::Lenient)
+        return;
     for (auto it = m_obj.begin(); it != m_obj.end(); ++it) {
         if (std::find(m_keys.begin(), m_keys.end(), it.key()) != m_keys.end())
             continue;
@@ -527,6 +543,7 @@ bool ObjectReader::readRecomputeModules(std::string_view key, unsigned& out) {
     std::string where, reason;
     const auto bits = recomputeModulesFromJson(*v, where, reason);
     if (!bits) {
+        m_bad.emplace(key);
         m_errors.push_back({path(key) + where, std::move(reason)});
         return false;
     }
@@ -534,5 +551,4 @@ bool ObjectReader::readRecomputeModules(std::string_view key, unsigned& out) {
     return true;
 }
 
-} // namespace detail
-} // namespace lp::core
+} // namespace lp::core::json

@@ -1,10 +1,9 @@
 #pragma once
-// Internals of the JSON files (ScenarioIo.cpp, ProfileIo.cpp): an error-collecting reader. Parsing
-// reports syntax errors with line and column and duplicate keys with their path; typed reads report
-// the JSON path, the expected type or range and the value found; unknown keys and values get a
-// "did you mean". Not part of the public API.
-#include "core/io/JsonWriter.h"
-#include "core/io/ScenarioJson.h"
+// The error-collecting JSON reader behind every file io reads, and behind measured/'s validation cases:
+// parsing reports syntax errors with line and column and duplicate keys with their path; typed reads report
+// the JSON path, the expected type or range and the value found; unknown keys and values get a "did you
+// mean". The per-type codecs (ModelJson.h, detail/HardwareJson.h) are built on it.
+#include "core/io/InputError.h"
 
 #include <nlohmann/json.hpp>
 
@@ -13,12 +12,14 @@
 #include <expected>
 #include <initializer_list>
 #include <optional>
+#include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
-namespace lp::core::detail {
+namespace lp::core::json {
 
 using Json = nlohmann::ordered_json;
 
@@ -94,24 +95,44 @@ constexpr DoubleRange nonNegative(double hi) {
     return {0.0, true, hi, true};
 }
 
+// How strictly a format is read. Strict (scenario and profile files, the presets): a null is a value of the
+// wrong type and reportUnknownKeys names every key not allowed. Lenient (validation cases, Hugging Face
+// configs): a null means "not stated", as if the key were absent, and keys of other tools pass.
+enum class Strictness { Strict, Lenient };
+
 class ObjectReader {
 public:
+    // `keys` are the keys the object may hold (reportUnknownKeys names the others); more with allow().
     ObjectReader(const Json& obj, std::string path, InputErrors& errors,
-                 std::initializer_list<const char*> keys)
-        : m_obj(obj), m_path(std::move(path)), m_errors(errors), m_keys(keys.begin(), keys.end()) {}
+                 std::initializer_list<const char*> keys = {}, Strictness strictness = Strictness::Strict)
+        : m_obj(obj), m_path(std::move(path)), m_errors(errors), m_keys(keys.begin(), keys.end()),
+          m_strictness(strictness) {}
+    // A reader of the object `obj` found at `key`, as strict as this one, sharing its errors.
+    ObjectReader nested(const Json& obj, std::string_view key) const {
+        return ObjectReader(obj, path(key), m_errors, {}, m_strictness);
+    }
+
+    void allow(std::span<const char* const> keys) { m_keys.insert(m_keys.end(), keys.begin(), keys.end()); }
+    void allow(std::initializer_list<const char*> keys) {
+        m_keys.insert(m_keys.end(), keys.begin(), keys.end());
+    }
 
     const std::string& path() const { return m_path; }
     std::string path(std::string_view key) const { return childPath(m_path, key); }
     InputErrors& errors() { return m_errors; }
+    // Records a problem at the key (a relation between values, a value the format refuses).
     void error(std::string_view key, std::string reason) {
         m_errors.push_back({path(key), std::move(reason)});
     }
+    // Whether a read of the key found its value bad: relations between keys are checked only between values
+    // that were read.
+    bool bad(std::string_view key) const { return m_bad.contains(key); }
 
-    const Json* find(std::string_view key) const {
-        const auto it = m_obj.find(std::string(key));
-        return it == m_obj.end() ? nullptr : &*it;
-    }
+    // The key's value; nullptr when absent (or null, when lenient).
+    const Json* find(std::string_view key) const;
     bool has(std::string_view key) const { return find(key) != nullptr; }
+    // Reports a missing required key; returns whether it is there.
+    bool require(std::string_view key);
 
     // Each reader leaves `out` untouched when the key is absent or its value is bad; returns false when bad.
     bool readInt(std::string_view key, int& out, long long lo, long long hi);
@@ -130,7 +151,7 @@ public:
         for (E e : allowed)
             names.emplace_back(toString(e));
         if (!v->is_string()) {
-            error(key, "wrong type: expected one of " + joinList(names) + ", got " + describe(*v));
+            invalid(key, "wrong type: expected one of " + joinList(names) + ", got " + describe(*v));
             return false;
         }
         const std::string& s = v->get_ref<const std::string&>();
@@ -138,22 +159,27 @@ public:
             out = *e;
             return true;
         }
-        error(key, "unknown value " + quoteJson(s) + didYouMean(s, names) + ": expected one of " +
-                       joinList(names));
+        invalid(key, "unknown value " + quoteJson(s) + didYouMean(s, names) + ": expected one of " +
+                         joinList(names));
         return false;
     }
 
-    // Reports every key not in the allowed list.
+    // Reports every key not in the allowed list (when strict).
     void reportUnknownKeys();
 
     // "recompute_modules": an array of Megatron-Core's module names (core_attn, mla_up_proj, ...).
     bool readRecomputeModules(std::string_view key, unsigned& out);
 
 private:
+    // error(), and bad(key) from then on.
+    void invalid(std::string_view key, std::string reason);
+
     const Json& m_obj;
     std::string m_path;
     InputErrors& m_errors;
     std::vector<std::string> m_keys;
+    Strictness m_strictness;
+    std::set<std::string, std::less<>> m_bad;
 };
 
-} // namespace lp::core::detail
+} // namespace lp::core::json

@@ -1,11 +1,15 @@
+// The presets are read by the same codecs as scenario files (ModelJson.h, detail/HardwareJson.h), with the
+// same limits; a preset states every field its type requires.
 #include "core/io/Presets.h"
 
-#include <nlohmann/json.hpp>
+#include "core/io/JsonReader.h"
+#include "core/io/ModelJson.h"
+#include "core/io/detail/HardwareJson.h"
+#include "core/model/Limits.h"
+#include "core/util/Text.h"
 
 #include <algorithm>
-#include <cctype>
 #include <initializer_list>
-#include <set>
 #include <stdexcept>
 #include <string>
 
@@ -19,300 +23,199 @@ std::string_view clustersJson();
 namespace lp::core {
 namespace {
 
-using nlohmann::json;
+using json::Json;
+using json::ObjectReader;
+using limits::kMaxCount;
+using limits::kMaxRate;
 
-// The embedded files are part of the program: anything wrong in them is a programming error,
-// reported by an exception naming the file, the preset and the key (the preset test parses them all).
-[[noreturn]] void fail(const std::string& where, const std::string& what) {
-    throw std::logic_error("embedded preset " + where + ": " + what);
+// The embedded files are part of the program: anything wrong in them is a programming error, reported by an
+// exception that names the file and each problem's JSON path (the preset test reads them all).
+[[noreturn]] void fail(std::string_view file, const InputErrors& errors) {
+    std::string what = "embedded preset file " + std::string(file) + ":";
+    for (const InputError& e : json::capped(errors))
+        what += "\n  " + e.message();
+    throw std::logic_error(what);
 }
 
-// Reads the fields of one JSON object and rejects keys it was never asked for (typos).
-class Reader {
-public:
-    Reader(const json& object, std::string where) : m_object(object), m_where(std::move(where)) {
-        if (!m_object.is_object())
-            fail(m_where, "must be an object");
-    }
-
-    bool has(const std::string& key) const { return m_object.contains(key); }
-
-    const json& at(const std::string& key) {
-        m_used.insert(key);
-        if (!m_object.contains(key))
-            fail(m_where, "missing key \"" + key + "\"");
-        return m_object.at(key);
-    }
-
-    std::string string(const std::string& key, bool allowEmpty = false) {
-        const json& v = at(key);
-        if (!v.is_string())
-            fail(m_where + "." + key, "must be a string");
-        std::string s = v.get<std::string>();
-        if (s.empty() && !allowEmpty)
-            fail(m_where + "." + key, "must not be empty");
-        return s;
-    }
-    std::string optionalString(const std::string& key) { return has(key) ? string(key) : std::string{}; }
-
-    double number(const std::string& key, double min, bool minExclusive) {
-        const json& v = at(key);
-        if (!v.is_number())
-            fail(m_where + "." + key, "must be a number");
-        const double x = v.get<double>();
-        if (!(minExclusive ? x > min : x >= min))
-            fail(m_where + "." + key,
-                 std::string("must be ") + (minExclusive ? "> " : ">= ") + std::to_string(min));
-        return x;
-    }
-    double positive(const std::string& key) { return number(key, 0.0, true); }
-    double nonNegative(const std::string& key) { return number(key, 0.0, false); }
-    // Optional numbers: the key's value where given, else `absent`.
-    double optionalPositive(const std::string& key, double absent) {
-        return has(key) ? positive(key) : absent;
-    }
-    double optionalNonNegative(const std::string& key, double absent) {
-        return has(key) ? nonNegative(key) : absent;
-    }
-
-    int integer(const std::string& key, int min) {
-        const json& v = at(key);
-        if (!v.is_number_integer())
-            fail(m_where + "." + key, "must be an integer");
-        const long long x = v.get<long long>();
-        if (x < min || x > 1'000'000'000)
-            fail(m_where + "." + key, "must be an integer >= " + std::to_string(min));
-        return static_cast<int>(x);
-    }
-
-    bool boolean(const std::string& key) {
-        const json& v = at(key);
-        if (!v.is_boolean())
-            fail(m_where + "." + key, "must be true or false");
-        return v.get<bool>();
-    }
-    bool optionalBoolean(const std::string& key, bool fallback) { return has(key) ? boolean(key) : fallback; }
-
-    // An optional array of non-empty strings.
-    std::vector<std::string> optionalStrings(const std::string& key) {
-        std::vector<std::string> out;
-        if (!has(key))
-            return out;
-        const json& v = at(key);
-        if (!v.is_array())
-            fail(m_where + "." + key, "must be an array of strings");
-        for (const json& item : v) {
-            if (!item.is_string() || item.get<std::string>().empty())
-                fail(m_where + "." + key, "must be an array of non-empty strings");
-            out.push_back(item.get<std::string>());
-        }
-        return out;
-    }
-
-    // Every key of the object must have been read.
-    void finish() const {
-        for (const auto& [key, value] : m_object.items())
-            if (!m_used.contains(key))
-                fail(m_where, "unknown key \"" + key + "\"");
-    }
-
-    const std::string& where() const { return m_where; }
-
-private:
-    const json& m_object;
-    std::string m_where;
-    std::set<std::string> m_used;
-};
-
-// The top level of a preset file: {"schema", "version", "description", "<listKey>": [...]}.
-const json& presetList(const json& root, const std::string& file, const std::string& listKey) {
-    Reader top(root, file);
-    top.string("schema");
-    top.integer("version", 1);
-    top.string("description");
-    const json& list = top.at(listKey);
-    top.finish();
-    if (!list.is_array() || list.empty())
-        fail(file + "." + listKey, "must be a non-empty array");
-    return list;
+// A required text, read by a codec: ids, names and sources must be there and not empty.
+void checkText(ObjectReader& r, std::string_view key, const std::string& value) {
+    if (r.require(key) && !r.bad(key) && value.empty())
+        r.error(key, "out of range: must not be empty");
 }
 
-json parseEmbedded(std::string_view text, const std::string& file) {
-    try {
-        return json::parse(text.begin(), text.end());
-    } catch (const json::parse_error& e) {
-        fail(file, std::string("does not parse: ") + e.what());
+void readText(ObjectReader& r, std::string_view key, std::string& out) {
+    r.readString(key, out);
+    checkText(r, key, out);
+}
+
+void requireAll(ObjectReader& r, std::initializer_list<const char*> keys) {
+    for (const char* key : keys)
+        r.require(key);
+}
+
+// The required keys of a nested object ("mla", "moe").
+void requireIn(ObjectReader& r, std::string_view key, std::initializer_list<const char*> keys) {
+    if (const Json* v = r.find(key); v && v->is_object()) {
+        ObjectReader nested = r.nested(*v, key);
+        requireAll(nested, keys);
     }
 }
 
-std::string presetWhere(const std::string& file, const json& entry, std::size_t index) {
-    std::string where = file + "[" + std::to_string(index) + "]";
-    if (entry.is_object() && entry.contains("id") && entry.at("id").is_string())
-        where += " (" + entry.at("id").get<std::string>() + ")";
-    return where;
-}
+// ------------------------------------------------------------------------------------------------
+// Models
 
-MoeSpec readMoe(const json& object, const std::string& where) {
-    Reader r(object, where);
-    MoeSpec moe;
-    moe.experts = r.integer("experts", 1);
-    moe.topK = r.integer("top_k", 1);
-    moe.expertFfnHidden = r.integer("expert_ffn_hidden", 1);
-    moe.sharedExperts = r.integer("shared_experts", 0);
-    moe.moeLayers = r.integer("moe_layers", 0);
-    moe.capacityFactor = r.positive("capacity_factor");
-    moe.groups = r.has("groups") ? r.integer("groups", 1) : 0;
-    moe.groupLimit = r.has("group_limit") ? r.integer("group_limit", 1) : 0;
-    r.finish();
-    if (moe.topK > moe.experts)
-        fail(where, "top_k exceeds experts");
-    return moe;
-}
-
-ModelPreset readModel(const json& entry, const std::string& where) {
-    Reader r(entry, where);
-    ModelPreset p;
-    p.id = r.string("id");
-    ModelSpec& m = p.model;
-    m.name = r.string("name");
-    m.layers = r.integer("layers", 1);
-    m.hidden = r.integer("hidden", 1);
-    m.heads = r.integer("heads", 1);
-    m.kvHeads = r.integer("kv_heads", 1);
-    m.ffnHidden = r.integer("ffn_hidden", 1);
-    m.vocab = r.integer("vocab", 1);
-    m.seqLen = r.integer("seq_len", 1);
-    const std::string mlp = r.string("mlp");
-    const std::string norm = r.string("norm");
-    const auto mlpKind = parseMlpKind(mlp);
-    const auto normKind = parseNormKind(norm);
-    if (!mlpKind)
-        fail(where + ".mlp", "unknown MLP kind \"" + mlp + "\"");
-    if (!normKind)
-        fail(where + ".norm", "unknown norm kind \"" + norm + "\"");
-    m.mlp = *mlpKind;
-    m.norm = *normKind;
-    m.tiedEmbeddings = r.boolean("tied_embeddings");
-    m.biases = r.boolean("biases");
-    m.learnedPositions = r.boolean("learned_positions");
-    m.dropout = r.optionalBoolean("dropout", false);
-    if (r.has("head_size"))
-        m.headSize = r.integer("head_size", 1);
-    if (r.has("mla")) {
-        const json& j = r.at("mla");
-        Reader q(j, where + ".mla");
-        m.attention = AttentionKind::Mla;
-        m.mla.qLoraRank = q.has("q_lora_rank") ? static_cast<int>(q.at("q_lora_rank").get<long long>()) : 0;
-        m.mla.kvLoraRank = q.integer("kv_lora_rank", 1);
-        m.mla.qkNopeHeadDim = q.integer("qk_nope_head_dim", 1);
-        m.mla.qkRopeHeadDim = q.integer("qk_rope_head_dim", 1);
-        m.mla.vHeadDim = q.integer("v_head_dim", 1);
-        q.finish();
-    }
-    if (r.has("moe"))
-        m.moe = readMoe(r.at("moe"), where + ".moe");
-    p.publishedParameters = r.positive("published_parameters");
-    if (r.has("published_active_parameters"))
-        p.publishedActiveParameters = r.positive("published_active_parameters");
-    p.approximation = r.optionalString("approximation");
-    if (r.has("parameter_tolerance"))
-        p.parameterTolerance = r.positive("parameter_tolerance");
-    p.source = r.string("source");
-    r.finish();
-
-    if (m.headSize == 0 && m.hidden % m.heads != 0)
-        fail(where, "hidden is not a multiple of heads (give head_size)");
-    if (m.heads % m.kvHeads != 0)
-        fail(where, "heads is not a multiple of kv_heads");
-    if (m.moe.moeLayers > m.layers)
-        fail(where, "moe_layers exceeds layers");
+// What a preset's numbers must satisfy beyond a scenario's: the attention heads split evenly, and the
+// published sizes the parameter count is checked against are consistent.
+void checkModelPreset(ObjectReader& r, const ModelPreset& p) {
+    const ModelSpec& m = p.model;
+    if (m.headSize == 0 && m.heads > 0 && m.hidden % m.heads != 0)
+        r.error("heads", "out of range: hidden is not a multiple of heads (give head_size)");
+    if (m.kvHeads > 0 && m.heads % m.kvHeads != 0)
+        r.error("kv_heads", "out of range: heads is not a multiple of kv_heads");
     if (p.publishedActiveParameters > p.publishedParameters)
-        fail(where, "published_active_parameters exceeds published_parameters");
+        r.error("published_active_parameters", "out of range: exceeds published_parameters");
     if (p.parameterTolerance > 0.03 && p.approximation.empty())
-        fail(where, "a parameter_tolerance above 0.03 needs an approximation note");
+        r.error("parameter_tolerance", "out of range: a tolerance above 0.03 needs an approximation note");
+}
+
+ModelPreset readModelPreset(ObjectReader& r) {
+    ModelPreset p;
+    r.allow({"id", "published_parameters", "published_active_parameters", "approximation",
+             "parameter_tolerance", "source"});
+    requireAll(r, {"layers", "hidden", "heads", "kv_heads", "ffn_hidden", "vocab", "seq_len", "mlp", "norm",
+                   "tied_embeddings", "biases", "learned_positions", "published_parameters"});
+    requireIn(r, "mla", {"kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim"});
+    requireIn(r, "moe",
+              {"experts", "top_k", "expert_ffn_hidden", "shared_experts", "moe_layers", "capacity_factor"});
+    readText(r, "id", p.id);
+    ModelFill fill;
+    fill.model = [](ObjectReader& model, ModelSpec& m) {
+        if (model.has("mla")) { // a preset states latent attention by its ranks alone
+            m.attention = AttentionKind::Mla;
+            m.mla.qLoraRank = 0; // unless stated: queries projected directly
+        }
+    };
+    readModelKeys(r, p.model, fill);
+    checkText(r, "name", p.model.name);
+    r.readDouble("published_parameters", p.publishedParameters, json::positive(kMaxRate));
+    r.readDouble("published_active_parameters", p.publishedActiveParameters, json::positive(kMaxRate));
+    r.readString("approximation", p.approximation);
+    r.readDouble("parameter_tolerance", p.parameterTolerance, json::positive(1.0));
+    readText(r, "source", p.source);
+    checkModelPreset(r, p);
     return p;
 }
 
-ProfileParams readProfile(const json& object, const std::string& where) {
-    Reader r(object, where);
-    ProfileParams p;
-    p.gemmMaxEfficiency = r.positive("gemm_max_efficiency");
-    p.gemmFixedSeconds = r.nonNegative("gemm_fixed_seconds");
-    p.fp8GemmMaxEfficiency = r.nonNegative("fp8_gemm_max_efficiency");
-    p.kernels.hbmEfficiency = r.positive("hbm_efficiency");
-    p.kernels.attentionFwdEfficiency = r.positive("attention_fwd_efficiency");
-    p.kernels.attentionBwdEfficiency = r.positive("attention_bwd_efficiency");
-    p.kernels.fa2AttentionFwdEfficiency = r.optionalPositive("fa2_attention_fwd_efficiency", 0);
-    p.kernels.fa2AttentionBwdEfficiency = r.optionalPositive("fa2_attention_bwd_efficiency", 0);
-    p.kernels.attentionFwdHalfTokens = r.optionalNonNegative("attention_fwd_half_tokens", 0);
-    p.kernels.attentionBwdHalfTokens = r.optionalNonNegative("attention_bwd_half_tokens", 0);
-    p.kernels.attentionScoreOverhead = r.optionalNonNegative("attention_score_overhead", 0);
-    p.kernels.fa2AttentionScoreOverhead = r.optionalNonNegative("fa2_attention_score_overhead", 0);
-    p.nvlinkMaxEfficiency = r.positive("nvlink_max_efficiency");
-    p.nvlinkHalfBytes = r.positive("nvlink_half_bytes");
-    p.networkMaxEfficiency = r.positive("network_max_efficiency");
-    p.networkHalfBytes = r.positive("network_half_bytes");
-    r.finish();
-    for (const double e :
-         {p.gemmMaxEfficiency, p.fp8GemmMaxEfficiency, p.kernels.hbmEfficiency, p.nvlinkMaxEfficiency,
-          p.networkMaxEfficiency, p.kernels.attentionFwdEfficiency, p.kernels.attentionBwdEfficiency,
-          p.kernels.fa2AttentionFwdEfficiency, p.kernels.fa2AttentionBwdEfficiency})
-        if (e > 1.0)
-            fail(where, "an efficiency above 1");
-    return p;
-}
+// ------------------------------------------------------------------------------------------------
+// GPUs and clusters
 
-GpuPreset readGpu(const json& entry, const std::string& where) {
-    Reader r(entry, where);
+GpuPreset readGpuPreset(ObjectReader& r) {
     GpuPreset p;
     GpuSpec& g = p.gpu;
-    g.id = r.string("id");
-    g.name = r.string("name");
-    g.peakFlops16 = r.positive("peak_flops16");
-    g.peakFlops8 = r.nonNegative("peak_flops8");
-    g.hbmBytes = r.positive("hbm_bytes");
-    g.hbmBandwidth = r.positive("hbm_bandwidth_bytes_per_s");
-    g.nvlinkBandwidth = r.positive("nvlink_bandwidth_bytes_per_s");
-    g.networkBandwidth = r.positive("network_bandwidth_bytes_per_s");
-    g.hostLinkBandwidth = r.positive("host_link_bandwidth_bytes_per_s");
-    g.hostMemoryBandwidth = r.positive("host_memory_bandwidth_bytes_per_s");
-    g.hostMemoryBytes = r.positive("host_memory_bytes");
-    g.source = r.string("source");
-    p.profileParams = readProfile(r.at("profile"), where + ".profile");
-    r.string("profile_source");
-    r.finish();
+    r.allow({"profile", "profile_source"});
+    requireAll(r,
+               {"peak_flops16", "peak_flops8", "hbm_bytes", "hbm_bandwidth_bytes_per_s",
+                "nvlink_bandwidth_bytes_per_s", "network_bandwidth_bytes_per_s",
+                "host_link_bandwidth_bytes_per_s", "host_memory_bandwidth_bytes_per_s", "host_memory_bytes"});
+    readGpuKeys(r, g);
+    checkText(r, "id", g.id);
+    checkText(r, "name", g.name);
+    checkText(r, "source", g.source);
+    if (const Json* profile = r.find("profile"); r.require("profile") && profile->is_object()) {
+        ObjectReader params = r.nested(*profile, "profile");
+        readProfileParams(params, p.profileParams);
+    } else if (profile) {
+        r.error("profile", "wrong type: expected an object, got " + json::describe(*profile));
+    }
+    std::string profileSource;
+    readText(r, "profile_source", profileSource);
+    r.reportUnknownKeys();
     if (g.peakFlops8 > 0 && p.profileParams.fp8GemmMaxEfficiency <= 0)
-        fail(where, "an fp8 peak needs a positive fp8_gemm_max_efficiency");
+        r.error("profile", "out of range: an fp8 peak needs a positive fp8_gemm_max_efficiency");
     p.profile = makeProfile(g, p.profileParams);
     return p;
 }
 
-ClusterPreset readCluster(const json& entry, const std::string& where) {
-    Reader r(entry, where);
+// An optional array of non-empty strings.
+void readNames(ObjectReader& r, std::string_view key, std::vector<std::string>& out) {
+    const Json* v = r.find(key);
+    if (!v)
+        return;
+    const bool names = v->is_array() && std::all_of(v->begin(), v->end(), [](const Json& item) {
+                           return item.is_string() && !item.get_ref<const std::string&>().empty();
+                       });
+    if (!names) {
+        r.error(key, "wrong type: expected an array of non-empty strings, got " + json::describe(*v));
+        return;
+    }
+    for (const Json& item : *v)
+        out.push_back(item.get<std::string>());
+}
+
+ClusterPreset readClusterPreset(ObjectReader& r) {
     ClusterPreset p;
-    p.id = r.string("id");
-    p.name = r.string("name");
-    p.gpuId = r.string("gpu");
-    p.gpusPerNode = r.integer("gpus_per_node", 1);
-    p.nvlinkDomain = r.integer("nvlink_domain", 1);
-    p.networkBandwidth = r.nonNegative("network_bandwidth_bytes_per_s");
-    p.machineNames = r.optionalStrings("machine_names");
-    p.source = r.string("source");
-    r.finish();
+    r.allow({"id", "name", "gpu", "gpus_per_node", "nvlink_domain", "network_bandwidth_bytes_per_s",
+             "machine_names", "source"});
+    requireAll(r, {"gpus_per_node", "nvlink_domain", "network_bandwidth_bytes_per_s"});
+    readText(r, "id", p.id);
+    readText(r, "name", p.name);
+    readText(r, "gpu", p.gpuId);
+    r.readInt("gpus_per_node", p.gpusPerNode, 1, kMaxCount);
+    r.readInt("nvlink_domain", p.nvlinkDomain, 1, kMaxCount);
+    r.readDouble("network_bandwidth_bytes_per_s", p.networkBandwidth, json::nonNegative(kMaxRate));
+    readNames(r, "machine_names", p.machineNames);
+    readText(r, "source", p.source);
+    r.reportUnknownKeys();
     if (p.nvlinkDomain < p.gpusPerNode)
-        fail(where, "nvlink_domain is smaller than a node");
+        r.error("nvlink_domain", "out of range: smaller than a node (gpus_per_node)");
     return p;
 }
 
+// ------------------------------------------------------------------------------------------------
+// Files
+
+// The top level of a preset file: {"schema", "version", "description", "<listKey>": [...]}; nullptr (and
+// errors) when it holds no list of presets.
+const Json* presetList(ObjectReader& top, const char* listKey) {
+    top.allow({"schema", "version", "description", listKey});
+    std::string text;
+    readText(top, "schema", text);
+    int version = 0;
+    if (top.require("version"))
+        top.readInt("version", version, 1, 1);
+    readText(top, "description", text);
+    top.reportUnknownKeys();
+    const Json* list = top.find(listKey);
+    if (!top.require(listKey))
+        return nullptr;
+    if (!list->is_array() || list->empty()) {
+        top.error(listKey, "wrong type: expected a non-empty array, got " + json::describe(*list));
+        return nullptr;
+    }
+    return list;
+}
+
 template <typename T, typename ReadFn>
-std::vector<T> readAll(std::string_view text, const std::string& file, const std::string& listKey,
-                       ReadFn read) {
-    const json root = parseEmbedded(text, file);
-    const json& list = presetList(root, file, listKey);
+std::vector<T> readAll(std::string_view text, std::string_view file, const char* listKey, ReadFn read) {
+    InputErrors errors;
+    const std::optional<Json> root = json::parseObject(text, errors);
+    if (!root)
+        fail(file, errors);
+    ObjectReader top(*root, "$", errors);
+    const Json* list = presetList(top, listKey);
     std::vector<T> out;
-    out.reserve(list.size());
-    for (std::size_t i = 0; i < list.size(); ++i)
-        out.push_back(read(list[i], presetWhere(file, list[i], i)));
+    for (std::size_t i = 0; list && i < list->size(); ++i) {
+        const Json& entry = (*list)[i];
+        const std::string path = json::indexPath(top.path(listKey), i);
+        if (!entry.is_object()) {
+            errors.push_back({path, "wrong type: expected an object, got " + json::describe(entry)});
+            continue;
+        }
+        ObjectReader r(entry, path, errors);
+        out.push_back(read(r));
+    }
+    if (!errors.empty())
+        fail(file, errors);
     return out;
 }
 
@@ -334,19 +237,19 @@ const T* findIn(const std::vector<T>& list, std::string_view key, IdFn id, NameF
 
 const std::vector<ModelPreset>& modelPresets() {
     static const std::vector<ModelPreset> presets =
-        readAll<ModelPreset>(embedded::modelsJson(), "models.json", "models", readModel);
+        readAll<ModelPreset>(embedded::modelsJson(), "models.json", "models", readModelPreset);
     return presets;
 }
 
 const std::vector<GpuPreset>& gpuPresets() {
     static const std::vector<GpuPreset> presets =
-        readAll<GpuPreset>(embedded::gpusJson(), "gpus.json", "gpus", readGpu);
+        readAll<GpuPreset>(embedded::gpusJson(), "gpus.json", "gpus", readGpuPreset);
     return presets;
 }
 
 const std::vector<ClusterPreset>& clusterPresets() {
     static const std::vector<ClusterPreset> presets =
-        readAll<ClusterPreset>(embedded::clustersJson(), "clusters.json", "clusters", readCluster);
+        readAll<ClusterPreset>(embedded::clustersJson(), "clusters.json", "clusters", readClusterPreset);
     return presets;
 }
 
@@ -408,39 +311,15 @@ Scenario defaultScenario() {
     Scenario s;
     s.name = "Llama-2-70B on 64 H100 (seed example)";
     s.notes = "The worked example: a 70B model on 8 nodes x 8 H100 SXM as TP 8 x PP 4 x DP 2.";
-
-    ModelSpec& m = s.model; // Llama-2-70B architecture (Touvron et al. 2023; HF config.json)
-    m.name = "Llama-2-70B-class (seed example)";
-    m.layers = 80;
-    m.hidden = 8192;
-    m.heads = 64;
-    m.kvHeads = 8;
-    m.ffnHidden = 28672;
-    m.vocab = 32000;
-    m.seqLen = 4096;
-    m.mlp = MlpKind::SwiGlu;
-    m.norm = NormKind::RmsNorm;
-    m.tiedEmbeddings = false;
-    m.biases = false;
-    m.learnedPositions = false;
-    m.dropout = false;
-
-    if (const ModelPreset* seed = findModelPreset("seed-70b")) {
-        const std::string name = m.name;
-        m = seed->model; // the preset is the reference; the fields above document it
-        m.name = name;
-    }
-
+    // The Llama-2-70B architecture (Touvron et al. 2023; HF config.json), as the preset seed-70b holds it, on
     // 8 x DGX H100: NVLink 4 (900 GB/s both ways), one 400 Gb/s NIC per GPU.
-    if (const ClusterPreset* dgx = findClusterPreset("dgx-h100")) {
-        s.cluster = makeCluster(*dgx, 8);
-    } else {
-        ClusterSpec& c = s.cluster;
-        c.name = "8 x DGX H100";
-        c.nodes = 8;
-        c.gpusPerNode = 8;
-        c.nvlinkDomain = 8;
-    }
+    const ModelPreset* seed = findModelPreset("seed-70b");
+    const ClusterPreset* dgx = findClusterPreset("dgx-h100");
+    if (!seed || !dgx)
+        throw std::logic_error("embedded presets: seed-70b or dgx-h100 is missing");
+    s.model = seed->model;
+    s.model.name = "Llama-2-70B-class (seed example)";
+    s.cluster = makeCluster(*dgx, 8);
 
     TrainingOptions& t = s.training;
     t.precision = Precision::Bf16;

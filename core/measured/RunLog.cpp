@@ -1,7 +1,9 @@
 // Reading step times from a run: CSV, Megatron-LM and torchtitan log lines, pasted numbers.
 #include "core/measured/RunLog.h"
 
+#include "core/io/Files.h"
 #include "core/util/Statistics.h"
+#include "core/util/Text.h"
 
 #include <algorithm>
 #include <cctype>

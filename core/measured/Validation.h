@@ -1,7 +1,9 @@
 #pragma once
 // Measured training runs (layout-planner/validation-cases@1) as the planner reads them; how well it predicts
 // them: core/measured/ValidationRun.h.
-#include "core/io/ScenarioJson.h"
+#include "core/estimate/Plan.h"
+#include "core/io/InputError.h"
+#include "core/model/Hardware.h"
 #include "core/model/Scenario.h"
 
 #include <expected>

@@ -1,8 +1,9 @@
 #include "core/model/Enums.h"
 
+#include "core/util/Text.h"
+
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <utility>
 
 namespace lp::core {
@@ -74,20 +75,6 @@ constexpr std::array<std::pair<Severity, std::string_view>, 3> kSeverity{
     {{Severity::Info, "info"}, {Severity::Warning, "warning"}, {Severity::Error, "error"}}};
 
 } // namespace
-
-bool equalsIgnoreCase(std::string_view a, std::string_view b) {
-    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-               return std::tolower(static_cast<unsigned char>(x)) ==
-                      std::tolower(static_cast<unsigned char>(y));
-           });
-}
-
-std::string asciiLower(std::string_view s) {
-    std::string out(s);
-    for (char& c : out)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
 
 std::string_view toString(MlpKind v) {
     return nameOf(kMlp, v);

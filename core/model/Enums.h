@@ -100,10 +100,6 @@ enum class MoeDispatcher { AllToAll, Deduplicated };
 enum class AttentionFlops { Full, Causal };
 enum class Severity { Info, Warning, Error };
 
-// ASCII case folding for matching user-typed names and free text (ids, flags, log headers).
-bool equalsIgnoreCase(std::string_view a, std::string_view b);
-std::string asciiLower(std::string_view s);
-
 std::string_view toString(MlpKind v);
 std::string_view toString(NormKind v);
 std::string_view toString(AttentionKind v);
@@ -156,10 +152,5 @@ std::optional<RecomputeModule> parseRecomputeModule(std::string_view s);
 std::string recomputeModulesText(unsigned modules, std::string_view separator = ",");
 // A comma-separated list (spaces ignored) into bits; the first unknown name in `bad` and nullopt if any.
 std::optional<unsigned> parseRecomputeModules(std::string_view list, std::string* bad = nullptr);
-
-// Decimal and binary units, never mixed up on screen.
-inline constexpr double kGB = 1e9;
-inline constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
-inline constexpr double kTera = 1e12;
 
 } // namespace lp::core

@@ -1,6 +1,6 @@
 #pragma once
 // GPUs, clusters and the hardware profile: the efficiencies every time estimate is scaled by
-// (ESTIMATION.md sections 6-7).
+// (docs/estimation.md, sections 6 and 7).
 #include <string>
 #include <utility>
 #include <vector>

@@ -1,5 +1,5 @@
 #pragma once
-// The transformer architecture and its parameter count (ESTIMATION.md section 1).
+// The transformer architecture and its parameter count (docs/estimation.md, section 1).
 #include "core/model/Enums.h"
 
 #include <cstdint>

@@ -7,6 +7,7 @@
 #include "core/report/ReportHtml.h"
 #include "core/report/ReportMarkdown.h"
 #include "core/util/NumberFormat.h"
+#include "core/util/Text.h"
 
 #include <nlohmann/json.hpp>
 

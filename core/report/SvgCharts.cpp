@@ -1,6 +1,7 @@
 #include "core/report/SvgCharts.h"
 
 #include "core/model/Enums.h"
+#include "core/model/Units.h"
 #include "core/util/Markup.h"
 #include "core/util/NumberFormat.h"
 

@@ -5,8 +5,10 @@
 #include "core/estimate/Precision.h"
 #include "core/io/Presets.h"
 #include "core/model/ModelSpec.h"
+#include "core/model/Units.h"
 #include "core/report/SvgCharts.h"
 #include "core/util/NumberFormat.h"
+#include "core/util/Text.h"
 
 #include <nlohmann/json.hpp>
 

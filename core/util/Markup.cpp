@@ -7,23 +7,33 @@ bool droppedControl(unsigned char c) {
     return (c < 0x20 && c != '\t' && c != '\n') || c == 0x7F;
 }
 
+// &, < and > as entities (HTML and Markdown alike); false for any other character.
+bool appendEntity(std::string& out, char ch) {
+    switch (ch) {
+    case '&':
+        out += "&amp;";
+        return true;
+    case '<':
+        out += "&lt;";
+        return true;
+    case '>':
+        out += "&gt;";
+        return true;
+    default:
+        return false;
+    }
+}
+
 } // namespace
 
 std::string escapeHtml(std::string_view text) {
     std::string out;
     out.reserve(text.size() + text.size() / 8);
     for (const char ch : text) {
+        if (appendEntity(out, ch))
+            continue;
         const auto c = static_cast<unsigned char>(ch);
         switch (ch) {
-        case '&':
-            out += "&amp;";
-            break;
-        case '<':
-            out += "&lt;";
-            break;
-        case '>':
-            out += "&gt;";
-            break;
         case '"':
             out += "&quot;";
             break;
@@ -74,16 +84,9 @@ std::string escapeMarkdown(std::string_view text) {
             out += ch;
             continue;
         }
+        if (appendEntity(out, ch))
+            continue;
         switch (ch) {
-        case '&':
-            out += "&amp;";
-            break;
-        case '<':
-            out += "&lt;";
-            break;
-        case '>':
-            out += "&gt;";
-            break;
         case '\n':
         case '\t':
             out += ' ';

@@ -3,7 +3,9 @@
 // Scenario and hardware-profile files: exact round trips, preset names, every malformed file in
 // tests/data/malformed giving its path and reason, parse-error positions, atomic saves.
 #include "TestHarness.h"
+#include "core/io/Files.h"
 #include "core/io/Presets.h"
+#include "core/io/ProfileJson.h"
 #include "core/io/ScenarioJson.h"
 #include "core/model/Hardware.h"
 #include "core/model/Scenario.h"

@@ -1,6 +1,7 @@
 // Hugging Face config.json import (core/io/HfImport.h). The fixtures in tests/data/hf are the published
 // config.json files of each model; the imported parameter count must match the published size.
 #include "TestHarness.h"
+#include "core/io/Files.h"
 #include "core/io/HfImport.h"
 #include "core/io/Presets.h"
 #include "core/io/ScenarioJson.h"
@@ -215,7 +216,7 @@ LP_TEST(missing_fields_are_named) {
 LP_TEST(wrong_types_and_ranges_are_all_reported) {
     const InputErrors e = loadErrors("bad/wrong-types.json");
     LP_CHECK(anyError(e, "$.hidden_size", "wrong type"));
-    LP_CHECK(anyError(e, "$.num_hidden_layers", "whole number"));
+    LP_CHECK(anyError(e, "$.num_hidden_layers", "expected an integer"));
     LP_CHECK(anyError(e, "$.intermediate_size", "out of range"));
     LP_CHECK(anyError(e, "$.tie_word_embeddings", "true or false"));
     LP_CHECK(e.size() >= 4);
@@ -256,15 +257,21 @@ LP_TEST(kv_heads_must_divide_heads) {
 }
 
 LP_TEST(a_model_beyond_what_a_scenario_holds_is_refused_naming_the_field) {
-    // Within the importer's own bounds (10 million) but over a scenario file's (core/model/Limits.h):
-    // refused, so that no scenario is saved that would not open again.
+    // The import holds every number to the limit of the model field it becomes (core/model/Limits.h), the
+    // one scenario files keep, so that no scenario is saved that would not open again; the error names the
+    // config's own key.
     auto wide = importHfConfig(R"({"model_type": "llama", "hidden_size": 2000000, "num_hidden_layers": 2,
                                    "num_attention_heads": 8, "intermediate_size": 2048, "vocab_size": 1000})");
-    LP_CHECK(!wide && anyError(wide.error(), "$.model.hidden", "out of range"));
-    LP_CHECK(!wide && anyError(wide.error(), "$.model.hidden", "the largest a scenario holds"));
+    LP_CHECK(!wide &&
+             anyError(wide.error(), "$.hidden_size", "out of range: must be an integer from 1 to 1000000"));
     auto deep = importHfConfig(R"({"model_type": "llama", "hidden_size": 1024, "num_hidden_layers": 200000,
                                    "num_attention_heads": 8, "intermediate_size": 2048, "vocab_size": 1000})");
-    LP_CHECK(!deep && anyError(deep.error(), "$.model.layers", "out of range"));
+    LP_CHECK(!deep && anyError(deep.error(), "$.num_hidden_layers", "out of range"));
+    // A relation a scenario refuses is refused too, named after the scenario's field.
+    auto topK = importHfConfig(R"({"model_type": "mixtral", "hidden_size": 1024, "num_hidden_layers": 2,
+                                   "num_attention_heads": 8, "intermediate_size": 2048, "vocab_size": 1000,
+                                   "num_local_experts": 4, "num_experts_per_tok": 8})");
+    LP_CHECK(!topK && anyError(topK.error(), "$.model.moe.top_k", "a scenario file cannot hold this model"));
     // At the limits it imports, and the scenario it makes reads back.
     auto edge = importHfConfig(R"({"model_type": "llama", "hidden_size": 1000000, "num_hidden_layers": 100000,
                                    "num_attention_heads": 8, "intermediate_size": 2048, "vocab_size": 1000})");

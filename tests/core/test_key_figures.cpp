@@ -7,6 +7,7 @@
 #include "core/estimate/Explain.h"
 #include "core/estimate/KeyFigures.h"
 #include "core/io/Presets.h"
+#include "core/model/Units.h"
 #include "core/util/NumberFormat.h"
 
 #include <set>

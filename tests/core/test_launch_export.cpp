@@ -3,8 +3,8 @@
 #include "ScenarioFixtures.h"
 #include "TestHarness.h"
 #include "core/export/LaunchExport.h"
+#include "core/io/Files.h"
 #include "core/io/Presets.h"
-#include "core/io/ScenarioJson.h"
 
 #include <nlohmann/json.hpp>
 

@@ -134,7 +134,7 @@ LP_TEST(knownArchitectureNumbers) {
         LP_CHECK_EQ(l70->model.hidden, 8192);
         LP_CHECK_EQ(l70->model.kvHeads, 8);
         LP_CHECK_EQ(l70->model.ffnHidden, 28672);
-        LP_CHECK_NEAR(countParameters(l70->model).total, 69.0e9, 0.005); // ESTIMATION.md section 1
+        LP_CHECK_NEAR(countParameters(l70->model).total, 69.0e9, 0.005); // docs/estimation.md, section 1
     }
     // The seed example is the Llama-2-70B architecture under its own name.
     const ModelPreset* seed = findModelPreset("seed-70b");

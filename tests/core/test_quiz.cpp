@@ -2,8 +2,8 @@
 // are there with the seed's numbers, and answers are read with their tolerance.
 #include "TestHarness.h"
 #include "core/estimate/Evaluate.h"
+#include "core/io/Files.h"
 #include "core/io/Presets.h"
-#include "core/io/ScenarioJson.h"
 #include "core/model/ModelSpec.h"
 #include "core/teach/Quiz.h"
 #include "core/util/NumberFormat.h"

@@ -3,9 +3,11 @@
 // state and the verdicts against the default scenario's plan.
 #include "TestHarness.h"
 #include "core/estimate/Evaluate.h"
+#include "core/io/Files.h"
 #include "core/io/Presets.h"
 #include "core/io/ScenarioJson.h"
 #include "core/measured/RunAnalysis.h"
+#include "core/measured/RunLog.h"
 
 #include <nlohmann/json.hpp>
 

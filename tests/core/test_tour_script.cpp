@@ -3,8 +3,8 @@
 #include "TestHarness.h"
 #include "core/estimate/Evaluate.h"
 #include "core/estimate/Explain.h"
+#include "core/io/Files.h"
 #include "core/io/Presets.h"
-#include "core/io/ScenarioJson.h"
 #include "core/teach/TourScript.h"
 
 #include <nlohmann/json.hpp>

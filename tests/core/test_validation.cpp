@@ -661,6 +661,7 @@ LP_TEST(a_case_shaped_like_a_published_model_takes_the_attention_the_format_cann
     // One layer more, or another expert width, is another model: hidden / heads as the format says.
     std::string otherShape = qwen3;
     otherShape.replace(otherShape.find(R"("layers": 48)"), 12, R"("layers": 47)");
+    otherShape.replace(otherShape.find(R"("moe_layers": 48)"), 16, R"("moe_layers": 47)"); // at most layers
     LP_CHECK_EQ(modelOf(otherShape, &from).headDim(), 64);
     LP_CHECK(from.empty());
     std::string otherExperts = qwen3;

@@ -5,7 +5,7 @@
 #include "core/estimate/Evaluate.h"
 #include "core/estimate/PlanJson.h"
 #include "core/io/Presets.h"
-#include "core/io/ScenarioJson.h"
+#include "core/io/ProfileJson.h"
 #include "core/model/Scenario.h"
 
 #include <nlohmann/json.hpp>

@@ -4,7 +4,7 @@
 #include "TestHarness.h"
 #include "core/estimate/Evaluate.h"
 #include "core/io/Presets.h"
-#include "core/io/ScenarioJson.h"
+#include "core/io/ProfileJson.h"
 #include "cuda/Calibrate.h"
 #include "cuda/ProfileBuilder.h"
 

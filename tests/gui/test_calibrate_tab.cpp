@@ -5,7 +5,7 @@
 #include "GuiTestSupport.h"
 #include "core/estimate/Evaluate.h"
 #include "core/io/Presets.h"
-#include "core/io/ScenarioJson.h"
+#include "core/io/ProfileJson.h"
 #include "cuda/Calibrate.h"
 #include "cuda/Workload.h"
 #include "ui/calibrate/CalibrateTab.h"

@@ -3,6 +3,7 @@
 // from the first pin are flagged; unpin, duplicates, the four-pin limit and invalid layouts.
 #include "WindowTestSupport.h"
 #include "core/estimate/Evaluate.h"
+#include "core/model/Units.h"
 #include "core/search/Search.h"
 #include "ui/compare/CompareModel.h"
 #include "ui/compare/CompareView.h"

@@ -5,6 +5,7 @@
 #include "WindowTestSupport.h"
 #include "core/estimate/Evaluate.h"
 #include "core/io/Presets.h"
+#include "core/model/Units.h"
 #include "core/search/Search.h"
 #include "core/search/Sweep.h"
 #include "ui/document/ScenarioDocument.h"

@@ -5,6 +5,7 @@
 #include "core/estimate/KeyFigures.h"
 #include "core/io/Presets.h"
 #include "core/measured/ValidationTrust.h"
+#include "core/model/Units.h"
 #include "core/report/ChartHeadlines.h"
 #include "core/util/NumberFormat.h"
 #include "ui/calibrate/CalibrateTab.h"

@@ -2,6 +2,7 @@
 
 #include "core/estimate/Evaluate.h"
 #include "core/io/Presets.h"
+#include "core/io/ProfileJson.h"
 #include "core/io/ScenarioJson.h"
 #include "cuda/CalibrationSummary.h"
 #include "ui/calibrate/BenchmarkPanel.h"

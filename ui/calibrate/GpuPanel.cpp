@@ -1,6 +1,7 @@
 #include "ui/calibrate/GpuPanel.h"
 
 #include "core/model/Enums.h"
+#include "core/model/Units.h"
 #include "cuda/ProfileBuilder.h"
 #include "ui/widgets/Format.h"
 #include "ui/widgets/Palette.h"

@@ -1,6 +1,10 @@
 #include "ui/widgets/Format.h"
 
+#include "core/model/Enums.h"
+#include "core/model/Units.h"
 #include "core/util/NumberFormat.h"
+
+#include <QLocale>
 
 #include <cmath>
 

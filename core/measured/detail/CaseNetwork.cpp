@@ -8,6 +8,7 @@
 
 #include "core/io/Presets.h"
 #include "core/model/Enums.h"
+#include "core/util/Text.h"
 
 #include <algorithm>
 #include <array>

@@ -2,6 +2,8 @@
 // (core/measured/Validation.cpp).
 #include "core/measured/detail/CaseNotes.h"
 
+#include "core/util/Text.h"
+
 #include <algorithm>
 #include <array>
 #include <string>

@@ -3,6 +3,7 @@
 #include "core/estimate/ExecutionStyle.h"
 #include "core/estimate/Precision.h"
 #include "core/model/Enums.h"
+#include "core/model/Units.h"
 #include "core/report/SvgCharts.h"
 #include "core/util/NumberFormat.h"
 

@@ -1,13 +1,11 @@
 #pragma once
-// Internals of the JSON files (ScenarioIo.cpp, ProfileIo.cpp): writing numbers and pretty-printing.
-// Not part of the public API.
-#include <nlohmann/json.hpp>
+// Writing io's JSON files: the shortest exact number text and a pretty printer that keeps short arrays on
+// one line.
+#include "core/io/JsonReader.h"
 
 #include <string>
 
-namespace lp::core::detail {
-
-using Json = nlohmann::ordered_json;
+namespace lp::core::json {
 
 // The shortest text that reads back to the same double, exponent tidied: 8e10, 5e-6, 0.85.
 std::string fmtNumber(double v);
@@ -19,4 +17,4 @@ std::string jsonDouble(double v);
 // Ends with a newline.
 std::string dumpPretty(const Json& j);
 
-} // namespace lp::core::detail
+} // namespace lp::core::json

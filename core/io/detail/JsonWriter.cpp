@@ -1,14 +1,11 @@
-// Writing the JSON files: the shortest exact number text and a pretty printer that keeps short arrays
-// on one line.
-#include "core/io/JsonWriter.h"
+#include "core/io/detail/JsonWriter.h"
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 
-namespace lp::core::detail {
+namespace lp::core::json {
 
-// The shortest text that reads back to the same double, exponent tidied: 8e10, 5e-6, 0.85.
 std::string fmtNumber(double v) {
     if (std::isnan(v))
         return "NaN";
@@ -93,4 +90,4 @@ std::string dumpPretty(const Json& j) {
     return out + "\n";
 }
 
-} // namespace lp::core::detail
+} // namespace lp::core::json

@@ -1,0 +1,304 @@
+#include "core/io/detail/HardwareJson.h"
+
+#include "core/io/Presets.h"
+#include "core/io/detail/JsonWriter.h"
+#include "core/io/detail/PresetNames.h"
+#include "core/model/Limits.h"
+
+#include <utility>
+
+namespace lp::core {
+namespace {
+
+using json::describe;
+using json::DoubleRange;
+using json::indexPath;
+using json::Json;
+using json::nonNegative;
+using json::ObjectReader;
+using json::positive;
+using limits::kMaxCount;
+using limits::kMaxRate;
+
+// A profile file's efficiencies: a measured one may exceed its nominal figure a little.
+constexpr DoubleRange kEfficiency{0.0, false, 1.5, true};
+// The parameters a built-in profile is made from are large-message plateaus: at most the nominal figure.
+constexpr DoubleRange kMaxEfficiency{0.0, false, 1.0, true};
+constexpr DoubleRange kCurveX{0.0, false, 1e30, true};
+
+// ------------------------------------------------------------------------------------------------
+// GPUs and clusters
+
+// The host figures came with CPU offloading: a GPU written out before them, with a preset's id, takes that
+// preset's host link and host memory rather than the defaults.
+void takeKnownHostFigures(const ObjectReader& r, GpuSpec& gpu) {
+    if (r.find("preset") || r.find("host_link_bandwidth_bytes_per_s") ||
+        r.find("host_memory_bandwidth_bytes_per_s") || r.find("host_memory_bytes"))
+        return;
+    if (const GpuPreset* known = findGpuPreset(gpu.id); known && known->gpu.id == gpu.id) {
+        gpu.hostLinkBandwidth = known->gpu.hostLinkBandwidth;
+        gpu.hostMemoryBandwidth = known->gpu.hostMemoryBandwidth;
+        gpu.hostMemoryBytes = known->gpu.hostMemoryBytes;
+    }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Curves: [[x, efficiency], ...] with x increasing
+
+// One [x, efficiency] pair at `path`; nullopt (and errors) when it is not one.
+std::optional<std::pair<double, double>> readCurvePoint(const Json& p, const std::string& path,
+                                                        InputErrors& errors) {
+    if (!p.is_array() || p.size() != 2) {
+        errors.push_back(
+            {path, "wrong type: expected a pair [x, efficiency], got " +
+                       (p.is_array() ? "an array of " + std::to_string(p.size()) + " values" : describe(p))});
+        return std::nullopt;
+    }
+    bool ok = true;
+    for (std::size_t k = 0; k < 2; ++k) {
+        if (!p[k].is_number()) {
+            errors.push_back({indexPath(path, k), "wrong type: expected a number, got " + describe(p[k])});
+            ok = false;
+            continue;
+        }
+        const DoubleRange& range = k == 0 ? kCurveX : kEfficiency;
+        const double d = p[k].get<double>();
+        if (!range.contains(d)) {
+            errors.push_back(
+                {indexPath(path, k), "out of range: " + range.text() + ", got " + json::fmtNumber(d)});
+            ok = false;
+        }
+    }
+    if (!ok)
+        return std::nullopt;
+    return std::pair{p[0].get<double>(), p[1].get<double>()};
+}
+
+void readCurve(ObjectReader& r, std::string_view key, Curve& out, bool required) {
+    const Json* v = r.find(key);
+    if (!v) {
+        if (required)
+            r.error(key,
+                    "missing required key " + json::quoteJson(key) + " (a list of [x, efficiency] points)");
+        return;
+    }
+    if (!v->is_array()) {
+        r.error(key, "wrong type: expected an array of [x, efficiency] points, got " + describe(*v));
+        return;
+    }
+    if (v->empty() && required) {
+        r.error(key, "out of range: needs at least one [x, efficiency] point, got an empty array");
+        return;
+    }
+    const std::string path = r.path(key);
+    Curve curve;
+    bool ok = true;
+    double previousX = 0;
+    for (std::size_t i = 0; i < v->size(); ++i) {
+        const auto point = readCurvePoint((*v)[i], indexPath(path, i), r.errors());
+        if (!point) {
+            ok = false;
+            continue;
+        }
+        const double x = point->first;
+        if (!curve.points.empty() && !(x > previousX)) {
+            r.errors().push_back({indexPath(indexPath(path, i), 0),
+                                  "out of order: x must be greater than the previous point's (" +
+                                      json::fmtNumber(previousX) + "), got " + json::fmtNumber(x)});
+            ok = false;
+        }
+        previousX = x;
+        curve.points.push_back(*point);
+    }
+    if (ok)
+        out = std::move(curve);
+}
+
+Json curveToJson(const Curve& c) {
+    Json j = Json::array();
+    for (const auto& [x, y] : c.points)
+        j.push_back(Json::array({x, y}));
+    return j;
+}
+
+} // namespace
+
+void readGpuKeys(ObjectReader& r, GpuSpec& gpu) {
+    r.allow(kGpuKeys);
+    r.readString("id", gpu.id);
+    r.readString("name", gpu.name);
+    r.readDouble("peak_flops16", gpu.peakFlops16, positive(kMaxRate));
+    r.readDouble("peak_flops8", gpu.peakFlops8, nonNegative(kMaxRate));
+    r.readDouble("hbm_bytes", gpu.hbmBytes, positive(kMaxRate));
+    r.readDouble("hbm_bandwidth_bytes_per_s", gpu.hbmBandwidth, positive(kMaxRate));
+    r.readDouble("nvlink_bandwidth_bytes_per_s", gpu.nvlinkBandwidth, positive(kMaxRate));
+    r.readDouble("network_bandwidth_bytes_per_s", gpu.networkBandwidth, positive(kMaxRate));
+    r.readDouble("host_link_bandwidth_bytes_per_s", gpu.hostLinkBandwidth, positive(kMaxRate));
+    r.readDouble("host_memory_bandwidth_bytes_per_s", gpu.hostMemoryBandwidth, positive(kMaxRate));
+    r.readDouble("host_memory_bytes", gpu.hostMemoryBytes, positive(kMaxRate));
+    r.readString("source", gpu.source);
+}
+
+void readScenarioGpu(const Json& j, const std::string& path, GpuSpec& gpu, InputErrors& errors) {
+    const auto value = json::gpuPresetOrObject(j, path, errors);
+    if (value.preset)
+        gpu = value.preset->gpu;
+    if (!value.isObject)
+        return;
+    ObjectReader r(j, path, errors, {"preset"});
+    if (const Json* p = r.find("preset"))
+        if (const GpuPreset* preset = json::namedGpuPreset(*p, r.path("preset"), errors))
+            gpu = preset->gpu;
+    readGpuKeys(r, gpu);
+    takeKnownHostFigures(r, gpu);
+    r.reportUnknownKeys();
+}
+
+Json gpuToJson(const GpuSpec& g) {
+    Json j;
+    j["id"] = g.id;
+    j["name"] = g.name;
+    j["peak_flops16"] = g.peakFlops16;
+    j["peak_flops8"] = g.peakFlops8;
+    j["hbm_bytes"] = g.hbmBytes;
+    j["hbm_bandwidth_bytes_per_s"] = g.hbmBandwidth;
+    j["nvlink_bandwidth_bytes_per_s"] = g.nvlinkBandwidth;
+    j["network_bandwidth_bytes_per_s"] = g.networkBandwidth;
+    j["host_link_bandwidth_bytes_per_s"] = g.hostLinkBandwidth;
+    j["host_memory_bandwidth_bytes_per_s"] = g.hostMemoryBandwidth;
+    j["host_memory_bytes"] = g.hostMemoryBytes;
+    j["source"] = g.source;
+    return j;
+}
+
+ClusterSpec readScenarioCluster(const Json* j, const std::string& path, InputErrors& errors) {
+    ClusterSpec c;
+    if (!j)
+        return c;
+    const auto value = json::clusterPresetOrObject(*j, path, errors);
+    if (value.preset)
+        c = makeCluster(*value.preset, c.nodes);
+    if (!value.isObject)
+        return c;
+    ObjectReader r(*j, path, errors,
+                   {"preset", "name", "gpu", "nodes", "gpus_per_node", "nvlink_domain", "nvlink_latency_s",
+                    "network_latency_s"});
+    int nodes = c.nodes;
+    r.readInt("nodes", nodes, 1, kMaxCount);
+    if (const Json* p = r.find("preset"))
+        if (const ClusterPreset* preset = json::namedClusterPreset(*p, r.path("preset"), errors))
+            c = makeCluster(*preset, nodes);
+    c.nodes = nodes;
+    // The NVLink domain follows the node size unless the base spans more than a node (NVL72 racks).
+    const bool domainIsNode = c.nvlinkDomain == c.gpusPerNode;
+    r.readString("name", c.name);
+    const bool perNodeOk = r.readInt("gpus_per_node", c.gpusPerNode, 1, kMaxCount);
+    if (r.has("nvlink_domain"))
+        r.readInt("nvlink_domain", c.nvlinkDomain, 1, kMaxCount);
+    else if (domainIsNode && perNodeOk)
+        c.nvlinkDomain = c.gpusPerNode;
+    r.readDouble("nvlink_latency_s", c.nvlinkLatencySeconds, nonNegative(1.0));
+    r.readDouble("network_latency_s", c.networkLatencySeconds, nonNegative(1.0));
+    if (const Json* g = r.find("gpu"))
+        readScenarioGpu(*g, r.path("gpu"), c.gpu, errors);
+    r.reportUnknownKeys();
+    return c;
+}
+
+Json clusterToJson(const ClusterSpec& c) {
+    Json j;
+    j["name"] = c.name;
+    j["nodes"] = c.nodes;
+    j["gpus_per_node"] = c.gpusPerNode;
+    j["nvlink_domain"] = c.nvlinkDomain;
+    j["nvlink_latency_s"] = c.nvlinkLatencySeconds;
+    j["network_latency_s"] = c.networkLatencySeconds;
+    j["gpu"] = gpuToJson(c.gpu);
+    return j;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Profiles
+
+void readKernelEfficiencies(ObjectReader& r, KernelEfficiencies& k, DoubleRange efficiency) {
+    r.allow(kKernelKeys);
+    r.readDouble("hbm_efficiency", k.hbmEfficiency, efficiency);
+    r.readDouble("attention_fwd_efficiency", k.attentionFwdEfficiency, efficiency);
+    r.readDouble("attention_bwd_efficiency", k.attentionBwdEfficiency, efficiency);
+    r.readDouble("fa2_attention_fwd_efficiency", k.fa2AttentionFwdEfficiency, efficiency);
+    r.readDouble("fa2_attention_bwd_efficiency", k.fa2AttentionBwdEfficiency, efficiency);
+    r.readDouble("attention_fwd_half_tokens", k.attentionFwdHalfTokens, nonNegative(1e7));
+    r.readDouble("attention_bwd_half_tokens", k.attentionBwdHalfTokens, nonNegative(1e7));
+    r.readDouble("attention_score_overhead", k.attentionScoreOverhead, nonNegative(10.0));
+    r.readDouble("fa2_attention_score_overhead", k.fa2AttentionScoreOverhead, nonNegative(10.0));
+}
+
+void readProfileParams(ObjectReader& r, ProfileParams& p) {
+    r.allow({"gemm_max_efficiency", "gemm_fixed_seconds", "fp8_gemm_max_efficiency", "nvlink_max_efficiency",
+             "nvlink_half_bytes", "network_max_efficiency", "network_half_bytes"});
+    for (const char* key :
+         {"gemm_max_efficiency", "gemm_fixed_seconds", "fp8_gemm_max_efficiency", "hbm_efficiency",
+          "attention_fwd_efficiency", "attention_bwd_efficiency", "nvlink_max_efficiency",
+          "nvlink_half_bytes", "network_max_efficiency", "network_half_bytes"})
+        r.require(key);
+    r.readDouble("gemm_max_efficiency", p.gemmMaxEfficiency, kMaxEfficiency);
+    r.readDouble("gemm_fixed_seconds", p.gemmFixedSeconds, nonNegative(1.0));
+    r.readDouble("fp8_gemm_max_efficiency", p.fp8GemmMaxEfficiency, {0.0, true, 1.0, true});
+    readKernelEfficiencies(r, p.kernels, kMaxEfficiency);
+    r.readDouble("nvlink_max_efficiency", p.nvlinkMaxEfficiency, kMaxEfficiency);
+    r.readDouble("nvlink_half_bytes", p.nvlinkHalfBytes, positive(kMaxRate));
+    r.readDouble("network_max_efficiency", p.networkMaxEfficiency, kMaxEfficiency);
+    r.readDouble("network_half_bytes", p.networkHalfBytes, positive(kMaxRate));
+    r.reportUnknownKeys();
+}
+
+void readProfileKeys(ObjectReader& r, HardwareProfile& p) {
+    r.allow({"name", "gpu_id", "origin", "measured_on", "date", "gemm_efficiency", "gemm_efficiency_fp8"});
+    r.allow(kKernelKeys);
+    r.allow({"nvlink_bus_efficiency", "network_bus_efficiency", "nvlink_latency_s", "network_latency_s"});
+    r.readString("name", p.name);
+    r.readString("gpu_id", p.gpuId);
+    if (r.readString("origin", p.origin) && p.origin != "built-in" && p.origin != "measured")
+        r.error("origin", "unknown value " + json::quoteJson(p.origin) +
+                              json::didYouMean(p.origin, {"built-in", "measured"}) +
+                              ": expected one of built-in, measured");
+    r.readString("measured_on", p.measuredOn);
+    r.readString("date", p.date);
+    readCurve(r, "gemm_efficiency", p.gemmEfficiency, true);
+    readCurve(r, "gemm_efficiency_fp8", p.gemmEfficiencyFp8, false);
+    readKernelEfficiencies(r, p.kernels, kEfficiency); // all but the first three optional
+    readCurve(r, "nvlink_bus_efficiency", p.nvlinkBusEfficiency, true);
+    readCurve(r, "network_bus_efficiency", p.networkBusEfficiency, true);
+    r.readDouble("nvlink_latency_s", p.nvlinkLatencySeconds, nonNegative(1.0));
+    r.readDouble("network_latency_s", p.networkLatencySeconds, nonNegative(1.0));
+}
+
+void writeProfileKeys(Json& j, const HardwareProfile& p) {
+    j["name"] = p.name;
+    j["gpu_id"] = p.gpuId;
+    j["origin"] = p.origin;
+    j["measured_on"] = p.measuredOn;
+    j["date"] = p.date;
+    j["gemm_efficiency"] = curveToJson(p.gemmEfficiency);
+    j["gemm_efficiency_fp8"] = curveToJson(p.gemmEfficiencyFp8);
+    const KernelEfficiencies& k = p.kernels;
+    j["hbm_efficiency"] = k.hbmEfficiency;
+    j["attention_fwd_efficiency"] = k.attentionFwdEfficiency;
+    j["attention_bwd_efficiency"] = k.attentionBwdEfficiency;
+    const auto writeIfSet = [&j](const char* key, double value) {
+        if (value > 0)
+            j[key] = value;
+    };
+    writeIfSet("fa2_attention_fwd_efficiency", k.fa2AttentionFwdEfficiency);
+    writeIfSet("fa2_attention_bwd_efficiency", k.fa2AttentionBwdEfficiency);
+    writeIfSet("attention_fwd_half_tokens", k.attentionFwdHalfTokens);
+    writeIfSet("attention_bwd_half_tokens", k.attentionBwdHalfTokens);
+    writeIfSet("attention_score_overhead", k.attentionScoreOverhead);
+    writeIfSet("fa2_attention_score_overhead", k.fa2AttentionScoreOverhead);
+    j["nvlink_bus_efficiency"] = curveToJson(p.nvlinkBusEfficiency);
+    j["network_bus_efficiency"] = curveToJson(p.networkBusEfficiency);
+    j["nvlink_latency_s"] = p.nvlinkLatencySeconds;
+    j["network_latency_s"] = p.networkLatencySeconds;
+}
+
+} // namespace lp::core

@@ -1,0 +1,97 @@
+// The validation-case reader reads a case's model with the scenario files' model codec and holds every number
+// to the same limits (core/model/Limits.h): what one way in refuses, the others refuse in the same words.
+#include "TestHarness.h"
+#include "core/io/Presets.h"
+#include "core/io/ScenarioJson.h"
+#include "core/measured/Validation.h"
+
+#include <string>
+
+using namespace lp::core;
+
+namespace {
+
+// One readable case; `from` in it replaced by `to`.
+std::string caseWith(const std::string& from, const std::string& to) {
+    std::string json = R"({"schema": "layout-planner/validation-cases@1", "cases": [{"id": "x",
+        "model": {"name": "m", "layers": 32, "hidden": 4096, "heads": 32, "kv_heads": 8, "ffn_hidden": 14336,
+                  "vocab": 128256, "seq_len": 4096, "mlp": "swiglu", "tied_embeddings": false},
+        "hardware": {"gpu": "h100-sxm-80gb", "gpus": 8, "gpus_per_node": 8},
+        "layout": {"tp": 2, "pp": 1, "dp": 4, "micro_batch": 1, "global_batch": 32, "sequence_parallel": true,
+                   "recompute": "none", "zero_stage": 1, "precision": "bf16"},
+        "measured": {"tokens_per_s_per_gpu": 1000}}]})";
+    if (!from.empty())
+        json.replace(json.find(from), from.size(), to);
+    return json;
+}
+
+std::string firstError(const std::string& json) {
+    const auto r = validationCasesFromJson(json);
+    return r.has_value() || r.error().empty() ? std::string() : r.error().front().message();
+}
+
+// The first problem of the default scenario with one model key replaced, as a scenario file says it.
+std::string scenarioError(const std::string& key, const std::string& value) {
+    std::string json = scenarioToJson(defaultScenario());
+    const std::string pattern = "\"" + key + "\": ";
+    const auto at = json.find(pattern) + pattern.size();
+    json.replace(at, json.find_first_of(",\n", at) - at, value);
+    const auto r = scenarioFromJson(json);
+    return r.has_value() || r.error().empty() ? std::string() : r.error().front().reason;
+}
+
+} // namespace
+
+LP_TEST(a_readable_case_reads) {
+    const auto r = validationCasesFromJson(caseWith("", ""));
+    LP_CHECK(r.has_value() && r->size() == 1);
+}
+
+LP_TEST(a_case_model_has_the_limits_and_relations_of_a_scenario_model) {
+    LP_CHECK_EQ(firstError(caseWith(R"("hidden": 4096)", R"("hidden": 2000000)")),
+                "$.cases[0].model.hidden: " + scenarioError("hidden", "2000000"));
+    LP_CHECK_EQ(
+        firstError(caseWith(R"("hidden": 4096)", R"("hidden": 2000000)")),
+        std::string(
+            "$.cases[0].model.hidden: out of range: must be an integer from 1 to 1000000, got 2000000"));
+    LP_CHECK_EQ(firstError(caseWith(R"("kv_heads": 8)", R"("kv_heads": 64)")),
+                std::string("$.cases[0].model.kv_heads: out of range: must be at most heads (32), got 64"));
+    LP_CHECK_EQ(
+        firstError(caseWith(R"("tied_embeddings": false)",
+                            R"("tied_embeddings": false, "moe": {"experts": 8, "top_k": 9})")),
+        std::string(
+            "$.cases[0].model.moe.top_k: out of range: must be an integer from 1 to experts (8), got 9"));
+}
+
+LP_TEST(the_case_format_keeps_its_own_rules) {
+    // A "moe" names its experts and top-k; the rest it may leave open.
+    LP_CHECK_EQ(firstError(caseWith(R"("tied_embeddings": false)",
+                                    R"("tied_embeddings": false, "moe": {"experts": 8})")),
+                std::string("$.cases[0].model.moe.top_k: missing required key \"top_k\""));
+    LP_CHECK_EQ(
+        firstError(caseWith(R"("tied_embeddings": false)",
+                            R"("tied_embeddings": false, "moe": {"experts": 0, "top_k": 1})")),
+        std::string(
+            "$.cases[0].model.moe.experts: out of range: a moe object needs at least 1 expert, got 0"));
+    // Null stands for "not stated": a null kv_heads is multi-head attention.
+    const auto r = validationCasesFromJson(caseWith(R"("kv_heads": 8)", R"("kv_heads": null)"));
+    LP_CHECK(r.has_value() && r->size() == 1 && r->front().scenario.model.kvHeads == 32);
+    // What a case states beyond the format's keys is read as a scenario would: a GELU model with RMSNorm.
+    const auto stated =
+        validationCasesFromJson(caseWith(R"("mlp": "swiglu")", R"("mlp": "gelu", "norm": "rmsnorm")"));
+    LP_CHECK(stated.has_value() && stated->size() == 1 &&
+             stated->front().scenario.model.norm == NormKind::RmsNorm &&
+             stated->front().scenario.model.biases);
+}
+
+LP_TEST(a_case_layout_has_the_limits_of_a_scenario_layout) {
+    LP_CHECK_EQ(
+        firstError(caseWith(R"("tp": 2)", R"("tp": 2000000)")),
+        std::string("$.cases[0].layout.tp: out of range: must be an integer from 1 to 1000000, got 2000000"));
+    LP_CHECK_EQ(
+        firstError(caseWith(R"("gpus": 8)", R"("gpus": 2000000)")),
+        std::string(
+            "$.cases[0].hardware.gpus: out of range: must be an integer from 1 to 1000000, got 2000000"));
+}
+
+LP_TEST_MAIN()
