@@ -1,5 +1,5 @@
 #pragma once
-// The scenarios issue 5 benchmarks: (a) the default scenario (70B-class, 64 H100, global batch 64) and
+// The scenarios the benchmarks run: (a) the default scenario (70B-class, 64 H100, global batch 64) and
 // (b) Llama-3.1-405B on 16,384 H100 (2,048 DGX H100 nodes), global batch 2,048 sequences.
 #include "core/io/Presets.h"
 #include "core/model/Scenario.h"

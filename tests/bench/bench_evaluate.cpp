@@ -1,4 +1,4 @@
-// Evaluations per second (issue 2's goal: at least one million per second on one core).
+// Evaluations per second (the goal in docs/performance.md: at least one million per second on one core).
 #include "BenchScenarios.h"
 #include "core/estimate/Evaluate.h"
 #include "core/io/Presets.h"

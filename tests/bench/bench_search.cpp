@@ -1,4 +1,4 @@
-// Full layout searches (issue 5): (a) the default scenario and (b) Llama-3.1-405B on 16,384 H100, each
+// Full layout searches: (a) the default scenario and (b) Llama-3.1-405B on 16,384 H100, each
 // with 1 and 2 threads. Reports the time of one full search and the layouts looked at per second.
 #include "BenchScenarios.h"
 #include "core/io/Presets.h"

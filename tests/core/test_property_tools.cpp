@@ -1,4 +1,4 @@
-// Property tests over random scenarios, extended to the search and the reports (issue 10): neither
+// Property tests over random scenarios, extended to the search and the reports: neither
 // crashes, the search's counts always add up and every layout it reports is valid and fits, and no
 // report carries NaN or infinity.
 #include "TestHarness.h"
