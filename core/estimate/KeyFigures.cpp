@@ -9,23 +9,6 @@
 namespace lp::core {
 namespace {
 
-// A run's wall-clock time: years, days, hours or minutes, and the step-time units below two minutes.
-std::string wallClock(double seconds) {
-    if (!std::isfinite(seconds))
-        return "n/a";
-    constexpr double kDay = 86400.0;
-    constexpr double kYear = 365.25 * kDay;
-    if (seconds >= 2 * kYear) // a run of decades reads better in years than in five-digit days
-        return fmt::fixed(seconds / kYear, 1) + " years";
-    if (seconds >= 2 * kDay)
-        return fmt::fixed(seconds / kDay, 1) + " days";
-    if (seconds >= 2 * 3600.0)
-        return fmt::fixed(seconds / 3600.0, 1) + " h";
-    if (seconds >= 120.0)
-        return fmt::fixed(seconds / 60.0, 0) + " min";
-    return fmt::duration(seconds);
-}
-
 std::string wholeNumber(double v) {
     return fmt::fixed(v, 0);
 }
@@ -118,7 +101,7 @@ KeyFigure trainingTimeCard(const Scenario& s, const Plan& p) {
             "Time to train",
             "Wall-clock time to train on the token budget.",
             p.trainingSeconds,
-            wallClock(p.trainingSeconds),
+            fmt::wallClock(p.trainingSeconds),
             fmt::count(s.training.tokenBudget) + " tokens, " +
                 wholeNumber(static_cast<double>(s.layout.gpus())) + " GPUs"};
 }
@@ -142,20 +125,6 @@ std::string smallBytes(double bytes, MemoryUnit unit) {
 }
 
 } // namespace
-
-double memoryUnitBytes(MemoryUnit unit) {
-    return unit == MemoryUnit::GiB ? kGiB : kGB;
-}
-
-std::string memoryUnitName(MemoryUnit unit) {
-    return unit == MemoryUnit::GiB ? "GiB" : "GB";
-}
-
-std::string bytesIn(double bytes, MemoryUnit unit, int decimals) {
-    if (!std::isfinite(bytes))
-        return "n/a";
-    return fmt::fixed(bytes / memoryUnitBytes(unit), decimals) + " " + memoryUnitName(unit);
-}
 
 std::vector<KeyFigure> keyFigures(const Scenario& s, const Plan& p, MemoryUnit unit) {
     return {utilisationCard(p), yardstickCard(s, p),    modelRateCard(p),

@@ -6,19 +6,12 @@
 // line may print the same texts. Also the MFU bands the gauge marks.
 #include "core/estimate/Plan.h"
 #include "core/model/Scenario.h"
+#include "core/util/NumberFormat.h"
 
 #include <string>
 #include <vector>
 
 namespace lp::core {
-
-// The unit memory figures are shown in; the user picks it.
-enum class MemoryUnit { GB, GiB };
-
-double memoryUnitBytes(MemoryUnit unit);     // 1e9 or 2^30
-std::string memoryUnitName(MemoryUnit unit); // "GB" or "GiB"
-// Bytes in the unit, with thousands separators: "1,028 GiB" (decimals 0), "71.3 GB" (decimals 1).
-std::string bytesIn(double bytes, MemoryUnit unit, int decimals);
 
 struct KeyFigure {
     std::string id;         // names the card: "mfu_6nd"

@@ -108,7 +108,7 @@ std::string layoutText(const Scenario& s, int microBatch, bool microBatchGiven) 
 }
 
 std::string errorText(double fraction) {
-    return fmt::fixed(100.0 * fraction, 1) + "%";
+    return fmt::percent(fraction, 1);
 }
 
 std::string signedErrorText(double relativeError) {
@@ -137,7 +137,7 @@ ErrorTarget errorTarget(const std::string& metric) {
 std::string targetsSentence() {
     const ErrorTarget throughput = errorTarget("throughput");
     const ErrorTarget memory = errorTarget("peak_memory_gib");
-    const auto whole = [](double fraction) { return fmt::fixed(100.0 * fraction, 0) + "%"; };
+    const auto whole = [](double fraction) { return fmt::percent(fraction, 0); };
     return std::string("Error = (predicted ") + kMinusSign +
            " measured) / measured. Targets: median at most " + whole(throughput.median) +
            " on throughput metrics, none worse than " + whole(throughput.max) + "; peak memory within " +

@@ -6,14 +6,6 @@
 #include <cmath>
 
 namespace lp::core {
-namespace {
-
-std::string percentText(double fraction) {
-    return fmt::fixed(100.0 * fraction, 1) + "%";
-}
-
-} // namespace
-
 const GroupSummary* validationGroupFor(const Scenario& s, const std::vector<GroupSummary>& groups) {
     const std::string_view style = toString(resolvedStyle(s.training));
     const std::string_view precision = toString(s.training.precision);
@@ -34,8 +26,8 @@ std::string trustSentence(const Scenario& s, const std::vector<GroupSummary>& gr
                "did on others.";
     const double speed = g->medianSpeedError;
     return "On the " + fmt::fixed(g->count, 0) + " published throughput figures of runs on " + what +
-           " that come with the program, the planner was off by " + percentText(g->medianAbsError) +
-           " at the median and planned them " + percentText(std::fabs(speed)) + " " +
+           " that come with the program, the planner was off by " + fmt::percent(g->medianAbsError, 1) +
+           " at the median and planned them " + fmt::percent(std::fabs(speed), 1) + " " +
            (speed >= 0 ? "faster" : "slower") +
            " than they ran (Validate tab, \"By GPU, style and precision\").";
 }

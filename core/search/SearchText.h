@@ -1,7 +1,7 @@
 #pragma once
 // A search and its choices in words, for the Explore tab, the command line and reports.
-#include "core/search/FigureFormat.h"
 #include "core/search/Search.h"
+#include "core/util/NumberFormat.h"
 
 #include <string>
 #include <vector>

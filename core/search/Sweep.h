@@ -6,8 +6,8 @@
 #include "core/estimate/Plan.h"
 #include "core/model/Hardware.h"
 #include "core/model/Scenario.h"
-#include "core/search/FigureFormat.h"
 #include "core/search/LayoutSteps.h"
+#include "core/util/NumberFormat.h"
 
 #include <optional>
 #include <string>

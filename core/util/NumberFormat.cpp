@@ -133,4 +133,38 @@ std::string counted(long long n, const std::string& noun) {
     return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
 }
 
+std::string wallClock(double seconds) {
+    if (!std::isfinite(seconds))
+        return "n/a";
+    constexpr double kDay = 86400.0;
+    constexpr double kYear = 365.25 * kDay;
+    if (seconds >= 2 * kYear) // a run of decades reads better in years than in five-digit days
+        return fixed(seconds / kYear, 1) + " years";
+    if (seconds >= 2 * kDay)
+        return fixed(seconds / kDay, 1) + " days";
+    if (seconds >= 2 * 3600.0)
+        return fixed(seconds / 3600.0, 1) + " h";
+    if (seconds >= 120.0)
+        return fixed(seconds / 60.0, 0) + " min";
+    return duration(seconds);
+}
+
 } // namespace lp::core::fmt
+
+namespace lp::core {
+
+double memoryUnitBytes(MemoryUnit unit) {
+    return unit == MemoryUnit::GiB ? 1024.0 * 1024.0 * 1024.0 : 1e9;
+}
+
+std::string memoryUnitName(MemoryUnit unit) {
+    return unit == MemoryUnit::GiB ? "GiB" : "GB";
+}
+
+std::string bytesIn(double bytes, MemoryUnit unit, int decimals) {
+    if (!std::isfinite(bytes))
+        return "n/a";
+    return fmt::fixed(bytes / memoryUnitBytes(unit), decimals) + " " + memoryUnitName(unit);
+}
+
+} // namespace lp::core

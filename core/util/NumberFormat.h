@@ -24,4 +24,29 @@ std::string duration(double seconds);
 // A figure with its unit as Explanation::unit names it ("bytes", "fraction", "s", ...).
 std::string withUnit(double v, const std::string& unit);
 
+// A run's wall-clock time: years, days, hours or minutes, and duration()'s units below two minutes.
+std::string wallClock(double seconds);
+
 } // namespace lp::core::fmt
+
+namespace lp::core {
+
+// The unit memory figures are shown in; the user picks it.
+enum class MemoryUnit { GB, GiB };
+
+double memoryUnitBytes(MemoryUnit unit);     // 1e9 or 2^30
+std::string memoryUnitName(MemoryUnit unit); // "GB" or "GiB"
+// Bytes in the unit, with thousands separators: "1,028 GiB" (decimals 0), "71.3 GB" (decimals 1).
+std::string bytesIn(double bytes, MemoryUnit unit, int decimals);
+
+// How a sentence worded in core prints its figures: the conventions above, memory in the user's unit.
+struct FigureFormat {
+    MemoryUnit unit = MemoryUnit::GiB;
+    std::string bytes(double b) const { return bytesIn(b, unit, 1); }
+    std::string percent(double fraction, int decimals) const { return fmt::percent(fraction, decimals); }
+    std::string seconds(double s) const { return fmt::duration(s); }
+    std::string number(double v, int decimals) const { return fmt::fixed(v, decimals); }
+    std::string count(long long n) const { return fmt::fixed(static_cast<double>(n), 0); }
+};
+
+} // namespace lp::core

@@ -49,7 +49,7 @@ LP_TEST(rankAndReasonNames) {
 LP_TEST(rejectionLinesAreMostFrequentFirst) {
     SearchResult r;
     r.rejected = {{"does_not_fit", 30}, {"batch_not_divisible", 1200}, {"heads_not_divisible_by_tp", 30}};
-    const std::vector<std::string> lines = rejectionLines(r, plainFigureFormat());
+    const std::vector<std::string> lines = rejectionLines(r, FigureFormat{});
     LP_CHECK(lines == (std::vector<std::string>{"1,200 batch not divisible", "30 does not fit",
                                                 "30 heads not divisible by tp"}));
 }
@@ -64,7 +64,7 @@ LP_TEST(summaryOfASearch) {
     r.pareto.resize(7);
     r.rankBy = RankBy::Mfu;
     r.rejected = {{"a", 6}, {"b", 5}, {"c", 4}, {"d", 3}, {"e", 2}, {"f", 1}};
-    const FigureFormat f = plainFigureFormat();
+    const FigureFormat f;
     LP_CHECK_EQ(searchSummary(r, f),
                 std::string("Tried 1,500 layouts in 250.0 ms on 4 threads. 400 valid, 120 fit. "
                             "Ranked by MFU; 7 on the Pareto front.\n"

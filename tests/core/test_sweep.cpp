@@ -75,7 +75,7 @@ LP_TEST(everyPointIsEvaluatesWithTheOtherAxesHeld) {
                 LP_CHECK_EQ(p.scenario.layout.dp, s.layout.dp);
         }
         LP_CHECK_EQ(current, 1);
-        LP_CHECK(!sweepCaption(axis, points, plainFigureFormat()).empty());
+        LP_CHECK(!sweepCaption(axis, points, FigureFormat{}).empty());
     }
 }
 
@@ -123,7 +123,7 @@ LP_TEST(layoutAxesRebalanceDpAndAccumulation) {
     if (tp4) {
         LP_CHECK_EQ(tp4->scenario.layout.dp, 4);
         LP_CHECK_EQ(tp4->scenario.layout.accumulation, 8);
-        LP_CHECK_EQ(sweepChangeText(SweepAxis::Tp, *pointAt(tp, 8), *tp4, plainFigureFormat()),
+        LP_CHECK_EQ(sweepChangeText(SweepAxis::Tp, *pointAt(tp, 8), *tp4, FigureFormat{}),
                     std::string("TP 8 → 4 (DP 2 → 4, accumulation 16 → 8)"));
     }
     // Without holding the batch, accumulation stays and the batch follows.
@@ -132,7 +132,7 @@ LP_TEST(layoutAxesRebalanceDpAndAccumulation) {
     LP_CHECK(free4 != nullptr);
     if (free4) {
         LP_CHECK_EQ(free4->scenario.layout.accumulation, s.layout.accumulation);
-        LP_CHECK_EQ(sweepChangeText(SweepAxis::Tp, *pointAt(free, 8), *free4, plainFigureFormat()),
+        LP_CHECK_EQ(sweepChangeText(SweepAxis::Tp, *pointAt(free, 8), *free4, FigureFormat{}),
                     std::string("TP 8 → 4 (DP 2 → 4, global batch 64 → 128)"));
     }
     // The current point follows the scenario.
@@ -154,7 +154,7 @@ LP_TEST(aBatchThatDoesNotSplitIsInvalidWithItsReason) {
         LP_CHECK(!mb4->fits);
         LP_CHECK_EQ(mb4->reason,
                     std::string("the global batch of 12 does not split into micro batch 4 × DP 2"));
-        LP_CHECK(contains(sweepPointText(SweepAxis::MicroBatch, *mb4, plainFigureFormat()),
+        LP_CHECK(contains(sweepPointText(SweepAxis::MicroBatch, *mb4, FigureFormat{}),
                           "\nInvalid: the global batch of 12"));
     }
 }
@@ -176,20 +176,20 @@ LP_TEST(expertParallelismOfAMixtureOfExperts) {
         LP_CHECK_EQ(p.scenario.layout.effectiveBatch(), s.layout.effectiveBatch());
     }
     LP_CHECK(valuesOf(points) == (std::vector<int>{1, 2, 4, 8}));
-    LP_CHECK(!contains(sweepCaption(SweepAxis::Ep, points, plainFigureFormat()), "dense"));
+    LP_CHECK(!contains(sweepCaption(SweepAxis::Ep, points, FigureFormat{}), "dense"));
 }
 
 LP_TEST(captionsSayWhyThereIsNothingToVary) {
     Scenario s = defaultScenario();
     const std::vector<SweepPoint> ep = sweepOf(s, SweepAxis::Ep);
     LP_CHECK_EQ(ep.size(), std::size_t{1});
-    LP_CHECK_EQ(sweepCaption(SweepAxis::Ep, ep, plainFigureFormat()),
+    LP_CHECK_EQ(sweepCaption(SweepAxis::Ep, ep, FigureFormat{}),
                 std::string("EP splits the experts of a mixture-of-experts model; this model is dense."));
     s.layout.pp = 1;
     s.layout.dp = 8;
-    LP_CHECK_EQ(sweepCaption(SweepAxis::Vpp, sweepOf(s, SweepAxis::Vpp), plainFigureFormat()),
+    LP_CHECK_EQ(sweepCaption(SweepAxis::Vpp, sweepOf(s, SweepAxis::Vpp), FigureFormat{}),
                 std::string("Virtual stages interleave a pipeline: with PP 1 there is none to interleave."));
-    LP_CHECK(sweepCaption(SweepAxis::Tp, {}, plainFigureFormat()).empty());
+    LP_CHECK(sweepCaption(SweepAxis::Tp, {}, FigureFormat{}).empty());
 }
 
 LP_TEST(highlightsAreTheBestAndTheRunnerUpThatFit) {
@@ -210,7 +210,7 @@ LP_TEST(highlightsAreTheBestAndTheRunnerUpThatFit) {
 
 LP_TEST(captionNamesTheBestChangeAndItsFigures) {
     const Scenario s = defaultScenario();
-    const FigureFormat f = plainFigureFormat();
+    const FigureFormat f;
     for (int a = 0; a < kSweepAxisCount; ++a) {
         const auto axis = static_cast<SweepAxis>(a);
         const std::vector<SweepPoint> points = sweepOf(s, axis);
@@ -244,7 +244,7 @@ LP_TEST(aLayoutThatDoesNotFitIsShownTheChangeThatMakesItFit) {
     LP_CHECK(h.best != nullptr);
     if (h.best)
         LP_CHECK_EQ(
-            sweepCaption(SweepAxis::Recompute, points, plainFigureFormat())
+            sweepCaption(SweepAxis::Recompute, points, FigureFormat{})
                 .rfind("The current layout does not fit. Changing recompute none → " + h.best->label, 0),
             std::size_t{0});
     SweepOptions options;
@@ -252,7 +252,7 @@ LP_TEST(aLayoutThatDoesNotFitIsShownTheChangeThatMakesItFit) {
     LP_CHECK(best.has_value());
     if (best) {
         LP_CHECK(best->to.fits);
-        LP_CHECK(contains(bestSingleChangeCaption(evaluate(s, profile), best, options, plainFigureFormat()),
+        LP_CHECK(contains(bestSingleChangeCaption(evaluate(s, profile), best, options, FigureFormat{}),
                           "Over all axes, the best single change that makes the layout fit is "));
     }
 }
@@ -274,7 +274,7 @@ LP_TEST(bestSingleChangeIsTheHighestMfuOverEveryAxis) {
                     best = std::max(best, p.plan.mfu);
         }
         const std::optional<SingleChange> change = bestSingleChange(s, profile, options);
-        const std::string caption = bestSingleChangeCaption(now, change, options, plainFigureFormat());
+        const std::string caption = bestSingleChangeCaption(now, change, options, FigureFormat{});
         LP_CHECK_EQ(contains(caption, "Accumulation is left out while the global batch is held."), hold);
         if (best <= now.mfu + 1e-9) {
             LP_CHECK(!change.has_value());
@@ -289,8 +289,8 @@ LP_TEST(bestSingleChangeIsTheHighestMfuOverEveryAxis) {
         LP_CHECK(!(hold && change->axis == SweepAxis::Accumulation));
         LP_CHECK_EQ(
             caption.rfind("Over all axes, the best single change is " +
-                              sweepChangeText(change->axis, change->from, change->to, plainFigureFormat()) +
-                              ": MFU " + plainFigureFormat().percent(now.mfu, 1) + " → ",
+                              sweepChangeText(change->axis, change->from, change->to, FigureFormat{}) +
+                              ": MFU " + FigureFormat{}.percent(now.mfu, 1) + " → ",
                           0),
             std::size_t{0});
     }
@@ -302,7 +302,7 @@ LP_TEST(anInvalidLayoutIsToldToBeFixedFirst) {
     const HardwareProfile& profile = profileOf(s);
     const Plan now = evaluate(s, profile);
     LP_CHECK(!now.valid);
-    LP_CHECK_EQ(bestSingleChangeCaption(now, bestSingleChange(s, profile, {}), {}, plainFigureFormat()),
+    LP_CHECK_EQ(bestSingleChangeCaption(now, bestSingleChange(s, profile, {}), {}, FigureFormat{}),
                 std::string("The current layout is invalid: fix it in the planner first."));
     const std::vector<SweepPoint> tp = sweepOf(s, SweepAxis::Tp);
     const SweepPoint* tp3 = pointAt(tp, 3);
@@ -311,7 +311,7 @@ LP_TEST(anInvalidLayoutIsToldToBeFixedFirst) {
 
 LP_TEST(pointTextDescribesTheLayoutAndItsFigures) {
     const Scenario s = defaultScenario();
-    const FigureFormat f = plainFigureFormat();
+    const FigureFormat f;
     const std::vector<SweepPoint> tp = sweepOf(s, SweepAxis::Tp);
     const SweepPoint* cur = pointAt(tp, 8);
     LP_CHECK(cur != nullptr);

@@ -48,7 +48,7 @@ LP_TEST(metrics_have_names_units_and_values_with_units) {
     LP_CHECK_EQ(metricValueText("iteration_time_s", 5.5), std::string("5.50 s"));
     LP_CHECK_EQ(metricValueText("iteration_time_s", 0.25), std::string("0.250 s"));
     LP_CHECK_EQ(metricValueText("iteration_time_s", 123.45), std::string("123.5 s"));
-    LP_CHECK_EQ(metricValueText("mfu", 0.412), std::string("41.2%"));
+    LP_CHECK_EQ(metricValueText("mfu", 0.412), std::string("41.2 %"));
     LP_CHECK_EQ(metricValueText("tokens_per_s_per_gpu", 3012.4), std::string("3,012 tokens/s"));
     LP_CHECK_EQ(metricValueText("peak_memory_gib", 61.26), std::string("61.3 GiB"));
     LP_CHECK_EQ(metricValueText("mfu", 0), std::string("\xe2\x80\x93"));
@@ -71,9 +71,9 @@ LP_TEST(cases_read_as_their_gpus_and_layout) {
 }
 
 LP_TEST(errors_read_with_their_sign_and_band) {
-    LP_CHECK_EQ(errorText(0.055), std::string("5.5%"));
-    LP_CHECK_EQ(signedErrorText(0.042), std::string("+4.2%"));
-    LP_CHECK_EQ(signedErrorText(-0.105), kMinus + "10.5%");
+    LP_CHECK_EQ(errorText(0.055), std::string("5.5 %"));
+    LP_CHECK_EQ(signedErrorText(0.042), std::string("+4.2 %"));
+    LP_CHECK_EQ(signedErrorText(-0.105), kMinus + "10.5 %");
     LP_CHECK(errorBand(0.04) == ErrorBand::Good);
     LP_CHECK(errorBand(-0.10) == ErrorBand::Good);
     LP_CHECK(errorBand(0.15) == ErrorBand::Fair);
@@ -92,8 +92,8 @@ LP_TEST(targets_differ_for_throughput_and_memory) {
     LP_CHECK_NEAR(errorTarget("peak_memory_gib").median, 0.10, 1e-12);
     LP_CHECK_NEAR(errorTarget("peak_memory_gib").max, 0.10, 1e-12);
     const std::string sentence = targetsSentence();
-    LP_CHECK(contains(sentence, "median at most 5% on throughput metrics, none worse than 20%"));
-    LP_CHECK(contains(sentence, "peak memory within 10%"));
+    LP_CHECK(contains(sentence, "median at most 5 % on throughput metrics, none worse than 20 %"));
+    LP_CHECK(contains(sentence, "peak memory within 10 %"));
 }
 
 LP_TEST(summary_lists_throughput_first_then_the_metrics_in_order) {
@@ -108,7 +108,7 @@ LP_TEST(summary_lists_throughput_first_then_the_metrics_in_order) {
     const std::vector<std::string> expected = {"throughput", "iteration_time_s", "mfu", "peak_memory_gib",
                                                "joules_per_token"};
     LP_CHECK(metrics == expected);
-    LP_CHECK_EQ(summaryLine(report.summary[2]), std::string("mfu: median 5.5%, max 33.5%, 10 values"));
+    LP_CHECK_EQ(summaryLine(report.summary[2]), std::string("mfu: median 5.5 %, max 33.5 %, 10 values"));
 }
 
 LP_TEST(the_group_furthest_off_has_enough_figures) {
@@ -117,7 +117,7 @@ LP_TEST(the_group_furthest_off_has_enough_figures) {
                                               group("a100-sxm-80gb", "megatron", 12, 0.09, -0.123)};
     LP_CHECK(furthestOffGroup(groups) == &groups[2]);
     LP_CHECK_EQ(groupsSummary(groups),
-                std::string("3 groups; furthest off: a100-sxm-80gb megatron bf16, planned 12.3% slow"));
+                std::string("3 groups; furthest off: a100-sxm-80gb megatron bf16, planned 12.3 % slow"));
     LP_CHECK_EQ(groupsSummary({groups[1]}), std::string("1 group"));
 }
 
@@ -145,7 +145,7 @@ LP_TEST(trust_sentence_quotes_the_group_of_the_scenario) {
     const std::string sentence = trustSentence(s, groups);
     LP_CHECK(
         contains(sentence, "On the 1,234 published throughput figures of runs on " + s.cluster.gpu.name));
-    LP_CHECK(contains(sentence, "off by 4.2% at the median and planned them 3.1% slower than they ran"));
+    LP_CHECK(contains(sentence, "off by 4.2 % at the median and planned them 3.1 % slower than they ran"));
 
     std::vector<GroupSummary> few = groups;
     few[1].count = kMinGroupFigures - 1;

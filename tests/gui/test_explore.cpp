@@ -14,7 +14,6 @@
 #include "ui/explore/ParetoChart.h"
 #include "ui/explore/SearchFilterProxy.h"
 #include "ui/explore/SearchResultModel.h"
-#include "ui/explore/detail/ScreenFigureFormat.h"
 #include "ui/scenario/LayoutSliders.h"
 #include "ui/scenario/ScenarioPanel.h"
 #include "ui/shell/FileController.h"
@@ -524,7 +523,7 @@ private slots:
                 QCOMPARE(points[i].label, expected[i].label);
                 QCOMPARE(points[i].plan.mfu, expected[i].plan.mfu);
             }
-            const core::FigureFormat format = ui::screenFigureFormat(ui::MemoryUnit::GiB);
+            const core::FigureFormat format{ui::MemoryUnit::GiB};
             QCOMPARE(view.captionLabel()->text(), ui::qs(core::sweepCaption(axis, expected, format)));
             QCOMPARE(view.overallLabel()->text(),
                      ui::qs(core::bestSingleChangeCaption(

@@ -218,8 +218,8 @@ private slots:
         QCOMPARE(ui::ValidationModel::errorColor(-0.10), ui::palette::bandGood());
         QCOMPARE(ui::ValidationModel::errorColor(0.15), ui::palette::warning());
         QCOMPARE(ui::ValidationModel::errorColor(-0.25), ui::palette::error());
-        QCOMPARE(ui::ValidationModel::formatError(0.042), QStringLiteral("+4.2%"));
-        QCOMPARE(ui::ValidationModel::formatError(-0.105), QString(QChar(0x2212)) + QStringLiteral("10.5%"));
+        QCOMPARE(ui::ValidationModel::formatError(0.042), QStringLiteral("+4.2 %"));
+        QCOMPARE(ui::ValidationModel::formatError(-0.105), QString(QChar(0x2212)) + QStringLiteral("10.5 %"));
 
         ui::ScenarioDocument doc;
         ui::ValidationTab tab(doc);

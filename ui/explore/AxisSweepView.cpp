@@ -2,7 +2,6 @@
 
 #include "ui/document/ScenarioDocument.h"
 #include "ui/explore/SweepChart.h"
-#include "ui/explore/detail/ScreenFigureFormat.h"
 #include "ui/widgets/FlowLayout.h"
 #include "ui/widgets/ScrollPage.h"
 
@@ -145,7 +144,7 @@ void AxisSweepView::refresh() {
     m_points = core::sweep(s, m_doc->profile(), m_axis, m_options);
     m_mfuChart->setPoints(m_points, m_axis, m_unit);
     m_memoryChart->setPoints(m_points, m_axis, m_unit);
-    const core::FigureFormat format = screenFigureFormat(m_unit);
+    const core::FigureFormat format{m_unit};
     m_caption->setText(qs(core::sweepCaption(m_axis, m_points, format)));
     const std::optional<core::SingleChange> best = core::bestSingleChange(s, m_doc->profile(), m_options);
     m_overallLabel->setText(qs(core::bestSingleChangeCaption(m_doc->plan(), best, m_options, format)));

@@ -6,7 +6,6 @@
 #include "ui/explore/ParetoChart.h"
 #include "ui/explore/SearchFilterProxy.h"
 #include "ui/explore/SearchResultModel.h"
-#include "ui/explore/detail/ScreenFigureFormat.h"
 #include "ui/widgets/FlowLayout.h"
 #include "ui/widgets/Palette.h"
 #include "ui/widgets/ScrollPage.h"
@@ -476,7 +475,7 @@ void ExploreTab::refreshStatus() {
         m_status->setToolTip({});
         return;
     }
-    const core::FigureFormat format = screenFigureFormat(m_unit);
+    const core::FigureFormat format{m_unit};
     m_status->setText(qs(core::searchSummary(m_result, format)));
     QStringList lines;
     for (const std::string& line : core::rejectionLines(m_result, format))

@@ -1,7 +1,6 @@
 #include "ui/explore/SweepChart.h"
 
 #include "ui/charts/ChartStyle.h"
-#include "ui/explore/detail/ScreenFigureFormat.h"
 #include "ui/widgets/Palette.h"
 
 #include <QCursor>
@@ -133,7 +132,7 @@ void SweepChart::setPoints(const std::vector<core::SweepPoint>& points, core::Sw
     const bool memory = m_quantity == Quantity::WorstStageMemory;
     m_chart->setTitle(memory ? tr("Worst-stage memory as %1 varies").arg(axisName)
                              : tr("MFU as %1 varies").arg(axisName));
-    const core::FigureFormat format = screenFigureFormat(unit);
+    const core::FigureFormat format{unit};
     m_pointTexts.clear();
     for (const core::SweepPoint& p : points)
         m_pointTexts << qs(core::sweepPointText(axis, p, format));

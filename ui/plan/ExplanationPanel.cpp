@@ -1,5 +1,6 @@
 #include "ui/plan/ExplanationPanel.h"
 
+#include "core/estimate/KeyFigures.h"
 #include "core/measured/ValidationTrust.h"
 #include "core/util/NumberFormat.h"
 #include "ui/document/BundledValidationGroups.h"

@@ -1,5 +1,6 @@
 #include "ui/plan/KeyFigures.h"
 
+#include "core/estimate/KeyFigures.h"
 #include "ui/widgets/FigureLabel.h"
 
 #include <QGridLayout>

@@ -1,5 +1,6 @@
 #include "ui/plan/PrecisionSection.h"
 
+#include "core/estimate/KeyFigures.h"
 #include "ui/widgets/FigureLabel.h"
 
 #include <QHBoxLayout>

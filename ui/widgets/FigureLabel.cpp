@@ -1,5 +1,6 @@
 #include "ui/widgets/FigureLabel.h"
 
+#include "core/estimate/KeyFigures.h"
 #include "ui/widgets/ExplainTrigger.h"
 #include "ui/widgets/Format.h"
 

@@ -1,10 +1,6 @@
 #include "ui/widgets/Format.h"
 
-#include "core/model/Enums.h"
-#include "core/model/Units.h"
 #include "core/util/NumberFormat.h"
-
-#include <QLocale>
 
 #include <cmath>
 
@@ -33,39 +29,19 @@ QString formatCount(long long v) {
 }
 
 QString formatBytes(double bytes, MemoryUnit u, int decimals) {
-    return formatNumber(bytes / bytesPerUnit(u), decimals) + QChar(0x202F) + unitName(u);
+    return qs(core::bytesIn(bytes, u, decimals));
 }
 
 QString formatPercent(double fraction, int decimals) {
-    return formatNumber(100.0 * fraction, decimals) + QStringLiteral("%");
+    return qs(core::fmt::percent(fraction, decimals));
 }
 
 QString formatSeconds(double s) {
-    if (!std::isfinite(s))
-        return QStringLiteral("–");
-    const double a = std::fabs(s);
-    if (a >= 100.0)
-        return formatNumber(s, 0) + QStringLiteral(" s");
-    if (a >= 1.0)
-        return formatNumber(s, 2) + QStringLiteral(" s");
-    if (a >= 1e-3 || a == 0.0)
-        return formatNumber(s * 1e3, a >= 0.1 ? 0 : 1) + QStringLiteral(" ms");
-    return formatNumber(s * 1e6, 0) + QStringLiteral(" µs");
+    return qs(core::fmt::duration(s));
 }
 
 QString formatDuration(double s) {
-    if (!std::isfinite(s))
-        return QStringLiteral("–");
-    constexpr double kYear = 365.25 * 86400.0;
-    if (s >= 2 * kYear) // a run of decades reads better in years than in five-digit days
-        return formatNumber(s / kYear, 1) + QStringLiteral(" years");
-    if (s >= 2 * 86400.0)
-        return formatNumber(s / 86400.0, 1) + QStringLiteral(" days");
-    if (s >= 2 * 3600.0)
-        return formatNumber(s / 3600.0, 1) + QStringLiteral(" h");
-    if (s >= 120.0)
-        return formatNumber(s / 60.0, 0) + QStringLiteral(" min");
-    return formatSeconds(s);
+    return qs(core::fmt::wallClock(s));
 }
 
 QString formatLarge(double v) {

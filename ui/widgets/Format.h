@@ -2,7 +2,7 @@
 // Number formatting for the screen: explicit units (GB vs GiB never ambiguous), sensible precision,
 // the digits and thousands separators of the core's formatting (core/util/NumberFormat.h), as the command
 // line and the reports print them.
-#include "core/estimate/KeyFigures.h"
+#include "core/util/NumberFormat.h"
 
 #include <QString>
 
@@ -20,8 +20,8 @@ QString unitName(MemoryUnit u);                                    // "GB" or "G
 QString formatBytes(double bytes, MemoryUnit u, int decimals = 1); // "71.3 GiB"
 QString formatNumber(double v, int decimals = 0);                  // "1,234,567"
 QString formatCount(long long v);                                  // "65,536"
-QString formatPercent(double fraction, int decimals = 1);          // 0.412 -> "41.2%"
-QString formatSeconds(double s);                                   // "9.81 s", "412 ms", "35 µs"
+QString formatPercent(double fraction, int decimals = 1);          // 0.412 -> "41.2 %"
+QString formatSeconds(double s);                                   // "9.810 s", "412.3 ms", "35.0 µs"
 QString formatDuration(double s);                                  // "13.2 days", "5.1 h", "42 min"
 QString formatTokensPerSecond(double v);                           // "1.23 M tokens/s"
 QString formatLarge(double v);                                     // 2e12 -> "2 T", 7e10 -> "70 B"
