@@ -31,20 +31,6 @@
 #include <cmath>
 
 namespace lp::ui {
-namespace {
-
-double niceCeiling(double v) {
-    if (v <= 0)
-        return 1;
-    const double p = std::pow(10.0, std::floor(std::log10(v)));
-    for (double m : {1.0, 2.0, 2.5, 4.0, 5.0, 8.0, 10.0})
-        if (m * p >= v)
-            return m * p;
-    return 10 * p;
-}
-
-} // namespace
-
 CompareView::CompareView(ScenarioDocument* doc, QWidget* parent)
     : QWidget(parent), m_doc(doc), m_model(new CompareModel(this)) {
     setObjectName(QStringLiteral("compareView"));
@@ -353,7 +339,7 @@ void CompareView::rebuildMemory() {
     m_memoryAxis->clear();
     m_memoryAxis->append(categories);
     m_memoryLineAxis->setRange(-0.5, std::max(0.5, n - 0.5));
-    const double axisTop = niceCeiling(top * 1.08);
+    const double axisTop = roundAxisCeiling(top * 1.08);
     m_memoryValueAxis->setRange(0, axisTop);
     m_memoryValueAxis->setTitleText(tr("GPU memory (%1)").arg(unitName(m_unit)));
 
@@ -416,7 +402,7 @@ void CompareView::rebuildTime() {
     }
     m_timeAxis->clear();
     m_timeAxis->append(categories);
-    m_timeValueAxis->setRange(0, niceCeiling(top * 1.05));
+    m_timeValueAxis->setRange(0, roundAxisCeiling(top * 1.05));
     m_timeValueAxis->setLabelFormat(top < 0.1 ? QStringLiteral("%.3f")
                                     : top < 2 ? QStringLiteral("%.2f")
                                               : QStringLiteral("%.1f"));
