@@ -1,10 +1,12 @@
-// evaluate(): scenario -> plan. The model is ESTIMATION.md (sections 1-6 and 8), as refined in
-// docs/estimation.md. Memory lives in Memory.cpp, the per-layer costs in LayerCost.cpp.
+// evaluate(): scenario -> plan (docs/estimation.md). The layout checks and the diagnostics live here; the
+// memory in detail/Memory.cpp, the step time in detail/StepTime.cpp.
 #include "core/estimate/Evaluate.h"
 
 #include "core/estimate/Collectives.h"
 #include "core/estimate/ExecutionStyle.h"
 #include "core/estimate/detail/EvalContext.h"
+#include "core/estimate/detail/Memory.h"
+#include "core/estimate/detail/StepTime.h"
 #include "core/io/Presets.h"
 
 #include <algorithm>
