@@ -1,6 +1,6 @@
 #pragma once
-// Collective-communication cost model (ESTIMATION.md section 6): ring algorithms over n ranks with
-// bus bandwidth B (nominal link bandwidth x achieved efficiency at that message size) and latency a.
+// Collective-communication cost model (docs/estimation.md, "Step time"): ring algorithms over n ranks
+// with bus bandwidth B (nominal link bandwidth x achieved efficiency at that message size) and latency a.
 #include "core/model/Hardware.h"
 
 namespace lp::core {

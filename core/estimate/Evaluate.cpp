@@ -1,10 +1,12 @@
-// evaluate(): scenario -> plan. The model is ESTIMATION.md (sections 1-6 and 8), as refined in
-// docs/estimation.md. Memory lives in Memory.cpp, the per-layer costs in LayerCost.cpp.
+// evaluate(): scenario -> plan (docs/estimation.md). The layout checks and the diagnostics live here; the
+// memory in detail/Memory.cpp, the step time in detail/StepTime.cpp.
 #include "core/estimate/Evaluate.h"
 
 #include "core/estimate/Collectives.h"
 #include "core/estimate/ExecutionStyle.h"
 #include "core/estimate/detail/EvalContext.h"
+#include "core/estimate/detail/Memory.h"
+#include "core/estimate/detail/StepTime.h"
 #include "core/io/Presets.h"
 #include "core/model/Units.h"
 
@@ -21,13 +23,8 @@ bool positiveFinite(double v) {
     return std::isfinite(v) && v > 0;
 }
 
-void addInvalid(std::vector<Diagnostic>& out, DiagnosticId id, double a = 0, double b = 0) {
-    Diagnostic d;
-    d.id = id;
-    d.severity = Severity::Error;
-    d.a = a;
-    d.b = b;
-    out.push_back(d);
+template <typename Figures> void addInvalid(std::vector<Diagnostic>& out, Figures figures) {
+    out.push_back(makeDiagnostic(Severity::Error, 0, figures));
 }
 
 void checkLayoutInto(const Scenario& s, std::vector<Diagnostic>& out) {
@@ -65,147 +62,164 @@ void checkLayoutInto(const Scenario& s, std::vector<Diagnostic>& out) {
     const bool mlaOk = m.attention != AttentionKind::Mla ||
                        (m.mla.qLoraRank >= 0 && m.mla.kvLoraRank > 0 && m.mla.qkNopeHeadDim > 0 &&
                         m.mla.qkRopeHeadDim >= 0 && m.mla.vHeadDim > 0);
+    using diagnostic::InvalidPart;
     if (!sizesOk)
-        addInvalid(out, DiagnosticId::InvalidValue, 1);
+        addInvalid(out, diagnostic::InvalidValue{InvalidPart::Model});
     if (!layoutOk)
-        addInvalid(out, DiagnosticId::InvalidValue, 2);
+        addInvalid(out, diagnostic::InvalidValue{InvalidPart::Layout});
     if (!clusterOk)
-        addInvalid(out, DiagnosticId::InvalidValue, 3);
+        addInvalid(out, diagnostic::InvalidValue{InvalidPart::Cluster});
     if (!trainingOk)
-        addInvalid(out, DiagnosticId::InvalidValue, 4);
+        addInvalid(out, diagnostic::InvalidValue{InvalidPart::Training});
     if (!moeOk)
-        addInvalid(out, DiagnosticId::InvalidValue, 5);
+        addInvalid(out, diagnostic::InvalidValue{InvalidPart::Moe});
     if (!mlaOk || m.headSize < 0)
-        addInvalid(out, DiagnosticId::InvalidValue, 6);
+        addInvalid(out, diagnostic::InvalidValue{InvalidPart::Mla});
     if (!sizesOk || !layoutOk || !clusterOk)
         return;
     if (m.heads % l.tp != 0)
-        addInvalid(out, DiagnosticId::HeadsNotDivisibleByTp, l.tp, m.heads);
+        addInvalid(out, diagnostic::HeadsNotDivisibleByTp{l.tp, m.heads});
     if (m.kvHeads % l.tp != 0 && m.heads % l.tp == 0)
-        addInvalid(out, DiagnosticId::KvHeadsNotDivisibleByTp, l.tp, m.kvHeads);
+        addInvalid(out, diagnostic::KvHeadsNotDivisibleByTp{l.tp, m.kvHeads});
     const long long chunks = static_cast<long long>(l.pp) * l.vpp;
-    if (const bool counted = pipelineSplitCountsEmbeddingAndLoss(s); m.layers + (counted ? 2 : 0) < chunks) {
-        addInvalid(out, DiagnosticId::LayersNotDivisibleByPp, static_cast<double>(chunks), m.layers);
-        out.back().c = counted ? 1.0 : 0.0;
-    }
+    if (const bool counted = pipelineSplitCountsEmbeddingAndLoss(s); m.layers + (counted ? 2 : 0) < chunks)
+        addInvalid(out, diagnostic::LayersNotDivisibleByPp{chunks, m.layers, counted});
     if (l.gpus() != c.gpus())
-        addInvalid(out, DiagnosticId::GpuCountMismatch, static_cast<double>(l.gpus()),
-                   static_cast<double>(c.gpus()));
+        addInvalid(out, diagnostic::GpuCountMismatch{l.gpus(), c.gpus()});
     if (l.vpp > 1 && l.accumulation % l.pp != 0)
-        addInvalid(out, DiagnosticId::BatchNotDivisible, l.accumulation, l.pp);
+        addInvalid(out, diagnostic::BatchNotDivisible{l.accumulation, l.pp});
     if (l.cp > 1 && m.seqLen % (2 * l.cp) != 0)
-        addInvalid(out, DiagnosticId::SeqNotDivisibleByCp, m.seqLen, 2.0 * l.cp);
+        addInvalid(out, diagnostic::SeqNotDivisibleByCp{m.seqLen, 2 * l.cp});
     if (l.ep > 1 && (!m.isMoe() || m.moe.experts % l.ep != 0))
-        addInvalid(out, DiagnosticId::ExpertsNotDivisibleByEp, l.ep, m.isMoe() ? m.moe.experts : 0);
-    else if (m.isMoe() && expertTensorParallel(s) == 0) {
-        addInvalid(out, DiagnosticId::EpDoesNotDivideDp, l.ep, static_cast<double>(l.tp) * l.cp * l.dp);
-        out.back().c = l.etp; // the expert TP asked for (0: auto, and even ETP 1 does not fit)
-    }
+        addInvalid(out, diagnostic::ExpertsNotDivisibleByEp{l.ep, m.isMoe() ? m.moe.experts : 0});
+    else if (m.isMoe() && expertTensorParallel(s) == 0)
+        addInvalid(out,
+                   diagnostic::EpDoesNotDivideDp{l.ep, l.etp, static_cast<long long>(l.tp) * l.cp * l.dp});
     if (t.zeroStage >= 1 && t.zeroShardDegree > 0 && t.zeroShardDegree < l.dp &&
         l.dp % t.zeroShardDegree != 0)
-        addInvalid(out, DiagnosticId::ShardDegreeDoesNotDivideDp, t.zeroShardDegree, l.dp);
+        addInvalid(out, diagnostic::ShardDegreeDoesNotDivideDp{t.zeroShardDegree, l.dp});
 }
 
-void addDiagnostic(Plan& p, DiagnosticId id, Severity sev, double cost, double a = 0, double b = 0,
-                   double c = 0) {
-    Diagnostic d;
-    d.id = id;
-    d.severity = sev;
-    d.costSeconds = cost;
-    d.a = a;
-    d.b = b;
-    d.c = c;
-    p.diagnostics.push_back(d);
+template <typename Figures> void addDiagnostic(Plan& p, Severity severity, double cost, Figures figures) {
+    p.diagnostics.push_back(makeDiagnostic(severity, cost, figures));
 }
 
-void diagnose(const EvalContext& x, Plan& p) {
+// Hybrid sharding within the NVLink domain, when the shard group crosses it and such a degree exists
+// (0: none).
+long long hybridShardDegreeInDomain(const EvalContext& x) {
+    const Layout& l = x.s.layout;
+    const long long domain = x.s.cluster.nvlinkDomain;
+    const long long inner = static_cast<long long>(l.tp) * l.cp;
+    const long long nodeDegree = inner > 0 ? domain / inner : 0;
+    const bool hybridHelps = x.zero >= 1 && inner * x.shardGroup > domain && nodeDegree >= 1 &&
+                             nodeDegree < effectiveShardDegree(x.s) && l.dp % nodeDegree == 0;
+    return hybridHelps ? nodeDegree : 0;
+}
+
+// What costs step time: slow links, the bubble, the loader, stragglers, exposed communication.
+void diagnoseStepTime(const EvalContext& x, Plan& p) {
     const Layout& l = x.s.layout;
     const TimeBreakdown& t = p.time;
     const double step = t.stepSeconds;
     if (x.tpCrossesNodes)
-        addDiagnostic(p, DiagnosticId::TpOverSlowLinks, Severity::Warning, t.tpCommSeconds, l.tp,
-                      x.s.cluster.nvlinkDomain);
+        addDiagnostic(p, Severity::Warning, t.tpCommSeconds,
+                      diagnostic::TpOverSlowLinks{l.tp, x.s.cluster.nvlinkDomain});
     if (l.pp > 1 && t.bubbleFraction >= 0.05)
-        addDiagnostic(p, DiagnosticId::PipelineBubble,
-                      t.bubbleFraction >= 0.25 ? Severity::Warning : Severity::Info, t.bubbleSeconds,
-                      t.bubbleFraction, l.accumulation);
+        addDiagnostic(p, t.bubbleFraction >= 0.25 ? Severity::Warning : Severity::Info, t.bubbleSeconds,
+                      diagnostic::PipelineBubble{t.bubbleFraction, l.accumulation});
     if (!x.s.training.loaderPrefetch && t.loaderSeconds > 0.01 * step)
-        addDiagnostic(p, DiagnosticId::LoaderNotPrefetching, Severity::Warning, t.loaderSeconds);
+        addDiagnostic(p, Severity::Warning, t.loaderSeconds, diagnostic::LoaderNotPrefetching{});
     if (x.s.training.stragglerSlowdown >= 0.02)
-        addDiagnostic(p, DiagnosticId::Stragglers, Severity::Warning, t.stragglerSeconds,
-                      x.s.training.stragglerSlowdown);
+        addDiagnostic(p, Severity::Warning, t.stragglerSeconds,
+                      diagnostic::Stragglers{x.s.training.stragglerSlowdown});
     if (x.shardingSharesNicWithTp)
-        addDiagnostic(p, DiagnosticId::ShardingTrafficContendsWithTp, Severity::Warning,
-                      t.dpCommExposedSeconds);
-    if (step > 0 && t.dpCommExposedSeconds > 0.10 * step) {
-        // Hybrid sharding within the NVLink domain, when the shard group crosses it and such a degree exists.
-        const long long domain = x.s.cluster.nvlinkDomain;
-        const long long inner = static_cast<long long>(l.tp) * l.cp;
-        const long long nodeDegree = inner > 0 ? domain / inner : 0;
-        const bool hybridHelps = x.zero >= 1 && inner * x.shardGroup > domain && nodeDegree >= 1 &&
-                                 nodeDegree < effectiveShardDegree(x.s) && l.dp % nodeDegree == 0;
-        addDiagnostic(p, DiagnosticId::ExposedDpComm,
-                      t.dpCommExposedSeconds > 0.25 * step ? Severity::Warning : Severity::Info,
-                      t.dpCommExposedSeconds, t.dpCommExposedSeconds / step,
-                      hybridHelps ? static_cast<double>(nodeDegree) : 0.0);
-    }
+        addDiagnostic(p, Severity::Warning, t.dpCommExposedSeconds,
+                      diagnostic::ShardingTrafficContendsWithTp{});
+    if (step > 0 && t.dpCommExposedSeconds > 0.10 * step)
+        addDiagnostic(p, t.dpCommExposedSeconds > 0.25 * step ? Severity::Warning : Severity::Info,
+                      t.dpCommExposedSeconds,
+                      diagnostic::ExposedDpComm{t.dpCommExposedSeconds / step, hybridShardDegreeInDomain(x)});
     if (x.epCrossesNodes)
-        addDiagnostic(p, DiagnosticId::EpCrossesNodes, Severity::Warning, t.epCommSeconds, l.tp, l.ep);
+        addDiagnostic(p, Severity::Warning, t.epCommSeconds, diagnostic::EpCrossesNodes{l.tp, l.ep});
     if (x.moe && p.intermediates.tokensPerExpert < 256)
-        addDiagnostic(p, DiagnosticId::SmallExpertBatches, Severity::Warning, 0,
-                      p.intermediates.tokensPerExpert);
+        addDiagnostic(p, Severity::Warning, 0,
+                      diagnostic::SmallExpertBatches{p.intermediates.tokensPerExpert});
     if (l.cp > 1 && step > 0 && t.cpCommSeconds > 0.03 * step)
-        addDiagnostic(p, DiagnosticId::CpExchangeExposed,
-                      t.cpCommSeconds > 0.10 * step ? Severity::Warning : Severity::Info, t.cpCommSeconds,
-                      t.cpCommSeconds / step, x.seq / x.c, p.intermediates.cpHidingTokens);
+        addDiagnostic(p, t.cpCommSeconds > 0.10 * step ? Severity::Warning : Severity::Info, t.cpCommSeconds,
+                      diagnostic::CpExchangeExposed{t.cpCommSeconds / step, x.seq / x.c,
+                                                    p.intermediates.cpHidingTokens});
     if (x.cpCrossesNodes)
-        addDiagnostic(p, DiagnosticId::CpCrossesNodes,
-                      t.cpCommSeconds > 0.03 * step ? Severity::Warning : Severity::Info, t.cpCommSeconds,
-                      l.tp, l.cp);
-    if (x.unevenStages && l.pp > 1) {
+        addDiagnostic(p, t.cpCommSeconds > 0.03 * step ? Severity::Warning : Severity::Info, t.cpCommSeconds,
+                      diagnostic::CpCrossesNodes{l.tp, l.cp});
+}
+
+// How the layers split into pipeline stages.
+void diagnosePipelineSplit(const EvalContext& x, Plan& p) {
+    const int layers = x.s.model.layers, pp = x.s.layout.pp;
+    if (x.unevenStages && pp > 1) {
         // The busiest rank sets the pace; an even split would give every rank U / PP of the split's units
         // (the layers, and with the embedding and the loss counted, those two as well).
         const double busiestUnits = x.layersOfRank(0) + (x.splitCountsEmbedLoss ? 1.0 : 0.0);
-        addDiagnostic(p, DiagnosticId::UnevenPipelineStages, Severity::Info,
+        addDiagnostic(p, Severity::Info,
                       x.m * p.intermediates.microbatchStageSeconds *
                           std::max(0.0, 1.0 - x.splitUnits / x.p / busiestUnits),
-                      x.L, x.p * x.v, x.Ls);
+                      diagnostic::UnevenPipelineStages{layers, pp * x.s.layout.vpp, static_cast<int>(x.Ls)});
     }
     if (x.splitCountsEmbedLoss && !x.unevenStages)
-        addDiagnostic(p, DiagnosticId::EmbeddingAndLossInPipelineSplit, Severity::Info, 0, x.L, x.p,
-                      x.layersOfRank(0));
-    if (x.unfusedSoftmax) {
-        // What the fallback costs: the same plan timed with the fused kernel.
-        EvalContext fused = x;
-        fused.unfusedSoftmax = false;
-        Plan q = p;
-        detail::computeTime(fused, q);
-        addDiagnostic(p, DiagnosticId::UnfusedSoftmax, Severity::Info,
-                      std::max(0.0, t.stepSeconds - q.time.stepSeconds), x.b * x.a / x.t, x.seq);
-    }
-    if (const double offload = t.offloadSeconds + (x.optimizerOffload ? t.optimizerSeconds : 0.0);
-        step > 0 && offload > 0.05 * step)
-        addDiagnostic(p, DiagnosticId::CpuOffloadCost,
-                      offload > 0.20 * step ? Severity::Warning : Severity::Info, offload, offload / step,
-                      t.offloadSeconds, x.optimizerOffload ? t.optimizerSeconds : 0.0);
-    // Offloaded state beyond the GPU's share of the host's memory: the node runs out of (pinned) host memory.
+        addDiagnostic(
+            p, Severity::Info, 0,
+            diagnostic::EmbeddingAndLossInPipelineSplit{layers, pp, static_cast<int>(x.layersOfRank(0))});
+}
+
+// What Megatron's unfused softmax fallback costs: the same plan timed with the fused kernel.
+void diagnoseUnfusedSoftmax(const EvalContext& x, Plan& p) {
+    EvalContext fused = x;
+    fused.unfusedSoftmax = false;
+    Plan q = p;
+    detail::computeTime(fused, q);
+    addDiagnostic(p, Severity::Info, std::max(0.0, p.time.stepSeconds - q.time.stepSeconds),
+                  diagnostic::UnfusedSoftmax{x.b * x.a / x.t, x.s.model.seqLen});
+}
+
+// CPU offloading: its time, and host memory beyond the GPU's share of the host's (the node runs out of
+// pinned host memory).
+void diagnoseOffload(const EvalContext& x, Plan& p) {
+    const TimeBreakdown& t = p.time;
+    const double step = t.stepSeconds;
+    const double optimizer = x.optimizerOffload ? t.optimizerSeconds : 0.0;
+    if (const double offload = t.offloadSeconds + optimizer; step > 0 && offload > 0.05 * step)
+        addDiagnostic(p, offload > 0.20 * step ? Severity::Warning : Severity::Info, offload,
+                      diagnostic::CpuOffloadCost{offload / step, t.offloadSeconds, optimizer});
     if (const double host = p.memory.hostBytesPerGpu, share = x.s.cluster.gpu.hostMemoryBytes; host > share)
-        addDiagnostic(p, DiagnosticId::HostMemoryExceeded, Severity::Warning, 0, host, share,
-                      x.s.cluster.gpusPerNode);
+        addDiagnostic(p, Severity::Warning, 0,
+                      diagnostic::HostMemoryExceeded{host, share, x.s.cluster.gpusPerNode});
+}
+
+// GPU memory: little headroom, or none.
+void diagnoseMemory(Plan& p) {
+    const MemoryPlan& mem = p.memory;
+    if (mem.fits && mem.headroomBytes < 0.05 * mem.capacityBytes)
+        addDiagnostic(p, Severity::Info, 0,
+                      diagnostic::LittleMemoryHeadroom{mem.worstStage, mem.headroomBytes,
+                                                       mem.headroomBytes / mem.capacityBytes});
+    if (!mem.fits) {
+        const StageMemory& w = mem.stages[static_cast<std::size_t>(mem.worstStage)];
+        addDiagnostic(p, Severity::Warning, 0,
+                      diagnostic::DoesNotFit{w.stage, mem.largestComponent, w.totalBytes, mem.capacityBytes});
+    }
+}
+
+void diagnose(const EvalContext& x, Plan& p) {
+    diagnoseStepTime(x, p);
+    diagnosePipelineSplit(x, p);
+    if (x.unfusedSoftmax)
+        diagnoseUnfusedSoftmax(x, p);
+    diagnoseOffload(x, p);
     if (x.s.training.precision == Precision::Fp8 && !x.fp8) // asked for, but the GPU runs it in 16 bits
-        addDiagnostic(p, DiagnosticId::Fp8NotSupported, Severity::Warning, 0);
+        addDiagnostic(p, Severity::Warning, 0, diagnostic::Fp8NotSupported{});
     if (p.mfu < 0.20)
-        addDiagnostic(p, DiagnosticId::MfuBelow20, Severity::Warning, 0, p.mfu);
-    if (p.memory.fits && p.memory.headroomBytes < 0.05 * p.memory.capacityBytes) {
-        addDiagnostic(p, DiagnosticId::LittleMemoryHeadroom, Severity::Info, 0, p.memory.worstStage,
-                      p.memory.headroomBytes, p.memory.headroomBytes / p.memory.capacityBytes);
-    }
-    if (!p.memory.fits) {
-        const StageMemory& w = p.memory.stages[static_cast<std::size_t>(p.memory.worstStage)];
-        addDiagnostic(p, DiagnosticId::DoesNotFit, Severity::Warning, 0, w.stage, w.totalBytes,
-                      p.memory.capacityBytes);
-        p.diagnostics.back().component = static_cast<int>(p.memory.largestComponent);
-    }
+        addDiagnostic(p, Severity::Warning, 0, diagnostic::MfuBelow20{p.mfu});
+    diagnoseMemory(p);
 }
 
 } // namespace

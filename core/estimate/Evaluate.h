@@ -5,7 +5,7 @@
 
 namespace lp::core {
 
-// Turns a scenario into a plan (ESTIMATION.md sections 1-6 and 8). Never throws; an invalid
+// Turns a scenario into a plan (docs/estimation.md). Never throws; an invalid
 // layout yields valid == false and its error diagnostics. Allocation-light: safe to call per slider step.
 Plan evaluate(const Scenario& s, const HardwareProfile& profile);
 Plan evaluate(const Scenario& s); // with the GPU's built-in profile

@@ -91,26 +91,16 @@ inline constexpr double kLogitsMetricTrafficPerLogit = 22;
 // logit at the peak.
 inline constexpr double kLossParallelBytesPerLogit = 16;
 // The loss kernel the plan assumes: the scenario's choice, where Auto in the FSDP style with the model
-// compiled is the compiled loss (torchtitan compiles the loss with the model since April 2025, PR #1033:
-// build_cross_entropy_loss wraps it in torch.compile when training.compile is set; compile.components
-// ["model", "loss"] in later versions). Otherwise Auto stays the style's habit.
+// compiled is the compiled loss, as torchtitan compiles it (docs/estimation.md, "Activations"). Otherwise
+// Auto stays the style's habit.
 CrossEntropy lossKernel(const TrainingOptions& t, ExecutionStyle style);
 // Bytes per logit the scenario's loss kernel holds (its style's habit for CrossEntropy::Auto; 0 for a
 // fused linear cross-entropy, which computes the logits in chunks and never holds them whole). tp: the
 // tensor-parallel degree (an eager loss in the torch style runs under loss_parallel when it is above 1).
 double lossBytesPerLogit(CrossEntropy kernel, ExecutionStyle style, int tp);
-// Memory traffic per logit of the loss, forward and backward, beyond the output layer's GEMMs. Megatron-LM's
-// vocab-parallel cross-entropy upcasts the 16-bit logits (2 read + 4 written), takes the max (4), subtracts
-// it (4 + 4), exponentiates (4 + 4), sums (4) and divides (4 + 4) in place, and in backward scales the saved
-// softmax (4 + 4) and downcasts the gradient (4 + 2): 52 bytes. An eager fp32 loss (F.cross_entropy on upcast
-// logits: upcast, log-softmax's max/sum and write, the gradient's scatter, log-softmax backward, downcast):
-// about 44. A fused kernel reads the 16-bit logits in forward and in backward and writes the gradient: 6.
-// A fused linear cross-entropy keeps each chunk of logits on chip but for its spill: 4. A compiled loss
-// reads the 16-bit logits twice in forward (max, then the sum of exponentials) and once in backward, and
-// writes the gradient: 8, as does flash-attn's fused 16-bit kernel (max and sum pass, then the gradient).
-// torch's loss_parallel (the torch style's eager loss with TP) runs the decomposed log-softmax: upcast (2 +
-// 4), max (4), subtract (4 + 4), exp (4 + 4) and sum (4), subtract (4 + 4); backward zero-fills (4),
-// exponentiates (4 + 4), adds (8 + 4), scales (4 + 4) and downcasts (4 + 2): 76.
+// Memory traffic per logit of the loss, forward and backward, beyond the output layer's GEMMs: 52 bytes for
+// Megatron-LM's vocab-parallel cross-entropy, 44 for an eager fp32 loss (76 under torch's loss_parallel), 8
+// compiled, 6 fused, 4 fused with the output layer (docs/estimation.md, "Step time", output layer and loss).
 double lossTrafficBytesPerLogit(CrossEntropy kernel, ExecutionStyle style, int tp);
 // Every pass over the logits per micro batch: the planned loss kernel's, and the training metrics' eager
 // forward passes (TrainingOptions::logitsMetricPasses).

@@ -1,6 +1,7 @@
 #pragma once
 // What evaluate() returns: memory per pipeline stage, the step-time breakdown, MFU and friends,
 // diagnostics, and the intermediate values the explanations quote.
+#include "core/estimate/Diagnostic.h"
 #include "core/model/Enums.h"
 #include "core/model/ModelSpec.h"
 #include "core/model/Scenario.h"
@@ -11,58 +12,6 @@
 #include <vector>
 
 namespace lp::core {
-
-enum class DiagnosticId {
-    // performance and memory
-    TpOverSlowLinks,
-    PipelineBubble,
-    LoaderNotPrefetching,
-    Stragglers,
-    ShardingTrafficContendsWithTp,
-    MfuBelow20,
-    DoesNotFit,
-    ExposedDpComm,
-    EpCrossesNodes,
-    SmallExpertBatches,
-    CpExchangeExposed,
-    CpCrossesNodes,
-    UnevenPipelineStages,
-    LittleMemoryHeadroom,
-    EmbeddingAndLossInPipelineSplit,
-    UnfusedSoftmax,
-    Fp8NotSupported,
-    CpuOffloadCost,
-    HostMemoryExceeded,
-    // invalid layouts
-    HeadsNotDivisibleByTp,
-    KvHeadsNotDivisibleByTp,
-    LayersNotDivisibleByPp,
-    GpuCountMismatch,
-    BatchNotDivisible,
-    SeqNotDivisibleByCp,
-    ExpertsNotDivisibleByEp,
-    EpDoesNotDivideDp,
-    ShardDegreeDoesNotDivideDp,
-    InvalidValue,
-};
-inline constexpr int kDiagnosticCount = static_cast<int>(DiagnosticId::InvalidValue) + 1;
-
-std::string_view diagnosticIdString(DiagnosticId id); // stable id, e.g. "pipeline_bubble"
-bool isInvalidLayoutId(DiagnosticId id);
-
-struct Diagnostic {
-    DiagnosticId id{};
-    Severity severity = Severity::Info;
-    double costSeconds = 0; // time per step it costs (0 where not a time cost)
-    double a = 0;           // id-specific figures quoted in the message
-    double b = 0;
-    double c = 0;
-    int component = 0; // does_not_fit: the MemoryComponent that is largest
-};
-
-// Human words for a diagnostic: what is wrong and what it costs, and the change to make.
-std::string diagnosticMessage(const Diagnostic& d);
-std::string diagnosticSuggestion(const Diagnostic& d);
 
 enum class MemoryComponent { Weights, Gradients, Optimizer, Activations, Overhead };
 
@@ -204,12 +153,5 @@ struct Plan {
 
     bool has(DiagnosticId id) const;
 };
-
-// The severity a view marks a diagnostic with: its own, except that a plan that does not fit is shown with
-// the errors (the job would die of out-of-memory) though its layout is valid.
-Severity shownSeverity(const Diagnostic& d);
-// The diagnostics in the order every view lists them: by shown severity, errors first; within one the
-// costliest first (time per step); ties in the order evaluate() found them.
-std::vector<const Diagnostic*> orderedDiagnostics(const std::vector<Diagnostic>& diagnostics);
 
 } // namespace lp::core

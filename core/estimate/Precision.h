@@ -30,11 +30,9 @@ struct Fp8Habits {
 
 Fp8Habits fp8Habits(const Scenario& s, ExecutionStyle resolved);
 
-// The gradient buffer a GPU holds and the format the data-parallel reduction sends. Megatron-LM keeps
-// each parameter's gradient in a main_grad buffer that is fp32 whenever the model trains in bf16 (also
-// under fp8): --accumulate-allreduce-grads-in-fp32 is forced on for bf16 and the buckets are reduced in
-// fp32; in fp16 it stays 16-bit unless asked for. FSDP trainers (torchtitan) keep bf16 gradients and
-// reduce them in fp32 (MixedPrecisionPolicy reduce_dtype=float32).
+// The gradient buffer a GPU holds and the format the data-parallel reduction sends: Megatron-LM's fp32
+// main_grad in bf16 and fp8, FSDP trainers' bf16 gradients reduced in fp32 (docs/estimation.md, "Model
+// state").
 struct GradientFormat {
     double heldBytes = 2;   // bytes per parameter of the gradient buffer (before ZeRO-2+ sharding)
     double reduceBytes = 2; // bytes per parameter sent by the data-parallel reduction

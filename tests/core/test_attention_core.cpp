@@ -81,7 +81,9 @@ LP_TEST(an_unsupported_shape_falls_back_to_an_fp32_softmax_that_costs_time_and_m
     for (const Diagnostic& d : p.diagnostics)
         if (d.id == DiagnosticId::UnfusedSoftmax) {
             LP_CHECK(d.costSeconds > 0.0 && d.costSeconds < p.time.stepSeconds);
-            LP_CHECK_NEAR(d.a, 2.0, 1e-12); // the rows the kernel sees
+            const auto& figures = std::get<diagnostic::UnfusedSoftmax>(d.figures);
+            LP_CHECK_NEAR(figures.rows, 2.0, 1e-12); // the rows the kernel sees
+            LP_CHECK(figures.seqLen == odd.model.seqLen);
             LP_CHECK(!diagnosticMessage(d).empty() && !diagnosticSuggestion(d).empty());
         }
     // Without recompute the fallback's softmax output is saved in fp32: more activation memory than the

@@ -4,8 +4,10 @@
 #include "core/estimate/Evaluate.h"
 #include "core/estimate/Explain.h"
 #include "core/io/Presets.h"
+#include "core/model/Units.h"
 
 #include <cmath>
+#include <utility>
 
 using namespace lp::core;
 
@@ -117,8 +119,10 @@ LP_TEST(little_memory_headroom_is_noted_but_a_roomy_plan_is_not) {
     for (const auto& d : t.diagnostics)
         if (d.id == DiagnosticId::LittleMemoryHeadroom) {
             LP_CHECK(d.severity == Severity::Info);
-            LP_CHECK_NEAR(d.b, t.memory.headroomBytes, 0.0);
-            LP_CHECK_NEAR(d.c, 0.03, 1e-9);
+            const auto& figures = std::get<diagnostic::LittleMemoryHeadroom>(d.figures);
+            LP_CHECK(figures.stage == t.memory.worstStage);
+            LP_CHECK_NEAR(figures.headroomBytes, t.memory.headroomBytes, 0.0);
+            LP_CHECK_NEAR(figures.headroomShare, 0.03, 1e-9);
             LP_CHECK(diagnosticMessage(d).find("caching allocator") != std::string::npos);
             LP_CHECK(!diagnosticSuggestion(d).empty());
         }
@@ -474,6 +478,43 @@ LP_TEST(fused_kernels_fuse_the_fsdp_styles_elementwise_work_and_leave_the_loss) 
     const double megatron = evaluate(s).time.stepSeconds;
     s.training.fusedKernels = false;
     LP_CHECK_NEAR(evaluate(s).time.stepSeconds, megatron, 0.0);
+}
+
+LP_TEST(diagnostics_quote_their_named_figures) {
+    const Diagnostic bubble = makeDiagnostic(Severity::Warning, 0.125, diagnostic::PipelineBubble{0.3, 8});
+    LP_CHECK(bubble.id == DiagnosticId::PipelineBubble);
+    LP_CHECK_EQ(diagnosticMessage(bubble),
+                std::string("The pipeline bubble is 30.0% of the pipeline time "
+                            "((p-1)/(v*m) with 8 micro batches): 125.0 ms per step "
+                            "with idle GPUs."));
+    const Diagnostic full =
+        makeDiagnostic(Severity::Warning, 0,
+                       diagnostic::DoesNotFit{2, MemoryComponent::Activations, 90.0 * kGiB, 80.0 * kGiB});
+    LP_CHECK_EQ(diagnosticMessage(full),
+                std::string("Does not fit: pipeline stage 2 needs 90.0 GiB of the GPU's "
+                            "80.0 GiB; its largest part is the activations."));
+    const Diagnostic slow = makeDiagnostic(Severity::Warning, 0.01, diagnostic::TpOverSlowLinks{16, 8});
+    LP_CHECK(diagnosticSuggestion(slow).find("use TP <= 8") != std::string::npos);
+    const Diagnostic dp = makeDiagnostic(Severity::Info, 0.2, diagnostic::ExposedDpComm{0.15, 4});
+    LP_CHECK(diagnosticSuggestion(dp).find("shard degree 4") != std::string::npos);
+    const Diagnostic bad =
+        makeDiagnostic(Severity::Error, 0, diagnostic::InvalidValue{diagnostic::InvalidPart::Cluster});
+    LP_CHECK(diagnosticMessage(bad).find("the cluster (") != std::string::npos);
+    LP_CHECK(diagnosticMessage(bad).find("(code 3).") != std::string::npos);
+    // Every kind has its stable id, a message and a suggestion, whatever its figures.
+    [&]<std::size_t... kind>(std::index_sequence<kind...>) {
+        (
+            [&] {
+                Diagnostic d;
+                d.id = static_cast<DiagnosticId>(kind);
+                d.figures = DiagnosticFigures{std::in_place_index<kind>};
+                LP_CHECK(!diagnosticIdString(d.id).empty());
+                LP_CHECK(!diagnosticMessage(d).empty());
+                LP_CHECK(!diagnosticSuggestion(d).empty());
+            }(),
+            ...);
+    }
+    (std::make_index_sequence<kDiagnosticCount>{});
 }
 
 LP_TEST_MAIN()

@@ -193,11 +193,11 @@ LP_TEST(cp_over_the_network_is_flagged_with_its_cost) {
     LP_CHECK(p.valid);
     const Diagnostic* crosses = find(p, DiagnosticId::CpCrossesNodes);
     LP_CHECK(crosses != nullptr);
-    LP_CHECK_NEAR(crosses->b, 16.0, 0.0);
+    LP_CHECK(std::get<diagnostic::CpCrossesNodes>(crosses->figures).cp == 16);
     const Diagnostic* exposed = find(p, DiagnosticId::CpExchangeExposed);
     LP_CHECK(exposed != nullptr);
     LP_CHECK_NEAR(exposed->costSeconds, p.time.cpCommSeconds, 1e-12);
-    LP_CHECK_NEAR(exposed->b, 2048.0, 0.0);
+    LP_CHECK_NEAR(std::get<diagnostic::CpExchangeExposed>(exposed->figures).tokensPerRank, 2048.0, 0.0);
     LP_CHECK(diagnosticMessage(*exposed).find("2048 tokens") != std::string::npos);
     LP_CHECK(!diagnosticSuggestion(*exposed).empty());
     LP_CHECK(diagnosticIdString(DiagnosticId::CpExchangeExposed) == "cp_exchange_exposed");

@@ -1,6 +1,5 @@
 #pragma once
-// Internals shared by Evaluate.cpp, Memory.cpp and Timing.cpp: the derived quantities of one
-// evaluation, computed once. Not part of the public API.
+// The derived quantities of one evaluation, computed once and read by the memory and step-time models.
 #include "core/estimate/Collectives.h"
 #include "core/estimate/ExecutionStyle.h"
 #include "core/estimate/Plan.h"
@@ -10,15 +9,9 @@
 
 namespace lp::core::detail {
 
-// Training-state bytes per parameter, unsharded (ZeRO paper: 2 + 2 + 12 for mixed-precision Adam).
-double stateBytesPerParam(const TrainingOptions& t);
-
-// CPU offloading (docs/estimation.md, "CPU offloading"). Copies between pinned host memory and the GPU reach
-// about 80% of the link's one-way bandwidth (CUDA bandwidthTest: ~25 of PCIe Gen4's 32 GB/s on A100, ~52 of
-// Gen5's 64 GB/s on H100). The CPU's Adam streams the same 28 bytes per parameter as the GPU's, at about half
-// of the host DRAM bandwidth its GPU's share of the CPU sockets has (an assumption: STREAM reaches 75-80% of
-// it on two-socket servers, and the optimizer's threads share the sockets with the data loader and the
-// copies).
+// CPU offloading (docs/estimation.md, "CPU offloading"): copies between pinned host memory and the GPU reach
+// about 80% of the link's one-way bandwidth; the CPU's optimizer streams its state at about half of its GPU's
+// share of the host's DRAM bandwidth.
 inline constexpr double kHostLinkEfficiency = 0.8;
 inline constexpr double kCpuOptimizerEfficiency = 0.5;
 
@@ -30,16 +23,19 @@ struct EvalContext {
     const StyleTraits& traits;
     ExecutionStyle style;
 
-    // Layout and model, as doubles for the formulas.
+    // Layout and model as doubles, named as the formulas' symbols; each is defined in docs/estimation.md,
+    // "Notation": t TP, p PP, dp DP (n_dp), c CP, v virtual stages, b micro batch, m accumulation steps; L
+    // layers, Ls (L_s) layers on the busiest pipeline rank, h hidden, a heads, k KV heads, d head size, f MLP
+    // hidden, V vocabulary, seq the sequence length s.
     double t, p, dp, c, v, b, m;
-    double L, Ls, h, a, k, d, f, V, seq; // Ls: layers on the busiest pipeline rank
-    bool splitCountsEmbedLoss = false;   // the embedding and the loss count as one layer each in the split
-    int splitUnits = 0;        // what the split divides: L, or L + 2 with the embedding and the loss
-    bool unevenStages = false; // the split's units (layers, + 2) do not divide into PP x VPP chunks
-    double ad, kd;             // query and key/value widths (heads x head size)
-    double aQk, aV, kQk, kV;   // widths of Q, O-input, K and V tensors (MLA: per-head q/k and v widths)
-    double T;                  // tokens of one micro batch on one GPU (b * s / c)
-    double hRep;               // 1/t with sequence parallel, else 1 (replicated h-sized work and tensors)
+    double L, Ls, h, a, k, d, f, V, seq;
+    bool splitCountsEmbedLoss = false; // the embedding and the loss count as one layer each in the split
+    int splitUnits = 0;                // what the split divides: L, or L + 2 with the embedding and the loss
+    bool unevenStages = false;         // the split's units (layers, + 2) do not divide into PP x VPP chunks
+    double ad, kd;                     // a x d and k x d: query and key/value widths ("Notation")
+    double aQk, aV, kQk, kV; // a_qk, a_v, k_qk, k_v: widths of Q, O-input, K and V tensors ("Notation")
+    double T;                // tokens of one micro batch on one GPU, b x s / c ("Notation")
+    double hRep;             // h_rep: 1/t with sequence parallel, else 1 ("Notation")
     bool sp, flash, dropout, fp8;
     bool unfusedSoftmax = false; // no flash, and Megatron's fused softmax kernel does not fit the shape
     bool cpGatherOnce = false;   // CP K/V arrive in one all-gather (CpExchange::AllGather), not step by step
@@ -108,13 +104,16 @@ struct EvalContext {
         return (s.model.attention == AttentionKind::Mla ? 1.0 : 0.0) + moeFraction;
     }
 
+    // One layer's parameters on one GPU, averaged over the layers: the dense part split by TP, the routed
+    // experts by ETP x EP.
+    double layerParamsOnGpu() const {
+        return (layerParams - expertLayerParams) / t + expertLayerParams / (etp * ep);
+    }
+
     double gemmSeconds(double flops) const;     // linear-layer GEMM at the scenario's precision
     double gemm16Seconds(double flops) const;   // 16-bit GEMM (attention core, head)
     double memSeconds(double bytes) const;      // memory-bound kernel
     double hostCopySeconds(double bytes) const; // between the GPU and pinned host memory, one way
 };
-
-void computeMemory(const EvalContext& x, Plan& p);
-void computeTime(const EvalContext& x, Plan& p);
 
 } // namespace lp::core::detail
