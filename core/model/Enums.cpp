@@ -76,54 +76,25 @@ constexpr std::array<std::pair<Severity, std::string_view>, 3> kSeverity{
 
 } // namespace
 
-std::string_view toString(MlpKind v) {
-    return nameOf(kMlp, v);
-}
-std::string_view toString(NormKind v) {
-    return nameOf(kNorm, v);
-}
-std::string_view toString(Precision v) {
-    return nameOf(kPrecision, v);
-}
-std::string_view toString(AttentionKind v) {
-    return nameOf(kAttentionKind, v);
-}
-std::string_view toString(Optimizer v) {
-    return nameOf(kOptimizer, v);
-}
-std::string_view toString(Recompute v) {
-    return nameOf(kRecompute, v);
-}
-std::string_view toString(ExecutionStyle v) {
-    return nameOf(kStyle, v);
-}
-std::string_view toString(GradPrecision v) {
-    return nameOf(kGrad, v);
-}
-std::string_view toString(CrossEntropy v) {
-    return nameOf(kCrossEntropy, v);
-}
-std::string_view toString(OptimizerPrecision v) {
-    return nameOf(kOptimizerPrecision, v);
-}
-std::string_view toString(RematPolicy v) {
-    return nameOf(kRematPolicy, v);
-}
-std::string_view toString(CpExchange v) {
-    return nameOf(kCpExchange, v);
-}
-std::string_view toString(PipelineSplit v) {
-    return nameOf(kPipelineSplit, v);
-}
-std::string_view toString(AttentionFlops v) {
-    return nameOf(kAttn, v);
-}
-std::string_view toString(MoeDispatcher v) {
-    return nameOf(kMoeDispatcher, v);
-}
-std::string_view toString(Severity v) {
-    return nameOf(kSeverity, v);
-}
+// One line per enum, unformatted: the lists read as the tables they are.
+// clang-format off
+std::string_view toString(MlpKind v) { return nameOf(kMlp, v); }
+std::string_view toString(NormKind v) { return nameOf(kNorm, v); }
+std::string_view toString(Precision v) { return nameOf(kPrecision, v); }
+std::string_view toString(AttentionKind v) { return nameOf(kAttentionKind, v); }
+std::string_view toString(Optimizer v) { return nameOf(kOptimizer, v); }
+std::string_view toString(Recompute v) { return nameOf(kRecompute, v); }
+std::string_view toString(ExecutionStyle v) { return nameOf(kStyle, v); }
+std::string_view toString(GradPrecision v) { return nameOf(kGrad, v); }
+std::string_view toString(CrossEntropy v) { return nameOf(kCrossEntropy, v); }
+std::string_view toString(OptimizerPrecision v) { return nameOf(kOptimizerPrecision, v); }
+std::string_view toString(RematPolicy v) { return nameOf(kRematPolicy, v); }
+std::string_view toString(CpExchange v) { return nameOf(kCpExchange, v); }
+std::string_view toString(PipelineSplit v) { return nameOf(kPipelineSplit, v); }
+std::string_view toString(AttentionFlops v) { return nameOf(kAttn, v); }
+std::string_view toString(MoeDispatcher v) { return nameOf(kMoeDispatcher, v); }
+std::string_view toString(Severity v) { return nameOf(kSeverity, v); }
+// clang-format on
 
 std::optional<MlpKind> parseMlpKind(std::string_view s) {
     if (equalsIgnoreCase(s, "geglu") || equalsIgnoreCase(s, "silu"))
@@ -132,34 +103,22 @@ std::optional<MlpKind> parseMlpKind(std::string_view s) {
         return MlpKind::Gelu; // so do the 2-matrix ones (Nemotron-4's squared ReLU, OPT's ReLU)
     return parseOf(kMlp, s);
 }
-std::optional<NormKind> parseNormKind(std::string_view s) {
-    return parseOf(kNorm, s);
-}
-std::optional<AttentionKind> parseAttentionKind(std::string_view s) {
-    return parseOf(kAttentionKind, s);
-}
-std::optional<Precision> parsePrecision(std::string_view s) {
-    return parseOf(kPrecision, s);
-}
+// clang-format off
+std::optional<NormKind> parseNormKind(std::string_view s) { return parseOf(kNorm, s); }
+std::optional<AttentionKind> parseAttentionKind(std::string_view s) { return parseOf(kAttentionKind, s); }
+std::optional<Precision> parsePrecision(std::string_view s) { return parseOf(kPrecision, s); }
+std::optional<Recompute> parseRecompute(std::string_view s) { return parseOf(kRecompute, s); }
+std::optional<ExecutionStyle> parseExecutionStyle(std::string_view s) { return parseOf(kStyle, s); }
+std::optional<GradPrecision> parseGradPrecision(std::string_view s) { return parseOf(kGrad, s); }
+std::optional<CrossEntropy> parseCrossEntropy(std::string_view s) { return parseOf(kCrossEntropy, s); }
+std::optional<OptimizerPrecision> parseOptimizerPrecision(std::string_view s) { return parseOf(kOptimizerPrecision, s); }
+std::optional<PipelineSplit> parsePipelineSplit(std::string_view s) { return parseOf(kPipelineSplit, s); }
+std::optional<AttentionFlops> parseAttentionFlops(std::string_view s) { return parseOf(kAttn, s); }
+// clang-format on
 std::optional<Optimizer> parseOptimizer(std::string_view s) {
     if (equalsIgnoreCase(s, "adamw"))
         return Optimizer::Adam;
     return parseOf(kOptimizer, s);
-}
-std::optional<Recompute> parseRecompute(std::string_view s) {
-    return parseOf(kRecompute, s);
-}
-std::optional<ExecutionStyle> parseExecutionStyle(std::string_view s) {
-    return parseOf(kStyle, s);
-}
-std::optional<GradPrecision> parseGradPrecision(std::string_view s) {
-    return parseOf(kGrad, s);
-}
-std::optional<CrossEntropy> parseCrossEntropy(std::string_view s) {
-    return parseOf(kCrossEntropy, s);
-}
-std::optional<OptimizerPrecision> parseOptimizerPrecision(std::string_view s) {
-    return parseOf(kOptimizerPrecision, s);
 }
 std::optional<RematPolicy> parseRematPolicy(std::string_view s) {
     if (equalsIgnoreCase(s, "minimal_flash")) // MaxText's earlier name, deprecated for minimal_with_context
@@ -200,12 +159,6 @@ std::optional<CpExchange> parseCpExchange(std::string_view s) {
     if (equalsIgnoreCase(s, "all_gather"))
         return CpExchange::AllGather;
     return parseOf(kCpExchange, s);
-}
-std::optional<PipelineSplit> parsePipelineSplit(std::string_view s) {
-    return parseOf(kPipelineSplit, s);
-}
-std::optional<AttentionFlops> parseAttentionFlops(std::string_view s) {
-    return parseOf(kAttn, s);
 }
 std::optional<MoeDispatcher> parseMoeDispatcher(std::string_view s) {
     // The frameworks' own names: Megatron-Core's dispatcher types and flex backends.

@@ -1,6 +1,16 @@
 #include "core/estimate/detail/ExplainRates.h"
 
 namespace lp::core::detail {
+namespace {
+
+// The working of every utilisation: "<FLOPs per step> / (<step> x <GPUs> x <peak> TFLOP/s) = 41.0%".
+std::string utilisationWorking(const Scenario& s, const Plan& p, const std::string& flopsPerStep,
+                               double share) {
+    return lp::format("{} / ({} x {:.0f} x {:.0f} TFLOP/s) = {:.1f}%", flopsPerStep, secs(p.time.stepSeconds),
+                      static_cast<double>(s.layout.gpus()), s.cluster.gpu.peakFlops16 / 1e12, 100.0 * share);
+}
+
+} // namespace
 
 void explainRates(ExplanationList& list) {
     const auto [s, p, t, l, im, o] = inputsOf(list);
@@ -16,22 +26,17 @@ void explainRates(ExplanationList& list) {
         "attention scores.");
     list.add("mfu", "Model FLOPs utilization (MFU)", p.mfu, "fraction",
              "MFU = model FLOPs per step / (step time x GPUs x peak)",
-             lp::format("{} / ({} x {:.0f} x {:.0f} TFLOP/s) = {:.1f}%", count(p.modelFlopsPerStep),
-                        secs(p.time.stepSeconds), gpus, peak / 1e12, 100.0 * p.mfu),
-             kPalmPaper,
+             utilisationWorking(s, p, count(p.modelFlopsPerStep), p.mfu), kPalmPaper,
              "The share of the GPUs' peak arithmetic spent on the model's own FLOPs: 35-55% is typical of "
-             "well-tuned "
-             "pretraining; under 20% something is wrong.");
+             "well-tuned pretraining; under 20% something is wrong.");
     list.add("hfu", "Hardware FLOPs utilization (HFU)", p.hfu, "fraction",
              "HFU = (model + recomputed FLOPs) / (step time x GPUs x peak)",
-             lp::format("{} / ({} x {:.0f} x {:.0f} TFLOP/s) = {:.1f}%", count(p.hardwareFlopsPerStep),
-                        secs(p.time.stepSeconds), gpus, peak / 1e12, 100.0 * p.hfu),
-             kPalmPaper, "Like MFU but also counting the forward work repeated by activation recompute.");
+             utilisationWorking(s, p, count(p.hardwareFlopsPerStep), p.hfu), kPalmPaper,
+             "Like MFU but also counting the forward work repeated by activation recompute.");
     list.add("mfu_6nd", "6ND yardstick MFU", p.mfu6nd, "fraction",
              "6 x parameters x tokens / (step time x GPUs x peak)",
-             lp::format("6 x {} x {} / ({} x {:.0f} x {:.0f} TFLOP/s) = {:.1f}%", count(p.params.active),
-                        count(p.tokensPerStep), secs(p.time.stepSeconds), gpus, peak / 1e12,
-                        100.0 * p.mfu6nd),
+             utilisationWorking(
+                 s, p, lp::format("6 x {} x {}", count(p.params.active), count(p.tokensPerStep)), p.mfu6nd),
              "Kaplan et al. 2020 (C = 6ND)",
              "The quick rule of thumb: training costs about 6 FLOPs per parameter per token.");
     list.add("model_tflops_per_gpu", "Model TFLOP/s per GPU", p.modelTflopsPerGpu, "TFLOP/s",
