@@ -129,9 +129,9 @@ private:
                 return;
         } else if (m_req.nccl) {
             m_result.notes.push_back(
-                count < 2 ? "NCCL collectives: not measured, they need two or more GPUs (this "
-                            "machine has one)"
-                          : "NCCL collectives: not measured (no message sizes, or limited to one GPU)");
+                count < 2
+                    ? "NCCL collectives: not measured, they need two or more GPUs (this machine has one)"
+                    : "NCCL collectives: not measured (no message sizes, or limited to one GPU)");
         }
         m_done = m_total;
         if (!report("done", "finished"))

@@ -25,9 +25,9 @@ std::string noGpuReason(cudaError_t e) {
         return out;
     }
     case cudaErrorStubLibrary:
-        return detail::cudaErrorText(e) + ": the libcuda found is the toolkit's link stub (a stubs folder on "
-                                          "LD_LIBRARY_PATH?), not the NVIDIA "
-                                          "driver; remove it from the library path and install the driver";
+        return detail::cudaErrorText(e) +
+               ": the libcuda found is the toolkit's link stub (a stubs folder on LD_LIBRARY_PATH?), not the "
+               "NVIDIA driver; remove it from the library path and install the driver";
     default:
         return "the CUDA runtime cannot use the GPUs: " + detail::cudaErrorText(e);
     }

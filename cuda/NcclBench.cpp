@@ -202,9 +202,8 @@ std::string NcclBench::libraryVersion() const {
 }
 
 std::expected<std::unique_ptr<NcclBench>, std::string> NcclBench::open(int, double) {
-    return std::unexpected(
-        std::string("this build has no NCCL support (nccl.h was not found when it was configured), "
-                    "so the collectives are not measured"));
+    return std::unexpected(std::string("this build has no NCCL support (nccl.h was not found when it was "
+                                       "configured), so the collectives are not measured"));
 }
 
 CommMeasurement NcclBench::run(Collective op, double bytes, const TimingPlan&) {

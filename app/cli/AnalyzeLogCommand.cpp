@@ -14,27 +14,19 @@
 namespace lp::cli {
 
 std::string analyzeLogHelp() {
-    return "Usage: layout-planner-cli analyze-log LOG [SCENARIO.json] [FLAGS] [--warmup N] [--json]\n"
-           "                                      [--format auto|csv|megatron|torchtitan|numbers] [--unit "
-           "s|ms]\n"
-           "\n"
-           "Reads the step times of a training run, drops the warmup steps, and reports the steady state:\n"
-           "mean step time with its spread (std, p10, p90), tokens/s and MFU. With a scenario (a file or\n"
-           "scenario flags) it compares the run with the plan's prediction and says plainly what a gap\n"
-           "means. LOG is a Megatron-LM or torchtitan log, a CSV with a step-time column, or plain numbers;\n"
-           "- reads standard input. The formats and the warmup rule are in docs/reports.md.\n"
-           "\n"
-           "Options:\n"
-           "  --warmup N                  drop exactly the first N samples (default: detected "
-           "automatically)\n"
-           "  --format FORMAT             auto (default), csv, megatron, torchtitan or numbers\n"
-           "  --unit s|ms                 unit of numbers without one (default: ms when their median is "
-           "above 100)\n"
-           "  --profile FILE              evaluate the scenario with a hardware profile file\n"
-           "  --json                      print the analysis as JSON (schema layout-planner/run-analysis)\n"
-           "  -h, --help                  this help\n"
-           "\n"
-           "Scenario flags:\n" +
+    return "Usage: layout-planner-cli analyze-log LOG [SCENARIO.json] [FLAGS] [--warmup N] [--json]\n        "
+           "                              [--format auto|csv|megatron|torchtitan|numbers] [--unit "
+           "s|ms]\n\nReads the step times of a training run, drops the warmup steps, and reports the steady "
+           "state:\nmean step time with its spread (std, p10, p90), tokens/s and MFU. With a scenario (a "
+           "file or\nscenario flags) it compares the run with the plan's prediction and says plainly what a "
+           "gap\nmeans. LOG is a Megatron-LM or torchtitan log, a CSV with a step-time column, or plain "
+           "numbers;\n- reads standard input. The formats and the warmup rule are in "
+           "docs/reports.md.\n\nOptions:\n  --warmup N                  drop exactly the first N samples "
+           "(default: detected automatically)\n  --format FORMAT             auto (default), csv, megatron, "
+           "torchtitan or numbers\n  --unit s|ms                 unit of numbers without one (default: ms "
+           "when their median is above 100)\n  --profile FILE              evaluate the scenario with a "
+           "hardware profile file\n  --json                      print the analysis as JSON (schema "
+           "layout-planner/run-analysis)\n  -h, --help                  this help\n\nScenario flags:\n" +
            scenarioFlagsHelp() + "\n" + exitCodesHelp();
 }
 

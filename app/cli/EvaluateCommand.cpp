@@ -14,25 +14,18 @@
 namespace lp::cli {
 std::string evaluateHelp() {
     return "Usage: layout-planner-cli evaluate [SCENARIO.json] [FLAGS] [--json] [--explain] [--profile "
-           "PROFILE.json]\n"
-           "\n"
-           "Evaluates a scenario: memory per GPU and pipeline stage, the step-time breakdown, MFU/HFU,\n"
-           "throughput, time and GPU-hours for the token budget, and diagnostics. Without a file it starts\n"
-           "from the default scenario (Llama-2-70B on 8 x 8 H100, TP 8 x PP 4 x DP 2). Flags override it.\n"
-           "When --nodes, --gpus-per-node or --cluster change the GPU count and --dp is not given, dp\n"
-           "becomes gpus / (tp x pp x cp) where that divides.\n"
-           "\n"
-           "Options:\n"
-           "  --json                      print the plan as JSON (docs/cli.md lists its keys)\n"
-           "  --explain                   add every figure's formula, the values substituted and the source\n"
-           "  --profile FILE              use a hardware profile file instead of the GPU's built-in one\n"
-           "  -h, --help                  this help\n"
-           "\n"
-           "Scenario flags:\n" +
+           "PROFILE.json]\n\nEvaluates a scenario: memory per GPU and pipeline stage, the step-time "
+           "breakdown, MFU/HFU,\nthroughput, time and GPU-hours for the token budget, and diagnostics. "
+           "Without a file it starts\nfrom the default scenario (Llama-2-70B on 8 x 8 H100, TP 8 x PP 4 x DP "
+           "2). Flags override it.\nWhen --nodes, --gpus-per-node or --cluster change the GPU count and --dp "
+           "is not given, dp\nbecomes gpus / (tp x pp x cp) where that divides.\n\nOptions:\n  --json        "
+           "              print the plan as JSON (docs/cli.md lists its keys)\n  --explain                   "
+           "add every figure's formula, the values substituted and the source\n  --profile FILE              "
+           "use a hardware profile file instead of the GPU's built-in one\n  -h, --help                  "
+           "this help\n\nScenario flags:\n" +
            scenarioFlagsHelp() +
-           "\n"
-           "An invalid layout (any error diagnostic) prints its diagnostics and exits 2; with --json it\n"
-           "prints the plan with \"valid\": false. A valid layout that does not fit exits 0 (fits: "
+           "\nAn invalid layout (any error diagnostic) prints its diagnostics and exits 2; with --json "
+           "it\nprints the plan with \"valid\": false. A valid layout that does not fit exits 0 (fits: "
            "false).\n\n" +
            exitCodesHelp();
 }

@@ -12,25 +12,16 @@ namespace lp::cli {
 
 std::string exportHelp() {
     return "Usage: layout-planner-cli export [SCENARIO.json] [FLAGS] --to megatron|deepspeed|torchtitan [-o "
-           "FILE]\n"
-           "\n"
-           "Writes the scenario's layout as launch settings for a training framework, with the framework's\n"
-           "own names (docs/reports.md):\n"
-           "  megatron    Megatron-LM command-line arguments, as a bash array MEGATRON_ARGS=( ... )\n"
-           "  deepspeed   a DeepSpeed config JSON (ds_config.json)\n"
-           "  torchtitan  the [training], [parallelism] and [activation_checkpoint] tables of a torchtitan\n"
-           "              TOML config\n"
-           "What a framework cannot express is printed as notes on standard error. An invalid layout\n"
-           "exports nothing and exits 2; a layout that does not fit exports with a warning.\n"
-           "\n"
-           "Options:\n"
-           "  --to TARGET                 megatron, deepspeed or torchtitan (required)\n"
-           "  -o, --output FILE           where to write the settings (default: standard output)\n"
-           "  --json                      print {\"target\", \"file_name\", \"text\", \"notes\"} as JSON "
-           "instead\n"
-           "  -h, --help                  this help\n"
-           "\n"
-           "Scenario flags:\n" +
+           "FILE]\n\nWrites the scenario's layout as launch settings for a training framework, with the "
+           "framework's\nown names (docs/reports.md):\n  megatron    Megatron-LM command-line arguments, as "
+           "a bash array MEGATRON_ARGS=( ... )\n  deepspeed   a DeepSpeed config JSON (ds_config.json)\n  "
+           "torchtitan  the [training], [parallelism] and [activation_checkpoint] tables of a torchtitan\n   "
+           "           TOML config\nWhat a framework cannot express is printed as notes on standard error. "
+           "An invalid layout\nexports nothing and exits 2; a layout that does not fit exports with a "
+           "warning.\n\nOptions:\n  --to TARGET                 megatron, deepspeed or torchtitan "
+           "(required)\n  -o, --output FILE           where to write the settings (default: standard "
+           "output)\n  --json                      print {\"target\", \"file_name\", \"text\", \"notes\"} as "
+           "JSON instead\n  -h, --help                  this help\n\nScenario flags:\n" +
            scenarioFlagsHelp() + "\n" + exitCodesHelp();
 }
 
@@ -56,9 +47,10 @@ int runExport(const Args& argv) {
     if (!parsed)
         return reportError(parsed.error(), jsonOut);
     if (!target)
-        return reportError(badValue("--to", "missing: say which framework (--to megatron, --to deepspeed or "
-                                            "--to torchtitan)"),
-                           jsonOut);
+        return reportError(
+            badValue("--to",
+                     "missing: say which framework (--to megatron, --to deepspeed or --to torchtitan)"),
+            jsonOut);
     auto scenario = buildScenario(parsed->file, parsed->overrides);
     if (!scenario)
         return reportError(scenario.error(), jsonOut);

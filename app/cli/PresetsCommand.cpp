@@ -148,15 +148,11 @@ std::string clustersText() {
 } // namespace
 
 std::string presetsHelp() {
-    return "Usage: layout-planner-cli presets [models|gpus|clusters] [--json]\n"
-           "\n"
-           "Lists the presets built into the planner (resources/presets/*.json, each citing its source).\n"
-           "Their ids go to --model, --gpu and --cluster.\n"
-           "\n"
-           "Options:\n"
-           "  --json                      print {\"models\": [...], \"gpus\": [...], \"clusters\": [...]}\n"
-           "                              (only the kind asked for, when one is given)\n"
-           "  -h, --help                  this help\n\n" +
+    return "Usage: layout-planner-cli presets [models|gpus|clusters] [--json]\n\nLists the presets built "
+           "into the planner (resources/presets/*.json, each citing its source).\nTheir ids go to --model, "
+           "--gpu and --cluster.\n\nOptions:\n  --json                      print {\"models\": [...], "
+           "\"gpus\": [...], \"clusters\": [...]}\n                              (only the kind asked for, "
+           "when one is given)\n  -h, --help                  this help\n\n" +
            exitCodesHelp();
 }
 
@@ -178,9 +174,9 @@ int runPresets(const Args& argv) {
                 return reportError(
                     badValue(value, "unknown kind of preset (expected models, gpus or clusters)"), jsonOut);
             if (kind)
-                return reportError(badValue(value, "one kind of preset at a time (expected models, gpus or "
-                                                   "clusters)"),
-                                   jsonOut);
+                return reportError(
+                    badValue(value, "one kind of preset at a time (expected models, gpus or clusters)"),
+                    jsonOut);
             kind = k;
         }
     }

@@ -9,34 +9,24 @@
 namespace lp::cli {
 
 std::string reportHelp() {
-    return "Usage: layout-planner-cli report [SCENARIO.json] [FLAGS] [--format html|md|json|pdf] [-o FILE]\n"
-           "                                 [--title TEXT] [--profile PROFILE.json]\n"
-           "\n"
-           "Writes a layout report of the scenario: title, date, tool version, the scenario in full, the\n"
-           "layout, memory per pipeline stage (table and chart), the step-time breakdown (table and chart),\n"
-           "MFU/HFU/6ND, diagnostics with suggestions, how the key figures are computed, the hardware\n"
-           "profile and its origin, and the assumptions (docs/reports.md).\n"
-           "\n"
-           "  html  one self-contained page: inline CSS and SVG charts, no external resources, printable\n"
-           "  md    Markdown for a code forge (tables; charts as text bars)\n"
-           "  json  machine-readable, versioned: {\"schema\": \"layout-planner/report\", \"version\": 1, "
-           "...}\n"
-           "  pdf   needs the desktop application (Qt's PDF writer):\n"
-           "        layout-planner --export-pdf FILE [SCENARIO.json]\n"
-           "\n"
-           "Without --format the format follows the extension of -o (.html, .md, .json), else html.\n"
-           "Without -o, or with -o -, the report goes to standard output. An invalid layout writes no\n"
-           "report and exits 2. SOURCE_DATE_EPOCH (seconds) fixes the report's date.\n"
-           "\n"
-           "Options:\n"
-           "  --format FORMAT             html, md (markdown), json or pdf\n"
-           "  -o, --output FILE           where to write the report (atomically)\n"
-           "  --title TEXT                the report's title (default: \"Layout report: <scenario name>\")\n"
-           "  --profile FILE              use a hardware profile file instead of the GPU's built-in one\n"
-           "  --json                      report errors as JSON\n"
-           "  -h, --help                  this help\n"
-           "\n"
-           "Scenario flags:\n" +
+    return "Usage: layout-planner-cli report [SCENARIO.json] [FLAGS] [--format html|md|json|pdf] [-o FILE]\n "
+           "                                [--title TEXT] [--profile PROFILE.json]\n\nWrites a layout "
+           "report of the scenario: title, date, tool version, the scenario in full, the\nlayout, memory per "
+           "pipeline stage (table and chart), the step-time breakdown (table and chart),\nMFU/HFU/6ND, "
+           "diagnostics with suggestions, how the key figures are computed, the hardware\nprofile and its "
+           "origin, and the assumptions (docs/reports.md).\n\n  html  one self-contained page: inline CSS "
+           "and SVG charts, no external resources, printable\n  md    Markdown for a code forge (tables; "
+           "charts as text bars)\n  json  machine-readable, versioned: {\"schema\": "
+           "\"layout-planner/report\", \"version\": 1, ...}\n  pdf   needs the desktop application (Qt's PDF "
+           "writer):\n        layout-planner --export-pdf FILE [SCENARIO.json]\n\nWithout --format the "
+           "format follows the extension of -o (.html, .md, .json), else html.\nWithout -o, or with -o -, "
+           "the report goes to standard output. An invalid layout writes no\nreport and exits 2. "
+           "SOURCE_DATE_EPOCH (seconds) fixes the report's date.\n\nOptions:\n  --format FORMAT             "
+           "html, md (markdown), json or pdf\n  -o, --output FILE           where to write the report "
+           "(atomically)\n  --title TEXT                the report's title (default: \"Layout report: "
+           "<scenario name>\")\n  --profile FILE              use a hardware profile file instead of the "
+           "GPU's built-in one\n  --json                      report errors as JSON\n  -h, --help            "
+           "      this help\n\nScenario flags:\n" +
            scenarioFlagsHelp() + "\n" + exitCodesHelp();
 }
 
@@ -76,10 +66,9 @@ int runReport(const Args& argv) {
                      : core::ReportFormat::Html;
     if (*format == core::ReportFormat::Pdf)
         return reportError(
-            badValue("--format",
-                     "PDF export needs the desktop application (Qt's PDF writer); the command line "
-                     "is Qt-free. Run `layout-planner --export-pdf FILE [SCENARIO.json]`, or write "
-                     "HTML (--format html) and print it to PDF from a browser"),
+            badValue("--format", "PDF export needs the desktop application (Qt's PDF writer); the command "
+                                 "line is Qt-free. Run `layout-planner --export-pdf FILE [SCENARIO.json]`, "
+                                 "or write HTML (--format html) and print it to PDF from a browser"),
             jsonErrors);
 
     auto scenario = buildScenario(parsed->file, parsed->overrides);

@@ -10,19 +10,13 @@
 namespace lp::cli {
 
 std::string scenarioHelp() {
-    return "Usage: layout-planner-cli scenario [SCENARIO.json] [FLAGS] -o FILE\n"
-           "\n"
-           "Writes the scenario the flags describe (starting from SCENARIO.json, or the default scenario)\n"
-           "as a scenario file (docs/formats.md). `evaluate FILE` then gives the same plan as\n"
-           "`evaluate` with the same flags. Without -o, or with -o -, the file goes to standard output.\n"
-           "The file is written atomically: an existing file survives a failed write.\n"
-           "\n"
-           "Options:\n"
-           "  -o, --output FILE           where to write the scenario\n"
-           "  --json                      report errors as JSON\n"
-           "  -h, --help                  this help\n"
-           "\n"
-           "Scenario flags:\n" +
+    return "Usage: layout-planner-cli scenario [SCENARIO.json] [FLAGS] -o FILE\n\nWrites the scenario the "
+           "flags describe (starting from SCENARIO.json, or the default scenario)\nas a scenario file "
+           "(docs/formats.md). `evaluate FILE` then gives the same plan as\n`evaluate` with the same flags. "
+           "Without -o, or with -o -, the file goes to standard output.\nThe file is written atomically: an "
+           "existing file survives a failed write.\n\nOptions:\n  -o, --output FILE           where to write "
+           "the scenario\n  --json                      report errors as JSON\n  -h, --help                  "
+           "this help\n\nScenario flags:\n" +
            scenarioFlagsHelp() + "\n" + exitCodesHelp();
 }
 

@@ -184,17 +184,15 @@ const FlagSpec kScenarioFlags[] = {
      enumSetter(&O::precision, &core::parsePrecision, "bf16, fp16, fp8")},
     {"--optimizer", "NAME", "adam|sgd", enumSetter(&O::optimizer, &core::parseOptimizer, "adam, sgd")},
     {"--remat-policy", "NAME",
-     "with selective recompute: a JAX/MaxText remat policy, the named tensors each layer saves: "
-     "auto (the style's own), minimal_with_context (minimal_flash), minimal, "
-     "save_dot_with_context_except_mlp, "
+     "with selective recompute: a JAX/MaxText remat policy, the named tensors each layer saves: auto (the "
+     "style's own), minimal_with_context (minimal_flash), minimal, save_dot_with_context_except_mlp, "
      "save_dot_except_mlpwi, save_dot_except_mlp, save_qkv_proj, save_out_proj",
      enumSetter(&O::rematPolicy, &core::parseRematPolicy,
                 "auto, minimal_with_context, minimal, save_dot_with_context_except_mlp, "
                 "save_dot_except_mlpwi, save_dot_except_mlp, save_qkv_proj, save_out_proj")},
     {"--optimizer-precision", "P",
      "optimizer state: fp32 (fp32 master and moments) | bf16_moments (fp32 master, bf16 moments) | bf16 "
-     "(bf16 "
-     "parameters, no master copy)",
+     "(bf16 parameters, no master copy)",
      enumSetter(&O::optimizerPrecision, &core::parseOptimizerPrecision, "fp32, bf16_moments, bf16")},
     {"--loader-prefetch", "on|off", "data loader prefetching", onOffSetter(&O::loaderPrefetch)},
     {"--optimizer-offload", "on|off",
@@ -222,8 +220,7 @@ const FlagSpec kScenarioFlags[] = {
      enumSetter(&O::crossEntropy, &core::parseCrossEntropy,
                 "auto, unfused, fused, fused_linear, compiled, fused_16bit")},
     {"--logits-metric-passes", "N",
-     "training metrics computed from the logits after each backward, eager fp32 (Composer/llm-foundry: "
-     "2)",
+     "training metrics computed from the logits after each backward, eager fp32 (Composer/llm-foundry: 2)",
      intSetter(&O::logitsMetricPasses, 0, static_cast<int>(core::limits::kMaxLogitsMetricPasses))},
     {"--cp-exchange", "E", "context-parallel K/V exchange: auto|ring|allgather",
      enumSetter(&O::cpExchange, &core::parseCpExchange,
@@ -391,8 +388,8 @@ std::expected<void, CliError> applyLayout(const ScenarioOverrides& o, Scenario& 
     }
     const double layoutGpus = static_cast<double>(l.tp) * l.pp * l.cp * l.dp;
     if (layoutGpus > kMaxGpus)
-        return std::unexpected(badValue("layout", "tp x pp x cp x dp is more GPUs than the planner handles "
-                                                  "(2147483647)"));
+        return std::unexpected(
+            badValue("layout", "tp x pp x cp x dp is more GPUs than the planner handles (2147483647)"));
     if (static_cast<double>(l.microBatch) * l.accumulation * l.dp > kMaxBatch)
         return std::unexpected(
             badValue("layout", "micro batch x accumulation x dp is larger than the planner handles (1e15)"));

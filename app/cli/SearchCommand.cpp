@@ -108,9 +108,9 @@ json entryJson(const core::Scenario& base, const core::HardwareProfile* profile,
 
 std::string csvOf(const core::SearchResult& r) {
     std::ostringstream o;
-    o << "rank,tp,pp,dp,cp,ep,vpp,micro_batch,accumulation,global_batch,zero_stage,recompute,"
-         "sequence_parallel,step_s,mfu,tokens_per_s,worst_stage_bytes,headroom_bytes,gpu_hours,pareto,"
-         "zero_shard_degree,recompute_layers\n";
+    o << "rank,tp,pp,dp,cp,ep,vpp,micro_batch,accumulation,global_batch,zero_stage,recompute,sequence_"
+         "parallel,step_s,mfu,tokens_per_s,worst_stage_bytes,headroom_bytes,gpu_hours,pareto,zero_shard_"
+         "degree,recompute_layers\n";
     auto onFront = [&](const core::SearchEntry& e) {
         for (const auto& p : r.pareto)
             if (p.choice == e.choice && p.globalBatch == e.globalBatch)
@@ -175,33 +175,22 @@ std::string textOf(const core::SearchResult& r) {
 } // namespace
 
 std::string searchHelp() {
-    return "Usage: layout-planner-cli search [SCENARIO.json] [FLAGS] [--rank step_time|mfu|cost|headroom]\n"
-           "       [--top N] [--global-batch N | --global-batch-range A:B] [--threads N] [--json | --csv]\n"
-           "       [--profile PROFILE.json]\n"
-           "\n"
-           "Tries every valid layout of the scenario's GPUs (TP, PP, DP, CP, EP, virtual stages, micro "
-           "batch,\n"
-           "accumulation, ZeRO stage, recompute, sequence parallel) for the global batch, keeps those that "
-           "fit,\n"
-           "and ranks them. Prints the top N, the size of the Pareto front of throughput against memory\n"
-           "headroom, and how many layouts were rejected for each reason.\n"
-           "\n"
-           "Options:\n"
-           "  --rank KEY                  step_time (default), mfu, cost (GPU-hours) or headroom\n"
-           "  --top N                     how many layouts to list (default 10)\n"
-           "  --global-batch N            the global batch in sequences (default: the scenario's)\n"
-           "  --global-batch-range A:B    every global batch from A to B sequences\n"
-           "  --threads N                 worker threads (default: all cores)\n"
-           "  --shard-degrees LIST        hybrid-sharding degrees to try with ZeRO >= 1, e.g. 0,8 (0 = all "
-           "DP\n"
-           "                              ranks; default: the scenario's --shard-degree)\n"
-           "  --json                      {\"evaluated\", \"valid\", \"fitting\", \"rejected\", \"pareto\", "
-           "\"top\"}, each\n"
-           "                              layout in the shape of `evaluate --json`\n"
-           "  --csv                       the top layouts as CSV\n"
-           "  --profile FILE              use a hardware profile file\n"
-           "\n"
-           "Scenario flags:\n" +
+    return "Usage: layout-planner-cli search [SCENARIO.json] [FLAGS] [--rank step_time|mfu|cost|headroom]\n  "
+           "     [--top N] [--global-batch N | --global-batch-range A:B] [--threads N] [--json | --csv]\n    "
+           "   [--profile PROFILE.json]\n\nTries every valid layout of the scenario's GPUs (TP, PP, DP, CP, "
+           "EP, virtual stages, micro batch,\naccumulation, ZeRO stage, recompute, sequence parallel) for "
+           "the global batch, keeps those that fit,\nand ranks them. Prints the top N, the size of the "
+           "Pareto front of throughput against memory\nheadroom, and how many layouts were rejected for each "
+           "reason.\n\nOptions:\n  --rank KEY                  step_time (default), mfu, cost (GPU-hours) or "
+           "headroom\n  --top N                     how many layouts to list (default 10)\n  --global-batch "
+           "N            the global batch in sequences (default: the scenario's)\n  --global-batch-range A:B "
+           "   every global batch from A to B sequences\n  --threads N                 worker threads "
+           "(default: all cores)\n  --shard-degrees LIST        hybrid-sharding degrees to try with ZeRO >= "
+           "1, e.g. 0,8 (0 = all DP\n                              ranks; default: the scenario's "
+           "--shard-degree)\n  --json                      {\"evaluated\", \"valid\", \"fitting\", "
+           "\"rejected\", \"pareto\", \"top\"}, each\n                              layout in the shape of "
+           "`evaluate --json`\n  --csv                       the top layouts as CSV\n  --profile FILE        "
+           "      use a hardware profile file\n\nScenario flags:\n" +
            scenarioFlagsHelp() + "\n" + exitCodesHelp();
 }
 

@@ -92,10 +92,9 @@ std::string reportText(const std::string& file, std::size_t caseCount, const cor
     }
     out += rows.render(0);
     if (invalid > 0)
-        out +=
-            "\n" + std::to_string(invalid) +
-            " figure(s) have no prediction: the planner rejects their layout (see validate --case ID); the "
-            "summary counts each as a 100 % error.\n";
+        out += "\n" + std::to_string(invalid) +
+               " figure(s) have no prediction: the planner rejects their layout (see validate --case ID); "
+               "the summary counts each as a 100 % error.\n";
     // Each adjusted case once, in the order of the table.
     std::string adjusted;
     std::string lastCase;
@@ -133,40 +132,32 @@ std::string reportText(const std::string& file, std::size_t caseCount, const cor
 } // namespace
 
 std::string validateHelp() {
-    return "Usage: layout-planner-cli validate CASES.json [--json] [--profile PROFILE.json] [--case ID]\n"
-           "\n"
-           "Predicts every measured training run in a layout-planner/validation-cases@1 file and prints,\n"
-           "per case and metric, the measured and predicted values and the relative error\n"
-           "(predicted - measured) / measured, then per metric the count, median and maximum absolute\n"
-           "error, and a \"throughput\" line pooling the throughput metrics; then, where the file\n"
-           "holds more than one, the throughput figures by GPU, framework style and precision with\n"
-           "their median planned speed against the measured one (+ = planned faster); last, how many\n"
-           "runs (which all ran) plan over their GPUs' memory, and by how much. A case without a micro\n"
-           "batch uses the fastest micro batch that fits (column mb).\n"
-           "\n"
-           "Options:\n"
-           "  --json                      print {\"cases\": [{\"id\", \"metric\", \"measured\", "
-           "\"predicted\",\n"
-           "                              \"relative_error\"}], \"summary\": {METRIC: {\"count\",\n"
-           "                              \"median_abs_error\", \"max_abs_error\"}}, \"by_group\":\n"
-           "                              [{\"gpu\", \"style\", \"precision\", \"count\",\n"
-           "                              \"median_abs_error\", \"median_speed_error\",\n"
-           "                              \"beyond_20_percent\"}], \"memory_fit\":\n"
-           "                              {\"planned_cases\", \"over_capacity\": [{\"id\",\n"
-           "                              \"used_fraction\"}]}} (errors and fractions as fractions)\n"
-           "  --profile FILE              use a hardware profile file for the cases on its GPU\n"
-           "  --markdown FILE             also write the per-case table and summary as Markdown\n"
-           "                              (the pages in docs/validation/ are generated this way)\n"
-           "  --plot FILE.svg             also write the predicted-against-measured plot as SVG\n"
-           "  --case ID                   only this case: its rows, then the whole plan the planner made\n"
-           "                              for it (memory, time, diagnostics; with --json the evaluate\n"
-           "                              --json object under \"plan\")\n"
-           "  --explain                   with --case: every figure's formula and values\n"
-           "  --write-scenario FILE       with --case: save the case as a scenario file, to open in the\n"
-           "                              window or to edit and evaluate\n"
-           "  -h, --help                  this help\n"
-           "\n"
-           "Exits 0 when the validation ran, however large the errors.\n\n" +
+    return "Usage: layout-planner-cli validate CASES.json [--json] [--profile PROFILE.json] [--case "
+           "ID]\n\nPredicts every measured training run in a layout-planner/validation-cases@1 file and "
+           "prints,\nper case and metric, the measured and predicted values and the relative "
+           "error\n(predicted - measured) / measured, then per metric the count, median and maximum "
+           "absolute\nerror, and a \"throughput\" line pooling the throughput metrics; then, where the "
+           "file\nholds more than one, the throughput figures by GPU, framework style and precision "
+           "with\ntheir median planned speed against the measured one (+ = planned faster); last, how "
+           "many\nruns (which all ran) plan over their GPUs' memory, and by how much. A case without a "
+           "micro\nbatch uses the fastest micro batch that fits (column mb).\n\nOptions:\n  --json           "
+           "           print {\"cases\": [{\"id\", \"metric\", \"measured\", \"predicted\",\n                "
+           "              \"relative_error\"}], \"summary\": {METRIC: {\"count\",\n                          "
+           "    \"median_abs_error\", \"max_abs_error\"}}, \"by_group\":\n                              "
+           "[{\"gpu\", \"style\", \"precision\", \"count\",\n                              "
+           "\"median_abs_error\", \"median_speed_error\",\n                              "
+           "\"beyond_20_percent\"}], \"memory_fit\":\n                              {\"planned_cases\", "
+           "\"over_capacity\": [{\"id\",\n                              \"used_fraction\"}]}} (errors and "
+           "fractions as fractions)\n  --profile FILE              use a hardware profile file for the cases "
+           "on its GPU\n  --markdown FILE             also write the per-case table and summary as "
+           "Markdown\n                              (the pages in docs/validation/ are generated this way)\n "
+           " --plot FILE.svg             also write the predicted-against-measured plot as SVG\n  --case ID  "
+           "                 only this case: its rows, then the whole plan the planner made\n                "
+           "              for it (memory, time, diagnostics; with --json the evaluate\n                      "
+           "        --json object under \"plan\")\n  --explain                   with --case: every figure's "
+           "formula and values\n  --write-scenario FILE       with --case: save the case as a scenario file, "
+           "to open in the\n                              window or to edit and evaluate\n  -h, --help       "
+           "           this help\n\nExits 0 when the validation ran, however large the errors.\n\n" +
            exitCodesHelp();
 }
 
@@ -300,8 +291,7 @@ int printCase(const ValidateArgs& a, const core::ValidationCase& c, const core::
                       ? std::string()
                       : "Architecture: the case has the shape of the built-in " + c.architectureFrom +
                             " and is planned with its attention (head size, MLA), routing groups, norms and "
-                            "biases, "
-                            "which the case format has no fields for\n")
+                            "biases, which the case format has no fields for\n")
               << "\n"
               << renderPlanText(s, plan);
     if (a.explain)

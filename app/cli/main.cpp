@@ -38,19 +38,17 @@ const Command* findCommand(std::string_view name) {
 }
 
 std::string exitCodesHelp() {
-    return "Exit codes:\n"
-           "  0  success (also: a valid layout that does not fit, a validation with large errors)\n"
-           "  1  an output file could not be written, or an internal error\n"
-           "  2  bad input: an unknown or malformed flag, a file that cannot be loaded, an invalid layout\n";
+    return "Exit codes:\n  0  success (also: a valid layout that does not fit, a validation with large "
+           "errors)\n  1  an output file could not be written, or an internal error\n  2  bad input: an "
+           "unknown or malformed flag, a file that cannot be loaded, an invalid layout\n";
 }
 
 namespace {
 
 std::string topHelp() {
-    std::string out = "Usage: layout-planner-cli COMMAND [ARGS]\n"
-                      "       layout-planner-cli COMMAND --help\n"
-                      "       layout-planner-cli --version\n\n"
-                      "Plan distributed training layouts of large language models.\n\nCommands:\n";
+    std::string out = "Usage: layout-planner-cli COMMAND [ARGS]\n       layout-planner-cli COMMAND --help\n  "
+                      "     layout-planner-cli --version\n\nPlan distributed training layouts of large "
+                      "language models.\n\nCommands:\n";
     for (const auto& c : commandTable()) {
         std::string name(c.name);
         name.resize(12, ' ');

@@ -55,11 +55,10 @@ bool choosePlatform(int argc, char* argv[]) {
         return true;
     }
     std::fprintf(
-        stderr,
-        "layout-planner: no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset).\n"
-        "  Run it on a desktop session, under a virtual display (xvfb-run -a layout-planner), or use\n"
-        "  layout-planner-cli, which plans the same layouts in a terminal (layout-planner-cli evaluate).\n"
-        "  --screenshot FILE and --export-pdf FILE work without a display.\n");
+        stderr, "layout-planner: no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset).\n "
+                " Run it on a desktop session, under a virtual display (xvfb-run -a layout-planner), or "
+                "use\n  layout-planner-cli, which plans the same layouts in a terminal (layout-planner-cli "
+                "evaluate).\n  --screenshot FILE and --export-pdf FILE work without a display.\n");
     return false;
 #else
     (void)argc;

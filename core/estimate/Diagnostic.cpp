@@ -28,65 +28,60 @@ constexpr std::array<DiagnosticText, kDiagnosticCount> kTexts = {{
     {"tp_over_slow_links", ""},
     {"pipeline_bubble", "Raise gradient accumulation (more micro batches), use interleaved stages (virtual "
                         "stages > 1), or lower PP."},
-    {"loader_not_prefetching", "Turn on prefetching (more loader workers, pin_memory, prefetch_factor) so "
-                               "loading overlaps compute."},
+    {"loader_not_prefetching",
+     "Turn on prefetching (more loader workers, pin_memory, prefetch_factor) so loading overlaps compute."},
     {"stragglers",
-     "Find the slow rank (thermal throttling, a bad link, a noisy neighbour) and replace or fix "
-     "it."},
+     "Find the slow rank (thermal throttling, a bad link, a noisy neighbour) and replace or fix it."},
     {"sharding_traffic_contends_with_tp",
      "Keep TP inside the NVLink domain, or use a lower ZeRO stage / hybrid sharding within a node."},
-    {"mfu_below_20", "Look at the largest non-compute items in the step-time breakdown and the other "
-                     "diagnostics."},
-    {"does_not_fit", "Raise TP or PP, shard with ZeRO (higher stage), use more recompute or a smaller micro "
-                     "batch."},
+    {"mfu_below_20",
+     "Look at the largest non-compute items in the step-time breakdown and the other diagnostics."},
+    {"does_not_fit",
+     "Raise TP or PP, shard with ZeRO (higher stage), use more recompute or a smaller micro batch."},
     {"exposed_dp_comm", ""},
-    {"ep_crosses_nodes", "Keep TP x EP within the NVLink domain (lower EP or TP), or accept the cost for the "
-                         "memory it saves."},
+    {"ep_crosses_nodes",
+     "Keep TP x EP within the NVLink domain (lower EP or TP), or accept the cost for the memory it saves."},
     {"small_expert_batches",
      "Raise the micro batch or lower EP so that each expert gets more tokens per GEMM."},
-    {"cp_exchange_exposed",
-     "Use fewer CP ranks (longer chunks per rank), keep CP inside the NVLink domain, or "
-     "raise the micro batch."},
-    {"cp_crosses_nodes", "Keep TP x CP within the NVLink domain: lower TP, or place CP inside a node and DP "
-                         "across nodes."},
+    {"cp_exchange_exposed", "Use fewer CP ranks (longer chunks per rank), keep CP inside the NVLink domain, "
+                            "or raise the micro batch."},
+    {"cp_crosses_nodes",
+     "Keep TP x CP within the NVLink domain: lower TP, or place CP inside a node and DP across nodes."},
     {"uneven_pipeline_stages", "Choose PP (x virtual stages) that divides the layers, or give the first and "
                                "last stages fewer layers (they also hold the embedding and the head)."},
-    {"little_memory_headroom", "Keep 5-10% of the memory free: more recompute, a smaller micro batch or more "
-                               "sharding; PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True also reduces "
-                               "fragmentation."},
+    {"little_memory_headroom",
+     "Keep 5-10% of the memory free: more recompute, a smaller micro batch or more sharding; "
+     "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True also reduces fragmentation."},
     {"embedding_and_loss_in_pipeline_split",
      "Nothing to change: this balances the first and last stages, which also run the embedding and the "
      "output layer. Set the pipeline split to 'layers' to plan without it."},
     {"unfused_softmax", "Make micro batch x heads per TP rank a multiple of 4 (an even micro batch, or a "
                         "smaller TP) with a sequence of 17 to 4096 tokens, or use flash attention."},
-    {"fp8_not_supported", "Choose bf16 for this GPU, or a GPU with FP8 tensor cores (H100, H200, B200, "
-                          "GB200)."},
-    {"cpu_offload_cost", "Offload less: fewer activation layers, or keep the optimizer on the GPU with more "
-                         "ZeRO sharding (a higher stage or more DP ranks); or spend the memory on recompute "
-                         "instead."},
-    {"host_memory_exceeded", "Offload fewer activation layers, or keep the optimizer on the GPU; or, if the "
-                             "hosts have more memory than the preset's, set the GPU's Host memory to their "
-                             "share."},
+    {"fp8_not_supported",
+     "Choose bf16 for this GPU, or a GPU with FP8 tensor cores (H100, H200, B200, GB200)."},
+    {"cpu_offload_cost",
+     "Offload less: fewer activation layers, or keep the optimizer on the GPU with more ZeRO sharding (a "
+     "higher stage or more DP ranks); or spend the memory on recompute instead."},
+    {"host_memory_exceeded",
+     "Offload fewer activation layers, or keep the optimizer on the GPU; or, if the hosts have more memory "
+     "than the preset's, set the GPU's Host memory to their share."},
     {"heads_not_divisible_by_tp",
-     "Choose a TP that divides the number of heads (usually a power of two up to "
-     "8)."},
+     "Choose a TP that divides the number of heads (usually a power of two up to 8)."},
     {"kv_heads_not_divisible_by_tp",
-     "Choose a TP that divides the number of heads (usually a power of two up "
-     "to 8)."},
+     "Choose a TP that divides the number of heads (usually a power of two up to 8)."},
     {"layers_not_divisible_by_pp",
-     "Choose PP x virtual stages no larger than the number of layers (ideally a "
-     "divisor of it), or up to 2 more with the pipeline split "
-     "'embedding_and_loss'."},
-    {"gpu_count_mismatch", "Adjust DP (or the node count) so that TP x PP x CP x DP equals the GPUs in the "
-                           "cluster."},
-    {"batch_not_divisible", "Raise the accumulation steps to a multiple of PP, or turn interleaving off (1 "
-                            "virtual stage)."},
+     "Choose PP x virtual stages no larger than the number of layers (ideally a divisor of it), or up to 2 "
+     "more with the pipeline split 'embedding_and_loss'."},
+    {"gpu_count_mismatch",
+     "Adjust DP (or the node count) so that TP x PP x CP x DP equals the GPUs in the cluster."},
+    {"batch_not_divisible",
+     "Raise the accumulation steps to a multiple of PP, or turn interleaving off (1 virtual stage)."},
     {"seq_not_divisible_by_cp", "Choose CP so that 2 x CP divides the sequence length."},
     {"experts_not_divisible_by_ep",
      "Choose an EP that divides the number of experts (EP 1 for dense models)."},
-    {"ep_does_not_divide_dp", "Choose an EP that divides DP x CP (experts split by TP), or TP x CP x DP with "
-                              "expert TP 1 (whole experts); leave the expert TP on auto to get the largest "
-                              "that fits."},
+    {"ep_does_not_divide_dp",
+     "Choose an EP that divides DP x CP (experts split by TP), or TP x CP x DP with expert TP 1 (whole "
+     "experts); leave the expert TP on auto to get the largest that fits."},
     {"shard_degree_does_not_divide_dp", "Choose a shard degree that divides DP (for example the GPUs of one "
                                         "node / TP), or 0 to shard over all DP ranks."},
     {"invalid_value", "Correct the value in the scenario."},
@@ -120,10 +115,10 @@ std::string message(const diagnostic::Stragglers& f, double ms) {
         100.0 * f.slowdown, ms);
 }
 std::string message(const diagnostic::ShardingTrafficContendsWithTp&, double ms) {
-    return lp::format("ZeRO/FSDP sharding traffic and tensor-parallel collectives share the same network "
-                      "cards; each gets a share of the bandwidth ({:.1f} ms per step of exposed sharding "
-                      "traffic).",
-                      ms);
+    return lp::format(
+        "ZeRO/FSDP sharding traffic and tensor-parallel collectives share the same network cards; each gets "
+        "a share of the bandwidth ({:.1f} ms per step of exposed sharding traffic).",
+        ms);
 }
 std::string message(const diagnostic::MfuBelow20& f, double) {
     return lp::format("MFU is {:.0f}%, under 20%: something is wrong with this layout or setup (well-tuned "
@@ -137,22 +132,19 @@ std::string message(const diagnostic::DoesNotFit& f, double) {
                       f.stage, f.totalBytes / kGiB, f.capacityBytes / kGiB, kComponentNames[component]);
 }
 std::string message(const diagnostic::ExposedDpComm& f, double ms) {
-    return lp::format(
-        "Data-parallel gradient communication is not hidden behind the backward pass: {:.1f} ms "
-        "per step ({:.0f}% of the step).",
-        ms, 100.0 * f.shareOfStep);
+    return lp::format("Data-parallel gradient communication is not hidden behind the backward pass: {:.1f} "
+                      "ms per step ({:.0f}% of the step).",
+                      ms, 100.0 * f.shareOfStep);
 }
 std::string message(const diagnostic::EpCrossesNodes& f, double ms) {
-    return lp::format(
-        "The expert-parallel group (TP {} x EP {} GPUs) is larger than the NVLink domain: token "
-        "all-to-alls cross the network and cost {:.1f} ms per step.",
-        f.tp, f.ep, ms);
+    return lp::format("The expert-parallel group (TP {} x EP {} GPUs) is larger than the NVLink domain: "
+                      "token all-to-alls cross the network and cost {:.1f} ms per step.",
+                      f.tp, f.ep, ms);
 }
 std::string message(const diagnostic::SmallExpertBatches& f, double) {
-    return lp::format(
-        "Each expert sees only about {:.0f} tokens per micro batch: its GEMMs are small and run "
-        "far from peak.",
-        f.tokensPerExpert);
+    return lp::format("Each expert sees only about {:.0f} tokens per micro batch: its GEMMs are small and "
+                      "run far from peak.",
+                      f.tokensPerExpert);
 }
 std::string message(const diagnostic::CpExchangeExposed& f, double ms) {
     return lp::format("The context-parallel exchange of keys and values is not hidden behind attention: "
@@ -173,44 +165,41 @@ std::string message(const diagnostic::UnevenPipelineStages& f, double ms) {
                       f.layers, f.chunks, f.busiestRankLayers, ms);
 }
 std::string message(const diagnostic::LittleMemoryHeadroom& f, double) {
-    return lp::format("Only {:.1f} GiB ({:.1f}%) of the GPU's memory is left on pipeline stage {}: near the "
-                      "limit PyTorch's caching allocator frees its cache and retries allocations, each retry "
-                      "synchronising the GPU, which can slow the step far beyond this plan (whose memory is "
-                      "accurate to about 5%).",
-                      f.headroomBytes / kGiB, 100.0 * f.headroomShare, f.stage);
+    return lp::format(
+        "Only {:.1f} GiB ({:.1f}%) of the GPU's memory is left on pipeline stage {}: near the limit "
+        "PyTorch's caching allocator frees its cache and retries allocations, each retry synchronising the "
+        "GPU, which can slow the step far beyond this plan (whose memory is accurate to about 5%).",
+        f.headroomBytes / kGiB, 100.0 * f.headroomShare, f.stage);
 }
 std::string message(const diagnostic::EmbeddingAndLossInPipelineSplit& f, double) {
-    return lp::format("The pipeline split counts the embedding and the loss as one layer each ({} layers + 2 "
-                      "over PP {}): the first and the last rank hold {} layers beside the embedding and the "
-                      "output layer",
-                      f.layers, f.pp, f.firstRankLayers) +
+    return lp::format(
+               "The pipeline split counts the embedding and the loss as one layer each ({} layers + 2 over "
+               "PP {}): the first and the last rank hold {} layers beside the embedding and the output layer",
+               f.layers, f.pp, f.firstRankLayers) +
            (f.pp > 2 ? lp::format(", the others {}.", f.firstRankLayers + 1) : std::string(".")) +
            " Megatron-LM: --account-for-embedding-in-pipeline-split --account-for-loss-in-pipeline-split.";
 }
 std::string message(const diagnostic::UnfusedSoftmax& f, double ms) {
-    return lp::format("Megatron's fused softmax kernel does not take this shape (micro batch x heads per TP "
-                      "rank = {:.0f}, sequence {}): the attention softmax falls back to PyTorch's in fp32, "
-                      "with four more kernels per layer and pass and about ten times the memory traffic: "
-                      "{:.1f} ms per step.",
-                      f.rows, f.seqLen, ms);
+    return lp::format(
+        "Megatron's fused softmax kernel does not take this shape (micro batch x heads per TP rank = {:.0f}, "
+        "sequence {}): the attention softmax falls back to PyTorch's in fp32, with four more kernels per "
+        "layer and pass and about ten times the memory traffic: {:.1f} ms per step.",
+        f.rows, f.seqLen, ms);
 }
 std::string message(const diagnostic::Fp8NotSupported&, double) {
     return "FP8 training asked for, but this GPU has no FP8 tensor cores (FP8 needs Hopper, Ada or "
-           "Blackwell): "
-           "planned in bf16, as Transformer Engine falls back to it.";
+           "Blackwell): planned in bf16, as Transformer Engine falls back to it.";
 }
 std::string message(const diagnostic::CpuOffloadCost& f, double ms) {
-    return lp::format(
-        "CPU offloading costs {:.1f} ms per step ({:.0f}% of the step): {:.1f} ms of activation "
-        "copies the compute does not hide and {:.1f} ms for the optimizer on the CPU with its "
-        "copies over the host link.",
-        ms, 100.0 * f.shareOfStep, 1e3 * f.activationCopySeconds, 1e3 * f.cpuOptimizerSeconds);
+    return lp::format("CPU offloading costs {:.1f} ms per step ({:.0f}% of the step): {:.1f} ms of "
+                      "activation copies the compute does not hide and {:.1f} ms for the optimizer on the "
+                      "CPU with its copies over the host link.",
+                      ms, 100.0 * f.shareOfStep, 1e3 * f.activationCopySeconds, 1e3 * f.cpuOptimizerSeconds);
 }
 std::string message(const diagnostic::HostMemoryExceeded& f, double) {
     return lp::format(
-        "CPU offloading keeps {:.1f} GiB per GPU in host memory, more than the GPU's share of "
-        "its host's memory ({:.1f} GiB): a node of {} GPUs would need {:.1f} GiB of pinned host "
-        "memory.",
+        "CPU offloading keeps {:.1f} GiB per GPU in host memory, more than the GPU's share of its host's "
+        "memory ({:.1f} GiB): a node of {} GPUs would need {:.1f} GiB of pinned host memory.",
         f.hostBytesPerGpu / kGiB, f.hostShareBytes / kGiB, f.gpusPerNode,
         f.hostBytesPerGpu * f.gpusPerNode / kGiB);
 }
@@ -225,9 +214,9 @@ std::string message(const diagnostic::LayersNotDivisibleByPp& f, double) {
         return lp::format("{} layers, with the embedding and the loss counted as one layer each ({} units), "
                           "cannot fill PP x virtual stages = {} chunks: every chunk needs at least one unit.",
                           f.layers, f.layers + 2, f.chunks);
-    return lp::format("{} layers cannot fill PP x virtual stages = {} chunks: every chunk needs at least one "
-                      "layer.",
-                      f.layers, f.chunks);
+    return lp::format(
+        "{} layers cannot fill PP x virtual stages = {} chunks: every chunk needs at least one layer.",
+        f.layers, f.chunks);
 }
 std::string message(const diagnostic::GpuCountMismatch& f, double) {
     return lp::format("TP x PP x CP x DP = {} GPUs, but the cluster has {}.", f.layoutGpus, f.clusterGpus);
@@ -249,19 +238,17 @@ std::string message(const diagnostic::ExpertsNotDivisibleByEp& f, double) {
 std::string message(const diagnostic::EpDoesNotDivideDp& f, double) {
     if (f.expertTp > 0)
         return lp::format(
-            "EP {} x expert TP {} must divide TP x CP x DP = {}, and the expert TP must divide TP "
-            "(the expert layers regroup a stage's TP x CP x DP ranks as expert TP x EP x expert "
-            "DP).",
+            "EP {} x expert TP {} must divide TP x CP x DP = {}, and the expert TP must divide TP (the "
+            "expert layers regroup a stage's TP x CP x DP ranks as expert TP x EP x expert DP).",
             f.ep, f.expertTp, f.tpCpDp);
     return lp::format("EP {} must divide TP x CP x DP = {} (the expert layers regroup a stage's TP x CP x DP "
                       "ranks as expert TP x EP x expert DP).",
                       f.ep, f.tpCpDp);
 }
 std::string message(const diagnostic::ShardDegreeDoesNotDivideDp& f, double) {
-    return lp::format(
-        "The ZeRO shard degree {} does not divide DP {}: hybrid sharding needs whole replicas of "
-        "the shard group.",
-        f.shardDegree, f.dp);
+    return lp::format("The ZeRO shard degree {} does not divide DP {}: hybrid sharding needs whole replicas "
+                      "of the shard group.",
+                      f.shardDegree, f.dp);
 }
 std::string message(const diagnostic::InvalidValue& f, double) {
     using diagnostic::InvalidPart;
@@ -301,8 +288,8 @@ std::string suggestion(const diagnostic::TpOverSlowLinks& f) {
 std::string suggestion(const diagnostic::ExposedDpComm& f) {
     if (f.hybridShardDegree > 0)
         return lp::format(
-            "Overlap gradient reduction with the backward pass, use fewer, larger micro batches, "
-            "or shard within a node (hybrid sharding: shard degree {}, --shard-degree).",
+            "Overlap gradient reduction with the backward pass, use fewer, larger micro batches, or shard "
+            "within a node (hybrid sharding: shard degree {}, --shard-degree).",
             f.hybridShardDegree);
     return "Overlap gradient reduction with the backward pass, or use fewer, larger micro batches.";
 }

@@ -130,8 +130,7 @@ void addWeightRows(PrecisionRows& rows) {
             rows.add("FP8 weight copies (linear layers)", "fp8 e4m3 (weight + transpose)",
                      f8.weightCopyBytesPerParam,
                      "Transformer Engine casts each linear weight once per step and caches the cast and its "
-                     "transpose "
-                     "(Hopper fp8 GEMMs take only the TN layout).");
+                     "transpose (Hopper fp8 GEMMs take only the TN layout).");
         else
             rows.add("FP8 weight copies (linear layers)", "none kept", 0,
                      "torchao Float8Linear casts the bf16 weight inside each GEMM call; no copy outlives the "
@@ -153,14 +152,13 @@ void addGemmRows(PrecisionRows& rows) {
                  megatron ? "fp8 e5m2 (gradients), e4m3 (saved inputs)" : "fp8 e4m3", 1,
                  megatron ? "Transformer Engine's HYBRID recipe: the wider-range e5m2 for gradients."
                           : "torchao's tensorwise recipe casts gradients to e4m3 as well.");
-        rows.add(
-            "Scaling state", f8.amaxHistoryLength > 0 ? "fp32 amax history + scale" : "fp32 scale, per step",
-            4,
-            f8.amaxHistoryLength > 0
-                ? "Delayed scaling: " + std::to_string(f8.amaxHistoryLength) +
-                      " amax values per fp8 tensor, 5 tensors per linear module (a few MB in all)."
-                : "Dynamic scaling computes each scale from the current tensor's amax: nothing kept between "
-                  "steps.");
+        rows.add("Scaling state",
+                 f8.amaxHistoryLength > 0 ? "fp32 amax history + scale" : "fp32 scale, per step", 4,
+                 f8.amaxHistoryLength > 0
+                     ? "Delayed scaling: " + std::to_string(f8.amaxHistoryLength) +
+                           " amax values per fp8 tensor, 5 tensors per linear module (a few MB in all)."
+                     : "Dynamic scaling computes each scale from the current tensor's amax: nothing kept "
+                       "between steps.");
         rows.add("Linear inputs saved for backward", f8.savesLinearInputsInFp8 ? "fp8 e4m3" : half,
                  f8.savesLinearInputsInFp8 ? 1.0 : kHalfBytes,
                  f8.savesLinearInputsInFp8
@@ -181,11 +179,9 @@ void addSixteenBitRows(PrecisionRows& rows) {
     const Fp8Habits& f8 = rows.f8;
     const std::string& half = rows.half;
     if (unfusedSoftmaxFallback(s))
-        rows.add(
-            "Attention core (QK^T, softmax, AV)", half + " scores, fp32 softmax", 4.0,
-            "Megatron's fused softmax kernel does not take this shape: PyTorch's softmax runs on an fp32 "
-            "copy of the "
-            "s x s scores and saves its fp32 output for the backward pass.");
+        rows.add("Attention core (QK^T, softmax, AV)", half + " scores, fp32 softmax", 4.0,
+                 "Megatron's fused softmax kernel does not take this shape: PyTorch's softmax runs on an "
+                 "fp32 copy of the s x s scores and saves its fp32 output for the backward pass.");
     else
         rows.add("Attention core (QK^T, softmax, AV)", half + ", fp32 softmax statistics", kHalfBytes,
                  t.flashAttention
@@ -201,10 +197,9 @@ void addSixteenBitRows(PrecisionRows& rows) {
     const CrossEntropy lossKind = lossKernel(t, style);
     const double lossBytes = lossBytesPerLogit(lossKind, style, s.layout.tp);
     if (lossKind == CrossEntropy::FusedLinear)
-        rows.add(
-            "Logits and loss", "fp32, in chunks", 4,
-            "Fused linear cross-entropy: the logits are computed a chunk of tokens at a time, with their "
-            "gradient, and never held whole.");
+        rows.add("Logits and loss", "fp32, in chunks", 4,
+                 "Fused linear cross-entropy: the logits are computed a chunk of tokens at a time, with "
+                 "their gradient, and never held whole.");
     else
         rows.add("Logits and loss", half + " logits, fp32 softmax", kHalfBytes,
                  lossWords(lossKind, lossBytes));
@@ -220,30 +215,25 @@ void addGradientRows(PrecisionRows& rows) {
     const Fp8Habits& f8 = rows.f8;
     const std::string& half = rows.half;
     const GradientFormat g = gradientFormat(t, style);
-    rows.add(
-        "Weight gradients", g.held, g.heldBytes,
-        !megatron ? "Kept in bf16, reduced across ranks in fp32."
-        : g.heldBytes >= 4
-            ? "Megatron accumulates every gradient in an fp32 main_grad buffer when training in bf16 "
-              "(--accumulate-allreduce-grads-in-fp32 is forced on)."
-            : "fp16 training keeps 16-bit main_grad buckets unless --accumulate-allreduce-grads-in-fp32 is "
-              "given.");
+    rows.add("Weight gradients", g.held, g.heldBytes,
+             !megatron          ? "Kept in bf16, reduced across ranks in fp32."
+             : g.heldBytes >= 4 ? "Megatron accumulates every gradient in an fp32 main_grad buffer when "
+                                  "training in bf16 (--accumulate-allreduce-grads-in-fp32 is forced on)."
+                                : "fp16 training keeps 16-bit main_grad buckets unless "
+                                  "--accumulate-allreduce-grads-in-fp32 is given.");
     rows.add("Gradient reduction (data parallel)", g.reduced, g.reduceBytes,
-             !megatron ? "FSDP2 MixedPrecisionPolicy(reduce_dtype=float32) as torchtitan sets it."
-             : g.reduceBytes >= 4
-                 ? "Megatron reduces the fp32 gradient buckets (reduce-scatter with the distributed "
-                   "optimizer, then an all-gather of the 16-bit weights)."
-                 : "Megatron reduces the 16-bit gradient buckets.");
+             !megatron            ? "FSDP2 MixedPrecisionPolicy(reduce_dtype=float32) as torchtitan sets it."
+             : g.reduceBytes >= 4 ? "Megatron reduces the fp32 gradient buckets (reduce-scatter with the "
+                                    "distributed optimizer, then an all-gather of the 16-bit weights)."
+                                  : "Megatron reduces the 16-bit gradient buckets.");
     if (t.zeroStage >= 1) {
         const bool fp8Gathers = f8.active && t.fp8ParamGather;
-        rows.add(
-            t.zeroStage >= 3 ? "Weight all-gathers (ZeRO-3/FSDP, per layer)"
-                             : "Weight all-gather (after the step)",
-            fp8Gathers ? "fp8 e4m3 (linear weights)" : half, fp8Gathers ? 1.0 : kHalfBytes,
-            fp8Gathers
-                ? "FP8 weight gathers: each weight travels as its fp8 cast (torchao's float8 all-gather, "
-                  "Megatron-LM --fp8-param-gather), half the bytes."
-                : "Each rank gathers the weights the others hold in the working precision.");
+        rows.add(t.zeroStage >= 3 ? "Weight all-gathers (ZeRO-3/FSDP, per layer)"
+                                  : "Weight all-gather (after the step)",
+                 fp8Gathers ? "fp8 e4m3 (linear weights)" : half, fp8Gathers ? 1.0 : kHalfBytes,
+                 fp8Gathers ? "FP8 weight gathers: each weight travels as its fp8 cast (torchao's float8 "
+                              "all-gather, Megatron-LM --fp8-param-gather), half the bytes."
+                            : "Each rank gathers the weights the others hold in the working precision.");
     }
 }
 
@@ -252,20 +242,19 @@ void addOptimizerRows(PrecisionRows& rows) {
     const TrainingOptions& t = rows.scenario.training;
     const bool sixteenBitMoments = t.optimizerPrecision != OptimizerPrecision::Fp32;
     if (t.optimizerPrecision == OptimizerPrecision::Bf16)
-        rows.add(
-            "Master weights", "none", 0,
-            "The parameters are 16-bit themselves (a model built in bf16): the optimizer updates them in "
-            "place.");
+        rows.add("Master weights", "none", 0,
+                 "The parameters are 16-bit themselves (a model built in bf16): the optimizer updates them "
+                 "in place.");
     else
         rows.add("Master weights", "fp32", 4,
                  "The optimizer updates an fp32 copy and writes the 16-bit working copy from it.");
     if (t.optimizer == Optimizer::Adam)
-        rows.add(
-            "Adam moments (m, v)", sixteenBitMoments ? "bf16, two per parameter" : "fp32, two per parameter",
-            sixteenBitMoments ? 2 : 4,
-            sixteenBitMoments ? "4 bytes per parameter: half the fp32 moments' memory and traffic."
-                              : "8 bytes per parameter with the master weight's 4: the largest part of the "
-                                "training state.");
+        rows.add("Adam moments (m, v)",
+                 sixteenBitMoments ? "bf16, two per parameter" : "fp32, two per parameter",
+                 sixteenBitMoments ? 2 : 4,
+                 sixteenBitMoments ? "4 bytes per parameter: half the fp32 moments' memory and traffic."
+                                   : "8 bytes per parameter with the master weight's 4: the largest part of "
+                                     "the training state.");
     else
         rows.add("Momentum", sixteenBitMoments ? "bf16" : "fp32", sixteenBitMoments ? 2 : 4,
                  sixteenBitMoments ? "One 16-bit value per parameter." : "One fp32 value per parameter.");

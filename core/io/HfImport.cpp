@@ -82,8 +82,8 @@ std::expected<std::string, InputErrors> modelTypeOf(const Json& root, const Conf
     const std::string path = json::childPath(config.path, "model_type");
     if (type.empty())
         return std::unexpected(
-            InputErrors{{path, "missing required key \"model_type\" (and no known \"architectures\" "
-                               "entry): cannot tell which architecture this is"}});
+            InputErrors{{path, "missing required key \"model_type\" (and no known \"architectures\" entry): "
+                               "cannot tell which architecture this is"}});
     if (familyOf(type) == "falcon")
         type = "falcon";
     if (!supported(type))

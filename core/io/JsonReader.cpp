@@ -357,10 +357,10 @@ bool checkHeader(const Json& root, InputErrors& errors, const char* schema, int 
         errors.push_back(
             {"$.version", "wrong type: expected the integer " + expected + ", got " + describe(*v)});
     } else if (v->get<double>() > version) {
-        errors.push_back({"$.version", "unsupported version " + describe(*v) +
-                                           ": the file was written by a newer "
-                                           "version of Layout Planner (this one reads " +
-                                           std::string(what) + " files up to version " + expected + ")"});
+        errors.push_back(
+            {"$.version", "unsupported version " + describe(*v) +
+                              ": the file was written by a newer version of Layout Planner (this one reads " +
+                              std::string(what) + " files up to version " + expected + ")"});
         return false;
     } else if (v->get<double>() < 1) {
         errors.push_back({"$.version", "out of range: must be an integer from 1 to " + expected + ", got " +

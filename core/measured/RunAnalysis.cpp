@@ -212,11 +212,10 @@ std::string unitWord(const RunAnalysis& a) {
 
 void sampleCountVerdict(RunAnalysis& a) {
     if (a.steadySamples < 5)
-        addVerdict(
-            a, Severity::Warning, "too_few_samples",
-            "Only " + samplesWord(a.steadySamples) +
-                " after warmup: too few to judge. A job that runs is not "
-                "yet a job that runs well: measure at least 20 steady steps (50 or more for a stable mean).");
+        addVerdict(a, Severity::Warning, "too_few_samples",
+                   "Only " + samplesWord(a.steadySamples) +
+                       " after warmup: too few to judge. A job that runs is not yet a job that runs well: "
+                       "measure at least 20 steady steps (50 or more for a stable mean).");
     else if (a.steadySamples < 20)
         addVerdict(a, Severity::Info, "few_samples",
                    samplesWord(a.steadySamples) +
@@ -232,10 +231,9 @@ void warmupVerdict(RunAnalysis& a, const Context& c) {
     } else if (!c.settled && !a.warmupOverridden) {
         addVerdict(a, Severity::Warning, "no_steady_state",
                    "The " + unitWord(a) +
-                       " did not settle within the first half of the log; the first half is treated "
-                       "as warmup. Run longer, or look for a drift: thermal throttling, a data loader "
-                       "falling behind, "
-                       "memory fragmentation.");
+                       " did not settle within the first half of the log; the first half is treated as "
+                       "warmup. Run longer, or look for a drift: thermal throttling, a data loader falling "
+                       "behind, memory fragmentation.");
     } else if (a.warmupOverridden && a.warmup < a.detectedWarmup) {
         addVerdict(a, Severity::Warning, "warmup_kept",
                    "The warmup setting keeps " + samplesWord(a.detectedWarmup - a.warmup) +
@@ -261,10 +259,9 @@ void warmupVerdict(RunAnalysis& a, const Context& c) {
                        " and are left out. Averaging them in would make the run look " +
                        fmt::percent(bias, 1) + " slower: never measure during warmup.");
     } else {
-        addVerdict(
-            a, Severity::Info, "no_warmup_detected",
-            "No warmup detected: the log starts in the steady state (or its first records already average "
-            "over many steps).");
+        addVerdict(a, Severity::Info, "no_warmup_detected",
+                   "No warmup detected: the log starts in the steady state (or its first records already "
+                   "average over many steps).");
     }
 }
 
@@ -277,9 +274,8 @@ void variabilityVerdicts(RunAnalysis& a, const Context& c) {
                    "The " + unitWord(a) + " varies by " + fmt::percent(cv, 0) +
                        " (standard deviation over mean; p10 " + valueText(a, a.p10) + ", p90 " +
                        valueText(a, a.p90) +
-                       "): look for stragglers, data-loader stalls, checkpoint saves or other jobs on "
-                       "the nodes, "
-                       "and compare the median (" +
+                       "): look for stragglers, data-loader stalls, checkpoint saves or other jobs on the "
+                       "nodes, and compare the median (" +
                        valueText(a, a.median) + ") with the mean.");
     int spikes = 0;
     long long firstSpike = -1;
@@ -299,12 +295,12 @@ void variabilityVerdicts(RunAnalysis& a, const Context& c) {
 void mfuVerdict(RunAnalysis& a) {
     const double measuredMfu = std::isfinite(a.mfu) ? a.mfu : a.loggedMfu;
     if (std::isfinite(measuredMfu) && measuredMfu < 0.20)
-        addVerdict(a, Severity::Warning, "mfu_below_20",
-                   "Measured MFU is " + fmt::percent(measuredMfu) +
-                       (std::isfinite(a.mfu) ? "" : " (as the framework reports it)") +
-                       ", under 20%: the GPUs spend most of each step waiting (communication, pipeline "
-                       "bubbles, host "
-                       "overhead, the input pipeline). Well-tuned dense training reaches 35-55%.");
+        addVerdict(
+            a, Severity::Warning, "mfu_below_20",
+            "Measured MFU is " + fmt::percent(measuredMfu) +
+                (std::isfinite(a.mfu) ? "" : " (as the framework reports it)") +
+                ", under 20%: the GPUs spend most of each step waiting (communication, pipeline bubbles, "
+                "host overhead, the input pipeline). Well-tuned dense training reaches 35-55%.");
 }
 
 // "Check the plan's diagnostics first (pipeline_bubble: 735.2 ms per step; ...), then that the job matches
@@ -325,9 +321,8 @@ std::string checksToMake(const Plan& plan) {
     return (causes.empty() ? std::string("The plan has no diagnostics, so check")
                            : "Check the plan's diagnostics first (" + causes + "), then") +
            " that the job matches the plan: the same layout, micro batch and recompute (export the launch "
-           "settings), "
-           "flash attention on, the hardware profile (calibrate the GPUs), and the network (NCCL bus "
-           "bandwidth).";
+           "settings), flash attention on, the hardware profile (calibrate the GPUs), and the network (NCCL "
+           "bus bandwidth).";
 }
 
 void comparisonVerdict(RunAnalysis& a, const Plan& plan) {
@@ -348,20 +343,18 @@ void comparisonVerdict(RunAnalysis& a, const Plan& plan) {
                    "Measured is within " + fmt::percent(std::fabs(r - 1.0), 0) + " of the prediction (" +
                        figures + "): the plan describes this run.");
     else
-        addVerdict(
-            a, Severity::Info, "faster_than_predicted",
-            "Measured is " + fmt::percent(1.0 - r, 0) + " faster than predicted (" + figures +
-                "): the job may use another layout or batch than the scenario (compare the tokens per "
-                "step), overlap more communication than planned (Megatron-LM --overlap-grad-reduce), or "
-                "the hardware profile is pessimistic for these GPUs (calibrate).");
+        addVerdict(a, Severity::Info, "faster_than_predicted",
+                   "Measured is " + fmt::percent(1.0 - r, 0) + " faster than predicted (" + figures +
+                       "): the job may use another layout or batch than the scenario (compare the tokens per "
+                       "step), overlap more communication than planned (Megatron-LM --overlap-grad-reduce), "
+                       "or the hardware profile is pessimistic for these GPUs (calibrate).");
 }
 
 void planVerdicts(RunAnalysis& a, const Context& c) {
     if (c.plan && !c.plan->valid) {
-        addVerdict(
-            a, Severity::Warning, "plan_invalid",
-            "The scenario's layout is invalid, so there is no prediction to compare with: load the scenario "
-            "the job actually used.");
+        addVerdict(a, Severity::Warning, "plan_invalid",
+                   "The scenario's layout is invalid, so there is no prediction to compare with: load the "
+                   "scenario the job actually used.");
     } else if (a.hasPlan) {
         comparisonVerdict(a, *c.plan);
     } else if (!c.scenario) {
@@ -370,8 +363,7 @@ void planVerdicts(RunAnalysis& a, const Context& c) {
                        ? "No scenario given: tokens/s, MFU and the comparison with a plan need the scenario "
                          "the run used."
                        : "No scenario given: torchtitan logs throughput (tps), not step time; the step time, "
-                         "MFU and "
-                         "the comparison with a plan need the scenario the run used.");
+                         "MFU and the comparison with a plan need the scenario the run used.");
     }
 }
 

@@ -196,26 +196,23 @@ std::string shardingAssumption(const Scenario& s) {
 
 std::string styleAssumption(const TrainingOptions& t) {
     if (resolvedStyle(t) == ExecutionStyle::Fsdp)
-        return std::string(
-                   "Execution style FSDP (PyTorch FSDP2 / torchtitan / DeepSpeed ZeRO-3): per-layer weight "
-                   "gathers prefetched one layer ahead, gradient reduction overlapped with the backward "
-                   "pass; ") +
+        return std::string("Execution style FSDP (PyTorch FSDP2 / torchtitan / DeepSpeed ZeRO-3): per-layer "
+                           "weight gathers prefetched one layer ahead, gradient reduction overlapped with "
+                           "the backward pass; ") +
                (t.torchCompile ? "the model compiled with torch.compile (elementwise ops fused)."
                 : t.fusedKernels
                     ? "fused norm, rotary and activation kernels (Transformer Engine, Liger)."
                     : "eager elementwise ops (one kernel each, twice a fused kernel's memory traffic).");
-    return t.overlapDpComm
-               ? "Execution style Megatron-LM: TP/PP/DP with bucketed gradient reduction overlapped with "
-                 "the backward pass (--overlap-grad-reduce) and fused kernels."
-               : "Execution style Megatron-LM: TP/PP/DP with bucketed gradient reduction after the "
-                 "backward "
-                 "pass (not overlapped) and fused kernels.";
+    return t.overlapDpComm ? "Execution style Megatron-LM: TP/PP/DP with bucketed gradient reduction "
+                             "overlapped with the backward pass (--overlap-grad-reduce) and fused kernels."
+                           : "Execution style Megatron-LM: TP/PP/DP with bucketed gradient reduction after "
+                             "the backward pass (not overlapped) and fused kernels.";
 }
 
 std::string overlapAssumption(const TrainingOptions& t) {
     return std::string("Tensor-parallel collectives ") +
-           (t.overlapTpComm ? "overlap the layer's GEMMs (--tp-comm-overlap, AsyncTP): what exceeds the "
-                              "GEMM time is exposed, plus a fifth of the hidden part"
+           (t.overlapTpComm ? "overlap the layer's GEMMs (--tp-comm-overlap, AsyncTP): what exceeds the GEMM "
+                              "time is exposed, plus a fifth of the hidden part"
                             : "run exposed, between the GEMMs") +
            "; pipeline send/receive " +
            (t.overlapPpComm ? "overlaps the stage's compute (--overlap-p2p-communication)."
@@ -234,12 +231,11 @@ std::string flopsAssumption(const Scenario& s, const Plan& p) {
 
 std::string profileAssumption(const HardwareProfile& profile, const Scenario& s, const Plan& p) {
     const bool fa2 = p.intermediates.flashFwdIsFa2;
-    const std::string forward =
-        fa2 ? fmt::percent(profile.kernels.fa2AttentionFwdEfficiency, 0) +
-                  " (forward: FlashAttention-2 through torch's scaled_dot_product_attention, where "
-                  "fused attention reaches " +
-                  fmt::percent(profile.kernels.attentionFwdEfficiency, 0) + ")"
-            : fmt::percent(profile.kernels.attentionFwdEfficiency, 0) + " (forward)";
+    const std::string forward = fa2 ? fmt::percent(profile.kernels.fa2AttentionFwdEfficiency, 0) +
+                                          " (forward: FlashAttention-2 through torch's "
+                                          "scaled_dot_product_attention, where fused attention reaches " +
+                                          fmt::percent(profile.kernels.attentionFwdEfficiency, 0) + ")"
+                                    : fmt::percent(profile.kernels.attentionFwdEfficiency, 0) + " (forward)";
     const double backward = fa2 && profile.kernels.fa2AttentionBwdEfficiency > 0
                                 ? profile.kernels.fa2AttentionBwdEfficiency
                                 : profile.kernels.attentionBwdEfficiency;
@@ -290,14 +286,13 @@ std::vector<std::string> reportAssumptions(const Scenario& s, const HardwareProf
     a.push_back("Network bandwidth " + fmt::fixed(s.cluster.gpu.networkBandwidth / 1e9, 1) +
                 " GB/s per GPU and NVLink " + fmt::fixed(s.cluster.gpu.nvlinkBandwidth / 1e9, 0) +
                 " GB/s per GPU (one direction), with NCCL efficiency curves from the profile.");
+    a.push_back("Training time assumes " + fmt::count(t.tokenBudget) +
+                " tokens at the estimated throughput, with no failures, restarts, checkpoint saves or "
+                "evaluation pauses.");
     a.push_back(
-        "Training time assumes " + fmt::count(t.tokenBudget) +
-        " tokens at the estimated throughput, with no failures, restarts, checkpoint saves or evaluation "
-        "pauses.");
-    a.push_back(
-        "These are estimates from a model, not measurements: docs/estimation.md describes the model, how "
-        "it was checked against published runs and its known limits (the worst published cases are off "
-        "by 20-33%). Check the first steady steps of the real run (layout-planner-cli analyze-log).");
+        "These are estimates from a model, not measurements: docs/estimation.md describes the model, how it "
+        "was checked against published runs and its known limits (the worst published cases are off by "
+        "20-33%). Check the first steady steps of the real run (layout-planner-cli analyze-log).");
     return a;
 }
 

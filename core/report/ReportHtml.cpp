@@ -134,9 +134,9 @@ std::string section(std::string_view id, std::string_view title) {
 constexpr const char* kNotAvailable = "<p>Not available: the layout is invalid (see the diagnostics).</p>\n";
 
 std::string head(const ReportInput& r) {
-    return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-           "<meta name=\"generator\" content=\"Layout Planner " +
+    return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" "
+           "content=\"width=device-width, initial-scale=1\">\n<meta name=\"generator\" content=\"Layout "
+           "Planner " +
            escapeHtml(r.toolVersion) + "\">\n<title>" + escapeHtml(r.title) + "</title>\n<style>" +
            std::string(kCss) + "</style>\n</head>\n<body>\n";
 }
@@ -152,17 +152,14 @@ std::string pageHeader(const ReportInput& r, bool invalid) {
 }
 
 constexpr const char* kNavigation =
-    "<nav>\n<h2>Contents</h2>\n<ol>\n"
-    "<li><a href=\"#summary\">Summary</a></li>\n<li><a href=\"#scenario\">Scenario</a></li>\n"
-    "<li><a href=\"#layout\">Layout</a></li>\n<li><a href=\"#memory\">Memory per GPU</a></li>\n"
-    "<li><a href=\"#precision\">Number formats</a></li>\n<li><a href=\"#time\">Time per "
-    "step</a></li>\n"
-    "<li><a href=\"#utilisation\">Utilisation and throughput</a></li>\n"
-    "<li><a href=\"#diagnostics\">Diagnostics</a></li>\n<li><a href=\"#explanations\">How the key "
-    "figures are computed</a></li>\n"
-    "<li><a href=\"#profile\">Hardware profile</a></li>\n<li><a "
-    "href=\"#assumptions\">Assumptions</a></li>\n"
-    "<li><a href=\"#scenario-file\">Appendix: scenario file</a></li>\n</ol>\n</nav>\n";
+    "<nav>\n<h2>Contents</h2>\n<ol>\n<li><a href=\"#summary\">Summary</a></li>\n<li><a "
+    "href=\"#scenario\">Scenario</a></li>\n<li><a href=\"#layout\">Layout</a></li>\n<li><a "
+    "href=\"#memory\">Memory per GPU</a></li>\n<li><a href=\"#precision\">Number formats</a></li>\n<li><a "
+    "href=\"#time\">Time per step</a></li>\n<li><a href=\"#utilisation\">Utilisation and "
+    "throughput</a></li>\n<li><a href=\"#diagnostics\">Diagnostics</a></li>\n<li><a "
+    "href=\"#explanations\">How the key figures are computed</a></li>\n<li><a href=\"#profile\">Hardware "
+    "profile</a></li>\n<li><a href=\"#assumptions\">Assumptions</a></li>\n<li><a "
+    "href=\"#scenario-file\">Appendix: scenario file</a></li>\n</ol>\n</nav>\n";
 
 std::string scenarioSection(const Scenario& s, const Plan& p, const HtmlOptions& o) {
     std::string h = section("scenario", "Scenario");
@@ -180,8 +177,8 @@ std::string memorySection(const Plan& p, bool invalid, const HtmlOptions& o) {
     if (invalid || p.memory.stages.empty())
         return h + kNotAvailable + "</section>\n";
     h += figure(memoryChartSvg(p), "chart-memory",
-                "Memory per GPU by pipeline stage (GiB), stacked by component; the dashed line is the "
-                "GPU's capacity.",
+                "Memory per GPU by pipeline stage (GiB), stacked by component; the dashed line is the GPU's "
+                "capacity.",
                 o);
     h += dataTable(report::memoryTable(p),
                    "Memory per GPU by pipeline stage, in GiB (2^30 bytes) unless marked GB", o);

@@ -62,10 +62,9 @@ nlohmann::json entryJson(int rank, const SearchEntry& e) {
 } // namespace
 
 std::string searchResultToCsv(const SearchResult& r) {
-    std::string out =
-        "rank,tp,pp,dp,cp,ep,vpp,micro_batch,accumulation,global_batch,zero_stage,recompute,"
-        "sequence_parallel,step_s,mfu,tokens_per_s,worst_stage_bytes,headroom_bytes,gpu_hours,pareto,"
-        "recompute_layers\n";
+    std::string out = "rank,tp,pp,dp,cp,ep,vpp,micro_batch,accumulation,global_batch,zero_stage,recompute,"
+                      "sequence_parallel,step_s,mfu,tokens_per_s,worst_stage_bytes,headroom_bytes,gpu_hours,"
+                      "pareto,recompute_layers\n";
     int rank = 0;
     for (const auto& e : r.top)
         out += csvRow(++rank, e, onFront(r, e));

@@ -383,11 +383,9 @@ std::string bestSingleChangeCaption(const Plan& now, const std::optional<SingleC
     const bool nowFits = now.memory.fits;
     std::string text;
     if (!best)
-        text =
-            nowFits
-                ? "Over all axes: no single change raises MFU; this layout is the best of its one-at-a-time "
-                  "neighbours (changing several axes at once may still help)."
-                : "Over all axes: no single change makes this layout fit.";
+        text = nowFits ? "Over all axes: no single change raises MFU; this layout is the best of its "
+                         "one-at-a-time neighbours (changing several axes at once may still help)."
+                       : "Over all axes: no single change makes this layout fit.";
     else if (nowFits)
         text = "Over all axes, the best single change is " +
                sweepChangeText(best->axis, best->from, best->to, f) + ": MFU " +

@@ -571,16 +571,15 @@ Question shardedOptimizer(const Scenario& s, Rng& rng, const QuizTexts& texts) {
                                            " data-parallel ranks (hybrid sharding, " +
                                            std::to_string(dp / degree) + " replicas)";
     q.values["gpu_params"] = fmt::count(perGpuParams);
-    q.values["tail"] = degree >= dp
-                           ? "Each data-parallel rank holds a different slice: nothing is replicated, and "
-                             "ZeRO-2 and -3 would shard "
-                             "the gradients and the weights the same way."
-                           : "Sharding over all " + std::to_string(dp) + " data-parallel ranks would leave " +
-                                 fmt::fixed(perGpuParams * 12.0 / dp / 1e9, 2) +
-                                 " GB; the smaller (hybrid) group keeps more state per GPU, but its gathers "
-                                 "and reduce-scatters stay "
-                                 "within the group and only the gradient shards cross between the " +
-                                 std::to_string(dp / degree) + " replicas.";
+    q.values["tail"] =
+        degree >= dp
+            ? "Each data-parallel rank holds a different slice: nothing is replicated, and ZeRO-2 and -3 "
+              "would shard the gradients and the weights the same way."
+            : "Sharding over all " + std::to_string(dp) + " data-parallel ranks would leave " +
+                  fmt::fixed(perGpuParams * 12.0 / dp / 1e9, 2) +
+                  " GB; the smaller (hybrid) group keeps more state per GPU, but its gathers and "
+                  "reduce-scatters stay within the group and only the gradient shards cross between the " +
+                  std::to_string(dp / degree) + " replicas.";
     finish(q, texts, "sharded_optimizer");
     return q;
 }

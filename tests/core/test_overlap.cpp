@@ -1,4 +1,4 @@
-// Communication-overlap switches (ESTIMATION.md section 6): TP collectives behind the GEMMs, pipeline
+// Communication-overlap switches (docs/estimation.md section 6): TP collectives behind the GEMMs, pipeline
 // send/receive behind compute, data-parallel reduction behind the backward pass, MoE all-to-alls behind
 // another micro batch's compute.
 #include "ScenarioFixtures.h"

@@ -1,4 +1,4 @@
-// The per-tensor precision table and the limits of context parallelism (ESTIMATION.md: FP8 and long
+// The per-tensor precision table and the limits of context parallelism (docs/estimation.md: FP8 and long
 // context).
 #include "ScenarioFixtures.h"
 #include "TestHarness.h"

@@ -56,17 +56,15 @@ void BenchmarkPanel::buildChoices() {
     m_device->setToolTip(tr("The GPU the GEMM and HBM benchmarks run on"));
     m_scenarioGemms = checkedBox(QString(), this);
     m_sweep = checkedBox(tr("GEMM sweep (square, skinny)"), this);
-    m_sweep->setToolTip(
-        tr("Square GEMMs from 256 to 16384 and skinny ones against an 8192 × 8192 weight: the "
-           "efficiency curve the planner interpolates in. After the GEMMs, the fastest one runs "
-           "back to back for 15 s (4 s when quick): the GPU settles at its power limit, as in "
-           "training, and the curve is scaled to that held throughput"));
+    m_sweep->setToolTip(tr("Square GEMMs from 256 to 16384 and skinny ones against an 8192 × 8192 weight: "
+                           "the efficiency curve the planner interpolates in. After the GEMMs, the fastest "
+                           "one runs back to back for 15 s (4 s when quick): the GPU settles at its power "
+                           "limit, as in training, and the curve is scaled to that held throughput"));
     m_hbm = checkedBox(tr("HBM bandwidth"), this);
     m_hbm->setToolTip(tr("Device-to-device copy and a read-write kernel, 1 MiB to 4 GiB buffers"));
     m_nccl = checkedBox(QString(), this);
-    m_nccl->setToolTip(
-        tr("All-reduce, all-gather, reduce-scatter and send/recv bus bandwidth from 8 KiB to 1 GiB, "
-           "with the scenario's message sizes"));
+    m_nccl->setToolTip(tr("All-reduce, all-gather, reduce-scatter and send/recv bus bandwidth from 8 KiB to "
+                          "1 GiB, with the scenario's message sizes"));
     m_fp8 = checkedBox(tr("Also in fp8"), this);
     m_quick = new QCheckBox(tr("&Quick mode"), this);
     m_quick->setToolTip(tr("Fewer sizes and repetitions: about a minute instead of several"));
@@ -131,12 +129,11 @@ void BenchmarkPanel::showChoices(const BenchmarkContext& context) {
     const core::Scenario& s = *context.scenario;
     const auto shapes = calib::scenarioGemms(s);
     m_scenarioGemms->setText(tr("Scenario's GEMM shapes (%n)", nullptr, static_cast<int>(shapes.size())));
-    m_scenarioGemms->setToolTip(
-        tr("QKV, attention output, MLP up and down and LM head of %1 under TP %2 and micro "
-           "batch %3, forward and both backward shapes")
-            .arg(qs(s.model.name))
-            .arg(s.layout.tp)
-            .arg(s.layout.microBatch));
+    m_scenarioGemms->setToolTip(tr("QKV, attention output, MLP up and down and LM head of %1 under TP %2 and "
+                                   "micro batch %3, forward and both backward shapes")
+                                    .arg(qs(s.model.name))
+                                    .arg(s.layout.tp)
+                                    .arg(s.layout.microBatch));
     const int gpus = static_cast<int>(context.gpus->size());
     const bool ncclPossible = usable && gpus >= 2;
     m_nccl->setEnabled(ncclPossible && !running);

@@ -500,8 +500,7 @@ void CalibrateTab::updateProfileStatus() {
     if (active && !p.gpuId.empty() && p.gpuId != scenarioGpu)
         html += QStringLiteral("<br><span style='color:%1'>%2</span>")
                     .arg(palette::warning().name(), tr("It was measured for %1, but the scenario's GPU is "
-                                                       "%2: its efficiencies are applied to "
-                                                       "the %2 figures.")
+                                                       "%2: its efficiencies are applied to the %2 figures.")
                                                         .arg(qs(p.gpuId), qs(scenarioGpu))
                                                         .toHtmlEscaped());
     m_profileBar->showProfile(

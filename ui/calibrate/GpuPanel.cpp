@@ -72,9 +72,8 @@ void GpuPanel::buildExplanation() {
     m_explanationText->setWordWrap(true);
     m_explanationText->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_import = new QPushButton(tr("Import profile..."), m_explanation);
-    m_import->setToolTip(
-        tr("Read a hardware profile measured on another machine (layout-planner-cli calibrate -o "
-           "PROFILE.json) and apply it to the scenario"));
+    m_import->setToolTip(tr("Read a hardware profile measured on another machine (layout-planner-cli "
+                            "calibrate -o PROFILE.json) and apply it to the scenario"));
     auto* layout = new QVBoxLayout(m_explanation);
     layout->setContentsMargins(10, 8, 10, 8);
     layout->addWidget(m_explanationTitle);
@@ -140,8 +139,8 @@ void GpuPanel::explain(const GpuSearch& search) {
     QColor fill = accent;
     fill.setAlpha(30);
     m_explanation->setStyleSheet(
-        QStringLiteral("QFrame#calibrateExplanation { border: 1px solid %1; border-left: "
-                       "4px solid %1; border-radius: 3px; background: %2; }")
+        QStringLiteral("QFrame#calibrateExplanation { border: 1px solid %1; border-left: 4px solid %1; "
+                       "border-radius: 3px; background: %2; }")
             .arg(accent.name(), fill.name(QColor::HexArgb)));
     const QString elsewhere =
         tr("<p>You can still calibrate: on a machine with NVIDIA GPUs run <code>layout-planner-cli calibrate "
@@ -151,9 +150,8 @@ void GpuPanel::explain(const GpuSearch& search) {
         m_explanationTitle->setText(tr("This build has no CUDA support"));
         m_explanationText->setText(
             tr("<p>The micro-benchmarks are compiled only when the CUDA toolkit (nvcc, cuBLAS, NCCL) is "
-               "found at "
-               "build time. To measure on this machine, install the NVIDIA driver and the CUDA toolkit, then "
-               "rebuild with <code>cmake -DLP_BUILD_CUDA=ON</code>.</p>") +
+               "found at build time. To measure on this machine, install the NVIDIA driver and the CUDA "
+               "toolkit, then rebuild with <code>cmake -DLP_BUILD_CUDA=ON</code>.</p>") +
             elsewhere);
     } else if (looking) {
         m_explanationTitle->setText(tr("Looking for NVIDIA GPUs…"));
@@ -162,9 +160,8 @@ void GpuPanel::explain(const GpuSearch& search) {
         m_explanationTitle->setText(tr("No usable NVIDIA GPU on this machine"));
         m_explanationText->setText(
             tr("<p>%1.</p><p>To measure here: install or update the NVIDIA driver (<code>nvidia-smi</code> "
-               "should "
-               "list the GPU) and check that <code>CUDA_VISIBLE_DEVICES</code> does not hide it, then press "
-               "<i>Detect again</i>.</p>")
+               "should list the GPU) and check that <code>CUDA_VISIBLE_DEVICES</code> does not hide it, then "
+               "press <i>Detect again</i>.</p>")
                 .arg(search.whyNone.isEmpty() ? tr("The CUDA runtime reports no device")
                                               : search.whyNone.toHtmlEscaped()) +
             elsewhere);

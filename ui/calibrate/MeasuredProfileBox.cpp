@@ -28,12 +28,11 @@ QString changeHtml(const core::Plan& before, const core::Plan& after, const QPal
     const double points = 100.0 * (after.mfu - before.mfu);
     const QColor color = std::fabs(points) < 0.05 ? recedingColor(palette, 0.6)
                                                   : (points > 0 ? palette::bandGood() : palette::warning());
-    QString html =
-        MeasuredProfileBox::tr("<span style='font-size:large'>MFU <b>%1</b> → <b>%2</b></span> <span "
-                               "style='color:%3'>(%4%5 points)</span>")
-            .arg(formatPercent(before.mfu), formatPercent(after.mfu), color.name(),
-                 points >= 0 ? QStringLiteral("+") : QString(QChar(0x2212)),
-                 formatNumber(std::fabs(points), 1));
+    QString html = MeasuredProfileBox::tr("<span style='font-size:large'>MFU <b>%1</b> → <b>%2</b></span> "
+                                          "<span style='color:%3'>(%4%5 points)</span>")
+                       .arg(formatPercent(before.mfu), formatPercent(after.mfu), color.name(),
+                            points >= 0 ? QStringLiteral("+") : QString(QChar(0x2212)),
+                            formatNumber(std::fabs(points), 1));
     html += QStringLiteral("<br>") + MeasuredProfileBox::tr("Step time %1 → %2; %3 → %4 per GPU")
                                          .arg(formatSeconds(before.time.stepSeconds),
                                               formatSeconds(after.time.stepSeconds),
@@ -76,9 +75,8 @@ void MeasuredProfileBox::showProfile(const std::optional<core::HardwareProfile>&
         lines << QStringLiteral("<span style='color:%1'>%2</span>")
                      .arg(muted, escaped.join(QStringLiteral("<br>")));
     if (lines.isEmpty())
-        lines << tr(
-            "<i>No measured profile yet.</i> Run the benchmarks, or load or import a profile: what it "
-            "changes on this scenario shows here.");
+        lines << tr("<i>No measured profile yet.</i> Run the benchmarks, or load or import a profile: what "
+                    "it changes on this scenario shows here.");
     m_summary->setText(lines.join(QStringLiteral("<br>")));
 }
 

@@ -19,9 +19,8 @@ ProfileBar::ProfileBar(QWidget* parent)
     m_text->setTextFormat(Qt::RichText);
     m_text->setWordWrap(true);
     m_text->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_import->setToolTip(
-        tr("Read a hardware profile measured on another machine (layout-planner-cli calibrate -o "
-           "PROFILE.json) and apply it to the scenario"));
+    m_import->setToolTip(tr("Read a hardware profile measured on another machine (layout-planner-cli "
+                            "calibrate -o PROFILE.json) and apply it to the scenario"));
     m_load->setToolTip(tr("Read a hardware profile to look at and compare before applying it"));
     m_save->setToolTip(tr("Write the measured (or loaded) profile, or else the active one, to a JSON file"));
     m_builtin->setToolTip(tr("Go back to the built-in profile of the scenario's GPU"));

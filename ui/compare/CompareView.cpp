@@ -81,10 +81,9 @@ QLayout* CompareView::buildHeader() {
     titleFont.setBold(true);
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.1);
     title->setFont(titleFont);
-    auto* hint =
-        new QLabel(tr("Pin two to four layouts, from the planner or from Explore (Pin). Bold green: best; "
-                      "red: worst; tinted: differs from A."),
-                   this);
+    auto* hint = new QLabel(tr("Pin two to four layouts, from the planner or from Explore (Pin). Bold green: "
+                               "best; red: worst; tinted: differs from A."),
+                            this);
     hint->setWordWrap(true);
     m_pinCurrent = new QPushButton(tr("Pin &current layout"), this);
     m_pinCurrent->setObjectName(QStringLiteral("comparePinCurrent"));

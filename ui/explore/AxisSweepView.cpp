@@ -62,9 +62,9 @@ QLayout* AxisSweepView::buildHeader() {
     m_holdCheck->setObjectName(QStringLiteral("sweepHoldBatch"));
     m_holdCheck->setChecked(m_options.holdGlobalBatch);
     m_holdCheck->setToolTip(
-        tr("Rebalance gradient accumulation so that micro batch × accumulation × DP stays the "
-           "current global batch (values that cannot are marked invalid). Off: accumulation "
-           "is held too and the global batch changes with TP, PP, DP and micro batch."));
+        tr("Rebalance gradient accumulation so that micro batch × accumulation × DP stays the current global "
+           "batch (values that cannot are marked invalid). Off: accumulation is held too and the global "
+           "batch changes with TP, PP, DP and micro batch."));
     connect(m_axisCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
         setAxis(static_cast<core::SweepAxis>(m_axisCombo->itemData(index).toInt()));
     });

@@ -99,8 +99,8 @@ void ExploreTab::buildControls() {
     m_staleLabel->setObjectName(QStringLiteral("exploreStale"));
     m_staleLabel->setWordWrap(true);
     m_staleLabel->setText(
-        tr("The scenario has changed since this search (model, cluster, training options or "
-           "hardware profile): the results are for the earlier scenario. Search again."));
+        tr("The scenario has changed since this search (model, cluster, training options or hardware "
+           "profile): the results are for the earlier scenario. Search again."));
     m_staleLabel->hide();
 
     auto* splitter = new QSplitter(Qt::Vertical, this);
@@ -131,8 +131,8 @@ QLayout* ExploreTab::buildSettings() {
         m_rank->addItem(name, static_cast<int>(by));
     }
     m_rank->setToolTip(
-        tr("What \"best\" means: the shortest step (per sequence), the highest MFU, the fewest "
-           "GPU-hours for the token budget, or the most free memory on the worst stage."));
+        tr("What \"best\" means: the shortest step (per sequence), the highest MFU, the fewest GPU-hours for "
+           "the token budget, or the most free memory on the worst stage."));
     m_batch = new QSpinBox(this);
     m_batch->setObjectName(QStringLiteral("exploreBatch"));
     m_batch->setRange(1, 10'000'000);
@@ -202,10 +202,9 @@ QLayout* ExploreTab::buildFilters() {
     m_filter->setObjectName(QStringLiteral("exploreFilter"));
     m_filter->setClearButtonEnabled(true);
     m_filter->setPlaceholderText(tr("Filter: tp=8 pp<=4 full"));
-    m_filter->setToolTip(
-        tr("Conditions that must all hold: tp, pp, dp, cp, ep, v, mb, acc, batch, zero or rank "
-           "with =, !=, <, >, <=, >=; none, selective, full or block (recompute); sp or nosp; pareto; "
-           "current. Other words match the layout's description."));
+    m_filter->setToolTip(tr("Conditions that must all hold: tp, pp, dp, cp, ep, v, mb, acc, batch, zero or "
+                            "rank with =, !=, <, >, <=, >=; none, selective, full or block (recompute); sp "
+                            "or nosp; pareto; current. Other words match the layout's description."));
     m_filter->setMinimumWidth(220);
     m_headroomCheck = new QCheckBox(tr("Free ≥"), this);
     m_headroomCheck->setObjectName(QStringLiteral("exploreHeadroomCheck"));
@@ -466,12 +465,11 @@ void ExploreTab::refreshStatus() {
     m_statusDirty = false;
     if (!m_hasResult) {
         const core::Scenario& s = m_doc->scenario();
-        m_status->setText(
-            tr("Search tries every layout of TP, PP, DP, CP, virtual stages, micro batch, ZeRO "
-               "stage, recompute and sequence parallelism on this scenario's %1 GPUs (%2 layouts), "
-               "keeps the ones that are valid and fit, and ranks them.")
-                .arg(formatCount(s.cluster.gpus()),
-                     formatCount(core::countCandidates(s, core::defaultSearchSpace(s)))));
+        m_status->setText(tr("Search tries every layout of TP, PP, DP, CP, virtual stages, micro batch, ZeRO "
+                             "stage, recompute and sequence parallelism on this scenario's %1 GPUs (%2 "
+                             "layouts), keeps the ones that are valid and fit, and ranks them.")
+                              .arg(formatCount(s.cluster.gpus()),
+                                   formatCount(core::countCandidates(s, core::defaultSearchSpace(s)))));
         m_status->setToolTip({});
         return;
     }

@@ -23,8 +23,8 @@ LaunchSettingsDialog::LaunchSettingsDialog(const core::Scenario& scenario, QWidg
     m_status->setObjectName(QStringLiteral("launchStatus"));
     m_status->setWordWrap(true);
     auto* intro =
-        new QLabel(tr("The current layout as the settings a training framework takes. Paste them into "
-                      "your launch script or config; the notes say what a framework cannot express."),
+        new QLabel(tr("The current layout as the settings a training framework takes. Paste them into your "
+                      "launch script or config; the notes say what a framework cannot express."),
                    this);
     intro->setWordWrap(true);
 

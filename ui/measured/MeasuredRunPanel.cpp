@@ -68,9 +68,8 @@ MeasuredRunPanel::MeasuredRunPanel(QWidget* parent)
     m_warmup->setValue(-1);
     m_warmup->setSpecialValueText(tr("auto"));
     m_warmup->setPrefix(tr("drop "));
-    m_warmup->setToolTip(
-        tr("Warmup samples to drop: auto detects them (docs/reports.md), a number drops exactly "
-           "that many from the start"));
+    m_warmup->setToolTip(tr("Warmup samples to drop: auto detects them (docs/reports.md), a number drops "
+                            "exactly that many from the start"));
     m_paste->setPlaceholderText(
         tr("Paste step times (seconds or ms), CSV rows, or Megatron-LM / torchtitan log lines"));
     m_paste->setMaximumHeight(90);
@@ -291,10 +290,9 @@ void MeasuredRunPanel::updateChart() {
     add(series, kSeriesColor, series->name(), ChartLegend::Mark::Line);
     // Short enough not to be elided in a narrow panel; the tooltip says what "clipped" means.
     m_chart->setTitle(axes.clipped ? tr("Per step (warmup clipped)") : tr("Per step"));
-    m_view->setToolTip(axes.clipped
-                           ? tr("Warmup values beyond the axis are clipped: the axis is scaled to the "
-                                "steady steps, the band and the prediction.")
-                           : QString());
+    m_view->setToolTip(axes.clipped ? tr("Warmup values beyond the axis are clipped: the axis is scaled to "
+                                         "the steady steps, the band and the prediction.")
+                                    : QString());
 }
 
 // The steps across; up the range of the steady samples, the band and the prediction (warmup peaks above are
@@ -345,8 +343,8 @@ void MeasuredRunPanel::updateText() {
         // The hint goes in the proportional-font label: the fixed font is for the figures' columns.
         m_figures->clear();
         m_verdicts->setText(m_errorText.isEmpty()
-                                ? tr("No run loaded. Compare a real run with the plan: load the "
-                                     "training log, a CSV of step times, or paste the numbers.")
+                                ? tr("No run loaded. Compare a real run with the plan: load the training "
+                                     "log, a CSV of step times, or paste the numbers.")
                                 : QString());
         return;
     }

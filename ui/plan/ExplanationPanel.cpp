@@ -113,9 +113,8 @@ void ExplanationPanel::refresh() {
         if (const auto* groups = bundledValidationGroupsIfReady()) {
             QString trust = qs(core::trustSentence(m_doc->shownScenario(), *groups));
             if (m_doc->profile().origin != "built-in") // the published runs were predicted without it
-                trust +=
-                    QLatin1Char(' ') + tr("Those runs were predicted with the built-in hardware profiles, "
-                                          "not the measured profile now active.");
+                trust += QLatin1Char(' ') + tr("Those runs were predicted with the built-in hardware "
+                                               "profiles, not the measured profile now active.");
             html += QStringLiteral("<p style='margin-bottom:2px'><b>%1</b></p><p style='margin-top:0'>%2</p>")
                         .arg(tr("How far to trust it"), trust.toHtmlEscaped());
         } else {

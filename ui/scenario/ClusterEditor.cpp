@@ -78,8 +78,8 @@ const std::vector<FormField> kFigureFields = {
      .shown = kMicroseconds},
     {.kind = Kind::Double,
      .label = "GPU memory",
-     .tip = "Memory of one GPU as CUDA reports it, the capacity a layout must fit in (decimal GB): an "
-            "\"80 GB\" H100 exposes 79.2 GiB = 85.05 GB (nvidia-smi's total less the driver's reserve).",
+     .tip = "Memory of one GPU as CUDA reports it, the capacity a layout must fit in (decimal GB): an \"80 "
+            "GB\" H100 exposes 79.2 GiB = 85.05 GB (nvidia-smi's total less the driver's reserve).",
      .value = gpu<&GpuSpec::hbmBytes>(),
      .range = {1, 10000, 2},
      .shown = kGigabytes},
@@ -103,15 +103,15 @@ const std::vector<FormField> kFigureFields = {
      .shown = kTerabytesPerSecond},
     {.kind = Kind::Double,
      .label = "Host link",
-     .tip = "Bandwidth between one GPU and host memory, one direction: PCIe 4.0 x16 32 GB/s, PCIe 5.0 "
-            "x16 64 GB/s, NVLink-C2C on Grace (GB200) 225 GB/s. Sets the cost of offloading.",
+     .tip = "Bandwidth between one GPU and host memory, one direction: PCIe 4.0 x16 32 GB/s, PCIe 5.0 x16 64 "
+            "GB/s, NVLink-C2C on Grace (GB200) 225 GB/s. Sets the cost of offloading.",
      .value = gpu<&GpuSpec::hostLinkBandwidth>(),
      .range = {0.1, 10000, 1},
      .shown = kGigabytesPerSecond},
     {.kind = Kind::Double,
      .label = "Host memory bandwidth",
-     .tip = "One GPU's share of the host's DRAM bandwidth (the node's total over its GPUs): the pace "
-            "of an optimizer step run on the CPU.",
+     .tip = "One GPU's share of the host's DRAM bandwidth (the node's total over its GPUs): the pace of an "
+            "optimizer step run on the CPU.",
      .value = gpu<&GpuSpec::hostMemoryBandwidth>(),
      .range = {0.1, 10000, 1},
      .shown = kGigabytesPerSecond},

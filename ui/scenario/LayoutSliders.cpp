@@ -24,37 +24,36 @@ struct AxisText {
 constexpr AxisText kAxes[] = {
     {.axis = core::LayoutAxis::Tp,
      .label = "&TP",
-     .tip = "Tensor parallelism: each layer's matrices are split across this many GPUs, which "
-            "all-reduce every layer (keep it inside the NVLink domain)."},
+     .tip = "Tensor parallelism: each layer's matrices are split across this many GPUs, which all-reduce "
+            "every layer (keep it inside the NVLink domain)."},
     {.axis = core::LayoutAxis::Pp,
      .label = "&PP",
-     .tip = "Pipeline parallelism: the layers are cut into this many consecutive stages on "
-            "different GPUs; it must divide the layer count."},
+     .tip = "Pipeline parallelism: the layers are cut into this many consecutive stages on different GPUs; "
+            "it must divide the layer count."},
     {.axis = core::LayoutAxis::Dp,
      .label = "&DP",
-     .tip = "Data parallelism: replicas of the model that each process different sequences "
-            "and average their gradients."},
+     .tip = "Data parallelism: replicas of the model that each process different sequences and average their "
+            "gradients."},
     {.axis = core::LayoutAxis::Cp,
      .label = "&CP",
-     .tip = "Context parallelism: each sequence is split across this many GPUs (ring attention), "
-            "for long contexts."},
+     .tip = "Context parallelism: each sequence is split across this many GPUs (ring attention), for long "
+            "contexts."},
     {.axis = core::LayoutAxis::Ep,
      .label = "&EP",
-     .tip = "Expert parallelism: a mixture-of-experts layer's experts are spread over this many "
-            "GPUs, carved out of DP x CP (or, with expert TP below TP, out of TP x CP x DP); MoE "
-            "models only."},
+     .tip = "Expert parallelism: a mixture-of-experts layer's experts are spread over this many GPUs, carved "
+            "out of DP x CP (or, with expert TP below TP, out of TP x CP x DP); MoE models only."},
     {.axis = core::LayoutAxis::Vpp,
      .label = "&Virtual stages",
-     .tip = "Interleaved pipeline: each GPU holds this many non-adjacent chunks of layers, "
-            "shrinking the bubble at the cost of more point-to-point traffic."},
+     .tip = "Interleaved pipeline: each GPU holds this many non-adjacent chunks of layers, shrinking the "
+            "bubble at the cost of more point-to-point traffic."},
     {.axis = core::LayoutAxis::MicroBatch,
      .label = "&Micro batch",
-     .tip = "Sequences per micro batch on each pipeline: larger ones run GEMMs more efficiently "
-            "but hold more activations."},
+     .tip = "Sequences per micro batch on each pipeline: larger ones run GEMMs more efficiently but hold "
+            "more activations."},
     {.axis = core::LayoutAxis::Accumulation,
      .label = "&Accumulation",
-     .tip = "Gradient accumulation: micro batches per optimizer step; more of them shrink the "
-            "pipeline bubble and grow the effective batch."},
+     .tip = "Gradient accumulation: micro batches per optimizer step; more of them shrink the pipeline "
+            "bubble and grow the effective batch."},
 };
 
 } // namespace
@@ -95,16 +94,13 @@ LayoutSliders::LayoutSliders(ScenarioDocument* doc, QWidget* parent)
             // The experts' own tensor parallelism, right under EP: a choice among the values that fit.
             m_etpLabel = new QLabel(tr("E&xpert TP"), this);
             m_etpLabel->setBuddy(m_etp);
-            const QString tip = tr("Expert tensor parallelism (MoE): how many GPUs split each expert. The "
-                                   "expert layers regroup the "
-                                   "stage's TP x CP x DP GPUs as expert TP x EP x expert DP, so EP x expert "
-                                   "TP must divide TP x CP x "
-                                   "DP. Auto: Megatron-Core's default (expert TP = TP) when EP divides DP x "
-                                   "CP, else the largest that "
-                                   "fits; 1 keeps experts whole, lets EP span the TP ranks and removes the "
-                                   "TP collectives of the MLP "
-                                   "half (Megatron-Core --expert-tensor-parallel-size, torchtitan "
-                                   "expert_tensor_parallel_degree).");
+            const QString tip =
+                tr("Expert tensor parallelism (MoE): how many GPUs split each expert. The expert layers "
+                   "regroup the stage's TP x CP x DP GPUs as expert TP x EP x expert DP, so EP x expert TP "
+                   "must divide TP x CP x DP. Auto: Megatron-Core's default (expert TP = TP) when EP divides "
+                   "DP x CP, else the largest that fits; 1 keeps experts whole, lets EP span the TP ranks "
+                   "and removes the TP collectives of the MLP half (Megatron-Core "
+                   "--expert-tensor-parallel-size, torchtitan expert_tensor_parallel_degree).");
             m_etpLabel->setToolTip(tip);
             m_etp->setToolTip(tip);
             m_etp->setObjectName(QStringLiteral("expertTp"));
@@ -120,9 +116,8 @@ LayoutSliders::LayoutSliders(ScenarioDocument* doc, QWidget* parent)
             ++row;
         }
     }
-    m_keep->setToolTip(
-        tr("On: changing TP, PP or CP rebalances DP so that TP x PP x CP x DP stays equal to the "
-           "cluster's GPUs. Off: the cluster's node count follows the layout."));
+    m_keep->setToolTip(tr("On: changing TP, PP or CP rebalances DP so that TP x PP x CP x DP stays equal to "
+                          "the cluster's GPUs. Off: the cluster's node count follows the layout."));
     m_keep->setChecked(m_doc->keepGpuCount());
     connect(m_keep, &QCheckBox::toggled, this, [this](bool keep) {
         m_doc->setKeepGpuCount(keep);
@@ -133,8 +128,8 @@ LayoutSliders::LayoutSliders(ScenarioDocument* doc, QWidget* parent)
     m_summary->setWordWrap(true); // a narrow panel wraps the sums instead of cutting them off
     m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_summary->setObjectName(QStringLiteral("layoutSummary"));
-    m_summary->setToolTip(tr("GPUs the layout uses (TP x PP x CP x DP) and the effective batch "
-                             "(micro batch x accumulation x DP)."));
+    m_summary->setToolTip(tr("GPUs the layout uses (TP x PP x CP x DP) and the effective batch (micro batch "
+                             "x accumulation x DP)."));
     grid->addWidget(m_summary, row++, 0, 1, 3);
     grid->setColumnStretch(1, 1);
 

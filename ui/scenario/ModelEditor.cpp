@@ -68,8 +68,8 @@ const std::vector<FormField> kArchitectureFields = {
      .range = {1, 1 << 24}},
     {.kind = Kind::Choice,
      .label = "ML&P",
-     .tip = "Gated MLPs (SwiGLU, GeGLU) have three matrices, plain ones (GELU, ReLU, Nemotron's "
-            "squared ReLU) two.",
+     .tip = "Gated MLPs (SwiGLU, GeGLU) have three matrices, plain ones (GELU, ReLU, Nemotron's squared "
+            "ReLU) two.",
      .value = model<&ModelSpec::mlp>(),
      .choices = {{"SwiGLU (gated)", option(core::MlpKind::SwiGlu)},
                  {"GELU / ReLU (plain)", option(core::MlpKind::Gelu)}}},
@@ -150,8 +150,8 @@ const std::vector<FormField> kArchitectureFields = {
      .range = {0.1, 16.0, 2},
      .shown = {1.0}},
     {.label = "Expert groups",
-     .tip = "Group-limited routing (DeepSeek's n_group): the experts form this many equal groups; 0: no "
-            "groups.",
+     .tip =
+         "Group-limited routing (DeepSeek's n_group): the experts form this many equal groups; 0: no groups.",
      .value = model<&ModelSpec::moe, &core::MoeSpec::groups>(),
      .range = {0, 4096}},
     {.label = "Groups per token",
@@ -198,8 +198,8 @@ void ModelEditor::addPresetChoice(QVBoxLayout* layout) {
     presetLabel->setBuddy(m_preset);
     m_preset->setObjectName(QStringLiteral("modelPreset"));
     m_preset->setToolTip(
-        tr("A published model architecture, at its published sequence length; editing an "
-           "architecture field below makes it a custom model (the sequence length does not)."));
+        tr("A published model architecture, at its published sequence length; editing an architecture field "
+           "below makes it a custom model (the sequence length does not)."));
     m_preset->setAccessibleName(tr("Model preset"));
     m_preset->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_preset->setMinimumContentsLength(14);

@@ -37,8 +37,8 @@ const std::vector<FormField> kMainFields = {
                  {"fp8", option(core::Precision::Fp8)}}},
     {.kind = Kind::Choice,
      .label = "&ZeRO stage",
-     .tip = "How much training state is sharded over the data-parallel group: 1 optimizer state "
-            "(Megatron distributed optimizer), 2 also gradients, 3 also weights (FSDP).",
+     .tip = "How much training state is sharded over the data-parallel group: 1 optimizer state (Megatron "
+            "distributed optimizer), 2 also gradients, 3 also weights (FSDP).",
      .value = training<&TrainingOptions::zeroStage>(),
      .choices = {{"0 (replicated)", 0},
                  {"1 (optimizer state)", 1},
@@ -46,9 +46,9 @@ const std::vector<FormField> kMainFields = {
                  {"3 (+ weights, FSDP)", 3}}},
     {.kind = Kind::Choice,
      .label = "Re&compute",
-     .tip = "Activation checkpointing: selective recomputes the attention core (in the Megatron "
-            "style, or the Recompute modules chosen under More training options), full recomputes "
-            "whole layers (about 30% more compute, far less activation memory).",
+     .tip = "Activation checkpointing: selective recomputes the attention core (in the Megatron style, or "
+            "the Recompute modules chosen under More training options), full recomputes whole layers (about "
+            "30% more compute, far less activation memory).",
      .value = training<&TrainingOptions::recompute>(),
      .choices = {{"None", option(core::Recompute::None)},
                  {"Selective", option(core::Recompute::Selective)},
@@ -97,12 +97,11 @@ const std::vector<FormField> kMemoryFields = {
     {.kind = Kind::Int,
      .name = "recomputeLayers",
      .label = "Recompute &layers",
-     .tip =
-         "With full recompute: how many layers of each model chunk (a pipeline stage, or a virtual stage "
-         "when interleaved) are recomputed; the others keep their activations. Fewer layers cost less "
-         "recompute and take more memory. Megatron-LM --recompute-method block --recompute-num-layers N, "
-         "NeMo activations_checkpoint_num_layers. 'every layer' (0) recomputes them all; no effect without "
-         "full recompute.",
+     .tip = "With full recompute: how many layers of each model chunk (a pipeline stage, or a virtual stage "
+            "when interleaved) are recomputed; the others keep their activations. Fewer layers cost less "
+            "recompute and take more memory. Megatron-LM --recompute-method block --recompute-num-layers N, "
+            "NeMo activations_checkpoint_num_layers. 'every layer' (0) recomputes them all; no effect "
+            "without full recompute.",
      .value = training<&TrainingOptions::recomputeLayers>(),
      .range = {0, 1000000},
      .shown = {1, " per chunk", "every layer"}},
@@ -113,24 +112,22 @@ const char* const kRecomputeModulesTip =
     "(Megatron-Core --recompute-modules). core_attn: the attention core (the default; nothing to recompute "
     "with flash attention); layernorm: the norms that are separate modules (MLA's input norm, a MoE layer's "
     "pre-MLP norm); mla_up_proj: MLA's up-projected q, k and v; mlp: a dense layer's MLP; moe_act: the "
-    "routed "
-    "experts' activation; shared_experts: the shared experts; moe: the whole MoE block, its token all-to-all "
-    "included. Each frees its tensors and re-runs its forward once before the backward.";
+    "routed experts' activation; shared_experts: the shared experts; moe: the whole MoE block, its token "
+    "all-to-all included. Each frees its tensors and re-runs its forward once before the backward.";
 
 // What the framework runs: remat policy, offloading, kernels and communication overlap.
 const std::vector<FormField> kExecutionFields = {
     {.kind = Kind::Choice,
      .name = "rematPolicy",
      .label = "Remat polic&y",
-     .tip =
-         "With selective recompute: a JAX/MaxText rematerialization policy (remat_policy), which names the "
-         "matmul outputs each layer saves; the backward re-runs the rest, and the norms, rotary and "
-         "activation function. minimal_with_context (MaxText's minimal_flash) saves q/k/v, the attention "
-         "output, the output projection and the MLP's up-projections; minimal all but the attention "
-         "output (the attention re-runs); save_dot_with_context_except_mlp the attention's (the MLP's "
-         "up-projections re-run); save_dot_except_mlp the projections only; save_qkv_proj and "
-         "save_out_proj one each. It replaces the style's own selective recompute and the Recompute "
-         "modules. Style's own: no policy.",
+     .tip = "With selective recompute: a JAX/MaxText rematerialization policy (remat_policy), which names "
+            "the matmul outputs each layer saves; the backward re-runs the rest, and the norms, rotary and "
+            "activation function. minimal_with_context (MaxText's minimal_flash) saves q/k/v, the attention "
+            "output, the output projection and the MLP's up-projections; minimal all but the attention "
+            "output (the attention re-runs); save_dot_with_context_except_mlp the attention's (the MLP's "
+            "up-projections re-run); save_dot_except_mlp the projections only; save_qkv_proj and "
+            "save_out_proj one each. It replaces the style's own selective recompute and the Recompute "
+            "modules. Style's own: no policy.",
      .value = training<&TrainingOptions::rematPolicy>(),
      .choices = {{"Style's own", option(core::RematPolicy::Auto)},
                  {"minimal_with_context", option(core::RematPolicy::MinimalWithContext)},
@@ -143,17 +140,17 @@ const std::vector<FormField> kExecutionFields = {
     {.kind = Kind::Bool,
      .name = "optimizerOffload",
      .label = "Optimizer state on the CPU",
-     .tip = "Keep the fp32 master weights and Adam moments in host memory and run the optimizer step on "
-            "the CPU (DeepSpeed zero_optimization.offload_optimizer, Megatron-LM "
-            "--optimizer-cpu-offload); with ZeRO-2 or higher the gradient shard goes to the host too. "
-            "Frees the optimizer state from the GPU; the step then runs at the speed of host memory, and "
-            "the gradients and updated weights cross the host link.",
+     .tip = "Keep the fp32 master weights and Adam moments in host memory and run the optimizer step on the "
+            "CPU (DeepSpeed zero_optimization.offload_optimizer, Megatron-LM --optimizer-cpu-offload); with "
+            "ZeRO-2 or higher the gradient shard goes to the host too. Frees the optimizer state from the "
+            "GPU; the step then runs at the speed of host memory, and the gradients and updated weights "
+            "cross the host link.",
      .value = training<&TrainingOptions::optimizerOffload>()},
     {.kind = Kind::Int,
      .name = "activationOffloadLayers",
      .label = "Offload activations",
-     .tip = "Copy the saved activations of this many layers of each stage to host memory after their "
-            "forward pass and back before their backward pass (Megatron-LM --cpu-offloading "
+     .tip = "Copy the saved activations of this many layers of each stage to host memory after their forward "
+            "pass and back before their backward pass (Megatron-LM --cpu-offloading "
             "--cpu-offloading-num-layers N, as NeMo's GB200 recipes do). The copies overlap with compute; "
             "what the host link cannot hide shows as 'Activation offload' in the step time.",
      .value = training<&TrainingOptions::activationOffloadLayers>(),
@@ -173,37 +170,35 @@ const std::vector<FormField> kExecutionFields = {
      .tip = "The model compiled with torch.compile (torchtitan [compile] enable, components \"model\"): "
             "Inductor fuses the norms with their fp32 upcast, the activation function, rotary and the "
             "residual adds, so they move about half the memory traffic of eager PyTorch; with the "
-            "Cross-entropy on Auto the loss is compiled too, as torchtitan does (4 bytes per logit "
-            "instead of the eager loss's 12). Only the FSDP style runs eager; Megatron's kernels are "
-            "fused already.",
+            "Cross-entropy on Auto the loss is compiled too, as torchtitan does (4 bytes per logit instead "
+            "of the eager loss's 12). Only the FSDP style runs eager; Megatron's kernels are fused already.",
      .value = training<&TrainingOptions::torchCompile>()},
     {.kind = Kind::Bool,
      .name = "fusedKernels",
      .label = "Fused kernels (TE, Liger)",
      .tip = "The PyTorch trainer runs fused kernels for the norms, rotary and the SwiGLU activation "
-            "(Transformer Engine's, as NeMo AutoModel's TE backend does, or Liger's) without compiling "
-            "the model: the same memory traffic as torch.compile's fused kernels, the loss left as it "
-            "is. Only the FSDP style runs eager; Megatron's kernels are fused already.",
+            "(Transformer Engine's, as NeMo AutoModel's TE backend does, or Liger's) without compiling the "
+            "model: the same memory traffic as torch.compile's fused kernels, the loss left as it is. Only "
+            "the FSDP style runs eager; Megatron's kernels are fused already.",
      .value = training<&TrainingOptions::fusedKernels>()},
     {.kind = Kind::Bool,
      .name = "fp8ParamGather",
      .label = "FP8 weight gathers",
-     .tip = "In fp8 training, gather the weights as their fp8 casts: the ZeRO-3/FSDP layer all-gathers "
-            "and the distributed optimizer's all-gather of the updated weights move 1 byte per weight "
-            "instead of 2 (torchtitan --float8.enable_fsdp_float8_all_gather, torchao's float8 "
-            "all-gather; Megatron-LM --fp8-param-gather, NeMo fp8_params). No effect without fp8.",
+     .tip = "In fp8 training, gather the weights as their fp8 casts: the ZeRO-3/FSDP layer all-gathers and "
+            "the distributed optimizer's all-gather of the updated weights move 1 byte per weight instead of "
+            "2 (torchtitan --float8.enable_fsdp_float8_all_gather, torchao's float8 all-gather; Megatron-LM "
+            "--fp8-param-gather, NeMo fp8_params). No effect without fp8.",
      .value = training<&TrainingOptions::fp8ParamGather>()},
     // Communication overlap: each switch hides one kind of collective behind compute, as the framework
     // flag named in the tooltip does (docs/estimation.md, 'Communication overlap').
     {.kind = Kind::Bool,
      .name = "overlapTpComm",
      .label = "Overlap TP communication",
-     .tip =
-         "Run the tensor-parallel collectives in chunks while the neighbouring GEMMs compute: Megatron-LM "
-         "--tp-comm-overlap (Transformer Engine userbuffers, needs sequence parallel), torchtitan "
-         "parallelism.enable_async_tensor_parallel (AsyncTP, needs torch.compile). What exceeds the "
-         "layer's GEMM time stays exposed, and a fifth of the hidden part is still paid (the communication "
-         "kernels take SMs and memory bandwidth from the GEMMs).",
+     .tip = "Run the tensor-parallel collectives in chunks while the neighbouring GEMMs compute: Megatron-LM "
+            "--tp-comm-overlap (Transformer Engine userbuffers, needs sequence parallel), torchtitan "
+            "parallelism.enable_async_tensor_parallel (AsyncTP, needs torch.compile). What exceeds the "
+            "layer's GEMM time stays exposed, and a fifth of the hidden part is still paid (the "
+            "communication kernels take SMs and memory bandwidth from the GEMMs).",
      .value = training<&TrainingOptions::overlapTpComm>()},
     {.kind = Kind::Bool,
      .name = "overlapPpComm",
@@ -223,11 +218,10 @@ const std::vector<FormField> kExecutionFields = {
     {.kind = Kind::Bool,
      .name = "overlapEpComm",
      .label = "Overlap EP communication",
-     .tip =
-         "Mixture of experts: run one micro batch's token all-to-alls (dispatch and combine) while another "
-         "micro batch computes, as Megatron-Core's --overlap-moe-expert-parallel-comm (combined 1F1B) and "
-         "DeepSeek's DualPipe do. What exceeds the layer's compute stays exposed, and a fifth of the "
-         "hidden part is still paid.",
+     .tip = "Mixture of experts: run one micro batch's token all-to-alls (dispatch and combine) while "
+            "another micro batch computes, as Megatron-Core's --overlap-moe-expert-parallel-comm (combined "
+            "1F1B) and DeepSeek's DualPipe do. What exceeds the layer's compute stays exposed, and a fifth "
+            "of the hidden part is still paid.",
      .value = training<&TrainingOptions::overlapEpComm>()},
 };
 
@@ -276,10 +270,10 @@ const std::vector<FormField> kFrameworkFields = {
     {.kind = Kind::Choice,
      .name = "gradPrecision",
      .label = "Gradients",
-     .tip = "Format of the gradient buffer and of the data-parallel reduction. Auto follows the "
-            "framework: Megatron-LM keeps fp32 main grads in bf16/fp8 (16-bit in fp16), FSDP keeps bf16 "
-            "and reduces in fp32. 16-bit is Megatron's --grad-reduce-in-bf16 and NeMo's performance "
-            "recipes (grad_reduce_in_fp32 = False).",
+     .tip = "Format of the gradient buffer and of the data-parallel reduction. Auto follows the framework: "
+            "Megatron-LM keeps fp32 main grads in bf16/fp8 (16-bit in fp16), FSDP keeps bf16 and reduces in "
+            "fp32. 16-bit is Megatron's --grad-reduce-in-bf16 and NeMo's performance recipes "
+            "(grad_reduce_in_fp32 = False).",
      .value = training<&TrainingOptions::gradPrecision>(),
      .choices = {{"Auto (framework default)", option(core::GradPrecision::Auto)},
                  {"fp32", option(core::GradPrecision::Fp32)},
@@ -287,18 +281,17 @@ const std::vector<FormField> kFrameworkFields = {
     {.kind = Kind::Choice,
      .name = "crossEntropy",
      .label = "Cross-entropy",
-     .tip =
-         "The loss kernel, which sets the logits' memory on the last stage (tokens x vocabulary values). "
-         "Unfused: an eager fp32 loss, 12 bytes per logit at the peak (16 with TP in the FSDP style, where "
-         "it runs under torch's loss_parallel). Fused: Megatron-LM's vocab-parallel kernel "
-         "(--cross-entropy-loss-fusion), 6 bytes. Fused linear: the output layer fused with the loss, "
-         "which never holds the whole logits (Liger kernel, Cut Cross-Entropy, Megatron "
-         "--cross-entropy-fusion-impl linear). Compiled: the eager loss under torch.compile (torchtitan "
-         "compile.components = [\"loss\"]), which keeps the 16-bit logits and writes a 16-bit gradient, 4 "
-         "bytes. Fused 16-bit: flash-attn's cross-entropy kernel (llm-foundry's MPT loss_fn "
-         "fused_crossentropy), which also keeps the 16-bit logits and writes a 16-bit gradient, 4 bytes. "
-         "Auto follows the framework: fused for Megatron-LM; for FSDP unfused, or compiled when the model "
-         "is compiled (torchtitan compiles the loss with it).",
+     .tip = "The loss kernel, which sets the logits' memory on the last stage (tokens x vocabulary values). "
+            "Unfused: an eager fp32 loss, 12 bytes per logit at the peak (16 with TP in the FSDP style, "
+            "where it runs under torch's loss_parallel). Fused: Megatron-LM's vocab-parallel kernel "
+            "(--cross-entropy-loss-fusion), 6 bytes. Fused linear: the output layer fused with the loss, "
+            "which never holds the whole logits (Liger kernel, Cut Cross-Entropy, Megatron "
+            "--cross-entropy-fusion-impl linear). Compiled: the eager loss under torch.compile (torchtitan "
+            "compile.components = [\"loss\"]), which keeps the 16-bit logits and writes a 16-bit gradient, 4 "
+            "bytes. Fused 16-bit: flash-attn's cross-entropy kernel (llm-foundry's MPT loss_fn "
+            "fused_crossentropy), which also keeps the 16-bit logits and writes a 16-bit gradient, 4 bytes. "
+            "Auto follows the framework: fused for Megatron-LM; for FSDP unfused, or compiled when the model "
+            "is compiled (torchtitan compiles the loss with it).",
      .value = training<&TrainingOptions::crossEntropy>(),
      .choices = {{"Auto (framework default)", option(core::CrossEntropy::Auto)},
                  {"Unfused (fp32)", option(core::CrossEntropy::Unfused)},
@@ -309,12 +302,11 @@ const std::vector<FormField> kFrameworkFields = {
     {.kind = Kind::Int,
      .name = "logitsMetricPasses",
      .label = "Metrics on logits",
-     .tip =
-         "Training metrics the trainer computes from each micro batch's logits after its backward, each an "
-         "eager fp32 log-softmax over tokens x vocabulary values without gradient: passes over the logits "
-         "that cost memory traffic on the last stage, and 10 bytes per logit of memory once the layers' "
-         "tensors are freed. Composer (llm-foundry) computes two by default, LanguageCrossEntropy and "
-         "LanguagePerplexity (use_train_metrics); Megatron-LM, torchtitan and NeMo none.",
+     .tip = "Training metrics the trainer computes from each micro batch's logits after its backward, each "
+            "an eager fp32 log-softmax over tokens x vocabulary values without gradient: passes over the "
+            "logits that cost memory traffic on the last stage, and 10 bytes per logit of memory once the "
+            "layers' tensors are freed. Composer (llm-foundry) computes two by default, LanguageCrossEntropy "
+            "and LanguagePerplexity (use_train_metrics); Megatron-LM, torchtitan and NeMo none.",
      .value = training<&TrainingOptions::logitsMetricPasses>(),
      .range = {0, static_cast<double>(core::limits::kMaxLogitsMetricPasses)},
      .shown = {1, " passes", "none"}},
@@ -359,8 +351,8 @@ const std::vector<FormField> kFrameworkFields = {
                  {"Embedding and loss", option(core::PipelineSplit::EmbeddingAndLoss)}}},
     {.kind = Kind::Choice,
      .label = "Attention FLOPs",
-     .tip = "Count the attention scores in full (PaLM / Megatron convention) or halved for causal "
-            "kernels; changes MFU, not the step time.",
+     .tip = "Count the attention scores in full (PaLM / Megatron convention) or halved for causal kernels; "
+            "changes MFU, not the step time.",
      .value = training<&TrainingOptions::attentionFlops>(),
      .choices = {{"Full", option(core::AttentionFlops::Full)},
                  {"Causal (half)", option(core::AttentionFlops::Causal)}}},

@@ -191,9 +191,8 @@ void WindowMenus::createHelpMenu() {
     connect(about, &QAction::triggered, this, [this] {
         QMessageBox::about(
             &m_window, tr("About Layout Planner"),
-            tr("<h3>Layout Planner %1</h3><p>Plans distributed training layouts of large language "
-               "models: memory per GPU, step time and MFU for tensor, pipeline, data and context "
-               "parallelism.</p>")
+            tr("<h3>Layout Planner %1</h3><p>Plans distributed training layouts of large language models: "
+               "memory per GPU, step time and MFU for tensor, pipeline, data and context parallelism.</p>")
                 .arg(QStringLiteral(LP_VERSION)));
     });
     QAction* aboutQt = help->addAction(tr("About &Qt"));

@@ -38,18 +38,16 @@ constexpr TabText kTabs[] = {
      QT_TRANSLATE_NOOP("lp::ui::WindowTabs", "Search every valid layout of this scenario, rank them, and see "
                                              "the memory-against-MFU Pareto front.")},
     {WindowTab::OneAxis, QT_TRANSLATE_NOOP("lp::ui::WindowTabs", "One a&xis"),
-     QT_TRANSLATE_NOOP("lp::ui::WindowTabs",
-                       "MFU and worst-stage memory as one axis (TP, PP, DP, micro batch, "
-                       "accumulation, recompute) varies with the others held.")},
+     QT_TRANSLATE_NOOP("lp::ui::WindowTabs", "MFU and worst-stage memory as one axis (TP, PP, DP, micro "
+                                             "batch, accumulation, recompute) varies with the others held.")},
     {WindowTab::Compare, QT_TRANSLATE_NOOP("lp::ui::WindowTabs", "&Compare"),
-     QT_TRANSLATE_NOOP("lp::ui::WindowTabs",
-                       "Pin two to four layouts and compare their memory, step time, MFU "
-                       "and diagnostics side by side.")},
-    {WindowTab::Calibrate, QT_TRANSLATE_NOOP("lp::ui::WindowTabs", "C&alibrate"),
      QT_TRANSLATE_NOOP(
          "lp::ui::WindowTabs",
-         "Measure what your own GPUs achieve (GEMM, HBM and NCCL micro-benchmarks), or import a "
-         "hardware profile measured elsewhere, and apply it to the scenario.")},
+         "Pin two to four layouts and compare their memory, step time, MFU and diagnostics side by side.")},
+    {WindowTab::Calibrate, QT_TRANSLATE_NOOP("lp::ui::WindowTabs", "C&alibrate"),
+     QT_TRANSLATE_NOOP("lp::ui::WindowTabs",
+                       "Measure what your own GPUs achieve (GEMM, HBM and NCCL micro-benchmarks), or import "
+                       "a hardware profile measured elsewhere, and apply it to the scenario.")},
     {WindowTab::Validate, QT_TRANSLATE_NOOP("lp::ui::WindowTabs", "&Validate"),
      QT_TRANSLATE_NOOP("lp::ui::WindowTabs", "The planner's predictions against published measured training "
                                              "runs; open any of them as the scenario.")},

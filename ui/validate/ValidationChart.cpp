@@ -252,9 +252,8 @@ void ValidationChart::showNotes(const std::vector<MetricRows>& metrics, int miss
             "%n value(s) without a prediction (the layout is invalid in the planner) are not plotted.",
             nullptr, missing);
     if (metrics.size() > 1)
-        notes << tr(
-            "Metrics of different units share the axes: the distance from the 1:1 line is the relative "
-            "error. Pick one metric to see its own scale.");
+        notes << tr("Metrics of different units share the axes: the distance from the 1:1 line is the "
+                    "relative error. Pick one metric to see its own scale.");
     if (m_model.rowCount() == 0)
         notes << tr("No cases loaded.");
     m_note->setText(notes.join(QLatin1Char(' ')));

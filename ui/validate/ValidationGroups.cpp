@@ -41,8 +41,8 @@ ValidationGroups::ValidationGroups(QWidget* parent)
                                         tr("Median error"), tr("Planned speed"), tr("Off by >20%")});
     m_table->horizontalHeaderItem(SpeedColumn)
         ->setToolTip(
-            tr("Median of the planned speed over the measured one, minus 1 (iteration times inverted): "
-               "+10% means the planner expected these runs to go 10% faster than they did."));
+            tr("Median of the planned speed over the measured one, minus 1 (iteration times inverted): +10% "
+               "means the planner expected these runs to go 10% faster than they did."));
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionMode(QAbstractItemView::NoSelection);
@@ -51,10 +51,9 @@ ValidationGroups::ValidationGroups(QWidget* parent)
     m_table->horizontalHeader()->setStretchLastSection(false);
     m_table->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     m_table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    m_table->setToolTip(
-        tr("The throughput figures of the runs alike in what the planner's parameters depend on "
-           "(docs/estimation.md): how far, and which way, it was off on the published runs most "
-           "like your own."));
+    m_table->setToolTip(tr("The throughput figures of the runs alike in what the planner's parameters depend "
+                           "on (docs/estimation.md): how far, and which way, it was off on the published "
+                           "runs most like your own."));
     setContent(m_table);
     hide();
 }

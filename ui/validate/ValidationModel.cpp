@@ -163,8 +163,8 @@ QVariant ValidationModel::headerData(int section, Qt::Orientation orientation, i
     if (role == Qt::ToolTipRole) {
         switch (section) {
         case LayoutColumn:
-            return tr("Tensor, pipeline and data parallel sizes and the micro batch; "
-                      "* marks a micro batch the source does not state (the fastest that fits)");
+            return tr("Tensor, pipeline and data parallel sizes and the micro batch; * marks a micro batch "
+                      "the source does not state (the fastest that fits)");
         case MeasuredColumn:
             return tr("The figure the source publishes");
         case PredictedColumn:

@@ -122,9 +122,8 @@ QLayout* ValidationTab::buildTitleRow() {
                               "documented in shared/reference/README.md)"));
     m_set = new QComboBox(this);
     m_set->setObjectName(QStringLiteral("validationSet"));
-    m_set->setToolTip(
-        tr("The sets of published measured runs that come with Layout Planner; docs/validation*.md "
-           "has each of them case by case"));
+    m_set->setToolTip(tr("The sets of published measured runs that come with Layout Planner; "
+                         "docs/validation*.md has each of them case by case"));
     // Sized to a short name, the full titles in the list: a long title must not widen the window.
     m_set->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_set->setMinimumContentsLength(14);
@@ -159,14 +158,13 @@ QLayout* ValidationTab::buildFilterRow() {
     m_search->setClearButtonEnabled(true);
     m_search->setMinimumWidth(220);
     m_useProfile = new QCheckBox(tr("Use the active measured profile"), this);
-    m_useProfile->setToolTip(
-        tr("Predict the cases on the profile's GPU with the hardware profile active in the "
-           "window (Calibrate tab); other GPUs keep their built-in profiles"));
+    m_useProfile->setToolTip(tr("Predict the cases on the profile's GPU with the hardware profile active in "
+                                "the window (Calibrate tab); other GPUs keep their built-in profiles"));
     m_count = new QLabel(this);
     m_openCase = new QPushButton(tr("Open as &scenario"), this);
     m_openCase->setToolTip(
-        tr("Make the selected case the window's scenario (a new, unsaved scenario; its "
-           "micro batch resolved as the prediction used it). Double-click a row does the same."));
+        tr("Make the selected case the window's scenario (a new, unsaved scenario; its micro batch resolved "
+           "as the prediction used it). Double-click a row does the same."));
     m_openCase->setEnabled(false);
     auto* row = new FlowLayout(nullptr, 12, 4);
     auto* metricLabel = new QLabel(tr("&Metric:"), this);

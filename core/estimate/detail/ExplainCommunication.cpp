@@ -15,31 +15,26 @@ void explainTpComm(ExplanationList& list) {
     if (p.intermediates.tpForwardGathersFp8) {
         tpFormula += "; the forward all-gathers carry the fp8 cast (1 byte)";
         tpWords += " Under fp8, torchao's Float8 TP plans cast the column-parallel linears' input to fp8 "
-                   "before the sequence "
-                   "all-gather, so the forward passes' all-gathers move half the bytes.";
+                   "before the sequence all-gather, so the forward passes' all-gathers move half the bytes.";
     }
     if (l.tp > s.cluster.nvlinkDomain)
         tpWords += lp::format(
-            " This TP group spans {} NVLink domains of {} GPUs: NCCL runs a ring on each member's "
-            "network card, "
-            "so the group's collectives see {} cards' bandwidth (up to NVLink's) instead of NVLink.",
+            " This TP group spans {} NVLink domains of {} GPUs: NCCL runs a ring on each member's network "
+            "card, so the group's collectives see {} cards' bandwidth (up to NVLink's) instead of NVLink.",
             static_cast<int>((l.tp + s.cluster.nvlinkDomain - 1) / s.cluster.nvlinkDomain),
             static_cast<int>(s.cluster.nvlinkDomain), static_cast<int>(s.cluster.nvlinkDomain));
     if (o.overlapTpComm) {
         tpFormula =
             lp::format("per layer: max(0, TP - GEMM time of the layer) + {:.1f} x min(TP, GEMM time), ",
                        kOverlapResidual) +
-            "with TP = 4 (+2 with full recompute) x all-reduce of s x b x h x 2 bytes and the GEMM "
-            "time of the "
-            "forward, backward and any recomputed forward";
-        tpWords += " The TP communication overlap is on (Megatron-LM --tp-comm-overlap, torchtitan AsyncTP): "
-                   "the collectives run "
-                   "in chunks while the neighbouring GEMMs compute, so only what exceeds the layer's GEMM "
-                   "time is exposed; the "
-                   "hidden part still costs " +
-                   lp::format("{:.0f}%", 100.0 * kOverlapResidual) +
-                   " of its time, because the communication kernels take SMs and memory "
-                   "bandwidth from the GEMMs.";
+            "with TP = 4 (+2 with full recompute) x all-reduce of s x b x h x 2 bytes and the GEMM time of "
+            "the forward, backward and any recomputed forward";
+        tpWords +=
+            " The TP communication overlap is on (Megatron-LM --tp-comm-overlap, torchtitan AsyncTP): the "
+            "collectives run in chunks while the neighbouring GEMMs compute, so only what exceeds the "
+            "layer's GEMM time is exposed; the hidden part still costs " +
+            lp::format("{:.0f}%", 100.0 * kOverlapResidual) +
+            " of its time, because the communication kernels take SMs and memory bandwidth from the GEMMs.";
     }
     list.add("time.tp_comm", "Tensor-parallel communication", t.tpCommSeconds, "s", std::move(tpFormula),
              lp::format("message {} at {:.0f} GB/s bus bandwidth{}", bytes(im.tpMessageBytes),
@@ -59,11 +54,9 @@ void explainPpComm(ExplanationList& list) {
                     " x min(p2p, stage compute), with p2p = 2 x v x send(s x b x h x 2 bytes / TP) and the "
                     "stage compute = L/PP layers x (forward + backward + recompute)";
         ppWords += " The PP communication overlap is on (Megatron-LM --overlap-p2p-communication, the "
-                   "default with virtual "
-                   "stages): sends and receives are posted ahead and finish behind the stage's compute, so "
-                   "what exceeds it "
-                   "is exposed, plus a fifth of the hidden part (overlapped communication kernels slow the "
-                   "compute down).";
+                   "default with virtual stages): sends and receives are posted ahead and finish behind the "
+                   "stage's compute, so what exceeds it is exposed, plus a fifth of the hidden part "
+                   "(overlapped communication kernels slow the compute down).";
     }
     list.add("time.pp_comm", "Pipeline communication", t.ppCommSeconds, "s", std::move(ppFormula),
              secs(t.ppCommSeconds) + (o.overlapPpComm ? " exposed with the overlap" : ""), kNarayananPaper,
@@ -81,9 +74,9 @@ void explainCpComm(ExplanationList& list) {
                        bytes(im.cpExchangeBytes), static_cast<double>(s.model.seqLen) / l.cp);
         if (im.cpHidingTokens > 0)
             cpValues += lp::format(", hidden above about {:.0f} tokens per rank", im.cpHidingTokens);
-        cpWords += " Attention work per ring step grows with the square of the chunk, the exchange only "
-                   "linearly: long chunks hide "
-                   "it, short ones (many CP ranks, or CP across the network) leave it exposed.";
+        cpWords +=
+            " Attention work per ring step grows with the square of the chunk, the exchange only linearly: "
+            "long chunks hide it, short ones (many CP ranks, or CP across the network) leave it exposed.";
         if (p.has(DiagnosticId::CpCrossesNodes))
             cpWords += " Here TP x CP is larger than the NVLink domain, so the ring crosses the network.";
     }
@@ -92,29 +85,26 @@ void explainCpComm(ExplanationList& list) {
     if (l.cp > 1) {
         if (gatherOnce)
             cpWords += " The exchange is one all-gather of every rank's chunk (allgather), which only the "
-                       "first (local) step's "
-                       "attention hides; a ring (Megatron's p2p, torchtitan's alltoall) sends one chunk "
-                       "behind each step.";
+                       "first (local) step's attention hides; a ring (Megatron's p2p, torchtitan's alltoall) "
+                       "sends one chunk behind each step.";
         if (torchCp)
             cpWords += " torch's context_parallel (this style) receives K/V repeated to every query head, "
-                       "passes dK/dV around the "
-                       "ring in fp32, and merges the steps' partial results in fp32 (that memory traffic is "
-                       "counted in compute).";
+                       "passes dK/dV around the ring in fp32, and merges the steps' partial results in fp32 "
+                       "(that memory traffic is counted in compute).";
         cpWords += " The chunks held while a layer runs" +
                    std::string(torchCp ? ", with the fp32 accumulators," : "") +
                    " are counted in activations: " + bytes(im.cpBufferBytes) + ".";
     }
     const std::string dkv = torchCp ? "send(2 x chunk, fp32 dK/dV)" : "send(dK/dV chunk)";
     const std::string residual = ", each + " + lp::format("{:.1f}", kOverlapResidual) + " x the hidden part";
-    std::string cpFormula = gatherOnce ? "per layer and micro batch: max(0, all-gather(c chunks) - attention "
-                                         "/ c) forward; backward the same + max(0, "
-                                         "(c - 1) x " +
-                                             dkv + " - backward attention)" + residual
-                                       : "per layer and micro batch: max(0, (c - 1) x send(K/V chunk) - "
-                                         "attention) forward, max(0, (c - 1) x (send + " +
-                                             dkv + ") - backward attention) backward" + residual +
-                                             "; hides when tokens per rank > send time per "
-                                             "token / attention time per token pair";
+    std::string cpFormula =
+        gatherOnce ? "per layer and micro batch: max(0, all-gather(c chunks) - attention / c) forward; "
+                     "backward the same + max(0, (c - 1) x " +
+                         dkv + " - backward attention)" + residual
+                   : "per layer and micro batch: max(0, (c - 1) x send(K/V chunk) - attention) forward, "
+                     "max(0, (c - 1) x (send + " +
+                         dkv + ") - backward attention) backward" + residual +
+                         "; hides when tokens per rank > send time per token / attention time per token pair";
     if (torchCp)
         cpFormula += "; + the last " + dkv +
                      ", waited for at once; chunk = tokens per rank x (q + v width of all heads) x 2 bytes";
@@ -123,8 +113,8 @@ void explainCpComm(ExplanationList& list) {
         std::move(cpValues),
         torchCp
             ? "Liu et al. 2023, Ring Attention; PyTorch "
-              "torch.distributed.tensor.experimental.context_parallel "
-              "(repeat_kv before SDPA, convert_to_f32, rotate_method)"
+              "torch.distributed.tensor.experimental.context_parallel (repeat_kv before SDPA, "
+              "convert_to_f32, rotate_method)"
             : "Liu et al. 2023, Ring Attention; NVIDIA Transformer Engine context parallelism (cp_comm_type)",
         std::move(cpWords));
 }
@@ -138,41 +128,34 @@ void explainEpComm(ExplanationList& list) {
     if (s.model.isMoe() && l.ep > 1) {
         const int etp = expertTensorParallel(s);
         epValues += lp::format("; EP {} x expert TP {} = {} GPUs per group", l.ep, etp, l.ep * etp);
-        epWords += etp == l.tp
-                       ? " Each expert is split by TP like the dense layers (expert TP = TP), and "
-                         "the EP group is EP TP groups."
-                       : lp::format(" The experts are split over {} GPU{} (expert TP {}, TP {}): the expert "
-                                    "layers regroup the stage's "
-                                    "TP x CP x DP ranks, so EP also spans TP ranks; with whole experts the "
-                                    "MLP half of the layer needs no "
-                                    "TP collective.",
-                                    etp, etp == 1 ? "" : "s", etp, l.tp);
+        epWords +=
+            etp == l.tp
+                ? " Each expert is split by TP like the dense layers (expert TP = TP), and the EP group is "
+                  "EP TP groups."
+                : lp::format(" The experts are split over {} GPU{} (expert TP {}, TP {}): the expert layers "
+                             "regroup the stage's TP x CP x DP ranks, so EP also spans TP ranks; with whole "
+                             "experts the MLP half of the layer needs no TP collective.",
+                             etp, etp == 1 ? "" : "s", etp, l.tp);
     }
     std::string epFormula =
         "per MoE layer and pass: dispatch + combine all-to-all of tokens x top-k x h x 2 bytes";
     if (im.epRanksPerToken > 0 && im.epRemoteDomainsPerToken == 0) {
         epFormula = "per MoE layer and pass: NVLink: tokens x h x G x (n - 1)/n for the dispatch (1 byte per "
-                    "value in "
-                    "fp8 training, else 2) and again for the combine (2 bytes)";
+                    "value in fp8 training, else 2) and again for the combine (2 bytes)";
         epValues += lp::format("; G = {:.2f} GPUs per token", im.epRanksPerToken);
         epWords += " The dispatcher deduplicates (DeepEP-style): each token goes once to each other GPU that "
-                   "holds one of "
-                   "its experts, and the combine sums there before sending one result back, instead of once "
-                   "per expert "
-                   "copy.";
+                   "holds one of its experts, and the combine sums there before sending one result back, "
+                   "instead of once per expert copy.";
     }
     if (im.epRemoteDomainsPerToken > 0) {
-        epFormula =
-            "per MoE layer and pass: max(network: tokens x h x R other nodes, NVLink: tokens x h x G x "
-            "(g - 1)/g) for the dispatch (1 byte per value in fp8 training, else 2) and again for the "
-            "combine "
-            "(2 bytes)";
+        epFormula = "per MoE layer and pass: max(network: tokens x h x R other nodes, NVLink: tokens x h x G "
+                    "x (g - 1)/g) for the dispatch (1 byte per value in fp8 training, else 2) and again for "
+                    "the combine (2 bytes)";
         epValues += lp::format("; R = {:.2f} other nodes, G = {:.2f} GPUs per token",
                                im.epRemoteDomainsPerToken, im.epRanksPerToken);
-        epWords +=
-            " The dispatcher deduplicates (DeepEP-style): each token crosses the network once per other node "
-            "that "
-            "holds one of its experts and is forwarded there over NVLink, instead of once per expert copy";
+        epWords += " The dispatcher deduplicates (DeepEP-style): each token crosses the network once per "
+                   "other node that holds one of its experts and is forwarded there over NVLink, instead of "
+                   "once per expert copy";
         epWords +=
             s.model.moe.groups > 0
                 ? lp::format("; group-limited routing keeps each token's experts in at most {} of {} groups.",
@@ -183,11 +166,9 @@ void explainEpComm(ExplanationList& list) {
         epFormula += lp::format(
             "; with the overlap, per layer: max(0, EP - compute of the layer) + {:.1f} x min(EP, compute)",
             kOverlapResidual);
-        epWords +=
-            " The EP communication overlap is on (Megatron-Core --overlap-moe-expert-parallel-comm): one "
-            "micro "
-            "batch's all-to-alls run while another computes the same layer, so only what exceeds the layer's "
-            "compute is exposed.";
+        epWords += " The EP communication overlap is on (Megatron-Core --overlap-moe-expert-parallel-comm): "
+                   "one micro batch's all-to-alls run while another computes the same layer, so only what "
+                   "exceeds the layer's compute is exposed.";
     }
     list.add("time.ep_comm", "Expert-parallel communication", t.epCommSeconds, "s", std::move(epFormula),
              std::move(epValues), "Lepikhin et al. 2020, GShard", std::move(epWords));
@@ -203,8 +184,8 @@ void explainDpComm(ExplanationList& list) {
     if (dpOverlap && o.zeroStage < 3)
         dpFormula = "max(0, reduction of the stage's gradients - backward window) + " +
                     lp::format("{:.1f}", kOverlapResidual) +
-                    " x min(reduction, backward window), with the backward window = L/PP layers x "
-                    "(backward + recompute) of the last micro batch, as in the FSDP style";
+                    " x min(reduction, backward window), with the backward window = L/PP layers x (backward "
+                    "+ recompute) of the last micro batch, as in the FSDP style";
     if (p.intermediates.gatherBytesPerParam < 2.0 && (o.zeroStage >= 1 && l.dp * l.cp > 1)) {
         dpFormula += "; the weight all-gathers carry the fp8 cast (1 byte per weight)";
         dpWords += " FP8 weight gathers are on (fp8_param_gather: torchao's float8 all-gather, Megatron-LM "
@@ -215,10 +196,9 @@ void explainDpComm(ExplanationList& list) {
                    "backward pass anyway.";
     else if (o.overlapDpComm)
         dpWords += " The DP communication overlap is on (Megatron-LM --overlap-grad-reduce, with "
-                   "--overlap-param-gather for the "
-                   "distributed optimizer; DeepSpeed overlap_comm): gradient buckets are reduced while the "
-                   "backward pass still "
-                   "runs, so what exceeds the backward window is exposed, plus a fifth of the hidden part.";
+                   "--overlap-param-gather for the distributed optimizer; DeepSpeed overlap_comm): gradient "
+                   "buckets are reduced while the backward pass still runs, so what exceeds the backward "
+                   "window is exposed, plus a fifth of the hidden part.";
     else if (!dpOverlap)
         dpWords += " The Megatron-LM style reduces them after the backward pass (no --overlap-grad-reduce), "
                    "so all of it is exposed.";

@@ -12,9 +12,8 @@ void explainWeights(ExplanationList& list, const StageMemory& w, int shardGroup)
     const Plan& p = list.plan;
     const Intermediates& im = p.intermediates;
     const bool fp8Extra = im.fp8WeightCopyBytes > 0 || im.fp8ScalingStateBytes > 0;
-    std::string formula =
-        "stage parameters / TP x 2 bytes (/ shard group with ZeRO-3: DP x CP, or shard degree "
-        "x CP when hybrid)";
+    std::string formula = "stage parameters / TP x 2 bytes (/ shard group with ZeRO-3: DP x CP, or shard "
+                          "degree x CP when hybrid)";
     std::string values =
         lp::format("stage {}: {}", w.stage, bytes(w.weightsBytes)) +
         (s.training.zeroStage >= 3 ? lp::format(" (sharded over {})", shardGroup) : std::string());
@@ -22,17 +21,15 @@ void explainWeights(ExplanationList& list, const StageMemory& w, int shardGroup)
         "TP splits every matrix, PP gives each stage L/PP layers (embedding on the first, head on the last).";
     if (fp8Extra) {
         const Fp8Habits f8 = fp8Habits(s, p.style);
-        formula +=
-            lp::format(" + fp8 weight copies (linear weights on the GPU x {:.0f} bytes) + fp8 scaling state "
-                       "(linear modules x 5 tensors x (amax history + 2) x 4 bytes)",
-                       f8.weightCopyBytesPerParam);
+        formula += lp::format(" + fp8 weight copies (linear weights on the GPU x {:.0f} bytes) + fp8 scaling "
+                              "state (linear modules x 5 tensors x (amax history + 2) x 4 bytes)",
+                              f8.weightCopyBytesPerParam);
         values += lp::format(", of which fp8 weight copies {} and scaling state {:.2f} MiB",
                              bytes(im.fp8WeightCopyBytes), im.fp8ScalingStateBytes / (1024.0 * 1024.0));
-        words +=
-            lp::format(" With FP8, Transformer Engine also caches an fp8 copy and transpose of every linear "
-                       "weight ({:.0f} bytes per parameter) and keeps delayed-scaling state ({} amax values "
-                       "per fp8 tensor).",
-                       f8.weightCopyBytesPerParam, f8.amaxHistoryLength);
+        words += lp::format(
+            " With FP8, Transformer Engine also caches an fp8 copy and transpose of every linear weight "
+            "({:.0f} bytes per parameter) and keeps delayed-scaling state ({} amax values per fp8 tensor).",
+            f8.weightCopyBytesPerParam, f8.amaxHistoryLength);
     }
     list.add("memory.weights", "Weights on the worst stage", w.weightsBytes, "bytes", std::move(formula),
              std::move(values),
@@ -57,16 +54,16 @@ void explainGradients(ExplanationList& list, const StageMemory& w) {
 
 void explainOptimizerState(ExplanationList& list, const StageMemory& w, int shardGroup) {
     const TrainingOptions& t = list.scenario.training;
-    list.add("memory.optimizer", "Optimizer state", w.optimizerBytes, "bytes",
-             lp::format("stage parameters / TP x {:.0f} bytes (/ shard group with ZeRO-1+, the distributed "
-                        "optimizer)",
-                        optimizerBytesPerParam(t)),
-             bytes(w.optimizerBytes) +
-                 (t.zeroStage >= 1 ? lp::format(", sharded over {} ranks", shardGroup) : std::string()),
-             kZeroPaper,
-             capitalised(optimizerStateWords(t)) +
-                 ": the largest part of the training state, and the first to "
-                 "shard.");
+    list.add(
+        "memory.optimizer", "Optimizer state", w.optimizerBytes, "bytes",
+        lp::format(
+            "stage parameters / TP x {:.0f} bytes (/ shard group with ZeRO-1+, the distributed optimizer)",
+            optimizerBytesPerParam(t)),
+        bytes(w.optimizerBytes) +
+            (t.zeroStage >= 1 ? lp::format(", sharded over {} ranks", shardGroup) : std::string()),
+        kZeroPaper,
+        capitalised(optimizerStateWords(t)) +
+            ": the largest part of the training state, and the first to shard.");
 }
 
 // The worst stage's activations with the values filled in: layers in flight, the logits on the last stage,
@@ -99,29 +96,23 @@ void explainActivations(ExplanationList& list, const StageMemory& w) {
     const Plan& p = list.plan;
     std::string words =
         "Tensors saved in the forward pass for the backward pass. With 1F1B the first stage keeps up to PP "
-        "micro "
-        "batches in flight (interleaved, every rank also holds its warm-up chunks); recompute trades memory "
-        "for "
-        "extra forward work. At the loss the logits take 12 bytes each with an eager fp32 loss (16 under "
-        "torch's "
-        "loss_parallel with TP), 6 with a fused kernel, 4 with a compiled loss (the FSDP style's when the "
-        "model "
-        "is compiled), and almost nothing with a fused linear cross-entropy (the Cross-entropy choice).";
+        "micro batches in flight (interleaved, every rank also holds its warm-up chunks); recompute trades "
+        "memory for extra forward work. At the loss the logits take 12 bytes each with an eager fp32 loss "
+        "(16 under torch's loss_parallel with TP), 6 with a fused kernel, 4 with a compiled loss (the FSDP "
+        "style's when the model is compiled), and almost nothing with a fused linear cross-entropy (the "
+        "Cross-entropy choice).";
     if (styleTraits(p.style).torchTensorParallel && s.layout.tp > 1)
-        words +=
-            " torch's tensor parallelism hands the QKV and MLP-input linears the all-gathered sequence, and "
-            "autograd saves it whole rather than the 1/TP shard Megatron keeps.";
+        words += " torch's tensor parallelism hands the QKV and MLP-input linears the all-gathered sequence, "
+                 "and autograd saves it whole rather than the 1/TP shard Megatron keeps.";
     if (p.intermediates.pipelineBufferBytes > 0)
-        words +=
-            " torch's pipelining allocates a receive buffer per micro batch for the activations coming in "
-            "and the gradients coming back, and keeps each in-flight micro batch's output until its "
-            "backward.";
-    list.add(
-        "memory.activations", "Activations", w.activationsBytes, "bytes",
-        "layers in flight x bytes per layer (+ logits on the last stage: tokens x vocab / TP x bytes per "
-        "logit; + the context-parallel K/V chunks, and torch's fp32 gradient buffers, in the running "
-        "layer; + torch pipelining's receive buffers and cached outputs)",
-        activationValues(s, p, w), kKorthikantiPaper, std::move(words));
+        words += " torch's pipelining allocates a receive buffer per micro batch for the activations coming "
+                 "in and the gradients coming back, and keeps each in-flight micro batch's output until its "
+                 "backward.";
+    list.add("memory.activations", "Activations", w.activationsBytes, "bytes",
+             "layers in flight x bytes per layer (+ logits on the last stage: tokens x vocab / TP x bytes "
+             "per logit; + the context-parallel K/V chunks, and torch's fp32 gradient buffers, in the "
+             "running layer; + torch pipelining's receive buffers and cached outputs)",
+             activationValues(s, p, w), kKorthikantiPaper, std::move(words));
 }
 
 // Overheads, the worst stage's total and the headroom it leaves.
@@ -159,16 +150,15 @@ void explainHostOffload(ExplanationList& list) {
         values += (values.empty() ? "" : " + ") +
                   lp::format("{} layers x {:.1f} micro batches in flight x {}", im.offloadedLayers,
                              im.offloadMicroBatchesInFlight, bytes(im.offloadBytesPerLayer));
-    list.add(
-        "memory.host_offload", "Host memory (CPU offloading)", mem.hostBytesPerGpu, "bytes",
-        "optimizer state (+ the gradient shard with ZeRO 2-3) + offloaded layers x micro batches in flight "
-        "x bytes per layer",
-        values + " = " + bytes(mem.hostBytesPerGpu) + " per GPU, of its " + bytes(mem.hostCapacityBytes) +
-            " share of the host's memory",
-        kEstimationDoc,
-        "What CPU offloading keeps in the host's memory instead of the GPU's, for each GPU (a node needs its "
-        "GPUs' worth, pinned; more than the GPU's share is flagged). The GPU keeps one offloaded layer's "
-        "activations as the staging buffer.");
+    list.add("memory.host_offload", "Host memory (CPU offloading)", mem.hostBytesPerGpu, "bytes",
+             "optimizer state (+ the gradient shard with ZeRO 2-3) + offloaded layers x micro batches in "
+             "flight x bytes per layer",
+             values + " = " + bytes(mem.hostBytesPerGpu) + " per GPU, of its " +
+                 bytes(mem.hostCapacityBytes) + " share of the host's memory",
+             kEstimationDoc,
+             "What CPU offloading keeps in the host's memory instead of the GPU's, for each GPU (a node "
+             "needs its GPUs' worth, pinned; more than the GPU's share is flagged). The GPU keeps one "
+             "offloaded layer's activations as the staging buffer.");
 }
 
 } // namespace

@@ -16,14 +16,14 @@ void explainRates(ExplanationList& list) {
     const auto [s, p, t, l, im, o] = inputsOf(list);
     const double gpus = static_cast<double>(l.gpus());
     const double peak = s.cluster.gpu.peakFlops16;
-    list.add(
-        "flops_per_token", "Model FLOPs per token", p.intermediates.flopsPerTokenModel, "FLOP",
-        "6 x matmul parameters + 12 x L x h x s (attention, full count)",
-        lp::format("6 x {} + {} = {}", count(p.params.matmulActive),
-                   count(p.intermediates.attentionFlopsPerToken), count(p.intermediates.flopsPerTokenModel)),
-        kNarayananPaper,
-        "Forward and backward passes (backward is twice the forward) of every matrix multiplication, plus "
-        "attention scores.");
+    list.add("flops_per_token", "Model FLOPs per token", p.intermediates.flopsPerTokenModel, "FLOP",
+             "6 x matmul parameters + 12 x L x h x s (attention, full count)",
+             lp::format("6 x {} + {} = {}", count(p.params.matmulActive),
+                        count(p.intermediates.attentionFlopsPerToken),
+                        count(p.intermediates.flopsPerTokenModel)),
+             kNarayananPaper,
+             "Forward and backward passes (backward is twice the forward) of every matrix multiplication, "
+             "plus attention scores.");
     list.add("mfu", "Model FLOPs utilization (MFU)", p.mfu, "fraction",
              "MFU = model FLOPs per step / (step time x GPUs x peak)",
              utilisationWorking(s, p, count(p.modelFlopsPerStep), p.mfu), kPalmPaper,

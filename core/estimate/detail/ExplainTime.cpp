@@ -18,10 +18,9 @@ void explainStep(ExplanationList& list) {
                         secs(im.microbatchStageSeconds), secs(t.bubbleSeconds), secs(t.dpCommExposedSeconds),
                         secs(t.optimizerSeconds), secs(t.loaderSeconds), secs(t.stragglerSeconds),
                         secs(t.stepSeconds)),
-             "ESTIMATION.md section 6",
+             "docs/estimation.md section 6",
              "One optimizer step: every micro batch through the pipeline, the pipeline's fill and drain, the "
-             "gradient "
-             "reduction that is not hidden, and the optimizer update.");
+             "gradient reduction that is not hidden, and the optimizer update.");
 }
 
 // The loss's passes over the logits and the memory-bound kernels' traffic, in values and words.
@@ -42,28 +41,25 @@ void describeKernelTraffic(const Scenario& s, const Plan& p, std::string& values
                                                                         : "fused kernels: TE, Liger")
                                            : "fused kernels");
     if (eagerFactor > 1.0)
-        words +=
-            fusedByCompile
-                ? (s.training.torchCompile
-                       ? " torch.compile fuses the norms, the activation function, rotary and the residual "
-                         "adds into a few kernels that read and write each tensor about once, as fused "
-                         "kernels do."
-                       : " Fused norm, rotary and SwiGLU kernels (Transformer Engine's, Liger's) read and "
-                         "write each tensor about once, as Megatron's do.")
-                : " Eager PyTorch runs the norms (with their fp32 upcast), the activation function, rotary "
-                  "and "
-                  "the residual adds one kernel per op: about twice the memory traffic of fused kernels "
-                  "(torch.compile fuses them).";
+        words += fusedByCompile ? (s.training.torchCompile
+                                       ? " torch.compile fuses the norms, the activation function, rotary "
+                                         "and the residual adds into a few kernels that read and write each "
+                                         "tensor about once, as fused kernels do."
+                                       : " Fused norm, rotary and SwiGLU kernels (Transformer Engine's, "
+                                         "Liger's) read and write each tensor about once, as Megatron's do.")
+                                : " Eager PyTorch runs the norms (with their fp32 upcast), the activation "
+                                  "function, rotary and the residual adds one kernel per op: about twice the "
+                                  "memory traffic of fused kernels (torch.compile fuses them).";
 }
 
 // The attention core's time and its kernels' efficiency, in values and words.
 void describeAttentionCore(const Scenario& s, const Plan& p, std::string& values, std::string& words) {
     const Intermediates& im = p.intermediates;
     if (s.training.flashAttention) {
-        values += lp::format(
-            "; flash attention {} per layer forward, at {:.0f}% (forward) and {:.0f}% (backward) of the "
-            "16-bit peak",
-            secs(im.attentionCoreFwdSeconds), 100.0 * im.flashFwdEfficiency, 100.0 * im.flashBwdEfficiency);
+        values += lp::format("; flash attention {} per layer forward, at {:.0f}% (forward) and {:.0f}% "
+                             "(backward) of the 16-bit peak",
+                             secs(im.attentionCoreFwdSeconds), 100.0 * im.flashFwdEfficiency,
+                             100.0 * im.flashBwdEfficiency);
         if (im.attentionLengthFactorFwd < 1.0 || im.attentionLengthFactorBwd < 1.0) {
             values += lp::format(
                 " ({:.0f}% and {:.0f}% of the profile's long-sequence limits at {:.0f}-token kernels)",
@@ -83,26 +79,22 @@ void describeAttentionCore(const Scenario& s, const Plan& p, std::string& values
                      "with it; with r the exponentials' share of the MMA time at heads of 128, efficiency = "
                      "figure x (1 + r) / (1 + r x 128 / d).";
         }
-        words +=
-            " Flash attention keeps the scores on chip, but its kernels alternate tensor-core work with the "
-            "softmax's exponentials, one per score, on far slower units: they run further from peak than "
-            "GEMMs, and further still on GPUs whose exponential units lag their tensor cores (Blackwell; "
-            "Blackwell Ultra doubles them).";
+        words += " Flash attention keeps the scores on chip, but its kernels alternate tensor-core work with "
+                 "the softmax's exponentials, one per score, on far slower units: they run further from peak "
+                 "than GEMMs, and further still on GPUs whose exponential units lag their tensor cores "
+                 "(Blackwell; Blackwell Ultra doubles them).";
         if (im.flashFwdIsFa2)
-            words +=
-                " torch's scaled_dot_product_attention runs FlashAttention-2 kernels, whose forward trails "
-                "this GPU's fused attention (Transformer Engine, cuDNN).";
+            words += " torch's scaled_dot_product_attention runs FlashAttention-2 kernels, whose forward "
+                     "trails this GPU's fused attention (Transformer Engine, cuDNN).";
     } else {
         values += "; attention core " + secs(im.attentionCoreFwdSeconds) + " per layer forward" +
                   (im.attentionCoreMemoryBound ? " (bound by the scores' trip through HBM)" : "");
-        words +=
-            " Without flash attention the s x s scores go through HBM between the two batched GEMMs (QK^T "
-            "writes them, AV reads them): at small head sizes that traffic, not the arithmetic, sets their "
-            "time.";
+        words += " Without flash attention the s x s scores go through HBM between the two batched GEMMs "
+                 "(QK^T writes them, AV reads them): at small head sizes that traffic, not the arithmetic, "
+                 "sets their time.";
         if (p.has(DiagnosticId::UnfusedSoftmax))
-            words += " Megatron's fused softmax kernel does not take this shape, so the softmax runs "
-                     "unfused in fp32: "
-                     "about ten times the memory traffic and four more kernels per layer and pass.";
+            words += " Megatron's fused softmax kernel does not take this shape, so the softmax runs unfused "
+                     "in fp32: about ten times the memory traffic and four more kernels per layer and pass.";
     }
 }
 
@@ -111,9 +103,9 @@ void explainCompute(ExplanationList& list) {
     std::string computeValues = lp::format("GEMMs at {:.0f}% of peak on average", 100.0 * im.gemmEfficiency);
     std::string computeWords =
         "Matrix multiplications, attention and memory-bound kernels of the forward and backward passes "
-        "(backward is about 2x forward), and on the last stage the output layer and the loss, whose "
-        "passes over the logits (tokens x vocabulary) weigh heavily in small models with large "
-        "vocabularies unless the loss kernel is fused.";
+        "(backward is about 2x forward), and on the last stage the output layer and the loss, whose passes "
+        "over the logits (tokens x vocabulary) weigh heavily in small models with large vocabularies unless "
+        "the loss kernel is fused.";
     describeKernelTraffic(s, p, computeValues, computeWords);
     describeAttentionCore(s, p, computeValues, computeWords);
     list.add("time.compute", "Compute", t.computeSeconds, "s", "m x L/PP x (forward + backward) per layer",
@@ -130,8 +122,7 @@ std::string rematPolicyWords(const TrainingOptions& t) {
                                        : "the attention output (context)");
     if (keep.context && !t.flashAttention)
         again.emplace_back(
-            "the attention's probabilities (unfused attention's s x s tensors, which no policy "
-            "keeps)");
+            "the attention's probabilities (unfused attention's s x s tensors, which no policy keeps)");
     (keep.outProj ? saved : again).emplace_back("the output projection");
     (keep.mlpwi ? saved : again).emplace_back("the MLP's up-projections");
     std::string words = " The remat policy " + std::string(toString(t.rematPolicy)) +
@@ -158,24 +149,22 @@ std::string recomputeModulesWords(const Scenario& s, ExecutionStyle style) {
         return rematPolicyWords(t);
     const unsigned m = t.recomputeModules & kRecomputeModulesAll;
     if (style != ExecutionStyle::Megatron)
-        return m == kRecomputeModulesDefault ? std::string{}
-                                             : " The recompute modules are Megatron-Core's: the FSDP style's "
-                                               "selective recompute is its own "
-                                               "operator policy and does not read them.";
+        return m == kRecomputeModulesDefault
+                   ? std::string{}
+                   : " The recompute modules are Megatron-Core's: the FSDP style's selective recompute is "
+                     "its own operator policy and does not read them.";
     if (m == 0)
         return " No recompute module is chosen: selective recompute re-runs nothing.";
     const bool onlyCore = m == kRecomputeCoreAttn;
     if (onlyCore && t.flashAttention)
         return " Megatron's selective recompute re-runs the attention core, whose s x s scores flash "
-               "attention "
-               "never stores: here it changes nothing, in time or in memory, from no recompute.";
+               "attention never stores: here it changes nothing, in time or in memory, from no recompute.";
     if (onlyCore)
         return " Megatron's selective recompute re-runs the attention core: its s x s scores are not kept.";
     std::string words =
         " Selective recompute here re-runs Megatron-Core's modules " + recomputeModulesText(m, ", ") +
-        " (--recompute-modules): layernorm, mla_up_proj and moe_act discard their outputs after "
-        "use, mlp, shared_experts and moe keep only their input; each is re-run once before its "
-        "backward.";
+        " (--recompute-modules): layernorm, mla_up_proj and moe_act discard their outputs after use, mlp, "
+        "shared_experts and moe keep only their input; each is re-run once before its backward.";
     const bool mla = s.model.attention == AttentionKind::Mla, moe = s.model.moe.experts > 0;
     std::vector<std::string> idle;
     if ((m & kRecomputeCoreAttn) && t.flashAttention)
@@ -199,9 +188,8 @@ void explainRecompute(ExplanationList& list) {
     const auto [s, p, t, l, im, o] = inputsOf(list);
     std::string recomputeWords =
         "Activation checkpointing re-runs part of the forward pass to save memory: full recompute costs "
-        "about a third more compute. Block recompute (Megatron-LM --recompute-method block) re-runs only "
-        "the first N layers of each model chunk: that share of the cost, and those layers keep only their "
-        "input.";
+        "about a third more compute. Block recompute (Megatron-LM --recompute-method block) re-runs only the "
+        "first N layers of each model chunk: that share of the cost, and those layers keep only their input.";
     recomputeWords += recomputeModulesWords(s, p.style);
     list.add("time.recompute", "Recompute", t.recomputeSeconds, "s", "forward work repeated during backward",
              lp::format("{} ({} recompute{})", secs(t.recomputeSeconds),
@@ -211,13 +199,12 @@ void explainRecompute(ExplanationList& list) {
 
 void explainBubble(ExplanationList& list) {
     const auto [s, p, t, l, im, o] = inputsOf(list);
-    list.add(
-        "time.bubble", "Pipeline bubble", t.bubbleSeconds, "s", "bubble = (p - 1)/v x t_mb",
-        lp::format("({} - 1)/{} x {} = {}", l.pp, l.vpp, secs(im.microbatchStageSeconds),
-                   secs(t.bubbleSeconds)),
-        kNarayananPaper,
-        "While the pipeline fills and drains, some stages wait: more micro batches or interleaving shrink "
-        "it.");
+    list.add("time.bubble", "Pipeline bubble", t.bubbleSeconds, "s", "bubble = (p - 1)/v x t_mb",
+             lp::format("({} - 1)/{} x {} = {}", l.pp, l.vpp, secs(im.microbatchStageSeconds),
+                        secs(t.bubbleSeconds)),
+             kNarayananPaper,
+             "While the pipeline fills and drains, some stages wait: more micro batches or interleaving "
+             "shrink it.");
     list.add(
         "bubble_fraction", "Bubble fraction", t.bubbleFraction, "fraction",
         "bubble fraction = (p - 1)/(v x m)",
@@ -230,10 +217,9 @@ void explainOptimizerStep(ExplanationList& list) {
     if (s.training.optimizerOffload)
         list.add(
             "time.optimizer", "Optimizer step (on the CPU)", t.optimizerSeconds, "s",
-            lp::format(
-                "held parameters x {:.0f} bytes / (host DRAM bandwidth share x 0.5) + gradients to the host "
-                "(beyond the last backward) + 16-bit weights back, over the host link at 80%",
-                optimizerStepBytesPerParam(s.training)),
+            lp::format("held parameters x {:.0f} bytes / (host DRAM bandwidth share x 0.5) + gradients to "
+                       "the host (beyond the last backward) + 16-bit weights back, over the host link at 80%",
+                       optimizerStepBytesPerParam(s.training)),
             lp::format("CPU step {} + copies {} = {}", secs(im.cpuOptimizerSeconds),
                        secs(im.optimizerTransferSeconds), secs(t.optimizerSeconds)),
             "Ren et al. 2021, ZeRO-Offload; docs/estimation.md",
@@ -286,10 +272,9 @@ void explainHostOverhead(ExplanationList& list) {
     const bool unfused = p.has(DiagnosticId::UnfusedSoftmax);
     list.add(
         "time.overhead", "Host overhead", t.overheadSeconds, "s",
-        lp::format(
-            "per micro batch and stage: exposed host time = host x (host / (host + gpu))^{:g}, with host = "
-            "layers x passes x the time per layer pass",
-            st.hostHidingExponent),
+        lp::format("per micro batch and stage: exposed host time = host x (host / (host + gpu))^{:g}, with "
+                   "host = layers x passes x the time per layer pass",
+                   st.hostHidingExponent),
         lp::format(
             "{:.4g} ms per layer pass ({} style, about {:.0f} kernels){}", st.hostSecondsPerLayerPass * 1e3,
             std::string(toString(p.style)), st.hostKernelsPerLayerPass,
@@ -299,8 +284,8 @@ void explainHostOverhead(ExplanationList& list) {
                 : std::string()),
         kEstimationDoc,
         "Small layers finish before the host has queued the next kernels, so the GPU waits. The host's "
-        "dispatch overlaps the GPU's work: when the GPU work is long it hides the host, when it is short "
-        "the host sets the pace.");
+        "dispatch overlaps the GPU's work: when the GPU work is long it hides the host, when it is short the "
+        "host sets the pace.");
 }
 
 } // namespace

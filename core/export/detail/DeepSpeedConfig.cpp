@@ -70,19 +70,17 @@ void layoutNotes(LaunchSettings& out, const Scenario& s) {
                         std::to_string(l.microBatch) + " x accumulation " + std::to_string(l.accumulation) +
                         " x DP " + std::to_string(l.dp) + " = " + std::to_string(l.effectiveBatch()) + ".");
     if (l.tp > 1 || l.pp > 1)
-        out.notes.push_back(
-            "The config has no tensor- or pipeline-parallel size: run TP " + std::to_string(l.tp) + " x PP " +
-            std::to_string(l.pp) +
-            " through Megatron-DeepSpeed (--tensor-model-parallel-size, --pipeline-model-parallel-size)"
-            " or deepspeed.pipe.PipelineModule(num_stages=" +
-            std::to_string(l.pp) + ").");
+        out.notes.push_back("The config has no tensor- or pipeline-parallel size: run TP " +
+                            std::to_string(l.tp) + " x PP " + std::to_string(l.pp) +
+                            " through Megatron-DeepSpeed (--tensor-model-parallel-size, "
+                            "--pipeline-model-parallel-size) or deepspeed.pipe.PipelineModule(num_stages=" +
+                            std::to_string(l.pp) + ").");
     if (hybridSharding(s) && t.zeroStage < 3)
-        out.notes.push_back(
-            "DeepSpeed shards ZeRO-1/2 state over all data-parallel ranks: it has no key for the "
-            "plan's hybrid sharding over " +
-            std::to_string(effectiveShardDegree(s)) +
-            " ranks (MiCS, mics_shard_size, needs stage 3), so memory per GPU will be lower and "
-            "the gradient reduction wider than planned.");
+        out.notes.push_back("DeepSpeed shards ZeRO-1/2 state over all data-parallel ranks: it has no key for "
+                            "the plan's hybrid sharding over " +
+                            std::to_string(effectiveShardDegree(s)) +
+                            " ranks (MiCS, mics_shard_size, needs stage 3), so memory per GPU will be lower "
+                            "and the gradient reduction wider than planned.");
     if (l.pp > 1 && t.zeroStage >= 2)
         out.notes.push_back("DeepSpeed's pipeline engine supports ZeRO stages 0 and 1 only; with PP " +
                             std::to_string(l.pp) + " use stage 1.");
@@ -91,19 +89,16 @@ void layoutNotes(LaunchSettings& out, const Scenario& s) {
             "DeepSpeed overlaps the gradient reduction (overlap_comm) only in its ZeRO optimizer: at stage 0 "
             "it reduces after the backward pass; use stage 1 for the overlap the plan assumes.");
     else if (!t.overlapDpComm && t.zeroStage >= 1 && t.zeroStage < 3)
-        out.notes.push_back(
-            "overlap_comm is false because the plan reduces gradients after the backward pass; most ZeRO "
-            "runs "
-            "turn it on: plan with --dp-comm-overlap on (or the DP overlap box) and it is written true.");
+        out.notes.push_back("overlap_comm is false because the plan reduces gradients after the backward "
+                            "pass; most ZeRO runs turn it on: plan with --dp-comm-overlap on (or the DP "
+                            "overlap box) and it is written true.");
     if ((t.overlapTpComm && l.tp > 1) || (t.overlapPpComm && l.pp > 1))
         out.notes.push_back(
-            "The plan overlaps the tensor-parallel or pipeline communication with compute; "
-            "DeepSpeed's config has no key for that: it depends on the model code that runs TP "
-            "and PP.");
+            "The plan overlaps the tensor-parallel or pipeline communication with compute; DeepSpeed's "
+            "config has no key for that: it depends on the model code that runs TP and PP.");
     if (t.optimizerOffload && t.zeroStage == 0)
-        out.notes.push_back(
-            "DeepSpeed offloads the optimizer (offload_optimizer) only in its ZeRO optimizer: use "
-            "stage 1 or more.");
+        out.notes.push_back("DeepSpeed offloads the optimizer (offload_optimizer) only in its ZeRO "
+                            "optimizer: use stage 1 or more.");
     if (t.activationOffloadLayers > 0)
         out.notes.push_back(
             "DeepSpeed has no key for offloading the activations of " +
@@ -119,40 +114,35 @@ void modelCodeNotes(LaunchSettings& out, const Scenario& s) {
     noteWhatTheTargetLacks(out, "DeepSpeed", t,
                            "fp32 master weights and optimizer state with bf16 or fp16 training");
     if (t.crossEntropy != CrossEntropy::Auto)
-        out.notes.push_back(
-            "The loss kernel (" + std::string(toString(t.crossEntropy)) +
-            " cross-entropy in the plan) has no DeepSpeed config key: the model code chooses it "
-            "(for example Liger kernel's fused linear cross-entropy).");
+        out.notes.push_back("The loss kernel (" + std::string(toString(t.crossEntropy)) +
+                            " cross-entropy in the plan) has no DeepSpeed config key: the model code chooses "
+                            "it (for example Liger kernel's fused linear cross-entropy).");
     if (l.cp > 1)
-        out.notes.push_back(
-            "Context parallelism has no DeepSpeed config key (DeepSpeed-Ulysses sequence parallelism "
-            "is set up in the model code).");
+        out.notes.push_back("Context parallelism has no DeepSpeed config key (DeepSpeed-Ulysses sequence "
+                            "parallelism is set up in the model code).");
     if (l.ep > 1)
-        out.notes.push_back(
-            "Expert parallelism is set in the model code: deepspeed.moe.layer.MoE(ep_size=" +
-            std::to_string(l.ep) + ")" +
-            (t.moeDispatcher == MoeDispatcher::Deduplicated
-                 ? "; DeepSpeed-MoE dispatches by all-to-all, where the plan assumes DeepEP-style "
-                   "dispatch (once per node)."
-                 : "."));
+        out.notes.push_back("Expert parallelism is set in the model code: deepspeed.moe.layer.MoE(ep_size=" +
+                            std::to_string(l.ep) + ")" +
+                            (t.moeDispatcher == MoeDispatcher::Deduplicated
+                                 ? "; DeepSpeed-MoE dispatches by all-to-all, where the plan assumes "
+                                   "DeepEP-style dispatch (once per node)."
+                                 : "."));
     if (t.precision == Precision::Fp8)
-        out.notes.push_back(
-            "DeepSpeed's config has no fp8 switch: fp8 matmuls need Transformer Engine in the model; "
-            "the config enables bf16.");
+        out.notes.push_back("DeepSpeed's config has no fp8 switch: fp8 matmuls need Transformer Engine in "
+                            "the model; the config enables bf16.");
     if (t.recompute == Recompute::Full)
-        out.notes.push_back(
-            "activation_checkpointing only configures deepspeed.checkpointing.checkpoint(); the model "
-            "must call it for " +
-            (t.recomputeLayers > 0 ? "the first " + std::to_string(t.recomputeLayers) +
-                                         " layers of each pipeline stage (block recompute)."
-                                   : std::string("every layer (full recompute).")));
+        out.notes.push_back("activation_checkpointing only configures deepspeed.checkpointing.checkpoint(); "
+                            "the model must call it for " +
+                            (t.recomputeLayers > 0 ? "the first " + std::to_string(t.recomputeLayers) +
+                                                         " layers of each pipeline stage (block recompute)."
+                                                   : std::string("every layer (full recompute).")));
     else if (t.recompute == Recompute::Selective)
         out.notes.push_back(
             "Selective recompute is not a DeepSpeed config key: use Megatron-DeepSpeed's "
             "--recompute-granularity selective, or checkpoint the attention core in the model.");
     out.notes.push_back(
-        "The optimizer and learning-rate schedule are left to your training script (add an "
-        "\"optimizer\" section to use DeepSpeed's own" +
+        "The optimizer and learning-rate schedule are left to your training script (add an \"optimizer\" "
+        "section to use DeepSpeed's own" +
         std::string(t.optimizer == Optimizer::SgdMomentum ? "; the plan assumes SGD with momentum" : "") +
         ").");
 }

@@ -60,11 +60,11 @@ void noteWhatTheTargetLacks(LaunchSettings& out, const char* framework, const Tr
                             logitsMetricPassesText(t.logitsMetricPasses) +
                             " over them cost time that this run will not spend.");
     if (t.recompute == Recompute::Selective && t.rematPolicy != RematPolicy::Auto)
-        out.notes.push_back("The plan's remat policy " + std::string(toString(t.rematPolicy)) +
-                            " is MaxText's (JAX); " + framework +
-                            "'s selective recompute keeps other tensors, so this run's activation memory "
-                            "and recompute time differ from the plan's (plan with remat policy auto to "
-                            "see them).");
+        out.notes.push_back(
+            "The plan's remat policy " + std::string(toString(t.rematPolicy)) + " is MaxText's (JAX); " +
+            framework +
+            "'s selective recompute keeps other tensors, so this run's activation memory and recompute time "
+            "differ from the plan's (plan with remat policy auto to see them).");
 }
 
 } // namespace lp::core::detail

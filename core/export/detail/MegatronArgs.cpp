@@ -286,42 +286,37 @@ void scheduleNotes(LaunchSettings& out, const Scenario& s) {
     const Layout& l = s.layout;
     const Overlaps on = overlapsOf(s);
     if (!t.overlapDpComm && resolvedStyle(t) == ExecutionStyle::Megatron)
-        out.notes.push_back(
-            "The plan assumes Megatron-LM's default of reducing gradients after the backward pass; "
-            "--overlap-grad-reduce (and --overlap-param-gather with the distributed optimizer) "
-            "usually hide most of that time, making the run faster than planned (turn on the DP "
-            "overlap, --dp-comm-overlap on, to plan with them).");
+        out.notes.push_back("The plan assumes Megatron-LM's default of reducing gradients after the backward "
+                            "pass; --overlap-grad-reduce (and --overlap-param-gather with the distributed "
+                            "optimizer) usually hide most of that time, making the run faster than planned "
+                            "(turn on the DP overlap, --dp-comm-overlap on, to plan with them).");
     if (on.tp && t.sequenceParallel)
         out.notes.push_back(
-            "--tp-comm-overlap needs Transformer Engine (--transformer-impl transformer_engine, the "
-            "default) built with userbuffers support; keep the TP group inside one NVLink domain.");
+            "--tp-comm-overlap needs Transformer Engine (--transformer-impl transformer_engine, the default) "
+            "built with userbuffers support; keep the TP group inside one NVLink domain.");
     else if (on.tp)
-        out.notes.push_back(
-            "The plan overlaps the TP communication, but Megatron-LM accepts --tp-comm-overlap only with "
-            "--sequence-parallel, which the plan has off: the flag is left out (turn sequence parallel on "
-            "to use it).");
+        out.notes.push_back("The plan overlaps the TP communication, but Megatron-LM accepts "
+                            "--tp-comm-overlap only with --sequence-parallel, which the plan has off: the "
+                            "flag is left out (turn sequence parallel on to use it).");
     if (on.pp && l.vpp == 1)
         out.notes.push_back(
             "The plan overlaps the pipeline send/receive, but Megatron-LM does that only in the interleaved "
             "schedule: with one stage per rank it turns --overlap-p2p-communication off. Add virtual stages "
             "(--num-layers-per-virtual-pipeline-stage) or plan with the PP overlap off.");
     else if (!t.overlapPpComm && l.pp > 1 && l.vpp > 1)
-        out.notes.push_back(
-            "With virtual stages Megatron-LM overlaps the pipeline send/receive by default, which the plan "
-            "does not assume: add --no-overlap-p2p-communication to match it, or turn on the PP overlap "
-            "(--pp-comm-overlap on) to plan with it.");
+        out.notes.push_back("With virtual stages Megatron-LM overlaps the pipeline send/receive by default, "
+                            "which the plan does not assume: add --no-overlap-p2p-communication to match it, "
+                            "or turn on the PP overlap (--pp-comm-overlap on) to plan with it.");
     if (t.zeroStage == 2)
-        out.notes.push_back(
-            "Megatron-LM has no exact ZeRO-2: the distributed optimizer shards the optimizer state "
-            "and reduce-scatters gradients, but keeps a full gradient buffer.");
+        out.notes.push_back("Megatron-LM has no exact ZeRO-2: the distributed optimizer shards the optimizer "
+                            "state and reduce-scatters gradients, but keeps a full gradient buffer.");
     if (t.zeroStage >= 3 && l.pp > 1)
         out.notes.push_back(
-            "Megatron-LM's FSDP2 path (--use-torch-fsdp2) does not support pipeline parallelism; "
-            "use ZeRO-1 (--use-distributed-optimizer) with PP, or PP 1 with FSDP.");
+            "Megatron-LM's FSDP2 path (--use-torch-fsdp2) does not support pipeline parallelism; use ZeRO-1 "
+            "(--use-distributed-optimizer) with PP, or PP 1 with FSDP.");
     if (resolvedStyle(t) == ExecutionStyle::Fsdp)
-        out.notes.push_back(
-            "This scenario is planned in the FSDP execution style; Megatron-LM's own scheduling "
-            "matches --style megatron.");
+        out.notes.push_back("This scenario is planned in the FSDP execution style; Megatron-LM's own "
+                            "scheduling matches --style megatron.");
 }
 
 // Where Megatron-LM's kernels, number formats and model options differ from the plan's.
@@ -330,30 +325,26 @@ void kernelNotes(LaunchSettings& out, const Scenario& s) {
     const TrainingOptions& t = s.training;
     if (t.crossEntropy == CrossEntropy::Compiled || t.crossEntropy == CrossEntropy::Fused16)
         out.notes.push_back("Megatron-LM has no 16-bit loss kernel: its fused cross-entropy kernel holds "
-                            "about 6 bytes per logit, "
-                            "the plan's " +
+                            "about 6 bytes per logit, the plan's " +
                             std::string(toString(t.crossEntropy)) +
                             " loss 4, so the last stage needs a little more memory than planned.");
     if (t.optimizerPrecision == OptimizerPrecision::Bf16)
-        out.notes.push_back(
-            "Megatron-LM keeps fp32 main parameters: the plan's bf16 parameters without a master "
-            "copy hold 4 bytes per parameter less than this run will (--use-precision-aware-optimizer "
-            "with bf16 moments is the closest).");
+        out.notes.push_back("Megatron-LM keeps fp32 main parameters: the plan's bf16 parameters without a "
+                            "master copy hold 4 bytes per parameter less than this run will "
+                            "(--use-precision-aware-optimizer with bf16 moments is the closest).");
     noteWhatTheTargetLacks(out, "Megatron-LM", t);
     if (t.crossEntropy == CrossEntropy::Unfused)
-        out.notes.push_back("Megatron-LM's loss is always its vocab-parallel cross-entropy kernel (about 6 "
-                            "bytes per logit): the "
-                            "plan's unfused loss (12 bytes per logit) overstates the last stage's memory.");
+        out.notes.push_back(
+            "Megatron-LM's loss is always its vocab-parallel cross-entropy kernel (about 6 bytes per logit): "
+            "the plan's unfused loss (12 bytes per logit) overstates the last stage's memory.");
     if (t.sequenceParallel && s.layout.tp == 1)
         out.notes.push_back("Sequence parallelism needs TP > 1; the flag is left out.");
     if (t.precision == Precision::Fp8)
-        out.notes.push_back(
-            "fp8 needs Transformer Engine; also choose --fp8-recipe (delayed, tensorwise, mxfp8 or "
-            "blockwise) for your GPU.");
+        out.notes.push_back("fp8 needs Transformer Engine; also choose --fp8-recipe (delayed, tensorwise, "
+                            "mxfp8 or blockwise) for your GPU.");
     if (m.isMoe() && m.moeLayerCount() < m.layers)
-        out.notes.push_back(
-            "--moe-layer-freq puts the dense layers first (as DeepSeek-V3 does); change the pattern "
-            "if your model interleaves them.");
+        out.notes.push_back("--moe-layer-freq puts the dense layers first (as DeepSeek-V3 does); change the "
+                            "pattern if your model interleaves them.");
 }
 
 } // namespace

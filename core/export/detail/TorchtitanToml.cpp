@@ -185,29 +185,26 @@ void layoutNotes(LaunchSettings& out, const Scenario& s) {
             "torchtitan shards data parallelism with FSDP2 and has no ZeRO-" + std::to_string(t.zeroStage) +
             ": fsdp_reshard_after_forward = \"never\" keeps the weights gathered between forward and "
             "backward, which is closest" +
-            (t.zeroStage == 1 ? std::string("; FSDP2 also shards the gradients, so memory is a little "
-                                            "lower than planned.")
-                              : std::string(".")));
+            (t.zeroStage == 1
+                 ? std::string("; FSDP2 also shards the gradients, so memory is a little lower than planned.")
+                 : std::string(".")));
     if (resolvedStyle(t) != ExecutionStyle::Fsdp)
-        out.notes.push_back(
-            "torchtitan schedules work FSDP-style: evaluate the scenario with --style fsdp (and "
-            "--zero 3) to see the plan for torchtitan.");
+        out.notes.push_back("torchtitan schedules work FSDP-style: evaluate the scenario with --style fsdp "
+                            "(and --zero 3) to see the plan for torchtitan.");
     if (l.tp > 1 && !t.sequenceParallel)
-        out.notes.push_back(
-            "torchtitan's tensor parallelism always shards the sequence between the TP regions "
-            "(sequence parallelism), which the plan has off.");
+        out.notes.push_back("torchtitan's tensor parallelism always shards the sequence between the TP "
+                            "regions (sequence parallelism), which the plan has off.");
     if (t.precision == Precision::Fp16)
         out.notes.push_back(
             "torchtitan trains with bf16 or fp32 parameters only: the settings use bfloat16, not fp16.");
     if (t.precision == Precision::Fp8)
-        out.notes.push_back(
-            "fp8 matmuls need torchtitan's Float8 converter (torchao); its settings' names differ "
-            "between torchtitan versions, so the file only says where to enable it.");
+        out.notes.push_back("fp8 matmuls need torchtitan's Float8 converter (torchao); its settings' names "
+                            "differ between torchtitan versions, so the file only says where to enable it.");
     if (pipelineSplitCountsEmbeddingAndLoss(s))
         out.notes.push_back(
-            "The plan counts the embedding and the loss as one layer each in the pipeline split "
-            "(the first and last stages hold one layer fewer): check that the torchtitan version "
-            "weights its input and output modules that way, or set the split points by hand.");
+            "The plan counts the embedding and the loss as one layer each in the pipeline split (the first "
+            "and last stages hold one layer fewer): check that the torchtitan version weights its input and "
+            "output modules that way, or set the split points by hand.");
     else if (l.vpp > 1 && s.model.layers % (static_cast<long long>(l.pp) * l.vpp) != 0)
         out.notes.push_back("The layers do not split evenly into PP x virtual stages: set "
                             "pipeline_parallel_layers_per_stage or the split points by hand.");
@@ -218,11 +215,10 @@ void missingSettingNotes(LaunchSettings& out, const Scenario& s) {
     const TrainingOptions& t = s.training;
     const Layout& l = s.layout;
     if (t.overlapTpComm && l.tp > 1)
-        out.notes.push_back(
-            "Async tensor parallelism (enable_async_tensor_parallel) only works with torch.compile: the "
-            "[compile] table enables it (older torchtitan versions: training.compile = true, and "
-            "experimental.enable_async_tensor_parallel); it uses symmetric memory, so keep the TP group "
-            "inside one NVLink domain.");
+        out.notes.push_back("Async tensor parallelism (enable_async_tensor_parallel) only works with "
+                            "torch.compile: the [compile] table enables it (older torchtitan versions: "
+                            "training.compile = true, and experimental.enable_async_tensor_parallel); it "
+                            "uses symmetric memory, so keep the TP group inside one NVLink domain.");
     noteWhatTheTargetLacks(out, "torchtitan", t,
                            "fp32 parameters and Adam moments (FSDP2 mixed precision computes in bf16)");
     if (t.crossEntropy == CrossEntropy::FusedLinear)
@@ -234,15 +230,13 @@ void missingSettingNotes(LaunchSettings& out, const Scenario& s) {
             "torchtitan has no setting for overlapping the pipeline send/receive with compute: how much of "
             "it hides depends on the pipeline schedule of torch.distributed.pipelining.");
     if (!t.flashAttention)
-        out.notes.push_back(
-            "torchtitan uses PyTorch's scaled_dot_product_attention (flash kernels); the plan has "
-            "flash attention off.");
+        out.notes.push_back("torchtitan uses PyTorch's scaled_dot_product_attention (flash kernels); the "
+                            "plan has flash attention off.");
     if (s.model.isMoe() && l.ep > 1 && t.moeDispatcher == MoeDispatcher::Deduplicated)
         out.notes.push_back(
             "The plan dispatches MoE tokens DeepEP-style (once per node, forwarded over NVLink); the "
-            "settings "
-            "do not set torchtitan's expert-parallel communication backend, whose name differs between "
-            "versions: choose DeepEP there, or plan with --moe-dispatcher alltoall.");
+            "settings do not set torchtitan's expert-parallel communication backend, whose name differs "
+            "between versions: choose DeepEP there, or plan with --moe-dispatcher alltoall.");
 }
 
 } // namespace
@@ -258,9 +252,8 @@ LaunchSettings torchtitanToml(const Scenario& s) {
     compileTable(a, s);
     activationCheckpointTable(a, s);
     if (s.training.precision == Precision::Fp8)
-        a.raw(std::string(
-                  "\n# fp8: enable torchtitan's Float8 converter for the linear layers (see torchtitan's "
-                  "docs/float8.md)") +
+        a.raw(std::string("\n# fp8: enable torchtitan's Float8 converter for the linear layers (see "
+                          "torchtitan's docs/float8.md)") +
               (s.training.fp8ParamGather ? ", with its float8 FSDP all-gather (enable_fsdp_float8_all_gather)"
                                          : "") +
               ".\n");

@@ -172,9 +172,8 @@ void readFalcon(HfConfigReader& r, HfImport& out, const HfImportOptions& o) {
     if (r.flag("alibi", false))
         out.notes.push_back("ALiBi position biases are not modelled (they add no parameters).");
     if (r.flag("parallel_attn", true) && !newArchitecture)
-        out.notes.push_back(
-            "Falcon's parallel attention/MLP block has one LayerNorm per layer; the count assumes two "
-            "(a fraction of a percent).");
+        out.notes.push_back("Falcon's parallel attention/MLP block has one LayerNorm per layer; the count "
+                            "assumes two (a fraction of a percent).");
     setSeqLen(out, r.positiveOr("max_position_embeddings", 2048), o);
     checkHeads(r, m, "num_attention_heads", "num_kv_heads", false);
 }

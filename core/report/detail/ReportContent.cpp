@@ -149,15 +149,16 @@ KeyValues trainingFacts(const Scenario& s, const Plan& p) {
     const bool compileFuses =
         elementwiseTrafficFactor(t, p.style) < styleTraits(p.style).elementwiseTrafficFactor;
     kv.emplace_back("torch.compile",
-                    onOff(t.torchCompile) + (t.torchCompile && !compileFuses
-                                                 ? std::string(" (no effect: this style's kernels "
-                                                               "are fused already)")
-                                                 : std::string()));
+                    onOff(t.torchCompile) +
+                        (t.torchCompile && !compileFuses
+                             ? std::string(" (no effect: this style's kernels are fused already)")
+                             : std::string()));
     if (t.fusedKernels)
         kv.emplace_back("Fused kernels (TE, Liger)",
-                        onOff(true) + (compileFuses ? std::string()
-                                                    : std::string(" (no effect: this style's kernels "
-                                                                  "are fused already)")));
+                        onOff(true) +
+                            (compileFuses
+                                 ? std::string()
+                                 : std::string(" (no effect: this style's kernels are fused already)")));
     if (t.fp8ParamGather)
         kv.emplace_back("FP8 weight gathers",
                         onOff(true) + (p.intermediates.gatherBytesPerParam < 2.0
@@ -297,11 +298,10 @@ KeyValues profileFacts(const ReportInput& r) {
     if (pr.kernels.fa2AttentionBwdEfficiency > 0)
         kv.emplace_back("FlashAttention-2 backward", fmt::percent(pr.kernels.fa2AttentionBwdEfficiency));
     if (pr.kernels.attentionFwdHalfTokens > 0 || pr.kernels.attentionBwdHalfTokens > 0)
-        kv.emplace_back("Attention at half its limit", fmt::fixed(pr.kernels.attentionFwdHalfTokens, 0) +
-                                                           " tokens forward, " +
-                                                           fmt::fixed(pr.kernels.attentionBwdHalfTokens, 0) +
-                                                           " backward (the figures above are long-sequence "
-                                                           "limits)");
+        kv.emplace_back("Attention at half its limit",
+                        fmt::fixed(pr.kernels.attentionFwdHalfTokens, 0) + " tokens forward, " +
+                            fmt::fixed(pr.kernels.attentionBwdHalfTokens, 0) +
+                            " backward (the figures above are long-sequence limits)");
     if (pr.kernels.attentionScoreOverhead > 0 || pr.kernels.fa2AttentionScoreOverhead > 0)
         kv.emplace_back(
             "Attention per-score overhead",
