@@ -1,6 +1,7 @@
 #include "cuda/DynamicLibs.h"
 
 #include <dlfcn.h>
+#include <initializer_list>
 #include <vector>
 
 #ifndef LP_CUDA_LIBRARY_DIR
@@ -43,25 +44,44 @@ std::vector<std::string> candidates(const std::string& base, const std::string& 
     return names;
 }
 
-class Binder {
-public:
-    explicit Binder(void* handle) : m_handle(handle) {}
-    template <typename Fn> void bind(Fn& fn, const char* symbol, bool required = true) {
-        (void)dlerror();
-        void* p = dlsym(m_handle, symbol);
-        if (!p) {
-            if (required)
-                m_missing += (m_missing.empty() ? "" : ", ") + std::string(symbol);
-            return;
-        }
-        fn = reinterpret_cast<Fn>(p);
-    }
-    const std::string& missing() const { return m_missing; }
-
-private:
-    void* m_handle;
-    std::string m_missing;
+// One symbol a library must (or may) export, and the API's function pointer it fills.
+struct Symbol {
+    template <typename Fn>
+    Symbol(Fn& target, const char* symbolName, bool isRequired = true)
+        : slot(&target), name(symbolName), required(isRequired),
+          assign([](void* to, void* found) { *static_cast<Fn*>(to) = reinterpret_cast<Fn>(found); }) {}
+    void* slot;
+    const char* name;
+    bool required;
+    void (*assign)(void* to, void* found);
 };
+
+// What loading one library says: its file name and major version, why it is needed, when it is too old.
+struct Library {
+    std::string base;       // "libnccl.so"
+    std::string version;    // the major version this build was compiled against
+    std::string cannotLoad; // followed by each attempt's reason
+    std::string tooOld;     // after "<file> lacks <symbols>"
+};
+
+// Opens `library`, fills each symbol's slot, sets `loaded` to the file; returns why it cannot, or nothing.
+std::string loadLibrary(const Library& library, std::initializer_list<Symbol> symbols, std::string& loaded) {
+    const Opened lib = openFirst(candidates(library.base, library.version));
+    if (!lib.handle)
+        return library.cannotLoad + lib.why;
+    std::string missing;
+    for (const Symbol& symbol : symbols) {
+        (void)dlerror();
+        if (void* found = dlsym(lib.handle, symbol.name))
+            symbol.assign(symbol.slot, found);
+        else if (symbol.required)
+            missing += (missing.empty() ? "" : ", ") + std::string(symbol.name);
+    }
+    if (!missing.empty())
+        return lib.file + " lacks " + missing + library.tooOld;
+    loaded = lib.file;
+    return {};
+}
 
 // Loads a library's API once (thread-safe): `load` fills the API and returns why it cannot, or nothing.
 template <typename Api, typename Load> const Api* loadOnce(std::string* why, Load load) {
@@ -104,32 +124,28 @@ std::string CublasLtApi::versionText() const {
 }
 
 const CublasLtApi* cublasLt(std::string* why) {
-    return loadOnce<CublasLtApi>(why, [](CublasLtApi& a) -> std::string {
-        const Opened lib = openFirst(candidates("libcublasLt.so", std::to_string(CUBLAS_VER_MAJOR)));
-        if (!lib.handle)
-            return "cuBLASLt could not be loaded (install the CUDA toolkit's cuBLAS libraries, or add their "
-                   "folder to LD_LIBRARY_PATH):" +
-                   lib.why;
-        Binder b(lib.handle);
-        b.bind(a.create, "cublasLtCreate");
-        b.bind(a.destroy, "cublasLtDestroy");
-        b.bind(a.getVersion, "cublasLtGetVersion");
-        b.bind(a.getStatusString, "cublasLtGetStatusString", false);
-        b.bind(a.matmulDescCreate, "cublasLtMatmulDescCreate");
-        b.bind(a.matmulDescDestroy, "cublasLtMatmulDescDestroy");
-        b.bind(a.matmulDescSetAttribute, "cublasLtMatmulDescSetAttribute");
-        b.bind(a.matrixLayoutCreate, "cublasLtMatrixLayoutCreate");
-        b.bind(a.matrixLayoutDestroy, "cublasLtMatrixLayoutDestroy");
-        b.bind(a.preferenceCreate, "cublasLtMatmulPreferenceCreate");
-        b.bind(a.preferenceDestroy, "cublasLtMatmulPreferenceDestroy");
-        b.bind(a.preferenceSetAttribute, "cublasLtMatmulPreferenceSetAttribute");
-        b.bind(a.algoGetHeuristic, "cublasLtMatmulAlgoGetHeuristic");
-        b.bind(a.matmul, "cublasLtMatmul");
-        if (!b.missing().empty())
-            return lib.file + " lacks " + b.missing() + " (a cuBLAS older than this build's " +
-                   std::to_string(CUBLAS_VER_MAJOR) + ".x?)";
-        a.library = lib.file;
-        return {};
+    return loadOnce<CublasLtApi>(why, [](CublasLtApi& a) {
+        const std::string major = std::to_string(CUBLAS_VER_MAJOR);
+        return loadLibrary({.base = "libcublasLt.so",
+                            .version = major,
+                            .cannotLoad = "cuBLASLt could not be loaded (install the CUDA toolkit's cuBLAS "
+                                          "libraries, or add their folder to LD_LIBRARY_PATH):",
+                            .tooOld = " (a cuBLAS older than this build's " + major + ".x?)"},
+                           {{a.create, "cublasLtCreate"},
+                            {a.destroy, "cublasLtDestroy"},
+                            {a.getVersion, "cublasLtGetVersion"},
+                            {a.getStatusString, "cublasLtGetStatusString", false},
+                            {a.matmulDescCreate, "cublasLtMatmulDescCreate"},
+                            {a.matmulDescDestroy, "cublasLtMatmulDescDestroy"},
+                            {a.matmulDescSetAttribute, "cublasLtMatmulDescSetAttribute"},
+                            {a.matrixLayoutCreate, "cublasLtMatrixLayoutCreate"},
+                            {a.matrixLayoutDestroy, "cublasLtMatrixLayoutDestroy"},
+                            {a.preferenceCreate, "cublasLtMatmulPreferenceCreate"},
+                            {a.preferenceDestroy, "cublasLtMatmulPreferenceDestroy"},
+                            {a.preferenceSetAttribute, "cublasLtMatmulPreferenceSetAttribute"},
+                            {a.algoGetHeuristic, "cublasLtMatmulAlgoGetHeuristic"},
+                            {a.matmul, "cublasLtMatmul"}},
+                           a.library);
     });
 }
 
@@ -151,30 +167,27 @@ std::string NcclApi::versionText() const {
 }
 
 const NcclApi* nccl(std::string* why) {
-    return loadOnce<NcclApi>(why, [](NcclApi& a) -> std::string {
-        const Opened lib = openFirst(candidates("libnccl.so", std::to_string(NCCL_MAJOR)));
-        if (!lib.handle)
-            return "NCCL could not be loaded, so the collectives are not measured (install NCCL, e.g. the "
-                   "libnccl2 package, or add its folder to LD_LIBRARY_PATH):" +
-                   lib.why;
-        Binder b(lib.handle);
-        b.bind(a.getVersion, "ncclGetVersion");
-        b.bind(a.getErrorString, "ncclGetErrorString");
-        b.bind(a.getLastError, "ncclGetLastError", false);
-        b.bind(a.commInitAll, "ncclCommInitAll");
-        b.bind(a.commDestroy, "ncclCommDestroy");
-        b.bind(a.commAbort, "ncclCommAbort");
-        b.bind(a.allReduce, "ncclAllReduce");
-        b.bind(a.allGather, "ncclAllGather");
-        b.bind(a.reduceScatter, "ncclReduceScatter");
-        b.bind(a.send, "ncclSend");
-        b.bind(a.recv, "ncclRecv");
-        b.bind(a.groupStart, "ncclGroupStart");
-        b.bind(a.groupEnd, "ncclGroupEnd");
-        if (!b.missing().empty())
-            return lib.file + " lacks " + b.missing() + " (NCCL 2.7 or later is needed)";
-        a.library = lib.file;
-        return {};
+    return loadOnce<NcclApi>(why, [](NcclApi& a) {
+        return loadLibrary({.base = "libnccl.so",
+                            .version = std::to_string(NCCL_MAJOR),
+                            .cannotLoad =
+                                "NCCL could not be loaded, so the collectives are not measured (install "
+                                "NCCL, e.g. the libnccl2 package, or add its folder to LD_LIBRARY_PATH):",
+                            .tooOld = " (NCCL 2.7 or later is needed)"},
+                           {{a.getVersion, "ncclGetVersion"},
+                            {a.getErrorString, "ncclGetErrorString"},
+                            {a.getLastError, "ncclGetLastError", false},
+                            {a.commInitAll, "ncclCommInitAll"},
+                            {a.commDestroy, "ncclCommDestroy"},
+                            {a.commAbort, "ncclCommAbort"},
+                            {a.allReduce, "ncclAllReduce"},
+                            {a.allGather, "ncclAllGather"},
+                            {a.reduceScatter, "ncclReduceScatter"},
+                            {a.send, "ncclSend"},
+                            {a.recv, "ncclRecv"},
+                            {a.groupStart, "ncclGroupStart"},
+                            {a.groupEnd, "ncclGroupEnd"}},
+                           a.library);
     });
 }
 #endif

@@ -3,6 +3,7 @@
 #include "ScenarioFixtures.h"
 #include "TestHarness.h"
 #include "core/export/LaunchExport.h"
+#include "core/export/detail/LaunchText.h"
 #include "core/io/Files.h"
 #include "core/io/Presets.h"
 
@@ -501,6 +502,18 @@ LP_TEST(gradient_format_reaches_every_framework) {
         std::string::npos);
     LP_CHECK(nlohmann::json::parse(exportLaunchSettings(s, LaunchTarget::DeepSpeed).text)
                  .at("communication_data_type") == "fp32");
+}
+
+LP_TEST(launch_file_opens_with_the_framework_and_the_scenario) {
+    Scenario s = defaultScenario();
+    s.name = "My \"run\"";
+    detail::LaunchFile file(s, LaunchTarget::Torchtitan, "torchtitan.toml", "settings");
+    file.raw("[training]\n");
+    const LaunchSettings out = file.take();
+    LP_CHECK(out.target == LaunchTarget::Torchtitan);
+    LP_CHECK(out.fileName == "torchtitan.toml");
+    LP_CHECK(out.text == "# torchtitan settings for \"My 'run'\", written by Layout Planner.\n[training]\n");
+    LP_CHECK(out.notes.empty());
 }
 
 LP_TEST_MAIN()

@@ -51,8 +51,8 @@ CompareView::CompareView(ScenarioDocument* doc, QWidget* parent)
 
     // Content: cards, charts, table.
     m_content = new QWidget(this);
-    m_cardsLayout = new QHBoxLayout;
-    m_cardsLayout->setSpacing(8);
+    m_cards.layout = new QHBoxLayout;
+    m_cards.layout->setSpacing(8);
     auto* charts = new QHBoxLayout;
     charts->setSpacing(8);
     charts->addWidget(buildMemoryChart(), 1);
@@ -60,7 +60,7 @@ CompareView::CompareView(ScenarioDocument* doc, QWidget* parent)
     auto* contentLayout = new QVBoxLayout(m_content);
     contentLayout->setContentsMargins(0, 0, 0, 0);
     contentLayout->setSpacing(8);
-    contentLayout->addLayout(m_cardsLayout);
+    contentLayout->addLayout(m_cards.layout);
     contentLayout->addLayout(charts, 4);
     contentLayout->addWidget(buildTable(), 5);
 
@@ -247,8 +247,8 @@ void CompareView::clear() {
 }
 
 QAbstractButton* CompareView::unpinButton(int index) const {
-    return index >= 0 && index < static_cast<int>(m_unpinButtons.size())
-               ? m_unpinButtons[static_cast<std::size_t>(index)]
+    return index >= 0 && index < static_cast<int>(m_cards.unpinButtons.size())
+               ? m_cards.unpinButtons[static_cast<std::size_t>(index)]
                : nullptr;
 }
 
@@ -274,14 +274,14 @@ void CompareView::rebuild() {
 
 void CompareView::rebuildCards() {
     // deleteLater: an Unpin button may be the sender that got us here.
-    while (QLayoutItem* item = m_cardsLayout->takeAt(0))
+    while (QLayoutItem* item = m_cards.layout->takeAt(0))
         delete item;
-    for (QWidget* card : m_cards) {
+    for (QWidget* card : m_cards.frames) {
         card->hide();
         card->deleteLater();
     }
-    m_cards.clear();
-    m_unpinButtons.clear();
+    m_cards.frames.clear();
+    m_cards.unpinButtons.clear();
     for (int i = 0; i < pinnedCount(); ++i) {
         const PinnedLayout& p = m_pinned[static_cast<std::size_t>(i)];
         auto* card = new QFrame(m_content);
@@ -307,12 +307,12 @@ void CompareView::rebuildCards() {
         row->addWidget(letter, 0, Qt::AlignTop);
         row->addWidget(text, 1);
         row->addWidget(unpinButton, 0, Qt::AlignTop);
-        m_cardsLayout->addWidget(card, 1);
-        m_cards.push_back(card);
-        m_unpinButtons.push_back(unpinButton);
+        m_cards.layout->addWidget(card, 1);
+        m_cards.frames.push_back(card);
+        m_cards.unpinButtons.push_back(unpinButton);
     }
     for (int i = pinnedCount(); i < kMaxPinned && pinnedCount() > 0; ++i)
-        m_cardsLayout->addStretch(1);
+        m_cards.layout->addStretch(1);
 }
 
 void CompareView::rebuildMemory() {

@@ -79,6 +79,13 @@ private:
     void rebuildTime();
     void showMessage(const QString& text);
 
+    // One card per pinned layout, left to right, each with its unpin button.
+    struct Cards {
+        QHBoxLayout* layout = nullptr;
+        std::vector<QWidget*> frames;
+        std::vector<QAbstractButton*> unpinButtons;
+    };
+
     ScenarioDocument* m_doc;
     std::vector<PinnedLayout> m_pinned;
     MemoryUnit m_unit = MemoryUnit::GiB;
@@ -88,9 +95,7 @@ private:
     QLabel* m_message = nullptr;
     QLabel* m_empty = nullptr;
     QWidget* m_content = nullptr;
-    QHBoxLayout* m_cardsLayout = nullptr;
-    std::vector<QWidget*> m_cards;
-    std::vector<QAbstractButton*> m_unpinButtons;
+    Cards m_cards;
     QTableView* m_table = nullptr;
 
     QChart* m_memoryChart = nullptr;

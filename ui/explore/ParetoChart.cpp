@@ -35,13 +35,13 @@ ParetoChart::ParetoChart(QWidget* parent) : QChartView(new QChart, parent), m_ch
     setMinimumHeight(240);
     setToolTip(tr("Each point is a layout that fits. Click a point to select it, double-click to apply it. "
                   "The line joins the Pareto front: more MFU needs more memory along it."));
-    m_xAxis = new QValueAxis;
-    m_yAxis = new QValueAxis;
-    m_chart->addAxis(m_xAxis, Qt::AlignBottom);
-    m_chart->addAxis(m_yAxis, Qt::AlignLeft);
-    m_yAxis->setTitleText(tr("MFU (%)"));
-    m_yAxis->setLabelFormat(QStringLiteral("%.0f"));
-    m_xAxis->setLabelFormat(QStringLiteral("%.0f"));
+    m_axes.memory = new QValueAxis;
+    m_axes.mfu = new QValueAxis;
+    m_chart->addAxis(m_axes.memory, Qt::AlignBottom);
+    m_chart->addAxis(m_axes.mfu, Qt::AlignLeft);
+    m_axes.mfu->setTitleText(tr("MFU (%)"));
+    m_axes.mfu->setLabelFormat(QStringLiteral("%.0f"));
+    m_axes.memory->setLabelFormat(QStringLiteral("%.0f"));
     addSeries();
     m_chart->legend()->setAlignment(Qt::AlignBottom);
     applyTheme();
@@ -53,25 +53,26 @@ void ParetoChart::addSeries() {
     m_topSeries = new QScatterSeries;
     m_topSeries->setName(tr("Top layouts"));
     m_topSeries->setMarkerSize(8);
-    m_frontLine = new QLineSeries;
-    m_frontLine->setName(tr("Pareto front"));
-    m_frontSeries = new QScatterSeries;
-    m_frontSeries->setName(tr("Pareto front"));
-    m_frontSeries->setMarkerSize(10);
-    m_currentSeries = new QScatterSeries;
-    m_currentSeries->setName(tr("Current layout"));
-    m_currentSeries->setMarkerShape(QScatterSeries::MarkerShapeStar);
-    m_currentSeries->setMarkerSize(18);
-    m_selectedSeries = new QScatterSeries;
-    m_selectedSeries->setName(tr("Selected"));
-    m_selectedSeries->setMarkerSize(20);
-    for (QAbstractSeries* s : std::initializer_list<QAbstractSeries*>{
-             m_capacityLine, m_frontLine, m_topSeries, m_frontSeries, m_currentSeries, m_selectedSeries}) {
+    m_front.line = new QLineSeries;
+    m_front.line->setName(tr("Pareto front"));
+    m_front.points = new QScatterSeries;
+    m_front.points->setName(tr("Pareto front"));
+    m_front.points->setMarkerSize(10);
+    m_marked.current = new QScatterSeries;
+    m_marked.current->setName(tr("Current layout"));
+    m_marked.current->setMarkerShape(QScatterSeries::MarkerShapeStar);
+    m_marked.current->setMarkerSize(18);
+    m_marked.selected = new QScatterSeries;
+    m_marked.selected->setName(tr("Selected"));
+    m_marked.selected->setMarkerSize(20);
+    for (QAbstractSeries* s :
+         std::initializer_list<QAbstractSeries*>{m_capacityLine, m_front.line, m_topSeries, m_front.points,
+                                                 m_marked.current, m_marked.selected}) {
         m_chart->addSeries(s);
-        s->attachAxis(m_xAxis);
-        s->attachAxis(m_yAxis);
+        s->attachAxis(m_axes.memory);
+        s->attachAxis(m_axes.mfu);
     }
-    for (QScatterSeries* s : {m_topSeries, m_frontSeries, m_selectedSeries}) {
+    for (QScatterSeries* s : {m_topSeries, m_front.points, m_marked.selected}) {
         connect(s, &QXYSeries::clicked, this, [this](const QPointF& p) { emit rowClicked(rowAt(p)); });
         connect(s, &QXYSeries::doubleClicked, this,
                 [this](const QPointF& p) { emit rowDoubleClicked(rowAt(p)); });
@@ -87,31 +88,31 @@ void ParetoChart::changeEvent(QEvent* event) {
 void ParetoChart::applyTheme() {
     applyChartTheme(m_chart, palette());
     const QFont small = smallChartFont(font());
-    styleAxis(m_xAxis, palette(), small);
-    styleAxis(m_yAxis, palette(), small);
+    styleAxis(m_axes.memory, palette(), small);
+    styleAxis(m_axes.mfu, palette(), small);
     m_chart->legend()->setFont(small);
     const QColor text = palette().color(QPalette::Text);
     const QColor top = palette::memory(core::MemoryComponent::Weights);
     m_topSeries->setColor(top);
     m_topSeries->setBorderColor(top.darker(130));
     const QColor front = palette::bandGood();
-    m_frontSeries->setColor(front);
-    m_frontSeries->setBorderColor(front.darker(140));
+    m_front.points->setColor(front);
+    m_front.points->setBorderColor(front.darker(140));
     QPen frontPen(front);
     frontPen.setWidthF(2);
-    m_frontLine->setPen(frontPen);
+    m_front.line->setPen(frontPen);
     QPen capPen(text);
     capPen.setWidthF(1.5);
     capPen.setStyle(Qt::DashLine);
     m_capacityLine->setPen(capPen);
-    m_currentSeries->setColor(text);
-    m_currentSeries->setBorderColor(palette().color(QPalette::Base));
+    m_marked.current->setColor(text);
+    m_marked.current->setBorderColor(palette().color(QPalette::Base));
     QPen ring(palette().color(QPalette::Highlight));
     ring.setWidthF(3);
-    m_selectedSeries->setPen(ring);
-    m_selectedSeries->setBrush(Qt::NoBrush);
+    m_marked.selected->setPen(ring);
+    m_marked.selected->setBrush(Qt::NoBrush);
     // The ring needs no legend entry, nor the front's points beside its line.
-    for (QAbstractSeries* s : std::initializer_list<QAbstractSeries*>{m_selectedSeries, m_frontSeries})
+    for (QAbstractSeries* s : std::initializer_list<QAbstractSeries*>{m_marked.selected, m_front.points})
         for (QLegendMarker* m : m_chart->legend()->markers(s))
             m->setVisible(false);
     redraw();
@@ -165,13 +166,13 @@ void ParetoChart::redraw() {
     }
     std::sort(front.begin(), front.end(), [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
     m_topSeries->replace(top);
-    m_frontSeries->replace(QList<QPointF>(front.begin(), front.end()));
-    m_frontLine->replace(QList<QPointF>(front.begin(), front.end()));
+    m_front.points->replace(QList<QPointF>(front.begin(), front.end()));
+    m_front.line->replace(QList<QPointF>(front.begin(), front.end()));
     QList<QPointF> current;
     if (m_current)
         current << pointOf(m_current->x(), m_current->y());
-    if (m_currentSeries->points() != current)
-        m_currentSeries->replace(current);
+    if (m_marked.current->points() != current)
+        m_marked.current->replace(current);
     if (capacity <= 0)
         capacity = m_currentCapacityBytes / bytesPerUnit(m_unit);
     setRanges(capacity);
@@ -184,7 +185,7 @@ void ParetoChart::setRanges(double capacity) {
     double ymin = std::numeric_limits<double>::max();
     double ymax = 0;
     for (const QList<QPointF>& points :
-         {m_topSeries->points(), m_frontSeries->points(), m_currentSeries->points()})
+         {m_topSeries->points(), m_front.points->points(), m_marked.current->points()})
         for (const QPointF& p : points) {
             xmin = std::min(xmin, p.x());
             xmax = std::max(xmax, p.x());
@@ -201,15 +202,15 @@ void ParetoChart::setRanges(double capacity) {
         xmax = std::max(xmax, capacity);
     const double xpad = std::max(1.0, (xmax - xmin) * 0.06);
     const double ypad = std::max(1.0, (ymax - ymin) * 0.1);
-    m_xAxis->setRange(std::max(0.0, xmin - xpad), xmax + xpad);
-    m_yAxis->setRange(std::max(0.0, ymin - ypad), std::min(100.0, ymax + ypad));
-    m_xAxis->applyNiceNumbers();
-    m_yAxis->applyNiceNumbers();
-    for (QValueAxis* axis : {m_xAxis, m_yAxis})
+    m_axes.memory->setRange(std::max(0.0, xmin - xpad), xmax + xpad);
+    m_axes.mfu->setRange(std::max(0.0, ymin - ypad), std::min(100.0, ymax + ypad));
+    m_axes.memory->applyNiceNumbers();
+    m_axes.mfu->applyNiceNumbers();
+    for (QValueAxis* axis : {m_axes.memory, m_axes.mfu})
         setLabelDecimals(axis);
-    m_xAxis->setTitleText(tr("Memory of the worst stage, per GPU (%1)").arg(unitName(m_unit)));
+    m_axes.memory->setTitleText(tr("Memory of the worst stage, per GPU (%1)").arg(unitName(m_unit)));
     if (capacity > 0) {
-        m_capacityLine->replace({QPointF(capacity, m_yAxis->min()), QPointF(capacity, m_yAxis->max())});
+        m_capacityLine->replace({QPointF(capacity, m_axes.mfu->min()), QPointF(capacity, m_axes.mfu->max())});
         m_capacityLine->setName(
             tr("Usable capacity %1").arg(formatBytes(capacity * bytesPerUnit(m_unit), m_unit)));
     } else {
@@ -223,8 +224,8 @@ void ParetoChart::refreshSelection() {
         const core::SearchEntry& e = m_rows[static_cast<std::size_t>(m_selected)].entry;
         points << pointOf(e.worstStageBytes, e.mfu);
     }
-    if (m_selectedSeries->points() != points)
-        m_selectedSeries->replace(points);
+    if (m_marked.selected->points() != points)
+        m_marked.selected->replace(points);
 }
 
 int ParetoChart::rowAt(const QPointF& value) const {

@@ -34,10 +34,10 @@ public:
 
     // For tests.
     QScatterSeries* topSeries() const { return m_topSeries; }
-    QScatterSeries* frontSeries() const { return m_frontSeries; }
-    QLineSeries* frontLine() const { return m_frontLine; }
-    QScatterSeries* currentSeries() const { return m_currentSeries; }
-    QScatterSeries* selectedSeries() const { return m_selectedSeries; }
+    QScatterSeries* frontSeries() const { return m_front.points; }
+    QLineSeries* frontLine() const { return m_front.line; }
+    QScatterSeries* currentSeries() const { return m_marked.current; }
+    QScatterSeries* selectedSeries() const { return m_marked.selected; }
 
 signals:
     void rowClicked(int row);
@@ -54,6 +54,22 @@ private:
     void refreshSelection();
     QPointF pointOf(double worstStageBytes, double mfu) const;
 
+    // The axes: memory of the worst stage per GPU (x) against MFU (y).
+    struct Axes {
+        QValueAxis* memory = nullptr;
+        QValueAxis* mfu = nullptr;
+    };
+    // The Pareto front: its points, joined by a line.
+    struct Front {
+        QScatterSeries* points = nullptr;
+        QLineSeries* line = nullptr;
+    };
+    // Drawn over the others: the planner's layout (a star) and the row selected in the table (a ring).
+    struct Marked {
+        QScatterSeries* current = nullptr;
+        QScatterSeries* selected = nullptr;
+    };
+
     MemoryUnit m_unit = MemoryUnit::GiB;
     std::vector<SearchResultModel::Row> m_rows;
     std::optional<QPointF> m_current;  // bytes, MFU
@@ -61,14 +77,11 @@ private:
     int m_selected = -1;
 
     QChart* m_chart;
-    QValueAxis* m_xAxis = nullptr;
-    QValueAxis* m_yAxis = nullptr;
-    QScatterSeries* m_topSeries = nullptr;
-    QScatterSeries* m_frontSeries = nullptr;
-    QLineSeries* m_frontLine = nullptr;
+    Axes m_axes;
     QLineSeries* m_capacityLine = nullptr;
-    QScatterSeries* m_currentSeries = nullptr;
-    QScatterSeries* m_selectedSeries = nullptr;
+    QScatterSeries* m_topSeries = nullptr;
+    Front m_front;
+    Marked m_marked;
 };
 
 } // namespace lp::ui

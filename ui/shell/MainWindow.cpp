@@ -40,7 +40,7 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
     m_doc->setKeepGpuCount(m_settings->keepGpuCount());
 
     createCentre();
-    m_files = new FileController(m_doc, m_settings, m_fileBanner, this);
+    m_files = new FileController(m_doc, m_settings, m_banners.file, this);
     if (options.autosave)
         m_autosave = new Autosave(m_doc, options.autosaveDirectory, this);
     createDocks();
@@ -63,36 +63,36 @@ void MainWindow::createCentre() {
     auto* centreLayout = new QVBoxLayout(centre);
     centreLayout->setContentsMargins(4, 4, 4, 0);
     centreLayout->setSpacing(4);
-    m_restoreBanner = new InlineBanner(centre);
-    m_restoreBanner->setObjectName(QStringLiteral("restoreBanner"));
-    m_fileBanner = new InlineBanner(centre);
-    m_fileBanner->setObjectName(QStringLiteral("fileBanner"));
-    m_layoutBanner = new InlineBanner(centre);
-    m_layoutBanner->setObjectName(QStringLiteral("layoutBanner"));
-    m_layoutBanner->setClosable(false);
+    m_banners.restore = new InlineBanner(centre);
+    m_banners.restore->setObjectName(QStringLiteral("restoreBanner"));
+    m_banners.file = new InlineBanner(centre);
+    m_banners.file->setObjectName(QStringLiteral("fileBanner"));
+    m_banners.layout = new InlineBanner(centre);
+    m_banners.layout->setObjectName(QStringLiteral("layoutBanner"));
+    m_banners.layout->setClosable(false);
     m_tabs = new QTabWidget(centre);
     m_tabs->setObjectName(QStringLiteral("tabs"));
     m_tabs->setDocumentMode(true);
     m_planView = new PlanView(m_doc, m_tabs);
     WindowTabs::append(*m_tabs, WindowTab::Plan, m_planView);
-    centreLayout->addWidget(m_restoreBanner);
-    centreLayout->addWidget(m_fileBanner);
-    centreLayout->addWidget(m_layoutBanner);
+    centreLayout->addWidget(m_banners.restore);
+    centreLayout->addWidget(m_banners.file);
+    centreLayout->addWidget(m_banners.layout);
     centreLayout->addWidget(m_tabs, 1);
     setCentralWidget(centre);
 }
 
 void MainWindow::createDocks() {
-    m_scenarioPanel = new ScenarioPanel(m_doc, this);
-    m_scenarioDock =
-        addPanelDock(m_scenarioPanel, tr("Scenario"), QStringLiteral("scenarioDock"), Qt::LeftDockWidgetArea);
-    m_diagnostics = new DiagnosticsPanel(m_doc, this);
-    m_diagnosticsDock = addPanelDock(m_diagnostics, tr("Diagnostics"), QStringLiteral("diagnosticsDock"),
-                                     Qt::RightDockWidgetArea);
-    m_explanation = new ExplanationPanel(m_doc, this);
-    m_explanationDock = addPanelDock(m_explanation, tr("Explanation"), QStringLiteral("explanationDock"),
-                                     Qt::RightDockWidgetArea);
-    splitDockWidget(m_diagnosticsDock, m_explanationDock, Qt::Vertical);
+    m_scenario.panel = new ScenarioPanel(m_doc, this);
+    m_scenario.dock = addPanelDock(m_scenario.panel, tr("Scenario"), QStringLiteral("scenarioDock"),
+                                   Qt::LeftDockWidgetArea);
+    m_diagnostics.panel = new DiagnosticsPanel(m_doc, this);
+    m_diagnostics.dock = addPanelDock(m_diagnostics.panel, tr("Diagnostics"),
+                                      QStringLiteral("diagnosticsDock"), Qt::RightDockWidgetArea);
+    m_explanation.panel = new ExplanationPanel(m_doc, this);
+    m_explanation.dock = addPanelDock(m_explanation.panel, tr("Explanation"),
+                                      QStringLiteral("explanationDock"), Qt::RightDockWidgetArea);
+    splitDockWidget(m_diagnostics.dock, m_explanation.dock, Qt::Vertical);
 }
 
 QDockWidget* MainWindow::addPanelDock(QWidget* panel, const QString& title, const QString& objectName,
@@ -121,13 +121,14 @@ void MainWindow::connectViews() {
         updateStatus();
     });
 
-    connect(m_planView, &PlanView::explainRequested, m_explanation, &ExplanationPanel::showKey);
-    connect(m_diagnostics, &DiagnosticsPanel::explainRequested, m_explanation, &ExplanationPanel::showKey);
-    connect(m_explanation, &ExplanationPanel::keyChanged, m_planView, &PlanView::setActiveKey);
+    connect(m_planView, &PlanView::explainRequested, m_explanation.panel, &ExplanationPanel::showKey);
+    connect(m_diagnostics.panel, &DiagnosticsPanel::explainRequested, m_explanation.panel,
+            &ExplanationPanel::showKey);
+    connect(m_explanation.panel, &ExplanationPanel::keyChanged, m_planView, &PlanView::setActiveKey);
     connect(m_files, &FileController::statusMessage, this,
             [this](const QString& text) { statusBar()->showMessage(text, 4000); });
     connect(m_settings, &Settings::memoryUnitChanged, this, &MainWindow::applyUnit);
-    connect(m_scenarioPanel->layoutSliders(), &LayoutSliders::keepGpuCountToggled, m_settings,
+    connect(m_scenario.panel->layoutSliders(), &LayoutSliders::keepGpuCountToggled, m_settings,
             &Settings::setKeepGpuCount);
 }
 
@@ -143,9 +144,9 @@ void MainWindow::restoreWindowLayout() {
         m_dockSizesPending = false;
     const QStringList problems = m_settings->problems();
     if (!problems.isEmpty())
-        m_fileBanner->showMessage(InlineBanner::Kind::Warning,
-                                  tr("Some settings were not understood and were reset."),
-                                  problems.join(QStringLiteral("<br>")));
+        m_banners.file->showMessage(InlineBanner::Kind::Warning,
+                                    tr("Some settings were not understood and were reset."),
+                                    problems.join(QStringLiteral("<br>")));
 }
 
 void MainWindow::createStatusBar() {
@@ -201,7 +202,7 @@ void MainWindow::updateStatus() {
 void MainWindow::updateLayoutBanner() {
     const core::Plan& plan = m_doc->plan();
     if (plan.valid) {
-        m_layoutBanner->hide();
+        m_banners.layout->hide();
         return;
     }
     QStringList lines;
@@ -221,13 +222,13 @@ void MainWindow::updateLayoutBanner() {
                      .arg(l.cp)
                      .arg(l.dp);
     }
-    m_layoutBanner->showMessage(InlineBanner::Kind::Error, title, lines.join(QStringLiteral("<br>")));
+    m_banners.layout->showMessage(InlineBanner::Kind::Error, title, lines.join(QStringLiteral("<br>")));
 }
 
 void MainWindow::applyUnit() {
     const MemoryUnit unit = m_settings->memoryUnit();
     m_planView->setUnit(unit);
-    m_explanation->setUnit(unit);
+    m_explanation.panel->setUnit(unit);
 }
 
 bool MainWindow::startup(const QString& scenarioPath) {
@@ -252,20 +253,20 @@ void MainWindow::offerRestore() {
     const QString from = snapshot->originalPath.isEmpty() ? tr("an unsaved scenario")
                                                           : QFileInfo(snapshot->originalPath).fileName();
     const QString when = QLocale().toString(snapshot->savedAt.toLocalTime(), QLocale::ShortFormat);
-    m_restoreBanner->showMessage(
+    m_banners.restore->showMessage(
         InlineBanner::Kind::Info, tr("Layout Planner did not close normally last time."),
         tr("Unsaved changes to %1 (\"%2\", autosaved %3) can be restored.")
             .arg(from.toHtmlEscaped(), QString::fromStdString(snapshot->scenario.name).toHtmlEscaped(),
                  when));
-    m_restoreBanner->setClosable(false);
-    m_restoreBanner->addAction(QStringLiteral("restore"), tr("&Restore"),
-                               tr("Open the autosaved scenario, unsaved."));
-    m_restoreBanner->addAction(QStringLiteral("discard"), tr("&Discard"),
-                               tr("Delete the autosaved scenario."));
+    m_banners.restore->setClosable(false);
+    m_banners.restore->addAction(QStringLiteral("restore"), tr("&Restore"),
+                                 tr("Open the autosaved scenario, unsaved."));
+    m_banners.restore->addAction(QStringLiteral("discard"), tr("&Discard"),
+                                 tr("Delete the autosaved scenario."));
     const core::Scenario scenario = snapshot->scenario;
     const QString original = snapshot->originalPath;
     connect(
-        m_restoreBanner, &InlineBanner::actionTriggered, this,
+        m_banners.restore, &InlineBanner::actionTriggered, this,
         [this, scenario, original](const QString& id) {
             m_autosave->setSuspended(false);
             if (id == QLatin1String("restore")) {
@@ -284,7 +285,7 @@ bool MainWindow::renderScreenshot(const QString& path) {
     // explanation whatever the (virtual) mouse pointer happens to hover.
     for (int i = 0; i < 5; ++i)
         QApplication::processEvents();
-    m_explanation->showKey(QStringLiteral("mfu"));
+    m_explanation.panel->showKey(QStringLiteral("mfu"));
     if (QWidget* focus = QApplication::focusWidget())
         focus->clearFocus();
     for (int i = 0; i < 3; ++i)
@@ -300,9 +301,9 @@ void MainWindow::showEvent(QShowEvent* event) {
         // Narrow windows (laptops, projectors) give the side panels less so the tabs keep room; the
         // scenario panel never goes below its own minimum (its fields stay whole).
         const int w = width();
-        resizeDocks({m_scenarioDock, m_diagnosticsDock},
+        resizeDocks({m_scenario.dock, m_diagnostics.dock},
                     {std::clamp(w * 27 / 100, 300, 380), std::clamp(w * 21 / 100, 240, 340)}, Qt::Horizontal);
-        resizeDocks({m_diagnosticsDock, m_explanationDock}, {height() * 3 / 10, height() * 7 / 10},
+        resizeDocks({m_diagnostics.dock, m_explanation.dock}, {height() * 3 / 10, height() * 7 / 10},
                     Qt::Vertical);
     }
 }

@@ -47,16 +47,16 @@ public:
     FileController* files() const { return m_files; }
     Autosave* autosave() const { return m_autosave; }
     WindowMenus* menus() const { return m_menus; }
-    ScenarioPanel* scenarioPanel() const { return m_scenarioPanel; }
+    ScenarioPanel* scenarioPanel() const { return m_scenario.panel; }
     PlanView* planView() const { return m_planView; }
-    DiagnosticsPanel* diagnosticsPanel() const { return m_diagnostics; }
-    ExplanationPanel* explanationPanel() const { return m_explanation; }
-    QDockWidget* scenarioDock() const { return m_scenarioDock; }
-    QDockWidget* diagnosticsDock() const { return m_diagnosticsDock; }
-    QDockWidget* explanationDock() const { return m_explanationDock; }
-    InlineBanner* layoutBanner() const { return m_layoutBanner; }
-    InlineBanner* fileBanner() const { return m_fileBanner; }
-    InlineBanner* restoreBanner() const { return m_restoreBanner; }
+    DiagnosticsPanel* diagnosticsPanel() const { return m_diagnostics.panel; }
+    ExplanationPanel* explanationPanel() const { return m_explanation.panel; }
+    QDockWidget* scenarioDock() const { return m_scenario.dock; }
+    QDockWidget* diagnosticsDock() const { return m_diagnostics.dock; }
+    QDockWidget* explanationDock() const { return m_explanation.dock; }
+    InlineBanner* layoutBanner() const { return m_banners.layout; }
+    InlineBanner* fileBanner() const { return m_banners.file; }
+    InlineBanner* restoreBanner() const { return m_banners.restore; }
     QTabWidget* tabs() const { return m_tabs; }
     QLabel* statusLabel(int which) const; // 0 profile, 1 GPUs, 2 evaluation time, 3 saved state
 
@@ -65,6 +65,12 @@ protected:
     void showEvent(QShowEvent* event) override;
 
 private:
+    // A panel beside the tabs and the dock that holds it.
+    template <typename Panel> struct Docked {
+        Panel* panel = nullptr;
+        QDockWidget* dock = nullptr;
+    };
+
     void createCentre();
     void createDocks();
     QDockWidget* addPanelDock(QWidget* panel, const QString& title, const QString& objectName,
@@ -78,23 +84,25 @@ private:
     void offerRestore();
     void applyUnit();
 
+    // Above the tabs, top to bottom: an autosave to restore, a file problem, a layout that cannot run.
+    struct Banners {
+        InlineBanner* restore = nullptr;
+        InlineBanner* file = nullptr;
+        InlineBanner* layout = nullptr;
+    };
+
     WindowOptions m_options;
     Settings* m_settings;
     ScenarioDocument* m_doc;
     Autosave* m_autosave = nullptr;
     FileController* m_files = nullptr;
     WindowMenus* m_menus = nullptr;
-    ScenarioPanel* m_scenarioPanel = nullptr;
-    PlanView* m_planView = nullptr;
-    DiagnosticsPanel* m_diagnostics = nullptr;
-    ExplanationPanel* m_explanation = nullptr;
-    InlineBanner* m_layoutBanner = nullptr;
-    InlineBanner* m_fileBanner = nullptr;
-    InlineBanner* m_restoreBanner = nullptr;
+    Docked<ScenarioPanel> m_scenario;
+    Docked<DiagnosticsPanel> m_diagnostics;
+    Docked<ExplanationPanel> m_explanation;
+    Banners m_banners;
     QTabWidget* m_tabs = nullptr;
-    QDockWidget* m_scenarioDock = nullptr;
-    QDockWidget* m_diagnosticsDock = nullptr;
-    QDockWidget* m_explanationDock = nullptr;
+    PlanView* m_planView = nullptr;
     QLabel* m_status[4] = {};
     QTimer* m_statusThrottle = nullptr;
     bool m_dockSizesPending = true; // first show without a saved window state: default dock sizes

@@ -70,9 +70,9 @@ ValidationTab::ValidationTab(ScenarioDocument& doc, QWidget* parent)
     QLayout* titleRow = buildTitleRow();
     m_banner = new InlineBanner(this);
     m_summary = new ValidationSummary(this);
-    m_targets = new QLabel(qs(core::targetsSentence()), this);
-    m_targets->setWordWrap(true);
-    m_targets->setForegroundRole(QPalette::PlaceholderText);
+    auto* targets = new QLabel(qs(core::targetsSentence()), this);
+    targets->setWordWrap(true);
+    targets->setForegroundRole(QPalette::PlaceholderText);
     m_groups = new ValidationGroups(this);
     QLayout* filterRow = buildFilterRow();
     buildTable();
@@ -88,7 +88,7 @@ ValidationTab::ValidationTab(ScenarioDocument& doc, QWidget* parent)
     layout->addLayout(titleRow);
     layout->addWidget(m_banner);
     layout->addWidget(m_summary);
-    layout->addWidget(m_targets);
+    layout->addWidget(targets);
     layout->addWidget(m_groups);
     layout->addLayout(filterRow);
     layout->addWidget(m_splitter, 1);
@@ -106,42 +106,46 @@ ValidationTab::ValidationTab(ScenarioDocument& doc, QWidget* parent)
 
 // What this is, which file, the bundled sets and another file: on one line where they fit.
 QLayout* ValidationTab::buildTitleRow() {
-    m_title = new QLabel(tr("Published training runs: predicted against measured"), this);
-    QFont titleFont = m_title->font();
+    auto* title = new QLabel(tr("Published training runs: predicted against measured"), this);
+    QFont titleFont = title->font();
     titleFont.setBold(true);
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
-    m_title->setFont(titleFont);
-    m_title->setWordWrap(true); // on a narrow page (a projector's presentation fonts) it wraps
-    m_pathLabel = new QLabel(this);
-    m_pathLabel->setObjectName(QStringLiteral("casesFileLabel"));
-    m_pathLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_pathLabel->setForegroundRole(QPalette::PlaceholderText);
-    m_pathLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // a long path never widens it
-    m_openFile = new QPushButton(tr("Open cases &file..."), this);
-    m_openFile->setToolTip(tr("Read another file of measured runs (layout-planner/validation-cases@1, "
-                              "documented in shared/reference/README.md)"));
-    m_set = new QComboBox(this);
-    m_set->setObjectName(QStringLiteral("validationSet"));
-    m_set->setToolTip(tr("The sets of published measured runs that come with Layout Planner; "
-                         "docs/validation*.md has each of them case by case"));
+    title->setFont(titleFont);
+    title->setWordWrap(true); // on a narrow page (a projector's presentation fonts) it wraps
+    m_titleRow.path = new QLabel(this);
+    m_titleRow.path->setObjectName(QStringLiteral("casesFileLabel"));
+    m_titleRow.path->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_titleRow.path->setForegroundRole(QPalette::PlaceholderText);
+    // A long path never widens the page.
+    m_titleRow.path->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_titleRow.openFile = new QPushButton(tr("Open cases &file..."), this);
+    m_titleRow.openFile->setToolTip(
+        tr("Read another file of measured runs (layout-planner/validation-cases@1, "
+           "documented in shared/reference/README.md)"));
+    m_titleRow.set = new QComboBox(this);
+    m_titleRow.set->setObjectName(QStringLiteral("validationSet"));
+    m_titleRow.set->setToolTip(
+        tr("The sets of published measured runs that come with Layout Planner; docs/validation*.md "
+           "has each of them case by case"));
     // Sized to a short name, the full titles in the list: a long title must not widen the window.
-    m_set->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_set->setMinimumContentsLength(14);
-    m_set->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
-    m_reload = new QPushButton(tr("Re&load"), this);
-    m_reload->setToolTip(tr("Read the cases file again and predict every case"));
-    m_reload->setEnabled(false);
+    m_titleRow.set->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_titleRow.set->setMinimumContentsLength(14);
+    m_titleRow.set->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    m_titleRow.reload = new QPushButton(tr("Re&load"), this);
+    m_titleRow.reload->setToolTip(tr("Read the cases file again and predict every case"));
+    m_titleRow.reload->setEnabled(false);
     auto* row = new FlowLayout(nullptr, 16, 4);
     auto* titleBox = new QWidget(this);
     auto* titleText = new QVBoxLayout(titleBox);
     titleText->setContentsMargins(0, 0, 0, 0);
     titleText->setSpacing(0);
-    titleText->addWidget(m_title);
-    titleText->addWidget(m_pathLabel);
+    titleText->addWidget(title);
+    titleText->addWidget(m_titleRow.path);
     row->addWidget(titleBox);
     auto* setLabel = new QLabel(tr("S&et:"), this);
-    setLabel->setBuddy(m_set);
-    QWidget* setControls = controlGroup(this, {setLabel, m_set, m_openFile, m_reload});
+    setLabel->setBuddy(m_titleRow.set);
+    QWidget* setControls =
+        controlGroup(this, {setLabel, m_titleRow.set, m_titleRow.openFile, m_titleRow.reload});
     row->addWidget(setControls);
     row->setPushRight(setControls);
     row->setStretchItem(titleBox); // the file's path shows whole where there is room
@@ -150,32 +154,33 @@ QLayout* ValidationTab::buildTitleRow() {
 
 // The metric, the text filter, the measured profile, the count and "Open as scenario".
 QLayout* ValidationTab::buildFilterRow() {
-    m_metric = new QComboBox(this);
-    m_metric->setToolTip(tr("Show one metric, or all of them"));
-    m_metric->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_search = new QLineEdit(this);
-    m_search->setPlaceholderText(tr("Filter by case, source, GPU, model or notes"));
-    m_search->setClearButtonEnabled(true);
-    m_search->setMinimumWidth(220);
-    m_useProfile = new QCheckBox(tr("Use the active measured profile"), this);
-    m_useProfile->setToolTip(tr("Predict the cases on the profile's GPU with the hardware profile active in "
-                                "the window (Calibrate tab); other GPUs keep their built-in profiles"));
-    m_count = new QLabel(this);
-    m_openCase = new QPushButton(tr("Open as &scenario"), this);
-    m_openCase->setToolTip(
-        tr("Make the selected case the window's scenario (a new, unsaved scenario; its micro batch resolved "
-           "as the prediction used it). Double-click a row does the same."));
-    m_openCase->setEnabled(false);
+    m_filterRow.metric = new QComboBox(this);
+    m_filterRow.metric->setToolTip(tr("Show one metric, or all of them"));
+    m_filterRow.metric->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_filterRow.search = new QLineEdit(this);
+    m_filterRow.search->setPlaceholderText(tr("Filter by case, source, GPU, model or notes"));
+    m_filterRow.search->setClearButtonEnabled(true);
+    m_filterRow.search->setMinimumWidth(220);
+    m_filterRow.useProfile = new QCheckBox(tr("Use the active measured profile"), this);
+    m_filterRow.useProfile->setToolTip(
+        tr("Predict the cases on the profile's GPU with the hardware profile active in the "
+           "window (Calibrate tab); other GPUs keep their built-in profiles"));
+    m_filterRow.count = new QLabel(this);
+    m_filterRow.openCase = new QPushButton(tr("Open as &scenario"), this);
+    m_filterRow.openCase->setToolTip(
+        tr("Make the selected case the window's scenario (a new, unsaved scenario; its "
+           "micro batch resolved as the prediction used it). Double-click a row does the same."));
+    m_filterRow.openCase->setEnabled(false);
     auto* row = new FlowLayout(nullptr, 12, 4);
     auto* metricLabel = new QLabel(tr("&Metric:"), this);
-    metricLabel->setBuddy(m_metric);
-    row->addWidget(controlGroup(this, {metricLabel, m_metric}));
-    row->addWidget(m_search);
-    row->addWidget(m_useProfile);
-    row->addWidget(m_count);
-    row->addWidget(m_openCase);
-    row->setPushRight(m_openCase);
-    row->setStretchItem(m_search);
+    metricLabel->setBuddy(m_filterRow.metric);
+    row->addWidget(controlGroup(this, {metricLabel, m_filterRow.metric}));
+    row->addWidget(m_filterRow.search);
+    row->addWidget(m_filterRow.useProfile);
+    row->addWidget(m_filterRow.count);
+    row->addWidget(m_filterRow.openCase);
+    row->setPushRight(m_filterRow.openCase);
+    row->setStretchItem(m_filterRow.search);
     return row;
 }
 
@@ -216,13 +221,13 @@ void ValidationTab::connectWidgets() {
     connect(m_summary, &ValidationSummary::metricClicked, this, [this](const QString& metric) {
         setMetricFilter(m_filter->metric() == metric ? QString() : metric);
     });
-    connect(m_openFile, &QPushButton::clicked, this, &ValidationTab::chooseCasesFile);
-    connect(m_set, &QComboBox::activated, this, [this](int index) {
-        const QString path = m_set->itemData(index).toString();
+    connect(m_titleRow.openFile, &QPushButton::clicked, this, &ValidationTab::chooseCasesFile);
+    connect(m_titleRow.set, &QComboBox::activated, this, [this](int index) {
+        const QString path = m_titleRow.set->itemData(index).toString();
         if (!path.isEmpty() && path != m_path)
             loadCasesFile(path);
     });
-    connect(m_reload, &QPushButton::clicked, this, [this] {
+    connect(m_titleRow.reload, &QPushButton::clicked, this, [this] {
         if (!m_path.isEmpty())
             loadCasesFile(m_path);
     });
@@ -230,17 +235,17 @@ void ValidationTab::connectWidgets() {
         if (id == QLatin1String("openCases"))
             chooseCasesFile();
     });
-    connect(m_metric, &QComboBox::currentIndexChanged, this,
-            [this] { m_filter->setMetric(m_metric->currentData().toString()); });
-    connect(m_search, &QLineEdit::textChanged, m_filter, &ValidationFilterModel::setText);
-    connect(m_useProfile, &QCheckBox::toggled, this, [this] { rerun(); });
-    connect(m_openCase, &QPushButton::clicked, this, &ValidationTab::openSelected);
+    connect(m_filterRow.metric, &QComboBox::currentIndexChanged, this,
+            [this] { m_filter->setMetric(m_filterRow.metric->currentData().toString()); });
+    connect(m_filterRow.search, &QLineEdit::textChanged, m_filter, &ValidationFilterModel::setText);
+    connect(m_filterRow.useProfile, &QCheckBox::toggled, this, [this] { rerun(); });
+    connect(m_filterRow.openCase, &QPushButton::clicked, this, &ValidationTab::openSelected);
     connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
         if (index.isValid())
             openCase(m_filter->mapToSource(index).row());
     });
     const auto selectionChanged = [this] {
-        m_openCase->setEnabled(currentSourceRow() >= 0);
+        m_filterRow.openCase->setEnabled(currentSourceRow() >= 0);
         updateSelectionMarker();
     };
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, selectionChanged);
@@ -297,7 +302,7 @@ bool ValidationTab::loadDefaultCases() {
             .arg(shown.join(QStringLiteral(", ")),
                  candidates.size() > 4 ? QStringLiteral(", …") : QString()));
     m_banner->addAction(QStringLiteral("openCases"), tr("Open cases file..."));
-    m_pathLabel->setText(tr("No cases loaded"));
+    m_titleRow.path->setText(tr("No cases loaded"));
     return false;
 }
 
@@ -329,7 +334,7 @@ bool ValidationTab::loadCasesFile(const QString& path) {
             problemList(skipped));
     m_path = QFileInfo(path).absoluteFilePath();
     QSettings().setValue(QLatin1String(kSettingsKey), m_path);
-    m_reload->setEnabled(true);
+    m_titleRow.reload->setEnabled(true);
     predict(std::move(*cases));
     rebuildSetCombo();
     emit casesLoaded();
@@ -337,24 +342,25 @@ bool ValidationTab::loadCasesFile(const QString& path) {
 }
 
 void ValidationTab::rebuildSetCombo() {
-    const QSignalBlocker block(m_set);
-    m_set->clear();
+    const QSignalBlocker block(m_titleRow.set);
+    m_titleRow.set->clear();
     const QString current = m_path.isEmpty() ? QString() : QDir::cleanPath(m_path);
     int selected = -1;
     for (const ValidationSet& set : bundledValidationSets()) {
-        m_set->addItem(set.title, set.path);
-        m_set->setItemData(m_set->count() - 1, QDir::toNativeSeparators(set.path), Qt::ToolTipRole);
+        m_titleRow.set->addItem(set.title, set.path);
+        m_titleRow.set->setItemData(m_titleRow.set->count() - 1, QDir::toNativeSeparators(set.path),
+                                    Qt::ToolTipRole);
         if (QDir::cleanPath(set.path) == current)
-            selected = m_set->count() - 1;
+            selected = m_titleRow.set->count() - 1;
     }
     if (selected < 0 && !current.isEmpty()) {
-        m_set->addItem(tr("Other file: %1").arg(QFileInfo(current).fileName()), current);
-        selected = m_set->count() - 1;
+        m_titleRow.set->addItem(tr("Other file: %1").arg(QFileInfo(current).fileName()), current);
+        selected = m_titleRow.set->count() - 1;
     }
-    if (m_set->count() == 0)
-        m_set->addItem(tr("No sets found"), QString());
-    m_set->setCurrentIndex(std::max(0, selected));
-    m_set->setEnabled(m_set->count() > 1);
+    if (m_titleRow.set->count() == 0)
+        m_titleRow.set->addItem(tr("No sets found"), QString());
+    m_titleRow.set->setCurrentIndex(std::max(0, selected));
+    m_titleRow.set->setEnabled(m_titleRow.set->count() > 1);
 }
 
 void ValidationTab::rerun() {
@@ -392,14 +398,14 @@ void ValidationTab::runAndShow() {
     QString where = QDir::toNativeSeparators(m_path);
     const auto adjusted = std::count_if(m_model->cases().begin(), m_model->cases().end(),
                                         [](const core::ValidationCase& c) { return !c.adjustments.empty(); });
-    m_pathLabel->setText(
+    m_titleRow.path->setText(
         tr("%1 — %n cases, ", nullptr, m_model->caseCount()).arg(where) +
         tr("%n measured values", nullptr, values) +
         (adjusted > 0
              ? tr("; %n adjusted to be planned (see their tooltips)", nullptr, static_cast<int>(adjusted))
              : QString()) +
         (usesActiveProfile() ? tr("; predicted with %1").arg(qs(m_doc.profile().name)) : QString()));
-    m_pathLabel->setToolTip(where);
+    m_titleRow.path->setToolTip(where);
     m_summary->showReport(m_model->report());
     m_groups->setGroups(m_model->report().groups);
     rebuildMetricCombo();
@@ -420,30 +426,30 @@ void ValidationTab::chooseCasesFile() {
 }
 
 void ValidationTab::setMetricFilter(const QString& metric) {
-    const int i = m_metric->findData(metric);
-    m_metric->setCurrentIndex(i >= 0 ? i : 0);
-    m_filter->setMetric(m_metric->currentData().toString());
+    const int i = m_filterRow.metric->findData(metric);
+    m_filterRow.metric->setCurrentIndex(i >= 0 ? i : 0);
+    m_filter->setMetric(m_filterRow.metric->currentData().toString());
 }
 
 void ValidationTab::setTextFilter(const QString& text) {
-    m_search->setText(text);
+    m_filterRow.search->setText(text);
 }
 
 void ValidationTab::setUseActiveProfile(bool use) {
-    m_useProfile->setChecked(use && m_useProfile->isEnabled());
+    m_filterRow.useProfile->setChecked(use && m_filterRow.useProfile->isEnabled());
 }
 
 bool ValidationTab::usesActiveProfile() const {
-    return m_useProfile->isEnabled() && m_useProfile->isChecked();
+    return m_filterRow.useProfile->isEnabled() && m_filterRow.useProfile->isChecked();
 }
 
 void ValidationTab::updateProfileControls() {
     const core::HardwareProfile& p = m_doc.profile();
     const bool measured = p.origin != "built-in";
-    m_useProfile->setEnabled(measured);
-    m_useProfile->setVisible(measured);
+    m_filterRow.useProfile->setEnabled(measured);
+    m_filterRow.useProfile->setVisible(measured);
     if (measured)
-        m_useProfile->setText(tr("Use the active profile (%1)").arg(qs(p.name)));
+        m_filterRow.useProfile->setText(tr("Use the active profile (%1)").arg(qs(p.name)));
 }
 
 QStringList ValidationTab::summaryLines() const {
@@ -465,25 +471,25 @@ bool ValidationTab::eventFilter(QObject* watched, QEvent* event) {
 }
 
 void ValidationTab::rebuildMetricCombo() {
-    const QString current = m_metric->currentData().toString();
-    const QSignalBlocker block(m_metric);
-    m_metric->clear();
-    m_metric->addItem(tr("All metrics"), QString());
+    const QString current = m_filterRow.metric->currentData().toString();
+    const QSignalBlocker block(m_filterRow.metric);
+    m_filterRow.metric->clear();
+    m_filterRow.metric->addItem(tr("All metrics"), QString());
     const QStringList metrics = m_model->metrics();
     if (metrics.size() > 1 && metrics.contains(QStringLiteral("peak_memory_gib")))
-        m_metric->addItem(tr("Throughput metrics"), QStringLiteral("throughput"));
+        m_filterRow.metric->addItem(tr("Throughput metrics"), QStringLiteral("throughput"));
     for (const QString& m : metrics)
-        m_metric->addItem(ValidationModel::metricName(m), m);
-    const int i = m_metric->findData(current);
-    m_metric->setCurrentIndex(i >= 0 ? i : 0);
-    m_filter->setMetric(m_metric->currentData().toString());
+        m_filterRow.metric->addItem(ValidationModel::metricName(m), m);
+    const int i = m_filterRow.metric->findData(current);
+    m_filterRow.metric->setCurrentIndex(i >= 0 ? i : 0);
+    m_filter->setMetric(m_filterRow.metric->currentData().toString());
 }
 
 void ValidationTab::updateCountLabel() {
     const int shown = m_filter->rowCount();
     const int all = m_model->rowCount();
-    m_count->setText(shown == all ? tr("%n values", nullptr, all)
-                                  : tr("%1 of %n values", nullptr, all).arg(shown));
+    m_filterRow.count->setText(shown == all ? tr("%n values", nullptr, all)
+                                            : tr("%1 of %n values", nullptr, all).arg(shown));
 }
 
 void ValidationTab::scheduleChart() {
@@ -512,7 +518,7 @@ int ValidationTab::currentSourceRow() const {
 void ValidationTab::selectSourceRow(int sourceRow) {
     QModelIndex proxy = m_filter->mapFromSource(m_model->index(sourceRow, 0));
     if (!proxy.isValid()) { // filtered out: show every row again
-        m_search->clear();
+        m_filterRow.search->clear();
         setMetricFilter(QString());
         proxy = m_filter->mapFromSource(m_model->index(sourceRow, 0));
     }

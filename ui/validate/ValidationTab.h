@@ -81,12 +81,12 @@ public:
     ValidationFilterModel* filterModel() const { return m_filter; }
     QTableView* table() const { return m_table; }
     QChartView* chartView() const;
-    QComboBox* metricCombo() const { return m_metric; }
+    QComboBox* metricCombo() const { return m_filterRow.metric; }
     // The sets of published runs that came with the program (ui/document/ValidationSets.h), and any other
     // file opened.
-    QComboBox* setCombo() const { return m_set; }
-    QLineEdit* searchEdit() const { return m_search; }
-    QPushButton* openButton() const { return m_openCase; }
+    QComboBox* setCombo() const { return m_titleRow.set; }
+    QLineEdit* searchEdit() const { return m_filterRow.search; }
+    QPushButton* openButton() const { return m_filterRow.openCase; }
     InlineBanner* banner() const { return m_banner; }
     // The summary as shown: one line per metric ("Iteration time: median 5.5%, max 33.5%, 59 values").
     QStringList summaryLines() const;
@@ -125,23 +125,30 @@ private:
     int tableWidthNeeded() const;
     void fitColumns();
 
+    // Beside the title: which file, the bundled sets, another file.
+    struct TitleRow {
+        QLabel* path = nullptr;
+        QComboBox* set = nullptr;
+        QPushButton* openFile = nullptr;
+        QPushButton* reload = nullptr;
+    };
+    // Above the table: what it shows, and the selected case.
+    struct FilterRow {
+        QComboBox* metric = nullptr;
+        QLineEdit* search = nullptr;
+        QCheckBox* useProfile = nullptr;
+        QLabel* count = nullptr;
+        QPushButton* openCase = nullptr;
+    };
+
     ScenarioDocument& m_doc;
     ValidationModel* m_model;
     ValidationFilterModel* m_filter;
     InlineBanner* m_banner = nullptr;
-    QLabel* m_title = nullptr;
-    QLabel* m_pathLabel = nullptr;
-    QPushButton* m_openFile = nullptr;
-    QComboBox* m_set = nullptr;
-    QPushButton* m_reload = nullptr;
     ValidationSummary* m_summary = nullptr; // cards that wrap onto more lines when narrow
-    QLabel* m_targets = nullptr;
-    ValidationGroups* m_groups = nullptr; // the throughput figures by GPU, style and precision
-    QComboBox* m_metric = nullptr;
-    QLineEdit* m_search = nullptr;
-    QCheckBox* m_useProfile = nullptr;
-    QLabel* m_count = nullptr;
-    QPushButton* m_openCase = nullptr;
+    ValidationGroups* m_groups = nullptr;   // the throughput figures by GPU, style and precision
+    TitleRow m_titleRow;
+    FilterRow m_filterRow;
     QTableView* m_table = nullptr;
     QSplitter* m_splitter = nullptr;
     ValidationChart* m_chart = nullptr;

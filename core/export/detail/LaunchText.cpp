@@ -48,6 +48,14 @@ std::string withComment(std::string line, std::size_t column, const std::string&
     return line + "\n";
 }
 
+LaunchFile::LaunchFile(const Scenario& s, LaunchTarget target, std::string fileName,
+                       std::string_view contents) {
+    m_settings.target = target;
+    m_settings.fileName = std::move(fileName);
+    m_settings.text = "# " + std::string(displayName(target)) + " " + std::string(contents) + " for \"" +
+                      plainName(s.name) + "\", written by Layout Planner.\n";
+}
+
 void noteWhatTheTargetLacks(LaunchSettings& out, const char* framework, const TrainingOptions& t,
                             const char* fp32State) {
     if (fp32State && t.optimizerPrecision != OptimizerPrecision::Fp32)

@@ -1,12 +1,14 @@
 #pragma once
 // What the three launch-settings writers share: the scenario's name and layout as a comment says them, the
-// steps the token budget takes, the launch command, and the notes on what a framework lacks.
+// steps the token budget takes, the launch command, the file's opening line and the notes on what a framework
+// lacks.
 #include "core/export/LaunchExport.h"
 #include "core/model/Scenario.h"
 
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace lp::core::detail {
 
@@ -20,6 +22,19 @@ long long stepsForBudget(const Scenario& s);
 std::string launchHint(const Scenario& s);
 // `line`, then (when `comment` is not empty) spaces up to `column` and "  # comment"; ends with a newline.
 std::string withComment(std::string line, std::size_t column, const std::string& comment);
+
+// A launch-settings file being written: it opens with the line that names the framework and the scenario,
+// `# Megatron-LM arguments for "name", written by Layout Planner.`; the writers add their own lines.
+class LaunchFile {
+public:
+    LaunchFile(const Scenario& s, LaunchTarget target, std::string fileName, std::string_view contents);
+    void raw(const std::string& text) { m_settings.text += text; }
+    // The written file, to which the caller adds its notes.
+    LaunchSettings take() { return std::move(m_settings); }
+
+private:
+    LaunchSettings m_settings;
+};
 
 // What an exported framework lacks: 16-bit optimizer state where `fp32State` says how it keeps its state
 // instead (null where the export sets it), training metrics computed from the logits (Composer's: the plan's

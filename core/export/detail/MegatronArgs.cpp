@@ -10,18 +10,15 @@ namespace lp::core::detail {
 namespace {
 
 // The bash array being written: one "  --flag value  # comment" line per argument.
-class ArgList {
+class ArgList : public LaunchFile {
 public:
+    explicit ArgList(const Scenario& s)
+        : LaunchFile(s, LaunchTarget::Megatron, "megatron-args.sh", "arguments") {}
     void arg(const std::string& flag, const std::string& value = {}, const std::string& comment = {}) {
-        m_text += withComment("  " + flag + (value.empty() ? "" : " " + value), 48, comment);
+        raw(withComment("  " + flag + (value.empty() ? "" : " " + value), 48, comment));
     }
     // A comment line of its own: a group's title, or what is left out and why.
-    void comment(const std::string& text) { m_text += "  # " + text + "\n"; }
-    void raw(const std::string& text) { m_text += text; }
-    std::string take() { return std::move(m_text); }
-
-private:
-    std::string m_text;
+    void comment(const std::string& text) { raw("  # " + text + "\n"); }
 };
 
 std::string n(long long v) {
@@ -45,8 +42,8 @@ Overlaps overlapsOf(const Scenario& s) {
             .ep = t.overlapEpComm && s.model.isMoe() && l.ep > 1};
 }
 
-void header(ArgList& a, const Scenario& s) {
-    a.raw("# Megatron-LM arguments for \"" + plainName(s.name) + "\", written by Layout Planner.\n");
+// How to launch: Megatron-LM takes DP from the number of processes.
+void launchComment(ArgList& a, const Scenario& s) {
     a.raw("# Layout: " + layoutLine(s) + ". Megatron-LM derives DP from the world size: launch\n");
     a.raw("# " + std::to_string(s.layout.gpus()) + " processes, e.g. " + launchHint(s) +
           " pretrain_gpt.py \"${MEGATRON_ARGS[@]}\" \\\n");
@@ -350,11 +347,8 @@ void kernelNotes(LaunchSettings& out, const Scenario& s) {
 } // namespace
 
 LaunchSettings megatronArgs(const Scenario& s) {
-    LaunchSettings out;
-    out.target = LaunchTarget::Megatron;
-    out.fileName = "megatron-args.sh";
-    ArgList a;
-    header(a, s);
+    ArgList a(s);
+    launchComment(a, s);
     a.raw("MEGATRON_ARGS=(\n");
     parallelismArgs(a, s);
     overlapArgs(a, s);
@@ -366,7 +360,7 @@ LaunchSettings megatronArgs(const Scenario& s) {
     a.arg("--attention-backend", s.training.flashAttention ? "flash" : "unfused");
     optimizerArgs(a, s.training);
     a.raw(")\n");
-    out.text = a.take();
+    LaunchSettings out = a.take();
     scheduleNotes(out, s);
     kernelNotes(out, s);
     return out;

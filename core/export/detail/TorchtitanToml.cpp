@@ -12,17 +12,14 @@ namespace lp::core::detail {
 namespace {
 
 // The TOML being written: "key = value  # comment" lines under "[table]" headers.
-class TomlText {
+class TomlText : public LaunchFile {
 public:
-    void table(const std::string& name) { m_text += "\n[" + name + "]\n"; }
+    explicit TomlText(const Scenario& s)
+        : LaunchFile(s, LaunchTarget::Torchtitan, "torchtitan.toml", "settings") {}
+    void table(const std::string& name) { raw("\n[" + name + "]\n"); }
     void kv(const std::string& key, const std::string& value, const std::string& comment = {}) {
-        m_text += withComment(key + " = " + value, 44, comment);
+        raw(withComment(key + " = " + value, 44, comment));
     }
-    void raw(const std::string& text) { m_text += text; }
-    std::string take() { return std::move(m_text); }
-
-private:
-    std::string m_text;
 };
 
 std::string n(long long v) {
@@ -33,8 +30,8 @@ std::string quoted(const std::string& v) {
     return "\"" + v + "\"";
 }
 
-void header(TomlText& a, const Scenario& s) {
-    a.raw("# torchtitan settings for \"" + plainName(s.name) + "\", written by Layout Planner.\n");
+// How to launch, and where the tables go.
+void launchComment(TomlText& a, const Scenario& s) {
     a.raw("# Layout: " + layoutLine(s) + "; launch " + std::to_string(s.layout.gpus()) + " ranks (" +
           launchHint(s) + ").\n");
     a.raw("# Merge these tables into your train config; its [model] table names the model and flavor\n");
@@ -242,11 +239,8 @@ void missingSettingNotes(LaunchSettings& out, const Scenario& s) {
 } // namespace
 
 LaunchSettings torchtitanToml(const Scenario& s) {
-    LaunchSettings out;
-    out.target = LaunchTarget::Torchtitan;
-    out.fileName = "torchtitan.toml";
-    TomlText a;
-    header(a, s);
+    TomlText a(s);
+    launchComment(a, s);
     trainingTable(a, s);
     parallelismTable(a, s);
     compileTable(a, s);
@@ -257,7 +251,7 @@ LaunchSettings torchtitanToml(const Scenario& s) {
               (s.training.fp8ParamGather ? ", with its float8 FSDP all-gather (enable_fsdp_float8_all_gather)"
                                          : "") +
               ".\n");
-    out.text = a.take();
+    LaunchSettings out = a.take();
     layoutNotes(out, s);
     missingSettingNotes(out, s);
     return out;
