@@ -17,6 +17,7 @@ struct Sample {
     double rate = 0.5;
     bool flag = false;
     MlpKind mlp = MlpKind::Gelu;
+    bool operator==(const Sample&) const = default;
 };
 
 constexpr Field<Sample> kSampleFields[] = {
@@ -38,18 +39,13 @@ LP_TEST(write_fields_keeps_table_order_and_leaves_unset_optional_values_out) {
     s.optionalCount = 3;
     Json withOptional;
     writeFields(withOptional, s, kSampleFields);
-    LP_CHECK_EQ(withOptional.dump(),
-                std::string(R"({"name":"a","count":2,"optional_count":3,"rate":0.5,"flag":false,"mlp":"gelu"})"));
+    LP_CHECK_EQ(
+        withOptional.dump(),
+        std::string(R"({"name":"a","count":2,"optional_count":3,"rate":0.5,"flag":false,"mlp":"gelu"})"));
 }
 
 LP_TEST(read_fields_reads_what_the_writer_wrote) {
-    Sample s;
-    s.name = "b";
-    s.count = 7;
-    s.optionalCount = 4;
-    s.rate = 0.25;
-    s.flag = true;
-    s.mlp = MlpKind::SwiGlu;
+    const Sample s{"b", 7, 4, 0.25, true, MlpKind::SwiGlu};
     Json j;
     writeFields(j, s, kSampleFields);
     InputErrors errors;
@@ -57,12 +53,7 @@ LP_TEST(read_fields_reads_what_the_writer_wrote) {
     Sample back;
     readFields(r, back, kSampleFields);
     LP_CHECK(errors.empty());
-    LP_CHECK_EQ(back.name, std::string("b"));
-    LP_CHECK_EQ(back.count, 7);
-    LP_CHECK_EQ(back.optionalCount, 4);
-    LP_CHECK_EQ(back.rate, 0.25);
-    LP_CHECK(back.flag);
-    LP_CHECK(back.mlp == MlpKind::SwiGlu);
+    LP_CHECK(back == s);
 }
 
 LP_TEST(read_fields_checks_each_key_against_its_limits_in_table_order) {

@@ -35,9 +35,7 @@ template <typename T> struct Field {
 
 namespace detail {
 template <typename> struct MemberClass;
-template <typename C, typename V> struct MemberClass<V C::*> {
-    using type = C;
-};
+template <typename C, typename V> struct MemberClass<V C::*> { using type = C; };
 } // namespace detail
 
 // The key of an enum member, its values named by toString and parsed by Parse, Allowed the names listed in
