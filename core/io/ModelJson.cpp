@@ -1,5 +1,6 @@
 #include "core/io/ModelJson.h"
 
+#include "core/io/detail/FieldTable.h"
 #include "core/io/detail/PresetNames.h"
 #include "core/model/Limits.h"
 
@@ -9,12 +10,55 @@ namespace lp::core {
 namespace {
 
 using json::describe;
+using json::DoubleKey;
+using json::enumKey;
+using json::Field;
+using json::IntKey;
 using json::Json;
 using json::ObjectReader;
 using limits::kMaxHeads;
 using limits::kMaxHidden;
 using limits::kMaxLayers;
 using limits::kMaxWidth;
+
+using M = ModelSpec;
+constexpr Field<M> kModelFields[] = {
+    {"name", &M::name},
+    {"layers", IntKey<M>{&M::layers, 1, kMaxLayers}},
+    {"hidden", IntKey<M>{&M::hidden, 1, kMaxHidden}},
+    {"heads", IntKey<M>{&M::heads, 1, kMaxHeads}},
+    {"kv_heads", IntKey<M>{&M::kvHeads, 1, kMaxHeads}},
+    {"ffn_hidden", IntKey<M>{&M::ffnHidden, 1, kMaxWidth}},
+    {"vocab", IntKey<M>{&M::vocab, 1, kMaxWidth}},
+    {"seq_len", IntKey<M>{&M::seqLen, 1, kMaxWidth}},
+    {"mlp", enumKey<&M::mlp, &parseMlpKind, MlpKind::Gelu, MlpKind::SwiGlu>()},
+    {"norm", enumKey<&M::norm, &parseNormKind, NormKind::LayerNorm, NormKind::RmsNorm>()},
+    {"tied_embeddings", &M::tiedEmbeddings},
+    {"biases", &M::biases},
+    {"learned_positions", &M::learnedPositions},
+    {"dropout", &M::dropout},
+    {"head_size", IntKey<M>{&M::headSize, 0, kMaxHidden}},
+    {"attention", enumKey<&M::attention, &parseAttentionKind, AttentionKind::Standard, AttentionKind::Mla>()},
+};
+
+constexpr Field<MlaSpec> kMlaFields[] = {
+    {"q_lora_rank", IntKey<MlaSpec>{&MlaSpec::qLoraRank, 0, kMaxHidden}},
+    {"kv_lora_rank", IntKey<MlaSpec>{&MlaSpec::kvLoraRank, 1, kMaxHidden}},
+    {"qk_nope_head_dim", IntKey<MlaSpec>{&MlaSpec::qkNopeHeadDim, 1, kMaxHidden}},
+    {"qk_rope_head_dim", IntKey<MlaSpec>{&MlaSpec::qkRopeHeadDim, 0, kMaxHidden}},
+    {"v_head_dim", IntKey<MlaSpec>{&MlaSpec::vHeadDim, 1, kMaxHidden}},
+};
+
+constexpr Field<MoeSpec> kMoeFields[] = {
+    {"experts", IntKey<MoeSpec>{&MoeSpec::experts, 0, kMaxHeads}},
+    {"top_k", IntKey<MoeSpec>{&MoeSpec::topK, 0, kMaxHeads}},
+    {"expert_ffn_hidden", IntKey<MoeSpec>{&MoeSpec::expertFfnHidden, 0, kMaxWidth}},
+    {"shared_experts", IntKey<MoeSpec>{&MoeSpec::sharedExperts, 0, kMaxHeads}},
+    {"moe_layers", IntKey<MoeSpec>{&MoeSpec::moeLayers, 0, kMaxLayers}},
+    {"capacity_factor", DoubleKey<MoeSpec>{&MoeSpec::capacityFactor, json::positive(1000)}},
+    {"groups", IntKey<MoeSpec>{&MoeSpec::groups, 0, kMaxHeads}},
+    {"group_limit", IntKey<MoeSpec>{&MoeSpec::groupLimit, 0, kMaxHeads}},
+};
 
 void readMla(ObjectReader& model, const Json& j, MlaSpec& mla) {
     if (!j.is_object()) {
@@ -23,11 +67,7 @@ void readMla(ObjectReader& model, const Json& j, MlaSpec& mla) {
     }
     ObjectReader r = model.nested(j, "mla");
     r.allow(kMlaKeys);
-    r.readInt("q_lora_rank", mla.qLoraRank, 0, kMaxHidden);
-    r.readInt("kv_lora_rank", mla.kvLoraRank, 1, kMaxHidden);
-    r.readInt("qk_nope_head_dim", mla.qkNopeHeadDim, 1, kMaxHidden);
-    r.readInt("qk_rope_head_dim", mla.qkRopeHeadDim, 0, kMaxHidden);
-    r.readInt("v_head_dim", mla.vHeadDim, 1, kMaxHidden);
+    json::readFields(r, mla, kMlaFields);
     r.reportUnknownKeys();
 }
 
@@ -76,44 +116,18 @@ void readMoe(ObjectReader& model, const Json& j, ModelSpec& m, const ModelFill& 
     ObjectReader r = model.nested(j, "moe");
     r.allow(kMoeKeys);
     MoeSpec& moe = m.moe;
-    r.readInt("experts", moe.experts, 0, kMaxHeads);
-    r.readInt("top_k", moe.topK, 0, kMaxHeads);
-    r.readInt("expert_ffn_hidden", moe.expertFfnHidden, 0, kMaxWidth);
-    r.readInt("shared_experts", moe.sharedExperts, 0, kMaxHeads);
-    r.readInt("moe_layers", moe.moeLayers, 0, kMaxLayers);
-    r.readDouble("capacity_factor", moe.capacityFactor, json::positive(1000));
-    r.readInt("groups", moe.groups, 0, kMaxHeads);
-    r.readInt("group_limit", moe.groupLimit, 0, kMaxHeads);
+    json::readFields(r, moe, kMoeFields);
     if (fill.moe)
         fill.moe(r, m);
     r.reportUnknownKeys();
     checkMoe(r, moe, model.bad("layers") ? 0 : m.layers);
 }
 
-void readModelFields(ObjectReader& r, ModelSpec& m) {
-    r.readString("name", m.name);
-    r.readInt("layers", m.layers, 1, kMaxLayers);
-    r.readInt("hidden", m.hidden, 1, kMaxHidden);
-    r.readInt("heads", m.heads, 1, kMaxHeads);
-    r.readInt("kv_heads", m.kvHeads, 1, kMaxHeads);
-    r.readInt("ffn_hidden", m.ffnHidden, 1, kMaxWidth);
-    r.readInt("vocab", m.vocab, 1, kMaxWidth);
-    r.readInt("seq_len", m.seqLen, 1, kMaxWidth);
-    r.readEnum("mlp", m.mlp, &parseMlpKind, {MlpKind::Gelu, MlpKind::SwiGlu});
-    r.readEnum("norm", m.norm, &parseNormKind, {NormKind::LayerNorm, NormKind::RmsNorm});
-    r.readBool("tied_embeddings", m.tiedEmbeddings);
-    r.readBool("biases", m.biases);
-    r.readBool("learned_positions", m.learnedPositions);
-    r.readBool("dropout", m.dropout);
-    r.readInt("head_size", m.headSize, 0, kMaxHidden);
-    r.readEnum("attention", m.attention, &parseAttentionKind, {AttentionKind::Standard, AttentionKind::Mla});
-}
-
 } // namespace
 
 void readModelKeys(ObjectReader& r, ModelSpec& m, const ModelFill& fill) {
     r.allow(kModelKeys);
-    readModelFields(r, m);
+    json::readFields(r, m, kModelFields);
     if (fill.model)
         fill.model(r, m);
     if (const Json* mla = r.find("mla"))
@@ -158,38 +172,12 @@ ModelSpec readScenarioModel(const Json* j, const std::string& path, InputErrors&
 
 Json modelToJson(const ModelSpec& m) {
     Json j;
-    j["name"] = m.name;
-    j["layers"] = m.layers;
-    j["hidden"] = m.hidden;
-    j["heads"] = m.heads;
-    j["kv_heads"] = m.kvHeads;
-    j["ffn_hidden"] = m.ffnHidden;
-    j["vocab"] = m.vocab;
-    j["seq_len"] = m.seqLen;
-    j["mlp"] = toString(m.mlp);
-    j["norm"] = toString(m.norm);
-    j["tied_embeddings"] = m.tiedEmbeddings;
-    j["biases"] = m.biases;
-    j["learned_positions"] = m.learnedPositions;
-    j["dropout"] = m.dropout;
-    j["head_size"] = m.headSize;
-    j["attention"] = toString(m.attention);
+    json::writeFields(j, m, kModelFields);
     Json mla;
-    mla["q_lora_rank"] = m.mla.qLoraRank;
-    mla["kv_lora_rank"] = m.mla.kvLoraRank;
-    mla["qk_nope_head_dim"] = m.mla.qkNopeHeadDim;
-    mla["qk_rope_head_dim"] = m.mla.qkRopeHeadDim;
-    mla["v_head_dim"] = m.mla.vHeadDim;
+    json::writeFields(mla, m.mla, kMlaFields);
     j["mla"] = std::move(mla);
     Json moe;
-    moe["experts"] = m.moe.experts;
-    moe["top_k"] = m.moe.topK;
-    moe["expert_ffn_hidden"] = m.moe.expertFfnHidden;
-    moe["shared_experts"] = m.moe.sharedExperts;
-    moe["moe_layers"] = m.moe.moeLayers;
-    moe["capacity_factor"] = m.moe.capacityFactor;
-    moe["groups"] = m.moe.groups;
-    moe["group_limit"] = m.moe.groupLimit;
+    json::writeFields(moe, m.moe, kMoeFields);
     j["moe"] = std::move(moe);
     return j;
 }

@@ -7,6 +7,7 @@
 #include "core/io/Files.h"
 #include "core/io/JsonReader.h"
 #include "core/io/ModelJson.h"
+#include "core/io/detail/FieldTable.h"
 #include "core/io/detail/HardwareJson.h"
 #include "core/io/detail/JsonWriter.h"
 #include "core/model/Limits.h"
@@ -64,60 +65,71 @@ constexpr const char* kTrainingKeys[] = {"precision",
                                          "attention_flops",
                                          "token_budget_tokens"};
 
-// Precision, optimizer, sharding and what is recomputed or offloaded.
-void readTrainingMemory(ObjectReader& r, TrainingOptions& t) {
-    r.readEnum("precision", t.precision, &parsePrecision, {Precision::Bf16, Precision::Fp16, Precision::Fp8});
-    r.readEnum("optimizer", t.optimizer, &parseOptimizer, {Optimizer::Adam, Optimizer::SgdMomentum});
-    r.readEnum("optimizer_precision", t.optimizerPrecision, &parseOptimizerPrecision,
-               {OptimizerPrecision::Fp32, OptimizerPrecision::Bf16Moments, OptimizerPrecision::Bf16});
-    r.readInt("zero_stage", t.zeroStage, 0, 3);
-    r.readInt("zero_shard_degree", t.zeroShardDegree, 0, kMaxCount);
-    r.readInt("recompute_layers", t.recomputeLayers, 0, kMaxCount);
-    r.readEnum("recompute", t.recompute, &parseRecompute,
-               {Recompute::None, Recompute::Selective, Recompute::Full});
-    r.readRecomputeModules("recompute_modules", t.recomputeModules);
-    r.readEnum("remat_policy", t.rematPolicy, &parseRematPolicy,
-               {RematPolicy::Auto, RematPolicy::MinimalWithContext, RematPolicy::Minimal,
-                RematPolicy::SaveDotWithContextExceptMlp, RematPolicy::SaveDotExceptMlpwi,
-                RematPolicy::SaveDotExceptMlp, RematPolicy::SaveQkvProj, RematPolicy::SaveOutProj});
-    r.readBool("sequence_parallel", t.sequenceParallel);
-    r.readBool("flash_attention", t.flashAttention);
-    r.readBool("torch_compile", t.torchCompile);
-    r.readBool("fused_kernels", t.fusedKernels);
-    r.readBool("fp8_param_gather", t.fp8ParamGather);
-    r.readBool("loader_prefetch", t.loaderPrefetch);
-    r.readBool("optimizer_offload", t.optimizerOffload);
-    r.readInt("activation_offload_layers", t.activationOffloadLayers, 0, kMaxCount);
-}
+using T = TrainingOptions;
+using json::CustomKey;
+using json::DoubleKey;
+using json::enumKey;
+using json::Field;
+using json::IntKey;
 
-// Communication overlap, the input pipeline, stragglers and the framework's habits.
-void readTrainingRuntime(ObjectReader& r, TrainingOptions& t) {
-    r.readBool("overlap_tp_comm", t.overlapTpComm);
-    r.readBool("overlap_pp_comm", t.overlapPpComm);
-    r.readBool("overlap_dp_comm", t.overlapDpComm);
-    r.readBool("overlap_ep_comm", t.overlapEpComm);
-    r.readEnum("moe_dispatcher", t.moeDispatcher, &parseMoeDispatcher,
-               {MoeDispatcher::AllToAll, MoeDispatcher::Deduplicated});
-    r.readDouble("loader_tokens_per_s", t.loaderTokensPerSecond, positive(kMaxRate));
-    r.readDouble("straggler_slowdown", t.stragglerSlowdown, nonNegative(10.0));
-    r.readDouble("allocator_reserve_fraction", t.allocatorReserveFraction, {0.0, true, 1.0, false});
-    r.readDouble("moe_load_imbalance", t.moeLoadImbalance, {1.0, true, 1000.0, true});
-    r.readEnum("execution_style", t.executionStyle, &parseExecutionStyle,
-               {ExecutionStyle::Auto, ExecutionStyle::Megatron, ExecutionStyle::Fsdp});
-    r.readEnum("grad_precision", t.gradPrecision, &parseGradPrecision,
-               {GradPrecision::Auto, GradPrecision::Fp32, GradPrecision::Half});
-    r.readEnum("cross_entropy", t.crossEntropy, &parseCrossEntropy,
-               {CrossEntropy::Auto, CrossEntropy::Unfused, CrossEntropy::Fused, CrossEntropy::FusedLinear,
-                CrossEntropy::Compiled, CrossEntropy::Fused16});
-    r.readInt("logits_metric_passes", t.logitsMetricPasses, 0, kMaxLogitsMetricPasses);
-    r.readEnum("cp_exchange", t.cpExchange, &parseCpExchange,
-               {CpExchange::Auto, CpExchange::Ring, CpExchange::AllGather});
-    r.readEnum("pipeline_split", t.pipelineSplit, &parsePipelineSplit,
-               {PipelineSplit::Auto, PipelineSplit::Layers, PipelineSplit::EmbeddingAndLoss});
-    r.readEnum("attention_flops", t.attentionFlops, &parseAttentionFlops,
-               {AttentionFlops::Full, AttentionFlops::Causal});
-    r.readDouble("token_budget_tokens", t.tokenBudget, positive(kMaxRate));
-}
+// Megatron-Core's module names, as a list.
+constexpr CustomKey<T> kRecomputeModules{
+    [](ObjectReader& r, std::string_view key, T& t) { r.readRecomputeModules(key, t.recomputeModules); },
+    [](const T& t) { return json::recomputeModulesJson(t.recomputeModules); }};
+
+// Precision, optimizer, sharding and what is recomputed or offloaded; then communication overlap, the input
+// pipeline, stragglers and the framework's habits.
+constexpr Field<T> kTrainingFields[] = {
+    {"precision",
+     enumKey<&T::precision, &parsePrecision, Precision::Bf16, Precision::Fp16, Precision::Fp8>()},
+    {"optimizer", enumKey<&T::optimizer, &parseOptimizer, Optimizer::Adam, Optimizer::SgdMomentum>()},
+    {"optimizer_precision",
+     enumKey<&T::optimizerPrecision, &parseOptimizerPrecision, OptimizerPrecision::Fp32,
+             OptimizerPrecision::Bf16Moments, OptimizerPrecision::Bf16>()},
+    {"zero_stage", IntKey<T>{&T::zeroStage, 0, 3}},
+    {"zero_shard_degree", IntKey<T>{&T::zeroShardDegree, 0, kMaxCount}},
+    {"recompute_layers", IntKey<T>{&T::recomputeLayers, 0, kMaxCount}},
+    {"recompute",
+     enumKey<&T::recompute, &parseRecompute, Recompute::None, Recompute::Selective, Recompute::Full>()},
+    {"recompute_modules", kRecomputeModules},
+    {"remat_policy",
+     enumKey<&T::rematPolicy, &parseRematPolicy, RematPolicy::Auto, RematPolicy::MinimalWithContext,
+             RematPolicy::Minimal, RematPolicy::SaveDotWithContextExceptMlp, RematPolicy::SaveDotExceptMlpwi,
+             RematPolicy::SaveDotExceptMlp, RematPolicy::SaveQkvProj, RematPolicy::SaveOutProj>()},
+    {"sequence_parallel", &T::sequenceParallel},
+    {"flash_attention", &T::flashAttention},
+    {"torch_compile", &T::torchCompile},
+    {"fused_kernels", &T::fusedKernels},
+    {"fp8_param_gather", &T::fp8ParamGather},
+    {"loader_prefetch", &T::loaderPrefetch},
+    {"optimizer_offload", &T::optimizerOffload},
+    {"activation_offload_layers", IntKey<T>{&T::activationOffloadLayers, 0, kMaxCount}},
+    {"overlap_tp_comm", &T::overlapTpComm},
+    {"overlap_pp_comm", &T::overlapPpComm},
+    {"overlap_dp_comm", &T::overlapDpComm},
+    {"overlap_ep_comm", &T::overlapEpComm},
+    {"moe_dispatcher",
+     enumKey<&T::moeDispatcher, &parseMoeDispatcher, MoeDispatcher::AllToAll, MoeDispatcher::Deduplicated>()},
+    {"loader_tokens_per_s", DoubleKey<T>{&T::loaderTokensPerSecond, positive(kMaxRate)}},
+    {"straggler_slowdown", DoubleKey<T>{&T::stragglerSlowdown, nonNegative(10.0)}},
+    {"allocator_reserve_fraction", DoubleKey<T>{&T::allocatorReserveFraction, {0.0, true, 1.0, false}}},
+    {"moe_load_imbalance", DoubleKey<T>{&T::moeLoadImbalance, {1.0, true, 1000.0, true}}},
+    {"execution_style", enumKey<&T::executionStyle, &parseExecutionStyle, ExecutionStyle::Auto,
+                                ExecutionStyle::Megatron, ExecutionStyle::Fsdp>()},
+    {"grad_precision", enumKey<&T::gradPrecision, &parseGradPrecision, GradPrecision::Auto,
+                               GradPrecision::Fp32, GradPrecision::Half>()},
+    {"cross_entropy", enumKey<&T::crossEntropy, &parseCrossEntropy, CrossEntropy::Auto, CrossEntropy::Unfused,
+                              CrossEntropy::Fused, CrossEntropy::FusedLinear, CrossEntropy::Compiled,
+                              CrossEntropy::Fused16>()},
+    {"logits_metric_passes", IntKey<T>{&T::logitsMetricPasses, 0, kMaxLogitsMetricPasses}},
+    {"cp_exchange",
+     enumKey<&T::cpExchange, &parseCpExchange, CpExchange::Auto, CpExchange::Ring, CpExchange::AllGather>()},
+    {"pipeline_split", enumKey<&T::pipelineSplit, &parsePipelineSplit, PipelineSplit::Auto,
+                               PipelineSplit::Layers, PipelineSplit::EmbeddingAndLoss>()},
+    {"attention_flops",
+     enumKey<&T::attentionFlops, &parseAttentionFlops, AttentionFlops::Full, AttentionFlops::Causal>()},
+    {"token_budget_tokens", DoubleKey<T>{&T::tokenBudget, positive(kMaxRate)}},
+};
 
 TrainingOptions readTraining(const Json* j, const std::string& path, InputErrors& errors) {
     TrainingOptions t;
@@ -129,11 +141,22 @@ TrainingOptions readTraining(const Json* j, const std::string& path, InputErrors
     }
     ObjectReader r(*j, path, errors);
     r.allow(kTrainingKeys);
-    readTrainingMemory(r, t);
-    readTrainingRuntime(r, t);
+    json::readFields(r, t, kTrainingFields);
     r.reportUnknownKeys();
     return t;
 }
+
+constexpr Field<Layout> kLayoutFields[] = {
+    {"tp", IntKey<Layout>{&Layout::tp, 1, kMaxCount}},
+    {"pp", IntKey<Layout>{&Layout::pp, 1, kMaxCount}},
+    {"dp", IntKey<Layout>{&Layout::dp, 1, kMaxCount}},
+    {"cp", IntKey<Layout>{&Layout::cp, 1, kMaxCount}},
+    {"ep", IntKey<Layout>{&Layout::ep, 1, kMaxCount}},
+    {"etp", IntKey<Layout>{&Layout::etp, 0, kMaxCount}, true}, // 0 (the default) = auto, left unwritten
+    {"vpp", IntKey<Layout>{&Layout::vpp, 1, kMaxCount}},
+    {"micro_batch", IntKey<Layout>{&Layout::microBatch, 1, kMaxCount}},
+    {"accumulation", IntKey<Layout>{&Layout::accumulation, 1, kMaxCount}},
+};
 
 Layout readLayout(const Json* j, const std::string& path, InputErrors& errors) {
     Layout l;
@@ -145,15 +168,7 @@ Layout readLayout(const Json* j, const std::string& path, InputErrors& errors) {
     }
     ObjectReader r(*j, path, errors,
                    {"tp", "pp", "dp", "cp", "ep", "etp", "vpp", "micro_batch", "accumulation"});
-    r.readInt("tp", l.tp, 1, kMaxCount);
-    r.readInt("pp", l.pp, 1, kMaxCount);
-    r.readInt("dp", l.dp, 1, kMaxCount);
-    r.readInt("cp", l.cp, 1, kMaxCount);
-    r.readInt("ep", l.ep, 1, kMaxCount);
-    r.readInt("etp", l.etp, 0, kMaxCount); // optional: 0 (the default) = auto
-    r.readInt("vpp", l.vpp, 1, kMaxCount);
-    r.readInt("micro_batch", l.microBatch, 1, kMaxCount);
-    r.readInt("accumulation", l.accumulation, 1, kMaxCount);
+    json::readFields(r, l, kLayoutFields);
     r.reportUnknownKeys();
     return l;
 }
@@ -163,55 +178,13 @@ Layout readLayout(const Json* j, const std::string& path, InputErrors& errors) {
 
 Json trainingToJson(const TrainingOptions& t) {
     Json j;
-    j["precision"] = toString(t.precision);
-    j["optimizer"] = toString(t.optimizer);
-    j["optimizer_precision"] = toString(t.optimizerPrecision);
-    j["zero_stage"] = t.zeroStage;
-    j["zero_shard_degree"] = t.zeroShardDegree;
-    j["recompute_layers"] = t.recomputeLayers;
-    j["recompute"] = toString(t.recompute);
-    j["recompute_modules"] = json::recomputeModulesJson(t.recomputeModules);
-    j["remat_policy"] = toString(t.rematPolicy);
-    j["sequence_parallel"] = t.sequenceParallel;
-    j["flash_attention"] = t.flashAttention;
-    j["torch_compile"] = t.torchCompile;
-    j["fused_kernels"] = t.fusedKernels;
-    j["fp8_param_gather"] = t.fp8ParamGather;
-    j["loader_prefetch"] = t.loaderPrefetch;
-    j["optimizer_offload"] = t.optimizerOffload;
-    j["activation_offload_layers"] = t.activationOffloadLayers;
-    j["overlap_tp_comm"] = t.overlapTpComm;
-    j["overlap_pp_comm"] = t.overlapPpComm;
-    j["overlap_dp_comm"] = t.overlapDpComm;
-    j["overlap_ep_comm"] = t.overlapEpComm;
-    j["moe_dispatcher"] = toString(t.moeDispatcher);
-    j["loader_tokens_per_s"] = t.loaderTokensPerSecond;
-    j["straggler_slowdown"] = t.stragglerSlowdown;
-    j["allocator_reserve_fraction"] = t.allocatorReserveFraction;
-    j["moe_load_imbalance"] = t.moeLoadImbalance;
-    j["execution_style"] = toString(t.executionStyle);
-    j["grad_precision"] = toString(t.gradPrecision);
-    j["cross_entropy"] = toString(t.crossEntropy);
-    j["logits_metric_passes"] = t.logitsMetricPasses;
-    j["cp_exchange"] = toString(t.cpExchange);
-    j["pipeline_split"] = toString(t.pipelineSplit);
-    j["attention_flops"] = toString(t.attentionFlops);
-    j["token_budget_tokens"] = t.tokenBudget;
+    json::writeFields(j, t, kTrainingFields);
     return j;
 }
 
 Json layoutToJson(const Layout& l) {
     Json j;
-    j["tp"] = l.tp;
-    j["pp"] = l.pp;
-    j["dp"] = l.dp;
-    j["cp"] = l.cp;
-    j["ep"] = l.ep;
-    if (l.etp > 0)
-        j["etp"] = l.etp; // auto is the default and stays unwritten
-    j["vpp"] = l.vpp;
-    j["micro_batch"] = l.microBatch;
-    j["accumulation"] = l.accumulation;
+    json::writeFields(j, l, kLayoutFields);
     return j;
 }
 

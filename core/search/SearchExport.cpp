@@ -6,6 +6,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <utility>
 
 namespace lp::core {
 namespace {
@@ -59,6 +60,14 @@ nlohmann::json entryJson(int rank, const SearchEntry& e) {
     return j;
 }
 
+// The search's layout counts, in the order the file lists them.
+constexpr std::pair<const char*, long long SearchResult::*> kCounts[] = {
+    {"candidates", &SearchResult::candidates},
+    {"evaluated", &SearchResult::evaluated},
+    {"valid", &SearchResult::valid},
+    {"fitting", &SearchResult::fitting},
+    {"selective_as_none", &SearchResult::selectiveAsNone}};
+
 } // namespace
 
 std::string searchResultToCsv(const SearchResult& r) {
@@ -85,11 +94,8 @@ nlohmann::json searchResultToJsonValue(const Scenario& base, const SearchResult&
     j["version"] = kSearchResultsVersion;
     j["scenario"] = base.name;
     j["rank_by"] = std::string(toString(r.rankBy));
-    j["candidates"] = r.candidates;
-    j["evaluated"] = r.evaluated;
-    j["valid"] = r.valid;
-    j["fitting"] = r.fitting;
-    j["selective_as_none"] = r.selectiveAsNone;
+    for (const auto& [key, count] : kCounts)
+        j[key] = r.*count;
     j["rejected"] = r.rejected;
     j["threads"] = r.threads;
     j["seconds"] = finiteOrNull(r.seconds);

@@ -1,18 +1,24 @@
 #include "core/io/detail/HardwareJson.h"
 
 #include "core/io/Presets.h"
+#include "core/io/detail/FieldTable.h"
 #include "core/io/detail/JsonWriter.h"
 #include "core/io/detail/PresetNames.h"
 #include "core/model/Limits.h"
 
+#include <array>
 #include <utility>
 
 namespace lp::core {
 namespace {
 
+using json::CustomKey;
 using json::describe;
+using json::DoubleKey;
 using json::DoubleRange;
+using json::Field;
 using json::indexPath;
+using json::IntKey;
 using json::Json;
 using json::nonNegative;
 using json::ObjectReader;
@@ -28,6 +34,50 @@ constexpr DoubleRange kCurveX{0.0, false, 1e30, true};
 
 // ------------------------------------------------------------------------------------------------
 // GPUs and clusters
+
+constexpr Field<GpuSpec> kGpuFields[] = {
+    {"id", &GpuSpec::id},
+    {"name", &GpuSpec::name},
+    {"peak_flops16", DoubleKey<GpuSpec>{&GpuSpec::peakFlops16, positive(kMaxRate)}},
+    {"peak_flops8", DoubleKey<GpuSpec>{&GpuSpec::peakFlops8, nonNegative(kMaxRate)}},
+    {"hbm_bytes", DoubleKey<GpuSpec>{&GpuSpec::hbmBytes, positive(kMaxRate)}},
+    {"hbm_bandwidth_bytes_per_s", DoubleKey<GpuSpec>{&GpuSpec::hbmBandwidth, positive(kMaxRate)}},
+    {"nvlink_bandwidth_bytes_per_s", DoubleKey<GpuSpec>{&GpuSpec::nvlinkBandwidth, positive(kMaxRate)}},
+    {"network_bandwidth_bytes_per_s", DoubleKey<GpuSpec>{&GpuSpec::networkBandwidth, positive(kMaxRate)}},
+    {"host_link_bandwidth_bytes_per_s", DoubleKey<GpuSpec>{&GpuSpec::hostLinkBandwidth, positive(kMaxRate)}},
+    {"host_memory_bandwidth_bytes_per_s",
+     DoubleKey<GpuSpec>{&GpuSpec::hostMemoryBandwidth, positive(kMaxRate)}},
+    {"host_memory_bytes", DoubleKey<GpuSpec>{&GpuSpec::hostMemoryBytes, positive(kMaxRate)}},
+    {"source", &GpuSpec::source},
+};
+
+// Written as a table; read by hand in readScenarioCluster (the node count comes before the preset, and the
+// NVLink domain follows the node size), with the same limits.
+constexpr Field<ClusterSpec> kClusterFields[] = {
+    {"name", &ClusterSpec::name},
+    {"nodes", IntKey<ClusterSpec>{&ClusterSpec::nodes, 1, kMaxCount}},
+    {"gpus_per_node", IntKey<ClusterSpec>{&ClusterSpec::gpusPerNode, 1, kMaxCount}},
+    {"nvlink_domain", IntKey<ClusterSpec>{&ClusterSpec::nvlinkDomain, 1, kMaxCount}},
+    {"nvlink_latency_s", DoubleKey<ClusterSpec>{&ClusterSpec::nvlinkLatencySeconds, nonNegative(1.0)}},
+    {"network_latency_s", DoubleKey<ClusterSpec>{&ClusterSpec::networkLatencySeconds, nonNegative(1.0)}},
+};
+
+// The kernel figures, efficiencies within `efficiency`; all but the first three are optional (0: not set).
+constexpr std::array<Field<KernelEfficiencies>, 9> kernelFields(DoubleRange efficiency) {
+    using K = KernelEfficiencies;
+    return {{
+        {"hbm_efficiency", DoubleKey<K>{&K::hbmEfficiency, efficiency}},
+        {"attention_fwd_efficiency", DoubleKey<K>{&K::attentionFwdEfficiency, efficiency}},
+        {"attention_bwd_efficiency", DoubleKey<K>{&K::attentionBwdEfficiency, efficiency}},
+        {"fa2_attention_fwd_efficiency", DoubleKey<K>{&K::fa2AttentionFwdEfficiency, efficiency}, true},
+        {"fa2_attention_bwd_efficiency", DoubleKey<K>{&K::fa2AttentionBwdEfficiency, efficiency}, true},
+        {"attention_fwd_half_tokens", DoubleKey<K>{&K::attentionFwdHalfTokens, nonNegative(1e7)}, true},
+        {"attention_bwd_half_tokens", DoubleKey<K>{&K::attentionBwdHalfTokens, nonNegative(1e7)}, true},
+        {"attention_score_overhead", DoubleKey<K>{&K::attentionScoreOverhead, nonNegative(10.0)}, true},
+        {"fa2_attention_score_overhead", DoubleKey<K>{&K::fa2AttentionScoreOverhead, nonNegative(10.0)},
+         true},
+    }};
+}
 
 // The host figures came with CPU offloading: a GPU written out before them, with a preset's id, takes that
 // preset's host link and host memory rather than the defaults.
@@ -121,22 +171,47 @@ Json curveToJson(const Curve& c) {
     return j;
 }
 
+// An efficiency curve's key: required ones report their absence and refuse an empty list.
+template <Curve HardwareProfile::*Member, bool Required> constexpr CustomKey<HardwareProfile> curveKey() {
+    return {[](ObjectReader& r, std::string_view key, HardwareProfile& p) {
+                readCurve(r, key, p.*Member, Required);
+            },
+            [](const HardwareProfile& p) { return curveToJson(p.*Member); }};
+}
+
+constexpr CustomKey<HardwareProfile> kOrigin{
+    [](ObjectReader& r, std::string_view key, HardwareProfile& p) {
+        if (r.readString(key, p.origin) && p.origin != "built-in" && p.origin != "measured")
+            r.error(key, "unknown value " + json::quoteJson(p.origin) +
+                             json::didYouMean(p.origin, {"built-in", "measured"}) +
+                             ": expected one of built-in, measured");
+    },
+    [](const HardwareProfile& p) { return Json(p.origin); }};
+
+// A profile file's keys before its kernel figures, and after them.
+constexpr Field<HardwareProfile> kProfileFields[] = {
+    {"name", &HardwareProfile::name},
+    {"gpu_id", &HardwareProfile::gpuId},
+    {"origin", kOrigin},
+    {"measured_on", &HardwareProfile::measuredOn},
+    {"date", &HardwareProfile::date},
+    {"gemm_efficiency", curveKey<&HardwareProfile::gemmEfficiency, true>()},
+    {"gemm_efficiency_fp8", curveKey<&HardwareProfile::gemmEfficiencyFp8, false>()},
+};
+constexpr Field<HardwareProfile> kProfileLinkFields[] = {
+    {"nvlink_bus_efficiency", curveKey<&HardwareProfile::nvlinkBusEfficiency, true>()},
+    {"network_bus_efficiency", curveKey<&HardwareProfile::networkBusEfficiency, true>()},
+    {"nvlink_latency_s",
+     DoubleKey<HardwareProfile>{&HardwareProfile::nvlinkLatencySeconds, nonNegative(1.0)}},
+    {"network_latency_s",
+     DoubleKey<HardwareProfile>{&HardwareProfile::networkLatencySeconds, nonNegative(1.0)}},
+};
+
 } // namespace
 
 void readGpuKeys(ObjectReader& r, GpuSpec& gpu) {
     r.allow(kGpuKeys);
-    r.readString("id", gpu.id);
-    r.readString("name", gpu.name);
-    r.readDouble("peak_flops16", gpu.peakFlops16, positive(kMaxRate));
-    r.readDouble("peak_flops8", gpu.peakFlops8, nonNegative(kMaxRate));
-    r.readDouble("hbm_bytes", gpu.hbmBytes, positive(kMaxRate));
-    r.readDouble("hbm_bandwidth_bytes_per_s", gpu.hbmBandwidth, positive(kMaxRate));
-    r.readDouble("nvlink_bandwidth_bytes_per_s", gpu.nvlinkBandwidth, positive(kMaxRate));
-    r.readDouble("network_bandwidth_bytes_per_s", gpu.networkBandwidth, positive(kMaxRate));
-    r.readDouble("host_link_bandwidth_bytes_per_s", gpu.hostLinkBandwidth, positive(kMaxRate));
-    r.readDouble("host_memory_bandwidth_bytes_per_s", gpu.hostMemoryBandwidth, positive(kMaxRate));
-    r.readDouble("host_memory_bytes", gpu.hostMemoryBytes, positive(kMaxRate));
-    r.readString("source", gpu.source);
+    json::readFields(r, gpu, kGpuFields);
 }
 
 void readScenarioGpu(const Json& j, const std::string& path, GpuSpec& gpu, InputErrors& errors) {
@@ -156,18 +231,7 @@ void readScenarioGpu(const Json& j, const std::string& path, GpuSpec& gpu, Input
 
 Json gpuToJson(const GpuSpec& g) {
     Json j;
-    j["id"] = g.id;
-    j["name"] = g.name;
-    j["peak_flops16"] = g.peakFlops16;
-    j["peak_flops8"] = g.peakFlops8;
-    j["hbm_bytes"] = g.hbmBytes;
-    j["hbm_bandwidth_bytes_per_s"] = g.hbmBandwidth;
-    j["nvlink_bandwidth_bytes_per_s"] = g.nvlinkBandwidth;
-    j["network_bandwidth_bytes_per_s"] = g.networkBandwidth;
-    j["host_link_bandwidth_bytes_per_s"] = g.hostLinkBandwidth;
-    j["host_memory_bandwidth_bytes_per_s"] = g.hostMemoryBandwidth;
-    j["host_memory_bytes"] = g.hostMemoryBytes;
-    j["source"] = g.source;
+    json::writeFields(j, g, kGpuFields);
     return j;
 }
 
@@ -207,12 +271,7 @@ ClusterSpec readScenarioCluster(const Json* j, const std::string& path, InputErr
 
 Json clusterToJson(const ClusterSpec& c) {
     Json j;
-    j["name"] = c.name;
-    j["nodes"] = c.nodes;
-    j["gpus_per_node"] = c.gpusPerNode;
-    j["nvlink_domain"] = c.nvlinkDomain;
-    j["nvlink_latency_s"] = c.nvlinkLatencySeconds;
-    j["network_latency_s"] = c.networkLatencySeconds;
+    json::writeFields(j, c, kClusterFields);
     j["gpu"] = gpuToJson(c.gpu);
     return j;
 }
@@ -222,15 +281,7 @@ Json clusterToJson(const ClusterSpec& c) {
 
 void readKernelEfficiencies(ObjectReader& r, KernelEfficiencies& k, DoubleRange efficiency) {
     r.allow(kKernelKeys);
-    r.readDouble("hbm_efficiency", k.hbmEfficiency, efficiency);
-    r.readDouble("attention_fwd_efficiency", k.attentionFwdEfficiency, efficiency);
-    r.readDouble("attention_bwd_efficiency", k.attentionBwdEfficiency, efficiency);
-    r.readDouble("fa2_attention_fwd_efficiency", k.fa2AttentionFwdEfficiency, efficiency);
-    r.readDouble("fa2_attention_bwd_efficiency", k.fa2AttentionBwdEfficiency, efficiency);
-    r.readDouble("attention_fwd_half_tokens", k.attentionFwdHalfTokens, nonNegative(1e7));
-    r.readDouble("attention_bwd_half_tokens", k.attentionBwdHalfTokens, nonNegative(1e7));
-    r.readDouble("attention_score_overhead", k.attentionScoreOverhead, nonNegative(10.0));
-    r.readDouble("fa2_attention_score_overhead", k.fa2AttentionScoreOverhead, nonNegative(10.0));
+    json::readFields(r, k, kernelFields(efficiency));
 }
 
 void readProfileParams(ObjectReader& r, ProfileParams& p) {
@@ -256,49 +307,15 @@ void readProfileKeys(ObjectReader& r, HardwareProfile& p) {
     r.allow({"name", "gpu_id", "origin", "measured_on", "date", "gemm_efficiency", "gemm_efficiency_fp8"});
     r.allow(kKernelKeys);
     r.allow({"nvlink_bus_efficiency", "network_bus_efficiency", "nvlink_latency_s", "network_latency_s"});
-    r.readString("name", p.name);
-    r.readString("gpu_id", p.gpuId);
-    if (r.readString("origin", p.origin) && p.origin != "built-in" && p.origin != "measured")
-        r.error("origin", "unknown value " + json::quoteJson(p.origin) +
-                              json::didYouMean(p.origin, {"built-in", "measured"}) +
-                              ": expected one of built-in, measured");
-    r.readString("measured_on", p.measuredOn);
-    r.readString("date", p.date);
-    readCurve(r, "gemm_efficiency", p.gemmEfficiency, true);
-    readCurve(r, "gemm_efficiency_fp8", p.gemmEfficiencyFp8, false);
+    json::readFields(r, p, kProfileFields);
     readKernelEfficiencies(r, p.kernels, kEfficiency); // all but the first three optional
-    readCurve(r, "nvlink_bus_efficiency", p.nvlinkBusEfficiency, true);
-    readCurve(r, "network_bus_efficiency", p.networkBusEfficiency, true);
-    r.readDouble("nvlink_latency_s", p.nvlinkLatencySeconds, nonNegative(1.0));
-    r.readDouble("network_latency_s", p.networkLatencySeconds, nonNegative(1.0));
+    json::readFields(r, p, kProfileLinkFields);
 }
 
 void writeProfileKeys(Json& j, const HardwareProfile& p) {
-    j["name"] = p.name;
-    j["gpu_id"] = p.gpuId;
-    j["origin"] = p.origin;
-    j["measured_on"] = p.measuredOn;
-    j["date"] = p.date;
-    j["gemm_efficiency"] = curveToJson(p.gemmEfficiency);
-    j["gemm_efficiency_fp8"] = curveToJson(p.gemmEfficiencyFp8);
-    const KernelEfficiencies& k = p.kernels;
-    j["hbm_efficiency"] = k.hbmEfficiency;
-    j["attention_fwd_efficiency"] = k.attentionFwdEfficiency;
-    j["attention_bwd_efficiency"] = k.attentionBwdEfficiency;
-    const auto writeIfSet = [&j](const char* key, double value) {
-        if (value > 0)
-            j[key] = value;
-    };
-    writeIfSet("fa2_attention_fwd_efficiency", k.fa2AttentionFwdEfficiency);
-    writeIfSet("fa2_attention_bwd_efficiency", k.fa2AttentionBwdEfficiency);
-    writeIfSet("attention_fwd_half_tokens", k.attentionFwdHalfTokens);
-    writeIfSet("attention_bwd_half_tokens", k.attentionBwdHalfTokens);
-    writeIfSet("attention_score_overhead", k.attentionScoreOverhead);
-    writeIfSet("fa2_attention_score_overhead", k.fa2AttentionScoreOverhead);
-    j["nvlink_bus_efficiency"] = curveToJson(p.nvlinkBusEfficiency);
-    j["network_bus_efficiency"] = curveToJson(p.networkBusEfficiency);
-    j["nvlink_latency_s"] = p.nvlinkLatencySeconds;
-    j["network_latency_s"] = p.networkLatencySeconds;
+    json::writeFields(j, p, kProfileFields);
+    json::writeFields(j, p.kernels, kernelFields(kEfficiency)); // the limits do not matter in writing
+    json::writeFields(j, p, kProfileLinkFields);
 }
 
 } // namespace lp::core
