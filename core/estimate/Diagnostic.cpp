@@ -94,11 +94,17 @@ const DiagnosticText& textOf(DiagnosticId id) {
 constexpr std::array<const char*, 5> kComponentNames = {"weights", "gradients", "optimizer state",
                                                         "activations", "overheads"};
 
+// "The <group> is larger than the NVLink domain<what follows>": the TP, EP and CP groups' messages.
+std::string largerThanNvlink(const std::string& group, const std::string& consequence) {
+    return "The " + group + " is larger than the NVLink domain" + consequence;
+}
+
 // One message per kind of diagnostic; `ms` is its cost per step in milliseconds.
 std::string message(const diagnostic::TpOverSlowLinks& f, double ms) {
-    return lp::format("The tensor-parallel group (TP {}) is larger than the NVLink domain ({} GPUs): its "
-                      "all-reduces cross the network and cost {:.1f} ms per step.",
-                      f.tp, f.nvlinkDomain, ms);
+    return largerThanNvlink(
+        lp::format("tensor-parallel group (TP {})", f.tp),
+        lp::format(" ({} GPUs): its all-reduces cross the network and cost {:.1f} ms per step.",
+                   f.nvlinkDomain, ms));
 }
 std::string message(const diagnostic::PipelineBubble& f, double ms) {
     return lp::format("The pipeline bubble is {:.1f}% of the pipeline time ((p-1)/(v*m) with {} micro "
@@ -137,9 +143,9 @@ std::string message(const diagnostic::ExposedDpComm& f, double ms) {
                       ms, 100.0 * f.shareOfStep);
 }
 std::string message(const diagnostic::EpCrossesNodes& f, double ms) {
-    return lp::format("The expert-parallel group (TP {} x EP {} GPUs) is larger than the NVLink domain: "
-                      "token all-to-alls cross the network and cost {:.1f} ms per step.",
-                      f.tp, f.ep, ms);
+    return largerThanNvlink(
+        lp::format("expert-parallel group (TP {} x EP {} GPUs)", f.tp, f.ep),
+        lp::format(": token all-to-alls cross the network and cost {:.1f} ms per step.", ms));
 }
 std::string message(const diagnostic::SmallExpertBatches& f, double) {
     return lp::format("Each expert sees only about {:.0f} tokens per micro batch: its GEMMs are small and "
@@ -155,9 +161,9 @@ std::string message(const diagnostic::CpExchangeExposed& f, double ms) {
                 : std::string("."));
 }
 std::string message(const diagnostic::CpCrossesNodes& f, double ms) {
-    return lp::format("The context-parallel group (TP {} x CP {} GPUs) is larger than the NVLink domain: the "
-                      "key/value exchange crosses the network ({:.1f} ms per step exposed).",
-                      f.tp, f.cp, ms);
+    return largerThanNvlink(
+        lp::format("context-parallel group (TP {} x CP {} GPUs)", f.tp, f.cp),
+        lp::format(": the key/value exchange crosses the network ({:.1f} ms per step exposed).", ms));
 }
 std::string message(const diagnostic::UnevenPipelineStages& f, double ms) {
     return lp::format("The {} layers do not split evenly into {} pipeline chunks: the busiest rank holds {} "

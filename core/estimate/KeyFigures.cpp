@@ -18,102 +18,78 @@ std::string microBatches(double m) {
     return wholeNumber(m) + (m == 1 ? " micro batch" : " micro batches");
 }
 
+// A card whose figure's explanation has the card's id.
+KeyFigure card(std::string id, std::string caption, std::string meaning, double value, std::string valueText,
+               std::string detail) {
+    std::string explainKey = id;
+    return {std::move(id), std::move(explainKey), std::move(caption), std::move(meaning),
+            value,         std::move(valueText),  std::move(detail)};
+}
+
 KeyFigure utilisationCard(const Plan& p) {
-    return {"hfu",
-            "hfu",
-            "HFU",
-            "Hardware FLOPs utilization: like MFU, but also counting the FLOPs spent on recomputation.",
-            p.hfu,
-            fmt::percent(p.hfu),
-            "incl. recompute FLOPs"};
+    return card("hfu", "HFU",
+                "Hardware FLOPs utilization: like MFU, but also counting the FLOPs spent on recomputation.",
+                p.hfu, fmt::percent(p.hfu), "incl. recompute FLOPs");
 }
 
 // The 6ND yardstick counts the parameters one token passes through: a mixture of experts' active ones.
 KeyFigure yardstickCard(const Scenario& s, const Plan& p) {
     const bool moe = s.model.isMoe();
-    return {"mfu_6nd",
-            "mfu_6nd",
-            "MFU by 6ND",
-            std::string("The seed's yardstick: 6 x ") + (moe ? "active parameters" : "parameters") +
-                " x tokens per step, over the GPUs' peak FLOP/s for the step time.",
-            p.mfu6nd,
-            fmt::percent(p.mfu6nd),
-            "N = " + fmt::count(p.params.active) + (moe ? " active" : "")};
+    return card("mfu_6nd", "MFU by 6ND",
+                std::string("The seed's yardstick: 6 x ") + (moe ? "active parameters" : "parameters") +
+                    " x tokens per step, over the GPUs' peak FLOP/s for the step time.",
+                p.mfu6nd, fmt::percent(p.mfu6nd),
+                "N = " + fmt::count(p.params.active) + (moe ? " active" : ""));
 }
 
 KeyFigure modelRateCard(const Plan& p) {
-    return {"model_tflops_per_gpu",
-            "model_tflops_per_gpu",
-            "Model TFLOP/s per GPU",
-            "Model FLOPs each GPU achieves per second, against its dense 16-bit peak.",
-            p.modelTflopsPerGpu,
-            fmt::fixed(p.modelTflopsPerGpu, 1) + " TFLOP/s",
-            "of " + wholeNumber(p.intermediates.peakFlops / 1e12) + " peak"};
+    return card("model_tflops_per_gpu", "Model TFLOP/s per GPU",
+                "Model FLOPs each GPU achieves per second, against its dense 16-bit peak.",
+                p.modelTflopsPerGpu, fmt::fixed(p.modelTflopsPerGpu, 1) + " TFLOP/s",
+                "of " + wholeNumber(p.intermediates.peakFlops / 1e12) + " peak");
 }
 
 KeyFigure stepTimeCard(const Plan& p) {
-    return {"time.step",
-            "time.step",
-            "Step time",
-            "Time of one optimizer step (all micro batches of all replicas).",
-            p.time.stepSeconds,
-            fmt::duration(p.time.stepSeconds),
-            microBatches(p.intermediates.microbatches)};
+    return card("time.step", "Step time", "Time of one optimizer step (all micro batches of all replicas).",
+                p.time.stepSeconds, fmt::duration(p.time.stepSeconds),
+                microBatches(p.intermediates.microbatches));
 }
 
 KeyFigure throughputCard(const Plan& p) {
-    return {"tokens_per_s",
-            "tokens_per_s",
-            "Throughput",
-            "Tokens trained per second by the whole cluster.",
-            p.tokensPerSecond,
-            fmt::count(p.tokensPerSecond) + " tokens/s",
-            fmt::fixed(p.tokensPerSecondPerGpu, 1) + " per GPU"};
+    return card("tokens_per_s", "Throughput", "Tokens trained per second by the whole cluster.",
+                p.tokensPerSecond, fmt::count(p.tokensPerSecond) + " tokens/s",
+                fmt::fixed(p.tokensPerSecondPerGpu, 1) + " per GPU");
 }
 
 KeyFigure batchCard(const Scenario& s, const Plan& p) {
     const Layout& l = s.layout;
     const auto batch = static_cast<double>(p.effectiveBatchSequences);
-    return {"effective_batch",
-            "effective_batch",
-            "Effective batch",
-            "Sequences per optimizer step: micro batch x accumulation x DP.",
-            batch,
-            wholeNumber(l.microBatch) + " × " + wholeNumber(l.accumulation) + " × " + wholeNumber(l.dp) +
-                " = " + wholeNumber(batch),
-            "mb × acc × DP\n" + wholeNumber(p.tokensPerStep) + " tokens per step"};
+    return card("effective_batch", "Effective batch",
+                "Sequences per optimizer step: micro batch x accumulation x DP.", batch,
+                wholeNumber(l.microBatch) + " × " + wholeNumber(l.accumulation) + " × " + wholeNumber(l.dp) +
+                    " = " + wholeNumber(batch),
+                "mb × acc × DP\n" + wholeNumber(p.tokensPerStep) + " tokens per step");
 }
 
 KeyFigure stateCard(const Plan& p, MemoryUnit unit) {
-    return {"training_state_bytes",
-            "training_state_bytes",
-            "Training state",
-            "Weights, gradients and optimizer state of the whole model before sharding (about 16 bytes per "
-            "parameter with mixed-precision Adam).",
-            p.trainingStateBytes,
-            bytesIn(p.trainingStateBytes, unit, 0),
-            wholeNumber(p.intermediates.bytesPerParamState) + " B/param, unsharded"};
+    return card(
+        "training_state_bytes", "Training state",
+        "Weights, gradients and optimizer state of the whole model before sharding (about 16 bytes per "
+        "parameter with mixed-precision Adam).",
+        p.trainingStateBytes, bytesIn(p.trainingStateBytes, unit, 0),
+        wholeNumber(p.intermediates.bytesPerParamState) + " B/param, unsharded");
 }
 
 KeyFigure trainingTimeCard(const Scenario& s, const Plan& p) {
-    return {"training_time",
-            "training_time",
-            "Time to train",
-            "Wall-clock time to train on the token budget.",
-            p.trainingSeconds,
-            fmt::wallClock(p.trainingSeconds),
-            fmt::count(s.training.tokenBudget) + " tokens, " +
-                wholeNumber(static_cast<double>(s.layout.gpus())) + " GPUs"};
+    return card("training_time", "Time to train", "Wall-clock time to train on the token budget.",
+                p.trainingSeconds, fmt::wallClock(p.trainingSeconds),
+                fmt::count(s.training.tokenBudget) + " tokens, " +
+                    wholeNumber(static_cast<double>(s.layout.gpus())) + " GPUs");
 }
 
 KeyFigure gpuHoursCard(const Plan& p) {
-    return {"gpu_hours",
-            "gpu_hours",
-            "GPU-hours",
-            "GPU-hours for the token budget: GPUs x time to train.",
-            p.gpuHours,
-            wholeNumber(p.gpuHours),
-            "for the token budget"};
+    return card("gpu_hours", "GPU-hours", "GPU-hours for the token budget: GPUs x time to train.", p.gpuHours,
+                wholeNumber(p.gpuHours), "for the token budget");
 }
 
 // The scaling state is a few MB: GB or GiB with two decimals would show 0.00.

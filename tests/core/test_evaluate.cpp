@@ -480,6 +480,24 @@ LP_TEST(fused_kernels_fuse_the_fsdp_styles_elementwise_work_and_leave_the_loss) 
     LP_CHECK_NEAR(evaluate(s).time.stepSeconds, megatron, 0.0);
 }
 
+LP_TEST(groups_over_the_nvlink_domain_say_which_group_and_what_crosses) {
+    const auto text = [](auto figures) {
+        return diagnosticMessage(makeDiagnostic(Severity::Warning, 0.0125, figures));
+    };
+    LP_CHECK_EQ(
+        text(diagnostic::TpOverSlowLinks{16, 8}),
+        std::string("The tensor-parallel group (TP 16) is larger than the NVLink domain (8 GPUs): its "
+                    "all-reduces cross the network and cost 12.5 ms per step."));
+    LP_CHECK_EQ(
+        text(diagnostic::EpCrossesNodes{2, 8}),
+        std::string("The expert-parallel group (TP 2 x EP 8 GPUs) is larger than the NVLink domain: token "
+                    "all-to-alls cross the network and cost 12.5 ms per step."));
+    LP_CHECK_EQ(
+        text(diagnostic::CpCrossesNodes{4, 4}),
+        std::string("The context-parallel group (TP 4 x CP 4 GPUs) is larger than the NVLink domain: the "
+                    "key/value exchange crosses the network (12.5 ms per step exposed)."));
+}
+
 LP_TEST(diagnostics_quote_their_named_figures) {
     const Diagnostic bubble = makeDiagnostic(Severity::Warning, 0.125, diagnostic::PipelineBubble{0.3, 8});
     LP_CHECK(bubble.id == DiagnosticId::PipelineBubble);
