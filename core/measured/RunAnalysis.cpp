@@ -491,7 +491,7 @@ nlohmann::json runAnalysisToJson(const RunAnalysis& a, const RunLog& log) {
     return j;
 }
 
-std::string runAnalysisText(const RunAnalysis& a) {
+std::string runFiguresText(const RunAnalysis& a) {
     std::string out;
     if (a.samples == 0)
         return "No usable samples.\n";
@@ -520,7 +520,13 @@ std::string runAnalysisText(const RunAnalysis& a) {
     if (a.hasPlan)
         out += "Predicted   " + fmt::duration(a.predictedStepSeconds) +
                " per step; measured / predicted = " + fmt::fixed(a.ratio, 2) + "\n";
-    out += "\nVerdict\n";
+    return out;
+}
+
+std::string runAnalysisText(const RunAnalysis& a) {
+    if (a.samples == 0)
+        return runFiguresText(a);
+    std::string out = runFiguresText(a) + "\nVerdict\n";
     for (const auto& v : a.verdicts) {
         std::string sev(toString(v.severity));
         sev.resize(8, ' ');

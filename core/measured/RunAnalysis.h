@@ -76,7 +76,9 @@ RunAnalysis analyzeRun(const RunLog& log, const Scenario& s, const Plan& plan,
 inline constexpr const char* kRunAnalysisSchema = "layout-planner/run-analysis";
 inline constexpr int kRunAnalysisVersion = 1;
 nlohmann::json runAnalysisToJson(const RunAnalysis& a, const RunLog& log);
-// A short plain-text summary (the command line's output, the window's verdict text).
+// The measured figures as plain text, one per line (the window's figures column).
+std::string runFiguresText(const RunAnalysis& a);
+// A short plain-text summary: the figures, then the verdicts (the command line's output).
 std::string runAnalysisText(const RunAnalysis& a);
 
 } // namespace lp::core

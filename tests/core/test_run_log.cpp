@@ -300,6 +300,10 @@ LP_TEST(json_and_text_output) {
     const std::string text = runAnalysisText(a);
     LP_CHECK(text.find("Step time") != std::string::npos);
     LP_CHECK(text.find("Verdict") != std::string::npos);
+    // The figures alone are the text up to the verdicts.
+    const std::string figures = runFiguresText(a);
+    LP_CHECK(figures.find("Step time") != std::string::npos && figures.find("Verdict") == std::string::npos);
+    LP_CHECK_EQ(text.substr(0, figures.size()), figures);
     const nlohmann::json bare = runAnalysisToJson(analyzeRun(log), log);
     LP_CHECK(bare.at("predicted").is_null());
     LP_CHECK(bare.at("measured").at("mfu").is_null());

@@ -348,10 +348,7 @@ void MeasuredRunPanel::updateText() {
                                 : QString());
         return;
     }
-    std::string text = core::runAnalysisText(*m_analysis);
-    if (const auto pos = text.find("\nVerdict\n"); pos != std::string::npos)
-        text.resize(pos);
-    m_figures->setText(qs(text).trimmed());
+    m_figures->setText(qs(core::runFiguresText(*m_analysis)).trimmed());
     QString html;
     for (const auto& v : m_analysis->verdicts) {
         const QColor c = v.severity == core::Severity::Warning ? palette::warning()
