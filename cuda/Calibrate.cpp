@@ -1,6 +1,11 @@
 // runCalibration: the GEMM, HBM and NCCL benchmarks in turn, with progress, cancel and error handling.
-#include "cuda/Benchmarks.h"
+#include "cuda/Calibrate.h"
+
+#include "cuda/Device.h"
 #include "cuda/ProfileBuilder.h"
+#include "cuda/detail/GemmBench.h"
+#include "cuda/detail/HbmBench.h"
+#include "cuda/detail/NcclBench.h"
 
 #include <algorithm>
 #include <chrono>

@@ -1,6 +1,8 @@
 // GPU detection: which local GPUs there are, or why there are none; what the build and the machine provide.
-#include "cuda/CudaUtil.h"
-#include "cuda/DynamicLibs.h"
+#include "cuda/Device.h"
+
+#include "cuda/detail/CudaUtil.h"
+#include "cuda/detail/DynamicLibs.h"
 
 #include <cublas_api.h>
 #if defined(LP_HAVE_NCCL)
@@ -31,6 +33,33 @@ std::string noGpuReason(cudaError_t e) {
     default:
         return "the CUDA runtime cannot use the GPUs: " + detail::cudaErrorText(e);
     }
+}
+
+// The device's properties (the caller has checked that the index exists).
+std::expected<DeviceInfo, std::string> queryDevice(int index) {
+    cudaDeviceProp prop{};
+    if (cudaError_t e = cudaGetDeviceProperties(&prop, index); e != cudaSuccess) {
+        (void)cudaGetLastError();
+        return std::unexpected("GPU " + std::to_string(index) + ": " +
+                               detail::callError("cudaGetDeviceProperties", e));
+    }
+    DeviceInfo d;
+    d.index = index;
+    d.name = prop.name;
+    d.smCount = prop.multiProcessorCount;
+    d.memoryBytes = static_cast<double>(prop.totalGlobalMem);
+    d.memoryBusWidthBits = prop.memoryBusWidth;
+    d.ccMajor = prop.major;
+    d.ccMinor = prop.minor;
+    int kHz = 0;
+    if (cudaDeviceGetAttribute(&kHz, cudaDevAttrClockRate, index) == cudaSuccess)
+        d.smClockHz = kHz * 1e3;
+    if (cudaDeviceGetAttribute(&kHz, cudaDevAttrMemoryClockRate, index) == cudaSuccess)
+        d.memoryClockHz = kHz * 1e3;
+    (void)cudaDriverGetVersion(&d.driverVersion);
+    (void)cudaRuntimeGetVersion(&d.runtimeVersion);
+    (void)cudaGetLastError();
+    return d;
 }
 
 } // namespace
@@ -70,36 +99,6 @@ std::string runtimeLibraries() {
     return out;
 }
 
-namespace detail {
-
-std::expected<DeviceInfo, std::string> queryDevice(int index) {
-    cudaDeviceProp prop{};
-    if (cudaError_t e = cudaGetDeviceProperties(&prop, index); e != cudaSuccess) {
-        (void)cudaGetLastError();
-        return std::unexpected("GPU " + std::to_string(index) + ": " +
-                               callError("cudaGetDeviceProperties", e));
-    }
-    DeviceInfo d;
-    d.index = index;
-    d.name = prop.name;
-    d.smCount = prop.multiProcessorCount;
-    d.memoryBytes = static_cast<double>(prop.totalGlobalMem);
-    d.memoryBusWidthBits = prop.memoryBusWidth;
-    d.ccMajor = prop.major;
-    d.ccMinor = prop.minor;
-    int kHz = 0;
-    if (cudaDeviceGetAttribute(&kHz, cudaDevAttrClockRate, index) == cudaSuccess)
-        d.smClockHz = kHz * 1e3;
-    if (cudaDeviceGetAttribute(&kHz, cudaDevAttrMemoryClockRate, index) == cudaSuccess)
-        d.memoryClockHz = kHz * 1e3;
-    (void)cudaDriverGetVersion(&d.driverVersion);
-    (void)cudaRuntimeGetVersion(&d.runtimeVersion);
-    (void)cudaGetLastError();
-    return d;
-}
-
-} // namespace detail
-
 std::vector<DeviceInfo> detectGpus(std::string* whyNot) {
     std::vector<DeviceInfo> out;
     int count = 0;
@@ -117,7 +116,7 @@ std::vector<DeviceInfo> detectGpus(std::string* whyNot) {
     }
     std::string firstError;
     for (int i = 0; i < count; ++i) {
-        auto d = detail::queryDevice(i);
+        auto d = queryDevice(i);
         if (d)
             out.push_back(std::move(*d));
         else if (firstError.empty())

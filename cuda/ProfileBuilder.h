@@ -8,6 +8,7 @@
 #include "core/model/Hardware.h"
 #include "core/model/Scenario.h"
 #include "cuda/Calibrate.h"
+#include "cuda/DeviceInfo.h"
 
 #include <expected>
 #include <string>

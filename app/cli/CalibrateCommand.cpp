@@ -5,6 +5,7 @@
 #include "core/io/Presets.h"
 #include "core/io/ProfileJson.h"
 #include "cuda/Calibrate.h"
+#include "cuda/Device.h"
 #include "cuda/ProfileBuilder.h"
 #include "cuda/Workload.h"
 

@@ -7,6 +7,7 @@
 #include "core/io/Presets.h"
 #include "core/io/ProfileJson.h"
 #include "cuda/Calibrate.h"
+#include "cuda/Device.h"
 #include "cuda/Workload.h"
 #include "ui/calibrate/CalibrateTab.h"
 #include "ui/document/ScenarioDocument.h"

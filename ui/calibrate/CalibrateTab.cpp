@@ -5,6 +5,7 @@
 #include "core/io/ProfileJson.h"
 #include "core/io/ScenarioJson.h"
 #include "cuda/CalibrationSummary.h"
+#include "cuda/Device.h"
 #include "ui/calibrate/BenchmarkPanel.h"
 #include "ui/calibrate/CalibrationCharts.h"
 #include "ui/calibrate/GpuPanel.h"

@@ -2,7 +2,7 @@
 // The Calibrate tab's "GPUs on this machine": the GPUs the CUDA driver reports, or, when no calibration can
 // run here, what is missing (no CUDA in the build, no driver, no GPU), how to get it, and the way to import a
 // profile measured elsewhere.
-#include "cuda/Calibrate.h"
+#include "cuda/DeviceInfo.h"
 
 #include <QGroupBox>
 #include <QString>

@@ -1,4 +1,4 @@
-#include "cuda/CudaUtil.h"
+#include "cuda/detail/CudaUtil.h"
 
 #include <algorithm>
 #include <chrono>

@@ -1,5 +1,5 @@
 // The benchmarks' kernels: random fills for the GEMM operands and the HBM read-write kernel.
-#include "cuda/Kernels.h"
+#include "cuda/detail/Kernels.h"
 
 #include <cuda_bf16.h>
 #include <cuda_fp8.h>

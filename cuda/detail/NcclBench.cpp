@@ -1,7 +1,8 @@
 // NCCL collectives and point-to-point over the local GPUs, one process driving them all.
-#include "cuda/Benchmarks.h"
-#include "cuda/DynamicLibs.h"
-#include "cuda/Kernels.h"
+#include "cuda/detail/NcclBench.h"
+
+#include "cuda/detail/DynamicLibs.h"
+#include "cuda/detail/Kernels.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,7 @@
 // HBM bandwidth: device-to-device cudaMemcpy and a read-write kernel.
-#include "cuda/Benchmarks.h"
-#include "cuda/Kernels.h"
+#include "cuda/detail/HbmBench.h"
+
+#include "cuda/detail/Kernels.h"
 
 namespace lp::calib::detail {
 

@@ -1,9 +1,7 @@
 #pragma once
 // Internal to planner_cuda: CUDA error messages, owned device memory, streams with timing events, and
 // the timing loop every benchmark shares. Includes the CUDA runtime headers - never include it from
-// Calibrate.h or from code outside cuda/.
-#include "cuda/Calibrate.h"
-
+// the plain C++ headers of cuda/ or from code outside cuda/.
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -21,9 +19,6 @@ std::string cudaErrorText(cudaError_t e);
 std::string callError(const char* call, cudaError_t e);
 // "1.5 GiB", "64 MiB", "8 KiB".
 std::string bytesText(double bytes);
-
-// The device's properties (the caller has checked that the index exists).
-std::expected<DeviceInfo, std::string> queryDevice(int index);
 
 // After an item failed: true when the device still works (the error was cleared), false when the
 // context is broken (a sticky error such as an illegal address) and *why says so.

@@ -1,12 +1,13 @@
 #pragma once
-// Internal to planner_cuda: the three benchmarks runCalibration drives (GemmBench.cpp, HbmBench.cpp,
-// NcclBench.cpp). Each turns every CUDA, cuBLAS and NCCL error into the measurement's error text.
-#include "cuda/CudaUtil.h"
+// Internal to planner_cuda: GEMM throughput with cuBLASLt, the benchmark runCalibration drives first. Every
+// CUDA and cuBLAS error becomes the measurement's error text.
+#include "cuda/Measurements.h"
+#include "cuda/detail/CudaUtil.h"
 
 #include <expected>
+#include <functional>
 #include <memory>
 #include <string>
-#include <vector>
 
 namespace lp::calib::detail {
 
@@ -35,32 +36,6 @@ private:
     std::expected<std::unique_ptr<PreparedGemm>, std::string> prepare(const GemmShape& shape,
                                                                       GemmDtype dtype);
     Launch launcher(const PreparedGemm& g) const;
-    std::unique_ptr<Impl> m_impl;
-};
-
-// HBM bandwidth on the stream's device: buffers of `bytes` copied with cudaMemcpyAsync (device to
-// device) or read and written by a kernel; bytes moved = 2 x buffer.
-HbmMeasurement benchHbm(TimedStream& stream, const DeviceInfo& device, HbmMethod method, double bytes,
-                        const TimingPlan& plan);
-
-// NCCL collectives over the first `gpus` local GPUs, one process driving them all (ncclCommInitAll and
-// group calls), bf16 elements. Without NCCL in the build or on the machine, open() says so.
-class NcclBench {
-public:
-    static std::expected<std::unique_ptr<NcclBench>, std::string> open(int gpus, double maxBytes);
-    ~NcclBench();
-    NcclBench(const NcclBench&) = delete;
-    NcclBench& operator=(const NcclBench&) = delete;
-
-    int ranks() const;
-    double maxBytes() const; // the largest message the buffers hold
-    bool usable() const;     // false after an operation failed or hung (the communicators are aborted)
-    CommMeasurement run(Collective op, double bytes, const TimingPlan& plan);
-    std::string libraryVersion() const;
-
-private:
-    struct Impl;
-    explicit NcclBench(std::unique_ptr<Impl> impl);
     std::unique_ptr<Impl> m_impl;
 };
 

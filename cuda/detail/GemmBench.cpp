@@ -1,7 +1,8 @@
 // GEMM throughput with cuBLASLt, bf16 and fp8 (e4m3) operands.
-#include "cuda/Benchmarks.h"
-#include "cuda/DynamicLibs.h"
-#include "cuda/Kernels.h"
+#include "cuda/detail/GemmBench.h"
+
+#include "cuda/detail/DynamicLibs.h"
+#include "cuda/detail/Kernels.h"
 
 #include <cstdint>
 #include <limits>

@@ -1,4 +1,4 @@
-#include "cuda/DynamicLibs.h"
+#include "cuda/detail/DynamicLibs.h"
 
 #include <dlfcn.h>
 #include <initializer_list>

@@ -1,0 +1,24 @@
+// The device entry points of a build without CUDA: they say so, and how to get it.
+#include "cuda/Device.h"
+
+namespace lp::calib {
+
+bool hasCudaSupport() {
+    return false;
+}
+
+std::string buildDescription() {
+    return kNoCudaBuildMessage;
+}
+
+std::string runtimeLibraries() {
+    return kNoCudaBuildMessage;
+}
+
+std::vector<DeviceInfo> detectGpus(std::string* whyNot) {
+    if (whyNot)
+        *whyNot = kNoCudaBuildMessage;
+    return {};
+}
+
+} // namespace lp::calib
