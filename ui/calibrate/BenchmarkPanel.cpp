@@ -38,34 +38,35 @@ BenchmarkPanel::BenchmarkPanel(QWidget* parent) : QGroupBox(tr("Benchmarks"), pa
     m_cancel = new QPushButton(tr("Cancel"), this);
     m_cancel->setEnabled(false);
     m_cancel->setToolTip(tr("Stop after the item being measured"));
-    m_progress = new QProgressBar(this);
-    m_progress->setRange(0, 1);
-    m_progress->setValue(0);
-    m_progress->setFormat(QStringLiteral("%v / %m"));
-    m_progressText = new QLabel(this);
-    m_progressText->setWordWrap(true);
-    m_progressText->setForegroundRole(QPalette::PlaceholderText);
+    m_progress.bar = new QProgressBar(this);
+    m_progress.bar->setRange(0, 1);
+    m_progress.bar->setValue(0);
+    m_progress.bar->setFormat(QStringLiteral("%v / %m"));
+    m_progress.text = new QLabel(this);
+    m_progress.text->setWordWrap(true);
+    m_progress.text->setForegroundRole(QPalette::PlaceholderText);
     layOut();
     connect(m_device, &QComboBox::currentIndexChanged, this, &BenchmarkPanel::choicesChanged);
-    for (QCheckBox* c : {m_scenarioGemms, m_sweep, m_hbm, m_nccl, m_quick})
+    for (QCheckBox* c : {m_gemms.scenarioShapes, m_gemms.sweep, m_hbm, m_nccl, m_quick})
         connect(c, &QCheckBox::toggled, this, &BenchmarkPanel::choicesChanged);
 }
 
 void BenchmarkPanel::buildChoices() {
     m_device = new QComboBox(this);
     m_device->setToolTip(tr("The GPU the GEMM and HBM benchmarks run on"));
-    m_scenarioGemms = checkedBox(QString(), this);
-    m_sweep = checkedBox(tr("GEMM sweep (square, skinny)"), this);
-    m_sweep->setToolTip(tr("Square GEMMs from 256 to 16384 and skinny ones against an 8192 × 8192 weight: "
-                           "the efficiency curve the planner interpolates in. After the GEMMs, the fastest "
-                           "one runs back to back for 15 s (4 s when quick): the GPU settles at its power "
-                           "limit, as in training, and the curve is scaled to that held throughput"));
+    m_gemms.scenarioShapes = checkedBox(QString(), this);
+    m_gemms.sweep = checkedBox(tr("GEMM sweep (square, skinny)"), this);
+    m_gemms.sweep->setToolTip(
+        tr("Square GEMMs from 256 to 16384 and skinny ones against an 8192 × 8192 weight: "
+           "the efficiency curve the planner interpolates in. After the GEMMs, the fastest "
+           "one runs back to back for 15 s (4 s when quick): the GPU settles at its power "
+           "limit, as in training, and the curve is scaled to that held throughput"));
     m_hbm = checkedBox(tr("HBM bandwidth"), this);
     m_hbm->setToolTip(tr("Device-to-device copy and a read-write kernel, 1 MiB to 4 GiB buffers"));
     m_nccl = checkedBox(QString(), this);
     m_nccl->setToolTip(tr("All-reduce, all-gather, reduce-scatter and send/recv bus bandwidth from 8 KiB to "
                           "1 GiB, with the scenario's message sizes"));
-    m_fp8 = checkedBox(tr("Also in fp8"), this);
+    m_gemms.fp8 = checkedBox(tr("Also in fp8"), this);
     m_quick = new QCheckBox(tr("&Quick mode"), this);
     m_quick->setToolTip(tr("Fewer sizes and repetitions: about a minute instead of several"));
 }
@@ -78,15 +79,15 @@ void BenchmarkPanel::layOut() {
     deviceRow->addWidget(deviceLabel);
     deviceRow->addWidget(m_device, 1);
     layout->addLayout(deviceRow);
-    for (QCheckBox* c : {m_scenarioGemms, m_sweep, m_fp8, m_hbm, m_nccl, m_quick})
+    for (QCheckBox* c : {m_gemms.scenarioShapes, m_gemms.sweep, m_gemms.fp8, m_hbm, m_nccl, m_quick})
         layout->addWidget(c);
     auto* runRow = new QHBoxLayout;
     runRow->addWidget(m_run);
     runRow->addWidget(m_cancel);
     runRow->addStretch(1);
     layout->addLayout(runRow);
-    layout->addWidget(m_progress);
-    layout->addWidget(m_progressText);
+    layout->addWidget(m_progress.bar);
+    layout->addWidget(m_progress.text);
 }
 
 void BenchmarkPanel::setDevices(const std::vector<calib::DeviceInfo>& gpus) {
@@ -104,23 +105,24 @@ void BenchmarkPanel::showContext(const BenchmarkContext& context) {
 void BenchmarkPanel::showAvailability(const BenchmarkContext& context) {
     const bool usable = context.usable;
     const bool running = context.running;
-    const bool anyChosen = m_scenarioGemms->isChecked() || m_sweep->isChecked() || m_hbm->isChecked() ||
-                           (m_nccl->isChecked() && m_nccl->isEnabled());
+    const bool anyChosen = m_gemms.scenarioShapes->isChecked() || m_gemms.sweep->isChecked() ||
+                           m_hbm->isChecked() || (m_nccl->isChecked() && m_nccl->isEnabled());
     setEnabled(usable);
-    for (QWidget* w : std::initializer_list<QWidget*>{m_device, m_scenarioGemms, m_sweep, m_hbm, m_quick})
+    for (QWidget* w :
+         std::initializer_list<QWidget*>{m_device, m_gemms.scenarioShapes, m_gemms.sweep, m_hbm, m_quick})
         w->setEnabled(usable && !running);
     m_run->setEnabled(usable && !running && anyChosen);
     m_run->setToolTip(usable ? (anyChosen ? tr("Run the chosen benchmarks in the background")
                                           : tr("Choose a benchmark first"))
                              : tr("Not available: %1").arg(context.unavailableReason));
     m_cancel->setEnabled(running);
-    m_progress->setVisible(running || context.hasResult);
+    m_progress.bar->setVisible(running || context.hasResult);
     const QString looking = tr("Looking for GPUs…");
     const QString notHere = tr("Not available on this machine (see above).");
     if (!usable && !running)
-        m_progressText->setText(context.lookingForGpus ? looking : notHere);
-    else if (!running && (m_progressText->text() == looking || m_progressText->text() == notHere))
-        m_progressText->clear();
+        m_progress.text->setText(context.lookingForGpus ? looking : notHere);
+    else if (!running && (m_progress.text->text() == looking || m_progress.text->text() == notHere))
+        m_progress.text->clear();
 }
 
 void BenchmarkPanel::showChoices(const BenchmarkContext& context) {
@@ -128,12 +130,14 @@ void BenchmarkPanel::showChoices(const BenchmarkContext& context) {
     const bool running = context.running;
     const core::Scenario& s = *context.scenario;
     const auto shapes = calib::scenarioGemms(s);
-    m_scenarioGemms->setText(tr("Scenario's GEMM shapes (%n)", nullptr, static_cast<int>(shapes.size())));
-    m_scenarioGemms->setToolTip(tr("QKV, attention output, MLP up and down and LM head of %1 under TP %2 and "
-                                   "micro batch %3, forward and both backward shapes")
-                                    .arg(qs(s.model.name))
-                                    .arg(s.layout.tp)
-                                    .arg(s.layout.microBatch));
+    m_gemms.scenarioShapes->setText(
+        tr("Scenario's GEMM shapes (%n)", nullptr, static_cast<int>(shapes.size())));
+    m_gemms.scenarioShapes->setToolTip(
+        tr("QKV, attention output, MLP up and down and LM head of %1 under TP %2 and "
+           "micro batch %3, forward and both backward shapes")
+            .arg(qs(s.model.name))
+            .arg(s.layout.tp)
+            .arg(s.layout.microBatch));
     const int gpus = static_cast<int>(context.gpus->size());
     const bool ncclPossible = usable && gpus >= 2;
     m_nccl->setEnabled(ncclPossible && !running);
@@ -142,9 +146,10 @@ void BenchmarkPanel::showChoices(const BenchmarkContext& context) {
     const int device = m_device->currentIndex();
     const bool fp8 =
         device >= 0 && device < gpus && hasFp8((*context.gpus)[static_cast<std::size_t>(device)]);
-    m_fp8->setEnabled(usable && fp8 && !running);
-    m_fp8->setToolTip(fp8 || !usable ? tr("Measure every GEMM in fp8 too (compute capability 8.9 and later)")
-                                     : tr("This GPU has no fp8 tensor cores (needs compute capability 8.9)"));
+    m_gemms.fp8->setEnabled(usable && fp8 && !running);
+    m_gemms.fp8->setToolTip(fp8 || !usable
+                                ? tr("Measure every GEMM in fp8 too (compute capability 8.9 and later)")
+                                : tr("This GPU has no fp8 tensor cores (needs compute capability 8.9)"));
 }
 
 calib::CalibrationRequest BenchmarkPanel::request(const core::Scenario& scenario) const {
@@ -153,9 +158,9 @@ calib::CalibrationRequest BenchmarkPanel::request(const core::Scenario& scenario
     r.gemms.clear();
     r.hbmBytes.clear();
     r.commBytes.clear();
-    if (m_scenarioGemms->isChecked())
+    if (m_gemms.scenarioShapes->isChecked())
         r.gemms = calib::scenarioGemms(scenario);
-    if (m_sweep->isChecked())
+    if (m_gemms.sweep->isChecked())
         for (auto& g : calib::sweepGemms(quick)) {
             const bool dup = std::any_of(r.gemms.begin(), r.gemms.end(), [&](const calib::GemmShape& o) {
                 return o.m == g.m && o.n == g.n && o.k == g.k;
@@ -163,7 +168,7 @@ calib::CalibrationRequest BenchmarkPanel::request(const core::Scenario& scenario
             if (!dup)
                 r.gemms.push_back(std::move(g));
         }
-    r.fp8 = m_fp8->isChecked() && m_fp8->isEnabled();
+    r.fp8 = m_gemms.fp8->isChecked() && m_gemms.fp8->isEnabled();
     if (m_hbm->isChecked())
         r.hbmBytes = calib::hbmSizes(quick);
     r.nccl = m_nccl->isChecked() && m_nccl->isEnabled();
@@ -174,24 +179,24 @@ calib::CalibrationRequest BenchmarkPanel::request(const core::Scenario& scenario
 }
 
 void BenchmarkPanel::startProgress(const QString& text) {
-    m_progress->setRange(0, 1);
-    m_progress->setValue(0);
-    m_progressText->setText(text);
+    m_progress.bar->setRange(0, 1);
+    m_progress.bar->setValue(0);
+    m_progress.text->setText(text);
 }
 
 void BenchmarkPanel::showProgress(int done, int total) {
-    m_progress->setRange(0, std::max(1, total));
-    m_progress->setValue(std::clamp(done, 0, std::max(1, total)));
+    m_progress.bar->setRange(0, std::max(1, total));
+    m_progress.bar->setValue(std::clamp(done, 0, std::max(1, total)));
 }
 
 void BenchmarkPanel::showFinished(const QString& text, bool complete) {
     if (complete)
-        m_progress->setValue(m_progress->maximum());
-    m_progressText->setText(text);
+        m_progress.bar->setValue(m_progress.bar->maximum());
+    m_progress.text->setText(text);
 }
 
 void BenchmarkPanel::setProgressText(const QString& text) {
-    m_progressText->setText(text);
+    m_progress.text->setText(text);
 }
 
 } // namespace lp::ui

@@ -44,16 +44,16 @@ public:
     void setProgressText(const QString& text);
 
     QComboBox* deviceCombo() const { return m_device; }
-    QCheckBox* scenarioGemmsBox() const { return m_scenarioGemms; }
-    QCheckBox* sweepBox() const { return m_sweep; }
+    QCheckBox* scenarioGemmsBox() const { return m_gemms.scenarioShapes; }
+    QCheckBox* sweepBox() const { return m_gemms.sweep; }
     QCheckBox* hbmBox() const { return m_hbm; }
     QCheckBox* ncclBox() const { return m_nccl; }
-    QCheckBox* fp8Box() const { return m_fp8; }
+    QCheckBox* fp8Box() const { return m_gemms.fp8; }
     QCheckBox* quickBox() const { return m_quick; }
     QPushButton* runButton() const { return m_run; }
     QPushButton* cancelButton() const { return m_cancel; }
-    QProgressBar* progressBar() const { return m_progress; }
-    QLabel* progressLabel() const { return m_progressText; }
+    QProgressBar* progressBar() const { return m_progress.bar; }
+    QLabel* progressLabel() const { return m_progress.text; }
 
 signals:
     void choicesChanged(); // a benchmark or the GPU chosen
@@ -64,17 +64,23 @@ private:
     void showAvailability(const BenchmarkContext& context);
     void showChoices(const BenchmarkContext& context);
 
-    QComboBox* m_device = nullptr;
-    QCheckBox* m_scenarioGemms = nullptr;
-    QCheckBox* m_sweep = nullptr;
+    QComboBox* m_device = nullptr; // the GPU to measure
+    // The GEMMs: the scenario's shapes and the sweep, each in fp8 too where the GPU has fp8 tensor cores.
+    struct {
+        QCheckBox* scenarioShapes = nullptr;
+        QCheckBox* sweep = nullptr;
+        QCheckBox* fp8 = nullptr;
+    } m_gemms;
     QCheckBox* m_hbm = nullptr;
     QCheckBox* m_nccl = nullptr;
-    QCheckBox* m_fp8 = nullptr;
-    QCheckBox* m_quick = nullptr;
+    QCheckBox* m_quick = nullptr; // fewer sizes and repetitions for every benchmark
     QPushButton* m_run = nullptr;
     QPushButton* m_cancel = nullptr;
-    QProgressBar* m_progress = nullptr;
-    QLabel* m_progressText = nullptr;
+    // Below Run and Cancel: how far a run has come.
+    struct {
+        QProgressBar* bar = nullptr;
+        QLabel* text = nullptr;
+    } m_progress;
 };
 
 } // namespace lp::ui

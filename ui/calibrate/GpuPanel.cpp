@@ -50,7 +50,7 @@ GpuPanel::GpuPanel(QWidget* parent) : QGroupBox(tr("GPUs on this machine"), pare
     m_redetect->setToolTip(
         tr("Look for GPUs again (after installing a driver, or changing CUDA_VISIBLE_DEVICES)"));
     auto* layout = new QVBoxLayout(this);
-    layout->addWidget(m_explanation);
+    layout->addWidget(m_explanation.frame);
     layout->addWidget(m_list);
     layout->addWidget(m_build);
     auto* redetectRow = new QHBoxLayout;
@@ -60,24 +60,24 @@ GpuPanel::GpuPanel(QWidget* parent) : QGroupBox(tr("GPUs on this machine"), pare
 }
 
 void GpuPanel::buildExplanation() {
-    m_explanation = new QFrame(this);
-    m_explanation->setObjectName(QStringLiteral("calibrateExplanation"));
-    m_explanationTitle = new QLabel(m_explanation);
-    QFont bold = m_explanationTitle->font();
+    m_explanation.frame = new QFrame(this);
+    m_explanation.frame->setObjectName(QStringLiteral("calibrateExplanation"));
+    m_explanation.title = new QLabel(m_explanation.frame);
+    QFont bold = m_explanation.title->font();
     bold.setBold(true);
-    m_explanationTitle->setFont(bold);
-    m_explanationTitle->setWordWrap(true);
-    m_explanationText = new QLabel(m_explanation);
-    m_explanationText->setTextFormat(Qt::RichText);
-    m_explanationText->setWordWrap(true);
-    m_explanationText->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_import = new QPushButton(tr("Import profile..."), m_explanation);
+    m_explanation.title->setFont(bold);
+    m_explanation.title->setWordWrap(true);
+    m_explanation.text = new QLabel(m_explanation.frame);
+    m_explanation.text->setTextFormat(Qt::RichText);
+    m_explanation.text->setWordWrap(true);
+    m_explanation.text->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_import = new QPushButton(tr("Import profile..."), m_explanation.frame);
     m_import->setToolTip(tr("Read a hardware profile measured on another machine (layout-planner-cli "
                             "calibrate -o PROFILE.json) and apply it to the scenario"));
-    auto* layout = new QVBoxLayout(m_explanation);
+    auto* layout = new QVBoxLayout(m_explanation.frame);
     layout->setContentsMargins(10, 8, 10, 8);
-    layout->addWidget(m_explanationTitle);
-    layout->addWidget(m_explanationText);
+    layout->addWidget(m_explanation.title);
+    layout->addWidget(m_explanation.text);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_import);
     buttons->addStretch(1);
@@ -127,7 +127,7 @@ void GpuPanel::showSearch(const GpuSearch& search, bool usable) {
     m_redetect->setEnabled(search.buildHasCuda && !search.detecting && !search.running);
     if (!usable)
         explain(search);
-    m_explanation->setVisible(!usable);
+    m_explanation.frame->setVisible(!usable);
     m_import->setVisible(search.detected || !search.buildHasCuda);
     m_list->setVisible(usable);
 }
@@ -138,7 +138,7 @@ void GpuPanel::explain(const GpuSearch& search) {
     const QColor accent = looking ? palette::info() : palette::warning();
     QColor fill = accent;
     fill.setAlpha(30);
-    m_explanation->setStyleSheet(
+    m_explanation.frame->setStyleSheet(
         QStringLiteral("QFrame#calibrateExplanation { border: 1px solid %1; border-left: 4px solid %1; "
                        "border-radius: 3px; background: %2; }")
             .arg(accent.name(), fill.name(QColor::HexArgb)));
@@ -147,18 +147,18 @@ void GpuPanel::explain(const GpuSearch& search) {
            "--quick -o profile.json</code> (add <code>--scenario FILE</code> for the scenario's own GEMM "
            "shapes), then import the file here.</p>");
     if (!search.buildHasCuda) {
-        m_explanationTitle->setText(tr("This build has no CUDA support"));
-        m_explanationText->setText(
+        m_explanation.title->setText(tr("This build has no CUDA support"));
+        m_explanation.text->setText(
             tr("<p>The micro-benchmarks are compiled only when the CUDA toolkit (nvcc, cuBLAS, NCCL) is "
                "found at build time. To measure on this machine, install the NVIDIA driver and the CUDA "
                "toolkit, then rebuild with <code>cmake -DLP_BUILD_CUDA=ON</code>.</p>") +
             elsewhere);
     } else if (looking) {
-        m_explanationTitle->setText(tr("Looking for NVIDIA GPUs…"));
-        m_explanationText->setText(tr("<p>Asking the CUDA driver which GPUs this machine has.</p>"));
+        m_explanation.title->setText(tr("Looking for NVIDIA GPUs…"));
+        m_explanation.text->setText(tr("<p>Asking the CUDA driver which GPUs this machine has.</p>"));
     } else {
-        m_explanationTitle->setText(tr("No usable NVIDIA GPU on this machine"));
-        m_explanationText->setText(
+        m_explanation.title->setText(tr("No usable NVIDIA GPU on this machine"));
+        m_explanation.text->setText(
             tr("<p>%1.</p><p>To measure here: install or update the NVIDIA driver (<code>nvidia-smi</code> "
                "should list the GPU) and check that <code>CUDA_VISIBLE_DEVICES</code> does not hide it, then "
                "press <i>Detect again</i>.</p>")

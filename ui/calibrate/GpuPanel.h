@@ -35,8 +35,8 @@ public:
     // The explanation when no calibration can run, else the list; `usable`: one can run.
     void showSearch(const GpuSearch& search, bool usable);
 
-    QFrame* explanationPanel() const { return m_explanation; }
-    QLabel* explanationLabel() const { return m_explanationText; }
+    QFrame* explanationPanel() const { return m_explanation.frame; }
+    QLabel* explanationLabel() const { return m_explanation.text; }
     QPushButton* importButton() const { return m_import; }
     QPushButton* redetectButton() const { return m_redetect; }
     QTreeWidget* gpuList() const { return m_list; }
@@ -46,12 +46,15 @@ private:
     void buildList();
     void explain(const GpuSearch& search);
 
-    QFrame* m_explanation = nullptr;
-    QLabel* m_explanationTitle = nullptr;
-    QLabel* m_explanationText = nullptr;
-    QPushButton* m_import = nullptr;
-    QTreeWidget* m_list = nullptr;
-    QLabel* m_build = nullptr;
+    // Shown when no calibration can run here: what is missing and how to get it.
+    struct {
+        QFrame* frame = nullptr;
+        QLabel* title = nullptr;
+        QLabel* text = nullptr;
+    } m_explanation;
+    QPushButton* m_import = nullptr; // in the explanation: a profile measured elsewhere instead
+    QTreeWidget* m_list = nullptr;   // the GPUs, shown when one can run
+    QLabel* m_build = nullptr;       // what the build links against
     QPushButton* m_redetect = nullptr;
 };
 

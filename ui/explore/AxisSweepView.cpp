@@ -21,14 +21,14 @@ AxisSweepView::AxisSweepView(ScenarioDocument* doc, QWidget* parent) : QWidget(p
         new QLabel(tr("TP, PP and CP keep the GPU count by rebalancing DP; DP changes the GPU count."), this);
     note->setWordWrap(true);
     buildCaptions();
-    m_mfuChart = new SweepChart(SweepChart::Quantity::Mfu, this);
-    m_memoryChart = new SweepChart(SweepChart::Quantity::WorstStageMemory, this);
-    m_mfuChart->setObjectName(QStringLiteral("sweepMfuChart"));
-    m_memoryChart->setObjectName(QStringLiteral("sweepMemoryChart"));
-    m_charts = new QBoxLayout(QBoxLayout::LeftToRight);
-    m_charts->setSpacing(8);
-    m_charts->addWidget(m_mfuChart, 1);
-    m_charts->addWidget(m_memoryChart, 1);
+    m_charts.mfu = new SweepChart(SweepChart::Quantity::Mfu, this);
+    m_charts.memory = new SweepChart(SweepChart::Quantity::WorstStageMemory, this);
+    m_charts.mfu->setObjectName(QStringLiteral("sweepMfuChart"));
+    m_charts.memory->setObjectName(QStringLiteral("sweepMemoryChart"));
+    m_charts.layout = new QBoxLayout(QBoxLayout::LeftToRight);
+    m_charts.layout->setSpacing(8);
+    m_charts.layout->addWidget(m_charts.mfu, 1);
+    m_charts.layout->addWidget(m_charts.memory, 1);
 
     auto* layout = new QVBoxLayout(scrollingContent(this));
     layout->setContentsMargins(8, 8, 8, 8);
@@ -37,9 +37,9 @@ AxisSweepView::AxisSweepView(ScenarioDocument* doc, QWidget* parent) : QWidget(p
     layout->addWidget(note);
     layout->addWidget(m_caption);
     layout->addWidget(m_overallLabel);
-    layout->addLayout(m_charts, 1);
+    layout->addLayout(m_charts.layout, 1);
 
-    for (SweepChart* chart : {m_mfuChart, m_memoryChart})
+    for (SweepChart* chart : {m_charts.mfu, m_charts.memory})
         connect(chart, &SweepChart::pointDoubleClicked, this, &AxisSweepView::applyPoint);
     connect(m_doc, &ScenarioDocument::planChanged, this, &AxisSweepView::scheduleRefresh);
     connect(m_doc, &ScenarioDocument::profileChanged, this, &AxisSweepView::scheduleRefresh);
@@ -92,12 +92,12 @@ void AxisSweepView::buildCaptions() {
 
 void AxisSweepView::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
-    if (!m_charts)
+    if (!m_charts.layout)
         return;
-    const int legend = std::max(m_mfuChart->legendWidth(), m_memoryChart->legendWidth());
+    const int legend = std::max(m_charts.mfu->legendWidth(), m_charts.memory->legendWidth());
     const auto wanted = width() >= 2 * legend + 60 ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom;
-    if (m_charts->direction() != wanted)
-        m_charts->setDirection(wanted);
+    if (m_charts.layout->direction() != wanted)
+        m_charts.layout->setDirection(wanted);
 }
 
 void AxisSweepView::setUnit(MemoryUnit unit) {
@@ -142,8 +142,8 @@ void AxisSweepView::refresh() {
     const core::Scenario& s = m_doc->scenario();
     m_options.rules = m_doc->layoutRules();
     m_points = core::sweep(s, m_doc->profile(), m_axis, m_options);
-    m_mfuChart->setPoints(m_points, m_axis, m_unit);
-    m_memoryChart->setPoints(m_points, m_axis, m_unit);
+    m_charts.mfu->setPoints(m_points, m_axis, m_unit);
+    m_charts.memory->setPoints(m_points, m_axis, m_unit);
     const core::FigureFormat format{m_unit};
     m_caption->setText(qs(core::sweepCaption(m_axis, m_points, format)));
     const std::optional<core::SingleChange> best = core::bestSingleChange(s, m_doc->profile(), m_options);

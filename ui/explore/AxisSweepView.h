@@ -36,10 +36,10 @@ public:
     // For tests and the screenshot.
     QComboBox* axisCombo() const { return m_axisCombo; }
     QCheckBox* holdBatchCheck() const { return m_holdCheck; }
+    SweepChart* mfuChart() const { return m_charts.mfu; }
+    SweepChart* memoryChart() const { return m_charts.memory; }
     QLabel* captionLabel() const { return m_caption; }
     QLabel* overallLabel() const { return m_overallLabel; }
-    SweepChart* mfuChart() const { return m_mfuChart; }
-    SweepChart* memoryChart() const { return m_memoryChart; }
 
 protected:
     void showEvent(QShowEvent* event) override;
@@ -61,11 +61,15 @@ private:
 
     QComboBox* m_axisCombo = nullptr;
     QCheckBox* m_holdCheck = nullptr;
+    // MFU and memory, side by side or one above the other.
+    struct {
+        SweepChart* mfu = nullptr;
+        SweepChart* memory = nullptr;
+        QBoxLayout* layout = nullptr;
+    } m_charts;
+    // Above the charts: which change along the axis helps, and the best single change over all the axes.
     QLabel* m_caption = nullptr;
     QLabel* m_overallLabel = nullptr;
-    SweepChart* m_mfuChart = nullptr;
-    SweepChart* m_memoryChart = nullptr;
-    QBoxLayout* m_charts = nullptr;
 };
 
 } // namespace lp::ui

@@ -95,13 +95,13 @@ void ExploreTab::buildControls() {
     m_status->setObjectName(QStringLiteral("exploreStatus"));
     m_status->setWordWrap(true);
     m_status->setTextFormat(Qt::PlainText);
-    m_staleLabel = new QLabel(this);
-    m_staleLabel->setObjectName(QStringLiteral("exploreStale"));
-    m_staleLabel->setWordWrap(true);
-    m_staleLabel->setText(
+    m_staleNote = new QLabel(this);
+    m_staleNote->setObjectName(QStringLiteral("exploreStale"));
+    m_staleNote->setWordWrap(true);
+    m_staleNote->setText(
         tr("The scenario has changed since this search (model, cluster, training options or hardware "
            "profile): the results are for the earlier scenario. Search again."));
-    m_staleLabel->hide();
+    m_staleNote->hide();
 
     auto* splitter = new QSplitter(Qt::Vertical, this);
     splitter->setObjectName(QStringLiteral("exploreSplitter"));
@@ -116,114 +116,118 @@ void ExploreTab::buildControls() {
     layout->setSpacing(6);
     layout->addLayout(settings);
     layout->addWidget(m_status);
-    layout->addWidget(m_staleLabel);
+    layout->addWidget(m_staleNote);
     layout->addWidget(splitter, 1);
 }
 
 // What to search: the ranking, the global batch (or a range), how many to list, and Search / Cancel.
 QLayout* ExploreTab::buildSettings() {
-    m_rank = new QComboBox(this);
-    m_rank->setObjectName(QStringLiteral("exploreRank"));
+    m_settings.rank = new QComboBox(this);
+    m_settings.rank->setObjectName(QStringLiteral("exploreRank"));
     for (core::RankBy by :
          {core::RankBy::StepTime, core::RankBy::Mfu, core::RankBy::Cost, core::RankBy::Headroom}) {
         QString name = qs(core::rankByName(by));
         name[0] = name[0].toUpper();
-        m_rank->addItem(name, static_cast<int>(by));
+        m_settings.rank->addItem(name, static_cast<int>(by));
     }
-    m_rank->setToolTip(
+    m_settings.rank->setToolTip(
         tr("What \"best\" means: the shortest step (per sequence), the highest MFU, the fewest GPU-hours for "
            "the token budget, or the most free memory on the worst stage."));
-    m_batch = new QSpinBox(this);
-    m_batch->setObjectName(QStringLiteral("exploreBatch"));
-    m_batch->setRange(1, 10'000'000);
-    m_batch->setGroupSeparatorShown(true);
-    m_batch->setToolTip(tr("Global batch in sequences per optimizer step. Follows the planner's effective "
-                           "batch until you change it."));
-    m_range = new QCheckBox(tr("to"), this);
-    m_range->setObjectName(QStringLiteral("exploreRange"));
-    m_range->setToolTip(
+    m_settings.batch.size = new QSpinBox(this);
+    m_settings.batch.size->setObjectName(QStringLiteral("exploreBatch"));
+    m_settings.batch.size->setRange(1, 10'000'000);
+    m_settings.batch.size->setGroupSeparatorShown(true);
+    m_settings.batch.size->setToolTip(
+        tr("Global batch in sequences per optimizer step. Follows the planner's effective "
+           "batch until you change it."));
+    m_settings.batch.range = new QCheckBox(tr("to"), this);
+    m_settings.batch.range->setObjectName(QStringLiteral("exploreRange"));
+    m_settings.batch.range->setToolTip(
         tr("Search a range of global batches: every accumulation whose batch lies in the range."));
-    m_batchMax = new QSpinBox(this);
-    m_batchMax->setObjectName(QStringLiteral("exploreBatchMax"));
-    m_batchMax->setRange(1, 10'000'000);
-    m_batchMax->setGroupSeparatorShown(true);
-    m_batchMax->setEnabled(false);
-    m_top = new QSpinBox(this);
-    m_top->setObjectName(QStringLiteral("exploreTop"));
-    m_top->setRange(5, 1000);
-    m_top->setValue(50);
-    m_top->setToolTip(tr("How many of the best layouts to list (the Pareto front is always listed too)."));
-    m_run = new QPushButton(tr("&Search"), this);
-    m_run->setObjectName(QStringLiteral("exploreSearch"));
-    m_run->setToolTip(tr("Try every layout of this scenario's GPUs and rank the ones that fit."));
-    m_run->setDefault(true);
-    m_cancel = new QPushButton(tr("Cancel"), this);
-    m_cancel->setObjectName(QStringLiteral("exploreCancel"));
-    m_cancel->setToolTip(tr("Stop the search; the layouts tried so far are kept."));
-    m_progress = new QProgressBar(this);
-    m_progress->setObjectName(QStringLiteral("exploreProgress"));
-    m_progress->setRange(0, 1000);
-    m_progress->setValue(0);
-    m_progress->setFormat(QStringLiteral("%p%"));
-    m_progress->setFixedWidth(140);
+    m_settings.batch.max = new QSpinBox(this);
+    m_settings.batch.max->setObjectName(QStringLiteral("exploreBatchMax"));
+    m_settings.batch.max->setRange(1, 10'000'000);
+    m_settings.batch.max->setGroupSeparatorShown(true);
+    m_settings.batch.max->setEnabled(false);
+    m_settings.top = new QSpinBox(this);
+    m_settings.top->setObjectName(QStringLiteral("exploreTop"));
+    m_settings.top->setRange(5, 1000);
+    m_settings.top->setValue(50);
+    m_settings.top->setToolTip(
+        tr("How many of the best layouts to list (the Pareto front is always listed too)."));
+    m_settings.run = new QPushButton(tr("&Search"), this);
+    m_settings.run->setObjectName(QStringLiteral("exploreSearch"));
+    m_settings.run->setToolTip(tr("Try every layout of this scenario's GPUs and rank the ones that fit."));
+    m_settings.run->setDefault(true);
+    m_settings.cancel = new QPushButton(tr("Cancel"), this);
+    m_settings.cancel->setObjectName(QStringLiteral("exploreCancel"));
+    m_settings.cancel->setToolTip(tr("Stop the search; the layouts tried so far are kept."));
+    m_settings.progress = new QProgressBar(this);
+    m_settings.progress->setObjectName(QStringLiteral("exploreProgress"));
+    m_settings.progress->setRange(0, 1000);
+    m_settings.progress->setValue(0);
+    m_settings.progress->setFormat(QStringLiteral("%p%"));
+    m_settings.progress->setFixedWidth(140);
     connectSettings();
 
     // Wraps onto a second line in a narrow window; the search buttons keep to the right.
     auto* settings = new FlowLayout(nullptr, 16, 4);
-    settings->addWidget(controlGroup(this, {new QLabel(tr("Rank by"), this), m_rank}));
-    settings->addWidget(
-        controlGroup(this, {new QLabel(tr("Global batch"), this), m_batch, m_range, m_batchMax}));
-    settings->addWidget(controlGroup(this, {new QLabel(tr("Top"), this), m_top}));
-    QWidget* searchButtons = controlGroup(this, {m_progress, m_cancel, m_run});
+    settings->addWidget(controlGroup(this, {new QLabel(tr("Rank by"), this), m_settings.rank}));
+    settings->addWidget(controlGroup(this, {new QLabel(tr("Global batch"), this), m_settings.batch.size,
+                                            m_settings.batch.range, m_settings.batch.max}));
+    settings->addWidget(controlGroup(this, {new QLabel(tr("Top"), this), m_settings.top}));
+    QWidget* searchButtons = controlGroup(this, {m_settings.progress, m_settings.cancel, m_settings.run});
     settings->addWidget(searchButtons);
     settings->setPushRight(searchButtons);
     return settings;
 }
 
 void ExploreTab::connectSettings() {
-    connect(m_rank, &QComboBox::currentIndexChanged, this, [this] {
+    connect(m_settings.rank, &QComboBox::currentIndexChanged, this, [this] {
         if (m_hasResult || isRunning())
             startSearch(); // a new ranking is a new top N: cheap, so just search again
     });
-    connect(m_batch, &QSpinBox::valueChanged, this, [this](int v) {
-        if (!m_settingBatch)
-            m_batchTouched = v != m_doc->scenario().layout.effectiveBatch();
-        if (m_batchMax->value() < v)
-            m_batchMax->setValue(v);
+    connect(m_settings.batch.size, &QSpinBox::valueChanged, this, [this](int v) {
+        if (!m_settings.batch.settingDefault)
+            m_settings.batch.touched = v != m_doc->scenario().layout.effectiveBatch();
+        if (m_settings.batch.max->value() < v)
+            m_settings.batch.max->setValue(v);
     });
-    connect(m_range, &QCheckBox::toggled, m_batchMax, &QWidget::setEnabled);
-    connect(m_run, &QPushButton::clicked, this, &ExploreTab::startSearch);
-    connect(m_cancel, &QPushButton::clicked, this, &ExploreTab::cancelSearch);
+    connect(m_settings.batch.range, &QCheckBox::toggled, m_settings.batch.max, &QWidget::setEnabled);
+    connect(m_settings.run, &QPushButton::clicked, this, &ExploreTab::startSearch);
+    connect(m_settings.cancel, &QPushButton::clicked, this, &ExploreTab::cancelSearch);
 }
 
 // The filters over the table, Apply and Pin.
 QLayout* ExploreTab::buildFilters() {
-    m_filter = new QLineEdit(this);
-    m_filter->setObjectName(QStringLiteral("exploreFilter"));
-    m_filter->setClearButtonEnabled(true);
-    m_filter->setPlaceholderText(tr("Filter: tp=8 pp<=4 full"));
-    m_filter->setToolTip(tr("Conditions that must all hold: tp, pp, dp, cp, ep, v, mb, acc, batch, zero or "
-                            "rank with =, !=, <, >, <=, >=; none, selective, full or block (recompute); sp "
-                            "or nosp; pareto; current. Other words match the layout's description."));
-    m_filter->setMinimumWidth(220);
-    m_headroomCheck = new QCheckBox(tr("Free ≥"), this);
-    m_headroomCheck->setObjectName(QStringLiteral("exploreHeadroomCheck"));
-    m_headroomCheck->setToolTip(
+    m_filterRow.text = new QLineEdit(this);
+    m_filterRow.text->setObjectName(QStringLiteral("exploreFilter"));
+    m_filterRow.text->setClearButtonEnabled(true);
+    m_filterRow.text->setPlaceholderText(tr("Filter: tp=8 pp<=4 full"));
+    m_filterRow.text->setToolTip(
+        tr("Conditions that must all hold: tp, pp, dp, cp, ep, v, mb, acc, batch, zero or "
+           "rank with =, !=, <, >, <=, >=; none, selective, full or block (recompute); sp "
+           "or nosp; pareto; current. Other words match the layout's description."));
+    m_filterRow.text->setMinimumWidth(220);
+    m_filterRow.headroom.check = new QCheckBox(tr("Free ≥"), this);
+    m_filterRow.headroom.check->setObjectName(QStringLiteral("exploreHeadroomCheck"));
+    m_filterRow.headroom.check->setToolTip(
         tr("Only layouts that leave at least this much free memory on the worst stage."));
-    m_headroomSpin = new QDoubleSpinBox(this);
-    m_headroomSpin->setObjectName(QStringLiteral("exploreHeadroom"));
-    m_headroomSpin->setRange(0, 1000);
-    m_headroomSpin->setDecimals(0);
-    m_headroomSpin->setValue(8);
-    m_tpNode = new QCheckBox(this);
-    m_tpNode->setObjectName(QStringLiteral("exploreTpNode"));
-    m_tpNode->setToolTip(tr("Only layouts whose tensor-parallel group stays inside one NVLink domain."));
-    m_paretoOnly = new QCheckBox(tr("Pareto front only"), this);
-    m_paretoOnly->setObjectName(QStringLiteral("exploreParetoOnly"));
-    m_paretoOnly->setToolTip(
+    m_filterRow.headroom.amount = new QDoubleSpinBox(this);
+    m_filterRow.headroom.amount->setObjectName(QStringLiteral("exploreHeadroom"));
+    m_filterRow.headroom.amount->setRange(0, 1000);
+    m_filterRow.headroom.amount->setDecimals(0);
+    m_filterRow.headroom.amount->setValue(8);
+    m_filterRow.tpNode = new QCheckBox(this);
+    m_filterRow.tpNode->setObjectName(QStringLiteral("exploreTpNode"));
+    m_filterRow.tpNode->setToolTip(
+        tr("Only layouts whose tensor-parallel group stays inside one NVLink domain."));
+    m_filterRow.paretoOnly = new QCheckBox(tr("Pareto front only"), this);
+    m_filterRow.paretoOnly->setObjectName(QStringLiteral("exploreParetoOnly"));
+    m_filterRow.paretoOnly->setToolTip(
         tr("Only layouts that no other layout beats in both throughput and free memory."));
-    m_shown = new QLabel(this);
-    m_shown->setObjectName(QStringLiteral("exploreShown"));
+    m_filterRow.shown = new QLabel(this);
+    m_filterRow.shown->setObjectName(QStringLiteral("exploreShown"));
     m_apply = new QPushButton(tr("&Apply"), this);
     m_apply->setObjectName(QStringLiteral("exploreApply"));
     m_apply->setToolTip(
@@ -231,23 +235,23 @@ QLayout* ExploreTab::buildFilters() {
     m_pin = new QPushButton(tr("&Pin"), this);
     m_pin->setObjectName(QStringLiteral("explorePin"));
     m_pin->setToolTip(tr("Pin the selected layout to the Compare tab."));
-    for (QCheckBox* check : {m_headroomCheck, m_tpNode, m_paretoOnly})
+    for (QCheckBox* check : {m_filterRow.headroom.check, m_filterRow.tpNode, m_filterRow.paretoOnly})
         connect(check, &QCheckBox::toggled, this, &ExploreTab::updateFilter);
-    connect(m_filter, &QLineEdit::textChanged, this, &ExploreTab::updateFilter);
-    connect(m_headroomSpin, &QDoubleSpinBox::valueChanged, this, &ExploreTab::updateFilter);
+    connect(m_filterRow.text, &QLineEdit::textChanged, this, &ExploreTab::updateFilter);
+    connect(m_filterRow.headroom.amount, &QDoubleSpinBox::valueChanged, this, &ExploreTab::updateFilter);
     connect(m_apply, &QPushButton::clicked, this, [this] { applyRow(m_selected); });
     connect(m_pin, &QPushButton::clicked, this, [this] { pinRow(m_selected); });
 
     auto* filters = new FlowLayout(nullptr, 12, 4);
-    filters->addWidget(m_filter);
-    filters->addWidget(controlGroup(this, {m_headroomCheck, m_headroomSpin}));
-    filters->addWidget(m_tpNode);
-    filters->addWidget(m_paretoOnly);
-    filters->addWidget(m_shown);
+    filters->addWidget(m_filterRow.text);
+    filters->addWidget(controlGroup(this, {m_filterRow.headroom.check, m_filterRow.headroom.amount}));
+    filters->addWidget(m_filterRow.tpNode);
+    filters->addWidget(m_filterRow.paretoOnly);
+    filters->addWidget(m_filterRow.shown);
     QWidget* rowButtons = controlGroup(this, {m_apply, m_pin});
     filters->addWidget(rowButtons);
     filters->setPushRight(rowButtons);
-    filters->setStretchItem(m_filter);
+    filters->setStretchItem(m_filterRow.text);
     return filters;
 }
 
@@ -326,16 +330,16 @@ void ExploreTab::changeEvent(QEvent* event) {
 }
 
 void ExploreTab::applyTheme() {
-    setLabelColour(m_staleLabel, palette::warning().darker(isDarkPalette(palette()) ? 70 : 120));
+    setLabelColour(m_staleNote, palette::warning().darker(isDarkPalette(palette()) ? 70 : 120));
 }
 
 void ExploreTab::setUnit(MemoryUnit unit) {
     if (unit == m_unit)
         return;
-    const double bytes = m_headroomSpin->value() * bytesPerUnit(m_unit);
+    const double bytes = m_filterRow.headroom.amount->value() * bytesPerUnit(m_unit);
     m_unit = unit;
     m_model->setUnit(unit);
-    m_headroomSpin->setValue(std::round(bytes / bytesPerUnit(unit)));
+    m_filterRow.headroom.amount->setValue(std::round(bytes / bytesPerUnit(unit)));
     updateFilter();
     m_chart->setUnit(unit);
 }
@@ -353,12 +357,14 @@ void ExploreTab::startSearch() {
     job->scenario = m_doc->scenario();
     job->profile = m_doc->profile();
     core::SearchSpace space = core::defaultSearchSpace(job->scenario);
-    space.globalBatchMin = m_batch->value();
-    space.globalBatchMax = m_range->isChecked() ? std::max(m_batchMax->value(), m_batch->value()) : 0;
+    space.globalBatchMin = m_settings.batch.size->value();
+    space.globalBatchMax = m_settings.batch.range->isChecked()
+                               ? std::max(m_settings.batch.max->value(), m_settings.batch.size->value())
+                               : 0;
     core::SearchOptions options;
     options.threads = 0;
-    options.topN = m_top->value();
-    options.rankBy = static_cast<core::RankBy>(m_rank->currentData().toInt());
+    options.topN = m_settings.top->value();
+    options.rankBy = static_cast<core::RankBy>(m_settings.rank->currentData().toInt());
     auto cancel = std::make_shared<std::atomic_bool>(false);
     m_cancelFlag = cancel;
     const int generation = ++m_generation;
@@ -374,7 +380,7 @@ void ExploreTab::startSearch() {
     m_thread->setObjectName(QStringLiteral("layoutSearch"));
     connect(m_thread, &QThread::finished, this, [this, generation, job] { onFinished(generation, job); });
     m_fraction = 0;
-    m_progress->setValue(0);
+    m_settings.progress->setValue(0);
     m_status->setText(
         tr("Searching %1 layouts…").arg(formatCount(core::countCandidates(job->scenario, space))));
     m_thread->start();
@@ -392,7 +398,7 @@ void ExploreTab::onProgress(int generation, double fraction) {
     if (generation != m_generation || !m_thread)
         return;
     m_fraction = fraction;
-    m_progress->setValue(static_cast<int>(std::lround(fraction * 1000)));
+    m_settings.progress->setValue(static_cast<int>(std::lround(fraction * 1000)));
     emit progressChanged(fraction);
 }
 
@@ -415,8 +421,9 @@ void ExploreTab::onFinished(int generation, const std::shared_ptr<Job>& job) {
     m_hasResult = true;
     m_selected = -1;
     m_model->setResult(m_result);
-    m_progress->setValue(m_result.cancelled ? static_cast<int>(std::lround(m_fraction * 1000)) : 1000);
-    m_tpNode->setText(tr("TP within NVLink domain (%1)").arg(m_base.cluster.nvlinkDomain));
+    m_settings.progress->setValue(m_result.cancelled ? static_cast<int>(std::lround(m_fraction * 1000))
+                                                     : 1000);
+    m_filterRow.tpNode->setText(tr("TP within NVLink domain (%1)").arg(m_base.cluster.nvlinkDomain));
     refreshStale();
     refreshCurrent();
     updateColumns();
@@ -433,15 +440,17 @@ void ExploreTab::onFinished(int generation, const std::shared_ptr<Job>& job) {
 
 void ExploreTab::refreshBatchDefault() {
     const long long batch = m_doc->scenario().layout.effectiveBatch();
-    if (m_batchTouched || batch <= 0 || batch > m_batch->maximum())
+    if (m_settings.batch.touched || batch <= 0 || batch > m_settings.batch.size->maximum())
         return;
-    m_settingBatch = true;
-    m_batch->setValue(static_cast<int>(batch));
-    m_settingBatch = false;
-    if (!m_range->isChecked())
-        m_batchMax->setValue(static_cast<int>(std::min<long long>(batch * 4, m_batchMax->maximum())));
+    m_settings.batch.settingDefault = true;
+    m_settings.batch.size->setValue(static_cast<int>(batch));
+    m_settings.batch.settingDefault = false;
+    if (!m_settings.batch.range->isChecked())
+        m_settings.batch.max->setValue(
+            static_cast<int>(std::min<long long>(batch * 4, m_settings.batch.max->maximum())));
     if (!m_hasResult)
-        m_tpNode->setText(tr("TP within NVLink domain (%1)").arg(m_doc->scenario().cluster.nvlinkDomain));
+        m_filterRow.tpNode->setText(
+            tr("TP within NVLink domain (%1)").arg(m_doc->scenario().cluster.nvlinkDomain));
 }
 
 void ExploreTab::refreshStale() {
@@ -451,7 +460,7 @@ void ExploreTab::refreshStale() {
         !core::sameSearchInputs(m_doc->scenario(), m_base) || !(m_doc->profile() == m_baseProfile);
     m_stale = stale;
     m_model->setStale(stale);
-    m_staleLabel->setVisible(stale);
+    m_staleNote->setVisible(stale);
 }
 
 void ExploreTab::refreshCurrent() {
@@ -484,20 +493,21 @@ void ExploreTab::refreshStatus() {
 }
 
 void ExploreTab::updateFilter() {
-    const bool ok = m_proxy->setFilterText(m_filter->text());
-    m_filter->setStyleSheet(ok ? QString()
-                               : QStringLiteral("QLineEdit { color: %1; }").arg(palette::error().name()));
-    m_headroomSpin->setSuffix(QLatin1Char(' ') + unitName(m_unit));
-    m_headroomSpin->setEnabled(m_headroomCheck->isChecked());
-    m_proxy->setMinHeadroomBytes(m_headroomCheck->isChecked()
-                                     ? std::optional<double>(m_headroomSpin->value() * bytesPerUnit(m_unit))
-                                     : std::nullopt);
+    const bool ok = m_proxy->setFilterText(m_filterRow.text->text());
+    m_filterRow.text->setStyleSheet(
+        ok ? QString() : QStringLiteral("QLineEdit { color: %1; }").arg(palette::error().name()));
+    m_filterRow.headroom.amount->setSuffix(QLatin1Char(' ') + unitName(m_unit));
+    m_filterRow.headroom.amount->setEnabled(m_filterRow.headroom.check->isChecked());
+    m_proxy->setMinHeadroomBytes(
+        m_filterRow.headroom.check->isChecked()
+            ? std::optional<double>(m_filterRow.headroom.amount->value() * bytesPerUnit(m_unit))
+            : std::nullopt);
     const int domain = m_hasResult ? m_base.cluster.nvlinkDomain : m_doc->scenario().cluster.nvlinkDomain;
-    m_proxy->setMaxTp(m_tpNode->isChecked() ? std::optional<int>(domain) : std::nullopt);
-    m_proxy->setParetoOnly(m_paretoOnly->isChecked());
-    m_shown->setText(m_model->rowCount() == 0
-                         ? QString()
-                         : tr("%1 of %2 shown").arg(m_proxy->rowCount()).arg(m_model->rowCount()));
+    m_proxy->setMaxTp(m_filterRow.tpNode->isChecked() ? std::optional<int>(domain) : std::nullopt);
+    m_proxy->setParetoOnly(m_filterRow.paretoOnly->isChecked());
+    m_filterRow.shown->setText(m_model->rowCount() == 0
+                                   ? QString()
+                                   : tr("%1 of %2 shown").arg(m_proxy->rowCount()).arg(m_model->rowCount()));
     // Keep the selection visible in the table when it passes the filter.
     if (m_selected >= 0) {
         const QModelIndex proxyIndex = m_proxy->mapFromSource(m_model->index(m_selected, 0));
@@ -521,8 +531,8 @@ void ExploreTab::updateColumns() {
 
 void ExploreTab::updateButtons() {
     const bool running = isRunning();
-    m_cancel->setEnabled(running);
-    m_run->setText(m_hasResult ? tr("&Search again") : tr("&Search"));
+    m_settings.cancel->setEnabled(running);
+    m_settings.run->setText(m_hasResult ? tr("&Search again") : tr("&Search"));
     const bool selected = m_selected >= 0 && m_selected < m_model->rowCount();
     m_apply->setEnabled(selected);
     m_pin->setEnabled(selected);

@@ -59,20 +59,20 @@ public:
     SearchResultModel* model() const { return m_model; }
     SearchFilterProxy* proxy() const { return m_proxy; }
     QTableView* table() const { return m_table; }
-    QProgressBar* progressBar() const { return m_progress; }
-    QPushButton* searchButton() const { return m_run; }
-    QPushButton* cancelButton() const { return m_cancel; }
+    QProgressBar* progressBar() const { return m_settings.progress; }
+    QPushButton* searchButton() const { return m_settings.run; }
+    QPushButton* cancelButton() const { return m_settings.cancel; }
     QPushButton* pinButton() const { return m_pin; }
-    QComboBox* rankCombo() const { return m_rank; }
-    QSpinBox* batchSpin() const { return m_batch; }
-    QCheckBox* rangeCheck() const { return m_range; }
-    QSpinBox* batchMaxSpin() const { return m_batchMax; }
-    QSpinBox* topSpin() const { return m_top; }
-    QLineEdit* filterEdit() const { return m_filter; }
-    QCheckBox* headroomCheck() const { return m_headroomCheck; }
-    QDoubleSpinBox* headroomSpin() const { return m_headroomSpin; }
-    QCheckBox* tpNodeCheck() const { return m_tpNode; }
-    QCheckBox* paretoCheck() const { return m_paretoOnly; }
+    QComboBox* rankCombo() const { return m_settings.rank; }
+    QSpinBox* batchSpin() const { return m_settings.batch.size; }
+    QCheckBox* rangeCheck() const { return m_settings.batch.range; }
+    QSpinBox* batchMaxSpin() const { return m_settings.batch.max; }
+    QSpinBox* topSpin() const { return m_settings.top; }
+    QLineEdit* filterEdit() const { return m_filterRow.text; }
+    QCheckBox* headroomCheck() const { return m_filterRow.headroom.check; }
+    QDoubleSpinBox* headroomSpin() const { return m_filterRow.headroom.amount; }
+    QCheckBox* tpNodeCheck() const { return m_filterRow.tpNode; }
+    QCheckBox* paretoCheck() const { return m_filterRow.paretoOnly; }
     QLabel* statusLabel() const { return m_status; }
     ParetoChart* paretoChart() const { return m_chart; }
 
@@ -124,30 +124,44 @@ private:
     core::HardwareProfile m_baseProfile;
     bool m_hasResult = false;
     bool m_stale = false;
-    int m_selected = -1;
-    bool m_batchTouched = false;
-    bool m_settingBatch = false;
-    bool m_statusDirty = false;
 
-    // Controls.
-    QComboBox* m_rank = nullptr;
-    QSpinBox* m_batch = nullptr;
-    QCheckBox* m_range = nullptr;
-    QSpinBox* m_batchMax = nullptr;
-    QSpinBox* m_top = nullptr;
-    QPushButton* m_run = nullptr;
-    QPushButton* m_cancel = nullptr;
-    QProgressBar* m_progress = nullptr;
+    // The row at the top (buildSettings): what to search, then the progress, Cancel and Search.
+    struct {
+        QComboBox* rank = nullptr;
+        // One global batch, or with "to" checked a range of them; the planner's batch until set by hand.
+        struct {
+            QSpinBox* size = nullptr;
+            QCheckBox* range = nullptr;
+            QSpinBox* max = nullptr;
+            bool touched = false;
+            bool settingDefault = false; // the planner's batch is being set, not a person's
+        } batch;
+        QSpinBox* top = nullptr;
+        QProgressBar* progress = nullptr;
+        QPushButton* cancel = nullptr;
+        QPushButton* run = nullptr;
+    } m_settings;
+    // Below the settings: what the search found (redone when shown after a change), or that the scenario has
+    // changed since.
     QLabel* m_status = nullptr;
-    QLabel* m_staleLabel = nullptr;
-    QLineEdit* m_filter = nullptr;
-    QCheckBox* m_headroomCheck = nullptr;
-    QDoubleSpinBox* m_headroomSpin = nullptr;
-    QCheckBox* m_tpNode = nullptr;
-    QCheckBox* m_paretoOnly = nullptr;
-    QLabel* m_shown = nullptr;
-    QPushButton* m_apply = nullptr;
-    QPushButton* m_pin = nullptr;
+    bool m_statusDirty = false;
+    QLabel* m_staleNote = nullptr;
+    // Above the table (buildFilters): which layouts it lists, and how many that leaves.
+    struct {
+        QLineEdit* text = nullptr;
+        // "Free ≥ N GiB" on the worst stage.
+        struct {
+            QCheckBox* check = nullptr;
+            QDoubleSpinBox* amount = nullptr;
+        } headroom;
+        QCheckBox* tpNode = nullptr;
+        QCheckBox* paretoOnly = nullptr;
+        QLabel* shown = nullptr;
+    } m_filterRow;
+    // The selected row (the model's), what Apply and Pin act on.
+    int m_selected = -1;
+    QPushButton* m_apply = nullptr; // to the planner
+    QPushButton* m_pin = nullptr;   // to Compare
     QTableView* m_table = nullptr;
 
     ParetoChart* m_chart = nullptr;

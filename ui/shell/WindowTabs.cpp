@@ -121,19 +121,19 @@ WindowTabs::WindowTabs(MainWindow& w) : QObject(&w), m_window(w) {
 void WindowTabs::createTabs() {
     ScenarioDocument& doc = *m_window.document();
     QTabWidget& tabs = *m_window.tabs();
-    m_explore = new ExploreTab(&doc);
-    append(tabs, WindowTab::Explore, m_explore);
-    m_oneAxis = new AxisSweepView(&doc);
-    append(tabs, WindowTab::OneAxis, m_oneAxis);
-    m_compare = new CompareView(&doc);
-    append(tabs, WindowTab::Compare, m_compare);
-    m_calibrate = new CalibrateTab(doc);
-    append(tabs, WindowTab::Calibrate, m_calibrate);
-    m_validation = new ValidationTab(doc);
-    append(tabs, WindowTab::Validate, m_validation);
-    m_measuredRun = new MeasuredRunPanel();
-    m_measuredRun->attach(&doc);
-    append(tabs, WindowTab::MeasuredRun, m_measuredRun);
+    m_layoutTabs.explore = new ExploreTab(&doc);
+    append(tabs, WindowTab::Explore, m_layoutTabs.explore);
+    m_layoutTabs.oneAxis = new AxisSweepView(&doc);
+    append(tabs, WindowTab::OneAxis, m_layoutTabs.oneAxis);
+    m_layoutTabs.compare = new CompareView(&doc);
+    append(tabs, WindowTab::Compare, m_layoutTabs.compare);
+    m_measurementTabs.calibrate = new CalibrateTab(doc);
+    append(tabs, WindowTab::Calibrate, m_measurementTabs.calibrate);
+    m_measurementTabs.validation = new ValidationTab(doc);
+    append(tabs, WindowTab::Validate, m_measurementTabs.validation);
+    m_measurementTabs.measuredRun = new MeasuredRunPanel();
+    m_measurementTabs.measuredRun->attach(&doc);
+    append(tabs, WindowTab::MeasuredRun, m_measurementTabs.measuredRun);
 }
 
 QWidget* WindowTabs::page(WindowTab tab) const {
@@ -141,17 +141,17 @@ QWidget* WindowTabs::page(WindowTab tab) const {
     case WindowTab::Plan:
         return m_window.planView();
     case WindowTab::Explore:
-        return m_explore;
+        return m_layoutTabs.explore;
     case WindowTab::OneAxis:
-        return m_oneAxis;
+        return m_layoutTabs.oneAxis;
     case WindowTab::Compare:
-        return m_compare;
+        return m_layoutTabs.compare;
     case WindowTab::Calibrate:
-        return m_calibrate;
+        return m_measurementTabs.calibrate;
     case WindowTab::Validate:
-        return m_validation;
+        return m_measurementTabs.validation;
     case WindowTab::MeasuredRun:
-        return m_measuredRun;
+        return m_measurementTabs.measuredRun;
     }
     return nullptr;
 }
@@ -171,39 +171,39 @@ void WindowTabs::connectExplore() {
     searchAll->setObjectName(QStringLiteral("exploreAction"));
     searchAll->setToolTip(tr("Search every valid layout of this scenario and rank them (Explore tab)"));
     connect(searchAll, &QAction::triggered, this, [this] {
-        showPage(m_explore);
-        if (!m_explore->isRunning())
-            m_explore->startSearch();
+        showPage(m_layoutTabs.explore);
+        if (!m_layoutTabs.explore->isRunning())
+            m_layoutTabs.explore->startSearch();
     });
     m_window.menus()->addToolButton(searchAll);
 
-    connect(m_explore, &ExploreTab::pinRequested, m_compare,
+    connect(m_layoutTabs.explore, &ExploreTab::pinRequested, m_layoutTabs.compare,
             [this](const core::Scenario& scenario, const QString& label) {
-                if (m_compare->pin(scenario, label))
+                if (m_layoutTabs.compare->pin(scenario, label))
                     showStatus(tr("Pinned to Compare (%1 of %2).")
-                                   .arg(m_compare->pinnedCount())
+                                   .arg(m_layoutTabs.compare->pinnedCount())
                                    .arg(CompareView::kMaxPinned),
                                4000);
             });
 
     const auto applyUnit = [this](MemoryUnit unit) {
-        m_explore->setUnit(unit);
-        m_oneAxis->setUnit(unit);
-        m_compare->setUnit(unit);
+        m_layoutTabs.explore->setUnit(unit);
+        m_layoutTabs.oneAxis->setUnit(unit);
+        m_layoutTabs.compare->setUnit(unit);
     };
     applyUnit(m_window.settings()->memoryUnit());
-    connect(m_window.settings(), &Settings::memoryUnitChanged, m_explore, applyUnit);
+    connect(m_window.settings(), &Settings::memoryUnitChanged, m_layoutTabs.explore, applyUnit);
 }
 
 void WindowTabs::connectCalibrateAndValidate() {
     // Opening a published run replaces the scenario: ask about unsaved changes first, then show its Plan.
-    m_validation->setReplaceGuard([this] { return m_window.files()->maybeSave(); });
-    connect(m_validation, &ValidationTab::caseOpened, this, [this](const QString& id) {
+    m_measurementTabs.validation->setReplaceGuard([this] { return m_window.files()->maybeSave(); });
+    connect(m_measurementTabs.validation, &ValidationTab::caseOpened, this, [this](const QString& id) {
         showPage(m_window.planView());
         showStatus(tr("Opened the published run %1 as an unsaved scenario").arg(id), 6000);
     });
-    connect(m_calibrate, &CalibrateTab::profileApplied, this,
-            [this] { showStatus(m_calibrate->activeProfileText(), 6000); });
+    connect(m_measurementTabs.calibrate, &CalibrateTab::profileApplied, this,
+            [this] { showStatus(m_measurementTabs.calibrate->activeProfileText(), 6000); });
 }
 
 void WindowTabs::addToolsMenuEntries() {
@@ -211,11 +211,11 @@ void WindowTabs::addToolsMenuEntries() {
     QAction* calibrate = tools->addAction(tr("&Calibrate GPUs..."));
     calibrate->setObjectName(QStringLiteral("actionCalibrate"));
     calibrate->setStatusTip(tr("Measure the local GPUs or import a hardware profile"));
-    connect(calibrate, &QAction::triggered, this, [this] { showPage(m_calibrate); });
+    connect(calibrate, &QAction::triggered, this, [this] { showPage(m_measurementTabs.calibrate); });
     QAction* validate = tools->addAction(tr("&Validate against published runs"));
     validate->setObjectName(QStringLiteral("actionValidate"));
     validate->setStatusTip(tr("Compare predictions with published measured training runs"));
-    connect(validate, &QAction::triggered, this, [this] { showPage(m_validation); });
+    connect(validate, &QAction::triggered, this, [this] { showPage(m_measurementTabs.validation); });
 }
 
 } // namespace lp::ui

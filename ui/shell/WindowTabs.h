@@ -45,12 +45,12 @@ public:
     static WindowTabs* of(const MainWindow& w);
 
     QWidget* page(WindowTab tab) const;
-    ExploreTab* explore() const { return m_explore; }
-    AxisSweepView* oneAxis() const { return m_oneAxis; }
-    CompareView* compare() const { return m_compare; }
-    CalibrateTab* calibrate() const { return m_calibrate; }
-    ValidationTab* validation() const { return m_validation; }
-    MeasuredRunPanel* measuredRun() const { return m_measuredRun; }
+    ExploreTab* explore() const { return m_layoutTabs.explore; }
+    AxisSweepView* oneAxis() const { return m_layoutTabs.oneAxis; }
+    CompareView* compare() const { return m_layoutTabs.compare; }
+    CalibrateTab* calibrate() const { return m_measurementTabs.calibrate; }
+    ValidationTab* validation() const { return m_measurementTabs.validation; }
+    MeasuredRunPanel* measuredRun() const { return m_measurementTabs.measuredRun; }
 
 private:
     explicit WindowTabs(MainWindow& w);
@@ -62,12 +62,18 @@ private:
     void showStatus(const QString& message, int milliseconds) const;
 
     MainWindow& m_window;
-    ExploreTab* m_explore = nullptr;
-    AxisSweepView* m_oneAxis = nullptr;
-    CompareView* m_compare = nullptr;
-    CalibrateTab* m_calibrate = nullptr;
-    ValidationTab* m_validation = nullptr;
-    MeasuredRunPanel* m_measuredRun = nullptr;
+    // The tabs that try other layouts of the scenario (connectExplore).
+    struct {
+        ExploreTab* explore = nullptr;
+        AxisSweepView* oneAxis = nullptr;
+        CompareView* compare = nullptr;
+    } m_layoutTabs;
+    // The tabs that hold the plan against what GPUs and runs measured.
+    struct {
+        CalibrateTab* calibrate = nullptr;
+        ValidationTab* validation = nullptr;
+        MeasuredRunPanel* measuredRun = nullptr;
+    } m_measurementTabs;
 };
 
 } // namespace lp::ui
