@@ -1,5 +1,6 @@
 #include "ui/charts/ChartLegend.h"
 
+#include "ui/widgets/ExplainTrigger.h"
 #include "ui/widgets/FlowLayout.h"
 
 #include <QKeyEvent>
@@ -14,6 +15,7 @@ class LegendEntry : public QWidget {
 public:
     LegendEntry(ChartLegend* legend, QWidget* parent) : QWidget(parent), m_legend(legend) {
         setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
+        setMouseTracking(true);
     }
 
     void set(const QColor& color, const QString& name, const QString& key, ChartLegend::Mark mark) {
@@ -27,8 +29,9 @@ public:
         const bool explains = !key.isEmpty();
         setFocusPolicy(explains ? Qt::TabFocus : Qt::NoFocus);
         setCursor(explains ? Qt::PointingHandCursor : Qt::ArrowCursor);
-        setToolTip(explains ? ChartLegend::tr("%1: point at it or click it for its formula").arg(name)
-                            : QString());
+        setToolTip(explains
+                       ? ChartLegend::tr("%1: click it for its formula (point at it for a preview)").arg(name)
+                       : QString());
         if (resized)
             updateGeometry();
         update();
@@ -63,10 +66,19 @@ protected:
         p.drawText(QRect(swatch.right() + 1 + gap(), 1, width(), h), Qt::AlignLeft | Qt::AlignVCenter,
                    m_name);
     }
-    void enterEvent(QEnterEvent*) override { explain(); }
+    // A move, not the window appearing under the pointer, starts a preview.
+    void mouseMoveEvent(QMouseEvent*) override {
+        if (!m_previewing)
+            preview(m_key);
+    }
+    void leaveEvent(QEvent*) override {
+        if (m_previewing)
+            preview(QString());
+    }
     void mousePressEvent(QMouseEvent*) override { explain(); }
-    void focusInEvent(QFocusEvent*) override {
-        explain();
+    void focusInEvent(QFocusEvent* event) override {
+        if (isChosenFocus(event->reason()))
+            explain();
         update();
     }
     void focusOutEvent(QFocusEvent*) override { update(); }
@@ -87,12 +99,18 @@ private:
         if (!m_key.isEmpty())
             emit m_legend->explainRequested(m_key);
     }
+    void preview(const QString& key) {
+        m_previewing = !key.isEmpty();
+        if (!m_key.isEmpty())
+            emit m_legend->previewRequested(key);
+    }
 
     ChartLegend* m_legend;
     QColor m_color;
     QString m_name;
     QString m_key;
     ChartLegend::Mark m_mark = ChartLegend::Mark::Box;
+    bool m_previewing = false;
 };
 
 } // namespace

@@ -19,6 +19,7 @@ public:
 
 signals:
     void explainRequested(const QString& key);
+    void previewRequested(const QString& key); // pointed at; empty: the pointer left
 
 protected:
     // `name` prefixes the headline's object names ("memory": memoryHeadline, memoryVerdict).

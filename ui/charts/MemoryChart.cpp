@@ -34,6 +34,7 @@ MemoryChart::MemoryChart(QWidget* parent)
     m_view->setToolTip(tr("Stacked memory per GPU for each pipeline stage; the line is the GPU's capacity."));
     layout()->addWidget(m_legend);
     connect(m_legend, &ChartLegend::explainRequested, this, &MemoryChart::explainRequested);
+    connect(m_legend, &ChartLegend::previewRequested, this, &MemoryChart::previewRequested);
     connectBars();
     m_series->setBarWidth(0.7);
     m_chart->addSeries(m_series);
@@ -58,8 +59,7 @@ MemoryChart::MemoryChart(QWidget* parent)
     m_valueAxis->setLabelFormat(QStringLiteral("%.0f"));
     m_chart->legend()->hide(); // m_legend wraps where this one would elide its names
     connect(m_capacity, &QLineSeries::hovered, this, [this](const QPointF&, bool on) {
-        if (on)
-            emit explainRequested(QStringLiteral("memory.headroom"));
+        emit previewRequested(on ? QStringLiteral("memory.headroom") : QString());
     });
     applyTheme();
 }
@@ -73,15 +73,17 @@ void MemoryChart::connectBars() {
         const QString key = memoryExplainKey(c);
         const QString name = memoryName(c);
         connect(set, &QBarSet::hovered, this, [this, set, key, name](bool on, int index) {
-            if (!on || index < 0 || index >= set->count())
+            if (!on || index < 0 || index >= set->count()) {
+                emit previewRequested(QString());
                 return;
+            }
             QToolTip::showText(
                 QCursor::pos(),
                 tr("Stage %1 · %2: %3")
                     .arg(index)
                     .arg(name, formatNumber(set->at(index), 2) + QChar(0x202F) + unitName(m_unit)),
                 m_view);
-            emit explainRequested(key);
+            emit previewRequested(key);
         });
         connect(set, &QBarSet::clicked, this, [this, key](int) { emit explainRequested(key); });
     }

@@ -34,6 +34,7 @@ MfuGauge::MfuGauge(QWidget* parent) : QWidget(parent) {
     setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);
     auto* trigger = new ExplainTrigger(this, [] { return QStringLiteral("mfu"); });
     connect(trigger, &ExplainTrigger::explainRequested, this, &MfuGauge::explainRequested);
+    connect(trigger, &ExplainTrigger::previewRequested, this, &MfuGauge::previewRequested);
 }
 
 QSize MfuGauge::sizeHint() const {

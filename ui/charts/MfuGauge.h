@@ -21,6 +21,7 @@ public:
 
 signals:
     void explainRequested(const QString& key);
+    void previewRequested(const QString& key); // pointed at; empty: the pointer left
 
 protected:
     void paintEvent(QPaintEvent* event) override;

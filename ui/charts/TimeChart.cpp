@@ -66,12 +66,14 @@ void TimeChart::connectBars() {
         m_series->append(set);
         const QString key = timeExplainKey(c);
         connect(set, &QBarSet::hovered, this, [this, c, key](bool on, int) {
-            if (!on)
+            if (!on) {
+                emit previewRequested(QString());
                 return;
+            }
             const QString share =
                 qs(core::timeShareText(timeSeconds(m_plan.time, c), m_plan.time.stepSeconds));
             QToolTip::showText(QCursor::pos(), tr("%1: %2").arg(timeName(c), share), m_view);
-            emit explainRequested(key);
+            emit previewRequested(key);
         });
         connect(set, &QBarSet::clicked, this, [this, key](int) { emit explainRequested(key); });
     }

@@ -150,6 +150,7 @@ void ScenarioDocument::resetTo(const core::Scenario& s, const QString& path, boo
     replaceScenario(s);
     m_undo->setClean();
     emit fileStateChanged();
+    emit replaced();
 }
 
 OpenResult ScenarioDocument::openFile(const QString& path) {

@@ -90,6 +90,7 @@ signals:
     void planChanged();      // a new Plan is available
     void fileStateChanged(); // path or saved/unsaved state changed
     void profileChanged();
+    void replaced(); // resetTo() (New, Open, a restore): the earlier undo history is gone
 
 private:
     void replaceScenario(const core::Scenario& s); // the scenario, its profile and steps, re-evaluated

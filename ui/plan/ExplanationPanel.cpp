@@ -40,7 +40,8 @@ ExplanationPanel::ExplanationPanel(ScenarioDocument* doc, QWidget* parent)
     : QWidget(parent), m_doc(doc), m_browser(new QTextBrowser(this)) {
     m_browser->setObjectName(QStringLiteral("explanation"));
     m_browser->setOpenExternalLinks(true);
-    m_browser->setToolTip(tr("The formula behind the figure you last pointed at, with this plan's values."));
+    m_browser->setToolTip(
+        tr("The formula behind the figure you last clicked (or point at), with this plan's values."));
     m_browser->setAccessibleName(tr("Explanation"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -76,6 +77,15 @@ void ExplanationPanel::setUnit(MemoryUnit unit) {
 }
 
 void ExplanationPanel::showKey(const QString& key) {
+    m_chosenKey = key;
+    display(key);
+}
+
+void ExplanationPanel::previewKey(const QString& key) {
+    display(key.isEmpty() ? m_chosenKey : key);
+}
+
+void ExplanationPanel::display(const QString& key) {
     if (key == m_key)
         return;
     m_key = key;
@@ -124,7 +134,8 @@ void ExplanationPanel::refresh() {
     if (m_doc->isShowingStalePlan())
         html += QStringLiteral("<p><i>%1</i></p>").arg(tr("Values of the last valid layout."));
     html += QStringLiteral("<p style='color:%1'>%2</p>")
-                .arg(muted.name(), tr("Point at any figure, bar or gauge to explain it."));
+                .arg(muted.name(),
+                     tr("Click any figure, bar or gauge to explain it; point at one for a preview."));
     if (html != m_html) {
         m_html = html;
         m_browser->setHtml(html);

@@ -1,6 +1,8 @@
 #pragma once
 // Shows the core's explanation of one figure: its formula, the formula with the current values
-// substituted, the words, and the source. Follows the Plan as it changes.
+// substituted, the words, and the source. Follows the Plan as it changes. The figure last clicked (or
+// chosen with the keyboard, the tour, a menu) stays; pointing at another previews it until the pointer
+// leaves.
 #include "core/estimate/Explain.h"
 #include "ui/widgets/Format.h"
 
@@ -19,22 +21,27 @@ class ExplanationPanel : public QWidget {
 public:
     explicit ExplanationPanel(ScenarioDocument* doc, QWidget* parent = nullptr);
 
-    QString currentKey() const { return m_key; }
+    QString currentKey() const { return m_key; }      // the figure shown now
+    QString chosenKey() const { return m_chosenKey; } // the one shown when no preview is on
     QString currentHtml() const;
     QTextBrowser* browser() const { return m_browser; }
     void setUnit(MemoryUnit unit);
 
 public slots:
     void showKey(const QString& key);
+    // A preview of `key` while the pointer is on its figure; empty: back to the chosen figure.
+    void previewKey(const QString& key);
 
 signals:
     void keyChanged(const QString& key);
 
 private:
+    void display(const QString& key);
     void refresh();
     void changeEvent(QEvent* event) override;
     ScenarioDocument* m_doc;
     QString m_key;
+    QString m_chosenKey;
     MemoryUnit m_unit = MemoryUnit::GiB;
     QTimer m_throttle;  // during a drag the text follows at most every few frames
     QTimer m_trustPoll; // until the published runs' groups are ready (BundledValidationGroups.h)

@@ -13,6 +13,7 @@ KeyFigures::KeyFigures(QWidget* parent) : QWidget(parent) {
         auto* f = new FigureLabel(qs(figure.caption), qs(figure.id), qs(figure.explainKey),
                                   qs(figure.meaning), this);
         connect(f, &FigureLabel::explainRequested, this, &KeyFigures::explainRequested);
+        connect(f, &FigureLabel::previewRequested, this, &KeyFigures::previewRequested);
         m_figures.push_back(f);
     }
     auto* grid = new QGridLayout(this);

@@ -33,6 +33,7 @@ public:
 
 signals:
     void explainRequested(const QString& key);
+    void previewRequested(const QString& key); // pointed at; empty: the pointer left
 
 protected:
     // Three columns where the tiles have room for their values, two or one in a narrow window (or

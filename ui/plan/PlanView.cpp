@@ -57,6 +57,11 @@ PlanView::PlanView(ScenarioDocument* doc, QWidget* parent)
     connect(m_gauge, &MfuGauge::explainRequested, this, &PlanView::explainRequested);
     connect(m_figures, &KeyFigures::explainRequested, this, &PlanView::explainRequested);
     connect(m_time, &TimeChart::explainRequested, this, &PlanView::explainRequested);
+    connect(m_memory, &MemoryChart::previewRequested, this, &PlanView::previewRequested);
+    connect(m_precision, &PrecisionSection::previewRequested, this, &PlanView::previewRequested);
+    connect(m_gauge, &MfuGauge::previewRequested, this, &PlanView::previewRequested);
+    connect(m_figures, &KeyFigures::previewRequested, this, &PlanView::previewRequested);
+    connect(m_time, &TimeChart::previewRequested, this, &PlanView::previewRequested);
     connect(m_doc, &ScenarioDocument::planChanged, this, &PlanView::showPlan);
     showPlan();
 }

@@ -36,6 +36,7 @@ public:
 
 signals:
     void explainRequested(const QString& key);
+    void previewRequested(const QString& key); // pointed at; empty: the pointer left
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;

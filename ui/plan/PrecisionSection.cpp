@@ -60,8 +60,10 @@ PrecisionSection::PrecisionSection(QWidget* parent)
     fp8Layout->addWidget(m_scaling);
     fp8Layout->addStretch(1);
     m_fp8Row->setFixedWidth(195);
-    for (FigureLabel* f : {m_copies, m_scaling})
+    for (FigureLabel* f : {m_copies, m_scaling}) {
         connect(f, &FigureLabel::explainRequested, this, &PrecisionSection::explainRequested);
+        connect(f, &FigureLabel::previewRequested, this, &PrecisionSection::previewRequested);
+    }
 
     m_table->setObjectName(QStringLiteral("precisionTable"));
     m_table->setHorizontalHeaderLabels({tr("Tensor"), tr("Format"), tr("Bytes")});

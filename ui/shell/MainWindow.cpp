@@ -122,6 +122,7 @@ void MainWindow::connectViews() {
     });
 
     connect(m_planView, &PlanView::explainRequested, m_explanation.panel, &ExplanationPanel::showKey);
+    connect(m_planView, &PlanView::previewRequested, m_explanation.panel, &ExplanationPanel::previewKey);
     connect(m_diagnostics.panel, &DiagnosticsPanel::explainRequested, m_explanation.panel,
             &ExplanationPanel::showKey);
     connect(m_explanation.panel, &ExplanationPanel::keyChanged, m_planView, &PlanView::setActiveKey);

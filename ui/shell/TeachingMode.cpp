@@ -25,6 +25,7 @@
 #include <QCommandLineOption>
 #include <QCommandLineParser>
 #include <QDockWidget>
+#include <QEvent>
 #include <QLineEdit>
 #include <QMenu>
 #include <QShortcut>
@@ -89,6 +90,14 @@ TeachingMode::TeachingMode(MainWindow& w) : QObject(&w), m_window(w) {
     addPresentationAction();
     addToolBarButtons();
     addTourKeys();
+    m_window.installEventFilter(this);
+}
+
+// Closing the window during the tour ends it first: "Save changes?" is then about the user's scenario.
+bool TeachingMode::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == &m_window && event->type() == QEvent::Close)
+        m_tour->stop();
+    return QObject::eventFilter(watched, event);
 }
 
 // The tour points at widgets by objectName; these have none of their own.
@@ -311,8 +320,10 @@ bool TeachingMode::applyCommandLine(const QCommandLineParser& parser) {
         }
         startTour(step - 1);
         // A rendering leaves nothing to save: closing after the grab must not ask about the step's edit.
-        if (screenshot)
+        if (screenshot) {
+            m_tour->keepScenarioOnEnd();
             m_window.document()->undoStack()->setClean();
+        }
     }
     if (parser.isSet(kPresentation)) {
         if (screenshot) {

@@ -56,6 +56,9 @@ public:
     // Starts the tour at `step` (0-based; -1 resumes) and shows its panel.
     void startTour(int step = -1);
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     explicit TeachingMode(MainWindow& w);
     void nameTourTargets();

@@ -13,6 +13,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QTextBrowser>
 #include <QUrl>
@@ -122,35 +123,52 @@ GlossaryDialog::GlossaryDialog(ScenarioDocument* doc, QWidget* parent)
         m_list->setCurrentRow(0);
 }
 
+// A term whose name, id or alias holds the text ranks above one that only mentions it in its definitions.
 QStringList GlossaryDialog::matching(const QString& text) const {
-    QStringList ids;
     const QString needle = text.trimmed();
+    QStringList byName;
+    QStringList byDefinition;
     for (const GlossaryTerm& t : m_terms) {
-        const bool hit = needle.isEmpty() || t.term.contains(needle, Qt::CaseInsensitive) ||
-                         t.id.contains(needle, Qt::CaseInsensitive) ||
-                         t.aliases.join(QLatin1Char('\n')).contains(needle, Qt::CaseInsensitive) ||
-                         t.shortText.contains(needle, Qt::CaseInsensitive) ||
-                         t.longText.contains(needle, Qt::CaseInsensitive);
-        if (hit)
-            ids << t.id;
+        if (needle.isEmpty() || t.term.contains(needle, Qt::CaseInsensitive) ||
+            t.id.contains(needle, Qt::CaseInsensitive) ||
+            t.aliases.join(QLatin1Char('\n')).contains(needle, Qt::CaseInsensitive))
+            byName << t.id;
+        else if (t.shortText.contains(needle, Qt::CaseInsensitive) ||
+                 t.longText.contains(needle, Qt::CaseInsensitive))
+            byDefinition << t.id;
     }
-    return ids;
+    return byName + byDefinition;
 }
 
+// The matches go to the top of the list in their rank's order and the best one is selected; the other
+// terms stay below, hidden, in glossary order.
 void GlossaryDialog::filter(const QString& text) {
     const QStringList ids = matching(text);
-    int first = -1;
-    for (int i = 0; i < m_list->count(); ++i) {
-        const bool shown = ids.contains(m_list->item(i)->data(Qt::UserRole).toString());
-        m_list->item(i)->setHidden(!shown);
-        if (shown && first < 0)
-            first = i;
+    const QString previous = currentTermId();
+    QStringList order = ids;
+    for (const GlossaryTerm& t : m_terms)
+        if (!ids.contains(t.id))
+            order << t.id;
+    {
+        const QSignalBlocker blocker(m_list);
+        for (int row = 0; row < order.size(); ++row) {
+            for (int from = row; from < m_list->count(); ++from) {
+                if (m_list->item(from)->data(Qt::UserRole).toString() == order[row]) {
+                    if (from != row)
+                        m_list->insertItem(row, m_list->takeItem(from));
+                    break;
+                }
+            }
+            m_list->item(row)->setHidden(row >= ids.size());
+        }
+        const qsizetype keep = order.indexOf(previous);
+        const bool searching = !text.trimmed().isEmpty();
+        m_list->setCurrentRow(searching || keep < 0 || keep >= ids.size() ? 0 : static_cast<int>(keep));
     }
-    QListWidgetItem* current = m_list->currentItem();
-    if ((!current || current->isHidden()) && first >= 0)
-        m_list->setCurrentRow(first);
-    if (first < 0)
+    if (ids.isEmpty())
         m_details->setHtml(tr("<p>No term matches <i>%1</i>.</p>").arg(text.toHtmlEscaped()));
+    else
+        showDetails();
 }
 
 bool GlossaryDialog::showTerm(const QString& id) {

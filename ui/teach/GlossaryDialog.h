@@ -41,7 +41,8 @@ public:
     QListWidget* list() const { return m_list; }
     QTextBrowser* details() const { return m_details; }
 
-    // Terms whose name, aliases or definitions contain `text` (case-insensitive), in glossary order.
+    // Terms whose name, aliases or definitions contain `text` (case-insensitive): those that hold it in
+    // their name, id or aliases first, then those that hold it only in their definitions.
     QStringList matching(const QString& text) const;
     // Selects a term (clearing the search if it hides it). False when the id is unknown.
     bool showTerm(const QString& id);

@@ -7,6 +7,7 @@
 
 #include <QDialogButtonBox>
 #include <QHBoxLayout>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -53,10 +54,23 @@ QuizDialog::QuizDialog(ScenarioDocument* doc, std::uint64_t seed, QWidget* paren
         else
             submit(m_answer->text());
     });
-    connect(m_answer, &QLineEdit::returnPressed, m_check, &QPushButton::click);
+    m_answer->installEventFilter(this);
     connect(m_reveal, &QPushButton::clicked, this, &QuizDialog::reveal);
     connect(m_next, &QPushButton::clicked, this, &QuizDialog::nextQuestion);
     newQuiz(seed);
+}
+
+// Enter in the answer box checks the answer, and only that: left to the line edit, the key would also
+// reach the dialog, whose default button (Check, now Next) would skip the feedback.
+bool QuizDialog::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_answer && event->type() == QEvent::KeyPress) {
+        const int key = static_cast<QKeyEvent*>(event)->key();
+        if (key == Qt::Key_Return || key == Qt::Key_Enter) {
+            m_check->click();
+            return true;
+        }
+    }
+    return QDialog::eventFilter(watched, event);
 }
 
 void QuizDialog::setUpWidgets() {

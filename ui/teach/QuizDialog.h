@@ -44,6 +44,9 @@ public:
     QLabel* feedbackLabel() const { return m_feedback; }
     QLabel* explanationLabel() const { return m_explanation; }
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     void setUpWidgets();
     void layOut();

@@ -5,16 +5,29 @@
 
 #include <QFile>
 #include <QSettings>
+#include <QUndoStack>
 
 #include <algorithm>
 
 namespace lp::ui {
 namespace {
 const QString kStepKey = QStringLiteral("teaching/tourStep");
+
+// Discards the commands above the current index: pushed obsolete, it is deleted, not added.
+class DropRedoCommand : public QUndoCommand {
+public:
+    DropRedoCommand() { setObsolete(true); }
+};
+
 } // namespace
 
 Tour::Tour(ScenarioDocument* doc, QObject* parent) : QObject(parent), m_doc(doc) {
     setObjectName(QStringLiteral("tour"));
+    // Another file (New, Open, a restore) replaces the undo history: the tour ends, leaving it be.
+    connect(m_doc, &ScenarioDocument::replaced, this, [this] {
+        m_startIndex = -1;
+        stop();
+    });
 }
 
 bool Tour::load(const QString& path) {
@@ -83,9 +96,7 @@ void Tour::next() {
         return;
     if (m_current + 1 >= count()) {
         save(0); // finished: the next tour starts at the beginning
-        m_current = -1;
-        emit highlightRequested(QString());
-        emit activeChanged(false);
+        end();
         emit finished();
         return;
     }
@@ -102,6 +113,8 @@ void Tour::goTo(int step) {
         return;
     step = std::clamp(step, 0, count() - 1);
     const bool wasActive = isActive();
+    if (!wasActive)
+        m_startIndex = m_doc->undoStack()->index();
     m_current = step;
     apply(step);
     save(step);
@@ -118,9 +131,25 @@ void Tour::stop() {
     if (!isActive())
         return;
     save(m_current);
+    end();
+}
+
+void Tour::end() {
     m_current = -1;
+    restoreUserScenario();
     emit highlightRequested(QString());
     emit activeChanged(false);
+}
+
+// Undoes the tour's steps (and whatever was tried during it) and drops them from the redo side, so
+// the undo history, the scenario and the saved/unsaved state are those from before the tour.
+void Tour::restoreUserScenario() {
+    QUndoStack* undo = m_doc->undoStack();
+    if (m_startIndex < 0 || m_startIndex > undo->count())
+        return;
+    undo->setIndex(m_startIndex);
+    undo->push(new DropRedoCommand);
+    m_startIndex = -1;
 }
 
 void Tour::apply(int step) {

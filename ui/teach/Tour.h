@@ -1,7 +1,8 @@
 #pragma once
 // The guided tour in the window: loads the tour (resources/teaching/tour.json), applies each step's
 // scenario to the ScenarioDocument (one undoable edit per step), and says which widget to highlight and
-// which figure to explain. Next/back, and resumable: the last step is kept in QSettings.
+// which figure to explain. Next/back, and resumable: the last step is kept in QSettings. However it ends
+// (finished, stopped, closed), the user's scenario, undo history and saved/unsaved state come back.
 #include "core/teach/TourScript.h"
 
 #include <QObject>
@@ -46,7 +47,9 @@ public slots:
     void back();
     void goTo(int step);
     void restart() { goTo(0); }
-    void stop(); // keeps the scenario; the step is remembered for resuming
+    void stop(); // the user's scenario comes back; the step is remembered for resuming
+    // The tour's scenario stays when it ends (a rendering of one step for the docs).
+    void keepScenarioOnEnd() { m_startIndex = -1; }
 
 signals:
     void activeChanged(bool active);
@@ -59,12 +62,15 @@ signals:
 private:
     void apply(int step);
     void save(int step) const;
+    void end();
+    void restoreUserScenario();
 
     ScenarioDocument* m_doc;
     core::TourScript m_script;
     QStringList m_errors;
     int m_current = -1;
     bool m_persistent = true;
+    int m_startIndex = -1; // the undo stack's index when the tour started; -1: nothing to restore
 };
 
 } // namespace lp::ui

@@ -6,17 +6,37 @@
 
 namespace lp::ui {
 
+bool isChosenFocus(Qt::FocusReason reason) {
+    return reason != Qt::ActiveWindowFocusReason && reason != Qt::PopupFocusReason &&
+           reason != Qt::MenuBarFocusReason;
+}
+
 ExplainTrigger::ExplainTrigger(QWidget* target, std::function<QString()> key)
     : QObject(target), m_key(std::move(key)) {
     target->installEventFilter(this);
+    target->setMouseTracking(true); // a move, not the window appearing under the pointer, starts a preview
 }
 
 bool ExplainTrigger::eventFilter(QObject* watched, QEvent* event) {
     switch (event->type()) {
     case QEvent::MouseButtonPress:
-    case QEvent::Enter:
-    case QEvent::FocusIn:
         emit explainRequested(m_key());
+        break;
+    case QEvent::FocusIn:
+        if (isChosenFocus(static_cast<QFocusEvent*>(event)->reason()))
+            emit explainRequested(m_key());
+        break;
+    case QEvent::MouseMove:
+        if (!m_previewing) {
+            m_previewing = true;
+            emit previewRequested(m_key());
+        }
+        break;
+    case QEvent::Leave:
+        if (m_previewing) {
+            m_previewing = false;
+            emit previewRequested(QString());
+        }
         break;
     case QEvent::KeyPress: {
         const int key = static_cast<QKeyEvent*>(event)->key();

@@ -1,14 +1,21 @@
 #pragma once
-// Asks for the explanation of a figure when the user points at, clicks or focuses its widget, or presses
-// Enter or Space on it: the one way every figure of the window explains itself.
+// Asks for the explanation of a figure when the user clicks its widget, reaches it with Tab, or presses
+// Enter or Space on it; moving the pointer onto it asks for a preview, which ends when the pointer
+// leaves (a window opening under a still pointer previews nothing). The one way every figure of the
+// window explains itself.
 #include <QObject>
 #include <QString>
+#include <Qt>
 
 #include <functional>
 
 class QWidget;
 
 namespace lp::ui {
+
+// Focus moved to a widget on purpose (Tab, a click, the program), not given back by a window's
+// activation or a closing menu: only the former chooses what the explanation shows.
+bool isChosenFocus(Qt::FocusReason reason);
 
 class ExplainTrigger : public QObject {
     Q_OBJECT
@@ -18,12 +25,14 @@ public:
 
 signals:
     void explainRequested(const QString& key);
+    void previewRequested(const QString& key); // pointed at; empty: the pointer left
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     std::function<QString()> m_key;
+    bool m_previewing = false;
 };
 
 } // namespace lp::ui

@@ -61,8 +61,11 @@ FigureLabel::FigureLabel(const QString& caption, const QString& id, const QStrin
     m_detail->setForegroundRole(QPalette::PlaceholderText);
     m_detail->setTextFormat(Qt::PlainText);
     // The texts change on every slider step; the grid, not the texts, decides the widths.
-    for (QLabel* l : {m_caption, m_value, m_detail})
+    // The card, not its texts, receives the pointer's moves (they start the explanation's preview).
+    for (QLabel* l : {m_caption, m_value, m_detail}) {
         l->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+        l->setAttribute(Qt::WA_TransparentForMouseEvents);
+    }
     setMinimumWidth(150);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 4, 8, 4);
@@ -74,6 +77,7 @@ FigureLabel::FigureLabel(const QString& caption, const QString& id, const QStrin
     setFrameShape(QFrame::NoFrame);
     auto* trigger = new ExplainTrigger(this, [this] { return m_key; });
     connect(trigger, &ExplainTrigger::explainRequested, this, &FigureLabel::explainRequested);
+    connect(trigger, &ExplainTrigger::previewRequested, this, &FigureLabel::previewRequested);
 }
 
 void FigureLabel::setValue(const QString& value, const QString& detail) {

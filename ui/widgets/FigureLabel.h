@@ -1,6 +1,6 @@
 #pragma once
-// One key figure: a caption, a value and an optional detail line. Hover, click, focus (Tab) or
-// Enter ask the explanation panel to explain it (its core explanation key).
+// One key figure: a caption, a value and an optional detail line. Click, focus (Tab) or Enter ask the
+// explanation panel to explain it (its core explanation key); hovering previews the explanation.
 #include "core/estimate/KeyFigures.h"
 
 #include <QFrame>
@@ -32,6 +32,7 @@ public:
 
 signals:
     void explainRequested(const QString& key);
+    void previewRequested(const QString& key); // pointed at; empty: the pointer left
 
 protected:
     void focusInEvent(QFocusEvent* event) override;
