@@ -156,7 +156,9 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(quiz));
         quiz->activateWindow();
         QVERIFY(QTest::qWaitForWindowActive(quiz));
-        const auto answer = [quiz] { return QString::fromStdString(core::formatAnswer(*quiz->currentQuestion())); };
+        const auto answer = [quiz] {
+            return QString::fromStdString(core::formatAnswer(*quiz->currentQuestion()));
+        };
 
         QTest::keyClicks(quiz->answerEdit(), answer());
         QTest::keyClick(quiz->answerEdit(), Qt::Key_Return);
