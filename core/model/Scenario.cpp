@@ -5,6 +5,26 @@
 
 namespace lp::core {
 
+std::string automaticScenarioName(const Scenario& s) {
+    return s.model.name + " on " + std::to_string(s.cluster.gpus()) + " " + gpuShortName(s.cluster.gpu);
+}
+
+std::string scenarioName(const Scenario& s) {
+    return s.name ? *s.name : automaticScenarioName(s);
+}
+
+void setScenarioName(Scenario& s, std::string_view typed) {
+    constexpr std::string_view kSpace = " \t\r\n";
+    const std::size_t first = typed.find_first_not_of(kSpace);
+    const std::string text(first == std::string_view::npos
+                               ? std::string_view()
+                               : typed.substr(first, typed.find_last_not_of(kSpace) - first + 1));
+    if (text.empty() || text == automaticScenarioName(s))
+        s.name.reset();
+    else
+        s.name = text;
+}
+
 int effectiveShardDegree(const Scenario& s) {
     const int dp = s.layout.dp;
     const int d = s.training.zeroShardDegree;
