@@ -101,8 +101,9 @@ LP_TEST(olderFilesForgetTheSeedsNameAndNotes) {
         text.replace(text.find(from), from.size(), to);
     };
     replace("\"name\": \"DeepSeek-V3 on 256 H200\"", "\"name\": \"Llama-2-70B on 64 H100 (seed example)\"");
-    replace("\"notes\": \"\"", "\"notes\": \"The worked example: a 70B model on 8 nodes x 8 H100 SXM as TP 8 x "
-                               "PP 4 x DP 2.\"");
+    replace("\"notes\": \"\"",
+            "\"notes\": \"The worked example: a 70B model on 8 nodes x 8 H100 SXM as TP 8 x "
+            "PP 4 x DP 2.\"");
     replace("\"name\": \"32 x HGX H200\"", "\"name\": \"32 x DGX H100\"");
     const auto old = scenarioFromJson(text);
     LP_CHECK(old.has_value());
@@ -120,3 +121,5 @@ LP_TEST(olderFilesForgetTheSeedsNameAndNotes) {
         LP_CHECK_EQ(clusterName(written->cluster), std::string("Cluster B"));
     }
 }
+
+LP_TEST_MAIN()

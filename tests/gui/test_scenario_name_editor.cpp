@@ -74,11 +74,13 @@ private slots:
         choose(find<QComboBox>("gpuPreset"), QStringLiteral("NVIDIA H200"));
         QCOMPARE(suggestedSaveName(), QStringLiteral("DeepSeek-V3 on 64 H200.json"));
         const core::ReportInput report = core::makeReport(doc()->scenario());
-        QCOMPARE(QString::fromStdString(report.title), QStringLiteral("Layout report: DeepSeek-V3 on 64 H200"));
+        QCOMPARE(QString::fromStdString(report.title),
+                 QStringLiteral("Layout report: DeepSeek-V3 on 64 H200"));
         const std::string html = core::renderReport(report, core::ReportFormat::Html);
         QVERIFY(html.find("Llama-2-70B") == std::string::npos);
         QVERIFY(find<QLineEdit>("scenarioName")->text().isEmpty());
-        QCOMPARE(find<QLineEdit>("scenarioName")->placeholderText(), QStringLiteral("DeepSeek-V3 on 64 H200"));
+        QCOMPARE(find<QLineEdit>("scenarioName")->placeholderText(),
+                 QStringLiteral("DeepSeek-V3 on 64 H200"));
     }
 
     void typedNameIsKeptAndUndoable() {
