@@ -76,8 +76,9 @@ void ScenarioNameEditor::refresh() {
     if (m_name->text() != written && !m_name->isModified()) // never over what the user is typing
         m_name->setText(written);
     const QString notes = qs(s.notes);
-    m_notes->setToolTip(notes.isEmpty() ? tr("Write notes about this scenario (none yet).")
-                                        : notes.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")));
+    m_notes->setToolTip(notes.isEmpty()
+                            ? tr("Write notes about this scenario (none yet).")
+                            : notes.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")));
     m_notes->setText(notes.isEmpty() ? tr("&Notes…") : tr("&Notes ✎"));
 }
 
