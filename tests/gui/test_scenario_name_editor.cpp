@@ -77,7 +77,8 @@ private slots:
         QCOMPARE(QString::fromStdString(report.title),
                  QStringLiteral("Layout report: DeepSeek-V3 on 64 H200"));
         const std::string html = core::renderReport(report, core::ReportFormat::Html);
-        QVERIFY(html.find("Llama-2-70B") == std::string::npos);
+        QVERIFY(html.find("<p><b>DeepSeek-V3 on 64 H200</b></p>") != std::string::npos);
+        QVERIFY(html.find("on 64 H100") == std::string::npos);
         QVERIFY(find<QLineEdit>("scenarioName")->text().isEmpty());
         QCOMPARE(find<QLineEdit>("scenarioName")->placeholderText(),
                  QStringLiteral("DeepSeek-V3 on 64 H200"));
