@@ -301,8 +301,8 @@ int runCalibrate(const Args& argv) {
               << "Libraries: " << calib::runtimeLibraries() << '\n'
               << "Reference figures: " << ref->how << '\n'
               << "Benchmarks on GPU " << device.index
-              << (scenario ? ", with the shapes of " + scenario->name : "") << (ca.quick ? " (quick)" : "")
-              << "\n";
+              << (scenario ? ", with the shapes of " + core::scenarioName(*scenario) : "")
+              << (ca.quick ? " (quick)" : "") << "\n";
     const calib::CalibrationResult result = measure(ca, *ref, scenario, device.index);
     if (result.cancelled)
         return reportError(failure("calibrate", "interrupted: no profile written"), jsonOut);

@@ -103,7 +103,7 @@ std::string renderScenarioSummary(const Scenario& s, const Plan& p) {
     const auto& t = s.training;
     const std::string hybrid = report::hybridShardingText(s);
     KeyValues kv;
-    kv.add("Scenario", s.name);
+    kv.add("Scenario", core::scenarioName(s));
     std::string model = m.name + ": " + report::parametersText(s, p) + ", " + std::to_string(m.layers) +
                         " layers, hidden " + std::to_string(m.hidden) + ", " + std::to_string(m.heads) +
                         " heads / " + std::to_string(m.kvHeads) + " KV, MLP " + std::to_string(m.ffnHidden) +

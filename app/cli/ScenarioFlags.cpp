@@ -238,19 +238,6 @@ std::string unknownPreset(std::string_view kind, const std::string& name) {
            std::string(kind) + "s` lists them)";
 }
 
-// The cluster's name after flags changed it: "16 x DGX H100" when only the node count changed a
-// "8 x DGX H100", "Custom cluster" when its nodes are no longer the named ones.
-std::string renamedCluster(const core::ClusterSpec& before, const core::ClusterSpec& after) {
-    if (after.gpu.id != before.gpu.id || after.gpusPerNode != before.gpusPerNode)
-        return "Custom cluster";
-    if (after.nodes == before.nodes)
-        return before.name;
-    const std::string prefix = std::to_string(before.nodes) + " x ";
-    if (before.name.starts_with(prefix))
-        return std::to_string(after.nodes) + " x " + before.name.substr(prefix.size());
-    return "Custom cluster";
-}
-
 } // namespace
 
 std::expected<bool, CliError> takeScenarioFlag(ArgCursor& args, ScenarioOverrides& o) {
@@ -309,7 +296,6 @@ std::expected<void, CliError> applyCluster(const ScenarioOverrides& o, core::Clu
             return std::unexpected(badValue("--cluster", unknownPreset("cluster", *o.cluster)));
         c = core::makeCluster(*preset, o.nodes.value_or(c.nodes));
     }
-    const core::ClusterSpec shaped = c; // the file's or the preset's cluster, before the other flags
     if (o.gpu) {
         const auto* preset = core::findGpuPreset(*o.gpu);
         if (!preset)
@@ -323,7 +309,6 @@ std::expected<void, CliError> applyCluster(const ScenarioOverrides& o, core::Clu
         c.gpusPerNode = *o.gpusPerNode;
     }
     assign(c.nvlinkDomain, o.nvlinkDomain);
-    c.name = renamedCluster(shaped, c);
     if (static_cast<double>(c.nodes) * c.gpusPerNode > kMaxGpus)
         return std::unexpected(badValue(o.nodes ? "--nodes" : "--gpus-per-node",
                                         "the cluster would have " + std::to_string(c.gpus()) +
@@ -399,12 +384,13 @@ std::expected<void, CliError> applyLayout(const ScenarioOverrides& o, Scenario& 
 } // namespace
 
 std::expected<void, CliError> applyOverrides(const ScenarioOverrides& o, Scenario& s) {
-    assign(s.name, o.name);
     if (auto r = applyModel(o, s); !r)
         return r;
     if (auto r = applyCluster(o, s.cluster); !r)
         return r;
     applyTraining(o, s.training);
+    if (o.name) // after the model and cluster, which the automatic name follows
+        core::setScenarioName(s, *o.name);
     return applyLayout(o, s);
 }
 

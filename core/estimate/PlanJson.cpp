@@ -112,7 +112,7 @@ json planToJson(const Scenario& s, const Plan& p) {
     for (const auto& d : p.diagnostics)
         diagnostics.push_back(diagnosticToJson(d));
 
-    json j{{"scenario", s.name},
+    json j{{"scenario", scenarioName(s)},
            {"profile", p.profileName},
            {"valid", p.valid},
            {"layout", layoutToJson(p.layout)},

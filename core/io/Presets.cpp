@@ -289,7 +289,6 @@ ClusterSpec makeCluster(const ClusterPreset& preset, int nodes) {
         c.gpu.source += (c.gpu.source.empty() ? "" : ". ") + std::string("Network: ") + preset.name + ", " +
                         preset.source;
     }
-    c.name = std::to_string(nodes) + " x " + preset.name;
     c.nodes = nodes;
     c.gpusPerNode = preset.gpusPerNode;
     // A partial NVL72 rack (fewer trays than the domain holds) is NVLinked throughout, no further.
@@ -297,6 +296,28 @@ ClusterSpec makeCluster(const ClusterPreset& preset, int nodes) {
     c.nvlinkDomain = static_cast<int>(
         std::max<long long>(preset.gpusPerNode, std::min<long long>(preset.nvlinkDomain, gpus)));
     return c;
+}
+
+const ClusterPreset* matchingClusterPreset(const ClusterSpec& c) {
+    for (const ClusterPreset& p : clusterPresets()) {
+        if (p.gpuId != c.gpu.id || p.gpusPerNode != c.gpusPerNode)
+            continue;
+        const ClusterSpec shape = makeCluster(p, c.nodes);
+        if (shape.nvlinkDomain == c.nvlinkDomain && shape.gpu.networkBandwidth == c.gpu.networkBandwidth)
+            return &p;
+    }
+    return nullptr;
+}
+
+std::string automaticClusterName(const ClusterSpec& c) {
+    if (const ClusterPreset* p = matchingClusterPreset(c))
+        return std::to_string(c.nodes) + " x " + p->name;
+    return std::to_string(c.nodes) + (c.nodes == 1 ? " node x " : " nodes x ") +
+           std::to_string(c.gpusPerNode) + " " + gpuShortName(c.gpu);
+}
+
+std::string clusterName(const ClusterSpec& c) {
+    return c.name ? *c.name : automaticClusterName(c);
 }
 
 HardwareProfile builtinProfile(const GpuSpec& gpu) {
@@ -309,8 +330,6 @@ HardwareProfile builtinProfile(const GpuSpec& gpu) {
 
 Scenario defaultScenario() {
     Scenario s;
-    s.name = "Llama-2-70B on 64 H100 (seed example)";
-    s.notes = "The worked example: a 70B model on 8 nodes x 8 H100 SXM as TP 8 x PP 4 x DP 2.";
     // The Llama-2-70B architecture (Touvron et al. 2023; HF config.json), as the preset seed-70b holds it, on
     // 8 x DGX H100: NVLink 4 (900 GB/s both ways), one 400 Gb/s NIC per GPU.
     const ModelPreset* seed = findModelPreset("seed-70b");

@@ -54,6 +54,13 @@ const ClusterPreset* findClusterPreset(std::string_view idOrName);
 
 // A cluster of `nodes` nodes built from a cluster preset and its GPU.
 ClusterSpec makeCluster(const ClusterPreset& preset, int nodes);
+// The system preset a cluster is built from: its GPU, node size, NVLink domain and network match the
+// preset's (what tells a DGX H100 from an A3 High). nullptr for a cluster of the user's own figures.
+const ClusterPreset* matchingClusterPreset(const ClusterSpec& c);
+// The cluster's name: the one the user wrote, else "32 x DGX H100" (nodes x the matching system), else
+// "32 nodes x 8 H200".
+std::string clusterName(const ClusterSpec& c);
+std::string automaticClusterName(const ClusterSpec& c);
 // The network per GPU a cluster preset gives (bytes/s, one direction): its own figure, or its GPU preset's
 // where it sets none.
 double presetNetworkBandwidth(const ClusterPreset& preset);

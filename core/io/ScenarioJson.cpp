@@ -12,7 +12,10 @@
 #include "core/io/detail/JsonWriter.h"
 #include "core/model/Limits.h"
 
+#include <algorithm>
+#include <iterator>
 #include <string>
+#include <string_view>
 #include <utility>
 
 namespace lp::core {
@@ -188,6 +191,18 @@ Json layoutToJson(const Layout& l) {
     return j;
 }
 
+// The name and notes earlier versions gave every scenario they started from (the seed example's, the
+// untitled default) are not the user's: such a file names the scenario after its model and drops the notes.
+void forgetNameAndNotesNotWritten(Scenario& s) {
+    constexpr std::string_view kOldNames[] = {"Untitled scenario", "Llama-2-70B on 64 H100 (seed example)"};
+    constexpr std::string_view kOldSeedNotes =
+        "The worked example: a 70B model on 8 nodes x 8 H100 SXM as TP 8 x PP 4 x DP 2.";
+    if (s.name && std::ranges::find(kOldNames, *s.name) != std::end(kOldNames))
+        s.name.reset();
+    if (s.notes == kOldSeedNotes)
+        s.notes.clear();
+}
+
 } // namespace
 
 std::expected<Scenario, InputErrors> scenarioFromJson(std::string_view text) {
@@ -199,7 +214,8 @@ std::expected<Scenario, InputErrors> scenarioFromJson(std::string_view text) {
         Scenario s;
         ObjectReader r(*root, "$", errors,
                        {"schema", "version", "name", "notes", "model", "cluster", "training", "layout"});
-        r.readString("name", s.name);
+        std::string name;
+        r.readString("name", name);
         r.readString("notes", s.notes);
         s.model = readScenarioModel(r.find("model"), r.path("model"), errors);
         s.cluster = readScenarioCluster(r.find("cluster"), r.path("cluster"), errors);
@@ -213,6 +229,8 @@ std::expected<Scenario, InputErrors> scenarioFromJson(std::string_view text) {
         r.reportUnknownKeys();
         if (!errors.empty())
             return std::unexpected(json::capped(std::move(errors)));
+        setScenarioName(s, name);
+        forgetNameAndNotesNotWritten(s);
         return s;
     });
 }
@@ -221,7 +239,7 @@ std::string scenarioToJson(const Scenario& s) {
     Json j;
     j["schema"] = kScenarioSchema;
     j["version"] = kScenarioVersion;
-    j["name"] = s.name;
+    j["name"] = scenarioName(s);
     j["notes"] = s.notes;
     j["model"] = modelToJson(s.model);
     j["cluster"] = clusterToJson(s.cluster);

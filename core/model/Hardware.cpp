@@ -2,8 +2,24 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
+#include <string_view>
 
 namespace lp::core {
+
+std::string gpuShortName(const GpuSpec& gpu) {
+    static constexpr std::string_view kMakers[] = {"NVIDIA", "AMD", "Instinct", "Intel"};
+    std::string_view rest = gpu.name;
+    for (;;) {
+        while (rest.starts_with(' '))
+            rest.remove_prefix(1);
+        const std::string_view word = rest.substr(0, rest.find(' '));
+        if (word.empty() || std::ranges::find(kMakers, word) == std::end(kMakers) ||
+            word.size() == rest.size())
+            return word.empty() ? gpu.id : std::string(word);
+        rest.remove_prefix(word.size());
+    }
+}
 
 double Curve::at(double x) const {
     if (points.empty())

@@ -1,6 +1,7 @@
 #pragma once
 // GPUs, clusters and the hardware profile: the efficiencies every time estimate is scaled by
 // (docs/estimation.md, sections 6 and 7).
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -26,7 +27,9 @@ struct GpuSpec {
 };
 
 struct ClusterSpec {
-    std::string name = "8 x DGX H100";
+    // The name the user wrote; without one the cluster is named after its system and nodes (clusterName,
+    // core/io/Presets.h), so the name follows the GPU and the node count.
+    std::optional<std::string> name;
     GpuSpec gpu;
     int nodes = 8;
     int gpusPerNode = 8;
@@ -40,6 +43,10 @@ struct ClusterSpec {
 
     long long gpus() const { return static_cast<long long>(nodes) * gpusPerNode; }
 };
+
+// The GPU as people name it in a sentence: "H100" for "NVIDIA H100 SXM 80 GB", "MI300X" for "AMD
+// Instinct MI300X" (the name's first word after the maker's).
+std::string gpuShortName(const GpuSpec& gpu);
 
 // A monotone table y(x), interpolated linearly in log(x) and clamped at both ends.
 struct Curve {

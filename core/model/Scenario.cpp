@@ -5,6 +5,27 @@
 
 namespace lp::core {
 
+std::string automaticScenarioName(const Scenario& s) {
+    return s.model.name + " on " + std::to_string(s.cluster.gpus()) + " " + gpuShortName(s.cluster.gpu);
+}
+
+std::string scenarioName(const Scenario& s) {
+    return s.name ? *s.name : automaticScenarioName(s);
+}
+
+void setScenarioName(Scenario& s, std::string_view typed) {
+    constexpr std::string_view kSpace = " \t\r\n";
+    const std::string automatic = automaticScenarioName(s);
+    const std::size_t first = typed.find_first_not_of(kSpace);
+    const std::string_view text = first == std::string_view::npos
+                                      ? std::string_view()
+                                      : typed.substr(first, typed.find_last_not_of(kSpace) - first + 1);
+    if (text.empty() || typed == automatic || text == automatic)
+        s.name.reset();
+    else
+        s.name = std::string(text);
+}
+
 int effectiveShardDegree(const Scenario& s) {
     const int dp = s.layout.dp;
     const int d = s.training.zeroShardDegree;

@@ -4,6 +4,7 @@
 #include "core/model/Hardware.h"
 #include "core/model/ModelSpec.h"
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -100,14 +101,25 @@ struct Layout {
 };
 
 struct Scenario {
-    std::string name = "Untitled scenario";
-    std::string notes;
+    // The name the user wrote; without one the scenario is named after its model, GPU and GPU count
+    // (scenarioName), so the name follows what the user changes.
+    std::optional<std::string> name;
+    std::string notes; // the user's notes; empty: none
+
     ModelSpec model;
     ClusterSpec cluster;
     TrainingOptions training;
     Layout layout;
     bool operator==(const Scenario&) const = default;
 };
+
+// The scenario's name: the one the user wrote, else "<model> on <GPUs> <GPU>" ("Llama-3-8B on 64 H100").
+// Every view, file name and report title reads it.
+std::string scenarioName(const Scenario& s);
+// The name a scenario has when the user wrote none.
+std::string automaticScenarioName(const Scenario& s);
+// The name the user typed: blank, or the automatic name itself, returns to the automatic name.
+void setScenarioName(Scenario& s, std::string_view typed);
 
 // The data-parallel ranks one shard group spans: the ZeRO shard degree where it is set (1..DP), DP
 // otherwise (and always with ZeRO-0, which shards nothing). The group also spans the CP ranks.

@@ -1,6 +1,7 @@
 #include "core/report/PlanFigures.h"
 
 #include "core/estimate/Precision.h"
+#include "core/io/Presets.h"
 #include "core/model/Enums.h"
 #include "core/model/Units.h"
 #include "core/report/SvgCharts.h"
@@ -49,7 +50,7 @@ std::string parametersText(const Scenario& s, const Plan& p) {
 }
 
 std::string clusterLine(const ClusterSpec& c) {
-    return c.name + ": " + std::to_string(c.nodes) + (c.nodes == 1 ? " node x " : " nodes x ") +
+    return clusterName(c) + ": " + std::to_string(c.nodes) + (c.nodes == 1 ? " node x " : " nodes x ") +
            std::to_string(c.gpusPerNode) + " " + c.gpu.name + " = " + whole(c.gpus()) + " GPUs";
 }
 

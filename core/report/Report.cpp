@@ -126,7 +126,7 @@ ReportInput makeReport(const Scenario& s, const HardwareProfile& profile, const 
     r.plan = plan;
     if (plan.valid)
         r.explanations = explainPlan(s, plan);
-    r.title = "Layout report: " + s.name;
+    r.title = "Layout report: " + scenarioName(s);
     r.generatedAt = utcTimestampNow();
     r.toolVersion = LP_VERSION;
     return r;

@@ -147,8 +147,8 @@ std::string pageHeader(const ReportInput& r, bool invalid) {
     const std::string cls = invalid ? "invalid" : (p.memory.fits ? "fits" : "nofit");
     return "<header>\n<h1>" + escapeHtml(r.title) + "</h1>\n<p class=\"meta\">Generated " +
            escapeHtml(displayTimestamp(r.generatedAt)) + " by Layout Planner " + escapeHtml(r.toolVersion) +
-           ". Scenario: <b>" + escapeHtml(r.scenario.name) + "</b>.</p>\n<p><span class=\"status " + cls +
-           "\">" + escapeHtml(report::statusLine(p)) + "</span></p>\n</header>\n";
+           ". Scenario: <b>" + escapeHtml(scenarioName(r.scenario)) + "</b>.</p>\n<p><span class=\"status " +
+           cls + "\">" + escapeHtml(report::statusLine(p)) + "</span></p>\n</header>\n";
 }
 
 constexpr const char* kNavigation =
@@ -163,7 +163,7 @@ constexpr const char* kNavigation =
 
 std::string scenarioSection(const Scenario& s, const Plan& p, const HtmlOptions& o) {
     std::string h = section("scenario", "Scenario");
-    h += "<p><b>" + escapeHtml(s.name) + "</b></p>\n";
+    h += "<p><b>" + escapeHtml(scenarioName(s)) + "</b></p>\n";
     if (!s.notes.empty())
         h += "<p class=\"notes\">" + escapeHtmlMultiline(s.notes) + "</p>\n";
     h += "<h3>Model</h3>\n" + kvTable(report::modelFacts(s, p), o);

@@ -124,7 +124,7 @@ std::string heading(std::string_view title) {
 }
 
 std::string scenarioSection(const Scenario& s, const Plan& p) {
-    std::string md = heading("Scenario") + "**" + escapeMarkdown(s.name) + "**\n\n";
+    std::string md = heading("Scenario") + "**" + escapeMarkdown(scenarioName(s)) + "**\n\n";
     if (!s.notes.empty())
         md += escapeMarkdownBlock(s.notes) + "\n\n";
     md += "### Model\n\n" + kvTable(report::modelFacts(s, p));
@@ -221,7 +221,7 @@ std::string reportToMarkdown(const ReportInput& r) {
     md.reserve(48 * 1024);
     md += "# " + escapeMarkdown(r.title) + "\n\n";
     md += "Generated " + escapeMarkdown(displayTimestamp(r.generatedAt)) + " by Layout Planner " +
-          escapeMarkdown(r.toolVersion) + ". Scenario: **" + escapeMarkdown(s.name) + "**.\n\n";
+          escapeMarkdown(r.toolVersion) + ". Scenario: **" + escapeMarkdown(scenarioName(s)) + "**.\n\n";
     md += "**Status:** " + escapeMarkdown(report::statusLine(p)) + "\n\n";
     md += heading("Summary") + kvTable(report::summaryFigures(r));
     md += scenarioSection(s, p);

@@ -156,7 +156,9 @@ int axisMaximum(LayoutAxis axis) {
 }
 
 void syncClusterName(ClusterSpec& c) {
-    const std::string& name = c.name;
+    if (!c.name)
+        return;
+    const std::string& name = *c.name;
     const std::size_t sep = name.find(" x ");
     if (sep == std::string::npos || sep == 0)
         return;

@@ -554,7 +554,7 @@ bool sameLayoutChoice(const SearchChoice& a, const SearchChoice& b) {
 
 bool sameSearchInputs(const Scenario& a, const Scenario& b) {
     const auto inputs = [](Scenario s) {
-        s.name.clear();
+        s.name.reset();
         s.notes.clear();
         s.layout = {};
         s.training.zeroStage = 0;

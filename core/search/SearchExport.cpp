@@ -92,7 +92,7 @@ nlohmann::json searchResultToJsonValue(const Scenario& base, const SearchResult&
     json j;
     j["schema"] = kSearchResultsSchema;
     j["version"] = kSearchResultsVersion;
-    j["scenario"] = base.name;
+    j["scenario"] = scenarioName(base);
     j["rank_by"] = std::string(toString(r.rankBy));
     for (const auto& [key, count] : kCounts)
         j[key] = r.*count;

@@ -437,6 +437,28 @@ LP_TEST(scenario_round_trip_with_flags) {
     fs::remove(file);
 }
 
+LP_TEST(scenario_is_named_after_its_model_and_gpus) {
+    // A Hugging Face import or --model/--gpu/--nodes name the scenario and its cluster after what they hold,
+    // not after the seed example; --name is kept whatever follows.
+    const std::string hf = std::string(LP_TEST_DATA_DIR) + "/hf/llama-3.1-8b.json";
+    const fs::path file = tempFile("hf-scenario");
+    LP_CHECK_EQ(run({"scenario", "--hf-config", hf, "-o", file.string()}).code, 0);
+    const json imported = json::parse(readAll(file));
+    LP_CHECK_EQ(imported.value("name", ""), std::string("llama-3.1-8b on 64 H100"));
+    LP_CHECK_EQ(imported.value("notes", "x"), std::string());
+    const auto report = run({"report", file.string(), "--format", "md"});
+    LP_CHECK(contains(report.out, "llama-3.1-8b on 64 H100"));
+    LP_CHECK(!contains(report.out, "seed example) on") && !contains(report.out, "Llama-2-70B on"));
+    fs::remove(file);
+
+    const json v3 =
+        run({"scenario", "--model", "deepseek-v3", "--gpu", "h200-sxm-141gb", "--nodes", "32"}).parsed();
+    LP_CHECK_EQ(v3.value("name", ""), std::string("DeepSeek-V3 on 256 H200"));
+    LP_CHECK_EQ(v3.at("cluster").value("name", ""), std::string("32 x HGX H200"));
+    const json named = run({"scenario", "--name", "my plan", "--model", "deepseek-v3"}).parsed();
+    LP_CHECK_EQ(named.value("name", ""), std::string("my plan"));
+}
+
 LP_TEST(scenario_to_stdout) {
     const auto r = run({"scenario"});
     LP_CHECK_EQ(r.code, 0);

@@ -113,7 +113,7 @@ struct Random {
 
 Scenario randomScenario(Random& r) {
     Scenario s;
-    s.name = r.text();
+    const std::string name = r.text(); // the user's, set once the model and cluster are (setScenarioName)
     s.notes = r.text();
     ModelSpec& m = s.model;
     m.name = r.text();
@@ -153,7 +153,8 @@ Scenario randomScenario(Random& r) {
         }
     }
     ClusterSpec& c = s.cluster;
-    c.name = r.text();
+    if (std::string cluster = r.text(); !cluster.empty())
+        c.name = std::move(cluster);
     c.nodes = r.integer(1, 1000000);
     c.gpusPerNode = r.integer(1, 72);
     c.nvlinkDomain = r.integer(1, 1000000);
@@ -226,6 +227,7 @@ Scenario randomScenario(Random& r) {
     l.vpp = r.integer(1, 16);
     l.microBatch = r.integer(1, 1000000);
     l.accumulation = r.integer(1, 1000000);
+    setScenarioName(s, name);
     return s;
 }
 

@@ -51,7 +51,7 @@ LP_TEST(withoutKeepTheClusterFollows) {
     LP_CHECK_EQ(n.cluster.gpus(), 32LL);
     LP_CHECK_EQ(n.cluster.nodes, 4);
     LP_CHECK_EQ(n.cluster.gpusPerNode, 8);
-    LP_CHECK_EQ(n.cluster.name, std::string("4 x DGX H100"));
+    LP_CHECK_EQ(core::clusterName(n.cluster), std::string("4 x DGX H100"));
     // Down to a partial node and back to whole nodes.
     core::Scenario small = core::withLayoutValue(s, LayoutAxis::Pp, 1, rules);
     small = core::withLayoutValue(small, LayoutAxis::Dp, 1, rules);

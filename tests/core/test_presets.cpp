@@ -280,7 +280,7 @@ LP_TEST(makeClusterCopiesTheGpu) {
     if (!dgx)
         return;
     const ClusterSpec c = makeCluster(*dgx, 8);
-    LP_CHECK_EQ(c.name, std::string("8 x DGX H100"));
+    LP_CHECK_EQ(clusterName(c), std::string("8 x DGX H100"));
     LP_CHECK_EQ(c.nodes, 8);
     LP_CHECK_EQ(c.gpusPerNode, 8);
     LP_CHECK_EQ(c.nvlinkDomain, 8);
@@ -291,7 +291,7 @@ LP_TEST(makeClusterCopiesTheGpu) {
     const ClusterSpec a = makeCluster(*findClusterPreset("dgx-a100"), 2);
     LP_CHECK_EQ(a.gpu.id, std::string("a100-sxm-80gb"));
     LP_CHECK_NEAR(a.gpu.networkBandwidth, 25e9, 1e-9);
-    LP_CHECK_EQ(a.name, std::string("2 x DGX A100"));
+    LP_CHECK_EQ(clusterName(a), std::string("2 x DGX A100"));
 
     // A network of its own is the system's, and the GPU's figures say where it comes from.
     const ClusterSpec a3 = makeCluster(*findClusterPreset("gcp-a3-high"), 2);

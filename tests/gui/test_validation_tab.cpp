@@ -379,7 +379,7 @@ private slots:
         QCOMPARE(opened.front().front().toString(), id);
         QVERIFY(!(doc.scenario() == before));
         QCOMPARE(doc.scenario(), core::resolveCase(c, nullptr));
-        QCOMPARE(QString::fromStdString(doc.scenario().name), id);
+        QCOMPARE(QString::fromStdString(core::scenarioName(doc.scenario())), id);
         QVERIFY(doc.filePath().isEmpty());
         QVERIFY(doc.isModified());
         QVERIFY(doc.plan().valid);
@@ -394,7 +394,7 @@ private slots:
         const QString lastId = last.data(ui::ValidationModel::CaseIdRole).toString();
         emit tab.table()->doubleClicked(last);
         QCOMPARE(opened.count(), 2);
-        QCOMPARE(QString::fromStdString(doc.scenario().name), lastId);
+        QCOMPARE(QString::fromStdString(core::scenarioName(doc.scenario())), lastId);
 
         // The button opens the selected row.
         QVERIFY(!tab.openButton()->isEnabled() || tab.table()->selectionModel()->hasSelection());
@@ -402,7 +402,7 @@ private slots:
         QVERIFY(tab.openButton()->isEnabled());
         tab.openButton()->click();
         QCOMPARE(opened.count(), 3);
-        QCOMPARE(QString::fromStdString(doc.scenario().name),
+        QCOMPARE(QString::fromStdString(core::scenarioName(doc.scenario())),
                  tab.filterModel()->index(0, 0).data(ui::ValidationModel::CaseIdRole).toString());
 
         // A guard that says no (unsaved changes kept) leaves the document alone.

@@ -1,5 +1,6 @@
 #include "ui/compare/CompareModel.h"
 
+#include "ui/widgets/Format.h"
 #include "ui/widgets/Palette.h"
 
 #include <QBrush>
@@ -218,7 +219,7 @@ QVariant CompareModel::headerData(int section, Qt::Orientation orientation, int 
     if (role == Qt::DisplayRole)
         return QStringLiteral("%1 · %2").arg(letter(section), pin.source);
     if (role == Qt::ToolTipRole)
-        return QString::fromStdString(pin.scenario.name);
+        return qs(core::scenarioName(pin.scenario));
     return {};
 }
 

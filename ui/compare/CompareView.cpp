@@ -4,6 +4,7 @@
 #include "core/search/LayoutComparison.h"
 #include "ui/charts/ChartStyle.h"
 #include "ui/document/ScenarioDocument.h"
+#include "ui/widgets/Format.h"
 #include "ui/widgets/Palette.h"
 #include "ui/widgets/ScrollPage.h"
 
@@ -295,7 +296,7 @@ void CompareView::rebuildCards() {
         auto* text = new QLabel(card);
         text->setTextFormat(Qt::PlainText);
         text->setText(p.source + QLatin1Char('\n') + qs(core::pinSummary(p.scenario)));
-        text->setToolTip(QString::fromStdString(p.scenario.name));
+        text->setToolTip(qs(core::scenarioName(p.scenario)));
         auto* unpinButton = new QToolButton(card);
         unpinButton->setObjectName(QStringLiteral("compareUnpin%1").arg(i));
         unpinButton->setText(tr("Unpin"));

@@ -3,6 +3,7 @@
 #include "ui/scenario/ClusterEditor.h"
 #include "ui/scenario/LayoutSliders.h"
 #include "ui/scenario/ModelEditor.h"
+#include "ui/scenario/ScenarioNameEditor.h"
 #include "ui/scenario/TrainingEditor.h"
 
 #include <QEvent>
@@ -22,8 +23,9 @@ QGroupBox* group(const QString& title, QWidget* content, QWidget* parent) {
 } // namespace
 
 ScenarioPanel::ScenarioPanel(ScenarioDocument* doc, QWidget* parent)
-    : QScrollArea(parent), m_model(new ModelEditor(doc)), m_cluster(new ClusterEditor(doc)),
-      m_training(new TrainingEditor(doc)), m_layout(new LayoutSliders(doc)) {
+    : QScrollArea(parent), m_name(new ScenarioNameEditor(doc)), m_model(new ModelEditor(doc)),
+      m_cluster(new ClusterEditor(doc)), m_training(new TrainingEditor(doc)),
+      m_layout(new LayoutSliders(doc)) {
     setObjectName(QStringLiteral("scenarioPanel"));
     setWidgetResizable(true);
     setFrameShape(QFrame::NoFrame);
@@ -32,6 +34,7 @@ ScenarioPanel::ScenarioPanel(ScenarioDocument* doc, QWidget* parent)
     auto* layout = new QVBoxLayout(inner);
     layout->setContentsMargins(6, 6, 6, 6);
     layout->setSpacing(8);
+    layout->addWidget(group(tr("Scenario"), m_name, inner));
     layout->addWidget(group(tr("Model"), m_model, inner));
     layout->addWidget(group(tr("Cluster"), m_cluster, inner));
     layout->addWidget(group(tr("Training"), m_training, inner));

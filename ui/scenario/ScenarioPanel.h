@@ -1,6 +1,6 @@
 #pragma once
-// The scenario on the left of the window, shared by every tab: model, cluster, training options
-// and the layout controls, in a scroll area.
+// The scenario on the left of the window, shared by every tab: its name and notes, model, cluster, training
+// options and the layout controls, in a scroll area.
 #include <QScrollArea>
 
 namespace lp::ui {
@@ -9,6 +9,7 @@ class ClusterEditor;
 class LayoutSliders;
 class ModelEditor;
 class ScenarioDocument;
+class ScenarioNameEditor;
 class TrainingEditor;
 
 class ScenarioPanel : public QScrollArea {
@@ -16,6 +17,7 @@ class ScenarioPanel : public QScrollArea {
 public:
     explicit ScenarioPanel(ScenarioDocument* doc, QWidget* parent = nullptr);
 
+    ScenarioNameEditor* nameEditor() const { return m_name; }
     ModelEditor* modelEditor() const { return m_model; }
     ClusterEditor* clusterEditor() const { return m_cluster; }
     TrainingEditor* trainingEditor() const { return m_training; }
@@ -31,6 +33,7 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    ScenarioNameEditor* m_name;
     ModelEditor* m_model;
     ClusterEditor* m_cluster;
     TrainingEditor* m_training;

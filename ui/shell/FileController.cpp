@@ -3,6 +3,7 @@
 #include "ui/document/Prompter.h"
 #include "ui/document/ScenarioDocument.h"
 #include "ui/shell/Settings.h"
+#include "ui/widgets/Format.h"
 #include "ui/widgets/InlineBanner.h"
 
 #include <QAction>
@@ -124,7 +125,7 @@ bool FileController::save() {
 bool FileController::saveAs() {
     QString suggested = m_doc->filePath();
     if (suggested.isEmpty()) {
-        QString name = QString::fromStdString(m_doc->scenario().name).simplified();
+        QString name = qs(core::scenarioName(m_doc->scenario())).simplified();
         name.replace(QLatin1Char('/'), QLatin1Char('-'));
         suggested =
             QDir(m_lastDir.isEmpty() ? QDir::homePath() : m_lastDir).filePath(name + QStringLiteral(".json"));

@@ -257,8 +257,7 @@ void MainWindow::offerRestore() {
     m_banners.restore->showMessage(
         InlineBanner::Kind::Info, tr("Layout Planner did not close normally last time."),
         tr("Unsaved changes to %1 (\"%2\", autosaved %3) can be restored.")
-            .arg(from.toHtmlEscaped(), QString::fromStdString(snapshot->scenario.name).toHtmlEscaped(),
-                 when));
+            .arg(from.toHtmlEscaped(), qs(core::scenarioName(snapshot->scenario)).toHtmlEscaped(), when));
     m_banners.restore->setClosable(false);
     m_banners.restore->addAction(QStringLiteral("restore"), tr("&Restore"),
                                  tr("Open the autosaved scenario, unsaved."));

@@ -53,7 +53,7 @@ LaunchFile::LaunchFile(const Scenario& s, LaunchTarget target, std::string fileN
     m_settings.target = target;
     m_settings.fileName = std::move(fileName);
     m_settings.text = "# " + std::string(displayName(target)) + " " + std::string(contents) + " for \"" +
-                      plainName(s.name) + "\", written by Layout Planner.\n";
+                      plainName(scenarioName(s)) + "\", written by Layout Planner.\n";
 }
 
 void noteWhatTheTargetLacks(LaunchSettings& out, const char* framework, const TrainingOptions& t,

@@ -6,7 +6,9 @@
 #include "core/io/detail/PresetNames.h"
 #include "core/model/Limits.h"
 
+#include <algorithm>
 #include <array>
+#include <string_view>
 #include <utility>
 
 namespace lp::core {
@@ -54,7 +56,6 @@ constexpr Field<GpuSpec> kGpuFields[] = {
 // Written as a table; read by hand in readScenarioCluster (the node count comes before the preset, and the
 // NVLink domain follows the node size), with the same limits.
 constexpr Field<ClusterSpec> kClusterFields[] = {
-    {"name", &ClusterSpec::name},
     {"nodes", IntKey<ClusterSpec>{&ClusterSpec::nodes, 1, kMaxCount}},
     {"gpus_per_node", IntKey<ClusterSpec>{&ClusterSpec::gpusPerNode, 1, kMaxCount}},
     {"nvlink_domain", IntKey<ClusterSpec>{&ClusterSpec::nvlinkDomain, 1, kMaxCount}},
@@ -235,6 +236,23 @@ Json gpuToJson(const GpuSpec& g) {
     return j;
 }
 
+namespace {
+
+// A name the planner derived (its own today, or what an earlier version wrote: "8 x DGX H100" from a
+// system preset, "Custom cluster" from the command line) is not the user's: it follows the cluster.
+bool isDerivedClusterName(std::string_view name, const ClusterSpec& c) {
+    if (name.empty() || name == "Custom cluster" || name == automaticClusterName(c))
+        return true;
+    const std::size_t sep = name.find(" x ");
+    if (sep == 0 || sep == std::string_view::npos ||
+        name.substr(0, sep).find_first_not_of("0123456789") != std::string_view::npos)
+        return false;
+    const std::string_view system = name.substr(sep + 3);
+    return std::ranges::any_of(clusterPresets(), [&](const ClusterPreset& p) { return p.name == system; });
+}
+
+} // namespace
+
 ClusterSpec readScenarioCluster(const Json* j, const std::string& path, InputErrors& errors) {
     ClusterSpec c;
     if (!j)
@@ -255,7 +273,8 @@ ClusterSpec readScenarioCluster(const Json* j, const std::string& path, InputErr
     c.nodes = nodes;
     // The NVLink domain follows the node size unless the base spans more than a node (NVL72 racks).
     const bool domainIsNode = c.nvlinkDomain == c.gpusPerNode;
-    r.readString("name", c.name);
+    std::string name;
+    const bool named = r.readString("name", name);
     const bool perNodeOk = r.readInt("gpus_per_node", c.gpusPerNode, 1, kMaxCount);
     if (r.has("nvlink_domain"))
         r.readInt("nvlink_domain", c.nvlinkDomain, 1, kMaxCount);
@@ -266,11 +285,15 @@ ClusterSpec readScenarioCluster(const Json* j, const std::string& path, InputErr
     if (const Json* g = r.find("gpu"))
         readScenarioGpu(*g, r.path("gpu"), c.gpu, errors);
     r.reportUnknownKeys();
+    c.name.reset();
+    if (named && !isDerivedClusterName(name, c))
+        c.name = name;
     return c;
 }
 
 Json clusterToJson(const ClusterSpec& c) {
     Json j;
+    j["name"] = clusterName(c);
     json::writeFields(j, c, kClusterFields);
     j["gpu"] = gpuToJson(c.gpu);
     return j;

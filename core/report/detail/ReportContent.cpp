@@ -2,6 +2,7 @@
 
 #include "core/estimate/ExecutionStyle.h"
 #include "core/estimate/Precision.h"
+#include "core/io/Presets.h"
 #include "core/model/Enums.h"
 #include "core/model/Units.h"
 #include "core/report/SvgCharts.h"
@@ -35,7 +36,7 @@ KeyValues summaryFigures(const ReportInput& r) {
     const Plan& p = r.plan;
     const Scenario& s = r.scenario;
     KeyValues kv;
-    kv.emplace_back("Scenario", s.name);
+    kv.emplace_back("Scenario", scenarioName(s));
     kv.emplace_back("Model", s.model.name + " (" + parametersText(s, p) + ")");
     kv.emplace_back("Cluster", clusterLine(s.cluster));
     kv.emplace_back("Layout", layoutLine(s));
@@ -110,7 +111,7 @@ KeyValues clusterFacts(const Scenario& s) {
     const ClusterSpec& c = s.cluster;
     const GpuSpec& g = c.gpu;
     KeyValues kv;
-    kv.emplace_back("Name", c.name);
+    kv.emplace_back("Name", clusterName(c));
     kv.emplace_back("GPUs", std::to_string(c.nodes) + (c.nodes == 1 ? " node x " : " nodes x ") +
                                 std::to_string(c.gpusPerNode) + " = " + str(c.gpus()));
     kv.emplace_back("NVLink domain", std::to_string(c.nvlinkDomain) + " GPUs");
