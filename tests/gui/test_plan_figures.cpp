@@ -98,11 +98,12 @@ private slots:
         s.cluster.gpusPerNode = 1;
         s.cluster.nvlinkDomain = 1;
         s.layout = core::Layout{};
-        doc()->replaceScenario(s);
+        doc()->edit(s, QStringLiteral("one GPU"));
         QCoreApplication::processEvents();
         QTRY_COMPARE(m_window->statusLabel(1)->text(), QStringLiteral("1 GPU"));
         QVERIFY(plan()->gauge()->isGreyed());
-        QVERIFY(plan()->keyFigures()
+        QVERIFY(plan()
+                    ->keyFigures()
                     ->figure(QStringLiteral("training_time"))
                     ->detail()
                     .endsWith(QStringLiteral(" tokens, 1 GPU")));
