@@ -79,10 +79,11 @@ KeyFigure stateCard(const Plan& p, MemoryUnit unit) {
     return card(
         "training_state_bytes", "Training state",
         "Weights, gradients and optimizer state of the whole model before sharding (about 16 bytes per "
-        "parameter with mixed-precision Adam); the second line is what the worst GPU holds of it.",
+        "parameter with mixed-precision Adam); the second line is what the GPU that needs the most memory "
+        "holds of it.",
         p.trainingStateBytes, bytesIn(p.trainingStateBytes, unit, 0),
-        wholeNumber(p.intermediates.bytesPerParamState) + " B/param, whole model\nworst GPU holds " +
-            bytesIn(perGpu, unit, 1));
+        "whole, " + wholeNumber(p.intermediates.bytesPerParamState) +
+            " B/param\nper GPU: " + bytesIn(perGpu, unit, 1));
 }
 
 KeyFigure trainingTimeCard(const Scenario& s, const Plan& p) {
@@ -173,7 +174,7 @@ double bubbleShareOfStep(const TimeBreakdown& t) {
 
 std::string bubbleText(const TimeBreakdown& t) {
     return fmt::percent(bubbleShareOfStep(t)) +
-           " of the step; (p-1)/(v*m) = " + fmt::percent(t.bubbleFraction) +
+           " of the step; (p-1)/(v x m) = " + fmt::percent(t.bubbleFraction) +
            " of the bubble-free pipeline time";
 }
 

@@ -229,7 +229,7 @@ LP_TEST(the_training_state_card_says_whole_model_and_what_one_gpu_holds) {
         LP_CHECK(!contains(state.detail, "unsharded"));
         const StageMemory& w = *p.memory.worst();
         LP_CHECK_EQ(state.detail,
-                    "16 B/param, whole model\nworst GPU holds " +
+                    "whole, 16 B/param\nper GPU: " +
                         bytesIn(w.weightsBytes + w.gradientsBytes + w.optimizerBytes, MemoryUnit::GiB, 1));
     }
 }
@@ -241,7 +241,7 @@ LP_TEST(the_bubble_is_worded_as_a_share_of_the_step_and_the_ratio_named) {
     t.bubbleFraction = 0.887;
     LP_CHECK_NEAR(bubbleShareOfStep(t), 0.47, 1e-12);
     LP_CHECK_EQ(bubbleText(t),
-                std::string("47.0 % of the step; (p-1)/(v*m) = 88.7 % of the bubble-free pipeline time"));
+                std::string("47.0 % of the step; (p-1)/(v x m) = 88.7 % of the bubble-free pipeline time"));
     LP_CHECK_EQ(bubbleShareOfStep(TimeBreakdown{}), 0.0);
     // The diagnostic and the explanation of a plan agree with its breakdown.
     const Scenario s = defaultScenario();
