@@ -107,9 +107,9 @@ std::string message(const diagnostic::TpOverSlowLinks& f, double ms) {
                    f.nvlinkDomain, ms));
 }
 std::string message(const diagnostic::PipelineBubble& f, double ms) {
-    return lp::format("The pipeline bubble is {:.1f}% of the pipeline time ((p-1)/(v*m) with {} micro "
-                      "batches): {:.1f} ms per step with idle GPUs.",
-                      100.0 * f.bubbleFraction, f.microBatches, ms);
+    return lp::format("The pipeline bubble is {:.1f}% of the step: {:.1f} ms per step with idle GPUs "
+                      "((p-1)/(v*m) = {:.1f}% of the bubble-free pipeline time, with {} micro batches).",
+                      100.0 * f.shareOfStep, ms, 100.0 * f.bubbleFraction, f.microBatches);
 }
 std::string message(const diagnostic::LoaderNotPrefetching&, double ms) {
     return lp::format(
@@ -144,7 +144,8 @@ std::string message(const diagnostic::ExposedDpComm& f, double ms) {
 }
 std::string message(const diagnostic::EpCrossesNodes& f, double ms) {
     return largerThanNvlink(
-        lp::format("expert-parallel group (TP {} x EP {} GPUs)", f.tp, f.ep),
+        lp::format("expert-parallel group (expert TP {} x EP {} = {} GPUs)", f.expertTp, f.ep,
+                   f.expertTp * f.ep),
         lp::format(": token all-to-alls cross the network and cost {:.1f} ms per step.", ms));
 }
 std::string message(const diagnostic::SmallExpertBatches& f, double) {

@@ -60,8 +60,9 @@ struct TpOverSlowLinks {
 };
 struct PipelineBubble {
     static constexpr DiagnosticId kId = DiagnosticId::PipelineBubble;
-    double bubbleFraction = 0; // of the pipeline time
+    double bubbleFraction = 0; // (p-1)/(v*m): the bubble over the bubble-free pipeline time
     int microBatches = 0;
+    double shareOfStep = 0; // the bubble's share of the step
 };
 struct LoaderNotPrefetching {
     static constexpr DiagnosticId kId = DiagnosticId::LoaderNotPrefetching;
@@ -91,7 +92,7 @@ struct ExposedDpComm {
 };
 struct EpCrossesNodes {
     static constexpr DiagnosticId kId = DiagnosticId::EpCrossesNodes;
-    int tp = 0;
+    int expertTp = 0; // in effect (auto resolved)
     int ep = 0;
 };
 struct SmallExpertBatches {

@@ -4,6 +4,7 @@
 
 #include "core/estimate/Collectives.h"
 #include "core/estimate/ExecutionStyle.h"
+#include "core/estimate/KeyFigures.h"
 #include "core/estimate/detail/EvalContext.h"
 #include "core/estimate/detail/Memory.h"
 #include "core/estimate/detail/StepTime.h"
@@ -126,7 +127,7 @@ void diagnoseStepTime(const EvalContext& x, Plan& p) {
                       diagnostic::TpOverSlowLinks{l.tp, x.s.cluster.nvlinkDomain});
     if (l.pp > 1 && t.bubbleFraction >= 0.05)
         addDiagnostic(p, t.bubbleFraction >= 0.25 ? Severity::Warning : Severity::Info, t.bubbleSeconds,
-                      diagnostic::PipelineBubble{t.bubbleFraction, l.accumulation});
+                      diagnostic::PipelineBubble{t.bubbleFraction, l.accumulation, bubbleShareOfStep(t)});
     if (!x.s.training.loaderPrefetch && t.loaderSeconds > 0.01 * step)
         addDiagnostic(p, Severity::Warning, t.loaderSeconds, diagnostic::LoaderNotPrefetching{});
     if (x.s.training.stragglerSlowdown >= 0.02)
@@ -140,7 +141,8 @@ void diagnoseStepTime(const EvalContext& x, Plan& p) {
                       t.dpCommExposedSeconds,
                       diagnostic::ExposedDpComm{t.dpCommExposedSeconds / step, hybridShardDegreeInDomain(x)});
     if (x.epCrossesNodes)
-        addDiagnostic(p, Severity::Warning, t.epCommSeconds, diagnostic::EpCrossesNodes{l.tp, l.ep});
+        addDiagnostic(p, Severity::Warning, t.epCommSeconds,
+                      diagnostic::EpCrossesNodes{static_cast<int>(x.etp), l.ep});
     if (x.moe && p.intermediates.tokensPerExpert < 256)
         addDiagnostic(p, Severity::Warning, 0,
                       diagnostic::SmallExpertBatches{p.intermediates.tokensPerExpert});

@@ -36,7 +36,7 @@ KeyFigure utilisationCard(const Plan& p) {
 KeyFigure yardstickCard(const Scenario& s, const Plan& p) {
     const bool moe = s.model.isMoe();
     return card("mfu_6nd", "MFU by 6ND",
-                std::string("The seed's yardstick: 6 x ") + (moe ? "active parameters" : "parameters") +
+                "The seed's yardstick: 6 x " + yardstickParameters(s.model) +
                     " x tokens per step, over the GPUs' peak FLOP/s for the step time.",
                 p.mfu6nd, fmt::percent(p.mfu6nd),
                 "N = " + fmt::count(p.params.active) + (moe ? " active" : ""));
@@ -71,20 +71,25 @@ KeyFigure batchCard(const Scenario& s, const Plan& p) {
                 "mb × acc × DP\n" + wholeNumber(p.tokensPerStep) + " tokens per step");
 }
 
+// The whole model's state before sharding, and the share the worst GPU holds of it (TP, PP, EP and ZeRO
+// split it; without any of them every GPU holds it all).
 KeyFigure stateCard(const Plan& p, MemoryUnit unit) {
+    const StageMemory* worst = p.memory.worst();
+    const double perGpu = worst ? worst->weightsBytes + worst->gradientsBytes + worst->optimizerBytes : 0;
     return card(
         "training_state_bytes", "Training state",
         "Weights, gradients and optimizer state of the whole model before sharding (about 16 bytes per "
-        "parameter with mixed-precision Adam).",
+        "parameter with mixed-precision Adam); the second line is what the GPU that needs the most memory "
+        "holds of it.",
         p.trainingStateBytes, bytesIn(p.trainingStateBytes, unit, 0),
-        wholeNumber(p.intermediates.bytesPerParamState) + " B/param, unsharded");
+        "whole, " + wholeNumber(p.intermediates.bytesPerParamState) +
+            " B/param\nper GPU: " + bytesIn(perGpu, unit, 1));
 }
 
 KeyFigure trainingTimeCard(const Scenario& s, const Plan& p) {
     return card("training_time", "Time to train", "Wall-clock time to train on the token budget.",
                 p.trainingSeconds, fmt::wallClock(p.trainingSeconds),
-                fmt::count(s.training.tokenBudget) + " tokens, " +
-                    wholeNumber(static_cast<double>(s.layout.gpus())) + " GPUs");
+                fmt::count(s.training.tokenBudget) + " tokens, " + gpuCountText(s.layout.gpus()));
 }
 
 KeyFigure gpuHoursCard(const Plan& p) {
@@ -103,9 +108,20 @@ std::string smallBytes(double bytes, MemoryUnit unit) {
 } // namespace
 
 std::vector<KeyFigure> keyFigures(const Scenario& s, const Plan& p, MemoryUnit unit) {
-    return {utilisationCard(p), yardstickCard(s, p),    modelRateCard(p),
-            stepTimeCard(p),    throughputCard(p),      batchCard(s, p),
-            stateCard(p, unit), trainingTimeCard(s, p), gpuHoursCard(p)};
+    std::vector<KeyFigure> cards{utilisationCard(p), yardstickCard(s, p),    modelRateCard(p),
+                                 stepTimeCard(p),    throughputCard(p),      batchCard(s, p),
+                                 stateCard(p, unit), trainingTimeCard(s, p), gpuHoursCard(p)};
+    if (planDoesNotFit(p))
+        for (KeyFigure& c : cards) {
+            // The batch and the training state are the scenario's; the rates and times are what the layout
+            // would reach if it fit.
+            if (c.id == "effective_batch" || c.id == "training_state_bytes")
+                continue;
+            c.greyed = true;
+            c.meaning +=
+                " This layout does not fit in GPU memory: the figure is what it would reach if it did.";
+        }
+    return cards;
 }
 
 std::string mfuText(double mfu) {
@@ -120,6 +136,46 @@ std::string mfuBandText(double mfu) {
     if (mfu <= kMfuWellTunedHigh)
         return "35-55%: well-tuned pretraining";
     return "above 55%: check the assumptions";
+}
+
+std::string gpuCountText(long long gpus) {
+    return wholeNumber(static_cast<double>(gpus)) + (gpus == 1 ? " GPU" : " GPUs");
+}
+
+bool planDoesNotFit(const Plan& p) {
+    return p.valid && !p.memory.stages.empty() && !p.memory.fits;
+}
+
+MfuGaugeState mfuGaugeState(const Plan& p, MemoryUnit unit) {
+    MfuGaugeState g;
+    g.mfu = p.mfu;
+    g.valueText = mfuText(p.mfu);
+    if (planDoesNotFit(p)) {
+        g.band = MfuBand::DoesNotFit;
+        g.bandText = "does not fit: " + bytesIn(p.memory.worstTotalBytes(), unit, 1) + " per GPU of " +
+                     bytesIn(p.memory.capacityBytes, unit, 1);
+        return g;
+    }
+    g.band = p.mfu < kMfuAlarm            ? MfuBand::Alarm
+             : p.mfu < kMfuWellTunedLow   ? MfuBand::BelowWellTuned
+             : p.mfu <= kMfuWellTunedHigh ? MfuBand::WellTuned
+                                          : MfuBand::AboveWellTuned;
+    g.bandText = mfuBandText(p.mfu);
+    return g;
+}
+
+std::string yardstickParameters(const ModelSpec& m) {
+    return m.isMoe() ? "active parameters" : "parameters";
+}
+
+double bubbleShareOfStep(const TimeBreakdown& t) {
+    return t.stepSeconds > 0 ? t.bubbleSeconds / t.stepSeconds : 0;
+}
+
+std::string bubbleText(const TimeBreakdown& t) {
+    return fmt::percent(bubbleShareOfStep(t)) +
+           " of the step; (p-1)/(v x m) = " + fmt::percent(t.bubbleFraction) +
+           " of the bubble-free pipeline time";
 }
 
 std::vector<KeyFigure> fp8Figures(const Scenario& s, const Plan& p, MemoryUnit unit, bool stale) {

@@ -21,6 +21,7 @@ struct KeyFigure {
     double value = 0;       // the figure, as its explanation's value
     std::string valueText;  // "41.0 %"
     std::string detail;     // "N = 37.55 B active"; may hold a line break
+    bool greyed = false;    // the plan does not fit: a figure it would reach if it did, not one it reaches
 };
 
 // The cards, in the order the window shows them. Memory figures are in `unit`.
@@ -33,6 +34,31 @@ inline constexpr double kMfuWellTunedHigh = 0.55;
 
 std::string mfuText(double mfu);     // "41.0 %"
 std::string mfuBandText(double mfu); // what the band of `mfu` means: "35-55%: well-tuned pretraining"
+
+// What the MFU gauge shows for a plan: its band, or that the plan does not fit in GPU memory (then the
+// gauge is greyed: the MFU is what the layout would reach if it fit, no band applies).
+enum class MfuBand { DoesNotFit, Alarm, BelowWellTuned, WellTuned, AboveWellTuned };
+struct MfuGaugeState {
+    double mfu = 0;
+    MfuBand band = MfuBand::WellTuned;
+    std::string valueText; // "41.0 %"
+    std::string bandText;  // "35-55%: well-tuned pretraining", "does not fit: 278.6 GiB per GPU of 79.2 GiB"
+    bool greyed() const { return band == MfuBand::DoesNotFit; }
+};
+MfuGaugeState mfuGaugeState(const Plan& p, MemoryUnit unit);
+bool planDoesNotFit(const Plan& p); // a valid layout whose worst GPU needs more memory than it has
+
+// A count of GPUs, whole and singular for one: "1 GPU", "2,048 GPUs".
+std::string gpuCountText(long long gpus);
+
+// The 6ND yardstick's N: "active parameters" for a mixture of experts, else "parameters".
+std::string yardstickParameters(const ModelSpec& m);
+
+// The pipeline bubble as a share of the step, with the (p-1)/(v*m) ratio named as what it is (bubble over
+// the bubble-free pipeline time): "47.0 % of the step; (p-1)/(v x m) = 88.7 % of the bubble-free pipeline
+// time" (no "*": Markdown would escape it). bubbleShareOfStep is the share alone (0 without a step time).
+double bubbleShareOfStep(const TimeBreakdown& t);
+std::string bubbleText(const TimeBreakdown& t);
 
 // The FP8 extras counted in the weights bar, as the Plan tab's number-format section shows them: the
 // cached fp8 weight copies and the scaling state of one GPU. `stale`: the plan is the last valid layout's

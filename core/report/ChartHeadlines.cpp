@@ -1,5 +1,6 @@
 #include "core/report/ChartHeadlines.h"
 
+#include "core/estimate/KeyFigures.h"
 #include "core/report/SvgCharts.h"
 #include "core/util/NumberFormat.h"
 
@@ -45,7 +46,7 @@ MemoryHeadline memoryHeadline(const MemoryPlan& m, MemoryUnit unit) {
 std::string stepTimeHeadline(const TimeBreakdown& t) {
     std::string text = "Step time " + fmt::duration(t.stepSeconds) + " per optimizer step";
     if (t.bubbleFraction > 0)
-        text += " · pipeline bubble " + fmt::percent(t.bubbleFraction) + " of the pipeline time";
+        text += " · pipeline bubble " + fmt::percent(bubbleShareOfStep(t)) + " of the step";
     const double exposed =
         t.tpCommSeconds + t.ppCommSeconds + t.cpCommSeconds + t.epCommSeconds + t.dpCommExposedSeconds;
     if (t.stepSeconds > 0)

@@ -1,5 +1,6 @@
 #include "core/report/PlanFigures.h"
 
+#include "core/estimate/KeyFigures.h"
 #include "core/estimate/Precision.h"
 #include "core/io/Presets.h"
 #include "core/model/Enums.h"
@@ -51,7 +52,7 @@ std::string parametersText(const Scenario& s, const Plan& p) {
 
 std::string clusterLine(const ClusterSpec& c) {
     return clusterName(c) + ": " + std::to_string(c.nodes) + (c.nodes == 1 ? " node x " : " nodes x ") +
-           std::to_string(c.gpusPerNode) + " " + c.gpu.name + " = " + whole(c.gpus()) + " GPUs";
+           std::to_string(c.gpusPerNode) + " " + c.gpu.name + " = " + gpuCountText(c.gpus());
 }
 
 std::string layoutLine(const Scenario& s) {
@@ -59,7 +60,7 @@ std::string layoutLine(const Scenario& s) {
     std::string layout = "TP " + std::to_string(l.tp) + " x PP " + std::to_string(l.pp);
     if (l.cp > 1)
         layout += " x CP " + std::to_string(l.cp);
-    layout += " x DP " + std::to_string(l.dp) + " = " + whole(l.gpus()) + " GPUs";
+    layout += " x DP " + std::to_string(l.dp) + " = " + gpuCountText(l.gpus());
     std::vector<std::string> extras;
     if (l.vpp > 1)
         extras.push_back("virtual stages " + std::to_string(l.vpp));
@@ -89,7 +90,7 @@ std::string hybridShardingText(const Scenario& s) {
 }
 
 std::string trainingStateText(const Plan& p) {
-    return fmt::bytesBoth(p.trainingStateBytes) + ", whole model, unsharded";
+    return fmt::bytesBoth(p.trainingStateBytes) + ", whole model, before sharding";
 }
 
 Table memoryTable(const Plan& p) {
@@ -163,7 +164,7 @@ Table timeTable(const Plan& p) {
 }
 
 std::string bubbleLine(const Plan& p) {
-    return "Pipeline bubble: " + fmt::percent(p.time.bubbleFraction) + " of the ideal pipeline time.";
+    return "Pipeline bubble: " + bubbleText(p.time) + ".";
 }
 
 std::string mfuText(const Plan& p) {

@@ -1,5 +1,6 @@
 #include "core/report/SvgCharts.h"
 
+#include "core/estimate/KeyFigures.h"
 #include "core/model/Enums.h"
 #include "core/model/Units.h"
 #include "core/util/Markup.h"
@@ -307,9 +308,7 @@ SvgChart timeChartSvg(const Plan& p, int width) {
         yy += rowH;
     }
     s += line(labelW, top, labelW, yy, "#888888");
-    s += text(labelW, yy + 22,
-              "Step " + fmt::fixed(t.stepSeconds * 1e3, 1) + " ms; bubble " + fmt::percent(t.bubbleFraction) +
-                  " of the ideal pipeline time",
+    s += text(labelW, yy + 22, "Step " + fmt::fixed(t.stepSeconds * 1e3, 1) + " ms; bubble " + bubbleText(t),
               "fill=\"#444444\"");
     s += "</svg>\n";
     c.svg = std::move(s);

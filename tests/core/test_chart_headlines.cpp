@@ -65,8 +65,8 @@ LP_TEST(the_step_time_headline_names_the_bubble_and_the_exposed_communication) {
     LP_CHECK(t.bubbleFraction > 0);
     LP_CHECK_EQ(stepTimeHeadline(t), "Step time " + fmt::duration(t.stepSeconds) +
                                          " per optimizer step · pipeline bubble " +
-                                         fmt::percent(t.bubbleFraction) +
-                                         " of the pipeline time · exposed "
+                                         fmt::percent(t.bubbleSeconds / t.stepSeconds) +
+                                         " of the step · exposed "
                                          "communication " +
                                          fmt::percent(exposed / t.stepSeconds));
     TimeBreakdown noPipeline;

@@ -490,8 +490,8 @@ LP_TEST(groups_over_the_nvlink_domain_say_which_group_and_what_crosses) {
                     "all-reduces cross the network and cost 12.5 ms per step."));
     LP_CHECK_EQ(
         text(diagnostic::EpCrossesNodes{2, 8}),
-        std::string("The expert-parallel group (TP 2 x EP 8 GPUs) is larger than the NVLink domain: token "
-                    "all-to-alls cross the network and cost 12.5 ms per step."));
+        std::string("The expert-parallel group (expert TP 2 x EP 8 = 16 GPUs) is larger than the NVLink "
+                    "domain: token all-to-alls cross the network and cost 12.5 ms per step."));
     LP_CHECK_EQ(
         text(diagnostic::CpCrossesNodes{4, 4}),
         std::string("The context-parallel group (TP 4 x CP 4 GPUs) is larger than the NVLink domain: the "
@@ -499,12 +499,13 @@ LP_TEST(groups_over_the_nvlink_domain_say_which_group_and_what_crosses) {
 }
 
 LP_TEST(diagnostics_quote_their_named_figures) {
-    const Diagnostic bubble = makeDiagnostic(Severity::Warning, 0.125, diagnostic::PipelineBubble{0.3, 8});
+    // The share of the step first; the (p-1)/(v*m) ratio named as the bubble over the bubble-free time.
+    const Diagnostic bubble =
+        makeDiagnostic(Severity::Warning, 0.125, diagnostic::PipelineBubble{0.3, 8, 0.3 / 1.3});
     LP_CHECK(bubble.id == DiagnosticId::PipelineBubble);
     LP_CHECK_EQ(diagnosticMessage(bubble),
-                std::string("The pipeline bubble is 30.0% of the pipeline time "
-                            "((p-1)/(v*m) with 8 micro batches): 125.0 ms per step "
-                            "with idle GPUs."));
+                std::string("The pipeline bubble is 23.1% of the step: 125.0 ms per step with idle GPUs "
+                            "((p-1)/(v*m) = 30.0% of the bubble-free pipeline time, with 8 micro batches)."));
     const Diagnostic full =
         makeDiagnostic(Severity::Warning, 0,
                        diagnostic::DoesNotFit{2, MemoryComponent::Activations, 90.0 * kGiB, 80.0 * kGiB});

@@ -162,3 +162,116 @@ LP_TEST(fp8_figures_only_in_fp8) {
 }
 
 LP_TEST_MAIN()
+
+namespace {
+// Llama 3.1 405B on the default 64 H100 as TP 8 x PP 4 x DP 2: 278.6 GiB per GPU against 79.2.
+Scenario largeModelThatDoesNotFit() {
+    Scenario s = defaultScenario();
+    s.model = findModelPreset("llama3.1-405b")->model;
+    return s;
+}
+} // namespace
+
+LP_TEST(the_gauge_of_a_plan_that_does_not_fit_is_greyed_and_says_so) {
+    const Scenario s = largeModelThatDoesNotFit();
+    const Plan p = evaluate(s);
+    LP_CHECK(p.valid && !p.memory.fits && planDoesNotFit(p));
+    const MfuGaugeState g = mfuGaugeState(p, MemoryUnit::GiB);
+    LP_CHECK(g.greyed() && g.band == MfuBand::DoesNotFit);
+    LP_CHECK_EQ(g.bandText, "does not fit: " + bytesIn(p.memory.worstTotalBytes(), MemoryUnit::GiB, 1) +
+                                " per GPU of " + bytesIn(p.memory.capacityBytes, MemoryUnit::GiB, 1));
+    LP_CHECK(!contains(g.bandText, "well-tuned"));
+    LP_CHECK_EQ(g.valueText, mfuText(p.mfu));
+    // The rates and times are greyed; the batch and the training state are the scenario's own.
+    for (const KeyFigure& f : keyFigures(s, p, MemoryUnit::GiB)) {
+        const bool scenarioFact = f.id == "effective_batch" || f.id == "training_state_bytes";
+        LP_CHECK_EQ(f.greyed, !scenarioFact);
+        LP_CHECK_EQ(contains(f.meaning, "does not fit"), !scenarioFact);
+    }
+}
+
+LP_TEST(the_gauge_of_a_plan_that_fits_shows_its_band) {
+    const Scenario s = defaultScenario();
+    const Plan p = evaluate(s);
+    const MfuGaugeState g = mfuGaugeState(p, MemoryUnit::GiB);
+    LP_CHECK(!g.greyed() && !planDoesNotFit(p));
+    LP_CHECK_EQ(g.bandText, mfuBandText(p.mfu));
+    LP_CHECK(g.band != MfuBand::DoesNotFit);
+    for (const KeyFigure& f : keyFigures(s, p, MemoryUnit::GiB))
+        LP_CHECK(!f.greyed);
+    // An invalid plan (no memory figures) is not called one that does not fit.
+    LP_CHECK(!planDoesNotFit(Plan{}));
+}
+
+LP_TEST(gpu_counts_are_whole_and_singular_for_one) {
+    LP_CHECK_EQ(gpuCountText(1), std::string("1 GPU"));
+    LP_CHECK_EQ(gpuCountText(64), std::string("64 GPUs"));
+    LP_CHECK_EQ(gpuCountText(2048), std::string("2,048 GPUs"));
+    Scenario s = defaultScenario();
+    s.cluster.nodes = 1;
+    s.cluster.gpusPerNode = 1;
+    s.layout = Layout{};
+    const Plan p = evaluate(s);
+    const std::vector<KeyFigure> cards = keyFigures(s, p, MemoryUnit::GiB);
+    LP_CHECK(contains(card(cards, "training_time")->detail, " tokens, 1 GPU"));
+    LP_CHECK(!contains(card(cards, "training_time")->detail, "GPUs"));
+    const auto gpus = explainFigure(s, p, "gpus");
+    LP_CHECK(gpus && gpus->unit == "GPU");
+}
+
+LP_TEST(the_training_state_card_says_whole_model_and_what_one_gpu_holds) {
+    Scenario s = defaultScenario();
+    for (const int stage : {1, 3}) {
+        s.training.zeroStage = stage;
+        const Plan p = evaluate(s);
+        const std::vector<KeyFigure> cards = keyFigures(s, p, MemoryUnit::GiB);
+        const KeyFigure state = *card(cards, "training_state_bytes");
+        LP_CHECK(!contains(state.detail, "unsharded"));
+        const StageMemory& w = *p.memory.worst();
+        LP_CHECK_EQ(state.detail,
+                    "whole, 16 B/param\nper GPU: " +
+                        bytesIn(w.weightsBytes + w.gradientsBytes + w.optimizerBytes, MemoryUnit::GiB, 1));
+    }
+}
+
+LP_TEST(the_bubble_is_worded_as_a_share_of_the_step_and_the_ratio_named) {
+    TimeBreakdown t;
+    t.stepSeconds = 2.0;
+    t.bubbleSeconds = 0.94;
+    t.bubbleFraction = 0.887;
+    LP_CHECK_NEAR(bubbleShareOfStep(t), 0.47, 1e-12);
+    LP_CHECK_EQ(bubbleText(t),
+                std::string("47.0 % of the step; (p-1)/(v x m) = 88.7 % of the bubble-free pipeline time"));
+    LP_CHECK_EQ(bubbleShareOfStep(TimeBreakdown{}), 0.0);
+    // The diagnostic and the explanation of a plan agree with its breakdown.
+    const Scenario s = defaultScenario();
+    const Plan p = evaluate(s);
+    const double share = p.time.bubbleSeconds / p.time.stepSeconds;
+    for (const Diagnostic& d : p.diagnostics)
+        if (d.id == DiagnosticId::PipelineBubble)
+            LP_CHECK(contains(diagnosticMessage(d), "is " + fmt::fixed(100.0 * share, 1) + "% of the step"));
+    LP_CHECK(p.has(DiagnosticId::PipelineBubble));
+    LP_CHECK(contains(explainFigure(s, p, "bubble_fraction")->words,
+                      "the bubble is " + fmt::fixed(100.0 * share, 1) + "% of this step"));
+}
+
+LP_TEST(the_6nd_yardstick_names_active_parameters_in_the_explanation) {
+    LP_CHECK_EQ(yardstickParameters(deepseekV3().model), std::string("active parameters"));
+    LP_CHECK_EQ(yardstickParameters(defaultScenario().model), std::string("parameters"));
+    const Scenario s = deepseekV3();
+    LP_CHECK(contains(explainFigure(s, evaluate(s), "mfu_6nd")->formula, "6 x active parameters x tokens"));
+}
+
+LP_TEST(the_ep_warning_quotes_the_expert_tp_in_effect) {
+    Scenario s = deepseekV3();
+    s.cluster.nodes = 32;
+    s.layout = Layout{.tp = 8, .pp = 8, .dp = 4, .ep = 16, .etp = 1};
+    const Plan p = evaluate(s);
+    bool found = false;
+    for (const Diagnostic& d : p.diagnostics)
+        if (d.id == DiagnosticId::EpCrossesNodes) {
+            found = true;
+            LP_CHECK(contains(diagnosticMessage(d), "(expert TP 1 x EP 16 = 16 GPUs)"));
+        }
+    LP_CHECK(found);
+}

@@ -44,21 +44,21 @@ QSize MfuGauge::minimumSizeHint() const {
     return {160, 140};
 }
 
-void MfuGauge::setMfu(double fraction, bool stale) {
-    if (fraction == m_mfu && stale == m_stale)
+void MfuGauge::setState(const core::MfuGaugeState& state, bool stale) {
+    if (state.mfu == m_state.mfu && state.bandText == m_state.bandText && stale == m_stale)
         return;
-    m_mfu = fraction;
+    m_state = state;
     m_stale = stale;
     setAccessibleDescription(valueText() + QStringLiteral(", ") + bandText());
     update();
 }
 
 QString MfuGauge::valueText() const {
-    return qs(core::mfuText(m_mfu));
+    return qs(m_state.valueText.empty() ? core::mfuText(m_state.mfu) : m_state.valueText);
 }
 
 QString MfuGauge::bandText() const {
-    return qs(core::mfuBandText(m_mfu));
+    return qs(m_state.bandText.empty() ? core::mfuBandText(m_state.mfu) : m_state.bandText);
 }
 
 MfuGauge::Geometry MfuGauge::geometry() const {
@@ -72,7 +72,7 @@ MfuGauge::Geometry MfuGauge::geometry() const {
     return g;
 }
 
-void MfuGauge::paintDial(QPainter& p, const Geometry& g) const {
+void MfuGauge::paintDial(QPainter& p, const Geometry& g, bool greyed) const {
     const QRectF arcRect(g.centre.x() - g.radius, g.centre.y() - g.radius, 2 * g.radius, 2 * g.radius);
     auto drawBand = [&](double from, double to, const QColor& colour) {
         p.setPen(QPen(colour, g.thickness, Qt::SolidLine, Qt::FlatCap));
@@ -83,8 +83,10 @@ void MfuGauge::paintDial(QPainter& p, const Geometry& g) const {
     QColor neutral = palette::bandNeutral();
     neutral.setAlpha(90);
     drawBand(0, 1, neutral);
-    drawBand(0, kAlarm, palette::bandAlarm());
-    drawBand(kGoodLow, kGoodHigh, palette::bandGood());
+    if (!greyed) { // no band applies to a plan that does not fit
+        drawBand(0, kAlarm, palette::bandAlarm());
+        drawBand(kGoodLow, kGoodHigh, palette::bandGood());
+    }
 
     QColor muted = palette().color(QPalette::Text);
     muted.setAlphaF(0.6f);
@@ -123,14 +125,15 @@ void MfuGauge::paintEvent(QPaintEvent*) {
                             .arg(width())
                             .arg(height())
                             .arg(dpr)
-                            .arg(text.name(), font().toString());
+                            .arg(text.name(), font().toString()) +
+                        (isGreyed() ? QStringLiteral(":grey") : QString());
     if (key != m_dialKey) {
         m_dial = QPixmap(size() * dpr);
         m_dial.setDevicePixelRatio(dpr);
         m_dial.fill(Qt::transparent);
         QPainter dp(&m_dial);
         dp.setRenderHint(QPainter::Antialiasing);
-        paintDial(dp, g);
+        paintDial(dp, g, isGreyed());
         m_dialKey = key;
     }
     p.drawPixmap(0, 0, m_dial);
@@ -139,7 +142,7 @@ void MfuGauge::paintEvent(QPaintEvent*) {
     const QFontMetricsF fm(small);
 
     // The needle.
-    const double a = angleFor(m_mfu) * std::numbers::pi / 180.0;
+    const double a = angleFor(m_state.mfu) * std::numbers::pi / 180.0;
     const QPointF dir(std::cos(a), -std::sin(a));
     const QPointF normal(-dir.y(), dir.x());
     QPainterPath needle;
@@ -147,8 +150,9 @@ void MfuGauge::paintEvent(QPaintEvent*) {
     needle.lineTo(centre + normal * 4.0);
     needle.lineTo(centre - normal * 4.0);
     needle.closeSubpath();
-    QColor needleColour = m_mfu < kAlarm ? palette::bandAlarm() : text;
-    if (m_stale)
+    const bool alarm = m_state.band == core::MfuBand::Alarm;
+    QColor needleColour = alarm ? palette::bandAlarm() : text;
+    if (m_stale || isGreyed())
         needleColour.setAlphaF(0.4f);
     p.setPen(Qt::NoPen);
     p.setBrush(needleColour);
@@ -160,7 +164,7 @@ void MfuGauge::paintEvent(QPaintEvent*) {
     big.setPointSizeF(std::max(12.0, radius / 4.2));
     big.setBold(true);
     p.setFont(big);
-    p.setPen(m_mfu < kAlarm ? palette::bandAlarm() : text);
+    p.setPen(isGreyed() ? muted : alarm ? palette::bandAlarm() : text);
     const QFontMetricsF bm(big);
     const QRectF valueBox(centre.x() - radius, centre.y() + radius * 0.12, 2 * radius, bm.height());
     p.drawText(valueBox, Qt::AlignHCenter | Qt::AlignTop, valueText());
@@ -168,7 +172,9 @@ void MfuGauge::paintEvent(QPaintEvent*) {
     p.setPen(muted);
     const QRectF captionBox(centre.x() - radius, valueBox.bottom(), 2 * radius, fm.height() * 1.2);
     p.drawText(captionBox, Qt::AlignHCenter | Qt::AlignTop,
-               m_stale ? tr("MFU (last valid layout)") : tr("MFU"));
+               isGreyed() ? tr("does not fit")
+               : m_stale  ? tr("MFU (last valid layout)")
+                          : tr("MFU"));
 
     if (hasFocus()) {
         QPen focusPen(pal.color(QPalette::Highlight), 1.5, Qt::DotLine);

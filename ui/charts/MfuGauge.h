@@ -1,6 +1,9 @@
 #pragma once
 // The MFU dial: 0-100% with the core's bands (under 20% red, "something is wrong"; 35-55% green,
-// typical of well-tuned pretraining), the needle at the Plan's MFU, the value in the middle.
+// typical of well-tuned pretraining), the needle at the Plan's MFU, the value in the middle. A plan that
+// does not fit greys the whole dial (core::MfuGaugeState): its MFU is only what it would reach.
+#include "core/estimate/KeyFigures.h"
+
 #include <QPixmap>
 #include <QWidget>
 
@@ -11,10 +14,11 @@ class MfuGauge : public QWidget {
 public:
     explicit MfuGauge(QWidget* parent = nullptr);
 
-    void setMfu(double fraction, bool stale);
-    double mfu() const { return m_mfu; }
-    QString valueText() const; // "41.2 %"
-    QString bandText() const;  // what the band means for the current value
+    void setState(const core::MfuGaugeState& state, bool stale);
+    double mfu() const { return m_state.mfu; }
+    bool isGreyed() const { return m_state.greyed(); } // the plan does not fit
+    QString valueText() const;                         // "41.2 %"
+    QString bandText() const; // what the band means for the current value, or "does not fit: ..."
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
@@ -33,10 +37,10 @@ private:
         double thickness = 0;
     };
     Geometry geometry() const;
-    void paintDial(QPainter& p, const Geometry& g) const; // bands, ticks, labels: cached
+    void paintDial(QPainter& p, const Geometry& g, bool greyed) const; // bands, ticks, labels: cached
     QPixmap m_dial;
     QString m_dialKey;
-    double m_mfu = 0;
+    core::MfuGaugeState m_state;
     bool m_stale = false;
 };
 

@@ -92,6 +92,8 @@ bool PlanView::isGaugeAboveFigures() const {
 }
 
 void PlanView::setUnit(MemoryUnit unit) {
+    m_unit = unit;
+    showGauge(); // "does not fit" quotes memory in the unit
     m_memory->setUnit(unit);
     m_figures->setUnit(unit);
     m_precision->setUnit(unit);
@@ -102,19 +104,26 @@ void PlanView::setActiveKey(const QString& key) {
     m_precision->setActiveKey(key);
 }
 
-void PlanView::showPlan() {
-    const bool stale = m_doc->isShowingStalePlan();
-    const core::Plan& plan = m_doc->shownPlan();
-    m_memory->setPlan(plan, stale);
-    m_gauge->setMfu(plan.mfu, stale);
+// The gauge and the line under it: the band, or that the plan does not fit (greyed).
+void PlanView::showGauge() {
+    const core::MfuGaugeState state = core::mfuGaugeState(m_doc->shownPlan(), m_unit);
+    m_gauge->setState(state, m_doc->isShowingStalePlan());
     m_mfuLabel->setText(tr("MFU %1\n%2").arg(m_gauge->valueText(), m_gauge->bandText()));
-    const QColor colour =
-        plan.mfu < core::kMfuAlarm ? palette::bandAlarm() : palette().color(QPalette::WindowText);
+    const QColor colour = state.greyed()                       ? palette().color(QPalette::PlaceholderText)
+                          : state.band == core::MfuBand::Alarm ? palette::bandAlarm()
+                                                               : palette().color(QPalette::WindowText);
     if (m_mfuLabel->palette().color(QPalette::WindowText) != colour) {
         QPalette pal = m_mfuLabel->palette();
         pal.setColor(QPalette::WindowText, colour);
         m_mfuLabel->setPalette(pal);
     }
+}
+
+void PlanView::showPlan() {
+    const bool stale = m_doc->isShowingStalePlan();
+    const core::Plan& plan = m_doc->shownPlan();
+    m_memory->setPlan(plan, stale);
+    showGauge();
     m_figures->setPlan(m_doc->shownScenario(), plan);
     m_time->setPlan(plan, stale);
     // The formats follow the scenario being edited (they do not depend on the layout).

@@ -43,6 +43,7 @@ protected:
 
 private:
     void showPlan();
+    void showGauge();
     void arrangeMiddle();
     ScenarioDocument* m_doc;
     QWidget* m_content = nullptr;   // the scrolling page's content
@@ -53,6 +54,7 @@ private:
     QLabel* m_mfuLabel;
     KeyFigures* m_figures;
     TimeChart* m_time;
+    MemoryUnit m_unit = MemoryUnit::GiB;
 };
 
 } // namespace lp::ui

@@ -1,5 +1,6 @@
 #include "ui/shell/MainWindow.h"
 
+#include "core/estimate/KeyFigures.h"
 #include "core/estimate/Plan.h"
 #include "ui/document/ScenarioDocument.h"
 #include "ui/plan/DiagnosticsPanel.h"
@@ -192,7 +193,7 @@ void MainWindow::updateStatus() {
                     .arg(QString::fromStdString(profile.measuredOn), QString::fromStdString(profile.date));
     m_status[0]->setText(text);
     const core::Scenario& s = m_doc->scenario();
-    QString gpus = tr("%1 GPUs").arg(formatCount(s.layout.gpus()));
+    QString gpus = qs(core::gpuCountText(s.layout.gpus())); // "1 GPU", "64 GPUs"
     if (s.layout.gpus() != s.cluster.gpus())
         gpus += tr(" of %1").arg(formatCount(s.cluster.gpus()));
     m_status[1]->setText(gpus);

@@ -95,6 +95,10 @@ void FigureLabel::setFigure(const core::KeyFigure& figure) {
     }
     setToolTip(qs(figure.meaning));
     setValue(qs(figure.valueText), qs(figure.detail));
+    if (figure.greyed != m_greyed) {
+        m_greyed = figure.greyed;
+        m_value->setForegroundRole(m_greyed ? QPalette::PlaceholderText : QPalette::WindowText);
+    }
 }
 
 QString FigureLabel::caption() const {

@@ -27,6 +27,8 @@ public:
     QString explainKey() const { return m_key; }
     QString id() const { return m_id; }
     void setActive(bool active);
+    // Greyed: the plan does not fit, the value is what it would reach (the core's KeyFigure::greyed).
+    bool isGreyed() const { return m_greyed; }
     // The width at which a typical value ("373 TFLOP/s", "53.8 k tokens/s") shows whole in the current font.
     int comfortableWidth() const;
 
@@ -46,6 +48,7 @@ private:
     QLabel* m_value;
     QLabel* m_detail;
     bool m_active = false;
+    bool m_greyed = false;
 };
 
 } // namespace lp::ui

@@ -37,7 +37,8 @@ void explainModel(ExplanationList& list) {
                                  ? ""
                                  : " This plan's optimizer keeps less: " +
                                        std::string(optimizerStateWords(s.training)) + "."));
-    list.add("gpus", "GPUs", static_cast<double>(l.gpus()), "GPUs", "GPUs = TP x PP x CP x DP",
+    list.add("gpus", "GPUs", static_cast<double>(l.gpus()), l.gpus() == 1 ? "GPU" : "GPUs",
+             "GPUs = TP x PP x CP x DP",
              lp::format("{} x {} x {} x {} = {}", l.tp, l.pp, l.cp, l.dp, l.gpus()),
              "docs/estimation.md, Notation",
              "Each GPU holds one tensor-parallel slice of one pipeline stage of one data-parallel replica.");

@@ -1,5 +1,7 @@
 #include "core/estimate/detail/ExplainRates.h"
 
+#include "core/estimate/KeyFigures.h"
+
 namespace lp::core::detail {
 namespace {
 
@@ -34,7 +36,7 @@ void explainRates(ExplanationList& list) {
              utilisationWorking(s, p, count(p.hardwareFlopsPerStep), p.hfu), kPalmPaper,
              "Like MFU but also counting the forward work repeated by activation recompute.");
     list.add("mfu_6nd", "6ND yardstick MFU", p.mfu6nd, "fraction",
-             "6 x parameters x tokens / (step time x GPUs x peak)",
+             "6 x " + yardstickParameters(s.model) + " x tokens / (step time x GPUs x peak)",
              utilisationWorking(
                  s, p, lp::format("6 x {} x {}", count(p.params.active), count(p.tokensPerStep)), p.mfu6nd),
              "Kaplan et al. 2020 (C = 6ND)",

@@ -4,6 +4,7 @@
 
 #include "core/estimate/Collectives.h"
 #include "core/estimate/ExecutionStyle.h"
+#include "core/estimate/KeyFigures.h"
 #include "core/estimate/Precision.h"
 #include "core/estimate/detail/ExplainCommunication.h"
 
@@ -209,7 +210,11 @@ void explainBubble(ExplanationList& list) {
         "bubble_fraction", "Bubble fraction", t.bubbleFraction, "fraction",
         "bubble fraction = (p - 1)/(v x m)",
         lp::format("({} - 1)/({} x {}) = {:.1f}%", l.pp, l.vpp, l.accumulation, 100.0 * t.bubbleFraction),
-        kNarayananPaper, "The share of the pipeline time that GPUs sit idle in the fill and drain.");
+        kNarayananPaper,
+        lp::format(
+            "The bubble over the bubble-free pipeline time (m micro batches through the slowest stage), "
+            "not a share of the step: the bubble is {:.1f}% of this step.",
+            100.0 * bubbleShareOfStep(t)));
 }
 
 void explainOptimizerStep(ExplanationList& list) {

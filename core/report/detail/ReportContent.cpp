@@ -1,6 +1,7 @@
 #include "core/report/detail/ReportContent.h"
 
 #include "core/estimate/ExecutionStyle.h"
+#include "core/estimate/KeyFigures.h"
 #include "core/estimate/Precision.h"
 #include "core/io/Presets.h"
 #include "core/model/Enums.h"
@@ -266,7 +267,8 @@ KeyValues utilisationFacts(const Scenario& s, const Plan& p) {
     KeyValues kv;
     kv.emplace_back("MFU (model FLOPs utilisation)", fmt::percent(p.mfu));
     kv.emplace_back("HFU (hardware FLOPs utilisation, with recompute)", fmt::percent(p.hfu));
-    kv.emplace_back("6ND yardstick (6 x parameters x tokens)", fmt::percent(p.mfu6nd));
+    kv.emplace_back("6ND yardstick (6 x " + yardstickParameters(s.model) + " x tokens)",
+                    fmt::percent(p.mfu6nd));
     kv.emplace_back("TFLOP/s per GPU", tflopsPerGpuText(p));
     kv.emplace_back("Model FLOPs per step", fmt::sig(p.modelFlopsPerStep, 4));
     kv.emplace_back("Tokens/s", tokensPerSecondText(p));
