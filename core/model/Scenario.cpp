@@ -5,8 +5,16 @@
 
 namespace lp::core {
 
+// "Llama-3-8B on 64 H100"; a model name's closing remark stays at the end: "Llama-2-70B-class on 64 H100
+// (seed example)".
 std::string automaticScenarioName(const Scenario& s) {
-    return s.model.name + " on " + std::to_string(s.cluster.gpus()) + " " + gpuShortName(s.cluster.gpu);
+    std::string model = s.model.name;
+    std::string remark;
+    if (const std::size_t open = model.rfind(" ("); open != std::string::npos && model.ends_with(')')) {
+        remark = model.substr(open);
+        model.resize(open);
+    }
+    return model + " on " + std::to_string(s.cluster.gpus()) + " " + gpuShortName(s.cluster.gpu) + remark;
 }
 
 std::string scenarioName(const Scenario& s) {

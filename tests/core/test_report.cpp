@@ -71,7 +71,7 @@ LP_TEST(html_has_every_section_and_is_self_contained) {
                                "@import", "http://", "https://"})
         LP_CHECK(!contains(html, banned));
     // The title, date and version.
-    LP_CHECK(contains(html, "<title>Layout report: Llama-2-70B-class (seed example) on 64 H100</title>"));
+    LP_CHECK(contains(html, "<title>Layout report: Llama-2-70B-class on 64 H100 (seed example)</title>"));
     LP_CHECK(contains(html, "2025-01-31 09:40 UTC"));
     LP_CHECK(contains(html, std::string("Layout Planner ") + LP_VERSION));
 }
@@ -112,7 +112,7 @@ LP_TEST(user_strings_are_escaped_in_html) {
 
 LP_TEST(markdown_renders_tables_and_escapes) {
     const std::string md = reportToMarkdown(defaultReport());
-    LP_CHECK(md.rfind("# Layout report: Llama-2-70B-class (seed example) on 64 H100\n", 0) == 0);
+    LP_CHECK(md.rfind("# Layout report: Llama-2-70B-class on 64 H100 (seed example)\n", 0) == 0);
     for (const char* h : {"## Summary", "## Scenario", "## Layout", "## Memory per GPU, by pipeline stage",
                           "## Number formats", "## Time per step", "## Utilisation and throughput",
                           "## Diagnostics", "## How the key figures are computed", "## Hardware profile",

@@ -44,7 +44,9 @@ LP_TEST(nameFollowsModelGpuAndGpuCount) {
     Scenario s = defaultScenario();
     LP_CHECK(!s.name.has_value());
     LP_CHECK(s.notes.empty());
-    LP_CHECK_EQ(scenarioName(s), s.model.name + " on 64 H100");
+    // The model name's closing remark stays at the end.
+    LP_CHECK_EQ(s.model.name, std::string("Llama-2-70B-class (seed example)"));
+    LP_CHECK_EQ(scenarioName(s), std::string("Llama-2-70B-class on 64 H100 (seed example)"));
     s = onPresets("deepseek-v3", "hgx-h200", 32);
     LP_CHECK_EQ(scenarioName(s), std::string("DeepSeek-V3 on 256 H200"));
     s.cluster.nodes = 4;

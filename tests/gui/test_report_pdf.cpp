@@ -82,7 +82,7 @@ private slots:
         const QString text = run(pdftotext, {path, QStringLiteral("-")}).simplified();
         QVERIFY(!text.isEmpty());
         for (const char* expected :
-             {"Layout report: Llama-2-70B-class (seed example) on 64 H100", "Summary", "Scenario",
+             {"Layout report: Llama-2-70B-class on 64 H100 (seed example)", "Summary", "Scenario",
               "Memory per GPU, by pipeline stage", "Time per step", "Utilisation and throughput",
               "Diagnostics", "pipeline_bubble", "How the key figures are computed", "Hardware profile",
               "Assumptions", "Appendix: scenario file", "<script>alert(1)</script>",

@@ -1,4 +1,4 @@
-# Megatron-LM arguments for "Llama-2-70B-class (seed example) on 64 H100", written by Layout Planner.
+# Megatron-LM arguments for "Llama-2-70B-class on 64 H100 (seed example)", written by Layout Planner.
 # Layout: TP 8 x PP 4 x CP 1 x DP 2 = 64 GPUs. Megatron-LM derives DP from the world size: launch
 # 64 processes, e.g. torchrun --nnodes 8 --nproc-per-node 8 pretrain_gpt.py "${MEGATRON_ARGS[@]}" \
 #   plus your data, tokenizer, learning-rate and checkpoint arguments.
