@@ -311,10 +311,11 @@ std::expected<void, CliError> applyCluster(const ScenarioOverrides& o, core::Clu
     }
     const core::ClusterSpec shaped = c; // the file's or the preset's cluster, before the other flags
     if (o.gpu) {
-        const auto* preset = core::findGpuPreset(*o.gpu);
+        const auto preset = core::resolveGpuPreset(*o.gpu);
         if (!preset)
-            return std::unexpected(badValue("--gpu", unknownPreset("gpu", *o.gpu)));
-        c.gpu = preset->gpu;
+            return std::unexpected(
+                badValue("--gpu", preset.error() + " (`layout-planner-cli presets gpus` lists them)"));
+        c.gpu = (*preset)->gpu;
     }
     assign(c.nodes, o.nodes);
     if (o.gpusPerNode) {

@@ -450,4 +450,42 @@ LP_TEST(attentionScoreOverheadFollowsFromTheTensorAndExponentialRates) {
     }
 }
 
+// What users type for a GPU: short names resolve to one preset, the ambiguous ones list their candidates.
+LP_TEST(gpuShortNamesResolveToOnePreset) {
+    const std::pair<const char*, const char*> typed[] = {{"h100", "h100-sxm-80gb"},
+                                                         {"H100", "h100-sxm-80gb"},
+                                                         {"h200", "h200-sxm-141gb"},
+                                                         {"a100", "a100-sxm-80gb"},
+                                                         {"a100-40", "a100-sxm-40gb"},
+                                                         {"b200", "b200"},
+                                                         {"gb200", "gb200"},
+                                                         {"gb200-nvl72", "gb200"},
+                                                         {"l40s", "l40s"},
+                                                         {"mi300x", "mi300x"},
+                                                         {"mi300", "mi300x"},
+                                                         {"h100 pcie", "h100-pcie-80gb"},
+                                                         {"H100_SXM_80GB", "h100-sxm-80gb"},
+                                                         {"h100-80gb", "h100-sxm-80gb"},
+                                                         {"h800", "h800-sxm-80gb"},
+                                                         {"NVIDIA H200 SXM 141 GB", "h200-sxm-141gb"}};
+    for (const auto& [name, id] : typed) {
+        const auto preset = resolveGpuPreset(name);
+        LP_CHECK(preset.has_value());
+        if (preset)
+            LP_CHECK_EQ((*preset)->gpu.id, std::string(id));
+    }
+    const auto ambiguous = resolveGpuPreset("h1");
+    LP_CHECK(!ambiguous.has_value());
+    if (!ambiguous) {
+        LP_CHECK(ambiguous.error().find("ambiguous") != std::string::npos);
+        LP_CHECK(ambiguous.error().find("h100-pcie-80gb") != std::string::npos);
+        LP_CHECK(ambiguous.error().find("h100-sxm-96gb") != std::string::npos);
+    }
+    const auto unknown = resolveGpuPreset("tpu-v5");
+    LP_CHECK(!unknown.has_value());
+    if (!unknown)
+        LP_CHECK(unknown.error().find("unknown GPU 'tpu-v5'") != std::string::npos);
+    LP_CHECK(!resolveGpuPreset("").has_value());
+}
+
 LP_TEST_MAIN()
