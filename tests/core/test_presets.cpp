@@ -488,4 +488,30 @@ LP_TEST(gpuShortNamesResolveToOnePreset) {
     LP_CHECK(!resolveGpuPreset("").has_value());
 }
 
+// The model list: dense models then mixtures of experts, every preset once, smallest first, labelled with
+// its size.
+LP_TEST(modelPresetGroupsAreDenseThenMoeBySize) {
+    const std::vector<ModelPresetGroup> groups = modelPresetGroups();
+    LP_CHECK_EQ(groups.size(), std::size_t{2});
+    std::size_t listed = 0;
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        for (std::size_t i = 0; i < groups[g].presets.size(); ++i) {
+            const ModelPreset& p = *groups[g].presets[i];
+            LP_CHECK_EQ(p.model.isMoe(), g == 1);
+            if (i > 0)
+                LP_CHECK(countParameters(groups[g].presets[i - 1]->model).total <=
+                         countParameters(p.model).total);
+        }
+        listed += groups[g].presets.size();
+    }
+    LP_CHECK_EQ(listed, modelPresets().size());
+    const ModelPreset* llama = findModelPreset("Llama-3.1-8B");
+    LP_CHECK(llama != nullptr);
+    if (llama)
+        LP_CHECK_EQ(modelPresetLabel(*llama), std::string("Llama-3.1-8B \u00b7 8.0 B"));
+    for (const ModelPreset& p : modelPresets())
+        if (p.model.isMoe())
+            LP_CHECK(modelPresetLabel(p).ends_with(" active"));
+}
+
 LP_TEST_MAIN()

@@ -131,8 +131,8 @@ private slots:
         // Typed "plan.html" with PDF chosen: a PDF named plan.pdf.
         m_prompter->exportFiles = {{m_dir.filePath(QStringLiteral("plan.html")), 0}};
         exportReport->trigger();
-        QCOMPARE(m_prompter->asked.last(),
-                 QStringLiteral("export:%1 as PDF (*.pdf)").arg(m_dir.filePath(QStringLiteral("layout-report.pdf"))));
+        QCOMPARE(m_prompter->asked.last(), QStringLiteral("export:%1 as PDF (*.pdf)")
+                                               .arg(m_dir.filePath(QStringLiteral("layout-report.pdf"))));
         QFile pdf(m_dir.filePath(QStringLiteral("plan.pdf")));
         QVERIFY(pdf.open(QIODevice::ReadOnly));
         QVERIFY(pdf.read(5).startsWith("%PDF"));
