@@ -297,10 +297,11 @@ std::expected<void, CliError> applyCluster(const ScenarioOverrides& o, core::Clu
         c = core::makeCluster(*preset, o.nodes.value_or(c.nodes));
     }
     if (o.gpu) {
-        const auto* preset = core::findGpuPreset(*o.gpu);
+        const auto preset = core::resolveGpuPreset(*o.gpu);
         if (!preset)
-            return std::unexpected(badValue("--gpu", unknownPreset("gpu", *o.gpu)));
-        c.gpu = preset->gpu;
+            return std::unexpected(
+                badValue("--gpu", preset.error() + " (`layout-planner-cli presets gpus` lists them)"));
+        c.gpu = (*preset)->gpu;
     }
     assign(c.nodes, o.nodes);
     if (o.gpusPerNode) {

@@ -5,7 +5,10 @@
 //   layout-planner --tour-step N --screenshot FILE     render step N of the guided tour
 //   layout-planner --presentation [--screenshot FILE]  presentation mode (large fonts, high contrast)
 //   layout-planner --export-pdf FILE [SCENARIO.json]   write the layout report as a PDF and exit
+#include "core/io/HfImport.h"
+#include "ui/document/ScenarioDocument.h"
 #include "ui/interop/ReportWriter.h"
+#include "ui/shell/ExportImportActions.h"
 #include "ui/shell/MainWindow.h"
 #include "ui/shell/PlannerWindow.h"
 #include "ui/shell/TeachingMode.h"
@@ -13,8 +16,10 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QFileInfo>
 #include <QTabWidget>
 #include <QTimer>
+#include <QUndoStack>
 
 #include <cstdio>
 #include <cstdlib>
@@ -98,6 +103,18 @@ void addOptions(QCommandLineParser& parser, const Options& options) {
                                  QStringLiteral("[SCENARIO.json]"));
 }
 
+// Starts the window on the file named on the command line. A Hugging Face config is not a scenario: the
+// window starts as without a file and imports its model, saying so.
+bool startWindow(lp::ui::MainWindow& window, const QString& path) {
+    if (path.isEmpty() || !lp::core::isHfConfigFile(path.toStdString()))
+        return window.startup(path);
+    const std::string name = QFileInfo(path).fileName().toStdString();
+    std::fprintf(stderr, "layout-planner: %s: importing its model\n",
+                 lp::core::hfConfigNotScenarioText(name).c_str());
+    window.startup();
+    return lp::ui::importHfConfig(window, path);
+}
+
 // Shows the tab called `name` (its title without the &, any case); false when there is none.
 bool showTab(lp::ui::MainWindow& window, const QString& name) {
     const auto tab = lp::ui::WindowTabs::fromName(name);
@@ -119,7 +136,7 @@ int renderScreenshot(QApplication& app, const QCommandLineParser& parser, const 
     const int w = wh.size() == 2 ? wh[0].toInt() : 1600;
     const int h = wh.size() == 2 ? wh[1].toInt() : 1000;
     window->resize(w > 0 ? w : 1600, h > 0 ? h : 1000);
-    if (!window->startup(scenario)) {
+    if (!startWindow(*window, scenario)) {
         std::fprintf(stderr, "layout-planner: cannot open %s\n", qPrintable(scenario));
         return 2;
     }
@@ -138,6 +155,7 @@ int renderScreenshot(QApplication& app, const QCommandLineParser& parser, const 
             std::fprintf(stderr, "layout-planner: cannot write %s\n", qPrintable(out));
             rc = 1;
         }
+        window->document()->undoStack()->setClean(); // a screenshot never asks to save (an imported model)
         app.quit();
     });
     app.exec();
@@ -169,7 +187,7 @@ int main(int argc, char* argv[]) {
         return renderScreenshot(app, parser, options, scenario);
 
     const auto window = lp::ui::makePlannerWindow();
-    window->startup(scenario);
+    startWindow(*window, scenario);
     if (!lp::ui::TeachingMode::of(*window)->applyCommandLine(parser))
         return 2;
     window->show();

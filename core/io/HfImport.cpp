@@ -162,6 +162,26 @@ std::expected<HfImport, InputErrors> importHfConfig(std::string_view text, const
     return out;
 }
 
+bool looksLikeHfConfig(std::string_view text) {
+    InputErrors errors;
+    const std::optional<Json> root = json::parseObject(text, errors);
+    if (!root || !errors.empty())
+        return false;
+    const bool hfKeys = root->contains("model_type") || root->contains("architectures");
+    const bool scenarioKeys =
+        root->contains("model") || root->contains("cluster") || root->contains("layout");
+    return hfKeys && !scenarioKeys;
+}
+
+bool isHfConfigFile(const std::string& path) {
+    const auto text = readTextFile(path);
+    return text && looksLikeHfConfig(*text);
+}
+
+std::string hfConfigNotScenarioText(std::string_view fileName) {
+    return std::string(fileName) + " is a Hugging Face model config, not a scenario";
+}
+
 std::expected<HfImport, InputErrors> loadHfConfigFile(const std::string& path, HfImportOptions options) {
     auto text = readTextFile(path);
     if (!text)

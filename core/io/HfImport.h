@@ -34,6 +34,16 @@ std::expected<HfImport, InputErrors> importHfConfig(std::string_view json,
 // ("Llama-2-7b-hf/config.json") or the file.
 std::expected<HfImport, InputErrors> loadHfConfigFile(const std::string& path, HfImportOptions options = {});
 
+// Whether a JSON text is a Hugging Face config rather than a scenario: an object with "model_type" or
+// "architectures" and none of a scenario's "model", "cluster" or "layout". Opening one as a scenario then
+// offers to import it instead of listing a scenario's missing keys.
+bool looksLikeHfConfig(std::string_view json);
+// The same for a file; false when it cannot be read.
+bool isHfConfigFile(const std::string& path);
+// What the window and its command line say of such a file: "config.json is a Hugging Face model config,
+// not a scenario".
+std::string hfConfigNotScenarioText(std::string_view fileName);
+
 // The model_type values importHfConfig() understands.
 const std::vector<std::string>& supportedHfModelTypes();
 

@@ -6,9 +6,11 @@
 #include "core/io/ModelJson.h"
 #include "core/io/detail/HardwareJson.h"
 #include "core/model/Limits.h"
+#include "core/util/NumberFormat.h"
 #include "core/util/Text.h"
 
 #include <algorithm>
+#include <cctype>
 #include <initializer_list>
 #include <stdexcept>
 #include <string>
@@ -109,10 +111,26 @@ ModelPreset readModelPreset(ObjectReader& r) {
 // ------------------------------------------------------------------------------------------------
 // GPUs and clusters
 
+// An optional array of non-empty strings.
+void readNames(ObjectReader& r, std::string_view key, std::vector<std::string>& out) {
+    const Json* v = r.find(key);
+    if (!v)
+        return;
+    const bool names = v->is_array() && std::all_of(v->begin(), v->end(), [](const Json& item) {
+                           return item.is_string() && !item.get_ref<const std::string&>().empty();
+                       });
+    if (!names) {
+        r.error(key, "wrong type: expected an array of non-empty strings, got " + json::describe(*v));
+        return;
+    }
+    for (const Json& item : *v)
+        out.push_back(item.get<std::string>());
+}
+
 GpuPreset readGpuPreset(ObjectReader& r) {
     GpuPreset p;
     GpuSpec& g = p.gpu;
-    r.allow({"profile", "profile_source"});
+    r.allow({"profile", "profile_source", "aliases"});
     requireAll(r,
                {"peak_flops16", "peak_flops8", "hbm_bytes", "hbm_bandwidth_bytes_per_s",
                 "nvlink_bandwidth_bytes_per_s", "network_bandwidth_bytes_per_s",
@@ -129,27 +147,12 @@ GpuPreset readGpuPreset(ObjectReader& r) {
     }
     std::string profileSource;
     readText(r, "profile_source", profileSource);
+    readNames(r, "aliases", p.aliases);
     r.reportUnknownKeys();
     if (g.peakFlops8 > 0 && p.profileParams.fp8GemmMaxEfficiency <= 0)
         r.error("profile", "out of range: an fp8 peak needs a positive fp8_gemm_max_efficiency");
     p.profile = makeProfile(g, p.profileParams);
     return p;
-}
-
-// An optional array of non-empty strings.
-void readNames(ObjectReader& r, std::string_view key, std::vector<std::string>& out) {
-    const Json* v = r.find(key);
-    if (!v)
-        return;
-    const bool names = v->is_array() && std::all_of(v->begin(), v->end(), [](const Json& item) {
-                           return item.is_string() && !item.get_ref<const std::string&>().empty();
-                       });
-    if (!names) {
-        r.error(key, "wrong type: expected an array of non-empty strings, got " + json::describe(*v));
-        return;
-    }
-    for (const Json& item : *v)
-        out.push_back(item.get<std::string>());
 }
 
 ClusterPreset readClusterPreset(ObjectReader& r) {
@@ -219,6 +222,42 @@ std::vector<T> readAll(std::string_view text, std::string_view file, const char*
     return out;
 }
 
+// The words of a GPU id or of what a user typed, lower case: "H100 SXM-80gb" -> {"h100", "sxm", "80gb"}.
+std::vector<std::string> gpuWords(std::string_view text) {
+    std::vector<std::string> words(1);
+    for (const char c : text) {
+        if (c == '-' || c == '_' || c == ' ') {
+            if (!words.back().empty())
+                words.emplace_back();
+        } else {
+            words.back() += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        }
+    }
+    if (words.back().empty())
+        words.pop_back();
+    return words;
+}
+
+// Whether each typed word begins a word of the id, in the id's order.
+bool typedWordsBeginId(const std::vector<std::string>& typed, const std::vector<std::string>& id) {
+    std::size_t next = 0;
+    for (const std::string& word : typed) {
+        while (next < id.size() && !id[next].starts_with(word))
+            ++next;
+        if (next == id.size())
+            return false;
+        ++next;
+    }
+    return !typed.empty();
+}
+
+std::string joinedGpuIds(const std::vector<const GpuPreset*>& presets) {
+    std::string out;
+    for (const GpuPreset* p : presets)
+        out += (out.empty() ? "" : ", ") + p->gpu.id;
+    return out;
+}
+
 // Ids first (exact, then case-insensitive), then display names case-insensitively.
 template <typename T, typename IdFn, typename NameFn>
 const T* findIn(const std::vector<T>& list, std::string_view key, IdFn id, NameFn name) {
@@ -253,6 +292,34 @@ const std::vector<ClusterPreset>& clusterPresets() {
     return presets;
 }
 
+std::vector<ModelPresetGroup> modelPresetGroups() {
+    std::vector<ModelPresetGroup> groups = {{"Dense models", {}}, {"Mixtures of experts", {}}};
+    for (const ModelPreset& p : modelPresets())
+        groups[p.model.isMoe() ? 1 : 0].presets.push_back(&p);
+    for (ModelPresetGroup& g : groups)
+        std::stable_sort(g.presets.begin(), g.presets.end(), [](const ModelPreset* a, const ModelPreset* b) {
+            return countParameters(a->model).total < countParameters(b->model).total;
+        });
+    return groups;
+}
+
+namespace {
+// "124 M", "8.0 B", "671 B": three figures at most.
+std::string parameterSize(double parameters) {
+    if (parameters < 1e9)
+        return fmt::fixed(parameters / 1e6, 0) + " M";
+    return fmt::fixed(parameters / 1e9, parameters < 100e9 ? 1 : 0) + " B";
+}
+} // namespace
+
+std::string modelPresetLabel(const ModelPreset& preset) {
+    const ParameterCount count = countParameters(preset.model);
+    std::string label = preset.model.name + " \u00b7 " + parameterSize(count.total);
+    if (preset.model.isMoe())
+        label += ", " + parameterSize(count.active) + " active";
+    return label;
+}
+
 const ModelPreset* findModelPreset(std::string_view idOrName) {
     return findIn(
         modelPresets(), idOrName, [](const ModelPreset& p) -> std::string_view { return p.id; },
@@ -263,6 +330,34 @@ const GpuPreset* findGpuPreset(std::string_view idOrName) {
     return findIn(
         gpuPresets(), idOrName, [](const GpuPreset& p) -> std::string_view { return p.gpu.id; },
         [](const GpuPreset& p) -> std::string_view { return p.gpu.name; });
+}
+
+std::expected<const GpuPreset*, std::string> resolveGpuPreset(std::string_view typed) {
+    if (const GpuPreset* exact = findGpuPreset(typed))
+        return exact;
+    // An id with underscores or spaces for hyphens ("H100_SXM_80GB") is the id; then the aliases.
+    const std::vector<std::string> words = gpuWords(typed);
+    for (const GpuPreset& p : gpuPresets())
+        if (gpuWords(p.gpu.id) == words)
+            return &p;
+    for (const GpuPreset& p : gpuPresets())
+        for (const std::string& alias : p.aliases)
+            if (gpuWords(alias) == words)
+                return &p;
+    std::vector<const GpuPreset*> matches;
+    std::vector<const GpuPreset*> all;
+    for (const GpuPreset& p : gpuPresets()) {
+        all.push_back(&p);
+        if (typedWordsBeginId(words, gpuWords(p.gpu.id)))
+            matches.push_back(&p);
+    }
+    if (matches.size() == 1)
+        return matches.front();
+    const std::string quoted = "'" + std::string(typed) + "'";
+    if (matches.empty())
+        return std::unexpected("unknown GPU " + quoted + " (known: " + joinedGpuIds(all) + ")");
+    return std::unexpected("ambiguous GPU " + quoted + ": it could be " + joinedGpuIds(matches) +
+                           "; type more of the id");
 }
 
 const ClusterPreset* findClusterPreset(std::string_view idOrName) {

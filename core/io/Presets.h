@@ -4,6 +4,7 @@
 #include "core/model/ModelSpec.h"
 #include "core/model/Scenario.h"
 
+#include <expected>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +28,8 @@ struct GpuPreset {
     GpuSpec gpu;                 // gpu.id, gpu.name, figures and source
     ProfileParams profileParams; // what its built-in profile is generated from
     HardwareProfile profile;     // built-in efficiency curves for this GPU (makeProfile of the above)
+    // Short names users type for this preset of a family with several ("h100": the H100 SXM 80 GB).
+    std::vector<std::string> aliases;
 };
 
 struct ClusterPreset {
@@ -47,10 +50,25 @@ const std::vector<ModelPreset>& modelPresets();
 const std::vector<GpuPreset>& gpuPresets();
 const std::vector<ClusterPreset>& clusterPresets();
 
+// The model presets as a list offers them: dense models, then mixtures of experts, each group smallest first.
+struct ModelPresetGroup {
+    std::string title; // "Dense models", "Mixtures of experts"
+    std::vector<const ModelPreset*> presets;
+};
+std::vector<ModelPresetGroup> modelPresetGroups();
+// A preset in that list: its name and size, "Llama-3.1-8B · 8.0 B"; a mixture of experts adds its active
+// parameters, "Mixtral-8x7B · 46.7 B, 12.9 B active".
+std::string modelPresetLabel(const ModelPreset& preset);
+
 // Look-ups by id, case-insensitive, also accepting the display name. nullptr when unknown.
 const ModelPreset* findModelPreset(std::string_view idOrName);
 const GpuPreset* findGpuPreset(std::string_view idOrName);
 const ClusterPreset* findClusterPreset(std::string_view idOrName);
+
+// A GPU preset from what a user types, case-insensitively: its id, display name or an alias ("h100"),
+// else the one preset whose id's words the typed words begin, in order ("h200", "a100-40", "H100 PCIe",
+// "mi300"). The error lists the candidates when several match, the known ids when none does.
+std::expected<const GpuPreset*, std::string> resolveGpuPreset(std::string_view typed);
 
 // A cluster of `nodes` nodes built from a cluster preset and its GPU.
 ClusterSpec makeCluster(const ClusterPreset& preset, int nodes);

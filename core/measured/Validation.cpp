@@ -221,24 +221,15 @@ std::string adoptPresetArchitecture(ModelSpec& m) {
     return {};
 }
 
-// The format's GPU id for what a case wrote: the id itself, any case and with spaces or underscores for
-// hyphens ("H100_SXM_80GB"), or a GPU's short name where one part is the usual one ("H100", "h100-80gb":
-// the SXM board; "A100" alone: the 80 GB part of most published runs since 2022). Unknown names come back
-// lower-cased, for the reader to refuse with the list of known ids.
+// The format's GPU id for what a case wrote: the id, a display name or a short name as core resolves them
+// (resolveGpuPreset: "H100_SXM_80GB", "h100-80gb", "A100"). Unknown names come back lower-cased, for the
+// reader to refuse with the list of known ids.
 std::string formatGpuId(const std::string& written) {
+    if (const auto preset = resolveGpuPreset(written))
+        return (*preset)->gpu.id;
     std::string id = asciiLower(written);
     std::replace(id.begin(), id.end(), ' ', '-');
     std::replace(id.begin(), id.end(), '_', '-');
-    if (findGpuPreset(id))
-        return id;
-    static const std::map<std::string, std::string, std::less<>> kShort = {
-        {"a100", "a100-sxm-80gb"},     {"a100-80gb", "a100-sxm-80gb"},   {"a100-40gb", "a100-sxm-40gb"},
-        {"h100", "h100-sxm-80gb"},     {"h100-80gb", "h100-sxm-80gb"},   {"h100-96gb", "h100-sxm-96gb"},
-        {"h100-sxm", "h100-sxm-80gb"}, {"h800", "h800-sxm-80gb"},        {"h800-80gb", "h800-sxm-80gb"},
-        {"h200", "h200-sxm-141gb"},    {"h200-141gb", "h200-sxm-141gb"}, {"h200-sxm", "h200-sxm-141gb"},
-        {"a100-sxm", "a100-sxm-80gb"}, {"gb200-nvl72", "gb200"},         {"gb300-nvl72", "gb300"}};
-    if (const auto it = kShort.find(id); it != kShort.end())
-        return it->second;
     return id;
 }
 

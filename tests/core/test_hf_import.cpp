@@ -296,4 +296,18 @@ LP_TEST(hf_config_number_overflow_is_an_input_error) {
         LP_CHECK(!r.error().empty() && r.error().front().reason.rfind("out of range", 0) == 0);
 }
 
+// Opening a config.json as a scenario: recognised as a Hugging Face config, and a scenario is not one.
+LP_TEST(a_config_is_told_from_a_scenario) {
+    for (const char* name : {"llama-2-7b.json", "gpt2.json", "deepseek-v3.json", "mixtral-8x7b.json"})
+        LP_CHECK(isHfConfigFile(hfPath(name)));
+    LP_CHECK(!isHfConfigFile(std::string(LP_TEST_DATA_DIR) + "/scenarios/default.json"));
+    LP_CHECK(!isHfConfigFile(std::string(LP_TEST_DATA_DIR) + "/scenarios/presets.json"));
+    LP_CHECK(!isHfConfigFile(hfPath("no-such-file.json")));
+    LP_CHECK(!looksLikeHfConfig("{\"model_type\": \"llama\", \"model\": \"llama2-70b\"}"));
+    LP_CHECK(looksLikeHfConfig("{\"architectures\": [\"LlamaForCausalLM\"]}"));
+    LP_CHECK(!looksLikeHfConfig("not json"));
+    LP_CHECK_EQ(hfConfigNotScenarioText("config.json"),
+                std::string("config.json is a Hugging Face model config, not a scenario"));
+}
+
 LP_TEST_MAIN()

@@ -450,4 +450,68 @@ LP_TEST(attentionScoreOverheadFollowsFromTheTensorAndExponentialRates) {
     }
 }
 
+// What users type for a GPU: short names resolve to one preset, the ambiguous ones list their candidates.
+LP_TEST(gpuShortNamesResolveToOnePreset) {
+    const std::pair<const char*, const char*> typed[] = {{"h100", "h100-sxm-80gb"},
+                                                         {"H100", "h100-sxm-80gb"},
+                                                         {"h200", "h200-sxm-141gb"},
+                                                         {"a100", "a100-sxm-80gb"},
+                                                         {"a100-40", "a100-sxm-40gb"},
+                                                         {"b200", "b200"},
+                                                         {"gb200", "gb200"},
+                                                         {"gb200-nvl72", "gb200"},
+                                                         {"l40s", "l40s"},
+                                                         {"mi300x", "mi300x"},
+                                                         {"mi300", "mi300x"},
+                                                         {"h100 pcie", "h100-pcie-80gb"},
+                                                         {"H100_SXM_80GB", "h100-sxm-80gb"},
+                                                         {"h100-80gb", "h100-sxm-80gb"},
+                                                         {"h800", "h800-sxm-80gb"},
+                                                         {"NVIDIA H200 SXM 141 GB", "h200-sxm-141gb"}};
+    for (const auto& [name, id] : typed) {
+        const auto preset = resolveGpuPreset(name);
+        LP_CHECK(preset.has_value());
+        if (preset)
+            LP_CHECK_EQ((*preset)->gpu.id, std::string(id));
+    }
+    const auto ambiguous = resolveGpuPreset("h1");
+    LP_CHECK(!ambiguous.has_value());
+    if (!ambiguous) {
+        LP_CHECK(ambiguous.error().find("ambiguous") != std::string::npos);
+        LP_CHECK(ambiguous.error().find("h100-pcie-80gb") != std::string::npos);
+        LP_CHECK(ambiguous.error().find("h100-sxm-96gb") != std::string::npos);
+    }
+    const auto unknown = resolveGpuPreset("tpu-v5");
+    LP_CHECK(!unknown.has_value());
+    if (!unknown)
+        LP_CHECK(unknown.error().find("unknown GPU 'tpu-v5'") != std::string::npos);
+    LP_CHECK(!resolveGpuPreset("").has_value());
+}
+
+// The model list: dense models then mixtures of experts, every preset once, smallest first, labelled with
+// its size.
+LP_TEST(modelPresetGroupsAreDenseThenMoeBySize) {
+    const std::vector<ModelPresetGroup> groups = modelPresetGroups();
+    LP_CHECK_EQ(groups.size(), std::size_t{2});
+    std::size_t listed = 0;
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        for (std::size_t i = 0; i < groups[g].presets.size(); ++i) {
+            const ModelPreset& p = *groups[g].presets[i];
+            LP_CHECK_EQ(p.model.isMoe(), g == 1);
+            if (i > 0)
+                LP_CHECK(countParameters(groups[g].presets[i - 1]->model).total <=
+                         countParameters(p.model).total);
+        }
+        listed += groups[g].presets.size();
+    }
+    LP_CHECK_EQ(listed, modelPresets().size());
+    const ModelPreset* llama = findModelPreset("Llama-3.1-8B");
+    LP_CHECK(llama != nullptr);
+    if (llama)
+        LP_CHECK_EQ(modelPresetLabel(*llama), std::string("Llama-3.1-8B \u00b7 8.0 B"));
+    for (const ModelPreset& p : modelPresets())
+        if (p.model.isMoe())
+            LP_CHECK(modelPresetLabel(p).ends_with(" active"));
+}
+
 LP_TEST_MAIN()

@@ -11,6 +11,7 @@
 #include <QTest>
 
 #include <deque>
+#include <utility>
 
 namespace lp::test {
 
@@ -31,6 +32,8 @@ public:
     std::deque<SaveChoice> saveChoices;
     std::deque<QString> openFiles;
     std::deque<QString> saveFiles;
+    std::deque<QString> importFiles;
+    std::deque<std::pair<QString, int>> exportFiles; // the path typed and the index of the format chosen
     QStringList asked;
 
     SaveChoice askSaveChanges(QWidget*, const QString& name) override {
@@ -44,6 +47,17 @@ public:
     QString askSaveFile(QWidget*, const QString&) override {
         asked << QStringLiteral("save-as");
         return next(saveFiles, QString());
+    }
+    QString askImportFile(QWidget*, const QString&, const QString& directory, const QString&) override {
+        asked << QStringLiteral("import:") + directory;
+        return next(importFiles, QString());
+    }
+    QString askExportFile(QWidget*, const QString&, const QString& suggested, const QStringList& formats,
+                          int* chosen) override {
+        asked << QStringLiteral("export:") + suggested + QStringLiteral(" as ") + formats.value(*chosen);
+        const auto answer = next(exportFiles, std::pair<QString, int>());
+        *chosen = answer.second;
+        return answer.first;
     }
     void showError(QWidget*, const QString& title, const QString&) override {
         asked << QStringLiteral("error:") + title;

@@ -6,6 +6,7 @@
 #include "core/report/ReportHtml.h"
 #include "core/report/SvgCharts.h"
 #include "ui/document/ScenarioDocument.h"
+#include "ui/widgets/Format.h"
 
 #include <QAbstractTextDocumentLayout>
 #include <QFileInfo>
@@ -145,8 +146,25 @@ std::optional<core::ReportFormat> ReportWriter::formatForPath(const QString& pat
     return core::reportFormatForPath(QFileInfo(path).fileName().toStdString());
 }
 
-QString ReportWriter::fileFilter() {
-    return QObject::tr("PDF (*.pdf);;HTML, self-contained (*.html);;Markdown (*.md);;JSON (*.json)");
+const std::vector<core::ReportFormat>& ReportWriter::dialogFormats() {
+    static const std::vector<core::ReportFormat> formats = {core::ReportFormat::Pdf, core::ReportFormat::Html,
+                                                            core::ReportFormat::Markdown,
+                                                            core::ReportFormat::Json};
+    return formats;
+}
+
+QStringList ReportWriter::fileFilters() {
+    return {QObject::tr("PDF (*.pdf)"), QObject::tr("HTML, self-contained (*.html)"),
+            QObject::tr("Markdown (*.md)"), QObject::tr("JSON (*.json)")};
+}
+
+QString ReportWriter::pathForFormat(const QString& path, core::ReportFormat format) {
+    const QString extension = qs(core::toString(format));
+    const QFileInfo info(path);
+    if (formatForPath(path) == format)
+        return path;
+    const QString base = formatForPath(path) ? path.left(path.size() - info.suffix().size() - 1) : path;
+    return base + QLatin1Char('.') + extension;
 }
 
 int ReportWriter::exportFromCommandLine(const QString& outputPath, const QString& scenarioPath) {

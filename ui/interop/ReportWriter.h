@@ -6,9 +6,11 @@
 #include "core/report/Report.h"
 
 #include <QString>
+#include <QStringList>
 
 #include <memory>
 #include <optional>
+#include <vector>
 
 class QSizeF;
 class QTextDocument;
@@ -36,8 +38,13 @@ public:
 
     // The format for a file name's extension (.pdf, .html/.htm, .md, .json).
     static std::optional<core::ReportFormat> formatForPath(const QString& path);
-    // The save dialog's filter: PDF, self-contained HTML, Markdown, JSON.
-    static QString fileFilter();
+    // The save dialog's formats, in its order: PDF, self-contained HTML, Markdown, JSON; each with its name
+    // filter ("PDF (*.pdf)").
+    static const std::vector<core::ReportFormat>& dialogFormats();
+    static QStringList fileFilters();
+    // `path` with the format's extension: a report extension of another format is replaced, none is added
+    // ("plan.html" as PDF: "plan.pdf"; "plan" as Markdown: "plan.md"), so the file holds what its name says.
+    static QString pathForFormat(const QString& path, core::ReportFormat format);
 
     // `layout-planner --export-pdf FILE [SCENARIO.json]`: loads the scenario (the default one without
     // a file), evaluates it with the GPU's built-in profile and writes the report in the format of

@@ -12,6 +12,7 @@
 #include <QLabel>
 #include <QSignalBlocker>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QVBoxLayout>
 
 namespace lp::ui {
@@ -203,9 +204,7 @@ void ModelEditor::addPresetChoice(QVBoxLayout* layout) {
     m_preset->setAccessibleName(tr("Model preset"));
     m_preset->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_preset->setMinimumContentsLength(14);
-    for (const core::ModelPreset& p : core::modelPresets())
-        m_preset->addItem(QString::fromStdString(p.model.name), QString::fromStdString(p.id));
-    m_preset->addItem(tr("Custom"), QString());
+    fillPresetList();
     top->addRow(presetLabel, m_preset);
     layout->addLayout(top);
     connect(m_preset, &QComboBox::activated, this, [this](int index) {
@@ -217,6 +216,23 @@ void ModelEditor::addPresetChoice(QVBoxLayout* layout) {
         next.model = p->model;
         m_doc->edit(next, tr("Choose model %1").arg(QString::fromStdString(p->model.name)));
     });
+}
+
+// Dense models, then mixtures of experts, each under a heading that cannot be chosen and by size.
+void ModelEditor::fillPresetList() {
+    auto* items = qobject_cast<QStandardItemModel*>(m_preset->model());
+    for (const core::ModelPresetGroup& group : core::modelPresetGroups()) {
+        m_preset->addItem(qs(group.title), QString());
+        if (QStandardItem* heading = items ? items->item(m_preset->count() - 1) : nullptr) {
+            heading->setFlags(heading->flags() & ~(Qt::ItemIsSelectable | Qt::ItemIsEnabled));
+            QFont bold = heading->font();
+            bold.setBold(true);
+            heading->setFont(bold);
+        }
+        for (const core::ModelPreset* p : group.presets)
+            m_preset->addItem(qs(core::modelPresetLabel(*p)), QString::fromStdString(p->id));
+    }
+    m_preset->addItem(tr("Custom"), QString());
 }
 
 void ModelEditor::refresh() {

@@ -23,6 +23,7 @@ public:
 private:
     void addPresetChoice(QVBoxLayout* layout);
     void refresh();
+    void fillPresetList();
     void refreshSummary();
     ScenarioDocument* m_doc;
     QComboBox* m_preset;

@@ -1,5 +1,6 @@
 #include "ui/shell/FileController.h"
 
+#include "core/io/HfImport.h"
 #include "ui/document/Prompter.h"
 #include "ui/document/ScenarioDocument.h"
 #include "ui/shell/Settings.h"
@@ -80,9 +81,7 @@ bool FileController::newScenario() {
 bool FileController::open() {
     if (!maybeSave())
         return false;
-    const QString dir = m_lastDir.isEmpty() ? QFileInfo(m_doc->filePath()).absolutePath() : m_lastDir;
-    const QString path =
-        m_prompter->askOpenFile(m_window, m_doc->filePath().isEmpty() ? QDir::homePath() : dir);
+    const QString path = m_prompter->askOpenFile(m_window, m_settings->lastDirectory());
     if (path.isEmpty())
         return false;
     return loadPath(path);
@@ -95,7 +94,11 @@ bool FileController::openPath(const QString& path) {
 }
 
 bool FileController::loadPath(const QString& path) {
-    m_lastDir = QFileInfo(path).absolutePath();
+    m_settings->setLastDirectory(QFileInfo(path).absolutePath());
+    if (core::isHfConfigFile(path.toStdString())) {
+        emit hfConfigOpened(path);
+        return false;
+    }
     const OpenResult result = m_doc->openFile(path);
     if (!result.ok) {
         QStringList lines;
@@ -127,8 +130,7 @@ bool FileController::saveAs() {
     if (suggested.isEmpty()) {
         QString name = qs(core::scenarioName(m_doc->scenario())).simplified();
         name.replace(QLatin1Char('/'), QLatin1Char('-'));
-        suggested =
-            QDir(m_lastDir.isEmpty() ? QDir::homePath() : m_lastDir).filePath(name + QStringLiteral(".json"));
+        suggested = QDir(m_settings->lastDirectory()).filePath(name + QStringLiteral(".json"));
     }
     const QString path = m_prompter->askSaveFile(m_window, suggested);
     if (path.isEmpty())
@@ -144,7 +146,7 @@ bool FileController::saveTo(const QString& path) {
                               error.toHtmlEscaped());
         return false;
     }
-    m_lastDir = QFileInfo(path).absolutePath();
+    m_settings->setLastDirectory(QFileInfo(path).absolutePath());
     m_settings->addRecentFile(m_doc->filePath());
     m_settings->setLastScenario(m_doc->filePath());
     emit statusMessage(tr("Saved %1").arg(QDir::toNativeSeparators(m_doc->filePath())));

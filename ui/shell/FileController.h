@@ -32,13 +32,16 @@ public:
     bool newScenario();
     bool open();                        // asks for a file
     bool openPath(const QString& path); // after maybeSave(); a malformed file changes nothing
-    bool loadPath(const QString& path); // without asking (start-up); shows problems in the banner
+    // Without asking (start-up); shows problems in the banner. A Hugging Face config is not opened:
+    // hfConfigOpened() lets the window offer to import its model.
+    bool loadPath(const QString& path);
     bool save();
     bool saveAs();
     bool saveTo(const QString& path);
 
 signals:
     void statusMessage(const QString& text);
+    void hfConfigOpened(const QString& path);
 
 private:
     void rebuildRecentMenu();
@@ -48,7 +51,6 @@ private:
     QWidget* m_window;
     std::unique_ptr<Prompter> m_prompter;
     QMenu* m_recent;
-    QString m_lastDir;
 };
 
 } // namespace lp::ui

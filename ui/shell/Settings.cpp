@@ -1,5 +1,6 @@
 #include "ui/shell/Settings.h"
 
+#include <QDir>
 #include <QFileInfo>
 #include <QSettings>
 
@@ -11,6 +12,7 @@ const QString kGeometry = QStringLiteral("window/geometry");
 const QString kState = QStringLiteral("window/state");
 const QString kLast = QStringLiteral("files/lastScenario");
 const QString kRecent = QStringLiteral("files/recent");
+const QString kLastDirectory = QStringLiteral("files/lastDirectory");
 } // namespace
 
 Settings::Settings(bool persistent, QObject* parent) : QObject(parent) {
@@ -77,6 +79,19 @@ QByteArray Settings::windowState() const {
 void Settings::setWindowState(const QByteArray& s) {
     if (m_store)
         m_store->setValue(kState, s);
+}
+
+QString Settings::lastDirectory() const {
+    if (!m_lastDirectory.isEmpty())
+        return m_lastDirectory;
+    const QString stored = m_store ? m_store->value(kLastDirectory).toString() : QString();
+    return !stored.isEmpty() && QFileInfo(stored).isDir() ? stored : QDir::homePath();
+}
+
+void Settings::setLastDirectory(const QString& directory) {
+    m_lastDirectory = directory;
+    if (m_store)
+        m_store->setValue(kLastDirectory, directory);
 }
 
 QString Settings::lastScenario() const {

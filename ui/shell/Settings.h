@@ -30,6 +30,11 @@ public:
     QByteArray windowState() const;
     void setWindowState(const QByteArray& s);
 
+    // The folder of the last file opened, saved, exported or imported: where file dialogs start (home at
+    // first).
+    QString lastDirectory() const;
+    void setLastDirectory(const QString& directory);
+
     QString lastScenario() const;
     void setLastScenario(const QString& path);
 
@@ -50,6 +55,7 @@ private:
     MemoryUnit m_unit = MemoryUnit::GiB;
     bool m_keepGpuCount = true;
     QStringList m_recent;
+    QString m_lastDirectory;
     QStringList m_problems;
 };
 

@@ -5,6 +5,7 @@
 #include "ui/plan/PlanView.h"
 #include "ui/scenario/LayoutSliders.h"
 #include "ui/scenario/ScenarioPanel.h"
+#include "ui/shell/CommittedEditShortcuts.h"
 #include "ui/shell/FileController.h"
 #include "ui/shell/MainWindow.h"
 #include "ui/shell/Settings.h"
@@ -81,10 +82,16 @@ void WindowMenus::createEditActions() {
     QUndoStack* stack = m_window.document()->undoStack();
     m_undo = stack->createUndoAction(this, tr("&Undo"));
     m_undo->setShortcut(QKeySequence::Undo);
+    new CommittedEditShortcuts(this); // Ctrl+Z reaches these actions from a field once its edit is committed
     m_undo->setIcon(themed("edit-undo", QStyle::SP_ArrowBack, style));
     m_undo->setToolTip(tr("Undo the last change to the scenario."));
     m_redo = stack->createRedoAction(this, tr("&Redo"));
-    m_redo->setShortcuts({QKeySequence::Redo, QKeySequence(Qt::CTRL | Qt::Key_Y)});
+    // The platform's Redo keys and Ctrl+Y, once each: a key twice on one action is ambiguous and does
+    // nothing.
+    QList<QKeySequence> redoKeys = QKeySequence::keyBindings(QKeySequence::Redo);
+    if (!redoKeys.contains(QKeySequence(Qt::CTRL | Qt::Key_Y)))
+        redoKeys << QKeySequence(Qt::CTRL | Qt::Key_Y);
+    m_redo->setShortcuts(redoKeys);
     m_redo->setIcon(themed("edit-redo", QStyle::SP_ArrowForward, style));
     m_redo->setToolTip(tr("Redo the change just undone."));
     connect(stack, &QUndoStack::undoTextChanged, this, [this](const QString& t) {

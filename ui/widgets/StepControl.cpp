@@ -88,7 +88,7 @@ void StepControl::setSteps(const std::vector<int>& steps, int current) {
         m_spin->setSteps(steps);
         const int n = static_cast<int>(steps.size());
         m_slider->setRange(0, std::max(0, n - 1));
-        m_slider->setPageStep(std::max(1, n / 8));
+        m_slider->setPageStep(1); // a click on the track moves one notch, as the arrow keys do
         m_slider->setTickPosition(n > 1 && n <= 24 ? QSlider::TicksBelow : QSlider::NoTicks);
         m_slider->setTickInterval(1);
     }
