@@ -34,7 +34,7 @@ ScenarioPanel::ScenarioPanel(ScenarioDocument* doc, QWidget* parent)
     auto* layout = new QVBoxLayout(inner);
     layout->setContentsMargins(6, 6, 6, 6);
     layout->setSpacing(8);
-    layout->addWidget(group(tr("Scenario"), m_name, inner));
+    layout->addWidget(group(tr("Name and notes"), m_name, inner));
     layout->addWidget(group(tr("Model"), m_model, inner));
     layout->addWidget(group(tr("Cluster"), m_cluster, inner));
     layout->addWidget(group(tr("Training"), m_training, inner));
