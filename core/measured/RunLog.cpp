@@ -219,10 +219,74 @@ void setCoverage(RunLog& log) {
     }
 }
 
+// "  tensor_model_parallel_size ...... 8" (Megatron-LM's argument dump) -> 8
+std::optional<long long> argumentValue(std::string_view line, std::string_view name) {
+    const auto t = trim(line);
+    if (!t.starts_with(name) || t.size() == name.size() || t[name.size()] != ' ')
+        return std::nullopt;
+    auto rest = t.substr(name.size());
+    while (!rest.empty() && (rest.front() == ' ' || rest.front() == '.'))
+        rest.remove_prefix(1);
+    std::size_t used = 0;
+    const auto v = integerAt(rest, &used);
+    return v && used == rest.size() ? v : std::nullopt;
+}
+
+// The layout Megatron-LM states at start: "using world size: 64, ..., tensor-model-parallel size: 8, ..."
+// and the argument dump.
+void readMegatronLayout(std::string_view line, LoggedLayout& layout) {
+    bool present = false;
+    if (line.find("using world size:") != std::string_view::npos) {
+        if (auto v = valueAfter(line, "using world size:", &present); v && *v > 0 && *v < 1e9)
+            layout.worldSize = static_cast<long long>(*v);
+        if (auto v = valueAfter(line, "tensor-model-parallel size:", &present); v && *v > 0 && *v < 1e6)
+            layout.tp = static_cast<int>(*v);
+        if (auto v = valueAfter(line, "pipeline-model-parallel size:", &present); v && *v > 0 && *v < 1e6)
+            layout.pp = static_cast<int>(*v);
+        return;
+    }
+    const auto positive = [](std::optional<long long> v) { return v && *v > 0 && *v < 1'000'000'000LL; };
+    if (auto v = argumentValue(line, "world_size"); positive(v))
+        layout.worldSize = *v;
+    else if (auto tp = argumentValue(line, "tensor_model_parallel_size"); positive(tp))
+        layout.tp = static_cast<int>(*tp);
+    else if (auto pp = argumentValue(line, "pipeline_model_parallel_size"); positive(pp))
+        layout.pp = static_cast<int>(*pp);
+    else if (auto gb = argumentValue(line, "global_batch_size"); positive(gb))
+        layout.globalBatch = *gb;
+}
+
+// Keeps the memory line with the highest max reserved (max allocated when reserved is not logged).
+void keepPeakMemory(LoggedMemory& memory, double maxAllocated, double maxReserved, int rank, int line) {
+    const double peak = std::isfinite(maxReserved) ? maxReserved : maxAllocated;
+    const double held =
+        std::isfinite(memory.maxReservedBytes) ? memory.maxReservedBytes : memory.maxAllocatedBytes;
+    if (!(peak > 0) || (std::isfinite(held) && held >= peak))
+        return;
+    memory = LoggedMemory{maxAllocated, maxReserved, rank, line};
+}
+
+// "[Rank 0] (after 10 iterations) memory (MB) | allocated: ... | max allocated: Y | reserved: ... | max
+// reserved: W" (mebibytes: Megatron-LM divides by 1024 x 1024).
+void readMegatronMemory(std::string_view line, int lineNo, LoggedMemory& memory) {
+    if (line.find("memory (MB)") == std::string_view::npos)
+        return;
+    bool present = false;
+    constexpr double kMiB = 1024.0 * 1024.0;
+    const auto allocated = valueAfter(line, "max allocated:", &present);
+    const auto reserved = valueAfter(line, "max reserved:", &present);
+    const auto rank = valueAfter(line, "[Rank ", &present);
+    keepPeakMemory(memory, allocated && *allocated > 0 ? *allocated * kMiB : kNoValue,
+                   reserved && *reserved > 0 ? *reserved * kMiB : kNoValue,
+                   rank && *rank >= 0 && *rank < 1e9 ? static_cast<int>(*rank) : -1, lineNo);
+}
+
 void parseMegatron(const std::vector<std::string>& lines, RunLog& log) {
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const std::string_view line = lines[i];
         const int lineNo = static_cast<int>(i) + 1;
+        readMegatronLayout(line, log.layout);
+        readMegatronMemory(line, lineNo, log.memory);
         const auto iteration = megatronIteration(line);
         bool hasElapsed = false;
         const auto elapsed = valueAfter(line, "elapsed time per iteration (ms):", &hasElapsed);
@@ -262,6 +326,11 @@ void parseTitan(const std::vector<std::string>& lines, RunLog& log) {
         const std::string_view line = lines[i];
         const int lineNo = static_cast<int>(i) + 1;
         bool present = false;
+        if (auto gb = valueAfter(line, "global batch size", &present); gb && *gb > 0 && *gb < 9.0e15)
+            log.layout.globalBatch = static_cast<long long>(*gb);
+        // "memory: 48.20GiB(60.94%)": torchtitan's max reserved on rank 0, in GiB.
+        if (auto mem = valueAfter(line, "memory:", &present); mem && *mem > 0)
+            keepPeakMemory(log.memory, kNoValue, *mem * 1024.0 * 1024.0 * 1024.0, 0, lineNo);
         const auto step = titanStep(line, &present);
         if (!present)
             continue;
