@@ -367,6 +367,63 @@ void planVerdicts(RunAnalysis& a, const Context& c) {
     }
 }
 
+// The plan's stage a memory line speaks for: Megatron-LM puts the pipeline outermost in its rank order, so
+// rank r runs stage r / (world size / PP); torchtitan logs rank 0 (stage 0). The worst stage when unknown.
+int stageOfRank(const RunAnalysis& a, const Plan& plan) {
+    const int stages = static_cast<int>(plan.memory.stages.size());
+    const long long world = a.loggedLayout.worldSize > 0 ? a.loggedLayout.worldSize : a.plannedGpus;
+    const long long pp = a.loggedLayout.pp > 0 ? a.loggedLayout.pp : a.plannedPp;
+    if (a.loggedMemory.rank < 0 || world <= 0 || pp <= 0 || world % pp != 0)
+        return plan.memory.worstStage;
+    const long long stage = a.loggedMemory.rank / (world / pp);
+    return stage < stages ? static_cast<int>(stage) : plan.memory.worstStage;
+}
+
+void compareMemory(RunAnalysis& a, const Plan& plan) {
+    const bool reserved = std::isfinite(a.loggedMemory.maxReservedBytes);
+    const double logged = reserved ? a.loggedMemory.maxReservedBytes : a.loggedMemory.maxAllocatedBytes;
+    if (!(logged > 0) || plan.memory.stages.empty())
+        return;
+    a.memoryStage = stageOfRank(a, plan);
+    a.predictedMemoryBytes = plan.memory.stages[static_cast<std::size_t>(a.memoryStage)].totalBytes;
+    if (!(a.predictedMemoryBytes > 0))
+        return;
+    const double r = logged / a.predictedMemoryBytes;
+    const std::string figures = "the log's peak " + std::string(reserved ? "reserved" : "allocated") +
+                                " memory " + fmt::gib(logged, 1) + " vs the plan's " +
+                                fmt::gib(a.predictedMemoryBytes, 1) + " for stage " +
+                                std::to_string(a.memoryStage);
+    if (r > 1.15)
+        addVerdict(a, Severity::Warning, "memory_above_plan",
+                   "The run needs more memory than planned: " + figures + " (" + fmt::percent(r - 1.0, 0) +
+                       " more). Check that the job matches the plan (micro batch, recompute, ZeRO stage, "
+                       "sequence length); allocator fragmentation also raises reserved memory.");
+    else if (r < 0.85)
+        addVerdict(a, Severity::Info, "memory_below_plan",
+                   "The run needs less memory than planned: " + figures + " (" + fmt::percent(1.0 - r, 0) +
+                       " less). The job may recompute or shard more than the scenario says.");
+    else
+        addVerdict(a, Severity::Info, "memory_matches_plan", "Memory matches the plan: " + figures + ".");
+}
+
+// "the log ran TP 4, the plan has TP 8" for each axis the log states and the scenario sets differently.
+void compareLayout(RunAnalysis& a) {
+    std::string differences;
+    const auto differ = [&](long long logged, long long planned, const std::string& axis) {
+        if (logged > 0 && planned > 0 && logged != planned)
+            differences += std::string(differences.empty() ? "" : "; ") + "the log ran " + axis + " " +
+                           std::to_string(logged) + ", the plan has " + axis + " " + std::to_string(planned);
+    };
+    differ(a.loggedLayout.worldSize, a.plannedGpus, "world size");
+    differ(a.loggedLayout.tp, a.plannedTp, "TP");
+    differ(a.loggedLayout.pp, a.plannedPp, "PP");
+    if (!differences.empty()) {
+        differences[0] = 'T';
+        addVerdict(a, Severity::Warning, "layout_mismatch",
+                   differences + ": the figures compare different runs. Load the scenario the job used.");
+    }
+}
+
 // How the log relates to the scenario: step times derived from throughput, a different global batch, another
 // count of FLOPs.
 void scenarioVerdicts(RunAnalysis& a, const Context& c) {
@@ -376,7 +433,7 @@ void scenarioVerdicts(RunAnalysis& a, const Context& c) {
             "torchtitan logs throughput, not step time: step time = tokens per step / (tps x GPUs) = " +
                 fmt::fixed(c.tokensPerStep, 0) + " / (tps x " + fmt::fixed(c.gpus, 0) + ").");
     if (c.scenario) {
-        long long logged = 0;
+        long long logged = c.log.layout.globalBatch;
         for (const auto& x : c.log.samples)
             if (x.globalBatch > 0)
                 logged = x.globalBatch;
@@ -387,7 +444,10 @@ void scenarioVerdicts(RunAnalysis& a, const Context& c) {
                 "The log's global batch size (" + std::to_string(logged) + ") differs from the scenario's (" +
                     std::to_string(planned) +
                     " sequences): the figures compare different runs. Load the scenario the job used.");
+        compareLayout(a);
     }
+    if (c.plan && c.plan->valid)
+        compareMemory(a, *c.plan);
     if (std::isfinite(a.mfu) && std::isfinite(a.loggedMfu) && std::fabs(a.mfu - a.loggedMfu) > 0.05)
         addVerdict(a, Severity::Info, "logged_mfu_differs",
                    "The framework reports " + fmt::percent(a.loggedMfu) + " MFU, the planner's count gives " +
@@ -398,8 +458,13 @@ void scenarioVerdicts(RunAnalysis& a, const Context& c) {
 RunAnalysis analyze(const RunLog& log, const Scenario* s, const Plan* plan, const RunAnalysisOptions& o) {
     RunAnalysis a;
     a.format = log.format;
+    a.loggedLayout = log.layout;
+    a.loggedMemory = log.memory;
     Context c(log, s, plan);
     if (s) {
+        a.plannedGpus = s->layout.gpus();
+        a.plannedTp = s->layout.tp;
+        a.plannedPp = s->layout.pp;
         c.tokensPerStep = static_cast<double>(s->layout.effectiveBatch()) * s->model.seqLen;
         c.gpus = static_cast<double>(s->layout.gpus());
     }
@@ -434,6 +499,33 @@ RunAnalysis analyzeRun(const RunLog& log, const Scenario& s, const Plan& plan,
                        const RunAnalysisOptions& options) {
     return analyze(log, &s, &plan, options);
 }
+
+namespace {
+
+nlohmann::json positiveOrNull(long long v) {
+    return v > 0 ? nlohmann::json(v) : nlohmann::json(nullptr);
+}
+
+// What the log states about the job, and the plan's figures each is compared with.
+nlohmann::json loggedToJson(const RunAnalysis& a) {
+    using nlohmann::json;
+    const auto& m = a.loggedMemory;
+    json memory = nullptr;
+    if (m.line > 0)
+        memory = json{{"max_allocated_bytes", finiteOrNull(m.maxAllocatedBytes)},
+                      {"max_reserved_bytes", finiteOrNull(m.maxReservedBytes)},
+                      {"rank", m.rank >= 0 ? json(m.rank) : json(nullptr)},
+                      {"line", m.line},
+                      {"plan_stage", a.memoryStage >= 0 ? json(a.memoryStage) : json(nullptr)},
+                      {"plan_bytes", finiteOrNull(a.predictedMemoryBytes)}};
+    return json{{"world_size", positiveOrNull(a.loggedLayout.worldSize)},
+                {"tp", positiveOrNull(a.loggedLayout.tp)},
+                {"pp", positiveOrNull(a.loggedLayout.pp)},
+                {"global_batch", positiveOrNull(a.loggedLayout.globalBatch)},
+                {"memory", std::move(memory)}};
+}
+
+} // namespace
 
 nlohmann::json runAnalysisToJson(const RunAnalysis& a, const RunLog& log) {
     using nlohmann::json;
@@ -473,6 +565,7 @@ nlohmann::json runAnalysisToJson(const RunAnalysis& a, const RunLog& log) {
                               {"ratio", finiteOrNull(a.ratio)}};
     else
         j["predicted"] = nullptr;
+    j["logged"] = loggedToJson(a);
     json verdicts = json::array();
     for (const auto& v : a.verdicts)
         verdicts.push_back(
@@ -490,6 +583,46 @@ nlohmann::json runAnalysisToJson(const RunAnalysis& a, const RunLog& log) {
     sanitizeNonFinite(j);
     return j;
 }
+
+namespace {
+
+// "64 GPUs, TP 8, PP 4" from what is known (empty when nothing is).
+std::string layoutText(long long gpus, int tp, int pp) {
+    std::string out;
+    const auto add = [&](long long v, const std::string& text) {
+        if (v > 0)
+            out += (out.empty() ? "" : ", ") + text;
+    };
+    add(gpus, std::to_string(gpus) + " GPUs");
+    add(tp, "TP " + std::to_string(tp));
+    add(pp, "PP " + std::to_string(pp));
+    return out;
+}
+
+// The log's layout and memory lines, with the plan's figures beside them.
+std::string loggedFiguresText(const RunAnalysis& a) {
+    std::string out;
+    const std::string logged = layoutText(a.loggedLayout.worldSize, a.loggedLayout.tp, a.loggedLayout.pp);
+    if (!logged.empty())
+        out += "Layout      " + logged + " logged" +
+               (a.plannedGpus > 0 ? "; plan " + layoutText(a.plannedGpus, a.plannedTp, a.plannedPp)
+                                  : std::string()) +
+               "\n";
+    const auto& m = a.loggedMemory;
+    if (m.line > 0) {
+        const bool reserved = std::isfinite(m.maxReservedBytes);
+        out += "Memory      " + fmt::gib(reserved ? m.maxReservedBytes : m.maxAllocatedBytes, 1) + " peak " +
+               (reserved ? "reserved" : "allocated") +
+               (m.rank >= 0 ? " on rank " + std::to_string(m.rank) : std::string()) +
+               (std::isfinite(a.predictedMemoryBytes) ? "; plan " + fmt::gib(a.predictedMemoryBytes, 1) +
+                                                            " for stage " + std::to_string(a.memoryStage)
+                                                      : std::string()) +
+               "\n";
+    }
+    return out;
+}
+
+} // namespace
 
 std::string runFiguresText(const RunAnalysis& a) {
     std::string out;
@@ -520,7 +653,7 @@ std::string runFiguresText(const RunAnalysis& a) {
     if (a.hasPlan)
         out += "Predicted   " + fmt::duration(a.predictedStepSeconds) +
                " per step; measured / predicted = " + fmt::fixed(a.ratio, 2) + "\n";
-    return out;
+    return out + loggedFiguresText(a);
 }
 
 std::string runAnalysisText(const RunAnalysis& a) {

@@ -65,6 +65,14 @@ struct RunAnalysis {
     double predictedMfu = kNoValue;
     double predictedTokensPerSecond = kNoValue;
     double ratio = kNoValue; // measured / predicted step time
+
+    // The log's layout and peak memory, set against the scenario's layout and the plan's memory.
+    LoggedLayout loggedLayout;
+    LoggedMemory loggedMemory;
+    long long plannedGpus = 0; // the scenario's; 0 without one
+    int plannedTp = 0, plannedPp = 0;
+    int memoryStage = -1;                   // the plan's stage the log's memory line is compared with
+    double predictedMemoryBytes = kNoValue; // that stage's total
     std::vector<Verdict> verdicts;
 };
 

@@ -2,6 +2,7 @@
 #include "core/measured/RunLog.h"
 
 #include "core/io/Files.h"
+#include "core/measured/detail/LogFields.h"
 #include "core/util/Statistics.h"
 #include "core/util/Text.h"
 
@@ -13,13 +14,10 @@
 namespace lp::core {
 namespace {
 
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
-        s.remove_prefix(1);
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
-        s.remove_suffix(1);
-    return s;
-}
+using detail::integerAt;
+using detail::numberAt;
+using detail::trim;
+using detail::valueAfter;
 
 // Input text quoted in a message: valid UTF-8 only (other bytes become '?', so that messages always
 // serialise as JSON), control characters dropped, at most 40 characters.
@@ -71,77 +69,6 @@ std::vector<std::string> splitLines(std::string_view text) {
     if (!cur.empty())
         lines.push_back(std::move(cur));
     return lines;
-}
-
-// A finite number at the start of s (after spaces); thousands separators allowed when `commas`.
-std::optional<double> numberAt(std::string_view s, std::size_t* used = nullptr, bool commas = false) {
-    std::size_t i = 0;
-    while (i < s.size() && s[i] == ' ')
-        ++i;
-    std::string buf;
-    std::size_t j = i;
-    while (j < s.size()) {
-        const char c = s[j];
-        if (std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '+' || c == 'e' ||
-            c == 'E') {
-            if ((c == 'e' || c == 'E') &&
-                (buf.empty() || j + 1 >= s.size() ||
-                 !(std::isdigit(static_cast<unsigned char>(s[j + 1])) || s[j + 1] == '-' || s[j + 1] == '+')))
-                break;
-            if ((c == '-' || c == '+') && !buf.empty() && buf.back() != 'e' && buf.back() != 'E')
-                break;
-            buf += c;
-        } else if (commas && c == ',' && !buf.empty() && j + 1 < s.size() &&
-                   std::isdigit(static_cast<unsigned char>(s[j + 1]))) {
-            // a thousands separator: "1,234"
-        } else {
-            break;
-        }
-        ++j;
-    }
-    if (buf.empty())
-        return std::nullopt;
-    double v = 0;
-    const char* first = buf.data();
-    if (*first == '+')
-        ++first;
-    const auto [ptr, ec] = std::from_chars(first, buf.data() + buf.size(), v);
-    if (ec != std::errc() || ptr != buf.data() + buf.size() || !std::isfinite(v))
-        return std::nullopt;
-    if (used)
-        *used = j;
-    return v;
-}
-
-std::optional<long long> integerAt(std::string_view s, std::size_t* used = nullptr) {
-    std::size_t i = 0;
-    while (i < s.size() && s[i] == ' ')
-        ++i;
-    std::size_t j = i;
-    long long v = 0;
-    while (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j]))) {
-        if (v > 1'000'000'000'000LL)
-            return std::nullopt;
-        v = v * 10 + (s[j] - '0');
-        ++j;
-    }
-    if (j == i)
-        return std::nullopt;
-    if (used)
-        *used = j;
-    return v;
-}
-
-// The value after a label ("elapsed time per iteration (ms):"), or nullopt; `present` says whether
-// the label was there at all.
-std::optional<double> valueAfter(std::string_view line, std::string_view label, bool* present,
-                                 bool commas = false) {
-    const auto pos = line.find(label);
-    if (present)
-        *present = pos != std::string_view::npos;
-    if (pos == std::string_view::npos)
-        return std::nullopt;
-    return numberAt(line.substr(pos + label.size()), nullptr, commas);
 }
 
 // "iteration      10/    1000 |" -> 10
@@ -219,10 +146,74 @@ void setCoverage(RunLog& log) {
     }
 }
 
+// "  tensor_model_parallel_size ...... 8" (Megatron-LM's argument dump) -> 8
+std::optional<long long> argumentValue(std::string_view line, std::string_view name) {
+    const auto t = trim(line);
+    if (!t.starts_with(name) || t.size() == name.size() || t[name.size()] != ' ')
+        return std::nullopt;
+    auto rest = t.substr(name.size());
+    while (!rest.empty() && (rest.front() == ' ' || rest.front() == '.'))
+        rest.remove_prefix(1);
+    std::size_t used = 0;
+    const auto v = integerAt(rest, &used);
+    return v && used == rest.size() ? v : std::nullopt;
+}
+
+// The layout Megatron-LM states at start: "using world size: 64, ..., tensor-model-parallel size: 8, ..."
+// and the argument dump.
+void readMegatronLayout(std::string_view line, LoggedLayout& layout) {
+    bool present = false;
+    if (line.find("using world size:") != std::string_view::npos) {
+        if (auto v = valueAfter(line, "using world size:", &present); v && *v > 0 && *v < 1e9)
+            layout.worldSize = static_cast<long long>(*v);
+        if (auto v = valueAfter(line, "tensor-model-parallel size:", &present); v && *v > 0 && *v < 1e6)
+            layout.tp = static_cast<int>(*v);
+        if (auto v = valueAfter(line, "pipeline-model-parallel size:", &present); v && *v > 0 && *v < 1e6)
+            layout.pp = static_cast<int>(*v);
+        return;
+    }
+    const auto positive = [](std::optional<long long> v) { return v && *v > 0 && *v < 1'000'000'000LL; };
+    if (auto v = argumentValue(line, "world_size"); positive(v))
+        layout.worldSize = *v;
+    else if (auto tp = argumentValue(line, "tensor_model_parallel_size"); positive(tp))
+        layout.tp = static_cast<int>(*tp);
+    else if (auto pp = argumentValue(line, "pipeline_model_parallel_size"); positive(pp))
+        layout.pp = static_cast<int>(*pp);
+    else if (auto gb = argumentValue(line, "global_batch_size"); positive(gb))
+        layout.globalBatch = *gb;
+}
+
+// Keeps the memory line with the highest max reserved (max allocated when reserved is not logged).
+void keepPeakMemory(LoggedMemory& memory, double maxAllocated, double maxReserved, int rank, int line) {
+    const double peak = std::isfinite(maxReserved) ? maxReserved : maxAllocated;
+    const double held =
+        std::isfinite(memory.maxReservedBytes) ? memory.maxReservedBytes : memory.maxAllocatedBytes;
+    if (!(peak > 0) || (std::isfinite(held) && held >= peak))
+        return;
+    memory = LoggedMemory{maxAllocated, maxReserved, rank, line};
+}
+
+// "[Rank 0] (after 10 iterations) memory (MB) | allocated: ... | max allocated: Y | reserved: ... | max
+// reserved: W" (mebibytes: Megatron-LM divides by 1024 x 1024).
+void readMegatronMemory(std::string_view line, int lineNo, LoggedMemory& memory) {
+    if (line.find("memory (MB)") == std::string_view::npos)
+        return;
+    bool present = false;
+    constexpr double kMiB = 1024.0 * 1024.0;
+    const auto allocated = valueAfter(line, "max allocated:", &present);
+    const auto reserved = valueAfter(line, "max reserved:", &present);
+    const auto rank = valueAfter(line, "[Rank ", &present);
+    keepPeakMemory(memory, allocated && *allocated > 0 ? *allocated * kMiB : kNoValue,
+                   reserved && *reserved > 0 ? *reserved * kMiB : kNoValue,
+                   rank && *rank >= 0 && *rank < 1e9 ? static_cast<int>(*rank) : -1, lineNo);
+}
+
 void parseMegatron(const std::vector<std::string>& lines, RunLog& log) {
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const std::string_view line = lines[i];
         const int lineNo = static_cast<int>(i) + 1;
+        readMegatronLayout(line, log.layout);
+        readMegatronMemory(line, lineNo, log.memory);
         const auto iteration = megatronIteration(line);
         bool hasElapsed = false;
         const auto elapsed = valueAfter(line, "elapsed time per iteration (ms):", &hasElapsed);
@@ -262,6 +253,11 @@ void parseTitan(const std::vector<std::string>& lines, RunLog& log) {
         const std::string_view line = lines[i];
         const int lineNo = static_cast<int>(i) + 1;
         bool present = false;
+        if (auto gb = valueAfter(line, "global batch size", &present); gb && *gb > 0 && *gb < 9.0e15)
+            log.layout.globalBatch = static_cast<long long>(*gb);
+        // "memory: 48.20GiB(60.94%)": torchtitan's max reserved on rank 0, in GiB.
+        if (auto mem = valueAfter(line, "memory:", &present); mem && *mem > 0)
+            keepPeakMemory(log.memory, kNoValue, *mem * 1024.0 * 1024.0 * 1024.0, 0, lineNo);
         const auto step = titanStep(line, &present);
         if (!present)
             continue;

@@ -42,9 +42,29 @@ struct LogWarning {
     std::string message;
 };
 
+// The job's layout as the log states it (Megatron-LM prints its arguments at start); 0 when not logged.
+struct LoggedLayout {
+    long long worldSize = 0; // "world_size" / "using world size: N"
+    int tp = 0;              // "tensor_model_parallel_size"
+    int pp = 0;              // "pipeline_model_parallel_size"
+    long long globalBatch = 0;
+};
+
+// The peak of the log's memory lines, in bytes (NaN when not logged): Megatron-LM's "[Rank R] (after N
+// iterations) memory (MB) | allocated: ... | max allocated: ... | reserved: ... | max reserved: ...",
+// torchtitan's "memory: X GiB(Y%)" (its max reserved on rank 0).
+struct LoggedMemory {
+    double maxAllocatedBytes = kNoValue;
+    double maxReservedBytes = kNoValue;
+    int rank = -1; // the rank of the line with the highest max reserved; -1 when not said
+    int line = 0;  // that line (1-based); 0 when no memory line
+};
+
 struct RunLog {
     RunLogFormat format = RunLogFormat::Auto; // the format read (never Auto after parsing)
     std::vector<StepSample> samples;          // in input order
+    LoggedLayout layout;
+    LoggedMemory memory;
     std::vector<LogWarning> warnings;
     int lines = 0;        // lines in the input
     std::string unitNote; // how bare numbers were read ("milliseconds: ...")

@@ -273,6 +273,76 @@ LP_TEST(batch_mismatch_and_invalid_plan) {
     LP_CHECK(!a.hasPlan);
 }
 
+LP_TEST(megatron_layout_and_memory_lines) {
+    const RunLog log = load("megatron-layout.log");
+    LP_CHECK_EQ(log.layout.worldSize, 32LL);
+    LP_CHECK_EQ(log.layout.tp, 4);
+    LP_CHECK_EQ(log.layout.pp, 4);
+    LP_CHECK_EQ(log.layout.globalBatch, 64LL);
+    // The highest max reserved of the two memory lines (mebibytes).
+    LP_CHECK_EQ(log.memory.rank, 24);
+    LP_CHECK_EQ(log.memory.line, 10);
+    LP_CHECK_NEAR(log.memory.maxReservedBytes, 62668.8 * 1024 * 1024, 1.0);
+    LP_CHECK_NEAR(log.memory.maxAllocatedBytes, 52000.0 * 1024 * 1024, 1.0);
+
+    const Planned pl; // 64 GPUs, TP 8, PP 4
+    const RunAnalysis a = analyzeRun(log, pl.s, pl.p);
+    const Verdict* layout = verdict(a, "layout_mismatch");
+    LP_CHECK(layout && layout->severity == Severity::Warning);
+    LP_CHECK(layout && layout->text.find("the log ran TP 4, the plan has TP 8") != std::string::npos);
+    LP_CHECK(layout && layout->text.find("The log ran world size 32, the plan has world size 64") == 0);
+    LP_CHECK(layout && layout->text.find("PP") == std::string::npos); // PP agrees
+    // Rank 24 of 32 with PP 4 runs the last stage.
+    LP_CHECK_EQ(a.memoryStage, 3);
+    LP_CHECK_NEAR(a.predictedMemoryBytes, pl.p.memory.stages[3].totalBytes, 1e-6);
+    const bool memoryVerdict = hasVerdict(a, "memory_above_plan") || hasVerdict(a, "memory_below_plan") ||
+                               hasVerdict(a, "memory_matches_plan");
+    LP_CHECK(memoryVerdict);
+    bool quoted = false;
+    for (const auto& v : a.verdicts)
+        quoted = quoted ||
+                 v.text.find("the log's peak reserved memory 61.2 GiB vs the plan's") != std::string::npos;
+    LP_CHECK(quoted);
+    const std::string text = runFiguresText(a);
+    LP_CHECK(text.find("Layout      32 GPUs, TP 4, PP 4 logged; plan 64 GPUs, TP 8, PP 4") !=
+             std::string::npos);
+    LP_CHECK(text.find("Memory      61.2 GiB peak reserved on rank 24; plan ") != std::string::npos);
+    LP_CHECK(text.find("for stage 3") != std::string::npos);
+    const nlohmann::json j = runAnalysisToJson(a, log);
+    LP_CHECK_EQ(j.at("logged").at("tp").get<int>(), 4);
+    LP_CHECK_EQ(j.at("logged").at("world_size").get<long long>(), 32LL);
+    LP_CHECK_EQ(j.at("logged").at("memory").at("rank").get<int>(), 24);
+    LP_CHECK_EQ(j.at("logged").at("memory").at("plan_stage").get<int>(), 3);
+}
+
+LP_TEST(memory_verdict_against_the_plan) {
+    const Planned pl;
+    const double stage0 = pl.p.memory.stages[0].totalBytes / (1024.0 * 1024.0);
+    const auto analysed = [&](double mib) {
+        const std::string text =
+            "[Rank 0] (after 1 iterations) memory (MB) | allocated: 1 | max allocated: 1 | "
+            "reserved: 1 | max reserved: " +
+            std::to_string(mib) + "\n" + " iteration 1/ 10 | elapsed time per iteration (ms): 5000.0 |\n";
+        auto log = parseRunLog(text);
+        LP_CHECK(log.has_value());
+        return log ? analyzeRun(*log, pl.s, pl.p) : RunAnalysis{};
+    };
+    const RunAnalysis high = analysed(stage0 * 1.4);
+    LP_CHECK_EQ(high.memoryStage, 0);
+    LP_CHECK(hasVerdict(high, "memory_above_plan"));
+    LP_CHECK(hasVerdict(analysed(stage0 * 0.5), "memory_below_plan"));
+    LP_CHECK(hasVerdict(analysed(stage0 * 1.02), "memory_matches_plan"));
+    LP_CHECK(!hasVerdict(high, "layout_mismatch")); // the log states no layout
+}
+
+LP_TEST(torchtitan_memory_and_batch) {
+    const RunLog log = load("torchtitan.log");
+    LP_CHECK_EQ(log.layout.globalBatch, 64LL);
+    LP_CHECK_EQ(log.memory.rank, 0);
+    LP_CHECK_NEAR(log.memory.maxReservedBytes, 51.30 * 1024 * 1024 * 1024, 1e3);
+    LP_CHECK(!std::isfinite(log.memory.maxAllocatedBytes));
+}
+
 LP_TEST(too_few_samples) {
     auto log = parseRunLog("5.0 5.1 5.0\n");
     LP_CHECK(log.has_value());
