@@ -131,7 +131,8 @@ private slots:
                     return table->item(r, 2)->text();
             return QString();
         };
-        QCOMPARE(keysOf(QStringLiteral("Guided Tour")), QKeySequence(Qt::Key_F2).toString(QKeySequence::NativeText));
+        QCOMPARE(keysOf(QStringLiteral("Guided Tour")),
+                 QKeySequence(Qt::Key_F2).toString(QKeySequence::NativeText));
         QCOMPARE(keysOf(QStringLiteral("Glossary")),
                  QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_G).toString(QKeySequence::NativeText));
         QVERIFY(keysOf(QStringLiteral("Undo")).contains(QStringLiteral("Ctrl+Z")));

@@ -22,8 +22,8 @@ const QString kInstalledDocs = QStringLiteral("doc/layout-planner");
 QStringList UserGuideViewer::guideCandidates() {
     QStringList out = pathsUpwards(kGuide);
     // An installed program: <prefix>/bin beside <prefix>/share, then the system's data folders.
-    out << QDir::cleanPath(QCoreApplication::applicationDirPath() + QStringLiteral("/../share/") + kInstalledDocs +
-                           QLatin1Char('/') + kGuide);
+    out << QDir::cleanPath(QCoreApplication::applicationDirPath() + QStringLiteral("/../share/") +
+                           kInstalledDocs + QLatin1Char('/') + kGuide);
     for (const QString& base : QStandardPaths::standardLocations(QStandardPaths::GenericDataLocation))
         out << QDir::cleanPath(QDir(base).filePath(kInstalledDocs + QLatin1Char('/') + kGuide));
     out.removeDuplicates();
@@ -48,7 +48,8 @@ UserGuideViewer::UserGuideViewer(const QString& guidePath, QWidget* parent) : QD
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     QPushButton* inBrowser = buttons->addButton(tr("Open in &Browser"), QDialogButtonBox::ActionRole);
     inBrowser->setToolTip(tr("Open the page shown here in the desktop's web browser or Markdown viewer."));
-    connect(inBrowser, &QPushButton::clicked, this, [this] { QDesktopServices::openUrl(m_browser->source()); });
+    connect(inBrowser, &QPushButton::clicked, this,
+            [this] { QDesktopServices::openUrl(m_browser->source()); });
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::close);
 
     auto* layout = new QVBoxLayout(this);
