@@ -186,7 +186,9 @@ int main(int argc, char* argv[]) {
     if (parser.isSet(options.screenshot))
         return renderScreenshot(app, parser, options, scenario);
 
-    const auto window = lp::ui::makePlannerWindow();
+    lp::ui::WindowOptions windowOptions;
+    windowOptions.firstRunHint = true;
+    const auto window = lp::ui::makePlannerWindow(windowOptions);
     startWindow(*window, scenario);
     if (!lp::ui::TeachingMode::of(*window)->applyCommandLine(parser))
         return 2;

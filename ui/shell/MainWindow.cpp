@@ -71,11 +71,14 @@ void MainWindow::createCentre() {
     m_banners.layout = new InlineBanner(centre);
     m_banners.layout->setObjectName(QStringLiteral("layoutBanner"));
     m_banners.layout->setClosable(false);
+    m_banners.hint = new InlineBanner(centre);
+    m_banners.hint->setObjectName(QStringLiteral("tourHintBanner"));
     m_tabs = new QTabWidget(centre);
     m_tabs->setObjectName(QStringLiteral("tabs"));
     m_tabs->setDocumentMode(true);
     m_planView = new PlanView(m_doc, m_tabs);
     WindowTabs::append(*m_tabs, WindowTab::Plan, m_planView);
+    centreLayout->addWidget(m_banners.hint);
     centreLayout->addWidget(m_banners.restore);
     centreLayout->addWidget(m_banners.file);
     centreLayout->addWidget(m_banners.layout);

@@ -27,6 +27,7 @@ struct WindowOptions {
     bool persistentSettings = true; // read and write QSettings (geometry, units, recent files)
     bool autosave = true;           // autosave and the restore offer
     QString autosaveDirectory;      // empty: QStandardPaths::AppDataLocation
+    bool firstRunHint = false;      // point to the guided tour once (the program asks for it; tests may)
 };
 
 class MainWindow : public QMainWindow {
@@ -57,6 +58,8 @@ public:
     InlineBanner* layoutBanner() const { return m_banners.layout; }
     InlineBanner* fileBanner() const { return m_banners.file; }
     InlineBanner* restoreBanner() const { return m_banners.restore; }
+    InlineBanner* hintBanner() const { return m_banners.hint; }
+    const WindowOptions& options() const { return m_options; }
     QTabWidget* tabs() const { return m_tabs; }
     QLabel* statusLabel(int which) const; // 0 profile, 1 GPUs, 2 evaluation time, 3 saved state
 
@@ -89,6 +92,7 @@ private:
         InlineBanner* restore = nullptr;
         InlineBanner* file = nullptr;
         InlineBanner* layout = nullptr;
+        InlineBanner* hint = nullptr; // the first-run pointer to the guided tour (TeachingMode)
     };
 
     WindowOptions m_options;

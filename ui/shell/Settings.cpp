@@ -13,6 +13,7 @@ const QString kState = QStringLiteral("window/state");
 const QString kLast = QStringLiteral("files/lastScenario");
 const QString kRecent = QStringLiteral("files/recent");
 const QString kLastDirectory = QStringLiteral("files/lastDirectory");
+const QString kTourHint = QStringLiteral("teaching/tourHintShown");
 } // namespace
 
 Settings::Settings(bool persistent, QObject* parent) : QObject(parent) {
@@ -101,6 +102,15 @@ QString Settings::lastScenario() const {
 void Settings::setLastScenario(const QString& path) {
     if (m_store)
         m_store->setValue(kLast, path);
+}
+
+bool Settings::tourHintShown() const {
+    return m_store && m_store->value(kTourHint, false).toBool();
+}
+
+void Settings::setTourHintShown() {
+    if (m_store)
+        m_store->setValue(kTourHint, true);
 }
 
 void Settings::addRecentFile(const QString& path) {

@@ -38,6 +38,10 @@ public:
     QString lastScenario() const;
     void setLastScenario(const QString& path);
 
+    // Whether the first-run hint that points to the guided tour has been shown (it is shown once).
+    bool tourHintShown() const;
+    void setTourHintShown();
+
     QStringList recentFiles() const { return m_recent; }
     void addRecentFile(const QString& path);
     void removeRecentFile(const QString& path);

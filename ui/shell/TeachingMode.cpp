@@ -12,6 +12,7 @@
 #include "ui/scenario/ScenarioPanel.h"
 #include "ui/scenario/TrainingEditor.h"
 #include "ui/shell/MainWindow.h"
+#include "ui/shell/Settings.h"
 #include "ui/shell/WindowMenus.h"
 #include "ui/teach/GlossaryDialog.h"
 #include "ui/teach/PresentationMode.h"
@@ -20,6 +21,7 @@
 #include "ui/teach/Tour.h"
 #include "ui/teach/TourPanel.h"
 #include "ui/teach/WidgetOutline.h"
+#include "ui/widgets/InlineBanner.h"
 
 #include <QAction>
 #include <QCommandLineOption>
@@ -90,7 +92,25 @@ TeachingMode::TeachingMode(MainWindow& w) : QObject(&w), m_window(w) {
     addPresentationAction();
     addToolBarButtons();
     addTourKeys();
+    offerTourOnFirstRun();
     m_window.installEventFilter(this);
+}
+
+// A strip above the tabs on the first launch, once: remembered as shown whichever way the user answers.
+void TeachingMode::offerTourOnFirstRun() {
+    Settings* settings = m_window.settings();
+    if (!m_window.options().firstRunHint || settings->tourHintShown())
+        return;
+    settings->setTourHintShown();
+    InlineBanner* hint = m_window.hintBanner();
+    hint->showMessage(InlineBanner::Kind::Info, teachingText("first_run", "title"),
+                      teachingText("first_run", "details"));
+    hint->addAction(QStringLiteral("tour"), teachingText("first_run", "take_tour"));
+    hint->addAction(QStringLiteral("dismiss"), teachingText("first_run", "dismiss"));
+    connect(hint, &InlineBanner::actionTriggered, this, [this](const QString& id) {
+        if (id == QLatin1String("tour"))
+            startTour(-1);
+    });
 }
 
 // Closing the window during the tour ends it first: "Save changes?" is then about the user's scenario.

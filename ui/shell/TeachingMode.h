@@ -70,6 +70,7 @@ private:
     void addPresentationAction();
     void addToolBarButtons();
     void addTourKeys();
+    void offerTourOnFirstRun();
     QShortcut* addTourKey(const QKeySequence& key, void (Tour::*step)());
     void showGlossary(const QString& termId = {});
     void showQuiz();

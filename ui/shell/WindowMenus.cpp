@@ -9,12 +9,16 @@
 #include "ui/shell/FileController.h"
 #include "ui/shell/MainWindow.h"
 #include "ui/shell/Settings.h"
+#include "ui/shell/ShortcutsDialog.h"
+#include "ui/shell/UserGuideViewer.h"
 
 #include <QAction>
+#include <QActionEvent>
 #include <QActionGroup>
 #include <QApplication>
 #include <QCheckBox>
 #include <QDockWidget>
+#include <QEvent>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -139,8 +143,22 @@ void WindowMenus::createFileMenu() {
     m_fileMenu->addSeparator();
     m_fileMenu->addAction(m_save);
     m_fileMenu->addAction(m_saveAs);
-    m_fileMenu->addSeparator();
+    m_quitSeparator = m_fileMenu->addSeparator();
     m_fileMenu->addAction(m_quit);
+    m_fileMenu->installEventFilter(this);
+}
+
+bool WindowMenus::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_fileMenu && event->type() == QEvent::ActionAdded) {
+        const QAction* added = static_cast<QActionEvent*>(event)->action();
+        if (added != m_quit && added != m_quitSeparator) {
+            m_fileMenu->removeAction(m_quitSeparator);
+            m_fileMenu->removeAction(m_quit);
+            m_fileMenu->addAction(m_quitSeparator);
+            m_fileMenu->addAction(m_quit);
+        }
+    }
+    return QObject::eventFilter(watched, event);
 }
 
 void WindowMenus::createEditMenu() {
@@ -194,6 +212,20 @@ void WindowMenus::createLearnMenu() {
 
 void WindowMenus::createHelpMenu() {
     QMenu* help = m_window.menuBar()->addMenu(tr("&Help"));
+    help->setToolTipsVisible(true);
+    m_userGuide =
+        makeAction(this, tr("&User Guide"), tr("Read the user guide: every part of the window explained."),
+                   QKeySequence::HelpContents);
+    m_userGuide->setObjectName(QStringLiteral("actionUserGuide"));
+    connect(m_userGuide, &QAction::triggered, this, &WindowMenus::showUserGuide);
+    help->addAction(m_userGuide);
+    m_shortcuts =
+        makeAction(this, tr("&Keyboard Shortcuts"), tr("List the commands that have keys, and their keys."),
+                   QKeySequence(Qt::CTRL | Qt::Key_Slash));
+    m_shortcuts->setObjectName(QStringLiteral("actionShortcuts"));
+    connect(m_shortcuts, &QAction::triggered, this, &WindowMenus::showShortcuts);
+    help->addAction(m_shortcuts);
+    help->addSeparator();
     QAction* about = help->addAction(tr("&About Layout Planner"));
     connect(about, &QAction::triggered, this, [this] {
         QMessageBox::about(
@@ -204,6 +236,31 @@ void WindowMenus::createHelpMenu() {
     });
     QAction* aboutQt = help->addAction(tr("About &Qt"));
     connect(aboutQt, &QAction::triggered, qApp, &QApplication::aboutQt);
+}
+
+void WindowMenus::showUserGuide() {
+    if (!m_guideViewer) {
+        const QString guide = UserGuideViewer::findGuide();
+        if (guide.isEmpty()) {
+            QMessageBox::information(&m_window, tr("User Guide"),
+                                     tr("The user guide (docs/user-guide.md) was not found. Looked in:\n%1")
+                                         .arg(UserGuideViewer::guideCandidates().join(QLatin1Char('\n'))));
+            return;
+        }
+        m_guideViewer = new UserGuideViewer(guide, &m_window);
+    }
+    m_guideViewer->show();
+    m_guideViewer->raise();
+    m_guideViewer->activateWindow();
+}
+
+void WindowMenus::showShortcuts() {
+    if (!m_shortcutsDialog)
+        m_shortcutsDialog = new ShortcutsDialog(m_window.menuBar(), &m_window);
+    m_shortcutsDialog->refresh();
+    m_shortcutsDialog->show();
+    m_shortcutsDialog->raise();
+    m_shortcutsDialog->activateWindow();
 }
 
 void WindowMenus::createToolBar() {

@@ -5,15 +5,19 @@
 #include "ui/widgets/Format.h"
 
 #include <QObject>
+#include <QPointer>
 
 class QAction;
 class QActionGroup;
 class QMenu;
 class QToolBar;
+class QEvent;
 
 namespace lp::ui {
 
 class MainWindow;
+class ShortcutsDialog;
+class UserGuideViewer;
 
 class WindowMenus : public QObject {
     Q_OBJECT
@@ -31,6 +35,16 @@ public:
     // A tool-bar button that leads to a tab or a dialog (Explore, Export): after Undo/Redo, before the
     // memory unit, in the order they are added.
     void addToolButton(QAction* action);
+
+    QAction* userGuideAction() const { return m_userGuide; }
+    QAction* shortcutsAction() const { return m_shortcuts; }
+    // Help > User Guide and Help > Keyboard Shortcuts (each window made once, shown again after).
+    void showUserGuide();
+    void showShortcuts();
+
+protected:
+    // Keeps Quit the last entry of the File menu whatever is added to the menu later.
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void createFileActions();
@@ -52,6 +66,11 @@ private:
     QAction* m_save = nullptr;
     QAction* m_saveAs = nullptr;
     QAction* m_quit = nullptr;
+    QAction* m_quitSeparator = nullptr;
+    QAction* m_userGuide = nullptr;
+    QAction* m_shortcuts = nullptr;
+    QPointer<UserGuideViewer> m_guideViewer;
+    QPointer<ShortcutsDialog> m_shortcutsDialog;
     QAction* m_undo = nullptr;
     QAction* m_redo = nullptr;
     QAction* m_keepGpus = nullptr;
