@@ -77,8 +77,7 @@ std::optional<long long> integerAt(std::string_view s, std::size_t* used) {
 
 // The value after a label ("elapsed time per iteration (ms):"), or nullopt; `present` says whether
 // the label was there at all.
-std::optional<double> valueAfter(std::string_view line, std::string_view label, bool* present,
-                                 bool commas) {
+std::optional<double> valueAfter(std::string_view line, std::string_view label, bool* present, bool commas) {
     const auto pos = line.find(label);
     if (present)
         *present = pos != std::string_view::npos;
