@@ -61,14 +61,16 @@ KeyFigure throughputCard(const Plan& p) {
                 fmt::fixed(p.tokensPerSecondPerGpu, 1) + " per GPU");
 }
 
-KeyFigure batchCard(const Scenario& s, const Plan& p) {
+KeyFigure batchCard(const Scenario& s, const Plan& p, const Plan* previous) {
     const Layout& l = s.layout;
     const auto batch = static_cast<double>(p.effectiveBatchSequences);
+    const std::string change = previous ? batchChangeText(*previous, p) : std::string();
     return card("effective_batch", "Effective batch",
                 "Sequences per optimizer step: micro batch x accumulation x DP.", batch,
                 wholeNumber(l.microBatch) + " × " + wholeNumber(l.accumulation) + " × " + wholeNumber(l.dp) +
                     " = " + wholeNumber(batch),
-                "mb × acc × DP\n" + wholeNumber(p.tokensPerStep) + " tokens per step");
+                "mb × acc × DP" + (change.empty() ? "" : ", " + change) + "\n" +
+                    wholeNumber(p.tokensPerStep) + " tokens per step");
 }
 
 // The whole model's state before sharding, and the share the worst GPU holds of it (TP, PP, EP and ZeRO
@@ -107,9 +109,15 @@ std::string smallBytes(double bytes, MemoryUnit unit) {
 
 } // namespace
 
-std::vector<KeyFigure> keyFigures(const Scenario& s, const Plan& p, MemoryUnit unit) {
+std::string batchChangeText(const Plan& previous, const Plan& current) {
+    if (previous.effectiveBatchSequences == current.effectiveBatchSequences)
+        return {};
+    return "was " + wholeNumber(static_cast<double>(previous.effectiveBatchSequences));
+}
+
+std::vector<KeyFigure> keyFigures(const Scenario& s, const Plan& p, MemoryUnit unit, const Plan* previous) {
     std::vector<KeyFigure> cards{utilisationCard(p), yardstickCard(s, p),    modelRateCard(p),
-                                 stepTimeCard(p),    throughputCard(p),      batchCard(s, p),
+                                 stepTimeCard(p),    throughputCard(p),      batchCard(s, p, previous),
                                  stateCard(p, unit), trainingTimeCard(s, p), gpuHoursCard(p)};
     if (planDoesNotFit(p))
         for (KeyFigure& c : cards) {

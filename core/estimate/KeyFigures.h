@@ -24,8 +24,13 @@ struct KeyFigure {
     bool greyed = false;    // the plan does not fit: a figure it would reach if it did, not one it reaches
 };
 
-// The cards, in the order the window shows them. Memory figures are in `unit`.
-std::vector<KeyFigure> keyFigures(const Scenario& s, const Plan& p, MemoryUnit unit);
+// The cards, in the order the window shows them. Memory figures are in `unit`. With the plan shown before an
+// edit (`previous`), the effective batch card says what the batch was where the edit changed it.
+std::vector<KeyFigure> keyFigures(const Scenario& s, const Plan& p, MemoryUnit unit,
+                                  const Plan* previous = nullptr);
+
+// "was 64" where the global batch of `previous` differs from that of `current`, else empty.
+std::string batchChangeText(const Plan& previous, const Plan& current);
 
 // The MFU bands every view marks: under 20% something is wrong; 35-55% is typical of well-tuned pretraining.
 inline constexpr double kMfuAlarm = 0.20;

@@ -168,6 +168,14 @@ void syncClusterName(ClusterSpec& c) {
     c.name = std::to_string(c.nodes) + name.substr(sep);
 }
 
+bool holdGlobalBatch(Layout& l, long long globalBatch) {
+    const long long perStep = static_cast<long long>(l.microBatch) * l.dp;
+    if (perStep <= 0 || globalBatch % perStep != 0 || globalBatch / perStep < 1)
+        return false;
+    l.accumulation = static_cast<int>(globalBatch / perStep);
+    return true;
+}
+
 Scenario withLayoutValue(const Scenario& s, LayoutAxis axis, int value, const LayoutRules& rules) {
     Scenario n = s;
     setLayoutValue(n.layout, axis, value);
@@ -191,6 +199,10 @@ Scenario withLayoutValue(const Scenario& s, LayoutAxis axis, int value, const La
     default:
         break;
     }
+    if (rules.holdGlobalBatch && axis != LayoutAxis::Accumulation &&
+        static_cast<long long>(n.layout.dp) * n.layout.microBatch !=
+            static_cast<long long>(s.layout.dp) * s.layout.microBatch)
+        holdGlobalBatch(n.layout, s.layout.effectiveBatch());
     return n;
 }
 

@@ -18,12 +18,18 @@ std::string_view axisName(LayoutAxis axis); // "TP", "micro batch", ...
 int axisMaximum(LayoutAxis axis);           // what a spin box accepts when typed
 
 struct LayoutRules {
-    bool keepGpuCount = true;  // TP/PP/CP changes rebalance DP instead of resizing the cluster
-    int nodeSize = 8;          // GPUs per full node, restored when the layout grows back to whole nodes
-    long long maxGpus = 65536; // the largest cluster the DP control offers
+    bool keepGpuCount = true;     // TP/PP/CP changes rebalance DP instead of resizing the cluster
+    int nodeSize = 8;             // GPUs per full node, restored when the layout grows back to whole nodes
+    long long maxGpus = 65536;    // the largest cluster the DP control offers
+    bool holdGlobalBatch = false; // accumulation follows DP and micro batch so the global batch stays
 };
 
-// The scenario after setting `axis` to `value` under `rules`.
+// Sets accumulation so that micro batch x accumulation x DP equals `globalBatch`; false (and `l`
+// unchanged) where the global batch does not split into micro batch x DP.
+bool holdGlobalBatch(Layout& l, long long globalBatch);
+
+// The scenario after setting `axis` to `value` under `rules` (with holdGlobalBatch, a change of TP, PP,
+// CP, DP or micro batch also sets accumulation where the global batch splits).
 Scenario withLayoutValue(const Scenario& s, LayoutAxis axis, int value, const LayoutRules& rules);
 
 // The scenario after a cluster edit: with keepGpuCount, DP follows the new GPU count when it can.

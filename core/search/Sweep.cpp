@@ -114,7 +114,9 @@ std::vector<int> candidateValues(const Scenario& s, SweepAxis axis, bool holdBat
 
 // The scenario with `axis` at `value`, before the batch is held.
 Scenario withAxisValue(const Scenario& s, SweepAxis axis, int value, bool current, const LayoutRules& rules) {
-    LayoutRules keep = rules;
+    LayoutRules own = rules;
+    own.holdGlobalBatch = false; // the sweep holds the batch itself, by its own option
+    LayoutRules keep = own;
     keep.keepGpuCount = true;
     Scenario n = s;
     switch (axis) {
@@ -125,7 +127,7 @@ Scenario withAxisValue(const Scenario& s, SweepAxis axis, int value, bool curren
     case SweepAxis::Cp:
         return withLayoutValue(s, LayoutAxis::Cp, value, keep);
     case SweepAxis::Dp:
-        return withLayoutValue(s, LayoutAxis::Dp, value, rules);
+        return withLayoutValue(s, LayoutAxis::Dp, value, own);
     case SweepAxis::MicroBatch:
         n.layout.microBatch = value;
         break;
@@ -184,12 +186,8 @@ SweepPoint evaluatePoint(const Scenario& s, const HardwareProfile& profile, Swee
     Layout& l = p.scenario.layout;
     const long long batch = s.layout.effectiveBatch();
     bool batchSplits = true;
-    if (options.holdGlobalBatch && changesBatch(axis) && !p.current) {
-        const long long perStep = static_cast<long long>(l.microBatch) * l.dp;
-        batchSplits = perStep > 0 && batch % perStep == 0 && batch / perStep >= 1;
-        if (batchSplits)
-            l.accumulation = static_cast<int>(batch / perStep);
-    }
+    if (options.holdGlobalBatch && changesBatch(axis) && !p.current)
+        batchSplits = holdGlobalBatch(l, batch);
     p.plan = evaluate(p.scenario, profile);
     p.valid = p.plan.valid && batchSplits;
     p.fits = p.valid && p.plan.memory.fits;

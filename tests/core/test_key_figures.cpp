@@ -133,6 +133,27 @@ LP_TEST(an_invalid_plan_still_gives_every_card) {
     LP_CHECK_EQ(keyFigures(s, p, MemoryUnit::GiB).size(), std::size_t{9});
 }
 
+LP_TEST(the_batch_card_says_what_the_batch_was_after_an_edit_changed_it) {
+    const Scenario s = defaultScenario();
+    const Plan before = evaluate(s);
+    Scenario doubled = s;
+    doubled.layout.dp *= 2;
+    doubled.cluster.nodes *= 2;
+    const Plan after = evaluate(doubled);
+    const std::string was = "was " + std::to_string(before.effectiveBatchSequences);
+    LP_CHECK_EQ(batchChangeText(before, after), was);
+    LP_CHECK(batchChangeText(before, before).empty());
+    const auto batchDetail = [&](const Plan* previous) {
+        for (const KeyFigure& c : keyFigures(doubled, after, MemoryUnit::GiB, previous))
+            if (c.id == "effective_batch")
+                return c.detail;
+        return std::string();
+    };
+    LP_CHECK(contains(batchDetail(&before), was));
+    LP_CHECK(!contains(batchDetail(nullptr), "was"));
+    LP_CHECK(!contains(batchDetail(&after), "was"));
+}
+
 LP_TEST(mfu_bands) {
     LP_CHECK_EQ(mfuBandText(0.12), std::string("under 20%: something is wrong"));
     LP_CHECK_EQ(mfuBandText(0.20), std::string("20-35%: below well-tuned"));

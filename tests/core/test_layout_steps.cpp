@@ -42,6 +42,31 @@ LP_TEST(tpFromEightToFourRebalancesDp) {
     LP_CHECK_EQ(n.cluster.gpus(), 64LL);
 }
 
+LP_TEST(holdingTheBatchMakesAccumulationFollowDp) {
+    const core::Scenario s = core::defaultScenario(); // TP 8, DP 2 on 64 GPUs
+    core::LayoutRules rules;
+    rules.holdGlobalBatch = true;
+    const core::Scenario n = core::withLayoutValue(s, LayoutAxis::Tp, 4, rules);
+    LP_CHECK_EQ(n.layout.dp, 4);
+    LP_CHECK_EQ(n.layout.effectiveBatch(), s.layout.effectiveBatch());
+    LP_CHECK_EQ(n.layout.accumulation * 2, s.layout.accumulation);
+    // Without the hold the batch doubles with DP.
+    rules.holdGlobalBatch = false;
+    LP_CHECK_EQ(core::withLayoutValue(s, LayoutAxis::Tp, 4, rules).layout.effectiveBatch(),
+                2 * s.layout.effectiveBatch());
+}
+
+LP_TEST(heldBatchThatDoesNotSplitLeavesAccumulation) {
+    core::Layout l;
+    l.microBatch = 1;
+    l.dp = 4;
+    l.accumulation = 3;
+    LP_CHECK(!core::holdGlobalBatch(l, 6)); // 6 is not a multiple of 1 x 4
+    LP_CHECK_EQ(l.accumulation, 3);
+    LP_CHECK(core::holdGlobalBatch(l, 64));
+    LP_CHECK_EQ(l.accumulation, 16);
+}
+
 LP_TEST(withoutKeepTheClusterFollows) {
     const core::Scenario s = core::defaultScenario();
     core::LayoutRules rules;

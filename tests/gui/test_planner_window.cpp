@@ -145,6 +145,30 @@ private slots:
         QCOMPARE(batch->value(), QStringLiteral("2 × 16 × 4 = 128"));
     }
 
+    void holdingTheGlobalBatchMakesAccumulationFollowTp() {
+        const ui::FigureLabel* batch =
+            m_window->planView()->keyFigures()->figure(QStringLiteral("effective_batch"));
+        QVERIFY(!batch->detail().contains(QStringLiteral("was")));
+        QVERIFY(!sliders()->holdGlobalBatchBox()->isChecked());
+        QTest::mouseClick(sliders()->holdGlobalBatchBox(), Qt::LeftButton, {}, QPoint(8, 8));
+        QVERIFY(doc()->holdGlobalBatch());
+        QVERIFY(m_window->settings()->holdGlobalBatch());
+        QSlider* tp = control(LayoutAxis::Tp)->slider();
+        tp->setFocus();
+        QTest::keyClick(tp, Qt::Key_Left); // TP 8 -> 4 doubles DP; accumulation halves
+        QCOMPARE(doc()->scenario().layout.dp, 4);
+        QCOMPARE(doc()->scenario().layout.accumulation, 8);
+        QCOMPARE(batch->value(), QStringLiteral("2 × 8 × 4 = 64"));
+        QVERIFY2(!batch->detail().contains(QStringLiteral("was")), qPrintable(batch->detail()));
+        // Without the hold the batch doubles with DP, and the card says what it was.
+        QTest::mouseClick(sliders()->holdGlobalBatchBox(), Qt::LeftButton, {}, QPoint(8, 8));
+        QVERIFY(!doc()->holdGlobalBatch());
+        tp->setFocus();
+        QTest::keyClick(tp, Qt::Key_Left); // TP 4 -> 2: DP 8
+        QCOMPARE(batch->value(), QStringLiteral("2 × 8 × 8 = 128"));
+        QVERIFY2(batch->detail().contains(QStringLiteral("was 64")), qPrintable(batch->detail()));
+    }
+
     void withoutKeepingGpusTheClusterFollows() {
         QTest::mouseClick(sliders()->keepGpuCountBox(), Qt::LeftButton, {}, QPoint(8, 8));
         QVERIFY(!doc()->keepGpuCount());
@@ -561,12 +585,14 @@ private slots:
         s.model = core::findModelPreset(model.toStdString())->model;
         if (s.model.isMoe()) // 61 layers: PP 8 with EP 8 over the 64 GPUs
             s.layout = core::Layout{.pp = 8, .dp = 8, .ep = 8};
+        const core::Plan before = doc()->plan(); // the batch card says what the batch was where it changed
         doc()->edit(s, QStringLiteral("model"));
         QVERIFY(!doc()->isShowingStalePlan());
         for (const ui::MemoryUnit unit : {ui::MemoryUnit::GiB, ui::MemoryUnit::GB}) {
             m_window->settings()->setMemoryUnit(unit);
             const core::Plan& plan = doc()->plan();
-            const std::vector<core::KeyFigure> expected = core::keyFigures(doc()->scenario(), plan, unit);
+            const std::vector<core::KeyFigure> expected =
+                core::keyFigures(doc()->scenario(), plan, unit, &before);
             const std::vector<ui::FigureLabel*>& shown = m_window->planView()->keyFigures()->figures();
             QCOMPARE(shown.size(), expected.size());
             for (std::size_t i = 0; i < shown.size(); ++i) {

@@ -79,6 +79,14 @@ void ScenarioDocument::setKeepGpuCount(bool keep) {
     emit scenarioChanged();
 }
 
+void ScenarioDocument::setHoldGlobalBatch(bool hold) {
+    if (m_rules.holdGlobalBatch == hold)
+        return;
+    m_rules.holdGlobalBatch = hold;
+    recomputeSteps();
+    emit scenarioChanged();
+}
+
 void ScenarioDocument::setProfileOverride(std::optional<core::HardwareProfile> profile) {
     m_profileOverride = std::move(profile);
     updateProfile(true);

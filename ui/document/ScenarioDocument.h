@@ -64,6 +64,8 @@ public:
 
     bool keepGpuCount() const { return m_rules.keepGpuCount; }
     void setKeepGpuCount(bool keep);
+    bool holdGlobalBatch() const { return m_rules.holdGlobalBatch; }
+    void setHoldGlobalBatch(bool hold);
     const core::LayoutRules& layoutRules() const { return m_rules; }
     const std::vector<int>& steps(core::LayoutAxis axis) const {
         return m_steps[static_cast<std::size_t>(axis)];

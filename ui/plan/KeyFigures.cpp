@@ -79,6 +79,9 @@ void KeyFigures::setActiveKey(const QString& key) {
 }
 
 void KeyFigures::setPlan(const core::Scenario& s, const core::Plan& plan) {
+    m_previousPlan = m_plan;
+    m_hasPrevious = m_hasPlan;
+    m_hasPlan = true;
     m_scenario = s;
     m_plan = plan;
     refresh();
@@ -90,7 +93,8 @@ void KeyFigures::setUnit(MemoryUnit unit) {
 }
 
 void KeyFigures::refresh() {
-    const std::vector<core::KeyFigure> figures = core::keyFigures(m_scenario, m_plan, m_unit);
+    const std::vector<core::KeyFigure> figures =
+        core::keyFigures(m_scenario, m_plan, m_unit, m_hasPrevious ? &m_previousPlan : nullptr);
     for (std::size_t i = 0; i < figures.size() && i < m_figures.size(); ++i)
         m_figures[i]->setFigure(figures[i]);
 }

@@ -46,6 +46,9 @@ private:
     int m_columns = 0;
     core::Scenario m_scenario;
     core::Plan m_plan;
+    core::Plan m_previousPlan; // the plan shown before the last one: the batch card says what changed
+    bool m_hasPlan = false;
+    bool m_hasPrevious = false;
     MemoryUnit m_unit = MemoryUnit::GiB;
     std::vector<FigureLabel*> m_figures;
 };

@@ -60,7 +60,8 @@ constexpr AxisText kAxes[] = {
 
 LayoutSliders::LayoutSliders(ScenarioDocument* doc, QWidget* parent)
     : QWidget(parent), m_doc(doc), m_keep(new QCheckBox(tr("&Keep GPU count"), this)),
-      m_summary(new QLabel(this)), m_etp(new QComboBox(this)) {
+      m_holdBatch(new QCheckBox(tr("Hold the global batch"), this)), m_summary(new QLabel(this)),
+      m_etp(new QComboBox(this)) {
     auto* grid = new QGridLayout(this);
     grid->setContentsMargins(0, 0, 0, 0);
     grid->setHorizontalSpacing(8);
@@ -124,6 +125,16 @@ LayoutSliders::LayoutSliders(ScenarioDocument* doc, QWidget* parent)
         emit keepGpuCountToggled(keep);
     });
     grid->addWidget(m_keep, row++, 0, 1, 3);
+    m_holdBatch->setObjectName(QStringLiteral("holdGlobalBatch"));
+    m_holdBatch->setToolTip(tr("On: when TP, PP, CP, DP or the micro batch changes DP x micro batch, "
+                               "accumulation follows so that micro batch x accumulation x DP stays the same "
+                               "(where it divides). Off: the global batch changes with DP."));
+    m_holdBatch->setChecked(m_doc->holdGlobalBatch());
+    connect(m_holdBatch, &QCheckBox::toggled, this, [this](bool hold) {
+        m_doc->setHoldGlobalBatch(hold);
+        emit holdGlobalBatchToggled(hold);
+    });
+    grid->addWidget(m_holdBatch, row++, 0, 1, 3);
     m_summary->setTextFormat(Qt::PlainText);
     m_summary->setWordWrap(true); // a narrow panel wraps the sums instead of cutting them off
     m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
@@ -148,6 +159,10 @@ void LayoutSliders::refresh() {
     {
         const QSignalBlocker block(m_keep);
         m_keep->setChecked(keep);
+    }
+    {
+        const QSignalBlocker block(m_holdBatch);
+        m_holdBatch->setChecked(m_doc->holdGlobalBatch());
     }
     control(core::LayoutAxis::Dp)->setReadOnly(keep);
     const QString dpTip = keep ? tr("DP follows from the cluster: GPUs / (TP x PP x CP). Turn off \"Keep GPU "

@@ -1,7 +1,8 @@
 #pragma once
 // The layout controls: TP, PP, DP, CP, EP, virtual stages, micro batch and accumulation, each a
 // slider with a spin box over its valid values; the experts' TP (a choice among the values that fit);
-// the "keep GPU count" switch, and the summary line (GPUs used, effective batch).
+// the "keep GPU count" and "hold the global batch" switches, and the summary line (GPUs used, effective
+// batch).
 #include "core/search/LayoutSteps.h"
 
 #include <QWidget>
@@ -24,10 +25,12 @@ public:
 
     StepControl* control(core::LayoutAxis axis) const { return m_controls[static_cast<std::size_t>(axis)]; }
     QCheckBox* keepGpuCountBox() const { return m_keep; }
+    QCheckBox* holdGlobalBatchBox() const { return m_holdBatch; }
     QComboBox* expertTpBox() const { return m_etp; }
 
 signals:
     void keepGpuCountToggled(bool keep);
+    void holdGlobalBatchToggled(bool hold);
 
 private:
     void refresh();
@@ -36,6 +39,7 @@ private:
     std::array<StepControl*, core::kLayoutAxisCount> m_controls{};
     std::array<QLabel*, core::kLayoutAxisCount> m_labels{};
     QCheckBox* m_keep;
+    QCheckBox* m_holdBatch;
     QLabel* m_summary;
     QComboBox* m_etp;
     QLabel* m_etpLabel = nullptr;

@@ -39,6 +39,7 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
     setObjectName(QStringLiteral("mainWindow"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/layout-planner.svg")));
     m_doc->setKeepGpuCount(m_settings->keepGpuCount());
+    m_doc->setHoldGlobalBatch(m_settings->holdGlobalBatch());
 
     createCentre();
     m_files = new FileController(m_doc, m_settings, m_banners.file, this);
@@ -135,6 +136,8 @@ void MainWindow::connectViews() {
     connect(m_settings, &Settings::memoryUnitChanged, this, &MainWindow::applyUnit);
     connect(m_scenario.panel->layoutSliders(), &LayoutSliders::keepGpuCountToggled, m_settings,
             &Settings::setKeepGpuCount);
+    connect(m_scenario.panel->layoutSliders(), &LayoutSliders::holdGlobalBatchToggled, m_settings,
+            &Settings::setHoldGlobalBatch);
 }
 
 void MainWindow::restoreWindowLayout() {

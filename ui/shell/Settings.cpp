@@ -8,6 +8,7 @@ namespace lp::ui {
 namespace {
 const QString kUnits = QStringLiteral("view/memoryUnit");
 const QString kKeep = QStringLiteral("layout/keepGpuCount");
+const QString kHoldBatch = QStringLiteral("layout/holdGlobalBatch");
 const QString kGeometry = QStringLiteral("window/geometry");
 const QString kState = QStringLiteral("window/state");
 const QString kLast = QStringLiteral("files/lastScenario");
@@ -42,6 +43,11 @@ void Settings::load() {
         m_keepGpuCount = keep.toBool();
     else
         m_problems << tr("%1: not a boolean; using true").arg(kKeep);
+    const QVariant hold = m_store->value(kHoldBatch, false);
+    if (hold.canConvert<bool>())
+        m_holdGlobalBatch = hold.toBool();
+    else
+        m_problems << tr("%1: not a boolean; using false").arg(kHoldBatch);
 
     const QStringList recent = m_store->value(kRecent).toStringList();
     for (const QString& path : recent)
@@ -62,6 +68,12 @@ void Settings::setKeepGpuCount(bool keep) {
     m_keepGpuCount = keep;
     if (m_store)
         m_store->setValue(kKeep, keep);
+}
+
+void Settings::setHoldGlobalBatch(bool hold) {
+    m_holdGlobalBatch = hold;
+    if (m_store)
+        m_store->setValue(kHoldBatch, hold);
 }
 
 QByteArray Settings::geometry() const {

@@ -24,6 +24,8 @@ public:
 
     bool keepGpuCount() const { return m_keepGpuCount; }
     void setKeepGpuCount(bool keep);
+    bool holdGlobalBatch() const { return m_holdGlobalBatch; }
+    void setHoldGlobalBatch(bool hold);
 
     QByteArray geometry() const;
     void setGeometry(const QByteArray& g);
@@ -58,6 +60,7 @@ private:
     QSettings* m_store = nullptr;
     MemoryUnit m_unit = MemoryUnit::GiB;
     bool m_keepGpuCount = true;
+    bool m_holdGlobalBatch = false;
     QStringList m_recent;
     QString m_lastDirectory;
     QStringList m_problems;
