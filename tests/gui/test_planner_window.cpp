@@ -167,6 +167,9 @@ private slots:
         QTest::keyClick(tp, Qt::Key_Left); // TP 4 -> 2: DP 8
         QCOMPARE(batch->value(), QStringLiteral("2 × 8 × 8 = 128"));
         QVERIFY2(batch->detail().contains(QStringLiteral("was 64")), qPrintable(batch->detail()));
+        // A new document has no earlier batch to compare with.
+        doc()->newScenario();
+        QVERIFY2(!batch->detail().contains(QStringLiteral("was")), qPrintable(batch->detail()));
     }
 
     void withoutKeepingGpusTheClusterFollows() {

@@ -87,6 +87,11 @@ void KeyFigures::setPlan(const core::Scenario& s, const core::Plan& plan) {
     refresh();
 }
 
+void KeyFigures::forgetPrevious() {
+    m_hasPrevious = false;
+    refresh();
+}
+
 void KeyFigures::setUnit(MemoryUnit unit) {
     m_unit = unit;
     refresh();

@@ -20,6 +20,8 @@ public:
     explicit KeyFigures(QWidget* parent = nullptr);
 
     void setPlan(const core::Scenario& s, const core::Plan& plan);
+    // A new document (New, Open, a restore): the plan before it is not an earlier version of this one.
+    void forgetPrevious();
     void setUnit(MemoryUnit unit);
     void setActiveKey(const QString& key);
 

@@ -63,6 +63,7 @@ PlanView::PlanView(ScenarioDocument* doc, QWidget* parent)
     connect(m_figures, &KeyFigures::previewRequested, this, &PlanView::previewRequested);
     connect(m_time, &TimeChart::previewRequested, this, &PlanView::previewRequested);
     connect(m_doc, &ScenarioDocument::planChanged, this, &PlanView::showPlan);
+    connect(m_doc, &ScenarioDocument::replaced, m_figures, &KeyFigures::forgetPrevious);
     showPlan();
 }
 
