@@ -92,4 +92,33 @@ std::string searchSummary(const SearchResult& r, const FigureFormat& f) {
     return text;
 }
 
+long long paretoBeyondTop(const SearchResult& r) {
+    return std::count_if(r.pareto.begin(), r.pareto.end(), [&](const SearchEntry& p) {
+        return std::none_of(r.top.begin(), r.top.end(),
+                            [&](const SearchEntry& t) { return t.choice == p.choice; });
+    });
+}
+
+std::string listedLayoutsText(const SearchResult& r, long long rankedShown, long long paretoShown,
+                              const FigureFormat& f) {
+    const long long ranked = static_cast<long long>(r.top.size());
+    const long long beyond = paretoBeyondTop(r);
+    if (ranked + beyond == 0)
+        return {};
+    const bool all = ranked == r.fitting;
+    const bool filtered = rankedShown != ranked || paretoShown != beyond;
+    std::string text;
+    if (!filtered)
+        text = all ? "All " + f.count(ranked) + " that fit"
+                   : "Top " + f.count(ranked) + " of " + f.count(r.fitting) + " that fit";
+    else
+        text = "Filter: " + f.count(rankedShown) +
+               (all ? " of the " + f.count(ranked) + " that fit" : " of the top " + f.count(ranked));
+    if (beyond > 0)
+        text += filtered
+                    ? " + " + f.count(paretoShown) + " of " + f.count(beyond) + " more on the Pareto front"
+                    : " + " + f.count(beyond) + " more on the Pareto front";
+    return text;
+}
+
 } // namespace lp::core

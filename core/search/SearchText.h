@@ -20,4 +20,12 @@ std::vector<std::string> rejectionLines(const SearchResult& r, const FigureForma
 // ranking and the Pareto front, and on a second line the four commonest reasons for rejection.
 std::string searchSummary(const SearchResult& r, const FigureFormat& f);
 
+// The Pareto layouts that are not among the ranked top ones (listed after them).
+long long paretoBeyondTop(const SearchResult& r);
+// What a list of the result shows, given how many ranked and how many further Pareto layouts pass its
+// filter: "Top 50 of 812 that fit + 21 more on the Pareto front", "All 30 that fit", filtered
+// "Filter: 9 of the top 50 + 3 of 21 more on the Pareto front". Empty when nothing fits.
+std::string listedLayoutsText(const SearchResult& r, long long rankedShown, long long paretoShown,
+                              const FigureFormat& f);
+
 } // namespace lp::core

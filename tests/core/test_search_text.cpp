@@ -82,4 +82,36 @@ LP_TEST(summaryOfASearch) {
                             "layout fits: see the reasons below. "));
 }
 
+// The list's caption agrees with the limit: the top N of those that fit, then the Pareto layouts beyond them.
+LP_TEST(listedLayoutsAgreeWithTheLimit) {
+    SearchResult r;
+    r.fitting = 812;
+    for (int mb : {1, 2, 4, 8, 16}) {
+        SearchEntry e;
+        e.choice = defaultChoice();
+        e.choice.layout.microBatch = mb;
+        r.top.push_back(e);
+    }
+    r.pareto = {r.top[0], r.top[1]}; // on the front and ranked: counted once
+    LP_CHECK_EQ(paretoBeyondTop(r), 0LL);
+    const FigureFormat f;
+    LP_CHECK_EQ(listedLayoutsText(r, 5, 0, f), std::string("Top 5 of 812 that fit"));
+    SearchEntry beyond;
+    beyond.choice = defaultChoice();
+    beyond.choice.layout.accumulation = 2;
+    r.pareto.push_back(beyond);
+    r.pareto.push_back(beyond);
+    r.pareto.back().choice.layout.accumulation = 4;
+    LP_CHECK_EQ(paretoBeyondTop(r), 2LL);
+    LP_CHECK_EQ(listedLayoutsText(r, 5, 2, f),
+                std::string("Top 5 of 812 that fit + 2 more on the Pareto front"));
+    LP_CHECK_EQ(listedLayoutsText(r, 3, 1, f),
+                std::string("Filter: 3 of the top 5 + 1 of 2 more on the Pareto front"));
+    r.fitting = 5; // fewer fit than the limit
+    LP_CHECK_EQ(listedLayoutsText(r, 5, 2, f), std::string("All 5 that fit + 2 more on the Pareto front"));
+    r.pareto.clear();
+    LP_CHECK_EQ(listedLayoutsText(r, 0, 0, f), std::string("Filter: 0 of the 5 that fit"));
+    LP_CHECK_EQ(listedLayoutsText(SearchResult{}, 0, 0, f), std::string());
+}
+
 LP_TEST_MAIN()

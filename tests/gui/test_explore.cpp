@@ -7,6 +7,7 @@
 #include "core/io/Presets.h"
 #include "core/model/Units.h"
 #include "core/search/Search.h"
+#include "core/search/SearchText.h"
 #include "core/search/Sweep.h"
 #include "ui/document/ScenarioDocument.h"
 #include "ui/explore/AxisSweepView.h"
@@ -29,6 +30,8 @@
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTabWidget>
@@ -609,6 +612,71 @@ private slots:
 
     // Renders the window with the Explore tab (and the others) after a search on the default scenario.
     // Set LP_EXPLORE_SCREENSHOTS=DIR to keep the PNGs.
+    // Ranked by step time in a 1280x720 window, on a 1366x768 laptop and at 1520x950: the rank, step,
+    // MFU, tokens/s, memory and free-memory columns show without scrolling the table or the page sideways.
+    void theRankingColumnsShowOnALaptop() {
+        const auto window = test::openExploreWindow();
+        ui::MainWindow& w = *window;
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* tab = w.findChild<ui::ExploreTab*>();
+        w.tabs()->setCurrentWidget(tab);
+        QVERIFY(runSearch(*tab));
+        auto* scroll = tab->findChild<QScrollArea*>(QStringLiteral("pageScroll"));
+        QVERIFY(scroll);
+        for (const QSize size : {QSize(1280, 720), QSize(1366, 768), QSize(1520, 950)}) {
+            w.resize(size);
+            for (int i = 0; i < 5; ++i)
+                QCoreApplication::processEvents();
+            const QString where = QStringLiteral("%1x%2").arg(size.width()).arg(size.height());
+            QVERIFY2(!scroll->horizontalScrollBar()->isVisible(), qPrintable(where));
+            QTableView* table = tab->table();
+            QCOMPARE(table->horizontalScrollBar()->value(), 0);
+            QVERIFY(table->mapTo(scroll->viewport(), QPoint(table->width(), 0)).x() <=
+                    scroll->viewport()->width());
+            for (int column : {SearchResultModel::Rank, SearchResultModel::StepTime, SearchResultModel::Mfu,
+                               SearchResultModel::TokensPerSecond, SearchResultModel::Memory,
+                               SearchResultModel::Headroom}) {
+                QVERIFY(!table->isColumnHidden(column));
+                const int right = table->columnViewportPosition(column) + table->columnWidth(column);
+                QVERIFY2(table->columnViewportPosition(column) >= 0 && right <= table->viewport()->width(),
+                         qPrintable(QStringLiteral("%1: %2 ends at %3 of %4")
+                                        .arg(where, SearchResultModel::columnName(column))
+                                        .arg(right)
+                                        .arg(table->viewport()->width())));
+                // Wide enough for its header and its numbers.
+                QVERIFY(table->columnWidth(column) >= table->horizontalHeader()->sectionSizeHint(column));
+            }
+        }
+        w.document()->undoStack()->setClean();
+    }
+
+    // "Top 50" lists the top 50 and the Pareto layouts beyond them, and says so; a filter says how many of
+    // each it leaves.
+    void theCountAgreesWithTheLimit() {
+        ui::ScenarioDocument doc;
+        ui::ExploreTab tab(&doc);
+        QCOMPARE(tab.topSpin()->value(), 50);
+        QVERIFY(runSearch(tab));
+        const core::SearchResult& r = tab.result();
+        QVERIFY(r.fitting > 50);
+        QCOMPARE(static_cast<long long>(r.top.size()), 50LL);
+        const long long beyond = core::paretoBeyondTop(r);
+        QCOMPARE(static_cast<long long>(tab.model()->rowCount()), 50 + beyond);
+        const QString text = tab.shownLabel()->text();
+        QCOMPARE(text, ui::qs(core::listedLayoutsText(r, 50, beyond, core::FigureFormat{})));
+        QVERIFY2(text.startsWith(QStringLiteral("Top 50 of %1 that fit").arg(ui::formatCount(r.fitting))),
+                 qPrintable(text));
+        QVERIFY(!text.contains(QStringLiteral("%1 of %1").arg(tab.model()->rowCount())));
+
+        tab.paretoCheck()->setChecked(true);
+        QVERIFY2(tab.shownLabel()->text().startsWith(QStringLiteral("Filter: ")),
+                 qPrintable(tab.shownLabel()->text()));
+        tab.paretoCheck()->setChecked(false);
+        tab.topSpin()->setValue(5);
+        QVERIFY(runSearch(tab));
+        QVERIFY(tab.shownLabel()->text().startsWith(QStringLiteral("Top 5 of ")));
+    }
+
     void screenshots() {
         const auto window = test::openExploreWindow();
         ui::MainWindow& w = *window;

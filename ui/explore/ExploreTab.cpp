@@ -505,9 +505,7 @@ void ExploreTab::updateFilter() {
     const int domain = m_hasResult ? m_base.cluster.nvlinkDomain : m_doc->scenario().cluster.nvlinkDomain;
     m_proxy->setMaxTp(m_filterRow.tpNode->isChecked() ? std::optional<int>(domain) : std::nullopt);
     m_proxy->setParetoOnly(m_filterRow.paretoOnly->isChecked());
-    m_filterRow.shown->setText(m_model->rowCount() == 0
-                                   ? QString()
-                                   : tr("%1 of %2 shown").arg(m_proxy->rowCount()).arg(m_model->rowCount()));
+    refreshShown();
     // Keep the selection visible in the table when it passes the filter.
     if (m_selected >= 0) {
         const QModelIndex proxyIndex = m_proxy->mapFromSource(m_model->index(m_selected, 0));
@@ -515,6 +513,21 @@ void ExploreTab::updateFilter() {
             m_table->selectionModel()->setCurrentIndex(proxyIndex, QItemSelectionModel::ClearAndSelect |
                                                                        QItemSelectionModel::Rows);
     }
+}
+
+// How many of the ranked and of the further Pareto layouts the filter leaves, in the core's words.
+void ExploreTab::refreshShown() {
+    long long ranked = 0;
+    long long pareto = 0;
+    for (int row = 0; row < m_proxy->rowCount(); ++row) {
+        if (m_model->row(m_proxy->mapToSource(m_proxy->index(row, 0)).row()).rank > 0)
+            ++ranked;
+        else
+            ++pareto;
+    }
+    m_filterRow.shown->setText(
+        m_hasResult ? qs(core::listedLayoutsText(m_result, ranked, pareto, core::FigureFormat{m_unit}))
+                    : QString());
 }
 
 void ExploreTab::updateColumns() {

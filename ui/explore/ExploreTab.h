@@ -74,6 +74,7 @@ public:
     QCheckBox* tpNodeCheck() const { return m_filterRow.tpNode; }
     QCheckBox* paretoCheck() const { return m_filterRow.paretoOnly; }
     QLabel* statusLabel() const { return m_status; }
+    QLabel* shownLabel() const { return m_filterRow.shown; } // how many layouts the table lists
     ParetoChart* paretoChart() const { return m_chart; }
 
 signals:
@@ -103,6 +104,7 @@ private:
     void refreshSelection();
     void refreshBatchDefault();
     void updateFilter();
+    void refreshShown();
     void updateColumns();
     void updateButtons();
 

@@ -15,9 +15,16 @@ namespace lp::ui {
 class SearchResultModel : public QAbstractTableModel {
     Q_OBJECT
 public:
+    // The figures the ranking is by come first, so they show in a narrow window; the layout follows.
     enum Column {
         Rank,
         Front,
+        StepTime,
+        Mfu,
+        TokensPerSecond,
+        GpuHours,
+        Memory,
+        Headroom,
         Tp,
         Pp,
         Dp,
@@ -30,12 +37,6 @@ public:
         Zero,
         Recompute,
         SequenceParallel,
-        Memory,
-        Headroom,
-        StepTime,
-        Mfu,
-        TokensPerSecond,
-        GpuHours,
         ColumnCount
     };
     enum Role {
