@@ -18,6 +18,8 @@ std::string gridText(const Layout& l) { // "TP 8 × PP 4 × CP 1 × DP 2"
 
 std::string_view comparedFigureName(ComparedFigure f) {
     switch (f) {
+    case ComparedFigure::Model:
+        return "Model and GPUs";
     case ComparedFigure::Parallelism:
         return "Parallelism";
     case ComparedFigure::VirtualStages:
@@ -193,6 +195,18 @@ std::string pinSummary(const Scenario& s) {
         first += ", v " + std::to_string(l.vpp);
     return first + "\nmb " + std::to_string(l.microBatch) + " × acc " + std::to_string(l.accumulation) +
            " · ZeRO-" + std::to_string(s.training.zeroStage) + " · " + recomputeName(s.training.recompute);
+}
+
+std::string pinnedModelText(const Scenario& s) {
+    return automaticScenarioName(s);
+}
+
+std::string pinLabel(const Scenario& s) {
+    return pinnedModelText(s) + ", " + parallelismText(s.layout);
+}
+
+bool sameModelAndCluster(const Scenario& a, const Scenario& b) {
+    return a.model == b.model && a.cluster == b.cluster;
 }
 
 } // namespace lp::core

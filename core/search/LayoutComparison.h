@@ -12,6 +12,7 @@
 namespace lp::core {
 
 enum class ComparedFigure {
+    Model, // the pin's own model, GPU and GPU count: pins may come from different scenarios
     Parallelism,
     VirtualStages,
     Batch,
@@ -59,5 +60,11 @@ std::string trainingText(const Scenario& s);
 // Two lines for a pinned layout's card: "TP 8 × PP 4 × CP 1 × DP 2, v 5" and
 // "mb 2 × acc 16 · ZeRO-1 · selective recompute".
 std::string pinSummary(const Scenario& s);
+// What a pin is of, whatever the user named the scenario: "Llama-3-8B on 64 H100".
+std::string pinnedModelText(const Scenario& s);
+// A pin in one line: "Llama-3-8B on 64 H100, TP 8 × PP 1 × CP 1 × DP 8".
+std::string pinLabel(const Scenario& s);
+// Whether two scenarios plan the same model on the same cluster (a pin of `a` compares with `b`'s layouts).
+bool sameModelAndCluster(const Scenario& a, const Scenario& b);
 
 } // namespace lp::core

@@ -114,4 +114,25 @@ LP_TEST(wordsOfTheLayout) {
                 std::string("TP 8 × PP 4 × CP 1 × DP 2, v 5\nmb 2 × acc 512 · ZeRO-1 · full recompute"));
 }
 
+// A pin says which model, GPU and GPU count it is of, whatever the scenario's name.
+LP_TEST(pinsNameTheirModelAndCluster) {
+    Scenario s = defaultScenario();
+    s.name = "My run";
+    LP_CHECK_EQ(pinnedModelText(s), automaticScenarioName(s));
+    LP_CHECK(pinnedModelText(s).find(" on 64 H100") != std::string::npos);
+    LP_CHECK_EQ(pinLabel(s), automaticScenarioName(s) + ", TP 8 × PP 4 × CP 1 × DP 2");
+    LP_CHECK_EQ(comparedFigureName(ComparedFigure::Model), std::string_view("Model and GPUs"));
+    LP_CHECK_EQ(betterDirection(ComparedFigure::Model), 0);
+    LP_CHECK(!isNumeric(ComparedFigure::Model));
+    Scenario other = s;
+    other.layout.microBatch = 1;
+    other.name.reset();
+    LP_CHECK(sameModelAndCluster(s, other));
+    other.cluster.nodes *= 2;
+    LP_CHECK(!sameModelAndCluster(s, other));
+    other = s;
+    other.model.layers += 1;
+    LP_CHECK(!sameModelAndCluster(s, other));
+}
+
 LP_TEST_MAIN()

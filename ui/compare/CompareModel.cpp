@@ -56,6 +56,8 @@ QString CompareModel::text(core::ComparedFigure figure, int column) const {
     if (!p.valid && rowOf(figure) > rowOf(Gpus) && figure != Diagnostics)
         return tr("invalid");
     switch (figure) {
+    case Model:
+        return qs(core::pinnedModelText(pin.scenario));
     case Parallelism:
         return qs(core::parallelismText(l));
     case VirtualStages:
@@ -219,7 +221,8 @@ QVariant CompareModel::headerData(int section, Qt::Orientation orientation, int 
     if (role == Qt::DisplayRole)
         return QStringLiteral("%1 · %2").arg(letter(section), pin.source);
     if (role == Qt::ToolTipRole)
-        return qs(core::scenarioName(pin.scenario));
+        return tr("%1\nScenario: %2")
+            .arg(qs(core::pinLabel(pin.scenario)), qs(core::scenarioName(pin.scenario)));
     return {};
 }
 

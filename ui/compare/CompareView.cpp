@@ -2,6 +2,7 @@
 
 #include "core/estimate/Evaluate.h"
 #include "core/search/LayoutComparison.h"
+#include "ui/charts/ChartLegend.h"
 #include "ui/charts/ChartStyle.h"
 #include "ui/document/ScenarioDocument.h"
 #include "ui/widgets/Format.h"
@@ -10,10 +11,16 @@
 
 #include <QEvent>
 #include <QFrame>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMainWindow>
 #include <QPushButton>
+#include <QResizeEvent>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QStatusBar>
 #include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -52,18 +59,22 @@ CompareView::CompareView(ScenarioDocument* doc, QWidget* parent)
 
     // Content: cards, charts, table.
     m_content = new QWidget(this);
-    m_cards.layout = new QHBoxLayout;
+    m_cards.layout = new QGridLayout;
     m_cards.layout->setSpacing(8);
-    auto* charts = new QHBoxLayout;
-    charts->setSpacing(8);
-    charts->addWidget(buildMemoryChart(), 1);
-    charts->addWidget(buildTimeChart(), 1);
+    m_memoryLegend = new ChartLegend(m_content);
+    m_memoryLegend->setObjectName(QStringLiteral("compareMemoryLegend"));
+    m_timeLegend = new ChartLegend(m_content);
+    m_timeLegend->setObjectName(QStringLiteral("compareTimeLegend"));
+    m_charts = new QBoxLayout(QBoxLayout::LeftToRight);
+    m_charts->setSpacing(8);
+    m_charts->addWidget(chartWithLegend(buildMemoryChart(), m_memoryLegend), 1);
+    m_charts->addWidget(chartWithLegend(buildTimeChart(), m_timeLegend), 1);
     auto* contentLayout = new QVBoxLayout(m_content);
     contentLayout->setContentsMargins(0, 0, 0, 0);
     contentLayout->setSpacing(8);
     contentLayout->addLayout(m_cards.layout);
-    contentLayout->addLayout(charts, 4);
-    contentLayout->addWidget(buildTable(), 5);
+    contentLayout->addLayout(m_charts, 1);
+    contentLayout->addWidget(buildTable());
 
     auto* layout = new QVBoxLayout(scrollingContent(this));
     layout->setContentsMargins(8, 8, 8, 8);
@@ -72,6 +83,7 @@ CompareView::CompareView(ScenarioDocument* doc, QWidget* parent)
     layout->addWidget(m_message);
     layout->addWidget(m_empty, 1, Qt::AlignCenter);
     layout->addWidget(m_content, 1);
+    connect(m_doc, &ScenarioDocument::replaced, this, &CompareView::onDocumentReplaced);
     applyTheme();
 }
 
@@ -90,12 +102,50 @@ QLayout* CompareView::buildHeader() {
     m_pinCurrent->setObjectName(QStringLiteral("comparePinCurrent"));
     m_pinCurrent->setToolTip(tr("Pin the planner's current layout for comparison (four at most)."));
     connect(m_pinCurrent, &QPushButton::clicked, this, [this] { pinCurrent(); });
-    auto* header = new QHBoxLayout;
-    header->addWidget(title);
-    header->addSpacing(12);
-    header->addWidget(hint, 1);
-    header->addWidget(m_pinCurrent);
+    m_unpinAll = new QPushButton(tr("Unpin &all"), this);
+    m_unpinAll->setObjectName(QStringLiteral("compareUnpinAll"));
+    m_unpinAll->setToolTip(tr("Remove every pinned layout and start a new comparison."));
+    connect(m_unpinAll, &QPushButton::clicked, this, &CompareView::clear);
+    // The buttons beside the title, the hint under them: the hint wraps rather than pushing them out.
+    auto* top = new QHBoxLayout;
+    top->addWidget(title);
+    top->addStretch(1);
+    top->addWidget(m_unpinAll);
+    top->addWidget(m_pinCurrent);
+    auto* header = new QVBoxLayout;
+    header->setSpacing(2);
+    header->addLayout(top);
+    header->addWidget(hint);
     return header;
+}
+
+void CompareView::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    arrangeForWidth();
+}
+
+// Side by side where each chart has room for its axis labels and bars, else one above the other; the
+// cards four to a row where each has room for its words, else two.
+void CompareView::arrangeForWidth() {
+    // The page's width less its vertical scroll bar, which the taller arrangement may bring.
+    const auto* scroll = findChild<QScrollArea*>(QStringLiteral("pageScroll"));
+    const int available = width() - (scroll ? scroll->verticalScrollBar()->sizeHint().width() : 0);
+    const int em = fontMetrics().averageCharWidth();
+    const int sideBySide = m_memoryView->parentWidget()->minimumSizeHint().width() +
+                           m_timeView->parentWidget()->minimumSizeHint().width() + m_charts->spacing();
+    const auto direction = available >= std::max(sideBySide, 2 * 48 * em) + 16 ? QBoxLayout::LeftToRight
+                                                                               : QBoxLayout::TopToBottom;
+    if (m_charts->direction() != direction)
+        m_charts->setDirection(direction);
+    int widestCard = 32 * em;
+    for (const QFrame* card : m_cards.frames)
+        widestCard = std::max(widestCard, card->minimumSizeHint().width());
+    const int perRow =
+        available >= kMaxPinned * widestCard + (kMaxPinned - 1) * m_cards.layout->spacing() ? kMaxPinned : 2;
+    if (perRow != m_cards.perRow) {
+        m_cards.perRow = perRow;
+        rebuildCards();
+    }
 }
 
 // The worst stage's memory of each pinned layout as stacked bars, with its GPU's capacity.
@@ -123,7 +173,7 @@ QChartView* CompareView::buildMemoryChart() {
     m_memorySeries->attachAxis(m_memoryValueAxis);
     m_memoryValueAxis->setLabelFormat(QStringLiteral("%.0f"));
     m_memoryChart->setTitle(tr("Memory per GPU, worst stage"));
-    m_memoryChart->legend()->setAlignment(Qt::AlignRight);
+    m_memoryChart->legend()->hide(); // m_memoryLegend wraps where this one would cut its names
     return m_memoryView;
 }
 
@@ -144,8 +194,20 @@ QChartView* CompareView::buildTimeChart() {
     m_timeSeries->attachAxis(m_timeValueAxis);
     m_timeValueAxis->setTitleText(tr("seconds per step"));
     m_timeChart->setTitle(tr("Step-time breakdown"));
-    m_timeChart->legend()->setAlignment(Qt::AlignRight);
+    m_timeChart->legend()->hide(); // m_timeLegend wraps where this one would cut its names
     return m_timeView;
+}
+
+// A chart with its legend under it, in lines that wrap in a narrow window.
+QWidget* CompareView::chartWithLegend(QChartView* view, ChartLegend* legend) {
+    auto* column = new QWidget(m_content);
+    auto* layout = new QVBoxLayout(column);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    layout->addWidget(view, 1);
+    layout->addWidget(legend);
+    view->setMinimumWidth(0);
+    return column;
 }
 
 QTableView* CompareView::buildTable() {
@@ -159,7 +221,18 @@ QTableView* CompareView::buildTable() {
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->setCornerButtonEnabled(false);
+    // Every row shows: the page scrolls down, and the row names stay beside their values.
+    m_table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_table->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     return m_table;
+}
+
+void CompareView::fitTableHeight() {
+    m_table->resizeRowsToContents();
+    int height = m_table->horizontalHeader()->sizeHint().height() + 2 * m_table->frameWidth();
+    for (int row = 0; row < m_model->rowCount(); ++row)
+        height += m_table->rowHeight(row);
+    m_table->setFixedHeight(height);
 }
 
 void CompareView::changeEvent(QEvent* event) {
@@ -173,9 +246,10 @@ void CompareView::applyTheme() {
     const QFont titleFont = chartTitleFont(font());
     for (QChart* chart : {m_memoryChart, m_timeChart}) {
         applyChartTheme(chart, palette());
-        chart->legend()->setFont(small);
         chart->setTitleFont(titleFont);
     }
+    m_memoryLegend->setFont(small);
+    m_timeLegend->setFont(small);
     styleAxis(m_memoryAxis, palette(), small);
     styleAxis(m_memoryValueAxis, palette(), small);
     styleAxis(m_timeAxis, palette(), small);
@@ -201,6 +275,12 @@ void CompareView::showMessage(const QString& text) {
     m_message->setVisible(!text.isEmpty());
 }
 
+// The window's status bar says it too: pinning from another tab or with a keyboard shortcut shows there.
+void CompareView::showStatus(const QString& text) {
+    if (auto* mainWindow = qobject_cast<QMainWindow*>(window()))
+        mainWindow->statusBar()->showMessage(text, 6000);
+}
+
 bool CompareView::pin(const core::Scenario& scenario, const QString& source) {
     if (pinnedCount() >= kMaxPinned) {
         showMessage(tr("Four layouts are pinned: unpin one first."));
@@ -221,8 +301,12 @@ bool CompareView::pin(const core::Scenario& scenario, const QString& source) {
         return false;
     }
     m_pinned.push_back(std::move(p));
-    showMessage(pinnedCount() == 1 ? tr("Pin at least one more layout to compare.") : QString());
+    m_highlighted = pinnedCount() - 1;
+    const QString pinned =
+        tr("Pinned %1: %2.").arg(CompareModel::letter(m_highlighted), qs(core::pinLabel(scenario)));
+    showMessage(pinnedCount() == 1 ? tr("%1 Pin at least one more layout to compare.").arg(pinned) : pinned);
     rebuild();
+    showStatus(pinned);
     emit pinnedChanged();
     return true;
 }
@@ -235,6 +319,7 @@ void CompareView::unpin(int index) {
     if (index < 0 || index >= pinnedCount())
         return;
     m_pinned.erase(m_pinned.begin() + index);
+    m_highlighted = -1;
     showMessage(pinnedCount() == 1 ? tr("Pin at least one more layout to compare.") : QString());
     rebuild();
     emit pinnedChanged();
@@ -242,14 +327,55 @@ void CompareView::unpin(int index) {
 
 void CompareView::clear() {
     m_pinned.clear();
+    m_highlighted = -1;
     showMessage({});
     rebuild();
     emit pinnedChanged();
 }
 
+// File > New or Open: the pins stay, each with its own model; say so when that is not the planner's.
+void CompareView::onDocumentReplaced() {
+    m_highlighted = -1;
+    rebuildCards();
+    showMessage(pinsOfOtherModelsText());
+}
+
+// "The planner now plans Llama-3-8B on 64 H100; A and B are of Llama-2-70B on 64 H100 (...)", or empty.
+QString CompareView::pinsOfOtherModelsText() const {
+    QStringList models; // each other model once, in pin order
+    QList<QStringList> letters;
+    for (int i = 0; i < pinnedCount(); ++i) {
+        const core::Scenario& s = m_pinned[static_cast<std::size_t>(i)].scenario;
+        if (core::sameModelAndCluster(s, m_doc->scenario()))
+            continue;
+        const QString model = qs(core::pinnedModelText(s));
+        if (!models.contains(model)) {
+            models << model;
+            letters << QStringList();
+        }
+        letters[models.indexOf(model)] << CompareModel::letter(i);
+    }
+    if (models.isEmpty())
+        return {};
+    QStringList groups;
+    for (qsizetype m = 0; m < models.size(); ++m)
+        groups << tr("%1 %2 of %3")
+                      .arg(letters[m].join(tr(" and ")), letters[m].size() == 1 ? tr("is") : tr("are"),
+                           models[m]);
+    return tr("The planner now plans %1; %2. The pins keep the model they were pinned with: Pin current "
+              "layout adds this one beside them, Unpin all starts a new comparison.")
+        .arg(qs(core::pinnedModelText(m_doc->scenario())), groups.join(QStringLiteral("; ")));
+}
+
 QAbstractButton* CompareView::unpinButton(int index) const {
     return index >= 0 && index < static_cast<int>(m_cards.unpinButtons.size())
                ? m_cards.unpinButtons[static_cast<std::size_t>(index)]
+               : nullptr;
+}
+
+QFrame* CompareView::card(int index) const {
+    return index >= 0 && index < static_cast<int>(m_cards.frames.size())
+               ? m_cards.frames[static_cast<std::size_t>(index)]
                : nullptr;
 }
 
@@ -266,11 +392,12 @@ void CompareView::rebuild() {
     m_empty->setVisible(!any);
     m_content->setVisible(any);
     m_pinCurrent->setEnabled(pinnedCount() < kMaxPinned);
+    m_unpinAll->setEnabled(any);
     m_model->setPinned(m_pinned);
     rebuildCards();
     rebuildMemory();
     rebuildTime();
-    m_table->resizeRowsToContents();
+    fitTableHeight();
 }
 
 void CompareView::rebuildCards() {
@@ -284,36 +411,59 @@ void CompareView::rebuildCards() {
     m_cards.frames.clear();
     m_cards.unpinButtons.clear();
     for (int i = 0; i < pinnedCount(); ++i) {
-        const PinnedLayout& p = m_pinned[static_cast<std::size_t>(i)];
-        auto* card = new QFrame(m_content);
-        card->setObjectName(QStringLiteral("compareCard%1").arg(i));
-        card->setFrameShape(QFrame::StyledPanel);
-        auto* letter = new QLabel(CompareModel::letter(i), card);
-        QFont big = letter->font();
-        big.setBold(true);
-        big.setPointSizeF(big.pointSizeF() * 1.5);
-        letter->setFont(big);
-        auto* text = new QLabel(card);
-        text->setTextFormat(Qt::PlainText);
-        text->setText(p.source + QLatin1Char('\n') + qs(core::pinSummary(p.scenario)));
-        text->setToolTip(qs(core::scenarioName(p.scenario)));
-        auto* unpinButton = new QToolButton(card);
-        unpinButton->setObjectName(QStringLiteral("compareUnpin%1").arg(i));
-        unpinButton->setText(tr("Unpin"));
-        unpinButton->setToolTip(tr("Remove %1 from the comparison.").arg(CompareModel::letter(i)));
-        connect(unpinButton, &QToolButton::clicked, this, [this, i] { unpin(i); });
-        auto* row = new QHBoxLayout(card);
-        row->setContentsMargins(8, 4, 4, 4);
-        row->setSpacing(8);
-        row->addWidget(letter, 0, Qt::AlignTop);
-        row->addWidget(text, 1);
-        row->addWidget(unpinButton, 0, Qt::AlignTop);
-        m_cards.layout->addWidget(card, 1);
+        QFrame* card = buildCard(i);
+        m_cards.layout->addWidget(card, i / m_cards.perRow, i % m_cards.perRow);
         m_cards.frames.push_back(card);
-        m_cards.unpinButtons.push_back(unpinButton);
+        m_cards.unpinButtons.push_back(card->findChild<QAbstractButton*>());
     }
-    for (int i = pinnedCount(); i < kMaxPinned && pinnedCount() > 0; ++i)
-        m_cards.layout->addStretch(1);
+    for (int column = 0; column < kMaxPinned; ++column)
+        m_cards.layout->setColumnStretch(column, column < m_cards.perRow ? 1 : 0);
+}
+
+// A pin's card: its letter, the model and cluster it is of, its layout, where it came from, and Unpin.
+// The newest pin's card is framed in the highlight colour.
+QFrame* CompareView::buildCard(int index) {
+    const PinnedLayout& p = m_pinned[static_cast<std::size_t>(index)];
+    auto* card = new QFrame(m_content);
+    card->setObjectName(QStringLiteral("compareCard%1").arg(index));
+    card->setFrameShape(QFrame::StyledPanel);
+    if (index == m_highlighted)
+        card->setStyleSheet(QStringLiteral("QFrame#%1 { border: 2px solid %2; border-radius: 3px; }")
+                                .arg(card->objectName(), palette().color(QPalette::Highlight).name()));
+    auto* letter = new QLabel(CompareModel::letter(index), card);
+    QFont big = letter->font();
+    big.setBold(true);
+    big.setPointSizeF(big.pointSizeF() * 1.5);
+    letter->setFont(big);
+    auto* title = new QLabel(qs(core::pinnedModelText(p.scenario)), card);
+    title->setObjectName(QStringLiteral("compareCardTitle%1").arg(index));
+    title->setTextFormat(Qt::PlainText);
+    title->setWordWrap(true);
+    QFont bold = title->font();
+    bold.setBold(true);
+    title->setFont(bold);
+    auto* text = new QLabel(card);
+    text->setTextFormat(Qt::PlainText);
+    text->setWordWrap(true);
+    text->setText(qs(core::pinSummary(p.scenario)) + QLatin1Char('\n') + tr("from %1").arg(p.source));
+    card->setToolTip(
+        tr("%1\nScenario: %2").arg(qs(core::pinLabel(p.scenario)), qs(core::scenarioName(p.scenario))));
+    auto* unpinButton = new QToolButton(card);
+    unpinButton->setObjectName(QStringLiteral("compareUnpin%1").arg(index));
+    unpinButton->setText(tr("Unpin"));
+    unpinButton->setToolTip(tr("Remove %1 from the comparison.").arg(CompareModel::letter(index)));
+    connect(unpinButton, &QToolButton::clicked, this, [this, index] { unpin(index); });
+    auto* words = new QVBoxLayout;
+    words->setSpacing(2);
+    words->addWidget(title);
+    words->addWidget(text);
+    auto* row = new QHBoxLayout(card);
+    row->setContentsMargins(8, 4, 4, 4);
+    row->setSpacing(8);
+    row->addWidget(letter, 0, Qt::AlignTop);
+    row->addLayout(words, 1);
+    row->addWidget(unpinButton, 0, Qt::AlignTop);
+    return card;
 }
 
 void CompareView::rebuildMemory() {
@@ -363,11 +513,13 @@ void CompareView::rebuildMemory() {
         m_memoryChart->addSeries(line);
         line->attachAxis(m_memoryLineAxis);
         line->attachAxis(m_memoryValueAxis);
-        if (i > 0)
-            for (QLegendMarker* m : m_memoryChart->legend()->markers(line))
-                m->setVisible(false);
         m_capacityLines.push_back(line);
     }
+    int entry = 0;
+    for (core::MemoryComponent c : kMemoryComponents)
+        m_memoryLegend->setEntry(entry++, palette::memory(c), memoryName(c), {});
+    m_memoryLegend->setEntry(entry, palette().color(QPalette::Text), tr("Usable capacity"), {},
+                             ChartLegend::Mark::DashedLine);
 }
 
 void CompareView::rebuildTime() {
@@ -398,8 +550,11 @@ void CompareView::rebuildTime() {
         for (int i = n - 1; i >= 0; --i)
             set->append(timeSeconds(m_pinned[static_cast<std::size_t>(i)].plan.time, component));
         m_timeSeries->append(set);
+        m_timeLegend->setEntry(static_cast<int>(m_timeSets.size()), palette::time(component),
+                               timeName(component), {});
         m_timeSets.push_back(set);
     }
+    m_timeLegend->truncate(static_cast<int>(m_timeSets.size()));
     m_timeAxis->clear();
     m_timeAxis->append(categories);
     m_timeValueAxis->setRange(0, roundAxisCeiling(top * 1.05));

@@ -12,11 +12,13 @@
 #include <vector>
 
 class QAbstractButton;
+class QFrame;
 class QBarCategoryAxis;
 class QBarSet;
 class QChart;
 class QChartView;
-class QHBoxLayout;
+class QBoxLayout;
+class QGridLayout;
 class QHorizontalStackedBarSeries;
 class QLabel;
 class QLayout;
@@ -28,6 +30,7 @@ class QValueAxis;
 
 namespace lp::ui {
 
+class ChartLegend;
 class ScenarioDocument;
 
 class CompareView : public QWidget {
@@ -41,6 +44,9 @@ public:
 
     // Pins a layout, evaluated with the document's current profile. Returns false (and says why
     // in the message line) when four are pinned, the same layout is already pinned, or it is invalid.
+    // A new pin's card is highlighted and the message line (and the window's status bar) names it.
+    // Pins keep their own model and cluster when File > New or Open replaces the scenario: each says
+    // which it is of, and the message line says when they are not the planner's (docs/compare.md).
     bool pin(const core::Scenario& scenario, const QString& source);
     bool pinCurrent(); // the planner's current layout
     void unpin(int index);
@@ -53,6 +59,11 @@ public:
     CompareModel* model() const { return m_model; }
     QTableView* table() const { return m_table; }
     QPushButton* pinCurrentButton() const { return m_pinCurrent; }
+    QPushButton* unpinAllButton() const { return m_unpinAll; }
+    QFrame* card(int index) const;
+    int highlightedPin() const { return m_highlighted; } // the newest pin, -1 when none is
+    ChartLegend* memoryLegend() const { return m_memoryLegend; }
+    ChartLegend* timeLegend() const { return m_timeLegend; }
     QAbstractButton* unpinButton(int index) const;
     QLabel* messageLabel() const { return m_message; }
     QBarSet* memoryBarSet(core::MemoryComponent c) const { return m_memorySets[static_cast<std::size_t>(c)]; }
@@ -66,23 +77,32 @@ signals:
 
 protected:
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     QLayout* buildHeader();
+    void arrangeForWidth(); // cards in one row or two, charts side by side or one above the other
     QChartView* buildMemoryChart();
     QChartView* buildTimeChart();
+    QWidget* chartWithLegend(QChartView* view, ChartLegend* legend);
     QTableView* buildTable();
+    QFrame* buildCard(int index);
+    void fitTableHeight();
+    void onDocumentReplaced();
     void applyTheme();
     void rebuild();
     void rebuildCards();
     void rebuildMemory();
     void rebuildTime();
     void showMessage(const QString& text);
+    void showStatus(const QString& text);
+    QString pinsOfOtherModelsText() const;
 
-    // One card per pinned layout, left to right, each with its unpin button.
+    // One card per pinned layout, left to right (two to a row in a narrow page), each with its unpin button.
     struct Cards {
-        QHBoxLayout* layout = nullptr;
-        std::vector<QWidget*> frames;
+        QGridLayout* layout = nullptr;
+        int perRow = kMaxPinned;
+        std::vector<QFrame*> frames;
         std::vector<QAbstractButton*> unpinButtons;
     };
 
@@ -91,11 +111,15 @@ private:
     MemoryUnit m_unit = MemoryUnit::GiB;
     CompareModel* m_model;
 
+    int m_highlighted = -1;
+
     QPushButton* m_pinCurrent = nullptr;
+    QPushButton* m_unpinAll = nullptr;
     QLabel* m_message = nullptr;
     QLabel* m_empty = nullptr;
     QWidget* m_content = nullptr;
     Cards m_cards;
+    QBoxLayout* m_charts = nullptr;
     QTableView* m_table = nullptr;
 
     QChart* m_memoryChart = nullptr;
@@ -106,6 +130,7 @@ private:
     QValueAxis* m_memoryValueAxis = nullptr;
     QValueAxis* m_memoryLineAxis = nullptr;
     std::vector<QLineSeries*> m_capacityLines;
+    ChartLegend* m_memoryLegend = nullptr;
 
     QChart* m_timeChart = nullptr;
     QChartView* m_timeView = nullptr;
@@ -113,6 +138,7 @@ private:
     std::vector<QBarSet*> m_timeSets;
     QBarCategoryAxis* m_timeAxis = nullptr;
     QValueAxis* m_timeValueAxis = nullptr;
+    ChartLegend* m_timeLegend = nullptr;
 };
 
 } // namespace lp::ui
