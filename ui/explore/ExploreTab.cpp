@@ -21,6 +21,7 @@
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableView>
@@ -103,10 +104,12 @@ void ExploreTab::buildControls() {
            "profile): the results are for the earlier scenario. Search again."));
     m_staleNote->hide();
 
+    // The filters wrap in a narrow window: above the splitter, whose panes would not grow for the lines.
+    QLayout* filters = buildFilters();
     auto* splitter = new QSplitter(Qt::Vertical, this);
     splitter->setObjectName(QStringLiteral("exploreSplitter"));
     splitter->setChildrenCollapsible(false);
-    splitter->addWidget(buildTablePanel());
+    splitter->addWidget(buildTable());
     splitter->addWidget(buildChartPanel());
     splitter->setStretchFactor(0, 5);
     splitter->setStretchFactor(1, 4);
@@ -117,6 +120,7 @@ void ExploreTab::buildControls() {
     layout->addLayout(settings);
     layout->addWidget(m_status);
     layout->addWidget(m_staleNote);
+    layout->addLayout(filters);
     layout->addWidget(splitter, 1);
 }
 
@@ -255,9 +259,8 @@ QLayout* ExploreTab::buildFilters() {
     return filters;
 }
 
-// The filters above the ranked table; a row selects the layout, a double-click applies it.
-QWidget* ExploreTab::buildTablePanel() {
-    QLayout* filters = buildFilters();
+// The ranked table: a row selects the layout, a double-click applies it.
+QTableView* ExploreTab::buildTable() {
     m_table = new QTableView(this);
     m_table->setObjectName(QStringLiteral("exploreTable"));
     m_table->setModel(m_proxy);
@@ -268,7 +271,6 @@ QWidget* ExploreTab::buildTablePanel() {
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setAlternatingRowColors(true);
     m_table->verticalHeader()->hide();
-    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     m_table->horizontalHeader()->setHighlightSections(false);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
@@ -290,13 +292,19 @@ QWidget* ExploreTab::buildTablePanel() {
     connect(m_table, &QTableView::doubleClicked, this,
             [this](const QModelIndex& index) { applyRow(m_proxy->mapToSource(index).row()); });
 
-    auto* tablePanel = new QWidget(this);
-    auto* tableLayout = new QVBoxLayout(tablePanel);
-    tableLayout->setContentsMargins(0, 0, 0, 0);
-    tableLayout->setSpacing(4);
-    tableLayout->addLayout(filters);
-    tableLayout->addWidget(m_table, 1);
-    return tablePanel;
+    fitTableToFont();
+    return m_table;
+}
+
+// Rows as tall as the font, eight of them at the least (the page scrolls down to the chart rather than
+// squeezing the ranking), and columns as wide as their contents: again when presentation mode enlarges it.
+void ExploreTab::fitTableToFont() {
+    const int rowHeight = m_table->fontMetrics().height() + 6;
+    m_table->verticalHeader()->setDefaultSectionSize(rowHeight);
+    m_table->setMinimumHeight(8 * rowHeight + 2 * m_table->fontMetrics().height() + 12 +
+                              m_table->horizontalScrollBar()->sizeHint().height());
+    if (m_hasResult)
+        m_table->resizeColumnsToContents();
 }
 
 QWidget* ExploreTab::buildChartPanel() {
@@ -327,6 +335,8 @@ void ExploreTab::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
     if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange)
         applyTheme();
+    if (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange)
+        fitTableToFont();
 }
 
 void ExploreTab::applyTheme() {

@@ -92,7 +92,8 @@ private:
     QLayout* buildSettings();
     void connectSettings();
     QLayout* buildFilters();
-    QWidget* buildTablePanel();
+    QTableView* buildTable();
+    void fitTableToFont();
     QWidget* buildChartPanel();
     void applyTheme();
     void onProgress(int generation, double fraction);
