@@ -104,6 +104,9 @@ private:
         QVERIFY2(inView(scroll, table), qPrintable(where));
         QVERIFY(table->verticalHeader()->isVisible());
         QVERIFY(!table->horizontalScrollBar()->isVisible());
+        for (int row = 0; row < table->model()->rowCount(); ++row) // every row tall enough for its words
+            QVERIFY2(table->rowHeight(row) >= static_cast<QAbstractItemView*>(table)->sizeHintForRow(row),
+                     qPrintable(QStringLiteral("%1: row %2").arg(where).arg(row)));
         const int last = compare->pinnedCount() - 1;
         QVERIFY2(table->columnViewportPosition(last) + table->columnWidth(last) <= table->viewport()->width(),
                  qPrintable(where));

@@ -122,10 +122,12 @@ QLayout* CompareView::buildHeader() {
 void CompareView::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
     arrangeForWidth();
+    // Once the table's columns have their new widths, its rows wrap to them.
+    QMetaObject::invokeMethod(this, &CompareView::fitTableHeight, Qt::QueuedConnection);
 }
 
 // Side by side where each chart has room for its axis labels and bars, else one above the other; the
-// cards four to a row where each has room for its words, else two.
+// cards four to a row where each has room for its words, else two, or one with presentation's fonts.
 void CompareView::arrangeForWidth() {
     // The page's width less its vertical scroll bar, which the taller arrangement may bring.
     const auto* scroll = findChild<QScrollArea*>(QStringLiteral("pageScroll"));
@@ -140,8 +142,10 @@ void CompareView::arrangeForWidth() {
     int widestCard = 32 * em;
     for (const QFrame* card : m_cards.frames)
         widestCard = std::max(widestCard, card->minimumSizeHint().width());
-    const int perRow =
-        available >= kMaxPinned * widestCard + (kMaxPinned - 1) * m_cards.layout->spacing() ? kMaxPinned : 2;
+    const int spacing = m_cards.layout->spacing();
+    const int perRow = available >= kMaxPinned * widestCard + (kMaxPinned - 1) * spacing ? kMaxPinned
+                       : available >= 2 * 42 * em + spacing                              ? 2
+                                                                                         : 1;
     if (perRow != m_cards.perRow) {
         m_cards.perRow = perRow;
         rebuildCards();
@@ -239,6 +243,10 @@ void CompareView::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
     if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange)
         applyTheme();
+    if (event->type() == QEvent::FontChange) { // presentation mode: larger words, taller rows
+        arrangeForWidth();
+        QMetaObject::invokeMethod(this, &CompareView::fitTableHeight, Qt::QueuedConnection);
+    }
 }
 
 void CompareView::applyTheme() {
