@@ -9,6 +9,7 @@
 #include "ui/plan/ExplanationPanel.h"
 #include "ui/plan/KeyFigures.h"
 #include "ui/plan/PlanView.h"
+#include "ui/shell/Autosave.h"
 #include "ui/shell/ExportImportActions.h"
 #include "ui/shell/MainWindow.h"
 #include "ui/shell/TeachingMode.h"
@@ -20,6 +21,7 @@
 
 #include <QAction>
 #include <QDockWidget>
+#include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -135,6 +137,65 @@ private slots:
         QVERIFY(doc()->isModified());
         m_window->close(); // the scripted prompter would cancel a "Save changes?"
         verifyWorkIs(before);
+    }
+
+    // The user's redo steps, and a saved state among them, come back after the tour.
+    void redoStepsAndTheSavedStateSurviveTheTour() {
+        const QString path = m_dir.filePath(QStringLiteral("redo.json"));
+        doc()->setLayoutValue(core::LayoutAxis::Pp, 8);
+        doc()->setLayoutValue(core::LayoutAxis::Accumulation, 32);
+        const core::Scenario saved = doc()->scenario();
+        QVERIFY(doc()->saveTo(path));
+        doc()->undoStack()->undo();
+        doc()->undoStack()->undo(); // two steps to redo; the saved state is the second of them
+        const Work before = work();
+        QVERIFY(before.modified);
+        QCOMPARE(doc()->undoStack()->redoText(), QStringLiteral("Set PP to 8"));
+
+        teaching()->startTour(4);
+        doc()->setLayoutValue(core::LayoutAxis::Tp, 2); // trying something during the tour
+        QTest::keyClick(m_window.get(), Qt::Key_Escape);
+        verifyWorkIs(before);
+        QCOMPARE(doc()->undoStack()->redoText(), QStringLiteral("Set PP to 8"));
+        doc()->undoStack()->redo();
+        doc()->undoStack()->redo();
+        QVERIFY(doc()->scenario() == saved);
+        QVERIFY(!doc()->isModified()); // the file on disk is this scenario
+    }
+
+    // Autosave keeps the user's work while the tour shows its own scenarios: a crash mid-tour restores
+    // the user's scenario, not a tour step.
+    void autosaveKeepsTheUsersWorkDuringTheTour() {
+        test::closeTestWindow(m_window);
+        ui::WindowOptions options = test::quietOptions();
+        options.autosave = true;
+        options.autosaveDirectory = m_dir.filePath(QStringLiteral("autosave-tour"));
+        m_window = ui::makePlannerWindow(options);
+        test::startTestWindow(*m_window);
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        m_window->autosave()->setIntervalMs(20);
+        const QString file = m_window->autosave()->filePath();
+        QFile::remove(file);
+
+        teaching()->startTour(2); // over a clean document: nothing to keep
+        QTest::qWait(150);
+        QVERIFY(!QFile::exists(file));
+        QTest::keyClick(m_window.get(), Qt::Key_Escape);
+
+        doc()->setLayoutValue(core::LayoutAxis::Pp, 8);
+        const core::Scenario mine = doc()->scenario();
+        teaching()->startTour(5); // at once: before the autosave timer has fired
+        QVERIFY(QFile::exists(file));
+        stepTo(9);
+        QTest::qWait(150);
+        const auto pending = m_window->autosave()->pending();
+        QVERIFY(pending.has_value());
+        QVERIFY(pending->scenario == mine);
+        QTest::keyClick(m_window.get(), Qt::Key_Escape);
+        QVERIFY(doc()->scenario() == mine);
+        QTRY_VERIFY(m_window->autosave()->pending().has_value());
+        QVERIFY(m_window->autosave()->pending()->scenario == mine);
     }
 
     // Opening another file during the tour ends it and keeps the file opened.

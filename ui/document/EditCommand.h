@@ -19,6 +19,8 @@ public:
     int id() const override { return m_mergeId; }
     bool mergeWith(const QUndoCommand* other) override;
 
+    const core::Scenario& before() const { return m_before; }
+    const core::Scenario& after() const { return m_after; }
     void close() { m_open = false; }
     bool isOpen() const { return m_open; }
 

@@ -12,6 +12,13 @@
 #include <QUndoStack>
 
 namespace lp::ui {
+namespace {
+// Discards the commands above the current index: pushed obsolete, it is deleted, not added.
+class DropRedoCommand : public QUndoCommand {
+public:
+    DropRedoCommand() { setObsolete(true); }
+};
+} // namespace
 
 int mergeIdFor(EditKind kind, int field) {
     return static_cast<int>(kind) + field;
@@ -43,6 +50,38 @@ void ScenarioDocument::edit(const core::Scenario& next, const QString& descripti
     if (next == m_scenario)
         return;
     m_undo->push(new EditCommand(this, m_scenario, next, description, mergeId, interactive));
+}
+
+HistoryMark ScenarioDocument::historyMark() const {
+    HistoryMark mark;
+    mark.index = m_undo->index();
+    mark.cleanIndex = m_undo->cleanIndex();
+    mark.saves = m_saves;
+    mark.dirtyWithoutFile = m_dirtyWithoutFile;
+    for (int i = mark.index; i < m_undo->count(); ++i)
+        if (const auto* step = dynamic_cast<const EditCommand*>(m_undo->command(i)))
+            mark.redo.push_back({step->before(), step->after(), step->text()});
+    return mark;
+}
+
+bool ScenarioDocument::rewindTo(const HistoryMark& mark) {
+    if (mark.index < 0 || mark.index > m_undo->count())
+        return false;
+    endInteraction();
+    m_undo->setIndex(mark.index);
+    m_undo->push(new DropRedoCommand);
+    for (const HistoryMark::Step& step : mark.redo)
+        m_undo->push(new EditCommand(this, step.before, step.after, step.text, -1, false));
+    const bool savedSince = mark.saves != m_saves;
+    if (!savedSince && mark.cleanIndex >= 0 && mark.cleanIndex <= m_undo->count()) {
+        m_undo->setIndex(mark.cleanIndex);
+        m_undo->setClean();
+    }
+    m_undo->setIndex(mark.index);
+    if (!savedSince)
+        m_dirtyWithoutFile = mark.dirtyWithoutFile;
+    emit fileStateChanged();
+    return true;
 }
 
 void ScenarioDocument::setLayoutValue(core::LayoutAxis axis, int value, bool interactive) {
@@ -198,6 +237,7 @@ bool ScenarioDocument::saveTo(const QString& path, QString* error) {
     }
     m_path = QFileInfo(path).absoluteFilePath();
     m_dirtyWithoutFile = false;
+    ++m_saves;
     m_undo->setClean();
     emit fileStateChanged();
     return true;

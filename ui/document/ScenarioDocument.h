@@ -35,6 +35,21 @@ struct OpenResult {
     QStringList problems; // "model.heads: must be a positive integer, got -3 (line 7, column 12)"
 };
 
+// A point in the undo history to come back to, the redo side included: the guided tour rewinds to it,
+// so the user's scenario, its undo and redo steps and its saved/unsaved state return as they were.
+struct HistoryMark {
+    struct Step {
+        core::Scenario before;
+        core::Scenario after;
+        QString text;
+    };
+    int index = -1;      // the undo stack's index
+    int cleanIndex = -1; // -1: the saved state was not reachable
+    int saves = 0;       // saveTo() calls so far: a save since the mark makes its saved state stale
+    bool dirtyWithoutFile = false;
+    std::vector<Step> redo; // the steps above index, bottom first
+};
+
 class ScenarioDocument : public QObject {
     Q_OBJECT
 public:
@@ -61,6 +76,11 @@ public:
     void setLayoutValue(core::LayoutAxis axis, int value, bool interactive = false);
     void editCluster(const core::ClusterSpec& cluster, const QString& description, int mergeId = -1);
     void endInteraction();
+
+    HistoryMark historyMark() const;
+    // Undoes back to the mark and drops what was done since, putting the mark's redo steps back.
+    // False (nothing changes) when the history was replaced since (New, Open, a restore).
+    bool rewindTo(const HistoryMark& mark);
 
     bool keepGpuCount() const { return m_rules.keepGpuCount; }
     void setKeepGpuCount(bool keep);
@@ -115,6 +135,7 @@ private:
     QUndoStack* m_undo = nullptr;
     QString m_path;
     bool m_dirtyWithoutFile = false; // restored from autosave: unsaved although the stack is clean
+    int m_saves = 0;
 };
 
 } // namespace lp::ui

@@ -31,7 +31,7 @@ Autosave::Autosave(ScenarioDocument* doc, QString directory, QObject* parent)
     connect(&m_timer, &QTimer::timeout, this, [this] { saveNow(); });
     connect(m_doc, &ScenarioDocument::scenarioChanged, this, &Autosave::scheduleSave);
     connect(m_doc, &ScenarioDocument::fileStateChanged, this, [this] {
-        if (!m_suspended && !m_doc->isModified()) {
+        if (!writingPaused() && !m_doc->isModified()) {
             m_timer.stop();
             discard();
         }
@@ -52,14 +52,32 @@ void Autosave::setSuspended(bool suspended) {
         scheduleSave();
 }
 
+void Autosave::setTourRunning(bool running) {
+    if (running == m_tourRunning)
+        return;
+    if (running) {
+        saveNow();
+        m_tourRunning = true;
+        m_timer.stop();
+        return;
+    }
+    m_tourRunning = false;
+    if (m_suspended)
+        return;
+    if (m_doc->isModified())
+        scheduleSave();
+    else
+        discard();
+}
+
 void Autosave::scheduleSave() {
-    if (!m_suspended && m_doc->isModified() && !m_timer.isActive())
+    if (!writingPaused() && m_doc->isModified() && !m_timer.isActive())
         m_timer.start();
 }
 
 bool Autosave::saveNow() {
     m_timer.stop();
-    if (m_suspended || !m_doc->isModified())
+    if (writingPaused() || !m_doc->isModified())
         return false;
     if (!QDir().mkpath(m_dir))
         return false;

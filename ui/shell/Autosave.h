@@ -46,16 +46,22 @@ public:
     void setSuspended(bool suspended);
     bool isSuspended() const { return m_suspended; }
 
+    // While the guided tour shows its own scenarios the file keeps the user's: written when the tour
+    // starts, then left alone until it ends (a crash mid-tour restores the user's work, not a tour step).
+    void setTourRunning(bool running);
+
     bool saveNow(); // writes the current scenario (when modified) and returns true on success
     void discard(); // removes the autosave file (clean exit, save, restore declined)
 
 private:
     void scheduleSave();
+    bool writingPaused() const { return m_suspended || m_tourRunning; }
 
     ScenarioDocument* m_doc;
     QString m_dir;
     QTimer m_timer;
     bool m_suspended = false;
+    bool m_tourRunning = false;
     bool m_primary = true;
     std::unique_ptr<QLockFile> m_lock;
 };

@@ -11,6 +11,7 @@
 #include "ui/scenario/ModelEditor.h"
 #include "ui/scenario/ScenarioPanel.h"
 #include "ui/scenario/TrainingEditor.h"
+#include "ui/shell/Autosave.h"
 #include "ui/shell/MainWindow.h"
 #include "ui/shell/Settings.h"
 #include "ui/shell/WindowMenus.h"
@@ -164,6 +165,13 @@ void TeachingMode::connectTour() {
         if (!active)
             m_dock->hide();
     });
+    if (Autosave* autosave = m_window.autosave()) {
+        connect(m_tour, &Tour::starting, autosave, [autosave] { autosave->setTourRunning(true); });
+        connect(m_tour, &Tour::activeChanged, autosave, [autosave](bool active) {
+            if (!active)
+                autosave->setTourRunning(false);
+        });
+    }
     connect(m_tour, &Tour::problem, &m_window,
             [this](const QString& message) { m_window.statusBar()->showMessage(message, 8000); });
     connect(m_tour, &Tour::finished, &m_window,

@@ -5,7 +5,6 @@
 
 #include <QFile>
 #include <QSettings>
-#include <QUndoStack>
 
 #include <algorithm>
 
@@ -13,19 +12,13 @@ namespace lp::ui {
 namespace {
 const QString kStepKey = QStringLiteral("teaching/tourStep");
 
-// Discards the commands above the current index: pushed obsolete, it is deleted, not added.
-class DropRedoCommand : public QUndoCommand {
-public:
-    DropRedoCommand() { setObsolete(true); }
-};
-
 } // namespace
 
 Tour::Tour(ScenarioDocument* doc, QObject* parent) : QObject(parent), m_doc(doc) {
     setObjectName(QStringLiteral("tour"));
     // Another file (New, Open, a restore) replaces the undo history: the tour ends, leaving it be.
     connect(m_doc, &ScenarioDocument::replaced, this, [this] {
-        m_startIndex = -1;
+        m_start.reset();
         stop();
     });
 }
@@ -113,8 +106,10 @@ void Tour::goTo(int step) {
         return;
     step = std::clamp(step, 0, count() - 1);
     const bool wasActive = isActive();
-    if (!wasActive)
-        m_startIndex = m_doc->undoStack()->index();
+    if (!wasActive) {
+        m_start = m_doc->historyMark();
+        emit starting();
+    }
     m_current = step;
     apply(step);
     save(step);
@@ -141,15 +136,12 @@ void Tour::end() {
     emit activeChanged(false);
 }
 
-// Undoes the tour's steps (and whatever was tried during it) and drops them from the redo side, so
-// the undo history, the scenario and the saved/unsaved state are those from before the tour.
+// Undoes the tour's steps (and whatever was tried during it), so the scenario, the undo and redo
+// history and the saved/unsaved state are those from before the tour.
 void Tour::restoreUserScenario() {
-    QUndoStack* undo = m_doc->undoStack();
-    if (m_startIndex < 0 || m_startIndex > undo->count())
-        return;
-    undo->setIndex(m_startIndex);
-    undo->push(new DropRedoCommand);
-    m_startIndex = -1;
+    if (m_start)
+        m_doc->rewindTo(*m_start);
+    m_start.reset();
 }
 
 void Tour::apply(int step) {

@@ -4,16 +4,16 @@
 // which figure to explain. Next/back, and resumable: the last step is kept in QSettings. However it ends
 // (finished, stopped, closed), the user's scenario, undo history and saved/unsaved state come back.
 #include "core/teach/TourScript.h"
+#include "ui/document/ScenarioDocument.h"
 
 #include <QObject>
 #include <QString>
 #include <QStringList>
 
+#include <optional>
 #include <vector>
 
 namespace lp::ui {
-
-class ScenarioDocument;
 
 class Tour : public QObject {
     Q_OBJECT
@@ -49,9 +49,10 @@ public slots:
     void restart() { goTo(0); }
     void stop(); // the user's scenario comes back; the step is remembered for resuming
     // The tour's scenario stays when it ends (a rendering of one step for the docs).
-    void keepScenarioOnEnd() { m_startIndex = -1; }
+    void keepScenarioOnEnd() { m_start.reset(); }
 
 signals:
+    void starting(); // before the first step's scenario replaces the user's
     void activeChanged(bool active);
     void stepChanged(int index);                        // after the step's scenario is in the document
     void highlightRequested(const QString& objectName); // empty: nothing to highlight
@@ -70,7 +71,7 @@ private:
     QStringList m_errors;
     int m_current = -1;
     bool m_persistent = true;
-    int m_startIndex = -1; // the undo stack's index when the tour started; -1: nothing to restore
+    std::optional<HistoryMark> m_start; // the user's history when the tour started; empty: keep the tour's
 };
 
 } // namespace lp::ui
