@@ -12,6 +12,7 @@
 #include "ui/scenario/ScenarioPanel.h"
 #include "ui/scenario/TrainingEditor.h"
 #include "ui/shell/MainWindow.h"
+#include "ui/shell/PresentationPanelFit.h"
 #include "ui/shell/Settings.h"
 #include "ui/shell/WindowMenus.h"
 #include "ui/teach/GlossaryDialog.h"
@@ -171,6 +172,7 @@ void TeachingMode::connectTour() {
 }
 
 void TeachingMode::connectPresentation() {
+    new PresentationPanelFit(m_window, *m_presentation, this);
     connect(m_presentation, &PresentationMode::activeChanged, this, &TeachingMode::moveTourDock);
     connect(m_window.document(), &ScenarioDocument::planChanged, m_presentation, [this] {
         if (m_presentation->isActive())
