@@ -156,8 +156,9 @@ QLayout* ValidationTab::buildTitleRow() {
     m_titleRow.path->setObjectName(QStringLiteral("casesFileLabel"));
     m_titleRow.path->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_titleRow.path->setForegroundRole(QPalette::PlaceholderText);
-    // A long path never widens the page.
+    // A long path never widens the page; the counts after it wrap onto the next line.
     m_titleRow.path->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_titleRow.path->setWordWrap(true);
     m_titleRow.openFile = new QPushButton(tr("Open cases &file..."), this);
     m_titleRow.openFile->setToolTip(
         tr("Read another file of measured runs (layout-planner/validation-cases@1, "
