@@ -3,18 +3,22 @@
 // pretend two-GPU machine (a test backend) the benchmarks run in a worker thread with progress, live
 // charts and cancel, and the measured profile applies to the scenario.
 #include "GuiTestSupport.h"
+#include "WindowTestSupport.h"
 #include "core/estimate/Evaluate.h"
 #include "core/io/Presets.h"
 #include "core/io/ProfileJson.h"
 #include "cuda/Calibrate.h"
 #include "cuda/Device.h"
 #include "cuda/Workload.h"
+#include "ui/calibrate/BenchmarkPanel.h"
 #include "ui/calibrate/CalibrateTab.h"
 #include "ui/document/ScenarioDocument.h"
 #include "ui/plan/PlanView.h"
 #include "ui/shell/MainWindow.h"
+#include "ui/shell/TeachingMode.h"
 #include "ui/shell/WindowMenus.h"
 #include "ui/shell/WindowTabs.h"
+#include "ui/teach/PresentationMode.h"
 #include "ui/validate/ValidationTab.h"
 #include "ui/widgets/InlineBanner.h"
 
@@ -22,10 +26,14 @@
 #include <QCheckBox>
 #include <QDir>
 #include <QFile>
+#include <QGraphicsScene>
+#include <QGraphicsTextItem>
 #include <QLabel>
 #include <QMenu>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableView>
@@ -35,6 +43,7 @@
 #include <QtCharts/QChartView>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QScatterSeries>
+#include <QtCharts/QValueAxis>
 #include <QtCharts/QXYSeries>
 
 #include <atomic>
@@ -216,6 +225,57 @@ int points(QChartView* view) {
             xy && (qobject_cast<QScatterSeries*>(s) || xy->pointsVisible()))
             n += xy->count();
     return n;
+}
+
+// One scroll level (the page's) reaches every part of the Calibrate tab whole.
+void verifyEverythingReachable(ui::CalibrateTab& tab, const QString& screenshot) {
+    const QList<QScrollArea*> scrolls = tab.findChildren<QScrollArea*>();
+    QCOMPARE(scrolls.size(), 1);
+    QScrollArea* page = scrolls.front();
+    QCOMPARE(page->objectName(), QStringLiteral("pageScroll"));
+    keepScreenshot(*page->widget(), screenshot);
+    QVERIFY2(
+        page->widget()->width() <= page->viewport()->width(), // never sideways
+        qPrintable(
+            QStringLiteral("%1 px wide in %2").arg(page->widget()->width()).arg(page->viewport()->width())));
+    QVERIFY(page->verticalScrollBar()->maximum() > 0); // it scrolls, down to the charts
+    auto* settings = tab.findChild<QWidget*>(QStringLiteral("calibrateSettings"));
+    auto* benchmarks = tab.findChild<ui::BenchmarkPanel*>();
+    QVERIFY(settings && benchmarks);
+    for (QWidget* target : std::initializer_list<QWidget*>{
+             tab.explanationPanel(), benchmarks, tab.runButton(), tab.applyButton(), tab.gemmChartView(),
+             tab.hbmChartView(), tab.busChartView()}) {
+        // Scrolled as a person would, down (or up) until the whole of it shows.
+        QScrollBar* bar = page->verticalScrollBar();
+        const int top = target->mapTo(page->widget(), QPoint(0, 0)).y();
+        if (top + target->height() > bar->value() + page->viewport()->height())
+            bar->setValue(top + target->height() - page->viewport()->height());
+        if (top < bar->value())
+            bar->setValue(top);
+        QCoreApplication::processEvents();
+        const QRect shown(target->mapTo(page->viewport(), QPoint(0, 0)), target->size());
+        QVERIFY2(page->viewport()->rect().contains(shown),
+                 qPrintable(QStringLiteral("%1 is not whole on the page: %2 px high at %3 in %4")
+                                .arg(target->objectName())
+                                .arg(shown.height())
+                                .arg(shown.y())
+                                .arg(page->viewport()->height())));
+        QVERIFY(target->isVisible());
+    }
+    QVERIFY(benchmarks->height() >= benchmarks->minimumSizeHint().height());
+    for (QLabel* label : settings->findChildren<QLabel*>())
+        if (label->isVisible() && label->wordWrap() && !label->text().isEmpty())
+            QVERIFY2(label->height() >= label->heightForWidth(label->width()),
+                     qPrintable(QStringLiteral("cut: ") + label->text().left(60)));
+    // A chart elides an axis title it lacks the room for.
+    QTest::qWait(150);
+    QStringList titles;
+    for (QGraphicsItem* item : tab.busChartView()->scene()->items())
+        if (auto* text = dynamic_cast<QGraphicsTextItem*>(item); text && text->isVisible())
+            titles << text->toPlainText();
+    for (QAbstractAxis* axis : tab.busChartView()->chart()->axes())
+        QVERIFY2(titles.contains(axis->titleText()),
+                 qPrintable(axis->titleText() + QStringLiteral(" is cut")));
 }
 
 } // namespace
@@ -547,6 +607,31 @@ private slots:
     }
 
     // WindowTabs::install: both tabs in the window, once each, and the Tools menu.
+    // A laptop's 1280x720 window, and a projector's in presentation mode: the page is the one thing that
+    // scrolls, and scrolling it reaches the GPUs, the benchmarks (their Run button), the measured profile and
+    // every chart whole; no wrapped text of the settings is cut, and the NCCL chart shows its axis titles.
+    void oneScrollLevelReachesEverythingAtLaptopSize() {
+        auto w = test::makeFullQuietWindow();
+        ui::CalibrateTab* tab = w->findChild<ui::CalibrateTab*>();
+        QVERIFY(tab);
+        w->tabs()->setCurrentWidget(tab);
+        w->resize(1280, 720);
+        w->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w.get()));
+        QTRY_VERIFY_WITH_TIMEOUT(tab->detectionDone(), 30000);
+        QTest::qWait(100);
+        verifyEverythingReachable(*tab, QStringLiteral("calibrate-1280x720-page.png"));
+        if (QTest::currentTestFailed())
+            return;
+        ui::PresentationMode* presentation = ui::TeachingMode::of(*w)->presentation();
+        presentation->setActive(true);
+        w->setWindowState(Qt::WindowNoState); // a projector's 1280x720, not the test screen
+        w->resize(1280, 720);
+        QTest::qWait(150);
+        verifyEverythingReachable(*tab, QStringLiteral("calibrate-1280x720-presentation-page.png"));
+        presentation->setActive(false);
+    }
+
     void wiringIntoTheMainWindow() {
         ui::WindowOptions options;
         options.persistentSettings = false;

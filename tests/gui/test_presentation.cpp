@@ -2,9 +2,13 @@
 // thicken, the palette turns high-contrast, advanced controls hide with their labels, and leaving
 // restores everything. Also the --presentation command-line option.
 #include "WindowTestSupport.h"
+#include "core/io/Presets.h"
 #include "ui/charts/MemoryChart.h"
 #include "ui/document/ScenarioDocument.h"
+#include "ui/plan/DiagnosticsModel.h"
 #include "ui/plan/PlanView.h"
+#include "ui/scenario/LayoutSliders.h"
+#include "ui/scenario/ScenarioPanel.h"
 #include "ui/shell/FileController.h"
 #include "ui/shell/MainWindow.h"
 #include "ui/shell/TeachingMode.h"
@@ -12,12 +16,19 @@
 #include "ui/teach/Tour.h"
 #include "ui/teach/TourPanel.h"
 #include "ui/widgets/PresentationStyle.h"
+#include "ui/widgets/StepControl.h"
 
 #include <QAction>
 #include <QApplication>
+#include <QComboBox>
 #include <QCommandLineParser>
 #include <QDockWidget>
 #include <QLabel>
+#include <QListView>
+#include <QSlider>
+#include <QSpinBox>
+#include <QStyle>
+#include <QStyleOptionComboBox>
 #include <QUndoStack>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
@@ -72,7 +83,11 @@ private slots:
         const ui::PresentationOptions o = ui::PresentationOptions::fromResources();
         QCOMPARE(o.fontScale, 1.6);
         QCOMPARE(o.lineScale, 2.0);
-        QVERIFY(o.advanced.contains(QStringLiteral("slider_CP")));
+        QVERIFY(o.advanced.contains(QStringLiteral("mainToolBar")));
+        // The layout rows are never hidden: the scenario's layout shows whole.
+        for (const char* name : {"slider_CP", "spin_CP", "slider_EP", "spin_EP", "expertTp",
+                                 "slider_virtualstages", "spin_virtualstages"})
+            QVERIFY2(!o.advanced.contains(QLatin1String(name)), name);
     }
 
     void scalesFontsAppWide() {
@@ -121,6 +136,10 @@ private slots:
     }
 
     void highContrastAndAdvancedControlsHidden() {
+        // A control named in the options hides with its label (here CP, for the test's sake).
+        ui::PresentationOptions o = mode()->options();
+        o.advanced = QStringList{QStringLiteral("slider_CP"), QStringLiteral("spin_CP")};
+        mode()->setOptions(o);
         QWidget* cp = m_window->findChild<QWidget*>(QStringLiteral("slider_CP"));
         QWidget* cpSpin = m_window->findChild<QWidget*>(QStringLiteral("spin_CP"));
         QVERIFY(cp && cpSpin);
@@ -202,6 +221,102 @@ private slots:
         const QString out = m_dir.filePath(QStringLiteral("presentation.png"));
         QVERIFY(m_window->renderScreenshot(out));
         QCOMPARE(QImage(out).size(), m_window->size() * m_window->devicePixelRatio());
+    }
+    // On a projector (1280x720, the larger fonts) every diagnostic wraps whole: each row as tall as its
+    // message and suggestion need in the font shown.
+    void diagnosticsWrapWholeInLargeFonts() {
+        m_window->resize(1280, 720);
+        QTest::qWait(50);
+        auto* view = m_window->findChild<QListView*>(QStringLiteral("diagnostics"));
+        QVERIFY(view && view->model()->rowCount() > 0);
+        mode()->setActive(true);
+        m_window->resize(1280, 720);
+        QTest::qWait(100);
+        const QFontMetrics fm(view->font());
+        for (int row = 0; row < view->model()->rowCount(); ++row) {
+            const QModelIndex index = view->model()->index(row, 0);
+            const QRect shown = view->visualRect(index);
+            const QRect box(0, 0, shown.width() - 3 * 6 - 16, 100000); // the delegate's margins and icon
+            const int needed =
+                fm.boundingRect(box, Qt::TextWordWrap, index.data().toString()).height() + 3 +
+                fm.boundingRect(box, Qt::TextWordWrap,
+                                QStringLiteral("→ ") +
+                                    index.data(ui::DiagnosticsModel::SuggestionRole).toString())
+                    .height() +
+                2 * 6;
+            QVERIFY2(
+                shown.height() >= needed,
+                qPrintable(QStringLiteral("row %1: %2 px for %3").arg(row).arg(shown.height()).arg(needed)));
+        }
+    }
+
+    // The scenario panel's choice boxes show their whole current text in presentation mode, on a 1280x720
+    // projector and at 1920x1080: each field has the panel's width. (The model's long name,
+    // "Llama-2-70B-class (seed example) · 69.0 B", is wider than the panel can be without the pages scrolling
+    // sideways.)
+    void comboBoxesShowTheirWholeText() {
+        const auto cut = [this] {
+            QStringList out;
+            for (QComboBox* box : m_window->scenarioPanel()->findChildren<QComboBox*>()) {
+                if (!box->isVisible() || box->currentText().isEmpty() ||
+                    box->objectName() == QLatin1String("modelPreset"))
+                    continue;
+                QStyleOptionComboBox opt;
+                opt.initFrom(box);
+                const QRect field = box->style()->subControlRect(QStyle::CC_ComboBox, &opt,
+                                                                 QStyle::SC_ComboBoxEditField, box);
+                if (box->fontMetrics().horizontalAdvance(box->currentText()) > field.width())
+                    out << box->currentText();
+            }
+            return out;
+        };
+        for (const QSize size : {QSize(1280, 720), QSize(1920, 1080)}) {
+            m_window->resize(size);
+            QTest::qWait(50);
+            mode()->setActive(true);
+            m_window->resize(size);
+            QTRY_VERIFY2(cut().isEmpty(), qPrintable(cut().join(QStringLiteral(" | "))));
+            mode()->setActive(false);
+        }
+    }
+
+    // The layout rows follow one rule in and out of presentation mode: all shown; one that does not apply
+    // (EP and expert TP for a dense model, virtual stages without a pipeline) disabled, its tooltip says why.
+    void layoutRowsFollowOneRule() {
+        ui::LayoutSliders* sliders = m_window->scenarioPanel()->layoutSliders();
+        const auto row = [sliders](core::LayoutAxis axis) { return sliders->control(axis)->spinBox(); };
+        const auto verifyAllShown = [&] {
+            for (const core::LayoutAxis axis :
+                 {core::LayoutAxis::Cp, core::LayoutAxis::Ep, core::LayoutAxis::Vpp}) {
+                QVERIFY(row(axis)->isVisible());
+                QVERIFY(sliders->control(axis)->slider()->isVisible());
+                QVERIFY(labelFor(row(axis))->isVisible());
+            }
+            QVERIFY(sliders->expertTpBox()->isVisible());
+            QVERIFY(labelFor(sliders->expertTpBox())->isVisible());
+        };
+        const auto verifyApplies = [&](QWidget* w, bool applies) {
+            QCOMPARE(w->isEnabled(), applies);
+            QCOMPARE(w->toolTip().startsWith(QStringLiteral("Not used")), !applies);
+        };
+        verifyAllShown();
+        mode()->setActive(true);
+        verifyAllShown();
+        QVERIFY(!m_window->document()->scenario().model.isMoe());
+        verifyApplies(row(core::LayoutAxis::Ep), false);
+        verifyApplies(sliders->expertTpBox(), false);
+        verifyApplies(row(core::LayoutAxis::Cp), true);
+        verifyApplies(row(core::LayoutAxis::Vpp), m_window->document()->scenario().layout.pp > 1);
+        m_window->document()->setLayoutValue(core::LayoutAxis::Pp, 1);
+        verifyApplies(row(core::LayoutAxis::Vpp), false);
+        core::Scenario moe = m_window->document()->scenario();
+        moe.model = core::findModelPreset("mixtral-8x7b")->model;
+        m_window->document()->edit(moe, QStringLiteral("model"));
+        verifyApplies(row(core::LayoutAxis::Ep), true);
+        verifyApplies(sliders->expertTpBox(), m_window->document()->scenario().layout.tp > 1);
+        verifyAllShown();
+        mode()->setActive(false);
+        verifyAllShown();
     }
 };
 

@@ -21,11 +21,11 @@
 #include <QCheckBox>
 #include <QDateTime>
 #include <QDir>
+#include <QEvent>
 #include <QFileInfo>
 #include <QLabel>
 #include <QPushButton>
 #include <QRegularExpression>
-#include <QScrollArea>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -87,25 +87,34 @@ CalibrateTab::~CalibrateTab() {
     }
 }
 
-// The GPUs, the benchmarks and the measured profile, in a column that scrolls.
+// The GPUs, the benchmarks and the measured profile, in a column; the page scrolls, not the column.
 QWidget* CalibrateTab::buildSettingsColumn() {
     m_gpuPanel = new GpuPanel(this);
     m_benchmarks = new BenchmarkPanel(this);
     m_profileBox = new MeasuredProfileBox(this);
     auto* column = new QWidget(this);
+    column->setObjectName(QStringLiteral("calibrateSettings"));
+    column->setMinimumWidth(380);
     auto* layout = new QVBoxLayout(column);
     layout->setContentsMargins(0, 0, 4, 0);
     layout->addWidget(m_gpuPanel);
     layout->addWidget(m_benchmarks);
     layout->addWidget(m_profileBox);
     layout->addStretch(1);
-    auto* scroll = new QScrollArea(this);
-    scroll->setWidget(column);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setMinimumWidth(380);
-    return scroll;
+    column->installEventFilter(this);
+    m_settingsColumn = column;
+    return column;
+}
+
+bool CalibrateTab::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_settingsColumn &&
+        (event->type() == QEvent::Resize || event->type() == QEvent::LayoutRequest)) {
+        // A splitter ignores height-for-width: without this, wrapped texts would be cut at the bottom.
+        const int needed = m_settingsColumn->heightForWidth(m_settingsColumn->width());
+        if (needed > 0 && needed != m_settingsColumn->minimumHeight())
+            m_settingsColumn->setMinimumHeight(needed);
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 // The charts and the measurements table, one tab each.
@@ -161,8 +170,8 @@ void CalibrateTab::resizeEvent(QResizeEvent* event) {
     m_splitter->setOrientation(wanted);
     if (wanted == Qt::Horizontal)
         m_splitter->setSizes({440, 900});
-    else
-        m_splitter->setSizes({height() * 2 / 5, height() * 3 / 5});
+    else // the settings as tall as they need, the charts below them
+        m_splitter->setSizes({m_settingsColumn->minimumHeight(), height()});
 }
 
 void CalibrateTab::showEvent(QShowEvent* event) {

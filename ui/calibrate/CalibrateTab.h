@@ -141,6 +141,8 @@ protected:
     void showEvent(QShowEvent* event) override;
     // Side by side where both columns fit, the settings above the charts in a narrow window.
     void resizeEvent(QResizeEvent* event) override;
+    // The settings column: as tall as its wrapped texts need at its width (the page scrolls for it).
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     struct RunState {
@@ -198,6 +200,7 @@ private:
     CalibrationCharts* m_charts = nullptr;
     MeasurementsTable* m_table = nullptr;
     QSplitter* m_splitter = nullptr;
+    QWidget* m_settingsColumn = nullptr;
 
     FileChooser m_chooseOpen = openFileDialogChooser();
     FileChooser m_chooseSave = saveFileDialogChooser();

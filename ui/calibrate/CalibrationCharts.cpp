@@ -308,7 +308,8 @@ void CalibrationCharts::showBus(const calib::CalibrationResult* result, const co
     startChart(m_bus, series.empty() ? tr("NCCL bus bandwidth (not measured)")
                                      : tr("NCCL bus bandwidth on %n GPUs", nullptr, ranks));
     auto* x = logAxis(tr("Message size (MiB)"), lo / kMiB, hi / kMiB);
-    auto* y = valueAxis(tr("Bus bandwidth (GB/s)"), top / 1e9 * 1.1);
+    // Bus bandwidth, as the chart's title says: a longer axis title would be cut in the short bottom row.
+    auto* y = valueAxis(tr("GB/s"), top / 1e9 * 1.1);
     addAxes(chart, x, y);
     if (gpu.nvlinkBandwidth > 0) {
         attachSeries(chart,

@@ -1,8 +1,8 @@
 #include "ui/calibrate/ProfileBar.h"
 
 #include "ui/charts/ChartBuilders.h"
+#include "ui/widgets/FlowLayout.h"
 
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
 
@@ -24,11 +24,14 @@ ProfileBar::ProfileBar(QWidget* parent)
     m_load->setToolTip(tr("Read a hardware profile to look at and compare before applying it"));
     m_save->setToolTip(tr("Write the measured (or loaded) profile, or else the active one, to a JSON file"));
     m_builtin->setToolTip(tr("Go back to the built-in profile of the scenario's GPU"));
-    auto* layout = new QHBoxLayout(this);
+    // The buttons go under the text where the page is narrow (a projector's presentation fonts).
+    auto* layout = new FlowLayout(this, 8, 4);
     layout->setContentsMargins(10, 6, 10, 6);
-    layout->addWidget(m_text, 1);
+    layout->addWidget(m_text);
+    layout->setStretchItem(m_text);
     for (QPushButton* b : {m_import, m_load, m_save, m_builtin})
-        layout->addWidget(b, 0, Qt::AlignVCenter);
+        layout->addWidget(b);
+    layout->setPushRight(m_import);
 }
 
 void ProfileBar::showProfile(const QString& html, bool overrideActive, const QString& saveToolTip) {

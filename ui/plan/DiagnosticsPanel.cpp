@@ -61,9 +61,11 @@ void DiagnosticDelegate::paint(QPainter* painter, const QStyleOptionViewItem& op
 
 QSize DiagnosticDelegate::sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const {
     const int width = std::max(120, m_view->viewport()->width());
-    if (width != m_cachedWidth) {
+    // The heights hold for one width and one font (presentation mode's fonts are 1.6 times larger).
+    if (width != m_cachedWidth || option.font != m_cachedFont) {
         m_heights.clear();
         m_cachedWidth = width;
+        m_cachedFont = option.font;
     }
     const QString message = index.data(Qt::DisplayRole).toString();
     const QString suggestion = suggestionText(index);
@@ -115,8 +117,9 @@ DiagnosticsPanel::DiagnosticsPanel(ScenarioDocument* doc, QWidget* parent)
 }
 
 bool DiagnosticsPanel::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == m_view->viewport() && event->type() == QEvent::Resize)
-        m_view->doItemsLayout(); // row heights depend on the width
+    if (watched == m_view->viewport() &&
+        (event->type() == QEvent::Resize || event->type() == QEvent::FontChange))
+        m_view->doItemsLayout(); // row heights depend on the width and the font
     return QWidget::eventFilter(watched, event);
 }
 

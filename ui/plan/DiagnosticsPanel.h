@@ -1,5 +1,6 @@
 #pragma once
 // The diagnostics list: severity icon, the message, and the change it suggests (word-wrapped).
+#include <QFont>
 #include <QHash>
 #include <QStyledItemDelegate>
 #include <QWidget>
@@ -24,6 +25,7 @@ private:
     QListView* m_view;
     mutable QHash<QString, int> m_heights; // row text -> height, for the current width
     mutable int m_cachedWidth = -1;
+    mutable QFont m_cachedFont;
 };
 
 class DiagnosticsPanel : public QWidget {

@@ -95,15 +95,13 @@ LayoutSliders::LayoutSliders(ScenarioDocument* doc, QWidget* parent)
             // The experts' own tensor parallelism, right under EP: a choice among the values that fit.
             m_etpLabel = new QLabel(tr("E&xpert TP"), this);
             m_etpLabel->setBuddy(m_etp);
-            const QString tip =
+            m_etpTip =
                 tr("Expert tensor parallelism (MoE): how many GPUs split each expert. The expert layers "
                    "regroup the stage's TP x CP x DP GPUs as expert TP x EP x expert DP, so EP x expert TP "
                    "must divide TP x CP x DP. Auto: Megatron-Core's default (expert TP = TP) when EP divides "
                    "DP x CP, else the largest that fits; 1 keeps experts whole, lets EP span the TP ranks "
                    "and removes the TP collectives of the MLP half (Megatron-Core "
                    "--expert-tensor-parallel-size, torchtitan expert_tensor_parallel_degree).");
-            m_etpLabel->setToolTip(tip);
-            m_etp->setToolTip(tip);
             m_etp->setObjectName(QStringLiteral("expertTp"));
             m_etp->setAccessibleName(tr("Expert TP"));
             grid->addWidget(m_etpLabel, row, 0);
@@ -169,13 +167,16 @@ void LayoutSliders::refresh() {
                                     "count\" to set it and let the cluster follow.")
                                : tr(kAxes[2].tip);
     control(core::LayoutAxis::Dp)->setToolTip(dpTip);
-    const bool moe = s.model.isMoe();
-    control(core::LayoutAxis::Ep)->setEnabled(moe);
-    m_labels[static_cast<std::size_t>(core::LayoutAxis::Ep)]->setEnabled(moe);
-    refreshExpertTp(s);
-    control(core::LayoutAxis::Vpp)->setEnabled(s.layout.pp > 1 || s.layout.vpp > 1);
-    m_labels[static_cast<std::size_t>(core::LayoutAxis::Vpp)]->setEnabled(s.layout.pp > 1 ||
-                                                                          s.layout.vpp > 1);
+    // Every row stays shown; one that does not apply to this scenario is disabled and says why.
+    const QString dense = s.model.isMoe() ? QString()
+                                          : tr("Not used: %1 is a dense model, not a mixture of "
+                                               "experts.")
+                                                .arg(qs(s.model.name));
+    showApplies(core::LayoutAxis::Ep, dense);
+    refreshExpertTp(s, dense);
+    showApplies(core::LayoutAxis::Vpp, s.layout.pp > 1 || s.layout.vpp > 1
+                                           ? QString()
+                                           : tr("Not used: interleaving needs a pipeline (PP above 1)."));
 
     const core::Layout& l = s.layout;
     const QString x = QStringLiteral(" × ");
@@ -191,7 +192,18 @@ void LayoutSliders::refresh() {
     m_summary->setText(text);
 }
 
-void LayoutSliders::refreshExpertTp(const core::Scenario& s) {
+// Enables an axis's row, or disables it with `whyNot` before its tooltip.
+void LayoutSliders::showApplies(core::LayoutAxis axis, const QString& whyNot) {
+    const auto i = static_cast<std::size_t>(axis);
+    const QString tip = tr(kAxes[i].tip);
+    const QString shown = whyNot.isEmpty() ? tip : whyNot + QStringLiteral("\n\n") + tip;
+    m_controls[i]->setEnabled(whyNot.isEmpty());
+    m_controls[i]->setToolTip(shown);
+    m_labels[i]->setEnabled(whyNot.isEmpty());
+    m_labels[i]->setToolTip(shown);
+}
+
+void LayoutSliders::refreshExpertTp(const core::Scenario& s, const QString& dense) {
     const core::Layout& l = s.layout;
     const bool moe = s.model.isMoe();
     const QSignalBlocker block(m_etp);
@@ -208,9 +220,15 @@ void LayoutSliders::refreshExpertTp(const core::Scenario& s) {
     if (l.etp > l.tp)
         m_etp->addItem(tr("%1 (does not fit)").arg(l.etp), l.etp);
     m_etp->setCurrentIndex(std::max(0, m_etp->findData(l.etp)));
-    const bool enabled = moe && (l.tp > 1 || l.etp > 1);
-    m_etp->setEnabled(enabled);
-    m_etpLabel->setEnabled(enabled);
+    const QString whyNot = !dense.isEmpty() ? dense
+                           : (l.tp > 1 || l.etp > 1)
+                               ? QString()
+                               : tr("Not used: with TP 1 every expert is whole on one GPU.");
+    const QString shown = whyNot.isEmpty() ? m_etpTip : whyNot + QStringLiteral("\n\n") + m_etpTip;
+    m_etp->setEnabled(whyNot.isEmpty());
+    m_etp->setToolTip(shown);
+    m_etpLabel->setEnabled(whyNot.isEmpty());
+    m_etpLabel->setToolTip(shown);
 }
 
 } // namespace lp::ui

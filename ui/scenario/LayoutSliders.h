@@ -5,6 +5,7 @@
 // batch).
 #include "core/search/LayoutSteps.h"
 
+#include <QString>
 #include <QWidget>
 
 #include <array>
@@ -34,7 +35,8 @@ signals:
 
 private:
     void refresh();
-    void refreshExpertTp(const core::Scenario& s);
+    void showApplies(core::LayoutAxis axis, const QString& whyNot);
+    void refreshExpertTp(const core::Scenario& s, const QString& dense);
     ScenarioDocument* m_doc;
     std::array<StepControl*, core::kLayoutAxisCount> m_controls{};
     std::array<QLabel*, core::kLayoutAxisCount> m_labels{};
@@ -43,6 +45,7 @@ private:
     QLabel* m_summary;
     QComboBox* m_etp;
     QLabel* m_etpLabel = nullptr;
+    QString m_etpTip;
 };
 
 } // namespace lp::ui

@@ -13,6 +13,7 @@
 #include "ui/scenario/TrainingEditor.h"
 #include "ui/shell/Autosave.h"
 #include "ui/shell/MainWindow.h"
+#include "ui/shell/PresentationPanelFit.h"
 #include "ui/shell/Settings.h"
 #include "ui/shell/WindowMenus.h"
 #include "ui/teach/GlossaryDialog.h"
@@ -179,6 +180,7 @@ void TeachingMode::connectTour() {
 }
 
 void TeachingMode::connectPresentation() {
+    new PresentationPanelFit(m_window, *m_presentation, this);
     connect(m_presentation, &PresentationMode::activeChanged, this, &TeachingMode::moveTourDock);
     connect(m_window.document(), &ScenarioDocument::planChanged, m_presentation, [this] {
         if (m_presentation->isActive())

@@ -28,11 +28,14 @@
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QStandardPaths>
+#include <QStyleOptionComboBox>
+#include <QStylePainter>
 #include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <iterator>
 #include <span>
 
 namespace lp::ui {
@@ -59,6 +62,43 @@ constexpr ColumnSample kFixedColumns[] = {{ValidationModel::MetricColumn, "Itera
                                           {ValidationModel::MeasuredColumn, "3,012 tokens/s"},
                                           {ValidationModel::PredictedColumn, "3,012 tokens/s"},
                                           {ValidationModel::ErrorColumn, "−10.5%", 26}};
+
+// The set chooser: as wide as the set's whole title where the line has room, elided (the tooltip has it
+// whole) where it has not; never wider than its short minimum when the page is narrow.
+class SetCombo : public QComboBox {
+public:
+    using QComboBox::QComboBox;
+
+    QSize sizeHint() const override {
+        QStyleOptionComboBox opt;
+        initStyleOption(&opt);
+        const QString text = currentIndex() < 0 ? placeholderText() : currentText();
+        const QSize content(fontMetrics().horizontalAdvance(text) + 8, fontMetrics().height());
+        return style()
+            ->sizeFromContents(QStyle::CT_ComboBox, &opt, content, this)
+            .expandedTo(minimumSizeHint());
+    }
+    // A height for any width: the flow layout may then give it less than its preferred width.
+    bool hasHeightForWidth() const override { return true; }
+    int heightForWidth(int) const override { return sizeHint().height(); }
+
+protected:
+    void paintEvent(QPaintEvent*) override {
+        QStylePainter painter(this);
+        painter.setPen(palette().color(QPalette::Text));
+        QStyleOptionComboBox opt;
+        initStyleOption(&opt);
+        painter.drawComplexControl(QStyle::CC_ComboBox, opt);
+        if (currentIndex() < 0) {
+            opt.palette.setBrush(QPalette::ButtonText, opt.palette.placeholderText());
+            opt.currentText = placeholderText();
+        }
+        const QRect field =
+            style()->subControlRect(QStyle::CC_ComboBox, &opt, QStyle::SC_ComboBoxEditField, this);
+        opt.currentText = fontMetrics().elidedText(opt.currentText, Qt::ElideRight, field.width() - 2);
+        painter.drawControl(QStyle::CE_ComboBoxLabel, opt);
+    }
+};
 
 } // namespace
 
@@ -116,21 +156,22 @@ QLayout* ValidationTab::buildTitleRow() {
     m_titleRow.path->setObjectName(QStringLiteral("casesFileLabel"));
     m_titleRow.path->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_titleRow.path->setForegroundRole(QPalette::PlaceholderText);
-    // A long path never widens the page.
+    // A long path never widens the page; the counts after it wrap onto the next line.
     m_titleRow.path->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_titleRow.path->setWordWrap(true);
     m_titleRow.openFile = new QPushButton(tr("Open cases &file..."), this);
     m_titleRow.openFile->setToolTip(
         tr("Read another file of measured runs (layout-planner/validation-cases@1, "
            "documented in shared/reference/README.md)"));
-    m_titleRow.set = new QComboBox(this);
+    m_titleRow.set = new SetCombo(this);
     m_titleRow.set->setObjectName(QStringLiteral("validationSet"));
-    m_titleRow.set->setToolTip(
-        tr("The sets of published measured runs that come with Layout Planner; docs/validation*.md "
-           "has each of them case by case"));
-    // Sized to a short name, the full titles in the list: a long title must not widen the window.
+    // At least a short name, the whole title where the line has room: a long title never widens the window.
     m_titleRow.set->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_titleRow.set->setMinimumContentsLength(14);
-    m_titleRow.set->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    QSizePolicy setPolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    setPolicy.setHeightForWidth(true);
+    m_titleRow.set->setSizePolicy(setPolicy);
+    connect(m_titleRow.set, &QComboBox::currentIndexChanged, m_titleRow.set, &QWidget::updateGeometry);
     m_titleRow.reload = new QPushButton(tr("Re&load"), this);
     m_titleRow.reload->setToolTip(tr("Read the cases file again and predict every case"));
     m_titleRow.reload->setEnabled(false);
@@ -144,10 +185,10 @@ QLayout* ValidationTab::buildTitleRow() {
     row->addWidget(titleBox);
     auto* setLabel = new QLabel(tr("S&et:"), this);
     setLabel->setBuddy(m_titleRow.set);
-    QWidget* setControls =
-        controlGroup(this, {setLabel, m_titleRow.set, m_titleRow.openFile, m_titleRow.reload});
-    row->addWidget(setControls);
-    row->setPushRight(setControls);
+    QWidget* setChooser = controlGroup(this, {setLabel, m_titleRow.set});
+    row->addWidget(setChooser);
+    row->addWidget(controlGroup(this, {m_titleRow.openFile, m_titleRow.reload}));
+    row->setPushRight(setChooser);
     row->setStretchItem(titleBox); // the file's path shows whole where there is room
     return row;
 }
@@ -285,25 +326,46 @@ QStringList ValidationTab::defaultCasesCandidates() {
     return out;
 }
 
+void ValidationTab::setDataLookup(DataLookup lookup) {
+    m_lookup = std::move(lookup);
+    rebuildSetCombo();
+}
+
 bool ValidationTab::loadDefaultCases() {
     m_triedDefault = true;
-    const QStringList candidates = defaultCasesCandidates();
+    const QStringList candidates = m_lookup.referenceCandidates();
     for (const QString& path : candidates)
         if (QFileInfo(path).isFile())
             return loadCasesFile(path);
-    m_errorText = tr("The published runs (published-runs.json) were not found.");
-    QStringList shown;
-    for (int i = 0; i < std::min<qsizetype>(candidates.size(), 4); ++i)
-        shown << QDir::toNativeSeparators(candidates[i]);
-    m_banner->showMessage(
-        InlineBanner::Kind::Info, m_errorText,
-        tr("Open a file of measured runs (layout-planner/validation-cases@1), for example "
-           "shared/reference/published-runs.json from the project's sources. Looked in: %1%2")
-            .arg(shown.join(QStringLiteral(", ")),
-                 candidates.size() > 4 ? QStringLiteral(", …") : QString()));
-    m_banner->addAction(QStringLiteral("openCases"), tr("Open cases file..."));
-    m_titleRow.path->setText(tr("No cases loaded"));
+    showReferenceNotFound(candidates);
     return false;
+}
+
+// Says plainly that no set is loaded, where the reference set was looked for and how to point to one.
+void ValidationTab::showReferenceNotFound(const QStringList& searched) {
+    const bool others = !m_lookup.sets().empty();
+    m_errorText = tr("The reference set of published runs (published-runs.json) was not found, so no runs "
+                     "are shown.");
+    QStringList shown;
+    for (const QString& path : searched)
+        shown << QStringLiteral("&nbsp;&nbsp;") + QDir::toNativeSeparators(path).toHtmlEscaped();
+    const QString choose = others ? tr("Choose another set in the Set box, or open a file of measured runs")
+                                  : tr("Open a file of measured runs");
+    m_banner->showMessage(
+        InlineBanner::Kind::Warning, m_errorText,
+        tr("%1 (layout-planner/validation-cases@1), for example shared/reference/published-runs.json from "
+           "the project's sources; it is then looked for first at the next start. Running from a build "
+           "folder, keep shared/ beside or above it, or install the data in %2.<br>Looked in:<br>%3")
+            .arg(choose,
+                 QDir::toNativeSeparators(
+                     QDir(QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation))
+                         .filePath(QStringLiteral("layout-planner")))
+                     .toHtmlEscaped(),
+                 shown.join(QStringLiteral("<br>"))));
+    m_banner->addAction(QStringLiteral("openCases"), tr("Open cases file..."));
+    m_titleRow.path->setText(tr("No set loaded"));
+    m_titleRow.path->setToolTip(QString());
+    rebuildSetCombo();
 }
 
 bool ValidationTab::loadCasesFile(const QString& path) {
@@ -342,25 +404,33 @@ bool ValidationTab::loadCasesFile(const QString& path) {
 }
 
 void ValidationTab::rebuildSetCombo() {
-    const QSignalBlocker block(m_titleRow.set);
-    m_titleRow.set->clear();
+    QComboBox* combo = m_titleRow.set;
+    const QSignalBlocker block(combo);
+    combo->clear();
     const QString current = m_path.isEmpty() ? QString() : QDir::cleanPath(m_path);
     int selected = -1;
-    for (const ValidationSet& set : bundledValidationSets()) {
-        m_titleRow.set->addItem(set.title, set.path);
-        m_titleRow.set->setItemData(m_titleRow.set->count() - 1, QDir::toNativeSeparators(set.path),
-                                    Qt::ToolTipRole);
+    for (const ValidationSet& set : m_lookup.sets()) {
+        combo->addItem(set.title, set.path);
+        combo->setItemData(combo->count() - 1, QDir::toNativeSeparators(set.path), Qt::ToolTipRole);
         if (QDir::cleanPath(set.path) == current)
-            selected = m_titleRow.set->count() - 1;
+            selected = combo->count() - 1;
     }
     if (selected < 0 && !current.isEmpty()) {
-        m_titleRow.set->addItem(tr("Other file: %1").arg(QFileInfo(current).fileName()), current);
-        selected = m_titleRow.set->count() - 1;
+        combo->addItem(tr("Other file: %1").arg(QFileInfo(current).fileName()), current);
+        selected = combo->count() - 1;
     }
-    if (m_titleRow.set->count() == 0)
-        m_titleRow.set->addItem(tr("No sets found"), QString());
-    m_titleRow.set->setCurrentIndex(std::max(0, selected));
-    m_titleRow.set->setEnabled(m_titleRow.set->count() > 1);
+    // Nothing loaded: no set is shown as chosen, the placeholder says so.
+    combo->setPlaceholderText(combo->count() == 0 ? tr("No sets found") : tr("No set loaded: choose one"));
+    combo->setCurrentIndex(selected);
+    combo->setEnabled(combo->count() > 1 || (combo->count() == 1 && selected < 0));
+    const QString about = tr("The sets of published measured runs that come with Layout Planner; "
+                             "docs/validation*.md has each of them case by case");
+    combo->setToolTip(selected < 0
+                          ? about
+                          : QStringLiteral("%1\n%2\n\n%3")
+                                .arg(combo->itemText(selected),
+                                     QDir::toNativeSeparators(combo->itemData(selected).toString()), about));
+    combo->updateGeometry();
 }
 
 void ValidationTab::rerun() {
@@ -465,7 +535,8 @@ int ValidationTab::plottedPoints() const {
 }
 
 bool ValidationTab::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == m_table && event->type() == QEvent::Resize) // after the table lays out its viewport anew
+    // After the table lays out its viewport anew; presentation mode's fonts need wider figures.
+    if (watched == m_table && (event->type() == QEvent::Resize || event->type() == QEvent::FontChange))
         QMetaObject::invokeMethod(this, &ValidationTab::fitColumns, Qt::QueuedConnection);
     return QWidget::eventFilter(watched, event);
 }
@@ -561,11 +632,13 @@ Qt::Orientation ValidationTab::splitOrientation() const {
 }
 
 int ValidationTab::tableWidthNeeded() const {
-    int w =
-        2 * m_table->frameWidth() + m_table->verticalScrollBar()->sizeHint().width() + 120; // 120: the source
-    for (int c = 0; c < ValidationModel::ColumnCount; ++c)
-        if (c != ValidationModel::SourceColumn)
-            w += m_table->columnWidth(c);
+    // Every column at its full width (not as fitColumns shrank them), the source at 120.
+    const QFontMetrics fm = m_table->fontMetrics();
+    int w = 2 * m_table->frameWidth() + m_table->verticalScrollBar()->sizeHint().width() + 120;
+    for (const std::span<const ColumnSample> columns :
+         {std::span<const ColumnSample>(kFlexibleColumns), std::span<const ColumnSample>(kFixedColumns)})
+        for (const ColumnSample& c : columns)
+            w += c.width(fm);
     return w;
 }
 
@@ -588,20 +661,42 @@ void ValidationTab::resizeEvent(QResizeEvent* event) {
     });
 }
 
-// The figures keep their width; case, GPUs and layout give up room (elided) before the table scrolls.
+// The figures keep the width their text needs in the current font. Where the table is narrower than all of
+// it, the others give way in turn: the source, then the GPUs and the layout are left out, and what is left
+// of case, GPUs and layout shrinks (elided) to a floor; every row's tooltip has them all whole. Only below
+// that does the table scroll sideways.
 void ValidationTab::fitColumns() {
     const QFontMetrics fm = m_table->fontMetrics();
     int fixed = 0;
-    for (const ColumnSample& c : kFixedColumns)
-        fixed += m_table->columnWidth(c.column);
-    constexpr int kSource = 90;
-    int ideal = 0;
-    for (const ColumnSample& c : kFlexibleColumns)
-        ideal += c.width(fm);
-    const int available = m_table->viewport()->width() - fixed - kSource;
-    const double scale = std::clamp(static_cast<double>(available) / ideal, 0.6, 1.0);
-    for (const ColumnSample& c : kFlexibleColumns)
-        m_table->setColumnWidth(c.column, static_cast<int>(c.width(fm) * scale));
+    for (const ColumnSample& c : kFixedColumns) {
+        m_table->setColumnWidth(c.column, c.width(fm));
+        fixed += c.width(fm);
+    }
+    constexpr double kFloor = 0.6; // below this share of their width a column is left out
+    const int viewport = m_table->viewport()->width();
+    const int source = fm.horizontalAdvance(QStringLiteral("Megatron-LM paper")) + 18;
+    std::vector<ColumnSample> flexible(std::begin(kFlexibleColumns), std::end(kFlexibleColumns));
+    const auto ideal = [&] {
+        int sum = 0;
+        for (const ColumnSample& c : flexible)
+            sum += c.width(fm);
+        return sum;
+    };
+    const bool showSource = viewport >= fixed + ideal() * 3 / 4 + source;
+    m_table->setColumnHidden(ValidationModel::SourceColumn, !showSource);
+    const int available = viewport - fixed - (showSource ? source : 0);
+    for (const int leftOut : {ValidationModel::GpuColumn, ValidationModel::LayoutColumn}) {
+        const bool hide = flexible.size() > 1 && available < ideal() * kFloor;
+        m_table->setColumnHidden(leftOut, hide);
+        if (hide)
+            std::erase_if(flexible, [leftOut](const ColumnSample& c) { return c.column == leftOut; });
+    }
+    const double scale = std::clamp(static_cast<double>(available) / ideal(), 0.0, 1.0);
+    for (const ColumnSample& c : flexible) {
+        const int heading =
+            fm.horizontalAdvance(m_filter->headerData(c.column, Qt::Horizontal).toString()) + 24;
+        m_table->setColumnWidth(c.column, std::max(heading, static_cast<int>(c.width(fm) * scale)));
+    }
 }
 
 void ValidationTab::showEvent(QShowEvent* event) {

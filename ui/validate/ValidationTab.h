@@ -8,6 +8,7 @@
 #include "core/measured/Validation.h"
 #include "core/model/Hardware.h"
 #include "ui/document/FileChooser.h"
+#include "ui/document/ValidationSets.h"
 
 #include <QString>
 #include <QStringList>
@@ -73,6 +74,12 @@ public:
     bool openCase(int sourceRow);
     bool openCaseById(const QString& caseId);
     bool openSelected();
+    // Where the reference set and the other sets are looked for (tests point these at empty folders).
+    struct DataLookup {
+        std::function<QStringList()> referenceCandidates = &ValidationTab::defaultCasesCandidates;
+        std::function<std::vector<ValidationSet>()> sets = &bundledValidationSets;
+    };
+    void setDataLookup(DataLookup lookup);
     // Asked before the document is replaced; false keeps it (the window's "save changes?" question).
     void setReplaceGuard(std::function<bool()> guard) { m_replaceGuard = std::move(guard); }
     void setOpenFileChooser(FileChooser chooser) { m_chooseFile = std::move(chooser); }
@@ -120,6 +127,7 @@ private:
     void updateCountLabel();
     void updateProfileControls();
     void rebuildSetCombo();
+    void showReferenceNotFound(const QStringList& searched);
     void selectSourceRow(int sourceRow);
     int currentSourceRow() const;
     int tableWidthNeeded() const;
@@ -160,6 +168,7 @@ private:
     bool m_triedDefault = false;
     bool m_splitPlaced = false;
     std::function<bool()> m_replaceGuard;
+    DataLookup m_lookup;
     FileChooser m_chooseFile = openFileDialogChooser();
 };
 
