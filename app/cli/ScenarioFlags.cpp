@@ -395,11 +395,23 @@ std::expected<void, CliError> applyOverrides(const ScenarioOverrides& o, Scenari
     return applyLayout(o, s);
 }
 
+namespace {
+// A Hugging Face config where a scenario was expected: the flag that reads it, not its missing scenario keys.
+CliError hfConfigGiven(const std::string& file) {
+    return badValue(file, core::hfConfigNotScenarioText("this file") +
+                              "; read it with --hf-config: `layout-planner-cli evaluate --hf-config " + file +
+                              "` plans it, `layout-planner-cli scenario --hf-config " + file +
+                              " -o scenario.json` writes a scenario with its model");
+}
+} // namespace
+
 std::expected<Scenario, CliError> buildScenario(const std::optional<std::string>& file,
                                                 const ScenarioOverrides& o) {
     Scenario s = core::defaultScenario();
     if (file) {
         auto loaded = core::loadScenarioFile(*file);
+        if (!loaded && core::isHfConfigFile(*file))
+            return std::unexpected(hfConfigGiven(*file));
         if (!loaded)
             return std::unexpected(fileError(*file, "cannot load the scenario file", loaded.error()));
         s = std::move(*loaded);

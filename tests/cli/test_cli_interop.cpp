@@ -229,6 +229,27 @@ LP_TEST(hf_config_flag) {
     LP_CHECK(has(r.err, "$.hidden_size: missing required key"));
 }
 
+// A Hugging Face config given where a scenario goes says what it is and which flag reads it, not the
+// scenario keys it lacks.
+LP_TEST(hf_config_given_as_scenario) {
+    const std::string config = data("hf/llama-2-7b.json");
+    for (const std::string command : {"evaluate ", "scenario ", "report "}) {
+        const Result r = run(command + quote(config));
+        LP_CHECK_EQ(r.code, 2);
+        LP_CHECK(has(r.err, config + ": this file is a Hugging Face model config, not a scenario"));
+        LP_CHECK(has(r.err, "evaluate --hf-config " + config));
+        LP_CHECK(has(r.err, "scenario --hf-config " + config + " -o scenario.json"));
+        LP_CHECK(!has(r.err, "missing required key"));
+    }
+    const Result j = run("evaluate --json " + quote(config));
+    LP_CHECK_EQ(j.code, 2);
+    LP_CHECK(has(j.out, "is a Hugging Face model config"));
+    // A scenario that is broken, not a config, still lists its problems.
+    const Result broken = run("evaluate " + quote(data("malformed/fractional_tp.json")));
+    LP_CHECK_EQ(broken.code, 2);
+    LP_CHECK(!has(broken.err, "Hugging Face"));
+}
+
 int main(int argc, char** argv) {
     if (argc < 2) {
         std::fprintf(stderr, "usage: test_cli_interop PATH/TO/layout-planner-cli [FILTER]\n");

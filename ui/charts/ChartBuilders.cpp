@@ -18,12 +18,18 @@
 namespace lp::ui {
 namespace {
 
-// The legend mark of a series in its colour: a dot or square for points, a line or dashes for lines.
+// The legend mark of a series in its colour: a dot, square or star for points, a line or dashes for lines.
 QString legendMark(const QAbstractSeries* series, QColor& color) {
     if (const auto* scatter = qobject_cast<const QScatterSeries*>(series)) {
         color = scatter->color();
-        return scatter->markerShape() == QScatterSeries::MarkerShapeRectangle ? QStringLiteral("■")
-                                                                              : QStringLiteral("●");
+        switch (scatter->markerShape()) {
+        case QScatterSeries::MarkerShapeRectangle:
+            return QStringLiteral("■");
+        case QScatterSeries::MarkerShapeStar:
+            return QStringLiteral("★");
+        default:
+            return QStringLiteral("●");
+        }
     }
     if (const auto* line = qobject_cast<const QLineSeries*>(series)) {
         color = line->pen().color();
@@ -72,19 +78,12 @@ QValueAxis* valueAxis(const QString& title, double top) {
     axis->setTitleText(title);
     if (!(top > 0))
         top = 1;
-    const double raw = top / 5;
-    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
-    double step = magnitude * 10;
-    for (double f : {1.0, 2.0, 2.5, 5.0, 10.0})
-        if (f * magnitude >= raw) {
-            step = f * magnitude;
-            break;
-        }
+    const double step = roundTickStep(top / 5);
     axis->setRange(0, std::ceil(top * 1.04 / step) * step);
     axis->setTickType(QValueAxis::TicksDynamic);
     axis->setTickAnchor(0);
     axis->setTickInterval(step);
-    axis->setLabelFormat(step < 1 ? QStringLiteral("%.1f") : QStringLiteral("%.0f"));
+    axis->setLabelFormat(QStringLiteral("%.%1f").arg(stepDecimals(step)));
     return axis;
 }
 

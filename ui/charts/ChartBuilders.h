@@ -39,7 +39,7 @@ QLineSeries* lineSeries(QPointF from, QPointF to, const QString& name = {}, cons
 
 // One legend entry: a coloured mark ("●", "<b>━━</b>") and the name, kept on one line.
 QString legendEntryHtml(const QColor& color, const QString& mark, const QString& name);
-// The chart's named series as legend entries: a dot, square, line or dashes in the series' colour.
+// The chart's named series as legend entries: a dot, square, star, line or dashes in the series' colour.
 QString legendHtml(const QChart* chart);
 
 } // namespace lp::ui

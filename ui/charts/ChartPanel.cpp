@@ -27,7 +27,9 @@ ChartPanel::ChartPanel(const QString& title, const QString& name, QWidget* paren
     m_headline->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Minimum);
     m_headline->setWordWrap(true); // a narrow page (or presentation mode's font) wraps it, never cuts it
     m_view->setRenderHint(QPainter::Antialiasing, false);
-    m_view->setViewportUpdateMode(QGraphicsView::MinimalViewportUpdate);
+    // Whole repaints: a new plan moves axis labels and names in the chart's deferred layout, and partial
+    // repaints left their old places on screen (ghost labels when the tour stepped quickly).
+    m_view->setViewportUpdateMode(QGraphicsView::FullViewportUpdate);
     m_view->setFocusPolicy(Qt::NoFocus);
 
     auto* layout = new QVBoxLayout(this);

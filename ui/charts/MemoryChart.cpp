@@ -131,6 +131,8 @@ double MemoryChart::capacityShown() const {
     return m_capacity->count() > 0 ? m_capacity->at(0).y() : 0.0;
 }
 
+// Above the fullest bar; above the capacity line instead where the bar ends just under it (the line
+// would run through the text).
 void MemoryChart::placeWorstMarker() {
     const core::StageMemory* worst = m_plan.memory.worst();
     if (!worst) {
@@ -140,8 +142,22 @@ void MemoryChart::placeWorstMarker() {
     const QPointF top =
         m_chart->mapToPosition(QPointF(m_worst, worst->totalBytes / bytesPerUnit(m_unit)), m_capacity);
     const QRectF box = m_worstMarker->boundingRect();
-    m_worstMarker->setPos(top.x() - box.width() / 2, top.y() - box.height() - 2);
+    const double lineY = capacityLineY();
+    const double gap = 2;
+    double y = top.y() - box.height() - gap;
+    if (y < lineY + gap && y + box.height() > lineY - gap)
+        y = lineY - box.height() - gap;
+    m_worstMarker->setPos(top.x() - box.width() / 2, y);
     m_worstMarker->show();
+}
+
+QRectF MemoryChart::worstMarkerRect() const {
+    return m_worstMarker->isVisible() ? QRectF(m_worstMarker->pos(), m_worstMarker->boundingRect().size())
+                                      : QRectF();
+}
+
+double MemoryChart::capacityLineY() const {
+    return m_chart->mapToPosition(QPointF(0, capacityShown()), m_capacity).y();
 }
 
 void MemoryChart::rebuild() {
@@ -231,9 +247,8 @@ void MemoryChart::rebuildCapacity(double tallest) {
     const QList<QPointF> capacityPoints{{lo, capacity}, {hi, capacity}};
     if (m_capacity->points() != capacityPoints)
         m_capacity->replace(capacityPoints);
-    QPen capPen(m_overflow ? palette::error() : palette().color(QPalette::Text));
-    capPen.setWidthF(m_overflow ? 2.5 : 1.5);
-    capPen.setStyle(Qt::DashLine);
+    const QPen capPen =
+        capacityPen(m_overflow ? palette::error() : palette().color(QPalette::Text), m_overflow ? 2.5 : 1.5);
     if (m_capacity->pen() != capPen)
         m_capacity->setPen(capPen);
     const QString capacityName =
@@ -248,7 +263,7 @@ void MemoryChart::rebuildCapacity(double tallest) {
     const double top = roundAxisCeiling(std::max(capacity, tallest) * 1.1);
     if (m_valueAxis->max() != top || m_valueAxis->min() != 0) {
         m_valueAxis->setRange(0, top);
-        m_valueAxis->setTickCount(top / roundAxisCeiling(top / 5) < 4.5 ? 5 : 6);
+        setRoundTicks(m_valueAxis, 6);
     }
     const QString axisTitle = tr("Memory per GPU (%1)").arg(unitName(m_unit));
     if (m_valueAxis->titleText() != axisTitle)

@@ -7,6 +7,8 @@
 #include "ui/charts/ChartPanel.h"
 #include "ui/widgets/Format.h"
 
+#include <QRectF>
+
 #include <array>
 
 class QBarCategoryAxis;
@@ -35,7 +37,9 @@ public:
     QBarSet* barSet(core::MemoryComponent c) const { return m_sets[static_cast<std::size_t>(c)]; }
     int stageCount() const;
     int markedWorstStage() const { return m_worst; }
-    double capacityShown() const; // in the display unit
+    double capacityShown() const;   // in the display unit
+    QRectF worstMarkerRect() const; // "worst ▼" in the chart's coordinates; empty when hidden
+    double capacityLineY() const;   // the capacity line's height in the chart's coordinates
     ChartLegend* legend() const { return m_legend; }
 
 protected:

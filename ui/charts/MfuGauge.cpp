@@ -90,21 +90,51 @@ void MfuGauge::paintDial(QPainter& p, const Geometry& g, bool greyed) const {
 
     QColor muted = palette().color(QPalette::Text);
     muted.setAlphaF(0.6f);
-    QFont small = font();
-    small.setPointSizeF(font().pointSizeF() * 0.85);
-    p.setFont(small);
-    const QFontMetricsF fm(small);
+    p.setFont(scaleFont());
     for (double f : {0.0, kAlarm, kGoodLow, kGoodHigh, 1.0}) {
         const double a = angleFor(f) * std::numbers::pi / 180.0;
         const QPointF dir(std::cos(a), -std::sin(a));
         p.setPen(QPen(muted, 1.2));
         p.drawLine(g.centre + dir * (g.radius - g.thickness / 2 - 2),
                    g.centre + dir * (g.radius + g.thickness / 2 + 2));
-        const QPointF at = g.centre + dir * (g.radius - g.thickness / 2 - 4 - fm.height() * 0.7);
-        const QRectF box(at.x() - 20, at.y() - fm.height() / 2, 40, fm.height());
         p.setPen(muted);
-        p.drawText(box, Qt::AlignCenter, QString::number(std::lround(f * 100)));
+        p.drawText(scaleLabelRect(f), Qt::AlignCenter, QString::number(std::lround(f * 100)));
     }
+}
+
+QFont MfuGauge::scaleFont() const {
+    QFont small = font();
+    small.setPointSizeF(font().pointSizeF() * 0.85);
+    return small;
+}
+
+QRectF MfuGauge::scaleLabelRect(double fraction) const {
+    const Geometry g = geometry();
+    const QFontMetricsF fm(scaleFont());
+    const double a = angleFor(fraction) * std::numbers::pi / 180.0;
+    const QPointF at =
+        g.centre + QPointF(std::cos(a), -std::sin(a)) * (g.radius - g.thickness / 2 - 4 - fm.height() * 0.7);
+    const double width = fm.horizontalAdvance(QString::number(std::lround(fraction * 100)));
+    return {at.x() - width / 2, at.y() - fm.height() / 2, width, fm.height()};
+}
+
+QFont MfuGauge::valueFont(const Geometry& g) const {
+    QFont big = font();
+    big.setPointSizeF(std::max(12.0, g.radius / 4.2));
+    big.setBold(true);
+    // Between the "0" and "100" labels (presentation mode's large labels leave less room).
+    const double room = 2 * (scaleLabelRect(1).left() - g.centre.x()) - 8;
+    const double wide = QFontMetricsF(big).horizontalAdvance(QStringLiteral("100.0 %"));
+    if (wide > room && room > 0)
+        big.setPointSizeF(std::max(6.0, big.pointSizeF() * room / wide));
+    return big;
+}
+
+QRectF MfuGauge::valueTextRect() const {
+    const Geometry g = geometry();
+    const QFontMetricsF bm(valueFont(g));
+    const double width = bm.horizontalAdvance(valueText());
+    return {g.centre.x() - width / 2, g.centre.y() + g.radius * 0.12, width, bm.height()};
 }
 
 void MfuGauge::paintEvent(QPaintEvent*) {
@@ -137,8 +167,7 @@ void MfuGauge::paintEvent(QPaintEvent*) {
         m_dialKey = key;
     }
     p.drawPixmap(0, 0, m_dial);
-    QFont small = font();
-    small.setPointSizeF(font().pointSizeF() * 0.85);
+    const QFont small = scaleFont();
     const QFontMetricsF fm(small);
 
     // The needle.
@@ -160,9 +189,7 @@ void MfuGauge::paintEvent(QPaintEvent*) {
     p.drawEllipse(centre, 5, 5);
 
     // The value and its caption under the hub.
-    QFont big = font();
-    big.setPointSizeF(std::max(12.0, radius / 4.2));
-    big.setBold(true);
+    const QFont big = valueFont(g);
     p.setFont(big);
     p.setPen(isGreyed() ? muted : alarm ? palette::bandAlarm() : text);
     const QFontMetricsF bm(big);

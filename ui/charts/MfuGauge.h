@@ -20,6 +20,10 @@ public:
     QString valueText() const;                         // "41.2 %"
     QString bandText() const; // what the band means for the current value, or "does not fit: ..."
 
+    // Where the value and a scale label ("0", "100" for fraction 0 and 1) are drawn, for tests.
+    QRectF valueTextRect() const;
+    QRectF scaleLabelRect(double fraction) const;
+
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 
@@ -37,6 +41,8 @@ private:
         double thickness = 0;
     };
     Geometry geometry() const;
+    QFont scaleFont() const;
+    QFont valueFont(const Geometry& g) const; // as large as fits between the "0" and "100" labels
     void paintDial(QPainter& p, const Geometry& g, bool greyed) const; // bands, ticks, labels: cached
     QPixmap m_dial;
     QString m_dialKey;

@@ -21,7 +21,7 @@
 
 namespace lp::ui {
 namespace {
-// Round numbers for the value axis: its maximum and, when narrow, its step are one of these x 10^k.
+// Round numbers for the value axis' maximum: one of these x 10^k.
 constexpr std::array kRoundMantissas{1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0};
 } // namespace
 
@@ -172,26 +172,8 @@ void TimeChart::fitToWidth() {
     const QFontMetricsF fm(m_valueAxis->labelsFont());
     const double number =
         fm.horizontalAdvance(QString::number(m_valueAxis->max(), 'f', 0)) + 2 * fm.averageCharWidth();
-    // As many ticks as fit, among those that split the axis into round steps (0, 1000, 2000 rather than
-    // 0, 1333, 2667 for a 4000 ms axis).
-    const int fit = std::clamp(static_cast<int>(plot.width() / number) + 1, 2, 6);
-    const auto round = [](double step) {
-        if (step <= 0)
-            return false;
-        const double mantissa = step / std::pow(10.0, std::floor(std::log10(step)));
-        for (double m : kRoundMantissas)
-            if (std::fabs(mantissa - m) < 1e-6)
-                return true;
-        return false;
-    };
-    int ticks = 2;
-    for (int n = fit; n > 2; --n)
-        if (round(m_valueAxis->max() / (n - 1))) {
-            ticks = n;
-            break;
-        }
-    if (m_valueAxis->tickCount() != ticks)
-        m_valueAxis->setTickCount(ticks);
+    // As many ticks as fit, at a round step (0, 1000, 2000 rather than 0, 1333, 2667 for a 4000 ms axis).
+    setRoundTicks(m_valueAxis, std::clamp(static_cast<int>(plot.width() / number) + 1, 2, 6));
     const QString title =
         plot.width() >= QFontMetricsF(m_valueAxis->titleFont()).horizontalAdvance(m_longAxisTitle)
             ? m_longAxisTitle

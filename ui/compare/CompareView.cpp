@@ -499,6 +499,7 @@ void CompareView::rebuildMemory() {
     m_memoryLineAxis->setRange(-0.5, std::max(0.5, n - 0.5));
     const double axisTop = roundAxisCeiling(top * 1.08);
     m_memoryValueAxis->setRange(0, axisTop);
+    setRoundTicks(m_memoryValueAxis, 6);
     m_memoryValueAxis->setTitleText(tr("GPU memory (%1)").arg(unitName(m_unit)));
 
     // One capacity segment per layout (pins may come from different GPUs).
@@ -513,10 +514,8 @@ void CompareView::rebuildMemory() {
         const double cap = plan.memory.capacityBytes / unit;
         line->append(i - 0.42, cap);
         line->append(i + 0.42, cap);
-        QPen pen(plan.memory.fits ? palette().color(QPalette::Text) : palette::error());
-        pen.setWidthF(plan.memory.fits ? 1.5 : 2.5);
-        pen.setStyle(Qt::DashLine);
-        line->setPen(pen);
+        line->setPen(capacityPen(plan.memory.fits ? palette().color(QPalette::Text) : palette::error(),
+                                 plan.memory.fits ? 1.5 : 2.5));
         line->setName(tr("Usable capacity"));
         m_memoryChart->addSeries(line);
         line->attachAxis(m_memoryLineAxis);
@@ -566,9 +565,7 @@ void CompareView::rebuildTime() {
     m_timeAxis->clear();
     m_timeAxis->append(categories);
     m_timeValueAxis->setRange(0, roundAxisCeiling(top * 1.05));
-    m_timeValueAxis->setLabelFormat(top < 0.1 ? QStringLiteral("%.3f")
-                                    : top < 2 ? QStringLiteral("%.2f")
-                                              : QStringLiteral("%.1f"));
+    setRoundTicks(m_timeValueAxis, 5);
 }
 
 } // namespace lp::ui

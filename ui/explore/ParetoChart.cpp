@@ -101,10 +101,7 @@ void ParetoChart::applyTheme() {
     QPen frontPen(front);
     frontPen.setWidthF(2);
     m_front.line->setPen(frontPen);
-    QPen capPen(text);
-    capPen.setWidthF(1.5);
-    capPen.setStyle(Qt::DashLine);
-    m_capacityLine->setPen(capPen);
+    m_capacityLine->setPen(capacityPen(text, 1.5));
     m_marked.current->setColor(text);
     m_marked.current->setBorderColor(palette().color(QPalette::Base));
     QPen ring(palette().color(QPalette::Highlight));

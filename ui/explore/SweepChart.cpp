@@ -99,12 +99,8 @@ void SweepChart::colourSeries() {
     m_invalid->setBorderColor(palette::bandNeutral().darker(130));
     m_current->setColor(text);
     m_current->setBorderColor(palette().color(QPalette::Base));
-    if (m_capacity) {
-        QPen pen(text);
-        pen.setWidthF(1.5);
-        pen.setStyle(Qt::DashLine);
-        m_capacity->setPen(pen);
-    }
+    if (m_capacity)
+        m_capacity->setPen(capacityPen(text, 1.5));
     QPen line(blue);
     line.setWidthF(2);
     for (QLineSeries* run : m_runs)

@@ -318,6 +318,7 @@ MeasuredRunPanel::StepAxes MeasuredRunPanel::addAxes(const core::RunAnalysis& a)
     axes.y = new QValueAxis;
     axes.y->setTitleText(time ? tr("step time (s)") : tr("tokens/s per GPU"));
     axes.y->setRange(yLow, yHigh);
+    setRoundTicks(axes.y, 6);
     m_chart->addAxis(axes.x, Qt::AlignBottom);
     m_chart->addAxis(axes.y, Qt::AlignLeft);
     styleAxis(axes.x, palette(), smallChartFont(font()));

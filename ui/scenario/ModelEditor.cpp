@@ -4,6 +4,7 @@
 #include "core/util/NumberFormat.h"
 #include "ui/document/ScenarioDocument.h"
 #include "ui/scenario/FormBinder.h"
+#include "ui/scenario/ModelPresetBox.h"
 #include "ui/widgets/CollapsibleSection.h"
 #include "ui/widgets/Format.h"
 
@@ -165,7 +166,7 @@ const std::vector<FormField> kArchitectureFields = {
 } // namespace
 
 ModelEditor::ModelEditor(ScenarioDocument* doc, QWidget* parent)
-    : QWidget(parent), m_doc(doc), m_preset(new QComboBox(this)), m_summary(new QLabel(this)),
+    : QWidget(parent), m_doc(doc), m_preset(new ModelPresetBox(this)), m_summary(new QLabel(this)),
       m_section(new CollapsibleSection(tr("Architecture"), this)),
       m_binder(new FormBinder(doc, mergeIdFor(EditKind::Model), this)) {
     auto* layout = new QVBoxLayout(this);

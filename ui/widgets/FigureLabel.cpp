@@ -8,26 +8,53 @@
 #include <QPainter>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace lp::ui {
 namespace {
-// A label whose lines end in "…" when wider than the card (a 15-digit GPU-hour count, a batch of a
-// million sequences) rather than being cut through a digit. An equation ("2 × 16 × 32768 = 1,048,576")
-// gives up its left side first: the result is what the card is for.
-class ElidingLabel : public QLabel {
+// A label whose lines wrap when wider than the card, at a clause (", ") or a space; an equation
+// ("2 × 16 × 32768 = 1,048,576") before its " = ", so that the result starts a line. A part still too
+// wide (a 15-digit GPU-hour count) ends in "…" rather than being cut through a digit; an equation's left
+// side gives way first: the result is what the card is for. The label grows by the lines it wraps.
+class WrappingLabel : public QLabel {
 public:
     using QLabel::QLabel;
 
     QStringList shownLines() const {
+        const int width = contentsRect().width();
         QStringList out;
         for (const QString& line : text().split(QLatin1Char('\n'))) {
-            const Qt::TextElideMode mode =
-                line.contains(QStringLiteral(" = ")) ? Qt::ElideLeft : Qt::ElideRight;
-            out << fontMetrics().elidedText(line, mode, contentsRect().width());
+            const bool equation = line.contains(kEquals);
+            for (const QString& part : wrapped(line, width)) {
+                const bool leftSide = equation && !part.startsWith(QStringLiteral("= "));
+                out << fontMetrics().elidedText(part, leftSide ? Qt::ElideLeft : Qt::ElideRight, width);
+            }
         }
         return out;
     }
 
+    // The height follows the lines at the current width: called when the text or the width changes.
+    void fitLines() {
+        const auto lines = static_cast<int>(shownLines().size());
+        if (lines != m_lines) {
+            m_lines = lines;
+            updateGeometry();
+        }
+    }
+
+    QSize sizeHint() const override {
+        const int lines = std::max(1, m_lines);
+        return {QLabel::sizeHint().width(),
+                fontMetrics().height() + (lines - 1) * fontMetrics().lineSpacing() + 2 * margin()};
+    }
+    QSize minimumSizeHint() const override { return {0, sizeHint().height()}; }
+
 protected:
+    // After the layout that resized the label: a new height asked for inside it would be lost.
+    void resizeEvent(QResizeEvent* event) override {
+        QLabel::resizeEvent(event);
+        QMetaObject::invokeMethod(this, &WrappingLabel::fitLines, Qt::QueuedConnection);
+    }
     void paintEvent(QPaintEvent*) override {
         QPainter p(this);
         p.setPen(palette().color(foregroundRole()));
@@ -39,13 +66,52 @@ protected:
             y += fontMetrics().lineSpacing();
         }
     }
+
+private:
+    static constexpr QLatin1StringView kEquals{" = "};
+
+    bool fits(const QString& text, int width) const { return fontMetrics().horizontalAdvance(text) <= width; }
+
+    // The line in parts that fit `width` where breaks allow: an equation's two sides, then clauses, then
+    // words. A line fits whole before a narrow card is laid out (width 0).
+    QStringList wrapped(const QString& line, int width) const {
+        if (width <= 0 || fits(line, width))
+            return {line};
+        const qsizetype equals = line.indexOf(kEquals);
+        if (equals > 0)
+            return {line.left(equals), line.mid(equals + 1)};
+        for (const QString& separator : {QStringLiteral(", "), QStringLiteral(" ")}) {
+            const QStringList pieces = line.split(separator);
+            if (pieces.size() < 2)
+                continue;
+            QStringList out;
+            QString current;
+            for (qsizetype i = 0; i < pieces.size(); ++i) {
+                const QString piece = pieces[i] + (i + 1 < pieces.size() ? separator.trimmed() : QString());
+                const QString joined = current.isEmpty() ? piece : current + QLatin1Char(' ') + piece;
+                if (current.isEmpty() || fits(joined, width)) {
+                    current = joined;
+                } else {
+                    out << current;
+                    current = piece;
+                }
+            }
+            out << current;
+            if (separator == QStringLiteral(" ") ||
+                std::all_of(out.cbegin(), out.cend(), [&](const QString& part) { return fits(part, width); }))
+                return out;
+        }
+        return {line};
+    }
+
+    int m_lines = 1;
 };
 } // namespace
 
 FigureLabel::FigureLabel(const QString& caption, const QString& id, const QString& explainKey,
                          const QString& toolTip, QWidget* parent)
     : QFrame(parent), m_id(id), m_key(explainKey), m_caption(new QLabel(caption, this)),
-      m_value(new ElidingLabel(this)), m_detail(new ElidingLabel(this)) {
+      m_value(new WrappingLabel(this)), m_detail(new WrappingLabel(this)) {
     setObjectName(QStringLiteral("figure_") + QString(id).replace(QLatin1Char('.'), QLatin1Char('_')));
     setFocusPolicy(Qt::StrongFocus);
     setToolTip(toolTip);
@@ -83,6 +149,8 @@ FigureLabel::FigureLabel(const QString& caption, const QString& id, const QStrin
 void FigureLabel::setValue(const QString& value, const QString& detail) {
     m_value->setText(value);
     m_detail->setText(detail);
+    static_cast<WrappingLabel*>(m_value)->fitLines();
+    static_cast<WrappingLabel*>(m_detail)->fitLines();
     m_detail->setVisible(!detail.isEmpty());
     setAccessibleDescription(value + QStringLiteral(". ") + detail);
 }
@@ -109,13 +177,13 @@ QString FigureLabel::value() const {
     return m_value->text();
 }
 QString FigureLabel::shownValue() const {
-    return static_cast<const ElidingLabel*>(m_value)->shownLines().join(QLatin1Char('\n'));
+    return static_cast<const WrappingLabel*>(m_value)->shownLines().join(QLatin1Char('\n'));
 }
 QString FigureLabel::detail() const {
     return m_detail->text();
 }
 QString FigureLabel::shownDetail() const {
-    return static_cast<const ElidingLabel*>(m_detail)->shownLines().join(QLatin1Char('\n'));
+    return static_cast<const WrappingLabel*>(m_detail)->shownLines().join(QLatin1Char('\n'));
 }
 
 void FigureLabel::setActive(bool active) {

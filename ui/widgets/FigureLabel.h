@@ -21,7 +21,9 @@ public:
     void setFigure(const core::KeyFigure& figure);
     QString caption() const;
     QString value() const;
-    QString shownValue() const; // as painted: lines wider than the card end (an equation: start) in "…"
+    // As painted: a line wider than the card wraps ("\n") at a clause or space (an equation before " = "),
+    // and a part still too wide ends (an equation: starts) in "…".
+    QString shownValue() const;
     QString detail() const;
     QString shownDetail() const; // as painted, like shownValue()
     QString explainKey() const { return m_key; }
