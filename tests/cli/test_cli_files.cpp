@@ -126,7 +126,8 @@ LP_TEST(files_what_scenario_writes_it_reads) {
     const fs::path rewritten = tempFile("rewritten");
     const auto r = run({"scenario", big.string(), "-o", rewritten.string()});
     LP_CHECK_EQ(r.code, 1);
-    LP_CHECK(contains(r.err, "over the 64 MiB (67108864 bytes) limit for files, so it could not be read back"));
+    LP_CHECK(
+        contains(r.err, "over the 64 MiB (67108864 bytes) limit for files, so it could not be read back"));
     LP_CHECK(!fs::exists(rewritten));
     const auto toStdout = run({"scenario", big.string()});
     LP_CHECK(toStdout.code == 1 && toStdout.out.empty());
@@ -140,8 +141,9 @@ LP_TEST(files_standard_input_has_the_file_limit) {
                                     "\"$CLI\" analyze-log - <" + quote(over.string())}) {
         const auto r = runShell(line);
         LP_CHECK_EQ(r.code, 2);
-        LP_CHECK(contains(r.err, "cannot read standard input: the input is larger than 64 MiB, the limit for input "
-                                 "files"));
+        LP_CHECK(contains(r.err,
+                          "cannot read standard input: the input is larger than 64 MiB, the limit for input "
+                          "files"));
     }
     fs::remove(over);
 }

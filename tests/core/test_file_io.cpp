@@ -89,10 +89,11 @@ LP_TEST(savesRefuseSocketsAndDirectories) {
     const auto onSocket = writeFileAtomically(path, "x");
     LP_CHECK(!onSocket.has_value());
     if (!onSocket)
-        LP_CHECK_EQ(onSocket.error(), "cannot write " + path +
-                                          ": it is a socket, which a save never replaces (saves replace regular "
-                                          "files and write through character devices such as /dev/null and "
-                                          "FIFOs)");
+        LP_CHECK_EQ(onSocket.error(),
+                    "cannot write " + path +
+                        ": it is a socket, which a save never replaces (saves replace regular "
+                        "files and write through character devices such as /dev/null and "
+                        "FIFOs)");
     struct stat st {};
     LP_CHECK(::lstat(path.c_str(), &st) == 0 && S_ISSOCK(st.st_mode));
     ::close(s);
@@ -165,9 +166,10 @@ LP_TEST(theSizeLimitHoldsForWritingAsForReading) {
     const auto refused = writeFileAtomically(over, text + "\n");
     LP_CHECK(!refused.has_value());
     if (!refused)
-        LP_CHECK_EQ(refused.error(), "cannot write " + over + ": the file would be 67108865 bytes, over the 64 MiB "
-                                                              "(67108864 bytes) limit for files, so it could not be "
-                                                              "read back; nothing was written");
+        LP_CHECK_EQ(refused.error(), "cannot write " + over +
+                                         ": the file would be 67108865 bytes, over the 64 MiB "
+                                         "(67108864 bytes) limit for files, so it could not be "
+                                         "read back; nothing was written");
     LP_CHECK(!writeFileAtomically("-", text + "\n").has_value()); // standard output too
 
     // Reading: a file of the limit's size reads (sparse: no disk time), one byte more does not.
@@ -210,8 +212,9 @@ LP_TEST(standardInputHasTheFileLimit) {
     ::waitpid(child, nullptr, 0);
     LP_CHECK(!text.has_value());
     if (!text)
-        LP_CHECK_EQ(text.error(), "cannot read standard input: the input is larger than 64 MiB, the limit for input "
-                                  "files");
+        LP_CHECK_EQ(text.error(),
+                    "cannot read standard input: the input is larger than 64 MiB, the limit for input "
+                    "files");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -222,9 +225,10 @@ LP_TEST(tooDeepNestingSaysWhere) {
     const auto underKey = scenarioFromJson(scenarioText("\n  \"model\": {\"layers\": " + deep + "}"));
     LP_CHECK(!underKey.has_value() && underKey.error().size() == 1);
     if (!underKey)
-        LP_CHECK_EQ(underKey.error()[0].message(),
-                    "$.model.layers: the file is nested too deeply (more than 64 levels of objects and arrays): "
-                    "level 65 opens at line 2, column 85");
+        LP_CHECK_EQ(
+            underKey.error()[0].message(),
+            "$.model.layers: the file is nested too deeply (more than 64 levels of objects and arrays): "
+            "level 65 opens at line 2, column 85");
     if (!underKey)
         LP_CHECK(underKey.error()[0].line == 2 && underKey.error()[0].column == 85);
     // Brackets inside strings do not count; without a key the path is the whole file.

@@ -2,9 +2,9 @@
 
 #include <array>
 #include <atomic>
+#include <cerrno>
 #include <climits>
 #include <csignal>
-#include <cerrno>
 #include <cstring>
 #include <mutex>
 #include <unistd.h>
