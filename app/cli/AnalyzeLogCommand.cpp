@@ -3,6 +3,7 @@
 #include "app/cli/Commands.h"
 #include "app/cli/InteropCommon.h"
 #include "app/cli/ScenarioFlags.h"
+#include "core/io/Files.h"
 #include "core/io/ScenarioJson.h"
 #include "core/measured/RunAnalysis.h"
 
@@ -74,8 +75,11 @@ std::expected<bool, CliError> takeLogFlag(ArgCursor& args, LogArgs& out) {
 std::expected<core::RunLog, CliError> readLog(const std::string& file, const core::RunLogOptions& options) {
     std::expected<core::RunLog, core::InputError> log;
     if (file == "-") {
-        const std::string text((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
-        log = core::parseRunLog(text, options);
+        const auto text = core::readStandardInput();
+        if (!text)
+            return std::unexpected(
+                fileError(file, "cannot read step times", {core::InputError{"", text.error()}}));
+        log = core::parseRunLog(*text, options);
     } else {
         log = core::loadRunLog(file, options);
     }

@@ -29,14 +29,12 @@ std::expected<Evaluated, CliError> evaluateScenario(const core::Scenario& s,
 }
 
 std::expected<void, CliError> writeOutput(const std::optional<std::string>& output, const std::string& text) {
-    if (!output || output->empty() || *output == "-") {
-        std::cout << text;
-        std::cout.flush();
-        return {};
-    }
-    if (auto w = core::writeFileAtomically(*output, text); !w)
-        return std::unexpected(failure(*output, "cannot write the file: " + w.error()));
-    std::cerr << "wrote " << *output << '\n';
+    const std::string target = output && !output->empty() ? *output : "-";
+    std::cout.flush(); // what was printed before comes first
+    if (auto w = core::writeFileAtomically(target, text); !w)
+        return std::unexpected(failure(target, "cannot write the file: " + w.error()));
+    if (!core::isStreamPath(target))
+        std::cerr << "wrote " << target << '\n';
     return {};
 }
 

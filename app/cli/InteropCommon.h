@@ -23,8 +23,8 @@ struct Evaluated {
 std::expected<Evaluated, CliError> evaluateScenario(const core::Scenario& s,
                                                     const std::optional<std::string>& profileFile);
 
-// Writes to FILE atomically, or to standard output when `output` is empty or "-". A failed write
-// is exit code 1. Says "wrote FILE" on standard error after a file write.
+// Writes to FILE as core::writeFileAtomically does, or to standard output when `output` is empty or "-". A
+// failed write is exit code 1. Says "wrote FILE" on standard error after a file write.
 std::expected<void, CliError> writeOutput(const std::optional<std::string>& output, const std::string& text);
 
 // "heads_not_divisible_by_tp, gpu_count_mismatch" for an invalid plan; empty when it is valid.

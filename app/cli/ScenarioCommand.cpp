@@ -3,6 +3,7 @@
 #include "app/cli/InteropCommon.h"
 #include "app/cli/ScenarioFlags.h"
 #include "core/estimate/Evaluate.h"
+#include "core/io/Files.h"
 #include "core/io/ScenarioJson.h"
 
 #include <iostream>
@@ -36,16 +37,15 @@ int runScenario(const Args& argv) {
         std::cerr << "note: this layout is invalid (" << ids << "); `evaluate` will reject it\n";
     }
 
-    if (!output || *output == "-") {
-        const std::string text = core::scenarioToJson(input->scenario);
-        std::cout << text;
-        if (!text.ends_with('\n'))
-            std::cout << '\n';
-        return kExitOk;
-    }
-    if (auto saved = core::saveScenarioFile(*output, input->scenario); !saved)
-        return reportError(failure(*output, "cannot write the scenario file: " + saved.error()), jsonOut);
-    std::cerr << "wrote " << *output << '\n';
+    std::string text = core::scenarioToJson(input->scenario);
+    if (!text.ends_with('\n'))
+        text += '\n';
+    const std::string target = output.value_or("-");
+    std::cout.flush();
+    if (auto saved = core::writeFileAtomically(target, text); !saved)
+        return reportError(failure(target, "cannot write the scenario file: " + saved.error()), jsonOut);
+    if (!core::isStreamPath(target))
+        std::cerr << "wrote " << target << '\n';
     return kExitOk;
 }
 

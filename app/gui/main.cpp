@@ -1,11 +1,12 @@
 // layout-planner: the desktop window.
 //   layout-planner [SCENARIO.json]
 //   layout-planner --screenshot FILE [SCENARIO.json]   render the window to a PNG and exit
-//     [--size WxH] [--tab TITLE]                      at that window size, showing that tab
+//     [--size WxH] [--tab TITLE]                      at that window size (at most 16384 a side), on that tab
 //   layout-planner --tour-step N --screenshot FILE     render step N of the guided tour
 //   layout-planner --presentation [--screenshot FILE]  presentation mode (large fonts, high contrast)
 //   layout-planner --export-pdf FILE [SCENARIO.json]   write the layout report as a PDF and exit
 #include "core/io/HfImport.h"
+#include "core/io/ScenarioJson.h"
 #include "ui/document/ScenarioDocument.h"
 #include "ui/interop/ReportWriter.h"
 #include "ui/shell/ExportImportActions.h"
@@ -17,6 +18,8 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
+#include <QImage>
+#include <QPainter>
 #include <QTabWidget>
 #include <QTimer>
 #include <QUndoStack>
@@ -24,6 +27,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 
 namespace {
 
@@ -80,9 +84,11 @@ struct Options {
     QCommandLineOption screenshot{QStringLiteral("screenshot"),
                                   QStringLiteral("Render the main window to the PNG file FILE and exit."),
                                   QStringLiteral("FILE")};
-    QCommandLineOption size{QStringLiteral("size"),
-                            QStringLiteral("Window size for --screenshot, WIDTHxHEIGHT (default 1600x1000)."),
-                            QStringLiteral("WxH"), QStringLiteral("1600x1000")};
+    QCommandLineOption size{
+        QStringLiteral("size"),
+        QStringLiteral("Window size for --screenshot, WIDTHxHEIGHT (default 1600x1000; at most "
+                       "16384 a side and 67108864 pixels in all)."),
+        QStringLiteral("WxH"), QStringLiteral("1600x1000")};
     QCommandLineOption tab{QStringLiteral("tab"),
                            QStringLiteral("Tab to show for --screenshot, by its title (%1).")
                                .arg(lp::ui::WindowTabs::names().join(QStringLiteral(", "))),
@@ -103,16 +109,73 @@ void addOptions(QCommandLineParser& parser, const Options& options) {
                                  QStringLiteral("[SCENARIO.json]"));
 }
 
-// Starts the window on the file named on the command line. A Hugging Face config is not a scenario: the
-// window starts as without a file and imports its model, saying so.
+// Why the file named on the command line did not open, in the core loaders' words, one line each as
+// --export-pdf prints them: the JSON path or line and column, a directory, a missing file.
+void printOpenErrors(const QString& path, bool hfConfig) {
+    const std::string file = path.toStdString();
+    lp::core::InputErrors errors;
+    if (hfConfig) {
+        if (auto imported = lp::core::loadHfConfigFile(file); !imported)
+            errors = std::move(imported.error());
+    } else if (auto loaded = lp::core::loadScenarioFile(file); !loaded) {
+        errors = std::move(loaded.error());
+    }
+    if (errors.empty())
+        errors.push_back({"", "cannot open the file"});
+    for (const auto& e : errors)
+        std::fprintf(stderr, "layout-planner: %s: %s\n", qPrintable(path), e.message().c_str());
+}
+
+// Starts the window on the file named on the command line; says why on standard error when it does not
+// open. A Hugging Face config is not a scenario: the window starts as without a file and imports its model,
+// saying so.
 bool startWindow(lp::ui::MainWindow& window, const QString& path) {
-    if (path.isEmpty() || !lp::core::isHfConfigFile(path.toStdString()))
-        return window.startup(path);
+    if (path.isEmpty() || !lp::core::isHfConfigFile(path.toStdString())) {
+        if (window.startup(path))
+            return true;
+        printOpenErrors(path, false);
+        return false;
+    }
     const std::string name = QFileInfo(path).fileName().toStdString();
     std::fprintf(stderr, "layout-planner: %s: importing its model\n",
                  lp::core::hfConfigNotScenarioText(name).c_str());
     window.startup();
-    return lp::ui::importHfConfig(window, path);
+    if (lp::ui::importHfConfig(window, path))
+        return true;
+    printOpenErrors(path, true);
+    return false;
+}
+
+// --size WIDTHxHEIGHT, within the bounds docs/cli.md states: a larger window cannot be painted.
+constexpr int kMaxScreenshotSide = 16384;
+constexpr long long kMaxScreenshotPixels = 64LL * 1024 * 1024; // a 256 MiB image
+
+std::optional<QSize> screenshotSize(const QString& text) {
+    const QStringList wh = text.split(QLatin1Char('x'));
+    bool okW = false, okH = false;
+    const int w = wh.size() == 2 ? wh[0].toInt(&okW) : 0;
+    const int h = wh.size() == 2 ? wh[1].toInt(&okH) : 0;
+    if (!okW || !okH || w < 1 || h < 1 || w > kMaxScreenshotSide || h > kMaxScreenshotSide ||
+        static_cast<long long>(w) * h > kMaxScreenshotPixels) {
+        std::fprintf(
+            stderr,
+            "layout-planner: --size must be WIDTHxHEIGHT, each from 1 to %d and at most %lld pixels in "
+            "all; got \"%s\"\n",
+            kMaxScreenshotSide, kMaxScreenshotPixels, qPrintable(text));
+        return std::nullopt;
+    }
+    return QSize(w, h);
+}
+
+// Whether an image of `size` can be painted on; says why not (too little memory) instead of crashing later.
+bool canPaint(const QSize& size) {
+    QImage surface(size, QImage::Format_ARGB32_Premultiplied);
+    QPainter painter;
+    if (!surface.isNull() && painter.begin(&surface))
+        return true;
+    std::fprintf(stderr, "layout-planner: --size %dx%d: cannot make an image of that size to paint on\n",
+                 size.width(), size.height());
+    return false;
 }
 
 // Shows the tab called `name` (its title without the &, any case); false when there is none.
@@ -131,15 +194,15 @@ int renderScreenshot(QApplication& app, const QCommandLineParser& parser, const 
     lp::ui::WindowOptions windowOptions;
     windowOptions.persistentSettings = false;
     windowOptions.autosave = false;
-    const auto window = lp::ui::makePlannerWindow(windowOptions);
-    const QStringList wh = parser.value(options.size).split(QLatin1Char('x'));
-    const int w = wh.size() == 2 ? wh[0].toInt() : 1600;
-    const int h = wh.size() == 2 ? wh[1].toInt() : 1000;
-    window->resize(w > 0 ? w : 1600, h > 0 ? h : 1000);
-    if (!startWindow(*window, scenario)) {
-        std::fprintf(stderr, "layout-planner: cannot open %s\n", qPrintable(scenario));
+    const auto size = screenshotSize(parser.value(options.size));
+    if (!size)
         return 2;
-    }
+    if (!canPaint(*size))
+        return 1;
+    const auto window = lp::ui::makePlannerWindow(windowOptions);
+    window->resize(*size);
+    if (!startWindow(*window, scenario))
+        return 2;
     if (!lp::ui::TeachingMode::of(*window)->applyCommandLine(parser))
         return 2;
     if (parser.isSet(options.tab) && !showTab(*window, parser.value(options.tab))) {

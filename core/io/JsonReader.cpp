@@ -178,7 +178,9 @@ class DuplicateKeyTracker {
 public:
     explicit DuplicateKeyTracker(InputErrors& errors) : m_errors(errors) {}
 
-    struct TooDeep {};
+    struct TooDeep {
+        std::string path; // the innermost key whose value holds the too deep nesting, "$" when none
+    };
     static constexpr std::size_t kMaxDepth = 64; // the formats need 4; this keeps hostile files cheap
 
     bool operator()(int /*depth*/, nlohmann::detail::parse_event_t event, Json& parsed) {
@@ -187,7 +189,7 @@ public:
         case E::object_start:
         case E::array_start:
             if (m_frames.size() >= kMaxDepth)
-                throw TooDeep{};
+                throw TooDeep{pathOfInnermostKey()};
             m_frames.push_back({event == E::object_start, {}, 0, {}});
             break;
         case E::object_end:
@@ -230,9 +232,46 @@ private:
             p = m_frames[i].isObject ? childPath(p, m_frames[i].lastKey) : indexPath(p, m_frames[i].index);
         return p;
     }
+    // The path down to the last key opened, without the array indices below it: "$.model.layers".
+    std::string pathOfInnermostKey() const {
+        std::size_t lastObject = m_frames.size();
+        for (std::size_t i = 0; i < m_frames.size(); ++i)
+            if (m_frames[i].isObject && !m_frames[i].lastKey.empty())
+                lastObject = i;
+        std::string p = "$";
+        for (std::size_t i = 0; lastObject < m_frames.size() && i <= lastObject; ++i) {
+            p = m_frames[i].isObject ? childPath(p, m_frames[i].lastKey) : indexPath(p, m_frames[i].index);
+            if (p.size() > 200) // a hostile chain of keys: the line and column still say where
+                return p.substr(0, 200) + "...";
+        }
+        return p;
+    }
     InputErrors& m_errors;
     std::vector<Frame> m_frames;
 };
+
+// Where the object or array one level deeper than `maxDepth` opens, outside strings.
+std::size_t tooDeepOffset(std::string_view text, std::size_t maxDepth) {
+    std::size_t depth = 0;
+    bool inString = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '{' || c == '[') {
+            if (++depth > maxDepth)
+                return i;
+        } else if ((c == '}' || c == ']') && depth > 0) {
+            --depth;
+        }
+    }
+    return text.size();
+}
 
 std::string stripNlohmannPrefix(const std::string& what) {
     // "[json.exception.parse_error.101] parse error at line 1, column 2: syntax error ..." -> "syntax error
@@ -305,10 +344,15 @@ std::optional<Json> parseObject(std::string_view text, InputErrors& errors) {
         std::tie(err.line, err.column) = lineColumn(text, index);
         errors.push_back(std::move(err));
         return std::nullopt;
-    } catch (const DuplicateKeyTracker::TooDeep&) {
-        errors.push_back({"", "the file is nested too deeply (more than " +
-                                  std::to_string(DuplicateKeyTracker::kMaxDepth) +
-                                  " levels of objects and arrays)"});
+    } catch (const DuplicateKeyTracker::TooDeep& deep) {
+        InputError err{deep.path, "the file is nested too deeply (more than " +
+                                      std::to_string(DuplicateKeyTracker::kMaxDepth) +
+                                      " levels of objects and arrays)"};
+        std::tie(err.line, err.column) =
+            lineColumn(text, tooDeepOffset(text, DuplicateKeyTracker::kMaxDepth));
+        err.reason += ": level " + std::to_string(DuplicateKeyTracker::kMaxDepth + 1) + " opens at line " +
+                      std::to_string(err.line) + ", column " + std::to_string(err.column);
+        errors.push_back(std::move(err));
         return std::nullopt;
     } catch (const Json::out_of_range& e) {
         // Number overflow ("1e999"): nlohmann gives no position; find the number in the text.
