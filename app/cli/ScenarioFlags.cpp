@@ -17,10 +17,9 @@ namespace {
 
 using core::Scenario;
 
-// Upper limits: the scenario file's (core/model/Limits.h), so that every scenario written here reads back.
+// The scenario file's limits (core/model/Limits.h), so that every scenario written here reads back.
 constexpr int kMaxDegree =
-    static_cast<int>(core::limits::kMaxCount); // TP, PP, DP, CP, EP, VPP, nodes, NVLink domain
-constexpr int kMaxGpusPerNode = 1 << 12;
+    static_cast<int>(core::limits::kMaxCount); // TP, PP, DP, CP, EP, VPP, nodes, GPUs per node, NVLink domain
 constexpr int kMaxCount = static_cast<int>(core::limits::kMaxCount); // micro batch, accumulation
 constexpr int kMaxSeqLen = static_cast<int>(core::limits::kMaxWidth);
 constexpr double kMaxGpus = 2147483647.0; // total GPUs the planner handles
@@ -140,7 +139,7 @@ const FlagSpec kScenarioFlags[] = {
     {"--cluster", "NAME", "cluster preset (see `presets clusters`)", stringSetter(&O::cluster)},
     {"--gpu", "NAME", "GPU preset (see `presets gpus`)", stringSetter(&O::gpu)},
     {"--nodes", "N", "number of nodes", intSetter(&O::nodes, 1, kMaxDegree)},
-    {"--gpus-per-node", "N", "GPUs per node", intSetter(&O::gpusPerNode, 1, kMaxGpusPerNode)},
+    {"--gpus-per-node", "N", "GPUs per node", intSetter(&O::gpusPerNode, 1, kMaxDegree)},
     {"--nvlink-domain", "N", "GPUs joined by NVLink (default: a node)",
      intSetter(&O::nvlinkDomain, 1, kMaxDegree)},
     {"--tp", "N", "tensor-parallel size", intSetter(&O::tp, 1, kMaxDegree)},
@@ -210,7 +209,7 @@ const FlagSpec kScenarioFlags[] = {
     {"--ep-comm-overlap", "on|off", "MoE all-to-alls overlapped with another micro batch's compute",
      onOffSetter(&O::overlapEp)},
     {"--straggler", "X", "slowest rank's extra time as a fraction (0.1 = 10%)",
-     numberSetter(&O::straggler, 0.0, 100.0)},
+     numberSetter(&O::straggler, 0.0, core::limits::kMaxStragglerSlowdown)},
     {"--style", "STYLE", "execution style: auto|megatron|fsdp",
      enumSetter(&O::style, &core::parseExecutionStyle, "auto, megatron, fsdp")},
     {"--grad-precision", "P", "gradient buffer and DP reduction: auto|fp32|half",
@@ -230,7 +229,7 @@ const FlagSpec kScenarioFlags[] = {
     {"--pipeline-split", "S", "what the PP split divides: auto|layers|embedding_and_loss",
      enumSetter(&O::pipelineSplit, &core::parsePipelineSplit, "auto, layers, embedding_and_loss")},
     {"--token-budget", "N", "tokens to train, for days and GPU-hours (e.g. 2e12)",
-     numberSetter(&O::tokenBudget, 1.0, 1e18)},
+     numberSetter(&O::tokenBudget, core::limits::kMinTokenBudget, core::limits::kMaxRate)},
 };
 
 std::string unknownPreset(std::string_view kind, const std::string& name) {
@@ -390,6 +389,14 @@ std::expected<void, CliError> applyOverrides(const ScenarioOverrides& o, Scenari
     if (auto r = applyCluster(o, s.cluster); !r)
         return r;
     applyTraining(o, s.training);
+    // The file's rule (docs/formats.md): no more offloaded layers than the model has.
+    if (s.training.activationOffloadLayers > s.model.layers)
+        return std::unexpected(badValue(o.activationOffloadLayers ? "--activation-offload-layers"
+                                        : o.hfConfig              ? "--hf-config"
+                                                                  : "--model",
+                                        "offloaded activation layers must be from 0 to the model's layers (" +
+                                            std::to_string(s.model.layers) + "), got " +
+                                            std::to_string(s.training.activationOffloadLayers)));
     if (o.name) // after the model and cluster, which the automatic name follows
         core::setScenarioName(s, *o.name);
     return applyLayout(o, s);

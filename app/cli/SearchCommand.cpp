@@ -7,6 +7,7 @@
 #include "core/estimate/Evaluate.h"
 #include "core/estimate/PlanJson.h"
 #include "core/io/Presets.h"
+#include "core/model/Limits.h"
 #include "core/model/Units.h"
 #include "core/search/Search.h"
 
@@ -14,6 +15,7 @@
 
 #include <iostream>
 #include <sstream>
+#include <unistd.h>
 
 namespace lp::cli {
 namespace {
@@ -172,6 +174,29 @@ std::string textOf(const core::SearchResult& r) {
     return o.str();
 }
 
+// A search larger than the limit would run for many minutes: refused, with the size and what to narrow.
+CliError tooManyCandidates(const SearchFlags& flags, long long candidates) {
+    const bool range = flags.batchMax > flags.batchMin;
+    return badValue(
+        range ? "--global-batch-range" : "search",
+        "the search would try " + fixed(static_cast<double>(candidates), 0) + " layouts, more than the " +
+            fixed(static_cast<double>(core::limits::kMaxSearchCandidates), 0) + " one search may try" +
+            (range ? ": narrow the range of global batches" : ": fix more of the layout"));
+}
+
+// "searching: 42 %" on a terminal's standard error, rewritten in place as the search goes.
+struct ProgressLine {
+    int shownPercent = -1;
+    bool operator()(double fraction) {
+        const int percent = static_cast<int>(fraction * 100.0);
+        if (percent != shownPercent) {
+            shownPercent = percent;
+            std::cerr << "\rsearching: " << percent << " %" << std::flush;
+        }
+        return true;
+    }
+};
+
 } // namespace
 
 std::string searchHelp() {
@@ -184,7 +209,9 @@ std::string searchHelp() {
            "reason.\n\nOptions:\n  --rank KEY                  step_time (default), mfu, cost (GPU-hours) or "
            "headroom\n  --top N                     how many layouts to list (default 10)\n  --global-batch "
            "N            the global batch in sequences (default: the scenario's)\n  --global-batch-range A:B "
-           "   every global batch from A to B sequences\n  --threads N                 worker threads "
+           "   every global batch from A to B sequences (at most " +
+           fixed(static_cast<double>(core::limits::kMaxSearchCandidates), 0) +
+           " layouts in all)\n  --threads N                 worker threads "
            "(default: all cores)\n  --shard-degrees LIST        hybrid-sharding degrees to try with ZeRO >= "
            "1, e.g. 0,8 (0 = all DP\n                              ranks; default: the scenario's "
            "--shard-degree)\n  --json                      {\"evaluated\", \"valid\", \"fitting\", "
@@ -219,11 +246,19 @@ int runSearch(const Args& argv) {
     space.globalBatchMin = flags.batchMin;
     space.globalBatchMax = flags.batchMax;
     space.shardDegrees = flags.shardDegrees;
+    if (const long long candidates = core::countCandidates(*scenario, space);
+        candidates > core::limits::kMaxSearchCandidates)
+        return reportError(tooManyCandidates(flags, candidates), jsonOut);
     core::SearchOptions options;
     options.rankBy = flags.rank;
     options.topN = flags.top;
     options.threads = flags.threads;
+    const bool showProgress = isatty(STDERR_FILENO) == 1;
+    if (showProgress)
+        options.progress = ProgressLine();
     const core::SearchResult r = core::search(*scenario, prof, space, {}, options);
+    if (showProgress)
+        std::cerr << "\r\033[K" << std::flush; // the progress line, cleared before the results
 
     if (jsonOut) {
         json j{{"evaluated", r.evaluated},

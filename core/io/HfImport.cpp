@@ -9,6 +9,9 @@
 #include "core/model/Scenario.h"
 
 #include <algorithm>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 namespace lp::core {
 namespace {
@@ -64,6 +67,13 @@ ConfigObject languageModelConfig(const Json& root, std::vector<std::string>& not
 std::expected<std::string, InputErrors> modelTypeOf(const Json& root, const ConfigObject& config) {
     std::string type;
     const Json& obj = *config.object;
+    for (const auto& [where, path] : {std::pair{&obj, config.path}, std::pair{&root, std::string("$")}})
+        if (where->contains("model_type") && !where->at("model_type").is_string() &&
+            !where->at("model_type").is_null())
+            return std::unexpected(InputErrors{
+                {json::childPath(path, "model_type"),
+                 "wrong type: expected a string naming the architecture (such as \"llama\"), got " +
+                     json::describe(where->at("model_type"))}});
     if (obj.contains("model_type") && obj.at("model_type").is_string())
         type = obj.at("model_type").get<std::string>();
     else if (&obj != &root && root.contains("model_type") && root.at("model_type").is_string())
@@ -94,15 +104,46 @@ std::expected<std::string, InputErrors> modelTypeOf(const Json& root, const Conf
     return type;
 }
 
+// The config key that a scenario file's model key was read from: the first of its spellings the config
+// holds (the user's own path), else the scenario's path.
+std::string configKeyOf(const std::string& scenarioPath, const ConfigObject& config) {
+    static const std::pair<std::string_view, std::vector<std::string_view>> kSpellings[] = {
+        {"$.model.layers", {"num_hidden_layers", "n_layer"}},
+        {"$.model.hidden", {"hidden_size", "n_embd", "n_embed"}},
+        {"$.model.heads", {"num_attention_heads", "n_head"}},
+        {"$.model.kv_heads", {"num_key_value_heads", "num_kv_heads", "n_head_kv"}},
+        {"$.model.head_size", {"head_dim"}},
+        {"$.model.ffn_hidden", {"intermediate_size", "n_inner", "ffn_hidden_size"}},
+        {"$.model.vocab", {"vocab_size"}},
+        {"$.model.seq_len", {"max_position_embeddings", "n_positions", "seq_length"}},
+        {"$.model.moe.experts", {"num_local_experts", "num_experts", "n_routed_experts"}},
+        {"$.model.moe.top_k", {"num_experts_per_tok"}},
+        {"$.model.moe.expert_ffn_hidden", {"moe_intermediate_size"}},
+        {"$.model.moe.shared_experts", {"n_shared_experts", "shared_expert_intermediate_size"}},
+        {"$.model.moe.groups", {"n_group"}},
+        {"$.model.moe.group_limit", {"topk_group"}},
+        {"$.model.moe.moe_layers", {"first_k_dense_replace", "decoder_sparse_step", "mlp_only_layers"}},
+    };
+    for (const auto& [path, keys] : kSpellings) {
+        if (path != scenarioPath)
+            continue;
+        for (std::string_view key : keys)
+            if (config.object->contains(key))
+                return json::childPath(config.path, key);
+    }
+    return scenarioPath;
+}
+
 // The model must also be one a scenario file can hold: a relation between its numbers that a scenario
 // refuses (more experts per token than experts, heads wider than the model) is refused here, naming the
 // field, rather than saved into a scenario that would not open again.
-std::expected<void, InputErrors> checkScenarioHoldsModel(const ModelSpec& model) {
+std::expected<void, InputErrors> checkScenarioHoldsModel(const ModelSpec& model, const ConfigObject& config) {
     Scenario check = defaultScenario();
     check.model = model;
     if (auto readBack = scenarioFromJson(scenarioToJson(check)); !readBack) {
         InputErrors errors;
         for (InputError e : readBack.error()) {
+            e.path = configKeyOf(e.path, config);
             e.reason += " (a scenario file cannot hold this model)";
             e.line = e.column = 0;
             errors.push_back(std::move(e));
@@ -157,7 +198,7 @@ std::expected<HfImport, InputErrors> importHfConfig(std::string_view text, const
     if (name.empty() && root->contains("_name_or_path") && root->at("_name_or_path").is_string())
         name = root->at("_name_or_path").get<std::string>();
     out.model.name = name.empty() ? "Hugging Face " + *type + " model" : name;
-    if (auto held = checkScenarioHoldsModel(out.model); !held)
+    if (auto held = checkScenarioHoldsModel(out.model, config); !held)
         return std::unexpected(held.error());
     return out;
 }

@@ -113,8 +113,9 @@ constexpr Field<T> kTrainingFields[] = {
     {"overlap_ep_comm", &T::overlapEpComm},
     {"moe_dispatcher",
      enumKey<&T::moeDispatcher, &parseMoeDispatcher, MoeDispatcher::AllToAll, MoeDispatcher::Deduplicated>()},
-    {"loader_tokens_per_s", DoubleKey<T>{&T::loaderTokensPerSecond, positive(kMaxRate)}},
-    {"straggler_slowdown", DoubleKey<T>{&T::stragglerSlowdown, nonNegative(10.0)}},
+    {"loader_tokens_per_s",
+     DoubleKey<T>{&T::loaderTokensPerSecond, {limits::kMinTokensPerSecond, true, kMaxRate, true}}},
+    {"straggler_slowdown", DoubleKey<T>{&T::stragglerSlowdown, nonNegative(limits::kMaxStragglerSlowdown)}},
     {"allocator_reserve_fraction", DoubleKey<T>{&T::allocatorReserveFraction, {0.0, true, 1.0, false}}},
     {"moe_load_imbalance", DoubleKey<T>{&T::moeLoadImbalance, {1.0, true, 1000.0, true}}},
     {"execution_style", enumKey<&T::executionStyle, &parseExecutionStyle, ExecutionStyle::Auto,
@@ -131,7 +132,7 @@ constexpr Field<T> kTrainingFields[] = {
                                PipelineSplit::Layers, PipelineSplit::EmbeddingAndLoss>()},
     {"attention_flops",
      enumKey<&T::attentionFlops, &parseAttentionFlops, AttentionFlops::Full, AttentionFlops::Causal>()},
-    {"token_budget_tokens", DoubleKey<T>{&T::tokenBudget, positive(kMaxRate)}},
+    {"token_budget_tokens", DoubleKey<T>{&T::tokenBudget, {limits::kMinTokenBudget, true, kMaxRate, true}}},
 };
 
 TrainingOptions readTraining(const Json* j, const std::string& path, InputErrors& errors) {

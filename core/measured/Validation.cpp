@@ -35,9 +35,21 @@ using limits::kMaxCount;
 
 constexpr const char* kSchema = "layout-planner/validation-cases@1";
 
-const char* kMetrics[] = {
-    "iteration_time_s",     "model_tflops_per_gpu", "hardware_tflops_per_gpu", "mfu", "hfu",
-    "tokens_per_s_per_gpu", "peak_memory_gib"};
+// A measured figure the format names and the values a real run can report: a microsecond to a day per
+// step, a GFLOP/s to an EFLOP/s per GPU, utilisations above zero and at most 1.5 (a measurement's
+// noise above the nominal peak), a token an hour to a billion per second, a MiB to a PiB of memory.
+struct MeasuredRange {
+    const char* key;
+    double lo;
+    double hi;
+};
+constexpr MeasuredRange kMetrics[] = {{"iteration_time_s", 1e-6, 86400.0},
+                                      {"model_tflops_per_gpu", 1e-3, 1e6},
+                                      {"hardware_tflops_per_gpu", 1e-3, 1e6},
+                                      {"mfu", 1e-6, 1.5},
+                                      {"hfu", 1e-6, 1.5},
+                                      {"tokens_per_s_per_gpu", 1.0 / 3600.0, 1e9},
+                                      {"peak_memory_gib", 1.0 / 1024.0, 1048576.0}};
 
 // A case's object: null stands for "not stated", and keys of its own pass.
 ObjectReader caseReader(const Json& j, std::string path, InputErrors& errors) {
@@ -522,14 +534,26 @@ void planAccumulation(ValidationCase& vc, Layout& l) {
     l.accumulation = static_cast<int>(steps);
 }
 
-// The measured figures the format names; null, missing or non-positive ones are not stated.
+// The measured figures the format names; null or missing ones are not stated. A figure outside its
+// physical range (zero, negative, a denormal that a typo made) is left out, and the case's adjustments
+// say which and why (docs/formats.md, "Validation cases").
 void readMeasured(const Json& j, ValidationCase& vc) {
-    for (const char* metric : kMetrics) {
-        if (j.contains(metric) && j.at(metric).is_number()) {
-            const double v = j.at(metric).get<double>();
-            if (std::isfinite(v) && v > 0)
-                vc.measured.push_back({metric, v});
+    for (const MeasuredRange& metric : kMetrics) {
+        if (!j.is_object() || !j.contains(metric.key) || j.at(metric.key).is_null())
+            continue;
+        const Json& value = j.at(metric.key);
+        if (!value.is_number()) {
+            vc.adjustments.push_back(std::string("measured ") + metric.key +
+                                     " left out: expected a number, got " + json::describe(value));
+            continue;
         }
+        const double v = value.get<double>();
+        if (std::isfinite(v) && v >= metric.lo && v <= metric.hi)
+            vc.measured.push_back({metric.key, v});
+        else
+            vc.adjustments.push_back(std::string("measured ") + metric.key + " " + json::describe(value) +
+                                     " left out: must be from " + json::describe(Json(metric.lo)) + " to " +
+                                     json::describe(Json(metric.hi)));
     }
 }
 

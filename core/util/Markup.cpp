@@ -24,6 +24,14 @@ bool appendEntity(std::string& out, char ch) {
     }
 }
 
+// "www" in any case: the start of an extended www autolink when a dot follows.
+bool isWww(std::string_view three) {
+    for (const char ch : three)
+        if (ch != 'w' && ch != 'W')
+            return false;
+    return true;
+}
+
 } // namespace
 
 std::string escapeHtml(std::string_view text) {
@@ -77,9 +85,10 @@ std::string escapeMarkdown(std::string_view text) {
         const bool atStart = i == lead && (ch == '-' || ch == '+' || ch == '=');
         const bool listNumber = digitsEnd > lead && i == digitsEnd && (ch == '.' || ch == ')') &&
                                 (i + 1 == text.size() || text[i + 1] == ' ');
-        // "scheme://" would become an autolink.
+        // "scheme://" and "www." would become autolinks (GitHub Flavored Markdown's extended autolinks).
         const bool schemeColon = ch == ':' && text.substr(i + 1, 2) == "//";
-        if (atStart || listNumber || schemeColon) {
+        const bool wwwDot = ch == '.' && i >= 3 && isWww(text.substr(i - 3, 3));
+        if (atStart || listNumber || schemeColon || wwwDot) {
             out += '\\';
             out += ch;
             continue;

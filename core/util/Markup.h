@@ -15,7 +15,8 @@ std::string escapeHtmlMultiline(std::string_view text);
 
 // Inline Markdown (CommonMark / GitHub Flavored Markdown): the characters of inline markup
 // (\ ` * _ [ ] | ~ $ #) are backslash-escaped wherever they stand, list markers at the start
-// ("- ", "+ ", "1. ") and the colon of "scheme://" (an autolink) too, and <, >, & become entities,
+// ("- ", "+ ", "1. "), the colon of "scheme://" and the dot of "www." (GitHub's autolinks) too, and <, >, &
+// become entities,
 // so the text renders literally and raw HTML cannot get through. Newlines become spaces.
 std::string escapeMarkdown(std::string_view text);
 // For a table cell: escapeMarkdown, which also escapes '|'.

@@ -1,7 +1,9 @@
 #include "core/util/NumberFormat.h"
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <string_view>
 
 namespace lp::core::fmt {
 namespace {
@@ -147,6 +149,46 @@ std::string wallClock(double seconds) {
     if (seconds >= 120.0)
         return fixed(seconds / 60.0, 0) + " min";
     return duration(seconds);
+}
+
+namespace {
+
+bool isWordChar(char ch) {
+    return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
+}
+
+bool isNonFiniteWord(std::string_view word) {
+    std::string lower(word);
+    for (char& ch : lower)
+        ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return lower == "inf" || lower == "nan" || lower == "infinity";
+}
+
+} // namespace
+
+std::string finiteText(std::string text) {
+    std::string out;
+    out.reserve(text.size());
+    std::size_t i = 0;
+    while (i < text.size()) {
+        if (!isWordChar(text[i])) {
+            out += text[i++];
+            continue;
+        }
+        std::size_t end = i;
+        while (end < text.size() && isWordChar(text[end]))
+            ++end;
+        const std::string_view word(text.data() + i, end - i);
+        if (isNonFiniteWord(word)) {
+            if (!out.empty() && out.back() == '-')
+                out.pop_back(); // "-nan", "-inf"
+            out += "n/a";
+        } else {
+            out += word;
+        }
+        i = end;
+    }
+    return out;
 }
 
 } // namespace lp::core::fmt

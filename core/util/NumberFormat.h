@@ -27,6 +27,11 @@ std::string withUnit(double v, const std::string& unit);
 // A run's wall-clock time: years, days, hours or minutes, and duration()'s units below two minutes.
 std::string wallClock(double seconds);
 
+// The guard behind every sentence of figures: a non-finite number that a format string printed ("inf",
+// "-nan", "infinity") as "n/a", whole words only ("infiniband" stays). Limits keep such numbers out of a
+// plan (core/model/Limits.h); this keeps them out of the words if one ever gets through.
+std::string finiteText(std::string text);
+
 } // namespace lp::core::fmt
 
 namespace lp::core {

@@ -8,6 +8,7 @@
 #include "core/io/ProfileJson.h"
 #include "core/io/ScenarioJson.h"
 #include "core/model/Hardware.h"
+#include "core/model/Limits.h"
 #include "core/model/Scenario.h"
 
 #include <algorithm>
@@ -89,12 +90,14 @@ struct Random {
     }
     double uniform(double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); }
     // A double with random bits, positive and at most hi (rejection sampling).
-    double anyBits(double hi) {
+    double anyBits(double hi) { return anyBits(0.0, hi); }
+    // The same in [lo, hi] (lo > 0), or (0, hi] for lo 0.
+    double anyBits(double lo, double hi) {
         for (;;) {
             const std::uint64_t bits = rng() & 0x7fffffffffffffffULL;
             double d;
             std::memcpy(&d, &bits, sizeof d);
-            if (std::isfinite(d) && d > 0 && d <= hi)
+            if (std::isfinite(d) && d > 0 && d >= lo && d <= hi)
                 return d;
         }
     }
@@ -164,12 +167,12 @@ Scenario randomScenario(Random& r) {
     g.id = r.text();
     g.name = r.text();
     g.source = r.text();
-    g.peakFlops16 = r.anyBits(1e18);
-    g.peakFlops8 = r.coin() ? 0.0 : r.anyBits(1e18);
-    g.hbmBytes = r.anyBits(1e18);
-    g.hbmBandwidth = r.logUniform(1e-10, 1e18);
+    g.peakFlops16 = r.anyBits(limits::kMinFlops, 1e18);
+    g.peakFlops8 = r.coin() ? 0.0 : r.anyBits(limits::kMinFlops, 1e18);
+    g.hbmBytes = r.anyBits(limits::kMinMemoryBytes, 1e18);
+    g.hbmBandwidth = r.logUniform(limits::kMinBandwidth, 1e18);
     g.nvlinkBandwidth = r.logUniform(1e6, 1e18);
-    g.networkBandwidth = r.anyBits(1e18);
+    g.networkBandwidth = r.anyBits(limits::kMinBandwidth, 1e18);
     g.hostLinkBandwidth = r.logUniform(1e6, 1e18);
     g.hostMemoryBandwidth = r.logUniform(1e6, 1e18);
     g.hostMemoryBytes = r.logUniform(1e6, 1e18);
@@ -196,7 +199,7 @@ Scenario randomScenario(Random& r) {
     t.overlapPpComm = r.coin();
     t.overlapDpComm = r.coin();
     t.overlapEpComm = r.coin();
-    t.loaderTokensPerSecond = r.anyBits(1e18);
+    t.loaderTokensPerSecond = r.anyBits(limits::kMinTokensPerSecond, 1e18);
     t.stragglerSlowdown = r.coin() ? 0.0 : r.uniform(0, 10);
     t.allocatorReserveFraction = r.uniform(0, 0.999);
     t.moeLoadImbalance = r.logUniform(1, 1000);

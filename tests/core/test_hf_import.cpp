@@ -267,11 +267,17 @@ LP_TEST(a_model_beyond_what_a_scenario_holds_is_refused_naming_the_field) {
     auto deep = importHfConfig(R"({"model_type": "llama", "hidden_size": 1024, "num_hidden_layers": 200000,
                                    "num_attention_heads": 8, "intermediate_size": 2048, "vocab_size": 1000})");
     LP_CHECK(!deep && anyError(deep.error(), "$.num_hidden_layers", "out of range"));
-    // A relation a scenario refuses is refused too, named after the scenario's field.
+    // A relation a scenario refuses is refused too, named after the config's own keys.
     auto topK = importHfConfig(R"({"model_type": "mixtral", "hidden_size": 1024, "num_hidden_layers": 2,
                                    "num_attention_heads": 8, "intermediate_size": 2048, "vocab_size": 1000,
                                    "num_local_experts": 4, "num_experts_per_tok": 8})");
-    LP_CHECK(!topK && anyError(topK.error(), "$.model.moe.top_k", "a scenario file cannot hold this model"));
+    LP_CHECK(!topK && anyError(topK.error(), "$.num_experts_per_tok",
+                               "must be an integer from 1 to num_local_experts (4), got 8"));
+    auto heads = importHfConfig(R"({"model_type": "llama", "hidden_size": 4, "num_hidden_layers": 2,
+                                    "num_attention_heads": 8, "head_dim": 64, "intermediate_size": 2048,
+                                    "vocab_size": 1000})");
+    LP_CHECK(!heads &&
+             anyError(heads.error(), "$.num_attention_heads", "a scenario file cannot hold this model"));
     // At the limits it imports, and the scenario it makes reads back.
     auto edge = importHfConfig(R"({"model_type": "llama", "hidden_size": 1000000, "num_hidden_layers": 100000,
                                    "num_attention_heads": 8, "intermediate_size": 2048, "vocab_size": 1000})");
@@ -280,6 +286,39 @@ LP_TEST(a_model_beyond_what_a_scenario_holds_is_refused_naming_the_field) {
         Scenario s = defaultScenario();
         s.model = edge->model;
         LP_CHECK(scenarioFromJson(scenarioToJson(s)).has_value());
+    }
+}
+
+// The messages quote the user's key and value as written: no wrap-around of a value beyond 64 bits, no
+// scenario path, and a model_type of the wrong type is named.
+LP_TEST(messages_name_the_configs_own_keys_and_values) {
+    const std::string rest = R"("num_hidden_layers": 2, "num_attention_heads": 8, "intermediate_size": 2048,
+                                "vocab_size": 1000})";
+    for (const char* big : {"9223372036854775808", "18446744073709551615"}) {
+        auto r =
+            importHfConfig(std::string(R"({"model_type": "llama", "hidden_size": )") + big + ", " + rest);
+        LP_CHECK(!r.has_value());
+        if (r)
+            continue;
+        LP_CHECK(anyError(r.error(), "$.hidden_size", std::string("got ") + big));
+        for (const auto& e : r.error())
+            LP_CHECK(e.reason.find("got -") == std::string::npos);
+    }
+    auto layers = importHfConfig(R"({"model_type": "llama", "hidden_size": 1024, "num_hidden_layers": 1000000,
+                                     "num_attention_heads": 8, "intermediate_size": 2048, "vocab_size": 1000})");
+    LP_CHECK(!layers && anyError(layers.error(), "$.num_hidden_layers", "got 1000000"));
+    auto deepseek =
+        importHfConfig(R"({"model_type": "deepseek_v3", "hidden_size": 1024, "num_hidden_layers": 4,
+        "num_attention_heads": 8, "intermediate_size": 2048, "vocab_size": 1000, "kv_lora_rank": 64,
+        "qk_nope_head_dim": 32, "qk_rope_head_dim": 16, "v_head_dim": 32, "n_routed_experts": 8,
+        "num_experts_per_tok": 9, "moe_intermediate_size": 256})");
+    LP_CHECK(!deepseek && anyError(deepseek.error(), "$.num_experts_per_tok", "n_routed_experts (8), got 9"));
+    for (const char* type : {"5", "[\"llama\"]", "{\"name\": \"llama\"}", "true"}) {
+        auto r = importHfConfig(std::string(R"({"model_type": )") + type +
+                                R"(, "architectures": ["LlamaForCausalLM"],
+                                "hidden_size": 1024, )" +
+                                rest);
+        LP_CHECK(!r && anyError(r.error(), "$.model_type", "wrong type: expected a string"));
     }
 }
 

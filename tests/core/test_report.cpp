@@ -378,6 +378,26 @@ LP_TEST(markdown_escaping_rules) {
     LP_CHECK_EQ(escapeHtml(std::string("bell\x07") + "\r\n"), std::string("bell\n"));
 }
 
+LP_TEST(markdown_leaves_no_live_autolink_in_user_text) {
+    // GitHub Flavored Markdown links bare "www." and "scheme://" text; a report prints the user's text
+    // literally.
+    LP_CHECK_EQ(escapeMarkdown("visit www.evil.example"), std::string("visit www\\.evil.example"));
+    LP_CHECK_EQ(escapeMarkdown("WWW.EVIL.EXAMPLE"), std::string("WWW\\.EVIL.EXAMPLE"));
+    LP_CHECK_EQ(escapeMarkdown("http://evil.example"), std::string("http\\://evil.example"));
+    LP_CHECK_EQ(escapeMarkdown("ww.x w.x"), std::string("ww.x w.x"));
+    Scenario s = defaultScenario();
+    s.model.name = "see www.evil.example and https://evil.example";
+    s.notes = "www.evil.example\nhttp://evil.example";
+    const std::string md = reportToMarkdown(makeReport(s));
+    // The prose, before the scenario file in its fenced code block (where nothing is a link).
+    const std::string prose = md.substr(0, md.find("```"));
+    LP_CHECK(!contains(prose, "www.evil"));
+    LP_CHECK(!contains(prose, "http://"));
+    LP_CHECK(!contains(prose, "https://"));
+    LP_CHECK(contains(prose, "www\\.evil.example"));
+    LP_CHECK(contains(md.substr(md.find("```")), "www.evil.example")); // the file as written
+}
+
 LP_TEST(json_is_versioned_and_complete) {
     const ReportInput r = defaultReport();
     const nlohmann::json j = nlohmann::json::parse(reportToJson(r));

@@ -44,15 +44,15 @@ LP_TEST(doublesRoundTripBitForBit) {
     Scenario s = defaultScenario();
     int mismatches = 0;
     for (int i = 0; i < 20000; ++i) {
-        s.cluster.gpu.peakFlops8 = r.anyBits(1e18);
-        s.cluster.gpu.hbmBytes = r.anyBits(1e18);
-        s.training.loaderTokensPerSecond = r.anyBits(1e18);
+        s.cluster.gpu.peakFlops8 = r.anyBits(limits::kMinFlops, 1e18);
+        s.cluster.gpu.hbmBytes = r.anyBits(limits::kMinMemoryBytes, 1e18);
+        s.training.loaderTokensPerSecond = r.anyBits(limits::kMinTokensPerSecond, 1e18);
         s.cluster.networkLatencySeconds = r.anyBits(1.0);
         const auto back = scenarioFromJson(scenarioToJson(s));
         if (!back || !(*back == s))
             ++mismatches;
     }
-    s.cluster.gpu.peakFlops8 = 4.9406564584124654e-324; // smallest subnormal
+    s.cluster.nvlinkLatencySeconds = 4.9406564584124654e-324; // smallest subnormal (the rates have floors)
     s.cluster.networkLatencySeconds = 0.1 + 0.2;
     s.training.tokenBudget = 1e18;
     s.training.allocatorReserveFraction = std::nextafter(1.0, 0.0);

@@ -1,9 +1,11 @@
 // libFuzzer target: the scenario loader, lp::core::scenarioFromJson (core/io/ScenarioJson.h).
 // Properties: loading never crashes (ASan/UBSan watch), every refusal says where (a path, or a line and
 // column; too deep nesting both), a loaded scenario writes and reads back exactly (docs/formats.md: "bit for
-// bit") and saves through a stream (core/io/Files.h), and evaluating it never crashes.
+// bit") and saves through a stream (core/io/Files.h), evaluating it never crashes, and its explanations and
+// diagnostics never print inf or nan.
 #include "FuzzCheck.h"
 #include "core/estimate/Evaluate.h"
+#include "core/estimate/Explain.h"
 #include "core/estimate/PlanJson.h"
 #include "core/io/Files.h"
 #include "core/io/ScenarioJson.h"
@@ -38,5 +40,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
     const core::Plan plan = core::evaluate(*loaded);
     (void)core::planToJson(*loaded, plan).dump();
+    // Within the file's ranges (docs/formats.md, "Physical lower bounds") no sentence prints inf or nan.
+    for (const core::Explanation& e : core::explainPlan(*loaded, plan))
+        fuzz::check(!fuzz::printsNonFinite(e.substituted) && !fuzz::printsNonFinite(e.words),
+                    "an explanation never prints inf or nan");
+    for (const core::Diagnostic& d : plan.diagnostics)
+        fuzz::check(!fuzz::printsNonFinite(core::diagnosticMessage(d)),
+                    "a diagnostic never prints inf or nan");
     return 0;
 }

@@ -21,6 +21,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             (void)e.message();
         return 0;
     }
+    // A measured figure left out is named with its value, which is never printed as inf or nan.
+    for (const core::ValidationCase& c : *loaded)
+        for (const std::string& a : c.adjustments)
+            fuzz::check(!fuzz::printsNonFinite(a), "an adjustment never prints inf or nan");
     // Predicting picks micro batches by evaluating each; keep an iteration short on large files.
     if (loaded->size() <= 8)
         (void)core::runValidation(*loaded, nullptr);

@@ -139,6 +139,18 @@ private slots:
         QVERIFY(m_window->fileBanner()->details().contains(QStringLiteral("furlongs")));
     }
 
+    // The banner shows rich text: a value from the settings file reaches it escaped, never as markup.
+    void badSettingValueReachesTheBannerEscaped() {
+        cleanup();
+        QSettings().setValue(QStringLiteral("view/memoryUnit"), QStringLiteral("<b>GB</b><img src=x>"));
+        makeWindow();
+        QCOMPARE(m_window->settings()->memoryUnit(), ui::MemoryUnit::GiB);
+        const QString details = m_window->fileBanner()->details();
+        QVERIFY(details.contains(QStringLiteral("&lt;b&gt;GB&lt;/b&gt;&lt;img src=x&gt;")));
+        QVERIFY(!details.contains(QStringLiteral("<b>")));
+        QVERIFY(!details.contains(QStringLiteral("<img")));
+    }
+
     void fileGivenAtStartupIsOpened() {
         doc()->setLayoutValue(core::LayoutAxis::Tp, 2);
         const QString path = m_dir.filePath(QStringLiteral("startup.json"));

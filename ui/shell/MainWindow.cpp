@@ -150,7 +150,9 @@ void MainWindow::restoreWindowLayout() {
     }
     if (restoreState(m_settings->windowState()))
         m_dockSizesPending = false;
-    const QStringList problems = m_settings->problems();
+    QStringList problems = m_settings->problems();
+    for (QString& problem : problems) // the banner shows rich text; the settings file's values are not markup
+        problem = problem.toHtmlEscaped();
     if (!problems.isEmpty())
         m_banners.file->showMessage(InlineBanner::Kind::Warning,
                                     tr("Some settings were not understood and were reset."),

@@ -36,7 +36,8 @@ void Settings::load() {
     else if (u == QLatin1String("GiB"))
         m_unit = MemoryUnit::GiB;
     else
-        m_problems << tr("%1: \"%2\" is not GB or GiB; using GiB").arg(kUnits, u);
+        m_problems << tr("%1: \"%2\" is not GB or GiB; using GiB")
+                          .arg(kUnits, u.size() > 80 ? u.left(80) + QStringLiteral("...") : u);
 
     const QVariant keep = m_store->value(kKeep, true);
     if (keep.canConvert<bool>())

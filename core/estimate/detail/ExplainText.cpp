@@ -1,6 +1,7 @@
 #include "core/estimate/detail/ExplainText.h"
 
 #include "core/model/Units.h"
+#include "core/util/NumberFormat.h"
 
 #include <cctype>
 
@@ -10,7 +11,8 @@ void ExplanationList::add(std::string key, std::string label, double value, std:
                           std::string formula, std::string substituted, std::string source,
                           std::string words) {
     items.push_back({std::move(key), std::move(label), value, std::move(unit), std::move(formula),
-                     std::move(substituted), std::move(source), std::move(words)});
+                     fmt::finiteText(std::move(substituted)), std::move(source),
+                     fmt::finiteText(std::move(words))});
 }
 
 ExplanationInputs inputsOf(const ExplanationList& list) {
@@ -20,6 +22,8 @@ ExplanationInputs inputsOf(const ExplanationList& list) {
 }
 
 std::string count(double v) {
+    if (v > 0 && v < 0.5) // a throughput of a token in seconds or more: its digits, not "0"
+        return lp::format("{:.3g}", v);
     if (v >= 1e18)
         return lp::format("{:.2f} E", v / 1e18);
     if (v >= 1e15)

@@ -29,10 +29,14 @@ using limits::kMaxCount;
 using limits::kMaxRate;
 
 // A profile file's efficiencies: a measured one may exceed its nominal figure a little.
-constexpr DoubleRange kEfficiency{0.0, false, 1.5, true};
+constexpr DoubleRange kEfficiency{limits::kMinEfficiency, true, 1.5, true};
 // The parameters a built-in profile is made from are large-message plateaus: at most the nominal figure.
-constexpr DoubleRange kMaxEfficiency{0.0, false, 1.0, true};
+constexpr DoubleRange kMaxEfficiency{limits::kMinEfficiency, true, 1.0, true};
+constexpr DoubleRange kFlops{limits::kMinFlops, true, kMaxRate, true};
+constexpr DoubleRange kBandwidth{limits::kMinBandwidth, true, kMaxRate, true};
+constexpr DoubleRange kMemory{limits::kMinMemoryBytes, true, kMaxRate, true};
 constexpr DoubleRange kCurveX{0.0, false, 1e30, true};
+constexpr DoubleRange kCurveEfficiency{limits::kMinCurveEfficiency, true, 1.5, true};
 
 // ------------------------------------------------------------------------------------------------
 // GPUs and clusters
@@ -40,16 +44,15 @@ constexpr DoubleRange kCurveX{0.0, false, 1e30, true};
 constexpr Field<GpuSpec> kGpuFields[] = {
     {"id", &GpuSpec::id},
     {"name", &GpuSpec::name},
-    {"peak_flops16", DoubleKey<GpuSpec>{&GpuSpec::peakFlops16, positive(kMaxRate)}},
+    {"peak_flops16", DoubleKey<GpuSpec>{&GpuSpec::peakFlops16, kFlops}},
     {"peak_flops8", DoubleKey<GpuSpec>{&GpuSpec::peakFlops8, nonNegative(kMaxRate)}},
-    {"hbm_bytes", DoubleKey<GpuSpec>{&GpuSpec::hbmBytes, positive(kMaxRate)}},
-    {"hbm_bandwidth_bytes_per_s", DoubleKey<GpuSpec>{&GpuSpec::hbmBandwidth, positive(kMaxRate)}},
-    {"nvlink_bandwidth_bytes_per_s", DoubleKey<GpuSpec>{&GpuSpec::nvlinkBandwidth, positive(kMaxRate)}},
-    {"network_bandwidth_bytes_per_s", DoubleKey<GpuSpec>{&GpuSpec::networkBandwidth, positive(kMaxRate)}},
-    {"host_link_bandwidth_bytes_per_s", DoubleKey<GpuSpec>{&GpuSpec::hostLinkBandwidth, positive(kMaxRate)}},
-    {"host_memory_bandwidth_bytes_per_s",
-     DoubleKey<GpuSpec>{&GpuSpec::hostMemoryBandwidth, positive(kMaxRate)}},
-    {"host_memory_bytes", DoubleKey<GpuSpec>{&GpuSpec::hostMemoryBytes, positive(kMaxRate)}},
+    {"hbm_bytes", DoubleKey<GpuSpec>{&GpuSpec::hbmBytes, kMemory}},
+    {"hbm_bandwidth_bytes_per_s", DoubleKey<GpuSpec>{&GpuSpec::hbmBandwidth, kBandwidth}},
+    {"nvlink_bandwidth_bytes_per_s", DoubleKey<GpuSpec>{&GpuSpec::nvlinkBandwidth, kBandwidth}},
+    {"network_bandwidth_bytes_per_s", DoubleKey<GpuSpec>{&GpuSpec::networkBandwidth, kBandwidth}},
+    {"host_link_bandwidth_bytes_per_s", DoubleKey<GpuSpec>{&GpuSpec::hostLinkBandwidth, kBandwidth}},
+    {"host_memory_bandwidth_bytes_per_s", DoubleKey<GpuSpec>{&GpuSpec::hostMemoryBandwidth, kBandwidth}},
+    {"host_memory_bytes", DoubleKey<GpuSpec>{&GpuSpec::hostMemoryBytes, kMemory}},
     {"source", &GpuSpec::source},
 };
 
@@ -112,7 +115,7 @@ std::optional<std::pair<double, double>> readCurvePoint(const Json& p, const std
             ok = false;
             continue;
         }
-        const DoubleRange& range = k == 0 ? kCurveX : kEfficiency;
+        const DoubleRange& range = k == 0 ? kCurveX : kCurveEfficiency;
         const double d = p[k].get<double>();
         if (!range.contains(d)) {
             errors.push_back(
@@ -213,6 +216,11 @@ constexpr Field<HardwareProfile> kProfileLinkFields[] = {
 void readGpuKeys(ObjectReader& r, GpuSpec& gpu) {
     r.allow(kGpuKeys);
     json::readFields(r, gpu, kGpuFields);
+    // 0 stands for "no fp8 units"; a rate that exists is held to the 16-bit one's lower bound.
+    if (gpu.peakFlops8 > 0 && gpu.peakFlops8 < limits::kMinFlops)
+        r.error("peak_flops8", "out of range: must be 0 (no fp8) or at least " +
+                                   json::fmtNumber(limits::kMinFlops) + ", got " +
+                                   json::fmtNumber(gpu.peakFlops8));
 }
 
 void readScenarioGpu(const Json& j, const std::string& path, GpuSpec& gpu, InputErrors& errors) {

@@ -43,6 +43,17 @@ void checkHeads(HfConfigReader& r, ModelSpec& m, std::string_view headsKey, std:
                              std::to_string(m.heads) + " heads, and head_dim is not given");
 }
 
+// The routed experts and the experts per token, under the keys the family names them; top-k above the
+// expert count is named by the config's own keys.
+void readExperts(HfConfigReader& r, MoeSpec& moe, std::string_view expertsKey) {
+    moe.experts = r.positive(expertsKey);
+    moe.topK = r.positive("num_experts_per_tok");
+    if (moe.experts > 0 && moe.topK > moe.experts)
+        r.fail("num_experts_per_tok", "out of range: must be an integer from 1 to " +
+                                          std::string(expertsKey) + " (" + std::to_string(moe.experts) +
+                                          "), got " + std::to_string(moe.topK));
+}
+
 // Llama, Mistral, Qwen2/3, Mixtral and the Qwen MoE models: RMSNorm, gated MLP, rotary positions.
 void readLlamaFamily(HfConfigReader& r, const std::string& type, HfImport& out, const HfImportOptions& o) {
     ModelSpec& m = out.model;
@@ -84,14 +95,12 @@ void readLlamaFamily(HfConfigReader& r, const std::string& type, HfImport& out, 
     }
 
     if (type == "mixtral") {
-        m.moe.experts = r.positive("num_local_experts");
-        m.moe.topK = r.positive("num_experts_per_tok");
+        readExperts(r, m.moe, "num_local_experts");
         m.moe.expertFfnHidden = m.ffnHidden;
         m.moe.sharedExperts = 0;
         m.moe.moeLayers = 0;
     } else if (type == "qwen2_moe" || type == "qwen3_moe") {
-        m.moe.experts = r.positive("num_experts");
-        m.moe.topK = r.positive("num_experts_per_tok");
+        readExperts(r, m.moe, "num_experts");
         m.moe.expertFfnHidden = r.positive("moe_intermediate_size");
         if (m.ffnHidden == 0)
             m.ffnHidden = m.moe.expertFfnHidden;
@@ -215,8 +224,7 @@ void readDeepseek(HfConfigReader& r, HfImport& out, const HfImportOptions& o) {
     m.mla.qkNopeHeadDim = r.positive("qk_nope_head_dim");
     m.mla.qkRopeHeadDim = r.positive("qk_rope_head_dim");
     m.mla.vHeadDim = r.positive("v_head_dim");
-    m.moe.experts = r.positive("n_routed_experts");
-    m.moe.topK = r.positive("num_experts_per_tok");
+    readExperts(r, m.moe, "n_routed_experts");
     m.moe.expertFfnHidden = r.positive("moe_intermediate_size");
     m.moe.sharedExperts = r.nonNegativeOr("n_shared_experts", 0);
     // Group-limited routing: each token's experts lie in at most topk_group of the n_group groups.
