@@ -151,7 +151,8 @@ LP_TEST(values_below_the_physical_bounds_are_refused_by_name) {
             LP_CHECK_EQ(loaded.error().front().path, std::string(c.path));
     }
     // A denormal efficiency in a profile file.
-    nlohmann::json profile = nlohmann::json::parse(profileToJson(builtinProfile(defaultScenario().cluster.gpu)));
+    nlohmann::json profile =
+        nlohmann::json::parse(profileToJson(builtinProfile(defaultScenario().cluster.gpu)));
     profile["hbm_efficiency"] = 1e-310;
     const auto loaded = profileFromJson(profile.dump());
     LP_CHECK(!loaded.has_value());
