@@ -29,6 +29,9 @@
 #include <QSpinBox>
 #include <QStyle>
 #include <QStyleOptionComboBox>
+#include <QTabBar>
+#include <QTabWidget>
+#include <QToolButton>
 #include <QUndoStack>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
@@ -248,6 +251,34 @@ private slots:
                 shown.height() >= needed,
                 qPrintable(QStringLiteral("row %1: %2 px for %3").arg(row).arg(shown.height()).arg(needed)));
         }
+    }
+
+    // On a 1280x720 projector every tab of the full window is in view with its whole title (the tab bar keeps
+    // the normal font), none hidden behind the bar's scroll arrows.
+    void everyTabInViewOnAProjector() {
+        auto full = test::makeFullQuietWindow();
+        ui::PresentationMode* presentation = ui::TeachingMode::of(*full)->presentation();
+        ui::PresentationOptions o = presentation->options();
+        o.fullScreen = false;
+        presentation->setOptions(o);
+        full->show();
+        QVERIFY(QTest::qWaitForWindowExposed(full.get()));
+        presentation->setActive(true);
+        full->resize(1280, 720);
+        QTest::qWait(100);
+        QTabBar* bar = full->tabs()->tabBar();
+        QVERIFY(bar->count() >= 7);
+        for (int i = 0; i < bar->count(); ++i) {
+            const QString title = bar->tabText(i).remove(QLatin1Char('&'));
+            QVERIFY2(bar->tabRect(i).right() < bar->width(), qPrintable(title));
+            QVERIFY2(bar->tabRect(i).width() > bar->fontMetrics().horizontalAdvance(title),
+                     qPrintable(title));
+        }
+        for (QToolButton* arrow : bar->findChildren<QToolButton*>())
+            QVERIFY(!arrow->isVisible());
+        presentation->setActive(false);
+        full->document()->undoStack()->setClean();
+        full->close();
     }
 
     // The scenario panel's choice boxes show their whole current text in presentation mode, on a 1280x720

@@ -10,6 +10,8 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QMainWindow>
+#include <QTabBar>
+#include <QTabWidget>
 #include <QtCharts/QAbstractAxis>
 #include <QtCharts/QAbstractBarSeries>
 #include <QtCharts/QBarSet>
@@ -156,6 +158,10 @@ void PresentationMode::enter() {
     QApplication::setFont(big);
     settle();
     scaleExplicitFonts(m_options.fontScale);
+    // The tabs are for the presenter to find a page, not for the room to read: at the normal size all
+    // seven fit a 1280-pixel projector whole.
+    if (auto* tabs = m_window->findChild<QTabWidget*>(QStringLiteral("tabs")))
+        tabs->tabBar()->setFont(m_savedFont);
     if (m_options.highContrast) {
         QApplication::setPalette(highContrastPalette());
         settle();
@@ -187,6 +193,8 @@ void PresentationMode::leave() {
     restoreApplication();
     settle();
     scaleExplicitFonts(1.0);
+    if (auto* tabs = m_window->findChild<QTabWidget*>(QStringLiteral("tabs")))
+        tabs->tabBar()->setFont(QFont()); // the application's again
     for (const QPointer<QWidget>& w : m_hidden)
         if (w)
             w->show();
