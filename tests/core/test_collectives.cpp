@@ -3,11 +3,14 @@
 #include "ScenarioFixtures.h"
 #include "TestHarness.h"
 #include "core/estimate/Collectives.h"
+#include "core/estimate/Diagnostic.h"
 #include "core/estimate/Evaluate.h"
 #include "core/io/Presets.h"
 #include "core/model/Hardware.h"
 
 #include <cmath>
+#include <string>
+#include <variant>
 
 using namespace lp::core;
 
@@ -41,7 +44,8 @@ LP_TEST(a_network_ring_runs_at_the_efficiency_of_its_chunks) {
     const int many = 64 * kNetworkCurveRanks;
     LP_CHECK(std::abs(net.ringBusBandwidth(many, bytes) - net.busBandwidth(bytes / 64)) < 1.0);
     // So the bandwidth part of an all-gather over 1,024 ranks is several times that over 16.
-    const double ratio = bandwidthSeconds(many, bytes, net) / bandwidthSeconds(kNetworkCurveRanks, bytes, net);
+    const double ratio =
+        bandwidthSeconds(many, bytes, net) / bandwidthSeconds(kNetworkCurveRanks, bytes, net);
     LP_CHECK(ratio > 3.0);
     // And the latency part still grows with the ring's n - 1 steps.
     LP_CHECK(allGatherSeconds(many, bytes, net) - bandwidthSeconds(many, bytes, net) >
@@ -56,6 +60,45 @@ LP_TEST(an_nvlink_ring_keeps_the_curve_of_its_buffer) {
     const Link nv{450e9, &curve, 1e-6}; // curveRanks 0: measured by buffer size on 2-8 GPUs
     LP_CHECK(nv.ringBusBandwidth(8, 64e6) == nv.busBandwidth(64e6));
     LP_CHECK(nv.ringBusBandwidth(2, 64e6) == nv.busBandwidth(64e6));
+}
+
+namespace {
+const Diagnostic* findDiagnostic(const Plan& p, DiagnosticId id) {
+    for (const Diagnostic& d : p.diagnostics)
+        if (d.id == id)
+            return &d;
+    return nullptr;
+}
+} // namespace
+
+// The exposed data-parallel diagnostic says what the ring spends its time on.
+LP_TEST(the_exposed_dp_diagnostic_names_what_dominates_the_ring) {
+    using diagnostic::RingCostDriver;
+    LP_CHECK(diagnostic::ringCostDriver({1024, 4e5, 0.24, 12e-3, 2e-3}) == RingCostDriver::Latency);
+    LP_CHECK(diagnostic::ringCostDriver({64, 6e6, 0.2, 0.8e-3, 30e-3}) == RingCostDriver::SmallChunks);
+    LP_CHECK(diagnostic::ringCostDriver({16, 50e6, 0.8, 0.2e-3, 40e-3}) == RingCostDriver::Bandwidth);
+
+    Scenario s = defaultScenario();
+    s.model = findModelPreset("llama-2-7b")->model;
+    s.cluster.gpu = findGpuPreset("a100-sxm-80gb")->gpu;
+    s.cluster.nodes = 128;
+    s.training.zeroStage = 3;
+    s.training.executionStyle = ExecutionStyle::Fsdp;
+    s.layout = Layout{};
+    s.layout.dp = 1024;
+    s.layout.microBatch = 1;
+    s.layout.accumulation = 1;
+    const Plan p = evaluate(s);
+    const Diagnostic* d = findDiagnostic(p, DiagnosticId::ExposedDpComm);
+    LP_CHECK(d != nullptr);
+    if (!d)
+        return;
+    const auto& f = std::get<diagnostic::ExposedDpComm>(d->figures);
+    LP_CHECK_EQ(f.ring.ranks, 1024);
+    LP_CHECK(std::abs(f.ring.latencySeconds - 1023 * s.cluster.networkLatencySeconds) < 1e-9);
+    const std::string text = diagnosticMessage(*d);
+    LP_CHECK(text.find("a ring over 1,024 ranks") != std::string::npos);
+    LP_CHECK(text.find("latency dominates") != std::string::npos);
 }
 
 // ZeRO-3 at a large data-parallel degree with one sequence per GPU: the per-layer gathers over the whole
