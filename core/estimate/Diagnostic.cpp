@@ -3,6 +3,7 @@
 #include "core/estimate/Plan.h"
 #include "core/model/Units.h"
 #include "core/util/Format.h"
+#include "core/util/NumberFormat.h"
 
 #include <algorithm>
 #include <array>
@@ -138,9 +139,26 @@ std::string message(const diagnostic::DoesNotFit& f, double) {
                       f.stage, f.totalBytes / kGiB, f.capacityBytes / kGiB, kComponentNames[component]);
 }
 std::string message(const diagnostic::ExposedDpComm& f, double ms) {
-    return lp::format("Data-parallel gradient communication is not hidden behind the backward pass: {:.1f} "
-                      "ms per step ({:.0f}% of the step).",
-                      ms, 100.0 * f.shareOfStep);
+    std::string text =
+        lp::format("Data-parallel gradient communication is not hidden behind the backward pass: "
+                   "{:.1f} ms per step ({:.0f}% of the step).",
+                   ms, 100.0 * f.shareOfStep);
+    const diagnostic::DpRing& r = f.ring;
+    if (r.ranks < 2)
+        return text;
+    text += lp::format(" Each collective is a ring over {} ranks moving {} per step at {:.0f}% of the link's "
+                       "bandwidth, with {} steps of latency ({:.2f} ms per collective): ",
+                       fmt::fixed(r.ranks, 0), fmt::messageBytes(r.chunkBytes), 100.0 * r.efficiency,
+                       fmt::fixed(r.ranks - 1, 0), 1e3 * r.latencySeconds);
+    switch (diagnostic::ringCostDriver(r)) {
+    case diagnostic::RingCostDriver::Latency:
+        return text + "the ring's latency dominates.";
+    case diagnostic::RingCostDriver::SmallChunks:
+        return text + "its chunks are too small to use the bandwidth.";
+    case diagnostic::RingCostDriver::Bandwidth:
+        break;
+    }
+    return text + "the bandwidth dominates.";
 }
 std::string message(const diagnostic::EpCrossesNodes& f, double ms) {
     return largerThanNvlink(
@@ -292,6 +310,19 @@ template <typename Figures> std::string suggestion(const Figures&) {
 std::string suggestion(const diagnostic::TpOverSlowLinks& f) {
     return lp::format("Keep TP within a node: use TP <= {} and move the rest into PP or DP.", f.nvlinkDomain);
 }
+} // namespace
+
+diagnostic::RingCostDriver diagnostic::ringCostDriver(const DpRing& ring) {
+    if (ring.latencySeconds > ring.bandwidthSeconds)
+        return RingCostDriver::Latency;
+    // Under half the link's bandwidth: the chunks sit well below the curve's half-efficiency size.
+    if (ring.efficiency < 0.5)
+        return RingCostDriver::SmallChunks;
+    return RingCostDriver::Bandwidth;
+}
+
+namespace {
+
 std::string suggestion(const diagnostic::ExposedDpComm& f) {
     if (f.hybridShardDegree > 0)
         return lp::format(

@@ -85,10 +85,21 @@ struct DoesNotFit {
     double totalBytes = 0;
     double capacityBytes = 0;
 };
+// What one ring collective of the data-parallel traffic spends its time on.
+enum class RingCostDriver { Bandwidth, SmallChunks, Latency };
+struct DpRing {
+    int ranks = 0;
+    double chunkBytes = 0;       // moved per ring step: the message over the ranks
+    double efficiency = 0;       // achieved bus bandwidth over the link's nominal, at that chunk
+    double latencySeconds = 0;   // the ring's n-1 steps of latency, per collective
+    double bandwidthSeconds = 0; // the rest of one collective
+};
+RingCostDriver ringCostDriver(const DpRing& ring);
 struct ExposedDpComm {
     static constexpr DiagnosticId kId = DiagnosticId::ExposedDpComm;
     double shareOfStep = 0;
     long long hybridShardDegree = 0; // the shard degree that keeps sharding in the NVLink domain (0: none)
+    DpRing ring;
 };
 struct EpCrossesNodes {
     static constexpr DiagnosticId kId = DiagnosticId::EpCrossesNodes;

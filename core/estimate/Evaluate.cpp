@@ -105,6 +105,17 @@ template <typename Figures> void addDiagnostic(Plan& p, Severity severity, doubl
     p.diagnostics.push_back(makeDiagnostic(severity, cost, figures));
 }
 
+// One data-parallel collective's ring, as the diagnostic quotes it.
+diagnostic::DpRing dpRing(const Intermediates& im) {
+    diagnostic::DpRing ring;
+    ring.ranks = im.dpRingRanks;
+    ring.chunkBytes = im.dpRingRanks > 0 ? im.dpMessageBytes / im.dpRingRanks : 0.0;
+    ring.efficiency = im.dpNominalBandwidth > 0 ? im.dpBusBandwidth / im.dpNominalBandwidth : 0.0;
+    ring.latencySeconds = im.dpRingLatencySeconds;
+    ring.bandwidthSeconds = im.dpRingBandwidthSeconds;
+    return ring;
+}
+
 // Hybrid sharding within the NVLink domain, when the shard group crosses it and such a degree exists
 // (0: none).
 long long hybridShardDegreeInDomain(const EvalContext& x) {
@@ -139,7 +150,8 @@ void diagnoseStepTime(const EvalContext& x, Plan& p) {
     if (step > 0 && t.dpCommExposedSeconds > 0.10 * step)
         addDiagnostic(p, t.dpCommExposedSeconds > 0.25 * step ? Severity::Warning : Severity::Info,
                       t.dpCommExposedSeconds,
-                      diagnostic::ExposedDpComm{t.dpCommExposedSeconds / step, hybridShardDegreeInDomain(x)});
+                      diagnostic::ExposedDpComm{t.dpCommExposedSeconds / step, hybridShardDegreeInDomain(x),
+                                                dpRing(p.intermediates)});
     if (x.epCrossesNodes)
         addDiagnostic(p, Severity::Warning, t.epCommSeconds,
                       diagnostic::EpCrossesNodes{static_cast<int>(x.etp), l.ep});

@@ -93,7 +93,13 @@ struct Intermediates {
     bool tpForwardGathersFp8 = false; // forward sequence all-gathers carry the fp8 cast (torch's fp8 TP)
     double gatherBytesPerParam = 2;   // weight all-gathers: 16-bit, or 1 with fp8_param_gather in fp8
     double dpMessageBytes = 0;
-    double dpBusBandwidth = 0;
+    double dpBusBandwidth = 0; // at the ring's per-step chunk (Collectives.h)
+    // One data-parallel collective of that message (ZeRO-3: a layer's weight all-gather; else the gradient
+    // reduction's first collective): its ring, and the parts of its time.
+    int dpRingRanks = 0;
+    double dpNominalBandwidth = 0;   // the link's bytes/s before efficiency
+    double dpRingLatencySeconds = 0; // (n-1) steps x the link's latency
+    double dpRingBandwidthSeconds = 0;
     double gemmEfficiency = 0; // FLOP-weighted over the layer's GEMMs
     double attentionCoreFwdSeconds =
         0; // attention core (scores, softmax excluded), one layer, one micro batch, forward

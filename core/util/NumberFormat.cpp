@@ -1,5 +1,6 @@
 #include "core/util/NumberFormat.h"
 
+#include <array>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -72,6 +73,19 @@ std::string bytesBoth(double bytes) {
     if (std::fabs(bytes) >= 1e12)
         return fixed(bytes / 1e12, 2) + " TB (" + fixed(bytes / (kGiBytes * 1024.0), 2) + " TiB)";
     return gb(bytes) + " (" + gib(bytes) + ")";
+}
+
+std::string messageBytes(double bytes) {
+    if (!std::isfinite(bytes) || bytes < 0)
+        return "n/a";
+    static constexpr std::array<const char*, 5> kUnits{"B", "KB", "MB", "GB", "TB"};
+    std::size_t unit = 0;
+    while (unit + 1 < kUnits.size() && bytes >= 999.5) {
+        bytes /= 1e3;
+        ++unit;
+    }
+    const int decimals = unit == 0 || bytes >= 99.95 ? 0 : bytes >= 9.995 ? 1 : 2;
+    return fixed(bytes, decimals) + " " + kUnits[unit];
 }
 
 std::string percent(double fraction, int decimals) {

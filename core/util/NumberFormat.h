@@ -15,6 +15,8 @@ std::string gib(double bytes, int decimals = 2); // "61.23 GiB"
 std::string gb(double bytes, int decimals = 2);  // "65.75 GB"
 // Decimal and binary side by side, in GB/GiB or, from 1 TB up, TB/TiB: "47.77 GB (44.49 GiB)".
 std::string bytesBoth(double bytes);
+// A message size in decimal units, three significant digits: "512 B", "390 KB", "3.13 MB", "1.20 GB".
+std::string messageBytes(double bytes);
 std::string percent(double fraction, int decimals = 1); // "41.2 %"
 std::string count(double v);                            // 68,976,648,192 -> "68.98 B"
 // "1 DP rank", "8 DP ranks": a count with its noun, singular or plural ("replica" -> "replicas").

@@ -514,7 +514,7 @@ LP_TEST(diagnostics_quote_their_named_figures) {
                             "80.0 GiB; its largest part is the activations."));
     const Diagnostic slow = makeDiagnostic(Severity::Warning, 0.01, diagnostic::TpOverSlowLinks{16, 8});
     LP_CHECK(diagnosticSuggestion(slow).find("use TP <= 8") != std::string::npos);
-    const Diagnostic dp = makeDiagnostic(Severity::Info, 0.2, diagnostic::ExposedDpComm{0.15, 4});
+    const Diagnostic dp = makeDiagnostic(Severity::Info, 0.2, diagnostic::ExposedDpComm{0.15, 4, {}});
     LP_CHECK(diagnosticSuggestion(dp).find("shard degree 4") != std::string::npos);
     const Diagnostic bad =
         makeDiagnostic(Severity::Error, 0, diagnostic::InvalidValue{diagnostic::InvalidPart::Cluster});

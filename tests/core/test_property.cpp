@@ -28,7 +28,9 @@ bool finiteFigures(const DiagnosticFigures& figures) {
             else if constexpr (std::is_same_v<Figures, diagnostic::DoesNotFit>)
                 return std::isfinite(f.totalBytes) && std::isfinite(f.capacityBytes);
             else if constexpr (std::is_same_v<Figures, diagnostic::ExposedDpComm>)
-                return std::isfinite(f.shareOfStep);
+                return std::isfinite(f.shareOfStep) && std::isfinite(f.ring.chunkBytes) &&
+                       std::isfinite(f.ring.efficiency) && std::isfinite(f.ring.latencySeconds) &&
+                       std::isfinite(f.ring.bandwidthSeconds);
             else if constexpr (std::is_same_v<Figures, diagnostic::SmallExpertBatches>)
                 return std::isfinite(f.tokensPerExpert);
             else if constexpr (std::is_same_v<Figures, diagnostic::CpExchangeExposed>)

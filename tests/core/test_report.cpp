@@ -532,4 +532,13 @@ LP_TEST(search_results_export_as_csv_and_json) {
     LP_CHECK_EQ(j.at("fitting").get<long long>(), r.fitting);
 }
 
+LP_TEST(message_sizes_in_decimal_units) {
+    LP_CHECK_EQ(lp::core::fmt::messageBytes(512), std::string("512 B"));
+    LP_CHECK_EQ(lp::core::fmt::messageBytes(394'531), std::string("395 KB"));
+    LP_CHECK_EQ(lp::core::fmt::messageBytes(3.126e6), std::string("3.13 MB"));
+    LP_CHECK_EQ(lp::core::fmt::messageBytes(12.34e6), std::string("12.3 MB"));
+    LP_CHECK_EQ(lp::core::fmt::messageBytes(999.7e6), std::string("1.00 GB"));
+    LP_CHECK_EQ(lp::core::fmt::messageBytes(-1), std::string("n/a"));
+}
+
 LP_TEST_MAIN()

@@ -336,19 +336,28 @@ double largestStageParams(const EvalContext& x, const StageTimes& st) {
     return stageParams / x.t;
 }
 
+// One data-parallel collective of `bytes` over the shard group, for the explanation and the diagnostic.
+void describeDpRing(const EvalContext& x, double bytes, Intermediates& im) {
+    const int n = static_cast<int>(x.shardGroup);
+    im.dpMessageBytes = bytes;
+    im.dpBusBandwidth = x.dpLink.ringBusBandwidth(n, bytes);
+    im.dpRingRanks = n;
+    im.dpNominalBandwidth = x.dpLink.bandwidth;
+    im.dpRingLatencySeconds = n > 1 ? (n - 1) * x.dpLink.latencySeconds : 0.0;
+    im.dpRingBandwidthSeconds =
+        n > 1 && im.dpBusBandwidth > 0 ? (n - 1.0) / n * bytes / im.dpBusBandwidth : 0.0;
+}
+
 // The data-parallel gradient reduction of ZeRO 0-2 for the largest stage's parameters, exposed beyond the
 // backward it overlaps (ZeRO-3's traffic is per layer, in the pipeline).
 double dpReductionSeconds(const EvalContext& x, const LayerTimes& lt, const PerLayer& c, double stageParams,
                           Intermediates& im) {
-    if (x.zero >= 3 && x.shardGroup * x.replicas > 1) {
-        im.dpMessageBytes = x.gatherBytesPerParam * layerParamsOnTpGroup(x) / x.t;
-        im.dpBusBandwidth = x.dpLink.busBandwidth(im.dpMessageBytes);
-    }
+    if (x.zero >= 3 && x.shardGroup * x.replicas > 1)
+        describeDpRing(x, x.gatherBytesPerParam * layerParamsOnTpGroup(x) / x.t, im);
     if (x.zero >= 3 || x.shardGroup * x.replicas <= 1)
         return 0;
     const double bytes = stageParams * x.grads.reduceBytes;
-    im.dpMessageBytes = bytes;
-    im.dpBusBandwidth = x.dpLink.busBandwidth(bytes);
+    describeDpRing(x, bytes, im);
     // ZeRO 0: all-reduce of the gradients. ZeRO 1-2 (distributed optimizer): reduce-scatter of the gradients,
     // then all-gather of the updated 16-bit weights; with hybrid sharding (several optimizer instances) the
     // reduced shard is all-reduced across the replicas in between.
