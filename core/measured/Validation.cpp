@@ -8,6 +8,7 @@
 #include "core/io/JsonReader.h"
 #include "core/io/ModelJson.h"
 #include "core/io/Presets.h"
+#include "core/io/SettingsJson.h"
 #include "core/measured/detail/CaseHabits.h"
 #include "core/measured/detail/CaseNetwork.h"
 #include "core/measured/detail/CaseNotes.h"
@@ -21,6 +22,7 @@
 #include <initializer_list>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <string_view>
 
 namespace lp::core {
@@ -33,7 +35,34 @@ using json::Json;
 using json::ObjectReader;
 using limits::kMaxCount;
 
-constexpr const char* kSchema = "layout-planner/validation-cases@1";
+constexpr const char* kSchema1 = "layout-planner/validation-cases@1";
+constexpr const char* kSchema2 = "layout-planner/validation-cases@2";
+
+// The training keys a case's layout may state (@1's); @2 may state them in its training object instead.
+constexpr std::string_view kLayoutTrainingKeys[] = {"sequence_parallel",
+                                                    "recompute",
+                                                    "zero_stage",
+                                                    "recompute_layers",
+                                                    "recompute_modules",
+                                                    "zero_shard_degree",
+                                                    "activation_offload_layers",
+                                                    "optimizer_offload",
+                                                    "precision",
+                                                    "remat_policy"};
+
+// Where a case states a training setting: its training object (@2) when that holds the key, else its layout.
+class CaseSettings {
+public:
+    CaseSettings(ObjectReader& layout, ObjectReader* training) : m_layout(layout), m_training(training) {}
+    ObjectReader& of(std::string_view key) {
+        return m_training && m_training->has(key) ? *m_training : m_layout;
+    }
+    bool has(std::string_view key) { return of(key).has(key); }
+
+private:
+    ObjectReader& m_layout;
+    ObjectReader* m_training;
+};
 
 const char* kMetrics[] = {
     "iteration_time_s",     "model_tflops_per_gpu", "hardware_tflops_per_gpu", "mfu", "hfu",
@@ -369,19 +398,20 @@ void readCaseBatch(ObjectReader& r, ValidationCase& vc, Layout& l) {
 
 // Sequence parallelism not stated: on with TP on Hopper or newer (every Megatron-Core recipe) and in PyTorch
 // trainers (torchtitan's TP plan shards the norms' sequence), off before.
-void readSequenceParallel(ObjectReader& r, ValidationCase& vc, Scenario& s, const CaseSource& origin) {
+void readSequenceParallel(CaseSettings& r, ValidationCase& vc, Scenario& s, const CaseSource& origin) {
     const int tp = s.layout.tp;
     const bool spDefault = tp > 1 && (s.cluster.gpu.peakFlops8 > 0 || origin.torchTrainer);
     if (!r.has("sequence_parallel") && tp > 1)
         vc.adjustments.push_back(std::string("sequence_parallel not stated: ") + (spDefault ? "on" : "off"));
     s.training.sequenceParallel = spDefault;
-    r.readBool("sequence_parallel", s.training.sequenceParallel);
+    r.of("sequence_parallel").readBool("sequence_parallel", s.training.sequenceParallel);
 }
 
-void readRecompute(ObjectReader& r, ValidationCase& vc, TrainingOptions& t, const CaseSource& origin) {
+void readRecompute(CaseSettings& r, ValidationCase& vc, TrainingOptions& t, const CaseSource& origin) {
     vc.recomputeGiven = r.has("recompute");
-    r.readEnum("recompute", t.recompute, &parseRecompute,
-               {Recompute::None, Recompute::Selective, Recompute::Full});
+    r.of("recompute")
+        .readEnum("recompute", t.recompute, &parseRecompute,
+                  {Recompute::None, Recompute::Selective, Recompute::Full});
     // No recompute that the notes call an assumption ("recomputation not stated (none assumed)") is left
     // open like a missing one: the run ran, so it recomputed what it needed to fit. (A recompute the notes
     // infer from the source, "not stated per row: full (Eq. 3 FLOPs assume it)", stays.)
@@ -398,10 +428,10 @@ void readRecompute(ObjectReader& r, ValidationCase& vc, TrainingOptions& t, cons
 // Optional: full recompute of only the first N layers of each model chunk, else Megatron's block method as
 // the notes give it (--recompute-method block --recompute-num-layers N); selective recompute by module
 // (Megatron-Core --recompute-modules, as the recipe sets it), else the modules the notes name.
-void readRecomputeScope(ObjectReader& r, ValidationCase& vc, Scenario& s, const CaseSource& origin) {
+void readRecomputeScope(CaseSettings& r, ValidationCase& vc, Scenario& s, const CaseSource& origin) {
     TrainingOptions& t = s.training;
     t.recomputeLayers = 0;
-    r.readInt("recompute_layers", t.recomputeLayers, 0, kMaxCount);
+    r.of("recompute_layers").readInt("recompute_layers", t.recomputeLayers, 0, kMaxCount);
     if (!r.has("recompute_layers") && t.recompute == Recompute::Full)
         if (const auto n = detail::notedBlockRecomputeLayers(origin.notes);
             n && *n > 0 && *n < s.model.layers) {
@@ -410,7 +440,7 @@ void readRecomputeScope(ObjectReader& r, ValidationCase& vc, Scenario& s, const 
                                      std::to_string(*n) + " layers per chunk");
         }
     if (r.has("recompute_modules")) {
-        r.readRecomputeModules("recompute_modules", t.recomputeModules);
+        r.of("recompute_modules").readRecomputeModules("recompute_modules", t.recomputeModules);
         return;
     }
     const auto modules = detail::statedRecomputeModules(origin.notes);
@@ -428,19 +458,19 @@ void readRecomputeScope(ObjectReader& r, ValidationCase& vc, Scenario& s, const 
 
 // ZeRO not stated: a PyTorch FSDP trainer shards fully (3); Megatron-style runs with data parallelism use
 // the distributed optimizer (1), the default of every NeMo and Megatron-Bridge recipe.
-void readZeroStage(ObjectReader& r, ValidationCase& vc, Scenario& s, const CaseSource& origin) {
+void readZeroStage(CaseSettings& r, ValidationCase& vc, Scenario& s, const CaseSource& origin) {
     const Layout& l = s.layout;
     const int zeroDefault = origin.torchTrainer ? 3 : (static_cast<long long>(l.dp) * l.cp > 1 ? 1 : 0);
-    s.training.zeroStage = stated(r, "zero_stage", 0, 3, zeroDefault,
+    s.training.zeroStage = stated(r.of("zero_stage"), "zero_stage", 0, 3, zeroDefault,
                                   origin.torchTrainer ? "a PyTorch FSDP trainer" : "", vc.adjustments);
 }
 
 // Optional (hybrid sharding, HSDP): the DP ranks one copy of the sharded state spans; else what the notes
 // state (docs/estimation.md, section 12).
-void readShardDegree(ObjectReader& r, ValidationCase& vc, Scenario& s, const CaseSource& origin) {
+void readShardDegree(CaseSettings& r, ValidationCase& vc, Scenario& s, const CaseSource& origin) {
     TrainingOptions& t = s.training;
     if (r.has("zero_shard_degree")) {
-        r.readInt("zero_shard_degree", t.zeroShardDegree, 1, kMaxCount);
+        r.of("zero_shard_degree").readInt("zero_shard_degree", t.zeroShardDegree, 1, kMaxCount);
         return;
     }
     if (const auto degree = detail::notedShardDegree(s, origin.notes); degree.first > 0) {
@@ -453,11 +483,12 @@ void readShardDegree(ObjectReader& r, ValidationCase& vc, Scenario& s, const Cas
 
 // Optional (CPU offloading, as the run's recipe sets it): the layers per stage whose activations go to host
 // memory (Megatron --cpu-offloading-num-layers), else the count the notes give, and the optimizer on the CPU.
-void readOffload(ObjectReader& r, ValidationCase& vc, Scenario& s, const CaseSource& origin) {
+void readOffload(CaseSettings& r, ValidationCase& vc, Scenario& s, const CaseSource& origin) {
     TrainingOptions& t = s.training;
     const int layers = s.model.layers;
     t.activationOffloadLayers = 0;
-    r.readInt("activation_offload_layers", t.activationOffloadLayers, 0, std::max(0, layers));
+    r.of("activation_offload_layers")
+        .readInt("activation_offload_layers", t.activationOffloadLayers, 0, std::max(0, layers));
     if (!r.has("activation_offload_layers"))
         if (const auto n =
                 detail::statedNumber(origin.notes, {"activation_offload_layers", "cpu_offloading_num_layers",
@@ -468,7 +499,7 @@ void readOffload(ObjectReader& r, ValidationCase& vc, Scenario& s, const CaseSou
                                      " (cpu_offloading_num_layers)");
         }
     if (r.has("optimizer_offload")) {
-        r.readBool("optimizer_offload", t.optimizerOffload);
+        r.of("optimizer_offload").readBool("optimizer_offload", t.optimizerOffload);
     } else if (detail::statesOptimizerOffload(origin.notes)) {
         t.optimizerOffload = true;
         vc.adjustments.push_back("optimizer_offload: the notes state the optimizer ran on the CPU");
@@ -477,26 +508,28 @@ void readOffload(ObjectReader& r, ValidationCase& vc, Scenario& s, const CaseSou
 
 // Precision (bf16 when not stated), and a JAX/MaxText run's remat policy, which replaces selective recompute:
 // the optional layout key remat_policy, else the one that a MaxText run's notes state.
-void readPrecisionAndRemat(ObjectReader& r, ValidationCase& vc, TrainingOptions& t,
+void readPrecisionAndRemat(CaseSettings& r, ValidationCase& vc, TrainingOptions& t,
                            const CaseSource& origin) {
     if (r.has("precision")) {
-        r.readEnum("precision", t.precision, &parsePrecision,
-                   {Precision::Bf16, Precision::Fp16, Precision::Fp8});
+        r.of("precision")
+            .readEnum("precision", t.precision, &parsePrecision,
+                      {Precision::Bf16, Precision::Fp16, Precision::Fp8});
     } else {
         t.precision = Precision::Bf16;
         vc.adjustments.push_back("precision not stated: planned in bf16");
     }
     if (r.has("remat_policy"))
-        r.readEnum("remat_policy", t.rematPolicy, &parseRematPolicy,
-                   {RematPolicy::Auto, RematPolicy::MinimalWithContext, RematPolicy::Minimal,
-                    RematPolicy::SaveDotWithContextExceptMlp, RematPolicy::SaveDotExceptMlpwi,
-                    RematPolicy::SaveDotExceptMlp, RematPolicy::SaveQkvProj, RematPolicy::SaveOutProj});
+        r.of("remat_policy")
+            .readEnum("remat_policy", t.rematPolicy, &parseRematPolicy,
+                      {RematPolicy::Auto, RematPolicy::MinimalWithContext, RematPolicy::Minimal,
+                       RematPolicy::SaveDotWithContextExceptMlp, RematPolicy::SaveDotExceptMlpwi,
+                       RematPolicy::SaveDotExceptMlp, RematPolicy::SaveQkvProj, RematPolicy::SaveOutProj});
     else if (origin.names("maxtext"))
         t.rematPolicy = detail::statedRematPolicy(origin.notes).value_or(RematPolicy::Auto);
 }
 
 // What the case's layout object states about training, in the order its adjustments are listed.
-void readCaseTraining(ObjectReader& r, ValidationCase& vc, Scenario& s, const CaseSource& origin) {
+void readCaseTraining(CaseSettings& r, ValidationCase& vc, Scenario& s, const CaseSource& origin) {
     readSequenceParallel(r, vc, s, origin);
     readRecompute(r, vc, s.training, origin);
     readZeroStage(r, vc, s, origin);
@@ -533,6 +566,36 @@ void readMeasured(const Json& j, ValidationCase& vc) {
     }
 }
 
+// A case's optional "training" or "cluster" object (@2), read as strictly as a scenario file's: an unknown
+// key is an error, not another tool's.
+std::optional<ObjectReader> statedObject(ObjectReader& r, const char* key, InputErrors& errors) {
+    const Json* j = r.find(key);
+    if (!j)
+        return std::nullopt;
+    if (!j->is_object()) {
+        r.error(key, "wrong type: expected an object, got " + json::describe(*j));
+        return std::nullopt;
+    }
+    return ObjectReader(*j, r.path(key), errors, {}, json::Strictness::Strict);
+}
+
+// A setting stated in both the layout (@1's place) and the training object is refused: which would win?
+void refuseTwiceStated(ObjectReader& training, ObjectReader& layout) {
+    for (const std::string_view key : kLayoutTrainingKeys)
+        if (training.has(key) && layout.has(key))
+            training.error(key, "stated twice: also in the case's layout; state it once");
+}
+
+// The training object's other keys, with the scenario file's names, values and limits; each wins over what
+// the reader would otherwise assume.
+void readStatedTraining(ObjectReader& training, TrainingOptions& t) {
+    training.allow(scenarioTrainingKeys());
+    for (const char* key : scenarioTrainingKeys())
+        if (std::ranges::find(kLayoutTrainingKeys, std::string_view(key)) == std::end(kLayoutTrainingKeys))
+            readTrainingKey(training, key, t);
+    training.reportUnknownKeys();
+}
+
 // One case, or nullopt when it has a problem (its problems, each naming it, go to errors).
 std::optional<ValidationCase> readCase(const Json& jc, const std::string& where, InputErrors& errors) {
     const std::size_t problemsBefore = errors.size();
@@ -560,10 +623,20 @@ std::optional<ValidationCase> readCase(const Json& jc, const std::string& where,
     ObjectReader layout = caseReader(*r.find("layout"), r.path("layout"), errors);
     readCaseDegrees(layout, vc, s, origin);
     readCaseBatch(layout, vc, s.layout);
-    readCaseTraining(layout, vc, s, origin);
+    std::optional<ObjectReader> training = statedObject(r, "training", errors);
+    if (training)
+        refuseTwiceStated(*training, layout);
+    CaseSettings settings(layout, training ? &*training : nullptr);
+    readCaseTraining(settings, vc, s, origin);
     detail::inferKernels(s, vc.id, origin);
     detail::inferLossAndOptimizer(s, origin);
     detail::inferCommunication(s, origin);
+    if (training)
+        readStatedTraining(*training, s.training);
+    if (std::optional<ObjectReader> cluster = statedObject(r, "cluster", errors)) {
+        readClusterStatement(*cluster, s.cluster);
+        cluster->reportUnknownKeys();
+    }
     planAccumulation(vc, s.layout);
     readMeasured(*r.find("measured"), vc);
     if (errors.size() > problemsBefore)
@@ -575,8 +648,10 @@ std::optional<ValidationCase> readCase(const Json& jc, const std::string& where,
 // The cases of a file that is one: its schema names the format and it holds an array of cases.
 const Json* caseList(const Json& doc, InputErrors& errors) {
     const auto schema = doc.find("schema");
-    if (schema == doc.end() || !schema->is_string() || schema->get_ref<const std::string&>() != kSchema) {
-        const std::string expected = std::string("\"") + kSchema + "\"";
+    if (schema == doc.end() || !schema->is_string() ||
+        (schema->get_ref<const std::string&>() != kSchema1 &&
+         schema->get_ref<const std::string&>() != kSchema2)) {
+        const std::string expected = std::string("\"") + kSchema2 + "\" or \"" + kSchema1 + "\"";
         errors.push_back({"$.schema", schema == doc.end()
                                           ? "missing required key \"schema\" (expected " + expected + ")"
                                           : "wrong schema: expected " + expected + ", got " +
