@@ -133,7 +133,8 @@ std::string reportText(const std::string& file, std::size_t caseCount, const cor
 
 std::string validateHelp() {
     return "Usage: layout-planner-cli validate CASES.json [--json] [--profile PROFILE.json] [--case "
-           "ID]\n\nPredicts every measured training run in a layout-planner/validation-cases@1 file and "
+           "ID]\n\nPredicts every measured training run in a layout-planner/validation-cases@2 (or @1) file "
+           "and "
            "prints,\nper case and metric, the measured and predicted values and the relative "
            "error\n(predicted - measured) / measured, then per metric the count, median and maximum "
            "absolute\nerror, and a \"throughput\" line pooling the throughput metrics; then, where the "

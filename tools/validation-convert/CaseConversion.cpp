@@ -110,8 +110,13 @@ std::vector<ValidationCase> readAsVersion1(const std::string& text) {
     std::vector<ValidationCase> out;
     const Json doc = Json::parse(text);
     for (const Json& c : doc.at("cases"))
-        if (const auto plain = readPlain(c))
-            out.push_back(readProse(c, *plain).planned);
+        if (const auto plain = readPlain(c)) {
+            ProseReading prose = readProse(c, *plain);
+            // What the words changed, with what the reader changed so that the case can be planned.
+            prose.planned.adjustments.insert(prose.planned.adjustments.end(), prose.derived.begin(),
+                                             prose.derived.end());
+            out.push_back(std::move(prose.planned));
+        }
     return out;
 }
 

@@ -14,7 +14,8 @@ namespace lp::tools {
 // reading would not plan as the @1 reader did (none, or the converter is wrong).
 std::string convertFile(const std::string& text, std::vector<std::string>& problems);
 
-// The cases of an @1 file as the @1 reader planned them; the unreadable ones are left out.
+// The cases of an @1 file as the @1 reader planned them, what it derived from their words listed with their
+// adjustments; the unreadable ones are left out.
 std::vector<core::ValidationCase> readAsVersion1(const std::string& text);
 
 } // namespace lp::tools

@@ -9,6 +9,7 @@
 #include "tools/validation-convert/CaseNetwork.h"
 #include "tools/validation-convert/CaseNotes.h"
 
+#include <algorithm>
 #include <cmath>
 #include <initializer_list>
 #include <string_view>
@@ -135,7 +136,7 @@ void readInterleaving(const CaseSource& origin, ProseReading& out) {
             prose::notedVirtualStages(origin.notes, vc.scenario.model.layers, vc.scenario.layout.pp)) {
         vc.scenario.layout.vpp = vpp->first;
         vc.vppGiven = true;
-        out.derived.push_back("vpp " + std::to_string(vpp->first) + ": " + vpp->second);
+        out.derived.push_back("vpp: " + vpp->second + ", planned with " + std::to_string(vpp->first));
     }
 }
 
@@ -165,27 +166,31 @@ void readRecomputation(const Json& c, const CaseSource& origin, ProseReading& ou
         prose::notesLeaveOpen(origin.notes, "recomput")) {
         vc.recomputeGiven = false;
         out.derived.push_back(
-            "recompute searched (the fastest that fits): the notes say recomputation is \"not "
-            "stated\", so its \"none\" is an assumption");
+            "recompute none assumed, the notes say it is not stated: the fastest that fits");
     }
     if (!states(c, "layout", "recompute_layers") && t.recompute == Recompute::Full)
         if (const auto n = prose::notedBlockRecomputeLayers(origin.notes);
             n && *n > 0 && *n < vc.scenario.model.layers) {
             t.recomputeLayers = static_cast<int>(*n);
-            out.derived.push_back("recompute_layers " + std::to_string(*n) +
-                                  ": the notes state the block method (--recompute-method block "
-                                  "--recompute-num-layers)");
+            out.derived.push_back("recompute_layers: the notes state the block method over " +
+                                  std::to_string(*n) + " layers per chunk");
         }
     if (states(c, "layout", "recompute_modules"))
         return;
     const auto modules = prose::statedRecomputeModules(origin.notes);
     if (!modules || (vc.recomputeGiven && t.recompute != Recompute::Selective))
         return;
+    // The recipe's recompute_modules mean selective recompute: nothing about recompute is left to the search.
+    const auto aboutRecompute = [](const std::string& a) { return a.starts_with("recompute "); };
+    if (!vc.recomputeGiven) {
+        std::erase_if(vc.adjustments, aboutRecompute);
+        std::erase_if(out.derived, aboutRecompute);
+    }
     vc.recomputeGiven = true;
     t.recompute = Recompute::Selective;
     t.recomputeModules = *modules;
-    out.derived.push_back("recompute selective, recompute_modules " + recomputeModulesText(*modules, ", ") +
-                          ": the notes name them after recompute_modules");
+    out.derived.push_back("recompute_modules: the notes state " + recomputeModulesText(*modules, ", ") +
+                          " (selective)");
 }
 
 // Hybrid sharding, CPU offloading and a MaxText run's remat policy, where the layout is silent.
@@ -195,7 +200,9 @@ void readShardingAndOffload(const Json& c, const CaseSource& origin, ProseReadin
     if (!states(c, "layout", "zero_shard_degree"))
         if (const auto degree = prose::notedShardDegree(s, origin.notes); degree.first > 0) {
             t.zeroShardDegree = degree.first;
-            out.derived.push_back("zero_shard_degree " + std::to_string(degree.first) + ": " + degree.second);
+            out.derived.push_back("zero_shard_degree: " + degree.second + ", planned sharded over " +
+                                  std::to_string(degree.first) + " of the " + std::to_string(s.layout.dp) +
+                                  " DP ranks");
         }
     if (!states(c, "layout", "activation_offload_layers"))
         if (const auto n =
@@ -203,12 +210,12 @@ void readShardingAndOffload(const Json& c, const CaseSource& origin, ProseReadin
                                                    "cpu-offloading-num-layers"});
             n && *n > 0 && *n <= s.model.layers) {
             t.activationOffloadLayers = static_cast<int>(*n);
-            out.derived.push_back("activation_offload_layers " + std::to_string(*n) +
-                                  ": the notes state cpu_offloading_num_layers");
+            out.derived.push_back("activation_offload_layers: the notes state " + std::to_string(*n) +
+                                  " (cpu_offloading_num_layers)");
         }
     if (!states(c, "layout", "optimizer_offload") && prose::statesOptimizerOffload(origin.notes)) {
         t.optimizerOffload = true;
-        out.derived.push_back("optimizer_offload true: the notes state the optimizer ran on the CPU");
+        out.derived.push_back("optimizer_offload: the notes state the optimizer ran on the CPU");
     }
     if (!states(c, "layout", "remat_policy") && origin.names("maxtext")) {
         const TrainingOptions before = t;
