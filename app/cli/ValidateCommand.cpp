@@ -280,6 +280,8 @@ int printCase(const ValidateArgs& a, const core::ValidationCase& c, const core::
         json j = reportJson(report, skipped);
         j["source"] = c.source;
         j["notes"] = c.notes;
+        if (!c.derived.empty())
+            j["derived"] = c.derived;
         j["plan"] = core::planToJson(s, plan);
         if (a.explain)
             j["explanations"] = explanationsJson(s, plan);
@@ -287,7 +289,11 @@ int printCase(const ValidateArgs& a, const core::ValidationCase& c, const core::
         std::cout << j.dump(2) << '\n';
         return kExitOk;
     }
+    std::string derived;
+    for (const std::string& d : c.derived)
+        derived += "Stated from its words: " + d + "\n";
     std::cout << reportText(*a.file, 1, report) << "\nSource: " << c.source << "\nNotes: " << c.notes << "\n"
+              << derived
               << (c.architectureFrom.empty()
                       ? std::string()
                       : "Architecture: the case has the shape of the built-in " + c.architectureFrom +

@@ -162,6 +162,19 @@ LP_TEST(a_v2_case_states_its_network) {
         LP_CHECK_EQ(a3->front().scenario.cluster.gpu.networkBandwidth, 12.5e9);
 }
 
+LP_TEST(a_v2_case_keeps_what_was_derived_from_its_words_to_show_never_to_read) {
+    const auto with = validationCasesFromJson(
+        caseV2(R"("derived": ["torch_compile true: from the words \"torch.compile\""])"));
+    const auto without = validationCasesFromJson(caseV2(R"("derived": [])"));
+    LP_CHECK(with.has_value() && without.has_value());
+    if (!with || !without)
+        return;
+    LP_CHECK(with->front().derived.size() == 1 &&
+             with->front().derived.front().starts_with("torch_compile true"));
+    LP_CHECK(with->front().scenario == without->front().scenario);
+    LP_CHECK(!with->front().scenario.training.torchCompile);
+}
+
 LP_TEST(an_unknown_schema_names_both_versions) {
     std::string json = caseWith("", "");
     json.replace(json.find("cases@1"), 7, "cases@9");

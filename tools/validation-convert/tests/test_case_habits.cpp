@@ -263,4 +263,30 @@ LP_TEST(a_moe_case_from_deepseeks_report_or_naming_deepep_dispatches_once_per_no
     LP_CHECK(optionsWith("NVIDIA-NeMo/Megatron-Bridge", "").moeDispatcher == MoeDispatcher::AllToAll);
 }
 
+LP_TEST(a_converted_case_states_what_its_words_said_and_plans_the_same) {
+    // A torchtitan run whose notes say torch.compile: the @1 reader planned it in the FSDP style, compiled;
+    // converted, the case states both as keys and says which words they came from.
+    const std::string v1 =
+        replaced(overlapCase("h100-sxm-80gb", 1, 1, 1, 8, 3, false), R"("id": "x",)",
+                 R"("id": "x", "source": "pytorch/torchtitan", "notes": "FSDP + torch.compile",)");
+    std::vector<std::string> problems;
+    const std::string v2 = lp::tools::convertFile(v1, problems);
+    LP_CHECK(problems.empty());
+    const json::Json doc = json::Json::parse(v2);
+    LP_CHECK_EQ(doc.at("schema").get<std::string>(), std::string("layout-planner/validation-cases@2"));
+    const json::Json& c = doc.at("cases").at(0);
+    LP_CHECK(c.at("training").at("torch_compile").get<bool>());
+    LP_CHECK_EQ(c.at("training").at("execution_style").get<std::string>(), std::string("fsdp"));
+    bool saysWords = false;
+    for (const json::Json& d : c.at("derived"))
+        saysWords = saysWords || d.get<std::string>().find("\"torch.compile\"") != std::string::npos;
+    LP_CHECK(saysWords);
+    // Core reads the statement, not the words: the same plan as the @1 reader's.
+    const auto converted = validationCasesFromJson(v2);
+    const auto prose = proseCasesFromJson(v1);
+    LP_CHECK(converted.has_value() && prose.has_value());
+    if (converted && prose)
+        LP_CHECK(converted->front().scenario.training == prose->front().scenario.training);
+}
+
 LP_TEST_MAIN()
