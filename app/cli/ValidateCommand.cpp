@@ -133,7 +133,8 @@ std::string reportText(const std::string& file, std::size_t caseCount, const cor
 
 std::string validateHelp() {
     return "Usage: layout-planner-cli validate CASES.json [--json] [--profile PROFILE.json] [--case "
-           "ID]\n\nPredicts every measured training run in a layout-planner/validation-cases@1 file and "
+           "ID]\n\nPredicts every measured training run in a layout-planner/validation-cases@2 (or @1) file "
+           "and "
            "prints,\nper case and metric, the measured and predicted values and the relative "
            "error\n(predicted - measured) / measured, then per metric the count, median and maximum "
            "absolute\nerror, and a \"throughput\" line pooling the throughput metrics; then, where the "
@@ -279,6 +280,8 @@ int printCase(const ValidateArgs& a, const core::ValidationCase& c, const core::
         json j = reportJson(report, skipped);
         j["source"] = c.source;
         j["notes"] = c.notes;
+        if (!c.derived.empty())
+            j["derived"] = c.derived;
         j["plan"] = core::planToJson(s, plan);
         if (a.explain)
             j["explanations"] = explanationsJson(s, plan);
@@ -286,7 +289,11 @@ int printCase(const ValidateArgs& a, const core::ValidationCase& c, const core::
         std::cout << j.dump(2) << '\n';
         return kExitOk;
     }
+    std::string derived;
+    for (const std::string& d : c.derived)
+        derived += "Stated from its words: " + d + "\n";
     std::cout << reportText(*a.file, 1, report) << "\nSource: " << c.source << "\nNotes: " << c.notes << "\n"
+              << derived
               << (c.architectureFrom.empty()
                       ? std::string()
                       : "Architecture: the case has the shape of the built-in " + c.architectureFrom +

@@ -1,4 +1,5 @@
-// Reads layout-planner/validation-cases@1 files (core/measured/ValidationRun.cpp plans and compares them).
+// Reads layout-planner/validation-cases@2 and @1 files (core/measured/ValidationRun.cpp plans and compares
+// them). What a case states is read, never its words: source, notes and id are shown only.
 // A case's model is read by the model codec of the scenario files (core/io/ModelJson.h), everything through
 // the one JSON reader (core/io/JsonReader.h), within core/model/Limits.h; what the case format requires,
 // and what the reader fills in where a case is silent, is here.
@@ -8,9 +9,7 @@
 #include "core/io/JsonReader.h"
 #include "core/io/ModelJson.h"
 #include "core/io/Presets.h"
-#include "core/measured/detail/CaseHabits.h"
-#include "core/measured/detail/CaseNetwork.h"
-#include "core/measured/detail/CaseNotes.h"
+#include "core/io/SettingsJson.h"
 #include "core/measured/detail/CasePlanning.h"
 #include "core/model/Limits.h"
 #include "core/util/NumberFormat.h"
@@ -21,19 +20,47 @@
 #include <initializer_list>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <string_view>
 
 namespace lp::core {
 
 namespace {
 
-using detail::CaseSource;
+using detail::megatronCoreRecipeApplies;
 using detail::perReplicaUnits;
 using json::Json;
 using json::ObjectReader;
 using limits::kMaxCount;
 
-constexpr const char* kSchema = "layout-planner/validation-cases@1";
+constexpr const char* kSchema1 = "layout-planner/validation-cases@1";
+constexpr const char* kSchema2 = "layout-planner/validation-cases@2";
+
+// The training keys a case's layout may state (@1's); @2 may state them in its training object instead.
+constexpr std::string_view kLayoutTrainingKeys[] = {"sequence_parallel",
+                                                    "recompute",
+                                                    "zero_stage",
+                                                    "recompute_layers",
+                                                    "recompute_modules",
+                                                    "zero_shard_degree",
+                                                    "activation_offload_layers",
+                                                    "optimizer_offload",
+                                                    "precision",
+                                                    "remat_policy"};
+
+// Where a case states a training setting: its training object (@2) when that holds the key, else its layout.
+class CaseSettings {
+public:
+    CaseSettings(ObjectReader& layout, ObjectReader* training) : m_layout(layout), m_training(training) {}
+    ObjectReader& of(std::string_view key) {
+        return m_training && m_training->has(key) ? *m_training : m_layout;
+    }
+    bool has(std::string_view key) { return of(key).has(key); }
+
+private:
+    ObjectReader& m_layout;
+    ObjectReader* m_training;
+};
 
 // A measured figure the format names and the values a real run can report: a microsecond to a day per
 // step, a GFLOP/s to an EFLOP/s per GPU, utilisations above zero and at most 1.5 (a measurement's
@@ -163,35 +190,6 @@ ModelSpec readCaseModel(const Json& j, const std::string& path, InputErrors& err
     return m;
 }
 
-// The format has no network field, but a case's notes often say what the cluster's was (a paper's "RoCE, 400
-// Gbps per GPU", a blog's "800Gbps inter-node interconnect"): a case is planned on the network it ran on, and
-// its rows say so. A node's figure is shared by the node's GPUs (gpus_per_node as stated, 0 when not, else
-// the cluster's).
-void applyStatedNetwork(ClusterSpec& c, ValidationCase& vc, int statedPerNode) {
-    if (c.gpus() <= c.gpusPerNode || !(c.gpu.networkBandwidth > 0))
-        return; // one node: no network traffic to plan (or no GPU read)
-    const int perNode = statedPerNode > 0 ? statedPerNode : c.gpusPerNode;
-    const std::string family = c.gpu.id.substr(0, c.gpu.id.find('-'));
-    std::string stated;
-    double perGpu = 0;
-    if (const auto net = detail::statedNetwork(vc.notes, perNode, family)) {
-        stated =
-            "the notes state " + json::quoteJson(net->statement) + (net->perNode ? " per node" : " per GPU");
-        perGpu = net->bytesPerSecondPerGpu;
-    } else if (const auto machine = detail::namedMachine(vc.notes + " " + vc.source, family, perNode)) {
-        // No figure, but a machine whose vendor documents one (the cluster preset's).
-        stated =
-            "the notes name the " + machine->preset->name + " (" + json::quoteJson(machine->asWritten) + ")";
-        perGpu = presetNetworkBandwidth(*machine->preset);
-    }
-    if (!(perGpu > 0) || std::abs(perGpu / c.gpu.networkBandwidth - 1) < 0.01)
-        return;
-    vc.adjustments.push_back("network: " + stated + ", planned with " + fmt::fixed(perGpu / 1e9, 1) +
-                             " GB/s per GPU (the " + c.gpu.id +
-                             " preset's card: " + fmt::fixed(c.gpu.networkBandwidth / 1e9, 1) + ")");
-    c.gpu.networkBandwidth = perGpu;
-}
-
 // Nor does it record the attention's geometry where it departs from hidden / heads: a head size of its
 // own (Qwen3's 128, gpt-oss's 64) or DeepSeek's multi-head latent attention. A case whose stated shape is
 // a published model's (layers, hidden, heads, K/V heads, vocabulary, MLP kind, and the dense MLP width or
@@ -295,7 +293,6 @@ ClusterSpec readCaseCluster(const Json& j, const std::string& path, InputErrors&
     if (tray)
         c.nvlinkDomain = std::min(gpus, 72);
     c.name = std::to_string(c.nodes) + " x " + std::to_string(c.gpusPerNode) + " " + c.gpu.name;
-    applyStatedNetwork(c, vc, statedPerNode);
     return c;
 }
 
@@ -319,7 +316,7 @@ int stated(ObjectReader& r, const char* key, long long lo, long long hi, int fal
 
 // The parallel degrees. A layout number the case leaves open is filled as the run most likely had it, and
 // the case's rows say so: no TP or PP (1), the DP the GPUs leave, no CP, EP or interleaving.
-void readCaseDegrees(ObjectReader& r, ValidationCase& vc, Scenario& s, const CaseSource& origin) {
+void readCaseDegrees(ObjectReader& r, ValidationCase& vc, Scenario& s) {
     Layout& l = s.layout;
     std::vector<std::string>& adjustments = vc.adjustments;
     l.tp = stated(r, "tp", 1, kMaxCount, 1, "", adjustments);
@@ -332,12 +329,6 @@ void readCaseDegrees(ObjectReader& r, ValidationCase& vc, Scenario& s, const Cas
     // Interleaving not stated with a pipeline: the fastest that fits, searched when the case is planned
     // (a published pipelined run at a good MFU interleaved; one that did not is as fast without it).
     vc.vppGiven = r.has("vpp") || l.pp == 1;
-    if (!vc.vppGiven)
-        if (const auto vpp = detail::notedVirtualStages(origin.notes, s.model.layers, l.pp)) {
-            l.vpp = vpp->first;
-            vc.vppGiven = true;
-            adjustments.push_back("vpp: " + vpp->second + ", planned with " + std::to_string(l.vpp));
-        }
     if (!vc.vppGiven)
         adjustments.push_back("vpp not stated: the fastest interleaving that fits");
     const long long model = static_cast<long long>(l.tp) * l.pp * l.cp;
@@ -379,143 +370,99 @@ void readCaseBatch(ObjectReader& r, ValidationCase& vc, Layout& l) {
         (l.pp > 1 ? " (4 x pp micro batches per replica)" : " (one micro batch per replica)"));
 }
 
-// Sequence parallelism not stated: on with TP on Hopper or newer (every Megatron-Core recipe) and in PyTorch
-// trainers (torchtitan's TP plan shards the norms' sequence), off before.
-void readSequenceParallel(ObjectReader& r, ValidationCase& vc, Scenario& s, const CaseSource& origin) {
+// Sequence parallelism not stated: on with TP on Hopper or newer (every Megatron-Core recipe), off before.
+void readSequenceParallel(CaseSettings& r, ValidationCase& vc, Scenario& s) {
     const int tp = s.layout.tp;
-    const bool spDefault = tp > 1 && (s.cluster.gpu.peakFlops8 > 0 || origin.torchTrainer);
+    const bool spDefault = tp > 1 && s.cluster.gpu.peakFlops8 > 0;
     if (!r.has("sequence_parallel") && tp > 1)
         vc.adjustments.push_back(std::string("sequence_parallel not stated: ") + (spDefault ? "on" : "off"));
     s.training.sequenceParallel = spDefault;
-    r.readBool("sequence_parallel", s.training.sequenceParallel);
+    r.of("sequence_parallel").readBool("sequence_parallel", s.training.sequenceParallel);
 }
 
-void readRecompute(ObjectReader& r, ValidationCase& vc, TrainingOptions& t, const CaseSource& origin) {
+// Recomputation: as stated, else the fastest that fits (searched when the case is planned); optionally full
+// recompute of only the first N layers of each model chunk (Megatron's block method) and selective
+// recompute by module (Megatron-Core --recompute-modules, as the recipe sets it).
+void readRecompute(CaseSettings& r, ValidationCase& vc, TrainingOptions& t) {
     vc.recomputeGiven = r.has("recompute");
-    r.readEnum("recompute", t.recompute, &parseRecompute,
-               {Recompute::None, Recompute::Selective, Recompute::Full});
-    // No recompute that the notes call an assumption ("recomputation not stated (none assumed)") is left
-    // open like a missing one: the run ran, so it recomputed what it needed to fit. (A recompute the notes
-    // infer from the source, "not stated per row: full (Eq. 3 FLOPs assume it)", stays.)
-    if (vc.recomputeGiven && t.recompute == Recompute::None &&
-        detail::notesLeaveOpen(origin.notes, "recomput")) {
-        vc.recomputeGiven = false;
-        vc.adjustments.push_back(
-            "recompute none assumed, the notes say it is not stated: the fastest that fits");
-    } else if (!vc.recomputeGiven) {
-        vc.adjustments.push_back("recompute not stated: the fastest that fits");
-    }
-}
-
-// Optional: full recompute of only the first N layers of each model chunk, else Megatron's block method as
-// the notes give it (--recompute-method block --recompute-num-layers N); selective recompute by module
-// (Megatron-Core --recompute-modules, as the recipe sets it), else the modules the notes name.
-void readRecomputeScope(ObjectReader& r, ValidationCase& vc, Scenario& s, const CaseSource& origin) {
-    TrainingOptions& t = s.training;
-    t.recomputeLayers = 0;
-    r.readInt("recompute_layers", t.recomputeLayers, 0, kMaxCount);
-    if (!r.has("recompute_layers") && t.recompute == Recompute::Full)
-        if (const auto n = detail::notedBlockRecomputeLayers(origin.notes);
-            n && *n > 0 && *n < s.model.layers) {
-            t.recomputeLayers = static_cast<int>(*n);
-            vc.adjustments.push_back("recompute_layers: the notes state the block method over " +
-                                     std::to_string(*n) + " layers per chunk");
-        }
-    if (r.has("recompute_modules")) {
-        r.readRecomputeModules("recompute_modules", t.recomputeModules);
-        return;
-    }
-    const auto modules = detail::statedRecomputeModules(origin.notes);
-    if (!modules || (vc.recomputeGiven && t.recompute != Recompute::Selective))
-        return;
-    // The recipe's recompute_modules mean selective recompute.
+    r.of("recompute")
+        .readEnum("recompute", t.recompute, &parseRecompute,
+                  {Recompute::None, Recompute::Selective, Recompute::Full});
     if (!vc.recomputeGiven)
-        std::erase_if(vc.adjustments, [](const std::string& a) { return a.starts_with("recompute "); });
-    vc.recomputeGiven = true;
-    t.recompute = Recompute::Selective;
-    t.recomputeModules = *modules;
-    vc.adjustments.push_back("recompute_modules: the notes state " + recomputeModulesText(*modules, ", ") +
-                             " (selective)");
+        vc.adjustments.push_back("recompute not stated: the fastest that fits");
+    t.recomputeLayers = 0;
+    r.of("recompute_layers").readInt("recompute_layers", t.recomputeLayers, 0, kMaxCount);
+    if (r.has("recompute_modules"))
+        r.of("recompute_modules").readRecomputeModules("recompute_modules", t.recomputeModules);
 }
 
-// ZeRO not stated: a PyTorch FSDP trainer shards fully (3); Megatron-style runs with data parallelism use
-// the distributed optimizer (1), the default of every NeMo and Megatron-Bridge recipe.
-void readZeroStage(ObjectReader& r, ValidationCase& vc, Scenario& s, const CaseSource& origin) {
+// ZeRO not stated: with data parallelism the distributed optimizer (1), the default of every NeMo and
+// Megatron-Bridge recipe; else none. Optional: hybrid sharding (HSDP), the DP ranks one copy of the sharded
+// state spans.
+void readSharding(CaseSettings& r, ValidationCase& vc, Scenario& s) {
     const Layout& l = s.layout;
-    const int zeroDefault = origin.torchTrainer ? 3 : (static_cast<long long>(l.dp) * l.cp > 1 ? 1 : 0);
-    s.training.zeroStage = stated(r, "zero_stage", 0, 3, zeroDefault,
-                                  origin.torchTrainer ? "a PyTorch FSDP trainer" : "", vc.adjustments);
-}
-
-// Optional (hybrid sharding, HSDP): the DP ranks one copy of the sharded state spans; else what the notes
-// state (docs/estimation.md, section 12).
-void readShardDegree(ObjectReader& r, ValidationCase& vc, Scenario& s, const CaseSource& origin) {
-    TrainingOptions& t = s.training;
-    if (r.has("zero_shard_degree")) {
-        r.readInt("zero_shard_degree", t.zeroShardDegree, 1, kMaxCount);
-        return;
-    }
-    if (const auto degree = detail::notedShardDegree(s, origin.notes); degree.first > 0) {
-        t.zeroShardDegree = degree.first;
-        vc.adjustments.push_back("zero_shard_degree: " + degree.second + ", planned sharded over " +
-                                 std::to_string(degree.first) + " of the " + std::to_string(s.layout.dp) +
-                                 " DP ranks");
-    }
+    const int zeroDefault = static_cast<long long>(l.dp) * l.cp > 1 ? 1 : 0;
+    s.training.zeroStage = stated(r.of("zero_stage"), "zero_stage", 0, 3, zeroDefault, "", vc.adjustments);
+    r.of("zero_shard_degree").readInt("zero_shard_degree", s.training.zeroShardDegree, 1, kMaxCount);
 }
 
 // Optional (CPU offloading, as the run's recipe sets it): the layers per stage whose activations go to host
-// memory (Megatron --cpu-offloading-num-layers), else the count the notes give, and the optimizer on the CPU.
-void readOffload(ObjectReader& r, ValidationCase& vc, Scenario& s, const CaseSource& origin) {
+// memory (Megatron --cpu-offloading-num-layers), and the optimizer on the CPU.
+void readOffload(CaseSettings& r, Scenario& s) {
     TrainingOptions& t = s.training;
-    const int layers = s.model.layers;
     t.activationOffloadLayers = 0;
-    r.readInt("activation_offload_layers", t.activationOffloadLayers, 0, std::max(0, layers));
-    if (!r.has("activation_offload_layers"))
-        if (const auto n =
-                detail::statedNumber(origin.notes, {"activation_offload_layers", "cpu_offloading_num_layers",
-                                                    "cpu-offloading-num-layers"});
-            n && *n > 0 && *n <= layers) {
-            t.activationOffloadLayers = static_cast<int>(*n);
-            vc.adjustments.push_back("activation_offload_layers: the notes state " + std::to_string(*n) +
-                                     " (cpu_offloading_num_layers)");
-        }
-    if (r.has("optimizer_offload")) {
-        r.readBool("optimizer_offload", t.optimizerOffload);
-    } else if (detail::statesOptimizerOffload(origin.notes)) {
-        t.optimizerOffload = true;
-        vc.adjustments.push_back("optimizer_offload: the notes state the optimizer ran on the CPU");
-    }
+    r.of("activation_offload_layers")
+        .readInt("activation_offload_layers", t.activationOffloadLayers, 0, std::max(0, s.model.layers));
+    r.of("optimizer_offload").readBool("optimizer_offload", t.optimizerOffload);
 }
 
-// Precision (bf16 when not stated), and a JAX/MaxText run's remat policy, which replaces selective recompute:
-// the optional layout key remat_policy, else the one that a MaxText run's notes state.
-void readPrecisionAndRemat(ObjectReader& r, ValidationCase& vc, TrainingOptions& t,
-                           const CaseSource& origin) {
+// Precision (bf16 when not stated), and a JAX/MaxText run's remat policy, which replaces selective recompute.
+void readPrecisionAndRemat(CaseSettings& r, ValidationCase& vc, TrainingOptions& t) {
     if (r.has("precision")) {
-        r.readEnum("precision", t.precision, &parsePrecision,
-                   {Precision::Bf16, Precision::Fp16, Precision::Fp8});
+        r.of("precision")
+            .readEnum("precision", t.precision, &parsePrecision,
+                      {Precision::Bf16, Precision::Fp16, Precision::Fp8});
     } else {
         t.precision = Precision::Bf16;
         vc.adjustments.push_back("precision not stated: planned in bf16");
     }
-    if (r.has("remat_policy"))
-        r.readEnum("remat_policy", t.rematPolicy, &parseRematPolicy,
-                   {RematPolicy::Auto, RematPolicy::MinimalWithContext, RematPolicy::Minimal,
-                    RematPolicy::SaveDotWithContextExceptMlp, RematPolicy::SaveDotExceptMlpwi,
-                    RematPolicy::SaveDotExceptMlp, RematPolicy::SaveQkvProj, RematPolicy::SaveOutProj});
-    else if (origin.names("maxtext"))
-        t.rematPolicy = detail::statedRematPolicy(origin.notes).value_or(RematPolicy::Auto);
+    r.of("remat_policy")
+        .readEnum("remat_policy", t.rematPolicy, &parseRematPolicy,
+                  {RematPolicy::Auto, RematPolicy::MinimalWithContext, RematPolicy::Minimal,
+                   RematPolicy::SaveDotWithContextExceptMlp, RematPolicy::SaveDotExceptMlpwi,
+                   RematPolicy::SaveDotExceptMlp, RematPolicy::SaveQkvProj, RematPolicy::SaveOutProj});
 }
 
-// What the case's layout object states about training, in the order its adjustments are listed.
-void readCaseTraining(ObjectReader& r, ValidationCase& vc, Scenario& s, const CaseSource& origin) {
-    readSequenceParallel(r, vc, s, origin);
-    readRecompute(r, vc, s.training, origin);
-    readZeroStage(r, vc, s, origin);
-    readRecomputeScope(r, vc, s, origin);
-    readShardDegree(r, vc, s, origin);
-    readOffload(r, vc, s, origin);
-    readPrecisionAndRemat(r, vc, s.training, origin);
+// The training settings @1 keeps in the layout (and @2 may state in its training object), in the order
+// their adjustments are listed.
+void readCaseTraining(CaseSettings& r, ValidationCase& vc, Scenario& s) {
+    readSequenceParallel(r, vc, s);
+    readRecompute(r, vc, s.training);
+    readSharding(r, vc, s);
+    readOffload(r, s);
+    readPrecisionAndRemat(r, vc, s.training);
+}
+
+// The training object's other keys, with the scenario file's names, values and limits.
+void readStatedTraining(ObjectReader& training, TrainingOptions& t) {
+    training.allow(scenarioTrainingKeys());
+    for (const char* key : scenarioTrainingKeys())
+        if (std::ranges::find(kLayoutTrainingKeys, std::string_view(key)) == std::end(kLayoutTrainingKeys))
+            readTrainingKey(training, key, t);
+    training.reportUnknownKeys();
+}
+
+// What a case leaves unstated and the planner's documented defaults for it depend on the run's other
+// settings (docs/estimation.md, section 12): flash attention for SwiGLU models, on Hopper or newer and at
+// ZeRO 3 (GELU GPT runs of 2021-2022 Megatron on A100 used its fused unflashed softmax); and in the Megatron
+// style on Hopper or newer, the interleaved schedule's p2p overlap (Megatron-LM's default with VPP > 1).
+void fillTrainingDefaults(const ObjectReader* training, Scenario& s) {
+    TrainingOptions& t = s.training;
+    const auto statedKey = [&](const char* key) { return training && training->has(key); };
+    if (!statedKey("flash_attention"))
+        t.flashAttention = s.model.mlp == MlpKind::SwiGlu || s.cluster.gpu.peakFlops8 > 0 || t.zeroStage >= 3;
+    if (!statedKey("overlap_pp_comm") && megatronCoreRecipeApplies(s))
+        t.overlapPpComm = s.layout.pp > 1 && s.layout.vpp > 1;
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -557,6 +504,26 @@ void readMeasured(const Json& j, ValidationCase& vc) {
     }
 }
 
+// A case's optional "training" or "cluster" object (@2), read as strictly as a scenario file's: an unknown
+// key is an error, not another tool's.
+std::optional<ObjectReader> statedObject(ObjectReader& r, const char* key, InputErrors& errors) {
+    const Json* j = r.find(key);
+    if (!j)
+        return std::nullopt;
+    if (!j->is_object()) {
+        r.error(key, "wrong type: expected an object, got " + json::describe(*j));
+        return std::nullopt;
+    }
+    return ObjectReader(*j, r.path(key), errors, {}, json::Strictness::Strict);
+}
+
+// A setting stated in both the layout (@1's place) and the training object is refused: which would win?
+void refuseTwiceStated(ObjectReader& training, ObjectReader& layout) {
+    for (const std::string_view key : kLayoutTrainingKeys)
+        if (training.has(key) && layout.has(key))
+            training.error(key, "stated twice: also in the case's layout; state it once");
+}
+
 // One case, or nullopt when it has a problem (its problems, each naming it, go to errors).
 std::optional<ValidationCase> readCase(const Json& jc, const std::string& where, InputErrors& errors) {
     const std::size_t problemsBefore = errors.size();
@@ -567,6 +534,10 @@ std::optional<ValidationCase> readCase(const Json& jc, const std::string& where,
     vc.source = optionalText(jc, "source");
     vc.confidence = optionalText(jc, "confidence");
     vc.notes = optionalText(jc, "notes");
+    if (const Json* derived = r.find("derived"); derived && derived->is_array())
+        for (const Json& line : *derived)
+            if (line.is_string())
+                vc.derived.push_back(line.get<std::string>());
     bool complete = true;
     for (const char* part : {"model", "hardware", "layout", "measured"})
         complete = r.require(part) && complete;
@@ -580,14 +551,21 @@ std::optional<ValidationCase> readCase(const Json& jc, const std::string& where,
         s.model.name = vc.id;
     vc.architectureFrom = adoptPresetArchitecture(s.model);
     s.cluster = readCaseCluster(*r.find("hardware"), r.path("hardware"), errors, vc);
-    const CaseSource origin(vc.source, vc.notes);
     ObjectReader layout = caseReader(*r.find("layout"), r.path("layout"), errors);
-    readCaseDegrees(layout, vc, s, origin);
+    readCaseDegrees(layout, vc, s);
     readCaseBatch(layout, vc, s.layout);
-    readCaseTraining(layout, vc, s, origin);
-    detail::inferKernels(s, vc.id, origin);
-    detail::inferLossAndOptimizer(s, origin);
-    detail::inferCommunication(s, origin);
+    std::optional<ObjectReader> training = statedObject(r, "training", errors);
+    if (training)
+        refuseTwiceStated(*training, layout);
+    CaseSettings settings(layout, training ? &*training : nullptr);
+    readCaseTraining(settings, vc, s);
+    if (training)
+        readStatedTraining(*training, s.training);
+    fillTrainingDefaults(training ? &*training : nullptr, s);
+    if (std::optional<ObjectReader> cluster = statedObject(r, "cluster", errors)) {
+        readClusterStatement(*cluster, s.cluster);
+        cluster->reportUnknownKeys();
+    }
     planAccumulation(vc, s.layout);
     readMeasured(*r.find("measured"), vc);
     if (errors.size() > problemsBefore)
@@ -599,8 +577,10 @@ std::optional<ValidationCase> readCase(const Json& jc, const std::string& where,
 // The cases of a file that is one: its schema names the format and it holds an array of cases.
 const Json* caseList(const Json& doc, InputErrors& errors) {
     const auto schema = doc.find("schema");
-    if (schema == doc.end() || !schema->is_string() || schema->get_ref<const std::string&>() != kSchema) {
-        const std::string expected = std::string("\"") + kSchema + "\"";
+    if (schema == doc.end() || !schema->is_string() ||
+        (schema->get_ref<const std::string&>() != kSchema1 &&
+         schema->get_ref<const std::string&>() != kSchema2)) {
+        const std::string expected = std::string("\"") + kSchema2 + "\" or \"" + kSchema1 + "\"";
         errors.push_back({"$.schema", schema == doc.end()
                                           ? "missing required key \"schema\" (expected " + expected + ")"
                                           : "wrong schema: expected " + expected + ", got " +

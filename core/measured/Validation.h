@@ -1,6 +1,7 @@
 #pragma once
-// Measured training runs (layout-planner/validation-cases@1) as the planner reads them; how well it predicts
-// them: core/measured/ValidationRun.h.
+// Measured training runs (layout-planner/validation-cases@2, or @1 with its words ignored) as the planner
+// reads them; how well it predicts them: core/measured/ValidationRun.h. A case's source and notes are shown,
+// never read.
 #include "core/estimate/Plan.h"
 #include "core/io/InputError.h"
 #include "core/model/Hardware.h"
@@ -24,6 +25,9 @@ struct ValidationCase {
     std::string source;
     std::string confidence;
     std::string notes;
+    // What the converter that wrote the case derived from which of its words (tools/validation-convert):
+    // shown with the case, never read, as its source and notes.
+    std::vector<std::string> derived;
     Scenario scenario;
     bool microBatchGiven = true; // false: pick the fastest micro batch that fits
     bool recomputeGiven = true;  // false: pick the fastest recomputation that fits

@@ -4,7 +4,6 @@
 
 #include "core/estimate/Evaluate.h"
 #include "core/measured/Validation.h"
-#include "core/measured/detail/CaseNotes.h"
 #include "core/measured/detail/CasePlanning.h"
 #include "core/model/Units.h"
 #include "core/util/Statistics.h"

@@ -34,18 +34,4 @@ inline std::string replaced(std::string json, const std::string& from, const std
     return json;
 }
 
-// A data-parallel case on `gpu` (dp GPUs, 8 per node) whose notes are `notes`, as the reader plans it.
-inline ValidationCase caseWithNotes(const std::string& gpu, const std::string& notes, int dp = 16) {
-    const std::string j = replaced(overlapCase(gpu, 1, 1, 1, dp, 3, false), R"("id": "x",)",
-                                   R"("id": "x", "notes": ")" + notes + R"(",)");
-    const auto r = validationCasesFromJson(j);
-    LP_CHECK(r.has_value() && r->size() == 1);
-    return r && !r->empty() ? r->front() : ValidationCase{};
-}
-
-// The network per GPU such a case is planned on.
-inline double networkPerGpu(const std::string& gpu, const std::string& notes, int dp = 16) {
-    return caseWithNotes(gpu, notes, dp).scenario.cluster.gpu.networkBandwidth;
-}
-
 } // namespace lp::core::fixtures

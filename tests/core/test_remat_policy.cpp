@@ -7,7 +7,6 @@
 #include "core/export/LaunchExport.h"
 #include "core/io/Presets.h"
 #include "core/measured/Validation.h"
-#include "core/measured/detail/CaseNotes.h"
 
 #include <string>
 
@@ -163,15 +162,8 @@ LP_TEST(explanations_and_launch_exports_name_the_policy) {
     }
 }
 
-LP_TEST(validation_reads_the_policy_from_the_layout_or_a_maxtext_runs_notes) {
-    LP_CHECK(detail::statedRematPolicy("... remat_policy=minimal_flash ...") ==
-             RematPolicy::MinimalWithContext);
-    LP_CHECK(detail::statedRematPolicy("remat_policy: 'save_qkv_proj', ...") == RematPolicy::SaveQkvProj);
-    LP_CHECK(detail::statedRematPolicy("remat_policy save_dot_with_context_except_mlp (partial)") ==
-             RematPolicy::SaveDotWithContextExceptMlp);
-    LP_CHECK(!detail::statedRematPolicy("remat_policy full, everything recomputed").has_value());
-    LP_CHECK(!detail::statedRematPolicy("no policy stated").has_value());
-
+LP_TEST(validation_reads_the_policy_a_case_states) {
+    // The MaxText rows of the landmark set state the policy their scripts set (converted from their notes).
     const auto cases = loadValidationCases(std::string(LP_TEST_DATA_DIR) + "/validation/landmark-runs.json");
     LP_CHECK(cases.has_value());
     int maxtext = 0;

@@ -151,49 +151,11 @@ LP_TEST(every_vtrain_megatron_deepspeed_run_is_a_valid_layout_and_predicted_with
     checkHeldOutSet("vtrain-runs.json", 1549, 0.06, 0.06);
 }
 
-LP_TEST(the_notes_carry_what_the_optional_layout_keys_record) {
-    // The shared format has no keys for hybrid sharding, activation offloading or Megatron's recompute
-    // modules; our files add them, a held-out run recorded by someone else states them in its notes. Read
-    // with those keys taken out, every case of these files is planned with the same settings (the notes say
-    // them in the frameworks' words), but DeepSeek-V3's, whose notes name its modules in prose.
-    for (const char* file :
-         {"dgxc-benchmarking-runs.json", "landmark-runs.json", "more-published-runs.json"}) {
-        std::ifstream in(std::string(LP_TEST_DATA_DIR) + "/validation/" + file);
-        std::stringstream text;
-        text << in.rdbuf();
-        nlohmann::json stripped = nlohmann::json::parse(text.str());
-        int keyed = 0;
-        for (auto& c : stripped["cases"])
-            for (const char* key : {"zero_shard_degree", "activation_offload_layers", "recompute_modules"})
-                keyed += static_cast<int>(c["layout"].erase(key));
-        const auto withKeys = validationCasesFromJson(text.str());
-        const auto withoutKeys = validationCasesFromJson(stripped.dump());
-        LP_CHECK(withKeys.has_value() && withoutKeys.has_value() && withKeys->size() == withoutKeys->size());
-        if (!withKeys || !withoutKeys || withKeys->size() != withoutKeys->size())
-            continue;
-        int differ = 0;
-        for (std::size_t i = 0; i < withKeys->size(); ++i) {
-            const Scenario& sa = (*withKeys)[i].scenario;
-            const Scenario& sb = (*withoutKeys)[i].scenario;
-            const TrainingOptions& a = sa.training;
-            const TrainingOptions& b = sb.training;
-            if (effectiveShardDegree(sa) != effectiveShardDegree(sb) ||
-                a.activationOffloadLayers != b.activationOffloadLayers || a.recompute != b.recompute ||
-                a.recomputeModules != b.recomputeModules) {
-                ++differ;
-                LP_CHECK((*withKeys)[i].id == "deepseek_v3_h800_2048gpu");
-            }
-        }
-        std::printf("%s: %d optional keys taken out, %d cases planned otherwise\n", file, keyed, differ);
-        LP_CHECK(keyed > 0);
-    }
-}
-
 LP_TEST_MAIN()
 
 LP_TEST(the_reference_runs_fit_their_gpus_and_an_overflowing_plan_is_reported) {
     // Every run ran, so every plan should fit its GPUs, within the memory model's 5%.
-    const std::string reference = std::string(LP_SHARED_DIR) + "/reference/published-runs.json";
+    const std::string reference = std::string(LP_TEST_DATA_DIR) + "/validation/reference-runs.json";
     if (std::filesystem::exists(reference)) {
         const auto cases = loadValidationCases(reference);
         LP_CHECK(cases.has_value());

@@ -44,8 +44,9 @@ using namespace lp;
 
 namespace {
 
+// The reference set as the repository keeps it (converted to @2 from the shared file).
 QString casesPath() {
-    return QStringLiteral(LP_SHARED_DIR "/reference/published-runs.json");
+    return QStringLiteral(LP_TEST_DATA_DIR "/validation/reference-runs.json");
 }
 
 std::vector<core::ValidationCase> coreCases() {
@@ -580,7 +581,8 @@ private slots:
         const QStringList candidates = ui::ValidationTab::defaultCasesCandidates();
         QVERIFY(!candidates.isEmpty());
         for (const QString& c : candidates)
-            QVERIFY(c.endsWith(QStringLiteral("published-runs.json")));
+            QVERIFY(c.endsWith(QStringLiteral("published-runs.json")) ||
+                    c.endsWith(QStringLiteral("reference-runs.json")));
         // The file opened last comes first.
         {
             ui::ScenarioDocument doc;
@@ -608,8 +610,9 @@ private slots:
     }
 
     void offersTheSetsThatComeWithTheProgram() {
-        // From the build tree the checkout's sets are found: the reference set beside it, the others in
-        // tests/data/validation (an installed package keeps them in <data dir>/layout-planner).
+        // From the build tree the checkout's sets are found in tests/data/validation, the reference set as
+        // the repository's converted copy rather than the shared file beside the checkout (an installed
+        // package keeps them in <data dir>/layout-planner).
         const std::vector<ui::ValidationSet> sets = ui::bundledValidationSets();
         QStringList names;
         for (const ui::ValidationSet& set : sets) {
@@ -618,12 +621,12 @@ private slots:
             names << QFileInfo(set.path).fileName();
         }
         for (const char* file :
-             {"published-runs.json", "more-published-runs.json", "llm-foundry-runs.json", "vtrain-runs.json",
+             {"reference-runs.json", "more-published-runs.json", "llm-foundry-runs.json", "vtrain-runs.json",
               "megatron-bridge-moe-runs.json", "dgxc-benchmarking-runs.json", "landmark-runs.json",
               "pytorch-fsdp-runs.json"})
             QVERIFY2(names.contains(QLatin1String(file)), file);
-        QCOMPARE(names.front(), QStringLiteral("published-runs.json")); // the reference set first
-        QCOMPARE(names.count(QStringLiteral("published-runs.json")), 1);
+        QCOMPARE(names.front(), QStringLiteral("reference-runs.json")); // the reference set first
+        QCOMPARE(names.count(QStringLiteral("published-runs.json")), 0);
         QVERIFY(
             ui::validationSetTitle(QStringLiteral("vtrain-runs.json")).contains(QStringLiteral("vTrain")));
         QCOMPARE(ui::validationSetTitle(QStringLiteral("my-runs.json")), QStringLiteral("my-runs"));
@@ -690,8 +693,8 @@ private slots:
         tab.table()->selectRow(0);
         QTRY_VERIFY(tab.plottedPoints() > 0);
         keepScreenshot(tab, QStringLiteral("validation-tab-dgxc.png"));
-        // The PyTorch FSDP trainers' set: the blog's H100 runs are planned on the network their notes state,
-        // and their rows say so.
+        // The PyTorch FSDP trainers' set: the blog's H100 runs are planned on the network their notes state
+        // (stated as data when the set was converted), and their rows say which words it came from.
         QVERIFY(tab.loadCasesFile(QStringLiteral(LP_TEST_DATA_DIR "/validation/pytorch-fsdp-runs.json")));
         int networkRows = 0;
         for (int r = 0; r < tab.model()->rowCount(); ++r) {

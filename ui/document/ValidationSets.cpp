@@ -39,6 +39,8 @@ QStringList validationSetFolders() {
 
 QString validationSetTitle(const QString& fileName) {
     static const std::pair<const char*, const char*> kKnown[] = {
+        {"reference-runs.json",
+         QT_TRANSLATE_NOOP("ValidationSets", "Reference set: Megatron-LM, Megatron-DeepSpeed, torchtitan")},
         {"published-runs.json",
          QT_TRANSLATE_NOOP("ValidationSets", "Reference set: Megatron-LM, Megatron-DeepSpeed, torchtitan")},
         {"more-published-runs.json",
@@ -86,10 +88,17 @@ std::vector<ValidationSet> bundledValidationSets() {
             out.push_back({validationSetTitle(name), QFileInfo(dir.filePath(name)).absoluteFilePath()});
         }
     }
+    // The repository's converted reference set (@2) stands for the shared @1 file it was converted from.
+    const auto isReference = [](const ValidationSet& set, const char* name) {
+        return set.path.endsWith(QLatin1Char('/') + QLatin1String(name));
+    };
+    if (std::ranges::any_of(out,
+                            [&](const ValidationSet& s) { return isReference(s, "reference-runs.json"); }))
+        std::erase_if(out, [&](const ValidationSet& s) { return isReference(s, "published-runs.json"); });
     // The reference set first, the others in name order.
-    std::stable_sort(out.begin(), out.end(), [](const ValidationSet& a, const ValidationSet& b) {
-        const bool ar = a.path.endsWith(QLatin1String("/published-runs.json"));
-        const bool br = b.path.endsWith(QLatin1String("/published-runs.json"));
+    std::stable_sort(out.begin(), out.end(), [&](const ValidationSet& a, const ValidationSet& b) {
+        const bool ar = isReference(a, "published-runs.json") || isReference(a, "reference-runs.json");
+        const bool br = isReference(b, "published-runs.json") || isReference(b, "reference-runs.json");
         return ar && !br;
     });
     return out;

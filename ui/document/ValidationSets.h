@@ -1,7 +1,8 @@
 #pragma once
 // The files of published measured runs that come with Layout Planner, found where a source checkout or an
-// installed package keeps them: the reference set (shared/reference/published-runs.json beside the checkout,
-// or <data dir>/layout-planner/published-runs.json) and the further sets (tests/data/validation/*.json in a
+// installed package keeps them: the reference set (tests/data/validation/reference-runs.json, the @2 copy the
+// repository keeps, else shared/reference/published-runs.json beside the checkout or
+// <data dir>/layout-planner/published-runs.json) and the further sets (tests/data/validation/*.json in a
 // checkout, <data dir>/layout-planner/validation/*.json installed). The Validate tab offers them by name.
 #include <QString>
 #include <QStringList>

@@ -295,6 +295,8 @@ QString ValidationModel::toolTip(const core::ValidationRow& vr, const Row& row) 
         tip += tr("<br>* micro batch not stated: the fastest that fits");
     for (const std::string& a : c.adjustments)
         tip += tr("<br>Adjusted: %1").arg(qs(a).toHtmlEscaped());
+    for (const std::string& d : c.derived)
+        tip += tr("<br>Stated from its words: %1").arg(qs(d).toHtmlEscaped());
     if (!c.confidence.empty())
         tip += tr("<br>Confidence: %1").arg(qs(c.confidence).toHtmlEscaped());
     if (!core::hasPrediction(vr))

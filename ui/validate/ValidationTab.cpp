@@ -42,6 +42,7 @@ namespace lp::ui {
 namespace {
 
 const char* const kSettingsKey = "validation/casesFile";
+const char* const kConvertedCasesRelative = "tests/data/validation/reference-runs.json";
 const char* const kCasesRelative = "shared/reference/published-runs.json";
 
 // The width a column wants: room for its longest usual content.
@@ -316,9 +317,14 @@ QStringList ValidationTab::defaultCasesCandidates() {
     const QString last = QSettings().value(QLatin1String(kSettingsKey)).toString();
     if (!last.isEmpty())
         add(last);
-    // Beside or above the executable (build/app/layout-planner -> ../../../shared) and the working folder.
+    // Beside or above the executable (build/app/layout-planner -> ../..) and the working folder: the
+    // repository's converted reference set first, then the shared one it was converted from.
+    for (const QString& path : pathsUpwards(QLatin1String(kConvertedCasesRelative)))
+        add(path);
     for (const QString& path : pathsUpwards(QLatin1String(kCasesRelative)))
         add(path);
+    for (const QString& base : QStandardPaths::standardLocations(QStandardPaths::GenericDataLocation))
+        add(QDir(base).filePath(QStringLiteral("layout-planner/validation/reference-runs.json")));
     for (const QString& base : QStandardPaths::standardLocations(QStandardPaths::AppDataLocation))
         add(QDir(base).filePath(QStringLiteral("published-runs.json")));
     for (const QString& base : QStandardPaths::standardLocations(QStandardPaths::GenericDataLocation))

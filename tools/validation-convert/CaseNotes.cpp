@@ -1,6 +1,6 @@
 // What the validation-case reader learns from a case's free-text source and notes
-// (core/measured/Validation.cpp).
-#include "core/measured/detail/CaseNotes.h"
+// (tools/validation-convert/ProseReading.cpp).
+#include "tools/validation-convert/CaseNotes.h"
 
 #include "core/util/Text.h"
 
@@ -10,7 +10,9 @@
 #include <string_view>
 #include <utility>
 
-namespace lp::core {
+namespace lp::tools::prose {
+
+using namespace lp::core;
 
 namespace {
 
@@ -22,7 +24,7 @@ bool deniedBefore(const std::string& notes, std::size_t at) {
 
 } // namespace
 
-int detail::latestStatedMonth(const std::string& text) {
+int latestStatedMonth(const std::string& text) {
     static constexpr std::array<std::string_view, 12> kMonths{"jan", "feb", "mar", "apr", "may", "jun",
                                                               "jul", "aug", "sep", "oct", "nov", "dec"};
     const auto digit = [&](std::size_t i) { return i < text.size() && text[i] >= '0' && text[i] <= '9'; };
@@ -72,7 +74,7 @@ int detail::latestStatedMonth(const std::string& text) {
     return latest;
 }
 
-bool detail::notesLeaveOpen(const std::string& notes, std::string_view term) {
+bool notesLeaveOpen(const std::string& notes, std::string_view term) {
     for (std::size_t at = notes.find(term); at != std::string::npos; at = notes.find(term, at + 1)) {
         const std::size_t from = at + term.size();
         const std::string_view after(notes.data() + from, std::min<std::size_t>(notes.size() - from, 30));
@@ -84,7 +86,7 @@ bool detail::notesLeaveOpen(const std::string& notes, std::string_view term) {
     return false;
 }
 
-std::optional<RematPolicy> detail::statedRematPolicy(const std::string& notes) {
+std::optional<RematPolicy> statedRematPolicy(const std::string& notes) {
     constexpr std::string_view kKey = "remat_policy";
     const auto nameChar = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; };
     for (std::size_t at = notes.find(kKey); at != std::string::npos; at = notes.find(kKey, at + 1)) {
@@ -100,8 +102,8 @@ std::optional<RematPolicy> detail::statedRematPolicy(const std::string& notes) {
     return std::nullopt;
 }
 
-std::optional<long long> detail::statedNumber(const std::string& notes,
-                                              std::initializer_list<std::string_view> keys) {
+std::optional<long long> statedNumber(const std::string& notes,
+                                      std::initializer_list<std::string_view> keys) {
     const auto nameChar = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; };
     for (const std::string_view key : keys) {
         for (std::size_t at = notes.find(key); at != std::string::npos; at = notes.find(key, at + 1)) {
@@ -126,7 +128,7 @@ std::optional<long long> detail::statedNumber(const std::string& notes,
     return std::nullopt;
 }
 
-std::optional<unsigned> detail::statedRecomputeModules(const std::string& notes) {
+std::optional<unsigned> statedRecomputeModules(const std::string& notes) {
     const auto nameChar = [](char c) { return (c >= 'a' && c <= 'z') || c == '_'; };
     for (const std::string_view key :
          {std::string_view("recompute_modules"), std::string_view("recompute-modules")}) {
@@ -158,7 +160,7 @@ std::optional<unsigned> detail::statedRecomputeModules(const std::string& notes)
     return std::nullopt;
 }
 
-bool detail::statesHybridSharding(const std::string& notes) {
+bool statesHybridSharding(const std::string& notes) {
     for (const char* full : {"full shard", "full_shard", "full-shard"})
         if (notes.find(full) != std::string::npos)
             return false;
@@ -173,8 +175,7 @@ bool detail::statesHybridSharding(const std::string& notes) {
     return false;
 }
 
-std::optional<std::pair<int, std::string>> detail::notedVirtualStages(const std::string& notes, int layers,
-                                                                      int pp) {
+std::optional<std::pair<int, std::string>> notedVirtualStages(const std::string& notes, int layers, int pp) {
     if (const auto v = statedNumber(
             notes, {"virtual-pipeline-model-parallel-size", "virtual_pipeline_model_parallel_size"});
         v && *v >= 1 && *v <= 1000)
@@ -190,7 +191,7 @@ std::optional<std::pair<int, std::string>> detail::notedVirtualStages(const std:
     return std::nullopt;
 }
 
-std::optional<long long> detail::notedBlockRecomputeLayers(const std::string& notes) {
+std::optional<long long> notedBlockRecomputeLayers(const std::string& notes) {
     bool block = false;
     for (const char* term :
          {"recompute-method block", "recompute_method block", "recompute_method=block",
@@ -201,7 +202,7 @@ std::optional<long long> detail::notedBlockRecomputeLayers(const std::string& no
     return statedNumber(notes, {"recompute-num-layers", "recompute_num_layers"});
 }
 
-bool detail::statesOptimizerOffload(const std::string& notes) {
+bool statesOptimizerOffload(const std::string& notes) {
     for (const std::string_view term :
          {"zero-offload", "zero offload", "zero-infinity", "offload_optimizer", "optimizer-cpu-offload",
           "optimizer_cpu_offload", "optimizer offload"}) {
@@ -223,7 +224,7 @@ bool detail::statesOptimizerOffload(const std::string& notes) {
     return false;
 }
 
-std::pair<int, std::string> detail::notedShardDegree(const Scenario& s, const std::string& notes) {
+std::pair<int, std::string> notedShardDegree(const Scenario& s, const std::string& notes) {
     const Layout& l = s.layout;
     if (s.training.zeroStage < 1 || l.dp <= 1)
         return {0, ""};
@@ -232,21 +233,21 @@ std::pair<int, std::string> detail::notedShardDegree(const Scenario& s, const st
             return {static_cast<int>(d), std::move(why)};
         return {0, ""};
     };
-    if (const auto d = detail::statedNumber(notes, {"zero_shard_degree", "data_parallel_shard_degree",
-                                                    "dp_shard", "shard_degree", "mics_shard_size"}))
+    if (const auto d = statedNumber(notes, {"zero_shard_degree", "data_parallel_shard_degree", "dp_shard",
+                                            "shard_degree", "mics_shard_size"}))
         return hybrid(*d, "the notes state a shard degree of " + std::to_string(*d));
-    const auto ici = detail::statedNumber(notes, {"ici_fsdp_parallelism"});
-    const auto dcn = detail::statedNumber(notes, {"dcn_fsdp_parallelism"});
+    const auto ici = statedNumber(notes, {"ici_fsdp_parallelism"});
+    const auto dcn = statedNumber(notes, {"dcn_fsdp_parallelism"});
     if (ici && dcn)
         return hybrid(*ici * *dcn, "the notes state ici_fsdp_parallelism " + std::to_string(*ici) +
                                        " x dcn_fsdp_parallelism " + std::to_string(*dcn));
-    if (const auto r = detail::statedNumber(
-            notes, {"data_parallel_replicate_degree", "dp_replicate", "dcn_data_parallelism",
-                    "num-distributed-optimizer-instances", "num_distributed_optimizer_instances"});
+    if (const auto r = statedNumber(notes, {"data_parallel_replicate_degree", "dp_replicate",
+                                            "dcn_data_parallelism", "num-distributed-optimizer-instances",
+                                            "num_distributed_optimizer_instances"});
         r && *r >= 1 && l.dp % *r == 0)
         return hybrid(l.dp / *r, "the notes state " + std::to_string(*r) + " replicas");
     const long long perNode = s.cluster.gpusPerNode / std::max(1LL, static_cast<long long>(l.tp) * l.cp);
-    if (s.training.zeroStage >= 3 && detail::statesHybridSharding(notes))
+    if (s.training.zeroStage >= 3 && statesHybridSharding(notes))
         return hybrid(perNode, "the notes name hybrid sharding (HSDP), within each node");
     return {0, ""};
 }
@@ -257,7 +258,7 @@ std::pair<int, std::string> detail::notedShardDegree(const Scenario& s, const st
 // OpenLM, DeepSpeed on its own (ZeRO under a Hugging Face model), or PyTorch FSDP by name. NVIDIA's NeMo
 // recipes (other than AutoModel) are Megatron-Core's, whatever else their source says ("NeMo, built on
 // PyTorch Lightning"), and GPT-NeoX runs Megatron's fused kernels under DeepSpeed.
-bool detail::namesTorchTrainer(const std::string& loweredSource) {
+bool namesTorchTrainer(const std::string& loweredSource) {
     const auto names = [&](std::string_view name) { return loweredSource.find(name) != std::string::npos; };
     if ((names("nemo") && !names("automodel")) || names("neox"))
         return false;
@@ -275,7 +276,7 @@ bool detail::namesTorchTrainer(const std::string& loweredSource) {
 // ("variant: FSDP + torch.compile", "FSDP 8 x TP 8 x PP 8 with AsyncTP"), and says "no torch.compile" or
 // "without AsyncTP" when it was not. notesState: the (lower-cased) notes name `term` and do not negate it
 // ("no", "not", "without" before it, "off" or "disabled" after it).
-bool detail::notesState(const std::string& notes, const std::string& term) {
+bool notesState(const std::string& notes, const std::string& term) {
     for (const char* before : {"no ", "not ", "without "})
         if (notes.find(before + term) != std::string::npos)
             return false;
@@ -288,7 +289,7 @@ bool detail::notesState(const std::string& notes, const std::string& term) {
 // Compiled: the notes say torch.compile (and do not deny it) or give the trainers' switch on (torchtitan's
 // --training.compile, OLMo-core's compile_model=True, a config's compile: true), or, where they do not
 // mention it, the id names the compiled variant ("..._compile").
-bool detail::statesTorchCompile(const std::string& notes, const std::string& id) {
+bool statesTorchCompile(const std::string& notes, const std::string& id) {
     for (const char* eager :
          {"not compiled", "uncompiled", "compile=false", "compile: false", "compile = false"})
         if (notes.find(eager) != std::string::npos)
@@ -306,7 +307,7 @@ bool detail::statesTorchCompile(const std::string& notes, const std::string& id)
 // lists its "Kernel Optimizations" ("TE + DeepEP": Transformer Engine's linear, RMSNorm and fused RoPE),
 // and Liger's kernels are named so. `notes` is lower-cased; "te" counts as a word only ("te + deepep", not
 // "compute + ...").
-bool detail::statesFusedKernels(const std::string& notes) {
+bool statesFusedKernels(const std::string& notes) {
     if (notesState(notes, "transformer engine") || notesState(notes, "liger"))
         return true;
     const auto letter = [](char ch) {
@@ -321,4 +322,4 @@ bool detail::statesFusedKernels(const std::string& notes) {
     return false;
 }
 
-} // namespace lp::core
+} // namespace lp::tools::prose

@@ -1,6 +1,6 @@
 #pragma once
 // What a validation case's source and notes state about the run where the case format has no field for it
-// (dates, recomputation, sharding, offload, the trainer), read by the case reader.
+// (dates, recomputation, sharding, offload, the trainer), read by the @1 reader that the converter keeps.
 #include "core/model/Scenario.h"
 
 #include <initializer_list>
@@ -9,7 +9,7 @@
 #include <string_view>
 #include <utility>
 
-namespace lp::core::detail {
+namespace lp::tools::prose {
 
 // The latest month that the (lower-cased) source or notes of a case state, as year x 100 + month: "2025-06",
 // "202412", "2024/12", "June 2025", "Dec 2024"; a year alone counts as its December (nothing says earlier).
@@ -24,7 +24,7 @@ bool notesLeaveOpen(const std::string& notes, std::string_view term);
 
 // The JAX/MaxText remat policy the (lower-cased) notes state ("remat_policy=minimal_flash",
 // "remat_policy save_dot_with_context_except_mlp"): the first one named; nullopt when none is.
-std::optional<RematPolicy> statedRematPolicy(const std::string& notes);
+std::optional<core::RematPolicy> statedRematPolicy(const std::string& notes);
 
 // A whole number the (lower-cased) notes give right after one of `keys`, as a config or flag is written
 // ("cpu_offloading_num_layers=40", "zero_shard_degree 8", "--data_parallel_shard_degree: 8"): the key as a
@@ -66,7 +66,7 @@ bool statesOptimizerOffload(const std::string& notes);
 // (FSDP's HYBRID_SHARD, "HSDP") at ZeRO 3, one node's GPUs over TP x CP: the groups FSDP1's HYBRID_SHARD and
 // the HSDP recipes of torchtitan and OLMo-core shard within. {0, ""} when none applies, when what is stated
 // is full sharding (one replica), or when the degree does not divide DP.
-std::pair<int, std::string> notedShardDegree(const Scenario& s, const std::string& notes);
+std::pair<int, std::string> notedShardDegree(const core::Scenario& s, const std::string& notes);
 
 // Whether the (lower-cased) source names a PyTorch-native trainer (torchtitan, llm-foundry / Composer,
 // fms-fsdp, NeMo AutoModel, OLMo, nanoGPT, Accelerate, DeepSpeed without Megatron, "FSDP", ...), never a NeMo
@@ -85,4 +85,4 @@ bool statesTorchCompile(const std::string& notes, const std::string& id);
 // word, "Liger").
 bool statesFusedKernels(const std::string& notes);
 
-} // namespace lp::core::detail
+} // namespace lp::tools::prose

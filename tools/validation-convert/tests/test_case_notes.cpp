@@ -4,11 +4,16 @@
 #include "TestHarness.h"
 #include "core/estimate/Evaluate.h"
 #include "core/measured/ValidationRun.h"
-#include "core/measured/detail/CaseNotes.h"
+#include "tools/validation-convert/CaseNotes.h"
+#include "tools/validation-convert/tests/ProseFixtures.h"
 
+#include <fstream>
+#include <sstream>
 #include <string>
 
 using namespace lp::core;
+using namespace lp::tools;
+using namespace lp::tools::testing;
 
 namespace {
 
@@ -55,7 +60,7 @@ bool saysOne(const ValidationCase& c, const std::string& words) {
 }
 
 ValidationCase readOne(const std::string& json) {
-    const auto cases = validationCasesFromJson(json);
+    const auto cases = proseCasesFromJson(json);
     LP_CHECK(cases.has_value() && cases->size() == 1);
     return cases && !cases->empty() ? cases->front() : ValidationCase{};
 }
@@ -63,13 +68,13 @@ ValidationCase readOne(const std::string& json) {
 } // namespace
 
 LP_TEST(notes_that_call_a_field_unstated) {
-    LP_CHECK(detail::notesLeaveOpen("activation recomputation not stated (none assumed).", "recomput"));
-    LP_CHECK(detail::notesLeaveOpen("zero_stage 1; recomputation not stated (none).", "recomput"));
-    LP_CHECK(detail::notesLeaveOpen("recompute: not stated", "recomput"));
+    LP_CHECK(prose::notesLeaveOpen("activation recomputation not stated (none assumed).", "recomput"));
+    LP_CHECK(prose::notesLeaveOpen("zero_stage 1; recomputation not stated (none).", "recomput"));
+    LP_CHECK(prose::notesLeaveOpen("recompute: not stated", "recomput"));
     // Another field's "not stated" after the clause ends does not count, nor one before the term.
-    LP_CHECK(!detail::notesLeaveOpen("recompute full. sequence parallel not stated", "recomput"));
-    LP_CHECK(!detail::notesLeaveOpen("assumed (not stated in the files read): recompute none", "recomput"));
-    LP_CHECK(!detail::notesLeaveOpen("selective recompute as the recipe sets it", "recomput"));
+    LP_CHECK(!prose::notesLeaveOpen("recompute full. sequence parallel not stated", "recomput"));
+    LP_CHECK(!prose::notesLeaveOpen("assumed (not stated in the files read): recompute none", "recomput"));
+    LP_CHECK(!prose::notesLeaveOpen("selective recompute as the recipe sets it", "recomput"));
 }
 
 LP_TEST(an_assumed_no_recompute_is_searched_like_a_missing_one) {
@@ -99,46 +104,45 @@ LP_TEST(an_assumed_no_recompute_is_searched_like_a_missing_one) {
 }
 
 LP_TEST(the_latest_month_the_notes_state) {
-    LP_CHECK_EQ(detail::latestStatedMonth("measured 2024-06, rerun june 2025"), 202506);
-    LP_CHECK_EQ(detail::latestStatedMonth("container 24.07, 2024"), 202412);
-    LP_CHECK_EQ(detail::latestStatedMonth("8192 gpus, 405b"), 0);
+    LP_CHECK_EQ(prose::latestStatedMonth("measured 2024-06, rerun june 2025"), 202506);
+    LP_CHECK_EQ(prose::latestStatedMonth("container 24.07, 2024"), 202412);
+    LP_CHECK_EQ(prose::latestStatedMonth("8192 gpus, 405b"), 0);
 }
 
 LP_TEST(numbers_the_notes_give_after_a_config_key) {
-    LP_CHECK(detail::statedNumber("recipe: cpu_offloading_num_layers=40, fsdp",
-                                  {"cpu_offloading_num_layers"}) == 40);
-    LP_CHECK(detail::statedNumber("--data_parallel_shard_degree: 8 and", {"data_parallel_shard_degree"}) ==
-             8);
-    LP_CHECK(detail::statedNumber("(-> zero_shard_degree 8)", {"shard_degree", "zero_shard_degree"}) == 8);
+    LP_CHECK(prose::statedNumber("recipe: cpu_offloading_num_layers=40, fsdp",
+                                 {"cpu_offloading_num_layers"}) == 40);
+    LP_CHECK(prose::statedNumber("--data_parallel_shard_degree: 8 and", {"data_parallel_shard_degree"}) == 8);
+    LP_CHECK(prose::statedNumber("(-> zero_shard_degree 8)", {"shard_degree", "zero_shard_degree"}) == 8);
     // Only as a whole word ("shard_degree" is not read inside "zero_shard_degree"), only a whole number.
-    LP_CHECK(!detail::statedNumber("zero_shard_degree 8", {"shard_degree"}));
-    LP_CHECK(!detail::statedNumber("shard_degree 40gb", {"shard_degree"}));
-    LP_CHECK(!detail::statedNumber("shard_degree 2.5", {"shard_degree"}));
-    LP_CHECK(!detail::statedNumber("shard_degree not stated", {"shard_degree"}));
+    LP_CHECK(!prose::statedNumber("zero_shard_degree 8", {"shard_degree"}));
+    LP_CHECK(!prose::statedNumber("shard_degree 40gb", {"shard_degree"}));
+    LP_CHECK(!prose::statedNumber("shard_degree 2.5", {"shard_degree"}));
+    LP_CHECK(!prose::statedNumber("shard_degree not stated", {"shard_degree"}));
     // A negative value is MaxText's "the rest of the devices", not a count.
-    LP_CHECK(!detail::statedNumber("ici_fsdp_parallelism=-1", {"ici_fsdp_parallelism"}));
+    LP_CHECK(!prose::statedNumber("ici_fsdp_parallelism=-1", {"ici_fsdp_parallelism"}));
 }
 
 LP_TEST(recompute_modules_the_notes_name) {
-    LP_CHECK(detail::statedRecomputeModules("tp2 pp8, recompute_modules 'mla_up_proj' (selective).") ==
+    LP_CHECK(prose::statedRecomputeModules("tp2 pp8, recompute_modules 'mla_up_proj' (selective).") ==
              unsigned{kRecomputeMlaUpProj});
-    LP_CHECK(detail::statedRecomputeModules("--recompute-modules core_attn mlp --fp8") ==
+    LP_CHECK(prose::statedRecomputeModules("--recompute-modules core_attn mlp --fp8") ==
              unsigned{kRecomputeCoreAttn | kRecomputeMlp});
-    LP_CHECK(detail::statedRecomputeModules("recompute_modules=[layernorm, mla_up_proj]") ==
+    LP_CHECK(prose::statedRecomputeModules("recompute_modules=[layernorm, mla_up_proj]") ==
              unsigned{kRecomputeLayerNorm | kRecomputeMlaUpProj});
-    LP_CHECK(detail::statedRecomputeModules("recompute_modules layernorm and moe_act") ==
+    LP_CHECK(prose::statedRecomputeModules("recompute_modules layernorm and moe_act") ==
              unsigned{kRecomputeLayerNorm | kRecomputeMoeAct});
-    LP_CHECK(!detail::statedRecomputeModules("recompute_modules not stated"));
-    LP_CHECK(!detail::statedRecomputeModules("selective recompute"));
+    LP_CHECK(!prose::statedRecomputeModules("recompute_modules not stated"));
+    LP_CHECK(!prose::statedRecomputeModules("selective recompute"));
 }
 
 LP_TEST(hybrid_sharding_the_notes_describe) {
-    LP_CHECK(detail::statesHybridSharding("fsdp2 hsdp (sharded within a node)"));
-    LP_CHECK(detail::statesHybridSharding("sharding strategy hybrid_shard"));
-    LP_CHECK(!detail::statesHybridSharding("fsdp, no hsdp"));
+    LP_CHECK(prose::statesHybridSharding("fsdp2 hsdp (sharded within a node)"));
+    LP_CHECK(prose::statesHybridSharding("sharding strategy hybrid_shard"));
+    LP_CHECK(!prose::statesHybridSharding("fsdp, no hsdp"));
     // A note that covers runs of both kinds names neither.
-    LP_CHECK(!detail::statesHybridSharding("readme table: 7b/13b hsdp, 34b/70b fsdp full shard"));
-    LP_CHECK(!detail::statesHybridSharding("fsdp over all 64 gpus"));
+    LP_CHECK(!prose::statesHybridSharding("readme table: 7b/13b hsdp, 34b/70b fsdp full shard"));
+    LP_CHECK(!prose::statesHybridSharding("fsdp over all 64 gpus"));
 }
 
 LP_TEST(the_shard_degree_the_notes_give_where_the_layout_has_none) {
@@ -247,12 +251,12 @@ LP_TEST(asynctp_as_the_notes_spell_it) {
 }
 
 LP_TEST(an_optimizer_on_the_cpu_the_notes_state) {
-    LP_CHECK(detail::statesOptimizerOffload("deepspeed zero-offload (zero 2), one v100"));
-    LP_CHECK(detail::statesOptimizerOffload("config: \"offload_optimizer\": {\"device\": \"cpu\"}"));
-    LP_CHECK(detail::statesOptimizerOffload("megatron --optimizer-cpu-offload with hybrid device optimizer"));
-    LP_CHECK(!detail::statesOptimizerOffload("\"offload_optimizer\": {\"device\": \"none\"}"));
-    LP_CHECK(!detail::statesOptimizerOffload("fsdp, no optimizer offload"));
-    LP_CHECK(!detail::statesOptimizerOffload("activation cpuoffload false"));
+    LP_CHECK(prose::statesOptimizerOffload("deepspeed zero-offload (zero 2), one v100"));
+    LP_CHECK(prose::statesOptimizerOffload("config: \"offload_optimizer\": {\"device\": \"cpu\"}"));
+    LP_CHECK(prose::statesOptimizerOffload("megatron --optimizer-cpu-offload with hybrid device optimizer"));
+    LP_CHECK(!prose::statesOptimizerOffload("\"offload_optimizer\": {\"device\": \"none\"}"));
+    LP_CHECK(!prose::statesOptimizerOffload("fsdp, no optimizer offload"));
+    LP_CHECK(!prose::statesOptimizerOffload("activation cpuoffload false"));
     const ValidationCase offloaded = readOne(fsdpCase("ZeRO-Offload to the host"));
     LP_CHECK(offloaded.scenario.training.optimizerOffload);
     LP_CHECK(saysOne(offloaded, "optimizer_offload: the notes state"));
@@ -284,6 +288,44 @@ LP_TEST(interleaving_and_block_recompute_as_megatron_writes_them) {
     LP_CHECK_EQ(readOne(denseCase("selective", "--recompute-method block --recompute-num-layers 4"))
                     .scenario.training.recomputeLayers,
                 0);
+}
+LP_TEST(the_notes_carry_what_the_optional_layout_keys_record) {
+    // (The @1 originals, as the @1 reader read them.)
+    // The shared format has no keys for hybrid sharding, activation offloading or Megatron's recompute
+    // modules; our files add them, a held-out run recorded by someone else states them in its notes. Read
+    // with those keys taken out, every case of these files is planned with the same settings (the notes say
+    // them in the frameworks' words), but DeepSeek-V3's, whose notes name its modules in prose.
+    for (const char* file :
+         {"dgxc-benchmarking-runs.json", "landmark-runs.json", "more-published-runs.json"}) {
+        std::ifstream in(std::string(LP_TEST_DATA_DIR) + "/validation/v1/" + file);
+        std::stringstream text;
+        text << in.rdbuf();
+        nlohmann::json stripped = nlohmann::json::parse(text.str());
+        int keyed = 0;
+        for (auto& c : stripped["cases"])
+            for (const char* key : {"zero_shard_degree", "activation_offload_layers", "recompute_modules"})
+                keyed += static_cast<int>(c["layout"].erase(key));
+        const auto withKeys = proseCasesFromJson(text.str());
+        const auto withoutKeys = proseCasesFromJson(stripped.dump());
+        LP_CHECK(withKeys.has_value() && withoutKeys.has_value() && withKeys->size() == withoutKeys->size());
+        if (!withKeys || !withoutKeys || withKeys->size() != withoutKeys->size())
+            continue;
+        int differ = 0;
+        for (std::size_t i = 0; i < withKeys->size(); ++i) {
+            const Scenario& sa = (*withKeys)[i].scenario;
+            const Scenario& sb = (*withoutKeys)[i].scenario;
+            const TrainingOptions& a = sa.training;
+            const TrainingOptions& b = sb.training;
+            if (effectiveShardDegree(sa) != effectiveShardDegree(sb) ||
+                a.activationOffloadLayers != b.activationOffloadLayers || a.recompute != b.recompute ||
+                a.recomputeModules != b.recomputeModules) {
+                ++differ;
+                LP_CHECK((*withKeys)[i].id == "deepseek_v3_h800_2048gpu");
+            }
+        }
+        std::printf("%s: %d optional keys taken out, %d cases planned otherwise\n", file, keyed, differ);
+        LP_CHECK(keyed > 0);
+    }
 }
 
 LP_TEST_MAIN()

@@ -1,13 +1,13 @@
 #pragma once
-// The inter-node network a validation case's notes state, or the cloud machine they name, for the case
-// reader.
+// The inter-node network a validation case's notes state, or the cloud machine they name, for the @1
+// reader that the converter keeps.
 #include "core/io/Presets.h"
 
 #include <optional>
 #include <string>
 #include <string_view>
 
-namespace lp::core::detail {
+namespace lp::tools::prose {
 
 // An inter-node network a case's notes state: the first bit rate (Gb/s, Gbps, Tbps) in a clause about the
 // network ("network", "interconnect", "InfiniBand", "RoCE", "per node", ...), times a link count in front of
@@ -28,9 +28,9 @@ std::optional<StatedNetwork> statedNetwork(std::string_view text, int gpusPerNod
 // A machine the notes name by a built-in cluster preset's machine name ("16x A3 (h100-80gb-8)",
 // "p5.48xlarge", "ND H100 v5"), of the case's GPU family and node size: the first one named, as written.
 struct NamedMachine {
-    const ClusterPreset* preset = nullptr;
+    const core::ClusterPreset* preset = nullptr;
     std::string asWritten;
 };
 std::optional<NamedMachine> namedMachine(std::string_view text, std::string_view gpuFamily, int gpusPerNode);
 
-} // namespace lp::core::detail
+} // namespace lp::tools::prose

@@ -1,12 +1,14 @@
 // The inter-node network a validation case is planned on: what its notes state, or the cloud machine they
 // name (the case format has no network field).
 #include "TestHarness.h"
-#include "ValidationCaseFixtures.h"
+#include "tools/validation-convert/tests/ProseFixtures.h"
 
 #include <string>
 #include <vector>
 
 using namespace lp::core;
+using namespace lp::tools;
+using namespace lp::tools::testing;
 using namespace lp::core::fixtures;
 
 LP_TEST(a_case_whose_notes_state_the_network_is_planned_on_it) {

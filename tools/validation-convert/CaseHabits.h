@@ -1,12 +1,12 @@
 #pragma once
-// What the validation-case reader (core/measured/Validation.cpp) infers from a case's source and notes about
-// how the run was trained: the framework's habits, which the case format has no field for.
+// What the @1 validation-case reader inferred from a case's source and notes about how the run was trained:
+// the framework's habits, which @1 had no field for. Kept to convert @1 files to @2.
 #include "core/model/Scenario.h"
 
 #include <string>
 #include <string_view>
 
-namespace lp::core::detail {
+namespace lp::tools::prose {
 
 // A case's source and notes, lower-cased, and the kind of trainer the source names. The format does not name
 // the framework; the source does. ZeRO 3 from a Megatron-family source (Megatron-LM, Megatron-Bridge,
@@ -25,10 +25,10 @@ struct CaseSource {
 };
 
 // The execution style, the attention kernels, torch.compile, fused kernels and fp8 weight gathers.
-void inferKernels(Scenario& s, const std::string& caseId, const CaseSource& origin);
+void inferKernels(core::Scenario& s, const std::string& caseId, const CaseSource& origin);
 // How the source counts model FLOPs, computes its loss and keeps its optimizer state.
-void inferLossAndOptimizer(Scenario& s, const CaseSource& origin);
+void inferLossAndOptimizer(core::Scenario& s, const CaseSource& origin);
 // The communication overlaps and the MoE dispatcher (after the layout and ZeRO stage are read).
-void inferCommunication(Scenario& s, const CaseSource& origin);
+void inferCommunication(core::Scenario& s, const CaseSource& origin);
 
-} // namespace lp::core::detail
+} // namespace lp::tools::prose

@@ -4,7 +4,7 @@
 // the cluster had a slower or faster one would be planned on hardware it did not run on. Nor does naming a
 // cloud machine ("16x A3 (h100-80gb-8)") leave its network unstated: its vendor documents it, and
 // resources/presets/clusters.json holds what they document.
-#include "core/measured/detail/CaseNetwork.h"
+#include "tools/validation-convert/CaseNetwork.h"
 
 #include "core/io/Presets.h"
 #include "core/model/Enums.h"
@@ -16,7 +16,9 @@
 #include <cstdlib>
 #include <string_view>
 
-namespace lp::core::detail {
+namespace lp::tools::prose {
+
+using namespace lp::core;
 
 namespace {
 
@@ -236,4 +238,4 @@ std::optional<NamedMachine> namedMachine(std::string_view text, std::string_view
     return first;
 }
 
-} // namespace lp::core::detail
+} // namespace lp::tools::prose

@@ -1,13 +1,21 @@
-#include "core/measured/detail/CaseHabits.h"
+#include "tools/validation-convert/CaseHabits.h"
 
-#include "core/measured/detail/CaseNotes.h"
-#include "core/measured/detail/CasePlanning.h"
 #include "core/util/Text.h"
+#include "tools/validation-convert/CaseNotes.h"
 
 #include <initializer_list>
 
-namespace lp::core::detail {
+namespace lp::tools::prose {
+
+using namespace lp::core;
 namespace {
+
+// As the case search has it (core/measured): a Megatron-Core recipe's overlaps apply to Megatron-style runs
+// on Hopper or newer without ZeRO 3.
+bool megatronCoreRecipeApplies(const Scenario& s) {
+    const TrainingOptions& t = s.training;
+    return s.cluster.gpu.peakFlops8 > 0 && t.zeroStage < 3 && t.executionStyle != ExecutionStyle::Fsdp;
+}
 
 // Nor does it record the communication-overlap switches. Megatron-style runs on Hopper or newer GPUs
 // come from the Megatron-Core stack, which overlaps pipeline send/receive with the interleaved schedule by
@@ -151,4 +159,4 @@ void inferCommunication(Scenario& s, const CaseSource& origin) {
     inferMoeCommunication(t, s.layout, origin.source, origin.notes);
 }
 
-} // namespace lp::core::detail
+} // namespace lp::tools::prose
