@@ -42,6 +42,8 @@ namespace {
 // Pixels of what the window shows now (the offscreen platform's backing store: what was last painted,
 // partial updates included) that differ from what a full repaint of the widget draws, inside its visible
 // part (less a border where the tour's outline may run).
+constexpr int kEdgePixels = 8;
+
 int stalePixels(QWidget* window, QWidget* widget) {
     QRect visible = widget->rect(); // clipped by every parent (the Plan tab scrolls)
     for (QWidget* parent = widget->parentWidget(); parent; parent = parent->parentWidget())
@@ -302,11 +304,16 @@ private slots:
             QTest::qWait(300);
             QCOMPARE(tour->current(), i);
             const QList<ui::ChartPanel*> charts{plan()->memoryChart(), plan()->timeChart()};
-            for (int c = 0; c < charts.size(); ++c)
-                QVERIFY2(stalePixels(m_window.get(), charts[c]->chartView()) == 0,
-                         qPrintable(QStringLiteral("step %1: the %2 chart shows stale pixels")
+            for (int c = 0; c < charts.size(); ++c) {
+                // A bar's antialiased edge may come out one pixel different between the window's paint
+                // and a fresh grab; a label left over from another step is hundreds of pixels.
+                const int stale = stalePixels(m_window.get(), charts[c]->chartView());
+                QVERIFY2(stale >= 0 && stale <= kEdgePixels,
+                         qPrintable(QStringLiteral("step %1: the %2 chart shows %3 stale pixels")
                                         .arg(i + 1)
-                                        .arg(QLatin1String(c == 0 ? "memory" : "time"))));
+                                        .arg(QLatin1String(c == 0 ? "memory" : "time"))
+                                        .arg(stale)));
+            }
             QCOMPARE(plan()->memoryChart()->chartView()->chart()->axes().size(), memoryAxes);
             QCOMPARE(plan()->timeChart()->chartView()->chart()->axes().size(), timeAxes);
         }

@@ -77,10 +77,6 @@ void MainWindow::createCentre() {
     m_tabs = new QTabWidget(centre);
     m_tabs->setObjectName(QStringLiteral("tabs"));
     m_tabs->setDocumentMode(true);
-    // Every tab stays in view at laptop and projector sizes: titles shorten ("Measured r…") before the bar
-    // would hide tabs behind scroll arrows.
-    m_tabs->setUsesScrollButtons(false);
-    m_tabs->setElideMode(Qt::ElideRight);
     m_planView = new PlanView(m_doc, m_tabs);
     WindowTabs::append(*m_tabs, WindowTab::Plan, m_planView);
     centreLayout->addWidget(m_banners.hint);
