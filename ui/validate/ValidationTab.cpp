@@ -162,8 +162,8 @@ QLayout* ValidationTab::buildTitleRow() {
     m_titleRow.path->setWordWrap(true);
     m_titleRow.openFile = new QPushButton(tr("Open cases &file..."), this);
     m_titleRow.openFile->setToolTip(
-        tr("Read another file of measured runs (layout-planner/validation-cases@1, "
-           "documented in shared/reference/README.md)"));
+        tr("Read another file of measured runs (layout-planner/validation-cases@2 or @1, "
+           "documented in docs/formats.md)"));
     m_titleRow.set = new SetCombo(this);
     m_titleRow.set->setObjectName(QStringLiteral("validationSet"));
     // At least a short name, the whole title where the line has room: a long title never widens the window.
@@ -359,8 +359,9 @@ void ValidationTab::showReferenceNotFound(const QStringList& searched) {
                                   : tr("Open a file of measured runs");
     m_banner->showMessage(
         InlineBanner::Kind::Warning, m_errorText,
-        tr("%1 (layout-planner/validation-cases@1), for example shared/reference/published-runs.json from "
-           "the project's sources; it is then looked for first at the next start. Running from a build "
+        tr("%1 (layout-planner/validation-cases@2 or @1), for example "
+           "tests/data/validation/reference-runs.json from the project's sources; it is then looked for "
+           "first at the next start. Running from a build "
            "folder, keep shared/ beside or above it, or install the data in %2.<br>Looked in:<br>%3")
             .arg(choose,
                  QDir::toNativeSeparators(

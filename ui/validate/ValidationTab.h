@@ -1,5 +1,5 @@
 #pragma once
-// The "Validate" tab: the published measured runs (layout-planner/validation-cases@1) against the
+// The "Validate" tab: the published measured runs (layout-planner/validation-cases@2 or @1) against the
 // planner's predictions. A summary per metric, the table of every case and metric (error coloured,
 // filter by metric and text), a predicted-against-measured scatter on log axes with the 1:1 line, and
 // "Open as scenario", which makes a case (its micro batch resolved) the window's scenario.
