@@ -49,4 +49,12 @@ inline Plan evaluateWithoutFsdpHabit(const Scenario& s, bool StyleTraits::*habit
     return p;
 }
 
+// The plan's diagnostic of kind `id`, or nullptr.
+inline const Diagnostic* findDiagnostic(const Plan& p, DiagnosticId id) {
+    for (const Diagnostic& d : p.diagnostics)
+        if (d.id == id)
+            return &d;
+    return nullptr;
+}
+
 } // namespace lp::core::fixtures

@@ -62,14 +62,7 @@ LP_TEST(an_nvlink_ring_keeps_the_curve_of_its_buffer) {
     LP_CHECK(nv.ringBusBandwidth(2, 64e6) == nv.busBandwidth(64e6));
 }
 
-namespace {
-const Diagnostic* findDiagnostic(const Plan& p, DiagnosticId id) {
-    for (const Diagnostic& d : p.diagnostics)
-        if (d.id == id)
-            return &d;
-    return nullptr;
-}
-} // namespace
+using fixtures::findDiagnostic;
 
 // The exposed data-parallel diagnostic says what the ring spends its time on.
 LP_TEST(the_exposed_dp_diagnostic_names_what_dominates_the_ring) {

@@ -13,16 +13,7 @@
 using namespace lp::core;
 using lp::core::fixtures::mixtral;
 
-namespace {
-
-const Diagnostic* findDiagnostic(const Plan& p, DiagnosticId id) {
-    for (const Diagnostic& d : p.diagnostics)
-        if (d.id == id)
-            return &d;
-    return nullptr;
-}
-
-} // namespace
+using lp::core::fixtures::findDiagnostic;
 
 LP_TEST(moe_parameters_total_and_active) {
     const ModelSpec m = findModelPreset("mixtral-8x7b")->model;
