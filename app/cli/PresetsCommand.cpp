@@ -89,6 +89,14 @@ json gpusJson() {
     return list;
 }
 
+// A preset's cards as a scenario file's cluster.network states them.
+json networkJson(const core::NetworkSpec& n) {
+    return json{{"fabric", core::toString(n.fabric)},
+                {"cards_per_node", n.cardsPerNode},
+                {"card_gbps", n.cardGbps},
+                {"rail_optimized", n.railOptimized}};
+}
+
 json clustersJson() {
     json list = json::array();
     for (const auto& c : core::clusterPresets()) {
@@ -98,6 +106,7 @@ json clustersJson() {
                             {"gpus_per_node", c.gpusPerNode},
                             {"nvlink_domain", c.nvlinkDomain},
                             {"network_bandwidth_bytes_per_s", finiteOrNull(core::presetNetworkBandwidth(c))},
+                            {"network", c.network ? networkJson(*c.network) : json(nullptr)},
                             {"machine_names", c.machineNames},
                             {"source", c.source}});
     }
@@ -137,11 +146,16 @@ std::string gpusText() {
 }
 
 std::string clustersText() {
-    TextTable t({"ID", "Name", "GPU", "GPUs/node", "NVLink domain", "Network GB/s"},
+    TextTable t({"ID", "Name", "GPU", "GPUs/node", "NVLink domain", "Network", "GB/s per GPU"},
                 {Align::Left, Align::Left, Align::Left});
-    for (const auto& c : core::clusterPresets())
+    for (const auto& c : core::clusterPresets()) {
+        std::string network = "-";
+        if (c.network)
+            network = std::to_string(c.network->cardsPerNode) + " x " + fixed(c.network->cardGbps, 0) +
+                      " Gb/s " + core::fabricPhysics(c.network->fabric).name;
         t.addRow({c.id, c.name, gpuName(c.gpuId), std::to_string(c.gpusPerNode),
-                  std::to_string(c.nvlinkDomain), fixed(core::presetNetworkBandwidth(c) / 1e9, 1)});
+                  std::to_string(c.nvlinkDomain), network, fixed(core::presetNetworkBandwidth(c) / 1e9, 1)});
+    }
     return "Clusters (one node's shape; --nodes sets how many)\n" + t.render();
 }
 

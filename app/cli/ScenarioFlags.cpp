@@ -24,6 +24,10 @@ constexpr int kMaxCount = static_cast<int>(core::limits::kMaxCount); // micro ba
 constexpr int kMaxSeqLen = static_cast<int>(core::limits::kMaxWidth);
 constexpr double kMaxGpus = 2147483647.0; // total GPUs the planner handles
 constexpr double kMaxBatch = 1e15;        // sequences per step
+// A network card's limits, as a scenario file's (core/io, "network").
+constexpr int kMaxNetworkCards = 10000;
+constexpr double kMinCardGbps = 1e-3;
+constexpr double kMaxCardGbps = 1e6;
 
 using Setter = std::function<std::expected<void, CliError>(ScenarioOverrides&, const std::string& flag,
                                                            const std::string& value)>;
@@ -142,6 +146,17 @@ const FlagSpec kScenarioFlags[] = {
     {"--gpus-per-node", "N", "GPUs per node", intSetter(&O::gpusPerNode, 1, kMaxDegree)},
     {"--nvlink-domain", "N", "GPUs joined by NVLink (default: a node)",
      intSetter(&O::nvlinkDomain, 1, kMaxDegree)},
+    {"--fabric", "NAME",
+     "network between nodes: infiniband, roce, efa, gpudirect-tcpx, omni-path or ethernet-tcp",
+     enumSetter(&O::fabric, core::parseFabric,
+                "infiniband, roce, efa, gpudirect-tcpx, omni-path, ethernet-tcp")},
+    {"--network-cards", "N", "network cards per node", intSetter(&O::networkCards, 1, kMaxNetworkCards)},
+    {"--network-gbps", "GBPS", "Gb/s per network card, one direction",
+     numberSetter(&O::networkGbps, kMinCardGbps, kMaxCardGbps)},
+    {"--rail-optimized", "on|off", "card i of every node on one leaf switch (DGX SuperPOD rails)",
+     onOffSetter(&O::railOptimized)},
+    {"--network-latency", "SECONDS", "per ring step across the network (default: the fabric's)",
+     numberSetter(&O::networkLatency, 0.0, 1.0)},
     {"--tp", "N", "tensor-parallel size", intSetter(&O::tp, 1, kMaxDegree)},
     {"--pp", "N", "pipeline-parallel size", intSetter(&O::pp, 1, kMaxDegree)},
     {"--dp", "N", "data-parallel size", intSetter(&O::dp, 1, kMaxDegree)},
@@ -287,6 +302,25 @@ std::expected<void, CliError> applyModel(const ScenarioOverrides& o, Scenario& s
     return {};
 }
 
+// The network flags over the cluster's cards (a preset's, or 8 x 400 Gb/s InfiniBand); without them the
+// stated cards keep their per-node figures for the GPUs and node size now set.
+void applyNetwork(const ScenarioOverrides& o, core::ClusterSpec& c) {
+    if (o.fabric || o.networkCards || o.networkGbps || o.railOptimized) {
+        core::NetworkSpec n = c.network.value_or(core::NetworkSpec{});
+        assign(n.fabric, o.fabric);
+        assign(n.cardsPerNode, o.networkCards);
+        assign(n.cardGbps, o.networkGbps);
+        assign(n.railOptimized, o.railOptimized);
+        const double latency = c.networkLatencySeconds;
+        const bool sameFabric = c.network && c.network->fabric == n.fabric;
+        core::setNetwork(c, n);
+        if (sameFabric)
+            c.networkLatencySeconds = latency; // a latency stated before stays
+    }
+    core::refreshNetworkShare(c);
+    assign(c.networkLatencySeconds, o.networkLatency);
+}
+
 // The preset's shape, then the GPU, then the counts.
 std::expected<void, CliError> applyCluster(const ScenarioOverrides& o, core::ClusterSpec& c) {
     if (o.cluster) {
@@ -309,6 +343,7 @@ std::expected<void, CliError> applyCluster(const ScenarioOverrides& o, core::Clu
         c.gpusPerNode = *o.gpusPerNode;
     }
     assign(c.nvlinkDomain, o.nvlinkDomain);
+    applyNetwork(o, c);
     if (static_cast<double>(c.nodes) * c.gpusPerNode > kMaxGpus)
         return std::unexpected(badValue(o.nodes ? "--nodes" : "--gpus-per-node",
                                         "the cluster would have " + std::to_string(c.gpus()) +

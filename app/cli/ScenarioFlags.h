@@ -35,6 +35,11 @@ struct ScenarioOverrides {
     std::optional<core::PipelineSplit> pipelineSplit;
     std::optional<core::MoeDispatcher> moeDispatcher;
     std::optional<double> straggler, tokenBudget;
+    // The network cards (core::NetworkSpec): any of them states the cluster's network.
+    std::optional<core::Fabric> fabric;
+    std::optional<int> networkCards;
+    std::optional<double> networkGbps, networkLatency;
+    std::optional<bool> railOptimized;
     std::vector<std::string> given; // flags seen, in order (for messages)
 };
 

@@ -14,12 +14,14 @@ struct Link {
     // (NVLink). A ring of n moves chunks of S/n per step, so over n ranks a buffer of S runs at the curve's
     // efficiency for S x curveRanks / n.
     int curveRanks = 0;
+    // The fabric's share of the curve (networkEfficiencyScale): 1 on NVLink and InfiniBand.
+    double efficiencyScale = 1.0;
     double ringBusBandwidth(int n, double bytes) const {
         return busBandwidth(curveRanks > 0 && n > 0 ? bytes * curveRanks / n : bytes);
     }
     double busBandwidth(double messageBytes) const {
         const double e = efficiency ? efficiency->at(messageBytes) : 1.0;
-        return bandwidth * e;
+        return bandwidth * e * efficiencyScale;
     }
 };
 

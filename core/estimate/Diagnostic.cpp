@@ -100,12 +100,16 @@ std::string largerThanNvlink(const std::string& group, const std::string& conseq
     return "The " + group + " is larger than the NVLink domain" + consequence;
 }
 
+// "the network", naming its cards where the cluster states them.
+std::string theNetwork(const std::string& network) {
+    return network.empty() ? "the network" : "the network (" + network + ")";
+}
+
 // One message per kind of diagnostic; `ms` is its cost per step in milliseconds.
 std::string message(const diagnostic::TpOverSlowLinks& f, double ms) {
-    return largerThanNvlink(
-        lp::format("tensor-parallel group (TP {})", f.tp),
-        lp::format(" ({} GPUs): its all-reduces cross the network and cost {:.1f} ms per step.",
-                   f.nvlinkDomain, ms));
+    return largerThanNvlink(lp::format("tensor-parallel group (TP {})", f.tp),
+                            lp::format(" ({} GPUs): its all-reduces cross {} and cost {:.1f} ms per step.",
+                                       f.nvlinkDomain, theNetwork(f.network), ms));
 }
 std::string message(const diagnostic::PipelineBubble& f, double ms) {
     return lp::format("The pipeline bubble is {:.1f}% of the step: {:.1f} ms per step with idle GPUs "
@@ -121,11 +125,11 @@ std::string message(const diagnostic::Stragglers& f, double ms) {
         "The slowest rank is {:.0f}% slower than the rest and sets the pace: {:.1f} ms per step.",
         100.0 * f.slowdown, ms);
 }
-std::string message(const diagnostic::ShardingTrafficContendsWithTp&, double ms) {
-    return lp::format(
-        "ZeRO/FSDP sharding traffic and tensor-parallel collectives share the same network cards; each gets "
-        "a share of the bandwidth ({:.1f} ms per step of exposed sharding traffic).",
-        ms);
+std::string message(const diagnostic::ShardingTrafficContendsWithTp& f, double ms) {
+    return lp::format("ZeRO/FSDP sharding traffic and tensor-parallel collectives share the same network "
+                      "cards{}; each gets "
+                      "a share of the bandwidth ({:.1f} ms per step of exposed sharding traffic).",
+                      f.network.empty() ? "" : " (" + f.network + ")", ms);
 }
 std::string message(const diagnostic::MfuBelow20& f, double) {
     return lp::format("MFU is {:.0f}%, under 20%: something is wrong with this layout or setup (well-tuned "
@@ -143,6 +147,8 @@ std::string message(const diagnostic::ExposedDpComm& f, double ms) {
         lp::format("Data-parallel gradient communication is not hidden behind the backward pass: "
                    "{:.1f} ms per step ({:.0f}% of the step).",
                    ms, 100.0 * f.shareOfStep);
+    if (!f.network.empty())
+        text += " Across nodes it runs on " + f.network + ".";
     const diagnostic::DpRing& r = f.ring;
     if (r.ranks < 2)
         return text;
@@ -164,7 +170,7 @@ std::string message(const diagnostic::EpCrossesNodes& f, double ms) {
     return largerThanNvlink(
         lp::format("expert-parallel group (expert TP {} x EP {} = {} GPUs)", f.expertTp, f.ep,
                    f.expertTp * f.ep),
-        lp::format(": token all-to-alls cross the network and cost {:.1f} ms per step.", ms));
+        lp::format(": token all-to-alls cross {} and cost {:.1f} ms per step.", theNetwork(f.network), ms));
 }
 std::string message(const diagnostic::SmallExpertBatches& f, double) {
     return lp::format("Each expert sees only about {:.0f} tokens per micro batch: its GEMMs are small and "
@@ -180,9 +186,9 @@ std::string message(const diagnostic::CpExchangeExposed& f, double ms) {
                 : std::string("."));
 }
 std::string message(const diagnostic::CpCrossesNodes& f, double ms) {
-    return largerThanNvlink(
-        lp::format("context-parallel group (TP {} x CP {} GPUs)", f.tp, f.cp),
-        lp::format(": the key/value exchange crosses the network ({:.1f} ms per step exposed).", ms));
+    return largerThanNvlink(lp::format("context-parallel group (TP {} x CP {} GPUs)", f.tp, f.cp),
+                            lp::format(": the key/value exchange crosses {} ({:.1f} ms per step exposed).",
+                                       theNetwork(f.network), ms));
 }
 std::string message(const diagnostic::UnevenPipelineStages& f, double ms) {
     return lp::format("The {} layers do not split evenly into {} pipeline chunks: the busiest rank holds {} "

@@ -57,6 +57,7 @@ struct TpOverSlowLinks {
     static constexpr DiagnosticId kId = DiagnosticId::TpOverSlowLinks;
     int tp = 0;
     int nvlinkDomain = 0; // GPUs
+    std::string network;  // the stated cards, "4 x 100 Gb/s Omni-Path per 8 GPUs" (empty: none stated)
 };
 struct PipelineBubble {
     static constexpr DiagnosticId kId = DiagnosticId::PipelineBubble;
@@ -73,6 +74,7 @@ struct Stragglers {
 };
 struct ShardingTrafficContendsWithTp {
     static constexpr DiagnosticId kId = DiagnosticId::ShardingTrafficContendsWithTp;
+    std::string network; // the stated cards, "4 x 100 Gb/s Omni-Path per 8 GPUs" (empty: none stated)
 };
 struct MfuBelow20 {
     static constexpr DiagnosticId kId = DiagnosticId::MfuBelow20;
@@ -100,11 +102,13 @@ struct ExposedDpComm {
     double shareOfStep = 0;
     long long hybridShardDegree = 0; // the shard degree that keeps sharding in the NVLink domain (0: none)
     DpRing ring;
+    std::string network; // the stated cards, "4 x 100 Gb/s Omni-Path per 8 GPUs" where the ring crosses nodes
 };
 struct EpCrossesNodes {
     static constexpr DiagnosticId kId = DiagnosticId::EpCrossesNodes;
     int expertTp = 0; // in effect (auto resolved)
     int ep = 0;
+    std::string network; // the stated cards, "4 x 100 Gb/s Omni-Path per 8 GPUs" (empty: none stated)
 };
 struct SmallExpertBatches {
     static constexpr DiagnosticId kId = DiagnosticId::SmallExpertBatches;
@@ -120,6 +124,7 @@ struct CpCrossesNodes {
     static constexpr DiagnosticId kId = DiagnosticId::CpCrossesNodes;
     int tp = 0;
     int cp = 0;
+    std::string network; // the stated cards, "4 x 100 Gb/s Omni-Path per 8 GPUs" (empty: none stated)
 };
 struct UnevenPipelineStages {
     static constexpr DiagnosticId kId = DiagnosticId::UnevenPipelineStages;

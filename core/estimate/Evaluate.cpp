@@ -133,9 +133,10 @@ void diagnoseStepTime(const EvalContext& x, Plan& p) {
     const Layout& l = x.s.layout;
     const TimeBreakdown& t = p.time;
     const double step = t.stepSeconds;
+    const std::string network = networkDescription(x.s.cluster);
     if (x.tpCrossesNodes)
         addDiagnostic(p, Severity::Warning, t.tpCommSeconds,
-                      diagnostic::TpOverSlowLinks{l.tp, x.s.cluster.nvlinkDomain});
+                      diagnostic::TpOverSlowLinks{l.tp, x.s.cluster.nvlinkDomain, network});
     if (l.pp > 1 && t.bubbleFraction >= 0.05)
         addDiagnostic(p, t.bubbleFraction >= 0.25 ? Severity::Warning : Severity::Info, t.bubbleSeconds,
                       diagnostic::PipelineBubble{t.bubbleFraction, l.accumulation, bubbleShareOfStep(t)});
@@ -146,15 +147,15 @@ void diagnoseStepTime(const EvalContext& x, Plan& p) {
                       diagnostic::Stragglers{x.s.training.stragglerSlowdown});
     if (x.shardingSharesNicWithTp)
         addDiagnostic(p, Severity::Warning, t.dpCommExposedSeconds,
-                      diagnostic::ShardingTrafficContendsWithTp{});
+                      diagnostic::ShardingTrafficContendsWithTp{network});
     if (step > 0 && t.dpCommExposedSeconds > 0.10 * step)
         addDiagnostic(p, t.dpCommExposedSeconds > 0.25 * step ? Severity::Warning : Severity::Info,
                       t.dpCommExposedSeconds,
                       diagnostic::ExposedDpComm{t.dpCommExposedSeconds / step, hybridShardDegreeInDomain(x),
-                                                dpRing(p.intermediates)});
+                                                dpRing(p.intermediates), x.dpCrossesNodes ? network : ""});
     if (x.epCrossesNodes)
         addDiagnostic(p, Severity::Warning, t.epCommSeconds,
-                      diagnostic::EpCrossesNodes{static_cast<int>(x.etp), l.ep});
+                      diagnostic::EpCrossesNodes{static_cast<int>(x.etp), l.ep, network});
     if (x.moe && p.intermediates.tokensPerExpert < 256)
         addDiagnostic(p, Severity::Warning, 0,
                       diagnostic::SmallExpertBatches{p.intermediates.tokensPerExpert});
@@ -164,7 +165,7 @@ void diagnoseStepTime(const EvalContext& x, Plan& p) {
                                                     p.intermediates.cpHidingTokens});
     if (x.cpCrossesNodes)
         addDiagnostic(p, t.cpCommSeconds > 0.03 * step ? Severity::Warning : Severity::Info, t.cpCommSeconds,
-                      diagnostic::CpCrossesNodes{l.tp, l.cp});
+                      diagnostic::CpCrossesNodes{l.tp, l.cp, network});
 }
 
 // How the layers split into pipeline stages.

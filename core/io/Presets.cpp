@@ -5,6 +5,7 @@
 #include "core/io/JsonReader.h"
 #include "core/io/ModelJson.h"
 #include "core/io/detail/HardwareJson.h"
+#include "core/io/detail/JsonWriter.h"
 #include "core/model/Limits.h"
 #include "core/util/NumberFormat.h"
 #include "core/util/Text.h"
@@ -158,14 +159,32 @@ GpuPreset readGpuPreset(ObjectReader& r) {
 ClusterPreset readClusterPreset(ObjectReader& r) {
     ClusterPreset p;
     r.allow({"id", "name", "gpu", "gpus_per_node", "nvlink_domain", "network_bandwidth_bytes_per_s",
-             "machine_names", "source"});
-    requireAll(r, {"gpus_per_node", "nvlink_domain", "network_bandwidth_bytes_per_s"});
+             "network", "machine_names", "source"});
+    requireAll(r, {"gpus_per_node", "nvlink_domain"});
+    if (!r.has("network"))
+        r.require("network_bandwidth_bytes_per_s");
     readText(r, "id", p.id);
     readText(r, "name", p.name);
     readText(r, "gpu", p.gpuId);
     r.readInt("gpus_per_node", p.gpusPerNode, 1, kMaxCount);
     r.readInt("nvlink_domain", p.nvlinkDomain, 1, kMaxCount);
     r.readDouble("network_bandwidth_bytes_per_s", p.networkBandwidth, json::nonNegative(kMaxRate));
+    if (const Json* n = r.find("network"); n && n->is_object()) {
+        ObjectReader nr = r.nested(*n, "network");
+        std::optional<double> latency;
+        p.network = readNetworkObject(nr, std::nullopt, latency);
+        if (latency)
+            nr.error("latency_s", "not a preset's figure: its fabric's latency applies");
+        if (p.network) {
+            const double share = networkShareBytesPerSecond(*p.network, p.gpusPerNode);
+            if (r.has("network_bandwidth_bytes_per_s") && p.networkBandwidth != share)
+                r.error("network_bandwidth_bytes_per_s",
+                        "differs from the network's cards (" + json::fmtNumber(share) + " per GPU)");
+            p.networkBandwidth = share;
+        }
+    } else if (n) {
+        r.error("network", "wrong type: expected an object, got " + json::describe(*n));
+    }
     readNames(r, "machine_names", p.machineNames);
     readText(r, "source", p.source);
     r.reportUnknownKeys();
@@ -386,6 +405,8 @@ ClusterSpec makeCluster(const ClusterPreset& preset, int nodes) {
     }
     c.nodes = nodes;
     c.gpusPerNode = preset.gpusPerNode;
+    if (preset.network)
+        setNetwork(c, *preset.network);
     // A partial NVL72 rack (fewer trays than the domain holds) is NVLinked throughout, no further.
     const long long gpus = c.gpus();
     c.nvlinkDomain = static_cast<int>(
@@ -398,7 +419,9 @@ const ClusterPreset* matchingClusterPreset(const ClusterSpec& c) {
         if (p.gpuId != c.gpu.id || p.gpusPerNode != c.gpusPerNode)
             continue;
         const ClusterSpec shape = makeCluster(p, c.nodes);
-        if (shape.nvlinkDomain == c.nvlinkDomain && shape.gpu.networkBandwidth == c.gpu.networkBandwidth)
+        // A cluster written before networks were stated has none: its figures still name the system.
+        if (shape.nvlinkDomain == c.nvlinkDomain && shape.gpu.networkBandwidth == c.gpu.networkBandwidth &&
+            (!c.network || shape.network == c.network))
             return &p;
     }
     return nullptr;

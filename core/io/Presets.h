@@ -39,6 +39,8 @@ struct ClusterPreset {
     int gpusPerNode = 8;
     int nvlinkDomain = 8;
     double networkBandwidth = 0; // bytes/s per GPU, one direction (0: the GPU preset's)
+    // The node's network cards, from the preset's source; their per-GPU share is networkBandwidth.
+    std::optional<NetworkSpec> network;
     // How sources name the machine ("a3-highgpu-8g", "A3 High", "p5.48xlarge", "Jean Zay"): a cloud instance
     // type or a named supercomputer is a statement of its network, which a validation case's notes make by
     // naming it.

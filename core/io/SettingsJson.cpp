@@ -148,7 +148,7 @@ Json trainingToJson(const TrainingOptions& t) {
 }
 
 const ClusterPreset* readClusterStatement(ObjectReader& r, ClusterSpec& c) {
-    r.allow({"preset", "gpu", "nvlink_domain", "nvlink_latency_s", "network_latency_s"});
+    r.allow({"preset", "gpu", "nvlink_domain", "nvlink_latency_s", "network_latency_s", "network"});
     const ClusterPreset* preset = nullptr;
     if (const Json* p = r.find("preset"))
         preset = json::namedClusterPreset(*p, r.path("preset"), r.errors());
@@ -159,7 +159,9 @@ const ClusterPreset* readClusterStatement(ObjectReader& r, ClusterSpec& c) {
                               " per node, the case " + std::to_string(c.gpusPerNode) + " x " + c.gpu.id);
         preset = nullptr;
     }
-    if (preset)
+    if (preset && preset->network)
+        setNetwork(c, *preset->network);
+    else if (preset)
         c.gpu.networkBandwidth = presetNetworkBandwidth(*preset);
     if (const Json* g = r.find("gpu")) {
         if (g->is_object()) {
@@ -172,7 +174,7 @@ const ClusterPreset* readClusterStatement(ObjectReader& r, ClusterSpec& c) {
     }
     r.readInt("nvlink_domain", c.nvlinkDomain, 1, kMaxCount);
     r.readDouble("nvlink_latency_s", c.nvlinkLatencySeconds, nonNegative(1.0));
-    r.readDouble("network_latency_s", c.networkLatencySeconds, nonNegative(1.0));
+    readClusterNetwork(r, c);
     return preset;
 }
 

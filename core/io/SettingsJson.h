@@ -24,7 +24,8 @@ json::Json trainingToJson(const TrainingOptions& t);
 // A validation case's "cluster" object over the cluster its hardware gives: "preset", a cluster preset of the
 // case's GPU family and node size, whose network per GPU it takes; "gpu", GPU keys over the case's GPU
 // (network_bandwidth_bytes_per_s, as a scenario's cluster.gpu); "nvlink_domain", "nvlink_latency_s" and
-// "network_latency_s" as a scenario's cluster. Allows these keys; returns the preset named, or nullptr.
+// "network_latency_s" and "network" (the cards: fabric, cards_per_node, card_gbps, rail_optimized, latency_s)
+// as a scenario's cluster. Allows these keys; returns the preset named, or nullptr.
 const ClusterPreset* readClusterStatement(json::ObjectReader& r, ClusterSpec& c);
 
 } // namespace lp::core

@@ -1,11 +1,95 @@
 #include "core/model/Hardware.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <iterator>
+#include <sstream>
 #include <string_view>
 
 namespace lp::core {
+
+namespace {
+
+// The profiles' network curves are InfiniBand's with GPUDirect RDMA, 0.85 of line rate for large buffers;
+// each other fabric's share of that, and its latency, from the measurements in docs/estimation.md,
+// "Network fabrics".
+const std::vector<FabricPhysics> kFabrics = {
+    {Fabric::InfiniBand, "infiniband", "InfiniBand", 1.0, 12e-6},
+    {Fabric::RoCE, "roce", "RoCE", 1.0, 12e-6},
+    {Fabric::Efa, "efa", "EFA", 1.0, 12e-6},
+    {Fabric::GpuDirectTcpx, "gpudirect-tcpx", "GPUDirect-TCPX", 1.0, 12e-6},
+    // 135 Gb/s of all-reduce over 4 x 100 Gb/s: 0.34 of line rate, 0.4 of InfiniBand's 0.85.
+    {Fabric::OmniPath, "omni-path", "Omni-Path", 0.4, 12e-6},
+    // 4-6 GB/s of bus bandwidth over 100 Gb/s sockets: 0.4 of line rate; 40 us per step.
+    {Fabric::EthernetTcp, "ethernet-tcp", "TCP/Ethernet", 0.47, 40e-6},
+};
+
+} // namespace
+
+const std::vector<FabricPhysics>& fabrics() {
+    return kFabrics;
+}
+
+const FabricPhysics& fabricPhysics(Fabric fabric) {
+    return kFabrics[static_cast<std::size_t>(fabric)];
+}
+
+std::optional<Fabric> parseFabric(std::string_view id) {
+    const auto lower = [](std::string_view text) {
+        std::string out(text);
+        std::ranges::transform(out, out.begin(),
+                               [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+        return out;
+    };
+    const std::string wanted = lower(id);
+    for (const FabricPhysics& f : kFabrics)
+        if (wanted == f.id || wanted == lower(f.name))
+            return f.fabric;
+    return std::nullopt;
+}
+
+std::string toString(Fabric fabric) {
+    return fabricPhysics(fabric).id;
+}
+
+double networkShareBytesPerSecond(const NetworkSpec& network, int gpusPerNode) {
+    return network.cardsPerNode * network.cardGbps * 1e9 / 8.0 / std::max(1, gpusPerNode);
+}
+
+void setNetwork(ClusterSpec& c, const NetworkSpec& network) {
+    c.network = network;
+    c.networkLatencySeconds = fabricPhysics(network.fabric).stepLatencySeconds;
+    refreshNetworkShare(c);
+}
+
+NetworkSpec statedOrImpliedNetwork(const ClusterSpec& c) {
+    if (c.network)
+        return *c.network;
+    NetworkSpec n;
+    n.cardsPerNode = std::max(1, c.gpusPerNode);
+    n.cardGbps = c.gpu.networkBandwidth * 8.0 / 1e9;
+    return n;
+}
+
+void refreshNetworkShare(ClusterSpec& c) {
+    if (c.network)
+        c.gpu.networkBandwidth = networkShareBytesPerSecond(*c.network, c.gpusPerNode);
+}
+
+double networkEfficiencyScale(const ClusterSpec& c) {
+    return c.network ? fabricPhysics(c.network->fabric).busEfficiencyScale : 1.0;
+}
+
+std::string networkDescription(const ClusterSpec& c) {
+    if (!c.network)
+        return {};
+    const NetworkSpec& n = *c.network;
+    std::ostringstream text;
+    text << n.cardsPerNode << " x " << n.cardGbps << " Gb/s " << fabricPhysics(n.fabric).name << " per "
+         << c.gpusPerNode << (c.gpusPerNode == 1 ? " GPU" : " GPUs");
+    return text.str();
+}
 
 std::string gpuShortName(const GpuSpec& gpu) {
     static constexpr std::string_view kMakers[] = {"NVIDIA", "AMD", "Instinct", "Intel"};

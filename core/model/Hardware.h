@@ -3,6 +3,7 @@
 // (docs/estimation.md, sections 6 and 7).
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -26,6 +27,36 @@ struct GpuSpec {
     bool operator==(const GpuSpec&) const = default;
 };
 
+// The network between nodes (docs/estimation.md, "Network fabrics"): what carries NCCL's traffic across
+// nodes.
+enum class Fabric { InfiniBand, RoCE, Efa, GpuDirectTcpx, OmniPath, EthernetTcp };
+
+// What NCCL achieves on a fabric, beside InfiniBand with GPUDirect RDMA, on which the profiles' network
+// curves are measured. Each figure's source is in docs/estimation.md, "Network fabrics".
+struct FabricPhysics {
+    Fabric fabric;
+    const char* id;   // as files and the command line write it: "infiniband"
+    const char* name; // as a sentence names it: "InfiniBand"
+    double
+        busEfficiencyScale; // large-message bus bandwidth, as a share of InfiniBand's at the same line rate
+    double stepLatencySeconds; // per ring step across the network
+};
+const FabricPhysics& fabricPhysics(Fabric fabric);
+// Every fabric, in the enum's order.
+const std::vector<FabricPhysics>& fabrics();
+// The fabric an id or name names (case-insensitive); nullopt when none.
+std::optional<Fabric> parseFabric(std::string_view id);
+std::string toString(Fabric fabric); // its id
+
+// A node's network cards as a user states them.
+struct NetworkSpec {
+    Fabric fabric = Fabric::InfiniBand;
+    int cardsPerNode = 8;
+    double cardGbps = 400;     // per card, one direction, Gb/s
+    bool railOptimized = true; // card i of every node on the same leaf switch (NVIDIA's DGX SuperPOD design)
+    bool operator==(const NetworkSpec&) const = default;
+};
+
 struct ClusterSpec {
     // The name the user wrote; without one the cluster is named after its system and nodes (clusterName,
     // core/io/Presets.h), so the name follows the GPU and the node count.
@@ -39,10 +70,27 @@ struct ClusterSpec {
     // 1-256 MB (vTrain's trace/a100 tables, mean error 9%); 5 us overstated small messages by 40-80%.
     double nvlinkLatencySeconds = 1e-6;
     double networkLatencySeconds = 12e-6;
+    // The network cards, when stated: they set gpu.networkBandwidth (their per-GPU share, setNetwork) and
+    // the fabric's bus efficiency. Absent: the GPU's figure on InfiniBand's physics.
+    std::optional<NetworkSpec> network;
     bool operator==(const ClusterSpec&) const = default;
 
     long long gpus() const { return static_cast<long long>(nodes) * gpusPerNode; }
 };
+
+// Bytes/s per GPU, one direction: the node's cards x their speed, shared by its GPUs.
+double networkShareBytesPerSecond(const NetworkSpec& network, int gpusPerNode);
+// Sets c's network, its GPUs' share of it and the fabric's per-step latency.
+void setNetwork(ClusterSpec& c, const NetworkSpec& network);
+// The stated cards, else what the GPUs' figure implies: one card per GPU at its share, on InfiniBand (a
+// form's starting point when the user states one part of the network).
+NetworkSpec statedOrImpliedNetwork(const ClusterSpec& c);
+// After a change of the node size: the GPUs' share of the stated cards again (nothing without a network).
+void refreshNetworkShare(ClusterSpec& c);
+// The fabric's scale on the network curve: 1 without a stated network.
+double networkEfficiencyScale(const ClusterSpec& c);
+// "4 x 100 Gb/s Omni-Path per 8 GPUs"; empty without a stated network.
+std::string networkDescription(const ClusterSpec& c);
 
 // The GPU as people name it in a sentence: "H100" for "NVIDIA H100 SXM 80 GB", "MI300X" for "AMD
 // Instinct MI300X" (the name's first word after the maker's).

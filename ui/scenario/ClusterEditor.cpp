@@ -60,8 +60,21 @@ const std::vector<FormField> kFigureFields = {
      .shown = kGigabytesPerSecond},
     {.kind = Kind::Double,
      .label = "Network bandwidth",
-     .tip = "Network bandwidth per GPU (its network card's share), one direction. 400 Gb/s = 50 GB/s.",
-     .value = gpu<&GpuSpec::networkBandwidth>(),
+     .tip = "Network bandwidth per GPU (its share of the node's cards), one direction. 400 Gb/s = 50 GB/s. "
+            "With stated cards, a new figure sets their speed.",
+     .value = {[](const Scenario& s) { return s.cluster.gpu.networkBandwidth; },
+               [](Scenario& s, double v) {
+                   core::ClusterSpec& c = s.cluster;
+                   if (!c.network) {
+                       c.gpu.networkBandwidth = v;
+                       return;
+                   }
+                   core::NetworkSpec n = *c.network;
+                   n.cardGbps = v * 8.0 * c.gpusPerNode / n.cardsPerNode / 1e9;
+                   const double latency = c.networkLatencySeconds;
+                   core::setNetwork(c, n);
+                   c.networkLatencySeconds = latency;
+               }},
      .range = {0.1, 10000, 1},
      .shown = kGigabytesPerSecond},
     {.kind = Kind::Double,
@@ -117,6 +130,67 @@ const std::vector<FormField> kFigureFields = {
      .shown = kGigabytesPerSecond},
 };
 
+// Sets one part of the cluster's network over its stated (or implied) cards; a new fabric brings its latency.
+template <typename Change> void changeNetwork(Scenario& s, Change change) {
+    core::ClusterSpec& c = s.cluster;
+    core::NetworkSpec n = core::statedOrImpliedNetwork(c);
+    const core::NetworkSpec before = n;
+    const bool stated = c.network.has_value();
+    change(n);
+    const double latency = c.networkLatencySeconds;
+    core::setNetwork(c, n);
+    if (stated && before.fabric == n.fabric)
+        c.networkLatencySeconds = latency;
+}
+
+constexpr const char* kSingleNodeTip = "A single node uses no network: these matter from two nodes on.";
+
+// The node's network cards (core::NetworkSpec): the fabric, how many, how fast.
+const std::vector<FormField> kNetworkFields = {
+    {.kind = Kind::Choice,
+     .name = "networkFabric",
+     .label = "Network &fabric",
+     .tip = "What carries NCCL's traffic between nodes: InfiniBand, RoCE, AWS EFA and GPUDirect-TCPX with "
+            "GPUDirect RDMA, Omni-Path (through host memory) or plain TCP sockets. 'Per-GPU figure' plans "
+            "on the bandwidth below with InfiniBand's physics.",
+     .value = {[](const Scenario& s) {
+                   return s.cluster.network ? static_cast<double>(s.cluster.network->fabric) : -1.0;
+               },
+               [](Scenario& s, double v) {
+                   if (v < 0) {
+                       s.cluster.network.reset();
+                       return;
+                   }
+                   changeNetwork(s, [v](core::NetworkSpec& n) { n.fabric = static_cast<core::Fabric>(v); });
+               }},
+     .choices = {{"Per-GPU figure", -1},
+                 {"InfiniBand", 0},
+                 {"RoCE", 1},
+                 {"AWS EFA", 2},
+                 {"GPUDirect-TCPX", 3},
+                 {"Omni-Path", 4},
+                 {"TCP/Ethernet", 5}}},
+    {.name = "networkCards",
+     .label = "Network cards",
+     .tip = "Network cards per node that carry GPU traffic (8 on a DGX, 4 on many 2021-2022 A100 servers).",
+     .value = {[](const Scenario& s) {
+                   return static_cast<double>(core::statedOrImpliedNetwork(s.cluster).cardsPerNode);
+               },
+               [](Scenario& s, double v) {
+                   changeNetwork(s, [v](core::NetworkSpec& n) { n.cardsPerNode = static_cast<int>(v); });
+               }},
+     .range = {1, 10000}},
+    {.kind = Kind::Double,
+     .name = "networkCardGbps",
+     .label = "Card speed",
+     .tip = "Speed of one network card, one direction: HDR InfiniBand 200 Gb/s, NDR 400, Omni-Path 100.",
+     .value = {
+         [](const Scenario& s) { return core::statedOrImpliedNetwork(s.cluster).cardGbps; },
+         [](Scenario& s, double v) { changeNetwork(s, [v](core::NetworkSpec& n) { n.cardGbps = v; }); }},
+     .range = {1, 100000, 0},
+     .shown = {1, " Gb/s"}},
+};
+
 // A preset box with its label and tooltip, as one row of `form`.
 void addPresetRow(QFormLayout* form, QComboBox* box, const QString& label, const QString& tip,
                   const QString& accessibleName, int shownLength) {
@@ -140,6 +214,7 @@ ClusterEditor::ClusterEditor(ScenarioDocument* doc, QWidget* parent)
     // An edited cluster keeps the name of the system it still is.
     const auto apply = [this](const Scenario& next, const QString& description, int mergeId) {
         core::ClusterSpec c = next.cluster;
+        core::refreshNetworkShare(c); // the cards stay; a new node size shares them differently
         core::syncClusterName(c);
         m_doc->editCluster(c, description, mergeId);
     };
@@ -157,6 +232,7 @@ ClusterEditor::ClusterEditor(ScenarioDocument* doc, QWidget* parent)
     auto* body = new QWidget(m_section);
     auto* more = makeForm(body, 16);
     addSystemChoice(more);
+    m_networkControls = m_more->addFields(more, kNetworkFields);
     m_more->addFields(more, kFigureFields);
     m_section->setContent(body);
     layout->addWidget(m_section);
@@ -180,6 +256,7 @@ void ClusterEditor::addGpuChoice(QFormLayout* form) {
             return;
         core::ClusterSpec c = m_doc->scenario().cluster;
         c.gpu = p->gpu;
+        core::refreshNetworkShare(c);
         m_doc->editCluster(c, tr("Choose GPU %1").arg(QString::fromStdString(p->gpu.name)));
     });
 }
@@ -219,21 +296,26 @@ void ClusterEditor::refresh() {
         m_gpu->setCurrentIndex(index);
     }
     int system = 0;
-    for (int i = 1; i < m_cluster->count(); ++i) {
-        const core::ClusterPreset* p =
-            core::findClusterPreset(m_cluster->itemData(i).toString().toStdString());
-        if (!p || p->gpuId != c.gpu.id || p->gpusPerNode != c.gpusPerNode)
-            continue;
-        // The network tells systems of one GPU apart (a DGX H100's 400 Gb/s per GPU, an A3 High's 100).
-        const core::ClusterSpec shape = core::makeCluster(*p, c.nodes);
-        if (shape.nvlinkDomain == c.nvlinkDomain && shape.gpu.networkBandwidth == c.gpu.networkBandwidth) {
-            system = i;
-            break;
-        }
-    }
+    if (const core::ClusterPreset* match = core::matchingClusterPreset(c))
+        system = m_cluster->findData(QString::fromStdString(match->id));
     if (m_cluster->currentIndex() != system) {
         const QSignalBlocker blockCluster(m_cluster);
         m_cluster->setCurrentIndex(system);
+    }
+    showNetworkState(c);
+}
+
+void ClusterEditor::showNetworkState(const core::ClusterSpec& c) {
+    const bool singleNode = c.nodes <= 1;
+    for (std::size_t i = 0; i < m_networkControls.size(); ++i) {
+        QWidget* control = m_networkControls[i];
+        // The cards and their speed are the fabric's: without one stated, the per-GPU figure stands.
+        control->setEnabled(!singleNode && (i == 0 || c.network.has_value()));
+        const QString tip = control->property("fullTip").toString();
+        if (tip.isEmpty())
+            control->setProperty("fullTip", control->toolTip());
+        const QString full = control->property("fullTip").toString();
+        control->setToolTip(singleNode ? tr(kSingleNodeTip) + QStringLiteral("\n\n") + full : full);
     }
 }
 

@@ -3,8 +3,14 @@
 // cluster preset, NVLink domain, bandwidths and GPU figures in a folding section.
 #include <QWidget>
 
+#include <vector>
+
 class QComboBox;
 class QFormLayout;
+
+namespace lp::core {
+struct ClusterSpec;
+}
 
 namespace lp::ui {
 
@@ -23,12 +29,15 @@ private:
     void addGpuChoice(QFormLayout* form);
     void addSystemChoice(QFormLayout* form);
     void refresh();
+    // The network's controls greyed on a single node (and the cards without a stated fabric).
+    void showNetworkState(const core::ClusterSpec& c);
     ScenarioDocument* m_doc;
     QComboBox* m_gpu;
     QComboBox* m_cluster;
     CollapsibleSection* m_section;
     FormBinder* m_main;
     FormBinder* m_more;
+    std::vector<QWidget*> m_networkControls; // fabric, cards, card speed
 };
 
 } // namespace lp::ui

@@ -166,7 +166,8 @@ void setPlacementAndLinks(EvalContext& x, const HardwareProfile& profile) {
         profile.networkLatencySeconds > 0 ? profile.networkLatencySeconds : cl.networkLatencySeconds;
     const double nvlinkBandwidth = cl.gpu.nvlinkBandwidth;
     const Link nv{nvlinkBandwidth, &profile.nvlinkBusEfficiency, nvLat};
-    const Link net{cl.gpu.networkBandwidth, &profile.networkBusEfficiency, netLat, kNetworkCurveRanks};
+    const Link net{cl.gpu.networkBandwidth, &profile.networkBusEfficiency, netLat, kNetworkCurveRanks,
+                   networkEfficiencyScale(cl)};
     Link netShared = net;
     if (x.shardingSharesNicWithTp)
         netShared.bandwidth *= 0.5; // two kinds of traffic on one card: each gets its share

@@ -259,7 +259,74 @@ bool isDerivedClusterName(std::string_view name, const ClusterSpec& c) {
     return std::ranges::any_of(clusterPresets(), [&](const ClusterPreset& p) { return p.name == system; });
 }
 
+constexpr double kMaxCardGbps = 1e6; // 1 Pb/s per card: far beyond any card, low enough to catch a typo
+constexpr int kMaxCardsPerNode = 10000;
+
+constexpr std::initializer_list<Fabric> kFabricValues = {Fabric::InfiniBand, Fabric::RoCE,
+                                                         Fabric::Efa,        Fabric::GpuDirectTcpx,
+                                                         Fabric::OmniPath,   Fabric::EthernetTcp};
+
 } // namespace
+
+std::optional<NetworkSpec> readNetworkObject(ObjectReader& r, const std::optional<NetworkSpec>& base,
+                                             std::optional<double>& latency) {
+    r.allow({"fabric", "cards_per_node", "card_gbps", "rail_optimized", "latency_s"});
+    NetworkSpec n = base.value_or(NetworkSpec{});
+    bool ok = true;
+    if (!base) {
+        ok = r.require("cards_per_node") && ok;
+        ok = r.require("card_gbps") && ok;
+    }
+    ok = r.readEnum("fabric", n.fabric, parseFabric, kFabricValues) && ok;
+    ok = r.readInt("cards_per_node", n.cardsPerNode, 1, kMaxCardsPerNode) && ok;
+    ok = r.readDouble("card_gbps", n.cardGbps, positive(kMaxCardGbps)) && ok;
+    ok = r.readBool("rail_optimized", n.railOptimized) && ok;
+    double seconds = 0;
+    if (r.has("latency_s") && r.readDouble("latency_s", seconds, nonNegative(1.0)))
+        latency = seconds;
+    r.reportUnknownKeys();
+    return ok ? std::optional(n) : std::nullopt;
+}
+
+void readClusterNetwork(ObjectReader& r, ClusterSpec& c) {
+    // Without a network of its own, a GPU figure of its own describes another network than the preset's
+    // cards.
+    if (c.network && !r.has("network") &&
+        c.gpu.networkBandwidth != networkShareBytesPerSecond(*c.network, c.gpusPerNode))
+        c.network.reset();
+    std::optional<double> latency;
+    if (const Json* v = r.find("network")) {
+        if (!v->is_object()) {
+            r.error("network", "wrong type: expected an object (fabric, cards_per_node, card_gbps, "
+                               "rail_optimized, latency_s), got " +
+                                   describe(*v));
+        } else {
+            ObjectReader nr = r.nested(*v, "network");
+            if (const auto n = readNetworkObject(nr, c.network, latency)) {
+                const double share = networkShareBytesPerSecond(*n, c.gpusPerNode);
+                if (share < limits::kMinBandwidth)
+                    nr.error("card_gbps", "out of range: the cards give each GPU " + json::fmtNumber(share) +
+                                              " bytes/s, under the " +
+                                              json::fmtNumber(limits::kMinBandwidth) + " a link needs");
+                else
+                    setNetwork(c, *n);
+            }
+        }
+    }
+    refreshNetworkShare(c);
+    if (latency && r.has("network_latency_s"))
+        r.error("network_latency_s", "given twice: network.latency_s states the network's latency");
+    else if (latency)
+        c.networkLatencySeconds = *latency;
+    r.readDouble("network_latency_s", c.networkLatencySeconds, nonNegative(1.0));
+}
+
+Json networkToJson(const NetworkSpec& n) {
+    return Json{{"fabric", toString(n.fabric)},
+                {"cards_per_node", n.cardsPerNode},
+                {"card_gbps", n.cardGbps},
+                {"rail_optimized", n.railOptimized}};
+}
 
 ClusterSpec readScenarioCluster(const Json* j, const std::string& path, InputErrors& errors) {
     ClusterSpec c;
@@ -272,7 +339,7 @@ ClusterSpec readScenarioCluster(const Json* j, const std::string& path, InputErr
         return c;
     ObjectReader r(*j, path, errors,
                    {"preset", "name", "gpu", "nodes", "gpus_per_node", "nvlink_domain", "nvlink_latency_s",
-                    "network_latency_s"});
+                    "network_latency_s", "network"});
     int nodes = c.nodes;
     r.readInt("nodes", nodes, 1, kMaxCount);
     if (const Json* p = r.find("preset"))
@@ -289,9 +356,9 @@ ClusterSpec readScenarioCluster(const Json* j, const std::string& path, InputErr
     else if (domainIsNode && perNodeOk)
         c.nvlinkDomain = c.gpusPerNode;
     r.readDouble("nvlink_latency_s", c.nvlinkLatencySeconds, nonNegative(1.0));
-    r.readDouble("network_latency_s", c.networkLatencySeconds, nonNegative(1.0));
     if (const Json* g = r.find("gpu"))
         readScenarioGpu(*g, r.path("gpu"), c.gpu, errors);
+    readClusterNetwork(r, c);
     r.reportUnknownKeys();
     c.name.reset();
     if (named && !isDerivedClusterName(name, c))
@@ -303,6 +370,8 @@ Json clusterToJson(const ClusterSpec& c) {
     Json j;
     j["name"] = clusterName(c);
     json::writeFields(j, c, kClusterFields);
+    if (c.network)
+        j["network"] = networkToJson(*c.network);
     j["gpu"] = gpuToJson(c.gpu);
     return j;
 }

@@ -6,6 +6,7 @@
 #include "core/io/JsonReader.h"
 #include "core/model/Hardware.h"
 
+#include <optional>
 #include <string>
 
 namespace lp::core {
@@ -42,6 +43,14 @@ json::Json gpuToJson(const GpuSpec& g);
 // its GPU under "gpu".
 ClusterSpec readScenarioCluster(const json::Json* j, const std::string& path, InputErrors& errors);
 json::Json clusterToJson(const ClusterSpec& c);
+// A cluster object's "network" (over the preset's cards, which a GPU figure of the object's own replaces) and
+// "network_latency_s", read after its node size and GPU; allows neither key (the caller does).
+void readClusterNetwork(json::ObjectReader& r, ClusterSpec& c);
+json::Json networkToJson(const NetworkSpec& n);
+// A "network" object over `base` (a preset's cards; without one the cards and their speed are required); its
+// latency_s, when given, into `latency`. nullopt (and errors) when a value is bad.
+std::optional<NetworkSpec> readNetworkObject(json::ObjectReader& r, const std::optional<NetworkSpec>& base,
+                                             std::optional<double>& latency);
 
 // The kernel-efficiency keys r's object holds, efficiencies within `efficiency`.
 void readKernelEfficiencies(json::ObjectReader& r, KernelEfficiencies& k, json::DoubleRange efficiency);
