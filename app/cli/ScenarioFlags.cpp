@@ -335,6 +335,7 @@ std::expected<void, CliError> applyCluster(const ScenarioOverrides& o, core::Clu
             return std::unexpected(
                 badValue("--gpu", preset.error() + " (`layout-planner-cli presets gpus` lists them)"));
         c.gpu = (*preset)->gpu;
+        c.network.reset(); // the GPU's own figure, from its usual server's cards, as before cards were stated
     }
     assign(c.nodes, o.nodes);
     if (o.gpusPerNode) {

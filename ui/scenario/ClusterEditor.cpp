@@ -256,7 +256,7 @@ void ClusterEditor::addGpuChoice(QFormLayout* form) {
             return;
         core::ClusterSpec c = m_doc->scenario().cluster;
         c.gpu = p->gpu;
-        core::refreshNetworkShare(c);
+        c.network.reset(); // the GPU's own figure, from its usual server's cards
         m_doc->editCluster(c, tr("Choose GPU %1").arg(QString::fromStdString(p->gpu.name)));
     });
 }
