@@ -485,15 +485,15 @@ LP_TEST(groups_over_the_nvlink_domain_say_which_group_and_what_crosses) {
         return diagnosticMessage(makeDiagnostic(Severity::Warning, 0.0125, figures));
     };
     LP_CHECK_EQ(
-        text(diagnostic::TpOverSlowLinks{16, 8}),
+        text(diagnostic::TpOverSlowLinks{16, 8, {}}),
         std::string("The tensor-parallel group (TP 16) is larger than the NVLink domain (8 GPUs): its "
                     "all-reduces cross the network and cost 12.5 ms per step."));
     LP_CHECK_EQ(
-        text(diagnostic::EpCrossesNodes{2, 8}),
+        text(diagnostic::EpCrossesNodes{2, 8, {}}),
         std::string("The expert-parallel group (expert TP 2 x EP 8 = 16 GPUs) is larger than the NVLink "
                     "domain: token all-to-alls cross the network and cost 12.5 ms per step."));
     LP_CHECK_EQ(
-        text(diagnostic::CpCrossesNodes{4, 4}),
+        text(diagnostic::CpCrossesNodes{4, 4, {}}),
         std::string("The context-parallel group (TP 4 x CP 4 GPUs) is larger than the NVLink domain: the "
                     "key/value exchange crosses the network (12.5 ms per step exposed)."));
 }
@@ -512,9 +512,9 @@ LP_TEST(diagnostics_quote_their_named_figures) {
     LP_CHECK_EQ(diagnosticMessage(full),
                 std::string("Does not fit: pipeline stage 2 needs 90.0 GiB of the GPU's "
                             "80.0 GiB; its largest part is the activations."));
-    const Diagnostic slow = makeDiagnostic(Severity::Warning, 0.01, diagnostic::TpOverSlowLinks{16, 8});
+    const Diagnostic slow = makeDiagnostic(Severity::Warning, 0.01, diagnostic::TpOverSlowLinks{16, 8, {}});
     LP_CHECK(diagnosticSuggestion(slow).find("use TP <= 8") != std::string::npos);
-    const Diagnostic dp = makeDiagnostic(Severity::Info, 0.2, diagnostic::ExposedDpComm{0.15, 4, {}});
+    const Diagnostic dp = makeDiagnostic(Severity::Info, 0.2, diagnostic::ExposedDpComm{0.15, 4, {}, {}});
     LP_CHECK(diagnosticSuggestion(dp).find("shard degree 4") != std::string::npos);
     const Diagnostic bad =
         makeDiagnostic(Severity::Error, 0, diagnostic::InvalidValue{diagnostic::InvalidPart::Cluster});
