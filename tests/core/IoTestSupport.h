@@ -176,6 +176,15 @@ Scenario randomScenario(Random& r) {
     g.hostLinkBandwidth = r.logUniform(1e6, 1e18);
     g.hostMemoryBandwidth = r.logUniform(1e6, 1e18);
     g.hostMemoryBytes = r.logUniform(1e6, 1e18);
+    if (r.coin()) { // stated cards replace the GPU's network figure with their share
+        NetworkSpec n;
+        n.fabric = static_cast<Fabric>(r.integer(0, 5));
+        n.cardsPerNode = r.integer(1, 10000);
+        n.cardGbps = r.logUniform(1, 1e6);
+        n.railOptimized = r.coin();
+        c.network = n;
+        refreshNetworkShare(c);
+    }
     TrainingOptions& t = s.training;
     t.precision = std::array{Precision::Bf16, Precision::Fp16,
                              Precision::Fp8}[static_cast<std::size_t>(r.integer(0, 2))];

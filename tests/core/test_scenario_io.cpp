@@ -90,7 +90,7 @@ LP_TEST(everyFieldIsInTheFileFormat) {
     LP_CHECK_EQ(fieldCount<ModelSpec>(), 18u);
     LP_CHECK_EQ(fieldCount<MlaSpec>(), 5u);
     LP_CHECK_EQ(fieldCount<MoeSpec>(), 8u);
-    LP_CHECK_EQ(fieldCount<ClusterSpec>(), 7u);
+    LP_CHECK_EQ(fieldCount<ClusterSpec>(), 8u);
     LP_CHECK_EQ(fieldCount<GpuSpec>(), 12u);
     LP_CHECK_EQ(fieldCount<TrainingOptions>(), 34u);
     LP_CHECK_EQ(fieldCount<Layout>(), 9u);
