@@ -1,5 +1,7 @@
 #include "core/model/Hardware.h"
 
+#include "core/model/Limits.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -54,7 +56,10 @@ std::string toString(Fabric fabric) {
 }
 
 double networkShareBytesPerSecond(const NetworkSpec& network, int gpusPerNode) {
-    return network.cardsPerNode * network.cardGbps * 1e9 / 8.0 / std::max(1, gpusPerNode);
+    // Floored like any link (limits::kMinBandwidth): a node of far more GPUs than its cards serve still
+    // plans.
+    return std::max(limits::kMinBandwidth,
+                    network.cardsPerNode * network.cardGbps * 1e9 / 8.0 / std::max(1, gpusPerNode));
 }
 
 void setNetwork(ClusterSpec& c, const NetworkSpec& network) {

@@ -279,7 +279,9 @@ std::optional<NetworkSpec> readNetworkObject(ObjectReader& r, const std::optiona
     }
     ok = r.readEnum("fabric", n.fabric, parseFabric, kFabricValues) && ok;
     ok = r.readInt("cards_per_node", n.cardsPerNode, 1, kMaxCardsPerNode) && ok;
-    ok = r.readDouble("card_gbps", n.cardGbps, positive(kMaxCardGbps)) && ok;
+    // A card carries at least what any link needs (limits::kMinBandwidth, 1 MB/s = 0.008 Gb/s).
+    constexpr DoubleRange kCardGbps{limits::kMinBandwidth * 8.0 / 1e9, true, kMaxCardGbps, true};
+    ok = r.readDouble("card_gbps", n.cardGbps, kCardGbps) && ok;
     ok = r.readBool("rail_optimized", n.railOptimized) && ok;
     double seconds = 0;
     if (r.has("latency_s") && r.readDouble("latency_s", seconds, nonNegative(1.0)))
@@ -302,15 +304,8 @@ void readClusterNetwork(ObjectReader& r, ClusterSpec& c) {
                                    describe(*v));
         } else {
             ObjectReader nr = r.nested(*v, "network");
-            if (const auto n = readNetworkObject(nr, c.network, latency)) {
-                const double share = networkShareBytesPerSecond(*n, c.gpusPerNode);
-                if (share < limits::kMinBandwidth)
-                    nr.error("card_gbps", "out of range: the cards give each GPU " + json::fmtNumber(share) +
-                                              " bytes/s, under the " +
-                                              json::fmtNumber(limits::kMinBandwidth) + " a link needs");
-                else
-                    setNetwork(c, *n);
-            }
+            if (const auto n = readNetworkObject(nr, c.network, latency))
+                setNetwork(c, *n);
         }
     }
     refreshNetworkShare(c);
