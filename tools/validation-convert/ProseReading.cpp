@@ -125,6 +125,9 @@ void readNetwork(const Json& c, ProseReading& out) {
                           " preset's card: " + fmt::fixed(cluster.gpu.networkBandwidth / 1e9, 1) + ")");
     cluster.gpu.networkBandwidth = perGpu;
     out.machine = machine;
+    // A named machine is a statement of its whole network: its cards' fabric too, as the preset reads.
+    if (machine && machine->network)
+        setNetwork(cluster, *machine->network);
 }
 
 // The interleaving a pipelined case's notes give where its layout leaves it open.
