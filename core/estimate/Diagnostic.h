@@ -164,10 +164,10 @@ struct HostMemoryExceeded {
 // dtype across the micro batches, and reduces them after the stage's last backward, exposed.
 struct FsdpStageKeptGathered {
     static constexpr DiagnosticId kId = DiagnosticId::FsdpStageKeptGathered;
-    int stage = 0;               // the worst stage
-    double weightsBytes = 0;     // its gathered weights
-    double gradientsBytes = 0;   // its unsharded gradients
-    double totalBytes = 0;       // its total
+    int stage = 0;                    // the worst stage
+    double weightsBytes = 0;          // its gathered weights
+    double gradientsBytes = 0;        // its unsharded gradients
+    double totalBytes = 0;            // its total
     double gradientBytesPerParam = 4; // the reduction dtype's
     double reduceShareOfStep = 0;     // the reduction after the last backward
 };
@@ -227,18 +227,19 @@ struct InvalidValue {
 
 } // namespace diagnostic
 
-using DiagnosticFigures = std::variant<
-    diagnostic::TpOverSlowLinks, diagnostic::PipelineBubble, diagnostic::LoaderNotPrefetching,
-    diagnostic::Stragglers, diagnostic::ShardingTrafficContendsWithTp, diagnostic::MfuBelow20,
-    diagnostic::DoesNotFit, diagnostic::ExposedDpComm, diagnostic::EpCrossesNodes,
-    diagnostic::SmallExpertBatches, diagnostic::CpExchangeExposed, diagnostic::CpCrossesNodes,
-    diagnostic::UnevenPipelineStages, diagnostic::LittleMemoryHeadroom,
-    diagnostic::EmbeddingAndLossInPipelineSplit, diagnostic::UnfusedSoftmax, diagnostic::Fp8NotSupported,
-    diagnostic::CpuOffloadCost, diagnostic::HostMemoryExceeded, diagnostic::FsdpStageKeptGathered,
-    diagnostic::HeadsNotDivisibleByTp,
-    diagnostic::KvHeadsNotDivisibleByTp, diagnostic::LayersNotDivisibleByPp, diagnostic::GpuCountMismatch,
-    diagnostic::BatchNotDivisible, diagnostic::SeqNotDivisibleByCp, diagnostic::ExpertsNotDivisibleByEp,
-    diagnostic::EpDoesNotDivideDp, diagnostic::ShardDegreeDoesNotDivideDp, diagnostic::InvalidValue>;
+using DiagnosticFigures =
+    std::variant<diagnostic::TpOverSlowLinks, diagnostic::PipelineBubble, diagnostic::LoaderNotPrefetching,
+                 diagnostic::Stragglers, diagnostic::ShardingTrafficContendsWithTp, diagnostic::MfuBelow20,
+                 diagnostic::DoesNotFit, diagnostic::ExposedDpComm, diagnostic::EpCrossesNodes,
+                 diagnostic::SmallExpertBatches, diagnostic::CpExchangeExposed, diagnostic::CpCrossesNodes,
+                 diagnostic::UnevenPipelineStages, diagnostic::LittleMemoryHeadroom,
+                 diagnostic::EmbeddingAndLossInPipelineSplit, diagnostic::UnfusedSoftmax,
+                 diagnostic::Fp8NotSupported, diagnostic::CpuOffloadCost, diagnostic::HostMemoryExceeded,
+                 diagnostic::FsdpStageKeptGathered, diagnostic::HeadsNotDivisibleByTp,
+                 diagnostic::KvHeadsNotDivisibleByTp, diagnostic::LayersNotDivisibleByPp,
+                 diagnostic::GpuCountMismatch, diagnostic::BatchNotDivisible, diagnostic::SeqNotDivisibleByCp,
+                 diagnostic::ExpertsNotDivisibleByEp, diagnostic::EpDoesNotDivideDp,
+                 diagnostic::ShardDegreeDoesNotDivideDp, diagnostic::InvalidValue>;
 
 struct Diagnostic {
     DiagnosticId id{};

@@ -128,9 +128,9 @@ double rematKeptBytes(const EvalContext& x) {
 
 // Bytes per parameter a GPU holds after ZeRO/FSDP sharding over a group of n ranks (DP x CP, or for routed
 // experts the ranks that hold the same experts). FSDP with a pipeline keeps the stage's 16-bit weights
-// gathered (fp8StageGatherSaving: the linear layers' in fp8 with the fp8 all-gather) and accumulates unsharded
-// gradients (in the reduction dtype) until the last micro batch (docs/estimation.md, "Model state").
-// Megatron's gradient buffer is fp32 in bf16/fp8.
+// gathered (fp8StageGatherSaving: the linear layers' in fp8 with the fp8 all-gather) and accumulates
+// unsharded gradients (in the reduction dtype) until the last micro batch (docs/estimation.md, "Model
+// state"). Megatron's gradient buffer is fp32 in bf16/fp8.
 struct HeldBytes {
     double weights = 0, gradients = 0, optimizer = 0;
 };
