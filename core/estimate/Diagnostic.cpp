@@ -66,6 +66,7 @@ constexpr std::array<DiagnosticText, kDiagnosticCount> kTexts = {{
     {"host_memory_exceeded",
      "Offload fewer activation layers, or keep the optimizer on the GPU; or, if the hosts have more memory "
      "than the preset's, set the GPU's Host memory to their share."},
+    {"fsdp_stage_kept_gathered", ""},
     {"heads_not_divisible_by_tp",
      "Choose a TP that divides the number of heads (usually a power of two up to 8)."},
     {"kv_heads_not_divisible_by_tp",
@@ -234,6 +235,18 @@ std::string message(const diagnostic::HostMemoryExceeded& f, double) {
         f.hostBytesPerGpu / kGiB, f.hostShareBytes / kGiB, f.gpusPerNode,
         f.hostBytesPerGpu * f.gpusPerNode / kGiB);
 }
+std::string message(const diagnostic::FsdpStageKeptGathered& f, double ms) {
+    std::string text = lp::format(
+        "FSDP under the pipeline keeps stage {}'s weights gathered ({:.1f} GiB) and its gradients unsharded "
+        "in {}-byte values ({:.1f} GiB) across the micro batches: {:.0f}% of the stage's {:.1f} GiB.",
+        f.stage, f.weightsBytes / kGiB, fmt::fixed(f.gradientBytesPerParam, 0), f.gradientsBytes / kGiB,
+        100.0 * (f.weightsBytes + f.gradientsBytes) / std::max(f.totalBytes, 1.0), f.totalBytes / kGiB);
+    if (ms > 0)
+        text += lp::format(" Its gradients are reduced after its last backward, with no compute left to hide "
+                           "behind: {:.1f} ms per step ({:.0f}% of the step).",
+                           ms, 100.0 * f.reduceShareOfStep);
+    return text;
+}
 std::string message(const diagnostic::HeadsNotDivisibleByTp& f, double) {
     return lp::format("TP {} does not divide the {} attention heads.", f.tp, f.heads);
 }
@@ -312,6 +325,13 @@ std::string message(const diagnostic::InvalidValue& f, double) {
 // Suggestions worded from the figures; the others are the fixed texts above.
 template <typename Figures> std::string suggestion(const Figures&) {
     return std::string(textOf(Figures::kId).suggestion);
+}
+std::string suggestion(const diagnostic::FsdpStageKeptGathered& f) {
+    std::string text = "Spread the weights over more GPUs (more PP or TP: fewer parameters per stage)";
+    if (f.gradientBytesPerParam >= 4)
+        text += ", reduce gradients in bf16 (FSDP2's reduce_dtype, Gradients 'half': 2 bytes instead of 4)";
+    return text + ", or shard without the pipeline (FSDP alone reshards each layer after use); hybrid "
+                  "sharding within a node shortens the reduction after the last backward.";
 }
 std::string suggestion(const diagnostic::TpOverSlowLinks& f) {
     return lp::format("Keep TP within a node: use TP <= {} and move the rest into PP or DP.", f.nvlinkDomain);

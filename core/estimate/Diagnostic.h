@@ -31,6 +31,7 @@ enum class DiagnosticId {
     Fp8NotSupported,
     CpuOffloadCost,
     HostMemoryExceeded,
+    FsdpStageKeptGathered,
     // invalid layouts
     HeadsNotDivisibleByTp,
     KvHeadsNotDivisibleByTp,
@@ -164,6 +165,17 @@ struct HostMemoryExceeded {
     double hostShareBytes = 0; // the GPU's share of its host's memory
     int gpusPerNode = 0;
 };
+// FSDP under a pipeline keeps each stage's weights gathered and its gradients unsharded in the reduction
+// dtype across the micro batches, and reduces them after the stage's last backward, exposed.
+struct FsdpStageKeptGathered {
+    static constexpr DiagnosticId kId = DiagnosticId::FsdpStageKeptGathered;
+    int stage = 0;                    // the worst stage
+    double weightsBytes = 0;          // its gathered weights
+    double gradientsBytes = 0;        // its unsharded gradients
+    double totalBytes = 0;            // its total
+    double gradientBytesPerParam = 4; // the reduction dtype's
+    double reduceShareOfStep = 0;     // the reduction after the last backward
+};
 struct HeadsNotDivisibleByTp {
     static constexpr DiagnosticId kId = DiagnosticId::HeadsNotDivisibleByTp;
     int tp = 0;
@@ -220,17 +232,19 @@ struct InvalidValue {
 
 } // namespace diagnostic
 
-using DiagnosticFigures = std::variant<
-    diagnostic::TpOverSlowLinks, diagnostic::PipelineBubble, diagnostic::LoaderNotPrefetching,
-    diagnostic::Stragglers, diagnostic::ShardingTrafficContendsWithTp, diagnostic::MfuBelow20,
-    diagnostic::DoesNotFit, diagnostic::ExposedDpComm, diagnostic::EpCrossesNodes,
-    diagnostic::SmallExpertBatches, diagnostic::CpExchangeExposed, diagnostic::CpCrossesNodes,
-    diagnostic::UnevenPipelineStages, diagnostic::LittleMemoryHeadroom,
-    diagnostic::EmbeddingAndLossInPipelineSplit, diagnostic::UnfusedSoftmax, diagnostic::Fp8NotSupported,
-    diagnostic::CpuOffloadCost, diagnostic::HostMemoryExceeded, diagnostic::HeadsNotDivisibleByTp,
-    diagnostic::KvHeadsNotDivisibleByTp, diagnostic::LayersNotDivisibleByPp, diagnostic::GpuCountMismatch,
-    diagnostic::BatchNotDivisible, diagnostic::SeqNotDivisibleByCp, diagnostic::ExpertsNotDivisibleByEp,
-    diagnostic::EpDoesNotDivideDp, diagnostic::ShardDegreeDoesNotDivideDp, diagnostic::InvalidValue>;
+using DiagnosticFigures =
+    std::variant<diagnostic::TpOverSlowLinks, diagnostic::PipelineBubble, diagnostic::LoaderNotPrefetching,
+                 diagnostic::Stragglers, diagnostic::ShardingTrafficContendsWithTp, diagnostic::MfuBelow20,
+                 diagnostic::DoesNotFit, diagnostic::ExposedDpComm, diagnostic::EpCrossesNodes,
+                 diagnostic::SmallExpertBatches, diagnostic::CpExchangeExposed, diagnostic::CpCrossesNodes,
+                 diagnostic::UnevenPipelineStages, diagnostic::LittleMemoryHeadroom,
+                 diagnostic::EmbeddingAndLossInPipelineSplit, diagnostic::UnfusedSoftmax,
+                 diagnostic::Fp8NotSupported, diagnostic::CpuOffloadCost, diagnostic::HostMemoryExceeded,
+                 diagnostic::FsdpStageKeptGathered, diagnostic::HeadsNotDivisibleByTp,
+                 diagnostic::KvHeadsNotDivisibleByTp, diagnostic::LayersNotDivisibleByPp,
+                 diagnostic::GpuCountMismatch, diagnostic::BatchNotDivisible, diagnostic::SeqNotDivisibleByCp,
+                 diagnostic::ExpertsNotDivisibleByEp, diagnostic::EpDoesNotDivideDp,
+                 diagnostic::ShardDegreeDoesNotDivideDp, diagnostic::InvalidValue>;
 
 struct Diagnostic {
     DiagnosticId id{};

@@ -224,12 +224,30 @@ void diagnoseMemory(Plan& p) {
     }
 }
 
+// FSDP under a pipeline: the stage's gathered weights and unsharded gradients when they are a large share of
+// its memory, or the reduction after its last backward when it is a noticeable part of the step.
+void diagnoseFsdpStageGathered(const EvalContext& x, Plan& p) {
+    const MemoryPlan& mem = p.memory;
+    const StageMemory& w = mem.stages[static_cast<std::size_t>(mem.worstStage)];
+    const double share = (w.weightsBytes + w.gradientsBytes) / std::max(w.totalBytes, 1.0);
+    const double step = p.time.stepSeconds, reduce = p.intermediates.fsdpBulkReduceSeconds;
+    const double reduceShare = step > 0 ? reduce / step : 0.0;
+    if (share < 0.4 && reduceShare < 0.03)
+        return;
+    const bool costly = !mem.fits || reduceShare >= 0.10;
+    addDiagnostic(p, costly ? Severity::Warning : Severity::Info, reduce,
+                  diagnostic::FsdpStageKeptGathered{w.stage, w.weightsBytes, w.gradientsBytes, w.totalBytes,
+                                                    x.grads.reduceBytes, reduceShare});
+}
+
 void diagnose(const EvalContext& x, Plan& p) {
     diagnoseStepTime(x, p);
     diagnosePipelineSplit(x, p);
     if (x.unfusedSoftmax)
         diagnoseUnfusedSoftmax(x, p);
     diagnoseOffload(x, p);
+    if (x.fsdpStageGathered)
+        diagnoseFsdpStageGathered(x, p);
     if (x.s.training.precision == Precision::Fp8 && !x.fp8) // asked for, but the GPU runs it in 16 bits
         addDiagnostic(p, Severity::Warning, 0, diagnostic::Fp8NotSupported{});
     if (p.mfu < 0.20)

@@ -100,6 +100,9 @@ struct Intermediates {
     double dpNominalBandwidth = 0;   // the link's bytes/s before efficiency
     double dpRingLatencySeconds = 0; // (n-1) steps x the link's latency
     double dpRingBandwidthSeconds = 0;
+    // FSDP with a pipeline (the stage kept gathered): the gradient reduction after the stage's last backward,
+    // exposed whole, per step; 0 otherwise.
+    double fsdpBulkReduceSeconds = 0;
     double gemmEfficiency = 0; // FLOP-weighted over the layer's GEMMs
     double attentionCoreFwdSeconds =
         0; // attention core (scores, softmax excluded), one layer, one micro batch, forward

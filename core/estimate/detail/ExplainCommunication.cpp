@@ -191,6 +191,12 @@ void explainDpComm(ExplanationList& list) {
         dpWords += " FP8 weight gathers are on (fp8_param_gather: torchao's float8 all-gather, Megatron-LM "
                    "--fp8-param-gather): each weight travels as its 1-byte fp8 cast, half the 16-bit bytes.";
     }
+    if (const double bulk = p.intermediates.fsdpBulkReduceSeconds; bulk > 0)
+        dpWords += lp::format(
+            " Under the pipeline FSDP keeps each stage gathered across the micro batches: its weights are "
+            "gathered once per step, and its gradients reduced once, after its last backward, with the "
+            "compute waiting for them ({} of the exposed time; torch.distributed.pipelining's REDUCE_GRAD).",
+            secs(bulk));
     if (o.overlapDpComm && p.style == ExecutionStyle::Fsdp)
         dpWords += " The DP communication overlap is on, but the FSDP style overlaps the reduction with the "
                    "backward pass anyway.";

@@ -128,8 +128,9 @@ double rematKeptBytes(const EvalContext& x) {
 
 // Bytes per parameter a GPU holds after ZeRO/FSDP sharding over a group of n ranks (DP x CP, or for routed
 // experts the ranks that hold the same experts). FSDP with a pipeline keeps the stage's 16-bit weights
-// gathered and accumulates unsharded gradients (in the reduction dtype) until the last micro batch.
-// Megatron's gradient buffer is fp32 in bf16/fp8.
+// gathered (fp8StageGatherSaving: the linear layers' in fp8 with the fp8 all-gather) and accumulates
+// unsharded gradients (in the reduction dtype) until the last micro batch (docs/estimation.md, "Model
+// state"). Megatron's gradient buffer is fp32 in bf16/fp8.
 struct HeldBytes {
     double weights = 0, gradients = 0, optimizer = 0;
 };
@@ -164,9 +165,9 @@ double keptActivationBytes(const EvalContext& x, const LayerActivations& la) {
 }
 
 // Micro batches' worth of a rank's layers held at its peak: the schedule's warm-up forwards and the one
-// running. 1F1B: min(p - i, m). Interleaved (Megatron-LM's and torch's Interleaved1F1B alike): (p - i - 1) x
-// 2 + (v - 1) x p warm-up chunk forwards, at most the m x v chunks there are, each 1/v of the rank's layers
-// (docs/estimation.md, "Activations").
+// running. 1F1B: min(p - i, m). Interleaved (Megatron-LM's and torch's Interleaved1F1B alike, with p dividing
+// m as the layout requires): (p - i - 1) x 2 + (v - 1) x p warm-up chunk forwards, at most the m x v chunks
+// there are, each 1/v of the rank's layers (docs/estimation.md, "Activations").
 double microBatchesInFlight(const EvalContext& x, int rank) {
     const int stages = x.s.layout.pp;
     if (stages == 1)
@@ -255,6 +256,11 @@ double fp8WeightCopyBytes(const EvalContext& x, const StageInputs& in, double la
     const double copied = x.zero >= 3 ? std::min(layers, x.traits.fsdpLayersInFlight) : layers;
     return x.fp8Habit.active ? copied * in.linearPerLayer * x.fp8Habit.weightCopyBytesPerParam : 0.0;
 }
+// A stage kept gathered with the fp8 all-gather holds its linear layers' weights as the fp8 values that were
+// gathered (torchao's Float8 all-gather), a byte less per parameter than the 16-bit weights counted.
+double fp8StageGatherSaving(const EvalContext& x, const StageInputs& in, double layers) {
+    return x.fsdpStageGathered ? layers * in.linearPerLayer * (2.0 - x.gatherBytesPerParam) : 0.0;
+}
 double fp8ScalingBytes(const EvalContext& x, double layers) {
     return x.fp8Habit.active ? layers * x.fp8ModulesPerLayer * fp8ScalingBytesPerModule(x.fp8Habit) : 0.0;
 }
@@ -274,7 +280,8 @@ double placeStageState(const EvalContext& x, const StageInputs& in, int i, Stage
     params /= x.t;
     const double expertParams = layers * x.expertLayerParams / (x.etp * x.ep);
     sm.weightsBytes = params * in.dense.weights + expertParams * in.expert.weights +
-                      fp8WeightCopyBytes(x, in, layers) + fp8ScalingBytes(x, layers);
+                      fp8WeightCopyBytes(x, in, layers) + fp8ScalingBytes(x, layers) -
+                      fp8StageGatherSaving(x, in, layers);
     sm.gradientsBytes = params * in.dense.gradients + expertParams * in.expert.gradients;
     sm.optimizerBytes = params * in.dense.optimizer + expertParams * in.expert.optimizer;
     if (!x.optimizerOffload)

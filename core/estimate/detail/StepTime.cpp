@@ -129,33 +129,46 @@ double epPerLayer(const EvalContext& x, const LayerTimes& lt, const RecomputeCos
 }
 
 // ZeRO-3 / FSDP: per layer, gather 16-bit weights for forward and again for backward, reduce-scatter
-// gradients; prefetched one layer ahead, so only what exceeds the layer's compute is exposed. With a
-// pipeline, FSDP keeps the stage gathered across micro batches and reduces its gradients after the last one:
-// the traffic happens once per step instead of once per micro batch.
+// gradients; prefetched one layer ahead, so only what exceeds the layer's compute is exposed.
 struct FsdpTraffic {
     double exposedPerLayer = 0; // per layer and micro batch
     double firstGather = 0;     // the first layer's gather, per micro batch
     double oncePerStep = 0;     // the stage kept gathered: all of it once per step
+    double bulkReduce = 0;      // ... of which the gradient reduction after the stage's last backward
 };
+
+// FSDP under torch.distributed.pipelining keeps the stage gathered across micro batches
+// (docs/estimation.md, "ZeRO-3 / FSDP"): each unit is gathered once per step, behind the first micro
+// batch's forward, and its gradients are reduced only after the stage's last backward (the schedule's
+// REDUCE_GRAD), every unit at once while the compute stream waits: nothing hides that reduction.
+void keepStageGathered(const EvalContext& x, const LayerTimes& lt, double gather, double reduce,
+                       FsdpTraffic& f) {
+    // The embedding (first stage) or the output layer (last) is one more unit; the larger of the two.
+    const double endShare = std::max(x.embedParams, x.headParams) / x.t / std::max(x.layerParamsOnGpu(), 1.0);
+    const double units = x.Ls + endShare;
+    f.bulkReduce = units * reduce;
+    f.oncePerStep = x.Ls * overlappedSeconds(gather, lt.fwd()) + (1.0 + endShare) * gather + f.bulkReduce;
+    f.exposedPerLayer = 0;
+    f.firstGather = 0;
+}
 
 FsdpTraffic fsdpTraffic(const EvalContext& x, const LayerTimes& lt, const RecomputeCost& rc) {
     FsdpTraffic f;
-    if (x.zero >= 3 && x.shardGroup * x.replicas > 1) {
-        const double layerBytes16 = x.gatherBytesPerParam * x.layerParamsOnGpu();
-        const double gather = allGatherSeconds(x.shardGroup, layerBytes16, x.dpLink);
-        const double gradBytes = layerBytes16 / 2.0 * x.grads.reduceBytes;
-        // Hybrid sharding: the reduce-scattered shard is then all-reduced across the replicas.
-        const double reduce = allGatherSeconds(x.shardGroup, gradBytes, x.dpLink) +
-                              allReduceSeconds(x.replicas, gradBytes / x.shardGroup, x.replicaLink);
-        f.exposedPerLayer =
-            overlappedSeconds(gather, lt.fwd()) + overlappedSeconds(gather + reduce, lt.bwd() + rc.seconds);
-        f.firstGather = gather;
-    }
+    if (x.zero < 3 || x.shardGroup * x.replicas <= 1)
+        return f;
+    const double layerBytes16 = x.gatherBytesPerParam * x.layerParamsOnGpu();
+    const double gather = allGatherSeconds(x.shardGroup, layerBytes16, x.dpLink);
+    const double gradBytes = layerBytes16 / x.gatherBytesPerParam * x.grads.reduceBytes;
+    // Hybrid sharding: the reduce-scattered shard is then all-reduced across the replicas.
+    const double reduce = allGatherSeconds(x.shardGroup, gradBytes, x.dpLink) +
+                          allReduceSeconds(x.replicas, gradBytes / x.shardGroup, x.replicaLink);
     if (x.fsdpStageGathered) {
-        f.oncePerStep = x.Ls * f.exposedPerLayer + f.firstGather;
-        f.exposedPerLayer = 0;
-        f.firstGather = 0;
+        keepStageGathered(x, lt, gather, reduce, f);
+        return f;
     }
+    f.exposedPerLayer =
+        overlappedSeconds(gather, lt.fwd()) + overlappedSeconds(gather + reduce, lt.bwd() + rc.seconds);
+    f.firstGather = gather;
     return f;
 }
 
@@ -438,6 +451,7 @@ void computeTime(const EvalContext& x, Plan& plan) {
     const double dpExposed =
         fsdpInPipeline + c.fsdp.oncePerStep + dpReductionSeconds(x, lt, c, stageParams, im);
     tb.dpCommExposedSeconds = dpExposed;
+    im.fsdpBulkReduceSeconds = c.fsdp.bulkReduce;
     tb.optimizerSeconds = optimizerStepSeconds(x, lt, c, stageParams, im);
     const double loadSeconds = x.b * x.m * x.seq / x.s.training.loaderTokensPerSecond;
     tb.loaderSeconds = x.s.training.loaderPrefetch ? std::max(0.0, loadSeconds - pipeline) : loadSeconds;
