@@ -15,17 +15,18 @@ namespace {
 
 std::string lowered(std::string_view text) {
     std::string out(text);
-    std::ranges::transform(out, out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    std::ranges::transform(out, out.begin(),
+                           [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     return out;
 }
 
 // A family's model numbers and their architecture generation (the makers' data sheets).
 constexpr std::array<std::pair<std::string_view, std::string_view>, 22> kFamilies = {{
-    {"v100", "Volta"},     {"a100", "Ampere"},    {"a800", "Ampere"},    {"a10", "Ampere"},
-    {"a30", "Ampere"},     {"a40", "Ampere"},     {"l40", "Ada"},        {"l4", "Ada"},
-    {"gh200", "Hopper"},   {"h100", "Hopper"},    {"h800", "Hopper"},    {"h200", "Hopper"},
+    {"v100", "Volta"},     {"a100", "Ampere"},     {"a800", "Ampere"},     {"a10", "Ampere"},
+    {"a30", "Ampere"},     {"a40", "Ampere"},      {"l40", "Ada"},         {"l4", "Ada"},
+    {"gh200", "Hopper"},   {"h100", "Hopper"},     {"h800", "Hopper"},     {"h200", "Hopper"},
     {"h20", "Hopper"},     {"gb200", "Blackwell"}, {"gb300", "Blackwell"}, {"b200", "Blackwell"},
-    {"b300", "Blackwell"}, {"mi300", "CDNA 3"},   {"mi325", "CDNA 3"},    {"mi250", "CDNA 2"},
+    {"b300", "Blackwell"}, {"mi300", "CDNA 3"},    {"mi325", "CDNA 3"},    {"mi250", "CDNA 2"},
     {"mi210", "CDNA 2"},   {"mi35", "CDNA 4"},
 }};
 
@@ -80,8 +81,8 @@ std::string bandSentence(const Scenario& s, const TrustBand& band, long long few
                                                    fmt::fixed(static_cast<double>(most), 0) + " GPUs";
     const std::string relaxed =
         band.scaleRelaxed ? "; every GPU count taken: fewer than " + std::to_string(kMinBandFigures) +
-                                " figures within " + fmt::fixed(kComparableScaleFactor, 0) + "x of this plan's " +
-                                fmt::fixed(static_cast<double>(s.cluster.gpus()), 0)
+                                " figures within " + fmt::fixed(kComparableScaleFactor, 0) +
+                                "x of this plan's " + fmt::fixed(static_cast<double>(s.cluster.gpus()), 0)
                           : std::string();
     return "Measured runs like this one ran between " + fmt::duration(band.stepLow) + " and " +
            fmt::duration(band.stepHigh) + " per step (" + std::to_string(band.figures) + " figures of " +
@@ -93,7 +94,8 @@ std::string bandSentence(const Scenario& s, const TrustBand& band, long long few
 std::string rangeText(double low, double high, double scale, const char* unit) {
     const double span = std::max(std::fabs(high - low) * scale, 1e-12);
     const int decimals = std::clamp(static_cast<int>(std::ceil(-std::log10(span))) + 1, 0, 3);
-    return fmt::fixed(low * scale, decimals) + "–" + fmt::fixed(high * scale, decimals) + " " + unit;
+    const std::string range = fmt::fixed(low * scale, decimals) + "–" + fmt::fixed(high * scale, decimals);
+    return *unit ? range + " " + unit : range;
 }
 
 } // namespace
@@ -118,7 +120,8 @@ std::vector<ComparableFigure> comparableFigures(const std::vector<ValidationCase
             if (!isThroughputMetric(r.metric) || !r.invalidReason.empty() || r.predicted <= 0 ||
                 !std::isfinite(r.predicted))
                 continue;
-            out.push_back({c.id, gpuGeneration(s.cluster.gpu), std::string(toString(resolvedStyle(s.training))),
+            out.push_back({c.id, gpuGeneration(s.cluster.gpu),
+                           std::string(toString(resolvedStyle(s.training))),
                            std::string(toString(s.training.precision)), s.cluster.gpus(), speedError(r)});
         }
     }
@@ -138,7 +141,8 @@ double percentileOf(std::vector<double> values, double p) {
 TrustBand trustBand(const Scenario& s, const Plan& plan, const std::vector<ComparableFigure>& figures) {
     TrustBand band;
     const Selection chosen = comparableTo(s, figures);
-    if (!plan.valid || plan.time.stepSeconds <= 0 || static_cast<int>(chosen.figures.size()) < kMinBandFigures) {
+    if (!plan.valid || plan.time.stepSeconds <= 0 ||
+        static_cast<int>(chosen.figures.size()) < kMinBandFigures) {
         band.sentence = plan.valid ? noBandSentence(s, chosen.figures.size())
                                    : "No band: the layout is not valid, so there is no step time to bound.";
         return band;
@@ -182,8 +186,14 @@ std::string mfuBandText(const TrustBand& band) {
 }
 
 std::string tokensBandText(const TrustBand& band) {
-    return band.available ? fmt::count(band.tokensLow) + "–" + fmt::count(band.tokensHigh) + " tokens/s"
-                          : std::string();
+    if (!band.available)
+        return {};
+    const double high = band.tokensHigh;
+    const auto [scale, unit] = high >= 1e9   ? std::pair(1e-9, "B")
+                               : high >= 1e6 ? std::pair(1e-6, "M")
+                               : high >= 1e3 ? std::pair(1e-3, "k")
+                                             : std::pair(1.0, "");
+    return rangeText(band.tokensLow, band.tokensHigh, scale, unit);
 }
 
 std::string trustLine(const TrustBand& band) {

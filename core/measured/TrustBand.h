@@ -50,7 +50,7 @@ struct TrustBand {
     int figures = 0;                      // figures the band is drawn from
     std::vector<std::string> caseIds;     // the runs they come from, each once, in case order
     bool scaleRelaxed = false;            // too few runs within kComparableScaleFactor: every scale taken
-    std::string sentence; // what the band is and where it comes from, or why there is none
+    std::string sentence;                 // what the band is and where it comes from, or why there is none
 };
 
 // The p-th quantile (0..1) of the values, interpolated linearly between order statistics; 0 when empty.
@@ -60,7 +60,7 @@ TrustBand trustBand(const Scenario& s, const Plan& plan, const std::vector<Compa
 // "0.87-1.02 s" / "38.1-44.0 %": a band as a card's detail line; empty when not available.
 std::string stepBandText(const TrustBand& band);
 std::string mfuBandText(const TrustBand& band);
-std::string tokensBandText(const TrustBand& band); // "1.21 M–1.40 M tokens/s"
+std::string tokensBandText(const TrustBand& band); // "49.0–56.2 k" (tokens/s, as the card's value)
 // One line under a chart or on the gauge: "Runs like this one: 0.87–1.02 s per step", or "No comparable
 // published runs".
 std::string trustLine(const TrustBand& band);

@@ -66,7 +66,8 @@ TrustData validateForTrust(const std::vector<std::string>& paths) {
         InputErrors skipped;
         auto cases = loadValidationCases(path, &skipped);
         if (cases)
-            all.insert(all.end(), std::make_move_iterator(cases->begin()), std::make_move_iterator(cases->end()));
+            all.insert(all.end(), std::make_move_iterator(cases->begin()),
+                       std::make_move_iterator(cases->end()));
     }
     if (all.empty())
         return {};

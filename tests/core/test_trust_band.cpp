@@ -24,7 +24,8 @@ bool contains(const std::string& text, const std::string& part) {
 std::vector<ComparableFigure> figuresLike(const Scenario& s, int n, long long gpus) {
     std::vector<ComparableFigure> out;
     for (int i = 0; i < n; ++i)
-        out.push_back({"run" + std::to_string(i / 2), "Hopper", std::string(toString(resolvedStyle(s.training))),
+        out.push_back({"run" + std::to_string(i / 2), "Hopper",
+                       std::string(toString(resolvedStyle(s.training))),
                        std::string(toString(s.training.precision)), gpus, 0.01 * i});
     return out;
 }
@@ -63,7 +64,7 @@ LP_TEST(gpu_generation_comes_from_the_family_of_the_preset) {
     LP_CHECK_EQ(gpuGeneration(custom), std::string("my-gpu")); // "Tesla" is no family: the id itself
     custom.name = "NVIDIA V100 SXM2 32 GB";
     LP_CHECK_EQ(gpuGeneration(custom), std::string("Volta")); // the short name's family
-    for (const GpuPreset& preset : gpuPresets())                // every preset has a known generation
+    for (const GpuPreset& preset : gpuPresets())              // every preset has a known generation
         LP_CHECK(gpuGeneration(preset.gpu) != preset.gpu.id);
 }
 
@@ -92,7 +93,8 @@ LP_TEST(band_is_the_10th_to_90th_percentile_of_comparable_errors) {
     LP_CHECK(near(band.tokensHigh, plan.tokensPerSecond / 1.01));
     LP_CHECK(contains(band.sentence, "Measured runs like this one ran between "));
     LP_CHECK(contains(band.sentence, "(11 figures of 6 runs: Hopper, " +
-                                         std::string(toString(resolvedStyle(s.training))) + " style, bf16, 64 GPUs"));
+                                         std::string(toString(resolvedStyle(s.training))) +
+                                         " style, bf16, 64 GPUs"));
     LP_CHECK(contains(band.sentence, "10th to 90th percentile"));
     LP_CHECK(!stepBandText(band).empty());
     LP_CHECK(contains(mfuBandText(band), " %"));
@@ -115,7 +117,8 @@ LP_TEST(comparable_runs_share_generation_style_precision_and_scale) {
     scaled[0].gpus = 4;
     const TrustBand relaxed = trustBand(s, plan, scaled);
     LP_CHECK(relaxed.available && relaxed.scaleRelaxed);
-    LP_CHECK(contains(relaxed.sentence, "every GPU count taken: fewer than 5 figures within 8x of this plan's 64"));
+    LP_CHECK(contains(relaxed.sentence,
+                      "every GPU count taken: fewer than 5 figures within 8x of this plan's 64"));
     std::vector<ComparableFigure> more = figuresLike(s, 6, 64);
     more[0].gpus = 4; // five within 8x: the far one is left out
     const TrustBand left = trustBand(s, plan, more);
@@ -131,8 +134,9 @@ LP_TEST(no_comparable_runs_says_so_instead_of_a_band) {
     LP_CHECK(!band.available);
     LP_CHECK_EQ(band.figures, 0);
     LP_CHECK(band.caseIds.empty());
-    LP_CHECK(contains(band.sentence, "No comparable published runs: 0 throughput figures of runs like this one "
-                                     "(CDNA 3, "));
+    LP_CHECK(contains(band.sentence,
+                      "No comparable published runs: 0 throughput figures of runs like this one "
+                      "(CDNA 3, "));
     LP_CHECK(contains(band.sentence, "fewer than the 5 a band needs"));
     LP_CHECK(stepBandText(band).empty() && mfuBandText(band).empty());
 }
@@ -172,8 +176,9 @@ LP_TEST(validation_folder_is_found_from_the_environment_and_lists_its_sets) {
 }
 
 LP_TEST(the_bundled_sets_give_the_default_scenario_a_band) {
-    const TrustData data = validateForTrust({std::string(LP_TEST_DATA_DIR) + "/validation/reference-runs.json",
-                                             std::string(LP_TEST_DATA_DIR) + "/validation/dgxc-benchmarking-runs.json"});
+    const TrustData data =
+        validateForTrust({std::string(LP_TEST_DATA_DIR) + "/validation/reference-runs.json",
+                          std::string(LP_TEST_DATA_DIR) + "/validation/dgxc-benchmarking-runs.json"});
     LP_CHECK(!data.groups.empty());
     LP_CHECK(data.figures.size() > 100);
     const Scenario s = defaultScenario();
