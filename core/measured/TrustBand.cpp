@@ -215,4 +215,8 @@ void addTrustBand(std::vector<KeyFigure>& cards, const TrustBand& band) {
     }
 }
 
+ReportTrust reportTrust(const TrustBand& band) {
+    return {stepBandText(band), mfuBandText(band), band.sentence};
+}
+
 } // namespace lp::core

@@ -1,7 +1,7 @@
 #pragma once
 // The band a plan's step time, MFU and tokens/s carry: how far the planner was off on the published runs most
 // like the plan (same GPU generation, framework style and precision, a comparable GPU count), as the 10th to
-// 90th percentile of their speed errors (docs/validation.md, "Trust bands"). The validation behind it runs
+// 90th percentile of their speed errors (docs/validation/trust-bands.md). The validation behind it runs
 // once (ValidationFolder.h); the band of a plan is a filter over its figures.
 #include "core/estimate/KeyFigures.h"
 #include "core/estimate/Plan.h"
@@ -9,6 +9,7 @@
 #include "core/measured/ValidationRun.h"
 #include "core/model/Hardware.h"
 #include "core/model/Scenario.h"
+#include "core/report/Report.h"
 
 #include <string>
 #include <vector>
@@ -67,5 +68,7 @@ std::string trustLine(const TrustBand& band);
 // The step-time and throughput cards with their band as a further detail line ("runs like it: 0.87–1.02 s",
 // or "no comparable published runs") and the band's sentence in their tooltip.
 void addTrustBand(std::vector<KeyFigure>& cards, const TrustBand& band);
+// The band as a report shows it beside the step time and MFU.
+ReportTrust reportTrust(const TrustBand& band);
 
 } // namespace lp::core

@@ -6,6 +6,7 @@
 #include "core/io/Presets.h"
 #include "core/measured/TrustBand.h"
 #include "core/measured/ValidationFolder.h"
+#include "core/report/Report.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -186,6 +187,23 @@ LP_TEST(the_bundled_sets_give_the_default_scenario_a_band) {
     const TrustBand band = trustBand(s, plan, data.figures);
     LP_CHECK(band.available);
     LP_CHECK(band.stepLow <= band.stepHigh && band.mfuLow <= band.mfuHigh);
+}
+
+LP_TEST(reports_show_the_band_beside_step_time_and_mfu) {
+    const Scenario s = defaultScenario();
+    ReportInput report = makeReport(s);
+    const std::string before = renderReport(report, ReportFormat::Markdown);
+    LP_CHECK(!contains(before, "of runs like it"));
+    const TrustBand band = trustBand(s, report.plan, figuresLike(s, 11, 64));
+    report.trust = reportTrust(band);
+    for (const ReportFormat f : {ReportFormat::Markdown, ReportFormat::Html}) {
+        const std::string text = renderReport(report, f);
+        LP_CHECK(contains(text, "Step time of runs like it"));
+        LP_CHECK(contains(text, stepBandText(band)));
+        LP_CHECK(contains(text, "MFU of runs like it"));
+        LP_CHECK(contains(text, mfuBandText(band)));
+        LP_CHECK(contains(text, "How far to trust it"));
+    }
 }
 
 LP_TEST_MAIN()

@@ -18,8 +18,8 @@
 #include "ui/widgets/InlineBanner.h"
 
 #include <QTabWidget>
-#include <QTextBrowser>
 #include <QTest>
+#include <QTextBrowser>
 
 using namespace lp;
 
@@ -30,9 +30,7 @@ class TestTrustBandView : public QObject {
 
     ui::ScenarioDocument* doc() const { return m_window->document(); }
     ui::PlanView* plan() const { return m_window->planView(); }
-    QString stepDetail() const {
-        return plan()->keyFigures()->figure(QStringLiteral("time.step"))->detail();
-    }
+    QString stepDetail() const { return plan()->keyFigures()->figure(QStringLiteral("time.step"))->detail(); }
 
 private slots:
     void initTestCase() { test::isolateUserFolders(m_dir); }
@@ -47,11 +45,16 @@ private slots:
         const auto band = ui::bundledTrustBand(doc()->scenario(), doc()->plan());
         QVERIFY(band && band->available); // the sets are found beside the checkout (tests/data/validation)
         QTRY_VERIFY(plan()->gauge()->showsTrustBand());
-        QTRY_VERIFY2(stepDetail().contains(QStringLiteral("runs like it: ") + ui::qs(core::stepBandText(*band))),
-                     qPrintable(stepDetail()));
+        QTRY_VERIFY2(
+            stepDetail().contains(QStringLiteral("runs like it: ") + ui::qs(core::stepBandText(*band))),
+            qPrintable(stepDetail()));
         const QString tokens = plan()->keyFigures()->figure(QStringLiteral("tokens_per_s"))->detail();
         QVERIFY2(tokens.contains(ui::qs(core::tokensBandText(*band))), qPrintable(tokens));
-        QVERIFY(plan()->keyFigures()->figure(QStringLiteral("time.step"))->toolTip().contains(ui::qs(band->sentence)));
+        QVERIFY(plan()
+                    ->keyFigures()
+                    ->figure(QStringLiteral("time.step"))
+                    ->toolTip()
+                    .contains(ui::qs(band->sentence)));
         QVERIFY(plan()->gauge()->toolTip().contains(ui::qs(band->sentence)));
         QVERIFY(plan()->timeChart()->headline().contains(ui::qs(core::trustLine(*band))));
         ui::ExplanationPanel* panel = m_window->explanationPanel();
@@ -66,7 +69,8 @@ private slots:
         s.cluster.gpu = core::findGpuPreset("mi300x")->gpu;
         s.training.precision = core::Precision::Fp8;
         doc()->edit(s, QStringLiteral("gpu"));
-        QTRY_VERIFY2(stepDetail().contains(QStringLiteral("no comparable published runs")), qPrintable(stepDetail()));
+        QTRY_VERIFY2(stepDetail().contains(QStringLiteral("no comparable published runs")),
+                     qPrintable(stepDetail()));
         QVERIFY(!plan()->gauge()->showsTrustBand());
         QVERIFY(plan()->timeChart()->headline().contains(QStringLiteral("No comparable published runs")));
         ui::ExplanationPanel* panel = m_window->explanationPanel();
