@@ -65,8 +65,8 @@ std::string tokensBandText(const TrustBand& band); // "49.0–56.2 k" (tokens/s,
 // One line under a chart or on the gauge: "Runs like this one: 0.87–1.02 s per step", or "No comparable
 // published runs".
 std::string trustLine(const TrustBand& band);
-// The step-time and throughput cards with their band as a further detail line ("runs like it: 0.87–1.02 s",
-// or "no comparable published runs") and the band's sentence in their tooltip.
+// The step-time card with its band as a further detail line ("runs like it: 0.87–1.02 s", or "no comparable
+// published runs"); the step-time and throughput cards with the band's sentence in their tooltip.
 void addTrustBand(std::vector<KeyFigure>& cards, const TrustBand& band);
 // The band as a report shows it beside the step time and MFU.
 ReportTrust reportTrust(const TrustBand& band);

@@ -99,6 +99,7 @@ LP_TEST(band_is_the_10th_to_90th_percentile_of_comparable_errors) {
     LP_CHECK(contains(band.sentence, "10th to 90th percentile"));
     LP_CHECK(!stepBandText(band).empty());
     LP_CHECK(contains(mfuBandText(band), " %"));
+    LP_CHECK(tokensBandText(band).ends_with(" k")); // about 50,000 tokens/s
 }
 
 LP_TEST(comparable_runs_share_generation_style_precision_and_scale) {

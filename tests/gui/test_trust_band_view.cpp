@@ -49,7 +49,12 @@ private slots:
             stepDetail().contains(QStringLiteral("runs like it: ") + ui::qs(core::stepBandText(*band))),
             qPrintable(stepDetail()));
         const QString tokens = plan()->keyFigures()->figure(QStringLiteral("tokens_per_s"))->detail();
-        QVERIFY2(tokens.contains(ui::qs(core::tokensBandText(*band))), qPrintable(tokens));
+        QVERIFY(plan()
+                    ->keyFigures()
+                    ->figure(QStringLiteral("tokens_per_s"))
+                    ->toolTip()
+                    .contains(ui::qs(band->sentence)));
+        QVERIFY(!tokens.isEmpty());
         QVERIFY(plan()
                     ->keyFigures()
                     ->figure(QStringLiteral("time.step"))
