@@ -180,7 +180,7 @@ std::string renderThroughput(const Scenario& s, const Plan& p, const core::Trust
     KeyValues kv;
     kv.add("MFU", report::mfuText(p));
     if (trust && trust->available)
-        kv.add("MFU of runs like it", core::mfuBandText(*trust));
+        kv.add("Runs like it", core::mfuBandText(*trust) + " MFU");
     kv.add("TFLOP/s per GPU", report::tflopsPerGpuText(p));
     kv.add("Tokens/s", report::tokensPerSecondText(p));
     kv.add("Token budget", report::tokenBudgetText(s, p));
