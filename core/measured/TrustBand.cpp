@@ -177,8 +177,12 @@ TrustBand trustBand(const Scenario& s, const Plan& plan, const std::vector<Compa
 std::string stepBandText(const TrustBand& band) {
     if (!band.available)
         return {};
-    return band.stepHigh < 1 ? rangeText(band.stepLow, band.stepHigh, 1e3, "ms")
-                             : rangeText(band.stepLow, band.stepHigh, 1, "s");
+    if (band.stepHigh < 1)
+        return rangeText(band.stepLow, band.stepHigh, 1e3, "ms");
+    if (band.stepHigh < 120)
+        return rangeText(band.stepLow, band.stepHigh, 1, "s");
+    return band.stepHigh < 7200 ? rangeText(band.stepLow, band.stepHigh, 1.0 / 60, "min")
+                                : rangeText(band.stepLow, band.stepHigh, 1.0 / 3600, "h");
 }
 
 std::string mfuBandText(const TrustBand& band) {

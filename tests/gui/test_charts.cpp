@@ -212,13 +212,21 @@ private slots:
                         return false;
                 return true;
             };
-            QTest::qWait(20); // the cards' labels wrap after the layout that sized them
-            (void)QTest::qWaitFor(tallEnough, 2000); // then the page's layout follows the cards' new heights
             // Whole: wrapped onto more lines, never elided, and the card as tall as its lines.
             const auto whole = [](QString shown, QString text) {
                 return shown.replace(QLatin1Char('\n'), QLatin1Char(' ')) ==
                        text.replace(QLatin1Char('\n'), QLatin1Char(' '));
             };
+            const auto allWhole = [&] {
+                for (ui::FigureLabel* card : plan()->keyFigures()->figures())
+                    if (!whole(card->shownValue(), card->value()) ||
+                        !whole(card->shownDetail(), card->detail()))
+                        return false;
+                return true;
+            };
+            QTest::qWait(20); // the cards' labels wrap after the layout that sized them
+            // Then the page's layout follows the cards' new heights (several passes on a busy machine).
+            (void)QTest::qWaitFor([&] { return tallEnough() && allWhole(); }, 2000);
             for (ui::FigureLabel* card : plan()->keyFigures()->figures())
                 if (!whole(card->shownValue(), card->value()) ||
                     !whole(card->shownDetail(), card->detail()) ||
