@@ -168,16 +168,19 @@ std::string renderPrecision(const Scenario& s, const Plan& p) {
     return out;
 }
 
-std::string renderTime(const Plan& p) {
+std::string renderTime(const Plan& p, const core::TrustBand* trust) {
     std::string out =
         heading(std::string(report::kTimeSection) + ": " + fixed(p.time.stepSeconds * 1e3, 1) + " ms");
     out += renderTable(report::timeTable(p));
-    return out + "  " + report::bubbleLine(p) + "\n";
+    out += "  " + report::bubbleLine(p) + "\n";
+    return trust ? out + "  " + trust->sentence + "\n" : out;
 }
 
-std::string renderThroughput(const Scenario& s, const Plan& p) {
+std::string renderThroughput(const Scenario& s, const Plan& p, const core::TrustBand* trust) {
     KeyValues kv;
     kv.add("MFU", report::mfuText(p));
+    if (trust && trust->available)
+        kv.add("Runs like it", core::mfuBandText(*trust) + " MFU");
     kv.add("TFLOP/s per GPU", report::tflopsPerGpuText(p));
     kv.add("Tokens/s", report::tokensPerSecondText(p));
     kv.add("Token budget", report::tokenBudgetText(s, p));
@@ -201,7 +204,7 @@ std::string renderDiagnostics(const Plan& p) {
     return out;
 }
 
-std::string renderPlanText(const Scenario& s, const Plan& p) {
+std::string renderPlanText(const Scenario& s, const Plan& p, const core::TrustBand* trust) {
     std::string out = renderScenarioSummary(s, p);
     if (!p.valid) {
         out += "\n" + report::statusLine(p) + "\n";
@@ -210,8 +213,8 @@ std::string renderPlanText(const Scenario& s, const Plan& p) {
     }
     out += renderMemory(p);
     out += renderPrecision(s, p);
-    out += renderTime(p);
-    out += renderThroughput(s, p);
+    out += renderTime(p, trust);
+    out += renderThroughput(s, p, trust);
     out += renderDiagnostics(p);
     return out;
 }

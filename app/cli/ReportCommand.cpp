@@ -2,6 +2,8 @@
 #include "app/cli/Commands.h"
 #include "app/cli/InteropCommon.h"
 #include "app/cli/ScenarioFlags.h"
+#include "core/measured/TrustBand.h"
+#include "core/measured/ValidationFolder.h"
 #include "core/report/Report.h"
 
 #include <iostream>
@@ -86,6 +88,9 @@ int runReport(const Args& argv) {
     core::ReportInput report = core::makeReport(*scenario, evaluated->profile, evaluated->plan);
     if (title)
         report.title = *title;
+    // The band of comparable measured runs (every bundled validation set, about 0.2 s).
+    report.trust =
+        core::reportTrust(core::trustBand(*scenario, evaluated->plan, core::validateBundledSets().figures));
     if (auto w = writeOutput(output, core::renderReport(report, *format)); !w)
         return reportError(w.error(), jsonErrors);
     return kExitOk;

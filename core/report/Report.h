@@ -26,6 +26,15 @@ std::optional<ReportFormat> parseReportFormat(std::string_view s); // also "mark
 // From a file name's extension (.html/.htm, .md/.markdown, .json, .pdf); nullopt otherwise.
 std::optional<ReportFormat> reportFormatForPath(std::string_view path);
 
+// How far measured runs like this one ran from their plans (core/measured/TrustBand.h, which this folder does
+// not use: the caller words it): the step time and MFU ranges ("4.66–5.35 s", "34.4–39.5 %"; empty without a
+// band) and the sentence saying where they come from, or that no comparable runs exist. All empty: not shown.
+struct ReportTrust {
+    std::string stepRange;
+    std::string mfuRange;
+    std::string sentence;
+};
+
 // What a report shows. makeReport() fills it; callers may change the title or the date.
 struct ReportInput {
     Scenario scenario;
@@ -35,6 +44,7 @@ struct ReportInput {
     std::string title;                     // "Layout report: <scenario name>"
     std::string generatedAt;               // ISO 8601 UTC, "2025-01-31T09:30:00Z"
     std::string toolVersion;               // LP_VERSION
+    ReportTrust trust;                     // set by the caller that has the validated runs
 };
 
 // Evaluates the scenario with the profile (or the GPU's built-in profile) and fills everything.

@@ -429,3 +429,30 @@ LP_TEST(evaluate_scenario_flags_at_their_limits_write_files_that_open_again) {
 }
 
 } // namespace
+
+// The band of comparable measured runs: time.step_s_band, mfu_band and tokens_per_s_band {low, high} around
+// the plan's figures and trust {available, figures, runs, sentence}; null bands where no run is like the
+// plan.
+LP_TEST(evaluate_json_carries_the_trust_band) {
+    const json j = run({"evaluate", "--json"}).parsed();
+    LP_CHECK(j["trust"]["available"].get<bool>()); // the sets beside the build tree (tests/data/validation)
+    LP_CHECK(j["trust"]["figures"].get<int>() >= 5);
+    LP_CHECK(!j["trust"]["runs"].empty());
+    LP_CHECK(
+        j["trust"]["sentence"].get<std::string>().starts_with("Measured runs like this one ran between"));
+    const json& step = j["time"]["step_s_band"];
+    LP_CHECK(step["low"].get<double>() <= step["high"].get<double>());
+    LP_CHECK(step["low"].get<double>() > 0);
+    LP_CHECK(j["mfu_band"]["low"].get<double>() <= j["mfu_band"]["high"].get<double>());
+    LP_CHECK(j["tokens_per_s_band"]["low"].get<double>() > 0);
+
+    const json none = run({"evaluate", "--json", "--gpu", "mi300x", "--precision", "fp8"}).parsed();
+    LP_CHECK(!none["trust"]["available"].get<bool>());
+    LP_CHECK(none["time"]["step_s_band"].is_null());
+    LP_CHECK(none["mfu_band"].is_null());
+    LP_CHECK(none["trust"]["runs"].empty());
+    LP_CHECK(none["trust"]["sentence"].get<std::string>().starts_with("No comparable published runs"));
+    const auto text = run({"evaluate"});
+    LP_CHECK(text.out.find("Measured runs like this one ran between") != std::string::npos);
+    LP_CHECK(text.out.find("Runs like it") != std::string::npos);
+}

@@ -31,6 +31,7 @@ MfuGauge::MfuGauge(QWidget* parent) : QWidget(parent) {
     setAccessibleName(tr("Model FLOPs utilization"));
     setToolTip(tr("Model FLOPs utilization: the share of the GPUs' peak 16-bit FLOP/s spent on the model's "
                   "own FLOPs. Under 20%: something is wrong; 35-55%: typical of well-tuned pretraining."));
+    m_baseToolTip = toolTip();
     setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);
     auto* trigger = new ExplainTrigger(this, [] { return QStringLiteral("mfu"); });
     connect(trigger, &ExplainTrigger::explainRequested, this, &MfuGauge::explainRequested);
@@ -50,6 +51,12 @@ void MfuGauge::setState(const core::MfuGaugeState& state, bool stale) {
     m_state = state;
     m_stale = stale;
     setAccessibleDescription(valueText() + QStringLiteral(", ") + bandText());
+    update();
+}
+
+void MfuGauge::setTrustBand(const std::optional<core::TrustBand>& band) {
+    m_trust = band;
+    setToolTip(band ? m_baseToolTip + QStringLiteral("\n\n") + qs(band->sentence) : m_baseToolTip);
     update();
 }
 
@@ -167,6 +174,15 @@ void MfuGauge::paintEvent(QPaintEvent*) {
         m_dialKey = key;
     }
     p.drawPixmap(0, 0, m_dial);
+    if (showsTrustBand() && !isGreyed()) { // where measured runs like this one landed
+        const QRectF arcRect(centre.x() - radius, centre.y() - radius, 2 * radius, 2 * radius);
+        QColor shade = pal.color(QPalette::Highlight);
+        shade.setAlpha(170);
+        p.setPen(QPen(shade, thickness * 0.5, Qt::SolidLine, Qt::FlatCap));
+        const double a0 = angleFor(m_trust->mfuLow);
+        const double a1 = angleFor(std::max(m_trust->mfuHigh, m_trust->mfuLow + 0.004));
+        p.drawArc(arcRect, static_cast<int>(a0 * 16), static_cast<int>((a1 - a0) * 16));
+    }
     const QFont small = scaleFont();
     const QFontMetricsF fm(small);
 

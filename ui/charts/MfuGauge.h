@@ -3,9 +3,12 @@
 // typical of well-tuned pretraining), the needle at the Plan's MFU, the value in the middle. A plan that
 // does not fit greys the whole dial (core::MfuGaugeState): its MFU is only what it would reach.
 #include "core/estimate/KeyFigures.h"
+#include "core/measured/TrustBand.h"
 
 #include <QPixmap>
 #include <QWidget>
+
+#include <optional>
 
 namespace lp::ui {
 
@@ -15,6 +18,9 @@ public:
     explicit MfuGauge(QWidget* parent = nullptr);
 
     void setState(const core::MfuGaugeState& state, bool stale);
+    // The MFU band of measured runs like the plan, shaded over the dial; nullopt or unavailable: none drawn.
+    void setTrustBand(const std::optional<core::TrustBand>& band);
+    bool showsTrustBand() const { return m_trust && m_trust->available; }
     double mfu() const { return m_state.mfu; }
     bool isGreyed() const { return m_state.greyed(); } // the plan does not fit
     QString valueText() const;                         // "41.2 %"
@@ -47,6 +53,8 @@ private:
     QPixmap m_dial;
     QString m_dialKey;
     core::MfuGaugeState m_state;
+    std::optional<core::TrustBand> m_trust;
+    QString m_baseToolTip;
     bool m_stale = false;
 };
 

@@ -111,6 +111,14 @@ void TimeChart::setPlan(const core::Plan& plan, bool stale) {
     rebuild();
 }
 
+void TimeChart::setTrust(const QString& line, const QString& sentence) {
+    if (line == m_trustLine && sentence == m_trustSentence)
+        return;
+    m_trustLine = line;
+    m_trustSentence = sentence;
+    rebuild();
+}
+
 double TimeChart::shownMilliseconds(TimeComponent c) const {
     const auto it = std::find(m_shown.begin(), m_shown.end(), c);
     if (it == m_shown.end())
@@ -207,7 +215,10 @@ void TimeChart::rebuild() {
     QString text = qs(core::stepTimeHeadline(t));
     if (m_stale)
         text += tr(" (last valid layout)");
+    if (!m_trustLine.isEmpty() && m_plan.valid)
+        text += QLatin1Char('\n') + m_trustLine;
     setHeadline({}, text, palette().color(QPalette::WindowText));
+    setHeadlineToolTip(m_trustSentence);
 }
 
 double TimeChart::rebuildBars(const std::vector<TimeComponent>& shown) {

@@ -23,6 +23,9 @@ class TimeChart : public ChartPanel {
 public:
     explicit TimeChart(QWidget* parent = nullptr);
     void setPlan(const core::Plan& plan, bool stale);
+    // Under the headline, the step time of measured runs like the plan (core::trustLine), the sentence on
+    // hover; empty: nothing.
+    void setTrust(const QString& line, const QString& sentence);
 
     // For tests: the components shown, top to bottom, and their bar values in milliseconds.
     std::vector<TimeComponent> shownComponents() const { return m_shown; }
@@ -41,6 +44,8 @@ private:
     QString m_longAxisTitle;
     core::Plan m_plan;
     bool m_stale = false;
+    QString m_trustLine;
+    QString m_trustSentence;
     std::vector<TimeComponent> m_shown;
     QHorizontalStackedBarSeries* m_series;
     std::array<QBarSet*, kTimeComponentCount> m_sets{};

@@ -3,8 +3,10 @@
 #include "core/estimate/Evaluate.h"
 #include "core/io/Presets.h"
 #include "core/io/ScenarioJson.h"
+#include "core/measured/TrustBand.h"
 #include "core/report/ReportHtml.h"
 #include "core/report/SvgCharts.h"
+#include "ui/document/BundledValidationGroups.h"
 #include "ui/document/ScenarioDocument.h"
 #include "ui/widgets/Format.h"
 
@@ -60,7 +62,10 @@ bool saveAtomically(const QString& path, QString* error, const std::function<voi
 } // namespace
 
 core::ReportInput ReportWriter::reportFor(const ScenarioDocument& doc) {
-    return core::makeReport(doc.scenario(), doc.profile(), doc.plan());
+    core::ReportInput report = core::makeReport(doc.scenario(), doc.profile(), doc.plan());
+    // The band of comparable measured runs (waits for the bundled runs' prediction, started with the window).
+    report.trust = core::reportTrust(core::trustBand(doc.scenario(), doc.plan(), bundledTrustData().figures));
+    return report;
 }
 
 std::unique_ptr<QTextDocument> ReportWriter::makeDocument(const core::ReportInput& report) {
@@ -179,7 +184,8 @@ int ReportWriter::exportFromCommandLine(const QString& outputPath, const QString
         }
         scenario = std::move(*loaded);
     }
-    const core::ReportInput report = core::makeReport(scenario);
+    core::ReportInput report = core::makeReport(scenario);
+    report.trust = core::reportTrust(core::trustBand(scenario, report.plan, bundledTrustData().figures));
     std::string errors;
     for (const auto& d : report.plan.diagnostics)
         if (d.severity == core::Severity::Error)

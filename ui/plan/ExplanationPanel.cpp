@@ -7,8 +7,10 @@
 #include "ui/document/ScenarioDocument.h"
 #include "ui/widgets/Format.h"
 
+#include <QDesktopServices>
 #include <QEvent>
 #include <QTextBrowser>
+#include <QUrl>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -39,7 +41,13 @@ QString formatValue(const core::Explanation& e, const core::Scenario& s, const c
 ExplanationPanel::ExplanationPanel(ScenarioDocument* doc, QWidget* parent)
     : QWidget(parent), m_doc(doc), m_browser(new QTextBrowser(this)) {
     m_browser->setObjectName(QStringLiteral("explanation"));
-    m_browser->setOpenExternalLinks(true);
+    m_browser->setOpenLinks(false); // the band's runs open the Validate tab; any other link the browser
+    connect(m_browser, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
+        if (url.scheme() == QLatin1String("lp-validate"))
+            showTrustRuns();
+        else
+            QDesktopServices::openUrl(url);
+    });
     m_browser->setToolTip(
         tr("The formula behind the figure you last clicked (or point at), with this plan's values."));
     m_browser->setAccessibleName(tr("Explanation"));
@@ -119,18 +127,8 @@ void ExplanationPanel::refresh() {
             QStringLiteral("<p style='color:%1'>%2 %3</p>").arg(muted.name(), tr("Source:"), esc(e->source));
     // A throughput figure comes with how far the planner was off on published runs like this one (once the
     // worker has predicted them, a moment after the window opens).
-    if (core::isThroughputFigure(m_key.toStdString())) {
-        if (const auto* groups = bundledValidationGroupsIfReady()) {
-            QString trust = qs(core::trustSentence(m_doc->shownScenario(), *groups));
-            if (m_doc->profile().origin != "built-in") // the published runs were predicted without it
-                trust += QLatin1Char(' ') + tr("Those runs were predicted with the built-in hardware "
-                                               "profiles, not the measured profile now active.");
-            html += QStringLiteral("<p style='margin-bottom:2px'><b>%1</b></p><p style='margin-top:0'>%2</p>")
-                        .arg(tr("How far to trust it"), trust.toHtmlEscaped());
-        } else {
-            m_trustPoll.start(); // one poll pending however often the text is refreshed meanwhile
-        }
-    }
+    if (core::isThroughputFigure(m_key.toStdString()))
+        html += trustHtml();
     if (m_doc->isShowingStalePlan())
         html += QStringLiteral("<p><i>%1</i></p>").arg(tr("Values of the last valid layout."));
     html += QStringLiteral("<p style='color:%1'>%2</p>")
@@ -140,6 +138,36 @@ void ExplanationPanel::refresh() {
         m_html = html;
         m_browser->setHtml(html);
     }
+}
+
+void ExplanationPanel::showTrustRuns() {
+    if (!m_trustRuns.isEmpty())
+        emit validationRunsRequested(m_trustRuns);
+}
+
+QString ExplanationPanel::trustHtml() {
+    const auto* groups = bundledValidationGroupsIfReady();
+    const auto band = bundledTrustBand(m_doc->shownScenario(), m_doc->shownPlan());
+    m_trustRuns.clear();
+    if (!groups || !band) {
+        m_trustPoll.start(); // one poll pending however often the text is refreshed meanwhile
+        return {};
+    }
+    QString trust =
+        qs(band->sentence) + QLatin1Char(' ') + qs(core::trustSentence(m_doc->shownScenario(), *groups));
+    if (m_doc->profile().origin != "built-in") // the published runs were predicted without it
+        trust += QLatin1Char(' ') + tr("Those runs were predicted with the built-in hardware "
+                                       "profiles, not the measured profile now active.");
+    QString html = QStringLiteral("<p style='margin-bottom:2px'><b>%1</b></p><p style='margin-top:0'>%2</p>")
+                       .arg(tr("How far to trust it"), trust.toHtmlEscaped());
+    if (band->available) {
+        for (const std::string& id : band->caseIds)
+            m_trustRuns << qs(id);
+        html += QStringLiteral("<p><a href='lp-validate:runs'>%1</a></p>")
+                    .arg(tr("Show these %n runs in the Validate tab", nullptr,
+                            static_cast<int>(m_trustRuns.size())));
+    }
+    return html;
 }
 
 } // namespace lp::ui

@@ -6,6 +6,7 @@
 #include "core/estimate/Explain.h"
 #include "ui/widgets/Format.h"
 
+#include <QStringList>
 #include <QTimer>
 #include <QWidget>
 
@@ -32,12 +33,20 @@ public slots:
     // A preview of `key` while the pointer is on its figure; empty: back to the chosen figure.
     void previewKey(const QString& key);
 
+    // The runs behind the shown plan's trust band (empty when it has none).
+    QStringList trustRuns() const { return m_trustRuns; }
+    // What the "Show these runs in the Validate tab" link does.
+    void showTrustRuns();
+
 signals:
     void keyChanged(const QString& key);
+    // The link under a throughput figure's band: the window shows these runs in the Validate tab.
+    void validationRunsRequested(const QStringList& caseIds);
 
 private:
     void display(const QString& key);
     void refresh();
+    QString trustHtml();
     void changeEvent(QEvent* event) override;
     ScenarioDocument* m_doc;
     QString m_key;
@@ -46,6 +55,7 @@ private:
     QTimer m_throttle;  // during a drag the text follows at most every few frames
     QTimer m_trustPoll; // until the published runs' groups are ready (BundledValidationGroups.h)
     QString m_html;
+    QStringList m_trustRuns;
     QTextBrowser* m_browser;
 };
 

@@ -97,9 +97,16 @@ void KeyFigures::setUnit(MemoryUnit unit) {
     refresh();
 }
 
+void KeyFigures::setTrustBand(const std::optional<core::TrustBand>& band) {
+    m_trust = band;
+    refresh();
+}
+
 void KeyFigures::refresh() {
-    const std::vector<core::KeyFigure> figures =
+    std::vector<core::KeyFigure> figures =
         core::keyFigures(m_scenario, m_plan, m_unit, m_hasPrevious ? &m_previousPlan : nullptr);
+    if (m_trust && m_plan.valid)
+        core::addTrustBand(figures, *m_trust);
     for (std::size_t i = 0; i < figures.size() && i < m_figures.size(); ++i)
         m_figures[i]->setFigure(figures[i]);
 }

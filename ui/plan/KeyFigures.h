@@ -3,11 +3,13 @@
 // tokens/s, effective batch with its formula, training state, and time and GPU-hours for the
 // token budget. Each one explains itself on hover, click or focus.
 #include "core/estimate/Plan.h"
+#include "core/measured/TrustBand.h"
 #include "core/model/Scenario.h"
 #include "ui/widgets/Format.h"
 
 #include <QWidget>
 
+#include <optional>
 #include <vector>
 
 namespace lp::ui {
@@ -23,6 +25,8 @@ public:
     // A new document (New, Open, a restore): the plan before it is not an earlier version of this one.
     void forgetPrevious();
     void setUnit(MemoryUnit unit);
+    // The band of measured runs like the plan on the step-time and throughput cards; nullopt: none yet.
+    void setTrustBand(const std::optional<core::TrustBand>& band);
     void setActiveKey(const QString& key);
 
     FigureLabel* figure(const QString& id) const;
@@ -52,6 +56,7 @@ private:
     bool m_hasPlan = false;
     bool m_hasPrevious = false;
     MemoryUnit m_unit = MemoryUnit::GiB;
+    std::optional<core::TrustBand> m_trust;
     std::vector<FigureLabel*> m_figures;
 };
 

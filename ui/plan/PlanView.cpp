@@ -4,6 +4,7 @@
 #include "ui/charts/MemoryChart.h"
 #include "ui/charts/MfuGauge.h"
 #include "ui/charts/TimeChart.h"
+#include "ui/document/BundledValidationGroups.h"
 #include "ui/document/ScenarioDocument.h"
 #include "ui/plan/KeyFigures.h"
 #include "ui/plan/PrecisionSection.h"
@@ -14,6 +15,7 @@
 #include <QBoxLayout>
 #include <QEvent>
 #include <QLabel>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace lp::ui {
@@ -21,8 +23,11 @@ namespace lp::ui {
 PlanView::PlanView(ScenarioDocument* doc, QWidget* parent)
     : QWidget(parent), m_doc(doc), m_memory(new MemoryChart(this)), m_precision(new PrecisionSection(this)),
       m_gauge(new MfuGauge(this)), m_mfuLabel(new QLabel(this)), m_figures(new KeyFigures(this)),
-      m_time(new TimeChart(this)) {
+      m_time(new TimeChart(this)), m_trustPoll(new QTimer(this)) {
     setObjectName(QStringLiteral("planView"));
+    m_trustPoll->setSingleShot(true);
+    m_trustPoll->setInterval(100);
+    connect(m_trustPoll, &QTimer::timeout, this, &PlanView::showTrust);
     m_mfuLabel->setObjectName(QStringLiteral("mfuLabel"));
     m_mfuLabel->setToolTip(m_gauge->toolTip());
     m_mfuLabel->setTextFormat(Qt::PlainText);
@@ -109,7 +114,13 @@ void PlanView::setActiveKey(const QString& key) {
 void PlanView::showGauge() {
     const core::MfuGaugeState state = core::mfuGaugeState(m_doc->shownPlan(), m_unit);
     m_gauge->setState(state, m_doc->isShowingStalePlan());
-    m_mfuLabel->setText(tr("MFU %1\n%2").arg(m_gauge->valueText(), m_gauge->bandText()));
+    QString text = tr("MFU %1\n%2").arg(m_gauge->valueText(), m_gauge->bandText());
+    if (const auto band = bundledTrustBand(m_doc->shownScenario(), m_doc->shownPlan());
+        band && !state.greyed())
+        text +=
+            QLatin1Char('\n') + (band->available ? tr("Runs like it: %1").arg(qs(core::mfuBandText(*band)))
+                                                 : tr("No comparable published runs"));
+    m_mfuLabel->setText(text);
     const QColor colour = state.greyed()                       ? palette().color(QPalette::PlaceholderText)
                           : state.band == core::MfuBand::Alarm ? palette::bandAlarm()
                                                                : palette().color(QPalette::WindowText);
@@ -127,8 +138,20 @@ void PlanView::showPlan() {
     showGauge();
     m_figures->setPlan(m_doc->shownScenario(), plan);
     m_time->setPlan(plan, stale);
+    showTrust();
     // The formats follow the scenario being edited (they do not depend on the layout).
     m_precision->setPlan(m_doc->scenario(), plan, stale);
+}
+
+void PlanView::showTrust() {
+    const auto band = bundledTrustBand(m_doc->shownScenario(), m_doc->shownPlan());
+    if (!band)
+        m_trustPoll->start();
+    m_gauge->setTrustBand(band);
+    m_figures->setTrustBand(band);
+    m_time->setTrust(band ? qs(core::trustLine(*band)) : QString(), band ? qs(band->sentence) : QString());
+    if (band)
+        showGauge(); // the line under the gauge
 }
 
 } // namespace lp::ui

@@ -7,6 +7,7 @@
 
 class QBoxLayout;
 class QLabel;
+class QTimer;
 
 namespace lp::ui {
 
@@ -44,6 +45,9 @@ protected:
 private:
     void showPlan();
     void showGauge();
+    // The band of measured runs like the plan on the gauge, the cards and the step-time chart, once the
+    // bundled runs are predicted (a worker thread; polled until then).
+    void showTrust();
     void arrangeMiddle();
     ScenarioDocument* m_doc;
     QWidget* m_content = nullptr;   // the scrolling page's content
@@ -55,6 +59,7 @@ private:
     KeyFigures* m_figures;
     TimeChart* m_time;
     MemoryUnit m_unit = MemoryUnit::GiB;
+    QTimer* m_trustPoll;
 };
 
 } // namespace lp::ui

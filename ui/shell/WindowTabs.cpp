@@ -6,6 +6,7 @@
 #include "ui/explore/AxisSweepView.h"
 #include "ui/explore/ExploreTab.h"
 #include "ui/measured/MeasuredRunPanel.h"
+#include "ui/plan/ExplanationPanel.h"
 #include "ui/plan/PlanView.h"
 #include "ui/shell/FileController.h"
 #include "ui/shell/MainWindow.h"
@@ -202,6 +203,12 @@ void WindowTabs::connectCalibrateAndValidate() {
         showPage(m_window.planView());
         showStatus(tr("Opened the published run %1 as an unsaved scenario").arg(id), 6000);
     });
+    // The runs behind a throughput figure's trust band, from the explanation's link.
+    connect(m_window.explanationPanel(), &ExplanationPanel::validationRunsRequested, this,
+            [this](const QStringList& ids) {
+                showPage(m_measurementTabs.validation);
+                m_measurementTabs.validation->showRuns(ids);
+            });
     connect(m_measurementTabs.calibrate, &CalibrateTab::profileApplied, this,
             [this] { showStatus(m_measurementTabs.calibrate->activeProfileText(), 6000); });
 }

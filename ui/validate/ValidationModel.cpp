@@ -329,8 +329,17 @@ void ValidationFilterModel::setText(const QString& text) {
     invalidateFilter();
 }
 
+void ValidationFilterModel::setCaseIds(const QStringList& caseIds) {
+    if (caseIds == m_caseIds)
+        return;
+    m_caseIds = caseIds;
+    invalidateFilter();
+}
+
 bool ValidationFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const {
     const QModelIndex i = sourceModel()->index(sourceRow, 0, sourceParent);
+    if (!m_caseIds.isEmpty() && !m_caseIds.contains(i.data(ValidationModel::CaseIdRole).toString()))
+        return false;
     if (!m_metric.isEmpty()) {
         const QString metric = i.data(ValidationModel::MetricRole).toString();
         if (m_metric == QLatin1String("throughput") ? !core::isThroughputMetric(metric.toStdString())

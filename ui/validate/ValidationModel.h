@@ -96,6 +96,9 @@ public:
     QString metric() const { return m_metric; }
     void setText(const QString& text);
     QString text() const { return m_text; }
+    // Only the rows of these cases (the runs behind a plan's trust band); empty: every case.
+    void setCaseIds(const QStringList& caseIds);
+    QStringList caseIds() const { return m_caseIds; }
 
 protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;
@@ -103,6 +106,7 @@ protected:
 private:
     QString m_metric;
     QString m_text;
+    QStringList m_caseIds;
 };
 
 } // namespace lp::ui

@@ -276,6 +276,8 @@ void ValidationTab::connectWidgets() {
     connect(m_banner, &InlineBanner::actionTriggered, this, [this](const QString& id) {
         if (id == QLatin1String("openCases"))
             chooseCasesFile();
+        if (id == QLatin1String("allRuns"))
+            m_filter->setCaseIds({});
     });
     connect(m_filterRow.metric, &QComboBox::currentIndexChanged, this,
             [this] { m_filter->setMetric(m_filterRow.metric->currentData().toString()); });
@@ -404,6 +406,7 @@ bool ValidationTab::loadCasesFile(const QString& path) {
     m_path = QFileInfo(path).absoluteFilePath();
     QSettings().setValue(QLatin1String(kSettingsKey), m_path);
     m_titleRow.reload->setEnabled(true);
+    m_filter->setCaseIds({}); // another set: every run again
     predict(std::move(*cases));
     rebuildSetCombo();
     emit casesLoaded();
@@ -627,6 +630,38 @@ bool ValidationTab::openCase(int sourceRow) {
 bool ValidationTab::openCaseById(const QString& caseId) {
     const int row = m_model->firstRowOfCase(caseId);
     return row >= 0 && openCase(row);
+}
+
+int ValidationTab::showRuns(const QStringList& caseIds) {
+    QString best;
+    qsizetype bestCount = 0;
+    for (const ValidationSet& set : m_lookup.sets()) {
+        core::InputErrors skipped;
+        const auto cases =
+            core::loadValidationCases(QDir::toNativeSeparators(set.path).toStdString(), &skipped);
+        if (!cases)
+            continue;
+        const auto count = std::ranges::count_if(
+            *cases, [&](const core::ValidationCase& c) { return caseIds.contains(qs(c.id)); });
+        if (count > bestCount) {
+            best = set.path;
+            bestCount = count;
+        }
+    }
+    if (best.isEmpty() || (QDir::cleanPath(best) != QDir::cleanPath(m_path) && !loadCasesFile(best)))
+        return 0;
+    setTextFilter({});
+    setMetricFilter(QStringLiteral("throughput"));
+    m_filter->setCaseIds(caseIds);
+    const qsizetype elsewhere = caseIds.size() - bestCount;
+    m_banner->showMessage(
+        InlineBanner::Kind::Info,
+        tr("The %n published runs behind the plan's band", nullptr, static_cast<int>(bestCount)),
+        elsewhere > 0
+            ? tr("%n more are in other sets (the set list above).", nullptr, static_cast<int>(elsewhere))
+            : QString());
+    m_banner->addAction(QStringLiteral("allRuns"), tr("Show every run"));
+    return m_filter->rowCount();
 }
 
 bool ValidationTab::openSelected() {

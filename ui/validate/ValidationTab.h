@@ -74,6 +74,10 @@ public:
     bool openCase(int sourceRow);
     bool openCaseById(const QString& caseId);
     bool openSelected();
+    // Shows the runs behind a plan's trust band: loads the bundled set that holds most of them and lists only
+    // their throughput figures (the banner says so and offers every run again). The rows shown; 0 when no
+    // set holds any of them.
+    int showRuns(const QStringList& caseIds);
     // Where the reference set and the other sets are looked for (tests point these at empty folders).
     struct DataLookup {
         std::function<QStringList()> referenceCandidates = &ValidationTab::defaultCasesCandidates;

@@ -47,9 +47,15 @@ KeyValues summaryFigures(const ReportInput& r) {
     }
     kv.emplace_back("Memory", statusLine(p));
     kv.emplace_back("Step time", fmt::duration(p.time.stepSeconds));
+    if (!r.trust.stepRange.empty())
+        kv.emplace_back("Step time of runs like it", r.trust.stepRange);
     kv.emplace_back("Throughput", fmt::fixed(p.tokensPerSecond, 0) + " tokens/s (" +
                                       fmt::fixed(p.tokensPerSecondPerGpu, 1) + " per GPU)");
     kv.emplace_back("MFU", mfuText(p));
+    if (!r.trust.mfuRange.empty())
+        kv.emplace_back("MFU of runs like it", r.trust.mfuRange);
+    if (!r.trust.sentence.empty())
+        kv.emplace_back("How far to trust it", r.trust.sentence);
     kv.emplace_back("Token budget", tokenBudgetText(s, p));
     int errors = 0, warnings = 0, infos = 0;
     for (const auto& d : p.diagnostics)
