@@ -29,6 +29,7 @@ enum class DiagnosticId {
     EmbeddingAndLossInPipelineSplit,
     UnfusedSoftmax,
     Fp8NotSupported,
+    AttentionKernelNotSupported,
     CpuOffloadCost,
     HostMemoryExceeded,
     // invalid layouts
@@ -147,6 +148,11 @@ struct UnfusedSoftmax {
 struct Fp8NotSupported {
     static constexpr DiagnosticId kId = DiagnosticId::Fp8NotSupported;
 };
+struct AttentionKernelNotSupported {
+    static constexpr DiagnosticId kId = DiagnosticId::AttentionKernelNotSupported;
+    AttentionKernel asked = AttentionKernel::Auto; // what attention_kernel names
+    AttentionKernel timed = AttentionKernel::Auto; // what the plan times instead
+};
 struct CpuOffloadCost {
     static constexpr DiagnosticId kId = DiagnosticId::CpuOffloadCost;
     double shareOfStep = 0;
@@ -222,10 +228,11 @@ using DiagnosticFigures = std::variant<
     diagnostic::SmallExpertBatches, diagnostic::CpExchangeExposed, diagnostic::CpCrossesNodes,
     diagnostic::UnevenPipelineStages, diagnostic::LittleMemoryHeadroom,
     diagnostic::EmbeddingAndLossInPipelineSplit, diagnostic::UnfusedSoftmax, diagnostic::Fp8NotSupported,
-    diagnostic::CpuOffloadCost, diagnostic::HostMemoryExceeded, diagnostic::HeadsNotDivisibleByTp,
-    diagnostic::KvHeadsNotDivisibleByTp, diagnostic::LayersNotDivisibleByPp, diagnostic::GpuCountMismatch,
-    diagnostic::BatchNotDivisible, diagnostic::SeqNotDivisibleByCp, diagnostic::ExpertsNotDivisibleByEp,
-    diagnostic::EpDoesNotDivideDp, diagnostic::ShardDegreeDoesNotDivideDp, diagnostic::InvalidValue>;
+    diagnostic::AttentionKernelNotSupported, diagnostic::CpuOffloadCost, diagnostic::HostMemoryExceeded,
+    diagnostic::HeadsNotDivisibleByTp, diagnostic::KvHeadsNotDivisibleByTp,
+    diagnostic::LayersNotDivisibleByPp, diagnostic::GpuCountMismatch, diagnostic::BatchNotDivisible,
+    diagnostic::SeqNotDivisibleByCp, diagnostic::ExpertsNotDivisibleByEp, diagnostic::EpDoesNotDivideDp,
+    diagnostic::ShardDegreeDoesNotDivideDp, diagnostic::InvalidValue>;
 
 struct Diagnostic {
     DiagnosticId id{};
