@@ -53,8 +53,9 @@ LP_TEST(attention_kernel_names_parse_with_the_spellings_people_use) {
     LP_CHECK(parseAttentionKernel("te") == AttentionKernel::Cudnn);
     LP_CHECK(parseAttentionKernel("math") == AttentionKernel::Unfused);
     LP_CHECK(!parseAttentionKernel("flash_attention_4"));
-    for (AttentionKernel k : {AttentionKernel::Auto, AttentionKernel::FlashAttention2,
-                              AttentionKernel::FlashAttention3, AttentionKernel::Cudnn, AttentionKernel::Unfused})
+    for (AttentionKernel k :
+         {AttentionKernel::Auto, AttentionKernel::FlashAttention2, AttentionKernel::FlashAttention3,
+          AttentionKernel::Cudnn, AttentionKernel::Unfused})
         LP_CHECK(parseAttentionKernel(toString(k)) == k);
 }
 
@@ -89,7 +90,8 @@ LP_TEST(flash_attention_3_curve_gives_the_papers_h100_figures_forward_and_backwa
     // FlashAttention-3 paper, fig. 5: causal forward at heads of 128 on H100, 292 TFLOP/s at 512 tokens and
     // 616 at 16K; the fit limit x s / (s + 610) with a limit of 0.646 of 989 TFLOP/s.
     auto fa3 = [](int seq) {
-        return evaluate(mhaGeluOnOneNode("h100-sxm-80gb", seq, AttentionKernel::FlashAttention3)).intermediates;
+        return evaluate(mhaGeluOnOneNode("h100-sxm-80gb", seq, AttentionKernel::FlashAttention3))
+            .intermediates;
     };
     const Intermediates at16k = fa3(16384), at512 = fa3(512), at64k = fa3(65536);
     LP_CHECK(at16k.attentionKernel == AttentionKernel::FlashAttention3);
@@ -137,14 +139,15 @@ LP_TEST(flash_attention_3_on_a100_falls_back_to_its_fused_attention_with_a_messa
     LP_CHECK(fa3.intermediates.attentionKernel == AttentionKernel::Cudnn);
     LP_CHECK_NEAR(fa3.time.stepSeconds, cudnn.time.stepSeconds, 1e-15);
     LP_CHECK(hasWarningNaming(fa3, DiagnosticId::AttentionKernelNotSupported, "attention_kernel"));
-    LP_CHECK(diagnosticIdString(DiagnosticId::AttentionKernelNotSupported) == "attention_kernel_not_supported");
+    LP_CHECK(diagnosticIdString(DiagnosticId::AttentionKernelNotSupported) ==
+             "attention_kernel_not_supported");
     LP_CHECK(!cudnn.has(DiagnosticId::AttentionKernelNotSupported));
     LP_CHECK(!evaluate(mhaGeluOnOneNode("h100-sxm-80gb", 8192, AttentionKernel::FlashAttention3))
                   .has(DiagnosticId::AttentionKernelNotSupported));
     // Only the Hopper presets carry FlashAttention-3 figures.
     for (const GpuPreset& g : gpuPresets()) {
-        const bool hopper = g.gpu.id.starts_with("h100") || g.gpu.id.starts_with("h200") ||
-                            g.gpu.id.starts_with("h800");
+        const bool hopper =
+            g.gpu.id.starts_with("h100") || g.gpu.id.starts_with("h200") || g.gpu.id.starts_with("h800");
         LP_CHECK((g.profile.kernels.fa3AttentionFwdEfficiency > 0) == hopper);
     }
 }
@@ -174,11 +177,13 @@ LP_TEST(at_32k_tokens_attention_takes_a_larger_share_of_the_step) {
 }
 
 LP_TEST(attention_kernel_reads_from_scenario_files_and_names_the_field_when_wrong) {
-    const auto read = scenarioFromJson(scenarioText(R"("training": {"attention_kernel": "flash_attention_3"})"));
+    const auto read =
+        scenarioFromJson(scenarioText(R"("training": {"attention_kernel": "flash_attention_3"})"));
     LP_CHECK(read.has_value());
     if (read)
         LP_CHECK(read->training.attentionKernel == AttentionKernel::FlashAttention3);
-    const auto bad = scenarioFromJson(scenarioText(R"("training": {"attention_kernel": "flash_attention_4"})"));
+    const auto bad =
+        scenarioFromJson(scenarioText(R"("training": {"attention_kernel": "flash_attention_4"})"));
     LP_CHECK(!bad.has_value());
     if (!bad)
         LP_CHECK(hasError(bad.error(), "$.training.attention_kernel", "flash_attention_3"));
