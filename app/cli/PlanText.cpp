@@ -45,6 +45,8 @@ std::string overlapText(const core::TrainingOptions& t) {
         text += ", CP exchange " + std::string(core::toString(t.cpExchange));
     if (t.moeDispatcher != core::MoeDispatcher::AllToAll)
         text += ", " + std::string(core::toString(t.moeDispatcher)) + " MoE dispatch";
+    if (t.attentionKernel != core::AttentionKernel::Auto)
+        text += ", " + std::string(core::toString(t.attentionKernel)) + " attention";
     return text;
 }
 

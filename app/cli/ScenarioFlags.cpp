@@ -239,6 +239,9 @@ const FlagSpec kScenarioFlags[] = {
     {"--cp-exchange", "E", "context-parallel K/V exchange: auto|ring|allgather",
      enumSetter(&O::cpExchange, &core::parseCpExchange,
                 "auto, ring (alltoall, p2p), allgather (all_gather)")},
+    {"--attention-kernel", "K", "attention kernel: auto|flash_attention_2|flash_attention_3|cudnn|unfused",
+     enumSetter(&O::attentionKernel, &core::parseAttentionKernel,
+                "auto, flash_attention_2 (fa2), flash_attention_3 (fa3), cudnn (te), unfused (math)")},
     {"--moe-dispatcher", "D", "MoE token dispatch across nodes: alltoall|deepep",
      enumSetter(&O::moeDispatcher, &core::parseMoeDispatcher, "alltoall, deepep (flex, hybridep)")},
     {"--pipeline-split", "S", "what the PP split divides: auto|layers|embedding_and_loss",
@@ -380,6 +383,7 @@ void applyTraining(const ScenarioOverrides& o, core::TrainingOptions& t) {
     assign(t.crossEntropy, o.crossEntropy);
     assign(t.logitsMetricPasses, o.logitsMetricPasses);
     assign(t.cpExchange, o.cpExchange);
+    assign(t.attentionKernel, o.attentionKernel);
     assign(t.pipelineSplit, o.pipelineSplit);
     assign(t.moeDispatcher, o.moeDispatcher);
     assign(t.tokenBudget, o.tokenBudget);

@@ -32,6 +32,7 @@ struct ScenarioOverrides {
     std::optional<core::GradPrecision> gradPrecision;
     std::optional<core::CrossEntropy> crossEntropy;
     std::optional<core::CpExchange> cpExchange;
+    std::optional<core::AttentionKernel> attentionKernel;
     std::optional<core::PipelineSplit> pipelineSplit;
     std::optional<core::MoeDispatcher> moeDispatcher;
     std::optional<double> straggler, tokenBudget;

@@ -60,6 +60,9 @@ constexpr std::array<DiagnosticText, kDiagnosticCount> kTexts = {{
                         "smaller TP) with a sequence of 17 to 4096 tokens, or use flash attention."},
     {"fp8_not_supported",
      "Choose bf16 for this GPU, or a GPU with FP8 tensor cores (H100, H200, B200, GB200)."},
+    {"attention_kernel_not_supported",
+     "Set attention_kernel to flash_attention_2 or cudnn for this GPU, or choose a Hopper GPU (H100, H200, "
+     "H800) for FlashAttention-3."},
     {"cpu_offload_cost",
      "Offload less: fewer activation layers, or keep the optimizer on the GPU with more ZeRO sharding (a "
      "higher stage or more DP ranks); or spend the memory on recompute instead."},
@@ -221,6 +224,11 @@ std::string message(const diagnostic::UnfusedSoftmax& f, double ms) {
 std::string message(const diagnostic::Fp8NotSupported&, double) {
     return "FP8 training asked for, but this GPU has no FP8 tensor cores (FP8 needs Hopper, Ada or "
            "Blackwell): planned in bf16, as Transformer Engine falls back to it.";
+}
+std::string message(const diagnostic::AttentionKernelNotSupported& f, double) {
+    return lp::format("attention_kernel {} asked for, but this GPU's profile has no figures for it "
+                      "(FlashAttention-3 runs on Hopper only): planned with {}, this GPU's fused attention.",
+                      toString(f.asked), toString(f.timed));
 }
 std::string message(const diagnostic::CpuOffloadCost& f, double ms) {
     return lp::format("CPU offloading costs {:.1f} ms per step ({:.0f}% of the step): {:.1f} ms of "

@@ -29,6 +29,7 @@ enum class DiagnosticId {
     EmbeddingAndLossInPipelineSplit,
     UnfusedSoftmax,
     Fp8NotSupported,
+    AttentionKernelNotSupported,
     CpuOffloadCost,
     HostMemoryExceeded,
     FsdpStageKeptGathered,
@@ -153,6 +154,11 @@ struct UnfusedSoftmax {
 struct Fp8NotSupported {
     static constexpr DiagnosticId kId = DiagnosticId::Fp8NotSupported;
 };
+struct AttentionKernelNotSupported {
+    static constexpr DiagnosticId kId = DiagnosticId::AttentionKernelNotSupported;
+    AttentionKernel asked = AttentionKernel::Auto; // what attention_kernel names
+    AttentionKernel timed = AttentionKernel::Auto; // what the plan times instead
+};
 struct CpuOffloadCost {
     static constexpr DiagnosticId kId = DiagnosticId::CpuOffloadCost;
     double shareOfStep = 0;
@@ -232,19 +238,18 @@ struct InvalidValue {
 
 } // namespace diagnostic
 
-using DiagnosticFigures =
-    std::variant<diagnostic::TpOverSlowLinks, diagnostic::PipelineBubble, diagnostic::LoaderNotPrefetching,
-                 diagnostic::Stragglers, diagnostic::ShardingTrafficContendsWithTp, diagnostic::MfuBelow20,
-                 diagnostic::DoesNotFit, diagnostic::ExposedDpComm, diagnostic::EpCrossesNodes,
-                 diagnostic::SmallExpertBatches, diagnostic::CpExchangeExposed, diagnostic::CpCrossesNodes,
-                 diagnostic::UnevenPipelineStages, diagnostic::LittleMemoryHeadroom,
-                 diagnostic::EmbeddingAndLossInPipelineSplit, diagnostic::UnfusedSoftmax,
-                 diagnostic::Fp8NotSupported, diagnostic::CpuOffloadCost, diagnostic::HostMemoryExceeded,
-                 diagnostic::FsdpStageKeptGathered, diagnostic::HeadsNotDivisibleByTp,
-                 diagnostic::KvHeadsNotDivisibleByTp, diagnostic::LayersNotDivisibleByPp,
-                 diagnostic::GpuCountMismatch, diagnostic::BatchNotDivisible, diagnostic::SeqNotDivisibleByCp,
-                 diagnostic::ExpertsNotDivisibleByEp, diagnostic::EpDoesNotDivideDp,
-                 diagnostic::ShardDegreeDoesNotDivideDp, diagnostic::InvalidValue>;
+using DiagnosticFigures = std::variant<
+    diagnostic::TpOverSlowLinks, diagnostic::PipelineBubble, diagnostic::LoaderNotPrefetching,
+    diagnostic::Stragglers, diagnostic::ShardingTrafficContendsWithTp, diagnostic::MfuBelow20,
+    diagnostic::DoesNotFit, diagnostic::ExposedDpComm, diagnostic::EpCrossesNodes,
+    diagnostic::SmallExpertBatches, diagnostic::CpExchangeExposed, diagnostic::CpCrossesNodes,
+    diagnostic::UnevenPipelineStages, diagnostic::LittleMemoryHeadroom,
+    diagnostic::EmbeddingAndLossInPipelineSplit, diagnostic::UnfusedSoftmax, diagnostic::Fp8NotSupported,
+    diagnostic::AttentionKernelNotSupported, diagnostic::CpuOffloadCost, diagnostic::HostMemoryExceeded,
+    diagnostic::FsdpStageKeptGathered, diagnostic::HeadsNotDivisibleByTp, diagnostic::KvHeadsNotDivisibleByTp,
+    diagnostic::LayersNotDivisibleByPp, diagnostic::GpuCountMismatch, diagnostic::BatchNotDivisible,
+    diagnostic::SeqNotDivisibleByCp, diagnostic::ExpertsNotDivisibleByEp, diagnostic::EpDoesNotDivideDp,
+    diagnostic::ShardDegreeDoesNotDivideDp, diagnostic::InvalidValue>;
 
 struct Diagnostic {
     DiagnosticId id{};

@@ -250,6 +250,10 @@ void diagnose(const EvalContext& x, Plan& p) {
         diagnoseFsdpStageGathered(x, p);
     if (x.s.training.precision == Precision::Fp8 && !x.fp8) // asked for, but the GPU runs it in 16 bits
         addDiagnostic(p, Severity::Warning, 0, diagnostic::Fp8NotSupported{});
+    if (attentionKernelFallsBack(x.s.training, x.prof.kernels))
+        addDiagnostic(
+            p, Severity::Warning, 0,
+            diagnostic::AttentionKernelNotSupported{x.s.training.attentionKernel, x.attentionKernel});
     if (p.mfu < 0.20)
         addDiagnostic(p, Severity::Warning, 0, diagnostic::MfuBelow20{p.mfu});
     diagnoseMemory(p);

@@ -86,9 +86,28 @@ CpExchange cpExchangeOf(const TrainingOptions& t, ExecutionStyle style) {
     return t.cpExchange == CpExchange::Auto ? styleTraits(style).cpDefaultExchange : t.cpExchange;
 }
 
+bool fusedAttention(const TrainingOptions& t) {
+    return t.attentionKernel == AttentionKernel::Auto ? t.flashAttention
+                                                      : t.attentionKernel != AttentionKernel::Unfused;
+}
+
+bool attentionKernelFallsBack(const TrainingOptions& t, const KernelEfficiencies& k) {
+    return t.attentionKernel == AttentionKernel::FlashAttention3 && !(k.fa3AttentionFwdEfficiency > 0);
+}
+
+AttentionKernel attentionKernelOf(const TrainingOptions& t, ExecutionStyle style,
+                                  const KernelEfficiencies& k) {
+    if (!fusedAttention(t))
+        return AttentionKernel::Unfused;
+    if (t.attentionKernel == AttentionKernel::Auto)
+        return styleTraits(style).torchSdpaAttention ? AttentionKernel::FlashAttention2
+                                                     : AttentionKernel::Cudnn;
+    return attentionKernelFallsBack(t, k) ? AttentionKernel::Cudnn : t.attentionKernel;
+}
+
 bool unfusedSoftmaxFallback(const Scenario& s) {
     const Layout& l = s.layout;
-    return !s.training.flashAttention && styleTraits(resolvedStyle(s.training)).fusedSoftmaxHasShapeRules &&
+    return !fusedAttention(s.training) && styleTraits(resolvedStyle(s.training)).fusedSoftmaxHasShapeRules &&
            !megatronFusedSoftmaxFits(l.microBatch, s.model.heads / std::max(1, l.tp), s.model.seqLen);
 }
 

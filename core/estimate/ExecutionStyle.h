@@ -2,6 +2,7 @@
 // Documented habits of each framework's execution style (justified in docs/estimation.md).
 // These are per framework, never per measured case.
 #include "core/model/Enums.h"
+#include "core/model/Hardware.h"
 #include "core/model/Scenario.h"
 
 namespace lp::core {
@@ -119,6 +120,16 @@ bool unfusedSoftmaxFallback(const Scenario& s);
 inline constexpr double kUnfusedSoftmaxExtraKernels = 4;
 
 const StyleTraits& styleTraits(ExecutionStyle style);
+// Whether a fused attention kernel runs: attention_kernel where it names one (unfused: none), else
+// flash_attention.
+bool fusedAttention(const TrainingOptions& t);
+// The attention kernel a plan times (docs/estimation.md, "Attention kernels"): attention_kernel, or for auto
+// the style's (FlashAttention-2 where it calls torch SDPA, the GPU's fused attention, cuDNN, otherwise), or
+// unfused without a fused kernel. FlashAttention-3 where the profile has no figures for it (not Hopper)
+// runs as the GPU's fused attention (attentionKernelFallsBack says so).
+AttentionKernel attentionKernelOf(const TrainingOptions& t, ExecutionStyle style,
+                                  const KernelEfficiencies& k);
+bool attentionKernelFallsBack(const TrainingOptions& t, const KernelEfficiencies& k);
 // The scenario's context-parallel K/V exchange, Auto resolved by the style.
 CpExchange cpExchangeOf(const TrainingOptions& t, ExecutionStyle style);
 // Mutable access for the calibration tool (tests/bench/tune_model); the application never changes them.

@@ -109,6 +109,7 @@ struct Intermediates {
     bool attentionCoreMemoryBound =
         false; // without flash: the scores' trip through HBM, not the GEMMs, sets that time
     double flashFwdEfficiency = 0; // with flash: the attention kernels' fraction of the 16-bit peak, forward
+    AttentionKernel attentionKernel = AttentionKernel::Auto; // ... the kernel timed (resolved)
     bool flashFwdIsFa2 = false; // ... that of FlashAttention-2 (torch SDPA) where it trails fused attention
     double flashBwdEfficiency = 0;    // ... and backward (the profile's, lowered for small kernels)
     double attentionKernelTokens = 0; // ... one attention kernel's tokens: the sequence, s/CP per ring step

@@ -184,7 +184,7 @@ void addSixteenBitRows(PrecisionRows& rows) {
                  "fp32 copy of the s x s scores and saves its fp32 output for the backward pass.");
     else
         rows.add("Attention core (QK^T, softmax, AV)", half + ", fp32 softmax statistics", kHalfBytes,
-                 t.flashAttention
+                 fusedAttention(t)
                      ? "Flash attention keeps the scores on chip; only the fp32 log-sum-exp per row is saved."
                      : "The s x s scores and probabilities are written to memory in " + half + ".");
     rows.add("Norms, residual stream, activation functions", half + " (fp32 math)", kHalfBytes,

@@ -55,6 +55,7 @@ constexpr const char* kTrainingKeys[] = {"precision",
                                          "cp_exchange",
                                          "pipeline_split",
                                          "attention_flops",
+                                         "attention_kernel",
                                          "token_budget_tokens"};
 
 using T = TrainingOptions;
@@ -121,6 +122,9 @@ constexpr Field<T> kTrainingFields[] = {
                                PipelineSplit::Layers, PipelineSplit::EmbeddingAndLoss>()},
     {"attention_flops",
      enumKey<&T::attentionFlops, &parseAttentionFlops, AttentionFlops::Full, AttentionFlops::Causal>()},
+    {"attention_kernel", enumKey<&T::attentionKernel, &parseAttentionKernel, AttentionKernel::Auto,
+                                 AttentionKernel::FlashAttention2, AttentionKernel::FlashAttention3,
+                                 AttentionKernel::Cudnn, AttentionKernel::Unfused>()},
     {"token_budget_tokens", DoubleKey<T>{&T::tokenBudget, {limits::kMinTokenBudget, true, kMaxRate, true}}},
 };
 

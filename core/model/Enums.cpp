@@ -71,6 +71,12 @@ constexpr std::array<std::pair<MoeDispatcher, std::string_view>, 2> kMoeDispatch
     {{MoeDispatcher::AllToAll, "alltoall"}, {MoeDispatcher::Deduplicated, "deepep"}}};
 constexpr std::array<std::pair<AttentionFlops, std::string_view>, 2> kAttn{
     {{AttentionFlops::Full, "full"}, {AttentionFlops::Causal, "causal"}}};
+constexpr std::array<std::pair<AttentionKernel, std::string_view>, 5> kAttentionKernel{
+    {{AttentionKernel::Auto, "auto"},
+     {AttentionKernel::FlashAttention2, "flash_attention_2"},
+     {AttentionKernel::FlashAttention3, "flash_attention_3"},
+     {AttentionKernel::Cudnn, "cudnn"},
+     {AttentionKernel::Unfused, "unfused"}}};
 constexpr std::array<std::pair<Severity, std::string_view>, 3> kSeverity{
     {{Severity::Info, "info"}, {Severity::Warning, "warning"}, {Severity::Error, "error"}}};
 
@@ -92,6 +98,7 @@ std::string_view toString(RematPolicy v) { return nameOf(kRematPolicy, v); }
 std::string_view toString(CpExchange v) { return nameOf(kCpExchange, v); }
 std::string_view toString(PipelineSplit v) { return nameOf(kPipelineSplit, v); }
 std::string_view toString(AttentionFlops v) { return nameOf(kAttn, v); }
+std::string_view toString(AttentionKernel v) { return nameOf(kAttentionKernel, v); }
 std::string_view toString(MoeDispatcher v) { return nameOf(kMoeDispatcher, v); }
 std::string_view toString(Severity v) { return nameOf(kSeverity, v); }
 // clang-format on
@@ -169,6 +176,23 @@ std::optional<MoeDispatcher> parseMoeDispatcher(std::string_view s) {
         if (equalsIgnoreCase(s, name))
             return MoeDispatcher::Deduplicated;
     return parseOf(kMoeDispatcher, s);
+}
+
+std::optional<AttentionKernel> parseAttentionKernel(std::string_view s) {
+    // The names people write: the packages, hyphenated spellings, Transformer Engine and SDPA's backends.
+    constexpr std::pair<std::string_view, AttentionKernel> kAliases[] = {
+        {"flash-attention-2", AttentionKernel::FlashAttention2},
+        {"fa2", AttentionKernel::FlashAttention2},
+        {"flash-attention-3", AttentionKernel::FlashAttention3},
+        {"fa3", AttentionKernel::FlashAttention3},
+        {"te", AttentionKernel::Cudnn},
+        {"fused_attention", AttentionKernel::Cudnn},
+        {"math", AttentionKernel::Unfused},
+        {"eager", AttentionKernel::Unfused}};
+    for (const auto& [name, kernel] : kAliases)
+        if (equalsIgnoreCase(s, name))
+            return kernel;
+    return parseOf(kAttentionKernel, s);
 }
 
 std::optional<RecomputeModule> parseRecomputeModule(std::string_view s) {

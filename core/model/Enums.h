@@ -98,6 +98,12 @@ enum class PipelineSplit { Auto, Layers, EmbeddingAndLoss };
 enum class MoeDispatcher { AllToAll, Deduplicated };
 // Attention score FLOPs: counted in full (PaLM / Megatron convention) or halved for causal kernels.
 enum class AttentionFlops { Full, Causal };
+// The attention kernel the trainer runs: the execution style's own (Auto: torch SDPA's FlashAttention-2
+// backend in the FSDP style, the GPU's fused attention, Transformer Engine / cuDNN, in the Megatron style),
+// Tri Dao's FlashAttention-2 or -3 (Hopper only), cuDNN's fused attention (Transformer Engine, torch SDPA's
+// cuDNN backend), or no fused kernel: the scores pass through HBM (eager / SDPA math). docs/estimation.md,
+// "Attention kernels".
+enum class AttentionKernel { Auto, FlashAttention2, FlashAttention3, Cudnn, Unfused };
 enum class Severity { Info, Warning, Error };
 
 std::string_view toString(MlpKind v);
@@ -115,6 +121,7 @@ std::string_view toString(CpExchange v);
 std::string_view toString(PipelineSplit v);
 std::string_view toString(MoeDispatcher v);
 std::string_view toString(AttentionFlops v);
+std::string_view toString(AttentionKernel v);
 std::string_view toString(Severity v);
 
 std::optional<MlpKind> parseMlpKind(std::string_view s);
@@ -132,6 +139,7 @@ std::optional<CpExchange> parseCpExchange(std::string_view s);
 std::optional<PipelineSplit> parsePipelineSplit(std::string_view s);
 std::optional<MoeDispatcher> parseMoeDispatcher(std::string_view s);
 std::optional<AttentionFlops> parseAttentionFlops(std::string_view s);
+std::optional<AttentionKernel> parseAttentionKernel(std::string_view s); // also fa2, fa3, te, math, ...
 
 // Recompute modules: Megatron-Core's spellings, one bit each, in Megatron's order.
 struct RecomputeModuleName {

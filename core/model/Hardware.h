@@ -127,6 +127,14 @@ struct KernelEfficiencies {
     // kernels' backward does 10 x d MMA FLOPs per score, so its share is 0.4 r. 0: no head-size dependence.
     double attentionScoreOverhead = 0;
     double fa2AttentionScoreOverhead = 0; // the same for FlashAttention-2's kernels, forward and backward
+    // FlashAttention-3's kernels (Hopper's wgmma and TMA, softmax overlapped with the MMAs): their
+    // long-sequence limits, the lengths at which they reach half of them, and their score overhead (forward;
+    // backward 0.4 of it). 0 efficiency: the GPU has no FlashAttention-3 kernels.
+    double fa3AttentionFwdEfficiency = 0;
+    double fa3AttentionBwdEfficiency = 0;
+    double fa3AttentionFwdHalfTokens = 0;
+    double fa3AttentionBwdHalfTokens = 0;
+    double fa3AttentionScoreOverhead = 0;
     bool operator==(const KernelEfficiencies&) const = default;
 };
 

@@ -80,7 +80,8 @@ struct TrainingOptions {
     CpExchange cpExchange = CpExchange::Auto;          // context parallel: ring or one all-gather of K/V
     PipelineSplit pipelineSplit = PipelineSplit::Auto; // whether the embedding and loss count in the PP split
     AttentionFlops attentionFlops = AttentionFlops::Full;
-    double tokenBudget = 2e12; // tokens to train, for time and GPU-hours
+    AttentionKernel attentionKernel = AttentionKernel::Auto; // which fused attention kernel, or none
+    double tokenBudget = 2e12;                               // tokens to train, for time and GPU-hours
     bool operator==(const TrainingOptions&) const = default;
 };
 

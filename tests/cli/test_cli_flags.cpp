@@ -168,6 +168,20 @@ LP_TEST(evaluate_shard_degree_and_cross_entropy_flags) {
     LP_CHECK(contains(badLoss.err, "--cross-entropy"));
 }
 
+LP_TEST(evaluate_attention_kernel_flag) {
+    // FlashAttention-3 on an H100 runs faster than the default; on an A100 it falls back with a warning.
+    const json base = run({"evaluate", "--json"}).parsed();
+    const auto fa3 = run({"evaluate", "--attention-kernel", "flash_attention_3", "--json"});
+    LP_CHECK_EQ(fa3.code, 0);
+    LP_CHECK(fa3.parsed().at("time").at("step_s").get<double>() < base.at("time").at("step_s").get<double>());
+    LP_CHECK(contains(run({"evaluate", "--attention-kernel", "fa3"}).out, "flash_attention_3 attention"));
+    const auto a100 = run({"evaluate", "--gpu", "a100-sxm-80gb", "--attention-kernel", "flash_attention_3"});
+    LP_CHECK(contains(a100.out, "attention_kernel_not_supported"));
+    const auto bad = run({"evaluate", "--attention-kernel", "flash_attention_4"});
+    LP_CHECK_EQ(bad.code, 2);
+    LP_CHECK(contains(bad.err, "--attention-kernel"));
+}
+
 LP_TEST(evaluate_fused_16bit_loss_and_logits_metric_passes_flags) {
     // flash-attn's 16-bit kernel holds less at the loss than Megatron's fused one; metric passes over the
     // logits cost time and are named on the training line; an out-of-range count is refused, naming the flag.

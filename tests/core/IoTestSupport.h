@@ -227,6 +227,7 @@ Scenario randomScenario(Random& r) {
     t.pipelineSplit = std::array{PipelineSplit::Auto, PipelineSplit::Layers,
                                  PipelineSplit::EmbeddingAndLoss}[static_cast<std::size_t>(r.integer(0, 2))];
     t.attentionFlops = r.coin() ? AttentionFlops::Full : AttentionFlops::Causal;
+    t.attentionKernel = static_cast<AttentionKernel>(r.integer(0, 4));
     t.moeDispatcher = r.coin() ? MoeDispatcher::AllToAll : MoeDispatcher::Deduplicated;
     t.tokenBudget = r.logUniform(1, 1e18);
     Layout& l = s.layout;
@@ -271,6 +272,11 @@ HardwareProfile randomProfile(Random& r) {
     p.kernels.attentionBwdHalfTokens = r.coin() ? 0.0 : r.uniform(1.0, 1e6);
     p.kernels.attentionScoreOverhead = r.coin() ? 0.0 : r.uniform(1e-6, 10.0);
     p.kernels.fa2AttentionScoreOverhead = r.coin() ? 0.0 : r.uniform(1e-6, 10.0);
+    p.kernels.fa3AttentionFwdEfficiency = r.coin() ? 0.0 : r.uniform(1e-6, 1.5);
+    p.kernels.fa3AttentionBwdEfficiency = r.coin() ? 0.0 : r.uniform(1e-6, 1.5);
+    p.kernels.fa3AttentionFwdHalfTokens = r.coin() ? 0.0 : r.uniform(1.0, 1e6);
+    p.kernels.fa3AttentionBwdHalfTokens = r.coin() ? 0.0 : r.uniform(1.0, 1e6);
+    p.kernels.fa3AttentionScoreOverhead = r.coin() ? 0.0 : r.uniform(1e-6, 10.0);
     p.nvlinkBusEfficiency = randomCurve(r, r.integer(1, 20));
     p.networkBusEfficiency = randomCurve(r, r.integer(1, 20));
     p.nvlinkLatencySeconds = r.coin() ? 0.0 : r.logUniform(1e-9, 1);

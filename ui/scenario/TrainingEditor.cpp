@@ -356,6 +356,22 @@ const std::vector<FormField> kFrameworkFields = {
      .value = training<&TrainingOptions::attentionFlops>(),
      .choices = {{"Full", option(core::AttentionFlops::Full)},
                  {"Causal (half)", option(core::AttentionFlops::Causal)}}},
+    {.kind = Kind::Choice,
+     .name = "attentionKernel",
+     .label = "Attention kernel",
+     .tip =
+         "The attention kernel the trainer runs; their speed differs by GPU, sequence length and head "
+         "size (FlashAttention-3 paper, Shah et al. 2024). Auto follows the framework: torch SDPA's "
+         "FlashAttention-2 kernels in the FSDP style, the GPU's fused attention (Transformer Engine, cuDNN) "
+         "in the Megatron style, none with Flash attention off. FlashAttention-3 runs on Hopper only; "
+         "elsewhere the plan falls back to the GPU's fused attention and says so. Unfused: the scores pass "
+         "through memory (eager attention, SDPA's math backend), whatever Flash attention says.",
+     .value = training<&TrainingOptions::attentionKernel>(),
+     .choices = {{"Auto (framework default)", option(core::AttentionKernel::Auto)},
+                 {"FlashAttention-2", option(core::AttentionKernel::FlashAttention2)},
+                 {"FlashAttention-3", option(core::AttentionKernel::FlashAttention3)},
+                 {"cuDNN / TE fused", option(core::AttentionKernel::Cudnn)},
+                 {"Unfused (math)", option(core::AttentionKernel::Unfused)}}},
 };
 
 } // namespace

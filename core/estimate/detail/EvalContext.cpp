@@ -50,7 +50,8 @@ void setShape(EvalContext& x) {
 // The kernels and number formats the style and the options choose.
 void setKernelsAndFormats(EvalContext& x) {
     const TrainingOptions& tr = x.s.training;
-    x.flash = tr.flashAttention;
+    x.flash = fusedAttention(tr);
+    x.attentionKernel = attentionKernelOf(tr, x.style, x.prof.kernels);
     x.unfusedSoftmax = unfusedSoftmaxFallback(x.s);
     x.cpGatherOnce = cpExchangeOf(tr, x.style) == CpExchange::AllGather;
     x.cpKvWidth = x.traits.cpTorchRingAttention ? x.aQk + x.aV : x.kQk + x.kV;

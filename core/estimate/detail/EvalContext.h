@@ -37,6 +37,7 @@ struct EvalContext {
     double T;                // tokens of one micro batch on one GPU, b x s / c ("Notation")
     double hRep;             // h_rep: 1/t with sequence parallel, else 1 ("Notation")
     bool sp, flash, dropout, fp8;
+    AttentionKernel attentionKernel = AttentionKernel::Auto; // resolved: never Auto once set
     bool unfusedSoftmax = false; // no flash, and Megatron's fused softmax kernel does not fit the shape
     bool cpGatherOnce = false;   // CP K/V arrive in one all-gather (CpExchange::AllGather), not step by step
     double cpKvWidth = 0; // width of the K and V a CP rank passes on: the GQA heads, or every query head

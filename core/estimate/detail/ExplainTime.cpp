@@ -56,7 +56,7 @@ void describeKernelTraffic(const Scenario& s, const Plan& p, std::string& values
 // The attention core's time and its kernels' efficiency, in values and words.
 void describeAttentionCore(const Scenario& s, const Plan& p, std::string& values, std::string& words) {
     const Intermediates& im = p.intermediates;
-    if (s.training.flashAttention) {
+    if (fusedAttention(s.training)) {
         values += lp::format("; flash attention {} per layer forward, at {:.0f}% (forward) and {:.0f}% "
                              "(backward) of the 16-bit peak",
                              secs(im.attentionCoreFwdSeconds), 100.0 * im.flashFwdEfficiency,
@@ -87,6 +87,9 @@ void describeAttentionCore(const Scenario& s, const Plan& p, std::string& values
         if (im.flashFwdIsFa2)
             words += " torch's scaled_dot_product_attention runs FlashAttention-2 kernels, whose forward "
                      "trails this GPU's fused attention (Transformer Engine, cuDNN).";
+        if (im.attentionKernel == AttentionKernel::FlashAttention3)
+            words += " FlashAttention-3 (attention_kernel) overlaps the softmax with Hopper's asynchronous "
+                     "tensor-core MMAs: its curve is the FlashAttention-3 paper's (Shah et al. 2024).";
     } else {
         values += "; attention core " + secs(im.attentionCoreFwdSeconds) + " per layer forward" +
                   (im.attentionCoreMemoryBound ? " (bound by the scores' trip through HBM)" : "");
@@ -119,9 +122,9 @@ std::string rematPolicyWords(const TrainingOptions& t) {
     std::vector<std::string> saved, again;
     (keep.qkv ? saved : again).emplace_back("the q/k/v projections");
     (keep.context ? saved : again)
-        .emplace_back(t.flashAttention ? "the attention (its output, context)"
-                                       : "the attention output (context)");
-    if (keep.context && !t.flashAttention)
+        .emplace_back(fusedAttention(t) ? "the attention (its output, context)"
+                                        : "the attention output (context)");
+    if (keep.context && !fusedAttention(t))
         again.emplace_back(
             "the attention's probabilities (unfused attention's s x s tensors, which no policy keeps)");
     (keep.outProj ? saved : again).emplace_back("the output projection");
@@ -157,7 +160,7 @@ std::string recomputeModulesWords(const Scenario& s, ExecutionStyle style) {
     if (m == 0)
         return " No recompute module is chosen: selective recompute re-runs nothing.";
     const bool onlyCore = m == kRecomputeCoreAttn;
-    if (onlyCore && t.flashAttention)
+    if (onlyCore && fusedAttention(t))
         return " Megatron's selective recompute re-runs the attention core, whose s x s scores flash "
                "attention never stores: here it changes nothing, in time or in memory, from no recompute.";
     if (onlyCore)
@@ -168,7 +171,7 @@ std::string recomputeModulesWords(const Scenario& s, ExecutionStyle style) {
         "shared_experts and moe keep only their input; each is re-run once before its backward.";
     const bool mla = s.model.attention == AttentionKind::Mla, moe = s.model.moe.experts > 0;
     std::vector<std::string> idle;
-    if ((m & kRecomputeCoreAttn) && t.flashAttention)
+    if ((m & kRecomputeCoreAttn) && fusedAttention(t))
         idle.emplace_back("core_attn (flash attention keeps no scores)");
     if ((m & kRecomputeMlaUpProj) && !mla)
         idle.emplace_back("mla_up_proj (no multi-head latent attention)");

@@ -172,26 +172,51 @@ double expertAllToAllSeconds(const EvalContext& x, Intermediates& im) {
     return 2.0 * x.moeFraction * a2a * x.imbalance;
 }
 
-// Flash attention: the causal kernel at the profile's attention efficiencies, lowered for small kernels,
-// short sequences and small heads (docs/estimation.md, "Step time").
+// One fused attention kernel's figures from the profile: long-sequence limits, half-efficiency lengths and
+// score overheads, forward and backward (docs/estimation.md, "Attention kernels").
+struct AttentionKernelFigures {
+    double fwd = 0, bwd = 0;                 // fractions of the 16-bit peak at heads of 128, long sequences
+    double fwdHalf = 0, bwdHalf = 0;         // kernel tokens at half of them (0: flat)
+    double fwdOverhead = 0, bwdOverhead = 0; // the exponentials' share of the MMA time at heads of 128
+};
+
+AttentionKernelFigures attentionKernelFigures(AttentionKernel kernel, const KernelEfficiencies& k) {
+    if (kernel == AttentionKernel::FlashAttention3)
+        return {k.fa3AttentionFwdEfficiency, k.fa3AttentionBwdEfficiency,
+                k.fa3AttentionFwdHalfTokens, k.fa3AttentionBwdHalfTokens,
+                k.fa3AttentionScoreOverhead, kFlashBwdScoreOverheadRatio * k.fa3AttentionScoreOverhead};
+    // FlashAttention-2 where the GPU's fused attention outruns it (Hopper); elsewhere they are the same.
+    if (kernel == AttentionKernel::FlashAttention2 && k.fa2AttentionFwdEfficiency > 0)
+        return {k.fa2AttentionFwdEfficiency,
+                k.fa2AttentionBwdEfficiency > 0 ? k.fa2AttentionBwdEfficiency : k.attentionBwdEfficiency,
+                k.attentionFwdHalfTokens,
+                k.attentionBwdHalfTokens,
+                k.fa2AttentionScoreOverhead,
+                k.fa2AttentionScoreOverhead};
+    return {k.attentionFwdEfficiency, k.attentionBwdEfficiency,
+            k.attentionFwdHalfTokens, k.attentionBwdHalfTokens,
+            k.attentionScoreOverhead, kFlashBwdScoreOverheadRatio * k.attentionScoreOverhead};
+}
+
+// Flash attention: the causal kernel at its attention efficiencies, lowered for small kernels, short
+// sequences and small heads (docs/estimation.md, "Step time"). The causal kernel skips the masked tiles, so
+// it does half the full score work whichever convention attention_flops counts MFU in.
 void timeFlashAttention(const EvalContext& x, double fAttn, LayerTimes& r, Intermediates& im) {
     const ModelSpec& mo = x.s.model;
-    const KernelEfficiencies& kernels = x.prof.kernels;
+    const AttentionKernelFigures k = attentionKernelFigures(x.attentionKernel, x.prof.kernels);
     const double work = 0.5 * fAttn; // causal kernels skip the masked half
     // Large kernels reach the profile's attention efficiency; small ones lose as small GEMMs do.
     const double sizeFactor = x.prof.gemmEfficiency.at(work) / x.prof.gemmEfficiency.at(1e13);
-    const bool fa2 = x.traits.torchSdpaAttention && kernels.fa2AttentionFwdEfficiency > 0;
-    im.flashFwdIsFa2 = fa2;
+    im.flashFwdIsFa2 =
+        x.attentionKernel == AttentionKernel::FlashAttention2 && x.prof.kernels.fa2AttentionFwdEfficiency > 0;
     // Short sequences run further from the limit: per-row work is a larger share.
     const double kernelTokens = x.seq / x.c;
     im.attentionKernelTokens = kernelTokens;
     const auto lengthFactor = [&](double half) {
         return half > 0 ? kernelTokens / (kernelTokens + half) : 1.0;
     };
-    im.attentionLengthFactorFwd = lengthFactor(kernels.attentionFwdHalfTokens);
-    im.attentionLengthFactorBwd = lengthFactor(kernels.attentionBwdHalfTokens);
-    const double bwdLimit = fa2 && kernels.fa2AttentionBwdEfficiency > 0 ? kernels.fa2AttentionBwdEfficiency
-                                                                         : kernels.attentionBwdEfficiency;
+    im.attentionLengthFactorFwd = lengthFactor(k.fwdHalf);
+    im.attentionLengthFactorBwd = lengthFactor(k.bwdHalf);
     // Small heads run further from the limit: a score's exponential costs the same whatever the head size
     // while its MMA work shrinks with it. The profile's efficiencies are for heads of 128.
     im.attentionHeadSize = 0.5 * (mo.qkHeadDim() + mo.vHeadDim());
@@ -200,14 +225,10 @@ void timeFlashAttention(const EvalContext& x, double fAttn, LayerTimes& r, Inter
                    ? std::min(1.0, (1.0 + overhead) / (1.0 + overhead * 128.0 / im.attentionHeadSize))
                    : 1.0;
     };
-    im.attentionHeadFactorFwd =
-        headFactor(fa2 ? kernels.fa2AttentionScoreOverhead : kernels.attentionScoreOverhead);
-    im.attentionHeadFactorBwd =
-        headFactor(fa2 ? kernels.fa2AttentionScoreOverhead
-                       : kFlashBwdScoreOverheadRatio * kernels.attentionScoreOverhead);
-    im.flashFwdEfficiency = (fa2 ? kernels.fa2AttentionFwdEfficiency : kernels.attentionFwdEfficiency) *
-                            sizeFactor * im.attentionLengthFactorFwd * im.attentionHeadFactorFwd;
-    im.flashBwdEfficiency = bwdLimit * sizeFactor * im.attentionLengthFactorBwd * im.attentionHeadFactorBwd;
+    im.attentionHeadFactorFwd = headFactor(k.fwdOverhead);
+    im.attentionHeadFactorBwd = headFactor(k.bwdOverhead);
+    im.flashFwdEfficiency = k.fwd * sizeFactor * im.attentionLengthFactorFwd * im.attentionHeadFactorFwd;
+    im.flashBwdEfficiency = k.bwd * sizeFactor * im.attentionLengthFactorBwd * im.attentionHeadFactorBwd;
     r.attnFwd = work / (x.peak16 * im.flashFwdEfficiency);
     r.attnBwd = kFlashBwdFlopsRatio * work / (x.peak16 * im.flashBwdEfficiency);
 }
@@ -216,6 +237,7 @@ void timeFlashAttention(const EvalContext& x, double fAttn, LayerTimes& r, Inter
 void timeAttentionCore(const EvalContext& x, LayerTimes& r, Intermediates& im) {
     const ModelSpec& mo = x.s.model;
     const double fAttn = 2.0 * x.b * (x.a / x.t) * (x.seq / x.c) * x.seq * (mo.qkHeadDim() + mo.vHeadDim());
+    im.attentionKernel = x.attentionKernel;
     if (x.flash) {
         timeFlashAttention(x, fAttn, r, im);
     } else {

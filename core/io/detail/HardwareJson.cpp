@@ -67,7 +67,7 @@ constexpr Field<ClusterSpec> kClusterFields[] = {
 };
 
 // The kernel figures, efficiencies within `efficiency`; all but the first three are optional (0: not set).
-constexpr std::array<Field<KernelEfficiencies>, 9> kernelFields(DoubleRange efficiency) {
+constexpr std::array<Field<KernelEfficiencies>, 14> kernelFields(DoubleRange efficiency) {
     using K = KernelEfficiencies;
     return {{
         {"hbm_efficiency", DoubleKey<K>{&K::hbmEfficiency, efficiency}},
@@ -79,6 +79,14 @@ constexpr std::array<Field<KernelEfficiencies>, 9> kernelFields(DoubleRange effi
         {"attention_bwd_half_tokens", DoubleKey<K>{&K::attentionBwdHalfTokens, nonNegative(1e7)}, true},
         {"attention_score_overhead", DoubleKey<K>{&K::attentionScoreOverhead, nonNegative(10.0)}, true},
         {"fa2_attention_score_overhead", DoubleKey<K>{&K::fa2AttentionScoreOverhead, nonNegative(10.0)},
+         true},
+        {"fa3_attention_fwd_efficiency", DoubleKey<K>{&K::fa3AttentionFwdEfficiency, efficiency}, true},
+        {"fa3_attention_bwd_efficiency", DoubleKey<K>{&K::fa3AttentionBwdEfficiency, efficiency}, true},
+        {"fa3_attention_fwd_half_tokens", DoubleKey<K>{&K::fa3AttentionFwdHalfTokens, nonNegative(1e7)},
+         true},
+        {"fa3_attention_bwd_half_tokens", DoubleKey<K>{&K::fa3AttentionBwdHalfTokens, nonNegative(1e7)},
+         true},
+        {"fa3_attention_score_overhead", DoubleKey<K>{&K::fa3AttentionScoreOverhead, nonNegative(10.0)},
          true},
     }};
 }

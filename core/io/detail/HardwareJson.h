@@ -31,7 +31,12 @@ inline constexpr const char* kKernelKeys[] = {"hbm_efficiency",
                                               "attention_fwd_half_tokens",
                                               "attention_bwd_half_tokens",
                                               "attention_score_overhead",
-                                              "fa2_attention_score_overhead"};
+                                              "fa2_attention_score_overhead",
+                                              "fa3_attention_fwd_efficiency",
+                                              "fa3_attention_bwd_efficiency",
+                                              "fa3_attention_fwd_half_tokens",
+                                              "fa3_attention_bwd_half_tokens",
+                                              "fa3_attention_score_overhead"};
 
 // The GPU keys r's object holds, over gpu (a key it lacks leaves its field as it is).
 void readGpuKeys(json::ObjectReader& r, GpuSpec& gpu);
