@@ -6,6 +6,7 @@
 #include "core/model/Enums.h"
 #include "core/model/Units.h"
 #include "core/report/PlanFigures.h"
+#include "core/report/RunFigures.h"
 #include "core/report/SvgCharts.h"
 #include "core/util/NumberFormat.h"
 
@@ -184,6 +185,13 @@ std::string renderThroughput(const Scenario& s, const Plan& p) {
     return heading(report::kUtilisationSection) + kv.render();
 }
 
+std::string renderRun(const Plan& p) {
+    KeyValues kv;
+    for (const auto& [label, text] : report::runRows(p))
+        kv.add(label, text);
+    return heading(report::kRunSection) + kv.render();
+}
+
 std::string renderDiagnostics(const Plan& p) {
     std::string out = heading(report::kDiagnosticsSection);
     const auto diagnostics = report::diagnosticViews(p);
@@ -212,6 +220,7 @@ std::string renderPlanText(const Scenario& s, const Plan& p) {
     out += renderPrecision(s, p);
     out += renderTime(p);
     out += renderThroughput(s, p);
+    out += renderRun(p);
     out += renderDiagnostics(p);
     return out;
 }

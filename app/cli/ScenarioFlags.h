@@ -35,6 +35,11 @@ struct ScenarioOverrides {
     std::optional<core::PipelineSplit> pipelineSplit;
     std::optional<core::MoeDispatcher> moeDispatcher;
     std::optional<double> straggler, tokenBudget;
+    // The run (core/model/RunOptions.h).
+    std::optional<core::TokenRule> tokenRule;
+    std::optional<core::LossFit> lossFit;
+    std::optional<double> tokensPerParameter, computeBudget, daysBudget, usdBudget, pricePerGpuHour,
+        boardPower, nodeOverhead, pue, gpuFailureRate, checkpointBandwidth, restartSeconds, deadlineDays;
     std::vector<std::string> given; // flags seen, in order (for messages)
 };
 

@@ -31,6 +31,10 @@ enum class DiagnosticId {
     Fp8NotSupported,
     CpuOffloadCost,
     HostMemoryExceeded,
+    // the run (docs/estimation.md, "Run length, cost and goodput")
+    LongCheckpointWrite,
+    LowGoodput,
+    PastDeadline,
     // invalid layouts
     HeadsNotDivisibleByTp,
     KvHeadsNotDivisibleByTp,
@@ -159,6 +163,23 @@ struct HostMemoryExceeded {
     double hostShareBytes = 0; // the GPU's share of its host's memory
     int gpusPerNode = 0;
 };
+struct LongCheckpointWrite {
+    static constexpr DiagnosticId kId = DiagnosticId::LongCheckpointWrite;
+    double writeSeconds = 0;
+    double intervalSeconds = 0;
+    double share = 0; // of the interval
+};
+struct LowGoodput {
+    static constexpr DiagnosticId kId = DiagnosticId::LowGoodput;
+    double goodput = 0;
+    double interruptionsPerDay = 0;
+    double lostPerFailureSeconds = 0;
+};
+struct PastDeadline {
+    static constexpr DiagnosticId kId = DiagnosticId::PastDeadline;
+    double wallClockDays = 0;
+    double deadlineDays = 0;
+};
 struct HeadsNotDivisibleByTp {
     static constexpr DiagnosticId kId = DiagnosticId::HeadsNotDivisibleByTp;
     int tp = 0;
@@ -222,7 +243,8 @@ using DiagnosticFigures = std::variant<
     diagnostic::SmallExpertBatches, diagnostic::CpExchangeExposed, diagnostic::CpCrossesNodes,
     diagnostic::UnevenPipelineStages, diagnostic::LittleMemoryHeadroom,
     diagnostic::EmbeddingAndLossInPipelineSplit, diagnostic::UnfusedSoftmax, diagnostic::Fp8NotSupported,
-    diagnostic::CpuOffloadCost, diagnostic::HostMemoryExceeded, diagnostic::HeadsNotDivisibleByTp,
+    diagnostic::CpuOffloadCost, diagnostic::HostMemoryExceeded, diagnostic::LongCheckpointWrite,
+    diagnostic::LowGoodput, diagnostic::PastDeadline, diagnostic::HeadsNotDivisibleByTp,
     diagnostic::KvHeadsNotDivisibleByTp, diagnostic::LayersNotDivisibleByPp, diagnostic::GpuCountMismatch,
     diagnostic::BatchNotDivisible, diagnostic::SeqNotDivisibleByCp, diagnostic::ExpertsNotDivisibleByEp,
     diagnostic::EpDoesNotDivideDp, diagnostic::ShardDegreeDoesNotDivideDp, diagnostic::InvalidValue>;

@@ -1,0 +1,70 @@
+#include "core/report/RunFigures.h"
+
+#include "core/util/NumberFormat.h"
+
+namespace lp::core::report {
+namespace {
+
+std::string ruleWords(const RunPlan& r) {
+    switch (r.tokenRule) {
+    case TokenRule::Tokens:
+        return "as stated";
+    case TokenRule::ComputeOptimal:
+        return "compute-optimal, 20 per parameter";
+    case TokenRule::TokensPerParameter:
+        return "tokens per parameter";
+    case TokenRule::Compute:
+        return "from the compute budget";
+    case TokenRule::Days:
+        return "from the days budget";
+    case TokenRule::Money:
+        return "from the money budget";
+    }
+    return {};
+}
+
+std::string tokensText(const RunPlan& r) {
+    return fmt::count(r.tokens) + " (" + ruleWords(r) + "; " + fmt::fixed(r.tokensPerParameter, 0) +
+           " per parameter, compute-optimal for this compute: " + fmt::count(r.computeOptimal.parameters) +
+           " parameters, " + fmt::count(r.computeOptimal.tokens) + " tokens)";
+}
+
+std::string goodputText(const RunPlan& r) {
+    return fmt::percent(r.goodput) + " (" + fmt::fixed(r.interruptionsPerDay, 2) + " interruptions a day, " +
+           fmt::fixed(r.interruptions, 0) + " over the run)";
+}
+
+std::string checkpointText(const RunPlan& r) {
+    return fmt::gb(r.checkpointBytes) + " written in " + fmt::duration(r.checkpointWriteSeconds) + " every " +
+           fmt::wallClock(r.checkpointIntervalSeconds) + " (" + fmt::percent(r.checkpointOverhead) +
+           " of the time)";
+}
+
+std::string costText(const RunPlan& r) {
+    if (!(r.pricePerGpuHourUsd > 0))
+        return "no price per GPU-hour (set one: --price-per-gpu-hour)";
+    return "$" + fmt::count(r.costUsd) + " at $" + fmt::fixed(r.pricePerGpuHourUsd, 2) + " per GPU-hour ($" +
+           fmt::fixed(r.costPerMillionTokensUsd, 3) + " per million tokens)";
+}
+
+} // namespace
+
+std::vector<std::pair<std::string, std::string>> runRows(const Plan& p) {
+    const RunPlan& r = p.run;
+    std::vector<std::pair<std::string, std::string>> rows;
+    rows.emplace_back("Tokens", tokensText(r));
+    rows.emplace_back("Predicted loss", fmt::fixed(r.predictedLoss, 3) + " (" + std::string(toString(r.lossFit)) +
+                                            " fit)");
+    rows.emplace_back("Wall clock", fmt::fixed(r.wallClockSeconds / 86400.0, 1) + " days (ideal " +
+                                        fmt::fixed(r.idealSeconds / 86400.0, 1) + ")");
+    rows.emplace_back("Goodput", goodputText(r));
+    rows.emplace_back("Checkpoints", checkpointText(r));
+    rows.emplace_back("GPU-hours", fmt::fixed(r.gpuHours, 0) + " billed");
+    rows.emplace_back("Cost", costText(r));
+    rows.emplace_back("Energy", r.boardPowerWatts > 0 ? fmt::fixed(r.energyMwh, 1) + " MWh" : "no board power");
+    for (auto& row : rows)
+        row.second = fmt::finiteText(std::move(row.second));
+    return rows;
+}
+
+} // namespace lp::core::report
