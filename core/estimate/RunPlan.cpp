@@ -15,10 +15,12 @@ namespace {
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 constexpr double kSecondsPerDay = 86400;
 
-constexpr ScalingFit kHoffmann{1.69, 406.4, 410.7, 0.34, 0.28,
-                               "Hoffmann et al. 2022, Training Compute-Optimal Large Language Models (approach 3)"};
-constexpr ScalingFit kBesiroglu{1.8172, 482.01, 2085.43, 0.3478, 0.3658,
-                                "Besiroglu et al. 2024, Chinchilla Scaling: A replication attempt"};
+constexpr ScalingFit kHoffmann{
+    1.69, 406.4, 410.7,
+    0.34, 0.28,  "Hoffmann et al. 2022, Training Compute-Optimal Large Language Models (approach 3)"};
+constexpr ScalingFit kBesiroglu{1.8172,  482.01,
+                                2085.43, 0.3478,
+                                0.3658,  "Besiroglu et al. 2024, Chinchilla Scaling: A replication attempt"};
 
 struct Price {
     double usd = 0;

@@ -46,20 +46,20 @@ struct RunPlan {
     double tokens = 0;
     double scalingParameters = 0; // N of the scaling laws: the active parameters (MoE: roughly)
     double tokensPerParameter = 0;
-    double computeFlops = 0; // 6 N D
+    double computeFlops = 0;            // 6 N D
     ComputeOptimalPoint computeOptimal; // for that compute
     double predictedLoss = 0;
     LossFit lossFit = LossFit::Hoffmann2022;
     // Goodput.
-    double nodes = 0;            // nodes the layout's GPUs occupy
-    double checkpointBytes = 0;  // 16-bit weights + optimizer state, whole model
+    double nodes = 0;           // nodes the layout's GPUs occupy
+    double checkpointBytes = 0; // 16-bit weights + optimizer state, whole model
     double checkpointWriteSeconds = 0;
     double jobFailuresPerSecond = 0;
     double mtbfSeconds = 0; // of the whole job (infinite without failures)
     double checkpointIntervalSeconds = 0;
-    double lostPerFailureSeconds = 0;   // half an interval + restart
-    double checkpointOverhead = 0;      // write / interval
-    double goodput = 0;                 // ideal time / wall-clock time (0: the run never finishes)
+    double lostPerFailureSeconds = 0; // half an interval + restart
+    double checkpointOverhead = 0;    // write / interval
+    double goodput = 0;               // ideal time / wall-clock time (0: the run never finishes)
     double idealSeconds = 0;
     double wallClockSeconds = 0;
     double interruptionsPerDay = 0;

@@ -17,9 +17,9 @@ using R = RunOptions;
 constexpr double kMaxDays = 1e6;
 
 constexpr Field<R> kRunFields[] = {
-    {"token_rule", enumKey<&R::tokenRule, &parseTokenRule, TokenRule::Tokens, TokenRule::ComputeOptimal,
-                           TokenRule::TokensPerParameter, TokenRule::Compute, TokenRule::Days,
-                           TokenRule::Money>()},
+    {"token_rule",
+     enumKey<&R::tokenRule, &parseTokenRule, TokenRule::Tokens, TokenRule::ComputeOptimal,
+             TokenRule::TokensPerParameter, TokenRule::Compute, TokenRule::Days, TokenRule::Money>()},
     {"tokens_per_parameter", DoubleKey<R>{&R::tokensPerParameter, positive(1e9)}},
     {"compute_budget_flops", DoubleKey<R>{&R::computeBudgetFlops, nonNegative(1e35)}},
     {"days_budget", DoubleKey<R>{&R::daysBudget, nonNegative(kMaxDays)}},

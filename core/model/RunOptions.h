@@ -34,14 +34,14 @@ struct RunOptions {
     double daysBudget = 0;          // with TokenRule::Days
     double moneyBudgetUsd = 0;      // with TokenRule::Money
     LossFit lossFit = LossFit::Hoffmann2022;
-    double pricePerGpuHourUsd = 0; // 0: the cluster preset's, else the GPU preset's
-    double boardPowerWatts = 0;    // per GPU under training load; 0: the GPU preset's
+    double pricePerGpuHourUsd = 0;      // 0: the cluster preset's, else the GPU preset's
+    double boardPowerWatts = 0;         // per GPU under training load; 0: the GPU preset's
     double nodeOverheadFraction = 0.82; // CPUs, memory, NICs, fans: of the GPUs' power (DGX H100 data sheet)
     double pue = 1.1;                   // power usage effectiveness of the data centre
     double gpuFailuresPerHour = kLlama3FailuresPerGpuHour; // interruptions per GPU-hour
-    double checkpointBandwidth = 1e9; // bytes/s one node writes to storage
-    double restartSeconds = 600;      // from a failure to training again (reschedule, load, warm up)
-    double deadlineDays = 0;          // 0: none
+    double checkpointBandwidth = 1e9;                      // bytes/s one node writes to storage
+    double restartSeconds = 600; // from a failure to training again (reschedule, load, warm up)
+    double deadlineDays = 0;     // 0: none
     bool operator==(const RunOptions&) const = default;
 };
 

@@ -53,15 +53,16 @@ std::vector<std::pair<std::string, std::string>> runRows(const Plan& p) {
     const RunPlan& r = p.run;
     std::vector<std::pair<std::string, std::string>> rows;
     rows.emplace_back("Tokens", tokensText(r));
-    rows.emplace_back("Predicted loss", fmt::fixed(r.predictedLoss, 3) + " (" + std::string(toString(r.lossFit)) +
-                                            " fit)");
+    rows.emplace_back("Predicted loss",
+                      fmt::fixed(r.predictedLoss, 3) + " (" + std::string(toString(r.lossFit)) + " fit)");
     rows.emplace_back("Wall clock", fmt::fixed(r.wallClockSeconds / 86400.0, 1) + " days (ideal " +
                                         fmt::fixed(r.idealSeconds / 86400.0, 1) + ")");
     rows.emplace_back("Goodput", goodputText(r));
     rows.emplace_back("Checkpoints", checkpointText(r));
     rows.emplace_back("GPU-hours", fmt::fixed(r.gpuHours, 0) + " billed");
     rows.emplace_back("Cost", costText(r));
-    rows.emplace_back("Energy", r.boardPowerWatts > 0 ? fmt::fixed(r.energyMwh, 1) + " MWh" : "no board power");
+    rows.emplace_back("Energy",
+                      r.boardPowerWatts > 0 ? fmt::fixed(r.energyMwh, 1) + " MWh" : "no board power");
     for (auto& row : rows)
         row.second = fmt::finiteText(std::move(row.second));
     return rows;

@@ -16,7 +16,6 @@
 
 using namespace lp::core;
 
-
 namespace {
 
 bool contains(const std::string& text, const std::string& part) {
@@ -74,7 +73,8 @@ LP_TEST(checkpoint_interval_is_young_daly_closed_form_and_goodput_follows) {
     LP_CHECK_NEAR(r.checkpointBytes, p.params.total * 14.0, 1e-12);
     LP_CHECK_NEAR(r.checkpointWriteSeconds, r.checkpointBytes / (8 * 1e9), 1e-12);
     LP_CHECK_NEAR(r.lostPerFailureSeconds, r.checkpointIntervalSeconds / 2 + 600, 1e-12);
-    const double expected = (1 - r.lostPerFailureSeconds / mtbf) / (1 + r.checkpointWriteSeconds / r.checkpointIntervalSeconds);
+    const double expected =
+        (1 - r.lostPerFailureSeconds / mtbf) / (1 + r.checkpointWriteSeconds / r.checkpointIntervalSeconds);
     LP_CHECK_NEAR(r.goodput, expected, 1e-12);
     LP_CHECK_NEAR(r.wallClockSeconds, r.idealSeconds / r.goodput, 1e-12);
     LP_CHECK_NEAR(r.interruptions, r.wallClockSeconds / mtbf, 1e-9);
@@ -150,9 +150,10 @@ LP_TEST(run_diagnostics_name_slow_checkpoints_low_goodput_and_deadlines) {
 LP_TEST(plan_json_has_the_run_keys) {
     const Scenario s = defaultScenario();
     const nlohmann::json j = planToJson(s, evaluate(s));
-    for (const char* key : {"tokens", "token_rule", "ideal_days", "wall_clock_days", "gpu_hours", "cost_usd",
-                            "cost_per_million_tokens_usd", "energy_mwh", "goodput", "interruptions_per_day",
-                            "checkpoint_interval_s", "checkpoint_write_s", "checkpoint_bytes", "predicted_loss"})
+    for (const char* key :
+         {"tokens", "token_rule", "ideal_days", "wall_clock_days", "gpu_hours", "cost_usd",
+          "cost_per_million_tokens_usd", "energy_mwh", "goodput", "interruptions_per_day",
+          "checkpoint_interval_s", "checkpoint_write_s", "checkpoint_bytes", "predicted_loss"})
         LP_CHECK(j.at("run").contains(key));
     LP_CHECK_EQ(j.at("run").at("token_rule").get<std::string>(), std::string("tokens"));
 }
@@ -160,10 +161,10 @@ LP_TEST(plan_json_has_the_run_keys) {
 LP_TEST(every_run_figure_explains_itself) {
     const Scenario s = defaultScenario();
     const Plan p = evaluate(s);
-    for (const char* key : {"run.tokens", "run.predicted_loss", "run.checkpoint_bytes", "run.checkpoint_write",
-                            "run.interruptions_per_day", "run.checkpoint_interval", "run.goodput",
-                            "run.wall_clock_days", "run.gpu_hours", "run.cost", "run.cost_per_million_tokens",
-                            "run.energy"}) {
+    for (const char* key :
+         {"run.tokens", "run.predicted_loss", "run.checkpoint_bytes", "run.checkpoint_write",
+          "run.interruptions_per_day", "run.checkpoint_interval", "run.goodput", "run.wall_clock_days",
+          "run.gpu_hours", "run.cost", "run.cost_per_million_tokens", "run.energy"}) {
         const auto e = explainFigure(s, p, key);
         LP_CHECK(e.has_value());
         if (e)
