@@ -94,6 +94,8 @@ SearchEntry entryOf(const Scenario& s, const Plan& p) {
     e.worstStageBytes = p.memory.stages[p.memory.worstStage].totalBytes;
     e.headroomBytes = p.memory.headroomBytes;
     e.gpuHours = p.gpuHours;
+    e.costUsd = p.run.costUsd;
+    e.wallClockDays = p.run.wallClockSeconds / 86400.0;
     return e;
 }
 
@@ -239,6 +241,14 @@ bool plainBetter(const SearchEntry& a, const SearchEntry& b, RankBy by) {
         ka = -a.headroomBytes;
         kb = -b.headroomBytes;
         break;
+    case RankBy::Money:
+        ka = a.costUsd;
+        kb = b.costUsd;
+        break;
+    case RankBy::WallClock:
+        ka = a.wallClockDays;
+        kb = b.wallClockDays;
+        break;
     }
     if (ka != kb)
         return ka < kb;
@@ -346,7 +356,7 @@ LP_TEST(equalsBruteForceOnSmallSpace) {
                            "layers_not_divisible_by_pp", "batch_not_divisible", "does_not_fit"})
         LP_CHECK(ref.rejected.count(id) == 1);
     LP_CHECK(ref.fitting > 20);
-    for (RankBy by : {RankBy::StepTime, RankBy::Mfu, RankBy::Cost, RankBy::Headroom})
+    for (RankBy by : kRankings)
         checkEqualsReference(s, sp, {}, by);
 }
 
@@ -537,6 +547,11 @@ LP_TEST(bestIsAtLeastAsGoodAsTheDefaultLayout) {
     LP_CHECK(byCost.top.front().gpuHours <= current.gpuHours);
     const SearchResult byHeadroom = search(s, sp, {}, threadsAndTop(0, 10, RankBy::Headroom));
     LP_CHECK(byHeadroom.top.front().headroomBytes >= current.memory.headroomBytes);
+    const SearchResult byMoney = search(s, sp, {}, threadsAndTop(0, 10, RankBy::Money));
+    LP_CHECK(current.run.costUsd > 0);
+    LP_CHECK(byMoney.top.front().costUsd <= current.run.costUsd);
+    const SearchResult byDays = search(s, sp, {}, threadsAndTop(0, 10, RankBy::WallClock));
+    LP_CHECK(byDays.top.front().wallClockDays <= current.run.wallClockSeconds / 86400.0);
     // The front's ends are the fastest and the roomiest layouts.
     LP_CHECK_EQ(byTime.pareto.front().tokensPerSecond, byTime.top.front().tokensPerSecond);
     LP_CHECK_EQ(byTime.pareto.back().headroomBytes, byHeadroom.top.front().headroomBytes);
@@ -695,8 +710,10 @@ LP_TEST(badSpaceValuesAreIgnored) {
 }
 
 LP_TEST(rankNamesRoundTrip) {
-    for (RankBy r : {RankBy::StepTime, RankBy::Mfu, RankBy::Cost, RankBy::Headroom})
+    for (RankBy r : kRankings)
         LP_CHECK(parseRankBy(toString(r)) == r);
+    LP_CHECK(parseRankBy("money") == RankBy::Money);
+    LP_CHECK(parseRankBy("wall_clock") == RankBy::WallClock);
     LP_CHECK(parseRankBy("step_time") == RankBy::StepTime);
     LP_CHECK(!parseRankBy("speed").has_value());
 }
@@ -798,3 +815,18 @@ LP_TEST(aSearchHoldsForTheSameInputsWhateverTheLayout) {
 }
 
 LP_TEST_MAIN()
+
+// Ranking by money orders by the run's price: each entry's cost is its wall-clock GPU-hours at the price,
+// and the list rises.
+LP_TEST(rankByMoneyIsTheRunsPrice) {
+    Scenario s = smallScenario();
+    s.run.pricePerGpuHourUsd = 2.5;
+    const SearchResult r = search(s, smallSpace(), {}, threadsAndTop(1, 10, RankBy::Money));
+    LP_CHECK(r.top.size() > 1);
+    for (std::size_t i = 0; i < r.top.size(); ++i) {
+        const Plan p = evaluate(applyChoice(s, r.top[i].choice));
+        LP_CHECK_NEAR(r.top[i].costUsd, p.run.gpuHours * 2.5, 1e-9);
+        if (i > 0)
+            LP_CHECK(r.top[i - 1].costUsd <= r.top[i].costUsd);
+    }
+}
