@@ -2,6 +2,9 @@
 
 #include "core/util/NumberFormat.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace lp::core::report {
 namespace {
 
@@ -66,6 +69,37 @@ std::vector<std::pair<std::string, std::string>> runRows(const Plan& p) {
     for (auto& row : rows)
         row.second = fmt::finiteText(std::move(row.second));
     return rows;
+}
+
+GoodputSplit goodputSplit(const RunPlan& r) {
+    GoodputSplit g;
+    if (!std::isfinite(r.wallClockSeconds) || !(r.idealSeconds > 0))
+        return g;
+    g.idealDays = r.idealSeconds / 86400.0;
+    g.checkpointDays = g.idealDays * r.checkpointOverhead;
+    g.failureDays = std::max(0.0, r.wallClockSeconds / 86400.0 - g.idealDays - g.checkpointDays);
+    return g;
+}
+
+double computeOptimalTokensForModel(const RunPlan& r) {
+    return kComputeOptimalTokensPerParameter * r.scalingParameters;
+}
+
+std::vector<LossPoint> lossCurve(const RunPlan& r, int points) {
+    const double optimal = computeOptimalTokensForModel(r);
+    const double chosen = r.tokens > 0 ? r.tokens : optimal;
+    if (!(optimal > 0) || !(r.scalingParameters > 0) || points < 2)
+        return {};
+    const double from = std::log10(std::min(chosen, optimal)) - 1.0;
+    const double to = std::log10(std::max(chosen, optimal)) + 1.0;
+    const ScalingFit& fit = scalingFit(r.lossFit);
+    std::vector<LossPoint> curve;
+    curve.reserve(static_cast<std::size_t>(points));
+    for (int i = 0; i < points; ++i) {
+        const double tokens = std::pow(10.0, from + (to - from) * i / (points - 1));
+        curve.push_back({tokens, predictedLoss(fit, r.scalingParameters, tokens)});
+    }
+    return curve;
 }
 
 } // namespace lp::core::report
