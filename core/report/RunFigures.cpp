@@ -71,6 +71,57 @@ std::vector<std::pair<std::string, std::string>> runRows(const Plan& p) {
     return rows;
 }
 
+namespace {
+
+std::string dollars(double usd) {
+    return usd >= 1e5 ? "$" + fmt::count(usd) : "$" + fmt::fixed(usd, usd >= 100 ? 0 : 3);
+}
+
+std::string days(double seconds) {
+    return fmt::fixed(seconds / 86400.0, 1) + " days";
+}
+
+std::string costDetail(const RunPlan& r) {
+    return r.pricePerGpuHourUsd > 0 ? "at $" + fmt::fixed(r.pricePerGpuHourUsd, 2) + " per GPU-hour"
+                                    : "no price per GPU-hour";
+}
+
+} // namespace
+
+std::vector<RunCard> runCards(const Plan& p) {
+    const RunPlan& r = p.run;
+    const bool priced = r.pricePerGpuHourUsd > 0;
+    std::vector<RunCard> cards = {
+        {"run.tokens", "Tokens", fmt::count(r.tokens),
+         fmt::fixed(r.tokensPerParameter, 0) + " per parameter (" + ruleWords(r) + ")"},
+        {"run.tokens", "Compute-optimal for this compute",
+         fmt::count(r.computeOptimal.parameters) + " parameters",
+         fmt::count(r.computeOptimal.tokens) + " tokens (20 per parameter)"},
+        {"run.wall_clock_days", "Wall clock", days(r.wallClockSeconds), "ideal " + days(r.idealSeconds)},
+        {"run.gpu_hours", "GPU-hours", fmt::fixed(r.gpuHours, 0), "billed: GPUs x wall clock"},
+        {"run.cost", "Cost", priced ? dollars(r.costUsd) : "no price", costDetail(r)},
+        {"run.cost_per_million_tokens", "Cost per million tokens",
+         priced ? dollars(r.costPerMillionTokensUsd) : "no price", ""},
+        {"run.energy", "Energy",
+         r.boardPowerWatts > 0 ? fmt::fixed(r.energyMwh, 1) + " MWh" : "no board power",
+         fmt::fixed(r.boardPowerWatts, 0) + " W per GPU"},
+        {"run.goodput", "Goodput", fmt::percent(r.goodput),
+         fmt::fixed(r.interruptions, 0) + " interruptions over the run"},
+        {"run.interruptions_per_day", "Interruptions per day", fmt::fixed(r.interruptionsPerDay, 2), ""},
+        {"run.checkpoint_interval", "Checkpoint interval", fmt::wallClock(r.checkpointIntervalSeconds),
+         fmt::percent(r.checkpointOverhead) + " of the time writing"},
+        {"run.checkpoint_write", "Checkpoint write", fmt::duration(r.checkpointWriteSeconds),
+         fmt::gb(r.checkpointBytes)},
+        {"run.predicted_loss", "Predicted loss", fmt::fixed(r.predictedLoss, 3),
+         std::string(toString(r.lossFit)) + " fit"},
+    };
+    for (RunCard& c : cards) {
+        c.value = fmt::finiteText(std::move(c.value));
+        c.detail = fmt::finiteText(std::move(c.detail));
+    }
+    return cards;
+}
+
 GoodputSplit goodputSplit(const RunPlan& r) {
     GoodputSplit g;
     if (!std::isfinite(r.wallClockSeconds) || !(r.idealSeconds > 0))

@@ -16,6 +16,16 @@ inline constexpr std::string_view kRunSection = "Run";
 // (label, text) rows of a valid plan's run, in the order they are shown.
 std::vector<std::pair<std::string, std::string>> runRows(const Plan& p);
 
+// One figure of the run as a card shows it (the window's Run section): caption, value, a short detail
+// line, and the explanation key that explains it.
+struct RunCard {
+    std::string key; // "run.tokens"
+    std::string caption;
+    std::string value;
+    std::string detail;
+};
+std::vector<RunCard> runCards(const Plan& p);
+
 // The run's wall clock split into the ideal time and what is lost (days): the goodput bar.
 struct GoodputSplit {
     double idealDays = 0;

@@ -2,6 +2,7 @@
 // (core/util/Markup.h) and the search-result export (core/search/SearchExport.h).
 #include "TestHarness.h"
 #include "core/estimate/Evaluate.h"
+#include "core/estimate/Explain.h"
 #include "core/io/Presets.h"
 #include "core/io/ScenarioJson.h"
 #include "core/report/Report.h"
@@ -15,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 
@@ -581,4 +583,23 @@ LP_TEST(run_charts_follow_the_run) {
     const std::string svg = lossChartSvg(p).svg;
     LP_CHECK(contains(svg, "compute-optimal") && contains(svg, "chosen"));
     LP_CHECK(contains(goodputChartSvg(p).svg, std::string(report::kFailureTimeLabel)));
+}
+
+// The Run section's cards: every one explained by a run.* key, the values those of the plan's run.
+LP_TEST(run_cards_quote_the_run) {
+    Scenario s = defaultScenario();
+    s.run.pricePerGpuHourUsd = 2;
+    const Plan p = evaluate(s);
+    const auto cards = report::runCards(p);
+    LP_CHECK_EQ(cards.size(), std::size_t{12});
+    for (const auto& c : cards) {
+        LP_CHECK(c.key.rfind("run.", 0) == 0);
+        LP_CHECK(explainFigure(s, p, c.key).has_value());
+        LP_CHECK(!c.caption.empty() && !c.value.empty());
+    }
+    LP_CHECK_EQ(cards.front().value, fmt::count(p.run.tokens));
+    const auto cost =
+        std::find_if(cards.begin(), cards.end(), [](const auto& c) { return c.key == "run.cost"; });
+    LP_CHECK(cost != cards.end() && cost->detail == "at $2.00 per GPU-hour");
+    LP_CHECK(contains(cards[1].value, fmt::count(p.run.computeOptimal.parameters)));
 }
