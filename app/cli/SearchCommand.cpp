@@ -200,8 +200,7 @@ struct ProgressLine {
 } // namespace
 
 std::string searchHelp() {
-    return "Usage: layout-planner-cli search [SCENARIO.json] [FLAGS] [--rank "
-           "step_time|mfu|cost|headroom|money|wall_clock]\n  "
+    return "Usage: layout-planner-cli search [SCENARIO.json] [FLAGS] [--rank KEY]\n  "
            "     [--top N] [--global-batch N | --global-batch-range A:B] [--threads N] [--json | --csv]\n    "
            "   [--profile PROFILE.json]\n\nTries every valid layout of the scenario's GPUs (TP, PP, DP, CP, "
            "EP, virtual stages, micro batch,\naccumulation, ZeRO stage, recompute, sequence parallel) for "
