@@ -1,5 +1,5 @@
-// Layout search: the search equals a plain brute-force enumeration on small spaces, its best layout is at
-// least as good as the default layout, every layout it reports is valid and fits, the rejected counts add
+// Layout search: the search equals a plain brute-force enumeration on small spaces (the rankings:
+// test_search_ranking.cpp), every layout it reports is valid and fits, the rejected counts add
 // up, 1 and 4 threads give identical results, and cancelling stops early. Which choices are the same
 // layout, and when a search of one scenario holds for another.
 #include "TestHarness.h"
@@ -532,33 +532,6 @@ LP_TEST(defaultSpaceOfDefaultScenario) {
     LP_CHECK_EQ(sp.globalBatchMax, 64LL);
 }
 
-LP_TEST(bestIsAtLeastAsGoodAsTheDefaultLayout) {
-    const Scenario s = defaultScenario();
-    const Plan current = evaluate(s);
-    LP_CHECK(current.valid && current.memory.fits);
-    const SearchSpace sp = defaultSearchSpace(s);
-    const SearchResult byTime = search(s, sp, {}, threadsAndTop(0, 10, RankBy::StepTime));
-    LP_CHECK(!byTime.top.empty());
-    LP_CHECK(byTime.top.front().stepSeconds <= current.time.stepSeconds);
-    LP_CHECK(byTime.top.front().tokensPerSecond >= current.tokensPerSecond);
-    const SearchResult byMfu = search(s, sp, {}, threadsAndTop(0, 10, RankBy::Mfu));
-    LP_CHECK(byMfu.top.front().mfu >= current.mfu);
-    const SearchResult byCost = search(s, sp, {}, threadsAndTop(0, 10, RankBy::Cost));
-    LP_CHECK(byCost.top.front().gpuHours <= current.gpuHours);
-    const SearchResult byHeadroom = search(s, sp, {}, threadsAndTop(0, 10, RankBy::Headroom));
-    LP_CHECK(byHeadroom.top.front().headroomBytes >= current.memory.headroomBytes);
-    const SearchResult byMoney = search(s, sp, {}, threadsAndTop(0, 10, RankBy::Money));
-    LP_CHECK(current.run.costUsd > 0);
-    LP_CHECK(byMoney.top.front().costUsd <= current.run.costUsd);
-    const SearchResult byDays = search(s, sp, {}, threadsAndTop(0, 10, RankBy::WallClock));
-    LP_CHECK(byDays.top.front().wallClockDays <= current.run.wallClockSeconds / 86400.0);
-    // The front's ends are the fastest and the roomiest layouts.
-    LP_CHECK_EQ(byTime.pareto.front().tokensPerSecond, byTime.top.front().tokensPerSecond);
-    LP_CHECK_EQ(byTime.pareto.back().headroomBytes, byHeadroom.top.front().headroomBytes);
-    // The default layout itself is a candidate: the seed's choices are all in the default space.
-    LP_CHECK(byTime.fitting > 0 && byTime.evaluated == countCandidates(s, sp));
-}
-
 LP_TEST(everyReportedLayoutIsValidAndFits) {
     const Scenario s = defaultScenario();
     SearchConstraints c;
@@ -709,15 +682,6 @@ LP_TEST(badSpaceValuesAreIgnored) {
     LP_CHECK(sameResults(search(s, bad), search(s, good)));
 }
 
-LP_TEST(rankNamesRoundTrip) {
-    for (RankBy r : kRankings)
-        LP_CHECK(parseRankBy(toString(r)) == r);
-    LP_CHECK(parseRankBy("money") == RankBy::Money);
-    LP_CHECK(parseRankBy("wall_clock") == RankBy::WallClock);
-    LP_CHECK(parseRankBy("step_time") == RankBy::StepTime);
-    LP_CHECK(!parseRankBy("speed").has_value());
-}
-
 LP_TEST(llama405bOn16kGpus) {
     const ModelPreset* model = findModelPreset("llama3.1-405b");
     const ClusterPreset* cluster = findClusterPreset("dgx-h100");
@@ -815,18 +779,3 @@ LP_TEST(aSearchHoldsForTheSameInputsWhateverTheLayout) {
 }
 
 LP_TEST_MAIN()
-
-// Ranking by money orders by the run's price: each entry's cost is its wall-clock GPU-hours at the price,
-// and the list rises.
-LP_TEST(rankByMoneyIsTheRunsPrice) {
-    Scenario s = smallScenario();
-    s.run.pricePerGpuHourUsd = 2.5;
-    const SearchResult r = search(s, smallSpace(), {}, threadsAndTop(1, 10, RankBy::Money));
-    LP_CHECK(r.top.size() > 1);
-    for (std::size_t i = 0; i < r.top.size(); ++i) {
-        const Plan p = evaluate(applyChoice(s, r.top[i].choice));
-        LP_CHECK_NEAR(r.top[i].costUsd, p.run.gpuHours * 2.5, 1e-9);
-        if (i > 0)
-            LP_CHECK(r.top[i - 1].costUsd <= r.top[i].costUsd);
-    }
-}

@@ -1,5 +1,5 @@
-// The Plan tab's Run section: its figures are the core's run figures of the shown plan, the token rule and the fields
-// edit the scenario through the document (undoable), and the charts follow the plan.
+// The Plan tab's Run section: its figures are the core's run figures of the shown plan, the token rule and
+// the fields edit the scenario through the document (undoable), and the charts follow the plan.
 #include "core/estimate/Evaluate.h"
 #include "core/estimate/Explain.h"
 #include "core/report/RunFigures.h"
@@ -23,10 +23,17 @@ using namespace lp;
 
 namespace {
 
-const char* const kFigureKeys[] = {"run.tokens",    "run.wall_clock_days", "run.gpu_hours",
-                                   "run.cost",      "run.cost_per_million_tokens",
-                                   "run.energy",    "run.goodput",         "run.interruptions_per_day",
-                                   "run.checkpoint_interval", "run.checkpoint_write", "run.predicted_loss"};
+const char* const kFigureKeys[] = {"run.tokens",
+                                   "run.wall_clock_days",
+                                   "run.gpu_hours",
+                                   "run.cost",
+                                   "run.cost_per_million_tokens",
+                                   "run.energy",
+                                   "run.goodput",
+                                   "run.interruptions_per_day",
+                                   "run.checkpoint_interval",
+                                   "run.checkpoint_write",
+                                   "run.predicted_loss"};
 
 void chooseRule(ui::RunView& view, core::TokenRule rule) {
     QComboBox* box = view.tokenRule();

@@ -21,8 +21,8 @@
 #include <QLogValueAxis>
 #include <QScatterSeries>
 #include <QTimer>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 
 #include <algorithm>
 #include <cmath>
@@ -47,13 +47,15 @@ struct RunField {
 
 constexpr RunField kFields[] = {
     {"runPrice", QT_TRANSLATE_NOOP("lp::ui::RunView", "Price per GPU-hour (USD)"),
-     QT_TRANSLATE_NOOP("lp::ui::RunView", "What one GPU-hour costs; 0 uses the cluster or GPU preset's public "
-                                          "on-demand price (its source and date are in the Cost explanation)."),
+     QT_TRANSLATE_NOOP("lp::ui::RunView",
+                       "What one GPU-hour costs; 0 uses the cluster or GPU preset's public "
+                       "on-demand price (its source and date are in the Cost explanation)."),
      [](const Scenario& s) { return s.run.pricePerGpuHourUsd; },
      [](Scenario& s, double v) { s.run.pricePerGpuHourUsd = v; }, 0},
     {"runFailureRate", QT_TRANSLATE_NOOP("lp::ui::RunView", "Failures per GPU-hour"),
-     QT_TRANSLATE_NOOP("lp::ui::RunView", "Unexpected interruptions per GPU-hour; the default is Llama 3 405B's: "
-                                          "419 in 54 days on 16,384 H100."),
+     QT_TRANSLATE_NOOP("lp::ui::RunView",
+                       "Unexpected interruptions per GPU-hour; the default is Llama 3 405B's: "
+                       "419 in 54 days on 16,384 H100."),
      [](const Scenario& s) { return s.run.gpuFailuresPerHour; },
      [](Scenario& s, double v) { s.run.gpuFailuresPerHour = v; }, 0},
     {"runCheckpointBandwidth", QT_TRANSLATE_NOOP("lp::ui::RunView", "Checkpoint write (GB/s per node)"),
@@ -63,14 +65,15 @@ constexpr RunField kFields[] = {
     {"runRestart", QT_TRANSLATE_NOOP("lp::ui::RunView", "Restart (s)"),
      QT_TRANSLATE_NOOP("lp::ui::RunView", "From a failure to training again: rescheduling, loading the "
                                           "checkpoint, warming up."),
-     [](const Scenario& s) { return s.run.restartSeconds; }, [](Scenario& s, double v) { s.run.restartSeconds = v; },
-     0},
+     [](const Scenario& s) { return s.run.restartSeconds; },
+     [](Scenario& s, double v) { s.run.restartSeconds = v; }, 0},
     {"runDeadline", QT_TRANSLATE_NOOP("lp::ui::RunView", "Deadline (days)"),
      QT_TRANSLATE_NOOP("lp::ui::RunView", "A diagnostic warns when the wall clock runs past it; 0: none."),
-     [](const Scenario& s) { return s.run.deadlineDays; }, [](Scenario& s, double v) { s.run.deadlineDays = v; }, 0},
+     [](const Scenario& s) { return s.run.deadlineDays; },
+     [](Scenario& s, double v) { s.run.deadlineDays = v; }, 0},
 };
 
-constexpr TokenRule kRules[] = {TokenRule::Tokens, TokenRule::ComputeOptimal, TokenRule::TokensPerParameter,
+constexpr TokenRule kRules[] = {TokenRule::Tokens,  TokenRule::ComputeOptimal, TokenRule::TokensPerParameter,
                                 TokenRule::Compute, TokenRule::Days,           TokenRule::Money};
 
 QString ruleName(TokenRule r) {
@@ -167,8 +170,9 @@ QWidget* RunView::buildSettings() {
     m_rule->setObjectName(QStringLiteral("runTokenRule"));
     for (TokenRule r : kRules)
         m_rule->addItem(ruleName(r), static_cast<int>(r));
-    m_rule->setToolTip(tr("How the tokens to train are stated: a number, compute-optimal (20 per parameter), "
-                          "tokens per parameter, or the compute (FLOPs), days or dollars the run may spend."));
+    m_rule->setToolTip(
+        tr("How the tokens to train are stated: a number, compute-optimal (20 per parameter), "
+           "tokens per parameter, or the compute (FLOPs), days or dollars the run may spend."));
     m_ruleValue = new QLineEdit(box);
     m_ruleValue->setObjectName(QStringLiteral("runRuleValue"));
     m_ruleValue->setValidator(new QDoubleValidator(0, 1e30, 6, m_ruleValue));
@@ -195,7 +199,8 @@ QWidget* RunView::buildSettings() {
         edit->setToolTip(tr(f.toolTip));
         form->addRow(tr(f.label), edit);
         m_fields.push_back({edit, i});
-        connect(edit, &QLineEdit::editingFinished, this, [this, field = m_fields.back()] { commitField(field); });
+        connect(edit, &QLineEdit::editingFinished, this,
+                [this, field = m_fields.back()] { commitField(field); });
     }
     return box;
 }
@@ -222,7 +227,8 @@ QWidget* RunView::buildFigures() {
 // large one included): nothing is clipped.
 void RunView::fitFigures() {
     for (FigureLabel* f : m_figures)
-        f->setMinimumWidth(std::max(f->comfortableWidth(), f->fontMetrics().horizontalAdvance(f->caption()) + 24));
+        f->setMinimumWidth(
+            std::max(f->comfortableWidth(), f->fontMetrics().horizontalAdvance(f->caption()) + 24));
 }
 
 void RunView::changeEvent(QEvent* event) {
@@ -309,7 +315,8 @@ void RunView::refreshSettings(const Scenario& s) {
     m_rule->setCurrentIndex(m_rule->findData(static_cast<int>(s.run.tokenRule)));
     m_ruleValue->setEnabled(s.run.tokenRule != TokenRule::ComputeOptimal);
     if (!m_ruleValue->hasFocus())
-        m_ruleValue->setText(s.run.tokenRule == TokenRule::ComputeOptimal ? QString() : numberText(ruleNumber(s)));
+        m_ruleValue->setText(s.run.tokenRule == TokenRule::ComputeOptimal ? QString()
+                                                                          : numberText(ruleNumber(s)));
     for (const Field& field : m_fields)
         if (!field.edit->hasFocus())
             field.edit->setText(numberText(kFields[field.index].get(s)));

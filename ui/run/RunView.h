@@ -1,8 +1,8 @@
 #pragma once
-// The Run section of the Plan tab: how long the run is (the token rule and its value), what a GPU-hour costs, how often GPUs
-// fail and how fast checkpoints are written, and what follows: tokens, days, GPU-hours, cost, energy,
-// goodput, checkpoints and the predicted loss, each explained on click like every figure, a chart of the
-// loss against tokens and the goodput bar. Edits go through the document (undo, autosave); the view
+// The Run section of the Plan tab: how long the run is (the token rule and its value), what a GPU-hour costs,
+// how often GPUs fail and how fast checkpoints are written, and what follows: tokens, days, GPU-hours, cost,
+// energy, goodput, checkpoints and the predicted loss, each explained on click like every figure, a chart of
+// the loss against tokens and the goodput bar. Edits go through the document (undo, autosave); the view
 // follows the plan live.
 #include <QString>
 #include <QWidget>
