@@ -6,6 +6,7 @@
 #include "core/model/Enums.h"
 #include "core/model/Units.h"
 #include "core/report/PlanFigures.h"
+#include "core/report/RunFigures.h"
 #include "core/report/SvgCharts.h"
 #include "core/util/NumberFormat.h"
 
@@ -189,6 +190,13 @@ std::string renderThroughput(const Scenario& s, const Plan& p, const core::Trust
     return heading(report::kUtilisationSection) + kv.render();
 }
 
+std::string renderRun(const Plan& p) {
+    KeyValues kv;
+    for (const auto& [label, text] : report::runRows(p))
+        kv.add(label, text);
+    return heading(report::kRunSection) + kv.render();
+}
+
 std::string renderDiagnostics(const Plan& p) {
     std::string out = heading(report::kDiagnosticsSection);
     const auto diagnostics = report::diagnosticViews(p);
@@ -217,6 +225,7 @@ std::string renderPlanText(const Scenario& s, const Plan& p, const core::TrustBa
     out += renderPrecision(s, p);
     out += renderTime(p, trust);
     out += renderThroughput(s, p, trust);
+    out += renderRun(p);
     out += renderDiagnostics(p);
     return out;
 }

@@ -131,6 +131,34 @@ std::expected<void, CliError> setRecomputeModules(ScenarioOverrides& o, const st
     return {};
 }
 
+// "compute-optimal", or a number of tokens.
+std::expected<void, CliError> setTokens(ScenarioOverrides& o, const std::string& flag, const std::string& v) {
+    if (v == "compute-optimal" || v == "compute_optimal") {
+        o.tokenRule = core::TokenRule::ComputeOptimal;
+        return {};
+    }
+    auto n = parseNumber(flag, v, core::limits::kMinTokenBudget, core::limits::kMaxRate);
+    if (!n)
+        return std::unexpected(
+            badValue(flag, "expected compute-optimal or a number of tokens from 1 to 1e18, got '" + v + "'"));
+    o.tokenBudget = *n;
+    o.tokenRule = core::TokenRule::Tokens;
+    return {};
+}
+
+// A budget the tokens follow from: the number, and the rule it sets.
+Setter budgetSetter(std::optional<double> ScenarioOverrides::*field, core::TokenRule rule, double max) {
+    return [field, rule, max](ScenarioOverrides& o, const std::string& flag,
+                              const std::string& v) -> std::expected<void, CliError> {
+        auto n = parseNumber(flag, v, 1e-9, max);
+        if (!n)
+            return std::unexpected(n.error());
+        o.*field = *n;
+        o.tokenRule = rule;
+        return {};
+    };
+}
+
 using O = ScenarioOverrides;
 
 // Every scenario flag, in the order the help lists them.
@@ -248,6 +276,33 @@ const FlagSpec kScenarioFlags[] = {
      enumSetter(&O::pipelineSplit, &core::parsePipelineSplit, "auto, layers, embedding_and_loss")},
     {"--token-budget", "N", "tokens to train, for days and GPU-hours (e.g. 2e12)",
      numberSetter(&O::tokenBudget, core::limits::kMinTokenBudget, core::limits::kMaxRate)},
+    {"--tokens", "N|compute-optimal", "tokens to train, or 20 per (active) parameter (Hoffmann et al. 2022)",
+     setTokens},
+    {"--tokens-per-parameter", "R", "tokens to train: R x the (active) parameters",
+     budgetSetter(&O::tokensPerParameter, core::TokenRule::TokensPerParameter, 1e9)},
+    {"--compute-budget", "FLOPS", "tokens to train from a compute budget, C = 6 x parameters x tokens",
+     budgetSetter(&O::computeBudget, core::TokenRule::Compute, 1e35)},
+    {"--days-budget", "D", "tokens to train: what this layout trains in D days of wall clock",
+     budgetSetter(&O::daysBudget, core::TokenRule::Days, 1e6)},
+    {"--usd-budget", "USD", "tokens to train: what USD buys at the price per GPU-hour",
+     budgetSetter(&O::usdBudget, core::TokenRule::Money, 1e15)},
+    {"--loss-fit", "FIT", "predicted loss: hoffmann2022|besiroglu2024",
+     enumSetter(&O::lossFit, &core::parseLossFit, "hoffmann2022, besiroglu2024")},
+    {"--price-per-gpu-hour", "USD", "price per GPU-hour (0 = the cluster or GPU preset's on-demand price)",
+     numberSetter(&O::pricePerGpuHour, 0.0, 1e6)},
+    {"--board-power", "W", "GPU board power under training load (0 = the GPU preset's)",
+     numberSetter(&O::boardPower, 0.0, 1e5)},
+    {"--node-overhead", "X", "hosts' power (CPUs, memory, network) as a fraction of the GPUs' (0.82)",
+     numberSetter(&O::nodeOverhead, 0.0, 100.0)},
+    {"--pue", "X", "data centre power usage effectiveness (1.1)", numberSetter(&O::pue, 1.0, 10.0)},
+    {"--gpu-failure-rate", "X", "job interruptions per GPU-hour (Llama 3: 419 in 54 days on 16,384 GPUs)",
+     numberSetter(&O::gpuFailureRate, 0.0, 1.0)},
+    {"--checkpoint-bandwidth", "GB/s", "storage write bandwidth per node, GB/s (1)",
+     numberSetter(&O::checkpointBandwidth, 1e-6, 1e9)},
+    {"--restart-time", "S", "seconds from a failure to training again (600)",
+     numberSetter(&O::restartSeconds, 0.0, 1e11)},
+    {"--deadline-days", "D", "warn when the run's wall clock is longer (0 = none)",
+     numberSetter(&O::deadlineDays, 0.0, 1e6)},
 };
 
 std::string unknownPreset(std::string_view kind, const std::string& name) {
@@ -389,6 +444,26 @@ void applyTraining(const ScenarioOverrides& o, core::TrainingOptions& t) {
     assign(t.tokenBudget, o.tokenBudget);
 }
 
+void applyRun(const ScenarioOverrides& o, core::RunOptions& r) {
+    if (o.tokenBudget && !o.tokenRule)
+        r.tokenRule = core::TokenRule::Tokens; // --token-budget states the tokens
+    assign(r.tokenRule, o.tokenRule);
+    assign(r.lossFit, o.lossFit);
+    assign(r.tokensPerParameter, o.tokensPerParameter);
+    assign(r.computeBudgetFlops, o.computeBudget);
+    assign(r.daysBudget, o.daysBudget);
+    assign(r.moneyBudgetUsd, o.usdBudget);
+    assign(r.pricePerGpuHourUsd, o.pricePerGpuHour);
+    assign(r.boardPowerWatts, o.boardPower);
+    assign(r.nodeOverheadFraction, o.nodeOverhead);
+    assign(r.pue, o.pue);
+    assign(r.gpuFailuresPerHour, o.gpuFailureRate);
+    if (o.checkpointBandwidth)
+        r.checkpointBandwidth = *o.checkpointBandwidth * 1e9;
+    assign(r.restartSeconds, o.restartSeconds);
+    assign(r.deadlineDays, o.deadlineDays);
+}
+
 // The degrees and the batch; dp follows a changed cluster when not given.
 std::expected<void, CliError> applyLayout(const ScenarioOverrides& o, Scenario& s) {
     auto& l = s.layout;
@@ -429,6 +504,7 @@ std::expected<void, CliError> applyOverrides(const ScenarioOverrides& o, Scenari
     if (auto r = applyCluster(o, s.cluster); !r)
         return r;
     applyTraining(o, s.training);
+    applyRun(o, s.run);
     // The file's rule (docs/formats.md): no more offloaded layers than the model has.
     if (s.training.activationOffloadLayers > s.model.layers)
         return std::unexpected(badValue(o.activationOffloadLayers ? "--activation-offload-layers"

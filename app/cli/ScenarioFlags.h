@@ -41,6 +41,11 @@ struct ScenarioOverrides {
     std::optional<int> networkCards;
     std::optional<double> networkGbps, networkLatency;
     std::optional<bool> railOptimized;
+    // The run (core/model/RunOptions.h).
+    std::optional<core::TokenRule> tokenRule;
+    std::optional<core::LossFit> lossFit;
+    std::optional<double> tokensPerParameter, computeBudget, daysBudget, usdBudget, pricePerGpuHour,
+        boardPower, nodeOverhead, pue, gpuFailureRate, checkpointBandwidth, restartSeconds, deadlineDays;
     std::vector<std::string> given; // flags seen, in order (for messages)
 };
 

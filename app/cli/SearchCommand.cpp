@@ -48,8 +48,8 @@ std::expected<bool, CliError> takeSearchFlag(ArgCursor& args, SearchFlags& f) {
     if (name == "--rank") {
         auto r = core::parseRankBy(*v);
         if (!r)
-            return std::unexpected(
-                badValue("--rank", "must be step_time, mfu, cost or headroom, got '" + *v + "'"));
+            return std::unexpected(badValue(
+                "--rank", "must be step_time, mfu, cost, headroom, money or wall_clock, got '" + *v + "'"));
         f.rank = *r;
     } else if (name == "--top") {
         auto n = parseInt("--top", *v, 1, 100000);
@@ -200,14 +200,15 @@ struct ProgressLine {
 } // namespace
 
 std::string searchHelp() {
-    return "Usage: layout-planner-cli search [SCENARIO.json] [FLAGS] [--rank step_time|mfu|cost|headroom]\n  "
+    return "Usage: layout-planner-cli search [SCENARIO.json] [FLAGS] [--rank KEY]\n  "
            "     [--top N] [--global-batch N | --global-batch-range A:B] [--threads N] [--json | --csv]\n    "
            "   [--profile PROFILE.json]\n\nTries every valid layout of the scenario's GPUs (TP, PP, DP, CP, "
            "EP, virtual stages, micro batch,\naccumulation, ZeRO stage, recompute, sequence parallel) for "
            "the global batch, keeps those that fit,\nand ranks them. Prints the top N, the size of the "
            "Pareto front of throughput against memory\nheadroom, and how many layouts were rejected for each "
-           "reason.\n\nOptions:\n  --rank KEY                  step_time (default), mfu, cost (GPU-hours) or "
-           "headroom\n  --top N                     how many layouts to list (default 10)\n  --global-batch "
+           "reason.\n\nOptions:\n  --rank KEY                  step_time (default), mfu, cost (GPU-hours), "
+           "headroom,\n                              money (dollars for the run) or wall_clock (days)\n  "
+           "--top N                     how many layouts to list (default 10)\n  --global-batch "
            "N            the global batch in sequences (default: the scenario's)\n  --global-batch-range A:B "
            "   every global batch from A to B sequences (at most " +
            fixed(static_cast<double>(core::limits::kMaxSearchCandidates), 0) +

@@ -70,6 +70,12 @@ constexpr std::array<DiagnosticText, kDiagnosticCount> kTexts = {{
      "Offload fewer activation layers, or keep the optimizer on the GPU; or, if the hosts have more memory "
      "than the preset's, set the GPU's Host memory to their share."},
     {"fsdp_stage_kept_gathered", ""},
+    {"long_checkpoint_write", "Write checkpoints asynchronously (torch.distributed.checkpoint async_save, "
+                              "Megatron-LM --async-save) or "
+                              "to host memory first, or raise the storage bandwidth per node."},
+    {"low_goodput", "Shorten the time lost per failure: asynchronous or in-memory checkpoints (a shorter "
+                    "interval for the same overhead) and a faster restart (hot spares, a warm job)."},
+    {"past_deadline", "Use more GPUs (higher DP), a faster layout, fewer tokens, or a later deadline."},
     {"heads_not_divisible_by_tp",
      "Choose a TP that divides the number of heads (usually a power of two up to 8)."},
     {"kv_heads_not_divisible_by_tp",
@@ -254,6 +260,21 @@ std::string message(const diagnostic::FsdpStageKeptGathered& f, double ms) {
                            "behind: {:.1f} ms per step ({:.0f}% of the step).",
                            ms, 100.0 * f.reduceShareOfStep);
     return text;
+}
+std::string message(const diagnostic::LongCheckpointWrite& f, double) {
+    return lp::format(
+        "Writing a checkpoint takes {:.0f} s, {:.0f}% of the {:.0f}-minute checkpoint interval: "
+        "training waits for it every time.",
+        f.writeSeconds, 100.0 * f.share, f.intervalSeconds / 60.0);
+}
+std::string message(const diagnostic::LowGoodput& f, double) {
+    return lp::format("Goodput is {:.0f}%: about {:.1f} interruptions a day, each losing {:.0f} minutes "
+                      "(half a checkpoint interval and the restart), and the checkpoints' own time.",
+                      100.0 * f.goodput, f.interruptionsPerDay, f.lostPerFailureSeconds / 60.0);
+}
+std::string message(const diagnostic::PastDeadline& f, double) {
+    return lp::format("The run takes {:.1f} days of wall clock, past the deadline of {:.1f} days.",
+                      f.wallClockDays, f.deadlineDays);
 }
 std::string message(const diagnostic::HeadsNotDivisibleByTp& f, double) {
     return lp::format("TP {} does not divide the {} attention heads.", f.tp, f.heads);

@@ -33,6 +33,10 @@ enum class DiagnosticId {
     CpuOffloadCost,
     HostMemoryExceeded,
     FsdpStageKeptGathered,
+    // the run (docs/estimation.md, "Run length, cost and goodput")
+    LongCheckpointWrite,
+    LowGoodput,
+    PastDeadline,
     // invalid layouts
     HeadsNotDivisibleByTp,
     KvHeadsNotDivisibleByTp,
@@ -182,6 +186,23 @@ struct FsdpStageKeptGathered {
     double gradientBytesPerParam = 4; // the reduction dtype's
     double reduceShareOfStep = 0;     // the reduction after the last backward
 };
+struct LongCheckpointWrite {
+    static constexpr DiagnosticId kId = DiagnosticId::LongCheckpointWrite;
+    double writeSeconds = 0;
+    double intervalSeconds = 0;
+    double share = 0; // of the interval
+};
+struct LowGoodput {
+    static constexpr DiagnosticId kId = DiagnosticId::LowGoodput;
+    double goodput = 0;
+    double interruptionsPerDay = 0;
+    double lostPerFailureSeconds = 0;
+};
+struct PastDeadline {
+    static constexpr DiagnosticId kId = DiagnosticId::PastDeadline;
+    double wallClockDays = 0;
+    double deadlineDays = 0;
+};
 struct HeadsNotDivisibleByTp {
     static constexpr DiagnosticId kId = DiagnosticId::HeadsNotDivisibleByTp;
     int tp = 0;
@@ -246,7 +267,8 @@ using DiagnosticFigures = std::variant<
     diagnostic::UnevenPipelineStages, diagnostic::LittleMemoryHeadroom,
     diagnostic::EmbeddingAndLossInPipelineSplit, diagnostic::UnfusedSoftmax, diagnostic::Fp8NotSupported,
     diagnostic::AttentionKernelNotSupported, diagnostic::CpuOffloadCost, diagnostic::HostMemoryExceeded,
-    diagnostic::FsdpStageKeptGathered, diagnostic::HeadsNotDivisibleByTp, diagnostic::KvHeadsNotDivisibleByTp,
+    diagnostic::FsdpStageKeptGathered, diagnostic::LongCheckpointWrite, diagnostic::LowGoodput,
+    diagnostic::PastDeadline, diagnostic::HeadsNotDivisibleByTp, diagnostic::KvHeadsNotDivisibleByTp,
     diagnostic::LayersNotDivisibleByPp, diagnostic::GpuCountMismatch, diagnostic::BatchNotDivisible,
     diagnostic::SeqNotDivisibleByCp, diagnostic::ExpertsNotDivisibleByEp, diagnostic::EpDoesNotDivideDp,
     diagnostic::ShardDegreeDoesNotDivideDp, diagnostic::InvalidValue>;

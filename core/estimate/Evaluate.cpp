@@ -317,10 +317,12 @@ Plan evaluate(const Scenario& s, const HardwareProfile& profile) {
     p.hardwareTflopsPerGpu = p.hardwareFlopsPerStep / (step * gpus) / kTera;
     p.tokensPerSecond = p.tokensPerStep / step;
     p.tokensPerSecondPerGpu = p.tokensPerSecond / gpus;
-    p.trainingSeconds = s.training.tokenBudget / p.tokensPerSecond;
+    p.run = planRun(s, p);
+    p.trainingSeconds = p.run.tokens / p.tokensPerSecond;
     p.gpuHours = p.trainingSeconds * gpus / 3600.0;
     p.intermediates.peakFlops = peak;
     diagnose(x, p);
+    diagnoseRun(s, p.run, p.diagnostics);
     return p;
 }
 

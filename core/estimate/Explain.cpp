@@ -5,6 +5,7 @@
 #include "core/estimate/detail/ExplainMemory.h"
 #include "core/estimate/detail/ExplainModel.h"
 #include "core/estimate/detail/ExplainRates.h"
+#include "core/estimate/detail/ExplainRun.h"
 #include "core/estimate/detail/ExplainTime.h"
 #include "core/io/Presets.h"
 #include "core/model/Units.h"
@@ -18,6 +19,7 @@ std::vector<Explanation> explainPlan(const Scenario& s, const Plan& p) {
         detail::explainMemory(list);
         detail::explainTime(list);
         detail::explainRates(list);
+        detail::explainRun(list);
     }
     return std::move(list.items);
 }

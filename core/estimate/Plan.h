@@ -2,6 +2,7 @@
 // What evaluate() returns: memory per pipeline stage, the step-time breakdown, MFU and friends,
 // diagnostics, and the intermediate values the explanations quote.
 #include "core/estimate/Diagnostic.h"
+#include "core/estimate/RunPlan.h"
 #include "core/model/Enums.h"
 #include "core/model/ModelSpec.h"
 #include "core/model/Scenario.h"
@@ -156,8 +157,9 @@ struct Plan {
     double hardwareTflopsPerGpu = 0;
     double tokensPerSecond = 0;
     double tokensPerSecondPerGpu = 0;
-    double trainingSeconds = 0; // for the token budget
+    double trainingSeconds = 0; // for the run's tokens, without failures (ideal)
     double gpuHours = 0;
+    RunPlan run; // tokens, predicted loss, cost, energy, goodput
     std::vector<Diagnostic> diagnostics;
     Intermediates intermediates; // the figures the explanations quote
 

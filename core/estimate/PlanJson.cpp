@@ -107,6 +107,32 @@ json precisionToJson(const std::vector<TensorPrecision>& rows) {
     return out;
 }
 
+json runToJson(const RunPlan& r) {
+    return json{{"tokens", finiteOrNull(r.tokens)},
+                {"token_rule", toString(r.tokenRule)},
+                {"tokens_per_parameter", finiteOrNull(r.tokensPerParameter)},
+                {"compute_flops", finiteOrNull(r.computeFlops)},
+                {"compute_optimal_parameters", finiteOrNull(r.computeOptimal.parameters)},
+                {"compute_optimal_tokens", finiteOrNull(r.computeOptimal.tokens)},
+                {"predicted_loss", finiteOrNull(r.predictedLoss)},
+                {"loss_fit", toString(r.lossFit)},
+                {"ideal_days", finiteOrNull(r.idealSeconds / 86400.0)},
+                {"wall_clock_days", finiteOrNull(r.wallClockSeconds / 86400.0)},
+                {"gpu_hours", finiteOrNull(r.gpuHours)},
+                {"price_per_gpu_hour_usd", finiteOrNull(r.pricePerGpuHourUsd)},
+                {"cost_usd", finiteOrNull(r.costUsd)},
+                {"cost_per_million_tokens_usd", finiteOrNull(r.costPerMillionTokensUsd)},
+                {"board_power_w", finiteOrNull(r.boardPowerWatts)},
+                {"energy_mwh", finiteOrNull(r.energyMwh)},
+                {"goodput", finiteOrNull(r.goodput)},
+                {"interruptions_per_day", finiteOrNull(r.interruptionsPerDay)},
+                {"interruptions", finiteOrNull(r.interruptions)},
+                {"checkpoint_interval_s", finiteOrNull(r.checkpointIntervalSeconds)},
+                {"checkpoint_write_s", finiteOrNull(r.checkpointWriteSeconds)},
+                {"checkpoint_bytes", finiteOrNull(r.checkpointBytes)},
+                {"lost_per_failure_s", finiteOrNull(r.lostPerFailureSeconds)}};
+}
+
 json planToJson(const Scenario& s, const Plan& p) {
     json diagnostics = json::array();
     for (const auto& d : p.diagnostics)
@@ -136,6 +162,7 @@ json planToJson(const Scenario& s, const Plan& p) {
            {"tokens_per_s_per_gpu", finiteOrNull(p.tokensPerSecondPerGpu)},
            {"training_days", finiteOrNull(p.trainingSeconds / 86400.0)},
            {"gpu_hours", finiteOrNull(p.gpuHours)},
+           {"run", p.valid ? runToJson(p.run) : json(nullptr)},
            {"diagnostics", std::move(diagnostics)}};
     sanitizeNonFinite(j); // belt and braces: nothing non-finite slips through
     return j;

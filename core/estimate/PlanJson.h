@@ -20,6 +20,7 @@ nlohmann::json layoutToJson(const Layout& l);
 nlohmann::json stageMemoryToJson(const StageMemory& m);
 nlohmann::json memoryToJson(const MemoryPlan& m);
 nlohmann::json timeToJson(const TimeBreakdown& t);
+nlohmann::json runToJson(const RunPlan& r);
 nlohmann::json diagnosticToJson(const Diagnostic& d);
 nlohmann::json explanationToJson(const Explanation& e);
 nlohmann::json precisionToJson(const std::vector<TensorPrecision>& rows);

@@ -128,12 +128,21 @@ void readNames(ObjectReader& r, std::string_view key, std::vector<std::string>& 
         out.push_back(item.get<std::string>());
 }
 
+// An optional on-demand price, which needs its source.
+void readPrice(ObjectReader& r, double& price, std::string& source) {
+    if (!r.has("price_per_gpu_hour_usd"))
+        return;
+    r.readDouble("price_per_gpu_hour_usd", price, json::positive(1e6));
+    readText(r, "price_source", source);
+}
+
 GpuPreset readGpuPreset(ObjectReader& r) {
     GpuPreset p;
     GpuSpec& g = p.gpu;
-    r.allow({"profile", "profile_source", "aliases"});
+    r.allow({"profile", "profile_source", "aliases", "board_power_w", "power_source",
+             "price_per_gpu_hour_usd", "price_source"});
     requireAll(r,
-               {"peak_flops16", "peak_flops8", "hbm_bytes", "hbm_bandwidth_bytes_per_s",
+               {"board_power_w", "peak_flops16", "peak_flops8", "hbm_bytes", "hbm_bandwidth_bytes_per_s",
                 "nvlink_bandwidth_bytes_per_s", "network_bandwidth_bytes_per_s",
                 "host_link_bandwidth_bytes_per_s", "host_memory_bandwidth_bytes_per_s", "host_memory_bytes"});
     readGpuKeys(r, g);
@@ -149,6 +158,9 @@ GpuPreset readGpuPreset(ObjectReader& r) {
     std::string profileSource;
     readText(r, "profile_source", profileSource);
     readNames(r, "aliases", p.aliases);
+    r.readDouble("board_power_w", p.boardPowerWatts, json::positive(1e5));
+    readText(r, "power_source", p.powerSource);
+    readPrice(r, p.pricePerGpuHourUsd, p.priceSource);
     r.reportUnknownKeys();
     if (g.peakFlops8 > 0 && p.profileParams.fp8GemmMaxEfficiency <= 0)
         r.error("profile", "out of range: an fp8 peak needs a positive fp8_gemm_max_efficiency");
@@ -159,7 +171,7 @@ GpuPreset readGpuPreset(ObjectReader& r) {
 ClusterPreset readClusterPreset(ObjectReader& r) {
     ClusterPreset p;
     r.allow({"id", "name", "gpu", "gpus_per_node", "nvlink_domain", "network_bandwidth_bytes_per_s",
-             "network", "machine_names", "source"});
+             "network", "machine_names", "source", "price_per_gpu_hour_usd", "price_source"});
     requireAll(r, {"gpus_per_node", "nvlink_domain"});
     if (!r.has("network"))
         r.require("network_bandwidth_bytes_per_s");
@@ -187,6 +199,7 @@ ClusterPreset readClusterPreset(ObjectReader& r) {
     }
     readNames(r, "machine_names", p.machineNames);
     readText(r, "source", p.source);
+    readPrice(r, p.pricePerGpuHourUsd, p.priceSource);
     r.reportUnknownKeys();
     if (p.nvlinkDomain < p.gpusPerNode)
         r.error("nvlink_domain", "out of range: smaller than a node (gpus_per_node)");

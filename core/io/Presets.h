@@ -30,6 +30,12 @@ struct GpuPreset {
     HardwareProfile profile;     // built-in efficiency curves for this GPU (makeProfile of the above)
     // Short names users type for this preset of a family with several ("h100": the H100 SXM 80 GB).
     std::vector<std::string> aliases;
+    // Run defaults (docs/estimation.md, "Run length, cost and goodput"): board power under training load, and
+    // a public on-demand price (0: none found), each with its source.
+    double boardPowerWatts = 0;
+    std::string powerSource;
+    double pricePerGpuHourUsd = 0;
+    std::string priceSource;
 };
 
 struct ClusterPreset {
@@ -46,6 +52,8 @@ struct ClusterPreset {
     // naming it.
     std::vector<std::string> machineNames;
     std::string source;
+    double pricePerGpuHourUsd = 0; // a cloud instance's on-demand price per GPU (0: none, the GPU's)
+    std::string priceSource;
 };
 
 const std::vector<ModelPreset>& modelPresets();

@@ -7,6 +7,7 @@
 #include "core/io/Files.h"
 #include "core/io/JsonReader.h"
 #include "core/io/ModelJson.h"
+#include "core/io/RunJson.h"
 #include "core/io/SettingsJson.h"
 #include "core/io/detail/FieldTable.h"
 #include "core/io/detail/HardwareJson.h"
@@ -100,8 +101,9 @@ std::expected<Scenario, InputErrors> scenarioFromJson(std::string_view text) {
         if (!root || !json::checkHeader(*root, errors, kScenarioSchema, kScenarioVersion, "scenario"))
             return std::unexpected(json::capped(std::move(errors)));
         Scenario s;
-        ObjectReader r(*root, "$", errors,
-                       {"schema", "version", "name", "notes", "model", "cluster", "training", "layout"});
+        ObjectReader r(
+            *root, "$", errors,
+            {"schema", "version", "name", "notes", "model", "cluster", "training", "layout", "run"});
         std::string name;
         r.readString("name", name);
         r.readString("notes", s.notes);
@@ -109,6 +111,7 @@ std::expected<Scenario, InputErrors> scenarioFromJson(std::string_view text) {
         s.cluster = readScenarioCluster(r.find("cluster"), r.path("cluster"), errors);
         s.training = readTraining(r.find("training"), r.path("training"), errors);
         s.layout = readLayout(r.find("layout"), r.path("layout"), errors);
+        s.run = readRunOptions(r.find("run"), r.path("run"), errors);
         if (s.training.activationOffloadLayers > s.model.layers && s.model.layers > 0)
             errors.push_back({"$.training.activation_offload_layers",
                               "out of range: must be an integer from 0 to the model's layers (" +
@@ -133,6 +136,8 @@ std::string scenarioToJson(const Scenario& s) {
     j["cluster"] = clusterToJson(s.cluster);
     j["training"] = trainingToJson(s.training);
     j["layout"] = layoutToJson(s.layout);
+    if (s.run != RunOptions{}) // a file from before the run settings stays as it was
+        j["run"] = runOptionsToJson(s.run);
     return json::dumpPretty(j);
 }
 

@@ -3,6 +3,7 @@
 #include "core/model/Enums.h"
 #include "core/model/Hardware.h"
 #include "core/model/ModelSpec.h"
+#include "core/model/RunOptions.h"
 
 #include <optional>
 #include <string>
@@ -111,6 +112,7 @@ struct Scenario {
     ClusterSpec cluster;
     TrainingOptions training;
     Layout layout;
+    RunOptions run; // run length, cost, energy and failures
     bool operator==(const Scenario&) const = default;
 };
 

@@ -182,8 +182,9 @@ std::string tokensPerSecondText(const Plan& p) {
 }
 
 std::string tokenBudgetText(const Scenario& s, const Plan& p) {
-    return fmt::count(s.training.tokenBudget) + " tokens: " + fmt::fixed(p.trainingSeconds / 86400.0, 1) +
-           " days, " + fmt::fixed(p.gpuHours, 0) + " GPU-hours";
+    const double tokens = p.valid ? p.run.tokens : s.training.tokenBudget; // the run's rule applied
+    return fmt::count(tokens) + " tokens: " + fmt::fixed(p.trainingSeconds / 86400.0, 1) + " days, " +
+           fmt::fixed(p.gpuHours, 0) + " GPU-hours";
 }
 
 std::vector<DiagnosticView> diagnosticViews(const Plan& p) {

@@ -3,6 +3,7 @@
 #include "core/report/ReportHtml.h"
 
 #include "core/io/ScenarioJson.h"
+#include "core/report/RunFigures.h"
 #include "core/report/SvgCharts.h"
 #include "core/report/detail/ReportContent.h"
 #include "core/util/Markup.h"
@@ -156,7 +157,8 @@ constexpr const char* kNavigation =
     "href=\"#scenario\">Scenario</a></li>\n<li><a href=\"#layout\">Layout</a></li>\n<li><a "
     "href=\"#memory\">Memory per GPU</a></li>\n<li><a href=\"#precision\">Number formats</a></li>\n<li><a "
     "href=\"#time\">Time per step</a></li>\n<li><a href=\"#utilisation\">Utilisation and "
-    "throughput</a></li>\n<li><a href=\"#diagnostics\">Diagnostics</a></li>\n<li><a "
+    "throughput</a></li>\n<li><a href=\"#run\">Run: length, cost and goodput</a></li>\n<li><a "
+    "href=\"#diagnostics\">Diagnostics</a></li>\n<li><a "
     "href=\"#explanations\">How the key figures are computed</a></li>\n<li><a href=\"#profile\">Hardware "
     "profile</a></li>\n<li><a href=\"#assumptions\">Assumptions</a></li>\n<li><a "
     "href=\"#scenario-file\">Appendix: scenario file</a></li>\n</ol>\n</nav>\n";
@@ -202,6 +204,24 @@ std::string timeSection(const Plan& p, bool invalid, const HtmlOptions& o) {
                 "Step time by component (ms); components of zero time are left out.", o);
     h += dataTable(report::timeTable(p), "Time per step by component", o);
     h += "<p>" + escapeHtml(report::bubbleLine(p)) + "</p>\n";
+    return h + "</section>\n";
+}
+
+// The run: its figures, the goodput bar and the loss against tokens.
+std::string runSection(const Plan& p, bool invalid, const HtmlOptions& o) {
+    std::string h = section("run", report::kRunSection);
+    if (invalid)
+        return h + kNotAvailable + "</section>\n";
+    h += kvTable(report::runRows(p), o);
+    h += figure(goodputChartSvg(p), "chart-goodput",
+                "Wall clock: the ideal days, then the days checkpoint writes and failures (redone work and "
+                "restarts) add.",
+                o);
+    h += figure(
+        lossChartSvg(p), "chart-loss",
+        "Predicted loss against tokens for this model; the chosen token budget and the compute-optimal "
+        "tokens (20 per parameter) are marked.",
+        o);
     return h + "</section>\n";
 }
 
@@ -288,6 +308,7 @@ std::string reportToHtml(const ReportInput& r, const HtmlOptions& options) {
     h += section("utilisation", report::kUtilisationSection);
     h += invalid ? std::string(kNotAvailable) : kvTable(report::utilisationFacts(s, p), options);
     h += "</section>\n";
+    h += runSection(p, invalid, options);
     h += diagnosticsSection(p);
     h += explanationsSection(r.explanations);
     h += provenanceSections(r, options);

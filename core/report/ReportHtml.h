@@ -9,8 +9,8 @@ namespace lp::core {
 
 struct HtmlOptions {
     // true: the charts as inline <svg> (the self-contained file). false: <img src="lp-chart:memory">
-    // and <img src="lp-chart:time"> references, for renderers without SVG (QTextDocument), which
-    // supply the images from memoryChartSvg()/timeChartSvg() themselves.
+    // and <img src="lp-chart:time"> references (and lp-chart:goodput, lp-chart:loss), for renderers
+    // without SVG (QTextDocument), which supply the images from the SvgCharts.h functions themselves.
     bool inlineSvg = true;
     int imageWidth = 0;           // with inlineSvg false: the images' width in pixels (0: the chart's own)
     bool navigation = true;       // the table of contents (links within the page; pointless on paper)

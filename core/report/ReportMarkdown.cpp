@@ -4,6 +4,7 @@
 #include "core/report/ReportMarkdown.h"
 
 #include "core/io/ScenarioJson.h"
+#include "core/report/RunFigures.h"
 #include "core/report/SvgCharts.h"
 #include "core/report/detail/ReportContent.h"
 #include "core/util/Markup.h"
@@ -119,6 +120,21 @@ std::string timeBars(const Plan& p) {
 
 constexpr const char* kNotAvailable = "Not available: the layout is invalid (see the diagnostics).\n\n";
 
+// The run's wall clock as text bars: the ideal days and what checkpoints and failures add.
+std::string goodputBars(const Plan& p) {
+    const report::GoodputSplit g = report::goodputSplit(p.run);
+    const double total = g.wallClockDays();
+    if (!(total > 0))
+        return {};
+    std::string out = "```text\n";
+    for (const auto& [label, days] : {std::pair{report::kIdealTimeLabel, g.idealDays},
+                                      std::pair{report::kCheckpointTimeLabel, g.checkpointDays},
+                                      std::pair{report::kFailureTimeLabel, g.failureDays}})
+        out += padRight(std::string(label), 30) + padRight(bar(days / total, 30), 31) + fmt::fixed(days, 1) +
+               " days\n";
+    return out + "```\n\n";
+}
+
 std::string heading(std::string_view title) {
     return "## " + std::string(title) + "\n\n";
 }
@@ -232,6 +248,9 @@ std::string reportToMarkdown(const ReportInput& r) {
     md += heading(report::kUtilisationSection);
     md += invalid ? std::string("Not available: the layout is invalid.\n\n")
                   : kvTable(report::utilisationFacts(s, p));
+    md += heading(report::kRunSection);
+    md += invalid ? std::string("Not available: the layout is invalid.\n\n")
+                  : kvTable(report::runRows(p)) + goodputBars(p);
     md += diagnosticsSection(p);
     md += explanationsSection(r.explanations);
     md += provenanceSections(r);

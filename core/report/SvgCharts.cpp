@@ -3,6 +3,7 @@
 #include "core/estimate/KeyFigures.h"
 #include "core/model/Enums.h"
 #include "core/model/Units.h"
+#include "core/report/RunFigures.h"
 #include "core/util/Markup.h"
 #include "core/util/NumberFormat.h"
 
@@ -312,6 +313,107 @@ SvgChart timeChartSvg(const Plan& p, int width) {
               "fill=\"#444444\"");
     s += "</svg>\n";
     c.svg = std::move(s);
+    return c;
+}
+
+namespace {
+
+constexpr std::string_view kColorIdeal = "#4E79A7";
+constexpr std::string_view kColorCheckpoint = "#EDC948";
+constexpr std::string_view kColorFailure = "#E15759";
+constexpr std::string_view kColorOptimal = "#59A14F";
+
+bool hasRun(const Plan& p) {
+    return p.valid && p.run.tokens > 0 && std::isfinite(p.run.wallClockSeconds);
+}
+
+} // namespace
+
+SvgChart goodputChartSvg(const Plan& p, int width) {
+    const std::string title = "Wall clock: ideal and lost time";
+    const report::GoodputSplit g = report::goodputSplit(p.run);
+    if (!hasRun(p) || !(g.wallClockDays() > 0))
+        return noData(width, title, "No wall clock: the layout is invalid or the run never finishes.");
+    const double left = 20, right = 20, barY = 40, barH = 28;
+    const int height = 120;
+    const double scale = (width - left - right) / g.wallClockDays();
+    const struct {
+        std::string_view label;
+        std::string_view color;
+        double days;
+    } parts[] = {{report::kIdealTimeLabel, kColorIdeal, g.idealDays},
+                 {report::kCheckpointTimeLabel, kColorCheckpoint, g.checkpointDays},
+                 {report::kFailureTimeLabel, kColorFailure, g.failureDays}};
+    SvgChart c;
+    c.width = width;
+    c.height = height;
+    std::string s = svgOpen(width, height, title + " (days)");
+    double x = left;
+    double lx = left;
+    for (const auto& part : parts) {
+        const std::string label = std::string(part.label) + " " + fmt::fixed(part.days, 1) + " d";
+        s += rect(x, barY, part.days * scale, barH, part.color, "stroke=\"#ffffff\" stroke-width=\"0.5\"");
+        x += part.days * scale;
+        s += rect(lx, 14, 12, 12, part.color);
+        s += text(lx + 16, 24.5, label, "fill=\"#222222\"");
+        lx += 16 + textWidth(label) + 18;
+    }
+    s += text(left, barY + barH + 24,
+              "Wall clock " + fmt::fixed(g.wallClockDays(), 1) + " days; goodput " +
+                  fmt::percent(p.run.goodput),
+              "fill=\"#444444\"");
+    c.svg = std::move(s) + "</svg>\n";
+    return c;
+}
+
+SvgChart lossChartSvg(const Plan& p, int width) {
+    const std::string title = "Predicted loss against tokens";
+    const std::vector<report::LossPoint> curve = report::lossCurve(p.run);
+    if (!hasRun(p) || curve.size() < 2)
+        return noData(width, title, "No loss curve: the layout is invalid.");
+    const double left = 64, right = 20, top = 40, bottom = 46;
+    const int height = 300;
+    const double plotW = width - left - right, plotH = height - top - bottom;
+    const double lx0 = std::log10(curve.front().tokens), lx1 = std::log10(curve.back().tokens);
+    double lo = curve.back().loss, hi = curve.front().loss;
+    for (const auto& pt : curve)
+        if (std::isfinite(pt.loss)) {
+            lo = std::min(lo, pt.loss);
+            hi = std::max(hi, pt.loss);
+        }
+    const double step = niceStep(std::max(hi - lo, 1e-3), 4);
+    const double yLo = std::floor(lo / step) * step, yHi = std::ceil(hi / step) * step;
+    auto x = [&](double tokens) { return left + (std::log10(tokens) - lx0) / (lx1 - lx0) * plotW; };
+    auto y = [&](double loss) { return top + plotH - (loss - yLo) / (yHi - yLo) * plotH; };
+    SvgChart c;
+    c.width = width;
+    c.height = height;
+    std::string s = svgOpen(width, height, title + " (nats per token)");
+    for (double v = yLo; v <= yHi + step * 0.01; v += step) {
+        s += line(left, y(v), left + plotW, y(v), v == yLo ? "#888888" : "#E3E3E3");
+        s += text(left - 6, y(v) + 4, fmt::fixed(v, 2), "text-anchor=\"end\" fill=\"#444444\"");
+    }
+    for (double d = std::ceil(lx0); d <= lx1; d += 1.0)
+        s += text(x(std::pow(10.0, d)), top + plotH + 16, fmt::count(std::pow(10.0, d)),
+                  "text-anchor=\"middle\" fill=\"#444444\"");
+    s += text(left + plotW / 2, height - 10, "Tokens (logarithmic)",
+              "text-anchor=\"middle\" fill=\"#444444\"");
+    for (std::size_t i = 1; i < curve.size(); ++i)
+        s += line(x(curve[i - 1].tokens), y(curve[i - 1].loss), x(curve[i].tokens), y(curve[i].loss),
+                  kColorIdeal, "stroke-width=\"2\"");
+    const double optimal = report::computeOptimalTokensForModel(p.run);
+    const auto mark = [&](double tokens, std::string_view color, const std::string& label, double labelY) {
+        s += line(x(tokens), top, x(tokens), top + plotH, color, "stroke-dasharray=\"5 4\"");
+        s += text(x(tokens) + 4, labelY, label, "fill=\"" + std::string(color) + "\"");
+    };
+    mark(optimal, kColorOptimal, "compute-optimal " + fmt::count(optimal), top + 12);
+    mark(p.run.tokens, "#222222",
+         "chosen " + fmt::count(p.run.tokens) + ", loss " + fmt::fixed(p.run.predictedLoss, 3), top + 28);
+    s += text(left, 24,
+              std::string("Fit: ") + std::string(toString(p.run.lossFit)) + " (same model, " +
+                  fmt::count(p.run.scalingParameters) + " parameters)",
+              "fill=\"#222222\"");
+    c.svg = std::move(s) + "</svg>\n";
     return c;
 }
 

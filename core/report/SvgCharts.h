@@ -49,5 +49,10 @@ struct SvgChart {
 SvgChart memoryChartSvg(const Plan& p, int width = 760);
 // Step time by component (ms), components of zero time left out.
 SvgChart timeChartSvg(const Plan& p, int width = 760);
+// The run's wall clock as one bar: the ideal days, then the days checkpoints and failures cost.
+SvgChart goodputChartSvg(const Plan& p, int width = 760);
+// Predicted loss against tokens (logarithmic) for the plan's model, the chosen budget and the
+// compute-optimal tokens marked.
+SvgChart lossChartSvg(const Plan& p, int width = 760);
 
 } // namespace lp::core

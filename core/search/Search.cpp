@@ -167,6 +167,12 @@ double rankKey(const SearchEntry& e, RankBy by) {
     case RankBy::Headroom:
         k = -e.headroomBytes;
         break;
+    case RankBy::Money:
+        k = e.costUsd;
+        break;
+    case RankBy::WallClock:
+        k = e.wallClockDays;
+        break;
     }
     return std::isnan(k) ? std::numeric_limits<double>::infinity() : k;
 }
@@ -385,6 +391,8 @@ struct alignas(64) Worker {
         e.worstStageBytes = p.memory.stages[static_cast<std::size_t>(p.memory.worstStage)].totalBytes;
         e.headroomBytes = p.memory.headroomBytes;
         e.gpuHours = p.gpuHours;
+        e.costUsd = p.run.costUsd;
+        e.wallClockDays = p.run.wallClockSeconds / 86400.0;
         top.offer(e);
         front.insert(e);
     }
@@ -451,12 +459,16 @@ std::string_view toString(RankBy r) {
         return "cost";
     case RankBy::Headroom:
         return "headroom";
+    case RankBy::Money:
+        return "money";
+    case RankBy::WallClock:
+        return "wall_clock";
     }
     return "step_time";
 }
 
 std::optional<RankBy> parseRankBy(std::string_view s) {
-    for (RankBy r : {RankBy::StepTime, RankBy::Mfu, RankBy::Cost, RankBy::Headroom})
+    for (RankBy r : kRankings)
         if (s == toString(r))
             return r;
     return std::nullopt;

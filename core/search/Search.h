@@ -65,12 +65,17 @@ struct SearchConstraints {
 };
 
 enum class RankBy {
-    StepTime, // shortest step (per sequence, so that a range of global batches compares fairly)
-    Mfu,      // highest model FLOPs utilisation
-    Cost,     // fewest GPU-hours for the token budget
-    Headroom, // most free memory on the worst stage
+    StepTime,  // shortest step (per sequence, so that a range of global batches compares fairly)
+    Mfu,       // highest model FLOPs utilisation
+    Cost,      // fewest GPU-hours for the token budget
+    Headroom,  // most free memory on the worst stage
+    Money,     // lowest price of the run in dollars (GPU-hours of wall clock x the price per GPU-hour)
+    WallClock, // fewest wall-clock days, failures and checkpoints included
 };
-std::string_view toString(RankBy r); // "step_time", "mfu", "cost", "headroom"
+inline constexpr RankBy kRankings[] = {RankBy::StepTime, RankBy::Mfu,   RankBy::Cost,
+                                       RankBy::Headroom, RankBy::Money, RankBy::WallClock};
+// "step_time", "mfu", "cost", "headroom", "money", "wall_clock"
+std::string_view toString(RankBy r);
 std::optional<RankBy> parseRankBy(std::string_view s);
 
 struct SearchOptions {
@@ -122,6 +127,8 @@ struct SearchEntry {
     double worstStageBytes = 0; // memory of the worst pipeline stage, per GPU
     double headroomBytes = 0;   // capacity - worst stage
     double gpuHours = 0;        // for the token budget
+    double costUsd = 0;         // the run's price (Plan::run)
+    double wallClockDays = 0;   // the run's wall clock, failures and checkpoints included
     bool operator==(const SearchEntry&) const = default;
 };
 // The ranking's strict total order: the rank key, then (memory headroom, or throughput when ranking

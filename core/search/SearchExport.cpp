@@ -57,6 +57,8 @@ nlohmann::json entryJson(int rank, const SearchEntry& e) {
     j["worst_stage_bytes"] = finiteOrNull(e.worstStageBytes);
     j["headroom_bytes"] = finiteOrNull(e.headroomBytes);
     j["gpu_hours"] = finiteOrNull(e.gpuHours);
+    j["cost_usd"] = finiteOrNull(e.costUsd);
+    j["wall_clock_days"] = finiteOrNull(e.wallClockDays);
     return j;
 }
 

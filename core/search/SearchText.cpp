@@ -53,6 +53,10 @@ std::string rankByName(RankBy r) {
         return "cost (GPU-hours)";
     case RankBy::Headroom:
         return "memory headroom";
+    case RankBy::Money:
+        return "money (dollars for the run)";
+    case RankBy::WallClock:
+        return "wall-clock days";
     }
     return {};
 }

@@ -240,6 +240,14 @@ Scenario randomScenario(Random& r) {
     l.vpp = r.integer(1, 16);
     l.microBatch = r.integer(1, 1000000);
     l.accumulation = r.integer(1, 1000000);
+    RunOptions& run = s.run;
+    run.tokenRule = TokenRule::TokensPerParameter;
+    run.tokensPerParameter = r.logUniform(1e-3, 1e9);
+    run.lossFit = r.integer(0, 1) ? LossFit::Besiroglu2024 : LossFit::Hoffmann2022;
+    run.pricePerGpuHourUsd = r.logUniform(1e-3, 1e6);
+    run.gpuFailuresPerHour = r.logUniform(1e-9, 1);
+    run.checkpointBandwidth = r.logUniform(1, 1e18);
+    run.restartSeconds = r.logUniform(1e-3, 1e6);
     setScenarioName(s, name);
     return s;
 }

@@ -45,6 +45,14 @@ bool finiteFigures(const DiagnosticFigures& figures) {
                        std::isfinite(f.cpuOptimizerSeconds);
             else if constexpr (std::is_same_v<Figures, diagnostic::HostMemoryExceeded>)
                 return std::isfinite(f.hostBytesPerGpu) && std::isfinite(f.hostShareBytes);
+            else if constexpr (std::is_same_v<Figures, diagnostic::LongCheckpointWrite>)
+                return std::isfinite(f.writeSeconds) && std::isfinite(f.intervalSeconds) &&
+                       std::isfinite(f.share);
+            else if constexpr (std::is_same_v<Figures, diagnostic::LowGoodput>)
+                return std::isfinite(f.goodput) && std::isfinite(f.interruptionsPerDay) &&
+                       std::isfinite(f.lostPerFailureSeconds);
+            else if constexpr (std::is_same_v<Figures, diagnostic::PastDeadline>)
+                return std::isfinite(f.deadlineDays);
             else
                 return true; // whole numbers only
         },

@@ -2,11 +2,13 @@
 // (core/util/Markup.h) and the search-result export (core/search/SearchExport.h).
 #include "TestHarness.h"
 #include "core/estimate/Evaluate.h"
+#include "core/estimate/Explain.h"
 #include "core/io/Presets.h"
 #include "core/io/ScenarioJson.h"
 #include "core/report/Report.h"
 #include "core/report/ReportHtml.h"
 #include "core/report/ReportMarkdown.h"
+#include "core/report/RunFigures.h"
 #include "core/report/SvgCharts.h"
 #include "core/search/SearchExport.h"
 #include "core/util/Markup.h"
@@ -14,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 
@@ -58,12 +61,12 @@ LP_TEST(html_has_every_section_and_is_self_contained) {
     const std::string html = reportToHtml(r);
     LP_CHECK(html.rfind("<!DOCTYPE html>", 0) == 0);
     for (const char* id : {"summary", "scenario", "layout", "memory", "precision", "time", "utilisation",
-                           "diagnostics", "explanations", "profile", "assumptions", "scenario-file"})
+                           "run", "diagnostics", "explanations", "profile", "assumptions", "scenario-file"})
         LP_CHECK(contains(html, std::string("<section id=\"") + id + "\">"));
     LP_CHECK_EQ(countOf(html, "<section"), countOf(html, "</section>"));
     LP_CHECK_EQ(countOf(html, "<table"), countOf(html, "</table>"));
-    LP_CHECK_EQ(countOf(html, "<svg"), std::size_t{2}); // memory and time charts, inline
-    LP_CHECK_EQ(countOf(html, "</svg>"), std::size_t{2});
+    LP_CHECK_EQ(countOf(html, "<svg"), std::size_t{4}); // memory, time, goodput and loss charts, inline
+    LP_CHECK_EQ(countOf(html, "</svg>"), std::size_t{4});
     LP_CHECK(contains(html, "<meta charset=\"utf-8\">"));
     LP_CHECK(contains(html, "@media print"));
     // No external resources of any kind.
@@ -542,3 +545,61 @@ LP_TEST(message_sizes_in_decimal_units) {
 }
 
 LP_TEST_MAIN()
+
+// The Run section: the run's rows in the words every view shares, the goodput bar and the loss chart.
+LP_TEST(reports_have_the_run_section) {
+    const ReportInput r = defaultReport();
+    const std::string html = reportToHtml(r);
+    const std::string md = reportToMarkdown(r);
+    LP_CHECK(contains(html, "<section id=\"run\">"));
+    LP_CHECK(contains(md, "## Run"));
+    for (const auto& [label, text] : report::runRows(r.plan)) {
+        LP_CHECK(contains(html, escapeHtml(label)));
+        LP_CHECK(contains(html, escapeHtml(text)));
+        LP_CHECK(contains(md, label));
+    }
+    LP_CHECK(contains(html, "id=\"chart-goodput\"") && contains(html, "id=\"chart-loss\""));
+    LP_CHECK(contains(md, std::string(report::kFailureTimeLabel)));
+    // For the printed report the charts are images the renderer supplies.
+    HtmlOptions paper;
+    paper.inlineSvg = false;
+    const std::string printed = reportToHtml(r, paper);
+    LP_CHECK(contains(printed, "lp-chart:goodput") && contains(printed, "lp-chart:loss"));
+}
+
+// The goodput bar adds up to the wall clock, and the loss curve falls through the chosen budget's loss.
+LP_TEST(run_charts_follow_the_run) {
+    const Plan p = evaluate(defaultScenario());
+    const report::GoodputSplit g = report::goodputSplit(p.run);
+    LP_CHECK_NEAR(g.wallClockDays(), p.run.wallClockSeconds / 86400.0, 1e-9);
+    LP_CHECK_NEAR(g.idealDays, p.run.idealSeconds / 86400.0, 1e-12);
+    LP_CHECK(g.failureDays > 0 && g.checkpointDays > 0);
+    const auto curve = report::lossCurve(p.run);
+    LP_CHECK(curve.size() > 10);
+    LP_CHECK(curve.front().tokens < p.run.tokens && curve.back().tokens > p.run.tokens);
+    LP_CHECK(curve.front().tokens < report::computeOptimalTokensForModel(p.run));
+    for (std::size_t i = 1; i < curve.size(); ++i)
+        LP_CHECK(curve[i].loss < curve[i - 1].loss);
+    const std::string svg = lossChartSvg(p).svg;
+    LP_CHECK(contains(svg, "compute-optimal") && contains(svg, "chosen"));
+    LP_CHECK(contains(goodputChartSvg(p).svg, std::string(report::kFailureTimeLabel)));
+}
+
+// The Run section's cards: every one explained by a run.* key, the values those of the plan's run.
+LP_TEST(run_cards_quote_the_run) {
+    Scenario s = defaultScenario();
+    s.run.pricePerGpuHourUsd = 2;
+    const Plan p = evaluate(s);
+    const auto cards = report::runCards(p);
+    LP_CHECK_EQ(cards.size(), std::size_t{12});
+    for (const auto& c : cards) {
+        LP_CHECK(c.key.rfind("run.", 0) == 0);
+        LP_CHECK(explainFigure(s, p, c.key).has_value());
+        LP_CHECK(!c.caption.empty() && !c.value.empty());
+    }
+    LP_CHECK_EQ(cards.front().value, fmt::count(p.run.tokens));
+    const auto cost =
+        std::find_if(cards.begin(), cards.end(), [](const auto& c) { return c.key == "run.cost"; });
+    LP_CHECK(cost != cards.end() && cost->detail == "at $2.00 per GPU-hour");
+    LP_CHECK(contains(cards[1].value, fmt::count(p.run.computeOptimal.parameters)));
+}

@@ -66,6 +66,7 @@ LP_TEST(tour_covers_the_story) {
                                             "micro_batch",
                                             "accumulation",
                                             "mfu",
+                                            "run_length",
                                             "cause_bubble",
                                             "cause_tp_slow_links",
                                             "mistake_it_runs",
@@ -199,9 +200,27 @@ LP_TEST(teaching_resources_are_consistent) {
     std::set<std::string> ids;
     for (const auto& t : glossary.at("terms"))
         ids.insert(t.at("id").get<std::string>());
-    for (const char* required :
-         {"tp", "pp", "dp", "cp", "ep", "zero", "fsdp", "bubble", "mfu", "hfu", "recompute", "micro-batch",
-          "accumulation", "effective-batch", "sp", "flash-attention", "nvlink", "all-reduce"})
+    for (const char* required : {"tp",
+                                 "pp",
+                                 "dp",
+                                 "cp",
+                                 "ep",
+                                 "zero",
+                                 "fsdp",
+                                 "bubble",
+                                 "mfu",
+                                 "hfu",
+                                 "recompute",
+                                 "micro-batch",
+                                 "accumulation",
+                                 "effective-batch",
+                                 "sp",
+                                 "flash-attention",
+                                 "nvlink",
+                                 "all-reduce",
+                                 "compute-optimal",
+                                 "goodput",
+                                 "checkpoint-interval"})
         LP_CHECK(ids.contains(required));
     for (const auto& t : glossary.at("terms")) {
         LP_CHECK(!t.at("term").get<std::string>().empty());

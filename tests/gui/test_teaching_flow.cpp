@@ -93,7 +93,7 @@ private slots:
 
     void cleanup() { test::closeTestWindow(m_window); }
 
-    // Escape at step 18 (the 30% straggler slowdown) gives back the imported model, unsaved, with its
+    // Escape at step 19 (the 30% straggler slowdown) gives back the imported model, unsaved, with its
     // undo history.
     void escapeMidTourRestoresTheImportedModel() {
         importModel();
@@ -102,7 +102,7 @@ private slots:
         QTest::keyClick(m_window.get(), Qt::Key_F2); // Learn > Guided Tour
         QVERIFY(tour()->isActive());
         QVERIFY(doc()->scenario() != before.scenario);
-        stepTo(18);
+        stepTo(19);
         QCOMPARE(doc()->scenario().training.stragglerSlowdown, 0.3);
         QTest::keyClick(m_window.get(), Qt::Key_Escape);
         verifyWorkIs(before);

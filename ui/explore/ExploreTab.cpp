@@ -128,15 +128,16 @@ void ExploreTab::buildControls() {
 QLayout* ExploreTab::buildSettings() {
     m_settings.rank = new QComboBox(this);
     m_settings.rank->setObjectName(QStringLiteral("exploreRank"));
-    for (core::RankBy by :
-         {core::RankBy::StepTime, core::RankBy::Mfu, core::RankBy::Cost, core::RankBy::Headroom}) {
+    for (core::RankBy by : core::kRankings) {
         QString name = qs(core::rankByName(by));
         name[0] = name[0].toUpper();
         m_settings.rank->addItem(name, static_cast<int>(by));
     }
     m_settings.rank->setToolTip(
         tr("What \"best\" means: the shortest step (per sequence), the highest MFU, the fewest GPU-hours for "
-           "the token budget, or the most free memory on the worst stage."));
+           "the token budget, the most free memory on the worst stage, the lowest price of the run or the "
+           "fewest "
+           "wall-clock days (failures and checkpoints included; the Run settings)."));
     m_settings.batch.size = new QSpinBox(this);
     m_settings.batch.size->setObjectName(QStringLiteral("exploreBatch"));
     m_settings.batch.size->setRange(1, 10'000'000);

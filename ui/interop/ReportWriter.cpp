@@ -85,6 +85,10 @@ std::unique_ptr<QTextDocument> ReportWriter::makeDocument(const core::ReportInpu
                      renderSvg(core::memoryChartSvg(report.plan), 3));
     doc->addResource(QTextDocument::ImageResource, QUrl(QStringLiteral("lp-chart:time")),
                      renderSvg(core::timeChartSvg(report.plan), 3));
+    doc->addResource(QTextDocument::ImageResource, QUrl(QStringLiteral("lp-chart:goodput")),
+                     renderSvg(core::goodputChartSvg(report.plan), 3));
+    doc->addResource(QTextDocument::ImageResource, QUrl(QStringLiteral("lp-chart:loss")),
+                     renderSvg(core::lossChartSvg(report.plan), 3));
     doc->setHtml(QString::fromStdString(core::reportToHtml(report, options)));
     return doc;
 }

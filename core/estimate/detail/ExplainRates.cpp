@@ -52,13 +52,13 @@ void explainRates(ExplanationList& list) {
              "definition", "Training throughput of the whole cluster.");
     list.add("training_time", "Time to train the token budget", p.trainingSeconds, "s",
              "token budget / tokens per second",
-             lp::format("{} / {} tokens/s = {:.1f} days", count(s.training.tokenBudget),
-                        count(p.tokensPerSecond), p.trainingSeconds / 86400.0),
+             lp::format("{} / {} tokens/s = {:.1f} days", count(p.run.tokens), count(p.tokensPerSecond),
+                        p.trainingSeconds / 86400.0),
              "definition",
              "Wall-clock time of the whole run at this throughput, without restarts or evaluation pauses.");
     list.add("gpu_hours", "GPU-hours for the token budget", p.gpuHours, "GPU-hours",
              "token budget / tokens per second x GPUs / 3600",
-             lp::format("{} / {} x {:.0f} / 3600 = {} GPU-hours ({:.1f} days)", count(s.training.tokenBudget),
+             lp::format("{} / {} x {:.0f} / 3600 = {} GPU-hours ({:.1f} days)", count(p.run.tokens),
                         count(p.tokensPerSecond), gpus, count(p.gpuHours), p.trainingSeconds / 86400.0),
              "definition", "What the whole training run costs in GPU time at this throughput.");
 }

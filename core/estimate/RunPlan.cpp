@@ -1,0 +1,169 @@
+// Run length from scaling laws, cost, energy and goodput (docs/estimation.md, "Run length, cost and
+// goodput").
+#include "core/estimate/RunPlan.h"
+
+#include "core/estimate/Plan.h"
+#include "core/io/Presets.h"
+#include "core/model/Scenario.h"
+
+#include <cmath>
+#include <limits>
+
+namespace lp::core {
+namespace {
+
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+constexpr double kSecondsPerDay = 86400;
+
+constexpr ScalingFit kHoffmann{
+    1.69, 406.4, 410.7,
+    0.34, 0.28,  "Hoffmann et al. 2022, Training Compute-Optimal Large Language Models (approach 3)"};
+constexpr ScalingFit kBesiroglu{1.8172,  482.01,
+                                2085.43, 0.3478,
+                                0.3658,  "Besiroglu et al. 2024, Chinchilla Scaling: A replication attempt"};
+
+struct Price {
+    double usd = 0;
+    std::string source;
+};
+
+// The scenario's price, else its cluster preset's (a cloud instance), else its GPU preset's.
+Price pricePerGpuHour(const Scenario& s) {
+    if (s.run.pricePerGpuHourUsd > 0)
+        return {s.run.pricePerGpuHourUsd, "the scenario"};
+    if (const ClusterPreset* c = matchingClusterPreset(s.cluster); c && c->pricePerGpuHourUsd > 0)
+        return {c->pricePerGpuHourUsd, c->priceSource};
+    if (const GpuPreset* g = findGpuPreset(s.cluster.gpu.id); g && g->pricePerGpuHourUsd > 0)
+        return {g->pricePerGpuHourUsd, g->priceSource};
+    return {};
+}
+
+void boardPower(const Scenario& s, RunPlan& r) {
+    if (s.run.boardPowerWatts > 0) {
+        r.boardPowerWatts = s.run.boardPowerWatts;
+        r.powerSource = "the scenario";
+    } else if (const GpuPreset* g = findGpuPreset(s.cluster.gpu.id)) {
+        r.boardPowerWatts = g->boardPowerWatts;
+        r.powerSource = g->powerSource;
+    }
+}
+
+// Checkpoints and failures: the interval, what each failure loses, and goodput, which do not depend on the
+// run's length.
+void planGoodput(const Scenario& s, const Plan& p, RunPlan& r) {
+    const double gpus = static_cast<double>(s.layout.gpus());
+    r.nodes = std::ceil(gpus / std::max(1, s.cluster.gpusPerNode));
+    // A checkpoint holds the 16-bit weights and the optimizer state, not the gradients.
+    r.checkpointBytes = p.params.total * (p.intermediates.bytesPerParamState - 2.0);
+    r.checkpointWriteSeconds = r.checkpointBytes / (r.nodes * s.run.checkpointBandwidth);
+    r.jobFailuresPerSecond = s.run.gpuFailuresPerHour * gpus / 3600.0;
+    r.interruptionsPerDay = r.jobFailuresPerSecond * kSecondsPerDay;
+    if (!(r.jobFailuresPerSecond > 0)) {
+        r.mtbfSeconds = r.checkpointIntervalSeconds = kInfinity;
+        r.goodput = 1;
+        return;
+    }
+    r.mtbfSeconds = 1.0 / r.jobFailuresPerSecond;
+    r.checkpointIntervalSeconds = youngDalyInterval(r.checkpointWriteSeconds, r.mtbfSeconds);
+    r.lostPerFailureSeconds = r.checkpointIntervalSeconds / 2.0 + s.run.restartSeconds;
+    r.checkpointOverhead =
+        r.checkpointIntervalSeconds > 0 ? r.checkpointWriteSeconds / r.checkpointIntervalSeconds : 0;
+    // Wall clock W = ideal x (1 + overhead) + W x failure rate x lost per failure.
+    const double progress = 1.0 - r.jobFailuresPerSecond * r.lostPerFailureSeconds;
+    r.goodput = progress > 0 ? progress / (1.0 + r.checkpointOverhead) : 0;
+}
+
+// The tokens the rule gives (the goodput and the price known).
+double ruleTokens(const Scenario& s, const Plan& p, const RunPlan& r) {
+    const RunOptions& o = s.run;
+    const double n = r.scalingParameters;
+    switch (o.tokenRule) {
+    case TokenRule::Tokens:
+        return s.training.tokenBudget;
+    case TokenRule::ComputeOptimal:
+        return kComputeOptimalTokensPerParameter * n;
+    case TokenRule::TokensPerParameter:
+        return o.tokensPerParameter * n;
+    case TokenRule::Compute:
+        return n > 0 ? o.computeBudgetFlops / (6.0 * n) : 0;
+    case TokenRule::Days:
+        return o.daysBudget * kSecondsPerDay * r.goodput * p.tokensPerSecond;
+    case TokenRule::Money: {
+        const double gpus = static_cast<double>(s.layout.gpus());
+        if (!(r.pricePerGpuHourUsd > 0) || !(gpus > 0))
+            return 0;
+        const double wallSeconds = o.moneyBudgetUsd / r.pricePerGpuHourUsd / gpus * 3600.0;
+        return wallSeconds * r.goodput * p.tokensPerSecond;
+    }
+    }
+    return 0;
+}
+
+} // namespace
+
+const ScalingFit& scalingFit(LossFit fit) {
+    return fit == LossFit::Besiroglu2024 ? kBesiroglu : kHoffmann;
+}
+
+double predictedLoss(const ScalingFit& fit, double parameters, double tokens) {
+    if (!(parameters > 0) || !(tokens > 0))
+        return kInfinity;
+    return fit.e + fit.a / std::pow(parameters, fit.alpha) + fit.b / std::pow(tokens, fit.beta);
+}
+
+ComputeOptimalPoint computeOptimalPoint(double computeFlops) {
+    const double n = std::sqrt(std::max(0.0, computeFlops) / (6.0 * kComputeOptimalTokensPerParameter));
+    return {n, kComputeOptimalTokensPerParameter * n};
+}
+
+double youngDalyInterval(double writeSeconds, double mtbfSeconds) {
+    return std::sqrt(2.0 * writeSeconds * mtbfSeconds);
+}
+
+RunPlan planRun(const Scenario& s, const Plan& p) {
+    RunPlan r;
+    r.tokenRule = s.run.tokenRule;
+    r.lossFit = s.run.lossFit;
+    r.scalingParameters = p.params.active;
+    planGoodput(s, p, r);
+    const Price price = pricePerGpuHour(s);
+    r.pricePerGpuHourUsd = price.usd;
+    r.priceSource = price.source;
+    boardPower(s, r);
+
+    r.tokens = ruleTokens(s, p, r);
+    r.tokensPerParameter = r.scalingParameters > 0 ? r.tokens / r.scalingParameters : 0;
+    r.computeFlops = 6.0 * r.scalingParameters * r.tokens;
+    r.computeOptimal = computeOptimalPoint(r.computeFlops);
+    r.predictedLoss = predictedLoss(scalingFit(r.lossFit), r.scalingParameters, r.tokens);
+
+    const double gpus = static_cast<double>(s.layout.gpus());
+    r.idealSeconds = r.tokens / p.tokensPerSecond;
+    r.wallClockSeconds = r.goodput > 0 ? r.idealSeconds / r.goodput : kInfinity;
+    r.interruptions = r.jobFailuresPerSecond * r.wallClockSeconds;
+    r.gpuHours = gpus * r.wallClockSeconds / 3600.0;
+    r.costUsd = r.gpuHours * r.pricePerGpuHourUsd;
+    r.costPerMillionTokensUsd = r.tokens > 0 ? r.costUsd / r.tokens * 1e6 : 0;
+    // GPU boards, their nodes' share (CPUs, memory, network, fans) and the data centre's (PUE).
+    const double facilityWatts = r.boardPowerWatts * (1.0 + s.run.nodeOverheadFraction) * s.run.pue;
+    r.energyMwh = r.gpuHours * facilityWatts / 1e6;
+    return r;
+}
+
+void diagnoseRun(const Scenario& s, const RunPlan& run, std::vector<Diagnostic>& out) {
+    if (run.checkpointOverhead > kLongCheckpointShare)
+        out.push_back(makeDiagnostic(Severity::Warning, 0,
+                                     diagnostic::LongCheckpointWrite{run.checkpointWriteSeconds,
+                                                                     run.checkpointIntervalSeconds,
+                                                                     run.checkpointOverhead}));
+    if (run.goodput < kLowGoodput)
+        out.push_back(makeDiagnostic(
+            Severity::Warning, 0,
+            diagnostic::LowGoodput{run.goodput, run.interruptionsPerDay, run.lostPerFailureSeconds}));
+    const double days = run.wallClockSeconds / kSecondsPerDay;
+    if (s.run.deadlineDays > 0 && days > s.run.deadlineDays)
+        out.push_back(
+            makeDiagnostic(Severity::Warning, 0, diagnostic::PastDeadline{days, s.run.deadlineDays}));
+}
+
+} // namespace lp::core
