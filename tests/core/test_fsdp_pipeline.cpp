@@ -97,7 +97,8 @@ LP_TEST(fsdp_reductions_scale_with_micro_batches_alone_and_happen_once_under_a_p
     const Plan piped4 = evaluate(fsdpPipeline(4, 4));
     const Plan piped8 = evaluate(fsdpPipeline(4, 8));
     LP_CHECK(piped4.intermediates.fsdpBulkReduceSeconds > 0);
-    LP_CHECK_NEAR(piped4.intermediates.fsdpBulkReduceSeconds, piped8.intermediates.fsdpBulkReduceSeconds, 0.0);
+    LP_CHECK_NEAR(piped4.intermediates.fsdpBulkReduceSeconds, piped8.intermediates.fsdpBulkReduceSeconds,
+                  0.0);
     LP_CHECK_NEAR(piped4.time.dpCommExposedSeconds, piped8.time.dpCommExposedSeconds, 0.0);
     LP_CHECK(piped4.time.dpCommExposedSeconds >= piped4.intermediates.fsdpBulkReduceSeconds);
     // fp32 gradients: a bf16 reduction halves the bytes and about halves the time.
