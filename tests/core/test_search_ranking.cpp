@@ -73,5 +73,3 @@ LP_TEST(rankByMoneyIsTheRunsPrice) {
             LP_CHECK(r.top[i - 1].costUsd <= r.top[i].costUsd);
     }
 }
-
-LP_TEST_MAIN()

@@ -8,6 +8,7 @@
 #include "ui/document/ScenarioDocument.h"
 #include "ui/plan/KeyFigures.h"
 #include "ui/plan/PrecisionSection.h"
+#include "ui/run/RunView.h"
 #include "ui/widgets/FigureLabel.h"
 #include "ui/widgets/Palette.h"
 #include "ui/widgets/ScrollPage.h"
@@ -55,6 +56,10 @@ PlanView::PlanView(ScenarioDocument* doc, QWidget* parent)
     layout->addWidget(m_precision, 0);
     layout->addLayout(m_middle, 0);
     layout->addWidget(m_time, 4);
+    m_run = new RunView(doc, m_content);
+    layout->addWidget(m_run, 0);
+    connect(m_run, &RunView::explainRequested, this, &PlanView::explainRequested);
+    connect(m_run, &RunView::previewRequested, this, &PlanView::previewRequested);
     m_gauge->setMinimumWidth(200);
 
     connect(m_memory, &MemoryChart::explainRequested, this, &PlanView::explainRequested);

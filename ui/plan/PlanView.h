@@ -1,6 +1,7 @@
 #pragma once
 // The "Plan" tab: the memory chart with the number formats folded under it, the MFU gauge with the
-// key figures, and the step-time breakdown, all showing the document's current (or last valid) Plan.
+// key figures, the step-time breakdown and the run (ui/run/RunView.h), all showing the document's current (or
+// last valid) Plan.
 #include "ui/widgets/Format.h"
 
 #include <QWidget>
@@ -15,6 +16,7 @@ class KeyFigures;
 class MemoryChart;
 class MfuGauge;
 class PrecisionSection;
+class RunView;
 class ScenarioDocument;
 class TimeChart;
 
@@ -29,6 +31,7 @@ public:
     TimeChart* timeChart() const { return m_time; }
     PrecisionSection* precisionSection() const { return m_precision; }
     QLabel* mfuLabel() const { return m_mfuLabel; }
+    RunView* runView() const { return m_run; }
 
     void setUnit(MemoryUnit unit);
     void setActiveKey(const QString& key);
@@ -58,6 +61,7 @@ private:
     QLabel* m_mfuLabel;
     KeyFigures* m_figures;
     TimeChart* m_time;
+    RunView* m_run = nullptr;
     MemoryUnit m_unit = MemoryUnit::GiB;
     QTimer* m_trustPoll;
 };

@@ -1,0 +1,130 @@
+// The Plan tab's Run section: its figures are the core's run figures of the shown plan, the token rule and
+// the fields edit the scenario through the document (undoable), and the charts follow the plan.
+#include "core/estimate/Evaluate.h"
+#include "core/estimate/Explain.h"
+#include "core/report/RunFigures.h"
+#include "core/util/NumberFormat.h"
+#include "ui/document/ScenarioDocument.h"
+#include "ui/run/RunView.h"
+#include "ui/widgets/FigureLabel.h"
+#include "ui/widgets/Format.h"
+
+#include <QBarSet>
+#include <QChart>
+#include <QComboBox>
+#include <QHorizontalStackedBarSeries>
+#include <QLineEdit>
+#include <QLineSeries>
+#include <QSignalSpy>
+#include <QTest>
+#include <QUndoStack>
+
+using namespace lp;
+
+namespace {
+
+const char* const kFigureKeys[] = {"run.tokens",
+                                   "run.wall_clock_days",
+                                   "run.gpu_hours",
+                                   "run.cost",
+                                   "run.cost_per_million_tokens",
+                                   "run.energy",
+                                   "run.goodput",
+                                   "run.interruptions_per_day",
+                                   "run.checkpoint_interval",
+                                   "run.checkpoint_write",
+                                   "run.predicted_loss"};
+
+void chooseRule(ui::RunView& view, core::TokenRule rule) {
+    QComboBox* box = view.tokenRule();
+    const int index = box->findData(static_cast<int>(rule));
+    QVERIFY(index >= 0);
+    box->setCurrentIndex(index);
+    emit box->activated(index);
+}
+
+} // namespace
+
+class TestRunView : public QObject {
+    Q_OBJECT
+private slots:
+    // Every figure shows the core's value of the default scenario's plan, in the core's words.
+    void showsTheRunFiguresOfTheDefaultScenario() {
+        ui::ScenarioDocument doc;
+        ui::RunView view(&doc);
+        const core::Plan p = core::evaluate(doc.scenario(), doc.profile());
+        QVERIFY(p.valid && p.run.tokens > 0);
+        const auto cards = core::report::runCards(p);
+        QCOMPARE(cards.size(), std::size_t{12});
+        for (std::size_t i = 0; i < cards.size(); ++i) {
+            auto* f = view.findChild<ui::FigureLabel*>(QStringLiteral("figure_run_%1").arg(i));
+            QVERIFY(f);
+            QCOMPARE(f->caption(), ui::qs(cards[i].caption));
+            QCOMPARE(f->value(), ui::qs(cards[i].value));
+            QCOMPARE(f->detail(), ui::qs(cards[i].detail));
+            QCOMPARE(f->explainKey(), ui::qs(cards[i].key));
+            QVERIFY2(core::explainFigure(doc.scenario(), p, cards[i].key), cards[i].key.c_str());
+        }
+        for (const char* key : kFigureKeys)
+            QVERIFY2(view.figure(QString::fromLatin1(key)), key);
+        QCOMPARE(view.figure(QStringLiteral("run.tokens"))->value(), ui::qs(core::fmt::count(p.run.tokens)));
+        // Clicking a figure asks for its explanation.
+        QSignalSpy explain(&view, &ui::RunView::explainRequested);
+        QTest::mouseClick(view.figure(QStringLiteral("run.goodput")), Qt::LeftButton);
+        QCOMPARE(explain.count(), 1);
+        QCOMPARE(explain.first().first().toString(), QStringLiteral("run.goodput"));
+        // The charts: the loss curve and the three parts of the goodput bar.
+        auto* curve = qobject_cast<QLineSeries*>(view.lossChart()->series().front());
+        QVERIFY(curve && curve->count() > 10);
+        auto* bar = qobject_cast<QHorizontalStackedBarSeries*>(view.goodputChart()->series().front());
+        QVERIFY(bar && bar->count() == 3);
+        const core::report::GoodputSplit g = core::report::goodputSplit(p.run);
+        QCOMPARE(bar->barSets().front()->at(0), g.idealDays);
+    }
+
+    // Choosing another token rule changes the tokens and the days, and undo brings them back.
+    void changingTheTokenRuleChangesTokensAndDays() {
+        ui::ScenarioDocument doc;
+        ui::RunView view(&doc);
+        const core::Plan before = doc.shownPlan();
+        const QString tokens = view.figure(QStringLiteral("run.tokens"))->value();
+        const QString days = view.figure(QStringLiteral("run.wall_clock_days"))->value();
+        chooseRule(view, core::TokenRule::ComputeOptimal);
+        QVERIFY(doc.scenario().run.tokenRule == core::TokenRule::ComputeOptimal);
+        QCOMPARE(doc.shownPlan().run.tokens, 20 * doc.shownPlan().run.scalingParameters);
+        QVERIFY(view.figure(QStringLiteral("run.tokens"))->value() != tokens);
+        QVERIFY(view.figure(QStringLiteral("run.wall_clock_days"))->value() != days);
+        QVERIFY(!view.ruleValue()->isEnabled());
+        // Tokens per parameter with a typed value.
+        chooseRule(view, core::TokenRule::TokensPerParameter);
+        view.ruleValue()->setText(QStringLiteral("100"));
+        emit view.ruleValue()->editingFinished();
+        QCOMPARE(doc.shownPlan().run.tokens, 100 * doc.shownPlan().run.scalingParameters);
+        doc.undoStack()->undo();
+        doc.undoStack()->undo();
+        doc.undoStack()->undo();
+        QCOMPARE(doc.shownPlan().run.tokens, before.run.tokens);
+        QCOMPARE(view.figure(QStringLiteral("run.tokens"))->value(), tokens);
+        QCOMPARE(view.tokenRule()->currentData().toInt(), static_cast<int>(core::TokenRule::Tokens));
+    }
+
+    // A typed price edits the scenario and the cost follows; a negative one is refused.
+    void thePriceFieldEditsTheScenario() {
+        ui::ScenarioDocument doc;
+        ui::RunView view(&doc);
+        auto* price = view.findChild<QLineEdit*>(QStringLiteral("runPrice"));
+        QVERIFY(price);
+        price->setText(QStringLiteral("2.5"));
+        emit price->editingFinished();
+        QCOMPARE(doc.scenario().run.pricePerGpuHourUsd, 2.5);
+        QCOMPARE(doc.shownPlan().run.costUsd, doc.shownPlan().run.gpuHours * 2.5);
+        const int steps = doc.undoStack()->count();
+        price->setText(QStringLiteral("-1"));
+        emit price->editingFinished();
+        QCOMPARE(doc.undoStack()->count(), steps);
+        QCOMPARE(doc.scenario().run.pricePerGpuHourUsd, 2.5);
+    }
+};
+
+QTEST_MAIN(TestRunView)
+#include "test_run_view.moc"

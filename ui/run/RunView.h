@@ -1,0 +1,75 @@
+#pragma once
+// The Run section of the Plan tab: how long the run is (the token rule and its value), what a GPU-hour costs,
+// how often GPUs fail and how fast checkpoints are written, and what follows: tokens, days, GPU-hours, cost,
+// energy, goodput, checkpoints and the predicted loss, each explained on click like every figure, a chart of
+// the loss against tokens and the goodput bar. Edits go through the document (undo, autosave); the view
+// follows the plan live.
+#include <QString>
+#include <QWidget>
+
+#include <vector>
+
+class QChart;
+class QComboBox;
+class QLineEdit;
+class QLineSeries;
+class QScatterSeries;
+class QHorizontalStackedBarSeries;
+
+namespace lp::core {
+struct Scenario;
+}
+
+namespace lp::ui {
+
+class FigureLabel;
+class ScenarioDocument;
+
+class RunView : public QWidget {
+    Q_OBJECT
+public:
+    explicit RunView(ScenarioDocument* doc, QWidget* parent = nullptr);
+
+    QComboBox* tokenRule() const { return m_rule; }
+    QLineEdit* ruleValue() const { return m_ruleValue; }
+    // The first figure explained by a key ("run.tokens"), or nullptr.
+    FigureLabel* figure(const QString& key) const;
+    QChart* lossChart() const { return m_lossChart; }
+    QChart* goodputChart() const { return m_goodputChart; }
+
+signals:
+    void explainRequested(const QString& key);
+    void previewRequested(const QString& key); // pointed at; empty: the pointer left
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    struct Field {
+        QLineEdit* edit = nullptr;
+        int index = 0; // into the field table
+    };
+    QWidget* buildSettings();
+    QWidget* buildFigures();
+    QWidget* buildCharts();
+    void commitRuleValue();
+    void commitField(const Field& field);
+    void refresh();
+    void fitFigures();
+    void refreshSettings(const core::Scenario& s);
+    void refreshCharts();
+
+    ScenarioDocument* m_doc;
+    QComboBox* m_rule = nullptr;
+    QLineEdit* m_ruleValue = nullptr;
+    std::vector<Field> m_fields;
+    std::vector<FigureLabel*> m_figures;
+    QChart* m_lossChart = nullptr;
+    QLineSeries* m_lossCurve = nullptr;
+    QScatterSeries* m_chosen = nullptr;
+    QScatterSeries* m_optimal = nullptr;
+    QChart* m_goodputChart = nullptr;
+    QHorizontalStackedBarSeries* m_goodput = nullptr;
+};
+
+} // namespace lp::ui
