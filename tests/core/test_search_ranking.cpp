@@ -73,3 +73,5 @@ LP_TEST(rankByMoneyIsTheRunsPrice) {
             LP_CHECK(r.top[i - 1].costUsd <= r.top[i].costUsd);
     }
 }
+
+LP_TEST_MAIN()

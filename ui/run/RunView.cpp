@@ -2,6 +2,7 @@
 
 #include "core/estimate/Explain.h"
 #include "core/report/RunFigures.h"
+#include "ui/charts/ChartStyle.h"
 #include "ui/document/ScenarioDocument.h"
 #include "ui/widgets/FigureLabel.h"
 #include "ui/widgets/FlowLayout.h"
@@ -242,6 +243,7 @@ QWidget* RunView::buildCharts() {
     auto* box = new QWidget(this);
     auto* layout = new QVBoxLayout(box);
     m_lossChart = new QChart;
+    applyChartTheme(m_lossChart, palette());
     m_lossChart->setTitle(tr("Predicted loss against tokens"));
     m_lossCurve = new QLineSeries(m_lossChart);
     m_lossCurve->setName(tr("This model"));
@@ -269,6 +271,7 @@ QWidget* RunView::buildCharts() {
     layout->addWidget(lossView, 2);
 
     m_goodputChart = new QChart;
+    applyChartTheme(m_goodputChart, palette());
     m_goodputChart->setTitle(tr("Wall clock: ideal and lost time (days)"));
     m_goodput = new QHorizontalStackedBarSeries(m_goodputChart);
     for (std::string_view label :
