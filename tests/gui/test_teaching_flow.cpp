@@ -283,6 +283,18 @@ private slots:
     void hoverPreviewsAndClickChooses() {
         ui::FigureLabel* batch = figure("effective_batch");
         ui::FigureLabel* hfu = figure("hfu");
+        // The Plan page lays out its wrapped sections over a few passes after it is shown; a person's pointer
+        // arrives after that, so the cards are where they will stay.
+        QRect was;
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                const QRect now(hfu->mapTo(m_window.get(), QPoint(0, 0)), hfu->size());
+                const bool settled = now == was;
+                was = now;
+                QTest::qWait(50);
+                return settled;
+            },
+            3000));
         QTest::mouseClick(batch, Qt::LeftButton);
         QCOMPARE(explanation()->currentKey(), QStringLiteral("effective_batch"));
         QTest::mouseMove(hfu);
