@@ -77,6 +77,8 @@ constexpr std::array<std::pair<AttentionKernel, std::string_view>, 5> kAttention
      {AttentionKernel::FlashAttention3, "flash_attention_3"},
      {AttentionKernel::Cudnn, "cudnn"},
      {AttentionKernel::Unfused, "unfused"}}};
+constexpr std::array<std::pair<PipelineSchedule, std::string_view>, 3> kPipelineSchedule{
+    {{PipelineSchedule::OneFOneB, "1f1b"}, {PipelineSchedule::GPipe, "gpipe"}, {PipelineSchedule::ZeroBubbleH1, "zb_h1"}}};
 constexpr std::array<std::pair<Severity, std::string_view>, 3> kSeverity{
     {{Severity::Info, "info"}, {Severity::Warning, "warning"}, {Severity::Error, "error"}}};
 
@@ -99,6 +101,7 @@ std::string_view toString(CpExchange v) { return nameOf(kCpExchange, v); }
 std::string_view toString(PipelineSplit v) { return nameOf(kPipelineSplit, v); }
 std::string_view toString(AttentionFlops v) { return nameOf(kAttn, v); }
 std::string_view toString(AttentionKernel v) { return nameOf(kAttentionKernel, v); }
+std::string_view toString(PipelineSchedule v) { return nameOf(kPipelineSchedule, v); }
 std::string_view toString(MoeDispatcher v) { return nameOf(kMoeDispatcher, v); }
 std::string_view toString(Severity v) { return nameOf(kSeverity, v); }
 // clang-format on
@@ -176,6 +179,18 @@ std::optional<MoeDispatcher> parseMoeDispatcher(std::string_view s) {
         if (equalsIgnoreCase(s, name))
             return MoeDispatcher::Deduplicated;
     return parseOf(kMoeDispatcher, s);
+}
+
+std::optional<PipelineSchedule> parsePipelineSchedule(std::string_view s) {
+    // torchtitan's and the papers' spellings (Interleaved1F1B is 1F1B with virtual stages).
+    constexpr std::pair<std::string_view, PipelineSchedule> kAliases[] = {
+        {"interleaved1f1b", PipelineSchedule::OneFOneB}, {"interleaved_1f1b", PipelineSchedule::OneFOneB},
+        {"pipedream_flush", PipelineSchedule::OneFOneB}, {"zb-h1", PipelineSchedule::ZeroBubbleH1},
+        {"zero_bubble", PipelineSchedule::ZeroBubbleH1}, {"zerobubble", PipelineSchedule::ZeroBubbleH1}};
+    for (const auto& [name, value] : kAliases)
+        if (equalsIgnoreCase(s, name))
+            return value;
+    return parseOf(kPipelineSchedule, s);
 }
 
 std::optional<AttentionKernel> parseAttentionKernel(std::string_view s) {

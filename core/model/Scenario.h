@@ -82,6 +82,7 @@ struct TrainingOptions {
     PipelineSplit pipelineSplit = PipelineSplit::Auto; // whether the embedding and loss count in the PP split
     AttentionFlops attentionFlops = AttentionFlops::Full;
     AttentionKernel attentionKernel = AttentionKernel::Auto; // which fused attention kernel, or none
+    PipelineSchedule pipelineSchedule = PipelineSchedule::OneFOneB; // micro batch order on the pipeline
     double tokenBudget = 2e12;                               // tokens to train, for time and GPU-hours
     bool operator==(const TrainingOptions&) const = default;
 };
