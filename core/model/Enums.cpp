@@ -78,7 +78,9 @@ constexpr std::array<std::pair<AttentionKernel, std::string_view>, 5> kAttention
      {AttentionKernel::Cudnn, "cudnn"},
      {AttentionKernel::Unfused, "unfused"}}};
 constexpr std::array<std::pair<PipelineSchedule, std::string_view>, 3> kPipelineSchedule{
-    {{PipelineSchedule::OneFOneB, "1f1b"}, {PipelineSchedule::GPipe, "gpipe"}, {PipelineSchedule::ZeroBubbleH1, "zb_h1"}}};
+    {{PipelineSchedule::OneFOneB, "1f1b"},
+     {PipelineSchedule::GPipe, "gpipe"},
+     {PipelineSchedule::ZeroBubbleH1, "zb_h1"}}};
 constexpr std::array<std::pair<Severity, std::string_view>, 3> kSeverity{
     {{Severity::Info, "info"}, {Severity::Warning, "warning"}, {Severity::Error, "error"}}};
 

@@ -104,11 +104,11 @@ enum class AttentionFlops { Full, Causal };
 // cuDNN backend), or no fused kernel: the scores pass through HBM (eager / SDPA math). docs/estimation.md,
 // "Attention kernels".
 enum class AttentionKernel { Auto, FlashAttention2, FlashAttention3, Cudnn, Unfused };
-// The order in which a pipeline runs its micro batches' forwards and backwards: 1F1B (PipeDream-Flush, Megatron-LM
-// and torchtitan's default; interleaved when the layout has virtual stages), GPipe (all forwards, then all
-// backwards: the same bubble, every micro batch's activations held at once), or zero-bubble ZB-H1 (Qi et al. 2024:
-// the backward split into its input and weight gradients, the weight gradients filling the bubble at 1F1B's
-// memory).
+// The order in which a pipeline runs its micro batches' forwards and backwards: 1F1B (PipeDream-Flush,
+// Megatron-LM and torchtitan's default; interleaved when the layout has virtual stages), GPipe (all forwards,
+// then all backwards: the same bubble, every micro batch's activations held at once), or zero-bubble ZB-H1
+// (Qi et al. 2024: the backward split into its input and weight gradients, the weight gradients filling the
+// bubble at 1F1B's memory).
 enum class PipelineSchedule { OneFOneB, GPipe, ZeroBubbleH1 };
 enum class Severity { Info, Warning, Error };
 
@@ -146,7 +146,7 @@ std::optional<CpExchange> parseCpExchange(std::string_view s);
 std::optional<PipelineSplit> parsePipelineSplit(std::string_view s);
 std::optional<MoeDispatcher> parseMoeDispatcher(std::string_view s);
 std::optional<AttentionFlops> parseAttentionFlops(std::string_view s);
-std::optional<AttentionKernel> parseAttentionKernel(std::string_view s); // also fa2, fa3, te, math, ...
+std::optional<AttentionKernel> parseAttentionKernel(std::string_view s);   // also fa2, fa3, te, math, ...
 std::optional<PipelineSchedule> parsePipelineSchedule(std::string_view s); // also torchtitan's names
 
 // Recompute modules: Megatron-Core's spellings, one bit each, in Megatron's order.

@@ -81,9 +81,9 @@ struct TrainingOptions {
     CpExchange cpExchange = CpExchange::Auto;          // context parallel: ring or one all-gather of K/V
     PipelineSplit pipelineSplit = PipelineSplit::Auto; // whether the embedding and loss count in the PP split
     AttentionFlops attentionFlops = AttentionFlops::Full;
-    AttentionKernel attentionKernel = AttentionKernel::Auto; // which fused attention kernel, or none
+    AttentionKernel attentionKernel = AttentionKernel::Auto;        // which fused attention kernel, or none
     PipelineSchedule pipelineSchedule = PipelineSchedule::OneFOneB; // micro batch order on the pipeline
-    double tokenBudget = 2e12;                               // tokens to train, for time and GPU-hours
+    double tokenBudget = 2e12;                                      // tokens to train, for time and GPU-hours
     bool operator==(const TrainingOptions&) const = default;
 };
 
