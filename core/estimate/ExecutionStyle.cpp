@@ -105,6 +105,30 @@ AttentionKernel attentionKernelOf(const TrainingOptions& t, ExecutionStyle style
     return attentionKernelFallsBack(t, k) ? AttentionKernel::Cudnn : t.attentionKernel;
 }
 
+std::string attentionKernelText(const TrainingOptions& t, AttentionKernel resolved) {
+    std::string name;
+    switch (resolved) {
+    case AttentionKernel::FlashAttention2:
+        name = "FlashAttention-2";
+        break;
+    case AttentionKernel::FlashAttention3:
+        name = "FlashAttention-3";
+        break;
+    case AttentionKernel::Cudnn:
+        name = "cuDNN fused attention";
+        break;
+    case AttentionKernel::Auto:
+    case AttentionKernel::Unfused:
+        name = "unfused attention";
+        break;
+    }
+    if (t.attentionKernel == AttentionKernel::Auto)
+        name += " (framework default)";
+    else if (t.attentionKernel != resolved)
+        name += " (FlashAttention-3 needs Hopper)";
+    return name;
+}
+
 bool unfusedSoftmaxFallback(const Scenario& s) {
     const Layout& l = s.layout;
     return !fusedAttention(s.training) && styleTraits(resolvedStyle(s.training)).fusedSoftmaxHasShapeRules &&

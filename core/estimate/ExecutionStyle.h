@@ -5,6 +5,8 @@
 #include "core/model/Hardware.h"
 #include "core/model/Scenario.h"
 
+#include <string>
+
 namespace lp::core {
 
 struct StyleTraits {
@@ -129,6 +131,10 @@ bool fusedAttention(const TrainingOptions& t);
 // runs as the GPU's fused attention (attentionKernelFallsBack says so).
 AttentionKernel attentionKernelOf(const TrainingOptions& t, ExecutionStyle style,
                                   const KernelEfficiencies& k);
+// The attention kernel `resolved` (attentionKernelOf) as reports, exports and validation tables word it:
+// "FlashAttention-2", "FlashAttention-3", "cuDNN fused attention" or "unfused attention", with " (framework
+// default)" where attention_kernel is auto and the reason where FlashAttention-3 fell back.
+std::string attentionKernelText(const TrainingOptions& t, AttentionKernel resolved);
 bool attentionKernelFallsBack(const TrainingOptions& t, const KernelEfficiencies& k);
 // The scenario's context-parallel K/V exchange, Auto resolved by the style.
 CpExchange cpExchangeOf(const TrainingOptions& t, ExecutionStyle style);

@@ -1,5 +1,7 @@
 #include "core/measured/ValidationText.h"
 
+#include "core/estimate/ExecutionStyle.h"
+#include "core/io/Presets.h"
 #include "core/measured/ValidationTrust.h"
 #include "core/model/Enums.h"
 #include "core/util/NumberFormat.h"
@@ -186,8 +188,10 @@ std::string groupsSummary(const std::vector<GroupSummary>& groups) {
 
 std::vector<std::string> plannedWith(const ValidationCase& c) {
     const TrainingOptions& t = c.scenario.training;
-    std::vector<std::string> out = {std::string(toString(resolvedStyle(t))) + " style",
-                                    t.flashAttention ? "flash attention" : "no flash attention"};
+    const ExecutionStyle style = resolvedStyle(t);
+    std::vector<std::string> out = {
+        std::string(toString(style)) + " style",
+        attentionKernelText(t, attentionKernelOf(t, style, builtinProfile(c.scenario.cluster.gpu).kernels))};
     if (t.torchCompile)
         out.emplace_back("torch.compile");
     if (t.fusedKernels)

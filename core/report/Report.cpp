@@ -1,6 +1,7 @@
 #include "core/report/Report.h"
 
 #include "core/estimate/Evaluate.h"
+#include "core/estimate/ExecutionStyle.h"
 #include "core/estimate/PlanJson.h"
 #include "core/io/Presets.h"
 #include "core/io/ScenarioJson.h"
@@ -30,7 +31,7 @@ namespace {
 // profile's attention efficiencies do not depend on the length).
 std::string attentionLengthNote(const HardwareProfile& profile, const Scenario& s, const Plan& p) {
     if (!(profile.kernels.attentionFwdHalfTokens > 0 || profile.kernels.attentionBwdHalfTokens > 0) ||
-        !s.training.flashAttention || !p.valid)
+        !fusedAttention(s.training) || !p.valid)
         return {};
     return ", long-sequence limits: at this plan's " + fmt::fixed(p.intermediates.attentionKernelTokens, 0) +
            "-token attention kernels " + fmt::percent(p.intermediates.flashFwdEfficiency, 0) + " and " +
@@ -39,7 +40,7 @@ std::string attentionLengthNote(const HardwareProfile& profile, const Scenario& 
 
 // ", at this plan's heads of 64 75 % and 86 % of those" (empty when the heads run at the profile's figures).
 std::string attentionHeadNote(const Scenario& s, const Plan& p) {
-    if (!s.training.flashAttention || !p.valid ||
+    if (!fusedAttention(s.training) || !p.valid ||
         !(p.intermediates.attentionHeadFactorFwd < 1.0 || p.intermediates.attentionHeadFactorBwd < 1.0))
         return {};
     return ", at this plan's heads of " + fmt::fixed(p.intermediates.attentionHeadSize, 0) + " " +
@@ -274,8 +275,8 @@ std::vector<std::string> reportAssumptions(const Scenario& s, const HardwareProf
     a.push_back(styleAssumption(t));
     a.push_back(overlapAssumption(t));
     a.push_back(std::string("Recompute: ") + std::string(toString(t.recompute)) + recomputeDetailText(t) +
-                "; sequence parallelism " + (t.sequenceParallel ? "on" : "off") + "; flash attention " +
-                (t.flashAttention ? "on" : "off") + ".");
+                "; sequence parallelism " + (t.sequenceParallel ? "on" : "off") + "; attention kernel " +
+                attentionKernelText(t, p.intermediates.attentionKernel) + ".");
     a.push_back(flopsAssumption(s, p));
     a.push_back("Memory per GPU includes the CUDA context, communication buffers and a caching-allocator "
                 "reserve of " +
@@ -294,6 +295,25 @@ std::vector<std::string> reportAssumptions(const Scenario& s, const HardwareProf
         "was checked against published runs and its known limits (the worst published cases are off by "
         "20-33%). Check the first steady steps of the real run (layout-planner-cli analyze-log).");
     return a;
+}
+
+namespace {
+nlohmann::json rangeJson(bool available, double low, double high) {
+    return available ? nlohmann::json{{"low", low}, {"high", high}} : nlohmann::json(nullptr);
+}
+} // namespace
+
+void addTrustJson(nlohmann::json& plan, const ReportTrust& trust) {
+    if (trust.sentence.empty())
+        return;
+    plan["time"]["step_s_band"] = rangeJson(trust.available, trust.stepLow, trust.stepHigh);
+    plan["mfu_band"] = rangeJson(trust.available, trust.mfuLow, trust.mfuHigh);
+    plan["tokens_per_s_band"] = rangeJson(trust.available, trust.tokensLow, trust.tokensHigh);
+    plan["trust"] = {{"available", trust.available},
+                     {"figures", trust.figures},
+                     {"runs", trust.runs},
+                     {"scale_relaxed", trust.scaleRelaxed},
+                     {"sentence", trust.sentence}};
 }
 
 nlohmann::json reportToJsonValue(const ReportInput& r) {
@@ -322,6 +342,7 @@ nlohmann::json reportToJsonValue(const ReportInput& r) {
     for (const auto& d : r.plan.diagnostics)
         invalid = invalid || d.severity == Severity::Error;
     plan["valid"] = !invalid;
+    addTrustJson(plan, r.trust);
     j["plan"] = std::move(plan);
     json ex = json::array();
     for (const auto& e : r.explanations)

@@ -5,9 +5,12 @@
 #include "TestHarness.h"
 #include "core/estimate/Evaluate.h"
 #include "core/estimate/ExecutionStyle.h"
+#include "core/export/LaunchExport.h"
 #include "core/io/Presets.h"
 #include "core/io/ScenarioJson.h"
 #include "core/model/Enums.h"
+#include "core/report/Report.h"
+#include "core/report/ReportMarkdown.h"
 
 #include <string>
 
@@ -192,6 +195,40 @@ LP_TEST(attention_kernel_reads_from_scenario_files_and_names_the_field_when_wron
     s.training.attentionKernel = AttentionKernel::Cudnn;
     const auto back = scenarioFromJson(scenarioToJson(s));
     LP_CHECK(back && back->training.attentionKernel == AttentionKernel::Cudnn);
+}
+
+// One wording of the kernel everywhere: the report, the validation table and the launch settings read the
+// attention_kernel the plan timed, not the older on/off switch.
+LP_TEST(reports_and_launch_settings_name_the_kernel_the_plan_times) {
+    Scenario s = mhaGeluOnOneNode("h100-sxm-80gb", 8192, AttentionKernel::FlashAttention3);
+    s.training.executionStyle = ExecutionStyle::Megatron;
+    const Plan fa3 = evaluate(s);
+    LP_CHECK(fa3.intermediates.attentionKernel == AttentionKernel::FlashAttention3);
+    LP_CHECK(attentionKernelText(s.training, fa3.intermediates.attentionKernel) == "FlashAttention-3");
+    const std::string markdown = reportToMarkdown(makeReport(s, builtinProfile(s.cluster.gpu), fa3));
+    LP_CHECK(markdown.find("| Attention kernel | FlashAttention-3 |") != std::string::npos);
+    LP_CHECK(markdown.find("| Flash attention |") == std::string::npos);
+    LP_CHECK(exportLaunchSettings(s, LaunchTarget::Megatron).text.find("--attention-backend flash") !=
+             std::string::npos);
+
+    s.training.attentionKernel = AttentionKernel::Cudnn;
+    LP_CHECK(exportLaunchSettings(s, LaunchTarget::Megatron).text.find("--attention-backend fused") !=
+             std::string::npos);
+    s.training.attentionKernel = AttentionKernel::Unfused;
+    const Plan unfused = evaluate(s);
+    LP_CHECK(attentionKernelText(s.training, unfused.intermediates.attentionKernel) == "unfused attention");
+    LP_CHECK(exportLaunchSettings(s, LaunchTarget::Megatron).text.find("--attention-backend unfused") !=
+             std::string::npos);
+
+    s.training.attentionKernel = AttentionKernel::Auto;
+    const Plan autoPlan = evaluate(s);
+    LP_CHECK(attentionKernelText(s.training, autoPlan.intermediates.attentionKernel) ==
+             "cuDNN fused attention (framework default)");
+
+    Scenario a100 = mhaGeluOnOneNode("a100-sxm-80gb", 8192, AttentionKernel::FlashAttention3);
+    const Plan fellBack = evaluate(a100);
+    LP_CHECK(attentionKernelText(a100.training, fellBack.intermediates.attentionKernel) ==
+             "cuDNN fused attention (FlashAttention-3 needs Hopper)");
 }
 
 LP_TEST_MAIN()

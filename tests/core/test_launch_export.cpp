@@ -97,7 +97,7 @@ LP_TEST(megatron_uses_the_current_flag_names) {
                              "--untie-embeddings-and-output-weights",
                              "--bf16",
                              "--recompute-granularity selective",
-                             "--attention-backend flash"})
+                             "--attention-backend auto"})
         LP_CHECK(contains(text, std::string("  ") + flag + "\n") ||
                  contains(text, std::string("  ") + flag + " "));
     LP_CHECK(!contains(text, "--num-layers-per-virtual-pipeline-stage")); // v = 1

@@ -21,6 +21,24 @@ public:
     void comment(const std::string& text) { raw("  # " + text + "\n"); }
 };
 
+// Megatron-Core's --attention-backend: auto (Transformer Engine picks, the default the plan times as the
+// GPU's fused attention), flash (FlashAttention), fused (cuDNN), unfused; unfused too with flash attention
+// off.
+std::string attentionBackend(const TrainingOptions& t) {
+    switch (t.attentionKernel) {
+    case AttentionKernel::Auto:
+        return fusedAttention(t) ? "auto" : "unfused";
+    case AttentionKernel::FlashAttention2:
+    case AttentionKernel::FlashAttention3:
+        return "flash";
+    case AttentionKernel::Cudnn:
+        return "fused";
+    case AttentionKernel::Unfused:
+        return "unfused";
+    }
+    return "flash";
+}
+
 std::string n(long long v) {
     return std::to_string(v);
 }
@@ -357,7 +375,7 @@ LaunchSettings megatronArgs(const Scenario& s) {
     a.comment("Precision, memory and kernels");
     precisionArgs(a, s.training);
     recomputeArgs(a, s.training);
-    a.arg("--attention-backend", s.training.flashAttention ? "flash" : "unfused");
+    a.arg("--attention-backend", attentionBackend(s.training));
     optimizerArgs(a, s.training);
     a.raw(")\n");
     LaunchSettings out = a.take();

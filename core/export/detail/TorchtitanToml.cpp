@@ -226,9 +226,9 @@ void missingSettingNotes(LaunchSettings& out, const Scenario& s) {
         out.notes.push_back(
             "torchtitan has no setting for overlapping the pipeline send/receive with compute: how much of "
             "it hides depends on the pipeline schedule of torch.distributed.pipelining.");
-    if (!t.flashAttention)
+    if (!fusedAttention(t))
         out.notes.push_back("torchtitan uses PyTorch's scaled_dot_product_attention (flash kernels); the "
-                            "plan has flash attention off.");
+                            "plan has no fused attention kernel.");
     if (s.model.isMoe() && l.ep > 1 && t.moeDispatcher == MoeDispatcher::Deduplicated)
         out.notes.push_back(
             "The plan dispatches MoE tokens DeepEP-style (once per node, forwarded over NVLink); the "

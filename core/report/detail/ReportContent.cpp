@@ -153,7 +153,7 @@ KeyValues trainingFacts(const Scenario& s, const Plan& p) {
     }
     kv.emplace_back("Activation recompute", std::string(toString(t.recompute)) + recomputeDetailText(t));
     kv.emplace_back("Sequence parallelism", onOff(t.sequenceParallel));
-    kv.emplace_back("Flash attention", onOff(t.flashAttention));
+    kv.emplace_back("Attention kernel", attentionKernelText(t, p.intermediates.attentionKernel));
     const bool compileFuses =
         elementwiseTrafficFactor(t, p.style) < styleTraits(p.style).elementwiseTrafficFactor;
     kv.emplace_back("torch.compile",

@@ -33,6 +33,6 @@ MEGATRON_ARGS=(
   # Precision, memory and kernels
   --bf16
   --recompute-granularity selective
-  --attention-backend flash
+  --attention-backend auto
   --optimizer adam
 )
