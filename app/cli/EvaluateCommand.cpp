@@ -8,6 +8,7 @@
 #include "core/estimate/PlanJson.h"
 #include "core/measured/TrustBand.h"
 #include "core/measured/ValidationFolder.h"
+#include "core/report/Report.h"
 
 #include <nlohmann/json.hpp>
 
@@ -19,22 +20,6 @@ namespace {
 // The plan's trust band from every bundled validation set (about 0.2 s: only evaluate pays it).
 core::TrustBand trustBandOf(const core::Scenario& s, const core::Plan& plan) {
     return core::trustBand(s, plan, core::validateBundledSets().figures);
-}
-
-nlohmann::json rangeJson(bool available, double low, double high) {
-    return available ? nlohmann::json{{"low", low}, {"high", high}} : nlohmann::json(nullptr);
-}
-
-// time.step_s_band, mfu_band, tokens_per_s_band (null without comparable runs) and trust.
-void addTrust(nlohmann::json& j, const core::TrustBand& band) {
-    j["time"]["step_s_band"] = rangeJson(band.available, band.stepLow, band.stepHigh);
-    j["mfu_band"] = rangeJson(band.available, band.mfuLow, band.mfuHigh);
-    j["tokens_per_s_band"] = rangeJson(band.available, band.tokensLow, band.tokensHigh);
-    j["trust"] = {{"available", band.available},
-                  {"figures", band.figures},
-                  {"runs", band.caseIds},
-                  {"scale_relaxed", band.scaleRelaxed},
-                  {"sentence", band.sentence}};
 }
 
 } // namespace
@@ -85,7 +70,7 @@ int runEvaluate(const Args& argv) {
         if (explain && !invalid)
             j["explanations"] = explanationsJson(s, plan);
         if (!invalid)
-            addTrust(j, trustBandOf(s, plan));
+            core::addTrustJson(j, core::reportTrust(trustBandOf(s, plan)));
         core::sanitizeNonFinite(j);
         std::cout << j.dump(2) << '\n';
     } else {

@@ -46,11 +46,12 @@ Selection comparableTo(const Scenario& s, const std::vector<ComparableFigure>& a
     const std::string generation = gpuGeneration(s.cluster.gpu);
     const std::string_view style = toString(resolvedStyle(s.training));
     const std::string_view precision = toString(s.training.precision);
+    const bool moe = s.model.isMoe();
     const auto gpus = static_cast<double>(std::max<long long>(1, s.cluster.gpus()));
     Selection sameKind;
     Selection sameScale;
     for (const ComparableFigure& f : all) {
-        if (f.generation != generation || f.style != style || f.precision != precision)
+        if (f.generation != generation || f.style != style || f.precision != precision || f.moe != moe)
             continue;
         sameKind.figures.push_back(&f);
         const double ratio = static_cast<double>(f.gpus) / gpus;
@@ -65,7 +66,7 @@ Selection comparableTo(const Scenario& s, const std::vector<ComparableFigure>& a
 
 std::string kindText(const Scenario& s) {
     return gpuGeneration(s.cluster.gpu) + ", " + std::string(toString(resolvedStyle(s.training))) +
-           " style, " + std::string(toString(s.training.precision));
+           " style, " + std::string(toString(s.training.precision)) + (s.model.isMoe() ? ", MoE" : ", dense");
 }
 
 std::string noBandSentence(const Scenario& s, std::size_t sameKind) {
@@ -122,7 +123,8 @@ std::vector<ComparableFigure> comparableFigures(const std::vector<ValidationCase
                 continue;
             out.push_back({c.id, gpuGeneration(s.cluster.gpu),
                            std::string(toString(resolvedStyle(s.training))),
-                           std::string(toString(s.training.precision)), s.cluster.gpus(), speedError(r)});
+                           std::string(toString(s.training.precision)), s.cluster.gpus(), speedError(r),
+                           s.model.isMoe()});
         }
     }
     return out;
@@ -216,7 +218,19 @@ void addTrustBand(std::vector<KeyFigure>& cards, const TrustBand& band) {
 }
 
 ReportTrust reportTrust(const TrustBand& band) {
-    return {stepBandText(band), mfuBandText(band), band.sentence};
+    return {.stepRange = stepBandText(band),
+            .mfuRange = mfuBandText(band),
+            .sentence = band.sentence,
+            .available = band.available,
+            .stepLow = band.stepLow,
+            .stepHigh = band.stepHigh,
+            .mfuLow = band.mfuLow,
+            .mfuHigh = band.mfuHigh,
+            .tokensLow = band.tokensLow,
+            .tokensHigh = band.tokensHigh,
+            .figures = band.figures,
+            .runs = band.caseIds,
+            .scaleRelaxed = band.scaleRelaxed};
 }
 
 } // namespace lp::core

@@ -1,8 +1,8 @@
 #pragma once
 // The band a plan's step time, MFU and tokens/s carry: how far the planner was off on the published runs most
-// like the plan (same GPU generation, framework style and precision, a comparable GPU count), as the 10th to
-// 90th percentile of their speed errors (docs/validation/trust-bands.md). The validation behind it runs
-// once (ValidationFolder.h); the band of a plan is a filter over its figures.
+// like the plan (same GPU generation, framework style, precision and model kind, a comparable GPU count), as
+// the 10th to 90th percentile of their speed errors (docs/validation/trust-bands.md). The validation behind
+// it runs once (ValidationFolder.h); the band of a plan is a filter over its figures.
 #include "core/estimate/KeyFigures.h"
 #include "core/estimate/Plan.h"
 #include "core/measured/Validation.h"
@@ -36,6 +36,7 @@ struct ComparableFigure {
     std::string precision; // as toString(Precision)
     long long gpus = 0;
     double speedError = 0; // planned speed / measured speed - 1 (speedError())
+    bool moe = false; // a mixture-of-experts model (their routing and all-to-all are a regime of their own)
 };
 
 // The throughput figures of a validation in case order; rows without a valid plan are left out (they have no

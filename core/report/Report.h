@@ -33,7 +33,20 @@ struct ReportTrust {
     std::string stepRange;
     std::string mfuRange;
     std::string sentence;
+    // The band's figures, as JSON outputs carry them (addTrustJson).
+    bool available = false;
+    double stepLow = 0, stepHigh = 0;     // seconds per step
+    double mfuLow = 0, mfuHigh = 0;       // fractions
+    double tokensLow = 0, tokensHigh = 0; // tokens per second, whole cluster
+    int figures = 0;
+    std::vector<std::string> runs; // the runs' ids
+    bool scaleRelaxed = false;
 };
+
+// Adds the band to a plan's JSON object (planToJson): time.step_s_band, mfu_band and tokens_per_s_band ({low,
+// high}, null without a band) and trust {available, figures, runs, scale_relaxed, sentence}. Nothing when the
+// trust is unset (no sentence).
+void addTrustJson(nlohmann::json& plan, const ReportTrust& trust);
 
 // What a report shows. makeReport() fills it; callers may change the title or the date.
 struct ReportInput {

@@ -8,6 +8,8 @@
 #include "core/measured/ValidationFolder.h"
 #include "core/report/Report.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cmath>
 #include <cstdlib>
 #include <string>
@@ -95,21 +97,26 @@ LP_TEST(band_is_the_10th_to_90th_percentile_of_comparable_errors) {
     LP_CHECK(contains(band.sentence, "Measured runs like this one ran between "));
     LP_CHECK(contains(band.sentence, "(11 figures of 6 runs: Hopper, " +
                                          std::string(toString(resolvedStyle(s.training))) +
-                                         " style, bf16, 64 GPUs"));
+                                         " style, bf16, dense, 64 GPUs"));
     LP_CHECK(contains(band.sentence, "10th to 90th percentile"));
     LP_CHECK(!stepBandText(band).empty());
     LP_CHECK(contains(mfuBandText(band), " %"));
     LP_CHECK(tokensBandText(band).ends_with(" k")); // about 50,000 tokens/s
 }
 
-LP_TEST(comparable_runs_share_generation_style_precision_and_scale) {
+LP_TEST(comparable_runs_share_generation_style_precision_model_kind_and_scale) {
     const Scenario s = defaultScenario(); // 64 GPUs
     const Plan plan = evaluate(s);
     std::vector<ComparableFigure> figures = figuresLike(s, 5, 64);
     figures[0].generation = "Ampere";
     figures[1].precision = "fp8";
     figures[2].style = "some-other-style";
+    figures[3].moe = true; // a mixture of experts is not a dense model's kind of run
     LP_CHECK(!trustBand(s, plan, figures).available);
+    figures = figuresLike(s, 6, 64);
+    figures[5].moe = true;
+    LP_CHECK_EQ(trustBand(s, plan, figures).figures, 5);
+    LP_CHECK(contains(trustBand(s, plan, figures).sentence, "bf16, dense"));
     // 8x either way is the same scale; beyond it, taken only when too few are within it, and said so.
     std::vector<ComparableFigure> scaled = figuresLike(s, 5, 8);
     scaled[4].gpus = 512;
@@ -126,6 +133,27 @@ LP_TEST(comparable_runs_share_generation_style_precision_and_scale) {
     const TrustBand left = trustBand(s, plan, more);
     LP_CHECK(!left.scaleRelaxed);
     LP_CHECK_EQ(left.figures, 5);
+}
+
+// The report's JSON carries the band under the keys evaluate --json uses, and nothing when no band was set.
+LP_TEST(report_json_carries_the_band_as_evaluate_json_does) {
+    const Scenario s = defaultScenario();
+    const Plan plan = evaluate(s);
+    ReportInput report = makeReport(s, builtinProfile(s.cluster.gpu), plan);
+    LP_CHECK(!nlohmann::json::parse(reportToJson(report))["plan"].contains("trust"));
+    const TrustBand band = trustBand(s, plan, figuresLike(s, 11, 64));
+    report.trust = reportTrust(band);
+    const nlohmann::json j = nlohmann::json::parse(reportToJson(report))["plan"];
+    LP_CHECK(near(j["time"]["step_s_band"]["low"].get<double>(), band.stepLow));
+    LP_CHECK(near(j["time"]["step_s_band"]["high"].get<double>(), band.stepHigh));
+    LP_CHECK(near(j["mfu_band"]["low"].get<double>(), band.mfuLow));
+    LP_CHECK(near(j["tokens_per_s_band"]["high"].get<double>(), band.tokensHigh));
+    LP_CHECK_EQ(j["trust"]["figures"].get<int>(), 11);
+    LP_CHECK_EQ(j["trust"]["runs"].size(), std::size_t{6});
+    LP_CHECK(j["trust"]["sentence"].get<std::string>() == band.sentence);
+    report.trust = reportTrust(trustBand(s, plan, {}));
+    const nlohmann::json none = nlohmann::json::parse(reportToJson(report))["plan"];
+    LP_CHECK(none["mfu_band"].is_null() && !none["trust"]["available"].get<bool>());
 }
 
 LP_TEST(no_comparable_runs_says_so_instead_of_a_band) {
