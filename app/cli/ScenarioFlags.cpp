@@ -301,6 +301,9 @@ const FlagSpec kScenarioFlags[] = {
      numberSetter(&O::checkpointBandwidth, 1e-6, 1e9)},
     {"--restart-time", "S", "seconds from a failure to training again (600)",
      numberSetter(&O::restartSeconds, 0.0, 1e11)},
+    {"--async-checkpoint", "on|off",
+     "checkpoints written in the background; training pauses for the host copy",
+     onOffSetter(&O::asyncCheckpoint)},
     {"--deadline-days", "D", "warn when the run's wall clock is longer (0 = none)",
      numberSetter(&O::deadlineDays, 0.0, 1e6)},
 };
@@ -461,6 +464,7 @@ void applyRun(const ScenarioOverrides& o, core::RunOptions& r) {
     if (o.checkpointBandwidth)
         r.checkpointBandwidth = *o.checkpointBandwidth * 1e9;
     assign(r.restartSeconds, o.restartSeconds);
+    assign(r.asyncCheckpoint, o.asyncCheckpoint);
     assign(r.deadlineDays, o.deadlineDays);
 }
 

@@ -46,6 +46,7 @@ struct ScenarioOverrides {
     std::optional<core::LossFit> lossFit;
     std::optional<double> tokensPerParameter, computeBudget, daysBudget, usdBudget, pricePerGpuHour,
         boardPower, nodeOverhead, pue, gpuFailureRate, checkpointBandwidth, restartSeconds, deadlineDays;
+    std::optional<bool> asyncCheckpoint;
     std::vector<std::string> given; // flags seen, in order (for messages)
 };
 

@@ -129,6 +129,7 @@ json runToJson(const RunPlan& r) {
                 {"interruptions", finiteOrNull(r.interruptions)},
                 {"checkpoint_interval_s", finiteOrNull(r.checkpointIntervalSeconds)},
                 {"checkpoint_write_s", finiteOrNull(r.checkpointWriteSeconds)},
+                {"checkpoint_stall_s", finiteOrNull(r.checkpointStallSeconds)},
                 {"checkpoint_bytes", finiteOrNull(r.checkpointBytes)},
                 {"lost_per_failure_s", finiteOrNull(r.lostPerFailureSeconds)}};
 }

@@ -3,9 +3,11 @@
 #include "core/estimate/RunPlan.h"
 
 #include "core/estimate/Plan.h"
+#include "core/estimate/detail/EvalContext.h"
 #include "core/io/Presets.h"
 #include "core/model/Scenario.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -56,6 +58,15 @@ void planGoodput(const Scenario& s, const Plan& p, RunPlan& r) {
     // A checkpoint holds the 16-bit weights and the optimizer state, not the gradients.
     r.checkpointBytes = p.params.total * (p.intermediates.bytesPerParamState - 2.0);
     r.checkpointWriteSeconds = r.checkpointBytes / (r.nodes * s.run.checkpointBandwidth);
+    r.checkpointStallSeconds = r.checkpointWriteSeconds;
+    if (s.run.asyncCheckpoint && !p.memory.stages.empty()) {
+        // Each GPU stages what it holds of the weights and optimizer state over its host link.
+        const StageMemory& held = p.memory.stages[static_cast<std::size_t>(p.memory.worstStage)];
+        r.checkpointHostBytesPerGpu = held.weightsBytes + held.optimizerBytes;
+        r.checkpointStallSeconds = std::min(
+            r.checkpointWriteSeconds,
+            r.checkpointHostBytesPerGpu / (s.cluster.gpu.hostLinkBandwidth * detail::kHostLinkEfficiency));
+    }
     r.jobFailuresPerSecond = s.run.gpuFailuresPerHour * gpus / 3600.0;
     r.interruptionsPerDay = r.jobFailuresPerSecond * kSecondsPerDay;
     if (!(r.jobFailuresPerSecond > 0)) {
@@ -64,10 +75,17 @@ void planGoodput(const Scenario& s, const Plan& p, RunPlan& r) {
         return;
     }
     r.mtbfSeconds = 1.0 / r.jobFailuresPerSecond;
-    r.checkpointIntervalSeconds = youngDalyInterval(r.checkpointWriteSeconds, r.mtbfSeconds);
+    r.checkpointIntervalSeconds = youngDalyInterval(r.checkpointStallSeconds, r.mtbfSeconds);
     r.lostPerFailureSeconds = r.checkpointIntervalSeconds / 2.0 + s.run.restartSeconds;
+    if (s.run.asyncCheckpoint) {
+        // A background write must end before the next checkpoint starts, and until it ends the previous
+        // checkpoint is the last one on storage: a failure then loses the write's time as well.
+        r.checkpointIntervalSeconds = std::max(r.checkpointIntervalSeconds, r.checkpointWriteSeconds);
+        r.lostPerFailureSeconds =
+            r.checkpointIntervalSeconds / 2.0 + r.checkpointWriteSeconds + s.run.restartSeconds;
+    }
     r.checkpointOverhead =
-        r.checkpointIntervalSeconds > 0 ? r.checkpointWriteSeconds / r.checkpointIntervalSeconds : 0;
+        r.checkpointIntervalSeconds > 0 ? r.checkpointStallSeconds / r.checkpointIntervalSeconds : 0;
     // Wall clock W = ideal x (1 + overhead) + W x failure rate x lost per failure.
     const double progress = 1.0 - r.jobFailuresPerSecond * r.lostPerFailureSeconds;
     r.goodput = progress > 0 ? progress / (1.0 + r.checkpointOverhead) : 0;
@@ -116,8 +134,14 @@ ComputeOptimalPoint computeOptimalPoint(double computeFlops) {
     return {n, kComputeOptimalTokensPerParameter * n};
 }
 
-double youngDalyInterval(double writeSeconds, double mtbfSeconds) {
-    return std::sqrt(2.0 * writeSeconds * mtbfSeconds);
+double youngDalyInterval(double stallSeconds, double mtbfSeconds) {
+    if (!(stallSeconds > 0))
+        return 0;
+    if (stallSeconds >= 2.0 * mtbfSeconds)
+        return mtbfSeconds;
+    const double ratio = stallSeconds / (2.0 * mtbfSeconds);
+    return std::sqrt(2.0 * stallSeconds * mtbfSeconds) * (1.0 + std::sqrt(ratio) / 3.0 + ratio / 9.0) -
+           stallSeconds;
 }
 
 RunPlan planRun(const Scenario& s, const Plan& p) {

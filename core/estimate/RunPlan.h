@@ -38,8 +38,10 @@ struct ComputeOptimalPoint {
 };
 ComputeOptimalPoint computeOptimalPoint(double computeFlops);
 
-// Young 1974: the checkpoint interval that loses the least time, sqrt(2 x write time x MTBF).
-double youngDalyInterval(double writeSeconds, double mtbfSeconds);
+// The checkpoint interval that loses the least time for a pause of `stallSeconds` per checkpoint: Daly 2006's
+// higher-order estimate, sqrt(2 d M) x (1 + sqrt(d / 2M) / 3 + d / 18M) - d, which refines Young 1974's
+// sqrt(2 d M); M itself when d >= 2M.
+double youngDalyInterval(double stallSeconds, double mtbfSeconds);
 
 struct RunPlan {
     TokenRule tokenRule = TokenRule::Tokens;
@@ -54,11 +56,13 @@ struct RunPlan {
     double nodes = 0;           // nodes the layout's GPUs occupy
     double checkpointBytes = 0; // 16-bit weights + optimizer state, whole model
     double checkpointWriteSeconds = 0;
+    double checkpointStallSeconds = 0;    // training paused per checkpoint: the write, or async the host copy
+    double checkpointHostBytesPerGpu = 0; // async: what each GPU copies to host memory (its weights + state)
     double jobFailuresPerSecond = 0;
     double mtbfSeconds = 0; // of the whole job (infinite without failures)
     double checkpointIntervalSeconds = 0;
-    double lostPerFailureSeconds = 0; // half an interval + restart
-    double checkpointOverhead = 0;    // write / interval
+    double lostPerFailureSeconds = 0; // half an interval + restart (+ the write when asynchronous)
+    double checkpointOverhead = 0;    // stall / interval
     double goodput = 0;               // ideal time / wall-clock time (0: the run never finishes)
     double idealSeconds = 0;
     double wallClockSeconds = 0;

@@ -32,6 +32,7 @@ constexpr Field<R> kRunFields[] = {
     {"gpu_failures_per_hour", DoubleKey<R>{&R::gpuFailuresPerHour, nonNegative(1.0)}},
     {"checkpoint_bandwidth_bytes_per_s", DoubleKey<R>{&R::checkpointBandwidth, positive(kMaxRate)}},
     {"restart_s", DoubleKey<R>{&R::restartSeconds, nonNegative(kMaxDays * 86400.0)}},
+    {"async_checkpoint", &R::asyncCheckpoint},
     {"deadline_days", DoubleKey<R>{&R::deadlineDays, nonNegative(kMaxDays)}},
 };
 

@@ -41,7 +41,10 @@ struct RunOptions {
     double gpuFailuresPerHour = kLlama3FailuresPerGpuHour; // interruptions per GPU-hour
     double checkpointBandwidth = 1e9;                      // bytes/s one node writes to storage
     double restartSeconds = 600; // from a failure to training again (reschedule, load, warm up)
-    double deadlineDays = 0;     // 0: none
+    // Checkpoints copied to pinned host memory and written in the background (torch.distributed.checkpoint
+    // async_save, Megatron-LM --async-save): training waits only for the copy.
+    bool asyncCheckpoint = false;
+    double deadlineDays = 0; // 0: none
     bool operator==(const RunOptions&) const = default;
 };
 

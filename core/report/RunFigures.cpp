@@ -38,9 +38,13 @@ std::string goodputText(const RunPlan& r) {
 }
 
 std::string checkpointText(const RunPlan& r) {
-    return fmt::gb(r.checkpointBytes) + " written in " + fmt::duration(r.checkpointWriteSeconds) + " every " +
-           fmt::wallClock(r.checkpointIntervalSeconds) + " (" + fmt::percent(r.checkpointOverhead) +
-           " of the time)";
+    const std::string written = r.checkpointStallSeconds < r.checkpointWriteSeconds
+                                    ? " written in the background in " +
+                                          fmt::duration(r.checkpointWriteSeconds) + ", training paused " +
+                                          fmt::duration(r.checkpointStallSeconds) + ","
+                                    : " written in " + fmt::duration(r.checkpointWriteSeconds);
+    return fmt::gb(r.checkpointBytes) + written + " every " + fmt::wallClock(r.checkpointIntervalSeconds) +
+           " (" + fmt::percent(r.checkpointOverhead) + " of the time)";
 }
 
 std::string costText(const RunPlan& r) {

@@ -61,14 +61,24 @@ LP_TEST(llama3_failure_rate_gives_7_8_interruptions_a_day_on_16384_gpus) {
 }
 
 LP_TEST(checkpoint_interval_is_young_daly_closed_form_and_goodput_follows) {
+    // Daly 2006's higher-order interval: within 1% of Young's when the write is short against the MTBF, the
+    // MTBF itself once the write takes two of them.
+    const auto daly = [](double d, double m) {
+        return std::sqrt(2 * d * m) * (1 + std::sqrt(d / (2 * m)) / 3 + d / (18 * m)) - d;
+    };
+    LP_CHECK_NEAR(youngDalyInterval(60, 3600), daly(60, 3600), 1e-12);
+    LP_CHECK(youngDalyInterval(60, 3600) < std::sqrt(2.0 * 60 * 3600)); // the -d term wins here
+    LP_CHECK(std::abs(youngDalyInterval(1, 1e5) / std::sqrt(2.0 * 1e5) - 1) < 0.01);
+    LP_CHECK_NEAR(youngDalyInterval(9000, 3600), 3600, 1e-12);
+    LP_CHECK_EQ(youngDalyInterval(0, 3600), 0.0);
     const Scenario s = defaultScenario();
     const Plan p = evaluate(s);
     const RunPlan& r = p.run;
     const double gpus = static_cast<double>(s.layout.gpus());
     const double mtbf = 3600.0 / (s.run.gpuFailuresPerHour * gpus);
     LP_CHECK_NEAR(r.mtbfSeconds, mtbf, 1e-12);
-    LP_CHECK_NEAR(r.checkpointIntervalSeconds, std::sqrt(2.0 * r.checkpointWriteSeconds * mtbf), 1e-12);
-    LP_CHECK_NEAR(youngDalyInterval(60, 3600), std::sqrt(2.0 * 60 * 3600), 1e-15);
+    LP_CHECK_NEAR(r.checkpointIntervalSeconds, daly(r.checkpointWriteSeconds, mtbf), 1e-12);
+    LP_CHECK_EQ(r.checkpointStallSeconds, r.checkpointWriteSeconds); // synchronous: training waits
     // The checkpoint: 16-bit weights + fp32 master and moments, written by every node at once.
     LP_CHECK_NEAR(r.checkpointBytes, p.params.total * 14.0, 1e-12);
     LP_CHECK_NEAR(r.checkpointWriteSeconds, r.checkpointBytes / (8 * 1e9), 1e-12);
@@ -78,6 +88,31 @@ LP_TEST(checkpoint_interval_is_young_daly_closed_form_and_goodput_follows) {
     LP_CHECK_NEAR(r.goodput, expected, 1e-12);
     LP_CHECK_NEAR(r.wallClockSeconds, r.idealSeconds / r.goodput, 1e-12);
     LP_CHECK_NEAR(r.interruptions, r.wallClockSeconds / mtbf, 1e-9);
+}
+
+// Asynchronous checkpoints: training pauses only for each GPU's copy of its state to host memory; the write
+// runs on, bounds the interval from below and is lost too when a failure comes before it ends.
+LP_TEST(async_checkpoints_pause_for_the_host_copy_and_lose_the_write_on_failure) {
+    Scenario s = defaultScenario();
+    s.run.checkpointBandwidth = 0.2e9; // slow storage: the write takes minutes
+    const RunPlan sync = evaluate(s).run;
+    s.run.asyncCheckpoint = true;
+    const Plan p = evaluate(s);
+    const RunPlan& r = p.run;
+    const StageMemory& held = p.memory.stages[static_cast<std::size_t>(p.memory.worstStage)];
+    LP_CHECK_NEAR(r.checkpointHostBytesPerGpu, held.weightsBytes + held.optimizerBytes, 1e-12);
+    LP_CHECK_NEAR(r.checkpointStallSeconds,
+                  r.checkpointHostBytesPerGpu / (s.cluster.gpu.hostLinkBandwidth * 0.8), 1e-12);
+    LP_CHECK(r.checkpointStallSeconds < r.checkpointWriteSeconds);
+    LP_CHECK_NEAR(r.checkpointWriteSeconds, sync.checkpointWriteSeconds, 1e-12);
+    LP_CHECK(r.checkpointIntervalSeconds >= r.checkpointWriteSeconds);
+    LP_CHECK_NEAR(r.lostPerFailureSeconds,
+                  r.checkpointIntervalSeconds / 2 + r.checkpointWriteSeconds + s.run.restartSeconds, 1e-12);
+    LP_CHECK_NEAR(r.checkpointOverhead, r.checkpointStallSeconds / r.checkpointIntervalSeconds, 1e-12);
+    LP_CHECK(r.goodput > sync.goodput);
+    LP_CHECK(explainFigure(s, p, "run.checkpoint_stall").has_value());
+    LP_CHECK(
+        !explainFigure(defaultScenario(), evaluate(defaultScenario()), "run.checkpoint_stall").has_value());
 }
 
 LP_TEST(defaults_keep_the_token_budget_and_its_figures) {
@@ -150,10 +185,10 @@ LP_TEST(run_diagnostics_name_slow_checkpoints_low_goodput_and_deadlines) {
 LP_TEST(plan_json_has_the_run_keys) {
     const Scenario s = defaultScenario();
     const nlohmann::json j = planToJson(s, evaluate(s));
-    for (const char* key :
-         {"tokens", "token_rule", "ideal_days", "wall_clock_days", "gpu_hours", "cost_usd",
-          "cost_per_million_tokens_usd", "energy_mwh", "goodput", "interruptions_per_day",
-          "checkpoint_interval_s", "checkpoint_write_s", "checkpoint_bytes", "predicted_loss"})
+    for (const char* key : {"tokens", "token_rule", "ideal_days", "wall_clock_days", "gpu_hours", "cost_usd",
+                            "cost_per_million_tokens_usd", "energy_mwh", "goodput", "interruptions_per_day",
+                            "checkpoint_interval_s", "checkpoint_write_s", "checkpoint_stall_s",
+                            "checkpoint_bytes", "predicted_loss"})
         LP_CHECK(j.at("run").contains(key));
     LP_CHECK_EQ(j.at("run").at("token_rule").get<std::string>(), std::string("tokens"));
 }
@@ -182,7 +217,9 @@ LP_TEST(run_object_round_trips_and_defaults_are_not_written) {
     s.run.pricePerGpuHourUsd = 3.25;
     s.run.checkpointBandwidth = 5e9;
     s.run.deadlineDays = 90;
+    s.run.asyncCheckpoint = true;
     const std::string text = scenarioToJson(s);
+    LP_CHECK(contains(text, "\"async_checkpoint\": true"));
     const auto back = scenarioFromJson(text);
     LP_CHECK(back.has_value() && *back == s);
     if (back)
@@ -196,6 +233,7 @@ LP_TEST(bad_run_values_are_named) {
     LP_CHECK(contains(loadErrors(R"({"token_rule": "lots"})"), "$.run.token_rule"));
     LP_CHECK(contains(loadErrors(R"({"token_rule": "compute"})"), "$.run.compute_budget_flops"));
     LP_CHECK(contains(loadErrors(R"({"pue": 0.5})"), "$.run.pue"));
+    LP_CHECK(contains(loadErrors(R"({"async_checkpoint": "yes"})"), "$.run.async_checkpoint"));
     LP_CHECK(contains(loadErrors(R"({"mtbf": 1})"), "mtbf"));
     LP_CHECK(contains(loadErrors("3"), "$.run"));
     LP_CHECK(loadErrors(R"({"token_rule": "compute_optimal", "loss_fit": "besiroglu2024"})").empty());

@@ -11,6 +11,7 @@
 
 #include <QBarSet>
 #include <QChart>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QHorizontalStackedBarSeries>
 #include <QLineEdit>
@@ -123,6 +124,19 @@ private slots:
         emit price->editingFinished();
         QCOMPARE(doc.undoStack()->count(), steps);
         QCOMPARE(doc.scenario().run.pricePerGpuHourUsd, 2.5);
+    }
+
+    void theAsyncCheckboxEditsTheScenarioAndRaisesGoodput() {
+        ui::ScenarioDocument doc;
+        ui::RunView view(&doc);
+        QVERIFY(view.asyncCheckpoint() && !view.asyncCheckpoint()->isChecked());
+        const double goodput = doc.shownPlan().run.goodput;
+        view.asyncCheckpoint()->setChecked(true);
+        QVERIFY(doc.scenario().run.asyncCheckpoint);
+        QVERIFY(doc.shownPlan().run.goodput > goodput);
+        doc.undoStack()->undo();
+        QVERIFY(!doc.scenario().run.asyncCheckpoint);
+        QVERIFY(!view.asyncCheckpoint()->isChecked()); // the box follows the document
     }
 };
 

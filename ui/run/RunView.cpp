@@ -11,6 +11,7 @@
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleValidator>
 #include <QEvent>
@@ -21,6 +22,7 @@
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QScatterSeries>
+#include <QSignalBlocker>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <QValueAxis>
@@ -203,6 +205,19 @@ QWidget* RunView::buildSettings() {
         connect(edit, &QLineEdit::editingFinished, this,
                 [this, field = m_fields.back()] { commitField(field); });
     }
+    m_async = new QCheckBox(tr("Asynchronous checkpoints"), box);
+    m_async->setObjectName(QStringLiteral("runAsyncCheckpoint"));
+    m_async->setToolTip(tr("Checkpoints copied to host memory and written in the background "
+                           "(torch.distributed.checkpoint async_save, Megatron-LM --async-save): training "
+                           "pauses only for the copy."));
+    form->addRow(QString(), m_async);
+    connect(m_async, &QCheckBox::toggled, this, [this](bool on) {
+        if (on == m_doc->scenario().run.asyncCheckpoint)
+            return;
+        Scenario next = m_doc->scenario();
+        next.run.asyncCheckpoint = on;
+        m_doc->edit(next, on ? tr("Asynchronous checkpoints") : tr("Synchronous checkpoints"));
+    });
     return box;
 }
 
@@ -320,6 +335,8 @@ void RunView::refreshSettings(const Scenario& s) {
     if (!m_ruleValue->hasFocus())
         m_ruleValue->setText(s.run.tokenRule == TokenRule::ComputeOptimal ? QString()
                                                                           : numberText(ruleNumber(s)));
+    const QSignalBlocker quiet(m_async);
+    m_async->setChecked(s.run.asyncCheckpoint);
     for (const Field& field : m_fields)
         if (!field.edit->hasFocus())
             field.edit->setText(numberText(kFields[field.index].get(s)));

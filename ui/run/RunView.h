@@ -10,6 +10,7 @@
 #include <vector>
 
 class QChart;
+class QCheckBox;
 class QComboBox;
 class QLineEdit;
 class QLineSeries;
@@ -32,6 +33,7 @@ public:
 
     QComboBox* tokenRule() const { return m_rule; }
     QLineEdit* ruleValue() const { return m_ruleValue; }
+    QCheckBox* asyncCheckpoint() const { return m_async; }
     // The first figure explained by a key ("run.tokens"), or nullptr.
     FigureLabel* figure(const QString& key) const;
     QChart* lossChart() const { return m_lossChart; }
@@ -62,6 +64,7 @@ private:
     ScenarioDocument* m_doc;
     QComboBox* m_rule = nullptr;
     QLineEdit* m_ruleValue = nullptr;
+    QCheckBox* m_async = nullptr;
     std::vector<Field> m_fields;
     std::vector<FigureLabel*> m_figures;
     QChart* m_lossChart = nullptr;

@@ -68,7 +68,20 @@ void explainGoodput(ExplanationList& list) {
              "checkpoint bytes / (nodes x write bandwidth per node)",
              lp::format("{} / ({:.0f} x {}/s) = {}", bytes(r.checkpointBytes), r.nodes,
                         bytes(s.run.checkpointBandwidth), secs(r.checkpointWriteSeconds)),
-             kEstimationDoc, "Training waits while a synchronous checkpoint is written.");
+             kEstimationDoc,
+             s.run.asyncCheckpoint
+                 ? "Written in the background (async_checkpoint): it must end before the next "
+                   "checkpoint, and until it ends a failure falls back to the previous one."
+                 : "Training waits while a synchronous checkpoint is written.");
+    if (s.run.asyncCheckpoint)
+        list.add(
+            "run.checkpoint_stall", "Checkpoint pause", r.checkpointStallSeconds, "s",
+            "weights and optimizer state one GPU holds / its host link bandwidth",
+            lp::format("{} / host link = {}", bytes(r.checkpointHostBytesPerGpu),
+                       secs(r.checkpointStallSeconds)),
+            kEstimationDoc,
+            "Asynchronous checkpoints (torch.distributed.checkpoint async_save, Megatron-LM --async-save) "
+            "pause training only while each GPU copies its state to pinned host memory.");
     list.add("run.interruptions_per_day", "Interruptions per day", r.interruptionsPerDay, "per day",
              "failure rate per GPU-hour x GPUs x 24",
              lp::format("{:.3g} x {} x 24 = {:.2f} a day, {:.0f} over the run", s.run.gpuFailuresPerHour,
@@ -77,21 +90,23 @@ void explainGoodput(ExplanationList& list) {
              "Unexpected interruptions of the whole job: any failing GPU, host or link stops it.");
     list.add(
         "run.checkpoint_interval", "Checkpoint interval", r.checkpointIntervalSeconds, "s",
-        "sqrt(2 x write time x MTBF) (Young/Daly)",
-        lp::format("sqrt(2 x {} x {:.0f} s) = {:.0f} s", secs(r.checkpointWriteSeconds), r.mtbfSeconds,
-                   r.checkpointIntervalSeconds),
+        "sqrt(2 d M) x (1 + sqrt(d / 2M) / 3 + d / 18M) - d, d the pause per checkpoint, M the MTBF (Daly)",
+        lp::format("d = {}, M = {:.0f} s: {:.0f} s{}", secs(r.checkpointStallSeconds), r.mtbfSeconds,
+                   r.checkpointIntervalSeconds,
+                   s.run.asyncCheckpoint
+                       ? ", at least the background write's " + secs(r.checkpointWriteSeconds)
+                       : std::string()),
         kYoungPaper,
         "The interval that loses the least time: shorter spends more on writing, longer redoes more work "
         "after each failure.");
     list.add(
         "run.goodput", "Goodput", r.goodput, "fraction",
-        "(1 - failures per second x (interval / 2 + restart)) / (1 + write / interval)",
-        lp::format("(1 - {:.3g} x ({:.0f} / 2 + {:.0f})) / (1 + {:.1f} / {:.0f}) = {:.3f}",
-                   r.jobFailuresPerSecond, r.checkpointIntervalSeconds, s.run.restartSeconds,
-                   r.checkpointWriteSeconds, r.checkpointIntervalSeconds, r.goodput),
+        "(1 - failures per second x lost per failure) / (1 + pause / interval)",
+        lp::format("(1 - {:.3g} x {:.0f} s) / (1 + {:.1f} / {:.0f}) = {:.3f}", r.jobFailuresPerSecond,
+                   r.lostPerFailureSeconds, r.checkpointStallSeconds, r.checkpointIntervalSeconds, r.goodput),
         kYoungPaper,
         "The share of wall-clock time that trains: each failure loses half an interval of work on average "
-        "and the restart, and every checkpoint its write.");
+        "and the restart (and, asynchronous, the background write), and every checkpoint its pause.");
     list.add("run.wall_clock_days", "Wall-clock days", r.wallClockSeconds / 86400.0, "days",
              "ideal days / goodput",
              lp::format("{:.1f} / {:.3f} = {:.1f} days", r.idealSeconds / 86400.0, r.goodput,
