@@ -56,6 +56,7 @@ constexpr const char* kTrainingKeys[] = {"precision",
                                          "pipeline_split",
                                          "attention_flops",
                                          "attention_kernel",
+                                         "pipeline_schedule",
                                          "token_budget_tokens"};
 
 using T = TrainingOptions;
@@ -125,6 +126,8 @@ constexpr Field<T> kTrainingFields[] = {
     {"attention_kernel", enumKey<&T::attentionKernel, &parseAttentionKernel, AttentionKernel::Auto,
                                  AttentionKernel::FlashAttention2, AttentionKernel::FlashAttention3,
                                  AttentionKernel::Cudnn, AttentionKernel::Unfused>()},
+    {"pipeline_schedule", enumKey<&T::pipelineSchedule, &parsePipelineSchedule, PipelineSchedule::OneFOneB,
+                                  PipelineSchedule::GPipe, PipelineSchedule::ZeroBubbleH1>()},
     {"token_budget_tokens", DoubleKey<T>{&T::tokenBudget, {limits::kMinTokenBudget, true, kMaxRate, true}}},
 };
 

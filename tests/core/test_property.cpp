@@ -45,6 +45,8 @@ bool finiteFigures(const DiagnosticFigures& figures) {
                        std::isfinite(f.cpuOptimizerSeconds);
             else if constexpr (std::is_same_v<Figures, diagnostic::HostMemoryExceeded>)
                 return std::isfinite(f.hostBytesPerGpu) && std::isfinite(f.hostShareBytes);
+            else if constexpr (std::is_same_v<Figures, diagnostic::GpipeHoldsAllMicroBatches>)
+                return std::isfinite(f.extraBytes);
             else if constexpr (std::is_same_v<Figures, diagnostic::LongCheckpointWrite>)
                 return std::isfinite(f.writeSeconds) && std::isfinite(f.intervalSeconds) &&
                        std::isfinite(f.share);
@@ -173,6 +175,8 @@ LP_TEST(random_scenarios_stay_finite) {
                                    RematPolicy::SaveDotWithContextExceptMlp, RematPolicy::SaveOutProj});
         t.cpExchange = pick(rng, {CpExchange::Auto, CpExchange::Ring, CpExchange::AllGather});
         t.moeDispatcher = pick(rng, {MoeDispatcher::AllToAll, MoeDispatcher::Deduplicated});
+        t.pipelineSchedule = pick(rng, {PipelineSchedule::OneFOneB, PipelineSchedule::OneFOneB,
+                                        PipelineSchedule::GPipe, PipelineSchedule::ZeroBubbleH1});
         // Sometimes a nonsense value: zero, negative, or non-finite.
         switch (pick(rng, {0, 0, 0, 0, 1, 2, 3, 4})) {
         case 1:
