@@ -62,7 +62,10 @@ LP_TEST(schedule_round_trips_through_the_scenario_file) {
     for (PipelineSchedule p : {PipelineSchedule::OneFOneB, PipelineSchedule::GPipe, PipelineSchedule::ZeroBubbleH1}) {
         const Scenario s = pipelined(p);
         const std::string text = scenarioToJson(s);
-        LP_CHECK(contains(text, "\"pipeline_schedule\": \"" + std::string(toString(p)) + "\""));
+        // Written only when not 1F1B: the files of plans that never chose a schedule stay as they were.
+        LP_CHECK_EQ(contains(text, "\"pipeline_schedule\": \"" + std::string(toString(p)) + "\""),
+                    p != PipelineSchedule::OneFOneB);
+        LP_CHECK_EQ(contains(text, "pipeline_schedule"), p != PipelineSchedule::OneFOneB);
         const auto back = scenarioFromJson(text);
         LP_CHECK(back.has_value() && back->training.pipelineSchedule == p);
     }
@@ -122,7 +125,7 @@ LP_TEST(zero_bubble_fills_the_bubble_with_weight_gradients) {
         // per stage time, over v.
         const double expected =
             oneFOneB.time.bubbleSeconds * (1.0 - 2.0 * im.backwardWeightSeconds / im.microbatchStageSeconds);
-        LP_CHECK_NEAR(zb.time.bubbleSeconds, expected, 1e-12 * expected);
+        LP_CHECK_NEAR(zb.time.bubbleSeconds, expected, 1e-12);
         LP_CHECK(zb.time.bubbleSeconds < oneFOneB.time.bubbleSeconds);
         LP_CHECK(zb.time.stepSeconds < oneFOneB.time.stepSeconds);
         // Memory as 1F1B.
