@@ -1,5 +1,5 @@
-// The pipeline schedule (training option pipeline_schedule): 1F1B, GPipe (every micro batch's activations held
-// at once, the same bubble) and ZB-H1 (the weight gradients fill the bubble), read and written, planned,
+// The pipeline schedule (training option pipeline_schedule): 1F1B, GPipe (every micro batch's activations
+// held at once, the same bubble) and ZB-H1 (the weight gradients fill the bubble), read and written, planned,
 // searched and exported (docs/estimation.md, "Pipeline bubble").
 #include "ScenarioFixtures.h"
 #include "TestHarness.h"
@@ -59,7 +59,8 @@ LP_TEST(schedule_names_parse_with_torchtitans_spellings) {
 }
 
 LP_TEST(schedule_round_trips_through_the_scenario_file) {
-    for (PipelineSchedule p : {PipelineSchedule::OneFOneB, PipelineSchedule::GPipe, PipelineSchedule::ZeroBubbleH1}) {
+    for (PipelineSchedule p :
+         {PipelineSchedule::OneFOneB, PipelineSchedule::GPipe, PipelineSchedule::ZeroBubbleH1}) {
         const Scenario s = pipelined(p);
         const std::string text = scenarioToJson(s);
         // Written only when not 1F1B: the files of plans that never chose a schedule stay as they were.
@@ -93,7 +94,8 @@ LP_TEST(gpipe_holds_every_micro_batch_on_every_stage) {
     const double layers0 = oneFOneB.memory.stages[0].layers;
     LP_CHECK_NEAR(oneFOneB.intermediates.activationLayersInFlight, layers0 * 4.0, 1e-9);
     LP_CHECK_NEAR(gpipe.intermediates.activationLayersInFlight, layers0 * 16.0, 1e-9);
-    LP_CHECK_NEAR(gpipe.intermediates.activationLayersInFlight / oneFOneB.intermediates.activationLayersInFlight,
+    LP_CHECK_NEAR(gpipe.intermediates.activationLayersInFlight /
+                      oneFOneB.intermediates.activationLayersInFlight,
                   4.0, 1e-12);
     // The last stage: 1 micro batch under 1F1B, 16 under GPipe.
     for (std::size_t i = 0; i < gpipe.memory.stages.size(); ++i)
@@ -208,7 +210,8 @@ LP_TEST(exports_name_the_schedule) {
                       "# Megatron-LM has no zb_h1 pipeline schedule"));
     LP_CHECK(!contains(text(PipelineSchedule::OneFOneB, 1, LaunchTarget::Megatron), "has no"));
     bool noted = false;
-    for (const std::string& n : exportLaunchSettings(pipelined(PipelineSchedule::GPipe), LaunchTarget::DeepSpeed).notes)
+    for (const std::string& n :
+         exportLaunchSettings(pipelined(PipelineSchedule::GPipe), LaunchTarget::DeepSpeed).notes)
         noted |= contains(n, "runs 1F1B") && contains(n, "gpipe");
     LP_CHECK(noted);
 }
