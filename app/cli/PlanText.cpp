@@ -48,6 +48,8 @@ std::string overlapText(const core::TrainingOptions& t) {
         text += ", " + std::string(core::toString(t.moeDispatcher)) + " MoE dispatch";
     if (t.attentionKernel != core::AttentionKernel::Auto)
         text += ", " + std::string(core::toString(t.attentionKernel)) + " attention";
+    if (t.pipelineSchedule != core::PipelineSchedule::OneFOneB)
+        text += ", " + std::string(core::toString(t.pipelineSchedule)) + " pipeline schedule";
     return text;
 }
 

@@ -274,6 +274,9 @@ const FlagSpec kScenarioFlags[] = {
      enumSetter(&O::moeDispatcher, &core::parseMoeDispatcher, "alltoall, deepep (flex, hybridep)")},
     {"--pipeline-split", "S", "what the PP split divides: auto|layers|embedding_and_loss",
      enumSetter(&O::pipelineSplit, &core::parsePipelineSplit, "auto, layers, embedding_and_loss")},
+    {"--pipeline-schedule", "S", "micro batch order on the pipeline: 1f1b|gpipe|zb_h1",
+     enumSetter(&O::pipelineSchedule, &core::parsePipelineSchedule,
+                "1f1b (interleaved1f1b), gpipe, zb_h1 (zerobubble)")},
     {"--token-budget", "N", "tokens to train, for days and GPU-hours (e.g. 2e12)",
      numberSetter(&O::tokenBudget, core::limits::kMinTokenBudget, core::limits::kMaxRate)},
     {"--tokens", "N|compute-optimal", "tokens to train, or 20 per (active) parameter (Hoffmann et al. 2022)",
@@ -443,6 +446,7 @@ void applyTraining(const ScenarioOverrides& o, core::TrainingOptions& t) {
     assign(t.cpExchange, o.cpExchange);
     assign(t.attentionKernel, o.attentionKernel);
     assign(t.pipelineSplit, o.pipelineSplit);
+    assign(t.pipelineSchedule, o.pipelineSchedule);
     assign(t.moeDispatcher, o.moeDispatcher);
     assign(t.tokenBudget, o.tokenBudget);
 }

@@ -34,6 +34,7 @@ struct ScenarioOverrides {
     std::optional<core::CpExchange> cpExchange;
     std::optional<core::AttentionKernel> attentionKernel;
     std::optional<core::PipelineSplit> pipelineSplit;
+    std::optional<core::PipelineSchedule> pipelineSchedule;
     std::optional<core::MoeDispatcher> moeDispatcher;
     std::optional<double> straggler, tokenBudget;
     // The network cards (core::NetworkSpec): any of them states the cluster's network.

@@ -70,6 +70,12 @@ constexpr std::array<DiagnosticText, kDiagnosticCount> kTexts = {{
      "Offload fewer activation layers, or keep the optimizer on the GPU; or, if the hosts have more memory "
      "than the preset's, set the GPU's Host memory to their share."},
     {"fsdp_stage_kept_gathered", ""},
+    {"gpipe_holds_all_micro_batches",
+     "Use the 1F1B schedule (pipeline_schedule 1f1b): the same bubble at the memory of min(p, m) micro "
+     "batches; or fewer, larger micro batches."},
+    {"schedule_not_in_framework",
+     "Plan with pipeline_schedule 1f1b for Megatron-LM, or run the plan with torchtitan "
+     "(torch.distributed.pipelining), which has the schedule."},
     {"long_checkpoint_write", "Write checkpoints asynchronously (torch.distributed.checkpoint async_save, "
                               "Megatron-LM --async-save) or "
                               "to host memory first, or raise the storage bandwidth per node."},
@@ -95,6 +101,8 @@ constexpr std::array<DiagnosticText, kDiagnosticCount> kTexts = {{
      "experts); leave the expert TP on auto to get the largest that fits."},
     {"shard_degree_does_not_divide_dp", "Choose a shard degree that divides DP (for example the GPUs of one "
                                         "node / TP), or 0 to shard over all DP ranks."},
+    {"gpipe_with_virtual_stages",
+     "Set virtual stages (vpp) to 1 for GPipe, or choose pipeline_schedule 1f1b or zb_h1 for interleaving."},
     {"invalid_value", "Correct the value in the scenario."},
 }};
 
@@ -122,6 +130,11 @@ std::string message(const diagnostic::TpOverSlowLinks& f, double ms) {
                                        f.nvlinkDomain, theNetwork(f.network), ms));
 }
 std::string message(const diagnostic::PipelineBubble& f, double ms) {
+    if (f.schedule == PipelineSchedule::ZeroBubbleH1)
+        return lp::format("The pipeline bubble is {:.1f}% of the step: {:.1f} ms per step with idle GPUs "
+                          "(ZB-H1: (p-1)(T_F + T_B - T_W) over v, {:.1f}% of the bubble-free pipeline time, "
+                          "with {} micro batches).",
+                          100.0 * f.shareOfStep, ms, 100.0 * f.bubbleFraction, f.microBatches);
     return lp::format("The pipeline bubble is {:.1f}% of the step: {:.1f} ms per step with idle GPUs "
                       "((p-1)/(v*m) = {:.1f}% of the bubble-free pipeline time, with {} micro batches).",
                       100.0 * f.shareOfStep, ms, 100.0 * f.bubbleFraction, f.microBatches);
@@ -261,6 +274,17 @@ std::string message(const diagnostic::FsdpStageKeptGathered& f, double ms) {
                            ms, 100.0 * f.reduceShareOfStep);
     return text;
 }
+std::string message(const diagnostic::GpipeHoldsAllMicroBatches& f, double) {
+    return lp::format("GPipe holds all {} micro batches' activations on every stage; 1F1B would hold at most "
+                      "{} (PP) on the first stage: {:.1f} GiB more there.",
+                      f.microBatches, f.pp, f.extraBytes / kGiB);
+}
+std::string message(const diagnostic::ScheduleNotInFramework& f, double) {
+    return lp::format(
+        "Megatron-LM has no {} pipeline schedule (it runs 1F1B, interleaved with virtual "
+        "stages); torchtitan (torch.distributed.pipelining) has it. The plan times {} as asked.",
+        f.schedule == PipelineSchedule::GPipe ? "GPipe" : "zero-bubble (ZB-H1)", toString(f.schedule));
+}
 std::string message(const diagnostic::LongCheckpointWrite& f, double) {
     return lp::format(
         "Writing a checkpoint takes {:.0f} s, {:.0f}% of the {:.0f}-minute checkpoint interval: "
@@ -322,6 +346,11 @@ std::string message(const diagnostic::ShardDegreeDoesNotDivideDp& f, double) {
     return lp::format("The ZeRO shard degree {} does not divide DP {}: hybrid sharding needs whole replicas "
                       "of the shard group.",
                       f.shardDegree, f.dp);
+}
+std::string message(const diagnostic::GpipeWithVirtualStages& f, double) {
+    return lp::format("pipeline_schedule gpipe runs one stage per rank, but vpp (virtual stages) is {}: "
+                      "torch's ScheduleGPipe is a single-stage schedule.",
+                      f.vpp);
 }
 std::string message(const diagnostic::InvalidValue& f, double) {
     using diagnostic::InvalidPart;

@@ -33,6 +33,8 @@ enum class DiagnosticId {
     CpuOffloadCost,
     HostMemoryExceeded,
     FsdpStageKeptGathered,
+    GpipeHoldsAllMicroBatches,
+    ScheduleNotInFramework,
     // the run (docs/estimation.md, "Run length, cost and goodput")
     LongCheckpointWrite,
     LowGoodput,
@@ -47,6 +49,7 @@ enum class DiagnosticId {
     ExpertsNotDivisibleByEp,
     EpDoesNotDivideDp,
     ShardDegreeDoesNotDivideDp,
+    GpipeWithVirtualStages,
     InvalidValue,
 };
 inline constexpr int kDiagnosticCount = static_cast<int>(DiagnosticId::InvalidValue) + 1;
@@ -69,7 +72,8 @@ struct PipelineBubble {
     static constexpr DiagnosticId kId = DiagnosticId::PipelineBubble;
     double bubbleFraction = 0; // (p-1)/(v*m): the bubble over the bubble-free pipeline time
     int microBatches = 0;
-    double shareOfStep = 0; // the bubble's share of the step
+    double shareOfStep = 0;                                 // the bubble's share of the step
+    PipelineSchedule schedule = PipelineSchedule::OneFOneB; // ZB-H1's bubble is smaller than (p-1)/(v*m)
 };
 struct LoaderNotPrefetching {
     static constexpr DiagnosticId kId = DiagnosticId::LoaderNotPrefetching;
@@ -186,6 +190,19 @@ struct FsdpStageKeptGathered {
     double gradientBytesPerParam = 4; // the reduction dtype's
     double reduceShareOfStep = 0;     // the reduction after the last backward
 };
+// GPipe runs every forward before any backward: each stage holds all m micro batches' activations where 1F1B
+// holds at most p on the first stage.
+struct GpipeHoldsAllMicroBatches {
+    static constexpr DiagnosticId kId = DiagnosticId::GpipeHoldsAllMicroBatches;
+    int microBatches = 0;  // m, held on every stage
+    int pp = 0;            // 1F1B's most on the first stage
+    double extraBytes = 0; // the first stage's activations beyond 1F1B's
+};
+// A schedule the execution style's framework does not ship (Megatron-LM runs 1F1B only).
+struct ScheduleNotInFramework {
+    static constexpr DiagnosticId kId = DiagnosticId::ScheduleNotInFramework;
+    PipelineSchedule schedule = PipelineSchedule::OneFOneB;
+};
 struct LongCheckpointWrite {
     static constexpr DiagnosticId kId = DiagnosticId::LongCheckpointWrite;
     double writeSeconds = 0;
@@ -250,6 +267,10 @@ struct ShardDegreeDoesNotDivideDp {
     int shardDegree = 0;
     int dp = 0;
 };
+struct GpipeWithVirtualStages {
+    static constexpr DiagnosticId kId = DiagnosticId::GpipeWithVirtualStages;
+    int vpp = 0;
+};
 // Where a value is out of range; the numbers are the "code" the message prints.
 enum class InvalidPart { Model = 1, Layout, Cluster, Training, Moe, Mla };
 struct InvalidValue {
@@ -267,11 +288,12 @@ using DiagnosticFigures = std::variant<
     diagnostic::UnevenPipelineStages, diagnostic::LittleMemoryHeadroom,
     diagnostic::EmbeddingAndLossInPipelineSplit, diagnostic::UnfusedSoftmax, diagnostic::Fp8NotSupported,
     diagnostic::AttentionKernelNotSupported, diagnostic::CpuOffloadCost, diagnostic::HostMemoryExceeded,
-    diagnostic::FsdpStageKeptGathered, diagnostic::LongCheckpointWrite, diagnostic::LowGoodput,
+    diagnostic::FsdpStageKeptGathered, diagnostic::GpipeHoldsAllMicroBatches,
+    diagnostic::ScheduleNotInFramework, diagnostic::LongCheckpointWrite, diagnostic::LowGoodput,
     diagnostic::PastDeadline, diagnostic::HeadsNotDivisibleByTp, diagnostic::KvHeadsNotDivisibleByTp,
     diagnostic::LayersNotDivisibleByPp, diagnostic::GpuCountMismatch, diagnostic::BatchNotDivisible,
     diagnostic::SeqNotDivisibleByCp, diagnostic::ExpertsNotDivisibleByEp, diagnostic::EpDoesNotDivideDp,
-    diagnostic::ShardDegreeDoesNotDivideDp, diagnostic::InvalidValue>;
+    diagnostic::ShardDegreeDoesNotDivideDp, diagnostic::GpipeWithVirtualStages, diagnostic::InvalidValue>;
 
 struct Diagnostic {
     DiagnosticId id{};

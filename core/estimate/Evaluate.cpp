@@ -89,6 +89,8 @@ void checkLayoutInto(const Scenario& s, std::vector<Diagnostic>& out) {
         addInvalid(out, diagnostic::GpuCountMismatch{l.gpus(), c.gpus()});
     if (l.vpp > 1 && l.accumulation % l.pp != 0)
         addInvalid(out, diagnostic::BatchNotDivisible{l.accumulation, l.pp});
+    if (l.vpp > 1 && l.pp > 1 && t.pipelineSchedule == PipelineSchedule::GPipe)
+        addInvalid(out, diagnostic::GpipeWithVirtualStages{l.vpp});
     if (l.cp > 1 && m.seqLen % (2 * l.cp) != 0)
         addInvalid(out, diagnostic::SeqNotDivisibleByCp{m.seqLen, 2 * l.cp});
     if (l.ep > 1 && (!m.isMoe() || m.moe.experts % l.ep != 0))
@@ -139,7 +141,8 @@ void diagnoseStepTime(const EvalContext& x, Plan& p) {
                       diagnostic::TpOverSlowLinks{l.tp, x.s.cluster.nvlinkDomain, network});
     if (l.pp > 1 && t.bubbleFraction >= 0.05)
         addDiagnostic(p, t.bubbleFraction >= 0.25 ? Severity::Warning : Severity::Info, t.bubbleSeconds,
-                      diagnostic::PipelineBubble{t.bubbleFraction, l.accumulation, bubbleShareOfStep(t)});
+                      diagnostic::PipelineBubble{t.bubbleFraction, l.accumulation, bubbleShareOfStep(t),
+                                                 x.s.training.pipelineSchedule});
     if (!x.s.training.loaderPrefetch && t.loaderSeconds > 0.01 * step)
         addDiagnostic(p, Severity::Warning, t.loaderSeconds, diagnostic::LoaderNotPrefetching{});
     if (x.s.training.stragglerSlowdown >= 0.02)
@@ -166,6 +169,25 @@ void diagnoseStepTime(const EvalContext& x, Plan& p) {
     if (x.cpCrossesNodes)
         addDiagnostic(p, t.cpCommSeconds > 0.03 * step ? Severity::Warning : Severity::Info, t.cpCommSeconds,
                       diagnostic::CpCrossesNodes{l.tp, l.cp, network});
+}
+
+// A pipeline schedule's memory (GPipe) and whether the framework has it (docs/estimation.md, "Pipeline
+// bubble").
+void diagnosePipelineSchedule(const EvalContext& x, Plan& p) {
+    const Layout& l = x.s.layout;
+    const PipelineSchedule schedule = x.s.training.pipelineSchedule;
+    if (l.pp <= 1 || schedule == PipelineSchedule::OneFOneB)
+        return;
+    if (x.style == ExecutionStyle::Megatron)
+        addDiagnostic(p, Severity::Info, 0, diagnostic::ScheduleNotInFramework{schedule});
+    const Intermediates& im = p.intermediates;
+    const double oneFOneB = std::min(static_cast<double>(l.pp), x.m);
+    if (schedule == PipelineSchedule::GPipe && x.m > oneFOneB) {
+        const double extra =
+            im.activationBytesPerLayer * im.activationLayersInFlight * (1.0 - oneFOneB / x.m);
+        addDiagnostic(p, p.memory.fits ? Severity::Info : Severity::Warning, 0,
+                      diagnostic::GpipeHoldsAllMicroBatches{l.accumulation, l.pp, extra});
+    }
 }
 
 // How the layers split into pipeline stages.
@@ -243,6 +265,7 @@ void diagnoseFsdpStageGathered(const EvalContext& x, Plan& p) {
 void diagnose(const EvalContext& x, Plan& p) {
     diagnoseStepTime(x, p);
     diagnosePipelineSplit(x, p);
+    diagnosePipelineSchedule(x, p);
     if (x.unfusedSoftmax)
         diagnoseUnfusedSoftmax(x, p);
     diagnoseOffload(x, p);

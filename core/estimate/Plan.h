@@ -81,8 +81,14 @@ struct Intermediates {
     double attentionFlopsPerToken = 0;
     double microbatchStageSeconds = 0; // one micro batch through one stage (fwd+bwd+recompute+TP)
     double microbatches = 0;           // m
-    double tokensPerExpert = 0;        // per micro batch, per local expert (MoE)
-    double epMessageBytes = 0;         // all-to-all bytes per GPU per dispatch (MoE)
+    // One micro batch on the slowest stage (all its layers, GPU compute only: no recompute, no
+    // communication): the forward, the backward, and the backward's weight-gradient GEMMs (W, half its GEMM
+    // FLOPs) that a zero-bubble schedule defers into the bubble (docs/estimation.md, "Pipeline bubble").
+    double stageForwardSeconds = 0;
+    double stageBackwardSeconds = 0;
+    double backwardWeightSeconds = 0;
+    double tokensPerExpert = 0; // per micro batch, per local expert (MoE)
+    double epMessageBytes = 0;  // all-to-all bytes per GPU per dispatch (MoE)
     // Deduplicated (DeepEP-style) dispatch across NVLink domains: the other domains one token is sent to;
     // 0 when every top-k copy travels (the all-to-all dispatcher, or an EP group inside one domain).
     double epRemoteDomainsPerToken = 0;

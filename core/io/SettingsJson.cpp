@@ -56,6 +56,7 @@ constexpr const char* kTrainingKeys[] = {"precision",
                                          "pipeline_split",
                                          "attention_flops",
                                          "attention_kernel",
+                                         "pipeline_schedule",
                                          "token_budget_tokens"};
 
 using T = TrainingOptions;
@@ -69,6 +70,17 @@ using json::IntKey;
 constexpr CustomKey<T> kRecomputeModules{
     [](ObjectReader& r, std::string_view key, T& t) { r.readRecomputeModules(key, t.recomputeModules); },
     [](const T& t) { return json::recomputeModulesJson(t.recomputeModules); }};
+
+// Written only when not 1F1B, so that the files and reports of plans that never chose a schedule stay as
+// they were.
+constexpr CustomKey<T> kPipelineSchedule{
+    [](ObjectReader& r, std::string_view key, T& t) {
+        r.readEnum(key, t.pipelineSchedule, &parsePipelineSchedule,
+                   {PipelineSchedule::OneFOneB, PipelineSchedule::GPipe, PipelineSchedule::ZeroBubbleH1});
+    },
+    [](const T& t) {
+        return t.pipelineSchedule == PipelineSchedule::OneFOneB ? Json() : Json(toString(t.pipelineSchedule));
+    }};
 
 // Precision, optimizer, sharding and what is recomputed or offloaded; then communication overlap, the input
 // pipeline, stragglers and the framework's habits.
@@ -125,6 +137,7 @@ constexpr Field<T> kTrainingFields[] = {
     {"attention_kernel", enumKey<&T::attentionKernel, &parseAttentionKernel, AttentionKernel::Auto,
                                  AttentionKernel::FlashAttention2, AttentionKernel::FlashAttention3,
                                  AttentionKernel::Cudnn, AttentionKernel::Unfused>()},
+    {"pipeline_schedule", kPipelineSchedule},
     {"token_budget_tokens", DoubleKey<T>{&T::tokenBudget, {limits::kMinTokenBudget, true, kMaxRate, true}}},
 };
 

@@ -93,7 +93,10 @@ Space layOut(const Scenario& s, const SearchSpace& in) {
     const std::vector<int> pps = positive(in.pp, s.layout.pp);
     const std::vector<int> cps = positive(in.cp, s.layout.cp);
     const std::vector<int> eps = positive(in.ep, s.layout.ep);
-    const std::vector<int> vpps = positive(in.vpp, s.layout.vpp);
+    // GPipe runs one stage per rank: the search tries VPP 1 only (docs/estimation.md, "Pipeline bubble").
+    const std::vector<int> vpps = s.training.pipelineSchedule == PipelineSchedule::GPipe
+                                      ? std::vector<int>{1}
+                                      : positive(in.vpp, s.layout.vpp);
     const std::vector<int> mbs = positive(in.microBatch, s.layout.microBatch);
     for (int z : in.zeroStages.empty() ? std::vector<int>{s.training.zeroStage} : in.zeroStages)
         if (z >= 0 && z <= 3)

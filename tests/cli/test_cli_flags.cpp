@@ -293,6 +293,33 @@ LP_TEST(evaluate_cp_exchange_flag) {
     LP_CHECK(contains(bad.err, "--cp-exchange"));
 }
 
+LP_TEST(evaluate_pipeline_schedule_flag) {
+    // The default scenario on PP 4 with 16 micro batches: ZB-H1 shrinks the bubble, GPipe holds more
+    // activations; GPipe with virtual stages is an invalid layout naming the setting.
+    const std::vector<std::string> base = {
+        "evaluate", "--tp",           "2",  "--pp",        "4",   "--dp", "8", "--micro-batch",
+        "1",        "--accumulation", "16", "--recompute", "none"};
+    auto with = [&](const std::vector<std::string>& extra) { return runWith(base, extra); };
+    const auto plain = with({"--json"});
+    const auto zb = with({"--pipeline-schedule", "zb_h1", "--json"});
+    const auto gpipe = with({"--pipeline-schedule", "GPipe", "--json"});
+    LP_CHECK_EQ(plain.code, 0);
+    LP_CHECK_EQ(zb.code, 0);
+    LP_CHECK(zb.parsed().at("time").at("bubble_s").get<double>() <
+             plain.parsed().at("time").at("bubble_s").get<double>());
+    const auto activations = [](const auto& run) {
+        return run.parsed().at("memory").at("stages").at(0).at("activations_bytes").template get<double>();
+    };
+    LP_CHECK(activations(gpipe) > activations(plain));
+    LP_CHECK(contains(with({"--pipeline-schedule", "zb_h1"}).out, "zb_h1 pipeline schedule"));
+    const auto interleaved = with({"--pipeline-schedule", "gpipe", "--vpp", "2"});
+    LP_CHECK_EQ(interleaved.code, 2);
+    LP_CHECK(contains(interleaved.out + interleaved.err, "gpipe_with_virtual_stages"));
+    const auto bad = with({"--pipeline-schedule", "dualpipe"});
+    LP_CHECK_EQ(bad.code, 2);
+    LP_CHECK(contains(bad.err, "--pipeline-schedule"));
+}
+
 LP_TEST(evaluate_pipeline_split_flag) {
     // Llama 3.1 405B (126 layers) on PP 16 x 8 virtual stages = 128 chunks: valid only when the embedding and
     // the loss count as one layer each, which auto does.

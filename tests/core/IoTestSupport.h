@@ -229,6 +229,7 @@ Scenario randomScenario(Random& r) {
     t.attentionFlops = r.coin() ? AttentionFlops::Full : AttentionFlops::Causal;
     t.attentionKernel = static_cast<AttentionKernel>(r.integer(0, 4));
     t.moeDispatcher = r.coin() ? MoeDispatcher::AllToAll : MoeDispatcher::Deduplicated;
+    t.pipelineSchedule = static_cast<PipelineSchedule>(r.integer(0, 2));
     t.tokenBudget = r.logUniform(1, 1e18);
     Layout& l = s.layout;
     l.tp = r.integer(1, 1000000);

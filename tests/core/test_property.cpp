@@ -45,6 +45,8 @@ bool finiteFigures(const DiagnosticFigures& figures) {
                        std::isfinite(f.cpuOptimizerSeconds);
             else if constexpr (std::is_same_v<Figures, diagnostic::HostMemoryExceeded>)
                 return std::isfinite(f.hostBytesPerGpu) && std::isfinite(f.hostShareBytes);
+            else if constexpr (std::is_same_v<Figures, diagnostic::GpipeHoldsAllMicroBatches>)
+                return std::isfinite(f.extraBytes);
             else if constexpr (std::is_same_v<Figures, diagnostic::LongCheckpointWrite>)
                 return std::isfinite(f.writeSeconds) && std::isfinite(f.intervalSeconds) &&
                        std::isfinite(f.share);
@@ -114,6 +116,7 @@ template <typename T> T pick(std::mt19937_64& rng, std::initializer_list<T> valu
 
 LP_TEST(random_scenarios_stay_finite) {
     std::mt19937_64 rng(20261129);
+    std::mt19937_64 scheduleRng(20261206); // its own draws: the other settings' sequence stays as it was
     int valid = 0;
     const int n = 4000;
     for (int i = 0; i < n; ++i) {
@@ -173,6 +176,8 @@ LP_TEST(random_scenarios_stay_finite) {
                                    RematPolicy::SaveDotWithContextExceptMlp, RematPolicy::SaveOutProj});
         t.cpExchange = pick(rng, {CpExchange::Auto, CpExchange::Ring, CpExchange::AllGather});
         t.moeDispatcher = pick(rng, {MoeDispatcher::AllToAll, MoeDispatcher::Deduplicated});
+        t.pipelineSchedule = pick(scheduleRng, {PipelineSchedule::OneFOneB, PipelineSchedule::GPipe,
+                                                PipelineSchedule::ZeroBubbleH1});
         // Sometimes a nonsense value: zero, negative, or non-finite.
         switch (pick(rng, {0, 0, 0, 0, 1, 2, 3, 4})) {
         case 1:

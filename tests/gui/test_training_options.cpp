@@ -476,6 +476,37 @@ private slots:
         QCOMPARE(exchange->currentData().toInt(), static_cast<int>(core::CpExchange::Auto));
     }
 
+    void pipelineScheduleChoiceReachesTheScenarioAndUndoes() {
+        auto* schedule = m_window->scenarioPanel()->findChild<QComboBox*>(QStringLiteral("pipelineSchedule"));
+        QVERIFY(schedule);
+        QVERIFY(schedule->toolTip().contains(QStringLiteral("InterleavedZeroBubble")));
+        QCOMPARE(schedule->currentData().toInt(), static_cast<int>(core::PipelineSchedule::OneFOneB));
+        QVERIFY(doc()->scenario().layout.pp > 1 && schedule->isEnabled());
+        const core::Plan before = doc()->plan();
+        QVERIFY(before.time.bubbleSeconds > 0);
+        editor()->moreSection()->setExpanded(true);
+        const int zeroBubble = schedule->findData(static_cast<int>(core::PipelineSchedule::ZeroBubbleH1));
+        QVERIFY(zeroBubble >= 0);
+        schedule->setCurrentIndex(zeroBubble);
+        emit schedule->activated(zeroBubble);
+        QVERIFY(doc()->scenario().training.pipelineSchedule == core::PipelineSchedule::ZeroBubbleH1);
+        QVERIFY(doc()->plan().time.bubbleSeconds < before.time.bubbleSeconds);
+        doc()->undoStack()->undo();
+        QVERIFY(doc()->scenario().training.pipelineSchedule == core::PipelineSchedule::OneFOneB);
+        QCOMPARE(schedule->currentData().toInt(), static_cast<int>(core::PipelineSchedule::OneFOneB));
+        QCOMPARE(doc()->plan().time.bubbleSeconds, before.time.bubbleSeconds);
+        // Without a pipeline the box is disabled and says why.
+        core::Scenario s = doc()->scenario();
+        s.layout.dp *= s.layout.pp;
+        s.layout.pp = 1;
+        s.layout.vpp = 1;
+        doc()->edit(s, QStringLiteral("no pipeline"));
+        QVERIFY(!schedule->isEnabled());
+        QVERIFY(schedule->toolTip().contains(QStringLiteral("PP 1")));
+        doc()->undoStack()->undo();
+        QVERIFY(schedule->isEnabled());
+    }
+
     void moeDispatcherChoiceReachesTheScenarioAndUndoes() {
         auto* dispatcher = m_window->scenarioPanel()->findChild<QComboBox*>(QStringLiteral("moeDispatcher"));
         QVERIFY(dispatcher);

@@ -107,6 +107,14 @@ const std::vector<FormField> kMemoryFields = {
      .shown = {1, " per chunk", "every layer"}},
 };
 
+const char* const kPipelineScheduleTip =
+    "The order in which the pipeline runs its micro batches (with PP > 1). 1F1B: one forward, one "
+    "backward, holding at most PP micro batches on the first stage (Megatron-LM and torchtitan's "
+    "default; interleaved with virtual stages). GPipe: every forward, then every backward: the same "
+    "bubble, but every stage holds all the micro batches' activations (one stage per rank only). "
+    "ZB-H1 (Qi et al. 2024): the backward split into input and weight gradients, the weight "
+    "gradients filling the bubble, at 1F1B's memory (torchtitan's InterleavedZeroBubble; Megatron-LM "
+    "has none).";
 const char* const kRecomputeModulesTip =
     "With selective recompute in the Megatron style: the parts of each layer that are recomputed "
     "(Megatron-Core --recompute-modules). core_attn: the attention core (the default; nothing to recompute "
@@ -350,6 +358,14 @@ const std::vector<FormField> kFrameworkFields = {
                  {"Layers", option(core::PipelineSplit::Layers)},
                  {"Embedding and loss", option(core::PipelineSplit::EmbeddingAndLoss)}}},
     {.kind = Kind::Choice,
+     .name = "pipelineSchedule",
+     .label = "Pipeline schedule",
+     .tip = kPipelineScheduleTip,
+     .value = training<&TrainingOptions::pipelineSchedule>(),
+     .choices = {{"1F1B", option(core::PipelineSchedule::OneFOneB)},
+                 {"GPipe", option(core::PipelineSchedule::GPipe)},
+                 {"Zero bubble (ZB-H1)", option(core::PipelineSchedule::ZeroBubbleH1)}}},
+    {.kind = Kind::Choice,
      .label = "Attention FLOPs",
      .tip = "Count the attention scores in full (PaLM / Megatron convention) or halved for causal kernels; "
             "changes MFU, not the step time.",
@@ -387,6 +403,7 @@ TrainingEditor::TrainingEditor(ScenarioDocument* doc, QWidget* parent)
     layout->addWidget(top);
     m_section->setContent(moreOptions());
     layout->addWidget(m_section);
+    followPipelineDepth(doc);
 }
 
 QWidget* TrainingEditor::moreOptions() {
@@ -401,6 +418,19 @@ QWidget* TrainingEditor::moreOptions() {
     m_more->addFields(form, kPaceFields);
     m_more->addFields(form, kFrameworkFields);
     return body;
+}
+
+void TrainingEditor::followPipelineDepth(ScenarioDocument* doc) {
+    auto* schedule = findChild<QComboBox*>(QStringLiteral("pipelineSchedule"));
+    const auto follow = [doc, schedule] {
+        const bool pipelined = doc->scenario().layout.pp > 1;
+        schedule->setEnabled(pipelined);
+        schedule->setToolTip(pipelined ? tr(kPipelineScheduleTip)
+                                       : tr("No pipeline (PP 1): the schedule applies with PP > 1.\n\n") +
+                                             tr(kPipelineScheduleTip));
+    };
+    follow();
+    connect(doc, &ScenarioDocument::scenarioChanged, schedule, follow);
 }
 
 QCheckBox* TrainingEditor::option(const char* name) const {

@@ -25,9 +25,10 @@ public:
     QCheckBox* overlapEpBox() const { return option("overlapEpComm"); }
 
 private:
-    QWidget* moreOptions();                    // the folded options' form
-    void addMemoryFields(QFormLayout* form);   // the optimizer, sharding and recompute rows
-    QCheckBox* option(const char* name) const; // a switch, by its object name
+    QWidget* moreOptions();                          // the folded options' form
+    void addMemoryFields(QFormLayout* form);         // the optimizer, sharding and recompute rows
+    QCheckBox* option(const char* name) const;       // a switch, by its object name
+    void followPipelineDepth(ScenarioDocument* doc); // the schedule box: enabled with PP > 1 only
     CollapsibleSection* m_section;
     FormBinder* m_main;
     FormBinder* m_more;

@@ -101,6 +101,10 @@ void explainActivations(ExplanationList& list, const StageMemory& w) {
         "(16 under torch's loss_parallel with TP), 6 with a fused kernel, 4 with a compiled loss (the FSDP "
         "style's when the model is compiled), and almost nothing with a fused linear cross-entropy (the "
         "Cross-entropy choice).";
+    if (s.training.pipelineSchedule == PipelineSchedule::GPipe && s.layout.pp > 1)
+        words +=
+            " GPipe runs every forward before any backward: every stage holds all m micro batches at once "
+            "(Huang et al. 2019), where 1F1B holds at most PP.";
     if (styleTraits(p.style).torchTensorParallel && s.layout.tp > 1)
         words += " torch's tensor parallelism hands the QKV and MLP-input linears the all-gathered sequence, "
                  "and autograd saves it whole rather than the 1/TP shard Megatron keeps.";

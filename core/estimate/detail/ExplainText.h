@@ -13,6 +13,9 @@ inline constexpr const char* kZeroPaper = "Rajbhandari et al. 2020, ZeRO (2+2+12
 inline constexpr const char* kKorthikantiPaper = "Korthikanti et al. 2022, Reducing Activation Recomputation";
 inline constexpr const char* kNarayananPaper =
     "Narayanan et al. 2021, Efficient Large-Scale Language Model Training (Megatron-LM)";
+inline constexpr const char* kHuangPaper =
+    "Huang et al. 2019, GPipe; torch.distributed.pipelining ScheduleGPipe";
+inline constexpr const char* kQiPaper = "Qi et al. 2024, Zero Bubble Pipeline Parallelism (ZB-H1)";
 inline constexpr const char* kPalmPaper = "Chowdhery et al. 2022, PaLM, Appendix B (MFU)";
 inline constexpr const char* kEstimationDoc = "docs/estimation.md";
 

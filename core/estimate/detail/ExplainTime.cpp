@@ -201,23 +201,53 @@ void explainRecompute(ExplanationList& list) {
              kKorthikantiPaper, std::move(recomputeWords));
 }
 
+// The bubble of a schedule other than 1F1B: GPipe's (the same) and ZB-H1's (the weight gradients fill it).
+void explainScheduleBubble(ExplanationList& list) {
+    const auto [s, p, t, l, im, o] = inputsOf(list);
+    if (o.pipelineSchedule == PipelineSchedule::GPipe) {
+        list.add(
+            "time.bubble", "Pipeline bubble", t.bubbleSeconds, "s", "GPipe: bubble = (p - 1) x t_mb",
+            lp::format("({} - 1) x {} = {}", l.pp, secs(im.microbatchStageSeconds), secs(t.bubbleSeconds)),
+            kHuangPaper,
+            "GPipe runs every micro batch's forward, then every backward: the same bubble as 1F1B, but "
+            "each stage holds all m micro batches' activations at once (1F1B: at most p).");
+        return;
+    }
+    list.add(
+        "time.bubble", "Pipeline bubble", t.bubbleSeconds, "s",
+        "ZB-H1: bubble = (p - 1)/v x (t_mb - 2 x t_W)",
+        lp::format("({} - 1)/{} x ({} - 2 x {}) = {}", l.pp, l.vpp, secs(im.microbatchStageSeconds),
+                   secs(im.backwardWeightSeconds), secs(t.bubbleSeconds)),
+        kQiPaper,
+        "ZB-H1 splits the backward into the input gradient (B), which the previous stage waits for, and "
+        "the weight gradient (W, t_W: half the backward's GEMMs), which waits for nothing: deferred W work "
+        "fills the warm-up and drain, (p - 1)(T_F + T_B - T_W) instead of (p - 1)(T_F + T_B + T_W), at "
+        "1F1B's memory.");
+}
+
 void explainBubble(ExplanationList& list) {
     const auto [s, p, t, l, im, o] = inputsOf(list);
-    list.add("time.bubble", "Pipeline bubble", t.bubbleSeconds, "s", "bubble = (p - 1)/v x t_mb",
-             lp::format("({} - 1)/{} x {} = {}", l.pp, l.vpp, secs(im.microbatchStageSeconds),
-                        secs(t.bubbleSeconds)),
-             kNarayananPaper,
-             "While the pipeline fills and drains, some stages wait: more micro batches or interleaving "
-             "shrink it.");
-    list.add(
-        "bubble_fraction", "Bubble fraction", t.bubbleFraction, "fraction",
-        "bubble fraction = (p - 1)/(v x m)",
-        lp::format("({} - 1)/({} x {}) = {:.1f}%", l.pp, l.vpp, l.accumulation, 100.0 * t.bubbleFraction),
-        kNarayananPaper,
-        lp::format(
-            "The bubble over the bubble-free pipeline time (m micro batches through the slowest stage), "
-            "not a share of the step: the bubble is {:.1f}% of this step.",
-            100.0 * bubbleShareOfStep(t)));
+    if (o.pipelineSchedule != PipelineSchedule::OneFOneB)
+        explainScheduleBubble(list);
+    else
+        list.add("time.bubble", "Pipeline bubble", t.bubbleSeconds, "s", "bubble = (p - 1)/v x t_mb",
+                 lp::format("({} - 1)/{} x {} = {}", l.pp, l.vpp, secs(im.microbatchStageSeconds),
+                            secs(t.bubbleSeconds)),
+                 kNarayananPaper,
+                 "While the pipeline fills and drains, some stages wait: more micro batches or interleaving "
+                 "shrink it.");
+    const bool zeroBubble = o.pipelineSchedule == PipelineSchedule::ZeroBubbleH1;
+    list.add("bubble_fraction", "Bubble fraction", t.bubbleFraction, "fraction",
+             zeroBubble ? "bubble fraction = bubble / (m x t_mb)" : "bubble fraction = (p - 1)/(v x m)",
+             zeroBubble ? lp::format("{} / ({} x {}) = {:.1f}%", secs(t.bubbleSeconds), l.accumulation,
+                                     secs(im.microbatchStageSeconds), 100.0 * t.bubbleFraction)
+                        : lp::format("({} - 1)/({} x {}) = {:.1f}%", l.pp, l.vpp, l.accumulation,
+                                     100.0 * t.bubbleFraction),
+             zeroBubble ? kQiPaper : kNarayananPaper,
+             lp::format(
+                 "The bubble over the bubble-free pipeline time (m micro batches through the slowest stage), "
+                 "not a share of the step: the bubble is {:.1f}% of this step.",
+                 100.0 * bubbleShareOfStep(t)));
 }
 
 void explainOptimizerStep(ExplanationList& list) {

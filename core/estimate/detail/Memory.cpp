@@ -167,11 +167,13 @@ double keptActivationBytes(const EvalContext& x, const LayerActivations& la) {
 // Micro batches' worth of a rank's layers held at its peak: the schedule's warm-up forwards and the one
 // running. 1F1B: min(p - i, m). Interleaved (Megatron-LM's and torch's Interleaved1F1B alike, with p dividing
 // m as the layout requires): (p - i - 1) x 2 + (v - 1) x p warm-up chunk forwards, at most the m x v chunks
-// there are, each 1/v of the rank's layers (docs/estimation.md, "Activations").
+// there are, each 1/v of the rank's layers. GPipe: every stage all m (docs/estimation.md, "Activations").
 double microBatchesInFlight(const EvalContext& x, int rank) {
     const int stages = x.s.layout.pp;
     if (stages == 1)
         return 1.0;
+    if (x.s.training.pipelineSchedule == PipelineSchedule::GPipe)
+        return x.m; // all forwards before any backward
     if (x.v <= 1)
         return std::min(static_cast<double>(stages - rank), x.m);
     const double chunks = 2.0 * (stages - rank - 1) + (x.v - 1.0) * stages + 1.0;

@@ -324,10 +324,17 @@ double splitSteadyTime(const EvalContext& x, const PerLayer& c, const StageTimes
     tb.overheadSeconds = std::max(0.0, steady - (tb.computeSeconds + tb.recomputeSeconds + tb.tpCommSeconds +
                                                  tb.epCommSeconds + tb.cpCommSeconds + tb.ppCommSeconds +
                                                  tb.offloadSeconds + fsdpInPipeline));
-    const double bubble = (st.sum - st.max) / x.v;
-    tb.bubbleSeconds = bubble;
-    tb.bubbleFraction = steady > 0 ? bubble / steady : 0;
     return fsdpInPipeline;
+}
+
+// The pipeline's idle time in its warm-up and drain (docs/estimation.md, "Pipeline bubble"): 1F1B and GPipe
+// leave (p-1) stage times over v idle; ZB-H1 fills them with deferred weight-gradient (W) work, the paper's
+// (p-1)(T_F + T_B - T_W) with T_B the input gradient alone: the stage time less twice its W.
+double pipelineBubbleSeconds(const EvalContext& x, const StageTimes& st, double weightGradientSeconds) {
+    const double fillAndDrain = (st.sum - st.max) / x.v;
+    if (x.s.training.pipelineSchedule != PipelineSchedule::ZeroBubbleH1 || st.max <= 0)
+        return fillAndDrain;
+    return fillAndDrain * (1.0 - std::clamp(2.0 * weightGradientSeconds / st.max, 0.0, 1.0));
 }
 
 // One layer's parameters on a GPU, times TP: the dense part whole, the routed experts' TP / (ETP x EP) share.
@@ -445,6 +452,11 @@ void computeTime(const EvalContext& x, Plan& plan) {
     im.microbatches = x.m;
     im.layersPerStage = x.Ls;
     const double fsdpInPipeline = splitSteadyTime(x, c, st, tb);
+    im.stageForwardSeconds = st.maxLayers * lt.fwd();
+    im.stageBackwardSeconds = st.maxLayers * lt.bwd();
+    im.backwardWeightSeconds = st.maxLayers * lt.gemmFwd; // half the backward's GEMMs
+    tb.bubbleSeconds = pipelineBubbleSeconds(x, st, im.backwardWeightSeconds);
+    tb.bubbleFraction = x.m * st.max > 0 ? tb.bubbleSeconds / (x.m * st.max) : 0;
     const double pipeline = x.m * st.max + tb.bubbleSeconds;
 
     const double stageParams = largestStageParams(x, st);

@@ -81,6 +81,10 @@ void layoutNotes(LaunchSettings& out, const Scenario& s) {
                             std::to_string(effectiveShardDegree(s)) +
                             " ranks (MiCS, mics_shard_size, needs stage 3), so memory per GPU will be lower "
                             "and the gradient reduction wider than planned.");
+    if (l.pp > 1 && t.pipelineSchedule != PipelineSchedule::OneFOneB)
+        out.notes.push_back("DeepSpeed's pipeline engine runs 1F1B (TrainSchedule) only: it has no " +
+                            std::string(toString(t.pipelineSchedule)) +
+                            " schedule, so the bubble and activation memory will be 1F1B's.");
     if (l.pp > 1 && t.zeroStage >= 2)
         out.notes.push_back("DeepSpeed's pipeline engine supports ZeRO stages 0 and 1 only; with PP " +
                             std::to_string(l.pp) + " use stage 1.");

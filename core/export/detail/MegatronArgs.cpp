@@ -84,6 +84,9 @@ void parallelismArgs(ArgList& a, const Scenario& s) {
         else
             a.arg("--num-virtual-stages-per-pipeline-rank", n(l.vpp));
     }
+    if (l.pp > 1 && t.pipelineSchedule != PipelineSchedule::OneFOneB)
+        a.comment("Megatron-LM has no " + std::string(toString(t.pipelineSchedule)) +
+                  " pipeline schedule: it runs 1F1B (interleaved with virtual stages); torchtitan has it");
     if (splitCounts) {
         a.arg("--account-for-embedding-in-pipeline-split", {},
               "the embedding counts as one layer of the split");

@@ -85,11 +85,26 @@ void dataParallelKeys(TomlText& a, const Scenario& s) {
 void pipelineKeys(TomlText& a, const Scenario& s) {
     const Layout& l = s.layout;
     a.kv("pipeline_parallel_microbatch_size", n(l.microBatch));
-    if (l.vpp <= 1) {
+    const PipelineSchedule schedule = s.training.pipelineSchedule;
+    if (schedule == PipelineSchedule::GPipe) {
+        a.kv("pipeline_parallel_schedule", quoted("GPipe"), "all forwards, then all backwards");
+        return;
+    }
+    const bool zeroBubble = schedule == PipelineSchedule::ZeroBubbleH1;
+    if (l.vpp <= 1 && !zeroBubble) {
         a.kv("pipeline_parallel_schedule", quoted("1F1B"));
         return;
     }
-    a.kv("pipeline_parallel_schedule", quoted("Interleaved1F1B"), std::to_string(l.vpp) + " stages per rank");
+    // torch's zero-bubble schedules are multi-stage classes: InterleavedZeroBubble is ZB-H1 looped over the
+    // rank's stages (one stage per rank when the layers per stage say so); ZBVZeroBubble its V-shaped
+    // variant.
+    if (zeroBubble)
+        a.kv("pipeline_parallel_schedule", quoted("InterleavedZeroBubble"),
+             std::to_string(l.vpp) + (l.vpp == 1 ? " stage" : " stages") +
+                 " per rank; ZBVZeroBubble is the V-shaped schedule for 2");
+    else
+        a.kv("pipeline_parallel_schedule", quoted("Interleaved1F1B"),
+             std::to_string(l.vpp) + " stages per rank");
     const long long chunks = static_cast<long long>(l.pp) * l.vpp;
     if (chunks > 0 && s.model.layers % chunks == 0 && !pipelineSplitCountsEmbeddingAndLoss(s))
         a.kv("pipeline_parallel_layers_per_stage", n(s.model.layers / chunks));

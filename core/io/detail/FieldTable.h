@@ -93,8 +93,8 @@ template <typename T>
 void writeFields(Json& j, const T& object, std::span<const Field<std::type_identity_t<T>>> fields) {
     for (const Field<T>& field : fields) {
         Json value = fieldValue(field, object);
-        if (field.writtenOnlyWhenPositive && !(value.template get<double>() > 0))
-            continue;
+        if (value.is_null() || (field.writtenOnlyWhenPositive && !(value.template get<double>() > 0)))
+            continue; // a custom key's writer returns null for "leave it out"
         j[field.key] = std::move(value);
     }
 }
