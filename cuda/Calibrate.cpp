@@ -51,6 +51,8 @@ private:
     detail::TimingPlan m_plan;
     int m_done = 0;
     int m_total = 0;
+    std::vector<int> m_ordinals; // CUDA device numbers of the usable GPUs, in order
+    bool m_commMethodNoted = false;
 
     // False when the callback asked to cancel.
     bool report(const char* phase, const std::string& item) {
@@ -78,6 +80,28 @@ private:
         return false;
     }
 
+    // Records a correctness check (a note when it failed); whether it passed.
+    bool addCheck(CorrectnessCheck check) {
+        if (!check.passed)
+            m_result.notes.push_back("correctness check failed: " + check.what + ": " + check.detail);
+        m_result.checks.push_back(std::move(check));
+        return m_result.checks.back().passed;
+    }
+
+    // Says once how the collectives were driven (CommMeasurement::method).
+    void noteCommMethod(const CommMeasurement& m) {
+        if (m.method.empty() || m_commMethodNoted)
+            return;
+        m_commMethodNoted = true;
+        m_result.notes.push_back(
+            "NCCL collectives timed as " + m.method +
+            (m.method.starts_with("CUDA graph")
+                 ? " (captured once, so one host thread's enqueue time is left out, as a "
+                   "job with one process per GPU sees it)"
+                 : " (small messages include the host's enqueue time; a job with one "
+                   "process per GPU runs them faster)"));
+    }
+
     void addLibrary(const std::string& lib) {
         if (lib.empty())
             return;
@@ -93,14 +117,21 @@ private:
             return;
         }
         const int count = static_cast<int>(gpus.size());
-        if (m_req.device < 0 || m_req.device >= count) {
-            m_result.error =
-                "GPU " + std::to_string(m_req.device) + " does not exist (this machine has " +
-                std::to_string(count) +
-                (count == 1 ? " GPU, number 0)" : " GPUs, numbered 0 to " + std::to_string(count - 1) + ")");
+        // One numbering throughout: CUDA device numbers (DeviceInfo::index), which NCCL uses too; a GPU
+        // that failed its query leaves a gap rather than shifting the others.
+        const auto chosen = std::find_if(gpus.begin(), gpus.end(),
+                                         [&](const DeviceInfo& d) { return d.index == m_req.device; });
+        if (chosen == gpus.end()) {
+            std::string usable;
+            for (const auto& d : gpus)
+                usable += (usable.empty() ? "" : ", ") + std::to_string(d.index);
+            m_result.error = "GPU " + std::to_string(m_req.device) +
+                             " does not exist or cannot be used (usable GPUs: " + usable + ")";
             return;
         }
-        m_result.device = gpus[static_cast<std::size_t>(m_req.device)];
+        m_result.device = *chosen;
+        for (const auto& d : gpus)
+            m_ordinals.push_back(d.index);
         const DeviceInfo& dev = m_result.device;
         const bool fp8Supported = dev.ccMajor > 8 || (dev.ccMajor == 8 && dev.ccMinor >= 9);
         const bool fp8 = m_req.fp8 && fp8Supported;
@@ -157,6 +188,10 @@ private:
         std::vector<GemmDtype> dtypes{GemmDtype::Bf16};
         if (fp8)
             dtypes.push_back(GemmDtype::Fp8);
+        if (m_req.verify)
+            for (GemmDtype dtype : dtypes)
+                if (!addCheck((*bench)->verify(dtype)) && !stillUsable())
+                    return false;
         for (GemmDtype dtype : dtypes) {
             for (const GemmShape& shape : m_req.gemms) {
                 if (!report("GEMM", shapeItem(dtype, shape)))
@@ -218,7 +253,9 @@ private:
         const double largest = *std::max_element(m_req.commBytes.begin(), m_req.commBytes.end());
         if (!report("NCCL", "opening NCCL on " + std::to_string(gpus) + " GPUs"))
             return false;
-        auto bench = detail::NcclBench::open(gpus, largest);
+        auto bench = detail::NcclBench::open(
+            std::vector<int>(m_ordinals.begin(), m_ordinals.begin() + static_cast<std::ptrdiff_t>(gpus)),
+            largest);
         if (!bench) {
             m_result.notes.push_back("NCCL collectives: not measured: " + bench.error());
             m_done += items;
@@ -226,6 +263,12 @@ private:
         }
         addLibrary((*bench)->libraryVersion());
         m_result.gpuCount = (*bench)->ranks();
+        if (m_req.verify && !addCheck((*bench)->verifyAllReduce()) && !(*bench)->usable()) {
+            m_result.notes.push_back("NCCL collectives: not measured, the correctness check failed");
+            m_done += items;
+            bench->reset();
+            return stillUsable();
+        }
         if ((*bench)->maxBytes() < largest)
             m_result.notes.push_back("NCCL: messages above " + detail::bytesText((*bench)->maxBytes()) +
                                      " skipped (GPU memory)");
@@ -238,6 +281,7 @@ private:
                     return false;
                 m_result.comm.push_back((*bench)->run(op, bytes, m_plan));
                 ++m_done;
+                noteCommMethod(m_result.comm.back());
                 if (!(*bench)->usable()) {
                     m_result.notes.push_back("NCCL: stopped after an error: " + m_result.comm.back().error);
                     m_done = before + items;

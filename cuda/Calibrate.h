@@ -20,6 +20,7 @@ struct CalibrationRequest {
     std::vector<double> hbmBytes;  // buffer sizes for the bandwidth benchmarks
     std::vector<double> commBytes; // NCCL message sizes (with two or more GPUs)
     bool nccl = true;
+    bool verify = true;             // correctness checks before timing (CorrectnessCheck)
     int maxGpus = 0;                // GPUs the collectives span (0: all local GPUs)
     int warmup = 3;                 // untimed runs before timing
     int repetitions = 10;           // timed runs; the median is reported
@@ -41,7 +42,8 @@ struct CalibrationResult {
     std::vector<SustainedGemm> sustained; // one per GEMM type held (bf16, fp8)
     std::vector<HbmMeasurement> hbm;
     std::vector<CommMeasurement> comm;
-    std::vector<std::string> notes; // skipped parts and why ("fp8: needs compute capability 8.9")
+    std::vector<CorrectnessCheck> checks; // when the request asked for them
+    std::vector<std::string> notes;       // skipped parts and why ("fp8: needs compute capability 8.9")
     double elapsedSeconds = 0;
 };
 

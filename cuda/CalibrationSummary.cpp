@@ -93,4 +93,14 @@ std::vector<std::string> measurementSummary(const CalibrationResult& result, con
     return lines;
 }
 
+AcceptanceBounds acceptanceBounds(const std::string& presetId) {
+    AcceptanceBounds b;
+    for (const char* hopper : {"h100-sxm", "h800-sxm", "h200-sxm"})
+        if (presetId.starts_with(hopper)) {
+            b = {0.60, 0.55, 0.75, 0.5, true};
+            return b;
+        }
+    return b;
+}
+
 } // namespace lp::calib

@@ -1,6 +1,7 @@
 // GPU detection: which local GPUs there are, or why there are none; what the build and the machine provide.
 #include "cuda/Device.h"
 
+#include "cuda/GpuDiagnosis.h"
 #include "cuda/detail/CudaUtil.h"
 #include "cuda/detail/DynamicLibs.h"
 
@@ -16,10 +17,19 @@ namespace {
 
 std::string noGpuReason(cudaError_t e) {
     switch (e) {
-    case cudaErrorInsufficientDriver:
-        return detail::cudaErrorText(e) +
-               ": no NVIDIA driver is installed, or it is older than this build's CUDA runtime " +
-               cudaVersionString(CUDART_VERSION) + "; install or update the NVIDIA driver";
+    case cudaErrorInsufficientDriver: {
+        int driverCuda = 0;
+        (void)cudaDriverGetVersion(&driverCuda);
+        (void)cudaGetLastError();
+        if (driverCuda <= 0)
+            return detail::cudaErrorText(e) + ": no NVIDIA driver is installed (this build's CUDA runtime " +
+                   cudaVersionString(CUDART_VERSION) + " needs driver " + minimumDriverFor(CUDART_VERSION) +
+                   " or newer)";
+        return detail::cudaErrorText(e) + ": " +
+               insufficientDriverAdvice(localDriverFacts(driverCuda, CUDART_VERSION));
+    }
+    case cudaErrorSystemNotReady:
+        return detail::cudaErrorText(e) + ": " + systemNotReadyAdvice();
     case cudaErrorNoDevice: {
         std::string out = detail::cudaErrorText(e);
         if (const char* visible = std::getenv("CUDA_VISIBLE_DEVICES"))
@@ -106,12 +116,12 @@ std::vector<DeviceInfo> detectGpus(std::string* whyNot) {
     if (e != cudaSuccess) {
         (void)cudaGetLastError();
         if (whyNot)
-            *whyNot = noGpuReason(e);
+            *whyNot = noGpuMessage(noGpuReason(e));
         return out;
     }
     if (count <= 0) {
         if (whyNot)
-            *whyNot = noGpuReason(cudaErrorNoDevice);
+            *whyNot = noGpuMessage(noGpuReason(cudaErrorNoDevice));
         return out;
     }
     std::string firstError;
@@ -123,7 +133,7 @@ std::vector<DeviceInfo> detectGpus(std::string* whyNot) {
             firstError = d.error();
     }
     if (out.empty() && whyNot)
-        *whyNot = firstError;
+        *whyNot = noGpuMessage(firstError);
     return out;
 }
 

@@ -1,5 +1,6 @@
 // The device entry points of a build without CUDA: they say so, and how to get it.
 #include "cuda/Device.h"
+#include "cuda/GpuDiagnosis.h"
 
 namespace lp::calib {
 
@@ -17,7 +18,7 @@ std::string runtimeLibraries() {
 
 std::vector<DeviceInfo> detectGpus(std::string* whyNot) {
     if (whyNot)
-        *whyNot = kNoCudaBuildMessage;
+        *whyNot = noGpuMessage(kNoCudaBuildMessage);
     return {};
 }
 

@@ -47,6 +47,8 @@ struct GemmMeasurement {
     GemmDtype dtype = GemmDtype::Bf16;
     Stats seconds;
     double flopsPerSecond = 0; // achieved, from the median
+    int algorithmsTimed = 0;   // cuBLASLt heuristic candidates timed
+    int algorithmRank = 0;     // the fastest one's place in the heuristic's list (0: its first choice)
     std::string error;         // non-empty: not measured (why)
     bool ok() const { return error.empty() && seconds.samples > 0; }
 };
@@ -85,8 +87,19 @@ struct CommMeasurement {
     Stats seconds;
     double algBytesPerSecond = 0; // bytes / time
     double busBytesPerSecond = 0; // nccl-tests bus bandwidth: all-reduce x 2(n-1)/n, gathers x (n-1)/n
+    // How it was driven: "CUDA graph of 16 per GPU" (the host's enqueue time left out, as a job with one
+    // process per GPU sees it) or "one host thread enqueuing on every GPU" (after a failed capture).
+    std::string method;
     std::string error;
     bool ok() const { return error.empty() && seconds.samples > 0; }
+};
+
+// A check that a benchmark computes the right thing, not only fast: a GEMM against a host reference, an
+// all-reduce of known values.
+struct CorrectnessCheck {
+    std::string what; // "bf16 GEMM 320x192x208 (A transposed) against a host reference"
+    bool passed = false;
+    std::string detail; // "exact", "element (3, 7): 12 instead of 13", or why it could not run
 };
 
 } // namespace lp::calib

@@ -52,34 +52,74 @@ std::string applyHold(const CalibrationResult& r, GemmDtype dtype, core::Curve& 
 }
 } // namespace
 
+namespace {
+
+// The lower-case words of a device name: "NVIDIA A100-SXM4-80GB" -> nvidia, a100, sxm4, 80gb.
+std::vector<std::string> nameWords(const std::string& name) {
+    std::vector<std::string> words;
+    std::string word;
+    for (char c : core::asciiLower(name)) {
+        if (c == ' ' || c == '-' || c == '_') {
+            if (!word.empty())
+                words.push_back(std::move(word));
+            word.clear();
+        } else {
+            word += c;
+        }
+    }
+    if (!word.empty())
+        words.push_back(std::move(word));
+    return words;
+}
+
+// The preset id of a device's model word, or "" for a model without a preset of its own.
+std::string presetIdOf(const std::string& model, bool pcie, bool nvl, double memoryBytes) {
+    if (model == "gb300" || model == "gb200" || model == "b200" || model == "l40s")
+        return model;
+    if (pcie || nvl) // "H100 NVL", "H200 NVL": PCIe cards with their own figures
+        return model == "h100" && pcie ? "h100-pcie-80gb" : "";
+    if (model == "h200")
+        return "h200-sxm-141gb";
+    if (model == "h800")
+        return "h800-sxm-80gb";
+    if (model == "h100")
+        return memoryBytes > 90e9 ? "h100-sxm-96gb" : "h100-sxm-80gb";
+    if (model == "a100")
+        return memoryBytes > 60e9 ? "a100-sxm-80gb" : "a100-sxm-40gb";
+    return ""; // gh200, h20, b100, ...: their data-sheet figures differ from every preset's
+}
+
+} // namespace
+
 const core::GpuPreset* matchGpuPreset(const DeviceInfo& device) {
     if (const core::GpuPreset* exact = core::findGpuPreset(device.name))
         return exact;
-    const std::string name = core::asciiLower(device.name);
-    const auto has = [&](std::string_view token) { return name.find(token) != std::string::npos; };
-    const bool pcie = has("pcie");
-    const bool nvl = has(" nvl"); // "H100 NVL", "H200 NVL": PCIe cards with their own figures
-    std::string id;
-    if (has("gb300"))
-        id = "gb300";
-    else if (has("gb200"))
-        id = "gb200";
-    else if (has("b200"))
-        id = "b200";
-    else if (has("h200"))
-        id = pcie || nvl ? "" : "h200-sxm-141gb";
-    else if (has("h800"))
-        id = pcie || nvl ? "" : "h800-sxm-80gb";
-    else if (has("h100"))
-        id = pcie                        ? "h100-pcie-80gb"
-             : nvl                       ? ""
-             : device.memoryBytes > 90e9 ? "h100-sxm-96gb"
-                                         : "h100-sxm-80gb";
-    else if (has("a100"))
-        id = pcie ? "" : device.memoryBytes > 60e9 ? "a100-sxm-80gb" : "a100-sxm-40gb";
-    else if (has("l40s"))
-        id = "l40s";
-    return id.empty() ? nullptr : core::findGpuPreset(id);
+    // Whole words, so that "GH200" is not an H200 nor "H20" an H200.
+    const std::vector<std::string> words = nameWords(device.name);
+    const auto has = [&](std::string_view w) {
+        return std::find(words.begin(), words.end(), w) != words.end();
+    };
+    static const char* const kModels[] = {"gb300", "gb200", "b200", "gh200", "h200", "h800",
+                                          "h100",  "h20",   "a100", "l40s",  "b100"};
+    for (const char* model : kModels)
+        if (has(model)) {
+            const std::string id = presetIdOf(model, has("pcie"), has("nvl"), device.memoryBytes);
+            return id.empty() ? nullptr : core::findGpuPreset(id);
+        }
+    return nullptr;
+}
+
+double dataSheetClockHz(const DeviceInfo& d) {
+    // The clock NVIDIA quotes the tensor peak at: A100 312 TFLOP/s = 108 SMs x 1,410 MHz x 2048; H100 SXM
+    // 989 = 132 x 1,830 MHz x 4096 (the H100 reports a 1,980 MHz maximum boost clock, 8% above it).
+    double quoted = 0;
+    if (d.ccMajor == 8 && d.ccMinor == 0)
+        quoted = 1.41e9;
+    else if (d.ccMajor == 9)
+        quoted = 1.83e9;
+    if (quoted > 0 && (d.smClockHz <= 0 || d.smClockHz > quoted))
+        return quoted;
+    return d.smClockHz;
 }
 
 double flopsPerClockPerSm(int ccMajor, int ccMinor) {
@@ -100,7 +140,7 @@ core::GpuSpec estimateGpuSpec(const DeviceInfo& d) {
     core::GpuSpec g;
     g.id.clear();
     g.name = d.name;
-    g.peakFlops16 = d.smCount * d.smClockHz * flopsPerClockPerSm(d.ccMajor, d.ccMinor);
+    g.peakFlops16 = d.smCount * dataSheetClockHz(d) * flopsPerClockPerSm(d.ccMajor, d.ccMinor);
     const bool fp8 = d.ccMajor > 8 || (d.ccMajor == 8 && d.ccMinor >= 9);
     g.peakFlops8 = fp8 ? 2.0 * g.peakFlops16 : 0.0;
     g.hbmBytes = d.memoryBytes;
@@ -116,6 +156,14 @@ core::GpuSpec estimateGpuSpec(const DeviceInfo& d) {
         g.nvlinkBandwidth = 32e9;
     g.source = "estimated by the calibration from the device's SM count, clocks and memory bus";
     return g;
+}
+
+bool isSkinnySweepShape(const GemmShape& shape) {
+    return shape.label.starts_with("skinny");
+}
+
+std::string unknownGpuText(const DeviceInfo& device) {
+    return "unknown GPU \"" + device.name + "\": no GPU preset has its data-sheet figures";
 }
 
 std::expected<Reference, std::string>
@@ -145,14 +193,15 @@ chooseReference(const DeviceInfo& device, const core::Scenario* scenario, const 
     if (scenario && estimate.peakFlops16 > 0 && scenario->cluster.gpu.peakFlops16 > 0 &&
         std::abs(scenario->cluster.gpu.peakFlops16 / estimate.peakFlops16 - 1.0) <= 0.35) {
         ref.gpu = scenario->cluster.gpu;
-        ref.how = "the scenario's GPU " + ref.gpu.id + " (no GPU preset matches \"" + device.name +
-                  "\"; the scenario's peak is within 35% of the device's estimate)";
+        ref.how = "the scenario's GPU " + ref.gpu.id + " (" + unknownGpuText(device) +
+                  "; the scenario's peak is within 35% of the device's estimate)";
         return ref;
     }
     ref.gpu = estimate;
     ref.estimated = true;
-    ref.how = "figures estimated from the device (no GPU preset matches \"" + device.name +
-              "\"; name one with --gpu for exact data-sheet figures)";
+    ref.how = "figures estimated from the device's SM count and clocks (" + unknownGpuText(device) +
+              "; the estimate can be far off, e.g. for export-limited parts: name a preset with --gpu "
+              "only when its data-sheet figures are this GPU's)";
     return ref;
 }
 
@@ -246,10 +295,19 @@ std::expected<void, std::string> addGemmCurves(const CalibrationResult& r, const
                                                const core::HardwareProfile& base, BuiltProfile& out) {
     std::vector<std::pair<double, double>> bf16, fp8;
     std::string firstGemmError;
+    std::string skinny;
     for (const auto& g : r.gemms) {
         if (!g.ok() || !(g.flopsPerSecond > 0)) {
             if (firstGemmError.empty() && !g.error.empty())
                 firstGemmError = g.shape.label + ": " + g.error;
+            continue;
+        }
+        if (isSkinnySweepShape(g.shape)) {
+            const double peak = g.dtype == GemmDtype::Bf16 ? gpu.peakFlops16 : gpu.peakFlops8;
+            if (peak > 0)
+                skinny += (skinny.empty() ? "" : ", ") + std::string(toString(g.dtype)) + " " +
+                          std::to_string(g.shape.m) + "x" + std::to_string(g.shape.n) + "x" +
+                          std::to_string(g.shape.k) + " " + percentText(g.flopsPerSecond / peak);
             continue;
         }
         if (g.dtype == GemmDtype::Bf16)
@@ -260,6 +318,12 @@ std::expected<void, std::string> addGemmCurves(const CalibrationResult& r, const
     if (bf16.empty())
         return std::unexpected("no bf16 GEMM was measured, so there is no profile to write" +
                                (firstGemmError.empty() ? std::string() : " (" + firstGemmError + ")"));
+    if (!skinny.empty())
+        out.notes.push_back(
+            "skinny sweep GEMMs kept out of the curves, which are looked up by FLOPs for the "
+            "layers' shapes (a skinny shape is memory-bound where a square one of equal FLOPs "
+            "is not): " +
+            skinny);
     core::HardwareProfile& p = out.profile;
     addGemmCurve(r, GemmDtype::Bf16, bf16, gpu.peakFlops16, p.gemmEfficiency, out.notes);
     if (!fp8.empty())
@@ -288,24 +352,31 @@ double hbmBandwidth(const CalibrationResult& r, HbmMethod method) {
     return plateau.empty() ? largestBandwidth : core::median(plateau, 0.0);
 }
 
-// HBM: the read-write kernel, else the device-to-device copy.
+// HBM: the better of the read-write kernel and the device-to-device copy. Training's memory-bound kernels
+// (fused elementwise, norms, optimizer steps) are tuned to stream as fast as the GPU allows, so the slower
+// method is a limit of that benchmark, not of the memory.
 void addHbmEfficiency(const CalibrationResult& r, const core::GpuSpec& gpu, const core::HardwareProfile& base,
                       BuiltProfile& out) {
-    double hbm = hbmBandwidth(r, HbmMethod::Kernel);
-    const char* hbmSource = "read-write kernel";
-    if (!(hbm > 0)) {
-        hbm = hbmBandwidth(r, HbmMethod::Memcpy);
-        hbmSource = "device-to-device copy";
-    }
+    const double kernel = hbmBandwidth(r, HbmMethod::Kernel);
+    const double copy = hbmBandwidth(r, HbmMethod::Memcpy);
+    const double hbm = std::max(kernel, copy);
     if (!(hbm > 0 && gpu.hbmBandwidth > 0)) {
         out.notes.push_back("HBM efficiency: not measured, kept from " + base.name);
         return;
     }
+    const auto gbs = [](double bytesPerSecond) { return std::to_string(std::llround(bytesPerSecond / 1e9)); };
+    std::string source;
+    if (kernel > 0 && copy > 0)
+        source = std::string(kernel >= copy ? "read-write kernel" : "device-to-device copy") +
+                 ", the better of the kernel (" + gbs(kernel) + " GB/s) and the copy (" + gbs(copy) +
+                 " GB/s): a tuned memory-bound kernel reaches the faster one";
+    else
+        source = kernel > 0 ? "read-write kernel (the copy was not measured)"
+                            : "device-to-device copy (the kernel was not measured)";
     double& efficiency = out.profile.kernels.hbmEfficiency;
     efficiency = std::clamp(hbm / gpu.hbmBandwidth, 1e-3, 1.5);
-    out.notes.push_back(std::string("HBM efficiency from the ") + hbmSource + ": " +
-                        std::to_string(std::llround(hbm / 1e9)) + " GB/s, " + percentText(efficiency) +
-                        " of " + std::to_string(std::llround(gpu.hbmBandwidth / 1e9)) + " GB/s");
+    out.notes.push_back("HBM efficiency from the " + source + ": " + gbs(hbm) + " GB/s, " +
+                        percentText(efficiency) + " of " + gbs(gpu.hbmBandwidth) + " GB/s");
 }
 
 // NVLink collectives: bus bandwidth over the nominal NVLink bandwidth by message size, the ring model's

@@ -247,16 +247,21 @@ std::expected<CalibrateSetup, CliError> parseCalibrateArgs(const Args& argv) {
 
 // The GPUs of this machine, and the one the benchmarks run on.
 std::expected<std::vector<calib::DeviceInfo>, CliError> detectDevices(int device) {
-    if (!calib::hasCudaSupport())
-        return std::unexpected(noGpu(std::string("no usable GPU: ") + calib::kNoCudaBuildMessage));
     std::string why;
-    std::vector<calib::DeviceInfo> gpus = calib::detectGpus(&why);
+    std::vector<calib::DeviceInfo> gpus = calib::detectGpus(&why); // says so in a build without CUDA
     if (gpus.empty())
         return std::unexpected(noGpu("no usable GPU: " + why));
-    if (device >= static_cast<int>(gpus.size()))
-        return std::unexpected(badValue("--device", "GPU " + std::to_string(device) +
-                                                        " does not exist (this machine has " +
-                                                        std::to_string(gpus.size()) + ")"));
+    // --device is the CUDA device number (as in nvidia-smi and CUDA_VISIBLE_DEVICES), not a list position:
+    // a GPU that failed its query leaves a gap.
+    if (!std::any_of(gpus.begin(), gpus.end(),
+                     [&](const calib::DeviceInfo& d) { return d.index == device; })) {
+        std::string usable;
+        for (const auto& d : gpus)
+            usable += (usable.empty() ? "" : ", ") + std::to_string(d.index);
+        return std::unexpected(
+            badValue("--device", "GPU " + std::to_string(device) +
+                                     " does not exist or cannot be used (usable GPUs: " + usable + ")"));
+    }
     return gpus;
 }
 
@@ -289,7 +294,8 @@ int runCalibrate(const Args& argv) {
     const auto gpus = detectDevices(ca.device);
     if (!gpus)
         return reportError(gpus.error(), jsonOut);
-    const calib::DeviceInfo& device = (*gpus)[static_cast<std::size_t>(ca.device)];
+    const calib::DeviceInfo& device = *std::find_if(
+        gpus->begin(), gpus->end(), [&](const calib::DeviceInfo& d) { return d.index == ca.device; });
     const core::Scenario* scenario = ca.scenarioGiven ? &setup->scenario : nullptr;
     auto ref = calib::chooseReference(device, scenario, setup->gpuId);
     if (!ref)

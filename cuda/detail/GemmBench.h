@@ -14,8 +14,9 @@ namespace lp::calib::detail {
 struct PreparedGemm;
 
 // cuBLASLt GEMMs on one device: D[m x n] = A[m x k] B[k x n] with A transposed (the "TN" layout that
-// fp8 requires and that weights commonly use), fp32 accumulation, beta = 0, the heuristic's first
-// algorithm and a 32 MiB workspace. Operands are filled with random values.
+// fp8 requires and that weights commonly use), fp32 accumulation, beta = 0 and a 32 MiB workspace; the
+// fastest of the heuristic's first few algorithms (as cuBLASLt's own auto-tuning samples do), each timed
+// briefly. Operands are filled with random values.
 class GemmBench {
 public:
     static std::expected<std::unique_ptr<GemmBench>, std::string> open(TimedStream& stream);
@@ -29,6 +30,9 @@ public:
     SustainedGemm hold(const GemmMeasurement& burst, double seconds, const TimingPlan& plan,
                        const std::function<bool()>& keepGoing = {});
     std::string libraryVersion() const;
+    // A non-square GEMM (320 x 192 x 208, A transposed as in the benchmarks) of small integers against
+    // a host reference: every element must be exact.
+    CorrectnessCheck verify(GemmDtype dtype);
 
 private:
     struct Impl;
@@ -36,6 +40,8 @@ private:
     std::expected<std::unique_ptr<PreparedGemm>, std::string> prepare(const GemmShape& shape,
                                                                       GemmDtype dtype);
     Launch launcher(const PreparedGemm& g) const;
+    // Times the heuristic's candidates briefly and keeps the fastest in g; "" or the error.
+    std::string chooseFastestAlgorithm(PreparedGemm& g, const TimingPlan& plan);
     std::unique_ptr<Impl> m_impl;
 };
 

@@ -42,10 +42,30 @@ __global__ void fillFp8Kernel(__nv_fp8_e4m3* data, std::size_t count, std::uint3
         data[i] = __nv_fp8_e4m3(uniformSigned(i, seed));
 }
 
+// Each thread keeps kUnroll 16-byte loads in flight before its stores: with one, the H200 streamed 81% of
+// its nominal bandwidth against cudaMemcpy's 88% (too few bytes in flight to cover the memory latency).
+constexpr int kUnroll = 4;
+
 __global__ void readWriteKernel(const float4* __restrict__ in, float4* __restrict__ out, std::size_t count) {
-    const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-    for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
-         i += stride) {
+    const std::size_t threads = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+    const std::size_t first = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    std::size_t i = first;
+    // Whole rounds: element i + u x threads for u < kUnroll, then the next round.
+    for (; i + (kUnroll - 1) * threads < count; i += kUnroll * threads) {
+        float4 v[kUnroll];
+#pragma unroll
+        for (int u = 0; u < kUnroll; ++u)
+            v[u] = in[i + u * threads];
+#pragma unroll
+        for (int u = 0; u < kUnroll; ++u) {
+            v[u].x *= 1.0001f;
+            v[u].y *= 1.0001f;
+            v[u].z *= 1.0001f;
+            v[u].w *= 1.0001f;
+            out[i + u * threads] = v[u];
+        }
+    }
+    for (; i < count; i += threads) { // the remainder
         float4 v = in[i];
         v.x *= 1.0001f;
         v.y *= 1.0001f;

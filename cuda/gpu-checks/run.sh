@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The GPU checks of docs/calibration.md, in one go, on a machine with an NVIDIA GPU:
-#   1. ctest -L gpu (gpu_calibration, gpu_cli_calibrate) and the no-GPU check with the GPU hidden;
+#   1. ctest -L gpu (gpu_calibration, gpu_cli_calibrate) with LP_EXPECT_GPU=1 (a GPU that cannot be used
+#      fails them), and the no-GPU check with the GPU hidden;
 #   2. a full `calibrate` on the default scenario's shapes, the profile and the log kept, with the SM clock
 #      and power logged by nvidia-smi meanwhile;
-#   3. `evaluate` of the default scenario on this GPU with the built-in and with the measured profile;
+#   3. `evaluate` of the default scenario on the GPU preset calibrate detected (the profile's gpu_id, also
+#      its file name: h100-sxm-80gb-measured.json), with the built-in and with the measured profile;
 #   4. attention.py (PyTorch SDPA flash attention), a cross-check of the built-in attention figures.
 # Usage: cuda/gpu-checks/run.sh [BUILD_DIR] [OUT_DIR]   (BUILD_DIR built with LP_BUILD_CUDA=ON; it may have
 # been built on another machine: the paths in its CTestTestfile.cmake files are rewritten to this tree).
@@ -16,13 +18,14 @@ mkdir -p "$OUT_DIR"
 CLI=$BUILD/app/layout-planner-cli
 log() { printf '== %s\n' "$*"; }
 
-# cuBLASLt and NCCL are loaded at run time: add the folders that hold them (toolkit or pip wheels).
-for lib in libcublasLt.so.13 libnccl.so.2; do
-  if ! ldconfig -p 2>/dev/null | grep -q "$lib"; then
-    f=$(find /usr/local /opt /usr/lib -name "$lib" 2>/dev/null | head -1)
-    [ -n "$f" ] && export LD_LIBRARY_PATH="$(dirname "$f")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-  fi
-done
+# shellcheck source=lib.sh
+. "$ROOT/cuda/gpu-checks/lib.sh"
+
+# cuBLASLt and NCCL are loaded at run time: add the folders that hold them (toolkits, pip wheels in a
+# virtual environment or under $HOME, CUDA 13 or 12).
+while read -r dir; do
+  [ -n "$dir" ] && export LD_LIBRARY_PATH="$dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+done < <(library_dirs)
 log "LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}"
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem,power.limit,temperature.gpu \
   --format=csv 2>&1 | tee "$OUT_DIR/gpu.txt"
@@ -41,7 +44,7 @@ if [ -n "$old_cmake" ] && [ -n "$new_cmake" ] && [ "$old_cmake" != "$new_cmake" 
 fi
 
 log "ctest -L gpu"
-timeout 200 ctest --test-dir "$BUILD" -L gpu -V > "$OUT_DIR/ctest-gpu.log" 2>&1; gpu_rc=$?
+LP_EXPECT_GPU=1 timeout 200 ctest --test-dir "$BUILD" -L gpu -V > "$OUT_DIR/ctest-gpu.log" 2>&1; gpu_rc=$?
 log "ctest -R cli_calibrate_no_gpu"
 timeout 40 ctest --test-dir "$BUILD" -R cli_calibrate_no_gpu --output-on-failure > "$OUT_DIR/ctest-nogpu.log" 2>&1; nogpu_rc=$?
 
@@ -53,23 +56,31 @@ if command -v nvidia-smi > /dev/null; then
     --format=csv -lms 500 > "$OUT_DIR/smi.csv" 2>&1 &
   smi_pid=$!
 fi
-timeout 200 "$CLI" calibrate --scenario "$ROOT/tests/data/scenarios/default.json" -o "$OUT_DIR/h200-measured.json" \
+timeout 200 "$CLI" calibrate --scenario "$ROOT/tests/data/scenarios/default.json" -o "$OUT_DIR/measured.json" \
   > "$OUT_DIR/calibrate.log" 2>&1; cal_rc=$?
 [ -n "$smi_pid" ] && kill "$smi_pid" 2> /dev/null
 
-if [ -f "$OUT_DIR/h200-measured.json" ]; then
-  "$CLI" evaluate "$ROOT/tests/data/scenarios/default.json" --gpu h200-sxm-141gb > "$OUT_DIR/evaluate.txt" 2>&1
-  "$CLI" evaluate "$ROOT/tests/data/scenarios/default.json" --gpu h200-sxm-141gb --profile "$OUT_DIR/h200-measured.json" \
+# The comparison is made on the GPU preset calibrate detected (the profile's gpu_id), never a fixed one.
+preset=$(preset_from_profile "$OUT_DIR/measured.json")
+if [ -n "$preset" ]; then
+  mv "$OUT_DIR/measured.json" "$OUT_DIR/$preset-measured.json"
+  log "evaluate on $preset: built-in profile, then the measured one"
+  "$CLI" evaluate "$ROOT/tests/data/scenarios/default.json" --gpu "$preset" > "$OUT_DIR/evaluate.txt" 2>&1
+  "$CLI" evaluate "$ROOT/tests/data/scenarios/default.json" --gpu "$preset" --profile "$OUT_DIR/$preset-measured.json" \
     >> "$OUT_DIR/evaluate.txt" 2>&1
+elif [ -f "$OUT_DIR/measured.json" ]; then
+  log "no GPU preset matches this GPU (calibrate.log says why): no comparison with a built-in profile"
 fi
 
 log "attention.py"
 PYTHONUNBUFFERED=1 timeout 150 python3 "$ROOT/cuda/gpu-checks/attention.py" > "$OUT_DIR/attention.txt" 2>&1; att_rc=$?
 
 log "summary"
-grep -E "^[0-9]+: (device|  GEMM|  bf16|  held|  HBM|  NCCL|  note)" "$OUT_DIR/ctest-gpu.log" | head -40
+grep -E "^[0-9]+: (device|  GEMM|  bf16|  fp8|  held|  HBM|  NCCL|  note|  check|  bounds|  all-reduce)" \
+  "$OUT_DIR/ctest-gpu.log" | head -60
 grep -E "tests passed|tests failed|Passed|Failed|Skipped|\*\*\*" "$OUT_DIR/ctest-gpu.log" "$OUT_DIR/ctest-nogpu.log" | head
 grep -E "held|Wrote|note|curve" "$OUT_DIR/calibrate.log" | head -40
 grep -E "MFU|Step time|Profile" "$OUT_DIR/evaluate.txt" 2>/dev/null | head
 cat "$OUT_DIR/attention.txt"
+echo "preset: ${preset:-none}"
 echo "rc: ctest-gpu=$gpu_rc no-gpu=$nogpu_rc calibrate=$cal_rc attention=$att_rc"

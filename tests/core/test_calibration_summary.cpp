@@ -87,4 +87,23 @@ LP_TEST(a_run_that_measured_nothing_says_nothing) {
     LP_CHECK_EQ(calib::measurementSummary(cancelled, core::GpuSpec{}).size(), std::size_t{1});
 }
 
+LP_TEST(hopper_sxm_parts_have_strict_acceptance_bounds) {
+    for (const char* id : {"h100-sxm-80gb", "h100-sxm-96gb", "h200-sxm-141gb", "h800-sxm-80gb"}) {
+        const calib::AcceptanceBounds b = calib::acceptanceBounds(id);
+        LP_CHECK(b.strict);
+        LP_CHECK_EQ(b.bf16, 0.60);
+        LP_CHECK_EQ(b.fp8, 0.55);
+        LP_CHECK_EQ(b.hbm, 0.75);
+        LP_CHECK_EQ(b.allReduce64MiB, 0.5);
+    }
+    for (const char* id : {"a100-sxm-80gb", "h100-pcie-80gb", "", "b200"}) {
+        const calib::AcceptanceBounds b = calib::acceptanceBounds(id);
+        LP_CHECK(!b.strict);
+        LP_CHECK_EQ(b.bf16, 0.2);
+        LP_CHECK_EQ(b.hbm, 0.3);
+        LP_CHECK_EQ(b.fp8, 0.0);
+        LP_CHECK_EQ(b.allReduce64MiB, 0.0);
+    }
+}
+
 LP_TEST_MAIN()
