@@ -1,20 +1,19 @@
 // The Timeline tab: one lane per pipeline rank at 1280x720, following the document's layout live, hover
 // naming the event's micro batch and explaining it, zoom and pan changing the visible span, a second
 // layout compared in the same time scale, and only the visible events painted at pp 64.
+#include "GuiTestSupport.h"
+#include "WindowTestSupport.h"
 #include "core/estimate/Evaluate.h"
 #include "core/estimate/Timeline.h"
 #include "core/search/LayoutSteps.h"
+#include "ui/charts/ChartLegend.h"
 #include "ui/document/ScenarioDocument.h"
 #include "ui/shell/MainWindow.h"
 #include "ui/shell/WindowTabs.h"
 #include "ui/timeline/TimelineLanes.h"
-#include "ui/charts/ChartLegend.h"
 #include "ui/timeline/TimelineScale.h"
 #include "ui/timeline/TimelineView.h"
 #include "ui/widgets/Palette.h"
-
-#include "GuiTestSupport.h"
-#include "WindowTestSupport.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -65,7 +64,8 @@ core::Timeline handBuilt(int ranks, int microBatches) {
             add(core::TimelineKind::Forward, mb, now, forward);
             rank.inFlight.push_back({now, mb + 1.0});
         }
-        add(core::TimelineKind::Idle, -1, now, 2 * (ranks - 1 - r) * backward / 2 + (ranks - 1 - r) * forward);
+        add(core::TimelineKind::Idle, -1, now,
+            2 * (ranks - 1 - r) * backward / 2 + (ranks - 1 - r) * forward);
         for (int mb = 0; mb < microBatches; ++mb) {
             add(core::TimelineKind::Backward, mb, now, backward);
             rank.inFlight.push_back({now, microBatches - mb - 1.0});
@@ -151,7 +151,8 @@ private slots:
         const auto& [event, at] = *forward;
         const QString text = lanes->textAt(at);
         QVERIFY2(text.contains(QStringLiteral("Forward")), qPrintable(text));
-        QVERIFY2(text.contains(QStringLiteral("micro batch %1 of").arg(event.microBatch + 1)), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("micro batch %1 of").arg(event.microBatch + 1)),
+                 qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("rank 1")), qPrintable(text));
         QSignalSpy previewed(&view, &ui::TimelineView::previewRequested);
         QSignalSpy explained(&view, &ui::TimelineView::explainRequested);
@@ -169,7 +170,8 @@ private slots:
         QCOMPARE(explained.last().at(0).toString(), QStringLiteral("bubble_fraction"));
     }
 
-    // Zoom in (button, key, wheel) narrows the visible span, the scroll bar pans it, Fit shows the whole step.
+    // Zoom in (button, key, wheel) narrows the visible span, the scroll bar pans it, Fit shows the whole
+    // step.
     void zoomAndPanChangeTheVisibleSpan() {
         ui::ScenarioDocument doc;
         ui::TimelineView view(&doc);
@@ -261,8 +263,8 @@ private slots:
         QCOMPARE(view.scale()->total(), view.lanes()->timeline().makespanSeconds);
     }
 
-    // pp 64 with 512 micro batches: each lane paints at most one event per pixel column (and per lane), however
-    // many the step holds; zoomed into a tenth of the step, it paints only the events there.
+    // pp 64 with 512 micro batches: each lane paints at most one event per pixel column (and per lane),
+    // however many the step holds; zoomed into a tenth of the step, it paints only the events there.
     void paintsOnlyWhatShows() {
         ui::TimelineScale scale;
         ui::TimelineLanes lanes(&scale);

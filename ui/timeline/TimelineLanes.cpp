@@ -145,14 +145,15 @@ QFont TimelineLanes::headingFont() const {
 // The heading wraps in a narrow window or presentation mode's large fonts rather than being cut.
 int TimelineLanes::headingHeight() const {
     const QFontMetrics fm(headingFont());
-    return fm.boundingRect(QRect(0, 0, std::max(50, width() - 8), 10'000), Qt::TextWordWrap, m_heading).height();
+    return fm.boundingRect(QRect(0, 0, std::max(50, width() - 8), 10'000), Qt::TextWordWrap, m_heading)
+        .height();
 }
 
 void TimelineLanes::paintHeading(QPainter& p) const {
     p.setFont(headingFont());
     p.setPen(palette().color(QPalette::Text));
-    p.drawText(QRect(4, 0, width() - 8, metrics().heading), Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap,
-               m_heading);
+    p.drawText(QRect(4, 0, width() - 8, metrics().heading),
+               Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, m_heading);
     p.setFont(font());
 }
 
@@ -178,7 +179,8 @@ void TimelineLanes::paintRank(QPainter& p, int rank) {
     auto first = std::lower_bound(events.begin() + static_cast<std::ptrdiff_t>(range.begin),
                                   events.begin() + static_cast<std::ptrdiff_t>(range.end), from,
                                   [](const core::TimelineEvent& e, double t) { return e.startSeconds < t; });
-    int lastX[2] = {-1, -1}; // per lane: the last pixel column painted, so sub-pixel events paint once per pixel
+    int lastX[2] = {-1,
+                    -1}; // per lane: the last pixel column painted, so sub-pixel events paint once per pixel
     const QColor bubble = timelineColor(core::TimelineKind::Idle);
     for (auto it = first; it != events.begin() + static_cast<std::ptrdiff_t>(range.end); ++it) {
         const core::TimelineEvent& e = *it;
@@ -207,7 +209,8 @@ void TimelineLanes::paintRank(QPainter& p, int rank) {
         p.fillRect(box, timelineColor(e.kind));
         if (box.width() > 3 && compute)
             p.fillRect(QRect(box.right(), box.top(), 1, box.height()), palette().color(QPalette::Base));
-        if (box.width() > fontMetrics().horizontalAdvance(QStringLiteral("000")) && e.microBatch >= 0 && compute) {
+        if (box.width() > fontMetrics().horizontalAdvance(QStringLiteral("000")) && e.microBatch >= 0 &&
+            compute) {
             p.setPen(e.kind == core::TimelineKind::Forward ? Qt::black : Qt::white);
             p.drawText(box, Qt::AlignCenter, QString::number(e.microBatch + 1));
         }
@@ -220,7 +223,9 @@ void TimelineLanes::paintInFlight(QPainter& p, int rank) const {
     const Metrics m = metrics();
     const int bottom = communicationLaneRect(rank).bottom() + m.inFlight;
     const double perMicroBatch = (m.inFlight - 2) / m_peakInFlight;
-    const auto yOf = [&](double held) { return bottom - static_cast<int>(std::lround(held * perMicroBatch)); };
+    const auto yOf = [&](double held) {
+        return bottom - static_cast<int>(std::lround(held * perMicroBatch));
+    };
     const QColor colour = palette::memory(core::MemoryComponent::Activations);
     auto it = std::upper_bound(r.inFlight.begin(), r.inFlight.end(), m_scale->start(),
                                [](double t, const core::InFlightStep& s) { return t < s.startSeconds; });
@@ -238,15 +243,20 @@ void TimelineLanes::paintInFlight(QPainter& p, int rank) const {
     }
     if (line.isEmpty())
         return;
-    line << QPoint(plotRect().right(), line.last().y());
+    // The count holds until the step ends (the optimizer's end), not past it.
+    const int stepEnd = std::min(plotRect().right(), xAt(m_timeline.makespanSeconds));
+    if (stepEnd > line.last().x())
+        line << QPoint(stepEnd, line.last().y());
     p.setPen(QPen(colour, presentation::penWidth(1.5)));
     p.drawPolyline(line);
     if (peak) {
         p.setPen(palette().color(QPalette::Text));
         QFont small = smallChartFont(font());
         p.setFont(small);
-        p.drawText(QRect(peak->x() + 3, bottom - m.inFlight, width(), m.inFlight), Qt::AlignLeft | Qt::AlignTop,
-                   tr("peak %1 in flight").arg(formatNumber(r.peakInFlight, r.peakInFlight == std::floor(r.peakInFlight) ? 0 : 2)));
+        p.drawText(
+            QRect(peak->x() + 3, bottom - m.inFlight, width(), m.inFlight), Qt::AlignLeft | Qt::AlignTop,
+            tr("peak %1 in flight")
+                .arg(formatNumber(r.peakInFlight, r.peakInFlight == std::floor(r.peakInFlight) ? 0 : 2)));
         p.setFont(font());
     }
 }
@@ -254,15 +264,16 @@ void TimelineLanes::paintInFlight(QPainter& p, int rank) const {
 void TimelineLanes::paintAxis(QPainter& p) const {
     const QRect plot = plotRect();
     const TimeUnit unit = unitFor(m_scale->span());
-    const int maxTicks = std::max(2, plot.width() / (fontMetrics().horizontalAdvance(QStringLiteral("0000.0")) * 2));
+    const int maxTicks =
+        std::max(2, plot.width() / (fontMetrics().horizontalAdvance(QStringLiteral("0000.0")) * 2));
     const double step = roundTickStep(m_scale->span() / unit.seconds / maxTicks);
     const int decimals = stepDecimals(step);
     const QColor grid = palette().color(QPalette::Mid);
     const int y = plot.bottom() + 1;
     p.setPen(palette().color(QPalette::Text));
     p.drawLine(plot.left(), y, plot.right(), y);
-    for (double v = std::ceil(m_scale->start() / unit.seconds / step) * step; v * unit.seconds <= m_scale->end();
-         v += step) {
+    for (double v = std::ceil(m_scale->start() / unit.seconds / step) * step;
+         v * unit.seconds <= m_scale->end(); v += step) {
         const int x = xAt(v * unit.seconds);
         p.setPen(QPen(grid, 1, Qt::DotLine));
         p.drawLine(x, plot.top(), x, y);

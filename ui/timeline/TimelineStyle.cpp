@@ -16,8 +16,9 @@ QString tr(const char* text) {
 QString figureBehind(TimelineKind kind) {
     switch (kind) {
     case TimelineKind::Forward:
-        return tr("One micro batch's forward through this stage: its share of the plan's compute time per micro "
-                  "batch and stage.");
+        return tr(
+            "One micro batch's forward through this stage: its share of the plan's compute time per micro "
+            "batch and stage.");
     case TimelineKind::Backward:
         return tr("One micro batch's backward through this stage (about twice its forward).");
     case TimelineKind::BackwardWeight:
@@ -41,7 +42,8 @@ QString figureBehind(TimelineKind kind) {
     case TimelineKind::Straggler:
         return tr("Waiting for the slowest data-parallel replica.");
     case TimelineKind::Idle:
-        return tr("The pipeline bubble: this rank waits for a neighbour, (p - 1) / (v x m) of the ideal time in all.");
+        return tr("The pipeline bubble: this rank waits for a neighbour, (p - 1) / (v x m) of the ideal time "
+                  "in all.");
     }
     return {};
 }

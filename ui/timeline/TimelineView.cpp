@@ -25,7 +25,7 @@
 namespace lp::ui {
 namespace {
 
-constexpr double kZoomStep = 1.5;       // one press of + or -
+constexpr double kZoomStep = 1.5;      // one press of + or -
 constexpr int kPanResolution = 10'000; // scroll bar units over the whole step
 
 QString scheduleName(const core::Scenario& s) {
@@ -54,10 +54,12 @@ QString heading(const QString& label, const core::Scenario& s, const core::Timel
 
 // Every kind, in the order a step runs through them: the legend lists those the drawn steps hold.
 constexpr core::TimelineKind kLegendKinds[] = {
-    core::TimelineKind::Loader,       core::TimelineKind::Host,         core::TimelineKind::Forward,
-    core::TimelineKind::Backward,     core::TimelineKind::BackwardWeight, core::TimelineKind::Recompute,
-    core::TimelineKind::PipelineSend, core::TimelineKind::LayerComm,    core::TimelineKind::DataParallel,
-    core::TimelineKind::DataParallelExposed, core::TimelineKind::Optimizer, core::TimelineKind::Straggler,
+    core::TimelineKind::Loader,         core::TimelineKind::Host,
+    core::TimelineKind::Forward,        core::TimelineKind::Backward,
+    core::TimelineKind::BackwardWeight, core::TimelineKind::Recompute,
+    core::TimelineKind::PipelineSend,   core::TimelineKind::LayerComm,
+    core::TimelineKind::DataParallel,   core::TimelineKind::DataParallelExposed,
+    core::TimelineKind::Optimizer,      core::TimelineKind::Straggler,
     core::TimelineKind::Idle,
 };
 
@@ -68,7 +70,8 @@ bool holds(const core::Timeline& t, core::TimelineKind kind) {
 // Why a layout has no timeline: its first diagnostic (the errors come first).
 QString firstProblem(const core::Plan& plan) {
     const auto ordered = core::orderedDiagnostics(plan.diagnostics);
-    return ordered.empty() ? TimelineView::tr("it does not evaluate") : qs(core::diagnosticMessage(*ordered.front()));
+    return ordered.empty() ? TimelineView::tr("it does not evaluate")
+                           : qs(core::diagnosticMessage(*ordered.front()));
 }
 
 } // namespace
@@ -128,7 +131,8 @@ QWidget* TimelineView::buildControls() {
         row->addWidget(b);
         return b;
     };
-    QToolButton* zoomOut = button(QStringLiteral("\u2212"), QStringLiteral("timelineZoomOut"), tr("Zoom out (-)"));
+    QToolButton* zoomOut =
+        button(QStringLiteral("\u2212"), QStringLiteral("timelineZoomOut"), tr("Zoom out (-)"));
     QToolButton* zoomIn = button(QStringLiteral("+"), QStringLiteral("timelineZoomIn"), tr("Zoom in (+)"));
     m_fit = button(tr("Fit"), QStringLiteral("timelineFit"), tr("Show the whole step (0)"));
     connect(zoomOut, &QToolButton::clicked, m_scale, [this] { m_scale->zoomAboutCentre(1 / kZoomStep); });
@@ -161,7 +165,8 @@ void TimelineView::refreshLegend() {
         if (kind == core::TimelineKind::Forward || kind == core::TimelineKind::Backward ||
             kind == core::TimelineKind::Idle || holds(m_lanes->timeline(), kind) ||
             (isComparing() && holds(m_compared->timeline(), kind)))
-            m_legend->setEntry(index++, timelineColor(kind), timelineKindName(kind), timelineExplainKey(kind));
+            m_legend->setEntry(index++, timelineColor(kind), timelineKindName(kind),
+                               timelineExplainKey(kind));
     m_legend->setEntry(index++, palette::memory(core::MemoryComponent::Activations),
                        tr("Micro batches in flight (activations held)"), QStringLiteral("memory.activations"),
                        ChartLegend::Mark::Line);
@@ -191,13 +196,15 @@ void TimelineView::refresh() {
 }
 
 void TimelineView::refreshChoices() {
-    const int chosen = m_compareChoice->currentData().isValid() ? m_compareChoice->currentData().toInt() : kNone;
+    const int chosen =
+        m_compareChoice->currentData().isValid() ? m_compareChoice->currentData().toInt() : kNone;
     const core::Scenario& s = m_doc->shownScenario();
     m_compareChoice->clear();
     m_compareChoice->addItem(tr("Nothing"), kNone);
     m_compareChoice->addItem(tr("Accumulation %1 (twice)").arg(s.layout.accumulation * 2), kMoreAccumulation);
     if (s.layout.accumulation > 1)
-        m_compareChoice->addItem(tr("Accumulation %1 (half)").arg(s.layout.accumulation / 2), kLessAccumulation);
+        m_compareChoice->addItem(tr("Accumulation %1 (half)").arg(s.layout.accumulation / 2),
+                                 kLessAccumulation);
     if (s.layout.pp > 1)
         m_compareChoice->addItem(s.layout.vpp > 1 ? tr("No interleaving (VPP 1)") : tr("Interleaved (VPP 2)"),
                                  kInterleaving);
@@ -270,7 +277,8 @@ void TimelineView::showComparison() {
     }
     if (!plan.valid) {
         m_compared->hide();
-        m_compareProblem->setText(tr("%1 is not a valid layout of this scenario: %2").arg(label, firstProblem(plan)));
+        m_compareProblem->setText(
+            tr("%1 is not a valid layout of this scenario: %2").arg(label, firstProblem(plan)));
         m_compareProblem->show();
         m_scale->setTotal(total);
         return;

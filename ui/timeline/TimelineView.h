@@ -54,8 +54,16 @@ signals:
 
 private:
     // What "Compare with" offers; pinned layouts follow as kPinned + index.
-    enum Comparison { kNone, kMoreAccumulation, kLessAccumulation, kInterleaving, kGPipe, kOneFOneB, kZeroBubble,
-                      kPinned = 100 };
+    enum Comparison {
+        kNone,
+        kMoreAccumulation,
+        kLessAccumulation,
+        kInterleaving,
+        kGPipe,
+        kOneFOneB,
+        kZeroBubble,
+        kPinned = 100
+    };
     QWidget* buildControls();
     void refreshLegend();
     void refresh();
