@@ -1,6 +1,7 @@
 #pragma once
 // The step laid out in time: events per pipeline rank of one data-parallel replica, built from the plan's own
-// figures, so the timeline and the step-time breakdown are one model (docs/estimation.md, "Pipeline timeline").
+// figures, so the timeline and the step-time breakdown are one model (docs/estimation.md, "Pipeline
+// timeline").
 #include "core/estimate/Plan.h"
 #include "core/model/Scenario.h"
 
@@ -11,12 +12,12 @@ namespace lp::core {
 
 enum class TimelineKind {
     Forward,
-    Backward,       // the whole backward; under ZB-H1 only its input-gradient half
-    BackwardWeight, // ZB-H1's weight-gradient half, scheduled into the bubble
-    Recompute,      // the forward re-run before a backward (full or selective recompute)
-    PipelineSend,   // point-to-point activations or gradients between stages
-    LayerComm,      // TP / CP / EP communication inside the layers that is not hidden
-    DataParallel,   // the data-parallel reduction (or ZeRO-3 gathers) overlapped with the backward
+    Backward,            // the whole backward; under ZB-H1 only its input-gradient half
+    BackwardWeight,      // ZB-H1's weight-gradient half, scheduled into the bubble
+    Recompute,           // the forward re-run before a backward (full or selective recompute)
+    PipelineSend,        // point-to-point activations or gradients between stages
+    LayerComm,           // TP / CP / EP communication inside the layers that is not hidden
+    DataParallel,        // the data-parallel reduction (or ZeRO-3 gathers) overlapped with the backward
     DataParallelExposed, // ... and its tail that nothing hides
     Optimizer,
     Loader,    // waiting for the data loader
