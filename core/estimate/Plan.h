@@ -61,6 +61,28 @@ struct TimeBreakdown {
     double offloadSeconds = 0;  // activation offloading's copies to and from host memory, not hidden
 };
 
+// One micro batch through one pipeline rank (all its virtual stages), split as the step time splits it; the
+// parts add up to totalSeconds, the plan's stage time (docs/estimation.md, "Pipeline timeline").
+struct StageTime {
+    int rank = 0;
+    double layers = 0;
+    double forwardSeconds = 0;  // the layers' forward passes and 1/3 of the embedding or output layer's work
+    double backwardSeconds = 0; // the layers' backward passes and the other 2/3
+    double recomputeSeconds = 0;
+    double layerCommSeconds = 0; // exposed TP, CP, EP, ZeRO-3 gathers and activation offload copies
+    double pipelineSendSeconds = 0;
+    double hostSeconds = 0;  // launches the GPU work does not hide
+    double totalSeconds = 0; // the largest is Intermediates::microbatchStageSeconds
+};
+
+// The pipeline phase of the step, per rank, for the timeline (filled by evaluate; cheap to keep).
+struct PipelineTime {
+    std::vector<StageTime> stages;            // one per pipeline rank
+    double seconds = 0;                       // m x the slowest stage + the bubble
+    double dataParallelTailSeconds = 0;       // data-parallel traffic exposed after the pipeline
+    double dataParallelOverlappedSeconds = 0; // the gradient reduction's part hidden behind the backward
+};
+
 // Intermediate figures kept for explanations (filled by evaluate, cheap to keep).
 struct Intermediates {
     double bytesPerParamState = 0;       // training state bytes per parameter (unsharded)
@@ -154,6 +176,7 @@ struct Plan {
     double tokensPerStep = 0;
     MemoryPlan memory;
     TimeBreakdown time;
+    PipelineTime pipeline;
     double modelFlopsPerStep = 0;
     double hardwareFlopsPerStep = 0;
     double mfu = 0;

@@ -31,6 +31,7 @@
 #include "ui/shell/Settings.h"
 #include "ui/shell/WindowMenus.h"
 #include "ui/shell/WindowTabs.h"
+#include "ui/timeline/TimelineView.h"
 #include "ui/validate/ValidationTab.h"
 #include "ui/widgets/FigureLabel.h"
 #include "ui/widgets/InlineBanner.h"
@@ -46,6 +47,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListView>
+#include <QSet>
 #include <QSlider>
 #include <QSpinBox>
 #include <QTabWidget>
@@ -330,10 +332,10 @@ private slots:
     // WindowTabs created for it: no placeholder waits to be replaced.
     void theTabsAreWindowTabsInItsOrder() {
         const auto window = test::makeFullQuietWindow(); // as the program builds it
-        const QStringList titles = {QStringLiteral("&Plan"),        QStringLiteral("&Explore"),
-                                    QStringLiteral("One a&xis"),    QStringLiteral("&Compare"),
-                                    QStringLiteral("C&alibrate"),   QStringLiteral("&Validate"),
-                                    QStringLiteral("&Measured run")};
+        const QStringList titles = {QStringLiteral("&Plan"),     QStringLiteral("T&imeline"),
+                                    QStringLiteral("&Explore"),  QStringLiteral("One a&xis"),
+                                    QStringLiteral("&Compare"),  QStringLiteral("C&alibrate"),
+                                    QStringLiteral("&Validate"), QStringLiteral("&Measured run")};
         QVERIFY(!ui::WindowTabs::of(*m_window)); // the bare window has Plan alone
         QCOMPARE(m_window->tabs()->count(), 1);
         QTabWidget* tabs = window->tabs();
@@ -349,12 +351,18 @@ private slots:
             QCOMPARE(tabs->widget(i), installed->page(tab));
         }
         QCOMPARE(tabs->widget(0), static_cast<QWidget*>(window->planView()));
-        QVERIFY(qobject_cast<ui::ExploreTab*>(tabs->widget(1)));
-        QVERIFY(qobject_cast<ui::AxisSweepView*>(tabs->widget(2)));
-        QVERIFY(qobject_cast<ui::CompareView*>(tabs->widget(3)));
-        QVERIFY(qobject_cast<ui::CalibrateTab*>(tabs->widget(4)));
-        QVERIFY(qobject_cast<ui::ValidationTab*>(tabs->widget(5)));
-        QVERIFY(qobject_cast<ui::MeasuredRunPanel*>(tabs->widget(6)));
+        QVERIFY(qobject_cast<ui::TimelineView*>(tabs->widget(1)));
+        QVERIFY(qobject_cast<ui::ExploreTab*>(tabs->widget(2)));
+        QVERIFY(qobject_cast<ui::AxisSweepView*>(tabs->widget(3)));
+        QVERIFY(qobject_cast<ui::CompareView*>(tabs->widget(4)));
+        QVERIFY(qobject_cast<ui::CalibrateTab*>(tabs->widget(5)));
+        QVERIFY(qobject_cast<ui::ValidationTab*>(tabs->widget(6)));
+        QVERIFY(qobject_cast<ui::MeasuredRunPanel*>(tabs->widget(7)));
+        // Every title's mnemonic is a letter of its own: Alt with it reaches exactly one tab.
+        QSet<QChar> mnemonics;
+        for (const QString& title : titles)
+            mnemonics.insert(title.at(title.indexOf(QLatin1Char('&')) + 1).toLower());
+        QCOMPARE(mnemonics.size(), titles.size());
         // Installing again adds nothing.
         QCOMPARE(&ui::WindowTabs::install(*window), installed);
         QCOMPARE(tabs->count(), ui::kWindowTabCount);
@@ -362,12 +370,14 @@ private slots:
 
     // The names the command line's --tab takes: the titles without their &, in any case.
     void tabsAreFoundByTheirNames() {
-        QCOMPARE(ui::WindowTabs::names(),
-                 QStringList({QStringLiteral("Plan"), QStringLiteral("Explore"), QStringLiteral("One axis"),
-                              QStringLiteral("Compare"), QStringLiteral("Calibrate"),
-                              QStringLiteral("Validate"), QStringLiteral("Measured run")}));
+        QCOMPARE(
+            ui::WindowTabs::names(),
+            QStringList({QStringLiteral("Plan"), QStringLiteral("Timeline"), QStringLiteral("Explore"),
+                         QStringLiteral("One axis"), QStringLiteral("Compare"), QStringLiteral("Calibrate"),
+                         QStringLiteral("Validate"), QStringLiteral("Measured run")}));
         QCOMPARE(ui::WindowTabs::fromName(QStringLiteral("one AXIS")), ui::WindowTab::OneAxis);
         QCOMPARE(ui::WindowTabs::fromName(QStringLiteral("measured run")), ui::WindowTab::MeasuredRun);
+        QCOMPARE(ui::WindowTabs::fromName(QStringLiteral("timeline")), ui::WindowTab::Timeline);
         QVERIFY(!ui::WindowTabs::fromName(QStringLiteral("One a&xis")));
         QVERIFY(!ui::WindowTabs::fromName(QStringLiteral("Tools")));
     }

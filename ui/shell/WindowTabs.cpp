@@ -12,6 +12,7 @@
 #include "ui/shell/MainWindow.h"
 #include "ui/shell/Settings.h"
 #include "ui/shell/WindowMenus.h"
+#include "ui/timeline/TimelineView.h"
 #include "ui/validate/ValidationTab.h"
 
 #include <QAction>
@@ -35,6 +36,11 @@ constexpr TabText kTabs[] = {
     {WindowTab::Plan, QT_TRANSLATE_NOOP("lp::ui::WindowTabs", "&Plan"),
      QT_TRANSLATE_NOOP("lp::ui::WindowTabs",
                        "Memory per stage, MFU and the step-time breakdown of the current layout.")},
+    {WindowTab::Timeline, QT_TRANSLATE_NOOP("lp::ui::WindowTabs", "T&imeline"),
+     QT_TRANSLATE_NOOP(
+         "lp::ui::WindowTabs",
+         "The step laid out in time per pipeline rank: forward, backward, communication, the bubble "
+         "and the micro batches each rank holds; compare it with another layout.")},
     {WindowTab::Explore, QT_TRANSLATE_NOOP("lp::ui::WindowTabs", "&Explore"),
      QT_TRANSLATE_NOOP("lp::ui::WindowTabs", "Search every valid layout of this scenario, rank them, and see "
                                              "the memory-against-MFU Pareto front.")},
@@ -115,6 +121,7 @@ WindowTabs::WindowTabs(MainWindow& w) : QObject(&w), m_window(w) {
     setObjectName(QStringLiteral("windowTabs"));
     createTabs();
     connectExplore();
+    connectTimeline();
     connectCalibrateAndValidate();
     addToolsMenuEntries();
 }
@@ -122,6 +129,8 @@ WindowTabs::WindowTabs(MainWindow& w) : QObject(&w), m_window(w) {
 void WindowTabs::createTabs() {
     ScenarioDocument& doc = *m_window.document();
     QTabWidget& tabs = *m_window.tabs();
+    m_layoutTabs.timeline = new TimelineView(&doc);
+    append(tabs, WindowTab::Timeline, m_layoutTabs.timeline);
     m_layoutTabs.explore = new ExploreTab(&doc);
     append(tabs, WindowTab::Explore, m_layoutTabs.explore);
     m_layoutTabs.oneAxis = new AxisSweepView(&doc);
@@ -141,6 +150,8 @@ QWidget* WindowTabs::page(WindowTab tab) const {
     switch (tab) {
     case WindowTab::Plan:
         return m_window.planView();
+    case WindowTab::Timeline:
+        return m_layoutTabs.timeline;
     case WindowTab::Explore:
         return m_layoutTabs.explore;
     case WindowTab::OneAxis:
@@ -194,6 +205,32 @@ void WindowTabs::connectExplore() {
     };
     applyUnit(m_window.settings()->memoryUnit());
     connect(m_window.settings(), &Settings::memoryUnitChanged, m_layoutTabs.explore, applyUnit);
+}
+
+// The timeline explains its events in the explanation panel, and offers the layouts pinned in Compare.
+void WindowTabs::connectTimeline() {
+    TimelineView* timeline = m_layoutTabs.timeline;
+    ExplanationPanel* explanation = m_window.explanationPanel();
+    connect(timeline, &TimelineView::explainRequested, explanation, &ExplanationPanel::showKey);
+    connect(timeline, &TimelineView::previewRequested, explanation, &ExplanationPanel::previewKey);
+    const auto offerPins = [this, timeline] {
+        std::vector<TimelineLayout> pins;
+        const CompareView* compare = m_layoutTabs.compare;
+        for (int i = 0; i < compare->pinnedCount(); ++i) {
+            const PinnedLayout& pin = compare->pinned(i);
+            const core::Layout& l = pin.scenario.layout;
+            const QString label = tr("%1 (TP %2, PP %3, DP %4, accumulation %5)")
+                                      .arg(CompareModel::letter(i))
+                                      .arg(l.tp)
+                                      .arg(l.pp)
+                                      .arg(l.dp)
+                                      .arg(l.accumulation);
+            pins.push_back({label, pin.scenario, pin.plan});
+        }
+        timeline->setPinnedLayouts(std::move(pins));
+    };
+    connect(m_layoutTabs.compare, &CompareView::pinnedChanged, timeline, offerPins);
+    offerPins();
 }
 
 void WindowTabs::connectCalibrateAndValidate() {

@@ -1,5 +1,5 @@
 #pragma once
-// The planner window's tabs, left to right: Plan, Explore, One axis, Compare, Calibrate, Validate,
+// The planner window's tabs, left to right: Plan, Timeline, Explore, One axis, Compare, Calibrate, Validate,
 // Measured run. This is the one place that names them and sets their order. MainWindow adds Plan, the
 // view its side panels explain; WindowTabs::install creates every other tab after it, in order, with
 // the tool-bar button and Tools menu entries that lead to them.
@@ -20,10 +20,11 @@ class CompareView;
 class ExploreTab;
 class MainWindow;
 class MeasuredRunPanel;
+class TimelineView;
 class ValidationTab;
 
 // In the tab bar's order.
-enum class WindowTab { Plan, Explore, OneAxis, Compare, Calibrate, Validate, MeasuredRun };
+enum class WindowTab { Plan, Timeline, Explore, OneAxis, Compare, Calibrate, Validate, MeasuredRun };
 inline constexpr int kWindowTabCount = static_cast<int>(WindowTab::MeasuredRun) + 1;
 
 class WindowTabs : public QObject {
@@ -45,6 +46,7 @@ public:
     static WindowTabs* of(const MainWindow& w);
 
     QWidget* page(WindowTab tab) const;
+    TimelineView* timeline() const { return m_layoutTabs.timeline; }
     ExploreTab* explore() const { return m_layoutTabs.explore; }
     AxisSweepView* oneAxis() const { return m_layoutTabs.oneAxis; }
     CompareView* compare() const { return m_layoutTabs.compare; }
@@ -56,6 +58,7 @@ private:
     explicit WindowTabs(MainWindow& w);
     void createTabs();
     void connectExplore();
+    void connectTimeline();
     void connectCalibrateAndValidate();
     void addToolsMenuEntries();
     void showPage(QWidget* page) const;
@@ -64,6 +67,7 @@ private:
     MainWindow& m_window;
     // The tabs that try other layouts of the scenario (connectExplore).
     struct {
+        TimelineView* timeline = nullptr;
         ExploreTab* explore = nullptr;
         AxisSweepView* oneAxis = nullptr;
         CompareView* compare = nullptr;

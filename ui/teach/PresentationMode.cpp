@@ -50,6 +50,18 @@ void scalePen(QObject* owner, QPen pen, double scale, double minimumBase, SetPen
     }
 }
 
+// `font` at `factor` times its size, in the unit it was given in.
+QFont scaledFont(QFont font, double factor) {
+    if (font.pointSizeF() > 0)
+        font.setPointSizeF(font.pointSizeF() * factor);
+    else
+        font.setPixelSize(static_cast<int>(font.pixelSize() * factor + 0.5));
+    return font;
+}
+
+// The tab bar's type against the normal font: eight tabs whole on a 1280-pixel projector beside the panels.
+constexpr double kTabBarFontScale = 0.8;
+
 } // namespace
 
 PresentationOptions PresentationOptions::fromResources() {
@@ -150,18 +162,13 @@ void PresentationMode::enter() {
     qApp->setProperty(presentation::kFontScaleProperty, m_options.fontScale);
     qApp->setProperty(presentation::kLineScaleProperty, m_options.lineScale);
 
-    QFont big = m_savedFont;
-    if (big.pointSizeF() > 0)
-        big.setPointSizeF(big.pointSizeF() * m_options.fontScale);
-    else
-        big.setPixelSize(static_cast<int>(big.pixelSize() * m_options.fontScale + 0.5));
-    QApplication::setFont(big);
+    QApplication::setFont(scaledFont(m_savedFont, m_options.fontScale));
     settle();
     scaleExplicitFonts(m_options.fontScale);
-    // The tabs are for the presenter to find a page, not for the room to read: at the normal size all
-    // seven fit a 1280-pixel projector whole.
+    // The tabs are for the presenter to find a page, not for the room to read: a little under the normal
+    // size, all eight fit a 1280-pixel projector whole.
     if (auto* tabs = m_window->findChild<QTabWidget*>(QStringLiteral("tabs")))
-        tabs->tabBar()->setFont(m_savedFont);
+        tabs->tabBar()->setFont(scaledFont(m_savedFont, kTabBarFontScale));
     if (m_options.highContrast) {
         QApplication::setPalette(highContrastPalette());
         settle();

@@ -308,6 +308,31 @@ StageTimes stageTimes(const EvalContext& x, const PerLayer& c) {
     return st;
 }
 
+// Each rank's stage time per micro batch split into its parts, for the timeline; the host share is what
+// withHost adds, so the parts add up to the stage time exactly as stageTimes sums it.
+void splitStages(const EvalContext& x, const PerLayer& c, const StageTimes& st, const LayerTimes& lt,
+                 PipelineTime& pt) {
+    const int pp = x.s.layout.pp;
+    pt.stages.assign(static_cast<std::size_t>(pp), StageTime{});
+    for (int r = 0; r < pp; ++r) {
+        StageTime& s = pt.stages[static_cast<std::size_t>(r)];
+        const double layers = pp == 1 ? x.Ls : x.layersOfRank(r);
+        const double extra = pp == 1 ? st.embed + st.head : r == 0 ? st.embed : r == pp - 1 ? st.head : 0.0;
+        s.rank = r;
+        s.layers = layers;
+        s.totalSeconds = stageSeconds(x, c, st, layers, extra);
+        s.forwardSeconds = layers * lt.fwd() + extra / 3.0;
+        s.backwardSeconds = layers * lt.bwd() + 2.0 * extra / 3.0;
+        s.recomputeSeconds = layers * c.recompute.seconds;
+        s.layerCommSeconds = layers * (c.tp + c.cp + c.ep + c.fsdp.exposedPerLayer) + c.fsdp.firstGather +
+                             std::min(x.offloadLayers, layers) * c.offload;
+        s.pipelineSendSeconds = st.p2p;
+        s.hostSeconds =
+            std::max(0.0, s.totalSeconds - (s.forwardSeconds + s.backwardSeconds + s.recomputeSeconds +
+                                            s.layerCommSeconds + s.pipelineSendSeconds));
+    }
+}
+
 // Splits the steady part (m x the slowest stage) into components in proportion to the slowest stage's
 // contents; the rest is host overhead. Returns the FSDP traffic inside the pipeline time.
 double splitSteadyTime(const EvalContext& x, const PerLayer& c, const StageTimes& st, TimeBreakdown& tb) {
@@ -371,7 +396,7 @@ void describeDpRing(const EvalContext& x, double bytes, Intermediates& im) {
 // The data-parallel gradient reduction of ZeRO 0-2 for the largest stage's parameters, exposed beyond the
 // backward it overlaps (ZeRO-3's traffic is per layer, in the pipeline).
 double dpReductionSeconds(const EvalContext& x, const LayerTimes& lt, const PerLayer& c, double stageParams,
-                          Intermediates& im) {
+                          Intermediates& im, double& overlapped) {
     if (x.zero >= 3 && x.shardGroup * x.replicas > 1)
         describeDpRing(x, x.gatherBytesPerParam * layerParamsOnTpGroup(x) / x.t, im);
     if (x.zero >= 3 || x.shardGroup * x.replicas <= 1)
@@ -388,7 +413,9 @@ double dpReductionSeconds(const EvalContext& x, const LayerTimes& lt, const PerL
                           allGatherSeconds(x.shardGroup, stageParams * x.gatherBytesPerParam, x.dpLink);
     const bool overlap = x.traits.overlapGradReduce || x.s.training.overlapDpComm;
     const double window = overlap ? x.Ls * (lt.bwd() + c.recompute.seconds) : 0.0;
-    return overlappedSeconds(reduce, window);
+    const double exposed = overlappedSeconds(reduce, window);
+    overlapped = std::max(0.0, reduce - exposed);
+    return exposed;
 }
 
 // The optimizer step: memory-bound over the parameters whose state this GPU holds; offloaded, on the CPU at
@@ -460,8 +487,12 @@ void computeTime(const EvalContext& x, Plan& plan) {
     const double pipeline = x.m * st.max + tb.bubbleSeconds;
 
     const double stageParams = largestStageParams(x, st);
-    const double dpExposed =
-        fsdpInPipeline + c.fsdp.oncePerStep + dpReductionSeconds(x, lt, c, stageParams, im);
+    PipelineTime& pt = plan.pipeline;
+    splitStages(x, c, st, lt, pt);
+    pt.seconds = pipeline;
+    const double dpExposed = fsdpInPipeline + c.fsdp.oncePerStep +
+                             dpReductionSeconds(x, lt, c, stageParams, im, pt.dataParallelOverlappedSeconds);
+    pt.dataParallelTailSeconds = dpExposed - fsdpInPipeline;
     tb.dpCommExposedSeconds = dpExposed;
     im.fsdpBulkReduceSeconds = c.fsdp.bulkReduce;
     tb.optimizerSeconds = optimizerStepSeconds(x, lt, c, stageParams, im);
