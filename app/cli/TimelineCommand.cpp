@@ -9,7 +9,8 @@
 namespace lp::cli {
 
 std::string timelineHelp() {
-    return "Usage: layout-planner-cli timeline [SCENARIO.json] [FLAGS] --format chrome-trace|svg|csv [-o FILE]\n\n"
+    return "Usage: layout-planner-cli timeline [SCENARIO.json] [FLAGS] --format chrome-trace|svg|csv [-o "
+           "FILE]\n\n"
            "Writes the step of one data-parallel replica laid out in time: per pipeline rank the forward\n"
            "and backward of every micro batch (and chunk), recompute, exposed communication, the bubble,\n"
            "the data-parallel reduction, the optimizer step, loader and straggler waits. Its length is the\n"
@@ -58,7 +59,8 @@ int runTimeline(const Args& argv) {
                 return std::unexpected(v.error());
             format = core::parseTimelineFormat(*v);
             if (!format)
-                return std::unexpected(badValue("--format", "expected one of chrome-trace, svg, csv, got '" + *v + "'"));
+                return std::unexpected(
+                    badValue("--format", "expected one of chrome-trace, svg, csv, got '" + *v + "'"));
             return true;
         });
     if (!parsed)
@@ -74,10 +76,11 @@ int runTimeline(const Args& argv) {
     if (!evaluated)
         return reportError(evaluated.error(), jsonErrors);
     if (const std::string ids = invalidLayoutIds(evaluated->plan); !ids.empty())
-        return reportError(badValue("layout", "invalid layout (" + ids +
-                                                  "); no timeline written. `layout-planner-cli evaluate` lists "
-                                                  "the problems"),
-                           jsonErrors);
+        return reportError(
+            badValue("layout", "invalid layout (" + ids +
+                                   "); no timeline written. `layout-planner-cli evaluate` lists "
+                                   "the problems"),
+            jsonErrors);
 
     const core::Timeline timeline = core::buildTimeline(*scenario, evaluated->plan);
     std::string text;
