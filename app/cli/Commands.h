@@ -46,6 +46,9 @@ std::string reportHelp();
 int runExport(const Args& args);
 std::string exportHelp();
 
+int runTimeline(const Args& args);
+std::string timelineHelp();
+
 int runAnalyzeLog(const Args& args);
 std::string analyzeLogHelp();
 

@@ -25,6 +25,8 @@ std::span<const Command> commandTable() {
         {"calibrate", "measure the local GPUs and write a hardware profile", &runCalibrate, &calibrateHelp},
         {"report", "write a layout report (HTML, Markdown or JSON)", &runReport, &reportHelp},
         {"export", "write launch settings for Megatron-LM, DeepSpeed or torchtitan", &runExport, &exportHelp},
+        {"timeline", "write the step laid out in time (Chrome trace, SVG or CSV)", &runTimeline,
+         &timelineHelp},
         {"analyze-log", "check a run's step times against the plan", &runAnalyzeLog, &analyzeLogHelp},
     };
     return std::span<const Command>(table);

@@ -117,7 +117,8 @@ void emitOp(const PipelineOp& op, int label, const StageTime& s, const RankSlots
     const auto add = [&](TimelineKind kind, double seconds) {
         if (seconds <= 0)
             return;
-        out.push_back({kind, TimelineLane::Compute, rank, label, op.microBatch < 0 ? -1 : op.chunk, t, seconds});
+        out.push_back(
+            {kind, TimelineLane::Compute, rank, label, op.microBatch < 0 ? -1 : op.chunk, t, seconds});
         t += seconds;
     };
     if (op.microBatch < 0) { // the summarised middle: one event for all its forwards or backwards
@@ -176,7 +177,8 @@ void trackInFlight(const std::vector<PipelineOp>& ops, int v, TimelineRank& tr) 
     std::vector<std::pair<double, double>> changes; // (time, change), frees first at equal times
     for (const PipelineOp& op : ops)
         if (op.microBatch >= 0)
-            changes.emplace_back(op.backward ? op.start + op.seconds : op.start, (op.backward ? -1.0 : 1.0) / v);
+            changes.emplace_back(op.backward ? op.start + op.seconds : op.start,
+                                 (op.backward ? -1.0 : 1.0) / v);
     std::sort(changes.begin(), changes.end());
     double held = 0;
     tr.inFlight.push_back({0.0, 0.0});
@@ -203,7 +205,8 @@ void fillIdle(Timeline& tl, int rank, std::size_t first, double pipeline) {
             continue;
         tr.busySeconds += e.seconds;
         if (e.startSeconds > cursor)
-            idle.push_back({TimelineKind::Idle, TimelineLane::Compute, rank, -1, -1, cursor, e.startSeconds - cursor});
+            idle.push_back(
+                {TimelineKind::Idle, TimelineLane::Compute, rank, -1, -1, cursor, e.startSeconds - cursor});
         cursor = std::max(cursor, e.endSeconds());
     }
     if (pipeline > cursor)
@@ -226,9 +229,10 @@ void appendStepEnd(const Plan& plan, int rank, double lastBackwardEnd, std::vect
         out.push_back({TimelineKind::DataParallelExposed, TimelineLane::Communication, rank, -1, -1, t,
                        pt.dataParallelTailSeconds});
     t += pt.dataParallelTailSeconds;
-    const std::array<std::pair<TimelineKind, double>, 3> tail{{{TimelineKind::Optimizer, plan.time.optimizerSeconds},
-                                                               {TimelineKind::Loader, plan.time.loaderSeconds},
-                                                               {TimelineKind::Straggler, plan.time.stragglerSeconds}}};
+    const std::array<std::pair<TimelineKind, double>, 3> tail{
+        {{TimelineKind::Optimizer, plan.time.optimizerSeconds},
+         {TimelineKind::Loader, plan.time.loaderSeconds},
+         {TimelineKind::Straggler, plan.time.stragglerSeconds}}};
     for (const auto& [kind, seconds] : tail) {
         if (seconds > 0)
             out.push_back({kind, TimelineLane::Compute, rank, -1, -1, t, seconds});
@@ -337,15 +341,17 @@ Timeline buildTimeline(const Scenario& scenario, const Plan& plan) {
         const std::size_t first = tl.events.size();
         double lastBackwardEnd = 0;
         for (const PipelineOp& op : ops) {
-            const int label = op.microBatch < 0 || op.microBatch < half ? op.microBatch : op.microBatch + skipped;
+            const int label =
+                op.microBatch < 0 || op.microBatch < half ? op.microBatch : op.microBatch + skipped;
             emitOp(op, label, pt.stages[static_cast<std::size_t>(r)], slot, v, r, tl.events);
             if (op.backward)
                 lastBackwardEnd = std::max(lastBackwardEnd, op.start + op.seconds);
         }
         fillIdle(tl, r, first, pt.seconds);
         appendStepEnd(plan, r, lastBackwardEnd, tl.events);
-        std::stable_sort(tl.events.begin() + static_cast<std::ptrdiff_t>(first), tl.events.end(),
-                         [](const TimelineEvent& a, const TimelineEvent& b) { return a.startSeconds < b.startSeconds; });
+        std::stable_sort(
+            tl.events.begin() + static_cast<std::ptrdiff_t>(first), tl.events.end(),
+            [](const TimelineEvent& a, const TimelineEvent& b) { return a.startSeconds < b.startSeconds; });
     }
     return tl;
 }

@@ -3,6 +3,7 @@
 // the command line's text, so that both always say the same. Plain (unescaped) text; each renderer lays it
 // out and escapes it.
 #include "core/estimate/Plan.h"
+#include "core/estimate/Timeline.h"
 #include "core/model/Scenario.h"
 
 #include <string>
@@ -64,6 +65,9 @@ std::string fp8ExtrasLine(const Plan& p);
 // Time.
 Table timeTable(const Plan& p);        // per component, then the step
 std::string bubbleLine(const Plan& p); // "Pipeline bubble: 18.5 % of the ideal pipeline time."
+// The timeline's one sentence: the schedule, the ranks and micro batches, the bubble's share of the pipeline.
+std::string timelineLine(const Timeline& tl);
+inline constexpr std::string_view kTimelineSection = "Pipeline timeline";
 
 // Utilisation and throughput.
 std::string mfuText(const Plan& p);             // "37.8 % (HFU 37.8 %, 6ND yardstick 35.2 %)"

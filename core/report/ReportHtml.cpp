@@ -156,7 +156,8 @@ constexpr const char* kNavigation =
     "<nav>\n<h2>Contents</h2>\n<ol>\n<li><a href=\"#summary\">Summary</a></li>\n<li><a "
     "href=\"#scenario\">Scenario</a></li>\n<li><a href=\"#layout\">Layout</a></li>\n<li><a "
     "href=\"#memory\">Memory per GPU</a></li>\n<li><a href=\"#precision\">Number formats</a></li>\n<li><a "
-    "href=\"#time\">Time per step</a></li>\n<li><a href=\"#utilisation\">Utilisation and "
+    "href=\"#time\">Time per step</a></li>\n<li><a href=\"#timeline\">Pipeline timeline</a></li>\n<li><a "
+    "href=\"#utilisation\">Utilisation and "
     "throughput</a></li>\n<li><a href=\"#run\">Run: length, cost and goodput</a></li>\n<li><a "
     "href=\"#diagnostics\">Diagnostics</a></li>\n<li><a "
     "href=\"#explanations\">How the key figures are computed</a></li>\n<li><a href=\"#profile\">Hardware "
@@ -205,6 +206,17 @@ std::string timeSection(const Plan& p, bool invalid, const HtmlOptions& o) {
     h += dataTable(report::timeTable(p), "Time per step by component", o);
     h += "<p>" + escapeHtml(report::bubbleLine(p)) + "</p>\n";
     return h + "</section>\n";
+}
+
+// The step laid out in time per pipeline rank, with its one sentence.
+std::string timelineSection(const Scenario& s, const Plan& p, bool invalid, const HtmlOptions& o) {
+    std::string h = section("timeline", report::kTimelineSection);
+    if (invalid)
+        return h + kNotAvailable + "</section>\n";
+    const Timeline tl = buildTimeline(s, p);
+    h += figure(timelineChartSvg(tl), "chart-timeline",
+                "The step per pipeline rank (ms): compute above, communication below each rank's label.", o);
+    return h + "<p>" + escapeHtml(report::timelineLine(tl)) + "</p>\n</section>\n";
 }
 
 // The run: its figures, the goodput bar and the loss against tokens.
@@ -305,6 +317,7 @@ std::string reportToHtml(const ReportInput& r, const HtmlOptions& options) {
     h += memorySection(p, invalid, options);
     h += precisionSection(s, p, invalid, options);
     h += timeSection(p, invalid, options);
+    h += timelineSection(s, p, invalid, options);
     h += section("utilisation", report::kUtilisationSection);
     h += invalid ? std::string(kNotAvailable) : kvTable(report::utilisationFacts(s, p), options);
     h += "</section>\n";

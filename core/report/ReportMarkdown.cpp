@@ -64,6 +64,34 @@ std::string bar(double fraction, int cells) {
     return out;
 }
 
+char timelineLetter(TimelineKind kind) {
+    switch (kind) {
+    case TimelineKind::Forward:
+        return 'F';
+    case TimelineKind::Backward:
+    case TimelineKind::BackwardWeight:
+        return 'B';
+    case TimelineKind::Recompute:
+        return 'R';
+    case TimelineKind::PipelineSend:
+    case TimelineKind::LayerComm:
+    case TimelineKind::DataParallel:
+    case TimelineKind::DataParallelExposed:
+        return 'c';
+    case TimelineKind::Host:
+        return 'h';
+    case TimelineKind::Optimizer:
+        return 'O';
+    case TimelineKind::Loader:
+        return 'L';
+    case TimelineKind::Straggler:
+        return 'S';
+    case TimelineKind::Idle:
+        return '.';
+    }
+    return ' ';
+}
+
 std::string padRight(std::string s, std::size_t width) {
     std::size_t chars = 0;
     for (unsigned char c : s)
@@ -176,6 +204,35 @@ std::string timeSection(const Plan& p, bool invalid) {
     return md + escapeMarkdown(report::bubbleLine(p)) + "\n\n";
 }
 
+// The timeline as text lanes: one row per rank, each cell the compute-lane event at its middle.
+std::string timelineLanes(const Timeline& tl) {
+    constexpr int cells = 72;
+    std::string out = "```text\n";
+    for (const TimelineRank& r : tl.ranks) {
+        std::string row(cells, ' ');
+        for (const TimelineEvent& e : tl.events) {
+            if (e.rank != r.rank || e.lane != TimelineLane::Compute)
+                continue;
+            for (int i = 0; i < cells; ++i) {
+                const double t = (i + 0.5) * tl.makespanSeconds / cells;
+                if (t >= e.startSeconds && t < e.endSeconds())
+                    row[static_cast<std::size_t>(i)] = timelineLetter(e.kind);
+            }
+        }
+        out += padRight("rank " + std::to_string(r.rank), 9) + "|" + row + "|\n";
+    }
+    return out + "F forward, B backward, R recompute, c communication, h host, . bubble, O optimizer, " +
+           "L loader, S stragglers\n```\n\n";
+}
+
+std::string timelineSection(const Scenario& s, const Plan& p, bool invalid) {
+    std::string md = heading(report::kTimelineSection);
+    if (invalid)
+        return md + kNotAvailable;
+    const Timeline tl = buildTimeline(s, p);
+    return md + timelineLanes(tl) + escapeMarkdown(report::timelineLine(tl)) + "\n\n";
+}
+
 std::string diagnosticsSection(const Plan& p) {
     std::string md = heading(report::kDiagnosticsSection);
     const auto diags = report::diagnosticViews(p);
@@ -245,6 +302,7 @@ std::string reportToMarkdown(const ReportInput& r) {
     md += memorySection(p, invalid);
     md += precisionSection(s, p, invalid);
     md += timeSection(p, invalid);
+    md += timelineSection(s, p, invalid);
     md += heading(report::kUtilisationSection);
     md += invalid ? std::string("Not available: the layout is invalid.\n\n")
                   : kvTable(report::utilisationFacts(s, p));

@@ -418,3 +418,138 @@ SvgChart lossChartSvg(const Plan& p, int width) {
 }
 
 } // namespace lp::core
+
+namespace lp::core {
+namespace {
+
+std::string_view timelineLabel(TimelineKind kind) {
+    switch (kind) {
+    case TimelineKind::Forward:
+        return "Forward";
+    case TimelineKind::Backward:
+        return "Backward";
+    case TimelineKind::BackwardWeight:
+        return "Weight gradients";
+    case TimelineKind::Recompute:
+        return "Recompute";
+    case TimelineKind::PipelineSend:
+        return "PP send";
+    case TimelineKind::LayerComm:
+        return "TP/CP/EP comm";
+    case TimelineKind::DataParallel:
+        return "DP reduction (hidden)";
+    case TimelineKind::DataParallelExposed:
+        return "DP reduction (exposed)";
+    case TimelineKind::Optimizer:
+        return "Optimizer step";
+    case TimelineKind::Loader:
+        return "Data loader";
+    case TimelineKind::Host:
+        return "Host overhead";
+    case TimelineKind::Straggler:
+        return "Stragglers";
+    case TimelineKind::Idle:
+        return "Bubble (idle)";
+    }
+    return "";
+}
+
+// The timeline's axis in milliseconds at a readable step.
+std::string timelineAxis(double left, double y, double plotW, double makespan) {
+    std::string s = line(left, y, left + plotW, y, "#888888");
+    const double ms = makespan * 1e3, step = niceStep(ms, 8);
+    for (double v = 0; v <= ms + 1e-9 && step > 0; v += step) {
+        const double x = left + plotW * v / ms;
+        s += line(x, y, x, y + 4, "#888888");
+        s += text(x, y + 16, tickLabel(v, step), "text-anchor=\"middle\" fill=\"#444444\"");
+    }
+    return s + text(left + plotW, y + 30, "ms", "text-anchor=\"end\" fill=\"#444444\"");
+}
+
+} // namespace
+
+std::string_view timelineKindColor(TimelineKind kind) {
+    switch (kind) {
+    case TimelineKind::Forward:
+        return "#4E79A7";
+    case TimelineKind::Backward:
+        return "#76B7B2";
+    case TimelineKind::BackwardWeight:
+        return "#86BCB6";
+    case TimelineKind::Recompute:
+        return "#A0CBE8";
+    case TimelineKind::PipelineSend:
+        return "#8CD17D";
+    case TimelineKind::LayerComm:
+        return "#59A14F";
+    case TimelineKind::DataParallel:
+        return "#D4A6C8";
+    case TimelineKind::DataParallelExposed:
+        return "#B07AA1";
+    case TimelineKind::Optimizer:
+        return "#E15759";
+    case TimelineKind::Loader:
+        return "#9C755F";
+    case TimelineKind::Host:
+        return "#BAB0AC";
+    case TimelineKind::Straggler:
+        return "#F28E2B";
+    case TimelineKind::Idle:
+        return "#EDC948";
+    }
+    return "#999999";
+}
+
+SvgChart timelineChartSvg(const Timeline& tl, int width) {
+    const std::string title = "Pipeline timeline";
+    if (tl.ranks.empty() || !(tl.makespanSeconds > 0))
+        return noData(width, title, "No timeline: the layout is invalid.");
+    const double left = 90, right = 16, top = 12, rankH = 30, computeH = 16, commH = 7;
+    const double plotW = width - left - right, scale = plotW / tl.makespanSeconds;
+    const double axisY = top + rankH * static_cast<double>(tl.ranks.size()) + 4;
+    bool present[static_cast<int>(TimelineKind::Idle) + 1] = {};
+    std::string bars;
+    for (const TimelineEvent& e : tl.events) {
+        const double w = e.seconds * scale;
+        if (w < 0.05) // narrower than a twentieth of a pixel: nothing to see
+            continue;
+        present[static_cast<int>(e.kind)] = true;
+        const double y = top + rankH * e.rank + (e.lane == TimelineLane::Compute ? 0 : computeH + 1);
+        const std::string tip =
+            std::string(timelineLabel(e.kind)) +
+            (e.microBatch >= 0 ? ", micro batch " + std::to_string(e.microBatch) : "") +
+            (e.chunk >= 0 && tl.virtualStages > 1 ? ", chunk " + std::to_string(e.chunk) : "") + ": " +
+            fmt::fixed(e.seconds * 1e3, 3) + " ms";
+        bars += "<rect x=\"" + num(left + e.startSeconds * scale) + "\" y=\"" + num(y) + "\" width=\"" +
+                num(std::max(w, 0.3)) + "\" height=\"" +
+                num(e.lane == TimelineLane::Compute ? computeH : commH) + "\" fill=\"" +
+                std::string(timelineKindColor(e.kind)) + "\"><title>" + escapeHtml(tip) + "</title></rect>\n";
+    }
+    // The legend: the kinds drawn, in the enum's order, wrapped to the width.
+    std::string legend;
+    double lx = left, ly = axisY + 46;
+    for (int k = 0; k <= static_cast<int>(TimelineKind::Idle); ++k) {
+        if (!present[k])
+            continue;
+        const std::string label(timelineLabel(static_cast<TimelineKind>(k)));
+        if (lx + 18 + textWidth(label) > width - right) {
+            lx = left;
+            ly += 18;
+        }
+        legend += rect(lx, ly - 10, 12, 12, timelineKindColor(static_cast<TimelineKind>(k)));
+        legend += text(lx + 16, ly, label, "fill=\"#222222\"");
+        lx += 28 + textWidth(label);
+    }
+    SvgChart c;
+    c.width = width;
+    c.height = static_cast<int>(ly + 12);
+    std::string s = svgOpen(width, c.height, title + " (" + std::string(toString(tl.schedule)) + ")");
+    for (const TimelineRank& r : tl.ranks)
+        s += text(left - 8, top + rankH * r.rank + 13, "Rank " + std::to_string(r.rank),
+                  "text-anchor=\"end\" fill=\"#222222\"");
+    s += bars + timelineAxis(left, axisY, plotW, tl.makespanSeconds) + legend + "</svg>\n";
+    c.svg = std::move(s);
+    return c;
+}
+
+} // namespace lp::core

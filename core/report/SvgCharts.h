@@ -8,6 +8,7 @@
 // Colours are the product's, the same as the window's charts (ui/widgets/Palette.cpp): one per memory
 // component and per time component; red only for "does not fit".
 #include "core/estimate/Plan.h"
+#include "core/estimate/Timeline.h"
 
 #include <string>
 #include <string_view>
@@ -54,5 +55,10 @@ SvgChart goodputChartSvg(const Plan& p, int width = 760);
 // Predicted loss against tokens (logarithmic) for the plan's model, the chosen budget and the
 // compute-optimal tokens marked.
 SvgChart lossChartSvg(const Plan& p, int width = 760);
+
+// The step timeline: one lane per pipeline rank (compute above, communication below), time in ms, a legend of
+// the kinds drawn; events narrower than a twentieth of a pixel are left out.
+SvgChart timelineChartSvg(const Timeline& timeline, int width = 760);
+std::string_view timelineKindColor(TimelineKind kind); // from the chart palette above; the bubble's yellow
 
 } // namespace lp::core

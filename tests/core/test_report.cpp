@@ -60,13 +60,15 @@ LP_TEST(html_has_every_section_and_is_self_contained) {
     const ReportInput r = defaultReport();
     const std::string html = reportToHtml(r);
     LP_CHECK(html.rfind("<!DOCTYPE html>", 0) == 0);
-    for (const char* id : {"summary", "scenario", "layout", "memory", "precision", "time", "utilisation",
-                           "run", "diagnostics", "explanations", "profile", "assumptions", "scenario-file"})
+    for (const char* id :
+         {"summary", "scenario", "layout", "memory", "precision", "time", "timeline", "utilisation", "run",
+          "diagnostics", "explanations", "profile", "assumptions", "scenario-file"})
         LP_CHECK(contains(html, std::string("<section id=\"") + id + "\">"));
     LP_CHECK_EQ(countOf(html, "<section"), countOf(html, "</section>"));
     LP_CHECK_EQ(countOf(html, "<table"), countOf(html, "</table>"));
-    LP_CHECK_EQ(countOf(html, "<svg"), std::size_t{4}); // memory, time, goodput and loss charts, inline
-    LP_CHECK_EQ(countOf(html, "</svg>"), std::size_t{4});
+    // Memory, time, timeline, goodput and loss charts, inline.
+    LP_CHECK_EQ(countOf(html, "<svg"), std::size_t{5});
+    LP_CHECK_EQ(countOf(html, "</svg>"), std::size_t{5});
     LP_CHECK(contains(html, "<meta charset=\"utf-8\">"));
     LP_CHECK(contains(html, "@media print"));
     // No external resources of any kind.

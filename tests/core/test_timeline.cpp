@@ -3,7 +3,11 @@
 #include "TestHarness.h"
 #include "core/estimate/Evaluate.h"
 #include "core/estimate/Timeline.h"
+#include "core/export/TimelineExport.h"
 #include "core/io/Presets.h"
+#include "core/report/SvgCharts.h"
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <map>
@@ -31,9 +35,9 @@ void checkAgainstPlan(const Scenario& s, const Plan& p) {
     const Timeline tl = buildTimeline(s, p);
     LP_CHECK_EQ(static_cast<int>(tl.ranks.size()), s.layout.pp);
     LP_CHECK_NEAR(tl.makespanSeconds, p.time.stepSeconds, kTol);
-    LP_CHECK_NEAR(tl.pipelineSeconds, p.time.stepSeconds - p.pipeline.dataParallelTailSeconds -
-                                          p.time.optimizerSeconds - p.time.loaderSeconds -
-                                          p.time.stragglerSeconds,
+    LP_CHECK_NEAR(tl.pipelineSeconds,
+                  p.time.stepSeconds - p.pipeline.dataParallelTailSeconds - p.time.optimizerSeconds -
+                      p.time.loaderSeconds - p.time.stragglerSeconds,
                   1e-6);
     LP_CHECK_NEAR(tl.bubbleSeconds, p.time.bubbleSeconds, kTol);
     const TimelineRank& slowest = slowestRank(tl, p);
@@ -95,7 +99,8 @@ Scenario withSchedule(PipelineSchedule schedule) {
 // Every chunk's forward starts after the previous virtual stage's forward of its micro batch, every backward
 // after the next one's backward: the layout is a true schedule, not only the plan's totals.
 void checkDependencies(const Timeline& tl) {
-    std::map<std::tuple<bool, int, int>, std::pair<double, double>> span; // (backward, mb, stage) -> start, end
+    std::map<std::tuple<bool, int, int>, std::pair<double, double>>
+        span; // (backward, mb, stage) -> start, end
     for (const TimelineEvent& e : tl.events) {
         if (e.kind != TimelineKind::Forward && e.kind != TimelineKind::Backward)
             continue;
@@ -139,8 +144,8 @@ LP_TEST(timeline_matches_the_plan_on_random_layouts) {
     const auto& presets = modelPresets();
     int checked = 0;
     for (int i = 0; i < 400 && checked < 200; ++i) {
-        Scenario s = piped(presets[static_cast<std::size_t>(i) % presets.size()].id.c_str(), pick({1, 2, 3, 4, 8}),
-                           pick({1, 1, 2, 3}), pick({1, 2, 5, 8, 16, 33}),
+        Scenario s = piped(presets[static_cast<std::size_t>(i) % presets.size()].id.c_str(),
+                           pick({1, 2, 3, 4, 8}), pick({1, 1, 2, 3}), pick({1, 2, 5, 8, 16, 33}),
                            pick({0, 1}) ? PipelineSchedule::GPipe : PipelineSchedule::OneFOneB);
         s.layout.tp = pick({1, 2, 8});
         s.layout.dp = pick({1, 2, 16});
@@ -160,7 +165,8 @@ LP_TEST(timeline_matches_the_plan_on_random_layouts) {
 }
 
 LP_TEST(even_stages_have_the_textbook_bubble_and_a_true_schedule) {
-    for (const auto& [p, v, m] : {std::tuple{4, 1, 8}, {4, 2, 8}, {2, 1, 1}, {8, 1, 32}, {4, 3, 12}, {3, 2, 5}}) {
+    for (const auto& [p, v, m] :
+         {std::tuple{4, 1, 8}, {4, 2, 8}, {2, 1, 1}, {8, 1, 32}, {4, 3, 12}, {3, 2, 5}}) {
         for (PipelineSchedule sched : {PipelineSchedule::OneFOneB, PipelineSchedule::GPipe}) {
             const Plan plan = evenPlan(p, v, m);
             const Timeline tl = buildTimeline(withSchedule(sched), plan);
@@ -195,7 +201,8 @@ LP_TEST(activations_in_flight_match_the_memory_model) {
         const Plan p = evaluate(s);
         LP_CHECK(p.valid);
         const Timeline tl = buildTimeline(s, p);
-        LP_CHECK_NEAR(tl.ranks[0].peakInFlight * tl.ranks[0].layers, p.intermediates.activationLayersInFlight, kTol);
+        LP_CHECK_NEAR(tl.ranks[0].peakInFlight * tl.ranks[0].layers, p.intermediates.activationLayersInFlight,
+                      kTol);
         const TimelineRank& worst = tl.ranks[static_cast<std::size_t>(p.memory.worstStage)];
         LP_CHECK_NEAR(worst.peakInFlight * worst.layers, p.intermediates.worstStageLayersInFlight, kTol);
     }
@@ -224,6 +231,54 @@ LP_TEST(timeline_kind_names_are_distinct) {
     LP_CHECK_EQ(toString(TimelineKind::Forward), std::string_view("forward"));
     LP_CHECK_EQ(toString(TimelineKind::DataParallelExposed), std::string_view("data_parallel_exposed"));
     LP_CHECK(toString(TimelineKind::Idle) != toString(TimelineKind::Host));
+}
+
+LP_TEST(chrome_trace_csv_and_svg_carry_every_event) {
+    const Scenario s = piped("llama3.1-70b", 4, 2, 8, PipelineSchedule::OneFOneB);
+    const Plan p = evaluate(s);
+    const Timeline tl = buildTimeline(s, p);
+    const nlohmann::json trace = nlohmann::json::parse(timelineChromeTrace(tl));
+    LP_CHECK(trace.contains("traceEvents") && trace["traceEvents"].is_array());
+    std::size_t complete = 0, names = 0;
+    for (const nlohmann::json& e : trace["traceEvents"]) {
+        LP_CHECK(e.contains("name") && e.contains("ph") && e.contains("pid") && e.contains("tid"));
+        if (e["ph"] == "M") {
+            names += e["name"] == "process_name" || e["name"] == "thread_name";
+            continue;
+        }
+        LP_CHECK(e["ph"] == "X" && e["ts"].is_number() && e["dur"].is_number() && e["dur"].get<double>() > 0);
+        LP_CHECK(e["args"].contains("micro_batch") && e["args"].contains("chunk") &&
+                 e["args"].contains("formula"));
+        ++complete;
+    }
+    LP_CHECK_EQ(complete, tl.events.size());
+    LP_CHECK_EQ(names, 3 * tl.ranks.size());
+    // The CSV: a header and one row per event, in order, with its rank and kind.
+    const std::string csv = timelineCsv(tl);
+    std::size_t rows = 0, at = csv.find('\n') + 1;
+    for (std::size_t next; (next = csv.find('\n', at)) != std::string::npos; at = next + 1, ++rows) {
+        const std::string row = csv.substr(at, next - at);
+        const TimelineEvent& e = tl.events[rows];
+        LP_CHECK(row.starts_with(std::to_string(e.rank) + ","));
+        LP_CHECK(row.find("," + std::string(toString(e.kind)) + ",") != std::string::npos);
+    }
+    LP_CHECK_EQ(rows, tl.events.size());
+    // The SVG: every element closed (a minimal well-formedness check: tags balance).
+    const std::string svg = timelineChartSvg(tl).svg;
+    int depth = 0;
+    for (std::size_t i = svg.find('<'); i != std::string::npos; i = svg.find('<', i + 1)) {
+        const std::size_t close = svg.find('>', i);
+        LP_CHECK(close != std::string::npos);
+        if (svg[i + 1] == '/')
+            --depth;
+        else if (svg[close - 1] != '/')
+            ++depth;
+        LP_CHECK(depth >= 0);
+    }
+    LP_CHECK_EQ(depth, 0);
+    LP_CHECK(svg.find("Bubble") != std::string::npos);
+    LP_CHECK(parseTimelineFormat("chrome-trace") == TimelineFormat::ChromeTrace);
+    LP_CHECK(!parseTimelineFormat("pdf"));
 }
 
 LP_TEST_MAIN()

@@ -89,6 +89,10 @@ std::unique_ptr<QTextDocument> ReportWriter::makeDocument(const core::ReportInpu
                      renderSvg(core::goodputChartSvg(report.plan), 3));
     doc->addResource(QTextDocument::ImageResource, QUrl(QStringLiteral("lp-chart:loss")),
                      renderSvg(core::lossChartSvg(report.plan), 3));
+    if (report.plan.valid)
+        doc->addResource(
+            QTextDocument::ImageResource, QUrl(QStringLiteral("lp-chart:timeline")),
+            renderSvg(core::timelineChartSvg(core::buildTimeline(report.scenario, report.plan)), 3));
     doc->setHtml(QString::fromStdString(core::reportToHtml(report, options)));
     return doc;
 }
