@@ -61,7 +61,8 @@ std::string yardstickParameters(const ModelSpec& m);
 
 // The pipeline bubble as a share of the step, with the (p-1)/(v*m) ratio named as what it is (bubble over
 // the bubble-free pipeline time): "47.0 % of the step; (p-1)/(v x m) = 88.7 % of the bubble-free pipeline
-// time" (no "*": Markdown would escape it). bubbleShareOfStep is the share alone (0 without a step time).
+// time" (no "*": Markdown would escape it); under ZB-H1 the ratio names the weight gradients' share too.
+// bubbleShareOfStep is the share alone (0 without a step time).
 double bubbleShareOfStep(const TimeBreakdown& t);
 std::string bubbleText(const TimeBreakdown& t);
 

@@ -52,7 +52,8 @@ struct TimeBreakdown {
     double cpCommSeconds = 0;
     double epCommSeconds = 0;
     double bubbleSeconds = 0;
-    double bubbleFraction = 0; // bubble / ideal pipeline time
+    double bubbleFraction = 0;                              // bubble / ideal pipeline time
+    PipelineSchedule schedule = PipelineSchedule::OneFOneB; // the schedule the bubble is of
     double dpCommExposedSeconds = 0;
     double optimizerSeconds = 0;
     double loaderSeconds = 0;

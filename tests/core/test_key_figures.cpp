@@ -263,6 +263,11 @@ LP_TEST(the_bubble_is_worded_as_a_share_of_the_step_and_the_ratio_named) {
     LP_CHECK_NEAR(bubbleShareOfStep(t), 0.47, 1e-12);
     LP_CHECK_EQ(bubbleText(t),
                 std::string("47.0 % of the step; (p-1)/(v x m) = 88.7 % of the bubble-free pipeline time"));
+    t.schedule = PipelineSchedule::ZeroBubbleH1; // the weight gradients fill part of it: the formula says so
+    LP_CHECK_EQ(bubbleText(t),
+                std::string("47.0 % of the step; (p-1)/(v x m) x (1 - 2 T_W / t_mb) = 88.7 % of "
+                            "the bubble-free pipeline time"));
+    t.schedule = PipelineSchedule::OneFOneB;
     LP_CHECK_EQ(bubbleShareOfStep(TimeBreakdown{}), 0.0);
     // The diagnostic and the explanation of a plan agree with its breakdown.
     const Scenario s = defaultScenario();

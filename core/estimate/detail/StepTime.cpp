@@ -483,6 +483,7 @@ void computeTime(const EvalContext& x, Plan& plan) {
     im.stageBackwardSeconds = st.maxLayers * lt.bwd();
     im.backwardWeightSeconds = st.maxLayers * lt.gemmFwd; // half the backward's GEMMs
     tb.bubbleSeconds = pipelineBubbleSeconds(x, st, im.backwardWeightSeconds);
+    tb.schedule = x.s.training.pipelineSchedule;
     tb.bubbleFraction = x.m * st.max > 0 ? tb.bubbleSeconds / (x.m * st.max) : 0;
     const double pipeline = x.m * st.max + tb.bubbleSeconds;
 
