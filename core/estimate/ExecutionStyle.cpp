@@ -123,7 +123,7 @@ std::string attentionKernelText(const TrainingOptions& t, AttentionKernel resolv
         break;
     }
     if (t.attentionKernel == AttentionKernel::Auto)
-        name += " (framework default)";
+        name += resolved == AttentionKernel::Unfused ? " (flash attention off)" : " (framework default)";
     else if (t.attentionKernel != resolved)
         name += " (FlashAttention-3 needs Hopper)";
     return name;

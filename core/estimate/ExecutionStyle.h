@@ -133,7 +133,8 @@ AttentionKernel attentionKernelOf(const TrainingOptions& t, ExecutionStyle style
                                   const KernelEfficiencies& k);
 // The attention kernel `resolved` (attentionKernelOf) as reports, exports and validation tables word it:
 // "FlashAttention-2", "FlashAttention-3", "cuDNN fused attention" or "unfused attention", with " (framework
-// default)" where attention_kernel is auto and the reason where FlashAttention-3 fell back.
+// default)" where attention_kernel is auto (" (flash attention off)" where that leaves none) and the reason
+// where FlashAttention-3 fell back.
 std::string attentionKernelText(const TrainingOptions& t, AttentionKernel resolved);
 bool attentionKernelFallsBack(const TrainingOptions& t, const KernelEfficiencies& k);
 // The scenario's context-parallel K/V exchange, Auto resolved by the style.

@@ -18,6 +18,7 @@ struct PipelineOp {
     int chunk = 0;
     double seconds = 0;
     double start = 0;
+    bool weight = false; // ZB-H1: the weight-gradient half of a backward, run apart from it
 };
 
 struct ScheduleShape {
@@ -112,7 +113,7 @@ RankSlots slotsOf(const StageTime& s, int v) {
 
 // The events of one op: its compute, then its exposed communication and host time, then its send.
 void emitOp(const PipelineOp& op, int label, const StageTime& s, const RankSlots& slots, int v, int rank,
-            std::vector<TimelineEvent>& out) {
+            double weightSeconds, std::vector<TimelineEvent>& out) {
     double t = op.start;
     const auto add = [&](TimelineKind kind, double seconds) {
         if (seconds <= 0)
@@ -125,10 +126,14 @@ void emitOp(const PipelineOp& op, int label, const StageTime& s, const RankSlots
         add(op.backward ? TimelineKind::Backward : TimelineKind::Forward, op.seconds);
         return;
     }
+    if (op.weight) {
+        add(TimelineKind::BackwardWeight, op.seconds);
+        return;
+    }
     const double share = op.backward ? 1.0 - slots.forwardShare : slots.forwardShare;
     if (op.backward) {
         add(TimelineKind::Recompute, s.recomputeSeconds / v);
-        add(TimelineKind::Backward, s.backwardSeconds / v);
+        add(TimelineKind::Backward, s.backwardSeconds / v - weightSeconds);
     } else {
         add(TimelineKind::Forward, s.forwardSeconds / v);
     }
@@ -175,8 +180,10 @@ void fitToPipeline(std::vector<PipelineOp>& ops, double simulatedEnd, double pip
 // ends; the summarised middle keeps the steady count.
 void trackInFlight(const std::vector<PipelineOp>& ops, int v, TimelineRank& tr) {
     std::vector<std::pair<double, double>> changes; // (time, change), frees first at equal times
+    // ZB-H1's weight gradients keep only the linear layers' inputs, which the memory model does not count
+    // apart (Qi et al. 2024 hold ZB-H1 at 1F1B's peak): the input-gradient backward frees the micro batch.
     for (const PipelineOp& op : ops)
-        if (op.microBatch >= 0)
+        if (op.microBatch >= 0 && !op.weight)
             changes.emplace_back(op.backward ? op.start + op.seconds : op.start,
                                  (op.backward ? -1.0 : 1.0) / v);
     std::sort(changes.begin(), changes.end());
@@ -240,12 +247,110 @@ void appendStepEnd(const Plan& plan, int rank, double lastBackwardEnd, std::vect
     }
 }
 
+// ZB-H1 (Qi et al. 2024) as a list schedule: whenever a rank is free it runs, in this order of preference, a
+// backward (input gradient) whose successor's is done, a forward whose predecessor's is done while it holds
+// fewer micro batches than 1F1B lets it (p - rank per chunk round), or a weight gradient left over from an
+// earlier backward; otherwise it waits. The weight gradients thus fill what would be the bubble. Ops are
+// placed earliest first across the ranks, so an op not yet placed cannot end before the one being placed
+// starts. False on a deadlock.
+bool simulateZeroBubble(const ScheduleShape& sh, const std::vector<RankSlots>& slots,
+                        const std::vector<double>& weightSeconds,
+                        std::vector<std::vector<PipelineOp>>& ranks) {
+    const int stages = sh.p * sh.v;
+    const auto index = [&](int stage, int mb) { return static_cast<std::size_t>(stage) * sh.m + mb; };
+    std::vector<double> forwardEnd(static_cast<std::size_t>(stages) * sh.m, -1.0);
+    std::vector<double> backwardEnd(forwardEnd.size(), -1.0);
+    struct RankState {
+        std::vector<PipelineOp> forwards, backwards; // in the rank's 1F1B order
+        std::size_t f = 0, b = 0;
+        std::vector<PipelineOp> weights; // pending, oldest first
+        double free = 0, held = 0;
+        int limit = 1;
+    };
+    std::vector<RankState> state(static_cast<std::size_t>(sh.p));
+    for (int r = 0; r < sh.p; ++r) {
+        RankState& rs = state[static_cast<std::size_t>(r)];
+        for (const PipelineOp& op : rankOrder(sh, r))
+            (op.backward ? rs.backwards : rs.forwards).push_back(op);
+        rs.limit = sh.v == 1 ? sh.p - r : 2 * (sh.p - r - 1) + (sh.v - 1) * sh.p + 1;
+        ranks[static_cast<std::size_t>(r)].clear();
+    }
+    const auto readyAt = [&](int r, const PipelineOp& op) {
+        const int stage = op.chunk * sh.p + r;
+        if (!op.backward)
+            return stage > 0 ? forwardEnd[index(stage - 1, op.microBatch)] : 0.0;
+        return stage == stages - 1 ? forwardEnd[index(stage, op.microBatch)]
+                                   : backwardEnd[index(stage + 1, op.microBatch)];
+    };
+    const auto run = [&](int r, PipelineOp op, double start, double seconds) {
+        RankState& rs = state[static_cast<std::size_t>(r)];
+        op.start = start;
+        op.seconds = seconds;
+        rs.free = start + seconds;
+        if (!op.weight) {
+            const int stage = op.chunk * sh.p + r;
+            (op.backward ? backwardEnd : forwardEnd)[index(stage, op.microBatch)] = rs.free;
+        }
+        ranks[static_cast<std::size_t>(r)].push_back(op);
+    };
+    // Each round runs the op that can start earliest of all the ranks': at a rank's free time when it has one
+    // ready there (or a weight gradient left), else at its earliest known dependency.
+    for (;;) {
+        int r = -1;
+        double at = 0;
+        for (int i = 0; i < sh.p; ++i) {
+            RankState& rs = state[static_cast<std::size_t>(i)];
+            double when = -1;
+            if (!rs.weights.empty())
+                when = rs.free;
+            if (rs.b < rs.backwards.size())
+                if (const double t = readyAt(i, rs.backwards[rs.b]); t >= 0)
+                    when = when < 0 ? std::max(t, rs.free) : std::min(when, std::max(t, rs.free));
+            if (rs.f < rs.forwards.size() && rs.held < rs.limit)
+                if (const double t = readyAt(i, rs.forwards[rs.f]); t >= 0)
+                    when = when < 0 ? std::max(t, rs.free) : std::min(when, std::max(t, rs.free));
+            if (when >= 0 && (r < 0 || when < at))
+                r = i, at = when;
+        }
+        if (r < 0) {
+            for (const RankState& rs : state)
+                if (rs.f < rs.forwards.size() || rs.b < rs.backwards.size() || !rs.weights.empty())
+                    return false; // nothing can start: a deadlock
+            return true;
+        }
+        RankState& rs = state[static_cast<std::size_t>(r)];
+        rs.free = at;
+        const RankSlots& slot = slots[static_cast<std::size_t>(r)];
+        const double w = weightSeconds[static_cast<std::size_t>(r)];
+        const bool backwardNow = rs.b < rs.backwards.size() && readyAt(r, rs.backwards[rs.b]) >= 0 &&
+                                 readyAt(r, rs.backwards[rs.b]) <= at;
+        const bool forwardNow = rs.f < rs.forwards.size() && rs.held < rs.limit &&
+                                readyAt(r, rs.forwards[rs.f]) >= 0 && readyAt(r, rs.forwards[rs.f]) <= at;
+        if (backwardNow) {
+            PipelineOp op = rs.backwards[rs.b++];
+            run(r, op, at, slot.backward - w);
+            --rs.held;
+            op.weight = true;
+            rs.weights.push_back(op);
+        } else if (forwardNow) {
+            run(r, rs.forwards[rs.f++], at, slot.forward);
+            ++rs.held;
+        } else {
+            run(r, rs.weights.front(), at, w);
+            rs.weights.erase(rs.weights.begin());
+        }
+    }
+}
+
 // The simulated ops of every rank with their durations, in the schedule's order; GPipe's order where the
 // schedule's own would deadlock (interleaving with micro batches that do not fill the groups).
 std::vector<std::vector<PipelineOp>> scheduledOps(ScheduleShape sh, const std::vector<RankSlots>& slots,
+                                                  const std::vector<double>& weightSeconds,
                                                   double& simulatedEnd) {
-    std::vector<std::vector<PipelineOp>> ranks;
-    for (int attempt = 0; attempt < 2; ++attempt) {
+    std::vector<std::vector<PipelineOp>> ranks(static_cast<std::size_t>(sh.p));
+    if (sh.schedule == PipelineSchedule::ZeroBubbleH1 && !simulateZeroBubble(sh, slots, weightSeconds, ranks))
+        sh.schedule = PipelineSchedule::OneFOneB;
+    for (int attempt = 0; attempt < 2 && sh.schedule != PipelineSchedule::ZeroBubbleH1; ++attempt) {
         ranks.clear();
         for (int r = 0; r < sh.p; ++r) {
             ranks.push_back(rankOrder(sh, r));
@@ -265,6 +370,104 @@ std::vector<std::vector<PipelineOp>> scheduledOps(ScheduleShape sh, const std::v
 }
 
 } // namespace
+
+std::string_view timelineKindTitle(TimelineKind kind) {
+    switch (kind) {
+    case TimelineKind::Forward:
+        return "Forward";
+    case TimelineKind::Backward:
+        return "Backward";
+    case TimelineKind::BackwardWeight:
+        return "Backward (weights)";
+    case TimelineKind::Recompute:
+        return "Recompute";
+    case TimelineKind::PipelineSend:
+        return "Pipeline send";
+    case TimelineKind::LayerComm:
+        return "Layer communication";
+    case TimelineKind::DataParallel:
+        return "Data-parallel reduction (overlapped)";
+    case TimelineKind::DataParallelExposed:
+        return "Data-parallel reduction (exposed)";
+    case TimelineKind::Optimizer:
+        return "Optimizer step";
+    case TimelineKind::Loader:
+        return "Data loader";
+    case TimelineKind::Host:
+        return "Host overhead";
+    case TimelineKind::Straggler:
+        return "Straggler wait";
+    case TimelineKind::Idle:
+        return "Idle (bubble)";
+    }
+    return "";
+}
+
+std::string_view timelineKindMeaning(TimelineKind kind) {
+    switch (kind) {
+    case TimelineKind::Forward:
+        return "One micro batch's forward through this stage: its share of the plan's compute time per micro "
+               "batch and stage.";
+    case TimelineKind::Backward:
+        return "One micro batch's backward through this stage (about twice its forward).";
+    case TimelineKind::BackwardWeight:
+        return "The weight-gradient half of the backward, moved into the bubble (zero-bubble schedule).";
+    case TimelineKind::Recompute:
+        return "The forward re-run before the backward, as the recompute setting asks.";
+    case TimelineKind::PipelineSend:
+        return "Activations or gradients sent point to point to the next stage.";
+    case TimelineKind::LayerComm:
+        return "Tensor, context or expert parallel communication inside the layers that nothing hides.";
+    case TimelineKind::DataParallel:
+        return "The data-parallel gradient reduction, overlapped with the backward.";
+    case TimelineKind::DataParallelExposed:
+        return "The data-parallel reduction's tail that no backward hides.";
+    case TimelineKind::Optimizer:
+        return "The optimizer step over this stage's parameters.";
+    case TimelineKind::Loader:
+        return "Waiting for the data loader.";
+    case TimelineKind::Host:
+        return "Host overhead: kernel launches not hidden behind GPU work.";
+    case TimelineKind::Straggler:
+        return "Waiting for the slowest data-parallel replica.";
+    case TimelineKind::Idle:
+        return "The pipeline bubble: this rank waits for a neighbouring stage's forward or backward.";
+    }
+    return "";
+}
+
+std::string_view timelineFormula(TimelineKind kind) {
+    switch (kind) {
+    case TimelineKind::Forward:
+        return "layers of the chunk x forward per layer (+ 1/3 of the embedding or output layer)";
+    case TimelineKind::Backward:
+        return "layers of the chunk x backward per layer (+ 2/3 of the embedding or output layer)";
+    case TimelineKind::BackwardWeight:
+        return "the weight-gradient half of the backward";
+    case TimelineKind::Recompute:
+        return "layers recomputed x forward per layer";
+    case TimelineKind::PipelineSend:
+        return "activations or gradients b x s x h / t between stages, not hidden";
+    case TimelineKind::LayerComm:
+        return "TP, CP, EP and ZeRO-3 traffic of the chunk's layers beyond what overlaps";
+    case TimelineKind::DataParallel:
+        return "gradient reduction hidden behind the backward";
+    case TimelineKind::DataParallelExposed:
+        return "data-parallel traffic beyond the backward it overlaps";
+    case TimelineKind::Optimizer:
+        return "optimizer state bytes / memory bandwidth";
+    case TimelineKind::Loader:
+        return "b x m x s / loader tokens per second, beyond the pipeline";
+    case TimelineKind::Host:
+        return "kernel launches the GPU work does not hide";
+    case TimelineKind::Straggler:
+        return "step x straggler slowdown";
+    case TimelineKind::Idle:
+        return "pipeline bubble: (sum of stages - slowest) / v on the slowest rank (ZB-H1: x (1 - 2 T_W / "
+               "t_mb))";
+    }
+    return "";
+}
 
 std::string_view toString(TimelineKind kind) {
     switch (kind) {
@@ -317,10 +520,19 @@ Timeline buildTimeline(const Scenario& scenario, const Plan& plan) {
     const ScheduleShape shape{p, v, std::min(m, kMaxTimelineMicroBatches), tl.schedule};
     const int half = shape.m / 2, skipped = m - shape.m;
     std::vector<RankSlots> slots;
-    for (const StageTime& s : pt.stages)
+    std::vector<double> weightSeconds; // ZB-H1: each rank's weight gradients of one micro batch and chunk
+    const Intermediates& im = plan.intermediates;
+    for (const StageTime& s : pt.stages) {
         slots.push_back(slotsOf(s, v));
+        const double share =
+            im.stageBackwardSeconds > 0 ? im.backwardWeightSeconds / im.stageBackwardSeconds : 0.0;
+        weightSeconds.push_back(std::min(share * s.backwardSeconds, s.backwardSeconds) / v);
+    }
     double simulatedEnd = 0;
-    auto ranks = scheduledOps(shape, slots, simulatedEnd);
+    auto ranks = scheduledOps(shape, slots, weightSeconds, simulatedEnd);
+    const bool weightsApart = std::ranges::any_of(ranks, [](const std::vector<PipelineOp>& ops) {
+        return std::ranges::any_of(ops, [](const PipelineOp& op) { return op.weight; });
+    });
 
     for (int r = 0; r < p; ++r) {
         std::vector<PipelineOp>& ops = ranks[static_cast<std::size_t>(r)];
@@ -343,7 +555,8 @@ Timeline buildTimeline(const Scenario& scenario, const Plan& plan) {
         for (const PipelineOp& op : ops) {
             const int label =
                 op.microBatch < 0 || op.microBatch < half ? op.microBatch : op.microBatch + skipped;
-            emitOp(op, label, pt.stages[static_cast<std::size_t>(r)], slot, v, r, tl.events);
+            emitOp(op, label, pt.stages[static_cast<std::size_t>(r)], slot, v, r,
+                   weightsApart ? weightSeconds[static_cast<std::size_t>(r)] : 0.0, tl.events);
             if (op.backward)
                 lastBackwardEnd = std::max(lastBackwardEnd, op.start + op.seconds);
         }

@@ -67,6 +67,11 @@ struct Timeline {
 };
 
 std::string_view toString(TimelineKind kind); // "forward", "backward", ... (trace and CSV names)
+// The words for an event kind that the window, the trace and the reports share: its title ("Forward"), what
+// its duration is made of in one sentence, and the formula behind it.
+std::string_view timelineKindTitle(TimelineKind kind);
+std::string_view timelineKindMeaning(TimelineKind kind);
+std::string_view timelineFormula(TimelineKind kind);
 
 // The timeline of `plan` (evaluated from `scenario`). Above kMaxTimelineMicroBatches micro batches the
 // steady middle is summarised: the first and last micro batches are laid out, the makespan stays exact.

@@ -35,38 +35,6 @@ std::optional<TimelineFormat> parseTimelineFormat(std::string_view s) {
     return std::nullopt;
 }
 
-std::string_view timelineFormula(TimelineKind kind) {
-    switch (kind) {
-    case TimelineKind::Forward:
-        return "layers of the chunk x forward per layer (+ 1/3 of the embedding or output layer)";
-    case TimelineKind::Backward:
-        return "layers of the chunk x backward per layer (+ 2/3 of the embedding or output layer)";
-    case TimelineKind::BackwardWeight:
-        return "the weight-gradient half of the backward";
-    case TimelineKind::Recompute:
-        return "layers recomputed x forward per layer";
-    case TimelineKind::PipelineSend:
-        return "activations or gradients b x s x h / t between stages, not hidden";
-    case TimelineKind::LayerComm:
-        return "TP, CP, EP and ZeRO-3 traffic of the chunk's layers beyond what overlaps";
-    case TimelineKind::DataParallel:
-        return "gradient reduction hidden behind the backward";
-    case TimelineKind::DataParallelExposed:
-        return "data-parallel traffic beyond the backward it overlaps";
-    case TimelineKind::Optimizer:
-        return "optimizer state bytes / memory bandwidth";
-    case TimelineKind::Loader:
-        return "b x m x s / loader tokens per second, beyond the pipeline";
-    case TimelineKind::Host:
-        return "kernel launches the GPU work does not hide";
-    case TimelineKind::Straggler:
-        return "step x straggler slowdown";
-    case TimelineKind::Idle:
-        return "pipeline bubble: (sum of stages - slowest) / v on the slowest rank";
-    }
-    return "";
-}
-
 std::string timelineChromeTrace(const Timeline& tl) {
     nlohmann::json events = nlohmann::json::array();
     for (const TimelineRank& r : tl.ranks) {

@@ -19,7 +19,5 @@ std::optional<TimelineFormat> parseTimelineFormat(std::string_view s); // chrome
 std::string timelineChromeTrace(const Timeline& timeline);
 // rank,lane,kind,micro_batch,chunk,start_s,seconds: one row per event, in the timeline's order.
 std::string timelineCsv(const Timeline& timeline);
-// What the duration of one event kind is, in words (the trace's args and the window's hover).
-std::string_view timelineFormula(TimelineKind kind);
 
 } // namespace lp::core

@@ -422,38 +422,6 @@ SvgChart lossChartSvg(const Plan& p, int width) {
 namespace lp::core {
 namespace {
 
-std::string_view timelineLabel(TimelineKind kind) {
-    switch (kind) {
-    case TimelineKind::Forward:
-        return "Forward";
-    case TimelineKind::Backward:
-        return "Backward";
-    case TimelineKind::BackwardWeight:
-        return "Weight gradients";
-    case TimelineKind::Recompute:
-        return "Recompute";
-    case TimelineKind::PipelineSend:
-        return "PP send";
-    case TimelineKind::LayerComm:
-        return "TP/CP/EP comm";
-    case TimelineKind::DataParallel:
-        return "DP reduction (hidden)";
-    case TimelineKind::DataParallelExposed:
-        return "DP reduction (exposed)";
-    case TimelineKind::Optimizer:
-        return "Optimizer step";
-    case TimelineKind::Loader:
-        return "Data loader";
-    case TimelineKind::Host:
-        return "Host overhead";
-    case TimelineKind::Straggler:
-        return "Stragglers";
-    case TimelineKind::Idle:
-        return "Bubble (idle)";
-    }
-    return "";
-}
-
 // The timeline's axis in milliseconds at a readable step.
 std::string timelineAxis(double left, double y, double plotW, double makespan) {
     std::string s = line(left, y, left + plotW, y, "#888888");
@@ -516,7 +484,7 @@ SvgChart timelineChartSvg(const Timeline& tl, int width) {
         present[static_cast<int>(e.kind)] = true;
         const double y = top + rankH * e.rank + (e.lane == TimelineLane::Compute ? 0 : computeH + 1);
         const std::string tip =
-            std::string(timelineLabel(e.kind)) +
+            std::string(timelineKindTitle(e.kind)) +
             (e.microBatch >= 0 ? ", micro batch " + std::to_string(e.microBatch) : "") +
             (e.chunk >= 0 && tl.virtualStages > 1 ? ", chunk " + std::to_string(e.chunk) : "") + ": " +
             fmt::fixed(e.seconds * 1e3, 3) + " ms";
@@ -531,7 +499,7 @@ SvgChart timelineChartSvg(const Timeline& tl, int width) {
     for (int k = 0; k <= static_cast<int>(TimelineKind::Idle); ++k) {
         if (!present[k])
             continue;
-        const std::string label(timelineLabel(static_cast<TimelineKind>(k)));
+        const std::string label(timelineKindTitle(static_cast<TimelineKind>(k)));
         if (lx + 18 + textWidth(label) > width - right) {
             lx = left;
             ly += 18;

@@ -249,6 +249,7 @@ Scenario randomScenario(Random& r) {
     run.gpuFailuresPerHour = r.logUniform(1e-9, 1);
     run.checkpointBandwidth = r.logUniform(1, 1e18);
     run.restartSeconds = r.logUniform(1e-3, 1e6);
+    run.asyncCheckpoint = r.coin();
     setScenarioName(s, name);
     return s;
 }

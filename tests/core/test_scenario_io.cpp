@@ -87,7 +87,7 @@ LP_TEST(everyFieldIsInTheFileFormat) {
     // If one of these fails, a struct gained or lost a field: update core/io/ScenarioJson.cpp (read and write
     // it), docs/formats.md, randomScenario()/randomProfile() here, then the count.
     LP_CHECK_EQ(fieldCount<Scenario>(), 7u);
-    LP_CHECK_EQ(fieldCount<RunOptions>(), 14u);
+    LP_CHECK_EQ(fieldCount<RunOptions>(), 15u);
     LP_CHECK_EQ(fieldCount<ModelSpec>(), 18u);
     LP_CHECK_EQ(fieldCount<MlaSpec>(), 5u);
     LP_CHECK_EQ(fieldCount<MoeSpec>(), 8u);

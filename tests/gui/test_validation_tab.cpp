@@ -140,7 +140,8 @@ private slots:
         // fused softmax, no flash; torchtitan's compiled FSDP runs: compiled, with the eager loss of 2024).
         QVERIFY(first.data(Qt::ToolTipRole)
                     .toString()
-                    .contains(QStringLiteral("Planned with: megatron style, no flash attention")));
+                    .contains(QStringLiteral(
+                        "Planned with: megatron style, unfused attention (flash attention off)")));
         bool sawCompiled = false;
         for (int r = 0; r < tab.model()->rowCount(); ++r) {
             const QModelIndex i = tab.model()->index(r, 0);
@@ -148,8 +149,8 @@ private slots:
                 QStringLiteral("torchtitan_202412_8B_t1_fsdp_compile")) {
                 QVERIFY(i.data(Qt::ToolTipRole)
                             .toString()
-                            .contains(
-                                QStringLiteral("fsdp style, flash attention, torch.compile, unfused loss")));
+                            .contains(QStringLiteral("fsdp style, FlashAttention-2 (framework default), "
+                                                     "torch.compile, unfused loss")));
                 sawCompiled = true;
             }
         }

@@ -12,41 +12,6 @@ QString tr(const char* text) {
     return QCoreApplication::translate("lp::ui::TimelineStyle", text);
 }
 
-// What the event's duration is made of, in the plan's own words (the explanation behind it says how).
-QString figureBehind(TimelineKind kind) {
-    switch (kind) {
-    case TimelineKind::Forward:
-        return tr(
-            "One micro batch's forward through this stage: its share of the plan's compute time per micro "
-            "batch and stage.");
-    case TimelineKind::Backward:
-        return tr("One micro batch's backward through this stage (about twice its forward).");
-    case TimelineKind::BackwardWeight:
-        return tr("The weight-gradient half of the backward, moved into the bubble (zero-bubble schedule).");
-    case TimelineKind::Recompute:
-        return tr("The forward re-run before the backward, as the recompute setting asks.");
-    case TimelineKind::PipelineSend:
-        return tr("Activations or gradients sent point to point to the next stage.");
-    case TimelineKind::LayerComm:
-        return tr("Tensor, context or expert parallel communication inside the layers that nothing hides.");
-    case TimelineKind::DataParallel:
-        return tr("The data-parallel gradient reduction, overlapped with the backward.");
-    case TimelineKind::DataParallelExposed:
-        return tr("The data-parallel reduction's tail that no backward hides.");
-    case TimelineKind::Optimizer:
-        return tr("The optimizer step over this stage's parameters.");
-    case TimelineKind::Loader:
-        return tr("Waiting for the data loader.");
-    case TimelineKind::Host:
-        return tr("Host overhead: kernel launches not hidden behind GPU work.");
-    case TimelineKind::Straggler:
-        return tr("Waiting for the slowest data-parallel replica.");
-    case TimelineKind::Idle:
-        return tr("The pipeline bubble: this rank waits for a neighbour, (p - 1) / (v x m) of the ideal time "
-                  "in all.");
-    }
-    return {};
-}
 } // namespace
 
 TimeComponent timelineComponent(TimelineKind kind) {
@@ -93,35 +58,7 @@ QColor timelineColor(TimelineKind kind) {
 }
 
 QString timelineKindName(TimelineKind kind) {
-    switch (kind) {
-    case TimelineKind::Forward:
-        return tr("Forward");
-    case TimelineKind::Backward:
-        return tr("Backward");
-    case TimelineKind::BackwardWeight:
-        return tr("Backward (weights)");
-    case TimelineKind::Recompute:
-        return tr("Recompute");
-    case TimelineKind::PipelineSend:
-        return tr("Pipeline send");
-    case TimelineKind::LayerComm:
-        return tr("Layer communication");
-    case TimelineKind::DataParallel:
-        return tr("Data-parallel reduction (overlapped)");
-    case TimelineKind::DataParallelExposed:
-        return tr("Data-parallel reduction (exposed)");
-    case TimelineKind::Optimizer:
-        return tr("Optimizer step");
-    case TimelineKind::Loader:
-        return tr("Data loader");
-    case TimelineKind::Host:
-        return tr("Host overhead");
-    case TimelineKind::Straggler:
-        return tr("Straggler wait");
-    case TimelineKind::Idle:
-        return tr("Idle (bubble)");
-    }
-    return {};
+    return qs(core::timelineKindTitle(kind));
 }
 
 QString timelineExplainKey(TimelineKind kind) {
@@ -142,7 +79,9 @@ QString timelineEventText(const core::TimelineEvent& event, const core::Timeline
                 .arg(formatSeconds(event.seconds), formatSeconds(event.startSeconds),
                      formatSeconds(event.endSeconds())) +
             QStringLiteral("<br>");
-    text += QStringLiteral("<i>%1</i>").arg(figureBehind(event.kind).toHtmlEscaped());
+    text += QStringLiteral("<i>%1</i><br>%2")
+                .arg(qs(core::timelineKindMeaning(event.kind)).toHtmlEscaped(),
+                     qs(core::timelineFormula(event.kind)).toHtmlEscaped());
     return text;
 }
 
