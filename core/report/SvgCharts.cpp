@@ -443,7 +443,7 @@ std::string_view timelineKindColor(TimelineKind kind) {
     case TimelineKind::Backward:
         return "#76B7B2";
     case TimelineKind::BackwardWeight:
-        return "#86BCB6";
+        return "#2F6F6A";
     case TimelineKind::Recompute:
         return "#A0CBE8";
     case TimelineKind::PipelineSend:

@@ -4,6 +4,8 @@
 
 #include <QCoreApplication>
 
+#include <algorithm>
+
 namespace lp::ui {
 namespace {
 using core::TimelineKind;
@@ -48,8 +50,11 @@ QColor timelineColor(TimelineKind kind) {
     switch (kind) {
     case TimelineKind::Backward:
         return base.darker(135);
-    case TimelineKind::BackwardWeight:
-        return base.darker(165);
+    case TimelineKind::BackwardWeight: { // the backward's other half: its shade, turned to teal to tell apart
+        QColor weights = base.darker(135);
+        weights.setHsv(175, weights.saturation(), std::min(255, weights.value() + 40));
+        return weights;
+    }
     case TimelineKind::DataParallel:
         return base.lighter(135);
     default:
