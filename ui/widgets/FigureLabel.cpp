@@ -27,7 +27,11 @@ public:
             const bool equation = line.contains(kEquals);
             for (const QString& part : wrapped(line, width)) {
                 const bool leftSide = equation && !part.startsWith(QStringLiteral("= "));
-                out << fontMetrics().elidedText(part, leftSide ? Qt::ElideLeft : Qt::ElideRight, width);
+                // What the wrapping measured as fitting is drawn whole: elidedText's own measure can be a
+                // pixel wider than horizontalAdvance and would cut a part that fits.
+                out << (fits(part, width) ? part
+                                          : fontMetrics().elidedText(
+                                                part, leftSide ? Qt::ElideLeft : Qt::ElideRight, width));
             }
         }
         return out;
