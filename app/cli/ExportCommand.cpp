@@ -51,18 +51,14 @@ int runExport(const Args& argv) {
             badValue("--to",
                      "missing: say which framework (--to megatron, --to deepspeed or --to torchtitan)"),
             jsonOut);
-    auto scenario = buildScenario(parsed->file, parsed->overrides);
-    if (!scenario)
-        return reportError(scenario.error(), jsonOut);
-    auto evaluated = evaluateScenario(*scenario, std::nullopt);
+    const auto evaluated =
+        evaluateValidScenario(parsed->file, parsed->overrides, std::nullopt, "nothing exported");
     if (!evaluated)
         return reportError(evaluated.error(), jsonOut);
-    if (const std::string ids = invalidLayoutIds(evaluated->plan); !ids.empty())
-        return reportError(badValue("layout", "invalid layout (" + ids + "); nothing exported"), jsonOut);
     if (!evaluated->plan.memory.fits)
         std::cerr << "warning: this layout does not fit in GPU memory (see `layout-planner-cli evaluate`)\n";
 
-    const core::LaunchSettings settings = core::exportLaunchSettings(*scenario, *target);
+    const core::LaunchSettings settings = core::exportLaunchSettings(evaluated->scenario, *target);
     std::string text = settings.text;
     if (jsonOut) {
         nlohmann::json j{{"target", std::string(core::toString(*target))},

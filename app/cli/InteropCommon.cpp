@@ -48,6 +48,20 @@ std::string invalidLayoutIds(const core::Plan& p) {
     return ids;
 }
 
+std::expected<EvaluatedScenario, CliError>
+evaluateValidScenario(const std::optional<std::string>& file, const ScenarioOverrides& overrides,
+                      const std::optional<std::string>& profileFile, const std::string& refusal) {
+    auto scenario = buildScenario(file, overrides);
+    if (!scenario)
+        return std::unexpected(scenario.error());
+    auto evaluated = evaluateScenario(*scenario, profileFile);
+    if (!evaluated)
+        return std::unexpected(evaluated.error());
+    if (const std::string ids = invalidLayoutIds(evaluated->plan); !ids.empty())
+        return std::unexpected(badValue("layout", "invalid layout (" + ids + "); " + refusal));
+    return EvaluatedScenario{std::move(*scenario), std::move(evaluated->profile), std::move(evaluated->plan)};
+}
+
 nlohmann::json explanationsJson(const core::Scenario& s, const core::Plan& plan) {
     nlohmann::json list = nlohmann::json::array();
     for (const auto& e : core::explainPlan(s, plan))

@@ -23,6 +23,17 @@ struct Evaluated {
 std::expected<Evaluated, CliError> evaluateScenario(const core::Scenario& s,
                                                     const std::optional<std::string>& profileFile);
 
+// A command's scenario (the file and flags), evaluated, for a command that writes something of a valid layout
+// only: an invalid one is refused as "invalid layout (IDS); <refusal>" (refusal: "nothing exported").
+struct EvaluatedScenario {
+    core::Scenario scenario;
+    core::HardwareProfile profile;
+    core::Plan plan;
+};
+std::expected<EvaluatedScenario, CliError>
+evaluateValidScenario(const std::optional<std::string>& file, const ScenarioOverrides& overrides,
+                      const std::optional<std::string>& profileFile, const std::string& refusal);
+
 // Writes to FILE as core::writeFileAtomically does, or to standard output when `output` is empty or "-". A
 // failed write is exit code 1. Says "wrote FILE" on standard error after a file write.
 std::expected<void, CliError> writeOutput(const std::optional<std::string>& output, const std::string& text);

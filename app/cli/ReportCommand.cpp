@@ -73,24 +73,18 @@ int runReport(const Args& argv) {
                                  "or write HTML (--format html) and print it to PDF from a browser"),
             jsonErrors);
 
-    auto scenario = buildScenario(parsed->file, parsed->overrides);
-    if (!scenario)
-        return reportError(scenario.error(), jsonErrors);
-    auto evaluated = evaluateScenario(*scenario, parsed->profileFile);
+    const auto evaluated =
+        evaluateValidScenario(parsed->file, parsed->overrides, parsed->profileFile,
+                              "no report written. `layout-planner-cli evaluate` lists the problems");
     if (!evaluated)
         return reportError(evaluated.error(), jsonErrors);
-    if (const std::string ids = invalidLayoutIds(evaluated->plan); !ids.empty())
-        return reportError(
-            badValue("layout", "invalid layout (" + ids +
-                                   "); no report written. `layout-planner-cli evaluate` lists the problems"),
-            jsonErrors);
 
-    core::ReportInput report = core::makeReport(*scenario, evaluated->profile, evaluated->plan);
+    core::ReportInput report = core::makeReport(evaluated->scenario, evaluated->profile, evaluated->plan);
     if (title)
         report.title = *title;
     // The band of comparable measured runs (every bundled validation set, about 0.2 s).
-    report.trust =
-        core::reportTrust(core::trustBand(*scenario, evaluated->plan, core::validateBundledSets().figures));
+    report.trust = core::reportTrust(
+        core::trustBand(evaluated->scenario, evaluated->plan, core::validateBundledSets().figures));
     if (auto w = writeOutput(output, core::renderReport(report, *format)); !w)
         return reportError(w.error(), jsonErrors);
     return kExitOk;

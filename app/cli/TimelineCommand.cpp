@@ -69,20 +69,13 @@ int runTimeline(const Args& argv) {
         format = output && *output != "-" ? formatForPath(*output).value_or(core::TimelineFormat::ChromeTrace)
                                           : core::TimelineFormat::ChromeTrace;
 
-    auto scenario = buildScenario(parsed->file, parsed->overrides);
-    if (!scenario)
-        return reportError(scenario.error(), jsonErrors);
-    auto evaluated = evaluateScenario(*scenario, parsed->profileFile);
+    const auto evaluated =
+        evaluateValidScenario(parsed->file, parsed->overrides, parsed->profileFile,
+                              "no timeline written. `layout-planner-cli evaluate` lists the problems");
     if (!evaluated)
         return reportError(evaluated.error(), jsonErrors);
-    if (const std::string ids = invalidLayoutIds(evaluated->plan); !ids.empty())
-        return reportError(
-            badValue("layout", "invalid layout (" + ids +
-                                   "); no timeline written. `layout-planner-cli evaluate` lists "
-                                   "the problems"),
-            jsonErrors);
 
-    const core::Timeline timeline = core::buildTimeline(*scenario, evaluated->plan);
+    const core::Timeline timeline = core::buildTimeline(evaluated->scenario, evaluated->plan);
     std::string text;
     switch (*format) {
     case core::TimelineFormat::ChromeTrace:
