@@ -3,6 +3,8 @@
 // each rank's waits are scaled so that its pipeline phase spans the plan's closed-form pipeline time.
 #include "core/estimate/Timeline.h"
 
+#include "core/util/NumberFormat.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -467,6 +469,27 @@ std::string_view timelineFormula(TimelineKind kind) {
                "t_mb))";
     }
     return "";
+}
+
+std::string scheduleTitle(PipelineSchedule schedule, int virtualStages) {
+    switch (schedule) {
+    case PipelineSchedule::GPipe:
+        return "GPipe";
+    case PipelineSchedule::ZeroBubbleH1:
+        return "zero-bubble (ZB-H1)";
+    case PipelineSchedule::OneFOneB:
+        break;
+    }
+    return virtualStages > 1 ? "interleaved 1F1B, " + std::to_string(virtualStages) + " chunks per rank"
+                             : "1F1B";
+}
+
+std::string timelineSummary(const Timeline& tl) {
+    const double bubbleShare = tl.makespanSeconds > 0 ? tl.bubbleSeconds / tl.makespanSeconds : 0;
+    return "PP " + std::to_string(tl.pipelineRanks) + ", " + std::to_string(tl.microBatches) +
+           " micro batch" + (tl.microBatches == 1 ? "" : "es") + ", " +
+           scheduleTitle(tl.schedule, tl.virtualStages) + ". Step " + fmt::duration(tl.makespanSeconds) +
+           ", bubble " + fmt::duration(tl.bubbleSeconds) + " (" + fmt::percent(bubbleShare) + " of the step)";
 }
 
 std::string_view toString(TimelineKind kind) {

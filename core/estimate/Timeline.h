@@ -5,6 +5,7 @@
 #include "core/estimate/Plan.h"
 #include "core/model/Scenario.h"
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -72,6 +73,12 @@ std::string_view toString(TimelineKind kind); // "forward", "backward", ... (tra
 std::string_view timelineKindTitle(TimelineKind kind);
 std::string_view timelineKindMeaning(TimelineKind kind);
 std::string_view timelineFormula(TimelineKind kind);
+// The schedule as the timeline's headings name it: "1F1B", "interleaved 1F1B, 2 chunks per rank", "GPipe",
+// "zero-bubble (ZB-H1)".
+std::string scheduleTitle(PipelineSchedule schedule, int virtualStages);
+// "PP 4, 16 micro batches, 1F1B. Step 4.869 s, bubble 735.2 ms (15.1 % of the step)": the window's lane
+// heading and the reports' sentence under the picture.
+std::string timelineSummary(const Timeline& timeline);
 
 // The timeline of `plan` (evaluated from `scenario`). Above kMaxTimelineMicroBatches micro batches the
 // steady middle is summarised: the first and last micro batches are laid out, the makespan stays exact.

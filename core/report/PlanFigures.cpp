@@ -203,17 +203,7 @@ std::vector<DiagnosticView> diagnosticViews(const Plan& p) {
 }
 
 std::string timelineLine(const Timeline& tl) {
-    const std::string schedule = tl.schedule == PipelineSchedule::GPipe ? "GPipe"
-                                 : tl.virtualStages > 1                 ? "interleaved 1F1B"
-                                                                        : std::string(toString(tl.schedule));
-    const double share = tl.pipelineSeconds > 0 ? tl.bubbleSeconds / tl.pipelineSeconds : 0.0;
-    return "One data-parallel replica's step under " + schedule + " on " + std::to_string(tl.pipelineRanks) +
-           " pipeline rank" + (tl.pipelineRanks == 1 ? "" : "s") + " with " +
-           std::to_string(tl.microBatches) + " micro batch" + (tl.microBatches == 1 ? "" : "es") +
-           (tl.virtualStages > 1 ? " and " + std::to_string(tl.virtualStages) + " virtual stages per rank"
-                                 : "") +
-           ": the bubble (idle, yellow) is " + fmt::percent(share) +
-           " of the pipeline time on the slowest rank.";
+    return "One data-parallel replica's step: " + timelineSummary(tl) + ".";
 }
 
 } // namespace lp::core::report

@@ -65,7 +65,7 @@ std::string fp8ExtrasLine(const Plan& p);
 // Time.
 Table timeTable(const Plan& p);        // per component, then the step
 std::string bubbleLine(const Plan& p); // "Pipeline bubble: 18.5 % of the ideal pipeline time."
-// The timeline's one sentence: the schedule, the ranks and micro batches, the bubble's share of the pipeline.
+// The timeline's one sentence: timelineSummary, as the window heads its lanes.
 std::string timelineLine(const Timeline& tl);
 inline constexpr std::string_view kTimelineSection = "Pipeline timeline";
 

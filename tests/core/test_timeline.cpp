@@ -281,6 +281,19 @@ LP_TEST(timeline_kind_names_are_distinct) {
     LP_CHECK_EQ(formulas.size(), std::size_t{13});
 }
 
+// The headings the window's lanes and the reports' sentence share.
+LP_TEST(timeline_summary_names_the_schedule_and_the_bubble) {
+    LP_CHECK_EQ(scheduleTitle(PipelineSchedule::OneFOneB, 1), std::string("1F1B"));
+    LP_CHECK_EQ(scheduleTitle(PipelineSchedule::OneFOneB, 2),
+                std::string("interleaved 1F1B, 2 chunks per rank"));
+    LP_CHECK_EQ(scheduleTitle(PipelineSchedule::ZeroBubbleH1, 1), std::string("zero-bubble (ZB-H1)"));
+    const Timeline tl = buildTimeline(withSchedule(PipelineSchedule::GPipe), evenPlan(4, 1, 8));
+    // 8 x 3 s + 3 x 3 s of bubble + 0.5 s of optimizer: a bubble of 9 s in a 33.5 s step.
+    LP_CHECK_EQ(
+        timelineSummary(tl),
+        std::string("PP 4, 8 micro batches, GPipe. Step 33.500 s, bubble 9.000 s (26.9 % of the step)"));
+}
+
 LP_TEST(chrome_trace_csv_and_svg_carry_every_event) {
     const Scenario s = piped("llama3.1-70b", 4, 2, 8, PipelineSchedule::OneFOneB);
     const Plan p = evaluate(s);

@@ -81,12 +81,14 @@ private slots:
         // Lines wrap where the page ends: compare with all runs of white space made single spaces.
         const QString text = run(pdftotext, {path, QStringLiteral("-")}).simplified();
         QVERIFY(!text.isEmpty());
-        for (const char* expected :
-             {"Layout report: Llama-2-70B-class on 64 H100 (seed example)", "Summary", "Scenario",
-              "Memory per GPU, by pipeline stage", "Time per step", "Utilisation and throughput",
-              "Diagnostics", "pipeline_bubble", "How the key figures are computed", "Hardware profile",
-              "Assumptions", "Appendix: scenario file", "<script>alert(1)</script>",
-              "Notes with <b>markup</b> & ampersands."})
+        // The title names the scenario, which follows its model's name: the hostile one, escaped nowhere.
+        QVERIFY2(text.contains(QString::fromStdString(hostileReport().title)), hostileReport().title.c_str());
+        QVERIFY(hostileReport().title.starts_with("Layout report: <script>alert(1)</script>"));
+        for (const char* expected : {"Summary", "Scenario", "Memory per GPU, by pipeline stage",
+                                     "Time per step", "Utilisation and throughput", "Diagnostics",
+                                     "pipeline_bubble", "How the key figures are computed",
+                                     "Hardware profile", "Assumptions", "Appendix: scenario file",
+                                     "<script>alert(1)</script>", "Notes with <b>markup</b> & ampersands."})
             QVERIFY2(text.contains(QString::fromUtf8(expected)), expected);
     }
 

@@ -29,27 +29,12 @@ constexpr double kZoomStep = 1.5;      // one press of + or -
 constexpr int kPanResolution = 10'000; // scroll bar units over the whole step
 
 QString scheduleName(const core::Scenario& s) {
-    switch (s.training.pipelineSchedule) {
-    case core::PipelineSchedule::GPipe:
-        return TimelineView::tr("GPipe");
-    case core::PipelineSchedule::ZeroBubbleH1:
-        return TimelineView::tr("zero-bubble (ZB-H1)");
-    case core::PipelineSchedule::OneFOneB:
-        break;
-    }
-    return s.layout.vpp > 1 ? TimelineView::tr("interleaved 1F1B, %1 chunks per rank").arg(s.layout.vpp)
-                            : TimelineView::tr("1F1B");
+    return qs(core::scheduleTitle(s.training.pipelineSchedule, s.layout.vpp));
 }
 
-// "Current layout: PP 4, 16 micro batches, 1F1B. Step 4.82 s, bubble 0.912 s (19.0 %)".
-QString heading(const QString& label, const core::Scenario& s, const core::Timeline& t) {
-    const double bubbleShare = t.makespanSeconds > 0 ? t.bubbleSeconds / t.makespanSeconds : 0;
-    return TimelineView::tr("%1: PP %2, %3 micro batches, %4. Step %5, bubble %6 (%7 of the step)")
-        .arg(label)
-        .arg(t.pipelineRanks)
-        .arg(t.microBatches)
-        .arg(scheduleName(s), formatSeconds(t.makespanSeconds), formatSeconds(t.bubbleSeconds),
-             formatPercent(bubbleShare));
+// "Current layout: PP 4, 16 micro batches, 1F1B. Step 4.82 s, bubble 0.912 s (19.0 % of the step)".
+QString heading(const QString& label, const core::Timeline& t) {
+    return label + QStringLiteral(": ") + qs(core::timelineSummary(t));
 }
 
 // Every kind, in the order a step runs through them: the legend lists those the drawn steps hold.
@@ -189,7 +174,7 @@ void TimelineView::refresh() {
     if (!plan.valid)
         return;
     core::Timeline timeline = core::buildTimeline(s, plan);
-    const QString title = heading(tr("Current layout"), s, timeline);
+    const QString title = heading(tr("Current layout"), timeline);
     m_lanes->setTimeline(std::move(timeline), title);
     refreshChoices();
     refreshComparison();
@@ -285,7 +270,7 @@ void TimelineView::showComparison() {
     }
     core::Timeline timeline = core::buildTimeline(scenario, plan);
     total = std::max(total, timeline.makespanSeconds);
-    const QString title = heading(label, scenario, timeline);
+    const QString title = heading(label, timeline);
     m_compared->setTimeline(std::move(timeline), title);
     m_compared->show();
     m_scale->setTotal(total);
