@@ -17,6 +17,8 @@
 #include "ui/widgets/Format.h"
 #include "ui/widgets/InlineBanner.h"
 
+#include <QDir>
+#include <QPushButton>
 #include <QTabWidget>
 #include <QTest>
 #include <QTextBrowser>
@@ -100,6 +102,41 @@ private slots:
         QVERIFY(validation->banner()->title().contains(QStringLiteral("behind the plan's band")));
         validation->loadCasesFile(validation->casesPath()); // another load shows every run again
         QVERIFY(rows->caseIds().isEmpty());
+    }
+
+    void theOtherSetsOfTheBandAreOneClickAwayToo() {
+        ui::ExplanationPanel* panel = m_window->explanationPanel();
+        panel->showKey(QStringLiteral("mfu"));
+        QTRY_VERIFY(!panel->trustRuns().isEmpty());
+        const QStringList runs = panel->trustRuns();
+        panel->showTrustRuns();
+        ui::ValidationTab* validation = ui::WindowTabs::of(*m_window)->validation();
+        const QString first = validation->casesPath();
+        const auto otherSets = [validation] {
+            QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete); // the last message's buttons
+            QList<QPushButton*> buttons;
+            for (QPushButton* b : validation->banner()->findChildren<QPushButton*>())
+                if (b->objectName().startsWith(QLatin1String("bandSet:")))
+                    buttons.append(b);
+            return buttons;
+        };
+        // The default plan's band pools runs of several sets (reference, landmark, vTrain, ...).
+        const QList<QPushButton*> buttons = otherSets();
+        QVERIFY(!buttons.isEmpty());
+        const QString target = buttons.front()->objectName().mid(QStringLiteral("bandSet:").size());
+        QVERIFY(QDir::cleanPath(target) != QDir::cleanPath(first));
+        buttons.front()->click();
+        QCOMPARE(QDir::cleanPath(validation->casesPath()), QDir::cleanPath(target));
+        const ui::ValidationFilterModel* rows = validation->filterModel();
+        QVERIFY(rows->rowCount() > 0);
+        for (int r = 0; r < rows->rowCount(); ++r)
+            QVERIFY(runs.contains(rows->index(r, 0).data(ui::ValidationModel::CaseIdRole).toString()));
+        QVERIFY(validation->banner()->isVisibleTo(validation));
+        // ... and from there back to the first set.
+        bool backToFirst = false;
+        for (QPushButton* b : otherSets())
+            backToFirst |= QDir::cleanPath(b->objectName().mid(8)) == QDir::cleanPath(first);
+        QVERIFY(backToFirst);
     }
 };
 

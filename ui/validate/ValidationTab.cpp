@@ -35,6 +35,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <functional>
 #include <iterator>
 #include <span>
 
@@ -278,6 +279,8 @@ void ValidationTab::connectWidgets() {
             chooseCasesFile();
         if (id == QLatin1String("allRuns"))
             m_filter->setCaseIds({});
+        if (id.startsWith(QLatin1String("bandSet:")))
+            showRuns(m_bandRuns, id.mid(QStringLiteral("bandSet:").size()));
     });
     connect(m_filterRow.metric, &QComboBox::currentIndexChanged, this,
             [this] { m_filter->setMetric(m_filterRow.metric->currentData().toString()); });
@@ -632,10 +635,15 @@ bool ValidationTab::openCaseById(const QString& caseId) {
     return row >= 0 && openCase(row);
 }
 
-int ValidationTab::showRuns(const QStringList& caseIds) {
-    QString best;
-    qsizetype bestCount = 0;
-    for (const ValidationSet& set : m_lookup.sets()) {
+int ValidationTab::showRuns(const QStringList& caseIds, const QString& setPath) {
+    // How many of the runs each bundled set holds; the one asked for, else the one holding most, is shown.
+    struct SetCount {
+        const ValidationSet* set;
+        qsizetype count;
+    };
+    std::vector<SetCount> holding;
+    const std::vector<ValidationSet> sets = m_lookup.sets();
+    for (const ValidationSet& set : sets) {
         core::InputErrors skipped;
         const auto cases =
             core::loadValidationCases(QDir::toNativeSeparators(set.path).toStdString(), &skipped);
@@ -643,24 +651,33 @@ int ValidationTab::showRuns(const QStringList& caseIds) {
             continue;
         const auto count = std::ranges::count_if(
             *cases, [&](const core::ValidationCase& c) { return caseIds.contains(qs(c.id)); });
-        if (count > bestCount) {
-            best = set.path;
-            bestCount = count;
-        }
+        if (count > 0)
+            holding.push_back({&set, count});
     }
-    if (best.isEmpty() || (QDir::cleanPath(best) != QDir::cleanPath(m_path) && !loadCasesFile(best)))
+    std::ranges::stable_sort(holding, std::greater{}, &SetCount::count);
+    const auto shown = std::ranges::find_if(
+        holding, [&](const SetCount& h) { return QDir::cleanPath(h.set->path) == QDir::cleanPath(setPath); });
+    const SetCount* pick = shown != holding.end() ? &*shown : (holding.empty() ? nullptr : &holding.front());
+    if (!pick ||
+        (QDir::cleanPath(pick->set->path) != QDir::cleanPath(m_path) && !loadCasesFile(pick->set->path)))
         return 0;
     setTextFilter({});
     setMetricFilter(QStringLiteral("throughput"));
     m_filter->setCaseIds(caseIds);
-    const qsizetype elsewhere = caseIds.size() - bestCount;
-    m_banner->showMessage(
-        InlineBanner::Kind::Info,
-        tr("The %n published runs behind the plan's band", nullptr, static_cast<int>(bestCount)),
-        elsewhere > 0
-            ? tr("%n more are in other sets (the set list above).", nullptr, static_cast<int>(elsewhere))
-            : QString());
+    const qsizetype elsewhere = caseIds.size() - pick->count;
+    m_banner->showMessage(InlineBanner::Kind::Info,
+                          tr("%n of the published runs behind the plan's band, in this set", nullptr,
+                             static_cast<int>(pick->count)),
+                          elsewhere > 0 ? tr("The others are in the sets offered beside.") : QString());
     m_banner->addAction(QStringLiteral("allRuns"), tr("Show every run"));
+    // One click to each other set that holds some of them.
+    m_bandRuns = caseIds;
+    for (const SetCount& other : holding)
+        if (&other != pick)
+            m_banner->addAction(QStringLiteral("bandSet:") + other.set->path,
+                                tr("%1 (%n)", nullptr, static_cast<int>(other.count))
+                                    .arg(QFileInfo(other.set->path).completeBaseName()),
+                                other.set->title);
     return m_filter->rowCount();
 }
 

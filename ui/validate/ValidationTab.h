@@ -74,10 +74,10 @@ public:
     bool openCase(int sourceRow);
     bool openCaseById(const QString& caseId);
     bool openSelected();
-    // Shows the runs behind a plan's trust band: loads the bundled set that holds most of them and lists only
-    // their throughput figures (the banner says so and offers every run again). The rows shown; 0 when no
-    // set holds any of them.
-    int showRuns(const QStringList& caseIds);
+    // Shows the runs behind a plan's trust band: loads the bundled set at `setPath`, or without one the set
+    // that holds most of them, and lists only their throughput figures; the banner says so, offers every run
+    // again and one button per other set that holds some of them. The rows shown; 0 when no set holds any.
+    int showRuns(const QStringList& caseIds, const QString& setPath = {});
     // Where the reference set and the other sets are looked for (tests point these at empty folders).
     struct DataLookup {
         std::function<QStringList()> referenceCandidates = &ValidationTab::defaultCasesCandidates;
@@ -167,6 +167,7 @@ private:
     QTimer* m_chartTimer = nullptr;
 
     QString m_path;
+    QStringList m_bandRuns; // the runs behind the band last shown (showRuns), for its other sets' buttons
     QString m_errorText;
     std::optional<core::HardwareProfile> m_usedProfile; // the profile the shown predictions used
     bool m_triedDefault = false;
