@@ -277,6 +277,10 @@ const FlagSpec kScenarioFlags[] = {
     {"--pipeline-schedule", "S", "micro batch order on the pipeline: 1f1b|gpipe|zb_h1",
      enumSetter(&O::pipelineSchedule, &core::parsePipelineSchedule,
                 "1f1b (interleaved1f1b), gpipe, zb_h1 (zerobubble)")},
+    {"--zero3-gather", "G",
+     "ZeRO-3 weight all-gathers: layer (FSDP/FSDP2, one per layer) | module (DeepSpeed ZeRO-3, one per "
+     "linear module)",
+     enumSetter(&O::zero3Gather, &core::parseZero3Gather, "layer, module")},
     {"--token-budget", "N", "tokens to train, for days and GPU-hours (e.g. 2e12)",
      numberSetter(&O::tokenBudget, core::limits::kMinTokenBudget, core::limits::kMaxRate)},
     {"--tokens", "N|compute-optimal", "tokens to train, or 20 per (active) parameter (Hoffmann et al. 2022)",
@@ -447,6 +451,7 @@ void applyTraining(const ScenarioOverrides& o, core::TrainingOptions& t) {
     assign(t.attentionKernel, o.attentionKernel);
     assign(t.pipelineSplit, o.pipelineSplit);
     assign(t.pipelineSchedule, o.pipelineSchedule);
+    assign(t.zero3Gather, o.zero3Gather);
     assign(t.moeDispatcher, o.moeDispatcher);
     assign(t.tokenBudget, o.tokenBudget);
 }

@@ -35,6 +35,7 @@ struct ScenarioOverrides {
     std::optional<core::AttentionKernel> attentionKernel;
     std::optional<core::PipelineSplit> pipelineSplit;
     std::optional<core::PipelineSchedule> pipelineSchedule;
+    std::optional<core::Zero3Gather> zero3Gather;
     std::optional<core::MoeDispatcher> moeDispatcher;
     std::optional<double> straggler, tokenBudget;
     // The network cards (core::NetworkSpec): any of them states the cluster's network.

@@ -175,10 +175,16 @@ std::string message(const diagnostic::ExposedDpComm& f, double ms) {
     const diagnostic::DpRing& r = f.ring;
     if (r.ranks < 2)
         return text;
+    const std::string perModule =
+        r.gathersPerLayer > 1
+            ? lp::format(", {:.3g} of them per layer pass (DeepSpeed ZeRO-3 gathers module by "
+                         "module)",
+                         r.gathersPerLayer)
+            : std::string();
     text += lp::format(" Each collective is a ring over {} ranks moving {} per step at {:.0f}% of the link's "
-                       "bandwidth, with {} steps of latency ({:.2f} ms per collective): ",
+                       "bandwidth, with {} steps of latency ({:.2f} ms per collective){}: ",
                        fmt::fixed(r.ranks, 0), fmt::messageBytes(r.chunkBytes), 100.0 * r.efficiency,
-                       fmt::fixed(r.ranks - 1, 0), 1e3 * r.latencySeconds);
+                       fmt::fixed(r.ranks - 1, 0), 1e3 * r.latencySeconds, perModule);
     switch (diagnostic::ringCostDriver(r)) {
     case diagnostic::RingCostDriver::Latency:
         return text + "the ring's latency dominates.";
@@ -408,12 +414,19 @@ diagnostic::RingCostDriver diagnostic::ringCostDriver(const DpRing& ring) {
 namespace {
 
 std::string suggestion(const diagnostic::ExposedDpComm& f) {
-    if (f.hybridShardDegree > 0)
-        return lp::format(
-            "Overlap gradient reduction with the backward pass, use fewer, larger micro batches, or shard "
-            "within a node (hybrid sharding: shard degree {}, --shard-degree).",
-            f.hybridShardDegree);
-    return "Overlap gradient reduction with the backward pass, or use fewer, larger micro batches.";
+    std::string text =
+        f.hybridShardDegree > 0
+            ? lp::format("Overlap gradient reduction with the backward pass, use fewer, larger micro "
+                         "batches, or shard "
+                         "within a node (hybrid sharding: shard degree {}, --shard-degree).",
+                         f.hybridShardDegree)
+            : std::string(
+                  "Overlap gradient reduction with the backward pass, or use fewer, larger micro batches.");
+    if (f.ring.gathersPerLayer > 1)
+        text +=
+            " A trainer that gathers whole layers (FSDP/FSDP2: zero3_gather layer) pays the ring's latency "
+            "once per layer instead of once per module.";
+    return text;
 }
 
 } // namespace

@@ -105,6 +105,7 @@ struct DpRing {
     double efficiency = 0;       // achieved bus bandwidth over the link's nominal, at that chunk
     double latencySeconds = 0;   // the ring's n-1 steps of latency, per collective
     double bandwidthSeconds = 0; // the rest of one collective
+    double gathersPerLayer = 0;  // ZeRO-3: weight all-gathers per layer pass (> 1: DeepSpeed's per module)
 };
 RingCostDriver ringCostDriver(const DpRing& ring);
 struct ExposedDpComm {

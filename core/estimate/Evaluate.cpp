@@ -115,6 +115,7 @@ diagnostic::DpRing dpRing(const Intermediates& im) {
     ring.efficiency = im.dpNominalBandwidth > 0 ? im.dpBusBandwidth / im.dpNominalBandwidth : 0.0;
     ring.latencySeconds = im.dpRingLatencySeconds;
     ring.bandwidthSeconds = im.dpRingBandwidthSeconds;
+    ring.gathersPerLayer = im.zero3GathersPerLayer;
     return ring;
 }
 

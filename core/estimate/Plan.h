@@ -124,9 +124,11 @@ struct Intermediates {
     double gatherBytesPerParam = 2;   // weight all-gathers: 16-bit, or 1 with fp8_param_gather in fp8
     double dpMessageBytes = 0;
     double dpBusBandwidth = 0; // at the ring's per-step chunk (Collectives.h)
-    // One data-parallel collective of that message (ZeRO-3: a layer's weight all-gather; else the gradient
-    // reduction's first collective): its ring, and the parts of its time.
+    // One data-parallel collective of that message (ZeRO-3: a layer's weight all-gather, or one module's
+    // with DeepSpeed's per-module fetches; else the gradient reduction's first collective): its ring, and
+    // the parts of its time.
     int dpRingRanks = 0;
+    double zero3GathersPerLayer = 0; // ZeRO-3: weight all-gathers per layer pass (1, or its linear modules)
     double dpNominalBandwidth = 0;   // the link's bytes/s before efficiency
     double dpRingLatencySeconds = 0; // (n-1) steps x the link's latency
     double dpRingBandwidthSeconds = 0;

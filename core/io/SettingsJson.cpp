@@ -57,6 +57,7 @@ constexpr const char* kTrainingKeys[] = {"precision",
                                          "attention_flops",
                                          "attention_kernel",
                                          "pipeline_schedule",
+                                         "zero3_gather",
                                          "token_budget_tokens"};
 
 using T = TrainingOptions;
@@ -81,6 +82,13 @@ constexpr CustomKey<T> kPipelineSchedule{
     [](const T& t) {
         return t.pipelineSchedule == PipelineSchedule::OneFOneB ? Json() : Json(toString(t.pipelineSchedule));
     }};
+
+// Written only when not one layer per gather, for the same reason.
+constexpr CustomKey<T> kZero3Gather{
+    [](ObjectReader& r, std::string_view key, T& t) {
+        r.readEnum(key, t.zero3Gather, &parseZero3Gather, {Zero3Gather::Layer, Zero3Gather::Module});
+    },
+    [](const T& t) { return t.zero3Gather == Zero3Gather::Layer ? Json() : Json(toString(t.zero3Gather)); }};
 
 // Precision, optimizer, sharding and what is recomputed or offloaded; then communication overlap, the input
 // pipeline, stragglers and the framework's habits.
@@ -138,6 +146,7 @@ constexpr Field<T> kTrainingFields[] = {
                                  AttentionKernel::FlashAttention2, AttentionKernel::FlashAttention3,
                                  AttentionKernel::Cudnn, AttentionKernel::Unfused>()},
     {"pipeline_schedule", kPipelineSchedule},
+    {"zero3_gather", kZero3Gather},
     {"token_budget_tokens", DoubleKey<T>{&T::tokenBudget, {limits::kMinTokenBudget, true, kMaxRate, true}}},
 };
 

@@ -81,6 +81,8 @@ constexpr std::array<std::pair<PipelineSchedule, std::string_view>, 3> kPipeline
     {{PipelineSchedule::OneFOneB, "1f1b"},
      {PipelineSchedule::GPipe, "gpipe"},
      {PipelineSchedule::ZeroBubbleH1, "zb_h1"}}};
+constexpr std::array<std::pair<Zero3Gather, std::string_view>, 2> kZero3Gather{
+    {{Zero3Gather::Layer, "layer"}, {Zero3Gather::Module, "module"}}};
 constexpr std::array<std::pair<Severity, std::string_view>, 3> kSeverity{
     {{Severity::Info, "info"}, {Severity::Warning, "warning"}, {Severity::Error, "error"}}};
 
@@ -104,6 +106,7 @@ std::string_view toString(PipelineSplit v) { return nameOf(kPipelineSplit, v); }
 std::string_view toString(AttentionFlops v) { return nameOf(kAttn, v); }
 std::string_view toString(AttentionKernel v) { return nameOf(kAttentionKernel, v); }
 std::string_view toString(PipelineSchedule v) { return nameOf(kPipelineSchedule, v); }
+std::string_view toString(Zero3Gather v) { return nameOf(kZero3Gather, v); }
 std::string_view toString(MoeDispatcher v) { return nameOf(kMoeDispatcher, v); }
 std::string_view toString(Severity v) { return nameOf(kSeverity, v); }
 // clang-format on
@@ -193,6 +196,10 @@ std::optional<PipelineSchedule> parsePipelineSchedule(std::string_view s) {
         if (equalsIgnoreCase(s, name))
             return value;
     return parseOf(kPipelineSchedule, s);
+}
+
+std::optional<Zero3Gather> parseZero3Gather(std::string_view s) {
+    return parseOf(kZero3Gather, s);
 }
 
 std::optional<AttentionKernel> parseAttentionKernel(std::string_view s) {

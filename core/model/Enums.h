@@ -110,6 +110,11 @@ enum class AttentionKernel { Auto, FlashAttention2, FlashAttention3, Cudnn, Unfu
 // (Qi et al. 2024: the backward split into its input and weight gradients, the weight gradients filling the
 // bubble at 1F1B's memory).
 enum class PipelineSchedule { OneFOneB, GPipe, ZeroBubbleH1 };
+// What one ZeRO-3 weight all-gather fetches: a whole layer (PyTorch FSDP/FSDP2 wrapping each transformer
+// block, torchtitan, MaxText) or one linear module at a time (DeepSpeed ZeRO-3, which gathers each
+// submodule's parameters in its forward and backward pre-hooks and prefetches the next ones up to
+// stage3_prefetch_bucket_size). docs/estimation.md, "ZeRO-3 / FSDP".
+enum class Zero3Gather { Layer, Module };
 enum class Severity { Info, Warning, Error };
 
 std::string_view toString(MlpKind v);
@@ -129,6 +134,7 @@ std::string_view toString(MoeDispatcher v);
 std::string_view toString(AttentionFlops v);
 std::string_view toString(AttentionKernel v);
 std::string_view toString(PipelineSchedule v);
+std::string_view toString(Zero3Gather v);
 std::string_view toString(Severity v);
 
 std::optional<MlpKind> parseMlpKind(std::string_view s);
@@ -148,6 +154,7 @@ std::optional<MoeDispatcher> parseMoeDispatcher(std::string_view s);
 std::optional<AttentionFlops> parseAttentionFlops(std::string_view s);
 std::optional<AttentionKernel> parseAttentionKernel(std::string_view s);   // also fa2, fa3, te, math, ...
 std::optional<PipelineSchedule> parsePipelineSchedule(std::string_view s); // also torchtitan's names
+std::optional<Zero3Gather> parseZero3Gather(std::string_view s);
 
 // Recompute modules: Megatron-Core's spellings, one bit each, in Megatron's order.
 struct RecomputeModuleName {

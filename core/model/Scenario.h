@@ -83,7 +83,9 @@ struct TrainingOptions {
     AttentionFlops attentionFlops = AttentionFlops::Full;
     AttentionKernel attentionKernel = AttentionKernel::Auto;        // which fused attention kernel, or none
     PipelineSchedule pipelineSchedule = PipelineSchedule::OneFOneB; // micro batch order on the pipeline
-    double tokenBudget = 2e12;                                      // tokens to train, for time and GPU-hours
+    Zero3Gather zero3Gather =
+        Zero3Gather::Layer;    // ZeRO-3: a layer per all-gather (FSDP) or a module (DeepSpeed)
+    double tokenBudget = 2e12; // tokens to train, for time and GPU-hours
     bool operator==(const TrainingOptions&) const = default;
 };
 

@@ -230,6 +230,7 @@ Scenario randomScenario(Random& r) {
     t.attentionKernel = static_cast<AttentionKernel>(r.integer(0, 4));
     t.moeDispatcher = r.coin() ? MoeDispatcher::AllToAll : MoeDispatcher::Deduplicated;
     t.pipelineSchedule = static_cast<PipelineSchedule>(r.integer(0, 2));
+    t.zero3Gather = static_cast<Zero3Gather>(r.integer(0, 1));
     t.tokenBudget = r.logUniform(1, 1e18);
     Layout& l = s.layout;
     l.tp = r.integer(1, 1000000);

@@ -178,6 +178,7 @@ LP_TEST(random_scenarios_stay_finite) {
         t.moeDispatcher = pick(rng, {MoeDispatcher::AllToAll, MoeDispatcher::Deduplicated});
         t.pipelineSchedule = pick(scheduleRng, {PipelineSchedule::OneFOneB, PipelineSchedule::GPipe,
                                                 PipelineSchedule::ZeroBubbleH1});
+        t.zero3Gather = pick(scheduleRng, {Zero3Gather::Layer, Zero3Gather::Module});
         // Sometimes a nonsense value: zero, negative, or non-finite.
         switch (pick(rng, {0, 0, 0, 0, 1, 2, 3, 4})) {
         case 1:

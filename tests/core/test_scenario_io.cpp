@@ -93,7 +93,7 @@ LP_TEST(everyFieldIsInTheFileFormat) {
     LP_CHECK_EQ(fieldCount<MoeSpec>(), 8u);
     LP_CHECK_EQ(fieldCount<ClusterSpec>(), 8u);
     LP_CHECK_EQ(fieldCount<GpuSpec>(), 12u);
-    LP_CHECK_EQ(fieldCount<TrainingOptions>(), 36u);
+    LP_CHECK_EQ(fieldCount<TrainingOptions>(), 37u);
     LP_CHECK_EQ(fieldCount<Layout>(), 9u);
     LP_CHECK_EQ(fieldCount<HardwareProfile>(), 12u);
     LP_CHECK_EQ(fieldCount<KernelEfficiencies>(), 14u);

@@ -136,8 +136,9 @@ LP_TEST(a_v2_training_key_has_the_scenario_files_values_and_messages) {
     // A key no scenario has is refused, not passed over as another tool's.
     LP_CHECK(firstError(caseV2(R"("training": {"torch_compiled": true})"))
                  .starts_with("$.cases[0].training.torch_compiled: unknown key \"torch_compiled\""));
-    TrainingOptions everyKeyWritten; // pipeline_schedule is written only when it is not 1F1B
+    TrainingOptions everyKeyWritten; // pipeline_schedule and zero3_gather are written only off their defaults
     everyKeyWritten.pipelineSchedule = PipelineSchedule::GPipe;
+    everyKeyWritten.zero3Gather = Zero3Gather::Module;
     LP_CHECK_EQ(scenarioTrainingKeys().size(), trainingToJson(everyKeyWritten).size());
 }
 

@@ -507,6 +507,34 @@ private slots:
         QVERIFY(schedule->isEnabled());
     }
 
+    void zero3GatherChoiceFollowsTheZeroStageAndChangesThePlan() {
+        auto* gather = m_window->scenarioPanel()->findChild<QComboBox*>(QStringLiteral("zero3Gather"));
+        QVERIFY(gather);
+        QVERIFY(gather->toolTip().contains(QStringLiteral("DeepSpeed")));
+        // The default scenario uses ZeRO-1: nothing is gathered layer by layer, and the box says so.
+        QVERIFY(doc()->scenario().training.zeroStage < 3);
+        QVERIFY(!gather->isEnabled());
+        QVERIFY(gather->toolTip().contains(QStringLiteral("Not ZeRO stage 3")));
+        core::Scenario s = doc()->scenario();
+        s.training.zeroStage = 3;
+        doc()->edit(s, QStringLiteral("ZeRO-3"));
+        QVERIFY(gather->isEnabled());
+        QVERIFY(!gather->toolTip().contains(QStringLiteral("Not ZeRO stage 3")));
+        const core::Plan layer = doc()->plan();
+        editor()->moreSection()->setExpanded(true);
+        const int module = gather->findData(static_cast<int>(core::Zero3Gather::Module));
+        QVERIFY(module >= 0);
+        gather->setCurrentIndex(module);
+        emit gather->activated(module);
+        QVERIFY(doc()->scenario().training.zero3Gather == core::Zero3Gather::Module);
+        QVERIFY(doc()->plan().time.dpCommExposedSeconds > layer.time.dpCommExposedSeconds);
+        doc()->undoStack()->undo();
+        QVERIFY(doc()->scenario().training.zero3Gather == core::Zero3Gather::Layer);
+        QCOMPARE(gather->currentData().toInt(), static_cast<int>(core::Zero3Gather::Layer));
+        doc()->undoStack()->undo();
+        QVERIFY(!gather->isEnabled());
+    }
+
     void moeDispatcherChoiceReachesTheScenarioAndUndoes() {
         auto* dispatcher = m_window->scenarioPanel()->findChild<QComboBox*>(QStringLiteral("moeDispatcher"));
         QVERIFY(dispatcher);

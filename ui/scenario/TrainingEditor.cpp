@@ -115,6 +115,11 @@ const char* const kPipelineScheduleTip =
     "ZB-H1 (Qi et al. 2024): the backward split into input and weight gradients, the weight "
     "gradients filling the bubble, at 1F1B's memory (torchtitan's InterleavedZeroBubble; Megatron-LM "
     "has none).";
+const char* const kZero3GatherTip =
+    "What one ZeRO-3 weight all-gather fetches (with ZeRO stage 3). Per layer: PyTorch FSDP/FSDP2, "
+    "torchtitan and MaxText gather each transformer block at once. Per module: DeepSpeed ZeRO-3 gathers "
+    "each linear module on its own (prefetched up to stage3_prefetch_bucket_size ahead), so every module "
+    "pays the ring's latency, which grows with the data-parallel ranks.";
 const char* const kRecomputeModulesTip =
     "With selective recompute in the Megatron style: the parts of each layer that are recomputed "
     "(Megatron-Core --recompute-modules). core_attn: the attention core (the default; nothing to recompute "
@@ -276,6 +281,13 @@ const std::vector<FormField> kFrameworkFields = {
                  {"Megatron-LM", option(core::ExecutionStyle::Megatron)},
                  {"FSDP", option(core::ExecutionStyle::Fsdp)}}},
     {.kind = Kind::Choice,
+     .name = "zero3Gather",
+     .label = "ZeRO-3 gathers",
+     .tip = kZero3GatherTip,
+     .value = training<&TrainingOptions::zero3Gather>(),
+     .choices = {{"Per layer (FSDP)", option(core::Zero3Gather::Layer)},
+                 {"Per module (DeepSpeed)", option(core::Zero3Gather::Module)}}},
+    {.kind = Kind::Choice,
      .name = "gradPrecision",
      .label = "Gradients",
      .tip = "Format of the gradient buffer and of the data-parallel reduction. Auto follows the framework: "
@@ -403,7 +415,7 @@ TrainingEditor::TrainingEditor(ScenarioDocument* doc, QWidget* parent)
     layout->addWidget(top);
     m_section->setContent(moreOptions());
     layout->addWidget(m_section);
-    followPipelineDepth(doc);
+    followLayout(doc);
 }
 
 QWidget* TrainingEditor::moreOptions() {
@@ -420,17 +432,24 @@ QWidget* TrainingEditor::moreOptions() {
     return body;
 }
 
-void TrainingEditor::followPipelineDepth(ScenarioDocument* doc) {
-    auto* schedule = findChild<QComboBox*>(QStringLiteral("pipelineSchedule"));
-    const auto follow = [doc, schedule] {
-        const bool pipelined = doc->scenario().layout.pp > 1;
-        schedule->setEnabled(pipelined);
-        schedule->setToolTip(pipelined ? tr(kPipelineScheduleTip)
-                                       : tr("No pipeline (PP 1): the schedule applies with PP > 1.\n\n") +
-                                             tr(kPipelineScheduleTip));
+void TrainingEditor::followLayout(ScenarioDocument* doc) {
+    enableWhen(doc, "pipelineSchedule", kPipelineScheduleTip,
+               "No pipeline (PP 1): the schedule applies with PP > 1.",
+               [](const core::Scenario& s) { return s.layout.pp > 1; });
+    enableWhen(doc, "zero3Gather", kZero3GatherTip, "Not ZeRO stage 3: nothing is gathered layer by layer.",
+               [](const core::Scenario& s) { return s.training.zeroStage >= 3; });
+}
+
+void TrainingEditor::enableWhen(ScenarioDocument* doc, const char* name, const char* tip, const char* why,
+                                bool (*applies)(const core::Scenario&)) {
+    auto* box = findChild<QComboBox*>(QString::fromLatin1(name));
+    const auto follow = [doc, box, tip, why, applies] {
+        const bool on = applies(doc->scenario());
+        box->setEnabled(on);
+        box->setToolTip(on ? tr(tip) : tr(why) + QStringLiteral("\n\n") + tr(tip));
     };
     follow();
-    connect(doc, &ScenarioDocument::scenarioChanged, schedule, follow);
+    connect(doc, &ScenarioDocument::scenarioChanged, box, follow);
 }
 
 QCheckBox* TrainingEditor::option(const char* name) const {

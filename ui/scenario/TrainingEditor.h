@@ -6,6 +6,10 @@
 class QCheckBox;
 class QFormLayout;
 
+namespace lp::core {
+struct Scenario;
+}
+
 namespace lp::ui {
 
 class CollapsibleSection;
@@ -25,10 +29,14 @@ public:
     QCheckBox* overlapEpBox() const { return option("overlapEpComm"); }
 
 private:
-    QWidget* moreOptions();                          // the folded options' form
-    void addMemoryFields(QFormLayout* form);         // the optimizer, sharding and recompute rows
-    QCheckBox* option(const char* name) const;       // a switch, by its object name
-    void followPipelineDepth(ScenarioDocument* doc); // the schedule box: enabled with PP > 1 only
+    QWidget* moreOptions();                    // the folded options' form
+    void addMemoryFields(QFormLayout* form);   // the optimizer, sharding and recompute rows
+    QCheckBox* option(const char* name) const; // a switch, by its object name
+    // The boxes that apply to some layouts only: the schedule with PP > 1, the ZeRO-3 gathers with stage 3.
+    void followLayout(ScenarioDocument* doc);
+    // Enables the box `name` while `applies` holds for the scenario; otherwise its tip starts with `why`.
+    void enableWhen(ScenarioDocument* doc, const char* name, const char* tip, const char* why,
+                    bool (*applies)(const core::Scenario&));
     CollapsibleSection* m_section;
     FormBinder* m_main;
     FormBinder* m_more;

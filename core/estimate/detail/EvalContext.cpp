@@ -126,7 +126,8 @@ void setParameters(EvalContext& x, const ParameterCount& pc) {
     double mlp = 2.0;
     if (x.moe) // + 0.5: the router
         mlp = (1.0 - x.moeFraction) * 2.0 + x.moeFraction * 2.0 * (x.experts / x.ep + x.sharedExperts + 0.5);
-    x.fp8ModulesPerLayer = attn + mlp;
+    x.linearModulesPerLayer = attn + mlp;
+    x.zero3GathersPerLayer = x.s.training.zero3Gather == Zero3Gather::Module ? x.linearModulesPerLayer : 1.0;
 }
 
 // A collective's link across nodes: NCCL runs one ring per network card, and each GPU has its own card

@@ -186,6 +186,18 @@ void explainDpComm(ExplanationList& list) {
                     lp::format("{:.1f}", kOverlapResidual) +
                     " x min(reduction, backward window), with the backward window = L/PP layers x (backward "
                     "+ recompute) of the last micro batch, as in the FSDP style";
+    if (const double gathers = p.intermediates.zero3GathersPerLayer; gathers > 1) {
+        dpFormula +=
+            lp::format("; DeepSpeed ZeRO-3: {:.3g} all-gathers per layer pass, one per linear module, "
+                       "each with the ring's (n-1) steps of latency; gradients reduced in buckets of "
+                       "5e8 parameters",
+                       gathers);
+        dpWords +=
+            " DeepSpeed ZeRO-3 (zero3_gather module) fetches each linear module's weights in its own "
+            "all-gather, prefetched up to stage3_prefetch_bucket_size parameters ahead, so every module "
+            "pays the ring's latency where FSDP pays it once per layer; it reduce-scatters gradients in "
+            "reduce_bucket_size buckets.";
+    }
     if (p.intermediates.gatherBytesPerParam < 2.0 && (o.zeroStage >= 1 && l.dp * l.cp > 1)) {
         dpFormula += "; the weight all-gathers carry the fp8 cast (1 byte per weight)";
         dpWords += " FP8 weight gathers are on (fp8_param_gather: torchao's float8 all-gather, Megatron-LM "

@@ -264,7 +264,7 @@ double fp8StageGatherSaving(const EvalContext& x, const StageInputs& in, double 
     return x.fsdpStageGathered ? layers * in.linearPerLayer * (2.0 - x.gatherBytesPerParam) : 0.0;
 }
 double fp8ScalingBytes(const EvalContext& x, double layers) {
-    return x.fp8Habit.active ? layers * x.fp8ModulesPerLayer * fp8ScalingBytesPerModule(x.fp8Habit) : 0.0;
+    return x.fp8Habit.active ? layers * x.linearModulesPerLayer * fp8ScalingBytesPerModule(x.fp8Habit) : 0.0;
 }
 
 // Weights, gradients and optimizer state of stage i; returns the gradient shard moved to the host.

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace lp::core::detail {
 namespace {
@@ -152,16 +153,37 @@ void keepStageGathered(const EvalContext& x, const LayerTimes& lt, double gather
     f.firstGather = 0;
 }
 
+// DeepSpeed ZeRO-3 reduces gradients in buckets of reduce_bucket_size elements, 5e8 by default (DeepSpeed
+// configuration documentation, "ZeRO Optimizations").
+inline constexpr double kDeepSpeedReduceBucketParams = 5e8;
+
+// The gradient reduction of `params` parameters: reduce-scatter over the shard group, then (hybrid
+// sharding) an all-reduce of the shard across the replicas.
+double zero3ReduceSeconds(const EvalContext& x, double params) {
+    const double gradBytes = params * x.grads.reduceBytes;
+    return allGatherSeconds(x.shardGroup, gradBytes, x.dpLink) +
+           allReduceSeconds(x.replicas, gradBytes / x.shardGroup, x.replicaLink);
+}
+
+// One layer's ZeRO-3 traffic (docs/estimation.md, "ZeRO-3 / FSDP"): its weight all-gather, one per layer,
+// or one per linear module with DeepSpeed's per-module fetches, each paying the ring's (n-1) steps of
+// latency; its gradient reduction, per layer, or DeepSpeed's share of a reduce bucket.
+std::pair<double, double> zero3LayerCollectives(const EvalContext& x) {
+    const double layerParams = x.layerParamsOnGpu();
+    const double modules = x.zero3GathersPerLayer;
+    const double gather =
+        modules * allGatherSeconds(x.shardGroup, x.gatherBytesPerParam * layerParams / modules, x.dpLink);
+    if (x.s.training.zero3Gather == Zero3Gather::Layer)
+        return {gather, zero3ReduceSeconds(x, layerParams)};
+    const double bucket = std::min(kDeepSpeedReduceBucketParams, x.Ls * layerParams);
+    return {gather, layerParams / bucket * zero3ReduceSeconds(x, bucket)};
+}
+
 FsdpTraffic fsdpTraffic(const EvalContext& x, const LayerTimes& lt, const RecomputeCost& rc) {
     FsdpTraffic f;
     if (x.zero < 3 || x.shardGroup * x.replicas <= 1)
         return f;
-    const double layerBytes16 = x.gatherBytesPerParam * x.layerParamsOnGpu();
-    const double gather = allGatherSeconds(x.shardGroup, layerBytes16, x.dpLink);
-    const double gradBytes = layerBytes16 / x.gatherBytesPerParam * x.grads.reduceBytes;
-    // Hybrid sharding: the reduce-scattered shard is then all-reduced across the replicas.
-    const double reduce = allGatherSeconds(x.shardGroup, gradBytes, x.dpLink) +
-                          allReduceSeconds(x.replicas, gradBytes / x.shardGroup, x.replicaLink);
+    const auto [gather, reduce] = zero3LayerCollectives(x);
     if (x.fsdpStageGathered) {
         keepStageGathered(x, lt, gather, reduce, f);
         return f;
@@ -397,8 +419,10 @@ void describeDpRing(const EvalContext& x, double bytes, Intermediates& im) {
 // backward it overlaps (ZeRO-3's traffic is per layer, in the pipeline).
 double dpReductionSeconds(const EvalContext& x, const LayerTimes& lt, const PerLayer& c, double stageParams,
                           Intermediates& im, double& overlapped) {
-    if (x.zero >= 3 && x.shardGroup * x.replicas > 1)
-        describeDpRing(x, x.gatherBytesPerParam * layerParamsOnTpGroup(x) / x.t, im);
+    if (x.zero >= 3 && x.shardGroup * x.replicas > 1) {
+        im.zero3GathersPerLayer = x.zero3GathersPerLayer;
+        describeDpRing(x, x.gatherBytesPerParam * layerParamsOnTpGroup(x) / x.t / x.zero3GathersPerLayer, im);
+    }
     if (x.zero >= 3 || x.shardGroup * x.replicas <= 1)
         return 0;
     const double bytes = stageParams * x.grads.reduceBytes;

@@ -27,6 +27,11 @@ Json zeroOptimization(const Scenario& s) {
         zero["reduce_scatter"] = true;
     if (t.optimizerOffload) // ZeRO-Offload: optimizer state and step on the CPU (stage 1 or more)
         zero["offload_optimizer"] = Json{{"device", "cpu"}, {"pin_memory", true}};
+    if (t.zeroStage >= 3) { // the defaults the plan's per-module fetches and reduce buckets assume
+        zero["stage3_prefetch_bucket_size"] = 50'000'000;
+        zero["stage3_param_persistence_threshold"] = 100'000;
+        zero["reduce_bucket_size"] = 500'000'000;
+    }
     if (hybridSharding(s) && t.zeroStage >= 3) { // MiCS: ZeRO-3 sharded within groups, replicated across them
         zero["mics_shard_size"] = effectiveShardDegree(s);
         zero["mics_hierarchical_params_gather"] = false;
@@ -85,6 +90,11 @@ void layoutNotes(LaunchSettings& out, const Scenario& s) {
         out.notes.push_back("DeepSpeed's pipeline engine runs 1F1B (TrainSchedule) only: it has no " +
                             std::string(toString(t.pipelineSchedule)) +
                             " schedule, so the bubble and activation memory will be 1F1B's.");
+    if (t.zeroStage >= 3 && t.zero3Gather == Zero3Gather::Layer && l.dp * l.cp > 1)
+        out.notes.push_back(
+            "DeepSpeed ZeRO-3 gathers the weights module by module, one all-gather per linear "
+            "module, where the plan gathers whole layers as FSDP does: plan with --zero3-gather "
+            "module (zero3_gather \"module\") to see DeepSpeed's collectives.");
     if (l.pp > 1 && t.zeroStage >= 2)
         out.notes.push_back("DeepSpeed's pipeline engine supports ZeRO stages 0 and 1 only; with PP " +
                             std::to_string(l.pp) + " use stage 1.");

@@ -31,6 +31,12 @@ long long stepsForBudget(const Scenario& s) {
     return static_cast<long long>(std::ceil(s.training.tokenBudget / tokens));
 }
 
+std::string fsdp2GathersLayersNote(std::string_view framework) {
+    return std::string(framework) +
+           " shards with FSDP2, which gathers one layer per all-gather; the plan's per-module gathers are "
+           "DeepSpeed ZeRO-3's: plan with --zero3-gather layer (zero3_gather \"layer\") for this trainer.";
+}
+
 std::string launchHint(const Scenario& s) {
     const long long gpus = s.layout.gpus();
     if (gpus == s.cluster.gpus())

@@ -43,4 +43,8 @@ private:
 void noteWhatTheTargetLacks(LaunchSettings& out, const char* framework, const TrainingOptions& t,
                             const char* fp32State = nullptr);
 
+// Why a plan with DeepSpeed's per-module ZeRO-3 gathers differs from what an FSDP2 trainer (`framework`)
+// runs: one all-gather per layer.
+std::string fsdp2GathersLayersNote(std::string_view framework);
+
 } // namespace lp::core::detail

@@ -328,6 +328,8 @@ void scheduleNotes(LaunchSettings& out, const Scenario& s) {
     if (t.zeroStage == 2)
         out.notes.push_back("Megatron-LM has no exact ZeRO-2: the distributed optimizer shards the optimizer "
                             "state and reduce-scatters gradients, but keeps a full gradient buffer.");
+    if (t.zeroStage >= 3 && t.zero3Gather == Zero3Gather::Module)
+        out.notes.push_back(fsdp2GathersLayersNote("Megatron-LM (--use-torch-fsdp2)"));
     if (t.zeroStage >= 3 && l.pp > 1)
         out.notes.push_back(
             "Megatron-LM's FSDP2 path (--use-torch-fsdp2) does not support pipeline parallelism; use ZeRO-1 "

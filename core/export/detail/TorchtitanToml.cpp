@@ -200,6 +200,8 @@ void layoutNotes(LaunchSettings& out, const Scenario& s) {
             (t.zeroStage == 1
                  ? std::string("; FSDP2 also shards the gradients, so memory is a little lower than planned.")
                  : std::string(".")));
+    if (t.zeroStage >= 3 && t.zero3Gather == Zero3Gather::Module)
+        out.notes.push_back(fsdp2GathersLayersNote("torchtitan"));
     if (resolvedStyle(t) != ExecutionStyle::Fsdp)
         out.notes.push_back("torchtitan schedules work FSDP-style: evaluate the scenario with --style fsdp "
                             "(and --zero 3) to see the plan for torchtitan.");
