@@ -8,15 +8,18 @@
 #include "ui/shell/MainWindow.h"
 #include "ui/shell/TeachingMode.h"
 #include "ui/teach/PresentationMode.h"
+#include "ui/widgets/InlineBanner.h"
 
+#include <QApplication>
 #include <QHeaderView>
+#include <QLabel>
 #include <QMenu>
-#include <QSettings>
-#include <QToolButton>
 #include <QScrollBar>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableView>
+#include <QToolButton>
 #include <QUndoStack>
 
 #include <memory>
@@ -72,8 +75,8 @@ private slots:
         QCOMPARE(table->horizontalScrollBar()->maximum(), 0);
         QVERIFY(!table->horizontalScrollBar()->isVisible());
         for (int column : {SearchResultModel::Rank, SearchResultModel::Front, SearchResultModel::StepTime,
-                           SearchResultModel::Mfu, SearchResultModel::TokensPerSecond, SearchResultModel::Memory,
-                           SearchResultModel::Headroom, SearchResultModel::Layout})
+                           SearchResultModel::Mfu, SearchResultModel::TokensPerSecond,
+                           SearchResultModel::Memory, SearchResultModel::Headroom, SearchResultModel::Layout})
             QVERIFY2(!table->isColumnHidden(column), qPrintable(SearchResultModel::columnName(column)));
         for (int column : {SearchResultModel::Tp, SearchResultModel::Pp, SearchResultModel::Zero})
             QVERIFY(table->isColumnHidden(column));
@@ -82,7 +85,8 @@ private slots:
                           table->columnWidth(SearchResultModel::Layout);
         QCOMPARE(right, table->viewport()->width());
         const QModelIndex layout = table->model()->index(0, SearchResultModel::Layout);
-        QVERIFY(table->model()->data(layout, Qt::ToolTipRole).toString().startsWith(layout.data().toString()));
+        QVERIFY(
+            table->model()->data(layout, Qt::ToolTipRole).toString().startsWith(layout.data().toString()));
         closeWindow(window);
     }
 
@@ -105,8 +109,10 @@ private slots:
         menu->close();
         QVERIFY(!table->isColumnHidden(SearchResultModel::Tp));
         QVERIFY(tp->isChecked());
-        QVERIFY(QSettings().value(QStringLiteral("explore/shownColumns")).toStringList().contains(
-            QStringLiteral("tp")));
+        QVERIFY(QSettings()
+                    .value(QStringLiteral("explore/shownColumns"))
+                    .toStringList()
+                    .contains(QStringLiteral("tp")));
         {
             ui::ScenarioDocument doc;
             ui::ExploreTab another(&doc); // a new window keeps the choice
@@ -160,6 +166,35 @@ private slots:
         settle();
         QVERIFY(!table->isColumnHidden(SearchResultModel::Headroom));
         QCOMPARE(table->horizontalScrollBar()->maximum(), 0);
+        closeWindow(window);
+    }
+
+    // A banner's words follow presentation mode in and out, whether it showed before or during it (a style
+    // sheet had fixed them at the size of the moment: large after leaving, small during).
+    void bannersFollowPresentationModeInAndOut() {
+        auto window = test::openExploreWindow();
+        QVERIFY(QTest::qWaitForWindowExposed(window.get()));
+        const double normal = QApplication::font().pointSizeF();
+        auto titleSize = [](ui::InlineBanner* banner) {
+            for (QLabel* label : banner->findChildren<QLabel*>())
+                if (label->text() == banner->title())
+                    return label->fontInfo().pointSizeF();
+            return 0.0;
+        };
+        window->fileBanner()->showMessage(ui::InlineBanner::Kind::Warning, QStringLiteral("Before"));
+        ui::PresentationMode* presentation = ui::TeachingMode::of(*window)->presentation();
+        ui::PresentationOptions o = presentation->options();
+        o.fullScreen = false;
+        presentation->setOptions(o);
+        presentation->setActive(true);
+        settle();
+        window->layoutBanner()->showMessage(ui::InlineBanner::Kind::Error, QStringLiteral("During"));
+        QVERIFY(titleSize(window->fileBanner()) > normal * 1.3);
+        QVERIFY(titleSize(window->layoutBanner()) > normal * 1.3);
+        presentation->setActive(false);
+        settle();
+        QCOMPARE(titleSize(window->fileBanner()), normal);
+        QCOMPARE(titleSize(window->layoutBanner()), normal);
         closeWindow(window);
     }
 

@@ -16,14 +16,13 @@ const QString kHiddenKey = QStringLiteral("explore/hiddenColumns");
 
 // Default columns left out, in this order, where the table is too narrow for them all (presentation mode,
 // a small window): the ones the others imply first. A person's choice is never left out.
-constexpr int kLeftOutWhenNarrow[] = {SearchResultModel::Front,       SearchResultModel::Headroom,
-                                      SearchResultModel::GpuHours,    SearchResultModel::GlobalBatch,
+constexpr int kLeftOutWhenNarrow[] = {SearchResultModel::Front,           SearchResultModel::Headroom,
+                                      SearchResultModel::GpuHours,        SearchResultModel::GlobalBatch,
                                       SearchResultModel::TokensPerSecond, SearchResultModel::Memory};
 
 } // namespace
 
-ResultTableColumns::ResultTableColumns(QTableView* table, QObject* parent)
-    : QObject(parent), m_table(table) {
+ResultTableColumns::ResultTableColumns(QTableView* table, QObject* parent) : QObject(parent), m_table(table) {
     QHeaderView* header = m_table->horizontalHeader();
     header->setSectionResizeMode(QHeaderView::Interactive);
     header->setStretchLastSection(false); // fit() stretches the last shown column, whichever it is
@@ -177,7 +176,8 @@ void ResultTableColumns::resizeToContents() {
         if (!header->isSectionHidden(header->logicalIndex(visual)))
             last = header->logicalIndex(visual);
     for (int column = 0; column < header->count(); ++column) {
-        header->setSectionResizeMode(column, column == last ? QHeaderView::Stretch : QHeaderView::Interactive);
+        header->setSectionResizeMode(column,
+                                     column == last ? QHeaderView::Stretch : QHeaderView::Interactive);
         if (column != last && !header->isSectionHidden(column))
             m_table->resizeColumnToContents(column);
     }

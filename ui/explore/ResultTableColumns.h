@@ -44,7 +44,7 @@ public:
     // out (the menu has them). Again whenever the table is resized.
     void fit();
 
-    QMenu* menu() const { return m_menu; }                  // checkable column names, Show all, Defaults
+    QMenu* menu() const { return m_menu; } // checkable column names, Show all, Defaults
     QAction* action(int column) const { return m_actions[static_cast<std::size_t>(column)]; }
 
 protected:
@@ -60,7 +60,8 @@ private:
 
     QTableView* m_table;
     Context m_context;
-    std::array<std::optional<bool>, SearchResultModel::ColumnCount> m_choice; // per column: shown or hidden by a person, else default
+    std::array<std::optional<bool>, SearchResultModel::ColumnCount>
+        m_choice; // per column: shown or hidden by a person, else default
     std::array<QAction*, SearchResultModel::ColumnCount> m_actions{};
     QMenu* m_menu = nullptr;
     bool m_fitting = false;
