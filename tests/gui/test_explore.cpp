@@ -137,7 +137,8 @@ private slots:
                  ui::formatPercent(got.top.front().mfu, 1));
         QVERIFY(tab.table()->isColumnHidden(SearchResultModel::Ep));          // dense model
         QVERIFY(tab.table()->isColumnHidden(SearchResultModel::GlobalBatch)); // one batch
-        QVERIFY(!tab.table()->isColumnHidden(SearchResultModel::Tp));
+        QVERIFY(tab.table()->isColumnHidden(SearchResultModel::Tp));          // in the layout's words instead
+        QVERIFY(!tab.table()->isColumnHidden(SearchResultModel::Layout));
 
         // Scatter: every ranked layout, the front as points and as a line, the current layout.
         QCOMPARE(tab.paretoChart()->topSeries()->count(), static_cast<int>(got.top.size()));
@@ -288,7 +289,8 @@ private slots:
         QVERIFY(!tab.pinButton()->isEnabled());
 
         // A click on the table selects the point.
-        const QModelIndex second = tab.proxy()->mapFromSource(tab.model()->index(1, SearchResultModel::Tp));
+        const QModelIndex second =
+            tab.proxy()->mapFromSource(tab.model()->index(1, SearchResultModel::StepTime));
         const QRect rect = tab.table()->visualRect(second);
         QTest::mouseClick(tab.table()->viewport(), Qt::LeftButton, {}, rect.center());
         QCOMPARE(tab.selectedRow(), 1);
@@ -332,7 +334,7 @@ private slots:
         QVERIFY(target >= 0);
         const core::SearchChoice choice = tab->model()->row(target).entry.choice;
         const QModelIndex index =
-            tab->proxy()->mapFromSource(tab->model()->index(target, SearchResultModel::Tp));
+            tab->proxy()->mapFromSource(tab->model()->index(target, SearchResultModel::Layout));
         tab->table()->scrollTo(index);
         const QRect rect = tab->table()->visualRect(index);
         // A user's double-click: press, release, then the double-click press.

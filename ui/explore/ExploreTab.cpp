@@ -4,6 +4,7 @@
 #include "ui/charts/ChartStyle.h"
 #include "ui/document/ScenarioDocument.h"
 #include "ui/explore/ParetoChart.h"
+#include "ui/explore/ResultTableColumns.h"
 #include "ui/explore/SearchFilterProxy.h"
 #include "ui/explore/SearchResultModel.h"
 #include "ui/widgets/FlowLayout.h"
@@ -26,6 +27,7 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QThread>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -240,6 +242,11 @@ QLayout* ExploreTab::buildFilters() {
     m_pin = new QPushButton(tr("&Pin"), this);
     m_pin->setObjectName(QStringLiteral("explorePin"));
     m_pin->setToolTip(tr("Pin the selected layout to the Compare tab."));
+    m_columnsButton = new QToolButton(this);
+    m_columnsButton->setObjectName(QStringLiteral("exploreColumns"));
+    m_columnsButton->setText(tr("Columns"));
+    m_columnsButton->setToolTip(tr("Choose the table's columns (also: right-click a heading)."));
+    m_columnsButton->setPopupMode(QToolButton::InstantPopup);
     for (QCheckBox* check : {m_filterRow.headroom.check, m_filterRow.tpNode, m_filterRow.paretoOnly})
         connect(check, &QCheckBox::toggled, this, &ExploreTab::updateFilter);
     connect(m_filterRow.text, &QLineEdit::textChanged, this, &ExploreTab::updateFilter);
@@ -253,7 +260,7 @@ QLayout* ExploreTab::buildFilters() {
     filters->addWidget(m_filterRow.tpNode);
     filters->addWidget(m_filterRow.paretoOnly);
     filters->addWidget(m_filterRow.shown);
-    QWidget* rowButtons = controlGroup(this, {m_apply, m_pin});
+    QWidget* rowButtons = controlGroup(this, {m_columnsButton, m_apply, m_pin});
     filters->addWidget(rowButtons);
     filters->setPushRight(rowButtons);
     filters->setStretchItem(m_filterRow.text);
@@ -273,10 +280,10 @@ QTableView* ExploreTab::buildTable() {
     m_table->setAlternatingRowColors(true);
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setHighlightSections(false);
-    m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_table->setWordWrap(false);
     m_table->setCornerButtonEnabled(false);
+    m_columns = new ResultTableColumns(m_table, this);
+    m_columnsButton->setMenu(m_columns->menu());
     connect(m_proxy, &QAbstractItemModel::modelReset, this, &ExploreTab::updateFilter);
     connect(m_proxy, &QAbstractItemModel::layoutChanged, this, &ExploreTab::refreshSelection);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
@@ -305,7 +312,7 @@ void ExploreTab::fitTableToFont() {
     m_table->setMinimumHeight(8 * rowHeight + 2 * m_table->fontMetrics().height() + 12 +
                               m_table->horizontalScrollBar()->sizeHint().height());
     if (m_hasResult)
-        m_table->resizeColumnsToContents();
+        m_columns->fit();
 }
 
 QWidget* ExploreTab::buildChartPanel() {
@@ -439,7 +446,7 @@ void ExploreTab::onFinished(int generation, const std::shared_ptr<Job>& job) {
     refreshCurrent();
     updateColumns();
     updateFilter();
-    m_table->resizeColumnsToContents();
+    m_columns->fit();
     m_chart->setRows(m_model->rows());
     refreshStatus();
     updateButtons();
@@ -542,15 +549,12 @@ void ExploreTab::refreshShown() {
 }
 
 void ExploreTab::updateColumns() {
-    const core::Scenario& s = m_hasResult ? m_base : m_doc->scenario();
-    m_table->setColumnHidden(SearchResultModel::Ep, !s.model.isMoe());
-    bool oneBatch = true;
+    ResultTableColumns::Context context;
     for (const SearchResultModel::Row& r : m_model->rows())
-        oneBatch = oneBatch && r.entry.globalBatch == m_model->rows().front().entry.globalBatch;
-    m_table->setColumnHidden(SearchResultModel::GlobalBatch, oneBatch);
-    // GPU-hours follow step time for a fixed batch: shown when ranking by cost.
-    m_table->setColumnHidden(SearchResultModel::GpuHours,
-                             m_hasResult && m_result.rankBy != core::RankBy::Cost);
+        context.severalBatches =
+            context.severalBatches || r.entry.globalBatch != m_model->rows().front().entry.globalBatch;
+    context.rankBy = m_hasResult ? m_result.rankBy : core::RankBy::StepTime;
+    m_columns->setContext(context);
 }
 
 void ExploreTab::updateButtons() {

@@ -23,10 +23,12 @@ class QPushButton;
 class QSpinBox;
 class QTableView;
 class QThread;
+class QToolButton;
 
 namespace lp::ui {
 
 class ParetoChart;
+class ResultTableColumns;
 class ScenarioDocument;
 class SearchFilterProxy;
 class SearchResultModel;
@@ -59,6 +61,8 @@ public:
     SearchResultModel* model() const { return m_model; }
     SearchFilterProxy* proxy() const { return m_proxy; }
     QTableView* table() const { return m_table; }
+    ResultTableColumns* columns() const { return m_columns; }
+    QToolButton* columnsButton() const { return m_columnsButton; }
     QProgressBar* progressBar() const { return m_settings.progress; }
     QPushButton* searchButton() const { return m_settings.run; }
     QPushButton* cancelButton() const { return m_settings.cancel; }
@@ -166,6 +170,8 @@ private:
     QPushButton* m_apply = nullptr; // to the planner
     QPushButton* m_pin = nullptr;   // to Compare
     QTableView* m_table = nullptr;
+    ResultTableColumns* m_columns = nullptr; // which columns show, and their widths
+    QToolButton* m_columnsButton = nullptr;  // the columns' menu (also a right-click on the headings)
 
     ParetoChart* m_chart = nullptr;
 };

@@ -34,6 +34,16 @@ std::optional<core::LayoutAxis> layoutAxisOf(int column) {
     return std::nullopt;
 }
 
+// The layout's axes as one text that sorts like the numbers do (each padded to the same width).
+QString layoutSortKey(const core::Layout& layout) {
+    QString key;
+    for (core::LayoutAxis axis : {core::LayoutAxis::Tp, core::LayoutAxis::Pp, core::LayoutAxis::Dp,
+                                  core::LayoutAxis::Cp, core::LayoutAxis::Ep, core::LayoutAxis::Vpp,
+                                  core::LayoutAxis::MicroBatch, core::LayoutAxis::Accumulation})
+        key += QStringLiteral("%1 ").arg(core::layoutValue(layout, axis), 9, 10, QLatin1Char('0'));
+    return key;
+}
+
 } // namespace
 
 SearchResultModel::SearchResultModel(QObject* parent) : QAbstractTableModel(parent) {}
@@ -153,15 +163,76 @@ QString SearchResultModel::columnName(int column) {
         return tr("Training throughput, tokens per second (whole cluster)");
     case GpuHours:
         return tr("GPU-hours for the token budget");
+    case Layout:
+        return tr("The layout: parallelism, micro batch × accumulation, ZeRO stage, recompute and sequence "
+                  "parallelism");
     }
     return {};
+}
+
+QString SearchResultModel::columnTitle(int column) {
+    switch (column) {
+    case Rank:
+        return tr("Rank");
+    case Front:
+        return tr("Pareto front");
+    case Tp:
+        return tr("TP (tensor parallel)");
+    case Pp:
+        return tr("PP (pipeline stages)");
+    case Dp:
+        return tr("DP (data parallel)");
+    case Cp:
+        return tr("CP (context parallel)");
+    case Ep:
+        return tr("EP (expert parallel)");
+    case Vpp:
+        return tr("v (virtual stages)");
+    case MicroBatch:
+        return tr("Micro batch");
+    case Accumulation:
+        return tr("Gradient accumulation");
+    case GlobalBatch:
+        return tr("Global batch");
+    case Zero:
+        return tr("ZeRO stage");
+    case Recompute:
+        return tr("Recompute");
+    case SequenceParallel:
+        return tr("Sequence parallelism");
+    case Memory:
+        return tr("Memory per GPU");
+    case Headroom:
+        return tr("Free memory");
+    case StepTime:
+        return tr("Step time");
+    case Mfu:
+        return tr("MFU");
+    case TokensPerSecond:
+        return tr("Tokens per second");
+    case GpuHours:
+        return tr("GPU-hours");
+    case Layout:
+        return tr("Layout (in words)");
+    }
+    return {};
+}
+
+QString SearchResultModel::columnKey(int column) {
+    static const char* const keys[ColumnCount] = {
+        "rank",     "front",  "step", "mfu",       "tokensPerSecond",
+        "gpuHours", "memory", "free", "tp",        "pp",
+        "dp",       "cp",     "ep",   "v",         "mb",
+        "acc",      "batch",  "zero", "recompute", "sp",
+        "layout"};
+    return column >= 0 && column < ColumnCount ? QLatin1String(keys[column]) : QString();
 }
 
 QVariant SearchResultModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
         return QAbstractTableModel::headerData(section, orientation, role);
     if (role == Qt::ToolTipRole)
-        return columnName(section);
+        return tr("%1\n(Right-click the headings to choose the columns.)").arg(columnName(section));
     if (role != Qt::DisplayRole)
         return {};
     switch (section) {
@@ -205,6 +276,8 @@ QVariant SearchResultModel::headerData(int section, Qt::Orientation orientation,
         return tr("tokens/s");
     case GpuHours:
         return tr("GPU-h");
+    case Layout:
+        return tr("Layout");
     }
     return {};
 }
@@ -242,6 +315,8 @@ QVariant SearchResultModel::display(const Row& r, int column) const {
         return formatLarge(e.tokensPerSecond);
     case GpuHours:
         return formatLarge(e.gpuHours);
+    case Layout:
+        return qs(core::choiceText(e.choice));
     }
     return {};
 }
@@ -280,6 +355,8 @@ QVariant SearchResultModel::sortValue(const Row& r, int column) const {
         return e.tokensPerSecond;
     case GpuHours:
         return e.gpuHours;
+    case Layout: // by TP, then PP, DP, CP, EP, v, micro batch and accumulation: numbers, not their text
+        return layoutSortKey(l);
     }
     return {};
 }
@@ -301,6 +378,8 @@ QVariant SearchResultModel::data(const QModelIndex& index, int role) const {
     case Qt::TextAlignmentRole:
         if (column == Recompute || column == SequenceParallel || column == Front)
             return QVariant::fromValue(Qt::Alignment(Qt::AlignCenter));
+        if (column == Layout)
+            return QVariant::fromValue(Qt::Alignment(Qt::AlignLeft | Qt::AlignVCenter));
         return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
     case Qt::FontRole:
         if (index.row() == m_currentRow) {

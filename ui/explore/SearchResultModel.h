@@ -15,7 +15,8 @@ namespace lp::ui {
 class SearchResultModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    // The figures the ranking is by come first, so they show in a narrow window; the layout follows.
+    // The figures the ranking is by come first, so they show in a narrow window; the layout's axes
+    // follow (hidden by default), and last the whole layout in words, which stretches and elides.
     enum Column {
         Rank,
         Front,
@@ -37,6 +38,7 @@ public:
         Zero,
         Recompute,
         SequenceParallel,
+        Layout,
         ColumnCount
     };
     enum Role {
@@ -68,7 +70,9 @@ public:
     int rowOf(const core::SearchChoice& c) const; // -1 when absent
     int currentRow() const { return m_currentRow; }
 
-    static QString columnName(int column); // the full name (header tool tip)
+    static QString columnName(int column);  // the full name (header tool tip)
+    static QString columnTitle(int column); // a short name that says what it is (the columns menu)
+    static QString columnKey(int column);   // stable, untranslated (remembered choices)
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

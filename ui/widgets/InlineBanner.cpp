@@ -5,6 +5,7 @@
 #include <QHBoxLayout>
 #include <QIcon>
 #include <QLabel>
+#include <QPainter>
 #include <QPushButton>
 #include <QStyle>
 #include <QToolButton>
@@ -16,7 +17,7 @@ InlineBanner::InlineBanner(QWidget* parent)
     : QFrame(parent), m_icon(new QLabel(this)), m_title(new QLabel(this)), m_details(new QLabel(this)),
       m_actions(new QHBoxLayout), m_close(new QToolButton(this)) {
     setObjectName(QStringLiteral("inlineBanner"));
-    setFrameShape(QFrame::StyledPanel);
+    setFrameShape(QFrame::NoFrame);
     setAutoFillBackground(true);
     auto* text = new QVBoxLayout;
     text->setSpacing(2);
@@ -63,13 +64,24 @@ void InlineBanner::showMessage(Kind kind, const QString& title, const QString& d
     }
     const int size = fontMetrics().height() + 4;
     m_icon->setPixmap(QIcon(iconPath).pixmap(QSize(size, size), devicePixelRatioF()));
-    QColor fill = accent;
-    fill.setAlpha(38);
-    setStyleSheet(QStringLiteral("QFrame#inlineBanner { border: 1px solid %1; border-left: 4px solid %1; "
-                                 "border-radius: 3px; background: %2; }")
-                      .arg(accent.name(), fill.name(QColor::HexArgb)));
+    m_accent = accent;
+    update();
     setAccessibleName(title);
     show();
+}
+
+// Painted rather than a style sheet: a style sheet fixes the labels' font at the size of the moment, which
+// then stayed large after presentation mode (or small during it).
+void InlineBanner::paintEvent(QPaintEvent* event) {
+    QFrame::paintEvent(event);
+    QPainter painter(this);
+    painter.setRenderHint(QPainter::Antialiasing);
+    QColor fill = m_accent;
+    fill.setAlpha(38);
+    painter.setPen(QPen(m_accent, 1));
+    painter.setBrush(fill);
+    painter.drawRoundedRect(QRectF(rect()).adjusted(0.5, 0.5, -0.5, -0.5), 3, 3);
+    painter.fillRect(QRect(0, 0, 4, height()), m_accent);
 }
 
 QString InlineBanner::title() const {

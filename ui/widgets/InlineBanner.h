@@ -1,6 +1,7 @@
 #pragma once
 // A message strip shown inside the window (not a modal dialog): an icon, a title, details, and
 // optional action buttons. Used for invalid layouts, malformed files and the autosave restore offer.
+#include <QColor>
 #include <QFrame>
 #include <QString>
 
@@ -30,9 +31,13 @@ signals:
     void actionTriggered(const QString& id);
     void closed();
 
+protected:
+    void paintEvent(QPaintEvent* event) override;
+
 private:
     void clearActions();
     Kind m_kind = Kind::Info;
+    QColor m_accent;
     QLabel* m_icon;
     QLabel* m_title;
     QLabel* m_details;
