@@ -108,7 +108,8 @@ LP_TEST(the_diagnostic_counts_the_gathers_and_suggests_whole_layers) {
     LP_CHECK(d != nullptr);
     if (!d)
         return;
-    LP_CHECK(contains(diagnosticMessage(*d), "4 of them per layer pass (DeepSpeed ZeRO-3 gathers module by module)"));
+    LP_CHECK(contains(diagnosticMessage(*d),
+                      "4 of them per layer pass (DeepSpeed ZeRO-3 gathers module by module)"));
     LP_CHECK(contains(diagnosticMessage(*d), "latency dominates"));
     LP_CHECK(contains(diagnosticSuggestion(*d), "zero3_gather layer"));
     const Plan layer = evaluate(sharded(1024, Zero3Gather::Layer));
@@ -135,12 +136,14 @@ LP_TEST(the_setting_round_trips_and_bad_values_name_the_field) {
 }
 
 LP_TEST(exports_say_which_trainer_gathers_what) {
-    const std::string ds = exportLaunchSettings(sharded(64, Zero3Gather::Module), LaunchTarget::DeepSpeed).text;
+    const std::string ds =
+        exportLaunchSettings(sharded(64, Zero3Gather::Module), LaunchTarget::DeepSpeed).text;
     LP_CHECK(contains(ds, "\"stage3_prefetch_bucket_size\": 50000000"));
     LP_CHECK(contains(ds, "\"stage3_param_persistence_threshold\": 100000"));
     LP_CHECK(contains(ds, "\"reduce_bucket_size\": 500000000"));
     // DeepSpeed fetches per module: a plan that gathers layers says so in the DeepSpeed export.
-    LP_CHECK(contains(notesOf(sharded(64, Zero3Gather::Layer), LaunchTarget::DeepSpeed), "--zero3-gather module"));
+    LP_CHECK(
+        contains(notesOf(sharded(64, Zero3Gather::Layer), LaunchTarget::DeepSpeed), "--zero3-gather module"));
     LP_CHECK(!contains(notesOf(sharded(64, Zero3Gather::Module), LaunchTarget::DeepSpeed), "--zero3-gather"));
     // FSDP2 trainers gather layers: a per-module plan says so in theirs.
     for (LaunchTarget t : {LaunchTarget::Torchtitan, LaunchTarget::Megatron}) {
