@@ -175,12 +175,10 @@ std::string message(const diagnostic::ExposedDpComm& f, double ms) {
     const diagnostic::DpRing& r = f.ring;
     if (r.ranks < 2)
         return text;
-    const std::string perModule =
-        r.gathersPerLayer > 1
-            ? lp::format(", {:.3g} of them per layer pass (DeepSpeed ZeRO-3 gathers module by "
-                         "module)",
-                         r.gathersPerLayer)
-            : std::string();
+    std::string perModule;
+    if (r.gathersPerLayer > 1)
+        perModule = lp::format(", {:.3g} of them per layer pass (DeepSpeed ZeRO-3 gathers module by module)",
+                               r.gathersPerLayer);
     text += lp::format(" Each collective is a ring over {} ranks moving {} per step at {:.0f}% of the link's "
                        "bandwidth, with {} steps of latency ({:.2f} ms per collective){}: ",
                        fmt::fixed(r.ranks, 0), fmt::messageBytes(r.chunkBytes), 100.0 * r.efficiency,
@@ -415,13 +413,12 @@ namespace {
 
 std::string suggestion(const diagnostic::ExposedDpComm& f) {
     std::string text =
-        f.hybridShardDegree > 0
-            ? lp::format("Overlap gradient reduction with the backward pass, use fewer, larger micro "
-                         "batches, or shard "
-                         "within a node (hybrid sharding: shard degree {}, --shard-degree).",
-                         f.hybridShardDegree)
-            : std::string(
-                  "Overlap gradient reduction with the backward pass, or use fewer, larger micro batches.");
+        "Overlap gradient reduction with the backward pass, or use fewer, larger micro batches.";
+    if (f.hybridShardDegree > 0)
+        text = lp::format(
+            "Overlap gradient reduction with the backward pass, use fewer, larger micro batches, or "
+            "shard within a node (hybrid sharding: shard degree {}, --shard-degree).",
+            f.hybridShardDegree);
     if (f.ring.gathersPerLayer > 1)
         text +=
             " A trainer that gathers whole layers (FSDP/FSDP2: zero3_gather layer) pays the ring's latency "

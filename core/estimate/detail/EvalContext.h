@@ -75,9 +75,8 @@ struct EvalContext {
     double expertLayerParams; // routed-expert part of layerParams (held 1/(EP x ETP) per GPU)
     double embedParams, headParams, finalNormParams;
     double normParamsPerLayer;
-    double
-        linearModulesPerLayer; // linear modules per layer on one GPU (fp8 scaling state, DeepSpeed's fetches)
-    double zero3GathersPerLayer; // ZeRO-3 weight all-gathers per layer pass: 1, or per module (Zero3Gather)
+    double linearModulesPerLayer; // linear modules per layer on one GPU (fp8 scaling, DeepSpeed fetches)
+    double zero3GathersPerLayer;  // ZeRO-3 weight all-gathers per layer pass: 1, or per module (Zero3Gather)
 
     // Links.
     Link tpLink, cpLink, dpLink, ppLink, epLink; // dpLink: within a shard group (all DP x CP without hybrid)
