@@ -50,6 +50,8 @@ std::string overlapText(const core::TrainingOptions& t) {
         text += ", " + std::string(core::toString(t.attentionKernel)) + " attention";
     if (t.pipelineSchedule != core::PipelineSchedule::OneFOneB)
         text += ", " + std::string(core::toString(t.pipelineSchedule)) + " pipeline schedule";
+    if (t.zeroStage >= 3 && t.zero3Gather != core::Zero3Gather::Layer)
+        text += ", ZeRO-3 gathers " + core::zero3GatherText(t.zero3Gather);
     return text;
 }
 

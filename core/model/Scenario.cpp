@@ -119,6 +119,10 @@ std::string recomputeDetailText(const TrainingOptions& t) {
            " of each chunk)";
 }
 
+std::string zero3GatherText(Zero3Gather gather) {
+    return gather == Zero3Gather::Module ? "per linear module (DeepSpeed ZeRO-3)" : "per layer (FSDP/FSDP2)";
+}
+
 std::string zeroStageName(int stage) {
     switch (stage) {
     case 0:

@@ -170,5 +170,8 @@ std::string logitsMetricPassesText(int passes);
 // ("ZeRO-1 (the distributed optimizer): optimizer state sharded over the data-parallel ranks").
 std::string zeroStageName(int stage);
 std::string zeroStageDescription(int stage);
+// What one ZeRO-3 weight all-gather fetches, as every view names it: "per layer (FSDP/FSDP2)", "per linear
+// module (DeepSpeed ZeRO-3)".
+std::string zero3GatherText(Zero3Gather gather);
 
 } // namespace lp::core

@@ -9,6 +9,8 @@
 #include "core/io/InputError.h"
 #include "core/io/Presets.h"
 #include "core/io/ScenarioJson.h"
+#include "core/report/Report.h"
+#include "core/report/ReportMarkdown.h"
 
 #include <string>
 
@@ -150,6 +152,17 @@ LP_TEST(exports_say_which_trainer_gathers_what) {
         LP_CHECK(contains(notesOf(sharded(64, Zero3Gather::Module), t), "--zero3-gather layer"));
         LP_CHECK(!contains(notesOf(sharded(64, Zero3Gather::Layer), t), "--zero3-gather"));
     }
+}
+
+LP_TEST(reports_name_what_a_gather_fetches) {
+    const std::string module = reportToMarkdown(makeReport(sharded(64, Zero3Gather::Module)));
+    LP_CHECK(contains(module, "ZeRO-3 weight gathers"));
+    LP_CHECK(contains(module, zero3GatherText(Zero3Gather::Module)));
+    LP_CHECK(
+        contains(reportToMarkdown(makeReport(sharded(64, Zero3Gather::Layer))), "per layer (FSDP/FSDP2)"));
+    // Without ZeRO-3 nothing is gathered layer by layer: no such row.
+    LP_CHECK(!contains(reportToMarkdown(makeReport(sharded(64, Zero3Gather::Module, 1))),
+                       "ZeRO-3 weight gathers"));
 }
 
 LP_TEST_MAIN()

@@ -151,6 +151,8 @@ KeyValues trainingFacts(const Scenario& s, const Plan& p) {
         const std::string hybrid = hybridShardingText(s);
         kv.emplace_back("Shard group", hybrid.empty() ? std::string("all DP ranks") : hybrid);
     }
+    if (t.zeroStage >= 3)
+        kv.emplace_back("ZeRO-3 weight gathers", zero3GatherText(t.zero3Gather));
     kv.emplace_back("Activation recompute", std::string(toString(t.recompute)) + recomputeDetailText(t));
     kv.emplace_back("Sequence parallelism", onOff(t.sequenceParallel));
     kv.emplace_back("Attention kernel", attentionKernelText(t, p.intermediates.attentionKernel));
