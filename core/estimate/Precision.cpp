@@ -123,8 +123,10 @@ struct PrecisionRows {
 void addWeightRows(PrecisionRows& rows) {
     const Fp8Habits& f8 = rows.f8;
     const std::string& half = rows.half;
+    const bool perModule = rows.scenario.training.zero3Gather == Zero3Gather::Module;
     rows.add("Weights (layers, embedding, head)", half, kHalfBytes,
-             "The model's working copy; every GEMM reads it (gathered per layer with ZeRO-3/FSDP).");
+             std::string("The model's working copy; every GEMM reads it (gathered ") +
+                 (perModule ? "module by module with DeepSpeed ZeRO-3)." : "per layer with ZeRO-3/FSDP)."));
     if (f8.active) {
         if (f8.weightCopyBytesPerParam > 0)
             rows.add("FP8 weight copies (linear layers)", "fp8 e4m3 (weight + transpose)",

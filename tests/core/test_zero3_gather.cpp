@@ -160,6 +160,7 @@ LP_TEST(reports_name_what_a_gather_fetches) {
     LP_CHECK(contains(module, zero3GatherText(Zero3Gather::Module)));
     LP_CHECK(
         contains(reportToMarkdown(makeReport(sharded(64, Zero3Gather::Layer))), "per layer (FSDP/FSDP2)"));
+    LP_CHECK(contains(module, "gathered module by module with DeepSpeed ZeRO-3"));
     // Without ZeRO-3 nothing is gathered layer by layer: no such row.
     LP_CHECK(!contains(reportToMarkdown(makeReport(sharded(64, Zero3Gather::Module, 1))),
                        "ZeRO-3 weight gathers"));

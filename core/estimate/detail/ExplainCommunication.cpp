@@ -179,8 +179,10 @@ void explainDpComm(ExplanationList& list) {
     const bool dpOverlap = o.overlapDpComm || styleTraits(p.style).overlapGradReduce;
     std::string dpFormula =
         "all-reduce (or reduce-scatter + all-gather) of the gradients, minus what overlaps the backward pass";
-    std::string dpWords = "Data-parallel replicas average their gradients once per step; with ZeRO-3/FSDP "
-                          "weights are also gathered per layer.";
+    std::string dpWords = std::string("Data-parallel replicas average their gradients once per step; ") +
+                          (o.zero3Gather == Zero3Gather::Module
+                               ? "with DeepSpeed ZeRO-3 weights are also gathered module by module."
+                               : "with ZeRO-3/FSDP weights are also gathered per layer.");
     if (dpOverlap && o.zeroStage < 3)
         dpFormula = "max(0, reduction of the stage's gradients - backward window) + " +
                     lp::format("{:.1f}", kOverlapResidual) +
