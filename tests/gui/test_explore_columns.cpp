@@ -22,6 +22,7 @@
 #include <QToolButton>
 #include <QUndoStack>
 
+#include <iterator>
 #include <memory>
 
 using namespace lp;
@@ -92,6 +93,39 @@ private slots:
 
     // The header's menu (a right-click, or the Columns button) brings a hidden column back and remembers it;
     // "Default columns" forgets; "Show all columns" shows every figure, scrolling sideways to reach them.
+    // Each column's words come from one table: a stable key (remembered in QSettings, so never renamed), a
+    // heading, a menu title and a full name, all present and the keys unique.
+    void everyColumnHasItsWords() {
+        const char* const keys[] = {"rank",     "front",  "step", "mfu",       "tokensPerSecond",
+                                    "gpuHours", "memory", "free", "tp",        "pp",
+                                    "dp",       "cp",     "ep",   "v",         "mb",
+                                    "acc",      "batch",  "zero", "recompute", "sp",
+                                    "layout"};
+        QCOMPARE(int(std::size(keys)), int(SearchResultModel::ColumnCount));
+        SearchResultModel model;
+        for (int column = 0; column < SearchResultModel::ColumnCount; ++column) {
+            QCOMPARE(SearchResultModel::columnKey(column), QString::fromLatin1(keys[column]));
+            QVERIFY(!SearchResultModel::columnTitle(column).isEmpty());
+            QVERIFY(!SearchResultModel::columnName(column).isEmpty());
+            QVERIFY(!model.headerData(column, Qt::Horizontal).toString().isEmpty());
+            QVERIFY(model.headerData(column, Qt::Horizontal, Qt::ToolTipRole)
+                        .toString()
+                        .startsWith(SearchResultModel::columnName(column)));
+        }
+        QVERIFY(SearchResultModel::columnKey(SearchResultModel::ColumnCount).isEmpty());
+        QVERIFY(SearchResultModel::columnName(-1).isEmpty());
+        QCOMPARE(model.headerData(SearchResultModel::Tp, Qt::Horizontal).toString(), QStringLiteral("TP"));
+        QCOMPARE(SearchResultModel::columnTitle(SearchResultModel::Vpp),
+                 QStringLiteral("v (virtual stages)"));
+        // The memory headings name the unit and follow it.
+        model.setUnit(ui::MemoryUnit::GB);
+        QCOMPARE(model.headerData(SearchResultModel::Memory, Qt::Horizontal).toString(),
+                 QStringLiteral("Memory\n(GB)"));
+        model.setUnit(ui::MemoryUnit::GiB);
+        QCOMPARE(model.headerData(SearchResultModel::Headroom, Qt::Horizontal).toString(),
+                 QStringLiteral("Free\n(GiB)"));
+    }
+
     void hiddenColumnsComeBackFromTheHeadersMenu() {
         auto window = laptopWindowWithResults();
         auto* tab = window->findChild<ui::ExploreTab*>();

@@ -10,11 +10,107 @@
 #include <QPalette>
 
 #include <algorithm>
+#include <iterator>
 #include <optional>
 #include <utility>
 
 namespace lp::ui {
 namespace {
+
+// Each column's words, in the order of SearchResultModel::Column: its stable key (remembered choices), its
+// heading, the short title of the columns menu and the full name of the heading's tool tip.
+struct ColumnText {
+    SearchResultModel::Column column;
+    const char* key;
+    const char* heading;
+    const char* title;
+    const char* name;
+};
+
+constexpr ColumnText kColumns[] = {
+    {SearchResultModel::Rank, "rank", QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "#"),
+     QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "Rank"),
+     QT_TRANSLATE_NOOP("lp::ui::SearchResultModel",
+                       "Place in the ranking (empty: on the Pareto front but not among the top layouts)")},
+    {SearchResultModel::Front, "front", "", QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "Pareto front"),
+     QT_TRANSLATE_NOOP("lp::ui::SearchResultModel",
+                       "On the Pareto front of throughput against memory headroom")},
+    {SearchResultModel::StepTime, "step", QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "Step"),
+     QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "Step time"),
+     QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "Time of one optimizer step")},
+    {SearchResultModel::Mfu, "mfu", QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "MFU"),
+     QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "MFU"),
+     QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "Model FLOPs utilisation")},
+    {SearchResultModel::TokensPerSecond, "tokensPerSecond",
+     QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "tokens/s"),
+     QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "Tokens per second"),
+     QT_TRANSLATE_NOOP("lp::ui::SearchResultModel",
+                       "Training throughput, tokens per second (whole cluster)")},
+    {SearchResultModel::GpuHours, "gpuHours", QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "GPU-h"),
+     QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "GPU-hours"),
+     QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "GPU-hours for the token budget")},
+    {SearchResultModel::Memory, "memory", QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "Memory\n(%1)"),
+     QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "Memory per GPU"),
+     QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "Memory per GPU of the worst pipeline stage")},
+    {SearchResultModel::Headroom, "free", QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "Free\n(%1)"),
+     QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "Free memory"),
+     QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "Free memory left on the worst stage")},
+    {SearchResultModel::Tp, "tp", QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "TP"),
+     QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "TP (tensor parallel)"),
+     QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "Tensor parallelism")},
+    {SearchResultModel::Pp, "pp", QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "PP"),
+     QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "PP (pipeline stages)"),
+     QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "Pipeline parallelism (stages)")},
+    {SearchResultModel::Dp, "dp", QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "DP"),
+     QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "DP (data parallel)"),
+     QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "Data parallelism")},
+    {SearchResultModel::Cp, "cp", QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "CP"),
+     QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "CP (context parallel)"),
+     QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "Context parallelism")},
+    {SearchResultModel::Ep, "ep", QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "EP"),
+     QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "EP (expert parallel)"),
+     QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "Expert parallelism")},
+    {SearchResultModel::Vpp, "v", QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "v"),
+     QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "v (virtual stages)"),
+     QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "Virtual pipeline stages per rank (interleaving)")},
+    {SearchResultModel::MicroBatch, "mb", QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "mb"),
+     QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "Micro batch"),
+     QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "Micro batch (sequences)")},
+    {SearchResultModel::Accumulation, "acc", QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "acc"),
+     QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "Gradient accumulation"),
+     QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "Gradient accumulation (micro batches per step)")},
+    {SearchResultModel::GlobalBatch, "batch", QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "batch"),
+     QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "Global batch"),
+     QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "Global batch (sequences per optimizer step)")},
+    {SearchResultModel::Zero, "zero", QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "ZeRO"),
+     QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "ZeRO stage"),
+     QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "ZeRO stage")},
+    {SearchResultModel::Recompute, "recompute", QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "recomp."),
+     QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "Recompute"),
+     QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "Activation recomputation")},
+    {SearchResultModel::SequenceParallel, "sp", QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "SP"),
+     QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "Sequence parallelism"),
+     QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "Sequence parallelism")},
+    {SearchResultModel::Layout, "layout", QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "Layout"),
+     QT_TRANSLATE_NOOP("lp::ui::SearchResultModel", "Layout (in words)"),
+     QT_TRANSLATE_NOOP(
+         "lp::ui::SearchResultModel",
+         "The layout: parallelism, micro batch × accumulation, ZeRO stage, recompute and sequence "
+         "parallelism")},
+};
+static_assert(std::size(kColumns) == SearchResultModel::ColumnCount, "one entry per column");
+
+constexpr bool inColumnOrder() {
+    for (std::size_t i = 0; i < std::size(kColumns); ++i)
+        if (kColumns[i].column != static_cast<int>(i))
+            return false;
+    return true;
+}
+static_assert(inColumnOrder(), "kColumns follows the Column enum");
+
+const ColumnText* columnText(int column) {
+    return column >= 0 && column < SearchResultModel::ColumnCount ? &kColumns[column] : nullptr;
+}
 
 // The layout axis a column shows, if it shows one.
 std::optional<core::LayoutAxis> layoutAxisOf(int column) {
@@ -122,110 +218,18 @@ int SearchResultModel::columnCount(const QModelIndex& parent) const {
 }
 
 QString SearchResultModel::columnName(int column) {
-    switch (column) {
-    case Rank:
-        return tr("Place in the ranking (empty: on the Pareto front but not among the top layouts)");
-    case Front:
-        return tr("On the Pareto front of throughput against memory headroom");
-    case Tp:
-        return tr("Tensor parallelism");
-    case Pp:
-        return tr("Pipeline parallelism (stages)");
-    case Dp:
-        return tr("Data parallelism");
-    case Cp:
-        return tr("Context parallelism");
-    case Ep:
-        return tr("Expert parallelism");
-    case Vpp:
-        return tr("Virtual pipeline stages per rank (interleaving)");
-    case MicroBatch:
-        return tr("Micro batch (sequences)");
-    case Accumulation:
-        return tr("Gradient accumulation (micro batches per step)");
-    case GlobalBatch:
-        return tr("Global batch (sequences per optimizer step)");
-    case Zero:
-        return tr("ZeRO stage");
-    case Recompute:
-        return tr("Activation recomputation");
-    case SequenceParallel:
-        return tr("Sequence parallelism");
-    case Memory:
-        return tr("Memory per GPU of the worst pipeline stage");
-    case Headroom:
-        return tr("Free memory left on the worst stage");
-    case StepTime:
-        return tr("Time of one optimizer step");
-    case Mfu:
-        return tr("Model FLOPs utilisation");
-    case TokensPerSecond:
-        return tr("Training throughput, tokens per second (whole cluster)");
-    case GpuHours:
-        return tr("GPU-hours for the token budget");
-    case Layout:
-        return tr("The layout: parallelism, micro batch × accumulation, ZeRO stage, recompute and sequence "
-                  "parallelism");
-    }
-    return {};
+    const ColumnText* c = columnText(column);
+    return c ? tr(c->name) : QString();
 }
 
 QString SearchResultModel::columnTitle(int column) {
-    switch (column) {
-    case Rank:
-        return tr("Rank");
-    case Front:
-        return tr("Pareto front");
-    case Tp:
-        return tr("TP (tensor parallel)");
-    case Pp:
-        return tr("PP (pipeline stages)");
-    case Dp:
-        return tr("DP (data parallel)");
-    case Cp:
-        return tr("CP (context parallel)");
-    case Ep:
-        return tr("EP (expert parallel)");
-    case Vpp:
-        return tr("v (virtual stages)");
-    case MicroBatch:
-        return tr("Micro batch");
-    case Accumulation:
-        return tr("Gradient accumulation");
-    case GlobalBatch:
-        return tr("Global batch");
-    case Zero:
-        return tr("ZeRO stage");
-    case Recompute:
-        return tr("Recompute");
-    case SequenceParallel:
-        return tr("Sequence parallelism");
-    case Memory:
-        return tr("Memory per GPU");
-    case Headroom:
-        return tr("Free memory");
-    case StepTime:
-        return tr("Step time");
-    case Mfu:
-        return tr("MFU");
-    case TokensPerSecond:
-        return tr("Tokens per second");
-    case GpuHours:
-        return tr("GPU-hours");
-    case Layout:
-        return tr("Layout (in words)");
-    }
-    return {};
+    const ColumnText* c = columnText(column);
+    return c ? tr(c->title) : QString();
 }
 
 QString SearchResultModel::columnKey(int column) {
-    static const char* const keys[ColumnCount] = {
-        "rank",     "front",  "step", "mfu",       "tokensPerSecond",
-        "gpuHours", "memory", "free", "tp",        "pp",
-        "dp",       "cp",     "ep",   "v",         "mb",
-        "acc",      "batch",  "zero", "recompute", "sp",
-        "layout"};
-    return column >= 0 && column < ColumnCount ? QLatin1String(keys[column]) : QString();
+    const ColumnText* c = columnText(column);
+    return c ? QLatin1String(c->key) : QString();
 }
 
 QVariant SearchResultModel::headerData(int section, Qt::Orientation orientation, int role) const {
@@ -235,51 +239,11 @@ QVariant SearchResultModel::headerData(int section, Qt::Orientation orientation,
         return tr("%1\n(Right-click the headings to choose the columns.)").arg(columnName(section));
     if (role != Qt::DisplayRole)
         return {};
-    switch (section) {
-    case Rank:
-        return tr("#");
-    case Front:
+    if (section == Front)
         return QStringLiteral("\u25C6");
-    case Tp:
-        return tr("TP");
-    case Pp:
-        return tr("PP");
-    case Dp:
-        return tr("DP");
-    case Cp:
-        return tr("CP");
-    case Ep:
-        return tr("EP");
-    case Vpp:
-        return tr("v");
-    case MicroBatch:
-        return tr("mb");
-    case Accumulation:
-        return tr("acc");
-    case GlobalBatch:
-        return tr("batch");
-    case Zero:
-        return tr("ZeRO");
-    case Recompute:
-        return tr("recomp.");
-    case SequenceParallel:
-        return tr("SP");
-    case Memory:
-        return tr("Memory\n(%1)").arg(unitName(m_unit));
-    case Headroom:
-        return tr("Free\n(%1)").arg(unitName(m_unit));
-    case StepTime:
-        return tr("Step");
-    case Mfu:
-        return tr("MFU");
-    case TokensPerSecond:
-        return tr("tokens/s");
-    case GpuHours:
-        return tr("GPU-h");
-    case Layout:
-        return tr("Layout");
-    }
-    return {};
+    if (section == Memory || section == Headroom)
+        return tr(columnText(section)->heading).arg(unitName(m_unit));
+    return tr(columnText(section)->heading);
 }
 
 QVariant SearchResultModel::display(const Row& r, int column) const {
