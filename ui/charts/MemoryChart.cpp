@@ -3,6 +3,7 @@
 #include "core/report/ChartHeadlines.h"
 #include "ui/charts/ChartLegend.h"
 #include "ui/charts/ChartStyle.h"
+#include "ui/widgets/ExplainTrigger.h"
 #include "ui/widgets/Palette.h"
 
 #include <QGraphicsSimpleTextItem>
@@ -33,8 +34,7 @@ MemoryChart::MemoryChart(QWidget* parent)
     m_view->setMinimumHeight(220); // raised with the font in applyTheme()
     m_view->setToolTip(tr("Stacked memory per GPU for each pipeline stage; the line is the GPU's capacity."));
     layout()->addWidget(m_legend);
-    connect(m_legend, &ChartLegend::explainRequested, this, &MemoryChart::explainRequested);
-    connect(m_legend, &ChartLegend::previewRequested, this, &MemoryChart::previewRequested);
+    relayExplanations(m_legend, this);
     connectBars();
     m_series->setBarWidth(0.7);
     m_chart->addSeries(m_series);

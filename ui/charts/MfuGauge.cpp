@@ -34,8 +34,7 @@ MfuGauge::MfuGauge(QWidget* parent) : QWidget(parent) {
     m_baseToolTip = toolTip();
     setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);
     auto* trigger = new ExplainTrigger(this, [] { return QStringLiteral("mfu"); });
-    connect(trigger, &ExplainTrigger::explainRequested, this, &MfuGauge::explainRequested);
-    connect(trigger, &ExplainTrigger::previewRequested, this, &MfuGauge::previewRequested);
+    relayExplanations(trigger, this);
 }
 
 QSize MfuGauge::sizeHint() const {

@@ -1,6 +1,7 @@
 #include "ui/plan/KeyFigures.h"
 
 #include "core/estimate/KeyFigures.h"
+#include "ui/widgets/ExplainTrigger.h"
 #include "ui/widgets/FigureLabel.h"
 
 #include <QGridLayout>
@@ -12,8 +13,7 @@ KeyFigures::KeyFigures(QWidget* parent) : QWidget(parent) {
     for (const core::KeyFigure& figure : core::keyFigures(m_scenario, m_plan, m_unit)) {
         auto* f = new FigureLabel(qs(figure.caption), qs(figure.id), qs(figure.explainKey),
                                   qs(figure.meaning), this);
-        connect(f, &FigureLabel::explainRequested, this, &KeyFigures::explainRequested);
-        connect(f, &FigureLabel::previewRequested, this, &KeyFigures::previewRequested);
+        relayExplanations(f, this);
         m_figures.push_back(f);
     }
     auto* grid = new QGridLayout(this);

@@ -9,6 +9,7 @@
 #include "ui/plan/KeyFigures.h"
 #include "ui/plan/PrecisionSection.h"
 #include "ui/run/RunView.h"
+#include "ui/widgets/ExplainTrigger.h"
 #include "ui/widgets/FigureLabel.h"
 #include "ui/widgets/Palette.h"
 #include "ui/widgets/ScrollPage.h"
@@ -58,20 +59,14 @@ PlanView::PlanView(ScenarioDocument* doc, QWidget* parent)
     layout->addWidget(m_time, 4);
     m_run = new RunView(doc, m_content);
     layout->addWidget(m_run, 0);
-    connect(m_run, &RunView::explainRequested, this, &PlanView::explainRequested);
-    connect(m_run, &RunView::previewRequested, this, &PlanView::previewRequested);
+    relayExplanations(m_run, this);
     m_gauge->setMinimumWidth(200);
 
-    connect(m_memory, &MemoryChart::explainRequested, this, &PlanView::explainRequested);
-    connect(m_precision, &PrecisionSection::explainRequested, this, &PlanView::explainRequested);
-    connect(m_gauge, &MfuGauge::explainRequested, this, &PlanView::explainRequested);
-    connect(m_figures, &KeyFigures::explainRequested, this, &PlanView::explainRequested);
-    connect(m_time, &TimeChart::explainRequested, this, &PlanView::explainRequested);
-    connect(m_memory, &MemoryChart::previewRequested, this, &PlanView::previewRequested);
-    connect(m_precision, &PrecisionSection::previewRequested, this, &PlanView::previewRequested);
-    connect(m_gauge, &MfuGauge::previewRequested, this, &PlanView::previewRequested);
-    connect(m_figures, &KeyFigures::previewRequested, this, &PlanView::previewRequested);
-    connect(m_time, &TimeChart::previewRequested, this, &PlanView::previewRequested);
+    relayExplanations(m_memory, this);
+    relayExplanations(m_precision, this);
+    relayExplanations(m_gauge, this);
+    relayExplanations(m_figures, this);
+    relayExplanations(m_time, this);
     connect(m_doc, &ScenarioDocument::planChanged, this, &PlanView::showPlan);
     connect(m_doc, &ScenarioDocument::replaced, m_figures, &KeyFigures::forgetPrevious);
     showPlan();

@@ -1,6 +1,7 @@
 #include "ui/plan/PrecisionSection.h"
 
 #include "core/estimate/KeyFigures.h"
+#include "ui/widgets/ExplainTrigger.h"
 #include "ui/widgets/FigureLabel.h"
 
 #include <QHBoxLayout>
@@ -61,8 +62,7 @@ PrecisionSection::PrecisionSection(QWidget* parent)
     fp8Layout->addStretch(1);
     m_fp8Row->setFixedWidth(195);
     for (FigureLabel* f : {m_copies, m_scaling}) {
-        connect(f, &FigureLabel::explainRequested, this, &PrecisionSection::explainRequested);
-        connect(f, &FigureLabel::previewRequested, this, &PrecisionSection::previewRequested);
+        relayExplanations(f, this);
     }
 
     m_table->setObjectName(QStringLiteral("precisionTable"));

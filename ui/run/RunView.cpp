@@ -4,6 +4,7 @@
 #include "core/report/RunFigures.h"
 #include "ui/charts/ChartStyle.h"
 #include "ui/document/ScenarioDocument.h"
+#include "ui/widgets/ExplainTrigger.h"
 #include "ui/widgets/FigureLabel.h"
 #include "ui/widgets/FlowLayout.h"
 #include "ui/widgets/Format.h"
@@ -230,8 +231,7 @@ QWidget* RunView::buildFigures() {
         const auto e = core::explainFigure(m_doc->shownScenario(), m_doc->shownPlan(), card.key);
         auto* f = new FigureLabel(qs(card.caption), QStringLiteral("run_%1").arg(i), qs(card.key),
                                   e ? qs(e->words) : QString(), box);
-        connect(f, &FigureLabel::explainRequested, this, &RunView::explainRequested);
-        connect(f, &FigureLabel::previewRequested, this, &RunView::previewRequested);
+        relayExplanations(f, this);
         flow->addWidget(f);
         m_figures.push_back(f);
     }

@@ -13,6 +13,7 @@
 #include "ui/shell/Settings.h"
 #include "ui/shell/WindowMenus.h"
 #include "ui/shell/WindowTabs.h"
+#include "ui/widgets/ExplainTrigger.h"
 #include "ui/widgets/Format.h"
 #include "ui/widgets/InlineBanner.h"
 
@@ -126,8 +127,8 @@ void MainWindow::connectViews() {
         updateStatus();
     });
 
-    connect(m_planView, &PlanView::explainRequested, m_explanation.panel, &ExplanationPanel::showKey);
-    connect(m_planView, &PlanView::previewRequested, m_explanation.panel, &ExplanationPanel::previewKey);
+    relayExplanations(m_planView, m_explanation.panel, &ExplanationPanel::showKey,
+                      &ExplanationPanel::previewKey);
     connect(m_diagnostics.panel, &DiagnosticsPanel::explainRequested, m_explanation.panel,
             &ExplanationPanel::showKey);
     connect(m_explanation.panel, &ExplanationPanel::keyChanged, m_planView, &PlanView::setActiveKey);

@@ -14,6 +14,7 @@
 #include "ui/shell/WindowMenus.h"
 #include "ui/timeline/TimelineView.h"
 #include "ui/validate/ValidationTab.h"
+#include "ui/widgets/ExplainTrigger.h"
 
 #include <QAction>
 #include <QMenu>
@@ -211,8 +212,7 @@ void WindowTabs::connectExplore() {
 void WindowTabs::connectTimeline() {
     TimelineView* timeline = m_layoutTabs.timeline;
     ExplanationPanel* explanation = m_window.explanationPanel();
-    connect(timeline, &TimelineView::explainRequested, explanation, &ExplanationPanel::showKey);
-    connect(timeline, &TimelineView::previewRequested, explanation, &ExplanationPanel::previewKey);
+    relayExplanations(timeline, explanation, &ExplanationPanel::showKey, &ExplanationPanel::previewKey);
     const auto offerPins = [this, timeline] {
         std::vector<TimelineLayout> pins;
         const CompareView* compare = m_layoutTabs.compare;

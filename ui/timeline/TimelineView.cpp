@@ -8,6 +8,7 @@
 #include "ui/timeline/TimelineLanes.h"
 #include "ui/timeline/TimelineScale.h"
 #include "ui/timeline/TimelineStyle.h"
+#include "ui/widgets/ExplainTrigger.h"
 #include "ui/widgets/Format.h"
 #include "ui/widgets/ScrollPage.h"
 
@@ -89,11 +90,9 @@ TimelineView::TimelineView(ScenarioDocument* doc, QWidget* parent)
     column->addStretch(1);
 
     for (TimelineLanes* lanes : {m_lanes, m_compared}) {
-        connect(lanes, &TimelineLanes::explainRequested, this, &TimelineView::explainRequested);
-        connect(lanes, &TimelineLanes::previewRequested, this, &TimelineView::previewRequested);
+        relayExplanations(lanes, this);
     }
-    connect(m_legend, &ChartLegend::explainRequested, this, &TimelineView::explainRequested);
-    connect(m_legend, &ChartLegend::previewRequested, this, &TimelineView::previewRequested);
+    relayExplanations(m_legend, this);
     connect(m_scale, &TimelineScale::changed, this, &TimelineView::syncPanBar);
     connect(m_panBar, &QScrollBar::valueChanged, this, [this](int value) {
         if (!m_syncing)

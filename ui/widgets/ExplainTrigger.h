@@ -35,4 +35,19 @@ private:
     bool m_previewing = false;
 };
 
+// Every widget that shows figures carries the pair of signals above. relayExplanations passes one widget's
+// requests on as another's own (a figure's to its section, a section's to its view), or, given two slots,
+// hands them to where they end (the explanation panel's showKey and previewKey).
+template <typename From, typename To> void relayExplanations(From* from, To* to) {
+    QObject::connect(from, &From::explainRequested, to, &To::explainRequested);
+    QObject::connect(from, &From::previewRequested, to, &To::previewRequested);
+}
+
+template <typename From, typename Receiver>
+void relayExplanations(From* from, Receiver* receiver, void (Receiver::*explain)(const QString&),
+                       void (Receiver::*preview)(const QString&)) {
+    QObject::connect(from, &From::explainRequested, receiver, explain);
+    QObject::connect(from, &From::previewRequested, receiver, preview);
+}
+
 } // namespace lp::ui

@@ -146,8 +146,7 @@ FigureLabel::FigureLabel(const QString& caption, const QString& id, const QStrin
     layout->addStretch(1);
     setFrameShape(QFrame::NoFrame);
     auto* trigger = new ExplainTrigger(this, [this] { return m_key; });
-    connect(trigger, &ExplainTrigger::explainRequested, this, &FigureLabel::explainRequested);
-    connect(trigger, &ExplainTrigger::previewRequested, this, &FigureLabel::previewRequested);
+    relayExplanations(trigger, this);
 }
 
 void FigureLabel::setValue(const QString& value, const QString& detail) {
