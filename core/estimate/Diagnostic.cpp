@@ -179,15 +179,24 @@ std::string message(const diagnostic::ExposedDpComm& f, double ms) {
     if (r.gathersPerLayer > 1)
         perModule = lp::format(", {:.3g} of them per layer pass (DeepSpeed ZeRO-3 gathers module by module)",
                                r.gathersPerLayer);
-    text += lp::format(" Each collective is a ring over {} ranks moving {} per step at {:.0f}% of the link's "
-                       "bandwidth, with {} steps of latency ({:.2f} ms per collective){}: ",
-                       fmt::fixed(r.ranks, 0), fmt::messageBytes(r.chunkBytes), 100.0 * r.efficiency,
-                       fmt::fixed(r.ranks - 1, 0), 1e3 * r.latencySeconds, perModule);
+    if (r.treeHops > 0)
+        text +=
+            lp::format(" Each collective is an all-reduce over {} ranks on NCCL's tree, faster there than "
+                       "its ring, at {:.0f}% of the link's bandwidth, with {} hops of latency ({:.2f} ms "
+                       "per collective, where the ring has {} steps): ",
+                       fmt::fixed(r.ranks, 0), 100.0 * r.efficiency, r.treeHops, 1e3 * r.latencySeconds,
+                       fmt::fixed(2 * (r.ranks - 1), 0));
+    else
+        text += lp::format(" Each collective is a ring over {} ranks moving {} per step at {:.0f}% of the "
+                           "link's bandwidth, with {} steps of latency ({:.2f} ms per collective){}: ",
+                           fmt::fixed(r.ranks, 0), fmt::messageBytes(r.chunkBytes), 100.0 * r.efficiency,
+                           fmt::fixed(r.ranks - 1, 0), 1e3 * r.latencySeconds, perModule);
     switch (diagnostic::ringCostDriver(r)) {
     case diagnostic::RingCostDriver::Latency:
-        return text + "the ring's latency dominates.";
+        return text + (r.treeHops > 0 ? "the tree's latency dominates." : "the ring's latency dominates.");
     case diagnostic::RingCostDriver::SmallChunks:
-        return text + "its chunks are too small to use the bandwidth.";
+        return text + (r.treeHops > 0 ? "its messages are too small to use the bandwidth."
+                                      : "its chunks are too small to use the bandwidth.");
     case diagnostic::RingCostDriver::Bandwidth:
         break;
     }

@@ -106,6 +106,7 @@ struct DpRing {
     double latencySeconds = 0;   // the ring's n-1 steps of latency, per collective
     double bandwidthSeconds = 0; // the rest of one collective
     double gathersPerLayer = 0;  // ZeRO-3: weight all-gathers per layer pass (> 1: DeepSpeed's per module)
+    int treeHops = 0;            // ZeRO 0's all-reduce on NCCL's tree: its hops of latency (0: a ring)
 };
 RingCostDriver ringCostDriver(const DpRing& ring);
 struct ExposedDpComm {

@@ -116,6 +116,7 @@ diagnostic::DpRing dpRing(const Intermediates& im) {
     ring.latencySeconds = im.dpRingLatencySeconds;
     ring.bandwidthSeconds = im.dpRingBandwidthSeconds;
     ring.gathersPerLayer = im.zero3GathersPerLayer;
+    ring.treeHops = im.dpTreeHops;
     return ring;
 }
 

@@ -130,8 +130,15 @@ struct Intermediates {
     int dpRingRanks = 0;
     double zero3GathersPerLayer = 0; // ZeRO-3: weight all-gathers per layer pass (1, or its linear modules)
     double dpNominalBandwidth = 0;   // the link's bytes/s before efficiency
-    double dpRingLatencySeconds = 0; // (n-1) steps x the link's latency
+    double dpRingLatencySeconds = 0; // (n-1) steps x the link's latency (a tree: its hops x the latency)
     double dpRingBandwidthSeconds = 0;
+    // That collective is ZeRO 0's gradient all-reduce and runs on NCCL's tree, faster there than its ring
+    // (Collectives.h): its hops of latency, up and down; 0 on a ring.
+    int dpTreeHops = 0;
+    // Hybrid sharding's all-reduce of the gradient shard across the replicas: its ranks, and its tree's hops
+    // where NCCL's tree is faster than its ring (0: a ring).
+    int dpReplicaRanks = 0;
+    int dpReplicaTreeHops = 0;
     // FSDP with a pipeline (the stage kept gathered): the gradient reduction after the stage's last backward,
     // exposed whole, per step; 0 otherwise.
     double fsdpBulkReduceSeconds = 0;

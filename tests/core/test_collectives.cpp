@@ -5,10 +5,12 @@
 #include "core/estimate/Collectives.h"
 #include "core/estimate/Diagnostic.h"
 #include "core/estimate/Evaluate.h"
+#include "core/estimate/Explain.h"
 #include "core/io/Presets.h"
 #include "core/model/Hardware.h"
 
 #include <cmath>
+#include <optional>
 #include <string>
 #include <variant>
 
@@ -33,6 +35,8 @@ double bandwidthSeconds(int n, double bytes, const Link& link) {
 }
 
 } // namespace
+
+using fixtures::findDiagnostic;
 
 LP_TEST(a_network_ring_runs_at_the_efficiency_of_its_chunks) {
     const Curve curve = networkCurve();
@@ -62,7 +66,65 @@ LP_TEST(an_nvlink_ring_keeps_the_curve_of_its_buffer) {
     LP_CHECK(nv.ringBusBandwidth(2, 64e6) == nv.busBandwidth(64e6));
 }
 
-using fixtures::findDiagnostic;
+// NCCL's tree all-reduce across NVLink domains (its tuning model, src/graph/tuning.cc): hops up and down a
+// chain through each domain's members and a tree across the domains, at 0.46 of the bus bandwidth. The
+// all-reduce takes whichever of ring and tree is faster, as NCCL's tuner does.
+LP_TEST(an_all_reduce_across_domains_takes_nccls_tree_where_it_is_faster) {
+    const Curve curve = networkCurve();
+    Link net{25e9, &curve, 12e-6, kNetworkCurveRanks};
+    // Within one domain (no members per domain stated) there is no tree: the ring.
+    LP_CHECK_EQ(allReduceTreeHops(1024, net), 0);
+    LP_CHECK(std::isinf(allReduceTreeSeconds(1024, 1e6, net)));
+    LP_CHECK_EQ(allReduceSeconds(1024, 1e6, net), allReduceRingSeconds(1024, 1e6, net));
+    // 128 domains of 8: 2 x (log2 128 + 8 - 1) = 28 hops where the ring has 2 x 1,023 steps.
+    net.membersPerDomain = 8;
+    LP_CHECK_EQ(allReduceTreeHops(1024, net), 28);
+    LP_CHECK_EQ(allReduceTreeHops(8, net), 0);            // one domain's worth of members: no tree
+    LP_CHECK_EQ(allReduceTreeHops(24, net), 2 * (2 + 7)); // 3 domains: a tree of depth 2
+    // A small buffer over many ranks: the ring's latency dominates and the tree wins by far.
+    const double small = 4e6;
+    const double tree = allReduceTreeSeconds(1024, small, net);
+    LP_CHECK(std::abs(tree - (small / (0.46 * net.busBandwidth(small)) + 28 * 12e-6)) < 1e-12);
+    LP_CHECK(tree < 0.2 * allReduceRingSeconds(1024, small, net));
+    LP_CHECK_EQ(allReduceSeconds(1024, small, net), tree);
+    // A large buffer over two domains: the ring's bandwidth (n/(2(n-1)) of the bus) beats the tree's 0.46.
+    const double large = 4e9;
+    LP_CHECK(allReduceRingSeconds(16, large, net) < allReduceTreeSeconds(16, large, net));
+    LP_CHECK_EQ(allReduceSeconds(16, large, net), allReduceRingSeconds(16, large, net));
+}
+
+// A plain data-parallel (ZeRO 0) run over a thousand GPUs all-reduces its gradients on the tree; the
+// diagnostic and the explanation say so, with the tree's hops of latency.
+LP_TEST(zero0_gradients_cross_a_thousand_gpus_on_the_tree) {
+    Scenario s = defaultScenario();
+    s.model = findModelPreset("llama-2-7b")->model;
+    s.cluster.gpu = findGpuPreset("a100-sxm-80gb")->gpu;
+    s.cluster.nodes = 128;
+    s.training.zeroStage = 0;
+    s.layout = Layout{};
+    s.layout.dp = 1024;
+    s.layout.microBatch = 1;
+    s.layout.accumulation = 1;
+    const Plan p = evaluate(s);
+    LP_CHECK_EQ(p.intermediates.dpTreeHops, 28);
+    LP_CHECK(std::abs(p.intermediates.dpRingLatencySeconds - 28 * s.cluster.networkLatencySeconds) < 1e-12);
+    const Diagnostic* d = findDiagnostic(p, DiagnosticId::ExposedDpComm);
+    LP_CHECK(d != nullptr);
+    if (d) {
+        const std::string text = diagnosticMessage(*d);
+        LP_CHECK(text.find("an all-reduce over 1,024 ranks on NCCL's tree") != std::string::npos);
+        LP_CHECK(text.find("28 hops of latency") != std::string::npos);
+        LP_CHECK(text.find("where the ring has 2,046 steps") != std::string::npos);
+    }
+    const std::optional<Explanation> e = explainFigure(s, p, "time.dp_comm");
+    LP_CHECK(e.has_value());
+    if (e)
+        LP_CHECK(e->words.find("NCCL's tree is faster than its ring: 28 hops") != std::string::npos);
+    // On one node the same all-reduce is a ring.
+    s.cluster.nodes = 1;
+    s.layout.dp = 8;
+    LP_CHECK_EQ(evaluate(s).intermediates.dpTreeHops, 0);
+}
 
 // The exposed data-parallel diagnostic says what the ring spends its time on.
 LP_TEST(the_exposed_dp_diagnostic_names_what_dominates_the_ring) {

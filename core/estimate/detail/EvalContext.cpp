@@ -132,12 +132,14 @@ void setParameters(EvalContext& x, const ParameterCount& pc) {
 
 // A collective's link across nodes: NCCL runs one ring per network card, and each GPU has its own card
 // (rail-optimised DGX/HGX), so a group with k members in each NVLink domain drives k cards at once: bus
-// bandwidth k x the card's, up to NVLink's. Point-to-point traffic (pipeline, ring attention) and
-// all-to-alls keep one card's bandwidth.
+// bandwidth k x the card's, up to NVLink's; an all-reduce over it may take NCCL's tree across the domains
+// (Collectives.h). Point-to-point traffic (pipeline, ring attention) and all-to-alls keep one card's
+// bandwidth.
 Link rails(const Link& card, long long membersPerDomain, double nvlinkBandwidth) {
     Link link = card;
     link.bandwidth =
         std::min(nvlinkBandwidth, static_cast<double>(std::max(1LL, membersPerDomain)) * card.bandwidth);
+    link.membersPerDomain = static_cast<int>(std::max(1LL, membersPerDomain));
     return link;
 }
 

@@ -3,13 +3,14 @@
 
 #include "core/estimate/Collectives.h"
 #include "core/estimate/ExecutionStyle.h"
+#include "core/util/NumberFormat.h"
 
 namespace lp::core::detail {
 
 void explainTpComm(ExplanationList& list) {
     const auto [s, p, t, l, im, o] = inputsOf(list);
     std::string tpFormula = "per layer: 4 (+2 with full recompute) x all-reduce of s x b x h x 2 bytes; ring "
-                            "2(n-1)/n S/B + 2(n-1)a";
+                            "2(n-1)/n S/B + 2(n-1)a (across nodes NCCL's tree where it is faster)";
     std::string tpWords = "Tensor parallelism all-reduces the activations twice per layer and pass: cheap on "
                           "NVLink, expensive across nodes.";
     if (p.intermediates.tpForwardGathersFp8) {
@@ -188,6 +189,9 @@ void explainDpComm(ExplanationList& list) {
                     lp::format("{:.1f}", kOverlapResidual) +
                     " x min(reduction, backward window), with the backward window = L/PP layers x (backward "
                     "+ recompute) of the last micro batch, as in the FSDP style";
+    if (im.dpTreeHops > 0 || im.dpReplicaTreeHops > 0)
+        dpFormula += "; an all-reduce across nodes takes the faster of NCCL's ring, 2(n-1)/n x S/B + 2(n-1) "
+                     "a, and its tree, S/(0.46 B) + 2(ceil(log2 nodes) + ranks per node - 1) a";
     if (const double gathers = p.intermediates.zero3GathersPerLayer; gathers > 1) {
         dpFormula +=
             lp::format("; DeepSpeed ZeRO-3: {:.3g} all-gathers per layer pass, one per linear module, "
@@ -222,6 +226,13 @@ void explainDpComm(ExplanationList& list) {
     else if (!dpOverlap)
         dpWords += " The Megatron-LM style reduces them after the backward pass (no --overlap-grad-reduce), "
                    "so all of it is exposed.";
+    if (im.dpTreeHops > 0)
+        dpWords += lp::format(
+            " The all-reduce of the gradients crosses nodes over {} ranks, where NCCL's tree is faster than "
+            "its ring: {} hops of latency (a chain through each node's ranks and a tree across the nodes, up "
+            "and down) instead of the ring's {} steps, at a little less bandwidth (NCCL's tuning model picks "
+            "the faster of the two for each size).",
+            fmt::fixed(im.dpRingRanks, 0), im.dpTreeHops, fmt::fixed(2 * (im.dpRingRanks - 1), 0));
     if (const int degree = effectiveShardDegree(s); degree < l.dp) {
         dpFormula += "; hybrid sharding: reduce-scatter and gather within the shard group, all-reduce of the "
                      "gradient shard across the replicas";
@@ -229,6 +240,11 @@ void explainDpComm(ExplanationList& list) {
             " Hybrid sharding: the state is sharded over {} DP rank{} and replicated {} times, so the "
             "gathers stay within the group and only the gradient shards cross between replicas.",
             degree, degree == 1 ? "" : "s", l.dp / degree);
+        if (im.dpReplicaTreeHops > 0)
+            dpWords += lp::format(" Their all-reduce over {} replicas runs on NCCL's tree, faster there than "
+                                  "its ring: {} hops of latency instead of {} steps.",
+                                  fmt::fixed(im.dpReplicaRanks, 0), im.dpReplicaTreeHops,
+                                  fmt::fixed(2 * (im.dpReplicaRanks - 1), 0));
     }
     list.add("time.dp_comm", "Exposed data-parallel / sharding communication", t.dpCommExposedSeconds, "s",
              std::move(dpFormula),

@@ -403,7 +403,15 @@ double largestStageParams(const EvalContext& x, const StageTimes& st) {
     return stageParams / x.t;
 }
 
-// One data-parallel collective of `bytes` over the shard group, for the explanation and the diagnostic.
+// Whether NCCL's tree all-reduces `bytes` over n ranks of `link` faster than its ring: the tree's hops, or 0.
+int treeHopsIfFaster(int n, double bytes, const Link& link) {
+    return allReduceTreeSeconds(n, bytes, link) < allReduceRingSeconds(n, bytes, link)
+               ? allReduceTreeHops(n, link)
+               : 0;
+}
+
+// One data-parallel collective of `bytes` over the shard group, for the explanation and the diagnostic: a
+// ring pass (ZeRO 1-3), or ZeRO 0's all-reduce, which may run on NCCL's tree.
 void describeDpRing(const EvalContext& x, double bytes, Intermediates& im) {
     const int n = static_cast<int>(x.shardGroup);
     im.dpMessageBytes = bytes;
@@ -413,6 +421,20 @@ void describeDpRing(const EvalContext& x, double bytes, Intermediates& im) {
     im.dpRingLatencySeconds = n > 1 ? (n - 1) * x.dpLink.latencySeconds : 0.0;
     im.dpRingBandwidthSeconds =
         n > 1 && im.dpBusBandwidth > 0 ? (n - 1.0) / n * bytes / im.dpBusBandwidth : 0.0;
+    im.dpTreeHops = x.zero == 0 && n > 1 ? treeHopsIfFaster(n, bytes, x.dpLink) : 0;
+    if (im.dpTreeHops > 0) {
+        im.dpBusBandwidth = x.dpLink.busBandwidth(bytes);
+        im.dpRingLatencySeconds = im.dpTreeHops * x.dpLink.latencySeconds;
+        im.dpRingBandwidthSeconds = allReduceTreeSeconds(n, bytes, x.dpLink) - im.dpRingLatencySeconds;
+    }
+}
+
+// Hybrid sharding's all-reduce of `gradientBytes` (sharded over the shard group) across the replicas.
+void describeReplicaAllReduce(const EvalContext& x, double gradientBytes, Intermediates& im) {
+    if (x.replicas <= 1)
+        return;
+    im.dpReplicaRanks = static_cast<int>(x.replicas);
+    im.dpReplicaTreeHops = treeHopsIfFaster(im.dpReplicaRanks, gradientBytes / x.shardGroup, x.replicaLink);
 }
 
 // The data-parallel gradient reduction of ZeRO 0-2 for the largest stage's parameters, exposed beyond the
@@ -422,11 +444,17 @@ double dpReductionSeconds(const EvalContext& x, const LayerTimes& lt, const PerL
     if (x.zero >= 3 && x.shardGroup * x.replicas > 1) {
         im.zero3GathersPerLayer = x.zero3GathersPerLayer;
         describeDpRing(x, x.gatherBytesPerParam * layerParamsOnTpGroup(x) / x.t / x.zero3GathersPerLayer, im);
+        const double layerParams = x.layerParamsOnGpu();
+        const double reduced = x.s.training.zero3Gather == Zero3Gather::Module
+                                   ? std::min(kDeepSpeedReduceBucketParams, x.Ls * layerParams)
+                                   : layerParams;
+        describeReplicaAllReduce(x, reduced * x.grads.reduceBytes, im);
     }
     if (x.zero >= 3 || x.shardGroup * x.replicas <= 1)
         return 0;
     const double bytes = stageParams * x.grads.reduceBytes;
     describeDpRing(x, bytes, im);
+    describeReplicaAllReduce(x, bytes, im);
     // ZeRO 0: all-reduce of the gradients. ZeRO 1-2 (distributed optimizer): reduce-scatter of the gradients,
     // then all-gather of the updated 16-bit weights; with hybrid sharding (several optimizer instances) the
     // reduced shard is all-reduced across the replicas in between.
