@@ -20,6 +20,19 @@ inline Scenario llama8bFsdpOnOneNode() {
     return s;
 }
 
+// Llama-2-7B in pure data parallelism over `nodes` nodes of 8 A100s (DP = 8 x nodes), one sequence per GPU
+// and step (Layout's defaults), at ZeRO stage `zero` (the style Auto makes of it: FSDP at stage 3).
+inline Scenario llama2_7bDataParallelOnA100(int nodes, int zero) {
+    Scenario s = defaultScenario();
+    s.model = findModelPreset("llama-2-7b")->model;
+    s.cluster.gpu = findGpuPreset("a100-sxm-80gb")->gpu;
+    s.cluster.nodes = nodes;
+    s.training.zeroStage = zero;
+    s.layout = Layout{};
+    s.layout.dp = 8 * nodes;
+    return s;
+}
+
 // Mixtral 8x7B (sequence 4096) as TP x DP with EP, micro batch 1 x accumulation 8, ZeRO-0, sequence
 // parallel with TP, on TP x DP / 8 nodes of 8 GPUs.
 inline Scenario mixtral(int tp, int ep, int dp) {

@@ -96,15 +96,7 @@ LP_TEST(an_all_reduce_across_domains_takes_nccls_tree_where_it_is_faster) {
 // A plain data-parallel (ZeRO 0) run over a thousand GPUs all-reduces its gradients on the tree; the
 // diagnostic and the explanation say so, with the tree's hops of latency.
 LP_TEST(zero0_gradients_cross_a_thousand_gpus_on_the_tree) {
-    Scenario s = defaultScenario();
-    s.model = findModelPreset("llama-2-7b")->model;
-    s.cluster.gpu = findGpuPreset("a100-sxm-80gb")->gpu;
-    s.cluster.nodes = 128;
-    s.training.zeroStage = 0;
-    s.layout = Layout{};
-    s.layout.dp = 1024;
-    s.layout.microBatch = 1;
-    s.layout.accumulation = 1;
+    Scenario s = fixtures::llama2_7bDataParallelOnA100(128, 0);
     const Plan p = evaluate(s);
     LP_CHECK_EQ(p.intermediates.dpTreeHops, 28);
     LP_CHECK(std::abs(p.intermediates.dpRingLatencySeconds - 28 * s.cluster.networkLatencySeconds) < 1e-12);
@@ -133,16 +125,7 @@ LP_TEST(the_exposed_dp_diagnostic_names_what_dominates_the_ring) {
     LP_CHECK(diagnostic::ringCostDriver({64, 6e6, 0.2, 0.8e-3, 30e-3}) == RingCostDriver::SmallChunks);
     LP_CHECK(diagnostic::ringCostDriver({16, 50e6, 0.8, 0.2e-3, 40e-3}) == RingCostDriver::Bandwidth);
 
-    Scenario s = defaultScenario();
-    s.model = findModelPreset("llama-2-7b")->model;
-    s.cluster.gpu = findGpuPreset("a100-sxm-80gb")->gpu;
-    s.cluster.nodes = 128;
-    s.training.zeroStage = 3;
-    s.training.executionStyle = ExecutionStyle::Fsdp;
-    s.layout = Layout{};
-    s.layout.dp = 1024;
-    s.layout.microBatch = 1;
-    s.layout.accumulation = 1;
+    const Scenario s = fixtures::llama2_7bDataParallelOnA100(128, 3);
     const Plan p = evaluate(s);
     const Diagnostic* d = findDiagnostic(p, DiagnosticId::ExposedDpComm);
     LP_CHECK(d != nullptr);
@@ -159,19 +142,8 @@ LP_TEST(the_exposed_dp_diagnostic_names_what_dominates_the_ring) {
 // ZeRO-3 at a large data-parallel degree with one sequence per GPU: the per-layer gathers over the whole
 // data-parallel group get slower as the group grows, so per-GPU throughput falls, as it does on such runs.
 LP_TEST(zero3_per_gpu_throughput_falls_with_a_large_data_parallel_group) {
-    Scenario s = defaultScenario();
-    s.model = findModelPreset("llama-2-7b")->model;
-    s.cluster.gpu = findGpuPreset("a100-sxm-80gb")->gpu;
-    s.training.zeroStage = 3;
-    s.training.executionStyle = ExecutionStyle::Fsdp;
-    s.layout = Layout{};
-    s.layout.microBatch = 1;
-    s.layout.accumulation = 1;
-    const auto perGpu = [&](int dp) {
-        Scenario at = s;
-        at.cluster.nodes = dp / 8;
-        at.layout.dp = dp;
-        const Plan p = evaluate(at);
+    const auto perGpu = [](int dp) {
+        const Plan p = evaluate(fixtures::llama2_7bDataParallelOnA100(dp / 8, 3));
         LP_CHECK(p.valid);
         return p.tokensPerSecondPerGpu;
     };

@@ -22,14 +22,8 @@ namespace {
 // Llama-2-7B (multi-head attention, 4 linear modules per layer) on `dp` A100s, TP 1 x PP 1, one sequence
 // per GPU: the regime where sharding at scale is latency-bound.
 Scenario sharded(int dp, Zero3Gather gather, int zero = 3) {
-    Scenario s = defaultScenario();
-    s.model = findModelPreset("llama-2-7b")->model;
+    Scenario s = fixtures::llama2_7bDataParallelOnA100(dp / 8, zero);
     s.model.seqLen = 2048;
-    s.cluster.gpu = findGpuPreset("a100-sxm-80gb")->gpu;
-    s.cluster.nodes = dp / 8;
-    s.layout = Layout{};
-    s.layout.dp = dp;
-    s.training.zeroStage = zero;
     s.training.recompute = Recompute::Full;
     s.training.zero3Gather = gather;
     return s;
