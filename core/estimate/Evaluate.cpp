@@ -137,10 +137,11 @@ void diagnoseStepTime(const EvalContext& x, Plan& p) {
     const Layout& l = x.s.layout;
     const TimeBreakdown& t = p.time;
     const double step = t.stepSeconds;
-    const std::string network = networkDescription(x.s.cluster);
+    // The stated cards in words, for the diagnostics that quote them (written only when one is raised).
+    const auto network = [&] { return networkDescription(x.s.cluster); };
     if (x.tpCrossesNodes)
         addDiagnostic(p, Severity::Warning, t.tpCommSeconds,
-                      diagnostic::TpOverSlowLinks{l.tp, x.s.cluster.nvlinkDomain, network});
+                      diagnostic::TpOverSlowLinks{l.tp, x.s.cluster.nvlinkDomain, network()});
     if (l.pp > 1 && t.bubbleFraction >= 0.05)
         addDiagnostic(p, t.bubbleFraction >= 0.25 ? Severity::Warning : Severity::Info, t.bubbleSeconds,
                       diagnostic::PipelineBubble{t.bubbleFraction, l.accumulation, bubbleShareOfStep(t),
@@ -152,15 +153,15 @@ void diagnoseStepTime(const EvalContext& x, Plan& p) {
                       diagnostic::Stragglers{x.s.training.stragglerSlowdown});
     if (x.shardingSharesNicWithTp)
         addDiagnostic(p, Severity::Warning, t.dpCommExposedSeconds,
-                      diagnostic::ShardingTrafficContendsWithTp{network});
+                      diagnostic::ShardingTrafficContendsWithTp{network()});
     if (step > 0 && t.dpCommExposedSeconds > 0.10 * step)
         addDiagnostic(p, t.dpCommExposedSeconds > 0.25 * step ? Severity::Warning : Severity::Info,
                       t.dpCommExposedSeconds,
                       diagnostic::ExposedDpComm{t.dpCommExposedSeconds / step, hybridShardDegreeInDomain(x),
-                                                dpRing(p.intermediates), x.dpCrossesNodes ? network : ""});
+                                                dpRing(p.intermediates), x.dpCrossesNodes ? network() : ""});
     if (x.epCrossesNodes)
         addDiagnostic(p, Severity::Warning, t.epCommSeconds,
-                      diagnostic::EpCrossesNodes{static_cast<int>(x.etp), l.ep, network});
+                      diagnostic::EpCrossesNodes{static_cast<int>(x.etp), l.ep, network()});
     if (x.moe && p.intermediates.tokensPerExpert < 256)
         addDiagnostic(p, Severity::Warning, 0,
                       diagnostic::SmallExpertBatches{p.intermediates.tokensPerExpert});
@@ -170,7 +171,7 @@ void diagnoseStepTime(const EvalContext& x, Plan& p) {
                                                     p.intermediates.cpHidingTokens});
     if (x.cpCrossesNodes)
         addDiagnostic(p, t.cpCommSeconds > 0.03 * step ? Severity::Warning : Severity::Info, t.cpCommSeconds,
-                      diagnostic::CpCrossesNodes{l.tp, l.cp, network});
+                      diagnostic::CpCrossesNodes{l.tp, l.cp, network()});
 }
 
 // A pipeline schedule's memory (GPipe) and whether the framework has it (docs/estimation.md, "Pipeline

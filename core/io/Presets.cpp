@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cctype>
 #include <initializer_list>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -295,6 +296,9 @@ template <typename T, typename IdFn, typename NameFn>
 const T* findIn(const std::vector<T>& list, std::string_view key, IdFn id, NameFn name) {
     if (key.empty())
         return nullptr;
+    for (const T& p : list) // the id as written (what plans carry): no case folding needed
+        if (id(p) == key)
+            return &p;
     for (const T& p : list)
         if (equalsIgnoreCase(id(p), key))
             return &p;
@@ -427,7 +431,24 @@ ClusterSpec makeCluster(const ClusterPreset& preset, int nodes) {
     return c;
 }
 
-const ClusterPreset* matchingClusterPreset(const ClusterSpec& c) {
+namespace {
+
+// What matchingClusterPreset compares, and its answer: every plan asks it once (the run's price), so each
+// thread keeps its last answer for the next plan of the same cluster.
+struct ClusterMatch {
+    std::string gpuId;
+    int gpusPerNode = 0, nodes = 0, nvlinkDomain = 0;
+    double networkBandwidth = 0;
+    std::optional<NetworkSpec> network;
+    const ClusterPreset* preset = nullptr;
+    bool sameCluster(const ClusterSpec& c) const {
+        return gpuId == c.gpu.id && gpusPerNode == c.gpusPerNode && nodes == c.nodes &&
+               nvlinkDomain == c.nvlinkDomain && networkBandwidth == c.gpu.networkBandwidth &&
+               network == c.network;
+    }
+};
+
+const ClusterPreset* findMatchingClusterPreset(const ClusterSpec& c) {
     for (const ClusterPreset& p : clusterPresets()) {
         if (p.gpuId != c.gpu.id || p.gpusPerNode != c.gpusPerNode)
             continue;
@@ -438,6 +459,22 @@ const ClusterPreset* matchingClusterPreset(const ClusterSpec& c) {
             return &p;
     }
     return nullptr;
+}
+
+} // namespace
+
+const ClusterPreset* matchingClusterPreset(const ClusterSpec& c) {
+    thread_local std::optional<ClusterMatch> last;
+    if (last && last->sameCluster(c))
+        return last->preset;
+    last = ClusterMatch{c.gpu.id,
+                        c.gpusPerNode,
+                        c.nodes,
+                        c.nvlinkDomain,
+                        c.gpu.networkBandwidth,
+                        c.network,
+                        findMatchingClusterPreset(c)};
+    return last->preset;
 }
 
 std::string automaticClusterName(const ClusterSpec& c) {
