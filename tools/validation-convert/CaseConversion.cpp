@@ -76,6 +76,8 @@ void stateSettings(const ProseReading& prose, const ValidationCase& plain, Json&
         layout.erase("recompute");
     if (planned.vppGiven != plain.vppGiven || planned.scenario.layout.vpp != plain.scenario.layout.vpp)
         layout["vpp"] = planned.scenario.layout.vpp;
+    if (planned.scenario.layout.etp != plain.scenario.layout.etp)
+        layout["etp"] = planned.scenario.layout.etp;
     if (planned.scenario.model.dropout != plain.scenario.model.dropout)
         out["model"]["dropout"] = planned.scenario.model.dropout;
     const double network = planned.scenario.cluster.gpu.networkBandwidth;

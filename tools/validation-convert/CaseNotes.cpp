@@ -191,6 +191,11 @@ std::optional<std::pair<int, std::string>> notedVirtualStages(const std::string&
     return std::nullopt;
 }
 
+std::optional<long long> notedExpertTensorParallel(const std::string& notes) {
+    return statedNumber(notes, {"expert_tensor_parallel_size", "expert-tensor-parallel-size",
+                                "expert tensor parallel", "etp"});
+}
+
 std::optional<long long> notedBlockRecomputeLayers(const std::string& notes) {
     bool block = false;
     for (const char* term :

@@ -53,6 +53,11 @@ std::optional<std::pair<int, std::string>> notedVirtualStages(const std::string&
 // (--recompute-method block with --recompute-num-layers N); nullopt unless both are there.
 std::optional<long long> notedBlockRecomputeLayers(const std::string& notes);
 
+// The expert tensor parallelism (the TP of a MoE layer's experts) the (lower-cased) notes give as a recipe
+// writes it: "ETP1", "etp 4", "expert tensor parallel 4", expert_tensor_parallel_size / Megatron's
+// --expert-tensor-parallel-size; nullopt when they give none.
+std::optional<long long> notedExpertTensorParallel(const std::string& notes);
+
 // Whether the (lower-cased) notes state that the optimizer ran on the CPU: ZeRO-Offload or ZeRO-Infinity,
 // DeepSpeed's offload_optimizer (not to "none"), Megatron's --optimizer-cpu-offload, or "optimizer offload";
 // not denied ("no", "not", "without" before, "off", "disabled", false after).

@@ -143,6 +143,23 @@ void readInterleaving(const CaseSource& origin, ProseReading& out) {
     }
 }
 
+// The experts' tensor parallelism the notes give where the layout is silent: without it core takes
+// Megatron's default (the experts split as the dense layers, ETP = TP, where that fits), which a recipe that
+// sets ETP 1 (whole experts per rank) does not run.
+void readExpertTensorParallel(const Json& c, const CaseSource& origin, ProseReading& out) {
+    Scenario& s = out.planned.scenario;
+    if (states(c, "layout", "etp") || !s.model.isMoe() || s.layout.ep <= 1)
+        return;
+    const auto etp = prose::notedExpertTensorParallel(origin.notes);
+    if (!etp || *etp < 1 || *etp > s.layout.tp || !expertTensorParallelFits(s, static_cast<int>(*etp)))
+        return;
+    const int otherwise = expertTensorParallel(s);
+    s.layout.etp = static_cast<int>(*etp);
+    out.derived.push_back("etp " + std::to_string(*etp) +
+                          ": the notes state the experts' tensor parallelism (ETP) as " +
+                          std::to_string(*etp) + "; without it, planned with " + std::to_string(otherwise));
+}
+
 // A trainer's defaults where the layout is silent: sequence parallelism with TP, and full sharding.
 void readTrainerDefaults(const Json& c, const CaseSource& origin, ProseReading& out) {
     Scenario& s = out.planned.scenario;
@@ -236,6 +253,7 @@ ProseReading readProse(const Json& caseJson, const ValidationCase& plain) {
     const CaseSource origin(caseText(caseJson, "source"), caseText(caseJson, "notes"));
     readNetwork(caseJson, out);
     readInterleaving(origin, out);
+    readExpertTensorParallel(caseJson, origin, out);
     readTrainerDefaults(caseJson, origin, out);
     readRecomputation(caseJson, origin, out);
     readShardingAndOffload(caseJson, origin, out);

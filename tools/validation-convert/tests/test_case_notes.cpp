@@ -52,6 +52,20 @@ std::string fsdpCase(const std::string& notes, const std::string& extraLayout = 
         "measured": {"tokens_per_s_per_gpu": 3000})");
 }
 
+// A Mixtral-8x7B-shaped MoE run on 64 H100 (TP 4 x DP 16, EP 8), with the given notes and extra layout keys.
+std::string moeCase(const std::string& notes, const std::string& extraLayout = "") {
+    return oneCase("s", notes,
+                   R"(
+        "model": {"name": "m", "layers": 32, "hidden": 4096, "heads": 32, "kv_heads": 8, "ffn_hidden": 14336,
+                  "vocab": 32000, "seq_len": 4096, "mlp": "swiglu", "tied_embeddings": false,
+                  "moe": {"experts": 8, "top_k": 2, "expert_ffn_hidden": 14336}},
+        "hardware": {"gpu": "h100-sxm-80gb", "gpus": 64, "gpus_per_node": 8},
+        "layout": {"tp": 4, "pp": 1, "dp": 16, "cp": 1, "ep": 8, "vpp": 1, "micro_batch": 1, "global_batch": 256,
+                   "sequence_parallel": true, "recompute": "selective", "zero_stage": 1, "precision": "bf16")" +
+                       extraLayout + R"(},
+        "measured": {"iteration_time_s": 10.0})");
+}
+
 bool saysOne(const ValidationCase& c, const std::string& words) {
     for (const std::string& a : c.adjustments)
         if (a.find(words) != std::string::npos)
@@ -289,6 +303,29 @@ LP_TEST(interleaving_and_block_recompute_as_megatron_writes_them) {
                     .scenario.training.recomputeLayers,
                 0);
 }
+LP_TEST(the_experts_tensor_parallelism_as_recipes_write_it) {
+    // Without words, Megatron's default: the experts split as the dense layers (ETP = TP 4; EP 8 divides DP).
+    const ValidationCase plain = readOne(moeCase("Recipe: TP4 EP8."));
+    LP_CHECK_EQ(plain.scenario.layout.etp, 0);
+    LP_CHECK_EQ(expertTensorParallel(plain.scenario), 4);
+    // A recipe's ETP 1 (whole experts per rank), as its config tables and flags write it.
+    for (const char* notes : {"Layout TP4 PP1 EP8 ETP1 VP1.", "expert tensor parallel 1",
+                              "--expert-tensor-parallel-size 1", "expert_tensor_parallel_size=1", "ETP=1"}) {
+        const ValidationCase stated = readOne(moeCase(notes));
+        LP_CHECK_EQ(stated.scenario.layout.etp, 1);
+        LP_CHECK_EQ(expertTensorParallel(stated.scenario), 1);
+        LP_CHECK(saysOne(stated, "etp 1: the notes state the experts' tensor parallelism (ETP) as 1; without "
+                                 "it, planned with 4"));
+    }
+    LP_CHECK_EQ(readOne(moeCase("ETP2")).scenario.layout.etp, 2);
+    // One that does not divide TP, a word that only ends in "etp", and the layout's own key are not readings.
+    LP_CHECK_EQ(readOne(moeCase("ETP3")).scenario.layout.etp, 0);
+    LP_CHECK_EQ(readOne(moeCase("setp1")).scenario.layout.etp, 0);
+    LP_CHECK_EQ(readOne(moeCase("ETP1", R"(, "etp": 2)")).scenario.layout.etp, 2);
+    // A dense model has no experts to split.
+    LP_CHECK_EQ(readOne(denseCase("full", "ETP1")).scenario.layout.etp, 0);
+}
+
 LP_TEST(the_notes_carry_what_the_optional_layout_keys_record) {
     // (The @1 originals, as the @1 reader read them.)
     // The shared format has no keys for hybrid sharding, activation offloading or Megatron's recompute
