@@ -112,6 +112,10 @@ private slots:
         QVERIFY(view->scale()->isFit());
         QVERIFY(view->legend()->isVisible() && view->fitButton()->isVisible());
         QVERIFY(lanes->width() <= view->width());
+        QVERIFY(!view->panBar()->isVisible());
+        // The heading is too wide for one line here: the step's figures start their own line, not a word of
+        // them ("... (15.1 % of the" / "step)").
+        QVERIFY(lanes->shownHeading().contains(QStringLiteral("1F1B.\nStep ")));
         window->document()->undoStack()->setClean();
         window->close();
     }
@@ -203,6 +207,7 @@ private slots:
         QVERIFY(view.lanes()->paintedEvents() < static_cast<int>(view.lanes()->timeline().events.size()));
         // The scroll bar pans: its end shows the step's end.
         QScrollBar* pan = view.panBar();
+        QVERIFY(pan->isVisible());
         QVERIFY(pan->maximum() > 0);
         pan->setValue(pan->maximum());
         QVERIFY(std::abs(scale->end() - scale->total()) < scale->total() * 1e-3);
@@ -215,6 +220,8 @@ private slots:
         view.fitButton()->click();
         QVERIFY(scale->isFit());
         QCOMPARE(scale->span(), whole);
+        // The whole step has nothing to pan to: no scroll bar.
+        QVERIFY(!pan->isVisible());
     }
 
     // Compare with twice the accumulation: two timelines, one above the other, in one time scale (the

@@ -142,10 +142,19 @@ QFont TimelineLanes::headingFont() const {
     return bold;
 }
 
-// The heading wraps in a narrow window or presentation mode's large fonts rather than being cut.
+// The heading wraps in a narrow window or presentation mode's large fonts rather than being cut: first
+// between its sentences (the layout, then the step's figures), then between words.
+QString TimelineLanes::shownHeading() const {
+    const QFontMetrics fm(headingFont());
+    const qsizetype sentenceEnd = m_heading.indexOf(QStringLiteral(". "));
+    if (sentenceEnd < 0 || fm.horizontalAdvance(m_heading) <= std::max(50, width() - 8))
+        return m_heading;
+    return m_heading.left(sentenceEnd + 1) + QLatin1Char('\n') + m_heading.mid(sentenceEnd + 2);
+}
+
 int TimelineLanes::headingHeight() const {
     const QFontMetrics fm(headingFont());
-    return fm.boundingRect(QRect(0, 0, std::max(50, width() - 8), 10'000), Qt::TextWordWrap, m_heading)
+    return fm.boundingRect(QRect(0, 0, std::max(50, width() - 8), 10'000), Qt::TextWordWrap, shownHeading())
         .height();
 }
 
@@ -153,7 +162,7 @@ void TimelineLanes::paintHeading(QPainter& p) const {
     p.setFont(headingFont());
     p.setPen(palette().color(QPalette::Text));
     p.drawText(QRect(4, 0, width() - 8, metrics().heading),
-               Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, m_heading);
+               Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, shownHeading());
     p.setFont(font());
 }
 

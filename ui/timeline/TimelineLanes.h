@@ -25,6 +25,8 @@ public:
     void setTimeline(core::Timeline timeline, const QString& heading);
     const core::Timeline& timeline() const { return m_timeline; }
     QString heading() const { return m_heading; }
+    // The heading as drawn: broken between its sentences when it is wider than the widget.
+    QString shownHeading() const;
     int laneCount() const { return static_cast<int>(m_timeline.ranks.size()); }
     // Events painted by the last paint (for tests: zooming in paints fewer).
     int paintedEvents() const { return m_painted; }

@@ -283,6 +283,8 @@ void TimelineView::syncPanBar() {
     m_panBar->setPageStep(std::max(1, page));
     m_panBar->setSingleStep(std::max(1, page / 10));
     m_panBar->setValue(static_cast<int>(std::lround(m_scale->start() / total * kPanResolution)));
+    // Only a zoomed step has somewhere to pan to: the whole step shows no scroll bar.
+    m_panBar->setVisible(page < kPanResolution);
     m_syncing = false;
 }
 
