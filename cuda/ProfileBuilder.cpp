@@ -261,6 +261,7 @@ core::Curve monotoneCurve(std::vector<std::pair<double, double>> samples, double
             c.points.emplace_back(x, y);
         }
     }
+    c.index();
     return c;
 }
 

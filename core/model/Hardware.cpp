@@ -116,6 +116,24 @@ double Curve::at(double x) const {
         return points.front().second;
     if (x >= points.back().first)
         return points.back().second;
+    const std::size_t n = points.size(); // at least 2 here
+    if (logX.size() == n) {
+        const double lx = std::log(x);
+        std::size_t i = 0; // the interval [i, i + 1] that holds lx
+        if (logStep > 0) {
+            const double steps = (lx - logX.front()) / logStep;
+            i = std::min(n - 2, static_cast<std::size_t>(std::max(0.0, steps)));
+            while (i > 0 && lx < logX[i]) // rounding at a point's own x
+                --i;
+            while (i + 2 < n && lx >= logX[i + 1])
+                ++i;
+        } else {
+            i = static_cast<std::size_t>(std::upper_bound(logX.begin(), logX.end(), lx) - logX.begin()) - 1;
+            i = std::min(i, n - 2);
+        }
+        const double t = (lx - logX[i]) / (logX[i + 1] - logX[i]);
+        return points[i].second + t * (points[i + 1].second - points[i].second);
+    }
     const auto it =
         std::upper_bound(points.begin(), points.end(), x,
                          [](double v, const std::pair<double, double>& p) { return v < p.first; });
@@ -123,6 +141,21 @@ double Curve::at(double x) const {
     const auto& lo = *(it - 1);
     const double t = std::log(x / lo.first) / std::log(hi.first / lo.first);
     return lo.second + t * (hi.second - lo.second);
+}
+
+void Curve::index() {
+    logX.clear();
+    logStep = 0;
+    if (points.size() < 2)
+        return;
+    logX.reserve(points.size());
+    for (const auto& [x, y] : points)
+        logX.push_back(std::log(x));
+    const double step = logX[1] - logX[0];
+    bool even = step > 0;
+    for (std::size_t i = 2; even && i < logX.size(); ++i)
+        even = std::abs((logX[i] - logX[i - 1]) - step) <= 1e-9 * step;
+    logStep = even ? (logX.back() - logX.front()) / static_cast<double>(logX.size() - 1) : 0.0;
 }
 
 namespace {
@@ -136,6 +169,7 @@ Curve gemmCurve(double peak, double maxEff, double fixedSeconds) {
         const double flops = std::pow(10.0, e);
         c.points.emplace_back(flops, maxEff / (1.0 + fixedSeconds * peak * maxEff / flops));
     }
+    c.index();
     return c;
 }
 
@@ -146,6 +180,7 @@ Curve busCurve(double maxEff, double halfBytes) {
         const double bytes = std::pow(10.0, e);
         c.points.emplace_back(bytes, maxEff * bytes / (bytes + halfBytes));
     }
+    c.index();
     return c;
 }
 

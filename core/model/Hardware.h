@@ -101,7 +101,15 @@ struct Curve {
     std::vector<std::pair<double, double>> points; // sorted by x, x > 0
     double at(double x) const;
     bool empty() const { return points.empty(); }
-    bool operator==(const Curve&) const = default;
+    // Stores each point's log(x), and the step where the points are evenly spaced in log(x) (the built-in
+    // curves are), so that at() takes one logarithm and, evenly spaced, finds its interval without a search:
+    // a look-up is on every GEMM and collective of every plan. Called where a profile is made or read; at()
+    // gives the same values without it (two logarithms and a binary search), and ignores a stale index
+    // (a different number of points).
+    void index();
+    bool operator==(const Curve& o) const { return points == o.points; } // the index follows the points
+    std::vector<double> logX;                                            // log(x) of each point, from index()
+    double logStep = 0; // > 0: the points' log(x) are evenly spaced at this step
 };
 
 // What memory-bound and attention kernels achieve, as fractions of the GPU's peaks: a built-in profile

@@ -98,4 +98,40 @@ LP_TEST(badProfilesAreRejectedWithPathAndReason) {
     LP_CHECK(!missing.has_value() && missing.error()[0].message().find("No such file") != std::string::npos);
 }
 
+// A curve's index (log(x) per point; the step where evenly spaced) changes how at() finds its values, not the
+// values: against the plain look-up on evenly and unevenly spaced curves, at and between the points and past
+// both ends. A profile read from a file is indexed as a built-in one is, and a stale index is ignored.
+LP_TEST(indexedCurvesLookUpWhatPlainOnesDo) {
+    Curve uneven;
+    uneven.points = {{1e3, 0.05}, {2.5e4, 0.2}, {1e6, 0.45}, {3e6, 0.5}, {8e9, 0.8}};
+    const Curve& even = findGpuPreset("h100-sxm-80gb")->profile.gemmEfficiency;
+    LP_CHECK(even.logStep > 0 && even.logX.size() == even.points.size());
+    for (const Curve* indexed : std::initializer_list<const Curve*>{&uneven, &even}) {
+        Curve plain;
+        plain.points = indexed->points;
+        Curve fast = plain;
+        fast.index();
+        LP_CHECK(fast == plain);
+        const double lo = plain.points.front().first, hi = plain.points.back().first;
+        for (double x = lo / 10; x < hi * 10; x *= 1.0371) {
+            const double want = plain.at(x);
+            LP_CHECK(std::abs(fast.at(x) - want) <= 1e-12 * want);
+        }
+        for (const auto& [x, y] : plain.points)
+            LP_CHECK(std::abs(fast.at(x) - y) <= 1e-12 * y);
+    }
+    LP_CHECK(uneven.logStep == 0); // unevenly spaced: a search over the stored logarithms
+    Curve indexedUneven = uneven;
+    indexedUneven.index();
+    LP_CHECK(indexedUneven.logStep == 0 && indexedUneven.logX.size() == uneven.points.size());
+    // Read from a file: indexed.
+    const auto read = profileFromJson(profileToJson(findGpuPreset("a100-sxm-80gb")->profile));
+    LP_CHECK(read.has_value() &&
+             read->networkBusEfficiency.logX.size() == read->networkBusEfficiency.points.size());
+    // Points added after the index: the index no longer counts.
+    Curve stale = indexedUneven;
+    stale.points.emplace_back(1e11, 0.9);
+    LP_CHECK(std::abs(stale.at(5e10) - (0.8 + 0.1 * std::log(5e10 / 8e9) / std::log(1e11 / 8e9))) < 1e-12);
+}
+
 LP_TEST_MAIN()

@@ -172,8 +172,10 @@ void readCurve(ObjectReader& r, std::string_view key, Curve& out, bool required)
         previousX = x;
         curve.points.push_back(*point);
     }
-    if (ok)
+    if (ok) {
+        curve.index();
         out = std::move(curve);
+    }
 }
 
 Json curveToJson(const Curve& c) {
