@@ -26,7 +26,7 @@ constexpr ScalingFit kBesiroglu{1.8172,  482.01,
 
 struct Price {
     double usd = 0;
-    std::string source;
+    std::string_view source; // a literal or a built-in preset's
 };
 
 // The scenario's price, else its cluster preset's (a cloud instance), else its GPU preset's.
@@ -126,7 +126,20 @@ const ScalingFit& scalingFit(LossFit fit) {
 double predictedLoss(const ScalingFit& fit, double parameters, double tokens) {
     if (!(parameters > 0) || !(tokens > 0))
         return kInfinity;
-    return fit.e + fit.a / std::pow(parameters, fit.alpha) + fit.b / std::pow(tokens, fit.beta);
+    // Every layout of one model and token budget has the same loss: a search or a slider drag asks for it
+    // again with the same numbers, and each thread keeps its last answer (two powers saved per plan).
+    struct Last {
+        ScalingFit fit;
+        double parameters = 0, tokens = 0, loss = 0;
+    };
+    thread_local Last last;
+    if (parameters == last.parameters && tokens == last.tokens && fit.e == last.fit.e &&
+        fit.a == last.fit.a && fit.b == last.fit.b && fit.alpha == last.fit.alpha &&
+        fit.beta == last.fit.beta)
+        return last.loss;
+    const double loss = fit.e + fit.a / std::pow(parameters, fit.alpha) + fit.b / std::pow(tokens, fit.beta);
+    last = {fit, parameters, tokens, loss};
+    return loss;
 }
 
 ComputeOptimalPoint computeOptimalPoint(double computeFlops) {

@@ -6,6 +6,7 @@
 #include "core/model/RunOptions.h"
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace lp::core {
@@ -71,11 +72,13 @@ struct RunPlan {
     // Cost and energy.
     double gpuHours = 0; // GPUs x wall-clock hours: what is billed
     double pricePerGpuHourUsd = 0;
-    std::string priceSource; // "the scenario", a preset's source, or empty without a price
+    // "the scenario", a preset's source, or empty without a price. Views of a literal or of the built-in
+    // presets, which live as long as the program: no copy of a source's sentence on every plan.
+    std::string_view priceSource;
     double costUsd = 0;
     double costPerMillionTokensUsd = 0;
     double boardPowerWatts = 0;
-    std::string powerSource;
+    std::string_view powerSource; // likewise
     double energyMwh = 0;
 };
 

@@ -123,20 +123,22 @@ void explainCost(ExplanationList& list) {
              "definition", "The GPUs are held, and paid for, for the whole wall clock, lost time included.");
     list.add("run.cost", "Cost", r.costUsd, "USD", "GPU-hours x price per GPU-hour",
              lp::format("{} x ${:.2f} = ${}", count(r.gpuHours), r.pricePerGpuHourUsd, count(r.costUsd)),
-             r.priceSource.empty() ? std::string("no price: set one in the run settings") : r.priceSource,
+             r.priceSource.empty() ? std::string("no price: set one in the run settings")
+                                   : std::string(r.priceSource),
              "Public on-demand prices; committed-use and reserved prices are often far lower.");
     list.add(
         "run.cost_per_million_tokens", "Cost per million tokens", r.costPerMillionTokensUsd, "USD",
         "cost / tokens x 1e6",
         lp::format("${} / {} x 1e6 = ${:.3f}", count(r.costUsd), count(r.tokens), r.costPerMillionTokensUsd),
         "definition", "What one million training tokens cost on this layout.");
-    list.add(
-        "run.energy", "Energy", r.energyMwh, "MWh", "GPU-hours x board power x (1 + node overhead) x PUE",
-        lp::format("{} x {:.0f} W x {:.2f} x {:.2f} = {:.1f} MWh", count(r.gpuHours), r.boardPowerWatts,
-                   1.0 + s.run.nodeOverheadFraction, s.run.pue, r.energyMwh),
-        r.powerSource.empty() ? std::string("no board power: set one in the run settings") : r.powerSource,
-        "Electricity drawn by the GPUs, their hosts and the data centre's cooling, at full board power: "
-        "an upper bound.");
+    list.add("run.energy", "Energy", r.energyMwh, "MWh",
+             "GPU-hours x board power x (1 + node overhead) x PUE",
+             lp::format("{} x {:.0f} W x {:.2f} x {:.2f} = {:.1f} MWh", count(r.gpuHours), r.boardPowerWatts,
+                        1.0 + s.run.nodeOverheadFraction, s.run.pue, r.energyMwh),
+             r.powerSource.empty() ? std::string("no board power: set one in the run settings")
+                                   : std::string(r.powerSource),
+             "Electricity drawn by the GPUs, their hosts and the data centre's cooling, at full board power: "
+             "an upper bound.");
 }
 
 } // namespace

@@ -14,11 +14,28 @@ namespace {
 // GPU time plus the part of the host's dispatch time that the GPU work does not hide: all of it
 // when the GPU work per pass is short (eager PyTorch launches kernels one by one), little of it
 // when the GPU work is long.
+// share^exponent. The styles' hiding exponents are whole quarters (3.75, 1), which products and square roots
+// give at a fraction of std::pow's cost: a stage time is taken for every pipeline rank of every plan.
+double hidingPower(double share, double exponent) {
+    const double quarters = 4.0 * exponent;
+    if (!(quarters >= 0 && quarters <= 64 && quarters == std::floor(quarters)))
+        return std::pow(share, exponent);
+    const int q = static_cast<int>(quarters);
+    double r = 1.0;
+    for (int i = 0; i < q / 4; ++i)
+        r *= share;
+    if (q % 4 >= 2)
+        r *= std::sqrt(share);
+    if (q % 2 == 1)
+        r *= std::sqrt(std::sqrt(share));
+    return r;
+}
+
 double withHost(double gpu, double host, double exponent) {
     if (host <= 0)
         return gpu;
     const double share = host / (host + gpu);
-    return gpu + host * (exponent == 1.0 ? share : std::pow(share, exponent));
+    return gpu + host * hidingPower(share, exponent);
 }
 
 // MLA's two up-projections (q, and k and v from the latent), matmul FLOPs per token and layer.
@@ -254,6 +271,9 @@ struct StageTimes {
     double max = 0, sum = 0;
     double maxLayers = 0, maxExtra = 0;     // the slowest stage's layers and its embedding or head work
     double firstLayers = 0, lastLayers = 0; // the layers of the first and the last rank
+    // The first, the last and the second rank's stage times (the middle ranks hold the second's layers unless
+    // the stages are uneven), which the per-rank split reuses.
+    double firstSeconds = 0, lastSeconds = 0, secondSeconds = 0;
 };
 
 // Output layer and loss, embedding, and the pipeline's point-to-point traffic per micro batch.
@@ -292,19 +312,23 @@ StageTimes stageTimes(const EvalContext& x, const PerLayer& c) {
     const double firstLayers = x.layersOfRank(0), lastLayers = x.layersOfRank(pp - 1);
     st.firstLayers = firstLayers;
     st.lastLayers = lastLayers;
-    const double first = stageSeconds(x, c, st, firstLayers, st.embed);
-    const double last = stageSeconds(x, c, st, lastLayers, st.head);
     st.maxLayers = x.Ls;
     st.maxExtra = st.embed + st.head;
     if (pp == 1) {
         st.max = stageSeconds(x, c, st, x.Ls, st.embed + st.head);
         st.sum = st.max;
+        st.firstSeconds = st.lastSeconds = st.max;
         return st;
     }
+    const double first = stageSeconds(x, c, st, firstLayers, st.embed);
+    const double last = stageSeconds(x, c, st, lastLayers, st.head);
+    st.firstSeconds = first;
+    st.lastSeconds = last;
     // Middle ranks: with uneven stages the lower ranks hold one layer more than the higher ones.
     double midMax = 0, midSum = 0;
     if (pp > 2) {
         const double hi = stageSeconds(x, c, st, x.layersOfRank(1), 0.0);
+        st.secondSeconds = hi;
         midMax = hi;
         if (!x.unevenStages) {
             midSum = (pp - 2.0) * hi;
@@ -342,7 +366,10 @@ void splitStages(const EvalContext& x, const PerLayer& c, const StageTimes& st, 
         const double extra = pp == 1 ? st.embed + st.head : r == 0 ? st.embed : r == pp - 1 ? st.head : 0.0;
         s.rank = r;
         s.layers = layers;
-        s.totalSeconds = stageSeconds(x, c, st, layers, extra);
+        s.totalSeconds = r == 0                                  ? st.firstSeconds
+                         : r == pp - 1                           ? st.lastSeconds
+                         : layers == x.layersOfRank(1) && pp > 2 ? st.secondSeconds
+                                                                 : stageSeconds(x, c, st, layers, extra);
         s.forwardSeconds = layers * lt.fwd() + extra / 3.0;
         s.backwardSeconds = layers * lt.bwd() + 2.0 * extra / 3.0;
         s.recomputeSeconds = layers * c.recompute.seconds;
