@@ -139,6 +139,13 @@ struct Intermediates {
     // where NCCL's tree is faster than its ring (0: a ring).
     int dpReplicaRanks = 0;
     int dpReplicaTreeHops = 0;
+    // MoE with ZeRO 0-2: the routed experts' gradients, reduced over their own expert-DP group (the
+    // ranks that hold the same experts: TP x CP x shard degree / (EP x ETP)), and that reduction's time
+    // with the weights' gather; zeros for dense models (the dp fields above are then the whole stage's).
+    double expertDpMessageBytes = 0;
+    int expertDpRanks = 0;
+    double expertDpBusBandwidth = 0;
+    double expertDpSeconds = 0;
     // FSDP with a pipeline (the stage kept gathered): the gradient reduction after the stage's last backward,
     // exposed whole, per step; 0 otherwise.
     double fsdpBulkReduceSeconds = 0;

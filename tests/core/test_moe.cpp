@@ -419,4 +419,55 @@ LP_TEST(routing_groups_must_split_the_experts_and_hold_the_top_k) {
     LP_CHECK_EQ(v3.moe.groupLimit, 4);
 }
 
+LP_TEST(the_experts_gradients_are_reduced_over_their_own_group_and_cards) {
+    // Mixtral on 8 nodes x 8 GPUs, EP 8 inside each node, ZeRO-1: the dense weights' gradients are
+    // reduced over all 64 ranks, 8 in each node on 8 cards; the experts' over the 8 ranks that hold the
+    // same experts, one per node, so each such group has one card per node.
+    Scenario s = mixtral(1, 8, 64);
+    s.training.zeroStage = 1;
+    s.training.overlapDpComm = false;
+    s.training.gradPrecision = GradPrecision::Half;
+    const Plan p = evaluate(s);
+    LP_CHECK(p.valid);
+    const Intermediates& im = p.intermediates;
+    LP_CHECK_EQ(im.expertDpRanks, 8);
+    const double expertParams = p.params.routedExpertsTotal / 8.0;    // every layer on the one stage
+    LP_CHECK_NEAR(im.expertDpMessageBytes, expertParams * 2.0, 1e-9); // 16-bit gradients
+    const double card = s.cluster.gpu.networkBandwidth;
+    LP_CHECK(im.expertDpBusBandwidth <= card);
+    LP_CHECK(im.dpBusBandwidth > 4.0 * im.expertDpBusBandwidth);
+    // Reduce-scatter and all-gather of the experts' shard through one card each: at least 2 x 7/8 x bytes
+    // over the card's speed, and all of it exposed without the overlap.
+    LP_CHECK(im.expertDpSeconds >= 2.0 * 7.0 / 8.0 * im.expertDpMessageBytes / card);
+    LP_CHECK(p.time.dpCommExposedSeconds >= im.expertDpSeconds);
+    // One NVLink domain of 64 (a GB200 NVL72 rack): the same group on NVLink, several times faster.
+    Scenario rack = s;
+    rack.cluster.nvlinkDomain = 64;
+    const Plan r = evaluate(rack);
+    LP_CHECK(r.intermediates.expertDpSeconds < 0.25 * im.expertDpSeconds);
+    // EP 64 = DP: every rank holds its own experts; only the dense gradients are reduced.
+    const Plan whole = evaluate(mixtral(1, 64, 64));
+    LP_CHECK_EQ(whole.intermediates.expertDpRanks, 0);
+}
+
+LP_TEST(fsdp_gathers_a_moe_layers_experts_over_the_expert_data_parallel_ranks) {
+    // FSDP2 with EP = DP (torchtitan): every rank holds whole experts of its own, so a layer's gather
+    // fetches its dense weights only.
+    Scenario s = mixtral(1, 8, 8);
+    s.training.zeroStage = 3;
+    s.training.executionStyle = ExecutionStyle::Fsdp;
+    const Plan p = evaluate(s);
+    LP_CHECK(p.valid);
+    const ParameterCount& c = p.params;
+    const double denseLayer = (c.layersTotal - c.routedExpertsTotal) / s.model.layers;
+    LP_CHECK_NEAR(p.intermediates.dpMessageBytes, 2.0 * denseLayer, 1e-9);
+    // EP 4 on DP 8: each expert is sharded over two ranks and gathered as well: more traffic.
+    Scenario half = s;
+    half.layout.ep = 4;
+    const Plan h = evaluate(half);
+    LP_CHECK(h.valid);
+    LP_CHECK_NEAR(h.intermediates.dpMessageBytes, 2.0 * denseLayer, 1e-9);
+    LP_CHECK(h.time.dpCommExposedSeconds > p.time.dpCommExposedSeconds);
+}
+
 LP_TEST_MAIN()

@@ -185,6 +185,12 @@ void setPlacementAndLinks(EvalContext& x, const HardwareProfile& profile) {
     x.replicaLink = x.replicas > 1 && x.dpCrossesNodes
                         ? rails(net, domain / std::max(1LL, shardSpan), nvlinkBandwidth)
                         : nv;
+    // The experts' data-parallel group: one member in every ETP x EP consecutive ranks (Megatron-Core's
+    // order etp-ep-dp), so an EP group that fills the domain leaves one member per domain, on its own card.
+    const long long expertStride = static_cast<long long>(std::max(1.0, x.etp * x.ep));
+    x.expertDpLink = expertStride * x.expertShardGroup > domain
+                         ? rails(netShared, std::max(1LL, domain / expertStride), nvlinkBandwidth)
+                         : nv;
     x.ppLink = x.ppCrossesNodes ? net : nv;
     x.epLink = x.epCrossesNodes ? net : nv;
     x.epIntraLink = nv;

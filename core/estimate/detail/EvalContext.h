@@ -81,6 +81,9 @@ struct EvalContext {
     // Links.
     Link tpLink, cpLink, dpLink, ppLink, epLink; // dpLink: within a shard group (all DP x CP without hybrid)
     Link replicaLink; // hybrid sharding: the all-reduce of gradient shards across the replicas
+    // MoE: the routed experts' gradient reduction and weight gathers, over the expert-DP ranks of the shard
+    // group (expertShardGroup), ETP x EP ranks apart: as many per NVLink domain as fit in it.
+    Link expertDpLink;
     bool epCrossesNodes = false;
     Link epIntraLink; // the NVLink part of an EP group that spans several NVLink domains
     double epMembersPerDomain =
@@ -111,6 +114,9 @@ struct EvalContext {
     double layerParamsOnGpu() const {
         return (layerParams - expertLayerParams) / t + expertLayerParams / (etp * ep);
     }
+
+    // Its routed experts' part (MoE; 0 for dense models): 1/(ETP x EP) of each layer's experts.
+    double expertLayerParamsOnGpu() const { return moe ? expertLayerParams / (etp * ep) : 0.0; }
 
     double gemmSeconds(double flops) const;     // linear-layer GEMM at the scenario's precision
     double gemm16Seconds(double flops) const;   // 16-bit GEMM (attention core, head)

@@ -233,6 +233,20 @@ void explainDpComm(ExplanationList& list) {
             "and down) instead of the ring's {} steps, at a little less bandwidth (NCCL's tuning model picks "
             "the faster of the two for each size).",
             fmt::fixed(im.dpRingRanks, 0), im.dpTreeHops, fmt::fixed(2 * (im.dpRingRanks - 1), 0));
+    if (im.expertDpRanks > 0) {
+        dpFormula += "; the routed experts' gradients over their own expert-DP group, after the rest";
+        dpWords += lp::format(
+            " The routed experts' gradients ({} per GPU) are reduced apart from the rest: only the {} rank{} "
+            "that hold the same experts (TP x CP x DP / (EP x ETP), Megatron-Core's expert data-parallel "
+            "group) take part, at {:.0f} GB/s bus bandwidth{}: {} with their weights' all-gather.",
+            bytes(im.expertDpMessageBytes), im.expertDpRanks, im.expertDpRanks == 1 ? "" : "s",
+            im.expertDpBusBandwidth / 1e9,
+            im.expertDpRanks > 1 && im.expertDpBusBandwidth < im.dpBusBandwidth
+                ? " (EP fills the NVLink domain, so each domain holds few of them, each on its own network "
+                  "card)"
+                : "",
+            secs(im.expertDpSeconds));
+    }
     if (const int degree = effectiveShardDegree(s); degree < l.dp) {
         dpFormula += "; hybrid sharding: reduce-scatter and gather within the shard group, all-reduce of the "
                      "gradient shard across the replicas";

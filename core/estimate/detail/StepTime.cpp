@@ -174,24 +174,38 @@ void keepStageGathered(const EvalContext& x, const LayerTimes& lt, double gather
 // configuration documentation, "ZeRO Optimizations").
 inline constexpr double kDeepSpeedReduceBucketParams = 5e8;
 
-// The gradient reduction of `params` parameters: reduce-scatter over the shard group, then (hybrid
-// sharding) an all-reduce of the shard across the replicas.
-double zero3ReduceSeconds(const EvalContext& x, double params) {
+// The gradient reduction of `params` parameters: reduce-scatter over a shard group of `group` ranks on
+// `link`, then (hybrid sharding) an all-reduce of the shard across the replicas.
+double zero3ReduceSeconds(const EvalContext& x, double params, int group, const Link& link) {
     const double gradBytes = params * x.grads.reduceBytes;
-    return allGatherSeconds(x.shardGroup, gradBytes, x.dpLink) +
-           allReduceSeconds(x.replicas, gradBytes / x.shardGroup, x.replicaLink);
+    return allGatherSeconds(group, gradBytes, link) +
+           allReduceSeconds(x.replicas, gradBytes / std::max(1, group), x.replicaLink);
+}
+double zero3ReduceSeconds(const EvalContext& x, double params) {
+    return zero3ReduceSeconds(x, params, x.shardGroup, x.dpLink);
 }
 
 // One layer's ZeRO-3 traffic (docs/estimation.md, "ZeRO-3 / FSDP"): its weight all-gather, one per layer,
 // or one per linear module with DeepSpeed's per-module fetches, each paying the ring's (n-1) steps of
-// latency; its gradient reduction, per layer, or DeepSpeed's share of a reduce bucket.
+// latency; its gradient reduction, per layer, or DeepSpeed's share of a reduce bucket. With whole layers
+// (FSDP2, torchtitan) a MoE layer's routed experts are a unit of their own, sharded over the expert-DP ranks
+// (dp_shard_mod_ep) and gathered and reduced over that group's link.
 std::pair<double, double> zero3LayerCollectives(const EvalContext& x) {
     const double layerParams = x.layerParamsOnGpu();
     const double modules = x.zero3GathersPerLayer;
+    if (x.s.training.zero3Gather == Zero3Gather::Layer) {
+        const double experts = x.expertLayerParamsOnGpu();
+        const double dense = layerParams - experts;
+        double gather = allGatherSeconds(x.shardGroup, x.gatherBytesPerParam * dense, x.dpLink);
+        double reduce = zero3ReduceSeconds(x, dense);
+        if (experts > 0) {
+            gather += allGatherSeconds(x.expertShardGroup, x.gatherBytesPerParam * experts, x.expertDpLink);
+            reduce += zero3ReduceSeconds(x, experts, x.expertShardGroup, x.expertDpLink);
+        }
+        return {gather, reduce};
+    }
     const double gather =
         modules * allGatherSeconds(x.shardGroup, x.gatherBytesPerParam * layerParams / modules, x.dpLink);
-    if (x.s.training.zero3Gather == Zero3Gather::Layer)
-        return {gather, zero3ReduceSeconds(x, layerParams)};
     const double bucket = std::min(kDeepSpeedReduceBucketParams, x.Ls * layerParams);
     return {gather, layerParams / bucket * zero3ReduceSeconds(x, bucket)};
 }
@@ -430,6 +444,12 @@ double largestStageParams(const EvalContext& x, const StageTimes& st) {
     return stageParams / x.t;
 }
 
+// The routed experts' parameters of the busiest stage on one GPU (its 1/(ETP x EP) of each layer's experts);
+// 0 for dense models.
+double expertStageParams(const EvalContext& x) {
+    return x.Ls * x.expertLayerParamsOnGpu();
+}
+
 // Whether NCCL's tree all-reduces `bytes` over n ranks of `link` faster than its ring: the tree's hops, or 0.
 int treeHopsIfFaster(int n, double bytes, const Link& link) {
     return allReduceTreeSeconds(n, bytes, link) < allReduceRingSeconds(n, bytes, link)
@@ -470,7 +490,11 @@ double dpReductionSeconds(const EvalContext& x, const LayerTimes& lt, const PerL
                           Intermediates& im, double& overlapped) {
     if (x.zero >= 3 && x.shardGroup * x.replicas > 1) {
         im.zero3GathersPerLayer = x.zero3GathersPerLayer;
-        describeDpRing(x, x.gatherBytesPerParam * layerParamsOnTpGroup(x) / x.t / x.zero3GathersPerLayer, im);
+        // One gather: a whole layer's (FSDP, the routed experts apart: their own unit), or a module's.
+        const double gathered = x.s.training.zero3Gather == Zero3Gather::Layer
+                                    ? x.layerParamsOnGpu() - x.expertLayerParamsOnGpu()
+                                    : layerParamsOnTpGroup(x) / x.t / x.zero3GathersPerLayer;
+        describeDpRing(x, x.gatherBytesPerParam * gathered, im);
         const double layerParams = x.layerParamsOnGpu();
         const double reduced = x.s.training.zero3Gather == Zero3Gather::Module
                                    ? std::min(kDeepSpeedReduceBucketParams, x.Ls * layerParams)
@@ -479,17 +503,33 @@ double dpReductionSeconds(const EvalContext& x, const LayerTimes& lt, const PerL
     }
     if (x.zero >= 3 || x.shardGroup * x.replicas <= 1)
         return 0;
-    const double bytes = stageParams * x.grads.reduceBytes;
+    // The routed experts' share of the stage (MoE) is reduced over its own expert-DP group and link.
+    const double expertParams = std::min(stageParams, expertStageParams(x));
+    const double denseParams = stageParams - expertParams;
+    const double bytes = denseParams * x.grads.reduceBytes;
     describeDpRing(x, bytes, im);
     describeReplicaAllReduce(x, bytes, im);
     // ZeRO 0: all-reduce of the gradients. ZeRO 1-2 (distributed optimizer): reduce-scatter of the gradients,
     // then all-gather of the updated 16-bit weights; with hybrid sharding (several optimizer instances) the
     // reduced shard is all-reduced across the replicas in between.
-    const double reduce =
-        x.zero == 0 ? allReduceSeconds(x.shardGroup, bytes, x.dpLink)
-                    : allGatherSeconds(x.shardGroup, bytes, x.dpLink) +
-                          allReduceSeconds(x.replicas, bytes / x.shardGroup, x.replicaLink) +
-                          allGatherSeconds(x.shardGroup, stageParams * x.gatherBytesPerParam, x.dpLink);
+    const auto reduction = [&x](double params, int group, const Link& link) {
+        if (params <= 0 || group * x.replicas <= 1)
+            return 0.0;
+        const double gradBytes = params * x.grads.reduceBytes;
+        return x.zero == 0 ? allReduceSeconds(group, gradBytes, link)
+                           : allGatherSeconds(group, gradBytes, link) +
+                                 allReduceSeconds(x.replicas, gradBytes / group, x.replicaLink) +
+                                 allGatherSeconds(group, params * x.gatherBytesPerParam, link);
+    };
+    const double expertReduce = reduction(expertParams, x.expertShardGroup, x.expertDpLink);
+    if (expertParams > 0 && x.expertShardGroup * x.replicas > 1) {
+        im.expertDpMessageBytes = expertParams * x.grads.reduceBytes;
+        im.expertDpRanks = x.expertShardGroup;
+        im.expertDpBusBandwidth =
+            x.expertDpLink.ringBusBandwidth(x.expertShardGroup, im.expertDpMessageBytes);
+        im.expertDpSeconds = expertReduce;
+    }
+    const double reduce = reduction(denseParams, x.shardGroup, x.dpLink) + expertReduce;
     const bool overlap = x.traits.overlapGradReduce || x.s.training.overlapDpComm;
     const double window = overlap ? x.Ls * (lt.bwd() + c.recompute.seconds) : 0.0;
     const double exposed = overlappedSeconds(reduce, window);
@@ -501,7 +541,10 @@ double dpReductionSeconds(const EvalContext& x, const LayerTimes& lt, const PerL
 // its share of the host's DRAM bandwidth (docs/estimation.md, "CPU offloading").
 double optimizerStepSeconds(const EvalContext& x, const LayerTimes& lt, const PerLayer& c, double stageParams,
                             Intermediates& im) {
-    const double heldParams = x.zero >= 1 ? stageParams / x.shardGroup : stageParams;
+    const double expertParams = std::min(stageParams, expertStageParams(x));
+    const double heldParams = x.zero >= 1 ? (stageParams - expertParams) / x.shardGroup +
+                                                expertParams / std::max(1, x.expertShardGroup)
+                                          : stageParams;
     const double bytesPerParam = optimizerStepBytesPerParam(x.s.training);
     if (!x.optimizerOffload)
         return x.memSeconds(heldParams * bytesPerParam);
