@@ -25,9 +25,10 @@ std::string onOff(bool b) {
 }
 
 // ", overlapped TP/DP communication" for the switches that are on, and a gradient format set by hand.
-std::string overlapText(const core::TrainingOptions& t) {
+std::string overlapText(const core::Scenario& s) {
+    const core::TrainingOptions& t = s.training;
     std::string which;
-    for (const std::string_view name : core::overlapsOn(t))
+    for (const std::string_view name : core::overlapsOn(s))
         which += (which.empty() ? "" : "/") + std::string(name);
     std::string text = which.empty() ? std::string() : ", overlapped " + which + " communication";
     if (t.crossEntropy != core::CrossEntropy::Auto)
@@ -130,7 +131,7 @@ std::string renderScenarioSummary(const Scenario& s, const Plan& p) {
                onOff(t.sequenceParallel) + ", flash attention " + onOff(t.flashAttention) + ", " +
                std::string(core::toString(p.style)) + " style" + (t.torchCompile ? ", torch.compile" : "") +
                (t.fusedKernels ? ", fused kernels" : "") + (t.fp8ParamGather ? ", fp8 weight gathers" : "") +
-               overlapText(t) + (hybrid.empty() ? "" : ", " + hybrid));
+               overlapText(s) + (hybrid.empty() ? "" : ", " + hybrid));
     kv.add("Layout", report::layoutLine(s));
     kv.add("Effective batch",
            report::effectiveBatchLine(s.layout) + " (" + fixed(p.tokensPerStep, 0) + " tokens per step)");

@@ -24,7 +24,8 @@ struct ScenarioOverrides {
     std::optional<core::RematPolicy> rematPolicy;
     std::optional<bool> sequenceParallel, flashAttention, torchCompile, fusedKernels, fp8ParamGather,
         loaderPrefetch, optimizerOffload;
-    std::optional<bool> overlapTp, overlapPp, overlapDp, overlapEp;
+    std::optional<core::Toggle> overlapTp, overlapDp; // on, off or auto (the style's habit for the GPU)
+    std::optional<bool> overlapPp, overlapEp;
     std::optional<core::Precision> precision;
     std::optional<core::Optimizer> optimizer;
     std::optional<core::OptimizerPrecision> optimizerPrecision;

@@ -27,7 +27,8 @@ Fp8Habits fp8Habits(const Scenario& s, ExecutionStyle resolved) {
     return h;
 }
 
-GradientFormat gradientFormat(const TrainingOptions& t, ExecutionStyle resolved) {
+GradientFormat gradientFormat(const Scenario& s, ExecutionStyle resolved) {
+    const TrainingOptions& t = s.training;
     const std::string half = t.precision == Precision::Fp16 ? "fp16" : "bf16";
     GradientFormat g;
     g.held = half;
@@ -48,7 +49,7 @@ GradientFormat gradientFormat(const TrainingOptions& t, ExecutionStyle resolved)
         break;
     case GradPrecision::Auto:
         if (resolved == ExecutionStyle::Megatron) {
-            if (t.precision != Precision::Fp16)
+            if (t.precision != Precision::Fp16 && !megatronRecipeHabits(s))
                 fp32(true);
         } else if (styleTraits(resolved).gradReduceBytesPerParam >= 4) {
             fp32(false);
@@ -216,13 +217,21 @@ void addGradientRows(PrecisionRows& rows) {
     const ExecutionStyle style = rows.style;
     const Fp8Habits& f8 = rows.f8;
     const std::string& half = rows.half;
-    const GradientFormat g = gradientFormat(t, style);
-    rows.add("Weight gradients", g.held, g.heldBytes,
-             !megatron          ? "Kept in bf16, reduced across ranks in fp32."
-             : g.heldBytes >= 4 ? "Megatron accumulates every gradient in an fp32 main_grad buffer when "
-                                  "training in bf16 (--accumulate-allreduce-grads-in-fp32 is forced on)."
-                                : "fp16 training keeps 16-bit main_grad buckets unless "
-                                  "--accumulate-allreduce-grads-in-fp32 is given.");
+    const GradientFormat g = gradientFormat(rows.scenario, style);
+    rows.add(
+        "Weight gradients", g.held, g.heldBytes,
+        !megatron          ? "Kept in bf16, reduced across ranks in fp32."
+        : g.heldBytes >= 4 ? "Megatron accumulates every gradient in an fp32 main_grad buffer when "
+                             "training in bf16 (--accumulate-allreduce-grads-in-fp32 is forced on)."
+        : t.precision == Precision::Fp16
+            ? "fp16 training keeps 16-bit main_grad buckets unless --accumulate-allreduce-grads-in-fp32 is "
+              "given."
+        : t.gradPrecision == GradPrecision::Auto
+            ? "NVIDIA's Megatron-Core performance recipes keep 16-bit main_grad buckets "
+              "(grad_reduce_in_fp32 = False), the habit on GPUs with fp8 tensor cores (grad_precision "
+              "auto)."
+            : "16-bit main_grad buckets, as stated (grad_precision half; Megatron-LM "
+              "--grad-reduce-in-bf16).");
     rows.add("Gradient reduction (data parallel)", g.reduced, g.reduceBytes,
              !megatron            ? "FSDP2 MixedPrecisionPolicy(reduce_dtype=float32) as torchtitan sets it."
              : g.reduceBytes >= 4 ? "Megatron reduces the fp32 gradient buckets (reduce-scatter with the "

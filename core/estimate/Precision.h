@@ -40,7 +40,10 @@ struct GradientFormat {
     std::string reduced;
 };
 
-GradientFormat gradientFormat(const TrainingOptions& t, ExecutionStyle resolved);
+// The gradient buffer and reduction format: grad_precision as stated; Auto takes the style's habit (the
+// Megatron style's fp32 main_grad for bf16/fp8, 16-bit where megatronRecipeHabits holds; fp32 reduction in
+// the FSDP style).
+GradientFormat gradientFormat(const Scenario& s, ExecutionStyle resolved);
 
 // Scaling-state bytes of one fp8 linear module: amax history, scale and inverse scale (fp32) per tensor.
 double fp8ScalingBytesPerModule(const Fp8Habits& h);

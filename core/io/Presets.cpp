@@ -515,6 +515,11 @@ Scenario defaultScenario() {
     t.recompute = Recompute::Selective;
     t.sequenceParallel = true;
     t.flashAttention = true;
+    // The worked example is plain Megatron-LM as the documentation works through it: no TP or DP overlap,
+    // fp32 main grads, stated so that the GPU's automatic habits (megatronRecipeHabits) do not change it.
+    t.overlapTpComm = Toggle::Off;
+    t.overlapDpComm = Toggle::Off;
+    t.gradPrecision = GradPrecision::Fp32;
 
     Layout& l = s.layout;
     l.tp = 8;

@@ -90,6 +90,26 @@ constexpr CustomKey<T> kZero3Gather{
     },
     [](const T& t) { return t.zero3Gather == Zero3Gather::Layer ? Json() : Json(toString(t.zero3Gather)); }};
 
+// A switch with an automatic default (Toggle): true or false as stated, "auto" (or the key left out) for the
+// style's habit; written only when stated, so that files of plans that never set it keep following it.
+template <Toggle T::*Member> constexpr CustomKey<T> toggleKey() {
+    return {[](ObjectReader& r, std::string_view key, T& t) {
+                const Json* v = r.find(key);
+                if (!v)
+                    return;
+                if (v->is_boolean()) {
+                    t.*Member = v->get<bool>() ? Toggle::On : Toggle::Off;
+                    return;
+                }
+                if (v->is_string() && v->get_ref<const std::string&>() == "auto") {
+                    t.*Member = Toggle::Auto;
+                    return;
+                }
+                r.error(key, "wrong type: expected true, false or \"auto\", got " + describe(*v));
+            },
+            [](const T& t) { return t.*Member == Toggle::Auto ? Json() : Json(t.*Member == Toggle::On); }};
+}
+
 // Precision, optimizer, sharding and what is recomputed or offloaded; then communication overlap, the input
 // pipeline, stragglers and the framework's habits.
 constexpr Field<T> kTrainingFields[] = {
@@ -117,9 +137,9 @@ constexpr Field<T> kTrainingFields[] = {
     {"loader_prefetch", &T::loaderPrefetch},
     {"optimizer_offload", &T::optimizerOffload},
     {"activation_offload_layers", IntKey<T>{&T::activationOffloadLayers, 0, kMaxCount}},
-    {"overlap_tp_comm", &T::overlapTpComm},
+    {"overlap_tp_comm", toggleKey<&T::overlapTpComm>()},
     {"overlap_pp_comm", &T::overlapPpComm},
-    {"overlap_dp_comm", &T::overlapDpComm},
+    {"overlap_dp_comm", toggleKey<&T::overlapDpComm>()},
     {"overlap_ep_comm", &T::overlapEpComm},
     {"moe_dispatcher",
      enumKey<&T::moeDispatcher, &parseMoeDispatcher, MoeDispatcher::AllToAll, MoeDispatcher::Deduplicated>()},

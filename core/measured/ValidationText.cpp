@@ -208,7 +208,7 @@ std::vector<std::string> plannedWith(const ValidationCase& c) {
         out.emplace_back("no dropout");
     if (t.moeDispatcher == MoeDispatcher::Deduplicated)
         out.emplace_back("DeepEP MoE dispatch");
-    for (const std::string_view name : overlapsOn(t))
+    for (const std::string_view name : overlapsOn(c.scenario))
         out.push_back(std::string(name) + " overlap");
     if (!c.architectureFrom.empty())
         out.push_back("the attention and norms of the built-in " + c.architectureFrom);

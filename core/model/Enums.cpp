@@ -83,6 +83,8 @@ constexpr std::array<std::pair<PipelineSchedule, std::string_view>, 3> kPipeline
      {PipelineSchedule::ZeroBubbleH1, "zb_h1"}}};
 constexpr std::array<std::pair<Zero3Gather, std::string_view>, 2> kZero3Gather{
     {{Zero3Gather::Layer, "layer"}, {Zero3Gather::Module, "module"}}};
+constexpr std::array<std::pair<Toggle, std::string_view>, 3> kToggle{
+    {{Toggle::Auto, "auto"}, {Toggle::Off, "off"}, {Toggle::On, "on"}}};
 constexpr std::array<std::pair<Severity, std::string_view>, 3> kSeverity{
     {{Severity::Info, "info"}, {Severity::Warning, "warning"}, {Severity::Error, "error"}}};
 
@@ -107,6 +109,7 @@ std::string_view toString(AttentionFlops v) { return nameOf(kAttn, v); }
 std::string_view toString(AttentionKernel v) { return nameOf(kAttentionKernel, v); }
 std::string_view toString(PipelineSchedule v) { return nameOf(kPipelineSchedule, v); }
 std::string_view toString(Zero3Gather v) { return nameOf(kZero3Gather, v); }
+std::string_view toString(Toggle v) { return nameOf(kToggle, v); }
 std::string_view toString(MoeDispatcher v) { return nameOf(kMoeDispatcher, v); }
 std::string_view toString(Severity v) { return nameOf(kSeverity, v); }
 // clang-format on
@@ -200,6 +203,14 @@ std::optional<PipelineSchedule> parsePipelineSchedule(std::string_view s) {
 
 std::optional<Zero3Gather> parseZero3Gather(std::string_view s) {
     return parseOf(kZero3Gather, s);
+}
+
+std::optional<Toggle> parseToggle(std::string_view s) {
+    if (equalsIgnoreCase(s, "true"))
+        return Toggle::On;
+    if (equalsIgnoreCase(s, "false"))
+        return Toggle::Off;
+    return parseOf(kToggle, s);
 }
 
 std::optional<AttentionKernel> parseAttentionKernel(std::string_view s) {

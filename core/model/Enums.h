@@ -115,6 +115,9 @@ enum class PipelineSchedule { OneFOneB, GPipe, ZeroBubbleH1 };
 // submodule's parameters in its forward and backward pre-hooks and prefetches the next ones up to
 // stage3_prefetch_bucket_size). docs/estimation.md, "ZeRO-3 / FSDP".
 enum class Zero3Gather { Layer, Module };
+// A switch whose default depends on the rest of the scenario: Auto takes the execution style's habit for
+// the GPU (docs/estimation.md, "Communication overlap"), On and Off are what the user stated.
+enum class Toggle { Auto, Off, On };
 enum class Severity { Info, Warning, Error };
 
 std::string_view toString(MlpKind v);
@@ -135,6 +138,7 @@ std::string_view toString(AttentionFlops v);
 std::string_view toString(AttentionKernel v);
 std::string_view toString(PipelineSchedule v);
 std::string_view toString(Zero3Gather v);
+std::string_view toString(Toggle v);
 std::string_view toString(Severity v);
 
 std::optional<MlpKind> parseMlpKind(std::string_view s);
@@ -155,6 +159,7 @@ std::optional<AttentionFlops> parseAttentionFlops(std::string_view s);
 std::optional<AttentionKernel> parseAttentionKernel(std::string_view s);   // also fa2, fa3, te, math, ...
 std::optional<PipelineSchedule> parsePipelineSchedule(std::string_view s); // also torchtitan's names
 std::optional<Zero3Gather> parseZero3Gather(std::string_view s);
+std::optional<Toggle> parseToggle(std::string_view s); // auto, on, off (also true, false)
 
 // Recompute modules: Megatron-Core's spellings, one bit each, in Megatron's order.
 struct RecomputeModuleName {

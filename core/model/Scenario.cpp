@@ -42,13 +42,38 @@ int effectiveShardDegree(const Scenario& s) {
     return d;
 }
 
-std::vector<std::string_view> overlapsOn(const TrainingOptions& t) {
+std::vector<std::string_view> overlapsOn(const Scenario& s) {
+    const TrainingOptions& t = s.training;
     std::vector<std::string_view> on;
-    for (auto [set, name] : {std::pair{t.overlapTpComm, "TP"}, std::pair{t.overlapPpComm, "PP"},
-                             std::pair{t.overlapDpComm, "DP"}, std::pair{t.overlapEpComm, "EP"}})
+    for (auto [set, name] : {std::pair{overlapsTpComm(s), "TP"}, std::pair{t.overlapPpComm, "PP"},
+                             std::pair{overlapsDpComm(s), "DP"}, std::pair{t.overlapEpComm, "EP"}})
         if (set)
             on.emplace_back(name);
     return on;
+}
+
+bool megatronRecipeHabits(const Scenario& s) {
+    return resolvedStyle(s.training) == ExecutionStyle::Megatron && s.cluster.gpu.peakFlops8 > 0;
+}
+
+bool overlapsTpComm(const Scenario& s) {
+    const TrainingOptions& t = s.training;
+    if (t.overlapTpComm != Toggle::Auto)
+        return t.overlapTpComm == Toggle::On;
+    return s.layout.tp > 1 && t.sequenceParallel && megatronRecipeHabits(s);
+}
+
+bool overlapsDpComm(const Scenario& s) {
+    const TrainingOptions& t = s.training;
+    if (t.overlapDpComm != Toggle::Auto)
+        return t.overlapDpComm == Toggle::On;
+    return t.zeroStage >= 1 && static_cast<long long>(s.layout.dp) * s.layout.cp > 1 &&
+           megatronRecipeHabits(s);
+}
+
+std::string toggleText(Toggle stated, bool resolved) {
+    const std::string state = resolved ? "on" : "off";
+    return stated == Toggle::Auto ? "auto (" + state + ")" : state;
 }
 
 ExecutionStyle resolvedStyle(const TrainingOptions& t) {

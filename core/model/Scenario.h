@@ -60,14 +60,17 @@ struct TrainingOptions {
     // --float8.enable_fsdp_float8_all_gather; Megatron-LM
     // --fp8-param-gather, NeMo fp8_params). No effect without fp8.
     bool fp8ParamGather = false;
-    // Communication overlap switches (each off = the execution style's own habit):
-    bool overlapTpComm = false; // TP collectives overlapped with the GEMMs (--tp-comm-overlap, AsyncTP)
+    // Communication overlap switches. TP and DP: Auto takes the style's habit for the GPU (overlapsTpComm,
+    // overlapsDpComm); PP and EP: off = the execution style's own habit.
+    Toggle overlapTpComm =
+        Toggle::Auto;           // TP collectives overlapped with the GEMMs (--tp-comm-overlap, AsyncTP)
     bool overlapPpComm = false; // pipeline send/receive overlapped with compute (--overlap-p2p-communication)
-    bool overlapDpComm = false; // gradient reduction overlapped with backward (--overlap-grad-reduce)
-    bool overlapEpComm = false; // MoE all-to-alls overlapped with another micro batch's compute
-                                // (Megatron-Core --overlap-moe-expert-parallel-comm)
-    double loaderTokensPerSecond = 2e6;     // one data-parallel rank's loader throughput
-    double stragglerSlowdown = 0.0;         // slowest rank's extra time, as a fraction (0.1 = 10%)
+    Toggle overlapDpComm =
+        Toggle::Auto;                   // gradient reduction overlapped with backward (--overlap-grad-reduce)
+    bool overlapEpComm = false;         // MoE all-to-alls overlapped with another micro batch's compute
+                                        // (Megatron-Core --overlap-moe-expert-parallel-comm)
+    double loaderTokensPerSecond = 2e6; // one data-parallel rank's loader throughput
+    double stragglerSlowdown = 0.0;     // slowest rank's extra time, as a fraction (0.1 = 10%)
     double allocatorReserveFraction = 0.05; // caching-allocator fragmentation, of the GPU memory
     double moeLoadImbalance = 1.1;          // busiest expert's tokens / the mean (MoE only)
     MoeDispatcher moeDispatcher = MoeDispatcher::AllToAll; // how tokens reach experts across NVLink domains
@@ -131,8 +134,21 @@ void setScenarioName(Scenario& s, std::string_view typed);
 // otherwise (and always with ZeRO-0, which shards nothing). The group also spans the CP ranks.
 int effectiveShardDegree(const Scenario& s);
 
-// The communication-overlap switches that are on, by name: "TP", "PP", "DP", "EP".
-std::vector<std::string_view> overlapsOn(const TrainingOptions& t);
+// The communication-overlap switches that are on, by name: "TP", "PP", "DP", "EP" (TP and DP resolved).
+std::vector<std::string_view> overlapsOn(const Scenario& s);
+
+// Whether the scenario runs with the habits of NVIDIA's Megatron-Core performance recipes (NeMo,
+// Megatron-Bridge, the MLPerf and DGX Cloud benchmarks built on them): the Megatron style on a GPU with fp8
+// tensor cores (Hopper and newer), where those recipes are how such runs are launched. Their habits, taken
+// by the switches left on Auto: TP communication overlapped with the GEMMs where sequence parallelism is on,
+// the gradient reduce-scatter overlapped with the backward pass (distributed optimizer, DP > 1), gradients
+// reduced in 16 bits (grad_reduce_in_fp32 = False). docs/estimation.md, "Communication overlap".
+bool megatronRecipeHabits(const Scenario& s);
+// The TP and DP overlap switches resolved: On and Off as stated, Auto as megatronRecipeHabits says.
+bool overlapsTpComm(const Scenario& s);
+bool overlapsDpComm(const Scenario& s);
+// "on", "off", or "auto (on)" / "auto (off)" with what Auto resolves to, as the views name a switch.
+std::string toggleText(Toggle stated, bool resolved);
 
 // The execution style actually used (Auto resolved).
 ExecutionStyle resolvedStyle(const TrainingOptions& t);

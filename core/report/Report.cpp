@@ -195,7 +195,8 @@ std::string shardingAssumption(const Scenario& s) {
            " (DP x CP = " + std::to_string(static_cast<long long>(l.dp) * l.cp) + " ranks).";
 }
 
-std::string styleAssumption(const TrainingOptions& t) {
+std::string styleAssumption(const Scenario& s) {
+    const TrainingOptions& t = s.training;
     if (resolvedStyle(t) == ExecutionStyle::Fsdp)
         return std::string("Execution style FSDP (PyTorch FSDP2 / torchtitan / DeepSpeed ZeRO-3): per-layer "
                            "weight gathers prefetched one layer ahead, gradient reduction overlapped with "
@@ -204,17 +205,25 @@ std::string styleAssumption(const TrainingOptions& t) {
                 : t.fusedKernels
                     ? "fused norm, rotary and activation kernels (Transformer Engine, Liger)."
                     : "eager elementwise ops (one kernel each, twice a fused kernel's memory traffic).");
-    return t.overlapDpComm ? "Execution style Megatron-LM: TP/PP/DP with bucketed gradient reduction "
-                             "overlapped with the backward pass (--overlap-grad-reduce) and fused kernels."
-                           : "Execution style Megatron-LM: TP/PP/DP with bucketed gradient reduction after "
-                             "the backward pass (not overlapped) and fused kernels.";
+    const std::string habits = megatronRecipeHabits(s)
+                                   ? " The switches left on auto take the habits of NVIDIA's Megatron-Core "
+                                     "performance recipes on this GPU (overlaps, 16-bit gradient reduction)."
+                                   : std::string();
+    return (overlapsDpComm(s)
+                ? "Execution style Megatron-LM: TP/PP/DP with bucketed gradient reduction "
+                  "overlapped with the backward pass (--overlap-grad-reduce) and fused kernels."
+                : "Execution style Megatron-LM: TP/PP/DP with bucketed gradient reduction after "
+                  "the backward pass (not overlapped) and fused kernels.") +
+           habits;
 }
 
-std::string overlapAssumption(const TrainingOptions& t) {
+std::string overlapAssumption(const Scenario& s) {
+    const TrainingOptions& t = s.training;
     return std::string("Tensor-parallel collectives ") +
-           (t.overlapTpComm ? "overlap the layer's GEMMs (--tp-comm-overlap, AsyncTP): what exceeds the GEMM "
-                              "time is exposed, plus a fifth of the hidden part"
-                            : "run exposed, between the GEMMs") +
+           (overlapsTpComm(s)
+                ? "overlap the layer's GEMMs (--tp-comm-overlap, AsyncTP): what exceeds the GEMM "
+                  "time is exposed, plus a fifth of the hidden part"
+                : "run exposed, between the GEMMs") +
            "; pipeline send/receive " +
            (t.overlapPpComm ? "overlaps the stage's compute (--overlap-p2p-communication)."
                             : "runs exposed.");
@@ -272,8 +281,8 @@ std::vector<std::string> reportAssumptions(const Scenario& s, const HardwareProf
     std::vector<std::string> a;
     a.push_back(optimizerAssumption(t));
     a.push_back(shardingAssumption(s));
-    a.push_back(styleAssumption(t));
-    a.push_back(overlapAssumption(t));
+    a.push_back(styleAssumption(s));
+    a.push_back(overlapAssumption(s));
     a.push_back(std::string("Recompute: ") + std::string(toString(t.recompute)) + recomputeDetailText(t) +
                 "; sequence parallelism " + (t.sequenceParallel ? "on" : "off") + "; attention kernel " +
                 attentionKernelText(t, p.intermediates.attentionKernel) + ".");

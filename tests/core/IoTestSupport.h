@@ -204,9 +204,9 @@ Scenario randomScenario(Random& r) {
     t.loaderPrefetch = r.coin();
     t.optimizerOffload = r.coin();
     t.activationOffloadLayers = r.coin() ? 0 : r.integer(0, s.model.layers);
-    t.overlapTpComm = r.coin();
+    t.overlapTpComm = r.coin() ? Toggle::On : r.coin() ? Toggle::Off : Toggle::Auto;
     t.overlapPpComm = r.coin();
-    t.overlapDpComm = r.coin();
+    t.overlapDpComm = r.coin() ? Toggle::On : r.coin() ? Toggle::Off : Toggle::Auto;
     t.overlapEpComm = r.coin();
     t.loaderTokensPerSecond = r.anyBits(limits::kMinTokensPerSecond, 1e18);
     t.stragglerSlowdown = r.coin() ? 0.0 : r.uniform(0, 10);

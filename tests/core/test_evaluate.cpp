@@ -78,6 +78,7 @@ LP_TEST(zero_stages_shard_the_state) {
         Scenario f16 = s;
         f16.training.precision = Precision::Fp16;
         f16.training.zeroStage = 0;
+        f16.training.gradPrecision = GradPrecision::Auto; // the worked example states fp32
         LP_CHECK_NEAR(evaluate(f16).memory.stages[1].gradientsBytes, params * 2.0, 1e-12);
         f16.training.gradPrecision = GradPrecision::Fp32;
         LP_CHECK_NEAR(evaluate(f16).memory.stages[1].gradientsBytes, params * 4.0, 1e-12);
@@ -86,7 +87,7 @@ LP_TEST(zero_stages_shard_the_state) {
         half.training.gradPrecision = GradPrecision::Half; // --grad-reduce-in-bf16
         const Plan h = evaluate(half);
         LP_CHECK_NEAR(h.memory.stages[1].gradientsBytes, params * 2.0, 1e-12);
-        half.training.gradPrecision = GradPrecision::Auto;
+        half.training.gradPrecision = GradPrecision::Fp32;
         const Plan a = evaluate(half);
         // The 16-bit reduction sends half the bytes of the fp32 one.
         LP_CHECK_NEAR(h.intermediates.dpMessageBytes, a.intermediates.dpMessageBytes / 2.0, 1e-9);

@@ -272,8 +272,8 @@ LP_TEST(overlap_switches_off_add_no_flags) {
 
 LP_TEST(megatron_overlap_flags) {
     Scenario s = defaultScenario(); // TP 8 with sequence parallel, PP 4, ZeRO-1
-    s.training.overlapTpComm = true;
-    s.training.overlapDpComm = true;
+    s.training.overlapTpComm = Toggle::On;
+    s.training.overlapDpComm = Toggle::On;
     auto l = exportLaunchSettings(s, LaunchTarget::Megatron);
     LP_CHECK(contains(l.text, "  # Communication overlap\n"));
     LP_CHECK(contains(l.text, "  --tp-comm-overlap "));
@@ -294,8 +294,8 @@ LP_TEST(megatron_overlap_flags) {
 
     // TP 1: nothing to overlap. ZeRO-3 (FSDP2) overlaps by itself.
     s = withLayout(defaultScenario(), 1, 4, 16);
-    s.training.overlapTpComm = true;
-    s.training.overlapDpComm = true;
+    s.training.overlapTpComm = Toggle::On;
+    s.training.overlapDpComm = Toggle::On;
     s.training.zeroStage = 3;
     l = exportLaunchSettings(s, LaunchTarget::Megatron);
     LP_CHECK(!contains(l.text, "tp-comm-overlap"));
@@ -346,7 +346,7 @@ LP_TEST(megatron_moe_flags_expert_tp_and_ep_overlap) {
 
 LP_TEST(deepspeed_and_torchtitan_overlap_settings) {
     Scenario s = defaultScenario();
-    s.training.overlapDpComm = true;
+    s.training.overlapDpComm = Toggle::On;
     for (int zero = 0; zero <= 3; ++zero) {
         s.training.zeroStage = zero;
         const auto l = exportLaunchSettings(s, LaunchTarget::DeepSpeed);
@@ -355,12 +355,12 @@ LP_TEST(deepspeed_and_torchtitan_overlap_settings) {
         LP_CHECK_EQ(hasNote(l, "only in its ZeRO optimizer"), zero == 0);
         LP_CHECK(!hasNote(l, "the plan does not assume"));
     }
-    s.training.overlapTpComm = true;
+    s.training.overlapTpComm = Toggle::On;
     LP_CHECK(hasNote(exportLaunchSettings(s, LaunchTarget::DeepSpeed), "DeepSpeed's config has no key"));
 
     // torchtitan: AsyncTP in [parallelism], and torch.compile, which it needs.
     s = defaultScenario();
-    s.training.overlapTpComm = true;
+    s.training.overlapTpComm = Toggle::On;
     auto l = exportLaunchSettings(s, LaunchTarget::Torchtitan);
     LP_CHECK(contains(l.text, "enable_async_tensor_parallel = true"));
     LP_CHECK(l.text.find("enable_async_tensor_parallel") > l.text.find("[parallelism]"));
@@ -483,10 +483,18 @@ LP_TEST(user_names_cannot_break_out_of_comments) {
 }
 
 LP_TEST(gradient_format_reaches_every_framework) {
-    Scenario s = defaultScenario(); // bf16: Megatron's own default is fp32 main grads, no flag
+    // bf16 on A100 with the format on auto: Megatron's own default is fp32 main grads, no flag.
+    Scenario s = defaultScenario();
+    s.training.gradPrecision = GradPrecision::Auto;
+    s.cluster.gpu = findGpuPreset("a100-sxm-80gb")->gpu;
     LP_CHECK(exportLaunchSettings(s, LaunchTarget::Megatron).text.find("--grad-reduce-in-bf16") ==
              std::string::npos);
     LP_CHECK(exportLaunchSettings(s, LaunchTarget::DeepSpeed).text.find("communication_data_type") ==
+             std::string::npos);
+    // On H100 auto takes NVIDIA's recipes' 16-bit reduction, which Megatron-LM needs the flag for.
+    Scenario h100 = defaultScenario();
+    h100.training.gradPrecision = GradPrecision::Auto;
+    LP_CHECK(exportLaunchSettings(h100, LaunchTarget::Megatron).text.find("--grad-reduce-in-bf16") !=
              std::string::npos);
     s.training.gradPrecision = GradPrecision::Half;
     LP_CHECK(exportLaunchSettings(s, LaunchTarget::Megatron).text.find("--grad-reduce-in-bf16") !=

@@ -425,7 +425,7 @@ LP_TEST(the_experts_gradients_are_reduced_over_their_own_group_and_cards) {
     // same experts, one per node, so each such group has one card per node.
     Scenario s = mixtral(1, 8, 64);
     s.training.zeroStage = 1;
-    s.training.overlapDpComm = false;
+    s.training.overlapDpComm = Toggle::Off;
     s.training.gradPrecision = GradPrecision::Half;
     const Plan p = evaluate(s);
     LP_CHECK(p.valid);

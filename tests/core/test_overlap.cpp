@@ -5,6 +5,8 @@
 #include "TestHarness.h"
 #include "core/estimate/Collectives.h"
 #include "core/estimate/Evaluate.h"
+#include "core/estimate/Precision.h"
+#include "core/io/JsonReader.h"
 #include "core/io/Presets.h"
 #include "core/io/ScenarioJson.h"
 
@@ -15,43 +17,103 @@ namespace {
 Scenario megatron() {
     Scenario s = defaultScenario(); // TP 8 x PP 4 x DP 2, Megatron style
     s.training.executionStyle = ExecutionStyle::Megatron;
+    s.training.overlapTpComm = Toggle::Off; // each test turns on what it looks at
+    s.training.overlapDpComm = Toggle::Off;
     return s;
 }
 
 } // namespace
 
-LP_TEST(all_switches_default_off_and_survive_a_round_trip) {
-    const Scenario d = defaultScenario();
-    LP_CHECK(!d.training.overlapTpComm && !d.training.overlapPpComm && !d.training.overlapDpComm);
-    Scenario s = d;
-    s.training.overlapTpComm = true;
-    s.training.overlapDpComm = true;
-    const auto back = scenarioFromJson(scenarioToJson(s));
-    LP_CHECK(back.has_value());
-    if (back) {
-        LP_CHECK(back->training.overlapTpComm);
-        LP_CHECK(!back->training.overlapPpComm);
-        LP_CHECK(back->training.overlapDpComm);
-    }
-    // A file written before the switches existed still loads, with all of them off.
+LP_TEST(switches_default_to_auto_and_survive_a_round_trip) {
+    LP_CHECK(TrainingOptions{}.overlapTpComm == Toggle::Auto &&
+             TrainingOptions{}.overlapDpComm == Toggle::Auto);
+    // The worked example states its switches off (plain Megatron-LM), the rest of its options as they were.
+    LP_CHECK(defaultScenario().training.overlapTpComm == Toggle::Off);
+    Scenario d = defaultScenario();
+    d.training.overlapTpComm = Toggle::Auto;
+    d.training.overlapDpComm = Toggle::Auto;
+    // Auto is not written: a file that never set the switches keeps following the style's habit.
     std::string text = scenarioToJson(d);
-    for (const char* key : {"\"overlap_tp_comm\"", "\"overlap_pp_comm\"", "\"overlap_dp_comm\""}) {
-        const auto at = text.find(key);
-        LP_CHECK(at != std::string::npos);
-        const auto end = text.find('\n', at);
-        text.erase(at, end - at + 1);
+    LP_CHECK(text.find("\"overlap_tp_comm\"") == std::string::npos);
+    LP_CHECK(text.find("\"overlap_dp_comm\"") == std::string::npos);
+    for (const Toggle v : {Toggle::On, Toggle::Off}) {
+        Scenario s = d;
+        s.training.overlapTpComm = v;
+        s.training.overlapDpComm = v;
+        const auto back = scenarioFromJson(scenarioToJson(s));
+        LP_CHECK(back.has_value());
+        if (back) {
+            LP_CHECK(back->training.overlapTpComm == v);
+            LP_CHECK(!back->training.overlapPpComm);
+            LP_CHECK(back->training.overlapDpComm == v);
+        }
     }
+    // A file written before the switches existed still loads, with the PP switch off and the others auto.
+    const auto at = text.find("\"overlap_pp_comm\"");
+    LP_CHECK(at != std::string::npos);
+    text.erase(at, text.find('\n', at) - at + 1);
     const auto old = scenarioFromJson(text);
     LP_CHECK(old.has_value());
     if (old)
-        LP_CHECK(!old->training.overlapTpComm && !old->training.overlapPpComm &&
-                 !old->training.overlapDpComm);
+        LP_CHECK(old->training.overlapTpComm == Toggle::Auto && !old->training.overlapPpComm &&
+                 old->training.overlapDpComm == Toggle::Auto);
+}
+
+LP_TEST(auto_takes_the_megatron_core_recipes_habits_on_gpus_with_fp8) {
+    // The default scenario's layout (Megatron style on H100, TP 8 with sequence parallel, ZeRO-1 over DP 2)
+    // with the switches it states left to auto.
+    Scenario s = defaultScenario();
+    s.training.overlapTpComm = Toggle::Auto;
+    s.training.overlapDpComm = Toggle::Auto;
+    s.training.gradPrecision = GradPrecision::Auto;
+    LP_CHECK(megatronRecipeHabits(s));
+    LP_CHECK(overlapsTpComm(s) && overlapsDpComm(s));
+    LP_CHECK_EQ(gradientFormat(s, ExecutionStyle::Megatron).reduceBytes, 2.0);
+    LP_CHECK_EQ(gradientFormat(s, ExecutionStyle::Megatron).heldBytes, 2.0);
+    // What is stated wins over the habit.
+    Scenario off = s;
+    off.training.overlapTpComm = Toggle::Off;
+    off.training.overlapDpComm = Toggle::Off;
+    off.training.gradPrecision = GradPrecision::Fp32;
+    LP_CHECK(!overlapsTpComm(off) && !overlapsDpComm(off));
+    const Plan habit = evaluate(s), stated = evaluate(off);
+    LP_CHECK(habit.valid && stated.valid);
+    LP_CHECK(habit.time.tpCommSeconds < stated.time.tpCommSeconds);
+    LP_CHECK(habit.time.stepSeconds < stated.time.stepSeconds);
+    // Without sequence parallel there is nothing for Transformer Engine's userbuffers to overlap.
+    Scenario noSp = s;
+    noSp.training.sequenceParallel = false;
+    LP_CHECK(!overlapsTpComm(noSp) && overlapsDpComm(noSp));
+    // On A100 (no fp8 tensor cores) auto keeps Megatron-LM's own defaults: no overlap, fp32 main grads.
+    Scenario a100 = s;
+    a100.cluster.gpu = findGpuPreset("a100-sxm-80gb")->gpu;
+    LP_CHECK(!megatronRecipeHabits(a100) && !overlapsTpComm(a100) && !overlapsDpComm(a100));
+    LP_CHECK_EQ(gradientFormat(a100, ExecutionStyle::Megatron).heldBytes, 4.0);
+    // Nor does the FSDP style take them (it overlaps its own way).
+    Scenario fsdp = s;
+    fsdp.training.executionStyle = ExecutionStyle::Fsdp;
+    LP_CHECK(!megatronRecipeHabits(fsdp) && !overlapsTpComm(fsdp));
+    // The file's words: true, false and "auto"; anything else names the key and the reason.
+    json::Json j = json::Json::parse(scenarioToJson(off));
+    j["training"]["overlap_tp_comm"] = "auto";
+    const auto back = scenarioFromJson(j.dump());
+    LP_CHECK(back.has_value() && back->training.overlapTpComm == Toggle::Auto);
+    j["training"]["overlap_tp_comm"] = 3;
+    const auto bad = scenarioFromJson(j.dump());
+    LP_CHECK(!bad.has_value());
+    if (!bad) {
+        std::string messages;
+        for (const auto& e : bad.error())
+            messages += e.message();
+        LP_CHECK(messages.find("overlap_tp_comm") != std::string::npos);
+        LP_CHECK(messages.find("\"auto\"") != std::string::npos);
+    }
 }
 
 LP_TEST(tp_overlap_hides_the_collectives_behind_the_gemms_but_not_for_free) {
     const Scenario off = megatron();
     Scenario on = off;
-    on.training.overlapTpComm = true;
+    on.training.overlapTpComm = Toggle::On;
     const Plan a = evaluate(off), b = evaluate(on);
     LP_CHECK(a.valid && b.valid);
     LP_CHECK(a.time.tpCommSeconds > 0);
@@ -68,7 +130,7 @@ LP_TEST(tp_overlap_hides_the_collectives_behind_the_gemms_but_not_for_free) {
     slow.cluster.nodes = 16;
     slow.cluster.gpu.networkBandwidth = 12.5e9;
     Scenario slowOn = slow;
-    slowOn.training.overlapTpComm = true;
+    slowOn.training.overlapTpComm = Toggle::On;
     const Plan c = evaluate(slow), d = evaluate(slowOn);
     LP_CHECK(c.valid && d.valid);
     LP_CHECK(d.time.tpCommSeconds < c.time.tpCommSeconds);
@@ -113,7 +175,7 @@ LP_TEST(dp_overlap_gives_megatron_what_fsdp_does_by_design) {
     s.layout.accumulation = 2;
     s.training.zeroStage = 0;
     const Plan a = evaluate(s);
-    s.training.overlapDpComm = true;
+    s.training.overlapDpComm = Toggle::On;
     const Plan b = evaluate(s);
     LP_CHECK(a.valid && b.valid);
     LP_CHECK(a.time.dpCommExposedSeconds > 0);
@@ -121,9 +183,9 @@ LP_TEST(dp_overlap_gives_megatron_what_fsdp_does_by_design) {
     // The FSDP style overlaps already: the switch changes nothing there.
     Scenario f = s;
     f.training.executionStyle = ExecutionStyle::Fsdp;
-    f.training.overlapDpComm = false;
+    f.training.overlapDpComm = Toggle::Off;
     Scenario g = f;
-    g.training.overlapDpComm = true;
+    g.training.overlapDpComm = Toggle::On;
     LP_CHECK_NEAR(evaluate(f).time.stepSeconds, evaluate(g).time.stepSeconds, 1e-12);
 }
 

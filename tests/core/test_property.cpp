@@ -160,9 +160,9 @@ LP_TEST(random_scenarios_stay_finite) {
         t.torchCompile = pick(rng, {true, false});
         t.precision = pick(rng, {Precision::Bf16, Precision::Fp16, Precision::Fp8});
         t.loaderPrefetch = pick(rng, {true, false});
-        t.overlapTpComm = pick(rng, {true, false});
+        t.overlapTpComm = pick(rng, {Toggle::On, Toggle::Off, Toggle::Auto});
         t.overlapPpComm = pick(rng, {true, false});
-        t.overlapDpComm = pick(rng, {true, false});
+        t.overlapDpComm = pick(rng, {Toggle::On, Toggle::Off, Toggle::Auto});
         t.overlapEpComm = pick(rng, {true, false});
         t.stragglerSlowdown = pick(rng, {0.0, 0.5, 100.0});
         t.zeroShardDegree = pick(rng, {0, 0, 1, 2, 8, 3, 1000000});

@@ -239,9 +239,9 @@ LP_TEST(overlap_switches_are_listed_and_explained) {
 
     // All three on (TP 8 x PP 4 x DP 2, Megatron-LM style).
     Scenario s = defaultScenario();
-    s.training.overlapTpComm = true;
+    s.training.overlapTpComm = Toggle::On;
     s.training.overlapPpComm = true;
-    s.training.overlapDpComm = true;
+    s.training.overlapDpComm = Toggle::On;
     ReportInput on = makeReport(s);
     on.generatedAt = "2025-01-31T09:40:00Z";
     const std::string md = reportToMarkdown(on);
@@ -283,7 +283,7 @@ LP_TEST(overlap_switches_are_listed_and_explained) {
     f.training.executionStyle = ExecutionStyle::Fsdp;
     const std::string fsdpMd = reportToMarkdown(makeReport(f));
     LP_CHECK(contains(fsdpMd, "| DP communication overlap | off (the FSDP style overlaps anyway) |"));
-    f.training.overlapDpComm = true;
+    f.training.overlapDpComm = Toggle::On;
     const Plan fp = evaluate(f);
     const auto fe = explainFigure(f, fp, "time.dp_comm");
     LP_CHECK(fe && contains(fe->words, "overlaps the reduction with the backward pass anyway"));

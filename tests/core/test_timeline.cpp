@@ -158,7 +158,7 @@ LP_TEST(timeline_matches_the_plan_on_random_layouts) {
         s.training.recompute = pick({0, 1}) ? Recompute::Full : Recompute::Selective;
         s.training.stragglerSlowdown = pick({0, 0, 1}) * 0.05;
         s.training.loaderPrefetch = pick({0, 1}) == 1;
-        s.training.overlapDpComm = pick({0, 1}) == 1;
+        s.training.overlapDpComm = pick({0, 1}) == 1 ? Toggle::On : Toggle::Off;
         const Plan p = evaluate(s);
         if (!p.valid)
             continue;

@@ -386,7 +386,7 @@ LP_TEST(a_case_may_state_the_experts_tensor_parallelism) {
 LP_TEST(the_interleaved_schedule_overlaps_p2p_in_the_megatron_style_on_hopper_unless_stated) {
     // Megatron-LM's --overlap-p2p-communication is on with VPP > 1; the recipes' other overlaps are stated.
     TrainingOptions t = optionsOf(overlapCase("h100-sxm-80gb", 4, 4, 5, 4, 1, true));
-    LP_CHECK(t.overlapPpComm && !t.overlapDpComm && !t.overlapTpComm &&
+    LP_CHECK(t.overlapPpComm && t.overlapDpComm == Toggle::Auto && t.overlapTpComm == Toggle::Auto &&
              t.gradPrecision == GradPrecision::Auto);
     LP_CHECK(!optionsOf(overlapCase("h100-sxm-80gb", 4, 4, 1, 4, 1, true)).overlapPpComm);
     // A100 (2021-2022 Megatron) and ZeRO 3 runs keep it off; a case may state it either way.
@@ -396,7 +396,7 @@ LP_TEST(the_interleaved_schedule_overlaps_p2p_in_the_megatron_style_on_hopper_un
     stated = replaced(stated, R"("measured":)",
                       R"("training": {"overlap_pp_comm": false, "overlap_dp_comm": true}, "measured":)");
     t = optionsOf(stated);
-    LP_CHECK(!t.overlapPpComm && t.overlapDpComm);
+    LP_CHECK(!t.overlapPpComm && t.overlapDpComm == Toggle::On);
 }
 
 LP_TEST(fsdp_runs_and_hopper_runs_use_flash_attention_megatron_gpt_on_a100_does_not) {

@@ -111,7 +111,7 @@ LP_TEST(a_v2_case_states_training_keys_as_a_scenario_file_does) {
         return;
     const TrainingOptions& t = r->front().scenario.training;
     LP_CHECK(t.executionStyle == ExecutionStyle::Fsdp);
-    LP_CHECK(t.torchCompile && t.overlapDpComm);
+    LP_CHECK(t.torchCompile && t.overlapDpComm == Toggle::On);
     LP_CHECK(t.crossEntropy == CrossEntropy::Fused16 && t.logitsMetricPasses == 2);
     LP_CHECK(t.moeDispatcher == MoeDispatcher::Deduplicated);
     // What @1 kept in the layout may be stated in the training object instead, once.
@@ -139,6 +139,8 @@ LP_TEST(a_v2_training_key_has_the_scenario_files_values_and_messages) {
     TrainingOptions everyKeyWritten; // pipeline_schedule and zero3_gather are written only off their defaults
     everyKeyWritten.pipelineSchedule = PipelineSchedule::GPipe;
     everyKeyWritten.zero3Gather = Zero3Gather::Module;
+    everyKeyWritten.overlapTpComm = Toggle::On; // and the switches left on auto are not written
+    everyKeyWritten.overlapDpComm = Toggle::On;
     LP_CHECK_EQ(scenarioTrainingKeys().size(), trainingToJson(everyKeyWritten).size());
 }
 

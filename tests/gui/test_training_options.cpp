@@ -83,7 +83,7 @@ private slots:
     void tpOverlapEditsTheScenarioAndUndoRestoresIt() {
         const core::Scenario before = doc()->scenario();
         QVERIFY(before.layout.tp > 1);
-        QVERIFY(!before.training.overlapTpComm);
+        QVERIFY(before.training.overlapTpComm == core::Toggle::Off); // the worked example states it
         const double tpBefore = doc()->plan().time.tpCommSeconds;
         QVERIFY(tpBefore > 0);
         const int steps = doc()->undoStack()->count();
@@ -92,12 +92,12 @@ private slots:
         QVERIFY(tp);
         toggle(tp);
         QVERIFY(tp->isChecked());
-        QVERIFY(doc()->scenario().training.overlapTpComm);
+        QVERIFY(doc()->scenario().training.overlapTpComm == core::Toggle::On);
         QVERIFY(doc()->isModified());
         QCOMPARE(doc()->undoStack()->count(), steps + 1);
         // Only the switch changed; the plan is the core's for the new scenario, with less TP time.
         core::Scenario expected = before;
-        expected.training.overlapTpComm = true;
+        expected.training.overlapTpComm = core::Toggle::On;
         QVERIFY(doc()->scenario() == expected);
         const core::Plan plan = core::evaluate(doc()->scenario(), doc()->profile());
         QCOMPARE(doc()->plan().time.tpCommSeconds, plan.time.tpCommSeconds);
@@ -118,7 +118,7 @@ private slots:
         QVERIFY(!doc()->isModified());
         // Redo brings it back.
         doc()->undoStack()->redo();
-        QVERIFY(doc()->scenario().training.overlapTpComm);
+        QVERIFY(doc()->scenario().training.overlapTpComm == core::Toggle::On);
         QVERIFY(tp->isChecked());
         QVERIFY(doc()->plan().time.tpCommSeconds < tpBefore);
     }
@@ -277,11 +277,11 @@ private slots:
         QVERIFY(doc()->scenario().training.overlapPpComm);
         QVERIFY(doc()->plan().time.ppCommSeconds < before.time.ppCommSeconds);
         toggle(box("overlapDpComm"));
-        QVERIFY(doc()->scenario().training.overlapDpComm);
+        QVERIFY(doc()->scenario().training.overlapDpComm == core::Toggle::On);
         QVERIFY(doc()->plan().time.dpCommExposedSeconds < before.time.dpCommExposedSeconds);
         // Two separate undo steps.
         doc()->undoStack()->undo();
-        QVERIFY(!doc()->scenario().training.overlapDpComm);
+        QVERIFY(doc()->scenario().training.overlapDpComm == core::Toggle::Off);
         QVERIFY(doc()->scenario().training.overlapPpComm);
         QVERIFY(!box("overlapDpComm")->isChecked());
         doc()->undoStack()->undo();
@@ -294,8 +294,8 @@ private slots:
         auto* grads = m_window->scenarioPanel()->findChild<QComboBox*>(QStringLiteral("gradPrecision"));
         QVERIFY(grads);
         QVERIFY(grads->toolTip().contains(QStringLiteral("--grad-reduce-in-bf16")));
-        QCOMPARE(grads->currentData().toInt(), static_cast<int>(core::GradPrecision::Auto));
-        // The default plan: Megatron style in bf16, so Auto holds fp32 main grads.
+        // The default plan states fp32 main grads (the worked example is plain Megatron-LM in bf16).
+        QCOMPARE(grads->currentData().toInt(), static_cast<int>(core::GradPrecision::Fp32));
         const int worst = doc()->plan().memory.worstStage;
         const double fp32Grads = doc()->plan().memory.stages[static_cast<std::size_t>(worst)].gradientsBytes;
         editor()->moreSection()->setExpanded(true);
@@ -309,8 +309,8 @@ private slots:
         QVERIFY2(std::abs(halfGrads - fp32Grads / 2.0) < 1e-6 * fp32Grads,
                  qPrintable(QStringLiteral("%1 -> %2").arg(fp32Grads).arg(halfGrads)));
         doc()->undoStack()->undo();
-        QVERIFY(doc()->scenario().training.gradPrecision == core::GradPrecision::Auto);
-        QCOMPARE(grads->currentData().toInt(), static_cast<int>(core::GradPrecision::Auto));
+        QVERIFY(doc()->scenario().training.gradPrecision == core::GradPrecision::Fp32);
+        QCOMPARE(grads->currentData().toInt(), static_cast<int>(core::GradPrecision::Fp32));
     }
 
     void shardGroupSpinReplicatesTheOptimizerStateAndUndoes() {
@@ -630,9 +630,9 @@ private slots:
 
     void boxesFollowEditsMadeElsewhere() {
         core::Scenario s = doc()->scenario();
-        s.training.overlapTpComm = true;
+        s.training.overlapTpComm = core::Toggle::On;
         s.training.overlapPpComm = true;
-        s.training.overlapDpComm = true;
+        s.training.overlapDpComm = core::Toggle::On;
         doc()->edit(s, QStringLiteral("all overlaps on"));
         QVERIFY(box("overlapTpComm")->isChecked());
         QVERIFY(box("overlapPpComm")->isChecked());
@@ -641,6 +641,31 @@ private slots:
         QVERIFY(!box("overlapTpComm")->isChecked());
         QVERIFY(!box("overlapPpComm")->isChecked());
         QVERIFY(!box("overlapDpComm")->isChecked());
+    }
+
+    void autoSwitchesShowTheHabitOfTheGpu() {
+        // Left on auto, the TP and DP boxes show what the plan uses: on in the Megatron style on H100
+        // (NVIDIA's Megatron-Core recipes' habit), off on A100; a click states the switch.
+        core::Scenario s = doc()->scenario();
+        s.training.overlapTpComm = core::Toggle::Auto;
+        s.training.overlapDpComm = core::Toggle::Auto;
+        doc()->edit(s, QStringLiteral("overlaps on auto"));
+        QVERIFY(box("overlapTpComm")->isChecked());
+        QVERIFY(box("overlapDpComm")->isChecked());
+        QVERIFY(box("overlapTpComm")->toolTip().contains(QStringLiteral("Until set")));
+        const double tpAuto = doc()->plan().time.tpCommSeconds;
+        s.cluster.gpu = core::findGpuPreset("a100-sxm-80gb")->gpu;
+        doc()->edit(s, QStringLiteral("A100"));
+        QVERIFY(!box("overlapTpComm")->isChecked());
+        QVERIFY(!box("overlapDpComm")->isChecked());
+        doc()->undoStack()->undo();
+        QVERIFY(box("overlapTpComm")->isChecked());
+        toggle(box("overlapTpComm"));
+        QVERIFY(doc()->scenario().training.overlapTpComm == core::Toggle::Off);
+        QVERIFY(doc()->plan().time.tpCommSeconds > tpAuto);
+        doc()->undoStack()->undo();
+        QVERIFY(doc()->scenario().training.overlapTpComm == core::Toggle::Auto);
+        doc()->undoStack()->undo();
     }
 };
 

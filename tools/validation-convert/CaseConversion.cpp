@@ -68,7 +68,8 @@ void stateSettings(const ProseReading& prose, const ValidationCase& plain, Json&
     const Json now = trainingToJson(planned.scenario.training);
     Json training = Json::object();
     for (auto it = now.begin(); it != now.end(); ++it)
-        if (was.at(it.key()) != it.value()) {
+        if (!was.contains(it.key()) ||
+            was.at(it.key()) != it.value()) { // a switch left on auto is not written
             training[it.key()] = it.value();
             layout.erase(it.key()); // stated once, where @2 reads it last
         }

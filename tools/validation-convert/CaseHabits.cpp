@@ -44,11 +44,23 @@ void inferMegatronCoreRecipe(Scenario& s, const std::string& source, const std::
                 on = notesState(notes, term);
         return on;
     };
+    // Stated explicitly either way: the planner's own default on these GPUs (Toggle::Auto,
+    // GradPrecision::Auto) is the recipes' habit, which plain Megatron-LM runs do not have. Off is written
+    // only where auto would turn the switch on.
+    t.overlapDpComm = Toggle::Auto;
+    t.overlapTpComm = Toggle::Auto;
+    const auto toggle = [](bool on, bool autoOn) {
+        return on ? Toggle::On : autoOn ? Toggle::Off : Toggle::Auto;
+    };
     t.overlapDpComm =
-        t.zeroStage >= 1 && l.dp * l.cp > 1 && stated({"overlap-grad-reduce", "overlap_grad_reduce"});
-    t.overlapTpComm = l.tp > 1 && t.sequenceParallel && stated({"tp-comm-overlap", "tp_comm_overlap"});
+        toggle(t.zeroStage >= 1 && l.dp * l.cp > 1 && stated({"overlap-grad-reduce", "overlap_grad_reduce"}),
+               overlapsDpComm(s));
+    t.overlapTpComm = toggle(l.tp > 1 && t.sequenceParallel && stated({"tp-comm-overlap", "tp_comm_overlap"}),
+                             overlapsTpComm(s));
     if (recipe || stated({"grad-reduce-in-bf16", "grad_reduce_in_bf16"}))
         t.gradPrecision = GradPrecision::Half;
+    else if (t.gradPrecision == GradPrecision::Auto && t.precision != Precision::Fp16)
+        t.gradPrecision = GradPrecision::Fp32; // Megatron-LM's fp32 main grads for bf16
 }
 
 // Nor how MoE tokens travel. Megatron-Core's all-to-all overlap (the combined 1F1B schedule) is switched on
@@ -155,7 +167,8 @@ void inferCommunication(Scenario& s, const CaseSource& origin) {
     if (s.layout.tp > 1)
         for (const char* term : {"asynctp", "async tp", "async-tp", "async_tp", "async tensor parallel",
                                  "enable_async_tensor_parallel"})
-            t.overlapTpComm = t.overlapTpComm || notesState(origin.notes, term);
+            if (notesState(origin.notes, term))
+                t.overlapTpComm = Toggle::On;
     inferMoeCommunication(t, s.layout, origin.source, origin.notes);
 }
 

@@ -88,7 +88,7 @@ void sayChanges(const TrainingOptions& before, const TrainingOptions& after, con
     const Json was = trainingToJson(before);
     const Json now = trainingToJson(after);
     for (auto it = now.begin(); it != now.end(); ++it)
-        if (was.at(it.key()) != it.value())
+        if (!was.contains(it.key()) || was.at(it.key()) != it.value())
             derived.push_back(it.key() + " " + it.value().dump() + ": from " +
                               evidence(it.key(), origin, id));
 }
@@ -263,8 +263,8 @@ ProseReading readProse(const Json& caseJson, const ValidationCase& plain) {
     const TrainingOptions before = s.training;
     const bool dropout = s.model.dropout;
     s.training.overlapPpComm = false;
-    s.training.overlapDpComm = false;
-    s.training.overlapTpComm = false;
+    s.training.overlapDpComm = Toggle::Auto;
+    s.training.overlapTpComm = Toggle::Auto;
     prose::inferKernels(s, id, origin);
     prose::inferLossAndOptimizer(s, origin);
     prose::inferCommunication(s, origin);

@@ -22,6 +22,16 @@ template <auto Member> ScenarioValue training() {
     return scenarioValue<&core::Scenario::training, Member>();
 }
 
+// A switch with an automatic default (core::Toggle): the box shows what the plan uses (auto resolved, as
+// Resolve says), and a click states it on or off.
+template <core::Toggle TrainingOptions::*Member, bool (*Resolve)(const core::Scenario&)>
+ScenarioValue toggle() {
+    return {[](const core::Scenario& s) { return Resolve(s) ? 1.0 : 0.0; },
+            [](core::Scenario& s, double v) {
+                s.training.*Member = v != 0 ? core::Toggle::On : core::Toggle::Off;
+            }};
+}
+
 template <typename Enum> int option(Enum value) {
     return static_cast<int>(value);
 }
@@ -207,12 +217,15 @@ const std::vector<FormField> kExecutionFields = {
     {.kind = Kind::Bool,
      .name = "overlapTpComm",
      .label = "Overlap TP communication",
-     .tip = "Run the tensor-parallel collectives in chunks while the neighbouring GEMMs compute: Megatron-LM "
-            "--tp-comm-overlap (Transformer Engine userbuffers, needs sequence parallel), torchtitan "
-            "parallelism.enable_async_tensor_parallel (AsyncTP, needs torch.compile). What exceeds the "
-            "layer's GEMM time stays exposed, and a fifth of the hidden part is still paid (the "
-            "communication kernels take SMs and memory bandwidth from the GEMMs).",
-     .value = training<&TrainingOptions::overlapTpComm>()},
+     .tip =
+         "Run the tensor-parallel collectives in chunks while the neighbouring GEMMs compute: Megatron-LM "
+         "--tp-comm-overlap (Transformer Engine userbuffers, needs sequence parallel), torchtitan "
+         "parallelism.enable_async_tensor_parallel (AsyncTP, needs torch.compile). What exceeds the "
+         "layer's GEMM time stays exposed, and a fifth of the hidden part is still paid (the "
+         "communication kernels take SMs and memory bandwidth from the GEMMs). Until set, it follows the "
+         "style's habit: on in the Megatron style on GPUs with fp8 tensor cores with sequence parallel, as "
+         "NVIDIA's Megatron-Core performance recipes run.",
+     .value = toggle<&TrainingOptions::overlapTpComm, &core::overlapsTpComm>()},
     {.kind = Kind::Bool,
      .name = "overlapPpComm",
      .label = "Overlap PP communication",
@@ -226,8 +239,10 @@ const std::vector<FormField> kExecutionFields = {
      .tip = "Reduce the gradients bucket by bucket while the backward pass still runs: Megatron-LM "
             "--overlap-grad-reduce (and --overlap-param-gather with the distributed optimizer), DeepSpeed "
             "zero_optimization.overlap_comm. Only what exceeds the backward pass stays exposed. The FSDP "
-            "style always overlaps, so there it changes nothing.",
-     .value = training<&TrainingOptions::overlapDpComm>()},
+            "style always overlaps, so there it changes nothing. Until set, it follows the style's habit: on "
+            "in the Megatron style on GPUs with fp8 tensor cores with the distributed optimizer, as NVIDIA's "
+            "Megatron-Core performance recipes run.",
+     .value = toggle<&TrainingOptions::overlapDpComm, &core::overlapsDpComm>()},
     {.kind = Kind::Bool,
      .name = "overlapEpComm",
      .label = "Overlap EP communication",

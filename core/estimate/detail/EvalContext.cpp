@@ -59,7 +59,7 @@ void setKernelsAndFormats(EvalContext& x) {
     x.fp8 = tr.precision == Precision::Fp8 && x.s.cluster.gpu.peakFlops8 > 0;
     x.fp8Habit = fp8Habits(x.s, x.style);
     x.gatherBytesPerParam = x.fp8 && tr.fp8ParamGather ? 1.0 : 2.0;
-    x.grads = gradientFormat(tr, x.style);
+    x.grads = gradientFormat(x.s, x.style);
 }
 
 // Recompute, ZeRO/FSDP sharding and CPU offloading.

@@ -24,7 +24,8 @@ void explainTpComm(ExplanationList& list) {
             "card, so the group's collectives see {} cards' bandwidth (up to NVLink's) instead of NVLink.",
             static_cast<int>((l.tp + s.cluster.nvlinkDomain - 1) / s.cluster.nvlinkDomain),
             static_cast<int>(s.cluster.nvlinkDomain), static_cast<int>(s.cluster.nvlinkDomain));
-    if (o.overlapTpComm) {
+    const bool tpOverlap = overlapsTpComm(s);
+    if (tpOverlap) {
         tpFormula =
             lp::format("per layer: max(0, TP - GEMM time of the layer) + {:.1f} x min(TP, GEMM time), ",
                        kOverlapResidual) +
@@ -36,12 +37,16 @@ void explainTpComm(ExplanationList& list) {
             "layer's GEMM time is exposed; the hidden part still costs " +
             lp::format("{:.0f}%", 100.0 * kOverlapResidual) +
             " of its time, because the communication kernels take SMs and memory bandwidth from the GEMMs.";
+        if (o.overlapTpComm == Toggle::Auto)
+            tpWords += " It is on by default here: NVIDIA's Megatron-Core performance recipes overlap the TP "
+                       "collectives on GPUs with fp8 tensor cores where sequence parallelism is on (set "
+                       "overlap_tp_comm false to plan without it).";
     }
     list.add("time.tp_comm", "Tensor-parallel communication", t.tpCommSeconds, "s", std::move(tpFormula),
              lp::format("message {} at {:.0f} GB/s bus bandwidth{}", bytes(im.tpMessageBytes),
                         im.tpBusBandwidth / 1e9,
-                        o.overlapTpComm ? lp::format(": {} exposed with the overlap", secs(t.tpCommSeconds))
-                                        : std::string()),
+                        tpOverlap ? lp::format(": {} exposed with the overlap", secs(t.tpCommSeconds))
+                                  : std::string()),
              kNarayananPaper, std::move(tpWords));
 }
 
@@ -177,7 +182,8 @@ void explainEpComm(ExplanationList& list) {
 
 void explainDpComm(ExplanationList& list) {
     const auto [s, p, t, l, im, o] = inputsOf(list);
-    const bool dpOverlap = o.overlapDpComm || styleTraits(p.style).overlapGradReduce;
+    const bool dpSwitch = overlapsDpComm(s);
+    const bool dpOverlap = dpSwitch || styleTraits(p.style).overlapGradReduce;
     std::string dpFormula =
         "all-reduce (or reduce-scatter + all-gather) of the gradients, minus what overlaps the backward pass";
     std::string dpWords = std::string("Data-parallel replicas average their gradients once per step; ") +
@@ -215,14 +221,19 @@ void explainDpComm(ExplanationList& list) {
             "gathered once per step, and its gradients reduced once, after its last backward, with the "
             "compute waiting for them ({} of the exposed time; torch.distributed.pipelining's REDUCE_GRAD).",
             secs(bulk));
-    if (o.overlapDpComm && p.style == ExecutionStyle::Fsdp)
+    if (dpSwitch && p.style == ExecutionStyle::Fsdp)
         dpWords += " The DP communication overlap is on, but the FSDP style overlaps the reduction with the "
                    "backward pass anyway.";
-    else if (o.overlapDpComm)
-        dpWords += " The DP communication overlap is on (Megatron-LM --overlap-grad-reduce, with "
-                   "--overlap-param-gather for the distributed optimizer; DeepSpeed overlap_comm): gradient "
-                   "buckets are reduced while the backward pass still runs, so what exceeds the backward "
-                   "window is exposed, plus a fifth of the hidden part.";
+    else if (dpSwitch)
+        dpWords +=
+            std::string(" The DP communication overlap is on (Megatron-LM --overlap-grad-reduce, with "
+                        "--overlap-param-gather for the distributed optimizer; DeepSpeed overlap_comm): "
+                        "gradient buckets are reduced while the backward pass still runs, so what exceeds "
+                        "the backward window is exposed, plus a fifth of the hidden part.") +
+            (o.overlapDpComm == Toggle::Auto
+                 ? " It is on by default here, as NVIDIA's Megatron-Core performance recipes run on GPUs "
+                   "with fp8 tensor cores (set overlap_dp_comm false to plan without it)."
+                 : "");
     else if (!dpOverlap)
         dpWords += " The Megatron-LM style reduces them after the backward pass (no --overlap-grad-reduce), "
                    "so all of it is exposed.";

@@ -39,7 +39,7 @@ void explainWeights(ExplanationList& list, const StageMemory& w, int shardGroup)
 }
 
 void explainGradients(ExplanationList& list, const StageMemory& w) {
-    const GradientFormat g = gradientFormat(list.scenario.training, list.plan.style);
+    const GradientFormat g = gradientFormat(list.scenario, list.plan.style);
     const bool fp32Grads = g.heldBytes >= 4;
     list.add("memory.gradients", "Gradients", w.gradientsBytes, "bytes",
              lp::format("stage parameters / TP x {:.0f} bytes (/ shard group with ZeRO-2+)", g.heldBytes),

@@ -123,7 +123,7 @@ double tpPerLayer(const EvalContext& x, const LayerTimes& lt, const RecomputeCos
     const bool expertsWithoutTp = x.moe && x.etp == 1.0 && x.t > 1 && x.sharedExperts == 0;
     const double tpShare = expertsWithoutTp ? 1.0 - 0.5 * x.moeFraction : 1.0;
     const double tp = ((2.0 + rc.collectives) * lt.tpCollectiveFwd + 2.0 * lt.tpCollective) * tpShare;
-    if (!x.s.training.overlapTpComm)
+    if (!overlapsTpComm(x.s))
         return tp;
     // Collective-matmul overlap (Transformer Engine userbuffers, torchtitan AsyncTP): each TP collective is
     // split into chunks that run while the adjacent GEMM computes; only what exceeds the layer's GEMM time
@@ -530,7 +530,7 @@ double dpReductionSeconds(const EvalContext& x, const LayerTimes& lt, const PerL
         im.expertDpSeconds = expertReduce;
     }
     const double reduce = reduction(denseParams, x.shardGroup, x.dpLink) + expertReduce;
-    const bool overlap = x.traits.overlapGradReduce || x.s.training.overlapDpComm;
+    const bool overlap = x.traits.overlapGradReduce || overlapsDpComm(x.s);
     const double window = overlap ? x.Ls * (lt.bwd() + c.recompute.seconds) : 0.0;
     const double exposed = overlappedSeconds(reduce, window);
     overlapped = std::max(0.0, reduce - exposed);

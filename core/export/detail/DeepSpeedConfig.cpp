@@ -20,7 +20,7 @@ Json zeroOptimization(const Scenario& s) {
     const TrainingOptions& t = s.training;
     Json zero{{"stage", std::clamp(t.zeroStage, 0, 3)}};
     // Reduce gradient buckets during the backward pass only when the plan assumes it.
-    zero["overlap_comm"] = t.overlapDpComm || t.zeroStage >= 3;
+    zero["overlap_comm"] = overlapsDpComm(s) || t.zeroStage >= 3;
     if (t.zeroStage >= 1)
         zero["contiguous_gradients"] = true;
     if (t.zeroStage == 2)
@@ -98,15 +98,15 @@ void layoutNotes(LaunchSettings& out, const Scenario& s) {
     if (l.pp > 1 && t.zeroStage >= 2)
         out.notes.push_back("DeepSpeed's pipeline engine supports ZeRO stages 0 and 1 only; with PP " +
                             std::to_string(l.pp) + " use stage 1.");
-    if (t.overlapDpComm && t.zeroStage == 0)
+    if (overlapsDpComm(s) && t.zeroStage == 0)
         out.notes.push_back(
             "DeepSpeed overlaps the gradient reduction (overlap_comm) only in its ZeRO optimizer: at stage 0 "
             "it reduces after the backward pass; use stage 1 for the overlap the plan assumes.");
-    else if (!t.overlapDpComm && t.zeroStage >= 1 && t.zeroStage < 3)
+    else if (!overlapsDpComm(s) && t.zeroStage >= 1 && t.zeroStage < 3)
         out.notes.push_back("overlap_comm is false because the plan reduces gradients after the backward "
                             "pass; most ZeRO runs turn it on: plan with --dp-comm-overlap on (or the DP "
                             "overlap box) and it is written true.");
-    if ((t.overlapTpComm && l.tp > 1) || (t.overlapPpComm && l.pp > 1))
+    if ((overlapsTpComm(s) && l.tp > 1) || (t.overlapPpComm && l.pp > 1))
         out.notes.push_back(
             "The plan overlaps the tensor-parallel or pipeline communication with compute; DeepSpeed's "
             "config has no key for that: it depends on the model code that runs TP and PP.");

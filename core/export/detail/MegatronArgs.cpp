@@ -1,6 +1,7 @@
 #include "core/export/detail/MegatronArgs.h"
 
 #include "core/estimate/ExecutionStyle.h"
+#include "core/estimate/Precision.h"
 #include "core/export/detail/LaunchText.h"
 #include "core/util/NumberFormat.h"
 
@@ -54,9 +55,9 @@ struct Overlaps {
 Overlaps overlapsOf(const Scenario& s) {
     const TrainingOptions& t = s.training;
     const Layout& l = s.layout;
-    return {.tp = t.overlapTpComm && l.tp > 1,
+    return {.tp = overlapsTpComm(s) && l.tp > 1,
             .pp = t.overlapPpComm && l.pp > 1,
-            .dp = t.overlapDpComm && t.zeroStage < 3, // FSDP2 overlaps by itself
+            .dp = overlapsDpComm(s) && t.zeroStage < 3, // FSDP2 overlaps by itself
             .ep = t.overlapEpComm && s.model.isMoe() && l.ep > 1};
 }
 
@@ -221,7 +222,8 @@ void modelArgs(ArgList& a, const Scenario& s) {
 }
 
 // Number formats: the matmuls, the loss kernel and the gradients.
-void precisionArgs(ArgList& a, const TrainingOptions& t) {
+void precisionArgs(ArgList& a, const Scenario& s) {
+    const TrainingOptions& t = s.training;
     switch (t.precision) {
     case Precision::Bf16:
         a.arg("--bf16");
@@ -244,8 +246,9 @@ void precisionArgs(ArgList& a, const TrainingOptions& t) {
         a.arg("--cross-entropy-loss-fusion");
         a.arg("--cross-entropy-fusion-impl", "linear", "output layer fused with the loss: no whole logits");
     }
-    // Gradient format: Megatron keeps fp32 main grads for bf16 by itself, 16-bit ones for fp16.
-    if (t.gradPrecision == GradPrecision::Half && t.precision != Precision::Fp16)
+    // Gradient format: Megatron keeps fp32 main grads for bf16 by itself, 16-bit ones for fp16; the plan's
+    // 16-bit reduction (stated, or NVIDIA's recipes' habit under grad_precision auto) needs the flag.
+    if (gradientFormat(s, ExecutionStyle::Megatron).reduceBytes < 4 && t.precision != Precision::Fp16)
         a.arg("--grad-reduce-in-bf16", {}, "16-bit gradient buffers and reduction");
     else if (t.gradPrecision == GradPrecision::Fp32 && t.precision == Precision::Fp16)
         a.arg("--accumulate-allreduce-grads-in-fp32", {}, "fp32 gradient buffers and reduction");
@@ -303,7 +306,7 @@ void scheduleNotes(LaunchSettings& out, const Scenario& s) {
     const TrainingOptions& t = s.training;
     const Layout& l = s.layout;
     const Overlaps on = overlapsOf(s);
-    if (!t.overlapDpComm && resolvedStyle(t) == ExecutionStyle::Megatron)
+    if (!overlapsDpComm(s) && resolvedStyle(t) == ExecutionStyle::Megatron)
         out.notes.push_back("The plan assumes Megatron-LM's default of reducing gradients after the backward "
                             "pass; --overlap-grad-reduce (and --overlap-param-gather with the distributed "
                             "optimizer) usually hide most of that time, making the run faster than planned "
@@ -378,7 +381,7 @@ LaunchSettings megatronArgs(const Scenario& s) {
     batchArgs(a, s);
     modelArgs(a, s);
     a.comment("Precision, memory and kernels");
-    precisionArgs(a, s.training);
+    precisionArgs(a, s);
     recomputeArgs(a, s.training);
     a.arg("--attention-backend", attentionBackend(s.training));
     optimizerArgs(a, s.training);

@@ -130,7 +130,7 @@ void parallelismTable(TomlText& a, const Scenario& s) {
         a.kv("expert_parallel_degree", n(l.ep));
     if (m.isMoe() && l.tp > 1)
         a.kv("expert_tensor_parallel_degree", n(expertTensorParallel(s)));
-    if (t.overlapTpComm && l.tp > 1)
+    if (overlapsTpComm(s) && l.tp > 1)
         a.kv("enable_async_tensor_parallel", "true", "AsyncTP: needs torch.compile");
 }
 
@@ -141,7 +141,7 @@ void parallelismTable(TomlText& a, const Scenario& s) {
 // where the plan's loss is a compiled or fused one, so that its memory stays what the plan assumes.
 void compileTable(TomlText& a, const Scenario& s) {
     const TrainingOptions& t = s.training;
-    const bool asyncTp = t.overlapTpComm && s.layout.tp > 1;
+    const bool asyncTp = overlapsTpComm(s) && s.layout.tp > 1;
     const CrossEntropy planned = lossKernel(t, ExecutionStyle::Fsdp);
     const bool compileLoss = planned == CrossEntropy::Fused || planned == CrossEntropy::Compiled ||
                              planned == CrossEntropy::Fused16;
@@ -228,7 +228,7 @@ void layoutNotes(LaunchSettings& out, const Scenario& s) {
 void missingSettingNotes(LaunchSettings& out, const Scenario& s) {
     const TrainingOptions& t = s.training;
     const Layout& l = s.layout;
-    if (t.overlapTpComm && l.tp > 1)
+    if (overlapsTpComm(s) && l.tp > 1)
         out.notes.push_back("Async tensor parallelism (enable_async_tensor_parallel) only works with "
                             "torch.compile: the [compile] table enables it (older torchtitan versions: "
                             "training.compile = true, and experimental.enable_async_tensor_parallel); it "

@@ -174,12 +174,12 @@ KeyValues trainingFacts(const Scenario& s, const Plan& p) {
                         onOff(true) + (p.intermediates.gatherBytesPerParam < 2.0
                                            ? std::string()
                                            : std::string(" (no effect without fp8 training)")));
-    kv.emplace_back("TP communication overlap", onOff(t.overlapTpComm));
+    kv.emplace_back("TP communication overlap", toggleText(t.overlapTpComm, overlapsTpComm(s)));
     kv.emplace_back("PP communication overlap", onOff(t.overlapPpComm));
-    kv.emplace_back("DP communication overlap",
-                    onOff(t.overlapDpComm) + (p.style == ExecutionStyle::Fsdp && !t.overlapDpComm
-                                                  ? std::string(" (the FSDP style overlaps anyway)")
-                                                  : std::string()));
+    kv.emplace_back("DP communication overlap", toggleText(t.overlapDpComm, overlapsDpComm(s)) +
+                                                    (p.style == ExecutionStyle::Fsdp && !overlapsDpComm(s)
+                                                         ? std::string(" (the FSDP style overlaps anyway)")
+                                                         : std::string()));
     if (s.model.isMoe())
         kv.emplace_back("EP communication overlap", onOff(t.overlapEpComm));
     kv.emplace_back("Execution style", std::string(toString(t.executionStyle)) +
@@ -187,7 +187,7 @@ KeyValues trainingFacts(const Scenario& s, const Plan& p) {
                                                 ? " (" + std::string(toString(p.style)) + ")"
                                                 : std::string()));
     {
-        const GradientFormat g = gradientFormat(t, p.style);
+        const GradientFormat g = gradientFormat(s, p.style);
         kv.emplace_back("Gradients", std::string(toString(t.gradPrecision)) + " (" + g.held + " held, " +
                                          g.reduced + " reduced)");
     }

@@ -11,6 +11,11 @@
 #include <vector>
 
 using namespace lp::core;
+
+// Whether a switch is stated on (auto and off plan without it where the converter leaves or sets them).
+inline bool on(lp::core::Toggle t) {
+    return t == lp::core::Toggle::On;
+}
 using namespace lp::core::fixtures;
 using namespace lp::tools::testing;
 
@@ -31,27 +36,27 @@ LP_TEST(megatron_core_runs_on_hopper_get_the_recipes_overlaps_and_older_runs_non
     // NVIDIA's recipes on H100: p2p overlap (VPP > 1), grad reduce-scatter (ZeRO 1, DP > 1), TP (with SP).
     const std::string nemo = "NVIDIA NeMo performance summary";
     TrainingOptions t = optionsOf(fromSource(h100, nemo));
-    LP_CHECK(t.overlapPpComm && t.overlapDpComm && t.overlapTpComm);
+    LP_CHECK(t.overlapPpComm && on(t.overlapDpComm) && on(t.overlapTpComm));
     LP_CHECK(t.gradPrecision == GradPrecision::Half); // the recipes' grad_reduce_in_fp32 = False
     // Without VPP no p2p overlap; without the distributed optimizer no DP overlap; without SP no TP overlap.
     t = optionsOf(fromSource(overlapCase("h100-sxm-80gb", 4, 4, 1, 4, 0, false), nemo));
-    LP_CHECK(!t.overlapPpComm && !t.overlapDpComm && !t.overlapTpComm);
+    LP_CHECK(!t.overlapPpComm && !on(t.overlapDpComm) && !on(t.overlapTpComm));
     // Others' Megatron-LM scripts keep its defaults (p2p overlap, fp32 grads) unless the notes name a switch.
     const std::string flagPerf = "FlagOpen/FlagPerf training/nvidia/llama3_8B-megatron";
     t = optionsOf(fromSource(h100, flagPerf));
-    LP_CHECK(t.overlapPpComm && !t.overlapDpComm && !t.overlapTpComm);
-    LP_CHECK(t.gradPrecision == GradPrecision::Auto);
+    LP_CHECK(t.overlapPpComm && t.overlapDpComm == Toggle::Off && t.overlapTpComm == Toggle::Off);
+    LP_CHECK(t.gradPrecision == GradPrecision::Fp32); // stated: the planner's auto takes the recipes' habit
     t = optionsOf(
         fromSource(h100, flagPerf, "flags: --tp-comm-overlap --overlap-grad-reduce, no grad_reduce_in_bf16"));
-    LP_CHECK(t.overlapTpComm && t.overlapDpComm && t.gradPrecision == GradPrecision::Auto);
+    LP_CHECK(on(t.overlapTpComm) && on(t.overlapDpComm) && t.gradPrecision == GradPrecision::Fp32);
     t = optionsOf(fromSource(h100, nemo, "tp_comm_overlap: false"));
-    LP_CHECK(!t.overlapTpComm && t.overlapDpComm);
+    LP_CHECK(!on(t.overlapTpComm) && on(t.overlapDpComm));
     // A100 (2021-2022 Megatron) and FSDP-style runs keep every switch off.
     t = optionsOf(overlapCase("a100-sxm-80gb", 4, 4, 5, 4, 1, true));
-    LP_CHECK(!t.overlapPpComm && !t.overlapDpComm && !t.overlapTpComm);
+    LP_CHECK(!t.overlapPpComm && !on(t.overlapDpComm) && !on(t.overlapTpComm));
     LP_CHECK(t.gradPrecision == GradPrecision::Auto);
     t = optionsOf(overlapCase("h100-sxm-80gb", 4, 4, 5, 4, 3, true));
-    LP_CHECK(!t.overlapPpComm && !t.overlapDpComm && !t.overlapTpComm);
+    LP_CHECK(!t.overlapPpComm && !on(t.overlapDpComm) && !on(t.overlapTpComm));
 }
 
 LP_TEST(a_pytorch_trainer_case_whose_notes_name_fused_kernels_is_planned_with_them) {
@@ -151,7 +156,7 @@ LP_TEST(zero_3_from_a_megatron_source_plans_megatron_fsdp_with_megatron_habits) 
             optionsWith("mosaicml/llm-foundry scripts/train/benchmarking/README.md", zero, "a100-sxm-80gb");
         LP_CHECK(t.executionStyle == ExecutionStyle::Fsdp && t.flashAttention);
         t = optionsWith("pytorch/torchtitan benchmarks", zero);
-        LP_CHECK(t.executionStyle == ExecutionStyle::Fsdp && !t.overlapDpComm &&
+        LP_CHECK(t.executionStyle == ExecutionStyle::Fsdp && !on(t.overlapDpComm) &&
                  t.gradPrecision == GradPrecision::Auto);
     }
     LP_CHECK(!optionsWith("NVIDIA/Megatron-LM README", 1, "a100-sxm-80gb").flashAttention);
@@ -208,7 +213,7 @@ LP_TEST(a_case_whose_notes_state_async_tp_is_planned_with_the_tp_overlap) {
     auto asyncTp = [](int tp, const std::string& notes) {
         std::string j = overlapCase("h100-sxm-80gb", tp, 1, 1, 4, 3, tp > 1);
         j.replace(j.find(R"("id": "x",)"), 10, R"("id": "x", "notes": ")" + notes + R"(",)");
-        return optionsOf(j).overlapTpComm;
+        return on(optionsOf(j).overlapTpComm);
     };
     LP_CHECK(asyncTp(8, "FSDP 8 x TP 8 x PP 8 with AsyncTP (TP communication overlapped with the matmuls)"));
     LP_CHECK(!asyncTp(8, "FSDP 32 x TP 8 with sequence parallel. Row '2D' (without AsyncTP)."));

@@ -12,6 +12,11 @@
 #include <string>
 
 using namespace lp::core;
+
+// Whether a switch is stated on (auto and off plan without it where the converter leaves or sets them).
+inline bool on(lp::core::Toggle t) {
+    return t == lp::core::Toggle::On;
+}
 using namespace lp::tools;
 using namespace lp::tools::testing;
 
@@ -255,7 +260,7 @@ LP_TEST(asynctp_as_the_notes_spell_it) {
         std::string json = fsdpCase(notes, "", "torchtitan");
         const std::string oneByOne = R"("tp": 1, "pp": 1, "dp": 16)";
         json.replace(json.find(oneByOne), oneByOne.size(), R"("tp": 8, "pp": 1, "dp": 2)");
-        return readOne(json).scenario.training.overlapTpComm;
+        return on(readOne(json).scenario.training.overlapTpComm);
     };
     LP_CHECK(overlapped("FSDP 2 x TP 8 with AsyncTP"));
     LP_CHECK(overlapped("--parallelism.enable_async_tensor_parallel"));
