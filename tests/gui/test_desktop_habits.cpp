@@ -1,6 +1,6 @@
 // Habits of a desktop app, driven in the real window: Ctrl+Z after a committed edit, the Accumulation
-// slider's track, the grouped model list, exports in the format chosen, file dialogs in the last folder,
-// and a Hugging Face config opened as a scenario.
+// slider's track, the wheel over the scenario panel, the grouped model list, exports in the format chosen,
+// file dialogs in the last folder, and a Hugging Face config opened as a scenario.
 #include "WindowTestSupport.h"
 #include "core/io/HfImport.h"
 #include "core/io/Presets.h"
@@ -11,16 +11,20 @@
 #include "ui/shell/WindowMenus.h"
 #include "ui/widgets/InlineBanner.h"
 #include "ui/widgets/StepControl.h"
+#include "ui/widgets/WheelGuard.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QComboBox>
 #include <QFile>
 #include <QMenu>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSlider>
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QStatusBar>
+#include <QWheelEvent>
 
 #include <memory>
 
@@ -102,6 +106,46 @@ private slots:
         QTest::mouseClick(slider, Qt::LeftButton, {}, QPoint(slider->width() - 4, slider->height() / 2));
         QCOMPARE(slider->value(), 1);
         QCOMPARE(doc()->scenario().layout.accumulation, acc->steps().at(1));
+    }
+
+    // A wheel notch over a field the pointer passes while scrolling the scenario panel scrolls the panel and
+    // leaves the field alone; once the field has the focus, the wheel steps it as before.
+    void theWheelScrollsThePanelPastItsFields() {
+        m_window->resize(1280, 720);
+        ui::ScenarioPanel* panel = m_window->scenarioPanel();
+        QScrollBar* bar = panel->verticalScrollBar();
+        QTRY_VERIFY(bar->maximum() > 0); // the panel scrolls at laptop size
+        bar->setValue(0);
+        auto* combo = panel->findChild<QComboBox*>(QStringLiteral("modelPreset"));
+        QVERIFY(combo);
+        QVERIFY(!combo->hasFocus());
+        QCOMPARE(combo->focusPolicy(), Qt::StrongFocus); // a wheel does not hand it the focus
+        const int index = combo->currentIndex();
+        const std::string model = doc()->scenario().model.name;
+        auto notchDown = [](QWidget* w) {
+            const QPoint at(w->width() / 2, w->height() / 2);
+            QWheelEvent wheel(at, w->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier,
+                              Qt::NoScrollPhase, false);
+            QApplication::sendEvent(w, &wheel);
+        };
+        notchDown(combo);
+        QCOMPARE(combo->currentIndex(), index);
+        QCOMPARE(doc()->scenario().model.name, model);
+        QVERIFY(bar->value() > 0);
+
+        QSpinBox* spin = control(LayoutAxis::Accumulation)->spinBox();
+        const int accumulation = doc()->scenario().layout.accumulation;
+        notchDown(spin);
+        QCOMPARE(doc()->scenario().layout.accumulation, accumulation);
+
+        QSlider* slider = control(LayoutAxis::Accumulation)->slider();
+        QVERIFY(ui::isWheelGuarded(slider));
+        QVERIFY(!ui::isWheelGuarded(bar)); // the panel's own scroll bar keeps the wheel
+
+        spin->setFocus();
+        QTRY_VERIFY(spin->hasFocus());
+        notchDown(spin);
+        QVERIFY(spin->value() != accumulation); // a focused field steps
     }
 
     void theModelListIsGroupedAndSortedWithSizes() {

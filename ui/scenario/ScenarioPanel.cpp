@@ -5,6 +5,7 @@
 #include "ui/scenario/ModelEditor.h"
 #include "ui/scenario/ScenarioNameEditor.h"
 #include "ui/scenario/TrainingEditor.h"
+#include "ui/widgets/WheelGuard.h"
 
 #include <QEvent>
 #include <QGroupBox>
@@ -27,6 +28,7 @@ ScenarioPanel::ScenarioPanel(ScenarioDocument* doc, QWidget* parent)
       m_cluster(new ClusterEditor(doc)), m_training(new TrainingEditor(doc)),
       m_layout(new LayoutSliders(doc)) {
     setObjectName(QStringLiteral("scenarioPanel"));
+    installWheelGuard(); // the wheel scrolls the panel, not the field under the pointer
     setWidgetResizable(true);
     setFrameShape(QFrame::NoFrame);
     setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);

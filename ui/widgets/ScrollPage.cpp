@@ -1,11 +1,14 @@
 #include "ui/widgets/ScrollPage.h"
 
+#include "ui/widgets/WheelGuard.h"
+
 #include <QScrollArea>
 #include <QVBoxLayout>
 
 namespace lp::ui {
 
 QWidget* scrollingContent(QWidget* page) {
+    installWheelGuard();
     auto* outer = new QVBoxLayout(page);
     outer->setContentsMargins(0, 0, 0, 0);
     auto* scroll = new QScrollArea(page);
