@@ -363,9 +363,19 @@ const ModelPreset* findModelPreset(std::string_view idOrName) {
 }
 
 const GpuPreset* findGpuPreset(std::string_view idOrName) {
-    return findIn(
+    // Every plan asks for its GPU's preset (the run's price and board power), nearly always the same one:
+    // each thread keeps its last answer. The presets are built once and never move.
+    thread_local std::string lastQuery;
+    thread_local const GpuPreset* lastAnswer = nullptr;
+    thread_local bool answered = false;
+    if (answered && idOrName == lastQuery)
+        return lastAnswer;
+    lastAnswer = findIn(
         gpuPresets(), idOrName, [](const GpuPreset& p) -> std::string_view { return p.gpu.id; },
         [](const GpuPreset& p) -> std::string_view { return p.gpu.name; });
+    lastQuery.assign(idOrName);
+    answered = true;
+    return lastAnswer;
 }
 
 std::expected<const GpuPreset*, std::string> resolveGpuPreset(std::string_view typed) {
