@@ -468,6 +468,99 @@ std::string_view timelineKindColor(TimelineKind kind) {
     return "#999999";
 }
 
+namespace {
+
+// Events a pixel or two wide, drawn one by one, are slivers with tooltips nobody can point at, and a long
+// accumulation has tens of thousands of them (a report of 3.5 MB). Neighbours on one rank's lane that
+// together fill less than two pixels are drawn as one block, its height split between their kinds by their
+// share of its time (forward and backward alternating in the steady state: the lane half blue, half teal),
+// with a tooltip that sums the kinds; such blocks that follow each other with the same kinds (the steady
+// state's forwards, backwards and their communication) are drawn as one.
+// An event two pixels wide or more is drawn alone.
+constexpr double kTimelineMergeBelowPixels = 2.0;
+constexpr double kTimelineMergeGapPixels = 0.5;  // a wider gap starts a new block
+constexpr double kTimelineNoticeableShare = 0.1; // blocks in which the same kinds take 10% or more join
+
+struct TimelineBlock {
+    int rank = 0;
+    TimelineLane lane = TimelineLane::Compute;
+    double x0 = 0, x1 = 0; // pixels
+    double seconds[static_cast<int>(TimelineKind::Idle) + 1] = {};
+    int events = 0;
+    int firstMicroBatch = -1, lastMicroBatch = -1;
+    const TimelineEvent* only = nullptr; // the event, while it is the block's only one
+
+    void add(const TimelineEvent& e, double from, double to) {
+        if (events == 0)
+            x0 = from;
+        x1 = std::max(x1, to);
+        seconds[static_cast<int>(e.kind)] += e.seconds;
+        only = events == 0 ? &e : nullptr;
+        ++events;
+        if (e.microBatch >= 0) {
+            firstMicroBatch = firstMicroBatch < 0 ? e.microBatch : std::min(firstMicroBatch, e.microBatch);
+            lastMicroBatch = std::max(lastMicroBatch, e.microBatch);
+        }
+    }
+    // The next block of the same lane, drawn in the same colour, joins this one.
+    void absorb(const TimelineBlock& next) {
+        x1 = std::max(x1, next.x1);
+        for (int k = 0; k <= static_cast<int>(TimelineKind::Idle); ++k)
+            seconds[k] += next.seconds[k];
+        events += next.events;
+        only = nullptr;
+        if (next.firstMicroBatch >= 0) {
+            firstMicroBatch =
+                firstMicroBatch < 0 ? next.firstMicroBatch : std::min(firstMicroBatch, next.firstMicroBatch);
+            lastMicroBatch = std::max(lastMicroBatch, next.lastMicroBatch);
+        }
+    }
+    double total() const {
+        double t = 0;
+        for (double v : seconds)
+            t += v;
+        return t;
+    }
+    // The kinds that take a noticeable share of the block's time, as bits.
+    unsigned mix() const {
+        const double t = total();
+        unsigned bits = 0;
+        for (int k = 0; k <= static_cast<int>(TimelineKind::Idle); ++k)
+            if (t > 0 && seconds[k] >= kTimelineNoticeableShare * t)
+                bits |= 1u << k;
+        return bits;
+    }
+};
+
+std::string timelineEventTip(const Timeline& tl, const TimelineEvent& e) {
+    return std::string(timelineKindTitle(e.kind)) +
+           (e.microBatch >= 0 ? ", micro batch " + std::to_string(e.microBatch) : "") +
+           (e.chunk >= 0 && tl.virtualStages > 1 ? ", chunk " + std::to_string(e.chunk) : "") + ": " +
+           fmt::fixed(e.seconds * 1e3, 3) + " ms";
+}
+
+// "14 events, micro batches 3-9: Forward 1.234 ms, Backward 2.468 ms".
+std::string timelineBlockTip(const TimelineBlock& b) {
+    std::string tip = std::to_string(b.events) + " events";
+    if (b.firstMicroBatch >= 0)
+        tip += b.firstMicroBatch == b.lastMicroBatch
+                   ? ", micro batch " + std::to_string(b.firstMicroBatch)
+                   : ", micro batches " + std::to_string(b.firstMicroBatch) + "\u2013" +
+                         std::to_string(b.lastMicroBatch);
+    tip += ":";
+    const char* separator = " ";
+    for (int k = 0; k <= static_cast<int>(TimelineKind::Idle); ++k) {
+        if (!(b.seconds[k] > 0))
+            continue;
+        tip += separator + std::string(timelineKindTitle(static_cast<TimelineKind>(k))) + " " +
+               fmt::fixed(b.seconds[k] * 1e3, 3) + " ms";
+        separator = ", ";
+    }
+    return tip;
+}
+
+} // namespace
+
 SvgChart timelineChartSvg(const Timeline& tl, int width) {
     const std::string title = "Pipeline timeline";
     if (tl.ranks.empty() || !(tl.makespanSeconds > 0))
@@ -477,22 +570,78 @@ SvgChart timelineChartSvg(const Timeline& tl, int width) {
     const double axisY = top + rankH * static_cast<double>(tl.ranks.size()) + 4;
     bool present[static_cast<int>(TimelineKind::Idle) + 1] = {};
     std::string bars;
+    auto draw = [&](int rank, TimelineLane lane, double x, double w, TimelineKind kind,
+                    const std::string& tip) {
+        present[static_cast<int>(kind)] = true;
+        const double y = top + rankH * rank + (lane == TimelineLane::Compute ? 0 : computeH + 1);
+        bars += "<rect x=\"" + num(x) + "\" y=\"" + num(y) + "\" width=\"" + num(std::max(w, 0.3)) +
+                "\" height=\"" + num(lane == TimelineLane::Compute ? computeH : commH) + "\" fill=\"" +
+                std::string(timelineKindColor(kind)) + "\"><title>" + escapeHtml(tip) + "</title></rect>\n";
+    };
+    // Per lane (compute, communication): the block being gathered, and the merged block waiting to be drawn,
+    // which the next one joins when it follows without a gap with the same mix of kinds.
+    TimelineBlock open[2], merged[2];
+    auto emit = [&](TimelineBlock& m) {
+        const double total = m.total();
+        if (m.events > 0 && total > 0) {
+            const bool compute = m.lane == TimelineLane::Compute;
+            const double laneH = compute ? computeH : commH;
+            double y = top + rankH * m.rank + (compute ? 0 : computeH + 1);
+            bars += "<g><title>" + escapeHtml(timelineBlockTip(m)) + "</title>";
+            for (int k = 0; k <= static_cast<int>(TimelineKind::Idle); ++k) {
+                const double h = laneH * m.seconds[k] / total;
+                if (!(h > 0))
+                    continue;
+                present[k] = true;
+                bars += "<rect x=\"" + num(m.x0) + "\" y=\"" + num(y) + "\" width=\"" +
+                        num(std::max(m.x1 - m.x0, 0.3)) + "\" height=\"" + num(h) + "\" fill=\"" +
+                        std::string(timelineKindColor(static_cast<TimelineKind>(k))) + "\"/>";
+                y += h;
+            }
+            bars += "</g>\n";
+        }
+        m = TimelineBlock{};
+    };
+    auto flush = [&](TimelineBlock& b) {
+        TimelineBlock& m = merged[&b == &open[0] ? 0 : 1];
+        if (b.events == 1 && b.only) {
+            emit(m);
+            if (b.only->seconds * scale >= 0.05) // narrower than a twentieth of a pixel: nothing to see
+                draw(b.rank, b.lane, b.x0, b.x1 - b.x0, b.only->kind, timelineEventTip(tl, *b.only));
+        } else if (b.events > 1) {
+            if (m.events > 0 && m.mix() == b.mix() && b.x0 - m.x1 <= kTimelineMergeGapPixels)
+                m.absorb(b);
+            else {
+                emit(m);
+                m = b;
+            }
+        }
+        b = TimelineBlock{};
+    };
+    int rank = tl.events.empty() ? 0 : tl.events.front().rank;
     for (const TimelineEvent& e : tl.events) {
-        const double w = e.seconds * scale;
-        if (w < 0.05) // narrower than a twentieth of a pixel: nothing to see
-            continue;
-        present[static_cast<int>(e.kind)] = true;
-        const double y = top + rankH * e.rank + (e.lane == TimelineLane::Compute ? 0 : computeH + 1);
-        const std::string tip =
-            std::string(timelineKindTitle(e.kind)) +
-            (e.microBatch >= 0 ? ", micro batch " + std::to_string(e.microBatch) : "") +
-            (e.chunk >= 0 && tl.virtualStages > 1 ? ", chunk " + std::to_string(e.chunk) : "") + ": " +
-            fmt::fixed(e.seconds * 1e3, 3) + " ms";
-        bars += "<rect x=\"" + num(left + e.startSeconds * scale) + "\" y=\"" + num(y) + "\" width=\"" +
-                num(std::max(w, 0.3)) + "\" height=\"" +
-                num(e.lane == TimelineLane::Compute ? computeH : commH) + "\" fill=\"" +
-                std::string(timelineKindColor(e.kind)) + "\"><title>" + escapeHtml(tip) + "</title></rect>\n";
+        if (e.rank != rank) { // blocks never span ranks
+            flush(open[0]);
+            flush(open[1]);
+            emit(merged[0]);
+            emit(merged[1]);
+            rank = e.rank;
+        }
+        TimelineBlock& b = open[e.lane == TimelineLane::Compute ? 0 : 1];
+        const double x0 = left + e.startSeconds * scale, w = e.seconds * scale;
+        if (b.events > 0 && (w >= kTimelineMergeBelowPixels || x0 - b.x1 > kTimelineMergeGapPixels ||
+                             b.x1 - b.x0 >= kTimelineMergeBelowPixels))
+            flush(b);
+        b.rank = e.rank;
+        b.lane = e.lane;
+        b.add(e, x0, x0 + w);
+        if (w >= kTimelineMergeBelowPixels)
+            flush(b);
     }
+    flush(open[0]);
+    flush(open[1]);
+    emit(merged[0]);
+    emit(merged[1]);
     // The legend: the kinds drawn, in the enum's order, wrapped to the width.
     std::string legend;
     double lx = left, ly = axisY + 46;

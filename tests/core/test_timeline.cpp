@@ -294,6 +294,46 @@ LP_TEST(timeline_summary_names_the_schedule_and_the_bubble) {
         std::string("PP 4, 8 micro batches, GPipe. Step 33.500 s, bubble 9.000 s (26.9 % of the step)"));
 }
 
+// The picture draws every event two pixels wide or more alone; narrower neighbours become blocks split by
+// their kinds' shares, so a long accumulation stays a small picture and still shows what its ranks do.
+LP_TEST(svg_draws_wide_events_alone_and_merges_slivers_into_blocks) {
+    auto count = [](const std::string& text, const std::string& what) {
+        std::size_t n = 0;
+        for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
+            ++n;
+        return n;
+    };
+    const int width = 760;
+    const double plotW = width - 90 - 16; // the picture's margins
+    // The worked example: 16 micro batches, every forward wide enough to be drawn (and pointed at) alone.
+    const Scenario few = defaultScenario();
+    const Timeline small = buildTimeline(few, evaluate(few));
+    const std::string smallSvg = timelineChartSvg(small, width).svg;
+    std::size_t wideForwards = 0;
+    for (const TimelineEvent& e : small.events)
+        wideForwards += e.kind == TimelineKind::Forward && e.microBatch >= 0 &&
+                        e.seconds / small.makespanSeconds * plotW >= 2.0;
+    LP_CHECK(wideForwards >= 16u * 4u - 4u);
+    LP_CHECK_EQ(count(smallSvg, "<title>Forward, micro batch "), wideForwards);
+    // 512 micro batches on 8 ranks: thousands of events, each a fraction of a pixel.
+    Scenario many = few;
+    many.layout.pp = 8;
+    many.layout.dp = 1;
+    many.layout.accumulation = 512;
+    const Plan plan = evaluate(many);
+    LP_CHECK(plan.valid);
+    const Timeline tl = buildTimeline(many, plan);
+    LP_CHECK(tl.events.size() > 10000u);
+    const std::string svg = timelineChartSvg(tl, width).svg;
+    const std::size_t rects = count(svg, "<rect");
+    LP_CHECK(rects < tl.events.size() / 10);
+    LP_CHECK(svg.size() < 300000u);
+    LP_CHECK(count(svg, " events, micro batches ") > 0u); // merged blocks say what they hold
+    // Blocks are split by share, so forward and backward both show on every rank's compute lane.
+    LP_CHECK(count(svg, "fill=\"" + std::string(timelineKindColor(TimelineKind::Forward)) + "\"") >= 8u);
+    LP_CHECK(count(svg, "fill=\"" + std::string(timelineKindColor(TimelineKind::Backward)) + "\"") >= 8u);
+}
+
 LP_TEST(chrome_trace_csv_and_svg_carry_every_event) {
     const Scenario s = piped("llama3.1-70b", 4, 2, 8, PipelineSchedule::OneFOneB);
     const Plan p = evaluate(s);
