@@ -1,6 +1,7 @@
 // The Timeline tab: one lane per pipeline rank at 1280x720, following the document's layout live, hover
 // naming the event's micro batch and explaining it, zoom and pan changing the visible span, a second
-// layout compared in the same time scale, and only the visible events painted at pp 64.
+// layout compared in the same time scale, and only the visible events painted at pp 64, the text measured
+// once per size and heading.
 #include "GuiTestSupport.h"
 #include "WindowTestSupport.h"
 #include "core/estimate/Evaluate.h"
@@ -291,6 +292,18 @@ private slots:
         const int zoomed = lanes.paintedEvents();
         QVERIFY(zoomed > 0);
         QVERIFY(zoomed < static_cast<int>(big.events.size()) / 5);
+        // The text is measured once per size, font and heading, not for each of the thousands of events a
+        // paint places (that took seconds a paint with a wrapped heading); a new width measures it again.
+        const int measured = lanes.metricsMeasured();
+        QVERIFY(!lanes.grab().isNull());
+        QCOMPARE(lanes.metricsMeasured(), measured);
+        lanes.resize(600, lanes.height());
+        QCOMPARE(lanes.computeLaneRect(0).width(), plotWidth - 200);
+        QCOMPARE(lanes.metricsMeasured(), measured + 1);
+        lanes.setTimeline(big,
+                          QStringLiteral("pp 64, a heading long enough to wrap. Step 1 s, bubble 0.5 s"));
+        QVERIFY(!lanes.grab().isNull());
+        QCOMPARE(lanes.metricsMeasured(), measured + 2);
         // A hand-built forward still names its micro batch.
         const auto forward = firstEvent(lanes, core::TimelineKind::Forward, 3);
         QVERIFY(forward);

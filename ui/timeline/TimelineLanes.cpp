@@ -70,6 +70,9 @@ void TimelineLanes::indexEvents() {
 }
 
 TimelineLanes::Metrics TimelineLanes::metrics() const {
+    MetricsKey key{width(), font(), m_heading, laneCount()};
+    if (m_metrics && key == m_metricsKey)
+        return *m_metrics;
     const int line = fontMetrics().height();
     Metrics m;
     m.heading = headingHeight() + line / 3;
@@ -79,13 +82,17 @@ TimelineLanes::Metrics TimelineLanes::metrics() const {
     m.inFlight = std::max(14, line);
     m.gap = line / 2;
     m.axis = line * 2 + 8;
+    m.right = fontMetrics().horizontalAdvance(QStringLiteral("000 ms"));
+    m.digits = fontMetrics().horizontalAdvance(QStringLiteral("000"));
+    m_metrics = m;
+    m_metricsKey = std::move(key);
+    ++m_metricsMeasured;
     return m;
 }
 
 QRect TimelineLanes::plotRect() const {
     const Metrics m = metrics();
-    const int right = fontMetrics().horizontalAdvance(QStringLiteral("000 ms"));
-    return QRect(m.labels, m.heading, std::max(10, width() - m.labels - right),
+    return QRect(m.labels, m.heading, std::max(10, width() - m.labels - m.right),
                  m.rankHeight() * std::max(1, laneCount()));
 }
 
@@ -191,6 +198,7 @@ void TimelineLanes::paintRank(QPainter& p, int rank) {
     int lastX[2] = {-1,
                     -1}; // per lane: the last pixel column painted, so sub-pixel events paint once per pixel
     const QColor bubble = timelineColor(core::TimelineKind::Idle);
+    const int digits = metrics().digits;
     for (auto it = first; it != events.begin() + static_cast<std::ptrdiff_t>(range.end); ++it) {
         const core::TimelineEvent& e = *it;
         if (e.startSeconds > m_scale->end())
@@ -218,8 +226,7 @@ void TimelineLanes::paintRank(QPainter& p, int rank) {
         p.fillRect(box, timelineColor(e.kind));
         if (box.width() > 3 && compute)
             p.fillRect(QRect(box.right(), box.top(), 1, box.height()), palette().color(QPalette::Base));
-        if (box.width() > fontMetrics().horizontalAdvance(QStringLiteral("000")) && e.microBatch >= 0 &&
-            compute) {
+        if (box.width() > digits && e.microBatch >= 0 && compute) {
             p.setPen(e.kind == core::TimelineKind::Forward ? Qt::black : Qt::white);
             p.drawText(box, Qt::AlignCenter, QString::number(e.microBatch + 1));
         }

@@ -6,6 +6,7 @@
 // is and previews its explanation; a click explains it; a drag pans, the wheel zooms about the pointer.
 #include "core/estimate/Timeline.h"
 
+#include <QFont>
 #include <QString>
 #include <QWidget>
 
@@ -30,6 +31,8 @@ public:
     int laneCount() const { return static_cast<int>(m_timeline.ranks.size()); }
     // Events painted by the last paint (for tests: zooming in paints fewer).
     int paintedEvents() const { return m_painted; }
+    // Times the layout's text was measured (for tests: once per size, font and heading, not per event).
+    int metricsMeasured() const { return m_metricsMeasured; }
 
     // Where things are, in this widget's coordinates (for tests and the tour).
     QRect computeLaneRect(int rank) const;
@@ -66,7 +69,18 @@ private:
         int inFlight = 0;
         int gap = 0;
         int axis = 0;
+        int right = 0;  // the column right of the plot ("000 ms")
+        int digits = 0; // three digits: an event wider than this shows its micro batch
         int rankHeight() const { return compute + communication + inFlight + gap; }
+    };
+    // What the metrics were measured for: they lay out text (the wrapped heading), far too slow to repeat
+    // for each of the thousands of events a paint places.
+    struct MetricsKey {
+        int width = -1;
+        QFont font;
+        QString heading;
+        int lanes = -1;
+        bool operator==(const MetricsKey&) const = default;
     };
     struct RankEvents {
         std::size_t begin = 0;
@@ -95,6 +109,9 @@ private:
     double m_dragStart = 0;
     bool m_dragged = false;
     QString m_previewKey;
+    mutable std::optional<Metrics> m_metrics;
+    mutable MetricsKey m_metricsKey;
+    mutable int m_metricsMeasured = 0;
 };
 
 } // namespace lp::ui
