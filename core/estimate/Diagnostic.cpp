@@ -135,9 +135,10 @@ std::string message(const diagnostic::PipelineBubble& f, double ms) {
                           "(ZB-H1: (p-1)(T_F + T_B - T_W) over v, {:.1f}% of the bubble-free pipeline time, "
                           "with {} micro batches).",
                           100.0 * f.shareOfStep, ms, 100.0 * f.bubbleFraction, f.microBatches);
-    return lp::format("The pipeline bubble is {:.1f}% of the step: {:.1f} ms per step with idle GPUs "
-                      "((p-1)/(v*m) = {:.1f}% of the bubble-free pipeline time, with {} micro batches).",
-                      100.0 * f.shareOfStep, ms, 100.0 * f.bubbleFraction, f.microBatches);
+    return lp::format(
+        "The pipeline bubble is {:.1f}% of the step: {:.1f} ms per step with idle GPUs "
+        "({:.1f}% of the bubble-free pipeline time: {} micro batches through the slowest stage).",
+        100.0 * f.shareOfStep, ms, 100.0 * f.bubbleFraction, f.microBatches);
 }
 std::string message(const diagnostic::LoaderNotPrefetching&, double ms) {
     return lp::format(

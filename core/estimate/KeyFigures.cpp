@@ -181,10 +181,9 @@ double bubbleShareOfStep(const TimeBreakdown& t) {
 }
 
 std::string bubbleText(const TimeBreakdown& t) {
-    const char* formula =
-        t.schedule == PipelineSchedule::ZeroBubbleH1 ? "(p-1)/(v x m) x (1 - 2 T_W / t_mb)" : "(p-1)/(v x m)";
-    return fmt::percent(bubbleShareOfStep(t)) + " of the step; " + formula + " = " +
-           fmt::percent(t.bubbleFraction) + " of the bubble-free pipeline time";
+    return fmt::percent(bubbleShareOfStep(t)) +
+           " of the step; bubble / (m x slowest stage) = " + fmt::percent(t.bubbleFraction) +
+           " of the bubble-free pipeline time";
 }
 
 std::vector<KeyFigure> fp8Figures(const Scenario& s, const Plan& p, MemoryUnit unit, bool stale) {

@@ -103,7 +103,10 @@ struct Intermediates {
     double flopsPerTokenHardware = 0;
     double attentionFlopsPerToken = 0;
     double microbatchStageSeconds = 0; // one micro batch through one stage (fwd+bwd+recompute+TP)
-    double microbatches = 0;           // m
+    // One micro batch through every other pipeline rank, summed: the fill and drain the slowest rank waits
+    // for, (p - 1) x microbatchStageSeconds when the stages are even.
+    double otherStagesSeconds = 0;
+    double microbatches = 0; // m
     // One micro batch on the slowest stage (all its layers, GPU compute only: no recompute, no
     // communication): the forward, the backward, and the backward's weight-gradient GEMMs (W, half its GEMM
     // FLOPs) that a zero-bubble schedule defers into the bubble (docs/estimation.md, "Pipeline bubble").

@@ -500,13 +500,14 @@ LP_TEST(groups_over_the_nvlink_domain_say_which_group_and_what_crosses) {
 }
 
 LP_TEST(diagnostics_quote_their_named_figures) {
-    // The share of the step first; the (p-1)/(v*m) ratio named as the bubble over the bubble-free time.
+    // The share of the step first; the ratio named as the bubble over the bubble-free time.
     const Diagnostic bubble =
         makeDiagnostic(Severity::Warning, 0.125, diagnostic::PipelineBubble{0.3, 8, 0.3 / 1.3});
     LP_CHECK(bubble.id == DiagnosticId::PipelineBubble);
     LP_CHECK_EQ(diagnosticMessage(bubble),
                 std::string("The pipeline bubble is 23.1% of the step: 125.0 ms per step with idle GPUs "
-                            "((p-1)/(v*m) = 30.0% of the bubble-free pipeline time, with 8 micro batches)."));
+                            "(30.0% of the bubble-free pipeline time: 8 micro batches through the slowest "
+                            "stage)."));
     const Diagnostic full =
         makeDiagnostic(Severity::Warning, 0,
                        diagnostic::DoesNotFit{2, MemoryComponent::Activations, 90.0 * kGiB, 80.0 * kGiB});

@@ -8,6 +8,9 @@
 #include "core/estimate/Precision.h"
 #include "core/estimate/detail/ExplainCommunication.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace lp::core::detail {
 namespace {
 
@@ -201,23 +204,43 @@ void explainRecompute(ExplanationList& list) {
              kKorthikantiPaper, std::move(recomputeWords));
 }
 
+// The stages' fill and drain as the formulas substitute it: the other ranks' times per micro batch, and,
+// where the stages are uneven, what the textbook (p - 1) x t_mb would have been.
+std::string otherStagesText(const Intermediates& im, int pp) {
+    const double textbook = (pp - 1) * im.microbatchStageSeconds;
+    const bool even = std::abs(im.otherStagesSeconds - textbook) <= 1e-9 * std::max(1.0, textbook);
+    return even ? lp::format("({} - 1) x {}", pp, secs(im.microbatchStageSeconds))
+                : lp::format("{} (the {} other stages; as slow as the slowest, {} x {} = {})",
+                             secs(im.otherStagesSeconds), pp - 1, pp - 1, secs(im.microbatchStageSeconds),
+                             secs(textbook));
+}
+
+// "; even stages: (p - 1)/(v x m) = 18.8%" where the stages are uneven, so the textbook figure is at hand.
+std::string evenStagesFraction(const Intermediates& im, const Layout& l) {
+    const double textbook = (l.pp - 1) * im.microbatchStageSeconds;
+    if (std::abs(im.otherStagesSeconds - textbook) <= 1e-9 * std::max(1.0, textbook))
+        return {};
+    return lp::format("; with even stages (p - 1)/(v x m) = ({} - 1)/({} x {}) = {:.1f}%", l.pp, l.vpp,
+                      l.accumulation, 100.0 * (l.pp - 1) / (static_cast<double>(l.vpp) * l.accumulation));
+}
+
 // The bubble of a schedule other than 1F1B: GPipe's (the same) and ZB-H1's (the weight gradients fill it).
 void explainScheduleBubble(ExplanationList& list) {
     const auto [s, p, t, l, im, o] = inputsOf(list);
     if (o.pipelineSchedule == PipelineSchedule::GPipe) {
-        list.add(
-            "time.bubble", "Pipeline bubble", t.bubbleSeconds, "s", "GPipe: bubble = (p - 1) x t_mb",
-            lp::format("({} - 1) x {} = {}", l.pp, secs(im.microbatchStageSeconds), secs(t.bubbleSeconds)),
-            kHuangPaper,
-            "GPipe runs every micro batch's forward, then every backward: the same bubble as 1F1B, but "
-            "each stage holds all m micro batches' activations at once (1F1B: at most p).");
+        list.add("time.bubble", "Pipeline bubble", t.bubbleSeconds, "s",
+                 "GPipe: bubble = the other stages' t_mb, summed ((p - 1) x t_mb with even stages)",
+                 lp::format("{} = {}", otherStagesText(im, l.pp), secs(t.bubbleSeconds)), kHuangPaper,
+                 "GPipe runs every micro batch's forward, then every backward: the same bubble as 1F1B, but "
+                 "each stage holds all m micro batches' activations at once (1F1B: at most p).");
         return;
     }
     list.add(
         "time.bubble", "Pipeline bubble", t.bubbleSeconds, "s",
-        "ZB-H1: bubble = (p - 1)/v x (t_mb - 2 x t_W)",
-        lp::format("({} - 1)/{} x ({} - 2 x {}) = {}", l.pp, l.vpp, secs(im.microbatchStageSeconds),
-                   secs(im.backwardWeightSeconds), secs(t.bubbleSeconds)),
+        "ZB-H1: bubble = the other stages' t_mb, summed, / v x (1 - 2 x t_W / t_mb) ((p - 1)/v x (t_mb - 2 x "
+        "t_W) with even stages)",
+        lp::format("{}/{} x (1 - 2 x {} / {}) = {}", otherStagesText(im, l.pp), l.vpp,
+                   secs(im.backwardWeightSeconds), secs(im.microbatchStageSeconds), secs(t.bubbleSeconds)),
         kQiPaper,
         "ZB-H1 splits the backward into the input gradient (B), which the previous stage waits for, and "
         "the weight gradient (W, t_W: half the backward's GEMMs), which waits for nothing: deferred W work "
@@ -230,20 +253,21 @@ void explainBubble(ExplanationList& list) {
     if (o.pipelineSchedule != PipelineSchedule::OneFOneB)
         explainScheduleBubble(list);
     else
-        list.add("time.bubble", "Pipeline bubble", t.bubbleSeconds, "s", "bubble = (p - 1)/v x t_mb",
-                 lp::format("({} - 1)/{} x {} = {}", l.pp, l.vpp, secs(im.microbatchStageSeconds),
-                            secs(t.bubbleSeconds)),
+        list.add("time.bubble", "Pipeline bubble", t.bubbleSeconds, "s",
+                 "bubble = the other stages' t_mb, summed, / v ((p - 1)/v x t_mb with even stages)",
+                 lp::format("{}/{} = {}", otherStagesText(im, l.pp), l.vpp, secs(t.bubbleSeconds)),
                  kNarayananPaper,
-                 "While the pipeline fills and drains, some stages wait: more micro batches or interleaving "
-                 "shrink it.");
-    const bool zeroBubble = o.pipelineSchedule == PipelineSchedule::ZeroBubbleH1;
+                 "While the pipeline fills and drains, the slowest stage waits for the others: more micro "
+                 "batches or interleaving shrink it. Where the stages are uneven (the first holds the "
+                 "embedding, the last the output layer and the loss) the others are quicker than the "
+                 "slowest, and the bubble is smaller than (p - 1) of its t_mb.");
     list.add("bubble_fraction", "Bubble fraction", t.bubbleFraction, "fraction",
-             zeroBubble ? "bubble fraction = bubble / (m x t_mb)" : "bubble fraction = (p - 1)/(v x m)",
-             zeroBubble ? lp::format("{} / ({} x {}) = {:.1f}%", secs(t.bubbleSeconds), l.accumulation,
-                                     secs(im.microbatchStageSeconds), 100.0 * t.bubbleFraction)
-                        : lp::format("({} - 1)/({} x {}) = {:.1f}%", l.pp, l.vpp, l.accumulation,
-                                     100.0 * t.bubbleFraction),
-             zeroBubble ? kQiPaper : kNarayananPaper,
+             "bubble fraction = bubble / (m x t_mb) ((p - 1)/(v x m) with even stages, 1F1B)",
+             lp::format("{} / ({} x {}) = {:.1f}%{}", secs(t.bubbleSeconds), l.accumulation,
+                        secs(im.microbatchStageSeconds), 100.0 * t.bubbleFraction,
+                        o.pipelineSchedule == PipelineSchedule::ZeroBubbleH1 ? std::string()
+                                                                             : evenStagesFraction(im, l)),
+             o.pipelineSchedule == PipelineSchedule::ZeroBubbleH1 ? kQiPaper : kNarayananPaper,
              lp::format(
                  "The bubble over the bubble-free pipeline time (m micro batches through the slowest stage), "
                  "not a share of the step: the bubble is {:.1f}% of this step.",

@@ -598,6 +598,7 @@ void computeTime(const EvalContext& x, Plan& plan) {
 
     const StageTimes st = stageTimes(x, c);
     im.microbatchStageSeconds = st.max;
+    im.otherStagesSeconds = st.sum - st.max;
     im.microbatches = x.m;
     im.layersPerStage = x.Ls;
     const double fsdpInPipeline = splitSteadyTime(x, c, st, tb);
