@@ -502,7 +502,7 @@ struct TimelineBlock {
             lastMicroBatch = std::max(lastMicroBatch, e.microBatch);
         }
     }
-    // The next block of the same lane, drawn in the same colour, joins this one.
+    // The next block of the same lane, with the same kinds, joins this one.
     void absorb(const TimelineBlock& next) {
         x1 = std::max(x1, next.x1);
         for (int k = 0; k <= static_cast<int>(TimelineKind::Idle); ++k)
@@ -590,8 +590,10 @@ SvgChart timelineChartSvg(const Timeline& tl, int width) {
             bars += "<g><title>" + escapeHtml(timelineBlockTip(m)) + "</title>";
             for (int k = 0; k <= static_cast<int>(TimelineKind::Idle); ++k) {
                 const double h = laneH * m.seconds[k] / total;
-                if (!(h > 0))
+                if (h < 0.1) { // a tenth of a pixel: nothing to see
+                    y += h;
                     continue;
+                }
                 present[k] = true;
                 bars += "<rect x=\"" + num(m.x0) + "\" y=\"" + num(y) + "\" width=\"" +
                         num(std::max(m.x1 - m.x0, 0.3)) + "\" height=\"" + num(h) + "\" fill=\"" +

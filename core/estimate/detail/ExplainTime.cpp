@@ -204,21 +204,27 @@ void explainRecompute(ExplanationList& list) {
              kKorthikantiPaper, std::move(recomputeWords));
 }
 
+// Whether the other pipeline ranks take as long per micro batch as the slowest: then the bubble is the
+// textbook (p - 1)/v x t_mb. The first rank also holds the embedding and the last the output layer and the
+// loss, so in most plans they do not.
+bool evenStages(const Intermediates& im, int pp) {
+    const double textbook = (pp - 1) * im.microbatchStageSeconds;
+    return std::abs(im.otherStagesSeconds - textbook) <= 1e-9 * std::max(1.0, textbook);
+}
+
 // The stages' fill and drain as the formulas substitute it: the other ranks' times per micro batch, and,
 // where the stages are uneven, what the textbook (p - 1) x t_mb would have been.
 std::string otherStagesText(const Intermediates& im, int pp) {
-    const double textbook = (pp - 1) * im.microbatchStageSeconds;
-    const bool even = std::abs(im.otherStagesSeconds - textbook) <= 1e-9 * std::max(1.0, textbook);
-    return even ? lp::format("({} - 1) x {}", pp, secs(im.microbatchStageSeconds))
-                : lp::format("{} (the {} other stages; as slow as the slowest, {} x {} = {})",
-                             secs(im.otherStagesSeconds), pp - 1, pp - 1, secs(im.microbatchStageSeconds),
-                             secs(textbook));
+    if (evenStages(im, pp))
+        return lp::format("({} - 1) x {}", pp, secs(im.microbatchStageSeconds));
+    return lp::format("{} (the {} other stages; as slow as the slowest, {} x {} = {})",
+                      secs(im.otherStagesSeconds), pp - 1, pp - 1, secs(im.microbatchStageSeconds),
+                      secs((pp - 1) * im.microbatchStageSeconds));
 }
 
-// "; even stages: (p - 1)/(v x m) = 18.8%" where the stages are uneven, so the textbook figure is at hand.
+// "; with even stages (p - 1)/(v x m) = (4 - 1)/(1 x 16) = 18.8%" where the stages are uneven.
 std::string evenStagesFraction(const Intermediates& im, const Layout& l) {
-    const double textbook = (l.pp - 1) * im.microbatchStageSeconds;
-    if (std::abs(im.otherStagesSeconds - textbook) <= 1e-9 * std::max(1.0, textbook))
+    if (evenStages(im, l.pp))
         return {};
     return lp::format("; with even stages (p - 1)/(v x m) = ({} - 1)/({} x {}) = {:.1f}%", l.pp, l.vpp,
                       l.accumulation, 100.0 * (l.pp - 1) / (static_cast<double>(l.vpp) * l.accumulation));
