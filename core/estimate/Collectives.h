@@ -24,9 +24,23 @@ struct Link {
         return busBandwidth(curveRanks > 0 && n > 0 ? bytes * curveRanks / n : bytes);
     }
     double busBandwidth(double messageBytes) const {
-        const double e = efficiency ? efficiency->at(messageBytes) : 1.0;
-        return bandwidth * e * efficiencyScale;
+        return bandwidth * efficiencyAt(messageBytes) * efficiencyScale;
     }
+
+    double efficiencyAt(double messageBytes) const {
+        if (!efficiency)
+            return 1.0;
+        if (efficiency != memo.curve || messageBytes != memo.bytes)
+            memo = {efficiency, messageBytes, efficiency->at(messageBytes)};
+        return memo.efficiency;
+    }
+    // The curve's value at the last message size asked for: a plan asks for the same collective's figure
+    // again for its explanation. Links are made for each plan, never shared between threads.
+    struct Memo {
+        const Curve* curve = nullptr;
+        double bytes = 0, efficiency = 1.0;
+    };
+    mutable Memo memo{};
 };
 
 // The ranks of a two-node nccl-tests run (2 x 8 GPUs), on which network bus-bandwidth curves are measured.

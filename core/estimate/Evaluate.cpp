@@ -285,6 +285,20 @@ void diagnose(const EvalContext& x, Plan& p) {
     diagnoseMemory(p);
 }
 
+// The parameter count depends on the model alone, the same for every layout a search or a slider tries: each
+// thread keeps its last answer (the whole model compared, its name included).
+const ParameterCount& parametersOf(const ModelSpec& m) {
+    thread_local ModelSpec lastModel;
+    thread_local ParameterCount lastCount;
+    thread_local bool counted = false;
+    if (!counted || !(m == lastModel)) {
+        lastCount = countParameters(m);
+        lastModel = m;
+        counted = true;
+    }
+    return lastCount;
+}
+
 } // namespace
 
 std::vector<Diagnostic> checkLayout(const Scenario& s) {
@@ -317,7 +331,7 @@ Plan evaluate(const Scenario& s, const HardwareProfile& profile) {
         std::none_of(p.diagnostics.begin(), p.diagnostics.end(),
                      [](const Diagnostic& d) { return d.id == DiagnosticId::InvalidValue; });
     if (sizesUsable) {
-        p.params = countParameters(s.model);
+        p.params = parametersOf(s.model);
         p.intermediates.bytesPerParamState = detail::stateBytesPerParam(s.training);
         p.trainingStateBytes = p.params.total * p.intermediates.bytesPerParamState;
         p.effectiveBatchSequences = s.layout.effectiveBatch();

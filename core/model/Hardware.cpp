@@ -117,11 +117,12 @@ double Curve::at(double x) const {
     if (x >= points.back().first)
         return points.back().second;
     const std::size_t n = points.size(); // at least 2 here
-    if (logX.size() == n) {
+    if (logX.size() == n && invLogWidth.size() + 1 == n) {
         const double lx = std::log(x);
         std::size_t i = 0; // the interval [i, i + 1] that holds lx
         if (logStep > 0) {
-            const double steps = (lx - logX.front()) / logStep;
+            // An estimate: the loops below settle the interval whatever the rounding.
+            const double steps = (lx - logX.front()) * invLogStep;
             i = std::min(n - 2, static_cast<std::size_t>(std::max(0.0, steps)));
             while (i > 0 && lx < logX[i]) // rounding at a point's own x
                 --i;
@@ -131,7 +132,7 @@ double Curve::at(double x) const {
             i = static_cast<std::size_t>(std::upper_bound(logX.begin(), logX.end(), lx) - logX.begin()) - 1;
             i = std::min(i, n - 2);
         }
-        const double t = (lx - logX[i]) / (logX[i + 1] - logX[i]);
+        const double t = (lx - logX[i]) * invLogWidth[i];
         return points[i].second + t * (points[i + 1].second - points[i].second);
     }
     const auto it =
@@ -146,6 +147,8 @@ double Curve::at(double x) const {
 void Curve::index() {
     logX.clear();
     logStep = 0;
+    invLogStep = 0;
+    invLogWidth.clear();
     if (points.size() < 2)
         return;
     logX.reserve(points.size());
@@ -156,6 +159,10 @@ void Curve::index() {
     for (std::size_t i = 2; even && i < logX.size(); ++i)
         even = std::abs((logX[i] - logX[i - 1]) - step) <= 1e-9 * step;
     logStep = even ? (logX.back() - logX.front()) / static_cast<double>(logX.size() - 1) : 0.0;
+    invLogStep = logStep > 0 ? 1.0 / logStep : 0.0;
+    invLogWidth.reserve(logX.size() - 1);
+    for (std::size_t i = 0; i + 1 < logX.size(); ++i)
+        invLogWidth.push_back(1.0 / (logX[i + 1] - logX[i]));
 }
 
 namespace {

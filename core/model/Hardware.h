@@ -101,15 +101,18 @@ struct Curve {
     std::vector<std::pair<double, double>> points; // sorted by x, x > 0
     double at(double x) const;
     bool empty() const { return points.empty(); }
-    // Stores each point's log(x), and the step where the points are evenly spaced in log(x) (the built-in
-    // curves are), so that at() takes one logarithm and, evenly spaced, finds its interval without a search:
-    // a look-up is on every GEMM and collective of every plan. Called where a profile is made or read; at()
-    // gives the same values without it (two logarithms and a binary search), and ignores a stale index
-    // (a different number of points).
+    // Stores each point's log(x), each interval's inverse width in log(x), and the step where the points are
+    // evenly spaced in log(x) (the built-in curves are), so that at() takes one logarithm and no division
+    // and, evenly spaced, finds its interval without a search: a look-up is on every GEMM and collective of
+    // every plan. Called where a profile is made or read; at() gives the same values without it (to the
+    // last bit or two: two logarithms, a division and a binary search), and ignores a stale index (a
+    // different number of points).
     void index();
     bool operator==(const Curve& o) const { return points == o.points; } // the index follows the points
     std::vector<double> logX;                                            // log(x) of each point, from index()
-    double logStep = 0; // > 0: the points' log(x) are evenly spaced at this step
+    double logStep = 0;              // > 0: the points' log(x) are evenly spaced at this step
+    double invLogStep = 0;           // 1 / logStep: the interval is estimated by a product, not a division
+    std::vector<double> invLogWidth; // 1 / (logX[i + 1] - logX[i]) of each interval, from index()
 };
 
 // What memory-bound and attention kernels achieve, as fractions of the GPU's peaks: a built-in profile

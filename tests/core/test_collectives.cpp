@@ -66,6 +66,29 @@ LP_TEST(an_nvlink_ring_keeps_the_curve_of_its_buffer) {
     LP_CHECK(nv.ringBusBandwidth(2, 64e6) == nv.busBandwidth(64e6));
 }
 
+// A link remembers its curve's value at the last message size (a plan asks for the same collective's figure
+// again for its explanation); what it answers must never be stale: another size, another curve (a copy
+// pointed elsewhere) or another bandwidth or fabric scale gives the fresh figure.
+LP_TEST(a_links_remembered_look_up_is_never_stale) {
+    const Curve curve = networkCurve();
+    Curve flat;
+    flat.points = {{1e3, 0.3}, {1e12, 0.3}};
+    flat.index();
+    Link link{25e9, &curve, 12e-6, kNetworkCurveRanks};
+    const auto fresh = [](const Link& l, double bytes) {
+        return l.bandwidth * l.efficiency->at(bytes) * l.efficiencyScale;
+    };
+    for (double bytes : {4e6, 4e6, 64e6, 4e6, 1e3, 64e6})
+        LP_CHECK_EQ(link.busBandwidth(bytes), fresh(link, bytes));
+    Link other = link; // copies the remembered value of 64e6 on `curve`
+    other.efficiency = &flat;
+    LP_CHECK_EQ(other.busBandwidth(64e6), 0.3 * 25e9);
+    LP_CHECK_EQ(link.busBandwidth(64e6), fresh(link, 64e6));
+    link.bandwidth *= 0.5; // a card shared by two kinds of traffic
+    link.efficiencyScale = 0.8;
+    LP_CHECK_EQ(link.busBandwidth(64e6), fresh(link, 64e6));
+}
+
 // NCCL's tree all-reduce across NVLink domains (its tuning model, src/graph/tuning.cc): hops up and down a
 // chain through each domain's members and a tree across the domains, at 0.46 of the bus bandwidth. The
 // all-reduce takes whichever of ring and tree is faster, as NCCL's tuner does.

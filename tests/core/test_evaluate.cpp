@@ -49,6 +49,23 @@ LP_TEST(bubble_fraction_follows_p_minus_1_over_v_m) {
     LP_CHECK_EQ(single.time.bubbleSeconds, 0.0);
 }
 
+// Each thread keeps the last model's parameter count: a plan of another model, or of the same model changed
+// in one field or renamed, counts afresh, and going back counts the first again.
+LP_TEST(the_kept_parameter_count_follows_the_model) {
+    Scenario a = defaultScenario();
+    Scenario b = a;
+    b.model.layers += 8;
+    Scenario renamed = a;
+    renamed.model.name = "another name";
+    for (const Scenario* s : {&a, &b, &a, &renamed, &b, &a}) {
+        const Plan p = evaluate(*s);
+        LP_CHECK(p.valid);
+        LP_CHECK_EQ(p.params.total, countParameters(s->model).total);
+        LP_CHECK_EQ(p.params.active, countParameters(s->model).active);
+    }
+    LP_CHECK(evaluate(b).params.total > evaluate(a).params.total);
+}
+
 LP_TEST(zero_stages_shard_the_state) {
     Scenario s = withLayout(8, 4, 2, 1, 16);
     s.training.executionStyle = ExecutionStyle::Megatron; // ZeRO-3 re-gathers per micro batch

@@ -98,14 +98,17 @@ LP_TEST(badProfilesAreRejectedWithPathAndReason) {
     LP_CHECK(!missing.has_value() && missing.error()[0].message().find("No such file") != std::string::npos);
 }
 
-// A curve's index (log(x) per point; the step where evenly spaced) changes how at() finds its values, not the
-// values: against the plain look-up on evenly and unevenly spaced curves, at and between the points and past
-// both ends. A profile read from a file is indexed as a built-in one is, and a stale index is ignored.
+// A curve's index (log(x) per point, each interval's inverse width; the step where evenly spaced) changes how
+// at() finds its values, not the values (beyond the last bit or two): against the plain look-up on evenly and
+// unevenly spaced curves, at and between the points and past both ends. A profile read from a file is indexed
+// as a built-in one is, and a stale index is ignored.
 LP_TEST(indexedCurvesLookUpWhatPlainOnesDo) {
     Curve uneven;
     uneven.points = {{1e3, 0.05}, {2.5e4, 0.2}, {1e6, 0.45}, {3e6, 0.5}, {8e9, 0.8}};
     const Curve& even = findGpuPreset("h100-sxm-80gb")->profile.gemmEfficiency;
     LP_CHECK(even.logStep > 0 && even.logX.size() == even.points.size());
+    LP_CHECK(even.invLogWidth.size() + 1 == even.points.size() &&
+             std::abs(even.invLogStep * even.logStep - 1.0) < 1e-15);
     for (const Curve* indexed : std::initializer_list<const Curve*>{&uneven, &even}) {
         Curve plain;
         plain.points = indexed->points;
