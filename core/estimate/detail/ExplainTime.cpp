@@ -212,12 +212,20 @@ bool evenStages(const Intermediates& im, int pp) {
     return std::abs(im.otherStagesSeconds - textbook) <= 1e-9 * std::max(1.0, textbook);
 }
 
-// The stages' fill and drain as the formulas substitute it: the other ranks' times per micro batch, and,
-// where the stages are uneven, what the textbook (p - 1) x t_mb would have been.
+// The stages' fill and drain as the formulas substitute it: (p - 1) x t_mb where the stages are even, else
+// the other ranks' times per micro batch, summed.
 std::string otherStagesText(const Intermediates& im, int pp) {
     if (evenStages(im, pp))
         return lp::format("({} - 1) x {}", pp, secs(im.microbatchStageSeconds));
-    return lp::format("{} (the {} other stages; as slow as the slowest, {} x {} = {})",
+    return secs(im.otherStagesSeconds);
+}
+
+// "; 735.18 ms is the 3 other stages' t_mb summed (even stages: 3 x 248.08 ms = 744.24 ms)" where the stages
+// are uneven: what the substituted sum is, beside the textbook's (p - 1) x t_mb.
+std::string otherStagesNote(const Intermediates& im, int pp) {
+    if (evenStages(im, pp))
+        return {};
+    return lp::format("; {} is the {} other stages' t_mb summed (even stages: {} x {} = {})",
                       secs(im.otherStagesSeconds), pp - 1, pp - 1, secs(im.microbatchStageSeconds),
                       secs((pp - 1) * im.microbatchStageSeconds));
 }
@@ -236,7 +244,9 @@ void explainScheduleBubble(ExplanationList& list) {
     if (o.pipelineSchedule == PipelineSchedule::GPipe) {
         list.add("time.bubble", "Pipeline bubble", t.bubbleSeconds, "s",
                  "GPipe: bubble = the other stages' t_mb, summed ((p - 1) x t_mb with even stages)",
-                 lp::format("{} = {}", otherStagesText(im, l.pp), secs(t.bubbleSeconds)), kHuangPaper,
+                 lp::format("{} = {}{}", otherStagesText(im, l.pp), secs(t.bubbleSeconds),
+                            otherStagesNote(im, l.pp)),
+                 kHuangPaper,
                  "GPipe runs every micro batch's forward, then every backward: the same bubble as 1F1B, but "
                  "each stage holds all m micro batches' activations at once (1F1B: at most p).");
         return;
@@ -245,8 +255,9 @@ void explainScheduleBubble(ExplanationList& list) {
         "time.bubble", "Pipeline bubble", t.bubbleSeconds, "s",
         "ZB-H1: bubble = the other stages' t_mb, summed, / v x (1 - 2 x t_W / t_mb) ((p - 1)/v x (t_mb - 2 x "
         "t_W) with even stages)",
-        lp::format("{}/{} x (1 - 2 x {} / {}) = {}", otherStagesText(im, l.pp), l.vpp,
-                   secs(im.backwardWeightSeconds), secs(im.microbatchStageSeconds), secs(t.bubbleSeconds)),
+        lp::format("{}/{} x (1 - 2 x {} / {}) = {}{}", otherStagesText(im, l.pp), l.vpp,
+                   secs(im.backwardWeightSeconds), secs(im.microbatchStageSeconds), secs(t.bubbleSeconds),
+                   otherStagesNote(im, l.pp)),
         kQiPaper,
         "ZB-H1 splits the backward into the input gradient (B), which the previous stage waits for, and "
         "the weight gradient (W, t_W: half the backward's GEMMs), which waits for nothing: deferred W work "
@@ -261,7 +272,8 @@ void explainBubble(ExplanationList& list) {
     else
         list.add("time.bubble", "Pipeline bubble", t.bubbleSeconds, "s",
                  "bubble = the other stages' t_mb, summed, / v ((p - 1)/v x t_mb with even stages)",
-                 lp::format("{}/{} = {}", otherStagesText(im, l.pp), l.vpp, secs(t.bubbleSeconds)),
+                 lp::format("{}/{} = {}{}", otherStagesText(im, l.pp), l.vpp, secs(t.bubbleSeconds),
+                            otherStagesNote(im, l.pp)),
                  kNarayananPaper,
                  "While the pipeline fills and drains, the slowest stage waits for the others: more micro "
                  "batches or interleaving shrink it. Where the stages are uneven (the first holds the "
