@@ -121,9 +121,18 @@ Standing standing(const std::vector<const Plan*>& plans, ComparedFigure f, std::
         return Standing::None;
     if (std::any_of(plans.begin(), plans.end(), [](const Plan* p) { return !p->valid; }))
         return Standing::None;
-    double lo = comparedValue(*plans.front(), f);
+    // A layout that does not fit cannot run: its speed and cost are ranked against nothing, and the layouts
+    // that fit are ranked among themselves. Its memory and diagnostics are ranked with the others'.
+    const bool needsFit =
+        f != ComparedFigure::WorstMemory && f != ComparedFigure::Headroom && f != ComparedFigure::Diagnostics;
+    const auto ranked = [needsFit](const Plan* p) { return !needsFit || p->memory.fits; };
+    if (!ranked(plans[index]) || std::count_if(plans.begin(), plans.end(), ranked) < 2)
+        return Standing::None;
+    double lo = comparedValue(*plans[index], f);
     double hi = lo;
     for (const Plan* p : plans) {
+        if (!ranked(p))
+            continue;
         lo = std::min(lo, comparedValue(*p, f));
         hi = std::max(hi, comparedValue(*p, f));
     }

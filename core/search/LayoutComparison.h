@@ -43,7 +43,8 @@ double comparedValue(const Plan& p, ComparedFigure f);
 
 enum class Standing { None, Best, Worst };
 // Where plans[index] stands on `f`: the best or the worst value of a ranked figure where every plan is
-// valid and the values differ by more than 0.5% (less is not worth a colour).
+// valid and the values differ by more than 0.5% (less is not worth a colour). Speed and cost are ranked
+// among the plans that fit their GPUs' memory only (one that does not cannot run): None for the others.
 Standing standing(const std::vector<const Plan*>& plans, ComparedFigure f, std::size_t index);
 
 // What counts against a layout: its warnings and errors as shown (a plan that does not fit among them), in

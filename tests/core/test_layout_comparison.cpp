@@ -60,6 +60,23 @@ LP_TEST(bestAndWorstOfThePinnedPlans) {
     LP_CHECK(standing({&a, &close}, ComparedFigure::Mfu, 1) == Standing::None);
     close.mfu = a.mfu * 1.01;
     LP_CHECK(standing({&a, &close}, ComparedFigure::Mfu, 1) == Standing::Best);
+    // A layout that does not fit is never the fastest or the cheapest: speed and cost are ranked among the
+    // layouts that fit, its memory and diagnostics with everyone's.
+    Scenario tight = defaultScenario();
+    tight.layout.tp = 4;
+    tight.layout.dp = 4;
+    const Plan over = evaluate(tight);
+    LP_CHECK(!over.memory.fits && over.mfu > a.mfu && over.tokensPerSecond > a.tokensPerSecond);
+    const std::vector<const Plan*> withOver{&a, &b, &over};
+    for (ComparedFigure f :
+         {ComparedFigure::Mfu, ComparedFigure::TokensPerSecond, ComparedFigure::TrainingTime,
+          ComparedFigure::GpuHours, ComparedFigure::StepTime})
+        LP_CHECK(standing(withOver, f, 2) == Standing::None);
+    LP_CHECK(standing(withOver, ComparedFigure::Mfu, a.mfu > b.mfu ? 0 : 1) == Standing::Best);
+    LP_CHECK(standing(withOver, ComparedFigure::WorstMemory, 2) == Standing::Worst);
+    LP_CHECK(standing(withOver, ComparedFigure::Headroom, 2) == Standing::Worst);
+    LP_CHECK(standing(withOver, ComparedFigure::Diagnostics, 2) == Standing::Worst);
+    LP_CHECK(standing({&a, &over}, ComparedFigure::Mfu, 0) == Standing::None); // one layout that fits
     // Nor where a plan is invalid.
     Plan invalid = b;
     invalid.valid = false;
