@@ -163,6 +163,9 @@ private slots:
         QCOMPARE(cell(view, core::ComparedFigure::Batch, 1), QStringLiteral("1 × 16 × DP 2 = 32"));
         QVERIFY(!cell(view, core::ComparedFigure::Diagnostics, 0).isEmpty());
         QCOMPARE(view.memoryCategories().size(), 2);
+        // Letter and value on two lines, the unit in the axis title: short enough not to be cut.
+        QCOMPARE(view.memoryCategories().at(1),
+                 QStringLiteral("B<br>") + ui::formatNumber(pb.memory.worstTotalBytes() / core::kGiB, 1));
         QCOMPARE(view.timeCategories().size(), 2);
         const QBarSet* weights = view.memoryBarSet(core::MemoryComponent::Weights);
         QCOMPARE(weights->count(), 2);

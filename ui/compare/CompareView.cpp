@@ -95,7 +95,8 @@ QLayout* CompareView::buildHeader() {
     titleFont.setPointSizeF(titleFont.pointSizeF() * 1.1);
     title->setFont(titleFont);
     auto* hint = new QLabel(tr("Pin two to four layouts, from the planner or from Explore (Pin). Bold green: "
-                               "best; red: worst; tinted: differs from A."),
+                               "best; red: worst (speed and cost among the layouts that fit); tinted: "
+                               "differs from A."),
                             this);
     hint->setWordWrap(true);
     m_pinCurrent = new QPushButton(tr("Pin &current layout"), this);
@@ -481,8 +482,11 @@ void CompareView::rebuildMemory() {
     double top = 0;
     for (int i = 0; i < n; ++i) {
         const core::Plan& plan = m_pinned[static_cast<std::size_t>(i)].plan;
-        categories << tr("%1: %2").arg(CompareModel::letter(i),
-                                       formatBytes(plan.memory.worstTotalBytes(), m_unit));
+        // Two lines, the unit in the axis title ("A", "48.7"): four pins' "A: 48.7 GiB" were cut to
+        // "A: 48...".
+        categories << tr("%1<br>%2")
+                          .arg(CompareModel::letter(i),
+                               formatNumber(plan.memory.worstTotalBytes() / unit, 1));
         top = std::max({top, plan.memory.worstTotalBytes() / unit, plan.memory.capacityBytes / unit});
     }
     for (core::MemoryComponent c : kMemoryComponents) {
