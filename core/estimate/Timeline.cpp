@@ -489,7 +489,8 @@ std::string timelineSummary(const Timeline& tl) {
     return "PP " + std::to_string(tl.pipelineRanks) + ", " + std::to_string(tl.microBatches) +
            " micro batch" + (tl.microBatches == 1 ? "" : "es") + ", " +
            scheduleTitle(tl.schedule, tl.virtualStages) + ". Step " + fmt::duration(tl.makespanSeconds) +
-           ", bubble " + fmt::duration(tl.bubbleSeconds) + " (" + fmt::percent(bubbleShare) + " of the step)";
+           ", bubble " + fmt::duration(tl.bubbleSeconds) + " (" + fmt::percent(bubbleShare) +
+           " of the step)" + (tl.fits ? "" : ". The layout does not fit its GPUs' memory: it could not run");
 }
 
 std::string_view toString(TimelineKind kind) {
@@ -537,6 +538,7 @@ Timeline buildTimeline(const Scenario& scenario, const Plan& plan) {
     tl.pipelineSeconds = pt.seconds;
     tl.bubbleSeconds = plan.time.bubbleSeconds;
     tl.makespanSeconds = plan.time.stepSeconds;
+    tl.fits = plan.memory.fits;
     if (pt.stages.empty())
         return tl;
 

@@ -65,6 +65,7 @@ struct Timeline {
     double pipelineSeconds = 0; // first forward to last backward (the plan's m x slowest stage + bubble)
     double bubbleSeconds = 0;   // the plan's bubble: idle of the slowest rank inside the pipeline phase
     double makespanSeconds = 0; // first forward to the end of the optimizer step: the plan's step time
+    bool fits = true;           // the plan fits its GPUs' memory: a run that could start
 };
 
 std::string_view toString(TimelineKind kind); // "forward", "backward", ... (trace and CSV names)

@@ -78,6 +78,7 @@ Scenario piped(const char* model, int pp, int vpp, int m, PipelineSchedule sched
 Plan evenPlan(int p, int v, int m) {
     Plan plan;
     plan.valid = true;
+    plan.memory.fits = true;
     plan.layout.pp = p;
     plan.layout.vpp = v;
     plan.intermediates.microbatches = m;
@@ -292,6 +293,17 @@ LP_TEST(timeline_summary_names_the_schedule_and_the_bubble) {
     LP_CHECK_EQ(
         timelineSummary(tl),
         std::string("PP 4, 8 micro batches, GPipe. Step 33.500 s, bubble 9.000 s (26.9 % of the step)"));
+    // A layout that does not fit is still drawn, and its summary says it could not run.
+    Scenario tight = defaultScenario();
+    tight.layout.tp = 1;
+    tight.layout.dp = 16;
+    const Plan over = evaluate(tight);
+    LP_CHECK(over.valid && !over.memory.fits);
+    const Timeline overTimeline = buildTimeline(tight, over);
+    LP_CHECK(!overTimeline.fits && !overTimeline.events.empty());
+    LP_CHECK(timelineSummary(overTimeline)
+                 .ends_with("of the step). The layout does not fit its GPUs' memory: it could not run"));
+    LP_CHECK(buildTimeline(defaultScenario(), evaluate(defaultScenario())).fits);
 }
 
 // The picture draws every event two pixels wide or more alone; narrower neighbours become blocks split by
