@@ -93,6 +93,23 @@ std::optional<ReportFormat> reportFormatForPath(std::string_view path) {
     return parseReportFormat(path.substr(dot + 1));
 }
 
+std::string reportFileStem(const Scenario& s) {
+    const Layout& l = s.layout;
+    std::string stem = scenarioName(s) + " TP" + std::to_string(l.tp) + " PP" + std::to_string(l.pp);
+    if (l.vpp > 1)
+        stem += " VPP" + std::to_string(l.vpp);
+    if (l.cp > 1)
+        stem += " CP" + std::to_string(l.cp);
+    stem += " DP" + std::to_string(l.dp);
+    if (l.ep > 1)
+        stem += " EP" + std::to_string(l.ep);
+    for (char& c : stem)
+        if (static_cast<unsigned char>(c) < 0x20 ||
+            std::string_view("/\\:*?\"<>|").find(c) != std::string_view::npos)
+            c = '-';
+    return stem;
+}
+
 std::string utcTimestampNow() {
     std::time_t t = 0;
     bool fromEnv = false;

@@ -25,6 +25,11 @@ std::string_view toString(ReportFormat f);                         // "html", "m
 std::optional<ReportFormat> parseReportFormat(std::string_view s); // also "markdown", "htm"
 // From a file name's extension (.html/.htm, .md/.markdown, .json, .pdf); nullopt otherwise.
 std::optional<ReportFormat> reportFormatForPath(std::string_view path);
+// The name a report's file is offered under, without extension: the scenario's name and its layout, so that
+// reports of two layouts do not take each other's name ("Llama-2-70B-class on 64 H100 (seed example) TP8 PP4
+// DP2"; CP, EP and virtual stages where above 1). Characters that a file name cannot hold on some system
+// (/ \ : * ? " < > |, control characters) become "-".
+std::string reportFileStem(const Scenario& s);
 
 // How far measured runs like this one ran from their plans (core/measured/TrustBand.h, which this folder does
 // not use: the caller words it): the step time and MFU ranges ("4.66–5.35 s", "34.4–39.5 %"; empty without a

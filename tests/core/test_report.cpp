@@ -489,6 +489,22 @@ LP_TEST(time_chart_leaves_out_zero_components) {
     LP_CHECK_NEAR(sum, p.time.stepSeconds, 1e-9); // the rows add up to the step
 }
 
+// A report is offered under the scenario's name and its layout: two layouts' reports do not share a name, and
+// a name the user typed with characters no file name may hold still gives one.
+LP_TEST(a_reports_file_name_holds_the_scenario_and_its_layout) {
+    Scenario s = defaultScenario();
+    LP_CHECK_EQ(reportFileStem(s), std::string("Llama-2-70B-class on 64 H100 (seed example) TP8 PP4 DP2"));
+    s.layout.tp = 4;
+    s.layout.dp = 4;
+    LP_CHECK(reportFileStem(s) != reportFileStem(defaultScenario()));
+    s.layout.vpp = 2;
+    s.layout.cp = 2;
+    s.layout.dp = 2;
+    s.layout.ep = 2;
+    setScenarioName(s, "MoE/dense: \"A|B\" <v2>?*\\x");
+    LP_CHECK_EQ(reportFileStem(s), std::string("MoE-dense- -A-B- -v2----x TP4 PP4 VPP2 CP2 DP2 EP2"));
+}
+
 LP_TEST(formats_timestamps_and_reproducible_dates) {
     LP_CHECK(parseReportFormat("HTML") == ReportFormat::Html);
     LP_CHECK(parseReportFormat("markdown") == ReportFormat::Markdown);

@@ -4,6 +4,7 @@
 #include "WindowTestSupport.h"
 #include "core/io/HfImport.h"
 #include "core/io/Presets.h"
+#include "core/report/Report.h"
 #include "core/search/LayoutSteps.h"
 #include "ui/scenario/LayoutSliders.h"
 #include "ui/scenario/ScenarioPanel.h"
@@ -175,8 +176,11 @@ private slots:
         // Typed "plan.html" with PDF chosen: a PDF named plan.pdf.
         m_prompter->exportFiles = {{m_dir.filePath(QStringLiteral("plan.html")), 0}};
         exportReport->trigger();
-        QCOMPARE(m_prompter->asked.last(), QStringLiteral("export:%1 as PDF (*.pdf)")
-                                               .arg(m_dir.filePath(QStringLiteral("layout-report.pdf"))));
+        QCOMPARE(m_prompter->asked.last(),
+                 QStringLiteral("export:%1 as PDF (*.pdf)")
+                     .arg(m_dir.filePath(
+                         QString::fromStdString(core::reportFileStem(m_window->document()->scenario())) +
+                         QStringLiteral(".pdf"))));
         QFile pdf(m_dir.filePath(QStringLiteral("plan.pdf")));
         QVERIFY(pdf.open(QIODevice::ReadOnly));
         QVERIFY(pdf.read(5).startsWith("%PDF"));

@@ -72,9 +72,10 @@ private:
 void writeReport(MainWindow& w) {
     const QStringList filters = ReportWriter::fileFilters();
     int chosen = 0; // PDF
-    const QString suggested = QDir(w.settings()->lastDirectory())
-                                  .filePath(QStringLiteral("layout-report.") +
-                                            qs(core::toString(ReportWriter::dialogFormats().front())));
+    const QString suggested =
+        QDir(w.settings()->lastDirectory())
+            .filePath(qs(core::reportFileStem(w.document()->scenario())) + QStringLiteral(".") +
+                      qs(core::toString(ReportWriter::dialogFormats().front())));
     QString path =
         w.files()->prompter()->askExportFile(&w, QObject::tr("Export report"), suggested, filters, &chosen);
     const auto& formats = ReportWriter::dialogFormats();
