@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
 namespace lp::core {
 
@@ -320,8 +321,10 @@ Plan evaluate(const Scenario& s) {
     return evaluate(s, cachedProfile);
 }
 
-Plan evaluate(const Scenario& s, const HardwareProfile& profile) {
-    Plan p;
+namespace {
+
+// Fills a plan that holds nothing yet (a new Plan, or one reset by evaluate(s, profile, out)).
+void evaluateInto(const Scenario& s, const HardwareProfile& profile, Plan& p) {
     p.layout = s.layout;
     p.profileName = profile.name;
     p.style = resolvedStyle(s.training);
@@ -338,7 +341,7 @@ Plan evaluate(const Scenario& s, const HardwareProfile& profile) {
         p.tokensPerStep = static_cast<double>(p.effectiveBatchSequences) * s.model.seqLen;
     }
     if (!p.diagnostics.empty())
-        return p; // invalid layout: nothing else is meaningful
+        return; // invalid layout: nothing else is meaningful
 
     p.valid = true;
     EvalContext x(s, profile, p);
@@ -363,7 +366,34 @@ Plan evaluate(const Scenario& s, const HardwareProfile& profile) {
     p.intermediates.peakFlops = peak;
     diagnose(x, p);
     diagnoseRun(s, p.run, p.diagnostics);
+}
+
+} // namespace
+
+Plan evaluate(const Scenario& s, const HardwareProfile& profile) {
+    Plan p;
+    evaluateInto(s, profile, p);
     return p;
+}
+
+void evaluate(const Scenario& s, const HardwareProfile& profile, Plan& out) {
+    // A fresh plan that takes over out's buffers, emptied: their capacity stays.
+    std::vector<StageMemory> memoryStages = std::move(out.memory.stages);
+    std::vector<StageTime> timeStages = std::move(out.pipeline.stages);
+    std::vector<Diagnostic> diagnostics = std::move(out.diagnostics);
+    std::string profileName = std::move(out.profileName);
+    memoryStages.clear();
+    timeStages.clear();
+    diagnostics.clear();
+    profileName.clear();
+    // Made anew in place: assigning Plan{} would build a temporary and copy it over.
+    std::destroy_at(&out);
+    std::construct_at(&out);
+    out.memory.stages = std::move(memoryStages);
+    out.pipeline.stages = std::move(timeStages);
+    out.diagnostics = std::move(diagnostics);
+    out.profileName = std::move(profileName);
+    evaluateInto(s, profile, out);
 }
 
 } // namespace lp::core

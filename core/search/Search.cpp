@@ -277,6 +277,7 @@ struct alignas(64) Worker {
     TopN top;
     ParetoFront front;
     std::exception_ptr error;
+    Plan plan; // the candidate being judged, evaluated over the last one (its buffers reused)
 
     void run(Shared& sh) {
         try {
@@ -404,7 +405,8 @@ struct alignas(64) Worker {
         ++evaluated;
         if (sh.fewestRecomputeLayers)
             sc.training.recomputeLayers = 0; // every layer first; fewestRecomputedLayers looks for fewer
-        const Plan p = evaluate(sc, sh.profile);
+        evaluate(sc, sh.profile, plan);
+        const Plan& p = plan;
         if (!p.valid) {
             int reason = static_cast<int>(DiagnosticId::InvalidValue);
             for (const Diagnostic& d : p.diagnostics)

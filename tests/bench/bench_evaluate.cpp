@@ -23,6 +23,18 @@ void BM_EvaluateDefault(benchmark::State& state) {
     run(state, defaultScenario());
 }
 
+// The seed example as a search worker evaluates it: over the last plan, whose buffers are reused.
+void BM_EvaluateDefaultReusingPlan(benchmark::State& state) {
+    const Scenario s = defaultScenario();
+    const HardwareProfile profile = builtinProfile(s.cluster.gpu);
+    Plan p;
+    for (auto _ : state) {
+        evaluate(s, profile, p);
+        benchmark::DoNotOptimize(p);
+    }
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
+}
+
 // The 405B scenario's starting layout (126 layers, PP 2).
 void BM_Evaluate405B(benchmark::State& state) {
     run(state, lp::bench::scenarioB());
@@ -48,6 +60,7 @@ void BM_EvaluateWithProfileLookup(benchmark::State& state) {
 } // namespace
 
 BENCHMARK(BM_EvaluateDefault);
+BENCHMARK(BM_EvaluateDefaultReusingPlan);
 BENCHMARK(BM_Evaluate405B);
 BENCHMARK(BM_EvaluateInvalid);
 BENCHMARK(BM_EvaluateWithProfileLookup);

@@ -3,9 +3,13 @@
 #include "TestHarness.h"
 #include "core/estimate/Evaluate.h"
 #include "core/estimate/Explain.h"
+#include "core/estimate/PlanJson.h"
 #include "core/io/Presets.h"
 #include "core/model/Units.h"
 
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
@@ -64,6 +68,39 @@ LP_TEST(the_kept_parameter_count_follows_the_model) {
         LP_CHECK_EQ(p.params.active, countParameters(s->model).active);
     }
     LP_CHECK(evaluate(b).params.total > evaluate(a).params.total);
+}
+
+// The overload that writes over a caller's plan (a search worker's) gives what a fresh evaluation gives,
+// whatever the plan held before: more or fewer stages, diagnostics, a rejected layout, another profile.
+LP_TEST(a_plan_evaluated_over_another_equals_a_fresh_one) {
+    const Scenario base = defaultScenario();
+    const Scenario deep = withLayout(8, 8, 1, 1, 32); // 8 stages
+    const Scenario flat = withLayout(8, 1, 8, 1, 8);  // 1 stage, no bubble
+    Scenario rejected = base;
+    rejected.layout.tp = 3;                            // does not divide the heads: only error diagnostics
+    const Scenario tight = withLayout(2, 1, 32, 4, 1); // does not fit: a warning
+    const Scenario moe = fixtures::mixtral(2, 4, 4);
+    HardwareProfile renamed = builtinProfile(base.cluster.gpu);
+    renamed.name = "a profile whose name is longer than any short-string buffer holds";
+    Plan reused;
+    const Scenario* const order[] = {&deep, &flat, &base, &rejected, &tight, &moe, &deep, &rejected, &base};
+    for (const Scenario* s : order) {
+        for (const HardwareProfile& profile : {builtinProfile(s->cluster.gpu), renamed}) {
+            const Plan fresh = evaluate(*s, profile);
+            evaluate(*s, profile, reused);
+            LP_CHECK_EQ(planToJson(*s, reused).dump(), planToJson(*s, fresh).dump());
+            LP_CHECK_EQ(reused.memory.stages.size(), fresh.memory.stages.size());
+            LP_CHECK_EQ(reused.pipeline.stages.size(), fresh.pipeline.stages.size());
+            LP_CHECK_EQ(reused.diagnostics.size(), fresh.diagnostics.size());
+            LP_CHECK_EQ(reused.profileName, profile.name);
+            const std::vector<Explanation> a = explainPlan(*s, reused), b = explainPlan(*s, fresh);
+            LP_CHECK_EQ(a.size(), b.size());
+            for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i)
+                LP_CHECK_EQ(a[i].key + ": " + a[i].substituted, b[i].key + ": " + b[i].substituted);
+        }
+    }
+    LP_CHECK(!evaluate(rejected).valid);
+    LP_CHECK(!evaluate(tight).memory.fits);
 }
 
 LP_TEST(zero_stages_shard_the_state) {
