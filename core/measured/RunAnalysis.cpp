@@ -252,11 +252,14 @@ void warmupVerdict(RunAnalysis& a, const Context& c) {
         const double bias =
             a.kind == SeriesKind::StepSeconds ? a.meanAll / a.mean - 1.0 : a.mean / a.meanAll - 1.0;
         addVerdict(a, Severity::Info, "warmup_excluded",
-                   "The first " + samplesWord(a.warmup) + " (" + stepRange(a, 0, a.warmup) + ") are warmup" +
+                   (a.warmup == 1 ? "The first sample (" + stepRange(a, 0, 1) + ") is warmup"
+                                  : "The first " + samplesWord(a.warmup) + " (" + stepRange(a, 0, a.warmup) +
+                                        ") are warmup") +
                        (std::isfinite(a.warmupPeakRatio)
                             ? ", up to " + fmt::fixed(a.warmupPeakRatio, 1) + "x the steady step time,"
                             : std::string(",")) +
-                       " and are left out. Averaging them in would make the run look " +
+                       (a.warmup == 1 ? " and is left out. Averaging it in would make the run look "
+                                      : " and are left out. Averaging them in would make the run look ") +
                        fmt::percent(bias, 1) + " slower: never measure during warmup.");
     } else {
         addVerdict(a, Severity::Info, "no_warmup_detected",

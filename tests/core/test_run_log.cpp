@@ -105,6 +105,28 @@ LP_TEST(megatron_log_matches_the_plan) {
     LP_CHECK(w && w->text.find("steps 1-3") != std::string::npos);
 }
 
+// One warmup step is worded as one: "The first sample (step 1) is warmup", not "the first 1 sample ... are".
+LP_TEST(a_single_warmup_step_is_worded_in_the_singular) {
+    std::string text = "9.8\n";
+    for (int i = 0; i < 30; ++i)
+        text += (i % 2 ? "5.02\n" : "5.08\n");
+    const auto log = parseRunLog(text);
+    LP_CHECK(log.has_value());
+    if (!log)
+        return;
+    const Planned pl;
+    const RunAnalysis a = analyzeRun(*log, pl.s, pl.p);
+    LP_CHECK_EQ(a.warmup, 1);
+    const Verdict* w = verdict(a, "warmup_excluded");
+    LP_CHECK(w != nullptr);
+    if (!w)
+        return;
+    LP_CHECK(
+        w->text.starts_with("The first sample (step 1) is warmup, up to 1.9x the steady step time, and is "
+                            "left out. Averaging it in"));
+    LP_CHECK(w->text.find("1 sample") == std::string::npos);
+}
+
 LP_TEST(keeping_the_warmup_is_flagged) {
     const Planned pl;
     const RunLog log = load("megatron.log");

@@ -58,6 +58,13 @@ private slots:
     void saveAsThenOpenRoundTrip() {
         doc()->setLayoutValue(core::LayoutAxis::Tp, 4);
         doc()->setLayoutValue(core::LayoutAxis::MicroBatch, 1);
+        // Before it has a file the window goes by the scenario's name, and follows a new one.
+        QVERIFY(m_window->windowTitle().startsWith(
+            QString::fromStdString(core::scenarioName(doc()->scenario()))));
+        core::Scenario named = doc()->scenario();
+        named.name = "My 70B plan";
+        doc()->edit(named, QStringLiteral("name"));
+        QVERIFY(m_window->windowTitle().startsWith(QStringLiteral("My 70B plan")));
         const core::Scenario edited = doc()->scenario();
         const QString path = m_dir.filePath(QStringLiteral("saved.json"));
         m_prompter->saveFiles = {path};

@@ -119,11 +119,14 @@ private slots:
 
     void saveAndOpenRoundTrip() {
         ui::ScenarioDocument doc;
+        QCOMPARE(doc.displayName(), QString::fromStdString(core::scenarioName(core::defaultScenario())));
         doc.setLayoutValue(LayoutAxis::Tp, 4);
         core::Scenario edited = doc.scenario();
         edited.name = "Round trip ✓";
         edited.model.seqLen = 8192;
         doc.edit(edited, QStringLiteral("edit"));
+        // Before it has a file, the document goes by the scenario's name (title, save prompt).
+        QCOMPARE(doc.displayName(), QStringLiteral("Round trip ✓"));
         const QString path = m_dir.filePath(QStringLiteral("round-trip.json"));
         QString error;
         QVERIFY2(doc.saveTo(path, &error), qPrintable(error));

@@ -36,8 +36,8 @@ ScenarioDocument::ScenarioDocument(QObject* parent) : QObject(parent), m_undo(ne
 ScenarioDocument::~ScenarioDocument() = default;
 
 QString ScenarioDocument::displayName() const {
-    if (m_path.isEmpty())
-        return tr("Untitled");
+    if (m_path.isEmpty()) // never saved: the scenario's own name, as its Name field shows it
+        return QString::fromStdString(core::scenarioName(m_scenario));
     return QFileInfo(m_path).fileName();
 }
 

@@ -96,7 +96,7 @@ public:
 
     // Files. openFile() changes nothing when the file is malformed and says what and where.
     QString filePath() const { return m_path; }
-    QString displayName() const;
+    QString displayName() const; // the file's name, or the scenario's while it has no file
     bool isModified() const;
     void newScenario();
     OpenResult openFile(const QString& path);

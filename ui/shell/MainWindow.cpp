@@ -119,6 +119,8 @@ void MainWindow::connectViews() {
     connect(m_statusThrottle, &QTimer::timeout, this, &MainWindow::updateStatus);
     connect(m_doc, &ScenarioDocument::planChanged, this, [this] {
         updateLayoutBanner();
+        if (m_doc->filePath().isEmpty())
+            updateTitle(); // an unsaved scenario is titled by its name, which edits may change
         if (!m_statusThrottle->isActive())
             m_statusThrottle->start();
     });
