@@ -11,13 +11,16 @@
 #include "ui/shell/Settings.h"
 #include "ui/shell/WindowMenus.h"
 #include "ui/widgets/InlineBanner.h"
+#include "ui/widgets/RejectedInput.h"
 #include "ui/widgets/StepControl.h"
 #include "ui/widgets/WheelGuard.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFile>
+#include <QLabel>
 #include <QMenu>
 #include <QPushButton>
 #include <QScrollBar>
@@ -95,6 +98,50 @@ private slots:
         QTest::keySequence(spin, QKeySequence::Undo); // the typing, not the scenario
         QCOMPARE(doc()->undoStack()->index(), undoIndex);
         QCOMPARE(spin->text(), QString::number(before));
+    }
+
+    // A typed value a field refuses (beyond its range) keeps the field's value and says so: the field, what
+    // was typed, what it takes and what it keeps, in the status bar.
+    void aRefusedTypedValueIsExplained() {
+        QDoubleSpinBox* budget = nullptr;
+        for (QDoubleSpinBox* spin : m_window->findChildren<QDoubleSpinBox*>())
+            if (spin->accessibleName() == QStringLiteral("Token budget"))
+                budget = spin;
+        QVERIFY(budget);
+        const double before = doc()->scenario().training.tokenBudget;
+        budget->setFocus();
+        budget->selectAll();
+        QTest::keyClicks(budget, QStringLiteral("0"));
+        QTest::keyClick(budget, Qt::Key_Return);
+        QCOMPARE(doc()->scenario().training.tokenBudget, before);
+        QCOMPARE(
+            m_window->statusBar()->currentMessage(),
+            QStringLiteral("Token budget: 0 is outside 1 to 1,000,000 B tokens; it stays 2,000 B tokens."));
+        // The message is on screen: the profile's label, which fills the bar, gives way to it.
+        QVERIFY(!m_window->statusLabel(0)->isVisible());
+
+        QSpinBox* acc = control(LayoutAxis::Accumulation)->spinBox();
+        const int accBefore = acc->value();
+        acc->setFocus();
+        acc->selectAll();
+        QTest::keyClicks(acc, QStringLiteral("0"));
+        QTest::keyClick(acc, Qt::Key_Return);
+        QCOMPARE(acc->value(), accBefore);
+        QCOMPARE(m_window->statusBar()->currentMessage(),
+                 QStringLiteral("Accumulation: 0 is outside 1 to 4,096; it stays 16."));
+
+        // An accepted value says nothing new.
+        m_window->statusBar()->clearMessage();
+        acc->selectAll();
+        QTest::keyClicks(acc, QStringLiteral("8"));
+        QTest::keyClick(acc, Qt::Key_Return);
+        QCOMPARE(doc()->scenario().layout.accumulation, 8);
+        QVERIFY(m_window->statusBar()->currentMessage().isEmpty());
+        QVERIFY(m_window->statusLabel(0)->isVisible());
+        QCOMPARE(ui::rejectedInputMessage(QStringLiteral("Nodes"), QStringLiteral("x"), false,
+                                          QStringLiteral("1"), QStringLiteral("100,000"),
+                                          QStringLiteral("8")),
+                 QStringLiteral("Nodes: \"x\" is not a number; it stays 8."));
     }
 
     void aClickOnTheAccumulationTrackMovesOneNotch() {

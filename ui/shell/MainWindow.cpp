@@ -16,7 +16,9 @@
 #include "ui/widgets/ExplainTrigger.h"
 #include "ui/widgets/Format.h"
 #include "ui/widgets/InlineBanner.h"
+#include "ui/widgets/RejectedInput.h"
 
+#include <QAbstractSpinBox>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
@@ -50,6 +52,9 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
     m_menus = new WindowMenus(*this);
     createStatusBar();
     connectViews();
+    // A typed value a field refuses is explained, never dropped in silence.
+    for (QAbstractSpinBox* spin : findChildren<QAbstractSpinBox*>())
+        explainRejectedInput(spin);
 
     applyUnit();
     updateLayoutBanner();
@@ -178,7 +183,12 @@ void MainWindow::createStatusBar() {
         if (i == 2) // changes on every step: a fixed width keeps the status bar from re-laying out
             m_status[i]->setMinimumWidth(
                 m_status[i]->fontMetrics().horizontalAdvance(tr("evaluated in 00,000 µs")) + 16);
-        statusBar()->addPermanentWidget(m_status[i], i == 0 ? 1 : 0);
+        // The profile's label is an ordinary widget: a status message (an export, a refused value) takes its
+        // place for a while. A permanent one filling the bar left a message no room at all.
+        if (i == 0)
+            statusBar()->addWidget(m_status[i], 1);
+        else
+            statusBar()->addPermanentWidget(m_status[i]);
     }
 }
 
