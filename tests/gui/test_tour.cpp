@@ -186,6 +186,29 @@ private slots:
         }
     }
 
+    // Under the plan on a laptop's 1280 x 720, the tour takes the height its text, claims and buttons need,
+    // not its preferred size: every claim of the first step (five) shows, and the plan keeps the rest.
+    void theTourTakesNoMoreHeightThanItNeeds() {
+        m_window->resize(1280, 720);
+        QApplication::processEvents();
+        tour()->setPersistent(false);
+        teaching()->startTour(0);
+        for (int k = 0; k < 5; ++k)
+            QApplication::processEvents();
+        QDockWidget* dock = teaching()->dock();
+        QVERIFY(dock->isVisible());
+        QCOMPARE(tour()->currentChecks().size(), std::size_t{5});
+        QVERIFY2(
+            dock->height() <= dock->minimumSizeHint().height() + 8,
+            qPrintable(QStringLiteral("%1 > %2").arg(dock->height()).arg(dock->minimumSizeHint().height())));
+        QLabel* checks = teaching()->panel()->checksLabel();
+        QVERIFY2(checks->height() >= checks->heightForWidth(checks->width()),
+                 qPrintable(QStringLiteral("%1 < %2")
+                                .arg(checks->height())
+                                .arg(checks->heightForWidth(checks->width()))));
+        QVERIFY(dock->height() < m_window->height() / 3);
+    }
+
     // For the docs only: a tour step in presentation mode.
     void presentationScreenshot() {
         const QString shotDir = qEnvironmentVariable("LP_TOUR_SCREENSHOT_DIR");

@@ -318,8 +318,15 @@ void TeachingMode::showQuiz() {
 
 void TeachingMode::startTour(int step) {
     const bool resuming = step < 0 && m_tour->savedStep() > 0;
+    const bool wasHidden = m_dock->isHidden();
     m_dock->show();
     raiseSoon(m_dock);
+    if (wasHidden && m_window.dockWidgetArea(m_dock) == Qt::BottomDockWidgetArea)
+        // Under the plan, the tour takes the height its text needs (five lines, its claims and buttons), not
+        // its preferred size: on a laptop's 720 pixels that left the charts a third of the window.
+        QTimer::singleShot(0, m_dock, [this] {
+            m_window.resizeDocks({m_dock}, {m_dock->minimumSizeHint().height()}, Qt::Vertical);
+        });
     m_tour->start(step);
     m_panel->setResumed(resuming);
 }

@@ -119,7 +119,7 @@ void TourPanel::fitToFont() {
     const int line = fontMetrics().lineSpacing();
     m_text->setMinimumHeight(line * 5 + 8);
     m_checks->setMinimumWidth(line * 16);
-    m_checks->setMinimumHeight(line * 6); // the heading and four or five claims
+    m_checks->setMinimumHeight(line * 8); // the heading (two lines at this width) and five claims
 }
 
 void TourPanel::setResumed(bool resumed) {
