@@ -170,7 +170,7 @@ void ScenarioDocument::recomputeSteps() {
 void ScenarioDocument::reevaluate() {
     QElapsedTimer timer;
     timer.start();
-    m_plan = core::evaluate(m_scenario, m_profile);
+    core::evaluate(m_scenario, m_profile, m_plan); // over the last plan: a slider step allocates nothing
     m_evaluationMicros = static_cast<double>(timer.nsecsElapsed()) / 1e3;
     ++m_evaluations;
     if (m_plan.valid) {
