@@ -21,6 +21,7 @@
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QPushButton>
 #include <QScrollBar>
@@ -142,6 +143,24 @@ private slots:
                                           QStringLiteral("1"), QStringLiteral("100,000"),
                                           QStringLiteral("8")),
                  QStringLiteral("Nodes: \"x\" is not a number; it stays 8."));
+    }
+
+    // A long name set from elsewhere (a preset, a file, undo) shows its beginning in its field, not its end.
+    void aLongNameShowsItsBeginning() {
+        core::Scenario s = doc()->scenario();
+        s.name = "A scenario whose name is far longer than its field is wide, so only a part of it shows";
+        s.model.name = "A model whose name is far longer than its field is wide, so only a part of it shows";
+        doc()->edit(s, QStringLiteral("names"));
+        int checked = 0;
+        for (QLineEdit* edit : m_window->scenarioPanel()->findChildren<QLineEdit*>()) {
+            if (edit->text() != QString::fromStdString(*s.name) &&
+                edit->text() != QString::fromStdString(s.model.name))
+                continue;
+            QVERIFY(!edit->hasFocus());
+            QCOMPARE(edit->cursorPosition(), 0);
+            ++checked;
+        }
+        QCOMPARE(checked, 2);
     }
 
     void aClickOnTheAccumulationTrackMovesOneNotch() {

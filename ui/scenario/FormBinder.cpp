@@ -223,6 +223,8 @@ QLineEdit* FormBinder::addText(QFormLayout* form, const QString& label, const QS
         if (edit->text() != v) {
             const QSignalBlocker block(edit);
             edit->setText(v);
+            if (!edit->hasFocus())
+                edit->setCursorPosition(0); // a long name shows its beginning, not its end
         }
     });
     return edit;

@@ -73,8 +73,11 @@ void ScenarioNameEditor::refresh() {
     const core::Scenario& s = m_doc->scenario();
     m_name->setPlaceholderText(qs(core::automaticScenarioName(s)));
     const QString written = s.name ? qs(*s.name) : QString();
-    if (m_name->text() != written && !m_name->isModified()) // never over what the user is typing
+    if (m_name->text() != written && !m_name->isModified()) { // never over what the user is typing
         m_name->setText(written);
+        if (!m_name->hasFocus())
+            m_name->setCursorPosition(0); // a long name shows its beginning, not its end
+    }
     const QString notes = qs(s.notes);
     m_notes->setToolTip(notes.isEmpty()
                             ? tr("Write notes about this scenario (none yet).")
