@@ -1,7 +1,7 @@
 // Small screens: the window with every tab fits a 1366x768 laptop and a 1280x720 projector, also in
 // presentation mode, where no page scrolls sideways; tab pages scroll instead of growing the window;
-// the scenario panel never clips its fields; the key figures reflow to two columns or one rather than
-// cut a value; the gauge goes above them; chart legends and tool rows wrap.
+// the scenario panel never clips its fields, nor widens when its sections unfold; the key figures reflow
+// to two columns or one rather than cut a value; the gauge goes above them; chart legends and tool rows wrap.
 #include "WindowTestSupport.h"
 #include "ui/charts/ChartLegend.h"
 #include "ui/charts/MemoryChart.h"
@@ -15,6 +15,7 @@
 #include "ui/shell/MainWindow.h"
 #include "ui/shell/TeachingMode.h"
 #include "ui/teach/PresentationMode.h"
+#include "ui/widgets/CollapsibleSection.h"
 #include "ui/widgets/FigureLabel.h"
 #include "ui/widgets/FlowLayout.h"
 #include "ui/widgets/Palette.h"
@@ -29,7 +30,9 @@
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QSplitter>
+#include <QTabBar>
 #include <QTabWidget>
+#include <QToolButton>
 #include <QtCharts/QChartView>
 #include <QtCharts/QValueAxis>
 
@@ -228,6 +231,31 @@ private slots:
         QVERIFY(panel->widget()->width() >= contentNeeds);
         // The tabs keep more room than either side panel.
         QVERIFY(m_window->tabs()->width() > panel->width());
+    }
+
+    // Unfolding the scenario panel's sections (the interconnect figures, the architecture, the further
+    // training options) keeps the panel as wide as it was: its fields fit the width the folded panel has,
+    // so the tabs beside it keep theirs and no tab hides behind the tab bar's scroll arrows.
+    void unfoldingTheScenarioSectionsKeepsThePanelsWidth() {
+        m_window->resize(1280, 720);
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        settle();
+        auto* panel = m_window->findChild<ui::ScenarioPanel*>(QStringLiteral("scenarioPanel"));
+        QVERIFY(panel);
+        const int folded = panel->width();
+        const QList<ui::CollapsibleSection*> sections = panel->findChildren<ui::CollapsibleSection*>();
+        QVERIFY(sections.size() >= 3);
+        for (ui::CollapsibleSection* section : sections) {
+            section->setExpanded(true);
+            settle();
+            QVERIFY2(panel->width() == folded, qPrintable(section->header()->text()));
+        }
+        QTabBar* bar = m_window->tabs()->tabBar();
+        for (int i = 0; i < bar->count(); ++i)
+            QVERIFY2(bar->tabRect(i).right() < bar->width(), qPrintable(bar->tabText(i)));
+        for (QToolButton* arrow : bar->findChildren<QToolButton*>())
+            QVERIFY(!arrow->isVisible());
     }
 
     void oneAxisStacksItsChartsWhereTheirLegendsWouldBeCut() {

@@ -23,6 +23,8 @@ QString plainLabel(QString label) {
 
 void addRow(QFormLayout* form, const QString& label, QWidget* field, const QString& tip) {
     auto* l = new QLabel(label, form->parentWidget());
+    // A long label ("Host memory bandwidth") takes a second line rather than widen the panel beside the tabs.
+    l->setWordWrap(true);
     l->setBuddy(field);
     l->setToolTip(tip);
     field->setToolTip(tip);
