@@ -37,7 +37,8 @@ std::string choiceText(const SearchChoice& c) {
     text += " · ZeRO-" + std::to_string(c.zeroStage);
     if (const int group = hybridShardDegree(c); group > 0)
         text += " (HSDP " + std::to_string(group) + ")";
-    text += " · " + recomputeChoiceText(c) + " recompute";
+    text +=
+        c.recompute == Recompute::None ? " · no recompute" : " · " + recomputeChoiceText(c) + " recompute";
     if (l.tp > 1)
         text += c.sequenceParallel ? " · SP" : " · no SP";
     return text;

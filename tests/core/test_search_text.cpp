@@ -36,6 +36,9 @@ LP_TEST(choiceTextNamesWhatIsSet) {
     c.zeroShardDegree = 8;
     LP_CHECK_EQ(choiceText(c), std::string("TP 1 · PP 4 · DP 8 · CP 2 · EP 4 · v 5 · mb 2 × 16 · ZeRO-1 · "
                                            "full (block 3) recompute"));
+    c.recompute = Recompute::None;
+    LP_CHECK_EQ(choiceText(c), std::string("TP 1 · PP 4 · DP 8 · CP 2 · EP 4 · v 5 · mb 2 × 16 · ZeRO-1 · "
+                                           "no recompute"));
 }
 
 LP_TEST(rankAndReasonNames) {
