@@ -615,7 +615,8 @@ private slots:
     // Renders the window with the Explore tab (and the others) after a search on the default scenario.
     // Set LP_EXPLORE_SCREENSHOTS=DIR to keep the PNGs.
     // Ranked by step time in a 1280x720 window, on a 1366x768 laptop and at 1520x950: the rank, step,
-    // MFU, tokens/s, memory and free-memory columns show without scrolling the table or the page sideways.
+    // MFU, tokens/s and memory columns show without scrolling the table or the page sideways, and the
+    // free-memory column too at 1520x950.
     void theRankingColumnsShowOnALaptop() {
         const auto window = test::openExploreWindow();
         ui::MainWindow& w = *window;
@@ -635,10 +636,15 @@ private slots:
             QCOMPARE(table->horizontalScrollBar()->value(), 0);
             QVERIFY(table->mapTo(scroll->viewport(), QPoint(table->width(), 0)).x() <=
                     scroll->viewport()->width());
+            // The free memory, which the memory column implies, steps aside where the layout's words need
+            // the room (ResultTableColumns), and shows in a larger window.
+            const bool large = size.width() >= 1520;
             for (int column : {SearchResultModel::Rank, SearchResultModel::StepTime, SearchResultModel::Mfu,
                                SearchResultModel::TokensPerSecond, SearchResultModel::Memory,
                                SearchResultModel::Headroom}) {
-                QVERIFY(!table->isColumnHidden(column));
+                if (column == SearchResultModel::Headroom && !large)
+                    continue;
+                QVERIFY2(!table->isColumnHidden(column), qPrintable(where));
                 const int right = table->columnViewportPosition(column) + table->columnWidth(column);
                 QVERIFY2(table->columnViewportPosition(column) >= 0 && right <= table->viewport()->width(),
                          qPrintable(QStringLiteral("%1: %2 ends at %3 of %4")

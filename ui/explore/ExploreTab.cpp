@@ -284,6 +284,7 @@ QTableView* ExploreTab::buildTable() {
     m_table->setCornerButtonEnabled(false);
     m_columns = new ResultTableColumns(m_table, this);
     m_columnsButton->setMenu(m_columns->menu());
+    connect(m_columns, &ResultTableColumns::layoutLinesChanged, this, &ExploreTab::fitTableHeight);
     connect(m_proxy, &QAbstractItemModel::modelReset, this, &ExploreTab::updateFilter);
     connect(m_proxy, &QAbstractItemModel::layoutChanged, this, &ExploreTab::refreshSelection);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
@@ -307,12 +308,17 @@ QTableView* ExploreTab::buildTable() {
 // Rows as tall as the font, eight of them at the least (the page scrolls down to the chart rather than
 // squeezing the ranking), and columns as wide as their contents: again when presentation mode enlarges it.
 void ExploreTab::fitTableToFont() {
-    const int rowHeight = m_table->fontMetrics().height() + 6;
-    m_table->verticalHeader()->setDefaultSectionSize(rowHeight);
-    m_table->setMinimumHeight(8 * rowHeight + 2 * m_table->fontMetrics().height() + 12 +
-                              m_table->horizontalScrollBar()->sizeHint().height());
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     if (m_hasResult)
         m_columns->fit();
+    fitTableHeight();
+}
+
+// Eight rows at the least, of one line or of two where the layout's words wrap.
+void ExploreTab::fitTableHeight() {
+    const int rowHeight = m_columns->layoutLines() * m_table->fontMetrics().height() + 6;
+    m_table->setMinimumHeight(8 * rowHeight + 2 * m_table->fontMetrics().height() + 12 +
+                              m_table->horizontalScrollBar()->sizeHint().height());
 }
 
 QWidget* ExploreTab::buildChartPanel() {

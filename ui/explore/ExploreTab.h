@@ -98,6 +98,7 @@ private:
     QLayout* buildFilters();
     QTableView* buildTable();
     void fitTableToFont();
+    void fitTableHeight();
     QWidget* buildChartPanel();
     void applyTheme();
     void onProgress(int generation, double fraction);

@@ -6,7 +6,10 @@
 #include <QMenu>
 #include <QSettings>
 #include <QStringList>
+#include <QStyledItemDelegate>
 #include <QTableView>
+
+#include <algorithm>
 
 namespace lp::ui {
 namespace {
@@ -15,10 +18,31 @@ const QString kShownKey = QStringLiteral("explore/shownColumns");
 const QString kHiddenKey = QStringLiteral("explore/hiddenColumns");
 
 // Default columns left out, in this order, where the table is too narrow for them all (presentation mode,
-// a small window): the ones the others imply first. A person's choice is never left out.
+// a small window): the ones the others imply first. A person's choice is never left out. The first two (the
+// Pareto mark, which the chart, the filter and the row's tool tip also show, and the free memory, which the
+// memory column implies) make room for the layout's words to be read whole on two lines; the others only
+// where the layout would not even show its first parallelism.
 constexpr int kLeftOutWhenNarrow[] = {SearchResultModel::Front,           SearchResultModel::Headroom,
                                       SearchResultModel::GpuHours,        SearchResultModel::GlobalBatch,
                                       SearchResultModel::TokensPerSecond, SearchResultModel::Memory};
+constexpr std::size_t kLeftOutForReading = 2;
+
+// The rows whose layout text is measured to choose one line or two: the first screens' worth is what shows.
+constexpr int kMeasuredRows = 200;
+
+// The layout in words, breakable only between its parts ("TP 4 ·" | "PP 2 ·" | "mb 1 × 8 ·" ...): where
+// the column is narrow it takes a second line instead of losing its end ("selective recompute") to an
+// ellipsis. Only the shown text; the model's (copied, exported) keeps its plain spaces.
+class LayoutDelegate : public QStyledItemDelegate {
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+    QString displayText(const QVariant& value, const QLocale& locale) const override {
+        QStringList parts = QStyledItemDelegate::displayText(value, locale).split(QStringLiteral(" \u00b7 "));
+        for (QString& part : parts)
+            part.replace(QLatin1Char(' '), QChar(0x00a0));
+        return parts.join(QStringLiteral("\u00a0\u00b7 "));
+    }
+};
 
 } // namespace
 
@@ -28,6 +52,7 @@ ResultTableColumns::ResultTableColumns(QTableView* table, QObject* parent) : QOb
     header->setStretchLastSection(false); // fit() stretches the last shown column, whichever it is
     m_table->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
     m_table->setTextElideMode(Qt::ElideRight);
+    m_table->setItemDelegateForColumn(SearchResultModel::Layout, new LayoutDelegate(m_table));
     buildMenu();
     header->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(header, &QWidget::customContextMenuRequested, this,
@@ -149,24 +174,63 @@ void ResultTableColumns::fit() {
     for (int column = 0; column < SearchResultModel::ColumnCount; ++column)
         m_table->setColumnHidden(column, !isShown(column));
     resizeToContents();
-    // Where the shown columns leave the layout too little room to begin, leave out default ones (once the
-    // table has a width of its own: shown).
-    const int layoutRoom = m_table->fontMetrics().horizontalAdvance(QStringLiteral("TP 8 · PP…"));
+    // Where the shown columns leave the layout too little room, leave out default ones (once the table has a
+    // width of its own: shown): for the layout read whole on two lines, the ones the others imply; for it to
+    // begin at all ("TP 8 · PP…"), the rest.
+    const int begins = m_table->fontMetrics().horizontalAdvance(QStringLiteral("TP 8 · PP…"));
+    const int readable = std::max(begins, widestLayoutText() / 2 + cellMargins());
     int width = 0;
     for (int column = 0; column < SearchResultModel::ColumnCount; ++column)
         if (!m_table->isColumnHidden(column) && column != SearchResultModel::Layout)
             width += m_table->columnWidth(column);
-    for (int column : kLeftOutWhenNarrow) {
-        if (!m_table->isVisible() || width + layoutRoom <= m_table->viewport()->width())
-            break;
+    for (std::size_t i = 0; i < std::size(kLeftOutWhenNarrow); ++i) {
+        const int column = kLeftOutWhenNarrow[i];
+        const int room = i < kLeftOutForReading ? readable : begins;
+        if (!m_table->isVisible() || width + room <= m_table->viewport()->width())
+            continue;
         if (m_table->isColumnHidden(column) || m_choice[static_cast<std::size_t>(column)])
             continue;
         width -= m_table->columnWidth(column);
         m_table->setColumnHidden(column, true);
     }
     resizeToContents();
+    fitLayoutLines();
     refreshMenu();
     m_fitting = false;
+}
+
+// The widest layout text of the first rows (what shows), in the table's font.
+int ResultTableColumns::widestLayoutText() const {
+    const QAbstractItemModel* model = m_table->model();
+    if (!model)
+        return 0;
+    const QFontMetrics metrics = m_table->fontMetrics();
+    int widest = 0;
+    const int rows = std::min(model->rowCount(), kMeasuredRows);
+    for (int row = 0; row < rows; ++row)
+        widest = std::max(widest, metrics.horizontalAdvance(
+                                      model->index(row, SearchResultModel::Layout).data().toString()));
+    return widest;
+}
+
+// A cell's text margins: the style's focus frame on each side, and a little more.
+int ResultTableColumns::cellMargins() const {
+    return 3 * m_table->fontMetrics().averageCharWidth();
+}
+
+// One line per row where the layout's words fit their column, two where they do not (its parts wrap, the rest
+// elides at the end of the second line).
+void ResultTableColumns::fitLayoutLines() {
+    const bool twoLines =
+        !m_table->isColumnHidden(SearchResultModel::Layout) &&
+        widestLayoutText() + cellMargins() > m_table->columnWidth(SearchResultModel::Layout);
+    const int lines = twoLines ? 2 : 1;
+    m_table->setWordWrap(twoLines);
+    m_table->verticalHeader()->setDefaultSectionSize(lines * m_table->fontMetrics().height() + 6);
+    if (lines != m_lines) {
+        m_lines = lines;
+        emit layoutLinesChanged(lines);
+    }
 }
 
 void ResultTableColumns::resizeToContents() {

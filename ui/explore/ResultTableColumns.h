@@ -3,7 +3,8 @@
 // the layout in words, which fit a laptop's window; the layout's axes one by one and the rest are a
 // right-click on the headings away (or the "Columns" button's menu). A person's choice of a column
 // overrides its default and is remembered (QSettings "explore/shownColumns", "explore/hiddenColumns").
-// Columns are as wide as their contents; the last (the layout) takes what is left and elides.
+// Columns are as wide as their contents; the last (the layout) takes what is left, on two lines per row where
+// one is too narrow for it (breaking between its parts), and elides what even two cannot hold.
 #include "core/search/Search.h"
 #include "ui/explore/SearchResultModel.h"
 
@@ -44,8 +45,14 @@ public:
     // out (the menu has them). Again whenever the table is resized.
     void fit();
 
+    // 1, or 2 where the layout's words are wider than their column (the rows grow to two lines).
+    int layoutLines() const { return m_lines; }
+
     QMenu* menu() const { return m_menu; } // checkable column names, Show all, Defaults
     QAction* action(int column) const { return m_actions[static_cast<std::size_t>(column)]; }
+
+signals:
+    void layoutLinesChanged(int lines);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -54,6 +61,9 @@ private:
     void buildMenu();
     void refreshMenu();
     void resizeToContents();
+    void fitLayoutLines();
+    int widestLayoutText() const;
+    int cellMargins() const;
     void load();
     void save() const;
     int shownCount() const;
@@ -65,6 +75,7 @@ private:
     std::array<QAction*, SearchResultModel::ColumnCount> m_actions{};
     QMenu* m_menu = nullptr;
     bool m_fitting = false;
+    int m_lines = 1;
 };
 
 } // namespace lp::ui
