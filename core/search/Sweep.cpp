@@ -350,6 +350,14 @@ std::string sweepCaption(SweepAxis axis, const std::vector<SweepPoint>& points, 
            f.bytes(cur.plan.memory.worstTotalBytes()) + " (of " + capacity + ").";
 }
 
+namespace {
+// Fewer GPUs always raise MFU a little (less to synchronize, more micro batches per pipeline): a change
+// that leaves part of the stated cluster idle is no answer to how to run on it.
+bool keepsTheGpus(const Scenario& s, const SweepPoint& p) {
+    return p.scenario.layout.gpus() == s.layout.gpus();
+}
+} // namespace
+
 std::optional<SingleChange> bestSingleChange(const Scenario& s, const HardwareProfile& profile,
                                              const SweepOptions& options) {
     const Plan now = evaluate(s, profile);
@@ -365,7 +373,7 @@ std::optional<SingleChange> bestSingleChange(const Scenario& s, const HardwarePr
         if (from == points.end())
             continue;
         for (const SweepPoint& p : points) {
-            if (!p.fits || p.current || p.plan.mfu <= bestMfu + 1e-9)
+            if (!p.fits || p.current || p.plan.mfu <= bestMfu + 1e-9 || !keepsTheGpus(s, p))
                 continue;
             bestMfu = p.plan.mfu;
             best = SingleChange{axis, *from, p};
@@ -393,6 +401,7 @@ std::string bestSingleChangeCaption(const Plan& now, const std::optional<SingleC
         text = "Over all axes, the best single change that makes the layout fit is " +
                sweepChangeText(best->axis, best->from, best->to, f) + ": MFU " +
                percentText(best->to.plan.mfu, f) + ".";
+    text += " DP is left out: it changes the number of GPUs.";
     if (options.holdGlobalBatch)
         text += " Accumulation is left out while the global batch is held.";
     return text;

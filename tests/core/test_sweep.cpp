@@ -270,12 +270,13 @@ LP_TEST(bestSingleChangeIsTheHighestMfuOverEveryAxis) {
             if (axis == SweepAxis::Accumulation && hold)
                 continue;
             for (const SweepPoint& p : sweep(s, profile, axis, options))
-                if (p.fits && !p.current)
+                if (p.fits && !p.current && p.scenario.layout.gpus() == s.layout.gpus())
                     best = std::max(best, p.plan.mfu);
         }
         const std::optional<SingleChange> change = bestSingleChange(s, profile, options);
         const std::string caption = bestSingleChangeCaption(now, change, options, FigureFormat{});
         LP_CHECK_EQ(contains(caption, "Accumulation is left out while the global batch is held."), hold);
+        LP_CHECK(contains(caption, "DP is left out: it changes the number of GPUs."));
         if (best <= now.mfu + 1e-9) {
             LP_CHECK(!change.has_value());
             LP_CHECK_EQ(caption.rfind("Over all axes: no single change raises MFU", 0), std::size_t{0});
@@ -286,6 +287,16 @@ LP_TEST(bestSingleChangeIsTheHighestMfuOverEveryAxis) {
             continue;
         LP_CHECK_EQ(change->to.plan.mfu, best);
         LP_CHECK(change->from.current && change->to.fits);
+        LP_CHECK_EQ(change->to.scenario.layout.gpus(), s.layout.gpus());
+        // On the default scenario with its batch held, half the GPUs (DP 2 → 1, twice the accumulation) would
+        // raise MFU more: it is not the answer.
+        if (hold) {
+            double fewerGpus = 0;
+            for (const SweepPoint& p : sweep(s, profile, SweepAxis::Dp, options))
+                if (p.fits && p.scenario.layout.gpus() < s.layout.gpus())
+                    fewerGpus = std::max(fewerGpus, p.plan.mfu);
+            LP_CHECK(fewerGpus > change->to.plan.mfu);
+        }
         LP_CHECK(!(hold && change->axis == SweepAxis::Accumulation));
         LP_CHECK_EQ(
             caption.rfind("Over all axes, the best single change is " +
