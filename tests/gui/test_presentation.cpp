@@ -210,6 +210,37 @@ private slots:
         t->tour()->stop();
     }
 
+    // The larger fonts widen the side panels; leaving gives them back their widths, so the pages between
+    // them keep theirs and the tabs stay in view at 1280x720.
+    void leavingGivesTheSidePanelsBackTheirWidths() {
+        m_window->resize(1280, 720);
+        QTest::qWait(50);
+        QList<QDockWidget*> docks;
+        QList<int> before;
+        for (QDockWidget* dock : m_window->findChildren<QDockWidget*>())
+            if (dock->isVisible() && m_window->dockWidgetArea(dock) == Qt::LeftDockWidgetArea)
+                docks << dock;
+        QVERIFY(!docks.isEmpty());
+        QList<int> narrowest; // as narrow as they go: the larger fonts cannot but widen them
+        for (QDockWidget* dock : docks)
+            narrowest << dock->minimumSizeHint().width();
+        m_window->resizeDocks(docks, narrowest, Qt::Horizontal);
+        QTest::qWait(50);
+        for (QDockWidget* dock : docks)
+            before << dock->width();
+        mode()->setActive(true);
+        m_window->resize(1280, 720);
+        QTest::qWait(50);
+        bool widened = false;
+        for (int i = 0; i < docks.size(); ++i)
+            widened = widened || docks[i]->width() > before[i];
+        QVERIFY(widened); // else this test proves nothing
+        mode()->setActive(false);
+        QTest::qWait(50);
+        for (int i = 0; i < docks.size(); ++i)
+            QCOMPARE(docks[i]->width(), before[i]);
+    }
+
     void commandLineStartsPresentationMode() {
         QCommandLineParser parser;
         parser.addOption(QCommandLineOption(QStringLiteral("screenshot"), QString(), QStringLiteral("FILE")));

@@ -4,6 +4,7 @@
 #include "ui/widgets/PresentationStyle.h"
 
 #include <QApplication>
+#include <QDockWidget>
 #include <QEvent>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -155,6 +156,7 @@ void PresentationMode::setActive(bool active) {
 }
 
 void PresentationMode::enter() {
+    saveDockWidths();
     m_savedFont = QApplication::font();
     m_savedPalette = QApplication::palette();
     m_savedState = m_window->windowState();
@@ -208,7 +210,36 @@ void PresentationMode::leave() {
     m_hidden.clear();
     if (m_options.fullScreen)
         m_window->setWindowState(m_savedState);
+    restoreDockWidths();
     refreshCharts();
+}
+
+void PresentationMode::saveDockWidths() {
+    m_savedDockWidths.clear();
+    for (QDockWidget* dock : m_window->findChildren<QDockWidget*>()) {
+        const Qt::DockWidgetArea area = m_window->dockWidgetArea(dock);
+        if (dock->isVisible() && !dock->isFloating() &&
+            (area == Qt::LeftDockWidgetArea || area == Qt::RightDockWidgetArea))
+            m_savedDockWidths.emplace_back(dock, dock->width());
+    }
+}
+
+// The side panels as wide as before (the pages between them keep their width, and the tabs stay in view).
+void PresentationMode::restoreDockWidths() {
+    settle();
+    QList<QDockWidget*> docks;
+    QList<int> widths;
+    for (const auto& [dock, width] : m_savedDockWidths) {
+        const Qt::DockWidgetArea area = dock ? m_window->dockWidgetArea(dock) : Qt::NoDockWidgetArea;
+        if (dock && dock->isVisible() && !dock->isFloating() &&
+            (area == Qt::LeftDockWidgetArea || area == Qt::RightDockWidgetArea)) {
+            docks << dock;
+            widths << width;
+        }
+    }
+    m_savedDockWidths.clear();
+    if (!docks.isEmpty())
+        m_window->resizeDocks(docks, widths, Qt::Horizontal);
 }
 
 // The application posts its font and palette changes to the widgets: deliver them now, so that what

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+class QDockWidget;
 class QMainWindow;
 class QWidget;
 
@@ -59,6 +60,8 @@ private:
     void leave();
     void restoreApplication(); // font, palette and the published scales
     void scaleExplicitFonts(double factor);
+    void saveDockWidths();
+    void restoreDockWidths();
     static void settle();
     QMainWindow* m_window;
     PresentationOptions m_options;
@@ -68,6 +71,8 @@ private:
     Qt::WindowStates m_savedState;
     std::vector<QPointer<QWidget>> m_hidden;
     std::vector<std::pair<QPointer<QWidget>, QFont>> m_savedFonts; // widgets with a font size of their own
+    // The side panels' widths before: the larger fonts widen them, and a main window keeps a dock's width.
+    std::vector<std::pair<QPointer<QDockWidget>, int>> m_savedDockWidths;
 };
 
 } // namespace lp::ui
