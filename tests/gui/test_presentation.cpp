@@ -27,6 +27,7 @@
 #include <QListView>
 #include <QSlider>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QStyle>
 #include <QStyleOptionComboBox>
 #include <QTabBar>
@@ -239,6 +240,24 @@ private slots:
         QTest::qWait(50);
         for (int i = 0; i < docks.size(); ++i)
             QCOMPARE(docks[i]->width(), before[i]);
+    }
+
+    // Entering and leaving say so in the status bar, and the profile's label gives way to the message there
+    // (both were drawn on top of each other).
+    void theStatusMessageHasTheBarToItself() {
+        for (const bool fullScreen : {false, true}) {
+            ui::PresentationOptions o = mode()->options();
+            o.fullScreen = fullScreen;
+            mode()->setOptions(o);
+            for (int i = 0; i < 2; ++i) {
+                ui::TeachingMode::of(*m_window)->presentationAction()->trigger();
+                QTest::qWait(100);
+                QVERIFY(!m_window->statusBar()->currentMessage().isEmpty());
+                QVERIFY2(!m_window->statusLabel(0)->isVisible(), fullScreen ? "full screen" : "window");
+            }
+            m_window->statusBar()->clearMessage();
+            QVERIFY(m_window->statusLabel(0)->isVisible());
+        }
     }
 
     void commandLineStartsPresentationMode() {

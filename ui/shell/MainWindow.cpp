@@ -185,9 +185,14 @@ void MainWindow::createStatusBar() {
                 m_status[i]->fontMetrics().horizontalAdvance(tr("evaluated in 00,000 µs")) + 16);
         // The profile's label is an ordinary widget: a status message (an export, a refused value) takes its
         // place for a while. A permanent one filling the bar left a message no room at all.
-        if (i == 0)
+        if (i == 0) {
             statusBar()->addWidget(m_status[i], 1);
-        else
+            // The status bar hides it for a message without marking it hidden on purpose, and shows again
+            // whatever is not when it lays itself out anew (a font change, as presentation mode makes): the
+            // message was then drawn over the label's words. Hidden explicitly, it stays out of the way.
+            connect(statusBar(), &QStatusBar::messageChanged, m_status[i],
+                    [label = m_status[i]](const QString& message) { label->setVisible(message.isEmpty()); });
+        } else
             statusBar()->addPermanentWidget(m_status[i]);
     }
 }
