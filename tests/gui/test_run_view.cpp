@@ -16,6 +16,7 @@
 #include <QHorizontalStackedBarSeries>
 #include <QLineEdit>
 #include <QLineSeries>
+#include <QScatterSeries>
 #include <QSignalSpy>
 #include <QTest>
 #include <QUndoStack>
@@ -77,6 +78,12 @@ private slots:
         // The charts: the loss curve and the three parts of the goodput bar.
         auto* curve = qobject_cast<QLineSeries*>(view.lossChart()->series().front());
         QVERIFY(curve && curve->count() > 10);
+        // In billions of tokens, as its axis says: the chosen budget's point is at 2,000.
+        auto* chosen = qobject_cast<QScatterSeries*>(view.lossChart()->series().at(1));
+        QVERIFY(chosen && chosen->count() == 1);
+        QCOMPARE(chosen->at(0).x(), p.run.tokens / 1e9);
+        QCOMPARE(view.lossChart()->axes(Qt::Horizontal).front()->titleText(),
+                 QStringLiteral("Tokens (billions)"));
         auto* bar = qobject_cast<QHorizontalStackedBarSeries*>(view.goodputChart()->series().front());
         QVERIFY(bar && bar->count() == 3);
         const core::report::GoodputSplit g = core::report::goodputSplit(p.run);
@@ -124,6 +131,62 @@ private slots:
         emit price->editingFinished();
         QCOMPARE(doc.undoStack()->count(), steps);
         QCOMPARE(doc.scenario().run.pricePerGpuHourUsd, 2.5);
+        // Refused with its reason, and the field shows the value it keeps.
+        QCOMPARE(view.lastRefusal(),
+                 QStringLiteral("Price per GPU-hour (USD): -1 is below 0; it stays 2.5."));
+        QCOMPARE(price->text(), QStringLiteral("2.5"));
+        price->setText(QStringLiteral("cheap"));
+        emit price->editingFinished();
+        QCOMPARE(view.lastRefusal(),
+                 QStringLiteral("Price per GPU-hour (USD): \"cheap\" is not a number; it stays 2.5."));
+        // Emptied, it takes the preset's price again, which it shows as its placeholder rather than a 0 the
+        // cost does not use.
+        price->clear();
+        emit price->editingFinished();
+        QCOMPARE(doc.scenario().run.pricePerGpuHourUsd, 0.0);
+        QVERIFY(price->text().isEmpty());
+        const double preset = doc.shownPlan().run.pricePerGpuHourUsd;
+        QVERIFY(preset > 0);
+        QVERIFY2(price->placeholderText().contains(QString::number(preset)),
+                 qPrintable(price->placeholderText()));
+        auto* deadline = view.findChild<QLineEdit*>(QStringLiteral("runDeadline"));
+        QVERIFY(deadline && deadline->text().isEmpty());
+        QCOMPARE(deadline->placeholderText(), QStringLiteral("none"));
+        auto* restart = view.findChild<QLineEdit*>(QStringLiteral("runRestart"));
+        restart->clear(); // an emptied field that has no meaning for 0 keeps its value, said nothing
+        emit restart->editingFinished();
+        QCOMPARE(restart->text(), QStringLiteral("600"));
+    }
+
+    // Numbers read as people write them: the token budget with thousands separators, not "2e+12"; typed with
+    // or without them, or as 3e12.
+    void numbersReadAsPeopleWriteThem() {
+        ui::ScenarioDocument doc;
+        ui::RunView view(&doc);
+        QCOMPARE(view.ruleValue()->text(), QStringLiteral("2,000,000,000,000"));
+        for (const QString& typed : {QStringLiteral("3,000,000,000,000"), QStringLiteral("3e12")}) {
+            view.ruleValue()->setText(QStringLiteral("1"));
+            emit view.ruleValue()->editingFinished();
+            view.ruleValue()->setText(typed);
+            emit view.ruleValue()->editingFinished();
+            QCOMPARE(doc.scenario().training.tokenBudget, 3e12);
+            QCOMPARE(view.ruleValue()->text(), QStringLiteral("3,000,000,000,000"));
+        }
+        auto* failures = view.findChild<QLineEdit*>(QStringLiteral("runFailureRate"));
+        QVERIFY(failures);
+        QVERIFY2(!failures->text().contains(QStringLiteral("e-0")), qPrintable(failures->text()));
+        const double rate = doc.scenario().run.gpuFailuresPerHour;
+        QCOMPARE(QString::number(failures->text().toDouble(), 'g', 6), QString::number(rate, 'g', 6));
+        // Leaving a field as it shows its value changes nothing: the rounded figure does not replace the
+        // exact.
+        const int steps = doc.undoStack()->count();
+        emit failures->editingFinished();
+        QCOMPARE(doc.scenario().run.gpuFailuresPerHour, rate);
+        QCOMPARE(doc.undoStack()->count(), steps);
+        view.ruleValue()->setText(QStringLiteral("0"));
+        emit view.ruleValue()->editingFinished();
+        QCOMPARE(view.lastRefusal(),
+                 QStringLiteral("Token budget: 0 is not above 0; it stays 3,000,000,000,000."));
     }
 
     void theAsyncCheckboxEditsTheScenarioAndRaisesGoodput() {

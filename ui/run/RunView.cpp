@@ -14,23 +14,28 @@
 #include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
-#include <QDoubleValidator>
 #include <QEvent>
 #include <QFormLayout>
 #include <QHorizontalStackedBarSeries>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLineSeries>
+#include <QLocale>
 #include <QLogValueAxis>
+#include <QMainWindow>
+#include <QRegularExpression>
 #include <QScatterSeries>
 #include <QSignalBlocker>
+#include <QStatusBar>
 #include <QTimer>
+#include <QToolTip>
 #include <QVBoxLayout>
 #include <QValueAxis>
 
 #include <algorithm>
 #include <cmath>
 #include <iterator>
+#include <optional>
 
 namespace lp::ui {
 namespace {
@@ -47,6 +52,9 @@ struct RunField {
     double (*get)(const Scenario&);
     void (*set)(Scenario&, double);
     double minimum;
+    // Where 0 means something else (the preset's price, no deadline): the field shows it empty, with this
+    // as its placeholder, and an emptied field sets 0.
+    const char* zeroMeans = nullptr;
 };
 
 constexpr RunField kFields[] = {
@@ -55,7 +63,8 @@ constexpr RunField kFields[] = {
                        "What one GPU-hour costs; 0 uses the cluster or GPU preset's public "
                        "on-demand price (its source and date are in the Cost explanation)."),
      [](const Scenario& s) { return s.run.pricePerGpuHourUsd; },
-     [](Scenario& s, double v) { s.run.pricePerGpuHourUsd = v; }, 0},
+     [](Scenario& s, double v) { s.run.pricePerGpuHourUsd = v; }, 0,
+     QT_TRANSLATE_NOOP("lp::ui::RunView", "the preset's: %1")},
     {"runFailureRate", QT_TRANSLATE_NOOP("lp::ui::RunView", "Failures per GPU-hour"),
      QT_TRANSLATE_NOOP("lp::ui::RunView",
                        "Unexpected interruptions per GPU-hour; the default is Llama 3 405B's: "
@@ -74,8 +83,11 @@ constexpr RunField kFields[] = {
     {"runDeadline", QT_TRANSLATE_NOOP("lp::ui::RunView", "Deadline (days)"),
      QT_TRANSLATE_NOOP("lp::ui::RunView", "A diagnostic warns when the wall clock runs past it; 0: none."),
      [](const Scenario& s) { return s.run.deadlineDays; },
-     [](Scenario& s, double v) { s.run.deadlineDays = v; }, 0},
+     [](Scenario& s, double v) { s.run.deadlineDays = v; }, 0, QT_TRANSLATE_NOOP("lp::ui::RunView", "none")},
 };
+
+// The loss chart's tokens are in billions.
+constexpr double kTokensPerUnit = 1e9;
 
 constexpr TokenRule kRules[] = {TokenRule::Tokens,  TokenRule::ComputeOptimal, TokenRule::TokensPerParameter,
                                 TokenRule::Compute, TokenRule::Days,           TokenRule::Money};
@@ -148,8 +160,22 @@ void seedRuleValue(Scenario& s, const core::Plan& p) {
     }
 }
 
+// A number as a field shows it: a whole one with thousands separators ("2,000,000,000,000" tokens), others
+// to six significant digits with a short exponent where one is needed ("1.97328e-5").
 QString numberText(double v) {
-    return QString::number(v, 'g', 6);
+    if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e15)
+        return QLocale(QLocale::English).toString(static_cast<qlonglong>(v));
+    QString text = QString::number(v, 'g', 6);
+    static const QRegularExpression longExponent(QStringLiteral("e\\+?(-?)0*(\\d)"));
+    return text.replace(longExponent, QStringLiteral("e\\1\\2"));
+}
+
+// A typed number: thousands separators, spaces and underscores are left out ("2,000,000", "2 000", "2e12").
+std::optional<double> typedNumber(QString text) {
+    text.remove(QLatin1Char(',')).remove(QLatin1Char('_')).remove(QLatin1Char(' '));
+    bool ok = false;
+    const double v = QLocale::c().toDouble(text, &ok);
+    return ok && std::isfinite(v) ? std::optional<double>(v) : std::nullopt;
 }
 
 } // namespace
@@ -179,9 +205,8 @@ QWidget* RunView::buildSettings() {
            "tokens per parameter, or the compute (FLOPs), days or dollars the run may spend."));
     m_ruleValue = new QLineEdit(box);
     m_ruleValue->setObjectName(QStringLiteral("runRuleValue"));
-    m_ruleValue->setValidator(new QDoubleValidator(0, 1e30, 6, m_ruleValue));
     m_ruleValue->setToolTip(tr("The rule's number: tokens, tokens per parameter, FLOPs, days or US dollars "
-                               "(2e12 and 2000000000000 both work)."));
+                               "(2e12, 2,000,000,000,000 and 2000000000000 all work)."));
     auto* ruleRow = new QHBoxLayout;
     ruleRow->addWidget(m_rule);
     ruleRow->addWidget(m_ruleValue, 1);
@@ -199,7 +224,6 @@ QWidget* RunView::buildSettings() {
         const RunField& f = kFields[i];
         auto* edit = new QLineEdit(box);
         edit->setObjectName(QString::fromLatin1(f.id));
-        edit->setValidator(new QDoubleValidator(f.minimum, 1e30, 9, edit));
         edit->setToolTip(tr(f.toolTip));
         form->addRow(tr(f.label), edit);
         m_fields.push_back({edit, i});
@@ -270,8 +294,8 @@ QWidget* RunView::buildCharts() {
                               static_cast<QXYSeries*>(m_optimal)})
         m_lossChart->addSeries(series);
     auto* x = new QLogValueAxis(m_lossChart);
-    x->setTitleText(tr("Tokens"));
-    x->setLabelFormat(QStringLiteral("%.0e"));
+    x->setTitleText(tr("Tokens (billions)")); // "100", "1000", not "1e+11", "1e+12"
+    x->setLabelFormat(QStringLiteral("%g"));
     auto* y = new QValueAxis(m_lossChart);
     y->setTitleText(tr("Loss (nats/token)"));
     m_lossChart->addAxis(x, Qt::AlignBottom);
@@ -309,24 +333,74 @@ FigureLabel* RunView::figure(const QString& key) const {
 }
 
 void RunView::commitRuleValue() {
-    bool ok = false;
-    const double v = m_ruleValue->text().toDouble(&ok);
     Scenario next = m_doc->scenario();
-    if (!ok || next.run.tokenRule == TokenRule::ComputeOptimal || v == ruleNumber(next))
+    if (next.run.tokenRule == TokenRule::ComputeOptimal)
         return;
-    setRuleNumber(next, v);
-    m_doc->edit(next, tr("Token budget: %1").arg(m_ruleValue->text()));
+    const QString typed = m_ruleValue->text().trimmed();
+    const std::optional<double> v = typedNumber(typed);
+    if (typed.isEmpty()) { // an emptied field keeps its value: nothing was typed to refuse
+        m_ruleValue->setText(numberText(ruleNumber(next)));
+        return;
+    }
+    if (typed == numberText(ruleNumber(next)))
+        return; // as shown: the value it shows, perhaps rounded, stays exact
+    if (!v || *v <= 0) {
+        refuse(m_ruleValue, tr("Token budget"), typed, v.has_value(), false, numberText(ruleNumber(next)));
+        return;
+    }
+    if (*v == ruleNumber(next))
+        return;
+    setRuleNumber(next, *v);
+    m_doc->edit(next, tr("Token budget: %1").arg(numberText(*v)));
 }
 
 void RunView::commitField(const Field& field) {
     const RunField& f = kFields[field.index];
-    bool ok = false;
-    const double v = field.edit->text().toDouble(&ok);
     Scenario next = m_doc->scenario();
-    if (!ok || v < f.minimum || v == f.get(next))
+    const QString typed = field.edit->text().trimmed();
+    std::optional<double> v = typedNumber(typed);
+    if (typed.isEmpty()) {
+        if (!f.zeroMeans) { // an emptied field keeps its value: nothing was typed to refuse
+            field.edit->setText(shownValue(field));
+            return;
+        }
+        v = 0.0;
+    } else if (typed == shownValue(field)) {
+        return; // as shown: the value it shows, perhaps rounded, stays exact
+    }
+    if (!v || *v < f.minimum) {
+        refuse(field.edit, tr(f.label), typed, v.has_value(), f.minimum == 0, shownValue(field));
         return;
-    f.set(next, v);
-    m_doc->edit(next, tr("%1: %2").arg(tr(f.label), field.edit->text()));
+    }
+    if (*v == f.get(next))
+        return;
+    f.set(next, *v);
+    m_doc->edit(next, tr("%1: %2").arg(tr(f.label), numberText(*v)));
+}
+
+// What a field shows for its value: the number, or what 0 means in words.
+QString RunView::shownValue(const Field& field) const {
+    const RunField& f = kFields[field.index];
+    const double v = f.get(m_doc->scenario());
+    return v == 0 && f.zeroMeans ? field.edit->placeholderText() : numberText(v);
+}
+
+// A typed value the field cannot take is said in the status bar and beside the field, which shows its value
+// again: "Price per GPU-hour (USD): -1 is below 0; it stays 2.5."
+void RunView::refuse(QLineEdit* edit, const QString& label, const QString& typed, bool number, bool zeroTaken,
+                     const QString& kept) {
+    const QString why = !number     ? tr("\"%1\" is not a number").arg(typed)
+                        : zeroTaken ? tr("%1 is below 0").arg(typed)
+                                    : tr("%1 is not above 0").arg(typed);
+    const QString message = tr("%1: %2; it stays %3.").arg(label, why, kept);
+    m_lastRefusal = message;
+    if (auto* window = qobject_cast<QMainWindow*>(this->window()))
+        window->statusBar()->showMessage(message, 8000);
+    if (edit->isVisible())
+        QToolTip::showText(edit->mapToGlobal(QPoint(0, edit->height())), message, edit);
+    edit->setText(edit == m_ruleValue ? numberText(ruleNumber(m_doc->scenario())) : kept);
+    if (edit != m_ruleValue && edit->text() == edit->placeholderText())
+        edit->clear();
 }
 
 void RunView::refreshSettings(const Scenario& s) {
@@ -337,9 +411,19 @@ void RunView::refreshSettings(const Scenario& s) {
                                                                           : numberText(ruleNumber(s)));
     const QSignalBlocker quiet(m_async);
     m_async->setChecked(s.run.asyncCheckpoint);
-    for (const Field& field : m_fields)
-        if (!field.edit->hasFocus())
-            field.edit->setText(numberText(kFields[field.index].get(s)));
+    for (const Field& field : m_fields) {
+        const RunField& f = kFields[field.index];
+        if (f.zeroMeans) {
+            QString meaning = tr(f.zeroMeans);
+            if (meaning.contains(QLatin1String("%1")))
+                meaning = meaning.arg(numberText(m_doc->shownPlan().run.pricePerGpuHourUsd));
+            field.edit->setPlaceholderText(meaning);
+        }
+        if (field.edit->hasFocus())
+            continue;
+        const double v = f.get(s);
+        field.edit->setText(v == 0 && f.zeroMeans ? QString() : numberText(v));
+    }
 }
 
 void RunView::refresh() {
@@ -358,18 +442,22 @@ void RunView::refreshCharts() {
     double lo = 1e9, hi = 0;
     for (const auto& pt : curve)
         if (std::isfinite(pt.loss)) {
-            points.append({pt.tokens, pt.loss});
+            points.append({pt.tokens / kTokensPerUnit, pt.loss});
             lo = std::min(lo, pt.loss);
             hi = std::max(hi, pt.loss);
         }
     m_lossCurve->replace(points);
-    m_chosen->replace(QList<QPointF>{{r.tokens, r.predictedLoss}});
+    m_chosen->replace(QList<QPointF>{{r.tokens / kTokensPerUnit, r.predictedLoss}});
     const double optimal = core::report::computeOptimalTokensForModel(r);
-    m_optimal->replace(QList<QPointF>{
-        {optimal, core::predictedLoss(core::scalingFit(r.lossFit), r.scalingParameters, optimal)}});
+    m_optimal->replace(
+        QList<QPointF>{{optimal / kTokensPerUnit,
+                        core::predictedLoss(core::scalingFit(r.lossFit), r.scalingParameters, optimal)}});
     if (!points.isEmpty()) {
         m_lossChart->axes(Qt::Horizontal).front()->setRange(points.front().x(), points.back().x());
-        m_lossChart->axes(Qt::Vertical).front()->setRange(lo - 0.02, hi + 0.02);
+        QAbstractAxis* lossAxis = m_lossChart->axes(Qt::Vertical).front();
+        lossAxis->setRange(lo - 0.02, hi + 0.02);
+        if (auto* values = qobject_cast<QValueAxis*>(lossAxis))
+            values->applyNiceNumbers(); // ticks at 1.85, 1.90, ... rather than 1.831, 1.900, 1.969
     }
     const core::report::GoodputSplit g = core::report::goodputSplit(r);
     const QList<QBarSet*> sets = m_goodput->barSets();

@@ -34,6 +34,9 @@ public:
     QComboBox* tokenRule() const { return m_rule; }
     QLineEdit* ruleValue() const { return m_ruleValue; }
     QCheckBox* asyncCheckpoint() const { return m_async; }
+    // The last refused value's message ("Restart (s): -5 is below 0; it stays 600."), also shown in the
+    // status bar and beside the field.
+    QString lastRefusal() const { return m_lastRefusal; }
     // The first figure explained by a key ("run.tokens"), or nullptr.
     FigureLabel* figure(const QString& key) const;
     QChart* lossChart() const { return m_lossChart; }
@@ -56,6 +59,9 @@ private:
     QWidget* buildCharts();
     void commitRuleValue();
     void commitField(const Field& field);
+    QString shownValue(const Field& field) const;
+    void refuse(QLineEdit* edit, const QString& label, const QString& typed, bool number, bool zeroTaken,
+                const QString& kept);
     void refresh();
     void fitFigures();
     void refreshSettings(const core::Scenario& s);
@@ -67,6 +73,7 @@ private:
     QCheckBox* m_async = nullptr;
     std::vector<Field> m_fields;
     std::vector<FigureLabel*> m_figures;
+    QString m_lastRefusal;
     QChart* m_lossChart = nullptr;
     QLineSeries* m_lossCurve = nullptr;
     QScatterSeries* m_chosen = nullptr;
