@@ -74,4 +74,8 @@ json::Json runOptionsToJson(const RunOptions& r) {
     return j;
 }
 
+const json::DoubleRange* runKeyRange(std::string_view key) {
+    return json::doubleRangeOf<R>(kRunFields, key);
+}
+
 } // namespace lp::core

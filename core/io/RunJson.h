@@ -6,6 +6,7 @@
 #include "core/model/RunOptions.h"
 
 #include <string>
+#include <string_view>
 
 namespace lp::core {
 
@@ -13,5 +14,8 @@ namespace lp::core {
 RunOptions readRunOptions(const json::Json* j, const std::string& path, InputErrors& errors);
 // Every run key with its value.
 json::Json runOptionsToJson(const RunOptions& r);
+// The values a number key of the run object may hold ("price_per_gpu_hour_usd": 0 to 1e6), so that a window
+// takes no value its own file would refuse; nullptr for another key.
+const json::DoubleRange* runKeyRange(std::string_view key);
 
 } // namespace lp::core

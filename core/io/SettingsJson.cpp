@@ -187,6 +187,10 @@ void readTrainingKey(ObjectReader& r, std::string_view key, TrainingOptions& t) 
             json::readField(r, field, t);
 }
 
+const json::DoubleRange* trainingKeyRange(std::string_view key) {
+    return json::doubleRangeOf<T>(kTrainingFields, key);
+}
+
 Json trainingToJson(const TrainingOptions& t) {
     Json j;
     json::writeFields(j, t, kTrainingFields);

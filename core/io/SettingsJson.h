@@ -20,6 +20,8 @@ void readTrainingKeys(json::ObjectReader& r, TrainingOptions& t);
 void readTrainingKey(json::ObjectReader& r, std::string_view key, TrainingOptions& t);
 // Every training key with its value, as a scenario file writes them.
 json::Json trainingToJson(const TrainingOptions& t);
+// The values a number training key may hold ("token_budget_tokens"); nullptr for another key.
+const json::DoubleRange* trainingKeyRange(std::string_view key);
 
 // A validation case's "cluster" object over the cluster its hardware gives: "preset", a cluster preset of the
 // case's GPU family and node size, whose network per GPU it takes; "gpu", GPU keys over the case's GPU

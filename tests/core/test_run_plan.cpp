@@ -7,7 +7,9 @@
 #include "core/estimate/PlanJson.h"
 #include "core/estimate/RunPlan.h"
 #include "core/io/Presets.h"
+#include "core/io/RunJson.h"
 #include "core/io/ScenarioJson.h"
+#include "core/io/SettingsJson.h"
 
 #include <nlohmann/json.hpp>
 
@@ -237,6 +239,24 @@ LP_TEST(bad_run_values_are_named) {
     LP_CHECK(contains(loadErrors(R"({"mtbf": 1})"), "mtbf"));
     LP_CHECK(contains(loadErrors("3"), "$.run"));
     LP_CHECK(loadErrors(R"({"token_rule": "compute_optimal", "loss_fit": "besiroglu2024"})").empty());
+}
+
+// The limits a window's run fields keep are the file's own, read from the same table.
+LP_TEST(the_run_keys_limits_are_the_files) {
+    const json::DoubleRange* price = runKeyRange("price_per_gpu_hour_usd");
+    LP_CHECK(price != nullptr);
+    if (price) {
+        LP_CHECK(price->contains(0) && price->contains(1e6) && !price->contains(1e6 * 1.001));
+        LP_CHECK(loadErrors(R"({"price_per_gpu_hour_usd": 1000000})").empty());
+        LP_CHECK(
+            contains(loadErrors(R"({"price_per_gpu_hour_usd": 1000001})"), "$.run.price_per_gpu_hour_usd"));
+    }
+    const json::DoubleRange* bandwidth = runKeyRange("checkpoint_bandwidth_bytes_per_s");
+    LP_CHECK(bandwidth != nullptr && !bandwidth->contains(0));
+    LP_CHECK(runKeyRange("token_rule") == nullptr); // not a number
+    LP_CHECK(runKeyRange("no_such_key") == nullptr);
+    const json::DoubleRange* tokens = trainingKeyRange("token_budget_tokens");
+    LP_CHECK(tokens != nullptr && !tokens->contains(0) && tokens->contains(2e12));
 }
 
 LP_TEST_MAIN()

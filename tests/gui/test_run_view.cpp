@@ -2,6 +2,7 @@
 // the fields edit the scenario through the document (undoable), and the charts follow the plan.
 #include "core/estimate/Evaluate.h"
 #include "core/estimate/Explain.h"
+#include "core/io/ScenarioJson.h"
 #include "core/report/RunFigures.h"
 #include "core/util/NumberFormat.h"
 #include "ui/document/ScenarioDocument.h"
@@ -186,7 +187,40 @@ private slots:
         view.ruleValue()->setText(QStringLiteral("0"));
         emit view.ruleValue()->editingFinished();
         QCOMPARE(view.lastRefusal(),
-                 QStringLiteral("Token budget: 0 is not above 0; it stays 3,000,000,000,000."));
+                 QStringLiteral("Token budget: 0 is below 1; it stays 3,000,000,000,000."));
+    }
+
+    // A field takes what the scenario file takes, no more: a value the file would refuse on opening is
+    // refused as it is typed, with the limit (a saved scenario always opens again).
+    void fieldsKeepTheFilesLimits() {
+        ui::ScenarioDocument doc;
+        ui::RunView view(&doc);
+        const int steps = doc.undoStack()->count();
+        auto* price = view.findChild<QLineEdit*>(QStringLiteral("runPrice"));
+        price->setText(QStringLiteral("2,000,000"));
+        emit price->editingFinished();
+        QCOMPARE(
+            view.lastRefusal(),
+            QStringLiteral("Price per GPU-hour (USD): 2,000,000 is more than the most it takes, 1,000,000; "
+                           "it stays the preset's: 3.99."));
+        auto* failures = view.findChild<QLineEdit*>(QStringLiteral("runFailureRate"));
+        failures->setText(QStringLiteral("2"));
+        emit failures->editingFinished();
+        QVERIFY(view.lastRefusal().startsWith(
+            QStringLiteral("Failures per GPU-hour: 2 is more than the most it takes, 1;")));
+        auto* bandwidth = view.findChild<QLineEdit*>(QStringLiteral("runCheckpointBandwidth"));
+        bandwidth->setText(QStringLiteral("0"));
+        emit bandwidth->editingFinished();
+        QVERIFY(view.lastRefusal().startsWith(
+            QStringLiteral("Checkpoint write (GB/s per node): 0 is not above 0;")));
+        QCOMPARE(doc.undoStack()->count(), steps);
+        // At the limit it is taken, and the scenario, written and read back, is the same.
+        price->setText(QStringLiteral("1,000,000"));
+        emit price->editingFinished();
+        QCOMPARE(doc.scenario().run.pricePerGpuHourUsd, 1e6);
+        const auto back = core::scenarioFromJson(core::scenarioToJson(doc.scenario()));
+        QVERIFY(back.has_value());
+        QCOMPARE(back->run.pricePerGpuHourUsd, 1e6);
     }
 
     void theAsyncCheckboxEditsTheScenarioAndRaisesGoodput() {

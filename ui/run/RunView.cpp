@@ -1,6 +1,8 @@
 #include "ui/run/RunView.h"
 
 #include "core/estimate/Explain.h"
+#include "core/io/RunJson.h"
+#include "core/io/SettingsJson.h"
 #include "core/report/RunFigures.h"
 #include "ui/charts/ChartStyle.h"
 #include "ui/document/ScenarioDocument.h"
@@ -35,6 +37,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
+#include <limits>
 #include <optional>
 
 namespace lp::ui {
@@ -43,47 +46,52 @@ namespace {
 using core::RunOptions;
 using core::Scenario;
 using core::TokenRule;
+namespace json = core::json;
 
 // The run settings a person types, each a number of the scenario's 'run' object (docs/formats.md).
 struct RunField {
     const char* id;
+    const char* key; // in the scenario file's "run" object, whose limits the field keeps
+    double scale;    // the file's unit per the field's (bytes/s per GB/s)
     const char* label;
     const char* toolTip;
     double (*get)(const Scenario&);
     void (*set)(Scenario&, double);
-    double minimum;
     // Where 0 means something else (the preset's price, no deadline): the field shows it empty, with this
     // as its placeholder, and an emptied field sets 0.
     const char* zeroMeans = nullptr;
 };
 
 constexpr RunField kFields[] = {
-    {"runPrice", QT_TRANSLATE_NOOP("lp::ui::RunView", "Price per GPU-hour (USD)"),
+    {"runPrice", "price_per_gpu_hour_usd", 1,
+     QT_TRANSLATE_NOOP("lp::ui::RunView", "Price per GPU-hour (USD)"),
      QT_TRANSLATE_NOOP("lp::ui::RunView",
                        "What one GPU-hour costs; 0 uses the cluster or GPU preset's public "
                        "on-demand price (its source and date are in the Cost explanation)."),
      [](const Scenario& s) { return s.run.pricePerGpuHourUsd; },
-     [](Scenario& s, double v) { s.run.pricePerGpuHourUsd = v; }, 0,
+     [](Scenario& s, double v) { s.run.pricePerGpuHourUsd = v; },
      QT_TRANSLATE_NOOP("lp::ui::RunView", "the preset's: %1")},
-    {"runFailureRate", QT_TRANSLATE_NOOP("lp::ui::RunView", "Failures per GPU-hour"),
+    {"runFailureRate", "gpu_failures_per_hour", 1,
+     QT_TRANSLATE_NOOP("lp::ui::RunView", "Failures per GPU-hour"),
      QT_TRANSLATE_NOOP("lp::ui::RunView",
                        "Unexpected interruptions per GPU-hour; the default is Llama 3 405B's: "
                        "419 in 54 days on 16,384 H100."),
      [](const Scenario& s) { return s.run.gpuFailuresPerHour; },
-     [](Scenario& s, double v) { s.run.gpuFailuresPerHour = v; }, 0},
-    {"runCheckpointBandwidth", QT_TRANSLATE_NOOP("lp::ui::RunView", "Checkpoint write (GB/s per node)"),
+     [](Scenario& s, double v) { s.run.gpuFailuresPerHour = v; }},
+    {"runCheckpointBandwidth", "checkpoint_bandwidth_bytes_per_s", 1e9,
+     QT_TRANSLATE_NOOP("lp::ui::RunView", "Checkpoint write (GB/s per node)"),
      QT_TRANSLATE_NOOP("lp::ui::RunView", "How fast one node writes its part of a checkpoint to storage."),
      [](const Scenario& s) { return s.run.checkpointBandwidth / 1e9; },
-     [](Scenario& s, double v) { s.run.checkpointBandwidth = v * 1e9; }, 1e-6},
-    {"runRestart", QT_TRANSLATE_NOOP("lp::ui::RunView", "Restart (s)"),
+     [](Scenario& s, double v) { s.run.checkpointBandwidth = v * 1e9; }},
+    {"runRestart", "restart_s", 1, QT_TRANSLATE_NOOP("lp::ui::RunView", "Restart (s)"),
      QT_TRANSLATE_NOOP("lp::ui::RunView", "From a failure to training again: rescheduling, loading the "
                                           "checkpoint, warming up."),
      [](const Scenario& s) { return s.run.restartSeconds; },
-     [](Scenario& s, double v) { s.run.restartSeconds = v; }, 0},
-    {"runDeadline", QT_TRANSLATE_NOOP("lp::ui::RunView", "Deadline (days)"),
+     [](Scenario& s, double v) { s.run.restartSeconds = v; }},
+    {"runDeadline", "deadline_days", 1, QT_TRANSLATE_NOOP("lp::ui::RunView", "Deadline (days)"),
      QT_TRANSLATE_NOOP("lp::ui::RunView", "A diagnostic warns when the wall clock runs past it; 0: none."),
      [](const Scenario& s) { return s.run.deadlineDays; },
-     [](Scenario& s, double v) { s.run.deadlineDays = v; }, 0, QT_TRANSLATE_NOOP("lp::ui::RunView", "none")},
+     [](Scenario& s, double v) { s.run.deadlineDays = v; }, QT_TRANSLATE_NOOP("lp::ui::RunView", "none")},
 };
 
 // The loss chart's tokens are in billions.
@@ -96,6 +104,25 @@ QString ruleName(TokenRule r) {
     QString name = qs(core::toString(r)).replace(QLatin1Char('_'), QLatin1Char(' '));
     name[0] = name[0].toUpper();
     return name;
+}
+
+// The file key of the number the rule reads, whose limits the field keeps; nullptr for compute-optimal.
+const json::DoubleRange* ruleRange(TokenRule r) {
+    switch (r) {
+    case TokenRule::Tokens:
+        return core::trainingKeyRange("token_budget_tokens");
+    case TokenRule::ComputeOptimal:
+        return nullptr;
+    case TokenRule::TokensPerParameter:
+        return core::runKeyRange("tokens_per_parameter");
+    case TokenRule::Compute:
+        return core::runKeyRange("compute_budget_flops");
+    case TokenRule::Days:
+        return core::runKeyRange("days_budget");
+    case TokenRule::Money:
+        return core::runKeyRange("usd_budget");
+    }
+    return nullptr;
 }
 
 // The number the rule reads, and where it lives in the scenario.
@@ -344,8 +371,12 @@ void RunView::commitRuleValue() {
     }
     if (typed == numberText(ruleNumber(next)))
         return; // as shown: the value it shows, perhaps rounded, stays exact
-    if (!v || *v <= 0) {
-        refuse(m_ruleValue, tr("Token budget"), typed, v.has_value(), false, numberText(ruleNumber(next)));
+    // A budget of 0 is no budget: above 0, and within what the file takes.
+    json::DoubleRange range = {0, false, std::numeric_limits<double>::max(), true};
+    if (const json::DoubleRange* r = ruleRange(next.run.tokenRule))
+        range = {std::max(r->lo, 0.0), r->lo > 0 && r->loInclusive, r->hi, r->hiInclusive};
+    if (!v || !range.contains(*v)) {
+        refuse(m_ruleValue, tr("Token budget"), typed, v, range, 1, numberText(ruleNumber(next)));
         return;
     }
     if (*v == ruleNumber(next))
@@ -368,8 +399,10 @@ void RunView::commitField(const Field& field) {
     } else if (typed == shownValue(field)) {
         return; // as shown: the value it shows, perhaps rounded, stays exact
     }
-    if (!v || *v < f.minimum) {
-        refuse(field.edit, tr(f.label), typed, v.has_value(), f.minimum == 0, shownValue(field));
+    const json::DoubleRange* range = core::runKeyRange(f.key);
+    if (!v || !range || !range->contains(*v * f.scale)) {
+        refuse(field.edit, tr(f.label), typed, v, range ? *range : json::DoubleRange{}, f.scale,
+               shownValue(field));
         return;
     }
     if (*v == f.get(next))
@@ -386,12 +419,18 @@ QString RunView::shownValue(const Field& field) const {
 }
 
 // A typed value the field cannot take is said in the status bar and beside the field, which shows its value
-// again: "Price per GPU-hour (USD): -1 is below 0; it stays 2.5."
-void RunView::refuse(QLineEdit* edit, const QString& label, const QString& typed, bool number, bool zeroTaken,
-                     const QString& kept) {
-    const QString why = !number     ? tr("\"%1\" is not a number").arg(typed)
-                        : zeroTaken ? tr("%1 is below 0").arg(typed)
-                                    : tr("%1 is not above 0").arg(typed);
+// again: "Price per GPU-hour (USD): -1 is below 0; it stays 2.5." The limits are the scenario file's
+// (`range`, in the file's unit: `scale` of it per the field's unit).
+void RunView::refuse(QLineEdit* edit, const QString& label, const QString& typed, std::optional<double> value,
+                     const json::DoubleRange& range, double scale, const QString& kept) {
+    QString why;
+    if (!value)
+        why = tr("\"%1\" is not a number").arg(typed);
+    else if (*value * scale > range.hi || (*value * scale == range.hi && !range.hiInclusive))
+        why = tr("%1 is more than the most it takes, %2").arg(typed, numberText(range.hi / scale));
+    else
+        why = range.loInclusive ? tr("%1 is below %2").arg(typed, numberText(range.lo / scale))
+                                : tr("%1 is not above %2").arg(typed, numberText(range.lo / scale));
     const QString message = tr("%1: %2; it stays %3.").arg(label, why, kept);
     m_lastRefusal = message;
     if (auto* window = qobject_cast<QMainWindow*>(this->window()))

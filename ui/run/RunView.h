@@ -4,9 +4,12 @@
 // energy, goodput, checkpoints and the predicted loss, each explained on click like every figure, a chart of
 // the loss against tokens and the goodput bar. Edits go through the document (undo, autosave); the view
 // follows the plan live.
+#include "core/io/JsonReader.h"
+
 #include <QString>
 #include <QWidget>
 
+#include <optional>
 #include <vector>
 
 class QChart;
@@ -60,8 +63,8 @@ private:
     void commitRuleValue();
     void commitField(const Field& field);
     QString shownValue(const Field& field) const;
-    void refuse(QLineEdit* edit, const QString& label, const QString& typed, bool number, bool zeroTaken,
-                const QString& kept);
+    void refuse(QLineEdit* edit, const QString& label, const QString& typed, std::optional<double> value,
+                const core::json::DoubleRange& range, double scale, const QString& kept);
     void refresh();
     void fitFigures();
     void refreshSettings(const core::Scenario& s);

@@ -67,6 +67,17 @@ template <typename T> void readField(ObjectReader& r, const Field<T>& field, T& 
         field.value);
 }
 
+// The values a number key of `fields` may hold; nullptr for a key the table lacks or that holds no number.
+template <typename T>
+const DoubleRange* doubleRangeOf(std::span<const Field<std::type_identity_t<T>>> fields,
+                                 std::string_view key) {
+    for (const Field<T>& field : fields)
+        if (key == field.key)
+            if (const auto* number = std::get_if<DoubleKey<T>>(&field.value))
+                return &number->range;
+    return nullptr;
+}
+
 // Reads the keys of `fields` that r's object holds into object, in the table's order.
 template <typename T>
 void readFields(ObjectReader& r, T& object, std::span<const Field<std::type_identity_t<T>>> fields) {
