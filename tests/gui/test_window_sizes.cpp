@@ -70,6 +70,16 @@ private:
                                  .arg(screen.height())));
     }
 
+    // The window shown at 1280x720, and its scenario panel (nullptr if the window was not exposed).
+    ui::ScenarioPanel* laptopScenarioPanel() {
+        m_window->resize(1280, 720);
+        m_window->show();
+        if (!QTest::qWaitForWindowExposed(m_window.get()))
+            return nullptr;
+        settle();
+        return m_window->findChild<ui::ScenarioPanel*>(QStringLiteral("scenarioPanel"));
+    }
+
 private slots:
     void initTestCase() { test::isolateUserFolders(m_dir); }
 
@@ -220,11 +230,7 @@ private slots:
     }
 
     void theScenarioPanelKeepsItsFieldsWhole() {
-        m_window->resize(1280, 720);
-        m_window->show();
-        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
-        settle();
-        auto* panel = m_window->findChild<ui::ScenarioPanel*>(QStringLiteral("scenarioPanel"));
+        ui::ScenarioPanel* panel = laptopScenarioPanel();
         QVERIFY(panel);
         const int contentNeeds = panel->widget()->minimumSizeHint().width();
         QVERIFY(panel->viewport()->width() >= contentNeeds);
@@ -237,11 +243,7 @@ private slots:
     // training options) keeps the panel as wide as it was: its fields fit the width the folded panel has,
     // so the tabs beside it keep theirs and no tab hides behind the tab bar's scroll arrows.
     void unfoldingTheScenarioSectionsKeepsThePanelsWidth() {
-        m_window->resize(1280, 720);
-        m_window->show();
-        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
-        settle();
-        auto* panel = m_window->findChild<ui::ScenarioPanel*>(QStringLiteral("scenarioPanel"));
+        ui::ScenarioPanel* panel = laptopScenarioPanel();
         QVERIFY(panel);
         const int folded = panel->width();
         const QList<ui::CollapsibleSection*> sections = panel->findChildren<ui::CollapsibleSection*>();
