@@ -66,7 +66,7 @@ constexpr RunField kFields[] = {
     {"runPrice", "price_per_gpu_hour_usd", 1,
      QT_TRANSLATE_NOOP("lp::ui::RunView", "Price per GPU-hour (USD)"),
      QT_TRANSLATE_NOOP("lp::ui::RunView",
-                       "What one GPU-hour costs; 0 uses the cluster or GPU preset's public "
+                       "What one GPU-hour costs; left empty (0), the cluster or GPU preset's public "
                        "on-demand price (its source and date are in the Cost explanation)."),
      [](const Scenario& s) { return s.run.pricePerGpuHourUsd; },
      [](Scenario& s, double v) { s.run.pricePerGpuHourUsd = v; },
@@ -89,7 +89,8 @@ constexpr RunField kFields[] = {
      [](const Scenario& s) { return s.run.restartSeconds; },
      [](Scenario& s, double v) { s.run.restartSeconds = v; }},
     {"runDeadline", "deadline_days", 1, QT_TRANSLATE_NOOP("lp::ui::RunView", "Deadline (days)"),
-     QT_TRANSLATE_NOOP("lp::ui::RunView", "A diagnostic warns when the wall clock runs past it; 0: none."),
+     QT_TRANSLATE_NOOP("lp::ui::RunView",
+                       "A diagnostic warns when the wall clock runs past it; empty (0): none."),
      [](const Scenario& s) { return s.run.deadlineDays; },
      [](Scenario& s, double v) { s.run.deadlineDays = v; }, QT_TRANSLATE_NOOP("lp::ui::RunView", "none")},
 };
@@ -454,8 +455,10 @@ void RunView::refreshSettings(const Scenario& s) {
         const RunField& f = kFields[field.index];
         if (f.zeroMeans) {
             QString meaning = tr(f.zeroMeans);
-            if (meaning.contains(QLatin1String("%1")))
-                meaning = meaning.arg(numberText(m_doc->shownPlan().run.pricePerGpuHourUsd));
+            if (meaning.contains(QLatin1String("%1"))) { // the price: the preset's, if it has one
+                const double preset = m_doc->shownPlan().run.pricePerGpuHourUsd;
+                meaning = preset > 0 ? meaning.arg(numberText(preset)) : tr("no preset price");
+            }
             field.edit->setPlaceholderText(meaning);
         }
         if (field.edit->hasFocus())
