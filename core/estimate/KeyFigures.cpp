@@ -89,14 +89,19 @@ KeyFigure stateCard(const Plan& p, MemoryUnit unit) {
 }
 
 KeyFigure trainingTimeCard(const Scenario& s, const Plan& p) {
-    return card("training_time", "Time to train", "Wall-clock time to train on the token budget.",
-                p.trainingSeconds, fmt::wallClock(p.trainingSeconds),
-                fmt::count(s.training.tokenBudget) + " tokens, " + gpuCountText(s.layout.gpus()));
+    return card(
+        "training_time", "Ideal time to train",
+        "Wall-clock time to train on the token budget, ideal: computing only. The Run section adds the "
+        "checkpoint writes and the time lost to failures.",
+        p.trainingSeconds, fmt::wallClock(p.trainingSeconds),
+        fmt::count(s.training.tokenBudget) + " tokens, " + gpuCountText(s.layout.gpus()));
 }
 
 KeyFigure gpuHoursCard(const Plan& p) {
-    return card("gpu_hours", "GPU-hours", "GPU-hours for the token budget: GPUs x time to train.", p.gpuHours,
-                wholeNumber(p.gpuHours), "for the token budget");
+    return card("gpu_hours", "Ideal GPU-hours",
+                "GPU-hours for the token budget: GPUs x time to train, ideal (computing only). The Run "
+                "section's billed GPU-hours add the checkpoint writes and the time lost to failures.",
+                p.gpuHours, wholeNumber(p.gpuHours), "for the token budget");
 }
 
 // The scaling state is a few MB: GB or GiB with two decimals would show 0.00.

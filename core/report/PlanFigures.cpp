@@ -184,7 +184,7 @@ std::string tokensPerSecondText(const Plan& p) {
 std::string tokenBudgetText(const Scenario& s, const Plan& p) {
     const double tokens = p.valid ? p.run.tokens : s.training.tokenBudget; // the run's rule applied
     return fmt::count(tokens) + " tokens: " + fmt::fixed(p.trainingSeconds / 86400.0, 1) + " days, " +
-           fmt::fixed(p.gpuHours, 0) + " GPU-hours";
+           fmt::fixed(p.gpuHours, 0) + " GPU-hours (ideal: computing only, without checkpoints or failures)";
 }
 
 std::vector<DiagnosticView> diagnosticViews(const Plan& p) {

@@ -110,6 +110,11 @@ LP_TEST(cards_of_the_default_plan_read_as_the_command_line_prints_them) {
                 fmt::fixed(p.trainingSeconds / 86400.0, 1) + " days");
     LP_CHECK_EQ(card(cards, "training_time")->detail,
                 fmt::count(s.training.tokenBudget) + " tokens, 64 GPUs");
+    // Ideal, as the Run section calls the time without checkpoints and failures (its billed figures add
+    // them).
+    LP_CHECK_EQ(card(cards, "training_time")->caption, std::string("Ideal time to train"));
+    LP_CHECK_EQ(card(cards, "gpu_hours")->caption, std::string("Ideal GPU-hours"));
+    LP_CHECK(p.run.gpuHours > p.gpuHours);
 }
 
 LP_TEST(the_training_state_is_in_the_unit_asked_for) {

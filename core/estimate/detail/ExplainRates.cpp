@@ -50,17 +50,22 @@ void explainRates(ExplanationList& list) {
              lp::format("{} / {} = {} tokens/s", count(p.tokensPerStep), secs(p.time.stepSeconds),
                         count(p.tokensPerSecond)),
              "definition", "Training throughput of the whole cluster.");
-    list.add("training_time", "Time to train the token budget", p.trainingSeconds, "s",
-             "token budget / tokens per second",
-             lp::format("{} / {} tokens/s = {:.1f} days", count(p.run.tokens), count(p.tokensPerSecond),
-                        p.trainingSeconds / 86400.0),
-             "definition",
-             "Wall-clock time of the whole run at this throughput, without restarts or evaluation pauses.");
-    list.add("gpu_hours", "GPU-hours for the token budget", p.gpuHours, "GPU-hours",
-             "token budget / tokens per second x GPUs / 3600",
-             lp::format("{} / {} x {:.0f} / 3600 = {} GPU-hours ({:.1f} days)", count(p.run.tokens),
-                        count(p.tokensPerSecond), gpus, count(p.gpuHours), p.trainingSeconds / 86400.0),
-             "definition", "What the whole training run costs in GPU time at this throughput.");
+    list.add(
+        "training_time", "Time to train the token budget", p.trainingSeconds, "s",
+        "token budget / tokens per second",
+        lp::format("{} / {} tokens/s = {:.1f} days", count(p.run.tokens), count(p.tokensPerSecond),
+                   p.trainingSeconds / 86400.0),
+        "definition",
+        "Wall-clock time of the whole run at this throughput, ideal: without checkpoint writes, "
+        "failures and restarts or evaluation pauses (the Run section's wall clock adds the first three).");
+    list.add(
+        "gpu_hours", "GPU-hours for the token budget", p.gpuHours, "GPU-hours",
+        "token budget / tokens per second x GPUs / 3600",
+        lp::format("{} / {} x {:.0f} / 3600 = {} GPU-hours ({:.1f} days)", count(p.run.tokens),
+                   count(p.tokensPerSecond), gpus, count(p.gpuHours), p.trainingSeconds / 86400.0),
+        "definition",
+        "What the whole training run costs in GPU time at this throughput, ideal: the Run section's billed "
+        "GPU-hours add checkpoint writes and the time lost to failures.");
 }
 
 } // namespace lp::core::detail
