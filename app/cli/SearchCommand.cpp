@@ -10,6 +10,7 @@
 #include "core/model/Limits.h"
 #include "core/model/Units.h"
 #include "core/search/Search.h"
+#include "core/search/SearchText.h"
 
 #include <nlohmann/json.hpp>
 
@@ -171,6 +172,8 @@ std::string textOf(const core::SearchResult& r) {
     for (const auto& [reason, n] : r.rejected)
         o << "\n  " << reason << ": " << n;
     o << '\n';
+    if (r.fitting == 0 && r.closestMiss)
+        o << "No layout fits. " << core::closestMissText(*r.closestMiss, core::FigureFormat{}) << '\n';
     return o.str();
 }
 
@@ -216,7 +219,9 @@ std::string searchHelp() {
            "(default: all cores)\n  --shard-degrees LIST        hybrid-sharding degrees to try with ZeRO >= "
            "1, e.g. 0,8 (0 = all DP\n                              ranks; default: the scenario's "
            "--shard-degree)\n  --json                      {\"evaluated\", \"valid\", \"fitting\", "
-           "\"rejected\", \"pareto\", \"top\"}, each\n                              layout in the shape of "
+           "\"rejected\", \"pareto\", \"top\"; where none fits,\n                              "
+           "\"closest_miss\": the "
+           "valid layout nearest to fitting}, each\n                              layout in the shape of "
            "`evaluate --json`\n  --csv                       the top layouts as CSV\n  --profile FILE        "
            "      use a hardware profile file\n\nScenario flags:\n" +
            scenarioFlagsHelp() + "\n" + exitCodesHelp();
@@ -279,6 +284,8 @@ int runSearch(const Args& argv) {
         j["pareto"] = json::array();
         for (const auto& e : r.pareto)
             j["pareto"].push_back(entryJson(*scenario, &prof, e));
+        if (r.fitting == 0 && r.closestMiss) // the valid layout nearest to fitting
+            j["closest_miss"] = entryJson(*scenario, &prof, *r.closestMiss);
         core::sanitizeNonFinite(j);
         std::cout << j.dump(2) << '\n';
     } else if (flags.csv) {

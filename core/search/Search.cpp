@@ -380,7 +380,32 @@ struct alignas(64) Worker {
         return std::nullopt;
     }
 
+    std::optional<SearchEntry> closestMiss; // the valid layout nearest to fitting (SearchResult)
+
+    // Of two layouts that do not fit, whether a is nearer to fitting: less on its worst stage, then
+    // choiceLess.
+    static bool nearerToFitting(const SearchEntry& a, const SearchEntry& b) {
+        if (a.worstStageBytes != b.worstStageBytes)
+            return a.worstStageBytes < b.worstStageBytes;
+        return choiceLess(a.choice, b.choice);
+    }
+
+    void offerMiss(const Plan& p) {
+        const double worst = p.memory.stages[static_cast<std::size_t>(p.memory.worstStage)].totalBytes;
+        if (closestMiss && worst > closestMiss->worstStageBytes)
+            return; // the common case: no entry built
+        const SearchEntry e = entryOf(p);
+        if (!closestMiss || nearerToFitting(e, *closestMiss))
+            closestMiss = e;
+    }
+
     void offer(const Plan& p) {
+        const SearchEntry e = entryOf(p);
+        top.offer(e);
+        front.insert(e);
+    }
+
+    SearchEntry entryOf(const Plan& p) const {
         SearchEntry e;
         e.choice.layout = sc.layout;
         e.choice.zeroStage = sc.training.zeroStage;
@@ -397,8 +422,7 @@ struct alignas(64) Worker {
         e.gpuHours = p.gpuHours;
         e.costUsd = p.run.costUsd;
         e.wallClockDays = p.run.wallClockSeconds / 86400.0;
-        top.offer(e);
-        front.insert(e);
+        return e;
     }
 
     void evaluateOne(const Shared& sh) {
@@ -425,6 +449,7 @@ struct alignas(64) Worker {
         }
         if (!p.memory.fits) {
             ++rejected[static_cast<int>(DiagnosticId::DoesNotFit)];
+            offerMiss(p);
             return;
         }
         if (p.memory.headroomBytes < c.minHeadroomBytes) {
@@ -678,6 +703,9 @@ SearchResult search(const Scenario& s, const HardwareProfile& profile, const Sea
         result.top.insert(result.top.end(), w.top.entries().begin(), w.top.entries().end());
         for (const SearchEntry& e : w.front.points())
             front.insert(e);
+        if (w.closestMiss &&
+            (!result.closestMiss || Worker::nearerToFitting(*w.closestMiss, *result.closestMiss)))
+            result.closestMiss = w.closestMiss;
     }
     for (int r = 0; r < kReasonCount; ++r)
         if (rejected[static_cast<std::size_t>(r)] > 0)

@@ -152,6 +152,10 @@ struct SearchResult {
     // Fitting layouts that no other matches or beats in both tokens/s and headroom (of identical
     // pairs, the first by choiceLess), by descending tokens/s.
     std::vector<SearchEntry> pareto;
+    // Where no layout fits: of the valid ones that do not fit in memory, the one whose worst stage needs the
+    // least (then by choiceLess), to say how far the cluster is from the model. Kept whether or not others
+    // fit.
+    std::optional<SearchEntry> closestMiss;
     RankBy rankBy = RankBy::StepTime;
     int threads = 1;    // threads used
     double seconds = 0; // wall time

@@ -81,10 +81,22 @@ std::vector<std::string> rejectionLines(const SearchResult& r, const FigureForma
     return lines;
 }
 
+std::string closestMissText(const SearchEntry& e, const FigureFormat& f) {
+    const double capacity = e.worstStageBytes + e.headroomBytes; // the headroom is negative
+    std::string text = "The nearest, " + choiceText(e.choice) + ", needs " + f.bytes(e.worstStageBytes) +
+                       " on its worst stage of the " + f.bytes(capacity) + " usable";
+    if (capacity > 0)
+        text += " (" + f.number(e.worstStageBytes / capacity, 1) + "x)";
+    return text + ": more GPUs (ZeRO-3 shards the weights and optimizer state over them) or GPUs with more "
+                  "memory.";
+}
+
 std::string searchSummary(const SearchResult& r, const FigureFormat& f) {
     std::string text = countsText(r, f);
     if (r.fitting == 0)
-        text += "No layout fits: see the reasons below. ";
+        text += r.closestMiss
+                    ? "No layout fits. " + closestMissText(*r.closestMiss, f) + " See the reasons below. "
+                    : std::string("No layout fits: see the reasons below. ");
     else
         text += "Ranked by " + rankByName(r.rankBy) + "; " + std::to_string(r.pareto.size()) +
                 " on the Pareto front.";

@@ -16,8 +16,12 @@ std::string rankByName(RankBy r); // "step time", "MFU", "cost (GPU-hours)", "me
 std::string reasonText(const std::string& id);
 // "1,234 does not fit": one line per rejection reason, the most frequent first (ties by id).
 std::vector<std::string> rejectionLines(const SearchResult& r, const FigureFormat& f);
+// Where nothing fits, the layout nearest to fitting and how far it is: "The nearest, TP 8 · PP 8 · ..., needs
+// 150.2 GiB on its worst stage of the 79.2 GiB usable (1.9x): more GPUs ... or GPUs with more memory."
+std::string closestMissText(const SearchEntry& e, const FigureFormat& f);
 // What the search did: the layouts tried (or where it was cancelled), how many were valid and fit, the
-// ranking and the Pareto front, and on a second line the four commonest reasons for rejection.
+// ranking and the Pareto front (or, where none fits, the nearest miss), and on a second line the four
+// commonest reasons for rejection.
 std::string searchSummary(const SearchResult& r, const FigureFormat& f);
 
 // The Pareto layouts that are not among the ranked top ones (listed after them).

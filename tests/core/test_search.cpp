@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
@@ -66,6 +67,7 @@ struct Reference {
     long long evaluated = 0, valid = 0, fitting = 0, selectiveAsNone = 0;
     std::map<std::string, long long> rejected;
     std::vector<SearchEntry> fits;
+    std::optional<SearchEntry> closestMiss; // of the valid layouts that do not fit, the least memory
 };
 
 // The shard degrees tried for ZeRO stage z at this DP: ZeRO-0 none (0); otherwise each listed degree,
@@ -111,6 +113,14 @@ void addBlockRecompute(Reference& ref, Scenario s, const Plan& all, const Search
             return;
         }
     }
+}
+
+// The layout order choiceLess spells out.
+auto choiceKey(const SearchChoice& c) {
+    const Layout& l = c.layout;
+    return std::make_tuple(l.tp, l.pp, l.dp, l.cp, l.vpp, l.microBatch, l.accumulation, l.ep, c.zeroStage,
+                           c.zeroShardDegree, static_cast<int>(c.recompute), c.sequenceParallel,
+                           c.recomputeLayers);
 }
 
 Reference bruteForce(const Scenario& base, const SearchSpace& sp, const SearchConstraints& c) {
@@ -182,6 +192,12 @@ Reference bruteForce(const Scenario& base, const SearchSpace& sp, const SearchCo
                                                     ++ref.rejected["tp_beyond_nvlink_domain"];
                                                 } else if (!p.memory.fits) {
                                                     ++ref.rejected["does_not_fit"];
+                                                    const SearchEntry e = entryOf(s, p);
+                                                    const auto& m = ref.closestMiss;
+                                                    if (!m || e.worstStageBytes < m->worstStageBytes ||
+                                                        (e.worstStageBytes == m->worstStageBytes &&
+                                                         choiceKey(e.choice) < choiceKey(m->choice)))
+                                                        ref.closestMiss = e;
                                                 } else if (p.memory.headroomBytes < c.minHeadroomBytes) {
                                                     ++ref.rejected["headroom_below_minimum"];
                                                 } else {
@@ -211,13 +227,6 @@ Reference bruteForce(const Scenario& base, const SearchSpace& sp, const SearchCo
     }
     ref.fits = std::move(kept);
     return ref;
-}
-
-auto choiceKey(const SearchChoice& c) {
-    const Layout& l = c.layout;
-    return std::make_tuple(l.tp, l.pp, l.dp, l.cp, l.vpp, l.microBatch, l.accumulation, l.ep, c.zeroStage,
-                           c.zeroShardDegree, static_cast<int>(c.recompute), c.sequenceParallel,
-                           c.recomputeLayers);
 }
 
 // The ranking, spelled out: the rank key, then headroom (throughput when ranking by headroom), then
@@ -318,6 +327,7 @@ void checkEqualsReference(const Scenario& s, const SearchSpace& sp, const Search
     LP_CHECK_EQ(sum(r.rejected), r.evaluated - r.fitting);
     LP_CHECK(r.top == plainTop(ref.fits, by, 15));
     LP_CHECK(r.pareto == plainPareto(ref.fits));
+    LP_CHECK(r.closestMiss == ref.closestMiss);
     LP_CHECK(!r.top.empty());
     LP_CHECK(!r.pareto.empty());
 }
@@ -342,7 +352,7 @@ bool sameResults(const SearchResult& a, const SearchResult& b) {
     return a.candidates == b.candidates && a.evaluated == b.evaluated && a.valid == b.valid &&
            a.fitting == b.fitting && a.blockRecompute == b.blockRecompute &&
            a.selectiveAsNone == b.selectiveAsNone && a.rejected == b.rejected && a.top == b.top &&
-           a.pareto == b.pareto && a.cancelled == b.cancelled;
+           a.pareto == b.pareto && a.closestMiss == b.closestMiss && a.cancelled == b.cancelled;
 }
 
 } // namespace

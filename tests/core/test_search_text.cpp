@@ -1,6 +1,8 @@
 // A search and its choices in words: the choice's summary (the Explore tab's tool tips and filter words),
-// the ranking's name, the rejection reasons by frequency and the summary of a search.
+// the ranking's name, the rejection reasons by frequency and the summary of a search (with the nearest miss
+// where nothing fits).
 #include "TestHarness.h"
+#include "core/estimate/Evaluate.h"
 #include "core/io/Presets.h"
 #include "core/search/SearchText.h"
 
@@ -115,6 +117,33 @@ LP_TEST(listedLayoutsAgreeWithTheLimit) {
     r.pareto.clear();
     LP_CHECK_EQ(listedLayoutsText(r, 0, 0, f), std::string("Filter: 0 of the 5 that fit"));
     LP_CHECK_EQ(listedLayoutsText(SearchResult{}, 0, 0, f), std::string());
+}
+
+// Where no layout fits (DeepSeek-V3 on 64 H100), the search still says how far the nearest is: the valid
+// layout with the least memory on its worst stage, over the capacity, the same on any number of threads.
+LP_TEST(whereNothingFitsTheNearestMissIsNamed) {
+    Scenario s = defaultScenario();
+    s.model = findModelPreset("deepseek-v3")->model;
+    const SearchSpace sp = defaultSearchSpace(s);
+    SearchOptions options;
+    options.threads = 3;
+    const SearchResult r = search(s, sp, {}, options);
+    LP_CHECK_EQ(r.fitting, 0LL);
+    LP_CHECK(r.closestMiss.has_value());
+    if (!r.closestMiss)
+        return;
+    const SearchEntry& miss = *r.closestMiss;
+    const Plan p = evaluate(applyChoice(s, miss.choice));
+    LP_CHECK(p.valid && !p.memory.fits);
+    LP_CHECK_EQ(miss.worstStageBytes,
+                p.memory.stages[static_cast<std::size_t>(p.memory.worstStage)].totalBytes);
+    LP_CHECK(miss.headroomBytes < 0);
+    options.threads = 1;
+    LP_CHECK(search(s, sp, {}, options).closestMiss == r.closestMiss);
+    const std::string summary = searchSummary(r, FigureFormat{});
+    LP_CHECK(summary.find("No layout fits. The nearest, " + choiceText(miss.choice) + ", needs ") !=
+             std::string::npos);
+    LP_CHECK(summary.find("GPUs with more memory") != std::string::npos);
 }
 
 LP_TEST_MAIN()
