@@ -82,6 +82,51 @@ double textWidth(std::string_view s) {
     return 6.6 * static_cast<double>(s.size());
 }
 
+// `sentence` in lines no wider than `maxWidth` (textWidth), broken after its "; " where it can, else
+// between words: a footnote that runs past the chart's right edge is cut off there.
+std::vector<std::string> wrapLines(const std::string& sentence, double maxWidth) {
+    std::vector<std::string> words;
+    std::size_t start = 0;
+    while (start < sentence.size()) {
+        const std::size_t space = sentence.find(' ', start);
+        const std::size_t end = space == std::string::npos ? sentence.size() : space;
+        words.push_back(sentence.substr(start, end - start));
+        start = end + 1;
+    }
+    std::vector<std::string> lines;
+    std::string current;
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        // The clause that starts here (up to and with the next word ending in ';'), kept whole when it fits.
+        std::string clause = words[i];
+        std::size_t last = i;
+        while (!clause.ends_with(';') && last + 1 < words.size())
+            clause += " " + words[++last];
+        const std::string joined = current.empty() ? clause : current + " " + clause;
+        if (textWidth(joined) <= maxWidth) {
+            current = joined;
+            i = last;
+            continue;
+        }
+        if (!current.empty() && textWidth(clause) <= maxWidth) {
+            lines.push_back(current);
+            current = clause;
+            i = last;
+            continue;
+        }
+        // The clause is wider than a line: word by word.
+        const std::string withWord = current.empty() ? words[i] : current + " " + words[i];
+        if (!current.empty() && textWidth(withWord) > maxWidth) {
+            lines.push_back(current);
+            current = words[i];
+        } else {
+            current = withWord;
+        }
+    }
+    if (!current.empty())
+        lines.push_back(current);
+    return lines;
+}
+
 SvgChart noData(int width, const std::string& title, const std::string& message) {
     SvgChart c;
     c.width = width;
@@ -282,8 +327,11 @@ SvgChart timeChartSvg(const Plan& p, int width) {
     if (!p.valid || !(t.stepSeconds > 0))
         return noData(width, title, "No step time: the layout is invalid.");
 
-    const double labelW = 210, valueW = 160, top = 12, rowH = 26, bottom = 36;
-    const int height = static_cast<int>(top + rowH * static_cast<double>(rows.size()) + bottom);
+    const double labelW = 210, valueW = 160, top = 12, rowH = 26, bottom = 36, footLineH = 16;
+    const std::vector<std::string> footnote = wrapLines(
+        "Step " + fmt::fixed(t.stepSeconds * 1e3, 1) + " ms; bubble " + bubbleText(t), width - labelW - 8);
+    const int height = static_cast<int>(top + rowH * static_cast<double>(rows.size()) + bottom +
+                                        footLineH * static_cast<double>(footnote.size() - 1));
     double maxS = 0;
     for (const auto& r : rows)
         maxS = std::max(maxS, r.seconds);
@@ -309,8 +357,8 @@ SvgChart timeChartSvg(const Plan& p, int width) {
         yy += rowH;
     }
     s += line(labelW, top, labelW, yy, "#888888");
-    s += text(labelW, yy + 22, "Step " + fmt::fixed(t.stepSeconds * 1e3, 1) + " ms; bubble " + bubbleText(t),
-              "fill=\"#444444\"");
+    for (std::size_t i = 0; i < footnote.size(); ++i)
+        s += text(labelW, yy + 22 + footLineH * static_cast<double>(i), footnote[i], "fill=\"#444444\"");
     s += "</svg>\n";
     c.svg = std::move(s);
     return c;

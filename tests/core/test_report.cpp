@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 
@@ -487,6 +488,31 @@ LP_TEST(time_chart_leaves_out_zero_components) {
     for (const auto& row : timeRows(p.time))
         sum += row.seconds;
     LP_CHECK_NEAR(sum, p.time.stepSeconds, 1e-9); // the rows add up to the step
+}
+
+// Every left-aligned label of the step-time chart ends inside the chart, at the chart's own estimate of a
+// character's width: the footnote under the bars breaks between its clauses instead of running past the
+// right edge, where a browser and the PDF cut it off.
+LP_TEST(time_chart_text_stays_inside_the_chart) {
+    const Plan p = evaluate(defaultScenario());
+    const SvgChart c = timeChartSvg(p);
+    int checked = 0;
+    for (std::size_t at = c.svg.find("<text x=\""); at != std::string::npos;
+         at = c.svg.find("<text x=\"", at + 1)) {
+        const std::size_t close = c.svg.find('>', at);
+        const std::string tag = c.svg.substr(at, close - at);
+        if (contains(tag, "text-anchor"))
+            continue; // anchored at their end or middle
+        const double x = std::stod(tag.substr(9));
+        const std::string content = c.svg.substr(close + 1, c.svg.find("</text>", close) - close - 1);
+        if (x + 6.6 * static_cast<double>(content.size()) > c.width)
+            std::fprintf(stderr, "  past the edge: %s\n", content.c_str());
+        LP_CHECK(x + 6.6 * static_cast<double>(content.size()) <= c.width);
+        ++checked;
+    }
+    LP_CHECK(checked >= 3);                            // the values beside the bars and the footnote's lines
+    LP_CHECK(contains(c.svg, "of the step;</text>"));  // broken after a clause
+    LP_CHECK(contains(c.svg, "pipeline time</text>")); // and nothing lost
 }
 
 // A report is offered under the scenario's name and its layout: two layouts' reports do not share a name, and
