@@ -77,7 +77,7 @@ int runEvaluate(const Args& argv) {
         const core::TrustBand band = invalid ? core::TrustBand{} : trustBandOf(s, plan);
         std::cout << renderPlanText(s, plan, invalid ? nullptr : &band);
         if (explain && !invalid)
-            std::cout << renderExplanations(core::explainPlan(s, plan));
+            std::cout << renderExplanations(s, plan);
         std::cout.flush();
         if (invalid)
             std::cerr << "error: invalid layout: " << invalidIds << '\n';

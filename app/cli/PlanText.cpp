@@ -2,6 +2,7 @@
 
 #include "app/cli/TextFormat.h"
 #include "core/estimate/ExecutionStyle.h"
+#include "core/estimate/KeyFigures.h"
 #include "core/estimate/Precision.h"
 #include "core/model/Enums.h"
 #include "core/model/Units.h"
@@ -86,22 +87,6 @@ std::string bothUnits(double bytes) {
     if (!std::isfinite(bytes))
         return "n/a";
     return gib(bytes) + " (" + gb(bytes) + ")";
-}
-
-// "137.95 GB (128.48 GiB)", "0.3945 (39.45 %)", "712.9 ms", "68.98 B parameters", "8 GPUs".
-std::string explanationValue(double v, const std::string& unit) {
-    if (!std::isfinite(v))
-        return "n/a";
-    if (unit == "bytes")
-        return bytesBoth(v);
-    if (unit == "fraction")
-        return sig(v, 4) + " (" + percent(v, 2) + ")";
-    if (unit == "s" && std::fabs(v) < 1.0)
-        return fixed(v * 1e3, 2) + " ms";
-    std::string out = std::fabs(v) >= 1e6 ? count(v) : sig(v, 6);
-    if (!unit.empty())
-        out += " " + unit;
-    return out;
 }
 
 } // namespace
@@ -235,12 +220,14 @@ std::string renderPlanText(const Scenario& s, const Plan& p, const core::TrustBa
     return out;
 }
 
-std::string renderExplanations(const std::vector<core::Explanation>& explanations) {
+std::string renderExplanations(const Scenario& s, const Plan& p) {
+    const std::vector<core::Explanation> explanations = core::explainPlan(s, p);
+    const std::vector<core::KeyFigure> cards = core::keyFigures(s, p, core::MemoryUnit::GB);
     std::string out = heading("Explanations");
     if (explanations.empty())
         return out + "  none\n";
     for (const auto& e : explanations) {
-        const std::string value = explanationValue(e.value, e.unit);
+        const std::string value = core::explanationValueText(e, cards, core::MemoryUnit::GB);
         out += "\n  " + e.label + " = " + value + "   [" + e.key + "]\n";
         if (!e.formula.empty())
             out += "    formula:     " + e.formula + "\n";

@@ -25,7 +25,8 @@ std::string renderDiagnostics(const core::Plan& p);
 std::string renderPlanText(const core::Scenario& s, const core::Plan& p,
                            const core::TrustBand* trust = nullptr);
 
-// "label = value unit", then formula, substituted values, source and words, per explanation.
-std::string renderExplanations(const std::vector<core::Explanation>& explanations);
+// "label = value", then formula, substituted values, source and words, per explanation of the plan; the
+// values as every view prints them (core::explanationValueText).
+std::string renderExplanations(const core::Scenario& s, const core::Plan& p);
 
 } // namespace lp::cli

@@ -302,7 +302,7 @@ int printCase(const ValidateArgs& a, const core::ValidationCase& c, const core::
               << "\n"
               << renderPlanText(s, plan);
     if (a.explain)
-        std::cout << renderExplanations(core::explainPlan(s, plan));
+        std::cout << renderExplanations(s, plan);
     return kExitOk;
 }
 

@@ -191,6 +191,21 @@ std::string bubbleText(const TimeBreakdown& t) {
            " of the bubble-free pipeline time";
 }
 
+std::string explanationValueText(const Explanation& e, const std::vector<KeyFigure>& cards, MemoryUnit unit) {
+    if (e.unit != "bytes" || !std::isfinite(e.value)) {
+        for (const KeyFigure& card : cards)
+            if (card.explainKey == e.key)
+                return card.valueText;
+        return fmt::withUnit(e.value, e.unit);
+    }
+    const MemoryUnit other = unit == MemoryUnit::GiB ? MemoryUnit::GB : MemoryUnit::GiB;
+    if (std::fabs(e.value) < 1e12)
+        return bytesIn(e.value, unit, 2) + " (" + bytesIn(e.value, other, 2) + ")";
+    const std::string tb = fmt::fixed(e.value / 1e12, 2) + " TB";
+    const std::string tib = fmt::fixed(e.value / (memoryUnitBytes(MemoryUnit::GiB) * 1024.0), 2) + " TiB";
+    return unit == MemoryUnit::GB ? tb + " (" + tib + ")" : tib + " (" + tb + ")";
+}
+
 std::vector<KeyFigure> fp8Figures(const Scenario& s, const Plan& p, MemoryUnit unit, bool stale) {
     const Fp8Habits habits = fp8Habits(s, resolvedStyle(s.training));
     if (!habits.active)

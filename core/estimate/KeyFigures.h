@@ -4,6 +4,7 @@
 // each worded once here: caption, value, detail line and what it means. Every card names the explanation
 // (explainFigure) of the same figure, whose value it shows. The window lays the cards out; the command
 // line may print the same texts. Also the MFU bands the gauge marks.
+#include "core/estimate/Explain.h"
 #include "core/estimate/Plan.h"
 #include "core/model/Scenario.h"
 #include "core/util/NumberFormat.h"
@@ -65,6 +66,13 @@ std::string yardstickParameters(const ModelSpec& m);
 // bubbleShareOfStep is the share alone (0 without a step time).
 double bubbleShareOfStep(const TimeBreakdown& t);
 std::string bubbleText(const TimeBreakdown& t);
+
+// An explanation's value as every view prints it beside the figure's label (the window's Explanation panel
+// and glossary, `evaluate --explain`, the reports' "How the key figures are computed"): memory in `unit`
+// with the other unit beside it ("48.74 GiB (52.34 GB)", "1.00 TiB (1.10 TB)"); any other figure as the
+// Plan tab's card of it shows it where one does (`cards`: keyFigures of the same plan), else by its unit
+// (fmt::withUnit).
+std::string explanationValueText(const Explanation& e, const std::vector<KeyFigure>& cards, MemoryUnit unit);
 
 // The FP8 extras counted in the weights bar, as the Plan tab's number-format section shows them: the
 // cached fp8 weight copies and the scaling state of one GPU. `stale`: the plan is the last valid layout's

@@ -2,6 +2,7 @@
 // no external resources). Every user-supplied string goes through escapeHtml().
 #include "core/report/ReportHtml.h"
 
+#include "core/estimate/KeyFigures.h"
 #include "core/io/ScenarioJson.h"
 #include "core/report/RunFigures.h"
 #include "core/report/SvgCharts.h"
@@ -255,14 +256,17 @@ std::string diagnosticsSection(const Plan& p) {
     return h + "</section>\n";
 }
 
-std::string explanationsSection(const std::vector<Explanation>& explanations) {
+std::string explanationsSection(const ReportInput& r) {
+    const std::vector<Explanation>& explanations = r.explanations;
+    const std::vector<KeyFigure> cards = keyFigures(r.scenario, r.plan, MemoryUnit::GB);
     std::string h = section("explanations", "How the key figures are computed");
     if (explanations.empty())
         return h + "<p>No explanations: the layout is invalid.</p>\n</section>\n";
     h += "<dl class=\"explain\">\n";
     for (const auto& e : explanations) {
-        h += "<div>\n<dt>" + escapeHtml(e.label) + " = " + escapeHtml(fmt::withUnit(e.value, e.unit)) +
-             " <code>" + escapeHtml(e.key) + "</code></dt>\n";
+        h += "<div>\n<dt>" + escapeHtml(e.label) + " = " +
+             escapeHtml(explanationValueText(e, cards, MemoryUnit::GB)) + " <code>" + escapeHtml(e.key) +
+             "</code></dt>\n";
         if (!e.words.empty())
             h += "<dd>" + escapeHtml(e.words) + "</dd>\n";
         if (!e.formula.empty())
@@ -323,7 +327,7 @@ std::string reportToHtml(const ReportInput& r, const HtmlOptions& options) {
     h += "</section>\n";
     h += runSection(p, invalid, options);
     h += diagnosticsSection(p);
-    h += explanationsSection(r.explanations);
+    h += explanationsSection(r);
     h += provenanceSections(r, options);
     h += footer(r);
     return h;

@@ -3,6 +3,7 @@
 // Charts are drawn with block characters in fenced code blocks (a forge shows no inline SVG).
 #include "core/report/ReportMarkdown.h"
 
+#include "core/estimate/KeyFigures.h"
 #include "core/io/ScenarioJson.h"
 #include "core/report/RunFigures.h"
 #include "core/report/SvgCharts.h"
@@ -248,13 +249,15 @@ std::string diagnosticsSection(const Plan& p) {
     return md + "\n";
 }
 
-std::string explanationsSection(const std::vector<Explanation>& explanations) {
+std::string explanationsSection(const ReportInput& r) {
+    const std::vector<Explanation>& explanations = r.explanations;
+    const std::vector<KeyFigure> cards = keyFigures(r.scenario, r.plan, MemoryUnit::GB);
     std::string md = heading("How the key figures are computed");
     if (explanations.empty())
         md += "No explanations: the layout is invalid.\n\n";
     for (const auto& e : explanations) {
-        md += "**" + escapeMarkdown(e.label) + " = " + escapeMarkdown(fmt::withUnit(e.value, e.unit)) +
-              "** (`" + e.key + "`)\n\n";
+        md += "**" + escapeMarkdown(e.label) + " = " +
+              escapeMarkdown(explanationValueText(e, cards, MemoryUnit::GB)) + "** (`" + e.key + "`)\n\n";
         if (!e.words.empty())
             md += escapeMarkdown(e.words) + "\n\n";
         if (!e.formula.empty())
@@ -310,7 +313,7 @@ std::string reportToMarkdown(const ReportInput& r) {
     md += invalid ? std::string("Not available: the layout is invalid.\n\n")
                   : kvTable(report::runRows(p)) + goodputBars(p);
     md += diagnosticsSection(p);
-    md += explanationsSection(r.explanations);
+    md += explanationsSection(r);
     md += provenanceSections(r);
     md += "---\n\n*Layout Planner " + escapeMarkdown(r.toolVersion) + ", report format " +
           escapeMarkdown(kReportSchema) + " version " + std::to_string(kReportVersion) + "*\n";

@@ -98,8 +98,12 @@ std::string count(double v) {
     if (!std::isfinite(v))
         return "n/a";
     const double a = std::fabs(v);
-    if (a >= 1e15)
+    if (a >= 1e21)
         return sig(v, 3);
+    if (a >= 1e18)
+        return fixed(v / 1e18, 2) + " E";
+    if (a >= 1e15)
+        return fixed(v / 1e15, 2) + " P";
     if (a >= 1e12)
         return fixed(v / 1e12, 2) + " T";
     if (a >= 1e9)
@@ -130,16 +134,18 @@ std::string withUnit(double v, const std::string& unit) {
     if (unit == "bytes")
         return bytesBoth(v);
     if (unit == "fraction")
-        return percent(v, 2);
-    if (unit == "s")
-        return duration(v);
+        return percent(v); // one decimal, as the gauge and the cards
+    if (unit == "s")       // a step in ms or s; a checkpoint interval in hours, a run in days
+        return std::fabs(v) < 600.0 ? duration(v) : wallClock(v);
+    if (unit == "days")
+        return fixed(v, 1) + " days";
     std::string out;
     if (std::fabs(v) >= 1e6)
         out = count(v);
-    else if (v == std::floor(v))
-        out = fixed(v, 0);
+    else if (v == std::floor(v) || std::fabs(v) >= 1000.0)
+        out = fixed(v, 0); // 262,144 tokens; 53,845 tokens/s
     else
-        out = sig(v, 6);
+        out = sig(v, 4); // 1.922 nats/token; 0.0303 per day
     if (!unit.empty())
         out += " " + unit;
     return out;

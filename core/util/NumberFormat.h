@@ -18,12 +18,15 @@ std::string bytesBoth(double bytes);
 // A message size in decimal units, three significant digits: "512 B", "390 KB", "3.13 MB", "1.20 GB".
 std::string messageBytes(double bytes);
 std::string percent(double fraction, int decimals = 1); // "41.2 %"
-std::string count(double v);                            // 68,976,648,192 -> "68.98 B"
+// 68,976,648,192 -> "68.98 B"; M, B, T, P (1.1652e17 FLOPs -> "116.52 P"), E; scientific from 1e21.
+std::string count(double v);
 // "1 DP rank", "8 DP ranks": a count with its noun, singular or plural ("replica" -> "replicas").
 std::string counted(long long n, const std::string& noun);
 // A duration: "12.5 µs" under 1 ms, "736.5 ms" under 1 s, "4.817 s" under a minute, "95.2 s" beyond.
 std::string duration(double seconds);
-// A figure with its unit as Explanation::unit names it ("bytes", "fraction", "s", ...).
+// A figure with its unit as Explanation::unit names it ("bytes", "fraction", "s", ...): fractions as
+// percentages with one decimal, seconds as duration() under ten minutes and wallClock() beyond, whole
+// numbers and figures from 1,000 up with separators, millions as count(), four significant digits below.
 std::string withUnit(double v, const std::string& unit);
 
 // A run's wall-clock time: years, days, hours or minutes, and duration()'s units below two minutes.

@@ -10,6 +10,7 @@
 #include "core/model/Units.h"
 #include "core/util/NumberFormat.h"
 
+#include <cctype>
 #include <set>
 
 using namespace lp::core;
@@ -62,6 +63,79 @@ LP_TEST(every_card_shows_its_explanations_value_dense) {
 
 LP_TEST(every_card_shows_its_explanations_value_moe) {
     checkCardsAgreeWithExplanations(deepseekV3());
+}
+
+// An explanation's value reads as the card of the same figure reads (one wording for the window's panel
+// and glossary, the command line and the reports); memory shows both units, the chosen one first.
+LP_TEST(an_explanations_value_is_worded_as_its_card) {
+    const Scenario s = defaultScenario();
+    const Plan p = evaluate(s);
+    for (const MemoryUnit unit : {MemoryUnit::GiB, MemoryUnit::GB}) {
+        const std::vector<KeyFigure> cards = keyFigures(s, p, unit);
+        for (const KeyFigure& f : cards) {
+            const auto e = explainFigure(s, p, f.explainKey);
+            LP_CHECK(e.has_value());
+            if (e && e->unit != "bytes")
+                LP_CHECK_EQ(explanationValueText(*e, cards, unit), f.valueText);
+        }
+    }
+    const std::vector<KeyFigure> gib = keyFigures(s, p, MemoryUnit::GiB);
+    const std::vector<KeyFigure> gb = keyFigures(s, p, MemoryUnit::GB);
+    const auto total = explainFigure(s, p, "memory.total");
+    LP_CHECK(total.has_value());
+    if (total) {
+        const std::string inGiB = bytesIn(total->value, MemoryUnit::GiB, 2);
+        const std::string inGB = bytesIn(total->value, MemoryUnit::GB, 2);
+        LP_CHECK_EQ(explanationValueText(*total, gib, MemoryUnit::GiB), inGiB + " (" + inGB + ")");
+        LP_CHECK_EQ(explanationValueText(*total, gb, MemoryUnit::GB), inGB + " (" + inGiB + ")");
+    }
+    const auto state = explainFigure(s, p, "training_state_bytes"); // 1.10 TB: in TB and TiB
+    LP_CHECK(state.has_value());
+    if (state)
+        LP_CHECK_EQ(explanationValueText(*state, gb, MemoryUnit::GB), std::string("1.10 TB (1.00 TiB)"));
+}
+
+// Figures without a card read as a person would write them: percentages with one decimal, long times in
+// hours or days, separators from a thousand up, never six significant digits.
+LP_TEST(an_explanations_value_without_a_card_is_rounded_for_reading) {
+    const Scenario s = defaultScenario();
+    const Plan p = evaluate(s);
+    const std::vector<KeyFigure> cards = keyFigures(s, p, MemoryUnit::GB);
+    const auto text = [&](const std::string& key) {
+        const auto e = explainFigure(s, p, key);
+        LP_CHECK(e.has_value());
+        return e ? explanationValueText(*e, cards, MemoryUnit::GB) : std::string();
+    };
+    LP_CHECK_EQ(text("bubble_fraction"), fmt::percent(p.time.bubbleFraction));
+    LP_CHECK_EQ(text("tokens_per_step"), std::string("262,144 tokens"));
+    LP_CHECK_EQ(text("run.checkpoint_interval"), fmt::wallClock(p.run.checkpointIntervalSeconds));
+    LP_CHECK(contains(text("run.checkpoint_interval"), " h"));
+    LP_CHECK_EQ(text("time.tp_comm"), fmt::duration(p.time.tpCommSeconds));
+    LP_CHECK_EQ(text("run.predicted_loss"), fmt::sig(p.run.predictedLoss, 4) + " nats/token");
+    LP_CHECK_EQ(text("run.wall_clock_days"), fmt::fixed(p.run.wallClockSeconds / 86400.0, 1) + " days");
+    for (const Explanation& e : explainPlan(s, p)) {
+        const std::string v = explanationValueText(e, cards, MemoryUnit::GB);
+        LP_CHECK(!v.empty() && !contains(v, "n/a") && !contains(v, "e+"));
+        // A figure with a fraction part has at most five significant digits ("444.49 B", "4.869 s"), where
+        // the old wording printed six ("373.962 TFLOP/s", "53844.8 tokens/s"). Memory keeps its two decimals.
+        const std::size_t dot = v.find('.');
+        if (e.unit == "bytes" || dot == std::string::npos)
+            continue;
+        std::size_t first = dot;
+        while (first > 0 && (std::isdigit(static_cast<unsigned char>(v[first - 1])) || v[first - 1] == ','))
+            --first;
+        std::size_t significant = 0;
+        bool leading = true;
+        for (std::size_t i = first;
+             i < v.size() && (std::isdigit(static_cast<unsigned char>(v[i])) || v[i] == ',' || v[i] == '.');
+             ++i) {
+            if (!std::isdigit(static_cast<unsigned char>(v[i])) || (leading && v[i] == '0'))
+                continue;
+            leading = false;
+            ++significant;
+        }
+        LP_CHECK(significant <= 5);
+    }
 }
 
 LP_TEST(the_6nd_card_names_the_active_parameters_of_a_mixture_of_experts) {

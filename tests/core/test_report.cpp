@@ -3,6 +3,7 @@
 #include "TestHarness.h"
 #include "core/estimate/Evaluate.h"
 #include "core/estimate/Explain.h"
+#include "core/estimate/KeyFigures.h"
 #include "core/io/Presets.h"
 #include "core/io/ScenarioJson.h"
 #include "core/report/Report.h"
@@ -104,6 +105,28 @@ LP_TEST(html_shows_the_plan_figures) {
     LP_CHECK(contains(html, "table.wide th { font-size"));
     // The scenario in full, readable back.
     LP_CHECK(contains(html, "&quot;schema&quot;: &quot;layout-planner/scenario&quot;"));
+}
+
+// The reports word every explained figure's value as the window's panel and the command line do
+// (explanationValueText: the card's wording, memory in GB with GiB beside it).
+LP_TEST(reports_word_explained_values_as_every_view_does) {
+    const ReportInput r = defaultReport();
+    const std::string html = reportToHtml(r);
+    const std::string md = reportToMarkdown(r);
+    const std::vector<KeyFigure> cards = keyFigures(r.scenario, r.plan, MemoryUnit::GB);
+    for (const Explanation& e : r.explanations) {
+        const std::string value = explanationValueText(e, cards, MemoryUnit::GB);
+        LP_CHECK(contains(html, "<dt>" + escapeHtml(e.label + " = " + value) + " <code>"));
+        LP_CHECK(contains(md, "**" + escapeMarkdown(e.label) + " = " + escapeMarkdown(value) + "**"));
+    }
+    LP_CHECK(contains(html, "Model FLOPs utilization (MFU) = " + mfuText(r.plan.mfu)));
+    // Counts take one set of tiers everywhere: the FLOPs per step as the MFU explanation substitutes them.
+    LP_CHECK_EQ(fmt::count(1.1652e17), std::string("116.52 P"));
+    LP_CHECK_EQ(fmt::count(2.5e18), std::string("2.50 E"));
+    LP_CHECK_EQ(fmt::count(68976648192.0), std::string("68.98 B"));
+    LP_CHECK(contains(md, "| Model FLOPs per step | " + fmt::count(r.plan.modelFlopsPerStep) + "FLOP |"));
+    const auto mfu = explainFigure(r.scenario, r.plan, "mfu");
+    LP_CHECK(mfu && contains(mfu->substituted, fmt::count(r.plan.modelFlopsPerStep) + " / "));
 }
 
 LP_TEST(user_strings_are_escaped_in_html) {

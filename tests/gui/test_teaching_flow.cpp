@@ -2,6 +2,8 @@
 // however it ends; Enter in the quiz shows the verdict before moving on; the glossary ranks a term's
 // name above its definitions; the explanation keeps the figure last clicked while hovering previews.
 #include "WindowTestSupport.h"
+#include "core/estimate/Explain.h"
+#include "core/estimate/KeyFigures.h"
 #include "core/teach/TourScript.h"
 #include "ui/charts/ChartLegend.h"
 #include "ui/charts/MemoryChart.h"
@@ -12,6 +14,7 @@
 #include "ui/shell/Autosave.h"
 #include "ui/shell/ExportImportActions.h"
 #include "ui/shell/MainWindow.h"
+#include "ui/shell/Settings.h"
 #include "ui/shell/TeachingMode.h"
 #include "ui/teach/GlossaryDialog.h"
 #include "ui/teach/QuizDialog.h"
@@ -238,6 +241,36 @@ private slots:
         QTest::mouseClick(quiz->nextButton(), Qt::LeftButton);
         QCOMPARE(quiz->currentIndex(), 2);
         quiz->close();
+    }
+
+    // The glossary's "in the current plan" figure reads as the Explanation panel's heading of the same
+    // figure, memory in the unit the window shows (it printed "20.96 GiB" in GB, and fractions with two
+    // decimals where the panel has one).
+    void glossaryWordsTheCurrentFigureAsThePanelDoes() {
+        teaching()->glossaryAction()->trigger();
+        ui::GlossaryDialog* g = teaching()->glossary();
+        QVERIFY(QTest::qWaitForWindowExposed(g));
+        for (const ui::MemoryUnit unit : {ui::MemoryUnit::GB, ui::MemoryUnit::GiB}) {
+            m_window->settings()->setMemoryUnit(unit);
+            const std::vector<core::KeyFigure> cards =
+                core::keyFigures(doc()->scenario(), doc()->plan(), unit);
+            for (const char* term : {"zero", "bubble"}) {
+                QVERIFY(g->showTerm(QString::fromLatin1(term)));
+                const ui::GlossaryTerm* t = nullptr;
+                for (const ui::GlossaryTerm& candidate : g->terms())
+                    if (candidate.id == QLatin1String(term))
+                        t = &candidate;
+                QVERIFY(t);
+                const auto e =
+                    core::explainFigure(doc()->scenario(), doc()->plan(), t->explainKey.toStdString());
+                QVERIFY(e.has_value());
+                const QString value = ui::qs(core::explanationValueText(*e, cards, unit));
+                QVERIFY2(g->details()->toPlainText().contains(value), qPrintable(value));
+                m_window->explanationPanel()->showKey(t->explainKey);
+                QVERIFY(m_window->explanationPanel()->browser()->toPlainText().contains(value));
+            }
+        }
+        g->close();
     }
 
     // "bubble" is the name of "Pipeline bubble" and only in the definition of "PP".

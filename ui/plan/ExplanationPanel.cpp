@@ -22,20 +22,6 @@ QString esc(const std::string& s) {
     return QString::fromStdString(s).toHtmlEscaped();
 }
 
-// The value as the Plan tab's card of the same figure shows it; else as the reports print it
-// (core::fmt::withUnit), fractions with the gauge's one decimal and memory in the chosen unit first.
-QString formatValue(const core::Explanation& e, const core::Scenario& s, const core::Plan& p, MemoryUnit u) {
-    for (const core::KeyFigure& card : core::keyFigures(s, p, u))
-        if (card.explainKey == e.key)
-            return qs(card.valueText);
-    if (e.unit == "fraction")
-        return qs(core::fmt::percent(e.value)); // as the gauge and the cards: one decimal
-    if (e.unit != "bytes")
-        return qs(core::fmt::withUnit(e.value, e.unit));
-    const MemoryUnit other = u == MemoryUnit::GiB ? MemoryUnit::GB : MemoryUnit::GiB;
-    return qs(core::bytesIn(e.value, u, 2) + " (" + core::bytesIn(e.value, other, 2) + ")");
-}
-
 } // namespace
 
 ExplanationPanel::ExplanationPanel(ScenarioDocument* doc, QWidget* parent)
@@ -113,7 +99,9 @@ void ExplanationPanel::refresh() {
     QString html;
     html += QStringLiteral("<h3 style='margin-bottom:2px'>%1</h3>").arg(esc(e->label));
     html += QStringLiteral("<p style='font-size:large; margin-top:0'><b>%1</b></p>")
-                .arg(formatValue(*e, m_doc->shownScenario(), m_doc->shownPlan(), m_unit).toHtmlEscaped());
+                .arg(qs(core::explanationValueText(
+                            *e, core::keyFigures(m_doc->shownScenario(), m_doc->shownPlan(), m_unit), m_unit))
+                         .toHtmlEscaped());
     if (!e->words.empty())
         html += QStringLiteral("<p>%1</p>").arg(esc(e->words));
     html += QStringLiteral(

@@ -284,8 +284,11 @@ void TeachingMode::addTourKeys() {
 }
 
 GlossaryDialog* TeachingMode::glossary() {
-    if (!m_glossary)
+    if (!m_glossary) {
         m_glossary = new GlossaryDialog(m_window.document(), &m_window);
+        m_glossary->setUnit(m_window.settings()->memoryUnit());
+        connect(m_window.settings(), &Settings::memoryUnitChanged, m_glossary, &GlossaryDialog::setUnit);
+    }
     return m_glossary;
 }
 

@@ -1,6 +1,7 @@
 #include "ui/teach/GlossaryDialog.h"
 
 #include "core/estimate/Explain.h"
+#include "core/estimate/KeyFigures.h"
 #include "core/util/NumberFormat.h"
 #include "ui/document/ScenarioDocument.h"
 #include "ui/teach/TeachingTexts.h"
@@ -199,6 +200,13 @@ void GlossaryDialog::showDetails() {
     }
 }
 
+void GlossaryDialog::setUnit(MemoryUnit unit) {
+    if (unit == m_unit)
+        return;
+    m_unit = unit;
+    showDetails();
+}
+
 QString GlossaryDialog::html(const GlossaryTerm& t) const {
     QString h = QStringLiteral("<h2>%1</h2>").arg(t.term.toHtmlEscaped());
     if (!t.aliases.isEmpty())
@@ -213,7 +221,9 @@ QString GlossaryDialog::html(const GlossaryTerm& t) const {
         if (const auto e =
                 core::explainFigure(m_doc->shownScenario(), m_doc->shownPlan(), t.explainKey.toStdString())) {
             h += QStringLiteral("<h3>%1</h3>").arg(tr("In the current plan: %1").arg(esc(e->label)));
-            h += QStringLiteral("<p><b>%1</b></p>").arg(esc(core::fmt::withUnit(e->value, e->unit)));
+            h += QStringLiteral("<p><b>%1</b></p>")
+                     .arg(esc(core::explanationValueText(
+                         *e, core::keyFigures(m_doc->shownScenario(), m_doc->shownPlan(), m_unit), m_unit)));
             h += QStringLiteral("<p><code>%1</code><br><code>%2</code></p>")
                      .arg(esc(e->formula), esc(e->substituted));
             h += QStringLiteral("<p>%1</p><p><small>%2 %3</small></p>")

@@ -2,6 +2,8 @@
 // The glossary (resources/teaching/glossary.json): a searchable list of the terms of distributed
 // training with a short definition, a longer explanation, the formula, related terms as links, and -
 // where the term is a figure of the plan - the core's explanation of it with the current values.
+#include "ui/widgets/Format.h"
+
 #include <QDialog>
 #include <QString>
 #include <QStringList>
@@ -47,12 +49,15 @@ public:
     // Selects a term (clearing the search if it hides it). False when the id is unknown.
     bool showTerm(const QString& id);
     QString currentTermId() const;
+    // The unit the current plan's memory figures are shown in (the window's choice).
+    void setUnit(MemoryUnit unit);
 
 private:
     void filter(const QString& text);
     void showDetails();
     QString html(const GlossaryTerm& t) const;
     ScenarioDocument* m_doc;
+    MemoryUnit m_unit = MemoryUnit::GiB;
     std::vector<GlossaryTerm> m_terms;
     QLineEdit* m_search;
     QListWidget* m_list;

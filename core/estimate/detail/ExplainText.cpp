@@ -24,16 +24,8 @@ ExplanationInputs inputsOf(const ExplanationList& list) {
 std::string count(double v) {
     if (v > 0 && v < 0.5) // a throughput of a token in seconds or more: its digits, not "0"
         return lp::format("{:.3g}", v);
-    if (v >= 1e18)
-        return lp::format("{:.2f} E", v / 1e18);
-    if (v >= 1e15)
-        return lp::format("{:.2f} P", v / 1e15);
-    if (v >= 1e12)
-        return lp::format("{:.2f} T", v / 1e12);
-    if (v >= 1e9)
-        return lp::format("{:.2f} B", v / 1e9);
     if (v >= 1e6)
-        return lp::format("{:.2f} M", v / 1e6);
+        return fmt::count(v); // the reports' and the window's tiers: "116.52 P", "68.98 B"
     return lp::format("{:.0f}", v);
 }
 

@@ -10,6 +10,7 @@
 #include "core/util/NumberFormat.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 
 namespace lp::core::report {
@@ -278,7 +279,10 @@ KeyValues utilisationFacts(const Scenario& s, const Plan& p) {
     kv.emplace_back("6ND yardstick (6 x " + yardstickParameters(s.model) + " x tokens)",
                     fmt::percent(p.mfu6nd));
     kv.emplace_back("TFLOP/s per GPU", tflopsPerGpuText(p));
-    kv.emplace_back("Model FLOPs per step", fmt::sig(p.modelFlopsPerStep, 4));
+    // "116.52 PFLOP": count()'s tier is the prefix; without one (scientific) the unit stands apart.
+    const std::string flops = fmt::count(p.modelFlopsPerStep);
+    const bool prefixed = std::isalpha(static_cast<unsigned char>(flops.back())) != 0;
+    kv.emplace_back("Model FLOPs per step", flops + (prefixed ? "FLOP" : " FLOP"));
     kv.emplace_back("Tokens/s", tokensPerSecondText(p));
     kv.emplace_back("Token budget", tokenBudgetText(s, p));
     return kv;
