@@ -11,12 +11,16 @@
 #include "ui/widgets/InlineBanner.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QMenu>
 #include <QMenuBar>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QTableWidget>
 #include <QTest>
+#include <QTextBlock>
 #include <QTextBrowser>
+#include <QTextDocument>
 
 using namespace lp;
 
@@ -109,6 +113,23 @@ private slots:
         const QString text = viewer->browser()->toPlainText();
         QVERIFY(text.contains(QStringLiteral("Getting help")));
         QVERIFY(!text.startsWith(QLatin1Char('#')));
+        // Its screenshots (1,600 pixels wide) are drawn at the page's width: the page does not scroll
+        // sideways, at the viewer's size or narrower.
+        for (const int width : {900, 640}) {
+            viewer->resize(width, 600);
+            QApplication::processEvents();
+            int pictures = 0;
+            for (QTextBlock b = viewer->browser()->document()->begin(); b.isValid(); b = b.next())
+                for (auto it = b.begin(); !it.atEnd(); ++it)
+                    if (it.fragment().charFormat().isImageFormat()) {
+                        ++pictures;
+                        QVERIFY(it.fragment().charFormat().toImageFormat().width() > 0);
+                        QVERIFY(it.fragment().charFormat().toImageFormat().width() <
+                                viewer->browser()->viewport()->width());
+                    }
+            QVERIFY(pictures >= 1);
+            QCOMPARE(viewer->browser()->horizontalScrollBar()->maximum(), 0);
+        }
         test::closeTestWindow(window);
     }
 

@@ -1,6 +1,7 @@
 #pragma once
 // Help > User Guide: docs/user-guide.md rendered from Markdown in a window of its own, its links to the
-// other docs/ pages followed in place, with a button that opens the page in the desktop's browser.
+// other docs/ pages followed in place, with a button that opens the page in the desktop's browser. Its
+// pictures (screenshots 1,600 pixels wide) are drawn no wider than the page, which never scrolls sideways.
 #include <QDialog>
 #include <QStringList>
 
@@ -21,7 +22,12 @@ public:
 
     QTextBrowser* browser() const { return m_browser; }
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
+    // Every picture of the page at its own size or, where that is wider, at the page's width.
+    void fitImages();
     QTextBrowser* m_browser = nullptr;
 };
 
