@@ -144,13 +144,8 @@ std::string zeroText(const core::SearchChoice& c) {
 
 std::string textOf(const core::SearchResult& r) {
     std::ostringstream o;
-    o << "Searched " << r.evaluated << " layouts in " << fixed(r.seconds * 1e3, 1) << " ms (" << r.threads
-      << " threads): " << r.valid << " valid, " << r.fitting << " fit"
-      << (r.blockRecompute > 0 ? " (" + std::to_string(r.blockRecompute) + " also with block recompute)" : "")
-      << (r.selectiveAsNone > 0 ? "; " + std::to_string(r.selectiveAsNone) +
-                                      " with selective recompute listed as none, whose plan they equal"
-                                : "")
-      << (r.cancelled ? " (cancelled)" : "") << "\nRanked by " << core::toString(r.rankBy) << "\n\n";
+    const core::FigureFormat words; // memory in GiB, as the table's columns
+    o << core::searchOutcomeText(r, words) << "\n\n";
     TextTable t({"#", "TP", "PP", "DP", "CP", "EP", "v", "mb", "acc", "ZeRO", "recompute", "SP", "step",
                  "MFU", "tokens/s", "worst GiB", "headroom GiB"},
                 {Align::Right});
@@ -164,16 +159,15 @@ std::string textOf(const core::SearchResult& r) {
                   fixed(e.stepSeconds * 1e3, 1) + " ms", percent(e.mfu), fixed(e.tokensPerSecond, 0),
                   fixed(e.worstStageBytes / core::kGiB, 1), fixed(e.headroomBytes / core::kGiB, 1)});
     }
-    o << t.render(0);
-    o << "\nPareto front (tokens/s against memory headroom): " << r.pareto.size() << " layouts\n";
+    if (!r.top.empty()) // where nothing fits, the line above names the nearest miss instead
+        o << t.render(0) << '\n';
     o << "Rejected:";
-    if (r.rejected.empty())
+    const std::vector<std::string> rejected = core::rejectionLines(r, words);
+    if (rejected.empty())
         o << " none";
-    for (const auto& [reason, n] : r.rejected)
-        o << "\n  " << reason << ": " << n;
+    for (const std::string& line : rejected)
+        o << "\n  " << line;
     o << '\n';
-    if (r.fitting == 0 && r.closestMiss)
-        o << "No layout fits. " << core::closestMissText(*r.closestMiss, core::FigureFormat{}) << '\n';
     return o.str();
 }
 

@@ -91,15 +91,18 @@ std::string closestMissText(const SearchEntry& e, const FigureFormat& f) {
                   "memory.";
 }
 
-std::string searchSummary(const SearchResult& r, const FigureFormat& f) {
+std::string searchOutcomeText(const SearchResult& r, const FigureFormat& f) {
     std::string text = countsText(r, f);
     if (r.fitting == 0)
-        text += r.closestMiss
-                    ? "No layout fits. " + closestMissText(*r.closestMiss, f) + " See the reasons below. "
-                    : std::string("No layout fits: see the reasons below. ");
-    else
-        text += "Ranked by " + rankByName(r.rankBy) + "; " + std::to_string(r.pareto.size()) +
-                " on the Pareto front.";
+        return text + (r.closestMiss ? "No layout fits. " + closestMissText(*r.closestMiss, f) +
+                                           " See the reasons below."
+                                     : std::string("No layout fits: see the reasons below."));
+    return text + "Ranked by " + rankByName(r.rankBy) + "; " +
+           f.count(static_cast<long long>(r.pareto.size())) + " on the Pareto front.";
+}
+
+std::string searchSummary(const SearchResult& r, const FigureFormat& f) {
+    std::string text = searchOutcomeText(r, f);
     const std::vector<std::string> lines = rejectionLines(r, f);
     constexpr std::size_t kShown = 4;
     for (std::size_t i = 0; i < std::min(lines.size(), kShown); ++i)

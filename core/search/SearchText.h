@@ -20,8 +20,9 @@ std::vector<std::string> rejectionLines(const SearchResult& r, const FigureForma
 // 150.2 GiB on its worst stage of the 79.2 GiB usable (1.9x): more GPUs ... or GPUs with more memory."
 std::string closestMissText(const SearchEntry& e, const FigureFormat& f);
 // What the search did: the layouts tried (or where it was cancelled), how many were valid and fit, the
-// ranking and the Pareto front (or, where none fits, the nearest miss), and on a second line the four
-// commonest reasons for rejection.
+// ranking and the Pareto front (or, where none fits, the nearest miss), on one line.
+std::string searchOutcomeText(const SearchResult& r, const FigureFormat& f);
+// searchOutcomeText and, on a second line, the four commonest reasons for rejection (the Explore tab).
 std::string searchSummary(const SearchResult& r, const FigureFormat& f);
 
 // The Pareto layouts that are not among the ranked top ones (listed after them).

@@ -3,6 +3,8 @@
 // test_cli (run in its evaluate_ group).
 #include "CliRunner.h"
 
+#include <cstdio>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -496,4 +498,39 @@ LP_TEST(evaluate_json_carries_the_trust_band) {
     const auto text = run({"evaluate"});
     LP_CHECK(text.out.find("Measured runs like this one ran between") != std::string::npos);
     LP_CHECK(text.out.find("Runs like it") != std::string::npos);
+}
+
+// Where nothing fits (DeepSeek-V3 on the default 64 H100), the search's text names the nearest miss in its
+// first line, then the reasons, and prints no empty table.
+LP_TEST(search_where_nothing_fits_names_the_nearest_miss) {
+    const auto none = run({"search", "--model", "deepseek-v3"});
+    LP_CHECK_EQ(none.code, 0);
+    LP_CHECK(none.out.find("0 fit. No layout fits. The nearest, TP ") != std::string::npos);
+    LP_CHECK(none.out.find("GiB usable") != std::string::npos);
+    LP_CHECK(none.out.find("\n\nRejected:\n  ") != std::string::npos);
+    LP_CHECK(none.out.find("headroom GiB") == std::string::npos);
+}
+
+// `evaluate --explain` words the values as the Plan tab's cards: MFU with one decimal, the step in seconds
+// with three (it printed "0.3781 (37.81 %)" and "4.86851 s").
+LP_TEST(evaluate_explain_words_values_as_the_window) {
+    const auto t = run({"evaluate", "--explain"});
+    LP_CHECK_EQ(t.code, 0);
+    const json j = run({"evaluate", "--explain", "--json"}).parsed();
+    int checked = 0;
+    for (const auto& e : j["explanations"]) {
+        char expected[96] = {};
+        if (e["key"] == "mfu")
+            std::snprintf(expected, sizeof expected, "Model FLOPs utilization (MFU) = %.1f %%   [mfu]",
+                          e["value"].get<double>() * 100.0);
+        if (e["key"] == "time.step")
+            std::snprintf(expected, sizeof expected, "Step time = %.3f s   [time.step]",
+                          e["value"].get<double>());
+        if (expected[0] == 0)
+            continue;
+        LP_CHECK(t.out.find(expected) != std::string::npos);
+        ++checked;
+    }
+    LP_CHECK_EQ(checked, 2);
+    LP_CHECK(!std::regex_search(t.out, std::regex(R"(= [1-9][0-9]*\.[0-9]{5,})")));
 }

@@ -84,7 +84,7 @@ LP_TEST(summaryOfASearch) {
                 std::string("Cancelled after 300 of 1,500 layouts: partial results. 400 valid, "
                             "0 fit (2 of them also ranked with block recompute); 3 with "
                             "selective recompute listed as none, whose plan they equal. No "
-                            "layout fits: see the reasons below. "));
+                            "layout fits: see the reasons below."));
 }
 
 // The list's caption agrees with the limit: the top N of those that fit, then the Pareto layouts beyond them.
