@@ -18,6 +18,9 @@
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
 #include <QtCharts/QLineSeries>
+#include <QtCharts/QValueAxis>
+
+#include <cmath>
 
 using namespace lp;
 
@@ -103,6 +106,15 @@ private slots:
         ui::MeasuredRunPanel panel;
         panel.pasteEdit()->setPlainText(QStringLiteral("12.1 6.0 5.1 5.0 5.02 4.98 5.01 5.0 4.99"));
         panel.analysePasted();
+        // The step axis ticks whole steps, every one or every few, labelled as whole numbers.
+        const auto axes = panel.chartView()->chart()->axes(Qt::Horizontal);
+        QCOMPARE(axes.size(), 1);
+        auto* steps = qobject_cast<QValueAxis*>(axes.first());
+        QVERIFY(steps);
+        QCOMPARE(steps->tickType(), QValueAxis::TicksDynamic);
+        QVERIFY(steps->tickInterval() >= 1);
+        QCOMPARE(steps->tickInterval(), std::round(steps->tickInterval()));
+        QCOMPARE(steps->labelFormat(), QStringLiteral("%.0f"));
         QVERIFY(panel.errorText().isEmpty());
         QCOMPARE(panel.analysis()->samples, 9);
         QVERIFY(panel.verdictText().contains(QStringLiteral("scenario"))); // no plan to compare with

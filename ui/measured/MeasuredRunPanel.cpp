@@ -312,9 +312,15 @@ MeasuredRunPanel::StepAxes MeasuredRunPanel::addAxes(const core::RunAnalysis& a)
         axes.clipped = axes.clipped || v > yHigh || v < yLow;
     axes.x = new QValueAxis;
     axes.x->setTitleText(tr("step"));
-    axes.x->setLabelFormat(QStringLiteral("%d"));
     axes.x->setRange(static_cast<double>(a.steps.front()),
                      static_cast<double>(a.steps.back()) + (a.steps.size() == 1 ? 1.0 : 0.0));
+    // Ticks on whole, round step numbers: Qt's five evenly spaced ticks fall between steps (3.75 on 1-12),
+    // and printed as whole numbers they put "3" where step 3.75 is.
+    setRoundTicks(axes.x, 7);
+    if (axes.x->tickInterval() < 1) {
+        axes.x->setTickInterval(1);
+        axes.x->setLabelFormat(QStringLiteral("%.0f"));
+    }
     axes.y = new QValueAxis;
     axes.y->setTitleText(time ? tr("step time (s)") : tr("tokens/s per GPU"));
     axes.y->setRange(yLow, yHigh);
