@@ -77,10 +77,6 @@ std::vector<std::pair<std::string, std::string>> runRows(const Plan& p) {
 
 namespace {
 
-std::string dollars(double usd) {
-    return usd >= 1e5 ? "$" + fmt::count(usd) : "$" + fmt::fixed(usd, usd >= 100 ? 0 : 3);
-}
-
 std::string days(double seconds) {
     return fmt::fixed(seconds / 86400.0, 1) + " days";
 }
@@ -103,9 +99,9 @@ std::vector<RunCard> runCards(const Plan& p) {
          fmt::count(r.computeOptimal.tokens) + " tokens (20 per parameter)"},
         {"run.wall_clock_days", "Wall clock", days(r.wallClockSeconds), "ideal " + days(r.idealSeconds)},
         {"run.gpu_hours", "GPU-hours", fmt::fixed(r.gpuHours, 0), "billed: GPUs x wall clock"},
-        {"run.cost", "Cost", priced ? dollars(r.costUsd) : "no price", costDetail(r)},
+        {"run.cost", "Cost", priced ? fmt::dollars(r.costUsd) : "no price", costDetail(r)},
         {"run.cost_per_million_tokens", "Cost per million tokens",
-         priced ? dollars(r.costPerMillionTokensUsd) : "no price", ""},
+         priced ? fmt::dollars(r.costPerMillionTokensUsd) : "no price", ""},
         {"run.energy", "Energy",
          r.boardPowerWatts > 0 ? fmt::fixed(r.energyMwh, 1) + " MWh" : "no board power",
          fmt::fixed(r.boardPowerWatts, 0) + " W per GPU"},

@@ -139,6 +139,8 @@ std::string withUnit(double v, const std::string& unit) {
         return std::fabs(v) < 600.0 ? duration(v) : wallClock(v);
     if (unit == "days")
         return fixed(v, 1) + " days";
+    if (unit == "USD")
+        return dollars(v);
     std::string out;
     if (std::fabs(v) >= 1e6)
         out = count(v);
@@ -149,6 +151,12 @@ std::string withUnit(double v, const std::string& unit) {
     if (!unit.empty())
         out += " " + unit;
     return out;
+}
+
+std::string dollars(double usd) {
+    if (!std::isfinite(usd))
+        return "n/a";
+    return std::fabs(usd) >= 1e5 ? "$" + count(usd) : "$" + fixed(usd, std::fabs(usd) >= 100 ? 0 : 3);
 }
 
 std::string counted(long long n, const std::string& noun) {

@@ -20,6 +20,8 @@ std::string messageBytes(double bytes);
 std::string percent(double fraction, int decimals = 1); // "41.2 %"
 // 68,976,648,192 -> "68.98 B"; M, B, T, P (1.1652e17 FLOPs -> "116.52 P"), E; scientific from 1e21.
 std::string count(double v);
+// Dollars: "$2.66 M" from 100,000 up (count()), "$3,990" from 100, "$1.330" below.
+std::string dollars(double usd);
 // "1 DP rank", "8 DP ranks": a count with its noun, singular or plural ("replica" -> "replicas").
 std::string counted(long long n, const std::string& noun);
 // A duration: "12.5 µs" under 1 ms, "736.5 ms" under 1 s, "4.817 s" under a minute, "95.2 s" beyond.

@@ -112,6 +112,8 @@ LP_TEST(an_explanations_value_without_a_card_is_rounded_for_reading) {
     LP_CHECK(contains(text("run.checkpoint_interval"), " h"));
     LP_CHECK_EQ(text("time.tp_comm"), fmt::duration(p.time.tpCommSeconds));
     LP_CHECK_EQ(text("run.predicted_loss"), fmt::sig(p.run.predictedLoss, 4) + " nats/token");
+    LP_CHECK_EQ(text("run.cost"), fmt::dollars(p.run.costUsd)); // "$2.66 M", as the Run section's card
+    LP_CHECK(text("run.cost").starts_with("$"));
     LP_CHECK_EQ(text("run.wall_clock_days"), fmt::fixed(p.run.wallClockSeconds / 86400.0, 1) + " days");
     for (const Explanation& e : explainPlan(s, p)) {
         const std::string v = explanationValueText(e, cards, MemoryUnit::GB);
