@@ -222,7 +222,7 @@ std::string renderPlanText(const Scenario& s, const Plan& p, const core::TrustBa
 
 std::string renderExplanations(const Scenario& s, const Plan& p) {
     const std::vector<core::Explanation> explanations = core::explainPlan(s, p);
-    const std::vector<core::KeyFigure> cards = core::keyFigures(s, p, core::MemoryUnit::GB);
+    const std::vector<core::KeyFigure> cards = core::report::figureCards(s, p, core::MemoryUnit::GB);
     std::string out = heading("Explanations");
     if (explanations.empty())
         return out + "  none\n";

@@ -70,8 +70,8 @@ std::string bubbleText(const TimeBreakdown& t);
 // An explanation's value as every view prints it beside the figure's label (the window's Explanation panel
 // and glossary, `evaluate --explain`, the reports' "How the key figures are computed"): memory in `unit`
 // with the other unit beside it ("48.74 GiB (52.34 GB)", "1.00 TiB (1.10 TB)"); any other figure as the
-// Plan tab's card of it shows it where one does (`cards`: keyFigures of the same plan), else by its unit
-// (fmt::withUnit).
+// window's card of it shows it where one does (`cards`: report::figureCards, or keyFigures, of the same
+// plan; the first card of the key), else by its unit (fmt::withUnit).
 std::string explanationValueText(const Explanation& e, const std::vector<KeyFigure>& cards, MemoryUnit unit);
 
 // The FP8 extras counted in the weights bar, as the Plan tab's number-format section shows them: the

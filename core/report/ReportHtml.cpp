@@ -258,7 +258,7 @@ std::string diagnosticsSection(const Plan& p) {
 
 std::string explanationsSection(const ReportInput& r) {
     const std::vector<Explanation>& explanations = r.explanations;
-    const std::vector<KeyFigure> cards = keyFigures(r.scenario, r.plan, MemoryUnit::GB);
+    const std::vector<KeyFigure> cards = report::figureCards(r.scenario, r.plan, MemoryUnit::GB);
     std::string h = section("explanations", "How the key figures are computed");
     if (explanations.empty())
         return h + "<p>No explanations: the layout is invalid.</p>\n</section>\n";

@@ -122,6 +122,13 @@ std::vector<RunCard> runCards(const Plan& p) {
     return cards;
 }
 
+std::vector<KeyFigure> figureCards(const Scenario& s, const Plan& p, MemoryUnit unit) {
+    std::vector<KeyFigure> cards = keyFigures(s, p, unit);
+    for (const RunCard& c : runCards(p))
+        cards.push_back({c.key, c.key, c.caption, {}, 0, c.value, c.detail});
+    return cards;
+}
+
 GoodputSplit goodputSplit(const RunPlan& r) {
     GoodputSplit g;
     if (!std::isfinite(r.wallClockSeconds) || !(r.idealSeconds > 0))

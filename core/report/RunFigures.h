@@ -1,6 +1,7 @@
 #pragma once
 // The run's figures in words, as every view prints them: tokens and their rule, predicted loss, wall clock,
 // goodput, checkpoints, cost and energy (docs/estimation.md, "Run length, cost and goodput").
+#include "core/estimate/KeyFigures.h"
 #include "core/estimate/Plan.h"
 #include "core/estimate/RunPlan.h"
 
@@ -25,6 +26,10 @@ struct RunCard {
     std::string detail;
 };
 std::vector<RunCard> runCards(const Plan& p);
+
+// Every card the window shows for a plan, as the texts an explanation's value takes from
+// (explanationValueText): the Plan tab's key figures (memory in `unit`), then the Run section's cards.
+std::vector<KeyFigure> figureCards(const Scenario& s, const Plan& p, MemoryUnit unit);
 
 // The run's wall clock split into the ideal time and what is lost (days): the goodput bar.
 struct GoodputSplit {

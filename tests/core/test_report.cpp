@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <set>
 #include <string>
 
 using namespace lp::core;
@@ -113,7 +114,17 @@ LP_TEST(reports_word_explained_values_as_every_view_does) {
     const ReportInput r = defaultReport();
     const std::string html = reportToHtml(r);
     const std::string md = reportToMarkdown(r);
-    const std::vector<KeyFigure> cards = keyFigures(r.scenario, r.plan, MemoryUnit::GB);
+    const std::vector<KeyFigure> cards = report::figureCards(r.scenario, r.plan, MemoryUnit::GB);
+    // The Run section's cards too: an explanation opened from one heads with the card's value.
+    std::set<std::string> seen;
+    for (const report::RunCard& c : report::runCards(r.plan)) {
+        if (!seen.insert(c.key).second)
+            continue; // the first card of a key is the one its explanation reads as
+        const auto e = explainFigure(r.scenario, r.plan, c.key);
+        LP_CHECK(e.has_value());
+        if (e)
+            LP_CHECK_EQ(explanationValueText(*e, cards, MemoryUnit::GB), c.value);
+    }
     for (const Explanation& e : r.explanations) {
         const std::string value = explanationValueText(e, cards, MemoryUnit::GB);
         LP_CHECK(contains(html, "<dt>" + escapeHtml(e.label + " = " + value) + " <code>"));

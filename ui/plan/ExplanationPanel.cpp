@@ -2,6 +2,7 @@
 
 #include "core/estimate/KeyFigures.h"
 #include "core/measured/ValidationTrust.h"
+#include "core/report/RunFigures.h"
 #include "core/util/NumberFormat.h"
 #include "ui/document/BundledValidationGroups.h"
 #include "ui/document/ScenarioDocument.h"
@@ -100,7 +101,8 @@ void ExplanationPanel::refresh() {
     html += QStringLiteral("<h3 style='margin-bottom:2px'>%1</h3>").arg(esc(e->label));
     html += QStringLiteral("<p style='font-size:large; margin-top:0'><b>%1</b></p>")
                 .arg(qs(core::explanationValueText(
-                            *e, core::keyFigures(m_doc->shownScenario(), m_doc->shownPlan(), m_unit), m_unit))
+                            *e, core::report::figureCards(m_doc->shownScenario(), m_doc->shownPlan(), m_unit),
+                            m_unit))
                          .toHtmlEscaped());
     if (!e->words.empty())
         html += QStringLiteral("<p>%1</p>").arg(esc(e->words));

@@ -2,6 +2,7 @@
 
 #include "core/estimate/Explain.h"
 #include "core/estimate/KeyFigures.h"
+#include "core/report/RunFigures.h"
 #include "core/util/NumberFormat.h"
 #include "ui/document/ScenarioDocument.h"
 #include "ui/teach/TeachingTexts.h"
@@ -223,7 +224,8 @@ QString GlossaryDialog::html(const GlossaryTerm& t) const {
             h += QStringLiteral("<h3>%1</h3>").arg(tr("In the current plan: %1").arg(esc(e->label)));
             h += QStringLiteral("<p><b>%1</b></p>")
                      .arg(esc(core::explanationValueText(
-                         *e, core::keyFigures(m_doc->shownScenario(), m_doc->shownPlan(), m_unit), m_unit)));
+                         *e, core::report::figureCards(m_doc->shownScenario(), m_doc->shownPlan(), m_unit),
+                         m_unit)));
             h += QStringLiteral("<p><code>%1</code><br><code>%2</code></p>")
                      .arg(esc(e->formula), esc(e->substituted));
             h += QStringLiteral("<p>%1</p><p><small>%2 %3</small></p>")
