@@ -12,8 +12,8 @@
 
 namespace lp::core {
 
-std::vector<Explanation> explainPlan(const Scenario& s, const Plan& p) {
-    detail::ExplanationList list{s, p, {}};
+std::vector<Explanation> explainPlan(const Scenario& s, const Plan& p, MemoryUnit unit) {
+    detail::ExplanationList list{s, p, unit, {}};
     detail::explainModel(list);
     if (p.valid) {
         detail::explainMemory(list);
@@ -24,8 +24,9 @@ std::vector<Explanation> explainPlan(const Scenario& s, const Plan& p) {
     return std::move(list.items);
 }
 
-std::optional<Explanation> explainFigure(const Scenario& s, const Plan& p, const std::string& key) {
-    for (Explanation& e : explainPlan(s, p))
+std::optional<Explanation> explainFigure(const Scenario& s, const Plan& p, const std::string& key,
+                                         MemoryUnit unit) {
+    for (Explanation& e : explainPlan(s, p, unit))
         if (e.key == key)
             return std::move(e);
     return std::nullopt;

@@ -198,12 +198,7 @@ std::string explanationValueText(const Explanation& e, const std::vector<KeyFigu
                 return card.valueText;
         return fmt::withUnit(e.value, e.unit);
     }
-    if (unit == MemoryUnit::GB)
-        return fmt::bytesBoth(e.value); // "52.34 GB (48.74 GiB)", "1.10 TB (1.00 TiB)"
-    if (std::fabs(e.value) < 1e12)
-        return bytesIn(e.value, MemoryUnit::GiB, 2) + " (" + bytesIn(e.value, MemoryUnit::GB, 2) + ")";
-    return fmt::fixed(e.value / (memoryUnitBytes(MemoryUnit::GiB) * 1024.0), 2) + " TiB (" +
-           fmt::fixed(e.value / 1e12, 2) + " TB)";
+    return bytesBoth(e.value, unit); // "48.74 GiB (52.34 GB)", "1.10 TB (1.00 TiB)"
 }
 
 std::vector<KeyFigure> fp8Figures(const Scenario& s, const Plan& p, MemoryUnit unit, bool stale) {

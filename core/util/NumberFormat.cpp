@@ -68,11 +68,7 @@ std::string gb(double bytes, int decimals) {
 }
 
 std::string bytesBoth(double bytes) {
-    if (!std::isfinite(bytes))
-        return "n/a";
-    if (std::fabs(bytes) >= 1e12)
-        return fixed(bytes / 1e12, 2) + " TB (" + fixed(bytes / (kGiBytes * 1024.0), 2) + " TiB)";
-    return gb(bytes) + " (" + gib(bytes) + ")";
+    return core::bytesBoth(bytes, MemoryUnit::GB);
 }
 
 std::string messageBytes(double bytes) {
@@ -235,6 +231,20 @@ std::string bytesIn(double bytes, MemoryUnit unit, int decimals) {
     if (!std::isfinite(bytes))
         return "n/a";
     return fmt::fixed(bytes / memoryUnitBytes(unit), decimals) + " " + memoryUnitName(unit);
+}
+
+std::string bytesBoth(double bytes, MemoryUnit first) {
+    if (!std::isfinite(bytes))
+        return "n/a";
+    const std::string gb = fmt::gb(bytes), gib = fmt::gib(bytes);
+    const double tib = memoryUnitBytes(MemoryUnit::GiB) * 1024.0;
+    if (first == MemoryUnit::GiB)
+        return std::fabs(bytes) >= tib
+                   ? fmt::fixed(bytes / tib, 2) + " TiB (" + fmt::fixed(bytes / 1e12, 2) + " TB)"
+                   : gib + " (" + gb + ")";
+    return std::fabs(bytes) >= 1e12
+               ? fmt::fixed(bytes / 1e12, 2) + " TB (" + fmt::fixed(bytes / tib, 2) + " TiB)"
+               : gb + " (" + gib + ")";
 }
 
 } // namespace lp::core

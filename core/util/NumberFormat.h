@@ -50,6 +50,9 @@ double memoryUnitBytes(MemoryUnit unit);     // 1e9 or 2^30
 std::string memoryUnitName(MemoryUnit unit); // "GB" or "GiB"
 // Bytes in the unit, with thousands separators: "1,028 GiB" (decimals 0), "71.3 GB" (decimals 1).
 std::string bytesIn(double bytes, MemoryUnit unit, int decimals);
+// Both units, the chosen one first, in GB/GiB or, from 1 TB (1 TiB) up, TB/TiB: "48.74 GiB (52.34 GB)",
+// "52.34 GB (48.74 GiB)", "1.00 TiB (1.10 TB)". fmt::bytesBoth(b) is bytesBoth(b, MemoryUnit::GB).
+std::string bytesBoth(double bytes, MemoryUnit first);
 
 // How a sentence worded in core prints its figures: the conventions above, memory in the user's unit.
 struct FigureFormat {

@@ -95,6 +95,39 @@ LP_TEST(an_explanations_value_is_worded_as_its_card) {
         LP_CHECK_EQ(explanationValueText(*state, gb, MemoryUnit::GB), std::string("1.10 TB (1.00 TiB)"));
 }
 
+// The values an explanation substitutes into its formula print memory as its heading does: the chosen unit
+// first, the other beside it. Nothing else about the explanation changes with the unit.
+LP_TEST(an_explanations_substituted_memory_reads_in_the_chosen_unit) {
+    const Scenario s = defaultScenario();
+    const Plan p = evaluate(s);
+    const auto total = [&](MemoryUnit unit) { return explainFigure(s, p, "memory.total", unit); };
+    LP_CHECK(total(MemoryUnit::GiB).has_value() && total(MemoryUnit::GB).has_value());
+    if (total(MemoryUnit::GiB) && total(MemoryUnit::GB)) {
+        const double worst = total(MemoryUnit::GB)->value;
+        LP_CHECK(contains(total(MemoryUnit::GiB)->substituted, bytesBoth(worst, MemoryUnit::GiB)));
+        LP_CHECK(contains(total(MemoryUnit::GB)->substituted, bytesBoth(worst, MemoryUnit::GB)));
+        LP_CHECK(bytesBoth(worst, MemoryUnit::GiB).ends_with(" GB)"));
+    }
+    const std::vector<Explanation> gib = explainPlan(s, p, MemoryUnit::GiB), gb = explainPlan(s, p);
+    LP_CHECK_EQ(gib.size(), gb.size());
+    std::size_t memoryFigures = 0;
+    for (std::size_t i = 0; i < std::min(gib.size(), gb.size()); ++i) {
+        LP_CHECK_EQ(gib[i].key, gb[i].key);
+        LP_CHECK_EQ(gib[i].value, gb[i].value);
+        LP_CHECK_EQ(gib[i].formula, gb[i].formula);
+        // No figure is left GB-first in GiB, nor GiB-first in GB.
+        LP_CHECK(!contains(gib[i].substituted, " GB (") && !contains(gib[i].substituted, " TB ("));
+        LP_CHECK(!contains(gb[i].substituted, " GiB (") && !contains(gb[i].substituted, " TiB ("));
+        memoryFigures += contains(gib[i].substituted, " GiB (") ? 1 : 0;
+    }
+    LP_CHECK(memoryFigures >= 5);
+    // From a tebibyte up, TiB then TB; in GB, TB then TiB.
+    LP_CHECK_EQ(bytesBoth(1.1e12, MemoryUnit::GiB), std::string("1.00 TiB (1.10 TB)"));
+    LP_CHECK_EQ(bytesBoth(1.1e12, MemoryUnit::GB), std::string("1.10 TB (1.00 TiB)"));
+    LP_CHECK_EQ(bytesBoth(5e10, MemoryUnit::GiB), std::string("46.57 GiB (50.00 GB)"));
+    LP_CHECK_EQ(fmt::bytesBoth(5e10), std::string("50.00 GB (46.57 GiB)"));
+}
+
 // Figures without a card read as a person would write them: percentages with one decimal, long times in
 // hours or days, separators from a thousand up, never six significant digits.
 LP_TEST(an_explanations_value_without_a_card_is_rounded_for_reading) {

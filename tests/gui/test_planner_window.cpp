@@ -631,14 +631,16 @@ private slots:
                 QCOMPARE(shown[i]->value(), ui::qs(e.valueText));
                 QCOMPARE(shown[i]->detail(), ui::qs(e.detail));
                 QCOMPARE(shown[i]->toolTip(), ui::qs(e.meaning));
-                const auto explanation = core::explainFigure(doc()->scenario(), plan, e.explainKey);
+                const auto explanation = core::explainFigure(doc()->scenario(), plan, e.explainKey, unit);
                 QVERIFY2(explanation.has_value(), e.explainKey.c_str());
                 QCOMPARE(explanation->value, e.value);
                 // The explanation panel heads the explanation with the card's value (memory with the other
-                // unit beside it).
+                // unit beside it), and its values substituted read memory in the chosen unit too.
                 m_window->explanationPanel()->showKey(ui::qs(e.explainKey));
                 const QString heading = ui::qs(core::explanationValueText(*explanation, expected, unit));
-                QVERIFY(m_window->explanationPanel()->browser()->toPlainText().contains(heading));
+                const QString panel = m_window->explanationPanel()->browser()->toPlainText();
+                QVERIFY(panel.contains(heading));
+                QVERIFY2(panel.contains(ui::qs(explanation->substituted)), e.explainKey.c_str());
                 if (explanation->unit != "bytes")
                     QCOMPARE(heading, ui::qs(e.valueText));
             }

@@ -90,7 +90,8 @@ void ExplanationPanel::display(const QString& key) {
 
 void ExplanationPanel::refresh() {
     m_throttle.stop();
-    const auto e = core::explainFigure(m_doc->shownScenario(), m_doc->shownPlan(), m_key.toStdString());
+    const auto e =
+        core::explainFigure(m_doc->shownScenario(), m_doc->shownPlan(), m_key.toStdString(), m_unit);
     if (!e) {
         m_html = tr("<p>No explanation is available for <code>%1</code>.</p>").arg(m_key.toHtmlEscaped());
         m_browser->setHtml(m_html);

@@ -219,8 +219,8 @@ QString GlossaryDialog::html(const GlossaryTerm& t) const {
         h += QStringLiteral("<p><code>%1</code></p>").arg(t.formula.toHtmlEscaped());
     // The figure in the current plan, explained by the core: formula, values, source, words.
     if (m_doc && !t.explainKey.isEmpty()) {
-        if (const auto e =
-                core::explainFigure(m_doc->shownScenario(), m_doc->shownPlan(), t.explainKey.toStdString())) {
+        if (const auto e = core::explainFigure(m_doc->shownScenario(), m_doc->shownPlan(),
+                                               t.explainKey.toStdString(), m_unit)) {
             h += QStringLiteral("<h3>%1</h3>").arg(tr("In the current plan: %1").arg(esc(e->label)));
             h += QStringLiteral("<p><b>%1</b></p>")
                      .arg(esc(core::explanationValueText(

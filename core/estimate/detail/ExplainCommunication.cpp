@@ -43,7 +43,7 @@ void explainTpComm(ExplanationList& list) {
                        "overlap_tp_comm false to plan without it).";
     }
     list.add("time.tp_comm", "Tensor-parallel communication", t.tpCommSeconds, "s", std::move(tpFormula),
-             lp::format("message {} at {:.0f} GB/s bus bandwidth{}", bytes(im.tpMessageBytes),
+             lp::format("message {} at {:.0f} GB/s bus bandwidth{}", list.bytes(im.tpMessageBytes),
                         im.tpBusBandwidth / 1e9,
                         tpOverlap ? lp::format(": {} exposed with the overlap", secs(t.tpCommSeconds))
                                   : std::string()),
@@ -77,7 +77,7 @@ void explainCpComm(ExplanationList& list) {
     if (l.cp > 1) {
         cpValues +=
             lp::format(" exposed; K/V chunk {} per ring step, {:.0f} tokens of each sequence per rank",
-                       bytes(im.cpExchangeBytes), static_cast<double>(s.model.seqLen) / l.cp);
+                       list.bytes(im.cpExchangeBytes), static_cast<double>(s.model.seqLen) / l.cp);
         if (im.cpHidingTokens > 0)
             cpValues += lp::format(", hidden above about {:.0f} tokens per rank", im.cpHidingTokens);
         cpWords +=
@@ -99,7 +99,7 @@ void explainCpComm(ExplanationList& list) {
                        "(that memory traffic is counted in compute).";
         cpWords += " The chunks held while a layer runs" +
                    std::string(torchCp ? ", with the fp32 accumulators," : "") +
-                   " are counted in activations: " + bytes(im.cpBufferBytes) + ".";
+                   " are counted in activations: " + list.bytes(im.cpBufferBytes) + ".";
     }
     const std::string dkv = torchCp ? "send(2 x chunk, fp32 dK/dV)" : "send(dK/dV chunk)";
     const std::string residual = ", each + " + lp::format("{:.1f}", kOverlapResidual) + " x the hidden part";
@@ -128,7 +128,7 @@ void explainCpComm(ExplanationList& list) {
 void explainEpComm(ExplanationList& list) {
     const auto [s, p, t, l, im, o] = inputsOf(list);
     std::string epValues =
-        lp::format("{} per dispatch, {} per step", bytes(im.epMessageBytes), secs(t.epCommSeconds));
+        lp::format("{} per dispatch, {} per step", list.bytes(im.epMessageBytes), secs(t.epCommSeconds));
     std::string epWords = "Mixture-of-experts layers send each token to its experts and back: cheap inside "
                           "an NVLink domain, costly across nodes.";
     if (s.model.isMoe() && l.ep > 1) {
@@ -250,7 +250,7 @@ void explainDpComm(ExplanationList& list) {
             " The routed experts' gradients ({} per GPU) are reduced apart from the rest: only the {} rank{} "
             "that hold the same experts (TP x CP x DP / (EP x ETP), Megatron-Core's expert data-parallel "
             "group) take part, at {:.0f} GB/s bus bandwidth{}: {} with their weights' all-gather.",
-            bytes(im.expertDpMessageBytes), im.expertDpRanks, im.expertDpRanks == 1 ? "" : "s",
+            list.bytes(im.expertDpMessageBytes), im.expertDpRanks, im.expertDpRanks == 1 ? "" : "s",
             im.expertDpBusBandwidth / 1e9,
             im.expertDpRanks > 1 && im.expertDpBusBandwidth < im.dpBusBandwidth
                 ? " (EP fills the NVLink domain, so each domain holds few of them, each on its own network "
@@ -273,7 +273,7 @@ void explainDpComm(ExplanationList& list) {
     }
     list.add("time.dp_comm", "Exposed data-parallel / sharding communication", t.dpCommExposedSeconds, "s",
              std::move(dpFormula),
-             lp::format("{} per GPU at {:.0f} GB/s bus bandwidth: {} exposed", bytes(im.dpMessageBytes),
+             lp::format("{} per GPU at {:.0f} GB/s bus bandwidth: {} exposed", list.bytes(im.dpMessageBytes),
                         im.dpBusBandwidth / 1e9, secs(t.dpCommExposedSeconds)),
              kZeroPaper, std::move(dpWords));
 }

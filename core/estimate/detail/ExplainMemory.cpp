@@ -15,7 +15,7 @@ void explainWeights(ExplanationList& list, const StageMemory& w, int shardGroup)
     std::string formula = "stage parameters / TP x 2 bytes (/ shard group with ZeRO-3: DP x CP, or shard "
                           "degree x CP when hybrid)";
     std::string values =
-        lp::format("stage {}: {}", w.stage, bytes(w.weightsBytes)) +
+        lp::format("stage {}: {}", w.stage, list.bytes(w.weightsBytes)) +
         (s.training.zeroStage >= 3 ? lp::format(" (sharded over {})", shardGroup) : std::string());
     std::string words =
         "TP splits every matrix, PP gives each stage L/PP layers (embedding on the first, head on the last).";
@@ -25,7 +25,7 @@ void explainWeights(ExplanationList& list, const StageMemory& w, int shardGroup)
                               "state (linear modules x 5 tensors x (amax history + 2) x 4 bytes)",
                               f8.weightCopyBytesPerParam);
         values += lp::format(", of which fp8 weight copies {} and scaling state {:.2f} MiB",
-                             bytes(im.fp8WeightCopyBytes), im.fp8ScalingStateBytes / (1024.0 * 1024.0));
+                             list.bytes(im.fp8WeightCopyBytes), im.fp8ScalingStateBytes / (1024.0 * 1024.0));
         words += lp::format(
             " With FP8, Transformer Engine also caches an fp8 copy and transpose of every linear weight "
             "({:.0f} bytes per parameter) and keeps delayed-scaling state ({} amax values per fp8 tensor).",
@@ -43,7 +43,7 @@ void explainGradients(ExplanationList& list, const StageMemory& w) {
     const bool fp32Grads = g.heldBytes >= 4;
     list.add("memory.gradients", "Gradients", w.gradientsBytes, "bytes",
              lp::format("stage parameters / TP x {:.0f} bytes (/ shard group with ZeRO-2+)", g.heldBytes),
-             lp::format("{}, {} gradients", bytes(w.gradientsBytes), g.held),
+             lp::format("{}, {} gradients", list.bytes(w.gradientsBytes), g.held),
              fp32Grads ? std::string(kZeroPaper) +
                              "; Megatron-LM --accumulate-allreduce-grads-in-fp32 (forced on for bf16)"
                        : std::string(kZeroPaper),
@@ -59,7 +59,7 @@ void explainOptimizerState(ExplanationList& list, const StageMemory& w, int shar
         lp::format(
             "stage parameters / TP x {:.0f} bytes (/ shard group with ZeRO-1+, the distributed optimizer)",
             optimizerBytesPerParam(t)),
-        bytes(w.optimizerBytes) +
+        list.bytes(w.optimizerBytes) +
             (t.zeroStage >= 1 ? lp::format(", sharded over {} ranks", shardGroup) : std::string()),
         kZeroPaper,
         capitalised(optimizerStateWords(t)) +
@@ -68,26 +68,28 @@ void explainOptimizerState(ExplanationList& list, const StageMemory& w, int shar
 
 // The worst stage's activations with the values filled in: layers in flight, the logits on the last stage,
 // context-parallel and torch pipeline buffers.
-std::string activationValues(const Scenario& s, const Plan& p, const StageMemory& w) {
+std::string activationValues(const ExplanationList& list, const StageMemory& w) {
+    const Scenario& s = list.scenario;
+    const Plan& p = list.plan;
     const Intermediates& im = p.intermediates;
     std::string values = lp::format("stage {}: {:.1f} layer-micro-batches x {}", w.stage,
-                                    im.worstStageLayersInFlight, bytes(im.activationBytesPerLayer));
+                                    im.worstStageLayersInFlight, list.bytes(im.activationBytesPerLayer));
     if (w.stage == s.layout.pp - 1) {
         const CrossEntropy loss = lossKernel(s.training, p.style);
         values +=
-            " + logits " + bytes(im.logitsBytes) +
+            " + logits " + list.bytes(im.logitsBytes) +
             (loss == CrossEntropy::FusedLinear
                  ? std::string(" (fused linear cross-entropy: one fp32 chunk and its gradient)")
                  : lp::format(" ({:.0f} bytes per logit)", lossBytesPerLogit(loss, p.style, s.layout.tp)));
     }
     if (im.cpBufferBytes > 0)
-        values += " + context-parallel buffers " + bytes(im.cpBufferBytes);
+        values += " + context-parallel buffers " + list.bytes(im.cpBufferBytes);
     if (im.pipelineBufferBytes > 0)
-        values += " + torch pipeline buffers " + bytes(im.pipelineBufferBytes);
+        values += " + torch pipeline buffers " + list.bytes(im.pipelineBufferBytes);
     if (im.logitsMetricPeak && w.stage == s.layout.pp - 1)
         values +=
             "; the peak comes after the backward, where the training metrics' fp32 copies of the logits (" +
-            bytes(im.logitsMetricBytes) + ", 10 bytes per logit) replace the layers' tensors";
+            list.bytes(im.logitsMetricBytes) + ", 10 bytes per logit) replace the layers' tensors";
     return values;
 }
 
@@ -116,7 +118,7 @@ void explainActivations(ExplanationList& list, const StageMemory& w) {
              "layers in flight x bytes per layer (+ logits on the last stage: tokens x vocab / TP x bytes "
              "per logit; + the context-parallel K/V chunks, and torch's fp32 gradient buffers, in the "
              "running layer; + torch pipelining's receive buffers and cached outputs)",
-             activationValues(s, p, w), kKorthikantiPaper, std::move(words));
+             activationValues(list, w), kKorthikantiPaper, std::move(words));
 }
 
 // Overheads, the worst stage's total and the headroom it leaves.
@@ -124,18 +126,19 @@ void explainTotals(ExplanationList& list, const StageMemory& w) {
     const MemoryPlan& mem = list.plan.memory;
     list.add("memory.overhead", "Overheads", w.overheadBytes, "bytes",
              "CUDA context + communication buffers + allocator reserve (+ ZeRO-3 gather buffers)",
-             bytes(w.overheadBytes), kEstimationDoc,
+             list.bytes(w.overheadBytes), kEstimationDoc,
              "Memory the framework needs besides the model: the CUDA context, NCCL buffers and allocator "
              "fragmentation.");
     list.add("memory.total", "Worst-stage memory", w.totalBytes, "bytes",
              "weights + gradients + optimizer + activations + overheads",
-             lp::format("{} of {} capacity ({})", bytes(w.totalBytes), bytes(mem.capacityBytes),
+             lp::format("{} of {} capacity ({})", list.bytes(w.totalBytes), list.bytes(mem.capacityBytes),
                         mem.fits ? "fits" : "does not fit"),
              kEstimationDoc,
              "The pipeline stage that needs the most memory decides whether the layout fits.");
     list.add(
         "memory.headroom", "Headroom", mem.headroomBytes, "bytes", "capacity - worst-stage total",
-        lp::format("{} - {} = {}", bytes(mem.capacityBytes), bytes(w.totalBytes), bytes(mem.headroomBytes)),
+        lp::format("{} - {} = {}", list.bytes(mem.capacityBytes), list.bytes(w.totalBytes),
+                   list.bytes(mem.headroomBytes)),
         kEstimationDoc,
         "Free memory on the fullest GPU; negative means the layout runs out of memory. The capacity is the "
         "memory CUDA reports (PyTorch's \"total capacity\"): a data sheet's \"80 GB\" is about 80 GiB, of "
@@ -147,18 +150,18 @@ void explainHostOffload(ExplanationList& list) {
     const Intermediates& im = list.plan.intermediates;
     std::string values;
     if (im.offloadedStateBytes > 0)
-        values = "optimizer state " + bytes(im.offloadedStateBytes);
+        values = "optimizer state " + list.bytes(im.offloadedStateBytes);
     if (im.offloadedGradientBytes > 0)
-        values += " + gradient shard " + bytes(im.offloadedGradientBytes);
+        values += " + gradient shard " + list.bytes(im.offloadedGradientBytes);
     if (im.offloadedActivationBytes > 0)
         values += (values.empty() ? "" : " + ") +
                   lp::format("{} layers x {:.1f} micro batches in flight x {}", im.offloadedLayers,
-                             im.offloadMicroBatchesInFlight, bytes(im.offloadBytesPerLayer));
+                             im.offloadMicroBatchesInFlight, list.bytes(im.offloadBytesPerLayer));
     list.add("memory.host_offload", "Host memory (CPU offloading)", mem.hostBytesPerGpu, "bytes",
              "optimizer state (+ the gradient shard with ZeRO 2-3) + offloaded layers x micro batches in "
              "flight x bytes per layer",
-             values + " = " + bytes(mem.hostBytesPerGpu) + " per GPU, of its " +
-                 bytes(mem.hostCapacityBytes) + " share of the host's memory",
+             values + " = " + list.bytes(mem.hostBytesPerGpu) + " per GPU, of its " +
+                 list.bytes(mem.hostCapacityBytes) + " share of the host's memory",
              kEstimationDoc,
              "What CPU offloading keeps in the host's memory instead of the GPU's, for each GPU (a node "
              "needs its GPUs' worth, pinned; more than the GPU's share is flagged). The GPU keeps one "

@@ -19,15 +19,15 @@ void explainModel(ExplanationList& list) {
              "Every weight matrix of the model counted from its architecture: attention projections, MLP and "
              "norms in each layer, plus the embedding table and the output head.");
     list.add("weights_bytes", "Weights (16-bit, whole model)", pc.total * 2.0, "bytes",
-             "weights = P x 2 bytes", lp::format("{} x 2 B = {}", count(pc.total), bytes(pc.total * 2.0)),
-             kZeroPaper,
+             "weights = P x 2 bytes",
+             lp::format("{} x 2 B = {}", count(pc.total), list.bytes(pc.total * 2.0)), kZeroPaper,
              "Just holding the 16-bit weights of the whole model takes this much memory - more than one GPU "
              "has for a 70B model.");
     list.add("training_state_bytes", "Training state (whole model)", p.trainingStateBytes, "bytes",
              lp::format("state = P x (2 weights + 2 gradients + {:.0f} optimizer) bytes",
                         optimizerBytesPerParam(s.training)),
              lp::format("{} x {:.0f} B = {}", count(pc.total), p.intermediates.bytesPerParamState,
-                        bytes(p.trainingStateBytes)),
+                        list.bytes(p.trainingStateBytes)),
              kZeroPaper,
              "Mixed-precision Adam keeps 16-bit weights and gradients plus an fp32 master copy and two fp32 "
              "moments: about 16 bytes per parameter before any activation (the ZeRO paper's count; "

@@ -61,13 +61,13 @@ void explainGoodput(ExplanationList& list) {
     list.add("run.checkpoint_bytes", "Checkpoint size", r.checkpointBytes, "bytes",
              "parameters x (training state bytes per parameter - 2 bytes of gradients)",
              lp::format("{} x {:g} bytes = {}", count(list.plan.params.total),
-                        list.plan.intermediates.bytesPerParamState - 2.0, bytes(r.checkpointBytes)),
+                        list.plan.intermediates.bytesPerParamState - 2.0, list.bytes(r.checkpointBytes)),
              kEstimationDoc,
              "The 16-bit weights and the optimizer state; every node writes its shard at once.");
     list.add("run.checkpoint_write", "Checkpoint write time", r.checkpointWriteSeconds, "s",
              "checkpoint bytes / (nodes x write bandwidth per node)",
-             lp::format("{} / ({:.0f} x {}/s) = {}", bytes(r.checkpointBytes), r.nodes,
-                        bytes(s.run.checkpointBandwidth), secs(r.checkpointWriteSeconds)),
+             lp::format("{} / ({:.0f} x {}/s) = {}", list.bytes(r.checkpointBytes), r.nodes,
+                        list.bytes(s.run.checkpointBandwidth), secs(r.checkpointWriteSeconds)),
              kEstimationDoc,
              s.run.asyncCheckpoint
                  ? "Written in the background (async_checkpoint): it must end before the next "
@@ -77,7 +77,7 @@ void explainGoodput(ExplanationList& list) {
         list.add(
             "run.checkpoint_stall", "Checkpoint pause", r.checkpointStallSeconds, "s",
             "weights and optimizer state one GPU holds / its host link bandwidth",
-            lp::format("{} / host link = {}", bytes(r.checkpointHostBytesPerGpu),
+            lp::format("{} / host link = {}", list.bytes(r.checkpointHostBytesPerGpu),
                        secs(r.checkpointStallSeconds)),
             kEstimationDoc,
             "Asynchronous checkpoints (torch.distributed.checkpoint async_save, Megatron-LM --async-save) "

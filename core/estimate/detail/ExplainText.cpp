@@ -29,12 +29,10 @@ std::string count(double v) {
     return lp::format("{:.0f}", v);
 }
 
-std::string bytes(double v) {
-    if (v >= 1e12)
-        return lp::format("{:.2f} TB", v / 1e12);
-    if (v >= 1e9)
-        return lp::format("{:.2f} GB ({:.2f} GiB)", v / 1e9, v / kGiB);
-    return lp::format("{:.1f} MB", v / 1e6);
+std::string ExplanationList::bytes(double v) const {
+    if (memoryUnit == MemoryUnit::GiB)
+        return v >= kGiB ? bytesBoth(v, memoryUnit) : lp::format("{:.1f} MiB", v / (1024.0 * 1024.0));
+    return v >= 1e9 ? bytesBoth(v, memoryUnit) : lp::format("{:.1f} MB", v / 1e6);
 }
 
 std::string secs(double v) {

@@ -23,7 +23,11 @@ inline constexpr const char* kEstimationDoc = "docs/estimation.md";
 struct ExplanationList {
     const Scenario& scenario;
     const Plan& plan;
+    MemoryUnit memoryUnit; // memory in the values substituted: the user's unit first, the other beside
     std::vector<Explanation> items;
+
+    // 5e10 -> "50.00 GB (46.57 GiB)" in GB, "46.57 GiB (50.00 GB)" in GiB; "12.5 MB" or "11.9 MiB" below.
+    std::string bytes(double v) const;
 
     void add(std::string key, std::string label, double value, std::string unit, std::string formula,
              std::string substituted, std::string source, std::string words);
@@ -42,7 +46,6 @@ struct ExplanationInputs {
 ExplanationInputs inputsOf(const ExplanationList& list);
 
 std::string count(double v); // 69.0e9 -> "69.00 B"
-std::string bytes(double v); // 1.12e12 -> "1.12 TB", 5e10 -> "50.00 GB (46.57 GiB)"
 std::string secs(double v);  // 2.5 -> "2.500 s", 0.0125 -> "12.50 ms"
 // "a", "a and b", "a, b and c".
 std::string joinedWords(const std::vector<std::string>& items);

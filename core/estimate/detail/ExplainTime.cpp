@@ -326,7 +326,7 @@ void explainOffloadTime(ExplanationList& list) {
              "backward (each with its exposed TP collectives); copy = bytes per layer / (host link x 80%)",
              im.offloadedLayers > 0
                  ? lp::format("{} x {} layers x 2 copies of {} ({} each)", l.accumulation, im.offloadedLayers,
-                              bytes(im.offloadBytesPerLayer), secs(im.offloadCopySecondsPerLayer)) +
+                              list.bytes(im.offloadBytesPerLayer), secs(im.offloadCopySecondsPerLayer)) +
                        " = " + secs(t.offloadSeconds) + " exposed"
                  : std::string("no activations offloaded"),
              "Megatron-LM --cpu-offloading-num-layers; docs/estimation.md",
