@@ -275,6 +275,13 @@ private slots:
         settle();
         QVERIFY(memory->y() > mfu->y()); // one above the other, each the page's width
         QCOMPARE(memory->x(), mfu->x());
+        // One above the other, a value of the axis sits at one x in both: the plot areas line up, though
+        // the two charts' y labels ("40", "250") differ in width.
+        const QRectF mfuPlot = static_cast<QChartView*>(mfu)->chart()->plotArea();
+        const QRectF memoryPlot = static_cast<QChartView*>(memory)->chart()->plotArea();
+        QVERIFY2(std::abs(mfuPlot.left() - memoryPlot.left()) < 1.0,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(mfuPlot.left()).arg(memoryPlot.left())));
+        QVERIFY(std::abs(mfuPlot.right() - memoryPlot.right()) < 1.0);
     }
 
     void calibrateStacksItsColumnsInANarrowWindow() {

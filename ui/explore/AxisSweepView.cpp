@@ -9,6 +9,7 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QVBoxLayout>
+#include <QtCharts/QChart>
 
 #include <algorithm>
 
@@ -39,8 +40,10 @@ AxisSweepView::AxisSweepView(ScenarioDocument* doc, QWidget* parent) : QWidget(p
     layout->addWidget(m_overallLabel);
     layout->addLayout(m_charts.layout, 1);
 
-    for (SweepChart* chart : {m_charts.mfu, m_charts.memory})
+    for (SweepChart* chart : {m_charts.mfu, m_charts.memory}) {
         connect(chart, &SweepChart::pointDoubleClicked, this, &AxisSweepView::applyPoint);
+        connect(chart->chart(), &QChart::plotAreaChanged, this, &AxisSweepView::alignPlotAreas);
+    }
     connect(m_doc, &ScenarioDocument::planChanged, this, &AxisSweepView::scheduleRefresh);
     connect(m_doc, &ScenarioDocument::profileChanged, this, &AxisSweepView::scheduleRefresh);
 }
@@ -98,6 +101,15 @@ void AxisSweepView::resizeEvent(QResizeEvent* event) {
     const auto wanted = width() >= 2 * legend + 60 ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom;
     if (m_charts.layout->direction() != wanted)
         m_charts.layout->setDirection(wanted);
+    alignPlotAreas();
+}
+
+void AxisSweepView::alignPlotAreas() {
+    const qreal mfu = m_charts.mfu->naturalPlotLeft(), memory = m_charts.memory->naturalPlotLeft();
+    const bool stacked = m_charts.layout->direction() == QBoxLayout::TopToBottom;
+    const qreal left = std::max(mfu, memory);
+    m_charts.mfu->setExtraLeftMargin(stacked ? left - mfu : 0);
+    m_charts.memory->setExtraLeftMargin(stacked ? left - memory : 0);
 }
 
 void AxisSweepView::setUnit(MemoryUnit unit) {

@@ -51,6 +51,8 @@ private:
     void buildCaptions();
     void scheduleRefresh();
     void applyPoint(int index);
+    // One above the other, both plot areas start at the same x, so one value of the axis sits at one x.
+    void alignPlotAreas();
 
     ScenarioDocument* m_doc;
     core::SweepAxis m_axis = core::SweepAxis::Tp;

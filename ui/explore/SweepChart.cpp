@@ -38,6 +38,7 @@ SweepChart::SweepChart(Quantity quantity, QWidget* parent)
     }
     addMarkers();
     m_chart->legend()->setAlignment(Qt::AlignBottom);
+    m_baseLeftMargin = m_chart->margins().left();
     setToolTip(tr("Each point changes only %1 from the current layout. Double-click a point to apply it.")
                    .arg(tr("the chosen axis")));
     applyTheme();
@@ -70,6 +71,19 @@ void SweepChart::addMarkers() {
                 emit pointDoubleClicked(static_cast<int>(i));
         });
     }
+}
+
+qreal SweepChart::naturalPlotLeft() const {
+    return m_chart->plotArea().left() - m_extraLeftMargin;
+}
+
+void SweepChart::setExtraLeftMargin(qreal px) {
+    if (std::abs(px - m_extraLeftMargin) < 0.5)
+        return;
+    m_extraLeftMargin = px;
+    QMargins margins = m_chart->margins();
+    margins.setLeft(static_cast<int>(std::lround(m_baseLeftMargin + px)));
+    m_chart->setMargins(margins);
 }
 
 void SweepChart::changeEvent(QEvent* event) {

@@ -27,6 +27,10 @@ public:
     void setPoints(const std::vector<core::SweepPoint>& points, core::SweepAxis axis, MemoryUnit unit);
     // The width the legend needs on one line (QLegend elides, it does not wrap).
     int legendWidth() const;
+    // Where the plot area would start without the extra left margin (the y axis labels' width decides).
+    qreal naturalPlotLeft() const;
+    // Margin added on the left so that a chart drawn above or below starts its plot area at the same x.
+    void setExtraLeftMargin(qreal px);
 
 signals:
     void pointDoubleClicked(int index);
@@ -48,6 +52,8 @@ private:
     MemoryUnit m_unit = MemoryUnit::GiB;
     QStringList m_pointTexts; // the hover text of each point
     QChart* m_chart;
+    qreal m_baseLeftMargin = 0;
+    qreal m_extraLeftMargin = 0;
     QCategoryAxis* m_x;
     QValueAxis* m_y;
     QScatterSeries* m_fits = nullptr;
