@@ -1,5 +1,6 @@
 #include "core/search/LayoutComparison.h"
 
+#include "core/estimate/KeyFigures.h"
 #include "core/util/NumberFormat.h"
 
 #include <algorithm>
@@ -113,6 +114,58 @@ double comparedValue(const Plan& p, ComparedFigure f) {
     default:
         return 0;
     }
+}
+
+std::string comparedText(const Scenario& s, const Plan& p, ComparedFigure f, MemoryUnit unit) {
+    using enum ComparedFigure;
+    const Layout& l = s.layout;
+    if (!p.valid && static_cast<int>(f) > static_cast<int>(Gpus) && f != Diagnostics)
+        return "invalid";
+    switch (f) {
+    case Model:
+        return pinnedModelText(s);
+    case Parallelism:
+        return parallelismText(l);
+    case VirtualStages:
+        return std::to_string(l.vpp);
+    case Batch:
+        return batchText(l);
+    case Training:
+        return trainingText(s);
+    case Gpus:
+        return fmt::fixed(static_cast<double>(l.gpus()), 0);
+    case WorstMemory:
+        return bytesIn(p.memory.worstTotalBytes(), unit, 1);
+    case Headroom:
+        return p.memory.fits ? bytesIn(p.memory.headroomBytes, unit, 1)
+                             : bytesIn(-p.memory.headroomBytes, unit, 1) + " over";
+    case StepTime:
+        return fmt::duration(p.time.stepSeconds);
+    case Mfu:
+        return fmt::percent(p.mfu);
+    case Hfu:
+        return fmt::percent(p.hfu);
+    case TokensPerSecond:
+        return fmt::count(p.tokensPerSecond);
+    case TokensPerSecondPerGpu:
+        return fmt::fixed(p.tokensPerSecondPerGpu, 1);
+    case Bubble:
+        return fmt::duration(p.time.bubbleSeconds) + " (" + fmt::percent(bubbleShareOfStep(p.time)) +
+               " of step)";
+    case ExposedDp:
+        return fmt::duration(p.time.dpCommExposedSeconds);
+    case TrainingTime:
+        return fmt::wallClock(p.trainingSeconds);
+    case GpuHours:
+        return fmt::fixed(p.gpuHours, 0);
+    case Diagnostics: {
+        std::string names;
+        for (const Diagnostic* d : countedDiagnostics(p))
+            names += (names.empty() ? "" : "\n") + diagnosticName(d->id);
+        return names.empty() ? "none" : names;
+    }
+    }
+    return {};
 }
 
 Standing standing(const std::vector<const Plan*>& plans, ComparedFigure f, std::size_t index) {

@@ -3,6 +3,7 @@
 // layout is best and worst on each, and the words of the rows that are not plain numbers.
 #include "core/estimate/Plan.h"
 #include "core/model/Scenario.h"
+#include "core/util/NumberFormat.h"
 
 #include <cstddef>
 #include <string>
@@ -40,6 +41,12 @@ int betterDirection(ComparedFigure f);
 bool isNumeric(ComparedFigure f);
 // The number compared (0 for the figures that are words); Diagnostics: how many count against the layout.
 double comparedValue(const Plan& p, ComparedFigure f);
+
+// A pinned layout's cell of figure `f`, as the Compare tab shows it: the figure worded as the Plan tab's card
+// and `evaluate` word it (memory in `unit`; tokens/s "53,845"; the pipeline bubble's share of the step, as
+// the step-time table gives it: "735.2 ms (15.1 % of step)"), the layout's words for the rows that are not
+// numbers, "invalid" for a figure of an invalid layout, and the counted diagnostics' names one per line.
+std::string comparedText(const Scenario& s, const Plan& p, ComparedFigure f, MemoryUnit unit);
 
 enum class Standing { None, Best, Worst };
 // Where plans[index] stands on `f`: the best or the worst value of a ranked figure where every plan is

@@ -3,6 +3,7 @@
 // the words of the rows that are not numbers.
 #include "TestHarness.h"
 #include "core/estimate/Evaluate.h"
+#include "core/estimate/KeyFigures.h"
 #include "core/io/Presets.h"
 #include "core/search/LayoutComparison.h"
 
@@ -150,6 +151,48 @@ LP_TEST(pinsNameTheirModelAndCluster) {
     other = s;
     other.model.layers += 1;
     LP_CHECK(!sameModelAndCluster(s, other));
+}
+
+// The cells read as the Plan tab's cards and `evaluate` read the same figures; the bubble's percentage is its
+// share of the step, as in every step-time breakdown (not of the bubble-free pipeline time).
+LP_TEST(cellsAreWordedAsTheOtherViewsWordTheirFigures) {
+    const Scenario s = defaultScenario();
+    const Plan p = evaluate(s);
+    const auto text = [&](ComparedFigure f) { return comparedText(s, p, f, MemoryUnit::GiB); };
+    LP_CHECK_EQ(text(ComparedFigure::Bubble), fmt::duration(p.time.bubbleSeconds) + " (" +
+                                                  fmt::percent(p.time.bubbleSeconds / p.time.stepSeconds) +
+                                                  " of step)");
+    LP_CHECK(text(ComparedFigure::Bubble).ends_with("(15.1 % of step)"));
+    LP_CHECK_EQ(text(ComparedFigure::TokensPerSecond), std::string("53,845"));
+    LP_CHECK_EQ(text(ComparedFigure::TokensPerSecondPerGpu), fmt::fixed(p.tokensPerSecondPerGpu, 1));
+    for (const KeyFigure& card : keyFigures(s, p, MemoryUnit::GiB)) {
+        if (card.id == "tokens_per_s")
+            LP_CHECK_EQ(card.valueText, text(ComparedFigure::TokensPerSecond) + " tokens/s");
+        if (card.id == "time.step")
+            LP_CHECK_EQ(card.valueText, text(ComparedFigure::StepTime));
+    }
+    LP_CHECK_EQ(text(ComparedFigure::GpuHours), fmt::fixed(p.gpuHours, 0)); // as `evaluate`: "660,334"
+    LP_CHECK_EQ(text(ComparedFigure::WorstMemory), bytesIn(p.memory.worstTotalBytes(), MemoryUnit::GiB, 1));
+    LP_CHECK_EQ(comparedText(s, p, ComparedFigure::WorstMemory, MemoryUnit::GB),
+                bytesIn(p.memory.worstTotalBytes(), MemoryUnit::GB, 1));
+    LP_CHECK_EQ(text(ComparedFigure::Diagnostics), std::string("none"));
+    LP_CHECK_EQ(text(ComparedFigure::Parallelism), parallelismText(s.layout));
+
+    Scenario tight = s; // does not fit: the free memory reads as what is missing
+    tight.layout.microBatch = 8;
+    const Plan over = evaluate(tight);
+    LP_CHECK(over.valid && !over.memory.fits);
+    LP_CHECK(comparedText(tight, over, ComparedFigure::Headroom, MemoryUnit::GiB).ends_with(" GiB over"));
+    LP_CHECK(comparedText(tight, over, ComparedFigure::Diagnostics, MemoryUnit::GiB).find("Does not fit") !=
+             std::string::npos);
+
+    Scenario bad = s; // TP 3 with 64 heads: invalid, its figures say so; its layout still reads
+    bad.layout.tp = 3;
+    const Plan invalid = evaluate(bad);
+    LP_CHECK(!invalid.valid);
+    LP_CHECK_EQ(comparedText(bad, invalid, ComparedFigure::Mfu, MemoryUnit::GiB), std::string("invalid"));
+    LP_CHECK_EQ(comparedText(bad, invalid, ComparedFigure::Parallelism, MemoryUnit::GiB),
+                parallelismText(bad.layout));
 }
 
 LP_TEST_MAIN()

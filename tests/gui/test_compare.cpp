@@ -162,6 +162,12 @@ private slots:
         QCOMPARE(cell(view, core::ComparedFigure::Batch, 0), QStringLiteral("2 × 16 × DP 2 = 64"));
         QCOMPARE(cell(view, core::ComparedFigure::Batch, 1), QStringLiteral("1 × 16 × DP 2 = 32"));
         QVERIFY(!cell(view, core::ComparedFigure::Diagnostics, 0).isEmpty());
+        // Every cell is the core's words of it, in the window's memory unit.
+        for (int row = 0; row < core::kComparedFigureCount; ++row) {
+            const auto figure = CompareModel::figureAt(row);
+            QCOMPARE(cell(view, figure, 0), ui::qs(core::comparedText(a, pa, figure, ui::MemoryUnit::GiB)));
+            QCOMPARE(cell(view, figure, 1), ui::qs(core::comparedText(b, pb, figure, ui::MemoryUnit::GiB)));
+        }
         QCOMPARE(view.memoryCategories().size(), 2);
         // Letter and value on two lines, the unit in the axis title: short enough not to be cut.
         QCOMPARE(view.memoryCategories().at(1),

@@ -49,57 +49,8 @@ double CompareModel::value(core::ComparedFigure figure, int column) const {
 }
 
 QString CompareModel::text(core::ComparedFigure figure, int column) const {
-    using enum core::ComparedFigure;
     const PinnedLayout& pin = m_pinned[static_cast<std::size_t>(column)];
-    const core::Plan& p = pin.plan;
-    const core::Layout& l = pin.scenario.layout;
-    if (!p.valid && rowOf(figure) > rowOf(Gpus) && figure != Diagnostics)
-        return tr("invalid");
-    switch (figure) {
-    case Model:
-        return qs(core::pinnedModelText(pin.scenario));
-    case Parallelism:
-        return qs(core::parallelismText(l));
-    case VirtualStages:
-        return QString::number(l.vpp);
-    case Batch:
-        return qs(core::batchText(l));
-    case Training:
-        return qs(core::trainingText(pin.scenario));
-    case Gpus:
-        return formatCount(l.gpus());
-    case WorstMemory:
-        return formatBytes(p.memory.worstTotalBytes(), m_unit);
-    case Headroom:
-        return p.memory.fits ? formatBytes(p.memory.headroomBytes, m_unit)
-                             : tr("%1 over").arg(formatBytes(-p.memory.headroomBytes, m_unit));
-    case StepTime:
-        return formatSeconds(p.time.stepSeconds);
-    case Mfu:
-        return formatPercent(p.mfu, 1);
-    case Hfu:
-        return formatPercent(p.hfu, 1);
-    case TokensPerSecond:
-        return formatLarge(p.tokensPerSecond);
-    case TokensPerSecondPerGpu:
-        return formatNumber(p.tokensPerSecondPerGpu, 0);
-    case Bubble:
-        return tr("%1 (%2)").arg(formatSeconds(p.time.bubbleSeconds),
-                                 formatPercent(p.time.bubbleFraction, 0));
-    case ExposedDp:
-        return formatSeconds(p.time.dpCommExposedSeconds);
-    case TrainingTime:
-        return formatDuration(p.trainingSeconds);
-    case GpuHours:
-        return formatLarge(p.gpuHours);
-    case Diagnostics: {
-        QStringList names;
-        for (const core::Diagnostic* d : core::countedDiagnostics(p))
-            names << qs(core::diagnosticName(d->id));
-        return names.isEmpty() ? tr("none") : names.join(QLatin1Char('\n'));
-    }
-    }
-    return {};
+    return qs(core::comparedText(pin.scenario, pin.plan, figure, m_unit));
 }
 
 QString CompareModel::toolTip(core::ComparedFigure figure, int column) const {
