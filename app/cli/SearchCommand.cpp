@@ -134,12 +134,11 @@ std::string csvOf(const core::SearchResult& r) {
     return o.str();
 }
 
-// "1", or "1/8" for ZeRO-1 sharded within groups of 8 DP ranks.
-std::string zeroText(const core::SearchChoice& c) {
-    std::string z = std::to_string(c.zeroStage);
-    if (c.zeroStage >= 1 && c.zeroShardDegree > 0 && c.zeroShardDegree < c.layout.dp)
-        z += "/" + std::to_string(c.zeroShardDegree);
-    return z;
+using Figure = core::SearchFigure;
+
+// A column's cell as the Explore table words it (memory in GiB, as the headings say).
+std::string cell(const core::SearchEntry& e, Figure f) {
+    return core::searchFigureText(e, f, core::MemoryUnit::GiB);
 }
 
 std::string textOf(const core::SearchResult& r) {
@@ -154,10 +153,10 @@ std::string textOf(const core::SearchResult& r) {
         const core::Layout& l = e.choice.layout;
         t.addRow({std::to_string(rank++), std::to_string(l.tp), std::to_string(l.pp), std::to_string(l.dp),
                   std::to_string(l.cp), std::to_string(l.ep), std::to_string(l.vpp),
-                  std::to_string(l.microBatch), std::to_string(l.accumulation), zeroText(e.choice),
-                  core::recomputeChoiceText(e.choice), e.choice.sequenceParallel ? "on" : "off",
-                  fixed(e.stepSeconds * 1e3, 1) + " ms", percent(e.mfu), fixed(e.tokensPerSecond, 0),
-                  fixed(e.worstStageBytes / core::kGiB, 1), fixed(e.headroomBytes / core::kGiB, 1)});
+                  std::to_string(l.microBatch), std::to_string(l.accumulation), cell(e, Figure::Zero),
+                  core::recomputeChoiceText(e.choice), cell(e, Figure::SequenceParallel),
+                  cell(e, Figure::StepTime), cell(e, Figure::Mfu), cell(e, Figure::TokensPerSecond),
+                  cell(e, Figure::WorstMemory), cell(e, Figure::Headroom)});
     }
     if (!r.top.empty()) // where nothing fits, the line above names the nearest miss instead
         o << t.render(0) << '\n';

@@ -62,6 +62,30 @@ std::string rankByName(RankBy r) {
     return {};
 }
 
+std::string searchFigureText(const SearchEntry& e, SearchFigure f, MemoryUnit unit) {
+    switch (f) {
+    case SearchFigure::Zero:
+        if (const int group = hybridShardDegree(e.choice); group > 0)
+            return std::to_string(e.choice.zeroStage) + " (HSDP " + std::to_string(group) + ")";
+        return std::to_string(e.choice.zeroStage);
+    case SearchFigure::SequenceParallel:
+        return e.choice.layout.tp > 1 ? (e.choice.sequenceParallel ? "on" : "off") : "–";
+    case SearchFigure::StepTime:
+        return fmt::duration(e.stepSeconds);
+    case SearchFigure::Mfu:
+        return fmt::percent(e.mfu);
+    case SearchFigure::TokensPerSecond:
+        return fmt::count(e.tokensPerSecond);
+    case SearchFigure::WorstMemory:
+        return fmt::fixed(e.worstStageBytes / memoryUnitBytes(unit), 1);
+    case SearchFigure::Headroom:
+        return fmt::fixed(e.headroomBytes / memoryUnitBytes(unit), 1);
+    case SearchFigure::GpuHours:
+        return fmt::fixed(e.gpuHours, 0);
+    }
+    return {};
+}
+
 std::string reasonText(const std::string& id) {
     std::string text = id;
     std::replace(text.begin(), text.end(), '_', ' ');

@@ -12,6 +12,22 @@ namespace lp::core {
 // hybrid shard group where there is one, SP where TP > 1.
 std::string choiceText(const SearchChoice& c);
 std::string rankByName(RankBy r); // "step time", "MFU", "cost (GPU-hours)", "memory headroom"
+
+// The figures of a ranked layout that the Explore table and `search` list in columns of their own.
+enum class SearchFigure {
+    Zero,
+    SequenceParallel,
+    StepTime,
+    Mfu,
+    TokensPerSecond,
+    WorstMemory,
+    Headroom,
+    GpuHours
+};
+// A column's cell, as the Explore table and `search` print it and as the Plan tab's cards word the figure:
+// "2 (HSDP 16)", "on" or "–" where TP is 1, "3.594 s", "51.2 %", "72,946" tokens/s, memory as a number in
+// `unit` ("77.5"; the heading names the unit), "660,334" GPU-hours.
+std::string searchFigureText(const SearchEntry& e, SearchFigure f, MemoryUnit unit);
 // A rejection reason's id in words: "does_not_fit" -> "does not fit".
 std::string reasonText(const std::string& id);
 // "1,234 does not fit": one line per rejection reason, the most frequent first (ties by id).

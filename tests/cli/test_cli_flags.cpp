@@ -534,3 +534,18 @@ LP_TEST(evaluate_explain_words_values_as_the_window) {
     LP_CHECK_EQ(checked, 2);
     LP_CHECK(!std::regex_search(t.out, std::regex(R"(= [1-9][0-9]*\.[0-9]{5,})")));
 }
+
+// The search table's cells are the Explore table's words (core::searchFigureText): step times in the units a
+// duration reads in, tokens/s with separators, hybrid sharding named, no SP to speak of where TP is 1.
+LP_TEST(search_table_words_its_cells_as_the_explore_tab) {
+    const auto t =
+        run({"search", "--model", "llama2-7b", "--nodes", "1", "--tp", "1", "--pp", "1", "--dp", "8",
+             "--micro-batch", "1", "--accumulation", "8", "--shard-degrees", "0,2", "--top", "40"});
+    LP_CHECK_EQ(t.code, 0);
+    LP_CHECK(contains(t.out, " (HSDP 2) "));
+    LP_CHECK(!std::regex_search(t.out, std::regex(R"([0-9]/2 )"))); // the old "1/2"
+    LP_CHECK(std::regex_search(
+        t.out, std::regex(R"(\n +1 .* [0-9]+\.[0-9]{3} s +[0-9]+\.[0-9] % +[0-9]{1,3},[0-9]{3} )")));
+    LP_CHECK(!std::regex_search(t.out, std::regex(R"( ms +[0-9]+\.[0-9] %)"))); // the old "2,705.1 ms"
+    LP_CHECK(std::regex_search(t.out, std::regex(R"(\n +1 +1 +1 +8 .* – )")));  // TP 1: SP is "–"
+}

@@ -4,6 +4,7 @@
 #include "TestHarness.h"
 #include "core/estimate/Evaluate.h"
 #include "core/io/Presets.h"
+#include "core/model/Units.h"
 #include "core/search/SearchText.h"
 
 #include <string>
@@ -144,6 +145,35 @@ LP_TEST(whereNothingFitsTheNearestMissIsNamed) {
     LP_CHECK(summary.find("No layout fits. The nearest, " + choiceText(miss.choice) + ", needs ") !=
              std::string::npos);
     LP_CHECK(summary.find("GPUs with more memory") != std::string::npos);
+}
+
+// A ranked layout's columns, as the Explore table and `search` both print them: the figures as the Plan
+// tab's cards word them, memory as a number in the chosen unit.
+LP_TEST(searchColumnsAreWordedOnce) {
+    SearchEntry e;
+    e.choice = defaultChoice();
+    e.stepSeconds = 4.8685;
+    e.mfu = 0.3781;
+    e.tokensPerSecond = 53844.8;
+    e.worstStageBytes = 48.74 * kGiB;
+    e.headroomBytes = 30.47 * kGiB;
+    e.gpuHours = 660334.2;
+    const auto text = [&](SearchFigure f) { return searchFigureText(e, f, MemoryUnit::GiB); };
+    LP_CHECK_EQ(text(SearchFigure::StepTime), fmt::duration(e.stepSeconds));
+    LP_CHECK_EQ(text(SearchFigure::StepTime), std::string("4.869 s"));
+    LP_CHECK_EQ(text(SearchFigure::Mfu), std::string("37.8 %"));
+    LP_CHECK_EQ(text(SearchFigure::TokensPerSecond), std::string("53,845"));
+    LP_CHECK_EQ(text(SearchFigure::GpuHours), std::string("660,334"));
+    LP_CHECK_EQ(text(SearchFigure::WorstMemory), std::string("48.7"));
+    LP_CHECK_EQ(searchFigureText(e, SearchFigure::WorstMemory, MemoryUnit::GB), std::string("52.3"));
+    LP_CHECK_EQ(text(SearchFigure::Headroom), std::string("30.5"));
+    LP_CHECK_EQ(text(SearchFigure::Zero), std::string("1"));
+    LP_CHECK_EQ(text(SearchFigure::SequenceParallel), std::string("on"));
+    e.choice.layout.dp = 8;
+    e.choice.zeroShardDegree = 4;
+    LP_CHECK_EQ(text(SearchFigure::Zero), std::string("1 (HSDP 4)"));
+    e.choice.layout.tp = 1;
+    LP_CHECK_EQ(text(SearchFigure::SequenceParallel), std::string("–"));
 }
 
 LP_TEST_MAIN()

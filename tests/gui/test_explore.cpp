@@ -43,6 +43,7 @@
 #include <QtCharts/QScatterSeries>
 
 #include <memory>
+#include <utility>
 
 using namespace lp;
 using core::LayoutAxis;
@@ -135,6 +136,19 @@ private slots:
         QCOMPARE(tab.model()->data(tp).toInt(), got.top.front().choice.layout.tp);
         QCOMPARE(tab.model()->data(tab.model()->index(0, SearchResultModel::Mfu)).toString(),
                  ui::formatPercent(got.top.front().mfu, 1));
+        // The figure columns are the core's words, as `search` prints them.
+        const std::pair<int, core::SearchFigure> columns[] = {
+            {SearchResultModel::Zero, core::SearchFigure::Zero},
+            {SearchResultModel::SequenceParallel, core::SearchFigure::SequenceParallel},
+            {SearchResultModel::StepTime, core::SearchFigure::StepTime},
+            {SearchResultModel::Mfu, core::SearchFigure::Mfu},
+            {SearchResultModel::TokensPerSecond, core::SearchFigure::TokensPerSecond},
+            {SearchResultModel::Memory, core::SearchFigure::WorstMemory},
+            {SearchResultModel::Headroom, core::SearchFigure::Headroom},
+            {SearchResultModel::GpuHours, core::SearchFigure::GpuHours}};
+        for (const auto& [column, figure] : columns)
+            QCOMPARE(tab.model()->index(0, column).data().toString(),
+                     ui::qs(core::searchFigureText(got.top.front(), figure, ui::MemoryUnit::GiB)));
         QVERIFY(tab.table()->isColumnHidden(SearchResultModel::Ep));          // dense model
         QVERIFY(tab.table()->isColumnHidden(SearchResultModel::GlobalBatch)); // one batch
         QVERIFY(tab.table()->isColumnHidden(SearchResultModel::Tp));          // in the layout's words instead

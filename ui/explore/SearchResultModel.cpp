@@ -249,7 +249,6 @@ QVariant SearchResultModel::headerData(int section, Qt::Orientation orientation,
 QVariant SearchResultModel::display(const Row& r, int column) const {
     const core::SearchEntry& e = r.entry;
     const core::Layout& l = e.choice.layout;
-    const double unit = bytesPerUnit(m_unit);
     if (const std::optional<core::LayoutAxis> axis = layoutAxisOf(column))
         return core::layoutValue(l, *axis);
     switch (column) {
@@ -260,25 +259,23 @@ QVariant SearchResultModel::display(const Row& r, int column) const {
     case GlobalBatch:
         return formatCount(e.globalBatch);
     case Zero:
-        if (const int group = core::hybridShardDegree(e.choice); group > 0)
-            return tr("%1 (HSDP %2)").arg(e.choice.zeroStage).arg(group);
-        return e.choice.zeroStage;
+        return qs(core::searchFigureText(e, core::SearchFigure::Zero, m_unit));
     case Recompute:
         return qs(core::recomputeChoiceText(e.choice));
     case SequenceParallel:
-        return l.tp > 1 ? (e.choice.sequenceParallel ? tr("on") : tr("off")) : QStringLiteral("–");
+        return qs(core::searchFigureText(e, core::SearchFigure::SequenceParallel, m_unit));
     case Memory:
-        return formatNumber(e.worstStageBytes / unit, 1);
+        return qs(core::searchFigureText(e, core::SearchFigure::WorstMemory, m_unit));
     case Headroom:
-        return formatNumber(e.headroomBytes / unit, 1);
+        return qs(core::searchFigureText(e, core::SearchFigure::Headroom, m_unit));
     case StepTime:
-        return formatSeconds(e.stepSeconds);
+        return qs(core::searchFigureText(e, core::SearchFigure::StepTime, m_unit));
     case Mfu:
-        return formatPercent(e.mfu, 1);
+        return qs(core::searchFigureText(e, core::SearchFigure::Mfu, m_unit));
     case TokensPerSecond:
-        return formatLarge(e.tokensPerSecond);
+        return qs(core::searchFigureText(e, core::SearchFigure::TokensPerSecond, m_unit));
     case GpuHours:
-        return formatLarge(e.gpuHours);
+        return qs(core::searchFigureText(e, core::SearchFigure::GpuHours, m_unit));
     case Layout:
         return qs(core::choiceText(e.choice));
     }
