@@ -19,6 +19,7 @@
 #include "ui/teach/WidgetOutline.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
 #include <QDockWidget>
@@ -28,6 +29,7 @@
 #include <QListWidget>
 #include <QMenu>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTextBrowser>
 #include <QUndoStack>
@@ -361,6 +363,13 @@ private slots:
         ui::GlossaryDialog* g = teaching()->glossary();
         QVERIFY(g->isVisible());
         QVERIFY(g->terms().size() >= 25);
+        // Every term reads whole: no sideways scrolling in the list, however narrow the dialog.
+        for (const QSize size : {QSize(860, 560), QSize(500, 400)}) {
+            g->resize(size);
+            QApplication::processEvents();
+            QCOMPARE(g->list()->horizontalScrollBar()->maximum(), 0);
+        }
+        g->resize(860, 560);
         for (const char* id : {"tp", "pp", "dp", "cp", "zero", "fsdp", "bubble", "mfu", "hfu", "recompute"})
             QVERIFY2(!g->matching(QString::fromLatin1(id)).isEmpty(), id);
         QTest::keyClicks(g->searchField(), QStringLiteral("bubble"));

@@ -15,6 +15,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QTextBrowser>
@@ -93,6 +94,10 @@ GlossaryDialog::GlossaryDialog(ScenarioDocument* doc, QWidget* parent)
     split->addWidget(m_details);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 2);
+    split->setCollapsible(0, false);
+    // Every term reads whole, without a sideways scroll bar under the list (nor a splitter drag to one).
+    m_list->setMinimumWidth(m_list->sizeHintForColumn(0) + 2 * m_list->frameWidth() +
+                            m_list->verticalScrollBar()->sizeHint().width() + 4);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(split, 1);
