@@ -124,14 +124,16 @@ bool jsonEquals(const json& actual, const json& expected) {
     return actual == expected;
 }
 
-std::string formatValue(const json& v, std::string_view format) {
+std::string formatValue(const json& v, std::string_view format, MemoryUnit unit) {
     if (!v.is_number())
         return v.is_string() ? v.get<std::string>() : v.dump();
     const double d = v.get<double>();
     if (format == "percent")
         return fmt::percent(d, 1);
+    if (format == "memory")
+        return bytesIn(d, unit, 1);
     if (format == "bytes")
-        return fmt::bytesBoth(d);
+        return bytesBoth(d, unit);
     if (format == "gb")
         return fmt::fixed(d / 1e9, 0) + " GB";
     if (format == "tb")
@@ -300,7 +302,7 @@ bool allChecksPass(const std::vector<CheckResult>& results) {
     return true;
 }
 
-std::string expandFigures(std::string_view text, const Scenario& s, const Plan& p) {
+std::string expandFigures(std::string_view text, const Scenario& s, const Plan& p, MemoryUnit unit) {
     std::string out;
     std::optional<json> scenarioJson;
     std::optional<json> planJson;
@@ -341,7 +343,7 @@ std::string expandFigures(std::string_view text, const Scenario& s, const Plan& 
             try {
                 const json::json_pointer ptr{std::string(pointer)};
                 if (root->contains(ptr) && !root->at(ptr).is_null())
-                    value = formatValue(root->at(ptr), format);
+                    value = formatValue(root->at(ptr), format, unit);
             } catch (const json::exception&) {
             }
         }

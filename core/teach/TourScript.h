@@ -8,6 +8,7 @@
 #include "core/io/Presets.h"
 #include "core/io/ScenarioJson.h"
 #include "core/model/Scenario.h"
+#include "core/util/NumberFormat.h"
 
 #include <expected>
 #include <optional>
@@ -69,8 +70,11 @@ std::vector<CheckResult> checkStep(const TourStep& step, const Scenario& s, cons
 bool allChecksPass(const std::vector<CheckResult>& results);
 
 // Replaces {{plan:/json/pointer|format}} and {{scenario:/json/pointer|format}} in `text` with the value
-// found there, formatted: percent (0.382 -> "38.2 %"), bytes ("1.10 TB (1.00 TiB)"), gb ("140 GB"),
-// count ("68.98 B"), seconds ("4.817 s"), int ("64"), number (default, "%g"). Unknown pointers read "?".
-std::string expandFigures(std::string_view text, const Scenario& s, const Plan& p);
+// found there, formatted: percent (0.382 -> "38.2 %"), memory (as the memory chart reads it, in `unit`:
+// "48.7 GiB"), bytes (both units, `unit` first: "48.74 GiB (52.34 GB)"), gb and tb (decimal, for the
+// arithmetic of bytes per parameter: "140 GB", "1.10 TB"), count ("68.98 B"), seconds ("4.817 s"), int
+// ("64"), number (default, "%g"). Unknown pointers read "?".
+std::string expandFigures(std::string_view text, const Scenario& s, const Plan& p,
+                          MemoryUnit unit = MemoryUnit::GiB);
 
 } // namespace lp::core

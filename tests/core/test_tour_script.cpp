@@ -183,6 +183,16 @@ LP_TEST(figures_expand) {
     LP_CHECK(has(expandFigures("{{plan:/mfu|percent}}", s, p), " %"));
     LP_CHECK_EQ(expandFigures("{{plan:/no/such}} and {{nonsense}}", s, p), std::string("? and ?"));
     LP_CHECK_EQ(expandFigures("unclosed {{plan:/mfu", s, p), std::string("unclosed {{plan:/mfu"));
+    // Memory as the memory chart reads it, in the window's unit; both units with the chosen one first; the
+    // decimal arithmetic of bytes per parameter stays decimal.
+    const double worst = p.memory.worstTotalBytes();
+    const std::string memory = "{{plan:/derived/worst_stage_bytes|memory}}";
+    LP_CHECK_EQ(expandFigures(memory, s, p, MemoryUnit::GiB), bytesIn(worst, MemoryUnit::GiB, 1));
+    LP_CHECK_EQ(expandFigures(memory, s, p, MemoryUnit::GB), bytesIn(worst, MemoryUnit::GB, 1));
+    LP_CHECK_EQ(expandFigures("{{plan:/derived/worst_stage_bytes|bytes}}", s, p, MemoryUnit::GiB),
+                bytesBoth(worst, MemoryUnit::GiB));
+    LP_CHECK_EQ(expandFigures("{{plan:/training_state_bytes|tb}}", s, p, MemoryUnit::GiB),
+                std::string("1.10 TB"));
 }
 
 // The glossary, the tour and the shared texts refer to each other and to the core's explanations.

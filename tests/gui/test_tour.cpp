@@ -9,6 +9,7 @@
 #include "ui/plan/ExplanationPanel.h"
 #include "ui/shell/FileController.h"
 #include "ui/shell/MainWindow.h"
+#include "ui/shell/Settings.h"
 #include "ui/shell/TeachingMode.h"
 #include "ui/shell/WindowMenus.h"
 #include "ui/teach/GlossaryDialog.h"
@@ -95,6 +96,11 @@ private:
         QCOMPARE(teaching()->panel()->titleLabel()->text(), QString::fromStdString(step->title));
         const QString text = teaching()->panel()->textView()->toPlainText();
         QVERIFY2(!text.contains(QStringLiteral("{{")), qPrintable(id));
+        // The fullest GPU's memory reads as the memory chart reads it, in the window's unit.
+        if (step->text.find("worst_stage_bytes|memory") != std::string::npos)
+            QVERIFY2(text.contains(ui::formatBytes(doc()->plan().memory.worstTotalBytes(),
+                                                   m_window->settings()->memoryUnit(), 1)),
+                     qPrintable(id));
         // The outline sits on the widget the step talks about, which is on screen.
         ui::WidgetOutline* outline = teaching()->outline();
         QCOMPARE(outline->targetName(), QString::fromStdString(step->target));
@@ -321,6 +327,13 @@ private slots:
         QVERIFY(before != after);
         QVERIFY(teaching()->panel()->checksLabel()->text().contains(
             QStringLiteral("✗"))); // no longer in the band
+        // Memory follows the unit chosen in the toolbar, as the memory chart does.
+        teaching()->startTour(tour()->count() - 1); // the summary: the fullest GPU's memory
+        const double worst = doc()->plan().memory.worstTotalBytes();
+        for (const ui::MemoryUnit unit : {ui::MemoryUnit::GB, ui::MemoryUnit::GiB}) {
+            m_window->settings()->setMemoryUnit(unit);
+            QVERIFY(teaching()->panel()->textView()->toPlainText().contains(ui::formatBytes(worst, unit, 1)));
+        }
     }
 
     void glossaryLinksOpenTheGlossary() {

@@ -82,6 +82,8 @@ TeachingMode::TeachingMode(MainWindow& w) : QObject(&w), m_window(w) {
     setObjectName(QStringLiteral("teachingMode"));
     nameTourTargets();
     m_tour = new Tour(w.document(), this);
+    m_tour->setUnit(w.settings()->memoryUnit());
+    connect(w.settings(), &Settings::memoryUnitChanged, m_tour, &Tour::setUnit);
     if (!m_tour->load())
         for (const QString& e : m_tour->errors())
             std::fprintf(stderr, "layout-planner: tour: %s\n", qPrintable(e));

@@ -56,7 +56,14 @@ QString Tour::currentHtml() const {
     const core::TourStep* step = currentStep();
     if (!step)
         return {};
-    return qs(core::expandFigures(step->text, m_doc->shownScenario(), m_doc->shownPlan()));
+    return qs(core::expandFigures(step->text, m_doc->shownScenario(), m_doc->shownPlan(), m_unit));
+}
+
+void Tour::setUnit(MemoryUnit unit) {
+    if (unit == m_unit)
+        return;
+    m_unit = unit;
+    emit unitChanged();
 }
 
 std::vector<core::CheckResult> Tour::currentChecks() const {

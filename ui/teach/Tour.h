@@ -5,6 +5,7 @@
 // (finished, stopped, closed), the user's scenario, undo history and saved/unsaved state come back.
 #include "core/teach/TourScript.h"
 #include "ui/document/ScenarioDocument.h"
+#include "ui/widgets/Format.h"
 
 #include <QObject>
 #include <QString>
@@ -31,8 +32,10 @@ public:
     bool isActive() const { return m_current >= 0; }
     const core::TourStep* currentStep() const;
 
-    // The current step's text with its {{figures}} filled from the document's current Plan.
+    // The current step's text with its {{figures}} filled from the document's current Plan, memory in the
+    // window's unit (as the memory chart reads it).
     QString currentHtml() const;
+    void setUnit(MemoryUnit unit);
     // The current step's claims, checked against the document's current scenario and Plan.
     std::vector<core::CheckResult> currentChecks() const;
 
@@ -59,6 +62,7 @@ signals:
     void explainRequested(const QString& key);
     void finished();                      // next() on the last step
     void problem(const QString& message); // a step's scenario could not be built
+    void unitChanged();                   // the figures of the current step read otherwise
 
 private:
     void apply(int step);
@@ -71,6 +75,7 @@ private:
     QStringList m_errors;
     int m_current = -1;
     bool m_persistent = true;
+    MemoryUnit m_unit = MemoryUnit::GiB;
     std::optional<HistoryMark> m_start; // the user's history when the tour started; empty: keep the tour's
 };
 

@@ -49,6 +49,7 @@ TourPanel::TourPanel(Tour* tour, ScenarioDocument* doc, QWidget* parent)
             setResumed(false);
     });
     connect(m_doc, &ScenarioDocument::planChanged, this, &TourPanel::refreshFigures);
+    connect(m_tour, &Tour::unitChanged, this, &TourPanel::refreshFigures);
     fitToFont();
     refresh();
 }
