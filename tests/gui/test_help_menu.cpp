@@ -92,6 +92,19 @@ private slots:
         test::closeTestWindow(window);
     }
 
+    // Started with F2 (or the Learn menu, or the toolbar), the tour answers the offer too: the strip goes.
+    void theTourStartedAnotherWayAnswersTheOffer() {
+        auto window = openFirstRunWindow();
+        QVERIFY(QTest::qWaitForWindowExposed(window.get()));
+        QVERIFY(window->hintBanner()->isVisible());
+        QTest::keyClick(window.get(), Qt::Key_F2);
+        QVERIFY(ui::TeachingMode::of(*window)->tour()->isActive());
+        QVERIFY(!window->hintBanner()->isVisible());
+        ui::TeachingMode::of(*window)->tour()->stop();
+        QVERIFY(!window->hintBanner()->isVisible()); // not back when the tour ends
+        test::closeTestWindow(window);
+    }
+
     void noHintUnlessAsked() {
         auto window = test::openExploreWindow();
         QVERIFY(QTest::qWaitForWindowExposed(window.get()));

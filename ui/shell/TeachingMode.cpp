@@ -115,6 +115,13 @@ void TeachingMode::offerTourOnFirstRun() {
         if (id == QLatin1String("tour"))
             startTour(-1);
     });
+    // Taken another way (F2, the Learn menu, the toolbar), the tour answers the offer: it goes, and leaves
+    // the charts its height.
+    const QString offer = hint->title();
+    connect(m_tour, &Tour::starting, hint, [hint, offer] {
+        if (hint->title() == offer)
+            hint->hide();
+    });
 }
 
 // Closing the window during the tour ends it first: "Save changes?" is then about the user's scenario.
