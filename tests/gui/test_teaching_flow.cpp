@@ -16,6 +16,7 @@
 #include "ui/shell/MainWindow.h"
 #include "ui/shell/Settings.h"
 #include "ui/shell/TeachingMode.h"
+#include "ui/shell/WindowMenus.h"
 #include "ui/teach/GlossaryDialog.h"
 #include "ui/teach/QuizDialog.h"
 #include "ui/teach/Tour.h"
@@ -114,6 +115,21 @@ private slots:
         // Undo goes on with the user's own history: before the import.
         doc()->undoStack()->undo();
         QVERIFY(doc()->scenario().model.name != before.scenario.model.name);
+    }
+
+    // On a fresh start (no history of the user's), the tour leaves nothing to undo or redo.
+    void aTourOnAFreshStartLeavesNoHistory() {
+        const Work before = work();
+        QCOMPARE(before.undoCount, 0);
+        QTest::keyClick(m_window.get(), Qt::Key_F2);
+        stepTo(4);
+        QTest::keyClick(m_window.get(), Qt::Key_Escape);
+        verifyWorkIs(before);
+        QVERIFY(!doc()->undoStack()->canRedo());
+        QVERIFY(!doc()->undoStack()->canUndo());
+        // The Edit menu says so too: no "Redo Tour step 4" left over.
+        QVERIFY(!m_window->menus()->redoAction()->isEnabled());
+        QVERIFY(!m_window->menus()->undoAction()->isEnabled());
     }
 
     // Finishing with the Next button, and closing the tour's panel, restore a saved file unmodified.

@@ -78,6 +78,10 @@ bool ScenarioDocument::rewindTo(const HistoryMark& mark) {
         m_undo->setClean();
     }
     m_undo->setIndex(mark.index);
+    // QUndoStack::push() drops the redo steps for an obsolete command without a signal, and setIndex() to
+    // the index it already has sends none: the Edit menu would still offer to redo the tour's last step.
+    emit m_undo->canRedoChanged(m_undo->canRedo());
+    emit m_undo->redoTextChanged(m_undo->redoText());
     if (!savedSince)
         m_dirtyWithoutFile = mark.dirtyWithoutFile;
     emit fileStateChanged();
