@@ -1,7 +1,6 @@
 #include "core/estimate/Diagnostic.h"
 
 #include "core/estimate/Plan.h"
-#include "core/model/Units.h"
 #include "core/util/Format.h"
 #include "core/util/NumberFormat.h"
 
@@ -124,12 +123,12 @@ std::string theNetwork(const std::string& network) {
 }
 
 // One message per kind of diagnostic; `ms` is its cost per step in milliseconds.
-std::string message(const diagnostic::TpOverSlowLinks& f, double ms) {
+std::string message(const diagnostic::TpOverSlowLinks& f, double ms, MemoryUnit) {
     return largerThanNvlink(lp::format("tensor-parallel group (TP {})", f.tp),
                             lp::format(" ({} GPUs): its all-reduces cross {} and cost {:.1f} ms per step.",
                                        f.nvlinkDomain, theNetwork(f.network), ms));
 }
-std::string message(const diagnostic::PipelineBubble& f, double ms) {
+std::string message(const diagnostic::PipelineBubble& f, double ms, MemoryUnit) {
     if (f.schedule == PipelineSchedule::ZeroBubbleH1)
         return lp::format("The pipeline bubble is {:.1f}% of the step: {:.1f} ms per step with idle GPUs "
                           "(ZB-H1: (p-1)(T_F + T_B - T_W) over v, {:.1f}% of the bubble-free pipeline time, "
@@ -140,33 +139,33 @@ std::string message(const diagnostic::PipelineBubble& f, double ms) {
         "({:.1f}% of the bubble-free pipeline time: {} micro batches through the slowest stage).",
         100.0 * f.shareOfStep, ms, 100.0 * f.bubbleFraction, f.microBatches);
 }
-std::string message(const diagnostic::LoaderNotPrefetching&, double ms) {
+std::string message(const diagnostic::LoaderNotPrefetching&, double ms, MemoryUnit) {
     return lp::format(
         "The data loader does not prefetch: loading the next batch stalls every step for {:.1f} ms.", ms);
 }
-std::string message(const diagnostic::Stragglers& f, double ms) {
+std::string message(const diagnostic::Stragglers& f, double ms, MemoryUnit) {
     return lp::format(
         "The slowest rank is {:.0f}% slower than the rest and sets the pace: {:.1f} ms per step.",
         100.0 * f.slowdown, ms);
 }
-std::string message(const diagnostic::ShardingTrafficContendsWithTp& f, double ms) {
+std::string message(const diagnostic::ShardingTrafficContendsWithTp& f, double ms, MemoryUnit) {
     return lp::format("ZeRO/FSDP sharding traffic and tensor-parallel collectives share the same network "
                       "cards{}; each gets "
                       "a share of the bandwidth ({:.1f} ms per step of exposed sharding traffic).",
                       f.network.empty() ? "" : " (" + f.network + ")", ms);
 }
-std::string message(const diagnostic::MfuBelow20& f, double) {
+std::string message(const diagnostic::MfuBelow20& f, double, MemoryUnit) {
     return lp::format("MFU is {:.0f}%, under 20%: something is wrong with this layout or setup (well-tuned "
                       "pretraining reaches 35-55%).",
                       100.0 * f.mfu);
 }
-std::string message(const diagnostic::DoesNotFit& f, double) {
+std::string message(const diagnostic::DoesNotFit& f, double, MemoryUnit unit) {
     const auto component = static_cast<std::size_t>(f.largestComponent) % kComponentNames.size();
-    return lp::format("Does not fit: pipeline stage {} needs {:.1f} GiB of the GPU's {:.1f} GiB; its largest "
-                      "part is the {}.",
-                      f.stage, f.totalBytes / kGiB, f.capacityBytes / kGiB, kComponentNames[component]);
+    return lp::format("Does not fit: pipeline stage {} needs {} of the GPU's {}; its largest part is the {}.",
+                      f.stage, bytesIn(f.totalBytes, unit, 1), bytesIn(f.capacityBytes, unit, 1),
+                      kComponentNames[component]);
 }
-std::string message(const diagnostic::ExposedDpComm& f, double ms) {
+std::string message(const diagnostic::ExposedDpComm& f, double ms, MemoryUnit) {
     std::string text =
         lp::format("Data-parallel gradient communication is not hidden behind the backward pass: "
                    "{:.1f} ms per step ({:.0f}% of the step).",
@@ -203,18 +202,18 @@ std::string message(const diagnostic::ExposedDpComm& f, double ms) {
     }
     return text + "the bandwidth dominates.";
 }
-std::string message(const diagnostic::EpCrossesNodes& f, double ms) {
+std::string message(const diagnostic::EpCrossesNodes& f, double ms, MemoryUnit) {
     return largerThanNvlink(
         lp::format("expert-parallel group (expert TP {} x EP {} = {} GPUs)", f.expertTp, f.ep,
                    f.expertTp * f.ep),
         lp::format(": token all-to-alls cross {} and cost {:.1f} ms per step.", theNetwork(f.network), ms));
 }
-std::string message(const diagnostic::SmallExpertBatches& f, double) {
+std::string message(const diagnostic::SmallExpertBatches& f, double, MemoryUnit) {
     return lp::format("Each expert sees only about {:.0f} tokens per micro batch: its GEMMs are small and "
                       "run far from peak.",
                       f.tokensPerExpert);
 }
-std::string message(const diagnostic::CpExchangeExposed& f, double ms) {
+std::string message(const diagnostic::CpExchangeExposed& f, double ms, MemoryUnit) {
     return lp::format("The context-parallel exchange of keys and values is not hidden behind attention: "
                       "{:.1f} ms per step ({:.0f}% of the step). Each rank holds {:.0f} tokens",
                       ms, 100.0 * f.shareOfStep, f.tokensPerRank) +
@@ -222,24 +221,24 @@ std::string message(const diagnostic::CpExchangeExposed& f, double ms) {
                 ? lp::format("; the exchange hides only above about {:.0f} tokens per rank.", f.hidingTokens)
                 : std::string("."));
 }
-std::string message(const diagnostic::CpCrossesNodes& f, double ms) {
+std::string message(const diagnostic::CpCrossesNodes& f, double ms, MemoryUnit) {
     return largerThanNvlink(lp::format("context-parallel group (TP {} x CP {} GPUs)", f.tp, f.cp),
                             lp::format(": the key/value exchange crosses {} ({:.1f} ms per step exposed).",
                                        theNetwork(f.network), ms));
 }
-std::string message(const diagnostic::UnevenPipelineStages& f, double ms) {
+std::string message(const diagnostic::UnevenPipelineStages& f, double ms, MemoryUnit) {
     return lp::format("The {} layers do not split evenly into {} pipeline chunks: the busiest rank holds {} "
                       "layers and sets the pace for the others (about {:.1f} ms per step).",
                       f.layers, f.chunks, f.busiestRankLayers, ms);
 }
-std::string message(const diagnostic::LittleMemoryHeadroom& f, double) {
+std::string message(const diagnostic::LittleMemoryHeadroom& f, double, MemoryUnit unit) {
     return lp::format(
-        "Only {:.1f} GiB ({:.1f}%) of the GPU's memory is left on pipeline stage {}: near the limit "
+        "Only {} ({:.1f}%) of the GPU's memory is left on pipeline stage {}: near the limit "
         "PyTorch's caching allocator frees its cache and retries allocations, each retry synchronising the "
         "GPU, which can slow the step far beyond this plan (whose memory is accurate to about 5%).",
-        f.headroomBytes / kGiB, 100.0 * f.headroomShare, f.stage);
+        bytesIn(f.headroomBytes, unit, 1), 100.0 * f.headroomShare, f.stage);
 }
-std::string message(const diagnostic::EmbeddingAndLossInPipelineSplit& f, double) {
+std::string message(const diagnostic::EmbeddingAndLossInPipelineSplit& f, double, MemoryUnit) {
     return lp::format(
                "The pipeline split counts the embedding and the loss as one layer each ({} layers + 2 over "
                "PP {}): the first and the last rank hold {} layers beside the embedding and the output layer",
@@ -247,80 +246,82 @@ std::string message(const diagnostic::EmbeddingAndLossInPipelineSplit& f, double
            (f.pp > 2 ? lp::format(", the others {}.", f.firstRankLayers + 1) : std::string(".")) +
            " Megatron-LM: --account-for-embedding-in-pipeline-split --account-for-loss-in-pipeline-split.";
 }
-std::string message(const diagnostic::UnfusedSoftmax& f, double ms) {
+std::string message(const diagnostic::UnfusedSoftmax& f, double ms, MemoryUnit) {
     return lp::format(
         "Megatron's fused softmax kernel does not take this shape (micro batch x heads per TP rank = {:.0f}, "
         "sequence {}): the attention softmax falls back to PyTorch's in fp32, with four more kernels per "
         "layer and pass and about ten times the memory traffic: {:.1f} ms per step.",
         f.rows, f.seqLen, ms);
 }
-std::string message(const diagnostic::Fp8NotSupported&, double) {
+std::string message(const diagnostic::Fp8NotSupported&, double, MemoryUnit) {
     return "FP8 training asked for, but this GPU has no FP8 tensor cores (FP8 needs Hopper, Ada or "
            "Blackwell): planned in bf16, as Transformer Engine falls back to it.";
 }
-std::string message(const diagnostic::AttentionKernelNotSupported& f, double) {
+std::string message(const diagnostic::AttentionKernelNotSupported& f, double, MemoryUnit) {
     return lp::format("attention_kernel {} asked for, but this GPU's profile has no figures for it "
                       "(FlashAttention-3 runs on Hopper only): planned with {}, this GPU's fused attention.",
                       toString(f.asked), toString(f.timed));
 }
-std::string message(const diagnostic::CpuOffloadCost& f, double ms) {
+std::string message(const diagnostic::CpuOffloadCost& f, double ms, MemoryUnit) {
     return lp::format("CPU offloading costs {:.1f} ms per step ({:.0f}% of the step): {:.1f} ms of "
                       "activation copies the compute does not hide and {:.1f} ms for the optimizer on the "
                       "CPU with its copies over the host link.",
                       ms, 100.0 * f.shareOfStep, 1e3 * f.activationCopySeconds, 1e3 * f.cpuOptimizerSeconds);
 }
-std::string message(const diagnostic::HostMemoryExceeded& f, double) {
+std::string message(const diagnostic::HostMemoryExceeded& f, double, MemoryUnit unit) {
     return lp::format(
-        "CPU offloading keeps {:.1f} GiB per GPU in host memory, more than the GPU's share of its host's "
-        "memory ({:.1f} GiB): a node of {} GPUs would need {:.1f} GiB of pinned host memory.",
-        f.hostBytesPerGpu / kGiB, f.hostShareBytes / kGiB, f.gpusPerNode,
-        f.hostBytesPerGpu * f.gpusPerNode / kGiB);
+        "CPU offloading keeps {} per GPU in host memory, more than the GPU's share of its host's memory "
+        "({}): a node of {} GPUs would need {} of pinned host memory.",
+        bytesIn(f.hostBytesPerGpu, unit, 1), bytesIn(f.hostShareBytes, unit, 1), f.gpusPerNode,
+        bytesIn(f.hostBytesPerGpu * f.gpusPerNode, unit, 1));
 }
-std::string message(const diagnostic::FsdpStageKeptGathered& f, double ms) {
-    std::string text = lp::format(
-        "FSDP under the pipeline keeps stage {}'s weights gathered ({:.1f} GiB) and its gradients unsharded "
-        "in {}-byte values ({:.1f} GiB) across the micro batches: {:.0f}% of the stage's {:.1f} GiB.",
-        f.stage, f.weightsBytes / kGiB, fmt::fixed(f.gradientBytesPerParam, 0), f.gradientsBytes / kGiB,
-        100.0 * (f.weightsBytes + f.gradientsBytes) / std::max(f.totalBytes, 1.0), f.totalBytes / kGiB);
+std::string message(const diagnostic::FsdpStageKeptGathered& f, double ms, MemoryUnit unit) {
+    std::string text = lp::format("FSDP under the pipeline keeps stage {}'s weights gathered ({}) and its "
+                                  "gradients unsharded in {}-byte "
+                                  "values ({}) across the micro batches: {:.0f}% of the stage's {}.",
+                                  f.stage, bytesIn(f.weightsBytes, unit, 1),
+                                  fmt::fixed(f.gradientBytesPerParam, 0), bytesIn(f.gradientsBytes, unit, 1),
+                                  100.0 * (f.weightsBytes + f.gradientsBytes) / std::max(f.totalBytes, 1.0),
+                                  bytesIn(f.totalBytes, unit, 1));
     if (ms > 0)
         text += lp::format(" Its gradients are reduced after its last backward, with no compute left to hide "
                            "behind: {:.1f} ms per step ({:.0f}% of the step).",
                            ms, 100.0 * f.reduceShareOfStep);
     return text;
 }
-std::string message(const diagnostic::GpipeHoldsAllMicroBatches& f, double) {
+std::string message(const diagnostic::GpipeHoldsAllMicroBatches& f, double, MemoryUnit unit) {
     return lp::format("GPipe holds all {} micro batches' activations on every stage; 1F1B would hold at most "
-                      "{} (PP) on the first stage: {:.1f} GiB more there.",
-                      f.microBatches, f.pp, f.extraBytes / kGiB);
+                      "{} (PP) on the first stage: {} more there.",
+                      f.microBatches, f.pp, bytesIn(f.extraBytes, unit, 1));
 }
-std::string message(const diagnostic::ScheduleNotInFramework& f, double) {
+std::string message(const diagnostic::ScheduleNotInFramework& f, double, MemoryUnit) {
     return lp::format(
         "Megatron-LM has no {} pipeline schedule (it runs 1F1B, interleaved with virtual "
         "stages); torchtitan (torch.distributed.pipelining) has it. The plan times {} as asked.",
         f.schedule == PipelineSchedule::GPipe ? "GPipe" : "zero-bubble (ZB-H1)", toString(f.schedule));
 }
-std::string message(const diagnostic::LongCheckpointWrite& f, double) {
+std::string message(const diagnostic::LongCheckpointWrite& f, double, MemoryUnit) {
     return lp::format(
         "Writing a checkpoint takes {:.0f} s, {:.0f}% of the {:.0f}-minute checkpoint interval: "
         "training waits for it every time.",
         f.writeSeconds, 100.0 * f.share, f.intervalSeconds / 60.0);
 }
-std::string message(const diagnostic::LowGoodput& f, double) {
+std::string message(const diagnostic::LowGoodput& f, double, MemoryUnit) {
     return lp::format("Goodput is {:.0f}%: about {:.1f} interruptions a day, each losing {:.0f} minutes "
                       "(half a checkpoint interval and the restart), and the checkpoints' own time.",
                       100.0 * f.goodput, f.interruptionsPerDay, f.lostPerFailureSeconds / 60.0);
 }
-std::string message(const diagnostic::PastDeadline& f, double) {
+std::string message(const diagnostic::PastDeadline& f, double, MemoryUnit) {
     return lp::format("The run takes {:.1f} days of wall clock, past the deadline of {:.1f} days.",
                       f.wallClockDays, f.deadlineDays);
 }
-std::string message(const diagnostic::HeadsNotDivisibleByTp& f, double) {
+std::string message(const diagnostic::HeadsNotDivisibleByTp& f, double, MemoryUnit) {
     return lp::format("TP {} does not divide the {} attention heads.", f.tp, f.heads);
 }
-std::string message(const diagnostic::KvHeadsNotDivisibleByTp& f, double) {
+std::string message(const diagnostic::KvHeadsNotDivisibleByTp& f, double, MemoryUnit) {
     return lp::format("TP {} does not divide the {} key/value heads.", f.tp, f.kvHeads);
 }
-std::string message(const diagnostic::LayersNotDivisibleByPp& f, double) {
+std::string message(const diagnostic::LayersNotDivisibleByPp& f, double, MemoryUnit) {
     if (f.countsEmbeddingAndLoss)
         return lp::format("{} layers, with the embedding and the loss counted as one layer each ({} units), "
                           "cannot fill PP x virtual stages = {} chunks: every chunk needs at least one unit.",
@@ -329,24 +330,25 @@ std::string message(const diagnostic::LayersNotDivisibleByPp& f, double) {
         "{} layers cannot fill PP x virtual stages = {} chunks: every chunk needs at least one layer.",
         f.layers, f.chunks);
 }
-std::string message(const diagnostic::GpuCountMismatch& f, double) {
-    return lp::format("TP x PP x CP x DP = {} GPUs, but the cluster has {}.", f.layoutGpus, f.clusterGpus);
+std::string message(const diagnostic::GpuCountMismatch& f, double, MemoryUnit) {
+    return "TP x PP x CP x DP = " + fmt::fixed(static_cast<double>(f.layoutGpus), 0) +
+           " GPUs, but the cluster has " + fmt::fixed(static_cast<double>(f.clusterGpus), 0) + ".";
 }
-std::string message(const diagnostic::BatchNotDivisible& f, double) {
+std::string message(const diagnostic::BatchNotDivisible& f, double, MemoryUnit) {
     return lp::format("Interleaved stages need the accumulation steps (micro batches per step) to be a "
                       "multiple of PP: {} micro batches on PP {}.",
                       f.microBatches, f.pp);
 }
-std::string message(const diagnostic::SeqNotDivisibleByCp& f, double) {
+std::string message(const diagnostic::SeqNotDivisibleByCp& f, double, MemoryUnit) {
     return lp::format("The sequence length {} is not divisible by 2 x CP = {} (causal load balancing).",
                       f.seqLen, f.twiceCp);
 }
-std::string message(const diagnostic::ExpertsNotDivisibleByEp& f, double) {
+std::string message(const diagnostic::ExpertsNotDivisibleByEp& f, double, MemoryUnit) {
     if (f.experts <= 0)
         return lp::format("EP {} needs a mixture-of-experts model; this model is dense.", f.ep);
     return lp::format("EP {} does not divide the {} experts.", f.ep, f.experts);
 }
-std::string message(const diagnostic::EpDoesNotDivideDp& f, double) {
+std::string message(const diagnostic::EpDoesNotDivideDp& f, double, MemoryUnit) {
     if (f.expertTp > 0)
         return lp::format(
             "EP {} x expert TP {} must divide TP x CP x DP = {}, and the expert TP must divide TP (the "
@@ -356,17 +358,17 @@ std::string message(const diagnostic::EpDoesNotDivideDp& f, double) {
                       "ranks as expert TP x EP x expert DP).",
                       f.ep, f.tpCpDp);
 }
-std::string message(const diagnostic::ShardDegreeDoesNotDivideDp& f, double) {
+std::string message(const diagnostic::ShardDegreeDoesNotDivideDp& f, double, MemoryUnit) {
     return lp::format("The ZeRO shard degree {} does not divide DP {}: hybrid sharding needs whole replicas "
                       "of the shard group.",
                       f.shardDegree, f.dp);
 }
-std::string message(const diagnostic::GpipeWithVirtualStages& f, double) {
+std::string message(const diagnostic::GpipeWithVirtualStages& f, double, MemoryUnit) {
     return lp::format("pipeline_schedule gpipe runs one stage per rank, but vpp (virtual stages) is {}: "
                       "torch's ScheduleGPipe is a single-stage schedule.",
                       f.vpp);
 }
-std::string message(const diagnostic::InvalidValue& f, double) {
+std::string message(const diagnostic::InvalidValue& f, double, MemoryUnit) {
     using diagnostic::InvalidPart;
     const auto where = [](InvalidPart part) -> std::string_view {
         switch (part) {
@@ -446,9 +448,9 @@ bool isInvalidLayoutId(DiagnosticId id) {
     return static_cast<int>(id) >= static_cast<int>(DiagnosticId::HeadsNotDivisibleByTp);
 }
 
-std::string diagnosticMessage(const Diagnostic& d) {
+std::string diagnosticMessage(const Diagnostic& d, MemoryUnit unit) {
     const double ms = d.costSeconds * 1e3;
-    return std::visit([ms](const auto& figures) { return message(figures, ms); }, d.figures);
+    return std::visit([ms, unit](const auto& figures) { return message(figures, ms, unit); }, d.figures);
 }
 
 std::string diagnosticSuggestion(const Diagnostic& d) {

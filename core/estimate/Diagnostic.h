@@ -2,6 +2,7 @@
 // What a plan warns about: each diagnostic's kind, severity, cost per step, and the figures its message
 // quotes, one struct per kind with named fields (docs/estimation.md, "Diagnostics").
 #include "core/model/Enums.h"
+#include "core/util/NumberFormat.h"
 
 #include <string>
 #include <string_view>
@@ -311,7 +312,8 @@ Diagnostic makeDiagnostic(Severity severity, double costSeconds, Figures figures
 }
 
 // Human words for a diagnostic: what is wrong and what it costs, and the change to make.
-std::string diagnosticMessage(const Diagnostic& d);
+// Memory in `unit` ("Does not fit: pipeline stage 0 needs 83.5 GiB of the GPU's 79.2 GiB; ...").
+std::string diagnosticMessage(const Diagnostic& d, MemoryUnit unit = MemoryUnit::GiB);
 std::string diagnosticSuggestion(const Diagnostic& d);
 
 // The severity a view marks a diagnostic with: its own, except that a plan that does not fit is shown with

@@ -568,6 +568,17 @@ LP_TEST(diagnostics_quote_their_named_figures) {
     LP_CHECK_EQ(diagnosticMessage(full),
                 std::string("Does not fit: pipeline stage 2 needs 90.0 GiB of the GPU's "
                             "80.0 GiB; its largest part is the activations."));
+    // In the unit the user chose, as the memory chart beside it reads.
+    LP_CHECK_EQ(diagnosticMessage(full, MemoryUnit::GB),
+                std::string("Does not fit: pipeline stage 2 needs 96.6 GB of the GPU's "
+                            "85.9 GB; its largest part is the activations."));
+    const Diagnostic tight =
+        makeDiagnostic(Severity::Warning, 0, diagnostic::LittleMemoryHeadroom{1, 2.0 * kGiB, 0.025});
+    LP_CHECK(diagnosticMessage(tight, MemoryUnit::GB).starts_with("Only 2.1 GB (2.5%) of the GPU's memory"));
+    LP_CHECK(diagnosticMessage(tight).starts_with("Only 2.0 GiB (2.5%) of the GPU's memory"));
+    const Diagnostic cluster = makeDiagnostic(Severity::Error, 0, diagnostic::GpuCountMismatch{64, 799992});
+    LP_CHECK_EQ(diagnosticMessage(cluster),
+                std::string("TP x PP x CP x DP = 64 GPUs, but the cluster has 799,992."));
     const Diagnostic slow = makeDiagnostic(Severity::Warning, 0.01, diagnostic::TpOverSlowLinks{16, 8, {}});
     LP_CHECK(diagnosticSuggestion(slow).find("use TP <= 8") != std::string::npos);
     const Diagnostic dp = makeDiagnostic(Severity::Info, 0.2, diagnostic::ExposedDpComm{0.15, 4, {}, {}});

@@ -298,6 +298,15 @@ private slots:
         verifyBarsMatchCore(doc()->scenario());
         QVERIFY(m_window->diagnosticsPanel()->model()->ids().contains(QStringLiteral("does_not_fit")));
         QVERIFY(!m_window->layoutBanner()->isVisible()); // valid, just too big
+        // The diagnostic words its memory in the unit the chart beside it reads.
+        ui::DiagnosticsModel* diagnostics = m_window->diagnosticsPanel()->model();
+        const int row = static_cast<int>(diagnostics->ids().indexOf(QStringLiteral("does_not_fit")));
+        const double worst = doc()->plan().memory.worstTotalBytes();
+        for (const ui::MemoryUnit unit : {ui::MemoryUnit::GB, ui::MemoryUnit::GiB}) {
+            m_window->settings()->setMemoryUnit(unit);
+            QVERIFY(diagnostics->index(row).data().toString().contains(ui::formatBytes(worst, unit, 1)));
+            QVERIFY(memory()->headline().contains(ui::formatBytes(worst, unit, 1)));
+        }
     }
 
     void anInvalidLayoutShowsTheBannerAndKeepsTheLastValidPlan() {

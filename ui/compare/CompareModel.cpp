@@ -58,7 +58,7 @@ QString CompareModel::toolTip(core::ComparedFigure figure, int column) const {
     if (figure == core::ComparedFigure::Diagnostics) {
         QStringList lines;
         for (const core::Diagnostic* d : core::orderedDiagnostics(pin.plan.diagnostics))
-            lines << QStringLiteral("• %1 %2").arg(qs(core::diagnosticMessage(*d)),
+            lines << QStringLiteral("• %1 %2").arg(qs(core::diagnosticMessage(*d, m_unit)),
                                                    qs(core::diagnosticSuggestion(*d)));
         return lines.isEmpty() ? tr("No diagnostics.") : lines.join(QLatin1Char('\n'));
     }

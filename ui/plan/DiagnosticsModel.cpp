@@ -63,7 +63,7 @@ void DiagnosticsModel::setDiagnostics(const std::vector<core::Diagnostic>& diagn
     rows.reserve(diagnostics.size());
     for (const core::Diagnostic* d : core::orderedDiagnostics(diagnostics))
         rows.push_back({*d, QString::fromUtf8(core::diagnosticIdString(d->id)),
-                        QString::fromStdString(core::diagnosticMessage(*d)),
+                        QString::fromStdString(core::diagnosticMessage(*d, m_unit)),
                         QString::fromStdString(core::diagnosticSuggestion(*d)), core::shownSeverity(*d)});
     const bool sameShape =
         rows.size() == m_rows.size() && std::equal(rows.begin(), rows.end(), m_rows.begin(),

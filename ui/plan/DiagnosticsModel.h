@@ -25,6 +25,9 @@ public:
     explicit DiagnosticsModel(QObject* parent = nullptr);
 
     void setDiagnostics(const std::vector<core::Diagnostic>& diagnostics);
+    // Memory in the messages ("needs 83.5 GiB of the GPU's 79.2 GiB"); takes effect at the next
+    // setDiagnostics().
+    void setUnit(core::MemoryUnit unit) { m_unit = unit; }
     const core::Diagnostic& diagnostic(int row) const { return m_rows[static_cast<std::size_t>(row)].d; }
     QStringList ids() const;
 
@@ -44,6 +47,7 @@ private:
         core::Severity severity;
     };
     std::vector<Row> m_rows;
+    core::MemoryUnit m_unit = core::MemoryUnit::GiB;
     std::array<QIcon, 3> m_icons;
 };
 

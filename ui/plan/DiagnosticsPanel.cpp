@@ -123,6 +123,11 @@ bool DiagnosticsPanel::eventFilter(QObject* watched, QEvent* event) {
     return QWidget::eventFilter(watched, event);
 }
 
+void DiagnosticsPanel::setUnit(core::MemoryUnit unit) {
+    m_model->setUnit(unit);
+    refresh();
+}
+
 void DiagnosticsPanel::refresh() {
     m_model->setDiagnostics(m_doc->plan().diagnostics);
     int errors = 0, warnings = 0, infos = 0;

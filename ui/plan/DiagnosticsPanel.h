@@ -1,5 +1,7 @@
 #pragma once
 // The diagnostics list: severity icon, the message, and the change it suggests (word-wrapped).
+#include "core/util/NumberFormat.h"
+
 #include <QFont>
 #include <QHash>
 #include <QStyledItemDelegate>
@@ -34,6 +36,7 @@ public:
     explicit DiagnosticsPanel(ScenarioDocument* doc, QWidget* parent = nullptr);
     DiagnosticsModel* model() const { return m_model; }
     QListView* view() const { return m_view; }
+    void setUnit(core::MemoryUnit unit); // memory in the messages
 
 signals:
     void explainRequested(const QString& key);

@@ -257,6 +257,7 @@ void MainWindow::applyUnit() {
     const MemoryUnit unit = m_settings->memoryUnit();
     m_planView->setUnit(unit);
     m_explanation.panel->setUnit(unit);
+    m_diagnostics.panel->setUnit(unit);
 }
 
 bool MainWindow::startup(const QString& scenarioPath) {
