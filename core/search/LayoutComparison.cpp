@@ -48,7 +48,7 @@ std::string_view comparedFigureName(ComparedFigure f) {
     case ComparedFigure::Bubble:
         return "Pipeline bubble";
     case ComparedFigure::ExposedDp:
-        return "Exposed DP comm.";
+        return "DP communication (exposed)"; // as the step-time breakdown names it (report::timeRows)
     case ComparedFigure::TrainingTime:
         return "Training time";
     case ComparedFigure::GpuHours:

@@ -5,6 +5,7 @@
 #include "core/estimate/Evaluate.h"
 #include "core/estimate/KeyFigures.h"
 #include "core/io/Presets.h"
+#include "core/report/SvgCharts.h"
 #include "core/search/LayoutComparison.h"
 
 #include <string>
@@ -39,6 +40,13 @@ LP_TEST(directionsAndValues) {
     LP_CHECK_EQ(comparedValue(p, ComparedFigure::Diagnostics),
                 static_cast<double>(countedDiagnostics(p).size()));
     LP_CHECK_EQ(comparedFigureName(ComparedFigure::WorstMemory), std::string_view("Worst-stage memory"));
+    // The time rows are named as the step-time breakdown names its bars.
+    for (const TimeRow& row : timeRows(p.time)) {
+        if (row.key == "bubble")
+            LP_CHECK_EQ(comparedFigureName(ComparedFigure::Bubble), row.label);
+        if (row.key == "dp_comm_exposed")
+            LP_CHECK_EQ(comparedFigureName(ComparedFigure::ExposedDp), row.label);
+    }
 }
 
 LP_TEST(bestAndWorstOfThePinnedPlans) {
