@@ -121,6 +121,12 @@ LP_TEST(an_explanations_substituted_memory_reads_in_the_chosen_unit) {
         memoryFigures += contains(gib[i].substituted, " GiB (") ? 1 : 0;
     }
     LP_CHECK(memoryFigures >= 5);
+    // A bandwidth is not memory: decimal GB/s in either unit, never "1.00 GB (0.93 GiB)/s".
+    for (const MemoryUnit unit : {MemoryUnit::GiB, MemoryUnit::GB}) {
+        const auto write = explainFigure(s, p, "run.checkpoint_write", unit);
+        LP_CHECK(write && contains(write->substituted, " x 1.0 GB/s) = ") &&
+                 !contains(write->substituted, ")/s"));
+    }
     // From a tebibyte up, TiB then TB; in GB, TB then TiB.
     LP_CHECK_EQ(bytesBoth(1.1e12, MemoryUnit::GiB), std::string("1.00 TiB (1.10 TB)"));
     LP_CHECK_EQ(bytesBoth(1.1e12, MemoryUnit::GB), std::string("1.10 TB (1.00 TiB)"));

@@ -66,8 +66,8 @@ void explainGoodput(ExplanationList& list) {
              "The 16-bit weights and the optimizer state; every node writes its shard at once.");
     list.add("run.checkpoint_write", "Checkpoint write time", r.checkpointWriteSeconds, "s",
              "checkpoint bytes / (nodes x write bandwidth per node)",
-             lp::format("{} / ({:.0f} x {}/s) = {}", list.bytes(r.checkpointBytes), r.nodes,
-                        list.bytes(s.run.checkpointBandwidth), secs(r.checkpointWriteSeconds)),
+             lp::format("{} / ({:.0f} x {} GB/s) = {}", list.bytes(r.checkpointBytes), r.nodes,
+                        fmt::fixed(s.run.checkpointBandwidth / 1e9, 1), secs(r.checkpointWriteSeconds)),
              kEstimationDoc,
              s.run.asyncCheckpoint
                  ? "Written in the background (async_checkpoint): it must end before the next "
