@@ -154,6 +154,12 @@ LP_TEST(an_explanations_value_without_a_card_is_rounded_for_reading) {
     LP_CHECK_EQ(text("run.cost"), fmt::dollars(p.run.costUsd)); // "$2.66 M", as the Run section's card
     LP_CHECK(text("run.cost").starts_with("$"));
     LP_CHECK_EQ(text("run.wall_clock_days"), fmt::fixed(p.run.wallClockSeconds / 86400.0, 1) + " days");
+    // Counts in the values carry separators, as the cards print them: "53,845 tokens/s", "666,580 GPU-hours".
+    const auto throughput = explainFigure(s, p, "tokens_per_s");
+    LP_CHECK(throughput && contains(throughput->substituted, fmt::fixed(p.tokensPerSecond, 0) + " tokens/s"));
+    const auto billed = explainFigure(s, p, "run.gpu_hours");
+    LP_CHECK(billed && contains(billed->substituted, "= " + fmt::fixed(p.run.gpuHours, 0) + " GPU-hours"));
+    LP_CHECK(fmt::fixed(p.run.gpuHours, 0).find(',') != std::string::npos);
     for (const Explanation& e : explainPlan(s, p)) {
         const std::string v = explanationValueText(e, cards, MemoryUnit::GB);
         LP_CHECK(!v.empty() && !contains(v, "n/a") && !contains(v, "e+"));

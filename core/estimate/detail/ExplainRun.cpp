@@ -91,8 +91,8 @@ void explainGoodput(ExplanationList& list) {
     list.add(
         "run.checkpoint_interval", "Checkpoint interval", r.checkpointIntervalSeconds, "s",
         "sqrt(2 d M) x (1 + sqrt(d / 2M) / 3 + d / 18M) - d, d the pause per checkpoint, M the MTBF (Daly)",
-        lp::format("d = {}, M = {:.0f} s: {:.0f} s{}", secs(r.checkpointStallSeconds), r.mtbfSeconds,
-                   r.checkpointIntervalSeconds,
+        lp::format("d = {}, M = {} s: {} s{}", secs(r.checkpointStallSeconds), fmt::fixed(r.mtbfSeconds, 0),
+                   count(r.checkpointIntervalSeconds),
                    s.run.asyncCheckpoint
                        ? ", at least the background write's " + secs(r.checkpointWriteSeconds)
                        : std::string()),
@@ -102,8 +102,9 @@ void explainGoodput(ExplanationList& list) {
     list.add(
         "run.goodput", "Goodput", r.goodput, "fraction",
         "(1 - failures per second x lost per failure) / (1 + pause / interval)",
-        lp::format("(1 - {:.3g} x {:.0f} s) / (1 + {:.1f} / {:.0f}) = {:.3f}", r.jobFailuresPerSecond,
-                   r.lostPerFailureSeconds, r.checkpointStallSeconds, r.checkpointIntervalSeconds, r.goodput),
+        lp::format("(1 - {:.3g} x {} s) / (1 + {:.1f} / {}) = {:.3f}", r.jobFailuresPerSecond,
+                   count(r.lostPerFailureSeconds), r.checkpointStallSeconds,
+                   count(r.checkpointIntervalSeconds), r.goodput),
         kYoungPaper,
         "The share of wall-clock time that trains: each failure loses half an interval of work on average "
         "and the restart (and, asynchronous, the background write), and every checkpoint its pause.");
@@ -118,7 +119,7 @@ void explainCost(ExplanationList& list) {
     const Scenario& s = list.scenario;
     const RunPlan& r = list.plan.run;
     list.add("run.gpu_hours", "GPU-hours billed", r.gpuHours, "GPU-hours", "GPUs x wall-clock hours",
-             lp::format("{} x {:.0f} h = {} GPU-hours", s.layout.gpus(), r.wallClockSeconds / 3600.0,
+             lp::format("{} x {} h = {} GPU-hours", s.layout.gpus(), count(r.wallClockSeconds / 3600.0),
                         count(r.gpuHours)),
              "definition", "The GPUs are held, and paid for, for the whole wall clock, lost time included.");
     list.add("run.cost", "Cost", r.costUsd, "USD", "GPU-hours x price per GPU-hour",

@@ -26,7 +26,7 @@ std::string count(double v) {
         return lp::format("{:.3g}", v);
     if (v >= 1e6)
         return fmt::count(v); // the reports' and the window's tiers: "116.52 P", "68.98 B"
-    return lp::format("{:.0f}", v);
+    return fmt::fixed(v, 0);  // with separators, as the cards: "53,845", "262,144"
 }
 
 std::string ExplanationList::bytes(double v) const {

@@ -45,7 +45,7 @@ struct ExplanationInputs {
 };
 ExplanationInputs inputsOf(const ExplanationList& list);
 
-std::string count(double v); // 69.0e9 -> "69.00 B"
+std::string count(double v); // 69.0e9 -> "69.00 B", 53844.8 -> "53,845"
 std::string secs(double v);  // 2.5 -> "2.500 s", 0.0125 -> "12.50 ms"
 // "a", "a and b", "a, b and c".
 std::string joinedWords(const std::vector<std::string>& items);
