@@ -191,6 +191,15 @@ std::string bubbleText(const TimeBreakdown& t) {
            " of the bubble-free pipeline time";
 }
 
+PlanChangeText planChangeText(const Plan& before, const Plan& after) {
+    const double points = 100.0 * (after.mfu - before.mfu);
+    return {mfuText(before.mfu), mfuText(after.mfu),
+            (points >= 0 ? "+" : "−") + fmt::fixed(std::fabs(points), 1),
+            "Step time " + fmt::duration(before.time.stepSeconds) + " → " +
+                fmt::duration(after.time.stepSeconds) + "; " + fmt::fixed(before.tokensPerSecondPerGpu, 1) +
+                " → " + fmt::fixed(after.tokensPerSecondPerGpu, 1) + " tokens/s per GPU"};
+}
+
 std::string explanationValueText(const Explanation& e, const std::vector<KeyFigure>& cards, MemoryUnit unit) {
     if (e.unit != "bytes" || !std::isfinite(e.value)) {
         for (const KeyFigure& card : cards)

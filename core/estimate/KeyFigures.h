@@ -67,6 +67,14 @@ std::string yardstickParameters(const ModelSpec& m);
 double bubbleShareOfStep(const TimeBreakdown& t);
 std::string bubbleText(const TimeBreakdown& t);
 
+// How a plan moves with another hardware profile (the Calibrate tab's before/after), worded as the cards:
+// mfuBefore "37.8 %", mfuAfter "40.1 %", points "+2.3" ("−0.4" below zero), rates
+// "Step time 4.869 s → 4.590 s; 841.3 → 892.5 tokens/s per GPU".
+struct PlanChangeText {
+    std::string mfuBefore, mfuAfter, points, rates;
+};
+PlanChangeText planChangeText(const Plan& before, const Plan& after);
+
 // An explanation's value as every view prints it beside the figure's label (the window's Explanation panel
 // and glossary, `evaluate --explain`, the reports' "How the key figures are computed"): memory in `unit`
 // with the other unit beside it ("48.74 GiB (52.34 GB)", "1.00 TiB (1.10 TB)"); any other figure as the

@@ -134,6 +134,27 @@ LP_TEST(an_explanations_substituted_memory_reads_in_the_chosen_unit) {
     LP_CHECK_EQ(fmt::bytesBoth(5e10), std::string("50.00 GB (46.57 GiB)"));
 }
 
+// The Calibrate tab's before/after, worded as the cards word the same figures.
+LP_TEST(a_plans_change_is_worded_as_its_cards) {
+    const Scenario s = defaultScenario();
+    const Plan before = evaluate(s);
+    Scenario faster = s;
+    faster.layout.microBatch = 1;
+    faster.layout.accumulation = 32;
+    const Plan after = evaluate(faster);
+    const PlanChangeText change = planChangeText(before, after);
+    LP_CHECK_EQ(change.mfuBefore, mfuText(before.mfu));
+    LP_CHECK_EQ(change.mfuAfter, mfuText(after.mfu));
+    LP_CHECK_EQ(change.rates, "Step time " + fmt::duration(before.time.stepSeconds) + " → " +
+                                  fmt::duration(after.time.stepSeconds) + "; " +
+                                  fmt::fixed(before.tokensPerSecondPerGpu, 1) + " → " +
+                                  fmt::fixed(after.tokensPerSecondPerGpu, 1) + " tokens/s per GPU");
+    LP_CHECK(contains(change.rates, "841.3 → "));
+    const double points = 100.0 * (after.mfu - before.mfu);
+    LP_CHECK_EQ(change.points, (points >= 0 ? "+" : "−") + fmt::fixed(std::fabs(points), 1));
+    LP_CHECK(planChangeText(after, before).points.starts_with(points >= 0 ? "−" : "+"));
+}
+
 // Figures without a card read as a person would write them: percentages with one decimal, long times in
 // hours or days, separators from a thousand up, never six significant digits.
 LP_TEST(an_explanations_value_without_a_card_is_rounded_for_reading) {

@@ -5,6 +5,7 @@
 #include "GuiTestSupport.h"
 #include "WindowTestSupport.h"
 #include "core/estimate/Evaluate.h"
+#include "core/estimate/KeyFigures.h"
 #include "core/io/Presets.h"
 #include "core/io/ProfileJson.h"
 #include "cuda/Calibrate.h"
@@ -547,6 +548,15 @@ private slots:
         QCOMPARE(doc.profile(), *tab.candidateProfile());
         QVERIFY(std::fabs(doc.plan().mfu - mfuBefore) > 1e-4);
         QVERIFY(tab.comparisonText().contains(QStringLiteral("MFU")));
+        // Built-in against the measured profile, in the core's words (the Throughput card's 841.3 per GPU).
+        const core::Plan builtIn =
+            core::evaluate(doc.scenario(), core::builtinProfile(doc.scenario().cluster.gpu));
+        const core::PlanChangeText change = core::planChangeText(builtIn, doc.plan());
+        QVERIFY2(tab.comparisonText().contains(QString::fromStdString(change.rates)),
+                 qPrintable(tab.comparisonText()));
+        QVERIFY(tab.comparisonText().contains(QString::fromStdString(change.mfuAfter)));
+        QVERIFY(
+            tab.comparisonText().contains(QString::fromStdString(change.points) + QStringLiteral(" points")));
         tab.resultTabs()->setCurrentIndex(1);
         keepScreenshot(tab, QStringLiteral("calibrate-measurements.png"));
     }

@@ -1,5 +1,6 @@
 #include "ui/calibrate/MeasuredProfileBox.h"
 
+#include "core/estimate/KeyFigures.h"
 #include "ui/charts/ChartBuilders.h"
 #include "ui/widgets/Format.h"
 #include "ui/widgets/Palette.h"
@@ -23,22 +24,16 @@ QLabel* richLabel(QWidget* parent) {
     return label;
 }
 
-// "MFU 41.2% → 44.0% (+2.8 points)" and the step time and tokens/s either side.
+// "MFU 41.2 % → 44.0 % (+2.8 points)" and the step time and tokens/s either side, in the core's words.
 QString changeHtml(const core::Plan& before, const core::Plan& after, const QPalette& palette) {
+    const core::PlanChangeText change = core::planChangeText(before, after);
     const double points = 100.0 * (after.mfu - before.mfu);
     const QColor color = std::fabs(points) < 0.05 ? recedingColor(palette, 0.6)
                                                   : (points > 0 ? palette::bandGood() : palette::warning());
-    QString html = MeasuredProfileBox::tr("<span style='font-size:large'>MFU <b>%1</b> → <b>%2</b></span> "
-                                          "<span style='color:%3'>(%4%5 points)</span>")
-                       .arg(formatPercent(before.mfu), formatPercent(after.mfu), color.name(),
-                            points >= 0 ? QStringLiteral("+") : QString(QChar(0x2212)),
-                            formatNumber(std::fabs(points), 1));
-    html += QStringLiteral("<br>") + MeasuredProfileBox::tr("Step time %1 → %2; %3 → %4 per GPU")
-                                         .arg(formatSeconds(before.time.stepSeconds),
-                                              formatSeconds(after.time.stepSeconds),
-                                              formatTokensPerSecond(before.tokensPerSecondPerGpu),
-                                              formatTokensPerSecond(after.tokensPerSecondPerGpu));
-    return html;
+    return MeasuredProfileBox::tr("<span style='font-size:large'>MFU <b>%1</b> → <b>%2</b></span> "
+                                  "<span style='color:%3'>(%4 points)</span>")
+               .arg(qs(change.mfuBefore), qs(change.mfuAfter), color.name(), qs(change.points)) +
+           QStringLiteral("<br>") + qs(change.rates).toHtmlEscaped();
 }
 
 } // namespace
