@@ -23,8 +23,6 @@ QString formatCount(long long v);                                  // "65,536"
 QString formatPercent(double fraction, int decimals = 1);          // 0.412 -> "41.2 %"
 QString formatSeconds(double s);                                   // "9.810 s", "412.3 ms", "35.0 µs"
 QString formatDuration(double s);                                  // "13.2 days", "5.1 h", "42 min"
-QString formatTokensPerSecond(double v);                           // "1.23 M tokens/s"
-QString formatLarge(double v);                                     // 2e12 -> "2 T", 7e10 -> "70 B"
 QString formatBandwidth(double bytesPerSecond);                    // "450 GB/s"
 
 } // namespace lp::ui
