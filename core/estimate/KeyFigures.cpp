@@ -197,7 +197,8 @@ PlanChangeText planChangeText(const Plan& before, const Plan& after) {
             (points >= 0 ? "+" : "−") + fmt::fixed(std::fabs(points), 1),
             "Step time " + fmt::duration(before.time.stepSeconds) + " → " +
                 fmt::duration(after.time.stepSeconds) + "; " + fmt::fixed(before.tokensPerSecondPerGpu, 1) +
-                " → " + fmt::fixed(after.tokensPerSecondPerGpu, 1) + " tokens/s per GPU"};
+                " → " + fmt::fixed(after.tokensPerSecondPerGpu, 1) + " tokens/s per GPU",
+            points};
 }
 
 std::string explanationValueText(const Explanation& e, const std::vector<KeyFigure>& cards, MemoryUnit unit) {

@@ -72,6 +72,7 @@ std::string bubbleText(const TimeBreakdown& t);
 // "Step time 4.869 s → 4.590 s; 841.3 → 892.5 tokens/s per GPU".
 struct PlanChangeText {
     std::string mfuBefore, mfuAfter, points, rates;
+    double pointsValue = 0; // the MFU's change in percentage points, for a view to colour it
 };
 PlanChangeText planChangeText(const Plan& before, const Plan& after);
 

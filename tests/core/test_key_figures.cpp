@@ -152,6 +152,7 @@ LP_TEST(a_plans_change_is_worded_as_its_cards) {
     LP_CHECK(contains(change.rates, "841.3 → "));
     const double points = 100.0 * (after.mfu - before.mfu);
     LP_CHECK_EQ(change.points, (points >= 0 ? "+" : "−") + fmt::fixed(std::fabs(points), 1));
+    LP_CHECK_EQ(change.pointsValue, points);
     LP_CHECK(planChangeText(after, before).points.starts_with(points >= 0 ? "−" : "+"));
 }
 

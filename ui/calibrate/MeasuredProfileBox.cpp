@@ -27,7 +27,7 @@ QLabel* richLabel(QWidget* parent) {
 // "MFU 41.2 % → 44.0 % (+2.8 points)" and the step time and tokens/s either side, in the core's words.
 QString changeHtml(const core::Plan& before, const core::Plan& after, const QPalette& palette) {
     const core::PlanChangeText change = core::planChangeText(before, after);
-    const double points = 100.0 * (after.mfu - before.mfu);
+    const double points = change.pointsValue;
     const QColor color = std::fabs(points) < 0.05 ? recedingColor(palette, 0.6)
                                                   : (points > 0 ? palette::bandGood() : palette::warning());
     return MeasuredProfileBox::tr("<span style='font-size:large'>MFU <b>%1</b> → <b>%2</b></span> "
