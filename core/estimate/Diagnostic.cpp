@@ -277,8 +277,8 @@ std::string message(const diagnostic::HostMemoryExceeded& f, double, MemoryUnit 
 }
 std::string message(const diagnostic::FsdpStageKeptGathered& f, double ms, MemoryUnit unit) {
     std::string text = lp::format("FSDP under the pipeline keeps stage {}'s weights gathered ({}) and its "
-                                  "gradients unsharded in {}-byte "
-                                  "values ({}) across the micro batches: {:.0f}% of the stage's {}.",
+                                  "gradients unsharded in {}-byte values ({}) across the micro batches: "
+                                  "{:.0f}% of the stage's {}.",
                                   f.stage, bytesIn(f.weightsBytes, unit, 1),
                                   fmt::fixed(f.gradientBytesPerParam, 0), bytesIn(f.gradientsBytes, unit, 1),
                                   100.0 * (f.weightsBytes + f.gradientsBytes) / std::max(f.totalBytes, 1.0),
